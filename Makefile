@@ -1,0 +1,34 @@
+# Two commands do all the set-up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: install run test bench package lint clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Local stack: embedded moto + the API on http://127.0.0.1:8000 (ARGS=--fresh wipes .local/).
+run: install
+	$(BIN)/python -m infra.local $(ARGS)
+
+## The whole suite (unit, service/API, deployment template, local stack smoke).
+test: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+## Benchmarks: import time and DynamoDB calls per request (not part of `make test`).
+bench: install
+	$(BIN)/python -m infra.bench
+
+## CloudFormation/SAM template for deployment, written to build/.
+package: install
+	rm -rf build && $(BIN)/chalice package --merge-template infra/resources.json build
+
+clean:
+	rm -rf $(VENV) .local build

@@ -1,0 +1,49 @@
+"""Web app session routes. Login is the one route that runs without a principal."""
+from __future__ import annotations
+
+from chalice import Blueprint
+
+from chalicelib.api.routing import READ, Access, Call, endpoint
+from chalicelib.auth.authenticate import SESSION_COOKIE
+from chalicelib.models.auth import LoginRequest, LogoutResult, SessionView, SwitchCompanyRequest
+from chalicelib.services import sessions
+from chalicelib.settings import get_settings
+from chalicelib.store.table import get_table
+
+blueprint = Blueprint(__name__)
+TAG = "Web session"
+
+
+def _cookie(value: str, max_age: int) -> str:
+    secure = "; Secure" if get_settings().cookie_secure else ""
+    return f"{SESSION_COOKIE}={value}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}"
+
+
+@endpoint(blueprint, "POST", "/auth/login", summary="Log in; sets the accessToken cookie", tag=TAG,
+          body=LoginRequest, response=SessionView, status=200, access=Access.PUBLIC, idempotent=False)
+def login(call: Call) -> SessionView:
+    token, view = sessions.login(get_table(), call.body.email, call.body.password)
+    call.response_headers["Set-Cookie"] = _cookie(token, get_settings().session_ttl_hours * 3600)
+    return SessionView.model_validate(view)
+
+
+@endpoint(blueprint, "POST", "/auth/logout", summary="End the session", tag=TAG, response=LogoutResult,
+          status=200, access=Access.WEB_SESSION, permission=READ, idempotent=False)
+def logout(call: Call) -> LogoutResult:
+    sessions.logout(call.command.table, call.principal)
+    call.response_headers["Set-Cookie"] = _cookie("", 0)
+    return LogoutResult(logged_out=True)
+
+
+@endpoint(blueprint, "GET", "/auth/me", summary="The session's user, company and role", tag=TAG,
+          response=SessionView, access=Access.WEB_SESSION)
+def me(call: Call) -> SessionView:
+    return SessionView.model_validate(sessions.describe(call.command.table, call.principal))
+
+
+@endpoint(blueprint, "POST", "/auth/switch-company", summary="Work in another company of the user",
+          tag=TAG, body=SwitchCompanyRequest, response=SessionView, status=200,
+          access=Access.WEB_SESSION, permission=READ, idempotent=False, names_company=True)
+def switch_company(call: Call) -> SessionView:
+    view = sessions.switch_company(call.command.table, call.principal, call.body.company_id)
+    return SessionView.model_validate(view)

@@ -1,0 +1,95 @@
+"""GET /openapi.json: the OpenAPI 3.1 document, generated from the declared routes' models, so
+every route is documented by being declared."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from chalice import Blueprint
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from chalicelib.api.routing import ROUTES, Access, Call, RouteSpec, endpoint
+
+blueprint = Blueprint(__name__)
+
+_ERROR_SCHEMA = {
+    "type": "object", "required": ["message", "code"],
+    "properties": {
+        "message": {"type": "string"}, "code": {"type": "string"},
+        "details": {"type": "array", "items": {
+            "type": "object", "properties": {"field": {"type": "string"}, "message": {"type": "string"}}}},
+    },
+}
+_ERRORS = {"400": "Validation failed (VALIDATION_ERROR, MALFORMED_JSON, ...)",
+           "401": "Not authenticated", "403": "Not allowed (CSRF_*, WEB_SESSION_REQUIRED, ...)",
+           "404": "Not found", "409": "Version conflict or duplicate",
+           "422": "Idempotency-Key reused with another body", "429": "Rate limit exceeded",
+           "500": "Internal error"}
+
+
+@endpoint(blueprint, "GET", "/openapi.json", summary="This OpenAPI 3.1 document", tag="Meta")
+def openapi_document(call: Call) -> dict[str, Any]:
+    return build_document()
+
+
+@lru_cache(maxsize=1)
+def build_document() -> dict[str, Any]:
+    inputs: list[tuple[type[BaseModel], Any]] = []
+    for spec in ROUTES:
+        if spec.body is not None:
+            inputs.append((spec.body, "validation"))
+        if spec.response is not None:
+            inputs.append((spec.response, "serialization"))
+    refs, definitions = models_json_schema(list(dict.fromkeys(inputs)),
+                                           ref_template="#/components/schemas/{model}")
+    schemas = {**definitions.get("$defs", {}), "Error": _ERROR_SCHEMA}
+    paths: dict[str, dict[str, Any]] = {}
+    for spec in ROUTES:
+        paths.setdefault(spec.path, {})[spec.method.lower()] = _operation(spec, refs)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Business administration API (Honduras, El Salvador)", "version": "1.0.0"},
+        "servers": [{"url": "/"}],
+        "components": {"schemas": schemas, "securitySchemes": {
+            "session": {"type": "apiKey", "in": "cookie", "name": "accessToken"},
+            "bearerKey": {"type": "http", "scheme": "bearer", "bearerFormat": "KEY_ID:SECRET"},
+            "headerKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"}}},
+        "security": [{"session": []}, {"bearerKey": []}, {"headerKey": []}],
+        "paths": paths,
+    }
+
+
+def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
+    operation: dict[str, Any] = {"summary": spec.summary, "tags": [spec.tag],
+                                 "operationId": f"{spec.method.lower()}{spec.path}".replace("/", "_")
+                                 .replace("{", "").replace("}", "").replace("-", "_").replace(".", "_")}
+    parameters = [{"name": name, "in": "path", "required": True,
+                   "schema": {"type": "string"} if name in spec.string_ids else {"type": "integer"}}
+                  for name in spec.path_parameters]
+    if spec.query is not None:
+        properties = spec.query.model_json_schema()["properties"]
+        for name, field in spec.query.model_fields.items():
+            alias = field.alias or name
+            parameters.append({"name": alias, "in": "query", "required": field.is_required(),
+                               "schema": properties[alias]})
+    if spec.idempotent:
+        parameters.append({"name": "Idempotency-Key", "in": "header", "required": False,
+                           "schema": {"type": "string", "maxLength": 255}})
+    if parameters:
+        operation["parameters"] = parameters
+    if spec.body is not None and spec.body.model_fields:
+        operation["requestBody"] = {"required": True, "content": {
+            "application/json": {"schema": refs[(spec.body, "validation")]}}}
+    success: dict[str, Any] = {"description": "Success"}
+    if spec.response is not None:
+        success["content"] = {"application/json": {"schema": refs[(spec.response, "serialization")]}}
+    operation["responses"] = {str(spec.status): success, **{
+        status: {"description": text, "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Error"}}}} for status, text in _ERRORS.items()}}
+    if spec.access is Access.PUBLIC:
+        operation["security"] = []
+    elif spec.access is not Access.ANY:
+        operation["security"] = [{"session": []}]
+        operation["description"] = "Web session only: an API key gets 403."
+    return operation

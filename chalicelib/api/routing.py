@@ -1,0 +1,329 @@
+"""Declaring a route: its models (for validation and the OpenAPI document), who may call it,
+and the request pipeline every route runs through:
+
+    authenticate -> origin check -> API-key limits -> role -> rate limit -> company scope
+    -> parse query and body -> Idempotency-Key -> the handler (retried when it lost a race)
+    -> render
+
+Handlers stay thin: they call one service function and return what it gives."""
+from __future__ import annotations
+
+import functools
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from chalice import Blueprint, CustomAuthorizer, Response
+from pydantic import BaseModel, ValidationError
+
+from chalicelib import jsoncodec
+from chalicelib.auth.authenticate import authenticate
+from chalicelib.auth.policy import (COMPANY_FIELDS, Access, check_access, check_company_scope, check_origin,
+                                    check_permission, check_rate_limit)
+from chalicelib.auth.principal import Principal
+from chalicelib.domain.roles import MANAGE, READ, WRITE
+from chalicelib.errors import (ApiError, InternalError, MalformedJson, MethodNotAllowed, NotFound,
+                               Unauthorized,
+                               ValidationFailed)
+from chalicelib.models.base import RequestModel
+from chalicelib.observability import logger
+from chalicelib.services import idempotency
+from chalicelib.services.commands import Command
+from chalicelib.settings import get_settings
+from chalicelib.store.table import get_table
+from chalicelib.store.transaction import run_with_retries
+
+__all__ = ["Access", "Call", "ROUTES", "RouteSpec", "endpoint", "READ", "WRITE", "MANAGE"]
+
+# Every route is guarded by the REQUEST authorizer when deployed. infra/resources.json turns
+# this placeholder into a REQUEST authorizer backed by the `authorizer` Lambda function.
+GATEWAY_AUTHORIZER = CustomAuthorizer(
+    "RequestAuthorizer", header="Authorization", ttl_seconds=0,
+    authorizer_uri="arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/"
+                   "arn:aws:lambda:us-east-1:000000000000:function:authorizer/invocations")
+
+JSON_HEADERS = {"Content-Type": "application/json"}
+_PATH_PARAMETER = re.compile(r"{(\w+)}")
+
+
+class EmptyBody(RequestModel):
+    """The body of a POST that takes no fields: only `{}` or nothing."""
+
+
+@dataclass(frozen=True)
+class RouteSpec:
+    method: str
+    path: str
+    summary: str
+    tag: str
+    body: type[BaseModel] | None
+    query: type[BaseModel] | None
+    response: type[BaseModel] | None
+    status: int
+    access: Access
+    permission: str
+    idempotent: bool
+    string_ids: tuple[str, ...] = ()
+    # The body names a company on purpose (switch-company): no COMPANY_MISMATCH check.
+    names_company: bool = False
+
+    @property
+    def path_parameters(self) -> list[str]:
+        return _PATH_PARAMETER.findall(self.path)
+
+
+ROUTES: list[RouteSpec] = []
+
+
+@dataclass
+class Call:
+    """What a handler gets: the caller, the validated input and the command to run with."""
+    spec: RouteSpec
+    principal: Principal | None
+    headers: Mapping[str, str]
+    body: Any
+    query: Any
+    ids: dict[str, Any]
+    command: Command | None
+    response_headers: dict[str, str] = field(default_factory=dict)
+
+    def expected_version(self) -> int | None:
+        """Optimistic concurrency: the body's `version`, else an If-Match header."""
+        version = getattr(self.body, "version", None)
+        if version is not None:
+            return int(version)
+        raw = (self.headers.get("if-match") or "").strip().removeprefix("W/").strip('"')
+        if not raw:
+            return None
+        if not raw.isdigit():
+            raise ValidationFailed.for_field("If-Match", "must be the resource's version number")
+        return int(raw)
+
+    def changes(self) -> dict[str, Any]:
+        """The fields a sparse update sends, by their JSON names, without `version`."""
+        sent = self.body.model_dump(by_alias=True, exclude_unset=True)
+        sent.pop("version", None)
+        return sent
+
+
+def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag: str,
+             body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
+             response: type[BaseModel] | None = None, status: int | None = None,
+             access: Access = Access.ANY, permission: str | None = None,
+             idempotent: bool | None = None, string_ids: tuple[str, ...] = (),
+             names_company: bool = False) -> Callable[..., Any]:
+    spec = RouteSpec(
+        method=method, path=path, summary=summary, tag=tag,
+        body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EmptyBody,
+        query=query, response=response, status=status or (201 if method == "POST" else 200),
+        access=access, permission=permission or (READ if method == "GET" else WRITE),
+        idempotent=(method == "POST") if idempotent is None else idempotent, string_ids=string_ids,
+        names_company=names_company)
+
+    def register(handler: Callable[[Call], Any]) -> Callable[[Call], Any]:
+        ROUTES.append(spec)
+
+        @functools.wraps(handler)
+        def view(**path_values: str) -> Response:
+            return handle(spec, handler, blueprint.current_request, path_values)
+
+        authorizer = None if spec.access is Access.PUBLIC else GATEWAY_AUTHORIZER
+        blueprint.route(path, methods=[method], authorizer=authorizer, content_types=_ANY_CONTENT)(view)
+        return handler
+
+    return register
+
+
+# Chalice would answer a non-JSON Content-Type itself; the pipeline decides instead.
+_ANY_CONTENT = ["application/json", "text/plain", "application/x-www-form-urlencoded",
+                "multipart/form-data", "application/octet-stream", "application/merge-patch+json"]
+
+
+def handle(spec: RouteSpec, handler: Callable[[Call], Any], request: Any,
+           path_values: Mapping[str, str]) -> Response:
+    headers = {name.lower(): value for name, value in (request.headers or {}).items()}
+    correlation_id = headers.get("x-request-id") or (request.context or {}).get("requestId") or uuid.uuid4().hex
+    logger.append_keys(correlation_id=correlation_id, route=f"{spec.method} {spec.path}")
+    try:
+        response = _run(spec, handler, request, headers, path_values)
+    except ApiError as error:
+        response = error_response(error)
+    except Exception:  # a 500 is a bug: log it whole, reveal nothing
+        logger.exception("unhandled error")
+        response = error_response(InternalError())
+    response.headers["X-Request-Id"] = correlation_id
+    logger.info("request", extra={"status": response.status_code})
+    return response
+
+
+def error_response(error: ApiError) -> Response:
+    return Response(body=jsoncodec.dumps(error.body()), status_code=error.status,
+                    headers={**JSON_HEADERS, **error.headers})
+
+
+def resolve_principal(request: Any, headers: Mapping[str, str]) -> Principal:
+    settings = get_settings()
+    if settings.auth_at_gateway:
+        principal = Principal.from_context((request.context or {}).get("authorizer") or {})
+        if principal is None:
+            raise Unauthorized()
+        return principal
+    return authenticate(headers, get_table())
+
+
+def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers: dict[str, str],
+         path_values: Mapping[str, str]) -> Response:
+    settings = get_settings()
+    table = get_table()
+    principal = None if spec.access is Access.PUBLIC else resolve_principal(request, headers)
+    check_origin(spec.method, spec.path, headers, principal, settings.allowed_origins)
+    query_values = dict(request.query_params or {})
+    raw_body = _parse_json(request.raw_body, headers)
+    if principal is not None:
+        check_access(spec.method, spec.access, principal)
+        check_permission(principal, spec.permission)
+        check_rate_limit(principal, settings, table)
+        if not spec.names_company:
+            check_company_scope(principal, query_values, raw_body)
+            query_values, raw_body = _without_company(query_values), _without_company(raw_body)
+    ids = _path_ids(spec, path_values)
+    query = _validate(spec.query, query_values, "query") if spec.query else None
+    body = _validate(spec.body, {} if raw_body is None else raw_body, "body") if spec.body else None
+
+    command = None
+    idempotency_request = None
+    if principal is not None:
+        key = idempotency.parse_key(headers.get("idempotency-key")) if spec.idempotent else None
+        if key:
+            path = (request.context or {}).get("path") or spec.path
+            idempotency_request = idempotency.Request(
+                key, idempotency.fingerprint(spec.method, path, raw_body))
+        command = Command(principal, table, idempotency_request,
+                          render=lambda result: (spec.status, render_body(spec, result)))
+    call = Call(spec, principal, headers, body, query, ids, command)
+
+    def attempt() -> Response:
+        if idempotency_request is not None and principal is not None:
+            stored = idempotency.find_answer(table, principal.company_id, idempotency_request)
+            if stored is not None:
+                return Response(body=stored.body, status_code=stored.status,
+                                headers={**JSON_HEADERS, "Idempotent-Replayed": "true"})
+        call.response_headers = {}
+        result = handler(call)
+        if isinstance(result, Response):
+            return result
+        return Response(body=render_body(spec, result), status_code=spec.status,
+                        headers={**JSON_HEADERS, **call.response_headers})
+
+    return run_with_retries(attempt)
+
+
+def render_body(spec: RouteSpec, result: Any) -> str:
+    if isinstance(result, BaseModel):
+        return jsoncodec.dumps(result.model_dump(by_alias=True))
+    if spec.response is not None:
+        return jsoncodec.dumps(spec.response.model_validate(result).model_dump(by_alias=True))
+    return jsoncodec.dumps(result)
+
+
+def _without_company(values: Any) -> Any:
+    """A company id equal to the caller's own is tolerated and dropped (it says nothing new)."""
+    if not isinstance(values, dict):
+        return values
+    return {name: value for name, value in values.items() if name not in COMPANY_FIELDS}
+
+
+def _parse_json(raw: bytes | None, headers: Mapping[str, str]) -> Any:
+    if not raw or not raw.strip():
+        return None
+    content_type = headers.get("content-type", "application/json").split(";")[0].strip().lower()
+    if content_type and not (content_type == "application/json" or content_type.endswith("+json")):
+        raise ApiError("Send the body as application/json.", code="UNSUPPORTED_MEDIA_TYPE", status=415)
+    try:
+        return jsoncodec.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise MalformedJson() from None
+
+
+def _path_ids(spec: RouteSpec, values: Mapping[str, str]) -> dict[str, Any]:
+    """Numeric ids in paths; anything else cannot name a resource, so it is a 404."""
+    ids: dict[str, Any] = {}
+    for name in spec.path_parameters:
+        raw = values.get(name, "")
+        if name in spec.string_ids:
+            ids[name] = raw
+        elif raw.isdigit() and 0 < len(raw) <= 12 and int(raw) > 0:
+            ids[name] = int(raw)
+        else:
+            raise NotFound()
+    return ids
+
+
+def _validate(model: type[BaseModel], data: Any, location: str) -> Any:
+    if not isinstance(data, dict):
+        raise ValidationFailed(f"The {location} must be a JSON object.",
+                               details=[{"field": location, "message": "must be a JSON object"}])
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        details = [{"field": _field_path(issue["loc"]) or location, "message": _message(issue)}
+                   for issue in error.errors(include_url=False, include_context=False)]
+        first = details[0]
+        raise ValidationFailed(f"{first['field']}: {first['message']}", details=details) from None
+
+
+def _field_path(location: tuple[Any, ...]) -> str:
+    path = ""
+    for part in location:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part in ("function-after", "function-plain", "decimal", "str", "int", "bool",
+                      "float", "list", "dict") or str(part).startswith(("function-", "literal[")):
+            continue
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
+def _message(issue: dict[str, Any]) -> str:
+    if issue["type"] == "extra_forbidden":
+        return "unknown field"
+    if issue["type"] == "missing":
+        return "required"
+    message = str(issue["msg"])
+    return message.removeprefix("Value error, ")
+
+
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def add_method_fallbacks(app: Any) -> None:
+    """API Gateway answers a method a resource lacks like an unknown path; registering the
+    missing methods makes every layer answer 405 METHOD_NOT_ALLOWED with an Allow header."""
+    public_paths = {spec.path for spec in ROUTES if spec.access is Access.PUBLIC}
+    for path, methods in list(app.routes.items()):
+        allowed = ", ".join(sorted(methods))
+        for method in HTTP_METHODS:
+            if method in methods:
+                continue
+            spec = RouteSpec(method=method, path=path, summary="", tag="", body=None, query=None,
+                             response=None, status=405,
+                             access=Access.PUBLIC if path in public_paths else Access.ANY,
+                             permission=READ, idempotent=False)
+
+            def not_allowed(call: Call, allowed: str = allowed) -> Any:
+                raise MethodNotAllowed(headers={"Allow": allowed})
+
+            def view(_spec: RouteSpec = spec, _handler: Any = not_allowed, **path_values: str) -> Response:
+                return handle(_spec, _handler, app.current_request, path_values)
+
+            authorizer = None if spec.access is Access.PUBLIC else GATEWAY_AUTHORIZER
+            app.route(path, methods=[method], authorizer=authorizer, content_types=_ANY_CONTENT,
+                      name=f"method_not_allowed_{method}_{path}")(view)
+
+
+def envelope(list_model: type[BaseModel], field_name: str, item_model: type[BaseModel], page: Any) -> Any:
+    """A list answer: {<plural>: [...], total, page, limit, nextCursor}."""
+    return list_model(**{field_name: [item_model.model_validate(item) for item in page.items]},
+                      total=page.total, page=page.page, limit=page.limit, next_cursor=page.next_cursor)

@@ -1,0 +1,25 @@
+"""Wall-clock time in the formats the API uses: one place, so tests can move time."""
+from __future__ import annotations
+
+import datetime as _dt
+import time
+
+
+def now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.timezone.utc)
+
+
+def epoch_seconds() -> int:
+    return int(time.time())
+
+
+def iso(moment: _dt.datetime) -> str:
+    return moment.astimezone(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def now_iso() -> str:
+    return iso(now())
+
+
+def today() -> _dt.date:
+    return now().date()

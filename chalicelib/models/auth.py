@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from typing import Annotated, List, Optional
+
+from pydantic import Field, StringConstraints
+
+from chalicelib.models.base import Email, EntityId, Name, RequestModel, ResponseModel
+
+Password = Annotated[str, StringConstraints(min_length=8, max_length=200, strip_whitespace=False)]
+
+
+class LoginRequest(RequestModel):
+    email: Email
+    password: Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=False)]
+
+
+class SwitchCompanyRequest(RequestModel):
+    company_id: EntityId
+
+
+class CompanyMembership(ResponseModel):
+    company_id: int
+    name: str
+    role: str
+
+
+class UserView(ResponseModel):
+    id: int
+    email: str
+    name: str
+
+
+class SessionView(ResponseModel):
+    user: UserView
+    company_id: int
+    role: str
+    companies: List[CompanyMembership]
+    expires_at: Optional[str] = None
+
+
+class LogoutResult(ResponseModel):
+    logged_out: bool
+
+
+class ApiKeyCreate(RequestModel):
+    name: Name
+    expires_at: Optional[Annotated[str, StringConstraints(
+        pattern=r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$")]] = Field(
+        None, description="Expiry as YYYY-MM-DD (end of that day, UTC) or an ISO 8601 timestamp.")
+
+
+class ApiKey(ResponseModel):
+    id: str
+    name: str
+    created_at: str
+    created_by_user_id: int
+    expires_at: Optional[str] = None
+    revoked_at: Optional[str] = None
+    last_four: str
+    status: str
+
+
+class ApiKeyCreated(ApiKey):
+    secret: str = Field(description="Shown once; store it now.")
+    key: str = Field(description="KEY_ID:SECRET, ready for Authorization: Bearer or X-API-Key.")
+
+
+class ApiKeyList(ResponseModel):
+    api_keys: List[ApiKey]
+    total: int

@@ -1,0 +1,48 @@
+"""Shared pydantic building blocks: camelCase JSON, unknown fields rejected, Decimal money."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Optional
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.alias_generators import to_camel
+
+MAX_AMOUNT = Decimal("999999999999.99")
+
+
+class RequestModel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=False, extra="forbid",
+                              str_strip_whitespace=True)
+
+
+class ResponseModel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+CENT = Decimal("0.01")
+
+
+def _to_cents(amount: Decimal) -> Decimal:
+    return amount.quantize(CENT)
+
+
+Money = Annotated[Decimal, Field(ge=0, le=MAX_AMOUNT, decimal_places=2, allow_inf_nan=False),
+                  AfterValidator(_to_cents)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+ShortText = Annotated[str, StringConstraints(max_length=200)]
+LongText = Annotated[str, StringConstraints(max_length=2000)]
+Email = Annotated[str, StringConstraints(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+EntityId = Annotated[int, Field(ge=1, le=10**12, strict=True)]
+
+
+class ListQuery(RequestModel):
+    page: int = Field(1, ge=1, le=10_000)
+    limit: int = Field(20, ge=1, le=100)
+    cursor: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
+
+
+class ListEnvelope(ResponseModel):
+    total: int
+    page: int
+    limit: int
+    next_cursor: Optional[str] = None

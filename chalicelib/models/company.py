@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import Field
+
+from chalicelib.models.base import Email, LongText, Name, RequestModel, ResponseModel, ShortText
+
+Country = Literal["HN", "SV"]
+Currency = Literal["HNL", "USD"]
+CreditLimitPolicy = Literal["off", "warn", "block"]
+
+
+class CompanyFields(RequestModel):
+    tax_id: Optional[ShortText] = None
+    country: Country = "HN"
+    currency: Optional[Currency] = None
+    address: Optional[LongText] = None
+    email: Optional[Email] = None
+    phone: Optional[ShortText] = None
+    credit_limit_policy: CreditLimitPolicy = "off"
+    allow_negative_stock: bool = False
+
+
+class CompanyCreate(CompanyFields):
+    name: Name
+
+
+class CompanyUpdate(RequestModel):
+    """PUT changes only the fields it sends (sparse update)."""
+    name: Optional[Name] = None
+    tax_id: Optional[ShortText] = None
+    country: Optional[Country] = None
+    currency: Optional[Currency] = None
+    address: Optional[LongText] = None
+    email: Optional[Email] = None
+    phone: Optional[ShortText] = None
+    credit_limit_policy: Optional[CreditLimitPolicy] = None
+    allow_negative_stock: Optional[bool] = None
+    version: Optional[int] = Field(None, ge=1)
+
+
+class Company(ResponseModel):
+    id: int
+    name: str
+    tax_id: Optional[str] = None
+    country: str
+    currency: str
+    address: Optional[str] = None
+    email: Optional[str] = None
+    phone: Optional[str] = None
+    credit_limit_policy: str
+    allow_negative_stock: bool
+    version: int
+    created_at: str
+    updated_at: str

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import List, Literal, Optional
+
+from pydantic import Field
+
+from chalicelib.models.base import (Email, EntityId, ListEnvelope, ListQuery, LongText, Money, Name,
+                                    RequestModel, ResponseModel, ShortText)
+
+PartnerType = Literal["customer", "supplier", "both"]
+
+
+class PartnerCreate(RequestModel):
+    name: Name
+    type: PartnerType
+    tax_id: Optional[ShortText] = None
+    email: Optional[Email] = None
+    phone: Optional[ShortText] = None
+    address: Optional[LongText] = None
+    payment_condition_id: Optional[EntityId] = None
+    credit_limit: Optional[Money] = Field(None, alias="credit_limit")
+    credit_block_days: Optional[int] = Field(None, alias="credit_block_days", ge=0, le=3650, strict=True)
+    is_active: bool = True
+
+
+class PartnerUpdate(RequestModel):
+    """PUT changes only the fields it sends; send null to clear an optional field."""
+    name: Optional[Name] = None
+    type: Optional[PartnerType] = None
+    tax_id: Optional[ShortText] = None
+    email: Optional[Email] = None
+    phone: Optional[ShortText] = None
+    address: Optional[LongText] = None
+    payment_condition_id: Optional[EntityId] = None
+    credit_limit: Optional[Money] = Field(None, alias="credit_limit")
+    credit_block_days: Optional[int] = Field(None, alias="credit_block_days", ge=0, le=3650, strict=True)
+    is_active: Optional[bool] = None
+    version: Optional[int] = Field(None, ge=1)
+
+
+class Partner(ResponseModel):
+    id: int
+    name: str
+    type: str
+    tax_id: Optional[str] = None
+    email: Optional[str] = None
+    phone: Optional[str] = None
+    address: Optional[str] = None
+    payment_condition_id: Optional[int] = None
+    credit_limit: Optional[Decimal] = Field(None, alias="credit_limit")
+    credit_block_days: Optional[int] = Field(None, alias="credit_block_days")
+    is_active: bool
+    receivable_balance: Decimal
+    payable_balance: Decimal
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class PartnerList(ListEnvelope):
+    business_partners: List[Partner]
+
+
+class PartnerListQuery(ListQuery):
+    pass

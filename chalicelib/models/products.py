@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, List, Literal, Optional
+
+from pydantic import AfterValidator, Field, StringConstraints
+
+from chalicelib.domain.taxes import check_tax_rate
+
+from chalicelib.models.base import (ListEnvelope, ListQuery, LongText, Money, Name, RequestModel,
+                                    ResponseModel)
+
+ProductType = Literal["product", "service"]
+ProductCode = Annotated[str, StringConstraints(min_length=1, max_length=50, pattern=r"^[^#\s][^#]*$")]
+TaxRate = Annotated[Decimal, AfterValidator(check_tax_rate),
+                    Field(json_schema_extra={"enum": [0, 0.15, 0.18]})]
+
+
+class ProductCreate(RequestModel):
+    code: ProductCode
+    name: Name
+    type: ProductType = "product"
+    description: Optional[LongText] = None
+    unit_price: Money = Decimal("0")
+    cost: Money = Decimal("0")
+    tax_rate: TaxRate = Decimal("0.15")
+    track_inventory: Optional[bool] = None
+    is_active: bool = True
+
+
+class ProductUpdate(RequestModel):
+    code: Optional[ProductCode] = None
+    name: Optional[Name] = None
+    type: Optional[ProductType] = None
+    description: Optional[LongText] = None
+    unit_price: Optional[Money] = None
+    cost: Optional[Money] = None
+    tax_rate: Optional[TaxRate] = None
+    track_inventory: Optional[bool] = None
+    is_active: Optional[bool] = None
+    version: Optional[int] = Field(None, ge=1)
+
+
+class Product(ResponseModel):
+    id: int
+    code: str
+    name: str
+    type: str
+    description: Optional[str] = None
+    unit_price: Decimal
+    cost: Decimal
+    tax_rate: Decimal
+    track_inventory: bool
+    is_active: bool
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class ProductList(ListEnvelope):
+    products: List[Product]
+
+
+class ProductListQuery(ListQuery):
+    pass

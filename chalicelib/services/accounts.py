@@ -1,0 +1,104 @@
+"""Users, companies and memberships: the web app's sign-up side and the admin CLI share these."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.auth.secrets import hash_password
+from chalicelib.domain.roles import OWNER, ROLES
+from chalicelib.errors import Conflict, NotFound, ValidationFailed
+from chalicelib.services.commands import Command
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+from chalicelib.services.records import update_item
+
+DEFAULT_CURRENCY = {"HN": "HNL", "SV": "USD"}
+
+
+def find_user_by_email(table: Table, email: str) -> dict[str, Any] | None:
+    pointer = table.get(keys.user_email(email))
+    return table.get(keys.user(int(pointer["userId"]))) if pointer else None
+
+
+def create_user(table: Table, email: str, password: str, name: str | None = None) -> dict[str, Any]:
+    user_id = table.next_id(keys.global_sequence("USER"))
+    now = clock.now_iso()
+    user = {**keys.user(user_id), "itemType": "USER", "id": user_id, "email": email.strip().lower(),
+            "name": name or email.split("@")[0], "passwordHash": hash_password(password),
+            "isActive": True, "createdAt": now, "updatedAt": now}
+    taken = Conflict("A user with this e-mail already exists.", code="EMAIL_TAKEN",
+                     details=[{"field": "email", "message": "already registered"}])
+    Transaction(table).put_new(user).put_new(
+        {**keys.user_email(email), "userId": user_id}, on_fail=taken).commit()
+    return user
+
+
+def _membership_items(company_id: int, user_id: int, role: str) -> list[dict[str, Any]]:
+    now = clock.now_iso()
+    return [{**keys.membership(company_id, user_id), "itemType": "MEMBER", "companyId": company_id,
+             "userId": user_id, "role": role, "isActive": True, "createdAt": now},
+            {**keys.user_company_link(user_id, company_id), "itemType": "USER_COMPANY",
+             "companyId": company_id}]
+
+
+def create_company(table: Table, owner_user_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """A new company with its creator as owner, in one transaction."""
+    company_id = table.next_id(keys.global_sequence("COMPANY"))
+    now = clock.now_iso()
+    country = fields.get("country") or "HN"
+    company = {"country": country, "currency": DEFAULT_CURRENCY[country], "creditLimitPolicy": "off",
+               "allowNegativeStock": False,
+               **{name: value for name, value in fields.items() if value is not None},
+               **keys.company(company_id), "itemType": "COMPANY", "id": company_id,
+               "ownerUserId": owner_user_id, "version": 1, "createdAt": now, "updatedAt": now}
+    transaction = Transaction(table).put_new(company)
+    transaction.require(keys.user(owner_user_id), NotFound("User not found."))
+    for item in _membership_items(company_id, owner_user_id, OWNER):
+        transaction.put_new(item)
+    transaction.commit()
+    return company
+
+
+def add_member(table: Table, company_id: int, user_id: int, role: str) -> None:
+    if role not in ROLES:
+        raise ValidationFailed.for_field("role", f"one of {', '.join(ROLES)}")
+    transaction = Transaction(table)
+    transaction.require(keys.company(company_id), NotFound("Company not found."))
+    transaction.require(keys.user(user_id), NotFound("User not found."))
+    for item in _membership_items(company_id, user_id, role):
+        transaction.put(item)
+    transaction.commit()
+
+
+def get_company(table: Table, company_id: int) -> dict[str, Any]:
+    company = table.get(keys.company(company_id))
+    if company is None:
+        raise NotFound("Company not found.")
+    return company
+
+
+def update_company(command: Command, company_id: int, changes: dict[str, Any],
+                   expected_version: int | None) -> dict[str, Any]:
+    if company_id != command.company_id:
+        raise NotFound("Company not found.")
+    current = get_company(command.table, company_id)
+    return update_item(command, keys.company(company_id), current, changes, expected_version)
+
+
+def user_companies(table: Table, user_id: int) -> list[dict[str, Any]]:
+    """The companies a user belongs to, with name and role (one Query, one BatchGet)."""
+    links, _ = table.query(partition=("PK", keys.user(user_id)["PK"]), sort_prefix=("SK", "COMPANY#"),
+                           consistent=True)
+    company_ids = [int(link["companyId"]) for link in links][:50]
+    if not company_ids:
+        return []
+    wanted = [keys.company(cid) for cid in company_ids] + [keys.membership(cid, user_id) for cid in company_ids]
+    found = table.batch_get(wanted)
+    result = []
+    for cid in company_ids:
+        company = found.get(tuple(keys.company(cid).values()))
+        member = found.get(tuple(keys.membership(cid, user_id).values()))
+        if company and member and member.get("isActive"):
+            result.append({"companyId": cid, "name": company["name"], "role": member["role"]})
+    return result

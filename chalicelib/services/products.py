@@ -1,0 +1,58 @@
+"""Products and services. A product code is unique inside its company (case-insensitive)."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib.errors import Conflict
+from chalicelib.events import outbox
+from chalicelib.services import records
+from chalicelib.services.commands import Command
+from chalicelib.store import keys
+from chalicelib.store.listing import Page
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+
+def _event_data(item: dict[str, Any]) -> dict[str, Any]:
+    return {"id": item["id"], "code": item["code"], "name": item["name"], "type": item["type"],
+            "unitPrice": item["unitPrice"], "taxRate": item["taxRate"], "isActive": item["isActive"]}
+
+
+PRODUCT = records.RecordKind(
+    kind=keys.PRODUCT, resource_type="product", label="Product",
+    created_event=outbox.PRODUCT_CREATED, updated_event=outbox.PRODUCT_UPDATED,
+    event_data=_event_data)
+
+
+def _code_key(company_id: int, code: str) -> keys.Key:
+    return keys.unique_value(company_id, "PRODUCT_CODE", code.casefold())
+
+
+def _reserve_code(transaction: Transaction, company_id: int, item: dict[str, Any],
+                  before: dict[str, Any] | None) -> None:
+    if before is not None and before["code"].casefold() == item["code"].casefold():
+        return
+    taken = Conflict(f"Another product already uses the code {item['code']!r}.", code="DUPLICATE_CODE",
+                     details=[{"field": "code", "message": "already used by another product"}])
+    transaction.put_new({**_code_key(company_id, item["code"]), "productId": item["id"]}, on_fail=taken)
+    if before is not None:
+        transaction.delete(_code_key(company_id, before["code"]))
+
+
+def get_product(table: Table, company_id: int, product_id: int) -> dict[str, Any]:
+    return records.get_record(table, company_id, PRODUCT, product_id)
+
+
+def list_products(table: Table, company_id: int, page: int, limit: int, cursor: str | None) -> Page:
+    return records.list_records(table, company_id, PRODUCT, page=page, limit=limit, cursor=cursor)
+
+
+def create_product(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    if fields.get("trackInventory") is None:
+        fields = {**fields, "trackInventory": fields.get("type", "product") == "product"}
+    return records.create_record(command, PRODUCT, fields, _reserve_code)
+
+
+def update_product(command: Command, product_id: int, changes: dict[str, Any],
+                   expected_version: int | None) -> dict[str, Any]:
+    return records.update_record(command, PRODUCT, product_id, changes, expected_version, _reserve_code)

@@ -1,0 +1,103 @@
+"""Company-scoped master records (business partners, products, ...): create, update, get and
+list, each write one transaction carrying its outbox event."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from chalicelib import clock
+from chalicelib.errors import NotFound, VersionConflict
+from chalicelib.events import outbox
+from chalicelib.services.commands import Command
+from chalicelib.store import keys
+from chalicelib.store.listing import Page, list_collection
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+# Adds what a kind needs to the transaction (reservations, existence checks) given the
+# company, the new item and, for updates, the item before the change.
+ExtraOperations = Callable[[Transaction, int, dict[str, Any], "dict[str, Any] | None"], None]
+
+
+@dataclass(frozen=True)
+class RecordKind:
+    kind: str
+    resource_type: str
+    label: str
+    created_event: str
+    updated_event: str
+    event_data: Callable[[dict[str, Any]], dict[str, Any]]
+    initial_values: Callable[[], dict[str, Any]] = dict
+
+    def not_found(self) -> NotFound:
+        return NotFound(f"{self.label} not found.")
+
+
+def get_record(table: Table, company_id: int, kind: RecordKind, record_id: int) -> dict[str, Any]:
+    item = table.get(keys.entity(company_id, kind.kind, record_id))
+    if item is None:
+        raise kind.not_found()
+    return item
+
+
+def list_records(table: Table, company_id: int, kind: RecordKind, *, page: int, limit: int,
+                 cursor: str | None) -> Page:
+    return list_collection(table, partition=keys.collection_partition(company_id, kind.kind),
+                           count_key=keys.entity_count(company_id, kind.kind), page=page,
+                           limit=limit, cursor=cursor)
+
+
+def create_record(command: Command, kind: RecordKind, fields: dict[str, Any],
+                  extra: ExtraOperations | None = None) -> dict[str, Any]:
+    company_id = command.company_id
+    record_id = command.table.next_id(keys.id_sequence(company_id, kind.kind))
+    now = clock.now_iso()
+    item = {**keys.entity(company_id, kind.kind, record_id),
+            **keys.collection_index(company_id, kind.kind, record_id),
+            "itemType": kind.kind, "id": record_id, **kind.initial_values(),
+            **{name: value for name, value in fields.items() if value is not None},
+            "version": 1, "createdAt": now, "updatedAt": now}
+    transaction = command.transaction()
+    transaction.put_new(item)
+    transaction.increment(keys.entity_count(company_id, kind.kind), "total")
+    if extra:
+        extra(transaction, company_id, item, None)
+    outbox.emit(transaction, kind.created_event, company_id, kind.resource_type, record_id,
+                kind.event_data(item))
+    return command.commit(transaction, item)
+
+
+def update_record(command: Command, kind: RecordKind, record_id: int, changes: dict[str, Any],
+                  expected_version: int | None, extra: ExtraOperations | None = None) -> dict[str, Any]:
+    current = get_record(command.table, command.company_id, kind, record_id)
+
+    def add_effects(transaction: Transaction, updated: dict[str, Any]) -> None:
+        if extra:
+            extra(transaction, command.company_id, updated, current)
+        outbox.emit(transaction, kind.updated_event, command.company_id, kind.resource_type,
+                    record_id, kind.event_data(updated))
+
+    return update_item(command, keys.entity(command.company_id, kind.kind, record_id), current,
+                       changes, expected_version, add_effects)
+
+
+def update_item(command: Command, key: keys.Key, current: dict[str, Any], changes: dict[str, Any],
+                expected_version: int | None,
+                add_effects: Callable[[Transaction, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Sparse update of a versioned item. `expected_version` (If-Match or the body's `version`)
+    makes a stale write a 409; without it a concurrent writer only makes the command run
+    again on fresh data."""
+    if expected_version is not None and expected_version != current["version"]:
+        raise VersionConflict()
+    changes = {name: value for name, value in changes.items() if current.get(name) != value}
+    if not changes:
+        return current
+    changes["updatedAt"] = clock.now_iso()
+    updated = {name: value for name, value in {**current, **changes}.items() if value is not None}
+    updated["version"] = current["version"] + 1
+    transaction = command.transaction()
+    transaction.update_fields(key, changes, current["version"],
+                              on_fail=VersionConflict() if expected_version is not None else None)
+    if add_effects:
+        add_effects(transaction, updated)
+    return command.commit(transaction, updated)

@@ -1,0 +1,57 @@
+"""Environment -> typed settings. Read once per process; tests call `reset_settings()`."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+
+LOCAL_ORIGINS = "http://localhost:8000,http://127.0.0.1:8000"
+
+
+def _flag(name: str, default: str = "0") -> bool:
+    return os.environ.get(name, default).strip().lower() in ("1", "true", "yes", "on")
+
+
+@dataclass(frozen=True)
+class Settings:
+    table_name: str
+    aws_endpoint_url: str | None
+    region: str
+    stage: str
+    allowed_origins: tuple[str, ...]
+    auth_at_gateway: bool
+    rate_limit_enabled: bool
+    rate_limit_requests: int
+    rate_limit_window_seconds: int
+    session_ttl_hours: int
+    cookie_secure: bool
+    webhook_queue_url: str | None
+    allow_insecure_webhooks: bool
+    webhook_backoff_base_seconds: float
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    env = os.environ
+    stage = env.get("STAGE", "local")
+    return Settings(
+        table_name=env.get("TABLE_NAME", "business-api"),
+        aws_endpoint_url=env.get("AWS_ENDPOINT_URL") or None,
+        region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1",
+        stage=stage,
+        allowed_origins=tuple(o.strip().rstrip("/") for o in
+                              env.get("ALLOWED_ORIGINS", LOCAL_ORIGINS).split(",") if o.strip()),
+        auth_at_gateway=_flag("AUTH_AT_GATEWAY"),
+        rate_limit_enabled=_flag("RATE_LIMIT_ENABLED"),
+        rate_limit_requests=int(env.get("RATE_LIMIT_REQUESTS", "600")),
+        rate_limit_window_seconds=int(env.get("RATE_LIMIT_WINDOW_SECONDS", "60")),
+        session_ttl_hours=int(env.get("SESSION_TTL_HOURS", "12")),
+        cookie_secure=_flag("COOKIE_SECURE", "0" if stage == "local" else "1"),
+        webhook_queue_url=env.get("WEBHOOK_QUEUE_URL") or None,
+        allow_insecure_webhooks=_flag("ALLOW_INSECURE_WEBHOOKS"),
+        webhook_backoff_base_seconds=float(env.get("WEBHOOK_BACKOFF_BASE_S", "30")),
+    )
+
+
+def reset_settings() -> None:
+    get_settings.cache_clear()

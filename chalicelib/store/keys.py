@@ -1,0 +1,94 @@
+"""Every key of the single table is built here. Company-scoped keys start with C#{companyId}#
+(or are exactly C#{companyId}) so that no query can cross companies by construction."""
+from __future__ import annotations
+
+from typing import Dict
+
+Key = Dict[str, str]
+
+# Entity kinds of company-scoped resources: used in keys, counters and list indexes.
+PARTNER = "BP"
+PRODUCT = "PROD"
+API_KEY = "APIKEY"
+PAYMENT_CONDITION = "PCOND"
+
+
+def company_prefix(company_id: int) -> str:
+    return f"C#{company_id}"
+
+
+def company(company_id: int) -> Key:
+    return {"PK": company_prefix(company_id), "SK": "COMPANY"}
+
+
+def entity(company_id: int, kind: str, entity_id: int) -> Key:
+    return {"PK": f"C#{company_id}#{kind}#{entity_id}", "SK": kind}
+
+
+def collection_index(company_id: int, kind: str, entity_id: int) -> Dict[str, str]:
+    """GSI1 attributes that list a company's entities of one kind in id order."""
+    return {"GSI1PK": collection_partition(company_id, kind), "GSI1SK": sortable_id(entity_id)}
+
+
+def collection_partition(company_id: int, kind: str) -> str:
+    return f"C#{company_id}#{kind}"
+
+
+def sortable_id(entity_id: int) -> str:
+    return f"{entity_id:012d}"
+
+
+def id_sequence(company_id: int, kind: str) -> Key:
+    """Per-company id allocator (UpdateItem ADD, outside transactions, gaps allowed)."""
+    return {"PK": company_prefix(company_id), "SK": f"SEQ#{kind}"}
+
+
+def entity_count(company_id: int, kind: str) -> Key:
+    """How many entities of a kind exist: updated inside the creating transaction."""
+    return {"PK": company_prefix(company_id), "SK": f"COUNT#{kind}"}
+
+
+def global_sequence(kind: str) -> Key:
+    return {"PK": "GLOBAL", "SK": f"SEQ#{kind}"}
+
+
+def unique_value(company_id: int, kind: str, value: str) -> Key:
+    """Reserves a value (a product code, ...) inside one company."""
+    return {"PK": f"C#{company_id}#UNIQUE#{kind}", "SK": value}
+
+
+def idempotency(company_id: int, idempotency_key: str) -> Key:
+    return {"PK": f"C#{company_id}#IDEM", "SK": idempotency_key}
+
+
+def outbox_event(company_id: int, occurred_at: str, event_id: str) -> Key:
+    return {"PK": f"C#{company_id}#EVT", "SK": f"{occurred_at}#{event_id}"}
+
+
+def rate_window(company_id: int, key_id: str, window_start: int) -> Key:
+    return {"PK": f"C#{company_id}#RATE", "SK": f"{key_id}#{window_start}"}
+
+
+def user(user_id: int) -> Key:
+    return {"PK": f"USER#{user_id}", "SK": "USER"}
+
+
+def user_email(email: str) -> Key:
+    return {"PK": f"EMAIL#{email.strip().lower()}", "SK": "EMAIL"}
+
+
+def user_company_link(user_id: int, company_id: int) -> Key:
+    """Lets /auth/me list a user's companies with one Query on USER#{id}."""
+    return {"PK": f"USER#{user_id}", "SK": f"COMPANY#{company_id:012d}"}
+
+
+def membership(company_id: int, user_id: int) -> Key:
+    return {"PK": f"C#{company_id}#USER#{user_id}", "SK": "MEMBER"}
+
+
+def api_key(key_id: str) -> Key:
+    return {"PK": f"KEY#{key_id}", "SK": "KEY"}
+
+
+def session(token_hash: str) -> Key:
+    return {"PK": f"SESSION#{token_hash}", "SK": "SESSION"}

@@ -1,0 +1,117 @@
+"""The only module that talks to DynamoDB (with transaction.py and listing.py beside it)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Iterable
+
+import boto3
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from botocore.config import Config
+
+from chalicelib.settings import get_settings
+from chalicelib.store.keys import Key
+
+_serializer = TypeSerializer()
+_deserializer = TypeDeserializer()
+
+
+def to_attributes(item: dict[str, Any]) -> dict[str, Any]:
+    return {name: _serializer.serialize(value) for name, value in item.items() if value is not None}
+
+
+def from_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
+    return {name: _deserializer.deserialize(value) for name, value in attributes.items()}
+
+
+def to_values(values: dict[str, Any]) -> dict[str, Any]:
+    return {name: _serializer.serialize(value) for name, value in values.items()}
+
+
+class Table:
+    def __init__(self, client: Any, name: str) -> None:
+        self.client = client
+        self.name = name
+
+    def get(self, key: Key, *, consistent: bool = True) -> dict[str, Any] | None:
+        response = self.client.get_item(TableName=self.name, Key=to_attributes(key),
+                                        ConsistentRead=consistent)
+        item = response.get("Item")
+        return from_attributes(item) if item else None
+
+    def batch_get(self, keys: Iterable[Key]) -> dict[tuple[str, str], dict[str, Any]]:
+        """Reads up to 100 items by key in one round trip (plus retries of unprocessed keys)."""
+        pending = [to_attributes(key) for key in keys]
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        while pending:
+            request = {self.name: {"Keys": pending, "ConsistentRead": True}}
+            response = self.client.batch_get_item(RequestItems=request)
+            for raw in response.get("Responses", {}).get(self.name, []):
+                item = from_attributes(raw)
+                found[(item["PK"], item["SK"])] = item
+            pending = response.get("UnprocessedKeys", {}).get(self.name, {}).get("Keys", [])
+        return found
+
+    def query(self, *, partition: tuple[str, str], index: str | None = None,
+              sort_prefix: tuple[str, str] | None = None, limit: int | None = None,
+              start_key: dict[str, Any] | None = None, forward: bool = True,
+              consistent: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """One Query call. Returns (items, last evaluated key in plain values)."""
+        names = {"#p": partition[0]}
+        values: dict[str, Any] = {":p": partition[1]}
+        condition = "#p = :p"
+        if sort_prefix:
+            names["#s"] = sort_prefix[0]
+            values[":s"] = sort_prefix[1]
+            condition += " AND begins_with(#s, :s)"
+        params: dict[str, Any] = {
+            "TableName": self.name, "KeyConditionExpression": condition,
+            "ExpressionAttributeNames": names, "ExpressionAttributeValues": to_values(values),
+            "ScanIndexForward": forward,
+        }
+        if index:
+            params["IndexName"] = index
+        elif consistent:
+            params["ConsistentRead"] = True
+        if limit:
+            params["Limit"] = limit
+        if start_key:
+            params["ExclusiveStartKey"] = to_attributes(start_key)
+        response = self.client.query(**params)
+        items = [from_attributes(raw) for raw in response.get("Items", [])]
+        last = response.get("LastEvaluatedKey")
+        return items, (from_attributes(last) if last else None)
+
+    def add(self, key: Key, attribute: str, amount: int = 1,
+            expires_at: int | None = None) -> int:
+        """Atomic counter in one round trip; returns the new value."""
+        update = "ADD #a :n"
+        names = {"#a": attribute}
+        values: dict[str, Any] = {":n": amount}
+        if expires_at is not None:
+            update += " SET #e = if_not_exists(#e, :e)"
+            names["#e"] = "expiresAt"
+            values[":e"] = expires_at
+        response = self.client.update_item(
+            TableName=self.name, Key=to_attributes(key), UpdateExpression=update,
+            ExpressionAttributeNames=names, ExpressionAttributeValues=to_values(values),
+            ReturnValues="UPDATED_NEW")
+        return int(from_attributes(response["Attributes"])[attribute])
+
+    def next_id(self, key: Key) -> int:
+        return self.add(key, "value")
+
+
+def make_client(service: str) -> Any:
+    settings = get_settings()
+    return boto3.client(service, region_name=settings.region, endpoint_url=settings.aws_endpoint_url,
+                        config=Config(retries={"max_attempts": 4, "mode": "standard"},
+                                      connect_timeout=3, read_timeout=10))
+
+
+@lru_cache(maxsize=1)
+def get_table() -> Table:
+    return Table(make_client("dynamodb"), get_settings().table_name)
+
+
+def reset_table() -> None:
+    get_table.cache_clear()

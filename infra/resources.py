@@ -1,0 +1,48 @@
+"""Creates the deployed resources (table, queues) from infra/resources.json, the same
+definitions `chalice package --merge-template` deploys, for the local stack and the tests."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+TEMPLATE = Path(__file__).with_name("resources.json")
+WEBHOOK_QUEUE = "WebhookDeliveriesQueue"
+WEBHOOK_DLQ = "WebhookDeliveriesDLQ"
+
+
+def template() -> dict[str, Any]:
+    return json.loads(TEMPLATE.read_text())
+
+
+def table_properties() -> dict[str, Any]:
+    return template()["Resources"]["AppTable"]["Properties"]
+
+
+def create_table(dynamodb: Any, table_name: str) -> None:
+    properties = table_properties()
+    dynamodb.create_table(
+        TableName=table_name, BillingMode=properties["BillingMode"],
+        AttributeDefinitions=properties["AttributeDefinitions"], KeySchema=properties["KeySchema"],
+        GlobalSecondaryIndexes=properties["GlobalSecondaryIndexes"],
+        StreamSpecification={"StreamEnabled": True, **properties["StreamSpecification"]})
+    dynamodb.get_waiter("table_exists").wait(TableName=table_name)
+    ttl = properties["TimeToLiveSpecification"]
+    dynamodb.update_time_to_live(TableName=table_name, TimeToLiveSpecification={
+        "AttributeName": ttl["AttributeName"], "Enabled": ttl["Enabled"]})
+
+
+def create_queues(sqs: Any, prefix: str) -> dict[str, str]:
+    """Returns {resource name: queue URL} with the redrive policy of the template."""
+    resources = template()["Resources"]
+    dlq_url = sqs.create_queue(QueueName=f"{prefix}-{WEBHOOK_DLQ}", Attributes={
+        "MessageRetentionPeriod": str(resources[WEBHOOK_DLQ]["Properties"]["MessageRetentionPeriod"])
+    })["QueueUrl"]
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    queue = resources[WEBHOOK_QUEUE]["Properties"]
+    queue_url = sqs.create_queue(QueueName=f"{prefix}-{WEBHOOK_QUEUE}", Attributes={
+        "VisibilityTimeout": str(queue["VisibilityTimeout"]),
+        "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn,
+                                     "maxReceiveCount": queue["RedrivePolicy"]["maxReceiveCount"]}),
+    })["QueueUrl"]
+    return {WEBHOOK_QUEUE: queue_url, WEBHOOK_DLQ: dlq_url}

@@ -1,0 +1,67 @@
+"""Shared fixtures: a moto-backed table built from infra/resources.json, the Chalice test
+client behind the local API Gateway emulation, and companies with their credentials."""
+from __future__ import annotations
+
+import os
+import warnings
+
+import boto3
+import pytest
+from moto import mock_aws
+
+os.environ.update({
+    "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1", "TABLE_NAME": "test-business-api",
+})
+for name in ("AWS_ENDPOINT_URL", "AUTH_AT_GATEWAY", "RATE_LIMIT_ENABLED", "ALLOWED_ORIGINS"):
+    os.environ.pop(name, None)
+
+from chalicelib.settings import reset_settings  # noqa: E402
+from chalicelib.store.table import get_table, reset_table  # noqa: E402
+from infra.resources import create_table  # noqa: E402
+from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
+
+warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
+
+
+@pytest.fixture
+def aws(monkeypatch):
+    reset_settings()
+    reset_table()
+    with mock_aws():
+        create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
+        yield
+    reset_settings()
+    reset_table()
+
+
+@pytest.fixture
+def table(aws):
+    return get_table()
+
+
+@pytest.fixture
+def api(aws):
+    from app import app
+    return ApiClient(app)
+
+
+@pytest.fixture
+def company_a(table) -> CompanyFixture:
+    return make_company(table, "Alpha S. de R.L.", "owner@alpha.hn")
+
+
+@pytest.fixture
+def company_b(table) -> CompanyFixture:
+    return make_company(table, "Beta S.A.", "owner@beta.hn")
+
+
+@pytest.fixture
+def settings_env(monkeypatch):
+    """Set environment variables for one test and re-read the settings."""
+    def apply(**values: str) -> None:
+        for name, value in values.items():
+            monkeypatch.setenv(name, value)
+        reset_settings()
+    yield apply
+    reset_settings()
