@@ -1,12 +1,11 @@
 """The Chalice app: blueprints, the 405 fallbacks and the Lambda entry points. No logic here."""
-from chalice import Chalice
-
 from chalicelib.api import api_keys, auth, company, openapi, partners, products
+from chalicelib.api.application import ThreadSafeChalice
 from chalicelib.api.routing import add_method_fallbacks
 from chalicelib.auth.authorizer import authorize
 from chalicelib.store.table import get_table
 
-app = Chalice(app_name="business-api")
+app = ThreadSafeChalice(app_name="business-api")
 
 for module in (auth, company, partners, products, api_keys, openapi):
     app.register_blueprint(module.blueprint)

@@ -24,6 +24,26 @@ from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 
 
+def _serialize_moto() -> None:
+    """moto is not safe under concurrent calls (two conditional transactions may both pass);
+    serialized, it gives DynamoDB's serializable transactions, as the local stack does."""
+    import threading
+
+    from moto.core.botocore_stubber import BotocoreStubber
+
+    lock = threading.RLock()
+    original = BotocoreStubber.process_request
+
+    def process_request(self, request):
+        with lock:
+            return original(self, request)
+
+    BotocoreStubber.process_request = process_request
+
+
+_serialize_moto()
+
+
 @pytest.fixture
 def aws(monkeypatch):
     reset_settings()

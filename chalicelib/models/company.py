@@ -27,16 +27,17 @@ class CompanyCreate(CompanyFields):
 
 
 class CompanyUpdate(RequestModel):
-    """PUT changes only the fields it sends (sparse update)."""
-    name: Optional[Name] = None
+    """PUT changes only the fields it sends (sparse update). Fields typed without Optional may
+    be left out but not set to null."""
+    name: Name = None  # type: ignore[assignment]
     tax_id: Optional[ShortText] = None
-    country: Optional[Country] = None
-    currency: Optional[Currency] = None
+    country: Country = None  # type: ignore[assignment]
+    currency: Currency = None  # type: ignore[assignment]
     address: Optional[LongText] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
-    credit_limit_policy: Optional[CreditLimitPolicy] = None
-    allow_negative_stock: Optional[bool] = None
+    credit_limit_policy: CreditLimitPolicy = None  # type: ignore[assignment]
+    allow_negative_stock: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 
 

@@ -26,8 +26,8 @@ class PartnerCreate(RequestModel):
 
 class PartnerUpdate(RequestModel):
     """PUT changes only the fields it sends; send null to clear an optional field."""
-    name: Optional[Name] = None
-    type: Optional[PartnerType] = None
+    name: Name = None  # type: ignore[assignment]
+    type: PartnerType = None  # type: ignore[assignment]
     tax_id: Optional[ShortText] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
@@ -35,7 +35,7 @@ class PartnerUpdate(RequestModel):
     payment_condition_id: Optional[EntityId] = None
     credit_limit: Optional[Money] = Field(None, alias="credit_limit")
     credit_block_days: Optional[int] = Field(None, alias="credit_block_days", ge=0, le=3650, strict=True)
-    is_active: Optional[bool] = None
+    is_active: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 
 

@@ -29,15 +29,15 @@ class ProductCreate(RequestModel):
 
 
 class ProductUpdate(RequestModel):
-    code: Optional[ProductCode] = None
-    name: Optional[Name] = None
-    type: Optional[ProductType] = None
+    code: ProductCode = None  # type: ignore[assignment]
+    name: Name = None  # type: ignore[assignment]
+    type: ProductType = None  # type: ignore[assignment]
     description: Optional[LongText] = None
-    unit_price: Optional[Money] = None
-    cost: Optional[Money] = None
-    tax_rate: Optional[TaxRate] = None
-    track_inventory: Optional[bool] = None
-    is_active: Optional[bool] = None
+    unit_price: Money = None  # type: ignore[assignment]
+    cost: Money = None  # type: ignore[assignment]
+    tax_rate: TaxRate = None  # type: ignore[assignment]
+    track_inventory: bool = None  # type: ignore[assignment]
+    is_active: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 
 

@@ -1,0 +1,76 @@
+"""Pure rules, no AWS: JSON codec, secrets, roles, taxes, origin parsing."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chalicelib import jsoncodec
+from chalicelib.auth import secrets
+from chalicelib.auth.policy import origin_of
+from chalicelib.domain import roles, taxes
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False, places=2, min_value=-10 ** 12, max_value=10 ** 12))
+def test_decimals_survive_json_exactly(amount):
+    assert jsoncodec.loads(jsoncodec.dumps({"amount": amount}))["amount"] == amount
+
+
+def test_money_is_written_as_a_number_with_its_cents():
+    assert jsoncodec.dumps({"total": Decimal("100.10"), "n": 3, "ok": True, "x": None}) == \
+        '{"total":100.10,"n":3,"ok":true,"x":null}'
+    assert jsoncodec.loads("0.1")  == Decimal("0.1")
+
+
+def test_non_finite_numbers_are_refused():
+    with pytest.raises(ValueError):
+        jsoncodec.loads('{"a": NaN}')
+    with pytest.raises(ValueError):
+        jsoncodec.dumps(Decimal("NaN"))
+
+
+@given(st.text())
+def test_strings_round_trip(text):
+    assert jsoncodec.loads(jsoncodec.dumps([text])) == [text]
+
+
+def test_key_ids_and_secrets_have_the_documented_shape():
+    key_id = secrets.new_key_id()
+    assert secrets.KEY_ID_PATTERN.match(key_id)
+    secret = secrets.new_key_secret()
+    assert secret.startswith("sk_") and len(secret) >= 3 + 43
+    assert secrets.matches_hash(secret, secrets.sha256_hex(secret))
+    assert not secrets.matches_hash(secret + "x", secrets.sha256_hex(secret))
+
+
+def test_passwords_are_salted_scrypt():
+    first, second = secrets.hash_password("s3cret-pass"), secrets.hash_password("s3cret-pass")
+    assert first != second and first.startswith("scrypt$")
+    assert secrets.verify_password("s3cret-pass", first)
+    assert not secrets.verify_password("wrong", first)
+    assert not secrets.verify_password("anything", None)
+
+
+def test_roles():
+    assert roles.may(roles.VIEWER, roles.READ) and not roles.may(roles.VIEWER, roles.WRITE)
+    assert roles.may(roles.SELLER, roles.WRITE) and not roles.may(roles.SELLER, roles.MANAGE)
+    assert roles.may(roles.ADMIN, roles.MANAGE)
+    assert not roles.may("stranger", roles.READ)
+
+
+def test_isv_rates():
+    assert taxes.check_tax_rate(Decimal("0.15")) == Decimal("0.15")
+    assert taxes.check_tax_rate(Decimal("0.150")) == Decimal("0.150")
+    with pytest.raises(ValueError):
+        taxes.check_tax_rate(Decimal("0.12"))
+
+
+@pytest.mark.parametrize("url,origin", [
+    ("http://localhost:8000/app?x=1", "http://localhost:8000"),
+    ("HTTPS://App.Example.HN", "https://app.example.hn"),
+    ("null", None), ("", None), ("/relative", None),
+])
+def test_origin_of(url, origin):
+    assert origin_of(url) == origin
