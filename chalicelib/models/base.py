@@ -10,13 +10,15 @@ from pydantic.alias_generators import to_camel
 MAX_AMOUNT = Decimal("999999999999.99")
 
 
+# defer_build: a model's validator is built on first use, so a cold Lambda pays only for the
+# models of the route it serves (see infra/bench.py for the import-time budget).
 class RequestModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=False, extra="forbid",
-                              str_strip_whitespace=True)
+                              str_strip_whitespace=True, defer_build=True)
 
 
 class ResponseModel(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
 
 CENT = Decimal("0.01")

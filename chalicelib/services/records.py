@@ -59,7 +59,8 @@ def create_record(command: Command, kind: RecordKind, fields: dict[str, Any],
             "version": 1, "createdAt": now, "updatedAt": now}
     transaction = command.transaction()
     transaction.put_new(item)
-    transaction.increment(keys.entity_count(company_id, kind.kind), "total")
+    transaction.increment(keys.entity_count(company_id, kind.kind), "total",
+                          also_set=keys.entity_count_index(company_id, kind.kind))
     if extra:
         extra(transaction, company_id, item, None)
     outbox.emit(transaction, kind.created_event, company_id, kind.resource_type, record_id,

@@ -48,6 +48,15 @@ def entity_count(company_id: int, kind: str) -> Key:
     return {"PK": company_prefix(company_id), "SK": f"COUNT#{kind}"}
 
 
+# The count item also sits in its collection's GSI1 partition, sorted before every id, so
+# the first page of a list and its `total` come back from one Query.
+COUNT_SORT_KEY = "#COUNT"
+
+
+def entity_count_index(company_id: int, kind: str) -> Dict[str, str]:
+    return {"GSI1PK": collection_partition(company_id, kind), "GSI1SK": COUNT_SORT_KEY}
+
+
 def global_sequence(kind: str) -> Key:
     return {"PK": "GLOBAL", "SK": f"SEQ#{kind}"}
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chalicelib.errors import ValidationFailed
-from chalicelib.store.keys import Key
+from chalicelib.store.keys import COUNT_SORT_KEY, Key
 from chalicelib.store.table import Table
 
 GSI1 = "GSI1"
@@ -47,9 +47,10 @@ def decode_cursor(cursor: str, *, partition_attribute: str, partition: str) -> d
 
 
 def list_collection(table: Table, *, partition: str, count_key: Key, page: int, limit: int,
-                    cursor: str | None, newest_first: bool = False) -> Page:
-    """Lists a GSI1 collection. Costs one GetItem for the total plus Query pages for the
-    requested window; with a cursor the cost does not depend on depth."""
+                    cursor: str | None) -> Page:
+    """Lists a GSI1 collection in id order. A page walks the index from its start and meets the
+    count item first, so page-based reads cost one Query; a cursor page costs one Query plus
+    one GetItem of the count and does not depend on depth."""
     if cursor:
         start = decode_cursor(cursor, partition_attribute="GSI1PK", partition=partition)
         skip = 0
@@ -61,12 +62,17 @@ def list_collection(table: Table, *, partition: str, count_key: Key, page: int, 
         skip = (page - 1) * limit
     wanted = skip + limit
     collected: list[dict[str, Any]] = []
+    total: int | None = None
     more = False
     while True:
+        # +1 finds out whether another page exists; +1 more makes room for the count item
         batch, start = table.query(partition=("GSI1PK", partition), index=GSI1,
-                                   limit=wanted + 1 - len(collected), start_key=start,
-                                   forward=not newest_first)
-        collected.extend(batch)
+                                   limit=wanted + 2 - len(collected), start_key=start)
+        for item in batch:
+            if item.get("GSI1SK") == COUNT_SORT_KEY:
+                total = int(item.get("total", 0))
+            else:
+                collected.append(item)
         if len(collected) > wanted:
             more = True
             break
@@ -77,6 +83,7 @@ def list_collection(table: Table, *, partition: str, count_key: Key, page: int, 
     if more and window:
         last = window[-1]
         next_cursor = encode_cursor({name: last[name] for name in ("PK", "SK", "GSI1PK", "GSI1SK")})
-    counter = table.get(count_key)
-    total = int(counter["total"]) if counter and "total" in counter else 0
+    if total is None:
+        counter = table.get(count_key) if cursor else None
+        total = int(counter["total"]) if counter and "total" in counter else 0
     return Page(items=window, total=total, page=page, limit=limit, next_cursor=next_cursor)

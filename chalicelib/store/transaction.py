@@ -86,9 +86,17 @@ class Transaction:
                          on_fail=on_fail, extra={"UpdateExpression": update})
         return self
 
-    def increment(self, key: Key, attribute: str, amount: int = 1) -> "Transaction":
-        return self.update(key, "ADD #counter :amount", names={"#counter": attribute},
-                           values={":amount": amount})
+    def increment(self, key: Key, attribute: str, amount: int = 1,
+                  also_set: dict[str, Any] | None = None) -> "Transaction":
+        names, values = {"#counter": attribute}, {":amount": amount}
+        expression = "ADD #counter :amount"
+        if also_set:
+            assignments = []
+            for index, (name, value) in enumerate(also_set.items()):
+                names[f"#s{index}"], values[f":s{index}"] = name, value
+                assignments.append(f"#s{index} = :s{index}")
+            expression += " SET " + ", ".join(assignments)
+        return self.update(key, expression, names=names, values=values)
 
     def check(self, key: Key, condition: str, *, names: dict[str, str] | None = None,
               values: dict[str, Any] | None = None, on_fail: ApiError | None = None) -> "Transaction":

@@ -1,0 +1,148 @@
+"""Benchmarks (not part of `make test`): `python -m infra.bench` or `make bench`.
+
+1. Cold import time of the API module against a bare chalice + boto3 client import, measured in
+   the same run, in fresh interpreters (median of N). Target: ratio <= 1.5.
+2. DynamoDB calls per request for each route, as deployed: the REQUEST authorizer's calls and
+   the API Lambda's calls are counted apart. Target: one GetItem/Query per read, one
+   TransactWriteItems per write."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BASELINE = ("import time; t = time.perf_counter(); import chalice, boto3; "
+            "boto3.client('dynamodb', region_name='us-east-1'); print(time.perf_counter() - t)")
+API = ("import time; t = time.perf_counter(); import app; from chalicelib.store.table import get_table; "
+       "get_table(); print(time.perf_counter() - t)")
+
+
+def _time_import(code: str, runs: int) -> list[float]:
+    env = {**os.environ, "AWS_DEFAULT_REGION": "us-east-1", "PYTHONDONTWRITEBYTECODE": "0"}
+    return [float(subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True,
+                                 capture_output=True, text=True).stdout) for _ in range(runs)]
+
+
+def import_times(runs: int) -> dict[str, Any]:
+    _time_import(API, 1)  # compile bytecode once so every measured run is alike
+    baseline, api = [], []
+    for _ in range(runs):  # interleaved, so machine noise hits both alike
+        baseline += _time_import(BASELINE, 1)
+        api += _time_import(API, 1)
+    result = {"baseline_median_s": round(statistics.median(baseline), 4),
+              "api_median_s": round(statistics.median(api), 4)}
+    result["ratio"] = round(result["api_median_s"] / result["baseline_median_s"], 3)
+    return result
+
+
+class CallCounter:
+    def __init__(self, client: Any) -> None:
+        self.calls: Counter[str] = Counter()
+        client.meta.events.register("before-call.dynamodb", self._count)
+
+    def _count(self, model: Any, **_: Any) -> None:
+        self.calls[model.name] += 1
+
+    def take(self) -> dict[str, int]:
+        taken = dict(self.calls)
+        self.calls.clear()
+        return taken
+
+
+def calls_per_request() -> list[dict[str, Any]]:
+    os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
+                       "AWS_DEFAULT_REGION": "us-east-1", "TABLE_NAME": "bench", "AUTH_AT_GATEWAY": "1",
+                       "POWERTOOLS_LOG_LEVEL": "WARNING"})
+    os.environ.pop("AWS_ENDPOINT_URL", None)
+    warnings.filterwarnings("ignore")
+    import boto3
+    from moto import mock_aws
+
+    with mock_aws():
+        from app import app, authorizer
+        from chalicelib.settings import reset_settings
+        from chalicelib.store.table import get_table, reset_table
+        from infra.gateway import LocalApiGateway
+        from infra.resources import create_table
+
+        reset_settings()
+        reset_table()
+        create_table(boto3.client("dynamodb"), "bench")
+        table = get_table()
+        from tests.support import make_company
+        company = make_company(table, "Bench S.A.", "bench@example.com")
+        counter = CallCounter(table.client)
+        gateway = LocalApiGateway(app)
+        local = gateway._gateway  # inject the authorizer's context as API Gateway does
+        original = local._generate_lambda_event
+
+        def request(method: str, path: str, body: Any = None, session: str | None = None) -> dict[str, Any]:
+            headers = {"cookie": f"accessToken={session}", "origin": "http://localhost:8000"} if session \
+                else {"authorization": f"Bearer {company.api_key}"}
+            event = {"type": "REQUEST", "methodArn": "arn", "headers": headers}
+            policy = authorizer(event, None)
+            auth_calls = counter.take()
+            context = {k: str(v) for k, v in policy["context"].items()}
+
+            def with_context(*args: Any, **kwargs: Any) -> dict[str, Any]:
+                lambda_event = original(*args, **kwargs)
+                lambda_event["requestContext"]["authorizer"] = context
+                return lambda_event
+
+            local._generate_lambda_event = with_context
+            response = gateway.handle(method, path, {**headers, "content-type": "application/json"},
+                                      json.dumps(body).encode() if body is not None else b"")
+            local._generate_lambda_event = original
+            route_calls = counter.take()
+            return {"route": f"{method} {path}", "status": response["statusCode"],
+                    "authorizer_calls": auth_calls, "api_calls": route_calls,
+                    "body": json.loads(response["body"]) if response.get("body") else None}
+
+        rows = []
+        partner = request("POST", "/business-partners", {"name": "Bench", "type": "customer"})
+        rows.append(partner)
+        pid = partner["body"]["id"]
+        rows.append(request("GET", f"/business-partners/{pid}"))
+        rows.append(request("GET", "/business-partners"))
+        rows.append(request("PUT", f"/business-partners/{pid}", {"name": "Bench 2"}))
+        product = request("POST", "/products", {"code": "B-1", "name": "Bench"})
+        rows.append(product)
+        rows.append(request("GET", f"/products/{product['body']['id']}"))
+        rows.append(request("GET", "/products"))
+        rows.append(request("PUT", f"/products/{product['body']['id']}", {"code": "B-2"}))
+        rows.append(request("GET", "/companies"))
+        rows.append(request("PUT", f"/companies/{company.company_id}", {"phone": "2222-2222"}))
+        from chalicelib.services import sessions
+        token, _ = sessions.login(table, company.email, "correct horse battery")
+        counter.take()
+        rows.append(request("GET", "/settings/api-keys", session=token))
+        rows.append(request("POST", "/settings/api-keys", {"name": "bench"}, session=token))
+        for row in rows:
+            row.pop("body")
+        return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    print("import time (fresh interpreter, median of", args.runs, "runs)")
+    print(json.dumps(import_times(args.runs), indent=2))
+    print("\nDynamoDB calls per request (authorizer | API Lambda)")
+    for row in calls_per_request():
+        print(f"  {row['route']:<34} {row['status']}  authorizer {row['authorizer_calls']}  "
+              f"api {row['api_calls']}")
+
+
+if __name__ == "__main__":
+    main()
