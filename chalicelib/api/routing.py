@@ -143,7 +143,7 @@ _ANY_CONTENT = ["application/json", "text/plain", "application/x-www-form-urlenc
 def handle(spec: RouteSpec, handler: Callable[[Call], Any], request: Any,
            path_values: Mapping[str, str]) -> Response:
     headers = {name.lower(): value for name, value in (request.headers or {}).items()}
-    correlation_id = headers.get("x-request-id") or (request.context or {}).get("requestId") or uuid.uuid4().hex
+    correlation_id = _correlation_id(headers.get("x-request-id"), request)
     logger.append_keys(correlation_id=correlation_id, route=f"{spec.method} {spec.path}")
     try:
         response = _run(spec, handler, request, headers, path_values)
@@ -155,6 +155,16 @@ def handle(spec: RouteSpec, handler: Callable[[Call], Any], request: Any,
     response.headers["X-Request-Id"] = correlation_id
     logger.info("request", extra={"status": response.status_code})
     return response
+
+
+_CORRELATION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+
+
+def _correlation_id(sent: str | None, request: Any) -> str:
+    """The caller's X-Request-Id when it is a sane token, else API Gateway's request id."""
+    if sent and _CORRELATION_ID.match(sent):
+        return sent
+    return (request.context or {}).get("requestId") or uuid.uuid4().hex
 
 
 def error_response(error: ApiError) -> Response:
