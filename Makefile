@@ -28,7 +28,8 @@ bench: install
 
 ## CloudFormation/SAM template for deployment, written to build/.
 package: install
-	rm -rf build && $(BIN)/chalice package --merge-template infra/resources.json build
+	rm -rf build && AWS_DEFAULT_REGION=$${AWS_DEFAULT_REGION:-us-east-1} \
+		$(BIN)/chalice package --merge-template infra/resources.json build
 
 clean:
 	rm -rf $(VENV) .local build

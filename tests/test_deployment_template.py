@@ -1,0 +1,103 @@
+"""`chalice package --merge-template infra/resources.json` yields a template with the table, the
+webhook queue and DLQ, the REQUEST authorizer on every route and the JSON gateway responses;
+cfn-lint accepts it. Runs offline: the copy it packages has no requirements to download."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> dict:
+    work = tmp_path_factory.mktemp("package")
+    shutil.copy(ROOT / "app.py", work / "app.py")
+    shutil.copytree(ROOT / "chalicelib", work / "chalicelib", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / ".chalice", work / ".chalice", ignore=shutil.ignore_patterns("deployments"))
+    (work / "infra").mkdir()
+    shutil.copy(ROOT / "infra" / "resources.json", work / "infra" / "resources.json")
+    (work / "requirements.txt").write_text("")
+    env = {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}
+    subprocess.run([str(BIN / "chalice"), "package", "--merge-template", "infra/resources.json", "out"],
+                   cwd=work, env=env, check=True, capture_output=True, text=True)
+    lint = subprocess.run([str(BIN / "cfn-lint"), "out/sam.json"], cwd=work, capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    return json.loads((work / "out" / "sam.json").read_text())
+
+
+def test_table_has_keys_indexes_stream_and_ttl(template):
+    table = template["Resources"]["AppTable"]["Properties"]
+    assert table["KeySchema"] == [{"AttributeName": "PK", "KeyType": "HASH"},
+                                  {"AttributeName": "SK", "KeyType": "RANGE"}]
+    assert {index["IndexName"] for index in table["GlobalSecondaryIndexes"]} == {"GSI1", "GSI2"}
+    assert table["StreamSpecification"]["StreamViewType"] == "NEW_AND_OLD_IMAGES"
+    assert table["TimeToLiveSpecification"] == {"AttributeName": "expiresAt", "Enabled": True}
+    assert table["BillingMode"] == "PAY_PER_REQUEST"
+
+
+def test_webhook_queue_redrives_to_its_dlq_after_four_receives(template):
+    queue = template["Resources"]["WebhookDeliveriesQueue"]["Properties"]
+    assert queue["RedrivePolicy"] == {"deadLetterTargetArn": {"Fn::GetAtt": ["WebhookDeliveriesDLQ", "Arn"]},
+                                      "maxReceiveCount": 4}
+
+
+def test_every_route_but_login_is_behind_the_request_authorizer(template):
+    body = template["Resources"]["RestAPI"]["Properties"]["DefinitionBody"]
+    operations = [(path, method, operation) for path, methods in body["paths"].items()
+                  for method, operation in methods.items() if method != "options"]
+    assert len(operations) > 50
+    for path, method, operation in operations:
+        if path == "/auth/login":
+            assert "security" not in operation, method
+        else:
+            assert operation["security"] == [{"RequestAuthorizer": []}], (path, method)
+    authorizer = body["securityDefinitions"]["RequestAuthorizer"]["x-amazon-apigateway-authorizer"]
+    assert authorizer["type"] == "request"
+    assert authorizer["authorizerResultTtlInSeconds"] == 0
+    assert "identitySource" not in authorizer  # a cookie or X-API-Key may carry the credential
+    assert "${Authorizer.Arn}" in authorizer["authorizerUri"]["Fn::Sub"]
+    assert template["Resources"]["Authorizer"]["Properties"]["Handler"] == "app.authorizer"
+    permission = template["Resources"]["AuthorizerInvokePermission"]["Properties"]
+    assert permission["Principal"] == "apigateway.amazonaws.com"
+
+
+def test_gateway_responses_render_the_api_errors(template):
+    responses = template["Resources"]["RestAPI"]["Properties"]["DefinitionBody"][
+        "x-amazon-apigateway-gateway-responses"]
+
+    def rendered(kind):
+        return responses[kind]["statusCode"], json.loads(responses[kind]["responseTemplates"]["application/json"])
+
+    assert rendered("MISSING_AUTHENTICATION_TOKEN") == ("404", {"message": "Route not found.", "code": "NOT_FOUND"})
+    assert rendered("ACCESS_DENIED") == ("401", {"message": "$context.authorizer.message",
+                                                 "code": "$context.authorizer.code"})
+    assert rendered("AUTHORIZER_FAILURE")[0] == "403"
+    assert rendered("AUTHORIZER_FAILURE")[1]["code"] == "CSRF_API_KEY_ERROR"
+
+
+def test_functions_get_their_configuration(template):
+    api = template["Resources"]["APIHandler"]["Properties"]["Environment"]["Variables"]
+    assert api["AUTH_AT_GATEWAY"] == "1"
+    assert api["TABLE_NAME"] == {"Ref": "AppTable"}
+    assert api["WEBHOOK_QUEUE_URL"] == {"Ref": "WebhookDeliveriesQueue"}
+    assert api["ALLOWED_ORIGINS"] == {"Ref": "AllowedOrigins"}
+    authorizer = template["Resources"]["Authorizer"]["Properties"]["Environment"]["Variables"]
+    assert "AUTH_AT_GATEWAY" not in authorizer and authorizer["TABLE_NAME"] == {"Ref": "AppTable"}
+    statements = template["Resources"]["DefaultRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
+    table_access = next(s for s in statements if s.get("Sid") == "Table")
+    assert "dynamodb:TransactWriteItems" in table_access["Action"]
+    assert {"Fn::GetAtt": ["AppTable", "Arn"]} in table_access["Resource"]
+
+
+def test_local_test_config_does_not_trust_a_gateway():
+    config = json.loads((ROOT / ".chalice" / "config.json").read_text())
+    for stage in config["stages"].values():
+        assert "AUTH_AT_GATEWAY" not in stage.get("environment_variables", {})
