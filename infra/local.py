@@ -1,0 +1,257 @@
+"""The local stack, in one process: an embedded moto (DynamoDB with its stream, SQS, SES,
+EventBridge) with every call into it serialized, the resources of infra/resources.json, the
+API on http://127.0.0.1:8000 behind the same gateway emulation the tests use, and pollers that
+play the AWS event sources. State survives a restart under .local/ (`--fresh` wipes it).
+
+    python -m infra.local [--fresh] [--port 8000] [--moto-port 8001] [--state-dir .local]
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import logging
+import os
+import secrets
+import shutil
+import signal
+import sys
+import threading
+import warnings
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLE_NAME = "business-api-local"
+QUEUE_PREFIX = "local"
+DEMO_EMAIL = "demo@example.com"
+DEMO_COMPANY = "Demo Company S. de R.L."
+_DYNAMODB_WRITES = ("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems")
+
+
+class SerializedMoto:
+    """moto is not thread-safe: two concurrent conditional transactions could both succeed.
+    One lock around its WSGI app gives DynamoDB's serializable transactions locally."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.lock = threading.Lock()
+        self.dirty = threading.Event()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        with self.lock:
+            result = self.app(environ, start_response)
+            try:
+                body = b"".join(result)
+            finally:
+                if hasattr(result, "close"):
+                    result.close()
+        target = environ.get("HTTP_X_AMZ_TARGET", "")
+        if target.startswith("DynamoDB_") and target.endswith(_DYNAMODB_WRITES):
+            self.dirty.set()
+        return [body]
+
+
+def start_moto(port: int) -> tuple[Any, SerializedMoto]:
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+    from werkzeug.serving import make_server
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per moto call is noise
+    app = SerializedMoto(DomainDispatcherApplication(create_backend_app))
+    server = make_server("127.0.0.1", port, app, threaded=True, request_handler=MotoRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True, name="moto").start()
+    return server, app
+
+
+def configure_environment(port: int, moto_port: int) -> None:
+    defaults = {
+        "AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1", "TABLE_NAME": TABLE_NAME, "STAGE": "local",
+        "ALLOW_INSECURE_WEBHOOKS": "1", "WEBHOOK_BACKOFF_BASE_S": "1",
+        "ALLOWED_ORIGINS": f"http://localhost:{port},http://127.0.0.1:{port}",
+    }
+    for name, value in defaults.items():
+        os.environ.setdefault(name, value)
+    os.environ["AWS_ENDPOINT_URL"] = f"http://127.0.0.1:{moto_port}"
+    os.environ.pop("AUTH_AT_GATEWAY", None)  # the local stack always authenticates itself
+
+
+# --- state ----------------------------------------------------------------------------------------
+
+def snapshot(dynamodb: Any, table: str, path: Path) -> int:
+    items: list[dict[str, Any]] = []
+    start = None
+    while True:
+        page = dynamodb.scan(TableName=table, **({"ExclusiveStartKey": start} if start else {}))
+        items += page["Items"]
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            break
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps({"table": table, "items": items}))
+    temporary.replace(path)
+    return len(items)
+
+
+def restore(dynamodb: Any, table: str, path: Path) -> int:
+    if not path.exists():
+        return 0
+    items = json.loads(path.read_text())["items"]
+    for start in range(0, len(items), 25):
+        pending = {table: [{"PutRequest": {"Item": item}} for item in items[start:start + 25]]}
+        while pending:
+            pending = dynamodb.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
+    return len(items)
+
+
+def seed_demo(base_url: str) -> dict[str, Any]:
+    from chalicelib.services import accounts, api_keys
+    from chalicelib.store.table import get_table
+
+    table = get_table()
+    password = secrets.token_urlsafe(12)
+    user = accounts.find_user_by_email(table, DEMO_EMAIL)
+    if user is None:
+        user = accounts.create_user(table, DEMO_EMAIL, password, name="Demo Owner")
+    else:  # the credentials file was lost but the data was not: give the user a new password
+        from chalicelib.auth.secrets import hash_password
+        from chalicelib.store import keys
+        from chalicelib.store.transaction import Transaction
+        Transaction(table).update(keys.user(user["id"]), "SET passwordHash = :h",
+                                  values={":h": hash_password(password)}).commit()
+    company = accounts.create_company(table, user["id"], {"name": DEMO_COMPANY, "country": "HN",
+                                                          "taxId": "08019999000001"})
+    import_default_chart(company["id"])
+    item, secret, transaction = api_keys.issue_key(table, company["id"], user["id"], "Local demo key")
+    transaction.commit()
+    return {"baseUrl": base_url, "companyId": company["id"], "apiKey": f"{item['id']}:{secret}",
+            "email": DEMO_EMAIL, "password": password}
+
+
+def import_default_chart(company_id: int) -> None:
+    """Imports the standard Honduran chart of accounts into the demo company once the
+    accounting service offers it."""
+    try:
+        from chalicelib.services import accounting  # type: ignore[attr-defined]
+    except ImportError:
+        return
+    importer = getattr(accounting, "import_default_chart_for_company", None)
+    if importer:
+        importer(company_id)
+
+
+# --- HTTP -----------------------------------------------------------------------------------------
+
+def make_handler(gateway: Any) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _serve(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            response = gateway.handle(self.command, self.path, headers, body)
+            payload = response.get("body") or b""
+            if isinstance(payload, str):
+                payload = base64.b64decode(payload) if response.get("isBase64Encoded") else payload.encode()
+            self.send_response(response["statusCode"])
+            for name, value in (response.get("headers") or {}).items():
+                if name.lower() != "content-length":
+                    self.send_header(name, value)
+            for name, values in (response.get("multiValueHeaders") or {}).items():
+                for value in values:
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = _serve
+
+        def log_message(self, format: str, *args: Any) -> None:
+            sys.stderr.write(f"{self.address_string()} {format % args}\n")
+
+    return Handler
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--fresh", action="store_true", help="wipe the saved state first")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
+    parser.add_argument("--moto-port", type=int, default=int(os.environ.get("MOTO_PORT", 8001)))
+    parser.add_argument("--state-dir", default=str(ROOT / ".local"))
+    args = parser.parse_args(argv)
+
+    state = Path(args.state_dir)
+    if args.fresh and state.exists():
+        shutil.rmtree(state)
+    state.mkdir(parents=True, exist_ok=True)
+    base_url = f"http://127.0.0.1:{args.port}"
+
+    moto_server, moto_app = start_moto(args.moto_port)
+    configure_environment(args.port, args.moto_port)
+    sys.path.insert(0, str(ROOT))
+    warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
+
+    from chalicelib.store.table import make_client
+    from infra.gateway import LocalApiGateway
+    from infra.pollers import Pollers
+    from infra.resources import create_queues, create_table
+
+    table_name = os.environ["TABLE_NAME"]
+    dynamodb = make_client("dynamodb")
+    create_table(dynamodb, table_name)
+    queues = create_queues(make_client("sqs"), QUEUE_PREFIX)
+    os.environ.setdefault("WEBHOOK_QUEUE_URL", queues["WebhookDeliveriesQueue"])
+    restored = restore(dynamodb, table_name, state / "table.json")
+
+    from app import app
+
+    credentials_path = state / "credentials.json"
+    if credentials_path.exists():
+        credentials = {**json.loads(credentials_path.read_text()), "baseUrl": base_url}
+    else:
+        credentials = seed_demo(base_url)
+    credentials_path.write_text(json.dumps(credentials, indent=2))
+    (state / "stack.json").write_text(json.dumps({"tableName": table_name, "baseUrl": base_url,
+                                                  "endpointUrl": os.environ["AWS_ENDPOINT_URL"]}, indent=2))
+    snapshot(dynamodb, table_name, state / "table.json")
+
+    stream_arn = dynamodb.describe_table(TableName=table_name)["Table"].get("LatestStreamArn")
+    override = os.environ.get("LOCAL_SCHEDULE_SECONDS")
+    pollers = Pollers(app, dynamodb_streams=make_client("dynamodbstreams"), sqs=make_client("sqs"),
+                      table_stream_arn=stream_arn,
+                      schedule_override_seconds=float(override) if override else None).start()
+
+    http = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(LocalApiGateway(app)))
+    http.daemon_threads = True
+    threading.Thread(target=http.serve_forever, daemon=True, name="api").start()
+
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+
+    def keep_saving() -> None:
+        while not stop.is_set():
+            if moto_app.dirty.wait(2) and not stop.is_set():
+                moto_app.dirty.clear()
+                snapshot(dynamodb, table_name, state / "table.json")
+
+    threading.Thread(target=keep_saving, daemon=True, name="snapshots").start()
+    print(f"Local stack ready: API {base_url}, moto {os.environ['AWS_ENDPOINT_URL']} "
+          f"({restored} items restored from {state})", flush=True)
+    print(f"Credentials ({credentials_path}):\n{json.dumps(credentials, indent=2)}", flush=True)
+    print(f"Try: curl -s {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
+    stop.wait()
+
+    print("Stopping: saving state...", flush=True)
+    saved = snapshot(dynamodb, table_name, state / "table.json")
+    pollers.stop()
+    http.shutdown()
+    moto_server.shutdown()
+    print(f"Saved {saved} items to {state / 'table.json'}.", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""Plays the AWS event sources for the local stack, generically from the Chalice app's
+registered handlers: DynamoDB stream records, SQS messages and schedules. A handler added to
+app.py later is wired without touching this file."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+import threading
+import traceback
+import uuid
+from typing import Any, Callable
+
+from chalice.app import DynamoDBEventConfig, ScheduledEventConfig, SQSEventConfig
+from chalice.local import LambdaContext
+
+REGION = "us-east-1"
+ACCOUNT = "123456789012"
+_RATE = re.compile(r"rate\((\d+)\s+(minute|minutes|hour|hours|day|days)\)")
+_UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
+
+
+def _context(name: str) -> LambdaContext:
+    return LambdaContext(function_name=name, memory_size=512, max_runtime_ms=900_000)
+
+
+def _plain(value: Any) -> Any:
+    """Stream records from boto3 carry datetimes; Lambda events carry epoch seconds."""
+    if isinstance(value, dt.datetime):
+        return int(value.timestamp())
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def schedule_seconds(expression: Any, override: float | None) -> float:
+    if override:
+        return override
+    text = expression if isinstance(expression, str) else expression.to_string()
+    match = _RATE.fullmatch(text.strip())
+    if match:
+        return int(match.group(1)) * _UNIT_SECONDS[match.group(2).rstrip("s")]
+    return 60.0  # cron expressions: checked every minute locally
+
+
+class Pollers:
+    def __init__(self, app: Any, *, dynamodb_streams: Any, sqs: Any, table_stream_arn: str | None,
+                 schedule_override_seconds: float | None = None, log: Callable[[str], None] = print) -> None:
+        self.app = app
+        self.streams = dynamodb_streams
+        self.sqs = sqs
+        self.stream_arn = table_stream_arn
+        self.schedule_override = schedule_override_seconds
+        self.log = log
+        self.stop_event = threading.Event()
+        self.threads: list[threading.Thread] = []
+
+    def _handler(self, name: str) -> Callable[[dict[str, Any], Any], Any]:
+        return self.app.handler_map[name]
+
+    def start(self) -> "Pollers":
+        for source in self.app.event_sources:
+            if isinstance(source, DynamoDBEventConfig) and self.stream_arn:
+                target = self._poll_stream
+            elif isinstance(source, SQSEventConfig):
+                target = self._poll_queue
+            elif isinstance(source, ScheduledEventConfig):
+                target = self._run_schedule
+            else:
+                continue
+            thread = threading.Thread(target=target, args=(source,), daemon=True, name=f"poller-{source.name}")
+            thread.start()
+            self.threads.append(thread)
+        return self
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        for thread in self.threads:
+            thread.join(timeout=5)
+
+    def _invoke(self, name: str, event: dict[str, Any]) -> Any:
+        return self._handler(name)(event, _context(name))
+
+    # --- DynamoDB stream ------------------------------------------------------------------------
+    def _poll_stream(self, source: DynamoDBEventConfig) -> None:
+        iterators: dict[str, str] = {}
+        while not self.stop_event.is_set():
+            try:
+                shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
+                for shard in shards:
+                    if shard["ShardId"] not in iterators:
+                        iterators[shard["ShardId"]] = self.streams.get_shard_iterator(
+                            StreamArn=self.stream_arn, ShardId=shard["ShardId"],
+                            ShardIteratorType="LATEST")["ShardIterator"]
+                for shard_id, iterator in list(iterators.items()):
+                    response = self.streams.get_records(ShardIterator=iterator, Limit=source.batch_size)
+                    iterators[shard_id] = response.get("NextShardIterator") or iterator
+                    records = response.get("Records", [])
+                    if records:
+                        event = {"Records": [{**_plain(record), "eventSourceARN": self.stream_arn,
+                                              "awsRegion": REGION} for record in records]}
+                        self._invoke(source.name, event)
+            except Exception:  # a failing handler must not stop the local stack
+                self.log(f"stream handler {source.name} failed:\n{traceback.format_exc()}")
+            self.stop_event.wait(0.5)
+
+    # --- SQS ------------------------------------------------------------------------------------
+    def _queue_url(self, source: SQSEventConfig) -> str | None:
+        wanted = source.queue or (source.queue_arn or "").rsplit(":", 1)[-1]
+        for url in self.sqs.list_queues().get("QueueUrls", []):
+            name = url.rsplit("/", 1)[-1]
+            if name == wanted or name.endswith(f"-{wanted}"):
+                return url
+        return None
+
+    def _poll_queue(self, source: SQSEventConfig) -> None:
+        url = None
+        while not self.stop_event.is_set():
+            try:
+                url = url or self._queue_url(source)
+                if url is None:
+                    self.stop_event.wait(2)
+                    continue
+                arn = self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+                messages = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=min(source.batch_size, 10),
+                                                    AttributeNames=["All"], MessageAttributeNames=["All"],
+                                                    WaitTimeSeconds=1).get("Messages", [])
+                if not messages:
+                    continue
+                event = {"Records": [{"messageId": m["MessageId"], "receiptHandle": m["ReceiptHandle"],
+                                      "body": m["Body"], "attributes": m.get("Attributes", {}),
+                                      "messageAttributes": m.get("MessageAttributes", {}),
+                                      "md5OfBody": m.get("MD5OfBody"), "eventSource": "aws:sqs",
+                                      "eventSourceARN": arn, "awsRegion": REGION} for m in messages]}
+                try:
+                    result = self._invoke(source.name, event)
+                except Exception:
+                    # left on the queue: it comes back after its visibility timeout and the
+                    # redrive policy moves it to the DLQ after maxReceiveCount receives
+                    self.log(f"queue handler {source.name} failed:\n{traceback.format_exc()}")
+                    continue
+                failed = {item["itemIdentifier"] for item in (result or {}).get("batchItemFailures", [])} \
+                    if isinstance(result, dict) else set()
+                for message in messages:
+                    if message["MessageId"] not in failed:
+                        self.sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+            except Exception:
+                self.log(f"queue poller {source.name} failed:\n{traceback.format_exc()}")
+                self.stop_event.wait(1)
+
+    # --- schedules ------------------------------------------------------------------------------
+    def _run_schedule(self, source: ScheduledEventConfig) -> None:
+        interval = schedule_seconds(source.schedule_expression, self.schedule_override)
+        while not self.stop_event.wait(interval):
+            event = {"version": "0", "id": str(uuid.uuid4()), "detail-type": "Scheduled Event",
+                     "source": "aws.events", "account": ACCOUNT,
+                     "time": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                     "region": REGION, "resources": [f"arn:aws:events:{REGION}:{ACCOUNT}:rule/{source.name}"],
+                     "detail": {}}
+            try:
+                self._invoke(source.name, event)
+            except Exception:
+                self.log(f"scheduled handler {source.name} failed:\n{traceback.format_exc()}")

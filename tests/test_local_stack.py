@@ -1,0 +1,110 @@
+"""Smoke test: the real local stack in a subprocess, over HTTP, with both key headers and a
+session cookie; then a restart that finds the data again."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.smoke
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def call(method, url, body=None, headers=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), json.loads(error.read() or b"null")
+
+
+class Stack:
+    def __init__(self, state_dir: Path, fresh: bool) -> None:
+        self.port, self.moto_port = free_port(), free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.state_dir = state_dir
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k != "TABLE_NAME"}
+        command = [sys.executable, "-m", "infra.local", "--port", str(self.port), "--moto-port",
+                   str(self.moto_port), "--state-dir", str(state_dir)] + (["--fresh"] if fresh else [])
+        self.log = open(state_dir.parent / f"stack-{self.port}.log", "w")
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout: float = 90) -> dict:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.read_log()
+            if "Local stack ready" in self.read_log():
+                return json.loads((self.state_dir / "credentials.json").read_text())
+            time.sleep(0.3)
+        raise AssertionError("local stack did not start:\n" + self.read_log())
+
+    def read_log(self) -> str:
+        self.log.flush()
+        return Path(self.log.name).read_text()
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                return self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                return self.process.wait()
+        return self.process.returncode
+
+
+def test_local_stack_serves_http_and_keeps_its_data(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    stack = Stack(state, fresh=True)
+    try:
+        credentials = stack.wait_ready()
+        assert set(credentials) == {"baseUrl", "companyId", "apiKey", "email", "password"}
+        base, key = stack.base, credentials["apiKey"]
+
+        status, _, body = call("GET", f"{base}/business-partners", headers={"Authorization": f"Bearer {key}"})
+        assert status == 200 and body["total"] == 0
+        status, _, partner = call("POST", f"{base}/business-partners", {"name": "Smoke", "type": "both"},
+                                  headers={"X-API-Key": key})
+        assert status == 201, partner
+        status, headers, session = call("POST", f"{base}/auth/login",
+                                        {"email": credentials["email"], "password": credentials["password"]},
+                                        headers={"Origin": base})
+        assert status == 200, session
+        cookie = headers["Set-Cookie"].split(";")[0]
+        status, _, me = call("GET", f"{base}/auth/me", headers={"Cookie": cookie})
+        assert status == 200 and me["companyId"] == credentials["companyId"]
+        status, _, missing = call("GET", f"{base}/no-such-route", headers={"X-API-Key": key})
+        assert status == 404 and missing["code"] == "NOT_FOUND"
+        status, _, denied = call("GET", f"{base}/business-partners")
+        assert status == 401 and denied["code"] == "AUTHENTICATION_REQUIRED"
+        assert stack.stop() == 0
+
+        again = Stack(state, fresh=False)
+        stack = again
+        assert again.wait_ready() == {**credentials, "baseUrl": again.base}
+        status, _, found = call("GET", f"{again.base}/business-partners/{partner['id']}",
+                                headers={"Authorization": f"Bearer {key}"})
+        assert status == 200 and found["name"] == "Smoke"
+        status, _, listed = call("GET", f"{again.base}/business-partners", headers={"X-API-Key": key})
+        assert listed["total"] == 1
+    finally:
+        stack.stop()

@@ -1,0 +1,68 @@
+"""The local stack plays AWS event sources generically from a Chalice app's handlers."""
+from __future__ import annotations
+
+import json
+import threading
+
+import boto3
+from chalice import Chalice, Rate
+
+from infra.pollers import Pollers, schedule_seconds
+from infra.resources import create_queues
+
+
+def wait_for(event, seconds=20):
+    assert event.wait(seconds), "handler was not invoked in time"
+
+
+def test_stream_queue_and_schedule_handlers_are_invoked(table):
+    app = Chalice("throwaway")
+    seen = {"stream": [], "sqs": [], "schedule": 0}
+    got_stream, got_message, got_tick = threading.Event(), threading.Event(), threading.Event()
+
+    @app.on_dynamodb_record(stream_arn="arn:aws:dynamodb:us-east-1:123456789012:table/x/stream/1")
+    def on_record(event):
+        for record in event:
+            seen["stream"].append((record.event_name, record.new_image.get("PK", {}).get("S")))
+        got_stream.set()
+
+    @app.on_sqs_message(queue="WebhookDeliveriesQueue")
+    def on_message(event):
+        seen["sqs"].extend(json.loads(record.body) for record in event)
+        got_message.set()
+
+    @app.schedule(Rate(1, unit=Rate.HOURS))
+    def every_hour(event):
+        seen["schedule"] += 1
+        got_tick.set()
+
+    dynamodb, sqs = table.client, boto3.client("sqs")
+    queues = create_queues(sqs, "test")
+    stream_arn = dynamodb.describe_table(TableName=table.name)["Table"]["LatestStreamArn"]
+    # moto's in-process mock matches the streams endpoint only with its trailing slash
+    streams = boto3.client("dynamodbstreams", endpoint_url="https://streams.dynamodb.us-east-1.amazonaws.com/")
+    pollers = Pollers(app, dynamodb_streams=streams, sqs=sqs,
+                      table_stream_arn=stream_arn, schedule_override_seconds=0.2, log=print).start()
+    try:
+        # records written before the pollers' first look are history, not new events
+        threading.Event().wait(1.0)
+        dynamodb.put_item(TableName=table.name, Item={"PK": {"S": "C#1#EVT"}, "SK": {"S": "t#1"}})
+        sqs.send_message(QueueUrl=queues["WebhookDeliveriesQueue"], MessageBody=json.dumps({"n": 1}))
+        wait_for(got_stream)
+        wait_for(got_message)
+        wait_for(got_tick)
+    finally:
+        pollers.stop()
+    assert ("INSERT", "C#1#EVT") in seen["stream"]
+    assert seen["sqs"] == [{"n": 1}]
+    assert seen["schedule"] >= 1
+    assert sqs.get_queue_attributes(QueueUrl=queues["WebhookDeliveriesQueue"],
+                                    AttributeNames=["ApproximateNumberOfMessages"])["Attributes"][
+        "ApproximateNumberOfMessages"] == "0"
+
+
+def test_schedule_intervals():
+    assert schedule_seconds(Rate(5, unit=Rate.MINUTES), None) == 300
+    assert schedule_seconds("rate(1 hour)", None) == 3600
+    assert schedule_seconds("cron(0 6 * * ? *)", None) == 60
+    assert schedule_seconds("rate(1 day)", 2.0) == 2.0
