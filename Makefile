@@ -20,7 +20,7 @@ run: install
 
 ## The whole suite (unit, service/API, deployment template, local stack smoke).
 test: install
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q
 
 ## Benchmarks: import time and DynamoDB calls per request (not part of `make test`).
 bench: install

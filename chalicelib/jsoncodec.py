@@ -7,7 +7,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
-_encode_string = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+_encode_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  (UTF-8 out, not \u escapes)
 
 
 def loads(text: str | bytes) -> Any:

@@ -165,6 +165,8 @@ def test_service_products_do_not_track_inventory(api, company_a):
     reply = api.post("/products", {"code": "SRV-1", "name": "Consultoría", "type": "service"},
                      key=company_a.api_key)
     assert reply.json["trackInventory"] is False and reply.json["taxRate"] == Decimal("0.15")
+    assert '"unitPrice":0.00,"cost":0.00' in reply.text
+    assert '"name":"Consultoría"' in reply.text  # UTF-8, not \u escapes
 
 
 @pytest.mark.parametrize("rate", [0.12, -0.15, 1, "0.15x"])

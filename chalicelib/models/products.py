@@ -21,8 +21,8 @@ class ProductCreate(RequestModel):
     name: Name
     type: ProductType = "product"
     description: Optional[LongText] = None
-    unit_price: Money = Decimal("0")
-    cost: Money = Decimal("0")
+    unit_price: Money = Decimal("0.00")
+    cost: Money = Decimal("0.00")
     tax_rate: TaxRate = Decimal("0.15")
     track_inventory: Optional[bool] = None
     is_active: bool = True
