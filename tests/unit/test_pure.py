@@ -74,3 +74,17 @@ def test_isv_rates():
 ])
 def test_origin_of(url, origin):
     assert origin_of(url) == origin
+
+
+def test_origin_check_exempts_inbound_gateway_callbacks_only():
+    from chalicelib.auth.policy import check_origin
+    from chalicelib.errors import Forbidden
+
+    allowed = ("http://localhost:8000",)
+    check_origin("POST", "/webhooks/gateway-a", {}, None, allowed)
+    check_origin("POST", "/webhooks/gateway-b", {"origin": "https://gateway.example"}, None, allowed)
+    check_origin("GET", "/business-partners", {}, None, allowed)
+    for path in ("/webhooksx", "/settings/webhooks", "/business-partners"):
+        with pytest.raises(Forbidden) as raised:
+            check_origin("POST", path, {}, None, allowed)
+        assert raised.value.code == "CSRF_NO_ORIGIN"
