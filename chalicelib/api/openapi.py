@@ -7,7 +7,6 @@ from typing import Any
 
 from chalice import Blueprint
 from pydantic import BaseModel
-from pydantic.json_schema import models_json_schema
 
 from chalicelib.api.routing import ROUTES, Access, Call, RouteSpec, endpoint
 
@@ -35,6 +34,8 @@ def openapi_document(call: Call) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def build_document() -> dict[str, Any]:
+    from pydantic.json_schema import models_json_schema  # only this route needs it: keep cold starts lean
+
     inputs: list[tuple[type[BaseModel], Any]] = []
     for spec in ROUTES:
         if spec.body is not None:
