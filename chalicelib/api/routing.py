@@ -144,7 +144,8 @@ def handle(spec: RouteSpec, handler: Callable[[Call], Any], request: Any,
            path_values: Mapping[str, str]) -> Response:
     headers = {name.lower(): value for name, value in (request.headers or {}).items()}
     correlation_id = _correlation_id(headers.get("x-request-id"), request)
-    logger.append_keys(correlation_id=correlation_id, route=f"{spec.method} {spec.path}")
+    # per-thread keys: the local stack serves several requests at once in one process
+    logger.thread_safe_append_keys(correlation_id=correlation_id, route=f"{spec.method} {spec.path}")
     try:
         response = _run(spec, handler, request, headers, path_values)
     except ApiError as error:
@@ -154,6 +155,7 @@ def handle(spec: RouteSpec, handler: Callable[[Call], Any], request: Any,
         response = error_response(InternalError())
     response.headers["X-Request-Id"] = correlation_id
     logger.info("request", extra={"status": response.status_code})
+    logger.thread_safe_clear_keys()
     return response
 
 
@@ -188,15 +190,15 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
     table = get_table()
     principal = None if spec.access is Access.PUBLIC else resolve_principal(request, headers)
     check_origin(spec.method, spec.path, headers, principal, settings.allowed_origins)
-    query_values = dict(request.query_params or {})
-    raw_body = _parse_json(request.raw_body, headers)
     if principal is not None:
         check_access(spec.method, spec.access, principal)
         check_permission(principal, spec.permission)
         check_rate_limit(principal, settings, table)
-        if not spec.names_company:
-            check_company_scope(principal, query_values, raw_body)
-            query_values, raw_body = _without_company(query_values), _without_company(raw_body)
+    query_values = dict(request.query_params or {})
+    raw_body = _parse_json(request.raw_body, headers)
+    if principal is not None and not spec.names_company:
+        check_company_scope(principal, query_values, raw_body)
+        query_values, raw_body = _without_company(query_values), _without_company(raw_body)
     ids = _path_ids(spec, path_values)
     query = _validate(spec.query, query_values, "query") if spec.query else None
     body = _validate(spec.body, {} if raw_body is None else raw_body, "body") if spec.body else None
