@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test bench package lint clean
+.PHONY: install run test bench package clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,8 +18,9 @@ install: $(STAMP)
 run: install
 	$(BIN)/python -m infra.local $(ARGS)
 
-## The whole suite (unit, service/API, deployment template, local stack smoke).
+## Lint, then the whole suite (unit, service/API, deployment template, local stack smoke).
 test: install
+	$(BIN)/ruff check app.py chalicelib infra tests
 	$(BIN)/python -m pytest -q
 
 ## Benchmarks: import time and DynamoDB calls per request (not part of `make test`).

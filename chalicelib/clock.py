@@ -19,7 +19,3 @@ def iso(moment: _dt.datetime) -> str:
 
 def now_iso() -> str:
     return iso(now())
-
-
-def today() -> _dt.date:
-    return now().date()

@@ -3,8 +3,7 @@ from __future__ import annotations
 from chalice import Blueprint
 
 from chalicelib.api.routing import Call, endpoint, envelope
-from chalicelib.models.partners import (Partner, PartnerCreate, PartnerList, PartnerListQuery,
-                                        PartnerUpdate)
+from chalicelib.models.partners import Partner, PartnerCreate, PartnerList, PartnerListQuery, PartnerUpdate
 from chalicelib.services import partners
 
 blueprint = Blueprint(__name__)

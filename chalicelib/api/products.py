@@ -3,8 +3,7 @@ from __future__ import annotations
 from chalice import Blueprint
 
 from chalicelib.api.routing import Call, endpoint, envelope
-from chalicelib.models.products import (Product, ProductCreate, ProductList, ProductListQuery,
-                                        ProductUpdate)
+from chalicelib.models.products import Product, ProductCreate, ProductList, ProductListQuery, ProductUpdate
 from chalicelib.services import products
 
 blueprint = Blueprint(__name__)

@@ -19,13 +19,26 @@ from pydantic import BaseModel, ValidationError
 
 from chalicelib import jsoncodec
 from chalicelib.auth.authenticate import authenticate
-from chalicelib.auth.policy import (COMPANY_FIELDS, Access, check_access, check_company_scope, check_origin,
-                                    check_permission, check_rate_limit)
+from chalicelib.auth.policy import (
+    COMPANY_FIELDS,
+    Access,
+    check_access,
+    check_company_scope,
+    check_origin,
+    check_permission,
+    check_rate_limit,
+)
 from chalicelib.auth.principal import Principal
 from chalicelib.domain.roles import MANAGE, READ, WRITE
-from chalicelib.errors import (ApiError, InternalError, MalformedJson, MethodNotAllowed, NotFound,
-                               Unauthorized,
-                               ValidationFailed)
+from chalicelib.errors import (
+    ApiError,
+    InternalError,
+    MalformedJson,
+    MethodNotAllowed,
+    NotFound,
+    Unauthorized,
+    ValidationFailed,
+)
 from chalicelib.models.base import RequestModel
 from chalicelib.observability import logger
 from chalicelib.services import idempotency

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from chalicelib import clock
 from chalicelib.auth.principal import API_KEY, Principal
 from chalicelib.domain.roles import may
-from chalicelib.errors import ApiError, Forbidden, RateLimited
+from chalicelib.errors import Forbidden, RateLimited
 from chalicelib.settings import Settings
 from chalicelib.store import keys
 from chalicelib.store.table import Table

@@ -5,8 +5,18 @@ from typing import List, Literal, Optional
 
 from pydantic import Field
 
-from chalicelib.models.base import (Email, EntityId, ListEnvelope, ListQuery, LongText, Money, Name,
-                                    RequestModel, ResponseModel, ShortText)
+from chalicelib.models.base import (
+    Email,
+    EntityId,
+    ListEnvelope,
+    ListQuery,
+    LongText,
+    Money,
+    Name,
+    RequestModel,
+    ResponseModel,
+    ShortText,
+)
 
 PartnerType = Literal["customer", "supplier", "both"]
 

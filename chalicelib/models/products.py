@@ -6,9 +6,7 @@ from typing import Annotated, List, Literal, Optional
 from pydantic import AfterValidator, Field, StringConstraints
 
 from chalicelib.domain.taxes import check_tax_rate
-
-from chalicelib.models.base import (ListEnvelope, ListQuery, LongText, Money, Name, RequestModel,
-                                    ResponseModel)
+from chalicelib.models.base import ListEnvelope, ListQuery, LongText, Money, Name, RequestModel, ResponseModel
 
 ProductType = Literal["product", "service"]
 ProductCode = Annotated[str, StringConstraints(min_length=1, max_length=50, pattern=r"^[^#\s][^#]*$")]

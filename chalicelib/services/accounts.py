@@ -8,10 +8,10 @@ from chalicelib.auth.secrets import hash_password
 from chalicelib.domain.roles import OWNER, ROLES
 from chalicelib.errors import Conflict, NotFound, ValidationFailed
 from chalicelib.services.commands import Command
+from chalicelib.services.records import update_item
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
-from chalicelib.services.records import update_item
 
 DEFAULT_CURRENCY = {"HN": "HNL", "SV": "USD"}
 

@@ -127,7 +127,7 @@ class Transaction:
         code = error.response.get("Error", {}).get("Code")
         if code == "TransactionCanceledException":
             reasons = error.response.get("CancellationReasons") or []
-            for operation, reason in zip(self.operations, reasons):
+            for operation, reason in zip(self.operations, reasons, strict=False):
                 if reason.get("Code") == "ConditionalCheckFailed":
                     return operation.on_fail or LostRace()
             return LostRace()
