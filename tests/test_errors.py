@@ -133,3 +133,13 @@ def test_unexpected_exception_is_500_without_internals(api, company_a, monkeypat
 def test_correlation_id_is_echoed(api, company_a):
     reply = api.get("/business-partners", key=company_a.api_key, headers={"x-request-id": "trace-123"})
     assert reply.header("X-Request-Id") == "trace-123"
+
+
+def test_every_other_method_is_405_json(api, company_a):
+    for method in ("HEAD", "PATCH", "DELETE", "PUT"):
+        reply = api.request(method, "/products", key=company_a.api_key, bearer=False)
+        if method == "DELETE":
+            assert reply.json["code"] == "API_KEY_DELETE_FORBIDDEN"
+            continue
+        assert reply.status == 405, method
+        assert reply.json["code"] == "METHOD_NOT_ALLOWED"
