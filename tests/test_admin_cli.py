@@ -66,3 +66,11 @@ def test_a_key_for_a_viewer_does_not_authenticate(api, table, capsys, tmp_path):
 @pytest.fixture(autouse=True)
 def _no_local_stack_lookup(monkeypatch):
     monkeypatch.setenv("TABLE_NAME", "test-business-api")
+
+
+def test_short_passwords_are_refused(table):
+    from chalicelib.errors import ValidationFailed
+    from chalicelib.services import accounts
+
+    with pytest.raises(ValidationFailed):
+        accounts.create_user(table, "short@c.hn", "1234567")

@@ -52,11 +52,18 @@ def test_body_must_be_an_object(api, company_a, body):
     assert reply.json["code"] == "VALIDATION_ERROR"
 
 
-def test_wrong_content_type_is_415(api, company_a):
+@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", "application/xml", "text/csv",
+                                          "application/vnd.api+xml"])
+def test_wrong_content_type_is_a_json_415(api, company_a, content_type):
     reply = api.request("POST", "/business-partners", raw=b"name=x",
-                        headers={"content-type": "application/x-www-form-urlencoded"}, key=company_a.api_key)
+                        headers={"content-type": content_type}, key=company_a.api_key)
     assert reply.status == 415
-    assert reply.json["code"] == "UNSUPPORTED_MEDIA_TYPE"
+    assert reply.json["code"] == "UNSUPPORTED_MEDIA_TYPE" and reply.json["message"]
+
+
+def test_a_read_ignores_the_content_type_of_its_empty_body(api, company_a):
+    reply = api.request("GET", "/business-partners", headers={"content-type": "text/xml"}, key=company_a.api_key)
+    assert reply.status == 200
 
 
 @pytest.mark.parametrize("body", [

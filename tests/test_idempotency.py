@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 
 from chalicelib.store import keys
+from tests.support import ORIGIN
 
 PARTNER = {"name": "Cliente", "type": "customer"}
 
@@ -80,3 +81,41 @@ def test_concurrent_twins_create_once(api, company_a):
     assert {r.status for r in replies} == {201}
     assert len({r.json["id"] for r in replies}) == 1
     assert api.get("/business-partners", key=company_a.api_key).json["total"] == 1
+
+
+def test_revoke_with_a_key_revokes_once_and_replays(api, company_a):
+    cookie = api.login(company_a.email)
+    created = api.post("/settings/api-keys", {"name": "ERP"}, cookie=cookie, origin=ORIGIN).json
+    path = f"/settings/api-keys/{created['id']}/revoke"
+    first = api.post(path, cookie=cookie, origin=ORIGIN, headers={"idempotency-key": "revoke-1"})
+    again = api.post(path, cookie=cookie, origin=ORIGIN, headers={"idempotency-key": "revoke-1"})
+    assert first.status == again.status == 200, first.text
+    assert first.json["status"] == "revoked" and again.text == first.text
+    assert api.get("/companies", key=created["key"]).status == 401
+
+
+def test_a_replayed_key_creation_never_shows_the_secret_again(api, table, company_a):
+    cookie = api.login(company_a.email)
+    first = api.post("/settings/api-keys", {"name": "ERP"}, cookie=cookie, origin=ORIGIN,
+                     headers={"idempotency-key": "key-1"})
+    again = api.post("/settings/api-keys", {"name": "ERP"}, cookie=cookie, origin=ORIGIN,
+                     headers={"idempotency-key": "key-1"})
+    assert first.status == again.status == 201
+    secret = first.json["secret"]
+    assert secret and first.json["key"].endswith(secret)
+    assert again.header("Idempotent-Replayed") == "true"
+    assert again.json["id"] == first.json["id"] and again.json["secret"] is None and again.json["key"] is None
+    record = table.get(keys.idempotency(company_a.company_id, "key-1"))
+    assert secret not in record["body"]
+    assert len(api.get("/settings/api-keys", cookie=cookie).json["apiKeys"]) == 2  # the fixture's and this one
+
+
+def test_create_company_honours_the_key(api, company_a):
+    cookie = api.login(company_a.email)
+    body = {"name": "Gamma S.A.", "country": "HN"}
+    first = api.post("/companies", body, cookie=cookie, origin=ORIGIN, headers={"idempotency-key": "co-1"})
+    again = api.post("/companies", body, cookie=cookie, origin=ORIGIN, headers={"idempotency-key": "co-1"})
+    assert first.status == again.status == 201
+    assert again.header("Idempotent-Replayed") == "true" and again.json["id"] == first.json["id"]
+    companies = api.get("/auth/me", cookie=cookie).json["companies"]
+    assert [c["name"] for c in companies].count("Gamma S.A.") == 1

@@ -33,3 +33,18 @@ def test_openapi_describes_bodies_responses_and_errors(api, company_a):
     assert {p["name"] for p in listing["parameters"]} == {"page", "limit", "cursor"}
     assert document["paths"]["/auth/login"]["post"]["security"] == []
     assert document["paths"]["/settings/api-keys"]["get"]["security"] == [{"session": []}]
+
+
+def test_openapi_document_is_valid_openapi_3_1(api, company_a):
+    from openapi_spec_validator import OpenAPIV31SpecValidator
+
+    document = api.get("/openapi.json", key=company_a.api_key).json
+    errors = [str(error)[:300] for error in OpenAPIV31SpecValidator(document).iter_errors()]
+    assert errors == []
+
+
+def test_money_is_a_number_in_the_document_as_on_the_wire(api, company_a):
+    schemas = api.get("/openapi.json", key=company_a.api_key).json["components"]["schemas"]
+    assert schemas["Partner"]["properties"]["receivableBalance"]["type"] == "number"
+    assert schemas["ProductCreate"]["properties"]["unitPrice"]["default"] == 0
+    assert "default" not in schemas["PartnerUpdate"]["properties"]["name"]

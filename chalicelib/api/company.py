@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import MANAGE, Access, Call, endpoint
+from chalicelib.api.routing import MANAGE, READ, Access, Call, endpoint
 from chalicelib.models.company import Company, CompanyCreate, CompanyUpdate
 from chalicelib.services import accounts
 
@@ -24,8 +24,8 @@ def update_company(call: Call) -> Company:
 
 
 @endpoint(blueprint, "POST", "/companies", summary="Create a company; the caller becomes its owner",
-          tag=TAG, body=CompanyCreate, response=Company, access=Access.WEB_SESSION)
+          tag=TAG, body=CompanyCreate, response=Company, access=Access.WEB_SESSION, permission=READ)
 def create_company(call: Call) -> Company:
-    company = accounts.create_company(call.command.table, call.principal.user_id,
-                                      call.body.model_dump(by_alias=True, exclude_unset=True))
+    # permission READ: a new company of one's own is not a write into the current one
+    company = accounts.create_company_for(call.command, call.body.model_dump(by_alias=True, exclude_unset=True))
     return Company.model_validate(company)

@@ -2,6 +2,7 @@
 every route is documented by being declared."""
 from __future__ import annotations
 
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -34,7 +35,8 @@ def openapi_document(call: Call) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def build_document() -> dict[str, Any]:
-    from pydantic.json_schema import models_json_schema  # only this route needs it: keep cold starts lean
+    # only this route needs the schema machinery: keep cold starts lean
+    from pydantic.json_schema import models_json_schema
 
     inputs: list[tuple[type[BaseModel], Any]] = []
     for spec in ROUTES:
@@ -43,7 +45,8 @@ def build_document() -> dict[str, Any]:
         if spec.response is not None:
             inputs.append((spec.response, "serialization"))
     refs, definitions = models_json_schema(list(dict.fromkeys(inputs)),
-                                           ref_template="#/components/schemas/{model}")
+                                           ref_template="#/components/schemas/{model}",
+                                           schema_generator=_schema_generator())
     schemas = {**definitions.get("$defs", {}), "Error": _ERROR_SCHEMA}
     paths: dict[str, dict[str, Any]] = {}
     for spec in ROUTES:
@@ -59,6 +62,37 @@ def build_document() -> dict[str, Any]:
         "security": [{"session": []}, {"bearerKey": []}, {"headerKey": []}],
         "paths": paths,
     }
+
+
+def _schema_generator() -> Any:
+    from pydantic.json_schema import GenerateJsonSchema
+    from pydantic_core import core_schema
+
+    class ApiJsonSchema(GenerateJsonSchema):
+        def decimal_schema(self, schema: Any) -> Any:
+            """Money and rates travel as JSON numbers (jsoncodec), in both directions."""
+            bounds = {name: schema[name] for name in ("multiple_of", "le", "ge", "lt", "gt") if name in schema}
+            return self.float_schema(core_schema.float_schema(**bounds))
+
+        def encode_default(self, dft: Any) -> Any:
+            return dft if isinstance(dft, Decimal) else super().encode_default(dft)
+
+        def default_schema(self, schema: Any) -> Any:
+            """A sparse-update field defaults to "not sent", which is not a value: a null default
+            on a field that refuses null is left out of the document."""
+            json_schema = super().default_schema(schema)
+            if json_schema.get("default", ...) is None and not _accepts_null(json_schema):
+                json_schema.pop("default")
+            return json_schema
+
+    return ApiJsonSchema
+
+
+def _accepts_null(json_schema: dict[str, Any]) -> bool:
+    kinds = json_schema.get("type")
+    if kinds == "null" or (isinstance(kinds, list) and "null" in kinds):
+        return True
+    return any(_accepts_null(option) for option in json_schema.get("anyOf", []) + json_schema.get("oneOf", []))
 
 
 def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from chalicelib.auth.policy import (
     check_rate_limit,
 )
 from chalicelib.auth.principal import Principal
-from chalicelib.domain.roles import MANAGE, READ, WRITE
+from chalicelib.domain.roles import ACCOUNTING, MANAGE, READ, WRITE
 from chalicelib.errors import (
     ApiError,
     InternalError,
@@ -47,7 +47,7 @@ from chalicelib.settings import get_settings
 from chalicelib.store.table import get_table
 from chalicelib.store.transaction import run_with_retries
 
-__all__ = ["Access", "Call", "ROUTES", "RouteSpec", "endpoint", "READ", "WRITE", "MANAGE"]
+__all__ = ["Access", "Call", "ROUTES", "RouteSpec", "endpoint", "READ", "WRITE", "MANAGE", "ACCOUNTING"]
 
 # Every route is guarded by the REQUEST authorizer when deployed. infra/resources.json turns
 # this placeholder into a REQUEST authorizer backed by the `authorizer` Lambda function.
@@ -148,9 +148,9 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
     return register
 
 
-# Chalice would answer a non-JSON Content-Type itself; the pipeline decides instead.
-_ANY_CONTENT = ["application/json", "text/plain", "application/x-www-form-urlencoded",
-                "multipart/form-data", "application/octet-stream", "application/merge-patch+json"]
+# Chalice would answer a Content-Type outside this list itself, with a body of its own shape;
+# the pipeline decides instead (415 UNSUPPORTED_MEDIA_TYPE as JSON).
+_ANY_CONTENT = ["*/*"]
 
 
 def handle(spec: RouteSpec, handler: Callable[[Call], Any], request: Any,
@@ -224,8 +224,9 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
             path = (request.context or {}).get("path") or spec.path
             idempotency_request = idempotency.Request(
                 key, idempotency.fingerprint(spec.method, path, raw_body))
-        command = Command(principal, table, idempotency_request,
-                          render=lambda result: (spec.status, render_body(spec, result)))
+        command = Command(principal, table, idempotency_request)
+        command.render = lambda result, command=command: (command.status or spec.status,
+                                                          render_body(spec, result))
     call = Call(spec, principal, headers, body, query, ids, command)
 
     def attempt() -> Response:
@@ -235,10 +236,13 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
                 return Response(body=stored.body, status_code=stored.status,
                                 headers={**JSON_HEADERS, "Idempotent-Replayed": "true"})
         call.response_headers = {}
+        if command is not None:
+            command.status = None
         result = handler(call)
         if isinstance(result, Response):
             return result
-        return Response(body=render_body(spec, result), status_code=spec.status,
+        status = (command.status if command is not None else None) or spec.status
+        return Response(body=render_body(spec, result), status_code=status,
                         headers={**JSON_HEADERS, **call.response_headers})
 
     return run_with_retries(attempt)

@@ -4,12 +4,14 @@ from __future__ import annotations
 OWNER, ADMIN, ACCOUNTANT, SELLER, VIEWER = "owner", "admin", "accountant", "seller", "viewer"
 ROLES = (OWNER, ADMIN, ACCOUNTANT, SELLER, VIEWER)
 
-READ, WRITE, MANAGE = "read", "write", "manage"
+# ACCOUNTING: the books themselves (chart, manual entries, periods, determination rules), which
+# sellers use through documents and payments but do not change directly.
+READ, WRITE, MANAGE, ACCOUNTING = "read", "write", "manage", "accounting"
 
 _GRANTS = {
-    OWNER: {READ, WRITE, MANAGE},
-    ADMIN: {READ, WRITE, MANAGE},
-    ACCOUNTANT: {READ, WRITE},
+    OWNER: {READ, WRITE, MANAGE, ACCOUNTING},
+    ADMIN: {READ, WRITE, MANAGE, ACCOUNTING},
+    ACCOUNTANT: {READ, WRITE, ACCOUNTING},
     SELLER: {READ, WRITE},
     VIEWER: {READ},
 }

@@ -6,8 +6,6 @@ from pydantic import Field, StringConstraints
 
 from chalicelib.models.base import Email, EntityId, Name, RequestModel, ResponseModel
 
-Password = Annotated[str, StringConstraints(min_length=8, max_length=200, strip_whitespace=False)]
-
 
 class LoginRequest(RequestModel):
     email: Email
@@ -61,8 +59,9 @@ class ApiKey(ResponseModel):
 
 
 class ApiKeyCreated(ApiKey):
-    secret: str = Field(description="Shown once; store it now.")
-    key: str = Field(description="KEY_ID:SECRET, ready for Authorization: Bearer or X-API-Key.")
+    secret: Optional[str] = Field(description="Shown once; store it now. null in an Idempotency-Key replay.")
+    key: Optional[str] = Field(description="KEY_ID:SECRET, ready for Authorization: Bearer or X-API-Key. "
+                                           "null in an Idempotency-Key replay.")
 
 
 class ApiKeyList(ResponseModel):

@@ -21,7 +21,12 @@ def find_user_by_email(table: Table, email: str) -> dict[str, Any] | None:
     return table.get(keys.user(int(pointer["userId"]))) if pointer else None
 
 
+MIN_PASSWORD_LENGTH = 8
+
+
 def create_user(table: Table, email: str, password: str, name: str | None = None) -> dict[str, Any]:
+    if not MIN_PASSWORD_LENGTH <= len(password) <= 200:
+        raise ValidationFailed.for_field("password", f"{MIN_PASSWORD_LENGTH} to 200 characters")
     user_id = table.next_id(keys.global_sequence("USER"))
     now = clock.now_iso()
     user = {**keys.user(user_id), "itemType": "USER", "id": user_id, "email": email.strip().lower(),
@@ -44,6 +49,14 @@ def _membership_items(company_id: int, user_id: int, role: str) -> list[dict[str
 
 def create_company(table: Table, owner_user_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     """A new company with its creator as owner, in one transaction."""
+    company, transaction = plan_company(table, owner_user_id, fields)
+    transaction.commit()
+    return company
+
+
+def plan_company(table: Table, owner_user_id: int,
+                 fields: dict[str, Any]) -> tuple[dict[str, Any], Transaction]:
+    """The new company's items, in a transaction the caller commits."""
     company_id = table.next_id(keys.global_sequence("COMPANY"))
     now = clock.now_iso()
     country = fields.get("country") or "HN"
@@ -56,8 +69,13 @@ def create_company(table: Table, owner_user_id: int, fields: dict[str, Any]) -> 
     transaction.require(keys.user(owner_user_id), NotFound("User not found."))
     for item in _membership_items(company_id, owner_user_id, OWNER):
         transaction.put_new(item)
-    transaction.commit()
-    return company
+    return company, transaction
+
+
+def create_company_for(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    """POST /companies: the caller becomes the owner; Idempotency-Key applies."""
+    company, transaction = plan_company(command.table, command.principal.user_id, fields)
+    return command.commit(transaction, company)
 
 
 def add_member(table: Table, company_id: int, user_id: int, role: str) -> None:

@@ -55,7 +55,9 @@ def create_key(command: Command, name: str, expires_at: str | None) -> dict[str,
     item, secret, transaction = issue_key(command.table, command.company_id,
                                           command.principal.user_id, name, expires_at)
     created = view(item) | {"secret": secret, "key": f"{item['id']}:{secret}"}
-    return command.commit(transaction, created)
+    # The secret is stored only as its hash: an Idempotency-Key replay names the key it created
+    # but cannot show the secret again.
+    return command.commit(transaction, created, replay=view(item) | {"secret": None, "key": None})
 
 
 def list_keys(table: Table, company_id: int) -> list[dict[str, Any]]:
@@ -79,7 +81,7 @@ def revoke_key(command: Command, key_id: str) -> dict[str, Any]:
     transaction = command.transaction().update(
         keys.api_key(key_id), "SET revokedAt = :now", condition="companyId = :company",
         values={":now": revoked["revokedAt"], ":company": command.company_id}, on_fail=_NOT_FOUND)
-    return view(command.commit(transaction, revoked))
+    return command.commit(transaction, view(revoked))
 
 
 def view(item: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,9 @@ class Command:
     table: Table
     idempotency: idempotency.Request | None = None
     render: Renderer | None = None
+    # A POST that found its resource already there (an upsert that updated, an import with
+    # nothing new) answers 200 instead of the route's 201.
+    status: int | None = None
 
     @property
     def company_id(self) -> int:
@@ -31,9 +34,11 @@ class Command:
     def transaction(self) -> Transaction:
         return Transaction(self.table)
 
-    def commit(self, transaction: Transaction, result: T) -> T:
+    def commit(self, transaction: Transaction, result: T, replay: Any = None) -> T:
+        """Commits the command's one transaction with its Idempotency-Key record. `replay` is
+        what a replay answers when the result itself must not be stored (a secret)."""
         if self.idempotency is not None and self.render is not None:
-            status, body = self.render(result)
+            status, body = self.render(result if replay is None else replay)
             idempotency.record(transaction, self.company_id, self.idempotency, status, body)
         transaction.commit()
         return result
