@@ -67,6 +67,9 @@ def calls_per_request() -> list[dict[str, Any]]:
     import boto3
     from moto import mock_aws
 
+    from infra import moto_speedups
+    moto_speedups.install()
+
     with mock_aws():
         from app import app, authorizer
         from chalicelib.settings import reset_settings

@@ -55,6 +55,9 @@ class SerializedMoto:
 
 def start_moto(port: int) -> tuple[Any, SerializedMoto]:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+
+    from infra import moto_speedups
+    moto_speedups.install()
     from werkzeug.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per moto call is noise
@@ -130,15 +133,12 @@ def seed_demo(base_url: str) -> dict[str, Any]:
 
 
 def import_default_chart(company_id: int) -> None:
-    """Imports the standard Honduran chart of accounts into the demo company once the
-    accounting service offers it."""
-    try:
-        from chalicelib.services import accounting  # type: ignore[attr-defined]
-    except ImportError:
-        return
-    importer = getattr(accounting, "import_default_chart_for_company", None)
-    if importer:
-        importer(company_id)
+    """The demo company starts with the standard Honduran chart and its determination rules."""
+    from chalicelib.services.default_chart import import_default_chart as import_chart
+    from chalicelib.store.table import get_table
+
+    _, rules = import_chart(get_table(), company_id)
+    rules.commit()
 
 
 # --- HTTP -----------------------------------------------------------------------------------------

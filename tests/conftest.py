@@ -18,6 +18,7 @@ for name in ("AWS_ENDPOINT_URL", "AUTH_AT_GATEWAY", "RATE_LIMIT_ENABLED", "ALLOW
 
 from chalicelib.settings import reset_settings  # noqa: E402
 from chalicelib.store.table import get_table, reset_table  # noqa: E402
+from infra import moto_speedups  # noqa: E402
 from infra.resources import create_table  # noqa: E402
 from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 
@@ -42,6 +43,7 @@ def _serialize_moto() -> None:
 
 
 _serialize_moto()
+moto_speedups.install()
 
 
 @pytest.fixture

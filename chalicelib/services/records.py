@@ -84,10 +84,13 @@ def update_record(command: Command, kind: RecordKind, record_id: int, changes: d
 
 def update_item(command: Command, key: keys.Key, current: dict[str, Any], changes: dict[str, Any],
                 expected_version: int | None,
-                add_effects: Callable[[Transaction, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                add_effects: Callable[[Transaction, dict[str, Any]], None] | None = None,
+                guard: tuple[str, dict[str, str], dict[str, Any]] | None = None) -> dict[str, Any]:
     """Sparse update of a versioned item. `expected_version` (If-Match or the body's `version`)
     makes a stale write a 409; without it a concurrent writer only makes the command run
-    again on fresh data."""
+    again on fresh data. `guard` (condition, names, values) is a further condition the caller
+    has already checked on `current`: when it fails, a concurrent change made it false, and
+    the command runs again to report it precisely."""
     if expected_version is not None and expected_version != current["version"]:
         raise VersionConflict()
     changes = {name: value for name, value in changes.items() if current.get(name) != value}
@@ -97,8 +100,10 @@ def update_item(command: Command, key: keys.Key, current: dict[str, Any], change
     updated = {name: value for name, value in {**current, **changes}.items() if value is not None}
     updated["version"] = current["version"] + 1
     transaction = command.transaction()
+    condition, names, values = guard or (None, None, None)
     transaction.update_fields(key, changes, current["version"],
-                              on_fail=VersionConflict() if expected_version is not None else None)
+                              on_fail=VersionConflict() if expected_version is not None and not guard else None,
+                              also_require=condition, names=names, values=values)
     if add_effects:
         add_effects(transaction, updated)
     return command.commit(transaction, updated)

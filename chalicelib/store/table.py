@@ -52,10 +52,14 @@ class Table:
         return found
 
     def query(self, *, partition: tuple[str, str], index: str | None = None,
-              sort_prefix: tuple[str, str] | None = None, limit: int | None = None,
+              sort_prefix: tuple[str, str] | None = None,
+              sort_range: tuple[str, str | None, str | None] | None = None,
+              filters: dict[str, Any] | None = None, limit: int | None = None,
               start_key: dict[str, Any] | None = None, forward: bool = True,
               consistent: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        """One Query call. Returns (items, last evaluated key in plain values)."""
+        """One Query call. `sort_range` is (attribute, low, high), either bound may be None;
+        `filters` are attribute equalities applied after the key condition. Returns (items,
+        last evaluated key in plain values)."""
         names = {"#p": partition[0]}
         values: dict[str, Any] = {":p": partition[1]}
         condition = "#p = :p"
@@ -63,11 +67,32 @@ class Table:
             names["#s"] = sort_prefix[0]
             values[":s"] = sort_prefix[1]
             condition += " AND begins_with(#s, :s)"
+        elif sort_range:
+            attribute, low, high = sort_range
+            names["#s"] = attribute
+            if low is not None and high is not None:
+                values[":lo"], values[":hi"] = low, high
+                condition += " AND #s BETWEEN :lo AND :hi"
+            elif low is not None:
+                values[":lo"] = low
+                condition += " AND #s >= :lo"
+            elif high is not None:
+                values[":hi"] = high
+                condition += " AND #s <= :hi"
+            else:
+                del names["#s"]
         params: dict[str, Any] = {
             "TableName": self.name, "KeyConditionExpression": condition,
-            "ExpressionAttributeNames": names, "ExpressionAttributeValues": to_values(values),
-            "ScanIndexForward": forward,
+            "ExpressionAttributeNames": names, "ScanIndexForward": forward,
         }
+        if filters:
+            clauses = []
+            for position, (attribute, value) in enumerate(filters.items()):
+                names[f"#f{position}"] = attribute
+                values[f":f{position}"] = value
+                clauses.append(f"#f{position} = :f{position}")
+            params["FilterExpression"] = " AND ".join(clauses)
+        params["ExpressionAttributeValues"] = to_values(values)
         if index:
             params["IndexName"] = index
         elif consistent:
@@ -80,6 +105,14 @@ class Table:
         items = [from_attributes(raw) for raw in response.get("Items", [])]
         last = response.get("LastEvaluatedKey")
         return items, (from_attributes(last) if last else None)
+
+    def query_all(self, **criteria: Any) -> list[dict[str, Any]]:
+        """Every item a Query matches, following its pages (for small bounded partitions)."""
+        items, start = self.query(**criteria)
+        while start is not None:
+            more, start = self.query(**criteria, start_key=start)
+            items.extend(more)
+        return items
 
     def add(self, key: Key, attribute: str, amount: int = 1,
             expires_at: int | None = None) -> int:

@@ -59,12 +59,16 @@ class Transaction:
         return self.put(item, condition="attribute_not_exists(PK)", on_fail=on_fail)
 
     def update_fields(self, key: Key, changes: dict[str, Any], expected_version: int, *,
-                      on_fail: ApiError | None = None) -> "Transaction":
+                      on_fail: ApiError | None = None, also_require: str | None = None,
+                      names: dict[str, str] | None = None,
+                      values: dict[str, Any] | None = None) -> "Transaction":
         """Sets (or removes, for None) only the changed attributes and bumps `version`, so that
-        counters kept on the same item by other commands are never overwritten."""
-        names = {"#version": "version"}
-        values: dict[str, Any] = {":expectedVersion": expected_version,
-                                  ":nextVersion": expected_version + 1}
+        counters kept on the same item by other commands are never overwritten.
+        `also_require` adds a condition (with its `names` and `values`) to the version check with
+        AND: parenthesize any OR inside it (DynamoDB refuses redundant parentheses)."""
+        names = {"#version": "version", **(names or {})}
+        values = {":expectedVersion": expected_version, ":nextVersion": expected_version + 1,
+                  **(values or {})}
         assignments, removals = ["#version = :nextVersion"], []
         for index, (name, value) in enumerate(changes.items()):
             names[f"#f{index}"] = name
@@ -76,8 +80,11 @@ class Transaction:
         expression = "SET " + ", ".join(assignments)
         if removals:
             expression += " REMOVE " + ", ".join(removals)
-        return self.update(key, expression, condition="#version = :expectedVersion", names=names,
-                           values=values, on_fail=on_fail)
+        condition = "#version = :expectedVersion"
+        if also_require:
+            condition += f" AND {also_require}"
+        return self.update(key, expression, condition=condition, names=names, values=values,
+                           on_fail=on_fail)
 
     def update(self, key: Key, update: str, *, condition: str | None = None,
                names: dict[str, str] | None = None, values: dict[str, Any] | None = None,

@@ -1,0 +1,99 @@
+"""A faster TransactWriteItems for the embedded moto (local stack, tests, benchmarks).
+
+moto keeps a rollback copy of the WHOLE table for every item of a transaction, so a 10-item
+transaction on a table of 10,000 items deep-copies 100,000 items. This version gives the same
+answers with work proportional to the transaction: since no two operations of a transaction
+may touch the same item, every condition can be evaluated first against the state before the
+transaction (as DynamoDB does); only when all hold are the writes applied, and only the touched
+items are kept for a rollback should a write still fail."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+_installed = False
+
+
+def install() -> None:
+    global _installed
+    if _installed:
+        return
+    from moto.dynamodb.models import DynamoDBBackend
+
+    DynamoDBBackend.transact_write_items = _transact_write_items  # type: ignore[method-assign]
+    _installed = True
+
+
+def _transact_write_items(self: Any, transact_items: list[dict[str, Any]]) -> None:
+    from moto.dynamodb.comparisons import get_filter_expression
+    from moto.dynamodb.exceptions import (
+        ConditionalCheckFailed,
+        MockValidationException,
+        MultipleTransactionsException,
+        TooManyTransactionsException,
+        TransactionCanceledException,
+        TransactWriteSingleOpException,
+    )
+
+    if len(transact_items) > 100:
+        raise TooManyTransactionsException()
+    seen: set[tuple[str, str]] = set()
+    planned: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = []
+    errors: list[tuple[Any, Any, Any]] = []
+    for request in transact_items:
+        if len(request) > 1:
+            raise TransactWriteSingleOpException
+        op_type, op = next(iter(request.items()))
+        if op_type not in {"ConditionCheck", "Put", "Delete", "Update"}:
+            raise ValueError("Unsupported transaction operation")
+        table_name = op["TableName"]
+        if op_type == "Put":
+            table = self.get_table(table_name)
+            key = {table.hash_key_attr: op["Item"][table.hash_key_attr]}
+            if table.range_key_attr is not None:
+                key[table.range_key_attr] = op["Item"][table.range_key_attr]
+        else:
+            key = op["Key"]
+        identity = (str(table_name), str(dict(sorted(key.items()))))
+        if identity in seen:
+            raise MultipleTransactionsException()
+        seen.add(identity)
+        original = None
+        condition = op.get("ConditionExpression")
+        if condition is not None:
+            current = self.get_item(table_name, key)
+            check = get_filter_expression(condition, op.get("ExpressionAttributeNames"),
+                                          op.get("ExpressionAttributeValues"))
+            if not check.expr(current):
+                if op.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD" and current:
+                    original = current.to_json()["Attributes"]
+                errors.append(("ConditionalCheckFailed", "The conditional request failed", original))
+                continue
+        errors.append((None, None, None))
+        planned.append((op_type, op, table_name, key))
+    if any(code is not None for code, _, _ in errors):
+        raise TransactionCanceledException(errors)
+
+    before = [(table_name, key, copy.deepcopy(self.get_item(table_name, key)))
+              for op_type, _, table_name, key in planned if op_type != "ConditionCheck"]
+    try:
+        for op_type, op, table_name, key in planned:
+            names, values = op.get("ExpressionAttributeNames"), op.get("ExpressionAttributeValues")
+            if op_type == "Put":
+                self.put_item(table_name, op["Item"], expression_attribute_names=names,
+                              expression_attribute_values=values)
+            elif op_type == "Delete":
+                self.delete_item(table_name, key, expression_attribute_names=names,
+                                 expression_attribute_values=values)
+            elif op_type == "Update":
+                self.update_item(table_name, key, update_expression=op["UpdateExpression"],
+                                 expression_attribute_names=names, expression_attribute_values=values)
+    except Exception as error:
+        for table_name, key, item in before:
+            if item is None:
+                self.get_table(table_name).delete_item(*self.get_keys_value(self.get_table(table_name), key))
+            else:
+                self.put_item(table_name, item.to_json()["Attributes"])
+        if isinstance(error, (MultipleTransactionsException, MockValidationException, ConditionalCheckFailed)):
+            raise
+        raise TransactionCanceledException([(type(error).__name__, str(error), None)]) from error
