@@ -19,3 +19,8 @@ def iso(moment: _dt.datetime) -> str:
 
 def now_iso() -> str:
     return iso(now())
+
+
+def today() -> str:
+    """Today's date (UTC) as YYYY-MM-DD."""
+    return now().date().isoformat()

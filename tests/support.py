@@ -88,3 +88,58 @@ def make_company(table: Any, name: str, email: str, password: str = PASSWORD) ->
     item, secret, transaction = api_keys.issue_key(table, company["id"], user["id"], "test key")
     transaction.commit()
     return CompanyFixture(company["id"], user["id"], email, f"{item['id']}:{secret}")
+
+
+# A few accounts of the standard chart: enough for most tests, cheaper than the full import.
+SMALL_CHART = (("110101", "Caja general", "asset"), ("110103", "Bancos", "asset"),
+               ("210101", "Proveedores locales", "liability"), ("3101", "Capital social", "equity"),
+               ("410101", "Ventas gravadas", "income"), ("6199", "Otros gastos", "expense"))
+
+
+class Books:
+    """A company's books through the API, accounts by code: the standard chart imported, or
+    (full=False) the few accounts of SMALL_CHART."""
+
+    def __init__(self, api: ApiClient, company: CompanyFixture, full: bool = True) -> None:
+        self.api, self.key = api, company.api_key
+        if full:
+            reply = api.post("/chart-of-accounts/import-default", key=self.key)
+            assert reply.status in (200, 201), reply.text
+        else:
+            for code, name, account_type in SMALL_CHART:
+                reply = api.post("/chart-of-accounts", {"code": code, "name": name, "type": account_type},
+                                 key=self.key)
+                assert reply.status == 201, reply.text
+        self.accounts: dict[str, int] = {}
+        page = 1
+        while True:
+            listed = api.get(f"/chart-of-accounts?limit=100&page={page}", key=self.key).json
+            self.accounts.update({a["code"]: a["id"] for a in listed["accounts"]})
+            if page * 100 >= listed["total"]:
+                break
+            page += 1
+
+    def __getitem__(self, code: str) -> int:
+        return self.accounts[code]
+
+    def entry(self, date: str, *lines: tuple[str, Any, Any], status: str = "posted", expect: int = 201,
+              **fields: Any) -> Any:
+        """lines: (account code, debit, credit)."""
+        body = {"date": date, "status": status, **fields,
+                "lines": [{"chartOfAccountId": self.accounts[code], "debit": debit, "credit": credit}
+                          for code, debit, credit in lines]}
+        reply = self.api.post("/journal-entries", body, key=self.key)
+        assert reply.status == expect, reply.text
+        return reply.json
+
+    def ledger(self, code: str, start: str = "2000-01-01", end: str = "2099-12-31", **params: Any) -> Any:
+        query = "&".join(f"{k}={v}" for k, v in params.items())
+        reply = self.api.get(f"/journal-entries/ledger?chartOfAccountId={self.accounts[code]}"
+                             f"&startDate={start}&endDate={end}" + (f"&{query}" if query else ""), key=self.key)
+        assert reply.status == 200, reply.text
+        return reply.json
+
+    def trial_balance(self, date: str = "2099-12-31") -> Any:
+        reply = self.api.get(f"/journal-entries/trial-balance?date={date}", key=self.key)
+        assert reply.status == 200, reply.text
+        return reply.json

@@ -1,6 +1,7 @@
 """Shared pydantic building blocks: camelCase JSON, unknown fields rejected, Decimal money."""
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from typing import Annotated, Optional
 
@@ -35,6 +36,22 @@ ShortText = Annotated[str, StringConstraints(max_length=200)]
 LongText = Annotated[str, StringConstraints(max_length=2000)]
 Email = Annotated[str, StringConstraints(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
 EntityId = Annotated[int, Field(ge=1, le=10**12, strict=True)]
+# An id in a query string arrives as text.
+QueryId = Annotated[int, Field(ge=1, le=10**12)]
+
+
+def _check_date(value: str) -> str:
+    try:
+        parsed = datetime.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError("must be a date YYYY-MM-DD") from None
+    if not 1900 <= parsed.year <= 2999:
+        raise ValueError("must be a date between 1900 and 2999")
+    return parsed.isoformat()
+
+
+Date = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_check_date),
+                 Field(json_schema_extra={"format": "date"})]
 
 
 class ListQuery(RequestModel):

@@ -1,0 +1,205 @@
+"""Accounting: chart of accounts, journal entries, ledger, trial balance, periods and account
+determination rules."""
+from __future__ import annotations
+
+from chalice import Blueprint
+
+from chalicelib import clock
+from chalicelib.api.routing import ACCOUNTING, Access, Call, endpoint, envelope
+from chalicelib.models.accounting import (
+    Account,
+    AccountCreate,
+    AccountList,
+    AccountListQuery,
+    AccountUpdate,
+    ChartImport,
+    Deleted,
+    EntryCreate,
+    EntryListQuery,
+    EntryReverse,
+    JournalEntry,
+    JournalEntryList,
+    Ledger,
+    LedgerQuery,
+    Period,
+    PeriodCreate,
+    PeriodList,
+    PeriodListQuery,
+    Resolution,
+    ResolveRequest,
+    Rule,
+    RuleList,
+    RuleListQuery,
+    RuleUpsert,
+    TrialBalance,
+    TrialBalanceQuery,
+)
+from chalicelib.services import chart, default_chart, journal, periods, reports, rules
+
+blueprint = Blueprint(__name__)
+CHART, JOURNAL, PERIODS, RULES = "Chart of accounts", "Journal entries", "Accounting periods", "Determination rules"
+
+
+# --- chart of accounts ---------------------------------------------------------------------------
+
+@endpoint(blueprint, "GET", "/chart-of-accounts", summary="List accounts in code order", tag=CHART,
+          query=AccountListQuery, response=AccountList)
+def list_accounts(call: Call) -> AccountList:
+    items, total = chart.list_accounts(call.command.table, call.principal.company_id,
+                                       account_type=call.query.type, is_active=call.query.is_active,
+                                       page=call.query.page, limit=call.query.limit)
+    return AccountList(accounts=[Account.model_validate(chart.view(item)) for item in items], total=total,
+                       page=call.query.page, limit=call.query.limit)
+
+
+@endpoint(blueprint, "GET", "/chart-of-accounts/{id}", summary="One account", tag=CHART, response=Account)
+def get_account(call: Call) -> Account:
+    return Account.model_validate(chart.view(chart.get_account(call.command.table, call.principal.company_id,
+                                                               call.ids["id"])))
+
+
+@endpoint(blueprint, "POST", "/chart-of-accounts", summary="Create an account", tag=CHART,
+          body=AccountCreate, response=Account, permission=ACCOUNTING)
+def create_account(call: Call) -> Account:
+    return Account.model_validate(chart.create_account(call.command, call.body.model_dump(by_alias=True)))
+
+
+@endpoint(blueprint, "PUT", "/chart-of-accounts/{id}", summary="Update an account (sparse)", tag=CHART,
+          body=AccountUpdate, response=Account, permission=ACCOUNTING)
+def update_account(call: Call) -> Account:
+    return Account.model_validate(chart.update_account(call.command, call.ids["id"], call.changes(),
+                                                       call.expected_version()))
+
+
+@endpoint(blueprint, "DELETE", "/chart-of-accounts/{id}", summary="Delete an account with no postings, "
+          "sub-accounts or references", tag=CHART, response=Deleted, access=Access.WEB_SESSION,
+          permission=ACCOUNTING)
+def delete_account(call: Call) -> Deleted:
+    return Deleted.model_validate(chart.delete_account(call.command, call.ids["id"]))
+
+
+@endpoint(blueprint, "POST", "/chart-of-accounts/import-default", summary="Import the standard Honduran "
+          "chart and its determination rules (idempotent)", tag=CHART, response=ChartImport,
+          permission=ACCOUNTING)
+def import_default_chart(call: Call) -> ChartImport:
+    return ChartImport.model_validate(default_chart.import_for_command(call.command))
+
+
+# --- journal entries -----------------------------------------------------------------------------
+
+@endpoint(blueprint, "GET", "/journal-entries", summary="List journal entries, newest first", tag=JOURNAL,
+          query=EntryListQuery, response=JournalEntryList)
+def list_entries(call: Call) -> JournalEntryList:
+    query = call.query
+    page = journal.list_entries(call.command.table, call.principal.company_id, start_date=query.start_date,
+                                end_date=query.end_date, status=query.status, entry_type=query.entry_type,
+                                page=query.page, limit=query.limit, cursor=query.cursor)
+    return envelope(JournalEntryList, "journal_entries", JournalEntry, page)
+
+
+@endpoint(blueprint, "GET", "/journal-entries/ledger", summary="General ledger of one account", tag=JOURNAL,
+          query=LedgerQuery, response=Ledger)
+def ledger(call: Call) -> Ledger:
+    query = call.query
+    end = query.end_date or clock.today()
+    start = query.start_date or f"{end[:4]}-01-01"
+    return Ledger.model_validate(reports.ledger(call.command.table, call.principal.company_id,
+                                                query.chart_of_account_id, start, end, query.limit, query.cursor))
+
+
+@endpoint(blueprint, "GET", "/journal-entries/trial-balance", summary="Trial balance at a date", tag=JOURNAL,
+          query=TrialBalanceQuery, response=TrialBalance)
+def trial_balance(call: Call) -> TrialBalance:
+    return TrialBalance.model_validate(reports.trial_balance(call.command.table, call.principal.company_id,
+                                                             call.query.date or clock.today()))
+
+
+@endpoint(blueprint, "GET", "/journal-entries/{id}", summary="One journal entry", tag=JOURNAL,
+          response=JournalEntry)
+def get_entry(call: Call) -> JournalEntry:
+    return JournalEntry.model_validate(journal.get_entry(call.command.table, call.principal.company_id,
+                                                         call.ids["id"]))
+
+
+@endpoint(blueprint, "POST", "/journal-entries", summary="Create a manual entry (draft unless status posted)",
+          tag=JOURNAL, body=EntryCreate, response=JournalEntry, permission=ACCOUNTING)
+def create_entry(call: Call) -> JournalEntry:
+    return JournalEntry.model_validate(journal.create_entry(call.command, call.body.model_dump(by_alias=True)))
+
+
+@endpoint(blueprint, "POST", "/journal-entries/{id}/post", summary="Post a draft entry", tag=JOURNAL,
+          response=JournalEntry, status=200, permission=ACCOUNTING)
+def post_entry(call: Call) -> JournalEntry:
+    return JournalEntry.model_validate(journal.post_entry(call.command, call.ids["id"]))
+
+
+@endpoint(blueprint, "POST", "/journal-entries/{id}/reverse", summary="Reverse a posted entry: creates the "
+          "reversal entry", tag=JOURNAL, body=EntryReverse, response=JournalEntry, permission=ACCOUNTING)
+def reverse_entry(call: Call) -> JournalEntry:
+    return JournalEntry.model_validate(journal.reverse_entry(call.command, call.ids["id"], call.body.date,
+                                                             call.body.description))
+
+
+# --- accounting periods --------------------------------------------------------------------------
+
+@endpoint(blueprint, "GET", "/accounting-periods", summary="List accounting periods", tag=PERIODS,
+          query=PeriodListQuery, response=PeriodList)
+def list_periods(call: Call) -> PeriodList:
+    page = periods.list_periods(call.command.table, call.principal.company_id, call.query.page,
+                                call.query.limit, call.query.cursor)
+    return envelope(PeriodList, "accounting_periods", Period, page)
+
+
+@endpoint(blueprint, "GET", "/accounting-periods/{id}", summary="One accounting period", tag=PERIODS,
+          response=Period)
+def get_period(call: Call) -> Period:
+    return Period.model_validate(periods.get_period(call.command.table, call.principal.company_id, call.ids["id"]))
+
+
+@endpoint(blueprint, "POST", "/accounting-periods", summary="Create an accounting period", tag=PERIODS,
+          body=PeriodCreate, response=Period, permission=ACCOUNTING)
+def create_period(call: Call) -> Period:
+    body = call.body
+    return Period.model_validate(periods.create_period(call.command, body.name, body.start_date, body.end_date))
+
+
+@endpoint(blueprint, "POST", "/accounting-periods/{id}/close", summary="Close a period: no write may be "
+          "dated inside it", tag=PERIODS, response=Period, status=200, permission=ACCOUNTING)
+def close_period(call: Call) -> Period:
+    return Period.model_validate(periods.close_period(call.command, call.ids["id"]))
+
+
+@endpoint(blueprint, "POST", "/accounting-periods/{id}/reopen", summary="Reopen a closed period", tag=PERIODS,
+          response=Period, status=200, permission=ACCOUNTING)
+def reopen_period(call: Call) -> Period:
+    return Period.model_validate(periods.reopen_period(call.command, call.ids["id"]))
+
+
+# --- determination rules -------------------------------------------------------------------------
+
+@endpoint(blueprint, "GET", "/account-determination-rules", summary="List account determination rules",
+          tag=RULES, query=RuleListQuery, response=RuleList)
+def list_rules(call: Call) -> RuleList:
+    query = call.query
+    found = rules.list_rules(call.command.table, call.principal.company_id, operation=query.operation_type,
+                             document_type=query.document_type)
+    start = (query.page - 1) * query.limit
+    return RuleList(rules=[Rule.model_validate(item) for item in found[start:start + query.limit]],
+                    total=len(found), page=query.page, limit=query.limit)
+
+
+@endpoint(blueprint, "POST", "/account-determination-rules", summary="Create or update the rule of a "
+          "(documentType, operationType): 201 created, 200 updated", tag=RULES, body=RuleUpsert,
+          response=Rule, permission=ACCOUNTING)
+def upsert_rule(call: Call) -> Rule:
+    body = call.body
+    return Rule.model_validate(rules.upsert_rule(call.command, body.operation_type, body.document_type,
+                                                 body.chart_of_account_id))
+
+
+@endpoint(blueprint, "POST", "/account-determination-rules/resolve", summary="The account an operation "
+          "posts to (the most specific rule wins)", tag=RULES, body=ResolveRequest, response=Resolution,
+          status=200)
+def resolve_rule(call: Call) -> Resolution:
+    return Resolution.model_validate(rules.resolve(call.command.table, call.principal.company_id,
+                                                   call.body.operation_type, call.body.document_type))

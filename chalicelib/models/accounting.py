@@ -1,0 +1,287 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, List, Literal, Optional
+
+from pydantic import AfterValidator, Field, StringConstraints
+
+from chalicelib.domain.document_types import check_document_type
+from chalicelib.models.base import (
+    Date,
+    EntityId,
+    ListEnvelope,
+    ListQuery,
+    LongText,
+    Money,
+    Name,
+    QueryId,
+    RequestModel,
+    ResponseModel,
+    ShortText,
+)
+
+AccountType = Literal["asset", "liability", "equity", "income", "cost", "expense"]
+AccountCode = Annotated[str, StringConstraints(min_length=1, max_length=30, pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-]*$")]
+OperationType = Literal["receivable", "payable", "revenue", "expense", "tax_sales", "tax_purchases", "inventory",
+                        "cost_of_sales", "cash", "bank", "customer_advance", "supplier_advance", "withholding"]
+DocumentType = Annotated[str, AfterValidator(check_document_type),
+                         Field(json_schema_extra={"enum": ["01", "06", "07", "100", "101", "112", "113", "103",
+                                                           "104", "105", "106", "102", "11", "05"]})]
+EntryStatus = Literal["posted", "draft", "reversed"]
+EntryType = Literal["automatic", "manual", "reversal"]
+
+
+# --- chart of accounts ---------------------------------------------------------------------------
+
+class AccountCreate(RequestModel):
+    code: AccountCode
+    name: Name
+    type: AccountType
+    parent_id: Optional[EntityId] = None
+    description: Optional[LongText] = None
+    is_active: bool = True
+
+
+class AccountUpdate(RequestModel):
+    """PUT changes only the fields it sends; `parentId: null` moves the account to the top."""
+    code: AccountCode = None  # type: ignore[assignment]
+    name: Name = None  # type: ignore[assignment]
+    type: AccountType = None  # type: ignore[assignment]
+    parent_id: Optional[EntityId] = None
+    description: Optional[LongText] = None
+    is_active: bool = None  # type: ignore[assignment]
+    version: Optional[int] = Field(None, ge=1)
+
+
+class Account(ResponseModel):
+    id: int
+    code: str
+    name: str
+    type: str
+    parent_id: Optional[int] = None
+    description: Optional[str] = None
+    is_active: bool
+    normal_balance: Literal["debit", "credit"]
+    has_postings: bool
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class AccountList(ListEnvelope):
+    accounts: List[Account]
+
+
+class AccountListQuery(RequestModel):
+    page: int = Field(1, ge=1, le=10_000)
+    limit: int = Field(20, ge=1, le=100)
+    type: Optional[AccountType] = None
+    is_active: Optional[bool] = None
+
+
+class ChartImport(ResponseModel):
+    accounts_created: int
+    rules_created: int
+    accounts_in_chart: int
+
+
+class Deleted(ResponseModel):
+    id: int
+    deleted: bool
+
+
+# --- journal entries -----------------------------------------------------------------------------
+
+class EntryLineInput(RequestModel):
+    chart_of_account_id: EntityId
+    debit: Money = Decimal("0.00")
+    credit: Money = Decimal("0.00")
+    line_description: Optional[ShortText] = None
+
+
+class EntryCreate(RequestModel):
+    date: Date
+    description: Optional[LongText] = None
+    reference: Optional[ShortText] = None
+    status: Literal["draft", "posted"] = "draft"
+    lines: List[EntryLineInput] = Field(min_length=2, max_length=100)
+
+
+class EntryReverse(RequestModel):
+    date: Optional[Date] = Field(None, description="The reversal's date; default: the entry's own date.")
+    description: Optional[LongText] = None
+
+
+class EntryLine(ResponseModel):
+    chart_of_account_id: int
+    debit: Decimal
+    credit: Decimal
+    line_description: Optional[str] = None
+
+
+class EntrySource(ResponseModel):
+    type: str
+    id: int
+    document_type: Optional[str] = None
+
+
+class JournalEntry(ResponseModel):
+    id: int
+    date: str
+    description: Optional[str] = None
+    reference: Optional[str] = None
+    status: EntryStatus
+    entry_type: EntryType
+    lines: List[EntryLine]
+    total_debit: Decimal
+    total_credit: Decimal
+    source: Optional[EntrySource] = None
+    reversal_of: Optional[int] = None
+    reversed_by: Optional[int] = None
+    posted_at: Optional[str] = None
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class JournalEntryList(ListEnvelope):
+    journal_entries: List[JournalEntry]
+
+
+class EntryListQuery(ListQuery):
+    limit: int = Field(50, ge=1, le=100)
+    start_date: Optional[Date] = None
+    end_date: Optional[Date] = None
+    status: Optional[EntryStatus] = None
+    entry_type: Optional[EntryType] = None
+
+
+# --- ledger and trial balance --------------------------------------------------------------------
+
+class LedgerQuery(RequestModel):
+    chart_of_account_id: QueryId
+    start_date: Optional[Date] = Field(None, description="Default: 1 January of endDate's year.")
+    end_date: Optional[Date] = Field(None, description="Default: today (UTC).")
+    limit: int = Field(500, ge=1, le=1000)
+    cursor: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
+
+
+class LedgerPosting(ResponseModel):
+    date: str
+    journal_entry_id: int
+    line: int
+    entry_type: str
+    description: Optional[str] = None
+    line_description: Optional[str] = None
+    reference: Optional[str] = None
+    debit: Decimal
+    credit: Decimal
+    balance: Decimal
+
+
+class Ledger(ResponseModel):
+    account: Account
+    start_date: str
+    end_date: str
+    opening_balance: Decimal
+    total_debit: Decimal
+    total_credit: Decimal
+    closing_balance: Decimal
+    postings: List[LedgerPosting]
+    limit: int
+    next_cursor: Optional[str] = None
+
+
+class TrialBalanceQuery(RequestModel):
+    date: Optional[Date] = Field(None, description="Default: today (UTC).")
+
+
+class TrialBalanceRow(ResponseModel):
+    chart_of_account_id: int
+    code: str
+    name: str
+    type: str
+    debit: Decimal
+    credit: Decimal
+    balance: Decimal
+    debit_balance: Decimal
+    credit_balance: Decimal
+
+
+class TrialBalance(ResponseModel):
+    date: str
+    accounts: List[TrialBalanceRow]
+    total_debit: Decimal
+    total_credit: Decimal
+    total_debit_balance: Decimal
+    total_credit_balance: Decimal
+
+
+# --- accounting periods --------------------------------------------------------------------------
+
+class PeriodCreate(RequestModel):
+    name: Name
+    start_date: Date
+    end_date: Date
+
+
+class Period(ResponseModel):
+    id: int
+    name: str
+    start_date: str
+    end_date: str
+    status: Literal["open", "closed"]
+    closed_at: Optional[str] = None
+    reopened_at: Optional[str] = None
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class PeriodList(ListEnvelope):
+    accounting_periods: List[Period]
+
+
+class PeriodListQuery(ListQuery):
+    pass
+
+
+# --- determination rules -------------------------------------------------------------------------
+
+class RuleUpsert(RequestModel):
+    document_type: Optional[DocumentType] = Field(None, description="Omit for the general rule.")
+    operation_type: OperationType
+    chart_of_account_id: EntityId
+
+
+class Rule(ResponseModel):
+    id: int
+    document_type: Optional[str] = None
+    operation_type: str
+    chart_of_account_id: int
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class RuleList(ListEnvelope):
+    rules: List[Rule]
+
+
+class RuleListQuery(RequestModel):
+    page: int = Field(1, ge=1, le=10_000)
+    limit: int = Field(100, ge=1, le=100)
+    operation_type: Optional[OperationType] = None
+    document_type: Optional[DocumentType] = None
+
+
+class ResolveRequest(RequestModel):
+    document_type: Optional[DocumentType] = None
+    operation_type: OperationType
+
+
+class Resolution(ResponseModel):
+    chart_of_account_id: int
+    rule_id: int
+    operation_type: str
+    document_type: Optional[str] = None

@@ -1,0 +1,102 @@
+"""Manual journal entries: create (draft or posted), post, reverse, list and get."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib.domain import accounting
+from chalicelib.domain.accounting import AUTOMATIC, DRAFT, MANUAL, Line
+from chalicelib.errors import DocumentTooLarge, ValidationFailed
+from chalicelib.services import chart
+from chalicelib.services.commands import Command
+from chalicelib.services.posting import (
+    INVALID_ACCOUNT,
+    EntryStateError,
+    JournalWrites,
+    count_attribute,
+    entry_item,
+    get_entry,
+    next_entry_id,
+)
+from chalicelib.store import keys
+from chalicelib.store.listing import Page, list_range
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import MAX_ITEMS
+
+# Beside its postings, a posted manual entry writes the entry, its day count, the period
+# check and the Idempotency-Key record.
+_ENTRY_OVERHEAD = 4
+
+
+def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    lines = [Line(line["chartOfAccountId"], line["debit"], line["credit"], line.get("lineDescription"))
+             for line in fields["lines"]]
+    accounting.check_lines(lines)
+    if accounting.posting_write_count(lines) + _ENTRY_OVERHEAD > MAX_ITEMS:
+        raise DocumentTooLarge("An entry posts at most 100 records at once (one per line and two per "
+                               "account); split it into several entries.")
+    _check_accounts(command.table, command.company_id, lines)
+    entry = entry_item(command.company_id, next_entry_id(command.table, command.company_id),
+                       date=fields["date"], description=fields.get("description"), lines=lines,
+                       status=fields.get("status") or DRAFT, entry_type=MANUAL, reference=fields.get("reference"))
+    writes = JournalWrites(command.company_id)
+    writes.add_entry(entry)
+    transaction = command.transaction()
+    writes.apply(transaction)
+    return command.commit(transaction, entry)
+
+
+def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> None:
+    """Precise errors before writing (drafts post nothing, so nothing else would check); a
+    posted entry's transaction checks the same again as conditions."""
+    wanted = {line.account_id for line in lines}
+    found = table.batch_get([chart.account_key(company_id, account_id) for account_id in wanted])
+    problems = []
+    for index, line in enumerate(lines):
+        account = found.get(tuple(chart.account_key(company_id, line.account_id).values()))
+        field = f"lines[{index}].chartOfAccountId"
+        if account is None:
+            problems.append({"field": field, "message": "no such account"})
+        elif not account.get("isActive", False):
+            problems.append({"field": field, "message": f"account {account['code']} is inactive"})
+    if problems:
+        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", code=INVALID_ACCOUNT,
+                               details=problems)
+
+
+def post_entry(command: Command, entry_id: int) -> dict[str, Any]:
+    entry = get_entry(command.table, command.company_id, entry_id)
+    writes = JournalWrites(command.company_id)
+    posted = writes.post_draft(entry)
+    transaction = command.transaction()
+    writes.apply(transaction)
+    return command.commit(transaction, posted)
+
+
+def reverse_entry(command: Command, entry_id: int, date: str | None,
+                  description: str | None) -> dict[str, Any]:
+    entry = get_entry(command.table, command.company_id, entry_id)
+    if entry["entryType"] == AUTOMATIC:
+        raise EntryStateError("An automatic entry is reversed by cancelling what created it (its "
+                              "document or payment).", code="AUTOMATIC_ENTRY")
+    writes = JournalWrites(command.company_id)
+    reversal = writes.reverse(command.table, entry, date or entry["date"], description)
+    transaction = command.transaction()
+    writes.apply(transaction)
+    return command.commit(transaction, reversal)
+
+
+def list_entries(table: Table, company_id: int, *, start_date: str | None, end_date: str | None,
+                 status: str | None, entry_type: str | None, page: int, limit: int,
+                 cursor: str | None) -> Page:
+    """Newest first. `total` is exact for any filter: it sums the per-day counts of the range."""
+    if start_date and end_date and start_date > end_date:
+        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    counts = table.query_all(partition=("PK", keys.entry_day_count(company_id, "")["PK"]),
+                             sort_range=("SK", start_date, end_date), consistent=True)
+    wanted = {count_attribute(s, t) for s in accounting.ENTRY_STATUSES for t in accounting.ENTRY_TYPES
+              if (status is None or s == status) and (entry_type is None or t == entry_type)}
+    total = sum(int(day.get(name, 0)) for day in counts for name in wanted)
+    filters = {name: value for name, value in (("status", status), ("entryType", entry_type)) if value}
+    return list_range(table, partition=keys.collection_partition(company_id, keys.JOURNAL_ENTRY),
+                      low=start_date, high=f"{end_date}#~" if end_date else None, filters=filters,
+                      page=page, limit=limit, cursor=cursor, descending=True, total=total)

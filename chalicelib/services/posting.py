@@ -1,0 +1,297 @@
+"""The posting engine: what a command does to the books, gathered in `JournalWrites` and added
+to the command's one transaction. Manual entries, documents, payments and transfers all post
+through here, so every entry moves balances, counts and period locks the same way.
+
+Each item is written at most once per transaction (DynamoDB refuses two operations on one
+item), so postings of several entries in one command are merged per account and month, per
+account, per date and per year before they are added."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Iterable
+
+from chalicelib import clock
+from chalicelib.domain import accounting
+from chalicelib.domain.accounting import (
+    AUTOMATIC,
+    DRAFT,
+    POSTED,
+    REVERSAL,
+    REVERSED,
+    ZERO,
+    Line,
+    Movement,
+    Rule,
+)
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+
+class PeriodClosed(ApiError):
+    status = 400
+    code = "PERIOD_CLOSED"
+    message = "The date falls in a closed accounting period."
+
+
+class EntryStateError(ApiError):
+    status = 400
+    code = "INVALID_ENTRY_STATUS"
+
+
+INVALID_ACCOUNT = "INVALID_ACCOUNT"
+
+
+def invalid_account(field: str, message: str = "the account does not exist or is inactive") -> ValidationFailed:
+    return ValidationFailed(f"{field}: {message}", code=INVALID_ACCOUNT,
+                            details=[{"field": field, "message": message}])
+
+
+def count_attribute(status: str, entry_type: str) -> str:
+    return f"{status}_{entry_type}"
+
+
+@dataclass(frozen=True)
+class Source:
+    """What an automatic entry comes from: a document, a payment, a transfer..."""
+    kind: str
+    id: int
+    document_type: str | None = None
+
+    def as_item(self) -> dict[str, Any]:
+        return {"type": self.kind, "id": self.id, "documentType": self.document_type}
+
+    @classmethod
+    def from_item(cls, item: dict[str, Any] | None) -> "Source | None":
+        if not item:
+            return None
+        return cls(kind=item["type"], id=int(item["id"]), document_type=item.get("documentType"))
+
+
+# --- entry items ---------------------------------------------------------------------------------
+
+def entry_item(company_id: int, entry_id: int, *, date: str, description: str | None, lines: list[Line],
+               status: str, entry_type: str, reference: str | None = None, source: Source | None = None,
+               reversal_of: int | None = None) -> dict[str, Any]:
+    debit, credit = accounting.entry_totals(lines)
+    now = clock.now_iso()
+    item = {**keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id),
+            **keys.entry_index(company_id, date, entry_id),
+            "itemType": keys.JOURNAL_ENTRY, "id": entry_id, "date": date, "description": description,
+            "reference": reference, "status": status, "entryType": entry_type,
+            "lines": [{"chartOfAccountId": line.account_id, "debit": line.debit, "credit": line.credit,
+                       "lineDescription": line.description} for line in lines],
+            "totalDebit": debit, "totalCredit": credit,
+            "source": source.as_item() if source else None, "reversalOf": reversal_of,
+            "version": 1, "createdAt": now, "updatedAt": now}
+    if status == POSTED:
+        item["postedAt"] = now
+    return {name: value for name, value in item.items() if value is not None}
+
+
+def entry_lines(entry: dict[str, Any]) -> list[Line]:
+    return [Line(int(line["chartOfAccountId"]), Decimal(line["debit"]), Decimal(line["credit"]),
+                 line.get("lineDescription")) for line in entry["lines"]]
+
+
+def get_entry(table: Table, company_id: int, entry_id: int) -> dict[str, Any]:
+    entry = table.get(keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id))
+    if entry is None:
+        raise NotFound("Journal entry not found.")
+    return entry
+
+
+def next_entry_id(table: Table, company_id: int) -> int:
+    return table.next_id(keys.id_sequence(company_id, keys.JOURNAL_ENTRY))
+
+
+# --- what a command does to the books ------------------------------------------------------------
+
+class JournalWrites:
+    def __init__(self, company_id: int) -> None:
+        self.company_id = company_id
+        self._puts: list[dict[str, Any]] = []
+        self._status_changes: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
+        self._postings: list[dict[str, Any]] = []
+        # (account, month) -> [debit, credit, {day: [debit, credit]}]
+        self._balances: dict[tuple[int, str], list[Any]] = {}
+        # account -> (postings added, field to blame when the account is missing or inactive)
+        self._accounts: dict[int, list[Any]] = {}
+        self._day_counts: dict[str, Counter] = defaultdict(Counter)
+        self._dated: dict[str, set[str]] = defaultdict(set)
+
+    # entries
+
+    def add_entry(self, entry: dict[str, Any], *, line_field: str = "lines") -> None:
+        """A new entry: written, counted, its date checked against closed periods and, when
+        posted, its lines posted."""
+        self._puts.append(entry)
+        self._count(entry["date"], entry["status"], entry["entryType"], 1)
+        self.require_open(entry["date"])
+        if entry["status"] == POSTED:
+            self._post_lines(entry, line_field)
+
+    def post_draft(self, entry: dict[str, Any]) -> dict[str, Any]:
+        if entry["status"] != DRAFT:
+            raise EntryStateError(f"Only a draft can be posted; this entry is {entry['status']}.",
+                                  code="ENTRY_NOT_DRAFT")
+        posted = self._change_status(entry, POSTED, {"postedAt": clock.now_iso()})
+        self.require_open(entry["date"])
+        self._post_lines(posted, "lines")
+        return posted
+
+    def reverse(self, table: Table, entry: dict[str, Any], date: str,
+                description: str | None = None) -> dict[str, Any]:
+        """A `reversal` entry with the lines swapped, posted on `date`; the original becomes
+        `reversed` (its own postings stay: they happened)."""
+        if entry["status"] != POSTED:
+            raise EntryStateError(f"Only a posted entry can be reversed; this entry is {entry['status']}.",
+                                  code="ENTRY_NOT_POSTED")
+        if date < entry["date"]:
+            raise ValidationFailed.for_field("date", f"a reversal cannot be dated before the entry ({entry['date']})")
+        reversal_id = next_entry_id(table, self.company_id)
+        reversal = entry_item(
+            self.company_id, reversal_id, date=date,
+            description=description or f"Reversal of entry {int(entry['id'])}" + (
+                f": {entry['description']}" if entry.get("description") else ""),
+            lines=accounting.reversal_lines(entry_lines(entry)), status=POSTED, entry_type=REVERSAL,
+            reference=entry.get("reference"), source=Source.from_item(entry.get("source")),
+            reversal_of=int(entry["id"]))
+        self.add_entry(reversal)
+        self._change_status(entry, REVERSED, {"reversedBy": reversal_id})
+        return reversal
+
+    def automatic_entry(self, table: Table, rules: list[Rule], *, source: Source, date: str,
+                        description: str, movements: Iterable[Movement]) -> dict[str, Any]:
+        """A posted `automatic` entry from semantic movements, accounts resolved through the
+        determination rules (most specific first) unless a movement names its account."""
+        def account_for(movement: Movement) -> int:
+            return accounting.resolve_rule(rules, movement.operation, source.document_type).account_id
+
+        lines = accounting.lines_from_movements(movements, account_for)
+        entry = entry_item(self.company_id, next_entry_id(table, self.company_id), date=date,
+                           description=description, lines=lines, status=POSTED, entry_type=AUTOMATIC,
+                           source=source)
+        self.add_entry(entry)
+        return entry
+
+    def require_open(self, date: str) -> None:
+        self._dated[date[:4]].add(date[5:])
+
+    # internals
+
+    def _change_status(self, entry: dict[str, Any], status: str, also: dict[str, Any]) -> dict[str, Any]:
+        changed = {**entry, "status": status, **also, "version": int(entry["version"]) + 1,
+                   "updatedAt": clock.now_iso()}
+        self._status_changes.append((entry, status, {**also, "updatedAt": changed["updatedAt"]}))
+        self._count(entry["date"], entry["status"], entry["entryType"], -1)
+        self._count(entry["date"], status, entry["entryType"], 1)
+        return changed
+
+    def _count(self, date: str, status: str, entry_type: str, delta: int) -> None:
+        self._day_counts[date][count_attribute(status, entry_type)] += delta
+
+    def _post_lines(self, entry: dict[str, Any], line_field: str) -> None:
+        date, month, day = entry["date"], accounting.month_of(entry["date"]), accounting.day_of(entry["date"])
+        entry_id = int(entry["id"])
+        for index, line in enumerate(entry_lines(entry)):
+            self._postings.append({
+                **keys.posting(self.company_id, line.account_id, date, entry_id, index),
+                "itemType": "POSTING", "accountId": line.account_id, "date": date,
+                "journalEntryId": entry_id, "line": index, "entryType": entry["entryType"],
+                "description": entry.get("description"), "lineDescription": line.description,
+                "reference": entry.get("reference"), "debit": line.debit, "credit": line.credit})
+            balance = self._balances.setdefault((line.account_id, month), [ZERO, ZERO, {}])
+            balance[0] += line.debit
+            balance[1] += line.credit
+            by_day = balance[2].setdefault(day, [ZERO, ZERO])
+            by_day[0] += line.debit
+            by_day[1] += line.credit
+            guard = self._accounts.setdefault(line.account_id, [0, f"{line_field}[{index}].chartOfAccountId"])
+            guard[0] += 1
+
+    def apply(self, transaction: Transaction) -> None:
+        for entry in self._puts:
+            transaction.put_new(entry)
+        for entry, status, also in self._status_changes:
+            names = {"#status": "status", "#version": "version"}
+            values: dict[str, Any] = {":from": entry["status"], ":to": status,
+                                      ":expected": int(entry["version"]), ":next": int(entry["version"]) + 1}
+            assignments = ["#status = :to", "#version = :next"]
+            for position, (name, value) in enumerate(also.items()):
+                names[f"#a{position}"] = name
+                values[f":a{position}"] = value
+                assignments.append(f"#a{position} = :a{position}")
+            # a concurrent post or reversal of the same entry makes the command run again
+            transaction.update(keys.entity(self.company_id, keys.JOURNAL_ENTRY, int(entry["id"])),
+                               "SET " + ", ".join(assignments),
+                               condition="#status = :from AND #version = :expected", names=names, values=values)
+        for posting in self._postings:
+            transaction.put(posting)
+        for (account_id, month), (debit, credit, days) in self._balances.items():
+            self._add_balance(transaction, account_id, month, debit, credit, days)
+        for account_id, (postings, field) in self._accounts.items():
+            transaction.update(keys.entity(self.company_id, keys.CHART_ACCOUNT, account_id),
+                               "ADD postingCount :n",
+                               condition="attribute_exists(PK) AND isActive = :active",
+                               values={":n": postings, ":active": True}, on_fail=invalid_account(field))
+        for date, counts in self._day_counts.items():
+            counts = Counter({name: delta for name, delta in counts.items() if delta})
+            if counts:
+                names = {f"#c{i}": name for i, name in enumerate(counts)}
+                values = {f":c{i}": delta for i, delta in enumerate(counts.values())}
+                transaction.update(keys.entry_day_count(self.company_id, date),
+                                   "ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(counts))),
+                                   names=names, values=values)
+        for year, days in self._dated.items():
+            ordered = sorted(days)
+            closed = PeriodClosed(f"{year}-{ordered[0]} falls in a closed accounting period." if len(ordered) == 1
+                                  else f"A date of this operation in {year} falls in a closed accounting period.",
+                                  details=[{"field": "date", "message": "falls in a closed accounting period"}])
+            open_on_each = " AND ".join(f"NOT contains(closedDays, :d{i})" for i in range(len(ordered)))
+            transaction.check(keys.period_lock(self.company_id, year),
+                              f"attribute_not_exists(closedDays) OR ({open_on_each})",
+                              values={f":d{i}": day for i, day in enumerate(ordered)}, on_fail=closed)
+
+    def _add_balance(self, transaction: Transaction, account_id: int, month: str, debit: Decimal,
+                     credit: Decimal, days: dict[str, list[Decimal]]) -> None:
+        names = {"#debit": "debit", "#credit": "credit"}
+        values: dict[str, Any] = {":debit": debit, ":credit": credit}
+        additions = ["#debit :debit", "#credit :credit"]
+        for day, (day_debit, day_credit) in days.items():
+            names[f"#d{day}"], names[f"#c{day}"] = f"d{day}", f"c{day}"
+            values[f":d{day}"], values[f":c{day}"] = day_debit, day_credit
+            additions += [f"#d{day} :d{day}", f"#c{day} :c{day}"]
+        index = keys.balance_index(self.company_id, account_id, month)
+        names.update({"#gpk": "GSI1PK", "#gsk": "GSI1SK", "#account": "accountId", "#month": "month",
+                      "#type": "itemType"})
+        values.update({":gpk": index["GSI1PK"], ":gsk": index["GSI1SK"], ":account": account_id,
+                       ":month": month, ":type": "BALANCE"})
+        transaction.update(keys.account_month_balance(self.company_id, account_id, month),
+                           "ADD " + ", ".join(additions)
+                           + " SET #gpk = :gpk, #gsk = :gsk, #account = :account, #month = :month, #type = :type",
+                           names=names, values=values)
+
+
+# --- reading balances back -----------------------------------------------------------------------
+
+def month_balance(item: dict[str, Any]) -> accounting.MonthBalance:
+    days = {}
+    for name, value in item.items():
+        if len(name) == 3 and name[0] == "d" and name[1:].isdigit():
+            days[name[1:]] = (Decimal(value), Decimal(item.get(f"c{name[1:]}", 0)))
+    return accounting.MonthBalance(month=item["month"], debit=Decimal(item.get("debit", 0)),
+                                   credit=Decimal(item.get("credit", 0)), days=days)
+
+
+def load_rules(table: Table, company_id: int) -> list[Rule]:
+    items = table.query_all(partition=("PK", keys.determination_rules_partition(company_id)), consistent=True)
+    return [rule_of(item) for item in items]
+
+
+def rule_of(item: dict[str, Any]) -> Rule:
+    return Rule(id=int(item["id"]), operation=item["operationType"], document_type=item.get("documentType"),
+                account_id=int(item["chartOfAccountId"]))

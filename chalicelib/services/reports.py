@@ -1,0 +1,120 @@
+"""General ledger and trial balance, read from the monthly balances (with their per-day
+totals) and the postings. A ledger reads only the account's own partition: its cost does not
+depend on the company's other accounts."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib.domain import accounting
+from chalicelib.domain.accounting import ZERO
+from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.services import chart
+from chalicelib.services.posting import month_balance
+from chalicelib.store import keys
+from chalicelib.store.listing import GSI1, decode_cursor, encode_cursor
+from chalicelib.store.table import Table
+
+_POSTINGS_END = "~"  # sorts after every digit and '#': the upper bound of a day's postings
+
+
+def ledger(table: Table, company_id: int, account_id: int, start_date: str, end_date: str,
+           limit: int, cursor: str | None) -> dict[str, Any]:
+    """Opening balance at `start_date`, the postings of [start_date, end_date] with their
+    running balance (a page of `limit`, `nextCursor` for the rest) and the closing balance.
+    The account item and its monthly balances come back from one Query (they sort before
+    the postings), the page from a second; a cursor page adds a Query for the same day's
+    postings before it."""
+    if start_date > end_date:
+        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    partition = keys.account_partition(company_id, account_id)
+    head = table.query_all(partition=("PK", partition),
+                           sort_range=("SK", "ACCT", f"{keys.ACCOUNT_BALANCE_PREFIX}{end_date[:7]}"),
+                           consistent=True)
+    account = next((item for item in head if item["SK"] == "ACCT"), None)
+    if account is None:
+        raise NotFound("Account not found.")
+    months = [month_balance(item) for item in head if item["SK"].startswith(keys.ACCOUNT_BALANCE_PREFIX)]
+    account_type = account["type"]
+
+    def balance_through(date: str) -> tuple[Decimal, Decimal]:
+        return accounting.totals_through(months, date)
+
+    opening_debit, opening_credit = balance_through(accounting.previous_day(start_date))
+    closing_debit, closing_credit = balance_through(end_date)
+    low = f"{keys.POSTING_PREFIX}{start_date}"
+    high = f"{keys.POSTING_PREFIX}{end_date}{_POSTINGS_END}"
+    start_key = None
+    running_debit, running_credit = opening_debit, opening_credit
+    if cursor:
+        start_key = decode_cursor(cursor, partition_attribute="PK", partition=partition)
+        after = str(start_key.get("SK", ""))
+        if set(start_key) != {"PK", "SK"} or not (low <= after <= high):
+            raise ValidationFailed.for_field("cursor", "invalid or expired cursor")
+        day = after[len(keys.POSTING_PREFIX):len(keys.POSTING_PREFIX) + 10]
+        running_debit, running_credit = balance_through(accounting.previous_day(day))
+        earlier_that_day = table.query_all(partition=("PK", partition),
+                                           sort_range=("SK", f"{keys.POSTING_PREFIX}{day}", after),
+                                           consistent=True)
+        for posting in earlier_that_day:
+            running_debit += posting["debit"]
+            running_credit += posting["credit"]
+
+    postings: list[dict[str, Any]] = []
+    more = False
+    while True:
+        batch, start_key = table.query(partition=("PK", partition), sort_range=("SK", low, high),
+                                       limit=limit + 1 - len(postings), start_key=start_key, consistent=True)
+        postings.extend(batch)
+        if len(postings) > limit:
+            more = True
+            postings = postings[:limit]
+            break
+        if start_key is None:
+            break
+    opening = accounting.natural_balance(account_type, running_debit, running_credit)
+    balances = accounting.running_balances(account_type, opening,
+                                           ((p["debit"], p["credit"]) for p in postings))
+    return {
+        "account": chart.view(account),
+        "startDate": start_date, "endDate": end_date,
+        "openingBalance": accounting.natural_balance(account_type, opening_debit, opening_credit),
+        "totalDebit": closing_debit - opening_debit, "totalCredit": closing_credit - opening_credit,
+        "closingBalance": accounting.natural_balance(account_type, closing_debit, closing_credit),
+        "postings": [{"date": p["date"], "journalEntryId": p["journalEntryId"], "line": p["line"],
+                      "entryType": p["entryType"], "description": p.get("description"),
+                      "lineDescription": p.get("lineDescription"), "reference": p.get("reference"),
+                      "debit": p["debit"], "credit": p["credit"], "balance": balance}
+                     for p, balance in zip(postings, balances, strict=True)],
+        "limit": limit,
+        "nextCursor": encode_cursor({"PK": partition, "SK": postings[-1]["SK"]}) if more and postings else None,
+    }
+
+
+def trial_balance(table: Table, company_id: int, date: str) -> dict[str, Any]:
+    """Per account with movements up to `date`: total debits, total credits and the balance on
+    its normal side; the debit and credit totals of a balanced ledger are equal. One Query of
+    the monthly balances up to the month of `date` and one of the chart."""
+    balances = table.query_all(partition=("GSI1PK", keys.balances_partition(company_id)), index=GSI1,
+                               sort_range=("GSI1SK", None, f"{date[:7]}#~"))
+    by_account: dict[int, list[accounting.MonthBalance]] = {}
+    for item in balances:
+        by_account.setdefault(int(item["accountId"]), []).append(month_balance(item))
+    rows = []
+    total_debit = total_credit = ZERO
+    accounts = {int(item["id"]): item for item in chart.all_accounts(table, company_id)}
+    for account_id, months in by_account.items():
+        debit, credit = accounting.totals_through(months, date)
+        if debit == 0 and credit == 0:
+            continue
+        account = accounts.get(account_id) or {"code": "", "name": "", "type": accounting.ASSET}
+        balance = accounting.natural_balance(account["type"], debit, credit)
+        rows.append({"chartOfAccountId": account_id, "code": account["code"], "name": account["name"],
+                     "type": account["type"], "debit": debit, "credit": credit, "balance": balance,
+                     "debitBalance": max(debit - credit, ZERO), "creditBalance": max(credit - debit, ZERO)})
+        total_debit += debit
+        total_credit += credit
+    rows.sort(key=lambda row: row["code"])
+    return {"date": date, "accounts": rows, "totalDebit": total_debit, "totalCredit": total_credit,
+            "totalDebitBalance": sum((row["debitBalance"] for row in rows), ZERO),
+            "totalCreditBalance": sum((row["creditBalance"] for row in rows), ZERO)}
