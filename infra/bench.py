@@ -4,7 +4,10 @@
    the same run, in fresh interpreters (median of N). Target: ratio <= 1.5.
 2. DynamoDB calls per request for each route, as deployed: the REQUEST authorizer's calls and
    the API Lambda's calls are counted apart. Target: one GetItem/Query per read, one
-   TransactWriteItems per write."""
+   TransactWriteItems per write.
+3. General ledger, first page, of one account with 50 postings, while the company's OTHER
+   accounts hold 100 and then 10,000 postings: DynamoDB calls and median latency (in-process,
+   over the embedded moto). Target: latency ratio <= 1.2, the same calls."""
 from __future__ import annotations
 
 import argparse
@@ -58,17 +61,20 @@ class CallCounter:
         return taken
 
 
-def calls_per_request() -> list[dict[str, Any]]:
+def _bench_environment(auth_at_gateway: bool) -> None:
     os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
-                       "AWS_DEFAULT_REGION": "us-east-1", "TABLE_NAME": "bench", "AUTH_AT_GATEWAY": "1",
-                       "POWERTOOLS_LOG_LEVEL": "WARNING"})
+                       "AWS_DEFAULT_REGION": "us-east-1", "TABLE_NAME": "bench",
+                       "AUTH_AT_GATEWAY": "1" if auth_at_gateway else "0", "POWERTOOLS_LOG_LEVEL": "WARNING"})
     os.environ.pop("AWS_ENDPOINT_URL", None)
     warnings.filterwarnings("ignore")
-    import boto3
-    from moto import mock_aws
-
     from infra import moto_speedups
     moto_speedups.install()
+
+
+def calls_per_request() -> list[dict[str, Any]]:
+    _bench_environment(auth_at_gateway=True)
+    import boto3
+    from moto import mock_aws
 
     with mock_aws():
         from app import app, authorizer
@@ -123,6 +129,17 @@ def calls_per_request() -> list[dict[str, Any]]:
         rows.append(request("GET", "/products"))
         rows.append(request("PUT", f"/products/{product['body']['id']}", {"code": "B-2"}))
         rows.append(request("GET", "/companies"))
+        rows.append(request("POST", "/chart-of-accounts", {"code": "110101", "name": "Caja", "type": "asset"}))
+        rows.append(request("POST", "/chart-of-accounts", {"code": "3101", "name": "Capital", "type": "equity"}))
+        entry = {"date": "2026-11-05", "status": "posted", "lines": [{"chartOfAccountId": 1, "debit": 10},
+                                                                     {"chartOfAccountId": 2, "credit": 10}]}
+        rows.append(request("POST", "/journal-entries", entry))
+        rows.append(request("POST", "/journal-entries", {**entry, "status": "draft"}))
+        rows.append(request("POST", "/journal-entries/2/post"))
+        rows.append(request("GET", "/journal-entries"))
+        rows.append(request("GET", "/journal-entries/ledger?chartOfAccountId=1&startDate=2026-01-01"
+                                   "&endDate=2026-12-31"))
+        rows.append(request("GET", "/journal-entries/trial-balance?date=2026-12-31"))
         rows.append(request("PUT", f"/companies/{company.company_id}", {"phone": "2222-2222"}))
         from chalicelib.services import sessions
         token, _ = sessions.login(table, company.email, "correct horse battery")
@@ -134,9 +151,84 @@ def calls_per_request() -> list[dict[str, Any]]:
         return rows
 
 
+def ledger_scaling(samples: int) -> dict[str, Any]:
+    _bench_environment(auth_at_gateway=False)
+    import time
+
+    import boto3
+    from moto import mock_aws
+
+    with mock_aws():
+        from app import app
+        from chalicelib.auth.principal import API_KEY, Principal
+        from chalicelib.services import chart, journal
+        from chalicelib.services.commands import Command
+        from chalicelib.settings import reset_settings
+        from chalicelib.store.table import get_table, reset_table
+        from infra.gateway import LocalApiGateway
+        from infra.resources import create_table
+        from tests.support import make_company
+
+        reset_settings()
+        reset_table()
+        create_table(boto3.client("dynamodb"), "bench")
+        table = get_table()
+        company = make_company(table, "Ledger S.A.", "ledger@example.com")
+        command = Command(Principal(API_KEY, company.company_id, company.user_id, "owner"), table)
+
+        def account(code: str, account_type: str) -> int:
+            return int(chart.create_account(command, {"code": code, "name": code, "type": account_type})["id"])
+
+        def entry(date: str, lines: list[tuple[int, int, int]]) -> None:
+            journal.create_entry(command, {"date": date, "status": "posted", "lines": [
+                {"chartOfAccountId": a, "debit": d, "credit": c} for a, d, c in lines]})
+
+        target, capital = account("110101", "asset"), account("3101", "equity")
+        others = [account(f"61{n:02d}", "expense") for n in range(19)]
+        payable = account("210101", "liability")
+        for day in range(1, 26):
+            entry(f"2026-11-{day:02d}", [(target, 100 + day, 0), (capital, 0, 100 + day)])
+            entry(f"2026-11-{day:02d}", [(capital, 5, 0), (target, 0, 5)])
+        written = 0
+
+        def fill_others(total: int) -> None:
+            nonlocal written
+            while written < total:
+                day = 1 + (written // 20) % 28
+                entry(f"2026-11-{day:02d}", [(other, 1, 0) for other in others] + [(payable, 0, len(others))])
+                written += 20
+
+        counter = CallCounter(table.client)
+        gateway = LocalApiGateway(app)
+        headers = {"authorization": f"Bearer {company.api_key}"}
+        path = f"/journal-entries/ledger?chartOfAccountId={target}&startDate=2026-11-01&endDate=2026-11-30"
+
+        def measure() -> dict[str, Any]:
+            gateway.handle("GET", path, headers, b"")  # warm
+            counter.take()
+            latencies = []
+            for _ in range(samples):
+                started = time.perf_counter()
+                response = gateway.handle("GET", path, headers, b"")
+                latencies.append(time.perf_counter() - started)
+                assert response["statusCode"] == 200, response
+            calls = {name: count // samples for name, count in counter.take().items()}
+            return {"otherPostings": written, "medianMs": round(statistics.median(latencies) * 1000, 2),
+                    "callsPerRequest": calls}
+
+        fill_others(100)
+        small = measure()
+        fill_others(10_000)
+        large = measure()
+        return {"with100": small, "with10000": large,
+                "latencyRatio": round(large["medianMs"] / small["medianMs"], 3),
+                "note": "calls include the in-app authentication (GetItem + BatchGetItem)"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--ledger-samples", type=int, default=50)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     print("import time (fresh interpreter, median of", args.runs, "runs)")
@@ -145,6 +237,8 @@ def main() -> None:
     for row in calls_per_request():
         print(f"  {row['route']:<34} {row['status']}  authorizer {row['authorizer_calls']}  "
               f"api {row['api_calls']}")
+    print("\nGeneral ledger first page: 50 postings of the account, 100 vs 10,000 on other accounts")
+    print(json.dumps(ledger_scaling(args.ledger_samples), indent=2))
 
 
 if __name__ == "__main__":

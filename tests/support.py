@@ -1,7 +1,6 @@
 """Test helpers: an HTTP-ish client over the Chalice app and ready-made companies."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +50,7 @@ class ApiClient:
         if origin:
             sent["origin"] = origin
         sent.update(headers or {})
-        payload = raw if raw is not None else (json.dumps(body).encode() if body is not None else b"")
+        payload = raw if raw is not None else (jsoncodec.dumps(body).encode() if body is not None else b"")
         response = self.http.request(method, path, headers=sent, body=payload)
         return Reply(response.status_code, dict(response.headers), response.body.decode())
 

@@ -40,3 +40,35 @@ def test_writes_cost_one_transaction(api, calls, company_a):
     assert created == Counter({"UpdateItem": 1, "TransactWriteItems": 1})
     updated = measure(calls, lambda: api.put("/products/1", {"name": "B"}, key=key))
     assert updated == Counter({"GetItem": 1, "TransactWriteItems": 1})
+
+
+def test_ledger_costs_two_queries_whatever_the_other_accounts_hold(api, calls, company_a):
+    from tests.support import Books
+    books = Books(api, company_a, full=False)
+    key = company_a.api_key
+    books.entry("2026-10-01", ("110101", 5, 0), ("3101", 0, 5))
+    books.entry("2026-11-02", ("110101", 7, 0), ("3101", 0, 7))
+    path = f"/journal-entries/ledger?chartOfAccountId={books['110101']}&startDate=2026-11-01&endDate=2026-11-30"
+    before = measure(calls, lambda: api.get(path, key=key))
+    for n in range(30):
+        books.entry("2026-11-03", ("110103", 10 + n, 0), ("410101", 0, 10 + n))
+    after = measure(calls, lambda: api.get(path, key=key))
+    assert before == after == Counter({"Query": 2})
+    assert api.get(path, key=key).json["openingBalance"] == 5
+
+
+def test_accounting_reads_and_writes_budget(api, calls, company_a):
+    from tests.support import Books
+    books = Books(api, company_a, full=False)
+    key = company_a.api_key
+    body = {"date": "2026-11-05", "lines": [{"chartOfAccountId": books["110101"], "debit": 1},
+                                            {"chartOfAccountId": books["410101"], "credit": 1}]}
+    # the id from its counter, the accounts checked in one BatchGet, the rest one transaction
+    assert measure(calls, lambda: api.post("/journal-entries", body, key=key)) == \
+        Counter({"UpdateItem": 1, "BatchGetItem": 1, "TransactWriteItems": 1})
+    assert measure(calls, lambda: api.post("/journal-entries/1/post", key=key)) == \
+        Counter({"GetItem": 1, "TransactWriteItems": 1})
+    assert measure(calls, lambda: api.get("/journal-entries", key=key)) == Counter({"Query": 2})
+    assert measure(calls, lambda: api.get("/journal-entries/1", key=key)) == Counter({"GetItem": 1})
+    assert measure(calls, lambda: api.get("/journal-entries/trial-balance", key=key)) == Counter({"Query": 2})
+    assert measure(calls, lambda: api.get("/chart-of-accounts", key=key)) == Counter({"Query": 1})

@@ -76,3 +76,47 @@ def test_each_thread_sees_its_own_current_request():
     for thread in threads:
         thread.join()
     assert seen == {"a": "a", "b": "b"}
+
+
+def test_concurrent_postings_to_the_same_accounts_add_up(api, company_a):
+    from decimal import Decimal
+
+    from tests.support import Books
+    books = Books(api, company_a, full=False)
+
+    def post(n):
+        entry = books.entry("2026-11-05", ("110101", n + 1, 0), ("410101", 0, n + 1))
+        return entry["id"]
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        ids = list(pool.map(post, range(THREADS * PER_THREAD)))
+    assert len(set(ids)) == len(ids)
+    expected = Decimal(sum(n + 1 for n in range(THREADS * PER_THREAD)))
+    assert books.ledger("110101")["closingBalance"] == expected
+    trial = books.trial_balance()
+    assert trial["totalDebit"] == trial["totalCredit"] == expected
+    assert api.get("/journal-entries", key=company_a.api_key).json["total"] == len(ids)
+
+
+def test_a_period_closing_while_entries_arrive_lets_none_slip_in(api, company_a):
+    from tests.support import Books
+    books = Books(api, company_a, full=False)
+    november = api.post("/accounting-periods", {"name": "Nov", "startDate": "2026-11-01", "endDate": "2026-11-30"},
+                        key=company_a.api_key).json
+    body = {"date": "2026-11-05", "status": "posted", "lines": [
+        {"chartOfAccountId": books["110101"], "debit": 1}, {"chartOfAccountId": books["410101"], "credit": 1}]}
+
+    def post(n):
+        if n == THREADS:
+            return "close", api.post(f"/accounting-periods/{november['id']}/close", key=company_a.api_key).status
+        reply = api.post("/journal-entries", body, key=company_a.api_key)
+        return reply.json.get("code") if reply.status == 400 else reply.status, None
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        outcomes = list(pool.map(post, range(THREADS * 2)))
+    accepted = [o for o in outcomes if o[0] == 201]
+    assert ("close", 200) in outcomes
+    assert all(o[0] in (201, "PERIOD_CLOSED", "close") for o in outcomes)
+    # exactly the accepted entries are in the books, and nothing can be added once closed
+    assert books.ledger("110101")["closingBalance"] == len(accepted)
+    assert api.post("/journal-entries", body, key=company_a.api_key).json["code"] == "PERIOD_CLOSED"

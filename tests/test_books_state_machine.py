@@ -1,0 +1,136 @@
+"""A hypothesis state machine over manual entries and periods (create draft or posted, post,
+reverse, close, reopen), through the API. After every step: each entry balances, the trial
+balance's debits equal its credits, each ledger's closing balance is the account's balance in
+the trial balance, and both equal what a plain model of the books says. Writes dated in a closed
+period must be refused, every other valid write accepted."""
+from __future__ import annotations
+
+import itertools
+from decimal import Decimal
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+
+from chalicelib.domain.accounting import natural_balance
+from tests.support import SMALL_CHART, Books, make_company
+
+DATES = [f"2026-{month:02d}-{day:02d}" for month in (10, 11, 12) for day in (1, 15, 28, 30)] + ["2026-10-31"]
+PERIODS = (("Octubre", "2026-10-01", "2026-10-31"), ("Noviembre", "2026-11-01", "2026-11-30"),
+           ("Diciembre", "2026-12-01", "2026-12-31"))
+CODES = [code for code, _, _ in SMALL_CHART]
+TYPES = {code: account_type for code, _, account_type in SMALL_CHART}
+AMOUNTS = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("5000"), places=2)
+END = "2026-12-31"
+CUTOFF, AFTER_CUTOFF = "2026-11-15", "2026-11-16"   # a day that carries entries, and the next
+_companies = itertools.count(1)
+
+
+def test_books_stay_consistent(api, table):
+    class BooksMachine(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            number = next(_companies)
+            self.company = make_company(table, f"Empresa {number}", f"owner{number}@books.hn")
+            self.key = self.company.api_key
+            self.books = Books(api, self.company, full=False)
+            self.period_ids = []
+            for name, start, end in PERIODS:
+                reply = api.post("/accounting-periods", {"name": name, "startDate": start, "endDate": end},
+                                 key=self.key)
+                self.period_ids.append(reply.json["id"])
+            self.closed: set[int] = set()
+            self.entries: dict[int, dict] = {}   # id -> {date, status, lines: [(code, debit, credit)]}
+
+        def is_closed(self, date: str) -> bool:
+            return any(PERIODS[i][1] <= date <= PERIODS[i][2] for i in self.closed)
+
+        def expect(self, reply, status: int, date: str):
+            if self.is_closed(date):
+                assert reply.status == 400 and reply.json["code"] == "PERIOD_CLOSED", reply.text
+                return False
+            assert reply.status == status, reply.text
+            return True
+
+        @rule(date=st.sampled_from(DATES), posted=st.booleans(), data=st.data(),
+              debit_codes=st.lists(st.sampled_from(CODES), min_size=1, max_size=3))
+        def create_entry(self, date, posted, data, debit_codes):
+            amounts = [data.draw(AMOUNTS) for _ in debit_codes]
+            credit_code = data.draw(st.sampled_from(CODES))
+            lines = [(code, amount, Decimal("0")) for code, amount in zip(debit_codes, amounts, strict=True)]
+            lines.append((credit_code, Decimal("0"), sum(amounts)))
+            body = {"date": date, "status": "posted" if posted else "draft",
+                    "lines": [{"chartOfAccountId": self.books[code], "debit": debit, "credit": credit}
+                              for code, debit, credit in lines]}
+            reply = api.post("/journal-entries", body, key=self.key)
+            if self.expect(reply, 201, date):
+                self.entries[reply.json["id"]] = {"date": date, "status": body["status"], "lines": lines}
+
+        @rule(date=st.sampled_from(DATES))
+        def create_unbalanced_entry(self, date):
+            body = {"date": date, "lines": [{"chartOfAccountId": self.books[CODES[0]], "debit": 10},
+                                            {"chartOfAccountId": self.books[CODES[1]], "credit": 9}]}
+            reply = api.post("/journal-entries", body, key=self.key)
+            assert reply.status == 400 and reply.json["code"] == "UNBALANCED_ENTRY", reply.text
+
+        @precondition(lambda self: any(e["status"] == "draft" for e in self.entries.values()))
+        @rule(data=st.data())
+        def post_draft(self, data):
+            entry_id = data.draw(st.sampled_from(sorted(i for i, e in self.entries.items() if e["status"] == "draft")))
+            reply = api.post(f"/journal-entries/{entry_id}/post", key=self.key)
+            if self.expect(reply, 200, self.entries[entry_id]["date"]):
+                self.entries[entry_id]["status"] = "posted"
+
+        @precondition(lambda self: any(e["status"] == "posted" for e in self.entries.values()))
+        @rule(data=st.data())
+        def reverse(self, data):
+            entry_id = data.draw(st.sampled_from(sorted(i for i, e in self.entries.items() if e["status"] == "posted")))
+            entry = self.entries[entry_id]
+            date = data.draw(st.sampled_from([d for d in DATES if d >= entry["date"]]))
+            reply = api.post(f"/journal-entries/{entry_id}/reverse", {"date": date}, key=self.key)
+            if self.expect(reply, 201, date):
+                entry["status"] = "reversed"
+                self.entries[reply.json["id"]] = {"date": date, "status": "posted",
+                                                  "lines": [(c, cr, d) for c, d, cr in entry["lines"]]}
+
+        @rule(index=st.integers(0, len(PERIODS) - 1))
+        def close_or_reopen(self, index):
+            action = "reopen" if index in self.closed else "close"
+            reply = api.post(f"/accounting-periods/{self.period_ids[index]}/{action}", key=self.key)
+            assert reply.status == 200, reply.text
+            self.closed ^= {index}
+
+        @invariant()
+        def books_agree(self):
+            listed = api.get("/journal-entries?limit=100", key=self.key).json
+            assert listed["total"] == len(self.entries)
+            for entry in listed["journalEntries"]:
+                debit = sum(line["debit"] for line in entry["lines"])
+                credit = sum(line["credit"] for line in entry["lines"])
+                assert debit == credit == entry["totalDebit"] == entry["totalCredit"]
+                assert entry["status"] == self.entries[entry["id"]]["status"]
+            model = {cutoff: self.model_balances(cutoff) for cutoff in (CUTOFF, END)}
+            for cutoff in (CUTOFF, END):
+                trial = self.books.trial_balance(cutoff)
+                assert trial["totalDebit"] == trial["totalCredit"]
+                balances = {row["code"]: row["balance"] for row in trial["accounts"]}
+                assert {code: balances.get(code, 0) for code in CODES} == model[cutoff], cutoff
+            for code in CODES:
+                ledger = self.books.ledger(code, AFTER_CUTOFF, END)
+                assert ledger["openingBalance"] == model[CUTOFF][code], code
+                assert ledger["closingBalance"] == model[END][code], code
+                if ledger["postings"]:
+                    assert ledger["postings"][-1]["balance"] == ledger["closingBalance"]
+
+        def model_balances(self, cutoff: str) -> dict[str, Decimal]:
+            """Posted and reversed entries stay in the books (a reversal is an entry of its own)."""
+            totals = {code: [Decimal("0"), Decimal("0")] for code in CODES}
+            for entry in self.entries.values():
+                if entry["status"] != "draft" and entry["date"] <= cutoff:
+                    for code, debit, credit in entry["lines"]:
+                        totals[code][0] += debit
+                        totals[code][1] += credit
+            return {code: natural_balance(TYPES[code], *totals[code]) for code in CODES}
+
+    run_state_machine_as_test(BooksMachine, settings=settings(
+        max_examples=10, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck)))
