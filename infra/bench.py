@@ -71,24 +71,31 @@ def _bench_environment(auth_at_gateway: bool) -> None:
     moto_speedups.install()
 
 
+def _bench_company(name: str, email: str) -> tuple[Any, Any]:
+    """Inside mock_aws: a fresh table and a company with its owner and API key."""
+    import boto3
+
+    from chalicelib.settings import reset_settings
+    from chalicelib.store.table import get_table, reset_table
+    from infra.resources import create_table
+    from tests.support import make_company
+
+    reset_settings()
+    reset_table()
+    create_table(boto3.client("dynamodb"), "bench")
+    table = get_table()
+    return table, make_company(table, name, email)
+
+
 def calls_per_request() -> list[dict[str, Any]]:
     _bench_environment(auth_at_gateway=True)
-    import boto3
     from moto import mock_aws
 
     with mock_aws():
         from app import app, authorizer
-        from chalicelib.settings import reset_settings
-        from chalicelib.store.table import get_table, reset_table
         from infra.gateway import LocalApiGateway
-        from infra.resources import create_table
 
-        reset_settings()
-        reset_table()
-        create_table(boto3.client("dynamodb"), "bench")
-        table = get_table()
-        from tests.support import make_company
-        company = make_company(table, "Bench S.A.", "bench@example.com")
+        table, company = _bench_company("Bench S.A.", "bench@example.com")
         counter = CallCounter(table.client)
         gateway = LocalApiGateway(app)
         local = gateway._gateway  # inject the authorizer's context as API Gateway does
@@ -155,7 +162,6 @@ def ledger_scaling(samples: int) -> dict[str, Any]:
     _bench_environment(auth_at_gateway=False)
     import time
 
-    import boto3
     from moto import mock_aws
 
     with mock_aws():
@@ -163,17 +169,9 @@ def ledger_scaling(samples: int) -> dict[str, Any]:
         from chalicelib.auth.principal import API_KEY, Principal
         from chalicelib.services import chart, journal
         from chalicelib.services.commands import Command
-        from chalicelib.settings import reset_settings
-        from chalicelib.store.table import get_table, reset_table
         from infra.gateway import LocalApiGateway
-        from infra.resources import create_table
-        from tests.support import make_company
 
-        reset_settings()
-        reset_table()
-        create_table(boto3.client("dynamodb"), "bench")
-        table = get_table()
-        company = make_company(table, "Ledger S.A.", "ledger@example.com")
+        table, company = _bench_company("Ledger S.A.", "ledger@example.com")
         command = Command(Principal(API_KEY, company.company_id, company.user_id, "owner"), table)
 
         def account(code: str, account_type: str) -> int:

@@ -14,6 +14,7 @@ from chalicelib.models.base import (
     LongText,
     Money,
     Name,
+    PageQuery,
     QueryId,
     RequestModel,
     ResponseModel,
@@ -72,9 +73,7 @@ class AccountList(ListEnvelope):
     accounts: List[Account]
 
 
-class AccountListQuery(RequestModel):
-    page: int = Field(1, ge=1, le=10_000)
-    limit: int = Field(20, ge=1, le=100)
+class AccountListQuery(PageQuery):
     type: Optional[AccountType] = None
     is_active: Optional[bool] = None
 
@@ -268,8 +267,7 @@ class RuleList(ListEnvelope):
     rules: List[Rule]
 
 
-class RuleListQuery(RequestModel):
-    page: int = Field(1, ge=1, le=10_000)
+class RuleListQuery(PageQuery):
     limit: int = Field(100, ge=1, le=100)
     operation_type: Optional[OperationType] = None
     document_type: Optional[DocumentType] = None

@@ -54,9 +54,12 @@ Date = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterVa
                  Field(json_schema_extra={"format": "date"})]
 
 
-class ListQuery(RequestModel):
+class PageQuery(RequestModel):
     page: int = Field(1, ge=1, le=10_000)
     limit: int = Field(20, ge=1, le=100)
+
+
+class ListQuery(PageQuery):
     cursor: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
 
 

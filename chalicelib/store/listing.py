@@ -6,7 +6,7 @@ import base64
 import binascii
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Optional
 
 from chalicelib.errors import ValidationFailed
 from chalicelib.store.keys import COUNT_SORT_KEY, Key
@@ -66,32 +66,41 @@ def _cut(collected: list[dict[str, Any]], skip: int, limit: int, more: bool) -> 
     return window, next_cursor
 
 
+Fetch = Callable[[Optional[dict[str, Any]], int], "tuple[list[dict[str, Any]], Optional[dict[str, Any]]]"]
+
+
+def _collect(fetch: Fetch, start: dict[str, Any] | None, wanted: int) -> tuple[list[dict[str, Any]], bool]:
+    """Reads batches until one item more than `wanted` (so we know another page exists) or the
+    end; `fetch(start, missing)` reads one batch."""
+    collected: list[dict[str, Any]] = []
+    while True:
+        batch, start = fetch(start, wanted + 1 - len(collected))
+        collected.extend(batch)
+        if len(collected) > wanted:
+            return collected, True
+        if start is None:
+            return collected, False
+
+
 def list_collection(table: Table, *, partition: str, count_key: Key, page: int, limit: int,
                     cursor: str | None) -> Page:
     """Lists a GSI1 collection in id order. A page walks the index from its start and meets the
     count item first, so page-based reads cost one Query; a cursor page costs one Query plus
     one GetItem of the count and does not depend on depth."""
     start, skip = _starting_point(cursor, partition, page, limit)
-    wanted = skip + limit
-    collected: list[dict[str, Any]] = []
-    total: int | None = None
-    more = False
-    while True:
-        # +1 finds out whether another page exists; +1 more makes room for the count item
-        batch, start = table.query(partition=("GSI1PK", partition), index=GSI1,
-                                   limit=wanted + 2 - len(collected), start_key=start)
-        for item in batch:
-            if item.get("GSI1SK") == COUNT_SORT_KEY:
-                total = int(item.get("total", 0))
-            else:
-                collected.append(item)
-        if len(collected) > wanted:
-            more = True
-            break
-        if start is None:
-            break
+    counted: list[int] = []
+
+    def fetch(start: dict[str, Any] | None, missing: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        # +1 makes room for the count item
+        batch, start = table.query(partition=("GSI1PK", partition), index=GSI1, limit=missing + 1, start_key=start)
+        counted.extend(int(item.get("total", 0)) for item in batch if item.get("GSI1SK") == COUNT_SORT_KEY)
+        return [item for item in batch if item.get("GSI1SK") != COUNT_SORT_KEY], start
+
+    collected, more = _collect(fetch, start, skip + limit)
     window, next_cursor = _cut(collected, skip, limit, more)
-    if total is None:
+    if counted:
+        total = counted[0]
+    else:
         counter = table.get(count_key) if cursor else None
         total = int(counter["total"]) if counter and "total" in counter else 0
     return Page(items=window, total=total, page=page, limit=limit, next_cursor=next_cursor)
@@ -107,20 +116,12 @@ def list_range(table: Table, *, partition: str, low: str | None, high: str | Non
     """Lists a GSI1 partition between two sort-key bounds, optionally filtered, newest first
     when `descending`. The caller brings the exact `total` (from its counters)."""
     start, skip = _starting_point(cursor, partition, page, limit)
-    wanted = skip + limit
-    collected: list[dict[str, Any]] = []
-    more = False
-    while True:
-        batch_size = wanted + 1 - len(collected)
-        batch, start = table.query(partition=("GSI1PK", partition), index=GSI1,
-                                   sort_range=("GSI1SK", low, high), filters=filters or None,
-                                   limit=max(batch_size, FILTERED_BATCH) if filters else batch_size,
-                                   start_key=start, forward=not descending)
-        collected.extend(batch)
-        if len(collected) > wanted:
-            more = True
-            break
-        if start is None:
-            break
+
+    def fetch(start: dict[str, Any] | None, missing: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        return table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", low, high),
+                           filters=filters or None, limit=max(missing, FILTERED_BATCH) if filters else missing,
+                           start_key=start, forward=not descending)
+
+    collected, more = _collect(fetch, start, skip + limit)
     window, next_cursor = _cut(collected, skip, limit, more)
     return Page(items=window, total=total, page=page, limit=limit, next_cursor=next_cursor)
