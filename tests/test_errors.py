@@ -143,7 +143,7 @@ def test_correlation_id_is_echoed(api, company_a):
 
 
 def test_every_other_method_is_405_json(api, company_a):
-    for method in ("HEAD", "PATCH", "DELETE", "PUT"):
+    for method in ("HEAD", "PATCH", "DELETE", "PUT", "OPTIONS"):
         reply = api.request(method, "/products", key=company_a.api_key, bearer=False)
         if method == "DELETE":
             assert reply.json["code"] == "API_KEY_DELETE_FORBIDDEN"

@@ -1,5 +1,8 @@
 """Accounting: chart of accounts, journal entries, ledger, trial balance, periods and account
-determination rules."""
+determination rules.
+
+The services are imported inside the handlers: a cold Lambda serving any other route does not
+pay for the accounting modules (see infra/bench.py for the import-time budget)."""
 from __future__ import annotations
 
 from chalice import Blueprint
@@ -34,7 +37,6 @@ from chalicelib.models.accounting import (
     TrialBalance,
     TrialBalanceQuery,
 )
-from chalicelib.services import chart, default_chart, journal, periods, reports, rules
 
 blueprint = Blueprint(__name__)
 CHART, JOURNAL, PERIODS, RULES = "Chart of accounts", "Journal entries", "Accounting periods", "Determination rules"
@@ -45,6 +47,8 @@ CHART, JOURNAL, PERIODS, RULES = "Chart of accounts", "Journal entries", "Accoun
 @endpoint(blueprint, "GET", "/chart-of-accounts", summary="List accounts in code order", tag=CHART,
           query=AccountListQuery, response=AccountList)
 def list_accounts(call: Call) -> AccountList:
+    from chalicelib.services import chart
+
     items, total = chart.list_accounts(call.command.table, call.principal.company_id,
                                        account_type=call.query.type, is_active=call.query.is_active,
                                        page=call.query.page, limit=call.query.limit)
@@ -54,6 +58,8 @@ def list_accounts(call: Call) -> AccountList:
 
 @endpoint(blueprint, "GET", "/chart-of-accounts/{id}", summary="One account", tag=CHART, response=Account)
 def get_account(call: Call) -> Account:
+    from chalicelib.services import chart
+
     return Account.model_validate(chart.view(chart.get_account(call.command.table, call.principal.company_id,
                                                                call.ids["id"])))
 
@@ -61,12 +67,16 @@ def get_account(call: Call) -> Account:
 @endpoint(blueprint, "POST", "/chart-of-accounts", summary="Create an account", tag=CHART,
           body=AccountCreate, response=Account, permission=ACCOUNTING)
 def create_account(call: Call) -> Account:
+    from chalicelib.services import chart
+
     return Account.model_validate(chart.create_account(call.command, call.body.model_dump(by_alias=True)))
 
 
 @endpoint(blueprint, "PUT", "/chart-of-accounts/{id}", summary="Update an account (sparse)", tag=CHART,
           body=AccountUpdate, response=Account, permission=ACCOUNTING)
 def update_account(call: Call) -> Account:
+    from chalicelib.services import chart
+
     return Account.model_validate(chart.update_account(call.command, call.ids["id"], call.changes(),
                                                        call.expected_version()))
 
@@ -75,6 +85,8 @@ def update_account(call: Call) -> Account:
           "sub-accounts or references", tag=CHART, response=Deleted, access=Access.WEB_SESSION,
           permission=ACCOUNTING)
 def delete_account(call: Call) -> Deleted:
+    from chalicelib.services import chart
+
     return Deleted.model_validate(chart.delete_account(call.command, call.ids["id"]))
 
 
@@ -82,6 +94,8 @@ def delete_account(call: Call) -> Deleted:
           "chart and its determination rules (idempotent)", tag=CHART, response=ChartImport,
           permission=ACCOUNTING)
 def import_default_chart(call: Call) -> ChartImport:
+    from chalicelib.services import default_chart
+
     return ChartImport.model_validate(default_chart.import_for_command(call.command))
 
 
@@ -90,6 +104,8 @@ def import_default_chart(call: Call) -> ChartImport:
 @endpoint(blueprint, "GET", "/journal-entries", summary="List journal entries, newest first", tag=JOURNAL,
           query=EntryListQuery, response=JournalEntryList)
 def list_entries(call: Call) -> JournalEntryList:
+    from chalicelib.services import journal
+
     query = call.query
     page = journal.list_entries(call.command.table, call.principal.company_id, start_date=query.start_date,
                                 end_date=query.end_date, status=query.status, entry_type=query.entry_type,
@@ -100,6 +116,8 @@ def list_entries(call: Call) -> JournalEntryList:
 @endpoint(blueprint, "GET", "/journal-entries/ledger", summary="General ledger of one account", tag=JOURNAL,
           query=LedgerQuery, response=Ledger)
 def ledger(call: Call) -> Ledger:
+    from chalicelib.services import reports
+
     query = call.query
     end = query.end_date or clock.today()
     start = query.start_date or f"{end[:4]}-01-01"
@@ -110,6 +128,8 @@ def ledger(call: Call) -> Ledger:
 @endpoint(blueprint, "GET", "/journal-entries/trial-balance", summary="Trial balance at a date", tag=JOURNAL,
           query=TrialBalanceQuery, response=TrialBalance)
 def trial_balance(call: Call) -> TrialBalance:
+    from chalicelib.services import reports
+
     return TrialBalance.model_validate(reports.trial_balance(call.command.table, call.principal.company_id,
                                                              call.query.date or clock.today()))
 
@@ -117,6 +137,8 @@ def trial_balance(call: Call) -> TrialBalance:
 @endpoint(blueprint, "GET", "/journal-entries/{id}", summary="One journal entry", tag=JOURNAL,
           response=JournalEntry)
 def get_entry(call: Call) -> JournalEntry:
+    from chalicelib.services import journal
+
     return JournalEntry.model_validate(journal.get_entry(call.command.table, call.principal.company_id,
                                                          call.ids["id"]))
 
@@ -124,18 +146,24 @@ def get_entry(call: Call) -> JournalEntry:
 @endpoint(blueprint, "POST", "/journal-entries", summary="Create a manual entry (draft unless status posted)",
           tag=JOURNAL, body=EntryCreate, response=JournalEntry, permission=ACCOUNTING)
 def create_entry(call: Call) -> JournalEntry:
+    from chalicelib.services import journal
+
     return JournalEntry.model_validate(journal.create_entry(call.command, call.body.model_dump(by_alias=True)))
 
 
 @endpoint(blueprint, "POST", "/journal-entries/{id}/post", summary="Post a draft entry", tag=JOURNAL,
           response=JournalEntry, status=200, permission=ACCOUNTING)
 def post_entry(call: Call) -> JournalEntry:
+    from chalicelib.services import journal
+
     return JournalEntry.model_validate(journal.post_entry(call.command, call.ids["id"]))
 
 
 @endpoint(blueprint, "POST", "/journal-entries/{id}/reverse", summary="Reverse a posted entry: creates the "
           "reversal entry", tag=JOURNAL, body=EntryReverse, response=JournalEntry, permission=ACCOUNTING)
 def reverse_entry(call: Call) -> JournalEntry:
+    from chalicelib.services import journal
+
     return JournalEntry.model_validate(journal.reverse_entry(call.command, call.ids["id"], call.body.date,
                                                              call.body.description))
 
@@ -145,6 +173,8 @@ def reverse_entry(call: Call) -> JournalEntry:
 @endpoint(blueprint, "GET", "/accounting-periods", summary="List accounting periods", tag=PERIODS,
           query=PeriodListQuery, response=PeriodList)
 def list_periods(call: Call) -> PeriodList:
+    from chalicelib.services import periods
+
     page = periods.list_periods(call.command.table, call.principal.company_id, call.query.page,
                                 call.query.limit, call.query.cursor)
     return envelope(PeriodList, "accounting_periods", Period, page)
@@ -153,12 +183,16 @@ def list_periods(call: Call) -> PeriodList:
 @endpoint(blueprint, "GET", "/accounting-periods/{id}", summary="One accounting period", tag=PERIODS,
           response=Period)
 def get_period(call: Call) -> Period:
+    from chalicelib.services import periods
+
     return Period.model_validate(periods.get_period(call.command.table, call.principal.company_id, call.ids["id"]))
 
 
 @endpoint(blueprint, "POST", "/accounting-periods", summary="Create an accounting period", tag=PERIODS,
           body=PeriodCreate, response=Period, permission=ACCOUNTING)
 def create_period(call: Call) -> Period:
+    from chalicelib.services import periods
+
     body = call.body
     return Period.model_validate(periods.create_period(call.command, body.name, body.start_date, body.end_date))
 
@@ -166,12 +200,16 @@ def create_period(call: Call) -> Period:
 @endpoint(blueprint, "POST", "/accounting-periods/{id}/close", summary="Close a period: no write may be "
           "dated inside it", tag=PERIODS, response=Period, status=200, permission=ACCOUNTING)
 def close_period(call: Call) -> Period:
+    from chalicelib.services import periods
+
     return Period.model_validate(periods.close_period(call.command, call.ids["id"]))
 
 
 @endpoint(blueprint, "POST", "/accounting-periods/{id}/reopen", summary="Reopen a closed period", tag=PERIODS,
           response=Period, status=200, permission=ACCOUNTING)
 def reopen_period(call: Call) -> Period:
+    from chalicelib.services import periods
+
     return Period.model_validate(periods.reopen_period(call.command, call.ids["id"]))
 
 
@@ -180,6 +218,8 @@ def reopen_period(call: Call) -> Period:
 @endpoint(blueprint, "GET", "/account-determination-rules", summary="List account determination rules",
           tag=RULES, query=RuleListQuery, response=RuleList)
 def list_rules(call: Call) -> RuleList:
+    from chalicelib.services import rules
+
     query = call.query
     found = rules.list_rules(call.command.table, call.principal.company_id, operation=query.operation_type,
                              document_type=query.document_type)
@@ -192,6 +232,8 @@ def list_rules(call: Call) -> RuleList:
           "(documentType, operationType): 201 created, 200 updated", tag=RULES, body=RuleUpsert,
           response=Rule, permission=ACCOUNTING)
 def upsert_rule(call: Call) -> Rule:
+    from chalicelib.services import rules
+
     body = call.body
     return Rule.model_validate(rules.upsert_rule(call.command, body.operation_type, body.document_type,
                                                  body.chart_of_account_id))
@@ -201,5 +243,7 @@ def upsert_rule(call: Call) -> Rule:
           "posts to (the most specific rule wins)", tag=RULES, body=ResolveRequest, response=Resolution,
           status=200)
 def resolve_rule(call: Call) -> Resolution:
+    from chalicelib.services import rules
+
     return Resolution.model_validate(rules.resolve(call.command.table, call.principal.company_id,
                                                    call.body.operation_type, call.body.document_type))

@@ -324,7 +324,7 @@ def _message(issue: dict[str, Any]) -> str:
     return message.removeprefix("Value error, ")
 
 
-HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 def add_method_fallbacks(app: Any) -> None:

@@ -1,5 +1,3 @@
-from __future__ import annotations
-
 from typing import Annotated, List, Optional
 
 from pydantic import Field, StringConstraints

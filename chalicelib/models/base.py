@@ -1,5 +1,4 @@
 """Shared pydantic building blocks: camelCase JSON, unknown fields rejected, Decimal money."""
-from __future__ import annotations
 
 import datetime
 from decimal import Decimal

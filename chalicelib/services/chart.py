@@ -180,9 +180,9 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
             transaction.delete(code_key(company_id, current["code"]))
         if parent_moves:
             # moving accounts around the tree one at a time keeps it free of cycles
-            transaction.update(keys.guard(company_id, TREE_GUARD), "ADD version :one",
-                               condition="attribute_not_exists(version) OR version = :seen",
-                               values={":one": 1, ":seen": tree_version})
+            transaction.update(keys.guard(company_id, TREE_GUARD), "ADD #version :one",
+                               condition="attribute_not_exists(#version) OR #version = :seen",
+                               names={"#version": "version"}, values={":one": 1, ":seen": tree_version})
             if current.get("parentId") is not None:
                 transaction.update(account_key(company_id, int(current["parentId"])), "ADD childCount :minus",
                                    values={":minus": -1})

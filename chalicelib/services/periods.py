@@ -64,9 +64,9 @@ def create_period(command: Command, name: str, start_date: str, end_date: str) -
     transaction.increment(keys.entity_count(company_id, keys.ACCOUNTING_PERIOD), "total",
                           also_set=keys.entity_count_index(company_id, keys.ACCOUNTING_PERIOD))
     ranges = [*guard["ranges"], {"id": period_id, "startDate": start_date, "endDate": end_date}]
-    transaction.update(keys.guard(company_id, PERIODS_GUARD), "SET ranges = :ranges, version = :next",
-                       condition="attribute_not_exists(version) OR version = :seen",
-                       values={":ranges": ranges, ":next": int(guard["version"]) + 1,
+    transaction.update(keys.guard(company_id, PERIODS_GUARD), "SET #ranges = :ranges, #version = :next",
+                       condition="attribute_not_exists(#version) OR #version = :seen",
+                       names={"#ranges": "ranges", "#version": "version"}, values={":ranges": ranges, ":next": int(guard["version"]) + 1,
                                ":seen": int(guard["version"])})
     return command.commit(transaction, item)
 

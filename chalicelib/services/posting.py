@@ -251,9 +251,10 @@ class JournalWrites:
             closed = PeriodClosed(f"{year}-{ordered[0]} falls in a closed accounting period." if len(ordered) == 1
                                   else f"A date of this operation in {year} falls in a closed accounting period.",
                                   details=[{"field": "date", "message": "falls in a closed accounting period"}])
+            # NOT binds before AND, AND before OR: no parentheses (DynamoDB refuses redundant ones)
             open_on_each = " AND ".join(f"NOT contains(closedDays, :d{i})" for i in range(len(ordered)))
             transaction.check(keys.period_lock(self.company_id, year),
-                              f"attribute_not_exists(closedDays) OR ({open_on_each})",
+                              f"attribute_not_exists(closedDays) OR {open_on_each}",
                               values={f":d{i}": day for i, day in enumerate(ordered)}, on_fail=closed)
 
     def _add_balance(self, transaction: Transaction, account_id: int, month: str, debit: Decimal,
