@@ -157,6 +157,35 @@ def test_a_parent_keeps_its_type_and_the_tree_has_no_cycles(api, company_a, book
     assert top.status == 200 and top.json["parentId"] is None
 
 
+def test_the_tree_is_bounded_so_no_deep_move_makes_a_cycle(api, company_a, books):
+    chain = [books["110101"]]
+    for level in range(2, 20):
+        reply = create(api, company_a, code=f"L{level:02d}", parentId=chain[-1])
+        if reply.status == 400:
+            assert "levels" in reply.json["details"][0]["message"]
+            break
+        chain.append(reply.json["id"])
+    assert len(chain) == 12  # the chart is at most twelve levels deep
+    cycle = api.put(f"/chart-of-accounts/{chain[0]}", {"parentId": chain[-1]}, key=company_a.api_key)
+    assert cycle.status == 400 and cycle.json["details"][0]["field"] == "parentId"
+    assert api.get(f"/chart-of-accounts/{chain[0]}", key=company_a.api_key).json["parentId"] is None
+
+
+def test_concurrent_imports_all_succeed_and_create_each_account_once(api, company_a):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(3) as pool:
+        replies = list(pool.map(lambda _: api.post("/chart-of-accounts/import-default", key=company_a.api_key),
+                                range(3)))
+    assert sorted(r.status for r in replies) in ([200, 200, 201], [200, 201, 201], [201, 201, 201]), \
+        [r.text for r in replies]
+    created = sum(r.json["accountsCreated"] for r in replies)
+    listed = api.get("/chart-of-accounts?limit=100&page=2", key=company_a.api_key).json
+    assert listed["total"] == created == replies[0].json["accountsInChart"]
+    assert api.get("/account-determination-rules", key=company_a.api_key).json["total"] == \
+        sum(r.json["rulesCreated"] for r in replies)
+
+
 def test_an_account_a_rule_points_at_stays_active(api, company_a, books):
     api.post("/account-determination-rules", {"operationType": "cash", "chartOfAccountId": books["110101"]},
              key=company_a.api_key)

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from chalicelib import jsoncodec
 from chalicelib.store import keys
 from tests.support import Books
 
@@ -60,6 +61,15 @@ def test_bad_lines_are_refused_and_nothing_is_written(api, table, company_a, boo
     assert postings(table, company_a.company_id, books["110101"]) == []
 
 
+def test_minus_zero_is_zero(api, company_a, books):
+    body = entry_body(books)
+    body["lines"][0]["credit"] = "-0.00"
+    reply = api.request("POST", "/journal-entries", raw=jsoncodec.dumps(body).replace('"-0.00"', "-0.00").encode(),
+                        key=company_a.api_key)
+    assert reply.status == 201, reply.text
+    assert '"credit":0.00' in reply.text and ':-0' not in reply.text
+
+
 def test_lines_need_existing_active_accounts(api, company_a, company_b, books):
     other = Books(api, company_b, full=False)
     body = entry_body(books, status="posted")
@@ -82,13 +92,25 @@ def test_an_account_deactivated_after_the_draft_stops_the_posting(api, company_a
     assert api.get(f"/journal-entries/{draft['id']}", key=company_a.api_key).json["status"] == "draft"
 
 
-def test_an_entry_too_large_for_one_transaction_is_refused(api, company_a):
+def test_an_entry_is_never_too_large_to_post_and_reverse(api, company_a):
     accounts = [api.post("/chart-of-accounts", {"code": f"9{n:03d}", "name": f"C{n}", "type": "asset"},
-                         key=company_a.api_key).json["id"] for n in range(34)]
-    lines = [{"chartOfAccountId": a, "debit": 1, "credit": 0} for a in accounts[:33]]
-    lines.append({"chartOfAccountId": accounts[33], "debit": 0, "credit": 33})
-    reply = api.post("/journal-entries", {"date": "2026-11-05", "lines": lines}, key=company_a.api_key)
-    assert reply.status == 400 and reply.json["code"] == "DOCUMENT_TOO_LARGE"
+                         key=company_a.api_key).json["id"] for n in range(32)]
+
+    def lines(count):
+        return [{"chartOfAccountId": a, "debit": 1, "credit": 0} for a in accounts[:count - 1]] + [
+            {"chartOfAccountId": accounts[count - 1], "debit": 0, "credit": count - 1}]
+
+    too_large = api.post("/journal-entries", {"date": "2026-11-05", "lines": lines(32)}, key=company_a.api_key)
+    assert too_large.status == 400 and too_large.json["code"] == "DOCUMENT_TOO_LARGE"
+    largest = api.post("/journal-entries", {"date": "2026-11-05", "lines": lines(31)}, key=company_a.api_key)
+    assert largest.status == 201, largest.text
+    entry_id = largest.json["id"]
+    assert api.post(f"/journal-entries/{entry_id}/post", key=company_a.api_key,
+                    headers={"idempotency-key": "post-largest"}).status == 200
+    reversal = api.post(f"/journal-entries/{entry_id}/reverse", {"date": "2026-11-06"}, key=company_a.api_key,
+                        headers={"idempotency-key": "reverse-largest"})
+    assert reversal.status == 201, reversal.text
+    assert len(reversal.json["lines"]) == 31
 
 
 # --- post and reverse ----------------------------------------------------------------------------
@@ -204,6 +226,34 @@ def test_ledger_pages_keep_the_running_balance(api, company_a, books):
         if not cursor:
             break
     assert pages == whole["postings"] and len(pages) == 7
+
+
+def cursor_of(key):
+    from chalicelib.store.listing import encode_cursor
+    return encode_cursor(key)
+
+
+def test_tampered_cursors_are_400(api, company_a, books):
+    for day in (1, 2, 3):
+        books.entry(f"2026-11-{day:02d}", ("110101", 1, 0), ("410101", 0, 1))
+    partition = keys.account_partition(company_a.company_id, books["110101"])
+    ledger = f"/journal-entries/ledger?chartOfAccountId={books['110101']}&startDate=2026-11-01&endDate=2026-11-30"
+    for sort_key in ("P#2026-02-30#000000000001#000", "P#2026-11", "P#2026-11-1x#000000000001#000",
+                     "P#2026-12-01#000000000001#000", "BAL#2026-11"):
+        reply = api.get(f"{ledger}&cursor={cursor_of({'PK': partition, 'SK': sort_key})}", key=company_a.api_key)
+        assert reply.status == 400 and reply.json["details"][0]["field"] == "cursor", sort_key
+    good = books.ledger("110101", "2026-11-01", "2026-11-30", limit=1)["nextCursor"]
+    assert api.get(f"{ledger}&cursor={good}", key=company_a.api_key).status == 200
+    listing = "/journal-entries?limit=1"
+    entries = keys.collection_partition(company_a.company_id, keys.JOURNAL_ENTRY)
+    for key in ({"GSI1PK": entries}, {"GSI1PK": entries, "GSI1SK": "2026-11-02#000000000002"},
+                {"PK": "x", "SK": "y", "GSI1PK": entries, "GSI1SK": ""}):
+        reply = api.get(f"{listing}&cursor={cursor_of(key)}", key=company_a.api_key)
+        assert reply.status == 400, key
+    issued = api.get(listing, key=company_a.api_key).json["nextCursor"]
+    assert api.get(f"{listing}&cursor={issued}", key=company_a.api_key).status == 200
+    # a cursor of one date range is not valid for another
+    assert api.get(f"{listing}&endDate=2026-10-31&cursor={issued}", key=company_a.api_key).status == 400
 
 
 def test_ledger_errors(api, company_a, books):

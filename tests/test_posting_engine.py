@@ -122,6 +122,8 @@ def test_reversing_an_automatic_entry_goes_through_its_source(api, company_a, bo
     writes.apply(transaction)
     command.commit(transaction, reversal)
     assert reversal["source"] == entry["source"] and reversal["entryType"] == "reversal"
+    again = api.post(f"/journal-entries/{reversal['id']}/reverse", key=company_a.api_key)
+    assert again.status == 400 and again.json["code"] == "AUTOMATIC_ENTRY"
     assert books.ledger("110201")["closingBalance"] == 0
     trial = books.trial_balance()
     assert trial["totalDebit"] == trial["totalCredit"] == D("2300.00")

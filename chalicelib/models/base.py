@@ -25,7 +25,8 @@ CENT = Decimal("0.01")
 
 
 def _to_cents(amount: Decimal) -> Decimal:
-    return amount.quantize(CENT)
+    cents = amount.quantize(CENT)
+    return cents if cents else Decimal("0.00")  # never -0.00
 
 
 Money = Annotated[Decimal, Field(ge=0, le=MAX_AMOUNT, decimal_places=2, allow_inf_nan=False),

@@ -92,19 +92,22 @@ def add_child(transaction: Transaction, company_id: int, parent_id: int, account
 
 def _check_parent(table: Table, company_id: int, parent_id: int, account_type: str,
                   account_id: int | None = None) -> None:
-    """The parent exists, has the same type and is not the account itself or below it."""
+    """The parent exists, has the same type, is not the account itself or below it, and the
+    tree stays at most MAX_DEPTH levels deep (walking the parent's ancestors)."""
     parent = table.get(account_key(company_id, parent_id))
     if parent is None:
         raise ValidationFailed.for_field("parentId", "no such account")
     if parent["type"] != account_type:
         raise ValidationFailed.for_field("parentId", f"a sub-account has its parent's type ({parent['type']})")
-    depth = 1
-    while account_id is not None and parent is not None:
-        if parent["id"] == account_id:
+    levels = 1
+    while parent is not None:
+        if account_id is not None and parent["id"] == account_id:
             raise ValidationFailed.for_field("parentId", "an account cannot be placed under itself or its sub-accounts")
-        depth += 1
-        if depth > MAX_DEPTH or parent.get("parentId") is None:
+        if parent.get("parentId") is None:
             break
+        levels += 1
+        if levels >= MAX_DEPTH:
+            raise ValidationFailed.for_field("parentId", f"the chart is at most {MAX_DEPTH} levels deep")
         parent = table.get(account_key(company_id, int(parent["parentId"])))
 
 

@@ -220,8 +220,8 @@ def _create_batch(transaction: Transaction, company_id: int, batch: list[dict[st
         fields = {name: account[name] for name in ("code", "name", "type", "parentId")}
         transaction.put_new(chart.new_account_item(company_id, account["id"], fields,
                                                    child_count=children_in_batch.get(account["id"], 0)))
-        transaction.put_new({**chart.code_key(company_id, account["code"]), "accountId": account["id"]},
-                            on_fail=chart.code_taken(account["code"]))
+        # a concurrent import took the code first: running again skips it (and answers 200)
+        transaction.put_new({**chart.code_key(company_id, account["code"]), "accountId": account["id"]})
     for parent_id, count in children_outside.items():
         chart.add_child(transaction, company_id, parent_id, parent_types[parent_id], count)
     return transaction

@@ -22,9 +22,10 @@ from chalicelib.store.listing import Page, list_range
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS
 
-# Beside its postings, a posted manual entry writes the entry, its day count, the period
-# check and the Idempotency-Key record.
-_ENTRY_OVERHEAD = 4
+# Beside its postings, reversing an entry writes the reversal, the original's new status, two
+# day counts, the period check and the Idempotency-Key record: an entry must leave room for
+# that, or it could be posted but never reversed.
+_ENTRY_OVERHEAD = 6
 
 
 def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
@@ -32,8 +33,8 @@ def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
              for line in fields["lines"]]
     accounting.check_lines(lines)
     if accounting.posting_write_count(lines) + _ENTRY_OVERHEAD > MAX_ITEMS:
-        raise DocumentTooLarge("An entry posts at most 100 records at once (one per line and two per "
-                               "account); split it into several entries.")
+        raise DocumentTooLarge(f"An entry posts at most {MAX_ITEMS - _ENTRY_OVERHEAD} records (one per line "
+                               "and two per account); split it into several entries.")
     _check_accounts(command.table, command.company_id, lines)
     entry = entry_item(command.company_id, next_entry_id(command.table, command.company_id),
                        date=fields["date"], description=fields.get("description"), lines=lines,
@@ -75,7 +76,9 @@ def post_entry(command: Command, entry_id: int) -> dict[str, Any]:
 def reverse_entry(command: Command, entry_id: int, date: str | None,
                   description: str | None) -> dict[str, Any]:
     entry = get_entry(command.table, command.company_id, entry_id)
-    if entry["entryType"] == AUTOMATIC:
+    if entry["entryType"] == AUTOMATIC or entry.get("source"):
+        # a reversal of an automatic entry carries its source too: reversing it again would
+        # put a cancelled document back in the books
         raise EntryStateError("An automatic entry is reversed by cancelling what created it (its "
                               "document or payment).", code="AUTOMATIC_ENTRY")
     writes = JournalWrites(command.company_id)

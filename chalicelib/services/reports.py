@@ -3,6 +3,8 @@ totals) and the postings. A ledger reads only the account's own partition: its c
 depend on the company's other accounts."""
 from __future__ import annotations
 
+import datetime
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -12,10 +14,19 @@ from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services import chart
 from chalicelib.services.posting import month_balance
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1, decode_cursor, encode_cursor
+from chalicelib.store.listing import GSI1, decode_cursor, encode_cursor, invalid_cursor
 from chalicelib.store.table import Table
 
 _POSTINGS_END = "~"  # sorts after every digit and '#': the upper bound of a day's postings
+_POSTING_KEY = re.compile(r"^P#(\d{4}-\d{2}-\d{2})#\d{12}#\d{3}$")
+
+
+def _is_date(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def ledger(table: Table, company_id: int, account_id: int, start_date: str, end_date: str,
@@ -47,11 +58,12 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str, end_
     start_key = None
     running_debit, running_credit = opening_debit, opening_credit
     if cursor:
-        start_key = decode_cursor(cursor, partition_attribute="PK", partition=partition)
-        after = str(start_key.get("SK", ""))
-        if set(start_key) != {"PK", "SK"} or not (low <= after <= high):
-            raise ValidationFailed.for_field("cursor", "invalid or expired cursor")
-        day = after[len(keys.POSTING_PREFIX):len(keys.POSTING_PREFIX) + 10]
+        start_key = decode_cursor(cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK"))
+        after = start_key["SK"]
+        posting = _POSTING_KEY.match(after)
+        if posting is None or not (low <= after <= high) or not _is_date(posting.group(1)):
+            raise invalid_cursor()
+        day = posting.group(1)
         running_debit, running_credit = balance_through(accounting.previous_day(day))
         earlier_that_day = table.query_all(partition=("PK", partition),
                                            sort_range=("SK", f"{keys.POSTING_PREFIX}{day}", after),

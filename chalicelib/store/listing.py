@@ -31,18 +31,25 @@ def encode_cursor(key: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str, *, partition_attribute: str, partition: str) -> dict[str, Any]:
-    """A cursor is only honoured inside the partition it was issued for: a forged cursor can
-    not reach another company's items."""
-    invalid = ValidationFailed.for_field("cursor", "invalid or expired cursor")
+INDEX_KEY = ("PK", "SK", "GSI1PK", "GSI1SK")
+
+
+def invalid_cursor() -> ValidationFailed:
+    return ValidationFailed.for_field("cursor", "invalid or expired cursor")
+
+
+def decode_cursor(cursor: str, *, partition_attribute: str, partition: str,
+                  attributes: tuple[str, ...] = INDEX_KEY) -> dict[str, Any]:
+    """A cursor is only honoured inside the partition it was issued for (a forged cursor can
+    not reach another company's items) and must carry exactly the key `attributes`."""
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
         key = json.loads(base64.urlsafe_b64decode(padded.encode()))
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise invalid from None
-    if (not isinstance(key, dict) or key.get(partition_attribute) != partition
-            or not all(isinstance(v, str) for v in key.values()) or len(key) > 4):
-        raise invalid
+        raise invalid_cursor() from None
+    if (not isinstance(key, dict) or set(key) != set(attributes) or key.get(partition_attribute) != partition
+            or not all(isinstance(v, str) and v for v in key.values())):
+        raise invalid_cursor()
     return key
 
 
@@ -62,23 +69,25 @@ def _cut(collected: list[dict[str, Any]], skip: int, limit: int, more: bool) -> 
     next_cursor = None
     if more and window:
         last = window[-1]
-        next_cursor = encode_cursor({name: last[name] for name in ("PK", "SK", "GSI1PK", "GSI1SK")})
+        next_cursor = encode_cursor({name: last[name] for name in INDEX_KEY})
     return window, next_cursor
 
 
 Fetch = Callable[[Optional[dict[str, Any]], int], "tuple[list[dict[str, Any]], Optional[dict[str, Any]]]"]
 
 
-def _collect(fetch: Fetch, start: dict[str, Any] | None, wanted: int) -> tuple[list[dict[str, Any]], bool]:
+def _collect(fetch: Fetch, start: dict[str, Any] | None, wanted: int,
+             matching: int | None = None) -> tuple[list[dict[str, Any]], bool]:
     """Reads batches until one item more than `wanted` (so we know another page exists) or the
-    end; `fetch(start, missing)` reads one batch."""
+    end; `fetch(start, missing)` reads one batch. `matching`, when known, is how many items
+    there are from the start: once all are read, a filtered read stops early."""
     collected: list[dict[str, Any]] = []
     while True:
         batch, start = fetch(start, wanted + 1 - len(collected))
         collected.extend(batch)
         if len(collected) > wanted:
             return collected, True
-        if start is None:
+        if start is None or (matching is not None and len(collected) >= matching):
             return collected, False
 
 
@@ -116,12 +125,14 @@ def list_range(table: Table, *, partition: str, low: str | None, high: str | Non
     """Lists a GSI1 partition between two sort-key bounds, optionally filtered, newest first
     when `descending`. The caller brings the exact `total` (from its counters)."""
     start, skip = _starting_point(cursor, partition, page, limit)
+    if start is not None and not ((low or "") <= start["GSI1SK"] <= (high or "\uffff")):
+        raise invalid_cursor()  # issued for another range: DynamoDB refuses a start key outside it
 
     def fetch(start: dict[str, Any] | None, missing: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         return table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", low, high),
                            filters=filters or None, limit=max(missing, FILTERED_BATCH) if filters else missing,
                            start_key=start, forward=not descending)
 
-    collected, more = _collect(fetch, start, skip + limit)
+    collected, more = _collect(fetch, start, skip + limit, matching=None if cursor else total)
     window, next_cursor = _cut(collected, skip, limit, more)
     return Page(items=window, total=total, page=page, limit=limit, next_cursor=next_cursor)
