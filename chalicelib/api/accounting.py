@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib import clock
 from chalicelib.api.routing import ACCOUNTING, Access, Call, endpoint, envelope
 from chalicelib.models.accounting import (
     Account,
@@ -119,10 +118,9 @@ def ledger(call: Call) -> Ledger:
     from chalicelib.services import reports
 
     query = call.query
-    end = query.end_date or clock.today()
-    start = query.start_date or f"{end[:4]}-01-01"
     return Ledger.model_validate(reports.ledger(call.command.table, call.principal.company_id,
-                                                query.chart_of_account_id, start, end, query.limit, query.cursor))
+                                                query.chart_of_account_id, query.start_date, query.end_date,
+                                                query.limit, query.cursor))
 
 
 @endpoint(blueprint, "GET", "/journal-entries/trial-balance", summary="Trial balance at a date", tag=JOURNAL,
@@ -131,7 +129,7 @@ def trial_balance(call: Call) -> TrialBalance:
     from chalicelib.services import reports
 
     return TrialBalance.model_validate(reports.trial_balance(call.command.table, call.principal.company_id,
-                                                             call.query.date or clock.today()))
+                                                             call.query.date))
 
 
 @endpoint(blueprint, "GET", "/journal-entries/{id}", summary="One journal entry", tag=JOURNAL,
@@ -221,11 +219,10 @@ def list_rules(call: Call) -> RuleList:
     from chalicelib.services import rules
 
     query = call.query
-    found = rules.list_rules(call.command.table, call.principal.company_id, operation=query.operation_type,
-                             document_type=query.document_type)
-    start = (query.page - 1) * query.limit
-    return RuleList(rules=[Rule.model_validate(item) for item in found[start:start + query.limit]],
-                    total=len(found), page=query.page, limit=query.limit)
+    found, total = rules.list_rules(call.command.table, call.principal.company_id, operation=query.operation_type,
+                                    document_type=query.document_type, page=query.page, limit=query.limit)
+    return RuleList(rules=[Rule.model_validate(item) for item in found], total=total, page=query.page,
+                    limit=query.limit)
 
 
 @endpoint(blueprint, "POST", "/account-determination-rules", summary="Create or update the rule of a "

@@ -9,6 +9,7 @@ from typing import Any
 from chalicelib.domain.accounting import ASSET, COST, EQUITY, EXPENSE, INCOME, LIABILITY
 from chalicelib.services import chart, rules
 from chalicelib.services.commands import Command
+from chalicelib.services.posting import rule_items
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
@@ -177,7 +178,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
         _create_batch(Transaction(table), company_id, batch, parents).commit()
         parents.update({account["id"]: account["type"] for account in batch})
 
-    existing_rules = {(rule["operationType"], rule.get("documentType")) for rule in rules.list_rules(table, company_id)}
+    existing_rules = {(rule["operationType"], rule.get("documentType")) for rule in rule_items(table, company_id)}
     new_rules = []
     for operation, document_type, code in RULES:
         if (operation, document_type) in existing_rules or code not in ids_by_code:

@@ -288,9 +288,14 @@ def month_balance(item: dict[str, Any]) -> accounting.MonthBalance:
                                    credit=Decimal(item.get("credit", 0)), days=days)
 
 
+def rule_items(table: Table, company_id: int) -> list[dict[str, Any]]:
+    """Every determination rule of the company: one Query of a partition bounded by operation
+    type x document type."""
+    return table.query_all(partition=("PK", keys.determination_rules_partition(company_id)), consistent=True)
+
+
 def load_rules(table: Table, company_id: int) -> list[Rule]:
-    items = table.query_all(partition=("PK", keys.determination_rules_partition(company_id)), consistent=True)
-    return [rule_of(item) for item in items]
+    return [rule_of(item) for item in rule_items(table, company_id)]
 
 
 def rule_of(item: dict[str, Any]) -> Rule:

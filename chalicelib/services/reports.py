@@ -8,6 +8,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import ZERO
 from chalicelib.errors import NotFound, ValidationFailed
@@ -29,13 +30,15 @@ def _is_date(text: str) -> bool:
     return True
 
 
-def ledger(table: Table, company_id: int, account_id: int, start_date: str, end_date: str,
+def ledger(table: Table, company_id: int, account_id: int, start_date: str | None, end_date: str | None,
            limit: int, cursor: str | None) -> dict[str, Any]:
-    """Opening balance at `start_date`, the postings of [start_date, end_date] with their
-    running balance (a page of `limit`, `nextCursor` for the rest) and the closing balance.
-    The account item and its monthly balances come back from one Query (they sort before
-    the postings), the page from a second; a cursor page adds a Query for the same day's
-    postings before it."""
+    """Opening balance at `start_date` (default: 1 January of the end's year), the postings of
+    [start_date, end_date (default: today)] with their running balance (a page of `limit`,
+    `nextCursor` for the rest) and the closing balance. The account item and its monthly
+    balances come back from one Query (they sort before the postings), the page from a second;
+    a cursor page adds a Query for the same day's postings before it."""
+    end_date = end_date or clock.today()
+    start_date = start_date or f"{end_date[:4]}-01-01"
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
     partition = keys.account_partition(company_id, account_id)
@@ -103,10 +106,11 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str, end_
     }
 
 
-def trial_balance(table: Table, company_id: int, date: str) -> dict[str, Any]:
-    """Per account with movements up to `date`: total debits, total credits and the balance on
+def trial_balance(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
+    """Per account with movements up to `date` (default: today): total debits, total credits and the balance on
     its normal side; the debit and credit totals of a balanced ledger are equal. One Query of
     the monthly balances up to the month of `date` and one of the chart."""
+    date = date or clock.today()
     balances = table.query_all(partition=("GSI1PK", keys.balances_partition(company_id)), index=GSI1,
                                sort_range=("GSI1SK", None, f"{date[:7]}#~"))
     by_account: dict[int, list[accounting.MonthBalance]] = {}

@@ -8,18 +8,19 @@ from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.services import chart
 from chalicelib.services.commands import Command
-from chalicelib.services.posting import invalid_account, load_rules
+from chalicelib.services.posting import invalid_account, load_rules, rule_items
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 
-def list_rules(table: Table, company_id: int, *, operation: str | None = None,
-               document_type: str | None = None) -> list[dict[str, Any]]:
-    items = table.query_all(partition=("PK", keys.determination_rules_partition(company_id)), consistent=True)
-    return [item for item in items
-            if (operation is None or item["operationType"] == operation)
-            and (document_type is None or item.get("documentType") == document_type)]
+def list_rules(table: Table, company_id: int, *, operation: str | None, document_type: str | None,
+               page: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    matching = [item for item in rule_items(table, company_id)
+                if (operation is None or item["operationType"] == operation)
+                and (document_type is None or item.get("documentType") == document_type)]
+    start = (page - 1) * limit
+    return matching[start:start + limit], len(matching)
 
 
 def rule_item(company_id: int, rule_id: int, operation: str, document_type: str | None,
