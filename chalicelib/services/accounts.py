@@ -14,6 +14,8 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 DEFAULT_CURRENCY = {"HN": "HNL", "SV": "USD"}
+DEFAULT_BRANCH = {"name": "Casa matriz", "code": "001"}
+DEFAULT_WAREHOUSE = {"name": "Principal", "isActive": True}
 
 
 def find_user_by_email(table: Table, email: str) -> dict[str, Any] | None:
@@ -65,11 +67,26 @@ def plan_company(table: Table, owner_user_id: int,
                **{name: value for name, value in fields.items() if value is not None},
                **keys.company(company_id), "itemType": "COMPANY", "id": company_id,
                "ownerUserId": owner_user_id, "version": 1, "createdAt": now, "updatedAt": now}
-    transaction = Transaction(table).put_new(company)
+    transaction = Transaction(table)
+    _add_default_branch_and_warehouse(transaction, company)
+    transaction.put_new(company)
     transaction.require(keys.user(owner_user_id), NotFound("User not found."))
     for item in _membership_items(company_id, owner_user_id, OWNER):
         transaction.put_new(item)
     return company, transaction
+
+
+def _add_default_branch_and_warehouse(transaction: Transaction, company: dict[str, Any]) -> None:
+    """Every company starts with branch 1 (establishment 001) and warehouse 1 in it, as
+    documents need an establishment for their numbers and a warehouse for their stock."""
+    company_id, now = company["id"], company["createdAt"]
+    for kind, fields in ((keys.BRANCH, {**DEFAULT_BRANCH, "isActive": True}),
+                         (keys.WAREHOUSE, {**DEFAULT_WAREHOUSE, "branchId": 1})):
+        transaction.put_new({**keys.small_record(company_id, kind, 1), "itemType": kind, "id": 1, **fields,
+                             "version": 1, "createdAt": now, "updatedAt": now})
+        transaction.put_new({**keys.id_sequence(company_id, kind), "value": 1})
+    transaction.put_new({**keys.unique_value(company_id, "BRANCH_CODE", DEFAULT_BRANCH["code"]), "branchId": 1})
+    company.update({"defaultBranchId": 1, "defaultWarehouseId": 1})
 
 
 def create_company_for(command: Command, fields: dict[str, Any]) -> dict[str, Any]:

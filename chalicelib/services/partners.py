@@ -25,7 +25,8 @@ PARTNER = records.RecordKind(
     kind=keys.PARTNER, resource_type="business_partner", label="Business partner",
     created_event=outbox.BUSINESS_PARTNER_CREATED, updated_event=outbox.BUSINESS_PARTNER_UPDATED,
     event_data=_event_data,
-    initial_values=lambda: {"receivableBalance": Decimal("0.00"), "payableBalance": Decimal("0.00")})
+    # openDue: due dates of the partner's open sales documents, for the overdue check
+    initial_values=lambda: {"receivableBalance": Decimal("0.00"), "payableBalance": Decimal("0.00"), "openDue": {}})
 
 
 def _check_payment_condition(transaction: Transaction, company_id: int, item: dict[str, Any],

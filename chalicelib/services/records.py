@@ -107,3 +107,31 @@ def update_item(command: Command, key: keys.Key, current: dict[str, Any], change
     if add_effects:
         add_effects(transaction, updated)
     return command.commit(transaction, updated)
+
+
+# --- small collections (branches, CAI ranges, warehouses) -------------------------------------------
+# A company has a handful of these: they live in one partition read whole, strongly consistent,
+# which is also how a document finds its branch, range or warehouse.
+
+def small_records(table: Table, company_id: int, kind: str) -> list[dict[str, Any]]:
+    return table.query_all(partition=("PK", keys.small_collection(company_id, kind)), consistent=True)
+
+
+def get_small_record(table: Table, company_id: int, kind: str, record_id: int, label: str) -> dict[str, Any]:
+    item = table.get(keys.small_record(company_id, kind, record_id))
+    if item is None:
+        raise NotFound(f"{label} not found.")
+    return item
+
+
+def small_page(items: list[dict[str, Any]], page: int, limit: int) -> Page:
+    window = items[(page - 1) * limit:page * limit]
+    return Page(items=window, total=len(items), page=page, limit=limit, next_cursor=None)
+
+
+def new_small_record(table: Table, company_id: int, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+    record_id = table.next_id(keys.id_sequence(company_id, kind))
+    now = clock.now_iso()
+    return {**keys.small_record(company_id, kind, record_id), "itemType": kind, "id": record_id,
+            **{name: value for name, value in fields.items() if value is not None},
+            "version": 1, "createdAt": now, "updatedAt": now}

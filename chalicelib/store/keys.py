@@ -181,3 +181,77 @@ def determination_rule(company_id: int, operation: str, document_type: str | Non
 
 def determination_rules_partition(company_id: int) -> str:
     return f"C#{company_id}#{DETERMINATION_RULE}"
+
+
+# --- documents, fiscal numbering and inventory ---------------------------------------------------
+
+DOCUMENT = "DOC"
+BRANCH = "BRANCH"
+CAI_RANGE = "CAI"
+WAREHOUSE = "WH"
+
+
+def document_index(company_id: int, date: str, document_id: int) -> Dict[str, str]:
+    """GSI1 lists a company's documents by date; GSI2 lists one partner's."""
+    return {"GSI1PK": collection_partition(company_id, DOCUMENT),
+            "GSI1SK": f"{date}#{sortable_id(document_id)}"}
+
+
+def partner_documents_partition(company_id: int, partner_id: int) -> str:
+    return f"C#{company_id}#BPDOC#{partner_id}"
+
+
+def partner_document_index(company_id: int, partner_id: int, date: str, document_id: int) -> Dict[str, str]:
+    return {"GSI2PK": partner_documents_partition(company_id, partner_id),
+            "GSI2SK": f"{date}#{sortable_id(document_id)}"}
+
+
+def document_day_count(company_id: int, date: str, partner_id: int | None = None) -> Key:
+    """How many documents of each status and type carry this date, for the company or for one
+    partner: list totals for any filter come from one Query over these."""
+    scope = "" if partner_id is None else f"#BP{partner_id}"
+    return {"PK": f"C#{company_id}#DOCDAY{scope}", "SK": date}
+
+
+def small_collection(company_id: int, kind: str) -> str:
+    """Branches, CAI ranges and warehouses: a few records per company, kept in one partition
+    read whole (strongly consistent) and ordered by id."""
+    return f"C#{company_id}#{kind}S"
+
+
+def small_record(company_id: int, kind: str, record_id: int) -> Key:
+    return {"PK": small_collection(company_id, kind), "SK": sortable_id(record_id)}
+
+
+def document_sequence(company_id: int, document_type: str) -> Key:
+    """Gap-free numbers of a document type without a CAI range: advanced in the document's
+    own transaction."""
+    return {"PK": company_prefix(company_id), "SK": f"DOCSEQ#{document_type}"}
+
+
+def stock(company_id: int, product_id: int, warehouse_id: int) -> Key:
+    return {"PK": f"C#{company_id}#STOCK", "SK": f"{sortable_id(product_id)}#{sortable_id(warehouse_id)}"}
+
+
+def stock_partition(company_id: int) -> str:
+    return f"C#{company_id}#STOCK"
+
+
+def stock_by_warehouse_index(company_id: int, warehouse_id: int, product_id: int) -> Dict[str, str]:
+    return {"GSI1PK": f"C#{company_id}#STOCKWH#{warehouse_id}", "GSI1SK": sortable_id(product_id)}
+
+
+def stock_movement(company_id: int, product_id: int, date: str, document_id: int, version: int,
+                   line: int) -> Key:
+    """A product's movements sort by date in its own partition (its kardex); GSI1 lists every
+    product's movements by date."""
+    return {"PK": f"C#{company_id}#STKMV#{product_id}",
+            "SK": f"{date}#{sortable_id(document_id)}#{version:05d}#{line:03d}"}
+
+
+def product_movements_partition(company_id: int, product_id: int) -> str:
+    return f"C#{company_id}#STKMV#{product_id}"
+
+
+def movement_index(company_id: int, sort_key: str, product_id: int) -> Dict[str, str]:
+    return {"GSI1PK": f"C#{company_id}#STKMV", "GSI1SK": f"{sort_key}#{sortable_id(product_id)}"}

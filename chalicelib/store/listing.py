@@ -13,6 +13,7 @@ from chalicelib.store.keys import COUNT_SORT_KEY, Key
 from chalicelib.store.table import Table
 
 GSI1 = "GSI1"
+GSI2 = "GSI2"
 # Page numbers walk the index from its start; past this depth the cursor is the way.
 MAX_PAGE_DEPTH = 10_000
 
@@ -53,23 +54,29 @@ def decode_cursor(cursor: str, *, partition_attribute: str, partition: str,
     return key
 
 
-def _starting_point(cursor: str | None, partition: str, page: int,
-                    limit: int) -> tuple[dict[str, Any] | None, int]:
+def index_key(index: str) -> tuple[str, str, str, str]:
+    return ("PK", "SK", f"{index}PK", f"{index}SK")
+
+
+def _starting_point(cursor: str | None, partition: str, page: int, limit: int,
+                    index: str = GSI1) -> tuple[dict[str, Any] | None, int]:
     """Where a page begins: after the cursor's item, or `(page - 1) * limit` items in."""
     if cursor:
-        return decode_cursor(cursor, partition_attribute="GSI1PK", partition=partition), 0
+        return decode_cursor(cursor, partition_attribute=f"{index}PK", partition=partition,
+                             attributes=index_key(index)), 0
     if page * limit > MAX_PAGE_DEPTH:
         raise ValidationFailed.for_field(
             "page", f"page * limit may not exceed {MAX_PAGE_DEPTH}; use cursor to go deeper")
     return None, (page - 1) * limit
 
 
-def _cut(collected: list[dict[str, Any]], skip: int, limit: int, more: bool) -> tuple[list[dict[str, Any]], str | None]:
+def _cut(collected: list[dict[str, Any]], skip: int, limit: int, more: bool,
+         index: str = GSI1) -> tuple[list[dict[str, Any]], str | None]:
     window = collected[skip:skip + limit]
     next_cursor = None
     if more and window:
         last = window[-1]
-        next_cursor = encode_cursor({name: last[name] for name in INDEX_KEY})
+        next_cursor = encode_cursor({name: last[name] for name in index_key(index)})
     return window, next_cursor
 
 
@@ -121,18 +128,19 @@ FILTERED_BATCH = 200
 
 def list_range(table: Table, *, partition: str, low: str | None, high: str | None,
                filters: dict[str, Any], page: int, limit: int, cursor: str | None,
-               descending: bool, total: int) -> Page:
-    """Lists a GSI1 partition between two sort-key bounds, optionally filtered, newest first
+               descending: bool, total: int, index: str = GSI1) -> Page:
+    """Lists a GSI partition between two sort-key bounds, optionally filtered, newest first
     when `descending`. The caller brings the exact `total` (from its counters)."""
-    start, skip = _starting_point(cursor, partition, page, limit)
-    if start is not None and not ((low or "") <= start["GSI1SK"] <= (high or "\uffff")):
+    start, skip = _starting_point(cursor, partition, page, limit, index)
+    sort_attribute = f"{index}SK"
+    if start is not None and not ((low or "") <= start[sort_attribute] <= (high or "\uffff")):
         raise invalid_cursor()  # issued for another range: DynamoDB refuses a start key outside it
 
     def fetch(start: dict[str, Any] | None, missing: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        return table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", low, high),
+        return table.query(partition=(f"{index}PK", partition), index=index, sort_range=(sort_attribute, low, high),
                            filters=filters or None, limit=max(missing, FILTERED_BATCH) if filters else missing,
                            start_key=start, forward=not descending)
 
     collected, more = _collect(fetch, start, skip + limit, matching=None if cursor else total)
-    window, next_cursor = _cut(collected, skip, limit, more)
+    window, next_cursor = _cut(collected, skip, limit, more, index)
     return Page(items=window, total=total, page=page, limit=limit, next_cursor=next_cursor)

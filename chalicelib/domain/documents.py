@@ -1,0 +1,251 @@
+"""Document rules, no I/O: what each type does (stock, partner balance, books, state machine),
+line and document totals, fiscal number format, credit control and the event summary."""
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Iterable, Sequence
+
+from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_money
+from chalicelib.domain.document_types import BOTH, PURCHASES, SALES
+from chalicelib.errors import ApiError, ValidationFailed
+
+DRAFT, CONFIRMED, CANCELLED = "draft", "confirmed", "cancelled"
+DOCUMENT_STATUSES = (DRAFT, CONFIRMED, CANCELLED)
+
+IN, OUT, NONE = 1, -1, 0
+AUTOMATIC_CAPTURE = "automatic"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What one document type does once confirmed.
+
+    stock: IN, OUT or NONE for the products it carries. balance: +1 when it adds to what the
+    partner owes us (sales) or we owe the partner (purchases), -1 when it takes away (credit
+    notes), 0 when it owes nothing (quotes, orders, deliveries, withholding certificates)."""
+    code: str
+    name: str
+    module: str
+    stock: int = NONE
+    balance: int = 0
+    posts: bool = False
+    cancellable: bool = False
+    starts_draft: bool = False
+    capturable: bool = False
+    unconfirmable: bool = False
+    deletable: bool = False
+    fiscal: bool = False
+    sources: tuple[str, ...] = ()
+    source_required: bool = False
+
+    @property
+    def sales(self) -> bool:
+        return self.module == SALES
+
+    @property
+    def owed(self) -> bool:
+        """Confirmed, it leaves an amount to pay or apply (its `pending`)."""
+        return self.balance != 0 or self.code == "05"
+
+
+_INVOICE_SOURCES = ("100", "101", "112")
+KINDS: dict[str, Kind] = {kind.code: kind for kind in (
+    Kind("01", "Factura", SALES, stock=OUT, balance=1, posts=True, fiscal=True, sources=_INVOICE_SOURCES),
+    Kind("113", "Factura de reserva", SALES, stock=OUT, balance=1, posts=True, fiscal=True,
+         sources=_INVOICE_SOURCES),
+    Kind("06", "Nota de crédito", SALES, stock=IN, balance=-1, posts=True, cancellable=True,
+         sources=("01", "113"), source_required=True),
+    Kind("07", "Nota de débito", SALES, balance=1, posts=True, cancellable=True, sources=("01", "113"),
+         source_required=True),
+    Kind("100", "Cotización", SALES, starts_draft=True),
+    Kind("101", "Orden de venta", SALES, starts_draft=True, sources=("100",)),
+    Kind("112", "Remisión", SALES, stock=OUT, posts=True, sources=("100", "101")),
+    Kind("103", "Factura de compra", PURCHASES, stock=IN, balance=1, posts=True, capturable=True,
+         unconfirmable=True, deletable=True, sources=("102",)),
+    Kind("104", "Importación", PURCHASES, stock=IN, balance=1, posts=True, cancellable=True, sources=("102",)),
+    Kind("105", "Nota de crédito de compra", PURCHASES, stock=OUT, balance=-1, posts=True, cancellable=True,
+         capturable=True, sources=("103", "104"), source_required=True),
+    Kind("106", "Nota de débito de compra", PURCHASES, balance=1, posts=True, cancellable=True,
+         capturable=True, sources=("103", "104"), source_required=True),
+    Kind("102", "Orden de compra", PURCHASES, starts_draft=True),
+    Kind("11", "Gasto", PURCHASES, balance=1, posts=True),
+    Kind("05", "Comprobante de retención", BOTH),
+)}
+
+# Honduras: these need a CAI range; other types take a CAI range when one exists for them.
+CAI_REQUIRED = ("01", "113")
+
+
+def partner_suits(kind: Kind, partner_type: str) -> bool:
+    if kind.module == BOTH or partner_type == "both":
+        return True
+    return partner_type == ("customer" if kind.sales else "supplier")
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+class DocumentStateError(ApiError):
+    status = 400
+    code = "INVALID_DOCUMENT_STATUS"
+
+
+class DocumentNotEditable(ApiError):
+    status = 403
+    code = "DOCUMENT_NOT_EDITABLE"
+    message = "Only a draft document can be edited."
+
+
+def not_cancellable(kind: Kind) -> DocumentStateError:
+    return DocumentStateError(f"Documents of type {kind.code} ({kind.name}) cannot be cancelled; only credit and "
+                              "debit notes (06, 07, 105, 106) and imports (104) can.",
+                              code="DOCUMENT_NOT_CANCELLABLE")
+
+
+def has_payments() -> DocumentStateError:
+    return DocumentStateError("The document has payments or applications; cancel them first.",
+                              code="DOCUMENT_HAS_PAYMENTS")
+
+
+def wrong_status(action: str, status: str, needed: str) -> DocumentStateError:
+    return DocumentStateError(f"Only a {needed} document can be {action}; this one is {status}.")
+
+
+# --- lines and totals ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LineAmounts:
+    subtotal: Decimal
+    tax: Decimal
+
+    @property
+    def total(self) -> Decimal:
+        return self.subtotal + self.tax
+
+
+def line_amounts(quantity: Decimal, unit_price: Decimal, discount: Decimal, tax_rate: Decimal,
+                 field: str) -> LineAmounts:
+    """quantity x unit price, rounded half-up to cents, less the discount (an amount); the
+    tax is the rate on that, rounded half-up on the line."""
+    gross = round_money(quantity * unit_price)
+    if discount > gross:
+        raise ValidationFailed.for_field(f"{field}.discount", f"must not exceed the line amount {gross}")
+    subtotal = gross - round_money(discount)
+    return LineAmounts(subtotal, round_money(subtotal * tax_rate))
+
+
+@dataclass(frozen=True)
+class Totals:
+    subtotal: Decimal
+    tax_total: Decimal
+    total: Decimal
+    # base amounts by ISV rate ("0", "0.15", "0.18") as the fiscal invoice shows them
+    by_rate: dict[str, Decimal]
+
+
+def document_totals(lines: Iterable[tuple[LineAmounts, Decimal]]) -> Totals:
+    subtotal = tax = ZERO
+    by_rate: dict[str, Decimal] = {}
+    for amounts, rate in lines:
+        subtotal += amounts.subtotal
+        tax += amounts.tax
+        name = str(rate.normalize()) if rate else "0"
+        by_rate[name] = by_rate.get(name, ZERO) + amounts.subtotal
+    return Totals(subtotal, tax, subtotal + tax, by_rate)
+
+
+# --- books ---------------------------------------------------------------------------------------
+
+def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtotal: Decimal,
+                    other_subtotal: Decimal, cost: Decimal, moves_stock: bool) -> list[Movement]:
+    """The automatic entry of a confirmed document, as semantic movements.
+
+    Sales: receivable against revenue and output ISV; goods leaving stock move their cost from
+    inventory to cost of sales. Purchases: inventory (goods kept in stock) or expense, plus input
+    ISV, against payable. Notes that take away (credit notes) are the same with sides swapped."""
+    movements: list[Movement] = []
+    if kind.balance:
+        if kind.sales:
+            movements += [Movement("receivable", DEBIT, total),
+                          Movement("revenue", CREDIT, stocked_subtotal + other_subtotal),
+                          Movement("tax_sales", CREDIT, tax)]
+        else:
+            goods = stocked_subtotal if moves_stock else ZERO
+            movements += [Movement("inventory", DEBIT, goods),
+                          Movement("expense", DEBIT, stocked_subtotal + other_subtotal - goods),
+                          Movement("tax_purchases", DEBIT, tax),
+                          Movement("payable", CREDIT, total)]
+        if kind.balance < 0:
+            movements = [swapped(movement) for movement in movements]
+    if kind.sales and moves_stock and cost:
+        cost_lines = [Movement("cost_of_sales", DEBIT, cost), Movement("inventory", CREDIT, cost)]
+        movements += cost_lines if kind.stock == OUT else [swapped(movement) for movement in cost_lines]
+    return [movement for movement in movements if round_money(movement.amount) != 0]
+
+
+def swapped(movement: Movement) -> Movement:
+    return Movement(movement.operation, CREDIT if movement.side == DEBIT else DEBIT, movement.amount,
+                    movement.description, movement.account_id)
+
+
+# --- numbers -------------------------------------------------------------------------------------
+
+def format_number(establishment: str, emission_point: str, document_type: str, sequence: int) -> str:
+    """EEE-PPP-TT-NNNNNNNN. Internal three-digit type codes keep their three digits."""
+    return f"{establishment}-{emission_point}-{document_type.zfill(2)}-{sequence:08d}"
+
+
+def plain_number(number: str | None) -> str | None:
+    return number.replace("-", "") if number else number
+
+
+# --- credit control ------------------------------------------------------------------------------
+
+def overdue_days(open_due_dates: Iterable[str], today: str) -> int:
+    """Days the oldest open document is past its due date (0 when none is)."""
+    oldest = min(open_due_dates, default=None)
+    if oldest is None or oldest >= today:
+        return 0
+    return (_dt.date.fromisoformat(today) - _dt.date.fromisoformat(oldest)).days
+
+
+def credit_warning(policy: str, limit: Decimal | None, balance: Decimal, amount: Decimal) -> str | None:
+    """What the limit says of a new receivable: None (within it, no limit, or policy off), a
+    warning (policy warn) or CREDIT_LIMIT_EXCEEDED (policy block)."""
+    if policy == "off" or limit is None or balance + amount <= limit:
+        return None
+    message = f"The customer's balance {balance + amount} would exceed its credit limit {limit}."
+    if policy == "block":
+        raise credit_limit_exceeded(message)
+    return message
+
+
+def credit_limit_exceeded(message: str) -> ApiError:
+    return ApiError(message, code="CREDIT_LIMIT_EXCEEDED", status=400,
+                    details=[{"field": "businessPartnerId", "message": "credit limit exceeded"}])
+
+
+def credit_blocked(days: int, tolerated: int) -> ApiError:
+    return ApiError(f"The customer has documents {days} days overdue; at most {tolerated} are tolerated.",
+                    code="CREDIT_BLOCKED", status=400,
+                    details=[{"field": "businessPartnerId", "message": "overdue beyond credit_block_days"}])
+
+
+# --- events --------------------------------------------------------------------------------------
+
+def event_data(document: dict[str, Any]) -> dict[str, Any]:
+    return {"IdFactura": int(document["id"]), "type": document["type"],
+            "number": plain_number(document.get("number")), "total": document["total"],
+            "businessPartnerId": int(document["businessPartnerId"]),
+            "isConfirmed": document["status"] == CONFIRMED,
+            "codigoGeneracion": document.get("codigoGeneracion")}
+
+
+def merged_quantities(entries: Sequence[tuple[int, int, Decimal]]) -> dict[tuple[int, int], Decimal]:
+    """(product, warehouse, quantity) per line -> one quantity per product and warehouse (one
+    stock item is written at most once per transaction)."""
+    merged: dict[tuple[int, int], Decimal] = {}
+    for product_id, warehouse_id, quantity in entries:
+        merged[(product_id, warehouse_id)] = merged.get((product_id, warehouse_id), ZERO) + quantity
+    return merged

@@ -1,0 +1,162 @@
+from decimal import Decimal
+from typing import Annotated, Dict, List, Literal, Optional
+
+from pydantic import Field, StringConstraints
+
+from chalicelib.models.accounting import DocumentType
+from chalicelib.models.base import (
+    MAX_AMOUNT,
+    Date,
+    EntityId,
+    ListEnvelope,
+    ListQuery,
+    LongText,
+    Money,
+    QueryId,
+    RequestModel,
+    ResponseModel,
+    ShortText,
+)
+from chalicelib.models.products import TaxRate
+
+MAX_LINES = 500
+Quantity = Annotated[Decimal, Field(gt=0, le=Decimal("1000000000"), decimal_places=4, allow_inf_nan=False)]
+UnitPrice = Annotated[Decimal, Field(ge=0, le=MAX_AMOUNT, decimal_places=4, allow_inf_nan=False)]
+DocumentStatus = Literal["draft", "confirmed", "cancelled"]
+Currency = Literal["HNL", "USD"]
+
+
+class LineInput(RequestModel):
+    product_id: Optional[EntityId] = None
+    description: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
+    quantity: Quantity
+    unit_price: UnitPrice
+    discount: Money = Decimal("0.00")
+    tax_rate: Optional[TaxRate] = None
+
+
+Lines = Annotated[List[LineInput], Field(min_length=1, max_length=MAX_LINES)]
+
+
+class DocumentCreate(RequestModel):
+    type: DocumentType
+    business_partner_id: EntityId
+    date: Optional[Date] = None
+    due_date: Optional[Date] = None
+    payment_condition_id: Optional[EntityId] = None
+    branch_id: Optional[EntityId] = None
+    warehouse_id: Optional[EntityId] = None
+    currency: Optional[Currency] = None
+    notes: Optional[LongText] = None
+    reference: Optional[ShortText] = None
+    source_document_id: Optional[EntityId] = None
+    status: Optional[Literal["draft", "confirmed"]] = Field(
+        None, description="`draft` keeps the document a draft; by default it is confirmed on creation "
+                          "(quotes and orders stay drafts)")
+    capture: Optional[Literal["automatic", "manual"]] = Field(
+        None, description="`automatic`: captured from a supplier's invoice (103, 105, 106); kept a draft with no "
+                          "entry until confirmed")
+    lines: Lines
+
+
+class DocumentUpdate(RequestModel):
+    """PUT on a draft changes only the fields it sends; `lines` replaces all the lines."""
+    business_partner_id: EntityId = None  # type: ignore[assignment]
+    date: Date = None  # type: ignore[assignment]
+    due_date: Optional[Date] = None
+    payment_condition_id: Optional[EntityId] = None
+    branch_id: Optional[EntityId] = None
+    warehouse_id: Optional[EntityId] = None
+    currency: Currency = None  # type: ignore[assignment]
+    notes: Optional[LongText] = None
+    reference: Optional[ShortText] = None
+    source_document_id: Optional[EntityId] = None
+    lines: Lines = None  # type: ignore[assignment]
+    version: Optional[int] = Field(None, ge=1)
+
+
+class DocumentReverse(RequestModel):
+    date: Optional[Date] = Field(None, description="date of the reversal entry and stock movements; default today")
+    reason: Optional[ShortText] = None
+
+
+class DocumentLine(ResponseModel):
+    product_id: Optional[int] = None
+    description: Optional[str] = None
+    quantity: Decimal
+    unit_price: Decimal
+    discount: Decimal
+    tax_rate: Decimal
+    subtotal: Decimal
+    tax: Decimal
+    total: Decimal
+
+
+class CaiInfo(ResponseModel):
+    cai: str
+    range_id: int
+    emission_point: str
+    range_start: str
+    range_end: str
+    deadline: str
+
+
+class Document(ResponseModel):
+    id: int
+    type: str
+    number: Optional[str] = None
+    status: str
+    business_partner_id: int
+    date: str
+    due_date: Optional[str] = None
+    payment_condition_id: Optional[int] = None
+    branch_id: Optional[int] = None
+    warehouse_id: Optional[int] = None
+    currency: Optional[str] = None
+    notes: Optional[str] = None
+    reference: Optional[str] = None
+    source_document_id: Optional[int] = None
+    capture: Optional[str] = None
+    lines: List[DocumentLine]
+    subtotal: Decimal
+    tax_total: Decimal
+    total: Decimal
+    tax_bases: Dict[str, Decimal] = Field(default_factory=dict,
+                                          description="taxable base by ISV rate (0 = exempt)")
+    paid_total: Decimal
+    pending: Decimal
+    journal_entry_id: Optional[int] = None
+    reversal_entry_ids: List[int] = Field(default_factory=list)
+    cai: Optional[CaiInfo] = None
+    codigo_generacion: Optional[str] = None
+    warnings: List[str] = Field(default_factory=list)
+    confirmed_at: Optional[str] = None
+    cancelled_at: Optional[str] = None
+    cancel_reason: Optional[str] = None
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class DocumentListItem(ResponseModel):
+    id: int
+    number: Optional[str] = None
+    type: str
+    business_partner_id: int
+    date: str
+    total: Decimal
+    pending: Decimal
+    status: str
+    created_at: str
+
+
+class DocumentList(ListEnvelope):
+    documents: List[DocumentListItem]
+
+
+class DocumentListQuery(ListQuery):
+    type: Optional[DocumentType] = None
+    status: Optional[DocumentStatus] = None
+    start_date: Optional[Date] = None
+    end_date: Optional[Date] = None
+    business_partner_id: Optional[QueryId] = None

@@ -1,0 +1,598 @@
+"""Sales and purchase documents. Each command is one transaction holding the document, its
+fiscal number, stock changes and movements, automatic journal entry, partner balance, list
+counts, outbox events and Idempotency-Key record: all of it commits or none of it does."""
+from __future__ import annotations
+
+import datetime as _dt
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import documents as rules
+from chalicelib.domain.accounting import ZERO, round_money
+from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT, NONE, Kind
+from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
+from chalicelib.events import outbox
+from chalicelib.services import fiscal
+from chalicelib.services.commands import Command
+from chalicelib.services.inventory import StockWrites
+from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
+from chalicelib.store import keys
+from chalicelib.store.listing import GSI1, GSI2, Page, list_range
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import MAX_ITEMS, Transaction
+
+# What confirming or reversing a document writes besides its stock: the document, two list
+# counts, the partner, the number, two events, the Idempotency-Key record, and an entry of at
+# most seven accounts (entry, day count, period check, and per account a posting, a balance and
+# a guard). A draft must fit this once confirmed.
+_CONFIRMATION_OVERHEAD = 8 + 3 + 3 * 7
+
+CONTENT_FIELDS = ("businessPartnerId", "date", "dueDate", "paymentConditionId", "branchId", "warehouseId",
+                  "currency", "notes", "reference", "sourceDocumentId", "lines")
+
+
+def _not_found() -> NotFound:
+    return NotFound("Document not found.")
+
+
+def document_key(company_id: int, document_id: int) -> keys.Key:
+    return keys.entity(company_id, keys.DOCUMENT, document_id)
+
+
+def get_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
+    item = table.get(document_key(company_id, document_id))
+    if item is None:
+        raise _not_found()
+    return item
+
+
+# --- what a document needs around it ----------------------------------------------------------------
+
+@dataclass
+class Context:
+    table: Table
+    company: dict[str, Any]
+    kind: Kind
+    partner: dict[str, Any]
+    products: dict[int, dict[str, Any]]
+    source: dict[str, Any] | None
+
+    @property
+    def company_id(self) -> int:
+        return int(self.company["id"])
+
+
+def _load(table: Table, company_id: int, kind: Kind, fields: dict[str, Any], *, strict: bool = True) -> Context:
+    """Reads the company, partner, products and source document in one BatchGetItem and checks
+    that the document may refer to them (`strict`; undoing a confirmed document only needs
+    them read)."""
+    partner_key = keys.entity(company_id, keys.PARTNER, fields["businessPartnerId"])
+    product_ids = {line["productId"] for line in fields["lines"] if line.get("productId") is not None}
+    wanted = [keys.company(company_id), partner_key] + [keys.entity(company_id, keys.PRODUCT, p) for p in product_ids]
+    if fields.get("sourceDocumentId") is not None:
+        wanted.append(document_key(company_id, fields["sourceDocumentId"]))
+    found = table.batch_get(wanted)
+
+    def lookup(key: keys.Key) -> dict[str, Any] | None:
+        return found.get((key["PK"], key["SK"]))
+
+    problems: list[dict[str, str]] = []
+    partner = lookup(partner_key)
+    if partner is None:
+        problems.append({"field": "businessPartnerId", "message": "no such business partner"})
+    elif not partner.get("isActive", True):
+        problems.append({"field": "businessPartnerId", "message": "the business partner is inactive"})
+    elif not rules.partner_suits(kind, partner["type"]):
+        wanted_type = "customer" if kind.sales else "supplier"
+        problems.append({"field": "businessPartnerId",
+                         "message": f"a {kind.module} document needs a {wanted_type}; this partner is a {partner['type']}"})
+    products: dict[int, dict[str, Any]] = {}
+    for index, line in enumerate(fields["lines"]):
+        if line.get("productId") is None:
+            continue
+        product = lookup(keys.entity(company_id, keys.PRODUCT, line["productId"]))
+        if product is None:
+            problems.append({"field": f"lines[{index}].productId", "message": "no such product"})
+        elif not product.get("isActive", True):
+            problems.append({"field": f"lines[{index}].productId", "message": "the product is inactive"})
+        else:
+            products[int(product["id"])] = product
+    source = None
+    if fields.get("sourceDocumentId") is not None:
+        source = lookup(document_key(company_id, fields["sourceDocumentId"]))
+        problem = _source_problem(kind, source, fields)
+        if problem:
+            problems.append({"field": "sourceDocumentId", "message": problem})
+    elif kind.source_required:
+        problems.append({"field": "sourceDocumentId",
+                         "message": f"required: a {kind.name} corrects a document of type {' or '.join(kind.sources)}"})
+    if problems and strict:
+        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", details=problems)
+    company = lookup(keys.company(company_id))
+    if company is None:
+        raise NotFound("Company not found.")
+    return Context(table, company, kind, partner, products, source)
+
+
+def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str, Any]) -> str | None:
+    if source is None:
+        return "no such document"
+    if source["type"] not in kind.sources:
+        return f"a {kind.name} can come from types {', '.join(kind.sources) or 'none'}, not {source['type']}"
+    if int(source["businessPartnerId"]) != fields["businessPartnerId"]:
+        return "the source document belongs to another business partner"
+    if source["status"] == CANCELLED or (kind.source_required and source["status"] != CONFIRMED):
+        return f"the source document is {source['status']}"
+    return None
+
+
+def _lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], rules.Totals]:
+    lines, amounts = [], []
+    for index, line in enumerate(fields["lines"]):
+        product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
+        rate = line.get("taxRate")
+        if rate is None:
+            rate = Decimal(product.get("taxRate", 0)) if product else ZERO
+        discount = line.get("discount") or ZERO
+        line_amounts = rules.line_amounts(line["quantity"], line["unitPrice"], discount, rate, f"lines[{index}]")
+        description = line.get("description") or (product["name"] if product else None)
+        if not description:
+            raise ValidationFailed.for_field(f"lines[{index}].description", "required for a line without a product")
+        lines.append({"productId": line.get("productId"), "description": description, "quantity": line["quantity"],
+                      "unitPrice": line["unitPrice"], "discount": round_money(discount), "taxRate": rate,
+                      "subtotal": line_amounts.subtotal, "tax": line_amounts.tax, "total": line_amounts.total})
+        amounts.append((line_amounts, rate))
+    totals = rules.document_totals(amounts)
+    if context.source is not None and context.kind.balance < 0 and totals.total > Decimal(context.source["total"]):
+        raise ValidationFailed.for_field("lines", f"a credit note may not exceed its document's total {context.source['total']}")
+    return lines, totals
+
+
+def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], partner: dict[str, Any]) -> tuple[str, int | None]:
+    condition_id = fields.get("paymentConditionId") or partner.get("paymentConditionId")
+    if fields.get("dueDate"):
+        if fields["dueDate"] < date:
+            raise ValidationFailed.for_field("dueDate", "must not be before the document date")
+        return fields["dueDate"], condition_id
+    if condition_id is None:
+        return date, None
+    condition = table.get(keys.entity(company_id, keys.PAYMENT_CONDITION, int(condition_id)))
+    if condition is None:
+        raise ValidationFailed.for_field("paymentConditionId", "no such payment condition")
+    days = int(condition.get("creditDays") or 0) if condition.get("type") == "credit" else 0
+    return (_dt.date.fromisoformat(date) + _dt.timedelta(days=days)).isoformat(), condition_id
+
+
+def _place(table: Table, context: Context, fields: dict[str, Any]) -> dict[str, Any]:
+    """Branch and warehouse: the ones named (they must exist), else the company's defaults."""
+    placed = {}
+    for name, kind, default in (("branchId", keys.BRANCH, "defaultBranchId"),
+                                ("warehouseId", keys.WAREHOUSE, "defaultWarehouseId")):
+        value = fields.get(name)
+        if value is None:
+            fallback = context.company.get(default)
+            placed[name] = int(fallback) if fallback is not None else None
+            continue
+        item = table.get(keys.small_record(context.company_id, kind, value))
+        if item is None:
+            raise ValidationFailed.for_field(name, f"no such {'branch' if kind == keys.BRANCH else 'warehouse'}")
+        if not item.get("isActive", True):
+            raise ValidationFailed.for_field(name, "inactive")
+        placed[name] = value
+    return placed
+
+
+def _content(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
+    """The stored fields of a document from its request fields: lines with their amounts,
+    totals, dates, place."""
+    table = context.table
+    date = fields.get("date") or clock.today()
+    due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.partner)
+    lines, totals = _lines(context, fields)
+    return {"businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
+            "paymentConditionId": condition_id, **_place(table, context, fields),
+            "currency": fields.get("currency") or context.company.get("currency", "HNL"),
+            "notes": fields.get("notes"), "reference": fields.get("reference"),
+            "sourceDocumentId": fields.get("sourceDocumentId"), "lines": lines, "subtotal": totals.subtotal,
+            "taxTotal": totals.tax_total, "total": totals.total, "taxBases": totals.by_rate}
+
+
+# --- the effects of confirming and reversing ---------------------------------------------------------
+
+@dataclass
+class Plan:
+    """One command's writes, gathered and then added to its one transaction."""
+    context: Context
+    transaction: Transaction
+    journal: JournalWrites
+    stock: StockWrites
+    counts: dict[tuple[str, int], Counter] = field(default_factory=lambda: defaultdict(Counter))
+    warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, command: Command, context: Context) -> "Plan":
+        return cls(context, command.transaction(), JournalWrites(command.company_id),
+                   StockWrites(command.company_id, bool(context.company.get("allowNegativeStock"))))
+
+    def count(self, document: dict[str, Any], delta: int) -> None:
+        self.counts[(document["date"], int(document["businessPartnerId"]))][f"{document['status']}_{document['type']}"] += delta
+
+    def finish(self) -> Transaction:
+        self.journal.apply(self.transaction)
+        self.stock.apply(self.transaction)
+        company_id = self.context.company_id
+        for (date, partner_id), counts in self.counts.items():
+            counts = Counter({name: delta for name, delta in counts.items() if delta})
+            if not counts:
+                continue
+            names = {f"#c{i}": name for i, name in enumerate(counts)}
+            values = {f":c{i}": delta for i, delta in enumerate(counts.values())}
+            expression = "ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(counts)))
+            for key in (keys.document_day_count(company_id, date), keys.document_day_count(company_id, date, partner_id)):
+                self.transaction.update(key, expression, names=names, values=values)
+        return self.transaction
+
+
+def _moves_stock(context: Context) -> bool:
+    # an invoice for goods already delivered (from a delivery note) does not move them again
+    return context.kind.stock != NONE and not (context.source is not None and context.source["type"] == "112")
+
+
+def _stock_lines(context: Context, document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The stock moves confirmation makes, kept on the document so a reversal undoes exactly
+    them whatever happens to the products later."""
+    if not _moves_stock(context):
+        return []
+    moves = []
+    for index, line in enumerate(document["lines"]):
+        product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
+        if product is None or product.get("type", "product") != "product" or not product.get("trackInventory", True):
+            continue
+        if document.get("warehouseId") is None:
+            raise ValidationFailed.for_field("warehouseId", "required: the document moves stock and the company "
+                                                            "has no default warehouse")
+        moves.append({"line": index, "productId": int(product["id"]), "warehouseId": int(document["warehouseId"]),
+                      "quantity": Decimal(line["quantity"]) * context.kind.stock,
+                      "cost": round_money(Decimal(product.get("cost") or 0) * Decimal(line["quantity"]))})
+    return moves
+
+
+def _add_stock(plan: Plan, document: dict[str, Any], moves: list[dict[str, Any]], sign: int, date: str,
+               kind: str) -> None:
+    for move in moves:
+        plan.stock.move(product_id=int(move["productId"]), warehouse_id=int(move["warehouseId"]),
+                        quantity=Decimal(move["quantity"]) * sign, date=date, document=document,
+                        line=int(move["line"]), field=f"lines[{int(move['line'])}].quantity", kind=kind)
+
+
+def _balance_attribute(kind: Kind) -> str:
+    return "receivableBalance" if kind.sales else "payableBalance"
+
+
+def _move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, ceiling: Decimal | None = None) -> None:
+    """The partner's receivable or payable moves by the document's total (sign +1 when it is
+    confirmed, -1 when reversed); open sales documents keep their due date on the partner
+    for the overdue check. `ceiling` is the balance the partner may have before this document
+    under a blocking credit limit: checked again in the transaction."""
+    kind, context = plan.context.kind, plan.context
+    if not kind.balance:
+        return
+    names = {"#balance": _balance_attribute(kind)}
+    values: dict[str, Any] = {":amount": Decimal(document["total"]) * kind.balance * sign}
+    expression = "ADD #balance :amount"
+    condition = "attribute_exists(PK)"
+    if kind.sales and kind.balance > 0:
+        names["#open"], names["#doc"] = "openDue", str(int(document["id"]))
+        if "openDue" not in context.partner:
+            expression += " SET #open = :open"
+            values[":open"] = {str(int(document["id"])): document["dueDate"]} if sign > 0 else {}
+            condition += " AND attribute_not_exists(#open)"
+        elif sign > 0:
+            expression += " SET #open.#doc = :due"
+            values[":due"] = document["dueDate"]
+        else:
+            expression += " REMOVE #open.#doc"
+    on_fail = None
+    if ceiling is not None:
+        condition += " AND (attribute_not_exists(#balance) OR #balance <= :ceiling)"
+        values[":ceiling"] = ceiling
+        on_fail = rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
+    plan.transaction.update(keys.entity(context.company_id, keys.PARTNER, int(document["businessPartnerId"])),
+                            expression, condition=condition, names=names, values=values, on_fail=on_fail)
+
+
+def _credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
+    """Overdue beyond credit_block_days blocks; a limit warns or blocks by company policy.
+    Returns the ceiling to enforce in the transaction under a blocking limit."""
+    context = plan.context
+    if not (context.kind.sales and context.kind.balance > 0):
+        return None
+    partner = context.partner
+    tolerated = partner.get("credit_block_days")
+    if tolerated is not None:
+        days = rules.overdue_days((partner.get("openDue") or {}).values(), clock.today())
+        if days > int(tolerated):
+            raise rules.credit_blocked(days, int(tolerated))
+    policy = context.company.get("creditLimitPolicy", "off")
+    limit = partner.get("credit_limit")
+    limit = Decimal(limit) if limit is not None else None
+    total = Decimal(document["total"])
+    warning = rules.credit_warning(policy, limit, Decimal(partner.get("receivableBalance", 0)), total)
+    if warning:
+        plan.warnings.append(warning)
+    if policy == "block" and limit is not None:
+        return limit - total
+    return None
+
+
+def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
+    """Confirming: the number, the credit checks, stock, the entry and the partner balance.
+    Returns the document's changed fields."""
+    context, kind = plan.context, plan.context.kind
+    changes: dict[str, Any] = {"status": CONFIRMED, "confirmedAt": clock.now_iso()}
+    if not document.get("number"):
+        number = fiscal.assign_number(plan.transaction, context.table, context.company, document)
+        changes.update(number=number.number, cai=number.cai)
+    ceiling = _credit_control(plan, document)
+    numbered = {**document, **changes}
+    moves = _stock_lines(context, document)
+    _add_stock(plan, numbered, moves, 1, document["date"], "confirmation")
+    stocked = {move["line"] for move in moves}
+    stocked_subtotal = sum((Decimal(line["subtotal"]) for i, line in enumerate(document["lines"]) if i in stocked), ZERO)
+    movements = rules.entry_movements(
+        kind, total=Decimal(document["total"]), tax=Decimal(document["taxTotal"]), stocked_subtotal=stocked_subtotal,
+        other_subtotal=Decimal(document["subtotal"]) - stocked_subtotal,
+        cost=sum((Decimal(move["cost"]) for move in moves), ZERO), moves_stock=bool(moves))
+    changes["journalEntryId"] = None
+    if kind.posts and movements:
+        entry = plan.journal.automatic_entry(
+            context.table, load_rules(context.table, context.company_id),
+            source=Source("document", int(document["id"]), kind.code), date=document["date"],
+            description=f"{kind.name} {changes.get('number') or document.get('number')}", movements=movements)
+        changes["journalEntryId"] = int(entry["id"])
+    _move_partner_balance(plan, {**document, **changes}, 1, ceiling)
+    changes["stockMoves"] = moves
+    changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
+    return changes
+
+
+def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
+    """Undoing a confirmation: stock back, the entry reversed, the partner balance back."""
+    if date < document["date"]:
+        raise ValidationFailed.for_field("date", f"must not be before the document's date {document['date']}")
+    _add_stock(plan, document, document.get("stockMoves") or [], -1, date, "reversal")
+    changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "journalEntryId": None}
+    if document.get("journalEntryId") is not None:
+        entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
+        reversal = plan.journal.reverse(plan.context.table, entry, date)
+        changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), int(reversal["id"])]
+    _move_partner_balance(plan, document, -1)
+    return changes
+
+
+def _check_size(plan: Plan, moves: list[dict[str, Any]] | None = None) -> None:
+    """A draft is refused when its confirmation could not fit one transaction; a confirmed
+    document when its own writes do not (checked again when committing)."""
+    if moves is not None:
+        stock_items = len(moves) + len({(m["productId"], m["warehouseId"]) for m in moves})
+        needed = stock_items + _CONFIRMATION_OVERHEAD
+    else:
+        needed = len(plan.transaction.operations) + 1
+    if needed > MAX_ITEMS:
+        raise DocumentTooLarge("The document's effects (stock items, movements and journal postings) would exceed "
+                               f"{MAX_ITEMS} records in one transaction; split it into several documents.")
+
+
+# --- commands ----------------------------------------------------------------------------------------
+
+def _initial_status(kind: Kind, fields: dict[str, Any]) -> str:
+    if fields.get("capture") == rules.AUTOMATIC_CAPTURE:
+        if not kind.capturable:
+            raise ValidationFailed.for_field("capture", "automatic capture applies to types 103, 105 and 106")
+        return DRAFT
+    if fields.get("status"):
+        return fields["status"]
+    return DRAFT if kind.starts_draft else CONFIRMED
+
+
+def _emit(plan: Plan, event: str, document: dict[str, Any]) -> None:
+    outbox.emit(plan.transaction, event, plan.context.company_id, "document", int(document["id"]),
+                rules.event_data(document))
+
+
+def _now_fields(document: dict[str, Any]) -> dict[str, Any]:
+    return {**document, "version": int(document["version"]) + 1, "updatedAt": clock.now_iso()}
+
+
+def create_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    kind = rules.KINDS[fields["type"]]
+    status = _initial_status(kind, fields)
+    context = _load(table, company_id, kind, fields)
+    content = _content(context, fields)
+    document_id = table.next_id(keys.id_sequence(company_id, keys.DOCUMENT))
+    now = clock.now_iso()
+    document = {**document_key(company_id, document_id), "itemType": keys.DOCUMENT, "id": document_id,
+                "type": kind.code, "status": DRAFT, **content, "capture": fields.get("capture"),
+                "paidTotal": ZERO, "pending": ZERO, "number": None, "cai": None, "codigoGeneracion": None,
+                "version": 1, "createdAt": now, "updatedAt": now}
+    plan = Plan.start(command, context)
+    if status == CONFIRMED:
+        document.update(_confirm(plan, document))
+    else:
+        _check_size(plan, _stock_lines(context, document))
+    plan.count(document, 1)
+    _emit(plan, outbox.DOCUMENT_CREATED, document)
+    if status == CONFIRMED:
+        _emit(plan, outbox.DOCUMENT_CONFIRMED, document)
+    return _commit(command, plan, document, new=True)
+
+
+def _commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool = False,
+            previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    transaction = plan.finish()
+    stored = _stored(document)
+    if new:
+        transaction.put_new(stored)
+    else:
+        assert previous is not None
+        transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": int(previous["version"])})
+    _check_size(plan)
+    return command.commit(transaction, view(stored, plan.warnings))
+
+
+def _stored(document: dict[str, Any]) -> dict[str, Any]:
+    company_id = int(document["PK"].split("#")[1])
+    document = {**document, **keys.document_index(company_id, document["date"], int(document["id"])),
+                **keys.partner_document_index(company_id, int(document["businessPartnerId"]), document["date"],
+                                              int(document["id"]))}
+    return {name: value for name, value in document.items() if value is not None}
+
+
+def view(item: dict[str, Any], warnings: list[str] | None = None) -> dict[str, Any]:
+    shown = {name: value for name, value in item.items() if name not in ("PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK")}
+    shown["warnings"] = warnings or []
+    return shown
+
+
+def _load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
+    document = get_document(command.table, command.company_id, document_id)
+    kind = rules.KINDS[document["type"]]
+    context = _load(command.table, command.company_id, kind, _as_fields(document), strict=strict)
+    return document, context
+
+
+_ID_FIELDS = ("businessPartnerId", "sourceDocumentId", "paymentConditionId", "branchId", "warehouseId")
+
+
+def _as_fields(document: dict[str, Any]) -> dict[str, Any]:
+    """A stored document's references as request fields (DynamoDB gives numbers back as Decimal)."""
+    def as_id(value: Any) -> int | None:
+        return int(value) if value is not None else None
+
+    return {**{name: as_id(document.get(name)) for name in _ID_FIELDS},
+            "lines": [{**line, "productId": as_id(line.get("productId"))} for line in document["lines"]]}
+
+
+def update_document(command: Command, document_id: int, changes: dict[str, Any],
+                    expected_version: int | None) -> dict[str, Any]:
+    """Drafts only: the fields sent replace the stored ones (lines as a whole) and the totals
+    are computed again."""
+    current = get_document(command.table, command.company_id, document_id)
+    if current["status"] != DRAFT:
+        raise rules.DocumentNotEditable(f"Only a draft can be edited; this document is {current['status']}.")
+    if expected_version is not None and expected_version != int(current["version"]):
+        raise VersionConflict()
+    kind = rules.KINDS[current["type"]]
+    fields = {name: current.get(name) for name in CONTENT_FIELDS}
+    fields.update(changes)
+    fields.update(_as_fields(fields))
+    if "dueDate" not in changes and ("date" in changes or "paymentConditionId" in changes):
+        fields["dueDate"] = None  # derived again from the new date or condition
+    context = _load(command.table, command.company_id, kind, fields)
+    updated = {**_now_fields(current), **_content(context, fields)}
+    plan = Plan.start(command, context)
+    _check_size(plan, _stock_lines(context, updated))
+    plan.count(current, -1)
+    plan.count(updated, 1)
+    return _commit(command, plan, updated, previous=current)
+
+
+def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
+    document, context = _load_existing(command, document_id, strict=True)
+    if document["status"] != DRAFT:
+        raise rules.wrong_status("confirmed", document["status"], DRAFT)
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    confirmed = _now_fields(document)
+    confirmed.update(_confirm(plan, confirmed))
+    plan.count(confirmed, 1)
+    _emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
+    return _commit(command, plan, confirmed, previous=document)
+
+
+def _reversal_date(document: dict[str, Any], date: str | None) -> str:
+    return date or max(clock.today(), document["date"])
+
+
+def _check_unpaid(document: dict[str, Any]) -> None:
+    if Decimal(document.get("paidTotal", 0)) != 0 or Decimal(document.get("pending", 0)) != Decimal(document["total"]):
+        raise rules.has_payments()
+
+
+def unconfirm_document(command: Command, document_id: int, date: str | None = None) -> dict[str, Any]:
+    document, context = _load_existing(command, document_id, strict=False)
+    if not context.kind.unconfirmable:
+        raise rules.DocumentStateError(f"Only purchase invoices (103) can be unconfirmed, not type {document['type']}.",
+                                       code="DOCUMENT_NOT_UNCONFIRMABLE")
+    if document["status"] != CONFIRMED:
+        raise rules.wrong_status("unconfirmed", document["status"], CONFIRMED)
+    _check_unpaid(document)
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    draft = _now_fields(document)
+    draft.update(_reverse(plan, draft, _reversal_date(document, date)), status=DRAFT, confirmedAt=None)
+    plan.count(draft, 1)
+    return _commit(command, plan, draft, previous=document)
+
+
+def cancel_document(command: Command, document_id: int, date: str | None = None,
+                    reason: str | None = None) -> dict[str, Any]:
+    document, context = _load_existing(command, document_id, strict=False)
+    if not context.kind.cancellable:
+        raise rules.not_cancellable(context.kind)
+    if document["status"] != CONFIRMED:
+        raise rules.wrong_status("cancelled", document["status"], CONFIRMED)
+    _check_unpaid(document)
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    cancelled = _now_fields(document)
+    cancelled.update(_reverse(plan, cancelled, _reversal_date(document, date)), status=CANCELLED,
+                     cancelledAt=clock.now_iso(), cancelReason=reason)
+    plan.count(cancelled, 1)
+    _emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
+    return _commit(command, plan, cancelled, previous=document)
+
+
+def delete_document(command: Command, document_id: int) -> dict[str, Any]:
+    """Web app only: an unconfirmed purchase invoice (103) goes for good. Its stock and entries
+    were reversed when it was unconfirmed; those records stay, as history."""
+    document = get_document(command.table, command.company_id, document_id)
+    kind = rules.KINDS[document["type"]]
+    if not kind.deletable or document["status"] != DRAFT:
+        raise rules.DocumentStateError("Only an unconfirmed purchase invoice (103) can be deleted; cancel or "
+                                       "credit other documents.", code="DOCUMENT_NOT_DELETABLE")
+    context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
+    plan = Plan(context, command.transaction(), JournalWrites(command.company_id),
+                StockWrites(command.company_id, True))
+    plan.count(document, -1)
+    transaction = plan.finish()
+    transaction.delete(document_key(command.company_id, document_id), condition="#v = :v AND #s = :draft",
+                       names={"#v": "version", "#s": "status"}, values={":v": int(document["version"]), ":draft": DRAFT})
+    return command.commit(transaction, {"id": document_id, "deleted": True})
+
+
+def list_documents(table: Table, company_id: int, *, document_type: str | None, status: str | None,
+                   start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
+                   cursor: str | None) -> Page:
+    """Newest first. `total` is exact for any filter: it sums the per-day counts of the range
+    (the company's, or the partner's)."""
+    if start_date and end_date and start_date > end_date:
+        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    counts = table.query_all(partition=("PK", keys.document_day_count(company_id, "", partner_id)["PK"]),
+                             sort_range=("SK", start_date, end_date), consistent=True)
+    wanted = {f"{s}_{t}" for s in rules.DOCUMENT_STATUSES for t in rules.KINDS
+              if (status is None or s == status) and (document_type is None or t == document_type)}
+    total = sum(int(day.get(name, 0)) for day in counts for name in wanted)
+    filters = {name: value for name, value in (("type", document_type), ("status", status)) if value}
+    high = f"{end_date}#~" if end_date else None
+    if partner_id is not None:
+        return list_range(table, partition=keys.partner_documents_partition(company_id, partner_id), low=start_date,
+                          high=high, filters=filters, page=page, limit=limit, cursor=cursor, descending=True,
+                          total=total, index=GSI2)
+    return list_range(table, partition=keys.collection_partition(company_id, keys.DOCUMENT), low=start_date, high=high,
+                      filters=filters, page=page, limit=limit, cursor=cursor, descending=True, total=total, index=GSI1)
+

@@ -1,0 +1,197 @@
+"""Fiscal numbering: branches (establishments), CAI ranges, and the gap-free number a document
+takes inside its own transaction when it is confirmed."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from chalicelib.domain.documents import CAI_REQUIRED, format_number
+from chalicelib.errors import ApiError, Conflict, ValidationFailed
+from chalicelib.services import records
+from chalicelib.services.commands import Command
+from chalicelib.store import keys
+from chalicelib.store.listing import Page
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+# Numbers of types without a CAI range: establishment of the branch, this emission point.
+SEQUENCE_EMISSION_POINT = "001"
+NO_BRANCH_CODE = "000"
+CAI_GUARD = "CAI"
+
+
+class NumberingError(ApiError):
+    status = 400
+
+
+# --- branches ------------------------------------------------------------------------------------
+
+def list_branches(table: Table, company_id: int, page: int, limit: int) -> Page:
+    return records.small_page(records.small_records(table, company_id, keys.BRANCH), page, limit)
+
+
+def get_branch(table: Table, company_id: int, branch_id: int) -> dict[str, Any]:
+    return records.get_small_record(table, company_id, keys.BRANCH, branch_id, "Branch")
+
+
+def branch_items(table: Table, company_id: int, fields: dict[str, Any]) -> list[dict[str, Any]]:
+    """A new branch and the reservation of its establishment code."""
+    item = records.new_small_record(table, company_id, keys.BRANCH, fields)
+    return [item, {**keys.unique_value(company_id, "BRANCH_CODE", item["code"]), "branchId": item["id"]}]
+
+
+def create_branch(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    branch, reservation = branch_items(command.table, command.company_id, fields)
+    transaction = command.transaction()
+    transaction.put_new(branch)
+    transaction.put_new(reservation, on_fail=Conflict(
+        f"Another branch already uses the establishment code {branch['code']}.", code="DUPLICATE_CODE",
+        details=[{"field": "code", "message": "already used by another branch"}]))
+    return command.commit(transaction, branch)
+
+
+def update_branch(command: Command, branch_id: int, changes: dict[str, Any],
+                  expected_version: int | None) -> dict[str, Any]:
+    current = get_branch(command.table, command.company_id, branch_id)
+    return records.update_item(command, keys.small_record(command.company_id, keys.BRANCH, branch_id), current,
+                               changes, expected_version)
+
+
+# --- CAI ranges ----------------------------------------------------------------------------------
+
+def list_ranges(table: Table, company_id: int, page: int, limit: int) -> Page:
+    return records.small_page([view_range(item) for item in records.small_records(table, company_id, keys.CAI_RANGE)],
+                              page, limit)
+
+
+def get_range(table: Table, company_id: int, range_id: int) -> dict[str, Any]:
+    return view_range(records.get_small_record(table, company_id, keys.CAI_RANGE, range_id, "CAI range"))
+
+
+def view_range(item: dict[str, Any]) -> dict[str, Any]:
+    return {**item, "remaining": max(0, int(item["rangeEnd"]) - int(item["nextNumber"]) + 1)}
+
+
+def _overlap(ranges: list[dict[str, Any]], candidate: dict[str, Any]) -> dict[str, Any] | None:
+    for other in ranges:
+        if other["id"] == candidate["id"]:
+            continue
+        same_series = all(other[name] == candidate[name] for name in ("branchId", "emissionPoint", "documentType"))
+        if same_series and other["rangeStart"] <= candidate["rangeEnd"] and candidate["rangeStart"] <= other["rangeEnd"]:
+            return other
+    return None
+
+
+def _check_range(table: Table, company_id: int, candidate: dict[str, Any], transaction: Transaction) -> None:
+    """Ranges of one series (branch, emission point, type) never overlap, so no number can be
+    issued twice: the guard item's version makes concurrent changes take turns."""
+    if candidate["rangeEnd"] < candidate["rangeStart"]:
+        raise ValidationFailed.for_field("rangeEnd", "must not be below rangeStart")
+    if int(candidate["nextNumber"]) > candidate["rangeEnd"] + 1:
+        raise ValidationFailed.for_field("rangeEnd", f"numbers up to {int(candidate['nextNumber']) - 1} "
+                                                     "were already issued")
+    other = _overlap(records.small_records(table, company_id, keys.CAI_RANGE), candidate)
+    if other is not None:
+        raise NumberingError(f"The range overlaps CAI range {other['id']} ({other['rangeStart']}-{other['rangeEnd']}) "
+                             "of the same branch, emission point and type.", code="CAI_RANGE_OVERLAP",
+                             details=[{"field": "rangeStart", "message": f"overlaps range {other['id']}"}])
+    guard = table.get(keys.guard(company_id, CAI_GUARD))
+    version = int(guard["version"]) if guard else 0
+    transaction.put({**keys.guard(company_id, CAI_GUARD), "version": version + 1},
+                    condition="attribute_not_exists(PK) OR version = :v", values={":v": version})
+
+
+def create_range(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    _require_branch(table, company_id, fields["branchId"])
+    item = records.new_small_record(table, company_id, keys.CAI_RANGE, {**fields, "nextNumber": fields["rangeStart"]})
+    transaction = command.transaction()
+    _check_range(table, company_id, item, transaction)
+    transaction.put_new(item)
+    transaction.require(keys.small_record(company_id, keys.BRANCH, fields["branchId"]),
+                        ValidationFailed.for_field("branchId", "no such branch"))
+    return view_range(command.commit(transaction, item))
+
+
+def _require_branch(table: Table, company_id: int, branch_id: int) -> None:
+    if table.get(keys.small_record(company_id, keys.BRANCH, branch_id)) is None:
+        raise ValidationFailed.for_field("branchId", "no such branch")
+
+
+def update_range(command: Command, range_id: int, changes: dict[str, Any],
+                 expected_version: int | None) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    current = records.get_small_record(table, company_id, keys.CAI_RANGE, range_id, "CAI range")
+    candidate = {**current, **{name: value for name, value in changes.items() if value is not None}}
+
+    def check(transaction: Transaction, _: dict[str, Any]) -> None:
+        if "rangeEnd" in changes:
+            _check_range(table, company_id, candidate, transaction)
+
+    # the range's own nextNumber is checked again when it is written: a number issued meanwhile
+    # changes the version and the command runs again on fresh data
+    updated = records.update_item(command, keys.small_record(company_id, keys.CAI_RANGE, range_id), current,
+                                  changes, expected_version, check)
+    return view_range(updated)
+
+
+# --- numbers -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Number:
+    number: str
+    cai: dict[str, Any] | None
+
+
+def _branch_code(table: Table, company_id: int, branch_id: int | None) -> str:
+    if branch_id is None:
+        return NO_BRANCH_CODE
+    return str(get_branch(table, company_id, branch_id)["code"])
+
+
+def assign_number(transaction: Transaction, table: Table, company: dict[str, Any], document: dict[str, Any]) -> Number:
+    """The document's gap-free number, taken in its transaction: from the active CAI range of
+    its branch and type, else from the type's sequence. Both are written with a condition on
+    the number read, so a concurrent document makes this one run again and take the next."""
+    company_id, document_type = int(company["id"]), document["type"]
+    branch_id = int(document["branchId"]) if document.get("branchId") is not None else None
+    branch_code = _branch_code(table, company_id, branch_id)
+    ranges = [item for item in records.small_records(table, company_id, keys.CAI_RANGE)
+              if item["documentType"] == document_type and item["branchId"] == branch_id and item.get("isActive", True)]
+    if ranges or (document_type in CAI_REQUIRED and company.get("country", "HN") == "HN"):
+        return _from_range(transaction, company_id, ranges, document, branch_code)
+    sequence = table.get(keys.document_sequence(company_id, document_type))
+    next_number = int(sequence["nextNumber"]) if sequence else 1
+    if sequence is None:
+        transaction.update(keys.document_sequence(company_id, document_type), "SET nextNumber = :after",
+                           condition="attribute_not_exists(nextNumber)", values={":after": next_number + 1})
+    else:
+        transaction.update(keys.document_sequence(company_id, document_type), "SET nextNumber = :after",
+                           condition="nextNumber = :n", values={":n": next_number, ":after": next_number + 1})
+    return Number(format_number(branch_code, SEQUENCE_EMISSION_POINT, document_type, next_number), None)
+
+
+def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str, Any]],
+                document: dict[str, Any], branch_code: str) -> Number:
+    field = [{"field": "branchId", "message": "no usable CAI range for this branch and type"}]
+    if not ranges:
+        raise NumberingError(f"No active CAI range for document type {document['type']} at this branch.",
+                             code="CAI_MISSING", details=field)
+    current = [item for item in ranges if item["deadline"] >= document["date"]]
+    if not current:
+        raise NumberingError("The CAI range's issue deadline has passed.", code="CAI_EXPIRED", details=field)
+    usable = sorted((item for item in current if int(item["nextNumber"]) <= int(item["rangeEnd"])),
+                    key=lambda item: int(item["rangeStart"]))
+    if not usable:
+        raise NumberingError("The CAI range has no numbers left.", code="CAI_EXHAUSTED", details=field)
+    chosen = usable[0]
+    number = int(chosen["nextNumber"])
+    transaction.update(keys.small_record(company_id, keys.CAI_RANGE, int(chosen["id"])),
+                       "SET nextNumber = :after ADD version :one",
+                       condition="nextNumber = :n AND rangeEnd >= :n AND isActive = :yes",
+                       values={":n": number, ":after": number + 1, ":one": 1, ":yes": True})
+    cai = {"cai": chosen["cai"], "rangeId": int(chosen["id"]), "emissionPoint": chosen["emissionPoint"],
+           "rangeStart": format_number(branch_code, chosen["emissionPoint"], document["type"], int(chosen["rangeStart"])),
+           "rangeEnd": format_number(branch_code, chosen["emissionPoint"], document["type"], int(chosen["rangeEnd"])),
+           "deadline": chosen["deadline"]}
+    return Number(format_number(branch_code, chosen["emissionPoint"], document["type"], number), cai)

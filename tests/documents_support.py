@@ -1,0 +1,65 @@
+"""A company ready for documents: the standard chart, a customer, a supplier, a stocked product,
+a service and a CAI range for sales invoices at the default branch."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from tests.support import ApiClient, Books, CompanyFixture
+
+CAI = "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A"
+
+
+class Shop:
+    def __init__(self, api: ApiClient, company: CompanyFixture, *, range_size: int = 1000,
+                 deadline: str = "2099-12-31") -> None:
+        self.api, self.key, self.company = api, company.api_key, company
+        self.books = Books(api, company)
+        self.customer = self.created("/business-partners", {"name": "Cliente Uno", "type": "customer"})["id"]
+        self.supplier = self.created("/business-partners", {"name": "Proveedor Uno", "type": "supplier"})["id"]
+        self.product = self.created("/products", {"code": "P-1", "name": "Silla", "unitPrice": 100, "cost": 60,
+                                                  "taxRate": 0.15})["id"]
+        self.service = self.created("/products", {"code": "S-1", "name": "Instalación", "type": "service",
+                                                  "unitPrice": 50, "taxRate": 0.15})["id"]
+        self.cai_range = self.created("/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001", "documentType": "01",
+                                               "rangeStart": 1, "rangeEnd": range_size, "deadline": deadline})
+
+    def created(self, path: str, body: Any) -> Any:
+        reply = self.api.post(path, body, key=self.key)
+        assert reply.status == 201, reply.text
+        return reply.json
+
+    def document(self, doc_type: str, lines: list[tuple[int | None, Any, Any]] | None = None, *, expect: int = 201,
+                 partner: int | None = None, **fields: Any) -> Any:
+        """lines: (product id or None, quantity, unit price)."""
+        if partner is None:
+            partner = self.supplier if doc_type in ("103", "104", "105", "106", "102", "11") else self.customer
+        body = {"type": doc_type, "businessPartnerId": partner, "date": fields.pop("date", "2026-11-02"),
+                "lines": [{"productId": p, "quantity": q, "unitPrice": u, **({} if p else {"description": "Varios"})}
+                          for p, q, u in (lines or [(self.product, 1, 100)])], **fields}
+        reply = self.api.post("/documents", body, key=self.key)
+        assert reply.status == expect, reply.text
+        return reply.json
+
+    def action(self, document_id: int, action: str, body: Any = None, expect: int = 200) -> Any:
+        reply = self.api.post(f"/documents/{document_id}/{action}", body or {}, key=self.key)
+        assert reply.status == expect, reply.text
+        return reply.json
+
+    def get(self, document_id: int) -> Any:
+        reply = self.api.get(f"/documents/{document_id}", key=self.key)
+        assert reply.status == 200, reply.text
+        return reply.json
+
+    def stock(self, product: int | None = None, warehouse: int = 1) -> Decimal:
+        reply = self.api.get(f"/inventory/stock?productId={product or self.product}&warehouseId={warehouse}",
+                             key=self.key)
+        assert reply.status == 200, reply.text
+        return sum((Decimal(str(s["quantity"])) for s in reply.json["stock"]), Decimal(0))
+
+    def partner(self, partner_id: int) -> Any:
+        return self.api.get(f"/business-partners/{partner_id}", key=self.key).json
+
+    def balance(self, code: str) -> Decimal:
+        rows = {row["code"]: row for row in self.books.trial_balance()["accounts"]}
+        return Decimal(str(rows[code]["balance"])) if code in rows else Decimal(0)
