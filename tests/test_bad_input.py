@@ -22,7 +22,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) |
 def field_names(spec):
     if spec.body is None:
         return ["name"]
-    return [field.alias or name for name, field in spec.body.model_fields.items()] + ["unknown"]
+    return [field.alias or name for name, field in spec.body_model.model_fields.items()] + ["unknown"]
 
 
 @pytest.mark.parametrize("spec", [s for s in ROUTES if s.path != "/auth/logout"],

@@ -5,242 +5,209 @@ The services are imported inside the handlers: a cold Lambda serving any other r
 pay for the accounting modules (see infra/bench.py for the import-time budget)."""
 from __future__ import annotations
 
+from typing import Any
+
 from chalice import Blueprint
 
-from chalicelib.api.routing import ACCOUNTING, Access, Call, endpoint, envelope
-from chalicelib.models.accounting import (
-    Account,
-    AccountCreate,
-    AccountList,
-    AccountListQuery,
-    AccountUpdate,
-    ChartImport,
-    Deleted,
-    EntryCreate,
-    EntryListQuery,
-    EntryReverse,
-    JournalEntry,
-    JournalEntryList,
-    Ledger,
-    LedgerQuery,
-    Period,
-    PeriodCreate,
-    PeriodList,
-    PeriodListQuery,
-    Resolution,
-    ResolveRequest,
-    Rule,
-    RuleList,
-    RuleListQuery,
-    RuleUpsert,
-    TrialBalance,
-    TrialBalanceQuery,
-)
+from chalicelib.api.routing import ACCOUNTING, Access, Call, endpoint, page_body
 
 blueprint = Blueprint(__name__)
+M = "chalicelib.models.accounting:"
 CHART, JOURNAL, PERIODS, RULES = "Chart of accounts", "Journal entries", "Accounting periods", "Determination rules"
 
 
 # --- chart of accounts ---------------------------------------------------------------------------
 
 @endpoint(blueprint, "GET", "/chart-of-accounts", summary="List accounts in code order", tag=CHART,
-          query=AccountListQuery, response=AccountList)
-def list_accounts(call: Call) -> AccountList:
+          query=M + "AccountListQuery", response=M + "AccountList")
+def list_accounts(call: Call) -> Any:
     from chalicelib.services import chart
 
     items, total = chart.list_accounts(call.command.table, call.principal.company_id,
                                        account_type=call.query.type, is_active=call.query.is_active,
                                        page=call.query.page, limit=call.query.limit)
-    return AccountList(accounts=[Account.model_validate(chart.view(item)) for item in items], total=total,
-                       page=call.query.page, limit=call.query.limit)
+    return dict(accounts=[chart.view(item) for item in items], total=total, page=call.query.page,
+                limit=call.query.limit)
 
 
-@endpoint(blueprint, "GET", "/chart-of-accounts/{id}", summary="One account", tag=CHART, response=Account)
-def get_account(call: Call) -> Account:
+@endpoint(blueprint, "GET", "/chart-of-accounts/{id}", summary="One account", tag=CHART, response=M + "Account")
+def get_account(call: Call) -> Any:
     from chalicelib.services import chart
 
-    return Account.model_validate(chart.view(chart.get_account(call.command.table, call.principal.company_id,
-                                                               call.ids["id"])))
+    return chart.view(chart.get_account(call.command.table, call.principal.company_id, call.ids["id"]))
 
 
 @endpoint(blueprint, "POST", "/chart-of-accounts", summary="Create an account", tag=CHART,
-          body=AccountCreate, response=Account, permission=ACCOUNTING)
-def create_account(call: Call) -> Account:
+          body=M + "AccountCreate", response=M + "Account", permission=ACCOUNTING)
+def create_account(call: Call) -> Any:
     from chalicelib.services import chart
 
-    return Account.model_validate(chart.create_account(call.command, call.body.model_dump(by_alias=True)))
+    return chart.create_account(call.command, call.body.model_dump(by_alias=True))
 
 
 @endpoint(blueprint, "PUT", "/chart-of-accounts/{id}", summary="Update an account (sparse)", tag=CHART,
-          body=AccountUpdate, response=Account, permission=ACCOUNTING)
-def update_account(call: Call) -> Account:
+          body=M + "AccountUpdate", response=M + "Account", permission=ACCOUNTING)
+def update_account(call: Call) -> Any:
     from chalicelib.services import chart
 
-    return Account.model_validate(chart.update_account(call.command, call.ids["id"], call.changes(),
-                                                       call.expected_version()))
+    return chart.update_account(call.command, call.ids["id"], call.changes(), call.expected_version())
 
 
 @endpoint(blueprint, "DELETE", "/chart-of-accounts/{id}", summary="Delete an account with no postings, "
-          "sub-accounts or references", tag=CHART, response=Deleted, access=Access.WEB_SESSION,
+          "sub-accounts or references", tag=CHART, response=M + "Deleted", access=Access.WEB_SESSION,
           permission=ACCOUNTING)
-def delete_account(call: Call) -> Deleted:
+def delete_account(call: Call) -> Any:
     from chalicelib.services import chart
 
-    return Deleted.model_validate(chart.delete_account(call.command, call.ids["id"]))
+    return chart.delete_account(call.command, call.ids["id"])
 
 
 @endpoint(blueprint, "POST", "/chart-of-accounts/import-default", summary="Import the standard Honduran "
-          "chart and its determination rules (idempotent)", tag=CHART, response=ChartImport,
+          "chart and its determination rules (idempotent)", tag=CHART, response=M + "ChartImport",
           permission=ACCOUNTING)
-def import_default_chart(call: Call) -> ChartImport:
+def import_default_chart(call: Call) -> Any:
     from chalicelib.services import default_chart
 
-    return ChartImport.model_validate(default_chart.import_for_command(call.command))
+    return default_chart.import_for_command(call.command)
 
 
 # --- journal entries -----------------------------------------------------------------------------
 
 @endpoint(blueprint, "GET", "/journal-entries", summary="List journal entries, newest first", tag=JOURNAL,
-          query=EntryListQuery, response=JournalEntryList)
-def list_entries(call: Call) -> JournalEntryList:
+          query=M + "EntryListQuery", response=M + "JournalEntryList")
+def list_entries(call: Call) -> Any:
     from chalicelib.services import journal
 
     query = call.query
     page = journal.list_entries(call.command.table, call.principal.company_id, start_date=query.start_date,
                                 end_date=query.end_date, status=query.status, entry_type=query.entry_type,
                                 page=query.page, limit=query.limit, cursor=query.cursor)
-    return envelope(JournalEntryList, "journal_entries", JournalEntry, page)
+    return page_body("journalEntries", page)
 
 
 @endpoint(blueprint, "GET", "/journal-entries/ledger", summary="General ledger of one account", tag=JOURNAL,
-          query=LedgerQuery, response=Ledger)
-def ledger(call: Call) -> Ledger:
+          query=M + "LedgerQuery", response=M + "Ledger")
+def ledger(call: Call) -> Any:
     from chalicelib.services import reports
 
     query = call.query
-    return Ledger.model_validate(reports.ledger(call.command.table, call.principal.company_id,
-                                                query.chart_of_account_id, query.start_date, query.end_date,
-                                                query.limit, query.cursor))
+    return reports.ledger(call.command.table, call.principal.company_id, query.chart_of_account_id, query.start_date,
+                          query.end_date, query.limit, query.cursor)
 
 
 @endpoint(blueprint, "GET", "/journal-entries/trial-balance", summary="Trial balance at a date", tag=JOURNAL,
-          query=TrialBalanceQuery, response=TrialBalance)
-def trial_balance(call: Call) -> TrialBalance:
+          query=M + "TrialBalanceQuery", response=M + "TrialBalance")
+def trial_balance(call: Call) -> Any:
     from chalicelib.services import reports
 
-    return TrialBalance.model_validate(reports.trial_balance(call.command.table, call.principal.company_id,
-                                                             call.query.date))
+    return reports.trial_balance(call.command.table, call.principal.company_id, call.query.date)
 
 
 @endpoint(blueprint, "GET", "/journal-entries/{id}", summary="One journal entry", tag=JOURNAL,
-          response=JournalEntry)
-def get_entry(call: Call) -> JournalEntry:
+          response=M + "JournalEntry")
+def get_entry(call: Call) -> Any:
     from chalicelib.services import journal
 
-    return JournalEntry.model_validate(journal.get_entry(call.command.table, call.principal.company_id,
-                                                         call.ids["id"]))
+    return journal.get_entry(call.command.table, call.principal.company_id, call.ids["id"])
 
 
 @endpoint(blueprint, "POST", "/journal-entries", summary="Create a manual entry (draft unless status posted)",
-          tag=JOURNAL, body=EntryCreate, response=JournalEntry, permission=ACCOUNTING)
-def create_entry(call: Call) -> JournalEntry:
+          tag=JOURNAL, body=M + "EntryCreate", response=M + "JournalEntry", permission=ACCOUNTING)
+def create_entry(call: Call) -> Any:
     from chalicelib.services import journal
 
-    return JournalEntry.model_validate(journal.create_entry(call.command, call.body.model_dump(by_alias=True)))
+    return journal.create_entry(call.command, call.body.model_dump(by_alias=True))
 
 
 @endpoint(blueprint, "POST", "/journal-entries/{id}/post", summary="Post a draft entry", tag=JOURNAL,
-          response=JournalEntry, status=200, permission=ACCOUNTING)
-def post_entry(call: Call) -> JournalEntry:
+          response=M + "JournalEntry", status=200, permission=ACCOUNTING)
+def post_entry(call: Call) -> Any:
     from chalicelib.services import journal
 
-    return JournalEntry.model_validate(journal.post_entry(call.command, call.ids["id"]))
+    return journal.post_entry(call.command, call.ids["id"])
 
 
 @endpoint(blueprint, "POST", "/journal-entries/{id}/reverse", summary="Reverse a posted entry: creates the "
-          "reversal entry", tag=JOURNAL, body=EntryReverse, response=JournalEntry, permission=ACCOUNTING)
-def reverse_entry(call: Call) -> JournalEntry:
+          "reversal entry", tag=JOURNAL, body=M + "EntryReverse", response=M + "JournalEntry", permission=ACCOUNTING)
+def reverse_entry(call: Call) -> Any:
     from chalicelib.services import journal
 
-    return JournalEntry.model_validate(journal.reverse_entry(call.command, call.ids["id"], call.body.date,
-                                                             call.body.description))
+    return journal.reverse_entry(call.command, call.ids["id"], call.body.date, call.body.description)
 
 
 # --- accounting periods --------------------------------------------------------------------------
 
 @endpoint(blueprint, "GET", "/accounting-periods", summary="List accounting periods", tag=PERIODS,
-          query=PeriodListQuery, response=PeriodList)
-def list_periods(call: Call) -> PeriodList:
+          query=M + "PeriodListQuery", response=M + "PeriodList")
+def list_periods(call: Call) -> Any:
     from chalicelib.services import periods
 
     page = periods.list_periods(call.command.table, call.principal.company_id, call.query.page,
                                 call.query.limit, call.query.cursor)
-    return envelope(PeriodList, "accounting_periods", Period, page)
+    return page_body("accountingPeriods", page)
 
 
 @endpoint(blueprint, "GET", "/accounting-periods/{id}", summary="One accounting period", tag=PERIODS,
-          response=Period)
-def get_period(call: Call) -> Period:
+          response=M + "Period")
+def get_period(call: Call) -> Any:
     from chalicelib.services import periods
 
-    return Period.model_validate(periods.get_period(call.command.table, call.principal.company_id, call.ids["id"]))
+    return periods.get_period(call.command.table, call.principal.company_id, call.ids["id"])
 
 
 @endpoint(blueprint, "POST", "/accounting-periods", summary="Create an accounting period", tag=PERIODS,
-          body=PeriodCreate, response=Period, permission=ACCOUNTING)
-def create_period(call: Call) -> Period:
+          body=M + "PeriodCreate", response=M + "Period", permission=ACCOUNTING)
+def create_period(call: Call) -> Any:
     from chalicelib.services import periods
 
     body = call.body
-    return Period.model_validate(periods.create_period(call.command, body.name, body.start_date, body.end_date))
+    return periods.create_period(call.command, body.name, body.start_date, body.end_date)
 
 
 @endpoint(blueprint, "POST", "/accounting-periods/{id}/close", summary="Close a period: no write may be "
-          "dated inside it", tag=PERIODS, response=Period, status=200, permission=ACCOUNTING)
-def close_period(call: Call) -> Period:
+          "dated inside it", tag=PERIODS, response=M + "Period", status=200, permission=ACCOUNTING)
+def close_period(call: Call) -> Any:
     from chalicelib.services import periods
 
-    return Period.model_validate(periods.close_period(call.command, call.ids["id"]))
+    return periods.close_period(call.command, call.ids["id"])
 
 
 @endpoint(blueprint, "POST", "/accounting-periods/{id}/reopen", summary="Reopen a closed period", tag=PERIODS,
-          response=Period, status=200, permission=ACCOUNTING)
-def reopen_period(call: Call) -> Period:
+          response=M + "Period", status=200, permission=ACCOUNTING)
+def reopen_period(call: Call) -> Any:
     from chalicelib.services import periods
 
-    return Period.model_validate(periods.reopen_period(call.command, call.ids["id"]))
+    return periods.reopen_period(call.command, call.ids["id"])
 
 
 # --- determination rules -------------------------------------------------------------------------
 
 @endpoint(blueprint, "GET", "/account-determination-rules", summary="List account determination rules",
-          tag=RULES, query=RuleListQuery, response=RuleList)
-def list_rules(call: Call) -> RuleList:
+          tag=RULES, query=M + "RuleListQuery", response=M + "RuleList")
+def list_rules(call: Call) -> Any:
     from chalicelib.services import rules
 
     query = call.query
     found, total = rules.list_rules(call.command.table, call.principal.company_id, operation=query.operation_type,
                                     document_type=query.document_type, page=query.page, limit=query.limit)
-    return RuleList(rules=[Rule.model_validate(item) for item in found], total=total, page=query.page,
-                    limit=query.limit)
+    return dict(rules=found, total=total, page=query.page, limit=query.limit)
 
 
 @endpoint(blueprint, "POST", "/account-determination-rules", summary="Create or update the rule of a "
-          "(documentType, operationType): 201 created, 200 updated", tag=RULES, body=RuleUpsert,
-          response=Rule, permission=ACCOUNTING)
-def upsert_rule(call: Call) -> Rule:
+          "(documentType, operationType): 201 created, 200 updated", tag=RULES, body=M + "RuleUpsert",
+          response=M + "Rule", permission=ACCOUNTING)
+def upsert_rule(call: Call) -> Any:
     from chalicelib.services import rules
 
     body = call.body
-    return Rule.model_validate(rules.upsert_rule(call.command, body.operation_type, body.document_type,
-                                                 body.chart_of_account_id))
+    return rules.upsert_rule(call.command, body.operation_type, body.document_type, body.chart_of_account_id)
 
 
 @endpoint(blueprint, "POST", "/account-determination-rules/resolve", summary="The account an operation "
-          "posts to (the most specific rule wins)", tag=RULES, body=ResolveRequest, response=Resolution,
+          "posts to (the most specific rule wins)", tag=RULES, body=M + "ResolveRequest", response=M + "Resolution",
           status=200)
-def resolve_rule(call: Call) -> Resolution:
+def resolve_rule(call: Call) -> Any:
     from chalicelib.services import rules
 
-    return Resolution.model_validate(rules.resolve(call.command.table, call.principal.company_id,
-                                                   call.body.operation_type, call.body.document_type))
+    return rules.resolve(call.command.table, call.principal.company_id, call.body.operation_type,
+                         call.body.document_type)

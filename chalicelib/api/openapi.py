@@ -41,9 +41,9 @@ def build_document() -> dict[str, Any]:
     inputs: list[tuple[type[BaseModel], Any]] = []
     for spec in ROUTES:
         if spec.body is not None:
-            inputs.append((spec.body, "validation"))
+            inputs.append((spec.body_model, "validation"))
         if spec.response is not None:
-            inputs.append((spec.response, "serialization"))
+            inputs.append((spec.response_model, "serialization"))
     refs, definitions = models_json_schema(list(dict.fromkeys(inputs)),
                                            ref_template="#/components/schemas/{model}",
                                            schema_generator=_schema_generator())
@@ -103,8 +103,8 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
                    "schema": {"type": "string"} if name in spec.string_ids else {"type": "integer"}}
                   for name in spec.path_parameters]
     if spec.query is not None:
-        properties = spec.query.model_json_schema()["properties"]
-        for name, field in spec.query.model_fields.items():
+        properties = spec.query_model.model_json_schema()["properties"]
+        for name, field in spec.query_model.model_fields.items():
             alias = field.alias or name
             parameters.append({"name": alias, "in": "query", "required": field.is_required(),
                                "schema": properties[alias]})
@@ -113,12 +113,12 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
                            "schema": {"type": "string", "maxLength": 255}})
     if parameters:
         operation["parameters"] = parameters
-    if spec.body is not None and spec.body.model_fields:
+    if spec.body is not None and spec.body_model.model_fields:
         operation["requestBody"] = {"required": True, "content": {
-            "application/json": {"schema": refs[(spec.body, "validation")]}}}
+            "application/json": {"schema": refs[(spec.body_model, "validation")]}}}
     success: dict[str, Any] = {"description": "Success"}
     if spec.response is not None:
-        success["content"] = {"application/json": {"schema": refs[(spec.response, "serialization")]}}
+        success["content"] = {"application/json": {"schema": refs[(spec.response_model, "serialization")]}}
     operation["responses"] = {str(spec.status): success, **{
         status: {"description": text, "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/Error"}}}} for status, text in _ERRORS.items()}}

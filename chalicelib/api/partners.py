@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import Call, endpoint, envelope
+from chalicelib.api.routing import Call, endpoint, page_body
 from chalicelib.models.partners import Partner, PartnerCreate, PartnerList, PartnerListQuery, PartnerUpdate
 from chalicelib.services import partners
 
@@ -15,7 +15,7 @@ TAG = "Business partners"
 def list_partners(call: Call) -> PartnerList:
     page = partners.list_partners(call.command.table, call.principal.company_id, call.query.page,
                                   call.query.limit, call.query.cursor)
-    return envelope(PartnerList, "business_partners", Partner, page)
+    return page_body("businessPartners", page)
 
 
 @endpoint(blueprint, "GET", "/business-partners/{id}", summary="One business partner", tag=TAG,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import Call, endpoint, envelope
+from chalicelib.api.routing import Call, endpoint, page_body
 from chalicelib.models.products import Product, ProductCreate, ProductList, ProductListQuery, ProductUpdate
 from chalicelib.services import products
 
@@ -15,7 +15,7 @@ TAG = "Products"
 def list_products(call: Call) -> ProductList:
     page = products.list_products(call.command.table, call.principal.company_id, call.query.page,
                                   call.query.limit, call.query.cursor)
-    return envelope(ProductList, "products", Product, page)
+    return page_body("products", page)
 
 
 @endpoint(blueprint, "GET", "/products/{id}", summary="One product", tag=TAG, response=Product)

@@ -9,10 +9,11 @@ Handlers stay thin: they call one service function and return what it gives."""
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Type, Union
 
 from chalice import Blueprint, CustomAuthorizer, Response
 from pydantic import BaseModel, ValidationError
@@ -64,15 +65,30 @@ class EmptyBody(RequestModel):
     """The body of a POST that takes no fields: only `{}` or nothing."""
 
 
+# A model is a class, or "module:Class" imported on first use: a cold Lambda then pays only for
+# the models of the routes it serves (see infra/bench.py for the import-time budget).
+ModelRef = Union[Type[BaseModel], str]
+
+
+@functools.lru_cache(maxsize=None)
+def _import_model(reference: str) -> type[BaseModel]:
+    module, name = reference.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def resolve_model(reference: ModelRef | None) -> type[BaseModel] | None:
+    return _import_model(reference) if isinstance(reference, str) else reference
+
+
 @dataclass(frozen=True)
 class RouteSpec:
     method: str
     path: str
     summary: str
     tag: str
-    body: type[BaseModel] | None
-    query: type[BaseModel] | None
-    response: type[BaseModel] | None
+    body: ModelRef | None
+    query: ModelRef | None
+    response: ModelRef | None
     status: int
     access: Access
     permission: str
@@ -80,6 +96,18 @@ class RouteSpec:
     string_ids: tuple[str, ...] = ()
     # The body names a company on purpose (switch-company): no COMPANY_MISMATCH check.
     names_company: bool = False
+
+    @property
+    def body_model(self) -> type[BaseModel] | None:
+        return resolve_model(self.body)
+
+    @property
+    def query_model(self) -> type[BaseModel] | None:
+        return resolve_model(self.query)
+
+    @property
+    def response_model(self) -> type[BaseModel] | None:
+        return resolve_model(self.response)
 
     @property
     def path_parameters(self) -> list[str]:
@@ -121,8 +149,8 @@ class Call:
 
 
 def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag: str,
-             body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
-             response: type[BaseModel] | None = None, status: int | None = None,
+             body: ModelRef | None = None, query: ModelRef | None = None,
+             response: ModelRef | None = None, status: int | None = None,
              access: Access = Access.ANY, permission: str | None = None,
              idempotent: bool | None = None, string_ids: tuple[str, ...] = (),
              names_company: bool = False) -> Callable[..., Any]:
@@ -213,8 +241,8 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
         check_company_scope(principal, query_values, raw_body)
         query_values, raw_body = _without_company(query_values), _without_company(raw_body)
     ids = _path_ids(spec, path_values)
-    query = _validate(spec.query, query_values, "query") if spec.query else None
-    body = _validate(spec.body, {} if raw_body is None else raw_body, "body") if spec.body else None
+    query = _validate(spec.query_model, query_values, "query") if spec.query else None
+    body = _validate(spec.body_model, {} if raw_body is None else raw_body, "body") if spec.body else None
 
     command = None
     idempotency_request = None
@@ -252,7 +280,7 @@ def render_body(spec: RouteSpec, result: Any) -> str:
     if isinstance(result, BaseModel):
         return jsoncodec.dumps(result.model_dump(by_alias=True))
     if spec.response is not None:
-        return jsoncodec.dumps(spec.response.model_validate(result).model_dump(by_alias=True))
+        return jsoncodec.dumps(spec.response_model.model_validate(result).model_dump(by_alias=True))
     return jsoncodec.dumps(result)
 
 
@@ -352,7 +380,8 @@ def add_method_fallbacks(app: Any) -> None:
                       name=f"method_not_allowed_{method}_{path}")(view)
 
 
-def envelope(list_model: type[BaseModel], field_name: str, item_model: type[BaseModel], page: Any) -> Any:
-    """A list answer: {<plural>: [...], total, page, limit, nextCursor}."""
-    return list_model(**{field_name: [item_model.model_validate(item) for item in page.items]},
-                      total=page.total, page=page.page, limit=page.limit, next_cursor=page.next_cursor)
+def page_body(field_name: str, page: Any) -> dict[str, Any]:
+    """A list answer for the route's response model to validate: {<plural>: [...], total, page,
+    limit, nextCursor}."""
+    return {field_name: page.items, "total": page.total, "page": page.page, "limit": page.limit,
+            "nextCursor": page.next_cursor}
