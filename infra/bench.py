@@ -7,7 +7,12 @@
    TransactWriteItems per write.
 3. General ledger, first page, of one account with 50 postings, while the company's OTHER
    accounts hold 100 and then 10,000 postings: DynamoDB calls and median latency (in-process,
-   over the embedded moto). Target: latency ratio <= 1.2, the same calls."""
+   over the embedded moto). Target: latency ratio <= 1.2, the same calls.
+4. POST /documents, a confirmed sales invoice (01) with 1 and with 20 stocked lines: DynamoDB
+   calls, items in its one transaction and median latency (in-process, over the embedded moto).
+5. GET /documents, first page (limit 20), while the company holds 100 and then 10,000 other
+   documents (seeded straight into the table, shaped as the service stores them, spread over a
+   year): DynamoDB calls and median latency. Target: latency ratio <= 1.2, the same calls."""
 from __future__ import annotations
 
 import argparse
@@ -16,6 +21,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -50,10 +56,15 @@ def import_times(runs: int) -> dict[str, Any]:
 class CallCounter:
     def __init__(self, client: Any) -> None:
         self.calls: Counter[str] = Counter()
+        self.transaction_items: list[int] = []  # items of each TransactWriteItems, in order
         client.meta.events.register("before-call.dynamodb", self._count)
+        client.meta.events.register("provide-client-params.dynamodb.TransactWriteItems", self._items)
 
     def _count(self, model: Any, **_: Any) -> None:
         self.calls[model.name] += 1
+
+    def _items(self, params: Any, **_: Any) -> None:
+        self.transaction_items.append(len(params.get("TransactItems", [])))
 
     def take(self) -> dict[str, int]:
         taken = dict(self.calls)
@@ -160,8 +171,6 @@ def calls_per_request() -> list[dict[str, Any]]:
 
 def ledger_scaling(samples: int) -> dict[str, Any]:
     _bench_environment(auth_at_gateway=False)
-    import time
-
     from moto import mock_aws
 
     with mock_aws():
@@ -223,20 +232,210 @@ def ledger_scaling(samples: int) -> dict[str, Any]:
                 "note": "calls include the in-app authentication (GetItem + BatchGetItem)"}
 
 
+class QueryProbe:
+    """Each Query's time (botocore + the embedded moto) and the items it read (Count,
+    ScannedCount), by table or index and partition: which read grows with the data."""
+
+    def __init__(self, client: Any) -> None:
+        self.seen: dict[str, list[tuple[float, int, int]]] = {}
+        client.meta.events.register("provide-client-params.dynamodb.Query", self._start)
+        client.meta.events.register("after-call.dynamodb.Query", self._end)
+
+    def _start(self, params: Any, context: Any, **_: Any) -> None:
+        partition = params["ExpressionAttributeValues"][":p"]["S"]
+        context["probe"] = (f"{params.get('IndexName', 'table')} {partition}", time.perf_counter())
+
+    def _end(self, parsed: Any, context: Any, **_: Any) -> None:
+        label, started = context.get("probe", ("?", time.perf_counter()))
+        self.seen.setdefault(label, []).append((time.perf_counter() - started, parsed.get("Count", 0),
+                                                parsed.get("ScannedCount", 0)))
+
+    def take(self) -> dict[str, Any]:
+        taken = {label: {"medianMs": round(statistics.median(t for t, _, _ in runs) * 1000, 2),
+                         "itemsReturned": max(c for _, c, _ in runs), "itemsScanned": max(s for _, _, s in runs)}
+                 for label, runs in self.seen.items()}
+        self.seen.clear()
+        return taken
+
+
+def _timed_requests(gateway: Any, counter: CallCounter, method: str, path: str, headers: dict[str, str],
+                    body: bytes, samples: int, status: int, probe: QueryProbe | None = None) -> dict[str, Any]:
+    """One warm-up request, then `samples` timed ones: median latency and the DynamoDB calls of
+    each request (one dict when every request made the same calls, as it should), and with a
+    probe each Query's time and items."""
+    assert gateway.handle(method, path, headers, body)["statusCode"] == status
+    counter.take()
+    counter.transaction_items.clear()
+    if probe is not None:
+        probe.take()
+    latencies, calls = [], []
+    for _ in range(samples):
+        started = time.perf_counter()
+        response = gateway.handle(method, path, headers, body)
+        latencies.append(time.perf_counter() - started)
+        assert response["statusCode"] == status, response
+        calls.append(counter.take())
+    distinct = [dict(c) for c in {tuple(sorted(c.items())): c for c in calls}.values()]
+    result: dict[str, Any] = {"medianMs": round(statistics.median(latencies) * 1000, 2),
+                              "callsPerRequest": distinct[0] if len(distinct) == 1 else distinct}
+    if counter.transaction_items:
+        result["transactionItems"] = sorted(set(counter.transaction_items))
+    if probe is not None:
+        result["queries"] = probe.take()
+    return result
+
+
+def _document_shop(name: str, email: str) -> tuple[Any, Any]:
+    """Inside mock_aws: a fresh table and a company ready for documents (the standard chart, a
+    customer, a supplier, a stocked product P-1, a service S-1 and a CAI range for 01), set up
+    through the in-process API (tests/documents_support.py)."""
+    from app import app
+    from tests.documents_support import Shop
+    from tests.support import ApiClient
+
+    table, company = _bench_company(name, email)
+    return table, Shop(ApiClient(app), company, range_size=1_000_000)
+
+
+def document_writes(samples: int) -> dict[str, Any]:
+    _bench_environment(auth_at_gateway=False)
+    from moto import mock_aws
+
+    with mock_aws():
+        from app import app
+        from infra.gateway import LocalApiGateway
+
+        table, shop = _document_shop("Ventas S.A.", "ventas@example.com")
+        products = [shop.product] + [
+            shop.created("/products", {"code": f"P-{n}", "name": f"Producto {n}", "unitPrice": 100, "cost": 60,
+                                       "taxRate": 0.15})["id"] for n in range(2, 21)]
+        shop.document("103", [(product, 100_000, 60) for product in products])  # stock to sell
+        counter = CallCounter(table.client)
+        gateway = LocalApiGateway(app)
+        headers = {"authorization": f"Bearer {shop.key}", "content-type": "application/json"}
+        rows = {}
+        for count in (1, 20):
+            body = json.dumps({"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-02",
+                               "lines": [{"productId": product, "quantity": 1, "unitPrice": 100}
+                                         for product in products[:count]]}).encode()
+            rows[f"stockedLines{count}"] = _timed_requests(gateway, counter, "POST", "/documents", headers, body,
+                                                           samples, 201)
+        rows["latencyRatio20to1"] = round(rows["stockedLines20"]["medianMs"] / rows["stockedLines1"]["medianMs"], 3)
+        rows["note"] = "calls include the in-app authentication (GetItem + BatchGetItem)"
+        return rows
+
+
+def document_list_scaling(samples: int) -> dict[str, Any]:
+    _bench_environment(auth_at_gateway=False)
+    import datetime
+
+    from moto import mock_aws
+
+    with mock_aws():
+        from app import app
+        from chalicelib.domain.documents import format_number
+        from chalicelib.services import documents
+        from chalicelib.store import keys
+        from chalicelib.store.table import to_attributes
+        from infra.gateway import LocalApiGateway
+
+        table, shop = _document_shop("Listado S.A.", "listado@example.com")
+        company_id = shop.company.company_id
+        # the first page: 20 invoices through the API, the newest
+        template = documents.get_document(table, company_id, shop.document("01", [(shop.service, 1, 100)])["id"])
+        for _ in range(19):
+            shop.document("01", [(shop.service, 1, 100)])
+        index_attributes = ("GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK")
+        template = {name: value for name, value in template.items() if name not in index_attributes}
+        first_day = datetime.date(2025, 11, 1)
+        seeded, days = 0, set()
+
+        def seed(total: int) -> None:
+            """Others up to `total`: copies of a stored invoice with their own id, number and date
+            (one of the year before the first page's), indexed by the service's own `_stored`, with
+            their per-day counts (company and partner) added as the service adds them."""
+            nonlocal seeded
+            count = total - seeded
+            last_id = table.add(keys.id_sequence(company_id, keys.DOCUMENT), "value", count)
+            per_day: Counter[str] = Counter()
+            requests = []
+            for n, document_id in enumerate(range(last_id - count + 1, last_id + 1), start=seeded):
+                date = (first_day + datetime.timedelta(days=n % 365)).isoformat()
+                per_day[date] += 1
+                item = {**template, **documents.document_key(company_id, document_id), "id": document_id,
+                        "date": date, "dueDate": date, "number": format_number("001", "002", "01", document_id),
+                        "createdAt": f"{date}T15:00:00.000Z", "updatedAt": f"{date}T15:00:00.000Z"}
+                requests.append({"PutRequest": {"Item": to_attributes(documents._stored(item))}})
+            for start in range(0, len(requests), 25):
+                pending = {table.name: requests[start:start + 25]}
+                while pending:
+                    pending = table.client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or None
+            attribute = f"{template['status']}_{template['type']}"
+            per_day[keys.ALL_DAYS] = count
+            for date, documents_that_day in per_day.items():
+                for key in (keys.document_day_count(company_id, date),
+                            keys.document_day_count(company_id, date, shop.customer)):
+                    table.add(key, attribute, documents_that_day)
+            seeded = total
+            days.update(day for day in per_day if day != keys.ALL_DAYS)
+
+        counter, probe = CallCounter(table.client), QueryProbe(table.client)
+        gateway = LocalApiGateway(app)
+        headers = {"authorization": f"Bearer {shop.key}"}
+        path = "/documents?limit=20"
+
+        def measure() -> dict[str, Any]:
+            listed = json.loads(gateway.handle("GET", path, headers, b"")["body"])
+            assert listed["total"] == 20 + seeded and len(listed["documents"]) == 20, listed["total"]
+            # the seeded documents list like the service's own
+            older = gateway.handle("GET", "/documents?limit=5&endDate=2026-10-31", headers, b"")
+            assert older["statusCode"] == 200 and len(json.loads(older["body"])["documents"]) == 5, older
+            return {"otherDocuments": seeded, "daysWithDocuments": len(days) + 1,
+                    **_timed_requests(gateway, counter, "GET", path, headers, b"", samples, 200, probe)}
+
+        seed(100)
+        small = measure()
+        started = time.perf_counter()
+        seed(10_000)
+        seeding_s = round(time.perf_counter() - started, 1)
+        large = measure()
+        return {"with100": small, "with10000": large,
+                "latencyRatio": round(large["medianMs"] / small["medianMs"], 3),
+                "seeding9900s": seeding_s,
+                "note": "calls include the in-app authentication (GetItem + BatchGetItem); queries: each Query "
+                        "of the timed requests (botocore + moto), with the items it returned and read"}
+
+
+SECTIONS = ("import", "calls", "ledger", "documents", "document-list")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--ledger-samples", type=int, default=50)
+    parser.add_argument("--document-samples", type=int, default=20)
+    parser.add_argument("--only", choices=SECTIONS, action="append",
+                        help="run only this section (repeatable); default: all of them")
     args = parser.parse_args()
+    sections = set(args.only or SECTIONS)
     sys.path.insert(0, str(ROOT))
-    print("import time (fresh interpreter, median of", args.runs, "runs)")
-    print(json.dumps(import_times(args.runs), indent=2))
-    print("\nDynamoDB calls per request (authorizer | API Lambda)")
-    for row in calls_per_request():
-        print(f"  {row['route']:<34} {row['status']}  authorizer {row['authorizer_calls']}  "
-              f"api {row['api_calls']}")
-    print("\nGeneral ledger first page: 50 postings of the account, 100 vs 10,000 on other accounts")
-    print(json.dumps(ledger_scaling(args.ledger_samples), indent=2))
+    if "import" in sections:
+        print("import time (fresh interpreter, median of", args.runs, "runs)")
+        print(json.dumps(import_times(args.runs), indent=2))
+    if "calls" in sections:
+        print("\nDynamoDB calls per request (authorizer | API Lambda)")
+        for row in calls_per_request():
+            print(f"  {row['route']:<34} {row['status']}  authorizer {row['authorizer_calls']}  "
+                  f"api {row['api_calls']}")
+    if "ledger" in sections:
+        print("\nGeneral ledger first page: 50 postings of the account, 100 vs 10,000 on other accounts")
+        print(json.dumps(ledger_scaling(args.ledger_samples), indent=2))
+    if "documents" in sections:
+        print("\nPOST /documents: confirmed sales invoice (01), 1 vs 20 stocked lines")
+        print(json.dumps(document_writes(args.document_samples), indent=2))
+    if "document-list" in sections:
+        print("\nGET /documents first page (limit 20): 100 vs 10,000 other documents in the company")
+        print(json.dumps(document_list_scaling(args.document_samples), indent=2))
 
 
 if __name__ == "__main__":

@@ -72,3 +72,31 @@ def test_accounting_reads_and_writes_budget(api, calls, company_a):
     assert measure(calls, lambda: api.get("/journal-entries/1", key=key)) == Counter({"GetItem": 1})
     assert measure(calls, lambda: api.get("/journal-entries/trial-balance", key=key)) == Counter({"Query": 2})
     assert measure(calls, lambda: api.get("/chart-of-accounts", key=key)) == Counter({"Query": 1})
+
+
+def test_documents_budget(api, calls, company_a):
+    from tests.documents_support import Shop
+    shop = Shop(api, company_a)
+    key = shop.key
+    shop.document("103", [(shop.product, 50, 60)])  # stock to sell
+    invoice = {"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-02",
+               "lines": [{"productId": shop.product, "quantity": 1, "unitPrice": 100}]}
+    # A confirmed sales invoice with one stocked line:
+    #   BatchGetItem 1: the company, the customer and the product, read together;
+    #   UpdateItem 2:   the document id and the automatic entry's id, from their counters (gaps allowed);
+    #   GetItem 1:      the branch, for the establishment code of the fiscal number;
+    #   Query 2:        the company's CAI ranges (small partition, read whole) and its determination rules;
+    #   TransactWriteItems 1: everything else (number, stock, movement, entry, balances, counts, events).
+    expected = Counter({"BatchGetItem": 1, "UpdateItem": 2, "GetItem": 1, "Query": 2, "TransactWriteItems": 1})
+    assert measure(calls, lambda: api.post("/documents", invoice, key=key)) == expected
+    assert measure(calls, lambda: api.post("/documents", invoice, key=key)) == expected  # not a first-time cost
+    # The first page: one GetItem of the all-days count (the exact total) and one Query of the date index
+    # (the page), the same with 3 documents as with a full page and more behind it.
+    first_page = Counter({"GetItem": 1, "Query": 1})
+    assert measure(calls, lambda: api.get("/documents?limit=20", key=key)) == first_page
+    for _ in range(20):
+        shop.document("01", [(shop.service, 1, 100)])
+    listed = api.get("/documents?limit=20", key=key).json
+    assert (len(listed["documents"]), listed["total"], bool(listed["nextCursor"])) == (20, 23, True)
+    assert measure(calls, lambda: api.get("/documents?limit=20", key=key)) == first_page
+    assert measure(calls, lambda: api.get("/documents/1", key=key)) == Counter({"GetItem": 1})

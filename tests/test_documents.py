@@ -339,3 +339,28 @@ def test_a_failed_document_leaves_no_trace(shop, table):
     items, _ = table.query(partition=("PK", f"C#{shop.company.company_id}#EVT"), consistent=True)
     assert not [i for i in items if i["payload"]["resourceType"] == "document"]
     assert table.get(keys.document_day_count(shop.company.company_id, "2026-11-02")) is None
+
+
+def test_credit_notes_together_never_credit_more_than_their_invoice(shop):
+    invoice = shop.document("01", [(shop.service, 2, 100)])  # 230.00
+    shop.document("06", [(shop.service, 1, 100)], sourceDocumentId=invoice["id"])  # 115.00
+    too_much = shop.document("06", [(shop.service, 1, 101)], sourceDocumentId=invoice["id"], expect=400)
+    assert too_much["code"] == "VALIDATION_ERROR" and too_much["details"][0]["field"] == "lines"
+    # a draft note is checked again when it is confirmed, inside the transaction
+    draft = shop.document("06", [(shop.service, 1, 100)], sourceDocumentId=invoice["id"], status="draft")
+    shop.document("06", [(shop.service, 1, 50)], sourceDocumentId=invoice["id"])  # 57.50: 172.50 credited
+    refused = shop.action(draft["id"], "confirm", expect=400)
+    assert refused["code"] == "VALIDATION_ERROR"
+    assert shop.get(draft["id"])["status"] == "draft"
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("57.50")
+
+
+def test_a_purchase_with_credit_notes_cannot_be_unconfirmed_until_they_are_cancelled(shop):
+    purchase = shop.document("103", [(shop.product, 4, 50)])
+    note = shop.document("105", [(shop.product, 1, 50)], sourceDocumentId=purchase["id"])
+    assert shop.stock() == 3
+    refused = shop.action(purchase["id"], "unconfirm", expect=400)
+    assert refused["code"] == "DOCUMENT_HAS_CREDIT_NOTES"
+    shop.action(note["id"], "cancel")
+    assert shop.action(purchase["id"], "unconfirm")["status"] == "draft"
+    assert shop.stock() == 0 and shop.balance("210101") == 0

@@ -9,6 +9,7 @@ from typing import Any, Iterable, Sequence
 
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_money
 from chalicelib.domain.document_types import BOTH, PURCHASES, SALES
+from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import ApiError, ValidationFailed
 
 DRAFT, CONFIRMED, CANCELLED = "draft", "confirmed", "cancelled"
@@ -129,6 +130,8 @@ def line_amounts(quantity: Decimal, unit_price: Decimal, discount: Decimal, tax_
     """quantity x unit price, rounded half-up to cents, less the discount (an amount); the
     tax is the rate on that, rounded half-up on the line."""
     gross = round_money(quantity * unit_price)
+    if gross > MAX_AMOUNT:
+        raise ValidationFailed.for_field(f"{field}.quantity", f"the line amount may not exceed {MAX_AMOUNT}")
     if discount > gross:
         raise ValidationFailed.for_field(f"{field}.discount", f"must not exceed the line amount {gross}")
     subtotal = gross - round_money(discount)
@@ -152,6 +155,8 @@ def document_totals(lines: Iterable[tuple[LineAmounts, Decimal]]) -> Totals:
         tax += amounts.tax
         name = str(rate.normalize()) if rate else "0"
         by_rate[name] = by_rate.get(name, ZERO) + amounts.subtotal
+    if subtotal + tax > MAX_AMOUNT:
+        raise ValidationFailed.for_field("lines", f"the document total may not exceed {MAX_AMOUNT}")
     return Totals(subtotal, tax, subtotal + tax, by_rate)
 
 
@@ -182,6 +187,15 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
         cost_lines = [Movement("cost_of_sales", DEBIT, cost), Movement("inventory", CREDIT, cost)]
         movements += cost_lines if kind.stock == OUT else [swapped(movement) for movement in cost_lines]
     return [movement for movement in movements if round_money(movement.amount) != 0]
+
+
+def entry_item_count(movements: Sequence[Movement]) -> int:
+    """Items an automatic entry of these movements writes at most: the entry, its day count,
+    the period check, and per account (at most one per operation) a posting, a balance and a
+    guard."""
+    if not movements:
+        return 0
+    return 3 + 3 * len({movement.operation for movement in movements})
 
 
 def swapped(movement: Movement) -> Movement:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
 
-MAX_AMOUNT = Decimal("999999999999.99")
+from chalicelib.domain.money import MAX_AMOUNT
 
 
 # defer_build: a model's validator is built on first use, so a cold Lambda pays only for the

@@ -3,9 +3,9 @@ from typing import Annotated, Dict, List, Literal, Optional
 
 from pydantic import Field, StringConstraints
 
+from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.models.accounting import DocumentType
 from chalicelib.models.base import (
-    MAX_AMOUNT,
     Date,
     EntityId,
     ListEnvelope,

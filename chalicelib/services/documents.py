@@ -24,12 +24,6 @@ from chalicelib.store.listing import GSI1, GSI2, Page, list_range
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
-# What confirming or reversing a document writes besides its stock: the document, two list
-# counts, the partner, the number, two events, the Idempotency-Key record, and an entry of at
-# most seven accounts (entry, day count, period check, and per account a posting, a balance and
-# a guard). A draft must fit this once confirmed.
-_CONFIRMATION_OVERHEAD = 8 + 3 + 3 * 7
-
 CONTENT_FIELDS = ("businessPartnerId", "date", "dueDate", "paymentConditionId", "branchId", "warehouseId",
                   "currency", "notes", "reference", "sourceDocumentId", "lines")
 
@@ -146,8 +140,10 @@ def _lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any
                       "subtotal": line_amounts.subtotal, "tax": line_amounts.tax, "total": line_amounts.total})
         amounts.append((line_amounts, rate))
     totals = rules.document_totals(amounts)
-    if context.source is not None and context.kind.balance < 0 and totals.total > Decimal(context.source["total"]):
-        raise ValidationFailed.for_field("lines", f"a credit note may not exceed its document's total {context.source['total']}")
+    source = context.source
+    if source is not None and context.kind.balance < 0 and (
+            totals.total > Decimal(source["total"]) - Decimal(source.get("creditedTotal", 0))):
+        raise _over_credited(source)
     return lines, totals
 
 
@@ -224,15 +220,22 @@ class Plan:
         self.journal.apply(self.transaction)
         self.stock.apply(self.transaction)
         company_id = self.context.company_id
+        # per day (for date ranges) and for all days (for the whole history), for the company
+        # and for the partner; one update per count item
+        merged: dict[tuple[str, int | None], Counter] = defaultdict(Counter)
         for (date, partner_id), counts in self.counts.items():
+            for day in (date, keys.ALL_DAYS):
+                merged[(day, None)].update(counts)
+                merged[(day, partner_id)].update(counts)
+        for (day, partner_id), counts in merged.items():
             counts = Counter({name: delta for name, delta in counts.items() if delta})
             if not counts:
                 continue
             names = {f"#c{i}": name for i, name in enumerate(counts)}
             values = {f":c{i}": delta for i, delta in enumerate(counts.values())}
-            expression = "ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(counts)))
-            for key in (keys.document_day_count(company_id, date), keys.document_day_count(company_id, date, partner_id)):
-                self.transaction.update(key, expression, names=names, values=values)
+            self.transaction.update(keys.document_day_count(company_id, day, partner_id),
+                                    "ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(counts))),
+                                    names=names, values=values)
         return self.transaction
 
 
@@ -338,14 +341,9 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
         changes.update(number=number.number, cai=number.cai)
     ceiling = _credit_control(plan, document)
     numbered = {**document, **changes}
-    moves = _stock_lines(context, document)
+    moves, movements = _effects(context, document)
     _add_stock(plan, numbered, moves, 1, document["date"], "confirmation")
-    stocked = {move["line"] for move in moves}
-    stocked_subtotal = sum((Decimal(line["subtotal"]) for i, line in enumerate(document["lines"]) if i in stocked), ZERO)
-    movements = rules.entry_movements(
-        kind, total=Decimal(document["total"]), tax=Decimal(document["taxTotal"]), stocked_subtotal=stocked_subtotal,
-        other_subtotal=Decimal(document["subtotal"]) - stocked_subtotal,
-        cost=sum((Decimal(move["cost"]) for move in moves), ZERO), moves_stock=bool(moves))
+    _credit_source(plan, document, 1)
     changes["journalEntryId"] = None
     if kind.posts and movements:
         entry = plan.journal.automatic_entry(
@@ -359,11 +357,48 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     return changes
 
 
+def _effects(context: Context, document: dict[str, Any]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The stock moves and entry movements confirming the document makes."""
+    moves = _stock_lines(context, document)
+    stocked = {move["line"] for move in moves}
+    stocked_subtotal = sum((Decimal(line["subtotal"]) for i, line in enumerate(document["lines"]) if i in stocked), ZERO)
+    movements = rules.entry_movements(
+        context.kind, total=Decimal(document["total"]), tax=Decimal(document["taxTotal"]),
+        stocked_subtotal=stocked_subtotal, other_subtotal=Decimal(document["subtotal"]) - stocked_subtotal,
+        cost=sum((Decimal(move["cost"]) for move in moves), ZERO), moves_stock=bool(moves))
+    return moves, movements if context.kind.posts else []
+
+
+def _credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
+    """A credit note adds to its source's `creditedTotal`, which may never pass the source's
+    total: the condition keeps two concurrent notes from crediting more than the invoice. The
+    source's version moves too, so it cannot be unconfirmed meanwhile."""
+    if plan.context.kind.balance >= 0 or document.get("sourceDocumentId") is None:
+        return
+    source = plan.context.source or {}
+    amount = Decimal(document["total"]) * sign
+    names = {"#credited": "creditedTotal", "#version": "version"}
+    values: dict[str, Any] = {":amount": amount, ":one": 1}
+    condition = None
+    if sign > 0:
+        condition = "attribute_not_exists(#credited) OR #credited <= :room"
+        values[":room"] = Decimal(source.get("total", 0)) - amount
+    plan.transaction.update(document_key(plan.context.company_id, int(document["sourceDocumentId"])),
+                            "ADD #credited :amount, #version :one", condition=condition, names=names,
+                            values=values, on_fail=_over_credited(source))
+
+
+def _over_credited(source: dict[str, Any]) -> ValidationFailed:
+    return ValidationFailed.for_field("lines", f"credit notes may not exceed their document's total {source.get('total')} "
+                                               f"(already credited: {source.get('creditedTotal', 0)})")
+
+
 def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
     """Undoing a confirmation: stock back, the entry reversed, the partner balance back."""
     if date < document["date"]:
         raise ValidationFailed.for_field("date", f"must not be before the document's date {document['date']}")
     _add_stock(plan, document, document.get("stockMoves") or [], -1, date, "reversal")
+    _credit_source(plan, document, -1)
     changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "journalEntryId": None}
     if document.get("journalEntryId") is not None:
         entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
@@ -373,12 +408,18 @@ def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
     return changes
 
 
-def _check_size(plan: Plan, moves: list[dict[str, Any]] | None = None) -> None:
+def _check_size(plan: Plan, draft: dict[str, Any] | None = None) -> None:
     """A draft is refused when its confirmation could not fit one transaction; a confirmed
     document when its own writes do not (checked again when committing)."""
-    if moves is not None:
-        stock_items = len(moves) + len({(m["productId"], m["warehouseId"]) for m in moves})
-        needed = stock_items + _CONFIRMATION_OVERHEAD
+    if draft is not None:
+        kind = plan.context.kind
+        moves, movements = _effects(plan.context, draft)
+        # the document, its four list counts, the event and the Idempotency-Key record; the
+        # partner, the number and a credit note's source when there are any
+        needed = (7 + bool(kind.balance) + (not draft.get("number"))
+                  + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
+                  + len(moves) + len({(m["productId"], m["warehouseId"]) for m in moves})
+                  + rules.entry_item_count(movements))
     else:
         needed = len(plan.transaction.operations) + 1
     if needed > MAX_ITEMS:
@@ -423,7 +464,7 @@ def create_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     if status == CONFIRMED:
         document.update(_confirm(plan, document))
     else:
-        _check_size(plan, _stock_lines(context, document))
+        _check_size(plan, document)
     plan.count(document, 1)
     _emit(plan, outbox.DOCUMENT_CREATED, document)
     if status == CONFIRMED:
@@ -495,7 +536,7 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     context = _load(command.table, command.company_id, kind, fields)
     updated = {**_now_fields(current), **_content(context, fields)}
     plan = Plan.start(command, context)
-    _check_size(plan, _stock_lines(context, updated))
+    _check_size(plan, updated)
     plan.count(current, -1)
     plan.count(updated, 1)
     return _commit(command, plan, updated, previous=current)
@@ -531,6 +572,9 @@ def unconfirm_document(command: Command, document_id: int, date: str | None = No
     if document["status"] != CONFIRMED:
         raise rules.wrong_status("unconfirmed", document["status"], CONFIRMED)
     _check_unpaid(document)
+    if Decimal(document.get("creditedTotal", 0)) != 0:
+        raise rules.DocumentStateError("Credit notes correct this invoice; cancel them first.",
+                                       code="DOCUMENT_HAS_CREDIT_NOTES")
     plan = Plan.start(command, context)
     plan.count(document, -1)
     draft = _now_fields(document)
@@ -578,12 +622,15 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
 def list_documents(table: Table, company_id: int, *, document_type: str | None, status: str | None,
                    start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
                    cursor: str | None) -> Page:
-    """Newest first. `total` is exact for any filter: it sums the per-day counts of the range
-    (the company's, or the partner's)."""
+    """Newest first. `total` is exact for any filter: it sums the per-day counts of the date
+    range, or reads the all-days count without one (the company's, or the partner's)."""
     if start_date and end_date and start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
-    counts = table.query_all(partition=("PK", keys.document_day_count(company_id, "", partner_id)["PK"]),
-                             sort_range=("SK", start_date, end_date), consistent=True)
+    if start_date or end_date:
+        counts = table.query_all(partition=("PK", keys.document_day_count(company_id, "", partner_id)["PK"]),
+                                 sort_range=("SK", start_date or "0000", end_date or "9999"), consistent=True)
+    else:
+        counts = [table.get(keys.document_day_count(company_id, keys.ALL_DAYS, partner_id)) or {}]
     wanted = {f"{s}_{t}" for s in rules.DOCUMENT_STATUSES for t in rules.KINDS
               if (status is None or s == status) and (document_type is None or t == document_type)}
     total = sum(int(day.get(name, 0)) for day in counts for name in wanted)

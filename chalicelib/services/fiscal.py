@@ -187,8 +187,8 @@ def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str
     chosen = usable[0]
     number = int(chosen["nextNumber"])
     transaction.update(keys.small_record(company_id, keys.CAI_RANGE, int(chosen["id"])),
-                       "SET nextNumber = :after ADD version :one",
-                       condition="nextNumber = :n AND rangeEnd >= :n AND isActive = :yes",
+                       "SET nextNumber = :after ADD #version :one",
+                       condition="nextNumber = :n AND rangeEnd >= :n AND isActive = :yes", names={"#version": "version"},
                        values={":n": number, ":after": number + 1, ":one": 1, ":yes": True})
     cai = {"cai": chosen["cai"], "rangeId": int(chosen["id"]), "emissionPoint": chosen["emissionPoint"],
            "rangeStart": format_number(branch_code, chosen["emissionPoint"], document["type"], int(chosen["rangeStart"])),

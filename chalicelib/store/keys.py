@@ -206,9 +206,13 @@ def partner_document_index(company_id: int, partner_id: int, date: str, document
             "GSI2SK": f"{date}#{sortable_id(document_id)}"}
 
 
+# The sort key of the count of every day: it sorts after every date.
+ALL_DAYS = "ALL"
+
+
 def document_day_count(company_id: int, date: str, partner_id: int | None = None) -> Key:
-    """How many documents of each status and type carry this date, for the company or for one
-    partner: list totals for any filter come from one Query over these."""
+    """How many documents of each status and type carry this date (or, with ALL_DAYS, any
+    date), for the company or for one partner: list totals come from these."""
     scope = "" if partner_id is None else f"#BP{partner_id}"
     return {"PK": f"C#{company_id}#DOCDAY{scope}", "SK": date}
 

@@ -14,7 +14,10 @@ from chalicelib.store.keys import Key
 from chalicelib.store.table import Table, to_attributes, to_values
 
 MAX_ITEMS = 100
-COMMAND_ATTEMPTS = 6
+# Twenty documents racing for the next number of one CAI range each lose up to nineteen times:
+# enough attempts, with jittered backoff capped at MAX_BACKOFF_S, for all of them to get one.
+COMMAND_ATTEMPTS = 25
+MAX_BACKOFF_S = 0.25
 
 T = TypeVar("T")
 
@@ -155,6 +158,6 @@ def run_with_retries(command: Callable[[], T], attempts: int = COMMAND_ATTEMPTS)
         except LostRace:
             if attempt == attempts - 1:
                 break
-            time.sleep(random.uniform(0, 0.02 * (2 ** attempt)))
+            time.sleep(random.uniform(0, min(MAX_BACKOFF_S, 0.01 * (2 ** attempt))))
     raise ServiceUnavailable("Too many concurrent changes to the same records; retry.",
                              code="CONCURRENT_UPDATE")

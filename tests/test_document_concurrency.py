@@ -1,0 +1,123 @@
+"""Concurrent documents through the whole pipeline: fiscal numbers stay gap-free and unique under
+contention (CAI ranges and per-type sequences), an exhausted range refuses exactly the surplus,
+and stock never goes below zero when the company forbids it. moto is serialized by conftest, so
+the conditional transactions behave as DynamoDB's do; a request that loses a race runs again
+(chalicelib/store/transaction.py run_with_retries) and should never end in 503."""
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+from typing import Any
+
+from tests.documents_support import Shop
+
+CONCURRENT = 20
+
+
+def _sales_number(n: int) -> str:
+    return f"001-001-01-{n:08d}"
+
+
+def _purchase_number(n: int) -> str:
+    return f"001-001-103-{n:08d}"
+
+
+def _all_at_once(shop: Shop, bodies: list[dict[str, Any]]) -> list[tuple[int, Any]]:
+    """POSTs every body from its own thread, all released together; (status, json) in order."""
+    barrier = threading.Barrier(len(bodies))
+
+    def send(body: dict[str, Any]) -> tuple[int, Any]:
+        barrier.wait()
+        reply = shop.api.post("/documents", body, key=shop.key)
+        return reply.status, reply.json
+
+    with ThreadPoolExecutor(len(bodies)) as pool:
+        return list(pool.map(send, bodies))
+
+
+def _body(shop: Shop, doc_type: str, product: int | None = None, quantity: Any = 1, n: int = 0) -> dict[str, Any]:
+    partner = shop.supplier if doc_type == "103" else shop.customer
+    return {"type": doc_type, "businessPartnerId": partner, "date": "2026-11-02", "reference": f"R{n}",
+            "lines": [{"productId": product or shop.service, "quantity": quantity, "unitPrice": 100}]}
+
+
+def _outcome(results: list[tuple[int, Any]]) -> Counter:
+    """201s counted as 201, failures by their error code (503 CONCURRENT_UPDATE shows up here)."""
+    return Counter(201 if status == 201 else f"{status} {body.get('code')}" for status, body in results)
+
+
+def _range(shop: Shop) -> Any:
+    reply = shop.api.get(f"/cai/{shop.cai_range['id']}", key=shop.key)
+    assert reply.status == 200, reply.text
+    return reply.json
+
+
+def _listed_total(shop: Shop, doc_type: str) -> int:
+    reply = shop.api.get(f"/documents?type={doc_type}&limit=100", key=shop.key)
+    assert reply.status == 200, reply.text
+    assert len(reply.json["documents"]) == reply.json["total"]
+    return reply.json["total"]
+
+
+def test_concurrent_sales_invoices_take_consecutive_numbers_of_one_cai_range(api, company_a):
+    shop = Shop(api, company_a)
+    results = _all_at_once(shop, [_body(shop, "01", n=n) for n in range(CONCURRENT)])
+    created = [body for status, body in results if status == 201]
+    # whatever happened to the others, the ones created hold 1..n of the range, no gap, no twice
+    assert sorted(body["number"] for body in created) == [_sales_number(n) for n in range(1, len(created) + 1)]
+    assert {body["cai"]["rangeId"] for body in created} <= {shop.cai_range["id"]}
+    cai = _range(shop)
+    assert (cai["nextNumber"], cai["remaining"]) == (len(created) + 1, 1000 - len(created))
+    assert _listed_total(shop, "01") == len(created)
+    # every invoice reached the customer's balance once
+    assert Decimal(str(shop.partner(shop.customer)["receivableBalance"])) == Decimal("115") * len(created)
+    # and none was refused: losing the race for the number makes a request run again
+    assert _outcome(results) == Counter({201: CONCURRENT}), _outcome(results)
+    assert cai["nextNumber"] == CONCURRENT + 1
+
+
+def test_a_range_with_five_numbers_left_serves_exactly_five_of_twenty(api, company_a):
+    shop = Shop(api, company_a, range_size=10)
+    for n in range(5):
+        assert shop.document("01", [(shop.service, 1, 100)])["number"] == _sales_number(n + 1)
+    assert _range(shop)["remaining"] == 5
+    results = _all_at_once(shop, [_body(shop, "01", n=n) for n in range(CONCURRENT)])
+    assert _outcome(results) == Counter({201: 5, "400 CAI_EXHAUSTED": CONCURRENT - 5}), _outcome(results)
+    assert sorted(body["number"] for status, body in results if status == 201) == \
+        [_sales_number(n) for n in range(6, 11)]
+    cai = _range(shop)
+    assert (cai["nextNumber"], cai["remaining"]) == (11, 0)
+    # the refused invoices left nothing behind
+    assert _listed_total(shop, "01") == 10
+
+
+def test_concurrent_sales_never_take_stock_below_zero(api, company_a):
+    shop = Shop(api, company_a)
+    assert api.get("/companies", key=shop.key).json["allowNegativeStock"] is False
+    shop.document("103", [(shop.product, 5, 60)])
+    assert shop.stock() == 5
+    results = _all_at_once(shop, [_body(shop, "01", shop.product, n=n) for n in range(10)])
+    assert _outcome(results) == Counter({201: 5, "400 INSUFFICIENT_STOCK": 5}), _outcome(results)
+    assert shop.stock() == 0
+    # the refused ones took no number: the five sold carry 1..5 and the range continues at 6
+    assert sorted(body["number"] for status, body in results if status == 201) == \
+        [_sales_number(n) for n in range(1, 6)]
+    assert _range(shop)["nextNumber"] == 6
+    movements = api.get(f"/inventory/movements?productId={shop.product}", key=shop.key).json
+    assert sum(Decimal(str(m["quantity"])) for m in movements["movements"]) == 0
+    assert len(movements["movements"]) == 6
+
+
+def test_concurrent_purchase_invoices_take_consecutive_numbers_of_their_sequence(api, company_a):
+    shop = Shop(api, company_a)
+    results = _all_at_once(shop, [_body(shop, "103", shop.product, n=n) for n in range(CONCURRENT)])
+    created = [body for status, body in results if status == 201]
+    assert sorted(body["number"] for body in created) == [_purchase_number(n) for n in range(1, len(created) + 1)]
+    assert all(body["cai"] is None for body in created)
+    assert shop.stock() == len(created)
+    assert _listed_total(shop, "103") == len(created)
+    # the next one continues the sequence
+    assert shop.document("103", [(shop.service, 1, 100)])["number"] == _purchase_number(len(created) + 1)
+    assert _outcome(results) == Counter({201: CONCURRENT}), _outcome(results)
