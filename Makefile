@@ -25,7 +25,7 @@ test: install
 
 ## Benchmarks: import time and DynamoDB calls per request (not part of `make test`).
 bench: install
-	$(BIN)/python -m infra.bench
+	$(BIN)/python -m infra.bench $(ARGS)
 
 ## CloudFormation/SAM template for deployment, written to build/.
 package: install
