@@ -142,3 +142,15 @@ class Books:
         reply = self.api.get(f"/journal-entries/trial-balance?date={date}", key=self.key)
         assert reply.status == 200, reply.text
         return reply.json
+
+
+def walk_cursor(fetch: Any, field: str) -> list[Any]:
+    """Every item of a list followed page by page through `nextCursor`; `fetch(cursor)` reads
+    one page (cursor None for the first)."""
+    seen, cursor = [], None
+    while True:
+        page = fetch(cursor)
+        seen += page[field]
+        cursor = page["nextCursor"]
+        if not cursor:
+            return seen

@@ -8,7 +8,7 @@ import pytest
 
 from chalicelib.store import keys
 from tests.documents_support import Shop
-from tests.support import ORIGIN
+from tests.support import ORIGIN, walk_cursor
 
 D = Decimal
 
@@ -283,13 +283,8 @@ def test_list_filters_and_exact_totals(shop):
     page2 = listed("limit=4&page=2")
     assert len(page2["documents"]) == 2 and page2["total"] == 6
 
-    seen, cursor = [], None
-    while True:
-        page = listed("limit=2" + (f"&cursor={cursor}" if cursor else ""))
-        seen += [d["id"] for d in page["documents"]]
-        cursor = page["nextCursor"]
-        if not cursor:
-            break
+    seen = [d["id"] for d in walk_cursor(lambda cursor: listed("limit=2" + (f"&cursor={cursor}" if cursor else "")),
+                                         "documents")]
     assert len(seen) == len(set(seen)) == 6
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from chalicelib import jsoncodec
 from chalicelib.store import keys
-from tests.support import Books
+from tests.support import Books, walk_cursor
 
 
 @pytest.fixture
@@ -178,13 +178,8 @@ def test_list_filters_and_exact_totals(api, company_a, books):
     assert listing("?endDate=2026-10-31")["total"] == 1
     page = listing("?limit=3&page=2")
     assert page["total"] == 4 and [e["date"] for e in page["journalEntries"]] == ["2026-10-31"]
-    seen, cursor = [], None
-    while True:
-        chunk = listing("?limit=1&status=posted" + (f"&cursor={cursor}" if cursor else ""))
-        seen += [e["id"] for e in chunk["journalEntries"]]
-        cursor = chunk["nextCursor"]
-        if not cursor:
-            break
+    seen = walk_cursor(lambda cursor: listing("?limit=1&status=posted" + (f"&cursor={cursor}" if cursor else "")),
+                       "journalEntries")
     assert len(seen) == 2
     for bad in ("?status=open", "?entryType=x", "?startDate=2026-02-30", "?limit=101",
                 "?startDate=2026-12-01&endDate=2026-11-01"):
