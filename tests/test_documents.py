@@ -359,3 +359,12 @@ def test_a_purchase_with_credit_notes_cannot_be_unconfirmed_until_they_are_cance
     shop.action(note["id"], "cancel")
     assert shop.action(purchase["id"], "unconfirm")["status"] == "draft"
     assert shop.stock() == 0 and shop.balance("210101") == 0
+
+
+def test_a_partner_created_before_due_dates_were_kept_gets_them_with_its_first_invoice(shop, table):
+    partner_key = keys.entity(shop.company.company_id, keys.PARTNER, shop.customer)
+    table.client.update_item(TableName=table.name, Key={"PK": {"S": partner_key["PK"]}, "SK": {"S": partner_key["SK"]}},
+                             UpdateExpression="REMOVE openDue")
+    invoice = shop.document("01", [(shop.service, 1, 100)], dueDate="2026-12-02")
+    assert table.get(partner_key)["openDue"] == {str(invoice["id"]): "2026-12-02"}
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("115.00")

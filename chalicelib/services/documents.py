@@ -288,16 +288,18 @@ def _move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, ceili
     expression = "ADD #balance :amount"
     condition = "attribute_exists(PK)"
     if kind.sales and kind.balance > 0:
-        names["#open"], names["#doc"] = "openDue", str(int(document["id"]))
-        if "openDue" not in context.partner:
+        names["#open"] = "openDue"
+        if "openDue" not in context.partner:  # a partner created before the map existed
             expression += " SET #open = :open"
             values[":open"] = {str(int(document["id"])): document["dueDate"]} if sign > 0 else {}
             condition += " AND attribute_not_exists(#open)"
-        elif sign > 0:
-            expression += " SET #open.#doc = :due"
-            values[":due"] = document["dueDate"]
         else:
-            expression += " REMOVE #open.#doc"
+            names["#doc"] = str(int(document["id"]))
+            if sign > 0:
+                expression += " SET #open.#doc = :due"
+                values[":due"] = document["dueDate"]
+            else:
+                expression += " REMOVE #open.#doc"
     on_fail = None
     if ceiling is not None:
         condition += " AND (attribute_not_exists(#balance) OR #balance <= :ceiling)"
