@@ -368,3 +368,40 @@ def test_a_partner_created_before_due_dates_were_kept_gets_them_with_its_first_i
     invoice = shop.document("01", [(shop.service, 1, 100)], dueDate="2026-12-02")
     assert table.get(partner_key)["openDue"] == {str(invoice["id"]): "2026-12-02"}
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("115.00")
+
+
+def test_a_credit_note_is_checked_against_its_source_when_it_is_confirmed(shop):
+    purchase = shop.document("103", [(shop.service, 1, 100)])
+    note = shop.document("105", [(shop.service, 1, 90)], sourceDocumentId=purchase["id"], capture="automatic")
+    shop.action(purchase["id"], "unconfirm")
+    # the source is a draft again: its notes wait
+    assert shop.action(note["id"], "confirm", expect=400)["details"][0]["field"] == "sourceDocumentId"
+    shop.api.put(f"/documents/{purchase['id']}", {"lines": [{"productId": shop.service, "quantity": 1,
+                                                             "unitPrice": 10}]}, key=shop.key)
+    shop.action(purchase["id"], "confirm")
+    refused = shop.action(note["id"], "confirm", expect=400)
+    assert refused["code"] == "VALIDATION_ERROR" and refused["details"][0]["field"] == "lines"
+    assert D(str(shop.partner(shop.supplier)["payableBalance"])) == D("11.50")
+
+
+def test_an_import_with_credit_notes_cannot_be_cancelled(shop):
+    imported = shop.document("104", [(shop.product, 4, 50)])
+    note = shop.document("105", [(shop.product, 1, 50)], sourceDocumentId=imported["id"])
+    assert shop.action(imported["id"], "cancel", expect=400)["code"] == "DOCUMENT_HAS_CREDIT_NOTES"
+    shop.action(note["id"], "cancel")
+    assert shop.action(imported["id"], "cancel")["status"] == "cancelled"
+    assert shop.stock() == 0 and D(str(shop.partner(shop.supplier)["payableBalance"])) == 0
+
+
+def test_a_closed_period_refuses_stock_and_balances_even_without_an_entry(shop):
+    shop.document("103", [(shop.product, 5, 0)], date="2026-09-10")  # free goods: no amounts to post
+    period = shop.created("/accounting-periods", {"name": "Octubre", "startDate": "2026-10-01",
+                                                  "endDate": "2026-10-31"})
+    assert shop.api.post(f"/accounting-periods/{period['id']}/close", key=shop.key).status == 200
+    zero_cost = shop.created("/products", {"code": "P-0", "name": "Muestra", "cost": 0})["id"]
+    shop.document("103", [(zero_cost, 5, 0)], date="2026-09-15")
+    refused = shop.document("112", [(zero_cost, 1, 0)], date="2026-10-15", expect=400)
+    assert refused["code"] == "PERIOD_CLOSED"
+    quote = shop.document("100", [(shop.product, 1, 100)], date="2026-10-15", status="confirmed")
+    assert quote["status"] == "confirmed"  # a quote touches neither stock nor the books
+    assert shop.stock(zero_cost) == 5

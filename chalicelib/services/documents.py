@@ -345,6 +345,9 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     numbered = {**document, **changes}
     moves, movements = _effects(context, document)
     _add_stock(plan, numbered, moves, 1, document["date"], "confirmation")
+    if moves or kind.balance:
+        # stock and balances belong to the books' dates even when no entry is posted
+        plan.journal.require_open(document["date"])
     _credit_source(plan, document, 1)
     changes["journalEntryId"] = None
     if kind.posts and movements:
@@ -373,21 +376,19 @@ def _effects(context: Context, document: dict[str, Any]) -> tuple[list[dict[str,
 
 def _credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
     """A credit note adds to its source's `creditedTotal`, which may never pass the source's
-    total: the condition keeps two concurrent notes from crediting more than the invoice. The
-    source's version moves too, so it cannot be unconfirmed meanwhile."""
+    total. The check is made on the source as read, and the write is conditioned on the
+    source's version, so a concurrent note or change of the source makes the command run again;
+    the source's version moves too, so it cannot be unconfirmed or cancelled meanwhile."""
     if plan.context.kind.balance >= 0 or document.get("sourceDocumentId") is None:
         return
     source = plan.context.source or {}
     amount = Decimal(document["total"]) * sign
-    names = {"#credited": "creditedTotal", "#version": "version"}
-    values: dict[str, Any] = {":amount": amount, ":one": 1}
-    condition = None
-    if sign > 0:
-        condition = "attribute_not_exists(#credited) OR #credited <= :room"
-        values[":room"] = Decimal(source.get("total", 0)) - amount
+    if sign > 0 and amount > Decimal(source.get("total", 0)) - Decimal(source.get("creditedTotal", 0)):
+        raise _over_credited(source)
     plan.transaction.update(document_key(plan.context.company_id, int(document["sourceDocumentId"])),
-                            "ADD #credited :amount, #version :one", condition=condition, names=names,
-                            values=values, on_fail=_over_credited(source))
+                            "ADD #credited :amount, #version :one", condition="#version = :seen",
+                            names={"#credited": "creditedTotal", "#version": "version"},
+                            values={":amount": amount, ":one": 1, ":seen": int(source.get("version", 0))})
 
 
 def _over_credited(source: dict[str, Any]) -> ValidationFailed:
@@ -400,6 +401,8 @@ def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
     if date < document["date"]:
         raise ValidationFailed.for_field("date", f"must not be before the document's date {document['date']}")
     _add_stock(plan, document, document.get("stockMoves") or [], -1, date, "reversal")
+    if document.get("stockMoves") or plan.context.kind.balance:
+        plan.journal.require_open(date)
     _credit_source(plan, document, -1)
     changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "journalEntryId": None}
     if document.get("journalEntryId") is not None:
@@ -562,8 +565,12 @@ def _reversal_date(document: dict[str, Any], date: str | None) -> str:
 
 
 def _check_unpaid(document: dict[str, Any]) -> None:
+    """Undoing a confirmation needs the document untouched by payments and credit notes."""
     if Decimal(document.get("paidTotal", 0)) != 0 or Decimal(document.get("pending", 0)) != Decimal(document["total"]):
         raise rules.has_payments()
+    if Decimal(document.get("creditedTotal", 0)) != 0:
+        raise rules.DocumentStateError("Credit notes correct this document; cancel them first.",
+                                       code="DOCUMENT_HAS_CREDIT_NOTES")
 
 
 def unconfirm_document(command: Command, document_id: int, date: str | None = None) -> dict[str, Any]:
@@ -574,9 +581,6 @@ def unconfirm_document(command: Command, document_id: int, date: str | None = No
     if document["status"] != CONFIRMED:
         raise rules.wrong_status("unconfirmed", document["status"], CONFIRMED)
     _check_unpaid(document)
-    if Decimal(document.get("creditedTotal", 0)) != 0:
-        raise rules.DocumentStateError("Credit notes correct this invoice; cancel them first.",
-                                       code="DOCUMENT_HAS_CREDIT_NOTES")
     plan = Plan.start(command, context)
     plan.count(document, -1)
     draft = _now_fields(document)
