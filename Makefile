@@ -18,10 +18,11 @@ install: $(STAMP)
 run: install
 	$(BIN)/python -m infra.local $(ARGS)
 
-## Lint, then the whole suite (unit, service/API, deployment template, local stack smoke).
+## Lint, then the whole suite (unit, service/API, deployment template, local stack smoke), one
+## worker per core (each with its own embedded moto).
 test: install
 	$(BIN)/ruff check app.py chalicelib infra tests
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 ## Benchmarks: import time and DynamoDB calls per request (not part of `make test`).
 bench: install

@@ -1,11 +1,12 @@
-"""A company ready for documents: the standard chart, a customer, a supplier, a stocked product,
-a service and a CAI range for sales invoices at the default branch."""
+"""A company ready for documents: the accounts and rules documents post to (standard codes), a
+customer, a supplier, a stocked product, a service and a CAI range for sales invoices at the
+default branch."""
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
 
-from tests.support import ApiClient, Books, CompanyFixture
+from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, ApiClient, Books, CompanyFixture
 
 CAI = "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A"
 
@@ -14,7 +15,7 @@ class Shop:
     def __init__(self, api: ApiClient, company: CompanyFixture, *, range_size: int = 1000,
                  deadline: str = "2099-12-31") -> None:
         self.api, self.key, self.company = api, company.api_key, company
-        self.books = Books(api, company)
+        self.books = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
         self.customer = self.created("/business-partners", {"name": "Cliente Uno", "type": "customer"})["id"]
         self.supplier = self.created("/business-partners", {"name": "Proveedor Uno", "type": "supplier"})["id"]
         self.product = self.created("/products", {"code": "P-1", "name": "Silla", "unitPrice": 100, "cost": 60,

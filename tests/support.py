@@ -95,19 +95,41 @@ SMALL_CHART = (("110101", "Caja general", "asset"), ("110103", "Bancos", "asset"
                ("410101", "Ventas gravadas", "income"), ("6199", "Otros gastos", "expense"))
 
 
+# The accounts and determination rules documents post to, with the standard chart's codes: a
+# small chart keeps set-up and trial balances cheap.
+DOCUMENT_CHART = (("110201", "Clientes", "asset"), ("110401", "ISV crédito fiscal", "asset"),
+                  ("110501", "Inventario de mercadería", "asset"), ("210101", "Proveedores locales", "liability"),
+                  ("210102", "Proveedores del exterior", "liability"), ("210201", "ISV por pagar", "liability"),
+                  ("410101", "Ventas gravadas", "income"), ("4102", "Devoluciones sobre ventas", "income"),
+                  ("5101", "Costo de mercadería vendida", "cost"), ("5102", "Compras", "cost"),
+                  ("5104", "Devoluciones sobre compras", "cost"), ("6199", "Otros gastos", "expense"))
+DOCUMENT_RULES = (("receivable", None, "110201"), ("payable", None, "210101"), ("payable", "104", "210102"),
+                  ("revenue", None, "410101"), ("revenue", "06", "4102"), ("expense", None, "5102"),
+                  ("expense", "11", "6199"), ("expense", "105", "5104"), ("tax_sales", None, "210201"),
+                  ("tax_purchases", None, "110401"), ("inventory", None, "110501"), ("cost_of_sales", None, "5101"))
+
+
 class Books:
     """A company's books through the API, accounts by code: the standard chart imported, or
-    (full=False) the few accounts of SMALL_CHART."""
+    (full=False) the given accounts (SMALL_CHART by default) and determination rules."""
 
-    def __init__(self, api: ApiClient, company: CompanyFixture, full: bool = True) -> None:
+    def __init__(self, api: ApiClient, company: CompanyFixture, full: bool = True,
+                 chart: tuple[tuple[str, str, str], ...] = SMALL_CHART,
+                 rules: tuple[tuple[str, str | None, str], ...] = ()) -> None:
         self.api, self.key = api, company.api_key
         if full:
             reply = api.post("/chart-of-accounts/import-default", key=self.key)
             assert reply.status in (200, 201), reply.text
         else:
-            for code, name, account_type in SMALL_CHART:
+            created = {}
+            for code, name, account_type in chart:
                 reply = api.post("/chart-of-accounts", {"code": code, "name": name, "type": account_type},
                                  key=self.key)
+                assert reply.status == 201, reply.text
+                created[code] = reply.json["id"]
+            for operation, document_type, code in rules:
+                reply = api.post("/account-determination-rules", {"operationType": operation, "documentType": document_type,
+                                                                  "chartOfAccountId": created[code]}, key=self.key)
                 assert reply.status == 201, reply.text
         self.accounts: dict[str, int] = {}
         page = 1

@@ -28,24 +28,12 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from infra.resources import create_table
 from tests.documents_support import CAI
-from tests.support import make_company
+from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, Books, make_company
 
 CENT = Decimal("0.01")
 DATES = ("2026-10-06", "2026-10-27", "2026-11-04", "2026-11-19")
 PERIODS = (("Octubre", "2026-10-01", "2026-10-31"), ("Noviembre", "2026-11-01", "2026-11-30"))
 WAREHOUSES = (1, 2)
-# the accounts and determination rules documents post to (the standard chart's codes; a small
-# chart keeps the trial balance, read after every step, cheap)
-CHART = (("110201", "Clientes", "asset"), ("110401", "ISV crédito fiscal", "asset"),
-         ("110501", "Inventario de mercadería", "asset"), ("210101", "Proveedores locales", "liability"),
-         ("210102", "Proveedores del exterior", "liability"), ("210201", "ISV por pagar", "liability"),
-         ("410101", "Ventas gravadas", "income"), ("4102", "Devoluciones sobre ventas", "income"),
-         ("5101", "Costo de mercadería vendida", "cost"), ("5102", "Compras", "cost"),
-         ("5104", "Devoluciones sobre compras", "cost"), ("6199", "Otros gastos", "expense"))
-RULES = (("receivable", None, "110201"), ("payable", None, "210101"), ("payable", "104", "210102"),
-         ("revenue", None, "410101"), ("revenue", "06", "4102"), ("expense", None, "5102"),
-         ("expense", "11", "6199"), ("expense", "105", "5104"), ("tax_sales", None, "210201"),
-         ("tax_purchases", None, "110401"), ("inventory", None, "110501"), ("cost_of_sales", None, "5101"))
 # what the lines carry: two stocked products, a service, free text
 PRODUCTS = {"P1": {"code": "P-1", "name": "Silla", "unitPrice": 100, "cost": 60, "taxRate": 0.15},
             "P2": {"code": "P-2", "name": "Mesa", "unitPrice": 250, "cost": Decimal("37.5"), "taxRate": 0.18},
@@ -136,13 +124,9 @@ def test_documents_stay_consistent(api, table):
         def __init__(self) -> None:
             super().__init__()
             fresh_table()
-            self.key = make_company(table, "Tienda S. de R.L.", "owner@tienda.hn").api_key
-            self.accounts = {code: self.created("/chart-of-accounts", {"code": code, "name": name,
-                                                                       "type": account_type})["id"]
-                             for code, name, account_type in CHART}
-            for operation, document_type, code in RULES:
-                self.created("/account-determination-rules", {"operationType": operation, "documentType": document_type,
-                                                              "chartOfAccountId": self.accounts[code]})
+            company = make_company(table, "Tienda S. de R.L.", "owner@tienda.hn")
+            self.key = company.api_key
+            self.accounts = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES).accounts
             self.period_ids = [self.created("/accounting-periods", {"name": name, "startDate": start,
                                                                     "endDate": end})["id"]
                                for name, start, end in PERIODS]
