@@ -24,3 +24,13 @@ def now_iso() -> str:
 def today() -> str:
     """Today's date (UTC) as YYYY-MM-DD."""
     return now().date().isoformat()
+
+
+# Honduras and El Salvador keep UTC-6 all year (no daylight saving time).
+UTC_OFFSET_HOURS = {"HN": -6, "SV": -6}
+
+
+def today_in(country: str) -> str:
+    """Today's date where the company is: a document made at 7 p.m. in Tegucigalpa on the 30th
+    is dated the 30th, though it is already the 1st in UTC."""
+    return (now() + _dt.timedelta(hours=UTC_OFFSET_HOURS.get(country, 0))).date().isoformat()

@@ -338,8 +338,6 @@ def test_insufficient_stock_refuses_until_negative_stock_is_allowed(api, table, 
             "INSUFFICIENT_STOCK", "lines[1].quantity")
     refused(post_doc(shop, body_of(shop, lines=[{"productId": shop.product, "quantity": "5.0001",
                                                  "unitPrice": 100}])), 400, "INSUFFICIENT_STOCK")
-    refused(post_doc(shop, body_of(shop, "112", lines=[{"productId": shop.product, "quantity": 6,
-                                                        "unitPrice": 100}])), 400, "INSUFFICIENT_STOCK")
     assert state(shop, table, draft["id"], purchase["id"]) == before
     # selling all of it, then undoing the purchase (or a returned sale) would take the stock below zero
     sale = shop.document("01", [(shop.product, 5, 100)])
@@ -453,7 +451,7 @@ def test_a_document_whose_effects_exceed_one_transaction_is_refused(api, table, 
 def test_an_unconfirmed_purchase_that_was_confirmed_stays_editable(api, company_a, shop):
     """A purchase invoice confirmed with many stocked lines fits its transaction; unconfirmed to
     be corrected, the draft must accept a correction and be confirmed again."""
-    products = forty_products(api, company_a, shop)[:38]  # about as many as a purchase can carry
+    products = forty_products(api, company_a, shop)[:36]  # about as many as a purchase can carry
     purchase = shop.document("103", [(p, 1, 10) for p in products])
     assert purchase["status"] == "confirmed"
     shop.action(purchase["id"], "unconfirm")

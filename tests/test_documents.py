@@ -234,14 +234,14 @@ def test_withholding_certificate_is_owed_but_posts_nothing(shop):
     assert D(str(certificate["pending"])) == D("150.00") and certificate["journalEntryId"] is None
 
 
-def test_delivery_moves_stock_and_cost_and_its_invoice_does_not_move_them_again(shop):
+def test_a_delivery_note_moves_nothing_and_its_invoice_moves_the_goods(shop):
     shop.document("103", [(shop.product, 5, 50)])
     delivery = shop.document("112", [(shop.product, 2, 100)])
-    assert shop.stock() == 3
-    assert entry_lines(shop, delivery["journalEntryId"]) == {"5101": (D("120.00"), 0), "110501": (0, D("120.00"))}
+    assert delivery["status"] == "confirmed" and delivery["journalEntryId"] is None
+    assert shop.stock() == 5
     invoice = shop.document("01", [(shop.product, 2, 100)], sourceDocumentId=delivery["id"])
     assert shop.stock() == 3
-    assert set(entry_lines(shop, invoice["journalEntryId"])) == {"110201", "410101", "210201"}
+    assert set(entry_lines(shop, invoice["journalEntryId"])) == {"110201", "410101", "210201", "5101", "110501"}
 
 
 def test_expense_posts_to_its_own_account(shop):
@@ -361,13 +361,18 @@ def test_a_purchase_with_credit_notes_cannot_be_unconfirmed_until_they_are_cance
     assert shop.stock() == 0 and shop.balance("210101") == 0
 
 
-def test_a_partner_created_before_due_dates_were_kept_gets_them_with_its_first_invoice(shop, table):
-    partner_key = keys.entity(shop.company.company_id, keys.PARTNER, shop.customer)
-    table.client.update_item(TableName=table.name, Key={"PK": {"S": partner_key["PK"]}, "SK": {"S": partner_key["SK"]}},
-                             UpdateExpression="REMOVE openDue")
+def test_open_sales_documents_are_listed_under_their_customer_by_due_date(shop, table):
     invoice = shop.document("01", [(shop.service, 1, 100)], dueDate="2026-12-02")
-    assert table.get(partner_key)["openDue"] == {str(invoice["id"]): "2026-12-02"}
-    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("115.00")
+    debit_note = shop.document("07", [(shop.service, 1, 10)], sourceDocumentId=invoice["id"], dueDate="2026-11-20")
+    partition = keys.open_documents_partition(shop.company.company_id, shop.customer)
+
+    def open_items() -> list[tuple[str, int]]:
+        items, _ = table.query(partition=("PK", partition), consistent=True)
+        return [(item["dueDate"], int(item["documentId"])) for item in items]
+
+    assert open_items() == [("2026-11-20", debit_note["id"]), ("2026-12-02", invoice["id"])]
+    shop.action(debit_note["id"], "cancel")
+    assert open_items() == [("2026-12-02", invoice["id"])]
 
 
 def test_a_credit_note_is_checked_against_its_source_when_it_is_confirmed(shop):
@@ -400,8 +405,80 @@ def test_a_closed_period_refuses_stock_and_balances_even_without_an_entry(shop):
     assert shop.api.post(f"/accounting-periods/{period['id']}/close", key=shop.key).status == 200
     zero_cost = shop.created("/products", {"code": "P-0", "name": "Muestra", "cost": 0})["id"]
     shop.document("103", [(zero_cost, 5, 0)], date="2026-09-15")
-    refused = shop.document("112", [(zero_cost, 1, 0)], date="2026-10-15", expect=400)
+    refused = shop.document("01", [(zero_cost, 1, 0)], date="2026-10-15", expect=400)
     assert refused["code"] == "PERIOD_CLOSED"
     quote = shop.document("100", [(shop.product, 1, 100)], date="2026-10-15", status="confirmed")
     assert quote["status"] == "confirmed"  # a quote touches neither stock nor the books
     assert shop.stock(zero_cost) == 5
+
+
+def test_a_series_with_cai_ranges_never_falls_back_to_its_sequence(shop):
+    purchase_range = shop.created("/cai", {"cai": shop.cai_range["cai"], "branchId": 1, "emissionPoint": "001",
+                                           "documentType": "103", "rangeStart": 1, "rangeEnd": 10,
+                                           "deadline": "2099-12-31"})
+    first = shop.document("103", [(shop.service, 1, 10)])
+    assert first["number"] == "001-001-103-00000001"
+    shop.api.put(f"/cai/{purchase_range['id']}", {"isActive": False}, key=shop.key)
+    assert shop.document("103", [(shop.service, 1, 10)], expect=400)["code"] == "CAI_MISSING"
+
+
+def test_a_range_cannot_reissue_numbers_the_sequence_already_gave(shop):
+    shop.document("11", [(None, 1, 10)])  # 001-001-11-00000001 from the sequence
+    refused = shop.api.post("/cai", {"cai": shop.cai_range["cai"], "branchId": 1, "emissionPoint": "001",
+                                     "documentType": "11", "rangeStart": 1, "rangeEnd": 10,
+                                     "deadline": "2099-12-31"}, key=shop.key)
+    assert refused.status == 400 and refused.json["code"] == "CAI_RANGE_OVERLAP"
+    shop.created("/cai", {"cai": shop.cai_range["cai"], "branchId": 1, "emissionPoint": "001", "documentType": "11",
+                          "rangeStart": 2, "rangeEnd": 10, "deadline": "2099-12-31"})
+    assert shop.document("11", [(None, 1, 10)])["number"] == "001-001-11-00000002"
+
+
+def many_products(shop: Shop, count: int, cost: int = 5) -> list[int]:
+    shop.api.put(f"/companies/{shop.company.company_id}", {"allowNegativeStock": True}, key=shop.key)
+    return [shop.created("/products", {"code": f"M-{n}", "name": f"Producto {n}", "cost": cost})["id"]
+            for n in range(count)]
+
+
+def test_a_document_accepted_can_always_be_undone_and_a_draft_accepted_confirmed(shop):
+    products = many_products(shop, 40)
+    for size in range(40, 0, -1):  # the largest import the transaction takes
+        reply = shop.api.post("/documents", {"type": "104", "businessPartnerId": shop.supplier, "date": "2026-11-02",
+                                             "lines": [{"productId": p, "quantity": 1, "unitPrice": 10}
+                                                       for p in products[:size]]}, key=shop.key)
+        if reply.status == 201:
+            break
+        assert reply.json["code"] == "DOCUMENT_TOO_LARGE"
+    assert size > 30
+    # cancelled in another year: a second day count, period check and balance month
+    assert shop.action(reply.json["id"], "cancel", {"date": "2027-01-04"})["status"] == "cancelled"
+    for size in range(40, 0, -1):  # the largest sales draft
+        draft = shop.api.post("/documents", {"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-02",
+                                             "status": "draft", "lines": [{"productId": p, "quantity": 1, "unitPrice": 10}
+                                                                          for p in products[:size]]}, key=shop.key)
+        if draft.status == 201:
+            break
+    assert shop.action(draft.json["id"], "confirm")["status"] == "confirmed"
+
+
+def test_records_beyond_dynamodb_item_size_are_refused_not_failed(shop):
+    lines = [{"description": "𝄞" * 300, "quantity": 1, "unitPrice": 1} for _ in range(500)]  # 4 bytes each
+    reply = shop.api.post("/documents", {"type": "11", "businessPartnerId": shop.supplier, "lines": lines},
+                          key=shop.key)
+    assert reply.status == 400 and reply.json["code"] == "DOCUMENT_TOO_LARGE"
+
+
+def test_cost_of_sales_stays_within_the_money_range(shop):
+    product = many_products(shop, 1, cost=1_000_000)[0]
+    refused = shop.document("01", [(product, 10_000_000, "0.0001")], expect=400)
+    assert refused["details"][0]["field"] == "lines[0].quantity"
+
+
+def test_a_document_without_date_is_dated_where_the_company_is(shop, monkeypatch):
+    import datetime as dt
+
+    from chalicelib import clock
+    monkeypatch.setattr(clock, "now", lambda: dt.datetime(2026, 12, 1, 1, 0, tzinfo=dt.timezone.utc))
+    reply = shop.api.post("/documents", {"type": "11", "businessPartnerId": shop.supplier,
+                                         "lines": [{"description": "Luz", "quantity": 1, "unitPrice": 10}]},
+                          key=shop.key)
+    assert reply.status == 201 and reply.json["date"] == "2026-11-30"  # 7 p.m. in Tegucigalpa

@@ -62,7 +62,8 @@ KINDS: dict[str, Kind] = {kind.code: kind for kind in (
          source_required=True),
     Kind("100", "Cotización", SALES, starts_draft=True),
     Kind("101", "Orden de venta", SALES, starts_draft=True, sources=("100",)),
-    Kind("112", "Remisión", SALES, stock=OUT, posts=True, sources=("100", "101")),
+    # a delivery note documents a shipment; the invoice moves the goods and books their cost
+    Kind("112", "Remisión", SALES, sources=("100", "101")),
     Kind("103", "Factura de compra", PURCHASES, stock=IN, balance=1, posts=True, capturable=True,
          unconfirmable=True, deletable=True, sources=("102",)),
     Kind("104", "Importación", PURCHASES, stock=IN, balance=1, posts=True, cancellable=True, sources=("102",)),

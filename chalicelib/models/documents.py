@@ -28,7 +28,8 @@ Currency = Literal["HNL", "USD"]
 
 class LineInput(RequestModel):
     product_id: Optional[EntityId] = None
-    description: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
+    # 500 lines of 300 characters keep the document (and its stored answer) within an item
+    description: Optional[Annotated[str, StringConstraints(max_length=300)]] = None
     quantity: Quantity
     unit_price: UnitPrice
     discount: Money = Decimal("0.00")

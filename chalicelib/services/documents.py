@@ -13,6 +13,7 @@ from chalicelib import clock
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT, NONE, Kind
+from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
 from chalicelib.services import fiscal
@@ -185,7 +186,7 @@ def _content(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
     """The stored fields of a document from its request fields: lines with their amounts,
     totals, dates, place."""
     table = context.table
-    date = fields.get("date") or clock.today()
+    date = fields.get("date") or _today(context)
     due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.partner)
     lines, totals = _lines(context, fields)
     return {"businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
@@ -239,15 +240,10 @@ class Plan:
         return self.transaction
 
 
-def _moves_stock(context: Context) -> bool:
-    # an invoice for goods already delivered (from a delivery note) does not move them again
-    return context.kind.stock != NONE and not (context.source is not None and context.source["type"] == "112")
-
-
 def _stock_lines(context: Context, document: dict[str, Any]) -> list[dict[str, Any]]:
     """The stock moves confirmation makes, kept on the document so a reversal undoes exactly
     them whatever happens to the products later."""
-    if not _moves_stock(context):
+    if context.kind.stock == NONE:
         return []
     moves = []
     for index, line in enumerate(document["lines"]):
@@ -257,9 +253,13 @@ def _stock_lines(context: Context, document: dict[str, Any]) -> list[dict[str, A
         if document.get("warehouseId") is None:
             raise ValidationFailed.for_field("warehouseId", "required: the document moves stock and the company "
                                                             "has no default warehouse")
+        cost = round_money(Decimal(product.get("cost") or 0) * Decimal(line["quantity"]))
+        if cost > MAX_AMOUNT:
+            raise ValidationFailed.for_field(f"lines[{index}].quantity", f"the line's cost may not exceed {MAX_AMOUNT}")
         moves.append({"line": index, "productId": int(product["id"]), "warehouseId": int(document["warehouseId"]),
-                      "quantity": Decimal(line["quantity"]) * context.kind.stock,
-                      "cost": round_money(Decimal(product.get("cost") or 0) * Decimal(line["quantity"]))})
+                      "quantity": Decimal(line["quantity"]) * context.kind.stock, "cost": cost})
+    if sum((move["cost"] for move in moves), ZERO) > MAX_AMOUNT:
+        raise ValidationFailed.for_field("lines", f"the document's cost may not exceed {MAX_AMOUNT}")
     return moves
 
 
@@ -277,36 +277,37 @@ def _balance_attribute(kind: Kind) -> str:
 
 def _move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, ceiling: Decimal | None = None) -> None:
     """The partner's receivable or payable moves by the document's total (sign +1 when it is
-    confirmed, -1 when reversed); open sales documents keep their due date on the partner
-    for the overdue check. `ceiling` is the balance the partner may have before this document
-    under a blocking credit limit: checked again in the transaction."""
+    confirmed, -1 when reversed); an open sales document is also listed under the partner by
+    due date for the overdue check. `ceiling` is the balance the partner may have before this
+    document under a blocking credit limit: checked again in the transaction."""
     kind, context = plan.context.kind, plan.context
     if not kind.balance:
         return
-    names = {"#balance": _balance_attribute(kind)}
-    values: dict[str, Any] = {":amount": Decimal(document["total"]) * kind.balance * sign}
-    expression = "ADD #balance :amount"
+    partner_id = int(document["businessPartnerId"])
     condition = "attribute_exists(PK)"
-    if kind.sales and kind.balance > 0:
-        names["#open"] = "openDue"
-        if "openDue" not in context.partner:  # a partner created before the map existed
-            expression += " SET #open = :open"
-            values[":open"] = {str(int(document["id"])): document["dueDate"]} if sign > 0 else {}
-            condition += " AND attribute_not_exists(#open)"
-        else:
-            names["#doc"] = str(int(document["id"]))
-            if sign > 0:
-                expression += " SET #open.#doc = :due"
-                values[":due"] = document["dueDate"]
-            else:
-                expression += " REMOVE #open.#doc"
+    values: dict[str, Any] = {":amount": Decimal(document["total"]) * kind.balance * sign}
     on_fail = None
     if ceiling is not None:
         condition += " AND (attribute_not_exists(#balance) OR #balance <= :ceiling)"
         values[":ceiling"] = ceiling
         on_fail = rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
-    plan.transaction.update(keys.entity(context.company_id, keys.PARTNER, int(document["businessPartnerId"])),
-                            expression, condition=condition, names=names, values=values, on_fail=on_fail)
+    plan.transaction.update(keys.entity(context.company_id, keys.PARTNER, partner_id), "ADD #balance :amount",
+                            condition=condition, names={"#balance": _balance_attribute(kind)}, values=values,
+                            on_fail=on_fail)
+    if kind.sales and kind.balance > 0:
+        open_key = keys.open_document(context.company_id, partner_id, document["dueDate"], int(document["id"]))
+        if sign > 0:
+            plan.transaction.put({**open_key, "itemType": "OPEN_DOCUMENT", "documentId": int(document["id"]),
+                                  "dueDate": document["dueDate"]})
+        else:
+            plan.transaction.delete(open_key)
+
+
+def _oldest_open_due_date(context: Context) -> str | None:
+    items, _ = context.table.query(
+        partition=("PK", keys.open_documents_partition(context.company_id, int(context.partner["id"]))),
+        limit=1, consistent=True)
+    return items[0]["dueDate"] if items else None
 
 
 def _credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
@@ -318,7 +319,8 @@ def _credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
     partner = context.partner
     tolerated = partner.get("credit_block_days")
     if tolerated is not None:
-        days = rules.overdue_days((partner.get("openDue") or {}).values(), clock.today())
+        oldest = _oldest_open_due_date(context)
+        days = rules.overdue_days([oldest] if oldest else [], _today(context))
         if days > int(tolerated):
             raise rules.credit_blocked(days, int(tolerated))
     policy = context.company.get("creditLimitPolicy", "off")
@@ -413,20 +415,30 @@ def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
     return changes
 
 
-def _check_size(plan: Plan, draft: dict[str, Any] | None = None) -> None:
+# Undoing a confirmation can write up to three items more than the confirmation did: the
+# original entry's new status, a day count and a period check for the reversal's own date.
+_REVERSAL_MARGIN = 3
+
+
+def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: bool = True) -> None:
     """A draft is refused when its confirmation could not fit one transaction; a confirmed
-    document when its own writes do not (checked again when committing)."""
+    document when its own writes do not (checked again when committing). Documents that can
+    be cancelled or unconfirmed must leave room for that too."""
+    kind = plan.context.kind
     if draft is not None:
-        kind = plan.context.kind
         moves, movements = _effects(plan.context, draft)
+        entry_items = rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
-        # partner, the number and a credit note's source when there are any
-        needed = (7 + bool(kind.balance) + (not draft.get("number"))
+        # partner (and its open-document item), the number, a credit note's source and a period
+        # check when there are any
+        needed = (7 + bool(kind.balance) + (kind.sales and kind.balance > 0) + (not draft.get("number"))
                   + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
                   + len(moves) + len({(m["productId"], m["warehouseId"]) for m in moves})
-                  + rules.entry_item_count(movements))
+                  + (entry_items or bool(moves or kind.balance)))
     else:
         needed = len(plan.transaction.operations) + 1
+    if confirming and (kind.cancellable or kind.unconfirmable):
+        needed += _REVERSAL_MARGIN
     if needed > MAX_ITEMS:
         raise DocumentTooLarge("The document's effects (stock items, movements and journal postings) would exceed "
                                f"{MAX_ITEMS} records in one transaction; split it into several documents.")
@@ -486,7 +498,8 @@ def _commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool
     else:
         assert previous is not None
         transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": int(previous["version"])})
-    _check_size(plan)
+    confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
+    _check_size(plan, confirming=confirming)
     return command.commit(transaction, view(stored, plan.warnings))
 
 
@@ -560,8 +573,12 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     return _commit(command, plan, confirmed, previous=document)
 
 
-def _reversal_date(document: dict[str, Any], date: str | None) -> str:
-    return date or max(clock.today(), document["date"])
+def _today(context: Context) -> str:
+    return clock.today_in(context.company.get("country", "HN"))
+
+
+def _reversal_date(context: Context, document: dict[str, Any], date: str | None) -> str:
+    return date or max(_today(context), document["date"])
 
 
 def _check_unpaid(document: dict[str, Any]) -> None:
@@ -584,7 +601,7 @@ def unconfirm_document(command: Command, document_id: int, date: str | None = No
     plan = Plan.start(command, context)
     plan.count(document, -1)
     draft = _now_fields(document)
-    draft.update(_reverse(plan, draft, _reversal_date(document, date)), status=DRAFT, confirmedAt=None)
+    draft.update(_reverse(plan, draft, _reversal_date(context, document, date)), status=DRAFT, confirmedAt=None)
     plan.count(draft, 1)
     return _commit(command, plan, draft, previous=document)
 
@@ -600,7 +617,7 @@ def cancel_document(command: Command, document_id: int, date: str | None = None,
     plan = Plan.start(command, context)
     plan.count(document, -1)
     cancelled = _now_fields(document)
-    cancelled.update(_reverse(plan, cancelled, _reversal_date(document, date)), status=CANCELLED,
+    cancelled.update(_reverse(plan, cancelled, _reversal_date(context, document, date)), status=CANCELLED,
                      cancelledAt=clock.now_iso(), cancelReason=reason)
     plan.count(cancelled, 1)
     _emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)

@@ -83,20 +83,27 @@ def _overlap(ranges: list[dict[str, Any]], candidate: dict[str, Any]) -> dict[st
 
 
 def _check_range(table: Table, company_id: int, candidate: dict[str, Any], transaction: Transaction) -> None:
-    """Ranges of one series (branch, emission point, type) never overlap, so no number can be
-    issued twice: the guard item's version makes concurrent changes take turns."""
+    """Ranges of one series (branch, emission point, type) never overlap each other nor the
+    numbers the type's sequence already issued, so no number can be issued twice. The guard is
+    read before the ranges and its version conditions the write: concurrent changes take turns."""
     if candidate["rangeEnd"] < candidate["rangeStart"]:
         raise ValidationFailed.for_field("rangeEnd", "must not be below rangeStart")
     if int(candidate["nextNumber"]) > candidate["rangeEnd"] + 1:
         raise ValidationFailed.for_field("rangeEnd", f"numbers up to {int(candidate['nextNumber']) - 1} "
                                                      "were already issued")
+    guard = table.get(keys.guard(company_id, CAI_GUARD))
+    version = int(guard["version"]) if guard else 0
     other = _overlap(records.small_records(table, company_id, keys.CAI_RANGE), candidate)
     if other is not None:
         raise NumberingError(f"The range overlaps CAI range {other['id']} ({other['rangeStart']}-{other['rangeEnd']}) "
                              "of the same branch, emission point and type.", code="CAI_RANGE_OVERLAP",
                              details=[{"field": "rangeStart", "message": f"overlaps range {other['id']}"}])
-    guard = table.get(keys.guard(company_id, CAI_GUARD))
-    version = int(guard["version"]) if guard else 0
+    sequence = table.get(keys.document_sequence(company_id, candidate["documentType"]))
+    issued = int(sequence["nextNumber"]) - 1 if sequence else 0
+    if candidate["emissionPoint"] == SEQUENCE_EMISSION_POINT and int(candidate["rangeStart"]) <= issued:
+        raise NumberingError(f"Numbers up to {issued} of type {candidate['documentType']} were already issued without "
+                             "a CAI range; start the range after them.", code="CAI_RANGE_OVERLAP",
+                             details=[{"field": "rangeStart", "message": f"must be above {issued}"}])
     transaction.put({**keys.guard(company_id, CAI_GUARD), "version": version + 1},
                     condition="attribute_not_exists(PK) OR version = :v", values={":v": version})
 
@@ -156,10 +163,13 @@ def assign_number(transaction: Transaction, table: Table, company: dict[str, Any
     company_id, document_type = int(company["id"]), document["type"]
     branch_id = int(document["branchId"]) if document.get("branchId") is not None else None
     branch_code = _branch_code(table, company_id, branch_id)
-    ranges = [item for item in records.small_records(table, company_id, keys.CAI_RANGE)
-              if item["documentType"] == document_type and item["branchId"] == branch_id and item.get("isActive", True)]
-    if ranges or (document_type in CAI_REQUIRED and company.get("country", "HN") == "HN"):
-        return _from_range(transaction, company_id, ranges, document, branch_code)
+    # once a series has CAI ranges, its numbers come only from them (active ones), never again
+    # from the sequence, whose numbers the ranges may have issued
+    series = [item for item in records.small_records(table, company_id, keys.CAI_RANGE)
+              if item["documentType"] == document_type and item["branchId"] == branch_id]
+    if series or (document_type in CAI_REQUIRED and company.get("country", "HN") == "HN"):
+        return _from_range(transaction, company_id, [item for item in series if item.get("isActive", True)],
+                           document, branch_code)
     sequence = table.get(keys.document_sequence(company_id, document_type))
     next_number = int(sequence["nextNumber"]) if sequence else 1
     if sequence is None:

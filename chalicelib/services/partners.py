@@ -25,8 +25,7 @@ PARTNER = records.RecordKind(
     kind=keys.PARTNER, resource_type="business_partner", label="Business partner",
     created_event=outbox.BUSINESS_PARTNER_CREATED, updated_event=outbox.BUSINESS_PARTNER_UPDATED,
     event_data=_event_data,
-    # openDue: due dates of the partner's open sales documents, for the overdue check
-    initial_values=lambda: {"receivableBalance": Decimal("0.00"), "payableBalance": Decimal("0.00"), "openDue": {}})
+    initial_values=lambda: {"receivableBalance": Decimal("0.00"), "payableBalance": Decimal("0.00")})
 
 
 def _check_payment_condition(transaction: Transaction, company_id: int, item: dict[str, Any],

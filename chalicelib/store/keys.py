@@ -259,3 +259,13 @@ def product_movements_partition(company_id: int, product_id: int) -> str:
 
 def movement_index(company_id: int, sort_key: str, product_id: int) -> Dict[str, str]:
     return {"GSI1PK": f"C#{company_id}#STKMV", "GSI1SK": f"{sort_key}#{sortable_id(product_id)}"}
+
+
+def open_documents_partition(company_id: int, partner_id: int) -> str:
+    return f"C#{company_id}#BPOPEN#{partner_id}"
+
+
+def open_document(company_id: int, partner_id: int, due_date: str, document_id: int) -> Key:
+    """A partner's open sales document by due date: the oldest is the first item of the
+    partition (the overdue check reads one item however many are open)."""
+    return {"PK": open_documents_partition(company_id, partner_id), "SK": f"{due_date}#{sortable_id(document_id)}"}

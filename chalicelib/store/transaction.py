@@ -146,6 +146,8 @@ class Transaction:
         if code in ("ProvisionedThroughputExceededException", "ThrottlingException",
                     "RequestLimitExceeded"):
             return ServiceUnavailable()
+        if code == "ValidationException" and "size" in str(error.response.get("Error", {}).get("Message", "")).lower():
+            return DocumentTooLarge("A record would exceed DynamoDB's 400 KB item size; shorten it or split it.")
         return error
 
 
