@@ -482,3 +482,11 @@ def test_a_document_without_date_is_dated_where_the_company_is(shop, monkeypatch
                                          "lines": [{"description": "Luz", "quantity": 1, "unitPrice": 10}]},
                           key=shop.key)
     assert reply.status == 201 and reply.json["date"] == "2026-11-30"  # 7 p.m. in Tegucigalpa
+
+
+def test_the_default_branch_and_warehouse_stay_active(shop):
+    for path in ("/branch/1", "/warehouses/1"):
+        refused = shop.api.put(path, {"isActive": False}, key=shop.key)
+        assert refused.status == 400 and refused.json["details"][0]["field"] == "isActive"
+    other = shop.created("/warehouses", {"name": "Bodega norte"})
+    assert shop.api.put(f"/warehouses/{other['id']}", {"isActive": False}, key=shop.key).status == 200

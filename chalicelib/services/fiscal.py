@@ -53,6 +53,7 @@ def create_branch(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
 def update_branch(command: Command, branch_id: int, changes: dict[str, Any],
                   expected_version: int | None) -> dict[str, Any]:
     current = get_branch(command.table, command.company_id, branch_id)
+    records.keep_default_active(command.table, command.company_id, "defaultBranchId", branch_id, changes, "branch")
     return records.update_item(command, keys.small_record(command.company_id, keys.BRANCH, branch_id), current,
                                changes, expected_version)
 

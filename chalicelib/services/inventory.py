@@ -42,6 +42,8 @@ def create_warehouse(command: Command, fields: dict[str, Any]) -> dict[str, Any]
 def update_warehouse(command: Command, warehouse_id: int, changes: dict[str, Any],
                      expected_version: int | None) -> dict[str, Any]:
     current = get_warehouse(command.table, command.company_id, warehouse_id)
+    records.keep_default_active(command.table, command.company_id, "defaultWarehouseId", warehouse_id, changes,
+                                "warehouse")
     return records.update_item(command, keys.small_record(command.company_id, keys.WAREHOUSE, warehouse_id),
                                current, changes, expected_version,
                                lambda transaction, item: _require_branch(transaction, command.company_id, item)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.errors import NotFound, VersionConflict
+from chalicelib.errors import NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
@@ -135,3 +135,12 @@ def new_small_record(table: Table, company_id: int, kind: str, fields: dict[str,
     return {**keys.small_record(company_id, kind, record_id), "itemType": kind, "id": record_id,
             **{name: value for name, value in fields.items() if value is not None},
             "version": 1, "createdAt": now, "updatedAt": now}
+
+
+def keep_default_active(table: Table, company_id: int, default_field: str, record_id: int,
+                        changes: dict[str, Any], label: str) -> None:
+    """Documents fall back to the company's default branch and warehouse: those stay active."""
+    if changes.get("isActive") is False:
+        company = table.get(keys.company(company_id)) or {}
+        if company.get(default_field) is not None and int(company[default_field]) == record_id:
+            raise ValidationFailed.for_field("isActive", f"the company's default {label} stays active")
