@@ -1,5 +1,16 @@
 """The Chalice app: blueprints, the 405 fallbacks and the Lambda entry points. No logic here."""
-from chalicelib.api import accounting, api_keys, auth, company, documents, inventory, openapi, partners, products
+from chalicelib.api import (
+    accounting,
+    api_keys,
+    auth,
+    company,
+    documents,
+    inventory,
+    openapi,
+    partners,
+    payment_setup,
+    products,
+)
 from chalicelib.api.application import ThreadSafeChalice
 from chalicelib.api.routing import add_method_fallbacks
 from chalicelib.auth.authorizer import authorize
@@ -7,7 +18,8 @@ from chalicelib.store.table import get_table
 
 app = ThreadSafeChalice(app_name="business-api")
 
-for module in (auth, company, partners, products, documents, inventory, accounting, api_keys, openapi):
+for module in (auth, company, partners, products, documents, inventory, payment_setup, accounting, api_keys,
+               openapi):
     app.register_blueprint(module.blueprint)
 add_method_fallbacks(app)
 

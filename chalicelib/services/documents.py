@@ -16,7 +16,7 @@ from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT, NONE, Kind
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
-from chalicelib.services import fiscal
+from chalicelib.services import fiscal, payment_setup
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory import StockWrites
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
@@ -156,10 +156,7 @@ def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], 
         return fields["dueDate"], condition_id
     if condition_id is None:
         return date, None
-    condition = table.get(keys.entity(company_id, keys.PAYMENT_CONDITION, int(condition_id)))
-    if condition is None:
-        raise ValidationFailed.for_field("paymentConditionId", "no such payment condition")
-    days = int(condition.get("creditDays") or 0) if condition.get("type") == "credit" else 0
+    days = payment_setup.due_days(table, company_id, int(condition_id))
     return (_dt.date.fromisoformat(date) + _dt.timedelta(days=days)).isoformat(), condition_id
 
 

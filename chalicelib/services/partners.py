@@ -4,9 +4,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
-from chalicelib.services import records
+from chalicelib.services import payment_setup, records
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -28,12 +27,17 @@ PARTNER = records.RecordKind(
     initial_values=lambda: {"receivableBalance": Decimal("0.00"), "payableBalance": Decimal("0.00")})
 
 
-def _check_payment_condition(transaction: Transaction, company_id: int, item: dict[str, Any],
-                             before: dict[str, Any] | None) -> None:
+def _reference_payment_condition(transaction: Transaction, company_id: int, item: dict[str, Any],
+                                 before: dict[str, Any] | None) -> None:
+    """The partner's condition counts its users (a used condition is not deleted)."""
     condition_id = item.get("paymentConditionId")
-    if condition_id is not None and (before is None or before.get("paymentConditionId") != condition_id):
-        transaction.require(keys.entity(company_id, keys.PAYMENT_CONDITION, condition_id),
-                            ValidationFailed.for_field("paymentConditionId", "no such payment condition"))
+    previous = before.get("paymentConditionId") if before else None
+    if condition_id == previous:
+        return
+    if condition_id is not None:
+        payment_setup.reference_condition(transaction, company_id, int(condition_id), 1)
+    if previous is not None:
+        payment_setup.reference_condition(transaction, company_id, int(previous), -1)
 
 
 def get_partner(table: Table, company_id: int, partner_id: int) -> dict[str, Any]:
@@ -45,10 +49,10 @@ def list_partners(table: Table, company_id: int, page: int, limit: int, cursor: 
 
 
 def create_partner(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
-    return records.create_record(command, PARTNER, fields, _check_payment_condition)
+    return records.create_record(command, PARTNER, fields, _reference_payment_condition)
 
 
 def update_partner(command: Command, partner_id: int, changes: dict[str, Any],
                    expected_version: int | None) -> dict[str, Any]:
     return records.update_record(command, PARTNER, partner_id, changes, expected_version,
-                                 _check_payment_condition)
+                                 _reference_payment_condition)
