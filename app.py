@@ -3,6 +3,7 @@ from chalicelib.api import (
     accounting,
     api_keys,
     auth,
+    banking,
     company,
     documents,
     inventory,
@@ -18,8 +19,8 @@ from chalicelib.store.table import get_table
 
 app = ThreadSafeChalice(app_name="business-api")
 
-for module in (auth, company, partners, products, documents, inventory, payment_setup, accounting, api_keys,
-               openapi):
+for module in (auth, company, partners, products, documents, inventory, payment_setup, banking, accounting,
+               api_keys, openapi):
     app.register_blueprint(module.blueprint)
 add_method_fallbacks(app)
 

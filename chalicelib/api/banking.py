@@ -1,0 +1,82 @@
+"""Bank accounts, their transactions and transfers. Models and services load on first use;
+handlers return plain records that the route's response model renders."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalice import Blueprint
+
+from chalicelib.api.routing import MANAGE, Access, Call, endpoint, page_body
+
+blueprint = Blueprint(__name__)
+TAG = "Banking"
+M = "chalicelib.models.banking:"
+PAGE = "chalicelib.models.base:PageQuery"
+
+
+@endpoint(blueprint, "GET", "/bank-accounts", summary="List bank accounts", tag=TAG, query=PAGE,
+          response=M + "BankAccountList")
+def list_accounts(call: Call) -> Any:
+    from chalicelib.services import banking
+
+    return page_body("bankAccounts", banking.list_accounts(call.command.table, call.principal.company_id,
+                                                           call.query.page, call.query.limit))
+
+
+@endpoint(blueprint, "GET", "/bank-accounts/{accountId}", summary="One bank account with its balance", tag=TAG,
+          response=M + "BankAccount")
+def get_account(call: Call) -> Any:
+    from chalicelib.services import banking
+
+    return banking.get_account(call.command.table, call.principal.company_id, call.ids["accountId"])
+
+
+@endpoint(blueprint, "POST", "/bank-accounts", summary="Create a bank account", tag=TAG,
+          body=M + "BankAccountCreate", response=M + "BankAccount", permission=MANAGE)
+def create_account(call: Call) -> Any:
+    from chalicelib.services import banking
+
+    return banking.create_account(call.command, call.body.model_dump(by_alias=True))
+
+
+@endpoint(blueprint, "PUT", "/bank-accounts/{accountId}", summary="Update a bank account (sparse)", tag=TAG,
+          body=M + "BankAccountUpdate", response=M + "BankAccount", permission=MANAGE)
+def update_account(call: Call) -> Any:
+    from chalicelib.services import banking
+
+    return banking.update_account(call.command, call.ids["accountId"], call.changes(), call.expected_version())
+
+
+@endpoint(blueprint, "DELETE", "/bank-accounts/{accountId}", summary="Delete a bank account without transactions (web app "
+          "only)", tag=TAG, response="chalicelib.models.accounting:Deleted", access=Access.WEB_SESSION,
+          permission=MANAGE)
+def delete_account(call: Call) -> Any:
+    from chalicelib.services import banking
+
+    return banking.delete_account(call.command, call.ids["accountId"])
+
+
+@endpoint(blueprint, "GET", "/bank-accounts/{accountId}/transactions", summary="Transactions of a bank account, "
+          "newest first", tag=TAG, query=PAGE, response=M + "BankTransactionList")
+def list_transactions(call: Call) -> Any:
+    from chalicelib.services import banking
+
+    return page_body("transactions", banking.list_transactions(call.command.table, call.principal.company_id,
+                                                               call.ids["accountId"], call.query.page,
+                                                               call.query.limit))
+
+
+@endpoint(blueprint, "POST", "/bank-accounts/{accountId}/transactions", summary="A manual deposit or withdrawal, "
+          "with its journal entry", tag=TAG, body=M + "ManualTransaction", response=M + "BankTransaction")
+def record_manual(call: Call) -> Any:
+    from chalicelib.services import banking
+
+    return banking.record_manual(call.command, call.ids["accountId"], call.body.model_dump(by_alias=True))
+
+
+@endpoint(blueprint, "POST", "/bank-transactions/transfer", summary="Transfer between two bank accounts: both "
+          "sides and one entry", tag=TAG, body=M + "TransferCreate", response=M + "Transfer")
+def transfer(call: Call) -> Any:
+    from chalicelib.services import banking
+
+    return banking.transfer(call.command, call.body.model_dump(by_alias=True))

@@ -1,0 +1,214 @@
+"""Bank accounts and their transactions. Every transaction moves the account's balance and posts
+its journal entry in the same transaction; a transfer writes both sides and one entry."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
+from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.services import chart, records
+from chalicelib.services.commands import Command
+from chalicelib.services.posting import JournalWrites, Source
+from chalicelib.store import keys
+from chalicelib.store.listing import Page
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+MONEY_IN, MONEY_OUT = CREDIT, DEBIT  # the spec's bank directions: credit is money in
+DIRECTION = {"deposit": MONEY_IN, "withdrawal": MONEY_OUT, "transfer_in": MONEY_IN, "transfer_out": MONEY_OUT}
+TRANSACTION_KIND = "BANKTX"
+
+
+class BankRuleBroken(ApiError):
+    status = 400
+
+
+def account_key(company_id: int, account_id: int) -> keys.Key:
+    return keys.small_record(company_id, keys.BANK_ACCOUNT, account_id)
+
+
+def list_accounts(table: Table, company_id: int, page: int, limit: int) -> Page:
+    return records.small_page(records.small_records(table, company_id, keys.BANK_ACCOUNT), page, limit)
+
+
+def get_account(table: Table, company_id: int, account_id: int) -> dict[str, Any]:
+    return records.get_small_record(table, company_id, keys.BANK_ACCOUNT, account_id, "Bank account")
+
+
+def _check_ledger_account(table: Table, company_id: int, ledger_id: int) -> None:
+    try:
+        ledger = chart.get_account(table, company_id, ledger_id)
+    except ApiError:
+        raise ValidationFailed.for_field("chartOfAccountId", "no such account") from None
+    if ledger["type"] != ASSET or not ledger.get("isActive", True):
+        raise ValidationFailed.for_field("chartOfAccountId", "must be an active asset account")
+
+
+def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    """The linked ledger account counts the bank account as a reference (it cannot be
+    deactivated or deleted while linked). The opening balance is the balance before the first
+    transaction; it is in the books through whatever entry the company made for it."""
+    table, company_id = command.table, command.company_id
+    _check_ledger_account(table, company_id, fields["chartOfAccountId"])
+    item = records.new_small_record(table, company_id, keys.BANK_ACCOUNT,
+                                    {**fields, "balance": fields["openingBalance"], "transactionCount": 0})
+    transaction = command.transaction()
+    transaction.put_new(item)
+    chart.add_reference(transaction, company_id, fields["chartOfAccountId"], 1, "chartOfAccountId")
+    return command.commit(transaction, item)
+
+
+def _has_transactions(account: dict[str, Any]) -> bool:
+    return int(account.get("transactionCount", 0)) > 0
+
+
+def update_account(command: Command, account_id: int, changes: dict[str, Any],
+                   expected_version: int | None) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    current = get_account(table, company_id, account_id)
+    fixed = [name for name in ("chartOfAccountId", "openingBalance", "openingBalanceDate", "currency")
+             if name in changes and changes[name] != current.get(name)]
+    if fixed and _has_transactions(current):
+        raise BankRuleBroken(f"{fixed[0]} cannot change once the account has transactions.", code="BANK_ACCOUNT_IN_USE",
+                             details=[{"field": fixed[0], "message": "the account has transactions"}])
+    if "openingBalance" in changes:
+        changes = {**changes, "balance": changes["openingBalance"]}
+    new_ledger = changes.get("chartOfAccountId")
+    if new_ledger is not None and new_ledger != current["chartOfAccountId"]:
+        _check_ledger_account(table, company_id, new_ledger)
+
+    def relink(transaction: Transaction, _: dict[str, Any]) -> None:
+        if new_ledger is not None and new_ledger != current["chartOfAccountId"]:
+            chart.add_reference(transaction, company_id, new_ledger, 1, "chartOfAccountId")
+            chart.add_reference(transaction, company_id, int(current["chartOfAccountId"]), -1, "chartOfAccountId")
+
+    # no transaction may slip in between: the guard re-checks the count the decision used
+    return records.update_item(command, account_key(company_id, account_id), current, changes, expected_version,
+                               relink, guard=("transactionCount = :seen", {}, {":seen": int(current.get("transactionCount", 0))}))
+
+
+def delete_account(command: Command, account_id: int) -> dict[str, Any]:
+    """Web app only, and only an account without transactions."""
+    current = get_account(command.table, command.company_id, account_id)
+    if _has_transactions(current):
+        raise BankRuleBroken("The account has transactions; deactivate it instead.", code="BANK_ACCOUNT_IN_USE")
+    transaction = command.transaction()
+    transaction.delete(account_key(command.company_id, account_id), condition="transactionCount = :zero",
+                       values={":zero": 0}, on_fail=BankRuleBroken("The account has transactions; deactivate it instead.",
+                                                                   code="BANK_ACCOUNT_IN_USE"))
+    chart.add_reference(transaction, command.company_id, int(current["chartOfAccountId"]), -1, "chartOfAccountId")
+    return command.commit(transaction, {"id": account_id, "deleted": True})
+
+
+# --- transactions ----------------------------------------------------------------------------------
+
+def transactions_partition(company_id: int, account_id: int) -> str:
+    return f"C#{company_id}#BANKTX#{account_id}"
+
+
+def next_transaction_id(table: Table, company_id: int) -> int:
+    return table.next_id(keys.id_sequence(company_id, TRANSACTION_KIND))
+
+
+def add_transaction(transaction: Transaction, company_id: int, account: dict[str, Any], *, tx_id: int,
+                    tx_type: str, amount: Decimal, date: str, reference: str | None, journal_entry_id: int | None,
+                    document_id: int | None = None, payment_id: int | None = None) -> dict[str, Any]:
+    """One bank transaction: its item and the account's balance and count, in the caller's
+    transaction. The account must still exist and be active."""
+    direction = DIRECTION[tx_type] if tx_type in DIRECTION else tx_type
+    item = {"PK": transactions_partition(company_id, int(account["id"])), "SK": f"{date}#{keys.sortable_id(tx_id)}",
+            "itemType": TRANSACTION_KIND, "id": tx_id, "bankAccountId": int(account["id"]), "type": tx_type,
+            "direction": direction, "amount": amount, "transactionDate": date, "reference": reference,
+            "documentId": document_id, "paymentId": payment_id, "journalEntryId": journal_entry_id,
+            "reconciled": False, "createdAt": clock.now_iso()}
+    transaction.put_new(item)
+    transaction.update(account_key(company_id, int(account["id"])), "ADD balance :signed, transactionCount :one",
+                       condition="attribute_exists(PK) AND isActive = :yes",
+                       values={":signed": amount if direction == MONEY_IN else -amount, ":one": 1, ":yes": True},
+                       on_fail=ValidationFailed.for_field("bankAccountId", "the bank account is inactive"))
+    return {name: value for name, value in item.items() if value is not None}
+
+
+def list_transactions(table: Table, company_id: int, account_id: int, page: int, limit: int) -> Page:
+    """Newest first; `total` is the account's own count."""
+    account = get_account(table, company_id, account_id)
+    skip = (page - 1) * limit
+    items, _ = table.query(partition=("PK", transactions_partition(company_id, account_id)), forward=False,
+                           limit=skip + limit, consistent=True)
+    return Page(items=items[skip:skip + limit], total=int(account.get("transactionCount", 0)), page=page,
+                limit=limit, next_cursor=None)
+
+
+def _positive(amount: Decimal) -> Decimal:
+    if amount <= 0:
+        raise ValidationFailed.for_field("amount", "must be greater than 0")
+    return amount
+
+
+def _active_account(table: Table, company_id: int, account_id: int, field: str) -> dict[str, Any]:
+    account = get_account(table, company_id, account_id)
+    if not account.get("isActive", True):
+        raise ValidationFailed.for_field(field, "the bank account is inactive")
+    return account
+
+
+def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """A manual deposit or withdrawal against a counter account (income, capital, expense...):
+    the bank's ledger account moves the other way."""
+    table, company_id = command.table, command.company_id
+    _positive(fields["amount"])
+    account = _active_account(table, company_id, account_id, "bankAccountId")
+    try:
+        counter = chart.get_account(table, company_id, fields["chartOfAccountId"])
+    except ApiError:
+        raise ValidationFailed.for_field("chartOfAccountId", "no such account") from None
+    if not counter.get("isActive", True):
+        raise ValidationFailed.for_field("chartOfAccountId", "the account is inactive")
+    if int(counter["id"]) == int(account["chartOfAccountId"]):
+        raise ValidationFailed.for_field("chartOfAccountId", "must differ from the bank's own ledger account")
+    amount, date = _positive(fields["amount"]), fields["transactionDate"]
+    money_in = DIRECTION[fields["type"]] == MONEY_IN
+    tx_id = next_transaction_id(table, company_id)
+    writes = JournalWrites(company_id)
+    entry = writes.automatic_entry(
+        table, [], source=Source("bank_transaction", tx_id), date=date,
+        description=f"{'Depósito' if money_in else 'Retiro'} {account['name']}" + (
+            f": {fields['reference']}" if fields.get("reference") else ""),
+        movements=[Movement("bank", DEBIT if money_in else CREDIT, amount, account_id=int(account["chartOfAccountId"])),
+                   Movement("bank", CREDIT if money_in else DEBIT, amount, account_id=int(counter["id"]))])
+    transaction = command.transaction()
+    item = add_transaction(transaction, company_id, account, tx_id=tx_id, tx_type=fields["type"], amount=amount,
+                           date=date, reference=fields.get("reference"), journal_entry_id=int(entry["id"]))
+    writes.apply(transaction)
+    return command.commit(transaction, item)
+
+
+def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    """Both sides (transfer_out, transfer_in) and one entry: the receiving account's ledger
+    account debited, the sending one's credited."""
+    table, company_id = command.table, command.company_id
+    _positive(fields["amount"])
+    if fields["fromAccountId"] == fields["toAccountId"]:
+        raise ValidationFailed.for_field("toAccountId", "must differ from fromAccountId")
+    source = _active_account(table, company_id, fields["fromAccountId"], "fromAccountId")
+    target = _active_account(table, company_id, fields["toAccountId"], "toAccountId")
+    if source.get("currency") != target.get("currency"):
+        raise ValidationFailed.for_field("toAccountId", "both accounts must have the same currency")
+    amount, date, reference = _positive(fields["amount"]), fields["transactionDate"], fields.get("reference")
+    outgoing_id, incoming_id = next_transaction_id(table, company_id), next_transaction_id(table, company_id)
+    writes = JournalWrites(company_id)
+    entry = writes.automatic_entry(
+        table, [], source=Source("bank_transfer", outgoing_id), date=date,
+        description=f"Transferencia {source['name']} -> {target['name']}" + (f": {reference}" if reference else ""),
+        movements=[Movement("bank", DEBIT, amount, account_id=int(target["chartOfAccountId"])),
+                   Movement("bank", CREDIT, amount, account_id=int(source["chartOfAccountId"]))])
+    transaction = command.transaction()
+    outgoing = add_transaction(transaction, company_id, source, tx_id=outgoing_id, tx_type="transfer_out",
+                               amount=amount, date=date, reference=reference, journal_entry_id=int(entry["id"]))
+    incoming = add_transaction(transaction, company_id, target, tx_id=incoming_id, tx_type="transfer_in",
+                               amount=amount, date=date, reference=reference, journal_entry_id=int(entry["id"]))
+    writes.apply(transaction)
+    return command.commit(transaction, {"journalEntryId": int(entry["id"]), "outgoing": outgoing,
+                                        "incoming": incoming})
