@@ -10,6 +10,7 @@ from chalicelib.api import (
     openapi,
     partners,
     payment_setup,
+    payments,
     products,
 )
 from chalicelib.api.application import ThreadSafeChalice
@@ -19,8 +20,8 @@ from chalicelib.store.table import get_table
 
 app = ThreadSafeChalice(app_name="business-api")
 
-for module in (auth, company, partners, products, documents, inventory, payment_setup, banking, accounting,
-               api_keys, openapi):
+for module in (auth, company, partners, products, documents, inventory, payment_setup, payments, banking,
+               accounting, api_keys, openapi):
     app.register_blueprint(module.blueprint)
 add_method_fallbacks(app)
 

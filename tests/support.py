@@ -95,9 +95,11 @@ SMALL_CHART = (("110101", "Caja general", "asset"), ("110103", "Bancos", "asset"
                ("410101", "Ventas gravadas", "income"), ("6199", "Otros gastos", "expense"))
 
 
-# The accounts and determination rules documents post to, with the standard chart's codes: a
-# small chart keeps set-up and trial balances cheap.
-DOCUMENT_CHART = (("110201", "Clientes", "asset"), ("110401", "ISV crédito fiscal", "asset"),
+# The accounts and determination rules documents and payments post to, with the standard chart's
+# codes: a small chart keeps set-up and trial balances cheap.
+DOCUMENT_CHART = (("110101", "Caja general", "asset"), ("110103", "Bancos", "asset"),
+                  ("110402", "Retenciones a favor", "asset"), ("210202", "Retenciones por pagar", "liability"),
+                  ("110201", "Clientes", "asset"), ("110401", "ISV crédito fiscal", "asset"),
                   ("110501", "Inventario de mercadería", "asset"), ("210101", "Proveedores locales", "liability"),
                   ("210102", "Proveedores del exterior", "liability"), ("210201", "ISV por pagar", "liability"),
                   ("410101", "Ventas gravadas", "income"), ("4102", "Devoluciones sobre ventas", "income"),
@@ -106,7 +108,9 @@ DOCUMENT_CHART = (("110201", "Clientes", "asset"), ("110401", "ISV crédito fisc
 DOCUMENT_RULES = (("receivable", None, "110201"), ("payable", None, "210101"), ("payable", "104", "210102"),
                   ("revenue", None, "410101"), ("revenue", "06", "4102"), ("expense", None, "5102"),
                   ("expense", "11", "6199"), ("expense", "105", "5104"), ("tax_sales", None, "210201"),
-                  ("tax_purchases", None, "110401"), ("inventory", None, "110501"), ("cost_of_sales", None, "5101"))
+                  ("tax_purchases", None, "110401"), ("inventory", None, "110501"), ("cost_of_sales", None, "5101"),
+                  ("cash", None, "110101"), ("bank", None, "110103"), ("withholding", None, "110402"),
+                  ("withholding", "103", "210202"))
 
 
 class Books:

@@ -114,10 +114,12 @@ def next_transaction_id(table: Table, company_id: int) -> int:
 
 def add_transaction(transaction: Transaction, company_id: int, account: dict[str, Any], *, tx_id: int,
                     tx_type: str, amount: Decimal, date: str, reference: str | None, journal_entry_id: int | None,
-                    document_id: int | None = None, payment_id: int | None = None) -> dict[str, Any]:
+                    document_id: int | None = None, payment_id: int | None = None,
+                    direction: str | None = None) -> dict[str, Any]:
     """One bank transaction: its item and the account's balance and count, in the caller's
-    transaction. The account must still exist and be active."""
-    direction = DIRECTION[tx_type] if tx_type in DIRECTION else tx_type
+    transaction. The account must still exist and be active. `direction` defaults to the
+    type's own (payments give theirs: it depends on the document)."""
+    direction = direction or DIRECTION[tx_type]
     item = {"PK": transactions_partition(company_id, int(account["id"])), "SK": f"{date}#{keys.sortable_id(tx_id)}",
             "itemType": TRANSACTION_KIND, "id": tx_id, "bankAccountId": int(account["id"]), "type": tx_type,
             "direction": direction, "amount": amount, "transactionDate": date, "reference": reference,

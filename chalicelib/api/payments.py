@@ -1,0 +1,48 @@
+"""Payments of documents. Models and services load on first use; handlers return plain records
+that the route's response model renders."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalice import Blueprint
+
+from chalicelib.api.routing import Call, endpoint, page_body
+
+blueprint = Blueprint(__name__)
+TAG = "Payments"
+M = "chalicelib.models.payments:"
+BASE = "/payments/documents/{documentId}/payments"
+
+
+@endpoint(blueprint, "GET", BASE, summary="Payments of a document", tag=TAG, query="chalicelib.models.base:PageQuery",
+          response=M + "PaymentList")
+def list_payments(call: Call) -> Any:
+    from chalicelib.services import payments
+
+    return page_body("payments", payments.list_payments(call.command.table, call.principal.company_id,
+                                                        call.ids["documentId"], call.query.page, call.query.limit))
+
+
+@endpoint(blueprint, "POST", BASE, summary="Register a payment: by method, credit note or withholding certificate",
+          tag=TAG, body=M + "PaymentCreate", response=M + "Payment")
+def register_payment(call: Call) -> Any:
+    from chalicelib.services import payments
+
+    return payments.register_payment(call.command, call.ids["documentId"], call.body.model_dump(by_alias=True))
+
+
+@endpoint(blueprint, "POST", BASE + "/{paymentId}/confirm", summary="Confirm a pending payment", tag=TAG,
+          response=M + "Payment", status=200)
+def confirm_payment(call: Call) -> Any:
+    from chalicelib.services import payments
+
+    return payments.confirm_payment(call.command, call.ids["documentId"], call.ids["paymentId"])
+
+
+@endpoint(blueprint, "POST", BASE + "/{paymentId}/cancel", summary="Cancel a payment: entry and bank transaction "
+          "reversed, pending restored", tag=TAG, body=M + "PaymentCancel", response=M + "Payment", status=200)
+def cancel_payment(call: Call) -> Any:
+    from chalicelib.services import payments
+
+    return payments.cancel_payment(call.command, call.ids["documentId"], call.ids["paymentId"], call.body.reason,
+                                   call.body.date)

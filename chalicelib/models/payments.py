@@ -1,0 +1,48 @@
+from decimal import Decimal
+from typing import List, Literal, Optional
+
+from chalicelib.models.base import Date, EntityId, ListEnvelope, LongText, Money, RequestModel, ResponseModel, ShortText
+
+
+class PaymentCreate(RequestModel):
+    """One of paymentMethodId, creditNoteId or withholdingDocumentId."""
+    payment_method_id: Optional[EntityId] = None
+    credit_note_id: Optional[EntityId] = None
+    withholding_document_id: Optional[EntityId] = None
+    amount: Money
+    reference: Optional[ShortText] = None
+    payment_date: Optional[Date] = None
+    notes: Optional[LongText] = None
+
+
+class PaymentCancel(RequestModel):
+    reason: ShortText
+    date: Optional[Date] = None
+
+
+class Payment(ResponseModel):
+    id: int
+    document_id: int
+    kind: Literal["method", "credit_note", "withholding", "advance"]
+    amount: Decimal
+    status: Literal["pending", "confirmed", "cancelled"]
+    payment_date: str
+    reference: Optional[str] = None
+    notes: Optional[str] = None
+    payment_method_id: Optional[int] = None
+    credit_note_id: Optional[int] = None
+    withholding_document_id: Optional[int] = None
+    journal_entry_id: Optional[int] = None
+    bank_account_id: Optional[int] = None
+    bank_transaction_id: Optional[int] = None
+    reversal_entry_id: Optional[int] = None
+    reversal_bank_transaction_id: Optional[int] = None
+    cancel_reason: Optional[str] = None
+    confirmed_at: Optional[str] = None
+    cancelled_at: Optional[str] = None
+    version: int
+    created_at: str
+
+
+class PaymentList(ListEnvelope):
+    payments: List[Payment]

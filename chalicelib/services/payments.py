@@ -1,0 +1,274 @@
+"""Payments against documents: by payment method, by credit note, by withholding certificate.
+Registering decrements the document's `pending` in the same transaction as the payment, its
+entry, its bank transaction, the partner's balance and the outbox event, conditioned on the
+document's version: no race can overpay. Confirm and cancel are commands of their own."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import documents as rules
+from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
+from chalicelib.domain.documents import CONFIRMED
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.events import outbox
+from chalicelib.services import banking, payment_setup
+from chalicelib.services.commands import Command
+from chalicelib.services.documents import document_key, get_document
+from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
+from chalicelib.store import keys
+from chalicelib.store.listing import Page
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+PENDING, CANCELLED = "pending", "cancelled"
+METHOD, CREDIT_NOTE, WITHHOLDING = "method", "credit_note", "withholding"
+PAYMENT_PREFIX = "PAY#"
+# a sales document's money comes in; a purchase document's goes out
+CREDIT_NOTE_TYPE = {True: "06", False: "105"}
+
+
+class PaymentRefused(ApiError):
+    status = 400
+
+
+def payment_key(company_id: int, document_id: int, payment_id: int) -> keys.Key:
+    return {"PK": document_key(company_id, document_id)["PK"], "SK": f"{PAYMENT_PREFIX}{keys.sortable_id(payment_id)}"}
+
+
+def list_payments(table: Table, company_id: int, document_id: int, page: int, limit: int) -> Page:
+    get_document(table, company_id, document_id)
+    items = table.query_all(partition=("PK", document_key(company_id, document_id)["PK"]),
+                            sort_prefix=("SK", PAYMENT_PREFIX), consistent=True)
+    skip = (page - 1) * limit
+    return Page(items=items[skip:skip + limit], total=len(items), page=page, limit=limit, next_cursor=None)
+
+
+def get_payment(table: Table, company_id: int, document_id: int, payment_id: int) -> dict[str, Any]:
+    item = table.get(payment_key(company_id, document_id, payment_id))
+    if item is None:
+        raise NotFound("Payment not found.")
+    return item
+
+
+def _payable_kind(document: dict[str, Any]) -> rules.Kind:
+    kind = rules.KINDS[document["type"]]
+    if kind.balance <= 0:
+        raise PaymentRefused(f"Documents of type {kind.code} ({kind.name}) are not paid; credit notes are applied to "
+                             "the documents they correct.", code="DOCUMENT_NOT_PAYABLE")
+    if document["status"] != CONFIRMED:
+        raise PaymentRefused(f"Only a confirmed document can be paid; this one is {document['status']}.",
+                             code="DOCUMENT_NOT_PAYABLE")
+    return kind
+
+
+def _applied_document(table: Table, company_id: int, document: dict[str, Any], applied_id: int, field: str,
+                      wanted_type: str, amount: Decimal) -> dict[str, Any]:
+    """The credit note or certificate a payment applies: confirmed, of the right type and
+    partner, with enough left."""
+    try:
+        applied = get_document(table, company_id, applied_id)
+    except NotFound:
+        raise ValidationFailed.for_field(field, "no such document") from None
+    problem = None
+    if applied["type"] != wanted_type:
+        problem = f"must be a document of type {wanted_type}"
+    elif applied["status"] != CONFIRMED:
+        problem = f"the document is {applied['status']}"
+    elif int(applied["businessPartnerId"]) != int(document["businessPartnerId"]):
+        problem = "belongs to another business partner"
+    elif Decimal(applied["pending"]) < amount:
+        problem = f"only {applied['pending']} of it is left to apply"
+    if problem:
+        raise ValidationFailed.for_field(field, problem)
+    return applied
+
+
+def _take(transaction: Transaction, company_id: int, document: dict[str, Any], amount: Decimal,
+          paid: bool) -> None:
+    """`pending` down by `amount` (and `paidTotal` up, for the document paid), on the version read."""
+    expression = "ADD pending :minus, #version :one" + (", paidTotal :amount" if paid else "")
+    values: dict[str, Any] = {":minus": -amount, ":one": 1, ":seen": int(document["version"])}
+    if paid:
+        values[":amount"] = amount
+    transaction.update(document_key(company_id, int(document["id"])), expression, condition="#version = :seen",
+                       names={"#version": "version"}, values=values)
+
+
+def register_payment(command: Command, document_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    document = get_document(table, company_id, document_id)
+    kind = _payable_kind(document)
+    forms = [name for name in ("paymentMethodId", "creditNoteId", "withholdingDocumentId") if fields.get(name) is not None]
+    if not forms:
+        raise ValidationFailed.for_field("paymentMethodId", "required: send paymentMethodId, creditNoteId or "
+                                                            "withholdingDocumentId")
+    if len(forms) > 1:
+        raise ValidationFailed.for_field(forms[1], f"send only one of paymentMethodId, creditNoteId, "
+                                                   f"withholdingDocumentId (got {', '.join(forms)})")
+    method = _active_method(table, company_id, fields) if fields.get("paymentMethodId") is not None else None
+    amount = fields["amount"]
+    if amount <= 0:
+        raise ValidationFailed.for_field("amount", "must be greater than 0")
+    pending, total = Decimal(document["pending"]), Decimal(document["total"])
+    if amount > pending:
+        raise PaymentRefused(f"The amount {amount} exceeds the pending total {pending}.", code="AMOUNT_EXCEEDS_PENDING",
+                             details=[{"field": "amount", "message": f"at most {pending}"}])
+    condition_id = document.get("paymentConditionId")
+    if condition_id is not None and _is_cash(table, company_id, int(condition_id)):
+        if amount != total or pending != total:
+            raise PaymentRefused("A cash document is paid once, for its whole total.", code="CASH_CONDITION_UNMET",
+                                 details=[{"field": "amount", "message": f"must be {total}, with no earlier payment"}])
+    date = fields.get("paymentDate") or clock.today_in(_country(table, company_id))
+    payment_id = table.next_id(keys.id_sequence(company_id, "PAY"))
+    transaction = command.transaction()
+    writes = JournalWrites(company_id)
+    sales = kind.sales
+    partner_side = Movement("receivable" if sales else "payable", CREDIT if sales else DEBIT, amount)
+    status = CONFIRMED
+    payment: dict[str, Any] = {**payment_key(company_id, document_id, payment_id), "itemType": "PAYMENT",
+                               "id": payment_id, "documentId": document_id, "amount": amount, "paymentDate": date,
+                               "reference": fields.get("reference"), "notes": fields.get("notes"),
+                               "businessPartnerId": int(document["businessPartnerId"])}
+    source = Source("payment", payment_id, kind.code)
+    if fields.get("creditNoteId") is not None:
+        note = _applied_document(table, company_id, document, fields["creditNoteId"], "creditNoteId",
+                                 CREDIT_NOTE_TYPE[sales], amount)
+        _take(transaction, company_id, note, amount, paid=False)
+        writes.require_open(date)  # no money moves in the ledger: the note's entry already did
+        payment.update(kind=CREDIT_NOTE, creditNoteId=int(note["id"]))
+    elif fields.get("withholdingDocumentId") is not None:
+        certificate = _applied_document(table, company_id, document, fields["withholdingDocumentId"],
+                                        "withholdingDocumentId", "05", amount)
+        _take(transaction, company_id, certificate, amount, paid=False)
+        withheld = Movement("withholding", DEBIT if sales else CREDIT, amount)
+        entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
+                                       description=f"Retención {document.get('number') or document_id}",
+                                       movements=[withheld, partner_side])
+        payment.update(kind=WITHHOLDING, withholdingDocumentId=int(certificate["id"]), journalEntryId=int(entry["id"]))
+    else:
+        assert method is not None
+        status = PENDING if method.get("requiresConfirmation") else CONFIRMED
+        account = banking.get_account(table, company_id, int(method["bankAccountId"])) if method.get("bankAccountId") else None
+        money_side = (Movement("bank", DEBIT if sales else CREDIT, amount, account_id=int(account["chartOfAccountId"]))
+                      if account else Movement("cash", DEBIT if sales else CREDIT, amount))
+        entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
+                                       description=f"Pago {document.get('number') or document_id}",
+                                       movements=[money_side, partner_side])
+        payment.update(kind=METHOD, paymentMethodId=int(method["id"]), journalEntryId=int(entry["id"]))
+        if account is not None:
+            tx_type = ("transfer_in" if sales else "transfer_out") if method.get("isCashMethod") else "payment_doc"
+            bank_tx = banking.add_transaction(
+                transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id), tx_type=tx_type,
+                direction=banking.MONEY_IN if sales else banking.MONEY_OUT, amount=amount, date=date,
+                reference=fields.get("reference"), journal_entry_id=int(entry["id"]), document_id=document_id,
+                payment_id=payment_id)
+            payment.update(bankTransactionId=int(bank_tx["id"]), bankAccountId=int(account["id"]))
+    payment.update(status=status, version=1, createdAt=clock.now_iso())
+    _take(transaction, company_id, document, amount, paid=True)
+    if payment["kind"] != CREDIT_NOTE:
+        _move_partner(transaction, company_id, kind, document, -amount)
+    if amount == pending and sales:
+        transaction.delete(keys.open_document(company_id, int(document["businessPartnerId"]), document["dueDate"],
+                                              document_id))
+    writes.apply(transaction)
+    transaction.put_new({name: value for name, value in payment.items() if value is not None})
+    outbox.emit(transaction, outbox.PAYMENT_CREATED, company_id, "payment", payment_id, _event_data(payment))
+    return command.commit(transaction, payment)
+
+
+def _is_cash(table: Table, company_id: int, condition_id: int) -> bool:
+    try:
+        return payment_setup.get_condition(table, company_id, condition_id)["type"] == "cash"
+    except NotFound:  # deleted since: the document's terms are no longer known
+        return False
+
+
+def _country(table: Table, company_id: int) -> str:
+    return (table.get(keys.company(company_id)) or {}).get("country", "HN")
+
+
+def _active_method(table: Table, company_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    try:
+        method = payment_setup.get_method(table, company_id, fields["paymentMethodId"])
+    except NotFound:
+        raise ValidationFailed.for_field("paymentMethodId", "no such payment method") from None
+    if not method.get("isActive", True):
+        raise PaymentRefused("The payment method is inactive.", code="PAYMENT_METHOD_INACTIVE",
+                             details=[{"field": "paymentMethodId", "message": "inactive"}])
+    return method
+
+
+def _move_partner(transaction: Transaction, company_id: int, kind: rules.Kind, document: dict[str, Any],
+                  amount: Decimal) -> None:
+    transaction.update(keys.entity(company_id, keys.PARTNER, int(document["businessPartnerId"])),
+                       "ADD #balance :amount", names={"#balance": "receivableBalance" if kind.sales else "payableBalance"},
+                       values={":amount": amount})
+
+
+def _event_data(payment: dict[str, Any]) -> dict[str, Any]:
+    return {"id": payment["id"], "documentId": payment["documentId"], "kind": payment["kind"],
+            "amount": payment["amount"], "status": payment["status"], "paymentDate": payment["paymentDate"]}
+
+
+def confirm_payment(command: Command, document_id: int, payment_id: int) -> dict[str, Any]:
+    payment = get_payment(command.table, command.company_id, document_id, payment_id)
+    if payment["status"] != PENDING:
+        raise PaymentRefused(f"Only a pending payment can be confirmed; this one is {payment['status']}.",
+                             code="INVALID_PAYMENT_STATUS")
+    confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": int(payment["version"]) + 1}
+    transaction = command.transaction()
+    transaction.put(confirmed, condition="#v = :v AND #s = :pending", names={"#v": "version", "#s": "status"},
+                    values={":v": int(payment["version"]), ":pending": PENDING})
+    outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, command.company_id, "payment", payment_id,
+                _event_data(confirmed))
+    return command.commit(transaction, confirmed)
+
+
+def cancel_payment(command: Command, document_id: int, payment_id: int, reason: str,
+                   date: str | None = None) -> dict[str, Any]:
+    """From pending or confirmed: the entry reversed, the bank transaction reversed, the
+    document's pending (and the applied note's or certificate's) restored."""
+    table, company_id = command.table, command.company_id
+    payment = get_payment(table, company_id, document_id, payment_id)
+    if payment["status"] == CANCELLED:
+        raise PaymentRefused("The payment is already cancelled.", code="INVALID_PAYMENT_STATUS")
+    document = get_document(table, company_id, document_id)
+    kind = rules.KINDS[document["type"]]
+    amount = Decimal(payment["amount"])
+    date = date or max(clock.today_in(_country(table, company_id)), payment["paymentDate"])
+    if date < payment["paymentDate"]:
+        raise ValidationFailed.for_field("date", f"must not be before the payment's date {payment['paymentDate']}")
+    transaction = command.transaction()
+    writes = JournalWrites(company_id)
+    cancelled = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
+                 "version": int(payment["version"]) + 1}
+    if payment.get("journalEntryId") is not None:
+        reversal = writes.reverse(table, get_entry(table, company_id, int(payment["journalEntryId"])), date)
+        cancelled["reversalEntryId"] = int(reversal["id"])
+    else:
+        writes.require_open(date)
+    applied_id = payment.get("creditNoteId") or payment.get("withholdingDocumentId")
+    if applied_id is not None:
+        _take(transaction, company_id, get_document(table, company_id, int(applied_id)), -amount, paid=False)
+    if payment.get("bankTransactionId") is not None:
+        account = banking.get_account(table, company_id, int(payment["bankAccountId"]))
+        original = banking.MONEY_IN if kind.sales else banking.MONEY_OUT
+        bank_tx = banking.add_transaction(
+            transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id),
+            tx_type="payment_doc", direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
+            amount=amount, date=date, reference=f"Reversal: {reason}"[:200], journal_entry_id=cancelled.get(
+                "reversalEntryId"), document_id=document_id, payment_id=payment_id)
+        cancelled["reversalBankTransactionId"] = int(bank_tx["id"])
+    _take(transaction, company_id, document, -amount, paid=True)
+    if payment["kind"] != CREDIT_NOTE:
+        _move_partner(transaction, company_id, kind, document, amount)
+    if Decimal(document["pending"]) == 0 and kind.sales:
+        transaction.put({**keys.open_document(company_id, int(document["businessPartnerId"]), document["dueDate"],
+                                              document_id), "itemType": "OPEN_DOCUMENT", "documentId": document_id,
+                         "dueDate": document["dueDate"]})
+    writes.apply(transaction)
+    transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": int(payment["version"])})
+    return command.commit(transaction, cancelled)
+
