@@ -163,7 +163,7 @@ def test_payment_rules(api, shop):
     assert pay(shop, draft["id"], 400, paymentMethodId=cash["id"], amount=1)["code"] == "DOCUMENT_NOT_PAYABLE"
     assert api.post("/payments/documents/999/payments", {"paymentMethodId": cash["id"], "amount": 1},
                     key=shop.key).status == 404
-    missing_reason = api.post(f"/payments/documents/{invoice['id']}/payments/1/cancel", {}, key=shop.key)
+    missing_reason = api.post(f"/payments/documents/{invoice['id']}/payments/1/cancel", {"reason": ""}, key=shop.key)
     assert missing_reason.status == 400 and missing_reason.json["details"][0]["field"] == "reason"
 
 
@@ -201,3 +201,45 @@ def test_another_companys_payments_are_404(api, shop, company_b):
     assert D(str(shop.get(invoice["id"])["pending"])) == D("105.00")
     cookie = api.login(company_b.email)
     assert api.get(base, cookie=cookie, origin=ORIGIN).status == 404
+
+
+def test_currencies_never_mix_and_payments_are_not_dated_before_their_document(shop):
+    account = bank_account(shop)  # HNL
+    transfer = shop.created("/payments/methods", {"name": "Transferencia", "bankAccountId": account["id"]})
+    dollars = shop.document("01", [(shop.service, 1, 100)], currency="USD")
+    refused = pay(shop, dollars["id"], 400, paymentMethodId=transfer["id"], amount=115)
+    assert refused["details"][0]["field"] == "paymentMethodId"
+    invoice = shop.document("01", [(shop.service, 1, 100)])
+    dollar_note = shop.document("06", [(shop.service, 1, 10)], sourceDocumentId=dollars["id"], currency="USD")
+    assert pay(shop, invoice["id"], 400, creditNoteId=dollar_note["id"], amount=1)["details"][0]["field"] == "creditNoteId"
+    early = pay(shop, invoice["id"], 400, paymentMethodId=transfer["id"], amount=1, paymentDate="2026-11-01")
+    assert early["details"][0]["field"] == "paymentDate"
+    assert D(str(shop.api.get(f"/bank-accounts/{account['id']}", key=shop.key).json["balance"])) == D("1000.00")
+
+
+def test_a_payment_through_a_bank_account_deactivated_since_can_still_be_cancelled(shop):
+    account = bank_account(shop)
+    cash = shop.created("/payments/methods", {"name": "Caja", "isCashMethod": True, "bankAccountId": account["id"]})
+    invoice = shop.document("01", [(shop.service, 1, 100)])
+    payment = pay(shop, invoice["id"], paymentMethodId=cash["id"], amount=115)
+    assert shop.api.put(f"/bank-accounts/{account['id']}", {"isActive": False}, key=shop.key).status == 200
+    cancelled = shop.api.post(f"/payments/documents/{invoice['id']}/payments/{payment['id']}/cancel",
+                              {"reason": "error de caja"}, key=shop.key)
+    assert cancelled.status == 200, cancelled.text
+    transactions = shop.api.get(f"/bank-accounts/{account['id']}/transactions", key=shop.key).json["transactions"]
+    assert [(t["type"], t["direction"]) for t in transactions] == [("transfer_out", "debit"), ("transfer_in", "credit")]
+    assert D(str(shop.get(invoice["id"])["pending"])) == D("115.00")
+
+
+def test_a_method_deactivated_while_paying_refuses_the_payment(shop, monkeypatch):
+    from chalicelib.services import payment_setup
+
+    account = bank_account(shop)
+    method = shop.created("/payments/methods", {"name": "Transferencia", "bankAccountId": account["id"]})
+    invoice = shop.document("01", [(shop.service, 1, 100)])
+    assert shop.api.put(f"/payments/methods/{method['id']}", {"isActive": False}, key=shop.key).status == 200
+    read = payment_setup.get_method
+    monkeypatch.setattr(payment_setup, "get_method", lambda *args: {**read(*args), "isActive": True})  # a stale read
+    refused = pay(shop, invoice["id"], 400, paymentMethodId=method["id"], amount=115)
+    assert refused["code"] == "PAYMENT_METHOD_INACTIVE"
+    assert D(str(shop.get(invoice["id"])["pending"])) == D("115.00")

@@ -1,7 +1,17 @@
 from decimal import Decimal
 from typing import List, Literal, Optional
 
-from chalicelib.models.base import Date, EntityId, ListEnvelope, LongText, Money, RequestModel, ResponseModel, ShortText
+from chalicelib.models.base import (
+    Date,
+    EntityId,
+    ListEnvelope,
+    LongText,
+    Money,
+    Name,
+    RequestModel,
+    ResponseModel,
+    ShortText,
+)
 
 
 class PaymentCreate(RequestModel):
@@ -16,7 +26,7 @@ class PaymentCreate(RequestModel):
 
 
 class PaymentCancel(RequestModel):
-    reason: ShortText
+    reason: Name
     date: Optional[Date] = None
 
 

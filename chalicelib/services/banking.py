@@ -115,10 +115,11 @@ def next_transaction_id(table: Table, company_id: int) -> int:
 def add_transaction(transaction: Transaction, company_id: int, account: dict[str, Any], *, tx_id: int,
                     tx_type: str, amount: Decimal, date: str, reference: str | None, journal_entry_id: int | None,
                     document_id: int | None = None, payment_id: int | None = None,
-                    direction: str | None = None) -> dict[str, Any]:
+                    direction: str | None = None, require_active: bool = True) -> dict[str, Any]:
     """One bank transaction: its item and the account's balance and count, in the caller's
-    transaction. The account must still exist and be active. `direction` defaults to the
-    type's own (payments give theirs: it depends on the document)."""
+    transaction. The account must still exist, and be active unless this undoes an earlier
+    transaction (`require_active` False). `direction` defaults to the type's own (payments
+    give theirs: it depends on the document)."""
     direction = direction or DIRECTION[tx_type]
     item = {"PK": transactions_partition(company_id, int(account["id"])), "SK": f"{date}#{keys.sortable_id(tx_id)}",
             "itemType": TRANSACTION_KIND, "id": tx_id, "bankAccountId": int(account["id"]), "type": tx_type,
@@ -126,9 +127,12 @@ def add_transaction(transaction: Transaction, company_id: int, account: dict[str
             "documentId": document_id, "paymentId": payment_id, "journalEntryId": journal_entry_id,
             "reconciled": False, "createdAt": clock.now_iso()}
     transaction.put_new(item)
+    values: dict[str, Any] = {":signed": amount if direction == MONEY_IN else -amount, ":one": 1}
+    condition = "attribute_exists(PK)"
+    if require_active:
+        condition, values[":yes"] = condition + " AND isActive = :yes", True
     transaction.update(account_key(company_id, int(account["id"])), "ADD balance :signed, transactionCount :one",
-                       condition="attribute_exists(PK) AND isActive = :yes",
-                       values={":signed": amount if direction == MONEY_IN else -amount, ":one": 1, ":yes": True},
+                       condition=condition, values=values,
                        on_fail=ValidationFailed.for_field("bankAccountId", "the bank account is inactive"))
     return {name: value for name, value in item.items() if value is not None}
 

@@ -25,6 +25,7 @@ from chalicelib.store.transaction import Transaction
 PENDING, CANCELLED = "pending", "cancelled"
 METHOD, CREDIT_NOTE, WITHHOLDING = "method", "credit_note", "withholding"
 PAYMENT_PREFIX = "PAY#"
+_REVERSED_TYPE = {"payment_doc": "payment_doc", "transfer_in": "transfer_out", "transfer_out": "transfer_in"}
 # a sales document's money comes in; a purchase document's goes out
 CREDIT_NOTE_TYPE = {True: "06", False: "105"}
 
@@ -80,6 +81,8 @@ def _applied_document(table: Table, company_id: int, document: dict[str, Any], a
         problem = "belongs to another business partner"
     elif Decimal(applied["pending"]) < amount:
         problem = f"only {applied['pending']} of it is left to apply"
+    elif applied.get("currency") != document.get("currency"):
+        problem = f"it is in {applied.get('currency')}, the document in {document.get('currency')}"
     if problem:
         raise ValidationFailed.for_field(field, problem)
     return applied
@@ -116,11 +119,14 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         raise PaymentRefused(f"The amount {amount} exceeds the pending total {pending}.", code="AMOUNT_EXCEEDS_PENDING",
                              details=[{"field": "amount", "message": f"at most {pending}"}])
     condition_id = document.get("paymentConditionId")
-    if condition_id is not None and _is_cash(table, company_id, int(condition_id)):
+    terms = _condition_type(table, company_id, int(condition_id)) if condition_id is not None else None
+    if terms == "cash":
         if amount != total or pending != total:
             raise PaymentRefused("A cash document is paid once, for its whole total.", code="CASH_CONDITION_UNMET",
                                  details=[{"field": "amount", "message": f"must be {total}, with no earlier payment"}])
-    date = fields.get("paymentDate") or clock.today_in(_country(table, company_id))
+    date = fields.get("paymentDate") or max(clock.today_in(_country(table, company_id)), document["date"])
+    if date < document["date"]:
+        raise ValidationFailed.for_field("paymentDate", f"must not be before the document's date {document['date']}")
     payment_id = table.next_id(keys.id_sequence(company_id, "PAY"))
     transaction = command.transaction()
     writes = JournalWrites(company_id)
@@ -151,6 +157,13 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         assert method is not None
         status = PENDING if method.get("requiresConfirmation") else CONFIRMED
         account = banking.get_account(table, company_id, int(method["bankAccountId"])) if method.get("bankAccountId") else None
+        if account is not None and account.get("currency") != document.get("currency"):
+            raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {account.get('currency')}, "
+                                                                f"the document in {document.get('currency')}")
+        # the method's state and the document's terms as read decide: a change meanwhile re-runs
+        transaction.check(payment_setup.method_key(company_id, int(method["id"])), "isActive = :yes",
+                          values={":yes": True}, on_fail=PaymentRefused("The payment method is inactive.",
+                                                                        code="PAYMENT_METHOD_INACTIVE"))
         money_side = (Movement("bank", DEBIT if sales else CREDIT, amount, account_id=int(account["chartOfAccountId"]))
                       if account else Movement("cash", DEBIT if sales else CREDIT, amount))
         entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
@@ -164,7 +177,11 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                 direction=banking.MONEY_IN if sales else banking.MONEY_OUT, amount=amount, date=date,
                 reference=fields.get("reference"), journal_entry_id=int(entry["id"]), document_id=document_id,
                 payment_id=payment_id)
-            payment.update(bankTransactionId=int(bank_tx["id"]), bankAccountId=int(account["id"]))
+            payment.update(bankTransactionId=int(bank_tx["id"]), bankAccountId=int(account["id"]),
+                           bankTransactionType=tx_type)
+    if terms is not None:
+        transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
+                          names={"#type": "type"}, values={":type": terms})
     payment.update(status=status, version=1, createdAt=clock.now_iso())
     _take(transaction, company_id, document, amount, paid=True)
     if payment["kind"] != CREDIT_NOTE:
@@ -178,11 +195,11 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     return command.commit(transaction, payment)
 
 
-def _is_cash(table: Table, company_id: int, condition_id: int) -> bool:
+def _condition_type(table: Table, company_id: int, condition_id: int) -> str | None:
     try:
-        return payment_setup.get_condition(table, company_id, condition_id)["type"] == "cash"
+        return payment_setup.get_condition(table, company_id, condition_id)["type"]
     except NotFound:  # deleted since: the document's terms are no longer known
-        return False
+        return None
 
 
 def _country(table: Table, company_id: int) -> str:
@@ -257,9 +274,10 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
         original = banking.MONEY_IN if kind.sales else banking.MONEY_OUT
         bank_tx = banking.add_transaction(
             transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id),
-            tx_type="payment_doc", direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
+            tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],
+            direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
             amount=amount, date=date, reference=f"Reversal: {reason}"[:200], journal_entry_id=cancelled.get(
-                "reversalEntryId"), document_id=document_id, payment_id=payment_id)
+                "reversalEntryId"), document_id=document_id, payment_id=payment_id, require_active=False)
         cancelled["reversalBankTransactionId"] = int(bank_tx["id"])
     _take(transaction, company_id, document, -amount, paid=True)
     if payment["kind"] != CREDIT_NOTE:
