@@ -104,6 +104,7 @@ class Doc:
     source: int | None = None
     number: str | None = None
     moves: dict[tuple[int, int], Decimal] = field(default_factory=dict)   # stock moved by its confirmation
+    paid: Decimal = Decimal("0")    # by its live payments
 
     @property
     def total(self) -> Decimal:
@@ -112,7 +113,7 @@ class Doc:
     @property
     def pending(self) -> Decimal:
         owed = self.type in RECEIVABLE or self.type in PAYABLE
-        return self.total if owed and self.status == "confirmed" else Decimal("0")
+        return self.total - self.paid if owed and self.status == "confirmed" else Decimal("0")
 
 
 def test_documents_stay_consistent(api, table):
@@ -145,6 +146,14 @@ def test_documents_stay_consistent(api, table):
                           for item in STOCKED for warehouse in WAREHOUSES}
             self.sequences: dict[str, int] = defaultdict(int)
             self.credited: dict[int, Decimal] = defaultdict(Decimal)   # by confirmed credit notes
+            self.bank = self.created("/bank-accounts", {"name": "Banco", "openingBalance": 500,
+                                                        "openingBalanceDate": "2026-10-01",
+                                                        "chartOfAccountId": self.accounts["110103"]})["id"]
+            self.methods = {"cash": self.created("/payments/methods", {"name": "Efectivo"})["id"],
+                            "bank": self.created("/payments/methods", {"name": "Transferencia",
+                                                                       "bankAccountId": self.bank})["id"]}
+            self.payments: dict[int, tuple[int, Decimal, str, str]] = {}   # live: id -> (document, amount, date, method)
+            self.bank_balance = Decimal("500")
 
         # --- helpers ---------------------------------------------------------------------------
 
@@ -360,6 +369,8 @@ def test_documents_stay_consistent(api, table):
                 code = "DOCUMENT_NOT_UNCONFIRMABLE" if action == "unconfirm" else "DOCUMENT_NOT_CANCELLABLE"
             elif doc.status != "confirmed":
                 code = "INVALID_DOCUMENT_STATUS"
+            elif doc.paid:
+                code = "DOCUMENT_HAS_PAYMENTS"
             elif self.credited[doc_id]:
                 code = "DOCUMENT_HAS_CREDIT_NOTES"
             elif self.is_closed(date):
@@ -442,6 +453,51 @@ def test_documents_stay_consistent(api, table):
             else:
                 self.undo(doc_id, action, data.draw(later_dates(self.docs[doc_id].date), label="date"))
 
+        @precondition(lambda self: any(d.status == "confirmed" and d.pending > 0 and (
+            RECEIVABLE.get(d.type, 0) > 0 or PAYABLE.get(d.type, 0) > 0) for d in self.docs.values()))
+        @rule(data=st.data(), method=st.sampled_from(("cash", "bank")), whole=st.booleans())
+        def pay(self, data, method, whole):
+            """A payment of what is owed, of part of it, or of more (refused); dated on the document."""
+            owed = sorted(i for i, d in self.docs.items() if d.status == "confirmed" and d.pending > 0
+                          and (RECEIVABLE.get(d.type, 0) > 0 or PAYABLE.get(d.type, 0) > 0))
+            doc_id = data.draw(st.sampled_from(owed), label="document")
+            doc = self.docs[doc_id]
+            cents = data.draw(st.integers(1, int(doc.pending * 100) + 500), label="cents")
+            amount = doc.pending if whole else Decimal(cents) / 100
+            code = ("AMOUNT_EXCEEDS_PENDING" if amount > doc.pending else
+                    "PERIOD_CLOSED" if self.is_closed(doc.date) else None)
+            reply = api.post(f"/payments/documents/{doc_id}/payments",
+                             {"paymentMethodId": self.methods[method], "amount": str(amount), "paymentDate": doc.date},
+                             key=self.key)
+            if self.answered(reply, code, 201):
+                doc.paid += amount
+                self.payments[reply.json["id"]] = (doc_id, amount, doc.date, method)
+                if method == "bank":
+                    self.bank_balance += amount if doc.type in RECEIVABLE else -amount
+
+        @precondition(lambda self: self.payments)
+        @rule(data=st.data())
+        def cancel_payment(self, data):
+            payment_id = data.draw(st.sampled_from(sorted(self.payments)), label="payment")
+            doc_id, amount, date, method = self.payments[payment_id]
+            code = "PERIOD_CLOSED" if self.is_closed(date) else None
+            reply = api.post(f"/payments/documents/{doc_id}/payments/{payment_id}/cancel",
+                             {"reason": "prueba", "date": date}, key=self.key)
+            if self.answered(reply, code, 200):
+                self.docs[doc_id].paid -= amount
+                del self.payments[payment_id]
+                if method == "bank":
+                    self.bank_balance -= amount if self.docs[doc_id].type in RECEIVABLE else -amount
+
+        @invariant()
+        def bank_balance_is_opening_plus_its_transactions(self):
+            account = api.get(f"/bank-accounts/{self.bank}", key=self.key).json
+            signed = sum((Decimal(str(t["amount"])) * (1 if t["direction"] == "credit" else -1)
+                          for t in self.listed(f"/bank-accounts/{self.bank}/transactions", "transactions")), Decimal("0"))
+            assert Decimal(str(account["balance"])) == Decimal("500") + signed == self.bank_balance
+            assert 0 <= min((d.paid for d in self.docs.values()), default=0)
+            assert all(d.paid <= d.total for d in self.docs.values())
+
         @rule(index=st.integers(0, len(PERIODS) - 1))
         def close_or_reopen(self, index):
             action = "reopen" if index in self.closed else "close"
@@ -481,8 +537,8 @@ def test_documents_stay_consistent(api, table):
                 owed = sum((d["pending"] * RECEIVABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
                 owes = sum((d["pending"] * PAYABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
                 model = [d for d in self.docs.values() if d.partner == partner_id and d.status == "confirmed"]
-                model_owed = sum((d.total * RECEIVABLE.get(d.type, 0) for d in model), Decimal("0"))
-                model_owes = sum((d.total * PAYABLE.get(d.type, 0) for d in model), Decimal("0"))
+                model_owed = sum((d.pending * RECEIVABLE.get(d.type, 0) for d in model), Decimal("0"))
+                model_owes = sum((d.pending * PAYABLE.get(d.type, 0) for d in model), Decimal("0"))
                 partner = partners[partner_id]
                 assert partner["receivableBalance"] == owed == model_owed, (partner, owed, model_owed)
                 assert partner["payableBalance"] == owes == model_owes, (partner, owes, model_owes)
