@@ -5,6 +5,7 @@ from chalicelib.api import (
     auth,
     banking,
     company,
+    credits,
     documents,
     inventory,
     openapi,
@@ -21,7 +22,7 @@ from chalicelib.store.table import get_table
 app = ThreadSafeChalice(app_name="business-api")
 
 for module in (auth, company, partners, products, documents, inventory, payment_setup, payments, banking,
-               accounting, api_keys, openapi):
+               credits, accounting, api_keys, openapi):
     app.register_blueprint(module.blueprint)
 add_method_fallbacks(app)
 

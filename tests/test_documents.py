@@ -364,7 +364,7 @@ def test_a_purchase_with_credit_notes_cannot_be_unconfirmed_until_they_are_cance
 def test_open_sales_documents_are_listed_under_their_customer_by_due_date(shop, table):
     invoice = shop.document("01", [(shop.service, 1, 100)], dueDate="2026-12-02")
     debit_note = shop.document("07", [(shop.service, 1, 10)], sourceDocumentId=invoice["id"], dueDate="2026-11-20")
-    partition = keys.open_documents_partition(shop.company.company_id, shop.customer)
+    partition = keys.open_documents_partition(shop.company.company_id, shop.customer, keys.RECEIVABLE_SIDE)
 
     def open_items() -> list[tuple[str, int]]:
         items, _ = table.query(partition=("PK", partition), consistent=True)

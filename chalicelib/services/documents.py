@@ -291,18 +291,33 @@ def _move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, ceili
     plan.transaction.update(keys.entity(context.company_id, keys.PARTNER, partner_id), "ADD #balance :amount",
                             condition=condition, names={"#balance": _balance_attribute(kind)}, values=values,
                             on_fail=on_fail)
-    if kind.sales and kind.balance > 0:
-        open_key = keys.open_document(context.company_id, partner_id, document["dueDate"], int(document["id"]))
+    if kind.balance > 0:
         if sign > 0:
-            plan.transaction.put({**open_key, "itemType": "OPEN_DOCUMENT", "documentId": int(document["id"]),
-                                  "dueDate": document["dueDate"]})
+            plan.transaction.put(open_document_item(context.company_id, document))
         else:
-            plan.transaction.delete(open_key)
+            plan.transaction.delete(open_document_key(context.company_id, document))
+
+
+def side_of(kind: Kind) -> str:
+    return keys.RECEIVABLE_SIDE if kind.sales else keys.PAYABLE_SIDE
+
+
+def open_document_key(company_id: int, document: dict[str, Any]) -> keys.Key:
+    return keys.open_document(company_id, int(document["businessPartnerId"]), side_of(rules.KINDS[document["type"]]),
+                              document["dueDate"], int(document["id"]))
+
+
+def open_document_item(company_id: int, document: dict[str, Any]) -> dict[str, Any]:
+    """Listed under its partner while it owes: written when it is confirmed (or a payment is
+    cancelled), removed when it is reversed or paid off, in those transactions."""
+    return {**open_document_key(company_id, document), "itemType": "OPEN_DOCUMENT", "documentId": int(document["id"]),
+            "dueDate": document["dueDate"]}
 
 
 def _oldest_open_due_date(context: Context) -> str | None:
     items, _ = context.table.query(
-        partition=("PK", keys.open_documents_partition(context.company_id, int(context.partner["id"]))),
+        partition=("PK", keys.open_documents_partition(context.company_id, int(context.partner["id"]),
+                                                        keys.RECEIVABLE_SIDE)),
         limit=1, consistent=True)
     return items[0]["dueDate"] if items else None
 
@@ -428,7 +443,7 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
         # the document, its four list counts, the event and the Idempotency-Key record; the
         # partner (and its open-document item), the number, a credit note's source and a period
         # check when there are any
-        needed = (7 + bool(kind.balance) + (kind.sales and kind.balance > 0) + (not draft.get("number"))
+        needed = (7 + bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
                   + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
                   + len(moves) + len({(m["productId"], m["warehouseId"]) for m in moves})
                   + (entry_items or bool(moves or kind.balance)))

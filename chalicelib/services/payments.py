@@ -15,7 +15,7 @@ from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services import banking, payment_setup
 from chalicelib.services.commands import Command
-from chalicelib.services.documents import document_key, get_document
+from chalicelib.services.documents import document_key, get_document, open_document_item, open_document_key
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -186,9 +186,8 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     _take(transaction, company_id, document, amount, paid=True)
     if payment["kind"] != CREDIT_NOTE:
         _move_partner(transaction, company_id, kind, document, -amount)
-    if amount == pending and sales:
-        transaction.delete(keys.open_document(company_id, int(document["businessPartnerId"]), document["dueDate"],
-                                              document_id))
+    if amount == pending:
+        transaction.delete(open_document_key(company_id, document))
     writes.apply(transaction)
     transaction.put_new({name: value for name, value in payment.items() if value is not None})
     outbox.emit(transaction, outbox.PAYMENT_CREATED, company_id, "payment", payment_id, _event_data(payment))
@@ -282,10 +281,8 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     _take(transaction, company_id, document, -amount, paid=True)
     if payment["kind"] != CREDIT_NOTE:
         _move_partner(transaction, company_id, kind, document, amount)
-    if Decimal(document["pending"]) == 0 and kind.sales:
-        transaction.put({**keys.open_document(company_id, int(document["businessPartnerId"]), document["dueDate"],
-                                              document_id), "itemType": "OPEN_DOCUMENT", "documentId": document_id,
-                         "dueDate": document["dueDate"]})
+    if Decimal(document["pending"]) == 0:
+        transaction.put(open_document_item(company_id, document))
     writes.apply(transaction)
     transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": int(payment["version"])})
     return command.commit(transaction, cancelled)

@@ -263,11 +263,16 @@ def movement_index(company_id: int, sort_key: str, product_id: int) -> Dict[str,
     return {"GSI1PK": f"C#{company_id}#STKMV", "GSI1SK": f"{sort_key}#{sortable_id(product_id)}"}
 
 
-def open_documents_partition(company_id: int, partner_id: int) -> str:
-    return f"C#{company_id}#BPOPEN#{partner_id}"
+# The side of an open document: owed to us (receivable, sales) or by us (payable, purchases).
+RECEIVABLE_SIDE, PAYABLE_SIDE = "R", "P"
 
 
-def open_document(company_id: int, partner_id: int, due_date: str, document_id: int) -> Key:
-    """A partner's open sales document by due date: the oldest is the first item of the
-    partition (the overdue check reads one item however many are open)."""
-    return {"PK": open_documents_partition(company_id, partner_id), "SK": f"{due_date}#{sortable_id(document_id)}"}
+def open_documents_partition(company_id: int, partner_id: int, side: str) -> str:
+    return f"C#{company_id}#BPOPEN#{partner_id}#{side}"
+
+
+def open_document(company_id: int, partner_id: int, side: str, due_date: str, document_id: int) -> Key:
+    """A partner's open document (one that still owes) by due date, per side: the oldest is the
+    first item of the partition, and the open ones are read without touching paid history."""
+    return {"PK": open_documents_partition(company_id, partner_id, side),
+            "SK": f"{due_date}#{sortable_id(document_id)}"}
