@@ -100,3 +100,21 @@ def test_documents_budget(api, calls, company_a):
     assert (len(listed["documents"]), listed["total"], bool(listed["nextCursor"])) == (20, 23, True)
     assert measure(calls, lambda: api.get("/documents?limit=20", key=key)) == first_page
     assert measure(calls, lambda: api.get("/documents/1", key=key)) == Counter({"GetItem": 1})
+
+
+def test_credit_summary_budget(api, calls, company_a):
+    """The partner (balance, open counts), the company (its date), the first page of open
+    documents and the documents of that page: the same calls with a short or a long history."""
+    from tests.documents_support import Shop
+    shop = Shop(api, company_a)
+    cash = shop.created("/payments/methods", {"name": "Efectivo"})
+    shop.document("01", [(shop.service, 1, 100)])
+    expected = Counter({"GetItem": 2, "Query": 1, "BatchGetItem": 1})
+    path = f"/credits/client/{shop.customer}/summary"
+    assert measure(calls, lambda: api.get(path, key=shop.key)) == expected
+    for _ in range(20):  # paid history does not count
+        invoice = shop.document("01", [(shop.service, 1, 100)])
+        shop.api.post(f"/payments/documents/{invoice['id']}/payments", {"paymentMethodId": cash["id"], "amount": 115},
+                      key=shop.key)
+    assert measure(calls, lambda: api.get(path, key=shop.key)) == expected
+    assert api.get(path, key=shop.key).json["pendingDocumentCount"] == 1

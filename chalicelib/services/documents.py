@@ -288,14 +288,23 @@ def _move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, ceili
         condition += " AND (attribute_not_exists(#balance) OR #balance <= :ceiling)"
         values[":ceiling"] = ceiling
         on_fail = rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
-    plan.transaction.update(keys.entity(context.company_id, keys.PARTNER, partner_id), "ADD #balance :amount",
-                            condition=condition, names={"#balance": _balance_attribute(kind)}, values=values,
-                            on_fail=on_fail)
+    names = {"#balance": _balance_attribute(kind)}
+    expression = "ADD #balance :amount"
+    if kind.balance > 0:
+        names["#open"], values[":open"] = open_count_attribute(kind), sign
+        expression += ", #open :open"
+    plan.transaction.update(keys.entity(context.company_id, keys.PARTNER, partner_id), expression,
+                            condition=condition, names=names, values=values, on_fail=on_fail)
     if kind.balance > 0:
         if sign > 0:
             plan.transaction.put(open_document_item(context.company_id, document))
         else:
             plan.transaction.delete(open_document_key(context.company_id, document))
+
+
+def open_count_attribute(kind: Kind) -> str:
+    """How many of the partner's documents of this side are open: kept on the partner item."""
+    return "openReceivables" if kind.sales else "openPayables"
 
 
 def side_of(kind: Kind) -> str:

@@ -9,13 +9,19 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import documents as rules
-from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
+from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services import banking, payment_setup
 from chalicelib.services.commands import Command
-from chalicelib.services.documents import document_key, get_document, open_document_item, open_document_key
+from chalicelib.services.documents import (
+    document_key,
+    get_document,
+    open_count_attribute,
+    open_document_item,
+    open_document_key,
+)
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -184,9 +190,12 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                           names={"#type": "type"}, values={":type": terms})
     payment.update(status=status, version=1, createdAt=clock.now_iso())
     _take(transaction, company_id, document, amount, paid=True)
-    if payment["kind"] != CREDIT_NOTE:
-        _move_partner(transaction, company_id, kind, document, -amount)
-    if amount == pending:
+    paid_off = amount == pending
+    if payment["kind"] != CREDIT_NOTE or paid_off:
+        # a credit note moves no balance: the note's own pending goes down with the document's
+        _move_partner(transaction, company_id, kind, document, ZERO if payment["kind"] == CREDIT_NOTE else -amount,
+                      -1 if paid_off else 0)
+    if paid_off:
         transaction.delete(open_document_key(company_id, document))
     writes.apply(transaction)
     transaction.put_new({name: value for name, value in payment.items() if value is not None})
@@ -217,10 +226,13 @@ def _active_method(table: Table, company_id: int, fields: dict[str, Any]) -> dic
 
 
 def _move_partner(transaction: Transaction, company_id: int, kind: rules.Kind, document: dict[str, Any],
-                  amount: Decimal) -> None:
+                  amount: Decimal, open_delta: int) -> None:
+    """The partner's balance by `amount`, and its count of open documents by `open_delta` when
+    the document stops (-1) or starts again (+1) to owe."""
+    names = {"#balance": "receivableBalance" if kind.sales else "payableBalance",
+             "#open": open_count_attribute(kind)}
     transaction.update(keys.entity(company_id, keys.PARTNER, int(document["businessPartnerId"])),
-                       "ADD #balance :amount", names={"#balance": "receivableBalance" if kind.sales else "payableBalance"},
-                       values={":amount": amount})
+                       "ADD #balance :amount, #open :delta", names=names, values={":amount": amount, ":delta": open_delta})
 
 
 def _event_data(payment: dict[str, Any]) -> dict[str, Any]:
@@ -279,9 +291,11 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
                 "reversalEntryId"), document_id=document_id, payment_id=payment_id, require_active=False)
         cancelled["reversalBankTransactionId"] = int(bank_tx["id"])
     _take(transaction, company_id, document, -amount, paid=True)
-    if payment["kind"] != CREDIT_NOTE:
-        _move_partner(transaction, company_id, kind, document, amount)
-    if Decimal(document["pending"]) == 0:
+    reopened = Decimal(document["pending"]) == 0
+    if payment["kind"] != CREDIT_NOTE or reopened:
+        _move_partner(transaction, company_id, kind, document, ZERO if payment["kind"] == CREDIT_NOTE else amount,
+                      1 if reopened else 0)
+    if reopened:
         transaction.put(open_document_item(company_id, document))
     writes.apply(transaction)
     transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": int(payment["version"])})
