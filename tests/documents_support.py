@@ -64,3 +64,16 @@ class Shop:
     def balance(self, code: str) -> Decimal:
         rows = {row["code"]: row for row in self.books.trial_balance()["accounts"]}
         return Decimal(str(rows[code]["balance"])) if code in rows else Decimal(0)
+
+    def entry_lines(self, entry_id: int) -> dict[str, tuple[Decimal, Decimal]]:
+        """code -> (debit, credit) of one journal entry."""
+        entry = self.api.get(f"/journal-entries/{entry_id}", key=self.key).json
+        codes = {account_id: code for code, account_id in self.books.accounts.items()}
+        return {codes[line["chartOfAccountId"]]: (Decimal(str(line["debit"])), Decimal(str(line["credit"])))
+                for line in entry["lines"]}
+
+
+def outbox_payloads(table: Any, company_id: int) -> list[dict]:
+    """Every event a company's commands wrote, oldest first."""
+    items, _ = table.query(partition=("PK", f"C#{company_id}#EVT"), consistent=True)
+    return [item["payload"] for item in items]

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from chalicelib.store import keys
-from tests.documents_support import Shop
+from tests.documents_support import Shop, outbox_payloads
 from tests.support import ORIGIN, walk_cursor
 
 D = Decimal
@@ -18,17 +18,9 @@ def shop(api, company_a) -> Shop:
     return Shop(api, company_a)
 
 
-def entry_lines(shop: Shop, entry_id: int) -> dict[str, tuple[Decimal, Decimal]]:
-    """code -> (debit, credit) of one journal entry."""
-    entry = shop.api.get(f"/journal-entries/{entry_id}", key=shop.key).json
-    codes = {account_id: code for code, account_id in shop.books.accounts.items()}
-    return {codes[line["chartOfAccountId"]]: (D(str(line["debit"])), D(str(line["credit"]))) for line in entry["lines"]}
-
-
 def events(table, company_id: int, document_id: int) -> list[dict]:
-    items, _ = table.query(partition=("PK", f"C#{company_id}#EVT"), consistent=True)
-    return [item["payload"] for item in items if item["payload"]["resourceType"] == "document"
-            and int(item["payload"]["resourceId"]) == document_id]
+    return [payload for payload in outbox_payloads(table, company_id) if payload["resourceType"] == "document"
+            and int(payload["resourceId"]) == document_id]
 
 
 def test_sales_invoice_is_confirmed_on_creation_with_number_stock_entry_balance_and_events(shop, table):
@@ -43,7 +35,7 @@ def test_sales_invoice_is_confirmed_on_creation_with_number_stock_entry_balance_
         D("250.00"), D("37.50"), D("287.50"))
     assert D(str(invoice["pending"])) == D("287.50")
     assert shop.stock() == 8  # the service line moves nothing
-    assert entry_lines(shop, invoice["journalEntryId"]) == {
+    assert shop.entry_lines(invoice["journalEntryId"]) == {
         "110201": (D("287.50"), 0), "5101": (D("120.00"), 0),  # cost of 2 chairs at 60
         "410101": (0, D("250.00")), "210201": (0, D("37.50")), "110501": (0, D("120.00"))}
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("287.50")
@@ -92,7 +84,7 @@ def test_purchase_invoice_is_auto_confirmed_with_inventory_tax_and_payable(shop,
     assert purchase["status"] == "confirmed"
     assert purchase["number"] == "001-001-103-00000001"
     assert shop.stock() == 4
-    assert entry_lines(shop, purchase["journalEntryId"]) == {
+    assert shop.entry_lines(purchase["journalEntryId"]) == {
         "110501": (D("200.00"), 0), "5102": (D("100.00"), 0), "110401": (D("30.00"), 0), "210101": (0, D("330.00"))}
     assert D(str(shop.partner(shop.supplier)["payableBalance"])) == D("330.00")
     assert sorted(p["event"] for p in events(table, shop.company.company_id, purchase["id"])) == [
@@ -159,7 +151,7 @@ def test_sales_credit_note_takes_goods_back_and_cancelling_it_reverses_everythin
     note = shop.document("06", [(shop.product, 1, 100)], sourceDocumentId=invoice["id"])
     assert note["status"] == "confirmed" and note["number"] == "001-001-06-00000001"
     assert shop.stock() == 4
-    assert entry_lines(shop, note["journalEntryId"]) == {
+    assert shop.entry_lines(note["journalEntryId"]) == {
         "4102": (D("100.00"), 0), "210201": (D("15.00"), 0), "110501": (D("60.00"), 0),
         "110201": (0, D("115.00")), "5101": (0, D("60.00"))}
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("115.00")  # 230 - 115
@@ -241,7 +233,7 @@ def test_a_delivery_note_moves_nothing_and_its_invoice_moves_the_goods(shop):
     assert shop.stock() == 5
     invoice = shop.document("01", [(shop.product, 2, 100)], sourceDocumentId=delivery["id"])
     assert shop.stock() == 3
-    assert set(entry_lines(shop, invoice["journalEntryId"])) == {"110201", "410101", "210201", "5101", "110501"}
+    assert set(shop.entry_lines(invoice["journalEntryId"])) == {"110201", "410101", "210201", "5101", "110501"}
 
 
 def test_expense_posts_to_its_own_account(shop):
@@ -249,7 +241,7 @@ def test_expense_posts_to_its_own_account(shop):
                                            "lines": [{"description": "Alquiler", "quantity": 1, "unitPrice": 200,
                                                       "taxRate": 0.15}]}, key=shop.key)
     assert expense.status == 201, expense.text
-    assert entry_lines(shop, expense.json["journalEntryId"]) == {
+    assert shop.entry_lines(expense.json["journalEntryId"]) == {
         "6199": (D("200.00"), 0), "110401": (D("30.00"), 0), "210101": (0, D("230.00"))}
 
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.documents_support import Shop
+from tests.documents_support import Shop, outbox_payloads
 from tests.support import ORIGIN
 
 D = Decimal
@@ -24,15 +24,8 @@ def pay(shop: Shop, document_id: int, expect: int = 201, **body):
     return reply.json
 
 
-def entry_lines(shop: Shop, entry_id: int) -> dict[str, tuple[Decimal, Decimal]]:
-    entry = shop.api.get(f"/journal-entries/{entry_id}", key=shop.key).json
-    codes = {account_id: code for code, account_id in shop.books.accounts.items()}
-    return {codes[line["chartOfAccountId"]]: (D(str(line["debit"])), D(str(line["credit"]))) for line in entry["lines"]}
-
-
 def outbox(table, company_id: int, event: str) -> list[dict]:
-    items, _ = table.query(partition=("PK", f"C#{company_id}#EVT"), consistent=True)
-    return [item["payload"] for item in items if item["payload"]["event"] == event]
+    return [payload for payload in outbox_payloads(table, company_id) if payload["event"] == event]
 
 
 def bank_account(shop: Shop) -> dict:
@@ -46,7 +39,7 @@ def test_cash_payments_reduce_pending_receivable_and_post_cash_against_receivabl
     invoice = shop.document("01", [(shop.service, 1, 100)])  # 115.00
     first = pay(shop, invoice["id"], paymentMethodId=cash["id"], amount=50, paymentDate="2026-11-03", reference="R-1")
     assert (first["kind"], first["status"], first["bankTransactionId"]) == ("method", "confirmed", None)
-    assert entry_lines(shop, first["journalEntryId"]) == {"110101": (D("50.00"), 0), "110201": (0, D("50.00"))}
+    assert shop.entry_lines(first["journalEntryId"]) == {"110101": (D("50.00"), 0), "110201": (0, D("50.00"))}
     document = shop.get(invoice["id"])
     assert (D(str(document["pending"])), D(str(document["paidTotal"]))) == (D("65.00"), D("50.00"))
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("65.00")
@@ -63,7 +56,7 @@ def test_cash_payments_reduce_pending_receivable_and_post_cash_against_receivabl
                               {"reason": "cheque rebotado"}, key=shop.key)
     assert cancelled.status == 200, cancelled.text
     assert cancelled.json["status"] == "cancelled" and cancelled.json["cancelReason"] == "cheque rebotado"
-    assert entry_lines(shop, cancelled.json["reversalEntryId"]) == {"110201": (D("50.00"), 0), "110101": (0, D("50.00"))}
+    assert shop.entry_lines(cancelled.json["reversalEntryId"]) == {"110201": (D("50.00"), 0), "110101": (0, D("50.00"))}
     assert D(str(shop.get(invoice["id"])["pending"])) == D("50.00")
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("50.00")
     again = shop.api.post(f"/payments/documents/{invoice['id']}/payments/{first['id']}/cancel", {"reason": "x"},
@@ -79,7 +72,7 @@ def test_bank_payments_that_need_confirmation_and_their_bank_transactions(shop, 
     purchase = shop.document("103", [(shop.service, 2, 100)])  # 230.00 owed
     payment = pay(shop, purchase["id"], paymentMethodId=transfer["id"], amount=230)
     assert payment["status"] == "pending" and payment["bankTransactionId"] is not None
-    assert entry_lines(shop, payment["journalEntryId"]) == {"210101": (D("230.00"), 0), "110103": (0, D("230.00"))}
+    assert shop.entry_lines(payment["journalEntryId"]) == {"210101": (D("230.00"), 0), "110103": (0, D("230.00"))}
     transactions = shop.api.get(f"/bank-accounts/{account['id']}/transactions", key=shop.key).json["transactions"]
     assert [(t["type"], t["direction"], t["paymentId"]) for t in transactions] == [("payment_doc", "debit", payment["id"])]
     assert D(str(shop.api.get(f"/bank-accounts/{account['id']}", key=shop.key).json["balance"])) == D("770.00")
@@ -139,7 +132,7 @@ def test_a_withholding_certificate_posts_to_the_withholding_account(shop):
     certificate = shop.document("05", [(None, 1, 15)], partner=shop.supplier)
     applied = pay(shop, purchase["id"], withholdingDocumentId=certificate["id"], amount=15)
     assert applied["kind"] == "withholding"
-    assert entry_lines(shop, applied["journalEntryId"]) == {"210101": (D("15.00"), 0), "210202": (0, D("15.00"))}
+    assert shop.entry_lines(applied["journalEntryId"]) == {"210101": (D("15.00"), 0), "210202": (0, D("15.00"))}
     assert D(str(shop.get(certificate["id"])["pending"])) == 0
     assert D(str(shop.partner(shop.supplier)["payableBalance"])) == D("100.00")
 

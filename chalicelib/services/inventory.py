@@ -26,9 +26,7 @@ def get_warehouse(table: Table, company_id: int, warehouse_id: int) -> dict[str,
 
 
 def _require_branch(transaction: Transaction, company_id: int, item: dict[str, Any]) -> None:
-    if item.get("branchId") is not None:
-        transaction.require(keys.small_record(company_id, keys.BRANCH, item["branchId"]),
-                            ValidationFailed.for_field("branchId", "no such branch"))
+    records.require_reference(transaction, company_id, keys.BRANCH, item, "branchId", "branch")
 
 
 def create_warehouse(command: Command, fields: dict[str, Any]) -> dict[str, Any]:

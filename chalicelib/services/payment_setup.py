@@ -108,9 +108,7 @@ def get_method(table: Table, company_id: int, method_id: int) -> dict[str, Any]:
 
 
 def _require_bank_account(transaction: Transaction, company_id: int, item: dict[str, Any]) -> None:
-    if item.get("bankAccountId") is not None:
-        transaction.require(keys.small_record(company_id, keys.BANK_ACCOUNT, int(item["bankAccountId"])),
-                            ValidationFailed.for_field("bankAccountId", "no such bank account"))
+    records.require_reference(transaction, company_id, keys.BANK_ACCOUNT, item, "bankAccountId", "bank account")
 
 
 def create_method(command: Command, fields: dict[str, Any]) -> dict[str, Any]:

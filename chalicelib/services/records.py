@@ -144,3 +144,12 @@ def keep_default_active(table: Table, company_id: int, default_field: str, recor
         company = table.get(keys.company(company_id)) or {}
         if company.get(default_field) is not None and int(company[default_field]) == record_id:
             raise ValidationFailed.for_field("isActive", f"the company's default {label} stays active")
+
+
+def require_reference(transaction: Transaction, company_id: int, kind: str, item: dict[str, Any], field: str,
+                      label: str) -> None:
+    """The small record an item names in `field` (a branch, a bank account) exists, checked in
+    the item's own transaction."""
+    if item.get(field) is not None:
+        transaction.require(keys.small_record(company_id, kind, int(item[field])),
+                            ValidationFailed.for_field(field, f"no such {label}"))
