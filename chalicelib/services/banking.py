@@ -52,12 +52,10 @@ def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     transaction; it is in the books through whatever entry the company made for it."""
     table, company_id = command.table, command.company_id
     _check_ledger_account(table, company_id, fields["chartOfAccountId"])
-    item = records.new_small_record(table, company_id, keys.BANK_ACCOUNT,
-                                    {**fields, "balance": fields["openingBalance"], "transactionCount": 0})
-    transaction = command.transaction()
-    transaction.put_new(item)
-    chart.add_reference(transaction, company_id, fields["chartOfAccountId"], 1, "chartOfAccountId")
-    return command.commit(transaction, item)
+    return records.create_small_record(
+        command, keys.BANK_ACCOUNT, {**fields, "balance": fields["openingBalance"], "transactionCount": 0},
+        lambda transaction, _: chart.add_reference(transaction, company_id, fields["chartOfAccountId"], 1,
+                                                   "chartOfAccountId"))
 
 
 def _has_transactions(account: dict[str, Any]) -> bool:

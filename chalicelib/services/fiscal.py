@@ -112,13 +112,13 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
 def create_range(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     _require_branch(table, company_id, fields["branchId"])
-    item = records.new_small_record(table, company_id, keys.CAI_RANGE, {**fields, "nextNumber": fields["rangeStart"]})
-    transaction = command.transaction()
-    _check_range(table, company_id, item, transaction)
-    transaction.put_new(item)
-    transaction.require(keys.small_record(company_id, keys.BRANCH, fields["branchId"]),
-                        ValidationFailed.for_field("branchId", "no such branch"))
-    return view_range(command.commit(transaction, item))
+
+    def checks(transaction: Transaction, item: dict[str, Any]) -> None:
+        _check_range(table, company_id, item, transaction)
+        records.require_reference(transaction, company_id, keys.BRANCH, item, "branchId", "branch")
+
+    return view_range(records.create_small_record(command, keys.CAI_RANGE, {**fields, "nextNumber": fields["rangeStart"]},
+                                                  checks))
 
 
 def _require_branch(table: Table, company_id: int, branch_id: int) -> None:

@@ -30,11 +30,8 @@ def _require_branch(transaction: Transaction, company_id: int, item: dict[str, A
 
 
 def create_warehouse(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
-    item = records.new_small_record(command.table, command.company_id, keys.WAREHOUSE, fields)
-    transaction = command.transaction()
-    transaction.put_new(item)
-    _require_branch(transaction, command.company_id, item)
-    return command.commit(transaction, item)
+    return records.create_small_record(command, keys.WAREHOUSE, fields,
+                                       lambda transaction, item: _require_branch(transaction, command.company_id, item))
 
 
 def update_warehouse(command: Command, warehouse_id: int, changes: dict[str, Any],

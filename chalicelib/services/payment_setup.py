@@ -45,11 +45,7 @@ def _check_condition(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def create_condition(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
-    item = records.new_small_record(command.table, command.company_id, keys.PAYMENT_CONDITION,
-                                    {**_check_condition(fields), "referenceCount": 0})
-    transaction = command.transaction()
-    transaction.put_new(item)
-    return command.commit(transaction, item)
+    return records.create_small_record(command, keys.PAYMENT_CONDITION, {**_check_condition(fields), "referenceCount": 0})
 
 
 def update_condition(command: Command, condition_id: int, changes: dict[str, Any],
@@ -112,11 +108,9 @@ def _require_bank_account(transaction: Transaction, company_id: int, item: dict[
 
 
 def create_method(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
-    item = records.new_small_record(command.table, command.company_id, keys.PAYMENT_METHOD, fields)
-    transaction = command.transaction()
-    transaction.put_new(item)
-    _require_bank_account(transaction, command.company_id, item)
-    return command.commit(transaction, item)
+    return records.create_small_record(command, keys.PAYMENT_METHOD, fields,
+                                       lambda transaction, item: _require_bank_account(transaction,
+                                                                                       command.company_id, item))
 
 
 def update_method(command: Command, method_id: int, changes: dict[str, Any],

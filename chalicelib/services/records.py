@@ -129,6 +129,17 @@ def small_page(items: list[dict[str, Any]], page: int, limit: int) -> Page:
     return Page(items=window, total=len(items), page=page, limit=limit, next_cursor=None)
 
 
+def create_small_record(command: Command, kind: str, fields: dict[str, Any],
+                        add_checks: Callable[[Transaction, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """A new small record in one transaction, with the checks (references, guards) the kind adds."""
+    item = new_small_record(command.table, command.company_id, kind, fields)
+    transaction = command.transaction()
+    transaction.put_new(item)
+    if add_checks:
+        add_checks(transaction, item)
+    return command.commit(transaction, item)
+
+
 def new_small_record(table: Table, company_id: int, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
     record_id = table.next_id(keys.id_sequence(company_id, kind))
     now = clock.now_iso()
