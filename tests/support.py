@@ -104,13 +104,15 @@ DOCUMENT_CHART = (("110101", "Caja general", "asset"), ("110103", "Bancos", "ass
                   ("210102", "Proveedores del exterior", "liability"), ("210201", "ISV por pagar", "liability"),
                   ("410101", "Ventas gravadas", "income"), ("4102", "Devoluciones sobre ventas", "income"),
                   ("5101", "Costo de mercadería vendida", "cost"), ("5102", "Compras", "cost"),
-                  ("5104", "Devoluciones sobre compras", "cost"), ("6199", "Otros gastos", "expense"))
+                  ("5104", "Devoluciones sobre compras", "cost"), ("6199", "Otros gastos", "expense"),
+                  ("210401", "Anticipos de clientes", "liability"), ("110301", "Anticipos a proveedores", "asset"))
 DOCUMENT_RULES = (("receivable", None, "110201"), ("payable", None, "210101"), ("payable", "104", "210102"),
                   ("revenue", None, "410101"), ("revenue", "06", "4102"), ("expense", None, "5102"),
                   ("expense", "11", "6199"), ("expense", "105", "5104"), ("tax_sales", None, "210201"),
                   ("tax_purchases", None, "110401"), ("inventory", None, "110501"), ("cost_of_sales", None, "5101"),
                   ("cash", None, "110101"), ("bank", None, "110103"), ("withholding", None, "110402"),
-                  ("withholding", "103", "210202"))
+                  ("withholding", "103", "210202"), ("customer_advance", None, "210401"),
+                  ("supplier_advance", None, "110301"))
 
 
 class Books:

@@ -76,6 +76,10 @@ KINDS: dict[str, Kind] = {kind.code: kind for kind in (
     Kind("05", "Comprobante de retención", BOTH),
 )}
 
+# Quotes and orders take advances: money before the invoice, held on these accounts until an
+# invoice of the same partner applies it.
+ADVANCE_OPERATION = {"100": "customer_advance", "101": "customer_advance", "102": "supplier_advance"}
+
 # Honduras: these need a CAI range; other types take a CAI range when one exists for them.
 CAI_REQUIRED = ("01", "113")
 

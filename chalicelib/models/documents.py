@@ -126,6 +126,8 @@ class Document(ResponseModel):
                                           description="taxable base by ISV rate (0 = exempt)")
     paid_total: Decimal
     pending: Decimal
+    advances_total: Decimal = Field(default=Decimal(0), description="advances received (quotes and orders)")
+    advances_applied: Decimal = Field(default=Decimal(0), description="of those, taken by invoices")
     journal_entry_id: Optional[int] = None
     reversal_entry_ids: List[int] = Field(default_factory=list)
     cai: Optional[CaiInfo] = None

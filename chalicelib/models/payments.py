@@ -1,6 +1,8 @@
 from decimal import Decimal
 from typing import List, Literal, Optional
 
+from pydantic import Field
+
 from chalicelib.models.base import (
     Date,
     EntityId,
@@ -25,6 +27,22 @@ class PaymentCreate(RequestModel):
     notes: Optional[LongText] = None
 
 
+class AdvanceApply(RequestModel):
+    """Defaults: the document's own source document; all that is available, up to the pending total."""
+    source_document_id: Optional[EntityId] = None
+    amount: Optional[Money] = None
+    payment_date: Optional[Date] = None
+    reference: Optional[ShortText] = None
+    notes: Optional[LongText] = None
+
+
+class AdvanceAvailability(ResponseModel):
+    source_document_id: int
+    advances_total: Decimal
+    applied: Decimal
+    available: Decimal
+
+
 class PaymentCancel(RequestModel):
     reason: Name
     date: Optional[Date] = None
@@ -42,6 +60,7 @@ class Payment(ResponseModel):
     payment_method_id: Optional[int] = None
     credit_note_id: Optional[int] = None
     withholding_document_id: Optional[int] = None
+    source_document_id: Optional[int] = Field(default=None, description="the quote or order whose advance this applies")
     journal_entry_id: Optional[int] = None
     bank_account_id: Optional[int] = None
     bank_transaction_id: Optional[int] = None

@@ -574,11 +574,27 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
         fields["dueDate"] = None  # derived again from the new date or condition
     context = _load(command.table, command.company_id, kind, fields)
     updated = {**_now_fields(current), **_content(context, fields)}
+    _keep_advances(current, updated)
     plan = Plan.start(command, context)
     _check_size(plan, updated)
     plan.count(current, -1)
     plan.count(updated, 1)
     return _commit(command, plan, updated, previous=current)
+
+
+def _keep_advances(current: dict[str, Any], updated: dict[str, Any]) -> None:
+    """A quote or order holding advances keeps its partner and currency, and a total that
+    covers them."""
+    received = Decimal(current.get("advancesTotal", 0))
+    if received <= 0:
+        return
+    for name in ("businessPartnerId", "currency"):
+        if str(updated.get(name)) != str(current.get(name)):
+            raise rules.DocumentStateError(f"The document holds advances of {received}; its {name} cannot change.",
+                                           code="DOCUMENT_HAS_PAYMENTS", details=[{"field": name,
+                                                                                   "message": "the document holds advances"}])
+    if Decimal(updated["total"]) < received:
+        raise ValidationFailed.for_field("lines", f"the total may not fall below the advances received ({received})")
 
 
 def confirm_document(command: Command, document_id: int) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 PENDING, CANCELLED = "pending", "cancelled"
-METHOD, CREDIT_NOTE, WITHHOLDING = "method", "credit_note", "withholding"
+METHOD, CREDIT_NOTE, WITHHOLDING, ADVANCE = "method", "credit_note", "withholding", "advance"
 PAYMENT_PREFIX = "PAY#"
 _REVERSED_TYPE = {"payment_doc": "payment_doc", "transfer_in": "transfer_out", "transfer_out": "transfer_in"}
 # a sales document's money comes in; a purchase document's goes out
@@ -108,6 +108,8 @@ def _take(transaction: Transaction, company_id: int, document: dict[str, Any], a
 def register_payment(command: Command, document_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     document = get_document(table, company_id, document_id)
+    if document["type"] in rules.ADVANCE_OPERATION:
+        return _register_advance(command, document, fields)
     kind = _payable_kind(document)
     forms = [name for name in ("paymentMethodId", "creditNoteId", "withholdingDocumentId") if fields.get(name) is not None]
     if not forms:
@@ -117,32 +119,22 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         raise ValidationFailed.for_field(forms[1], f"send only one of paymentMethodId, creditNoteId, "
                                                    f"withholdingDocumentId (got {', '.join(forms)})")
     method = _active_method(table, company_id, fields) if fields.get("paymentMethodId") is not None else None
-    amount = fields["amount"]
-    if amount <= 0:
-        raise ValidationFailed.for_field("amount", "must be greater than 0")
+    amount = _positive(fields["amount"])
     pending, total = Decimal(document["pending"]), Decimal(document["total"])
-    if amount > pending:
-        raise PaymentRefused(f"The amount {amount} exceeds the pending total {pending}.", code="AMOUNT_EXCEEDS_PENDING",
-                             details=[{"field": "amount", "message": f"at most {pending}"}])
+    _within_pending(amount, pending)
     condition_id = document.get("paymentConditionId")
     terms = _condition_type(table, company_id, int(condition_id)) if condition_id is not None else None
     if terms == "cash":
         if amount != total or pending != total:
             raise PaymentRefused("A cash document is paid once, for its whole total.", code="CASH_CONDITION_UNMET",
                                  details=[{"field": "amount", "message": f"must be {total}, with no earlier payment"}])
-    date = fields.get("paymentDate") or max(clock.today_in(_country(table, company_id)), document["date"])
-    if date < document["date"]:
-        raise ValidationFailed.for_field("paymentDate", f"must not be before the document's date {document['date']}")
+    date = _payment_date(table, company_id, document, fields)
     payment_id = table.next_id(keys.id_sequence(company_id, "PAY"))
     transaction = command.transaction()
     writes = JournalWrites(company_id)
     sales = kind.sales
     partner_side = Movement("receivable" if sales else "payable", CREDIT if sales else DEBIT, amount)
-    status = CONFIRMED
-    payment: dict[str, Any] = {**payment_key(company_id, document_id, payment_id), "itemType": "PAYMENT",
-                               "id": payment_id, "documentId": document_id, "amount": amount, "paymentDate": date,
-                               "reference": fields.get("reference"), "notes": fields.get("notes"),
-                               "businessPartnerId": int(document["businessPartnerId"])}
+    payment = _new_payment(company_id, document, payment_id, amount, date, fields)
     source = Source("payment", payment_id, kind.code)
     if fields.get("creditNoteId") is not None:
         note = _applied_document(table, company_id, document, fields["creditNoteId"], "creditNoteId",
@@ -156,51 +148,231 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         _take(transaction, company_id, certificate, amount, paid=False)
         withheld = Movement("withholding", DEBIT if sales else CREDIT, amount)
         entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
-                                       description=f"Retención {document.get('number') or document_id}",
+                                       description=f"Retención {_label(document)}",
                                        movements=[withheld, partner_side])
         payment.update(kind=WITHHOLDING, withholdingDocumentId=int(certificate["id"]), journalEntryId=int(entry["id"]))
     else:
         assert method is not None
-        status = PENDING if method.get("requiresConfirmation") else CONFIRMED
-        account = banking.get_account(table, company_id, int(method["bankAccountId"])) if method.get("bankAccountId") else None
-        if account is not None and account.get("currency") != document.get("currency"):
-            raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {account.get('currency')}, "
-                                                                f"the document in {document.get('currency')}")
-        # the method's state and the document's terms as read decide: a change meanwhile re-runs
-        transaction.check(payment_setup.method_key(company_id, int(method["id"])), "isActive = :yes",
-                          values={":yes": True}, on_fail=PaymentRefused("The payment method is inactive.",
-                                                                        code="PAYMENT_METHOD_INACTIVE"))
-        money_side = (Movement("bank", DEBIT if sales else CREDIT, amount, account_id=int(account["chartOfAccountId"]))
-                      if account else Movement("cash", DEBIT if sales else CREDIT, amount))
-        entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
-                                       description=f"Pago {document.get('number') or document_id}",
-                                       movements=[money_side, partner_side])
-        payment.update(kind=METHOD, paymentMethodId=int(method["id"]), journalEntryId=int(entry["id"]))
-        if account is not None:
-            tx_type = ("transfer_in" if sales else "transfer_out") if method.get("isCashMethod") else "payment_doc"
-            bank_tx = banking.add_transaction(
-                transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id), tx_type=tx_type,
-                direction=banking.MONEY_IN if sales else banking.MONEY_OUT, amount=amount, date=date,
-                reference=fields.get("reference"), journal_entry_id=int(entry["id"]), document_id=document_id,
-                payment_id=payment_id)
-            payment.update(bankTransactionId=int(bank_tx["id"]), bankAccountId=int(account["id"]),
-                           bankTransactionType=tx_type)
+        _pay_by_method(table, transaction, writes, payment, document, method, money_in=sales,
+                       other_side=partner_side, description=f"Pago {_label(document)}")
     if terms is not None:
         transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
                           names={"#type": "type"}, values={":type": terms})
-    payment.update(status=status, version=1, createdAt=clock.now_iso())
+    _settle(transaction, company_id, kind, document, amount,
+            moves_balance=payment["kind"] != CREDIT_NOTE)  # a note's own pending goes down instead
+    return _record(command, transaction, writes, payment)
+
+
+def _positive(amount: Decimal) -> Decimal:
+    if amount <= 0:
+        raise ValidationFailed.for_field("amount", "must be greater than 0")
+    return amount
+
+
+def _within_pending(amount: Decimal, pending: Decimal) -> None:
+    if amount > pending:
+        raise PaymentRefused(f"The amount {amount} exceeds the pending total {pending}.", code="AMOUNT_EXCEEDS_PENDING",
+                             details=[{"field": "amount", "message": f"at most {pending}"}])
+
+
+def _label(document: dict[str, Any]) -> str:
+    return str(document.get("number") or document["id"])
+
+
+def _payment_date(table: Table, company_id: int, document: dict[str, Any], fields: dict[str, Any]) -> str:
+    date = fields.get("paymentDate") or max(clock.today_in(_country(table, company_id)), document["date"])
+    if date < document["date"]:
+        raise ValidationFailed.for_field("paymentDate", f"must not be before the document's date {document['date']}")
+    return date
+
+
+def _new_payment(company_id: int, document: dict[str, Any], payment_id: int, amount: Decimal, date: str,
+                 fields: dict[str, Any]) -> dict[str, Any]:
+    document_id = int(document["id"])
+    return {**payment_key(company_id, document_id, payment_id), "itemType": "PAYMENT", "id": payment_id,
+            "documentId": document_id, "amount": amount, "paymentDate": date, "status": CONFIRMED,
+            "reference": fields.get("reference"), "notes": fields.get("notes"),
+            "businessPartnerId": int(document["businessPartnerId"])}
+
+
+def _pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites, payment: dict[str, Any],
+                   document: dict[str, Any], method: dict[str, Any], *, money_in: bool, other_side: Movement,
+                   description: str) -> None:
+    """Money through a payment method: the cash or bank side of the entry and, when the method
+    has a bank account, the bank transaction in the spec's direction."""
+    company_id, amount = writes.company_id, Decimal(payment["amount"])
+    account = banking.get_account(table, company_id, int(method["bankAccountId"])) if method.get("bankAccountId") else None
+    if account is not None and account.get("currency") != document.get("currency"):
+        raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {account.get('currency')}, "
+                                                            f"the document in {document.get('currency')}")
+    # the method's state as read decides: a change meanwhile re-runs
+    transaction.check(payment_setup.method_key(company_id, int(method["id"])), "isActive = :yes",
+                      values={":yes": True}, on_fail=PaymentRefused("The payment method is inactive.",
+                                                                    code="PAYMENT_METHOD_INACTIVE"))
+    money_side = (Movement("bank", DEBIT if money_in else CREDIT, amount, account_id=int(account["chartOfAccountId"]))
+                  if account else Movement("cash", DEBIT if money_in else CREDIT, amount))
+    entry = writes.automatic_entry(table, load_rules(table, company_id),
+                                   source=Source("payment", int(payment["id"]), document["type"]),
+                                   date=payment["paymentDate"], description=description,
+                                   movements=[money_side, other_side])
+    payment.update(kind=payment.get("kind", METHOD), paymentMethodId=int(method["id"]), journalEntryId=int(entry["id"]),
+                   status=PENDING if method.get("requiresConfirmation") else CONFIRMED)
+    if account is not None:
+        tx_type = ("transfer_in" if money_in else "transfer_out") if method.get("isCashMethod") else "payment_doc"
+        bank_tx = banking.add_transaction(
+            transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id), tx_type=tx_type,
+            direction=banking.MONEY_IN if money_in else banking.MONEY_OUT, amount=amount, date=payment["paymentDate"],
+            reference=payment.get("reference"), journal_entry_id=int(entry["id"]), document_id=int(document["id"]),
+            payment_id=int(payment["id"]))
+        payment.update(bankTransactionId=int(bank_tx["id"]), bankAccountId=int(account["id"]),
+                       bankTransactionType=tx_type)
+
+
+def _settle(transaction: Transaction, company_id: int, kind: rules.Kind, document: dict[str, Any], amount: Decimal,
+            *, moves_balance: bool = True) -> None:
+    """The document's pending down by `amount` (negative: back up, when a payment is cancelled),
+    the partner's balance with it, and the open-document index and count when the document
+    stops or starts again to owe."""
+    pending = Decimal(document["pending"])
     _take(transaction, company_id, document, amount, paid=True)
-    paid_off = amount == pending
-    if payment["kind"] != CREDIT_NOTE or paid_off:
-        # a credit note moves no balance: the note's own pending goes down with the document's
-        _move_partner(transaction, company_id, kind, document, ZERO if payment["kind"] == CREDIT_NOTE else -amount,
-                      -1 if paid_off else 0)
+    paid_off, reopened = amount == pending, pending == 0 and amount < 0
+    open_delta = -1 if paid_off else 1 if reopened else 0
+    if moves_balance or open_delta:
+        _move_partner(transaction, company_id, kind, document, -amount if moves_balance else ZERO, open_delta)
     if paid_off:
         transaction.delete(open_document_key(company_id, document))
+    elif reopened:
+        transaction.put(open_document_item(company_id, document))
+
+
+def _record(command: Command, transaction: Transaction, writes: JournalWrites, payment: dict[str, Any]) -> dict[str, Any]:
+    payment.update(version=1, createdAt=clock.now_iso())
     writes.apply(transaction)
     transaction.put_new({name: value for name, value in payment.items() if value is not None})
-    outbox.emit(transaction, outbox.PAYMENT_CREATED, company_id, "payment", payment_id, _event_data(payment))
+    outbox.emit(transaction, outbox.PAYMENT_CREATED, command.company_id, "payment", int(payment["id"]),
+                _event_data(payment))
     return command.commit(transaction, payment)
+
+
+# --- advances -------------------------------------------------------------------------------------
+
+def _advances(document: dict[str, Any]) -> tuple[Decimal, Decimal]:
+    return Decimal(document.get("advancesTotal", 0)), Decimal(document.get("advancesApplied", 0))
+
+
+def _change_advances(transaction: Transaction, company_id: int, document: dict[str, Any], attribute: str,
+                     amount: Decimal) -> None:
+    """A quote's or order's advances received (`advancesTotal`) or applied (`advancesApplied`),
+    on the version read: what was available stays true."""
+    transaction.update(document_key(company_id, int(document["id"])), "ADD #attribute :amount, #version :one",
+                       condition="#version = :seen", names={"#attribute": attribute, "#version": "version"},
+                       values={":amount": amount, ":one": 1, ":seen": int(document["version"])})
+
+
+def _register_advance(command: Command, order: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """Money on a quote or order before its invoice: bank or cash vs the customer-advance
+    (liability) or supplier-advance (asset) account. The partner's balance does not move until
+    an invoice applies the advance. Together, advances never exceed the order's total."""
+    table, company_id = command.table, command.company_id
+    kind = rules.KINDS[order["type"]]
+    if order["status"] == rules.CANCELLED:
+        raise PaymentRefused("A cancelled document takes no advance.", code="DOCUMENT_NOT_PAYABLE")
+    for other in ("creditNoteId", "withholdingDocumentId"):
+        if fields.get(other) is not None:
+            raise ValidationFailed.for_field(other, "an advance is money: send paymentMethodId")
+    if fields.get("paymentMethodId") is None:
+        raise ValidationFailed.for_field("paymentMethodId", "required: an advance is paid by a payment method")
+    method = _active_method(table, company_id, fields)
+    amount = _positive(fields["amount"])
+    received, _ = _advances(order)
+    room = Decimal(order["total"]) - received
+    if amount > room:
+        raise PaymentRefused(f"Advances on this {kind.name.lower()} may not exceed its total {order['total']}; "
+                             f"{room} is left.", code="AMOUNT_EXCEEDS_PENDING",
+                             details=[{"field": "amount", "message": f"at most {room}"}])
+    date = _payment_date(table, company_id, order, fields)
+    payment = _new_payment(company_id, order, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date, fields)
+    payment["kind"] = ADVANCE
+    transaction = command.transaction()
+    writes = JournalWrites(company_id)
+    held = Movement(rules.ADVANCE_OPERATION[kind.code], CREDIT if kind.sales else DEBIT, amount)
+    _pay_by_method(table, transaction, writes, payment, order, method, money_in=kind.sales, other_side=held,
+                   description=f"Anticipo {_label(order)}")
+    _change_advances(transaction, company_id, order, "advancesTotal", amount)
+    return _record(command, transaction, writes, payment)
+
+
+def _advance_source(table: Table, company_id: int, source_id: int, document: dict[str, Any] | None = None,
+                    field: str = "sourceDocumentId") -> dict[str, Any]:
+    try:
+        source = get_document(table, company_id, source_id)
+    except NotFound:
+        raise ValidationFailed.for_field(field, "no such document") from None
+    if source["type"] not in rules.ADVANCE_OPERATION:
+        raise ValidationFailed.for_field(field, "must be a quote or order (100, 101, 102): only those take advances")
+    if document is not None:
+        sales = rules.KINDS[document["type"]].sales
+        problem = None
+        if rules.KINDS[source["type"]].sales != sales:
+            problem = f"must be a {'customer quote or order (100, 101)' if sales else 'purchase order (102)'}"
+        elif int(source["businessPartnerId"]) != int(document["businessPartnerId"]):
+            problem = "belongs to another business partner"
+        elif source.get("currency") != document.get("currency"):
+            problem = f"it is in {source.get('currency')}, the document in {document.get('currency')}"
+        if problem:
+            raise ValidationFailed.for_field(field, problem)
+    return source
+
+
+def advance_availability(table: Table, company_id: int, source_id: int) -> dict[str, Any]:
+    get_document(table, company_id, source_id)  # 404 for a document that is not there
+    source = _advance_source(table, company_id, source_id)
+    received, applied = _advances(source)
+    return {"sourceDocumentId": source_id, "advancesTotal": received, "applied": applied,
+            "available": received - applied}
+
+
+def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """An invoice takes advance from its quote or order (its own `sourceDocumentId` unless
+    another is named): all that is available up to its pending total unless `amount` says
+    less. The entry moves the money from the advance account onto the receivable or payable."""
+    table, company_id = command.table, command.company_id
+    document = get_document(table, company_id, document_id)
+    kind = _payable_kind(document)
+    source_id = fields.get("sourceDocumentId") or document.get("sourceDocumentId")
+    if source_id is None:
+        raise ValidationFailed.for_field("sourceDocumentId", "required: the document has no source document")
+    source = _advance_source(table, company_id, int(source_id), document)
+    received, applied = _advances(source)
+    available, pending = received - applied, Decimal(document["pending"])
+    if fields.get("amount") is not None:
+        amount = _positive(fields["amount"])
+    else:
+        amount = min(available, pending)
+        if amount <= 0:
+            raise PaymentRefused("Nothing to apply: " + ("the document is paid." if pending <= 0 else
+                                                          "no advance is available on the source document."),
+                                 code="ADVANCE_NOT_AVAILABLE" if pending > 0 else "AMOUNT_EXCEEDS_PENDING")
+    if amount > available:
+        raise PaymentRefused(f"Only {available} of advance is available on document {_label(source)}.",
+                             code="ADVANCE_NOT_AVAILABLE", details=[{"field": "amount", "message": f"at most {available}"}])
+    _within_pending(amount, pending)
+    date = _payment_date(table, company_id, {**document, "date": max(document["date"], source["date"])}, fields)
+    payment = _new_payment(company_id, document, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date,
+                           fields)
+    transaction = command.transaction()
+    writes = JournalWrites(company_id)
+    operation = rules.ADVANCE_OPERATION[source["type"]]
+    movements = ([Movement(operation, DEBIT, amount), Movement("receivable", CREDIT, amount)] if kind.sales else
+                 [Movement("payable", DEBIT, amount), Movement(operation, CREDIT, amount)])
+    entry = writes.automatic_entry(table, load_rules(table, company_id),
+                                   source=Source("payment", int(payment["id"]), kind.code), date=date,
+                                   description=f"Aplicación de anticipo {_label(source)} a {_label(document)}",
+                                   movements=movements)
+    payment.update(kind=ADVANCE, sourceDocumentId=int(source["id"]), journalEntryId=int(entry["id"]))
+    _change_advances(transaction, company_id, source, "advancesApplied", amount)
+    _settle(transaction, company_id, kind, document, amount)
+    return _record(command, transaction, writes, payment)
 
 
 def _condition_type(table: Table, company_id: int, condition_id: int) -> str | None:
@@ -257,7 +429,8 @@ def confirm_payment(command: Command, document_id: int, payment_id: int) -> dict
 def cancel_payment(command: Command, document_id: int, payment_id: int, reason: str,
                    date: str | None = None) -> dict[str, Any]:
     """From pending or confirmed: the entry reversed, the bank transaction reversed, the
-    document's pending (and the applied note's or certificate's) restored."""
+    document's pending (and the applied note's, certificate's or advance's) restored. An
+    advance received on an order can be cancelled only while it is still available."""
     table, company_id = command.table, command.company_id
     payment = get_payment(table, company_id, document_id, payment_id)
     if payment["status"] == CANCELLED:
@@ -268,6 +441,12 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     date = date or max(clock.today_in(_country(table, company_id)), payment["paymentDate"])
     if date < payment["paymentDate"]:
         raise ValidationFailed.for_field("date", f"must not be before the payment's date {payment['paymentDate']}")
+    received_advance = kind.code in rules.ADVANCE_OPERATION
+    if received_advance:
+        received, applied = _advances(document)
+        if received - applied < amount:
+            raise PaymentRefused(f"Invoices already took {applied} of this document's advances; cancel those "
+                                 "applications first.", code="ADVANCE_ALREADY_APPLIED")
     transaction = command.transaction()
     writes = JournalWrites(company_id)
     cancelled = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
@@ -280,6 +459,9 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     applied_id = payment.get("creditNoteId") or payment.get("withholdingDocumentId")
     if applied_id is not None:
         _take(transaction, company_id, get_document(table, company_id, int(applied_id)), -amount, paid=False)
+    if payment.get("sourceDocumentId") is not None:
+        _change_advances(transaction, company_id, get_document(table, company_id, int(payment["sourceDocumentId"])),
+                         "advancesApplied", -amount)
     if payment.get("bankTransactionId") is not None:
         account = banking.get_account(table, company_id, int(payment["bankAccountId"]))
         original = banking.MONEY_IN if kind.sales else banking.MONEY_OUT
@@ -290,14 +472,10 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
             amount=amount, date=date, reference=f"Reversal: {reason}"[:200], journal_entry_id=cancelled.get(
                 "reversalEntryId"), document_id=document_id, payment_id=payment_id, require_active=False)
         cancelled["reversalBankTransactionId"] = int(bank_tx["id"])
-    _take(transaction, company_id, document, -amount, paid=True)
-    reopened = Decimal(document["pending"]) == 0
-    if payment["kind"] != CREDIT_NOTE or reopened:
-        _move_partner(transaction, company_id, kind, document, ZERO if payment["kind"] == CREDIT_NOTE else amount,
-                      1 if reopened else 0)
-    if reopened:
-        transaction.put(open_document_item(company_id, document))
+    if received_advance:
+        _change_advances(transaction, company_id, document, "advancesTotal", -amount)
+    else:
+        _settle(transaction, company_id, kind, document, -amount, moves_balance=payment["kind"] != CREDIT_NOTE)
     writes.apply(transaction)
     transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": int(payment["version"])})
     return command.commit(transaction, cancelled)
-
