@@ -26,3 +26,41 @@ def supplier_summary(call: Call) -> Any:
     from chalicelib.services import credits
 
     return credits.summary(call.command.table, call.principal.company_id, "supplier", call.ids["businessPartnerId"])
+
+
+def _statement(call: Call, side: str) -> Any:
+    from chalicelib.services import credits
+
+    query = call.query
+    return credits.statement(call.command.table, call.principal.company_id, side, call.ids["businessPartnerId"],
+                             query.start_date, query.end_date, query.limit, query.cursor)
+
+
+
+STATEMENT_QUERY = "chalicelib.models.credits:StatementQuery"
+STATEMENT = "chalicelib.models.credits:CreditStatement"
+MOVEMENTS = "chalicelib.models.credits:CreditMovements"
+
+
+@endpoint(blueprint, "GET", "/credits/client/{businessPartnerId}/statement", summary="A client's statement: opening "
+          "balance, movements with running balance, closing balance", tag=TAG, query=STATEMENT_QUERY, response=STATEMENT)
+def client_statement(call: Call) -> Any:
+    return _statement(call, "client")
+
+
+@endpoint(blueprint, "GET", "/credits/supplier/{businessPartnerId}/statement", summary="A supplier's statement",
+          tag=TAG, query=STATEMENT_QUERY, response=STATEMENT)
+def supplier_statement(call: Call) -> Any:
+    return _statement(call, "supplier")
+
+
+@endpoint(blueprint, "GET", "/credits/client/{businessPartnerId}/movements", summary="Movements of a client's "
+          "balance, with the running balance", tag=TAG, query=STATEMENT_QUERY, response=MOVEMENTS)
+def client_movements(call: Call) -> Any:
+    return _statement(call, "client")
+
+
+@endpoint(blueprint, "GET", "/credits/supplier/{businessPartnerId}/movements", summary="Movements of a supplier's "
+          "balance, with the running balance", tag=TAG, query=STATEMENT_QUERY, response=MOVEMENTS)
+def supplier_movements(call: Call) -> Any:
+    return _statement(call, "supplier")

@@ -1,9 +1,9 @@
 from decimal import Decimal
-from typing import List, Optional
+from typing import Annotated, List, Optional
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
-from chalicelib.models.base import ResponseModel
+from chalicelib.models.base import Date, RequestModel, ResponseModel
 
 
 class PendingDocument(ResponseModel):
@@ -28,3 +28,40 @@ class CreditSummary(ResponseModel):
     oldest_due_date: Optional[str] = None
     pending_document_count: int
     pending_documents: List[PendingDocument] = Field(description="the oldest open documents first (up to 100)")
+
+
+class StatementQuery(RequestModel):
+    start_date: Optional[Date] = Field(None, description="Default: 1 January of endDate's year.")
+    end_date: Optional[Date] = Field(None, description="Default: today (the company's local date).")
+    limit: int = Field(500, ge=1, le=1000)
+    cursor: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
+
+
+class CreditMovement(ResponseModel):
+    date: str
+    description: Optional[str] = None
+    document_id: Optional[int] = None
+    document_type: Optional[str] = None
+    number: Optional[str] = None
+    payment_id: Optional[int] = None
+    payment_kind: Optional[str] = None
+    charge: Decimal = Field(description="raises what is owed: a document confirmed, a payment cancelled")
+    credit: Decimal = Field(description="lowers it: payments, credit notes, applied advances, reversals")
+    balance: Decimal = Field(description="what is owed after this movement")
+
+
+class CreditMovements(ResponseModel):
+    business_partner_id: int
+    start_date: str
+    end_date: str
+    movements: List[CreditMovement]
+    limit: int
+    next_cursor: Optional[str] = None
+
+
+class CreditStatement(CreditMovements):
+    name: str
+    opening_balance: Decimal
+    total_charges: Decimal
+    total_credits: Decimal
+    closing_balance: Decimal

@@ -1,6 +1,7 @@
-"""What a partner owes us (client) or we owe it (supplier): its balance, credit limit, overdue
-days and open documents. Read from the partner item (balances and open counts) and the first
-page of its open-document index: the same few calls however long its history."""
+"""What a partner owes us (client) or we owe it (supplier). The summary (balance, credit
+limit, overdue days, open documents) reads the partner item and the first page of its
+open-document index; the statement reads the partner's own ledger (monthly totals and a page
+of movements). Both cost the same few calls however long the partner's history."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -8,8 +9,10 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import documents as rules
-from chalicelib.errors import NotFound
-from chalicelib.services import partners
+from chalicelib.domain.accounting import previous_day, totals_through
+from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.services import partners, reports
+from chalicelib.services.posting import month_balance
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -19,11 +22,16 @@ SIDES = {"client": (keys.RECEIVABLE_SIDE, "receivableBalance", "openReceivables"
 SHOWN_DOCUMENTS = 100
 
 
-def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> dict[str, Any]:
-    side, balance_field, count_attribute, partner_types = SIDES[side_name]
+def _partner(table: Table, company_id: int, side_name: str, partner_id: int) -> dict[str, Any]:
     partner = partners.get_partner(table, company_id, partner_id)
-    if partner["type"] not in partner_types:
+    if partner["type"] not in SIDES[side_name][3]:
         raise NotFound(f"No {side_name} with that id.")
+    return partner
+
+
+def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> dict[str, Any]:
+    side, balance_field, count_attribute, _ = SIDES[side_name]
+    partner = _partner(table, company_id, side_name, partner_id)
     open_items, _ = table.query(partition=("PK", keys.open_documents_partition(company_id, partner_id, side)),
                                 limit=SHOWN_DOCUMENTS, consistent=True)
     company = table.get(keys.company(company_id)) or {}
@@ -48,3 +56,40 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
             "overdueDays": rules.overdue_days([item["dueDate"] for item in open_items[:1]], today),
             "oldestDueDate": open_items[0]["dueDate"] if open_items else None,
             "pendingDocumentCount": int(partner.get(count_attribute, 0)), "pendingDocuments": documents}
+
+
+def statement(table: Table, company_id: int, side_name: str, partner_id: int, start_date: str | None,
+              end_date: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
+    """The balance at the start of `start_date` (default: 1 January of the end's year), the
+    movements to `end_date` (default: today) with the running balance (a page of `limit`,
+    `nextCursor` for the rest) and the closing balance. Read from the partner's own ledger:
+    its monthly totals up to the end, then one page of movements."""
+    side = SIDES[side_name][0]
+    partner = _partner(table, company_id, side_name, partner_id)
+    company = table.get(keys.company(company_id)) or {}
+    end_date = end_date or clock.today_in(company.get("country", "HN"))
+    start_date = start_date or f"{end_date[:4]}-01-01"
+    if start_date > end_date:
+        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    partition = keys.partner_ledger_partition(company_id, partner_id, side)
+    months = [month_balance(item) for item in table.query_all(
+        partition=("PK", partition), sort_range=("SK", keys.PARTNER_BALANCE_PREFIX,
+                                                 f"{keys.PARTNER_BALANCE_PREFIX}{end_date[:7]}"), consistent=True)]
+    opening_charges, opening_credits = totals_through(months, previous_day(start_date))
+    closing_charges, closing_credits = totals_through(months, end_date)
+    items, (charges_before, credits_before), next_cursor = reports.dated_page(
+        table, partition, keys.PARTNER_MOVEMENT_PREFIX, start_date, end_date, limit, cursor, months,
+        lambda movement: (movement["charge"], movement["credit"]))
+    balance, movements = charges_before - credits_before, []
+    for item in items:
+        balance += item["charge"] - item["credit"]
+        movements.append({"date": item["date"], "description": item.get("description"),
+                          "documentId": item.get("documentId"), "documentType": item.get("documentType"),
+                          "number": item.get("number"), "paymentId": item.get("paymentId"),
+                          "paymentKind": item.get("paymentKind"), "charge": item["charge"], "credit": item["credit"],
+                          "balance": balance})
+    return {"businessPartnerId": partner_id, "name": partner["name"], "startDate": start_date, "endDate": end_date,
+            "openingBalance": opening_charges - opening_credits,
+            "totalCharges": closing_charges - opening_charges, "totalCredits": closing_credits - opening_credits,
+            "closingBalance": closing_charges - closing_credits, "movements": movements, "limit": limit,
+            "nextCursor": next_cursor}

@@ -16,7 +16,7 @@ from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT, NONE, Kind
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
-from chalicelib.services import fiscal, payment_setup
+from chalicelib.services import fiscal, partner_ledger, payment_setup
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory import StockWrites
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
@@ -272,15 +272,24 @@ def _balance_attribute(kind: Kind) -> str:
     return "receivableBalance" if kind.sales else "payableBalance"
 
 
-def _move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, ceiling: Decimal | None = None) -> None:
+def _move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: str,
+                          ceiling: Decimal | None = None) -> None:
     """The partner's receivable or payable moves by the document's total (sign +1 when it is
-    confirmed, -1 when reversed); an open sales document is also listed under the partner by
-    due date for the overdue check. `ceiling` is the balance the partner may have before this
-    document under a blocking credit limit: checked again in the transaction."""
+    confirmed, -1 when reversed on `date`), with its movement in the partner's ledger; an open
+    document is also listed under the partner by due date for the overdue check. `ceiling` is
+    the balance the partner may have before this document under a blocking credit limit:
+    checked again in the transaction."""
     kind, context = plan.context.kind, plan.context
     if not kind.balance:
         return
     partner_id = int(document["businessPartnerId"])
+    label = f"{kind.name} {document.get('number') or document['id']}"
+    partner_ledger.record_movement(
+        plan.transaction, context.company_id, partner_id=partner_id, side=side_of(kind), date=date,
+        amount=Decimal(document["total"]) * kind.balance * sign, origin=partner_ledger.DOCUMENT_ORIGIN,
+        origin_id=int(document["id"]), version=int(document["version"]),
+        details={"documentId": int(document["id"]), "documentType": kind.code, "number": document.get("number"),
+                 "description": label if sign > 0 else f"Reversión {label}"})
     condition = "attribute_exists(PK)"
     values: dict[str, Any] = {":amount": Decimal(document["total"]) * kind.balance * sign}
     on_fail = None
@@ -379,7 +388,7 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
             source=Source("document", int(document["id"]), kind.code), date=document["date"],
             description=f"{kind.name} {changes.get('number') or document.get('number')}", movements=movements)
         changes["journalEntryId"] = int(entry["id"])
-    _move_partner_balance(plan, {**document, **changes}, 1, ceiling)
+    _move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
     changes["stockMoves"] = moves
     changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
     return changes
@@ -432,7 +441,7 @@ def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
         entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
         reversal = plan.journal.reverse(plan.context.table, entry, date)
         changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), int(reversal["id"])]
-    _move_partner_balance(plan, document, -1)
+    _move_partner_balance(plan, document, -1, date)
     return changes
 
 
@@ -450,9 +459,9 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
         moves, movements = _effects(plan.context, draft)
         entry_items = rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
-        # partner (and its open-document item), the number, a credit note's source and a period
-        # check when there are any
-        needed = (7 + bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
+        # partner (its movement, month total and open-document item), the number, a credit
+        # note's source and a period check when there are any
+        needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
                   + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
                   + len(moves) + len({(m["productId"], m["warehouseId"]) for m in moves})
                   + (entry_items or bool(moves or kind.balance)))

@@ -13,7 +13,7 @@ from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
-from chalicelib.services import banking, payment_setup
+from chalicelib.services import banking, partner_ledger, payment_setup
 from chalicelib.services.commands import Command
 from chalicelib.services.documents import (
     document_key,
@@ -21,6 +21,7 @@ from chalicelib.services.documents import (
     open_count_attribute,
     open_document_item,
     open_document_key,
+    side_of,
 )
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.store import keys
@@ -31,6 +32,8 @@ from chalicelib.store.transaction import Transaction
 PENDING, CANCELLED = "pending", "cancelled"
 METHOD, CREDIT_NOTE, WITHHOLDING, ADVANCE = "method", "credit_note", "withholding", "advance"
 PAYMENT_PREFIX = "PAY#"
+_KIND_LABEL = {METHOD: "Pago", CREDIT_NOTE: "Nota de crédito aplicada a", WITHHOLDING: "Retención",
+               ADVANCE: "Anticipo aplicado a"}
 _REVERSED_TYPE = {"payment_doc": "payment_doc", "transfer_in": "transfer_out", "transfer_out": "transfer_in"}
 # a sales document's money comes in; a purchase document's goes out
 CREDIT_NOTE_TYPE = {True: "06", False: "105"}
@@ -158,7 +161,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     if terms is not None:
         transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
                           names={"#type": "type"}, values={":type": terms})
-    _settle(transaction, company_id, kind, document, amount,
+    _settle(transaction, company_id, kind, document, amount, payment, date,
             moves_balance=payment["kind"] != CREDIT_NOTE)  # a note's own pending goes down instead
     return _record(command, transaction, writes, payment)
 
@@ -229,16 +232,25 @@ def _pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites
 
 
 def _settle(transaction: Transaction, company_id: int, kind: rules.Kind, document: dict[str, Any], amount: Decimal,
-            *, moves_balance: bool = True) -> None:
-    """The document's pending down by `amount` (negative: back up, when a payment is cancelled),
-    the partner's balance with it, and the open-document index and count when the document
-    stops or starts again to owe."""
+            payment: dict[str, Any], date: str, *, moves_balance: bool = True) -> None:
+    """The document's pending down by `amount` (negative: back up, when `payment` is cancelled
+    on `date`), the partner's balance with it (and its ledger), and the open-document index and
+    count when the document stops or starts again to owe."""
     pending = Decimal(document["pending"])
     _take(transaction, company_id, document, amount, paid=True)
     paid_off, reopened = amount == pending, pending == 0 and amount < 0
     open_delta = -1 if paid_off else 1 if reopened else 0
     if moves_balance or open_delta:
         _move_partner(transaction, company_id, kind, document, -amount if moves_balance else ZERO, open_delta)
+    if moves_balance:
+        label = f"{_KIND_LABEL[payment['kind']]} {_label(document)}"
+        partner_ledger.record_movement(
+            transaction, company_id, partner_id=int(document["businessPartnerId"]), side=side_of(kind), date=date,
+            amount=-amount, origin=partner_ledger.PAYMENT_ORIGIN, origin_id=int(payment["id"]),
+            version=int(payment.get("version", 0)) + 1,
+            details={"documentId": int(document["id"]), "documentType": kind.code, "number": document.get("number"),
+                     "paymentId": int(payment["id"]), "paymentKind": payment["kind"],
+                     "description": label if amount > 0 else f"Anulación: {label}"})
     if paid_off:
         transaction.delete(open_document_key(company_id, document))
     elif reopened:
@@ -371,7 +383,7 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
                                    movements=movements)
     payment.update(kind=ADVANCE, sourceDocumentId=int(source["id"]), journalEntryId=int(entry["id"]))
     _change_advances(transaction, company_id, source, "advancesApplied", amount)
-    _settle(transaction, company_id, kind, document, amount)
+    _settle(transaction, company_id, kind, document, amount, payment, date)
     return _record(command, transaction, writes, payment)
 
 
@@ -475,7 +487,8 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     if received_advance:
         _change_advances(transaction, company_id, document, "advancesTotal", -amount)
     else:
-        _settle(transaction, company_id, kind, document, -amount, moves_balance=payment["kind"] != CREDIT_NOTE)
+        _settle(transaction, company_id, kind, document, -amount, payment, date,
+                moves_balance=payment["kind"] != CREDIT_NOTE)
     writes.apply(transaction)
     transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": int(payment["version"])})
     return command.commit(transaction, cancelled)

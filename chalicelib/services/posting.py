@@ -259,22 +259,28 @@ class JournalWrites:
 
     def _add_balance(self, transaction: Transaction, account_id: int, month: str, debit: Decimal,
                      credit: Decimal, days: dict[str, list[Decimal]]) -> None:
-        names = {"#debit": "debit", "#credit": "credit"}
-        values: dict[str, Any] = {":debit": debit, ":credit": credit}
-        additions = ["#debit :debit", "#credit :credit"]
-        for day, (day_debit, day_credit) in days.items():
-            names[f"#d{day}"], names[f"#c{day}"] = f"d{day}", f"c{day}"
-            values[f":d{day}"], values[f":c{day}"] = day_debit, day_credit
-            additions += [f"#d{day} :d{day}", f"#c{day} :c{day}"]
         index = keys.balance_index(self.company_id, account_id, month)
-        names.update({"#gpk": "GSI1PK", "#gsk": "GSI1SK", "#account": "accountId", "#month": "month",
-                      "#type": "itemType"})
-        values.update({":gpk": index["GSI1PK"], ":gsk": index["GSI1SK"], ":account": account_id,
-                       ":month": month, ":type": "BALANCE"})
-        transaction.update(keys.account_month_balance(self.company_id, account_id, month),
-                           "ADD " + ", ".join(additions)
-                           + " SET #gpk = :gpk, #gsk = :gsk, #account = :account, #month = :month, #type = :type",
-                           names=names, values=values)
+        add_month_totals(transaction, keys.account_month_balance(self.company_id, account_id, month), month, debit,
+                         credit, days, {"GSI1PK": index["GSI1PK"], "GSI1SK": index["GSI1SK"], "accountId": account_id,
+                                        "itemType": "BALANCE"})
+
+
+def add_month_totals(transaction: Transaction, key: keys.Key, month: str, debit: Decimal, credit: Decimal,
+                     days: dict[str, Any], also: dict[str, Any]) -> None:
+    """A month's debit and credit totals and its per-day figures ("DD" -> (debit, credit)) added
+    to a balance item in one update, `also` set on it: what `month_balance` reads back."""
+    names = {"#debit": "debit", "#credit": "credit", "#month": "month"}
+    values: dict[str, Any] = {":debit": debit, ":credit": credit, ":month": month}
+    additions = ["#debit :debit", "#credit :credit"]
+    for day, (day_debit, day_credit) in days.items():
+        names[f"#d{day}"], names[f"#c{day}"] = f"d{day}", f"c{day}"
+        values[f":d{day}"], values[f":c{day}"] = day_debit, day_credit
+        additions += [f"#d{day} :d{day}", f"#c{day} :c{day}"]
+    settings = ["#month = :month"]
+    for position, (name, value) in enumerate(also.items()):
+        names[f"#s{position}"], values[f":s{position}"] = name, value
+        settings.append(f"#s{position} = :s{position}")
+    transaction.update(key, "ADD " + ", ".join(additions) + " SET " + ", ".join(settings), names=names, values=values)
 
 
 # --- reading balances back -----------------------------------------------------------------------

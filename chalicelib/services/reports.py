@@ -4,9 +4,8 @@ depend on the company's other accounts."""
 from __future__ import annotations
 
 import datetime
-import re
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.domain import accounting
@@ -19,7 +18,6 @@ from chalicelib.store.listing import GSI1, decode_cursor, encode_cursor, invalid
 from chalicelib.store.table import Table
 
 _POSTINGS_END = "~"  # sorts after every digit and '#': the upper bound of a day's postings
-_POSTING_KEY = re.compile(r"^P#(\d{4}-\d{2}-\d{2})#\d{12}#\d{3}$")
 
 
 def _is_date(text: str) -> bool:
@@ -56,37 +54,9 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str | Non
 
     opening_debit, opening_credit = balance_through(accounting.previous_day(start_date))
     closing_debit, closing_credit = balance_through(end_date)
-    low = f"{keys.POSTING_PREFIX}{start_date}"
-    high = f"{keys.POSTING_PREFIX}{end_date}{_POSTINGS_END}"
-    start_key = None
-    running_debit, running_credit = opening_debit, opening_credit
-    if cursor:
-        start_key = decode_cursor(cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK"))
-        after = start_key["SK"]
-        posting = _POSTING_KEY.match(after)
-        if posting is None or not (low <= after <= high) or not _is_date(posting.group(1)):
-            raise invalid_cursor()
-        day = posting.group(1)
-        running_debit, running_credit = balance_through(accounting.previous_day(day))
-        earlier_that_day = table.query_all(partition=("PK", partition),
-                                           sort_range=("SK", f"{keys.POSTING_PREFIX}{day}", after),
-                                           consistent=True)
-        for posting in earlier_that_day:
-            running_debit += posting["debit"]
-            running_credit += posting["credit"]
-
-    postings: list[dict[str, Any]] = []
-    more = False
-    while True:
-        batch, start_key = table.query(partition=("PK", partition), sort_range=("SK", low, high),
-                                       limit=limit + 1 - len(postings), start_key=start_key, consistent=True)
-        postings.extend(batch)
-        if len(postings) > limit:
-            more = True
-            postings = postings[:limit]
-            break
-        if start_key is None:
-            break
+    postings, (running_debit, running_credit), next_cursor = dated_page(
+        table, partition, keys.POSTING_PREFIX, start_date, end_date, limit, cursor, months,
+        lambda posting: (posting["debit"], posting["credit"]))
     opening = accounting.natural_balance(account_type, running_debit, running_credit)
     balances = accounting.running_balances(account_type, opening,
                                            ((p["debit"], p["credit"]) for p in postings))
@@ -102,8 +72,45 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str | Non
                       "debit": p["debit"], "credit": p["credit"], "balance": balance}
                      for p, balance in zip(postings, balances, strict=True)],
         "limit": limit,
-        "nextCursor": encode_cursor({"PK": partition, "SK": postings[-1]["SK"]}) if more and postings else None,
+        "nextCursor": next_cursor,
     }
+
+
+def dated_page(table: Table, partition: str, prefix: str, start_date: str, end_date: str, limit: int,
+               cursor: str | None, months: list[accounting.MonthBalance],
+               amounts: Callable[[dict[str, Any]], tuple[Decimal, Decimal]],
+               ) -> tuple[list[dict[str, Any]], tuple[Decimal, Decimal], str | None]:
+    """One page of a ledger's dated items (sort keys `{prefix}{date}#...`) in [start_date,
+    end_date], the debit and credit totals before its first item (from the monthly balances,
+    plus the same day's earlier items when a cursor starts mid-day) and the next page's cursor."""
+    low, high = f"{prefix}{start_date}", f"{prefix}{end_date}{_POSTINGS_END}"
+    start_key = None
+    running_debit, running_credit = accounting.totals_through(months, accounting.previous_day(start_date))
+    if cursor:
+        start_key = decode_cursor(cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK"))
+        after = start_key["SK"]
+        day = after[len(prefix):len(prefix) + 10]
+        if not (low <= after <= high) or not _is_date(day) or after[len(prefix) + 10:len(prefix) + 11] != "#":
+            raise invalid_cursor()
+        running_debit, running_credit = accounting.totals_through(months, accounting.previous_day(day))
+        # the cursor's own item ended the previous page: it counts
+        for earlier in table.query_all(partition=("PK", partition), sort_range=("SK", f"{prefix}{day}", after),
+                                       consistent=True):
+            debit, credit = amounts(earlier)
+            running_debit, running_credit = running_debit + debit, running_credit + credit
+    items: list[dict[str, Any]] = []
+    more = False
+    while True:
+        batch, start_key = table.query(partition=("PK", partition), sort_range=("SK", low, high),
+                                       limit=limit + 1 - len(items), start_key=start_key, consistent=True)
+        items.extend(batch)
+        if len(items) > limit:
+            more, items = True, items[:limit]
+            break
+        if start_key is None:
+            break
+    next_cursor = encode_cursor({"PK": partition, "SK": items[-1]["SK"]}) if more and items else None
+    return items, (running_debit, running_credit), next_cursor
 
 
 def trial_balance(table: Table, company_id: int, date: str | None) -> dict[str, Any]:

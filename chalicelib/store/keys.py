@@ -276,3 +276,24 @@ def open_document(company_id: int, partner_id: int, side: str, due_date: str, do
     first item of the partition, and the open ones are read without touching paid history."""
     return {"PK": open_documents_partition(company_id, partner_id, side),
             "SK": f"{due_date}#{sortable_id(document_id)}"}
+
+
+# A partner's balance per side as a ledger of its own: monthly totals (with per-day figures)
+# sort before its movements, so a statement reads the months and one page of movements.
+PARTNER_BALANCE_PREFIX, PARTNER_MOVEMENT_PREFIX = "BAL#", "M#"
+
+
+def partner_ledger_partition(company_id: int, partner_id: int, side: str) -> str:
+    return f"C#{company_id}#BPLEDGER#{partner_id}#{side}"
+
+
+def partner_month_balance(company_id: int, partner_id: int, side: str, month: str) -> Key:
+    return {"PK": partner_ledger_partition(company_id, partner_id, side), "SK": f"{PARTNER_BALANCE_PREFIX}{month}"}
+
+
+def partner_movement(company_id: int, partner_id: int, side: str, date: str, origin: str, origin_id: int,
+                     version: int) -> Key:
+    """One change of the balance: a document (origin "D") or payment ("P") at one of its
+    versions, so confirming again after an unconfirm is a movement of its own."""
+    return {"PK": partner_ledger_partition(company_id, partner_id, side),
+            "SK": f"{PARTNER_MOVEMENT_PREFIX}{date}#{origin}{sortable_id(origin_id)}#{version:05d}"}
