@@ -12,7 +12,15 @@
    calls, items in its one transaction and median latency (in-process, over the embedded moto).
 5. GET /documents, first page (limit 20), while the company holds 100 and then 10,000 other
    documents (seeded straight into the table, shaped as the service stores them, spread over a
-   year): DynamoDB calls and median latency. Target: latency ratio <= 1.2, the same calls."""
+   year): DynamoDB calls and median latency. Target: latency ratio <= 1.2, the same calls.
+6. POST /payments/documents/{id}/payments, a partial payment of a confirmed sales invoice by a
+   method without a bank account (cash) and by one with a bank account: DynamoDB calls by
+   operation, items in its one transaction and median latency (in-process, over the embedded moto).
+7. GET /credits/client/{id}/summary of a customer with 10, 100 and 5,000 confirmed open invoices
+   (beyond the first 10, seeded straight into the table as the service stores them: the
+   documents, their open-document index items, the partner's openReceivables and
+   receivableBalance, the per-day counts): DynamoDB calls and median latency. Target: the same
+   calls whatever the history."""
 from __future__ import annotations
 
 import argparse
@@ -406,7 +414,136 @@ def document_list_scaling(samples: int) -> dict[str, Any]:
                         "of the timed requests (botocore + moto), with the items it returned and read"}
 
 
-SECTIONS = ("import", "calls", "ledger", "documents", "document-list")
+def payment_writes(samples: int) -> dict[str, Any]:
+    _bench_environment(auth_at_gateway=False)
+    from moto import mock_aws
+
+    with mock_aws():
+        from app import app
+        from infra.gateway import LocalApiGateway
+
+        table, shop = _document_shop("Cobros S.A.", "cobros@example.com")
+        account = shop.created("/bank-accounts", {"name": "Cuenta corriente", "openingBalance": 1000,
+                                                  "openingBalanceDate": "2026-11-01",
+                                                  "chartOfAccountId": shop.books["110103"]})
+        methods = {"cash": shop.created("/payments/methods", {"name": "Efectivo", "isCashMethod": True})["id"],
+                   "bankAccount": shop.created("/payments/methods", {"name": "Transferencia",
+                                                                     "bankAccountId": account["id"]})["id"]}
+        counter = CallCounter(table.client)
+        gateway = LocalApiGateway(app)
+        headers = {"authorization": f"Bearer {shop.key}", "content-type": "application/json"}
+        rows: dict[str, Any] = {}
+        for name, method in methods.items():
+            # one invoice per method, large enough that no sample pays it off (paying off also
+            # deletes its open-document item: one transaction item more, no call more)
+            invoice = shop.document("01", [(shop.service, 1000, 100)])
+            body = json.dumps({"paymentMethodId": method, "amount": 1.00, "paymentDate": "2026-11-10",
+                               "reference": "BENCH"}).encode()
+            rows[name] = _timed_requests(gateway, counter, "POST", f"/payments/documents/{invoice['id']}/payments",
+                                         headers, body, samples, 201)
+        rows["latencyRatioBankToCash"] = round(rows["bankAccount"]["medianMs"] / rows["cash"]["medianMs"], 3)
+        rows["note"] = "calls include the in-app authentication (GetItem + BatchGetItem)"
+        return rows
+
+
+def credit_summary_scaling(samples: int) -> dict[str, Any]:
+    _bench_environment(auth_at_gateway=False)
+    import datetime
+    from decimal import Decimal
+
+    from moto import mock_aws
+
+    with mock_aws():
+        from app import app
+        from chalicelib.domain.documents import KINDS, format_number
+        from chalicelib.services import documents
+        from chalicelib.store import keys
+        from chalicelib.store.table import to_attributes
+        from chalicelib.store.transaction import Transaction
+        from infra.gateway import LocalApiGateway
+
+        table, shop = _document_shop("Créditos S.A.", "creditos@example.com")
+        company_id = shop.company.company_id
+        sizes = (10, 100, 5_000)
+        customers = {size: shop.created("/business-partners", {"name": f"Cliente {size}", "type": "customer",
+                                                                "credit_limit": 10_000_000})["id"]
+                     for size in sizes}
+        kind = KINDS["01"]
+        first_day = datetime.date(2025, 11, 1)
+
+        def seed(partner_id: int, template: dict[str, Any], count: int) -> float:
+            """`count` more open invoices of the partner: copies of its stored invoice with their
+            own id, number and date (one of the year before), with what confirming each writes
+            about the partner: its open-document item, its per-day counts, and the partner's
+            receivableBalance and openReceivables (added as the service adds them)."""
+            started = time.perf_counter()
+            last_id = table.add(keys.id_sequence(company_id, keys.DOCUMENT), "value", count)
+            per_day: Counter[str] = Counter()
+            requests = []
+            for n, document_id in enumerate(range(last_id - count + 1, last_id + 1)):
+                date = (first_day + datetime.timedelta(days=n % 365)).isoformat()
+                per_day[date] += 1
+                item = {**template, **documents.document_key(company_id, document_id), "id": document_id,
+                        "date": date, "dueDate": date, "number": format_number("001", "002", "01", document_id),
+                        "createdAt": f"{date}T15:00:00.000Z", "updatedAt": f"{date}T15:00:00.000Z"}
+                requests.append({"PutRequest": {"Item": to_attributes(documents._stored(item))}})
+                requests.append({"PutRequest": {"Item": to_attributes(documents.open_document_item(company_id,
+                                                                                                    item))}})
+            for start in range(0, len(requests), 25):
+                pending = {table.name: requests[start:start + 25]}
+                while pending:
+                    pending = table.client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or None
+            attribute = f"{template['status']}_{template['type']}"
+            per_day[keys.ALL_DAYS] = count
+            for date, documents_that_day in per_day.items():
+                for key in (keys.document_day_count(company_id, date),
+                            keys.document_day_count(company_id, date, partner_id)):
+                    table.add(key, attribute, documents_that_day)
+            Transaction(table).update(  # the partner update of documents._move_partner_balance, summed
+                keys.entity(company_id, keys.PARTNER, partner_id), "ADD #balance :amount, #open :open",
+                condition="attribute_exists(PK)",
+                names={"#balance": "receivableBalance", "#open": documents.open_count_attribute(kind)},
+                values={":amount": Decimal(template["total"]) * count, ":open": count}).commit()
+            return round(time.perf_counter() - started, 1)
+
+        seeding: dict[str, float] = {}
+        for size, partner_id in customers.items():
+            through_api = min(size, 10)
+            created = [shop.document("01", [(shop.service, 1, 100)], partner=partner_id, date="2026-11-02")
+                       for _ in range(through_api)]
+            if size > through_api:
+                template = documents.get_document(table, company_id, created[0]["id"])
+                template = {name: value for name, value in template.items()
+                            if name not in ("GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK")}
+                seeding[f"with{size}"] = seed(partner_id, template, size - through_api)
+
+        counter, probe = CallCounter(table.client), QueryProbe(table.client)
+        gateway = LocalApiGateway(app)
+        headers = {"authorization": f"Bearer {shop.key}"}
+        rows: dict[str, Any] = {}
+        for size, partner_id in customers.items():
+            path = f"/credits/client/{partner_id}/summary"
+            summary = json.loads(gateway.handle("GET", path, headers, b"")["body"])
+            # what the service would answer: every invoice counted and owed, the oldest first
+            assert summary["pendingDocumentCount"] == size, summary["pendingDocumentCount"]
+            assert Decimal(str(summary["pendingBalance"])) == Decimal("115.00") * size, summary["pendingBalance"]
+            assert len(summary["pendingDocuments"]) == min(size, 100), len(summary["pendingDocuments"])
+            assert summary["oldestDueDate"] == (first_day.isoformat() if size > 10 else "2026-11-02")
+            rows[f"with{size}"] = {"openDocuments": size, "documentsShown": len(summary["pendingDocuments"]),
+                                   **_timed_requests(gateway, counter, "GET", path, headers, b"", samples, 200,
+                                                     probe)}
+        calls = [rows[f"with{size}"]["callsPerRequest"] for size in sizes]
+        rows["sameCalls"] = all(c == calls[0] for c in calls)
+        rows["latencyRatio5000to10"] = round(rows["with5000"]["medianMs"] / rows["with10"]["medianMs"], 3)
+        rows["latencyRatio5000to100"] = round(rows["with5000"]["medianMs"] / rows["with100"]["medianMs"], 3)
+        rows["seedingS"] = seeding
+        rows["note"] = ("calls include the in-app authentication (GetItem + BatchGetItem); a summary shows at most "
+                        "100 documents, so 10 vs 5,000 also compares 10 vs 100 documents read and rendered: "
+                        "100 vs 5,000 isolates the history; queries: each Query of the timed requests")
+        return rows
+
+
+SECTIONS = ("import", "calls", "ledger", "documents", "document-list", "payments", "credits")
 
 
 def main() -> None:
@@ -436,6 +573,13 @@ def main() -> None:
     if "document-list" in sections:
         print("\nGET /documents first page (limit 20): 100 vs 10,000 other documents in the company")
         print(json.dumps(document_list_scaling(args.document_samples), indent=2))
+    if "payments" in sections:
+        print("\nPOST /payments/documents/{id}/payments: a partial payment of a sales invoice (01), "
+              "method without vs with a bank account")
+        print(json.dumps(payment_writes(args.document_samples), indent=2))
+    if "credits" in sections:
+        print("\nGET /credits/client/{id}/summary: a customer with 10, 100 and 5,000 open invoices")
+        print(json.dumps(credit_summary_scaling(args.document_samples), indent=2))
 
 
 if __name__ == "__main__":

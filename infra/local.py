@@ -174,6 +174,11 @@ def make_handler(gateway: Any) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class LocalHttpServer(ThreadingHTTPServer):
+    # the default backlog of 5 resets a burst of simultaneous clients before they are accepted
+    request_queue_size = 128
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fresh", action="store_true", help="wipe the saved state first")
@@ -223,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
                       table_stream_arn=stream_arn,
                       schedule_override_seconds=float(override) if override else None).start()
 
-    http = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(LocalApiGateway(app)))
+    http = LocalHttpServer(("127.0.0.1", args.port), make_handler(LocalApiGateway(app)))
     http.daemon_threads = True
     threading.Thread(target=http.serve_forever, daemon=True, name="api").start()
 
