@@ -1,12 +1,12 @@
-"""Bank accounts, their transactions and transfers. Models and services load on first use;
-handlers return plain records that the route's response model renders."""
+"""Bank accounts, their transactions, transfers and reconciliations. Models and services load on
+first use; handlers return plain records that the route's response model renders."""
 from __future__ import annotations
 
 from typing import Any
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import MANAGE, Access, Call, endpoint, page_body
+from chalicelib.api.routing import ACCOUNTING, MANAGE, Access, Call, endpoint, page_body
 
 blueprint = Blueprint(__name__)
 TAG = "Banking"
@@ -80,3 +80,64 @@ def transfer(call: Call) -> Any:
     from chalicelib.services import banking
 
     return banking.transfer(call.command, call.body.model_dump(by_alias=True))
+
+
+# --- reconciliations ---------------------------------------------------------------------------------
+RECONCILIATIONS = "/bank-accounts/{accountId}/reconciliations"
+RECONCILIATION = RECONCILIATIONS + "/{reconciliationId}"
+
+
+@endpoint(blueprint, "GET", RECONCILIATIONS, summary="Reconciliations of a bank account, newest first", tag=TAG,
+          query=PAGE, response=M + "ReconciliationList")
+def list_reconciliations(call: Call) -> Any:
+    from chalicelib.services import reconciliations
+
+    return page_body("reconciliations", reconciliations.list_reconciliations(
+        call.command.table, call.principal.company_id, call.ids["accountId"], call.query.page, call.query.limit))
+
+
+@endpoint(blueprint, "GET", RECONCILIATION, summary="One reconciliation with its cleared balance and difference",
+          tag=TAG, response=M + "Reconciliation")
+def get_reconciliation(call: Call) -> Any:
+    from chalicelib.services import reconciliations
+
+    return reconciliations.get_reconciliation(call.command.table, call.principal.company_id, call.ids["accountId"],
+                                              call.ids["reconciliationId"])
+
+
+@endpoint(blueprint, "POST", RECONCILIATIONS, summary="Start a reconciliation (draft) against a bank statement",
+          tag=TAG, body=M + "ReconciliationCreate", response=M + "Reconciliation", permission=ACCOUNTING)
+def create_reconciliation(call: Call) -> Any:
+    from chalicelib.services import reconciliations
+
+    return reconciliations.create_reconciliation(call.command, call.ids["accountId"],
+                                                 call.body.model_dump(by_alias=True))
+
+
+@endpoint(blueprint, "PATCH", RECONCILIATION, summary="Update a draft reconciliation (sparse; "
+          "clearedTransactionIds replaces the list)", tag=TAG, body=M + "ReconciliationUpdate",
+          response=M + "Reconciliation", permission=ACCOUNTING)
+def update_reconciliation(call: Call) -> Any:
+    from chalicelib.services import reconciliations
+
+    return reconciliations.update_reconciliation(call.command, call.ids["accountId"], call.ids["reconciliationId"],
+                                                 call.changes(), call.expected_version())
+
+
+@endpoint(blueprint, "POST", RECONCILIATION + "/complete", summary="Complete a draft whose cleared balance equals "
+          "the statement balance: its transactions become reconciled", tag=TAG, response=M + "Reconciliation",
+          status=200, permission=ACCOUNTING)
+def complete_reconciliation(call: Call) -> Any:
+    from chalicelib.services import reconciliations
+
+    return reconciliations.complete_reconciliation(call.command, call.ids["accountId"], call.ids["reconciliationId"],
+                                                   call.expected_version())
+
+
+@endpoint(blueprint, "DELETE", RECONCILIATION, summary="Delete a draft reconciliation (web app only)", tag=TAG,
+          response="chalicelib.models.accounting:Deleted", access=Access.WEB_SESSION, permission=ACCOUNTING)
+def delete_reconciliation(call: Call) -> Any:
+    from chalicelib.services import reconciliations
+
+    return reconciliations.delete_reconciliation(call.command, call.ids["accountId"], call.ids["reconciliationId"],
+                                                 call.expected_version())

@@ -1,9 +1,20 @@
 from decimal import Decimal
-from typing import List, Literal, Optional
+from typing import Annotated, List, Literal, Optional
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
-from chalicelib.models.base import Date, EntityId, ListEnvelope, Money, Name, RequestModel, ResponseModel, ShortText
+from chalicelib.domain.money import MAX_AMOUNT
+from chalicelib.models.base import (
+    CENT,
+    Date,
+    EntityId,
+    ListEnvelope,
+    Money,
+    Name,
+    RequestModel,
+    ResponseModel,
+    ShortText,
+)
 
 Currency = Literal["HNL", "USD"]
 
@@ -44,6 +55,10 @@ class BankAccount(ResponseModel):
     is_active: bool
     balance: Decimal
     transaction_count: int
+    reconciled_balance: Optional[Decimal] = Field(None, description="the opening balance plus every transaction "
+                                                        "reconciled by a completed reconciliation")
+    last_reconciliation_date: Optional[str] = Field(None, description="statement date of the last completed "
+                                                              "reconciliation")
     version: int
     created_at: str
     updated_at: str
@@ -73,6 +88,7 @@ class BankTransaction(ResponseModel):
     payment_id: Optional[int] = None
     journal_entry_id: Optional[int] = None
     reconciled: bool
+    reconciliation_id: Optional[int] = None
     created_at: str
 
 
@@ -92,3 +108,54 @@ class Transfer(ResponseModel):
     journal_entry_id: int
     outgoing: BankTransaction
     incoming: BankTransaction
+
+
+# --- reconciliations ---------------------------------------------------------------------------------
+
+def _signed_cents(amount: Decimal) -> Decimal:
+    cents = amount.quantize(CENT)
+    return cents if cents else Decimal("0.00")  # never -0.00
+
+
+# A statement balance may be negative (an overdrawn account).
+SignedMoney = Annotated[Decimal, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT, decimal_places=2, allow_inf_nan=False),
+                        AfterValidator(_signed_cents)]
+# services/reconciliations.py:MAX_CLEARED: completing writes one item per cleared transaction
+MAX_CLEARED_TRANSACTIONS = 95
+ClearedIds = Annotated[List[EntityId], Field(max_length=MAX_CLEARED_TRANSACTIONS)]
+
+
+class ReconciliationCreate(RequestModel):
+    statement_date: Date = Field(description="closing date of the bank statement")
+    statement_balance: SignedMoney = Field(description="closing balance of the bank statement")
+    cleared_transaction_ids: ClearedIds = Field(
+        default_factory=list, description="transactions of this account the statement shows (at most "
+                                          f"{MAX_CLEARED_TRANSACTIONS}), none dated after statementDate")
+
+
+class ReconciliationUpdate(RequestModel):
+    """Sparse; `clearedTransactionIds` replaces the list."""
+    statement_date: Date = None  # type: ignore[assignment]
+    statement_balance: SignedMoney = None  # type: ignore[assignment]
+    cleared_transaction_ids: ClearedIds = None  # type: ignore[assignment]
+    version: Optional[int] = Field(None, ge=1)
+
+
+class Reconciliation(ResponseModel):
+    id: int
+    bank_account_id: int
+    statement_date: str
+    statement_balance: Decimal
+    cleared_transaction_ids: List[int]
+    status: Literal["draft", "completed"]
+    opening_balance: Decimal = Field(description="the account's reconciled balance (frozen at completion)")
+    cleared_balance: Decimal = Field(description="openingBalance plus the cleared transactions (money in +, out -)")
+    difference: Decimal = Field(description="statementBalance - clearedBalance; 0 to complete")
+    completed_at: Optional[str] = None
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class ReconciliationList(ListEnvelope):
+    reconciliations: List[Reconciliation]

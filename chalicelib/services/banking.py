@@ -1,5 +1,6 @@
 """Bank accounts and their transactions. Every transaction moves the account's balance and posts
-its journal entry in the same transaction; a transfer writes both sides and one entry."""
+its journal entry in the same transaction; a transfer writes both sides and one entry. The
+account also keeps its reconciled balance (see services/reconciliations.py)."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -53,7 +54,8 @@ def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     _check_ledger_account(table, company_id, fields["chartOfAccountId"])
     return records.create_small_record(
-        command, keys.BANK_ACCOUNT, {**fields, "balance": fields["openingBalance"], "transactionCount": 0},
+        command, keys.BANK_ACCOUNT, {**fields, "balance": fields["openingBalance"], "transactionCount": 0,
+                                     "reconciledBalance": fields["openingBalance"]},
         lambda transaction, _: chart.add_reference(transaction, company_id, fields["chartOfAccountId"], 1,
                                                    "chartOfAccountId"))
 
@@ -72,7 +74,8 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
         raise BankRuleBroken(f"{fixed[0]} cannot change once the account has transactions.", code="BANK_ACCOUNT_IN_USE",
                              details=[{"field": fixed[0], "message": "the account has transactions"}])
     if "openingBalance" in changes:
-        changes = {**changes, "balance": changes["openingBalance"]}
+        # no transactions, so nothing reconciled either: both balances are the opening balance
+        changes = {**changes, "balance": changes["openingBalance"], "reconciledBalance": changes["openingBalance"]}
     new_ledger = changes.get("chartOfAccountId")
     if new_ledger is not None and new_ledger != current["chartOfAccountId"]:
         _check_ledger_account(table, company_id, new_ledger)
@@ -87,15 +90,21 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
                                relink, guard=("transactionCount = :seen", {}, {":seen": int(current.get("transactionCount", 0))}))
 
 
+def _in_use() -> BankRuleBroken:
+    return BankRuleBroken("The account has transactions or reconciliations; deactivate it instead.",
+                          code="BANK_ACCOUNT_IN_USE")
+
+
 def delete_account(command: Command, account_id: int) -> dict[str, Any]:
-    """Web app only, and only an account without transactions."""
+    """Web app only, and only an account without transactions or reconciliations."""
     current = get_account(command.table, command.company_id, account_id)
-    if _has_transactions(current):
-        raise BankRuleBroken("The account has transactions; deactivate it instead.", code="BANK_ACCOUNT_IN_USE")
+    if _has_transactions(current) or int(current.get("reconciliationCount", 0)) > 0:
+        raise _in_use()
     transaction = command.transaction()
-    transaction.delete(account_key(command.company_id, account_id), condition="transactionCount = :zero",
-                       values={":zero": 0}, on_fail=BankRuleBroken("The account has transactions; deactivate it instead.",
-                                                                   code="BANK_ACCOUNT_IN_USE"))
+    transaction.delete(account_key(command.company_id, account_id),
+                       condition="transactionCount = :zero AND (attribute_not_exists(reconciliationCount) "
+                                 "OR reconciliationCount = :zero)",
+                       values={":zero": 0}, on_fail=_in_use())
     chart.add_reference(transaction, command.company_id, int(current["chartOfAccountId"]), -1, "chartOfAccountId")
     return command.commit(transaction, {"id": account_id, "deleted": True})
 
@@ -106,6 +115,19 @@ def transactions_partition(company_id: int, account_id: int) -> str:
     return f"C#{company_id}#BANKTX#{account_id}"
 
 
+def transaction_key(company_id: int, account_id: int, date: str, tx_id: int) -> keys.Key:
+    return {"PK": transactions_partition(company_id, account_id), "SK": f"{date}#{keys.sortable_id(tx_id)}"}
+
+
+TRANSACTION_POINTER_KIND = "BANKTXID"
+
+
+def transaction_pointer_key(company_id: int, account_id: int, tx_id: int) -> keys.Key:
+    """Finds a transaction of an account by id (its own key starts with its date). A partition of
+    its own, so the transactions partition lists transactions only."""
+    return {"PK": f"C#{company_id}#{TRANSACTION_POINTER_KIND}#{account_id}", "SK": keys.sortable_id(tx_id)}
+
+
 def next_transaction_id(table: Table, company_id: int) -> int:
     return table.next_id(keys.id_sequence(company_id, TRANSACTION_KIND))
 
@@ -114,17 +136,19 @@ def add_transaction(transaction: Transaction, company_id: int, account: dict[str
                     tx_type: str, amount: Decimal, date: str, reference: str | None, journal_entry_id: int | None,
                     document_id: int | None = None, payment_id: int | None = None,
                     direction: str | None = None, require_active: bool = True) -> dict[str, Any]:
-    """One bank transaction: its item and the account's balance and count, in the caller's
-    transaction. The account must still exist, and be active unless this undoes an earlier
-    transaction (`require_active` False). `direction` defaults to the type's own (payments
+    """One bank transaction: its item, its pointer by id and the account's balance and count, in
+    the caller's transaction. The account must still exist, and be active unless this undoes an
+    earlier transaction (`require_active` False). `direction` defaults to the type's own (payments
     give theirs: it depends on the document)."""
     direction = direction or DIRECTION[tx_type]
-    item = {"PK": transactions_partition(company_id, int(account["id"])), "SK": f"{date}#{keys.sortable_id(tx_id)}",
-            "itemType": TRANSACTION_KIND, "id": tx_id, "bankAccountId": int(account["id"]), "type": tx_type,
+    item = {**transaction_key(company_id, int(account["id"]), date, tx_id), "itemType": TRANSACTION_KIND,
+            "id": tx_id, "bankAccountId": int(account["id"]), "type": tx_type,
             "direction": direction, "amount": amount, "transactionDate": date, "reference": reference,
             "documentId": document_id, "paymentId": payment_id, "journalEntryId": journal_entry_id,
             "reconciled": False, "createdAt": clock.now_iso()}
     transaction.put_new(item)
+    transaction.put_new({**transaction_pointer_key(company_id, int(account["id"]), tx_id),
+                         "itemType": TRANSACTION_POINTER_KIND, "transactionDate": date})
     values: dict[str, Any] = {":signed": amount if direction == MONEY_IN else -amount, ":one": 1}
     condition = "attribute_exists(PK)"
     if require_active:
