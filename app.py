@@ -13,16 +13,18 @@ from chalicelib.api import (
     payment_setup,
     payments,
     products,
+    webhooks,
 )
 from chalicelib.api.application import ThreadSafeChalice
 from chalicelib.api.routing import add_method_fallbacks
 from chalicelib.auth.authorizer import authorize
+from chalicelib.events.handlers import STREAM_ARN_PLACEHOLDER, WEBHOOK_QUEUE_ARN_PLACEHOLDER
 from chalicelib.store.table import get_table
 
 app = ThreadSafeChalice(app_name="business-api")
 
 for module in (auth, company, partners, products, documents, inventory, payment_setup, payments, banking,
-               credits, accounting, api_keys, openapi):
+               credits, accounting, api_keys, webhooks, openapi):
     app.register_blueprint(module.blueprint)
 add_method_fallbacks(app)
 
@@ -30,3 +32,19 @@ add_method_fallbacks(app)
 @app.lambda_function(name="authorizer")
 def authorizer(event, context):
     return authorize(event, get_table())
+
+
+# The merged template (infra/resources.json) points these at the table's stream and the
+# delivery queue; the names here are what `chalice package` needs to generate them.
+@app.on_dynamodb_record(stream_arn=STREAM_ARN_PLACEHOLDER, name="webhook_fanout", batch_size=100)
+def webhook_fanout(event):
+    from chalicelib.events.handlers import fan_out_records
+
+    fan_out_records(event)
+
+
+@app.on_sqs_message(queue_arn=WEBHOOK_QUEUE_ARN_PLACEHOLDER, name="webhook_deliverer", batch_size=1)
+def webhook_deliverer(event):
+    from chalicelib.events.handlers import deliver_messages
+
+    return deliver_messages(event)

@@ -28,6 +28,7 @@ class Settings:
     webhook_queue_url: str | None
     allow_insecure_webhooks: bool
     webhook_backoff_base_seconds: float
+    webhook_timeout_seconds: float
 
 
 @lru_cache(maxsize=1)
@@ -50,6 +51,8 @@ def get_settings() -> Settings:
         webhook_queue_url=env.get("WEBHOOK_QUEUE_URL") or None,
         allow_insecure_webhooks=_flag("ALLOW_INSECURE_WEBHOOKS"),
         webhook_backoff_base_seconds=float(env.get("WEBHOOK_BACKOFF_BASE_S", "30")),
+        # the spec's 10 s per attempt; tests of a hanging receiver shorten it
+        webhook_timeout_seconds=float(env.get("WEBHOOK_TIMEOUT_S", "10")),
     )
 
 

@@ -82,6 +82,9 @@ def configure_environment(port: int, moto_port: int) -> None:
 
 # --- state ----------------------------------------------------------------------------------------
 
+SNAPSHOT_INTERVAL_S = 15
+
+
 def snapshot(dynamodb: Any, table: str, path: Path) -> int:
     items: list[dict[str, Any]] = []
     start = None
@@ -198,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 
+    from chalicelib.settings import reset_settings
     from chalicelib.store.table import make_client
     from infra.gateway import LocalApiGateway
     from infra.pollers import Pollers
@@ -208,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     create_table(dynamodb, table_name)
     queues = create_queues(make_client("sqs"), QUEUE_PREFIX)
     os.environ.setdefault("WEBHOOK_QUEUE_URL", queues["WebhookDeliveriesQueue"])
+    reset_settings()  # read before the queue existed (make_client)
     restored = restore(dynamodb, table_name, state / "table.json")
 
     from app import app
@@ -237,8 +242,10 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signum, lambda *_: stop.set())
 
     def keep_saving() -> None:
+        # a snapshot scans the whole table under the moto lock: at most one per interval, so a
+        # busy stack is not serialized behind its own backups (stopping saves once more)
         while not stop.is_set():
-            if moto_app.dirty.wait(2) and not stop.is_set():
+            if moto_app.dirty.wait(2) and not stop.wait(SNAPSHOT_INTERVAL_S):
                 moto_app.dirty.clear()
                 snapshot(dynamodb, table_name, state / "table.json")
 

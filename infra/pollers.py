@@ -93,17 +93,21 @@ class Pollers:
                         iterators[shard["ShardId"]] = self.streams.get_shard_iterator(
                             StreamArn=self.stream_arn, ShardId=shard["ShardId"],
                             ShardIteratorType="LATEST")["ShardIterator"]
+                busy = False
                 for shard_id, iterator in list(iterators.items()):
                     response = self.streams.get_records(ShardIterator=iterator, Limit=source.batch_size)
                     iterators[shard_id] = response.get("NextShardIterator") or iterator
                     records = response.get("Records", [])
+                    busy = busy or len(records) >= source.batch_size
                     if records:
                         event = {"Records": [{**_plain(record), "eventSourceARN": self.stream_arn,
                                               "awsRegion": REGION} for record in records]}
                         self._invoke(source.name, event)
             except Exception:  # a failing handler must not stop the local stack
                 self.log(f"stream handler {source.name} failed:\n{traceback.format_exc()}")
-            self.stop_event.wait(0.5)
+                busy = False
+            if not busy:  # a full batch means more is waiting: read on at once
+                self.stop_event.wait(0.5)
 
     # --- SQS ------------------------------------------------------------------------------------
     def _queue_url(self, source: SQSEventConfig) -> str | None:
@@ -115,18 +119,21 @@ class Pollers:
         return None
 
     def _poll_queue(self, source: SQSEventConfig) -> None:
-        url = None
+        url = arn = None
         while not self.stop_event.is_set():
             try:
                 url = url or self._queue_url(source)
                 if url is None:
                     self.stop_event.wait(2)
                     continue
-                arn = self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+                arn = arn or self.sqs.get_queue_attributes(QueueUrl=url,
+                                                           AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+                # no long poll: moto would wait holding the stack's lock, stalling every other call
                 messages = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=min(source.batch_size, 10),
                                                     AttributeNames=["All"], MessageAttributeNames=["All"],
-                                                    WaitTimeSeconds=1).get("Messages", [])
+                                                    WaitTimeSeconds=0).get("Messages", [])
                 if not messages:
+                    self.stop_event.wait(0.2)
                     continue
                 event = {"Records": [{"messageId": m["MessageId"], "receiptHandle": m["ReceiptHandle"],
                                       "body": m["Body"], "attributes": m.get("Attributes", {}),

@@ -97,6 +97,26 @@ def test_functions_get_their_configuration(template):
     assert {"Fn::GetAtt": ["AppTable", "Arn"]} in table_access["Resource"]
 
 
+def test_webhook_functions_read_the_stream_and_the_queue_with_partial_batch_failures(template):
+    resources = template["Resources"]
+    fanout = resources["WebhookFanout"]["Properties"]
+    stream = fanout["Events"]["WebhookFanoutDynamodbEventSource"]["Properties"]
+    assert stream["Stream"] == {"Fn::GetAtt": ["AppTable", "StreamArn"]}
+    assert json.loads(stream["FilterCriteria"]["Filters"][0]["Pattern"]) == {
+        "eventName": ["INSERT"], "dynamodb": {"NewImage": {"itemType": {"S": ["EVENT"]}}}}
+    deliverer = resources["WebhookDeliverer"]["Properties"]
+    queue = deliverer["Events"]["WebhookDelivererSqsEventSource"]["Properties"]
+    assert queue["Queue"] == {"Fn::GetAtt": ["WebhookDeliveriesQueue", "Arn"]}
+    assert queue["BatchSize"] == 1 and queue["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    # a message stays invisible while its attempt (10 s timeout) runs in a 30 s function
+    assert resources["WebhookDeliveriesQueue"]["Properties"]["VisibilityTimeout"] >= deliverer["Timeout"]
+    for function in (fanout, deliverer):
+        variables = function["Environment"]["Variables"]
+        assert variables["TABLE_NAME"] == {"Ref": "AppTable"}
+        assert variables["WEBHOOK_QUEUE_URL"] == {"Ref": "WebhookDeliveriesQueue"}
+        assert "ALLOW_INSECURE_WEBHOOKS" not in variables
+
+
 def test_local_test_config_does_not_trust_a_gateway():
     config = json.loads((ROOT / ".chalice" / "config.json").read_text())
     for stage in config["stages"].values():

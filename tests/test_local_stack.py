@@ -37,11 +37,12 @@ def call(method, url, body=None, headers=None):
 
 
 class Stack:
-    def __init__(self, state_dir: Path, fresh: bool) -> None:
+    def __init__(self, state_dir: Path, fresh: bool, env: dict[str, str] | None = None) -> None:
         self.port, self.moto_port = free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.state_dir = state_dir
-        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k != "TABLE_NAME"}
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k != "TABLE_NAME"},
+               **(env or {})}
         command = [sys.executable, "-m", "infra.local", "--port", str(self.port), "--moto-port",
                    str(self.moto_port), "--state-dir", str(state_dir)] + (["--fresh"] if fresh else [])
         self.log = open(state_dir.parent / f"stack-{self.port}.log", "w")

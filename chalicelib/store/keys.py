@@ -297,3 +297,16 @@ def partner_movement(company_id: int, partner_id: int, side: str, date: str, ori
     versions, so confirming again after an unconfirm is a movement of its own."""
     return {"PK": partner_ledger_partition(company_id, partner_id, side),
             "SK": f"{PARTNER_MOVEMENT_PREFIX}{date}#{origin}{sortable_id(origin_id)}#{version:05d}"}
+
+
+WEBHOOK = "WEBHOOK"  # subscriptions: small records, the fan-out reads the company's whole set
+
+
+def webhook_deliveries_partition(company_id: int, webhook_id: int) -> str:
+    return f"C#{company_id}#WHDLV#{webhook_id}"
+
+
+def webhook_delivery(company_id: int, webhook_id: int, delivery_id: str) -> Key:
+    """A delivery of one event to one subscription, with its attempts; delivery ids sort by the
+    event's time, so the partition read backwards lists the newest first."""
+    return {"PK": webhook_deliveries_partition(company_id, webhook_id), "SK": delivery_id}

@@ -1,0 +1,44 @@
+"""The Lambda entry points of webhook delivery, between the AWS event shapes and the service:
+stream records of new outbox items in, queue messages out with partial batch failures."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# Replaced in the deployed template by the table's StreamArn and the queue's Arn
+# (infra/resources.json); the local stack's pollers find both by themselves.
+STREAM_ARN_PLACEHOLDER = "arn:aws:dynamodb:us-east-1:000000000000:table/business-api/stream/replaced-at-deploy"
+WEBHOOK_QUEUE_ARN_PLACEHOLDER = "arn:aws:sqs:us-east-1:000000000000:WebhookDeliveriesQueue"
+
+
+def fan_out_records(event: Any) -> int:
+    from chalicelib.events.queue import get_queue
+    from chalicelib.services import webhooks
+    from chalicelib.store.table import from_attributes, get_table
+
+    new_events = []
+    for record in event:
+        if record.event_name != "INSERT" or not record.new_image:
+            continue
+        item = from_attributes(record.new_image)
+        if item.get("itemType") == "EVENT":
+            new_events.append(item)
+    return webhooks.fan_out(get_table(), get_queue(), new_events) if new_events else 0
+
+
+def deliver_messages(event: Any) -> dict[str, list[dict[str, str]]]:
+    """Each message on its own; the ones to try again are reported as batch item failures
+    (the template enables ReportBatchItemFailures), so a delivered neighbour is never resent."""
+    from chalicelib.events.queue import get_queue
+    from chalicelib.services import webhooks
+    from chalicelib.store.table import get_table
+
+    failures = []
+    for record in event:
+        raw = record.to_dict()
+        receive_count = int((raw.get("attributes") or {}).get("ApproximateReceiveCount", "1"))
+        done = webhooks.deliver(get_table(), get_queue(), json.loads(record.body), receive_count=receive_count,
+                                receipt_handle=record.receipt_handle)
+        if not done:
+            failures.append({"itemIdentifier": raw["messageId"]})
+    return {"batchItemFailures": failures}

@@ -1,0 +1,34 @@
+"""The webhook delivery queue (SQS): the only place that speaks to it."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from chalicelib.settings import get_settings
+from chalicelib.store.table import make_client
+
+
+class DeliveryQueue:
+    def __init__(self, client: Any, url: str) -> None:
+        self.client, self.url = client, url
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.client.send_message(QueueUrl=self.url, MessageBody=json.dumps(message, separators=(",", ":")))
+
+    def delay(self, receipt_handle: str, seconds: int) -> None:
+        """The message comes back after `seconds`: the backoff before its next attempt."""
+        self.client.change_message_visibility(QueueUrl=self.url, ReceiptHandle=receipt_handle,
+                                              VisibilityTimeout=seconds)
+
+
+@lru_cache(maxsize=1)
+def get_queue() -> DeliveryQueue:
+    url = get_settings().webhook_queue_url
+    if not url:
+        raise RuntimeError("WEBHOOK_QUEUE_URL is not set")
+    return DeliveryQueue(make_client("sqs"), url)
+
+
+def reset_queue() -> None:
+    get_queue.cache_clear()
