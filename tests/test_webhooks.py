@@ -159,16 +159,22 @@ def test_fan_out_queues_one_delivery_per_matching_active_subscription_and_ignore
     assert other.json["deliveries"] == []
 
 
-def test_a_delivery_is_signed_over_its_exact_body_and_retried_with_backoff_until_it_succeeds(api, table, company_a,
-                                                                                            session, queues,
-                                                                                            monkeypatch):
+def queued_partner_event(api, table, company, session, queues, monkeypatch):
+    """A subscription, a partner created, its delivery fanned out; the queue's delays recorded."""
     created = subscribe(api, session)
-    api.post("/business-partners", {"name": "Cliente", "type": "customer"}, key=company_a.api_key)
+    api.post("/business-partners", {"name": "Cliente", "type": "customer"}, key=company.api_key)
     queue = queue_module.get_queue()
-    webhooks.fan_out(table, queue, new_events(table, company_a.company_id))
+    webhooks.fan_out(table, queue, new_events(table, company.company_id))
     message = json.loads(messages(queues)[0]["Body"])
     delays = []
     monkeypatch.setattr(queue, "delay", lambda receipt, seconds: delays.append(seconds))
+    return created, queue, message, delays
+
+
+def test_a_delivery_is_signed_over_its_exact_body_and_retried_with_backoff_until_it_succeeds(api, table, company_a,
+                                                                                            session, queues,
+                                                                                            monkeypatch):
+    created, queue, message, delays = queued_partner_event(api, table, company_a, session, queues, monkeypatch)
     sender = Sent(answer(500), answer(None, "timeout"), answer(204))
 
     outcomes = [webhooks.deliver(table, queue, message, receive_count=n, receipt_handle="r", send=sender)
@@ -207,13 +213,7 @@ def test_a_delivery_is_signed_over_its_exact_body_and_retried_with_backoff_until
 def test_the_fourth_failure_marks_the_delivery_failed_and_leaves_it_to_the_dead_letter_queue(api, table, company_a,
                                                                                              session, queues,
                                                                                              monkeypatch):
-    created = subscribe(api, session)
-    api.post("/business-partners", {"name": "Cliente", "type": "customer"}, key=company_a.api_key)
-    queue = queue_module.get_queue()
-    webhooks.fan_out(table, queue, new_events(table, company_a.company_id))
-    message = json.loads(messages(queues)[0]["Body"])
-    delays = []
-    monkeypatch.setattr(queue, "delay", lambda receipt, seconds: delays.append(seconds))
+    created, queue, message, delays = queued_partner_event(api, table, company_a, session, queues, monkeypatch)
     sender = Sent(*[answer(503)] * 4)
     outcomes = [webhooks.deliver(table, queue, message, receive_count=n, receipt_handle="r", send=sender)
                 for n in (1, 2, 3, 4)]

@@ -37,7 +37,7 @@ def _statement(call: Call, side: str) -> Any:
 
 
 
-STATEMENT_QUERY = "chalicelib.models.credits:StatementQuery"
+STATEMENT_QUERY = "chalicelib.models.accounting:DatedPageQuery"
 STATEMENT = "chalicelib.models.credits:CreditStatement"
 MOVEMENTS = "chalicelib.models.credits:CreditMovements"
 

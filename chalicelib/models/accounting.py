@@ -155,12 +155,16 @@ class EntryListQuery(ListQuery):
 
 # --- ledger and trial balance --------------------------------------------------------------------
 
-class LedgerQuery(RequestModel):
-    chart_of_account_id: QueryId
+class DatedPageQuery(RequestModel):
+    """A ledger's period and page: the account ledger, a partner's statement."""
     start_date: Optional[Date] = Field(None, description="Default: 1 January of endDate's year.")
-    end_date: Optional[Date] = Field(None, description="Default: today (UTC).")
+    end_date: Optional[Date] = Field(None, description="Default: today.")
     limit: int = Field(500, ge=1, le=1000)
     cursor: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
+
+
+class LedgerQuery(DatedPageQuery):
+    chart_of_account_id: QueryId
 
 
 class LedgerPosting(ResponseModel):

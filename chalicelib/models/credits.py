@@ -1,9 +1,9 @@
 from decimal import Decimal
-from typing import Annotated, List, Optional
+from typing import List, Optional
 
-from pydantic import Field, StringConstraints
+from pydantic import Field
 
-from chalicelib.models.base import Date, RequestModel, ResponseModel
+from chalicelib.models.base import ResponseModel
 
 
 class PendingDocument(ResponseModel):
@@ -28,13 +28,6 @@ class CreditSummary(ResponseModel):
     oldest_due_date: Optional[str] = None
     pending_document_count: int
     pending_documents: List[PendingDocument] = Field(description="the oldest open documents first (up to 100)")
-
-
-class StatementQuery(RequestModel):
-    start_date: Optional[Date] = Field(None, description="Default: 1 January of endDate's year.")
-    end_date: Optional[Date] = Field(None, description="Default: today (the company's local date).")
-    limit: int = Field(500, ge=1, le=1000)
-    cursor: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
 
 
 class CreditMovement(ResponseModel):
