@@ -204,3 +204,17 @@ def test_other_companies_cannot_see_or_use_advances(shop, api, company_b):
     applied = api.post(f"/payments/documents/{order['id']}/apply-advances-from-source", {}, key=company_b.api_key)
     assert applied.status == 404
     assert availability(shop, order["id"])["available"] == D("50.00")
+
+
+def test_a_cash_document_takes_its_whole_pending_from_an_advance_or_nothing(shop):
+    cash = shop.created("/payments/methods", {"name": "Efectivo", "isCashMethod": True})
+    terms = shop.created("/payment-conditions", {"name": "Contado", "type": "cash"})
+    order = shop.document("101", [(shop.service, 2, 100)])  # 230.00
+    pay(shop, order["id"], paymentMethodId=cash["id"], amount=100)
+    invoice = shop.document("01", [(shop.service, 2, 100)], sourceDocumentId=order["id"],
+                            paymentConditionId=terms["id"])
+    part = apply(shop, invoice["id"], 400)
+    assert part["code"] == "CASH_CONDITION_UNMET" and availability(shop, order["id"])["available"] == D("100.00")
+    # paid in one payment instead; the advance stays available (to refund or apply elsewhere)
+    pay(shop, invoice["id"], paymentMethodId=cash["id"], amount=230)
+    assert D(str(shop.get(invoice["id"])["pending"])) == 0

@@ -224,10 +224,16 @@ def test_the_fourth_failure_marks_the_delivery_failed_and_leaves_it_to_the_dead_
     # redelivery: the same delivery, four more attempts if needed; the sender sees the same id
     again = web(api, "POST", f"/settings/webhooks/{created['id']}/deliveries/{delivery['id']}/redeliver", session)
     assert again.status == 200 and again.json["status"] == "pending"
+    # while it is being attempted, no second redelivery runs beside it
+    busy = web(api, "POST", f"/settings/webhooks/{created['id']}/deliveries/{delivery['id']}/redeliver", session)
+    assert busy.status == 409 and busy.json["code"] == "DELIVERY_IN_PROGRESS"
     resent = [json.loads(m["Body"]) for m in messages(queues)]
-    assert message in resent
+    redelivery = {**message, "generation": 1}
+    assert redelivery in resent
+    # the earlier generation's message, should it come back, is dropped unsent
+    assert webhooks.deliver(table, queue, message, receive_count=4, receipt_handle="r", send=Sent()) is True
     retry = Sent(answer(200))
-    assert webhooks.deliver(table, queue, message, receive_count=1, receipt_handle="r", send=retry) is True
+    assert webhooks.deliver(table, queue, redelivery, receive_count=1, receipt_handle="r", send=retry) is True
     assert retry.calls[0]["headers"]["X-Service-Delivery-Id"] == delivery["id"]
     final = web(api, "GET", f"/settings/webhooks/{created['id']}/deliveries", session).json["deliveries"][0]
     assert (final["status"], final["attemptCount"], final["attempts"][-1]["attempt"]) == ("delivered", 5, 5)

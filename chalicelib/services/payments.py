@@ -369,6 +369,12 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
         raise PaymentRefused(f"Only {available} of advance is available on document {_label(source)}.",
                              code="ADVANCE_NOT_AVAILABLE", details=[{"field": "amount", "message": f"at most {available}"}])
     _within_pending(amount, pending)
+    condition_id = document.get("paymentConditionId")
+    if condition_id is not None and _condition_type(table, company_id, int(condition_id)) == "cash" \
+            and amount != pending:
+        # a part would leave the rest unpayable: cash terms take one payment of the whole
+        raise PaymentRefused("A cash document takes its whole pending from the advance, or one payment.",
+                             code="CASH_CONDITION_UNMET", details=[{"field": "amount", "message": f"must be {pending}"}])
     date = _payment_date(table, company_id, {**document, "date": max(document["date"], source["date"])}, fields)
     payment = _new_payment(company_id, document, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date,
                            fields)

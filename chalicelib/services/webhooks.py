@@ -98,7 +98,7 @@ def update_webhook(command: Command, webhook_id: int, changes: dict[str, Any],
 
 
 def delete_webhook(command: Command, webhook_id: int) -> dict[str, Any]:
-    """Its deliveries stay listed until they expire."""
+    """Its delivery records expire with their TTL; their history goes with the subscription."""
     _subscription(command.table, command.company_id, webhook_id)
     transaction = command.transaction()
     transaction.delete(keys.small_record(command.company_id, keys.WEBHOOK, webhook_id),
@@ -164,8 +164,9 @@ def deliver(table: Table, queue: DeliveryQueue, message: dict[str, Any], *, rece
     company_id, webhook_id = int(message["companyId"]), int(message["webhookId"])
     key = keys.webhook_delivery(company_id, webhook_id, str(message["deliveryId"]))
     delivery = table.get(key)
-    if delivery is None or delivery["status"] == DELIVERED:
-        return True
+    if delivery is None or delivery["status"] == DELIVERED \
+            or int(message.get("generation", 0)) != int(delivery.get("generation", 0)):
+        return True  # done, or a message a redelivery has replaced
     subscription = table.get(keys.small_record(company_id, keys.WEBHOOK, webhook_id))
     if subscription is None or not subscription.get("isActive", True):
         Transaction(table).update(key, "SET #status = :skipped", names={"#status": "status"},
@@ -233,9 +234,18 @@ def redeliver(table: Table, queue: Callable[[], DeliveryQueue], company_id: int,
     if delivery is None:
         raise NotFound("Delivery not found.")
     _require_active(subscription)
-    Transaction(table).update(key, "SET #status = :pending", names={"#status": "status"},
-                              values={":pending": PENDING}).commit()
-    queue().send({"companyId": company_id, "webhookId": webhook_id, "deliveryId": delivery_id})
+    if delivery["status"] not in (DELIVERED, FAILED, SKIPPED):
+        raise ApiError("The delivery is still being attempted; redeliver it once it has finished.",
+                       code="DELIVERY_IN_PROGRESS", status=409)
+    generation = int(delivery.get("generation", 0)) + 1
+    # a new generation: any message of an earlier one still on the queue is dropped unsent
+    Transaction(table).update(key, "SET #status = :pending, generation = :next", names={"#status": "status"},
+                              condition="#status = :seen", values={":pending": PENDING, ":next": generation,
+                                                                   ":seen": delivery["status"]},
+                              on_fail=ApiError("The delivery changed meanwhile; try again.",
+                                               code="DELIVERY_IN_PROGRESS", status=409)).commit()
+    queue().send({"companyId": company_id, "webhookId": webhook_id, "deliveryId": delivery_id,
+                  "generation": generation})
     return delivery_view({**delivery, "status": PENDING})
 
 
