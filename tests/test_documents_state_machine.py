@@ -2,19 +2,31 @@
 some drafts; 113 without a CAI range), purchase invoices (103, some captured automatically),
 imports (104), credit and debit notes (06, 07, 105, 106), deliveries (112), expenses (11);
 confirming drafts, unconfirming purchase invoices, cancelling notes and imports, editing drafts,
-closing and reopening periods, and actions a document's type or status does not allow.
+closing and reopening periods, and actions a document's type or status does not allow; sales
+and purchase orders (101, 102) with advances received and paid by any payment method, cancelled
+(refused while invoices hold them) and applied to the invoices made from the orders; payments by
+method (cash, bank, a cash method with a bank account, methods that need confirmation) and
+their confirmation and cancellation; transfers between two bank accounts and manual deposits
+and withdrawals, some refused (closed period, invalid amount, same account, an inactive bank
+account: the second one is deactivated and reactivated).
 
 A plain model says which command must be accepted and which refused (with its code), and what
 each accepted one does to stock, balances and numbers. After every step: the trial balance
 balances; each product's stock per warehouse is the sum of its movements and the model's;
 each partner's balance is what its confirmed documents still owe and the model's, and the
 control accounts carry the partners' sum; the document list holds exactly the documents
-created, as the model has them; fiscal numbers are distinct and consecutive from 1.
+created, as the model has them; fiscal numbers are distinct and consecutive from 1. Each
+order's advances (received, applied, available) are the model's and within its total, and the
+advance accounts carry what the orders still hold; each bank account's balance is its opening
+plus its transactions and the model's, and its ledger account carries the difference; cash
+carries the cash payments; each partner's full statement closes on its balance; what a document
+was paid stays within its total.
 
-Each example starts on a new, empty table. The chart holds only the accounts documents post to
-(the trial balance reads the whole chart, after every step). Every document generated writes an
-entry (prices from 1, discounts up to 90 %, deliveries carry goods), so each one dated in a
-closed period is refused. Credit notes of one document, together, may not pass its total, at
+Each example starts on a new, empty table. The chart holds only the accounts documents post to,
+and a second bank ledger account (the trial balance reads the whole chart, after every step).
+Every document generated writes an entry (prices from 1, discounts up to 90 %, deliveries carry
+goods), so each one dated in a closed period is refused; orders write none. Each example starts
+with a sales and a purchase order holding an advance. Credit notes of one document, together, may not pass its total, at
 creation, edit and confirmation alike."""
 from __future__ import annotations
 
@@ -24,7 +36,14 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from infra.resources import create_table
 from tests.documents_support import CAI
@@ -50,6 +69,25 @@ SOURCE_REQUIRED = ("06", "07", "105", "106")
 CREDIT_NOTES = ("06", "105")
 CANCELLABLE = ("06", "07", "104", "105", "106")
 CAPTURABLE = ("103", "105", "106")
+ORDERS = ("101", "102")
+SALES = ("01", "113", "06", "07", "112", "101")
+NO_BOOKS = ("112", "101", "102")   # confirming them touches neither stock nor the books
+# payment methods: what the body adds, and the bank account (index into BANKS) or None for cash
+METHODS = {"cash": ({"name": "Efectivo"}, None),
+           "bank": ({"name": "Transferencia"}, 0),
+           "deposit": ({"name": "Depósito en caja", "isCashMethod": True}, 1),
+           "cheque": ({"name": "Cheque", "requiresConfirmation": True}, 1),
+           "voucher": ({"name": "Vale", "requiresConfirmation": True}, None)}
+# the two bank accounts: opening balance and ledger account (each its own)
+BANKS = ((Decimal("500"), "110103"), (Decimal("1000"), "110104"))
+COUNTER_ACCOUNTS = ("410101", "6199")
+# bank amounts: most valid, some refused (zero, negative, a third decimal)
+BANK_AMOUNT = st.tuples(st.decimals(min_value=Decimal("0.01"), max_value=Decimal("800"), places=2),
+                        st.sampled_from((None,) * 6 + (Decimal("0"), Decimal("-5"), Decimal("1.005")))
+                        ).map(lambda pair: pair[0] if pair[1] is None else pair[1])
+APPLY = st.sampled_from(("all", "all", "available", "part", "more"))
+ADVANCE_SIZE = st.sampled_from(("part", "part", "part", "room", "zero"))
+WIDE = "startDate=2000-01-01&endDate=2099-12-31"
 
 LINE = st.tuples(st.sampled_from(("P1", "P2", "SVC", "FREE")),
                  st.sampled_from([Decimal(q) for q in ("1", "2", "3", "0.5", "2.25")]),
@@ -60,6 +98,11 @@ LINES = st.lists(LINE, min_size=1, max_size=3)
 DATE = st.sampled_from(DATES)
 WAREHOUSE = st.sampled_from((None, None, 2))
 MODES = st.sampled_from(("confirmed", "confirmed", "draft"))
+
+
+def often(data, label: str, odds: int = 4) -> bool:
+    """True `odds` times out of `odds + 1`, and on the simplest draw (hypothesis favours it)."""
+    return data.draw(st.integers(0, odds), label=label) < odds
 
 
 def money(amount: Decimal) -> Decimal:
@@ -105,6 +148,8 @@ class Doc:
     number: str | None = None
     moves: dict[tuple[int, int], Decimal] = field(default_factory=dict)   # stock moved by its confirmation
     paid: Decimal = Decimal("0")    # by its live payments
+    advances: Decimal = Decimal("0")   # an order's live advances received
+    applied: Decimal = Decimal("0")    # of those, taken by invoices
 
     @property
     def total(self) -> Decimal:
@@ -114,6 +159,17 @@ class Doc:
     def pending(self) -> Decimal:
         owed = self.type in RECEIVABLE or self.type in PAYABLE
         return self.total - self.paid if owed and self.status == "confirmed" else Decimal("0")
+
+
+@dataclass
+class Payment:
+    document: int
+    amount: Decimal
+    date: str
+    method: str | None          # None: advance applied from `source`
+    money_in: bool
+    source: int | None = None
+    status: str = "confirmed"
 
 
 def test_documents_stay_consistent(api, table):
@@ -146,14 +202,20 @@ def test_documents_stay_consistent(api, table):
                           for item in STOCKED for warehouse in WAREHOUSES}
             self.sequences: dict[str, int] = defaultdict(int)
             self.credited: dict[int, Decimal] = defaultdict(Decimal)   # by confirmed credit notes
-            self.bank = self.created("/bank-accounts", {"name": "Banco", "openingBalance": 500,
-                                                        "openingBalanceDate": "2026-10-01",
-                                                        "chartOfAccountId": self.accounts["110103"]})["id"]
-            self.methods = {"cash": self.created("/payments/methods", {"name": "Efectivo"})["id"],
-                            "bank": self.created("/payments/methods", {"name": "Transferencia",
-                                                                       "bankAccountId": self.bank})["id"]}
-            self.payments: dict[int, tuple[int, Decimal, str, str]] = {}   # live: id -> (document, amount, date, method)
-            self.bank_balance = Decimal("500")
+            self.accounts["110104"] = self.created("/chart-of-accounts", {"code": "110104", "name": "Banco dos",
+                                                                          "type": "asset"})["id"]
+            self.banks = [self.created("/bank-accounts", {"name": f"Banco {i}", "openingBalance": opening,
+                                                          "openingBalanceDate": "2026-10-01",
+                                                          "chartOfAccountId": self.accounts[ledger]})["id"]
+                          for i, (opening, ledger) in enumerate(BANKS)]
+            self.bank_balance = {bank: opening for bank, (opening, _) in zip(self.banks, BANKS, strict=True)}
+            self.inactive: set[int] = set()   # bank accounts deactivated
+            self.methods = {name: self.created("/payments/methods", {
+                **body, **({} if bank is None else {"bankAccountId": self.banks[bank]})})["id"]
+                for name, (body, bank) in METHODS.items()}
+            self.payments: dict[int, Payment] = {}   # the live ones
+            self.cancelled_payments: dict[int, int] = {}   # id -> document
+            self.paid_docs: set[int] = set()   # documents (not orders) that ever took a payment
 
         # --- helpers ---------------------------------------------------------------------------
 
@@ -227,7 +289,7 @@ def test_documents_stay_consistent(api, table):
         def confirm_refusal(self, doc: Doc) -> str | None:
             if doc.type == "113":
                 return "CAI_MISSING"      # no CAI range for 113: an HN company cannot number it
-            if self.is_closed(doc.date) and doc.type != "112":  # the others all touch stock or the books
+            if self.is_closed(doc.date) and doc.type not in NO_BOOKS:  # the others touch stock or the books
                 return "PERIOD_CLOSED"
             if self.short(self.moves_of(doc)):
                 return "INSUFFICIENT_STOCK"
@@ -267,6 +329,8 @@ def test_documents_stay_consistent(api, table):
                 body["sourceDocumentId"] = doc.source
             if mode == "draft":
                 body["status"] = "draft"
+            elif doc.type in ORDERS:    # orders start as drafts unless told
+                body["status"] = "confirmed"
             elif mode == "automatic":
                 body["capture"] = "automatic"
             if (mode == "automatic" and doc.type not in CAPTURABLE) or self.invalid(doc):
@@ -300,17 +364,56 @@ def test_documents_stay_consistent(api, table):
             source = None
             if deliveries and data.draw(st.integers(0, 2), label="from a delivery") == 0:
                 source = data.draw(st.sampled_from(deliveries), label="delivery")
+            else:
+                source, partner = self.order_source(data, "101", partner)
             self.create(Doc("113" if reservation else "01", partner, date, warehouse or 1, lines, source=source), mode)
 
+        def order_source(self, data, order_type: str, partner: int) -> tuple[int | None, int]:
+            """Most often an order, and then the invoice is for its partner (now and then for
+            the other one: refused)."""
+            orders = self.of(order_type)
+            if not orders or not often(data, "from an order", 2):
+                return None, partner
+            order_id = data.draw(st.sampled_from(orders), label="order")
+            if often(data, "the order's own partner", 9):
+                partner = self.docs[order_id].partner
+            return order_id, partner
+
         @rule(supplier=st.integers(0, 1), date=DATE, lines=LINES, warehouse=WAREHOUSE,
-              mode=st.sampled_from(("confirmed", "confirmed", "draft", "automatic")))
-        def purchase_invoice(self, supplier, date, lines, mode, warehouse):
-            self.create(Doc("103", self.suppliers[supplier], date, warehouse or 1, lines), mode)
+              mode=st.sampled_from(("confirmed", "confirmed", "draft", "automatic")), data=st.data())
+        def purchase_invoice(self, supplier, date, lines, mode, warehouse, data):
+            source, partner = self.order_source(data, "102", self.suppliers[supplier])
+            self.create(Doc("103", partner, date, warehouse or 1, lines, source=source), mode)
 
         @rule(doc_type=st.sampled_from(("104", "11")), supplier=st.integers(0, 1), date=DATE, lines=LINES,
-              mode=st.sampled_from(("confirmed",) * 4 + ("draft", "automatic")), warehouse=WAREHOUSE)
-        def import_or_expense(self, doc_type, supplier, date, lines, mode, warehouse):
-            self.create(Doc(doc_type, self.suppliers[supplier], date, warehouse or 1, lines), mode)
+              mode=st.sampled_from(("confirmed",) * 4 + ("draft", "automatic")), warehouse=WAREHOUSE, data=st.data())
+        def import_or_expense(self, doc_type, supplier, date, lines, mode, warehouse, data):
+            source, partner = None, self.suppliers[supplier]
+            if doc_type == "104":
+                source, partner = self.order_source(data, "102", partner)
+            self.create(Doc(doc_type, partner, date, warehouse or 1, lines, source=source), mode)
+
+        @rule(doc_type=st.sampled_from(ORDERS), partner=st.integers(0, 1), date=DATE, lines=LINES, mode=MODES)
+        def order(self, doc_type, partner, date, lines, mode):
+            partners = self.customers if doc_type in SALES else self.suppliers
+            self.create(Doc(doc_type, partners[partner], date, 1, lines), mode)
+
+        @precondition(lambda self: self.of(*ORDERS))
+        @rule(date=DATE, lines=st.one_of(st.none(), LINES), mode=MODES, how=APPLY, data=st.data())
+        def invoice_from_order(self, date, lines, mode, how, data):
+            """An invoice (01) or purchase invoice (103) from an order, for its partner: the
+            order's lines or others; confirmed, it takes advances from the order at once."""
+            orders = self.of(*ORDERS)
+            holding = [i for i in orders if self.docs[i].advances > self.docs[i].applied]
+            if holding and often(data, "an order holding advances"):
+                orders = holding
+            order_id = data.draw(st.sampled_from(orders), label="order")
+            order = self.docs[order_id]
+            before = set(self.docs)
+            self.create(Doc("01" if order.type in SALES else "103", order.partner, date, 1, lines or order.lines,
+                            source=order_id), mode)
+            if set(self.docs) - before and self.docs[max(self.docs)].status == "confirmed":
+                self.apply_on(max(self.docs), data, how)
 
         @rule(customer=st.integers(0, 1), date=DATE, lines=LINES, mode=MODES, warehouse=WAREHOUSE)
         def delivery(self, customer, date, lines, mode, warehouse):
@@ -403,15 +506,21 @@ def test_documents_stay_consistent(api, table):
                 warehouse = data.draw(st.sampled_from(WAREHOUSES), label="warehouse")
                 body["warehouseId"], changed = warehouse, replace(changed, warehouse=warehouse)
             if data.draw(st.integers(0, 3), label="new partner") == 0:   # the other one of its side
-                partners = self.customers if doc.type in RECEIVABLE or doc.type == "112" else self.suppliers
+                partners = self.customers if doc.type in SALES else self.suppliers
                 partner = next(p for p in partners if p != doc.partner)
                 body["businessPartnerId"], changed = partner, replace(changed, partner=partner)
             if not body:
                 body["notes"] = "sin cambios"
             if doc.status != "draft":
                 code = "DOCUMENT_NOT_EDITABLE"
+            elif self.invalid(changed):
+                code = "VALIDATION_ERROR"
+            elif doc.advances and changed.partner != doc.partner:
+                code = "DOCUMENT_HAS_PAYMENTS"   # an order holding advances keeps its partner
+            elif doc.advances > changed.total:
+                code = "VALIDATION_ERROR"        # and a total that covers them
             else:
-                code = "VALIDATION_ERROR" if self.invalid(changed) else None
+                code = None
             reply = api.put(f"/documents/{doc_id}", body, key=self.key)
             if self.answered(reply, code, 200):
                 self.docs[doc_id] = changed
@@ -453,9 +562,44 @@ def test_documents_stay_consistent(api, table):
             else:
                 self.undo(doc_id, action, data.draw(later_dates(self.docs[doc_id].date), label="date"))
 
+        # --- payments, advances, banks ----------------------------------------------------------
+
+        def date_from(self, data, floor: str) -> str:
+            """Most often a date on or after `floor`, now and then any (one before: refused)."""
+            if not often(data, "a date not before", 5):
+                return data.draw(DATE, label="date")
+            return data.draw(later_dates(floor), label="date")
+
+        def bank_of(self, method: str | None) -> int | None:
+            bank = METHODS[method][1] if method is not None else None
+            return None if bank is None else self.banks[bank]
+
+        def inactive_bank(self, method: str) -> str | None:
+            """Money may not go through an inactive bank account (its cancellation may)."""
+            return "VALIDATION_ERROR" if self.bank_of(method) in self.inactive else None
+
+        def paid_by_method(self, payment: Payment, sign: int) -> None:
+            """The money a payment by method moves (sign -1: its cancellation) in its bank account."""
+            bank = self.bank_of(payment.method)
+            if bank is not None:
+                self.bank_balance[bank] += sign * (payment.amount if payment.money_in else -payment.amount)
+
+        def recorded(self, reply, doc_id: int, amount: Decimal, date: str, method: str | None,
+                     money_in: bool, source: int | None = None) -> None:
+            pending = method is not None and METHODS[method][0].get("requiresConfirmation", False)
+            payment = Payment(doc_id, amount, date, method, money_in, source, "pending" if pending else "confirmed")
+            assert (reply.json["documentId"], reply.json["amount"], reply.json["paymentDate"], reply.json["status"],
+                    reply.json.get("sourceDocumentId"), reply.json["kind"]) == \
+                   (doc_id, amount, date, payment.status, source,
+                    "advance" if method is None or self.docs[doc_id].type in ORDERS else "method"), reply.json
+            self.payments[reply.json["id"]] = payment
+            if self.docs[doc_id].type not in ORDERS:   # an order's advances: see check_advances
+                self.paid_docs.add(doc_id)
+            self.paid_by_method(payment, 1)
+
         @precondition(lambda self: any(d.status == "confirmed" and d.pending > 0 and (
             RECEIVABLE.get(d.type, 0) > 0 or PAYABLE.get(d.type, 0) > 0) for d in self.docs.values()))
-        @rule(data=st.data(), method=st.sampled_from(("cash", "bank")), whole=st.booleans())
+        @rule(data=st.data(), method=st.sampled_from(sorted(METHODS)), whole=st.booleans())
         def pay(self, data, method, whole):
             """A payment of what is owed, of part of it, or of more (refused); dated on the document."""
             owed = sorted(i for i, d in self.docs.items() if d.status == "confirmed" and d.pending > 0
@@ -464,39 +608,223 @@ def test_documents_stay_consistent(api, table):
             doc = self.docs[doc_id]
             cents = data.draw(st.integers(1, int(doc.pending * 100) + 500), label="cents")
             amount = doc.pending if whole else Decimal(cents) / 100
-            code = ("AMOUNT_EXCEEDS_PENDING" if amount > doc.pending else
-                    "PERIOD_CLOSED" if self.is_closed(doc.date) else None)
+            code = ("AMOUNT_EXCEEDS_PENDING" if amount > doc.pending else self.inactive_bank(method) or
+                    ("PERIOD_CLOSED" if self.is_closed(doc.date) else None))
             reply = api.post(f"/payments/documents/{doc_id}/payments",
                              {"paymentMethodId": self.methods[method], "amount": str(amount), "paymentDate": doc.date},
                              key=self.key)
             if self.answered(reply, code, 201):
                 doc.paid += amount
-                self.payments[reply.json["id"]] = (doc_id, amount, doc.date, method)
-                if method == "bank":
-                    self.bank_balance += amount if doc.type in RECEIVABLE else -amount
+                self.recorded(reply, doc_id, amount, doc.date, method, doc.type in RECEIVABLE)
+
+        @initialize(data=st.data())
+        def orders_with_advances(self, data):
+            """Every example starts with a sales and a purchase order, most often holding an
+            advance: invoices made from them have something to apply."""
+            for doc_type in ORDERS:
+                partners = self.customers if doc_type in SALES else self.suppliers
+                self.create(Doc(doc_type, data.draw(st.sampled_from(partners), label="partner"),
+                                data.draw(DATE, label="date"), 1, data.draw(LINES, label="lines")),
+                            data.draw(MODES, label="mode"))
+            for order_id in self.of(*ORDERS):
+                self.advance_on(order_id, data, data.draw(st.sampled_from(sorted(METHODS)), label="method"),
+                                data.draw(st.sampled_from(("within", "room")), label="size"))
+
+        @precondition(lambda self: self.of(*ORDERS))
+        @rule(data=st.data(), method=st.sampled_from(sorted(METHODS)), size=ADVANCE_SIZE)
+        def advance(self, data, method, size):
+            self.advance_on(data.draw(st.sampled_from(self.of(*ORDERS)), label="order"), data, method, size)
+
+        def advance_on(self, order_id: int, data, method: str, size: str) -> None:
+            """Money on an order, draft or confirmed: part of what is left of its total (within
+            it, or up to a little more: refused), all of it, or nothing (refused); dated on or
+            after the order (within it: always), now and then before (refused)."""
+            order = self.docs[order_id]
+            room = order.total - order.advances
+            date = data.draw(later_dates(order.date), label="date") if size == "within" else \
+                self.date_from(data, order.date)
+            if size in ("part", "within"):
+                more = 100 if size == "part" else 0
+                amount = Decimal(data.draw(st.integers(1, max(int(room * 100) + more, 1)), label="cents")) / 100
+            else:
+                amount = room if size == "room" else Decimal("0")
+            code = ("VALIDATION_ERROR" if amount <= 0 else "AMOUNT_EXCEEDS_PENDING" if amount > room else
+                    "VALIDATION_ERROR" if date < order.date else self.inactive_bank(method) or
+                    ("PERIOD_CLOSED" if self.is_closed(date) else None))
+            reply = api.post(f"/payments/documents/{order_id}/payments",
+                             {"paymentMethodId": self.methods[method], "amount": str(amount), "paymentDate": date},
+                             key=self.key)
+            if self.answered(reply, code, 201):
+                order.advances += amount
+                self.recorded(reply, order_id, amount, date, method, order.type in SALES)
+
+        @precondition(lambda self: self.of("01", "103", "104"))
+        @rule(data=st.data(), how=APPLY)
+        def apply_advances(self, data, how):
+            """An invoice takes advances from its own source: all it can (no amount), what is
+            available, part of that, or more than that (refused)."""
+            invoices = self.of("01", "103", "104")
+            from_orders = [i for i in invoices if self.docs[i].source is not None
+                           and self.docs[self.docs[i].source].type in ORDERS]
+            # most often one that can take some: confirmed, owing, its order holding advances
+            ready = [i for i in from_orders if self.docs[i].pending > 0
+                     and self.docs[self.docs[i].source].advances > self.docs[self.docs[i].source].applied]
+            for candidates in (ready, from_orders):
+                if candidates and often(data, "the likelier ones"):
+                    invoices = candidates
+                    break
+            self.apply_on(data.draw(st.sampled_from(invoices), label="invoice"), data, how)
+
+        def apply_on(self, doc_id: int, data, how: str) -> None:
+            doc = self.docs[doc_id]
+            order = self.docs[doc.source] if doc.source is not None else None
+            available = order.advances - order.applied if order is not None and order.type in ORDERS else Decimal("0")
+            if how == "part":
+                amount = Decimal(data.draw(st.integers(1, max(int(available * 100), 1)), label="cents")) / 100
+            elif how == "more":
+                amount = available + Decimal(data.draw(st.integers(1, 500), label="cents")) / 100
+            else:
+                amount = available if how == "available" else None
+            floor = max(doc.date, order.date) if order is not None else doc.date
+            date = self.date_from(data, floor)
+            if doc.status != "confirmed":
+                code = "DOCUMENT_NOT_PAYABLE"
+            elif order is None or order.type not in ORDERS or order.partner != doc.partner:
+                code = "VALIDATION_ERROR"
+            elif amount is None and min(available, doc.pending) <= 0:
+                code = "ADVANCE_NOT_AVAILABLE" if doc.pending > 0 else "AMOUNT_EXCEEDS_PENDING"
+            elif amount is not None and amount <= 0:
+                code = "VALIDATION_ERROR"
+            elif amount is not None and amount > available:
+                code = "ADVANCE_NOT_AVAILABLE"
+            elif amount is not None and amount > doc.pending:
+                code = "AMOUNT_EXCEEDS_PENDING"
+            elif date < floor:   # neither before the invoice nor before the order
+                code = "VALIDATION_ERROR"
+            elif self.is_closed(date):
+                code = "PERIOD_CLOSED"
+            else:
+                code = None
+            body = {"paymentDate": date} if amount is None else {"paymentDate": date, "amount": str(amount)}
+            reply = api.post(f"/payments/documents/{doc_id}/apply-advances-from-source", body, key=self.key)
+            if self.answered(reply, code, 201):
+                assert order is not None
+                taken = min(available, doc.pending) if amount is None else amount
+                doc.paid += taken
+                order.applied += taken
+                self.recorded(reply, doc_id, taken, date, None, doc.type in RECEIVABLE, source=doc.source)
 
         @precondition(lambda self: self.payments)
         @rule(data=st.data())
         def cancel_payment(self, data):
+            """A live payment, advance received or advance applied, or now and then one already
+            cancelled (refused)."""
+            if self.cancelled_payments and not often(data, "not one cancelled", 9):
+                payment_id = data.draw(st.sampled_from(sorted(self.cancelled_payments)), label="cancelled")
+                reply = api.post(f"/payments/documents/{self.cancelled_payments[payment_id]}/payments/{payment_id}"
+                                 "/cancel", {"reason": "otra vez"}, key=self.key)
+                self.answered(reply, "INVALID_PAYMENT_STATUS", 200)
+                return
             payment_id = data.draw(st.sampled_from(sorted(self.payments)), label="payment")
-            doc_id, amount, date, method = self.payments[payment_id]
-            code = "PERIOD_CLOSED" if self.is_closed(date) else None
-            reply = api.post(f"/payments/documents/{doc_id}/payments/{payment_id}/cancel",
+            payment = self.payments[payment_id]
+            doc = self.docs[payment.document]
+            date = self.date_from(data, payment.date)
+            if date < payment.date:
+                code = "VALIDATION_ERROR"
+            elif doc.type in ORDERS and doc.advances - doc.applied < payment.amount:
+                code = "ADVANCE_ALREADY_APPLIED"
+            elif self.is_closed(date):   # the reversal's date: the payment's own may be closed since
+                code = "PERIOD_CLOSED"
+            else:
+                code = None
+            reply = api.post(f"/payments/documents/{payment.document}/payments/{payment_id}/cancel",
                              {"reason": "prueba", "date": date}, key=self.key)
             if self.answered(reply, code, 200):
-                self.docs[doc_id].paid -= amount
+                assert reply.json["status"] == "cancelled", reply.json
+                if doc.type in ORDERS:
+                    doc.advances -= payment.amount
+                else:
+                    doc.paid -= payment.amount
+                if payment.source is not None:
+                    self.docs[payment.source].applied -= payment.amount
+                self.paid_by_method(payment, -1)
                 del self.payments[payment_id]
-                if method == "bank":
-                    self.bank_balance -= amount if self.docs[doc_id].type in RECEIVABLE else -amount
+                self.cancelled_payments[payment_id] = payment.document
 
-        @invariant()
-        def bank_balance_is_opening_plus_its_transactions(self):
-            account = api.get(f"/bank-accounts/{self.bank}", key=self.key).json
-            signed = sum((Decimal(str(t["amount"])) * (1 if t["direction"] == "credit" else -1)
-                          for t in self.listed(f"/bank-accounts/{self.bank}/transactions", "transactions")), Decimal("0"))
-            assert Decimal(str(account["balance"])) == Decimal("500") + signed == self.bank_balance
-            assert 0 <= min((d.paid for d in self.docs.values()), default=0)
-            assert all(d.paid <= d.total for d in self.docs.values())
+        @precondition(lambda self: any(p.status == "pending" for p in self.payments.values()))
+        @rule(data=st.data())
+        def confirm_payment(self, data):
+            """A pending payment is confirmed; any other is refused."""
+            pending = sorted(i for i, p in self.payments.items() if p.status == "pending")
+            candidates = pending if often(data, "a pending one") else sorted(self.payments)
+            payment_id = data.draw(st.sampled_from(candidates), label="payment")
+            payment = self.payments[payment_id]
+            reply = api.post(f"/payments/documents/{payment.document}/payments/{payment_id}/confirm", {},
+                             key=self.key)
+            if self.answered(reply, None if payment.status == "pending" else "INVALID_PAYMENT_STATUS", 200):
+                assert reply.json["status"] == "confirmed", reply.json
+                payment.status = "confirmed"
+
+        def trial_balance(self) -> dict:
+            reply = api.get("/journal-entries/trial-balance?date=2099-12-31", key=self.key)
+            assert reply.status == 200, reply.text
+            return reply.json
+
+        def bank_snapshot(self) -> tuple:
+            """What a refused bank command would have touched: the accounts and the books."""
+            reply = api.get("/bank-accounts?limit=100", key=self.key)
+            assert reply.status == 200, reply.text
+            return ({a["id"]: (a["balance"], a["transactionCount"], a["version"]) for a in reply.json["bankAccounts"]},
+                    self.trial_balance())
+
+        def bank_command(self, path: str, body: dict, code: str | None) -> bool:
+            before = self.bank_snapshot() if code else None
+            reply = api.post(path, body, key=self.key)
+            if self.answered(reply, code, 201):
+                return True
+            assert self.bank_snapshot() == before
+            return False
+
+        @rule(source=st.integers(0, 1), step=st.sampled_from((0, 1, 1, 1, 1)), amount=BANK_AMOUNT, date=DATE,
+              reference=st.sampled_from((None, "Traspaso")))
+        def transfer(self, source, step, amount, date, reference):
+            """From one bank account to the other (or to itself: refused), any amount (refused
+            when not a positive amount of cents), any date (refused in a closed period)."""
+            from_id, to_id = self.banks[source], self.banks[(source + step) % 2]
+            if amount <= 0 or amount != amount.quantize(CENT) or from_id == to_id or {from_id, to_id} & self.inactive:
+                code = "VALIDATION_ERROR"
+            else:
+                code = "PERIOD_CLOSED" if self.is_closed(date) else None
+            body = {"fromAccountId": from_id, "toAccountId": to_id, "amount": amount, "transactionDate": date}
+            if reference:
+                body["reference"] = reference
+            if self.bank_command("/bank-transactions/transfer", body, code):
+                self.bank_balance[from_id] -= amount
+                self.bank_balance[to_id] += amount
+
+        @rule(bank=st.integers(0, 1), kind=st.sampled_from(("deposit", "withdrawal")), amount=BANK_AMOUNT, date=DATE,
+              counter=st.sampled_from(COUNTER_ACCOUNTS * 4 + ("own",)))
+        def bank_transaction(self, bank, kind, amount, date, counter):
+            """A manual deposit or withdrawal against income or expense (or the bank's own ledger
+            account: refused)."""
+            bank_id, ledger = self.banks[bank], BANKS[bank][1]
+            if amount <= 0 or amount != amount.quantize(CENT) or counter == "own" or bank_id in self.inactive:
+                code = "VALIDATION_ERROR"
+            else:
+                code = "PERIOD_CLOSED" if self.is_closed(date) else None
+            body = {"type": kind, "amount": amount, "transactionDate": date,
+                    "chartOfAccountId": self.accounts[ledger if counter == "own" else counter]}
+            if self.bank_command(f"/bank-accounts/{bank_id}/transactions", body, code):
+                self.bank_balance[bank_id] += amount if kind == "deposit" else -amount
+
+        @rule(active=st.booleans())
+        def activate_or_deactivate_bank(self, active):
+            """The second bank account (the one of the cash-method and confirmation-needing
+            methods) deactivated or active again."""
+            bank = self.banks[1]
+            reply = api.put(f"/bank-accounts/{bank}", {"isActive": active}, key=self.key)
+            assert reply.status == 200 and reply.json["isActive"] is active, reply.text
+            self.inactive = self.inactive - {bank} if active else self.inactive | {bank}
 
         @rule(index=st.integers(0, len(PERIODS) - 1))
         def close_or_reopen(self, index):
@@ -508,10 +836,108 @@ def test_documents_stay_consistent(api, table):
         # --- invariants -------------------------------------------------------------------------
 
         @invariant()
-        def books_balance(self):
-            reply = api.get("/journal-entries/trial-balance?date=2099-12-31", key=self.key)
-            assert reply.status == 200, reply.text
-            assert reply.json["totalDebit"] == reply.json["totalCredit"], reply.json
+        def balances_books_and_banks_agree(self):
+            """One read of the partners and of the trial balance for all of these: the books
+            balance; each partner's balance is what its documents owe, and its statement closes
+            on it; the control accounts carry the partners' sum, the advance accounts what the
+            orders hold, each bank's ledger account its bank's movements, cash the cash payments."""
+            partners = {p["id"]: p for p in self.listed("/business-partners", "businessPartners")}
+            for partner_id in self.customers + self.suppliers:
+                self.check_balance(partners[partner_id])
+                self.check_statement(partners[partner_id])
+            trial = self.trial_balance()
+            assert trial["totalDebit"] == trial["totalCredit"], trial
+            books = defaultdict(Decimal, {row["code"]: row["balance"] for row in trial["accounts"]})
+            assert books["110201"] == sum((p["receivableBalance"] for p in partners.values()), Decimal("0"))
+            assert books["210101"] + books["210102"] == sum((p["payableBalance"] for p in partners.values()),
+                                                            Decimal("0"))
+            self.check_advances(books)
+            self.check_banks(books)
+
+        def check_balance(self, partner: dict) -> None:
+            partner_id = partner["id"]
+            open_docs = self.listed(f"/documents?businessPartnerId={partner_id}&status=confirmed", "documents")
+            owed = sum((d["pending"] * RECEIVABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
+            owes = sum((d["pending"] * PAYABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
+            model = [d for d in self.docs.values() if d.partner == partner_id and d.status == "confirmed"]
+            model_owed = sum((d.pending * RECEIVABLE.get(d.type, 0) for d in model), Decimal("0"))
+            model_owes = sum((d.pending * PAYABLE.get(d.type, 0) for d in model), Decimal("0"))
+            assert partner["receivableBalance"] == owed == model_owed, (partner, owed, model_owed)
+            assert partner["payableBalance"] == owes == model_owes, (partner, owes, model_owes)
+
+        def check_statement(self, partner: dict) -> None:
+            """The statement over the partner's whole history opens at zero and closes on its
+            balance, and so does the running balance of its last movement."""
+            side, balance = ("client", "receivableBalance") if partner["id"] in self.customers else \
+                ("supplier", "payableBalance")
+            movements, cursor = [], None
+            while True:
+                reply = api.get(f"/credits/{side}/{partner['id']}/statement?{WIDE}"
+                                + (f"&cursor={cursor}" if cursor else ""), key=self.key)
+                assert reply.status == 200, reply.text
+                statement = reply.json
+                movements += statement["movements"]
+                cursor = statement["nextCursor"]
+                if not cursor:
+                    break
+            assert statement["openingBalance"] == 0, statement
+            assert statement["closingBalance"] == partner[balance] == \
+                   statement["totalCharges"] - statement["totalCredits"], (statement, partner)
+            if movements:
+                assert movements[-1]["balance"] == statement["closingBalance"], statement
+
+        def check_advances(self, books: dict[str, Decimal]) -> None:
+            """Each order's advances are the model's and within its total; the customer and
+            supplier advance accounts hold what the orders still hold (pending payments too)."""
+            held = {order_type: Decimal("0") for order_type in ORDERS}
+            for order_id in self.of(*ORDERS):
+                order = self.docs[order_id]
+                reply = api.get(f"/payments/source-documents/{order_id}/advance-availability", key=self.key)
+                assert reply.status == 200, reply.text
+                seen = reply.json
+                assert 0 <= seen["applied"] <= seen["advancesTotal"] <= order.total, (order_id, seen)
+                assert seen == {"sourceDocumentId": order_id, "advancesTotal": order.advances,
+                                "applied": order.applied, "available": order.advances - order.applied}, (order_id, seen)
+                # the model agrees with itself: its live payments make these amounts
+                assert order.advances == sum((p.amount for p in self.payments.values() if p.document == order_id),
+                                             Decimal("0"))
+                assert order.applied == sum((p.amount for p in self.payments.values() if p.source == order_id),
+                                            Decimal("0"))
+                held[order.type] += seen["available"]
+            assert (books["210401"], books["110301"]) == (held["101"], held["102"]), (books, held)
+
+        def check_banks(self, books: dict[str, Decimal]) -> None:
+            """Each bank account: its opening balance plus its transactions (credit: money in),
+            the model's, and what its own ledger account moved. Cash: the cash payments."""
+            accounts = {a["id"]: a for a in self.listed("/bank-accounts", "bankAccounts")}
+            for bank, (opening, ledger) in zip(self.banks, BANKS, strict=True):
+                signed = sum((t["amount"] * (1 if t["direction"] == "credit" else -1)
+                              for t in self.listed(f"/bank-accounts/{bank}/transactions", "transactions")),
+                             Decimal("0"))
+                balance = accounts[bank]["balance"]
+                assert accounts[bank]["isActive"] is (bank not in self.inactive), accounts[bank]
+                assert balance == opening + signed == self.bank_balance[bank], (bank, balance, signed)
+                assert books[ledger] == balance - opening, (ledger, books[ledger], balance)
+            cash = sum((p.amount if p.money_in else -p.amount for p in self.payments.values()
+                        if p.method is not None and METHODS[p.method][1] is None), Decimal("0"))
+            assert books["110101"] == cash, (books["110101"], cash)
+
+        @invariant()
+        def paid_within_total(self):
+            """What a document was paid is its live payments, within its total."""
+            for doc_id, doc in self.docs.items():
+                assert 0 <= doc.paid <= doc.total
+                if doc.type not in ORDERS:   # the model agrees with itself
+                    assert doc.paid == sum((p.amount for p in self.payments.values() if p.document == doc_id),
+                                           Decimal("0"))
+            for doc_id in sorted(self.paid_docs):
+                doc = self.docs[doc_id]
+                reply = api.get(f"/documents/{doc_id}", key=self.key)
+                assert reply.status == 200, reply.text
+                seen = reply.json
+                assert 0 <= seen["paidTotal"] <= seen["total"], seen
+                assert (seen["paidTotal"], seen["pending"], seen["advancesTotal"], seen["advancesApplied"]) == \
+                       (doc.paid, doc.pending, doc.advances, doc.applied), (doc, seen)
 
         @invariant()
         def stock_is_its_movements(self):
@@ -527,31 +953,6 @@ def test_documents_stay_consistent(api, table):
                 levels = self.listed(f"/inventory/stock?warehouseId={warehouse}", "stock")
                 assert {s["productId"]: s["quantity"] for s in levels if s["quantity"]} == \
                        {p: q for (p, w), q in self.stock.items() if w == warehouse and q}, warehouse
-
-        @invariant()
-        def balances_are_what_is_owed(self):
-            partners = {p["id"]: p for p in self.listed("/business-partners", "businessPartners")}
-            receivable = payable = Decimal("0")
-            for partner_id in self.customers + self.suppliers:
-                open_docs = self.listed(f"/documents?businessPartnerId={partner_id}&status=confirmed", "documents")
-                owed = sum((d["pending"] * RECEIVABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
-                owes = sum((d["pending"] * PAYABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
-                model = [d for d in self.docs.values() if d.partner == partner_id and d.status == "confirmed"]
-                model_owed = sum((d.pending * RECEIVABLE.get(d.type, 0) for d in model), Decimal("0"))
-                model_owes = sum((d.pending * PAYABLE.get(d.type, 0) for d in model), Decimal("0"))
-                partner = partners[partner_id]
-                assert partner["receivableBalance"] == owed == model_owed, (partner, owed, model_owed)
-                assert partner["payableBalance"] == owes == model_owes, (partner, owes, model_owes)
-                receivable += partner["receivableBalance"]
-                payable += partner["payableBalance"]
-            assert self.closing("110201") == receivable
-            assert self.closing("210101") + self.closing("210102") == payable
-
-        def closing(self, code: str) -> Decimal:
-            reply = api.get(f"/journal-entries/ledger?chartOfAccountId={self.accounts[code]}"
-                            "&startDate=2026-01-01&endDate=2099-12-31", key=self.key)
-            assert reply.status == 200, reply.text
-            return reply.json["closingBalance"]
 
         @invariant()
         def documents_are_the_model(self):
@@ -574,4 +975,4 @@ def test_documents_stay_consistent(api, table):
             assert cai["nextNumber"] == len(invoices) + 1, cai
 
     run_state_machine_as_test(DocumentsMachine, settings=settings(
-        max_examples=10, stateful_step_count=18, deadline=None, suppress_health_check=list(HealthCheck)))
+        max_examples=10, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck)))
