@@ -2,6 +2,7 @@
 session cookie; then a restart that finds the data again."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -70,6 +71,18 @@ class Stack:
                 self.process.kill()
                 return self.process.wait()
         return self.process.returncode
+
+
+@contextlib.contextmanager
+def fresh_stack(tmp_path: Path, env: dict[str, str] | None = None):
+    """A fresh local stack, ready: (stack, credentials); stopped afterwards."""
+    state = tmp_path / "state"
+    state.mkdir()
+    stack = Stack(state, fresh=True, env=env)
+    try:
+        yield stack, stack.wait_ready()
+    finally:
+        stack.stop()
 
 
 def test_local_stack_serves_http_and_keeps_its_data(tmp_path):

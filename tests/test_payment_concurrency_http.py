@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.test_local_stack import Stack, call
+from tests.test_local_stack import call, fresh_stack
 
 pytestmark = pytest.mark.smoke
 
@@ -20,11 +20,7 @@ D = Decimal
 
 
 def test_twenty_concurrent_quarter_payments_over_http_let_exactly_four_win(tmp_path):
-    state = tmp_path / "state"
-    state.mkdir()
-    stack = Stack(state, fresh=True)
-    try:
-        credentials = stack.wait_ready()
+    with fresh_stack(tmp_path) as (stack, credentials):
         base, headers = stack.base, {"Authorization": f"Bearer {credentials['apiKey']}"}
 
         def created(path: str, body: dict) -> dict:
@@ -89,5 +85,3 @@ def test_twenty_concurrent_quarter_payments_over_http_let_exactly_four_win(tmp_p
         assert D(str(get(f"/bank-accounts/{account['id']}")["balance"])) == total
         summary = get(f"/credits/client/{customer}/summary")
         assert (summary["pendingDocumentCount"], summary["pendingDocuments"]) == (0, []), summary
-    finally:
-        stack.stop()
