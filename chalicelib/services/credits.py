@@ -66,8 +66,8 @@ def statement(table: Table, company_id: int, side_name: str, partner_id: int, st
     its monthly totals up to the end, then one page of movements."""
     side = SIDES[side_name][0]
     partner = _partner(table, company_id, side_name, partner_id)
-    company = table.get(keys.company(company_id)) or {}
-    end_date = end_date or clock.today_in(company.get("country", "HN"))
+    if end_date is None:  # the company's own today
+        end_date = clock.today_in((table.get(keys.company(company_id)) or {}).get("country", "HN"))
     start_date = start_date or f"{end_date[:4]}-01-01"
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")

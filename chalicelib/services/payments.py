@@ -315,11 +315,13 @@ def _register_advance(command: Command, order: dict[str, Any], fields: dict[str,
 
 
 def _advance_source(table: Table, company_id: int, source_id: int, document: dict[str, Any] | None = None,
-                    field: str = "sourceDocumentId") -> dict[str, Any]:
-    try:
-        source = get_document(table, company_id, source_id)
-    except NotFound:
-        raise ValidationFailed.for_field(field, "no such document") from None
+                    field: str = "sourceDocumentId", source: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The quote or order advances come from (`source` when already read), suiting `document`."""
+    if source is None:
+        try:
+            source = get_document(table, company_id, source_id)
+        except NotFound:
+            raise ValidationFailed.for_field(field, "no such document") from None
     if source["type"] not in rules.ADVANCE_OPERATION:
         raise ValidationFailed.for_field(field, "must be a quote or order (100, 101, 102): only those take advances")
     if document is not None:
@@ -337,8 +339,8 @@ def _advance_source(table: Table, company_id: int, source_id: int, document: dic
 
 
 def advance_availability(table: Table, company_id: int, source_id: int) -> dict[str, Any]:
-    get_document(table, company_id, source_id)  # 404 for a document that is not there
-    source = _advance_source(table, company_id, source_id)
+    # a path id: 404 for a document that is not there
+    source = _advance_source(table, company_id, source_id, source=get_document(table, company_id, source_id))
     received, applied = _advances(source)
     return {"sourceDocumentId": source_id, "advancesTotal": received, "applied": applied,
             "available": received - applied}

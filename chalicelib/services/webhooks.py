@@ -122,14 +122,16 @@ def fan_out(table: Table, queue: DeliveryQueue, events: list[dict[str, Any]]) ->
         body = jsoncodec.dumps(payload)
         for subscription in subscriptions[company_id]:
             if payload["event"] in subscription.get("events", []):
-                queued += _enqueue(table, queue, company_id, int(subscription["id"]), event["eventId"], payload, body)
+                sent = _enqueue(table, queue, company_id, int(subscription["id"]), event["eventId"], payload, body)
+                queued += sent is not None
     return queued
 
 
 def _enqueue(table: Table, queue: DeliveryQueue, company_id: int, webhook_id: int, event_id: str,
-             payload: dict[str, Any], body: str) -> bool:
+             payload: dict[str, Any], body: str) -> dict[str, Any] | None:
     """The record first, under a condition that it is new: a replayed stream record finds it
-    and sends nothing more, unless the first run died before its message was sent."""
+    and sends nothing more, unless the first run died before its message was sent. Returns the
+    record when this call sent its message."""
     delivery_id = rules.delivery_id(event_id, webhook_id, payload["occurredAt"])
     key = keys.webhook_delivery(company_id, webhook_id, delivery_id)
     record = {**key, "itemType": "WEBHOOK_DELIVERY", "id": delivery_id, "webhookId": webhook_id,
@@ -143,9 +145,10 @@ def _enqueue(table: Table, queue: DeliveryQueue, company_id: int, webhook_id: in
     except _AlreadyThere:
         existing = table.get(key)
         if existing is None or existing.get("enqueued"):
-            return False
+            return None
+        record = existing
     _send(table, queue, key, company_id, webhook_id, delivery_id)
-    return True
+    return record
 
 
 def _send(table: Table, queue: DeliveryQueue, key: keys.Key, company_id: int, webhook_id: int,
@@ -257,6 +260,6 @@ def send_test(table: Table, queue: Callable[[], DeliveryQueue], company_id: int,
     payload = outbox.payload(outbox.WEBHOOK_TEST, company_id, "webhook", webhook_id,
                              {"id": webhook_id, "name": subscription.get("name"), "url": subscription["url"]},
                              occurred_at)
-    _enqueue(table, queue(), company_id, webhook_id, event_id, payload, jsoncodec.dumps(payload))
-    delivery_id = rules.delivery_id(event_id, webhook_id, occurred_at)
-    return delivery_view(table.get(keys.webhook_delivery(company_id, webhook_id, delivery_id)) or {})
+    record = _enqueue(table, queue(), company_id, webhook_id, event_id, payload, jsoncodec.dumps(payload))
+    assert record is not None  # the event id is new: so is its delivery
+    return delivery_view(record)
