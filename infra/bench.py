@@ -341,6 +341,43 @@ def document_writes(samples: int) -> dict[str, Any]:
         return rows
 
 
+def _copy_invoices(table: Any, company_id: int, partner_id: int, template: dict[str, Any], count: int,
+                   first_day: Any, *, skip_days: int = 0, open_items: bool = False) -> set[str]:
+    """`count` copies of a stored invoice of the partner, each with its own id, number and date
+    (the days after `first_day`, cycling over a year), indexed by the service's own `_stored`, with
+    their per-day counts (company and partner) added as the service adds them, and their
+    open-document items when `open_items`. Returns the dates used."""
+    import datetime
+
+    from chalicelib.domain.documents import format_number
+    from chalicelib.services import documents
+    from chalicelib.store import keys
+    from chalicelib.store.table import to_attributes
+
+    last_id = table.add(keys.id_sequence(company_id, keys.DOCUMENT), "value", count)
+    per_day: Counter[str] = Counter()
+    requests = []
+    for n, document_id in enumerate(range(last_id - count + 1, last_id + 1), start=skip_days):
+        date = (first_day + datetime.timedelta(days=n % 365)).isoformat()
+        per_day[date] += 1
+        item = {**template, **documents.document_key(company_id, document_id), "id": document_id,
+                "date": date, "dueDate": date, "number": format_number("001", "002", "01", document_id),
+                "createdAt": f"{date}T15:00:00.000Z", "updatedAt": f"{date}T15:00:00.000Z"}
+        requests.append({"PutRequest": {"Item": to_attributes(documents._stored(item))}})
+        if open_items:
+            requests.append({"PutRequest": {"Item": to_attributes(documents.open_document_item(company_id, item))}})
+    for start in range(0, len(requests), 25):
+        pending = {table.name: requests[start:start + 25]}
+        while pending:
+            pending = table.client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or None
+    attribute = f"{template['status']}_{template['type']}"
+    per_day[keys.ALL_DAYS] = count
+    for date, documents_that_day in per_day.items():
+        for key in (keys.document_day_count(company_id, date), keys.document_day_count(company_id, date, partner_id)):
+            table.add(key, attribute, documents_that_day)
+    return {date for date in per_day if date != keys.ALL_DAYS}
+
+
 def document_list_scaling(samples: int) -> dict[str, Any]:
     _bench_environment(auth_at_gateway=False)
     import datetime
@@ -349,10 +386,7 @@ def document_list_scaling(samples: int) -> dict[str, Any]:
 
     with mock_aws():
         from app import app
-        from chalicelib.domain.documents import format_number
         from chalicelib.services import documents
-        from chalicelib.store import keys
-        from chalicelib.store.table import to_attributes
         from infra.gateway import LocalApiGateway
 
         table, shop = _document_shop("Listado S.A.", "listado@example.com")
@@ -371,29 +405,9 @@ def document_list_scaling(samples: int) -> dict[str, Any]:
             (one of the year before the first page's), indexed by the service's own `_stored`, with
             their per-day counts (company and partner) added as the service adds them."""
             nonlocal seeded
-            count = total - seeded
-            last_id = table.add(keys.id_sequence(company_id, keys.DOCUMENT), "value", count)
-            per_day: Counter[str] = Counter()
-            requests = []
-            for n, document_id in enumerate(range(last_id - count + 1, last_id + 1), start=seeded):
-                date = (first_day + datetime.timedelta(days=n % 365)).isoformat()
-                per_day[date] += 1
-                item = {**template, **documents.document_key(company_id, document_id), "id": document_id,
-                        "date": date, "dueDate": date, "number": format_number("001", "002", "01", document_id),
-                        "createdAt": f"{date}T15:00:00.000Z", "updatedAt": f"{date}T15:00:00.000Z"}
-                requests.append({"PutRequest": {"Item": to_attributes(documents._stored(item))}})
-            for start in range(0, len(requests), 25):
-                pending = {table.name: requests[start:start + 25]}
-                while pending:
-                    pending = table.client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or None
-            attribute = f"{template['status']}_{template['type']}"
-            per_day[keys.ALL_DAYS] = count
-            for date, documents_that_day in per_day.items():
-                for key in (keys.document_day_count(company_id, date),
-                            keys.document_day_count(company_id, date, shop.customer)):
-                    table.add(key, attribute, documents_that_day)
+            days.update(_copy_invoices(table, company_id, shop.customer, template, total - seeded, first_day,
+                                       skip_days=seeded))
             seeded = total
-            days.update(day for day in per_day if day != keys.ALL_DAYS)
 
         counter, probe = CallCounter(table.client), QueryProbe(table.client)
         gateway = LocalApiGateway(app)
@@ -463,10 +477,9 @@ def credit_summary_scaling(samples: int) -> dict[str, Any]:
 
     with mock_aws():
         from app import app
-        from chalicelib.domain.documents import KINDS, format_number
+        from chalicelib.domain.documents import KINDS
         from chalicelib.services import documents
         from chalicelib.store import keys
-        from chalicelib.store.table import to_attributes
         from chalicelib.store.transaction import Transaction
         from infra.gateway import LocalApiGateway
 
@@ -485,28 +498,7 @@ def credit_summary_scaling(samples: int) -> dict[str, Any]:
             about the partner: its open-document item, its per-day counts, and the partner's
             receivableBalance and openReceivables (added as the service adds them)."""
             started = time.perf_counter()
-            last_id = table.add(keys.id_sequence(company_id, keys.DOCUMENT), "value", count)
-            per_day: Counter[str] = Counter()
-            requests = []
-            for n, document_id in enumerate(range(last_id - count + 1, last_id + 1)):
-                date = (first_day + datetime.timedelta(days=n % 365)).isoformat()
-                per_day[date] += 1
-                item = {**template, **documents.document_key(company_id, document_id), "id": document_id,
-                        "date": date, "dueDate": date, "number": format_number("001", "002", "01", document_id),
-                        "createdAt": f"{date}T15:00:00.000Z", "updatedAt": f"{date}T15:00:00.000Z"}
-                requests.append({"PutRequest": {"Item": to_attributes(documents._stored(item))}})
-                requests.append({"PutRequest": {"Item": to_attributes(documents.open_document_item(company_id,
-                                                                                                    item))}})
-            for start in range(0, len(requests), 25):
-                pending = {table.name: requests[start:start + 25]}
-                while pending:
-                    pending = table.client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or None
-            attribute = f"{template['status']}_{template['type']}"
-            per_day[keys.ALL_DAYS] = count
-            for date, documents_that_day in per_day.items():
-                for key in (keys.document_day_count(company_id, date),
-                            keys.document_day_count(company_id, date, partner_id)):
-                    table.add(key, attribute, documents_that_day)
+            _copy_invoices(table, company_id, partner_id, template, count, first_day, open_items=True)
             Transaction(table).update(  # the partner update of documents._move_partner_balance, summed
                 keys.entity(company_id, keys.PARTNER, partner_id), "ADD #balance :amount, #open :open",
                 condition="attribute_exists(PK)",
