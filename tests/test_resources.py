@@ -45,6 +45,28 @@ def test_update_company_is_sparse_and_versioned(api, company_a):
     assert fresh.status == 200 and fresh.json["version"] == 3
 
 
+def test_update_company_covers_every_setting_of_the_design(api, company_a):
+    path = f"/companies/{company_a.company_id}"
+    settings = {"name": "Alpha Centroamérica", "taxId": "06141234567890", "country": "SV", "currency": "USD",
+                "address": "Col. Escalón, San Salvador", "email": "conta@alpha.sv", "phone": "+503 2200-0000",
+                "creditLimitPolicy": "warn", "allowNegativeStock": True}
+    reply = api.put(path, settings, key=company_a.api_key)
+    assert reply.status == 200, reply.text
+    current = api.get("/companies", key=company_a.api_key).json
+    assert {field: current[field] for field in settings} == settings
+
+
+@pytest.mark.parametrize("change", [{"country": "GT"}, {"currency": "EUR"}, {"creditLimitPolicy": "maybe"},
+                                    {"email": "not-an-address"}, {"allowNegativeStock": "sometimes"},
+                                    {"creditLimit": 5}])
+def test_update_company_refuses_bad_settings_and_changes_nothing(api, company_a, change):
+    before = api.get("/companies", key=company_a.api_key).json
+    reply = api.put(f"/companies/{company_a.company_id}", change, key=company_a.api_key)
+    assert reply.status == 400 and reply.json["code"] == "VALIDATION_ERROR", reply.text
+    assert reply.json["details"]
+    assert api.get("/companies", key=company_a.api_key).json == before
+
+
 def test_update_company_rejects_null_for_required_fields(api, company_a):
     reply = api.put(f"/companies/{company_a.company_id}", {"name": None}, key=company_a.api_key)
     assert reply.status == 400
