@@ -1,4 +1,6 @@
 """The Chalice app: blueprints, the 405 fallbacks and the Lambda entry points. No logic here."""
+from chalice import Rate
+
 from chalicelib.api import (
     accounting,
     api_keys,
@@ -7,12 +9,15 @@ from chalicelib.api import (
     company,
     credits,
     documents,
+    gateways,
     inventory,
     openapi,
     partners,
     payment_setup,
     payments,
+    printing,
     products,
+    scheduled_invoices,
     webhooks,
 )
 from chalicelib.api.application import ThreadSafeChalice
@@ -23,8 +28,8 @@ from chalicelib.store.table import get_table
 
 app = ThreadSafeChalice(app_name="business-api")
 
-for module in (auth, company, partners, products, documents, inventory, payment_setup, payments, banking,
-               credits, accounting, api_keys, webhooks, openapi):
+for module in (auth, company, partners, products, documents, inventory, payment_setup, payments, gateways,
+               banking, credits, accounting, printing, scheduled_invoices, api_keys, webhooks, openapi):
     app.register_blueprint(module.blueprint)
 add_method_fallbacks(app)
 
@@ -48,3 +53,10 @@ def webhook_deliverer(event):
     from chalicelib.events.handlers import deliver_messages
 
     return deliver_messages(event)
+
+
+@app.schedule(Rate(1, unit=Rate.HOURS), name="scheduled_invoices")
+def scheduled_invoices_run(event):
+    from chalicelib.events.handlers import run_scheduled_invoices
+
+    return run_scheduled_invoices(event)

@@ -29,6 +29,11 @@ class Settings:
     allow_insecure_webhooks: bool
     webhook_backoff_base_seconds: float
     webhook_timeout_seconds: float
+    payment_link_base_url: str
+    payment_link_ttl_hours: int
+    dte_transmitter: str
+    # the sender of e-mailed documents: an address (or domain) verified in SES
+    mail_from: str
 
 
 @lru_cache(maxsize=1)
@@ -53,6 +58,13 @@ def get_settings() -> Settings:
         webhook_backoff_base_seconds=float(env.get("WEBHOOK_BACKOFF_BASE_S", "30")),
         # the spec's 10 s per attempt; tests of a hanging receiver shorten it
         webhook_timeout_seconds=float(env.get("WEBHOOK_TIMEOUT_S", "10")),
+        # a payment link's address is this base and the link id
+        payment_link_base_url=env.get("PAYMENT_LINK_BASE_URL", "https://pay.example.com/l/"),
+        payment_link_ttl_hours=int(env.get("PAYMENT_LINK_TTL_HOURS", str(7 * 24))),
+        # how El Salvador DTEs reach the tax authority: "sandbox" (a local stand-in that answers like
+        # it) or "unreachable" (every transmission times out: exercises the retry)
+        dte_transmitter=env.get("DTE_TRANSMITTER", "sandbox").strip().lower(),
+        mail_from=env.get("MAIL_FROM", "facturas@example.com").strip(),
     )
 
 

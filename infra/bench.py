@@ -27,7 +27,14 @@
    30 % of the deliveries (by their id); until every event is delivered or dead-lettered: counts
    (delivered, duplicates, injected failures, dead-lettered, invalid signatures), commit-to-
    delivery latency (p50/p95/max), wall time and deliveries per second. Target: every event
-   delivered once, none dead-lettered, no invalid signature."""
+   delivered once, none dead-lettered, no invalid signature.
+9. Scheduler: 1,000 scheduled invoices due today across 50 companies (in-process, over the embedded
+   moto), one hourly run: its wall time, the invoices it made (must be 1,000) and its DynamoDB
+   calls, in all and per invoice.
+10. PDF rendering (pure, no AWS): the "invoice" template for a 5-line and a 200-line sales
+   invoice, the 80 mm "ticket" for the same two and the "journal-entry" template for a 10-line
+   entry; median of N renders after one warm-up (which loads fpdf2), with pages and bytes.
+   Target: the 200-line invoice well under a second."""
 from __future__ import annotations
 
 import argparse
@@ -754,7 +761,111 @@ def webhook_delivery(events: int, clients: int, timeout: float, settle: float = 
     }
 
 
-SECTIONS = ("import", "calls", "ledger", "documents", "document-list", "payments", "credits", "webhooks")
+def scheduler_run(companies: int, per_company: int) -> dict[str, Any]:
+    _bench_environment(auth_at_gateway=False)
+    from moto import mock_aws
+
+    with mock_aws():
+        from app import app
+        from chalicelib import clock
+        from chalicelib.events.handlers import run_scheduled_invoices
+        from chalicelib.store import keys
+        from tests.documents_support import Shop
+        from tests.support import ApiClient, make_company
+
+        table, first = _bench_company("Programadas 1 S.A.", "programadas1@example.com")
+        client = ApiClient(app)
+        started = time.perf_counter()
+        company_ids = []
+        for n in range(companies):
+            company = first if n == 0 else make_company(table, f"Programadas {n + 1} S.A.",
+                                                        f"programadas{n + 1}@example.com")
+            shop = Shop(client, company)
+            company_ids.append(company.company_id)
+            for _ in range(per_company):
+                shop.created("/scheduled-invoices", {
+                    "businessPartnerId": shop.customer, "frequency": "monthly", "startDate": clock.today_in("HN"),
+                    "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": 100}]})
+        setup_s = round(time.perf_counter() - started, 1)
+        counter = CallCounter(table.client)
+        started = time.perf_counter()
+        summary = run_scheduled_invoices({})
+        run_s = time.perf_counter() - started
+        calls = counter.take()
+        made = sum(int((table.get(keys.document_day_count(company_id, keys.ALL_DAYS)) or {}).get("confirmed_01", 0))
+                   for company_id in company_ids)
+        assert made == summary["created"] == companies * per_company, (made, summary)
+        return {"companies": companies, "schedules": companies * per_company, "runSummary": summary,
+                "invoicesCreated": made, "runSeconds": round(run_s, 2),
+                "msPerInvoice": round(run_s * 1000 / made, 2), "dynamodbCalls": calls,
+                "callsPerInvoice": {name: round(count / made, 2) for name, count in sorted(calls.items())},
+                "transactionItems": sorted(set(counter.transaction_items)), "setupSeconds": setup_s,
+                "note": "in-process over the embedded moto: moto's time, not DynamoDB's; the calls are what counts"}
+
+
+def _printable_invoice(lines: int) -> dict[str, Any]:
+    """A confirmed sales invoice shaped as the service stores it: lines at the three ISV rates,
+    every fifth with a description long enough to wrap, and its CAI block."""
+    from decimal import Decimal
+
+    from chalicelib.domain.documents import document_totals, line_amounts
+
+    stored, amounts = [], []
+    for index in range(lines):
+        rate = (Decimal("0.15"), Decimal("0"), Decimal("0.18"))[index % 3]
+        quantity, price, discount = Decimal(index % 4 + 1), Decimal("149.95"), Decimal("5.00")
+        figures = line_amounts(quantity, price, discount, rate, f"lines[{index}]")
+        description = (f"Silla ergonómica de oficina, modelo {index}, con cojín lumbar y brazos ajustables en altura"
+                       if index % 5 == 0 else f"Artículo número {index}")
+        stored.append({"description": description, "quantity": quantity, "unitPrice": price, "discount": discount,
+                       "taxRate": rate, "subtotal": figures.subtotal, "tax": figures.tax, "total": figures.total})
+        amounts.append((figures, rate))
+    totals = document_totals(amounts)
+    return {"id": 1, "type": "01", "status": "confirmed", "number": "001-001-01-00000001", "date": "2026-11-02",
+            "dueDate": "2026-12-02", "currency": "HNL", "lines": stored, "subtotal": totals.subtotal,
+            "taxTotal": totals.tax_total, "total": totals.total,
+            "cai": {"cai": "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A", "rangeStart": "001-001-01-00000001",
+                    "rangeEnd": "001-001-01-00001000", "deadline": "2099-12-31"}}
+
+
+def pdf_rendering(runs: int) -> dict[str, Any]:
+    import io
+    from decimal import Decimal
+
+    import pypdf
+
+    from chalicelib.pdf import invoice, journal_entry, ticket
+
+    company = {"id": 1, "name": "Compañía Demostración S. de R.L.", "taxId": "08019999000001",
+               "address": "Col. Palmira, Tegucigalpa", "currency": "HNL"}
+    partner = {"id": 1, "name": "José Peña Muñoz", "taxId": "08011985123456"}
+    entry = {"id": 9, "date": "2026-11-02", "status": "posted", "entryType": "manual", "description": "Planilla",
+             "lines": [{"chartOfAccountId": n, "debit": Decimal("100.00") if n % 2 else Decimal(0),
+                        "credit": Decimal(0) if n % 2 else Decimal("100.00")} for n in range(1, 11)],
+             "totalDebit": Decimal("500.00"), "totalCredit": Decimal("500.00")}
+    accounts = {n: {"code": f"1101{n:02d}", "name": f"Cuenta {n}"} for n in range(1, 11)}
+    short, long = _printable_invoice(5), _printable_invoice(200)
+    cases = {"invoice_5_lines": lambda: invoice.render(company, partner, short),
+             "invoice_200_lines": lambda: invoice.render(company, partner, long),
+             "ticket_5_lines": lambda: ticket.render(company, partner, short),
+             "ticket_200_lines": lambda: ticket.render(company, partner, long),
+             "journal_entry_10_lines": lambda: journal_entry.render(company, entry, accounts)}
+    result: dict[str, Any] = {}
+    for name, render in cases.items():
+        content = render()  # warm-up: the first render loads fpdf2
+        timings = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            render()
+            timings.append(time.perf_counter() - start)
+        result[name] = {"median_ms": round(statistics.median(timings) * 1000, 1),
+                        "max_ms": round(max(timings) * 1000, 1), "pages": len(pypdf.PdfReader(io.BytesIO(content)).pages),
+                        "bytes": len(content)}
+    return result
+
+
+SECTIONS = ("import", "calls", "ledger", "documents", "document-list", "payments", "credits", "webhooks",
+            "scheduler", "pdf")
 
 
 def main() -> None:
@@ -799,6 +910,13 @@ def main() -> None:
         print(f"\nWebhooks over the local stack: {args.webhook_events} business_partner.created events, "
               f"{args.webhook_clients} client threads, first attempt of ~30 % failed by the receiver")
         print(json.dumps(webhook_delivery(args.webhook_events, args.webhook_clients, args.webhook_timeout), indent=2))
+    if "scheduler" in sections:
+        print("\nScheduler: one hourly run, 1,000 scheduled invoices due today across 50 companies")
+        print(json.dumps(scheduler_run(50, 20), indent=2))
+    if "pdf" in sections:
+        print(f"\nPDF rendering (median of {args.runs} renders after a warm-up): invoice and ticket of 5 and 200 "
+              "lines, a 10-line journal entry")
+        print(json.dumps(pdf_rendering(args.runs), indent=2))
 
 
 if __name__ == "__main__":

@@ -201,11 +201,11 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 
-    from chalicelib.settings import reset_settings
+    from chalicelib.settings import get_settings, reset_settings
     from chalicelib.store.table import make_client
     from infra.gateway import LocalApiGateway
     from infra.pollers import Pollers
-    from infra.resources import create_queues, create_table
+    from infra.resources import create_queues, create_table, verify_mail_sender
 
     table_name = os.environ["TABLE_NAME"]
     dynamodb = make_client("dynamodb")
@@ -213,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     queues = create_queues(make_client("sqs"), QUEUE_PREFIX)
     os.environ.setdefault("WEBHOOK_QUEUE_URL", queues["WebhookDeliveriesQueue"])
     reset_settings()  # read before the queue existed (make_client)
+    verify_mail_sender(make_client("ses"), get_settings().mail_from)
     restored = restore(dynamodb, table_name, state / "table.json")
 
     from app import app

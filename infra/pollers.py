@@ -17,6 +17,9 @@ REGION = "us-east-1"
 ACCOUNT = "123456789012"
 _RATE = re.compile(r"rate\((\d+)\s+(minute|minutes|hour|hours|day|days)\)")
 _UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
+# A schedule first fires this soon after the stack starts (work that came due while it was down
+# is not left waiting for an hour), then once per its interval.
+FIRST_SCHEDULE_DELAY_S = 2.0
 
 
 def _context(name: str) -> LambdaContext:
@@ -159,7 +162,9 @@ class Pollers:
     # --- schedules ------------------------------------------------------------------------------
     def _run_schedule(self, source: ScheduledEventConfig) -> None:
         interval = schedule_seconds(source.schedule_expression, self.schedule_override)
-        while not self.stop_event.wait(interval):
+        wait = min(interval, FIRST_SCHEDULE_DELAY_S)
+        while not self.stop_event.wait(wait):
+            wait = interval
             event = {"version": "0", "id": str(uuid.uuid4()), "detail-type": "Scheduled Event",
                      "source": "aws.events", "account": ACCOUNT,
                      "time": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -46,3 +46,10 @@ def create_queues(sqs: Any, prefix: str) -> dict[str, str]:
                                      "maxReceiveCount": queue["RedrivePolicy"]["maxReceiveCount"]}),
     })["QueueUrl"]
     return {WEBHOOK_QUEUE: queue_url, WEBHOOK_DLQ: dlq_url}
+
+
+def verify_mail_sender(ses: Any, address: str) -> None:
+    """SES sends only from a verified identity (an address or its domain): the local stack and
+    the tests verify the sender of e-mailed documents (MAIL_FROM) in moto, as an operator does
+    once in the deployed account."""
+    ses.verify_email_identity(EmailAddress=address)

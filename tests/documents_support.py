@@ -1,6 +1,6 @@
 """A company ready for documents: the accounts and rules documents post to (standard codes), a
 customer, a supplier, a stocked product, a service and a CAI range for sales invoices at the
-default branch."""
+default branch (an El Salvador shop, `country="SV"`, has no CAI: its invoices are DTEs)."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -9,12 +9,17 @@ from typing import Any
 from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, ApiClient, Books, CompanyFixture
 
 CAI = "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A"
+SV_COMPANY_NIT = "0614-010190-101-3"
 
 
 class Shop:
     def __init__(self, api: ApiClient, company: CompanyFixture, *, range_size: int = 1000,
-                 deadline: str = "2099-12-31") -> None:
+                 deadline: str = "2099-12-31", country: str = "HN") -> None:
         self.api, self.key, self.company = api, company.api_key, company
+        if country == "SV":  # El Salvador: US dollars, the company's NIT, no CAI
+            reply = api.put(f"/companies/{company.company_id}", {"country": "SV", "currency": "USD",
+                                                                "taxId": SV_COMPANY_NIT}, key=self.key)
+            assert reply.status == 200, reply.text
         self.books = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
         self.customer = self.created("/business-partners", {"name": "Cliente Uno", "type": "customer"})["id"]
         self.supplier = self.created("/business-partners", {"name": "Proveedor Uno", "type": "supplier"})["id"]
@@ -22,8 +27,9 @@ class Shop:
                                                   "taxRate": 0.15})["id"]
         self.service = self.created("/products", {"code": "S-1", "name": "Instalación", "type": "service",
                                                   "unitPrice": 50, "taxRate": 0.15})["id"]
-        self.cai_range = self.created("/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001", "documentType": "01",
-                                               "rangeStart": 1, "rangeEnd": range_size, "deadline": deadline})
+        self.cai_range = None if country == "SV" else self.created(
+            "/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001", "documentType": "01", "rangeStart": 1,
+                     "rangeEnd": range_size, "deadline": deadline})
 
     def created(self, path: str, body: Any) -> Any:
         reply = self.api.post(path, body, key=self.key)

@@ -49,13 +49,13 @@ def test_webhook_queue_redrives_to_its_dlq_after_four_receives(template):
                                       "maxReceiveCount": 4}
 
 
-def test_every_route_but_login_is_behind_the_request_authorizer(template):
+def test_every_route_but_login_and_gateway_callbacks_is_behind_the_request_authorizer(template):
     body = template["Resources"]["RestAPI"]["Properties"]["DefinitionBody"]
     operations = [(path, method, operation) for path, methods in body["paths"].items()
                   for method, operation in methods.items() if method != "options"]
     assert len(operations) > 50
     for path, method, operation in operations:
-        if path == "/auth/login":
+        if path in ("/auth/login", "/webhooks/gateway-a", "/webhooks/gateway-b"):
             assert "security" not in operation, method
         else:
             assert operation["security"] == [{"RequestAuthorizer": []}], (path, method)
@@ -89,11 +89,14 @@ def test_functions_get_their_configuration(template):
     assert api["TABLE_NAME"] == {"Ref": "AppTable"}
     assert api["WEBHOOK_QUEUE_URL"] == {"Ref": "WebhookDeliveriesQueue"}
     assert api["ALLOWED_ORIGINS"] == {"Ref": "AllowedOrigins"}
+    assert api["MAIL_FROM"] == {"Ref": "MailFrom"} and api["PAYMENT_LINK_BASE_URL"] == {"Ref": "PaymentLinkBaseUrl"}
+    assert template["Resources"]["MailSenderIdentity"]["Properties"]["EmailIdentity"] == {"Ref": "MailFrom"}
     authorizer = template["Resources"]["Authorizer"]["Properties"]["Environment"]["Variables"]
     assert "AUTH_AT_GATEWAY" not in authorizer and authorizer["TABLE_NAME"] == {"Ref": "AppTable"}
     statements = template["Resources"]["DefaultRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
     table_access = next(s for s in statements if s.get("Sid") == "Table")
     assert "dynamodb:TransactWriteItems" in table_access["Action"]
+    assert "ses:SendRawEmail" in next(s for s in statements if s.get("Sid") == "Email")["Action"]
     assert {"Fn::GetAtt": ["AppTable", "Arn"]} in table_access["Resource"]
 
 
@@ -121,3 +124,23 @@ def test_local_test_config_does_not_trust_a_gateway():
     config = json.loads((ROOT / ".chalice" / "config.json").read_text())
     for stage in config["stages"].values():
         assert "AUTH_AT_GATEWAY" not in stage.get("environment_variables", {})
+
+
+def test_scheduled_invoices_run_every_hour(template):
+    function = template["Resources"]["ScheduledInvoices"]["Properties"]
+    assert function["Handler"] == "app.scheduled_invoices_run"
+    events = list(function["Events"].values())
+    assert events == [{"Type": "Schedule", "Properties": {"Schedule": "rate(1 hour)"}}]
+
+
+def test_scheduled_invoices_function_gets_the_table_and_time_to_run(template):
+    function = template["Resources"]["ScheduledInvoices"]["Properties"]
+    assert function["Environment"]["Variables"]["TABLE_NAME"] == {"Ref": "AppTable"}
+    assert function["Timeout"] >= 300  # a run makes every due invoice of every company
+
+
+def test_the_api_answers_pdf_as_binary(template):
+    """API Gateway decodes the base64 body the print routes return only for binaryMediaTypes."""
+    body = template["Resources"]["RestAPI"]["Properties"]["DefinitionBody"]
+    assert "application/pdf" in body["x-amazon-apigateway-binary-media-types"]
+    assert "application/json" not in body["x-amazon-apigateway-binary-media-types"]

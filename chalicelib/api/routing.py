@@ -96,6 +96,9 @@ class RouteSpec:
     string_ids: tuple[str, ...] = ()
     # The body names a company on purpose (switch-company): no COMPANY_MISMATCH check.
     names_company: bool = False
+    # A binary media type the route answers instead of JSON (a PDF): its handler returns a
+    # Response with those bytes; errors stay JSON.
+    produces: str | None = None
 
     @property
     def body_model(self) -> type[BaseModel] | None:
@@ -153,14 +156,14 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
              response: ModelRef | None = None, status: int | None = None,
              access: Access = Access.ANY, permission: str | None = None,
              idempotent: bool | None = None, string_ids: tuple[str, ...] = (),
-             names_company: bool = False) -> Callable[..., Any]:
+             names_company: bool = False, produces: str | None = None) -> Callable[..., Any]:
     spec = RouteSpec(
         method=method, path=path, summary=summary, tag=tag,
         body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EmptyBody,
         query=query, response=response, status=status or (201 if method == "POST" else 200),
         access=access, permission=permission or (READ if method == "GET" else WRITE),
         idempotent=(method == "POST") if idempotent is None else idempotent, string_ids=string_ids,
-        names_company=names_company)
+        names_company=names_company, produces=produces)
 
     def register(handler: Callable[[Call], Any]) -> Callable[[Call], Any]:
         ROUTES.append(spec)
@@ -171,9 +174,32 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
 
         authorizer = None if spec.access is Access.PUBLIC else GATEWAY_AUTHORIZER
         blueprint.route(path, methods=[method], authorizer=authorizer, content_types=_ANY_CONTENT)(view)
+        if produces is not None:
+            _declare_binary_type(blueprint, produces)
         return handler
 
     return register
+
+
+def _declare_binary_type(blueprint: Blueprint, media_type: str) -> None:
+    """Chalice base64-encodes a body, and the packaged API Gateway (binaryMediaTypes) decodes
+    it, only for the app's `api.binary_types`: the blueprint adds the type to the app it is
+    registered on (Chalice's deferred registrations are the blueprints' hook for that)."""
+    def add(app: Any, _options: dict[str, Any]) -> None:
+        if media_type not in app.api.binary_types:
+            app.api.binary_types.append(media_type)
+
+    blueprint._deferred_registrations.append(add)
+
+
+def check_accepts(media_type: str, headers: Mapping[str, str]) -> None:
+    """A binary answer needs `Accept: <media type>` first in the header: API Gateway decodes a
+    base64 body only when the first Accept value is one of the API's binary types (else the
+    client would get base64 text), and Chalice refuses it without one. 406 in every layer."""
+    first = (headers.get("accept") or "").split(",")[0].split(";")[0].strip().lower()
+    if first != media_type:
+        raise ApiError(f"This route answers {media_type}: send the header Accept: {media_type}.",
+                       code="NOT_ACCEPTABLE", status=406)
 
 
 # Chalice would answer a Content-Type outside this list itself, with a body of its own shape;
@@ -243,6 +269,8 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
     ids = _path_ids(spec, path_values)
     query = _validate(spec.query_model, query_values, "query") if spec.query else None
     body = _validate(spec.body_model, {} if raw_body is None else raw_body, "body") if spec.body else None
+    if spec.produces is not None:
+        check_accepts(spec.produces, headers)
 
     command = None
     idempotency_request = None

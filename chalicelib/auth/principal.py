@@ -5,6 +5,9 @@ from typing import Any
 
 SESSION = "session"
 API_KEY = "api_key"
+# Work the service does on its own for a company: the hourly run, a payment gateway's
+# notification. No user; never accepted from an authorizer context.
+SYSTEM_USER_ID = 0
 
 
 @dataclass(frozen=True)
@@ -16,6 +19,11 @@ class Principal:
     role: str
     key_id: str | None = None
     session_hash: str | None = None
+
+    @classmethod
+    def acting_for(cls, company_id: int, actor: str) -> "Principal":
+        """The service itself at work for one company, `actor` saying what (e.g. "scheduler")."""
+        return cls(kind=actor, company_id=company_id, user_id=SYSTEM_USER_ID, role=actor)
 
     @property
     def is_web_session(self) -> bool:

@@ -42,3 +42,13 @@ def deliver_messages(event: Any) -> dict[str, list[dict[str, str]]]:
         if not done:
             failures.append({"itemIdentifier": raw["messageId"]})
     return {"batchItemFailures": failures}
+
+
+def run_scheduled_invoices(event: Any) -> dict[str, Any]:
+    """The hourly EventBridge rule: every company's due scheduled invoices, then the El Salvador
+    DTEs whose transmission got no answer. Returns both runs' summaries."""
+    from chalicelib.services import dte, scheduled_invoices
+    from chalicelib.store.table import get_table
+
+    table = get_table()
+    return {"scheduledInvoices": scheduled_invoices.run_due(table), "dteRetries": dte.retry_pending_dte(table)}

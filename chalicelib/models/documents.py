@@ -102,6 +102,21 @@ class CaiInfo(ResponseModel):
     deadline: str
 
 
+class DteInfo(ResponseModel):
+    """El Salvador: the document as an electronic tax document (DTE) and its transmission."""
+    status: Literal["pending", "accepted", "rejected"]
+    codigo_generacion: str
+    numero_control: Optional[str] = None
+    tipo_dte: Optional[str] = None
+    sello_recepcion: Optional[str] = None
+    observations: List[str] = Field(default_factory=list, description="the tax authority's, when it rejected it")
+    attempts: int = 0
+    last_attempt_at: Optional[str] = None
+    last_error: Optional[str] = Field(None, description="why the last transmission got no answer (still pending)")
+    transmitted_at: Optional[str] = None
+    accepted_at: Optional[str] = None
+
+
 class Document(ResponseModel):
     id: int
     type: str
@@ -132,6 +147,7 @@ class Document(ResponseModel):
     reversal_entry_ids: List[int] = Field(default_factory=list)
     cai: Optional[CaiInfo] = None
     codigo_generacion: Optional[str] = None
+    dte: Optional[DteInfo] = Field(None, description="El Salvador sales invoices; null elsewhere")
     warnings: List[str] = Field(default_factory=list)
     confirmed_at: Optional[str] = None
     cancelled_at: Optional[str] = None

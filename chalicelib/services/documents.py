@@ -7,7 +7,7 @@ import datetime as _dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.domain import documents as rules
@@ -16,7 +16,7 @@ from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT, NONE, Kind
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
-from chalicelib.services import fiscal, partner_ledger, payment_setup
+from chalicelib.services import dte, fiscal, partner_ledger, payment_setup
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory import StockWrites
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
@@ -373,6 +373,7 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     if not document.get("number"):
         number = fiscal.assign_number(plan.transaction, context.table, context.company, document)
         changes.update(number=number.number, cai=number.cai)
+    changes.update(dte.issue(plan.transaction, context.table, context.company, context.partner, {**document, **changes}))
     ceiling = _credit_control(plan, document)
     numbered = {**document, **changes}
     moves, movements = _effects(context, document)
@@ -460,8 +461,9 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
         entry_items = rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
         # partner (its movement, month total and open-document item), the number, a credit
-        # note's source and a period check when there are any
+        # note's source and a period check when there are any; an El Salvador DTE's items
         needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
+                  + dte.transaction_items(plan.context.company, kind.code)
                   + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
                   + len(moves) + len({(m["productId"], m["warehouseId"]) for m in moves})
                   + (entry_items or bool(moves or kind.balance)))
@@ -495,7 +497,10 @@ def _now_fields(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "version": int(document["version"]) + 1, "updatedAt": clock.now_iso()}
 
 
-def create_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+def create_document(command: Command, fields: dict[str, Any], *,
+                    extra_writes: Callable[[Transaction, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """`extra_writes` adds the caller's own writes to the document's one transaction, given the new
+    document (a scheduled invoice's advance: both commit or neither does)."""
     table, company_id = command.table, command.company_id
     kind = rules.KINDS[fields["type"]]
     status = _initial_status(kind, fields)
@@ -516,7 +521,10 @@ def create_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     _emit(plan, outbox.DOCUMENT_CREATED, document)
     if status == CONFIRMED:
         _emit(plan, outbox.DOCUMENT_CONFIRMED, document)
-    return _commit(command, plan, document, new=True)
+    if extra_writes:
+        extra_writes(plan.transaction, document)
+    # an El Salvador DTE goes to the tax authority once the document is committed
+    return dte.transmit_confirmed(table, context.company, _commit(command, plan, document, new=True))
 
 
 def _commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool = False,
@@ -616,7 +624,7 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     confirmed.update(_confirm(plan, confirmed))
     plan.count(confirmed, 1)
     _emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
-    return _commit(command, plan, confirmed, previous=document)
+    return dte.transmit_confirmed(command.table, context.company, _commit(command, plan, confirmed, previous=document))
 
 
 def _today(context: Context) -> str:

@@ -109,6 +109,43 @@ def session(token_hash: str) -> Key:
     return {"PK": f"SESSION#{token_hash}", "SK": "SESSION"}
 
 
+# --- payment gateways ----------------------------------------------------------------------------
+
+PAYMENT_GATEWAY = "PGATEWAY"  # small records: a handful per company
+
+
+def payment_link(link_id: str) -> Key:
+    """A gateway's callback names only the link: like an API key, the link is found from its id
+    alone and names its company."""
+    return {"PK": f"PAYLINK#{link_id}", "SK": "PAYLINK"}
+
+
+def payment_link_index(company_id: int, created_at: str, link_id: str) -> Dict[str, str]:
+    """GSI1 attributes that list a company's payment links by creation time."""
+    return {"GSI1PK": f"C#{company_id}#PAYLINK", "GSI1SK": f"{created_at}#{link_id}"}
+
+
+def gateway_callback(company_id: int, provider: str, transaction_id: str) -> Key:
+    """What was decided about one transaction of a gateway (accepted or refused): a repeated
+    notification finds it and gets the same answer."""
+    return {"PK": f"C#{company_id}#GWCALLBACK", "SK": f"{provider}#{transaction_id}"}
+
+
+def gateway_decisions_partition(company_id: int, gateway_id: int) -> str:
+    return f"C#{company_id}#GWDECISION#{gateway_id}"
+
+
+def gateway_decision_index(company_id: int, gateway_id: int, received_at: str, transaction_id: str) -> Dict[str, str]:
+    """GSI1 attributes that list one gateway's decisions by the time their notification came."""
+    return {"GSI1PK": gateway_decisions_partition(company_id, gateway_id), "GSI1SK": f"{received_at}#{transaction_id}"}
+
+
+def gateway_decision_count(company_id: int, gateway_id: int) -> Key:
+    """How many decisions a gateway has: kept in their transactions (list totals). Sorts apart
+    from the decisions, whose sort keys start with the provider."""
+    return {"PK": f"C#{company_id}#GWCALLBACK", "SK": f"#COUNT#{gateway_id}"}
+
+
 # --- accounting ---------------------------------------------------------------------------------
 # An account's partition holds, in sort-key order, the account item ("ACCT"), its monthly
 # balances ("BAL#{month}") and its postings ("P#{date}#{entryId}#{line}"): the ledger of one
@@ -310,3 +347,78 @@ def webhook_delivery(company_id: int, webhook_id: int, delivery_id: str) -> Key:
     """A delivery of one event to one subscription, with its attempts; delivery ids sort by the
     event's time, so the partition read backwards lists the newest first."""
     return {"PK": webhook_deliveries_partition(company_id, webhook_id), "SK": delivery_id}
+
+
+# --- scheduled invoices --------------------------------------------------------------------------
+
+SCHEDULED_INVOICE = "SCHED"  # scheduled invoices: small records (C#{c}#SCHEDS / id)
+
+# Scheduled invoices waiting for a run, of every company, by next run date: the hourly run reads
+# these partitions up to today instead of scanning the table. Not scoped to a company, on
+# purpose (only the scheduler reads it, like the DTE retry below); spread over shards so that no
+# single index partition takes every schedule's writes. Only active, unfinished schedules carry
+# the attributes (a sparse index).
+SCHEDULE_DUE_SHARDS = 8
+
+
+def schedule_due_partitions() -> list[str]:
+    return [f"SCHEDULE_DUE#{shard}" for shard in range(SCHEDULE_DUE_SHARDS)]
+
+
+def schedule_due_index(company_id: int, schedule_id: int, next_run_date: str) -> Dict[str, str]:
+    shard = (company_id + schedule_id) % SCHEDULE_DUE_SHARDS
+    return {"GSI2PK": f"SCHEDULE_DUE#{shard}",
+            "GSI2SK": f"{next_run_date}#{sortable_id(company_id)}#{sortable_id(schedule_id)}"}
+
+
+# --- El Salvador electronic tax documents (DTE) ---------------------------------------------------
+
+def dte_transmission(company_id: int, document_id: int) -> Key:
+    """A DTE's transmission to the tax authority, in its document's partition."""
+    return {"PK": entity(company_id, DOCUMENT, document_id)["PK"], "SK": "DTE"}
+
+
+def dte_control_sequence(company_id: int, tipo_dte: str) -> Key:
+    """The DTE control numbers of one DTE type: advanced in the confirming transaction."""
+    return {"PK": company_prefix(company_id), "SK": f"DTESEQ#{tipo_dte}"}
+
+
+# Transmissions still pending, of every company, oldest first: the hourly retry reads these
+# partitions instead of scanning. Not scoped to a company on purpose (only the retry reads it),
+# spread over shards like the schedules above; only pending transmissions carry the attributes.
+DTE_PENDING_SHARDS = 8
+
+
+def dte_pending_partitions() -> list[str]:
+    return [f"DTE_PENDING#{shard}" for shard in range(DTE_PENDING_SHARDS)]
+
+
+def dte_pending_index(company_id: int, document_id: int, since: str) -> Dict[str, str]:
+    shard = (company_id + document_id) % DTE_PENDING_SHARDS
+    return {"GSI1PK": f"DTE_PENDING#{shard}",
+            "GSI1SK": f"{since}#{sortable_id(company_id)}#{sortable_id(document_id)}"}
+
+
+# --- document sendings (a document e-mailed) -------------------------------------------------------
+
+DOCUMENT_SENDING_PREFIX = "SEND#"
+
+
+def document_sending(company_id: int, document_id: int, sent_at: str, message_id: str) -> Key:
+    """One sending of a document, in the document's own partition (beside its payments)."""
+    return {"PK": entity(company_id, DOCUMENT, document_id)["PK"],
+            "SK": f"{DOCUMENT_SENDING_PREFIX}{sent_at}#{message_id}"}
+
+
+def document_sendings_partition(company_id: int, document_id: int) -> str:
+    return f"C#{company_id}#DOCSEND#{document_id}"
+
+
+def document_sending_index(company_id: int, document_id: int, sent_at: str, message_id: str) -> Dict[str, str]:
+    """GSI1 attributes that list a document's sendings by time."""
+    return {"GSI1PK": document_sendings_partition(company_id, document_id), "GSI1SK": f"{sent_at}#{message_id}"}
+
+
+def document_sending_count(company_id: int, document_id: int) -> Key:
+    """How many times a document was sent: kept in the sendings' transactions (list totals)."""
+    return {"PK": entity(company_id, DOCUMENT, document_id)["PK"], "SK": "SENDCOUNT"}

@@ -1,0 +1,117 @@
+"""El Salvador's electronic tax documents (DTE), no I/O: which documents are DTEs, their
+generation code and control number, what the tax authority receives, and the `dte` state a
+transmission's outcome leaves on the document."""
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+PENDING, ACCEPTED, REJECTED = "pending", "accepted", "rejected"
+DTE_COUNTRY = "SV"
+
+# Our document type -> the authority's tipoDte. Both sales invoices are a "Factura" (01) for the
+# authority, so they share one control-number sequence. Credit and debit notes are not DTEs
+# here: the authority's notes (05, 06) correct a "Comprobante de crédito fiscal" (03), a type
+# this service does not issue.
+DTE_TYPES = {"01": "01", "113": "01"}
+
+_CODIGO_GENERACION = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")
+_NUMERO_CONTROL = re.compile(r"DTE-\d{2}-[A-Z0-9]{8}-\d{15}")
+# A NIT has 14 digits; a DUI (9 digits) stands in for it for natural persons.
+_NIT = re.compile(r"\d{9}|\d{14}")
+NUMERO_CONTROL_MAX = 10 ** 15 - 1
+
+
+def issues_dte(company: dict[str, Any], document_type: str) -> bool:
+    return company.get("country") == DTE_COUNTRY and document_type in DTE_TYPES
+
+
+def new_codigo_generacion() -> str:
+    return check_codigo_generacion(str(uuid.uuid4()).upper())
+
+
+def is_codigo_generacion(value: Any) -> bool:
+    """An uppercase UUID version 4 (RFC 4122 variant), as the authority requires."""
+    return isinstance(value, str) and _CODIGO_GENERACION.fullmatch(value) is not None
+
+
+def check_codigo_generacion(value: Any) -> str:
+    if not is_codigo_generacion(value):
+        raise ValueError(f"codigoGeneracion must be an uppercase UUID v4, not {value!r}")
+    return value
+
+
+def numero_control(tipo_dte: str, document_number: str, sequence: int) -> str:
+    """DTE-{tipoDte}-{establishment and point of sale, 4 + 4}-{15-digit sequence}; the
+    establishment and emission point come from the document's number (EEE-PPP-TT-NNNNNNNN)."""
+    if not 1 <= sequence <= NUMERO_CONTROL_MAX:
+        raise ValueError(f"the control number sequence must be within 1..{NUMERO_CONTROL_MAX}")
+    establishment, point = document_number.split("-")[:2]
+    value = f"DTE-{tipo_dte}-{establishment:0>4}{point:0>4}-{sequence:015d}"
+    if not is_numero_control(value):
+        raise ValueError(f"not a control number: {value}")
+    return value
+
+
+def is_numero_control(value: Any) -> bool:
+    return isinstance(value, str) and _NUMERO_CONTROL.fullmatch(value) is not None
+
+
+def is_nit(value: Any) -> bool:
+    return isinstance(value, str) and _NIT.fullmatch(value.replace("-", "")) is not None
+
+
+@dataclass(frozen=True)
+class DteResult:
+    """The authority's answer to one transmission."""
+    accepted: bool
+    received_at: str
+    sello_recepcion: str | None = None
+    observations: list[str] = field(default_factory=list)
+
+
+def pending_dte(document_type: str, codigo_generacion: str, numero: str, partner: dict[str, Any]) -> dict[str, Any]:
+    """The document's `dte` at confirmation. The customer (receptor) is kept as it was then: a
+    later retransmission sends what was issued, not the partner as edited since."""
+    receptor = {name: value for name, value in (("nit", partner.get("taxId")), ("nombre", partner.get("name")))
+                if value}
+    return {"status": PENDING, "tipoDte": DTE_TYPES[document_type], "codigoGeneracion": codigo_generacion,
+            "numeroControl": numero, "receptor": receptor, "observations": [], "attempts": 0}
+
+
+def submission(document: dict[str, Any], company: dict[str, Any]) -> dict[str, Any]:
+    """What the authority receives for a document (the parts its checks look at)."""
+    dte = document["dte"]
+    return {"identificacion": {"tipoDte": dte["tipoDte"], "numeroControl": dte.get("numeroControl"),
+                               "codigoGeneracion": dte["codigoGeneracion"], "fecEmi": document["date"],
+                               "tipoMoneda": document.get("currency")},
+            "emisor": {"nit": company.get("taxId"), "nombre": company.get("name")},
+            "receptor": dict(dte.get("receptor") or {}),
+            "resumen": {"totalPagar": document["total"]}}
+
+
+def answered(dte: dict[str, Any], result: DteResult) -> dict[str, Any]:
+    """The `dte` once the authority answered: accepted with its seal, or rejected with its
+    observations."""
+    if result.accepted and not result.sello_recepcion:
+        raise ValueError("an accepted DTE carries the authority's selloRecepcion")
+    answer = {**_attempted(dte, result.received_at), "status": ACCEPTED if result.accepted else REJECTED,
+              "observations": list(result.observations), "transmittedAt": result.received_at}
+    answer.pop("lastError", None)
+    if result.accepted:
+        answer.update(selloRecepcion=result.sello_recepcion, acceptedAt=result.received_at)
+    return answer
+
+
+def unanswered(dte: dict[str, Any], error: str, at: str) -> dict[str, Any]:
+    """The `dte` after a transmission that got no answer (timeout, authority down): still
+    pending, to be sent again."""
+    return {**_attempted(dte, at), "status": PENDING, "lastError": error[:500]}
+
+
+def _attempted(dte: dict[str, Any], at: str) -> dict[str, Any]:
+    if dte.get("status") != PENDING:
+        raise ValueError(f"only a pending DTE is transmitted; this one is {dte.get('status')}")
+    return {**dte, "attempts": int(dte.get("attempts", 0)) + 1, "lastAttemptAt": at}

@@ -1,0 +1,55 @@
+from typing import Annotated, List, Optional
+
+from pydantic import Field, StringConstraints
+
+from chalicelib.domain.mail import MAIL_ADDRESS_PATTERN, ONE_LINE_PATTERN
+from chalicelib.models.base import EntityId, ListEnvelope, LongText, RequestModel, ResponseModel
+
+# Stricter than models.base.Email: the address goes into a mail header and to SES.
+Recipient = Annotated[str, StringConstraints(max_length=254, pattern=MAIL_ADDRESS_PATTERN)]
+Subject = Annotated[str, StringConstraints(max_length=200, pattern=ONE_LINE_PATTERN)]
+
+
+class ReportTemplate(ResponseModel):
+    id: int
+    key: str
+    name: str
+    resource: str = Field(description="what it prints: `document` or `journal-entry`")
+    page_format: str = Field(description="`letter`, or `roll-80mm` for an 80 mm roll printer")
+
+
+class ReportTemplateList(ResponseModel):
+    report_templates: List[ReportTemplate]
+
+
+class PrintRequest(RequestModel):
+    template_id: Optional[EntityId] = Field(
+        None, description="a template of the printed resource (GET /report-templates); default: the invoice for "
+                          "documents, the journal-entry template for entries")
+
+
+class SendDocument(RequestModel):
+    """The spec's Send-document body."""
+    template_id: Optional[EntityId] = Field(None, description="a document template; default: the invoice")
+    document_id: EntityId
+    email: Recipient
+    subject: Optional[Subject] = Field(None, description="default: the document's title and number")
+    message: Optional[LongText] = Field(None, description="the text of the e-mail; the PDF is attached")
+    send_from: Annotated[str, StringConstraints(max_length=50)] = Field(
+        "email", description="the sending channel: only `email` exists (anything else: CHANNEL_UNSUPPORTED)")
+
+
+class Sending(ResponseModel):
+    document_id: int
+    channel: str
+    email: str
+    subject: str
+    template_id: int
+    attachment: str
+    message_id: str
+    sent_at: str
+    sent_by: Optional[int] = None
+
+
+class SendingList(ListEnvelope):
+    sendings: List[Sending]

@@ -1,0 +1,109 @@
+"""What the document templates (invoice, ticket) show, worked out from the stored records: the
+title, the parties, the fiscal block and the totals a Honduran invoice itemizes."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Mapping
+
+from chalicelib.domain.amount_words import amount_in_words
+from chalicelib.domain.document_types import PURCHASES
+from chalicelib.domain.documents import CANCELLED, DRAFT, KINDS
+from chalicelib.pdf import text
+
+ZERO = Decimal("0.00")
+GENERAL_RATE, SPECIAL_RATE = Decimal("0.15"), Decimal("0.18")
+# Required on Honduran fiscal invoices (Reglamento del Régimen de Facturación).
+FISCAL_LEGEND = "LA FACTURA ES BENEFICIO DE TODOS, ¡EXÍJALA!"
+COPIES_LEGEND = "Original: cliente. Copia: obligado tributario emisor."
+STAMPS = {DRAFT: "BORRADOR: SIN VALOR FISCAL", CANCELLED: "ANULADO"}
+
+
+@dataclass(frozen=True)
+class Totals:
+    discounts: Decimal
+    subtotal: Decimal
+    exonerated: Decimal
+    exempt: Decimal
+    taxed_general: Decimal
+    taxed_special: Decimal
+    tax_general: Decimal
+    tax_special: Decimal
+    total: Decimal
+
+    def rows(self) -> list[tuple[str, Decimal]]:
+        return [("Descuentos y rebajas", self.discounts), ("Subtotal", self.subtotal),
+                ("Importe exonerado", self.exonerated), ("Importe exento", self.exempt),
+                ("Importe gravado 15 %", self.taxed_general), ("Importe gravado 18 %", self.taxed_special),
+                ("ISV 15 %", self.tax_general), ("ISV 18 %", self.tax_special)]
+
+
+def totals(document: Mapping[str, Any]) -> Totals:
+    """Bases and ISV by rate, summed from the lines' own rounded amounts (as the document's
+    totals are). Exonerated sales (a buyer's exemption certificate) are not recorded on
+    documents yet: always zero."""
+    bases = {ZERO: ZERO, GENERAL_RATE: ZERO, SPECIAL_RATE: ZERO}
+    taxes = {GENERAL_RATE: ZERO, SPECIAL_RATE: ZERO}
+    discounts = ZERO
+    for line in document["lines"]:
+        rate = Decimal(line.get("taxRate") or 0)
+        rate = rate if rate in taxes else ZERO
+        bases[rate] += Decimal(line["subtotal"])
+        if rate in taxes:
+            taxes[rate] += Decimal(line["tax"])
+        discounts += Decimal(line.get("discount") or 0)
+    return Totals(discounts=discounts, subtotal=Decimal(document["subtotal"]), exonerated=ZERO, exempt=bases[ZERO],
+                  taxed_general=bases[GENERAL_RATE], taxed_special=bases[SPECIAL_RATE],
+                  tax_general=taxes[GENERAL_RATE], tax_special=taxes[SPECIAL_RATE], total=Decimal(document["total"]))
+
+
+def title(document: Mapping[str, Any]) -> str:
+    kind = KINDS.get(document["type"])
+    return (kind.name if kind else f"Documento {document['type']}").upper()
+
+
+def number(document: Mapping[str, Any]) -> str:
+    return document.get("number") or f"Borrador {document['id']}"
+
+
+def is_sale(document: Mapping[str, Any]) -> bool:
+    kind = KINDS.get(document["type"])
+    return kind is None or kind.module != PURCHASES
+
+
+def partner_label(document: Mapping[str, Any]) -> str:
+    return "Cliente" if is_sale(document) else "Proveedor"
+
+
+def currency(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:
+    return str(document.get("currency") or company.get("currency") or "HNL")
+
+
+def amount_words(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:
+    return amount_in_words(Decimal(document["total"]), currency(document, company))
+
+
+def stamp(document: Mapping[str, Any]) -> str | None:
+    return STAMPS.get(document.get("status", ""))
+
+
+def cai_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The CAI block of a number taken from an authorized range (none for other numbers)."""
+    cai = document.get("cai")
+    if not cai:
+        return []
+    return [("CAI", str(cai["cai"])),
+            ("Rango autorizado", f"{cai['rangeStart']} al {cai['rangeEnd']}"),
+            ("Fecha límite de emisión", text.date(cai.get("deadline")))]
+
+
+def company_rows(company: Mapping[str, Any]) -> list[str]:
+    rows = [f"RTN: {company['taxId']}"] if company.get("taxId") else []
+    rows += [str(company[name]) for name in ("address",) if company.get(name)]
+    contact = "  ".join(str(company[name]) for name in ("phone", "email") if company.get(name))
+    return rows + ([contact] if contact else [])
+
+
+def line_rows(document: Mapping[str, Any]) -> list[list[str]]:
+    return [[str(line.get("description") or ""), text.quantity(line["quantity"]), text.money(line["unitPrice"]),
+             text.money(line.get("discount") or 0), text.money(line["subtotal"])] for line in document["lines"]]

@@ -1,0 +1,261 @@
+"""El Salvador's electronic tax documents (DTE). A sales invoice of an SV company becomes a DTE in
+its confirming transaction (generation code, control number, a pending transmission); once that
+transaction has committed it is sent to the tax authority, an external call, and the answer is
+recorded in a transaction of its own. A transmission that got no answer stays pending, and
+`retry_pending_dte` (the hourly run) sends it again."""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+from collections import Counter
+from decimal import Decimal
+from typing import Any, Callable, Protocol
+
+from chalicelib import clock
+from chalicelib.domain import documents as document_rules
+from chalicelib.domain import dte as rules
+from chalicelib.domain.dte import PENDING, DteResult
+from chalicelib.events import outbox
+from chalicelib.observability import logger
+from chalicelib.settings import get_settings
+from chalicelib.store import keys
+from chalicelib.store.listing import GSI1
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction, run_with_retries
+
+# Recording an answer runs again on fresh data when a concurrent write (a payment) got in the
+# way, a few times: after that the transmission stays pending and the hourly retry takes it.
+RECORD_ATTEMPTS = 3
+# The hourly retry leaves alone transmissions younger than this: their own request is most
+# likely still sending them.
+RETRY_MIN_AGE_SECONDS = 300
+RETRY_BATCH = 100
+# A retry that found nothing left to record: answered meanwhile by another run.
+SKIPPED = "skipped"
+
+
+class DteTransmitter(Protocol):
+    def transmit(self, document: dict[str, Any], company: dict[str, Any]) -> DteResult:
+        """Sends the document's DTE and returns the authority's answer; raises when none came
+        (timeout, authority unavailable)."""
+        ...
+
+
+class TransmissionFailed(Exception):
+    """The tax authority did not answer."""
+
+
+class SandboxDteTransmitter:
+    """Stands in for the authority's reception service (locally and in tests): the checks below,
+    always the same answer for the same DTE, and an accepted DTE's seal derived from its codes."""
+
+    def transmit(self, document: dict[str, Any], company: dict[str, Any]) -> DteResult:
+        sent = rules.submission(document, company)
+        observations = self.observations(sent)
+        if observations:
+            return DteResult(accepted=False, received_at=clock.now_iso(), observations=observations)
+        return DteResult(accepted=True, received_at=clock.now_iso(), sello_recepcion=self.seal(sent))
+
+    @staticmethod
+    def observations(sent: dict[str, Any]) -> list[str]:
+        identification = sent["identificacion"]
+        checks = (
+            (rules.is_codigo_generacion(identification["codigoGeneracion"]),
+             "identificacion.codigoGeneracion: debe ser un UUID v4 en mayúsculas"),
+            (rules.is_numero_control(identification["numeroControl"]),
+             "identificacion.numeroControl: formato DTE-00-XXXXXXXX-000000000000000"),
+            (identification["tipoMoneda"] == "USD", "identificacion.tipoMoneda: debe ser USD"),
+            (rules.is_nit(sent["emisor"].get("nit")), "emisor.nit: NIT (14 dígitos) requerido"),
+            (rules.is_nit(sent["receptor"].get("nit")), "receptor.nit: NIT (14 dígitos) o DUI (9 dígitos) requerido"),
+            (Decimal(sent["resumen"]["totalPagar"]) > 0, "resumen.totalPagar: debe ser mayor que cero"),
+        )
+        return [message for passed, message in checks if not passed]
+
+    @staticmethod
+    def seal(sent: dict[str, Any]) -> str:
+        identification = sent["identificacion"]
+        codes = f"{identification['codigoGeneracion']}|{identification['numeroControl']}"
+        return hashlib.sha256(codes.encode()).hexdigest().upper()[:40]
+
+
+class UnreachableDteTransmitter:
+    """An authority that never answers: how a timeout looks, to exercise the pending path and
+    the retry locally."""
+
+    def transmit(self, document: dict[str, Any], company: dict[str, Any]) -> DteResult:
+        raise TransmissionFailed("the tax authority did not answer (DTE_TRANSMITTER=unreachable)")
+
+
+TRANSMITTERS: dict[str, Callable[[], DteTransmitter]] = {
+    "sandbox": SandboxDteTransmitter, "unreachable": UnreachableDteTransmitter}
+
+
+def configured_transmitter() -> DteTransmitter:
+    name = get_settings().dte_transmitter
+    if name not in TRANSMITTERS:
+        raise ValueError(f"DTE_TRANSMITTER must be one of {', '.join(TRANSMITTERS)}, not {name!r}")
+    return TRANSMITTERS[name]()
+
+
+# --- issuing: inside the confirming transaction ---------------------------------------------------
+
+def transaction_items(company: dict[str, Any], document_type: str) -> int:
+    """Items issuing adds to the confirming transaction: the transmission and the control
+    number's sequence."""
+    return 2 if rules.issues_dte(company, document_type) else 0
+
+
+def issue(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],
+          document: dict[str, Any]) -> dict[str, Any]:
+    """Makes a numbered document being confirmed a DTE when it is one: returns the document's new
+    fields (none otherwise) and adds the pending transmission and the control number to its
+    transaction."""
+    if not rules.issues_dte(company, document["type"]):
+        return {}
+    company_id, document_id = int(company["id"]), int(document["id"])
+    tipo_dte = rules.DTE_TYPES[document["type"]]
+    codigo = rules.new_codigo_generacion()
+    numero = rules.numero_control(tipo_dte, document["number"],
+                                  _next_control_number(transaction, table, company_id, tipo_dte))
+    now = clock.now_iso()
+    transaction.put_new({**keys.dte_transmission(company_id, document_id),
+                         **keys.dte_pending_index(company_id, document_id, now), "itemType": "DTE",
+                         "companyId": company_id, "documentId": document_id, "status": PENDING,
+                         "codigoGeneracion": codigo, "attempts": 0, "createdAt": now})
+    return {"codigoGeneracion": codigo, "dte": rules.pending_dte(document["type"], codigo, numero, partner)}
+
+
+def _next_control_number(transaction: Transaction, table: Table, company_id: int, tipo_dte: str) -> int:
+    """Gap-free, taken in the confirming transaction under a condition on the number read: a
+    concurrent confirmation makes this one run again and take the next."""
+    key = keys.dte_control_sequence(company_id, tipo_dte)
+    sequence = table.get(key)
+    if sequence is None:
+        transaction.update(key, "SET nextNumber = :after", condition="attribute_not_exists(nextNumber)",
+                           values={":after": 2})
+        return 1
+    number = int(sequence["nextNumber"])
+    transaction.update(key, "SET nextNumber = :after", condition="nextNumber = :n",
+                       values={":n": number, ":after": number + 1})
+    return number
+
+
+# --- transmitting: after the confirming transaction committed -----------------------------------
+
+def transmit_confirmed(table: Table, company: dict[str, Any], document: dict[str, Any],
+                       transmitter: DteTransmitter | None = None) -> dict[str, Any]:
+    """Sends a just-confirmed document's pending DTE and returns the document as the answer left
+    it. Never raises: the document is confirmed whatever happens here (and an exception would
+    make the request run its committed command again); what is not recorded stays pending."""
+    dte = document.get("dte")
+    if not dte or dte.get("status") != PENDING:
+        return document
+    try:
+        changes = _transmit(table, company, document, transmitter or configured_transmitter())
+    except Exception:  # the confirmation stands; the retry sends it again
+        logger.exception("DTE transmission not recorded; it stays pending",
+                         extra={"companyId": company.get("id"), "documentId": document.get("id")})
+        return document
+    return {**document, **changes} if changes else document
+
+
+def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *,
+                      min_age_seconds: int = RETRY_MIN_AGE_SECONDS, batch: int = RETRY_BATCH) -> dict[str, int]:
+    """Sends again the pending transmissions of every company (oldest first, up to `batch` per
+    index shard), found through the sparse pending index. Returns how many ended accepted,
+    rejected, still pending, or skipped (answered meanwhile by another run, or gone)."""
+    transmitter = transmitter or configured_transmitter()
+    cutoff = clock.iso(clock.now() - _dt.timedelta(seconds=min_age_seconds))
+    tally: Counter[str] = Counter()
+    for partition in keys.dte_pending_partitions():
+        pending, _ = table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", None, cutoff),
+                                 limit=batch)
+        for transmission in pending:
+            tally[_retry(table, transmitter, int(transmission["companyId"]), int(transmission["documentId"]))] += 1
+    return dict(tally)
+
+
+def _retry(table: Table, transmitter: DteTransmitter, company_id: int, document_id: int) -> str:
+    found = table.batch_get([keys.company(company_id), _document_key(company_id, document_id)])
+    company = found.get(_pair(keys.company(company_id)))
+    document = found.get(_pair(_document_key(company_id, document_id)))
+    if company is None or document is None or (document.get("dte") or {}).get("status") != PENDING:
+        return SKIPPED
+    try:
+        changes = _transmit(table, company, document, transmitter)
+    except Exception:  # one transmission's trouble does not stop the run
+        logger.exception("DTE retry not recorded; it stays pending",
+                         extra={"companyId": company_id, "documentId": document_id})
+        return PENDING
+    return changes["dte"]["status"] if changes else SKIPPED
+
+
+def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
+              transmitter: DteTransmitter) -> dict[str, Any] | None:
+    company_id, document_id = int(company["id"]), int(document["id"])
+    try:
+        result = transmitter.transmit(document, company)
+    except Exception as error:  # no answer: recorded, and sent again later
+        logger.warning("DTE transmission got no answer", extra={"companyId": company_id, "documentId": document_id,
+                                                                 "error": repr(error)})
+        problem = "the tax authority did not answer"  # the details are logged, not shown to clients
+        return _record(table, company_id, document_id, lambda dte: rules.unanswered(dte, problem, clock.now_iso()))
+    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
+
+
+def _record(table: Table, company_id: int, document_id: int,
+            outcome: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any] | None:
+    """Records a transmission's outcome once, in one transaction: on the transmission while it is
+    still pending (another run that recorded first makes this one change nothing), on the
+    document (whose version moves, so no command holding an older copy overwrites it) and, when
+    accepted, the `document.dte_accepted` event. Returns the document's changed fields, or None
+    when there was nothing left to record."""
+    transmission_key = keys.dte_transmission(company_id, document_id)
+    document_key = _document_key(company_id, document_id)
+
+    def attempt() -> dict[str, Any] | None:
+        found = table.batch_get([transmission_key, document_key])
+        transmission, document = found.get(_pair(transmission_key)), found.get(_pair(document_key))
+        if transmission is None or document is None or transmission["status"] != PENDING:
+            return None
+        dte = outcome(document["dte"])
+        now = clock.now_iso()
+        changes = {"dte": dte, "version": int(document["version"]) + 1, "updatedAt": now}
+        transaction = Transaction(table)
+        _update_transmission(transaction, company_id, document_id, dte)
+        transaction.update(document_key, "SET #dte = :dte, #updated = :now ADD #version :one",
+                           condition="#dte.#status = :pending",
+                           names={"#dte": "dte", "#status": "status", "#updated": "updatedAt", "#version": "version"},
+                           values={":dte": dte, ":now": now, ":one": 1, ":pending": PENDING})
+        if dte["status"] == rules.ACCEPTED:
+            outbox.emit(transaction, outbox.DOCUMENT_DTE_ACCEPTED, company_id, "document", document_id,
+                        document_rules.event_data({**document, **changes}))
+        transaction.commit()
+        return changes
+
+    return run_with_retries(attempt, attempts=RECORD_ATTEMPTS)
+
+
+def _update_transmission(transaction: Transaction, company_id: int, document_id: int, dte: dict[str, Any]) -> None:
+    """An answered transmission leaves the pending index; an unanswered one moves to its back (its
+    last attempt), so transmissions that keep failing never hide the ones behind them."""
+    assignments = ["#status = :status", "attempts = :attempts", "lastAttemptAt = :at"]
+    values: dict[str, Any] = {":status": dte["status"], ":attempts": dte["attempts"], ":at": dte["lastAttemptAt"],
+                              ":pending": PENDING}
+    if dte["status"] == PENDING:
+        assignments += ["lastError = :error", "GSI1SK = :since"]
+        values[":error"] = dte["lastError"]
+        values[":since"] = keys.dte_pending_index(company_id, document_id, dte["lastAttemptAt"])["GSI1SK"]
+        removals = ""
+    else:
+        removals = " REMOVE GSI1PK, GSI1SK, lastError"
+    transaction.update(keys.dte_transmission(company_id, document_id), "SET " + ", ".join(assignments) + removals,
+                       condition="#status = :pending", names={"#status": "status"}, values=values)
+
+
+def _document_key(company_id: int, document_id: int) -> keys.Key:
+    return keys.entity(company_id, keys.DOCUMENT, document_id)
+
+
+def _pair(key: keys.Key) -> tuple[str, str]:
+    return key["PK"], key["SK"]

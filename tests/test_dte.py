@@ -1,0 +1,257 @@
+"""El Salvador electronic tax documents (DTE): sales invoices of an SV company are issued with a
+generation code and control number when confirmed, sent to the (sandbox) tax authority after the
+confirming transaction, answered once, and retried from the pending index when no answer came."""
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+
+import pytest
+
+from chalicelib.services.dte import SandboxDteTransmitter, retry_pending_dte
+from chalicelib.store import keys
+from tests.documents_support import Shop, outbox_payloads
+
+UPPERCASE_UUID4 = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")
+CUSTOMER_NIT = "0614-250585-102-7"
+
+
+@pytest.fixture
+def shop(api, company_a) -> Shop:
+    return Shop(api, company_a, country="SV")
+
+
+@pytest.fixture
+def customer(shop) -> int:
+    return shop.created("/business-partners", {"name": "Cliente con NIT", "type": "customer",
+                                               "taxId": CUSTOMER_NIT})["id"]
+
+
+def invoice(shop: Shop, partner: int, **fields) -> dict:
+    return shop.document("01", [(shop.service, 2, 50)], partner=partner, **fields)
+
+
+def events(table, company_id: int, document_id: int) -> list[dict]:
+    return [payload for payload in outbox_payloads(table, company_id)
+            if payload["resourceType"] == "document" and int(payload["resourceId"]) == document_id]
+
+
+def transmission(table, company_id: int, document_id: int) -> dict | None:
+    return table.get(keys.dte_transmission(company_id, document_id))
+
+
+def assert_accepted(document: dict) -> None:
+    dte = document["dte"]
+    assert dte["status"] == "accepted"
+    assert dte["codigoGeneracion"] == document["codigoGeneracion"]
+    assert dte["selloRecepcion"] == hashlib.sha256(
+        f"{dte['codigoGeneracion']}|{dte['numeroControl']}".encode()).hexdigest().upper()[:40]
+    assert dte["observations"] == [] and dte["lastError"] is None
+    assert dte["acceptedAt"] and dte["acceptedAt"] == dte["transmittedAt"]
+
+
+def test_an_invoice_created_confirmed_is_issued_and_accepted_as_a_dte(shop, customer, table):
+    created = invoice(shop, customer)
+
+    codigo = created["codigoGeneracion"]
+    assert UPPERCASE_UUID4.fullmatch(codigo) and uuid.UUID(codigo).version == 4
+    assert created["status"] == "confirmed" and created["cai"] is None and created["currency"] == "USD"
+    assert created["number"] == "001-001-01-00000001"
+    assert created["dte"]["numeroControl"] == "DTE-01-00010001-000000000000001"
+    assert created["dte"]["tipoDte"] == "01" and created["dte"]["attempts"] == 1
+    assert_accepted(created)
+    shown = shop.get(created["id"])
+    assert shown["dte"] == created["dte"] and shown["codigoGeneracion"] == codigo
+    assert shown["version"] == created["version"] == 2  # confirmed, then the answer recorded
+
+    company_id = shop.company.company_id
+    payloads = events(table, company_id, created["id"])
+    assert [p["event"] for p in payloads].count("document.dte_accepted") == 1
+    assert sorted(p["event"] for p in payloads) == ["document.confirmed", "document.created", "document.dte_accepted"]
+    for payload in payloads:
+        assert payload["data"]["codigoGeneracion"] == codigo
+        assert payload["data"]["isConfirmed"] is True and payload["data"]["number"] == "0010010100000001"
+    recorded = transmission(table, company_id, created["id"])
+    assert recorded["status"] == "accepted" and "GSI1PK" not in recorded  # out of the pending index
+
+    second = invoice(shop, customer)
+    assert second["dte"]["numeroControl"] == "DTE-01-00010001-000000000000002"
+    assert second["codigoGeneracion"] != codigo
+    assert_accepted(second)
+
+
+def test_a_draft_becomes_a_dte_when_it_is_confirmed(shop, customer, table):
+    draft = invoice(shop, customer, status="draft")
+    assert draft["dte"] is None and draft["codigoGeneracion"] is None
+    assert transmission(table, shop.company.company_id, draft["id"]) is None
+
+    confirmed = shop.action(draft["id"], "confirm")
+    assert confirmed["status"] == "confirmed"
+    assert_accepted(confirmed)
+    assert confirmed["dte"]["numeroControl"] == "DTE-01-00010001-000000000000001"
+    assert shop.get(draft["id"])["dte"] == confirmed["dte"]
+    codes = {p["event"]: p["data"]["codigoGeneracion"] for p in events(table, shop.company.company_id, draft["id"])}
+    assert codes == {"document.created": None, "document.confirmed": confirmed["codigoGeneracion"],
+                     "document.dte_accepted": confirmed["codigoGeneracion"]}
+
+
+def test_a_reservation_invoice_shares_the_invoices_control_numbers(shop, customer):
+    first = invoice(shop, customer)
+    reservation = shop.document("113", [(shop.service, 1, 50)], partner=customer)
+    assert reservation["number"] == "001-001-113-00000001"
+    assert reservation["dte"]["tipoDte"] == "01"
+    assert reservation["dte"]["numeroControl"] == "DTE-01-00010001-000000000000002"
+    assert first["dte"]["numeroControl"] == "DTE-01-00010001-000000000000001"
+    assert_accepted(reservation)
+
+
+def test_the_authority_rejects_a_customer_without_nit_and_no_event_follows(shop, table):
+    rejected = invoice(shop, shop.customer)  # the shop's customer has no taxId
+
+    assert rejected["status"] == "confirmed"  # the document stands; its DTE does not
+    dte = rejected["dte"]
+    assert dte["status"] == "rejected" and dte["selloRecepcion"] is None and dte["acceptedAt"] is None
+    assert dte["observations"] == ["receptor.nit: NIT (14 dígitos) o DUI (9 dígitos) requerido"]
+    assert dte["transmittedAt"] and UPPERCASE_UUID4.fullmatch(rejected["codigoGeneracion"])
+    assert shop.get(rejected["id"])["dte"] == dte
+    payloads = events(table, shop.company.company_id, rejected["id"])
+    assert sorted(p["event"] for p in payloads) == ["document.confirmed", "document.created"]
+    recorded = transmission(table, shop.company.company_id, rejected["id"])
+    assert recorded["status"] == "rejected" and "GSI1PK" not in recorded
+    assert retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0) == {}
+    assert shop.get(rejected["id"])["dte"] == dte
+
+
+def test_the_authority_lists_every_problem_it_finds(shop, table):
+    rejected = invoice(shop, shop.customer, currency="HNL")
+    assert rejected["dte"]["observations"] == ["identificacion.tipoMoneda: debe ser USD",
+                                               "receptor.nit: NIT (14 dígitos) o DUI (9 dígitos) requerido"]
+
+
+def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(shop, customer, table, settings_env):
+    settings_env(DTE_TRANSMITTER="unreachable")
+    created = invoice(shop, customer)  # still 201: the document is confirmed, its DTE pending
+
+    company_id = shop.company.company_id
+    dte = created["dte"]
+    assert created["status"] == "confirmed" and dte["status"] == "pending"
+    assert "did not answer" in dte["lastError"] and dte["attempts"] == 1 and dte["lastAttemptAt"]
+    assert dte["selloRecepcion"] is None and UPPERCASE_UUID4.fullmatch(created["codigoGeneracion"])
+    assert shop.get(created["id"])["dte"] == dte
+    recorded = transmission(table, company_id, created["id"])
+    assert recorded["status"] == "pending" and recorded["GSI1PK"].startswith("DTE_PENDING#")
+    assert "document.dte_accepted" not in [p["event"] for p in events(table, company_id, created["id"])]
+
+    # a transmission younger than the retry's minimum age is left to its own request
+    assert retry_pending_dte(table, SandboxDteTransmitter()) == {}
+    # the configured transmitter still gets no answer: recorded, still pending
+    assert retry_pending_dte(table, min_age_seconds=0) == {"pending": 1}
+    assert shop.get(created["id"])["dte"]["attempts"] == 2
+    retried = transmission(table, company_id, created["id"])  # moved to the back of the pending index
+    assert retried["GSI1SK"].startswith(retried["lastAttemptAt"]) and retried["lastAttemptAt"] > recorded["createdAt"]
+    assert retried["lastError"] == "the tax authority did not answer"
+
+    assert retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0) == {"accepted": 1}
+    accepted = shop.get(created["id"])
+    assert_accepted(accepted)
+    assert accepted["dte"]["attempts"] == 3 and accepted["codigoGeneracion"] == created["codigoGeneracion"]
+    recorded = transmission(table, company_id, created["id"])
+    assert recorded["status"] == "accepted" and "GSI1PK" not in recorded and "lastError" not in recorded
+
+    assert retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0) == {}
+    assert shop.get(created["id"]) == accepted
+    accepted_events = [p for p in events(table, company_id, created["id"]) if p["event"] == "document.dte_accepted"]
+    assert len(accepted_events) == 1
+    assert accepted_events[0]["data"]["codigoGeneracion"] == created["codigoGeneracion"]
+
+
+def test_a_concurrent_retry_that_answered_first_wins_and_the_other_records_nothing(shop, customer, table,
+                                                                                  settings_env):
+    settings_env(DTE_TRANSMITTER="unreachable")
+    created = invoice(shop, customer)
+    inner: dict[str, int] = {}
+
+    class RacingTransmitter(SandboxDteTransmitter):
+        """While it waits for its answer, another run sends the same DTE and records it."""
+
+        def transmit(self, document, company):
+            inner.update(retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0))
+            return super().transmit(document, company)
+
+    assert retry_pending_dte(table, RacingTransmitter(), min_age_seconds=0) == {"skipped": 1}
+    assert inner == {"accepted": 1}
+    assert shop.get(created["id"])["dte"]["attempts"] == 2  # the failed first try and the inner run
+    payloads = events(table, shop.company.company_id, created["id"])
+    assert [p["event"] for p in payloads].count("document.dte_accepted") == 1
+
+
+def test_a_transmitter_that_breaks_in_an_unexpected_way_does_not_fail_the_confirmation(shop, customer, table,
+                                                                                    monkeypatch):
+    def broken(self, document, company):
+        raise RuntimeError("socket closed")
+
+    monkeypatch.setattr(SandboxDteTransmitter, "transmit", broken)
+    created = invoice(shop, customer)
+    # the exception's text is logged, never shown
+    assert created["dte"]["status"] == "pending" and created["dte"]["lastError"] == "the tax authority did not answer"
+    monkeypatch.undo()
+    assert retry_pending_dte(table, min_age_seconds=0) == {"accepted": 1}
+    assert_accepted(shop.get(created["id"]))
+
+
+def test_other_sv_documents_are_not_dtes(shop, customer, table):
+    purchase = shop.document("103", [(shop.product, 2, 40)])
+    quote = shop.document("100", [(shop.service, 1, 50)], partner=customer)
+    for document in (purchase, quote):
+        assert document["dte"] is None and document["codigoGeneracion"] is None
+        assert transmission(table, shop.company.company_id, document["id"]) is None
+
+
+def test_honduras_documents_are_unaffected(api, company_b, table):
+    hn = Shop(api, company_b)
+    created = hn.document("01", [(hn.service, 1, 50)])
+    assert created["cai"] is not None and created["dte"] is None and created["codigoGeneracion"] is None
+    shown = hn.get(created["id"])
+    assert shown["dte"] is None and shown["codigoGeneracion"] is None
+    assert transmission(table, company_b.company_id, created["id"]) is None
+    assert table.get(keys.dte_control_sequence(company_b.company_id, "01")) is None
+    payloads = events(table, company_b.company_id, created["id"])
+    assert sorted(p["event"] for p in payloads) == ["document.confirmed", "document.created"]
+    assert all(p["data"]["codigoGeneracion"] is None for p in payloads)
+
+
+def test_another_companys_dte_documents_are_not_found(api, shop, customer, company_b, table):
+    accepted = invoice(shop, customer)
+    draft = invoice(shop, customer, status="draft")
+    assert api.get(f"/documents/{accepted['id']}", key=company_b.api_key).status == 404
+    confirm = api.post(f"/documents/{draft['id']}/confirm", {}, key=company_b.api_key)
+    assert confirm.status == 404 and confirm.json["code"] == "NOT_FOUND"
+    unchanged = shop.get(draft["id"])
+    assert unchanged["status"] == "draft" and unchanged["dte"] is None
+    assert transmission(table, shop.company.company_id, draft["id"]) is None
+
+
+def test_the_authority_rejects_a_zero_total(shop, customer):
+    free = shop.document("01", [(shop.service, 1, 0)], partner=customer)
+    assert free["dte"]["status"] == "rejected"
+    assert free["dte"]["observations"] == ["resumen.totalPagar: debe ser mayor que cero"]
+
+
+def test_the_hourly_run_sends_again_what_got_no_answer(shop, customer, table, settings_env, monkeypatch):
+    import datetime as dt
+
+    from chalicelib import clock
+    from chalicelib.events.handlers import run_scheduled_invoices
+
+    settings_env(DTE_TRANSMITTER="unreachable")
+    created = invoice(shop, customer)
+    assert created["dte"]["status"] == "pending"
+    settings_env(DTE_TRANSMITTER="sandbox")
+    assert run_scheduled_invoices({})["dteRetries"] == {}  # just sent by its own request: left alone
+    later = clock.now() + dt.timedelta(minutes=10)
+    monkeypatch.setattr(clock, "now", lambda: later)
+    assert run_scheduled_invoices({}) == {"scheduledInvoices": {"created": 0, "failed": 0, "skipped": 0},
+                                          "dteRetries": {"accepted": 1}}
+    assert_accepted(shop.get(created["id"]))
+    assert run_scheduled_invoices({})["dteRetries"] == {}

@@ -1,0 +1,168 @@
+"""El Salvador DTE rules and the sandbox authority, no AWS: which documents are DTEs, generation
+codes, control numbers, what is sent, and the state an answer leaves."""
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chalicelib.domain import dte
+from chalicelib.domain.dte import DteResult
+from chalicelib.services.dte import (
+    SandboxDteTransmitter,
+    TransmissionFailed,
+    UnreachableDteTransmitter,
+    configured_transmitter,
+    transaction_items,
+)
+
+CODIGO = "5B4A3C2D-1E0F-4A9B-8C7D-6E5F4A3B2C1D"
+SV = {"id": 7, "country": "SV", "name": "Alfa S.A. de C.V.", "taxId": "0614-010190-101-3"}
+
+
+def test_generation_codes_are_fresh_uppercase_uuid4():
+    codes = {dte.new_codigo_generacion() for _ in range(200)}
+    assert len(codes) == 200
+    for code in codes:
+        assert code == code.upper() and dte.is_codigo_generacion(code)
+        parsed = uuid.UUID(code)
+        assert parsed.version == 4 and parsed.variant == uuid.RFC_4122
+
+
+@pytest.mark.parametrize("value", [
+    CODIGO.lower(),                                  # lowercase
+    "C768CB60-E74B-11F1-A64B-02FC00000001",          # version 1 (time-based)
+    "5B4A3C2D-1E0F-4A9B-CC7D-6E5F4A3B2C1D",          # not the RFC 4122 variant
+    CODIGO.replace("-", ""),                         # no hyphens
+    CODIGO + "0", " " + CODIGO, "", None, 42,
+])
+def test_anything_else_is_not_a_generation_code(value):
+    assert not dte.is_codigo_generacion(value)
+    with pytest.raises(ValueError):
+        dte.check_codigo_generacion(value)
+
+
+def test_control_numbers_take_establishment_and_point_from_the_document_number():
+    assert dte.numero_control("01", "001-001-01-00000042", 42) == "DTE-01-00010001-000000000000042"
+    assert dte.numero_control("01", "012-003-113-00000001", 7) == "DTE-01-00120003-000000000000007"
+    assert dte.numero_control("01", "001-001-01-00000001", 10 ** 15 - 1).endswith("-999999999999999")
+    for sequence in (0, 10 ** 15):
+        with pytest.raises(ValueError):
+            dte.numero_control("01", "001-001-01-00000001", sequence)
+
+
+@given(st.integers(min_value=1, max_value=10 ** 15 - 1))
+def test_every_control_number_has_the_authoritys_shape(sequence):
+    assert dte.is_numero_control(dte.numero_control("01", "001-001-01-00000001", sequence))
+
+
+def test_only_sales_invoices_of_el_salvador_companies_are_dtes():
+    assert dte.issues_dte(SV, "01") and dte.issues_dte(SV, "113")
+    for document_type in ("06", "07", "100", "101", "112", "103", "104", "105", "106", "102", "11", "05"):
+        assert not dte.issues_dte(SV, document_type)
+    assert not dte.issues_dte({"country": "HN"}, "01") and not dte.issues_dte({}, "01")
+    assert transaction_items(SV, "01") == 2 and transaction_items({"country": "HN"}, "01") == 0
+
+
+@pytest.mark.parametrize("value,valid", [("0614-010190-101-3", True), ("06140101901013", True), ("01234567-8", True),
+                                         ("0614-010190-101", False), ("", False), (None, False), ("ABCDEFGHI", False)])
+def test_nit_or_dui(value, valid):
+    assert dte.is_nit(value) is valid
+
+
+def pending_document(receptor_nit: str | None = "0614-250585-102-7", **fields) -> dict:
+    partner = {"name": "Cliente", **({"taxId": receptor_nit} if receptor_nit else {})}
+    state = dte.pending_dte("01", CODIGO, "DTE-01-00010001-000000000000001", partner)
+    return {"id": 3, "type": "01", "date": "2026-11-02", "currency": "USD", "total": Decimal("115.00"),
+            "dte": state, **fields}
+
+
+def test_the_pending_dte_keeps_the_customer_as_it_was():
+    state = pending_document()["dte"]
+    assert state == {"status": "pending", "tipoDte": "01", "codigoGeneracion": CODIGO,
+                     "numeroControl": "DTE-01-00010001-000000000000001",
+                     "receptor": {"nit": "0614-250585-102-7", "nombre": "Cliente"}, "observations": [], "attempts": 0}
+    assert pending_document(receptor_nit=None)["dte"]["receptor"] == {"nombre": "Cliente"}
+
+
+def test_what_the_authority_receives():
+    assert dte.submission(pending_document(), SV) == {
+        "identificacion": {"tipoDte": "01", "numeroControl": "DTE-01-00010001-000000000000001",
+                           "codigoGeneracion": CODIGO, "fecEmi": "2026-11-02", "tipoMoneda": "USD"},
+        "emisor": {"nit": "0614-010190-101-3", "nombre": "Alfa S.A. de C.V."},
+        "receptor": {"nit": "0614-250585-102-7", "nombre": "Cliente"},
+        "resumen": {"totalPagar": Decimal("115.00")}}
+
+
+def test_an_answer_accepts_or_rejects_and_a_silence_keeps_it_pending():
+    pending = pending_document()["dte"]
+    silent = dte.unanswered(pending, "TimeoutError: " + "x" * 600, "2026-11-02T10:00:00.000Z")
+    assert silent["status"] == "pending" and silent["attempts"] == 1 and len(silent["lastError"]) == 500
+    assert silent["lastAttemptAt"] == "2026-11-02T10:00:00.000Z"
+
+    accepted = dte.answered(silent, DteResult(True, "2026-11-02T11:00:00.000Z", sello_recepcion="S" * 40))
+    assert accepted["status"] == "accepted" and accepted["selloRecepcion"] == "S" * 40
+    assert accepted["acceptedAt"] == accepted["transmittedAt"] == "2026-11-02T11:00:00.000Z"
+    assert accepted["attempts"] == 2 and "lastError" not in accepted and accepted["codigoGeneracion"] == CODIGO
+
+    rejected = dte.answered(pending, DteResult(False, "2026-11-02T11:00:00.000Z", observations=["receptor.nit"]))
+    assert rejected["status"] == "rejected" and rejected["observations"] == ["receptor.nit"]
+    assert "selloRecepcion" not in rejected and "acceptedAt" not in rejected
+
+
+def test_only_a_pending_dte_takes_an_answer_and_acceptance_needs_a_seal():
+    accepted = dte.answered(pending_document()["dte"], DteResult(True, "t", sello_recepcion="S"))
+    with pytest.raises(ValueError):
+        dte.answered(accepted, DteResult(False, "t"))
+    with pytest.raises(ValueError):
+        dte.unanswered(accepted, "late", "t")
+    with pytest.raises(ValueError):
+        dte.answered(pending_document()["dte"], DteResult(True, "t"))
+
+
+def test_the_sandbox_accepts_a_valid_dte_with_a_deterministic_seal():
+    sandbox = SandboxDteTransmitter()
+    first = sandbox.transmit(pending_document(), SV)
+    again = sandbox.transmit(pending_document(), SV)
+    assert first.accepted and first.observations == [] and first.received_at
+    assert first.sello_recepcion == again.sello_recepcion
+    assert len(first.sello_recepcion) == 40 and first.sello_recepcion.isalnum()
+    assert first.sello_recepcion == first.sello_recepcion.upper()
+    other = pending_document()
+    other["dte"] = {**other["dte"], "codigoGeneracion": dte.new_codigo_generacion()}
+    assert sandbox.transmit(other, SV).sello_recepcion != first.sello_recepcion
+
+
+@pytest.mark.parametrize("document,company,observation", [
+    (pending_document(receptor_nit=None), SV, "receptor.nit: NIT (14 dígitos) o DUI (9 dígitos) requerido"),
+    (pending_document(receptor_nit="123"), SV, "receptor.nit: NIT (14 dígitos) o DUI (9 dígitos) requerido"),
+    (pending_document(), {**SV, "taxId": None}, "emisor.nit: NIT (14 dígitos) requerido"),
+    (pending_document(total=Decimal("0.00")), SV, "resumen.totalPagar: debe ser mayor que cero"),
+    (pending_document(currency="HNL"), SV, "identificacion.tipoMoneda: debe ser USD"),
+])
+def test_the_sandbox_rejects_what_the_authority_would(document, company, observation):
+    result = SandboxDteTransmitter().transmit(document, company)
+    assert not result.accepted and result.sello_recepcion is None
+    assert result.observations == [observation]
+
+
+def test_the_sandbox_rejects_malformed_codes():
+    document = pending_document()
+    document["dte"] = {**document["dte"], "codigoGeneracion": CODIGO.lower(), "numeroControl": "DTE-1-1-1"}
+    result = SandboxDteTransmitter().transmit(document, SV)
+    assert result.observations == ["identificacion.codigoGeneracion: debe ser un UUID v4 en mayúsculas",
+                                   "identificacion.numeroControl: formato DTE-00-XXXXXXXX-000000000000000"]
+
+
+def test_the_transmitter_is_chosen_by_setting(settings_env):
+    assert isinstance(configured_transmitter(), SandboxDteTransmitter)  # the default
+    settings_env(DTE_TRANSMITTER="unreachable")
+    assert isinstance(configured_transmitter(), UnreachableDteTransmitter)
+    with pytest.raises(TransmissionFailed):
+        configured_transmitter().transmit(pending_document(), SV)
+    settings_env(DTE_TRANSMITTER="ministerio")
+    with pytest.raises(ValueError, match="sandbox, unreachable"):
+        configured_transmitter()
