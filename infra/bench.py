@@ -789,7 +789,7 @@ def scheduler_run(companies: int, per_company: int) -> dict[str, Any]:
         setup_s = round(time.perf_counter() - started, 1)
         counter = CallCounter(table.client)
         started = time.perf_counter()
-        summary = run_scheduled_invoices({})
+        summary = run_scheduled_invoices({})["scheduledInvoices"]
         run_s = time.perf_counter() - started
         calls = counter.take()
         made = sum(int((table.get(keys.document_day_count(company_id, keys.ALL_DAYS)) or {}).get("confirmed_01", 0))

@@ -48,3 +48,11 @@ def test_money_is_a_number_in_the_document_as_on_the_wire(api, company_a):
     assert schemas["Partner"]["properties"]["receivableBalance"]["type"] == "number"
     assert schemas["ProductCreate"]["properties"]["unitPrice"]["default"] == 0
     assert "default" not in schemas["PartnerUpdate"]["properties"]["name"]
+
+
+def test_print_routes_are_described_as_pdf(api, company_a):
+    paths = api.get("/openapi.json", key=company_a.api_key).json["paths"]
+    for path in ("/documents/{id}/print", "/journal-entries/{id}/print"):
+        responses = paths[path]["post"]["responses"]
+        assert list(responses["200"]["content"]) == ["application/pdf"], path
+        assert "406" in responses

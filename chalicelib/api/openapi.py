@@ -117,11 +117,14 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
         operation["requestBody"] = {"required": True, "content": {
             "application/json": {"schema": refs[(spec.body_model, "validation")]}}}
     success: dict[str, Any] = {"description": "Success"}
-    if spec.response is not None:
+    if spec.produces is not None:
+        success["content"] = {spec.produces: {"schema": {"type": "string", "contentMediaType": spec.produces}}}
+    elif spec.response is not None:
         success["content"] = {"application/json": {"schema": refs[(spec.response_model, "serialization")]}}
+    errors = {**_ERRORS, "406": f"The request's first Accept value is not {spec.produces}"} if spec.produces else _ERRORS
     operation["responses"] = {str(spec.status): success, **{
         status: {"description": text, "content": {"application/json": {
-            "schema": {"$ref": "#/components/schemas/Error"}}}} for status, text in _ERRORS.items()}}
+            "schema": {"$ref": "#/components/schemas/Error"}}}} for status, text in errors.items()}}
     if spec.access is Access.PUBLIC:
         operation["security"] = []
     elif spec.access is not Access.ANY:

@@ -214,14 +214,11 @@ def _matches(expected: str, candidates: list[str]) -> bool:
 # --- payment links --------------------------------------------------------------------------------
 
 def link_amount(requested: Decimal | None, pending: Decimal) -> Decimal:
-    """What a link asks for: the document's pending unless told, more than 0 and no more than
-    the pending (the same AMOUNT_EXCEEDS_PENDING as a payment)."""
+    """What a link asks for: the document's pending unless told, and more than 0 (the payment
+    rules check it against the pending)."""
     amount = pending if requested is None else requested
     if amount <= 0:
         raise ValidationFailed.for_field("amount", "must be greater than 0")
-    if amount > pending:
-        raise ApiError(f"The amount {amount} exceeds the pending total {pending}.", code="AMOUNT_EXCEEDS_PENDING",
-                       status=400, details=[{"field": "amount", "message": f"at most {pending}"}])
     return amount
 
 

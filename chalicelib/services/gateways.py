@@ -138,22 +138,6 @@ def _collectable(table: Table, company_id: int, document_id: int) -> dict[str, A
     return document
 
 
-def _check_cash_terms(table: Table, company_id: int, document: dict[str, Any], amount: Decimal) -> None:
-    """A cash document is paid once, for its whole total: a link for less could never be paid."""
-    condition_id = document.get("paymentConditionId")
-    if condition_id is None:
-        return
-    try:
-        terms = payment_setup.get_condition(table, company_id, int(condition_id))["type"]
-    except NotFound:
-        return
-    total = Decimal(document["total"])
-    if terms == "cash" and (amount != total or Decimal(document["pending"]) != total):
-        raise payments.PaymentRefused("A cash document is paid once, for its whole total.",
-                                      code="CASH_CONDITION_UNMET",
-                                      details=[{"field": "amount", "message": f"must be {total}, with no earlier payment"}])
-
-
 def _check_gateway_method(table: Table, company_id: int, gateway: dict[str, Any]) -> None:
     """Its payments would be refused: better no link than a customer's money left unregistered."""
     try:
@@ -176,7 +160,9 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         raise _GATEWAY_INACTIVE
     document = _collectable(table, company_id, fields["documentId"])
     amount = rules.link_amount(fields.get("amount"), Decimal(document["pending"]))
-    _check_cash_terms(table, company_id, document, amount)
+    payments.within_pending(amount, Decimal(document["pending"]))
+    # a link for less than a cash document's total could never be paid
+    payments.require_cash_terms_met(table, company_id, document, amount)
     _check_gateway_method(table, company_id, gateway)
     link_id, now = rules.new_link_id(), clock.now()
     created_at = clock.iso(now)

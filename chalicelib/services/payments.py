@@ -123,14 +123,9 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                                                    f"withholdingDocumentId (got {', '.join(forms)})")
     method = _active_method(table, company_id, fields) if fields.get("paymentMethodId") is not None else None
     amount = _positive(fields["amount"])
-    pending, total = Decimal(document["pending"]), Decimal(document["total"])
-    _within_pending(amount, pending)
+    within_pending(amount, Decimal(document["pending"]))
     condition_id = document.get("paymentConditionId")
-    terms = _condition_type(table, company_id, int(condition_id)) if condition_id is not None else None
-    if terms == "cash":
-        if amount != total or pending != total:
-            raise PaymentRefused("A cash document is paid once, for its whole total.", code="CASH_CONDITION_UNMET",
-                                 details=[{"field": "amount", "message": f"must be {total}, with no earlier payment"}])
+    terms = require_cash_terms_met(table, company_id, document, amount)
     date = _payment_date(table, company_id, document, fields)
     payment_id = table.next_id(keys.id_sequence(company_id, "PAY"))
     transaction = command.transaction()
@@ -172,7 +167,21 @@ def _positive(amount: Decimal) -> Decimal:
     return amount
 
 
-def _within_pending(amount: Decimal, pending: Decimal) -> None:
+def require_cash_terms_met(table: Table, company_id: int, document: dict[str, Any], amount: Decimal) -> str | None:
+    """A document on cash terms is paid once, for its whole total. Returns the type of the
+    document's terms (None without any)."""
+    condition_id = document.get("paymentConditionId")
+    terms = _condition_type(table, company_id, int(condition_id)) if condition_id is not None else None
+    if terms != "cash":
+        return terms
+    total = Decimal(document["total"])
+    if amount != total or Decimal(document["pending"]) != total:
+        raise PaymentRefused("A cash document is paid once, for its whole total.", code="CASH_CONDITION_UNMET",
+                             details=[{"field": "amount", "message": f"must be {total}, with no earlier payment"}])
+    return terms
+
+
+def within_pending(amount: Decimal, pending: Decimal) -> None:
     if amount > pending:
         raise PaymentRefused(f"The amount {amount} exceeds the pending total {pending}.", code="AMOUNT_EXCEEDS_PENDING",
                              details=[{"field": "amount", "message": f"at most {pending}"}])
@@ -370,7 +379,7 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
     if amount > available:
         raise PaymentRefused(f"Only {available} of advance is available on document {_label(source)}.",
                              code="ADVANCE_NOT_AVAILABLE", details=[{"field": "amount", "message": f"at most {available}"}])
-    _within_pending(amount, pending)
+    within_pending(amount, pending)
     condition_id = document.get("paymentConditionId")
     if condition_id is not None and _condition_type(table, company_id, int(condition_id)) == "cash" \
             and amount != pending:
