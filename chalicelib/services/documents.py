@@ -72,7 +72,7 @@ def _load(table: Table, company_id: int, kind: Kind, fields: dict[str, Any], *, 
     found = table.batch_get(wanted)
 
     def lookup(key: keys.Key) -> dict[str, Any] | None:
-        return found.get((key["PK"], key["SK"]))
+        return found.get(keys.pair(key))
 
     problems: list[dict[str, str]] = []
     partner = lookup(partner_key)
@@ -122,6 +122,15 @@ def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str,
     if source["status"] == CANCELLED or (kind.source_required and source["status"] != CONFIRMED):
         return f"the source document is {source['status']}"
     return None
+
+
+def check_content(table: Table, company_id: int, document_type: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Checks a partner and lines as creating a document of this type would (the partner may be
+    used, the products exist and are active, the amounts are within bounds), writing nothing:
+    for what makes documents later (a scheduled invoice). Returns the company."""
+    context = _load(table, company_id, rules.KINDS[document_type], fields)
+    _lines(context, fields)
+    return context.company
 
 
 def _lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], rules.Totals]:

@@ -177,8 +177,8 @@ def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *
 
 def _retry(table: Table, transmitter: DteTransmitter, company_id: int, document_id: int) -> str:
     found = table.batch_get([keys.company(company_id), _document_key(company_id, document_id)])
-    company = found.get(_pair(keys.company(company_id)))
-    document = found.get(_pair(_document_key(company_id, document_id)))
+    company = found.get(keys.pair(keys.company(company_id)))
+    document = found.get(keys.pair(_document_key(company_id, document_id)))
     if company is None or document is None or (document.get("dte") or {}).get("status") != PENDING:
         return SKIPPED
     try:
@@ -215,7 +215,7 @@ def _record(table: Table, company_id: int, document_id: int,
 
     def attempt() -> dict[str, Any] | None:
         found = table.batch_get([transmission_key, document_key])
-        transmission, document = found.get(_pair(transmission_key)), found.get(_pair(document_key))
+        transmission, document = found.get(keys.pair(transmission_key)), found.get(keys.pair(document_key))
         if transmission is None or document is None or transmission["status"] != PENDING:
             return None
         dte = outcome(document["dte"])
@@ -255,7 +255,3 @@ def _update_transmission(transaction: Transaction, company_id: int, document_id:
 
 def _document_key(company_id: int, document_id: int) -> keys.Key:
     return keys.entity(company_id, keys.DOCUMENT, document_id)
-
-
-def _pair(key: keys.Key) -> tuple[str, str]:
-    return key["PK"], key["SK"]

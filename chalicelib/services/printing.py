@@ -73,10 +73,10 @@ def _document_parts(table: Table, company_id: int, document_id: int) -> tuple[Re
     document = documents.get_document(table, company_id, document_id)
     partner_key = keys.entity(company_id, keys.PARTNER, int(document["businessPartnerId"]))
     found = table.batch_get([keys.company(company_id), partner_key])
-    company = found.get((keys.company(company_id)["PK"], "COMPANY"))
+    company = found.get(keys.pair(keys.company(company_id)))
     if company is None:
         raise NotFound("Company not found.")
-    return company, found.get((partner_key["PK"], partner_key["SK"])) or {}, document
+    return company, found.get(keys.pair(partner_key)) or {}, document
 
 
 def document_filename(document: dict[str, Any]) -> str:
@@ -97,9 +97,9 @@ def print_entry(table: Table, company_id: int, entry_id: int, template_id: int |
     account_keys = {int(line["chartOfAccountId"]): chart.account_key(company_id, int(line["chartOfAccountId"]))
                     for line in entry["lines"]}
     found = table.batch_get([keys.company(company_id), *account_keys.values()])
-    company = found.get((keys.company(company_id)["PK"], "COMPANY")) or {}
-    accounts = {account_id: found[(key["PK"], key["SK"])] for account_id, key in account_keys.items()
-                if (key["PK"], key["SK"]) in found}
+    company = found.get(keys.pair(keys.company(company_id))) or {}
+    accounts = {account_id: found[keys.pair(key)] for account_id, key in account_keys.items()
+                if keys.pair(key) in found}
     from chalicelib.pdf import journal_entry
     return Printout(f"asiento-{entry_id}.pdf", journal_entry.render(company, entry, accounts))
 

@@ -81,7 +81,7 @@ def _load(table: Table, company_id: int, account_id: int,
     account = found.get((account_key["PK"], account_key["SK"]))
     if account is None:
         raise NotFound("Bank account not found.")
-    reconciliation = found.get((key["PK"], key["SK"]))
+    reconciliation = found.get(keys.pair(key))
     if reconciliation is None:
         raise _not_found()
     return account, reconciliation
@@ -169,7 +169,7 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
 def _get_each(table: Table, wanted: dict[int, keys.Key]) -> dict[int, dict[str, Any]]:
     """One BatchGetItem (none for nothing): the items found, by the ids they were asked for."""
     found = table.batch_get(wanted.values())
-    return {tx_id: found[(key["PK"], key["SK"])] for tx_id, key in wanted.items() if (key["PK"], key["SK"]) in found}
+    return {tx_id: found[keys.pair(key)] for tx_id, key in wanted.items() if keys.pair(key) in found}
 
 
 def transaction_reconciled(details: list[dict[str, str]]) -> ReconciliationRefused:

@@ -13,7 +13,6 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.auth.principal import Principal
-from chalicelib.domain import documents as document_rules
 from chalicelib.domain import schedules
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.observability import logger
@@ -120,10 +119,7 @@ def _check_invoice_content(table: Table, company_id: int, fields: dict[str, Any]
     """The partner and lines as a sales invoice checks them (a customer, active; products that
     exist and are active; amounts within bounds), so a schedule is refused now rather than
     failing at every run. Returns the company."""
-    request = _invoice_request(fields)
-    context = documents._load(table, company_id, document_rules.KINDS[SALES_INVOICE], request)
-    documents._lines(context, request)
-    return context.company
+    return documents.check_content(table, company_id, SALES_INVOICE, _invoice_request(fields))
 
 
 def _check_dates(fields: dict[str, Any]) -> None:

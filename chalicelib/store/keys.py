@@ -6,6 +6,11 @@ from typing import Dict
 
 Key = Dict[str, str]
 
+
+def pair(key: Key) -> tuple[str, str]:
+    """How Table.batch_get indexes what it found."""
+    return key["PK"], key["SK"]
+
 # Entity kinds of company-scoped resources: used in keys, counters and list indexes.
 PARTNER = "BP"
 PRODUCT = "PROD"
