@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test bench package clean
+.PHONY: install browser run test bench package clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,15 +14,19 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
+## The console's browser tests drive Debian's Chromium (Playwright's own browser download cannot work offline).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+
 ## Local stack: embedded moto + the API on http://127.0.0.1:8000 (ARGS=--fresh wipes .local/).
 run: install
 	$(BIN)/python -m infra.local $(ARGS)
 
-## Lint, then the whole suite (unit, service/API, deployment template, local stack smoke), one
-## worker per core (each with its own embedded moto).
-test: install
+## Lint, then the whole suite (unit, service/API, deployment template, local stack smoke, the console in
+## Chromium), one worker per core (each with its own embedded moto; the browser tests share one worker).
+test: install browser
 	$(BIN)/ruff check app.py chalicelib infra tests
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 ## Benchmarks: import time and DynamoDB calls per request (not part of `make test`).
 bench: install

@@ -7,6 +7,7 @@ from chalicelib.api import (
     auth,
     banking,
     company,
+    console,
     credits,
     documents,
     gateways,
@@ -29,7 +30,7 @@ from chalicelib.store.table import get_table
 app = ThreadSafeChalice(app_name="business-api")
 
 for module in (auth, company, partners, products, documents, inventory, payment_setup, payments, gateways,
-               banking, credits, accounting, printing, scheduled_invoices, api_keys, webhooks, openapi):
+               banking, credits, accounting, printing, scheduled_invoices, api_keys, webhooks, openapi, console):
     app.register_blueprint(module.blueprint)
 add_method_fallbacks(app)
 

@@ -73,6 +73,8 @@ def configure_environment(port: int, moto_port: int) -> None:
         "AWS_REGION": "us-east-1", "TABLE_NAME": TABLE_NAME, "STAGE": "local",
         "ALLOW_INSECURE_WEBHOOKS": "1", "WEBHOOK_BACKOFF_BASE_S": "1",
         "ALLOWED_ORIGINS": f"http://localhost:{port},http://127.0.0.1:{port}",
+        # invitation e-mails go to moto's SES: their links are printed to this stack's output
+        "APP_BASE_URL": f"http://127.0.0.1:{port}", "LOG_INVITATION_LINKS": "1",
     }
     for name, value in defaults.items():
         os.environ.setdefault(name, value)
@@ -254,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Local stack ready: API {base_url}, moto {os.environ['AWS_ENDPOINT_URL']} "
           f"({restored} items restored from {state})", flush=True)
     print(f"Credentials ({credentials_path}):\n{json.dumps(credentials, indent=2)}", flush=True)
+    print(f"Console: {base_url}/app/ (log in with the e-mail and password above)", flush=True)
     print(f"Try: curl -s {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
     stop.wait()
 

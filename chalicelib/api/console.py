@@ -1,0 +1,62 @@
+"""The web console: static HTML, CSS and JavaScript modules under /app/, served by the same
+Lambda as the API. It is not part of the API contract (no OpenAPI entry, no credentials needed
+to fetch a file): every page talks to the documented API with the session cookie."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from chalice import Blueprint, Response
+
+from chalicelib.api.routing import error_response
+from chalicelib.errors import NotFound
+
+blueprint = Blueprint(__name__)
+
+CONSOLE_ROOT = Path(__file__).resolve().parent.parent / "console"
+_ASSET_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*\.(html|js|css|svg|txt)$")
+_MEDIA_TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
+                "css": "text/css; charset=utf-8", "svg": "image/svg+xml", "txt": "text/plain; charset=utf-8"}
+
+# No inline script or style, nothing from another origin; PDFs are previewed from blob: URLs.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+                           "connect-src 'self'; frame-src 'self' blob:; base-uri 'none'; form-action 'self'; "
+                           "frame-ancestors 'none'")
+SECURITY_HEADERS = {"Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff",
+                    "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY", "Cache-Control": "no-cache"}
+
+
+@lru_cache(maxsize=64)
+def _read(relative: str) -> bytes | None:
+    path = CONSOLE_ROOT / relative
+    return path.read_bytes() if path.is_file() else None
+
+
+def _serve(relative: str) -> Response:
+    name = relative.rsplit("/", 1)[-1]
+    match = _ASSET_NAME.match(name)
+    content = _read(relative) if match else None
+    if content is None:
+        return error_response(NotFound("No such file in the console."))
+    return Response(body=content.decode("utf-8"), status_code=200,
+                    headers={"Content-Type": _MEDIA_TYPES[match.group(1)], **SECURITY_HEADERS})
+
+
+@blueprint.route("/app", methods=["GET"], name="console_index")
+def console_index() -> Response:
+    # Relative asset paths need the trailing slash (a stage prefix may precede /app when deployed)
+    path = (blueprint.current_request.context or {}).get("path") or "/app"
+    if not path.endswith("/"):
+        return Response(body="", status_code=302, headers={"Location": path + "/", **SECURITY_HEADERS})
+    return _serve("index.html")
+
+
+@blueprint.route("/app/{asset}", methods=["GET"], name="console_asset")
+def console_asset(asset: str) -> Response:
+    return _serve(asset)
+
+
+@blueprint.route("/app/pages/{asset}", methods=["GET"], name="console_page")
+def console_page(asset: str) -> Response:
+    return _serve(f"pages/{asset}")

@@ -1,0 +1,47 @@
+// One page shape for the many small records of the service (methods, conditions, branches,
+// warehouses, gateways, ...): a paged list, a create dialog, an edit dialog (PUT with the
+// record's version in If-Match) and, where the API allows it to the web app, a delete.
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { act, button, formDialog, loadInto, pageHeader, pagerView, tableView } from "./ui.js";
+
+// config: {title, path, field, columns, fields (create), editFields?, canDelete?, rowActions?(row, refresh),
+//          onRowClick?(row), limit?, createLabel?, prepare?(data) -> body, canCreate?, query?()}
+export function crudPage(config) {
+  return async function render(ctx) {
+    const limit = config.limit || 20;
+    let page = 1;
+    const body = h("div", { class: "crud" });
+    const refresh = () => loadInto(body, async () => {
+      const answer = await api.get(config.path, { page, limit, ...(config.query ? config.query() : {}) });
+      const rows = answer[config.field] || [];
+      const columns = [...config.columns];
+      const hasActions = config.editFields || config.canDelete || config.rowActions;
+      if (hasActions) {
+        columns.push({ label: t("common.actions"), class: "actions", value: (row) => [
+          config.editFields ? button(t("common.edit"), () => edit(row)) : null,
+          ...(config.rowActions ? config.rowActions(row, refresh) : []),
+          config.canDelete ? button(t("common.delete"), () => act(t("common.confirm"),
+            () => api.del(`${config.path}/${row.id}`), refresh, t("common.deleted")), "danger") : null,
+        ] });
+      }
+      return [tableView({ columns, rows, onRowClick: config.onRowClick }),
+              answer.total !== undefined && answer.limit !== undefined
+                ? pagerView({ page, limit, total: answer.total, onPage: (next) => { page = next; refresh(); } }) : null];
+    });
+    const prepare = config.prepare || ((data) => data);
+    const create = () => formDialog(config.createLabel || t("common.new"), {
+      fields: config.fields, submitLabel: t("common.create"),
+      onSubmit: (data) => api.post(config.path, prepare(data)),
+    }, (created) => (config.afterCreate ? config.afterCreate(created, refresh) : refresh()));
+    const edit = (row) => formDialog(t("common.edit"), {
+      fields: config.editFields, values: row,
+      onSubmit: (data) => api.put(`${config.path}/${row.id}`, prepare(data),
+        { headers: row.version !== undefined ? { "If-Match": String(row.version) } : {} }),
+    }, refresh);
+    const actions = config.canCreate === false ? [] : [button(config.createLabel || t("common.new"), create, "primary")];
+    ctx.root.append(pageHeader(config.title, ...actions), config.intro || null, body);
+    await refresh();
+  };
+}

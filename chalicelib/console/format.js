@@ -1,0 +1,40 @@
+// Amounts in the company's currency and locale, dates as the locale writes them. The API sends
+// amounts as JSON numbers with two decimals; they are shown, never computed with, here.
+import { locale, t } from "./i18n.js";
+
+let currency = "HNL";
+export function setCurrency(value) { currency = value || "HNL"; }
+export function companyCurrency() { return currency; }
+
+export function money(amount, code) {
+  if (amount === null || amount === undefined || amount === "") return t("common.none");
+  return new Intl.NumberFormat(locale(), { style: "currency", currency: code || currency }).format(Number(amount));
+}
+
+export function number(value, digits = 2) {
+  if (value === null || value === undefined || value === "") return t("common.none");
+  return new Intl.NumberFormat(locale(), { minimumFractionDigits: 0, maximumFractionDigits: digits }).format(Number(value));
+}
+
+// "2026-11-24" is a calendar date: shown as such, without a time zone shift.
+export function date(value) {
+  if (!value) return t("common.none");
+  const [year, month, day] = String(value).slice(0, 10).split("-").map(Number);
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeZone: "UTC" })
+    .format(new Date(Date.UTC(year, month - 1, day)));
+}
+
+export function dateTime(value) {
+  if (!value) return t("common.none");
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(value));
+}
+
+export function percent(rate) {
+  return new Intl.NumberFormat(locale(), { style: "percent", maximumFractionDigits: 2 }).format(Number(rate || 0));
+}
+
+export function today() {
+  const now = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

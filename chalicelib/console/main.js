@@ -1,0 +1,167 @@
+// The console's shell: the session, the navigation, the company switcher and the hash router
+// that loads each page module on first use.
+import { ApiError, api, onSessionLost } from "./api.js";
+import { h, replace } from "./dom.js";
+import { setCurrency } from "./format.js";
+import { language, setCountry, setLanguage, t } from "./i18n.js";
+import { describeError, loadInto, toast } from "./ui.js";
+
+// path pattern -> page module (under pages/) and the function it exports for that path
+const ROUTES = [
+  ["/login", "login", "render", { public: true }],
+  ["/accept-invitation", "accept-invitation", "render", { public: true }],
+  ["/", "home", "render"],
+  ["/documents", "documents", "list"],
+  ["/documents/new", "document-form", "render"],
+  ["/documents/:id", "document", "render"],
+  ["/partners", "partners", "list"],
+  ["/partners/:id", "partners", "detail"],
+  ["/products", "products", "list"],
+  ["/stock", "products", "stock"],
+  ["/accounting/chart", "accounting", "chart"],
+  ["/accounting/ledger", "accounting", "ledger"],
+  ["/accounting/trial-balance", "accounting", "trialBalance"],
+  ["/accounting/periods", "accounting", "periods"],
+  ["/accounting/entries", "journal", "list"],
+  ["/accounting/entries/:id", "journal", "detail"],
+  ["/banking", "banking", "list"],
+  ["/banking/:id", "banking", "detail"],
+  ["/settings/company", "settings-company", "render"],
+  ["/settings/users", "settings-users", "render"],
+  ["/settings/audit-log", "settings-users", "auditLog"],
+  ["/settings/password", "settings-users", "password"],
+  ["/settings/api-keys", "settings-api-keys", "render"],
+  ["/settings/webhooks", "settings-webhooks", "list"],
+  ["/settings/webhooks/:id", "settings-webhooks", "detail"],
+  ["/settings/payment-setup", "settings-payments", "paymentSetup"],
+  ["/settings/gateways", "settings-payments", "gateways"],
+  ["/settings/branches", "settings-branches", "branches"],
+  ["/settings/warehouses", "settings-branches", "warehouses"],
+  ["/settings/scheduled-invoices", "settings-scheduled", "render"],
+];
+
+const MANAGERS = ["owner", "admin"];
+const NAVIGATION = [
+  ["nav.home", "/"], ["nav.documents", "/documents"], ["nav.partners", "/partners"], ["nav.products", "/products"],
+  ["nav.stock", "/stock"],
+  { title: "nav.accounting", items: [["nav.chart", "/accounting/chart"], ["nav.entries", "/accounting/entries"],
+    ["nav.ledger", "/accounting/ledger"], ["nav.trialBalance", "/accounting/trial-balance"], ["nav.periods", "/accounting/periods"]] },
+  ["nav.banking", "/banking"],
+  { title: "nav.settings", managers: true, items: [["nav.company", "/settings/company"], ["nav.users", "/settings/users"],
+    ["nav.apiKeys", "/settings/api-keys"], ["nav.webhooks", "/settings/webhooks"], ["nav.paymentSetup", "/settings/payment-setup"],
+    ["nav.gateways", "/settings/gateways"], ["nav.branches", "/settings/branches"], ["nav.warehouses", "/settings/warehouses"],
+    ["nav.scheduled", "/settings/scheduled-invoices"], ["nav.audit", "/settings/audit-log"]] },
+];
+
+export const session = { me: null, company: null };
+
+function parseLocation() {
+  const raw = location.hash.replace(/^#/, "") || "/";
+  const [path, search] = raw.split("?");
+  return { path: path || "/", query: Object.fromEntries(new URLSearchParams(search || "")) };
+}
+
+function match(path) {
+  for (const [pattern, module, view, options] of ROUTES) {
+    const names = [];
+    const regex = new RegExp("^" + pattern.replace(/:(\w+)/g, (_, name) => { names.push(name); return "([^/]+)"; }) + "$");
+    const found = path.match(regex);
+    if (found) {
+      return { module, view, options: options || {},
+               params: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(found[i + 1])])) };
+    }
+  }
+  return null;
+}
+
+export function navigate(path) {
+  if (location.hash === `#${path}`) route();
+  else location.hash = path;
+}
+
+export async function loadSession() {
+  session.me = await api.get("/auth/me");
+  session.company = await api.get("/companies");
+  setCountry(session.company.country);
+  setCurrency(session.company.currency);
+  return session;
+}
+
+export function isManager() { return session.me && MANAGERS.includes(session.me.role); }
+
+function navigation(current) {
+  const link = ([key, path]) => h("a", { href: `#${path}`, class: current === path ? "active" : undefined }, t(key));
+  return h("nav", { class: "sidebar", "aria-label": t("app.title") }, NAVIGATION.map((entry) => {
+    if (Array.isArray(entry)) return link(entry);
+    if (entry.managers && !isManager()) return null;
+    return h("div", { class: "nav-group" }, h("span", {}, t(entry.title)), entry.items.map(link));
+  }));
+}
+
+function topBar() {
+  const switcher = h("select", { id: "company-switcher", "aria-label": t("nav.company.switch"),
+    onchange: async (event) => {
+      try {
+        await api.post("/auth/switch-company", { companyId: Number(event.target.value) });
+        await loadSession();
+        navigate("/");
+        route();
+      } catch (error) { toast(describeError(error), "error"); }
+    } },
+  session.me.companies.map((company) => h("option", { value: company.companyId,
+    selected: company.companyId === session.me.companyId || undefined }, company.name)));
+  const languages = h("select", { id: "language", "aria-label": t("nav.language"),
+    onchange: (event) => { setLanguage(event.target.value); route(); } },
+  [["es", "Español"], ["en", "English"]].map(([code, name]) => h("option", { value: code, selected: code === language() || undefined }, name)));
+  return h("header", { class: "topbar" },
+    h("a", { class: "brand", href: "#/" }, t("app.title")),
+    h("div", { class: "topbar-tools" }, switcher,
+      h("span", { class: "who", "data-role": session.me.role }, `${session.me.user.name} · ${t(`role.${session.me.role}`)}`),
+      languages,
+      h("a", { href: "#/settings/password" }, t("nav.password")),
+      h("button", { type: "button", id: "logout", onclick: logout }, t("nav.logout"))));
+}
+
+async function logout() {
+  try { await api.post("/auth/logout"); } catch { /* the session may already be gone */ }
+  session.me = null;
+  navigate("/login");
+}
+
+let routing = 0;
+export async function route() {
+  const ticket = ++routing;
+  const app = document.getElementById("app");
+  const { path, query } = parseLocation();
+  const found = match(path);
+  document.documentElement.lang = language();
+  if (!found) { replace(app, h("p", { class: "error-box" }, t("error.notFound"))); return; }
+  if (!found.options.public && !session.me) {
+    try { await loadSession(); } catch (error) {
+      if (error instanceof ApiError && error.status === 401) { navigate("/login"); return; }
+      replace(app, h("p", { class: "error-box" }, describeError(error)));
+      return;
+    }
+  }
+  if (ticket !== routing) return;
+  const root = h("main", { class: "content", id: "content", "data-page": `${found.module}.${found.view}` });
+  replace(app, found.options.public ? h("div", { class: "public" }, root)
+    : h("div", { class: "shell" }, topBar(), h("div", { class: "body" }, navigation(path), root)));
+  const ctx = { root, params: found.params, query, session, navigate, refresh: route };
+  await loadInto(root, async () => {
+    const module = await import(`./pages/${found.module}.js`);
+    const holder = h("div", { class: "page" });
+    ctx.root = holder;
+    await module[found.view](ctx);
+    return holder;
+  });
+  document.title = `${root.querySelector("h1")?.textContent || t("app.title")} · ${t("app.title")}`;
+}
+
+onSessionLost(() => {
+  session.me = null;
+  if (!match(parseLocation().path)?.options.public) navigate("/login");
+});
+window.addEventListener("hashchange", route);
+setLanguage(language());
+route();

@@ -1,0 +1,27 @@
+// Log in with e-mail and password; the API sets the HttpOnly session cookie.
+import { api } from "../api.js";
+import { h } from "../dom.js";
+import { addStrings, t } from "../i18n.js";
+import { formView } from "../ui.js";
+
+addStrings({
+  es: { "login.title": "Iniciar sesión", "login.email": "Correo electrónico", "login.password": "Contraseña",
+        "login.submit": "Entrar" },
+  en: { "login.title": "Log in", "login.email": "E-mail", "login.password": "Password", "login.submit": "Log in" },
+});
+
+export async function render(ctx) {
+  const form = formView({
+    fields: [
+      { name: "email", label: t("login.email"), type: "email", required: true, autocomplete: "username" },
+      { name: "password", label: t("login.password"), type: "password", required: true, autocomplete: "current-password" },
+    ],
+    submitLabel: t("login.submit"),
+    onSubmit: async (data) => {
+      await api.post("/auth/login", { email: data.email || "", password: data.password || "" });
+      ctx.session.me = null;
+      ctx.navigate("/");
+    },
+  });
+  ctx.root.append(h("div", { class: "login card" }, h("h1", {}, t("login.title")), form));
+}

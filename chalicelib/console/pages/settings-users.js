@@ -1,0 +1,125 @@
+// Users and roles: invitations, role and access changes, removal; the audit log; one's own
+// password.
+import { api } from "../api.js";
+import { h } from "../dom.js";
+import { dateTime } from "../format.js";
+import { ROLES, addStrings, t } from "../i18n.js";
+import { act, badge, button, formDialog, formView, loadInto, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
+
+addStrings({
+  es: {
+    "users.title": "Usuarios y roles", "users.invite": "Invitar usuario", "users.email": "Correo electrónico",
+    "users.name": "Nombre", "users.role": "Rol", "users.status": "Estado", "users.lastLogin": "Último ingreso",
+    "users.invitedAt": "Invitado el", "users.changeRole": "Cambiar rol", "users.deactivate": "Desactivar",
+    "users.activate": "Activar", "users.remove": "Quitar de la empresa", "users.resend": "Reenviar invitación",
+    "users.invited": "Invitación enviada a {email}.", "users.notSent": "La invitación quedó creada, pero el correo no se pudo enviar: reenvíela.",
+    "users.removeConfirm": "¿Quitar a {email} de esta empresa? Sus sesiones y claves API dejarán de funcionar aquí.",
+    "users.deactivateConfirm": "¿Desactivar a {email}? Sus sesiones terminan de inmediato.",
+    "users.intro": "Las claves API actúan con la autoridad de su usuario: si ese usuario deja de ser propietario o administrador activo, sus claves dejan de funcionar.",
+    "audit.title": "Bitácora", "audit.when": "Fecha", "audit.who": "Usuario", "audit.action": "Acción", "audit.target": "Sobre",
+    "audit.changes": "Cambios",
+    "password.title": "Cambiar contraseña", "password.current": "Contraseña actual", "password.new": "Nueva contraseña (mínimo 8 caracteres)",
+    "password.done": "Contraseña cambiada. Sus otras sesiones se cerraron.",
+  },
+  en: {
+    "users.title": "Users and roles", "users.invite": "Invite user", "users.email": "E-mail", "users.name": "Name",
+    "users.role": "Role", "users.status": "Status", "users.lastLogin": "Last login", "users.invitedAt": "Invited",
+    "users.changeRole": "Change role", "users.deactivate": "Deactivate", "users.activate": "Activate",
+    "users.remove": "Remove from company", "users.resend": "Resend invitation", "users.invited": "Invitation sent to {email}.",
+    "users.notSent": "The invitation was created but the e-mail could not be sent: resend it.",
+    "users.removeConfirm": "Remove {email} from this company? Their sessions and API keys stop working here.",
+    "users.deactivateConfirm": "Deactivate {email}? Their sessions end at once.",
+    "users.intro": "API keys act with their user's authority: when that user is no longer an active owner or administrator, their keys stop working.",
+    "audit.title": "Audit log", "audit.when": "When", "audit.who": "User", "audit.action": "Action", "audit.target": "On",
+    "audit.changes": "Changes",
+    "password.title": "Change password", "password.current": "Current password", "password.new": "New password (at least 8 characters)",
+    "password.done": "Password changed. Your other sessions were ended.",
+  },
+});
+
+const roleOptions = () => ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }));
+const ifMatch = (user) => ({ headers: { "If-Match": String(user.version) } });
+
+export async function render(ctx) {
+  const body = h("div");
+  const refresh = () => loadInto(body, async () => {
+    const answer = await api.get("/settings/users");
+    return tableView({ rows: answer.users, columns: [
+      { label: t("users.name"), value: (u) => u.name },
+      { label: t("users.email"), value: (u) => u.email },
+      { label: t("users.role"), value: (u) => t(`role.${u.role}`) },
+      { label: t("users.status"), value: (u) => badge(u.status || (u.isActive ? "active" : "inactive")) },
+      { label: t("users.lastLogin"), value: (u) => dateTime(u.lastLoginAt) },
+      { label: t("users.invitedAt"), value: (u) => dateTime(u.invitedAt) },
+      { label: t("common.actions"), class: "actions", value: (u) => actions(u, refresh) },
+    ] });
+  });
+  const invite = () => formDialog(t("users.invite"), {
+    fields: [
+      { name: "email", label: t("users.email"), type: "email", required: true },
+      { name: "name", label: t("users.name"), required: true },
+      { name: "role", label: t("users.role"), type: "select", required: true, options: roleOptions(), value: "seller" },
+    ],
+    submitLabel: t("users.invite"),
+    onSubmit: (data) => api.post("/settings/users", data),
+  }, async (created) => {
+    toast(created.invitationEmailSent === false ? t("users.notSent") : t("users.invited", { email: created.email }),
+      created.invitationEmailSent === false ? "error" : "ok");
+    await refresh();
+  });
+  ctx.root.append(pageHeader(t("users.title"), button(t("users.invite"), invite, "primary")),
+    h("p", { class: "help" }, t("users.intro")), section(null, body));
+  await refresh();
+}
+
+function actions(user, refresh) {
+  const path = `/settings/users/${user.id}`;
+  const changeRole = () => formDialog(t("users.changeRole"), {
+    fields: [{ name: "role", label: t("users.role"), type: "select", required: true, options: roleOptions(), value: user.role }],
+    onSubmit: (data) => api.put(path, data, ifMatch(user)),
+  }, refresh);
+  const active = user.isActive || user.status === "invited";
+  return [
+    user.status === "invited" ? button(t("users.resend"), () => act(null, () => api.post(`${path}/resend-invitation`),
+      refresh, t("users.invited", { email: user.email }))) : null,
+    button(t("users.changeRole"), changeRole),
+    user.status === "invited" ? null : button(active ? t("users.deactivate") : t("users.activate"), () => act(
+      active ? t("users.deactivateConfirm", { email: user.email }) : null,
+      () => api.put(path, { isActive: !active }, ifMatch(user)), refresh)),
+    button(t("users.remove"), () => act(t("users.removeConfirm", { email: user.email }), () => api.del(path), refresh,
+      t("common.deleted")), "danger"),
+  ];
+}
+
+export async function auditLog(ctx) {
+  const body = h("div");
+  const limit = 20;
+  let page = Number(ctx.query.page || 1);
+  const refresh = () => loadInto(body, async () => {
+    const answer = await api.get("/settings/audit-log", { page, limit });
+    return [tableView({ rows: answer.entries, columns: [
+      { label: t("audit.when"), value: (e) => dateTime(e.occurredAt || e.createdAt) },
+      { label: t("audit.who"), value: (e) => e.actorEmail || e.actor?.email || String(e.actorUserId ?? "") },
+      { label: t("audit.action"), value: (e) => e.action },
+      { label: t("audit.target"), value: (e) => e.targetEmail || e.target?.email || [e.targetType, e.targetId].filter(Boolean).join(" ") },
+      { label: t("audit.changes"), value: (e) => (e.changes ? JSON.stringify(e.changes) : "") },
+    ] }), pagerView({ page, limit, total: answer.total, onPage: (next) => { page = next; refresh(); } })];
+  });
+  ctx.root.append(pageHeader(t("audit.title")), section(null, body));
+  await refresh();
+}
+
+export async function password(ctx) {
+  const form = formView({
+    fields: [
+      { name: "currentPassword", label: t("password.current"), type: "password", required: true, autocomplete: "current-password" },
+      { name: "newPassword", label: t("password.new"), type: "password", required: true, autocomplete: "new-password" },
+    ],
+    onSubmit: async (data, element) => {
+      await api.post("/auth/password", { currentPassword: data.currentPassword || "", newPassword: data.newPassword || "" });
+      element.reset();
+      toast(t("password.done"));
+    },
+  });
+  ctx.root.append(pageHeader(t("password.title")), section(null, form));
+}

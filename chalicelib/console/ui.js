@@ -1,0 +1,244 @@
+// The console's building blocks: forms that show the API's field errors beside their fields,
+// tables, pagers, dialogs, notices and the one-time secret box.
+import { ApiError, api } from "./api.js";
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+
+// --- notices -------------------------------------------------------------------------------------
+
+export function toast(message, kind = "ok") {
+  const box = document.getElementById("toasts");
+  const note = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  box.append(note);
+  setTimeout(() => note.remove(), kind === "error" ? 8000 : 4000);
+}
+
+// A plain-words line for an error from the API (its message is written for people).
+export function describeError(error) {
+  if (error instanceof ApiError) return error.message || t("error.generic");
+  if (error instanceof TypeError) return t("error.network");
+  return t("error.generic");
+}
+
+export function errorBox(error) {
+  const box = h("div", { class: "error-box", role: "alert" }, describeError(error));
+  if (error instanceof ApiError && error.code) box.dataset.code = error.code;
+  return box;
+}
+
+// --- forms ---------------------------------------------------------------------------------------
+
+// field: {name, label?, type: text|email|password|number|date|select|checkbox|textarea, required?,
+//         options?: [{value, label}], source?: {path, field, label(row), query?}, step?, min?,
+//         placeholder?, help?, value?, readonly?}
+function control(field, value) {
+  const common = { name: field.name, id: `f-${field.name}`, required: field.required || undefined,
+                   placeholder: field.placeholder, "data-field": field.name, readonly: field.readonly || undefined,
+                   autocomplete: field.autocomplete };
+  if (field.type === "checkbox") {
+    return h("input", { ...common, type: "checkbox", checked: value === undefined ? field.value : value });
+  }
+  if (field.type === "textarea") return h("textarea", { ...common, rows: 3 }, value ?? field.value ?? "");
+  if (field.type === "select") {
+    const select = h("select", common);
+    const fill = (options) => {
+      const current = value ?? field.value;
+      replace(select, field.required ? null : h("option", { value: "" }, t("common.none")),
+        options.map((option) => h("option", { value: option.value, selected: String(option.value) === String(current) || undefined },
+          option.label)));
+    };
+    if (field.source) {
+      fill([]);
+      import("./api.js").then(({ listAll }) => listAll(field.source.path, field.source.field, field.source.query))
+        .then((rows) => fill(rows.map((row) => ({ value: row.id, label: field.source.label(row) }))))
+        .catch(() => fill([]));
+    } else fill(field.options || []);
+    return select;
+  }
+  const type = field.type || "text";
+  return h("input", { ...common, type, step: field.step ?? (type === "number" ? "0.01" : undefined), min: field.min,
+                      value: value ?? field.value ?? "" });
+}
+
+export function readField(form, field) {
+  const element = form.elements.namedItem(field.name);
+  if (!element) return undefined;
+  if (field.type === "checkbox") return element.checked;
+  const raw = element.value.trim();
+  if (raw === "") return field.emptyAs;
+  if (field.type === "number" || field.numeric || (field.type === "select" && field.source)) return Number(raw);
+  return raw;
+}
+
+// Puts each `details` entry beside its field (by name); the rest goes to the form's own box.
+export function showErrors(form, error) {
+  form.querySelectorAll(".field-error").forEach((node) => node.remove());
+  form.querySelectorAll("[aria-invalid]").forEach((node) => node.removeAttribute("aria-invalid"));
+  const general = form.querySelector(".form-error");
+  replace(general);
+  const unplaced = [];
+  for (const detail of (error instanceof ApiError && error.details) || []) {
+    const name = String(detail.field || "");
+    const input = form.querySelector(`[data-field="${CSS.escape(name)}"]`);
+    if (input) {
+      input.setAttribute("aria-invalid", "true");
+      input.closest(".field").append(h("div", { class: "field-error", "data-error-for": name }, detail.message));
+    } else unplaced.push(detail);
+  }
+  general.append(errorBox(error));
+  if (unplaced.length) general.append(h("ul", { class: "error-list" }, unplaced.map((d) => h("li", {}, `${d.field}: ${d.message}`))));
+}
+
+export function formView({ fields, values = {}, submitLabel, onSubmit, extra, className }) {
+  const form = h("form", { class: `form ${className || ""}`, novalidate: true });
+  for (const field of fields) {
+    const input = control(field, values[field.name]);
+    const label = h("label", { for: `f-${field.name}` }, field.label || t(field.name));
+    form.append(field.type === "checkbox"
+      ? h("div", { class: "field field-check" }, input, label)
+      : h("div", { class: "field" }, label, input, field.help ? h("small", { class: "help" }, field.help) : null));
+  }
+  if (extra) form.append(extra);
+  const button = h("button", { type: "submit", class: "primary" }, submitLabel || t("common.save"));
+  form.append(h("div", { class: "form-error" }), h("div", { class: "form-actions" }, button));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = {};
+    for (const field of fields) {
+      const value = readField(form, field);
+      if (value !== undefined) data[field.name] = value;
+    }
+    button.disabled = true;
+    try {
+      await onSubmit(data, form);
+    } catch (error) {
+      showErrors(form, error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
+}
+
+// --- tables and pages ----------------------------------------------------------------------------
+
+// column: {label, value(row) -> node|text, class?}
+export function tableView({ columns, rows, onRowClick, empty }) {
+  if (!rows.length) return h("p", { class: "empty" }, empty || t("common.empty"));
+  return h("table", { class: "grid" },
+    h("thead", {}, h("tr", {}, columns.map((column) => h("th", { class: column.class }, column.label)))),
+    h("tbody", {}, rows.map((row) => {
+      const tr = h("tr", { class: onRowClick ? "clickable" : undefined },
+        columns.map((column) => h("td", { class: column.class, "data-label": column.label }, column.value(row))));
+      if (onRowClick) tr.addEventListener("click", (event) => { if (!event.target.closest("button,a")) onRowClick(row); });
+      return tr;
+    })));
+}
+
+export function pagerView({ page, limit, total, onPage }) {
+  const pages = Math.max(1, Math.ceil((total || 0) / limit));
+  return h("nav", { class: "pager", "aria-label": "pages" },
+    h("button", { type: "button", disabled: page <= 1 || undefined, onclick: () => onPage(page - 1) }, t("common.previous")),
+    h("span", {}, t("common.page", { page, pages, total: total || 0 })),
+    h("button", { type: "button", disabled: page >= pages || undefined, onclick: () => onPage(page + 1) }, t("common.next")));
+}
+
+export function pageHeader(title, ...actions) {
+  return h("header", { class: "page-header" }, h("h1", {}, title), h("div", { class: "page-actions" }, actions));
+}
+
+export function section(title, ...children) {
+  return h("section", { class: "card" }, title ? h("h2", {}, title) : null, children);
+}
+
+export function button(label, onclick, kind = "") {
+  return h("button", { type: "button", class: kind, onclick }, label);
+}
+
+export function badge(status) {
+  return h("span", { class: `badge badge-${String(status).replace(/[^a-z_]/gi, "")}` }, t(`status.${status}`));
+}
+
+export function definitionList(pairs) {
+  return h("dl", { class: "facts" }, pairs.filter(Boolean).map(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));
+}
+
+// Runs `load` for a page body; a refusal or failure is shown in plain words instead.
+export async function loadInto(root, load) {
+  replace(root, h("p", { class: "loading" }, t("common.loading")));
+  try {
+    const content = await load();
+    replace(root, content);
+  } catch (error) {
+    const message = error instanceof ApiError && error.status === 403 ? t("error.forbidden")
+      : error instanceof ApiError && error.status === 404 ? t("error.notFound") : describeError(error);
+    replace(root, h("div", { class: "error-box page-error", role: "alert", "data-code": error.code || "" }, message));
+  }
+}
+
+// --- dialogs -------------------------------------------------------------------------------------
+
+export function openDialog(title, ...content) {
+  const dialog = h("dialog", { class: "dialog" },
+    h("header", {}, h("h2", {}, title),
+      h("button", { type: "button", class: "icon", "aria-label": t("common.close"), onclick: () => close() }, "×")),
+    h("div", { class: "dialog-body" }, content));
+  const close = () => { dialog.close(); dialog.remove(); };
+  document.body.append(dialog);
+  dialog.showModal();
+  return { dialog, close };
+}
+
+export function confirmAction(message) {
+  return new Promise((resolve) => {
+    const { close } = openDialog(t("common.confirm"), h("p", {}, message),
+      h("div", { class: "form-actions" },
+        button(t("common.cancel"), () => { close(); resolve(false); }),
+        button(t("common.yes"), () => { close(); resolve(true); }, "primary danger")));
+  });
+}
+
+// A form in a dialog: closes and calls `done` when the API accepted it.
+export function formDialog(title, options, done) {
+  const holder = {};
+  const form = formView({ ...options, onSubmit: async (data, element) => {
+    const result = await options.onSubmit(data, element);
+    holder.close();
+    if (done) await done(result);
+  } });
+  holder.close = openDialog(title, form).close;
+  return form;
+}
+
+// A secret the API shows only once: visible, copyable, with the warning.
+export function secretOnce(label, secret) {
+  const code = h("code", { class: "secret", "data-secret": "" }, secret);
+  return h("div", { class: "secret-once", role: "alert" },
+    h("p", { class: "warning" }, t("secret.once")),
+    h("div", { class: "secret-row" }, h("span", {}, label), code,
+      button(t("common.copy"), async () => {
+        try { await navigator.clipboard.writeText(secret); toast(t("common.copied")); } catch { selectText(code); }
+      })));
+}
+
+function selectText(node) {
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const selection = window.getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
+
+// Asks, calls the API, tells the outcome, then refreshes.
+export async function act(confirmMessage, run, refresh, doneMessage) {
+  if (confirmMessage && !(await confirmAction(confirmMessage))) return;
+  try {
+    await run();
+    toast(doneMessage || t("common.saved"));
+    if (refresh) await refresh();
+  } catch (error) {
+    toast(describeError(error), "error");
+  }
+}
+
+export { api };
