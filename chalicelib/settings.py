@@ -34,6 +34,14 @@ class Settings:
     dte_transmitter: str
     # the sender of e-mailed documents: an address (or domain) verified in SES
     mail_from: str
+    # where the web console is served: invitation links point at its accept page
+    app_base_url: str
+    invitation_ttl_hours: int
+    # local stack only: an invitation's link is a credential, so it is never logged elsewhere
+    log_invitation_links: bool
+    login_window_seconds: int
+    login_max_failures_per_email: int
+    login_max_failures_per_address: int
 
 
 @lru_cache(maxsize=1)
@@ -65,6 +73,12 @@ def get_settings() -> Settings:
         # it) or "unreachable" (every transmission times out: exercises the retry)
         dte_transmitter=env.get("DTE_TRANSMITTER", "sandbox").strip().lower(),
         mail_from=env.get("MAIL_FROM", "facturas@example.com").strip(),
+        app_base_url=env.get("APP_BASE_URL", "http://127.0.0.1:8000").strip().rstrip("/"),
+        invitation_ttl_hours=int(env.get("INVITATION_TTL_HOURS", str(7 * 24))),
+        log_invitation_links=_flag("LOG_INVITATION_LINKS"),
+        login_window_seconds=int(env.get("LOGIN_WINDOW_SECONDS", "900")),
+        login_max_failures_per_email=int(env.get("LOGIN_MAX_FAILURES_PER_EMAIL", "5")),
+        login_max_failures_per_address=int(env.get("LOGIN_MAX_FAILURES_PER_ADDRESS", "50")),
     )
 
 

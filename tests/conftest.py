@@ -25,6 +25,12 @@ from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 
 
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in item.path.as_posix():
+            item.add_marker(pytest.mark.browser)
+
+
 def _serialize_moto() -> None:
     """moto is not safe under concurrent calls (two conditional transactions may both pass);
     serialized, it gives DynamoDB's serializable transactions, as the local stack does."""
@@ -87,3 +93,20 @@ def settings_env(monkeypatch):
         reset_settings()
     yield apply
     reset_settings()
+
+
+@pytest.fixture
+def ses(aws):
+    """moto's SES with the configured sender verified; its captured messages."""
+    from moto.core import DEFAULT_ACCOUNT_ID
+    from moto.ses.models import ses_backends
+
+    from chalicelib.events import mail
+    from chalicelib.settings import get_settings
+    from infra.resources import verify_mail_sender
+
+    mail.reset_mailer()
+    region = os.environ["AWS_REGION"]
+    verify_mail_sender(boto3.client("ses", region_name=region), get_settings().mail_from)
+    yield ses_backends[DEFAULT_ACCOUNT_ID][region].sent_messages
+    mail.reset_mailer()

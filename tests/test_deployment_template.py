@@ -96,6 +96,7 @@ def test_functions_get_their_configuration(template):
     assert api["WEBHOOK_QUEUE_URL"] == {"Ref": "WebhookDeliveriesQueue"}
     assert api["ALLOWED_ORIGINS"] == {"Ref": "AllowedOrigins"}
     assert api["MAIL_FROM"] == {"Ref": "MailFrom"} and api["PAYMENT_LINK_BASE_URL"] == {"Ref": "PaymentLinkBaseUrl"}
+    assert api["APP_BASE_URL"] == {"Ref": "AppBaseUrl"} and "LOG_INVITATION_LINKS" not in api
     assert template["Resources"]["MailSenderIdentity"]["Properties"]["EmailIdentity"] == {"Ref": "MailFrom"}
     authorizer = template["Resources"]["Authorizer"]["Properties"]["Environment"]["Variables"]
     assert "AUTH_AT_GATEWAY" not in authorizer and authorizer["TABLE_NAME"] == {"Ref": "AppTable"}

@@ -6,27 +6,11 @@ import email
 import io
 from email import policy
 
-import boto3
 import pypdf
 import pytest
-from moto.core import DEFAULT_ACCOUNT_ID
-from moto.ses.models import ses_backends
 
 from chalicelib.events import mail
-from chalicelib.settings import get_settings
-from infra.resources import verify_mail_sender
 from tests.documents_support import Shop
-
-REGION = "us-east-1"
-
-
-@pytest.fixture
-def ses(aws):
-    """moto's SES with the configured sender verified; its captured messages."""
-    mail.reset_mailer()
-    verify_mail_sender(boto3.client("ses", region_name=REGION), get_settings().mail_from)
-    yield ses_backends[DEFAULT_ACCOUNT_ID][REGION].sent_messages
-    mail.reset_mailer()
 
 
 @pytest.fixture

@@ -82,9 +82,11 @@ def test_id_counters_are_per_company(table):
 def test_every_company_key_starts_with_its_prefix():
     for key in (keys.company(7), keys.entity(7, "BP", 1), keys.id_sequence(7, "BP"),
                 keys.entity_count(7, "BP"), keys.unique_value(7, "X", "v"), keys.idempotency(7, "k"),
-                keys.outbox_event(7, "t", "e"), keys.rate_window(7, "ak", 0), keys.membership(7, 1)):
+                keys.outbox_event(7, "t", "e"), keys.rate_window(7, "ak", 0), keys.membership(7, 1),
+                keys.audit_entry(7, "t", "e")):
         assert key["PK"] == "C#7" or key["PK"].startswith("C#7#")
     assert keys.collection_index(7, "BP", 1)["GSI1PK"].startswith("C#7#")
+    assert keys.membership_index(7, 1)["GSI1PK"].startswith("C#7#")
 
 
 def test_cursor_round_trip_and_partition_guard():

@@ -1,4 +1,4 @@
-"""Web app session routes. Login is the one route that runs without a principal."""
+"""Web app session routes. Login and accepting an invitation run without a principal."""
 from __future__ import annotations
 
 from chalice import Blueprint
@@ -22,9 +22,31 @@ def _cookie(value: str, max_age: int) -> str:
 @endpoint(blueprint, "POST", "/auth/login", summary="Log in; sets the accessToken cookie", tag=TAG,
           body=LoginRequest, response=SessionView, status=200, access=Access.PUBLIC, idempotent=False)
 def login(call: Call) -> SessionView:
-    token, view = sessions.login(get_table(), call.body.email, call.body.password)
+    token, view = sessions.login(get_table(), call.body.email, call.body.password, call.source_address)
+    return _logged_in(call, token, view)
+
+
+def _logged_in(call: Call, token: str, view: dict) -> SessionView:
     call.response_headers["Set-Cookie"] = _cookie(token, get_settings().session_ttl_hours * 3600)
     return SessionView.model_validate(view)
+
+
+@endpoint(blueprint, "POST", "/auth/accept-invitation", summary="Accept an invitation and log in; sets the "
+          "accessToken cookie", tag=TAG, body="chalicelib.models.users:AcceptInvitationRequest", response=SessionView,
+          status=200, access=Access.PUBLIC, idempotent=False)
+def accept_invitation(call: Call) -> SessionView:
+    from chalicelib.services import invitations
+
+    token, view = invitations.accept(get_table(), call.body.token, call.body.password, call.body.name)
+    return _logged_in(call, token, view)
+
+
+@endpoint(blueprint, "POST", "/auth/password", summary="Change one's password; ends one's other sessions",
+          tag=TAG, body="chalicelib.models.users:PasswordChangeRequest",
+          response="chalicelib.models.users:PasswordChanged", status=200, access=Access.WEB_SESSION, permission=READ,
+          idempotent=False)
+def change_password(call: Call) -> dict:
+    return sessions.change_password(call.command, call.body.current_password, call.body.new_password)
 
 
 @endpoint(blueprint, "POST", "/auth/logout", summary="End the session", tag=TAG, response=LogoutResult,

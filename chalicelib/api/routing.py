@@ -131,6 +131,8 @@ class Call:
     ids: dict[str, Any]
     command: Command | None
     response_headers: dict[str, str] = field(default_factory=dict)
+    # the client's address as API Gateway (or chalice's local gateway) saw it
+    source_address: str | None = None
 
     def expected_version(self) -> int | None:
         """Optimistic concurrency: the body's `version`, else an If-Match header."""
@@ -283,7 +285,8 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
         command = Command(principal, table, idempotency_request)
         command.render = lambda result, command=command: (command.status or spec.status,
                                                           render_body(spec, result))
-    call = Call(spec, principal, headers, body, query, ids, command)
+    source_address = ((request.context or {}).get("identity") or {}).get("sourceIp")
+    call = Call(spec, principal, headers, body, query, ids, command, source_address=source_address)
 
     def attempt() -> Response:
         if idempotency_request is not None and principal is not None:

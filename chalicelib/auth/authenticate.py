@@ -95,9 +95,14 @@ def _session_principal(token: str, table: Table) -> Principal | None:
     if not session or int(session.get("expiresAt", 0)) <= clock.epoch_seconds():
         return None
     user_id, company_id = int(session["userId"]), int(session["companyId"])
-    role = _active_role(table, user_id, company_id)
-    if role is None:
+    found = _active_member(table, user_id, company_id)
+    if found is None:
         return None
+    user, member = found
+    # a password change raises the user's generation: the sessions begun before it end
+    if int(session.get("sessionGeneration", 0)) < int(user.get("sessionGeneration", 0)):
+        return None
+    role = str(member["role"])
     return Principal(kind=SESSION, company_id=company_id, user_id=user_id, role=role,
                      session_hash=token_hash)
 
@@ -113,14 +118,16 @@ def _api_key_principal(credential: str, table: Table) -> Principal:
     if expires_at and expires_at <= clock.now_iso():
         raise ApiKeyExpired()
     company_id, user_id = int(record["companyId"]), int(record["userId"])
-    role = _active_role(table, user_id, company_id)
+    found = _active_member(table, user_id, company_id)
+    role = str(found[1]["role"]) if found else None
     if role not in API_KEY_ROLES:
         raise ApiKeyNoUser()
     return Principal(kind=API_KEY, company_id=company_id, user_id=user_id, role=role, key_id=key_id)
 
 
-def _active_role(table: Table, user_id: int, company_id: int) -> str | None:
-    """The user's role in the company, if both the user and the membership are active."""
+def _active_member(table: Table, user_id: int, company_id: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The user and their membership of the company, if both are active (an invitation not yet
+    accepted is an inactive membership)."""
     found: dict[Any, dict[str, Any]] = table.batch_get(
         [keys.user(user_id), keys.membership(company_id, user_id)])
     user_key, member_key = keys.user(user_id), keys.membership(company_id, user_id)
@@ -128,4 +135,4 @@ def _active_role(table: Table, user_id: int, company_id: int) -> str | None:
     member = found.get((member_key["PK"], member_key["SK"]))
     if not user or not user.get("isActive") or not member or not member.get("isActive"):
         return None
-    return str(member["role"])
+    return user, member

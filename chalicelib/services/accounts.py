@@ -5,6 +5,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.auth.secrets import hash_password
+from chalicelib.domain.members import ACTIVE, LastOwner, owner_delta
 from chalicelib.domain.roles import OWNER, ROLES
 from chalicelib.errors import Conflict, NotFound, ValidationFailed
 from chalicelib.services.commands import Command
@@ -26,9 +27,13 @@ def find_user_by_email(table: Table, email: str) -> dict[str, Any] | None:
 MIN_PASSWORD_LENGTH = 8
 
 
-def create_user(table: Table, email: str, password: str, name: str | None = None) -> dict[str, Any]:
+def check_password_rules(password: str, field: str = "password") -> None:
     if not MIN_PASSWORD_LENGTH <= len(password) <= 200:
-        raise ValidationFailed.for_field("password", f"{MIN_PASSWORD_LENGTH} to 200 characters")
+        raise ValidationFailed.for_field(field, f"{MIN_PASSWORD_LENGTH} to 200 characters")
+
+
+def create_user(table: Table, email: str, password: str, name: str | None = None) -> dict[str, Any]:
+    check_password_rules(password)
     user_id = table.next_id(keys.global_sequence("USER"))
     now = clock.now_iso()
     user = {**keys.user(user_id), "itemType": "USER", "id": user_id, "email": email.strip().lower(),
@@ -41,12 +46,32 @@ def create_user(table: Table, email: str, password: str, name: str | None = None
     return user
 
 
-def _membership_items(company_id: int, user_id: int, role: str) -> list[dict[str, Any]]:
+def membership_items(company_id: int, user_id: int, role: str, **fields: Any) -> list[dict[str, Any]]:
+    """The membership (active unless `fields` say otherwise) and the user's link to the company."""
     now = clock.now_iso()
-    return [{**keys.membership(company_id, user_id), "itemType": "MEMBER", "companyId": company_id,
-             "userId": user_id, "role": role, "isActive": True, "createdAt": now},
+    return [{**keys.membership(company_id, user_id), **keys.membership_index(company_id, user_id),
+             "itemType": "MEMBER", "companyId": company_id, "userId": user_id, "role": role,
+             "isActive": True, "status": ACTIVE, "version": 1, "createdAt": now, "updatedAt": now,
+             **fields},
             {**keys.user_company_link(user_id, company_id), "itemType": "USER_COMPANY",
              "companyId": company_id}]
+
+
+def already_member() -> Conflict:
+    return Conflict("This user is already a member of the company.", code="USER_ALREADY_MEMBER",
+                    details=[{"field": "email", "message": "already a member of this company"}])
+
+
+def count_owners(transaction: Transaction, company_id: int, delta: int) -> None:
+    """Keeps the company's `activeOwnerCount` in the membership change's own transaction; the
+    condition on a decrement is what makes the last active owner impossible to lose."""
+    if delta > 0:
+        transaction.update(keys.company(company_id), "ADD activeOwnerCount :one", condition="attribute_exists(PK)",
+                           values={":one": 1}, on_fail=NotFound("Company not found."))
+    elif delta < 0:
+        transaction.update(keys.company(company_id), "ADD activeOwnerCount :minus",
+                           condition="activeOwnerCount > :one", values={":minus": -1, ":one": 1},
+                           on_fail=LastOwner())
 
 
 def create_company(table: Table, owner_user_id: int, fields: dict[str, Any]) -> dict[str, Any]:
@@ -66,12 +91,13 @@ def plan_company(table: Table, owner_user_id: int,
                "allowNegativeStock": False,
                **{name: value for name, value in fields.items() if value is not None},
                **keys.company(company_id), "itemType": "COMPANY", "id": company_id,
-               "ownerUserId": owner_user_id, "version": 1, "createdAt": now, "updatedAt": now}
+               "ownerUserId": owner_user_id, "activeOwnerCount": 1, "version": 1, "createdAt": now,
+               "updatedAt": now}
     transaction = Transaction(table)
     _add_default_branch_and_warehouse(transaction, company)
     transaction.put_new(company)
     transaction.require(keys.user(owner_user_id), NotFound("User not found."))
-    for item in _membership_items(company_id, owner_user_id, OWNER):
+    for item in membership_items(company_id, owner_user_id, OWNER):
         transaction.put_new(item)
     return company, transaction
 
@@ -99,10 +125,14 @@ def add_member(table: Table, company_id: int, user_id: int, role: str) -> None:
     if role not in ROLES:
         raise ValidationFailed.for_field("role", f"one of {', '.join(ROLES)}")
     transaction = Transaction(table)
-    transaction.require(keys.company(company_id), NotFound("Company not found."))
     transaction.require(keys.user(user_id), NotFound("User not found."))
-    for item in _membership_items(company_id, user_id, role):
-        transaction.put(item)
+    member, link = membership_items(company_id, user_id, role)
+    transaction.put_new(member, on_fail=already_member())
+    transaction.put(link)
+    if role == OWNER:
+        count_owners(transaction, company_id, owner_delta(None, member))
+    else:
+        transaction.require(keys.company(company_id), NotFound("Company not found."))
     transaction.commit()
 
 

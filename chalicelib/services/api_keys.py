@@ -8,6 +8,7 @@ from chalicelib import clock
 from chalicelib.auth.secrets import new_key_id, new_key_secret, sha256_hex
 from chalicelib.domain.roles import API_KEY_ROLES
 from chalicelib.errors import Forbidden, NotFound, ValidationFailed
+from chalicelib.services import audit
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.table import Table
@@ -54,6 +55,7 @@ def create_key(command: Command, name: str, expires_at: str | None) -> dict[str,
                         "their authority.", code="PERMISSION_DENIED")
     item, secret, transaction = issue_key(command.table, command.company_id,
                                           command.principal.user_id, name, expires_at)
+    _audit(command, transaction, "api_key.created", item, {"expiresAt": item["keyExpiresAt"]})
     created = view(item) | {"secret": secret, "key": f"{item['id']}:{secret}"}
     # The secret is stored only as its hash: an Idempotency-Key replay names the key it created
     # but cannot show the secret again.
@@ -81,7 +83,14 @@ def revoke_key(command: Command, key_id: str) -> dict[str, Any]:
     transaction = command.transaction().update(
         keys.api_key(key_id), "SET revokedAt = :now", condition="companyId = :company",
         values={":now": revoked["revokedAt"], ":company": command.company_id}, on_fail=_NOT_FOUND)
+    _audit(command, transaction, "api_key.revoked", item, {"revokedAt": revoked["revokedAt"]})
     return command.commit(transaction, view(revoked))
+
+
+def _audit(command: Command, transaction: Transaction, action: str, item: dict[str, Any],
+           changes: dict[str, Any]) -> None:
+    audit.record(transaction, command.company_id, audit.actor_of(command.table, command.principal), action,
+                 target_type="api_key", target_id=item["id"], changes={"name": item["name"], **changes})
 
 
 def view(item: dict[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,5 @@
-"""Web sessions: login, logout, who am I, switch company. The token lives only in the client's
-cookie; the table keeps its SHA-256 with a TTL."""
+"""Web sessions: login, logout, who am I, switch company, one's own password. The token lives
+only in the client's cookie; the table keeps its SHA-256 with a TTL."""
 from __future__ import annotations
 
 import datetime as dt
@@ -7,33 +7,46 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.auth.principal import Principal
-from chalicelib.auth.secrets import new_session_token, sha256_hex, verify_password
-from chalicelib.errors import Forbidden, NotFound, Unauthorized
-from chalicelib.services import accounts
+from chalicelib.auth.secrets import hash_password, new_session_token, sha256_hex, verify_password
+from chalicelib.errors import ApiError, Forbidden, NotFound, Unauthorized
+from chalicelib.services import accounts, audit, login_limit
+from chalicelib.services.commands import Command
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 INVALID_CREDENTIALS = Unauthorized("E-mail or password is wrong.", code="INVALID_CREDENTIALS")
+SESSION_ENDED = Unauthorized("The session has ended; log in again.", code="INVALID_SESSION")
 
 
-def login(table: Table, email: str, password: str) -> tuple[str, dict[str, Any]]:
+def login(table: Table, email: str, password: str, source_address: str | None = None) -> tuple[str, dict[str, Any]]:
+    login_limit.check(table, email, source_address)
     user = accounts.find_user_by_email(table, email)
     password_ok = verify_password(password, user.get("passwordHash") if user else None)
     if not user or not password_ok or not user.get("isActive"):
+        login_limit.record_failure(table, email, source_address)
         raise INVALID_CREDENTIALS
     companies = accounts.user_companies(table, int(user["id"]))
     if not companies:
         raise Forbidden("This user belongs to no active company.", code="NO_COMPANY_ACCESS")
     preferred = user.get("lastCompanyId")
     company = next((c for c in companies if c["companyId"] == preferred), companies[0])
+    token, session = new_session(user, company["companyId"])
+    Transaction(table).put_new(session).update(keys.user(int(user["id"])), "SET lastLoginAt = :now",
+                                               values={":now": session["createdAt"]}).commit()
+    return token, session_view(user, company["companyId"], company["role"], companies, session["expiresAt"])
+
+
+def new_session(user: dict[str, Any], company_id: int) -> tuple[str, dict[str, Any]]:
+    """A session item for the caller's transaction, and the token that only the cookie keeps.
+    Its generation is the user's: a later password change ends it."""
     token = new_session_token()
-    expires_at = clock.epoch_seconds() + get_settings().session_ttl_hours * 3600
-    Transaction(table).put_new({**keys.session(sha256_hex(token)), "itemType": "SESSION",
-                                "userId": int(user["id"]), "companyId": company["companyId"],
-                                "createdAt": clock.now_iso(), "expiresAt": expires_at}).commit()
-    return token, _view(user, company["companyId"], company["role"], companies, expires_at)
+    session = {**keys.session(sha256_hex(token)), "itemType": "SESSION", "userId": int(user["id"]),
+               "companyId": company_id, "sessionGeneration": int(user.get("sessionGeneration", 0)),
+               "createdAt": clock.now_iso(),
+               "expiresAt": clock.epoch_seconds() + get_settings().session_ttl_hours * 3600}
+    return token, session
 
 
 def logout(table: Table, principal: Principal) -> None:
@@ -45,8 +58,8 @@ def describe(table: Table, principal: Principal) -> dict[str, Any]:
     user = table.get(keys.user(principal.user_id)) or {}
     session = table.get(keys.session(principal.session_hash)) if principal.session_hash else None
     companies = accounts.user_companies(table, principal.user_id)
-    return _view(user, principal.company_id, principal.role, companies,
-                 int(session["expiresAt"]) if session else None)
+    return session_view(user, principal.company_id, principal.role, companies,
+                        int(session["expiresAt"]) if session else None)
 
 
 def switch_company(table: Table, principal: Principal, company_id: int) -> dict[str, Any]:
@@ -57,16 +70,42 @@ def switch_company(table: Table, principal: Principal, company_id: int) -> dict[
     transaction = Transaction(table)
     transaction.update(keys.session(principal.session_hash), "SET companyId = :company",
                        condition="attribute_exists(PK)", values={":company": company_id},
-                       on_fail=Unauthorized("The session has ended; log in again.", code="INVALID_SESSION"))
+                       on_fail=SESSION_ENDED)
     transaction.update(keys.user(principal.user_id), "SET lastCompanyId = :company",
                        values={":company": company_id})
     transaction.commit()
     user = table.get(keys.user(principal.user_id)) or {}
     session = table.get(keys.session(principal.session_hash))
-    return _view(user, company_id, target["role"], companies, int(session["expiresAt"]) if session else None)
+    return session_view(user, company_id, target["role"], companies, int(session["expiresAt"]) if session else None)
 
 
-def _view(user: dict[str, Any], company_id: int, role: str, companies: list[dict[str, Any]],
+def change_password(command: Command, current_password: str, new_password: str) -> dict[str, Any]:
+    """Ends the user's other sessions and keeps this one: the user's generation goes up and this
+    session is moved to it in the same transaction."""
+    principal = command.principal
+    user = command.table.get(keys.user(principal.user_id)) or {}
+    if not verify_password(current_password, user.get("passwordHash")):
+        raise ApiError("The current password is wrong.", code="CURRENT_PASSWORD_WRONG", status=400,
+                       details=[{"field": "currentPassword", "message": "wrong password"}])
+    accounts.check_password_rules(new_password, "newPassword")
+    generation = int(user.get("sessionGeneration", 0)) + 1
+    transaction = command.transaction()
+    # a concurrent change of the password makes this one run again, and find its current
+    # password wrong
+    transaction.update(keys.user(principal.user_id),
+                       "SET passwordHash = :hash, sessionGeneration = :generation, updatedAt = :now",
+                       condition="passwordHash = :seen",
+                       values={":hash": hash_password(new_password), ":generation": generation,
+                               ":now": clock.now_iso(), ":seen": user["passwordHash"]})
+    transaction.update(keys.session(principal.session_hash or ""), "SET sessionGeneration = :generation",
+                       condition="attribute_exists(PK)", values={":generation": generation},
+                       on_fail=SESSION_ENDED)
+    audit.record(transaction, principal.company_id, {"userId": principal.user_id, "email": user.get("email")},
+                 "password.changed", target_type="user", target_id=principal.user_id, target_email=user.get("email"))
+    return command.commit(transaction, {"passwordChanged": True})
+
+
+def session_view(user: dict[str, Any], company_id: int, role: str, companies: list[dict[str, Any]],
           expires_at: int | None) -> dict[str, Any]:
     expiry = clock.iso(dt.datetime.fromtimestamp(expires_at, dt.timezone.utc)) if expires_at else None
     return {"user": {"id": int(user.get("id", 0)), "email": user.get("email", ""),

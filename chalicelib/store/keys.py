@@ -106,6 +106,37 @@ def membership(company_id: int, user_id: int) -> Key:
     return {"PK": f"C#{company_id}#USER#{user_id}", "SK": "MEMBER"}
 
 
+def members_partition(company_id: int) -> str:
+    return f"C#{company_id}#MEMBER"
+
+
+def membership_index(company_id: int, user_id: int) -> Dict[str, str]:
+    """GSI1 attributes that list a company's members (and invitations) with one Query."""
+    return {"GSI1PK": members_partition(company_id), "GSI1SK": sortable_id(user_id)}
+
+
+def invitation(token_hash: str) -> Key:
+    """Found from the invitation link's token alone (like a session), and naming its company."""
+    return {"PK": f"INVITE#{token_hash}", "SK": "INVITE"}
+
+
+def login_failures(scope: str, value: str, window_start: int) -> Key:
+    """Failed logins of one e-mail or source address in one window; expires with it."""
+    return {"PK": f"LOGINFAIL#{scope}#{value.strip().lower()}", "SK": str(window_start)}
+
+
+AUDIT = "AUDIT"  # the audit log's count item is entity_count(company, AUDIT)
+
+
+def audit_partition(company_id: int) -> str:
+    return f"C#{company_id}#{AUDIT}"
+
+
+def audit_entry(company_id: int, occurred_at: str, entry_id: str) -> Key:
+    """Sorted by time in the company's audit partition: read backwards, newest first."""
+    return {"PK": audit_partition(company_id), "SK": f"{occurred_at}#{entry_id}"}
+
+
 def api_key(key_id: str) -> Key:
     return {"PK": f"KEY#{key_id}", "SK": "KEY"}
 

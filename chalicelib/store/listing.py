@@ -14,6 +14,8 @@ from chalicelib.store.table import Table
 
 GSI1 = "GSI1"
 GSI2 = "GSI2"
+# list_range on the table's own keys rather than an index
+BASE_TABLE = None
 # Page numbers walk the index from its start; past this depth the cursor is the way.
 MAX_PAGE_DEPTH = 10_000
 
@@ -54,15 +56,15 @@ def decode_cursor(cursor: str, *, partition_attribute: str, partition: str,
     return key
 
 
-def index_key(index: str) -> tuple[str, str, str, str]:
-    return ("PK", "SK", f"{index}PK", f"{index}SK")
+def index_key(index: str | None) -> tuple[str, ...]:
+    return ("PK", "SK") if index is None else ("PK", "SK", f"{index}PK", f"{index}SK")
 
 
 def _starting_point(cursor: str | None, partition: str, page: int, limit: int,
-                    index: str = GSI1) -> tuple[dict[str, Any] | None, int]:
+                    index: str | None = GSI1) -> tuple[dict[str, Any] | None, int]:
     """Where a page begins: after the cursor's item, or `(page - 1) * limit` items in."""
     if cursor:
-        return decode_cursor(cursor, partition_attribute=f"{index}PK", partition=partition,
+        return decode_cursor(cursor, partition_attribute=index_key(index)[-2], partition=partition,
                              attributes=index_key(index)), 0
     if page * limit > MAX_PAGE_DEPTH:
         raise ValidationFailed.for_field(
@@ -71,7 +73,7 @@ def _starting_point(cursor: str | None, partition: str, page: int, limit: int,
 
 
 def _cut(collected: list[dict[str, Any]], skip: int, limit: int, more: bool,
-         index: str = GSI1) -> tuple[list[dict[str, Any]], str | None]:
+         index: str | None = GSI1) -> tuple[list[dict[str, Any]], str | None]:
     window = collected[skip:skip + limit]
     next_cursor = None
     if more and window:
@@ -128,18 +130,20 @@ FILTERED_BATCH = 200
 
 def list_range(table: Table, *, partition: str, low: str | None, high: str | None,
                filters: dict[str, Any], page: int, limit: int, cursor: str | None,
-               descending: bool, total: int, index: str = GSI1) -> Page:
-    """Lists a GSI partition between two sort-key bounds, optionally filtered, newest first
-    when `descending`. The caller brings the exact `total` (from its counters)."""
+               descending: bool, total: int, index: str | None = GSI1) -> Page:
+    """Lists a GSI partition (or, with BASE_TABLE, a table partition) between two sort-key
+    bounds, optionally filtered, newest first when `descending`. The caller brings the exact
+    `total` (from its counters)."""
     start, skip = _starting_point(cursor, partition, page, limit, index)
-    sort_attribute = f"{index}SK"
+    partition_attribute, sort_attribute = index_key(index)[-2:]
     if start is not None and not ((low or "") <= start[sort_attribute] <= (high or "\uffff")):
         raise invalid_cursor()  # issued for another range: DynamoDB refuses a start key outside it
 
     def fetch(start: dict[str, Any] | None, missing: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        return table.query(partition=(f"{index}PK", partition), index=index, sort_range=(sort_attribute, low, high),
-                           filters=filters or None, limit=max(missing, FILTERED_BATCH) if filters else missing,
-                           start_key=start, forward=not descending)
+        return table.query(partition=(partition_attribute, partition), index=index,
+                           sort_range=(sort_attribute, low, high), filters=filters or None,
+                           limit=max(missing, FILTERED_BATCH) if filters else missing,
+                           start_key=start, forward=not descending, consistent=index is None)
 
     collected, more = _collect(fetch, start, skip + limit, matching=None if cursor else total)
     window, next_cursor = _cut(collected, skip, limit, more, index)

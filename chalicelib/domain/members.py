@@ -1,0 +1,43 @@
+"""Who may change a company's memberships, and what a change does to its count of active owners."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib.domain.roles import ADMIN, OWNER
+from chalicelib.errors import ApiError, Forbidden
+
+INVITED, ACTIVE, INACTIVE = "invited", "active", "inactive"
+
+
+def status(member: dict[str, Any]) -> str:
+    """An invitation not yet accepted is `invited` whatever else it says."""
+    if member.get("status") == INVITED:
+        return INVITED
+    return ACTIVE if member.get("isActive") else INACTIVE
+
+
+def check_may_assign(actor_role: str, role: str) -> None:
+    """Owners make owners: an administrator would otherwise raise themself above their grant."""
+    if actor_role == ADMIN and role == OWNER:
+        raise Forbidden("Only an owner can make someone an owner.", code="PERMISSION_DENIED")
+
+
+def check_may_change(actor_role: str, member: dict[str, Any]) -> None:
+    if actor_role == ADMIN and member.get("role") == OWNER:
+        raise Forbidden("Only an owner can change, deactivate or remove an owner.", code="PERMISSION_DENIED")
+
+
+def is_active_owner(member: dict[str, Any]) -> bool:
+    return member.get("role") == OWNER and bool(member.get("isActive")) and status(member) != INVITED
+
+
+def owner_delta(before: dict[str, Any] | None, after: dict[str, Any] | None) -> int:
+    """+1, -1 or 0: how the change moves the company's `activeOwnerCount`."""
+    return int(bool(after) and is_active_owner(after)) - int(bool(before) and is_active_owner(before))
+
+
+class LastOwner(ApiError):
+    status = 400
+    code = "LAST_OWNER"
+    message = ("A company keeps at least one active owner: make someone else an owner before "
+               "demoting, deactivating or removing this one.")
