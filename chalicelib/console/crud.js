@@ -2,12 +2,13 @@
 // warehouses, gateways, ...): a paged list, a create dialog, an edit dialog (PUT with the
 // record's version in If-Match) and, where the API allows it to the web app, a delete.
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { append, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { act, button, formDialog, loadInto, pageHeader, pagerView, tableView } from "./ui.js";
 
 // config: {title, path, field, columns, fields (create), editFields?, canDelete?, rowActions?(row, refresh),
-//          onRowClick?(row), limit?, createLabel?, prepare?(data) -> body, canCreate?, query?()}
+//          onRowClick?(row), limit?, createLabel?, prepare?(data) -> body, canCreate?, query?(),
+//          section? (one card of a larger page, under an h2, instead of the whole page)}
 export function crudPage(config) {
   return async function render(ctx) {
     const limit = config.limit || 20;
@@ -41,7 +42,19 @@ export function crudPage(config) {
         { headers: row.version !== undefined ? { "If-Match": String(row.version) } : {} }),
     }, refresh);
     const actions = config.canCreate === false ? [] : [button(config.createLabel || t("common.new"), create, "primary")];
-    ctx.root.append(pageHeader(config.title, ...actions), config.intro || null, body);
+    let target = ctx.root;
+    let header = pageHeader(config.title, ...actions);
+    if (config.section) {
+      target = h("section", { class: "card" });
+      ctx.root.append(target);
+      header = h("header", { class: "page-header" }, h("h2", {}, config.title), h("div", { class: "page-actions" }, actions));
+    }
+    append(target, [header, config.intro, body]);
     await refresh();
   };
+}
+
+// The same, as one card of a page that holds several (methods and conditions, say).
+export function crudSection(ctx, config) {
+  return crudPage({ ...config, section: true })(ctx);
 }

@@ -101,12 +101,16 @@ function navigation(current) {
 function topBar() {
   const switcher = h("select", { id: "company-switcher", "aria-label": t("nav.company.switch"),
     onchange: async (event) => {
+      const app = document.getElementById("app");
+      app.dataset.state = "loading";
       try {
         await api.post("/auth/switch-company", { companyId: Number(event.target.value) });
         await loadSession();
         navigate("/");
-        route();
-      } catch (error) { toast(describeError(error), "error"); }
+      } catch (error) {
+        toast(describeError(error), "error");
+        app.dataset.state = "ready";
+      }
     } },
   session.me.companies.map((company) => h("option", { value: company.companyId,
     selected: company.companyId === session.me.companyId || undefined }, company.name)));
@@ -132,14 +136,17 @@ let routing = 0;
 export async function route() {
   const ticket = ++routing;
   const app = document.getElementById("app");
+  // Tests and assistive tools wait for "ready": the page's data has arrived (or failed to).
+  app.dataset.state = "loading";
   const { path, query } = parseLocation();
   const found = match(path);
   document.documentElement.lang = language();
-  if (!found) { replace(app, h("p", { class: "error-box" }, t("error.notFound"))); return; }
+  if (!found) { replace(app, h("p", { class: "error-box" }, t("error.notFound"))); app.dataset.state = "ready"; return; }
   if (!found.options.public && !session.me) {
     try { await loadSession(); } catch (error) {
       if (error instanceof ApiError && error.status === 401) { navigate("/login"); return; }
       replace(app, h("p", { class: "error-box" }, describeError(error)));
+      app.dataset.state = "ready";
       return;
     }
   }
@@ -155,7 +162,9 @@ export async function route() {
     await module[found.view](ctx);
     return holder;
   });
+  if (ticket !== routing) return;
   document.title = `${root.querySelector("h1")?.textContent || t("app.title")} · ${t("app.title")}`;
+  app.dataset.state = "ready";
 }
 
 onSessionLost(() => {

@@ -143,6 +143,12 @@ export function pagerView({ page, limit, total, onPage }) {
     h("button", { type: "button", disabled: page >= pages || undefined, onclick: () => onPage(page + 1) }, t("common.next")));
 }
 
+// A console route with its query (empty values left out), e.g. for filters kept in the address.
+export function withQuery(path, query) {
+  const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== "")).toString();
+  return search ? `${path}?${search}` : path;
+}
+
 export function pageHeader(title, ...actions) {
   return h("header", { class: "page-header" }, h("h1", {}, title), h("div", { class: "page-actions" }, actions));
 }

@@ -4,6 +4,7 @@ import { api } from "../api.js";
 import { h } from "../dom.js";
 import { dateTime } from "../format.js";
 import { ROLES, addStrings, t } from "../i18n.js";
+import { isManager } from "../main.js";
 import { act, badge, button, formDialog, formView, loadInto, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
 addStrings({
@@ -67,7 +68,7 @@ export async function render(ctx) {
       created.invitationEmailSent === false ? "error" : "ok");
     await refresh();
   });
-  ctx.root.append(pageHeader(t("users.title"), button(t("users.invite"), invite, "primary")),
+  ctx.root.append(pageHeader(t("users.title"), isManager() ? button(t("users.invite"), invite, "primary") : null),
     h("p", { class: "help" }, t("users.intro")), section(null, body));
   await refresh();
 }

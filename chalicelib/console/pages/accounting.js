@@ -1,0 +1,246 @@
+// Accounting: the chart of accounts as a tree, an account's ledger, the trial balance at a date
+// and the accounting periods (close and reopen).
+import { api, listAll } from "../api.js";
+import { crudPage } from "../crud.js";
+import { h, replace } from "../dom.js";
+import { date, dateTime, money, today } from "../format.js";
+import { addStrings, t } from "../i18n.js";
+import { act, badge, button, definitionList, describeError, formDialog, formView, pageHeader, section, tableView, toast, withQuery } from "../ui.js";
+
+const TYPES = ["asset", "liability", "equity", "income", "cost", "expense"];
+
+addStrings({
+  es: {
+    "acc.chart": "Catálogo de cuentas", "acc.newAccount": "Nueva cuenta", "acc.editAccount": "Editar cuenta",
+    "acc.code": "Código", "acc.name": "Nombre", "acc.type": "Tipo", "acc.parent": "Cuenta madre",
+    "acc.description": "Descripción", "acc.isActive": "Activa", "acc.normal": "Naturaleza",
+    "acc.normal.debit": "Deudora", "acc.normal.credit": "Acreedora", "acc.ledgerLink": "Libro mayor",
+    "acc.import": "Importar catálogo de Honduras", "acc.emptyChart": "La empresa aún no tiene catálogo de cuentas.",
+    "acc.imported": "Catálogo importado: {accounts} cuentas y {rules} reglas.", "acc.filter": "Buscar cuenta",
+    "acc.type.asset": "Activo", "acc.type.liability": "Pasivo", "acc.type.equity": "Patrimonio",
+    "acc.type.income": "Ingresos", "acc.type.cost": "Costos", "acc.type.expense": "Gastos",
+    "acc.deleteConfirm": "¿Eliminar la cuenta {code} {name}?",
+    "acc.ledger": "Libro mayor", "acc.account": "Cuenta", "acc.startDate": "Desde", "acc.endDate": "Hasta",
+    "acc.show": "Mostrar", "acc.pickAccount": "Elija una cuenta para ver su libro mayor.",
+    "acc.entry": "Partida", "acc.debit": "Debe", "acc.credit": "Haber", "acc.balance": "Saldo",
+    "acc.opening": "Saldo inicial", "acc.closing": "Saldo final", "acc.totalDebit": "Total debe",
+    "acc.totalCredit": "Total haber", "acc.period": "Período", "acc.more": "Cargar más movimientos",
+    "acc.trial": "Balanza de comprobación", "acc.atDate": "Al", "acc.totals": "Totales",
+    "acc.debitBalances": "Saldos deudores", "acc.creditBalances": "Saldos acreedores",
+    "acc.balanced": "Cuadrada", "acc.unbalanced": "Descuadrada",
+    "acc.periods": "Períodos contables", "acc.newPeriod": "Nuevo período", "acc.closePeriod": "Cerrar",
+    "acc.reopenPeriod": "Reabrir", "acc.closedAt": "Cerrado el",
+    "acc.closeConfirm": "¿Cerrar el período {name}? Ninguna operación podrá fecharse dentro de él.",
+    "acc.reopenConfirm": "¿Reabrir el período {name}?", "acc.periodClosed": "Período cerrado.",
+    "acc.periodReopened": "Período reabierto.",
+    "acc.periodsHelp": "Un período cerrado rechaza toda operación fechada dentro de él (PERIOD_CLOSED) hasta que se reabra.",
+  },
+  en: {
+    "acc.chart": "Chart of accounts", "acc.newAccount": "New account", "acc.editAccount": "Edit account",
+    "acc.code": "Code", "acc.name": "Name", "acc.type": "Type", "acc.parent": "Parent account",
+    "acc.description": "Description", "acc.isActive": "Active", "acc.normal": "Normal balance",
+    "acc.normal.debit": "Debit", "acc.normal.credit": "Credit", "acc.ledgerLink": "Ledger",
+    "acc.import": "Import the Honduran chart", "acc.emptyChart": "The company has no chart of accounts yet.",
+    "acc.imported": "Chart imported: {accounts} accounts and {rules} rules.", "acc.filter": "Find an account",
+    "acc.type.asset": "Asset", "acc.type.liability": "Liability", "acc.type.equity": "Equity",
+    "acc.type.income": "Income", "acc.type.cost": "Cost", "acc.type.expense": "Expense",
+    "acc.deleteConfirm": "Delete account {code} {name}?",
+    "acc.ledger": "Ledger", "acc.account": "Account", "acc.startDate": "From", "acc.endDate": "To",
+    "acc.show": "Show", "acc.pickAccount": "Pick an account to see its ledger.",
+    "acc.entry": "Entry", "acc.debit": "Debit", "acc.credit": "Credit", "acc.balance": "Balance",
+    "acc.opening": "Opening balance", "acc.closing": "Closing balance", "acc.totalDebit": "Total debit",
+    "acc.totalCredit": "Total credit", "acc.period": "Period", "acc.more": "Load more postings",
+    "acc.trial": "Trial balance", "acc.atDate": "At", "acc.totals": "Totals",
+    "acc.debitBalances": "Debit balances", "acc.creditBalances": "Credit balances",
+    "acc.balanced": "Balanced", "acc.unbalanced": "Out of balance",
+    "acc.periods": "Accounting periods", "acc.newPeriod": "New period", "acc.closePeriod": "Close",
+    "acc.reopenPeriod": "Reopen", "acc.closedAt": "Closed at",
+    "acc.closeConfirm": "Close period {name}? No operation may then be dated inside it.",
+    "acc.reopenConfirm": "Reopen period {name}?", "acc.periodClosed": "Period closed.",
+    "acc.periodReopened": "Period reopened.",
+    "acc.periodsHelp": "A closed period refuses every operation dated inside it (PERIOD_CLOSED) until it is reopened.",
+  },
+});
+
+const accountLabel = (a) => `${a.code} · ${a.name}`;
+// A table's totals line (tableView has no footer of its own).
+function withFooter(table, cells) {
+  if (table.tagName === "TABLE") table.append(h("tfoot", {}, h("tr", {}, cells.map(([text, cls]) => h("td", { class: cls }, text)))));
+  return table;
+}
+
+// Accounts in tree order (each parent followed by its children, by code) with their depth.
+function treeOrder(accounts) {
+  const children = new Map();
+  const known = new Set(accounts.map((a) => a.id));
+  for (const account of accounts) {
+    const parent = known.has(account.parentId) ? account.parentId : null;
+    if (!children.has(parent)) children.set(parent, []);
+    children.get(parent).push(account);
+  }
+  const ordered = [];
+  const visit = (parent, depth) => {
+    for (const account of (children.get(parent) || []).sort((a, b) => a.code.localeCompare(b.code))) {
+      ordered.push({ account, depth, hasChildren: children.has(account.id) });
+      visit(account.id, depth + 1);
+    }
+  };
+  visit(null, 0);
+  return ordered;
+}
+
+function accountFields(accounts, exceptId) {
+  return [
+    { name: "code", label: t("acc.code"), required: true },
+    { name: "name", label: t("acc.name"), required: true },
+    { name: "type", label: t("acc.type"), type: "select", required: true,
+      options: TYPES.map((type) => ({ value: type, label: t(`acc.type.${type}`) })) },
+    { name: "parentId", label: t("acc.parent"), type: "select", numeric: true, emptyAs: null,
+      options: accounts.filter((a) => a.id !== exceptId).map((a) => ({ value: a.id, label: accountLabel(a) })) },
+    { name: "description", label: t("acc.description"), type: "textarea", emptyAs: null },
+    { name: "isActive", label: t("acc.isActive"), type: "checkbox", value: true },
+  ];
+}
+
+export async function chart(ctx) {
+  const accounts = await listAll("/chart-of-accounts", "accounts");
+  const rerender = () => ctx.refresh();
+  const create = () => formDialog(t("acc.newAccount"), { fields: accountFields(accounts), submitLabel: t("common.create"),
+    onSubmit: (data) => api.post("/chart-of-accounts", data) }, rerender);
+  const edit = (account) => formDialog(t("acc.editAccount"), { fields: accountFields(accounts, account.id), values: account,
+    onSubmit: (data) => api.put(`/chart-of-accounts/${account.id}`, data, { headers: { "If-Match": String(account.version) } }),
+  }, rerender);
+  ctx.root.append(pageHeader(t("acc.chart"), button(t("acc.newAccount"), create, "primary")));
+  if (!accounts.length) {
+    ctx.root.append(section(null, h("p", { class: "empty" }, t("acc.emptyChart")),
+      button(t("acc.import"), async () => {
+        try {
+          const result = await api.post("/chart-of-accounts/import-default");
+          toast(t("acc.imported", { accounts: result.accountsCreated, rules: result.rulesCreated }));
+          rerender();
+        } catch (error) { toast(describeError(error), "error"); }
+      }, "primary")));
+    return;
+  }
+  const search = h("input", { type: "search", id: "f-search", value: ctx.query.q || "", "aria-label": t("acc.filter"),
+                              placeholder: t("acc.filter") });
+  const body = h("div", {});
+  const draw = () => {
+    const needle = search.value.trim().toLowerCase();
+    const rows = treeOrder(accounts).filter(({ account }) => !needle
+      || account.code.toLowerCase().startsWith(needle) || account.name.toLowerCase().includes(needle));
+    replace(body, tableView({ rows, columns: [
+      { label: t("acc.code"), value: ({ account }) => h("a", { href: `#/accounting/ledger?chartOfAccountId=${account.id}`,
+        title: t("acc.ledgerLink") }, account.code) },
+      { label: t("acc.name"), value: ({ account, depth, hasChildren }) =>
+        ["\u2003".repeat(depth), hasChildren ? h("strong", {}, account.name) : account.name] },
+      { label: t("acc.type"), value: ({ account }) => t(`acc.type.${account.type}`) },
+      { label: t("acc.normal"), value: ({ account }) => t(`acc.normal.${account.normalBalance}`) },
+      { label: t("common.status"), value: ({ account }) => badge(account.isActive ? "active" : "inactive") },
+      { label: t("common.actions"), class: "actions", value: ({ account }) => [
+        h("a", { href: `#/accounting/ledger?chartOfAccountId=${account.id}` }, t("acc.ledgerLink")),
+        button(t("common.edit"), () => edit(account)),
+        account.hasPostings ? null : button(t("common.delete"), () => act(
+          t("acc.deleteConfirm", { code: account.code, name: account.name }),
+          () => api.del(`/chart-of-accounts/${account.id}`), rerender, t("common.deleted")), "danger"),
+      ] },
+    ] }));
+  };
+  search.addEventListener("input", draw);
+  ctx.root.append(h("div", { class: "toolbar" }, h("div", { class: "field" }, search)), section(null, body));
+  draw();
+}
+
+export async function ledger(ctx) {
+  const accounts = await listAll("/chart-of-accounts", "accounts");
+  const query = { chartOfAccountId: ctx.query.chartOfAccountId || "", startDate: ctx.query.startDate || "",
+                  endDate: ctx.query.endDate || "" };
+  const filters = formView({ className: "inline", submitLabel: t("acc.show"), values: query, fields: [
+    { name: "chartOfAccountId", label: t("acc.account"), type: "select", required: true,
+      options: [{ value: "", label: t("common.none") }, ...accounts.map((a) => ({ value: a.id, label: accountLabel(a) }))] },
+    { name: "startDate", label: t("acc.startDate"), type: "date" },
+    { name: "endDate", label: t("acc.endDate"), type: "date" },
+  ], onSubmit: async (data) => ctx.navigate(withQuery("/accounting/ledger", data)) });
+  ctx.root.append(pageHeader(t("acc.ledger")), section(null, filters));
+  if (!query.chartOfAccountId) { ctx.root.append(h("p", { class: "empty" }, t("acc.pickAccount"))); return; }
+  const load = (cursor) => api.get("/journal-entries/ledger", { ...query, cursor });
+  const first = await load();
+  filters.elements.startDate.value = first.startDate;
+  filters.elements.endDate.value = first.endDate;
+  const postings = [...first.postings];
+  const body = h("div", {});
+  let next = first.nextCursor;
+  const draw = () => {
+    const table = tableView({ rows: postings, columns: [
+      { label: t("common.date"), value: (p) => date(p.date) },
+      { label: t("acc.entry"), value: (p) => h("a", { href: `#/accounting/entries/${p.journalEntryId}` }, `#${p.journalEntryId}`) },
+      { label: t("acc.description"), value: (p) => [p.description || "", p.lineDescription ? ` · ${p.lineDescription}` : ""] },
+      { label: t("acc.debit"), class: "num", value: (p) => (Number(p.debit) ? money(p.debit) : "") },
+      { label: t("acc.credit"), class: "num", value: (p) => (Number(p.credit) ? money(p.credit) : "") },
+      { label: t("acc.balance"), class: "num", value: (p) => money(p.balance) },
+    ] });
+    replace(body, next ? table : withFooter(table, [[t("acc.totals")], [""], [""], [money(first.totalDebit), "num"],
+      [money(first.totalCredit), "num"], [money(first.closingBalance), "num"]]),
+    next ? button(t("acc.more"), async () => {
+      const page = await load(next);
+      postings.push(...page.postings);
+      next = page.nextCursor;
+      draw();
+    }) : null);
+  };
+  const account = first.account;
+  ctx.root.append(
+    h("div", { class: "figures" },
+      h("div", { class: "figure", id: "opening-balance" }, h("span", { class: "figure-label" }, t("acc.opening")), h("strong", {}, money(first.openingBalance))),
+      h("div", { class: "figure", id: "closing-balance" }, h("span", { class: "figure-label" }, t("acc.closing")), h("strong", {}, money(first.closingBalance)))),
+    section(accountLabel(account), definitionList([
+      [t("acc.type"), t(`acc.type.${account.type}`)],
+      [t("acc.period"), `${date(first.startDate)} – ${date(first.endDate)}`],
+      [t("acc.totalDebit"), money(first.totalDebit)], [t("acc.totalCredit"), money(first.totalCredit)],
+    ]), body));
+  draw();
+}
+
+export async function trialBalance(ctx) {
+  const at = ctx.query.date || today();
+  const answer = await api.get("/journal-entries/trial-balance", { date: at });
+  const filters = formView({ className: "inline", submitLabel: t("acc.show"), values: { date: at },
+    fields: [{ name: "date", label: t("acc.atDate"), type: "date", required: true }],
+    onSubmit: async (data) => ctx.navigate(withQuery("/accounting/trial-balance", data)) });
+  const table = tableView({ rows: answer.accounts, columns: [
+    { label: t("acc.code"), value: (r) => h("a", { href: `#/accounting/ledger?chartOfAccountId=${r.chartOfAccountId}&endDate=${answer.date}` }, r.code) },
+    { label: t("acc.name"), value: (r) => r.name },
+    { label: t("acc.debit"), class: "num", value: (r) => money(r.debit) },
+    { label: t("acc.credit"), class: "num", value: (r) => money(r.credit) },
+    { label: t("acc.balance"), class: "num", value: (r) => money(r.balance) },
+  ] });
+  const balanced = Number(answer.totalDebit) === Number(answer.totalCredit);
+  ctx.root.append(pageHeader(t("acc.trial")), section(null, filters),
+    section(`${t("acc.atDate")} ${date(answer.date)}`,
+      withFooter(table, [[t("acc.totals")], [""], [money(answer.totalDebit), "num"], [money(answer.totalCredit), "num"], [""]]),
+      h("p", { id: "trial-status" }, h("span", { class: `badge badge-${balanced ? "completed" : "failed"}` },
+        t(balanced ? "acc.balanced" : "acc.unbalanced")),
+      ` ${t("acc.debitBalances")}: ${money(answer.totalDebitBalance)} · ${t("acc.creditBalances")}: ${money(answer.totalCreditBalance)}`)));
+}
+
+export const periods = (ctx) => crudPage({
+  title: t("acc.periods"), path: "/accounting-periods", field: "accountingPeriods", createLabel: t("acc.newPeriod"),
+  intro: h("p", { class: "help" }, t("acc.periodsHelp")),
+  fields: [
+    { name: "name", label: t("acc.name"), required: true },
+    { name: "startDate", label: t("acc.startDate"), type: "date", required: true },
+    { name: "endDate", label: t("acc.endDate"), type: "date", required: true },
+  ],
+  columns: [
+    { label: t("acc.name"), value: (p) => p.name },
+    { label: t("acc.startDate"), value: (p) => date(p.startDate) },
+    { label: t("acc.endDate"), value: (p) => date(p.endDate) },
+    { label: t("common.status"), value: (p) => badge(p.status) },
+    { label: t("acc.closedAt"), value: (p) => (p.status === "closed" ? dateTime(p.closedAt) : "") },
+  ],
+  rowActions: (p, refresh) => [p.status === "open"
+    ? button(t("acc.closePeriod"), () => act(t("acc.closeConfirm", { name: p.name }),
+      () => api.post(`/accounting-periods/${p.id}/close`), refresh, t("acc.periodClosed")), "danger")
+    : button(t("acc.reopenPeriod"), () => act(t("acc.reopenConfirm", { name: p.name }),
+      () => api.post(`/accounting-periods/${p.id}/reopen`), refresh, t("acc.periodReopened")))],
+})(ctx);

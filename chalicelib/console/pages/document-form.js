@@ -1,0 +1,193 @@
+// A new document: header fields, lines that can be added and removed (a product fills the
+// description, price and tax rate), a live preview of the totals (display only: the API
+// computes the real ones) and the API's refusals beside each field, lines[i].field included.
+import { api, listAll } from "../api.js";
+import { append, h, replace } from "../dom.js";
+import { money, percent, today } from "../format.js";
+import { DOCUMENT_TYPES, addStrings, t } from "../i18n.js";
+import { button, formView, pageHeader, section, toast } from "../ui.js";
+
+addStrings({
+  es: {
+    "docform.title": "Nuevo documento", "docform.type": "Tipo de documento", "docform.partner": "Cliente o proveedor",
+    "docform.date": "Fecha", "docform.dueDate": "Vencimiento (por defecto según la condición de pago)",
+    "docform.condition": "Condición de pago", "docform.notes": "Notas", "docform.reference": "Referencia",
+    "docform.draft": "Guardar como borrador (sin número fiscal ni partida)", "docform.lines": "Líneas",
+    "docform.productId": "Producto", "docform.description": "Descripción", "docform.quantity": "Cantidad",
+    "docform.unitPrice": "Precio unitario", "docform.discount": "Descuento (monto)", "docform.taxRate": "ISV",
+    "docform.lineTotal": "Total de línea", "docform.line": "Línea {n}", "docform.addLine": "Agregar línea", "docform.removeLine": "Quitar",
+    "docform.subtotal": "Subtotal", "docform.tax": "Impuesto", "docform.total": "Total",
+    "docform.preview": "Vista previa: el servicio calcula los totales definitivos.", "docform.submit": "Crear documento",
+    "docform.created": "Documento creado.", "docform.noProduct": "Sin producto",
+  },
+  en: {
+    "docform.title": "New document", "docform.type": "Document type", "docform.partner": "Customer or supplier",
+    "docform.date": "Date", "docform.dueDate": "Due date (default from the payment condition)",
+    "docform.condition": "Payment condition", "docform.notes": "Notes", "docform.reference": "Reference",
+    "docform.draft": "Save as a draft (no fiscal number or entry)", "docform.lines": "Lines",
+    "docform.productId": "Product", "docform.description": "Description", "docform.quantity": "Quantity",
+    "docform.unitPrice": "Unit price", "docform.discount": "Discount (amount)", "docform.taxRate": "Tax",
+    "docform.lineTotal": "Line total", "docform.line": "Line {n}", "docform.addLine": "Add line", "docform.removeLine": "Remove",
+    "docform.subtotal": "Subtotal", "docform.tax": "Tax", "docform.total": "Total",
+    "docform.preview": "Preview: the service computes the final totals.", "docform.submit": "Create document",
+    "docform.created": "Document created.", "docform.noProduct": "No product",
+  },
+});
+
+const TAX_RATES = ["0", "0.15", "0.18"];
+const LINE_FIELDS = ["productId", "description", "quantity", "unitPrice", "discount", "taxRate"];
+
+const cents = (value) => Math.round((value + Number.EPSILON) * 100) / 100;
+
+// One line's amounts as the API computes them: quantity x price rounded to cents, less the
+// discount; the tax rounded on the line.
+function lineAmounts(values) {
+  const quantity = Number(values.quantity) || 0;
+  const price = Number(values.unitPrice) || 0;
+  const subtotal = cents(cents(quantity * price) - cents(Number(values.discount) || 0));
+  const tax = cents(subtotal * (Number(values.taxRate) || 0));
+  return { subtotal, tax, total: cents(subtotal + tax) };
+}
+
+// A line's input with its label, in a .field so that showErrors() puts its error beside it.
+function lineField(input, key) {
+  const label = h("label", {}, t(key));
+  return { label, element: h("div", { class: "field" }, label, input) };
+}
+
+const amountInput = (value) => h("input", { type: "number", step: "any", min: "0", value });
+
+// Each line is a small inline form of its own (it wraps on narrow screens): product, description,
+// quantity, price, discount, tax rate, the line's total and a button to remove it.
+function linesEditor(products) {
+  const rows = [];
+  const list = h("div", { class: "lines-list" });
+  const totals = h("div", { class: "figures", id: "docform-totals" });
+  const byId = new Map(products.map((p) => [String(p.id), p]));
+
+  const refreshTotals = () => {
+    const sums = rows.reduce((acc, row) => {
+      const amounts = lineAmounts(row.read());
+      row.total.textContent = money(amounts.total);
+      return { subtotal: acc.subtotal + amounts.subtotal, tax: acc.tax + amounts.tax };
+    }, { subtotal: 0, tax: 0 });
+    const figure = (label, amount, id) => h("div", { class: "figure", id },
+      h("span", { class: "figure-label" }, label), h("strong", {}, money(cents(amount))));
+    replace(totals, figure(t("docform.subtotal"), sums.subtotal, "docform-subtotal"),
+      figure(t("docform.tax"), sums.tax, "docform-tax"),
+      figure(t("docform.total"), sums.subtotal + sums.tax, "docform-total"));
+  };
+
+  // Names, ids and data-field follow the line's position: lines[0].quantity, lines[1].quantity, ...
+  const renumber = () => rows.forEach((row, index) => {
+    row.title.textContent = t("docform.line", { n: index + 1 });
+    for (const name of LINE_FIELDS) {
+      const input = row.inputs[name];
+      input.name = `lines[${index}].${name}`;
+      input.id = `f-lines-${index}-${name}`;
+      input.dataset.field = `lines[${index}].${name}`;
+      row.labels[name].htmlFor = input.id;
+    }
+  });
+
+  const add = () => {
+    const inputs = {
+      productId: h("select", {}, h("option", { value: "" }, t("docform.noProduct")),
+        products.map((p) => h("option", { value: p.id }, `${p.code} · ${p.name}`))),
+      description: h("input", { type: "text", maxlength: 300 }),
+      quantity: amountInput("1"),
+      unitPrice: amountInput("0"),
+      discount: amountInput("0"),
+      taxRate: h("select", {}, TAX_RATES.map((rate) => h("option", { value: rate, selected: rate === "0.15" || undefined },
+        percent(rate)))),
+    };
+    const fields = Object.fromEntries(LINE_FIELDS.map((name) => [name, lineField(inputs[name], `docform.${name}`)]));
+    const row = { inputs, labels: Object.fromEntries(LINE_FIELDS.map((name) => [name, fields[name].label])),
+      total: h("strong", { class: "line-total" }), title: h("strong"), element: null,
+      read: () => Object.fromEntries(LINE_FIELDS.map((name) => [name, inputs[name].value.trim()])) };
+    inputs.productId.addEventListener("change", () => {
+      const product = byId.get(inputs.productId.value);
+      if (!product) return;
+      inputs.description.value = product.name;
+      inputs.unitPrice.value = String(product.unitPrice);
+      inputs.taxRate.value = TAX_RATES.find((rate) => Number(rate) === Number(product.taxRate)) || "0.15";
+      refreshTotals();
+    });
+    const remove = button(t("docform.removeLine"), () => {
+      if (rows.length === 1) return;
+      rows.splice(rows.indexOf(row), 1);
+      row.element.remove();
+      renumber();
+      refreshTotals();
+    }, "danger remove-line");
+    row.element = h("div", { class: "card line" },
+      h("div", { class: "toolbar" }, row.title),
+      h("div", { class: "form inline" }, LINE_FIELDS.map((name) => fields[name].element),
+        h("div", { class: "field" }, h("span", { class: "help" }, t("docform.lineTotal")), row.total),
+        h("div", { class: "field" }, remove)));
+    row.element.addEventListener("input", refreshTotals);
+    row.element.addEventListener("change", refreshTotals);
+    rows.push(row);
+    list.append(row.element);
+    renumber();
+    refreshTotals();
+  };
+
+  // The lines as the API reads them: numbers as numbers, empty optional fields left out.
+  const value = () => rows.map((row) => {
+    const values = row.read();
+    const line = {
+      quantity: values.quantity === "" ? null : Number(values.quantity),
+      unitPrice: values.unitPrice === "" ? null : Number(values.unitPrice),
+      discount: values.discount === "" ? 0 : Number(values.discount),
+      taxRate: Number(values.taxRate),
+    };
+    if (values.productId) line.productId = Number(values.productId);
+    if (values.description) line.description = values.description;
+    return line;
+  });
+
+  add();
+  const element = h("section", { class: "lines" },
+    h("h2", {}, t("docform.lines")), list,
+    h("div", { class: "toolbar" }, button(t("docform.addLine"), add, "add-line")),
+    totals, h("p", { class: "help" }, t("docform.preview")));
+  return { element, value };
+}
+
+export async function render(ctx) {
+  const [partners, products, conditions] = await Promise.all([
+    listAll("/business-partners", "businessPartners"),
+    listAll("/products", "products"),
+    listAll("/payment-conditions", "paymentConditions"),
+  ]);
+  const lines = linesEditor(products.filter((p) => p.isActive));
+  const form = formView({
+    fields: [
+      { name: "type", label: t("docform.type"), type: "select", required: true,
+        options: DOCUMENT_TYPES.map((code) => ({ value: code, label: t(`doctype.${code}`) })) },
+      { name: "businessPartnerId", label: t("docform.partner"), type: "select", numeric: true,
+        options: partners.filter((p) => p.isActive).map((p) => ({ value: p.id, label: p.taxId ? `${p.name} (${p.taxId})` : p.name })) },
+      { name: "date", label: t("docform.date"), type: "date" },
+      { name: "dueDate", label: t("docform.dueDate"), type: "date" },
+      { name: "paymentConditionId", label: t("docform.condition"), type: "select", numeric: true,
+        options: conditions.filter((c) => c.isActive).map((c) => ({ value: c.id, label: c.name })) },
+      { name: "reference", label: t("docform.reference") },
+      { name: "notes", label: t("docform.notes"), type: "textarea" },
+      { name: "draft", label: t("docform.draft"), type: "checkbox", value: false },
+    ],
+    values: { type: ctx.query.type || "01", date: today(), businessPartnerId: ctx.query.businessPartnerId },
+    extra: lines.element,
+    submitLabel: t("docform.submit"),
+    onSubmit: async (data) => {
+      const { draft, ...body } = data;
+      if (draft) body.status = "draft";
+      const created = await api.post("/documents", { ...body, lines: lines.value() });
+      (created.warnings || []).forEach((warning) => toast(warning, "error"));
+      toast(t("docform.created"));
+      ctx.navigate(`/documents/${created.id}`);
+    },
+  });
+  form.id = "document-form";
+  append(ctx.root, [pageHeader(t("docform.title")), section(null, form)]);
+}

@@ -1,0 +1,273 @@
+// One document: its facts (fiscal number, CAI, DTE), lines, totals, payments, journal entry, the
+// actions its type and status allow, and its PDF (preview and download).
+import { api, listAll } from "../api.js";
+import { append, h, replace } from "../dom.js";
+import { date, money, percent, today } from "../format.js";
+import { addStrings, t } from "../i18n.js";
+import { act, badge, button, definitionList, describeError, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
+
+addStrings({
+  es: {
+    "doc.number": "Número", "doc.type": "Tipo", "doc.partner": "Cliente o proveedor", "doc.pending": "Pendiente",
+    "doc.date": "Fecha", "doc.dueDate": "Vencimiento", "doc.currency": "Moneda", "doc.reference": "Referencia",
+    "doc.notes": "Notas", "doc.source": "Documento de origen", "doc.cai": "CAI", "doc.caiRange": "Rango autorizado",
+    "doc.caiDeadline": "Fecha límite de emisión", "doc.codigoGeneracion": "Código de generación",
+    "doc.dteStatus": "Estado DTE", "doc.dteControl": "Número de control", "doc.dteStamp": "Sello de recepción",
+    "doc.cancelReason": "Motivo de anulación", "doc.warnings": "Advertencias", "doc.lines": "Líneas",
+    "doc.description": "Descripción", "doc.quantity": "Cantidad", "doc.unitPrice": "Precio", "doc.discount": "Descuento",
+    "doc.taxRate": "ISV", "doc.subtotal": "Subtotal", "doc.tax": "Impuesto", "doc.total": "Total", "doc.paid": "Pagado",
+    "doc.totals": "Totales", "doc.payments": "Pagos", "doc.payment.method": "Método", "doc.payment.kind": "Forma",
+    "doc.payment.amount": "Monto", "doc.noPayments": "Sin pagos registrados.", "doc.entry": "Partida contable",
+    "doc.entry.open": "Ver partida", "doc.account": "Cuenta", "doc.debit": "Débito", "doc.credit": "Crédito",
+    "doc.reversals": "Partidas de reversión", "doc.confirm": "Confirmar", "doc.confirmAsk": "¿Confirmar el documento? Se le asigna número y partida.",
+    "doc.confirmed": "Documento confirmado.", "doc.unconfirm": "Revertir a borrador", "doc.unconfirmed": "El documento volvió a borrador.",
+    "doc.cancel": "Anular", "doc.cancelled": "Documento anulado.", "doc.reason": "Motivo",
+    "doc.reverseDate": "Fecha de la reversión (por defecto hoy)", "doc.delete": "Eliminar",
+    "doc.deleteAsk": "¿Eliminar este borrador de factura de compra para siempre?", "doc.pay": "Registrar pago",
+    "doc.paymentMethodId": "Método de pago", "doc.amount": "Monto", "doc.paymentDate": "Fecha de pago",
+    "doc.paymentNotes": "Notas", "doc.paid.ok": "Pago registrado.", "doc.payment.confirm": "Confirmar pago",
+    "doc.payment.confirmed": "Pago confirmado.", "doc.payment.cancel": "Anular pago", "doc.payment.cancelled": "Pago anulado.",
+    "doc.preview": "Vista previa PDF", "doc.download": "Descargar PDF", "doc.template": "Plantilla", "doc.pdf": "PDF",
+    "doc.kind.method": "Método de pago", "doc.kind.credit_note": "Nota de crédito", "doc.kind.withholding": "Retención",
+    "doc.kind.advance": "Anticipo",
+  },
+  en: {
+    "doc.number": "Number", "doc.type": "Type", "doc.partner": "Customer or supplier", "doc.pending": "Pending",
+    "doc.date": "Date", "doc.dueDate": "Due date", "doc.currency": "Currency", "doc.reference": "Reference",
+    "doc.notes": "Notes", "doc.source": "Source document", "doc.cai": "CAI", "doc.caiRange": "Authorised range",
+    "doc.caiDeadline": "Issue deadline", "doc.codigoGeneracion": "Generation code", "doc.dteStatus": "DTE status",
+    "doc.dteControl": "Control number", "doc.dteStamp": "Reception stamp", "doc.cancelReason": "Cancellation reason",
+    "doc.warnings": "Warnings", "doc.lines": "Lines", "doc.description": "Description", "doc.quantity": "Quantity",
+    "doc.unitPrice": "Price", "doc.discount": "Discount", "doc.taxRate": "Tax rate", "doc.subtotal": "Subtotal",
+    "doc.tax": "Tax", "doc.total": "Total", "doc.paid": "Paid", "doc.totals": "Totals", "doc.payments": "Payments",
+    "doc.payment.method": "Method", "doc.payment.kind": "Kind", "doc.payment.amount": "Amount",
+    "doc.noPayments": "No payments yet.", "doc.entry": "Journal entry", "doc.entry.open": "Open entry",
+    "doc.account": "Account", "doc.debit": "Debit", "doc.credit": "Credit", "doc.reversals": "Reversal entries",
+    "doc.confirm": "Confirm", "doc.confirmAsk": "Confirm the document? It gets its number and entry.",
+    "doc.confirmed": "Document confirmed.", "doc.unconfirm": "Return to draft", "doc.unconfirmed": "The document is a draft again.",
+    "doc.cancel": "Cancel document", "doc.cancelled": "Document cancelled.", "doc.reason": "Reason",
+    "doc.reverseDate": "Date of the reversal (default today)", "doc.delete": "Delete",
+    "doc.deleteAsk": "Delete this draft purchase invoice for good?", "doc.pay": "Record payment",
+    "doc.paymentMethodId": "Payment method", "doc.amount": "Amount", "doc.paymentDate": "Payment date",
+    "doc.paymentNotes": "Notes", "doc.paid.ok": "Payment recorded.", "doc.payment.confirm": "Confirm payment",
+    "doc.payment.confirmed": "Payment confirmed.", "doc.payment.cancel": "Cancel payment", "doc.payment.cancelled": "Payment cancelled.",
+    "doc.preview": "Preview PDF", "doc.download": "Download PDF", "doc.template": "Template", "doc.pdf": "PDF",
+    "doc.kind.method": "Payment method", "doc.kind.credit_note": "Credit note", "doc.kind.withholding": "Withholding",
+    "doc.kind.advance": "Advance",
+  },
+});
+
+// What each type allows (chalicelib/domain/documents.py KINDS): paid when it raises a balance;
+// cancelled when a note or import; unconfirmed and deleted only as a purchase invoice.
+const PAYABLE = ["01", "113", "07", "103", "104", "106", "11"];
+const CANCELLABLE = ["06", "07", "104", "105", "106"];
+const FILE_PREFIX = { "01": "factura", "113": "factura", "06": "nota-credito", "07": "nota-debito", "100": "cotizacion",
+  "101": "pedido", "102": "orden-compra", "103": "factura-compra", "105": "nota-credito-compra", "106": "nota-debito-compra" };
+
+const fileName = (doc) => `${FILE_PREFIX[doc.type] || "documento"}-${doc.number || doc.id}.pdf`;
+
+async function accountsOf(entry) {
+  const ids = [...new Set(entry.lines.map((line) => line.chartOfAccountId))];
+  const accounts = await Promise.all(ids.map((id) => api.get(`/chart-of-accounts/${id}`).catch(() => null)));
+  return new Map(accounts.filter(Boolean).map((account) => [account.id, account]));
+}
+
+function facts(doc, partner) {
+  const cai = doc.cai;
+  const dte = doc.dte;
+  return definitionList([
+    [t("doc.number"), h("strong", { id: "doc-number" }, doc.number || `#${doc.id}`)],
+    [t("doc.type"), t(`doctype.${doc.type}`)],
+    [t("common.status"), badge(doc.status)],
+    [t("doc.partner"), h("a", { href: `#/partners/${doc.businessPartnerId}`, id: "doc-partner" },
+      partner ? partner.name : `#${doc.businessPartnerId}`)],
+    [t("doc.date"), date(doc.date)],
+    [t("doc.dueDate"), date(doc.dueDate)],
+    doc.currency ? [t("doc.currency"), doc.currency] : null,
+    doc.reference ? [t("doc.reference"), doc.reference] : null,
+    doc.sourceDocumentId ? [t("doc.source"), h("a", { href: `#/documents/${doc.sourceDocumentId}` }, `#${doc.sourceDocumentId}`)] : null,
+    cai ? [t("doc.cai"), h("code", { id: "doc-cai" }, cai.cai)] : null,
+    cai ? [t("doc.caiRange"), `${cai.rangeStart} – ${cai.rangeEnd}`] : null,
+    cai ? [t("doc.caiDeadline"), date(cai.deadline)] : null,
+    doc.codigoGeneracion ? [t("doc.codigoGeneracion"), h("code", {}, doc.codigoGeneracion)] : null,
+    dte ? [t("doc.dteStatus"), badge(dte.status)] : null,
+    dte && dte.numeroControl ? [t("doc.dteControl"), dte.numeroControl] : null,
+    dte && dte.selloRecepcion ? [t("doc.dteStamp"), dte.selloRecepcion] : null,
+    doc.cancelReason ? [t("doc.cancelReason"), doc.cancelReason] : null,
+    doc.notes ? [t("doc.notes"), doc.notes] : null,
+    doc.warnings && doc.warnings.length ? [t("doc.warnings"), doc.warnings.join(" · ")] : null,
+  ]);
+}
+
+function linesTable(doc) {
+  const cur = doc.currency;
+  return tableView({ rows: doc.lines, columns: [
+    { label: t("doc.description"), value: (l) => l.description || (l.productId ? `#${l.productId}` : "") },
+    { label: t("doc.quantity"), class: "num", value: (l) => String(l.quantity) },
+    { label: t("doc.unitPrice"), class: "num", value: (l) => money(l.unitPrice, cur) },
+    { label: t("doc.discount"), class: "num", value: (l) => money(l.discount, cur) },
+    { label: t("doc.taxRate"), class: "num", value: (l) => percent(l.taxRate) },
+    { label: t("doc.subtotal"), class: "num", value: (l) => money(l.subtotal, cur) },
+    { label: t("doc.tax"), class: "num", value: (l) => money(l.tax, cur) },
+    { label: t("doc.total"), class: "num", value: (l) => money(l.total, cur) },
+  ] });
+}
+
+function totals(doc) {
+  const figure = (label, amount, id) => h("div", { class: "figure" }, h("span", { class: "figure-label" }, label),
+    h("strong", { id, "data-amount": String(amount) }, money(amount, doc.currency)));
+  return h("div", { class: "figures" },
+    figure(t("doc.subtotal"), doc.subtotal, "doc-subtotal"), figure(t("doc.tax"), doc.taxTotal, "doc-tax"),
+    figure(t("doc.total"), doc.total, "doc-total"), figure(t("doc.paid"), doc.paidTotal, "doc-paid"),
+    figure(t("doc.pending"), doc.pending, "doc-pending"));
+}
+
+function paymentsTable(ctx, doc, payments, methods) {
+  const path = (p) => `/payments/documents/${doc.id}/payments/${p.id}`;
+  const cancel = (p) => formDialog(t("doc.payment.cancel"), {
+    fields: [{ name: "reason", label: t("doc.reason"), required: true, emptyAs: "" },
+      { name: "date", label: t("doc.reverseDate"), type: "date" }],
+    submitLabel: t("doc.payment.cancel"),
+    onSubmit: (data) => api.post(`${path(p)}/cancel`, data),
+  }, () => { toast(t("doc.payment.cancelled")); return ctx.refresh(); });
+  return tableView({ rows: payments, empty: t("doc.noPayments"), columns: [
+    { label: t("doc.paymentDate"), value: (p) => date(p.paymentDate) },
+    { label: t("doc.payment.kind"), value: (p) => t(`doc.kind.${p.kind}`) },
+    { label: t("doc.payment.method"), value: (p) => (p.paymentMethodId ? methods.get(p.paymentMethodId)?.name || `#${p.paymentMethodId}` : "") },
+    { label: t("doc.reference"), value: (p) => p.reference || "" },
+    { label: t("doc.entry"), value: (p) => (p.journalEntryId
+      ? h("a", { href: `#/accounting/entries/${p.journalEntryId}` }, `#${p.journalEntryId}`) : "") },
+    { label: t("common.status"), value: (p) => badge(p.status) },
+    { label: t("doc.payment.amount"), class: "num", value: (p) => money(p.amount, doc.currency) },
+    { label: t("common.actions"), class: "actions", value: (p) => [
+      p.status === "pending" ? button(t("doc.payment.confirm"), () => act(null,
+        () => api.post(`${path(p)}/confirm`), ctx.refresh, t("doc.payment.confirmed"))) : null,
+      p.status !== "cancelled" ? button(t("doc.payment.cancel"), () => cancel(p), "danger") : null] },
+  ] });
+}
+
+async function entrySection(entry) {
+  const accounts = await accountsOf(entry);
+  const account = (id) => accounts.get(id);
+  const table = tableView({ rows: entry.lines, columns: [
+    { label: t("doc.account"), value: (l) => (account(l.chartOfAccountId) ? `${account(l.chartOfAccountId).code} · ${account(l.chartOfAccountId).name}` : `#${l.chartOfAccountId}`) },
+    { label: t("doc.description"), value: (l) => l.lineDescription || "" },
+    { label: t("doc.debit"), class: "num", value: (l) => (Number(l.debit) ? money(l.debit) : "") },
+    { label: t("doc.credit"), class: "num", value: (l) => (Number(l.credit) ? money(l.credit) : "") },
+  ] });
+  table.append(h("tfoot", {}, h("tr", {}, h("td", {}, t("doc.total")), h("td"),
+    h("td", { class: "num" }, money(entry.totalDebit)), h("td", { class: "num" }, money(entry.totalCredit)))));
+  return section(t("doc.entry"),
+    h("p", {}, h("a", { href: `#/accounting/entries/${entry.id}`, id: "doc-entry-link" }, `${t("doc.entry.open")} #${entry.id}`),
+      ` · ${date(entry.date)} · `, badge(entry.status), entry.description ? ` · ${entry.description}` : ""),
+    table);
+}
+
+// The PDF: a template of the document resource (the invoice by default), a preview in an iframe
+// and a download link; a blob URL is released when another template's print replaces it.
+function pdfSection(doc, templates) {
+  const choices = templates.filter((tpl) => tpl.resource === "document");
+  const select = h("select", { id: "doc-template", "aria-label": t("doc.template") },
+    choices.map((tpl) => h("option", { value: tpl.id, selected: tpl.key === "invoice" || undefined }, tpl.name)));
+  const holder = h("div", { class: "pdf-holder" });
+  let printed = { templateId: null, url: null };  // one print per template, reused by preview and download
+  select.addEventListener("change", () => replace(holder));
+  const load = async () => {
+    if (printed.templateId === select.value) return printed.url;
+    const blob = await api.blob("POST", `/documents/${doc.id}/print`, { templateId: Number(select.value) }, "application/pdf");
+    if (printed.url) URL.revokeObjectURL(printed.url);
+    printed = { templateId: select.value, url: URL.createObjectURL(blob) };
+    return printed.url;
+  };
+  const link = (href) => h("a", { href, download: fileName(doc), class: "pdf-download", id: "doc-pdf-link" }, t("doc.download"));
+  const preview = async () => {
+    try {
+      const href = await load();
+      replace(holder, h("p", {}, link(href)), h("iframe", { class: "pdf-preview", src: href, title: t("doc.pdf") }));
+      holder.scrollIntoView({ block: "start" });
+    } catch (error) { toast(describeError(error), "error"); }
+  };
+  const download = async () => {
+    try {
+      const anchor = link(await load());
+      document.body.append(anchor);
+      anchor.click();
+      anchor.remove();
+    } catch (error) { toast(describeError(error), "error"); }
+  };
+  return { preview, download, element: section(t("doc.pdf"),
+    h("div", { class: "toolbar" }, h("div", { class: "field" }, h("label", { for: "doc-template" }, t("doc.template")), select)),
+    holder) };
+}
+
+function reverseDialog(ctx, doc, action, title, reasonRequired, doneMessage) {
+  formDialog(title, {
+    fields: [{ name: "reason", label: t("doc.reason"), required: reasonRequired, emptyAs: reasonRequired ? "" : undefined },
+      { name: "date", label: t("doc.reverseDate"), type: "date" }],
+    submitLabel: title,
+    onSubmit: (data) => api.post(`/documents/${doc.id}/${action}`, data),
+  }, () => { toast(doneMessage); return ctx.refresh(); });
+}
+
+function payDialog(ctx, doc, methods) {
+  formDialog(t("doc.pay"), {
+    fields: [
+      { name: "paymentMethodId", label: t("doc.paymentMethodId"), type: "select", required: true, numeric: true,
+        options: [...methods.values()].filter((m) => m.isActive).map((m) => ({ value: m.id, label: m.name })) },
+      { name: "amount", label: t("doc.amount"), type: "number", required: true, value: String(doc.pending), min: "0" },
+      { name: "paymentDate", label: t("doc.paymentDate"), type: "date", value: today() },
+      { name: "reference", label: t("doc.reference") },
+      { name: "notes", label: t("doc.paymentNotes"), type: "textarea" },
+    ],
+    submitLabel: t("doc.pay"),
+    onSubmit: (data) => api.post(`/payments/documents/${doc.id}/payments`, data),
+  }, (payment) => {
+    toast(payment.status === "pending" ? `${t("doc.paid.ok")} ${t("status.pending")}` : t("doc.paid.ok"));
+    return ctx.refresh();
+  });
+}
+
+export async function render(ctx) {
+  const doc = await api.get(`/documents/${ctx.params.id}`);
+  const [partner, payments, methodList, entry, templates] = await Promise.all([
+    api.get(`/business-partners/${doc.businessPartnerId}`).catch(() => null),
+    listAll(`/payments/documents/${doc.id}/payments`, "payments"),
+    listAll("/payments/methods", "paymentMethods"),
+    doc.journalEntryId ? api.get(`/journal-entries/${doc.journalEntryId}`).catch(() => null) : null,
+    api.get("/report-templates").then((answer) => answer.reportTemplates),
+  ]);
+  const methods = new Map(methodList.map((m) => [m.id, m]));
+  const pdf = pdfSection(doc, templates);
+  const path = `/documents/${doc.id}`;
+  const { type, status } = doc;
+
+  const actions = [
+    status === "draft" ? button(t("doc.confirm"), () => act(t("doc.confirmAsk"), () => api.post(`${path}/confirm`),
+      ctx.refresh, t("doc.confirmed")), "primary") : null,
+    type === "103" && status === "confirmed" ? button(t("doc.unconfirm"),
+      () => reverseDialog(ctx, doc, "unconfirm", t("doc.unconfirm"), false, t("doc.unconfirmed"))) : null,
+    CANCELLABLE.includes(type) && status === "confirmed" ? button(t("doc.cancel"),
+      () => reverseDialog(ctx, doc, "cancel", t("doc.cancel"), true, t("doc.cancelled")), "danger") : null,
+    type === "103" && status === "draft" ? button(t("doc.delete"), () => act(t("doc.deleteAsk"), async () => {
+      await api.del(path);
+      ctx.navigate("/documents");
+    }, null, t("common.deleted")), "danger") : null,
+    PAYABLE.includes(type) && status === "confirmed" && Number(doc.pending) > 0
+      ? button(t("doc.pay"), () => payDialog(ctx, doc, methods), "primary pay-button") : null,
+    button(t("doc.preview"), pdf.preview, "pdf-preview-button"),
+    button(t("doc.download"), pdf.download, "pdf-download-button"),
+  ];
+
+  const reversals = doc.reversalEntryIds && doc.reversalEntryIds.length
+    ? h("p", {}, `${t("doc.reversals")}: `, doc.reversalEntryIds.map((id, i) => [i ? ", " : "",
+      h("a", { href: `#/accounting/entries/${id}` }, `#${id}`)])) : null;
+
+  append(ctx.root, [
+    pageHeader(`${t(`doctype.${type}`)} ${doc.number || `#${doc.id}`}`, ...actions),
+    h("div", { class: "columns" }, section(null, facts(doc, partner)), section(t("doc.totals"), totals(doc))),
+    section(t("doc.lines"), linesTable(doc)),
+    section(t("doc.payments"), paymentsTable(ctx, doc, payments, methods)),
+    entry ? await entrySection(entry) : null,
+    reversals,
+    pdf.element]);
+}

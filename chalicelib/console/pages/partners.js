@@ -1,0 +1,218 @@
+// Customers and suppliers: a searchable list with create and edit dialogs, and each partner's
+// page with its balances, credit summary and statement between two dates.
+import { api, listAll } from "../api.js";
+import { append, h } from "../dom.js";
+import { date, money } from "../format.js";
+import { addStrings, t } from "../i18n.js";
+import { badge, button, definitionList, formDialog, formView, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
+
+addStrings({
+  es: {
+    "partner.title": "Clientes y proveedores", "partner.new": "Nuevo cliente o proveedor", "partner.edit": "Editar",
+    "partner.name": "Nombre o razón social", "partner.type": "Tipo", "partner.taxId": "RTN", "partner.email": "Correo electrónico",
+    "partner.phone": "Teléfono", "partner.address": "Dirección", "partner.condition": "Condición de pago",
+    "partner.creditLimit": "Límite de crédito", "partner.blockDays": "Días de mora para bloquear crédito",
+    "partner.isActive": "Activo", "partner.receivable": "Por cobrar", "partner.payable": "Por pagar",
+    "partner.search": "Buscar por nombre, RTN o correo", "partner.created": "Cliente o proveedor creado.",
+    "partnerType.customer": "Cliente", "partnerType.supplier": "Proveedor", "partnerType.both": "Cliente y proveedor",
+    "partner.summary.client": "Crédito como cliente", "partner.summary.supplier": "Crédito como proveedor",
+    "partner.pendingBalance": "Saldo pendiente", "partner.available": "Disponible", "partner.overdueDays": "Días de mora",
+    "partner.oldestDue": "Vencimiento más antiguo", "partner.pendingCount": "Documentos pendientes",
+    "partner.statement": "Estado de cuenta", "partner.side": "Lado", "partner.startDate": "Desde", "partner.endDate": "Hasta",
+    "partner.show": "Mostrar", "partner.document": "Documento", "partner.concept": "Concepto", "partner.charge": "Cargo",
+    "partner.creditMove": "Abono", "partner.balance": "Saldo", "partner.opening": "Saldo inicial", "partner.closing": "Saldo final",
+    "partner.more": "Ver más movimientos", "partner.newInvoice": "Nueva factura", "partner.newPurchase": "Nueva factura de compra", "partner.documents": "Ver documentos",
+    "partner.dueDate": "Vence", "partner.overdue": "Mora (días)", "partner.total": "Total", "partner.pending": "Pendiente",
+    "partner.unlimited": "Sin límite",
+  },
+  en: {
+    "partner.title": "Customers and suppliers", "partner.new": "New customer or supplier", "partner.edit": "Edit",
+    "partner.name": "Name", "partner.type": "Type", "partner.taxId": "Tax id (RTN)", "partner.email": "E-mail",
+    "partner.phone": "Phone", "partner.address": "Address", "partner.condition": "Payment condition",
+    "partner.creditLimit": "Credit limit", "partner.blockDays": "Overdue days that block credit",
+    "partner.isActive": "Active", "partner.receivable": "Receivable", "partner.payable": "Payable",
+    "partner.search": "Search by name, tax id or e-mail", "partner.created": "Customer or supplier created.",
+    "partnerType.customer": "Customer", "partnerType.supplier": "Supplier", "partnerType.both": "Customer and supplier",
+    "partner.summary.client": "Credit as a customer", "partner.summary.supplier": "Credit as a supplier",
+    "partner.pendingBalance": "Pending balance", "partner.available": "Available", "partner.overdueDays": "Overdue days",
+    "partner.oldestDue": "Oldest due date", "partner.pendingCount": "Open documents",
+    "partner.statement": "Statement", "partner.side": "Side", "partner.startDate": "From", "partner.endDate": "To",
+    "partner.show": "Show", "partner.document": "Document", "partner.concept": "Description", "partner.charge": "Charge",
+    "partner.creditMove": "Credit", "partner.balance": "Balance", "partner.opening": "Opening balance",
+    "partner.closing": "Closing balance", "partner.more": "More movements", "partner.newInvoice": "New invoice", "partner.newPurchase": "New purchase invoice",
+    "partner.documents": "Documents", "partner.dueDate": "Due", "partner.overdue": "Overdue (days)", "partner.total": "Total",
+    "partner.pending": "Pending", "partner.unlimited": "No limit",
+  },
+});
+
+const LIMIT = 20;
+const TYPES = ["customer", "supplier", "both"];
+
+// The fields of both dialogs; an emptied optional field is sent as null so that an edit clears it.
+function partnerFields() {
+  return [
+    { name: "name", label: t("partner.name"), required: true },
+    { name: "type", label: t("partner.type"), type: "select", required: true, value: "customer",
+      options: TYPES.map((type) => ({ value: type, label: t(`partnerType.${type}`) })) },
+    { name: "taxId", label: t("partner.taxId"), emptyAs: null },
+    { name: "email", label: t("partner.email"), type: "email", emptyAs: null },
+    { name: "phone", label: t("partner.phone"), emptyAs: null },
+    { name: "address", label: t("partner.address"), type: "textarea", emptyAs: null },
+    { name: "paymentConditionId", label: t("partner.condition"), type: "select", emptyAs: null,
+      source: { path: "/payment-conditions", field: "paymentConditions", label: (c) => c.name } },
+    { name: "credit_limit", label: t("partner.creditLimit"), type: "number", min: "0", emptyAs: null },
+    { name: "credit_block_days", label: t("partner.blockDays"), type: "number", step: "1", min: "0", emptyAs: null },
+    { name: "isActive", label: t("partner.isActive"), type: "checkbox", value: true },
+  ];
+}
+
+export function createPartner(done) {
+  return formDialog(t("partner.new"), { fields: partnerFields(), submitLabel: t("common.create"),
+    onSubmit: (data) => api.post("/business-partners", data) }, done);
+}
+
+function editPartner(partner, done) {
+  return formDialog(t("partner.edit"), { fields: partnerFields(), values: partner,
+    onSubmit: (data) => api.put(`/business-partners/${partner.id}`, data, { headers: { "If-Match": String(partner.version) } }),
+  }, done);
+}
+
+// The API lists partners without a search parameter: a search reads them all and filters here.
+async function findPartners(search, page) {
+  if (!search) return api.get("/business-partners", { page, limit: LIMIT });
+  const words = search.toLowerCase();
+  const all = (await listAll("/business-partners", "businessPartners"))
+    .filter((p) => [p.name, p.taxId, p.email].some((text) => text && text.toLowerCase().includes(words)));
+  return { businessPartners: all.slice((page - 1) * LIMIT, page * LIMIT), total: all.length };
+}
+
+export async function list(ctx) {
+  const search = (ctx.query.q || "").trim();
+  const page = Math.max(1, Number(ctx.query.page) || 1);
+  const go = (q, next) => {
+    const query = new URLSearchParams();
+    if (q) query.set("q", q);
+    if (next > 1) query.set("page", next);
+    ctx.navigate(query.toString() ? `/partners?${query}` : "/partners");
+  };
+  const answer = await findPartners(search, page);
+  const searchForm = formView({ className: "inline", submitLabel: t("common.search"),
+    fields: [{ name: "q", label: t("partner.search"), type: "search" }], values: { q: search },
+    onSubmit: (data) => go(data.q || "", 1) });
+  const table = tableView({ rows: answer.businessPartners, onRowClick: (p) => ctx.navigate(`/partners/${p.id}`), columns: [
+    { label: t("partner.name"), value: (p) => h("a", { href: `#/partners/${p.id}` }, p.name) },
+    { label: t("partner.type"), value: (p) => t(`partnerType.${p.type}`) },
+    { label: t("partner.taxId"), value: (p) => p.taxId || "" },
+    { label: t("partner.email"), value: (p) => p.email || "" },
+    { label: t("partner.receivable"), class: "num", value: (p) => money(p.receivableBalance) },
+    { label: t("partner.payable"), class: "num", value: (p) => money(p.payableBalance) },
+    { label: t("common.status"), value: (p) => badge(p.isActive ? "active" : "inactive") },
+    { label: t("common.actions"), class: "actions", value: (p) => button(t("common.edit"), () => editPartner(p, ctx.refresh)) },
+  ] });
+  append(ctx.root, [
+    pageHeader(t("partner.title"), button(t("partner.new"), () => createPartner(async () => {
+      toast(t("partner.created"));
+      await ctx.refresh();
+    }), "primary")),
+    section(null, searchForm),
+    section(null, table, pagerView({ page, limit: LIMIT, total: answer.total, onPage: (next) => go(search, next) }))]);
+}
+
+function summaryCard(side, summary) {
+  const pendingDocuments = tableView({ rows: summary.pendingDocuments, columns: [
+    { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}` }, d.number || `#${d.id}`) },
+    { label: t("partner.type"), value: (d) => t(`doctype.${d.type}`) },
+    { label: t("common.date"), value: (d) => date(d.date) },
+    { label: t("partner.dueDate"), value: (d) => date(d.dueDate) },
+    { label: t("partner.overdue"), class: "num", value: (d) => String(d.overdueDays) },
+    { label: t("partner.total"), class: "num", value: (d) => money(d.total) },
+    { label: t("partner.pending"), class: "num", value: (d) => money(d.pending) },
+  ] });
+  return { card: section(t(`partner.summary.${side}`), definitionList([
+    [t("partner.pendingBalance"), h("strong", { id: `credit-${side}-pending` }, money(summary.pendingBalance))],
+    [t("partner.creditLimit"), summary.credit_limit === null || summary.credit_limit === undefined
+      ? t("partner.unlimited") : money(summary.credit_limit)],
+    summary.available !== null && summary.available !== undefined ? [t("partner.available"), money(summary.available)] : null,
+    summary.credit_block_days !== null && summary.credit_block_days !== undefined
+      ? [t("partner.blockDays"), String(summary.credit_block_days)] : null,
+    [t("partner.overdueDays"), String(summary.overdueDays)],
+    [t("partner.oldestDue"), date(summary.oldestDueDate)],
+    [t("partner.pendingCount"), String(summary.pendingDocumentCount)],
+  ])), pending: summary.pendingDocuments.length
+    ? section(`${t("partner.pendingCount")} · ${t(`partner.summary.${side}`)}`, pendingDocuments) : null };
+}
+
+async function statementCard(ctx, partner, sides) {
+  const side = sides.includes(ctx.query.side) ? ctx.query.side : sides[0];
+  const first = await api.get(`/credits/${side}/${partner.id}/statement`,
+    { startDate: ctx.query.startDate, endDate: ctx.query.endDate });
+  const filter = formView({ className: "inline", submitLabel: t("partner.show"),
+    fields: [
+      sides.length > 1 ? { name: "side", label: t("partner.side"), type: "select", required: true,
+        options: sides.map((s) => ({ value: s, label: t(`partner.summary.${s}`) })) } : null,
+      { name: "startDate", label: t("partner.startDate"), type: "date" },
+      { name: "endDate", label: t("partner.endDate"), type: "date" },
+    ].filter(Boolean),
+    values: { side, startDate: first.startDate, endDate: first.endDate },
+    onSubmit: (data) => ctx.navigate(`/partners/${partner.id}?${new URLSearchParams(
+      Object.entries(data).filter(([, value]) => value))}`) });
+  const columns = [
+    { label: t("common.date"), value: (m) => date(m.date) },
+    { label: t("partner.document"), value: (m) => (m.documentId
+      ? h("a", { href: `#/documents/${m.documentId}` }, m.number || `#${m.documentId}`) : "") },
+    { label: t("partner.concept"), value: (m) => m.description || "" },
+    { label: t("partner.charge"), class: "num", value: (m) => (Number(m.charge) ? money(m.charge) : "") },
+    { label: t("partner.creditMove"), class: "num", value: (m) => (Number(m.credit) ? money(m.credit) : "") },
+    { label: t("partner.balance"), class: "num", value: (m) => money(m.balance) },
+  ];
+  const table = tableView({ rows: first.movements, columns });
+  const tbody = table.querySelector("tbody");
+  if (tbody) {
+    const opening = { date: first.startDate, description: t("partner.opening"), charge: 0, credit: 0, balance: first.openingBalance };
+    tbody.prepend(tableView({ rows: [opening], columns }).querySelector("tbody tr"));
+    table.append(h("tfoot", {}, h("tr", {}, h("td", {}, t("partner.closing")), h("td"), h("td"),
+      h("td", { class: "num" }, money(first.totalCharges)), h("td", { class: "num" }, money(first.totalCredits)),
+      h("td", { class: "num", id: "statement-closing" }, money(first.closingBalance)))));
+  }
+  // Movements beyond the first page of the statement come by cursor.
+  let cursor = first.nextCursor;
+  const more = cursor ? button(t("partner.more"), async () => {
+    const next = await api.get(`/credits/${side}/${partner.id}/movements`,
+      { startDate: first.startDate, endDate: first.endDate, cursor });
+    const rows = tableView({ rows: next.movements, columns }).querySelectorAll("tbody tr");
+    tbody.append(...rows);
+    cursor = next.nextCursor;
+    if (!cursor) more.remove();
+  }) : null;
+  return section(t("partner.statement"), filter, table, more);
+}
+
+export async function detail(ctx) {
+  const partner = await api.get(`/business-partners/${ctx.params.id}`);
+  const sides = partner.type === "both" ? ["client", "supplier"] : partner.type === "supplier" ? ["supplier"] : ["client"];
+  const summaries = await Promise.all(sides.map((side) => api.get(`/credits/${side}/${partner.id}/summary`)));
+  const cards = sides.map((side, i) => summaryCard(side, summaries[i]));
+  const figure = (label, amount, id) => h("div", { class: "figure" }, h("span", { class: "figure-label" }, label),
+    h("strong", { id }, money(amount)));
+  append(ctx.root, [
+    pageHeader(partner.name,
+      button(t("partner.documents"), () => ctx.navigate(`/documents?businessPartnerId=${partner.id}`)),
+      partner.type !== "supplier" ? button(t("partner.newInvoice"),
+        () => ctx.navigate(`/documents/new?businessPartnerId=${partner.id}`), "primary") : null,
+      partner.type !== "customer" ? button(t("partner.newPurchase"),
+        () => ctx.navigate(`/documents/new?type=103&businessPartnerId=${partner.id}`)) : null,
+      button(t("common.edit"), () => editPartner(partner, ctx.refresh))),
+    h("div", { class: "figures" },
+      figure(t("partner.receivable"), partner.receivableBalance, "partner-receivable"),
+      figure(t("partner.payable"), partner.payableBalance, "partner-payable")),
+    h("div", { class: "columns" }, section(null, definitionList([
+      [t("partner.type"), t(`partnerType.${partner.type}`)],
+      [t("partner.taxId"), partner.taxId || t("common.none")],
+      [t("partner.email"), partner.email || t("common.none")],
+      [t("partner.phone"), partner.phone || t("common.none")],
+      [t("partner.address"), partner.address || t("common.none")],
+      [t("common.status"), badge(partner.isActive ? "active" : "inactive")],
+    ])), cards.map((card) => card.card)),
+    cards.map((card) => card.pending),
+    await statementCard(ctx, partner, sides)]);
+}

@@ -1,0 +1,125 @@
+// Products and services (a crud page) and the stock: quantities per product and warehouse, with
+// the latest stock movements.
+import { api, listAll } from "../api.js";
+import { crudPage } from "../crud.js";
+import { append, h } from "../dom.js";
+import { date, money, number, percent } from "../format.js";
+import { addStrings, t } from "../i18n.js";
+import { badge, formView, pageHeader, pagerView, section, tableView } from "../ui.js";
+
+addStrings({
+  es: {
+    "product.title": "Productos y servicios", "product.new": "Nuevo producto", "product.code": "Código",
+    "product.name": "Nombre", "product.type": "Tipo", "product.description": "Descripción",
+    "product.unitPrice": "Precio unitario", "product.cost": "Costo", "product.taxRate": "ISV",
+    "product.trackInventory": "Controla existencias", "product.isActive": "Activo",
+    "productType.product": "Producto", "productType.service": "Servicio",
+    "product.intro": "Los productos que controlan existencias mueven inventario al facturar; los servicios no.",
+    "stock.title": "Existencias", "stock.warehouse": "Bodega", "stock.product": "Producto", "stock.quantity": "Cantidad",
+    "stock.movements": "Movimientos recientes", "stock.kind": "Movimiento", "stock.document": "Documento",
+    "stock.kind.confirmation": "Documento confirmado", "stock.kind.reversal": "Reversión",
+    "stock.filter": "Filtrar",
+    "stock.movementsNote": "Los últimos movimientos de todas las bodegas, del más reciente al más antiguo.",
+  },
+  en: {
+    "product.title": "Products and services", "product.new": "New product", "product.code": "Code", "product.name": "Name",
+    "product.type": "Type", "product.description": "Description", "product.unitPrice": "Unit price", "product.cost": "Cost",
+    "product.taxRate": "Tax rate", "product.trackInventory": "Tracks stock", "product.isActive": "Active",
+    "productType.product": "Product", "productType.service": "Service",
+    "product.intro": "Products that track stock move inventory when invoiced; services do not.",
+    "stock.title": "Stock", "stock.warehouse": "Warehouse", "stock.product": "Product", "stock.quantity": "Quantity",
+    "stock.movements": "Recent movements", "stock.kind": "Movement", "stock.document": "Document",
+    "stock.kind.confirmation": "Document confirmed", "stock.kind.reversal": "Reversal",
+    "stock.filter": "Filter",
+    "stock.movementsNote": "The latest movements of every warehouse, newest first.",
+  },
+});
+
+const TAX_RATES = ["0", "0.15", "0.18"];
+
+function productFields() {
+  return [
+    { name: "code", label: t("product.code"), required: true },
+    { name: "name", label: t("product.name"), required: true },
+    { name: "type", label: t("product.type"), type: "select", required: true, value: "product",
+      options: ["product", "service"].map((type) => ({ value: type, label: t(`productType.${type}`) })) },
+    { name: "description", label: t("product.description"), type: "textarea", emptyAs: null },
+    { name: "unitPrice", label: t("product.unitPrice"), type: "number", min: "0", value: "0" },
+    { name: "cost", label: t("product.cost"), type: "number", min: "0", value: "0" },
+    { name: "taxRate", label: t("product.taxRate"), type: "select", required: true, numeric: true, value: "0.15",
+      options: TAX_RATES.map((rate) => ({ value: rate, label: percent(rate) })) },
+    { name: "trackInventory", label: t("product.trackInventory"), type: "checkbox", value: true },
+    { name: "isActive", label: t("product.isActive"), type: "checkbox", value: true },
+  ];
+}
+
+export async function list(ctx) {
+  const page = crudPage({
+    title: t("product.title"), path: "/products", field: "products", createLabel: t("product.new"),
+    intro: h("p", { class: "help" }, t("product.intro")),
+    fields: productFields(), editFields: productFields(),
+    // a service has no stock to track, whatever the box says
+    prepare: (data) => (data.type === "service" ? { ...data, trackInventory: false } : data),
+    columns: [
+      { label: t("product.code"), value: (p) => p.code },
+      { label: t("product.name"), value: (p) => p.name },
+      { label: t("product.type"), value: (p) => t(`productType.${p.type}`) },
+      { label: t("product.unitPrice"), class: "num", value: (p) => money(p.unitPrice) },
+      { label: t("product.cost"), class: "num", value: (p) => money(p.cost) },
+      { label: t("product.taxRate"), class: "num", value: (p) => percent(p.taxRate) },
+      { label: t("product.trackInventory"), value: (p) => t(p.trackInventory ? "common.yes" : "common.no") },
+      { label: t("common.status"), value: (p) => badge(p.isActive ? "active" : "inactive") },
+    ],
+  });
+  await page(ctx);
+}
+
+// The newest movements: the API lists them oldest first, so the last page is read.
+async function recentMovements(limit) {
+  const first = await api.get("/inventory/movements", { page: 1, limit: 1 });
+  if (!first.total) return [];
+  const lastPage = Math.max(1, Math.ceil(first.total / limit));
+  const pages = await Promise.all([lastPage, lastPage - 1].filter((p) => p >= 1)
+    .map((p) => api.get("/inventory/movements", { page: p, limit })));
+  return pages.flatMap((answer) => answer.movements).reverse().slice(0, limit);
+}
+
+export async function stock(ctx) {
+  const limit = 20;
+  const page = Math.max(1, Number(ctx.query.page) || 1);
+  const warehouseId = ctx.query.warehouseId || "";
+  const [warehouses, products, levels, movements] = await Promise.all([
+    listAll("/warehouses", "warehouses"),
+    listAll("/products", "products"),
+    api.get("/inventory/stock", { warehouseId, page, limit }),
+    recentMovements(limit),
+  ]);
+  const product = new Map(products.map((p) => [p.id, p]));
+  const warehouse = new Map(warehouses.map((w) => [w.id, w]));
+  const productCell = (id) => (product.get(id) ? `${product.get(id).code} · ${product.get(id).name}` : `#${id}`);
+  const warehouseCell = (id) => warehouse.get(id)?.name || `#${id}`;
+  const go = (query) => ctx.navigate(`/stock?${new URLSearchParams(Object.entries(query).filter(([, v]) => v))}`);
+
+  const filter = formView({ className: "inline", submitLabel: t("stock.filter"),
+    fields: [{ name: "warehouseId", label: t("stock.warehouse"), type: "select",
+      options: warehouses.map((w) => ({ value: w.id, label: w.name })) }],
+    values: { warehouseId }, onSubmit: (data) => go({ warehouseId: data.warehouseId }) });
+  const shown = warehouseId ? movements.filter((m) => String(m.warehouseId) === String(warehouseId)) : movements;
+  append(ctx.root, [
+    pageHeader(t("stock.title")),
+    section(null, filter),
+    section(null, tableView({ rows: levels.stock, columns: [
+      { label: t("stock.product"), value: (s) => productCell(s.productId) },
+      { label: t("stock.warehouse"), value: (s) => warehouseCell(s.warehouseId) },
+      { label: t("stock.quantity"), class: "num", value: (s) => number(s.quantity, 4) },
+    ] }), pagerView({ page, limit, total: levels.total, onPage: (next) => go({ warehouseId, page: next }) })),
+    section(t("stock.movements"), h("p", { class: "help" }, t("stock.movementsNote")), tableView({ rows: shown, columns: [
+      { label: t("common.date"), value: (m) => date(m.date) },
+      { label: t("stock.product"), value: (m) => productCell(m.productId) },
+      { label: t("stock.warehouse"), value: (m) => warehouseCell(m.warehouseId) },
+      { label: t("stock.kind"), value: (m) => t(`stock.kind.${m.kind}`) },
+      { label: t("stock.document"), value: (m) => h("a", { href: `#/documents/${m.documentId}` },
+        m.documentNumber || `${t(`doctype.${m.documentType}`)} #${m.documentId}`) },
+      { label: t("stock.quantity"), class: "num", value: (m) => number(m.quantity, 4) },
+    ] }))]);
+}

@@ -1,0 +1,138 @@
+// Settings, payments: payment methods and payment conditions on one page, and the payment
+// gateways (their secret is written, never read back) with their decided notifications.
+import { api, listAll } from "../api.js";
+import { crudPage, crudSection } from "../crud.js";
+import { h } from "../dom.js";
+import { dateTime, money } from "../format.js";
+import { addStrings, t } from "../i18n.js";
+import { badge, button, errorBox, loadInto, openDialog, pageHeader, tableView } from "../ui.js";
+
+addStrings({
+  es: {
+    "pay.setup": "Métodos y condiciones de pago", "pay.methods": "Métodos de pago", "pay.newMethod": "Nuevo método",
+    "pay.conditions": "Condiciones de pago", "pay.newCondition": "Nueva condición", "pay.name": "Nombre",
+    "pay.bankAccount": "Cuenta bancaria", "pay.isCashMethod": "Es efectivo", "pay.requiresConfirmation": "Requiere confirmación",
+    "pay.isActive": "Activo", "pay.type": "Tipo", "pay.type.cash": "Contado", "pay.type.credit": "Crédito",
+    "pay.creditDays": "Días de crédito", "pay.creditDaysHelp": "Solo para condiciones de crédito.",
+    "pay.methodsIntro": "Con cuenta bancaria, cada pago registra su movimiento en esa cuenta.",
+    "pay.conditionsIntro": "Una condición de crédito fija la fecha de vencimiento de los documentos.",
+    "pay.gateways": "Pasarelas de pago", "pay.newGateway": "Nueva pasarela", "pay.provider": "Proveedor",
+    "pay.paymentMethod": "Método de pago", "pay.secret": "Secreto de la pasarela", "pay.hasSecret": "Secreto",
+    "pay.secretSet": "Configurado", "pay.secretMissing": "Sin secreto",
+    "pay.secretHelp": "Se guarda y nunca se vuelve a mostrar.", "pay.secretRotate": "Déjelo vacío para conservar el actual.",
+    "pay.notifications": "Notificaciones", "pay.notificationsOf": "Notificaciones de {name}",
+    "pay.receivedAt": "Recibida", "pay.amount": "Monto", "pay.document": "Documento", "pay.payment": "Pago",
+    "pay.reason": "Motivo", "pay.gatewaysIntro": "Las pasarelas notifican los pagos de los enlaces de cobro; cada notificación firmada se acepta o rechaza.",
+  },
+  en: {
+    "pay.setup": "Payment methods and conditions", "pay.methods": "Payment methods", "pay.newMethod": "New method",
+    "pay.conditions": "Payment conditions", "pay.newCondition": "New condition", "pay.name": "Name",
+    "pay.bankAccount": "Bank account", "pay.isCashMethod": "Cash", "pay.requiresConfirmation": "Requires confirmation",
+    "pay.isActive": "Active", "pay.type": "Type", "pay.type.cash": "Cash", "pay.type.credit": "Credit",
+    "pay.creditDays": "Credit days", "pay.creditDaysHelp": "Credit conditions only.",
+    "pay.methodsIntro": "With a bank account, each payment records its transaction on that account.",
+    "pay.conditionsIntro": "A credit condition sets the documents' due date.",
+    "pay.gateways": "Payment gateways", "pay.newGateway": "New gateway", "pay.provider": "Provider",
+    "pay.paymentMethod": "Payment method", "pay.secret": "Gateway secret", "pay.hasSecret": "Secret",
+    "pay.secretSet": "Set", "pay.secretMissing": "No secret",
+    "pay.secretHelp": "Stored and never shown again.", "pay.secretRotate": "Leave empty to keep the current one.",
+    "pay.notifications": "Notifications", "pay.notificationsOf": "Notifications of {name}",
+    "pay.receivedAt": "Received", "pay.amount": "Amount", "pay.document": "Document", "pay.payment": "Payment",
+    "pay.reason": "Reason", "pay.gatewaysIntro": "Gateways notify the payments of payment links; each signed notification is accepted or refused.",
+  },
+});
+
+const yesNo = (value) => t(value ? "common.yes" : "common.no");
+const active = (row) => badge(row.isActive ? "active" : "inactive");
+
+export async function paymentSetup(ctx) {
+  const banks = await listAll("/bank-accounts", "bankAccounts");
+  const bankName = new Map(banks.map((b) => [b.id, b.name]));
+  const methodFields = () => [
+    { name: "name", label: t("pay.name"), required: true },
+    { name: "bankAccountId", label: t("pay.bankAccount"), type: "select", numeric: true, emptyAs: null,
+      options: banks.map((b) => ({ value: b.id, label: `${b.name} (${b.currency})` })) },
+    { name: "isCashMethod", label: t("pay.isCashMethod"), type: "checkbox" },
+    { name: "requiresConfirmation", label: t("pay.requiresConfirmation"), type: "checkbox" },
+    { name: "isActive", label: t("pay.isActive"), type: "checkbox", value: true },
+  ];
+  const conditionFields = () => [
+    { name: "name", label: t("pay.name"), required: true },
+    { name: "type", label: t("pay.type"), type: "select", required: true,
+      options: ["cash", "credit"].map((v) => ({ value: v, label: t(`pay.type.${v}`) })) },
+    { name: "creditDays", label: t("pay.creditDays"), type: "number", step: "1", min: "0", emptyAs: null, help: t("pay.creditDaysHelp") },
+    { name: "isActive", label: t("pay.isActive"), type: "checkbox", value: true },
+  ];
+  ctx.root.append(pageHeader(t("pay.setup")));
+  await crudSection(ctx, {
+    title: t("pay.methods"), path: "/payments/methods", field: "paymentMethods", createLabel: t("pay.newMethod"),
+    intro: h("p", { class: "help" }, t("pay.methodsIntro")),
+    fields: methodFields(), editFields: methodFields(), canDelete: true,
+    columns: [
+      { label: t("pay.name"), value: (m) => m.name },
+      { label: t("pay.bankAccount"), value: (m) => (m.bankAccountId
+        ? h("a", { href: `#/banking/${m.bankAccountId}` }, bankName.get(m.bankAccountId) || `#${m.bankAccountId}`) : t("common.none")) },
+      { label: t("pay.isCashMethod"), value: (m) => yesNo(m.isCashMethod) },
+      { label: t("pay.requiresConfirmation"), value: (m) => yesNo(m.requiresConfirmation) },
+      { label: t("common.status"), value: active },
+    ],
+  });
+  await crudSection(ctx, {
+    title: t("pay.conditions"), path: "/payment-conditions", field: "paymentConditions", createLabel: t("pay.newCondition"),
+    intro: h("p", { class: "help" }, t("pay.conditionsIntro")),
+    fields: conditionFields(), editFields: conditionFields(), canDelete: true,
+    // a cash condition has no credit days: the API refuses them there
+    prepare: (data) => (data.type === "cash" && !data.creditDays ? { ...data, creditDays: undefined } : data),
+    columns: [
+      { label: t("pay.name"), value: (c) => c.name },
+      { label: t("pay.type"), value: (c) => t(`pay.type.${c.type}`) },
+      { label: t("pay.creditDays"), class: "num", value: (c) => String(c.creditDays) },
+      { label: t("common.status"), value: active },
+    ],
+  });
+}
+
+function notificationsDialog(gateway) {
+  const body = h("div", {});
+  openDialog(t("pay.notificationsOf", { name: gateway.name }), body);
+  loadInto(body, async () => {
+    const answer = await api.get(`/payments/gateways/${gateway.id}/notifications`, { limit: 100 });
+    return tableView({ rows: answer.notifications, columns: [
+      { label: t("pay.receivedAt"), value: (n) => dateTime(n.receivedAt) },
+      { label: t("common.status"), value: (n) => badge(n.status) },
+      { label: t("pay.amount"), class: "num", value: (n) => money(n.amount, n.currency) },
+      { label: t("pay.document"), value: (n) => h("a", { href: `#/documents/${n.documentId}` }, `#${n.documentId}`) },
+      { label: t("pay.payment"), value: (n) => (n.paymentId ? `#${n.paymentId}` : "") },
+      { label: t("pay.reason"), value: (n) => [n.code || "", n.reason ? ` ${n.reason}` : ""] },
+    ] });
+  }).catch((error) => body.append(errorBox(error)));
+}
+
+export async function gateways(ctx) {
+  const methods = await listAll("/payments/methods", "paymentMethods");
+  const methodName = new Map(methods.map((m) => [m.id, m.name]));
+  const methodOptions = methods.filter((m) => m.isActive).map((m) => ({ value: m.id, label: m.name }));
+  const common = (secretHelp, secretRequired) => [
+    { name: "name", label: t("pay.name"), required: true },
+    { name: "paymentMethodId", label: t("pay.paymentMethod"), type: "select", numeric: true, required: true, options: methodOptions },
+    { name: "secret", label: t("pay.secret"), type: "password", required: secretRequired, help: secretHelp, autocomplete: "new-password" },
+    { name: "isActive", label: t("pay.isActive"), type: "checkbox", value: true },
+  ];
+  const createFields = common(t("pay.secretHelp"), true);
+  createFields.splice(1, 0, { name: "provider", label: t("pay.provider"), type: "select", required: true,
+    options: ["gateway-a", "gateway-b"].map((p) => ({ value: p, label: p })) });
+  await crudPage({
+    title: t("pay.gateways"), path: "/payments/gateways", field: "paymentGateways", createLabel: t("pay.newGateway"),
+    intro: h("p", { class: "help" }, t("pay.gatewaysIntro")),
+    fields: createFields, editFields: common(t("pay.secretRotate"), false), canDelete: true,
+    rowActions: (g) => [button(t("pay.notifications"), () => notificationsDialog(g))],
+    columns: [
+      { label: t("pay.name"), value: (g) => g.name },
+      { label: t("pay.provider"), value: (g) => g.provider },
+      { label: t("pay.paymentMethod"), value: (g) => methodName.get(g.paymentMethodId) || `#${g.paymentMethodId}` },
+      { label: t("pay.hasSecret"), value: (g) => (g.hasSecret
+        ? [t("pay.secretSet"), g.secretFingerprint ? h("code", {}, ` ${g.secretFingerprint}`) : null] : t("pay.secretMissing")) },
+      { label: t("common.status"), value: active },
+    ],
+  })(ctx);
+}
