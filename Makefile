@@ -23,10 +23,10 @@ run: install
 	$(BIN)/python -m infra.local $(ARGS)
 
 ## Lint, then the whole suite (unit, service/API, deployment template, local stack smoke, the console in
-## Chromium), one worker per core (each with its own embedded moto; the browser tests share one worker).
+## Chromium), one worker per core (each with its own embedded moto, and its own local stack and Chromium if it runs browser tests).
 test: install browser
 	$(BIN)/ruff check app.py chalicelib infra tests
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup
+	$(BIN)/python -m pytest -q -n auto
 
 ## Benchmarks: import time and DynamoDB calls per request (not part of `make test`).
 bench: install

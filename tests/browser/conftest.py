@@ -1,6 +1,7 @@
 """Browser tests: real Chromium (Debian's package) driven by Playwright against a fresh local
-stack. Every test of this folder runs in one xdist worker (group "browser") so that one stack
-and one browser serve them all; each test gets its own browser context (its own cookies)."""
+stack. Each xdist worker that runs some of them starts one stack and one Chromium for them (the
+tests share the demo company, so each leaves it as it found it: the session in the demo company);
+each test gets its own browser context (its own cookies)."""
 from __future__ import annotations
 
 import os
@@ -16,14 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
-            item.add_marker(pytest.mark.browser)
 
 
 def chromium_path() -> str:
@@ -81,14 +74,47 @@ class Console:
         self.page.fill("#f-password", password)
         self.page.click("form button[type=submit]")
         self.page.wait_for_selector(".shell")
+        self.wait_loaded()
+
+    def login_to_company(self, email: str, password: str, company_id: int) -> None:
+        """Logs in and makes sure the session is in that company (a session opens the company the
+        user last switched to, and another test may have switched)."""
+        self.login(email, password)
+        self.switch_company(company_id)
+
+    def switch_company(self, company_id: int) -> None:
+        switcher = self.page.locator("#company-switcher")
+        if switcher.input_value() != str(company_id):
+            switcher.select_option(str(company_id))
+            self.wait_loaded()
 
     def goto(self, route: str) -> None:
-        """Navigates inside the console and waits for the page to finish loading."""
-        self.page.evaluate("route => { location.hash = route; }", route)
+        """Navigates inside the console (again, when the page is already showing) and waits for
+        the page to finish loading."""
+        self.page.evaluate("""route => {
+            document.getElementById("app").dataset.state = "navigating";
+            if (location.hash === "#" + route) window.dispatchEvent(new HashChangeEvent("hashchange"));
+            else location.hash = route;
+        }""", route)
         self.wait_loaded()
 
     def wait_loaded(self) -> None:
-        self.page.wait_for_function("() => !document.querySelector('#content .loading, .page .loading')")
+        """Waits until the router has shown the page and the page's own loaders are done."""
+        self.page.wait_for_function("""() => document.getElementById("app").dataset.state === "ready"
+            && !document.querySelector("#content .loading, .page .loading")""")
+
+    def confirm(self) -> None:
+        """Answers "Sí" in the console's confirmation dialog."""
+        self.page.locator("dialog button.primary.danger").click()
+        self.page.wait_for_selector("dialog", state="detached")
+
+    def session_cookie(self) -> str:
+        return next(c["value"] for c in self.context.cookies() if c["name"] == "accessToken")
+
+    def as_session(self, method: str, path: str, body=None):
+        """The API (web-only routes included) as this console's own session calls it."""
+        return call(method, f"{self.base}{path}", body,
+                    headers={"Cookie": f"accessToken={self.session_cookie()}", "Origin": self.base})
 
     def close(self) -> None:
         self.context.close()
@@ -122,3 +148,19 @@ def demo(stack):
 def api_call(stack_base: str, method: str, path: str, key: str, body=None):
     """The API as an integrator sees it (to check what the console did)."""
     return call(method, f"{stack_base}{path}", body, headers={"Authorization": f"Bearer {key}"})
+
+
+def all_items(base: str, key: str, path: str, field: str) -> list[dict]:
+    """Every item of a paged list, through the API key."""
+    items, page = [], 1
+    while True:
+        status, _, answer = api_call(base, "GET", f"{path}?page={page}&limit=100", key)
+        assert status == 200, answer
+        items += answer[field]
+        if len(items) >= answer["total"] or not answer[field]:
+            return items
+        page += 1
+
+
+def account_id(base: str, key: str, code: str) -> int:
+    return next(a["id"] for a in all_items(base, key, "/chart-of-accounts", "accounts") if a["code"] == code)

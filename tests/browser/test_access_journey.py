@@ -8,15 +8,6 @@ import time
 import uuid
 
 from tests.browser.conftest import api_call
-from tests.test_local_stack import call
-
-
-def session_cookie(console) -> str:
-    return next(c["value"] for c in console.context.cookies() if c["name"] == "accessToken")
-
-
-def as_session(base: str, method: str, path: str, cookie: str, body=None):
-    return call(method, f"{base}{path}", body, headers={"Cookie": f"accessToken={cookie}", "Origin": base})
 
 
 def invitation_link(stack, email: str, timeout: float = 10) -> str:
@@ -66,31 +57,27 @@ def test_log_in_and_switch_company(console, demo, stack):
     assert "Propietario" in console.page.inner_text(".who")
     console.shot("home")
 
-    base = stack[0].base
-    status, _, other = as_session(base, "POST", "/companies", session_cookie(console),
-                                  {"name": "Sucursal Norte S.A.", "country": "HN"})
+    status, _, other = console.as_session("POST", "/companies", {"name": "Sucursal Norte S.A.", "country": "HN"})
     assert status == 201, other
     try:
         console.page.reload()
         console.wait_loaded()
         switcher = console.page.locator("#company-switcher")
         assert switcher.locator("option").count() == 2
-        switcher.select_option(str(other["id"]))
-        console.page.wait_for_function(f"() => document.querySelector('#company-switcher').value === '{other['id']}'")
-        console.wait_loaded()
+        console.switch_company(other["id"])
         console.shot("switched")
-        status, _, me = as_session(base, "GET", "/auth/me", session_cookie(console))
+        status, _, me = console.as_session("GET", "/auth/me")
         assert me["companyId"] == other["id"]
         console.goto("/settings/company")
         assert "Sucursal Norte" in console.page.inner_text("#content")
     finally:  # the demo owner's next login opens the demo company again
-        as_session(base, "POST", "/auth/switch-company", session_cookie(console), {"companyId": demo["companyId"]})
+        console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
     assert not console.errors
 
 
 def test_invited_seller_accepts_in_another_browser_and_settings_refuse(console_factory, demo, stack):
     owner = console_factory()
-    owner.login(demo["email"], demo["password"])
+    owner.login_to_company(demo["email"], demo["password"], demo["companyId"])
     email = f"vendedora-{uuid.uuid4().hex[:8]}@example.com"
     invite(owner, email, "Ana Vendedora", "seller")
     row = owner.page.locator("tr", has_text=email)
@@ -111,7 +98,7 @@ def test_invited_seller_accepts_in_another_browser_and_settings_refuse(console_f
     owner.goto("/settings/users")
     row = owner.page.locator("tr", has_text=email)
     assert "Activo" in row.inner_text() and "Vendedor" in row.inner_text()
-    status, _, users = as_session(stack[0].base, "GET", "/settings/users", session_cookie(owner))
+    status, _, users = owner.as_session("GET", "/settings/users")
     listed = next(u for u in users["users"] if u["email"] == email)
     assert listed["role"] == "seller" and listed["isActive"] and listed["lastLoginAt"]
     assert not owner.errors and not seller.errors
@@ -120,12 +107,12 @@ def test_invited_seller_accepts_in_another_browser_and_settings_refuse(console_f
 def test_deactivating_the_keys_user_ends_the_key_and_the_session(console_factory, demo, stack):
     base = stack[0].base
     owner = console_factory()
-    owner.login(demo["email"], demo["password"])
+    owner.login_to_company(demo["email"], demo["password"], demo["companyId"])
     email = f"admin-{uuid.uuid4().hex[:8]}@example.com"
     invite(owner, email, "Admin Temporal", "admin")
     admin = console_factory()
     accept(admin, invitation_link(stack[0], email), "clave-admin-123")
-    status, _, created = as_session(base, "POST", "/settings/api-keys", session_cookie(admin), {"name": "integración"})
+    status, _, created = admin.as_session("POST", "/settings/api-keys", {"name": "integración"})
     assert status == 201, created
     assert api_call(base, "GET", "/companies", created["key"])[0] == 200
 
@@ -140,7 +127,7 @@ def test_deactivating_the_keys_user_ends_the_key_and_the_session(console_factory
     admin.goto("/documents")
     admin.page.wait_for_selector("#f-email")  # the session ended at once: back to the login page
     admin.shot("admin-session-ended")
-    audit = as_session(base, "GET", "/settings/audit-log", session_cookie(owner))[2]
+    audit = owner.as_session("GET", "/settings/audit-log")[2]
     assert any(entry["action"] == "user.updated" for entry in audit["entries"])
     owner.goto("/settings/audit-log")
     owner.shot("audit-log")
