@@ -46,6 +46,17 @@ def test_a_wrong_current_password_or_a_short_new_one_changes_nothing(api, compan
     assert _login(api, company_a.email, PASSWORD).status == 200
 
 
+def test_guessing_through_the_password_change_counts_as_failed_logins(api, company_a, settings_env):
+    settings_env(LOGIN_MAX_FAILURES_PER_EMAIL="3")
+    cookie = api.login(company_a.email)
+    for _ in range(3):
+        assert _change(api, cookie, "a guess", NEW_PASSWORD).json["code"] == "CURRENT_PASSWORD_WRONG"
+    limited = _change(api, cookie, PASSWORD, NEW_PASSWORD)  # the right one too, once limited
+    assert (limited.status, limited.json["code"]) == (429, "RATE_LIMIT_EXCEEDED")
+    assert _login(api, company_a.email, PASSWORD).status == 429
+    assert api.get("/auth/me", cookie=cookie).status == 200  # the session itself goes on
+
+
 # --- failed-login limits ----------------------------------------------------------------------------
 
 def test_five_failures_lock_the_email_even_for_the_right_password(api, company_a, company_b, settings_env):

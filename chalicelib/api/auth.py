@@ -46,7 +46,8 @@ def accept_invitation(call: Call) -> SessionView:
           response="chalicelib.models.users:PasswordChanged", status=200, access=Access.WEB_SESSION, permission=READ,
           idempotent=False)
 def change_password(call: Call) -> dict:
-    return sessions.change_password(call.command, call.body.current_password, call.body.new_password)
+    return sessions.change_password(call.command, call.body.current_password, call.body.new_password,
+                                    call.source_address)
 
 
 @endpoint(blueprint, "POST", "/auth/logout", summary="End the session", tag=TAG, response=LogoutResult,

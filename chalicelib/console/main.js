@@ -75,6 +75,8 @@ function match(path) {
 }
 
 export function navigate(path) {
+  // "loading" at once: the hashchange event that routes comes a moment later
+  document.getElementById("app").dataset.state = "loading";
   if (location.hash === `#${path}`) route();
   else location.hash = path;
 }

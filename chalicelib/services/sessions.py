@@ -79,12 +79,17 @@ def switch_company(table: Table, principal: Principal, company_id: int) -> dict[
     return session_view(user, company_id, target["role"], companies, int(session["expiresAt"]) if session else None)
 
 
-def change_password(command: Command, current_password: str, new_password: str) -> dict[str, Any]:
+def change_password(command: Command, current_password: str, new_password: str,
+                    source_address: str | None = None) -> dict[str, Any]:
     """Ends the user's other sessions and keeps this one: the user's generation goes up and this
-    session is moved to it in the same transaction."""
+    session is moved to it in the same transaction. A wrong current password counts as a failed
+    login (a stolen session must not become a way to guess the password)."""
     principal = command.principal
     user = command.table.get(keys.user(principal.user_id)) or {}
+    email = user.get("email", "")
+    login_limit.check(command.table, email, source_address)
     if not verify_password(current_password, user.get("passwordHash")):
+        login_limit.record_failure(command.table, email, source_address)
         raise ApiError("The current password is wrong.", code="CURRENT_PASSWORD_WRONG", status=400,
                        details=[{"field": "currentPassword", "message": "wrong password"}])
     accounts.check_password_rules(new_password, "newPassword")

@@ -1,0 +1,90 @@
+"""The books: chart, accounts' balances and postings, entries, periods, determination rules."""
+from __future__ import annotations
+
+from typing import Dict
+
+from chalicelib.store.keys.base import (
+    ACCOUNTING_PERIOD,
+    CHART_ACCOUNT,
+    DETERMINATION_RULE,
+    JOURNAL_ENTRY,
+    Key,
+    collection_partition,
+    company_prefix,
+    entity,
+    sortable_id,
+)
+
+# An account's partition holds, in sort-key order, the account item ("ACCT"), its monthly
+# balances ("BAL#{month}") and its postings ("P#{date}#{entryId}#{line}"): the ledger of one
+# account is read without touching any other account's items.
+
+def chart_index(company_id: int, code: str) -> Dict[str, str]:
+    """GSI1 attributes that list a company's chart of accounts in code order."""
+    return {"GSI1PK": collection_partition(company_id, CHART_ACCOUNT), "GSI1SK": code}
+
+
+def account_partition(company_id: int, account_id: int) -> str:
+    return entity(company_id, CHART_ACCOUNT, account_id)["PK"]
+
+
+ACCOUNT_BALANCE_PREFIX = "BAL#"
+POSTING_PREFIX = "P#"
+
+
+def account_month_balance(company_id: int, account_id: int, month: str) -> Key:
+    return {"PK": account_partition(company_id, account_id), "SK": f"{ACCOUNT_BALANCE_PREFIX}{month}"}
+
+
+def balance_index(company_id: int, account_id: int, month: str) -> Dict[str, str]:
+    """GSI1 attributes that list every account's monthly balances by month (trial balance)."""
+    return {"GSI1PK": f"C#{company_id}#BAL", "GSI1SK": f"{month}#{sortable_id(account_id)}"}
+
+
+def balances_partition(company_id: int) -> str:
+    return f"C#{company_id}#BAL"
+
+
+def posting_sort_key(date: str, entry_id: int, line: int) -> str:
+    return f"{POSTING_PREFIX}{date}#{sortable_id(entry_id)}#{line:03d}"
+
+
+def posting(company_id: int, account_id: int, date: str, entry_id: int, line: int) -> Key:
+    return {"PK": account_partition(company_id, account_id), "SK": posting_sort_key(date, entry_id, line)}
+
+
+def entry_index(company_id: int, date: str, entry_id: int) -> Dict[str, str]:
+    """GSI1 attributes that list journal entries by date."""
+    return {"GSI1PK": collection_partition(company_id, JOURNAL_ENTRY),
+            "GSI1SK": f"{date}#{sortable_id(entry_id)}"}
+
+
+def entry_day_count(company_id: int, date: str) -> Key:
+    """How many journal entries of each status and type carry this date: list totals for any
+    date range and filter come from one Query over these."""
+    return {"PK": f"C#{company_id}#JEDAY", "SK": date}
+
+
+def period_index(company_id: int, start_date: str, period_id: int) -> Dict[str, str]:
+    return {"GSI1PK": collection_partition(company_id, ACCOUNTING_PERIOD),
+            "GSI1SK": f"{start_date}#{sortable_id(period_id)}"}
+
+
+def period_lock(company_id: int, year: str) -> Key:
+    """The closed days ("MM-DD") of one year: every write dated that year checks it in its
+    transaction, so no posting slips into a period while it is being closed."""
+    return {"PK": f"C#{company_id}#PLOCK", "SK": year}
+
+
+def guard(company_id: int, name: str) -> Key:
+    """A version item that serializes changes whose invariant spans several items (period
+    overlaps, the shape of the account tree)."""
+    return {"PK": company_prefix(company_id), "SK": f"GUARD#{name}"}
+
+
+def determination_rule(company_id: int, operation: str, document_type: str | None) -> Key:
+    return {"PK": f"C#{company_id}#{DETERMINATION_RULE}", "SK": f"{operation}#{document_type or '*'}"}
+
+
+def determination_rules_partition(company_id: int) -> str:
+    return f"C#{company_id}#{DETERMINATION_RULE}"

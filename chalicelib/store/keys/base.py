@@ -1,0 +1,93 @@
+"""Keys every part uses: a company's prefix and item, entities with their list index, counts,
+id sequences, unique values, idempotency records, outbox events and rate windows."""
+from __future__ import annotations
+
+from typing import Dict
+
+Key = Dict[str, str]
+
+
+def pair(key: Key) -> tuple[str, str]:
+    """How Table.batch_get indexes what it found."""
+    return key["PK"], key["SK"]
+
+# Entity kinds of company-scoped resources: used in keys, counters and list indexes.
+PARTNER = "BP"
+PRODUCT = "PROD"
+API_KEY = "APIKEY"
+PAYMENT_CONDITION = "PCOND"
+PAYMENT_METHOD = "PMETHOD"
+BANK_ACCOUNT = "BANK"
+CHART_ACCOUNT = "ACCT"
+JOURNAL_ENTRY = "JE"
+ACCOUNTING_PERIOD = "PERIOD"
+DETERMINATION_RULE = "RULE"
+DOCUMENT = "DOC"
+BRANCH = "BRANCH"
+CAI_RANGE = "CAI"
+WAREHOUSE = "WH"
+
+
+def company_prefix(company_id: int) -> str:
+    return f"C#{company_id}"
+
+
+def company(company_id: int) -> Key:
+    return {"PK": company_prefix(company_id), "SK": "COMPANY"}
+
+
+def entity(company_id: int, kind: str, entity_id: int) -> Key:
+    return {"PK": f"C#{company_id}#{kind}#{entity_id}", "SK": kind}
+
+
+def collection_index(company_id: int, kind: str, entity_id: int) -> Dict[str, str]:
+    """GSI1 attributes that list a company's entities of one kind in id order."""
+    return {"GSI1PK": collection_partition(company_id, kind), "GSI1SK": sortable_id(entity_id)}
+
+
+def collection_partition(company_id: int, kind: str) -> str:
+    return f"C#{company_id}#{kind}"
+
+
+def sortable_id(entity_id: int) -> str:
+    return f"{entity_id:012d}"
+
+
+def id_sequence(company_id: int, kind: str) -> Key:
+    """Per-company id allocator (UpdateItem ADD, outside transactions, gaps allowed)."""
+    return {"PK": company_prefix(company_id), "SK": f"SEQ#{kind}"}
+
+
+def entity_count(company_id: int, kind: str) -> Key:
+    """How many entities of a kind exist: updated inside the creating transaction."""
+    return {"PK": company_prefix(company_id), "SK": f"COUNT#{kind}"}
+
+
+# The count item also sits in its collection's GSI1 partition, sorted before every id, so
+# the first page of a list and its `total` come back from one Query.
+COUNT_SORT_KEY = "#COUNT"
+
+
+def entity_count_index(company_id: int, kind: str) -> Dict[str, str]:
+    return {"GSI1PK": collection_partition(company_id, kind), "GSI1SK": COUNT_SORT_KEY}
+
+
+def global_sequence(kind: str) -> Key:
+    return {"PK": "GLOBAL", "SK": f"SEQ#{kind}"}
+
+
+def unique_value(company_id: int, kind: str, value: str) -> Key:
+    """Reserves a value (a product code, ...) inside one company."""
+    return {"PK": f"C#{company_id}#UNIQUE#{kind}", "SK": value}
+
+
+def idempotency(company_id: int, idempotency_key: str) -> Key:
+    return {"PK": f"C#{company_id}#IDEM", "SK": idempotency_key}
+
+
+def outbox_event(company_id: int, occurred_at: str, event_id: str) -> Key:
+    return {"PK": f"C#{company_id}#EVT", "SK": f"{occurred_at}#{event_id}"}
+
+
+def rate_window(company_id: int, key_id: str, window_start: int) -> Key:
+    return {"PK": f"C#{company_id}#RATE", "SK": f"{key_id}#{window_start}"}

@@ -1,0 +1,112 @@
+"""Documents, fiscal numbering, inventory, open documents and partners' ledgers."""
+from __future__ import annotations
+
+from typing import Dict
+
+from chalicelib.store.keys.base import DOCUMENT, Key, collection_partition, company_prefix, sortable_id
+
+
+def document_index(company_id: int, date: str, document_id: int) -> Dict[str, str]:
+    """GSI1 lists a company's documents by date; GSI2 lists one partner's."""
+    return {"GSI1PK": collection_partition(company_id, DOCUMENT),
+            "GSI1SK": f"{date}#{sortable_id(document_id)}"}
+
+
+def partner_documents_partition(company_id: int, partner_id: int) -> str:
+    return f"C#{company_id}#BPDOC#{partner_id}"
+
+
+def partner_document_index(company_id: int, partner_id: int, date: str, document_id: int) -> Dict[str, str]:
+    return {"GSI2PK": partner_documents_partition(company_id, partner_id),
+            "GSI2SK": f"{date}#{sortable_id(document_id)}"}
+
+
+# The sort key of the count of every day: it sorts after every date.
+ALL_DAYS = "ALL"
+
+
+def document_day_count(company_id: int, date: str, partner_id: int | None = None) -> Key:
+    """How many documents of each status and type carry this date (or, with ALL_DAYS, any
+    date), for the company or for one partner: list totals come from these."""
+    scope = "" if partner_id is None else f"#BP{partner_id}"
+    return {"PK": f"C#{company_id}#DOCDAY{scope}", "SK": date}
+
+
+def small_collection(company_id: int, kind: str) -> str:
+    """Branches, CAI ranges and warehouses: a few records per company, kept in one partition
+    read whole (strongly consistent) and ordered by id."""
+    return f"C#{company_id}#{kind}S"
+
+
+def small_record(company_id: int, kind: str, record_id: int) -> Key:
+    return {"PK": small_collection(company_id, kind), "SK": sortable_id(record_id)}
+
+
+def document_sequence(company_id: int, document_type: str) -> Key:
+    """Gap-free numbers of a document type without a CAI range: advanced in the document's
+    own transaction."""
+    return {"PK": company_prefix(company_id), "SK": f"DOCSEQ#{document_type}"}
+
+
+def stock(company_id: int, product_id: int, warehouse_id: int) -> Key:
+    return {"PK": f"C#{company_id}#STOCK", "SK": f"{sortable_id(product_id)}#{sortable_id(warehouse_id)}"}
+
+
+def stock_partition(company_id: int) -> str:
+    return f"C#{company_id}#STOCK"
+
+
+def stock_by_warehouse_index(company_id: int, warehouse_id: int, product_id: int) -> Dict[str, str]:
+    return {"GSI1PK": f"C#{company_id}#STOCKWH#{warehouse_id}", "GSI1SK": sortable_id(product_id)}
+
+
+def stock_movement(company_id: int, product_id: int, date: str, document_id: int, version: int,
+                   line: int) -> Key:
+    """A product's movements sort by date in its own partition (its kardex); GSI1 lists every
+    product's movements by date."""
+    return {"PK": f"C#{company_id}#STKMV#{product_id}",
+            "SK": f"{date}#{sortable_id(document_id)}#{version:05d}#{line:03d}"}
+
+
+def product_movements_partition(company_id: int, product_id: int) -> str:
+    return f"C#{company_id}#STKMV#{product_id}"
+
+
+def movement_index(company_id: int, sort_key: str, product_id: int) -> Dict[str, str]:
+    return {"GSI1PK": f"C#{company_id}#STKMV", "GSI1SK": f"{sort_key}#{sortable_id(product_id)}"}
+
+
+# The side of an open document: owed to us (receivable, sales) or by us (payable, purchases).
+RECEIVABLE_SIDE, PAYABLE_SIDE = "R", "P"
+
+
+def open_documents_partition(company_id: int, partner_id: int, side: str) -> str:
+    return f"C#{company_id}#BPOPEN#{partner_id}#{side}"
+
+
+def open_document(company_id: int, partner_id: int, side: str, due_date: str, document_id: int) -> Key:
+    """A partner's open document (one that still owes) by due date, per side: the oldest is the
+    first item of the partition, and the open ones are read without touching paid history."""
+    return {"PK": open_documents_partition(company_id, partner_id, side),
+            "SK": f"{due_date}#{sortable_id(document_id)}"}
+
+
+# A partner's balance per side as a ledger of its own: monthly totals (with per-day figures)
+# sort before its movements, so a statement reads the months and one page of movements.
+PARTNER_BALANCE_PREFIX, PARTNER_MOVEMENT_PREFIX = "BAL#", "M#"
+
+
+def partner_ledger_partition(company_id: int, partner_id: int, side: str) -> str:
+    return f"C#{company_id}#BPLEDGER#{partner_id}#{side}"
+
+
+def partner_month_balance(company_id: int, partner_id: int, side: str, month: str) -> Key:
+    return {"PK": partner_ledger_partition(company_id, partner_id, side), "SK": f"{PARTNER_BALANCE_PREFIX}{month}"}
+
+
+def partner_movement(company_id: int, partner_id: int, side: str, date: str, origin: str, origin_id: int,
+                     version: int) -> Key:
+    """One change of the balance: a document (origin "D") or payment ("P") at one of its
+    versions, so confirming again after an unconfirm is a movement of its own."""
+    return {"PK": partner_ledger_partition(company_id, partner_id, side),
+            "SK": f"{PARTNER_MOVEMENT_PREFIX}{date}#{origin}{sortable_id(origin_id)}#{version:05d}"}
