@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     key.add_argument("--user-id", type=int, required=True)
     key.add_argument("--name", default="Admin CLI key")
     key.add_argument("--expires-at")
+    commands.add_parser("migrate", help="bring items written by earlier versions up to date (idempotent)")
     args = parser.parse_args(argv)
 
     _target_local_stack(Path(args.state_dir))
@@ -98,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
             result = create_company(table, args.name, args.email, args.password)
         elif args.command == "create-user":
             result = create_user(table, args.email, args.password, args.company_id, args.role)
+        elif args.command == "migrate":
+            from infra.migrations import backfill_memberships
+
+            result = {"membershipItemsUpdated": backfill_memberships(table)}
         else:
             result = create_api_key(table, args.company_id, args.user_id, args.name, args.expires_at)
     except ApiError as error:

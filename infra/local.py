@@ -171,7 +171,8 @@ def make_handler(gateway: Any) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(payload)
 
-        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = _serve
+        # every method reaches the gateway emulation, which answers an unknown one as API Gateway does
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = do_TRACE = do_CONNECT = _serve
 
         def log_message(self, format: str, *args: Any) -> None:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
@@ -217,6 +218,11 @@ def main(argv: list[str] | None = None) -> int:
     reset_settings()  # read before the queue existed (make_client)
     verify_mail_sender(make_client("ses"), get_settings().mail_from)
     restored = restore(dynamodb, table_name, state / "table.json")
+    if restored:  # state saved by an earlier version of the code
+        from chalicelib.store.table import get_table
+        from infra.migrations import backfill_memberships
+
+        backfill_memberships(get_table())
 
     from app import app
 

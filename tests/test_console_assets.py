@@ -46,6 +46,15 @@ def test_anything_else_is_404_json(api, path):
     assert reply.json["code"] == "NOT_FOUND"
 
 
+@pytest.mark.parametrize("asset", ["../../requirements.txt", "/etc/hostname.txt", "pages/home.js", "..", "a/../b.js"])
+def test_a_file_name_never_leaves_the_console_folder(asset):
+    """Even if a gateway decoded %2F into the path parameter, only one plain name is served."""
+    from chalicelib.api.console import console_asset, console_page
+
+    assert console_asset(asset).status_code == 404
+    assert console_page(asset).status_code == 404
+
+
 @pytest.mark.parametrize("name", [n for n in CONSOLE_FILES if n.endswith((".html", ".js"))])
 def test_no_inline_script_style_or_markup_injection(name):
     """The CSP would block them anyway: keep the source honest too."""

@@ -57,6 +57,19 @@ def test_guessing_through_the_password_change_counts_as_failed_logins(api, compa
     assert api.get("/auth/me", cookie=cookie).status == 200  # the session itself goes on
 
 
+def test_guessing_through_an_invitation_counts_as_failed_logins(api, company_a, company_b, ses, settings_env):
+    """An existing user accepts with their own password: a leaked link must not allow guessing it."""
+    settings_env(LOGIN_MAX_FAILURES_PER_EMAIL="3")
+    invited = invite(api, api.login(company_a.email), company_b.email, role="viewer")
+    assert invited["lastLoginAt"] is None  # nothing of the person's activity elsewhere while invited
+    token = mailed_token(ses, company_b.email)
+    for _ in range(3):
+        assert accept(api, token, "a guess").json["code"] == "INVITATION_PASSWORD_WRONG"
+    limited = accept(api, token, PASSWORD)
+    assert (limited.status, limited.json["code"]) == (429, "RATE_LIMIT_EXCEEDED")
+    assert _login(api, company_b.email, PASSWORD).status == 429
+
+
 # --- failed-login limits ----------------------------------------------------------------------------
 
 def test_five_failures_lock_the_email_even_for_the_right_password(api, company_a, company_b, settings_env):

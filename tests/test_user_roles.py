@@ -8,8 +8,8 @@ import pytest
 
 from chalicelib.services import users as users_service
 from chalicelib.store import keys
-from tests.support import ORIGIN
-from tests.users_support import USERS, invite, member, remove, update, users_by_email
+from tests.support import ORIGIN, PASSWORD
+from tests.users_support import USERS, accept, invite, mailed_token, member, remove, update, users_by_email
 
 
 def _key_of(api, cookie):
@@ -174,7 +174,7 @@ def test_demoting_a_keys_user_below_admin_ends_the_key(api, table, company_a):
     assert api.get("/auth/me", cookie=admin).json["role"] == "accountant"
 
 
-def test_removal_ends_the_key_and_the_session_in_this_company_only(api, table, company_a, company_b):
+def test_removal_ends_the_key_and_the_session_for_good(api, table, company_a, ses):
     user_id, admin = member(api, table, company_a, "admin@alpha.hn", "admin")
     key = _key_of(api, admin)
     owner = api.login(company_a.email)
@@ -186,6 +186,12 @@ def test_removal_ends_the_key_and_the_session_in_this_company_only(api, table, c
     assert table.get(keys.user_company_link(user_id, company_a.company_id)) is None
     assert table.get(keys.user(user_id)) is not None  # the user stays, for their other companies
     assert remove(api, owner, user_id).status == 404
+    # invited again and accepted: the old cookie and key stay dead, the new login works
+    invite(api, owner, "admin@alpha.hn", role="admin")
+    assert accept(api, mailed_token(ses, "admin@alpha.hn"), PASSWORD).status == 200
+    assert api.get("/auth/me", cookie=admin).status == 401
+    _no_user(api, key)
+    assert api.get("/auth/me", cookie=api.login("admin@alpha.hn")).status == 200
 
 
 def test_an_invitation_cannot_be_activated_before_it_is_accepted(api, company_a, ses):

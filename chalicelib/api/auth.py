@@ -37,7 +37,8 @@ def _logged_in(call: Call, token: str, view: dict) -> SessionView:
 def accept_invitation(call: Call) -> SessionView:
     from chalicelib.services import invitations
 
-    token, view = invitations.accept(get_table(), call.body.token, call.body.password, call.body.name)
+    token, view = invitations.accept(get_table(), call.body.token, call.body.password, call.body.name,
+                                     call.source_address)
     return _logged_in(call, token, view)
 
 

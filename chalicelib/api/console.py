@@ -33,10 +33,10 @@ def _read(relative: str) -> bytes | None:
     return path.read_bytes() if path.is_file() else None
 
 
-def _serve(relative: str) -> Response:
-    name = relative.rsplit("/", 1)[-1]
+def _serve(folder: str, name: str) -> Response:
+    """`name` is one file name (no separator can pass the pattern), inside one known folder."""
     match = _ASSET_NAME.match(name)
-    content = _read(relative) if match else None
+    content = _read(f"{folder}{name}") if match else None
     if content is None:
         return error_response(NotFound("No such file in the console."))
     return Response(body=content.decode("utf-8"), status_code=200,
@@ -49,14 +49,14 @@ def console_index() -> Response:
     path = (blueprint.current_request.context or {}).get("path") or "/app"
     if not path.endswith("/"):
         return Response(body="", status_code=302, headers={"Location": path + "/", **SECURITY_HEADERS})
-    return _serve("index.html")
+    return _serve("", "index.html")
 
 
 @blueprint.route("/app/{asset}", methods=["GET"], name="console_asset")
 def console_asset(asset: str) -> Response:
-    return _serve(asset)
+    return _serve("", asset)
 
 
 @blueprint.route("/app/pages/{asset}", methods=["GET"], name="console_page")
 def console_page(asset: str) -> Response:
-    return _serve(f"pages/{asset}")
+    return _serve("pages/", asset)

@@ -10,6 +10,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from chalicelib import clock
 from chalicelib.auth.principal import API_KEY, SESSION, Principal
 from chalicelib.auth.secrets import KEY_ID_PATTERN, matches_hash, sha256_hex
+from chalicelib.domain import members
 from chalicelib.domain.roles import API_KEY_ROLES
 from chalicelib.errors import ApiError, Unauthorized
 from chalicelib.store import keys
@@ -112,8 +113,10 @@ def _api_key_principal(credential: str, table: Table) -> Principal:
     if not KEY_ID_PATTERN.match(key_id) or not secret:
         raise InvalidApiKey("An API key has the form KEY_ID:SECRET.")
     record = table.get(keys.api_key(key_id))
-    if not record or not matches_hash(secret, record["secretHash"]) or record.get("revokedAt"):
+    if not record or not matches_hash(secret, record["secretHash"]):
         raise InvalidApiKey()
+    if record.get("revokedAt"):
+        raise ApiKeyNoUser() if record.get("revokedBecause") == members.KEY_REVOKED_USER_REMOVED else InvalidApiKey()
     expires_at = record.get("keyExpiresAt")
     if expires_at and expires_at <= clock.now_iso():
         raise ApiKeyExpired()

@@ -7,6 +7,9 @@ from chalicelib.domain.roles import ADMIN, OWNER
 from chalicelib.errors import ApiError, Forbidden
 
 INVITED, ACTIVE, INACTIVE = "invited", "active", "inactive"
+# Why a key was revoked when its user left the company: it then answers API_KEY_NO_USER, like the
+# key of a deactivated user, rather than a plain invalid key.
+KEY_REVOKED_USER_REMOVED = "USER_REMOVED"
 
 
 def status(member: dict[str, Any]) -> str:

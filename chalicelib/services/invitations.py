@@ -12,7 +12,7 @@ from chalicelib.domain import members
 from chalicelib.errors import ApiError
 from chalicelib.events import mail
 from chalicelib.observability import logger
-from chalicelib.services import accounts, audit, sessions, users
+from chalicelib.services import accounts, audit, login_limit, sessions, users
 from chalicelib.services.commands import Command
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
@@ -106,7 +106,8 @@ def resend(command: Command, user_id: int) -> dict[str, Any]:
                                                   invitation["inviteExpiresAt"])}
 
 
-def accept(table: Table, token: str, password: str, name: str | None) -> tuple[str, dict[str, Any]]:
+def accept(table: Table, token: str, password: str, name: str | None,
+           source_address: str | None = None) -> tuple[str, dict[str, Any]]:
     """Activates the membership and logs in, in one transaction. A user who already has a
     password must type it: an invitation never sets the password of an existing account."""
     token_hash = sha256_hex(token)
@@ -139,7 +140,7 @@ def accept(table: Table, token: str, password: str, name: str | None) -> tuple[s
                               also_require="#status = :invited AND inviteTokenHash = :hash",
                               names={"#status": "status"}, values={":invited": members.INVITED, ":hash": token_hash})
     accounts.count_owners(transaction, company_id, members.owner_delta(member, {**member, **accepted}))
-    user = _sign_in_user(transaction, user, password, name, company_id, now)
+    user = _sign_in_user(table, transaction, user, password, name, company_id, now, source_address)
     session_token, session = sessions.new_session(user, company_id)
     transaction.put_new(session)
     audit.record(transaction, company_id, {"userId": user_id, "email": user.get("email")}, "invitation.accepted",
@@ -150,14 +151,17 @@ def accept(table: Table, token: str, password: str, name: str | None) -> tuple[s
     return session_token, sessions.session_view(user, company_id, member["role"], companies, session["expiresAt"])
 
 
-def _sign_in_user(transaction: Transaction, user: dict[str, Any], password: str, name: str | None,
-                  company_id: int, now: str) -> dict[str, Any]:
+def _sign_in_user(table: Table, transaction: Transaction, user: dict[str, Any], password: str, name: str | None,
+                  company_id: int, now: str, source_address: str | None) -> dict[str, Any]:
     """Adds the user's update to the acceptance: the first password (and name) of a new user, or
-    the check of an existing user's own. Returns the user as it will be."""
+    the check of an existing user's own (limited like a login: a link must not become a way to
+    guess the password). Returns the user as it will be."""
     fields: dict[str, Any] = {"lastLoginAt": now, "lastCompanyId": company_id, "updatedAt": now}
     current = user.get("passwordHash")
     if current:
+        login_limit.check(table, user["email"], source_address)
         if not verify_password(password, current):
+            login_limit.record_failure(table, user["email"], source_address)
             raise ApiError("You already have an account: type its current password to accept the invitation.",
                            code="INVITATION_PASSWORD_WRONG", status=400,
                            details=[{"field": "password", "message": "not the account's current password"}])

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from chalicelib import clock
 from chalicelib.domain import members
 from chalicelib.errors import ApiError, NotFound
-from chalicelib.services import accounts, audit
+from chalicelib.services import accounts, api_keys, audit
 from chalicelib.services.commands import Command
 from chalicelib.services.records import update_item
 from chalicelib.store import keys
@@ -23,7 +24,9 @@ _BATCH = 100
 def view(member: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
     return {"id": int(member["userId"]), "email": user.get("email", ""), "name": user.get("name", ""),
             "role": member["role"], "isActive": bool(member.get("isActive")), "status": members.status(member),
-            "lastLoginAt": user.get("lastLoginAt"), "invitedAt": member.get("invitedAt"),
+            # until they accept, an invited person's activity elsewhere is none of this company's business
+            "lastLoginAt": None if members.status(member) == members.INVITED else user.get("lastLoginAt"),
+            "invitedAt": member.get("invitedAt"),
             "invitedByUserId": member.get("invitedByUserId"), "version": int(member["version"])}
 
 
@@ -75,12 +78,23 @@ def update_member(command: Command, user_id: int, changes: dict[str, Any],
 
 def remove_member(command: Command, user_id: int) -> dict[str, Any]:
     """The membership and the user's link to the company go; the user (and their other
-    companies) stay. A pending invitation of the membership stops working with it."""
+    companies) stay. A pending invitation of the membership stops working with it. The user's
+    API keys of the company are revoked and all their sessions end (in every company: a session
+    is not tied to one), so that inviting the same person again later revives no old credential."""
     company_id = command.company_id
     member = get_member(command.table, company_id, user_id)
     members.check_may_change(command.principal.role, member)
     user = command.table.get(keys.user(user_id)) or {}
     transaction = command.transaction()
+    revoked = [key["id"] for key in api_keys.list_keys(command.table, company_id)
+               if key["createdByUserId"] == user_id and key["status"] == "active"]
+    now = clock.now_iso()
+    for key_id in revoked:
+        transaction.update(keys.api_key(key_id), "SET revokedAt = :now, revokedBecause = :why",
+                           condition="attribute_not_exists(revokedAt)",
+                           values={":now": now, ":why": members.KEY_REVOKED_USER_REMOVED})
+    transaction.update(keys.user(user_id), "ADD sessionGeneration :one", condition="attribute_exists(PK)",
+                       values={":one": 1})
     # a concurrent change of the membership runs the removal again on what it became
     transaction.delete(keys.membership(company_id, user_id), condition="#version = :version",
                        names={"#version": "version"}, values={":version": member["version"]})
@@ -88,5 +102,5 @@ def remove_member(command: Command, user_id: int) -> dict[str, Any]:
     accounts.count_owners(transaction, company_id, members.owner_delta(member, None))
     audit.record(transaction, company_id, audit.actor_of(command.table, command.principal), "user.removed",
                  target_type="user", target_id=user_id, target_email=user.get("email"),
-                 changes={"role": member["role"], "status": members.status(member)})
+                 changes={"role": member["role"], "status": members.status(member), "revokedApiKeys": revoked})
     return command.commit(transaction, {"id": user_id, "deleted": True})

@@ -1,0 +1,61 @@
+"""Brings items written by earlier versions up to what the code reads now. Idempotent: run it on
+every start of the local stack, and once against a deployed table after an upgrade
+(`python -m infra.admin migrate`). It scans the table: an operator's tool, never a request path.
+
+- Memberships from before users and roles (issue 7) lack `version`, `status` and the company's
+  member-index keys (GSI1), and companies lack `activeOwnerCount`: without them old users vanish
+  from `GET /settings/users`, a change answers 500 and the last-owner guard refuses every change.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from chalicelib.domain import members
+from chalicelib.domain.roles import OWNER
+from chalicelib.store import keys
+from chalicelib.store.table import Table, from_attributes, to_attributes
+
+
+def _scan(table: Table, item_types: set[str]) -> list[dict[str, Any]]:
+    found, start = [], None
+    while True:
+        page = table.client.scan(TableName=table.name, FilterExpression="itemType IN (" + ", ".join(
+            f":t{index}" for index in range(len(item_types))) + ")",
+            ExpressionAttributeValues={f":t{index}": {"S": kind} for index, kind in enumerate(sorted(item_types))},
+            **({"ExclusiveStartKey": start} if start else {}))
+        found += [from_attributes(raw) for raw in page["Items"]]
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            return found
+
+
+def _set_missing(table: Table, item: dict[str, Any], fields: dict[str, Any]) -> None:
+    """Sets only the fields the item lacks (a concurrent writer's value wins)."""
+    for name, value in fields.items():
+        table.client.update_item(
+            TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}),
+            UpdateExpression="SET #n = if_not_exists(#n, :v)",
+            ExpressionAttributeNames={"#n": name}, ExpressionAttributeValues=to_attributes({":v": value}))
+
+
+def backfill_memberships(table: Table) -> int:
+    """Returns how many items it changed."""
+    items = _scan(table, {"MEMBER", "COMPANY"})
+    changed = 0
+    owners: Counter[int] = Counter()
+    for member in (item for item in items if item["itemType"] == "MEMBER"):
+        company_id, user_id = int(member["companyId"]), int(member["userId"])
+        if member.get("role") == OWNER and member.get("isActive") and member.get("status") != members.INVITED:
+            owners[company_id] += 1
+        missing = {name: value for name, value in {
+            "version": 1, "status": members.ACTIVE if member.get("isActive") else members.INACTIVE,
+            **keys.membership_index(company_id, user_id)}.items() if name not in member}
+        if missing:
+            _set_missing(table, member, missing)
+            changed += 1
+    for company in (item for item in items if item["itemType"] == "COMPANY"):
+        if "activeOwnerCount" not in company:
+            _set_missing(table, company, {"activeOwnerCount": owners[int(company["id"])]})
+            changed += 1
+    return changed
