@@ -205,7 +205,7 @@ def upsert_rule(call: Call) -> Any:
 
 @endpoint(blueprint, "POST", "/account-determination-rules/resolve", summary="The account an operation "
           "posts to (the most specific rule wins)", tag=RULES, body=M + "ResolveRequest", response=M + "Resolution",
-          status=200)
+          status=200, idempotent=False)  # a query sent as POST: nothing to protect, nothing recorded
 def resolve_rule(call: Call) -> Any:
     from chalicelib.services import rules
 

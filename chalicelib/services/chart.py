@@ -123,7 +123,7 @@ def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
                         on_fail=code_taken(item["code"]))
     if item.get("parentId") is not None:
         add_child(transaction, company_id, item["parentId"], item["type"])
-    return view(command.commit(transaction, item))
+    return command.commit(transaction, view(item))
 
 
 _NO_POSTINGS = "(attribute_not_exists(postingCount) OR postingCount = :zero)"

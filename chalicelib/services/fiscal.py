@@ -117,8 +117,8 @@ def create_range(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         _check_range(table, company_id, item, transaction)
         records.require_reference(transaction, company_id, keys.BRANCH, item, "branchId", "branch")
 
-    return view_range(records.create_small_record(command, keys.CAI_RANGE, {**fields, "nextNumber": fields["rangeStart"]},
-                                                  checks))
+    return records.create_small_record(command, keys.CAI_RANGE, {**fields, "nextNumber": fields["rangeStart"]},
+                                       checks, view=view_range)
 
 
 def _require_branch(table: Table, company_id: int, branch_id: int) -> None:

@@ -130,14 +130,16 @@ def small_page(items: list[dict[str, Any]], page: int, limit: int) -> Page:
 
 
 def create_small_record(command: Command, kind: str, fields: dict[str, Any],
-                        add_checks: Callable[[Transaction, dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """A new small record in one transaction, with the checks (references, guards) the kind adds."""
+                        add_checks: Callable[[Transaction, dict[str, Any]], None] | None = None,
+                        view: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A new small record in one transaction, with the checks (references, guards) the kind adds;
+    answered as `view` shows it (also the answer an Idempotency-Key replays)."""
     item = new_small_record(command.table, command.company_id, kind, fields)
     transaction = command.transaction()
     transaction.put_new(item)
     if add_checks:
         add_checks(transaction, item)
-    return command.commit(transaction, item)
+    return command.commit(transaction, view(item) if view else item)
 
 
 def new_small_record(table: Table, company_id: int, kind: str, fields: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,293 @@
+"""Every creating route is safe to retry (issue 15, item 2): each POST route of the route table
+that takes an Idempotency-Key is sent twice with the same key and body. The first answer is a
+success; the second replays it (same status, same body, `Idempotent-Replayed: true`) and changes
+nothing in the table: exactly one effect. A route that shows a secret once replays the
+documented answer instead (the secret as null).
+
+One example per route, keyed by the route's path: a new idempotent POST route without one fails
+`test_every_idempotent_post_route_has_an_example`. The world (a company ready for documents) is
+built once for the module; each example makes what it acts on, so examples do not depend on each
+other."""
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import boto3
+import pytest
+from moto import mock_aws
+
+import app  # noqa: F401  (registers every route in ROUTES)
+from chalicelib.api.routing import ROUTES
+from chalicelib.events import mail
+from chalicelib.services import webhooks
+from chalicelib.settings import get_settings, reset_settings
+from chalicelib.store.table import get_table, reset_table
+from infra.resources import create_table, verify_mail_sender
+from tests.documents_support import CAI, Shop
+from tests.support import ORIGIN, ApiClient, Reply, make_company
+from tests.users_support import scan
+
+IDEMPOTENT_POSTS = [r for r in ROUTES if r.method == "POST" and r.idempotent]
+WEB_ONLY = ("WEB_SESSION", "KEY_MANAGEMENT")
+HOOK_URL = "https://hooks.example.com/receiver"
+
+
+@dataclass
+class World:
+    api: ApiClient
+    table: Any
+    shop: Shop
+    cookie: str
+    sent_mail: list[Any]
+    serial: Callable[[], int] = field(default_factory=lambda: itertools.count(1).__next__)
+
+    @property
+    def key(self) -> str:
+        return self.shop.key
+
+    def account(self, code: str) -> int:
+        return self.shop.books[code]
+
+    def created(self, path: str, body: Any = None, *, web: bool = False, expect: int = 201) -> Any:
+        """A prerequisite, made without an Idempotency-Key."""
+        reply = (self.api.post(path, body or {}, cookie=self.cookie, origin=ORIGIN) if web
+                 else self.api.post(path, body or {}, key=self.key))
+        assert reply.status == expect, f"{path}: {reply.text}"
+        return reply.json
+
+    def invoice(self, **fields: Any) -> Any:
+        return self.shop.document("01", [(self.shop.service, 1, 100)], **fields)
+
+    def bank_account(self) -> Any:
+        return self.created("/bank-accounts", {"name": f"Cuenta {self.serial()}", "openingBalance": 1000,
+                                               "openingBalanceDate": "2026-11-01",
+                                               "chartOfAccountId": self.account("110103")})
+
+    def method(self, **fields: Any) -> Any:
+        return self.created("/payments/methods", {"name": f"Método {self.serial()}", **fields})
+
+    def period(self, month: int, close: bool = False) -> Any:
+        period = self.created("/accounting-periods", {"name": f"2025-{month:02}", "startDate": f"2025-{month:02}-01",
+                                                      "endDate": f"2025-{month:02}-28"})
+        if close:
+            self.created(f"/accounting-periods/{period['id']}/close", expect=200)
+        return period
+
+    def entry(self, status: str) -> Any:
+        return self.created("/journal-entries", entry_body(self, status))
+
+
+def entry_body(w: World, status: str) -> dict[str, Any]:
+    return {"date": "2026-11-02", "status": status, "description": "Venta de contado",
+            "lines": [{"chartOfAccountId": w.account("110101"), "debit": 10, "credit": 0},
+                      {"chartOfAccountId": w.account("410101"), "debit": 0, "credit": 10}]}
+
+
+def gateway_body(w: World) -> dict[str, Any]:
+    return {"name": f"Cobros {w.serial()}", "provider": "gateway-a", "paymentMethodId": w.method()["id"],
+            "secret": "gwa_secret_0123456789abcdefXYZ1"}
+
+
+def pending_payment(w: World) -> tuple[int, int]:
+    invoice = w.invoice()
+    method = w.method(requiresConfirmation=True)
+    payment = w.created(f"/payments/documents/{invoice['id']}/payments",
+                        {"paymentMethodId": method["id"], "amount": 10, "paymentDate": "2026-11-03"})
+    assert payment["status"] == "pending", payment
+    return invoice["id"], payment["id"]
+
+
+def confirmed_payment(w: World) -> tuple[int, int]:
+    invoice = w.invoice()
+    payment = w.created(f"/payments/documents/{invoice['id']}/payments",
+                        {"paymentMethodId": w.method()["id"], "amount": 10, "paymentDate": "2026-11-03"})
+    return invoice["id"], payment["id"]
+
+
+def advance_and_invoice(w: World) -> int:
+    order = w.shop.document("101", [(w.shop.service, 1, 100)])
+    w.created(f"/payments/documents/{order['id']}/payments",
+              {"paymentMethodId": w.method()["id"], "amount": 50, "paymentDate": "2026-11-03"})
+    return w.invoice(sourceDocumentId=order["id"])["id"]
+
+
+def reconciliation(w: World) -> tuple[int, int]:
+    account = w.bank_account()["id"]
+    draft = w.created(f"/bank-accounts/{account}/reconciliations",
+                      {"statementDate": "2026-11-30", "statementBalance": 1000, "clearedTransactionIds": []})
+    return account, draft["id"]
+
+
+def invited(w: World) -> int:
+    return w.created("/settings/users", {"email": f"invitada{w.serial()}@alpha.hn", "name": "Ana López",
+                                         "role": "seller"}, web=True)["id"]
+
+
+Example = Callable[[World], "tuple[str, Any]"]
+
+# route path -> the concrete path and a valid body, given the world
+EXAMPLES: dict[str, Example] = {
+    "/chart-of-accounts": lambda w: (
+        "/chart-of-accounts", {"code": f"6198{w.serial():02}", "name": "Gastos varios", "type": "expense"}),
+    "/chart-of-accounts/import-default": lambda w: ("/chart-of-accounts/import-default", {}),
+    "/journal-entries": lambda w: ("/journal-entries", entry_body(w, "posted")),
+    "/journal-entries/{id}/post": lambda w: (f"/journal-entries/{w.entry('draft')['id']}/post", {}),
+    "/journal-entries/{id}/reverse": lambda w: (
+        f"/journal-entries/{w.entry('posted')['id']}/reverse", {"date": "2026-11-04", "description": "Error"}),
+    "/accounting-periods": lambda w: (
+        "/accounting-periods", {"name": "2025-01", "startDate": "2025-01-01", "endDate": "2025-01-31"}),
+    "/accounting-periods/{id}/close": lambda w: (f"/accounting-periods/{w.period(2)['id']}/close", {}),
+    "/accounting-periods/{id}/reopen": lambda w: (f"/accounting-periods/{w.period(3, close=True)['id']}/reopen", {}),
+    "/account-determination-rules": lambda w: (
+        "/account-determination-rules", {"operationType": "expense", "documentType": "112",
+                                         "chartOfAccountId": w.account("6199")}),
+    "/settings/api-keys": lambda w: ("/settings/api-keys", {"name": "ERP"}),
+    "/settings/api-keys/{id}/revoke": lambda w: (
+        f"/settings/api-keys/{w.created('/settings/api-keys', {'name': 'Vieja'}, web=True)['id']}/revoke", {}),
+    "/bank-accounts": lambda w: (
+        "/bank-accounts", {"name": "Ahorros", "bankName": "Banco Atlántida", "openingBalance": 500,
+                           "openingBalanceDate": "2026-11-01", "chartOfAccountId": w.account("110103")}),
+    "/bank-accounts/{accountId}/transactions": lambda w: (
+        f"/bank-accounts/{w.bank_account()['id']}/transactions",
+        {"type": "deposit", "amount": 25, "transactionDate": "2026-11-05", "reference": "DEP-1",
+         "chartOfAccountId": w.account("410101")}),
+    "/bank-transactions/transfer": lambda w: (
+        "/bank-transactions/transfer", {"fromAccountId": w.bank_account()["id"], "toAccountId": w.bank_account()["id"],
+                                        "amount": 200, "transactionDate": "2026-11-07", "reference": "TR-1"}),
+    "/bank-accounts/{accountId}/reconciliations": lambda w: (
+        f"/bank-accounts/{w.bank_account()['id']}/reconciliations",
+        {"statementDate": "2026-11-30", "statementBalance": 1000, "clearedTransactionIds": []}),
+    "/bank-accounts/{accountId}/reconciliations/{reconciliationId}/complete": lambda w: (
+        "/bank-accounts/{}/reconciliations/{}/complete".format(*reconciliation(w)), {}),
+    "/companies": lambda w: ("/companies", {"name": "Gamma S.A.", "country": "HN"}),
+    "/documents": lambda w: (
+        "/documents", {"type": "01", "businessPartnerId": w.shop.customer, "date": "2026-11-02",
+                       "lines": [{"productId": w.shop.service, "quantity": 1, "unitPrice": 100}]}),
+    "/documents/{id}/confirm": lambda w: (
+        f"/documents/{w.invoice(status='draft')['id']}/confirm", {}),
+    "/documents/{id}/unconfirm": lambda w: (
+        f"/documents/{w.shop.document('103', [(w.shop.product, 2, 50)])['id']}/unconfirm", {}),
+    "/documents/{id}/cancel": lambda w: (
+        f"/documents/{w.shop.document('104', [(w.shop.product, 1, 40)])['id']}/cancel", {"reason": "Error"}),
+    "/payments/gateways": lambda w: ("/payments/gateways", gateway_body(w)),
+    "/payments/generate-link": lambda w: (
+        "/payments/generate-link", {"documentId": w.invoice()["id"],
+                                    "gatewayId": w.created("/payments/gateways", gateway_body(w))["id"]}),
+    "/branch": lambda w: ("/branch", {"name": "Sucursal Norte", "code": "002"}),
+    "/cai": lambda w: (
+        "/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "002", "documentType": "01", "rangeStart": 1,
+                 "rangeEnd": 100, "deadline": "2099-12-31"}),
+    "/warehouses": lambda w: ("/warehouses", {"name": "Bodega Sur"}),
+    "/business-partners": lambda w: ("/business-partners", {"name": "Cliente Dos", "type": "customer"}),
+    "/payment-conditions": lambda w: ("/payment-conditions", {"name": "Crédito 30", "type": "credit",
+                                                              "creditDays": 30}),
+    "/payments/methods": lambda w: ("/payments/methods", {"name": "Efectivo", "isCashMethod": True}),
+    "/payments/documents/{documentId}/payments": lambda w: (
+        f"/payments/documents/{w.invoice()['id']}/payments",
+        {"paymentMethodId": w.method()["id"], "amount": 40, "paymentDate": "2026-11-03", "reference": "R-1"}),
+    "/payments/documents/{documentId}/payments/{paymentId}/confirm": lambda w: (
+        "/payments/documents/{}/payments/{}/confirm".format(*pending_payment(w)), {}),
+    "/payments/documents/{documentId}/payments/{paymentId}/cancel": lambda w: (
+        "/payments/documents/{}/payments/{}/cancel".format(*confirmed_payment(w)), {"reason": "Cheque rebotado"}),
+    "/payments/documents/{documentId}/apply-advances-from-source": lambda w: (
+        f"/payments/documents/{advance_and_invoice(w)}/apply-advances-from-source", {}),
+    "/send-document": lambda w: (
+        "/send-document", {"documentId": w.invoice()["id"], "email": "cliente@example.com", "sendFrom": "email"}),
+    "/products": lambda w: ("/products", {"code": "P-2", "name": "Mesa", "unitPrice": 300, "cost": 200}),
+    "/scheduled-invoices": lambda w: (
+        "/scheduled-invoices", {"businessPartnerId": w.shop.customer, "frequency": "monthly",
+                                "startDate": "2026-12-01",
+                                "lines": [{"productId": w.shop.service, "quantity": 1, "unitPrice": 50}]}),
+    "/settings/users": lambda w: ("/settings/users", {"email": "ana@alpha.hn", "name": "Ana López", "role": "seller"}),
+    "/settings/users/{id}/resend-invitation": lambda w: (f"/settings/users/{invited(w)}/resend-invitation", {}),
+    "/settings/webhooks": lambda w: (
+        "/settings/webhooks", {"name": "ERP", "url": HOOK_URL, "events": ["document.confirmed"]}),
+}
+
+
+# The documented replay where the first answer differs from what is stored: a secret shown
+# once, or what happened after the commit (whether the invitation e-mail went out: unknown to a
+# replay). The first answer has these fields set; the replay shows them as null.
+SHOWN_ONCE: dict[str, tuple[str, ...]] = {
+    "/settings/api-keys": ("secret", "key"),
+    "/settings/webhooks": ("secret",),
+    "/settings/users": ("invitationEmailSent",),
+    "/settings/users/{id}/resend-invitation": ("invitationEmailSent",),
+}
+# Secrets that must never be answered, not even by the first answer.
+NEVER_SHOWN = {"/payments/gateways": "gwa_secret_0123456789abcdefXYZ1"}
+
+
+@pytest.fixture(scope="module")
+def world():
+    """conftest's `aws`, `api`, `company_a` and `ses`, once for the module."""
+    reset_settings()
+    reset_table()
+    mail.reset_mailer()
+    with mock_aws(), pytest.MonkeyPatch.context() as patch:
+        # webhook URLs resolve from a fixed table: never the machine's DNS
+        patch.setattr(webhooks, "resolve_host", lambda host, port, **_: [(2, 1, 6, "", ("93.184.216.34", port))])
+        create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
+        region = os.environ["AWS_REGION"]
+        verify_mail_sender(boto3.client("ses", region_name=region), get_settings().mail_from)
+        from moto.core import DEFAULT_ACCOUNT_ID
+        from moto.ses.models import ses_backends
+
+        from app import app as chalice_app
+        api, table = ApiClient(chalice_app), get_table()
+        company = make_company(table, "Alpha S. de R.L.", "owner@alpha.hn")
+        shop = Shop(api, company)
+        yield World(api, table, shop, api.login(company.email),
+                    ses_backends[DEFAULT_ACCOUNT_ID][region].sent_messages)
+    mail.reset_mailer()
+    reset_settings()
+    reset_table()
+
+
+def send(w: World, route: Any, path: str, body: Any, key: str) -> Reply:
+    headers = {"idempotency-key": key}
+    if route.access.name in WEB_ONLY:
+        return w.api.post(path, body, cookie=w.cookie, origin=ORIGIN, headers=headers)
+    return w.api.post(path, body, key=w.key, headers=headers)
+
+
+def snapshot(w: World) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(item["PK"], item["SK"]): item for item in scan(w.table)}
+
+
+def test_every_idempotent_post_route_has_an_example():
+    paths = {route.path for route in IDEMPOTENT_POSTS}
+    assert len(paths) == len(IDEMPOTENT_POSTS), "two idempotent POST routes share a path"
+    assert sorted(paths - EXAMPLES.keys()) == [], "idempotent POST routes without a retry example"
+    assert sorted(EXAMPLES.keys() - paths) == [], "examples of routes that are gone or not idempotent"
+
+
+@pytest.mark.parametrize("route", IDEMPOTENT_POSTS, ids=[r.path for r in IDEMPOTENT_POSTS])
+def test_a_retry_with_the_same_key_replays_the_first_answer_and_changes_nothing(world, route):
+    example = EXAMPLES.get(route.path)
+    if example is None:
+        pytest.fail(f"no retry example for POST {route.path}")
+    path, body = example(world)
+    key = f"retry:{route.path}"
+    first = send(world, route, path, body, key)
+    assert 200 <= first.status < 300, f"POST {path}: {first.status} {first.text}"
+    assert first.header("Idempotent-Replayed") is None
+    before, mails = snapshot(world), len(world.sent_mail)
+
+    again = send(world, route, path, body, key)
+
+    assert again.status == first.status, again.text
+    assert again.header("Idempotent-Replayed") == "true", again.text
+    if route.path in SHOWN_ONCE:
+        fields = SHOWN_ONCE[route.path]
+        assert all(first.json[name] is not None for name in fields), first.text
+        assert again.json == {**first.json, **dict.fromkeys(fields)}
+    else:
+        assert again.text == first.text
+    if route.path in NEVER_SHOWN:
+        assert NEVER_SHOWN[route.path] not in first.text + again.text
+    assert snapshot(world) == before, "the replay changed the table"
+    assert len(world.sent_mail) == mails, "the replay sent mail"
