@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install browser run test bench package clean
+.PHONY: install browser run test fuzz bench package clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,13 @@ run: install
 test: install browser
 	$(BIN)/ruff check app.py chalicelib infra tests
 	$(BIN)/python -m pytest -q -n auto
+
+## A long fuzzing run of the whole API against a local stack: FUZZ_EXAMPLES cases per operation
+## (default 100, about 20 minutes on 2 cores), a new seed each run (printed; FUZZ_SEED=<seed> replays it).
+fuzz: install
+	@seed=$${FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; echo "FUZZ_SEED=$$seed"; \
+	FUZZ_SEED=$$seed FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-100} $(BIN)/python -m pytest -q -n auto \
+		tests/test_fuzz_contract.py
 
 ## Benchmarks: import time and DynamoDB calls per request (not part of `make test`).
 bench: install

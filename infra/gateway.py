@@ -9,6 +9,7 @@ from typing import Any
 from chalice.config import Config
 from chalice.local import LocalGateway, LocalGatewayException
 
+from chalicelib.api.routing import HTTP_METHODS
 from infra.resources import template
 
 MISSING_ROUTE = "MISSING_AUTHENTICATION_TOKEN"
@@ -29,6 +30,8 @@ class LocalApiGateway:
         self._gateway = LocalGateway(app, Config.create(chalice_app=app, stage="dev"))
 
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes) -> dict[str, Any]:
+        if method not in HTTP_METHODS:  # API Gateway has no resource method for TRACE, QUERY, ...
+            return gateway_response(MISSING_ROUTE)
         try:
             return self._gateway.handle_request(method=method, path=path, headers=headers, body=body)
         except LocalGatewayException:

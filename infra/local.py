@@ -171,8 +171,12 @@ def make_handler(gateway: Any) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(payload)
 
-        # every method reaches the gateway emulation, which answers an unknown one as API Gateway does
-        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = do_TRACE = do_CONNECT = _serve
+        def __getattr__(self, name: str) -> Any:
+            # every method (TRACE, QUERY, ...) reaches the gateway emulation, which answers an
+            # unknown one as API Gateway does, in JSON
+            if name.startswith("do_"):
+                return self._serve
+            raise AttributeError(name)
 
         def log_message(self, format: str, *args: Any) -> None:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")

@@ -96,7 +96,7 @@ def test_create_list_and_filter(api, company_a, books):
 
 def test_codes_are_unique_per_company(api, company_a, company_b, books):
     taken = create(api, company_a, code="110101")
-    assert taken.status == 400 and taken.json["code"] == "ACCOUNT_CODE_TAKEN"
+    assert taken.status == 409 and taken.json["code"] == "ACCOUNT_CODE_TAKEN"
     assert taken.json["details"] == [{"field": "code", "message": "already used by another account"}]
     assert create(api, company_b, code="110101").status == 201
     assert api.get("/chart-of-accounts", key=company_a.api_key).json["total"] == 6

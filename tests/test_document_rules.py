@@ -271,7 +271,7 @@ def test_cai_ranges_of_one_series_never_overlap(api, table, shop):
     before = state(shop, table)
     for start, end in ((500, 1500), (1, 1), (1000, 1000), (1, 5000)):
         reply = cai_range(shop, rangeStart=start, rangeEnd=end)
-        refused(reply, 400, "CAI_RANGE_OVERLAP", "rangeStart")
+        refused(reply, 409, "CAI_RANGE_OVERLAP", "rangeStart")
     assert state(shop, table) == before
     # other series, or the next numbers, are fine
     assert cai_range(shop, emissionPoint="002").status == 201
@@ -282,7 +282,7 @@ def test_cai_ranges_of_one_series_never_overlap(api, table, shop):
     assert following.status == 201, following.text
     # growing a range into its neighbour overlaps too
     before = state(shop, table)
-    refused(api.put(f"/cai/{shop.cai_range['id']}", {"rangeEnd": 1001}, key=shop.key), 400, "CAI_RANGE_OVERLAP")
+    refused(api.put(f"/cai/{shop.cai_range['id']}", {"rangeEnd": 1001}, key=shop.key), 409, "CAI_RANGE_OVERLAP")
     assert state(shop, table) == before
 
 

@@ -419,7 +419,7 @@ def test_a_range_cannot_reissue_numbers_the_sequence_already_gave(shop):
     refused = shop.api.post("/cai", {"cai": shop.cai_range["cai"], "branchId": 1, "emissionPoint": "001",
                                      "documentType": "11", "rangeStart": 1, "rangeEnd": 10,
                                      "deadline": "2099-12-31"}, key=shop.key)
-    assert refused.status == 400 and refused.json["code"] == "CAI_RANGE_OVERLAP"
+    assert refused.status == 409 and refused.json["code"] == "CAI_RANGE_OVERLAP"
     shop.created("/cai", {"cai": shop.cai_range["cai"], "branchId": 1, "emissionPoint": "001", "documentType": "11",
                           "rangeStart": 2, "rangeEnd": 10, "deadline": "2099-12-31"})
     assert shop.document("11", [(None, 1, 10)])["number"] == "001-001-11-00000002"

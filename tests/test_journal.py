@@ -291,7 +291,7 @@ def test_periods_never_overlap(api, company_a):
     assert november["status"] == "open"
     period(api, company_a, "Diciembre", "2026-12-01", "2026-12-31")
     for start, end in (("2026-11-30", "2026-12-05"), ("2026-10-01", "2027-01-31"), ("2026-11-10", "2026-11-11")):
-        clash = period(api, company_a, "X", start, end, expect=400)
+        clash = period(api, company_a, "X", start, end, expect=409)
         assert clash["code"] == "PERIOD_OVERLAP"
     assert period(api, company_a, "X", "2026-11-30", "2026-11-01", expect=400)["code"] == "VALIDATION_ERROR"
     listed = api.get("/accounting-periods", key=company_a.api_key).json

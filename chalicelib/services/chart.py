@@ -28,7 +28,7 @@ class AccountRuleBroken(ApiError):
 
 
 def code_taken(code: str) -> AccountRuleBroken:
-    return AccountRuleBroken(f"Another account already uses the code {code!r}.", code="ACCOUNT_CODE_TAKEN",
+    return AccountRuleBroken(f"Another account already uses the code {code!r}.", code="ACCOUNT_CODE_TAKEN", status=409,
                              details=[{"field": "code", "message": "already used by another account"}])
 
 

@@ -116,7 +116,9 @@ def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str,
     if source is None:
         return "no such document"
     if source["type"] not in kind.sources:
-        return f"a {kind.name} can come from types {', '.join(kind.sources) or 'none'}, not {source['type']}"
+        if not kind.sources:
+            return f"a {kind.name} has no source document"
+        return f"a {kind.name} can come only from a document of type {' or '.join(kind.sources)}, not {source['type']}"
     if int(source["businessPartnerId"]) != fields["businessPartnerId"]:
         return "the source document belongs to another business partner"
     if source["status"] == CANCELLED or (kind.source_required and source["status"] != CONFIRMED):

@@ -97,13 +97,13 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
     other = _overlap(records.small_records(table, company_id, keys.CAI_RANGE), candidate)
     if other is not None:
         raise NumberingError(f"The range overlaps CAI range {other['id']} ({other['rangeStart']}-{other['rangeEnd']}) "
-                             "of the same branch, emission point and type.", code="CAI_RANGE_OVERLAP",
+                             "of the same branch, emission point and type.", code="CAI_RANGE_OVERLAP", status=409,
                              details=[{"field": "rangeStart", "message": f"overlaps range {other['id']}"}])
     sequence = table.get(keys.document_sequence(company_id, candidate["documentType"]))
     issued = int(sequence["nextNumber"]) - 1 if sequence else 0
     if candidate["emissionPoint"] == SEQUENCE_EMISSION_POINT and int(candidate["rangeStart"]) <= issued:
         raise NumberingError(f"Numbers up to {issued} of type {candidate['documentType']} were already issued without "
-                             "a CAI range; start the range after them.", code="CAI_RANGE_OVERLAP",
+                             "a CAI range; start the range after them.", code="CAI_RANGE_OVERLAP", status=409,
                              details=[{"field": "rangeStart", "message": f"must be above {issued}"}])
     transaction.put({**keys.guard(company_id, CAI_GUARD), "version": version + 1},
                     condition="attribute_not_exists(PK) OR version = :v", values={":v": version})

@@ -1,0 +1,135 @@
+"""The contract under fuzzing: schemathesis generates requests for every operation of the served
+OpenAPI document and sends them to a fresh local stack over HTTP, with an API key and with a web
+session (so the web-only routes are exercised too), with and without an Idempotency-Key. No
+answer may be a 5xx, and every answer must match the response schema the document declares.
+
+Bounded for `make test` (FUZZ_EXAMPLES per operation, a fixed seed); `make fuzz` runs the long
+version (thousands of cases, a random seed)."""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import uuid
+
+import hypothesis
+import pytest
+import schemathesis
+from hypothesis import HealthCheck
+from hypothesis import strategies as st
+from schemathesis.checks import not_a_server_error, response_schema_conformance
+
+import app  # noqa: F401  (registers the routes the document describes)
+from chalicelib import jsoncodec
+from chalicelib.api.openapi import build_document
+from chalicelib.api.routing import ROUTES, Access
+from tests.test_local_stack import call, fresh_stack
+
+pytestmark = pytest.mark.fuzz
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "4"))
+SEED = os.environ.get("FUZZ_SEED")  # unset: the same cases every run (CI); `make fuzz` sets one
+CHECKS = [not_a_server_error, response_schema_conformance]
+# A web session must survive the run: logging out, changing the password or moving the session to
+# another company would turn every later case into a 401 (they are tested in tests/test_auth.py).
+SESSION_ENDING = {("POST", "/auth/logout"), ("POST", "/auth/password"), ("POST", "/auth/switch-company")}
+
+
+# Records with id 1 (and 2) of most kinds, so that generated ids often name something real: the
+# routes then run past their 404 into their own rules.
+SEED_RECORDS = (
+    ("/business-partners", {"name": "Fuzz Cliente", "type": "both", "email": "c@example.com"}, "key"),
+    ("/business-partners", {"name": "Fuzz Proveedor", "type": "supplier"}, "key"),
+    ("/products", {"code": "FZ-1", "name": "Fuzz", "unitPrice": 10, "taxRate": 0.15}, "key"),
+    ("/products", {"code": "FZ-2", "name": "Servicio", "type": "service", "unitPrice": 25}, "key"),
+    ("/cai", {"cai": "A1B2C3-D4E5F6-0A1B2C-3D4E5F-6A7B8C-9D", "branchId": 1, "emissionPoint": "001",
+              "documentType": "01", "rangeStart": 1, "rangeEnd": 5000, "deadline": "2099-12-31"}, "key"),
+    ("/payment-conditions", {"name": "Crédito 30", "type": "credit", "creditDays": 30}, "key"),
+    ("/payments/methods", {"name": "Efectivo", "isCashMethod": True}, "key"),
+    ("/bank-accounts", {"name": "Banco", "openingBalanceDate": "2026-01-01", "chartOfAccountId": 3}, "key"),
+    ("/documents", {"type": "01", "businessPartnerId": 1, "lines": [{"productId": 2, "quantity": 1, "unitPrice": 25}]}, "key"),
+    ("/documents", {"type": "103", "status": "draft", "businessPartnerId": 2,
+                    "lines": [{"description": "Papel", "quantity": 2, "unitPrice": 5}]}, "key"),
+    ("/payments/documents/1/payments", {"paymentMethodId": 1, "amount": 10}, "key"),
+    ("/accounting-periods", {"name": "2020", "startDate": "2020-01-01", "endDate": "2020-12-31"}, "key"),
+    ("/settings/webhooks", {"name": "Fuzz", "url": "https://hooks.example.com/fuzz",
+                            "events": ["business_partner.created"]}, "session"),
+    ("/settings/users", {"email": "vende@example.com", "name": "Vendedora", "role": "seller"}, "session"),
+)
+
+
+@pytest.fixture(scope="session")
+def fuzzed(tmp_path_factory):
+    """(base URL, API key headers, session headers) of a fresh local stack whose
+    demo company has a few records for the generated ids to find."""
+    with fresh_stack(tmp_path_factory.mktemp("fuzz-stack")) as (stack, credentials):
+        base, key = stack.base, credentials["apiKey"]
+        status, headers, _ = call("POST", f"{base}/auth/login",
+                                  {"email": credentials["email"], "password": credentials["password"]},
+                                  headers={"Origin": base})
+        assert status == 200
+        cookie = headers["Set-Cookie"].split(";")[0]
+        key_headers = {"Authorization": f"Bearer {key}"}
+        session_headers = {"Cookie": cookie, "Origin": base}
+        for path, body, auth in SEED_RECORDS:
+            status, _, created = call("POST", f"{base}{path}", body,
+                                      headers=key_headers if auth == "key" else session_headers)
+            assert status in (200, 201), (path, created)
+        status, _, served = call("GET", f"{base}/openapi.json", headers=key_headers)
+        assert status == 200 and served == DOCUMENT, "the stack serves another document"
+        yield base, key_headers, session_headers
+
+
+# The document the stack serves, built in-process so that each operation is its own test (xdist
+# spreads them; each worker starts its own stack).
+DOCUMENT = json.loads(jsoncodec.dumps(build_document()))  # as served: plain JSON numbers
+SCHEMA = schemathesis.openapi.from_dict(DOCUMENT)
+WEB_ONLY = {(spec.method, spec.path) for spec in ROUTES if spec.access in (Access.WEB_SESSION, Access.KEY_MANAGEMENT)}
+
+# `make fuzz` prints its seed: FUZZ_SEED=<it> replays the same cases
+SEEDED = hypothesis.seed(int(SEED)) if SEED else (lambda test: test)
+FUZZ_SETTINGS = hypothesis.settings(max_examples=EXAMPLES, deadline=None, derandomize=SEED is None,
+                                    suppress_health_check=list(HealthCheck), database=None,
+                                    phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate])
+
+
+@SCHEMA.hook
+def flatmap_path_parameters(context, path_parameters):
+    """Half the cases name a seeded record (id 1 or 2) instead of a random id."""
+    ids = {name: value for name, value in (path_parameters or {}).items() if isinstance(value, int)}
+    if not ids:
+        return st.just(path_parameters)
+    real = st.fixed_dictionaries({name: st.sampled_from([1, 2]) for name in ids})
+    return st.one_of(st.just(path_parameters), real.map(lambda chosen: {**path_parameters, **chosen}))
+
+
+_posts = itertools.count()
+
+
+def _headers(case, auth: dict[str, str]) -> dict[str, str]:
+    """Every other POST carries an Idempotency-Key (the stored answer must match the schema too)."""
+    headers = dict(auth)
+    if case.method == "POST" and next(_posts) % 2:
+        headers["Idempotency-Key"] = f"fuzz-{uuid.uuid4().hex}"
+    return headers
+
+
+@SCHEMA.parametrize()
+@FUZZ_SETTINGS
+@SEEDED
+def test_with_an_api_key_nothing_fails_or_breaks_the_schema(case, fuzzed):
+    base, key_headers, _ = fuzzed
+    case.call_and_validate(base_url=base, headers=_headers(case, key_headers), checks=CHECKS)
+
+
+# The web-only operations (an API key gets 403 there; the others behave as with a key), but not
+# those that would end the session the run uses.
+SESSION_SCHEMA = SCHEMA.include(lambda ctx: (ctx.operation.method.upper(), ctx.operation.path) in WEB_ONLY - SESSION_ENDING)
+
+
+@SESSION_SCHEMA.parametrize()
+@FUZZ_SETTINGS
+@SEEDED
+def test_with_a_web_session_nothing_fails_or_breaks_the_schema(case, fuzzed):
+    base, _, session_headers = fuzzed
+    case.call_and_validate(base_url=base, headers=_headers(case, session_headers), checks=CHECKS)
