@@ -1,16 +1,18 @@
 """Web app session routes. Login and accepting an invitation run without a principal."""
 from __future__ import annotations
 
+from typing import Any
+
 from chalice import Blueprint
 
 from chalicelib.api.routing import READ, Access, Call, endpoint
 from chalicelib.auth.authenticate import SESSION_COOKIE
-from chalicelib.models.auth import LoginRequest, LogoutResult, SessionView, SwitchCompanyRequest
 from chalicelib.services import sessions
 from chalicelib.settings import get_settings
 from chalicelib.store.table import get_table
 
 blueprint = Blueprint(__name__)
+M = "chalicelib.models.auth:"
 TAG = "Web session"
 
 
@@ -20,21 +22,21 @@ def _cookie(value: str, max_age: int) -> str:
 
 
 @endpoint(blueprint, "POST", "/auth/login", summary="Log in; sets the accessToken cookie", tag=TAG,
-          body=LoginRequest, response=SessionView, status=200, access=Access.PUBLIC, idempotent=False)
-def login(call: Call) -> SessionView:
+          body=M + "LoginRequest", response=M + "SessionView", status=200, access=Access.PUBLIC, idempotent=False)
+def login(call: Call) -> Any:
     token, view = sessions.login(get_table(), call.body.email, call.body.password, call.source_address)
     return _logged_in(call, token, view)
 
 
-def _logged_in(call: Call, token: str, view: dict) -> SessionView:
+def _logged_in(call: Call, token: str, view: dict) -> Any:
     call.response_headers["Set-Cookie"] = _cookie(token, get_settings().session_ttl_hours * 3600)
-    return SessionView.model_validate(view)
+    return view
 
 
 @endpoint(blueprint, "POST", "/auth/accept-invitation", summary="Accept an invitation and log in; sets the "
-          "accessToken cookie", tag=TAG, body="chalicelib.models.users:AcceptInvitationRequest", response=SessionView,
+          "accessToken cookie", tag=TAG, body="chalicelib.models.users:AcceptInvitationRequest", response=M + "SessionView",
           status=200, access=Access.PUBLIC, idempotent=False)
-def accept_invitation(call: Call) -> SessionView:
+def accept_invitation(call: Call) -> Any:
     from chalicelib.services import invitations
 
     token, view = invitations.accept(get_table(), call.body.token, call.body.password, call.body.name,
@@ -51,23 +53,23 @@ def change_password(call: Call) -> dict:
                                     call.source_address)
 
 
-@endpoint(blueprint, "POST", "/auth/logout", summary="End the session", tag=TAG, response=LogoutResult,
+@endpoint(blueprint, "POST", "/auth/logout", summary="End the session", tag=TAG, response=M + "LogoutResult",
           status=200, access=Access.WEB_SESSION, permission=READ, idempotent=False)
-def logout(call: Call) -> LogoutResult:
+def logout(call: Call) -> Any:
     sessions.logout(call.command.table, call.principal)
     call.response_headers["Set-Cookie"] = _cookie("", 0)
-    return LogoutResult(logged_out=True)
+    return {"logged_out": True}
 
 
 @endpoint(blueprint, "GET", "/auth/me", summary="The session's user, company and role", tag=TAG,
-          response=SessionView, access=Access.WEB_SESSION)
-def me(call: Call) -> SessionView:
-    return SessionView.model_validate(sessions.describe(call.command.table, call.principal))
+          response=M + "SessionView", access=Access.WEB_SESSION)
+def me(call: Call) -> Any:
+    return sessions.describe(call.command.table, call.principal)
 
 
 @endpoint(blueprint, "POST", "/auth/switch-company", summary="Work in another company of the user",
-          tag=TAG, body=SwitchCompanyRequest, response=SessionView, status=200,
+          tag=TAG, body=M + "SwitchCompanyRequest", response=M + "SessionView", status=200,
           access=Access.WEB_SESSION, permission=READ, idempotent=False, names_company=True)
-def switch_company(call: Call) -> SessionView:
+def switch_company(call: Call) -> Any:
     view = sessions.switch_company(call.command.table, call.principal, call.body.company_id)
-    return SessionView.model_validate(view)
+    return view

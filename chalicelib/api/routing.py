@@ -13,10 +13,9 @@ import importlib
 import re
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Type, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Type, Union
 
 from chalice import Blueprint, CustomAuthorizer, Response
-from pydantic import BaseModel, ValidationError
 
 from chalicelib import jsoncodec
 from chalicelib.auth.authenticate import authenticate
@@ -40,13 +39,15 @@ from chalicelib.errors import (
     Unauthorized,
     ValidationFailed,
 )
-from chalicelib.models.base import RequestModel
 from chalicelib.observability import logger
 from chalicelib.services import idempotency
 from chalicelib.services.commands import Command
 from chalicelib.settings import get_settings
 from chalicelib.store.table import get_table
 from chalicelib.store.transaction import run_with_retries
+
+if TYPE_CHECKING:  # pydantic is imported by the first request that validates, not by a cold start
+    from pydantic import BaseModel
 
 __all__ = ["Access", "Call", "ROUTES", "RouteSpec", "endpoint", "READ", "WRITE", "MANAGE", "ACCOUNTING"]
 
@@ -61,13 +62,12 @@ JSON_HEADERS = {"Content-Type": "application/json"}
 _PATH_PARAMETER = re.compile(r"{(\w+)}")
 
 
-class EmptyBody(RequestModel):
-    """The body of a POST that takes no fields: only `{}` or nothing."""
-
+# The body of a POST that takes no fields: only `{}` or nothing.
+EMPTY_BODY = "chalicelib.models.base:EmptyBody"
 
 # A model is a class, or "module:Class" imported on first use: a cold Lambda then pays only for
 # the models of the routes it serves (see infra/bench.py for the import-time budget).
-ModelRef = Union[Type[BaseModel], str]
+ModelRef = Union[Type["BaseModel"], str]
 
 
 @functools.lru_cache(maxsize=None)
@@ -161,7 +161,7 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
              names_company: bool = False, produces: str | None = None) -> Callable[..., Any]:
     spec = RouteSpec(
         method=method, path=path, summary=summary, tag=tag,
-        body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EmptyBody,
+        body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EMPTY_BODY,
         query=query, response=response, status=status or (201 if method == "POST" else 200),
         access=access, permission=permission or (READ if method == "GET" else WRITE),
         idempotent=(method == "POST") if idempotent is None else idempotent, string_ids=string_ids,
@@ -308,7 +308,7 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
 
 
 def render_body(spec: RouteSpec, result: Any) -> str:
-    if isinstance(result, BaseModel):
+    if hasattr(result, "model_dump"):  # a pydantic model already
         return jsoncodec.dumps(result.model_dump(by_alias=True))
     if spec.response is not None:
         return jsoncodec.dumps(spec.response_model.model_validate(result).model_dump(by_alias=True))
@@ -352,6 +352,8 @@ def _validate(model: type[BaseModel], data: Any, location: str) -> Any:
     if not isinstance(data, dict):
         raise ValidationFailed(f"The {location} must be a JSON object.",
                                details=[{"field": location, "message": "must be a JSON object"}])
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as error:

@@ -68,3 +68,7 @@ class ListEnvelope(ResponseModel):
     page: int
     limit: int
     next_cursor: Optional[str] = None
+
+
+class EmptyBody(RequestModel):
+    """The body of a POST that takes no fields: only `{}` or nothing."""
