@@ -42,15 +42,19 @@ def authorizer(event, context):
 
 
 # The merged template (infra/resources.json) points these at the table's stream and the
-# delivery queue; the names here are what `chalice package` needs to generate them.
-@app.on_dynamodb_record(stream_arn=STREAM_ARN_PLACEHOLDER, name="webhook_fanout", batch_size=100)
+# delivery queue; the names here are what `chalice package` needs to generate them. No batching
+# window on either: an event goes out as soon as Lambda's pollers see it (docs/architecture.md
+# says what latency that gives).
+@app.on_dynamodb_record(stream_arn=STREAM_ARN_PLACEHOLDER, name="webhook_fanout", batch_size=100,
+                        maximum_batching_window_in_seconds=0)
 def webhook_fanout(event):
     from chalicelib.events.handlers import fan_out_records
 
     fan_out_records(event)
 
 
-@app.on_sqs_message(queue_arn=WEBHOOK_QUEUE_ARN_PLACEHOLDER, name="webhook_deliverer", batch_size=1)
+@app.on_sqs_message(queue_arn=WEBHOOK_QUEUE_ARN_PLACEHOLDER, name="webhook_deliverer", batch_size=1,
+                    maximum_batching_window_in_seconds=0)
 def webhook_deliverer(event):
     from chalicelib.events.handlers import deliver_messages
 

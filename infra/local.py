@@ -28,6 +28,8 @@ QUEUE_PREFIX = "local"
 DEMO_EMAIL = "demo@example.com"
 DEMO_COMPANY = "Demo Company S. de R.L."
 _DYNAMODB_WRITES = ("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems")
+# a message becomes receivable: sent, or its visibility timeout changed (a retry's back-off)
+_SQS_SENDS = ("SendMessage", "SendMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch")
 
 
 class SerializedMoto:
@@ -35,9 +37,12 @@ class SerializedMoto:
     One lock around its WSGI app gives DynamoDB's serializable transactions locally."""
 
     def __init__(self, app: Any) -> None:
+        from infra.pollers import Wakeups
+
         self.app = app
         self.lock = threading.Lock()
         self.dirty = threading.Event()
+        self.wakeups = Wakeups()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
         with self.lock:
@@ -50,6 +55,9 @@ class SerializedMoto:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         if target.startswith("DynamoDB_") and target.endswith(_DYNAMODB_WRITES):
             self.dirty.set()
+            self.wakeups.notify("dynamodb")
+        elif target.startswith("AmazonSQS.") and target.endswith(_SQS_SENDS):
+            self.wakeups.notify("sqs")
         return [body]
 
 
@@ -244,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     override = os.environ.get("LOCAL_SCHEDULE_SECONDS")
     pollers = Pollers(app, dynamodb_streams=make_client("dynamodbstreams"), sqs=make_client("sqs"),
                       table_stream_arn=stream_arn,
-                      schedule_override_seconds=float(override) if override else None).start()
+                      schedule_override_seconds=float(override) if override else None,
+                      wakeups=moto_app.wakeups).start()
 
     http = LocalHttpServer(("127.0.0.1", args.port), make_handler(LocalApiGateway(app)))
     http.daemon_threads = True

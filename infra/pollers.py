@@ -20,6 +20,38 @@ _UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 # A schedule first fires this soon after the stack starts (work that came due while it was down
 # is not left waiting for an hour), then once per its interval.
 FIRST_SCHEDULE_DELAY_S = 2.0
+# With wake-ups, an idle poller still looks this often (a write the signal missed, a message whose
+# visibility timeout ended); without them it sleeps its own short interval.
+IDLE_RECHECK_S = 1.0
+# Lambda runs many deliverers at once for a busy queue; locally, this many threads receive from
+# each queue (each handles one batch at a time, like one concurrent invocation).
+QUEUE_CONCURRENCY = 8
+
+
+class Wakeups:
+    """Tells the pollers that there is something to read: the embedded moto notifies "dynamodb"
+    after every table write and "sqs" after every message sent, so a poller waits on its signal
+    instead of polling on a fixed sleep (what AWS's own event source mappings do, long-polling)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._signals: dict[str, list[threading.Event]] = {}
+
+    def subscribe(self, kind: str) -> threading.Event:
+        signal = threading.Event()
+        with self._lock:
+            self._signals.setdefault(kind, []).append(signal)
+        return signal
+
+    def notify(self, kind: str) -> None:
+        with self._lock:
+            signals = list(self._signals.get(kind, ()))
+        for signal in signals:
+            signal.set()
+
+    def notify_all(self) -> None:
+        for kind in list(self._signals):
+            self.notify(kind)
 
 
 def _context(name: str) -> LambdaContext:
@@ -49,8 +81,10 @@ def schedule_seconds(expression: Any, override: float | None) -> float:
 
 class Pollers:
     def __init__(self, app: Any, *, dynamodb_streams: Any, sqs: Any, table_stream_arn: str | None,
-                 schedule_override_seconds: float | None = None, log: Callable[[str], None] = print) -> None:
+                 schedule_override_seconds: float | None = None, log: Callable[[str], None] = print,
+                 wakeups: Wakeups | None = None) -> None:
         self.app = app
+        self.wakeups = wakeups
         self.streams = dynamodb_streams
         self.sqs = sqs
         self.stream_arn = table_stream_arn
@@ -67,6 +101,11 @@ class Pollers:
             if isinstance(source, DynamoDBEventConfig) and self.stream_arn:
                 target = self._poll_stream
             elif isinstance(source, SQSEventConfig):
+                for index in range(1, QUEUE_CONCURRENCY):
+                    thread = threading.Thread(target=self._poll_queue, args=(source,), daemon=True,
+                                              name=f"poller-{source.name}-{index}")
+                    thread.start()
+                    self.threads.append(thread)
                 target = self._poll_queue
             elif isinstance(source, ScheduledEventConfig):
                 target = self._run_schedule
@@ -79,8 +118,20 @@ class Pollers:
 
     def stop(self) -> None:
         self.stop_event.set()
+        if self.wakeups is not None:
+            self.wakeups.notify_all()
         for thread in self.threads:
             thread.join(timeout=5)
+
+    def _signal(self, kind: str) -> threading.Event | None:
+        return self.wakeups.subscribe(kind) if self.wakeups is not None else None
+
+    def _idle(self, signal: threading.Event | None, fallback_s: float) -> None:
+        """Waits for the next write (or IDLE_RECHECK_S); without wake-ups, `fallback_s`."""
+        if signal is None:
+            self.stop_event.wait(fallback_s)
+        else:
+            signal.wait(IDLE_RECHECK_S)
 
     def _invoke(self, name: str, event: dict[str, Any]) -> Any:
         return self._handler(name)(event, _context(name))
@@ -88,7 +139,10 @@ class Pollers:
     # --- DynamoDB stream ------------------------------------------------------------------------
     def _poll_stream(self, source: DynamoDBEventConfig) -> None:
         iterators: dict[str, str] = {}
+        signal = self._signal("dynamodb")
         while not self.stop_event.is_set():
+            if signal is not None:
+                signal.clear()  # before reading: a write from now on wakes the next wait
             try:
                 shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
                 for shard in shards:
@@ -110,7 +164,7 @@ class Pollers:
                 self.log(f"stream handler {source.name} failed:\n{traceback.format_exc()}")
                 busy = False
             if not busy:  # a full batch means more is waiting: read on at once
-                self.stop_event.wait(0.5)
+                self._idle(signal, 0.5)
 
     # --- SQS ------------------------------------------------------------------------------------
     def _queue_url(self, source: SQSEventConfig) -> str | None:
@@ -123,7 +177,10 @@ class Pollers:
 
     def _poll_queue(self, source: SQSEventConfig) -> None:
         url = arn = None
+        signal = self._signal("sqs")
         while not self.stop_event.is_set():
+            if signal is not None:
+                signal.clear()  # before receiving: a message sent from now on wakes the next wait
             try:
                 url = url or self._queue_url(source)
                 if url is None:
@@ -131,33 +188,39 @@ class Pollers:
                     continue
                 arn = arn or self.sqs.get_queue_attributes(QueueUrl=url,
                                                            AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-                # no long poll: moto would wait holding the stack's lock, stalling every other call
-                messages = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=min(source.batch_size, 10),
+                # no long poll: moto would wait holding the stack's lock, stalling every other call.
+                # Ten at a time, handed to the handler in batches of its batch size (Lambda's
+                # pollers also receive more than one invocation takes).
+                messages = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10,
                                                     AttributeNames=["All"], MessageAttributeNames=["All"],
                                                     WaitTimeSeconds=0).get("Messages", [])
                 if not messages:
-                    self.stop_event.wait(0.2)
+                    self._idle(signal, 0.2)
                     continue
-                event = {"Records": [{"messageId": m["MessageId"], "receiptHandle": m["ReceiptHandle"],
-                                      "body": m["Body"], "attributes": m.get("Attributes", {}),
-                                      "messageAttributes": m.get("MessageAttributes", {}),
-                                      "md5OfBody": m.get("MD5OfBody"), "eventSource": "aws:sqs",
-                                      "eventSourceARN": arn, "awsRegion": REGION} for m in messages]}
-                try:
-                    result = self._invoke(source.name, event)
-                except Exception:
-                    # left on the queue: it comes back after its visibility timeout and the
-                    # redrive policy moves it to the DLQ after maxReceiveCount receives
-                    self.log(f"queue handler {source.name} failed:\n{traceback.format_exc()}")
-                    continue
-                failed = {item["itemIdentifier"] for item in (result or {}).get("batchItemFailures", [])} \
-                    if isinstance(result, dict) else set()
-                for message in messages:
-                    if message["MessageId"] not in failed:
-                        self.sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+                for start in range(0, len(messages), source.batch_size):
+                    self._deliver_batch(source, url, arn, messages[start:start + source.batch_size])
             except Exception:
                 self.log(f"queue poller {source.name} failed:\n{traceback.format_exc()}")
                 self.stop_event.wait(1)
+
+    def _deliver_batch(self, source: SQSEventConfig, url: str, arn: str, messages: list[dict[str, Any]]) -> None:
+        event = {"Records": [{"messageId": m["MessageId"], "receiptHandle": m["ReceiptHandle"],
+                              "body": m["Body"], "attributes": m.get("Attributes", {}),
+                              "messageAttributes": m.get("MessageAttributes", {}),
+                              "md5OfBody": m.get("MD5OfBody"), "eventSource": "aws:sqs",
+                              "eventSourceARN": arn, "awsRegion": REGION} for m in messages]}
+        try:
+            result = self._invoke(source.name, event)
+        except Exception:
+            # left on the queue: it comes back after its visibility timeout and the redrive
+            # policy moves it to the DLQ after maxReceiveCount receives
+            self.log(f"queue handler {source.name} failed:\n{traceback.format_exc()}")
+            return
+        failed = {item["itemIdentifier"] for item in (result or {}).get("batchItemFailures", [])} \
+            if isinstance(result, dict) else set()
+        for message in messages:
+            if message["MessageId"] not in failed:
+                self.sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
 
     # --- schedules ------------------------------------------------------------------------------
     def _run_schedule(self, source: ScheduledEventConfig) -> None:

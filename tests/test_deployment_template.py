@@ -52,7 +52,7 @@ def test_webhook_queue_redrives_to_its_dlq_after_four_receives(template):
 # Routes that run before anyone is known (with their 405 answers to other methods): logging in, accepting
 # an invitation, the gateways' signed callbacks; and the console's static files, which hold no data.
 PUBLIC_PATHS = {"/auth/login", "/auth/accept-invitation", "/webhooks/gateway-a", "/webhooks/gateway-b"}
-PUBLIC_OPERATIONS = {("/app", "get"), ("/app/{asset}", "get"), ("/app/pages/{asset}", "get")}
+PUBLIC_OPERATIONS = {("/app", "get"), ("/app/{asset}", "get"), ("/app/pages/{asset}", "get"), ("/docs", "get")}
 
 
 def test_every_route_but_login_and_gateway_callbacks_is_behind_the_request_authorizer(template):
@@ -118,6 +118,8 @@ def test_webhook_functions_read_the_stream_and_the_queue_with_partial_batch_fail
     queue = deliverer["Events"]["WebhookDelivererSqsEventSource"]["Properties"]
     assert queue["Queue"] == {"Fn::GetAtt": ["WebhookDeliveriesQueue", "Arn"]}
     assert queue["BatchSize"] == 1 and queue["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    # no batching window: it would add its length to every single event's latency
+    assert stream.get("MaximumBatchingWindowInSeconds", 0) == 0 and queue.get("MaximumBatchingWindowInSeconds", 0) == 0
     # a message stays invisible while its attempt (10 s timeout) runs in a 30 s function
     assert resources["WebhookDeliveriesQueue"]["Properties"]["VisibilityTimeout"] >= deliverer["Timeout"]
     for function in (fanout, deliverer):

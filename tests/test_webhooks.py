@@ -13,6 +13,7 @@ import pytest
 from chalicelib import jsoncodec
 from chalicelib.events import queue as queue_module
 from chalicelib.services import webhook_http, webhooks
+from chalicelib.store import keys
 from infra.resources import create_queues
 from tests.documents_support import outbox_payloads
 from tests.support import ORIGIN
@@ -157,6 +158,27 @@ def test_fan_out_queues_one_delivery_per_matching_active_subscription_and_ignore
     assert history[0]["payload"] == jsoncodec.loads(jsoncodec.dumps(events[0]["payload"]))
     other = web(api, "GET", f"/settings/webhooks/{other_company['id']}/deliveries", api.login(company_b.email))
     assert other.json["deliveries"] == []
+
+
+def test_a_replayed_batch_queues_only_the_deliveries_it_lacks_and_a_burst_costs_few_calls(api, table, company_a,
+                                                                                           session, queues):
+    subscribe(api, session, events=["business_partner.created"])
+    for n in range(30):
+        api.post("/business-partners", {"name": f"Cliente {n}", "type": "customer"}, key=company_a.api_key)
+    events = new_events(table, company_a.company_id)
+    queue = queue_module.get_queue()
+    assert webhooks.fan_out(table, queue, events[:1]) == 1
+    sends = []
+    original = queue.client.send_message_batch
+    queue.client.send_message_batch = lambda **kwargs: sends.append(len(kwargs["Entries"])) or original(**kwargs)
+    assert webhooks.fan_out(table, queue, events) == 29  # the first is there already: not sent again
+    assert sends == [10, 10, 4, 5]  # two transactions of records (25 + 5), messages ten at a time
+    waiting = boto3.client("sqs").get_queue_attributes(QueueUrl=queues["WebhookDeliveriesQueue"],
+                                                       AttributeNames=["ApproximateNumberOfMessages"])
+    assert waiting["Attributes"]["ApproximateNumberOfMessages"] == "30"
+    assert all(table.get(keys.webhook_delivery(company_a.company_id, int(json.loads(m["Body"])["webhookId"]),
+                                               json.loads(m["Body"])["deliveryId"]))["enqueued"]
+               for m in messages(queues))
 
 
 def queued_partner_event(api, table, company, session, queues, monkeypatch):

@@ -16,6 +16,15 @@ class DeliveryQueue:
     def send(self, message: dict[str, Any]) -> None:
         self.client.send_message(QueueUrl=self.url, MessageBody=json.dumps(message, separators=(",", ":")))
 
+    def send_batch(self, messages: list[dict[str, Any]]) -> None:
+        """Up to 10 messages in one call; any refused raises (the stream then retries the batch)."""
+        answer = self.client.send_message_batch(QueueUrl=self.url, Entries=[
+            {"Id": str(index), "MessageBody": json.dumps(message, separators=(",", ":"))}
+            for index, message in enumerate(messages)])
+        if answer.get("Failed"):
+            raise RuntimeError(f"SQS refused {len(answer['Failed'])} of {len(messages)} messages: "
+                               f"{answer['Failed'][0].get('Code')}")
+
     def delay(self, receipt_handle: str, seconds: int) -> None:
         """The message comes back after `seconds`: the backoff before its next attempt."""
         self.client.change_message_visibility(QueueUrl=self.url, ReceiptHandle=receipt_handle,

@@ -108,11 +108,17 @@ def delete_webhook(command: Command, webhook_id: int) -> dict[str, Any]:
 
 # --- fan-out ------------------------------------------------------------------------------------------
 
+# A batch of new deliveries is written this many records per transaction, and queued this many
+# messages per SendMessageBatch (SQS's maximum): a burst of events costs a few calls, not three each.
+RECORDS_PER_TRANSACTION = 25
+MESSAGES_PER_SEND = 10
+
+
 def fan_out(table: Table, queue: DeliveryQueue, events: list[dict[str, Any]]) -> int:
     """New outbox items -> one delivery per active subscription that wants the event. Returns
     how many deliveries were queued."""
     subscriptions: dict[int, list[dict[str, Any]]] = {}
-    queued = 0
+    wanted: list[dict[str, Any]] = []
     for event in events:
         payload = event["payload"]
         company_id = int(payload["companyId"])
@@ -120,41 +126,63 @@ def fan_out(table: Table, queue: DeliveryQueue, events: list[dict[str, Any]]) ->
             subscriptions[company_id] = [item for item in records.small_records(table, company_id, keys.WEBHOOK)
                                          if item.get("isActive", True)]
         body = jsoncodec.dumps(payload)
-        for subscription in subscriptions[company_id]:
-            if payload["event"] in subscription.get("events", []):
-                sent = _enqueue(table, queue, company_id, int(subscription["id"]), event["eventId"], payload, body)
-                queued += sent is not None
+        wanted += [_delivery_record(company_id, int(subscription["id"]), event["eventId"], payload, body)
+                   for subscription in subscriptions[company_id] if payload["event"] in subscription.get("events", [])]
+    queued = 0
+    for start in range(0, len(wanted), RECORDS_PER_TRANSACTION):
+        to_send = _create_records(table, wanted[start:start + RECORDS_PER_TRANSACTION])
+        for first in range(0, len(to_send), MESSAGES_PER_SEND):
+            _send(table, queue, to_send[first:first + MESSAGES_PER_SEND])
+        queued += len(to_send)
     return queued
 
 
-def _enqueue(table: Table, queue: DeliveryQueue, company_id: int, webhook_id: int, event_id: str,
-             payload: dict[str, Any], body: str) -> dict[str, Any] | None:
-    """The record first, under a condition that it is new: a replayed stream record finds it
-    and sends nothing more, unless the first run died before its message was sent. Returns the
-    record when this call sent its message."""
+def _delivery_record(company_id: int, webhook_id: int, event_id: str, payload: dict[str, Any],
+                     body: str) -> dict[str, Any]:
     delivery_id = rules.delivery_id(event_id, webhook_id, payload["occurredAt"])
-    key = keys.webhook_delivery(company_id, webhook_id, delivery_id)
-    record = {**key, "itemType": "WEBHOOK_DELIVERY", "id": delivery_id, "webhookId": webhook_id,
-              "companyId": company_id, "eventId": event_id, "event": payload["event"],
-              "resourceType": payload["resourceType"], "resourceId": payload["resourceId"],
-              "occurredAt": payload["occurredAt"], "body": body, "status": PENDING, "attemptCount": 0,
-              "attempts": [], "enqueued": False, "createdAt": clock.now_iso(),
-              "expiresAt": clock.epoch_seconds() + RETENTION_SECONDS}
+    return {**keys.webhook_delivery(company_id, webhook_id, delivery_id), "itemType": "WEBHOOK_DELIVERY",
+            "id": delivery_id, "webhookId": webhook_id, "companyId": company_id, "eventId": event_id,
+            "event": payload["event"], "resourceType": payload["resourceType"], "resourceId": payload["resourceId"],
+            "occurredAt": payload["occurredAt"], "body": body, "status": PENDING, "attemptCount": 0,
+            "attempts": [], "enqueued": False, "createdAt": clock.now_iso(),
+            "expiresAt": clock.epoch_seconds() + RETENTION_SECONDS}
+
+
+def _create_records(table: Table, wanted: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each record under a condition that it is new; returns those whose message is still to
+    send. A replayed stream record finds its record there and sends nothing more, unless the
+    first run died before its message was sent. All in one transaction when none exists yet
+    (the usual case); one by one when the stream replays."""
+    transaction = Transaction(table)
+    for record in wanted:
+        transaction.put_new(record, on_fail=_AlreadyThere())
     try:
-        Transaction(table).put_new(record, on_fail=_AlreadyThere()).commit()
+        transaction.commit()
+        return wanted
     except _AlreadyThere:
-        existing = table.get(key)
-        if existing is None or existing.get("enqueued"):
-            return None
-        record = existing
-    _send(table, queue, key, company_id, webhook_id, delivery_id)
-    return record
+        pass
+    to_send = []
+    for record in wanted:
+        try:
+            Transaction(table).put_new(record, on_fail=_AlreadyThere()).commit()
+            to_send.append(record)
+        except _AlreadyThere:
+            existing = table.get(keys.webhook_delivery(int(record["companyId"]), int(record["webhookId"]), record["id"]))
+            if existing is not None and not existing.get("enqueued"):
+                to_send.append(existing)
+    return to_send
 
 
-def _send(table: Table, queue: DeliveryQueue, key: keys.Key, company_id: int, webhook_id: int,
-          delivery_id: str) -> None:
-    queue.send({"companyId": company_id, "webhookId": webhook_id, "deliveryId": delivery_id})
-    Transaction(table).update(key, "SET enqueued = :yes", values={":yes": True}).commit()
+def _send(table: Table, queue: DeliveryQueue, deliveries: list[dict[str, Any]]) -> None:
+    """Queues the messages, then marks their records enqueued (a crash between the two sends a
+    message again on the stream's retry: the deliverer skips a delivered record)."""
+    queue.send_batch([{"companyId": int(d["companyId"]), "webhookId": int(d["webhookId"]), "deliveryId": d["id"]}
+                      for d in deliveries])
+    transaction = Transaction(table)
+    for delivery in deliveries:
+        transaction.update(keys.webhook_delivery(int(delivery["companyId"]), int(delivery["webhookId"]), delivery["id"]),
+                           "SET enqueued = :yes", values={":yes": True})
+    transaction.commit()
 
 
 # --- delivery -----------------------------------------------------------------------------------------
@@ -260,6 +288,7 @@ def send_test(table: Table, queue: Callable[[], DeliveryQueue], company_id: int,
     payload = outbox.payload(outbox.WEBHOOK_TEST, company_id, "webhook", webhook_id,
                              {"id": webhook_id, "name": subscription.get("name"), "url": subscription["url"]},
                              occurred_at)
-    record = _enqueue(table, queue(), company_id, webhook_id, event_id, payload, jsoncodec.dumps(payload))
-    assert record is not None  # the event id is new: so is its delivery
+    record = _delivery_record(company_id, webhook_id, event_id, payload, jsoncodec.dumps(payload))
+    _create_records(table, [record])  # the event id is new: so is its delivery
+    _send(table, queue(), [record])
     return delivery_view(record)
