@@ -29,6 +29,13 @@ def test_app_without_slash_redirects_so_relative_assets_resolve(api):
     assert reply.header("Location") == "/app/"
 
 
+def test_docs_is_the_api_reference_page(api):
+    reply = api.get("/docs")
+    assert reply.status == 302 and reply.header("Location") == "app/reference.html"
+    page = api.get("/app/reference.html")
+    assert page.status == 200 and '<script type="module" src="reference.js">' in page.text
+
+
 @pytest.mark.parametrize("name", CONSOLE_FILES)
 def test_every_console_file_is_served_with_its_media_type(api, name):
     reply = api.get(f"/app/{name}")

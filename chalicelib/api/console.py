@@ -52,6 +52,12 @@ def console_index() -> Response:
     return _serve("", "index.html")
 
 
+@blueprint.route("/docs", methods=["GET"], name="console_reference")
+def console_reference() -> Response:
+    """The API reference: a console page that renders the served /openapi.json."""
+    return Response(body="", status_code=302, headers={"Location": "app/reference.html", **SECURITY_HEADERS})
+
+
 @blueprint.route("/app/{asset}", methods=["GET"], name="console_asset")
 def console_asset(asset: str) -> Response:
     return _serve("", asset)

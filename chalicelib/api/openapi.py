@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chalice import Blueprint
-from pydantic import BaseModel
 
 from chalicelib.api.routing import ROUTES, Access, Call, RouteSpec, endpoint
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 blueprint = Blueprint(__name__)
 
@@ -23,7 +25,8 @@ _ERROR_SCHEMA = {
 }
 _ERRORS = {"400": "Validation failed (VALIDATION_ERROR, MALFORMED_JSON, ...)",
            "401": "Not authenticated", "403": "Not allowed (CSRF_*, WEB_SESSION_REQUIRED, ...)",
-           "404": "Not found", "409": "Version conflict or duplicate",
+           "404": "Not found",
+           "409": "Collides with another record or request (a taken code, an overlap, a stale version)",
            "422": "Idempotency-Key reused with another body", "429": "Rate limit exceeded",
            "500": "Internal error"}
 

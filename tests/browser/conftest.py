@@ -60,12 +60,12 @@ class Console:
     def open(self, route: str = "/") -> None:
         self.page.goto(f"{self.base}/app/#{route}")
 
-    def shot(self, name: str) -> Path:
+    def shot(self, name: str, full_page: bool = True) -> Path:
         """Saves what the page shows under build/screenshots/ for a reviewer."""
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.shots += 1
         path = SCREENSHOTS / f"{self.prefix}-{self.shots:02d}-{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        self.page.screenshot(path=str(path), full_page=full_page)
         return path
 
     def login(self, email: str, password: str) -> None:

@@ -1,0 +1,24 @@
+"""GET /docs: the API reference renders every operation of the served OpenAPI document, with
+the console's session; without one it says how to get one."""
+from __future__ import annotations
+
+from tests.browser.conftest import api_call
+
+
+def test_the_reference_lists_every_operation_with_its_fields(console, demo, stack):
+    base, page = stack[0].base, console.page
+    page.goto(f"{base}/docs")
+    page.wait_for_selector(".error-box a[href='./#/login']")  # no session yet
+    console.login_to_company(demo["email"], demo["password"], demo["companyId"])
+    page.goto(f"{base}/docs")
+    page.wait_for_selector("[data-operation='POST /business-partners']")
+    document = api_call(base, "GET", "/openapi.json", demo["apiKey"])[2]
+    operations = sum(1 for methods in document["paths"].values() for method in methods
+                     if method in ("get", "post", "put", "patch", "delete"))
+    assert page.locator("section.operation").count() == operations
+    create = page.locator("[data-operation='POST /business-partners']")
+    assert "name" in create.inner_text() and "201" in create.inner_text()
+    console.shot("api-reference-top", full_page=False)
+    create.scroll_into_view_if_needed()
+    console.shot("api-reference-operation", full_page=False)
+    assert not console.errors
