@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Type, Union
 from chalice import Blueprint, CustomAuthorizer, Response
 
 from chalicelib import jsoncodec
+from chalicelib.api.request_input import parse_json, path_ids, validate, without_company
 from chalicelib.auth.authenticate import authenticate
 from chalicelib.auth.policy import (
-    COMPANY_FIELDS,
     Access,
     check_access,
     check_company_scope,
@@ -33,9 +33,7 @@ from chalicelib.domain.roles import ACCOUNTING, MANAGE, READ, WRITE
 from chalicelib.errors import (
     ApiError,
     InternalError,
-    MalformedJson,
     MethodNotAllowed,
-    NotFound,
     Unauthorized,
     ValidationFailed,
 )
@@ -264,13 +262,13 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
         check_permission(principal, spec.permission)
         check_rate_limit(principal, settings, table)
     query_values = dict(request.query_params or {})
-    raw_body = _parse_json(request.raw_body, headers)
+    raw_body = parse_json(request.raw_body, headers)
     if principal is not None and not spec.names_company:
         check_company_scope(principal, query_values, raw_body)
-        query_values, raw_body = _without_company(query_values), _without_company(raw_body)
-    ids = _path_ids(spec, path_values)
-    query = _validate(spec.query_model, query_values, "query") if spec.query else None
-    body = _validate(spec.body_model, {} if raw_body is None else raw_body, "body") if spec.body else None
+        query_values, raw_body = without_company(query_values), without_company(raw_body)
+    ids = path_ids(spec, path_values)
+    query = validate(spec.query_model, query_values, "query") if spec.query else None
+    body = validate(spec.body_model, {} if raw_body is None else raw_body, "body") if spec.body else None
     if spec.produces is not None:
         check_accepts(spec.produces, headers)
 
@@ -313,76 +311,6 @@ def render_body(spec: RouteSpec, result: Any) -> str:
     if spec.response is not None:
         return jsoncodec.dumps(spec.response_model.model_validate(result).model_dump(by_alias=True))
     return jsoncodec.dumps(result)
-
-
-def _without_company(values: Any) -> Any:
-    """A company id equal to the caller's own is tolerated and dropped (it says nothing new)."""
-    if not isinstance(values, dict):
-        return values
-    return {name: value for name, value in values.items() if name not in COMPANY_FIELDS}
-
-
-def _parse_json(raw: bytes | None, headers: Mapping[str, str]) -> Any:
-    if not raw or not raw.strip():
-        return None
-    content_type = headers.get("content-type", "application/json").split(";")[0].strip().lower()
-    if content_type and not (content_type == "application/json" or content_type.endswith("+json")):
-        raise ApiError("Send the body as application/json.", code="UNSUPPORTED_MEDIA_TYPE", status=415)
-    try:
-        return jsoncodec.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise MalformedJson() from None
-
-
-def _path_ids(spec: RouteSpec, values: Mapping[str, str]) -> dict[str, Any]:
-    """Numeric ids in paths; anything else cannot name a resource, so it is a 404."""
-    ids: dict[str, Any] = {}
-    for name in spec.path_parameters:
-        raw = values.get(name, "")
-        if name in spec.string_ids:
-            ids[name] = raw
-        elif raw.isdigit() and 0 < len(raw) <= 12 and int(raw) > 0:
-            ids[name] = int(raw)
-        else:
-            raise NotFound()
-    return ids
-
-
-def _validate(model: type[BaseModel], data: Any, location: str) -> Any:
-    if not isinstance(data, dict):
-        raise ValidationFailed(f"The {location} must be a JSON object.",
-                               details=[{"field": location, "message": "must be a JSON object"}])
-    from pydantic import ValidationError
-
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        details = [{"field": _field_path(issue["loc"]) or location, "message": _message(issue)}
-                   for issue in error.errors(include_url=False, include_context=False)]
-        first = details[0]
-        raise ValidationFailed(f"{first['field']}: {first['message']}", details=details) from None
-
-
-def _field_path(location: tuple[Any, ...]) -> str:
-    path = ""
-    for part in location:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        elif part in ("function-after", "function-plain", "decimal", "str", "int", "bool",
-                      "float", "list", "dict") or str(part).startswith(("function-", "literal[")):
-            continue
-        else:
-            path += f".{part}" if path else str(part)
-    return path
-
-
-def _message(issue: dict[str, Any]) -> str:
-    if issue["type"] == "extra_forbidden":
-        return "unknown field"
-    if issue["type"] == "missing":
-        return "required"
-    message = str(issue["msg"])
-    return message.removeprefix("Value error, ")
 
 
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")

@@ -1,0 +1,84 @@
+"""What a request brings, checked before a handler runs: the JSON body, the ids in the path and
+the query and body validated by the route's models, refusals in the API's error format."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from chalicelib import jsoncodec
+from chalicelib.auth.policy import COMPANY_FIELDS
+from chalicelib.errors import ApiError, MalformedJson, NotFound, ValidationFailed
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from chalicelib.api.routing import RouteSpec
+
+
+def without_company(values: Any) -> Any:
+    """A company id equal to the caller's own is tolerated and dropped (it says nothing new)."""
+    if not isinstance(values, dict):
+        return values
+    return {name: value for name, value in values.items() if name not in COMPANY_FIELDS}
+
+
+def parse_json(raw: bytes | None, headers: Mapping[str, str]) -> Any:
+    if not raw or not raw.strip():
+        return None
+    content_type = headers.get("content-type", "application/json").split(";")[0].strip().lower()
+    if content_type and not (content_type == "application/json" or content_type.endswith("+json")):
+        raise ApiError("Send the body as application/json.", code="UNSUPPORTED_MEDIA_TYPE", status=415)
+    try:
+        return jsoncodec.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise MalformedJson() from None
+
+
+def path_ids(spec: "RouteSpec", values: Mapping[str, str]) -> dict[str, Any]:
+    """Numeric ids in paths; anything else cannot name a resource, so it is a 404."""
+    ids: dict[str, Any] = {}
+    for name in spec.path_parameters:
+        raw = values.get(name, "")
+        if name in spec.string_ids:
+            ids[name] = raw
+        elif raw.isdigit() and 0 < len(raw) <= 12 and int(raw) > 0:
+            ids[name] = int(raw)
+        else:
+            raise NotFound()
+    return ids
+
+
+def validate(model: type[BaseModel], data: Any, location: str) -> Any:
+    if not isinstance(data, dict):
+        raise ValidationFailed(f"The {location} must be a JSON object.",
+                               details=[{"field": location, "message": "must be a JSON object"}])
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        details = [{"field": _field_path(issue["loc"]) or location, "message": _message(issue)}
+                   for issue in error.errors(include_url=False, include_context=False)]
+        first = details[0]
+        raise ValidationFailed(f"{first['field']}: {first['message']}", details=details) from None
+
+
+def _field_path(location: tuple[Any, ...]) -> str:
+    path = ""
+    for part in location:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part in ("function-after", "function-plain", "decimal", "str", "int", "bool",
+                      "float", "list", "dict") or str(part).startswith(("function-", "literal[")):
+            continue
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
+def _message(issue: dict[str, Any]) -> str:
+    if issue["type"] == "extra_forbidden":
+        return "unknown field"
+    if issue["type"] == "missing":
+        return "required"
+    message = str(issue["msg"])
+    return message.removeprefix("Value error, ")
