@@ -174,10 +174,7 @@ def _sign_in_user(table: Table, transaction: Transaction, user: dict[str, Any], 
         # two invitations of a new user accepted at once: the second runs again and must then
         # type the password the first one chose
         condition, values = "attribute_not_exists(passwordHash)", {}
-    names = {f"#f{index}": field for index, field in enumerate(fields)}
-    values.update({f":v{index}": value for index, value in enumerate(fields.values())})
-    transaction.update(keys.user(int(user["id"])), "SET " + ", ".join(f"#f{i} = :v{i}" for i in range(len(fields))),
-                       condition=condition, names=names, values=values)
+    transaction.set_fields(keys.user(int(user["id"])), fields, condition=condition, values=values)
     return {**user, **fields}
 
 

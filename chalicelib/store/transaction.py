@@ -69,10 +69,20 @@ class Transaction:
         counters kept on the same item by other commands are never overwritten.
         `also_require` adds a condition (with its `names` and `values`) to the version check with
         AND: parenthesize any OR inside it (DynamoDB refuses redundant parentheses)."""
-        names = {"#version": "version", **(names or {})}
-        values = {":expectedVersion": expected_version, ":nextVersion": expected_version + 1,
-                  **(values or {})}
-        assignments, removals = ["#version = :nextVersion"], []
+        condition = "#version = :expectedVersion"
+        if also_require:
+            condition += f" AND {also_require}"
+        return self.set_fields(key, {**changes, "version": expected_version + 1}, condition=condition,
+                               names={"#version": "version", **(names or {})},
+                               values={":expectedVersion": expected_version, **(values or {})},
+                               on_fail=on_fail)
+
+    def set_fields(self, key: Key, changes: dict[str, Any], *, condition: str | None = None,
+                   names: dict[str, str] | None = None, values: dict[str, Any] | None = None,
+                   on_fail: ApiError | None = None) -> "Transaction":
+        """Sets (or removes, for None) exactly these attributes, under `condition`."""
+        names, values = {**(names or {})}, {**(values or {})}
+        assignments, removals = [], []
         for index, (name, value) in enumerate(changes.items()):
             names[f"#f{index}"] = name
             if value is None:
@@ -80,12 +90,9 @@ class Transaction:
             else:
                 values[f":v{index}"] = value
                 assignments.append(f"#f{index} = :v{index}")
-        expression = "SET " + ", ".join(assignments)
+        expression = "SET " + ", ".join(assignments) if assignments else ""
         if removals:
-            expression += " REMOVE " + ", ".join(removals)
-        condition = "#version = :expectedVersion"
-        if also_require:
-            condition += f" AND {also_require}"
+            expression += (" " if expression else "") + "REMOVE " + ", ".join(removals)
         return self.update(key, expression, condition=condition, names=names, values=values,
                            on_fail=on_fail)
 
