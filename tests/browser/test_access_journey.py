@@ -130,6 +130,7 @@ def test_deactivating_the_keys_user_ends_the_key_and_the_session(console_factory
     audit = owner.as_session("GET", "/settings/audit-log")[2]
     assert any(entry["action"] == "user.updated" for entry in audit["entries"])
     owner.goto("/settings/audit-log")
+    assert "isActive: true → false" in owner.page.inner_text("#content")
     owner.shot("audit-log")
     assert "user.updated" in owner.page.inner_text("#content")
     assert not owner.errors and not admin.errors

@@ -103,7 +103,7 @@ export async function auditLog(ctx) {
       { label: t("audit.who"), value: (e) => e.actorEmail || e.actor?.email || String(e.actorUserId ?? "") },
       { label: t("audit.action"), value: (e) => e.action },
       { label: t("audit.target"), value: (e) => e.targetEmail || e.target?.email || [e.targetType, e.targetId].filter(Boolean).join(" ") },
-      { label: t("audit.changes"), value: (e) => (e.changes ? JSON.stringify(e.changes) : "") },
+      { label: t("audit.changes"), value: (e) => describeChanges(e.changes) },
     ] }), pagerView({ page, limit, total: answer.total, onPage: (next) => { page = next; refresh(); } })];
   });
   ctx.root.append(pageHeader(t("audit.title")), section(null, body));
@@ -123,4 +123,13 @@ export async function password(ctx) {
     },
   });
   ctx.root.append(pageHeader(t("password.title")), section(null, form));
+}
+
+// {"isActive": {"from": true, "to": false}, "role": "admin"} -> one line per field, "from → to".
+function describeChanges(changes) {
+  const text = (value) => (value === null || value === undefined ? "—"
+    : typeof value === "object" ? JSON.stringify(value) : String(value));
+  return Object.entries(changes || {}).map(([field, change]) => h("div", {}, `${field}: `,
+    change && typeof change === "object" && !Array.isArray(change) && "to" in change
+      ? `${text(change.from)} → ${text(change.to)}` : text(change)));
 }
