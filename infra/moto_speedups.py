@@ -13,7 +13,16 @@
    partition. Here each index partition is grouped and sorted once (kept until the next write
    to the backend) and a Query is handed only the items it can reach: inside its sort-key
    condition, from its start key, at most its limit. Repeated reads (a list benchmark over
-   10,000 documents) then cost what DynamoDB's would."""
+   10,000 documents) then cost what DynamoDB's would.
+4. Clients: moto drops boto3's default session each time a mock starts (every test), and each
+   new session re-reads and parses botocore's JSON data files (the endpoints, each service's
+   model, after a walk of the data directories): about 50 ms a client. The parsed files and the
+   walk are kept for the process instead; botocore
+   reads them as they are (its one in-place merge, of SDK extras, gives the same result again).
+5. Item answers: moto writes every DynamoDB answer by walking botocore's shape of it, attribute
+   by attribute (half the time of a request that reads a few dozen items). The answers of the
+   item operations are plain JSON already (attribute values as {"S": ...}), so they are written
+   with json.dumps: the same body, binary values in base64, no nulls, as the shape walk gives."""
 from __future__ import annotations
 
 import bisect
@@ -23,10 +32,64 @@ from typing import Any
 _installed = False
 
 
+def _keep_parsed_botocore_files() -> None:
+    from botocore.loaders import JSONFileLoader, Loader
+
+    load_file, parsed = JSONFileLoader.load_file, {}
+
+    def load_file_once(self: Any, file_path: str) -> Any:
+        if file_path not in parsed:
+            parsed[file_path] = load_file(self, file_path)
+        return parsed[file_path]
+
+    JSONFileLoader.load_file = load_file_once  # type: ignore[method-assign]
+
+    list_services, listed = Loader.list_available_services, {}
+
+    def list_services_once(self: Any, type_name: str) -> Any:  # a walk of botocore's data directories
+        key = (tuple(self.search_paths), type_name)
+        if key not in listed:
+            listed[key] = list_services(self, type_name)
+        return listed[key]
+
+    Loader.list_available_services = list_services_once  # type: ignore[method-assign]
+
+
+_ITEM_OPERATIONS = {"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
+                    "BatchWriteItem", "TransactGetItems", "TransactWriteItems"}
+
+
+def _write_item_answers_as_json() -> None:
+    import base64
+    import json
+
+    from moto.dynamodb.responses import DynamoResult
+
+    shape_walk = DynamoResult.execute_result
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: plain(item) for key, item in value.items() if item is not None}
+        if isinstance(value, list):
+            return [plain(item) for item in value]
+        if isinstance(value, bytes):
+            return base64.b64encode(value).decode()
+        return value
+
+    def execute_result(self: Any, context: Any) -> Any:
+        if context.operation_model.name not in _ITEM_OPERATIONS:
+            return shape_walk(self, context)
+        return 200, {"Content-Type": context.serializer_class.CONTENT_TYPE}, json.dumps(plain(self.result))
+
+    DynamoResult.execute_result = execute_result  # type: ignore[method-assign]
+
+
 def install() -> None:
     global _installed
     if _installed:
         return
+    _keep_parsed_botocore_files()
+    _write_item_answers_as_json()
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodb.models.table import Table
 
