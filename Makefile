@@ -30,10 +30,13 @@ test: install browser
 
 ## A long fuzzing run of the whole API against a local stack: FUZZ_EXAMPLES cases per operation
 ## (default 100, about 20 minutes on 2 cores), a new seed each run (printed; FUZZ_SEED=<seed> replays it).
+## Then the share of each operation's positive cases the service refused (build/fuzz-outcomes.jsonl).
 fuzz: install
-	@seed=$${FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; echo "FUZZ_SEED=$$seed"; \
-	FUZZ_SEED=$$seed FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-100} $(BIN)/python -m pytest -q -n auto \
-		tests/test_fuzz_contract.py
+	@mkdir -p build && rm -f build/fuzz-outcomes.jsonl; \
+	seed=$${FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; echo "FUZZ_SEED=$$seed"; \
+	FUZZ_SEED=$$seed FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-100} FUZZ_OUTCOMES=build/fuzz-outcomes.jsonl \
+		$(BIN)/python -m pytest -q -n auto tests/test_fuzz_contract.py; status=$$?; \
+	$(BIN)/python -m tests.fuzz_report build/fuzz-outcomes.jsonl | head -25; exit $$status
 
 ## Benchmarks: import time and DynamoDB calls per request (not part of `make test`).
 bench: install

@@ -14,6 +14,14 @@ def loads(text: str | bytes) -> Any:
     return json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
 
 
+def whole_number(value: Any) -> Any:
+    """A parsed number without a fraction as an int: JSON has one number type, and 12.0 is the
+    integer 12 (as JSON Schema says). Anything else comes back unchanged, for the caller to refuse."""
+    if isinstance(value, Decimal) and value.is_finite() and value.adjusted() < 19 and value == value.to_integral_value():
+        return int(value)
+    return value
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 

@@ -1,5 +1,5 @@
 """Every error code the code can raise, with its HTTP status, found by reading the source
-(tests/test_error_codes.py checks them against docs/errors.md)."""
+(tests/test_error_codes.py checks them against chalicelib/error_codes.py)."""
 from __future__ import annotations
 
 import ast

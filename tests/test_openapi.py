@@ -56,3 +56,39 @@ def test_print_routes_are_described_as_pdf(api, company_a):
         responses = paths[path]["post"]["responses"]
         assert list(responses["200"]["content"]) == ["application/pdf"], path
         assert "406" in responses
+        accept = [p for p in paths[path]["post"]["parameters"] if p["name"] == "Accept"]
+        assert accept == [{"name": "Accept", "in": "header", "required": True, "schema": {
+            "type": "string", "enum": ["application/pdf"]}, "description": "the first value must be the route's media type"}]
+
+
+def test_the_document_states_the_rules_the_validation_applies(api, company_a):
+    """What a generated client needs to send requests that pass (tests/test_fuzz_contract.py
+    measures it): cents, the year range, integer ids, the Idempotency-Key alphabet, the rules
+    between fields that JSON Schema can state."""
+    document = api.get("/openapi.json", key=company_a.api_key).json
+    schemas = document["components"]["schemas"]
+    assert str(schemas["ProductCreate"]["properties"]["unitPrice"]["multipleOf"]) == "0.01"
+    assert schemas["PaymentCreate"]["properties"]["amount"]["exclusiveMinimum"] == 0
+    assert schemas["EntryCreate"]["properties"]["date"]["pattern"].startswith("^(19|2\\d)")
+    assert len(schemas["PaymentCreate"]["oneOf"]) == 3
+    assert {rule["if"]["properties"]["type"]["enum"][0] for rule in schemas["DocumentCreate"]["allOf"]
+            if "type" in rule["if"]["properties"]} == {"06", "100"}
+    assert schemas["WebhookCreate"]["properties"]["url"]["pattern"].startswith("^[Hh][Tt][Tt][Pp][Ss]://")
+    key = next(p for p in document["paths"]["/products"]["post"]["parameters"] if p["name"] == "Idempotency-Key")
+    assert key["schema"]["pattern"] == "^[!-~]{1,255}$"
+
+
+def test_each_error_status_lists_its_codes(api, company_a):
+    from chalicelib.error_codes import ERROR_CODES
+
+    document = api.get("/openapi.json", key=company_a.api_key).json
+    schemas = document["components"]["schemas"]
+    listed = {code for name, schema in schemas.items() if name.startswith("Error4") or name.startswith("Error5")
+              for code in schema["properties"]["code"]["enum"]}
+    assert listed == set(ERROR_CODES)
+    assert "VERSION_CONFLICT" in schemas["Error409"]["properties"]["code"]["enum"]
+    assert "VERSION_CONFLICT" not in schemas["Error400"]["properties"]["code"]["enum"]
+    create = document["paths"]["/products"]["post"]["responses"]
+    assert create["409"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error409"}
+    assert "422" in create and "406" not in create
+    assert "409" not in document["paths"]["/products"]["get"]["responses"]

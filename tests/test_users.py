@@ -186,6 +186,18 @@ def test_inviting_a_member_again_is_409(api, table, company_a, ses):
     assert len(users_by_email(api, owner)) == 2
 
 
+def test_an_address_that_cannot_be_mailed_is_refused_before_anything_is_written(api, table, company_a, ses):
+    """Found by fuzzing: a control character (U+001D, a line break to Python's mail headers) in
+    the address got past the check and broke the invitation e-mail: a 500 after the write."""
+    owner = api.login(company_a.email)
+    before = scan(table)
+    for address in ("ana@alpha.hn\u001d", "ana\u0085@alpha.hn", "ana@alpha", "Ana <ana@alpha.hn>"):
+        reply = api.post(USERS, {"email": address, "name": "Ana", "role": "viewer"}, cookie=owner, origin=ORIGIN)
+        assert (reply.status, reply.json["code"], reply.json["details"][0]["field"]) == (400, "VALIDATION_ERROR",
+                                                                                          "email"), address
+    assert scan(table) == before
+
+
 def test_an_idempotency_key_replay_invites_once_and_shows_no_token(api, table, company_a, ses):
     owner = api.login(company_a.email)
     headers = {"Idempotency-Key": "invite-ana-1"}

@@ -85,14 +85,14 @@ def _notification(call: Call, provider: str) -> Any:
 
 
 @endpoint(blueprint, "POST", "/webhooks/gateway-a", summary="Notification from gateway-a (signed; formats in "
-          "docs/gateways.md)", tag=TAG, body=M + "GatewayNotification", response=M + "NotificationAnswer",
+          "docs/gateways.md)", tag=TAG, body=M + "GatewayANotification", response=M + "NotificationAnswer",
           status=200, access=Access.PUBLIC, idempotent=False)
 def gateway_a_notification(call: Call) -> Any:
     return _notification(call, "gateway-a")
 
 
 @endpoint(blueprint, "POST", "/webhooks/gateway-b", summary="Notification from gateway-b (signed; formats in "
-          "docs/gateways.md)", tag=TAG, body=M + "GatewayNotification", response=M + "NotificationAnswer",
+          "docs/gateways.md)", tag=TAG, body=M + "GatewayBNotification", response=M + "NotificationAnswer",
           status=200, access=Access.PUBLIC, idempotent=False)
 def gateway_b_notification(call: Call) -> Any:
     return _notification(call, "gateway-b")

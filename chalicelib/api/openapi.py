@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from chalice import Blueprint
 
 from chalicelib.api.routing import ROUTES, Access, Call, RouteSpec, endpoint
+from chalicelib.error_codes import ERROR_CODES
+from chalicelib.services.idempotency import KEY_PATTERN as IDEMPOTENCY_KEY_PATTERN
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -23,12 +25,40 @@ _ERROR_SCHEMA = {
             "type": "object", "properties": {"field": {"type": "string"}, "message": {"type": "string"}}}},
     },
 }
-_ERRORS = {"400": "Validation failed (VALIDATION_ERROR, MALFORMED_JSON, ...)",
-           "401": "Not authenticated", "403": "Not allowed (CSRF_*, WEB_SESSION_REQUIRED, ...)",
-           "404": "Not found",
-           "409": "Collides with another record or request (a taken code, an overlap, a stale version)",
-           "422": "Idempotency-Key reused with another body", "429": "Rate limit exceeded",
-           "500": "Internal error"}
+_STATUS_TEXT = {400: "The request breaks a rule of the input or of the record's state", 401: "Not authenticated",
+                403: "Not allowed", 404: "Not found (or another company's)",
+                406: "The first Accept value is not the route's media type",
+                409: "Collides with another record or request (a taken code, an overlap, a stale version)",
+                415: "The body is not JSON", 422: "Idempotency-Key reused with another request",
+                429: "A limit was reached (Retry-After says when to retry)", 500: "Internal error",
+                502: "A service the API depends on refused the request", 503: "Unavailable for now: retry later"}
+
+
+def _error_schemas() -> dict[str, Any]:
+    """Error<status>: the error shape with the codes that status carries (chalicelib.error_codes)."""
+    by_status: dict[int, list[str]] = {}
+    for code, (status, _meaning) in ERROR_CODES.items():
+        by_status.setdefault(status, []).append(code)
+    return {f"Error{status}": {
+        "allOf": [{"$ref": "#/components/schemas/Error"}],
+        "properties": {"code": {"enum": codes}},
+        "description": "\n".join(f"- `{code}`: {ERROR_CODES[code][1]}" for code in codes)}
+        for status, codes in sorted(by_status.items())}
+
+
+def _error_statuses(spec: RouteSpec) -> list[int]:
+    """The error statuses a route can answer: every route validates and can fail; the rest follow
+    from what it takes and does."""
+    statuses = {400, 401, 403, 404, 429, 500, 502, 503}
+    if spec.method != "GET":
+        statuses.add(409)
+    if spec.body is not None:
+        statuses.add(415)
+    if spec.idempotent:
+        statuses.add(422)
+    if spec.produces is not None:
+        statuses.add(406)
+    return sorted(statuses)
 
 
 @endpoint(blueprint, "GET", "/openapi.json", summary="This OpenAPI 3.1 document", tag="Meta")
@@ -50,7 +80,7 @@ def build_document() -> dict[str, Any]:
     refs, definitions = models_json_schema(list(dict.fromkeys(inputs)),
                                            ref_template="#/components/schemas/{model}",
                                            schema_generator=_schema_generator())
-    schemas = {**definitions.get("$defs", {}), "Error": _ERROR_SCHEMA}
+    schemas = {**definitions.get("$defs", {}), "Error": _ERROR_SCHEMA, **_error_schemas()}
     paths: dict[str, dict[str, Any]] = {}
     for spec in ROUTES:
         paths.setdefault(spec.path, {})[spec.method.lower()] = _operation(spec, refs)
@@ -75,7 +105,10 @@ def _schema_generator() -> Any:
         def decimal_schema(self, schema: Any) -> Any:
             """Money and rates travel as JSON numbers (jsoncodec), in both directions."""
             bounds = {name: schema[name] for name in ("multiple_of", "le", "ge", "lt", "gt") if name in schema}
-            return self.float_schema(core_schema.float_schema(**bounds))
+            json_schema = self.float_schema(core_schema.float_schema(**bounds))
+            if "decimal_places" in schema and "multipleOf" not in json_schema:
+                json_schema["multipleOf"] = Decimal(1).scaleb(-schema["decimal_places"])  # 0.01: cents
+            return json_schema
 
         def encode_default(self, dft: Any) -> Any:
             return dft if isinstance(dft, Decimal) else super().encode_default(dft)
@@ -113,10 +146,14 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
                                "schema": properties[alias]})
     if spec.idempotent:
         parameters.append({"name": "Idempotency-Key", "in": "header", "required": False,
-                           "schema": {"type": "string", "maxLength": 255}})
+                           "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN}})
+    if spec.produces is not None:
+        parameters.append({"name": "Accept", "in": "header", "required": True,
+                           "description": "the first value must be the route's media type",
+                           "schema": {"type": "string", "enum": [spec.produces]}})
     if parameters:
         operation["parameters"] = parameters
-    if spec.body is not None and spec.body_model.model_fields:
+    if spec.body is not None and (spec.body_model.model_fields or spec.body_model.model_config.get("extra") == "allow"):
         operation["requestBody"] = {"required": True, "content": {
             "application/json": {"schema": refs[(spec.body_model, "validation")]}}}
     success: dict[str, Any] = {"description": "Success"}
@@ -124,10 +161,9 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
         success["content"] = {spec.produces: {"schema": {"type": "string", "contentMediaType": spec.produces}}}
     elif spec.response is not None:
         success["content"] = {"application/json": {"schema": refs[(spec.response_model, "serialization")]}}
-    errors = {**_ERRORS, "406": f"The request's first Accept value is not {spec.produces}"} if spec.produces else _ERRORS
     operation["responses"] = {str(spec.status): success, **{
-        status: {"description": text, "content": {"application/json": {
-            "schema": {"$ref": "#/components/schemas/Error"}}}} for status, text in errors.items()}}
+        str(status): {"description": _STATUS_TEXT[status], "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/Error{status}"}}}} for status in _error_statuses(spec)}}
     if spec.access is Access.PUBLIC:
         operation["security"] = []
     elif spec.access is not Access.ANY:

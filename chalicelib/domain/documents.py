@@ -84,6 +84,22 @@ ADVANCE_OPERATION = {"100": "customer_advance", "101": "customer_advance", "102"
 CAI_REQUIRED = ("01", "113")
 
 
+def creation_rules_schema() -> list[dict[str, Any]]:
+    """The rules above that JSON Schema can state about a new document (for the OpenAPI
+    document): which types need a source document, which take none, which can be captured."""
+    def of_types(codes: list[str]) -> dict[str, Any]:
+        return {"required": ["type"], "properties": {"type": {"enum": codes}}}
+
+    needing = [kind.code for kind in KINDS.values() if kind.source_required]
+    without = [kind.code for kind in KINDS.values() if not kind.sources]
+    capturable = [kind.code for kind in KINDS.values() if kind.capturable]
+    return [{"if": of_types(needing), "then": {"required": ["sourceDocumentId"],
+                                               "properties": {"sourceDocumentId": {"type": "integer"}}}},
+            {"if": of_types(without), "then": {"properties": {"sourceDocumentId": {"type": "null"}}}},
+            {"if": {"required": ["capture"], "properties": {"capture": {"const": "automatic"}}},
+             "then": {"properties": {"type": {"enum": capturable}}}}]
+
+
 def partner_suits(kind: Kind, partner_type: str) -> bool:
     if kind.module == BOTH or partner_type == "both":
         return True

@@ -31,7 +31,7 @@ LATE_NOTIFICATION_HOURS = 7 * 24
 LINK_PREFIX = "pl_"
 _LINK_ID = re.compile(r"pl_[a-z2-7]{24}")
 _TRANSACTION_ID = re.compile(r"[\x21-\x7e]{1,200}")
-_DECIMAL_TEXT = re.compile(r"\d{1,15}(\.\d{1,2})?")
+_DECIMAL_TEXT = re.compile(r"\d{1,12}(\.\d{1,2})?")  # at most MAX_AMOUNT's 12 digits
 _CURRENCY = re.compile(r"[A-Za-z]{3}")
 _HEX_SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 CENT = Decimal("0.01")
@@ -84,6 +84,26 @@ def parse_notification(provider: str, raw_body: bytes) -> Notification:
     return _parse_gateway_a(payload) if provider == GATEWAY_A else _parse_gateway_b(payload)
 
 
+def notification_schema(provider: str) -> dict[str, Any]:
+    """The JSON schema of what parse_notification accepts (for the OpenAPI document)."""
+    text = {"type": "string", "minLength": 1, "maxLength": 200}
+    transaction_id = {"type": "string", "pattern": f"^{_TRANSACTION_ID.pattern}$"}
+    currency = {"type": "string", "pattern": f"^{_CURRENCY.pattern}$"}
+
+    def shape(required: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "required": list(required), "properties": required}
+
+    if provider == GATEWAY_A:
+        return shape({"event": text, "data": shape({
+            "linkId": text, "transactionId": transaction_id, "currency": currency,
+            "amount": {"type": "string", "pattern": f"^(?=.*[1-9]){_DECIMAL_TEXT.pattern}$"},  # not zero
+            "paidAt": {"type": "string", "format": "date-time", "description": "with its time zone"}})})
+    return shape({"type": text, "charge": shape({
+        "reference": text, "id": transaction_id, "currency": currency,
+        "amountCents": {"type": "integer", "minimum": 1, "maximum": int(MAX_AMOUNT * 100)},
+        "created": {"type": "integer", "minimum": 1, "maximum": 10 ** 11 - 1, "description": "Unix time in seconds"}})})
+
+
 def _parse_gateway_a(payload: dict[str, Any]) -> Notification:
     data = _object(payload, "data", "data")
     amount_text = _text(data, "amount", "data.amount")
@@ -99,10 +119,10 @@ def _parse_gateway_a(payload: dict[str, Any]) -> Notification:
 
 def _parse_gateway_b(payload: dict[str, Any]) -> Notification:
     charge = _object(payload, "charge", "charge")
-    cents = charge.get("amountCents")
+    cents = jsoncodec.whole_number(charge.get("amountCents"))
     if not isinstance(cents, int) or isinstance(cents, bool):
         raise ValidationFailed.for_field("charge.amountCents", "an integer number of cents")
-    created = charge.get("created")
+    created = jsoncodec.whole_number(charge.get("created"))
     if not isinstance(created, int) or isinstance(created, bool) or not 0 < created < 10 ** 11:
         raise ValidationFailed.for_field("charge.created", "Unix time in seconds")
     return Notification(provider=GATEWAY_B, event=_text(payload, "type", "type"),

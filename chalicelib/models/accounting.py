@@ -1,7 +1,7 @@
 from decimal import Decimal
 from typing import Annotated, List, Literal, Optional
 
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints
 
 from chalicelib.domain.document_types import check_document_type
 from chalicelib.models.base import (
@@ -90,6 +90,11 @@ class Deleted(ResponseModel):
 # --- journal entries -----------------------------------------------------------------------------
 
 class EntryLineInput(RequestModel):
+    """A debit line or a credit line, never both (domain.accounting.check_lines)."""
+    model_config = ConfigDict(json_schema_extra={"oneOf": [
+        {"required": ["debit"], "properties": {"debit": {"exclusiveMinimum": 0}, "credit": {"const": 0}}},
+        {"required": ["credit"], "properties": {"credit": {"exclusiveMinimum": 0}, "debit": {"const": 0}}}]})
+
     chart_of_account_id: EntityId
     debit: Money = Decimal("0.00")
     credit: Money = Decimal("0.00")
@@ -101,7 +106,10 @@ class EntryCreate(RequestModel):
     description: Optional[LongText] = None
     reference: Optional[ShortText] = None
     status: Literal["draft", "posted"] = "draft"
-    lines: List[EntryLineInput] = Field(min_length=2, max_length=100)
+    lines: List[EntryLineInput] = Field(min_length=2, max_length=100, json_schema_extra={"allOf": [
+        {"contains": {"required": ["debit"], "properties": {"debit": {"exclusiveMinimum": 0}}}},
+        {"contains": {"required": ["credit"], "properties": {"credit": {"exclusiveMinimum": 0}}}}]},
+        description="at least one debit line and one credit line; debits equal credits")
 
 
 class EntryReverse(RequestModel):

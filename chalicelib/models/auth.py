@@ -41,7 +41,8 @@ class LogoutResult(ResponseModel):
 class ApiKeyCreate(RequestModel):
     name: Name
     expires_at: Optional[Annotated[str, StringConstraints(
-        pattern=r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$")]] = Field(
+        pattern=r"^(19|2\d)\d{2}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"
+                r"(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)?)?$")]] = Field(
         None, description="Expiry as YYYY-MM-DD (end of that day, UTC) or an ISO 8601 timestamp.")
 
 

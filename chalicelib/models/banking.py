@@ -11,6 +11,7 @@ from chalicelib.models.base import (
     ListEnvelope,
     Money,
     Name,
+    PositiveMoney,
     RequestModel,
     ResponseModel,
     ShortText,
@@ -70,7 +71,7 @@ class BankAccountList(ListEnvelope):
 
 class ManualTransaction(RequestModel):
     type: Literal["deposit", "withdrawal"]
-    amount: Money
+    amount: PositiveMoney
     transaction_date: Date
     reference: Optional[ShortText] = None
     chart_of_account_id: EntityId = Field(description="the other side of the entry (income, capital, expense...)")
@@ -99,7 +100,7 @@ class BankTransactionList(ListEnvelope):
 class TransferCreate(RequestModel):
     from_account_id: EntityId
     to_account_id: EntityId
-    amount: Money
+    amount: PositiveMoney
     transaction_date: Date
     reference: Optional[ShortText] = None
 

@@ -2,11 +2,13 @@
 
 import datetime
 from decimal import Decimal
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints
 from pydantic.alias_generators import to_camel
 
+from chalicelib import jsoncodec
+from chalicelib.domain.mail import MAIL_ADDRESS_PATTERN
 from chalicelib.domain.money import MAX_AMOUNT
 
 
@@ -31,11 +33,27 @@ def _to_cents(amount: Decimal) -> Decimal:
 
 Money = Annotated[Decimal, Field(ge=0, le=MAX_AMOUNT, decimal_places=2, allow_inf_nan=False),
                   AfterValidator(_to_cents)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+# An amount that moves money: zero would be a payment or transfer of nothing.
+PositiveMoney = Annotated[Decimal, Field(gt=0, le=MAX_AMOUNT, decimal_places=2, allow_inf_nan=False),
+                          AfterValidator(_to_cents)]
+# Surrounding whitespace is stripped: a name needs one other character (Python's whitespace, in
+# the document's ECMA regex dialect).
+NOT_BLANK_PATTERN = r"[^\s\x1c-\x1f\x85]"
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200), Field(json_schema_extra={"pattern": NOT_BLANK_PATTERN})]
 ShortText = Annotated[str, StringConstraints(max_length=200)]
 LongText = Annotated[str, StringConstraints(max_length=2000)]
 Email = Annotated[str, StringConstraints(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
-EntityId = Annotated[int, Field(ge=1, le=10**12, strict=True)]
+# Stricter than Email: an address the service mails to goes into a mail header and to SES.
+MailAddress = Annotated[str, StringConstraints(max_length=254, pattern=MAIL_ADDRESS_PATTERN)]
+
+
+def whole_number(**bounds: int) -> Any:
+    """An integer field: a JSON number without a fraction, never a string or a boolean. The
+    bounds come before the conversion so that the JSON schema shows them as minimum/maximum."""
+    return Annotated[int, Strict(), Field(**bounds), BeforeValidator(jsoncodec.whole_number)]
+
+
+EntityId = whole_number(ge=1, le=10**12)
 # An id in a query string arrives as text.
 QueryId = Annotated[int, Field(ge=1, le=10**12)]
 
@@ -50,12 +68,14 @@ def _check_date(value: str) -> str:
     return parsed.isoformat()
 
 
+# The document states the year range as a pattern; _check_date says it in words.
+DATE_PATTERN = r"^(19|2\d)\d{2}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"
 Date = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_check_date),
-                 Field(json_schema_extra={"format": "date"})]
+                 Field(json_schema_extra={"format": "date", "pattern": DATE_PATTERN})]
 
 
 class PageQuery(RequestModel):
-    page: int = Field(1, ge=1, le=10_000)
+    page: int = Field(1, ge=1, le=10_000, description="page * limit may not exceed 10000: use cursor to go deeper")
     limit: int = Field(20, ge=1, le=100)
 
 

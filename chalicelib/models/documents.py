@@ -1,8 +1,9 @@
 from decimal import Decimal
 from typing import Annotated, Dict, List, Literal, Optional
 
-from pydantic import Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints
 
+from chalicelib.domain.documents import creation_rules_schema
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.models.accounting import DocumentType
 from chalicelib.models.base import (
@@ -27,6 +28,11 @@ Currency = Literal["HNL", "USD"]
 
 
 class LineInput(RequestModel):
+    """A product's line, or a free line with its own description."""
+    model_config = ConfigDict(json_schema_extra={"anyOf": [
+        {"required": ["productId"], "properties": {"productId": {"type": "integer"}}},
+        {"required": ["description"], "properties": {"description": {"type": "string", "pattern": "\\S"}}}]})
+
     product_id: Optional[EntityId] = None
     # 500 lines of 300 characters keep the document (and its stored answer) within an item
     description: Optional[Annotated[str, StringConstraints(max_length=300)]] = None
@@ -40,6 +46,8 @@ Lines = Annotated[List[LineInput], Field(min_length=1, max_length=MAX_LINES)]
 
 
 class DocumentCreate(RequestModel):
+    model_config = ConfigDict(json_schema_extra={"allOf": creation_rules_schema()})
+
     type: DocumentType
     business_partner_id: EntityId
     date: Optional[Date] = None

@@ -3,7 +3,7 @@ from typing import Annotated, List, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from chalicelib.domain.gateways import MIN_SECRET_LENGTH
+from chalicelib.domain.gateways import GATEWAY_A, GATEWAY_B, MIN_SECRET_LENGTH, notification_schema
 from chalicelib.models.base import EntityId, ListEnvelope, Money, Name, RequestModel, ResponseModel
 
 Provider = Literal["gateway-a", "gateway-b"]
@@ -65,10 +65,17 @@ class PaymentLink(ResponseModel):
     status: Literal["active", "paid"]
 
 
-class GatewayNotification(BaseModel):
-    """The provider's own payload, checked with its signature against the raw body (formats in
-    docs/gateways.md)."""
-    model_config = ConfigDict(extra="allow", defer_build=True)
+class GatewayANotification(BaseModel):
+    """gateway-a's own payload, checked with its signature against the raw body by
+    domain.gateways (formats in docs/gateways.md); other fields are accepted."""
+    model_config = ConfigDict(extra="allow", defer_build=True,
+                              json_schema_extra=lambda schema, _: schema.update(notification_schema(GATEWAY_A)))
+
+
+class GatewayBNotification(BaseModel):
+    """gateway-b's own payload (as GatewayANotification)."""
+    model_config = ConfigDict(extra="allow", defer_build=True,
+                              json_schema_extra=lambda schema, _: schema.update(notification_schema(GATEWAY_B)))
 
 
 class NotificationAnswer(ResponseModel):

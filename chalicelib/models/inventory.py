@@ -14,10 +14,11 @@ from chalicelib.models.base import (
     QueryId,
     RequestModel,
     ResponseModel,
+    whole_number,
 )
 
 ThreeDigits = Annotated[str, StringConstraints(pattern=r"^\d{3}$")]
-FiscalNumber = Annotated[int, Field(ge=1, le=99_999_999, strict=True)]
+FiscalNumber = whole_number(ge=1, le=99_999_999)
 
 
 def _upper(value: str) -> str:

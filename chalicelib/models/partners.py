@@ -14,6 +14,7 @@ from chalicelib.models.base import (
     RequestModel,
     ResponseModel,
     ShortText,
+    whole_number,
 )
 
 PartnerType = Literal["customer", "supplier", "both"]
@@ -28,7 +29,7 @@ class PartnerCreate(RequestModel):
     address: Optional[LongText] = None
     payment_condition_id: Optional[EntityId] = None
     credit_limit: Optional[Money] = Field(None, alias="credit_limit")
-    credit_block_days: Optional[int] = Field(None, alias="credit_block_days", ge=0, le=3650, strict=True)
+    credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
     is_active: bool = True
 
 
@@ -42,7 +43,7 @@ class PartnerUpdate(RequestModel):
     address: Optional[LongText] = None
     payment_condition_id: Optional[EntityId] = None
     credit_limit: Optional[Money] = Field(None, alias="credit_limit")
-    credit_block_days: Optional[int] = Field(None, alias="credit_block_days", ge=0, le=3650, strict=True)
+    credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
     is_active: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 

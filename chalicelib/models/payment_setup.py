@@ -1,24 +1,35 @@
 from typing import List, Literal, Optional
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from chalicelib.models.base import EntityId, ListEnvelope, Name, RequestModel, ResponseModel
+from chalicelib.models.base import EntityId, ListEnvelope, Name, RequestModel, ResponseModel, whole_number
 
 ConditionType = Literal["cash", "credit"]
 
 
+# creditDays: at least 1 on a credit condition, 0 or absent on a cash one (services.payment_setup)
+_CREDIT_DAYS_RULE = {"allOf": [
+    {"if": {"required": ["type"], "properties": {"type": {"const": "credit"}}},
+     "then": {"required": ["creditDays"], "properties": {"creditDays": {"type": "integer", "minimum": 1}}}},
+    {"if": {"required": ["type"], "properties": {"type": {"const": "cash"}}},
+     "then": {"properties": {"creditDays": {"enum": [0, None]}}}}]}
+
+
 class ConditionCreate(RequestModel):
+    model_config = ConfigDict(json_schema_extra=_CREDIT_DAYS_RULE)
+
     name: Name
     type: ConditionType
-    credit_days: Optional[int] = Field(None, ge=0, le=3650, strict=True,
+    credit_days: Optional[whole_number(ge=0, le=3650)] = Field(None,
                                        description="days until a document's due date; credit conditions only")
     is_active: bool = True
 
 
 class ConditionUpdate(RequestModel):
+    model_config = ConfigDict(json_schema_extra=_CREDIT_DAYS_RULE)  # sent together with type; else stored type
     name: Name = None  # type: ignore[assignment]
     type: ConditionType = None  # type: ignore[assignment]
-    credit_days: Optional[int] = Field(None, ge=0, le=3650, strict=True)
+    credit_days: Optional[whole_number(ge=0, le=3650)] = None
     is_active: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 

@@ -1,15 +1,15 @@
 from decimal import Decimal
 from typing import List, Literal, Optional
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from chalicelib.models.base import (
     Date,
     EntityId,
     ListEnvelope,
     LongText,
-    Money,
     Name,
+    PositiveMoney,
     RequestModel,
     ResponseModel,
     ShortText,
@@ -18,10 +18,14 @@ from chalicelib.models.base import (
 
 class PaymentCreate(RequestModel):
     """One of paymentMethodId, creditNoteId or withholdingDocumentId."""
+    model_config = ConfigDict(json_schema_extra={"oneOf": [
+        {"required": [form], "properties": {form: {"type": "integer"}}}
+        for form in ("paymentMethodId", "creditNoteId", "withholdingDocumentId")]})
+
     payment_method_id: Optional[EntityId] = None
     credit_note_id: Optional[EntityId] = None
     withholding_document_id: Optional[EntityId] = None
-    amount: Money
+    amount: PositiveMoney
     reference: Optional[ShortText] = None
     payment_date: Optional[Date] = None
     notes: Optional[LongText] = None
@@ -30,7 +34,7 @@ class PaymentCreate(RequestModel):
 class AdvanceApply(RequestModel):
     """Defaults: the document's own source document; all that is available, up to the pending total."""
     source_document_id: Optional[EntityId] = None
-    amount: Optional[Money] = None
+    amount: Optional[PositiveMoney] = None
     payment_date: Optional[Date] = None
     reference: Optional[ShortText] = None
     notes: Optional[LongText] = None

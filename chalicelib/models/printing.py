@@ -2,11 +2,9 @@ from typing import Annotated, List, Optional
 
 from pydantic import Field, StringConstraints
 
-from chalicelib.domain.mail import MAIL_ADDRESS_PATTERN, ONE_LINE_PATTERN
-from chalicelib.models.base import EntityId, ListEnvelope, LongText, RequestModel, ResponseModel
+from chalicelib.domain.mail import ONE_LINE_PATTERN
+from chalicelib.models.base import EntityId, ListEnvelope, LongText, MailAddress, RequestModel, ResponseModel
 
-# Stricter than models.base.Email: the address goes into a mail header and to SES.
-Recipient = Annotated[str, StringConstraints(max_length=254, pattern=MAIL_ADDRESS_PATTERN)]
 Subject = Annotated[str, StringConstraints(max_length=200, pattern=ONE_LINE_PATTERN)]
 
 
@@ -32,11 +30,11 @@ class SendDocument(RequestModel):
     """The spec's Send-document body."""
     template_id: Optional[EntityId] = Field(None, description="a document template; default: the invoice")
     document_id: EntityId
-    email: Recipient
+    email: MailAddress
     subject: Optional[Subject] = Field(None, description="default: the document's title and number")
     message: Optional[LongText] = Field(None, description="the text of the e-mail; the PDF is attached")
     send_from: Annotated[str, StringConstraints(max_length=50)] = Field(
-        "email", description="the sending channel: only `email` exists (anything else: CHANNEL_UNSUPPORTED)")
+        "email", json_schema_extra={"enum": ["email"]}, description="the sending channel: only `email` exists (anything else: CHANNEL_UNSUPPORTED)")
 
 
 class Sending(ResponseModel):

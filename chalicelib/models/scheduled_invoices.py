@@ -3,7 +3,7 @@ from typing import List, Literal, Optional
 
 from pydantic import Field
 
-from chalicelib.models.base import Date, EntityId, ListEnvelope, RequestModel, ResponseModel
+from chalicelib.models.base import Date, EntityId, ListEnvelope, RequestModel, ResponseModel, whole_number
 from chalicelib.models.documents import Lines
 
 Frequency = Literal["daily", "weekly", "monthly"]
@@ -14,7 +14,7 @@ class ScheduledInvoiceCreate(RequestModel):
     lines: Lines
     payment_condition_id: Optional[EntityId] = None
     frequency: Frequency
-    interval: int = Field(1, ge=1, le=366, strict=True, description="days, weeks or months between two runs")
+    interval: whole_number(ge=1, le=366) = Field(1, description="days, weeks or months between two runs")
     start_date: Date = Field(description="the first run; monthly schedules keep its day of the month")
     end_date: Optional[Date] = Field(None, description="no run after this date")
     is_active: bool = True
@@ -26,7 +26,7 @@ class ScheduledInvoiceUpdate(RequestModel):
     lines: Lines = None  # type: ignore[assignment]
     payment_condition_id: Optional[EntityId] = None
     frequency: Frequency = None  # type: ignore[assignment]
-    interval: int = Field(None, ge=1, le=366, strict=True)
+    interval: whole_number(ge=1, le=366) = None
     start_date: Date = None  # type: ignore[assignment]
     end_date: Optional[Date] = None
     is_active: bool = None  # type: ignore[assignment]

@@ -2,7 +2,7 @@ from typing import Annotated, Any, Dict, List, Literal, Optional
 
 from pydantic import Field, StringConstraints
 
-from chalicelib.models.base import Email, ListEnvelope, Name, RequestModel, ResponseModel
+from chalicelib.models.base import ListEnvelope, MailAddress, Name, RequestModel, ResponseModel
 
 Role = Literal["owner", "admin", "accountant", "seller", "viewer"]
 # checked as typed: a password's spaces are part of it
@@ -10,7 +10,7 @@ Password = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_
 
 
 class UserInvite(RequestModel):
-    email: Email
+    email: MailAddress
     name: Name
     role: Role = Field(description="An administrator cannot invite an owner.")
 

@@ -16,7 +16,8 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 RETENTION_SECONDS = 24 * 3600
-_KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
+KEY_PATTERN = r"^[!-~]{1,255}$"  # visible ASCII: what a header carries unchanged through every proxy
+_KEY_PATTERN = re.compile(KEY_PATTERN)
 
 
 @dataclass(frozen=True)

@@ -41,17 +41,17 @@ def find_template(template_id: int | None, resource: str) -> catalog.ReportTempl
         return catalog.DEFAULTS[resource]
     template = catalog.TEMPLATES.get(template_id)
     if template is None:
-        raise _template_refused(f"There is no report template {template_id}; GET /report-templates lists them.",
-                                "REPORT_TEMPLATE_NOT_FOUND", "no such report template")
+        raise ApiError(f"There is no report template {template_id}; GET /report-templates lists them.",
+                       code="REPORT_TEMPLATE_NOT_FOUND", status=400, details=_template_detail("no such report template"))
     if template.resource != resource:
-        raise _template_refused(f"Report template {template_id} ({template.key}) prints a {template.resource}, "
-                                f"not a {resource}.", "REPORT_TEMPLATE_MISMATCH",
-                                f"prints a {template.resource}, not a {resource}")
+        raise ApiError(f"Report template {template_id} ({template.key}) prints a {template.resource}, not a {resource}.",
+                       code="REPORT_TEMPLATE_MISMATCH", status=400,
+                       details=_template_detail(f"prints a {template.resource}, not a {resource}"))
     return template
 
 
-def _template_refused(message: str, code: str, detail: str) -> ApiError:
-    return ApiError(message, code=code, status=400, details=[{"field": "templateId", "message": detail}])
+def _template_detail(message: str) -> list[dict[str, str]]:
+    return [{"field": "templateId", "message": message}]
 
 
 # --- documents ------------------------------------------------------------------------------------

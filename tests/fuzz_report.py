@@ -1,0 +1,76 @@
+"""How many of schemathesis's positive cases (requests the OpenAPI document allows) the service
+refused, and why, per operation: the measure of how truthful the document is.
+
+A refusal is the document's fault unless the rule depends on stored state (an id that names
+nothing, a server-issued cursor, a record's status, the clock) or compares fields in a way JSON
+Schema cannot state (an end date before a start date, debits that differ from credits).
+
+    python -m tests.fuzz_report OUTCOMES.jsonl    # the file FUZZ_OUTCOMES wrote (make fuzz)
+"""
+from __future__ import annotations
+
+import collections
+import json
+import re
+import sys
+from typing import Any, Iterable
+
+# The refusals that say the request itself is wrong.
+INPUT_CODES = {"VALIDATION_ERROR", "MALFORMED_JSON", "UNSUPPORTED_MEDIA_TYPE", "NOT_ACCEPTABLE",
+               "CHANNEL_UNSUPPORTED", "UNBALANCED_ENTRY"}
+STATEFUL = re.compile(
+    r"no such|invalid or expired cursor|must be in the future|inactive|openingBalanceDate|no source document"
+    r"|parent's type|must be a quote or order|must be an active \w+ account|default \w+ stays active|can come only from|needs a customer"
+    r"|needs a supplier|must be a document of type")
+# Comparisons between fields or sums over lines: stated in the operation's descriptions, not in a schema.
+BEYOND_JSON_SCHEMA = re.compile(
+    r"must not be (before|after|below) \w+|must differ from|page \* limit|spans at most|debits"
+    r"|at most \d+ calendar years|must not exceed the line amount")
+CROSS_FIELD_CODES = {"UNBALANCED_ENTRY"}
+THRESHOLD = 0.10
+
+
+def classify(status: int, answer: dict[str, Any]) -> str:
+    """accepted | stateful | cross-field | refused (the document's fault)."""
+    code = answer.get("code")
+    if status < 400 or code not in INPUT_CODES:
+        return "accepted" if status < 400 else "stateful"
+    if code in CROSS_FIELD_CODES:
+        return "cross-field"
+    messages = [str(detail.get("message", "")) for detail in answer.get("details") or []]
+    if messages and all(STATEFUL.search(message) for message in messages):
+        return "stateful"
+    if messages and all(STATEFUL.search(message) or BEYOND_JSON_SCHEMA.search(message) for message in messages):
+        return "cross-field"
+    return "refused"
+
+
+def refused_share(kinds: Iterable[str]) -> float:
+    kinds = list(kinds)
+    return sum(kind == "refused" for kind in kinds) / len(kinds) if kinds else 0.0
+
+
+def report(lines: Iterable[str]) -> tuple[str, int]:
+    """A table of the operations, worst first, and how many exceed the threshold."""
+    by_operation: dict[str, list[str]] = collections.defaultdict(list)
+    for line in lines:
+        row = json.loads(line)
+        if row["mode"] == "positive":
+            by_operation[f"{row['method']} {row['path']}"].append(row["kind"])
+    rows = sorted(by_operation.items(), key=lambda item: -refused_share(item[1]))
+    over = sum(refused_share(kinds) >= THRESHOLD for _, kinds in rows)
+    total = collections.Counter(kind for _, kinds in rows for kind in kinds)
+    out = [f"{len(rows)} operations, {sum(total.values())} positive cases: {dict(total)}",
+           f"operations refusing {THRESHOLD:.0%} or more of them (the document's fault): {over}",
+           f"{'refused':>8} {'cross':>6} {'state':>6} {'cases':>6}  operation"]
+    for name, kinds in rows:
+        count = collections.Counter(kinds)
+        out.append(f"{refused_share(kinds):8.0%} {count['cross-field']:6} {count['stateful']:6} {len(kinds):6}  {name}")
+    return "\n".join(out), over
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as outcomes:
+        text, over = report(outcomes)
+    print(text)
+    sys.exit(1 if over else 0)
