@@ -4,7 +4,8 @@ session (so the web-only routes are exercised too), with and without an Idempote
 answer may be a 5xx, and every answer must match the response schema the document declares. And
 the document must tell the truth: under 10 % of each operation's positive cases (requests the
 document allows) may be refused as invalid, unless the rule depends on stored state or compares
-fields in a way JSON Schema cannot state (tests/fuzz_report.py classifies the answers).
+fields in a way JSON Schema cannot state (tests/fuzz_report.py classifies the answers). A
+stateful phase follows the document's links (a created record's id into the operations on it).
 
 Bounded for `make test` (FUZZ_EXAMPLES per operation, a fixed seed); `make fuzz` runs the long
 version (thousands of cases, a random seed)."""
@@ -81,13 +82,14 @@ def fuzzed(tmp_path_factory):
                                       headers=key_headers if auth == "key" else session_headers)
             assert status in (200, 201), (path, created)
         status, _, served = call("GET", f"{base}/openapi.json", headers=key_headers)
-        assert status == 200 and served == DOCUMENT, "the stack serves another document"
+        assert status == 200 and served == json.loads(SERVED), "the stack serves another document"
         yield base, key_headers, session_headers
 
 
 # The document the stack serves, built in-process so that each operation is its own test (xdist
 # spreads them; each worker starts its own stack).
-DOCUMENT = json.loads(jsoncodec.dumps(build_document()))  # as served: plain JSON numbers
+SERVED = jsoncodec.dumps(build_document())  # as served: plain JSON numbers
+DOCUMENT = json.loads(SERVED)  # schemathesis may annotate it in place
 SCHEMA = schemathesis.openapi.from_dict(DOCUMENT)
 WEB_ONLY = {(spec.method, spec.path) for spec in ROUTES if spec.access in (Access.WEB_SESSION, Access.KEY_MANAGEMENT)}
 
@@ -173,3 +175,42 @@ SESSION_SCHEMA = SCHEMA.include(lambda ctx: (ctx.operation.method.upper(), ctx.o
 def test_with_a_web_session_nothing_fails_or_breaks_the_schema(case, fuzzed, positive_cases):
     base, _, session_headers = fuzzed
     _call(case, base, session_headers, positive_cases)
+
+
+# The stateful phase: sequences of calls that follow the document's links (a created record's id
+# into the operations on it), so that real ids reach the routes that take them. API-key
+# operations only: the web-only ones answer a key with 403.
+STATEFUL_STEPS = int(os.environ.get("FUZZ_STATEFUL_STEPS", "8"))
+LinkedCalls = SCHEMA.include(lambda ctx: (ctx.operation.method.upper(), ctx.operation.path) not in WEB_ONLY).as_state_machine()
+
+
+def test_following_the_links_nothing_fails_or_breaks_the_schema(fuzzed):
+    """Any failure fails the test. The service's state grows with every call, so hypothesis may
+    find a replayed scenario taking another path (Flaky): then, as schemathesis's own runner
+    does, a new run starts, until the budget of calls is spent."""
+    base, key_headers, _ = fuzzed
+    calls: list[str] = []
+
+    class Workflows(LinkedCalls):
+        def get_call_kwargs(self, case):
+            return {"base_url": base, "headers": _headers(case, key_headers)}
+
+        def after_call(self, response, case):
+            calls.append(f"{case.method} {case.path} -> {response.status_code}")
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(response, checks=CHECKS)
+
+    budget = EXAMPLES * 5 * STATEFUL_STEPS
+    for _ in range(20):
+        try:
+            Workflows.run(settings=hypothesis.settings(
+                max_examples=EXAMPLES * 5, stateful_step_count=STATEFUL_STEPS, deadline=None,
+                derandomize=SEED is None, suppress_health_check=list(HealthCheck), database=None,
+                phases=[hypothesis.Phase.generate]))
+        except hypothesis.errors.Flaky:
+            pass
+        if len(calls) >= budget:
+            break
+    linked = [call for call in calls if "{" in call.split(" -> ")[0] and not call.endswith("404")]
+    assert len(calls) >= budget and linked, (len(calls), calls[-5:])

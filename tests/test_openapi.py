@@ -92,3 +92,14 @@ def test_each_error_status_lists_its_codes(api, company_a):
     assert create["409"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error409"}
     assert "422" in create and "406" not in create
     assert "409" not in document["paths"]["/products"]["get"]["responses"]
+
+
+def test_a_created_record_links_to_the_operations_on_it(api, company_a):
+    paths = api.get("/openapi.json", key=company_a.api_key).json["paths"]
+    created = paths["/documents"]["post"]["responses"]["201"]["links"]
+    assert created["get_documents_id"] == {"operationId": "get_documents_id", "parameters": {"id": "$response.body#/id"}}
+    assert {"post_documents_id_confirm", "put_documents_id", "post_documents_id_print"} <= set(created)
+    payment = paths["/payments/documents/{documentId}/payments"]["post"]["responses"]["201"]["links"]
+    assert payment["post_payments_documents_documentId_payments_paymentId_confirm"]["parameters"] == {
+        "documentId": "$request.path.documentId", "paymentId": "$response.body#/id"}
+    assert "links" not in paths["/business-partners"]["get"]["responses"]["200"]

@@ -131,10 +131,32 @@ def _accepts_null(json_schema: dict[str, Any]) -> bool:
     return any(_accepts_null(option) for option in json_schema.get("anyOf", []) + json_schema.get("oneOf", []))
 
 
+def _operation_id(spec: RouteSpec) -> str:
+    return (f"{spec.method.lower()}{spec.path}".replace("/", "_").replace("{", "").replace("}", "")
+            .replace("-", "_").replace(".", "_"))
+
+
+def _links(spec: RouteSpec) -> dict[str, Any]:
+    """What a created record's id opens (OpenAPI links): every operation on the path below the
+    collection it was created in. Clients, and the fuzzer's stateful phase, follow them."""
+    if spec.method != "POST" or spec.status != 201 or "id" not in getattr(spec.response_model, "model_fields", {}):
+        return {}
+    links = {}
+    for target in ROUTES:
+        rest = target.path[len(spec.path):]
+        if not target.path.startswith(spec.path + "/{") or target.access is not Access.ANY:
+            continue
+        created = rest[2:rest.index("}")]
+        parameters = {name: f"$request.path.{name}" for name in spec.path_parameters}
+        if created in parameters or not set(target.path_parameters) <= {*parameters, created}:
+            continue
+        links[_operation_id(target)] = {"operationId": _operation_id(target),
+                                        "parameters": {**parameters, created: "$response.body#/id"}}
+    return links
+
+
 def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
-    operation: dict[str, Any] = {"summary": spec.summary, "tags": [spec.tag],
-                                 "operationId": f"{spec.method.lower()}{spec.path}".replace("/", "_")
-                                 .replace("{", "").replace("}", "").replace("-", "_").replace(".", "_")}
+    operation: dict[str, Any] = {"summary": spec.summary, "tags": [spec.tag], "operationId": _operation_id(spec)}
     parameters = [{"name": name, "in": "path", "required": True,
                    "schema": {"type": "string"} if name in spec.string_ids else {"type": "integer"}}
                   for name in spec.path_parameters]
@@ -161,6 +183,9 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
         success["content"] = {spec.produces: {"schema": {"type": "string", "contentMediaType": spec.produces}}}
     elif spec.response is not None:
         success["content"] = {"application/json": {"schema": refs[(spec.response_model, "serialization")]}}
+    links = _links(spec)
+    if links:
+        success["links"] = links
     operation["responses"] = {str(spec.status): success, **{
         str(status): {"description": _STATUS_TEXT[status], "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/Error{status}"}}}} for status in _error_statuses(spec)}}

@@ -63,8 +63,13 @@ function operationView(document, path, method, operation) {
     h("h4", {}, "Answers"),
     h("ul", {}, answers.map(([status, answer]) => {
       const schema = (((answer.content || {})["application/json"] || {}).schema);
-      return h("li", {}, h("strong", {}, status), ` ${answer.description || ""}`,
-        schema && refName(schema) ? [" — ", h("code", {}, refName(schema))] : null);
+      // an error status names its codes (Error409: TAKEN, OVERLAP...): show them, not the model's name
+      const codes = schema ? ((resolve(document, schema).properties || {}).code || {}).enum : null;
+      const listed = codes ? codes.map((code, i) => [i ? ", " : "", h("code", {}, code)]) : null;
+      let detail = schema && refName(schema) ? [" — ", h("code", {}, refName(schema))] : null;
+      if (codes && codes.length <= 3) detail = [": ", listed];
+      else if (codes) detail = h("details", { class: "codes" }, h("summary", {}, `${codes.length} codes`), listed);
+      return h("li", {}, h("strong", {}, status), ` ${answer.description || ""}`, detail);
     })));
 }
 

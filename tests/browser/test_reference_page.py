@@ -19,6 +19,9 @@ def test_the_reference_lists_every_operation_with_its_fields(console, demo, stac
     create = page.locator("[data-operation='POST /business-partners']")
     assert "name" in create.inner_text() and "201" in create.inner_text()
     console.shot("api-reference-top", full_page=False)
+    conflicts = create.locator("li", has_text="409").locator("details")
+    conflicts.locator("summary").click()  # an error status lists the codes it carries
+    assert "DUPLICATE_CODE" in conflicts.inner_text() and "VERSION_CONFLICT" in conflicts.inner_text()
     create.scroll_into_view_if_needed()
     console.shot("api-reference-operation", full_page=False)
     assert not console.errors

@@ -88,3 +88,21 @@ def test_origin_check_exempts_inbound_gateway_callbacks_only():
         with pytest.raises(Forbidden) as raised:
             check_origin("POST", path, {}, None, allowed)
         assert raised.value.code == "CSRF_NO_ORIGIN"
+
+
+def test_an_integer_field_takes_a_json_number_without_a_fraction_and_nothing_else():
+    """12.0 is the integer 12 in JSON and to JSON Schema (a generated client may send it); "12",
+    true and 12.5 are not integers."""
+    from decimal import Decimal
+
+    import pydantic
+
+    from chalicelib import jsoncodec
+    from chalicelib.models.payment_setup import ConditionCreate
+
+    body = jsoncodec.loads('{"name": "Crédito", "type": "credit", "creditDays": 30.0}')
+    assert ConditionCreate.model_validate(body).credit_days == 30
+    for refused in ('"30"', "true", "30.5", "1e400"):
+        with pytest.raises(pydantic.ValidationError):
+            ConditionCreate.model_validate(jsoncodec.loads(f'{{"name": "C", "type": "credit", "creditDays": {refused}}}'))
+    assert jsoncodec.whole_number(Decimal("1E+3")) == 1000 and jsoncodec.whole_number(Decimal("0.5")) == Decimal("0.5")
