@@ -29,7 +29,7 @@ test: install browser
 	$(BIN)/python -m pytest -q -n auto
 
 ## A long fuzzing run of the whole API against a local stack: FUZZ_EXAMPLES cases per operation
-## (default 100, about 20 minutes on 2 cores), a new seed each run (printed; FUZZ_SEED=<seed> replays it).
+## (default 100, about 8 minutes on 2 cores), a new seed each run (printed; FUZZ_SEED=<seed> replays it).
 ## Then the share of each operation's positive cases the service refused (build/fuzz-outcomes.jsonl).
 fuzz: install
 	@mkdir -p build && rm -f build/fuzz-outcomes.jsonl; \

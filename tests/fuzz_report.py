@@ -20,12 +20,12 @@ INPUT_CODES = {"VALIDATION_ERROR", "MALFORMED_JSON", "UNSUPPORTED_MEDIA_TYPE", "
                "CHANNEL_UNSUPPORTED", "UNBALANCED_ENTRY"}
 STATEFUL = re.compile(
     r"no such|invalid or expired cursor|must be in the future|inactive|openingBalanceDate|no source document"
-    r"|parent's type|must be a quote or order|must be an active \w+ account|default \w+ stays active|can come only from|needs a customer"
+    r"|parent's type|must be a quote or order|belongs to another|must be an active \w+ account|default \w+ stays active|can come only from|needs a customer"
     r"|needs a supplier|must be a document of type")
 # Comparisons between fields or sums over lines: stated in the operation's descriptions, not in a schema.
 BEYOND_JSON_SCHEMA = re.compile(
     r"must not be (before|after|below) \w+|must differ from|page \* limit|spans at most|debits"
-    r"|at most \d+ calendar years|must not exceed the line amount")
+    r"|at most \d+ calendar years|must not exceed the line amount|together")
 CROSS_FIELD_CODES = {"UNBALANCED_ENTRY"}
 THRESHOLD = 0.10
 
