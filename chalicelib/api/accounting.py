@@ -2,7 +2,7 @@
 determination rules.
 
 The services are imported inside the handlers: a cold Lambda serving any other route does not
-pay for the accounting modules (see infra/bench.py for the import-time budget)."""
+pay for the accounting modules (see infra/bench/imports.py for the import-time budget)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,5 +1,5 @@
 """Sales and purchase documents. Models and services load on first use (cold start: see
-infra/bench.py); handlers return plain records that the route's response model renders."""
+infra/bench/); handlers return plain records that the route's response model renders."""
 from __future__ import annotations
 
 from typing import Any

@@ -64,7 +64,7 @@ _PATH_PARAMETER = re.compile(r"{(\w+)}")
 EMPTY_BODY = "chalicelib.models.base:EmptyBody"
 
 # A model is a class, or "module:Class" imported on first use: a cold Lambda then pays only for
-# the models of the routes it serves (see infra/bench.py for the import-time budget).
+# the models of the routes it serves (see infra/bench/imports.py for the import-time budget).
 ModelRef = Union[Type["BaseModel"], str]
 
 

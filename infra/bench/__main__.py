@@ -1,0 +1,119 @@
+"""Benchmarks (not part of `make test`): `python -m infra.bench` or `make bench`.
+
+1. Cold import time of the API module against a bare chalice + boto3 client import, measured in
+   the same run, in fresh interpreters (median of N). Target: ratio <= 1.3.
+2. DynamoDB calls per request for each route, as deployed: the REQUEST authorizer's calls and
+   the API Lambda's calls are counted apart. Target: one GetItem/Query per read, one
+   TransactWriteItems per write.
+3. General ledger, first page, of one account with 50 postings, while the company's OTHER
+   accounts hold 100 and then 10,000 postings: DynamoDB calls and median latency (in-process,
+   over the embedded moto). Target: latency ratio <= 1.2, the same calls.
+4. POST /documents, a confirmed sales invoice (01) with 1 and with 20 stocked lines: DynamoDB
+   calls, items in its one transaction and median latency (in-process, over the embedded moto).
+5. GET /documents, first page (limit 20), while the company holds 100 and then 10,000 other
+   documents (seeded straight into the table, shaped as the service stores them, spread over a
+   year): DynamoDB calls and median latency. Target: latency ratio <= 1.2, the same calls.
+6. POST /payments/documents/{id}/payments, a partial payment of a confirmed sales invoice by a
+   method without a bank account (cash) and by one with a bank account: DynamoDB calls by
+   operation, items in its one transaction and median latency (in-process, over the embedded moto).
+7. GET /credits/client/{id}/summary of a customer with 10, 100 and 5,000 confirmed open invoices
+   (beyond the first 10, seeded straight into the table as the service stores them: the
+   documents, their open-document index items, the partner's openReceivables and
+   receivableBalance, the per-day counts): DynamoDB calls and median latency. Target: the same
+   calls whatever the history.
+8. Webhooks through the real local stack (`python -m infra.local --fresh` in a subprocess,
+   WEBHOOK_BACKOFF_BASE_S=1): one subscription to business_partner.created, 500 partners created
+   over HTTP by 4 client threads, a receiver on 127.0.0.1 that fails the first attempt of about
+   30 % of the deliveries (by their id); until every event is delivered or dead-lettered: counts
+   (delivered, duplicates, injected failures, dead-lettered, invalid signatures), commit-to-
+   delivery latency (p50/p95/max), wall time and deliveries per second. Target: every event
+   delivered once, none dead-lettered, no invalid signature.
+9. Scheduler: 1,000 scheduled invoices due today across 50 companies (in-process, over the embedded
+   moto), one hourly run: its wall time, the invoices it made (must be 1,000) and its DynamoDB
+   calls, in all and per invoice.
+10. PDF rendering (pure, no AWS): the "invoice" template for a 5-line and a 200-line sales
+   invoice, the 80 mm "ticket" for the same two and the "journal-entry" template for a 10-line
+   entry; median of N renders after one warm-up (which loads fpdf2), with pages and bytes.
+   Target: the 200-line invoice well under a second.
+11. The balance sheet and the income statement of a year of 100 and then 10,000 posted entries:
+   DynamoDB calls and median latency. Target: the same calls whatever the year holds."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from infra.bench.calls import calls_per_request
+from infra.bench.common import ROOT
+from infra.bench.documents import credit_summary_scaling, document_list_scaling, document_writes, payment_writes
+from infra.bench.imports import import_times
+from infra.bench.ledger import ledger_scaling
+from infra.bench.pdf import pdf_rendering
+from infra.bench.scheduler import scheduler_run
+from infra.bench.statements import statements_scaling
+from infra.bench.webhooks import webhook_delivery
+
+SECTIONS = ("import", "calls", "ledger", "documents", "document-list", "payments", "credits", "webhook-single",
+            "webhooks", "scheduler", "pdf", "statements")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--ledger-samples", type=int, default=50)
+    parser.add_argument("--document-samples", type=int, default=20)
+    parser.add_argument("--webhook-events", type=int, default=500)
+    parser.add_argument("--webhook-clients", type=int, default=4)
+    parser.add_argument("--webhook-timeout", type=float, default=600.0,
+                        help="seconds from the first create to give up waiting for deliveries")
+    parser.add_argument("--only", choices=SECTIONS, action="append",
+                        help="run only this section (repeatable); default: all of them")
+    args = parser.parse_args()
+    sections = set(args.only or SECTIONS)
+    sys.path.insert(0, str(ROOT))
+    if "import" in sections:
+        print("import time (fresh interpreter, median of", args.runs, "runs)")
+        print(json.dumps(import_times(args.runs), indent=2))
+    if "calls" in sections:
+        print("\nDynamoDB calls per request (authorizer | API Lambda)")
+        for row in calls_per_request():
+            print(f"  {row['route']:<34} {row['status']}  authorizer {row['authorizer_calls']}  "
+                  f"api {row['api_calls']}")
+    if "ledger" in sections:
+        print("\nGeneral ledger first page: 50 postings of the account, 100 vs 10,000 on other accounts")
+        print(json.dumps(ledger_scaling(args.ledger_samples), indent=2))
+    if "documents" in sections:
+        print("\nPOST /documents: confirmed sales invoice (01), 1 vs 20 stocked lines")
+        print(json.dumps(document_writes(args.document_samples), indent=2))
+    if "document-list" in sections:
+        print("\nGET /documents first page (limit 20): 100 vs 10,000 other documents in the company")
+        print(json.dumps(document_list_scaling(args.document_samples), indent=2))
+    if "payments" in sections:
+        print("\nPOST /payments/documents/{id}/payments: a partial payment of a sales invoice (01), "
+              "method without vs with a bank account")
+        print(json.dumps(payment_writes(args.document_samples), indent=2))
+    if "credits" in sections:
+        print("\nGET /credits/client/{id}/summary: a customer with 10, 100 and 5,000 open invoices")
+        print(json.dumps(credit_summary_scaling(args.document_samples), indent=2))
+    if "webhook-single" in sections:
+        print("\nWebhooks over the local stack: 20 single business_partner.created events, each created after "
+              "the previous one arrived, no failure injected (targets: p50 < 1 s, p95 < 1.5 s)")
+        print(json.dumps(webhook_delivery(20, 1, 120.0, settle=1.0, one_at_a_time=True), indent=2))
+    if "webhooks" in sections:
+        print(f"\nWebhooks over the local stack: {args.webhook_events} business_partner.created events, "
+              f"{args.webhook_clients} client threads, first attempt of ~30 % failed by the receiver")
+        print(json.dumps(webhook_delivery(args.webhook_events, args.webhook_clients, args.webhook_timeout), indent=2))
+    if "scheduler" in sections:
+        print("\nScheduler: one hourly run, 1,000 scheduled invoices due today across 50 companies")
+        print(json.dumps(scheduler_run(50, 20), indent=2))
+    if "pdf" in sections:
+        print(f"\nPDF rendering (median of {args.runs} renders after a warm-up): invoice and ticket of 5 and 200 "
+              "lines, a 10-line journal entry")
+        print(json.dumps(pdf_rendering(args.runs), indent=2))
+    if "statements" in sections:
+        print("\nBalance sheet and income statement of a year of 100 vs 10,000 posted entries")
+        print(json.dumps(statements_scaling(args.document_samples), indent=2))
+
+
+if __name__ == "__main__":
+    main()
