@@ -19,6 +19,7 @@ from chalicelib.api import (
     printing,
     products,
     scheduled_invoices,
+    statements,
     users,
     webhooks,
 )
@@ -31,7 +32,7 @@ from chalicelib.store.table import get_table
 app = ThreadSafeChalice(app_name="business-api")
 
 for module in (auth, company, partners, products, documents, inventory, payment_setup, payments, gateways,
-               banking, credits, accounting, printing, scheduled_invoices, api_keys, users, webhooks, openapi, console):
+               banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, openapi, console):
     app.register_blueprint(module.blueprint)
 add_method_fallbacks(app)
 

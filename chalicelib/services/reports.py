@@ -113,16 +113,23 @@ def dated_page(table: Table, partition: str, prefix: str, start_date: str, end_d
     return items, (running_debit, running_credit), next_cursor
 
 
-def trial_balance(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
-    """Per account with movements up to `date` (default: today): total debits, total credits and the balance on
-    its normal side; the debit and credit totals of a balanced ledger are equal. One Query of
-    the monthly balances up to the month of `date` and one of the chart."""
-    date = date or clock.today()
+def month_balances_through(table: Table, company_id: int, date: str) -> dict[int, list[accounting.MonthBalance]]:
+    """Every account's monthly balances up to the month of `date`: one Query, whatever the
+    number of postings (the posting engine keeps them in the posting's transaction)."""
     balances = table.query_all(partition=("GSI1PK", keys.balances_partition(company_id)), index=GSI1,
                                sort_range=("GSI1SK", None, f"{date[:7]}#~"))
     by_account: dict[int, list[accounting.MonthBalance]] = {}
     for item in balances:
         by_account.setdefault(int(item["accountId"]), []).append(month_balance(item))
+    return by_account
+
+
+def trial_balance(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
+    """Per account with movements up to `date` (default: today): total debits, total credits and the balance on
+    its normal side; the debit and credit totals of a balanced ledger are equal. One Query of
+    the monthly balances up to the month of `date` and one of the chart."""
+    date = date or clock.today()
+    by_account = month_balances_through(table, company_id, date)
     rows = []
     total_debit = total_credit = ZERO
     accounts = {int(item["id"]): item for item in chart.all_accounts(table, company_id)}

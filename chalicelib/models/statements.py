@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import List, Optional
+
+from pydantic import Field
+
+from chalicelib.models.base import Date, RequestModel, ResponseModel
+
+
+class BalanceSheetQuery(RequestModel):
+    date: Optional[Date] = Field(None, description="Default: today (UTC).")
+    compare_date: Optional[Date] = Field(None, description="A second column: the balances at this date.")
+
+
+class IncomeStatementQuery(RequestModel):
+    start_date: Optional[Date] = Field(None, description="Default: 1 January of endDate's year.")
+    end_date: Optional[Date] = Field(None, description="Default: today (UTC); not before startDate.")
+    compare_start_date: Optional[Date] = Field(None, description="A second column: send both compare dates.")
+    compare_end_date: Optional[Date] = None
+
+
+class StatementAccount(ResponseModel):
+    """An account with its sub-accounts; its balance includes theirs (on the section's normal side)."""
+    chart_of_account_id: int
+    code: str
+    name: str
+    balance: Decimal
+    compare_balance: Optional[Decimal] = None
+    accounts: List[StatementAccount]
+
+
+class StatementSection(ResponseModel):
+    total: Decimal
+    compare_total: Optional[Decimal] = None
+    accounts: List[StatementAccount] = Field(description="the top of the chart's tree; accounts that never moved "
+                                                          "are left out")
+
+
+class EquitySection(StatementSection):
+    current_year_result: Decimal = Field(description="income less cost and expenses since 1 January")
+    compare_current_year_result: Optional[Decimal] = None
+    prior_years_result: Decimal = Field(description="earlier years' result not closed into an equity account")
+    compare_prior_years_result: Optional[Decimal] = None
+
+
+class BalanceSheet(ResponseModel):
+    date: str
+    compare_date: Optional[str] = None
+    assets: StatementSection
+    liabilities: StatementSection
+    equity: EquitySection = Field(description="total includes the current and prior years' result")
+    total_liabilities_and_equity: Decimal
+    compare_total_liabilities_and_equity: Optional[Decimal] = None
+    balanced: bool = Field(description="assets = liabilities + equity in every column")
+
+
+class IncomeStatement(ResponseModel):
+    start_date: str
+    end_date: str
+    compare_start_date: Optional[str] = None
+    compare_end_date: Optional[str] = None
+    revenue: StatementSection
+    cost_of_sales: StatementSection
+    gross_margin: Decimal
+    compare_gross_margin: Optional[Decimal] = None
+    expenses: StatementSection
+    operating_result: Decimal
+    compare_operating_result: Optional[Decimal] = None
+    net_result: Decimal = Field(description="the chart has no financial or tax sections: the operating result")
+    compare_net_result: Optional[Decimal] = None

@@ -1,0 +1,78 @@
+"""The balance sheet and the income statement: two Queries (the monthly balances up to the
+latest date asked, and the chart) whatever the number of documents and entries."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import accounting, statements
+from chalicelib.domain.statements import Movements
+from chalicelib.errors import ValidationFailed
+from chalicelib.services import chart
+from chalicelib.services.reports import month_balances_through
+from chalicelib.store.table import Table
+
+
+def balance_sheet(table: Table, company_id: int, date: str | None, compare_date: str | None) -> dict[str, Any]:
+    date = date or clock.today()
+    dates = [date] + ([compare_date] if compare_date else [])
+    months = month_balances_through(table, company_id, max(dates))
+    columns = [(_movements(months, day), _movements(months, accounting.previous_day(f"{day[:4]}-01-01")))
+               for day in dates]
+    sheet = statements.balance_sheet(chart.all_accounts(table, company_id), columns)
+    equity = sheet["equity"]
+    return {"date": date, "compareDate": compare_date,
+            "assets": _section(sheet["assets"]), "liabilities": _section(sheet["liabilities"]),
+            "equity": {**_section(equity), **_figure("currentYearResult", equity["currentYearResult"]),
+                       **_figure("priorYearsResult", equity["priorYearsResult"])},
+            **_figure("totalLiabilitiesAndEquity", sheet["totalLiabilitiesAndEquity"]),
+            "balanced": all(sheet["balanced"])}
+
+
+def income_statement(table: Table, company_id: int, start_date: str | None, end_date: str | None,
+                     compare_start: str | None, compare_end: str | None) -> dict[str, Any]:
+    end_date = end_date or clock.today()
+    start_date = start_date or f"{end_date[:4]}-01-01"
+    periods = [("startDate", start_date, end_date)]
+    if (compare_start is None) != (compare_end is None):
+        missing = "compareEndDate" if compare_end is None else "compareStartDate"
+        raise ValidationFailed.for_field(missing, "send compareStartDate and compareEndDate together")
+    if compare_start is not None and compare_end is not None:
+        periods.append(("compareStartDate", compare_start, compare_end))
+    for field, start, end in periods:
+        if start > end:
+            raise ValidationFailed.for_field(field, "must not be after its end date")
+    months = month_balances_through(table, company_id, max(end for _, _, end in periods))
+    columns = [{account: through_end - before
+                for account, through_end, before in _spans(months, start, end)} for _, start, end in periods]
+    report = statements.income_statement(chart.all_accounts(table, company_id), columns)
+    return {"startDate": start_date, "endDate": end_date, "compareStartDate": compare_start,
+            "compareEndDate": compare_end,
+            "revenue": _section(report["revenue"]), "costOfSales": _section(report["costOfSales"]),
+            **_figure("grossMargin", report["grossMargin"]), "expenses": _section(report["expenses"]),
+            **_figure("operatingResult", report["operatingResult"]), **_figure("netResult", report["netResult"])}
+
+
+def _movements(months: dict[int, list[accounting.MonthBalance]], date: str) -> dict[int, Movements]:
+    return {account: Movements(*accounting.totals_through(balances, date)) for account, balances in months.items()}
+
+
+def _spans(months: dict[int, list[accounting.MonthBalance]], start: str, end: str):
+    before = accounting.previous_day(start)
+    for account, balances in months.items():
+        yield (account, Movements(*accounting.totals_through(balances, end)),
+               Movements(*accounting.totals_through(balances, before)))
+
+
+def _figure(name: str, values: list[Any]) -> dict[str, Any]:
+    """A figure and its comparison column: {name: first, compareName: second or null}."""
+    return {name: values[0], f"compare{name[0].upper()}{name[1:]}": values[1] if len(values) > 1 else None}
+
+
+def _section(section: dict[str, Any]) -> dict[str, Any]:
+    return {**_figure("total", section["totals"]), "accounts": [_node(node) for node in section["accounts"]]}
+
+
+def _node(node: dict[str, Any]) -> dict[str, Any]:
+    return {"chartOfAccountId": node["chartOfAccountId"], "code": node["code"], "name": node["name"],
+            **_figure("balance", node["amounts"]), "accounts": [_node(child) for child in node["accounts"]]}
