@@ -147,3 +147,51 @@ def test_bad_periods_are_400_naming_the_field_and_companies_see_only_their_books
     assert other["assets"] == {"total": 0, "compareTotal": None, "accounts": []} and other["balanced"]
     mine = api.get("/reports/balance-sheet?date=2026-12-31", key=company_a.api_key).json
     assert mine["assets"]["total"] == 500
+
+
+def test_the_reports_export_as_csv_xlsx_and_pdf_with_the_json_figures(api, company_a):
+    import csv
+    import io
+
+    import openpyxl
+    from pypdf import PdfReader
+
+    books = Ledger(api, company_a)
+    books.entry("2025-06-01", "1101", "31", 1000)
+    books.entry("2026-01-10", "1102", "41", "500.10")
+    books.entry("2026-01-15", "51", "21", 200)
+    path = "/reports/balance-sheet?date=2026-02-28&compareDate=2025-12-31"
+    sheet = books.report(path)
+
+    def export(path, accept):
+        answer = api.http.request("GET", path, headers={"authorization": f"Bearer {company_a.api_key}",
+                                                        "accept": accept}, body=b"")
+        assert answer.status_code == 200, answer.body[:300]
+        return answer
+
+    exported = export(path, "text/csv")
+    assert exported.headers["Content-Type"].startswith("text/csv")
+    assert 'filename="balance-general-2026-02-28.csv"' in exported.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(exported.body.decode("utf-8-sig"))))
+    assert rows[0] == ["Código", "Cuenta", "Saldo al 2026-02-28", "Saldo al 2025-12-31"]
+    by_name = {row[1]: row[2:] for row in rows[1:]}
+    # the JSON's figures, with their cents: Caja 1000 (both dates), Bancos 500.10 (nothing in 2025)
+    assert by_name["Caja"] == ["1000.00", "1000.00"] and by_name["Bancos"] == ["500.10", "0.00"]
+    assert by_name["Total activo"] == [f"{sheet['assets']['total']:.2f}", f"{sheet['assets']['compareTotal']:.2f}"]
+    assert by_name["Resultado del ejercicio"] == ["300.10", "0.00"]
+    assert by_name["Total pasivo y patrimonio"] == ["1500.10", "1000.00"]
+
+    xlsx = export(path, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    cells = list(openpyxl.load_workbook(io.BytesIO(xlsx.body)).active.iter_rows(values_only=True))
+    assert cells[0][0] == "Alpha S. de R.L." and cells[1][0] == "Balance general"
+    numbers = {row[1]: row[2:4] for row in cells[5:] if row[1]}
+    assert numbers["Bancos"] == (500.1, 0) and isinstance(numbers["Total activo"][0], float)  # numbers, not text
+    assert numbers["Total activo"] == (1500.1, 1000)
+
+    pdf = export("/reports/income-statement?startDate=2026-01-01&endDate=2026-02-28", "application/pdf")
+    assert pdf.headers["Content-Type"] == "application/pdf"
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.body)).pages)
+    assert "Alpha S. de R.L." in text and "Estado de resultados" in text
+    assert "Utilidad bruta" in text and "300.10" in text and "Resultado neto" in text
+    # anything else is JSON
+    assert api.get(path, key=company_a.api_key, headers={"Accept": "text/html"}).json["balanced"] is True

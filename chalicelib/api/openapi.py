@@ -169,6 +169,10 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
     if spec.idempotent:
         parameters.append({"name": "Idempotency-Key", "in": "header", "required": False,
                            "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN}})
+    if spec.exports:
+        parameters.append({"name": "Accept", "in": "header", "required": False,
+                           "description": "JSON unless the first value asks for one of the other types",
+                           "schema": {"type": "string", "enum": ["application/json", *spec.exports]}})
     if spec.produces is not None:
         parameters.append({"name": "Accept", "in": "header", "required": True,
                            "description": "the first value must be the route's media type",
@@ -182,7 +186,8 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
     if spec.produces is not None:
         success["content"] = {spec.produces: {"schema": {"type": "string", "contentMediaType": spec.produces}}}
     elif spec.response is not None:
-        success["content"] = {"application/json": {"schema": refs[(spec.response_model, "serialization")]}}
+        success["content"] = {"application/json": {"schema": refs[(spec.response_model, "serialization")]}, **{
+            media_type: {"schema": {"type": "string", "contentMediaType": media_type}} for media_type in spec.exports}}
     links = _links(spec)
     if links:
         success["links"] = links

@@ -97,6 +97,9 @@ class RouteSpec:
     # A binary media type the route answers instead of JSON (a PDF): its handler returns a
     # Response with those bytes; errors stay JSON.
     produces: str | None = None
+    # Media types the route also answers, besides JSON, when the first Accept value asks for one
+    # (a report as CSV, XLSX or PDF: api/exports.py).
+    exports: tuple[str, ...] = ()
 
     @property
     def body_model(self) -> type[BaseModel] | None:
@@ -156,14 +159,15 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
              response: ModelRef | None = None, status: int | None = None,
              access: Access = Access.ANY, permission: str | None = None,
              idempotent: bool | None = None, string_ids: tuple[str, ...] = (),
-             names_company: bool = False, produces: str | None = None) -> Callable[..., Any]:
+             names_company: bool = False, produces: str | None = None,
+             exports: tuple[str, ...] = ()) -> Callable[..., Any]:
     spec = RouteSpec(
         method=method, path=path, summary=summary, tag=tag,
         body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EMPTY_BODY,
         query=query, response=response, status=status or (201 if method == "POST" else 200),
         access=access, permission=permission or (READ if method == "GET" else WRITE),
         idempotent=(method == "POST") if idempotent is None else idempotent, string_ids=string_ids,
-        names_company=names_company, produces=produces)
+        names_company=names_company, produces=produces, exports=exports)
 
     def register(handler: Callable[[Call], Any]) -> Callable[[Call], Any]:
         ROUTES.append(spec)
@@ -174,8 +178,8 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
 
         authorizer = None if spec.access is Access.PUBLIC else GATEWAY_AUTHORIZER
         blueprint.route(path, methods=[method], authorizer=authorizer, content_types=_ANY_CONTENT)(view)
-        if produces is not None:
-            _declare_binary_type(blueprint, produces)
+        for media_type in ([produces] if produces else []) + [t for t in exports if not t.startswith("text/")]:
+            _declare_binary_type(blueprint, media_type)
         return handler
 
     return register

@@ -1,11 +1,14 @@
-"""Financial statements (read by every role that reads the books)."""
+"""Financial statements (read by every role that reads the books): JSON, or CSV, XLSX or PDF by
+Accept."""
 from __future__ import annotations
 
 from typing import Any
 
 from chalice import Blueprint
 
+from chalicelib.api.exports import report_answer
 from chalicelib.api.routing import Call, endpoint
+from chalicelib.exports import REPORT_TYPES
 
 blueprint = Blueprint(__name__)
 M = "chalicelib.models.statements:"
@@ -13,20 +16,22 @@ REPORTS = "Reports"
 
 
 @endpoint(blueprint, "GET", "/reports/balance-sheet", summary="Balance sheet at a date (assets = liabilities + "
-          "equity, the year's result in equity)", tag=REPORTS, query=M + "BalanceSheetQuery", response=M + "BalanceSheet")
+          "equity, the year's result in equity)", tag=REPORTS, query=M + "BalanceSheetQuery", response=M + "BalanceSheet", exports=REPORT_TYPES)
 def balance_sheet(call: Call) -> Any:
     from chalicelib.services import statements
 
-    return statements.balance_sheet(call.command.table, call.principal.company_id, call.query.date,
-                                    call.query.compare_date)
+    report = statements.balance_sheet(call.command.table, call.principal.company_id, call.query.date,
+                                      call.query.compare_date)
+    return report_answer(call, report, statements.balance_sheet_table)
 
 
 @endpoint(blueprint, "GET", "/reports/income-statement", summary="Income statement of a period: revenue, cost of "
           "sales, gross margin, expenses, result", tag=REPORTS, query=M + "IncomeStatementQuery",
-          response=M + "IncomeStatement")
+          response=M + "IncomeStatement", exports=REPORT_TYPES)
 def income_statement(call: Call) -> Any:
     from chalicelib.services import statements
 
     query = call.query
-    return statements.income_statement(call.command.table, call.principal.company_id, query.start_date,
-                                       query.end_date, query.compare_start_date, query.compare_end_date)
+    report = statements.income_statement(call.command.table, call.principal.company_id, query.start_date,
+                                         query.end_date, query.compare_start_date, query.compare_end_date)
+    return report_answer(call, report, statements.income_statement_table)

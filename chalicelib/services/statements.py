@@ -6,6 +6,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import accounting, statements
+from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.domain.statements import Movements
 from chalicelib.errors import ValidationFailed
 from chalicelib.services import chart
@@ -76,3 +77,75 @@ def _section(section: dict[str, Any]) -> dict[str, Any]:
 def _node(node: dict[str, Any]) -> dict[str, Any]:
     return {"chartOfAccountId": node["chartOfAccountId"], "code": node["code"], "name": node["name"],
             **_figure("balance", node["amounts"]), "accounts": [_node(child) for child in node["accounts"]]}
+
+
+# --- as tables, for the CSV, XLSX and PDF exports -------------------------------------------------
+
+def balance_sheet_table(report: dict[str, Any]) -> ReportTable:
+    compare = report["compareDate"]
+    subtitle = f"Al {_day(report['date'])}" + (f", comparado con el {_day(compare)}" if compare else "")
+    table = _table("Balance general", subtitle, [report["date"]] + ([compare] if compare else []),
+                   f"balance-general-{report['date']}")
+    for title, key in (("ACTIVO", "assets"), ("PASIVO", "liabilities"), ("PATRIMONIO", "equity")):
+        _section_rows(table, title, report[key], compare is not None, closing=key != "equity")
+    equity = report["equity"]
+    _figure_row(table, "Resultado del ejercicio", equity, "currentYearResult", compare is not None, level=1)
+    _figure_row(table, "Resultados de ejercicios anteriores", equity, "priorYearsResult", compare is not None, level=1)
+    _figure_row(table, "Total patrimonio", equity, "total", compare is not None, emphasis=True)
+    _figure_row(table, "Total pasivo y patrimonio", report, "totalLiabilitiesAndEquity", compare is not None,
+                emphasis=True)
+    return table
+
+
+def income_statement_table(report: dict[str, Any]) -> ReportTable:
+    compare = report["compareStartDate"] is not None
+    period = f"Del {_day(report['startDate'])} al {_day(report['endDate'])}"
+    subtitle = period + (f", comparado con el {_day(report['compareStartDate'])} al "
+                         f"{_day(report['compareEndDate'])}" if compare else "")
+    columns = [f"{report['startDate']} a {report['endDate']}"] + (
+        [f"{report['compareStartDate']} a {report['compareEndDate']}"] if compare else [])
+    table = _table("Estado de resultados", subtitle, columns,
+                   f"estado-de-resultados-{report['startDate']}-{report['endDate']}", heading="Periodo")
+    _section_rows(table, "INGRESOS", report["revenue"], compare)
+    _section_rows(table, "COSTO DE VENTAS", report["costOfSales"], compare)
+    _figure_row(table, "Utilidad bruta", report, "grossMargin", compare, emphasis=True)
+    _section_rows(table, "GASTOS", report["expenses"], compare)
+    _figure_row(table, "Resultado de operación", report, "operatingResult", compare, emphasis=True)
+    _figure_row(table, "Resultado neto", report, "netResult", compare, emphasis=True)
+    return table
+
+
+def _table(title: str, subtitle: str, dates: list[str], filename: str, heading: str = "Saldo al") -> ReportTable:
+    return ReportTable(title, subtitle, (Column("Código"), Column("Cuenta"),
+                                         *(Column(f"{heading} {date}", "amount") for date in dates)),
+                       filename=filename)
+
+
+def _section_rows(table: ReportTable, title: str, section: dict[str, Any], compare: bool, closing: bool = True) -> None:
+    table.add("", title, *([None, None] if compare else [None]), emphasis=True)
+
+    def account_rows(node: dict[str, Any], level: int) -> None:
+        table.add(node["code"], node["name"], *_values(node, "balance", compare), level=level)
+        for child in node["accounts"]:
+            account_rows(child, level + 1)
+
+    for node in section["accounts"]:
+        account_rows(node, 1)
+    if closing:
+        _figure_row(table, f"Total {title.lower()}", section, "total", compare, emphasis=True)
+
+
+def _figure_row(table: ReportTable, label: str, source: dict[str, Any], name: str, compare: bool,
+                emphasis: bool = False, level: int = 0) -> None:
+    table.add("", label, *_values(source, name, compare), emphasis=emphasis, level=level)
+
+
+def _values(source: dict[str, Any], name: str, compare: bool) -> list[Any]:
+    values = [amount(source[name])]
+    if compare:
+        values.append(amount(source[f"compare{name[0].upper()}{name[1:]}"]))
+    return values
+
+
+def _day(iso_date: str) -> str:
+    return f"{iso_date[8:10]}/{iso_date[5:7]}/{iso_date[:4]}"

@@ -1,0 +1,31 @@
+"""A report answered as JSON, or as CSV, XLSX or PDF when the first Accept value asks for one
+(API Gateway decodes a binary body only for the first Accept value, as for the print routes)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from chalice import Response
+
+from chalicelib.api.routing import Call
+from chalicelib.domain.report_table import ReportTable
+from chalicelib.exports import EXTENSIONS, REPORT_TYPES, writer
+
+
+def requested_type(headers: Mapping[str, str]) -> str | None:
+    first = (headers.get("accept") or "").split(",")[0].split(";")[0].strip().lower()
+    return first if first in REPORT_TYPES else None
+
+
+def report_answer(call: Call, report: dict[str, Any], as_table: Callable[[dict[str, Any]], ReportTable]) -> Any:
+    media_type = requested_type(call.headers)
+    if media_type is None:
+        return report
+    from chalicelib.services import accounts
+
+    table = as_table(report)
+    company = accounts.get_company(call.command.table, call.principal.company_id)
+    body = writer(media_type)(table, company)
+    text = media_type.startswith("text/")  # a text body travels as text; the others base64-encoded
+    return Response(body=body.decode("utf-8") if text else body, status_code=200, headers={
+        "Content-Type": media_type + ("; charset=utf-8" if text else ""),
+        "Content-Disposition": f'attachment; filename="{table.filename}.{EXTENSIONS[media_type]}"'})
