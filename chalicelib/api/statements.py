@@ -35,3 +35,23 @@ def income_statement(call: Call) -> Any:
     report = statements.income_statement(call.command.table, call.principal.company_id, query.start_date,
                                          query.end_date, query.compare_start_date, query.compare_end_date)
     return report_answer(call, report, statements.income_statement_table)
+
+
+@endpoint(blueprint, "GET", "/reports/sales-book", summary="Honduras: the sales book (libro de ventas) of a period",
+          tag=REPORTS, query=M + "BookQuery", response=M + "TaxBook", exports=REPORT_TYPES)
+def sales_book(call: Call) -> Any:
+    return _book(call, "sales")
+
+
+@endpoint(blueprint, "GET", "/reports/purchase-book", summary="Honduras: the purchase book (libro de compras) of a "
+          "period", tag=REPORTS, query=M + "BookQuery", response=M + "TaxBook", exports=REPORT_TYPES)
+def purchase_book(call: Call) -> Any:
+    return _book(call, "purchases")
+
+
+def _book(call: Call, which: str) -> Any:
+    from chalicelib.services import tax_books
+
+    report = tax_books.book(call.command.table, call.principal.company_id, which, call.query.start_date,
+                            call.query.end_date)
+    return report_answer(call, report, tax_books.book_table(tax_books.BOOKS[which][0]))

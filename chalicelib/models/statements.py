@@ -69,3 +69,46 @@ class IncomeStatement(ResponseModel):
     compare_operating_result: Optional[Decimal] = None
     net_result: Decimal = Field(description="the chart has no financial or tax sections: the operating result")
     compare_net_result: Optional[Decimal] = None
+
+
+class BookQuery(RequestModel):
+    start_date: Date
+    end_date: Date = Field(description="not before startDate")
+
+
+class BookRow(ResponseModel):
+    """One fiscal document; a credit note's amounts are negative, a cancelled document's zero."""
+    document_id: int
+    date: str
+    type: str
+    type_name: str
+    number: Optional[str] = None
+    cai: Optional[str] = None
+    business_partner_id: int
+    partner_tax_id: Optional[str] = Field(None, description="the partner's RTN")
+    partner_name: str
+    status: str = Field(description="`confirmed`, or `cancelled` (kept in the book with no amounts)")
+    exempt: Decimal
+    exonerated: Decimal = Field(description="exonerated sales are not recorded apart yet: 0")
+    taxed15: Decimal
+    taxed18: Decimal
+    isv15: Decimal
+    isv18: Decimal
+    total: Decimal
+
+
+class BookTotals(ResponseModel):
+    exempt: Decimal
+    exonerated: Decimal
+    taxed15: Decimal
+    taxed18: Decimal
+    isv15: Decimal
+    isv18: Decimal
+    total: Decimal
+
+
+class TaxBook(ResponseModel):
+    start_date: str
+    end_date: str
+    rows: List[BookRow]
+    totals: BookTotals
