@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import datetime
 import json
-from decimal import Decimal
+from decimal import Decimal, DecimalException
 from typing import Any
 
 _encode_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  (UTF-8 out, not \u escapes)
 
 
 def loads(text: str | bytes) -> Any:
-    return json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
+    return json.loads(text, parse_float=_number, parse_constant=_reject_constant)
+
+
+def _number(text: str) -> Decimal:
+    try:
+        return Decimal(text)
+    except DecimalException:  # an exponent beyond Decimal's range (1e999999999999999999999)
+        raise ValueError(f"{text[:20]} is beyond the numbers this service reads") from None
 
 
 def whole_number(value: Any) -> Any:

@@ -17,12 +17,16 @@
 4. Clients: moto drops boto3's default session each time a mock starts (every test), and each
    new session re-reads and parses botocore's JSON data files (the endpoints, each service's
    model, after a walk of the data directories): about 50 ms a client. The parsed files and the
-   walk are kept for the process instead; botocore
-   reads them as they are (its one in-place merge, of SDK extras, gives the same result again).
+   walk are kept for the process instead. The cached models are shared: moto's own additions to
+   a service model (merged into it in place) then show in every later client of that service in
+   the process, an operation or a protocol more than production's botocore has; the app never
+   calls them, and the deployed Lambdas do not load this module.
 5. Item answers: moto writes every DynamoDB answer by walking botocore's shape of it, attribute
    by attribute (half the time of a request that reads a few dozen items). The answers of the
-   item operations are plain JSON already (attribute values as {"S": ...}), so they are written
-   with json.dumps: the same body, binary values in base64, no nulls, as the shape walk gives."""
+   reads and single-item writes are plain JSON already (attribute values as {"S": ...}), so they
+   are written with json.dumps: botocore parses from them what it parses from the shape walk's
+   (binary values in base64, no nulls), except a whole number of capacity units read as 2, not
+   2.0. Batch and transactional writes keep moto's writer."""
 from __future__ import annotations
 
 import bisect
@@ -56,7 +60,7 @@ def _keep_parsed_botocore_files() -> None:
 
 
 _ITEM_OPERATIONS = {"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
-                    "BatchWriteItem", "TransactGetItems", "TransactWriteItems"}
+                    "TransactGetItems"}
 
 
 def _write_item_answers_as_json() -> None:

@@ -37,11 +37,15 @@ def test_nested_field_paths_use_json_names(api, company_a):
     assert fields == {"unitPrice", "taxRate"}
 
 
-@pytest.mark.parametrize("raw", [b"{", b"{'a': 1}", b"NaN", b'{"name": NaN}', b"\xff\xfe"])
+@pytest.mark.parametrize("raw", [b"{", b"{'a': 1}", b"NaN", b'{"name": NaN}', b"\xff\xfe",
+                                 b'{"name": "A", "type": "customer", "credit_block_days": 1e999999999999999999999}'])
 def test_malformed_json_is_400(api, company_a, raw):
+    """The last: an exponent beyond Decimal's range was a 500 (found by review)."""
     reply = api.request("POST", "/business-partners", raw=raw, key=company_a.api_key)
     assert reply.status == 400
     assert reply.json["code"] == "MALFORMED_JSON"
+    gateway = api.request("POST", "/webhooks/gateway-b", raw=raw)  # public: the gateway's notification
+    assert (gateway.status, gateway.json["code"]) == (400, "MALFORMED_JSON")
 
 
 @pytest.mark.parametrize("body", [[], "text", 5, None])

@@ -58,7 +58,12 @@ def test_print_routes_are_described_as_pdf(api, company_a):
         assert "406" in responses
         accept = [p for p in paths[path]["post"]["parameters"] if p["name"] == "Accept"]
         assert accept == [{"name": "Accept", "in": "header", "required": True, "schema": {
-            "type": "string", "enum": ["application/pdf"]}, "description": "the first value must be the route's media type"}]
+            "type": "string", "pattern": "^ *application/pdf *(;[^,]*)?(,.*)?$"},
+            "description": "the first value must be the route's media type"}]
+    reports = paths["/reports/sales-book"]["get"]
+    assert set(reports["responses"]["200"]["content"]) == {
+        "application/json", "text/csv", "application/pdf",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 
 
 def test_the_document_states_the_rules_the_validation_applies(api, company_a):

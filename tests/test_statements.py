@@ -160,6 +160,11 @@ def test_the_reports_export_as_csv_xlsx_and_pdf_with_the_json_figures(api, compa
     books.entry("2025-06-01", "1101", "31", 1000)
     books.entry("2026-01-10", "1102", "41", "500.10")
     books.entry("2026-01-15", "51", "21", 200)
+    trap = api.post("/chart-of-accounts", {"code": "1103", "name": '=HYPERLINK("http://x.example")',
+                                           "type": "asset", "parentId": books.ids["11"]}, key=books.key).json
+    books.ids["1103"] = trap["id"]
+    books.entry("2026-01-20", "1103", "1101", 1)
+    books.entry("2026-01-21", "1101", "1103", 1)  # it moved, so it is listed (at 0)
     path = "/reports/balance-sheet?date=2026-02-28&compareDate=2025-12-31"
     sheet = books.report(path)
 
@@ -180,9 +185,15 @@ def test_the_reports_export_as_csv_xlsx_and_pdf_with_the_json_figures(api, compa
     assert by_name["Total activo"] == [f"{sheet['assets']['total']:.2f}", f"{sheet['assets']['compareTotal']:.2f}"]
     assert by_name["Resultado del ejercicio"] == ["300.10", "0.00"]
     assert by_name["Total pasivo y patrimonio"] == ["1500.10", "1000.00"]
+    # a name that a spreadsheet would run as a formula stays text, and caches key on Accept
+    assert by_name["'=HYPERLINK(\"http://x.example\")"] == ["0.00", "0.00"]
+    assert exported.headers["Vary"] == "Accept"
 
     xlsx = export(path, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-    cells = list(openpyxl.load_workbook(io.BytesIO(xlsx.body)).active.iter_rows(values_only=True))
+    worksheet = openpyxl.load_workbook(io.BytesIO(xlsx.body)).active
+    cells = list(worksheet.iter_rows(values_only=True))
+    trap_cell = next(cell for row in worksheet.iter_rows() for cell in row if str(cell.value).startswith("=HYPER"))
+    assert trap_cell.data_type == "s"  # a string, not a formula ("f")
     assert cells[0][0] == "Alpha S. de R.L." and cells[1][0] == "Balance general"
     numbers = {row[1]: row[2:4] for row in cells[5:] if row[1]}
     assert numbers["Bancos"] == (500.1, 0) and isinstance(numbers["Total activo"][0], float)  # numbers, not text

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
+
+from pypdf import PdfReader
 
 from tests.documents_support import Shop
 from tests.test_call_budget import calls, measure  # noqa: F401  (calls is a fixture)
@@ -53,6 +56,19 @@ def test_a_hand_worked_month(api, company_a):
     assert table[0][:7] == ["Fecha", "Tipo", "Número", "CAI", "RTN", "Nombre", "Estado"]
     assert table[4][6] == "ANULADO" and table[3][9] == "-100.00" and table[-1][5:] == [
         "Totales", "", "20.00", "0.00", "100.00", "50.00", "15.00", "9.00", "194.00"]
+    assert table[3][7] == "0.00"  # a credit note's empty columns are 0.00, not -0.00
+    answer = api.get("/reports/sales-book?startDate=2026-11-01&endDate=2026-11-30", key=shop.key).text
+    assert re.search(r":-0(\.0+)?[,}]", answer) is None
+
+    # the PDF: a landscape page (seven amount columns), every row (it was a 500 with rows: too wide)
+    printed = api.http.request("GET", "/reports/sales-book?startDate=2026-11-01&endDate=2026-11-30",
+                               headers={"authorization": f"Bearer {shop.key}", "accept": "application/pdf"}, body=b"")
+    assert printed.status_code == 200, printed.body[:300]
+    reader = PdfReader(io.BytesIO(printed.body))
+    page = reader.pages[0]
+    assert page.mediabox.width > page.mediabox.height
+    text = "".join(p.extract_text() for p in reader.pages)
+    assert "Libro de ventas" in text and first["number"] in text and "ANULADO" in text and "194.00" in text
 
 
 def test_a_month_reads_only_that_month_and_other_countries_are_refused(api, calls, company_a, company_b):  # noqa: F811

@@ -18,6 +18,7 @@ def requested_type(headers: Mapping[str, str]) -> str | None:
 
 def report_answer(call: Call, report: dict[str, Any], as_table: Callable[[dict[str, Any]], ReportTable]) -> Any:
     media_type = requested_type(call.headers)
+    call.response_headers["Vary"] = "Accept"  # one URL, several answers: caches must key on Accept
     if media_type is None:
         return report
     from chalicelib.services import accounts
@@ -27,5 +28,5 @@ def report_answer(call: Call, report: dict[str, Any], as_table: Callable[[dict[s
     body = writer(media_type)(table, company)
     text = media_type.startswith("text/")  # a text body travels as text; the others base64-encoded
     return Response(body=body.decode("utf-8") if text else body, status_code=200, headers={
-        "Content-Type": media_type + ("; charset=utf-8" if text else ""),
+        "Content-Type": media_type + ("; charset=utf-8" if text else ""), "Vary": "Accept",
         "Content-Disposition": f'attachment; filename="{table.filename}.{EXTENSIONS[media_type]}"'})

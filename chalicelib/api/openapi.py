@@ -2,6 +2,7 @@
 every route is documented by being declared."""
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -139,8 +140,9 @@ def _operation_id(spec: RouteSpec) -> str:
 def _links(spec: RouteSpec) -> dict[str, Any]:
     """What a created record's id opens (OpenAPI links): every operation on the path below the
     collection it was created in. Clients, and the fuzzer's stateful phase, follow them."""
-    if spec.method != "POST" or spec.status != 201 or "id" not in getattr(spec.response_model, "model_fields", {}):
-        return {}
+    if (spec.method != "POST" or spec.status != 201 or spec.access is not Access.ANY
+            or "id" not in getattr(spec.response_model, "model_fields", {})):
+        return {}  # (a company created from a session is not the one its routes act on)
     links = {}
     for target in ROUTES:
         rest = target.path[len(spec.path):]
@@ -171,12 +173,12 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
                            "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN}})
     if spec.exports:
         parameters.append({"name": "Accept", "in": "header", "required": False,
-                           "description": "JSON unless the first value asks for one of the other types",
-                           "schema": {"type": "string", "enum": ["application/json", *spec.exports]}})
+                           "description": f"JSON unless the first value is one of {', '.join(spec.exports)}",
+                           "schema": {"type": "string", "examples": ["application/json", *spec.exports]}})
     if spec.produces is not None:
         parameters.append({"name": "Accept", "in": "header", "required": True,
                            "description": "the first value must be the route's media type",
-                           "schema": {"type": "string", "enum": [spec.produces]}})
+                           "schema": {"type": "string", "pattern": f"^ *{re.escape(spec.produces)} *(;[^,]*)?(,.*)?$"}})
     if parameters:
         operation["parameters"] = parameters
     if spec.body is not None and (spec.body_model.model_fields or spec.body_model.model_config.get("extra") == "allow"):

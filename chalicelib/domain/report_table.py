@@ -11,6 +11,7 @@ from typing import Any, Literal, Optional
 class Column:
     title: str
     kind: Literal["text", "amount"] = "text"
+    weight: float = 1.0  # a text column's share of the printed width left by the amounts
 
 
 @dataclass(frozen=True)

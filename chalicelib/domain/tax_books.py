@@ -38,7 +38,7 @@ def book_row(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> 
             "typeName": kind.name, "number": document.get("number"), "cai": cai.get("cai"),
             "businessPartnerId": int(document["businessPartnerId"]),
             "partnerTaxId": (partner or {}).get("taxId"), "partnerName": (partner or {}).get("name", ""),
-            "status": document["status"], **{name: sign * value for name, value in amounts.items()}}
+            "status": document["status"], **{name: (sign * value) or ZERO for name, value in amounts.items()}}
 
 
 def book_totals(rows: Iterable[Mapping[str, Any]]) -> dict[str, Decimal]:

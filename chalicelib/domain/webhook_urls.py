@@ -74,8 +74,10 @@ _GLOBAL_UNICAST = _V6("2000::/3")
 
 # A URL check_url accepts, for the OpenAPI document: https, a public host name of 2 or 3 labels
 # (check_url takes more: public IP literals, longer names, http locally), a port, a path.
-WEBHOOK_URL_PATTERN = (r"^[Hh][Tt][Tt][Pp][Ss]://([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,2}[A-Za-z]{2,63}"
-                       r"(:[1-9][0-9]{0,3})?(/[!$&-;=?-~]*)?$")
+WEBHOOK_URL_PATTERN = (r"^[Hh][Tt][Tt][Pp][Ss]://(?![^/:?]*\.([Ii][Nn][Tt][Ee][Rr][Nn][Aa][Ll]|[Ll][Oo][Cc][Aa][Ll]"
+                       r"|[Ll][Oo][Cc][Aa][Ll][Dd][Oo][Mm][Aa][Ii][Nn]|[Aa][Rr][Pp][Aa])([/:?]|$))"
+                       r"([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,2}[A-Za-z]{2,63}"
+                       r"(:[1-9][0-9]{0,3})?(/[!$%-;=?-~]*)?$")
 # Special-use and private-use names that never reach a public receiver.
 _BLOCKED_NAME_SUFFIXES = ("internal", "local", "localdomain", "home.arpa")
 _LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\Z")

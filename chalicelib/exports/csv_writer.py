@@ -10,6 +10,8 @@ from typing import Any
 
 from chalicelib.domain.report_table import ReportTable
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
 
 def write(table: ReportTable, company: dict[str, Any]) -> bytes:
     out = io.StringIO()
@@ -25,4 +27,6 @@ def _cell(value: Any) -> str:
         return ""
     if isinstance(value, Decimal):
         return format(value.quantize(Decimal("0.01")), "f")
-    return str(value)
+    text = str(value)
+    # a name like "=HYPERLINK(...)" would be a formula in a spreadsheet: quoted, it stays text
+    return "'" + text if text[:1] in FORMULA_STARTS else text

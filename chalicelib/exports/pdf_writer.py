@@ -9,9 +9,11 @@ from chalicelib.domain.report_table import ReportTable
 
 def write(table: ReportTable, company: dict[str, Any]) -> bytes:
     from chalicelib.pdf import text
-    from chalicelib.pdf.layout import LETTER, Column, Sheet, Table
+    from chalicelib.pdf.layout import LANDSCAPE_LETTER, LETTER, Column, Sheet, Table
 
-    sheet = Sheet(LETTER, title=table.title)
+    amounts = sum(column.kind == "amount" for column in table.columns)
+    wide = amounts > 3  # a tax book: landscape, smaller type
+    sheet = Sheet(LANDSCAPE_LETTER, title=table.title, margin=8) if wide else Sheet(LETTER, title=table.title)
     sheet.line_of_text(str(company.get("name") or ""), size=13, bold=True, height=6)
     if company.get("taxId"):
         label = {"HN": "RTN", "SV": "NIT"}.get(str(company.get("country")), "RTN/NIT")
@@ -20,14 +22,13 @@ def write(table: ReportTable, company: dict[str, Any]) -> bytes:
     sheet.line_of_text(table.title, size=12, bold=True, align="C", height=6)
     sheet.line_of_text(table.subtitle, size=9, align="C", height=4.5)
     sheet.ln(2)
-    amounts = sum(column.kind == "amount" for column in table.columns)
-    amount_width = 32.0
-    text_widths = [22.0, sheet.content_width - 22.0 - amounts * amount_width]
-    widths, texts = [], iter(text_widths)
-    for column in table.columns:
-        widths.append(amount_width if column.kind == "amount" else next(texts, 30.0))
-    columns = [Column(c.title, w, "R" if c.kind == "amount" else "L") for c, w in zip(table.columns, widths, strict=True)]
-    with Table(sheet, columns, wrap=(1,)) as rows:
+    amount_width = 16.0 if wide else 32.0
+    text_width = sheet.content_width - amounts * amount_width
+    weights = sum(column.weight for column in table.columns if column.kind == "text")
+    columns = [Column(c.title, amount_width, "R") if c.kind == "amount" else Column(c.title, text_width * c.weight / weights)
+               for c in table.columns]
+    texts = [index for index, column in enumerate(table.columns) if column.kind == "text"]
+    with Table(sheet, columns, size=6.5 if wide else 8, wrap=texts) as rows:
         for row in table.rows:
             cells = []
             for index, (column, value) in enumerate(zip(table.columns, row.cells, strict=True)):

@@ -13,18 +13,20 @@ def write(table: ReportTable, company: dict[str, Any]) -> bytes:
     import xlsxwriter
 
     out = io.BytesIO()
-    book = xlsxwriter.Workbook(out, {"in_memory": True})
+    # text is text: a partner named "=HYPERLINK(...)" or "http://..." is not a formula or a link
+    book = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False,
+                                     "strings_to_numbers": False})
     sheet = book.add_worksheet(table.title[:31])
     bold = book.add_format({"bold": True})
     money = book.add_format({"num_format": "#,##0.00"})
     bold_money = book.add_format({"num_format": "#,##0.00", "bold": True})
     indents = {}
-    sheet.write(0, 0, str(company.get("name") or ""), bold)
-    sheet.write(1, 0, table.title, bold)
-    sheet.write(2, 0, table.subtitle)
+    sheet.write_string(0, 0, str(company.get("name") or ""), bold)
+    sheet.write_string(1, 0, table.title, bold)
+    sheet.write_string(2, 0, table.subtitle)
     first = 4
     for index, column in enumerate(table.columns):
-        sheet.write(first, index, column.title, bold)
+        sheet.write_string(first, index, column.title, bold)
         sheet.set_column(index, index, 14 if column.kind == "amount" else 36 if index else 12)
     for offset, row in enumerate(table.rows, start=first + 1):
         for index, (column, value) in enumerate(zip(table.columns, row.cells, strict=True)):

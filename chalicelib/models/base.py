@@ -36,9 +36,9 @@ Money = Annotated[Decimal, Field(ge=0, le=MAX_AMOUNT, decimal_places=2, allow_in
 # An amount that moves money: zero would be a payment or transfer of nothing.
 PositiveMoney = Annotated[Decimal, Field(gt=0, le=MAX_AMOUNT, decimal_places=2, allow_inf_nan=False),
                           AfterValidator(_to_cents)]
-# Surrounding whitespace is stripped: a name needs one other character (Python's whitespace, in
-# the document's ECMA regex dialect).
-NOT_BLANK_PATTERN = r"[^\s\x1c-\x1f\x85]"
+# Surrounding whitespace is stripped (pydantic strips Unicode White_Space): a name needs one
+# other character. In the document's ECMA dialect \s lacks U+0085 and has U+FEFF.
+NOT_BLANK_PATTERN = r"[^\s\x85]"
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200), Field(json_schema_extra={"pattern": NOT_BLANK_PATTERN})]
 ShortText = Annotated[str, StringConstraints(max_length=200)]
 LongText = Annotated[str, StringConstraints(max_length=2000)]

@@ -25,8 +25,7 @@ class ConditionCreate(RequestModel):
     is_active: bool = True
 
 
-class ConditionUpdate(RequestModel):
-    model_config = ConfigDict(json_schema_extra=_CREDIT_DAYS_RULE)  # sent together with type; else stored type
+class ConditionUpdate(RequestModel):  # creditDays is checked against the stored type when type is not sent
     name: Name = None  # type: ignore[assignment]
     type: ConditionType = None  # type: ignore[assignment]
     credit_days: Optional[whole_number(ge=0, le=3650)] = None

@@ -13,6 +13,7 @@ from chalicelib.pdf.text import ENCODING, printable
 
 FONT = "Helvetica"
 LETTER = "letter"
+LANDSCAPE_LETTER = (279.4, 215.9)  # mm: a letter sheet turned, for wide tables
 MARGIN = 12.0
 FOOTER_HEIGHT = 10.0
 

@@ -116,7 +116,7 @@ def income_statement_table(report: dict[str, Any]) -> ReportTable:
 
 
 def _table(title: str, subtitle: str, dates: list[str], filename: str, heading: str = "Saldo al") -> ReportTable:
-    return ReportTable(title, subtitle, (Column("Código"), Column("Cuenta"),
+    return ReportTable(title, subtitle, (Column("Código"), Column("Cuenta", weight=4),
                                          *(Column(f"{heading} {date}", "amount") for date in dates)),
                        filename=filename)
 

@@ -2,6 +2,7 @@
 date index, so a month reads only that month) and one BatchGet of their partners."""
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 from chalicelib.domain import tax_books
@@ -12,6 +13,7 @@ from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
 
+MAX_BOOK_DAYS = 366  # one answer of a bounded size (a Lambda answers at most 6 MB)
 BOOKS = {"sales": ("Libro de ventas", tax_books.SALES_BOOK_TYPES),
          "purchases": ("Libro de compras", tax_books.PURCHASE_BOOK_TYPES)}
 
@@ -19,6 +21,8 @@ BOOKS = {"sales": ("Libro de ventas", tax_books.SALES_BOOK_TYPES),
 def book(table: Table, company_id: int, which: str, start_date: str, end_date: str) -> dict[str, Any]:
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    if date.fromisoformat(end_date) - date.fromisoformat(start_date) > timedelta(days=MAX_BOOK_DAYS):
+        raise ValidationFailed.for_field("endDate", f"a book spans at most {MAX_BOOK_DAYS} days (books are monthly)")
     company = accounts.get_company(table, company_id)
     if company.get("country", "HN") != "HN":
         raise ApiError("The ISV books are Honduras' (the company's country is not HN).",
@@ -43,10 +47,10 @@ def book_table(title: str):
     def as_table(report: dict[str, Any]) -> ReportTable:
         start, end = report["startDate"], report["endDate"]
         table = ReportTable(title, f"Del {start} al {end}", (
-            Column("Fecha"), Column("Tipo"), Column("Número"), Column("CAI"), Column("RTN"), Column("Nombre"),
-            Column("Estado"), Column("Exento", "amount"), Column("Exonerado", "amount"),
-            Column("Gravado 15 %", "amount"), Column("Gravado 18 %", "amount"), Column("ISV 15 %", "amount"),
-            Column("ISV 18 %", "amount"), Column("Total", "amount")),
+            Column("Fecha", weight=14), Column("Tipo", weight=17), Column("Número", weight=25), Column("CAI", weight=29),
+            Column("RTN", weight=21), Column("Nombre", weight=31), Column("Estado", weight=14), Column("Exento", "amount"), Column("Exonerado", "amount"),
+            Column("Gravado 15%", "amount"), Column("Gravado 18%", "amount"), Column("ISV 15%", "amount"),
+            Column("ISV 18%", "amount"), Column("Total", "amount")),
             filename=f"{title.lower().replace(' ', '-')}-{start}-{end}")
         for row in report["rows"]:
             table.add(row["date"], row["typeName"], row["number"] or "", row["cai"] or "", row["partnerTaxId"] or "",
