@@ -55,3 +55,22 @@ def _book(call: Call, which: str) -> Any:
     report = tax_books.book(call.command.table, call.principal.company_id, which, call.query.start_date,
                             call.query.end_date)
     return report_answer(call, report, tax_books.book_table(tax_books.BOOKS[which][0]))
+
+
+@endpoint(blueprint, "GET", "/reports/aged-receivables", summary="What each customer owes at a date, by days past "
+          "due", tag=REPORTS, query=M + "AgedQuery", response=M + "AgedBalances", exports=REPORT_TYPES)
+def aged_receivables(call: Call) -> Any:
+    return _aged(call, "receivables")
+
+
+@endpoint(blueprint, "GET", "/reports/aged-payables", summary="What the company owes each supplier at a date, by "
+          "days past due", tag=REPORTS, query=M + "AgedQuery", response=M + "AgedBalances", exports=REPORT_TYPES)
+def aged_payables(call: Call) -> Any:
+    return _aged(call, "payables")
+
+
+def _aged(call: Call, which: str) -> Any:
+    from chalicelib.services import aging
+
+    report = aging.aged_balances(call.command.table, call.principal.company_id, which, call.query.date)
+    return report_answer(call, report, aging.aged_table(which))

@@ -112,3 +112,39 @@ class TaxBook(ResponseModel):
     end_date: str
     rows: List[BookRow]
     totals: BookTotals
+
+
+class AgedQuery(RequestModel):
+    date: Optional[Date] = Field(None, description="Default: today (UTC).")
+
+
+class AgedDocument(ResponseModel):
+    document_id: int
+    type: str
+    number: Optional[str] = None
+    date: str
+    due_date: str
+    days_overdue: int
+    open: Decimal = Field(description="what it leaves owed at the date (a credit note: negative)")
+
+
+class AgedBuckets(ResponseModel):
+    current: Decimal = Field(description="not yet due")
+    days1_to30: Decimal = Field(alias="days1To30")
+    days31_to60: Decimal = Field(alias="days31To60")
+    days61_to90: Decimal = Field(alias="days61To90")
+    over90: Decimal
+    total: Decimal
+
+
+class AgedPartner(AgedBuckets):
+    business_partner_id: int
+    name: str
+    tax_id: Optional[str] = None
+    documents: List[AgedDocument]
+
+
+class AgedBalances(ResponseModel):
+    date: str
+    partners: List[AgedPartner]
+    totals: AgedBuckets

@@ -1,0 +1,54 @@
+"""Aged balances: what each partner owes (or is owed) at a date, by how long it is past due."""
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from typing import Any, Iterable, Mapping
+
+from chalicelib.domain.accounting import ZERO
+
+BUCKETS = ("current", "days1To30", "days31To60", "days61To90", "over90")
+
+
+def bucket(as_of: str, due_date: str) -> str:
+    overdue = (datetime.date.fromisoformat(as_of) - datetime.date.fromisoformat(due_date)).days
+    if overdue <= 0:
+        return "current"
+    if overdue <= 30:
+        return "days1To30"
+    if overdue <= 60:
+        return "days31To60"
+    return "days61To90" if overdue <= 90 else "over90"
+
+
+def open_amounts(movements: Iterable[Mapping[str, Any]]) -> dict[int, Decimal]:
+    """Per document, what its partner-ledger movements (its own charge, the payments against it,
+    their reversals) leave open; documents left at zero are dropped. A credit note is open as a
+    negative amount until it is refunded (applied to an invoice, it lowers neither ledger line:
+    the partner's balance moved when the note was confirmed)."""
+    totals: dict[int, Decimal] = {}
+    for movement in movements:
+        document_id = int(movement["documentId"])
+        totals[document_id] = totals.get(document_id, ZERO) + Decimal(movement["charge"]) - Decimal(movement["credit"])
+    return {document_id: amount for document_id, amount in totals.items() if amount}
+
+
+def partner_row(as_of: str, partner: Mapping[str, Any], open_documents: list[tuple[Mapping[str, Any], Decimal]]
+                ) -> dict[str, Any]:
+    row: dict[str, Any] = {"businessPartnerId": int(partner["id"]), "name": partner.get("name", ""),
+                           "taxId": partner.get("taxId"), **dict.fromkeys(BUCKETS, ZERO), "total": ZERO,
+                           "documents": []}
+    for document, amount in sorted(open_documents, key=lambda pair: (_due(pair[0]), int(pair[0]["id"]))):
+        due = _due(document)
+        row[bucket(as_of, due)] += amount
+        row["total"] += amount
+        row["documents"].append({"documentId": int(document["id"]), "type": document["type"],
+                                 "number": document.get("number"), "date": document["date"], "dueDate": due,
+                                 "daysOverdue": max(0, (datetime.date.fromisoformat(as_of)
+                                                        - datetime.date.fromisoformat(due)).days),
+                                 "open": amount})
+    return row
+
+
+def _due(document: Mapping[str, Any]) -> str:
+    return document.get("dueDate") or document["date"]
