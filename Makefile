@@ -6,9 +6,10 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install browser run test fuzz bench package clean
 
+# pip below 26.3: chalice packages with pip and requires that (chalice 1.34).
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q --upgrade "pip<26.3"
 	$(BIN)/python -m pip install -q -r requirements-dev.txt
 	touch $(STAMP)
 

@@ -88,3 +88,28 @@ def test_a_month_reads_only_that_month_and_other_countries_are_refused(api, call
     assert (backwards.status, backwards.json["details"][0]["field"]) == (400, "startDate")
     missing = api.get("/reports/sales-book?startDate=2026-11-01", key=shop.key)
     assert (missing.status, missing.json["details"][0]["field"]) == (400, "endDate")
+
+
+def test_the_isv_summary_of_a_month_carries_the_previous_months_credit(api, company_a):
+    shop = Shop(api, company_a)
+    shop.document("103", [(shop.product, 1, 200)], date="2026-10-05")                 # October: input ISV 30
+    shop.document("01", [(shop.service, 3, 100)], date="2026-11-02")                  # output ISV 45
+    shop.created("/documents", {"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-03", "lines": [
+        {"description": "Licor", "quantity": 1, "unitPrice": 50, "taxRate": 0.18}]})  # output ISV 9 at 18 %
+    shop.document("103", [(shop.product, 1, 60)], date="2026-11-04")                  # input ISV 9
+
+    october = api.get("/reports/isv-summary?month=2026-10", key=shop.key).json
+    assert (october["outputTax"], october["inputTax"], october["creditBroughtForward"], october["taxPayable"],
+            october["creditCarriedForward"]) == (0, 30, 0, 0, 30)
+    november = api.get("/reports/isv-summary?month=2026-11", key=shop.key).json
+    # 45 + 9 charged, 9 paid, October's 30 of credit: 15 to pay
+    assert (november["outputTax"], november["inputTax"], november["creditBroughtForward"], november["taxPayable"],
+            november["creditCarriedForward"]) == (54, 9, 30, 15, 0)
+    assert (november["sales"]["taxed15"], november["sales"]["taxed18"], november["purchases"]["taxed15"]) == (300, 50, 60)
+    december = api.get("/reports/isv-summary?month=2026-12", key=shop.key).json
+    assert (december["creditBroughtForward"], december["taxPayable"], december["creditCarriedForward"]) == (0, 0, 0)
+
+    printed = api.http.request("GET", "/reports/isv-summary?month=2026-11", body=b"", headers={
+        "authorization": f"Bearer {shop.key}", "accept": "text/csv"}).body.decode("utf-8-sig").splitlines()
+    assert printed[0] == "Concepto,Ventas,Compras" and "ISV a pagar,15.00," in printed
+    assert api.get("/reports/isv-summary?month=2026-13", key=shop.key).status == 400

@@ -74,3 +74,13 @@ def _aged(call: Call, which: str) -> Any:
 
     report = aging.aged_balances(call.command.table, call.principal.company_id, which, call.query.date)
     return report_answer(call, report, aging.aged_table(which))
+
+
+@endpoint(blueprint, "GET", "/reports/isv-summary", summary="Honduras: a month's ISV figures (output and input "
+          "tax, credit brought and carried forward)", tag=REPORTS, query=M + "IsvSummaryQuery", response=M + "IsvSummary",
+          exports=REPORT_TYPES)
+def isv_summary(call: Call) -> Any:
+    from chalicelib.services import tax_books
+
+    report = tax_books.isv_summary(call.command.table, call.principal.company_id, call.query.month)
+    return report_answer(call, report, tax_books.isv_summary_table)

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import List, Optional
+from typing import Annotated, List, Optional
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from chalicelib.models.base import Date, RequestModel, ResponseModel
 
@@ -148,3 +148,19 @@ class AgedBalances(ResponseModel):
     date: str
     partners: List[AgedPartner]
     totals: AgedBuckets
+
+
+class IsvSummaryQuery(RequestModel):
+    month: Annotated[str, StringConstraints(pattern=r"^(19|2\d)\d{2}-(0[1-9]|1[0-2])$")] = Field(
+        description="YYYY-MM")
+
+
+class IsvSummary(ResponseModel):
+    month: str
+    sales: BookTotals = Field(description="the sales book's totals")
+    purchases: BookTotals = Field(description="the purchase book's totals")
+    output_tax: Decimal = Field(description="ISV charged on sales (débito fiscal)")
+    input_tax: Decimal = Field(description="ISV paid on purchases (crédito fiscal)")
+    credit_brought_forward: Decimal = Field(description="the ISV accounts' credit at the end of the previous month")
+    tax_payable: Decimal
+    credit_carried_forward: Decimal

@@ -40,13 +40,7 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str | Non
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
     partition = keys.account_partition(company_id, account_id)
-    head = table.query_all(partition=("PK", partition),
-                           sort_range=("SK", "ACCT", f"{keys.ACCOUNT_BALANCE_PREFIX}{end_date[:7]}"),
-                           consistent=True)
-    account = next((item for item in head if item["SK"] == "ACCT"), None)
-    if account is None:
-        raise NotFound("Account not found.")
-    months = [month_balance(item) for item in head if item["SK"].startswith(keys.ACCOUNT_BALANCE_PREFIX)]
+    account, months = account_and_months(table, company_id, account_id, end_date)
     account_type = account["type"]
 
     def balance_through(date: str) -> tuple[Decimal, Decimal]:
@@ -74,6 +68,24 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str | Non
         "limit": limit,
         "nextCursor": next_cursor,
     }
+
+
+def account_and_months(table: Table, company_id: int, account_id: int, through: str
+                       ) -> tuple[dict[str, Any], list[accounting.MonthBalance]]:
+    """The account item and its monthly balances up to the month of `through`: one Query (they
+    sort before the postings)."""
+    head = table.query_all(partition=("PK", keys.account_partition(company_id, account_id)),
+                           sort_range=("SK", "ACCT", f"{keys.ACCOUNT_BALANCE_PREFIX}{through[:7]}"), consistent=True)
+    account = next((item for item in head if item["SK"] == "ACCT"), None)
+    if account is None:
+        raise NotFound("Account not found.")
+    return account, [month_balance(item) for item in head if item["SK"].startswith(keys.ACCOUNT_BALANCE_PREFIX)]
+
+
+def balance_at(table: Table, company_id: int, account_id: int, date: str) -> Decimal:
+    """An account's balance on its normal side at the end of `date`."""
+    account, months = account_and_months(table, company_id, account_id, date)
+    return accounting.natural_balance(account["type"], *accounting.totals_through(months, date))
 
 
 def dated_page(table: Table, partition: str, prefix: str, start_date: str, end_date: str, limit: int,

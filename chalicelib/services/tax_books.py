@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from chalicelib.domain import tax_books
+from chalicelib.domain import accounting, tax_books
+from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.services import accounts
@@ -60,3 +61,42 @@ def book_table(title: str):
                   emphasis=True)
         return table
     return as_table
+
+
+def isv_summary(table: Table, company_id: int, month: str) -> dict[str, Any]:
+    """What a month's ISV return needs: the sales and purchase books' totals, output and input tax,
+    the credit brought forward and the tax payable or the credit carried forward. The credit
+    brought forward is read from the books: the ISV accounts (the `tax_purchases` and `tax_sales`
+    rules) at the end of the previous month, input less output when positive; a settlement entry
+    that pays or offsets the ISV moves them, so it is what remains after the last settlement."""
+    from chalicelib.services import reports, rules
+
+    first = f"{month}-01"
+    last = (date.fromisoformat(first) + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    sales = book(table, company_id, "sales", first, last.isoformat())["totals"]
+    purchases = book(table, company_id, "purchases", first, last.isoformat())["totals"]
+    before = accounting.previous_day(first)
+    credit_side = reports.balance_at(table, company_id, int(rules.resolve(table, company_id, "tax_purchases", None)
+                                                           ["chartOfAccountId"]), before)
+    debt_side = reports.balance_at(table, company_id, int(rules.resolve(table, company_id, "tax_sales", None)
+                                                         ["chartOfAccountId"]), before)
+    brought = max(credit_side - debt_side, ZERO)
+    output, input_tax = sales["isv15"] + sales["isv18"], purchases["isv15"] + purchases["isv18"]
+    net = output - input_tax - brought
+    return {"month": month, "sales": sales, "purchases": purchases, "outputTax": output, "inputTax": input_tax,
+            "creditBroughtForward": brought, "taxPayable": max(net, ZERO), "creditCarriedForward": max(-net, ZERO)}
+
+
+def isv_summary_table(report: dict[str, Any]) -> ReportTable:
+    table = ReportTable("Resumen de ISV", f"Mes {report['month']}", (Column("Concepto", weight=4),
+                                                                     Column("Ventas", "amount"),
+                                                                     Column("Compras", "amount")),
+                        filename=f"resumen-isv-{report['month']}")
+    for label, name in (("Exento", "exempt"), ("Exonerado", "exonerated"), ("Gravado 15%", "taxed15"),
+                        ("Gravado 18%", "taxed18"), ("ISV 15%", "isv15"), ("ISV 18%", "isv18"), ("Total", "total")):
+        table.add(label, amount(report["sales"][name]), amount(report["purchases"][name]))
+    for label, name in (("Débito fiscal (ISV de ventas)", "outputTax"), ("Crédito fiscal (ISV de compras)", "inputTax"),
+                        ("Crédito del mes anterior", "creditBroughtForward"), ("ISV a pagar", "taxPayable"),
+                        ("Crédito para el mes siguiente", "creditCarriedForward")):
+        table.add(label, amount(report[name]), None, emphasis=name in ("taxPayable", "creditCarriedForward"))
+    return table
