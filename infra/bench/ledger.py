@@ -1,11 +1,9 @@
 """3. The general ledger's first page while the other accounts grow."""
 from __future__ import annotations
 
-import statistics
-import time
 from typing import Any
 
-from infra.bench.common import CallCounter, bench_company, bench_environment
+from infra.bench.common import CallCounter, bench_company, bench_environment, timed_requests
 
 
 def ledger_scaling(samples: int) -> dict[str, Any]:
@@ -50,17 +48,7 @@ def ledger_scaling(samples: int) -> dict[str, Any]:
         path = f"/journal-entries/ledger?chartOfAccountId={target}&startDate=2026-11-01&endDate=2026-11-30"
 
         def measure() -> dict[str, Any]:
-            gateway.handle("GET", path, headers, b"")  # warm
-            counter.take()
-            latencies = []
-            for _ in range(samples):
-                started = time.perf_counter()
-                response = gateway.handle("GET", path, headers, b"")
-                latencies.append(time.perf_counter() - started)
-                assert response["statusCode"] == 200, response
-            calls = {name: count // samples for name, count in counter.take().items()}
-            return {"otherPostings": written, "medianMs": round(statistics.median(latencies) * 1000, 2),
-                    "callsPerRequest": calls}
+            return {"otherPostings": written, **timed_requests(gateway, counter, "GET", path, headers, b"", samples, 200)}
 
         fill_others(100)
         small = measure()

@@ -3,11 +3,9 @@ entries (sales, costs and expenses spread over its months): DynamoDB calls and m
 (in-process, over the embedded moto). Target: the same calls whatever the year holds."""
 from __future__ import annotations
 
-import statistics
-import time
 from typing import Any
 
-from infra.bench.common import CallCounter, bench_company, bench_environment
+from infra.bench.common import CallCounter, bench_company, bench_environment, timed_requests
 
 PATHS = {"balanceSheet": "/reports/balance-sheet?date=2026-12-31&compareDate=2025-12-31",
          "incomeStatement": "/reports/income-statement?startDate=2026-01-01&endDate=2026-12-31"}
@@ -47,19 +45,8 @@ def statements_scaling(samples: int) -> dict[str, Any]:
         headers = {"authorization": f"Bearer {company.api_key}"}
 
         def measure() -> dict[str, Any]:
-            figures: dict[str, Any] = {"entries": written}
-            for name, path in PATHS.items():
-                gateway.handle("GET", path, headers, b"")  # warm
-                counter.take()
-                latencies = []
-                for _ in range(samples):
-                    started = time.perf_counter()
-                    response = gateway.handle("GET", path, headers, b"")
-                    latencies.append(time.perf_counter() - started)
-                    assert response["statusCode"] == 200, response
-                figures[name] = {"medianMs": round(statistics.median(latencies) * 1000, 2),
-                                 "callsPerRequest": {op: n // samples for op, n in counter.take().items()}}
-            return figures
+            return {"entries": written, **{name: timed_requests(gateway, counter, "GET", path, headers, b"", samples, 200)
+                                           for name, path in PATHS.items()}}
 
         fill(100)
         small = measure()
