@@ -96,3 +96,13 @@ def test_cursor_round_trip_and_partition_guard():
         decode_cursor(encode_cursor(key), partition_attribute="GSI1PK", partition="C#2#BP")
     with pytest.raises(ApiError):
         decode_cursor("!!!", partition_attribute="GSI1PK", partition="C#1#BP")
+
+
+def test_batch_get_reads_any_number_of_keys_100_a_call(table):
+    """BatchGetItem takes 100 keys: the store splits bigger reads itself, so callers need not."""
+    for n in range(250):
+        table.client.put_item(TableName=table.name, Item={"PK": {"S": f"B#{n}"}, "SK": {"S": "X"}, "n": {"N": str(n)}})
+    calls = []
+    table.client.meta.events.register("before-call.dynamodb.BatchGetItem", lambda **_: calls.append(1))
+    found = table.batch_get({"PK": f"B#{n}", "SK": "X"} for n in range(260))  # ten of them do not exist
+    assert sorted(int(item["n"]) for item in found.values()) == list(range(250)) and len(calls) == 3

@@ -32,12 +32,10 @@ def aged_balances(table: Table, company_id: int, which: str, date: str | None) -
             sort_range=("SK", keys.PARTNER_MOVEMENT_PREFIX, f"{keys.PARTNER_MOVEMENT_PREFIX}{date}#~"), consistent=True)
         if movements:
             open_by_partner[int(partner["id"])] = aging.open_amounts(movements)
-    document_ids = sorted({document_id for amounts in open_by_partner.values() for document_id in amounts})
-    documents: dict[int, dict[str, Any]] = {}
-    for start in range(0, len(document_ids), 100):
-        found = table.batch_get([keys.entity(company_id, keys.DOCUMENT, document_id)
-                                 for document_id in document_ids[start:start + 100]])
-        documents.update({int(item["id"]): item for item in found.values()})
+    documents = {int(item["id"]): item for item in table.batch_get(
+        keys.entity(company_id, keys.DOCUMENT, document_id)
+        for document_id in sorted({document_id for amounts in open_by_partner.values() for document_id in amounts})
+    ).values()}
     rows = []
     for partner in sorted(partners, key=lambda item: (item.get("name", ""), int(item["id"]))):
         amounts = open_by_partner.get(int(partner["id"]), {})

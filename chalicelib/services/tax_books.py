@@ -20,6 +20,18 @@ BOOKS = {"sales": ("Libro de ventas", tax_books.SALES_BOOK_TYPES),
 
 
 def book(table: Table, company_id: int, which: str, start_date: str, end_date: str) -> dict[str, Any]:
+    _, types = BOOKS[which]
+    documents = [item for item in _book_documents(table, company_id, start_date, end_date) if item["type"] in types]
+    partners = {int(item["id"]): item for item in table.batch_get(
+        keys.entity(company_id, keys.PARTNER, partner_id)
+        for partner_id in sorted({int(item["businessPartnerId"]) for item in documents})).values()}
+    rows = [tax_books.book_row(item, partners.get(int(item["businessPartnerId"]))) for item in documents]
+    return {"startDate": start_date, "endDate": end_date, "rows": rows, "totals": tax_books.book_totals(rows)}
+
+
+def _book_documents(table: Table, company_id: int, start_date: str, end_date: str) -> list[dict[str, Any]]:
+    """The period's confirmed and cancelled documents of a Honduran company, in the books' order:
+    one Query of the documents' date index."""
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
     if date.fromisoformat(end_date) - date.fromisoformat(start_date) > timedelta(days=MAX_BOOK_DAYS):
@@ -28,20 +40,10 @@ def book(table: Table, company_id: int, which: str, start_date: str, end_date: s
     if company.get("country", "HN") != "HN":
         raise ApiError("The ISV books are Honduras' (the company's country is not HN).",
                        code="REPORT_NOT_FOR_COUNTRY", status=400)
-    _, types = BOOKS[which]
     documents = [item for item in table.query_all(
         partition=("GSI1PK", keys.collection_partition(company_id, keys.DOCUMENT)), index=GSI1,
-        sort_range=("GSI1SK", start_date, f"{end_date}#~"))
-        if item["type"] in types and item["status"] in tax_books.BOOK_STATUSES]
-    documents.sort(key=lambda item: (item["date"], item.get("number") or "", int(item["id"])))
-    partner_ids = sorted({int(item["businessPartnerId"]) for item in documents})
-    partners: dict[int, dict[str, Any]] = {}
-    for start in range(0, len(partner_ids), 100):  # BatchGetItem takes 100 keys
-        found = table.batch_get([keys.entity(company_id, keys.PARTNER, partner_id)
-                                 for partner_id in partner_ids[start:start + 100]])
-        partners.update({int(item["id"]): item for item in found.values()})
-    rows = [tax_books.book_row(item, partners.get(int(item["businessPartnerId"]))) for item in documents]
-    return {"startDate": start_date, "endDate": end_date, "rows": rows, "totals": tax_books.book_totals(rows)}
+        sort_range=("GSI1SK", start_date, f"{end_date}#~")) if item["status"] in tax_books.BOOK_STATUSES]
+    return sorted(documents, key=lambda item: (item["date"], item.get("number") or "", int(item["id"])))
 
 
 def book_table(title: str):
@@ -73,8 +75,9 @@ def isv_summary(table: Table, company_id: int, month: str) -> dict[str, Any]:
 
     first = f"{month}-01"
     last = (date.fromisoformat(first) + timedelta(days=32)).replace(day=1) - timedelta(days=1)
-    sales = book(table, company_id, "sales", first, last.isoformat())["totals"]
-    purchases = book(table, company_id, "purchases", first, last.isoformat())["totals"]
+    documents = _book_documents(table, company_id, first, last.isoformat())  # both books from one read
+    sales, purchases = (tax_books.book_totals(tax_books.book_row(item, None) for item in documents
+                                              if item["type"] in BOOKS[which][1]) for which in ("sales", "purchases"))
     before = accounting.previous_day(first)
     credit_side = reports.balance_at(table, company_id, int(rules.resolve(table, company_id, "tax_purchases", None)
                                                            ["chartOfAccountId"]), before)

@@ -17,8 +17,6 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 _NOT_FOUND = NotFound("User not found.")
-# BatchGetItem reads at most 100 keys per call
-_BATCH = 100
 
 
 def view(member: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
@@ -33,10 +31,7 @@ def view(member: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
 def list_users(table: Table, company_id: int) -> list[dict[str, Any]]:
     """The memberships with one Query of the company's member index, their users in BatchGets."""
     found = table.query_all(partition=("GSI1PK", keys.members_partition(company_id)), index=GSI1)
-    wanted = [keys.user(int(member["userId"])) for member in found]
-    users: dict[tuple[str, str], dict[str, Any]] = {}
-    for start in range(0, len(wanted), _BATCH):
-        users.update(table.batch_get(wanted[start:start + _BATCH]))
+    users = table.batch_get(keys.user(int(member["userId"])) for member in found)
     return [view(member, users.get(keys.pair(keys.user(int(member["userId"])))) or {}) for member in found]
 
 

@@ -39,9 +39,15 @@ class Table:
         return from_attributes(item) if item else None
 
     def batch_get(self, keys: Iterable[Key]) -> dict[tuple[str, str], dict[str, Any]]:
-        """Reads up to 100 items by key in one round trip (plus retries of unprocessed keys)."""
-        pending = [to_attributes(key) for key in keys]
+        """Reads items by key, 100 a round trip (BatchGetItem's limit; plus retries of
+        unprocessed keys)."""
+        wanted = [to_attributes(key) for key in keys]
         found: dict[tuple[str, str], dict[str, Any]] = {}
+        for start in range(0, len(wanted), 100):
+            self._batch_get(wanted[start:start + 100], found)
+        return found
+
+    def _batch_get(self, pending: list[dict[str, Any]], found: dict[tuple[str, str], dict[str, Any]]) -> None:
         while pending:
             request = {self.name: {"Keys": pending, "ConsistentRead": True}}
             response = self.client.batch_get_item(RequestItems=request)
@@ -49,7 +55,6 @@ class Table:
                 item = from_attributes(raw)
                 found[(item["PK"], item["SK"])] = item
             pending = response.get("UnprocessedKeys", {}).get(self.name, {}).get("Keys", [])
-        return found
 
     def query(self, *, partition: tuple[str, str], index: str | None = None,
               sort_prefix: tuple[str, str] | None = None,
