@@ -687,14 +687,14 @@ def test_documents_stay_consistent(api, table):
                 amount = available if how == "available" else None
             floor = max(doc.date, order.date) if order is not None else doc.date
             date = self.date_from(data, floor)
-            if doc.status != "confirmed":
+            if amount is not None and amount <= 0:  # the body's own rule, checked before any record
+                code = "VALIDATION_ERROR"
+            elif doc.status != "confirmed":
                 code = "DOCUMENT_NOT_PAYABLE"
             elif order is None or order.type not in ORDERS or order.partner != doc.partner:
                 code = "VALIDATION_ERROR"
             elif amount is None and min(available, doc.pending) <= 0:
                 code = "ADVANCE_NOT_AVAILABLE" if doc.pending > 0 else "AMOUNT_EXCEEDS_PENDING"
-            elif amount is not None and amount <= 0:
-                code = "VALIDATION_ERROR"
             elif amount is not None and amount > available:
                 code = "ADVANCE_NOT_AVAILABLE"
             elif amount is not None and amount > doc.pending:
