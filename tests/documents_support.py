@@ -23,10 +23,11 @@ class Shop:
         self.books = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
         self.customer = self.created("/business-partners", {"name": "Cliente Uno", "type": "customer"})["id"]
         self.supplier = self.created("/business-partners", {"name": "Proveedor Uno", "type": "supplier"})["id"]
+        self.rate = 0.13 if country == "SV" else 0.15  # El Salvador's IVA, Honduras' ISV
         self.product = self.created("/products", {"code": "P-1", "name": "Silla", "unitPrice": 100, "cost": 60,
-                                                  "taxRate": 0.15})["id"]
+                                                  "taxRate": self.rate})["id"]
         self.service = self.created("/products", {"code": "S-1", "name": "Instalación", "type": "service",
-                                                  "unitPrice": 50, "taxRate": 0.15})["id"]
+                                                  "unitPrice": 50, "taxRate": self.rate})["id"]
         self.cai_range = None if country == "SV" else self.created(
             "/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001", "documentType": "01", "rangeStart": 1,
                      "rangeEnd": range_size, "deadline": deadline})

@@ -21,7 +21,8 @@ INPUT_CODES = {"VALIDATION_ERROR", "MALFORMED_JSON", "UNSUPPORTED_MEDIA_TYPE", "
 STATEFUL = re.compile(
     r"no such|invalid or expired cursor|must be in the future|inactive|openingBalanceDate|no source document"
     r"|parent's type|must be a quote or order|belongs to another|must be an active \w+ account|default \w+ stays active|can come only from|needs a customer"
-    r"|needs a supplier|must be a document of type")
+    r"|needs a supplier|must be a document of type|for a company in|is with a (customer|supplier)"
+    r"|only purchase documents carry it|only a withholding certificate|needs a taxRate above 0|certifies a withholding")
 # Comparisons between fields or sums over lines: stated in the operation's descriptions, not in a schema.
 BEYOND_JSON_SCHEMA = re.compile(
     r"must not be (before|after|below) \w+|must differ from|page \* limit|spans at most|debits"

@@ -76,8 +76,15 @@ def test_the_document_states_the_rules_the_validation_applies(api, company_a):
     assert schemas["PaymentCreate"]["properties"]["amount"]["exclusiveMinimum"] == 0
     assert schemas["EntryCreate"]["properties"]["date"]["pattern"].startswith("^(19|2\\d)")
     assert len(schemas["PaymentCreate"]["oneOf"]) == 3
-    assert {rule["if"]["properties"]["type"]["enum"][0] for rule in schemas["DocumentCreate"]["allOf"]
-            if "type" in rule["if"]["properties"]} == {"06", "100"}
+    by_types = {tuple(rule["if"]["properties"]["type"]["enum"]): rule["then"]["properties"]
+                for rule in schemas["DocumentCreate"]["allOf"] if "type" in rule["if"]["properties"]}
+    assert by_types[("06", "07", "105", "106")] == {"sourceDocumentId": {"type": "integer"}}
+    # the fiscal fields of other types: a supplier's number on a sale, a withholding on an invoice
+    assert next(then for types, then in by_types.items() if "supplierCai" in then and "01" in types and
+                "103" not in types) == {"supplierDocumentNumber": {"type": "null"}, "supplierCai": {"type": "null"}}
+    assert next(then for types, then in by_types.items() if "withholding" in then and "05" not in types)
+    line_rules = schemas["LineInput"]["allOf"]
+    assert line_rules[1]["then"] == {"properties": {"taxRate": {"enum": [0, None]}}}
     assert schemas["WebhookCreate"]["properties"]["url"]["pattern"].startswith("^[Hh][Tt][Tt][Pp][Ss]://")
     key = next(p for p in document["paths"]["/products"]["post"]["parameters"] if p["name"] == "Idempotency-Key")
     assert key["schema"]["pattern"] == "^[!-~]{1,255}$"

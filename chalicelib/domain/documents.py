@@ -76,6 +76,8 @@ KINDS: dict[str, Kind] = {kind.code: kind for kind in (
     Kind("05", "Comprobante de retención", BOTH),
 )}
 
+WITHHOLDING_CERTIFICATE = "05"
+
 # Quotes and orders take advances: money before the invoice, held on these accounts until an
 # invoice of the same partner applies it.
 ADVANCE_OPERATION = {"100": "customer_advance", "101": "customer_advance", "102": "supplier_advance"}
@@ -93,9 +95,14 @@ def creation_rules_schema() -> list[dict[str, Any]]:
     needing = [kind.code for kind in KINDS.values() if kind.source_required]
     without = [kind.code for kind in KINDS.values() if not kind.sources]
     capturable = [kind.code for kind in KINDS.values() if kind.capturable]
+    not_purchases = [kind.code for kind in KINDS.values() if kind.module != PURCHASES]
+    not_certificates = [code for code in KINDS if code != WITHHOLDING_CERTIFICATE]
     return [{"if": of_types(needing), "then": {"required": ["sourceDocumentId"],
                                                "properties": {"sourceDocumentId": {"type": "integer"}}}},
             {"if": of_types(without), "then": {"properties": {"sourceDocumentId": {"type": "null"}}}},
+            {"if": of_types(not_purchases), "then": {"properties": {"supplierDocumentNumber": {"type": "null"},
+                                                                    "supplierCai": {"type": "null"}}}},
+            {"if": of_types(not_certificates), "then": {"properties": {"withholding": {"type": "null"}}}},
             {"if": {"required": ["capture"], "properties": {"capture": {"const": "automatic"}}},
              "then": {"properties": {"type": {"enum": capturable}}}}]
 

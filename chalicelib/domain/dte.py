@@ -16,6 +16,9 @@ DTE_COUNTRY = "SV"
 # here: the authority's notes (05, 06) correct a "Comprobante de crédito fiscal" (03), a type
 # this service does not issue.
 DTE_TYPES = {"01": "01", "113": "01"}
+# A sale to a registered taxpayer (a customer with an NRC) is a "Comprobante de crédito fiscal":
+# the buyer deducts its IVA. It keeps its own control-number sequence.
+FACTURA, CREDITO_FISCAL = "01", "03"
 
 _CODIGO_GENERACION = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")
 _NUMERO_CONTROL = re.compile(r"DTE-\d{2}-[A-Z0-9]{8}-\d{15}")
@@ -72,12 +75,19 @@ class DteResult:
     observations: list[str] = field(default_factory=list)
 
 
+def tipo_dte(document_type: str, partner: dict[str, Any]) -> str:
+    """The authority's type of one of our documents: a sales invoice to a customer with an NRC is
+    a crédito fiscal, else a factura."""
+    tipo = DTE_TYPES[document_type]
+    return CREDITO_FISCAL if tipo == FACTURA and partner.get("nrc") else tipo
+
+
 def pending_dte(document_type: str, codigo_generacion: str, numero: str, partner: dict[str, Any]) -> dict[str, Any]:
     """The document's `dte` at confirmation. The customer (receptor) is kept as it was then: a
     later retransmission sends what was issued, not the partner as edited since."""
-    receptor = {name: value for name, value in (("nit", partner.get("taxId")), ("nombre", partner.get("name")))
-                if value}
-    return {"status": PENDING, "tipoDte": DTE_TYPES[document_type], "codigoGeneracion": codigo_generacion,
+    receptor = {name: value for name, value in (("nit", partner.get("taxId")), ("nrc", partner.get("nrc")),
+                                                ("nombre", partner.get("name"))) if value}
+    return {"status": PENDING, "tipoDte": tipo_dte(document_type, partner), "codigoGeneracion": codigo_generacion,
             "numeroControl": numero, "receptor": receptor, "observations": [], "attempts": 0}
 
 

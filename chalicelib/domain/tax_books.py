@@ -6,25 +6,36 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
+from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO
-from chalicelib.domain.documents import KINDS
+from chalicelib.domain.document_types import PURCHASES
+from chalicelib.domain.documents import KINDS, WITHHOLDING_CERTIFICATE
 
 SALES_BOOK_TYPES = ("01", "113", "06", "07")
 PURCHASE_BOOK_TYPES = ("103", "104", "105", "106", "11")
+BOOK_TYPES = SALES_BOOK_TYPES + PURCHASE_BOOK_TYPES
 BOOK_STATUSES = ("confirmed", "cancelled")  # drafts are not in the books
-GENERAL, SPECIAL = Decimal("0.15"), Decimal("0.18")
+# A row's status: the reversal, in a later month, of a document booked in an earlier one (its
+# cancellation, or a purchase invoice unconfirmed): its amounts count against that later month.
+REVERSAL = "reversal"
+SPECIAL = Decimal("0.18")
 AMOUNTS = ("exempt", "exonerated", "taxed15", "taxed18", "isv15", "isv18", "total")
 
 
 def book_row(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A purchase is entered under the supplier's number and CAI (what the supplier printed), when
+    the document records them; `internalNumber` is ours either way."""
     kind = KINDS[document["type"]]
-    sign = -1 if kind.balance < 0 else 1
+    sign = book_sign(document)
     amounts = dict.fromkeys(AMOUNTS, ZERO)
     cancelled = document["status"] == "cancelled"
     if not cancelled:
         for line in document["lines"]:
             rate, base, tax = Decimal(line["taxRate"]), Decimal(line["subtotal"]), Decimal(line["tax"])
-            if rate == 0:
+            treatment = taxes.treatment_of(line)
+            if treatment == taxes.EXONERATED:
+                amounts["exonerated"] += base
+            elif treatment != taxes.TAXED:
                 amounts["exempt"] += base
             elif rate == SPECIAL:
                 amounts["taxed18"] += base
@@ -33,14 +44,48 @@ def book_row(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> 
                 amounts["taxed15"] += base
                 amounts["isv15"] += tax
         amounts["total"] = Decimal(document["total"])
-    cai = document.get("cai") or {}
+    purchase = kind.module == PURCHASES
+    cai = (document.get("supplierCai") if purchase else (document.get("cai") or {}).get("cai"))
+    number = (document.get("supplierDocumentNumber") if purchase else None) or document.get("number")
     return {"documentId": int(document["id"]), "date": document["date"], "type": document["type"],
-            "typeName": kind.name, "number": document.get("number"), "cai": cai.get("cai"),
+            "typeName": kind.name, "number": number, "internalNumber": document.get("number"), "cai": cai,
             "businessPartnerId": int(document["businessPartnerId"]),
             "partnerTaxId": (partner or {}).get("taxId"), "partnerName": (partner or {}).get("name", ""),
             "status": document["status"], **{name: (sign * value) or ZERO for name, value in amounts.items()}}
 
 
+def book_sign(document: Mapping[str, Any]) -> int:
+    """Credit notes count against the others, and a reversal against what it reverses."""
+    sign = -1 if KINDS[document["type"]].balance < 0 else 1
+    return -sign if document["status"] == REVERSAL else sign
+
+
+def reversed_later(document: Mapping[str, Any]) -> bool:
+    """A document cancelled in a later month than its own: its books show it through the two
+    corrections its cancellation recorded, not as it is now."""
+    return document["status"] == "cancelled" and document.get("reversalDate", document["date"])[:7] != document["date"][:7]
+
+
+def condensed_lines(lines: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A document's lines as the books read them: bases and tax by rate and treatment."""
+    merged: dict[tuple[Decimal, str], dict[str, Any]] = {}
+    for line in lines:
+        rate, treatment = Decimal(line["taxRate"]), taxes.treatment_of(line)
+        entry = merged.setdefault((rate, treatment), {"taxRate": rate, "taxTreatment": treatment,
+                                                     "subtotal": ZERO, "tax": ZERO})
+        entry["subtotal"] += Decimal(line["subtotal"])
+        entry["tax"] += Decimal(line["tax"])
+    return list(merged.values())
+
+
 def book_totals(rows: Iterable[Mapping[str, Any]]) -> dict[str, Decimal]:
     rows = list(rows)
     return {name: sum((row[name] for row in rows), ZERO) for name in AMOUNTS}
+
+
+def withheld(documents: Iterable[Mapping[str, Any]], tax: str, side: str) -> Decimal:
+    """The total of the confirmed withholding certificates (05) for `tax` on `side` among
+    `documents`."""
+    return sum((Decimal(item["total"]) for item in documents
+                if item["type"] == WITHHOLDING_CERTIFICATE and item["status"] == "confirmed"
+                and (item.get("withholding") or {}) == {"tax": tax, "side": side}), ZERO)

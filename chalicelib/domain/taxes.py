@@ -1,12 +1,61 @@
-"""Honduras ISV: a line is exempt (0), general (15 %) or special (18 %, alcohol and tobacco)."""
+"""Sales taxes by country, and how a line is taxed.
+
+Honduras' ISV: a line is exempt (0), general (15 %) or special (18 %, alcohol and tobacco).
+El Salvador's IVA: 13 %, or 0 for exempt, non-subject (no sujeta) and exported sales.
+
+A line at rate 0 says why with its `taxTreatment`: `exempt` (the law exempts the good or
+service), `exonerated` (the buyer holds an exoneration: Honduras' books show it apart),
+`nonSubject` (outside the tax: El Salvador's "no sujetas") or `export`; a taxed line is `taxed`.
+The tax books put each line in the column its treatment names."""
 from __future__ import annotations
 
 from decimal import Decimal
 
-ISV_RATES = (Decimal("0"), Decimal("0.15"), Decimal("0.18"))
+from chalicelib.errors import ValidationFailed
+
+ZERO_RATE = Decimal("0")
+RATES_BY_COUNTRY: dict[str, tuple[Decimal, ...]] = {
+    "HN": (ZERO_RATE, Decimal("0.15"), Decimal("0.18")),
+    "SV": (ZERO_RATE, Decimal("0.13")),
+}
+DEFAULT_RATE = {"HN": Decimal("0.15"), "SV": Decimal("0.13")}
+ALL_RATES = tuple(sorted({rate for rates in RATES_BY_COUNTRY.values() for rate in rates}))
+ISV_RATES = RATES_BY_COUNTRY["HN"]
+
+TAXED, EXEMPT, EXONERATED, NON_SUBJECT, EXPORT = "taxed", "exempt", "exonerated", "nonSubject", "export"
+ZERO_TREATMENTS = (EXEMPT, EXONERATED, NON_SUBJECT, EXPORT)
+TAX_TREATMENTS = (TAXED, *ZERO_TREATMENTS)
 
 
 def check_tax_rate(rate: Decimal) -> Decimal:
-    if rate not in ISV_RATES:
-        raise ValueError("taxRate must be one of 0, 0.15, 0.18")
+    """A rate some country uses (the request models); which country's is checked with the company."""
+    if rate not in ALL_RATES:
+        raise ValueError(f"taxRate must be one of {', '.join(str(rate.normalize()) for rate in ALL_RATES)}")
     return rate
+
+
+def check_rate_for_country(country: str, rate: Decimal, field: str) -> Decimal:
+    rates = RATES_BY_COUNTRY.get(country, ISV_RATES)
+    if rate not in rates:
+        raise ValidationFailed.for_field(field, f"must be one of {', '.join(str(r.normalize()) for r in rates)} "
+                                                f"for a company in {country}")
+    return rate
+
+
+def line_treatment(requested: str | None, requested_rate: Decimal | None, fallback_rate: Decimal,
+                   field: str) -> tuple[Decimal, str]:
+    """A line's rate and treatment. A zero-rate treatment takes no tax (the product's rate is not
+    used); `taxed` needs a rate above 0; no treatment is `taxed` or `exempt` by the rate."""
+    if requested in ZERO_TREATMENTS:
+        if requested_rate:
+            raise ValidationFailed.for_field(f"{field}.taxRate", f"a line {requested} carries no tax: taxRate 0")
+        return ZERO_RATE, requested
+    rate = fallback_rate if requested_rate is None else requested_rate
+    if requested == TAXED and not rate:
+        raise ValidationFailed.for_field(f"{field}.taxTreatment", "a taxed line needs a taxRate above 0")
+    return rate, TAXED if rate else EXEMPT
+
+
+def treatment_of(line: dict) -> str:
+    """A stored line's treatment (lines stored before treatments were recorded: by their rate)."""
+    return line.get("taxTreatment") or (TAXED if Decimal(line["taxRate"]) else EXEMPT)

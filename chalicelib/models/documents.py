@@ -5,6 +5,7 @@ from pydantic import ConfigDict, Field, StringConstraints
 
 from chalicelib.domain.documents import creation_rules_schema
 from chalicelib.domain.money import MAX_AMOUNT
+from chalicelib.domain.taxes import TAX_TREATMENTS, TAXED, ZERO_TREATMENTS
 from chalicelib.models.accounting import DocumentType
 from chalicelib.models.base import (
     Date,
@@ -18,6 +19,7 @@ from chalicelib.models.base import (
     ResponseModel,
     ShortText,
 )
+from chalicelib.models.inventory import CaiCode
 from chalicelib.models.products import TaxRate
 
 MAX_LINES = 500
@@ -25,13 +27,35 @@ Quantity = Annotated[Decimal, Field(gt=0, le=Decimal("1000000000"), decimal_plac
 UnitPrice = Annotated[Decimal, Field(ge=0, le=MAX_AMOUNT, decimal_places=4, allow_inf_nan=False)]
 DocumentStatus = Literal["draft", "confirmed", "cancelled"]
 Currency = Literal["HNL", "USD"]
+TaxTreatment = Annotated[Literal[TAX_TREATMENTS], Field(  # type: ignore[valid-type]
+    description="why a line carries no tax: `exempt`, `exonerated` (the buyer's exoneration, Honduras), "
+                "`nonSubject` (El Salvador's no sujetas) or `export` (rate 0); `taxed` otherwise. "
+                "Default: by the rate")]
+SupplierDocumentNumber = Annotated[str, StringConstraints(min_length=1, max_length=60, pattern=r"\S"), Field(
+    description="purchases: the number the supplier printed on its document (Honduras: EEE-PPP-TT-NNNNNNNN; "
+                "El Salvador: its numeroControl or codigoGeneracion), for the purchase book")]
+
+
+class Withholding(RequestModel):
+    """A withholding certificate (05): which tax was withheld and on which side."""
+    tax: Literal["isv", "iva", "isr"] = Field(description="isv: Honduras' sales tax; iva: El Salvador's; isr: income tax")
+    side: Literal["sales", "purchases"] = Field(
+        description="sales: a customer withheld it from what it paid us (the certificate is ours to keep); "
+                    "purchases: we withheld it from a supplier (we owe it to the tax authority)")
 
 
 class LineInput(RequestModel):
     """A product's line, or a free line with its own description."""
-    model_config = ConfigDict(json_schema_extra={"anyOf": [
-        {"required": ["productId"], "properties": {"productId": {"type": "integer"}}},
-        {"required": ["description"], "properties": {"description": {"type": "string", "pattern": "\\S"}}}]})
+    model_config = ConfigDict(json_schema_extra={"allOf": [
+        {"anyOf": [{"required": ["productId"], "properties": {"productId": {"type": "integer"}}},
+                   {"required": ["description"], "properties": {"description": {"type": "string", "pattern": "\\S"}}}]},
+        # a zero-rate treatment takes no tax; a taxed line without a product names its rate
+        {"if": {"required": ["taxTreatment"], "properties": {"taxTreatment": {"enum": list(ZERO_TREATMENTS)}}},
+         "then": {"properties": {"taxRate": {"enum": [0, None]}}}},
+        {"if": {"required": ["taxTreatment"], "properties": {"taxTreatment": {"const": TAXED}}},
+         "then": {"properties": {"taxRate": {"not": {"const": 0}}},
+                  "anyOf": [{"required": ["productId"], "properties": {"productId": {"type": "integer"}}},
+                            {"required": ["taxRate"], "properties": {"taxRate": {"type": "number"}}}]}}]})
 
     product_id: Optional[EntityId] = None
     # 500 lines of 300 characters keep the document (and its stored answer) within an item
@@ -40,6 +64,7 @@ class LineInput(RequestModel):
     unit_price: UnitPrice
     discount: Money = Decimal("0.00")
     tax_rate: Optional[TaxRate] = None
+    tax_treatment: Optional[TaxTreatment] = None
 
 
 Lines = Annotated[List[LineInput], Field(min_length=1, max_length=MAX_LINES)]
@@ -59,6 +84,9 @@ class DocumentCreate(RequestModel):
     notes: Optional[LongText] = None
     reference: Optional[ShortText] = None
     source_document_id: Optional[EntityId] = None
+    supplier_document_number: Optional[SupplierDocumentNumber] = None
+    supplier_cai: Optional[CaiCode] = Field(None, description="purchases in Honduras: the CAI on the supplier's invoice")
+    withholding: Optional[Withholding] = Field(None, description="withholding certificates (05) only")
     status: Optional[Literal["draft", "confirmed"]] = Field(
         None, description="`draft` keeps the document a draft; by default it is confirmed on creation "
                           "(quotes and orders stay drafts)")
@@ -80,6 +108,9 @@ class DocumentUpdate(RequestModel):
     notes: Optional[LongText] = None
     reference: Optional[ShortText] = None
     source_document_id: Optional[EntityId] = None
+    supplier_document_number: Optional[SupplierDocumentNumber] = None
+    supplier_cai: Optional[CaiCode] = Field(None, description="purchases in Honduras: the CAI on the supplier's invoice")
+    withholding: Optional[Withholding] = Field(None, description="withholding certificates (05) only")
     lines: Lines = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 
@@ -96,9 +127,15 @@ class DocumentLine(ResponseModel):
     unit_price: Decimal
     discount: Decimal
     tax_rate: Decimal
+    tax_treatment: Optional[str] = None
     subtotal: Decimal
     tax: Decimal
     total: Decimal
+
+
+class WithholdingInfo(ResponseModel):
+    tax: str
+    side: str
 
 
 class CaiInfo(ResponseModel):
@@ -140,6 +177,9 @@ class Document(ResponseModel):
     notes: Optional[str] = None
     reference: Optional[str] = None
     source_document_id: Optional[int] = None
+    supplier_document_number: Optional[str] = None
+    supplier_cai: Optional[str] = None
+    withholding: Optional["WithholdingInfo"] = None
     capture: Optional[str] = None
     lines: List[DocumentLine]
     subtotal: Decimal

@@ -1,7 +1,7 @@
 from decimal import Decimal
-from typing import List, Literal, Optional
+from typing import Annotated, List, Literal, Optional
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from chalicelib.models.base import (
     Email,
@@ -18,12 +18,16 @@ from chalicelib.models.base import (
 )
 
 PartnerType = Literal["customer", "supplier", "both"]
+Nrc = Annotated[str, StringConstraints(pattern=r"^\d{1,7}-?\d$"), Field(
+    description="El Salvador: the taxpayer's registration number (NRC, e.g. 123456-7). A customer with one "
+                "gets a comprobante de crédito fiscal (DTE 03) instead of a factura, and the IVA books use it")]
 
 
 class PartnerCreate(RequestModel):
     name: Name
     type: PartnerType
     tax_id: Optional[ShortText] = None
+    nrc: Optional[Nrc] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -38,6 +42,7 @@ class PartnerUpdate(RequestModel):
     name: Name = None  # type: ignore[assignment]
     type: PartnerType = None  # type: ignore[assignment]
     tax_id: Optional[ShortText] = None
+    nrc: Optional[Nrc] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -53,6 +58,7 @@ class Partner(ResponseModel):
     name: str
     type: str
     tax_id: Optional[str] = None
+    nrc: Optional[str] = None
     email: Optional[str] = None
     phone: Optional[str] = None
     address: Optional[str] = None

@@ -3,13 +3,14 @@ from typing import Annotated, List, Literal, Optional
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from chalicelib.domain.taxes import check_tax_rate
+from chalicelib.domain.taxes import ALL_RATES, check_tax_rate
 from chalicelib.models.base import ListEnvelope, ListQuery, LongText, Money, Name, RequestModel, ResponseModel
 
 ProductType = Literal["product", "service"]
 ProductCode = Annotated[str, StringConstraints(min_length=1, max_length=50, pattern=r"^[^#\s][^#]*$")]
 TaxRate = Annotated[Decimal, AfterValidator(check_tax_rate),
-                    Field(json_schema_extra={"enum": [0, 0.15, 0.18]})]
+                    Field(description="Honduras: 0, 0.15 or 0.18; El Salvador: 0 or 0.13",
+                          json_schema_extra={"enum": [float(rate) for rate in ALL_RATES]})]
 
 
 class ProductCreate(RequestModel):
@@ -19,7 +20,7 @@ class ProductCreate(RequestModel):
     description: Optional[LongText] = None
     unit_price: Money = Decimal("0.00")
     cost: Money = Decimal("0.00")
-    tax_rate: TaxRate = Decimal("0.15")
+    tax_rate: TaxRate = Field(None, description="default: the country's general rate (0.15 HN, 0.13 SV)")  # type: ignore[assignment]
     track_inventory: Optional[bool] = None
     is_active: bool = True
 

@@ -82,14 +82,17 @@ class BookRow(ResponseModel):
     date: str
     type: str
     type_name: str
-    number: Optional[str] = None
-    cai: Optional[str] = None
+    number: Optional[str] = Field(None, description="the fiscal number: a purchase's is the supplier's when recorded")
+    internal_number: Optional[str] = Field(None, description="this service's number of the document")
+    cai: Optional[str] = Field(None, description="a purchase's is the supplier's CAI when recorded")
     business_partner_id: int
     partner_tax_id: Optional[str] = Field(None, description="the partner's RTN")
     partner_name: str
-    status: str = Field(description="`confirmed`, or `cancelled` (kept in the book with no amounts)")
+    status: str = Field(description="`confirmed`; `cancelled` (cancelled within its month: kept with no amounts); "
+                                    "`reversal` (a document of an earlier month cancelled or unconfirmed in this "
+                                    "one: its amounts count against this month, the earlier month's book unchanged)")
     exempt: Decimal
-    exonerated: Decimal = Field(description="exonerated sales are not recorded apart yet: 0")
+    exonerated: Decimal = Field(description="lines whose taxTreatment is exonerated")
     taxed15: Decimal
     taxed18: Decimal
     isv15: Decimal
@@ -112,6 +115,86 @@ class TaxBook(ResponseModel):
     end_date: str
     rows: List[BookRow]
     totals: BookTotals
+
+
+class IvaDocumentRow(ResponseModel):
+    """El Salvador: one document of an IVA book; a credit note's amounts are negative, a cancelled
+    document's zero."""
+    document_id: int
+    date: str
+    type: str
+    type_name: str
+    number: Optional[str] = Field(None, description="the DTE's numeroControl, else the document's number; a "
+                                                    "purchase's is the supplier's when recorded")
+    codigo_generacion: Optional[str] = None
+    business_partner_id: int
+    partner_nrc: Optional[str] = Field(None, description="the partner's NRC")
+    partner_name: str
+    status: str = Field(description="`confirmed`, `cancelled` or `reversal`, as in Honduras' books")
+
+
+class IvaTaxpayerTotals(ResponseModel):
+    exempt: Decimal = Field(description="exempt and exported sales")
+    non_subject: Decimal
+    taxed: Decimal = Field(description="without IVA")
+    iva: Decimal = Field(description="débito fiscal")
+    total: Decimal
+
+
+class IvaTaxpayerRow(IvaDocumentRow, IvaTaxpayerTotals):
+    pass
+
+
+class IvaTaxpayerBook(ResponseModel):
+    start_date: str
+    end_date: str
+    rows: List[IvaTaxpayerRow]
+    totals: IvaTaxpayerTotals
+
+
+class IvaConsumerTotals(ResponseModel):
+    exempt: Decimal
+    non_subject: Decimal
+    taxed: Decimal = Field(description="with their IVA, as a factura's prices are")
+    exports: Decimal
+    iva: Decimal = Field(description="the IVA included in taxed (débito fiscal)")
+    total: Decimal
+
+
+class IvaConsumerDay(IvaConsumerTotals):
+    """One day of facturas (and of notes correcting them, counted in the amounts only)."""
+    date: str
+    from_number: Optional[str] = Field(None, description="the day's first factura (its numeroControl)")
+    to_number: Optional[str] = Field(None, description="the day's last factura")
+    documents: int
+
+
+class IvaConsumerBook(ResponseModel):
+    start_date: str
+    end_date: str
+    rows: List[IvaConsumerDay]
+    totals: IvaConsumerTotals
+
+
+class IvaPurchaseTotals(ResponseModel):
+    exempt_internal: Decimal
+    exempt_imports: Decimal
+    taxed_internal: Decimal = Field(description="without IVA")
+    taxed_imports: Decimal
+    iva: Decimal = Field(description="crédito fiscal")
+    excluded_subject: Decimal = Field(description="from suppliers without an NRC, who charge no IVA")
+    total: Decimal
+
+
+class IvaPurchaseRow(IvaDocumentRow, IvaPurchaseTotals):
+    internal_number: Optional[str] = Field(None, description="this service's number of the document")
+
+
+class IvaPurchaseBook(ResponseModel):
+    start_date: str
+    end_date: str
+    rows: List[IvaPurchaseRow]
+    totals: IvaPurchaseTotals
 
 
 class AgedQuery(RequestModel):
@@ -162,5 +245,11 @@ class IsvSummary(ResponseModel):
     output_tax: Decimal = Field(description="ISV charged on sales (débito fiscal)")
     input_tax: Decimal = Field(description="ISV paid on purchases (crédito fiscal)")
     credit_brought_forward: Decimal = Field(description="the ISV accounts' credit at the end of the previous month")
-    tax_payable: Decimal
-    credit_carried_forward: Decimal
+    withholdings_received: Decimal = Field(description="ISV our customers withheld (the month's certificates, "
+                                                       "withholding tax isv, side sales): they pay part of the tax due")
+    tax_payable: Decimal = Field(description="output less input tax, credit brought forward and withholdings received")
+    withholdings_unapplied: Decimal = Field(description="withholdings received beyond the tax due: a claim kept on "
+                                                        "the withholding account, not ISV credit")
+    credit_carried_forward: Decimal = Field(description="input tax and credit brought forward beyond the output tax")
+    withholdings_made: Decimal = Field(description="ISV we withheld from suppliers (certificates side purchases): "
+                                                   "owed to the authority on their own")

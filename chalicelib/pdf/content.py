@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Mapping
 
+from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.document_types import PURCHASES
 from chalicelib.domain.documents import CANCELLED, DRAFT, KINDS
 from chalicelib.pdf import text
 
 ZERO = Decimal("0.00")
-GENERAL_RATE, SPECIAL_RATE = Decimal("0.15"), Decimal("0.18")
+GENERAL_RATE, SPECIAL_RATE, SV_RATE = Decimal("0.15"), Decimal("0.18"), Decimal("0.13")
 # Required on Honduran fiscal invoices (Reglamento del Régimen de Facturación).
 FISCAL_LEGEND = "LA FACTURA ES BENEFICIO DE TODOS, ¡EXÍJALA!"
 COPIES_LEGEND = "Original: cliente. Copia: obligado tributario emisor."
@@ -30,31 +31,45 @@ class Totals:
     tax_general: Decimal
     tax_special: Decimal
     total: Decimal
+    general_rate: Decimal = GENERAL_RATE
 
     def rows(self) -> list[tuple[str, Decimal]]:
-        return [("Descuentos y rebajas", self.discounts), ("Subtotal", self.subtotal),
+        """Honduras itemizes both ISV rates; El Salvador's one IVA rate (13 %) has no special rate."""
+        salvadoran = self.general_rate == SV_RATE
+        tax, general = ("IVA" if salvadoran else "ISV"), text.percent(self.general_rate)
+        rows = [("Descuentos y rebajas", self.discounts), ("Subtotal", self.subtotal),
                 ("Importe exonerado", self.exonerated), ("Importe exento", self.exempt),
-                ("Importe gravado 15 %", self.taxed_general), ("Importe gravado 18 %", self.taxed_special),
-                ("ISV 15 %", self.tax_general), ("ISV 18 %", self.tax_special)]
+                (f"Importe gravado {general}", self.taxed_general), ("Importe gravado 18 %", self.taxed_special),
+                (f"{tax} {general}", self.tax_general), ("ISV 18 %", self.tax_special)]
+        return [row for row in rows if not (salvadoran and "18 %" in row[0])]
 
 
 def totals(document: Mapping[str, Any]) -> Totals:
-    """Bases and ISV by rate, summed from the lines' own rounded amounts (as the document's
-    totals are). Exonerated sales (a buyer's exemption certificate) are not recorded on
-    documents yet: always zero."""
-    bases = {ZERO: ZERO, GENERAL_RATE: ZERO, SPECIAL_RATE: ZERO}
-    taxes = {GENERAL_RATE: ZERO, SPECIAL_RATE: ZERO}
+    """Bases and tax by rate, summed from the lines' own rounded amounts (as the document's
+    totals are); a zero-rate line is exonerated or exempt by its treatment."""
+    exempt = exonerated = ZERO
+    taxed = {SPECIAL_RATE: ZERO}
+    tax = {SPECIAL_RATE: ZERO}
+    general_rate = GENERAL_RATE
     discounts = ZERO
     for line in document["lines"]:
-        rate = Decimal(line.get("taxRate") or 0)
-        rate = rate if rate in taxes else ZERO
-        bases[rate] += Decimal(line["subtotal"])
-        if rate in taxes:
-            taxes[rate] += Decimal(line["tax"])
+        rate, base = Decimal(line.get("taxRate") or 0), Decimal(line["subtotal"])
+        if not rate:
+            if taxes.treatment_of(line) == taxes.EXONERATED:
+                exonerated += base
+            else:
+                exempt += base
+        else:
+            if rate != SPECIAL_RATE:
+                general_rate = rate
+            key = SPECIAL_RATE if rate == SPECIAL_RATE else GENERAL_RATE
+            taxed[key] = taxed.get(key, ZERO) + base
+            tax[key] = tax.get(key, ZERO) + Decimal(line["tax"])
         discounts += Decimal(line.get("discount") or 0)
-    return Totals(discounts=discounts, subtotal=Decimal(document["subtotal"]), exonerated=ZERO, exempt=bases[ZERO],
-                  taxed_general=bases[GENERAL_RATE], taxed_special=bases[SPECIAL_RATE],
-                  tax_general=taxes[GENERAL_RATE], tax_special=taxes[SPECIAL_RATE], total=Decimal(document["total"]))
+    return Totals(discounts=discounts, subtotal=Decimal(document["subtotal"]), exonerated=exonerated, exempt=exempt,
+                  taxed_general=taxed.get(GENERAL_RATE, ZERO), taxed_special=taxed[SPECIAL_RATE],
+                  tax_general=tax.get(GENERAL_RATE, ZERO), tax_special=tax[SPECIAL_RATE],
+                  total=Decimal(document["total"]), general_rate=general_rate)
 
 
 def title(document: Mapping[str, Any]) -> str:

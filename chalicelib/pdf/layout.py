@@ -99,13 +99,22 @@ class Table:
         self.sheet.running_header = self.heading
 
     def draw_titles(self) -> None:
+        """A title wider than its column wraps (a tax book's narrow amount columns)."""
         sheet = self.sheet
         sheet.use(self.size, True)
         sheet.set_fill_color(230, 230, 230)
-        for column in self.columns:
-            sheet.cell(column.width, self.line_height + 1.5, printable(column.title), border="TB", align=column.align,
-                       fill=True)
-        sheet.ln(self.line_height + 2)
+        titles = [self._wrapped(column.width, printable(column.title)) for column in self.columns]
+        height = max(len(lines) for lines in titles) * self.line_height + 1.5
+        x, y = sheet.l_margin, sheet.get_y()
+        sheet.rect(x, y, self.width, height, style="F")
+        sheet.line(x, y, x + self.width, y)
+        sheet.line(x, y + height, x + self.width, y + height)
+        for column, lines in zip(self.columns, titles, strict=True):
+            sheet.set_xy(x, y + (height - len(lines) * self.line_height) / 2)
+            sheet.multi_cell(column.width, self.line_height, "\n".join(lines), align=column.align,
+                             new_x=XPos.RIGHT, new_y=YPos.TOP)
+            x += column.width
+        sheet.set_xy(sheet.l_margin, y + height + 0.5)
 
     def row(self, values: Sequence[str], *, bold: bool = False, rule: bool = False) -> None:
         sheet = self.sheet

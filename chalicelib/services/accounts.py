@@ -136,6 +136,10 @@ def add_member(table: Table, company_id: int, user_id: int, role: str) -> None:
     transaction.commit()
 
 
+def company_country(table: Table, company_id: int) -> str:
+    return (table.get(keys.company(company_id)) or {}).get("country", "HN")
+
+
 def get_company(table: Table, company_id: int) -> dict[str, Any]:
     company = table.get(keys.company(company_id))
     if company is None:

@@ -3,7 +3,6 @@ fiscal number, stock changes and movements, automatic journal entry, partner bal
 counts, outbox events and Idempotency-Key record: all of it commits or none of it does."""
 from __future__ import annotations
 
-import datetime as _dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -16,8 +15,16 @@ from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT, NONE, Kind
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
-from chalicelib.services import dte, fiscal, partner_ledger, payment_setup
+from chalicelib.services import book_corrections, dte, fiscal, partner_ledger
 from chalicelib.services.commands import Command
+from chalicelib.services.document_content import (
+    Context,
+    document_content,
+    document_key,
+    load_context,
+    over_credited,
+    today,
+)
 from chalicelib.services.inventory import StockWrites
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.store import keys
@@ -26,15 +33,14 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
 CONTENT_FIELDS = ("businessPartnerId", "date", "dueDate", "paymentConditionId", "branchId", "warehouseId",
-                  "currency", "notes", "reference", "sourceDocumentId", "lines")
+                  "currency", "notes", "reference", "sourceDocumentId", "supplierDocumentNumber", "supplierCai",
+                  "withholding", "lines")
 
 
 def _not_found() -> NotFound:
     return NotFound("Document not found.")
 
 
-def document_key(company_id: int, document_id: int) -> keys.Key:
-    return keys.entity(company_id, keys.DOCUMENT, document_id)
 
 
 def get_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
@@ -42,167 +48,6 @@ def get_document(table: Table, company_id: int, document_id: int) -> dict[str, A
     if item is None:
         raise _not_found()
     return item
-
-
-# --- what a document needs around it ----------------------------------------------------------------
-
-@dataclass
-class Context:
-    table: Table
-    company: dict[str, Any]
-    kind: Kind
-    partner: dict[str, Any]
-    products: dict[int, dict[str, Any]]
-    source: dict[str, Any] | None
-
-    @property
-    def company_id(self) -> int:
-        return int(self.company["id"])
-
-
-def _load(table: Table, company_id: int, kind: Kind, fields: dict[str, Any], *, strict: bool = True) -> Context:
-    """Reads the company, partner, products and source document in one BatchGetItem and checks
-    that the document may refer to them (`strict`; undoing a confirmed document only needs
-    them read)."""
-    partner_key = keys.entity(company_id, keys.PARTNER, fields["businessPartnerId"])
-    product_ids = {line["productId"] for line in fields["lines"] if line.get("productId") is not None}
-    wanted = [keys.company(company_id), partner_key] + [keys.entity(company_id, keys.PRODUCT, p) for p in product_ids]
-    if fields.get("sourceDocumentId") is not None:
-        wanted.append(document_key(company_id, fields["sourceDocumentId"]))
-    found = table.batch_get(wanted)
-
-    def lookup(key: keys.Key) -> dict[str, Any] | None:
-        return found.get(keys.pair(key))
-
-    problems: list[dict[str, str]] = []
-    partner = lookup(partner_key)
-    if partner is None:
-        problems.append({"field": "businessPartnerId", "message": "no such business partner"})
-    elif not partner.get("isActive", True):
-        problems.append({"field": "businessPartnerId", "message": "the business partner is inactive"})
-    elif not rules.partner_suits(kind, partner["type"]):
-        wanted_type = "customer" if kind.sales else "supplier"
-        problems.append({"field": "businessPartnerId",
-                         "message": f"a {kind.module} document needs a {wanted_type}; this partner is a {partner['type']}"})
-    products: dict[int, dict[str, Any]] = {}
-    for index, line in enumerate(fields["lines"]):
-        if line.get("productId") is None:
-            continue
-        product = lookup(keys.entity(company_id, keys.PRODUCT, line["productId"]))
-        if product is None:
-            problems.append({"field": f"lines[{index}].productId", "message": "no such product"})
-        elif not product.get("isActive", True):
-            problems.append({"field": f"lines[{index}].productId", "message": "the product is inactive"})
-        else:
-            products[int(product["id"])] = product
-    source = None
-    if fields.get("sourceDocumentId") is not None:
-        source = lookup(document_key(company_id, fields["sourceDocumentId"]))
-        problem = _source_problem(kind, source, fields)
-        if problem:
-            problems.append({"field": "sourceDocumentId", "message": problem})
-    elif kind.source_required:
-        problems.append({"field": "sourceDocumentId",
-                         "message": f"required: a {kind.name} corrects a document of type {' or '.join(kind.sources)}"})
-    if problems and strict:
-        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", details=problems)
-    company = lookup(keys.company(company_id))
-    if company is None:
-        raise NotFound("Company not found.")
-    return Context(table, company, kind, partner, products, source)
-
-
-def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str, Any]) -> str | None:
-    if source is None:
-        return "no such document"
-    if source["type"] not in kind.sources:
-        if not kind.sources:
-            return f"a {kind.name} has no source document"
-        return f"a {kind.name} can come only from a document of type {' or '.join(kind.sources)}, not {source['type']}"
-    if int(source["businessPartnerId"]) != fields["businessPartnerId"]:
-        return "the source document belongs to another business partner"
-    if source["status"] == CANCELLED or (kind.source_required and source["status"] != CONFIRMED):
-        return f"the source document is {source['status']}"
-    return None
-
-
-def check_content(table: Table, company_id: int, document_type: str, fields: dict[str, Any]) -> dict[str, Any]:
-    """Checks a partner and lines as creating a document of this type would (the partner may be
-    used, the products exist and are active, the amounts are within bounds), writing nothing:
-    for what makes documents later (a scheduled invoice). Returns the company."""
-    context = _load(table, company_id, rules.KINDS[document_type], fields)
-    _lines(context, fields)
-    return context.company
-
-
-def _lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], rules.Totals]:
-    lines, amounts = [], []
-    for index, line in enumerate(fields["lines"]):
-        product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
-        rate = line.get("taxRate")
-        if rate is None:
-            rate = Decimal(product.get("taxRate", 0)) if product else ZERO
-        discount = line.get("discount") or ZERO
-        line_amounts = rules.line_amounts(line["quantity"], line["unitPrice"], discount, rate, f"lines[{index}]")
-        description = line.get("description") or (product["name"] if product else None)
-        if not description:
-            raise ValidationFailed.for_field(f"lines[{index}].description", "required for a line without a product")
-        lines.append({"productId": line.get("productId"), "description": description, "quantity": line["quantity"],
-                      "unitPrice": line["unitPrice"], "discount": round_money(discount), "taxRate": rate,
-                      "subtotal": line_amounts.subtotal, "tax": line_amounts.tax, "total": line_amounts.total})
-        amounts.append((line_amounts, rate))
-    totals = rules.document_totals(amounts)
-    source = context.source
-    if source is not None and context.kind.balance < 0 and (
-            totals.total > Decimal(source["total"]) - Decimal(source.get("creditedTotal", 0))):
-        raise _over_credited(source)
-    return lines, totals
-
-
-def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], partner: dict[str, Any]) -> tuple[str, int | None]:
-    condition_id = fields.get("paymentConditionId") or partner.get("paymentConditionId")
-    if fields.get("dueDate"):
-        if fields["dueDate"] < date:
-            raise ValidationFailed.for_field("dueDate", "must not be before the document date")
-        return fields["dueDate"], condition_id
-    if condition_id is None:
-        return date, None
-    days = payment_setup.due_days(table, company_id, int(condition_id))
-    return (_dt.date.fromisoformat(date) + _dt.timedelta(days=days)).isoformat(), condition_id
-
-
-def _place(table: Table, context: Context, fields: dict[str, Any]) -> dict[str, Any]:
-    """Branch and warehouse: the ones named (they must exist), else the company's defaults."""
-    placed = {}
-    for name, kind, default in (("branchId", keys.BRANCH, "defaultBranchId"),
-                                ("warehouseId", keys.WAREHOUSE, "defaultWarehouseId")):
-        value = fields.get(name)
-        if value is None:
-            fallback = context.company.get(default)
-            placed[name] = int(fallback) if fallback is not None else None
-            continue
-        item = table.get(keys.small_record(context.company_id, kind, value))
-        if item is None:
-            raise ValidationFailed.for_field(name, f"no such {'branch' if kind == keys.BRANCH else 'warehouse'}")
-        if not item.get("isActive", True):
-            raise ValidationFailed.for_field(name, "inactive")
-        placed[name] = value
-    return placed
-
-
-def _content(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
-    """The stored fields of a document from its request fields: lines with their amounts,
-    totals, dates, place."""
-    table = context.table
-    date = fields.get("date") or _today(context)
-    due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.partner)
-    lines, totals = _lines(context, fields)
-    return {"businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
-            "paymentConditionId": condition_id, **_place(table, context, fields),
-            "currency": fields.get("currency") or context.company.get("currency", "HNL"),
-            "notes": fields.get("notes"), "reference": fields.get("reference"),
-            "sourceDocumentId": fields.get("sourceDocumentId"), "lines": lines, "subtotal": totals.subtotal,
-            "taxTotal": totals.tax_total, "total": totals.total, "taxBases": totals.by_rate}
 
 
 # --- the effects of confirming and reversing ---------------------------------------------------------
@@ -361,7 +206,7 @@ def _credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
     tolerated = partner.get("credit_block_days")
     if tolerated is not None:
         oldest = _oldest_open_due_date(context)
-        days = rules.overdue_days([oldest] if oldest else [], _today(context))
+        days = rules.overdue_days([oldest] if oldest else [], today(context))
         if days > int(tolerated):
             raise rules.credit_blocked(days, int(tolerated))
     policy = context.company.get("creditLimitPolicy", "off")
@@ -428,16 +273,13 @@ def _credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
     source = plan.context.source or {}
     amount = Decimal(document["total"]) * sign
     if sign > 0 and amount > Decimal(source.get("total", 0)) - Decimal(source.get("creditedTotal", 0)):
-        raise _over_credited(source)
+        raise over_credited(source)
     plan.transaction.update(document_key(plan.context.company_id, int(document["sourceDocumentId"])),
                             "ADD #credited :amount, #version :one", condition="#version = :seen",
                             names={"#credited": "creditedTotal", "#version": "version"},
                             values={":amount": amount, ":one": 1, ":seen": int(source.get("version", 0))})
 
 
-def _over_credited(source: dict[str, Any]) -> ValidationFailed:
-    return ValidationFailed.for_field("lines", f"credit notes may not exceed their document's total {source.get('total')} "
-                                               f"(already credited: {source.get('creditedTotal', 0)})")
 
 
 def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
@@ -448,7 +290,8 @@ def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
     if document.get("stockMoves") or plan.context.kind.balance:
         plan.journal.require_open(date)
     _credit_source(plan, document, -1)
-    changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "journalEntryId": None}
+    book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date)
+    changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "journalEntryId": None, "reversalDate": date}
     if document.get("journalEntryId") is not None:
         entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
         reversal = plan.journal.reverse(plan.context.table, entry, date)
@@ -457,9 +300,10 @@ def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
     return changes
 
 
-# Undoing a confirmation can write up to three items more than the confirmation did: the
-# original entry's new status, a day count and a period check for the reversal's own date.
-_REVERSAL_MARGIN = 3
+# Undoing a confirmation can write up to five items more than the confirmation did: the
+# original entry's new status, a day count and a period check for the reversal's own date, and
+# the books' two corrections when it reverses in a later month.
+_REVERSAL_MARGIN = 3 + book_corrections.ITEMS_PER_REVERSAL
 
 
 def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: bool = True) -> None:
@@ -515,8 +359,8 @@ def create_document(command: Command, fields: dict[str, Any], *,
     table, company_id = command.table, command.company_id
     kind = rules.KINDS[fields["type"]]
     status = _initial_status(kind, fields)
-    context = _load(table, company_id, kind, fields)
-    content = _content(context, fields)
+    context = load_context(table, company_id, kind, fields)
+    content = document_content(context, fields)
     document_id = table.next_id(keys.id_sequence(company_id, keys.DOCUMENT))
     now = clock.now_iso()
     document = {**document_key(company_id, document_id), "itemType": keys.DOCUMENT, "id": document_id,
@@ -569,7 +413,7 @@ def view(item: dict[str, Any], warnings: list[str] | None = None) -> dict[str, A
 def _load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
     document = get_document(command.table, command.company_id, document_id)
     kind = rules.KINDS[document["type"]]
-    context = _load(command.table, command.company_id, kind, _as_fields(document), strict=strict)
+    context = load_context(command.table, command.company_id, kind, _as_fields(document), strict=strict)
     return document, context
 
 
@@ -600,8 +444,8 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     fields.update(_as_fields(fields))
     if "dueDate" not in changes and ("date" in changes or "paymentConditionId" in changes):
         fields["dueDate"] = None  # derived again from the new date or condition
-    context = _load(command.table, command.company_id, kind, fields)
-    updated = {**_now_fields(current), **_content(context, fields)}
+    context = load_context(command.table, command.company_id, kind, fields)
+    updated = {**_now_fields(current), **document_content(context, fields)}
     _keep_advances(current, updated)
     plan = Plan.start(command, context)
     _check_size(plan, updated)
@@ -638,12 +482,10 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     return dte.transmit_confirmed(command.table, context.company, _commit(command, plan, confirmed, previous=document))
 
 
-def _today(context: Context) -> str:
-    return clock.today_in(context.company.get("country", "HN"))
 
 
 def _reversal_date(context: Context, document: dict[str, Any], date: str | None) -> str:
-    return date or max(_today(context), document["date"])
+    return date or max(today(context), document["date"])
 
 
 def _check_unpaid(document: dict[str, Any]) -> None:

@@ -113,7 +113,7 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], partn
     if not rules.issues_dte(company, document["type"]):
         return {}
     company_id, document_id = int(company["id"]), int(document["id"])
-    tipo_dte = rules.DTE_TYPES[document["type"]]
+    tipo_dte = rules.tipo_dte(document["type"], partner)
     codigo = rules.new_codigo_generacion()
     numero = rules.numero_control(tipo_dte, document["number"],
                                   _next_control_number(transaction, table, company_id, tipo_dte))

@@ -13,7 +13,7 @@ from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
-from chalicelib.services import banking, partner_ledger, payment_setup
+from chalicelib.services import accounts, banking, partner_ledger, payment_setup
 from chalicelib.services.commands import Command
 from chalicelib.services.documents import (
     document_key,
@@ -92,6 +92,8 @@ def _applied_document(table: Table, company_id: int, document: dict[str, Any], a
         problem = f"only {applied['pending']} of it is left to apply"
     elif applied.get("currency") != document.get("currency"):
         problem = f"it is in {applied.get('currency')}, the document in {document.get('currency')}"
+    elif (applied.get("withholding") or {}).get("side") not in (None, rules.KINDS[document["type"]].module):
+        problem = f"it certifies a withholding on {applied['withholding']['side']}, not on this document's side"
     if problem:
         raise ValidationFailed.for_field(field, problem)
     return applied
@@ -192,7 +194,7 @@ def _label(document: dict[str, Any]) -> str:
 
 
 def _payment_date(table: Table, company_id: int, document: dict[str, Any], fields: dict[str, Any]) -> str:
-    date = fields.get("paymentDate") or max(clock.today_in(_country(table, company_id)), document["date"])
+    date = fields.get("paymentDate") or max(clock.today_in(accounts.company_country(table, company_id)), document["date"])
     if date < document["date"]:
         raise ValidationFailed.for_field("paymentDate", f"must not be before the document's date {document['date']}")
     return date
@@ -411,10 +413,6 @@ def _condition_type(table: Table, company_id: int, condition_id: int) -> str | N
         return None
 
 
-def _country(table: Table, company_id: int) -> str:
-    return (table.get(keys.company(company_id)) or {}).get("country", "HN")
-
-
 def _active_method(table: Table, company_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     try:
         method = payment_setup.get_method(table, company_id, fields["paymentMethodId"])
@@ -467,7 +465,7 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     document = get_document(table, company_id, document_id)
     kind = rules.KINDS[document["type"]]
     amount = Decimal(payment["amount"])
-    date = date or max(clock.today_in(_country(table, company_id)), payment["paymentDate"])
+    date = date or max(clock.today_in(accounts.company_country(table, company_id)), payment["paymentDate"])
     if date < payment["paymentDate"]:
         raise ValidationFailed.for_field("date", f"must not be before the payment's date {payment['paymentDate']}")
     received_advance = kind.code in rules.ADVANCE_OPERATION

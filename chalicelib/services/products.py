@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from chalicelib.domain import taxes
 from chalicelib.errors import Conflict
 from chalicelib.events import outbox
-from chalicelib.services import records
+from chalicelib.services import accounts, records
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -50,9 +51,15 @@ def list_products(table: Table, company_id: int, page: int, limit: int, cursor: 
 def create_product(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     if fields.get("trackInventory") is None:
         fields = {**fields, "trackInventory": fields.get("type", "product") == "product"}
+    country = accounts.company_country(command.table, command.company_id)
+    if fields.get("taxRate") is None:
+        fields = {**fields, "taxRate": taxes.DEFAULT_RATE.get(country, taxes.DEFAULT_RATE["HN"])}
+    taxes.check_rate_for_country(country, fields["taxRate"], "taxRate")
     return records.create_record(command, PRODUCT, fields, _reserve_code)
 
 
 def update_product(command: Command, product_id: int, changes: dict[str, Any],
                    expected_version: int | None) -> dict[str, Any]:
+    if changes.get("taxRate") is not None:
+        taxes.check_rate_for_country(accounts.company_country(command.table, command.company_id), changes["taxRate"], "taxRate")
     return records.update_record(command, PRODUCT, product_id, changes, expected_version, _reserve_code)

@@ -16,7 +16,7 @@ from chalicelib.auth.principal import Principal
 from chalicelib.domain import schedules
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.observability import logger
-from chalicelib.services import documents, payment_setup, records
+from chalicelib.services import document_content, documents, payment_setup, records
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI2, Page
@@ -119,7 +119,7 @@ def _check_invoice_content(table: Table, company_id: int, fields: dict[str, Any]
     """The partner and lines as a sales invoice checks them (a customer, active; products that
     exist and are active; amounts within bounds), so a schedule is refused now rather than
     failing at every run. Returns the company."""
-    return documents.check_content(table, company_id, SALES_INVOICE, _invoice_request(fields))
+    return document_content.check_content(table, company_id, SALES_INVOICE, _invoice_request(fields))
 
 
 def _check_dates(fields: dict[str, Any]) -> None:

@@ -110,3 +110,17 @@ def partner_movement(company_id: int, partner_id: int, side: str, date: str, ori
     versions, so confirming again after an unconfirm is a movement of its own."""
     return {"PK": partner_ledger_partition(company_id, partner_id, side),
             "SK": f"{PARTNER_MOVEMENT_PREFIX}{date}#{origin}{sortable_id(origin_id)}#{version:05d}"}
+
+
+# A fiscal document reversed in a later month than its own: what its month's books showed, and
+# the reversal in the later month (see services/book_corrections.py).
+BOOK_CORRECTION = "BOOKFIX"
+
+
+def book_correction(company_id: int, document_id: int, version: int, role: str) -> Key:
+    return {"PK": f"C#{company_id}#{BOOK_CORRECTION}#{document_id}", "SK": f"{version:06d}#{role}"}
+
+
+def book_correction_index(company_id: int, date: str, document_id: int, version: int, role: str) -> Dict[str, str]:
+    return {"GSI1PK": collection_partition(company_id, BOOK_CORRECTION),
+            "GSI1SK": f"{date}#{sortable_id(document_id)}#{version:06d}#{role}"}

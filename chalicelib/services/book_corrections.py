@@ -1,0 +1,40 @@
+"""A month's tax books, once filed, do not change. A fiscal document reversed in a later month
+than its own (a note cancelled, a purchase invoice unconfirmed) records, in the reversing
+transaction, two corrections: the document as its own month booked it, and its reversal dated
+in the later month, where the reversing entry posts. The books read them beside the period's
+documents, so each month's book keeps agreeing with that month's ledger. Reversed within its own
+month, a document needs none: it shows as cancelled (or, back to draft, not at all)."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib.domain import tax_books
+from chalicelib.domain.documents import CONFIRMED
+from chalicelib.store import keys
+from chalicelib.store.listing import GSI1
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+ITEMS_PER_REVERSAL = 2
+_KEPT = ("id", "type", "number", "cai", "businessPartnerId", "total", "currency", "supplierDocumentNumber",
+         "supplierCai", "dte", "sourceDocumentId")
+
+
+def record_reversal(transaction: Transaction, company_id: int, document: dict[str, Any], reversal_date: str) -> None:
+    if document["type"] not in tax_books.BOOK_TYPES or reversal_date[:7] == document["date"][:7]:
+        return
+    document_id, version = int(document["id"]), int(document["version"])
+    kept = {name: document[name] for name in _KEPT if document.get(name) is not None}
+    kept["lines"] = tax_books.condensed_lines(document["lines"])
+    for role, status, date in (("booked", CONFIRMED, document["date"]),
+                               ("reversal", tax_books.REVERSAL, reversal_date)):
+        transaction.put_new({**keys.book_correction(company_id, document_id, version, role),
+                             **keys.book_correction_index(company_id, date, document_id, version, role),
+                             "itemType": keys.BOOK_CORRECTION, **kept, "status": status, "date": date,
+                             "documentDate": document["date"], "reversalDate": reversal_date})
+
+
+def period_corrections(table: Table, company_id: int, start_date: str, end_date: str) -> list[dict[str, Any]]:
+    """One Query: the corrections dated in the period (mostly none)."""
+    return table.query_all(partition=("GSI1PK", keys.collection_partition(company_id, keys.BOOK_CORRECTION)),
+                           index=GSI1, sort_range=("GSI1SK", start_date, f"{end_date}#~"))

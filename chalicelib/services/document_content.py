@@ -1,0 +1,223 @@
+"""What a document is made of before it has any effect: the company, partner, products and source
+it refers to (read and checked together), its priced lines and totals, its dates and place, and the
+fiscal fields of its type."""
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import documents as rules
+from chalicelib.domain import taxes
+from chalicelib.domain.accounting import ZERO, round_money
+from chalicelib.domain.document_types import PURCHASES, SALES
+from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
+from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.services import payment_setup
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+
+
+def document_key(company_id: int, document_id: int) -> keys.Key:
+    return keys.entity(company_id, keys.DOCUMENT, document_id)
+
+
+# --- what a document needs around it ----------------------------------------------------------------
+
+@dataclass
+class Context:
+    table: Table
+    company: dict[str, Any]
+    kind: Kind
+    partner: dict[str, Any]
+    products: dict[int, dict[str, Any]]
+    source: dict[str, Any] | None
+
+    @property
+    def company_id(self) -> int:
+        return int(self.company["id"])
+
+
+def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, Any], *, strict: bool = True) -> Context:
+    """Reads the company, partner, products and source document in one BatchGetItem and checks
+    that the document may refer to them (`strict`; undoing a confirmed document only needs
+    them read)."""
+    partner_key = keys.entity(company_id, keys.PARTNER, fields["businessPartnerId"])
+    product_ids = {line["productId"] for line in fields["lines"] if line.get("productId") is not None}
+    wanted = [keys.company(company_id), partner_key] + [keys.entity(company_id, keys.PRODUCT, p) for p in product_ids]
+    if fields.get("sourceDocumentId") is not None:
+        wanted.append(document_key(company_id, fields["sourceDocumentId"]))
+    found = table.batch_get(wanted)
+
+    def lookup(key: keys.Key) -> dict[str, Any] | None:
+        return found.get(keys.pair(key))
+
+    problems: list[dict[str, str]] = []
+    partner = lookup(partner_key)
+    if partner is None:
+        problems.append({"field": "businessPartnerId", "message": "no such business partner"})
+    elif not partner.get("isActive", True):
+        problems.append({"field": "businessPartnerId", "message": "the business partner is inactive"})
+    elif not rules.partner_suits(kind, partner["type"]):
+        wanted_type = "customer" if kind.sales else "supplier"
+        problems.append({"field": "businessPartnerId",
+                         "message": f"a {kind.module} document needs a {wanted_type}; this partner is a {partner['type']}"})
+    products: dict[int, dict[str, Any]] = {}
+    for index, line in enumerate(fields["lines"]):
+        if line.get("productId") is None:
+            continue
+        product = lookup(keys.entity(company_id, keys.PRODUCT, line["productId"]))
+        if product is None:
+            problems.append({"field": f"lines[{index}].productId", "message": "no such product"})
+        elif not product.get("isActive", True):
+            problems.append({"field": f"lines[{index}].productId", "message": "the product is inactive"})
+        else:
+            products[int(product["id"])] = product
+    source = None
+    if fields.get("sourceDocumentId") is not None:
+        source = lookup(document_key(company_id, fields["sourceDocumentId"]))
+        problem = _source_problem(kind, source, fields)
+        if problem:
+            problems.append({"field": "sourceDocumentId", "message": problem})
+    elif kind.source_required:
+        problems.append({"field": "sourceDocumentId",
+                         "message": f"required: a {kind.name} corrects a document of type {' or '.join(kind.sources)}"})
+    if problems and strict:
+        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", details=problems)
+    company = lookup(keys.company(company_id))
+    if company is None:
+        raise NotFound("Company not found.")
+    return Context(table, company, kind, partner, products, source)
+
+
+def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str, Any]) -> str | None:
+    if source is None:
+        return "no such document"
+    if source["type"] not in kind.sources:
+        if not kind.sources:
+            return f"a {kind.name} has no source document"
+        return f"a {kind.name} can come only from a document of type {' or '.join(kind.sources)}, not {source['type']}"
+    if int(source["businessPartnerId"]) != fields["businessPartnerId"]:
+        return "the source document belongs to another business partner"
+    if source["status"] == CANCELLED or (kind.source_required and source["status"] != CONFIRMED):
+        return f"the source document is {source['status']}"
+    return None
+
+
+def check_content(table: Table, company_id: int, document_type: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Checks a partner and lines as creating a document of this type would (the partner may be
+    used, the products exist and are active, the amounts are within bounds), writing nothing:
+    for what makes documents later (a scheduled invoice). Returns the company."""
+    context = load_context(table, company_id, rules.KINDS[document_type], fields)
+    priced_lines(context, fields)
+    return context.company
+
+
+def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], rules.Totals]:
+    lines, amounts = [], []
+    country = context.company.get("country", "HN")
+    for index, line in enumerate(fields["lines"]):
+        product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
+        requested_rate = None if line.get("taxRate") is None else Decimal(line["taxRate"])
+        rate, treatment = taxes.line_treatment(line.get("taxTreatment"), requested_rate,
+                                               Decimal(product.get("taxRate", 0)) if product else ZERO,
+                                               f"lines[{index}]")
+        taxes.check_rate_for_country(country, rate, f"lines[{index}].taxRate")
+        discount = line.get("discount") or ZERO
+        line_amounts = rules.line_amounts(line["quantity"], line["unitPrice"], discount, rate, f"lines[{index}]")
+        description = line.get("description") or (product["name"] if product else None)
+        if not description:
+            raise ValidationFailed.for_field(f"lines[{index}].description", "required for a line without a product")
+        lines.append({"productId": line.get("productId"), "description": description, "quantity": line["quantity"],
+                      "unitPrice": line["unitPrice"], "discount": round_money(discount), "taxRate": rate,
+                      "taxTreatment": treatment, "subtotal": line_amounts.subtotal, "tax": line_amounts.tax, "total": line_amounts.total})
+        amounts.append((line_amounts, rate))
+    totals = rules.document_totals(amounts)
+    source = context.source
+    if source is not None and context.kind.balance < 0 and (
+            totals.total > Decimal(source["total"]) - Decimal(source.get("creditedTotal", 0))):
+        raise over_credited(source)
+    return lines, totals
+
+
+def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], partner: dict[str, Any]) -> tuple[str, int | None]:
+    condition_id = fields.get("paymentConditionId") or partner.get("paymentConditionId")
+    if fields.get("dueDate"):
+        if fields["dueDate"] < date:
+            raise ValidationFailed.for_field("dueDate", "must not be before the document date")
+        return fields["dueDate"], condition_id
+    if condition_id is None:
+        return date, None
+    days = payment_setup.due_days(table, company_id, int(condition_id))
+    return (_dt.date.fromisoformat(date) + _dt.timedelta(days=days)).isoformat(), condition_id
+
+
+def _place(table: Table, context: Context, fields: dict[str, Any]) -> dict[str, Any]:
+    """Branch and warehouse: the ones named (they must exist), else the company's defaults."""
+    placed = {}
+    for name, kind, default in (("branchId", keys.BRANCH, "defaultBranchId"),
+                                ("warehouseId", keys.WAREHOUSE, "defaultWarehouseId")):
+        value = fields.get(name)
+        if value is None:
+            fallback = context.company.get(default)
+            placed[name] = int(fallback) if fallback is not None else None
+            continue
+        item = table.get(keys.small_record(context.company_id, kind, value))
+        if item is None:
+            raise ValidationFailed.for_field(name, f"no such {'branch' if kind == keys.BRANCH else 'warehouse'}")
+        if not item.get("isActive", True):
+            raise ValidationFailed.for_field(name, "inactive")
+        placed[name] = value
+    return placed
+
+
+def document_content(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
+    """The stored fields of a document from its request fields: lines with their amounts,
+    totals, dates, place and the fiscal fields of its type."""
+    table = context.table
+    date = fields.get("date") or today(context)
+    due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.partner)
+    lines, totals = priced_lines(context, fields)
+    return {"businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
+            "paymentConditionId": condition_id, **_place(table, context, fields),
+            "currency": fields.get("currency") or context.company.get("currency", "HNL"),
+            "notes": fields.get("notes"), "reference": fields.get("reference"),
+            "sourceDocumentId": fields.get("sourceDocumentId"), "lines": lines, "subtotal": totals.subtotal,
+            "taxTotal": totals.tax_total, "total": totals.total, "taxBases": totals.by_rate,
+            **_fiscal_fields(context, fields)}
+
+
+def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
+    """The supplier's own number and CAI (purchases, for the purchase book) and a withholding
+    certificate's tax and side: refused on a type they do not describe."""
+    kind = context.kind
+    chosen: dict[str, Any] = {"supplierDocumentNumber": None, "supplierCai": None, "withholding": None}
+    for name in ("supplierDocumentNumber", "supplierCai"):
+        if fields.get(name) is not None:
+            if kind.module != PURCHASES:
+                raise ValidationFailed.for_field(name, f"only purchase documents carry it, not a {kind.name}")
+            chosen[name] = fields[name]
+    withholding = fields.get("withholding")
+    if withholding is not None:
+        if kind.code != rules.WITHHOLDING_CERTIFICATE:
+            raise ValidationFailed.for_field("withholding", f"only a withholding certificate (05) carries it, "
+                                                            f"not a {kind.name}")
+        partner_type = (context.partner or {}).get("type")
+        wanted = "customer" if withholding["side"] == SALES else "supplier"
+        if partner_type not in (wanted, "both"):
+            raise ValidationFailed.for_field("withholding.side", f"a withholding on {withholding['side']} is "
+                                                                 f"with a {wanted}; this partner is a {partner_type}")
+        chosen["withholding"] = {"tax": withholding["tax"], "side": withholding["side"]}
+    return chosen
+
+
+
+def over_credited(source: dict[str, Any]) -> ValidationFailed:
+    return ValidationFailed.for_field("lines", f"credit notes may not exceed their document's total {source.get('total')} "
+                                               f"(already credited: {source.get('creditedTotal', 0)})")
+
+
+def today(context: Context) -> str:
+    return clock.today_in(context.company.get("country", "HN"))
