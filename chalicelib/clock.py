@@ -34,3 +34,8 @@ def today_in(country: str) -> str:
     """Today's date where the company is: a document made at 7 p.m. in Tegucigalpa on the 30th
     is dated the 30th, though it is already the 1st in UTC."""
     return (now() + _dt.timedelta(hours=UTC_OFFSET_HOURS.get(country, 0))).date().isoformat()
+
+
+def local_time_in(country: str) -> str:
+    """The time of day where the company is, HH:MM:SS."""
+    return (now() + _dt.timedelta(hours=UTC_OFFSET_HOURS.get(country, 0))).strftime("%H:%M:%S")

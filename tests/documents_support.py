@@ -10,6 +10,9 @@ from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, ApiClient, Books, Comp
 
 CAI = "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A"
 SV_COMPANY_NIT = "0614-010190-101-3"
+# what El Salvador's DTE formats ask of the issuer (CAT-019 46510: wholesale of computers)
+SV_ISSUER = {"nrc": "123456-7", "economicActivityCode": "46510",
+             "economicActivity": "Venta al por mayor de computadoras", "department": "06", "municipality": "14"}
 
 
 class Shop:
@@ -17,8 +20,9 @@ class Shop:
                  deadline: str = "2099-12-31", country: str = "HN") -> None:
         self.api, self.key, self.company = api, company.api_key, company
         if country == "SV":  # El Salvador: US dollars, the company's NIT, no CAI
-            reply = api.put(f"/companies/{company.company_id}", {"country": "SV", "currency": "USD",
-                                                                "taxId": SV_COMPANY_NIT}, key=self.key)
+            reply = api.put(f"/companies/{company.company_id}", {
+                "country": "SV", "currency": "USD", "taxId": SV_COMPANY_NIT, "address": "Calle Arce 123, San Salvador",
+                "phone": "2222-3333", "email": "facturas@alpha.example", "dteIssuer": SV_ISSUER}, key=self.key)
             assert reply.status == 200, reply.text
         self.books = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
         self.customer = self.created("/business-partners", {"name": "Cliente Uno", "type": "customer"})["id"]

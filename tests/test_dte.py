@@ -106,27 +106,36 @@ def test_a_reservation_invoice_shares_the_invoices_control_numbers(shop, custome
     assert_accepted(reservation)
 
 
-def test_the_authority_rejects_a_customer_without_nit_and_no_event_follows(shop, table):
-    rejected = invoice(shop, shop.customer)  # the shop's customer has no taxId
+def test_a_consumer_needs_no_id_below_1095_dollars_and_the_format_refuses_it_above(shop, table):
+    anonymous = invoice(shop, shop.customer)  # the shop's customer has no taxId
+    assert_accepted(anonymous)
+    assert anonymous["dte"]["receptor"]["tipoDocumento"] is None
 
-    assert rejected["status"] == "confirmed"  # the document stands; its DTE does not
-    dte = rejected["dte"]
-    assert dte["status"] == "rejected" and dte["selloRecepcion"] is None and dte["acceptedAt"] is None
-    assert dte["observations"] == ["receptor.nit: NIT (14 dígitos) o DUI (9 dígitos) requerido"]
-    assert dte["transmittedAt"] and UPPERCASE_UUID4.fullmatch(rejected["codigoGeneracion"])
-    assert shop.get(rejected["id"])["dte"] == dte
-    payloads = events(table, shop.company.company_id, rejected["id"])
-    assert sorted(p["event"] for p in payloads) == ["document.confirmed", "document.created"]
-    recorded = transmission(table, shop.company.company_id, rejected["id"])
-    assert recorded["status"] == "rejected" and "GSI1PK" not in recorded
-    assert retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0) == {}
-    assert shop.get(rejected["id"])["dte"] == dte
+    # 1,095 dollars or more: the factura names its receiver (the authority's schema), refused
+    # before anything is stored, the field named with where it comes from
+    refused = shop.api.post("/documents", {"type": "01", "businessPartnerId": shop.customer, "lines": [
+        {"productId": shop.service, "quantity": 10, "unitPrice": 100}]}, key=shop.key)
+    assert refused.status == 400, refused.text
+    fields = {detail["field"]: detail["message"] for detail in refused.json["details"]}
+    assert fields["dte.receptor.numDocumento"] == "missing: set the customer's taxId (NIT or DUI)"
+    listed = shop.api.get("/documents?type=01", key=shop.key).json
+    assert [doc["id"] for doc in listed["documents"]] == [anonymous["id"]]
+    # the number and control number it would have taken are the next document's
+    api = shop.api
+    api.put(f"/business-partners/{shop.customer}", {"taxId": "01234567-8"}, key=shop.key)
+    named = shop.document("01", [(shop.service, 10, 100)], partner=shop.customer)
+    assert (named["number"], named["dte"]["numeroControl"][-3:]) == ("001-001-01-00000002", "002")
+    assert named["dte"]["receptor"]["tipoDocumento"] == "13" and named["dte"]["receptor"]["numDocumento"] == "01234567-8"
+    assert_accepted(named)
 
 
-def test_the_authority_lists_every_problem_it_finds(shop, table):
-    rejected = invoice(shop, shop.customer, currency="HNL")
-    assert rejected["dte"]["observations"] == ["identificacion.tipoMoneda: debe ser USD",
-                                               "receptor.nit: NIT (14 dígitos) o DUI (9 dígitos) requerido"]
+def test_the_format_lists_every_problem_it_finds(shop, table):
+    refused = shop.api.post("/documents", {"type": "01", "businessPartnerId": shop.customer, "currency": "HNL",
+                                           "lines": [{"productId": shop.service, "quantity": 10, "unitPrice": 100}]},
+                            key=shop.key)
+    assert refused.status == 400
+    assert [detail["field"] for detail in refused.json["details"]] == [
+        "dte.identificacion.tipoMoneda", "dte.receptor.numDocumento", "dte.receptor.tipoDocumento"]
 
 
 def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(shop, customer, table, settings_env):
@@ -255,3 +264,25 @@ def test_the_hourly_run_sends_again_what_got_no_answer(shop, customer, table, se
                                           "dteRetries": {"accepted": 1}}
     assert_accepted(shop.get(created["id"]))
     assert run_scheduled_invoices({})["dteRetries"] == {}
+
+
+def test_a_credito_fiscal_and_its_notes_are_dtes_each_with_its_own_control_numbers(shop, table):
+    taxpayer = shop.created("/business-partners", {
+        "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
+        "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
+        "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@beta.example"})["id"]
+    credito_fiscal = invoice(shop, taxpayer)
+    assert credito_fiscal["dte"]["tipoDte"] == "03"
+    assert credito_fiscal["dte"]["numeroControl"] == "DTE-03-00010001-000000000000001"
+    assert_accepted(credito_fiscal)
+    credit = shop.document("06", [(shop.service, 1, 20)], sourceDocumentId=credito_fiscal["id"], partner=taxpayer)
+    debit = shop.document("07", [(shop.service, 1, 5)], sourceDocumentId=credito_fiscal["id"], partner=taxpayer)
+    assert [(note["dte"]["tipoDte"], note["dte"]["numeroControl"]) for note in (credit, debit)] == [
+        ("05", "DTE-05-00010001-000000000000001"), ("06", "DTE-06-00010001-000000000000001")]
+    assert_accepted(credit)
+    assert_accepted(debit)
+    # a note correcting a factura is not a DTE: the authority's notes correct a crédito fiscal only
+    factura = invoice(shop, shop.customer)
+    plain = shop.document("06", [(shop.service, 1, 10)], sourceDocumentId=factura["id"])
+    assert plain["dte"] is None and plain["codigoGeneracion"] is None
+    assert transmission(table, shop.company.company_id, plain["id"]) is None

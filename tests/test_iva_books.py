@@ -29,8 +29,10 @@ def test_a_hand_worked_month(api, company_a):
     shop = Shop(api, company_a, country="SV")
     key = shop.key
     api.put(f"/business-partners/{shop.customer}", {"taxId": "012345678"}, key=key)  # a consumer's DUI
-    taxpayer = shop.created("/business-partners", {"name": "Empresa SA de CV", "type": "customer",
-                                                   "taxId": "06140101901013", "nrc": "123456-7"})["id"]
+    taxpayer = shop.created("/business-partners", {
+        "name": "Empresa SA de CV", "type": "customer", "taxId": "06140101901013", "nrc": "123456-7",
+        "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
+        "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@empresa.example"})["id"]
     api.put(f"/business-partners/{shop.supplier}", {"nrc": "765432-1", "taxId": "06140202902024"}, key=key)
     unregistered = shop.created("/business-partners", {"name": "Don Juan", "type": "supplier"})["id"]
 
@@ -74,7 +76,8 @@ def test_a_hand_worked_month(api, company_a):
     assert [(r["documentId"], r["number"], r["partnerNrc"], r["taxed"], r["iva"], r["total"])
             for r in taxpayers["rows"]] == [
         (ccf["id"], ccf["dte"]["numeroControl"], "123456-7", 200, 26, 226),
-        (note["id"], note["number"], "123456-7", -50, Decimal("-6.50"), Decimal("-56.50"))]
+        (note["id"], note["dte"]["numeroControl"], "123456-7", -50, Decimal("-6.50"), Decimal("-56.50"))]
+    assert note["dte"]["tipoDte"] == "05"  # the authority's credit note, correcting the crédito fiscal
     # 200 - 50 taxed, 26 - 6.50 of débito fiscal
     assert taxpayers["totals"] == {"exempt": 0, "nonSubject": 0, "taxed": 150, "iva": Decimal("19.50"),
                                    "total": Decimal("169.50")}

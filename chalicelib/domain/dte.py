@@ -18,17 +18,19 @@ DTE_COUNTRY = "SV"
 DTE_TYPES = {"01": "01", "113": "01"}
 # A sale to a registered taxpayer (a customer with an NRC) is a "Comprobante de crédito fiscal":
 # the buyer deducts its IVA. It keeps its own control-number sequence.
-FACTURA, CREDITO_FISCAL = "01", "03"
+FACTURA, CREDITO_FISCAL, NOTA_CREDITO, NOTA_DEBITO = "01", "03", "05", "06"
+# Our credit and debit notes of sales are the authority's notes (05, 06) when they correct a
+# crédito fiscal; a note correcting a factura is not a DTE (the authority's notes correct only 03).
+NOTE_TYPES = {"06": NOTA_CREDITO, "07": NOTA_DEBITO}
 
 _CODIGO_GENERACION = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")
 _NUMERO_CONTROL = re.compile(r"DTE-\d{2}-[A-Z0-9]{8}-\d{15}")
-# A NIT has 14 digits; a DUI (9 digits) stands in for it for natural persons.
-_NIT = re.compile(r"\d{9}|\d{14}")
 NUMERO_CONTROL_MAX = 10 ** 15 - 1
 
 
 def issues_dte(company: dict[str, Any], document_type: str) -> bool:
-    return company.get("country") == DTE_COUNTRY and document_type in DTE_TYPES
+    """Whether the type may be a DTE for the company (a note is one when its source is a 03)."""
+    return company.get("country") == DTE_COUNTRY and (document_type in DTE_TYPES or document_type in NOTE_TYPES)
 
 
 def new_codigo_generacion() -> str:
@@ -62,10 +64,6 @@ def is_numero_control(value: Any) -> bool:
     return isinstance(value, str) and _NUMERO_CONTROL.fullmatch(value) is not None
 
 
-def is_nit(value: Any) -> bool:
-    return isinstance(value, str) and _NIT.fullmatch(value.replace("-", "")) is not None
-
-
 @dataclass(frozen=True)
 class DteResult:
     """The authority's answer to one transmission."""
@@ -75,31 +73,23 @@ class DteResult:
     observations: list[str] = field(default_factory=list)
 
 
-def tipo_dte(document_type: str, partner: dict[str, Any]) -> str:
-    """The authority's type of one of our documents: a sales invoice to a customer with an NRC is
-    a crédito fiscal, else a factura."""
+def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any] | None = None) -> str | None:
+    """The authority's type of one of our documents, None when it is not a DTE: a sales invoice
+    to a customer with an NRC is a crédito fiscal, else a factura; a note is the authority's
+    note when it corrects a crédito fiscal."""
+    if document_type in NOTE_TYPES:
+        corrects = ((source or {}).get("dte") or {}).get("tipoDte")
+        return NOTE_TYPES[document_type] if corrects == CREDITO_FISCAL else None
     tipo = DTE_TYPES[document_type]
     return CREDITO_FISCAL if tipo == FACTURA and partner.get("nrc") else tipo
 
 
-def pending_dte(document_type: str, codigo_generacion: str, numero: str, partner: dict[str, Any]) -> dict[str, Any]:
-    """The document's `dte` at confirmation. The customer (receptor) is kept as it was then: a
-    later retransmission sends what was issued, not the partner as edited since."""
-    receptor = {name: value for name, value in (("nit", partner.get("taxId")), ("nrc", partner.get("nrc")),
-                                                ("nombre", partner.get("name"))) if value}
-    return {"status": PENDING, "tipoDte": tipo_dte(document_type, partner), "codigoGeneracion": codigo_generacion,
-            "numeroControl": numero, "receptor": receptor, "observations": [], "attempts": 0}
-
-
-def submission(document: dict[str, Any], company: dict[str, Any]) -> dict[str, Any]:
-    """What the authority receives for a document (the parts its checks look at)."""
-    dte = document["dte"]
-    return {"identificacion": {"tipoDte": dte["tipoDte"], "numeroControl": dte.get("numeroControl"),
-                               "codigoGeneracion": dte["codigoGeneracion"], "fecEmi": document["date"],
-                               "tipoMoneda": document.get("currency")},
-            "emisor": {"nit": company.get("taxId"), "nombre": company.get("name")},
-            "receptor": dict(dte.get("receptor") or {}),
-            "resumen": {"totalPagar": document["total"]}}
+def pending_dte(tipo: str, codigo_generacion: str, numero: str) -> dict[str, Any]:
+    """The document's `dte` at confirmation; the issuing service adds the issuer and receiver as
+    they were then (a later retransmission sends what was issued, not the parties as edited
+    since)."""
+    return {"status": PENDING, "tipoDte": tipo, "codigoGeneracion": codigo_generacion, "numeroControl": numero,
+            "observations": [], "attempts": 0}
 
 
 def answered(dte: dict[str, Any], result: DteResult) -> dict[str, Any]:

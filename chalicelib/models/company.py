@@ -1,12 +1,43 @@
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from chalicelib.models.base import Email, LongText, Name, RequestModel, ResponseModel, ShortText
 
 Country = Literal["HN", "SV"]
 Currency = Literal["HNL", "USD"]
 CreditLimitPolicy = Literal["off", "warn", "block"]
+Department = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-4])$"), Field(
+    description="El Salvador's department (CAT-012), two digits 01-14")]
+Municipality = Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
+    description="the municipality within the department (CAT-013), two digits")]
+EconomicActivityCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{5,6}$"), Field(
+    description="the economic activity's code (CAT-019)")]
+
+
+class DteIssuer(RequestModel):
+    """El Salvador: what the tax authority's formats ask of the issuer beyond the company's name, NIT,
+    address, phone and e-mail."""
+    nrc: str = Field(pattern=r"^\d{1,7}-?\d$", description="the company's NRC (registro de contribuyente)")
+    economic_activity_code: EconomicActivityCode
+    economic_activity: Annotated[str, StringConstraints(min_length=5, max_length=150)]
+    trade_name: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
+    establishment_type: Literal["01", "02", "04", "07", "20"] = Field(
+        "02", description="CAT-009: 01 branch, 02 head office, 04 warehouse, 07 yard, 20 other")
+    department: Department
+    municipality: Municipality
+    environment: Literal["00", "01"] = Field("00", description="the authority's environment: 00 test, 01 production")
+
+
+class DteIssuerInfo(ResponseModel):
+    nrc: str
+    economic_activity_code: str
+    economic_activity: str
+    trade_name: Optional[str] = None
+    establishment_type: str = "02"  # the defaults of DteIssuer (a sparse update stores what was sent)
+    department: str
+    municipality: str
+    environment: str = "00"
 
 
 class CompanyFields(RequestModel):
@@ -18,6 +49,7 @@ class CompanyFields(RequestModel):
     phone: Optional[ShortText] = None
     credit_limit_policy: CreditLimitPolicy = "off"
     allow_negative_stock: bool = False
+    dte_issuer: Optional[DteIssuer] = Field(None, description="El Salvador: needed to issue DTEs")
 
 
 class CompanyCreate(CompanyFields):
@@ -36,6 +68,7 @@ class CompanyUpdate(RequestModel):
     phone: Optional[ShortText] = None
     credit_limit_policy: CreditLimitPolicy = None  # type: ignore[assignment]
     allow_negative_stock: bool = None  # type: ignore[assignment]
+    dte_issuer: Optional[DteIssuer] = Field(None, description="El Salvador: needed to issue DTEs (replaced whole)")
     version: Optional[int] = Field(None, ge=1)
 
 
@@ -50,6 +83,7 @@ class Company(ResponseModel):
     phone: Optional[str] = None
     credit_limit_policy: str
     allow_negative_stock: bool
+    dte_issuer: Optional[DteIssuerInfo] = None
     version: int
     created_at: str
     updated_at: str

@@ -1,5 +1,5 @@
 from decimal import Decimal
-from typing import Annotated, Dict, List, Literal, Optional
+from typing import Annotated, Any, Dict, List, Literal, Optional
 
 from pydantic import ConfigDict, Field, StringConstraints
 
@@ -154,6 +154,7 @@ class DteInfo(ResponseModel):
     numero_control: Optional[str] = None
     tipo_dte: Optional[str] = None
     sello_recepcion: Optional[str] = None
+    receptor: Optional[Dict[str, Any]] = Field(None, description="the receiver as issued, in the authority's format")
     observations: List[str] = Field(default_factory=list, description="the tax authority's, when it rejected it")
     attempts: int = 0
     last_attempt_at: Optional[str] = None

@@ -16,6 +16,7 @@ from chalicelib.models.base import (
     ShortText,
     whole_number,
 )
+from chalicelib.models.company import Department, EconomicActivityCode, Municipality
 
 PartnerType = Literal["customer", "supplier", "both"]
 Nrc = Annotated[str, StringConstraints(pattern=r"^\d{1,7}-?\d$"), Field(
@@ -28,6 +29,10 @@ class PartnerCreate(RequestModel):
     type: PartnerType
     tax_id: Optional[ShortText] = None
     nrc: Optional[Nrc] = None
+    economic_activity_code: Optional[EconomicActivityCode] = None
+    economic_activity: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
+    department: Optional[Department] = None
+    municipality: Optional[Municipality] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -43,6 +48,10 @@ class PartnerUpdate(RequestModel):
     type: PartnerType = None  # type: ignore[assignment]
     tax_id: Optional[ShortText] = None
     nrc: Optional[Nrc] = None
+    economic_activity_code: Optional[EconomicActivityCode] = None
+    economic_activity: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
+    department: Optional[Department] = None
+    municipality: Optional[Municipality] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -59,6 +68,10 @@ class Partner(ResponseModel):
     type: str
     tax_id: Optional[str] = None
     nrc: Optional[str] = None
+    economic_activity_code: Optional[str] = None
+    economic_activity: Optional[str] = None
+    department: Optional[str] = None
+    municipality: Optional[str] = None
     email: Optional[str] = None
     phone: Optional[str] = None
     address: Optional[str] = None

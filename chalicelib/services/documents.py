@@ -229,7 +229,8 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     if not document.get("number"):
         number = fiscal.assign_number(plan.transaction, context.table, context.company, document)
         changes.update(number=number.number, cai=number.cai)
-    changes.update(dte.issue(plan.transaction, context.table, context.company, context.partner, {**document, **changes}))
+    changes.update(dte.issue(plan.transaction, context.table, context.company, context.partner, {**document, **changes},
+                             context.products, context.source))
     ceiling = _credit_control(plan, document)
     numbered = {**document, **changes}
     moves, movements = _effects(context, document)

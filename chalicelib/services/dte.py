@@ -14,7 +14,9 @@ from typing import Any, Callable, Protocol
 from chalicelib import clock
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain import dte as rules
+from chalicelib.domain import dte_json
 from chalicelib.domain.dte import PENDING, DteResult
+from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.observability import logger
 from chalicelib.settings import get_settings
@@ -46,11 +48,12 @@ class TransmissionFailed(Exception):
 
 
 class SandboxDteTransmitter:
-    """Stands in for the authority's reception service (locally and in tests): the checks below,
+    """Stands in for the authority's reception service (locally and in tests): the DTE in the
+    authority's format checked against its schema as the authority does, its codes and total,
     always the same answer for the same DTE, and an accepted DTE's seal derived from its codes."""
 
     def transmit(self, document: dict[str, Any], company: dict[str, Any]) -> DteResult:
-        sent = rules.submission(document, company)
+        sent = dte_json.authority_document(document, _ambiente(company))
         observations = self.observations(sent)
         if observations:
             return DteResult(accepted=False, received_at=clock.now_iso(), observations=observations)
@@ -59,17 +62,15 @@ class SandboxDteTransmitter:
     @staticmethod
     def observations(sent: dict[str, Any]) -> list[str]:
         identification = sent["identificacion"]
+        found = [f"{problem['field']}: {problem['message']}" for problem in dte_json.schema_problems(sent)]
         checks = (
             (rules.is_codigo_generacion(identification["codigoGeneracion"]),
              "identificacion.codigoGeneracion: debe ser un UUID v4 en mayúsculas"),
-            (rules.is_numero_control(identification["numeroControl"]),
-             "identificacion.numeroControl: formato DTE-00-XXXXXXXX-000000000000000"),
-            (identification["tipoMoneda"] == "USD", "identificacion.tipoMoneda: debe ser USD"),
-            (rules.is_nit(sent["emisor"].get("nit")), "emisor.nit: NIT (14 dígitos) requerido"),
-            (rules.is_nit(sent["receptor"].get("nit")), "receptor.nit: NIT (14 dígitos) o DUI (9 dígitos) requerido"),
-            (Decimal(sent["resumen"]["totalPagar"]) > 0, "resumen.totalPagar: debe ser mayor que cero"),
+            # a note's summary has no totalPagar: its operation's amount
+            (Decimal(sent["resumen"].get("totalPagar", sent["resumen"]["montoTotalOperacion"])) > 0,
+             "resumen.totalPagar: debe ser mayor que cero"),
         )
-        return [message for passed, message in checks if not passed]
+        return found + [message for passed, message in checks if not passed]
 
     @staticmethod
     def seal(sent: dict[str, Any]) -> str:
@@ -106,23 +107,42 @@ def transaction_items(company: dict[str, Any], document_type: str) -> int:
 
 
 def issue(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],
-          document: dict[str, Any]) -> dict[str, Any]:
+          document: dict[str, Any], products: dict[int, dict[str, Any]] | None = None,
+          source: dict[str, Any] | None = None) -> dict[str, Any]:
     """Makes a numbered document being confirmed a DTE when it is one: returns the document's new
     fields (none otherwise) and adds the pending transmission and the control number to its
-    transaction."""
-    if not rules.issues_dte(company, document["type"]):
+    transaction. The DTE is built in the authority's format and checked against its schema
+    first: a document the authority's schema refuses is a 400 naming the field (`dte.<path>`),
+    and nothing is stored."""
+    tipo_dte = rules.tipo_dte(document["type"], partner, source) if rules.issues_dte(company, document["type"]) else None
+    if tipo_dte is None:
         return {}
     company_id, document_id = int(company["id"]), int(document["id"])
-    tipo_dte = rules.tipo_dte(document["type"], partner)
     codigo = rules.new_codigo_generacion()
     numero = rules.numero_control(tipo_dte, document["number"],
                                   _next_control_number(transaction, table, company_id, tipo_dte))
     now = clock.now_iso()
+    dte = rules.pending_dte(tipo_dte, codigo, numero)
+    dte.update(emisor=dte_json.issuer(company, document["number"], tipo_dte),
+               receptor=dte_json.receiver(tipo_dte, partner), horEmi=clock.local_time_in(company.get("country", "SV")),
+               items=dte_json.item_kinds(document["lines"], products or {}))
+    if source is not None and tipo_dte in rules.NOTE_TYPES.values():
+        dte["related"] = dte_json.related(source)
+    problems = dte_json.schema_problems(dte_json.authority_document({**document, "dte": dte}, _ambiente(company)))
+    if problems:
+        details = [{"field": f"dte.{problem['field']}", "message": problem["message"]} for problem in problems]
+        raise ValidationFailed(f"The tax authority's format refuses this document: {details[0]['field']}: "
+                               f"{details[0]['message']}", details=details)
     transaction.put_new({**keys.dte_transmission(company_id, document_id),
                          **keys.dte_pending_index(company_id, document_id, now), "itemType": "DTE",
                          "companyId": company_id, "documentId": document_id, "status": PENDING,
                          "codigoGeneracion": codigo, "attempts": 0, "createdAt": now})
-    return {"codigoGeneracion": codigo, "dte": rules.pending_dte(document["type"], codigo, numero, partner)}
+    return {"codigoGeneracion": codigo, "dte": dte}
+
+
+def _ambiente(company: dict[str, Any]) -> str:
+    """00: the authority's test environment, 01: production (the company's setting)."""
+    return (company.get("dteIssuer") or {}).get("environment", "00")
 
 
 def _next_control_number(transaction: Transaction, table: Table, company_id: int, tipo_dte: str) -> int:

@@ -1,0 +1,212 @@
+"""The JSON the Ministerio de Hacienda receives for a DTE, in its published formats (the schemas
+in dte_schemas/, sources in dte_schemas/SOURCES.md), no I/O: a Factura (01, fe-fc-v1) and a
+Comprobante de crédito fiscal (03, fe-ccf-v3), built from the stored document and the issuer and
+receiver kept on its `dte` at confirmation, and checked against the schema.
+
+A factura's amounts include IVA (its price, its taxed sale, `ivaItem` says the IVA inside); a
+crédito fiscal's do not (the IVA is the tribute "20" of the summary). Catalogues used: CAT-002
+document types, CAT-003 model (1 normal), CAT-004 transmission (1 normal), CAT-009 establishment
+types, CAT-011 item types (1 goods, 2 services, 3 both), CAT-012/013 departments and municipalities,
+CAT-014 units (59 unit), CAT-015 tributes (20 IVA 13 %), CAT-016 terms (1 cash, 2 credit),
+CAT-022 receiver's document (36 NIT, 13 DUI)."""
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from chalicelib.domain import taxes
+from chalicelib.domain.amount_words import amount_in_words
+from chalicelib.domain.dte import CREDITO_FISCAL, FACTURA, NOTA_CREDITO, NOTA_DEBITO
+
+SCHEMAS = Path(__file__).resolve().parent / "dte_schemas"
+FORMATS = {FACTURA: ("fe-fc-v1.json", 1), CREDITO_FISCAL: ("fe-ccf-v3.json", 3), NOTA_CREDITO: ("fe-nc-v3.json", 3),
+           NOTA_DEBITO: ("fe-nd-v3.json", 3)}
+ELECTRONIC = 2  # CAT-007: the related document is a DTE, named by its generation code
+UNIT, GOODS, SERVICES, BOTH = 59, 1, 2, 3
+IVA_TRIBUTE = {"codigo": "20", "descripcion": "Impuesto al Valor Agregado 13%"}
+CASH, CREDIT = 1, 2
+NIT_DOCUMENT, DUI_DOCUMENT = "36", "13"
+_DIGITS = re.compile(r"\D")
+_CENTS, _PRICE = Decimal("0.01"), Decimal("0.00000001")
+
+
+def digits(value: Any) -> str:
+    return _DIGITS.sub("", str(value or ""))
+
+
+def issuer(company: Mapping[str, Any], document_number: str, tipo_dte: str = FACTURA) -> dict[str, Any]:
+    """The emisor, from the company and its `dteIssuer` settings; the establishment and point of
+    sale are the document number's (EEE-PPP-...)."""
+    settings = company.get("dteIssuer") or {}
+    establishment, point = (document_number or "000-000").split("-")[:2]
+    return _declared(tipo_dte, "emisor", {"nit": digits(company.get("taxId")), "nrc": digits(settings.get("nrc")), "nombre": company.get("name"),
+            "codActividad": settings.get("economicActivityCode"), "descActividad": settings.get("economicActivity"),
+            "nombreComercial": settings.get("tradeName"), "tipoEstablecimiento": settings.get("establishmentType", "02"),
+            "direccion": {"departamento": settings.get("department"), "municipio": settings.get("municipality"),
+                          "complemento": company.get("address")},
+            "telefono": company.get("phone"), "correo": company.get("email"),
+            "codEstableMH": None, "codEstable": f"{establishment:0>4}", "codPuntoVentaMH": None,
+            "codPuntoVenta": f"{point:0>4}"})
+
+
+def related(source: Mapping[str, Any]) -> dict[str, Any]:
+    """What a note says of the crédito fiscal it corrects."""
+    return {"tipoDocumento": CREDITO_FISCAL, "tipoGeneracion": ELECTRONIC,
+            "numeroDocumento": source["dte"]["codigoGeneracion"], "fechaEmision": source["date"]}
+
+
+def receiver(tipo_dte: str, partner: Mapping[str, Any]) -> dict[str, Any]:
+    """The receptor as the format of `tipo_dte` wants it. A factura's consumer is named by NIT
+    (14 digits) or DUI (9, written ########-#), or by nothing under 1,095 dollars; a crédito
+    fiscal's taxpayer by NIT and NRC."""
+    address = None
+    if partner.get("department") and partner.get("municipality"):
+        address = {"departamento": partner["department"], "municipio": partner["municipality"],
+                   "complemento": partner.get("address")}
+    common = {"nrc": digits(partner.get("nrc")) or None, "nombre": partner.get("name"),
+              "codActividad": partner.get("economicActivityCode"), "descActividad": partner.get("economicActivity"),
+              "direccion": address, "telefono": partner.get("phone"), "correo": partner.get("email")}
+    number = digits(partner.get("taxId"))
+    if tipo_dte != FACTURA:  # a crédito fiscal and its notes: a registered taxpayer
+        return {"nit": number, **common, "nombreComercial": None}
+    kind = NIT_DOCUMENT if len(number) == 14 else DUI_DOCUMENT if len(number) == 9 else None
+    shown = f"{number[:8]}-{number[8:]}" if kind == DUI_DOCUMENT else number or None
+    return {"tipoDocumento": kind, "numDocumento": shown,
+            **common, "nrc": common["nrc"] if kind == NIT_DOCUMENT else None}
+
+
+def item_kinds(lines: list[Mapping[str, Any]], products: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per line, what the format asks of its product, kept on the DTE at confirmation: its code
+    and whether goods (1), services (2) or, for a free-text line, both (3)."""
+    kinds = []
+    for line in lines:
+        product = products.get(int(line["productId"])) if line.get("productId") is not None else None
+        if product is None:
+            kinds.append({"codigo": None, "tipoItem": BOTH})
+        else:
+            kinds.append({"codigo": product.get("code"),
+                          "tipoItem": SERVICES if product.get("type") == "service" else GOODS})
+    return kinds
+
+
+def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dict[str, Any]:
+    """The whole DTE of a confirmed document whose `dte` holds its codes, issuer and receiver (and,
+    a note, the crédito fiscal it corrects). The formats differ in which summary and item fields
+    they carry: each keeps the ones its schema declares."""
+    dte = document["dte"]
+    tipo = dte["tipoDte"]
+    factura = tipo == FACTURA
+    corrected = dte.get("related")
+    items, sums = [], dict.fromkeys(("noSuj", "exenta", "gravada", "iva", "descuento"), Decimal(0))
+    kinds = dte.get("items") or [{"codigo": None, "tipoItem": BOTH}] * len(document["lines"])
+    for number, (line, kind) in enumerate(zip(document["lines"], kinds, strict=True), start=1):
+        rate, treatment = Decimal(line["taxRate"]), taxes.treatment_of(line)
+        quantity, discount = Decimal(line["quantity"]), Decimal(line.get("discount") or 0)
+        subtotal, tax = Decimal(line["subtotal"]), Decimal(line["tax"])
+        gross_up = 1 + rate if factura else Decimal(1)  # a factura's prices include the IVA
+        sale = subtotal + tax if factura else subtotal
+        price = (Decimal(line["unitPrice"]) * gross_up).quantize(_PRICE)
+        item_discount = (discount * gross_up).quantize(_CENTS)
+        columns = {"ventaNoSuj": Decimal(0), "ventaExenta": Decimal(0), "ventaGravada": Decimal(0)}
+        column = {taxes.TAXED: "ventaGravada", taxes.NON_SUBJECT: "ventaNoSuj"}.get(treatment, "ventaExenta")
+        columns[column] = sale
+        item = {"numItem": number, "tipoItem": int(kind["tipoItem"]),
+                "numeroDocumento": corrected["numeroDocumento"] if corrected else None, "codigo": kind["codigo"],
+                "codTributo": None,
+                "descripcion": line.get("description") or "", "cantidad": quantity, "uniMedida": UNIT,
+                "precioUni": price, "montoDescu": item_discount, **columns,
+                "tributos": ["20"] if column == "ventaGravada" and not factura else None,
+                "psv": Decimal(0), "noGravado": Decimal(0)}
+        if factura:
+            item["ivaItem"] = tax
+        items.append(_declared(tipo, "cuerpoDocumento", item))
+        sums[{"ventaGravada": "gravada", "ventaNoSuj": "noSuj"}.get(column, "exenta")] += sale
+        sums["iva"] += tax
+        sums["descuento"] += item_discount
+    sales = sums["noSuj"] + sums["exenta"] + sums["gravada"]
+    total = sales if factura else sales + sums["iva"]
+    summary: dict[str, Any] = {
+        "totalNoSuj": sums["noSuj"], "totalExenta": sums["exenta"], "totalGravada": sums["gravada"],
+        "subTotalVentas": sales, "descuNoSuj": Decimal(0), "descuExenta": Decimal(0), "descuGravada": Decimal(0),
+        "porcentajeDescuento": Decimal(0), "totalDescu": sums["descuento"],
+        "tributos": None if factura or not sums["gravada"] else [{**IVA_TRIBUTE, "valor": sums["iva"]}],
+        "subTotal": sales, "ivaRete1": Decimal(0), "reteRenta": Decimal(0), "montoTotalOperacion": total,
+        "totalNoGravado": Decimal(0), "totalPagar": total, "totalLetras": amount_in_words(total, "USD"),
+        "saldoFavor": Decimal(0),
+        "condicionOperacion": CASH if document.get("dueDate", document["date"]) <= document["date"] else CREDIT,
+        "pagos": None, "numPagoElectronico": None}
+    if factura:
+        summary["totalIva"] = sums["iva"]
+    else:
+        summary["ivaPerci1"] = Decimal(0)
+    version = FORMATS[tipo][1]
+    return _declared(tipo, None, {"identificacion": {"version": version, "ambiente": ambiente, "tipoDte": tipo,
+                               "numeroControl": dte["numeroControl"], "codigoGeneracion": dte["codigoGeneracion"],
+                               "tipoModelo": 1, "tipoOperacion": 1, "tipoContingencia": None, "motivoContin": None,
+                               "fecEmi": document["date"], "horEmi": dte["horEmi"],
+                               "tipoMoneda": document.get("currency") or "USD"},
+            "documentoRelacionado": [corrected] if corrected else None, "emisor": dte["emisor"],
+            "receptor": dte["receptor"], "otrosDocumentos": None, "ventaTercero": None, "cuerpoDocumento": items,
+            "resumen": _declared(tipo, "resumen", summary), "extension": None, "apendice": None})
+
+
+def _declared(tipo_dte: str, section: str | None, values: dict[str, Any]) -> dict[str, Any]:
+    """`values` with only the fields the format of `tipo_dte` declares for `section` (the whole
+    document when None; an item of cuerpoDocumento for that name)."""
+    properties = _schema(tipo_dte)["properties"]
+    if section is not None:
+        part = properties[section]
+        properties = (part.get("items") or part)["properties"]
+    return {name: value for name, value in values.items() if name in properties}
+
+
+@lru_cache(maxsize=None)
+def _schema(tipo_dte: str) -> dict[str, Any]:
+    text = (SCHEMAS / FORMATS[tipo_dte][0]).read_text(encoding="utf-8")
+    return json.loads(text, parse_float=Decimal)  # multipleOf 0.01 is exact on decimals only
+
+
+@lru_cache(maxsize=None)
+def _validator(tipo_dte: str) -> Any:
+    import jsonschema
+
+    return jsonschema.Draft7Validator(_schema(tipo_dte), format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+
+
+def schema_problems(sent: Mapping[str, Any]) -> list[dict[str, str]]:
+    """What the authority's schema refuses in `sent`, each with the path of the field."""
+    validator = _validator(sent["identificacion"]["tipoDte"])
+    problems = []
+    for error in sorted(validator.iter_errors(sent), key=lambda error: list(map(str, error.absolute_path))):
+        path = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in error.absolute_path)
+        problems.append({"field": path.replace(".[", "["), "message": _message(error)})
+    return problems
+
+
+# Where each field the authority asks for comes from here, for the messages.
+_FROM = {"emisor.nrc": "the company's dteIssuer.nrc", "emisor.codActividad": "the company's dteIssuer",
+         "emisor.descActividad": "the company's dteIssuer", "emisor.direccion": "the company's dteIssuer and address",
+         "emisor.telefono": "the company's phone", "emisor.correo": "the company's email",
+         "emisor.nit": "the company's taxId", "receptor.nit": "the customer's taxId",
+         "receptor.numDocumento": "the customer's taxId (NIT or DUI)", "receptor.nrc": "the customer's nrc",
+         "receptor.codActividad": "the customer's economicActivityCode",
+         "receptor.descActividad": "the customer's economicActivity",
+         "receptor.direccion": "the customer's department, municipality and address",
+         "receptor.telefono": "the customer's phone", "receptor.correo": "the customer's email",
+         "identificacion.tipoMoneda": "the document's currency (USD)"}
+
+
+def _message(error: Any) -> str:
+    path = ".".join(str(part) for part in error.absolute_path)
+    source = next((source for field, source in _FROM.items() if path == field or path.startswith(field + ".")), None)
+    if error.instance is None or error.validator == "required":
+        what = "missing" if error.instance is None else error.message.replace("is a required property", "is missing")
+    elif error.validator in ("pattern", "enum", "const", "type", "minLength", "maxLength", "format"):
+        what = f"{error.instance!r} is not in the authority's format ({error.validator} {error.validator_value!r})"
+    else:
+        what = error.message
+    return f"{what}: set {source}" if source else what
