@@ -286,3 +286,28 @@ def test_a_credito_fiscal_and_its_notes_are_dtes_each_with_its_own_control_numbe
     plain = shop.document("06", [(shop.service, 1, 10)], sourceDocumentId=factura["id"])
     assert plain["dte"] is None and plain["codigoGeneracion"] is None
     assert transmission(table, shop.company.company_id, plain["id"]) is None
+
+
+def test_a_note_retried_later_is_accepted_and_a_dte_note_is_not_cancelled_here(shop, table, settings_env):
+    taxpayer = shop.created("/business-partners", {
+        "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
+        "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
+        "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@beta.example"})["id"]
+    credito_fiscal = invoice(shop, taxpayer)
+    settings_env(DTE_TRANSMITTER="unreachable")
+    note = shop.document("06", [(shop.service, 1, 20)], sourceDocumentId=credito_fiscal["id"], partner=taxpayer)
+    assert note["dte"]["status"] == "pending"
+    # read back from the table (its numbers are Decimals), the note still validates and is accepted
+    assert retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0) == {"accepted": 1}
+    assert_accepted(shop.get(note["id"]))
+    refused = shop.api.post(f"/documents/{note['id']}/cancel", {"reason": "error"}, key=shop.key)
+    assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_NOT_CANCELLABLE")
+    assert shop.get(note["id"])["status"] == "confirmed"
+
+
+def test_a_draft_priced_in_honduras_is_not_confirmed_once_the_company_is_salvadoran(api, company_a):
+    shop = Shop(api, company_a)
+    draft = shop.document("01", [(shop.service, 1, 100)], status="draft")           # at 15 %
+    api.put(f"/companies/{company_a.company_id}", {"country": "SV", "currency": "USD"}, key=shop.key)
+    refused = api.post(f"/documents/{draft['id']}/confirm", {}, key=shop.key)
+    assert (refused.status, refused.json["details"][0]["field"]) == (400, "lines[0].taxRate")

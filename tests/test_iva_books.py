@@ -59,6 +59,11 @@ def test_a_hand_worked_month(api, company_a):
     shop.document("01", [(shop.service, 1, 100)], date="2026-12-01")                  # another month
 
     assert (f1["dte"]["tipoDte"], ccf["dte"]["tipoDte"]) == ("01", "03")
+    # a Salvadoran invoice prints El Salvador's tax, even with no taxed line
+    printed = api.http.request("POST", f"/documents/{f2['id']}/print", body=b"{}", headers={
+        "authorization": f"Bearer {key}", "accept": "application/pdf", "content-type": "application/json"})
+    text = PdfReader(io.BytesIO(printed.body)).pages[0].extract_text()
+    assert "IVA 13 %" in text and "ISV" not in text and "18 %" not in text
     assert ccf["dte"]["numeroControl"].startswith("DTE-03-") and ccf["dte"]["numeroControl"].endswith("1")
 
     consumers = api.get(f"/reports/iva-sales-consumers?{NOVEMBER}", key=key).json
@@ -132,7 +137,7 @@ def test_a_month_reads_only_that_month_and_other_countries_are_refused(api, call
             {"GetItem": 1, "Query": 2, "BatchGetItem": reads}) - Counter(), path
     consumers = api.get(f"/reports/iva-sales-consumers?{NOVEMBER}", key=shop.key).json
     # a note correcting a factura counts in its day's consumer sales, outside the range of facturas
-    assert [(r["fromNumber"], r["documents"], r["total"]) for r in consumers["rows"]] == [(None, 1, Decimal("-11.30"))]
+    assert [(r["fromNumber"], r["documents"], r["total"]) for r in consumers["rows"]] == [(None, 0, Decimal("-11.30"))]
     assert api.get(f"/reports/iva-sales-taxpayers?{NOVEMBER}", key=shop.key).json["rows"] == []
 
     Shop(api, company_b)

@@ -140,6 +140,11 @@ def test_fiscal_fields_belong_to_their_document_types(api, company_a):
                                       "taxTreatment": "taxed"}]}, "lines[0].taxTreatment")
     refused({"type": "01", "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": 10,
                                       "taxRate": 0.13}]}, "lines[0].taxRate")  # El Salvador's rate
+    refused({"type": "05", "withholding": {"tax": "iva", "side": "sales"}}, "withholding.tax")  # El Salvador's
+    refused({"type": "05", "lines": [{"description": "Retención", "quantity": 1, "unitPrice": 5, "taxRate": 0.15}]},
+            "lines[0].taxRate")  # a certificate's lines are amounts withheld, not sales
+    untaxed = shop.document("05", [(shop.service, 1, 5)], withholding={"tax": "isv", "side": "sales"})
+    assert (untaxed["total"], untaxed["lines"][0]["taxRate"]) == (5, 0)  # not the service's 15 %
     # a certificate of a withholding on purchases does not pay a sale
     certificate = shop.document("05", [(None, 1, 5)], partner=shop.supplier,
                                 withholding={"tax": "isv", "side": "purchases"})

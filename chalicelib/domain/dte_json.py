@@ -101,6 +101,8 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
     tipo = dte["tipoDte"]
     factura = tipo == FACTURA
     corrected = dte.get("related")
+    if corrected:  # read back from the table, its integer is a Decimal: the schema wants an integer
+        corrected = {**corrected, "tipoGeneracion": int(corrected["tipoGeneracion"])}
     items, sums = [], dict.fromkeys(("noSuj", "exenta", "gravada", "iva", "descuento"), Decimal(0))
     kinds = dte.get("items") or [{"codigo": None, "tipoItem": BOTH}] * len(document["lines"])
     for number, (line, kind) in enumerate(zip(document["lines"], kinds, strict=True), start=1):

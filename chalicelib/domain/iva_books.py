@@ -96,17 +96,18 @@ def purchase_row(document: Mapping[str, Any], partner: Mapping[str, Any] | None)
 
 
 def consumer_days(documents: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One row per day: the first and last document of the day (control numbers), how many, and
-    their totals (taxed sales with their IVA)."""
+    """One row per day: the lowest and highest control number of the day's facturas, how many,
+    and the day's totals (taxed sales with their IVA; a note correcting a factura counts in the
+    totals only). 01 and 113 share one control-number sequence, so the range covers both."""
     days: dict[str, dict[str, Any]] = {}
     for document in documents:
         day = days.setdefault(document["date"], {"date": document["date"], "fromNumber": None, "toNumber": None,
                                                   "documents": 0, **dict.fromkeys(CONSUMER_AMOUNTS, ZERO)})
         number = (document.get("dte") or {}).get("numeroControl") or document.get("number")
-        if document["type"] in DTE_TYPES:  # the range is the facturas'; a note only counts in the totals
-            day["fromNumber"] = day["fromNumber"] or number
-            day["toNumber"] = number
-        day["documents"] += 1
+        if document["type"] in DTE_TYPES and number:
+            day["fromNumber"] = min(day["fromNumber"] or number, number)
+            day["toNumber"] = max(day["toNumber"] or number, number)
+            day["documents"] += 1
         split = _by_treatment(document)
         day["exempt"] += split[taxes.EXEMPT]
         day["nonSubject"] += split[taxes.NON_SUBJECT]

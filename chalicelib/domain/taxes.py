@@ -19,6 +19,7 @@ RATES_BY_COUNTRY: dict[str, tuple[Decimal, ...]] = {
     "SV": (ZERO_RATE, Decimal("0.13")),
 }
 DEFAULT_RATE = {"HN": Decimal("0.15"), "SV": Decimal("0.13")}
+SALES_TAX_BY_COUNTRY = {"HN": "isv", "SV": "iva"}  # as a withholding certificate names them
 ALL_RATES = tuple(sorted({rate for rates in RATES_BY_COUNTRY.values() for rate in rates}))
 ISV_RATES = RATES_BY_COUNTRY["HN"]
 

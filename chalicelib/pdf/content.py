@@ -44,13 +44,14 @@ class Totals:
         return [row for row in rows if not (salvadoran and "18 %" in row[0])]
 
 
-def totals(document: Mapping[str, Any]) -> Totals:
+def totals(document: Mapping[str, Any], country: str = "HN") -> Totals:
     """Bases and tax by rate, summed from the lines' own rounded amounts (as the document's
-    totals are); a zero-rate line is exonerated or exempt by its treatment."""
+    totals are); a zero-rate line is exonerated or exempt by its treatment. The rows are the
+    company's country's (El Salvador: IVA 13 %, no special rate)."""
     exempt = exonerated = ZERO
     taxed = {SPECIAL_RATE: ZERO}
     tax = {SPECIAL_RATE: ZERO}
-    general_rate = GENERAL_RATE
+    general_rate = SV_RATE if country == "SV" else GENERAL_RATE
     discounts = ZERO
     for line in document["lines"]:
         rate, base = Decimal(line.get("taxRate") or 0), Decimal(line["subtotal"])

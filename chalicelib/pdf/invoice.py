@@ -90,7 +90,7 @@ def _parties(sheet: Sheet, document: Mapping[str, Any], partner: Mapping[str, An
 
 def _totals(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any]) -> None:
     """The totals, the amount in words, the notes and the legends stay together on one page."""
-    figures = content.totals(document)
+    figures = content.totals(document, str(company.get("country") or "HN"))
     currency = content.currency(document, company)
     rows = figures.rows()
     words = f"SON: {content.amount_words(document, company)}"

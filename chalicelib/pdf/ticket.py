@@ -61,7 +61,7 @@ def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
             detail += f"  desc. {text.money(line['discount'])}"
         both_ends(detail, text.money(line["subtotal"]))
     sheet.rule(1)
-    for label, amount in content.totals(document).rows():
+    for label, amount in content.totals(document, str(company.get("country") or "HN")).rows():
         both_ends(label, text.money(amount))
     both_ends(f"TOTAL ({content.currency(document, company)})", text.money(document["total"]), 9.5, True)
     sheet.ln(1.5)

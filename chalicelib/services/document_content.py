@@ -121,9 +121,13 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
     for index, line in enumerate(fields["lines"]):
         product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
         requested_rate = None if line.get("taxRate") is None else Decimal(line["taxRate"])
+        certificate = context.kind.code == rules.WITHHOLDING_CERTIFICATE
+        if certificate and requested_rate:
+            raise ValidationFailed.for_field(f"lines[{index}].taxRate", "a withholding certificate carries no tax: "
+                                                                        "its lines are the amounts withheld")
         rate, treatment = taxes.line_treatment(line.get("taxTreatment"), requested_rate,
-                                               Decimal(product.get("taxRate", 0)) if product else ZERO,
-                                               f"lines[{index}]")
+                                               Decimal(product.get("taxRate", 0)) if product and not certificate
+                                               else ZERO, f"lines[{index}]")
         taxes.check_rate_for_country(country, rate, f"lines[{index}].taxRate")
         discount = line.get("discount") or ZERO
         line_amounts = rules.line_amounts(line["quantity"], line["unitPrice"], discount, rate, f"lines[{index}]")
@@ -204,6 +208,10 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
         if kind.code != rules.WITHHOLDING_CERTIFICATE:
             raise ValidationFailed.for_field("withholding", f"only a withholding certificate (05) carries it, "
                                                             f"not a {kind.name}")
+        country = context.company.get("country", "HN")
+        if withholding["tax"] in taxes.SALES_TAX_BY_COUNTRY.values() and \
+                withholding["tax"] != taxes.SALES_TAX_BY_COUNTRY.get(country):
+            raise ValidationFailed.for_field("withholding.tax", f"{withholding['tax']} is not a tax of {country}")
         partner_type = (context.partner or {}).get("type")
         wanted = "customer" if withholding["side"] == SALES else "supplier"
         if partner_type not in (wanted, "both"):

@@ -10,6 +10,8 @@ from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.domain import documents as rules
+from chalicelib.domain import dte as dte_rules
+from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT, NONE, Kind
 from chalicelib.domain.money import MAX_AMOUNT
@@ -225,6 +227,9 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     """Confirming: the number, the credit checks, stock, the entry and the partner balance.
     Returns the document's changed fields."""
     context, kind = plan.context, plan.context.kind
+    country = context.company.get("country", "HN")
+    for index, line in enumerate(document["lines"]):  # a draft priced before the company changed country
+        taxes.check_rate_for_country(country, Decimal(line["taxRate"]), f"lines[{index}].taxRate")
     changes: dict[str, Any] = {"status": CONFIRMED, "confirmedAt": clock.now_iso()}
     if not document.get("number"):
         number = fiscal.assign_number(plan.transaction, context.table, context.company, document)
@@ -521,6 +526,10 @@ def cancel_document(command: Command, document_id: int, date: str | None = None,
         raise rules.not_cancellable(context.kind)
     if document["status"] != CONFIRMED:
         raise rules.wrong_status("cancelled", document["status"], CONFIRMED)
+    if (document.get("dte") or {}).get("status") in (dte_rules.PENDING, dte_rules.ACCEPTED):
+        raise rules.DocumentStateError(
+            "An El Salvador electronic tax document (DTE) is invalidated at the tax authority, not cancelled here; "
+            "its invalidation is not available yet.", code="DOCUMENT_NOT_CANCELLABLE")
     _check_unpaid(document)
     plan = Plan.start(command, context)
     plan.count(document, -1)

@@ -199,7 +199,8 @@ def _retry(table: Table, transmitter: DteTransmitter, company_id: int, document_
     found = table.batch_get([keys.company(company_id), _document_key(company_id, document_id)])
     company = found.get(keys.pair(keys.company(company_id)))
     document = found.get(keys.pair(_document_key(company_id, document_id)))
-    if company is None or document is None or (document.get("dte") or {}).get("status") != PENDING:
+    if (company is None or document is None or document.get("status") != "confirmed"
+            or (document.get("dte") or {}).get("status") != PENDING):
         return SKIPPED
     try:
         changes = _transmit(table, company, document, transmitter)
@@ -213,6 +214,13 @@ def _retry(table: Table, transmitter: DteTransmitter, company_id: int, document_
 def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
               transmitter: DteTransmitter) -> dict[str, Any] | None:
     company_id, document_id = int(company["id"]), int(document["id"])
+    if "emisor" not in document["dte"]:
+        # issued before the authority's formats were built here: what was issued cannot be sent
+        logger.error("DTE issued without the authority's format; recorded as rejected",
+                     extra={"companyId": company_id, "documentId": document_id})
+        result = DteResult(accepted=False, received_at=clock.now_iso(), observations=[
+            "emitido antes del formato del Ministerio de Hacienda: no puede transmitirse"])
+        return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
     try:
         result = transmitter.transmit(document, company)
     except Exception as error:  # no answer: recorded, and sent again later
