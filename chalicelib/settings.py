@@ -32,6 +32,9 @@ class Settings:
     payment_link_base_url: str
     payment_link_ttl_hours: int
     dte_transmitter: str
+    # the master key secrets are sealed with: a KMS key when deployed, else a local one
+    secrets_kms_key_id: str | None
+    local_secrets_key: str | None
     # the sender of e-mailed documents: an address (or domain) verified in SES
     mail_from: str
     # where the web console is served: invitation links point at its accept page
@@ -72,6 +75,8 @@ def get_settings() -> Settings:
         # how El Salvador DTEs reach the tax authority: "sandbox" (a local stand-in that answers like
         # it) or "unreachable" (every transmission times out: exercises the retry)
         dte_transmitter=env.get("DTE_TRANSMITTER", "sandbox").strip().lower(),
+        secrets_kms_key_id=env.get("SECRETS_KMS_KEY_ID") or None,
+        local_secrets_key=env.get("LOCAL_SECRETS_KEY") or None,
         mail_from=env.get("MAIL_FROM", "facturas@example.com").strip(),
         app_base_url=env.get("APP_BASE_URL", "http://127.0.0.1:8000").strip().rstrip("/"),
         invitation_ttl_hours=int(env.get("INVITATION_TTL_HOURS", str(7 * 24))),

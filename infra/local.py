@@ -90,6 +90,16 @@ def configure_environment(port: int, moto_port: int) -> None:
     os.environ.pop("AUTH_AT_GATEWAY", None)  # the local stack always authenticates itself
 
 
+def local_secrets_key(state: Path) -> str:
+    """The local stack's master key for sealed secrets (a KMS key when deployed), kept with its
+    state so that what it sealed opens after a restart."""
+    path = state / "secrets.key"
+    if not path.exists():
+        path.write_text(base64.b64encode(os.urandom(32)).decode("ascii"))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
 # --- state ----------------------------------------------------------------------------------------
 
 SNAPSHOT_INTERVAL_S = 15
@@ -213,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
 
     moto_server, moto_app = start_moto(args.moto_port)
     configure_environment(args.port, args.moto_port)
+    os.environ.setdefault("LOCAL_SECRETS_KEY", local_secrets_key(state))
     sys.path.insert(0, str(ROOT))
     warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 

@@ -12,6 +12,8 @@ from moto import mock_aws
 os.environ.update({
     "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing",
     "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1", "TABLE_NAME": "test-business-api",
+    # the master key secrets are sealed with in the tests (a KMS key when deployed)
+    "LOCAL_SECRETS_KEY": "dGVzdHMtb25seS1zZWNyZXRzLWtleS0zMi1ieXRlcyE=",
 })
 for name in ("AWS_ENDPOINT_URL", "AUTH_AT_GATEWAY", "RATE_LIMIT_ENABLED", "ALLOWED_ORIGINS"):
     os.environ.pop(name, None)

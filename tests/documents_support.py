@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from tests.dte_keys import SIGNING_KEY
 from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, ApiClient, Books, CompanyFixture
 
 CAI = "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A"
@@ -23,6 +24,9 @@ class Shop:
             reply = api.put(f"/companies/{company.company_id}", {
                 "country": "SV", "currency": "USD", "taxId": SV_COMPANY_NIT, "address": "Calle Arce 123, San Salvador",
                 "phone": "2222-3333", "email": "facturas@alpha.example", "dteIssuer": SV_ISSUER}, key=self.key)
+            assert reply.status == 200, reply.text
+            reply = api.put(f"/companies/{company.company_id}/dte-signing-key", {"privateKey": SIGNING_KEY},
+                            key=self.key)
             assert reply.status == 200, reply.text
         self.books = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
         self.customer = self.created("/business-partners", {"name": "Cliente Uno", "type": "customer"})["id"]

@@ -26,7 +26,9 @@ STATEFUL = re.compile(
 # Comparisons between fields or sums over lines: stated in the operation's descriptions, not in a schema.
 BEYOND_JSON_SCHEMA = re.compile(
     r"must not be (before|after|below) \w+|must differ from|page \* limit|spans at most|debits"
-    r"|at most \d+ calendar years|must not exceed the line amount|together")
+    r"|at most \d+ calendar years|must not exceed the line amount|together"
+    # a key's content (a parseable RSA private key of enough bits) is beyond any pattern
+    r"|not an RSA private key|a public key: send the private key|bits; at least")
 CROSS_FIELD_CODES = {"UNBALANCED_ENTRY"}
 THRESHOLD = 0.10
 

@@ -105,6 +105,15 @@ def test_functions_get_their_configuration(template):
     assert "dynamodb:TransactWriteItems" in table_access["Action"]
     assert "ses:SendRawEmail" in next(s for s in statements if s.get("Sid") == "Email")["Action"]
     assert {"Fn::GetAtt": ["AppTable", "Arn"]} in table_access["Resource"]
+    # secrets (DTE signing keys) are sealed under a KMS key the functions may use and nothing deletes
+    for function in ("APIHandler", "ScheduledInvoices"):
+        variables = template["Resources"][function]["Properties"]["Environment"]["Variables"]
+        assert variables["SECRETS_KMS_KEY_ID"] == {"Ref": "SecretsKey"} and "LOCAL_SECRETS_KEY" not in variables
+    secrets = next(s for s in statements if s.get("Sid") == "Secrets")
+    assert secrets["Action"] == ["kms:GenerateDataKey", "kms:Decrypt"]
+    assert secrets["Resource"] == {"Fn::GetAtt": ["SecretsKey", "Arn"]}
+    key = template["Resources"]["SecretsKey"]
+    assert key["DeletionPolicy"] == key["UpdateReplacePolicy"] == "Retain" and key["Properties"]["EnableKeyRotation"]
 
 
 def test_webhook_functions_read_the_stream_and_the_queue_with_partial_batch_failures(template):

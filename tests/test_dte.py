@@ -1,6 +1,7 @@
 """El Salvador electronic tax documents (DTE): sales invoices of an SV company are issued with a
-generation code and control number when confirmed, sent to the (sandbox) tax authority after the
-confirming transaction, answered once, and retried from the pending index when no answer came."""
+generation code and control number when confirmed, in the authority's format and signed with the
+company's sealed key, sent to the (sandbox) tax authority after the confirming transaction, answered
+once, and retried from the pending index when no answer came."""
 from __future__ import annotations
 
 import hashlib
@@ -8,10 +9,14 @@ import re
 import uuid
 
 import pytest
+from joserfc.jwk import RSAKey
 
+from chalicelib.services import dte_signing
 from chalicelib.services.dte import SandboxDteTransmitter, retry_pending_dte
 from chalicelib.store import keys
-from tests.documents_support import Shop, outbox_payloads
+from tests.documents_support import SV_COMPANY_NIT, SV_ISSUER, Shop, outbox_payloads
+from tests.dte_keys import FORGERS_KEY, SIGNING_KEY
+from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, Books
 
 UPPERCASE_UUID4 = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")
 CUSTOMER_NIT = "0614-250585-102-7"
@@ -26,6 +31,14 @@ def shop(api, company_a) -> Shop:
 def customer(shop) -> int:
     return shop.created("/business-partners", {"name": "Cliente con NIT", "type": "customer",
                                                "taxId": CUSTOMER_NIT})["id"]
+
+
+def registered_keys(table):
+    return lambda company_id: dte_signing.public_key(table, company_id)
+
+
+def sandbox(table) -> SandboxDteTransmitter:
+    return SandboxDteTransmitter(registered_keys(table))
 
 
 def invoice(shop: Shop, partner: int, **fields) -> dict:
@@ -153,7 +166,7 @@ def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(shop, custo
     assert "document.dte_accepted" not in [p["event"] for p in events(table, company_id, created["id"])]
 
     # a transmission younger than the retry's minimum age is left to its own request
-    assert retry_pending_dte(table, SandboxDteTransmitter()) == {}
+    assert retry_pending_dte(table, sandbox(table)) == {}
     # the configured transmitter still gets no answer: recorded, still pending
     assert retry_pending_dte(table, min_age_seconds=0) == {"pending": 1}
     assert shop.get(created["id"])["dte"]["attempts"] == 2
@@ -161,14 +174,14 @@ def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(shop, custo
     assert retried["GSI1SK"].startswith(retried["lastAttemptAt"]) and retried["lastAttemptAt"] > recorded["createdAt"]
     assert retried["lastError"] == "the tax authority did not answer"
 
-    assert retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0) == {"accepted": 1}
+    assert retry_pending_dte(table, sandbox(table), min_age_seconds=0) == {"accepted": 1}
     accepted = shop.get(created["id"])
     assert_accepted(accepted)
     assert accepted["dte"]["attempts"] == 3 and accepted["codigoGeneracion"] == created["codigoGeneracion"]
     recorded = transmission(table, company_id, created["id"])
     assert recorded["status"] == "accepted" and "GSI1PK" not in recorded and "lastError" not in recorded
 
-    assert retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0) == {}
+    assert retry_pending_dte(table, sandbox(table), min_age_seconds=0) == {}
     assert shop.get(created["id"]) == accepted
     accepted_events = [p for p in events(table, company_id, created["id"]) if p["event"] == "document.dte_accepted"]
     assert len(accepted_events) == 1
@@ -184,11 +197,11 @@ def test_a_concurrent_retry_that_answered_first_wins_and_the_other_records_nothi
     class RacingTransmitter(SandboxDteTransmitter):
         """While it waits for its answer, another run sends the same DTE and records it."""
 
-        def transmit(self, document, company):
-            inner.update(retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0))
-            return super().transmit(document, company)
+        def transmit(self, submission):
+            inner.update(retry_pending_dte(table, sandbox(table), min_age_seconds=0))
+            return super().transmit(submission)
 
-    assert retry_pending_dte(table, RacingTransmitter(), min_age_seconds=0) == {"skipped": 1}
+    assert retry_pending_dte(table, RacingTransmitter(registered_keys(table)), min_age_seconds=0) == {"skipped": 1}
     assert inner == {"accepted": 1}
     assert shop.get(created["id"])["dte"]["attempts"] == 2  # the failed first try and the inner run
     payloads = events(table, shop.company.company_id, created["id"])
@@ -197,7 +210,7 @@ def test_a_concurrent_retry_that_answered_first_wins_and_the_other_records_nothi
 
 def test_a_transmitter_that_breaks_in_an_unexpected_way_does_not_fail_the_confirmation(shop, customer, table,
                                                                                     monkeypatch):
-    def broken(self, document, company):
+    def broken(self, submission):
         raise RuntimeError("socket closed")
 
     monkeypatch.setattr(SandboxDteTransmitter, "transmit", broken)
@@ -298,7 +311,7 @@ def test_a_note_retried_later_is_accepted_and_a_dte_note_is_not_cancelled_here(s
     note = shop.document("06", [(shop.service, 1, 20)], sourceDocumentId=credito_fiscal["id"], partner=taxpayer)
     assert note["dte"]["status"] == "pending"
     # read back from the table (its numbers are Decimals), the note still validates and is accepted
-    assert retry_pending_dte(table, SandboxDteTransmitter(), min_age_seconds=0) == {"accepted": 1}
+    assert retry_pending_dte(table, sandbox(table), min_age_seconds=0) == {"accepted": 1}
     assert_accepted(shop.get(note["id"]))
     refused = shop.api.post(f"/documents/{note['id']}/cancel", {"reason": "error"}, key=shop.key)
     assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_NOT_CANCELLABLE")
@@ -311,3 +324,43 @@ def test_a_draft_priced_in_honduras_is_not_confirmed_once_the_company_is_salvado
     api.put(f"/companies/{company_a.company_id}", {"country": "SV", "currency": "USD"}, key=shop.key)
     refused = api.post(f"/documents/{draft['id']}/confirm", {}, key=shop.key)
     assert (refused.status, refused.json["details"][0]["field"]) == (400, "lines[0].taxRate")
+
+
+def test_the_signing_key_is_kept_sealed_and_never_answered(api, company_a, company_b, table):
+    key, path = company_a.api_key, f"/companies/{company_a.company_id}/dte-signing-key"
+    assert api.get(path, key=key).status == 404
+    shown = api.put(path, {"privateKey": SIGNING_KEY}, key=key)
+    assert shown.status == 200, shown.text
+    public = RSAKey.import_key(SIGNING_KEY).as_pem(private=False).decode()
+    assert shown.json["publicKey"] == public and shown.json["bits"] == 2048 and len(shown.json["fingerprint"]) == 64
+    assert "PRIVATE" not in shown.text and api.get(path, key=key).json == shown.json
+    stored = table.get(keys.dte_signing_key(company_a.company_id))
+    assert "PRIVATE" not in str(stored) and SIGNING_KEY.splitlines()[1] not in str(stored)
+
+    def refused(body: dict) -> str:
+        reply = api.put(path, body, key=key)
+        assert reply.status == 400, reply.text
+        return reply.json["details"][0]["message"]
+
+    assert refused({"privateKey": "-----BEGIN PRIVATE KEY-----\n" + "A" * 200 + "\n-----END PRIVATE KEY-----"}) \
+        == "not an RSA private key in PEM"
+    assert refused({"privateKey": public}).startswith("String should match pattern")  # a public key's PEM
+    small = RSAKey.generate_key(1024).as_pem(private=True).decode()
+    assert refused({"privateKey": small}) == "the key has 1024 bits; at least 2048"
+    assert api.get(path, key=key).json["publicKey"] == public  # unchanged by the refusals
+    # another company's key is not this one's to read or replace
+    other = f"/companies/{company_b.company_id}/dte-signing-key"
+    assert api.get(other, key=key).status == 404
+    assert api.put(other, {"privateKey": FORGERS_KEY}, key=key).status == 404
+
+
+def test_an_el_salvador_dte_needs_a_signing_key_first(api, company_a, table):
+    api.put(f"/companies/{company_a.company_id}", {
+        "country": "SV", "currency": "USD", "taxId": SV_COMPANY_NIT, "address": "Calle Arce 123, San Salvador",
+        "phone": "2222-3333", "email": "facturas@alpha.example", "dteIssuer": SV_ISSUER}, key=company_a.api_key)
+    Books(api, company_a, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
+    customer = api.post("/business-partners", {"name": "Cliente", "type": "customer"}, key=company_a.api_key).json
+    refused = api.post("/documents", {"type": "01", "businessPartnerId": customer["id"], "lines": [
+        {"description": "Servicio", "quantity": 1, "unitPrice": 10, "taxRate": 0.13}]}, key=company_a.api_key)
+    assert (refused.status, refused.json["code"]) == (400, "DTE_SIGNING_KEY_MISSING")
+    assert api.get("/documents", key=company_a.api_key).json["documents"] == []

@@ -87,3 +87,17 @@ class Company(ResponseModel):
     version: int
     created_at: str
     updated_at: str
+
+
+class DteSigningKeyUpload(RequestModel):
+    private_key: Annotated[str, StringConstraints(min_length=100, max_length=10000,
+                                                  pattern=r"^\s*-----BEGIN [A-Z ]*PRIVATE KEY-----")] = Field(
+        description="the RSA private key (PEM, at least 2048 bits) of the certificate the Ministerio de Hacienda "
+                    "issued: kept encrypted, never answered")
+
+
+class DteSigningKey(ResponseModel):
+    fingerprint: str = Field(description="SHA-256 of the public key's PEM")
+    public_key: str
+    bits: int
+    updated_at: str

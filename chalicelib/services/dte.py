@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import json
 from collections import Counter
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Protocol
 
@@ -19,6 +21,7 @@ from chalicelib.domain.dte import PENDING, DteResult
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.observability import logger
+from chalicelib.services import dte_signing
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
@@ -36,10 +39,24 @@ RETRY_BATCH = 100
 SKIPPED = "skipped"
 
 
+@dataclass(frozen=True)
+class Submission:
+    """What the authority's reception service (recepciondte) receives: the signed DTE and what the
+    request names beside it. `company_id` is ours: the stand-in checks the signature with that
+    company's registered key (the authority knows the company by the NIT it authenticated as)."""
+    company_id: int
+    nit: str
+    ambiente: str
+    tipo_dte: str
+    version: int
+    codigo_generacion: str
+    documento: str  # the DTE as a compact JWS
+
+
 class DteTransmitter(Protocol):
-    def transmit(self, document: dict[str, Any], company: dict[str, Any]) -> DteResult:
-        """Sends the document's DTE and returns the authority's answer; raises when none came
-        (timeout, authority unavailable)."""
+    def transmit(self, submission: Submission) -> DteResult:
+        """Sends a signed DTE and returns the authority's answer; raises when none came (timeout,
+        authority unavailable)."""
         ...
 
 
@@ -48,16 +65,40 @@ class TransmissionFailed(Exception):
 
 
 class SandboxDteTransmitter:
-    """Stands in for the authority's reception service (locally and in tests): the DTE in the
-    authority's format checked against its schema as the authority does, its codes and total,
-    always the same answer for the same DTE, and an accepted DTE's seal derived from its codes."""
+    """Stands in for the authority's reception service (locally and in tests): the signature checked
+    with the company's registered public key, the signed DTE checked against the schema as the
+    authority does, its codes and total; always the same answer for the same DTE, and an accepted
+    DTE's seal derived from its codes."""
 
-    def transmit(self, document: dict[str, Any], company: dict[str, Any]) -> DteResult:
-        sent = dte_json.authority_document(document, _ambiente(company))
-        observations = self.observations(sent)
+    def __init__(self, public_keys: Callable[[int], str | None]) -> None:
+        self.public_keys = public_keys
+
+    def transmit(self, submission: Submission) -> DteResult:
+        sent = self.verified(submission)
+        observations = ["documento: la firma no corresponde al certificado del emisor"] if sent is None \
+            else self.observations(sent)
+        if sent is not None and sent["identificacion"]["codigoGeneracion"] != submission.codigo_generacion:
+            observations.append("codigoGeneracion: no corresponde al documento firmado")
         if observations:
             return DteResult(accepted=False, received_at=clock.now_iso(), observations=observations)
         return DteResult(accepted=True, received_at=clock.now_iso(), sello_recepcion=self.seal(sent))
+
+    def verified(self, submission: Submission) -> dict[str, Any] | None:
+        """The signed DTE when the signature is the company's key's (RS512), else None."""
+        from joserfc import jws
+        from joserfc.jwk import RSAKey
+
+        registered = self.public_keys(submission.company_id)
+        if registered is None:
+            return None
+        try:
+            signed = jws.deserialize_compact(submission.documento, RSAKey.import_key(registered),
+                                             algorithms=["RS512"])
+        except Exception:  # a forged, altered or malformed signature: all the same answer
+            return None
+        if signed.protected.get("alg") != "RS512":
+            return None
+        return json.loads(signed.payload, parse_float=Decimal)
 
     @staticmethod
     def observations(sent: dict[str, Any]) -> list[str]:
@@ -83,19 +124,22 @@ class UnreachableDteTransmitter:
     """An authority that never answers: how a timeout looks, to exercise the pending path and
     the retry locally."""
 
-    def transmit(self, document: dict[str, Any], company: dict[str, Any]) -> DteResult:
+    def __init__(self, public_keys: Callable[[int], str | None] | None = None) -> None:
+        pass
+
+    def transmit(self, submission: Submission) -> DteResult:
         raise TransmissionFailed("the tax authority did not answer (DTE_TRANSMITTER=unreachable)")
 
 
-TRANSMITTERS: dict[str, Callable[[], DteTransmitter]] = {
+TRANSMITTERS: dict[str, Callable[[Callable[[int], str | None]], DteTransmitter]] = {
     "sandbox": SandboxDteTransmitter, "unreachable": UnreachableDteTransmitter}
 
 
-def configured_transmitter() -> DteTransmitter:
+def configured_transmitter(table: Table) -> DteTransmitter:
     name = get_settings().dte_transmitter
     if name not in TRANSMITTERS:
         raise ValueError(f"DTE_TRANSMITTER must be one of {', '.join(TRANSMITTERS)}, not {name!r}")
-    return TRANSMITTERS[name]()
+    return TRANSMITTERS[name](lambda company_id: dte_signing.public_key(table, company_id))
 
 
 # --- issuing: inside the confirming transaction ---------------------------------------------------
@@ -118,6 +162,7 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], partn
     if tipo_dte is None:
         return {}
     company_id, document_id = int(company["id"]), int(document["id"])
+    dte_signing.require_key(table, company_id)  # a DTE that could not be signed could never be sent
     codigo = rules.new_codigo_generacion()
     numero = rules.numero_control(tipo_dte, document["number"],
                                   _next_control_number(transaction, table, company_id, tipo_dte))
@@ -171,7 +216,7 @@ def transmit_confirmed(table: Table, company: dict[str, Any], document: dict[str
     if not dte or dte.get("status") != PENDING:
         return document
     try:
-        changes = _transmit(table, company, document, transmitter or configured_transmitter())
+        changes = _transmit(table, company, document, transmitter or configured_transmitter(table))
     except Exception:  # the confirmation stands; the retry sends it again
         logger.exception("DTE transmission not recorded; it stays pending",
                          extra={"companyId": company.get("id"), "documentId": document.get("id")})
@@ -184,7 +229,7 @@ def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *
     """Sends again the pending transmissions of every company (oldest first, up to `batch` per
     index shard), found through the sparse pending index. Returns how many ended accepted,
     rejected, still pending, or skipped (answered meanwhile by another run, or gone)."""
-    transmitter = transmitter or configured_transmitter()
+    transmitter = transmitter or configured_transmitter(table)
     cutoff = clock.iso(clock.now() - _dt.timedelta(seconds=min_age_seconds))
     tally: Counter[str] = Counter()
     for partition in keys.dte_pending_partitions():
@@ -222,13 +267,23 @@ def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
             "emitido antes del formato del Ministerio de Hacienda: no puede transmitirse"])
         return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
     try:
-        result = transmitter.transmit(document, company)
-    except Exception as error:  # no answer: recorded, and sent again later
+        result = transmitter.transmit(_submission(table, company, document))
+    except Exception as error:  # no answer (or no key to sign with yet): recorded, and sent again later
         logger.warning("DTE transmission got no answer", extra={"companyId": company_id, "documentId": document_id,
                                                                  "error": repr(error)})
         problem = "the tax authority did not answer"  # the details are logged, not shown to clients
         return _record(table, company_id, document_id, lambda dte: rules.unanswered(dte, problem, clock.now_iso()))
     return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
+
+
+def _submission(table: Table, company: dict[str, Any], document: dict[str, Any]) -> Submission:
+    """The DTE in the authority's format, signed with the company's key."""
+    sent = dte_json.authority_document(document, _ambiente(company))
+    identification = sent["identificacion"]
+    return Submission(company_id=int(company["id"]), nit=dte_json.digits(company.get("taxId")),
+                      ambiente=identification["ambiente"], tipo_dte=identification["tipoDte"],
+                      version=identification["version"], codigo_generacion=identification["codigoGeneracion"],
+                      documento=dte_signing.sign(table, int(company["id"]), sent))
 
 
 def _record(table: Table, company_id: int, document_id: int,

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from joserfc.jwk import RSAKey
+
 from chalicelib.domain import dte, dte_json
+from chalicelib.services import dte_signing
+from chalicelib.services.dte import Submission
+from tests.dte_keys import SIGNING_KEY
 
 CODIGO = "5B4A3C2D-1E0F-4A9B-8C7D-6E5F4A3B2C1D"
 OTHER_CODIGO = "0A1B2C3D-4E5F-4061-8A7B-9C8D7E6F5A4B"
@@ -50,3 +55,15 @@ def confirmed(tipo: str, partner: dict, lines: list[dict], corrects: dict | None
 def factura(**fields) -> dict:
     document = confirmed("01", CONSUMER, fields.pop("lines", [line("2", "50", "0.13")]))
     return {**document, **fields}
+
+
+PUBLIC_KEY = RSAKey.import_key(SIGNING_KEY).as_pem(private=False).decode()
+
+
+def submitted(document: dict, key: str = SIGNING_KEY, company: dict = SV) -> Submission:
+    """The document's DTE as the service sends it: in the authority's format, signed with `key`."""
+    sent = dte_json.authority_document(document)
+    return Submission(company_id=int(company["id"]), nit=dte_json.digits(company["taxId"]), ambiente="00",
+                      tipo_dte=sent["identificacion"]["tipoDte"], version=sent["identificacion"]["version"],
+                      codigo_generacion=sent["identificacion"]["codigoGeneracion"],
+                      documento=dte_signing.sign_with(key, sent))

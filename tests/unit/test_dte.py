@@ -2,6 +2,8 @@
 codes, control numbers, what is sent, and the state an answer leaves."""
 from __future__ import annotations
 
+import base64
+import dataclasses
 import uuid
 
 import pytest
@@ -17,7 +19,8 @@ from chalicelib.services.dte import (
     configured_transmitter,
     transaction_items,
 )
-from tests.unit.dte_fixtures import CODIGO, SV, factura, line
+from tests.dte_keys import FORGERS_KEY
+from tests.unit.dte_fixtures import CODIGO, PUBLIC_KEY, SV, factura, line, submitted
 
 
 def test_generation_codes_are_fresh_uppercase_uuid4():
@@ -106,28 +109,46 @@ def test_only_a_pending_dte_takes_an_answer_and_acceptance_needs_a_seal():
         dte.answered(pending_document()["dte"], DteResult(True, "t"))
 
 
+def sandbox() -> SandboxDteTransmitter:
+    return SandboxDteTransmitter(lambda company_id: PUBLIC_KEY if company_id == SV["id"] else None)
+
+
 def test_the_sandbox_accepts_a_valid_dte_with_a_deterministic_seal():
-    sandbox = SandboxDteTransmitter()
-    first = sandbox.transmit(pending_document(), SV)
-    again = sandbox.transmit(pending_document(), SV)
+    first = sandbox().transmit(submitted(pending_document()))
+    again = sandbox().transmit(submitted(pending_document()))
     assert first.accepted and first.observations == [] and first.received_at
     assert first.sello_recepcion == again.sello_recepcion
     assert len(first.sello_recepcion) == 40 and first.sello_recepcion.isalnum()
     assert first.sello_recepcion == first.sello_recepcion.upper()
     other = pending_document()
     other["dte"] = {**other["dte"], "codigoGeneracion": dte.new_codigo_generacion()}
-    assert sandbox.transmit(other, SV).sello_recepcion != first.sello_recepcion
+    assert sandbox().transmit(submitted(other)).sello_recepcion != first.sello_recepcion
+
+
+def test_the_sandbox_refuses_a_forged_or_altered_signature():
+    forged = sandbox().transmit(submitted(pending_document(), key=FORGERS_KEY))
+    assert not forged.accepted and forged.observations == [
+        "documento: la firma no corresponde al certificado del emisor"]
+    genuine = submitted(pending_document())
+    header, payload, signature = genuine.documento.split(".")
+    altered_payload = base64.urlsafe_b64encode(base64.urlsafe_b64decode(payload + "==").replace(
+        b'"totalPagar":113', b'"totalPagar":1.13')).rstrip(b"=").decode()
+    assert altered_payload != payload
+    altered = dataclasses.replace(genuine, documento=f"{header}.{altered_payload}.{signature}")
+    assert sandbox().transmit(altered).observations == ["documento: la firma no corresponde al certificado del emisor"]
+    unknown_company = dataclasses.replace(genuine, company_id=99)
+    assert not sandbox().transmit(unknown_company).accepted
 
 
 def test_the_sandbox_rejects_what_the_authority_would():
     free = pending_document(lines=[line("1", "0", "0.13")])
-    assert SandboxDteTransmitter().transmit(free, SV).observations == ["resumen.totalPagar: debe ser mayor que cero"]
+    assert sandbox().transmit(submitted(free)).observations == ["resumen.totalPagar: debe ser mayor que cero"]
     in_lempiras = pending_document(currency="HNL")
-    [observation] = SandboxDteTransmitter().transmit(in_lempiras, SV).observations
+    [observation] = sandbox().transmit(submitted(in_lempiras)).observations
     assert observation.startswith("identificacion.tipoMoneda: 'HNL' is not in the authority's format")
     document = pending_document()
     document["dte"] = {**document["dte"], "codigoGeneracion": CODIGO.lower(), "numeroControl": "DTE-1-1-1"}
-    observations = SandboxDteTransmitter().transmit(document, SV).observations
+    observations = sandbox().transmit(submitted(document)).observations
     # the schema's patterns and lengths, then the version-4 rule the schema does not state
     assert [text.split(":")[0] for text in observations] == [
         "identificacion.codigoGeneracion", "identificacion.numeroControl", "identificacion.numeroControl",
@@ -136,11 +157,12 @@ def test_the_sandbox_rejects_what_the_authority_would():
 
 
 def test_the_transmitter_is_chosen_by_setting(settings_env):
-    assert isinstance(configured_transmitter(), SandboxDteTransmitter)  # the default
+    table = None  # the sandbox reads the registered keys only when it checks a signature
+    assert isinstance(configured_transmitter(table), SandboxDteTransmitter)  # the default
     settings_env(DTE_TRANSMITTER="unreachable")
-    assert isinstance(configured_transmitter(), UnreachableDteTransmitter)
+    assert isinstance(configured_transmitter(table), UnreachableDteTransmitter)
     with pytest.raises(TransmissionFailed):
-        configured_transmitter().transmit(pending_document(), SV)
+        configured_transmitter(table).transmit(submitted(pending_document()))
     settings_env(DTE_TRANSMITTER="ministerio")
     with pytest.raises(ValueError, match="sandbox, unreachable"):
-        configured_transmitter()
+        configured_transmitter(table)

@@ -124,3 +124,8 @@ def book_correction(company_id: int, document_id: int, version: int, role: str) 
 def book_correction_index(company_id: int, date: str, document_id: int, version: int, role: str) -> Dict[str, str]:
     return {"GSI1PK": collection_partition(company_id, BOOK_CORRECTION),
             "GSI1SK": f"{date}#{sortable_id(document_id)}#{version:06d}#{role}"}
+
+
+def dte_signing_key(company_id: int) -> Key:
+    """El Salvador: the company's sealed DTE signing key (one per company)."""
+    return {"PK": company_prefix(company_id), "SK": "DTE_SIGNING_KEY"}

@@ -1,0 +1,89 @@
+"""The key an El Salvador company signs its DTEs with (the private key of the certificate the
+Ministerio de Hacienda issued it), uploaded once, kept sealed (chalicelib.auth.sealing) and never
+answered; and the signing itself: the DTE as a compact JWS, RS512, header {"alg":"RS512",
+"typ":"JWS"}, as the authority's signer produces it."""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from chalicelib import clock, jsoncodec
+from chalicelib.auth import sealing
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.services.commands import Command
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+
+MIN_BITS = 2048
+HEADER = {"alg": "RS512", "typ": "JWS"}
+
+
+class SigningKeyMissing(ApiError):
+    status = 400
+    code = "DTE_SIGNING_KEY_MISSING"
+
+
+def _context(company_id: int) -> dict[str, str]:
+    return {"companyId": str(company_id), "purpose": "dte-signing-key"}
+
+
+def _shown(item: dict[str, Any]) -> dict[str, Any]:
+    return {name: item[name] for name in ("fingerprint", "publicKey", "bits", "updatedAt")}
+
+
+def store_key(command: Command, company_id: int, private_pem: str) -> dict[str, Any]:
+    from joserfc.jwk import RSAKey
+
+    if company_id != command.company_id:
+        raise NotFound("Company not found.")
+    try:
+        key = RSAKey.import_key(private_pem)
+    except Exception:  # whatever the parser says, the answer is the same
+        raise ValidationFailed.for_field("privateKey", "not an RSA private key in PEM") from None
+    if not key.is_private:
+        raise ValidationFailed.for_field("privateKey", "a public key: send the private key")
+    bits = key.private_key.key_size
+    if bits < MIN_BITS:
+        raise ValidationFailed.for_field("privateKey", f"the key has {bits} bits; at least {MIN_BITS}")
+    public_pem = key.as_pem(private=False).decode("ascii")
+    item = {**keys.dte_signing_key(company_id), "itemType": "DTE_SIGNING_KEY",
+            "sealedKey": sealing.seal(key.as_pem(private=True), _context(company_id)), "publicKey": public_pem,
+            "fingerprint": hashlib.sha256(public_pem.encode()).hexdigest(), "bits": bits, "updatedAt": clock.now_iso()}
+    transaction = command.transaction()
+    transaction.put(item)
+    return command.commit(transaction, _shown(item))
+
+
+def key_info(table: Table, company_id: int) -> dict[str, Any]:
+    item = table.get(keys.dte_signing_key(company_id))
+    if item is None:
+        raise NotFound("This company has no DTE signing key.")
+    return _shown(item)
+
+
+def public_key(table: Table, company_id: int) -> str | None:
+    item = table.get(keys.dte_signing_key(company_id))
+    return None if item is None else str(item["publicKey"])
+
+
+def require_key(table: Table, company_id: int) -> None:
+    if table.get(keys.dte_signing_key(company_id)) is None:
+        raise SigningKeyMissing("An El Salvador DTE is signed with the company's key: upload it first "
+                                "(PUT /companies/{id}/dte-signing-key).")
+
+
+def sign(table: Table, company_id: int, dte: dict[str, Any]) -> str:
+    """The DTE as the authority receives it: its JSON (decimals as written, accents as they are)
+    signed with the company's key."""
+    item = table.get(keys.dte_signing_key(company_id))
+    if item is None:
+        raise SigningKeyMissing("The company's DTE signing key is gone: upload it again.")
+    return sign_with(sealing.unseal(item["sealedKey"], _context(company_id)), dte)
+
+
+def sign_with(private_pem: bytes | str, dte: dict[str, Any]) -> str:
+    from joserfc import jws
+    from joserfc.jwk import RSAKey
+
+    payload = jsoncodec.dumps(dte)  # compact, decimals exactly as written, accents as they are
+    return jws.serialize_compact(HEADER, payload.encode("utf-8"), RSAKey.import_key(private_pem), algorithms=["RS512"])
