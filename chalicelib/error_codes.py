@@ -24,6 +24,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "INVALID_DOCUMENT_STATUS": (400, "the document's status does not allow the action"),
     "REPORT_NOT_FOR_COUNTRY": (400, "the report is another country's (the ISV books are Honduras')"),
     "DTE_SIGNING_KEY_MISSING": (400, "an El Salvador company has no DTE signing key to sign its DTEs with"),
+    "DTE_INVALIDATION_REJECTED": (400, "the tax authority refused to invalidate the DTE (its observations in `details`)"),
     "REPORT_TEMPLATE_NOT_FOUND": (400, "the report template named does not exist (GET /report-templates lists them)"),
     "REPORT_TEMPLATE_MISMATCH": (400, "the report template prints another kind of record"),
     "DOCUMENT_NOT_CANCELLABLE": (400, "the document's type or status cannot be cancelled"),

@@ -5,11 +5,16 @@ once, and retried from the pending index when no answer came."""
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 import uuid
+from pathlib import Path
 
 import pytest
+import segno
 from joserfc.jwk import RSAKey
+from PIL import Image
+from pypdf import PdfReader
 
 from chalicelib.services import dte_signing
 from chalicelib.services.dte import SandboxDteTransmitter, retry_pending_dte
@@ -20,6 +25,7 @@ from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, Books
 
 UPPERCASE_UUID4 = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")
 CUSTOMER_NIT = "0614-250585-102-7"
+SAMPLES = Path(__file__).resolve().parent.parent / "build" / "reports"
 
 
 @pytest.fixture
@@ -39,6 +45,15 @@ def registered_keys(table):
 
 def sandbox(table) -> SandboxDteTransmitter:
     return SandboxDteTransmitter(registered_keys(table))
+
+
+def taxpayer_of(shop: Shop) -> int:
+    """A registered taxpayer with what a crédito fiscal names of it."""
+    return shop.created("/business-partners", {
+        "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
+        "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
+        "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@beta.example",
+        "phone": "2555-0000"})["id"]
 
 
 def invoice(shop: Shop, partner: int, **fields) -> dict:
@@ -280,10 +295,7 @@ def test_the_hourly_run_sends_again_what_got_no_answer(shop, customer, table, se
 
 
 def test_a_credito_fiscal_and_its_notes_are_dtes_each_with_its_own_control_numbers(shop, table):
-    taxpayer = shop.created("/business-partners", {
-        "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
-        "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
-        "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@beta.example"})["id"]
+    taxpayer = taxpayer_of(shop)
     credito_fiscal = invoice(shop, taxpayer)
     assert credito_fiscal["dte"]["tipoDte"] == "03"
     assert credito_fiscal["dte"]["numeroControl"] == "DTE-03-00010001-000000000000001"
@@ -302,10 +314,7 @@ def test_a_credito_fiscal_and_its_notes_are_dtes_each_with_its_own_control_numbe
 
 
 def test_a_note_retried_later_is_accepted_and_a_dte_note_is_not_cancelled_here(shop, table, settings_env):
-    taxpayer = shop.created("/business-partners", {
-        "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
-        "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
-        "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@beta.example"})["id"]
+    taxpayer = taxpayer_of(shop)
     credito_fiscal = invoice(shop, taxpayer)
     settings_env(DTE_TRANSMITTER="unreachable")
     note = shop.document("06", [(shop.service, 1, 20)], sourceDocumentId=credito_fiscal["id"], partner=taxpayer)
@@ -364,3 +373,102 @@ def test_an_el_salvador_dte_needs_a_signing_key_first(api, company_a, table):
         {"description": "Servicio", "quantity": 1, "unitPrice": 10, "taxRate": 0.13}]}, key=company_a.api_key)
     assert (refused.status, refused.json["code"]) == (400, "DTE_SIGNING_KEY_MISSING")
     assert api.get("/documents", key=company_a.api_key).json["documents"] == []
+
+
+def test_the_printed_version_shows_the_codes_the_seal_and_the_qr_of_the_public_consultation(shop, table):
+    taxpayer = taxpayer_of(shop)
+    credito_fiscal = invoice(shop, taxpayer)
+    dte = credito_fiscal["dte"]
+    printed = shop.api.http.request("POST", f"/documents/{credito_fiscal['id']}/print", body=b"{}", headers={
+        "authorization": f"Bearer {shop.key}", "accept": "application/pdf", "content-type": "application/json"})
+    assert printed.status_code == 200
+    SAMPLES.mkdir(parents=True, exist_ok=True)
+    (SAMPLES / "credito-fiscal-sv.pdf").write_bytes(printed.body)  # to look at
+    page = PdfReader(io.BytesIO(printed.body)).pages[0]
+    text = " ".join(page.extract_text().split())  # the title wraps in its box
+    assert "COMPROBANTE DE CRÉDITO FISCAL" in text
+    for value in (dte["codigoGeneracion"], dte["numeroControl"], dte["selloRecepcion"], "NRC: 765432-1",
+                  "NIT: 0614-010190-101-3", "IVA 13 %"):
+        assert value in text, value
+    # the QR code is the public consultation of this DTE (drawn again from its URL, pixel for pixel)
+    [image] = page.images
+    expected = io.BytesIO()
+    segno.make(f"https://admin.factura.gob.sv/consultaPublica?ambiente=00&codGen={dte['codigoGeneracion']}"
+               f"&fechaEmi={credito_fiscal['date']}", error="m").save(expected, kind="png", scale=4, border=2)
+    def modules(picture: Image.Image) -> list[bool]:
+        """Dark or light per pixel, judged against the quiet zone's corner (the PDF may store the bits
+        inverted)."""
+        picture = picture.convert("1")
+        light = picture.getpixel((0, 0))
+        return [pixel != light for pixel in picture.getdata()]
+
+    drawn, wanted = image.image, Image.open(expected)
+    assert drawn.size == wanted.size and modules(drawn) == modules(wanted)
+
+
+PEOPLE = {"responsible": {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"},
+          "requester": {"name": "Jorge Pérez", "documentType": "36", "documentNumber": "06140202021024"}}
+
+
+def test_an_accepted_dte_is_invalidated_at_the_authority_and_reversed(shop, table):
+    taxpayer = taxpayer_of(shop)
+    shop.document("103", [(shop.product, 5, 60)])                                     # goods in stock
+    before = shop.api.get(f"/business-partners/{taxpayer}", key=shop.key).json["receivableBalance"]
+    stock_before = shop.api.get(f"/inventory/stock?productId={shop.product}", key=shop.key).json
+    sale = shop.document("01", [(shop.product, 2, 100)], partner=taxpayer)        # stocked goods: stock and cost
+    assert shop.api.get(f"/business-partners/{taxpayer}", key=shop.key).json["receivableBalance"] == before + 226
+
+    answer = shop.api.post(f"/documents/{sale['id']}/invalidate", {
+        "invalidationType": 2, "reason": "El cliente desistió de la compra", **PEOPLE}, key=shop.key)
+    assert answer.status == 200, answer.text
+    invalidated = answer.json
+    assert invalidated["status"] == "cancelled" and invalidated["dte"]["status"] == "invalidated"
+    record = invalidated["dte"]["invalidation"]
+    assert UPPERCASE_UUID4.fullmatch(record["codigoGeneracion"]) and len(record["selloRecepcion"]) == 40
+    assert record["codigoGeneracion"] != sale["codigoGeneracion"] and record["type"] == 2
+    # as if never issued: the customer's balance, the stock and the entry reversed
+    assert shop.api.get(f"/business-partners/{taxpayer}", key=shop.key).json["receivableBalance"] == before
+    assert shop.api.get(f"/inventory/stock?productId={shop.product}", key=shop.key).json == stock_before
+    assert len(invalidated["reversalEntryIds"]) == 1
+    published = [p["event"] for p in events(table, shop.company.company_id, sale["id"])]
+    assert published.count("document.dte_invalidated") == 1 and "document.cancelled" in published
+    again = shop.api.post(f"/documents/{sale['id']}/invalidate", {"invalidationType": 2, **PEOPLE}, key=shop.key)
+    assert (again.status, again.json["code"]) == (400, "INVALID_DOCUMENT_STATUS")
+
+
+def test_an_invalidation_is_refused_before_anything_changes(shop, table, settings_env):
+    taxpayer = taxpayer_of(shop)
+    sale = invoice(shop, taxpayer)
+    path = f"/documents/{sale['id']}/invalidate"
+    # type 1 names the DTE that replaces it
+    missing = shop.api.post(path, {"invalidationType": 1, **PEOPLE}, key=shop.key)
+    assert (missing.status, missing.json["details"][0]["field"]) == (400, "replacementDocumentId")
+    # the authority's format: a responsible's name of at least 5 characters
+    short = shop.api.post(path, {"invalidationType": 2, **PEOPLE,
+                                 "responsible": {**PEOPLE["responsible"], "name": "Ana"}}, key=shop.key)
+    assert short.status == 400
+    # the authority does not answer: 503, nothing invalidated
+    settings_env(DTE_TRANSMITTER="unreachable")
+    silent = shop.api.post(path, {"invalidationType": 2, **PEOPLE}, key=shop.key)
+    assert (silent.status, silent.json["code"]) == (503, "SERVICE_UNAVAILABLE")
+    assert shop.get(sale["id"])["dte"]["status"] == "accepted" and shop.get(sale["id"])["status"] == "confirmed"
+    settings_env(DTE_TRANSMITTER="sandbox")
+    # replaced by another accepted DTE of the same customer (type 1)
+    replacement = invoice(shop, taxpayer)
+    replaced = shop.api.post(path, {"invalidationType": 1, "replacementDocumentId": replacement["id"], **PEOPLE},
+                             key=shop.key)
+    assert replaced.status == 200, replaced.text
+    assert replaced.json["dte"]["invalidation"]["replacementDocumentId"] == replacement["id"]
+    # a factura issued to an anonymous consumer: the invalidation format needs the receiver's document
+    anonymous = invoice(shop, shop.customer)
+    refused = shop.api.post(f"/documents/{anonymous['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
+                            key=shop.key)
+    fields = {detail["field"]: detail["message"] for detail in refused.json["details"]}
+    assert refused.status == 400 and fields["invalidation.documento.numDocumento"] == (
+        "missing: the DTE was issued without the customer's NIT or DUI, which its invalidation needs")
+    # a paid document is not invalidated until its payments are cancelled
+    payments = shop.created("/payments/methods", {"name": "Efectivo", "isCashMethod": True})
+    paid = invoice(shop, taxpayer)
+    shop.created(f"/payments/documents/{paid['id']}/payments", {"paymentMethodId": payments["id"], "amount": 10})
+    refused = shop.api.post(f"/documents/{paid['id']}/invalidate", {"invalidationType": 2, **PEOPLE}, key=shop.key)
+    assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_HAS_PAYMENTS")

@@ -72,6 +72,15 @@ def cancel_document(call: Call) -> Any:
     return documents.cancel_document(call.command, call.ids["id"], call.body.date, call.body.reason)
 
 
+@endpoint(blueprint, "POST", "/documents/{id}/invalidate", summary="El Salvador: invalidate an accepted DTE at the "
+          "tax authority and reverse it like a cancellation", tag=TAG, body=M + "DocumentInvalidate",
+          response=M + "Document", status=200)
+def invalidate_document(call: Call) -> Any:
+    from chalicelib.services import dte_invalidation
+
+    return dte_invalidation.invalidate(call.command, call.ids["id"], call.body.model_dump(by_alias=True))
+
+
 @endpoint(blueprint, "DELETE", "/documents/{id}", summary="Delete an unconfirmed purchase invoice (web app only)",
           tag=TAG, response="chalicelib.models.accounting:Deleted")
 def delete_document(call: Call) -> Any:

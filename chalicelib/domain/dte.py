@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-PENDING, ACCEPTED, REJECTED = "pending", "accepted", "rejected"
+PENDING, ACCEPTED, REJECTED, INVALIDATED = "pending", "accepted", "rejected", "invalidated"
 DTE_COUNTRY = "SV"
 
 # Our document type -> the authority's tipoDte. Both sales invoices are a "Factura" (01) for the

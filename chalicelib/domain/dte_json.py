@@ -24,8 +24,12 @@ from chalicelib.domain.dte import CREDITO_FISCAL, FACTURA, NOTA_CREDITO, NOTA_DE
 
 SCHEMAS = Path(__file__).resolve().parent / "dte_schemas"
 FORMATS = {FACTURA: ("fe-fc-v1.json", 1), CREDITO_FISCAL: ("fe-ccf-v3.json", 3), NOTA_CREDITO: ("fe-nc-v3.json", 3),
-           NOTA_DEBITO: ("fe-nd-v3.json", 3)}
+           NOTA_DEBITO: ("fe-nd-v3.json", 3), "anulacion": ("anulacion-schema-v2.json", 2)}
 ELECTRONIC = 2  # CAT-007: the related document is a DTE, named by its generation code
+TITLES = {FACTURA: "Factura", CREDITO_FISCAL: "Comprobante de crédito fiscal", NOTA_CREDITO: "Nota de crédito",
+          NOTA_DEBITO: "Nota de débito"}
+# The Ministerio's public page where anyone checks a DTE; the printed version's QR code links to it.
+PUBLIC_CONSULTATION = "https://admin.factura.gob.sv/consultaPublica"
 UNIT, GOODS, SERVICES, BOTH = 59, 1, 2, 3
 IVA_TRIBUTE = {"codigo": "20", "descripcion": "Impuesto al Valor Agregado 13%"}
 CASH, CREDIT = 1, 2
@@ -77,6 +81,49 @@ def receiver(tipo_dte: str, partner: Mapping[str, Any]) -> dict[str, Any]:
     shown = f"{number[:8]}-{number[8:]}" if kind == DUI_DOCUMENT else number or None
     return {"tipoDocumento": kind, "numDocumento": shown,
             **common, "nrc": common["nrc"] if kind == NIT_DOCUMENT else None}
+
+
+def consultation_url(document: Mapping[str, Any], ambiente: str = "00") -> str:
+    """The public consultation of a DTE, as its printed version's QR code links to it."""
+    return (f"{PUBLIC_CONSULTATION}?ambiente={ambiente}&codGen={document['dte']['codigoGeneracion']}"
+            f"&fechaEmi={document['date']}")
+
+
+INVALIDATION = "anulacion"
+
+
+def invalidation(document: Mapping[str, Any], fields: Mapping[str, Any], codigo: str, date: str, time: str,
+                 replacement: Mapping[str, Any] | None, ambiente: str = "00") -> dict[str, Any]:
+    """The invalidation event (anulacion-schema-v2) of an accepted DTE: the issuer and the
+    document as issued, its seal, and who invalidates it and why."""
+    dte, issuer_ = document["dte"], document["dte"]["emisor"]
+    receiver_ = dte["receptor"]
+    establishment, point = (document.get("number") or "000-000").split("-")[:2]
+    receiver_kind = receiver_.get("tipoDocumento") or (NIT_DOCUMENT if receiver_.get("nit") else None)
+
+    def person(who: Mapping[str, Any]) -> dict[str, Any]:
+        return {"nombre": who["name"], "tipDoc": who["documentType"], "numDoc": who["documentNumber"]}
+
+    responsible, requester = person(fields["responsible"]), person(fields["requester"])
+    return {"identificacion": {"version": 2, "ambiente": ambiente, "codigoGeneracion": codigo, "fecAnula": date,
+                               "horAnula": time},
+            "emisor": {"nit": issuer_["nit"], "nombre": issuer_["nombre"],
+                       "tipoEstablecimiento": issuer_["tipoEstablecimiento"],
+                       "nomEstablecimiento": issuer_.get("nombreComercial"), "codEstableMH": None,
+                       "codEstable": f"{establishment:0>4}", "codPuntoVentaMH": None, "codPuntoVenta": f"{point:0>4}",
+                       "telefono": digits(issuer_.get("telefono")) or None, "correo": issuer_["correo"]},
+            "documento": {"tipoDte": dte["tipoDte"], "codigoGeneracion": dte["codigoGeneracion"],
+                          "selloRecibido": dte.get("selloRecepcion"), "numeroControl": dte["numeroControl"],
+                          "fecEmi": document["date"], "montoIva": Decimal(document.get("taxTotal") or 0),
+                          "codigoGeneracionR": (replacement or {}).get("codigoGeneracion"),
+                          "tipoDocumento": receiver_kind,
+                          "numDocumento": receiver_.get("numDocumento") or receiver_.get("nit"),
+                          "nombre": receiver_.get("nombre"), "telefono": digits(receiver_.get("telefono")) or None,
+                          "correo": receiver_.get("correo")},
+            "motivo": {"tipoAnulacion": int(fields["invalidationType"]), "motivoAnulacion": fields.get("reason"),
+                       "nombreResponsable": responsible["nombre"], "tipDocResponsable": responsible["tipDoc"],
+                       "numDocResponsable": responsible["numDoc"], "nombreSolicita": requester["nombre"],
+                       "tipDocSolicita": requester["tipDoc"], "numDocSolicita": requester["numDoc"]}}
 
 
 def item_kinds(lines: list[Mapping[str, Any]], products: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -179,36 +226,44 @@ def _validator(tipo_dte: str) -> Any:
     return jsonschema.Draft7Validator(_schema(tipo_dte), format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
 
 
-def schema_problems(sent: Mapping[str, Any]) -> list[dict[str, str]]:
-    """What the authority's schema refuses in `sent`, each with the path of the field."""
-    validator = _validator(sent["identificacion"]["tipoDte"])
-    problems = []
+def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> list[dict[str, str]]:
+    """What the authority's schema refuses in `sent` (a DTE, or the event `format_key` names), each
+    with the path of the field."""
+    validator = _validator(format_key or sent["identificacion"]["tipoDte"])
+    problems: list[dict[str, str]] = []
     for error in sorted(validator.iter_errors(sent), key=lambda error: list(map(str, error.absolute_path))):
         path = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in error.absolute_path)
-        problems.append({"field": path.replace(".[", "["), "message": _message(error)})
+        problem = {"field": path.replace(".[", "["), "message": _message(error)}
+        if problem not in problems:  # a missing value breaks its type and its enum alike
+            problems.append(problem)
     return problems
 
 
-# Where each field the authority asks for comes from here, for the messages.
-_FROM = {"emisor.nrc": "the company's dteIssuer.nrc", "emisor.codActividad": "the company's dteIssuer",
-         "emisor.descActividad": "the company's dteIssuer", "emisor.direccion": "the company's dteIssuer and address",
-         "emisor.telefono": "the company's phone", "emisor.correo": "the company's email",
-         "emisor.nit": "the company's taxId", "receptor.nit": "the customer's taxId",
-         "receptor.numDocumento": "the customer's taxId (NIT or DUI)", "receptor.nrc": "the customer's nrc",
-         "receptor.codActividad": "the customer's economicActivityCode",
-         "receptor.descActividad": "the customer's economicActivity",
-         "receptor.direccion": "the customer's department, municipality and address",
-         "receptor.telefono": "the customer's phone", "receptor.correo": "the customer's email",
-         "identificacion.tipoMoneda": "the document's currency (USD)"}
+# What to do about each field the authority asks for, for the messages.
+_REMEDIES = {"emisor.nrc": "set the company's dteIssuer.nrc", "emisor.codActividad": "set the company's dteIssuer",
+         "emisor.descActividad": "set the company's dteIssuer", "emisor.direccion": "set the company's dteIssuer and address",
+         "emisor.telefono": "set the company's phone", "emisor.correo": "set the company's email",
+         "emisor.nit": "set the company's taxId", "receptor.nit": "set the customer's taxId",
+         "receptor.numDocumento": "set the customer's taxId (NIT or DUI)", "receptor.nrc": "set the customer's nrc",
+         "receptor.codActividad": "set the customer's economicActivityCode",
+         "receptor.descActividad": "set the customer's economicActivity",
+         "receptor.direccion": "set the customer's department, municipality and address",
+         "receptor.telefono": "set the customer's phone", "receptor.correo": "set the customer's email",
+         "identificacion.tipoMoneda": "set the document's currency (USD)",
+         # an invalidation names the receiver as the DTE was issued to it: nothing to set now
+         "documento.correo": "the DTE was issued without the customer's email, which its invalidation needs",
+         "documento.numDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
+         "documento.tipoDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
+         "documento.nombre": "the DTE was issued without the customer's name, which its invalidation needs"}
 
 
 def _message(error: Any) -> str:
     path = ".".join(str(part) for part in error.absolute_path)
-    source = next((source for field, source in _FROM.items() if path == field or path.startswith(field + ".")), None)
+    source = next((source for field, source in _REMEDIES.items() if path == field or path.startswith(field + ".")), None)
     if error.instance is None or error.validator == "required":
         what = "missing" if error.instance is None else error.message.replace("is a required property", "is missing")
     elif error.validator in ("pattern", "enum", "const", "type", "minLength", "maxLength", "format"):
         what = f"{error.instance!r} is not in the authority's format ({error.validator} {error.validator_value!r})"
     else:
         what = error.message
-    return f"{what}: set {source}" if source else what
+    return f"{what}: {source}" if source else what

@@ -120,6 +120,34 @@ class DocumentReverse(RequestModel):
     reason: Optional[ShortText] = None
 
 
+IdDocumentType = Literal["36", "13", "02", "03", "37"]
+
+
+class PersonId(RequestModel):
+    """A person named in an invalidation (CAT-022: 36 NIT, 13 DUI, 02 carné de residente, 03 passport, 37 other)."""
+    name: Annotated[str, StringConstraints(min_length=5, max_length=100)]
+    document_type: IdDocumentType
+    document_number: Annotated[str, StringConstraints(min_length=3, max_length=20)]
+
+
+class DocumentInvalidate(RequestModel):
+    """El Salvador: the invalidation (anulación) of an accepted DTE, as the authority's event asks."""
+    model_config = ConfigDict(json_schema_extra={"allOf": [
+        {"if": {"properties": {"invalidationType": {"const": 1}}},
+         "then": {"required": ["replacementDocumentId"], "properties": {"replacementDocumentId": {"type": "integer"}}}},
+        {"if": {"properties": {"invalidationType": {"const": 3}}},
+         "then": {"required": ["reason"], "properties": {"reason": {"type": "string"}}}}]})
+
+    invalidation_type: Literal[1, 2, 3] = Field(
+        description="1: an error in the information, replaced by another DTE (replacementDocumentId); "
+                    "2: the operation was rescinded; 3: another reason (reason)")
+    reason: Optional[Annotated[str, StringConstraints(min_length=5, max_length=250)]] = None
+    replacement_document_id: Optional[EntityId] = None
+    responsible: PersonId = Field(description="who invalidates it, for the issuer")
+    requester: PersonId = Field(description="who asks for it")
+    date: Optional[Date] = Field(None, description="date of the reversal entry and stock movements; default today")
+
+
 class DocumentLine(ResponseModel):
     product_id: Optional[int] = None
     description: Optional[str] = None
@@ -149,7 +177,7 @@ class CaiInfo(ResponseModel):
 
 class DteInfo(ResponseModel):
     """El Salvador: the document as an electronic tax document (DTE) and its transmission."""
-    status: Literal["pending", "accepted", "rejected"]
+    status: Literal["pending", "accepted", "rejected", "invalidated"]
     codigo_generacion: str
     numero_control: Optional[str] = None
     tipo_dte: Optional[str] = None
@@ -161,6 +189,8 @@ class DteInfo(ResponseModel):
     last_error: Optional[str] = Field(None, description="why the last transmission got no answer (still pending)")
     transmitted_at: Optional[str] = None
     accepted_at: Optional[str] = None
+    invalidation: Optional[Dict[str, Any]] = Field(None, description="the accepted invalidation event: its codes, "
+                                                                     "seal, type and reason")
 
 
 class Document(ResponseModel):

@@ -6,7 +6,8 @@ from chalicelib.domain.webhook_urls import WEBHOOK_URL_PATTERN
 from chalicelib.models.base import ListEnvelope, Name, RequestModel, ResponseModel
 
 # the spec's event kinds a subscription may ask for (webhook.test comes from the test button only)
-EventKind = Literal["document.created", "document.confirmed", "document.dte_accepted", "document.cancelled",
+EventKind = Literal["document.created", "document.confirmed", "document.dte_accepted", "document.dte_invalidated",
+                    "document.cancelled",
                     "product.created", "product.updated", "business_partner.created", "business_partner.updated",
                     "payment.created", "payment.confirmed"]
 Url = Annotated[str, StringConstraints(min_length=1, max_length=2048),

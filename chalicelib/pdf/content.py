@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Mapping
 
-from chalicelib.domain import taxes
+from chalicelib.domain import dte_json, taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.document_types import PURCHASES
 from chalicelib.domain.documents import CANCELLED, DRAFT, KINDS
@@ -74,6 +74,10 @@ def totals(document: Mapping[str, Any], country: str = "HN") -> Totals:
 
 
 def title(document: Mapping[str, Any]) -> str:
+    """The authority's name of a DTE (a crédito fiscal is an invoice here), else the type's."""
+    dte = document.get("dte") or {}
+    if dte.get("tipoDte") in dte_json.TITLES:
+        return dte_json.TITLES[dte["tipoDte"]].upper()
     kind = KINDS.get(document["type"])
     return (kind.name if kind else f"Documento {document['type']}").upper()
 
@@ -113,8 +117,43 @@ def cai_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:
             ("Fecha límite de emisión", text.date(cai.get("deadline")))]
 
 
+def dte_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """El Salvador's printed version (versión legible) of a DTE: its codes and the authority's seal."""
+    dte = document.get("dte")
+    if not dte:
+        return []
+    return [("Código de generación", str(dte["codigoGeneracion"])),
+            ("Número de control", str(dte.get("numeroControl") or "")),
+            ("Sello de recepción", str(dte.get("selloRecepcion") or f"pendiente ({dte.get('status')})"))]
+
+
+def dte_qr_png(document: Mapping[str, Any], company: Mapping[str, Any]) -> bytes | None:
+    """The QR code of a DTE's printed version: the authority's public consultation of it."""
+    if not document.get("dte"):
+        return None
+    import io
+
+    import segno
+
+    ambiente = (company.get("dteIssuer") or {}).get("environment", "00")
+    out = io.BytesIO()
+    segno.make(dte_json.consultation_url(document, ambiente), error="m").save(out, kind="png", scale=4, border=2)
+    return out.getvalue()
+
+
+def partner_id_rows(partner: Mapping[str, Any], country: str) -> list[tuple[str, str]]:
+    """Honduras names a partner by RTN; El Salvador by NIT (or DUI) and, a taxpayer, NRC."""
+    if country != "SV":
+        return [("RTN", str(partner.get("taxId") or ""))]
+    return [("NIT/DUI", str(partner.get("taxId") or ""))] + ([("NRC", str(partner["nrc"]))] if partner.get("nrc") else [])
+
+
 def company_rows(company: Mapping[str, Any]) -> list[str]:
-    rows = [f"RTN: {company['taxId']}"] if company.get("taxId") else []
+    if company.get("country") == "SV":
+        nrc = (company.get("dteIssuer") or {}).get("nrc")
+        rows = [f"NIT: {company['taxId']}" + (f"   NRC: {nrc}" if nrc else "")] if company.get("taxId") else []
+    else:
+        rows = [f"RTN: {company['taxId']}"] if company.get("taxId") else []
     rows += [str(company[name]) for name in ("address",) if company.get(name)]
     contact = "  ".join(str(company[name]) for name in ("phone", "email") if company.get(name))
     return rows + ([contact] if contact else [])

@@ -20,7 +20,7 @@ def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Map
     title, number = content.title(document), content.number(document)
     sheet = Sheet(LETTER, title=f"{title} {number}")
     _header(sheet, company, document, title, number)
-    _parties(sheet, document, partner)
+    _parties(sheet, document, partner, str(company.get("country") or "HN"))
 
     def heading() -> None:
         sheet.use(8, True)
@@ -63,6 +63,7 @@ def _header(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any
         sheet.set_text_color(0, 0, 0)
     sheet.set_xy(sheet.l_margin, max(left_bottom, sheet.get_y()) + 2)
 
+    _dte_block(sheet, company, document)
     cai_rows = content.cai_rows(document)
     if cai_rows:
         sheet.set_fill_color(245, 245, 245)
@@ -74,8 +75,32 @@ def _header(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any
     sheet.rule()
 
 
-def _parties(sheet: Sheet, document: Mapping[str, Any], partner: Mapping[str, Any]) -> None:
-    rows = [(content.partner_label(document), partner.get("name") or ""), ("RTN", partner.get("taxId") or "")]
+QR_SIZE = 26.0  # mm
+
+
+def _dte_block(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any]) -> None:
+    """El Salvador: the DTE's codes and seal, and the QR code of its public consultation."""
+    rows = content.dte_rows(document)
+    if not rows:
+        return
+    import io
+
+    top = sheet.get_y()
+    sheet.set_fill_color(245, 245, 245)
+    for label, value in rows:
+        sheet.use(8.5, True)
+        sheet.cell(42, 5, text.printable(f"{label}:"), fill=True)
+        sheet.use(8.5)
+        sheet.cell(sheet.content_width - 42 - QR_SIZE - 4, 5, text.printable(value), fill=True,
+                   new_x="LMARGIN", new_y="NEXT")
+    qr = content.dte_qr_png(document, company)
+    if qr:
+        sheet.image(io.BytesIO(qr), x=sheet.w - sheet.r_margin - QR_SIZE, y=top, w=QR_SIZE, h=QR_SIZE)
+    sheet.set_xy(sheet.l_margin, max(sheet.get_y(), top + QR_SIZE) + 1)
+
+
+def _parties(sheet: Sheet, document: Mapping[str, Any], partner: Mapping[str, Any], country: str) -> None:
+    rows = [(content.partner_label(document), partner.get("name") or ""), *content.partner_id_rows(partner, country)]
     if partner.get("address"):
         rows.append(("Dirección", partner["address"]))
     if document.get("reference"):

@@ -541,6 +541,26 @@ def cancel_document(command: Command, document_id: int, date: str | None = None,
     return _commit(command, plan, cancelled, previous=document)
 
 
+def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
+                        invalidation: dict[str, Any]) -> dict[str, Any]:
+    """The tax authority accepted the invalidation of the document's DTE: reversed like a
+    cancellation (stock, entry, partner balance), whatever its type, with the DTE invalidated."""
+    document, context = _load_existing(command, document_id, strict=False)
+    if document["status"] != CONFIRMED or (document.get("dte") or {}).get("status") != dte_rules.ACCEPTED:
+        raise rules.DocumentStateError("Only a confirmed document whose DTE the authority accepted is invalidated.")
+    _check_unpaid(document)
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    cancelled = _now_fields(document)
+    cancelled.update(_reverse(plan, cancelled, _reversal_date(context, document, date)), status=CANCELLED,
+                     cancelledAt=clock.now_iso(), cancelReason=reason,
+                     dte={**document["dte"], "status": dte_rules.INVALIDATED, "invalidation": invalidation})
+    plan.count(cancelled, 1)
+    _emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
+    _emit(plan, outbox.DOCUMENT_DTE_INVALIDATED, cancelled)
+    return _commit(command, plan, cancelled, previous=document)
+
+
 def delete_document(command: Command, document_id: int) -> dict[str, Any]:
     """Web app only: an unconfirmed purchase invoice (103) goes for good. Its stock and entries
     were reversed when it was unconfirmed; those records stay, as history."""

@@ -59,6 +59,10 @@ class DteTransmitter(Protocol):
         authority unavailable)."""
         ...
 
+    def invalidate(self, submission: Submission) -> DteResult:
+        """Sends a signed invalidation event (anulardte); the same answers."""
+        ...
+
 
 class TransmissionFailed(Exception):
     """The tax authority did not answer."""
@@ -79,6 +83,17 @@ class SandboxDteTransmitter:
             else self.observations(sent)
         if sent is not None and sent["identificacion"]["codigoGeneracion"] != submission.codigo_generacion:
             observations.append("codigoGeneracion: no corresponde al documento firmado")
+        if observations:
+            return DteResult(accepted=False, received_at=clock.now_iso(), observations=observations)
+        return DteResult(accepted=True, received_at=clock.now_iso(), sello_recepcion=self.seal(sent))
+
+    def invalidate(self, submission: Submission) -> DteResult:
+        sent = self.verified(submission)
+        if sent is None:
+            observations = ["documento: la firma no corresponde al certificado del emisor"]
+        else:
+            observations = [f"{problem['field']}: {problem['message']}"
+                            for problem in dte_json.schema_problems(sent, dte_json.INVALIDATION)]
         if observations:
             return DteResult(accepted=False, received_at=clock.now_iso(), observations=observations)
         return DteResult(accepted=True, received_at=clock.now_iso(), sello_recepcion=self.seal(sent))
@@ -116,7 +131,7 @@ class SandboxDteTransmitter:
     @staticmethod
     def seal(sent: dict[str, Any]) -> str:
         identification = sent["identificacion"]
-        codes = f"{identification['codigoGeneracion']}|{identification['numeroControl']}"
+        codes = f"{identification['codigoGeneracion']}|{identification.get('numeroControl', 'anulacion')}"
         return hashlib.sha256(codes.encode()).hexdigest().upper()[:40]
 
 
@@ -129,6 +144,9 @@ class UnreachableDteTransmitter:
 
     def transmit(self, submission: Submission) -> DteResult:
         raise TransmissionFailed("the tax authority did not answer (DTE_TRANSMITTER=unreachable)")
+
+    def invalidate(self, submission: Submission) -> DteResult:
+        return self.transmit(submission)
 
 
 TRANSMITTERS: dict[str, Callable[[Callable[[int], str | None]], DteTransmitter]] = {

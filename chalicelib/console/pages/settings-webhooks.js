@@ -10,7 +10,8 @@ import {
 
 // The event kinds a subscription may ask for (chalicelib/models/webhooks.py EventKind); webhook.test
 // comes from the test button only.
-const EVENTS = ["document.created", "document.confirmed", "document.dte_accepted", "document.cancelled",
+const EVENTS = ["document.created", "document.confirmed", "document.dte_accepted", "document.dte_invalidated",
+  "document.cancelled",
   "product.created", "product.updated", "business_partner.created", "business_partner.updated",
   "payment.created", "payment.confirmed"];
 
