@@ -466,6 +466,15 @@ def test_an_invalidation_is_refused_before_anything_changes(shop, table, setting
     fields = {detail["field"]: detail["message"] for detail in refused.json["details"]}
     assert refused.status == 400 and fields["invalidation.documento.numDocumento"] == (
         "missing: the DTE was issued without the customer's NIT or DUI, which its invalidation needs")
+    # a crédito fiscal a note corrects: refused before the authority is asked (it would stay invalidated there)
+    corrected = invoice(shop, taxpayer)
+    shop.document("06", [(shop.service, 1, 10)], sourceDocumentId=corrected["id"], partner=taxpayer)
+    settings_env(DTE_TRANSMITTER="unreachable")  # asking the authority would be a 503: it is not asked
+    refused = shop.api.post(f"/documents/{corrected['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
+                            key=shop.key)
+    assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_HAS_CREDIT_NOTES")
+    assert shop.get(corrected["id"])["dte"]["status"] == "accepted"
+    settings_env(DTE_TRANSMITTER="sandbox")
     # a paid document is not invalidated until its payments are cancelled
     payments = shop.created("/payments/methods", {"name": "Efectivo", "isCashMethod": True})
     paid = invoice(shop, taxpayer)

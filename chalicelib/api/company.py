@@ -37,12 +37,9 @@ def put_dte_signing_key(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/companies/{id}/dte-signing-key", summary="El Salvador: the DTE signing key's public "
           "part and fingerprint", tag=TAG, response=M + "DteSigningKey", permission=MANAGE)
 def get_dte_signing_key(call: Call) -> Any:
-    from chalicelib.errors import NotFound
     from chalicelib.services import dte_signing
 
-    if call.ids["id"] != call.principal.company_id:
-        raise NotFound("Company not found.")
-    return dte_signing.key_info(call.command.table, call.ids["id"])
+    return dte_signing.key_info(call.command.table, call.principal.company_id, call.ids["id"])
 
 
 @endpoint(blueprint, "POST", "/companies", summary="Create a company; the caller becomes its owner",

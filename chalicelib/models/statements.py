@@ -110,9 +110,13 @@ class BookTotals(ResponseModel):
     total: Decimal
 
 
-class TaxBook(ResponseModel):
+class BookPeriod(ResponseModel):
+    """A tax book's period (its rows and totals are the book's own)."""
     start_date: str
     end_date: str
+
+
+class TaxBook(BookPeriod):
     rows: List[BookRow]
     totals: BookTotals
 
@@ -145,9 +149,7 @@ class IvaTaxpayerRow(IvaDocumentRow, IvaTaxpayerTotals):
     pass
 
 
-class IvaTaxpayerBook(ResponseModel):
-    start_date: str
-    end_date: str
+class IvaTaxpayerBook(BookPeriod):
     rows: List[IvaTaxpayerRow]
     totals: IvaTaxpayerTotals
 
@@ -164,14 +166,12 @@ class IvaConsumerTotals(ResponseModel):
 class IvaConsumerDay(IvaConsumerTotals):
     """One day of facturas (and of notes correcting them, counted in the amounts only)."""
     date: str
-    from_number: Optional[str] = Field(None, description="the day's first factura (its numeroControl)")
-    to_number: Optional[str] = Field(None, description="the day's last factura")
+    from_number: Optional[str] = Field(None, description="the lowest numeroControl of the day's facturas")
+    to_number: Optional[str] = Field(None, description="the highest numeroControl of the day's facturas")
     documents: int
 
 
-class IvaConsumerBook(ResponseModel):
-    start_date: str
-    end_date: str
+class IvaConsumerBook(BookPeriod):
     rows: List[IvaConsumerDay]
     totals: IvaConsumerTotals
 
@@ -190,9 +190,7 @@ class IvaPurchaseRow(IvaDocumentRow, IvaPurchaseTotals):
     internal_number: Optional[str] = Field(None, description="this service's number of the document")
 
 
-class IvaPurchaseBook(ResponseModel):
-    start_date: str
-    end_date: str
+class IvaPurchaseBook(BookPeriod):
     rows: List[IvaPurchaseRow]
     totals: IvaPurchaseTotals
 

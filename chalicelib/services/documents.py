@@ -541,14 +541,23 @@ def cancel_document(command: Command, document_id: int, date: str | None = None,
     return _commit(command, plan, cancelled, previous=document)
 
 
+def check_invalidatable(document: dict[str, Any]) -> None:
+    """A DTE is invalidated when the authority accepted it and the document can be undone: checked
+    before asking the authority, and again in the reversing command."""
+    dte_status = (document.get("dte") or {}).get("status")
+    if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
+        raise rules.DocumentStateError(
+            "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
+            f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
+    _check_unpaid(document)
+
+
 def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
                         invalidation: dict[str, Any]) -> dict[str, Any]:
     """The tax authority accepted the invalidation of the document's DTE: reversed like a
     cancellation (stock, entry, partner balance), whatever its type, with the DTE invalidated."""
     document, context = _load_existing(command, document_id, strict=False)
-    if document["status"] != CONFIRMED or (document.get("dte") or {}).get("status") != dte_rules.ACCEPTED:
-        raise rules.DocumentStateError("Only a confirmed document whose DTE the authority accepted is invalidated.")
-    _check_unpaid(document)
+    check_invalidatable(document)  # again: a payment may have come while the authority answered
     plan = Plan.start(command, context)
     plan.count(document, -1)
     cancelled = _now_fields(document)

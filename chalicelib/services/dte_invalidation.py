@@ -5,11 +5,9 @@ document reversed, in one transaction, like a cancellation. When the authority d
 nothing changes (503, send it again); when it refuses, its observations are the 400's details."""
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.domain import documents as document_rules
 from chalicelib.domain import dte as rules
 from chalicelib.domain import dte_json
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
@@ -22,12 +20,7 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
                transmitter: dte.DteTransmitter | None = None) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     document = documents.get_document(table, company_id, document_id)
-    if document["status"] != document_rules.CONFIRMED or (document.get("dte") or {}).get("status") != rules.ACCEPTED:
-        raise document_rules.DocumentStateError(
-            "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
-            f"is {document['status']}" + (f", its DTE {document['dte']['status']}." if document.get("dte") else "."))
-    if Decimal(document["pending"]) != Decimal(document["total"]):
-        raise document_rules.has_payments()
+    documents.check_invalidatable(document)  # before the authority invalidates anything
     replacement = _replacement(command, document, fields)
     company = accounts.get_company(table, company_id)
     country = company.get("country", "SV")

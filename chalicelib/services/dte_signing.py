@@ -54,7 +54,9 @@ def store_key(command: Command, company_id: int, private_pem: str) -> dict[str, 
     return command.commit(transaction, _shown(item))
 
 
-def key_info(table: Table, company_id: int) -> dict[str, Any]:
+def key_info(table: Table, company_id: int, requested_id: int) -> dict[str, Any]:
+    if requested_id != company_id:  # another company's is not found, as everywhere
+        raise NotFound("Company not found.")
     item = table.get(keys.dte_signing_key(company_id))
     if item is None:
         raise NotFound("This company has no DTE signing key.")
