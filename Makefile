@@ -43,10 +43,11 @@ fuzz: install
 bench: install
 	$(BIN)/python -m infra.bench $(ARGS)
 
-## CloudFormation/SAM template for deployment, written to build/.
+## CloudFormation/SAM template for deployment, written to build/ (minified: CloudFormation takes 1 MB at most).
 package: install
 	rm -rf build && AWS_DEFAULT_REGION=$${AWS_DEFAULT_REGION:-us-east-1} \
 		$(BIN)/chalice package --merge-template infra/resources.json build
+	$(BIN)/python -m infra.resources minify build/sam.json
 
 clean:
 	rm -rf $(VENV) .local build

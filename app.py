@@ -27,6 +27,7 @@ from chalicelib.api.application import ThreadSafeChalice
 from chalicelib.api.routing import add_method_fallbacks
 from chalicelib.auth.authorizer import authorize
 from chalicelib.events.handlers import STREAM_ARN_PLACEHOLDER, WEBHOOK_QUEUE_ARN_PLACEHOLDER
+from chalicelib.observability import traced
 from chalicelib.store.table import get_table
 
 app = ThreadSafeChalice(app_name="business-api")
@@ -39,7 +40,8 @@ add_method_fallbacks(app)
 
 @app.lambda_function(name="authorizer")
 def authorizer(event, context):
-    return authorize(event, get_table())
+    with traced("## authorizer"):
+        return authorize(event, get_table())
 
 
 # The merged template (infra/resources.json) points these at the table's stream and the
@@ -51,7 +53,8 @@ def authorizer(event, context):
 def webhook_fanout(event):
     from chalicelib.events.handlers import fan_out_records
 
-    fan_out_records(event)
+    with traced("## webhook_fanout"):
+        fan_out_records(event)
 
 
 @app.on_sqs_message(queue_arn=WEBHOOK_QUEUE_ARN_PLACEHOLDER, name="webhook_deliverer", batch_size=1,
@@ -59,11 +62,13 @@ def webhook_fanout(event):
 def webhook_deliverer(event):
     from chalicelib.events.handlers import deliver_messages
 
-    return deliver_messages(event)
+    with traced("## webhook_deliverer"):
+        return deliver_messages(event)
 
 
 @app.schedule(Rate(1, unit=Rate.HOURS), name="scheduled_invoices")
 def scheduled_invoices_run(event):
     from chalicelib.events.handlers import run_scheduled_invoices
 
-    return run_scheduled_invoices(event)
+    with traced("## scheduled_invoices"):
+        return run_scheduled_invoices(event)

@@ -31,7 +31,12 @@ class Settings:
     webhook_timeout_seconds: float
     payment_link_base_url: str
     payment_link_ttl_hours: int
-    dte_transmitter: str
+    dte_authority_url: str
+    # CloudWatch embedded metrics in the log (the local stack turns them off: they are noise there)
+    metrics_enabled: bool
+    dte_authority_timeout_seconds: float
+    dte_authority_attempts: int
+    dte_authority_backoff_seconds: float
     # the master key secrets are sealed with: a KMS key when deployed, else a local one
     secrets_kms_key_id: str | None
     local_secrets_key: str | None
@@ -72,9 +77,15 @@ def get_settings() -> Settings:
         # a payment link's address is this base and the link id
         payment_link_base_url=env.get("PAYMENT_LINK_BASE_URL", "https://pay.example.com/l/"),
         payment_link_ttl_hours=int(env.get("PAYMENT_LINK_TTL_HOURS", str(7 * 24))),
-        # how El Salvador DTEs reach the tax authority: "sandbox" (a local stand-in that answers like
-        # it) or "unreachable" (every transmission times out: exercises the retry)
-        dte_transmitter=env.get("DTE_TRANSMITTER", "sandbox").strip().lower(),
+        # El Salvador's tax authority (Ministerio de Hacienda): its test environment unless told
+        # (production: https://api.dtes.mh.gob.sv); the local stack and the tests point it at the
+        # stand-in (infra/dte_authority.py)
+        metrics_enabled=_flag("METRICS_ENABLED", "1"),
+        dte_authority_url=env.get("DTE_AUTHORITY_URL", "https://apitest.dtes.mh.gob.sv").strip().rstrip("/"),
+        dte_authority_timeout_seconds=float(env.get("DTE_AUTHORITY_TIMEOUT_S", "5")),
+        # calls that got no answer are made again this many times in all, waiting base, 2 x base, ...
+        dte_authority_attempts=int(env.get("DTE_AUTHORITY_ATTEMPTS", "3")),
+        dte_authority_backoff_seconds=float(env.get("DTE_AUTHORITY_BACKOFF_S", "0.5")),
         secrets_kms_key_id=env.get("SECRETS_KMS_KEY_ID") or None,
         local_secrets_key=env.get("LOCAL_SECRETS_KEY") or None,
         mail_from=env.get("MAIL_FROM", "facturas@example.com").strip(),

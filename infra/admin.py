@@ -3,6 +3,8 @@
     python -m infra.admin create-company --name N --email E --password P
     python -m infra.admin create-user --email E --password P [--company-id C --role R]
     python -m infra.admin create-api-key --company-id C --user-id U [--name N] [--expires-at YYYY-MM-DD]
+    python -m infra.admin export-company --company-id C --output FILE
+    python -m infra.admin import-company --company-id C --input FILE    (replaces the company's items)
 
 Target: TABLE_NAME (and AWS_ENDPOINT_URL) from the environment; when neither is set, the
 running local stack described by .local/stack.json. Prints JSON; errors go to stderr as JSON."""
@@ -86,6 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     key.add_argument("--name", default="Admin CLI key")
     key.add_argument("--expires-at")
     commands.add_parser("migrate", help="bring items written by earlier versions up to date (idempotent)")
+    export = commands.add_parser("export-company", help="write one company's items to a file (infra/company_dump.py)")
+    export.add_argument("--company-id", type=int, required=True)
+    export.add_argument("--output", required=True)
+    restore = commands.add_parser("import-company", help="make one company's items exactly a file's")
+    restore.add_argument("--company-id", type=int, required=True, help="the dump's company, repeated")
+    restore.add_argument("--input", required=True)
     args = parser.parse_args(argv)
 
     _target_local_stack(Path(args.state_dir))
@@ -94,19 +102,41 @@ def main(argv: list[str] | None = None) -> int:
     from chalicelib.store.table import get_table
 
     table = get_table()
+    if args.command in ("export-company", "import-company"):
+        return _dump_command(args, table)
     try:
         if args.command == "create-company":
             result = create_company(table, args.name, args.email, args.password)
         elif args.command == "create-user":
             result = create_user(table, args.email, args.password, args.company_id, args.role)
         elif args.command == "migrate":
-            from infra.migrations import backfill_memberships
+            from infra.migrations import backfill_memberships, seal_plain_secrets
 
-            result = {"membershipItemsUpdated": backfill_memberships(table)}
+            result = {"membershipItemsUpdated": backfill_memberships(table), "secretsSealed": seal_plain_secrets(table)}
         else:
             result = create_api_key(table, args.company_id, args.user_id, args.name, args.expires_at)
     except ApiError as error:
         print(json.dumps(error.body()), file=sys.stderr)
+        return 1
+    print(json.dumps(result))
+    return 0
+
+
+def _dump_command(args: argparse.Namespace, table: Any) -> int:
+    from chalicelib.store.table import make_client
+    from infra.company_dump import export_company, import_company
+
+    client = make_client("dynamodb")
+    try:
+        if args.command == "export-company":
+            dump = export_company(client, table.name, args.company_id)
+            Path(args.output).write_text(json.dumps(dump))
+            result: dict[str, Any] = {"companyId": args.company_id, "items": len(dump["items"]), "output": args.output}
+        else:
+            result = {"companyId": args.company_id, **import_company(
+                client, table.name, json.loads(Path(args.input).read_text()), args.company_id)}
+    except (OSError, ValueError, KeyError) as error:
+        print(json.dumps({"message": str(error), "code": "VALIDATION_ERROR"}), file=sys.stderr)
         return 1
     print(json.dumps(result))
     return 0

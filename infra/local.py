@@ -1,9 +1,12 @@
 """The local stack, in one process: an embedded moto (DynamoDB with its stream, SQS, SES,
 EventBridge) with every call into it serialized, the resources of infra/resources.json, the
-API on http://127.0.0.1:8000 behind the same gateway emulation the tests use, and pollers that
-play the AWS event sources. State survives a restart under .local/ (`--fresh` wipes it).
+API on http://127.0.0.1:8000 behind the same gateway emulation the tests use, pollers that
+play the AWS event sources, and a stand-in for El Salvador's tax authority on :8002
+(infra/dte_authority.py; not started when DTE_AUTHORITY_URL names another). State survives a
+restart under .local/ (`--fresh` wipes it).
 
-    python -m infra.local [--fresh] [--port 8000] [--moto-port 8001] [--state-dir .local]
+    python -m infra.local [--fresh] [--port 8000] [--moto-port 8001] [--dte-authority-port 8002]
+                          [--state-dir .local]
 """
 from __future__ import annotations
 
@@ -83,6 +86,8 @@ def configure_environment(port: int, moto_port: int) -> None:
         "ALLOWED_ORIGINS": f"http://localhost:{port},http://127.0.0.1:{port}",
         # invitation e-mails go to moto's SES: their links are printed to this stack's output
         "APP_BASE_URL": f"http://127.0.0.1:{port}", "LOG_INVITATION_LINKS": "1",
+        # embedded metrics are for CloudWatch: here they would only crowd the output
+        "METRICS_ENABLED": "0",
     }
     for name, value in defaults.items():
         os.environ.setdefault(name, value)
@@ -212,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="wipe the saved state first")
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
     parser.add_argument("--moto-port", type=int, default=int(os.environ.get("MOTO_PORT", 8001)))
+    parser.add_argument("--dte-authority-port", type=int, default=int(os.environ.get("DTE_AUTHORITY_PORT", 8002)))
     parser.add_argument("--state-dir", default=str(ROOT / ".local"))
     args = parser.parse_args(argv)
 
@@ -225,6 +231,12 @@ def main(argv: list[str] | None = None) -> int:
     configure_environment(args.port, args.moto_port)
     os.environ.setdefault("LOCAL_SECRETS_KEY", local_secrets_key(state))
     sys.path.insert(0, str(ROOT))
+    authority_server = None
+    if not os.environ.get("DTE_AUTHORITY_URL"):
+        from infra.dte_authority import StandInAuthority, serve
+
+        authority_server, authority_url = serve(StandInAuthority(state / "dte-authority.json"), args.dte_authority_port)
+        os.environ["DTE_AUTHORITY_URL"] = authority_url
     warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 
     from chalicelib.settings import get_settings, reset_settings
@@ -243,9 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     restored = restore(dynamodb, table_name, state / "table.json")
     if restored:  # state saved by an earlier version of the code
         from chalicelib.store.table import get_table
-        from infra.migrations import backfill_memberships
+        from infra.migrations import backfill_memberships, seal_plain_secrets
 
         backfill_memberships(get_table())
+        seal_plain_secrets(get_table())
 
     from app import app
 
@@ -287,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({restored} items restored from {state})", flush=True)
     print(f"Credentials ({credentials_path}):\n{json.dumps(credentials, indent=2)}", flush=True)
     print(f"Console: {base_url}/app/ (log in with the e-mail and password above)", flush=True)
+    print(f"El Salvador's tax authority: {os.environ['DTE_AUTHORITY_URL']}"
+          + (" (the stand-in)" if authority_server else ""), flush=True)
     print(f"Try: curl -s {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
     stop.wait()
 
@@ -294,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     saved = snapshot(dynamodb, table_name, state / "table.json")
     pollers.stop()
     http.shutdown()
+    if authority_server is not None:
+        authority_server.shutdown()
     moto_server.shutdown()
     print(f"Saved {saved} items to {state / 'table.json'}.", flush=True)
     return 0

@@ -5,6 +5,8 @@ every start of the local stack, and once against a deployed table after an upgra
 - Memberships from before users and roles (issue 7) lack `version`, `status` and the company's
   member-index keys (GSI1), and companies lack `activeOwnerCount`: without them old users vanish
   from `GET /settings/users`, a change answers 500 and the last-owner guard refuses every change.
+- Webhook subscriptions and payment gateways from before secrets were sealed (issue 11) hold their
+  signing secret as it is: it is sealed (chalicelib/auth/sealing.py) and the plaintext removed.
 """
 from __future__ import annotations
 
@@ -59,3 +61,34 @@ def backfill_memberships(table: Table) -> int:
             _set_missing(table, company, {"activeOwnerCount": owners[int(company["id"])]})
             changed += 1
     return changed
+
+
+def seal_plain_secrets(table: Table) -> int:
+    """Seals the plaintext `secret` of webhook subscriptions and payment gateways; returns how
+    many it sealed. Conditioned on the plaintext being still there: a concurrent update wins."""
+    from chalicelib.auth import sealing
+    from chalicelib.domain.gateways import secret_fingerprint
+    from chalicelib.services.gateways import SECRET_PURPOSE as GATEWAY
+    from chalicelib.services.webhooks import SECRET_PURPOSE as WEBHOOK
+
+    purposes = {keys.WEBHOOK: WEBHOOK, keys.PAYMENT_GATEWAY: GATEWAY}
+    sealed = 0
+    for item in _scan(table, set(purposes)):
+        secret = item.get("secret")
+        if not secret:
+            continue
+        company_id = int(item["PK"].split("#")[1])
+        fields = {":sealed": sealing.seal_text(str(secret), company_id, purposes[item["itemType"]]),
+                  ":plain": secret}
+        update = "SET sealedSecret = :sealed REMOVE secret"
+        if item["itemType"] == keys.PAYMENT_GATEWAY:
+            update = "SET sealedSecret = :sealed, secretFingerprint = :fingerprint REMOVE secret"
+            fields[":fingerprint"] = secret_fingerprint(str(secret))
+        try:
+            table.client.update_item(TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}),
+                                     UpdateExpression=update, ConditionExpression="secret = :plain",
+                                     ExpressionAttributeValues=to_attributes(fields))
+        except table.client.exceptions.ConditionalCheckFailedException:
+            continue
+        sealed += 1
+    return sealed

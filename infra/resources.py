@@ -53,3 +53,20 @@ def verify_mail_sender(ses: Any, address: str) -> None:
     the tests verify the sender of e-mailed documents (MAIL_FROM) in moto, as an operator does
     once in the deployed account."""
     ses.verify_email_identity(EmailAddress=address)
+
+
+def minify_template(path: Path) -> int:
+    """Rewrites a packaged template without indentation, returning its size: CloudFormation takes
+    templates of at most 1 MB, and chalice writes the OpenAPI definition of every route indented
+    (about 2.3 times the size)."""
+    compact = json.dumps(json.loads(path.read_text()), separators=(",", ":"))
+    path.write_text(compact)
+    return len(compact.encode())
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) != 3 or sys.argv[1] != "minify":
+        raise SystemExit("usage: python -m infra.resources minify build/sam.json")
+    print(f"{sys.argv[2]}: {minify_template(Path(sys.argv[2]))} bytes")

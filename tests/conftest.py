@@ -54,6 +54,27 @@ _serialize_moto()
 moto_speedups.install()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def dte_authority_server():
+    """El Salvador's tax authority, played by the stand-in (infra/dte_authority.py) on a port of
+    this worker's own: the service's transmitter speaks HTTP to it."""
+    from infra.dte_authority import StandInAuthority, serve
+
+    authority = StandInAuthority()
+    server, url = serve(authority)
+    os.environ.update({"DTE_AUTHORITY_URL": url, "DTE_AUTHORITY_BACKOFF_S": "0", "DTE_AUTHORITY_TIMEOUT_S": "5"})
+    yield authority
+    server.shutdown()
+
+
+@pytest.fixture
+def dte_authority(dte_authority_server):
+    """The stand-in, answering normally again after the test whatever faults it set."""
+    dte_authority_server.reset_faults()
+    yield dte_authority_server
+    dte_authority_server.reset_faults()
+
+
 @pytest.fixture
 def aws(monkeypatch):
     reset_settings()

@@ -3,9 +3,12 @@ customer, a supplier, a stocked product, a service and a CAI range for sales inv
 default branch (an El Salvador shop, `country="SV"`, has no CAI: its invoices are DTEs)."""
 from __future__ import annotations
 
+import os
 from decimal import Decimal
 from typing import Any
 
+from chalicelib import clock
+from infra.dte_authority import register_taxpayer
 from tests.dte_keys import SIGNING_KEY
 from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, ApiClient, Books, CompanyFixture
 
@@ -16,10 +19,25 @@ SV_ISSUER = {"nrc": "123456-7", "economicActivityCode": "46510",
              "economicActivity": "Venta al por mayor de computadoras", "department": "06", "municipality": "14"}
 
 
+AUTHORITY_PASSWORD = "clave-api-de-prueba"
+
+
+def register_at_authority(api: ApiClient, company: CompanyFixture, public_key: str) -> None:
+    """What an SV company does once at the tax authority (its certificate and API password, at the
+    tests' stand-in) and here (the same password)."""
+    register_taxpayer(os.environ["DTE_AUTHORITY_URL"], SV_COMPANY_NIT.replace("-", ""), AUTHORITY_PASSWORD,
+                      public_key)
+    reply = api.put(f"/companies/{company.company_id}/dte-authority-credentials", {"password": AUTHORITY_PASSWORD},
+                    key=company.api_key)
+    assert reply.status == 200, reply.text
+
+
 class Shop:
     def __init__(self, api: ApiClient, company: CompanyFixture, *, range_size: int = 1000,
                  deadline: str = "2099-12-31", country: str = "HN") -> None:
         self.api, self.key, self.company = api, company.api_key, company
+        # an SV invoice is a DTE, dated the day it is issued
+        self.default_date = clock.today_in("SV") if country == "SV" else "2026-11-02"
         if country == "SV":  # El Salvador: US dollars, the company's NIT, no CAI
             reply = api.put(f"/companies/{company.company_id}", {
                 "country": "SV", "currency": "USD", "taxId": SV_COMPANY_NIT, "address": "Calle Arce 123, San Salvador",
@@ -28,6 +46,7 @@ class Shop:
             reply = api.put(f"/companies/{company.company_id}/dte-signing-key", {"privateKey": SIGNING_KEY},
                             key=self.key)
             assert reply.status == 200, reply.text
+            register_at_authority(api, company, reply.json["publicKey"])
         self.books = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
         self.customer = self.created("/business-partners", {"name": "Cliente Uno", "type": "customer"})["id"]
         self.supplier = self.created("/business-partners", {"name": "Proveedor Uno", "type": "supplier"})["id"]
@@ -50,7 +69,7 @@ class Shop:
         """lines: (product id or None, quantity, unit price)."""
         if partner is None:
             partner = self.supplier if doc_type in ("103", "104", "105", "106", "102", "11") else self.customer
-        body = {"type": doc_type, "businessPartnerId": partner, "date": fields.pop("date", "2026-11-02"),
+        body = {"type": doc_type, "businessPartnerId": partner, "date": fields.pop("date", self.default_date),
                 "lines": [{"productId": p, "quantity": q, "unitPrice": u, **({} if p else {"description": "Varios"})}
                           for p, q, u in (lines or [(self.product, 1, 100)])], **fields}
         reply = self.api.post("/documents", body, key=self.key)

@@ -9,6 +9,7 @@ from infra import admin
 
 
 def run(capsys, *argv):
+    capsys.readouterr()  # what came before (the requests' metric records) is not the command's output
     code = admin.main(list(argv))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
@@ -74,3 +75,74 @@ def test_short_passwords_are_refused(table):
 
     with pytest.raises(ValidationFailed):
         accounts.create_user(table, "short@c.hn", "1234567")
+
+
+def _typed_items(table_name: str) -> dict[tuple[str, str], dict]:
+    import boto3
+
+    client, items, start = boto3.client("dynamodb"), {}, None
+    while True:
+        page = client.scan(TableName=table_name, **({"ExclusiveStartKey": start} if start else {}))
+        items.update({(item["PK"]["S"], item["SK"]["S"]): item for item in page["Items"]})
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            return items
+
+
+def test_a_company_restored_from_a_point_in_time_copy_gets_every_item_back_and_nothing_else_changes(
+        api, table, company_a, company_b, capsys, tmp_path, settings_env):
+    """The restore procedure of docs/operations.md, rehearsed against moto: the table restored to
+    a point in time (a copy), the company exported from the copy, imported into the live table."""
+    import boto3
+
+    from chalicelib.store.table import reset_table
+    from infra.company_dump import belongs_to
+    from tests.documents_support import Shop
+
+    shop, other = Shop(api, company_a), Shop(api, company_b)
+    shop.document("103", [(shop.product, 5, 60)])
+    shop.document("01", [(shop.product, 1, 100)])
+    at_restore_point = _typed_items(table.name)
+    client = boto3.client("dynamodb")
+    client.restore_table_to_point_in_time(SourceTableName=table.name, TargetTableName="restored",
+                                          UseLatestRestorableTime=True)
+
+    # after the restore point: company A's books change (the mistake to undo), and B's too (to be kept)
+    shop.document("01", [(shop.product, 2, 100)])
+    api.put(f"/business-partners/{shop.customer}", {"name": "Renamed"}, key=company_a.api_key)
+    other.document("01", [(other.service, 1, 50)])
+    b_after = {key: item for key, item in _typed_items(table.name).items() if belongs_to(item, company_b.company_id)}
+    everything_else = {key: item for key, item in _typed_items(table.name).items()
+                       if not belongs_to(item, company_a.company_id)}
+
+    dump = tmp_path / "company-a.json"
+    live = table.name
+    settings_env(TABLE_NAME="restored")  # the operator points the CLI at the restored copy
+    reset_table()
+    code, out, err = run(capsys, "--state-dir", str(tmp_path), "export-company", "--company-id",
+                         str(company_a.company_id), "--output", str(dump))
+    assert code == 0, err
+    settings_env(TABLE_NAME=live)  # then at the live table
+    reset_table()
+    exported = json.loads(dump.read_text())
+    assert json.loads(out)["items"] == len(exported["items"]) > 30
+    # with what belongs to it under global partitions: its API key, its members' side of the membership
+    assert {item["PK"]["S"].split("#")[0] for item in exported["items"]} >= {"C", "KEY", "USER"}
+    # refused over another company, or from a file that is no dump: nothing written
+    code, _, err = run(capsys, "--state-dir", str(tmp_path), "import-company", "--company-id",
+                       str(company_b.company_id), "--input", str(dump))
+    assert code == 1 and "holds company" in err
+    code, out, err = run(capsys, "--state-dir", str(tmp_path), "import-company", "--company-id",
+                         str(company_a.company_id), "--input", str(dump))
+    assert code == 0, err
+    assert json.loads(out)["deleted"] > 0
+
+    restored = _typed_items(table.name)
+    company_a_now = {key: item for key, item in restored.items() if belongs_to(item, company_a.company_id)}
+    company_a_then = {key: item for key, item in at_restore_point.items() if belongs_to(item, company_a.company_id)}
+    assert company_a_now == company_a_then  # every item back, as it was; none of the later ones
+    assert {key: item for key, item in restored.items() if not belongs_to(item, company_a.company_id)} == \
+        everything_else  # nothing else touched: B's later document stays
+    assert {key: item for key, item in restored.items() if belongs_to(item, company_b.company_id)} == b_after
+    assert api.get(f"/business-partners/{shop.customer}", key=company_a.api_key).json["name"] == "Cliente Uno"
+    assert api.get("/documents?type=01", key=company_a.api_key).json["total"] == 1

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from infra.resources import minify_template
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
@@ -28,6 +30,8 @@ def template(tmp_path_factory) -> dict:
     env = {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}
     subprocess.run([str(BIN / "chalice"), "package", "--merge-template", "infra/resources.json", "out"],
                    cwd=work, env=env, check=True, capture_output=True, text=True)
+    # as `make package` does: CloudFormation takes templates of 1 MB at most
+    assert minify_template(work / "out" / "sam.json") < 1_000_000
     lint = subprocess.run([str(BIN / "cfn-lint"), "out/sam.json"], cwd=work, capture_output=True, text=True)
     assert lint.returncode == 0, lint.stdout + lint.stderr
     return json.loads((work / "out" / "sam.json").read_text())
@@ -109,6 +113,8 @@ def test_functions_get_their_configuration(template):
     for function in ("APIHandler", "ScheduledInvoices"):
         variables = template["Resources"][function]["Properties"]["Environment"]["Variables"]
         assert variables["SECRETS_KMS_KEY_ID"] == {"Ref": "SecretsKey"} and "LOCAL_SECRETS_KEY" not in variables
+        # both send DTEs (on confirmation, and the hourly retry) to the configured authority
+        assert variables["DTE_AUTHORITY_URL"] == {"Ref": "DteAuthorityUrl"}
     secrets = next(s for s in statements if s.get("Sid") == "Secrets")
     assert secrets["Action"] == ["kms:GenerateDataKey", "kms:Decrypt"]
     assert secrets["Resource"] == {"Fn::GetAtt": ["SecretsKey", "Arn"]}
@@ -162,3 +168,81 @@ def test_the_api_answers_pdf_as_binary(template):
     body = template["Resources"]["RestAPI"]["Properties"]["DefinitionBody"]
     assert "application/pdf" in body["x-amazon-apigateway-binary-media-types"]
     assert "application/json" not in body["x-amazon-apigateway-binary-media-types"]
+
+
+# Resource types that hold data: deleting or replacing the stack must leave them (and their data) behind.
+STATEFUL_TYPES = {"AWS::DynamoDB::Table", "AWS::SQS::Queue", "AWS::KMS::Key", "AWS::S3::Bucket",
+                  "AWS::Logs::LogGroup", "AWS::RDS::DBInstance", "AWS::EFS::FileSystem"}
+
+
+def test_every_stateful_resource_survives_deleting_or_replacing_the_stack(template):
+    stateful = {name: resource for name, resource in template["Resources"].items()
+                if resource["Type"] in STATEFUL_TYPES}
+    assert {"AppTable", "WebhookDeliveriesQueue", "WebhookDeliveriesDLQ", "SecretsKey"} <= set(stateful)
+    for name, resource in stateful.items():
+        assert (resource.get("DeletionPolicy"), resource.get("UpdateReplacePolicy")) == ("Retain", "Retain"), name
+    table = template["Resources"]["AppTable"]["Properties"]
+    assert table["DeletionProtectionEnabled"] is True
+    assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+
+
+def test_alarms_watch_what_fails_and_notify_the_topic(template):
+    resources = template["Resources"]
+    alarms = {name: resource["Properties"] for name, resource in resources.items()
+              if resource["Type"] == "AWS::CloudWatch::Alarm"}
+    watched = {(alarm["Namespace"], alarm["MetricName"], json.dumps(alarm["Dimensions"][0]["Value"]))
+               for alarm in alarms.values()}
+    functions = ("APIHandler", "Authorizer", "WebhookFanout", "WebhookDeliverer", "ScheduledInvoices")
+    expected = {("AWS/SQS", "ApproximateNumberOfMessagesVisible",
+                 json.dumps({"Fn::GetAtt": ["WebhookDeliveriesDLQ", "QueueName"]})),
+                ("AWS/ApiGateway", "5XXError", json.dumps({"Ref": "AWS::StackName"})),
+                ("AWS/DynamoDB", "ReadThrottleEvents", json.dumps({"Ref": "AppTable"})),
+                ("AWS/DynamoDB", "WriteThrottleEvents", json.dumps({"Ref": "AppTable"})),
+                ("AWS/DynamoDB", "TransactionConflict", json.dumps({"Ref": "AppTable"})),
+                ("BusinessApi", "ScheduledInvoicesFailed", json.dumps("business-api")),
+                ("BusinessApi", "DteTransmissionsOverdue", json.dumps("business-api"))}
+    expected |= {("AWS/Lambda", metric, json.dumps({"Ref": function}))
+                 for function in functions for metric in ("Errors", "Throttles")}
+    assert watched == expected
+    for name, alarm in alarms.items():
+        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}], name
+        assert "docs/operations.md#" in alarm["AlarmDescription"], name  # what it means and what to do
+    assert alarms["Api5xxAlarm"]["Statistic"] == "Average" and alarms["Api5xxAlarm"]["Threshold"] == 0.01
+    assert alarms["WebhookDeadLettersAlarm"]["Threshold"] == 0
+    assert template["Parameters"]["AlarmEmail"]["Default"] == ""
+    subscription = resources["AlarmEmailSubscription"]
+    assert subscription["Condition"] == "HasAlarmEmail" and subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
+    operations = (ROOT / "docs" / "operations.md").read_text()
+    for alarm in alarms.values():  # each alarm's anchor is a section of the runbook
+        anchor = alarm["AlarmDescription"].split("docs/operations.md#")[1].rstrip(").")
+        assert f'<a id="{anchor}"></a>' in operations, anchor
+
+
+def test_the_stage_is_throttled_and_every_function_traced(template):
+    api = template["Resources"]["RestAPI"]["Properties"]
+    assert api["MethodSettings"] == [{"ResourcePath": "/*", "HttpMethod": "*", "MetricsEnabled": True,
+                                      "ThrottlingRateLimit": {"Ref": "ApiThrottlingRateLimit"},
+                                      "ThrottlingBurstLimit": {"Ref": "ApiThrottlingBurstLimit"}}]
+    assert api["Name"] == {"Ref": "AWS::StackName"}  # the 5xx alarm's ApiName
+    for function in ("APIHandler", "Authorizer", "WebhookFanout", "WebhookDeliverer", "ScheduledInvoices"):
+        assert template["Resources"][function]["Properties"]["Tracing"] == "Active", function
+    statements = template["Resources"]["DefaultRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
+    assert next(s for s in statements if s.get("Sid") == "Tracing")["Action"] == [
+        "xray:PutTraceSegments", "xray:PutTelemetryRecords"]
+
+
+def test_the_dashboard_charts_every_metric_the_service_publishes(template):
+    import re
+
+    dashboard = template["Resources"]["Dashboard"]["Properties"]
+    body = json.loads(re.sub(r"\$\{[^}]+\}", "x", dashboard["DashboardBody"]["Fn::Sub"]))  # as after Fn::Sub
+    charted = json.dumps(body)
+    published = ("Requests", "RequestLatency", "DocumentsCreated", "PaymentsCreated", "WebhookDeliveryAttempts",
+                 "WebhookDeliveryFailures", "WebhookDeliveryLatency", "ScheduledInvoicesCreated",
+                 "ScheduledInvoicesFailed", "DteTransmissionsOverdue")
+    for metric in published:
+        assert f'"{metric}"' in charted or f'\\"{metric}\\"' in charted, metric
+    for aws_metric in ("5XXError", "Latency", "Errors", "Throttles", "TransactionConflict", "WriteThrottleEvents",
+                       "ApproximateNumberOfMessagesVisible"):
+        assert f'"{aws_metric}"' in charted, aws_metric
+    assert all(widget["properties"]["metrics"] for widget in body["widgets"])

@@ -121,3 +121,45 @@ def test_concurrent_purchase_invoices_take_consecutive_numbers_of_their_sequence
     # the next one continues the sequence
     assert shop.document("103", [(shop.service, 1, 100)])["number"] == _purchase_number(len(created) + 1)
     assert _outcome(results) == Counter({201: CONCURRENT}), _outcome(results)
+
+
+def test_concurrent_el_salvador_dtes_take_gap_free_control_numbers_of_each_type(api, company_a):
+    """Every DTE type at once (facturas, créditos fiscales, the notes correcting one, facturas de
+    sujeto excluido and comprobantes de retención): each tipoDte has its own control-number
+    sequence, and each is 1..n with no gap and no number twice."""
+    from tests.dte_support import taxpayer_of
+
+    shop = Shop(api, company_a, country="SV")
+    taxpayer = taxpayer_of(shop)
+    farmer = shop.created("/business-partners", {"name": "Juan Pérez", "type": "supplier", "taxId": "012345678",
+                                                 "department": "05", "municipality": "11", "address": "Santa Tecla",
+                                                 "phone": "7000-1234", "email": "juan@example.com"})["id"]
+    supplier = shop.created("/business-partners", {
+        "name": "Distribuidora Gamma", "type": "supplier", "taxId": "0614-030303-103-5", "nrc": "112233-4",
+        "economicActivityCode": "46510", "economicActivity": "Venta al por mayor", "department": "06",
+        "municipality": "14", "address": "Boulevard de los Héroes", "email": "ventas@gamma.example"})["id"]
+    line = [{"productId": shop.service, "quantity": 1, "unitPrice": 10}]
+    free_line = [{"description": "Varios", "quantity": 1, "unitPrice": 10, "taxRate": 0}]
+    source = shop.document("01", [(shop.service, 10, 100)], partner=taxpayer)
+    purchase = shop.document("103", [(shop.product, 10, 100)], partner=supplier)
+    assert source["dte"]["tipoDte"] == "03"
+    today = shop.default_date
+    bodies = ([{"type": "01", "businessPartnerId": shop.customer, "lines": line, "date": today}] * 4
+              + [{"type": "01", "businessPartnerId": taxpayer, "lines": line, "date": today}] * 4
+              + [{"type": note, "businessPartnerId": taxpayer, "sourceDocumentId": source["id"], "lines": line,
+                  "date": today} for note in ("06", "07") for _ in range(4)]
+              + [{"type": "103", "businessPartnerId": farmer, "lines": free_line, "date": today}] * 4
+              + [{"type": "05", "businessPartnerId": supplier, "sourceDocumentId": purchase["id"], "lines": free_line,
+                  "withholding": {"tax": "iva", "side": "purchases"}, "date": today}] * 4)
+    results = _all_at_once(shop, bodies)
+    assert _outcome(results) == Counter({201: len(bodies)}), _outcome(results)
+    numbers: dict[str, list[str]] = {}
+    for _, body in results:
+        assert body["dte"]["status"] == "accepted", body["dte"]
+        numbers.setdefault(body["dte"]["tipoDte"], []).append(body["dte"]["numeroControl"])
+    expected_counts = {"01": 4, "03": 5, "05": 4, "06": 4, "14": 4, "07": 4}  # the 03 the notes correct came first
+    for tipo, taken in numbers.items():
+        count = expected_counts[tipo]
+        first = 2 if tipo == "03" else 1
+        assert sorted(taken) == [f"DTE-{tipo}-00010001-{n:015d}" for n in range(first, count + 1)], tipo
+    assert set(numbers) == set(expected_counts)

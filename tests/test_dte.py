@@ -1,14 +1,11 @@
 """El Salvador electronic tax documents (DTE): sales invoices of an SV company are issued with a
 generation code and control number when confirmed, in the authority's format and signed with the
-company's sealed key, sent to the (sandbox) tax authority after the confirming transaction, answered
+company's sealed key, sent to the tax authority (the stand-in, over HTTP) after the confirming transaction, answered
 once, and retried from the pending index when no answer came."""
 from __future__ import annotations
 
-import hashlib
 import io
-import re
 import uuid
-from pathlib import Path
 
 import pytest
 import segno
@@ -16,67 +13,34 @@ from joserfc.jwk import RSAKey
 from PIL import Image
 from pypdf import PdfReader
 
-from chalicelib.services import dte_signing
-from chalicelib.services.dte import SandboxDteTransmitter, retry_pending_dte
+from chalicelib.services.dte import configured_transmitter, retry_pending_dte
+from chalicelib.services.dte_authority import HttpDteTransmitter
 from chalicelib.store import keys
-from tests.documents_support import SV_COMPANY_NIT, SV_ISSUER, Shop, outbox_payloads
+from tests.documents_support import SV_COMPANY_NIT, SV_ISSUER, Shop
 from tests.dte_keys import FORGERS_KEY, SIGNING_KEY
+from tests.dte_support import (
+    CUSTOMER_NIT,
+    SAMPLES,
+    UPPERCASE_UUID4,
+    assert_accepted,
+    events,
+    invoice,
+    sv_shop,
+    taxpayer_of,
+    transmission,
+)
 from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, Books
-
-UPPERCASE_UUID4 = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")
-CUSTOMER_NIT = "0614-250585-102-7"
-SAMPLES = Path(__file__).resolve().parent.parent / "build" / "reports"
 
 
 @pytest.fixture
 def shop(api, company_a) -> Shop:
-    return Shop(api, company_a, country="SV")
+    return sv_shop(api, company_a)
 
 
 @pytest.fixture
 def customer(shop) -> int:
     return shop.created("/business-partners", {"name": "Cliente con NIT", "type": "customer",
                                                "taxId": CUSTOMER_NIT})["id"]
-
-
-def registered_keys(table):
-    return lambda company_id: dte_signing.public_key(table, company_id)
-
-
-def sandbox(table) -> SandboxDteTransmitter:
-    return SandboxDteTransmitter(registered_keys(table))
-
-
-def taxpayer_of(shop: Shop) -> int:
-    """A registered taxpayer with what a crédito fiscal names of it."""
-    return shop.created("/business-partners", {
-        "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
-        "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
-        "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@beta.example",
-        "phone": "2555-0000"})["id"]
-
-
-def invoice(shop: Shop, partner: int, **fields) -> dict:
-    return shop.document("01", [(shop.service, 2, 50)], partner=partner, **fields)
-
-
-def events(table, company_id: int, document_id: int) -> list[dict]:
-    return [payload for payload in outbox_payloads(table, company_id)
-            if payload["resourceType"] == "document" and int(payload["resourceId"]) == document_id]
-
-
-def transmission(table, company_id: int, document_id: int) -> dict | None:
-    return table.get(keys.dte_transmission(company_id, document_id))
-
-
-def assert_accepted(document: dict) -> None:
-    dte = document["dte"]
-    assert dte["status"] == "accepted"
-    assert dte["codigoGeneracion"] == document["codigoGeneracion"]
-    assert dte["selloRecepcion"] == hashlib.sha256(
-        f"{dte['codigoGeneracion']}|{dte['numeroControl']}".encode()).hexdigest().upper()[:40]
-    assert dte["observations"] == [] and dte["lastError"] is None
-    assert dte["acceptedAt"] and dte["acceptedAt"] == dte["transmittedAt"]
 
 
 def test_an_invoice_created_confirmed_is_issued_and_accepted_as_a_dte(shop, customer, table):
@@ -134,6 +98,27 @@ def test_a_reservation_invoice_shares_the_invoices_control_numbers(shop, custome
     assert_accepted(reservation)
 
 
+def test_each_establishment_keeps_its_own_control_numbers(shop, customer, table):
+    branch = shop.created("/branch", {"name": "Sucursal Santa Ana", "code": "002"})
+    first = invoice(shop, customer)
+    there = invoice(shop, customer, branchId=branch["id"])
+    second = invoice(shop, customer)
+    assert there["number"].startswith("002-") and there["dte"]["numeroControl"] == "DTE-01-00020001-000000000000001"
+    assert [doc["dte"]["numeroControl"][-3:] for doc in (first, second)] == ["001", "002"]
+    assert_accepted(there)
+
+
+def test_every_point_starts_after_the_company_wide_sequence_kept_before(shop, customer, table):
+    from chalicelib.store.transaction import Transaction
+
+    # a company that issued 41 facturas, at any of its points, when the sequence was one per company and type
+    Transaction(table).put({**keys.dte_control_sequence(shop.company.company_id, "01"), "nextNumber": 42}).commit()
+    branch = shop.created("/branch", {"name": "Sucursal Santa Ana", "code": "002"})
+    assert invoice(shop, customer)["dte"]["numeroControl"] == "DTE-01-00010001-000000000000042"
+    assert invoice(shop, customer)["dte"]["numeroControl"] == "DTE-01-00010001-000000000000043"
+    assert invoice(shop, customer, branchId=branch["id"])["dte"]["numeroControl"] == "DTE-01-00020001-000000000000042"
+
+
 def test_a_consumer_needs_no_id_below_1095_dollars_and_the_format_refuses_it_above(shop, table):
     anonymous = invoice(shop, shop.customer)  # the shop's customer has no taxId
     assert_accepted(anonymous)
@@ -166,8 +151,8 @@ def test_the_format_lists_every_problem_it_finds(shop, table):
         "dte.identificacion.tipoMoneda", "dte.receptor.numDocumento", "dte.receptor.tipoDocumento"]
 
 
-def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(shop, customer, table, settings_env):
-    settings_env(DTE_TRANSMITTER="unreachable")
+def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(dte_authority, shop, customer, table):
+    dte_authority.faults(unavailable=True)
     created = invoice(shop, customer)  # still 201: the document is confirmed, its DTE pending
 
     company_id = shop.company.company_id
@@ -181,7 +166,9 @@ def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(shop, custo
     assert "document.dte_accepted" not in [p["event"] for p in events(table, company_id, created["id"])]
 
     # a transmission younger than the retry's minimum age is left to its own request
-    assert retry_pending_dte(table, sandbox(table)) == {}
+    sent = dte_authority.calls["/fesv/recepciondte"]
+    assert retry_pending_dte(table) == {}
+    assert dte_authority.calls["/fesv/recepciondte"] == sent
     # the configured transmitter still gets no answer: recorded, still pending
     assert retry_pending_dte(table, min_age_seconds=0) == {"pending": 1}
     assert shop.get(created["id"])["dte"]["attempts"] == 2
@@ -189,34 +176,38 @@ def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(shop, custo
     assert retried["GSI1SK"].startswith(retried["lastAttemptAt"]) and retried["lastAttemptAt"] > recorded["createdAt"]
     assert retried["lastError"] == "the tax authority did not answer"
 
-    assert retry_pending_dte(table, sandbox(table), min_age_seconds=0) == {"accepted": 1}
+    dte_authority.faults(unavailable=False)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"accepted": 1}
     accepted = shop.get(created["id"])
     assert_accepted(accepted)
     assert accepted["dte"]["attempts"] == 3 and accepted["codigoGeneracion"] == created["codigoGeneracion"]
     recorded = transmission(table, company_id, created["id"])
     assert recorded["status"] == "accepted" and "GSI1PK" not in recorded and "lastError" not in recorded
 
-    assert retry_pending_dte(table, sandbox(table), min_age_seconds=0) == {}
+    assert retry_pending_dte(table, min_age_seconds=0) == {}
     assert shop.get(created["id"]) == accepted
     accepted_events = [p for p in events(table, company_id, created["id"]) if p["event"] == "document.dte_accepted"]
     assert len(accepted_events) == 1
     assert accepted_events[0]["data"]["codigoGeneracion"] == created["codigoGeneracion"]
 
 
-def test_a_concurrent_retry_that_answered_first_wins_and_the_other_records_nothing(shop, customer, table,
-                                                                                  settings_env):
-    settings_env(DTE_TRANSMITTER="unreachable")
+def test_a_concurrent_retry_that_answered_first_wins_and_the_other_records_nothing(dte_authority, shop, customer,
+                                                                                  table):
+    dte_authority.faults(unavailable=True)
     created = invoice(shop, customer)
     inner: dict[str, int] = {}
 
-    class RacingTransmitter(SandboxDteTransmitter):
+    dte_authority.faults(unavailable=False)
+    authority = configured_transmitter(table)
+
+    class RacingTransmitter:
         """While it waits for its answer, another run sends the same DTE and records it."""
 
         def transmit(self, submission):
-            inner.update(retry_pending_dte(table, sandbox(table), min_age_seconds=0))
-            return super().transmit(submission)
+            inner.update(retry_pending_dte(table, min_age_seconds=0))
+            return authority.transmit(submission)  # already registered: the first answer
 
-    assert retry_pending_dte(table, RacingTransmitter(registered_keys(table)), min_age_seconds=0) == {"skipped": 1}
+    assert retry_pending_dte(table, RacingTransmitter(), min_age_seconds=0) == {"skipped": 1}
     assert inner == {"accepted": 1}
     assert shop.get(created["id"])["dte"]["attempts"] == 2  # the failed first try and the inner run
     payloads = events(table, shop.company.company_id, created["id"])
@@ -228,7 +219,7 @@ def test_a_transmitter_that_breaks_in_an_unexpected_way_does_not_fail_the_confir
     def broken(self, submission):
         raise RuntimeError("socket closed")
 
-    monkeypatch.setattr(SandboxDteTransmitter, "transmit", broken)
+    monkeypatch.setattr(HttpDteTransmitter, "transmit", broken)
     created = invoice(shop, customer)
     # the exception's text is logged, never shown
     assert created["dte"]["status"] == "pending" and created["dte"]["lastError"] == "the tax authority did not answer"
@@ -238,6 +229,8 @@ def test_a_transmitter_that_breaks_in_an_unexpected_way_does_not_fail_the_confir
 
 
 def test_other_sv_documents_are_not_dtes(shop, customer, table):
+    # a purchase from a registered taxpayer: its DTE is the supplier's to issue
+    shop.api.put(f"/business-partners/{shop.supplier}", {"nrc": "765432-1"}, key=shop.key)
     purchase = shop.document("103", [(shop.product, 2, 40)])
     quote = shop.document("100", [(shop.service, 1, 50)], partner=customer)
     for document in (purchase, quote):
@@ -252,7 +245,7 @@ def test_honduras_documents_are_unaffected(api, company_b, table):
     shown = hn.get(created["id"])
     assert shown["dte"] is None and shown["codigoGeneracion"] is None
     assert transmission(table, company_b.company_id, created["id"]) is None
-    assert table.get(keys.dte_control_sequence(company_b.company_id, "01")) is None
+    assert table.get(keys.dte_control_sequence(company_b.company_id, "01", "00010001")) is None
     payloads = events(table, company_b.company_id, created["id"])
     assert sorted(p["event"] for p in payloads) == ["document.confirmed", "document.created"]
     assert all(p["data"]["codigoGeneracion"] is None for p in payloads)
@@ -272,19 +265,19 @@ def test_another_companys_dte_documents_are_not_found(api, shop, customer, compa
 def test_the_authority_rejects_a_zero_total(shop, customer):
     free = shop.document("01", [(shop.service, 1, 0)], partner=customer)
     assert free["dte"]["status"] == "rejected"
-    assert free["dte"]["observations"] == ["resumen.totalPagar: debe ser mayor que cero"]
+    assert free["dte"]["observations"] == ["DOCUMENTO RECHAZADO", "[resumen.totalPagar] DEBE SER MAYOR QUE CERO"]
 
 
-def test_the_hourly_run_sends_again_what_got_no_answer(shop, customer, table, settings_env, monkeypatch):
+def test_the_hourly_run_sends_again_what_got_no_answer(dte_authority, shop, customer, table, monkeypatch):
     import datetime as dt
 
     from chalicelib import clock
     from chalicelib.events.handlers import run_scheduled_invoices
 
-    settings_env(DTE_TRANSMITTER="unreachable")
+    dte_authority.faults(unavailable=True)
     created = invoice(shop, customer)
     assert created["dte"]["status"] == "pending"
-    settings_env(DTE_TRANSMITTER="sandbox")
+    dte_authority.faults(unavailable=False)
     assert run_scheduled_invoices({})["dteRetries"] == {}  # just sent by its own request: left alone
     later = clock.now() + dt.timedelta(minutes=10)
     monkeypatch.setattr(clock, "now", lambda: later)
@@ -313,14 +306,15 @@ def test_a_credito_fiscal_and_its_notes_are_dtes_each_with_its_own_control_numbe
     assert transmission(table, shop.company.company_id, plain["id"]) is None
 
 
-def test_a_note_retried_later_is_accepted_and_a_dte_note_is_not_cancelled_here(shop, table, settings_env):
+def test_a_note_retried_later_is_accepted_and_a_dte_note_is_not_cancelled_here(dte_authority, shop, table):
     taxpayer = taxpayer_of(shop)
     credito_fiscal = invoice(shop, taxpayer)
-    settings_env(DTE_TRANSMITTER="unreachable")
+    dte_authority.faults(unavailable=True)
     note = shop.document("06", [(shop.service, 1, 20)], sourceDocumentId=credito_fiscal["id"], partner=taxpayer)
     assert note["dte"]["status"] == "pending"
     # read back from the table (its numbers are Decimals), the note still validates and is accepted
-    assert retry_pending_dte(table, sandbox(table), min_age_seconds=0) == {"accepted": 1}
+    dte_authority.faults(unavailable=False)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"accepted": 1}
     assert_accepted(shop.get(note["id"]))
     refused = shop.api.post(f"/documents/{note['id']}/cancel", {"reason": "error"}, key=shop.key)
     assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_NOT_CANCELLABLE")
@@ -372,7 +366,36 @@ def test_an_el_salvador_dte_needs_a_signing_key_first(api, company_a, table):
     refused = api.post("/documents", {"type": "01", "businessPartnerId": customer["id"], "lines": [
         {"description": "Servicio", "quantity": 1, "unitPrice": 10, "taxRate": 0.13}]}, key=company_a.api_key)
     assert (refused.status, refused.json["code"]) == (400, "DTE_SIGNING_KEY_MISSING")
+    assert api.put(f"/companies/{company_a.company_id}/dte-signing-key", {"privateKey": SIGNING_KEY},
+                   key=company_a.api_key).status == 200
+    # signed but with no way to log in at the authority: it could never be sent either
+    refused = api.post("/documents", {"type": "01", "businessPartnerId": customer["id"], "lines": [
+        {"description": "Servicio", "quantity": 1, "unitPrice": 10, "taxRate": 0.13}]}, key=company_a.api_key)
+    assert (refused.status, refused.json["code"]) == (400, "DTE_AUTHORITY_CREDENTIALS_MISSING")
     assert api.get("/documents", key=company_a.api_key).json["documents"] == []
+
+
+def test_the_authority_password_is_kept_sealed_and_the_user_is_the_nit(api, company_a, company_b, table,
+                                                                        dte_authority):
+    key, path = company_a.api_key, f"/companies/{company_a.company_id}/dte-authority-credentials"
+    assert api.get(path, key=key).status == 404
+    no_nit = api.put(path, {"password": "secreta"}, key=key)  # the user is the company's NIT: none yet
+    assert (no_nit.status, no_nit.json["details"][0]["field"]) == (400, "password")
+    shop = Shop(api, company_a, country="SV")  # sets the NIT, the key and the password (clave-api-de-prueba)
+    shown = api.get(path, key=key)
+    assert shown.status == 200 and shown.json["user"] == "06140101901013" and set(shown.json) == {"user", "updatedAt"}
+    stored = table.get(keys.dte_authority_credentials(company_a.company_id))
+    assert "clave-api-de-prueba" not in str(stored) and stored["sealedPassword"]["scheme"]
+    assert api.get(f"/companies/{company_b.company_id}/dte-authority-credentials", key=key).status == 404
+    assert api.put(f"/companies/{company_b.company_id}/dte-authority-credentials", {"password": "x"},
+                   key=key).status == 404
+    assert api.put(path, {"password": ""}, key=key).status == 400
+    # a password the authority does not take: every DTE stays pending until it is set right
+    assert api.put(path, {"password": "otra"}, key=key).status == 200
+    pending = invoice(shop, shop.customer)
+    assert pending["dte"]["status"] == "pending" and pending["dte"]["lastError"] == "the tax authority did not answer"
+    assert api.put(path, {"password": "clave-api-de-prueba"}, key=key).status == 200
+    assert retry_pending_dte(table, min_age_seconds=0) == {"accepted": 1}
 
 
 def test_the_printed_version_shows_the_codes_the_seal_and_the_qr_of_the_public_consultation(shop, table):
@@ -404,80 +427,3 @@ def test_the_printed_version_shows_the_codes_the_seal_and_the_qr_of_the_public_c
 
     drawn, wanted = image.image, Image.open(expected)
     assert drawn.size == wanted.size and modules(drawn) == modules(wanted)
-
-
-PEOPLE = {"responsible": {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"},
-          "requester": {"name": "Jorge Pérez", "documentType": "36", "documentNumber": "06140202021024"}}
-
-
-def test_an_accepted_dte_is_invalidated_at_the_authority_and_reversed(shop, table):
-    taxpayer = taxpayer_of(shop)
-    shop.document("103", [(shop.product, 5, 60)])                                     # goods in stock
-    before = shop.api.get(f"/business-partners/{taxpayer}", key=shop.key).json["receivableBalance"]
-    stock_before = shop.api.get(f"/inventory/stock?productId={shop.product}", key=shop.key).json
-    sale = shop.document("01", [(shop.product, 2, 100)], partner=taxpayer)        # stocked goods: stock and cost
-    assert shop.api.get(f"/business-partners/{taxpayer}", key=shop.key).json["receivableBalance"] == before + 226
-
-    answer = shop.api.post(f"/documents/{sale['id']}/invalidate", {
-        "invalidationType": 2, "reason": "El cliente desistió de la compra", **PEOPLE}, key=shop.key)
-    assert answer.status == 200, answer.text
-    invalidated = answer.json
-    assert invalidated["status"] == "cancelled" and invalidated["dte"]["status"] == "invalidated"
-    record = invalidated["dte"]["invalidation"]
-    assert UPPERCASE_UUID4.fullmatch(record["codigoGeneracion"]) and len(record["selloRecepcion"]) == 40
-    assert record["codigoGeneracion"] != sale["codigoGeneracion"] and record["type"] == 2
-    # as if never issued: the customer's balance, the stock and the entry reversed
-    assert shop.api.get(f"/business-partners/{taxpayer}", key=shop.key).json["receivableBalance"] == before
-    assert shop.api.get(f"/inventory/stock?productId={shop.product}", key=shop.key).json == stock_before
-    assert len(invalidated["reversalEntryIds"]) == 1
-    published = [p["event"] for p in events(table, shop.company.company_id, sale["id"])]
-    assert published.count("document.dte_invalidated") == 1 and "document.cancelled" in published
-    again = shop.api.post(f"/documents/{sale['id']}/invalidate", {"invalidationType": 2, **PEOPLE}, key=shop.key)
-    assert (again.status, again.json["code"]) == (400, "INVALID_DOCUMENT_STATUS")
-
-
-def test_an_invalidation_is_refused_before_anything_changes(shop, table, settings_env):
-    taxpayer = taxpayer_of(shop)
-    sale = invoice(shop, taxpayer)
-    path = f"/documents/{sale['id']}/invalidate"
-    # type 1 names the DTE that replaces it
-    missing = shop.api.post(path, {"invalidationType": 1, **PEOPLE}, key=shop.key)
-    assert (missing.status, missing.json["details"][0]["field"]) == (400, "replacementDocumentId")
-    # the authority's format: a responsible's name of at least 5 characters
-    short = shop.api.post(path, {"invalidationType": 2, **PEOPLE,
-                                 "responsible": {**PEOPLE["responsible"], "name": "Ana"}}, key=shop.key)
-    assert short.status == 400
-    # the authority does not answer: 503, nothing invalidated
-    settings_env(DTE_TRANSMITTER="unreachable")
-    silent = shop.api.post(path, {"invalidationType": 2, **PEOPLE}, key=shop.key)
-    assert (silent.status, silent.json["code"]) == (503, "SERVICE_UNAVAILABLE")
-    assert shop.get(sale["id"])["dte"]["status"] == "accepted" and shop.get(sale["id"])["status"] == "confirmed"
-    settings_env(DTE_TRANSMITTER="sandbox")
-    # replaced by another accepted DTE of the same customer (type 1)
-    replacement = invoice(shop, taxpayer)
-    replaced = shop.api.post(path, {"invalidationType": 1, "replacementDocumentId": replacement["id"], **PEOPLE},
-                             key=shop.key)
-    assert replaced.status == 200, replaced.text
-    assert replaced.json["dte"]["invalidation"]["replacementDocumentId"] == replacement["id"]
-    # a factura issued to an anonymous consumer: the invalidation format needs the receiver's document
-    anonymous = invoice(shop, shop.customer)
-    refused = shop.api.post(f"/documents/{anonymous['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
-                            key=shop.key)
-    fields = {detail["field"]: detail["message"] for detail in refused.json["details"]}
-    assert refused.status == 400 and fields["invalidation.documento.numDocumento"] == (
-        "missing: the DTE was issued without the customer's NIT or DUI, which its invalidation needs")
-    # a crédito fiscal a note corrects: refused before the authority is asked (it would stay invalidated there)
-    corrected = invoice(shop, taxpayer)
-    shop.document("06", [(shop.service, 1, 10)], sourceDocumentId=corrected["id"], partner=taxpayer)
-    settings_env(DTE_TRANSMITTER="unreachable")  # asking the authority would be a 503: it is not asked
-    refused = shop.api.post(f"/documents/{corrected['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
-                            key=shop.key)
-    assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_HAS_CREDIT_NOTES")
-    assert shop.get(corrected["id"])["dte"]["status"] == "accepted"
-    settings_env(DTE_TRANSMITTER="sandbox")
-    # a paid document is not invalidated until its payments are cancelled
-    payments = shop.created("/payments/methods", {"name": "Efectivo", "isCashMethod": True})
-    paid = invoice(shop, taxpayer)
-    shop.created(f"/payments/documents/{paid['id']}/payments", {"paymentMethodId": payments["id"], "amount": 10})
-    refused = shop.api.post(f"/documents/{paid['id']}/invalidate", {"invalidationType": 2, **PEOPLE}, key=shop.key)
-    assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_HAS_PAYMENTS")

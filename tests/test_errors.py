@@ -154,3 +154,11 @@ def test_every_other_method_is_405_json(api, company_a):
             continue
         assert reply.status == 405, method
         assert reply.json["code"] == "METHOD_NOT_ALLOWED"
+
+
+def test_a_body_above_a_megabyte_is_refused_before_it_is_read(api, company_a):
+    big = {"name": "x" * 50, "type": "customer", "notes": "n" * (1024 * 1024)}
+    reply = api.post("/business-partners", big, key=company_a.api_key)
+    assert (reply.status, reply.json["code"]) == (413, "REQUEST_TOO_LARGE")
+    assert "1024 KB" in reply.json["message"]
+    assert api.get("/business-partners", key=company_a.api_key).json["total"] == 0

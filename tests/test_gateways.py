@@ -13,6 +13,8 @@ from decimal import Decimal
 import pytest
 
 from chalicelib import clock
+from chalicelib.auth import sealing
+from chalicelib.services import gateways
 from chalicelib.store import keys
 from tests.documents_support import Shop, outbox_payloads
 from tests.support import ORIGIN
@@ -112,7 +114,9 @@ def test_gateways_are_created_listed_and_rotated_without_ever_showing_the_secret
         assert "secret" not in json.loads(reply.text) and SECRET_A[:12] not in reply.text
         assert SECRET_B[:12] not in reply.text
     stored = table.get(keys.small_record(shop.company.company_id, keys.PAYMENT_GATEWAY, gateway_id))
-    assert stored["secret"] == SECRET_B  # kept: notifications are verified with it
+    # kept sealed (notifications are verified with it), never as it is
+    assert "secret" not in stored and SECRET_B[:12] not in json.dumps(stored, default=str)
+    assert sealing.opened_text(stored, shop.company.company_id, gateways.SECRET_PURPOSE) == SECRET_B
     idempotency_record = table.get(keys.idempotency(shop.company.company_id, "gw-1"))
     assert SECRET_A[:12] not in json.dumps(idempotency_record, default=str)
     assert SECRET_A[:12] not in json.dumps(outbox_payloads(table, shop.company.company_id), default=str)

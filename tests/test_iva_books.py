@@ -3,14 +3,17 @@ copied from the output), the exports, the cost, and who may ask."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from chalicelib import clock
 from tests.documents_support import Shop
 from tests.test_call_budget import calls, measure  # noqa: F401  (calls is a fixture)
 
@@ -25,7 +28,16 @@ def exported(api, path: str, key: str, accept: str) -> bytes:
     return answer.body
 
 
-def test_a_hand_worked_month(api, company_a):
+@pytest.fixture
+def on(monkeypatch):
+    """A DTE is dated the day it is issued: the clock goes to that day (10 a.m. in San Salvador)."""
+    def move(day: str) -> None:
+        moment = dt.datetime.fromisoformat(f"{day}T16:00:00+00:00")
+        monkeypatch.setattr(clock, "now", lambda: moment)
+    return move
+
+
+def test_a_hand_worked_month(api, company_a, on):
     shop = Shop(api, company_a, country="SV")
     key = shop.key
     api.put(f"/business-partners/{shop.customer}", {"taxId": "012345678"}, key=key)  # a consumer's DUI
@@ -34,17 +46,25 @@ def test_a_hand_worked_month(api, company_a):
         "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
         "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@empresa.example"})["id"]
     api.put(f"/business-partners/{shop.supplier}", {"nrc": "765432-1", "taxId": "06140202902024"}, key=key)
-    unregistered = shop.created("/business-partners", {"name": "Don Juan", "type": "supplier"})["id"]
+    # a supplier without an NRC: we issue the factura de sujeto excluido (a DTE), which names him
+    unregistered = shop.created("/business-partners", {
+        "name": "Don Juan", "type": "supplier", "taxId": "023456789", "department": "06", "municipality": "14",
+        "address": "Mejicanos", "phone": "7000-0000", "email": "juan@example.com"})["id"]
 
     # facturas to consumers: 100 at 13 % (IVA 13); 20 exempt and 10 non-subject; 50 exported
+    on("2026-11-02")
     f1 = shop.document("01", [(shop.service, 1, 100)], date="2026-11-02")
+    on("2026-11-02")
     f2 = shop.created("/documents", {"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-02", "lines": [
         {"description": "Libro", "quantity": 1, "unitPrice": 20, "taxRate": 0},
         {"description": "Tasa municipal", "quantity": 1, "unitPrice": 10, "taxTreatment": "nonSubject"}]})
+    on("2026-11-03")
     f3 = shop.created("/documents", {"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-03", "lines": [
         {"productId": shop.service, "quantity": 1, "unitPrice": 50, "taxTreatment": "export"}]})
     # a crédito fiscal to a registered taxpayer: 200 at 13 % (IVA 26); its credit note: 50 (IVA 6.50)
+    on("2026-11-04")
     ccf = shop.document("01", [(shop.service, 2, 100)], date="2026-11-04", partner=taxpayer)
+    on("2026-11-05")
     note = shop.document("06", [(shop.service, 1, 50)], sourceDocumentId=ccf["id"], date="2026-11-05",
                          partner=taxpayer)
     # purchases: 60 at 13 % (IVA 7.80) under the supplier's control number; an import of 200 (IVA 26);
@@ -52,10 +72,13 @@ def test_a_hand_worked_month(api, company_a):
     p1 = shop.document("103", [(shop.product, 1, 60)], date="2026-11-02",
                        supplierDocumentNumber="DTE-03-00010001-000000000000123")
     p2 = shop.document("104", [(shop.product, 1, 200)], date="2026-11-06")
+    on("2026-11-07")
     p3 = shop.created("/documents", {"type": "11", "businessPartnerId": unregistered, "date": "2026-11-07",
                                      "lines": [{"description": "Limpieza", "quantity": 1, "unitPrice": 40,
                                                 "taxRate": 0}]})
+    on("2026-11-10")
     shop.document("01", [(shop.service, 1, 100)], date="2026-11-10", status="draft")   # not in a book
+    on("2026-12-01")
     shop.document("01", [(shop.service, 1, 100)], date="2026-12-01")                  # another month
 
     assert (f1["dte"]["tipoDte"], ccf["dte"]["tipoDte"]) == ("01", "03")
@@ -93,7 +116,7 @@ def test_a_hand_worked_month(api, company_a):
             for r in purchases["rows"]] == [
         (p1["id"], "DTE-03-00010001-000000000000123", "765432-1", 0, 0, 60, 0, Decimal("7.80"), 0, Decimal("67.80")),
         (p2["id"], p2["number"], "765432-1", 0, 0, 0, 200, 26, 0, 226),
-        (p3["id"], p3["number"], None, 0, 0, 0, 0, 0, 40, 40)]
+        (p3["id"], p3["dte"]["numeroControl"], None, 0, 0, 0, 0, 0, 40, 40)]  # the 14 we issued: its number
     # 60 and 200 taxed, 7.80 + 26 of crédito fiscal, 40 from an excluded subject: 333.80
     assert purchases["totals"] == {"exemptInternal": 0, "exemptImports": 0, "taxedInternal": 60,
                                    "taxedImports": 200, "iva": Decimal("33.80"), "excludedSubject": 40,
@@ -124,11 +147,14 @@ def test_a_hand_worked_month(api, company_a):
     assert "Libro de compras" in text and "DTE-03-00010001-000000000000123" in text and "333.80" in text
 
 
-def test_a_month_reads_only_that_month_and_other_countries_are_refused(api, calls, company_a, company_b):  # noqa: F811
+def test_a_month_reads_only_that_month_and_other_countries_are_refused(api, calls, company_a, company_b, on):  # noqa: F811
     shop = Shop(api, company_a, country="SV")
     for day in range(1, 6):
+        on(f"2026-10-{day:02d}")
         shop.document("01", [(shop.service, 1, 100)], date=f"2026-10-{day:02d}")
+    on("2026-10-30")
     invoice = shop.document("01", [(shop.service, 1, 100)], date="2026-10-30")
+    on("2026-11-02")
     shop.document("06", [(shop.service, 1, 10)], sourceDocumentId=invoice["id"], date="2026-11-02")
     # the company, the month's documents and corrections (documents reversed later), and their
     # partners with the October invoice the note corrects (no purchases: nothing more to read)

@@ -39,13 +39,14 @@ def call(method, url, body=None, headers=None):
 
 class Stack:
     def __init__(self, state_dir: Path, fresh: bool, env: dict[str, str] | None = None) -> None:
-        self.port, self.moto_port = free_port(), free_port()
+        self.port, self.moto_port, self.authority_port = free_port(), free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.state_dir = state_dir
         env = {**{k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k != "TABLE_NAME"},
                **(env or {})}
         command = [sys.executable, "-m", "infra.local", "--port", str(self.port), "--moto-port",
-                   str(self.moto_port), "--state-dir", str(state_dir)] + (["--fresh"] if fresh else [])
+                   str(self.moto_port), "--dte-authority-port", str(self.authority_port),
+                   "--state-dir", str(state_dir)] + (["--fresh"] if fresh else [])
         self.log = open(state_dir.parent / f"stack-{self.port}.log", "w")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -122,3 +123,38 @@ def test_local_stack_serves_http_and_keeps_its_data(tmp_path):
         assert listed["total"] == 1
     finally:
         stack.stop()
+
+
+def test_the_local_stack_runs_its_own_tax_authority_for_el_salvador(tmp_path):
+    """`make run` starts the stand-in authority: an SV company set up through the API, registered at
+    the stand-in as at the authority's portal, issues a factura the stand-in accepts over HTTP."""
+    from infra.dte_authority import register_taxpayer
+    from tests.documents_support import SV_COMPANY_NIT, SV_ISSUER
+    from tests.dte_keys import SIGNING_KEY
+
+    with fresh_stack(tmp_path, env={"DTE_AUTHORITY_URL": ""}) as (stack, credentials):
+        base, auth = stack.base, {"Authorization": f"Bearer {credentials['apiKey']}"}
+        authority = f"http://127.0.0.1:{stack.authority_port}"
+        assert f"El Salvador's tax authority: {authority} (the stand-in)" in stack.read_log()
+        company = credentials["companyId"]
+        status, _, body = call("PUT", f"{base}/companies/{company}", {
+            "country": "SV", "currency": "USD", "taxId": SV_COMPANY_NIT, "address": "Calle Arce 123, San Salvador",
+            "phone": "2222-3333", "email": "facturas@demo.example", "dteIssuer": SV_ISSUER}, headers=auth)
+        assert status == 200, body
+        status, _, key = call("PUT", f"{base}/companies/{company}/dte-signing-key", {"privateKey": SIGNING_KEY},
+                              headers=auth)
+        assert status == 200, key
+        status, _, body = call("PUT", f"{base}/companies/{company}/dte-authority-credentials",
+                               {"password": "clave-local"}, headers=auth)
+        assert status == 200 and body["user"] == SV_COMPANY_NIT.replace("-", ""), body
+        register_taxpayer(authority, SV_COMPANY_NIT.replace("-", ""), "clave-local", key["publicKey"])
+        status, _, customer = call("POST", f"{base}/business-partners", {"name": "Cliente", "type": "customer"},
+                                   headers=auth)
+        assert status == 201, customer
+        status, _, invoice = call("POST", f"{base}/documents", {
+            "type": "01", "businessPartnerId": customer["id"],
+            "lines": [{"description": "Servicio", "quantity": 1, "unitPrice": 50, "taxRate": 0.13}]}, headers=auth)
+        assert status == 201, invoice
+        assert invoice["dte"]["status"] == "accepted", invoice["dte"]
+        assert invoice["dte"]["selloRecepcion"].startswith(invoice["date"][:4])
+        assert json.loads((stack.state_dir / "dte-authority.json").read_text())["registered"]

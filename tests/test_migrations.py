@@ -33,3 +33,43 @@ def test_old_memberships_are_listed_changed_and_guarded_after_the_migration(api,
     assert remove(api, owner, second_owner).status == 200  # one owner left: allowed
     last = update(api, owner, company_a.user_id, {"role": "admin"})
     assert (last.status, last.json["code"]) == (400, "LAST_OWNER")
+
+
+def test_secrets_written_in_plaintext_still_work_and_the_migration_seals_them(api, table, company_a):
+    """A webhook subscription and a payment gateway from before secrets were sealed: the delivery
+    is signed and the notification verified with the plaintext secret they hold; the migration
+    seals it (nothing readable is left in the item) and both go on working the same."""
+    import hashlib
+    import json
+
+    from chalicelib.auth import sealing
+    from chalicelib.services import gateways, webhooks
+    from infra.migrations import seal_plain_secrets
+
+    company_id = company_a.company_id
+    legacy = {"webhook": (keys.small_record(company_id, keys.WEBHOOK, 1), webhooks.SECRET_PURPOSE, "whsec_old_secret"),
+              "gateway": (keys.small_record(company_id, keys.PAYMENT_GATEWAY, 1), gateways.SECRET_PURPOSE,
+                          "gwa_old_secret_0123456789")}
+    for kind, (key, _, secret) in legacy.items():
+        item_type = keys.WEBHOOK if kind == "webhook" else keys.PAYMENT_GATEWAY
+        table.client.put_item(TableName=table.name, Item={
+            "PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}, "itemType": {"S": item_type}, "id": {"N": "1"},
+            "secret": {"S": secret}, "version": {"N": "1"}})
+    for key, purpose, secret in legacy.values():  # read as they are
+        assert sealing.opened_text(table.get(key), company_id, purpose) == secret
+    assert gateways.view(table.get(legacy["gateway"][0]))["secretFingerprint"] == "sha256:" + hashlib.sha256(
+        legacy["gateway"][2].encode()).hexdigest()[:12]
+
+    assert seal_plain_secrets(table) == 2
+    assert seal_plain_secrets(table) == 0  # idempotent
+    for key, purpose, secret in legacy.values():
+        stored = table.get(key)
+        assert "secret" not in stored and secret not in json.dumps(stored, default=str)
+        assert sealing.opened_text(stored, company_id, purpose) == secret  # opened the same
+    gateway = gateways.view(table.get(legacy["gateway"][0]))
+    assert gateway["hasSecret"] and gateway["secretFingerprint"].startswith("sha256:")
+    # bound to its company and purpose: another company cannot open it
+    import pytest
+    from cryptography.exceptions import InvalidTag
+    with pytest.raises(InvalidTag):
+        sealing.opened_text(table.get(legacy["webhook"][0]), company_id + 1, webhooks.SECRET_PURPOSE)

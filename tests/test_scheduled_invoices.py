@@ -437,3 +437,21 @@ def test_a_schedule_that_cannot_even_be_read_stops_nothing_else(api, shop, table
     at("2026-01-31T18:00")
     assert run(table) == {"created": 1, "failed": 1, "skipped": 0}
     assert api.get(f"/scheduled-invoices/{working['id']}", key=company_b.api_key).json["lastRunDate"] == "2026-01-31"
+
+
+def test_an_el_salvador_schedule_is_checked_as_the_dte_it_will_make(api, company_b, table, at):
+    """A schedule of an SV company is refused now, naming the field, when the DTE its invoices
+    would be is one the authority's format refuses; a good one makes DTEs the authority accepts."""
+    sv = Shop(api, company_b, country="SV")
+    big = [{"productId": sv.service, "quantity": 10, "unitPrice": 100}]  # 1,130 dollars: the consumer is named
+    refused = schedule(sv, expect=400, lines=big)
+    assert {detail["field"] for detail in refused["details"]} >= {"dte.receptor.numDocumento"}
+    assert sv.api.get("/scheduled-invoices", key=sv.key).json["scheduledInvoices"] == []
+    api.put(f"/business-partners/{sv.customer}", {"taxId": "01234567-8"}, key=sv.key)
+    created = schedule(sv, lines=big)
+    at("2026-02-02T18:00")  # the run of the 31st was missed (the job did not run for two days)
+    assert run(table) == {"created": 1, "failed": 0, "skipped": 0}
+    [invoice] = invoices(sv, created["id"])
+    # a DTE is dated the day it is issued: today, not the missed run's date
+    assert invoice["date"] == "2026-02-02" and invoice["dte"]["status"] == "accepted", invoice["dte"]
+    assert get(sv, created["id"])["lastRunDate"] == "2026-01-31"

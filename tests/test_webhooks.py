@@ -224,6 +224,9 @@ def test_a_delivery_is_signed_over_its_exact_body_and_retried_with_backoff_until
         assert headers["webhook-signature"] == "v1," + base64.b64encode(
             hmac.new(key, signed, hashlib.sha256).digest()).decode()
 
+    # the secret is kept sealed, never as it is
+    stored = table.get(keys.small_record(company_a.company_id, keys.WEBHOOK, created["id"]))
+    assert "secret" not in stored and created["secret"] not in json.dumps(stored, default=str)
     delivery = web(api, "GET", f"/settings/webhooks/{created['id']}/deliveries", session).json["deliveries"][0]
     assert delivery["status"] == "delivered" and delivery["attemptCount"] == 3
     assert [(a["attempt"], a["statusCode"], a["error"]) for a in delivery["attempts"]] == [

@@ -33,7 +33,7 @@ def get_document(call: Call) -> Any:
 
 
 @endpoint(blueprint, "POST", "/documents", summary="Create a document (confirmed unless `status: draft`)", tag=TAG,
-          body=M + "DocumentCreate", response=M + "Document")
+          body=M + "DocumentCreate", response=M + "Document", counts="DocumentsCreated")
 def create_document(call: Call) -> Any:
     from chalicelib.services import documents
 
@@ -59,17 +59,17 @@ def confirm_document(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/documents/{id}/unconfirm", summary="Return a purchase invoice (103) to draft",
           tag=TAG, body=M + "DocumentReverse", response=M + "Document", status=200)
 def unconfirm_document(call: Call) -> Any:
-    from chalicelib.services import documents
+    from chalicelib.services import document_reversals
 
-    return documents.unconfirm_document(call.command, call.ids["id"], call.body.date)
+    return document_reversals.unconfirm_document(call.command, call.ids["id"], call.body.date)
 
 
 @endpoint(blueprint, "POST", "/documents/{id}/cancel", summary="Cancel a note (06, 07, 105, 106) or import (104)",
           tag=TAG, body=M + "DocumentReverse", response=M + "Document", status=200)
 def cancel_document(call: Call) -> Any:
-    from chalicelib.services import documents
+    from chalicelib.services import document_reversals
 
-    return documents.cancel_document(call.command, call.ids["id"], call.body.date, call.body.reason)
+    return document_reversals.cancel_document(call.command, call.ids["id"], call.body.date, call.body.reason)
 
 
 @endpoint(blueprint, "POST", "/documents/{id}/invalidate", summary="El Salvador: invalidate an accepted DTE at the "
@@ -84,6 +84,6 @@ def invalidate_document(call: Call) -> Any:
 @endpoint(blueprint, "DELETE", "/documents/{id}", summary="Delete an unconfirmed purchase invoice (web app only)",
           tag=TAG, response="chalicelib.models.accounting:Deleted")
 def delete_document(call: Call) -> Any:
-    from chalicelib.services import documents
+    from chalicelib.services import document_reversals
 
-    return documents.delete_document(call.command, call.ids["id"])
+    return document_reversals.delete_document(call.command, call.ids["id"])

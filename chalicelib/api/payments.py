@@ -24,7 +24,7 @@ def list_payments(call: Call) -> Any:
 
 
 @endpoint(blueprint, "POST", BASE, summary="Register a payment: by method, credit note or withholding certificate",
-          tag=TAG, body=M + "PaymentCreate", response=M + "Payment")
+          tag=TAG, body=M + "PaymentCreate", response=M + "Payment", counts="PaymentsCreated")
 def register_payment(call: Call) -> Any:
     from chalicelib.services import payments
 

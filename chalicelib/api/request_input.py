@@ -21,7 +21,15 @@ def without_company(values: Any) -> Any:
     return {name: value for name, value in values.items() if name not in COMPANY_FIELDS}
 
 
+# The largest body read: well above any request's need (a chart of accounts, a statement), and it
+# bounds the memory and time one request may take before anything is checked.
+MAX_BODY_BYTES = 1024 * 1024
+
+
 def parse_json(raw: bytes | None, headers: Mapping[str, str]) -> Any:
+    if raw and len(raw) > MAX_BODY_BYTES:
+        raise ApiError(f"The request body is larger than {MAX_BODY_BYTES // 1024} KB.", code="REQUEST_TOO_LARGE",
+                       status=413)
     if not raw or not raw.strip():
         return None
     content_type = headers.get("content-type", "application/json").split(";")[0].strip().lower()

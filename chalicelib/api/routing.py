@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Type, Union
@@ -37,7 +38,7 @@ from chalicelib.errors import (
     Unauthorized,
     ValidationFailed,
 )
-from chalicelib.observability import logger
+from chalicelib.observability import logger, record_request, traced
 from chalicelib.services import idempotency
 from chalicelib.services.commands import Command
 from chalicelib.settings import get_settings
@@ -100,6 +101,8 @@ class RouteSpec:
     # Media types the route also answers, besides JSON, when the first Accept value asks for one
     # (a report as CSV, XLSX or PDF: api/exports.py).
     exports: tuple[str, ...] = ()
+    # The business metric a success of this route counts (DocumentsCreated, ...); not a replay.
+    counts: str | None = None
 
     @property
     def body_model(self) -> type[BaseModel] | None:
@@ -160,14 +163,14 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
              access: Access = Access.ANY, permission: str | None = None,
              idempotent: bool | None = None, string_ids: tuple[str, ...] = (),
              names_company: bool = False, produces: str | None = None,
-             exports: tuple[str, ...] = ()) -> Callable[..., Any]:
+             exports: tuple[str, ...] = (), counts: str | None = None) -> Callable[..., Any]:
     spec = RouteSpec(
         method=method, path=path, summary=summary, tag=tag,
         body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EMPTY_BODY,
         query=query, response=response, status=status or (201 if method == "POST" else 200),
         access=access, permission=permission or (READ if method == "GET" else WRITE),
         idempotent=(method == "POST") if idempotent is None else idempotent, string_ids=string_ids,
-        names_company=names_company, produces=produces, exports=exports)
+        names_company=names_company, produces=produces, exports=exports, counts=counts)
 
     def register(handler: Callable[[Call], Any]) -> Callable[[Call], Any]:
         ROUTES.append(spec)
@@ -213,20 +216,27 @@ _ANY_CONTENT = ["*/*"]
 
 def handle(spec: RouteSpec, handler: Callable[[Call], Any], request: Any,
            path_values: Mapping[str, str]) -> Response:
+    started = time.perf_counter()
     headers = {name.lower(): value for name, value in (request.headers or {}).items()}
     correlation_id = _correlation_id(headers.get("x-request-id"), request)
+    route = f"{spec.method} {spec.path}"
     # per-thread keys: the local stack serves several requests at once in one process
-    logger.thread_safe_append_keys(correlation_id=correlation_id, route=f"{spec.method} {spec.path}")
+    logger.thread_safe_append_keys(correlation_id=correlation_id, route=route)
+    outcome = "OK"
     try:
-        response = _run(spec, handler, request, headers, path_values)
+        with traced(f"## {route}", correlation_id=correlation_id, route=route):
+            response = _run(spec, handler, request, headers, path_values)
     except ApiError as error:
-        response = error_response(error)
+        response, outcome = error_response(error), error.code
     except Exception:  # a 500 is a bug: log it whole, reveal nothing
         logger.exception("unhandled error")
-        response = error_response(InternalError())
+        response, outcome = error_response(InternalError()), InternalError.code
     response.headers["X-Request-Id"] = correlation_id
     logger.info("request", extra={"status": response.status_code})
     logger.thread_safe_clear_keys()
+    replayed = response.headers.get("Idempotent-Replayed") == "true"
+    record_request(route, outcome, (time.perf_counter() - started) * 1000,
+                   spec.counts if outcome == "OK" and not replayed else None)
     return response
 
 

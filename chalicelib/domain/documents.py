@@ -73,7 +73,8 @@ KINDS: dict[str, Kind] = {kind.code: kind for kind in (
          capturable=True, sources=("103", "104"), source_required=True),
     Kind("102", "Orden de compra", PURCHASES, starts_draft=True),
     Kind("11", "Gasto", PURCHASES, balance=1, posts=True),
-    Kind("05", "Comprobante de retención", BOTH),
+    # in El Salvador, a certificate of IVA withheld from a supplier names the purchase (a DTE 07)
+    Kind("05", "Comprobante de retención", BOTH, sources=("103", "11")),
 )}
 
 WITHHOLDING_CERTIFICATE = "05"

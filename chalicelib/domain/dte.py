@@ -6,10 +6,13 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 PENDING, ACCEPTED, REJECTED, INVALIDATED = "pending", "accepted", "rejected", "invalidated"
 DTE_COUNTRY = "SV"
+# The authority receives a DTE issued normally within this of its issue (later: in contingency).
+AUTHORITY_WINDOW = timedelta(hours=24)
 
 # Our document type -> the authority's tipoDte. Both sales invoices are a "Factura" (01) for the
 # authority, so they share one control-number sequence. Credit and debit notes are not DTEs
@@ -28,9 +31,23 @@ _NUMERO_CONTROL = re.compile(r"DTE-\d{2}-[A-Z0-9]{8}-\d{15}")
 NUMERO_CONTROL_MAX = 10 ** 15 - 1
 
 
+# A purchase (a purchase invoice or an expense) from a supplier who is not a registered taxpayer
+# (no NRC) has no invoice of the supplier's: the buyer issues a "Factura de sujeto excluido" (14).
+SUJETO_EXCLUIDO = "14"
+EXCLUDED_SUBJECT_PURCHASES = ("103", "11")
+# A withholding certificate (05) of the IVA we withheld from a supplier is a "Comprobante de
+# retención" (07): it names the purchase (our 103 or 11, the supplier's document) it withholds from.
+RETENCION = "07"
+WITHHOLDING_CERTIFICATE = "05"
+IVA_WITHHELD_FROM_SUPPLIER = {"tax": "iva", "side": "purchases"}
+
+
 def issues_dte(company: dict[str, Any], document_type: str) -> bool:
-    """Whether the type may be a DTE for the company (a note is one when its source is a 03)."""
-    return company.get("country") == DTE_COUNTRY and (document_type in DTE_TYPES or document_type in NOTE_TYPES)
+    """Whether the type may be a DTE for the company (a note is one when its source is a 03, a
+    purchase when its supplier has no NRC)."""
+    return company.get("country") == DTE_COUNTRY and (
+        document_type in DTE_TYPES or document_type in NOTE_TYPES or document_type in EXCLUDED_SUBJECT_PURCHASES
+        or document_type == WITHHOLDING_CERTIFICATE)
 
 
 def new_codigo_generacion() -> str:
@@ -48,13 +65,19 @@ def check_codigo_generacion(value: Any) -> str:
     return value
 
 
+def point_of_sale(document_number: str) -> str:
+    """The establishment and point of sale (4 + 4 digits) of a document number EEE-PPP-TT-NNNNNNNN:
+    each keeps its own control-number sequence per DTE type."""
+    establishment, point = document_number.split("-")[:2]
+    return f"{establishment:0>4}{point:0>4}"
+
+
 def numero_control(tipo_dte: str, document_number: str, sequence: int) -> str:
     """DTE-{tipoDte}-{establishment and point of sale, 4 + 4}-{15-digit sequence}; the
     establishment and emission point come from the document's number (EEE-PPP-TT-NNNNNNNN)."""
     if not 1 <= sequence <= NUMERO_CONTROL_MAX:
         raise ValueError(f"the control number sequence must be within 1..{NUMERO_CONTROL_MAX}")
-    establishment, point = document_number.split("-")[:2]
-    value = f"DTE-{tipo_dte}-{establishment:0>4}{point:0>4}-{sequence:015d}"
+    value = f"DTE-{tipo_dte}-{point_of_sale(document_number)}-{sequence:015d}"
     if not is_numero_control(value):
         raise ValueError(f"not a control number: {value}")
     return value
@@ -73,13 +96,20 @@ class DteResult:
     observations: list[str] = field(default_factory=list)
 
 
-def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any] | None = None) -> str | None:
+def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any] | None = None,
+             withholding: dict[str, Any] | None = None) -> str | None:
     """The authority's type of one of our documents, None when it is not a DTE: a sales invoice
     to a customer with an NRC is a crédito fiscal, else a factura; a note is the authority's
-    note when it corrects a crédito fiscal."""
+    note when it corrects a crédito fiscal; a purchase from a supplier without an NRC is a
+    factura de sujeto excluido; a certificate of IVA withheld from a supplier, a comprobante de
+    retención."""
     if document_type in NOTE_TYPES:
         corrects = ((source or {}).get("dte") or {}).get("tipoDte")
         return NOTE_TYPES[document_type] if corrects == CREDITO_FISCAL else None
+    if document_type in EXCLUDED_SUBJECT_PURCHASES:
+        return None if partner.get("nrc") else SUJETO_EXCLUIDO
+    if document_type == WITHHOLDING_CERTIFICATE:
+        return RETENCION if withholding == IVA_WITHHELD_FROM_SUPPLIER else None
     tipo = DTE_TYPES[document_type]
     return CREDITO_FISCAL if tipo == FACTURA and partner.get("nrc") else tipo
 

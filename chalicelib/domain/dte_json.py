@@ -20,14 +20,17 @@ from typing import Any, Mapping
 
 from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
-from chalicelib.domain.dte import CREDITO_FISCAL, FACTURA, NOTA_CREDITO, NOTA_DEBITO
+from chalicelib.domain.dte import CREDITO_FISCAL, FACTURA, NOTA_CREDITO, NOTA_DEBITO, RETENCION, SUJETO_EXCLUIDO
 
 SCHEMAS = Path(__file__).resolve().parent / "dte_schemas"
 FORMATS = {FACTURA: ("fe-fc-v1.json", 1), CREDITO_FISCAL: ("fe-ccf-v3.json", 3), NOTA_CREDITO: ("fe-nc-v3.json", 3),
-           NOTA_DEBITO: ("fe-nd-v3.json", 3), "anulacion": ("anulacion-schema-v2.json", 2)}
+           NOTA_DEBITO: ("fe-nd-v3.json", 3), SUJETO_EXCLUIDO: ("fe-fse-v1.json", 1), RETENCION: ("fe-cr-v1.json", 1),
+           "anulacion": ("anulacion-schema-v2.json", 2),
+           "contingencia": ("contingencia-schema-v3.json", 3)}
 ELECTRONIC = 2  # CAT-007: the related document is a DTE, named by its generation code
 TITLES = {FACTURA: "Factura", CREDITO_FISCAL: "Comprobante de crédito fiscal", NOTA_CREDITO: "Nota de crédito",
-          NOTA_DEBITO: "Nota de débito"}
+          NOTA_DEBITO: "Nota de débito", SUJETO_EXCLUIDO: "Factura de sujeto excluido",
+          RETENCION: "Comprobante de retención"}
 # The Ministerio's public page where anyone checks a DTE; the printed version's QR code links to it.
 PUBLIC_CONSULTATION = "https://admin.factura.gob.sv/consultaPublica"
 UNIT, GOODS, SERVICES, BOTH = 59, 1, 2, 3
@@ -36,6 +39,11 @@ CASH, CREDIT = 1, 2
 NIT_DOCUMENT, DUI_DOCUMENT = "36", "13"
 _DIGITS = re.compile(r"\D")
 _CENTS, _PRICE = Decimal("0.01"), Decimal("0.00000001")
+
+
+def ambiente(company: Mapping[str, Any]) -> str:
+    """The authority's environment the company issues in: 00 test, 01 production (its setting)."""
+    return (company.get("dteIssuer") or {}).get("environment", "00")
 
 
 def digits(value: Any) -> str:
@@ -52,15 +60,41 @@ def issuer(company: Mapping[str, Any], document_number: str, tipo_dte: str = FAC
             "nombreComercial": settings.get("tradeName"), "tipoEstablecimiento": settings.get("establishmentType", "02"),
             "direccion": {"departamento": settings.get("department"), "municipio": settings.get("municipality"),
                           "complemento": company.get("address")},
-            "telefono": company.get("phone"), "correo": company.get("email"),
-            "codEstableMH": None, "codEstable": f"{establishment:0>4}", "codPuntoVentaMH": None,
-            "codPuntoVenta": f"{point:0>4}"})
+            # the comprobante de retención takes the digits only
+            "telefono": digits(company.get("phone")) if tipo_dte == RETENCION else company.get("phone"),
+            "correo": company.get("email"), "codEstableMH": None, "codEstable": f"{establishment:0>4}", "codPuntoVentaMH": None,
+            "codPuntoVenta": f"{point:0>4}",
+            # the comprobante de retención names them so
+            "codigoMH": None, "codigo": f"{establishment:0>4}", "puntoVentaMH": None, "puntoVenta": f"{point:0>4}"})
 
 
 def related(source: Mapping[str, Any]) -> dict[str, Any]:
     """What a note says of the crédito fiscal it corrects."""
     return {"tipoDocumento": CREDITO_FISCAL, "tipoGeneracion": ELECTRONIC,
             "numeroDocumento": source["dte"]["codigoGeneracion"], "fechaEmision": source["date"]}
+
+
+# CAT-006: the IVA withheld at 1 % (22) or 13 % (C4) of the base; any other (C9)
+WITHHOLDING_CODES = {Decimal("0.01"): "22", Decimal("0.13"): "C4"}
+_UUID = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
+
+
+def withheld(purchase: Mapping[str, Any], certificate: Mapping[str, Any]) -> dict[str, Any]:
+    """What a comprobante de retención says of the purchase it withholds from: the supplier's
+    document (electronic when its number is a generation code, else physical), its date, the
+    base subject to the withholding (the purchase's taxed lines) and the IVA withheld."""
+    base = sum((Decimal(line["subtotal"]) for line in purchase["lines"] if taxes.treatment_of(line) == taxes.TAXED),
+               Decimal(0))
+    withheld_iva = Decimal(certificate["total"])
+    code = next((code for rate, code in WITHHOLDING_CODES.items() if (base * rate).quantize(_CENTS) == withheld_iva),
+                "C9")
+    number = str(purchase.get("supplierDocumentNumber") or purchase.get("number") or "").upper()
+    source_tipo = (purchase.get("dte") or {}).get("tipoDte")
+    return {"tipoDte": SUJETO_EXCLUIDO if source_tipo == SUJETO_EXCLUIDO else CREDITO_FISCAL,
+            "tipoDoc": ELECTRONIC if _UUID.fullmatch(number) else 1, "numDocumento": number,
+            "fechaEmision": purchase["date"], "montoSujetoGrav": base, "codigoRetencionMH": code,
+            "ivaRetenido": withheld_iva,
+            "descripcion": f"Retención de IVA sobre {purchase.get('number') or number}"}
 
 
 def receiver(tipo_dte: str, partner: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,10 +109,15 @@ def receiver(tipo_dte: str, partner: Mapping[str, Any]) -> dict[str, Any]:
               "codActividad": partner.get("economicActivityCode"), "descActividad": partner.get("economicActivity"),
               "direccion": address, "telefono": partner.get("phone"), "correo": partner.get("email")}
     number = digits(partner.get("taxId"))
-    if tipo_dte != FACTURA:  # a crédito fiscal and its notes: a registered taxpayer
+    if tipo_dte == RETENCION:  # the supplier withheld from: a registered taxpayer named by its NIT
+        return {"tipoDocumento": NIT_DOCUMENT if number else None, "numDocumento": number or None, **common,
+                "telefono": digits(partner.get("phone")) or None, "nombreComercial": None}
+    if tipo_dte not in (FACTURA, SUJETO_EXCLUIDO):  # a crédito fiscal and its notes: a registered taxpayer
         return {"nit": number, **common, "nombreComercial": None}
     kind = NIT_DOCUMENT if len(number) == 14 else DUI_DOCUMENT if len(number) == 9 else None
     shown = f"{number[:8]}-{number[8:]}" if kind == DUI_DOCUMENT else number or None
+    if tipo_dte == SUJETO_EXCLUIDO:  # the supplier: named by its document (digits only here), no NRC to give
+        return {"tipoDocumento": kind, "numDocumento": number or None, **{k: v for k, v in common.items() if k != "nrc"}}
     return {"tipoDocumento": kind, "numDocumento": shown,
             **common, "nrc": common["nrc"] if kind == NIT_DOCUMENT else None}
 
@@ -89,7 +128,7 @@ def consultation_url(document: Mapping[str, Any], ambiente: str = "00") -> str:
             f"&fechaEmi={document['date']}")
 
 
-INVALIDATION = "anulacion"
+INVALIDATION, CONTINGENCY = "anulacion", "contingencia"
 
 
 def invalidation(document: Mapping[str, Any], fields: Mapping[str, Any], codigo: str, date: str, time: str,
@@ -126,6 +165,31 @@ def invalidation(document: Mapping[str, Any], fields: Mapping[str, Any], codigo:
                        "tipDocSolicita": requester["tipDoc"], "numDocSolicita": requester["numDoc"]}}
 
 
+def contingency_event(company: Mapping[str, Any], documents: list[Mapping[str, Any]], codigo: str, date: str,
+                      time: str, ambiente: str = "00") -> dict[str, Any]:
+    """The contingency event (contingencia-schema-v3) reporting DTEs issued while the authority
+    could not receive them: the issuer, its responsible person (the company's
+    dteIssuer.responsible), each DTE by its code and type, and the contingency from the first
+    DTE's issue to now."""
+    settings = company.get("dteIssuer") or {}
+    responsible = settings.get("responsible") or {}
+    first = min(documents, key=lambda document: (document["date"], document["dte"]["horEmi"]))
+    establishment, point = (first.get("number") or "000-000").split("-")[:2]
+    contingency_type = int(first["dte"]["contingency"]["type"])
+    return {"identificacion": {"version": FORMATS[CONTINGENCY][1], "ambiente": ambiente, "codigoGeneracion": codigo,
+                               "fTransmision": date, "hTransmision": time},
+            "emisor": {"nit": digits(company.get("taxId")), "nombre": company.get("name"),
+                       "nombreResponsable": responsible.get("name"), "tipoDocResponsable": responsible.get("documentType"),
+                       "numeroDocResponsable": responsible.get("documentNumber"),
+                       "tipoEstablecimiento": settings.get("establishmentType", "02"), "codEstableMH": None,
+                       "codPuntoVenta": f"{establishment:0>4}{point:0>4}"[-15:],
+                       "telefono": company.get("phone"), "correo": company.get("email")},
+            "detalleDTE": [{"noItem": number, "codigoGeneracion": document["dte"]["codigoGeneracion"],
+                            "tipoDoc": document["dte"]["tipoDte"]} for number, document in enumerate(documents, start=1)],
+            "motivo": {"fInicio": first["date"], "fFin": date, "hInicio": first["dte"]["horEmi"], "hFin": time,
+                       "tipoContingencia": contingency_type, "motivoContingencia": None}}
+
+
 def item_kinds(lines: list[Mapping[str, Any]], products: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per line, what the format asks of its product, kept on the DTE at confirmation: its code
     and whether goods (1), services (2) or, for a free-text line, both (3)."""
@@ -146,6 +210,8 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
     they carry: each keeps the ones its schema declares."""
     dte = document["dte"]
     tipo = dte["tipoDte"]
+    if tipo == RETENCION:
+        return _retention(document, ambiente)
     factura = tipo == FACTURA
     corrected = dte.get("related")
     if corrected:  # read back from the table, its integer is a Decimal: the schema wants an integer
@@ -169,7 +235,7 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
                 "descripcion": line.get("description") or "", "cantidad": quantity, "uniMedida": UNIT,
                 "precioUni": price, "montoDescu": item_discount, **columns,
                 "tributos": ["20"] if column == "ventaGravada" and not factura else None,
-                "psv": Decimal(0), "noGravado": Decimal(0)}
+                "psv": Decimal(0), "noGravado": Decimal(0), "compra": sale}
         if factura:
             item["ivaItem"] = tax
         items.append(_declared(tipo, "cuerpoDocumento", item))
@@ -187,20 +253,41 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
         "totalNoGravado": Decimal(0), "totalPagar": total, "totalLetras": amount_in_words(total, "USD"),
         "saldoFavor": Decimal(0),
         "condicionOperacion": CASH if document.get("dueDate", document["date"]) <= document["date"] else CREDIT,
-        "pagos": None, "numPagoElectronico": None}
+        "pagos": None, "numPagoElectronico": None,
+        # a factura de sujeto excluido: what was bought
+        "totalCompra": sales, "descu": Decimal(0), "observaciones": None}
     if factura:
         summary["totalIva"] = sums["iva"]
     else:
         summary["ivaPerci1"] = Decimal(0)
-    version = FORMATS[tipo][1]
-    return _declared(tipo, None, {"identificacion": {"version": version, "ambiente": ambiente, "tipoDte": tipo,
-                               "numeroControl": dte["numeroControl"], "codigoGeneracion": dte["codigoGeneracion"],
-                               "tipoModelo": 1, "tipoOperacion": 1, "tipoContingencia": None, "motivoContin": None,
-                               "fecEmi": document["date"], "horEmi": dte["horEmi"],
-                               "tipoMoneda": document.get("currency") or "USD"},
+    return _declared(tipo, None, {"identificacion": _identification(document, ambiente),
             "documentoRelacionado": [corrected] if corrected else None, "emisor": dte["emisor"],
             "receptor": dte["receptor"], "otrosDocumentos": None, "ventaTercero": None, "cuerpoDocumento": items,
             "resumen": _declared(tipo, "resumen", summary), "extension": None, "apendice": None})
+
+
+def _identification(document: Mapping[str, Any], ambiente: str) -> dict[str, Any]:
+    dte = document["dte"]
+    # sent after its contingency was reported: the deferred model (2), in contingency (2), of its type
+    deferred = (dte.get("contingency") or {}).get("type")
+    return {"version": FORMATS[dte["tipoDte"]][1], "ambiente": ambiente, "tipoDte": dte["tipoDte"],
+            "numeroControl": dte["numeroControl"], "codigoGeneracion": dte["codigoGeneracion"],
+            "tipoModelo": 2 if deferred else 1, "tipoOperacion": 2 if deferred else 1,
+            "tipoContingencia": int(deferred) if deferred else None, "motivoContin": None,
+            "fecEmi": document["date"], "horEmi": dte["horEmi"], "tipoMoneda": document.get("currency") or "USD"}
+
+
+def _retention(document: Mapping[str, Any], ambiente: str) -> dict[str, Any]:
+    """A comprobante de retención (fe-cr-v1): the purchase withheld from, the base and the IVA."""
+    dte = document["dte"]
+    item = {**dte["related"], "numItem": 1, "tipoDoc": int(dte["related"]["tipoDoc"]),
+            "montoSujetoGrav": Decimal(dte["related"]["montoSujetoGrav"]),
+            "ivaRetenido": Decimal(dte["related"]["ivaRetenido"])}
+    return {"identificacion": _identification(document, ambiente), "emisor": dte["emisor"], "receptor": dte["receptor"],
+            "cuerpoDocumento": [item],
+            "resumen": {"totalSujetoRetencion": item["montoSujetoGrav"], "totalIVAretenido": item["ivaRetenido"],
+                        "totalIVAretenidoLetras": amount_in_words(item["ivaRetenido"], "USD")},
+            "extension": None, "apendice": None}
 
 
 def _declared(tipo_dte: str, section: str | None, values: dict[str, Any]) -> dict[str, Any]:
@@ -254,7 +341,10 @@ _REMEDIES = {"emisor.nrc": "set the company's dteIssuer.nrc", "emisor.codActivid
          "documento.correo": "the DTE was issued without the customer's email, which its invalidation needs",
          "documento.numDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
          "documento.tipoDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
-         "documento.nombre": "the DTE was issued without the customer's name, which its invalidation needs"}
+         "documento.nombre": "the DTE was issued without the customer's name, which its invalidation needs",
+         "emisor.nombreResponsable": "set the company's dteIssuer.responsible",
+         "emisor.tipoDocResponsable": "set the company's dteIssuer.responsible",
+         "emisor.numeroDocResponsable": "set the company's dteIssuer.responsible"}
 
 
 def _message(error: Any) -> str:

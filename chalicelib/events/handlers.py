@@ -47,8 +47,14 @@ def deliver_messages(event: Any) -> dict[str, list[dict[str, str]]]:
 def run_scheduled_invoices(event: Any) -> dict[str, Any]:
     """The hourly EventBridge rule: every company's due scheduled invoices, then the El Salvador
     DTEs whose transmission got no answer. Returns both runs' summaries."""
+    from chalicelib.observability import publish_counts
     from chalicelib.services import dte, scheduled_invoices
     from chalicelib.store.table import get_table
 
     table = get_table()
-    return {"scheduledInvoices": scheduled_invoices.run_due(table), "dteRetries": dte.retry_pending_dte(table)}
+    summary = {"scheduledInvoices": scheduled_invoices.run_due(table), "dteRetries": dte.retry_pending_dte(table)}
+    # what the alarms watch (infra/resources.json): failed schedules, DTEs past the authority's window
+    publish_counts({"ScheduledInvoicesCreated": summary["scheduledInvoices"]["created"],
+                    "ScheduledInvoicesFailed": summary["scheduledInvoices"]["failed"],
+                    "DteTransmissionsOverdue": summary["dteRetries"].get("overdue", 0)})
+    return summary

@@ -1,8 +1,9 @@
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Any, Dict, Literal, Optional
 
 from pydantic import Field, StringConstraints
 
 from chalicelib.models.base import Email, LongText, Name, RequestModel, ResponseModel, ShortText
+from chalicelib.models.documents import PersonId
 
 Country = Literal["HN", "SV"]
 Currency = Literal["HNL", "USD"]
@@ -27,6 +28,9 @@ class DteIssuer(RequestModel):
     department: Department
     municipality: Municipality
     environment: Literal["00", "01"] = Field("00", description="the authority's environment: 00 test, 01 production")
+    responsible: Optional[PersonId] = Field(None, description="who answers for the establishment: the contingency "
+                                                              "events that report DTEs the authority could not "
+                                                              "receive in time name this person")
 
 
 class DteIssuerInfo(ResponseModel):
@@ -38,6 +42,7 @@ class DteIssuerInfo(ResponseModel):
     department: str
     municipality: str
     environment: str = "00"
+    responsible: Optional[Dict[str, Any]] = None
 
 
 class CompanyFields(RequestModel):
@@ -100,4 +105,15 @@ class DteSigningKey(ResponseModel):
     fingerprint: str = Field(description="SHA-256 of the public key's PEM")
     public_key: str
     bits: int
+    updated_at: str
+
+
+class DteAuthorityCredentialsUpload(RequestModel):
+    password: Annotated[str, StringConstraints(min_length=1, max_length=200)] = Field(
+        description="the password of the Ministerio de Hacienda's API (its user is the company's NIT): kept "
+                    "encrypted, never answered")
+
+
+class DteAuthorityCredentials(ResponseModel):
+    user: str = Field(description="the company's NIT without hyphens, as the authority's auth service takes it")
     updated_at: str

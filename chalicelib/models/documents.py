@@ -191,6 +191,10 @@ class DteInfo(ResponseModel):
     accepted_at: Optional[str] = None
     invalidation: Optional[Dict[str, Any]] = Field(None, description="the accepted invalidation event: its codes, "
                                                                      "seal, type and reason")
+    contingency: Optional[Dict[str, Any]] = Field(
+        None, description="issued while the authority could not receive it in time: the contingency type (CAT-005), "
+                          "the event that reports it (eventCodigo) and, once the authority received the event, its "
+                          "seal (eventSeal); it is then sent under the deferred model")
 
 
 class Document(ResponseModel):

@@ -87,8 +87,10 @@ def number(document: Mapping[str, Any]) -> str:
 
 
 def is_sale(document: Mapping[str, Any]) -> bool:
+    """A withholding certificate is on the side it certifies (purchases: withheld from a supplier)."""
     kind = KINDS.get(document["type"])
-    return kind is None or kind.module != PURCHASES
+    side = (document.get("withholding") or {}).get("side")
+    return kind is None or (side or kind.module) != PURCHASES
 
 
 def partner_label(document: Mapping[str, Any]) -> str:
@@ -135,7 +137,7 @@ def dte_qr_png(document: Mapping[str, Any], company: Mapping[str, Any]) -> bytes
 
     import segno
 
-    ambiente = (company.get("dteIssuer") or {}).get("environment", "00")
+    ambiente = dte_json.ambiente(company)
     out = io.BytesIO()
     segno.make(dte_json.consultation_url(document, ambiente), error="m").save(out, kind="png", scale=4, border=2)
     return out.getvalue()

@@ -15,7 +15,7 @@ from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
 from chalicelib.errors import NotFound, ValidationFailed
-from chalicelib.services import payment_setup
+from chalicelib.services import dte, payment_setup
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -108,10 +108,12 @@ def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str,
 
 def check_content(table: Table, company_id: int, document_type: str, fields: dict[str, Any]) -> dict[str, Any]:
     """Checks a partner and lines as creating a document of this type would (the partner may be
-    used, the products exist and are active, the amounts are within bounds), writing nothing:
+    used, the products exist and are active, the amounts are within bounds) and, in El Salvador,
+    the DTE it would be (the authority's format, the credentials to send it), writing nothing:
     for what makes documents later (a scheduled invoice). Returns the company."""
     context = load_context(table, company_id, rules.KINDS[document_type], fields)
-    priced_lines(context, fields)
+    content = document_content(context, fields)
+    dte.check_format(table, context.company, context.partner, {**content, "type": document_type}, context.products)
     return context.company
 
 

@@ -10,10 +10,9 @@ from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.domain import documents as rules
-from chalicelib.domain import dte as dte_rules
 from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
-from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT, NONE, Kind
+from chalicelib.domain.documents import CONFIRMED, DRAFT, NONE, Kind
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
@@ -28,7 +27,7 @@ from chalicelib.services.document_content import (
     today,
 )
 from chalicelib.services.inventory import StockWrites
-from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
+from chalicelib.services.posting import JournalWrites, Source, load_rules
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, GSI2, Page, list_range
 from chalicelib.store.table import Table
@@ -118,7 +117,7 @@ def _stock_lines(context: Context, document: dict[str, Any]) -> list[dict[str, A
     return moves
 
 
-def _add_stock(plan: Plan, document: dict[str, Any], moves: list[dict[str, Any]], sign: int, date: str,
+def add_stock(plan: Plan, document: dict[str, Any], moves: list[dict[str, Any]], sign: int, date: str,
                kind: str) -> None:
     for move in moves:
         plan.stock.move(product_id=int(move["productId"]), warehouse_id=int(move["warehouseId"]),
@@ -130,7 +129,7 @@ def _balance_attribute(kind: Kind) -> str:
     return "receivableBalance" if kind.sales else "payableBalance"
 
 
-def _move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: str,
+def move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: str,
                           ceiling: Decimal | None = None) -> None:
     """The partner's receivable or payable moves by the document's total (sign +1 when it is
     confirmed, -1 when reversed on `date`), with its movement in the partner's ledger; an open
@@ -239,11 +238,11 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     ceiling = _credit_control(plan, document)
     numbered = {**document, **changes}
     moves, movements = _effects(context, document)
-    _add_stock(plan, numbered, moves, 1, document["date"], "confirmation")
+    add_stock(plan, numbered, moves, 1, document["date"], "confirmation")
     if moves or kind.balance:
         # stock and balances belong to the books' dates even when no entry is posted
         plan.journal.require_open(document["date"])
-    _credit_source(plan, document, 1)
+    credit_source(plan, document, 1)
     changes["journalEntryId"] = None
     if kind.posts and movements:
         entry = plan.journal.automatic_entry(
@@ -251,7 +250,7 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
             source=Source("document", int(document["id"]), kind.code), date=document["date"],
             description=f"{kind.name} {changes.get('number') or document.get('number')}", movements=movements)
         changes["journalEntryId"] = int(entry["id"])
-    _move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
+    move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
     changes["stockMoves"] = moves
     changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
     return changes
@@ -269,7 +268,7 @@ def _effects(context: Context, document: dict[str, Any]) -> tuple[list[dict[str,
     return moves, movements if context.kind.posts else []
 
 
-def _credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
+def credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
     """A credit note adds to its source's `creditedTotal`, which may never pass the source's
     total. The check is made on the source as read, and the write is conditioned on the
     source's version, so a concurrent note or change of the source makes the command run again;
@@ -286,24 +285,6 @@ def _credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
                             values={":amount": amount, ":one": 1, ":seen": int(source.get("version", 0))})
 
 
-
-
-def _reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
-    """Undoing a confirmation: stock back, the entry reversed, the partner balance back."""
-    if date < document["date"]:
-        raise ValidationFailed.for_field("date", f"must not be before the document's date {document['date']}")
-    _add_stock(plan, document, document.get("stockMoves") or [], -1, date, "reversal")
-    if document.get("stockMoves") or plan.context.kind.balance:
-        plan.journal.require_open(date)
-    _credit_source(plan, document, -1)
-    book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date)
-    changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "journalEntryId": None, "reversalDate": date}
-    if document.get("journalEntryId") is not None:
-        entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
-        reversal = plan.journal.reverse(plan.context.table, entry, date)
-        changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), int(reversal["id"])]
-    _move_partner_balance(plan, document, -1, date)
-    return changes
 
 
 # Undoing a confirmation can write up to five items more than the confirmation did: the
@@ -349,12 +330,12 @@ def _initial_status(kind: Kind, fields: dict[str, Any]) -> str:
     return DRAFT if kind.starts_draft else CONFIRMED
 
 
-def _emit(plan: Plan, event: str, document: dict[str, Any]) -> None:
+def emit(plan: Plan, event: str, document: dict[str, Any]) -> None:
     outbox.emit(plan.transaction, event, plan.context.company_id, "document", int(document["id"]),
                 rules.event_data(document))
 
 
-def _now_fields(document: dict[str, Any]) -> dict[str, Any]:
+def now_fields(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "version": int(document["version"]) + 1, "updatedAt": clock.now_iso()}
 
 
@@ -379,16 +360,16 @@ def create_document(command: Command, fields: dict[str, Any], *,
     else:
         _check_size(plan, document)
     plan.count(document, 1)
-    _emit(plan, outbox.DOCUMENT_CREATED, document)
+    emit(plan, outbox.DOCUMENT_CREATED, document)
     if status == CONFIRMED:
-        _emit(plan, outbox.DOCUMENT_CONFIRMED, document)
+        emit(plan, outbox.DOCUMENT_CONFIRMED, document)
     if extra_writes:
         extra_writes(plan.transaction, document)
     # an El Salvador DTE goes to the tax authority once the document is committed
-    return dte.transmit_confirmed(table, context.company, _commit(command, plan, document, new=True))
+    return dte.transmit_confirmed(table, context.company, commit(command, plan, document, new=True))
 
 
-def _commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool = False,
+def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool = False,
             previous: dict[str, Any] | None = None) -> dict[str, Any]:
     transaction = plan.finish()
     stored = _stored(document)
@@ -416,7 +397,7 @@ def view(item: dict[str, Any], warnings: list[str] | None = None) -> dict[str, A
     return shown
 
 
-def _load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
+def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
     document = get_document(command.table, command.company_id, document_id)
     kind = rules.KINDS[document["type"]]
     context = load_context(command.table, command.company_id, kind, _as_fields(document), strict=strict)
@@ -451,13 +432,13 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     if "dueDate" not in changes and ("date" in changes or "paymentConditionId" in changes):
         fields["dueDate"] = None  # derived again from the new date or condition
     context = load_context(command.table, command.company_id, kind, fields)
-    updated = {**_now_fields(current), **document_content(context, fields)}
+    updated = {**now_fields(current), **document_content(context, fields)}
     _keep_advances(current, updated)
     plan = Plan.start(command, context)
     _check_size(plan, updated)
     plan.count(current, -1)
     plan.count(updated, 1)
-    return _commit(command, plan, updated, previous=current)
+    return commit(command, plan, updated, previous=current)
 
 
 def _keep_advances(current: dict[str, Any], updated: dict[str, Any]) -> None:
@@ -476,116 +457,18 @@ def _keep_advances(current: dict[str, Any], updated: dict[str, Any]) -> None:
 
 
 def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
-    document, context = _load_existing(command, document_id, strict=True)
+    document, context = load_existing(command, document_id, strict=True)
     if document["status"] != DRAFT:
         raise rules.wrong_status("confirmed", document["status"], DRAFT)
     plan = Plan.start(command, context)
     plan.count(document, -1)
-    confirmed = _now_fields(document)
+    confirmed = now_fields(document)
     confirmed.update(_confirm(plan, confirmed))
     plan.count(confirmed, 1)
-    _emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
-    return dte.transmit_confirmed(command.table, context.company, _commit(command, plan, confirmed, previous=document))
+    emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
+    return dte.transmit_confirmed(command.table, context.company, commit(command, plan, confirmed, previous=document))
 
 
-
-
-def _reversal_date(context: Context, document: dict[str, Any], date: str | None) -> str:
-    return date or max(today(context), document["date"])
-
-
-def _check_unpaid(document: dict[str, Any]) -> None:
-    """Undoing a confirmation needs the document untouched by payments and credit notes."""
-    if Decimal(document.get("paidTotal", 0)) != 0 or Decimal(document.get("pending", 0)) != Decimal(document["total"]):
-        raise rules.has_payments()
-    if Decimal(document.get("creditedTotal", 0)) != 0:
-        raise rules.DocumentStateError("Credit notes correct this document; cancel them first.",
-                                       code="DOCUMENT_HAS_CREDIT_NOTES")
-
-
-def unconfirm_document(command: Command, document_id: int, date: str | None = None) -> dict[str, Any]:
-    document, context = _load_existing(command, document_id, strict=False)
-    if not context.kind.unconfirmable:
-        raise rules.DocumentStateError(f"Only purchase invoices (103) can be unconfirmed, not type {document['type']}.",
-                                       code="DOCUMENT_NOT_UNCONFIRMABLE")
-    if document["status"] != CONFIRMED:
-        raise rules.wrong_status("unconfirmed", document["status"], CONFIRMED)
-    _check_unpaid(document)
-    plan = Plan.start(command, context)
-    plan.count(document, -1)
-    draft = _now_fields(document)
-    draft.update(_reverse(plan, draft, _reversal_date(context, document, date)), status=DRAFT, confirmedAt=None)
-    plan.count(draft, 1)
-    return _commit(command, plan, draft, previous=document)
-
-
-def cancel_document(command: Command, document_id: int, date: str | None = None,
-                    reason: str | None = None) -> dict[str, Any]:
-    document, context = _load_existing(command, document_id, strict=False)
-    if not context.kind.cancellable:
-        raise rules.not_cancellable(context.kind)
-    if document["status"] != CONFIRMED:
-        raise rules.wrong_status("cancelled", document["status"], CONFIRMED)
-    if (document.get("dte") or {}).get("status") in (dte_rules.PENDING, dte_rules.ACCEPTED):
-        raise rules.DocumentStateError(
-            "An El Salvador electronic tax document (DTE) is invalidated at the tax authority, not cancelled here; "
-            "its invalidation is not available yet.", code="DOCUMENT_NOT_CANCELLABLE")
-    _check_unpaid(document)
-    plan = Plan.start(command, context)
-    plan.count(document, -1)
-    cancelled = _now_fields(document)
-    cancelled.update(_reverse(plan, cancelled, _reversal_date(context, document, date)), status=CANCELLED,
-                     cancelledAt=clock.now_iso(), cancelReason=reason)
-    plan.count(cancelled, 1)
-    _emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
-    return _commit(command, plan, cancelled, previous=document)
-
-
-def check_invalidatable(document: dict[str, Any]) -> None:
-    """A DTE is invalidated when the authority accepted it and the document can be undone: checked
-    before asking the authority, and again in the reversing command."""
-    dte_status = (document.get("dte") or {}).get("status")
-    if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
-        raise rules.DocumentStateError(
-            "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
-            f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
-    _check_unpaid(document)
-
-
-def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
-                        invalidation: dict[str, Any]) -> dict[str, Any]:
-    """The tax authority accepted the invalidation of the document's DTE: reversed like a
-    cancellation (stock, entry, partner balance), whatever its type, with the DTE invalidated."""
-    document, context = _load_existing(command, document_id, strict=False)
-    check_invalidatable(document)  # again: a payment may have come while the authority answered
-    plan = Plan.start(command, context)
-    plan.count(document, -1)
-    cancelled = _now_fields(document)
-    cancelled.update(_reverse(plan, cancelled, _reversal_date(context, document, date)), status=CANCELLED,
-                     cancelledAt=clock.now_iso(), cancelReason=reason,
-                     dte={**document["dte"], "status": dte_rules.INVALIDATED, "invalidation": invalidation})
-    plan.count(cancelled, 1)
-    _emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
-    _emit(plan, outbox.DOCUMENT_DTE_INVALIDATED, cancelled)
-    return _commit(command, plan, cancelled, previous=document)
-
-
-def delete_document(command: Command, document_id: int) -> dict[str, Any]:
-    """Web app only: an unconfirmed purchase invoice (103) goes for good. Its stock and entries
-    were reversed when it was unconfirmed; those records stay, as history."""
-    document = get_document(command.table, command.company_id, document_id)
-    kind = rules.KINDS[document["type"]]
-    if not kind.deletable or document["status"] != DRAFT:
-        raise rules.DocumentStateError("Only an unconfirmed purchase invoice (103) can be deleted; cancel or "
-                                       "credit other documents.", code="DOCUMENT_NOT_DELETABLE")
-    context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
-    plan = Plan(context, command.transaction(), JournalWrites(command.company_id),
-                StockWrites(command.company_id, True))
-    plan.count(document, -1)
-    transaction = plan.finish()
-    transaction.delete(document_key(command.company_id, document_id), condition="#v = :v AND #s = :draft",
-                       names={"#v": "version", "#s": "status"}, values={":v": int(document["version"]), ":draft": DRAFT})
-    return command.commit(transaction, {"id": document_id, "deleted": True})
 
 
 def list_documents(table: Table, company_id: int, *, document_type: str | None, status: str | None,

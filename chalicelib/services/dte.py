@@ -1,17 +1,17 @@
-"""El Salvador's electronic tax documents (DTE). A sales invoice of an SV company becomes a DTE in
-its confirming transaction (generation code, control number, a pending transmission); once that
-transaction has committed it is sent to the tax authority, an external call, and the answer is
-recorded in a transaction of its own. A transmission that got no answer stays pending, and
-`retry_pending_dte` (the hourly run) sends it again."""
+"""El Salvador's electronic tax documents (DTE). A document of an SV company that is one (a sales
+invoice, a note correcting a crédito fiscal, a purchase from a supplier without an NRC, a
+certificate of IVA withheld) becomes a DTE in its confirming transaction (generation code,
+control number, a pending transmission); once that transaction has committed it is signed and
+sent to the tax authority over HTTP (services/dte_authority.py), an external call, and the answer
+is recorded in a transaction of its own. A transmission that got no answer stays pending, and
+`retry_pending_dte` (the hourly run) sends it again, through contingency once it is too late to
+send it normally (services/dte_contingency.py)."""
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
-import json
 from collections import Counter
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.domain import documents as document_rules
@@ -21,12 +21,13 @@ from chalicelib.domain.dte import PENDING, DteResult
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.observability import logger
-from chalicelib.services import dte_signing
+from chalicelib.services import dte_contingency, dte_signing
+from chalicelib.services.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import Transaction, run_with_retries
+from chalicelib.store.transaction import LostRace, Transaction, run_with_retries
 
 # Recording an answer runs again on fresh data when a concurrent write (a payment) got in the
 # way, a few times: after that the transmission stays pending and the hourly retry takes it.
@@ -37,127 +38,21 @@ RETRY_MIN_AGE_SECONDS = 300
 RETRY_BATCH = 100
 # A retry that found nothing left to record: answered meanwhile by another run.
 SKIPPED = "skipped"
+# A retry that got no answer (counted as pending): the authority is down, the run stops there.
+UNANSWERED = "unanswered"
+# Calls made in a request (after its confirmation committed) before the DTE is left pending for
+# the hourly run: two, so that the request ends within API Gateway's 29 seconds.
+REQUEST_ATTEMPTS = 2
 
 
-@dataclass(frozen=True)
-class Submission:
-    """What the authority's reception service (recepciondte) receives: the signed DTE and what the
-    request names beside it. `company_id` is ours: the stand-in checks the signature with that
-    company's registered key (the authority knows the company by the NIT it authenticated as)."""
-    company_id: int
-    nit: str
-    ambiente: str
-    tipo_dte: str
-    version: int
-    codigo_generacion: str
-    documento: str  # the DTE as a compact JWS
-
-
-class DteTransmitter(Protocol):
-    def transmit(self, submission: Submission) -> DteResult:
-        """Sends a signed DTE and returns the authority's answer; raises when none came (timeout,
-        authority unavailable)."""
-        ...
-
-    def invalidate(self, submission: Submission) -> DteResult:
-        """Sends a signed invalidation event (anulardte); the same answers."""
-        ...
-
-
-class TransmissionFailed(Exception):
-    """The tax authority did not answer."""
-
-
-class SandboxDteTransmitter:
-    """Stands in for the authority's reception service (locally and in tests): the signature checked
-    with the company's registered public key, the signed DTE checked against the schema as the
-    authority does, its codes and total; always the same answer for the same DTE, and an accepted
-    DTE's seal derived from its codes."""
-
-    def __init__(self, public_keys: Callable[[int], str | None]) -> None:
-        self.public_keys = public_keys
-
-    def transmit(self, submission: Submission) -> DteResult:
-        sent = self.verified(submission)
-        observations = ["documento: la firma no corresponde al certificado del emisor"] if sent is None \
-            else self.observations(sent)
-        if sent is not None and sent["identificacion"]["codigoGeneracion"] != submission.codigo_generacion:
-            observations.append("codigoGeneracion: no corresponde al documento firmado")
-        if observations:
-            return DteResult(accepted=False, received_at=clock.now_iso(), observations=observations)
-        return DteResult(accepted=True, received_at=clock.now_iso(), sello_recepcion=self.seal(sent))
-
-    def invalidate(self, submission: Submission) -> DteResult:
-        sent = self.verified(submission)
-        if sent is None:
-            observations = ["documento: la firma no corresponde al certificado del emisor"]
-        else:
-            observations = [f"{problem['field']}: {problem['message']}"
-                            for problem in dte_json.schema_problems(sent, dte_json.INVALIDATION)]
-        if observations:
-            return DteResult(accepted=False, received_at=clock.now_iso(), observations=observations)
-        return DteResult(accepted=True, received_at=clock.now_iso(), sello_recepcion=self.seal(sent))
-
-    def verified(self, submission: Submission) -> dict[str, Any] | None:
-        """The signed DTE when the signature is the company's key's (RS512), else None."""
-        from joserfc import jws
-        from joserfc.jwk import RSAKey
-
-        registered = self.public_keys(submission.company_id)
-        if registered is None:
-            return None
-        try:
-            signed = jws.deserialize_compact(submission.documento, RSAKey.import_key(registered),
-                                             algorithms=["RS512"])
-        except Exception:  # a forged, altered or malformed signature: all the same answer
-            return None
-        if signed.protected.get("alg") != "RS512":
-            return None
-        return json.loads(signed.payload, parse_float=Decimal)
-
-    @staticmethod
-    def observations(sent: dict[str, Any]) -> list[str]:
-        identification = sent["identificacion"]
-        found = [f"{problem['field']}: {problem['message']}" for problem in dte_json.schema_problems(sent)]
-        checks = (
-            (rules.is_codigo_generacion(identification["codigoGeneracion"]),
-             "identificacion.codigoGeneracion: debe ser un UUID v4 en mayúsculas"),
-            # a note's summary has no totalPagar: its operation's amount
-            (Decimal(sent["resumen"].get("totalPagar", sent["resumen"]["montoTotalOperacion"])) > 0,
-             "resumen.totalPagar: debe ser mayor que cero"),
-        )
-        return found + [message for passed, message in checks if not passed]
-
-    @staticmethod
-    def seal(sent: dict[str, Any]) -> str:
-        identification = sent["identificacion"]
-        codes = f"{identification['codigoGeneracion']}|{identification.get('numeroControl', 'anulacion')}"
-        return hashlib.sha256(codes.encode()).hexdigest().upper()[:40]
-
-
-class UnreachableDteTransmitter:
-    """An authority that never answers: how a timeout looks, to exercise the pending path and
-    the retry locally."""
-
-    def __init__(self, public_keys: Callable[[int], str | None] | None = None) -> None:
-        pass
-
-    def transmit(self, submission: Submission) -> DteResult:
-        raise TransmissionFailed("the tax authority did not answer (DTE_TRANSMITTER=unreachable)")
-
-    def invalidate(self, submission: Submission) -> DteResult:
-        return self.transmit(submission)
-
-
-TRANSMITTERS: dict[str, Callable[[Callable[[int], str | None]], DteTransmitter]] = {
-    "sandbox": SandboxDteTransmitter, "unreachable": UnreachableDteTransmitter}
-
-
-def configured_transmitter(table: Table) -> DteTransmitter:
-    name = get_settings().dte_transmitter
-    if name not in TRANSMITTERS:
-        raise ValueError(f"DTE_TRANSMITTER must be one of {', '.join(TRANSMITTERS)}, not {name!r}")
-    return TRANSMITTERS[name](lambda company_id: dte_signing.public_key(table, company_id))
+def configured_transmitter(table: Table, attempts: int | None = None) -> DteTransmitter:
+    """The authority at the configured URL, logged in to as each company with its password."""
+    settings = get_settings()
+    return HttpDteTransmitter(settings.dte_authority_url,
+                              lambda company_id: dte_signing.authority_password(table, company_id),
+                              timeout=settings.dte_authority_timeout_seconds,
+                              attempts=min(attempts or settings.dte_authority_attempts, settings.dte_authority_attempts),
+                              backoff=settings.dte_authority_backoff_seconds)
 
 
 # --- issuing: inside the confirming transaction ---------------------------------------------------
@@ -176,26 +71,19 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], partn
     transaction. The DTE is built in the authority's format and checked against its schema
     first: a document the authority's schema refuses is a 400 naming the field (`dte.<path>`),
     and nothing is stored."""
-    tipo_dte = rules.tipo_dte(document["type"], partner, source) if rules.issues_dte(company, document["type"]) else None
+    tipo_dte = _tipo(company, partner, document, source)
     if tipo_dte is None:
         return {}
     company_id, document_id = int(company["id"]), int(document["id"])
-    dte_signing.require_key(table, company_id)  # a DTE that could not be signed could never be sent
-    codigo = rules.new_codigo_generacion()
-    numero = rules.numero_control(tipo_dte, document["number"],
-                                  _next_control_number(transaction, table, company_id, tipo_dte))
-    now = clock.now_iso()
-    dte = rules.pending_dte(tipo_dte, codigo, numero)
-    dte.update(emisor=dte_json.issuer(company, document["number"], tipo_dte),
-               receptor=dte_json.receiver(tipo_dte, partner), horEmi=clock.local_time_in(company.get("country", "SV")),
-               items=dte_json.item_kinds(document["lines"], products or {}))
-    if source is not None and tipo_dte in rules.NOTE_TYPES.values():
-        dte["related"] = dte_json.related(source)
-    problems = dte_json.schema_problems(dte_json.authority_document({**document, "dte": dte}, _ambiente(company)))
-    if problems:
-        details = [{"field": f"dte.{problem['field']}", "message": problem["message"]} for problem in problems]
-        raise ValidationFailed(f"The tax authority's format refuses this document: {details[0]['field']}: "
-                               f"{details[0]['message']}", details=details)
+    today = clock.today_in(rules.DTE_COUNTRY)
+    if document["date"] != today:  # the authority receives a DTE dated the day it is issued, and no other
+        raise ValidationFailed.for_field("date", f"an El Salvador DTE is dated the day it is issued: {today}, "
+                                                 f"not {document['date']}")
+    dte_signing.require_credentials(table, company_id)
+    numero = rules.numero_control(tipo_dte, document["number"], _next_control_number(
+        transaction, table, company_id, tipo_dte, rules.point_of_sale(document["number"])))
+    dte = _checked(company, partner, document, products, source, tipo_dte, rules.new_codigo_generacion(), numero)
+    codigo, now = dte["codigoGeneracion"], clock.now_iso()
     transaction.put_new({**keys.dte_transmission(company_id, document_id),
                          **keys.dte_pending_index(company_id, document_id, now), "itemType": "DTE",
                          "companyId": company_id, "documentId": document_id, "status": PENDING,
@@ -203,20 +91,71 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], partn
     return {"codigoGeneracion": codigo, "dte": dte}
 
 
-def _ambiente(company: dict[str, Any]) -> str:
-    """00: the authority's test environment, 01: production (the company's setting)."""
-    return (company.get("dteIssuer") or {}).get("environment", "00")
+def check_format(table: Table, company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
+                 products: dict[int, dict[str, Any]] | None = None) -> None:
+    """What issuing the document as a DTE would refuse (the credentials, the authority's format),
+    writing nothing and taking no number: for what makes documents later (a scheduled invoice)."""
+    tipo_dte = _tipo(company, partner, document, None)
+    if tipo_dte is None:
+        return
+    dte_signing.require_credentials(table, int(company["id"]))
+    number = document.get("number") or "001-001-01-00000001"
+    _checked(company, partner, {**document, "number": number}, products, None, tipo_dte,
+             rules.new_codigo_generacion(), rules.numero_control(tipo_dte, number, 1))
 
 
-def _next_control_number(transaction: Transaction, table: Table, company_id: int, tipo_dte: str) -> int:
-    """Gap-free, taken in the confirming transaction under a condition on the number read: a
-    concurrent confirmation makes this one run again and take the next."""
-    key = keys.dte_control_sequence(company_id, tipo_dte)
+def _tipo(company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
+          source: dict[str, Any] | None) -> str | None:
+    if not rules.issues_dte(company, document["type"]):
+        return None
+    tipo_dte = rules.tipo_dte(document["type"], partner, source, document.get("withholding"))
+    if tipo_dte == rules.RETENCION and source is None:
+        raise ValidationFailed.for_field("sourceDocumentId", "required: an El Salvador comprobante de retención names "
+                                                             "the purchase (103 or 11) the IVA was withheld from")
+    return tipo_dte
+
+
+def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
+             products: dict[int, dict[str, Any]] | None, source: dict[str, Any] | None, tipo_dte: str, codigo: str,
+             numero: str) -> dict[str, Any]:
+    """The document's `dte` (its codes, the issuer and receiver as they are now, the time of issue,
+    what each line is), once its DTE passed the authority's schema; else a 400 naming each field."""
+    dte = rules.pending_dte(tipo_dte, codigo, numero)
+    dte.update(emisor=dte_json.issuer(company, document["number"], tipo_dte),
+               receptor=dte_json.receiver(tipo_dte, partner), horEmi=clock.local_time_in(company.get("country", "SV")),
+               items=dte_json.item_kinds(document["lines"], products or {}))
+    if source is not None and tipo_dte in rules.NOTE_TYPES.values():
+        dte["related"] = dte_json.related(source)
+    elif tipo_dte == rules.RETENCION:
+        dte["related"] = dte_json.withheld(source, document)
+    problems = dte_json.schema_problems(dte_json.authority_document({**document, "dte": dte}, dte_json.ambiente(company)))
+    if tipo_dte == rules.SUJETO_EXCLUIDO:
+        if Decimal(document.get("taxTotal") or 0) != 0:  # whoever is not registered for IVA charges none
+            problems.insert(0, {"field": "taxTotal", "message": "a purchase from a supplier without an NRC is a factura "
+                                                                "de sujeto excluido, which carries no IVA: set the lines' "
+                                                                "taxRate to 0, or the supplier's nrc"})
+        problems = [{**problem, "message": problem["message"].replace("customer's", "supplier's")}
+                    for problem in problems]
+    if problems:
+        details = [{"field": f"dte.{problem['field']}", "message": problem["message"]} for problem in problems]
+        raise ValidationFailed(f"The tax authority's format refuses this document: {details[0]['field']}: "
+                               f"{details[0]['message']}", details=details)
+    return dte
+
+
+def _next_control_number(transaction: Transaction, table: Table, company_id: int, tipo_dte: str, point: str) -> int:
+    """Gap-free per type and point of sale, taken in the confirming transaction under a condition
+    on the number read: a concurrent confirmation makes this one run again and take the next."""
+    key = keys.dte_control_sequence(company_id, tipo_dte, point)
     sequence = table.get(key)
     if sequence is None:
+        # every point starts after the company-wide sequence kept before there was one per point,
+        # whose numbers any point may have carried
+        legacy = table.get(keys.dte_control_sequence(company_id, tipo_dte))
+        number = int(legacy["nextNumber"]) if legacy else 1
         transaction.update(key, "SET nextNumber = :after", condition="attribute_not_exists(nextNumber)",
-                           values={":after": 2})
-        return 1
+                           values={":after": number + 1})
+        return number
     number = int(sequence["nextNumber"])
     transaction.update(key, "SET nextNumber = :after", condition="nextNumber = :n",
                        values={":n": number, ":after": number + 1})
@@ -234,7 +173,7 @@ def transmit_confirmed(table: Table, company: dict[str, Any], document: dict[str
     if not dte or dte.get("status") != PENDING:
         return document
     try:
-        changes = _transmit(table, company, document, transmitter or configured_transmitter(table))
+        changes = _transmit(table, company, document, transmitter or configured_transmitter(table, REQUEST_ATTEMPTS))
     except Exception:  # the confirmation stands; the retry sends it again
         logger.exception("DTE transmission not recorded; it stays pending",
                          extra={"companyId": company.get("id"), "documentId": document.get("id")})
@@ -245,33 +184,65 @@ def transmit_confirmed(table: Table, company: dict[str, Any], document: dict[str
 def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *,
                       min_age_seconds: int = RETRY_MIN_AGE_SECONDS, batch: int = RETRY_BATCH) -> dict[str, int]:
     """Sends again the pending transmissions of every company (oldest first, up to `batch` per
-    index shard), found through the sparse pending index. Returns how many ended accepted,
-    rejected, still pending, or skipped (answered meanwhile by another run, or gone)."""
+    index shard), found through the sparse pending index, those too old to be sent normally
+    through a contingency event first (services/dte_contingency.py). The first that gets no
+    answer ends the run: the authority is down, and waiting on it for every DTE would outlast the
+    function. Returns how many ended accepted, rejected, still pending, or skipped (answered
+    meanwhile by another run, or gone), how many went into contingency, how many events were
+    reported, and how many of those read were still pending past the authority's window."""
     transmitter = transmitter or configured_transmitter(table)
     cutoff = clock.iso(clock.now() - _dt.timedelta(seconds=min_age_seconds))
+    late = clock.iso(clock.now() - rules.AUTHORITY_WINDOW)
     tally: Counter[str] = Counter()
-    for partition in keys.dte_pending_partitions():
-        pending, _ = table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", None, cutoff),
-                                 limit=batch)
+    shards = [table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", None, cutoff),
+                          limit=batch)[0] for partition in keys.dte_pending_partitions()]
+    # still pending past the authority's window: what the DTE alarm counts
+    overdue = sum(transmission["createdAt"] < late for pending in shards for transmission in pending)
+    if overdue:
+        tally["overdue"] = overdue
+    for pending in shards:
+        tally.update(dte_contingency.handle_overdue(table, transmitter, pending))
         for transmission in pending:
-            tally[_retry(table, transmitter, int(transmission["companyId"]), int(transmission["documentId"]))] += 1
+            outcome = _retry(table, transmitter, transmission)
+            tally[PENDING if outcome == UNANSWERED else outcome] += 1
+            if outcome == UNANSWERED:
+                return dict(tally)
     return dict(tally)
 
 
-def _retry(table: Table, transmitter: DteTransmitter, company_id: int, document_id: int) -> str:
+def _retry(table: Table, transmitter: DteTransmitter, transmission: dict[str, Any]) -> str:
+    company_id, document_id = int(transmission["companyId"]), int(transmission["documentId"])
     found = table.batch_get([keys.company(company_id), _document_key(company_id, document_id)])
     company = found.get(keys.pair(keys.company(company_id)))
     document = found.get(keys.pair(_document_key(company_id, document_id)))
     if (company is None or document is None or document.get("status") != "confirmed"
             or (document.get("dte") or {}).get("status") != PENDING):
         return SKIPPED
+    if dte_contingency.held(document["dte"], transmission):
+        # not to be sent (normally it would be refused as late): to the back of the index, so what
+        # waits for its event never hides the transmissions behind it
+        _postpone(table, company_id, document_id)
+        return PENDING
     try:
         changes = _transmit(table, company, document, transmitter)
     except Exception:  # one transmission's trouble does not stop the run
         logger.exception("DTE retry not recorded; it stays pending",
                          extra={"companyId": company_id, "documentId": document_id})
         return PENDING
-    return changes["dte"]["status"] if changes else SKIPPED
+    if not changes:
+        return SKIPPED
+    return UNANSWERED if changes["dte"]["status"] == PENDING else changes["dte"]["status"]
+
+
+def _postpone(table: Table, company_id: int, document_id: int) -> None:
+    now = clock.now_iso()
+    try:
+        Transaction(table).update(keys.dte_transmission(company_id, document_id), "SET GSI1SK = :since",
+                                  condition="#status = :pending", names={"#status": "status"},
+                                  values={":since": keys.dte_pending_index(company_id, document_id, now)["GSI1SK"],
+                                          ":pending": PENDING}).commit()
+    except LostRace:  # answered meanwhile
+        pass
 
 
 def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
@@ -296,7 +267,7 @@ def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
 
 def _submission(table: Table, company: dict[str, Any], document: dict[str, Any]) -> Submission:
     """The DTE in the authority's format, signed with the company's key."""
-    sent = dte_json.authority_document(document, _ambiente(company))
+    sent = dte_json.authority_document(document, dte_json.ambiente(company))
     identification = sent["identificacion"]
     return Submission(company_id=int(company["id"]), nit=dte_json.digits(company.get("taxId")),
                       ambiente=identification["ambiente"], tipo_dte=identification["tipoDte"],
@@ -324,10 +295,13 @@ def _record(table: Table, company_id: int, document_id: int,
         changes = {"dte": dte, "version": int(document["version"]) + 1, "updatedAt": now}
         transaction = Transaction(table)
         _update_transmission(transaction, company_id, document_id, dte)
+        # the whole `dte` is written: on the document as read (the hourly run may have declared it
+        # in contingency meanwhile), else read again
         transaction.update(document_key, "SET #dte = :dte, #updated = :now ADD #version :one",
-                           condition="#dte.#status = :pending",
+                           condition="#dte.#status = :pending AND #version = :read",
                            names={"#dte": "dte", "#status": "status", "#updated": "updatedAt", "#version": "version"},
-                           values={":dte": dte, ":now": now, ":one": 1, ":pending": PENDING})
+                           values={":dte": dte, ":now": now, ":one": 1, ":pending": PENDING,
+                                   ":read": document["version"]})
         if dte["status"] == rules.ACCEPTED:
             outbox.emit(transaction, outbox.DOCUMENT_DTE_ACCEPTED, company_id, "document", document_id,
                         document_rules.event_data({**document, **changes}))

@@ -7,48 +7,93 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib import clock
+from chalicelib import clock, jsoncodec
 from chalicelib.domain import dte as rules
 from chalicelib.domain import dte_json
-from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.errors import ApiError, NotFound, ServiceUnavailable, ValidationFailed
 from chalicelib.observability import logger
-from chalicelib.services import accounts, documents, dte, dte_signing
+from chalicelib.services import accounts, document_reversals, documents, dte, dte_signing
 from chalicelib.services.commands import Command
+from chalicelib.services.dte_authority import DteTransmitter, Submission
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import LostRace, Transaction
+
+PENDING_INVALIDATION = "pendingInvalidation"
 
 
 def invalidate(command: Command, document_id: int, fields: dict[str, Any],
-               transmitter: dte.DteTransmitter | None = None) -> dict[str, Any]:
+               transmitter: DteTransmitter | None = None) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     document = documents.get_document(table, company_id, document_id)
-    documents.check_invalidatable(document)  # before the authority invalidates anything
-    replacement = _replacement(command, document, fields)
+    document_reversals.check_invalidatable(document)  # before the authority invalidates anything
     company = accounts.get_company(table, company_id)
     country = company.get("country", "SV")
-    codigo = rules.new_codigo_generacion()
-    ambiente = (company.get("dteIssuer") or {}).get("environment", "00")
-    sent = dte_json.invalidation(document, fields, codigo, clock.today_in(country), clock.local_time_in(country),
+    # an event sent before without an answer may be at the authority: it is completed as it was sent
+    pending = (document.get("dte") or {}).get(PENDING_INVALIDATION)
+    if pending is None:
+        pending = {"codigoGeneracion": rules.new_codigo_generacion(), "date": clock.today_in(country),
+                   "time": clock.local_time_in(country), "fields": fields}
+    fields = jsoncodec.loads(jsoncodec.dumps(pending["fields"]))  # read back from the table: ids as ints again
+    replacement = _replacement(command, document, fields)
+    ambiente = dte_json.ambiente(company)
+    sent = dte_json.invalidation(document, fields, pending["codigoGeneracion"], pending["date"], pending["time"],
                                  replacement, ambiente)
     problems = dte_json.schema_problems(sent, dte_json.INVALIDATION)
     if problems:
         details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
         raise ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "
                                f"{details[0]['message']}", details=details)
-    submission = dte.Submission(company_id=company_id, nit=sent["emisor"]["nit"], ambiente=ambiente,
-                                tipo_dte=document["dte"]["tipoDte"], version=2, codigo_generacion=codigo,
-                                documento=dte_signing.sign(table, company_id, sent))
+    submission = Submission(company_id=company_id, nit=sent["emisor"]["nit"], ambiente=ambiente,
+                            tipo_dte=document["dte"]["tipoDte"], version=2, codigo_generacion=pending["codigoGeneracion"],
+                            documento=dte_signing.sign(table, company_id, sent))
+    _record_pending(table, company_id, document, pending)
     try:
-        answer = (transmitter or dte.configured_transmitter(table)).invalidate(submission)
+        answer = (transmitter or dte.configured_transmitter(table, dte.REQUEST_ATTEMPTS)).invalidate(submission)
     except Exception:
         logger.exception("DTE invalidation got no answer", extra={"companyId": company_id, "documentId": document_id})
         raise ApiError("The tax authority did not answer; nothing was invalidated. Send it again.",
                        code="SERVICE_UNAVAILABLE", status=503) from None
     if not answer.accepted:
+        _forget_pending(table, company_id, document_id, pending["codigoGeneracion"])
         raise ApiError("The tax authority refused the invalidation.", code="DTE_INVALIDATION_REJECTED", status=400,
                        details=[{"field": "invalidation", "message": text} for text in answer.observations])
+    codigo = pending["codigoGeneracion"]
     record = {"codigoGeneracion": codigo, "selloRecepcion": answer.sello_recepcion, "acceptedAt": answer.received_at,
               "type": int(fields["invalidationType"]), "reason": fields.get("reason"),
               "replacementDocumentId": fields.get("replacementDocumentId")}
-    return documents.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"), record)
+    return document_reversals.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"), record)
+
+
+def _record_pending(table: Table, company_id: int, document: dict[str, Any], pending: dict[str, Any]) -> None:
+    """Records the event on the document before it is sent, in a transaction of its own: an
+    accepted invalidation whose answer was lost, or whose reversal then failed (a payment
+    registered meanwhile), is completed by sending the request again, which sends the same event,
+    and the authority answers it as it did. Only where no other request recorded its event."""
+    if (document.get("dte") or {}).get(PENDING_INVALIDATION) == pending:
+        return
+    _update_pending(table, company_id, int(document["id"]), "SET #dte.#pending = :pending",
+                    "attribute_not_exists(#dte.#pending)", {":pending": pending})
+
+
+def _forget_pending(table: Table, company_id: int, document_id: int, codigo: str) -> None:
+    """The authority refused the event: nothing of it is there. Only this request's record goes."""
+    _update_pending(table, company_id, document_id, "REMOVE #dte.#pending", "#dte.#pending.#codigo = :codigo",
+                    {":codigo": codigo})
+
+
+def _update_pending(table: Table, company_id: int, document_id: int, update: str, condition: str,
+                    values: dict[str, Any]) -> None:
+    try:
+        Transaction(table).update(
+            keys.entity(company_id, keys.DOCUMENT, document_id), f"{update} ADD #version :one",
+            condition=f"#dte.#status = :accepted AND {condition}",
+            names={"#dte": "dte", "#pending": PENDING_INVALIDATION, "#version": "version", "#status": "status",
+                   **({"#codigo": "codigoGeneracion"} if "#codigo" in condition else {})},
+            values={":one": 1, ":accepted": rules.ACCEPTED, **values}).commit()
+    except LostRace:
+        raise ServiceUnavailable("Another request is invalidating this document; send it again.",
+                                 code="CONCURRENT_UPDATE") from None
 
 
 def _replacement(command: Command, document: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any] | None:

@@ -1,7 +1,8 @@
-"""The key an El Salvador company signs its DTEs with (the private key of the certificate the
-Ministerio de Hacienda issued it), uploaded once, kept sealed (chalicelib.auth.sealing) and never
-answered; and the signing itself: the DTE as a compact JWS, RS512, header {"alg":"RS512",
-"typ":"JWS"}, as the authority's signer produces it."""
+"""What an El Salvador company holds from the Ministerio de Hacienda to issue DTEs, each uploaded
+once, kept sealed (chalicelib.auth.sealing) and never answered: the key it signs its DTEs with
+(the private key of the certificate the Ministerio issued it) and the password of the authority's
+API (whose user is the company's NIT). And the signing itself: the DTE as a compact JWS, RS512,
+header {"alg":"RS512", "typ":"JWS"}, as the authority's signer produces it."""
 from __future__ import annotations
 
 import hashlib
@@ -9,8 +10,11 @@ from typing import Any
 
 from chalicelib import clock, jsoncodec
 from chalicelib.auth import sealing
+from chalicelib.domain.dte_json import digits
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.services import accounts
 from chalicelib.services.commands import Command
+from chalicelib.services.dte_authority import forget_tokens
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -23,19 +27,28 @@ class SigningKeyMissing(ApiError):
     code = "DTE_SIGNING_KEY_MISSING"
 
 
-def _context(company_id: int) -> dict[str, str]:
-    return {"companyId": str(company_id), "purpose": "dte-signing-key"}
+class CredentialsMissing(ApiError):
+    status = 400
+    code = "DTE_AUTHORITY_CREDENTIALS_MISSING"
+
+
+def _context(company_id: int, purpose: str = "dte-signing-key") -> dict[str, str]:
+    return {"companyId": str(company_id), "purpose": purpose}
 
 
 def _shown(item: dict[str, Any]) -> dict[str, Any]:
     return {name: item[name] for name in ("fingerprint", "publicKey", "bits", "updatedAt")}
 
 
+def _own_company(command: Command, company_id: int) -> None:
+    if company_id != command.company_id:  # another company's is not found, as everywhere
+        raise NotFound("Company not found.")
+
+
 def store_key(command: Command, company_id: int, private_pem: str) -> dict[str, Any]:
     from joserfc.jwk import RSAKey
 
-    if company_id != command.company_id:
-        raise NotFound("Company not found.")
+    _own_company(command, company_id)
     try:
         key = RSAKey.import_key(private_pem)
     except Exception:  # whatever the parser says, the answer is the same
@@ -68,10 +81,47 @@ def public_key(table: Table, company_id: int) -> str | None:
     return None if item is None else str(item["publicKey"])
 
 
-def require_key(table: Table, company_id: int) -> None:
-    if table.get(keys.dte_signing_key(company_id)) is None:
+def require_credentials(table: Table, company_id: int) -> None:
+    """A DTE that could not be signed or sent could never be accepted: both are asked for before
+    one is issued."""
+    found = table.batch_get([keys.dte_signing_key(company_id), keys.dte_authority_credentials(company_id)])
+    if keys.pair(keys.dte_signing_key(company_id)) not in found:
         raise SigningKeyMissing("An El Salvador DTE is signed with the company's key: upload it first "
                                 "(PUT /companies/{id}/dte-signing-key).")
+    if keys.pair(keys.dte_authority_credentials(company_id)) not in found:
+        raise CredentialsMissing("An El Salvador DTE is sent to the tax authority with the company's API password: "
+                                 "set it first (PUT /companies/{id}/dte-authority-credentials).")
+
+
+def store_password(command: Command, company_id: int, password: str) -> dict[str, Any]:
+    _own_company(command, company_id)
+    user = digits(accounts.get_company(command.table, company_id).get("taxId"))
+    if not user:
+        raise ValidationFailed.for_field("password", "the authority's user is the company's NIT: set its taxId first")
+    item = {**keys.dte_authority_credentials(company_id), "itemType": "DTE_AUTHORITY_CREDENTIALS",
+            "sealedPassword": sealing.seal(password.encode("utf-8"), _context(company_id, "dte-authority-password")),
+            "updatedAt": clock.now_iso()}
+    transaction = command.transaction()
+    transaction.put(item)
+    answer = command.commit(transaction, {"user": user, "updatedAt": item["updatedAt"]})
+    forget_tokens(company_id)  # the old password's token (in this function's memory)
+    return answer
+
+
+def credentials_info(table: Table, company_id: int, requested_id: int) -> dict[str, Any]:
+    if requested_id != company_id:
+        raise NotFound("Company not found.")
+    item = table.get(keys.dte_authority_credentials(company_id))
+    if item is None:
+        raise NotFound("This company has no tax authority credentials.")
+    return {"user": digits(accounts.get_company(table, company_id).get("taxId")), "updatedAt": item["updatedAt"]}
+
+
+def authority_password(table: Table, company_id: int) -> str:
+    item = table.get(keys.dte_authority_credentials(company_id))
+    if item is None:
+        raise CredentialsMissing("The company's tax authority credentials are gone: set them again.")
+    return sealing.unseal(item["sealedPassword"], _context(company_id, "dte-authority-password")).decode("utf-8")
 
 
 def sign(table: Table, company_id: int, dte: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from chalicelib import clock
+from chalicelib.auth import sealing
 from chalicelib.auth.principal import Principal
 from chalicelib.domain import gateways as rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
@@ -35,6 +36,8 @@ GATEWAY_PRINCIPAL = "gateway"
 _GATEWAY_INACTIVE = ApiError("The payment gateway is inactive.", code="PAYMENT_GATEWAY_INACTIVE", status=400,
                              details=[{"field": "gatewayId", "message": "inactive"}])
 _LINK_NOT_FOUND = "Payment link not found."
+# what a gateway's secret is sealed for (chalicelib/auth/sealing.py)
+SECRET_PURPOSE = "gateway-secret"
 
 
 # --- gateways ---------------------------------------------------------------------------------------
@@ -44,11 +47,22 @@ def gateway_key(company_id: int, gateway_id: int) -> keys.Key:
 
 
 def view(item: dict[str, Any]) -> dict[str, Any]:
-    """A gateway as answered: never its secret, not even part of it; a fingerprint tells which
-    one is set."""
-    secret = str(item.get("secret") or "")
-    return {**{name: value for name, value in item.items() if name != "secret"},
-            "hasSecret": bool(secret), "secretFingerprint": rules.secret_fingerprint(secret) if secret else None}
+    """A gateway as answered: never its secret, not even part of it; a fingerprint (kept when it
+    was sealed) tells which one is set."""
+    legacy = str(item.get("secret") or "")  # written before secrets were sealed
+    fingerprint = item.get("secretFingerprint") or (rules.secret_fingerprint(legacy) if legacy else None)
+    return {**{name: value for name, value in item.items() if name not in ("secret", "sealedSecret")},
+            "hasSecret": bool(item.get("sealedSecret") or legacy), "secretFingerprint": fingerprint}
+
+
+def sealed_secret(company_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields with the gateway's secret sealed (never stored as it is) and its fingerprint;
+    the plaintext attribute of an item written before secrets were sealed goes (None)."""
+    if fields.get("secret") is None:
+        return fields
+    secret = str(fields["secret"])
+    return {**fields, "secret": None, "sealedSecret": sealing.seal_text(secret, company_id, SECRET_PURPOSE),
+            "secretFingerprint": rules.secret_fingerprint(secret)}
 
 
 def _stored(table: Table, company_id: int, gateway_id: int) -> dict[str, Any]:
@@ -79,7 +93,8 @@ def _require_active_method(table: Table, transaction: Transaction, company_id: i
 
 
 def create_gateway(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
-    item = records.new_small_record(command.table, command.company_id, keys.PAYMENT_GATEWAY, fields)
+    item = records.new_small_record(command.table, command.company_id, keys.PAYMENT_GATEWAY,
+                                    sealed_secret(command.company_id, fields))
     transaction = command.transaction()
     transaction.put_new(item)
     _require_active_method(command.table, transaction, command.company_id, fields["paymentMethodId"])
@@ -90,6 +105,7 @@ def update_gateway(command: Command, gateway_id: int, changes: dict[str, Any],
                    expected_version: int | None) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     current = _stored(table, company_id, gateway_id)
+    changes = sealed_secret(company_id, changes)
     return view(records.update_item(
         command, gateway_key(company_id, gateway_id), current, changes, expected_version,
         lambda transaction, _: _require_active_method(table, transaction, company_id, changes["paymentMethodId"])
@@ -257,7 +273,8 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
     gateway = table.get(gateway_key(company_id, int(link["gatewayId"])))
     if gateway is None:  # deleted: nothing can verify the notification
         raise NotFound(_LINK_NOT_FOUND)
-    rules.verify_signature(provider, str(gateway.get("secret") or ""), raw_body, headers, clock.epoch_seconds())
+    rules.verify_signature(provider, sealing.opened_text(gateway, company_id, SECRET_PURPOSE), raw_body, headers,
+                           clock.epoch_seconds())
     received_at = clock.now_iso()
     decision = {**keys.gateway_callback(company_id, provider, notification.transaction_id),
                 **keys.gateway_decision_index(company_id, int(link["gatewayId"]), received_at,

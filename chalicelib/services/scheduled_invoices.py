@@ -13,6 +13,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.auth.principal import Principal
+from chalicelib.domain import dte as dte_rules
 from chalicelib.domain import schedules
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.observability import logger
@@ -178,6 +179,7 @@ def run_due(table: Table) -> dict[str, int]:
     concurrent run)."""
     summary = {"created": 0, "failed": 0, "skipped": 0}
     todays: dict[int, str | None] = {}
+    issued_today: dict[int, bool] = {}
     high = f"{_latest_today()}#~"  # "~" sorts after the company and schedule ids of the day
     for partition in keys.schedule_due_partitions():
         for schedule in table.query_all(partition=("GSI2PK", partition), index=GSI2, sort_range=("GSI2SK", None, high)):
@@ -186,7 +188,8 @@ def run_due(table: Table) -> dict[str, int]:
                 if company_id not in todays:
                     company = table.get(keys.company(company_id))
                     todays[company_id] = _today(company) if company else None
-                outcome = _run_schedule(table, schedule, todays[company_id])
+                    issued_today[company_id] = bool(company) and dte_rules.issues_dte(company, SALES_INVOICE)
+                outcome = _run_schedule(table, schedule, todays[company_id], issued_today[company_id])
             except Exception:  # reading it failed (throttled, malformed): the others still run
                 logger.exception("scheduled invoice not run", extra={"schedule": schedule.get("SK")})
                 outcome = {"failed": 1}
@@ -196,9 +199,11 @@ def run_due(table: Table) -> dict[str, int]:
     return summary
 
 
-def _run_schedule(table: Table, schedule: dict[str, Any], today: str | None) -> dict[str, int]:
+def _run_schedule(table: Table, schedule: dict[str, Any], today: str | None, issued_today: bool = False) -> dict[str, int]:
     """The schedule's due runs up to its company's today, oldest first, at most CATCH_UP_LIMIT.
-    A failed run is recorded and ends the schedule's turn: it stays due for the next run."""
+    A failed run is recorded and ends the schedule's turn: it stays due for the next run. An
+    invoice that is a DTE (El Salvador) is dated today, the day it is issued, even when it
+    catches up a run missed earlier."""
     if today is None:
         return {"skipped": 1}
     runs = schedules.due_runs(_recurrence(schedule), _dt.date.fromisoformat(schedule["nextRunDate"]),
@@ -210,7 +215,7 @@ def _run_schedule(table: Table, schedule: dict[str, Any], today: str | None) -> 
     for run in runs:
         run_date = run.isoformat()
         try:
-            advanced = _make_invoice(command, schedule, run_date)
+            advanced = _make_invoice(command, schedule, run_date, today if issued_today else run_date)
         except ApiError as error:
             _record_failure(command, schedule, run_date, error.code, f"{run_date}: {error.message}")
             return {"created": created, "failed": 1}
@@ -226,7 +231,7 @@ def _run_schedule(table: Table, schedule: dict[str, Any], today: str | None) -> 
     return {"created": created}
 
 
-def _make_invoice(command: Command, schedule: dict[str, Any], run_date: str) -> dict[str, Any] | None:
+def _make_invoice(command: Command, schedule: dict[str, Any], run_date: str, dated: str) -> dict[str, Any] | None:
     """The invoice of one run date, committed with the schedule's advance under the condition
     that the schedule is still as read and still waits for this date. A lost race reads the
     schedule again: advanced past the date, another run made the invoice (None); otherwise this
@@ -245,7 +250,7 @@ def _make_invoice(command: Command, schedule: dict[str, Any], run_date: str) -> 
             transaction.update_fields(key, changes, int(current["version"]), also_require="#next = :run",
                                       names={"#next": "nextRunDate"}, values={":run": run_date})
 
-        documents.create_document(command, _invoice_fields(current, run_date), extra_writes=advance_schedule)
+        documents.create_document(command, _invoice_fields(current, dated), extra_writes=advance_schedule)
         advanced = {name: value for name, value in {**current, **changes}.items() if value is not None}
         return {**advanced, "version": int(current["version"]) + 1}
 
@@ -266,9 +271,9 @@ def _invoice_request(schedule: dict[str, Any]) -> dict[str, Any]:
     return {"businessPartnerId": int(schedule["businessPartnerId"]), "lines": lines}
 
 
-def _invoice_fields(schedule: dict[str, Any], run_date: str) -> dict[str, Any]:
+def _invoice_fields(schedule: dict[str, Any], dated: str) -> dict[str, Any]:
     condition = schedule.get("paymentConditionId")
-    return {**_invoice_request(schedule), "type": SALES_INVOICE, "date": run_date,
+    return {**_invoice_request(schedule), "type": SALES_INVOICE, "date": dated,
             "paymentConditionId": int(condition) if condition is not None else None,
             "reference": f"SCHEDULE-{int(schedule['id'])}"}
 

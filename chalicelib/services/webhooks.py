@@ -10,11 +10,13 @@ import socket
 from typing import Any, Callable
 
 from chalicelib import clock, jsoncodec
+from chalicelib.auth import sealing
 from chalicelib.domain import webhook_urls
 from chalicelib.domain import webhooks as rules
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.events.queue import DeliveryQueue
+from chalicelib.observability import record_delivery
 from chalicelib.services import records, webhook_http
 from chalicelib.services.commands import Command
 from chalicelib.settings import get_settings
@@ -23,6 +25,8 @@ from chalicelib.store.listing import Page, decode_cursor, encode_cursor
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
+# what a subscription's signing secret is sealed for (chalicelib/auth/sealing.py)
+SECRET_PURPOSE = "webhook-secret"
 # webhook.test is sent only by the test button: nobody subscribes to it
 SUBSCRIBABLE_EVENTS = tuple(event for event in outbox.EVENT_KINDS if event != outbox.WEBHOOK_TEST)
 PENDING, RETRYING, DELIVERED, FAILED, SKIPPED = "pending", "retrying", "delivered", "failed", "skipped"
@@ -39,7 +43,7 @@ class _AlreadyThere(ApiError):
 
 def view(item: dict[str, Any]) -> dict[str, Any]:
     """A subscription as listed: never its secret."""
-    return {name: value for name, value in item.items() if name != "secret"}
+    return {name: value for name, value in item.items() if name not in ("secret", "sealedSecret")}
 
 
 def list_webhooks(table: Table, company_id: int, page: int, limit: int) -> Page:
@@ -79,7 +83,7 @@ def create_webhook(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     secret = rules.new_secret()
     item = records.new_small_record(command.table, command.company_id, keys.WEBHOOK, {
         **fields, "url": _checked_url(fields["url"]), "events": list(dict.fromkeys(fields["events"])),
-        "secret": secret})
+        "sealedSecret": sealing.seal_text(secret, command.company_id, SECRET_PURPOSE)})
     transaction = command.transaction()
     transaction.put_new(item)
     return command.commit(transaction, {**view(item), "secret": secret}, replay={**view(item), "secret": None})
@@ -205,7 +209,8 @@ def deliver(table: Table, queue: DeliveryQueue, message: dict[str, Any], *, rece
         return True
     settings = get_settings()
     body = delivery["body"].encode()
-    headers = rules.delivery_headers(subscription["secret"], delivery["event"], delivery["id"],
+    headers = rules.delivery_headers(sealing.opened_text(subscription, company_id, SECRET_PURPOSE),
+                                     delivery["event"], delivery["id"],
                                      clock.epoch_seconds(), body)
     result = (send or webhook_http.post)(subscription["url"], body, headers, timeout=settings.webhook_timeout_seconds,
                   allow_insecure=settings.allow_insecure_webhooks)
@@ -219,6 +224,7 @@ def deliver(table: Table, queue: DeliveryQueue, message: dict[str, Any], *, rece
              "lastAttemptAt = :at ADD attemptCount :one",
         names={"#status": "status"},
         values={":none": [], ":attempt": [attempt], ":status": status, ":at": attempt["at"], ":one": 1}).commit()
+    record_delivery(result.ok, result.duration_ms)
     if result.ok:
         return True
     # the last failure comes back at once, for the redrive to move it to the dead-letter queue

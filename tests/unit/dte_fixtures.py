@@ -34,7 +34,11 @@ def line(quantity: str, price: str, rate: str, treatment: str | None = None, dis
             "subtotal": subtotal, "tax": tax, "total": subtotal + tax}
 
 
-OUR_TYPE = {"01": "01", "03": "01", "05": "06", "06": "07"}  # the authority's type -> ours
+OUR_TYPE = {"01": "01", "03": "01", "05": "06", "06": "07", "14": "11"}  # the authority's type -> ours
+# a supplier who is not a registered taxpayer (no NRC): we issue the factura de sujeto excluido
+EXCLUDED_SUPPLIER = {"name": "Juan Pérez", "taxId": "01234567-8", "economicActivityCode": "01460",
+                     "economicActivity": "Cría de aves de corral", "department": "05", "municipality": "11",
+                     "address": "Cantón El Sauce, Santa Tecla", "phone": "7000-1234", "email": "juan@example.com"}
 
 
 def confirmed(tipo: str, partner: dict, lines: list[dict], corrects: dict | None = None, **fields) -> dict:

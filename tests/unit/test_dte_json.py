@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from chalicelib.domain import dte_json
-from tests.unit.dte_fixtures import CONSUMER, SV, TAXPAYER, confirmed, line
+from tests.unit.dte_fixtures import CONSUMER, EXCLUDED_SUPPLIER, SV, TAXPAYER, confirmed, line
 
 
 def test_a_factura_prices_include_the_iva_and_validates():
@@ -60,6 +60,65 @@ def test_a_credito_fiscal_lists_the_iva_as_a_tribute_and_validates():
                                               "complemento": "Colonia Escalón, San Salvador"},
                                 "telefono": "2555-0000", "correo": "compras@beta.example", "nombreComercial": None}
     assert sent["identificacion"]["version"] == 3
+
+
+def test_a_factura_de_sujeto_excluido_lists_what_was_bought_and_validates():
+    # bought from a farmer without an NRC: 30 x 4.50 = 135 of eggs and 1 x 15 of transport, 5 of discount:
+    # 145; no IVA (the seller is not registered for it); on credit
+    document = confirmed("14", EXCLUDED_SUPPLIER, [line("30", "4.50", "0"), line("1", "15", "0", discount="5")],
+                         dueDate="2026-11-30")
+    sent = dte_json.authority_document(document)
+    assert dte_json.schema_problems(sent) == []
+    eggs, transport = sent["cuerpoDocumento"]
+    assert (eggs["precioUni"], eggs["compra"], eggs["montoDescu"]) == (Decimal("4.50"), Decimal("135.00"), 0)
+    assert (transport["compra"], transport["montoDescu"]) == (Decimal("10"), Decimal("5"))
+    assert set(eggs) == {"numItem", "tipoItem", "cantidad", "codigo", "uniMedida", "descripcion", "precioUni",
+                         "montoDescu", "compra"}
+    summary = sent["resumen"]
+    assert summary == {"totalCompra": Decimal("145.00"), "descu": 0, "totalDescu": Decimal("5"),
+                       "subTotal": Decimal("145.00"), "ivaRete1": 0, "reteRenta": 0, "totalPagar": Decimal("145.00"),
+                       "totalLetras": "CIENTO CUARENTA Y CINCO DÓLARES CON 00/100", "condicionOperacion": 2,
+                       "pagos": None, "observaciones": None}
+    # the supplier is the receptor of this format: named by its DUI (no hyphen in this format), no NRC to give
+    assert sent["receptor"] == {"tipoDocumento": "13", "numDocumento": "012345678", "nombre": "Juan Pérez",
+                                "codActividad": "01460", "descActividad": "Cría de aves de corral",
+                                "direccion": {"departamento": "05", "municipio": "11",
+                                              "complemento": "Cantón El Sauce, Santa Tecla"},
+                                "telefono": "7000-1234", "correo": "juan@example.com"}
+    assert sent["identificacion"]["tipoDte"] == "14" and sent["identificacion"]["version"] == 1
+    assert "tipoEstablecimiento" not in sent["emisor"] and sent["apendice"] is None
+
+
+def test_a_comprobante_de_retencion_names_the_purchase_the_base_and_the_iva_withheld():
+    from chalicelib.domain import dte
+
+    # we bought 500 taxed and 20 exempt from a taxpayer (its crédito fiscal, an electronic DTE) and
+    # withheld 1 % of the 500: 5.00
+    purchase = {"type": "103", "number": "001-001-103-00000004", "date": "2026-11-01",
+                "supplierDocumentNumber": "7DE5A3C1-0B2F-4E8D-9A6C-1F3B5D7E9A0C",
+                "lines": [line("5", "100", "0.13"), line("1", "20", "0")]}
+    certificate = {"id": 9, "type": "05", "number": "001-001-05-00000001", "date": "2026-11-02",
+                   "dueDate": "2026-11-02", "currency": "USD", "total": Decimal("5.00"),
+                   "lines": [line("1", "5", "0")], "withholding": {"tax": "iva", "side": "purchases"}}
+    assert dte.tipo_dte("05", TAXPAYER, purchase, certificate["withholding"]) == "07"
+    assert dte.tipo_dte("05", TAXPAYER, purchase, {"tax": "iva", "side": "sales"}) is None
+    state = dte.pending_dte("07", dte.new_codigo_generacion(), "DTE-07-00010001-000000000000001")
+    state.update(emisor=dte_json.issuer(SV, certificate["number"], "07"), receptor=dte_json.receiver("07", TAXPAYER),
+                 horEmi="09:00:00", related=dte_json.withheld(purchase, certificate))
+    sent = dte_json.authority_document({**certificate, "dte": state})
+    assert dte_json.schema_problems(sent) == []
+    assert sent["cuerpoDocumento"] == [{
+        "numItem": 1, "tipoDte": "03", "tipoDoc": 2, "numDocumento": "7DE5A3C1-0B2F-4E8D-9A6C-1F3B5D7E9A0C",
+        "fechaEmision": "2026-11-01", "montoSujetoGrav": Decimal("500.00"), "codigoRetencionMH": "22",
+        "ivaRetenido": Decimal("5.00"), "descripcion": "Retención de IVA sobre 001-001-103-00000004"}]
+    assert sent["resumen"] == {"totalSujetoRetencion": Decimal("500.00"), "totalIVAretenido": Decimal("5.00"),
+                               "totalIVAretenidoLetras": "CINCO DÓLARES CON 00/100"}
+    assert sent["receptor"]["tipoDocumento"] == "36" and sent["receptor"]["nrc"] == "7654321"
+    assert (sent["emisor"]["codigo"], sent["emisor"]["puntoVenta"]) == ("0001", "0001")
+    # 13 % of the base is C4; anything else C9; a supplier's number that is no generation code: physical
+    assert dte_json.withheld(purchase, {"total": "65.00"})["codigoRetencionMH"] == "C4"
+    paper = dte_json.withheld({**purchase, "supplierDocumentNumber": "F-0012"}, {"total": "7"})
+    assert (paper["tipoDoc"], paper["numDocumento"], paper["codigoRetencionMH"]) == (1, "F-0012", "C9")
 
 
 def test_what_the_schema_refuses_is_named_with_where_it_comes_from():

@@ -129,3 +129,8 @@ def book_correction_index(company_id: int, date: str, document_id: int, version:
 def dte_signing_key(company_id: int) -> Key:
     """El Salvador: the company's sealed DTE signing key (one per company)."""
     return {"PK": company_prefix(company_id), "SK": "DTE_SIGNING_KEY"}
+
+
+def dte_authority_credentials(company_id: int) -> Key:
+    """El Salvador: the sealed password of the tax authority's API (one per company)."""
+    return {"PK": company_prefix(company_id), "SK": "DTE_AUTHORITY_CREDENTIALS"}

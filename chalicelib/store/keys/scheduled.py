@@ -30,9 +30,11 @@ def dte_transmission(company_id: int, document_id: int) -> Key:
     return {"PK": entity(company_id, DOCUMENT, document_id)["PK"], "SK": "DTE"}
 
 
-def dte_control_sequence(company_id: int, tipo_dte: str) -> Key:
-    """The DTE control numbers of one DTE type: advanced in the confirming transaction."""
-    return {"PK": company_prefix(company_id), "SK": f"DTESEQ#{tipo_dte}"}
+def dte_control_sequence(company_id: int, tipo_dte: str, point: str | None = None) -> Key:
+    """The DTE control numbers of one DTE type at one establishment and point of sale (EEEEPPPP):
+    advanced in the confirming transaction. Without a point: the company-wide sequence kept before
+    sequences were per point, after which every point starts."""
+    return {"PK": company_prefix(company_id), "SK": f"DTESEQ#{tipo_dte}" + (f"#{point}" if point else "")}
 
 
 # Transmissions still pending, of every company, oldest first: the hourly retry reads these

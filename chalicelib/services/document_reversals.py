@@ -1,0 +1,153 @@
+"""Undoing a confirmed document, each command one transaction like every document command
+(services/documents.py): a purchase invoice back to draft (unconfirm), a note or import
+cancelled, an El Salvador DTE invalidated once the authority accepted it, an unconfirmed purchase
+invoice deleted. Stock, the entry and the partner balance go back as they came."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import documents as rules
+from chalicelib.domain import dte as dte_rules
+from chalicelib.domain.accounting import ZERO
+from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT
+from chalicelib.errors import ValidationFailed
+from chalicelib.events import outbox
+from chalicelib.services import book_corrections
+from chalicelib.services.commands import Command
+from chalicelib.services.document_content import Context, document_key, today
+from chalicelib.services.documents import (
+    Plan,
+    add_stock,
+    commit,
+    credit_source,
+    emit,
+    get_document,
+    load_existing,
+    move_partner_balance,
+    now_fields,
+)
+from chalicelib.services.inventory import StockWrites
+from chalicelib.services.posting import JournalWrites, get_entry
+
+
+def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
+    """Undoing a confirmation: stock back, the entry reversed, the partner balance back."""
+    if date < document["date"]:
+        raise ValidationFailed.for_field("date", f"must not be before the document's date {document['date']}")
+    add_stock(plan, document, document.get("stockMoves") or [], -1, date, "reversal")
+    if document.get("stockMoves") or plan.context.kind.balance:
+        plan.journal.require_open(date)
+    credit_source(plan, document, -1)
+    book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date)
+    changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "journalEntryId": None, "reversalDate": date}
+    if document.get("journalEntryId") is not None:
+        entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
+        reversal = plan.journal.reverse(plan.context.table, entry, date)
+        changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), int(reversal["id"])]
+    move_partner_balance(plan, document, -1, date)
+    return changes
+
+
+def reversal_date(context: Context, document: dict[str, Any], date: str | None) -> str:
+    return date or max(today(context), document["date"])
+
+
+def check_unpaid(document: dict[str, Any]) -> None:
+    """Undoing a confirmation needs the document untouched by payments and credit notes."""
+    if Decimal(document.get("paidTotal", 0)) != 0 or Decimal(document.get("pending", 0)) != Decimal(document["total"]):
+        raise rules.has_payments()
+    if Decimal(document.get("creditedTotal", 0)) != 0:
+        raise rules.DocumentStateError("Credit notes correct this document; cancel them first.",
+                                       code="DOCUMENT_HAS_CREDIT_NOTES")
+
+
+def unconfirm_document(command: Command, document_id: int, date: str | None = None) -> dict[str, Any]:
+    document, context = load_existing(command, document_id, strict=False)
+    if not context.kind.unconfirmable:
+        raise rules.DocumentStateError(f"Only purchase invoices (103) can be unconfirmed, not type {document['type']}.",
+                                       code="DOCUMENT_NOT_UNCONFIRMABLE")
+    if document["status"] != CONFIRMED:
+        raise rules.wrong_status("unconfirmed", document["status"], CONFIRMED)
+    if document.get("dte"):  # a factura de sujeto excluido we issued: the authority has (or had) it
+        raise rules.DocumentStateError(
+            "An El Salvador electronic tax document (DTE) is not unconfirmed: once accepted, invalidate it "
+            "(POST /documents/{id}/invalidate).", code="DOCUMENT_NOT_UNCONFIRMABLE")
+    check_unpaid(document)
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    draft = now_fields(document)
+    draft.update(reverse(plan, draft, reversal_date(context, document, date)), status=DRAFT, confirmedAt=None)
+    plan.count(draft, 1)
+    return commit(command, plan, draft, previous=document)
+
+
+def cancel_document(command: Command, document_id: int, date: str | None = None,
+                    reason: str | None = None) -> dict[str, Any]:
+    document, context = load_existing(command, document_id, strict=False)
+    if not context.kind.cancellable:
+        raise rules.not_cancellable(context.kind)
+    if document["status"] != CONFIRMED:
+        raise rules.wrong_status("cancelled", document["status"], CONFIRMED)
+    if (document.get("dte") or {}).get("status") in (dte_rules.PENDING, dte_rules.ACCEPTED):
+        raise rules.DocumentStateError(
+            "An El Salvador electronic tax document (DTE) is invalidated at the tax authority, not cancelled here: "
+            "once accepted, POST /documents/{id}/invalidate.", code="DOCUMENT_NOT_CANCELLABLE")
+    check_unpaid(document)
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    cancelled = now_fields(document)
+    cancelled.update(reverse(plan, cancelled, reversal_date(context, document, date)), status=CANCELLED,
+                     cancelledAt=clock.now_iso(), cancelReason=reason)
+    plan.count(cancelled, 1)
+    emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
+    return commit(command, plan, cancelled, previous=document)
+
+
+def check_invalidatable(document: dict[str, Any]) -> None:
+    """A DTE is invalidated when the authority accepted it and the document can be undone: checked
+    before asking the authority, and again in the reversing command."""
+    dte_status = (document.get("dte") or {}).get("status")
+    if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
+        raise rules.DocumentStateError(
+            "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
+            f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
+    check_unpaid(document)
+
+
+def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
+                        invalidation: dict[str, Any]) -> dict[str, Any]:
+    """The tax authority accepted the invalidation of the document's DTE: reversed like a
+    cancellation (stock, entry, partner balance), whatever its type, with the DTE invalidated."""
+    document, context = load_existing(command, document_id, strict=False)
+    check_invalidatable(document)  # again: a payment may have come while the authority answered
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    cancelled = now_fields(document)
+    cancelled.update(reverse(plan, cancelled, reversal_date(context, document, date)), status=CANCELLED,
+                     cancelledAt=clock.now_iso(), cancelReason=reason,
+                     dte={**{name: value for name, value in document["dte"].items() if name != "pendingInvalidation"},
+                          "status": dte_rules.INVALIDATED, "invalidation": invalidation})
+    plan.count(cancelled, 1)
+    emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
+    emit(plan, outbox.DOCUMENT_DTE_INVALIDATED, cancelled)
+    return commit(command, plan, cancelled, previous=document)
+
+
+def delete_document(command: Command, document_id: int) -> dict[str, Any]:
+    """Web app only: an unconfirmed purchase invoice (103) goes for good. Its stock and entries
+    were reversed when it was unconfirmed; those records stay, as history."""
+    document = get_document(command.table, command.company_id, document_id)
+    kind = rules.KINDS[document["type"]]
+    if not kind.deletable or document["status"] != DRAFT:
+        raise rules.DocumentStateError("Only an unconfirmed purchase invoice (103) can be deleted; cancel or "
+                                       "credit other documents.", code="DOCUMENT_NOT_DELETABLE")
+    context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
+    plan = Plan(context, command.transaction(), JournalWrites(command.company_id),
+                StockWrites(command.company_id, True))
+    plan.count(document, -1)
+    transaction = plan.finish()
+    transaction.delete(document_key(command.company_id, document_id), condition="#v = :v AND #s = :draft",
+                       names={"#v": "version", "#s": "status"}, values={":v": int(document["version"]), ":draft": DRAFT})
+    return command.commit(transaction, {"id": document_id, "deleted": True})

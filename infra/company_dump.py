@@ -1,0 +1,68 @@
+"""One company's items out of a table and back in: how a company is restored from a point-in-time
+copy of the table (docs/operations.md#restore) without touching any other company.
+
+A company's items are those under its partitions (`C#{id}` and `C#{id}#...`) and the few kept
+under global partitions that belong to it: its members' side of each membership
+(`USER#{u}` / `COMPANY#{id}`), its API keys, invitations and payment links (`companyId`).
+Users themselves (and their e-mail index), sessions, failed-login windows and the global id
+counters are shared or transient: neither exported nor replaced.
+
+Items travel in DynamoDB's typed form (`{"S": ...}`, `{"N": ...}`), so every attribute comes back
+exactly as it was. Importing replaces: the company's items that the dump does not hold are
+deleted, every item of the dump is written."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+# global partitions whose items carry the company they belong to
+_OWNED_GLOBAL_PREFIXES = ("KEY#", "INVITE#", "PAYLINK#")
+_BATCH = 25
+
+
+def belongs_to(item: dict[str, Any], company_id: int) -> bool:
+    """Whether a typed item is one of the company's."""
+    partition, sort = item["PK"]["S"], item["SK"]["S"]
+    if partition == f"C#{company_id}" or partition.startswith(f"C#{company_id}#"):
+        return True
+    if partition.startswith("USER#"):
+        return sort == f"COMPANY#{company_id:012d}"
+    owner = item.get("companyId", {}).get("N")
+    return partition.startswith(_OWNED_GLOBAL_PREFIXES) and owner is not None and int(owner) == company_id
+
+
+def _scan(client: Any, table_name: str) -> Iterator[dict[str, Any]]:
+    start = None
+    while True:
+        page = client.scan(TableName=table_name, **({"ExclusiveStartKey": start} if start else {}))
+        yield from page["Items"]
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            return
+
+
+def export_company(client: Any, table_name: str, company_id: int) -> dict[str, Any]:
+    """The company's items (a whole scan of the table: an operator's command, not a request's)."""
+    items = [item for item in _scan(client, table_name) if belongs_to(item, company_id)]
+    items.sort(key=lambda item: (item["PK"]["S"], item["SK"]["S"]))
+    return {"format": "business-api/company-dump/1", "table": table_name, "companyId": company_id, "items": items}
+
+
+def import_company(client: Any, table_name: str, dump: dict[str, Any], company_id: int) -> dict[str, int]:
+    """Makes the company's items in the table exactly the dump's. `company_id` must repeat the
+    dump's, so that a dump is never imported over another company by mistake."""
+    if dump.get("format") != "business-api/company-dump/1":
+        raise ValueError("not a company dump (format business-api/company-dump/1)")
+    if int(dump["companyId"]) != company_id:
+        raise ValueError(f"the dump holds company {dump['companyId']}, not {company_id}")
+    items = dump["items"]
+    if not all(belongs_to(item, company_id) for item in items):
+        raise ValueError("the dump holds items of another company")
+    wanted = {(item["PK"]["S"], item["SK"]["S"]) for item in items}
+    stale = [{"PK": item["PK"], "SK": item["SK"]} for item in _scan(client, table_name)
+             if belongs_to(item, company_id) and (item["PK"]["S"], item["SK"]["S"]) not in wanted]
+    requests = [{"DeleteRequest": {"Key": key}} for key in stale] + [{"PutRequest": {"Item": item}} for item in items]
+    for start in range(0, len(requests), _BATCH):
+        pending: dict[str, Any] = {table_name: requests[start:start + _BATCH]}
+        while pending:
+            pending = client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
+    return {"deleted": len(stale), "written": len(items)}

@@ -1,0 +1,62 @@
+"""What the El Salvador DTE tests share: an SV shop (its fixtures), a taxpayer, printing, and
+what the table holds of a document's DTE."""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from chalicelib.store import keys
+from infra.dte_authority import seal_of
+from tests.documents_support import Shop, outbox_payloads
+
+UPPERCASE_UUID4 = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")
+CUSTOMER_NIT = "0614-250585-102-7"
+SAMPLES = Path(__file__).resolve().parent.parent / "build" / "reports"
+
+
+def sv_shop(api, company) -> Shop:
+    return Shop(api, company, country="SV")
+
+
+def taxpayer_of(shop: Shop) -> int:
+    """A registered taxpayer with what a crédito fiscal names of it."""
+    return shop.created("/business-partners", {
+        "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
+        "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
+        "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@beta.example",
+        "phone": "2555-0000"})["id"]
+
+
+def printed(shop: Shop, document: dict, sample: str) -> str:
+    """The document's PDF, saved under build/reports to look at; its text."""
+    answer = shop.api.http.request("POST", f"/documents/{document['id']}/print", body=b"{}", headers={
+        "authorization": f"Bearer {shop.key}", "accept": "application/pdf", "content-type": "application/json"})
+    assert answer.status_code == 200, answer.body[:300]
+    SAMPLES.mkdir(parents=True, exist_ok=True)
+    (SAMPLES / sample).write_bytes(answer.body)
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(answer.body)).pages)
+
+
+def invoice(shop: Shop, partner: int, **fields) -> dict:
+    return shop.document("01", [(shop.service, 2, 50)], partner=partner, **fields)
+
+
+def events(table, company_id: int, document_id: int) -> list[dict]:
+    return [payload for payload in outbox_payloads(table, company_id)
+            if payload["resourceType"] == "document" and int(payload["resourceId"]) == document_id]
+
+
+def transmission(table, company_id: int, document_id: int) -> dict | None:
+    return table.get(keys.dte_transmission(company_id, document_id))
+
+
+def assert_accepted(document: dict) -> None:
+    dte = document["dte"]
+    assert dte["status"] == "accepted"
+    assert dte["codigoGeneracion"] == document["codigoGeneracion"]
+    assert dte["selloRecepcion"] == seal_of(dte["codigoGeneracion"], dte["numeroControl"])
+    assert dte["observations"] == [] and dte["lastError"] is None
+    assert dte["acceptedAt"] and dte["acceptedAt"] == dte["transmittedAt"]

@@ -1,0 +1,165 @@
+"""El Salvador: a DTE the authority could not receive within its 24-hour window goes through
+contingency: the hourly run declares it, reports it in a contingency event the stand-in checks
+(schema, signature, issuer), and sends it under the deferred model; the stand-in refuses a
+deferred DTE no event reported."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from chalicelib import clock
+from chalicelib.services.dte import retry_pending_dte
+from infra.dte_authority import seal_of
+from tests.documents_support import SV_ISSUER, Shop
+
+RESPONSIBLE = {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"}
+
+
+@pytest.fixture
+def shop(api, company_a) -> Shop:
+    return Shop(api, company_a, country="SV")
+
+
+@pytest.fixture
+def later(monkeypatch):
+    """Moves the clock (the service's and the stand-in's) this many hours past now."""
+    start = clock.now()
+
+    def move(hours: float) -> None:
+        moment = start + dt.timedelta(hours=hours)
+        monkeypatch.setattr(clock, "now", lambda: moment)
+    return move
+
+
+def test_a_dte_not_received_in_time_is_reported_in_contingency_then_sent_deferred(dte_authority, shop, table, later):
+    dte_authority.faults(unavailable=True)
+    invoice = shop.document("01", [(shop.service, 2, 50)])
+    codigo = invoice["codigoGeneracion"]
+    assert invoice["dte"]["status"] == "pending" and invoice["dte"]["contingency"] is None
+    dte_authority.faults(unavailable=False)
+
+    later(2)  # still within the window, and the authority answers again: sent normally
+    other = shop.document("01", [(shop.service, 1, 50)], date=clock.today_in("SV"))
+    assert other["dte"]["status"] == "accepted"
+    dte_authority.faults(unavailable=True)
+    later(21)  # the authority down for most of a day: the first one is past the service's 20 hours
+    received = dte_authority.calls["/fesv/recepciondte"]
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 1, "pending": 1}
+    declared = shop.get(invoice["id"])["dte"]
+    contingency = declared["contingency"]
+    assert contingency["type"] == 1 and contingency["eventSeal"] is None and declared["status"] == "pending"
+    event = contingency["eventCodigo"]
+    assert event != codigo and len(event) == 36
+    # the event could not be sent; the DTE waits for it instead of being sent late
+    assert dte_authority.calls["/fesv/recepciondte"] == received
+
+    dte_authority.faults(unavailable=False)
+    later(22)  # the authority is back, but the company has not named who answers for the event
+    assert retry_pending_dte(table, min_age_seconds=0) == {"pending": 1}
+    assert dte_authority.calls["/fesv/recepciondte"] == received and dte_authority.calls["/fesv/contingencia"] == 0
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"dteIssuer": {**SV_ISSUER, "responsible": RESPONSIBLE}},
+                         key=shop.key)
+    assert reply.status == 200 and reply.json["dteIssuer"]["responsible"] == RESPONSIBLE
+
+    later(23)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"eventsReported": 1, "accepted": 1}
+    accepted = shop.get(invoice["id"])["dte"]
+    assert accepted["status"] == "accepted" and accepted["selloRecepcion"] == seal_of(codigo, accepted["numeroControl"])
+    assert accepted["contingency"]["eventCodigo"] == event and accepted["contingency"]["eventSeal"].startswith("20")
+    # what the authority received: the event listing it, then the DTE under the deferred model
+    assert dte_authority.reported["06140101901013"] >= {codigo}
+    identification = dte_authority.registered[codigo]["document"]["identificacion"]
+    assert (identification["tipoModelo"], identification["tipoOperacion"], identification["tipoContingencia"]) == (2, 2, 1)
+    assert identification["fecEmi"] == invoice["date"]  # issued that day, received more than 23 hours later
+    assert retry_pending_dte(table, min_age_seconds=0) == {}
+    assert shop.get(other["id"])["dte"]["contingency"] is None
+
+
+def test_the_stand_in_refuses_a_deferred_dte_no_event_reported(dte_authority, shop, table, later, monkeypatch):
+    from chalicelib.services import dte_contingency
+
+    dte_authority.faults(unavailable=True)
+    invoice = shop.document("01", [(shop.service, 2, 50)])
+    dte_authority.faults(unavailable=False)
+    later(21)
+    # the event is lost on the way (the authority never saw it), yet its seal were recorded: sent deferred
+    monkeypatch.setattr(dte_contingency, "waiting_for_event", lambda dte: False)
+    monkeypatch.setattr(dte_contingency, "_report", lambda *args: 0)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 1, "rejected": 1}
+    rejected = shop.get(invoice["id"])["dte"]
+    assert rejected["observations"][1:] == [
+        "[identificacion.tipoModelo] DOCUMENTO EN CONTINGENCIA NO REPORTADO EN UN EVENTO DE CONTINGENCIA"]
+
+
+
+def responsible(shop: Shop) -> None:
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"dteIssuer": {**SV_ISSUER, "responsible": RESPONSIBLE}},
+                         key=shop.key)
+    assert reply.status == 200, reply.text
+
+
+def test_an_event_whose_answer_was_lost_is_sent_again_as_the_same_event(dte_authority, shop, table, later):
+    responsible(shop)
+    dte_authority.faults(unavailable=True)
+    invoice = shop.document("01", [(shop.service, 2, 50)])
+    dte_authority.faults(unavailable=False, drop_answers=3)  # the event arrives; its answers never do
+    later(21)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 1, "pending": 1}
+    event = shop.get(invoice["id"])["dte"]["contingency"]["eventCodigo"]
+    assert dte_authority.events[event]  # received there
+    later(22)  # sent again: the same event (its date, time and DTEs fixed when declared), answered as before
+    assert retry_pending_dte(table, min_age_seconds=0) == {"eventsReported": 1, "accepted": 1}
+    assert shop.get(invoice["id"])["dte"]["contingency"]["eventSeal"] == dte_authority.events[event]["answer"][
+        "selloRecibido"]
+
+
+def test_an_overdue_dte_is_never_sent_late_and_never_hides_the_others(dte_authority, shop, table, later, monkeypatch):
+    from chalicelib.services import dte_contingency
+    from chalicelib.store import keys
+
+    dte_authority.faults(unavailable=True)
+    overdue = shop.document("01", [(shop.service, 2, 50)])
+    dte_authority.faults(unavailable=False)
+    later(21)
+    # its declaration failed this run (a concurrent change): still, it is not sent the normal way
+    monkeypatch.setattr(dte_contingency, "_declare", lambda *args: 0)
+    sent = dte_authority.calls["/fesv/recepciondte"]
+    assert retry_pending_dte(table, min_age_seconds=0) == {"pending": 1}
+    assert dte_authority.calls["/fesv/recepciondte"] == sent
+    transmission = table.get(keys.dte_transmission(shop.company.company_id, overdue["id"]))
+    assert transmission["GSI1SK"] > transmission["createdAt"]  # to the back of the pending index
+
+
+def test_the_hourly_run_stops_at_the_first_dte_the_authority_does_not_answer(dte_authority, shop, table, later):
+    dte_authority.faults(unavailable=True)
+    for _ in range(3):
+        assert shop.document("01", [(shop.service, 1, 50)])["dte"]["status"] == "pending"
+    later(1)
+    asked = dte_authority.calls["/seguridad/auth"] + dte_authority.calls["/fesv/recepciondte"]
+    assert retry_pending_dte(table, min_age_seconds=0) == {"pending": 1}
+    # one DTE's attempts (3, with backoff), not the three DTEs'
+    assert dte_authority.calls["/seguridad/auth"] + dte_authority.calls["/fesv/recepciondte"] - asked == 3
+    dte_authority.faults(unavailable=False)
+    later(2)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"accepted": 3}
+
+
+def test_the_hourly_run_counts_the_dtes_past_the_window_for_the_alarm(dte_authority, shop, table, later, capsys):
+    import json
+
+    from chalicelib.events.handlers import run_scheduled_invoices
+
+    dte_authority.faults(unavailable=True)
+    shop.document("01", [(shop.service, 2, 50)])
+    later(25)  # the authority down for more than a day
+    capsys.readouterr()
+    summary = run_scheduled_invoices({})
+    assert summary["dteRetries"]["overdue"] == 1 and summary["dteRetries"]["intoContingency"] == 1
+    # the metric the DteOverdueAlarm reads (infra/resources.json), in CloudWatch's embedded metric format
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
+    [record] = [r for r in records if "DteTransmissionsOverdue" in r]
+    assert record["DteTransmissionsOverdue"] == [1.0] and record["ScheduledInvoicesFailed"] == [0.0]
+    assert record["service"] == "business-api"
+    [directive] = record["_aws"]["CloudWatchMetrics"]
+    assert directive["Namespace"] == "BusinessApi" and directive["Dimensions"] == [["service"]]
