@@ -8,7 +8,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "VALIDATION_ERROR": (400, "a field, query parameter or header is missing or invalid (`details` names each)"),
     "MALFORMED_JSON": (400, "the body is not JSON"),
     "DOCUMENT_TOO_LARGE": (400, "the document's transaction would exceed DynamoDB's 100 items"),
-    "REQUEST_TOO_LARGE": (413, "the request body is larger than 1 MB (API Gateway's own limit is 10 MB)"),
+    "REQUEST_TOO_LARGE": (413, "the request body is larger than 1 MB (above 6 MB a body never reaches the function: Lambda's limit)"),
     "INVALID_ACCOUNT": (400, "a line's or rule's account is missing, inactive or not a leaf"),
     "UNBALANCED_ENTRY": (400, "a journal entry's debits and credits differ"),
     "ACCOUNT_RULE_MISSING": (400, "no determination rule gives the account an operation posts to"),

@@ -110,8 +110,16 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "create-user":
             result = create_user(table, args.email, args.password, args.company_id, args.role)
         elif args.command == "migrate":
+            from chalicelib.settings import get_settings
             from infra.migrations import backfill_memberships, seal_plain_secrets
 
+            settings = get_settings()
+            if not settings.secrets_kms_key_id and not settings.aws_endpoint_url:
+                # a deployed table's secrets must be sealed under its KMS key, which the functions
+                # open; a local key here would make every webhook and gateway secret unreadable
+                print(json.dumps({"message": "Set SECRETS_KMS_KEY_ID to the stack's SecretsKey: migrate seals "
+                                             "secrets under it.", "code": "VALIDATION_ERROR"}), file=sys.stderr)
+                return 1
             result = {"membershipItemsUpdated": backfill_memberships(table), "secretsSealed": seal_plain_secrets(table)}
         else:
             result = create_api_key(table, args.company_id, args.user_id, args.name, args.expires_at)

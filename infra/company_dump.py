@@ -9,9 +9,13 @@ counters are shared or transient: neither exported nor replaced.
 
 Items travel in DynamoDB's typed form (`{"S": ...}`, `{"N": ...}`), so every attribute comes back
 exactly as it was. Importing replaces: the company's items that the dump does not hold are
-deleted, every item of the dump is written."""
+deleted, every item of the dump is written, but for those whose time to live has passed and for
+outbox events the live table no longer holds (written anew they would send past webhooks again).
+It is not one transaction: run it while the company does not write (its keys revoked, or out of
+hours), and run it again if it stops halfway; the result is the same."""
 from __future__ import annotations
 
+import time
 from typing import Any, Iterator
 
 # global partitions whose items carry the company they belong to
@@ -57,12 +61,23 @@ def import_company(client: Any, table_name: str, dump: dict[str, Any], company_i
     items = dump["items"]
     if not all(belongs_to(item, company_id) for item in items):
         raise ValueError("the dump holds items of another company")
+    live = {(item["PK"]["S"], item["SK"]["S"]) for item in _scan(client, table_name) if belongs_to(item, company_id)}
+    now = int(time.time())
+    kept, expired, unsent = [], 0, 0
+    for item in items:
+        if "expiresAt" in item and int(item["expiresAt"]["N"]) <= now:
+            expired += 1  # DynamoDB's TTL has removed it since: a session, an idempotency record, ...
+        elif item.get("itemType", {}).get("S") == "EVENT" and (item["PK"]["S"], item["SK"]["S"]) not in live:
+            # written anew it would be an INSERT on the stream: the fan-out would send a webhook of the
+            # past again. Its deliveries were recorded when it happened; the event is not needed.
+            unsent += 1
+        else:
+            kept.append(item)
     wanted = {(item["PK"]["S"], item["SK"]["S"]) for item in items}
-    stale = [{"PK": item["PK"], "SK": item["SK"]} for item in _scan(client, table_name)
-             if belongs_to(item, company_id) and (item["PK"]["S"], item["SK"]["S"]) not in wanted]
-    requests = [{"DeleteRequest": {"Key": key}} for key in stale] + [{"PutRequest": {"Item": item}} for item in items]
+    stale = [{"PK": {"S": pk}, "SK": {"S": sk}} for pk, sk in sorted(live - wanted)]
+    requests = [{"DeleteRequest": {"Key": key}} for key in stale] + [{"PutRequest": {"Item": item}} for item in kept]
     for start in range(0, len(requests), _BATCH):
         pending: dict[str, Any] = {table_name: requests[start:start + _BATCH]}
         while pending:
             pending = client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
-    return {"deleted": len(stale), "written": len(items)}
+    return {"deleted": len(stale), "written": len(kept), "skippedExpired": expired, "skippedEvents": unsent}

@@ -160,6 +160,7 @@ def test_the_hourly_run_counts_the_dtes_past_the_window_for_the_alarm(dte_author
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
     [record] = [r for r in records if "DteTransmissionsOverdue" in r]
     assert record["DteTransmissionsOverdue"] == [1.0] and record["ScheduledInvoicesFailed"] == [0.0]
+    assert record["ScheduledInvoicesErrored"] == [0.0]
     assert record["service"] == "business-api"
     [directive] = record["_aws"]["CloudWatchMetrics"]
     assert directive["Namespace"] == "BusinessApi" and directive["Dimensions"] == [["service"]]

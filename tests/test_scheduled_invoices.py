@@ -403,7 +403,8 @@ def test_an_unexpected_error_is_recorded_and_stops_nothing_else(api, shop, table
 
     monkeypatch.setattr(documents, "create_document", explode_for_a)
     at("2026-01-31T18:00")
-    assert run(table) == {"created": 1, "failed": 1, "skipped": 0}
+    # an error no company data explains: counted apart, for the alarm
+    assert run(table) == {"created": 1, "failed": 1, "skipped": 0, "errored": 1}
     error = get(shop, broken["id"])["lastError"]
     assert error["code"] == "INTERNAL_ERROR" and "boom" not in error["message"]
     assert len(invoices(other_shop, working["id"])) == 1
@@ -435,7 +436,7 @@ def test_a_schedule_that_cannot_even_be_read_stops_nothing_else(api, shop, table
                        values={":f": "fortnightly"})
     transaction.commit()
     at("2026-01-31T18:00")
-    assert run(table) == {"created": 1, "failed": 1, "skipped": 0}
+    assert run(table) == {"created": 1, "failed": 1, "skipped": 0, "errored": 1}
     assert api.get(f"/scheduled-invoices/{working['id']}", key=company_b.api_key).json["lastRunDate"] == "2026-01-31"
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from chalice import Blueprint
 
+from chalicelib.api.request_input import check_body_size
 from chalicelib.api.routing import MANAGE, Access, Call, endpoint, page_body
 
 blueprint = Blueprint(__name__)
@@ -81,6 +82,7 @@ def _notification(call: Call, provider: str) -> Any:
 
     # the signature covers the exact bytes sent, not the JSON parsed from them
     raw_body = blueprint.current_request.raw_body or b""
+    check_body_size(raw_body)
     return gateways.receive_notification(get_table(), provider, raw_body, call.headers)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import threading
 from typing import Any, Mapping
 
 from chalicelib.settings import get_settings
@@ -75,17 +76,20 @@ def opened_text(item: Mapping[str, Any], company_id: int, purpose: str, field: s
 # a webhook delivery or a gateway's notification would otherwise cost a KMS call each.
 _opened_keys: dict[tuple[bytes, str], bytes] = {}
 _OPENED_KEYS_MAX = 512
+_opened_keys_lock = threading.Lock()
 
 
 def _data_key(scheme: str, wrapped: bytes, context: Mapping[str, str]) -> bytes:
     if scheme == KMS:
         cache_key = (wrapped, json.dumps(dict(context), sort_keys=True))
-        if cache_key not in _opened_keys:
-            if len(_opened_keys) >= _OPENED_KEYS_MAX:
-                _opened_keys.clear()
-            _opened_keys[cache_key] = _kms().decrypt(CiphertextBlob=wrapped,
-                                                     EncryptionContext=dict(context))["Plaintext"]
-        return _opened_keys[cache_key]
+        data_key = _opened_keys.get(cache_key)
+        if data_key is None:
+            data_key = _kms().decrypt(CiphertextBlob=wrapped, EncryptionContext=dict(context))["Plaintext"]
+            with _opened_keys_lock:  # the local stack's threads share it
+                if len(_opened_keys) >= _OPENED_KEYS_MAX:
+                    _opened_keys.clear()
+                _opened_keys[cache_key] = data_key
+        return data_key
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
     return AESGCM(_local_master_key()).decrypt(wrapped[:12], wrapped[12:], _aad(context))

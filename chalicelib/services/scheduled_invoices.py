@@ -176,7 +176,8 @@ def run_due(table: Table) -> dict[str, int]:
     each schedule then judged by its own company's today. One schedule's failure is recorded on
     it and stops nothing else. Returns how many invoices were `created`, how many schedules
     `failed`, and how many were `skipped` (not due yet where their company is, or made by a
-    concurrent run)."""
+    concurrent run); `errored`, when any, counts the failures no company data explains (a bug,
+    DynamoDB unavailable): what the alarm watches."""
     summary = {"created": 0, "failed": 0, "skipped": 0}
     todays: dict[int, str | None] = {}
     issued_today: dict[int, bool] = {}
@@ -192,9 +193,9 @@ def run_due(table: Table) -> dict[str, int]:
                 outcome = _run_schedule(table, schedule, todays[company_id], issued_today[company_id])
             except Exception:  # reading it failed (throttled, malformed): the others still run
                 logger.exception("scheduled invoice not run", extra={"schedule": schedule.get("SK")})
-                outcome = {"failed": 1}
+                outcome = {"failed": 1, "errored": 1}
             for name, count in outcome.items():
-                summary[name] += count
+                summary[name] = summary.get(name, 0) + count
     logger.info("scheduled invoices run", extra={"summary": summary})
     return summary
 
@@ -223,7 +224,7 @@ def _run_schedule(table: Table, schedule: dict[str, Any], today: str | None, iss
             logger.exception("scheduled invoice failed", extra=_ids(schedule, run_date))
             _record_failure(command, schedule, run_date, "INTERNAL_ERROR",
                             f"{run_date}: an internal error stopped this run; it is retried at the next run.")
-            return {"created": created, "failed": 1}
+            return {"created": created, "failed": 1, "errored": 1}
         if advanced is None:  # another run made it
             return {"created": created, "skipped": 1}
         schedule = advanced
