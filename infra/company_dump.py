@@ -16,11 +16,12 @@ hours), and run it again if it stops halfway; the result is the same."""
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
+from typing import Any
+
+from infra.table_io import scan_items, write_batches
 
 # global partitions whose items carry the company they belong to
 _OWNED_GLOBAL_PREFIXES = ("KEY#", "INVITE#", "PAYLINK#")
-_BATCH = 25
 
 
 def belongs_to(item: dict[str, Any], company_id: int) -> bool:
@@ -34,19 +35,9 @@ def belongs_to(item: dict[str, Any], company_id: int) -> bool:
     return partition.startswith(_OWNED_GLOBAL_PREFIXES) and owner is not None and int(owner) == company_id
 
 
-def _scan(client: Any, table_name: str) -> Iterator[dict[str, Any]]:
-    start = None
-    while True:
-        page = client.scan(TableName=table_name, **({"ExclusiveStartKey": start} if start else {}))
-        yield from page["Items"]
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            return
-
-
 def export_company(client: Any, table_name: str, company_id: int) -> dict[str, Any]:
     """The company's items (a whole scan of the table: an operator's command, not a request's)."""
-    items = [item for item in _scan(client, table_name) if belongs_to(item, company_id)]
+    items = [item for item in scan_items(client, table_name) if belongs_to(item, company_id)]
     items.sort(key=lambda item: (item["PK"]["S"], item["SK"]["S"]))
     return {"format": "business-api/company-dump/1", "table": table_name, "companyId": company_id, "items": items}
 
@@ -61,7 +52,7 @@ def import_company(client: Any, table_name: str, dump: dict[str, Any], company_i
     items = dump["items"]
     if not all(belongs_to(item, company_id) for item in items):
         raise ValueError("the dump holds items of another company")
-    live = {(item["PK"]["S"], item["SK"]["S"]) for item in _scan(client, table_name) if belongs_to(item, company_id)}
+    live = {(item["PK"]["S"], item["SK"]["S"]) for item in scan_items(client, table_name) if belongs_to(item, company_id)}
     now = int(time.time())
     kept, expired, unsent = [], 0, 0
     for item in items:
@@ -76,8 +67,5 @@ def import_company(client: Any, table_name: str, dump: dict[str, Any], company_i
     wanted = {(item["PK"]["S"], item["SK"]["S"]) for item in items}
     stale = [{"PK": {"S": pk}, "SK": {"S": sk}} for pk, sk in sorted(live - wanted)]
     requests = [{"DeleteRequest": {"Key": key}} for key in stale] + [{"PutRequest": {"Item": item}} for item in kept]
-    for start in range(0, len(requests), _BATCH):
-        pending: dict[str, Any] = {table_name: requests[start:start + _BATCH]}
-        while pending:
-            pending = client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
+    write_batches(client, table_name, requests)
     return {"deleted": len(stale), "written": len(kept), "skippedExpired": expired, "skippedEvents": unsent}

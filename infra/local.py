@@ -111,14 +111,9 @@ SNAPSHOT_INTERVAL_S = 15
 
 
 def snapshot(dynamodb: Any, table: str, path: Path) -> int:
-    items: list[dict[str, Any]] = []
-    start = None
-    while True:
-        page = dynamodb.scan(TableName=table, **({"ExclusiveStartKey": start} if start else {}))
-        items += page["Items"]
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            break
+    from infra.table_io import scan_items
+
+    items = list(scan_items(dynamodb, table))
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps({"table": table, "items": items}))
     temporary.replace(path)
@@ -126,13 +121,12 @@ def snapshot(dynamodb: Any, table: str, path: Path) -> int:
 
 
 def restore(dynamodb: Any, table: str, path: Path) -> int:
+    from infra.table_io import write_batches
+
     if not path.exists():
         return 0
     items = json.loads(path.read_text())["items"]
-    for start in range(0, len(items), 25):
-        pending = {table: [{"PutRequest": {"Item": item}} for item in items[start:start + 25]]}
-        while pending:
-            pending = dynamodb.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
+    write_batches(dynamodb, table, [{"PutRequest": {"Item": item}} for item in items])
     return len(items)
 
 

@@ -17,19 +17,14 @@ from chalicelib.domain import members
 from chalicelib.domain.roles import OWNER
 from chalicelib.store import keys
 from chalicelib.store.table import Table, from_attributes, to_attributes
+from infra.table_io import scan_items
 
 
 def _scan(table: Table, item_types: set[str]) -> list[dict[str, Any]]:
-    found, start = [], None
-    while True:
-        page = table.client.scan(TableName=table.name, FilterExpression="itemType IN (" + ", ".join(
-            f":t{index}" for index in range(len(item_types))) + ")",
-            ExpressionAttributeValues={f":t{index}": {"S": kind} for index, kind in enumerate(sorted(item_types))},
-            **({"ExclusiveStartKey": start} if start else {}))
-        found += [from_attributes(raw) for raw in page["Items"]]
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            return found
+    kinds = sorted(item_types)
+    return [from_attributes(raw) for raw in scan_items(
+        table.client, table.name, FilterExpression="itemType IN (" + ", ".join(f":t{i}" for i in range(len(kinds))) + ")",
+        ExpressionAttributeValues={f":t{i}": {"S": kind} for i, kind in enumerate(kinds)})]
 
 
 def _set_missing(table: Table, item: dict[str, Any], fields: dict[str, Any]) -> None:

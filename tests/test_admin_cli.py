@@ -80,13 +80,9 @@ def test_short_passwords_are_refused(table):
 def _typed_items(table_name: str) -> dict[tuple[str, str], dict]:
     import boto3
 
-    client, items, start = boto3.client("dynamodb"), {}, None
-    while True:
-        page = client.scan(TableName=table_name, **({"ExclusiveStartKey": start} if start else {}))
-        items.update({(item["PK"]["S"], item["SK"]["S"]): item for item in page["Items"]})
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            return items
+    from infra.table_io import scan_items
+
+    return {(item["PK"]["S"], item["SK"]["S"]): item for item in scan_items(boto3.client("dynamodb"), table_name)}
 
 
 def test_a_company_restored_from_a_point_in_time_copy_gets_every_item_back_and_nothing_else_changes(

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from chalicelib.services.documents import document_key
+from chalicelib.store import keys
 from tests.documents_support import CAI, Shop
 from tests.support import ORIGIN, ApiClient, CompanyFixture
 
@@ -173,7 +173,7 @@ def test_a_paid_document_can_neither_be_unconfirmed_nor_cancelled(api, table, sh
     purchase = shop.document("103")
     imported = shop.document("104")
     for document in (purchase, imported):
-        key = document_key(shop.company.company_id, document["id"])
+        key = keys.document(shop.company.company_id, document["id"])
         table.add(key, "paidTotal", 10)
         table.add(key, "pending", -10)
     before = state(shop, table, purchase["id"], imported["id"])

@@ -63,7 +63,7 @@ def test_an_invalidation_whose_answer_was_lost_is_completed_by_sending_it_again(
     assert (record["codigoGeneracion"], record["type"], record["reason"], record["replacementDocumentId"]) == (
         event, 1, "Error en el precio", replacement["id"])
     assert again.json["status"] == "cancelled" and "pendingInvalidation" not in str(table.get(
-        keys.entity(shop.company.company_id, keys.DOCUMENT, sale["id"])))
+        keys.document(shop.company.company_id, sale["id"])))
 
 
 def test_two_invalidations_at_once_never_lose_the_event_sent_first(shop, table):
@@ -75,7 +75,7 @@ def test_two_invalidations_at_once_never_lose_the_event_sent_first(shop, table):
     first = {"codigoGeneracion": "A" * 8 + "-AAAA-4AAA-8AAA-" + "A" * 12, "date": sale["date"], "time": "10:00:00",
              "fields": {"invalidationType": 2}}
     second = {**first, "codigoGeneracion": first["codigoGeneracion"].replace("A", "B")}
-    read_by_both = table.get(keys.entity(company_id, keys.DOCUMENT, sale["id"]))
+    read_by_both = table.get(keys.document(company_id, sale["id"]))
     dte_invalidation._record_pending(table, company_id, read_by_both, first)
     # the second request read the document before the first recorded its event: it does not overwrite it
     with pytest.raises(ServiceUnavailable) as refused:
@@ -84,10 +84,10 @@ def test_two_invalidations_at_once_never_lose_the_event_sent_first(shop, table):
     # nor does a refusal of the second's event remove the first's record
     with pytest.raises(ServiceUnavailable):
         dte_invalidation._forget_pending(table, company_id, sale["id"], second["codigoGeneracion"])
-    stored = table.get(keys.entity(company_id, keys.DOCUMENT, sale["id"]))["dte"]["pendingInvalidation"]
+    stored = table.get(keys.document(company_id, sale["id"]))["dte"]["pendingInvalidation"]
     assert stored["codigoGeneracion"] == first["codigoGeneracion"]
     dte_invalidation._forget_pending(table, company_id, sale["id"], first["codigoGeneracion"])
-    assert "pendingInvalidation" not in table.get(keys.entity(company_id, keys.DOCUMENT, sale["id"]))["dte"]
+    assert "pendingInvalidation" not in table.get(keys.document(company_id, sale["id"]))["dte"]
 
 
 def test_an_invalidated_credito_fiscal_and_its_note_leave_everything_as_if_never_issued(shop, table):

@@ -10,6 +10,8 @@ from datetime import timedelta
 from typing import Any
 
 PENDING, ACCEPTED, REJECTED, INVALIDATED = "pending", "accepted", "rejected", "invalidated"
+# On a DTE's `dte`: the invalidation event sent (or about to be) and not yet answered.
+PENDING_INVALIDATION = "pendingInvalidation"
 DTE_COUNTRY = "SV"
 # The authority receives a DTE issued normally within this of its issue (later: in contingency).
 AUTHORITY_WINDOW = timedelta(hours=24)

@@ -33,7 +33,7 @@ def aged_balances(table: Table, company_id: int, which: str, date: str | None) -
         if movements:
             open_by_partner[int(partner["id"])] = aging.open_amounts(movements)
     documents = {int(item["id"]): item for item in table.batch_get(
-        keys.entity(company_id, keys.DOCUMENT, document_id)
+        keys.document(company_id, document_id)
         for document_id in sorted({document_id for amounts in open_by_partner.values() for document_id in amounts})
     ).values()}
     rows = []

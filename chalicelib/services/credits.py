@@ -37,11 +37,11 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
     company = table.get(keys.company(company_id)) or {}
     today = clock.today_in(company.get("country", "HN"))
     shown = open_items[:SHOWN_DOCUMENTS]
-    found = table.batch_get([keys.entity(company_id, keys.DOCUMENT, int(item["documentId"])) for item in shown]) \
+    found = table.batch_get([keys.document(company_id, int(item["documentId"])) for item in shown]) \
         if shown else {}
     documents = []
     for item in shown:
-        document = found.get((keys.entity(company_id, keys.DOCUMENT, int(item["documentId"]))["PK"], keys.DOCUMENT))
+        document = found.get((keys.document(company_id, int(item["documentId"]))["PK"], keys.DOCUMENT))
         if document is None:
             continue
         documents.append({"id": int(document["id"]), "type": document["type"], "number": document.get("number"),

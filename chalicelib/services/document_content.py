@@ -19,11 +19,6 @@ from chalicelib.services import dte, payment_setup
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
-
-def document_key(company_id: int, document_id: int) -> keys.Key:
-    return keys.entity(company_id, keys.DOCUMENT, document_id)
-
-
 # --- what a document needs around it ----------------------------------------------------------------
 
 @dataclass
@@ -48,7 +43,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
     product_ids = {line["productId"] for line in fields["lines"] if line.get("productId") is not None}
     wanted = [keys.company(company_id), partner_key] + [keys.entity(company_id, keys.PRODUCT, p) for p in product_ids]
     if fields.get("sourceDocumentId") is not None:
-        wanted.append(document_key(company_id, fields["sourceDocumentId"]))
+        wanted.append(keys.document(company_id, fields["sourceDocumentId"]))
     found = table.batch_get(wanted)
 
     def lookup(key: keys.Key) -> dict[str, Any] | None:
@@ -77,7 +72,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
             products[int(product["id"])] = product
     source = None
     if fields.get("sourceDocumentId") is not None:
-        source = lookup(document_key(company_id, fields["sourceDocumentId"]))
+        source = lookup(keys.document(company_id, fields["sourceDocumentId"]))
         problem = _source_problem(kind, source, fields)
         if problem:
             problems.append({"field": "sourceDocumentId", "message": problem})

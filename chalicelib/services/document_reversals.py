@@ -16,7 +16,7 @@ from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services import book_corrections
 from chalicelib.services.commands import Command
-from chalicelib.services.document_content import Context, document_key, today
+from chalicelib.services.document_content import Context, today
 from chalicelib.services.documents import (
     Plan,
     add_stock,
@@ -30,6 +30,7 @@ from chalicelib.services.documents import (
 )
 from chalicelib.services.inventory import StockWrites
 from chalicelib.services.posting import JournalWrites, get_entry
+from chalicelib.store import keys
 
 
 def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
@@ -63,6 +64,19 @@ def check_unpaid(document: dict[str, Any]) -> None:
                                        code="DOCUMENT_HAS_CREDIT_NOTES")
 
 
+def _undone(command: Command, context: Context, document: dict[str, Any], date: str | None,
+            **outcome: Any) -> tuple[Plan, dict[str, Any]]:
+    """What every way of undoing a confirmation shares: the plan with the reversal (stock, entry,
+    partner balance, book corrections) and the document as it ends (`outcome`: its new status and
+    what records it), counted in its new state."""
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    undone = now_fields(document)
+    undone.update(reverse(plan, undone, reversal_date(context, document, date)), **outcome)
+    plan.count(undone, 1)
+    return plan, undone
+
+
 def unconfirm_document(command: Command, document_id: int, date: str | None = None) -> dict[str, Any]:
     document, context = load_existing(command, document_id, strict=False)
     if not context.kind.unconfirmable:
@@ -75,11 +89,7 @@ def unconfirm_document(command: Command, document_id: int, date: str | None = No
             "An El Salvador electronic tax document (DTE) is not unconfirmed: once accepted, invalidate it "
             "(POST /documents/{id}/invalidate).", code="DOCUMENT_NOT_UNCONFIRMABLE")
     check_unpaid(document)
-    plan = Plan.start(command, context)
-    plan.count(document, -1)
-    draft = now_fields(document)
-    draft.update(reverse(plan, draft, reversal_date(context, document, date)), status=DRAFT, confirmedAt=None)
-    plan.count(draft, 1)
+    plan, draft = _undone(command, context, document, date, status=DRAFT, confirmedAt=None)
     return commit(command, plan, draft, previous=document)
 
 
@@ -95,12 +105,8 @@ def cancel_document(command: Command, document_id: int, date: str | None = None,
             "An El Salvador electronic tax document (DTE) is invalidated at the tax authority, not cancelled here: "
             "once accepted, POST /documents/{id}/invalidate.", code="DOCUMENT_NOT_CANCELLABLE")
     check_unpaid(document)
-    plan = Plan.start(command, context)
-    plan.count(document, -1)
-    cancelled = now_fields(document)
-    cancelled.update(reverse(plan, cancelled, reversal_date(context, document, date)), status=CANCELLED,
-                     cancelledAt=clock.now_iso(), cancelReason=reason)
-    plan.count(cancelled, 1)
+    plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
+                              cancelReason=reason)
     emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
     return commit(command, plan, cancelled, previous=document)
 
@@ -122,14 +128,10 @@ def invalidate_document(command: Command, document_id: int, date: str | None, re
     cancellation (stock, entry, partner balance), whatever its type, with the DTE invalidated."""
     document, context = load_existing(command, document_id, strict=False)
     check_invalidatable(document)  # again: a payment may have come while the authority answered
-    plan = Plan.start(command, context)
-    plan.count(document, -1)
-    cancelled = now_fields(document)
-    cancelled.update(reverse(plan, cancelled, reversal_date(context, document, date)), status=CANCELLED,
-                     cancelledAt=clock.now_iso(), cancelReason=reason,
-                     dte={**{name: value for name, value in document["dte"].items() if name != "pendingInvalidation"},
-                          "status": dte_rules.INVALIDATED, "invalidation": invalidation})
-    plan.count(cancelled, 1)
+    dte = {name: value for name, value in document["dte"].items() if name != dte_rules.PENDING_INVALIDATION}
+    plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
+                              cancelReason=reason,
+                              dte={**dte, "status": dte_rules.INVALIDATED, "invalidation": invalidation})
     emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
     emit(plan, outbox.DOCUMENT_DTE_INVALIDATED, cancelled)
     return commit(command, plan, cancelled, previous=document)
@@ -148,6 +150,6 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
                 StockWrites(command.company_id, True))
     plan.count(document, -1)
     transaction = plan.finish()
-    transaction.delete(document_key(command.company_id, document_id), condition="#v = :v AND #s = :draft",
+    transaction.delete(keys.document(command.company_id, document_id), condition="#v = :v AND #s = :draft",
                        names={"#v": "version", "#s": "status"}, values={":v": int(document["version"]), ":draft": DRAFT})
     return command.commit(transaction, {"id": document_id, "deleted": True})

@@ -21,7 +21,6 @@ from chalicelib.services.commands import Command
 from chalicelib.services.document_content import (
     Context,
     document_content,
-    document_key,
     load_context,
     over_credited,
     today,
@@ -45,7 +44,7 @@ def _not_found() -> NotFound:
 
 
 def get_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
-    item = table.get(document_key(company_id, document_id))
+    item = table.get(keys.document(company_id, document_id))
     if item is None:
         raise _not_found()
     return item
@@ -279,7 +278,7 @@ def credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
     amount = Decimal(document["total"]) * sign
     if sign > 0 and amount > Decimal(source.get("total", 0)) - Decimal(source.get("creditedTotal", 0)):
         raise over_credited(source)
-    plan.transaction.update(document_key(plan.context.company_id, int(document["sourceDocumentId"])),
+    plan.transaction.update(keys.document(plan.context.company_id, int(document["sourceDocumentId"])),
                             "ADD #credited :amount, #version :one", condition="#version = :seen",
                             names={"#credited": "creditedTotal", "#version": "version"},
                             values={":amount": amount, ":one": 1, ":seen": int(source.get("version", 0))})
@@ -350,7 +349,7 @@ def create_document(command: Command, fields: dict[str, Any], *,
     content = document_content(context, fields)
     document_id = table.next_id(keys.id_sequence(company_id, keys.DOCUMENT))
     now = clock.now_iso()
-    document = {**document_key(company_id, document_id), "itemType": keys.DOCUMENT, "id": document_id,
+    document = {**keys.document(company_id, document_id), "itemType": keys.DOCUMENT, "id": document_id,
                 "type": kind.code, "status": DRAFT, **content, "capture": fields.get("capture"),
                 "paidTotal": ZERO, "pending": ZERO, "number": None, "cai": None, "codigoGeneracion": None,
                 "version": 1, "createdAt": now, "updatedAt": now}
@@ -494,4 +493,3 @@ def list_documents(table: Table, company_id: int, *, document_type: str | None, 
                           total=total, index=GSI2)
     return list_range(table, partition=keys.collection_partition(company_id, keys.DOCUMENT), low=start_date, high=high,
                       filters=filters, page=page, limit=limit, cursor=cursor, descending=True, total=total, index=GSI1)
-

@@ -212,9 +212,9 @@ def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *
 
 def _retry(table: Table, transmitter: DteTransmitter, transmission: dict[str, Any]) -> str:
     company_id, document_id = int(transmission["companyId"]), int(transmission["documentId"])
-    found = table.batch_get([keys.company(company_id), _document_key(company_id, document_id)])
+    found = table.batch_get([keys.company(company_id), keys.document(company_id, document_id)])
     company = found.get(keys.pair(keys.company(company_id)))
-    document = found.get(keys.pair(_document_key(company_id, document_id)))
+    document = found.get(keys.pair(keys.document(company_id, document_id)))
     if (company is None or document is None or document.get("status") != "confirmed"
             or (document.get("dte") or {}).get("status") != PENDING):
         return SKIPPED
@@ -283,7 +283,7 @@ def _record(table: Table, company_id: int, document_id: int,
     accepted, the `document.dte_accepted` event. Returns the document's changed fields, or None
     when there was nothing left to record."""
     transmission_key = keys.dte_transmission(company_id, document_id)
-    document_key = _document_key(company_id, document_id)
+    document_key = keys.document(company_id, document_id)
 
     def attempt() -> dict[str, Any] | None:
         found = table.batch_get([transmission_key, document_key])
@@ -326,7 +326,3 @@ def _update_transmission(transaction: Transaction, company_id: int, document_id:
         removals = " REMOVE GSI1PK, GSI1SK, lastError"
     transaction.update(keys.dte_transmission(company_id, document_id), "SET " + ", ".join(assignments) + removals,
                        condition="#status = :pending", names={"#status": "status"}, values=values)
-
-
-def _document_key(company_id: int, document_id: int) -> keys.Key:
-    return keys.entity(company_id, keys.DOCUMENT, document_id)

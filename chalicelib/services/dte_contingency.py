@@ -83,7 +83,7 @@ def _company(table: Table, transmitter: DteTransmitter, company_id: int, documen
 
 
 def _pending(table: Table, company_id: int, document_ids: list[int]) -> list[dict[str, Any]]:
-    found = table.batch_get([_document_key(company_id, document_id) for document_id in document_ids])
+    found = table.batch_get([keys.document(company_id, document_id) for document_id in document_ids])
     return sorted((document for document in found.values()
                    if document.get("status") == "confirmed" and (document.get("dte") or {}).get("status") == rules.PENDING),
                   key=lambda document: int(document["id"]))
@@ -96,7 +96,7 @@ def _declare(table: Table, company_id: int, documents: list[dict[str, Any]]) -> 
                    "declaredAt": clock.now_iso(), "eventSeal": None, "eventReceivedAt": None}
     transaction = Transaction(table)
     for document in documents:
-        transaction.update(_document_key(company_id, int(document["id"])),
+        transaction.update(keys.document(company_id, int(document["id"])),
                            "SET #dte.#contingency = :contingency, #updated = :now ADD #version :one",
                            condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency)",
                            names={"#dte": "dte", "#contingency": "contingency", "#status": "status",
@@ -137,7 +137,7 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
         return 0
     transaction = Transaction(table)
     for document in documents:
-        transaction.update(_document_key(company_id, int(document["id"])),
+        transaction.update(keys.document(company_id, int(document["id"])),
                            "SET #dte.#contingency.#seal = :seal, #dte.#contingency.#received = :at, "
                            "#updated = :at ADD #version :one",
                            condition="#dte.#status = :pending AND #dte.#contingency.#event = :codigo",
@@ -148,7 +148,3 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
                                    ":pending": rules.PENDING, ":codigo": codigo})
     transaction.commit()
     return 1
-
-
-def _document_key(company_id: int, document_id: int) -> keys.Key:
-    return keys.entity(company_id, keys.DOCUMENT, document_id)

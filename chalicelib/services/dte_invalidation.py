@@ -1,8 +1,10 @@
 """El Salvador: invalidating (anulación) an accepted DTE. The invalidation event is built in the
 authority's format (anulacion-schema-v2) and checked, signed and sent first: the authority's
 answer is an external call and cannot be inside a transaction. Only once it accepted is the
-document reversed, in one transaction, like a cancellation. When the authority does not answer
-nothing changes (503, send it again); when it refuses, its observations are the 400's details."""
+document reversed, in one transaction, like a cancellation. The event is recorded on the document
+before it is sent: when the authority does not answer (503), the next request sends the same event
+again, whatever its body; when it refuses, the record goes and its observations are the 400's
+details."""
 from __future__ import annotations
 
 from typing import Any
@@ -19,8 +21,6 @@ from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
 
-PENDING_INVALIDATION = "pendingInvalidation"
-
 
 def invalidate(command: Command, document_id: int, fields: dict[str, Any],
                transmitter: DteTransmitter | None = None) -> dict[str, Any]:
@@ -30,7 +30,7 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     company = accounts.get_company(table, company_id)
     country = company.get("country", "SV")
     # an event sent before without an answer may be at the authority: it is completed as it was sent
-    pending = (document.get("dte") or {}).get(PENDING_INVALIDATION)
+    pending = (document.get("dte") or {}).get(rules.PENDING_INVALIDATION)
     if pending is None:
         pending = {"codigoGeneracion": rules.new_codigo_generacion(), "date": clock.today_in(country),
                    "time": clock.local_time_in(country), "fields": fields}
@@ -70,7 +70,7 @@ def _record_pending(table: Table, company_id: int, document: dict[str, Any], pen
     accepted invalidation whose answer was lost, or whose reversal then failed (a payment
     registered meanwhile), is completed by sending the request again, which sends the same event,
     and the authority answers it as it did. Only where no other request recorded its event."""
-    if (document.get("dte") or {}).get(PENDING_INVALIDATION) == pending:
+    if (document.get("dte") or {}).get(rules.PENDING_INVALIDATION) == pending:
         return
     _update_pending(table, company_id, int(document["id"]), "SET #dte.#pending = :pending",
                     "attribute_not_exists(#dte.#pending)", {":pending": pending})
@@ -86,9 +86,9 @@ def _update_pending(table: Table, company_id: int, document_id: int, update: str
                     values: dict[str, Any]) -> None:
     try:
         Transaction(table).update(
-            keys.entity(company_id, keys.DOCUMENT, document_id), f"{update} ADD #version :one",
+            keys.document(company_id, document_id), f"{update} ADD #version :one",
             condition=f"#dte.#status = :accepted AND {condition}",
-            names={"#dte": "dte", "#pending": PENDING_INVALIDATION, "#version": "version", "#status": "status",
+            names={"#dte": "dte", "#pending": rules.PENDING_INVALIDATION, "#version": "version", "#status": "status",
                    **({"#codigo": "codigoGeneracion"} if "#codigo" in condition else {})},
             values={":one": 1, ":accepted": rules.ACCEPTED, **values}).commit()
     except LostRace:

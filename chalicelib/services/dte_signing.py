@@ -40,15 +40,15 @@ def _shown(item: dict[str, Any]) -> dict[str, Any]:
     return {name: item[name] for name in ("fingerprint", "publicKey", "bits", "updatedAt")}
 
 
-def _own_company(command: Command, company_id: int) -> None:
-    if company_id != command.company_id:  # another company's is not found, as everywhere
+def _own_company(acting_company_id: int, company_id: int) -> None:
+    if company_id != acting_company_id:  # another company's is not found, as everywhere
         raise NotFound("Company not found.")
 
 
 def store_key(command: Command, company_id: int, private_pem: str) -> dict[str, Any]:
     from joserfc.jwk import RSAKey
 
-    _own_company(command, company_id)
+    _own_company(command.company_id, company_id)
     try:
         key = RSAKey.import_key(private_pem)
     except Exception:  # whatever the parser says, the answer is the same
@@ -68,8 +68,7 @@ def store_key(command: Command, company_id: int, private_pem: str) -> dict[str, 
 
 
 def key_info(table: Table, company_id: int, requested_id: int) -> dict[str, Any]:
-    if requested_id != company_id:  # another company's is not found, as everywhere
-        raise NotFound("Company not found.")
+    _own_company(company_id, requested_id)
     item = table.get(keys.dte_signing_key(company_id))
     if item is None:
         raise NotFound("This company has no DTE signing key.")
@@ -94,7 +93,7 @@ def require_credentials(table: Table, company_id: int) -> None:
 
 
 def store_password(command: Command, company_id: int, password: str) -> dict[str, Any]:
-    _own_company(command, company_id)
+    _own_company(command.company_id, company_id)
     user = digits(accounts.get_company(command.table, company_id).get("taxId"))
     if not user:
         raise ValidationFailed.for_field("password", "the authority's user is the company's NIT: set its taxId first")
@@ -109,8 +108,7 @@ def store_password(command: Command, company_id: int, password: str) -> dict[str
 
 
 def credentials_info(table: Table, company_id: int, requested_id: int) -> dict[str, Any]:
-    if requested_id != company_id:
-        raise NotFound("Company not found.")
+    _own_company(company_id, requested_id)
     item = table.get(keys.dte_authority_credentials(company_id))
     if item is None:
         raise NotFound("This company has no tax authority credentials.")

@@ -24,7 +24,7 @@ def book(table: Table, company_id: int, which: str, start_date: str, end_date: s
                              and which != "purchases" and int(item["sourceDocumentId"]) not in in_period})
     wanted_partners = sorted({int(item["businessPartnerId"]) for item in documents})
     found = table.batch_get([*(keys.entity(company_id, keys.PARTNER, partner_id) for partner_id in wanted_partners),
-                             *(keys.entity(company_id, keys.DOCUMENT, source_id) for source_id in wanted_sources)])
+                             *(keys.document(company_id, source_id) for source_id in wanted_sources)])
     partners, sources = {}, dict(in_period)
     for item in found.values():
         (partners if item.get("itemType") == keys.PARTNER else sources)[int(item["id"])] = item

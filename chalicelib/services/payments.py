@@ -16,7 +16,6 @@ from chalicelib.events import outbox
 from chalicelib.services import accounts, banking, partner_ledger, payment_setup
 from chalicelib.services.commands import Command
 from chalicelib.services.documents import (
-    document_key,
     get_document,
     open_count_attribute,
     open_document_item,
@@ -44,12 +43,12 @@ class PaymentRefused(ApiError):
 
 
 def payment_key(company_id: int, document_id: int, payment_id: int) -> keys.Key:
-    return {"PK": document_key(company_id, document_id)["PK"], "SK": f"{PAYMENT_PREFIX}{keys.sortable_id(payment_id)}"}
+    return {"PK": keys.document(company_id, document_id)["PK"], "SK": f"{PAYMENT_PREFIX}{keys.sortable_id(payment_id)}"}
 
 
 def list_payments(table: Table, company_id: int, document_id: int, page: int, limit: int) -> Page:
     get_document(table, company_id, document_id)
-    items = table.query_all(partition=("PK", document_key(company_id, document_id)["PK"]),
+    items = table.query_all(partition=("PK", keys.document(company_id, document_id)["PK"]),
                             sort_prefix=("SK", PAYMENT_PREFIX), consistent=True)
     skip = (page - 1) * limit
     return Page(items=items[skip:skip + limit], total=len(items), page=page, limit=limit, next_cursor=None)
@@ -106,7 +105,7 @@ def _take(transaction: Transaction, company_id: int, document: dict[str, Any], a
     values: dict[str, Any] = {":minus": -amount, ":one": 1, ":seen": int(document["version"])}
     if paid:
         values[":amount"] = amount
-    transaction.update(document_key(company_id, int(document["id"])), expression, condition="#version = :seen",
+    transaction.update(keys.document(company_id, int(document["id"])), expression, condition="#version = :seen",
                        names={"#version": "version"}, values=values)
 
 
@@ -287,7 +286,7 @@ def _change_advances(transaction: Transaction, company_id: int, document: dict[s
                      amount: Decimal) -> None:
     """A quote's or order's advances received (`advancesTotal`) or applied (`advancesApplied`),
     on the version read: what was available stays true."""
-    transaction.update(document_key(company_id, int(document["id"])), "ADD #attribute :amount, #version :one",
+    transaction.update(keys.document(company_id, int(document["id"])), "ADD #attribute :amount, #version :one",
                        condition="#version = :seen", names={"#attribute": attribute, "#version": "version"},
                        values={":amount": amount, ":one": 1, ":seen": int(document["version"])})
 

@@ -141,7 +141,7 @@ def copy_invoices(table: Any, company_id: int, partner_id: int, template: dict[s
     for n, document_id in enumerate(range(last_id - count + 1, last_id + 1), start=skip_days):
         date = (first_day + datetime.timedelta(days=n % 365)).isoformat()
         per_day[date] += 1
-        item = {**template, **documents.document_key(company_id, document_id), "id": document_id,
+        item = {**template, **keys.document(company_id, document_id), "id": document_id,
                 "date": date, "dueDate": date, "number": format_number("001", "002", "01", document_id),
                 "createdAt": f"{date}T15:00:00.000Z", "updatedAt": f"{date}T15:00:00.000Z"}
         requests.append({"PutRequest": {"Item": to_attributes(documents._stored(item))}})

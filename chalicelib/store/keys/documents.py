@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Dict
 
-from chalicelib.store.keys.base import DOCUMENT, Key, collection_partition, company_prefix, sortable_id
+from chalicelib.store.keys.base import DOCUMENT, Key, collection_partition, company_prefix, entity, sortable_id
 
 
 def document_index(company_id: int, date: str, document_id: int) -> Dict[str, str]:
@@ -124,6 +124,11 @@ def book_correction(company_id: int, document_id: int, version: int, role: str) 
 def book_correction_index(company_id: int, date: str, document_id: int, version: int, role: str) -> Dict[str, str]:
     return {"GSI1PK": collection_partition(company_id, BOOK_CORRECTION),
             "GSI1SK": f"{date}#{sortable_id(document_id)}#{version:06d}#{role}"}
+
+
+def document(company_id: int, document_id: int) -> Key:
+    """A document's own item (its payments and sends share the partition)."""
+    return entity(company_id, DOCUMENT, document_id)
 
 
 def dte_signing_key(company_id: int) -> Key:
