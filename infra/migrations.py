@@ -7,6 +7,10 @@ every start of the local stack, and once against a deployed table after an upgra
   from `GET /settings/users`, a change answers 500 and the last-owner guard refuses every change.
 - Webhook subscriptions and payment gateways from before secrets were sealed (issue 11) hold their
   signing secret as it is: it is sealed (chalicelib/auth/sealing.py) and the plaintext removed.
+- Stock from before average costing (issue 12) is one item per product and warehouse: each product
+  gets its stock position (its quantity per warehouse, valued at its reference cost, which is what
+  the books took as its cost of sales until then). The inventory valuation then shows what the
+  account differs by (a manual entry settles it); dates before the upgrade show no values.
 """
 from __future__ import annotations
 
@@ -87,3 +91,37 @@ def seal_plain_secrets(table: Table) -> int:
             continue
         sealed += 1
     return sealed
+
+
+LEGACY_STOCK = "STOCK"
+
+
+def stock_positions_from_stock(table: Table) -> int:
+    """Creates the stock position of each product that has legacy stock items and none yet;
+    returns how many it created. Conditioned on the position not existing: a command that moved
+    the product meanwhile has made its own."""
+    from decimal import Decimal
+
+    from chalicelib.domain.accounting import round_money
+
+    held: dict[tuple[int, int], dict[int, Decimal]] = {}
+    for item in _scan(table, {LEGACY_STOCK}):
+        company_id = int(item["PK"].split("#")[1])
+        by_warehouse = held.setdefault((company_id, int(item["productId"])), {})
+        by_warehouse[int(item["warehouseId"])] = Decimal(item.get("quantity", 0))
+    created = 0
+    for (company_id, product_id), by_warehouse in sorted(held.items()):
+        product = table.get(keys.entity(company_id, keys.PRODUCT, product_id)) or {}
+        cost = Decimal(product.get("cost") or 0)
+        quantity = sum(by_warehouse.values(), Decimal(0))
+        position = {**keys.stock_position(company_id, product_id), "itemType": "STOCK_POSITION",
+                    "productId": product_id, "quantity": quantity, "value": round_money(quantity * cost),
+                    "unitCost": cost, "warehouses": {str(w): q for w, q in sorted(by_warehouse.items())},
+                    "sequence": 1}
+        try:
+            table.client.put_item(TableName=table.name, Item=to_attributes(position),
+                                  ConditionExpression="attribute_not_exists(PK)")
+        except table.client.exceptions.ConditionalCheckFailedException:
+            continue
+        created += 1
+    return created

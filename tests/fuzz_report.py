@@ -22,11 +22,12 @@ STATEFUL = re.compile(
     r"no such|invalid or expired cursor|must be in the future|inactive|openingBalanceDate|no source document"
     r"|parent's type|must be a quote or order|belongs to another|must be an active \w+ account|default \w+ stays active|can come only from|needs a customer"
     r"|needs a supplier|must be a document of type|for a company in|is with a (customer|supplier)"
-    r"|only purchase documents carry it|only a withholding certificate|needs a taxRate above 0|certifies a withholding")
+    r"|only purchase documents carry it|only a withholding certificate|needs a taxRate above 0|certifies a withholding"
+    r"|no average cost yet|are already on hand|are on hand|insufficient stock")
 # Comparisons between fields or sums over lines: stated in the operation's descriptions, not in a schema.
 BEYOND_JSON_SCHEMA = re.compile(
     r"must not be (before|after|below) \w+|must differ from|page \* limit|spans at most|debits"
-    r"|at most \d+ calendar years|must not exceed the line amount|together"
+    r"|at most \d+ calendar years|must not exceed the line amount|together|on another line"
     # a key's content (a parseable RSA private key of enough bits) is beyond any pattern
     r"|not an RSA private key|a public key: send the private key|bits; at least")
 CROSS_FIELD_CODES = {"UNBALANCED_ENTRY"}

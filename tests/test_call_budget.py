@@ -39,8 +39,10 @@ def test_writes_cost_one_transaction(api, calls, company_a):
     # the company's country (its tax rates) is read; the id comes from the counter (one UpdateItem
     # ADD, gaps allowed), the rest is one transaction
     assert created == Counter({"GetItem": 1, "UpdateItem": 1, "TransactWriteItems": 1})
+    # the product is read with its stock position (its answer carries the average cost): one call
     updated = measure(calls, lambda: api.put("/products/1", {"name": "B"}, key=key))
-    assert updated == Counter({"GetItem": 1, "TransactWriteItems": 1})
+    assert updated == Counter({"BatchGetItem": 1, "TransactWriteItems": 1})
+    assert measure(calls, lambda: api.get("/products/1", key=key)) == Counter({"BatchGetItem": 1})
 
 
 def test_ledger_costs_two_queries_whatever_the_other_accounts_hold(api, calls, company_a):

@@ -36,8 +36,9 @@ def test_sales_invoice_is_confirmed_on_creation_with_number_stock_entry_balance_
     assert D(str(invoice["pending"])) == D("287.50")
     assert shop.stock() == 8  # the service line moves nothing
     assert shop.entry_lines(invoice["journalEntryId"]) == {
-        "110201": (D("287.50"), 0), "5101": (D("120.00"), 0),  # cost of 2 chairs at 60
-        "410101": (0, D("250.00")), "210201": (0, D("37.50")), "110501": (0, D("120.00"))}
+        # cost of 2 chairs at their average cost 50 (the 10 bought at 50), not the reference cost 60
+        "110201": (D("287.50"), 0), "5101": (D("100.00"), 0),
+        "410101": (0, D("250.00")), "210201": (0, D("37.50")), "110501": (0, D("100.00"))}
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("287.50")
     entry = shop.api.get(f"/journal-entries/{invoice['journalEntryId']}", key=shop.key).json
     assert entry["entryType"] == "automatic" and entry["status"] == "posted"
@@ -151,9 +152,10 @@ def test_sales_credit_note_takes_goods_back_and_cancelling_it_reverses_everythin
     note = shop.document("06", [(shop.product, 1, 100)], sourceDocumentId=invoice["id"])
     assert note["status"] == "confirmed" and note["number"] == "001-001-06-00000001"
     assert shop.stock() == 4
+    # the chair comes back at the cost it left at: 50, the 5 bought at 50 (not the reference cost 60)
     assert shop.entry_lines(note["journalEntryId"]) == {
-        "4102": (D("100.00"), 0), "210201": (D("15.00"), 0), "110501": (D("60.00"), 0),
-        "110201": (0, D("115.00")), "5101": (0, D("60.00"))}
+        "4102": (D("100.00"), 0), "210201": (D("15.00"), 0), "110501": (D("50.00"), 0),
+        "110201": (0, D("115.00")), "5101": (0, D("50.00"))}
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("115.00")  # 230 - 115
 
     cancelled = shop.action(note["id"], "cancel", {"reason": "emitida por error"})

@@ -73,3 +73,27 @@ def test_secrets_written_in_plaintext_still_work_and_the_migration_seals_them(ap
     from cryptography.exceptions import InvalidTag
     with pytest.raises(InvalidTag):
         sealing.opened_text(table.get(legacy["webhook"][0]), company_id + 1, webhooks.SECRET_PURPOSE)
+
+
+def test_stock_from_before_average_costing_gets_its_positions(api, table, company_a):
+    """Stock written as one item per product and warehouse (before issue 12) becomes the product's
+    position, valued at its reference cost: sales go on from there at the average."""
+    from decimal import Decimal
+
+    from infra.migrations import stock_positions_from_stock
+    from tests.documents_support import Shop
+
+    shop = Shop(api, company_a)  # the chair's reference cost is 60
+    for warehouse, quantity in ((1, 4), (2, 6)):
+        table.client.put_item(TableName=table.name, Item={
+            "PK": {"S": f"C#{company_a.company_id}#STOCK"}, "SK": {"S": f"{shop.product:012d}#{warehouse:012d}"},
+            "itemType": {"S": "STOCK"}, "productId": {"N": str(shop.product)}, "warehouseId": {"N": str(warehouse)},
+            "quantity": {"N": str(quantity)}})
+    assert stock_positions_from_stock(table) == 1
+    assert stock_positions_from_stock(table) == 0  # idempotent
+    chair = api.get(f"/products/{shop.product}", key=shop.key).json
+    # 4 + 6 = 10 chairs at 60: 600
+    assert (chair["stockQuantity"], chair["stockValue"], chair["averageCost"]) == (10, Decimal("600.00"), 60)
+    assert shop.stock(shop.product, 1) == 4 and shop.stock(shop.product, 2) == 6
+    sale = shop.document("01", [(shop.product, 3, 100)])
+    assert shop.entry_lines(sale["journalEntryId"])["5101"] == (Decimal("180.00"), 0)  # 3 x 60

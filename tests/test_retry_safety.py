@@ -213,6 +213,14 @@ EXAMPLES: dict[str, Example] = {
     "/send-document": lambda w: (
         "/send-document", {"documentId": w.invoice()["id"], "email": "cliente@example.com", "sendFrom": "email"}),
     "/products": lambda w: ("/products", {"code": "P-2", "name": "Mesa", "unitPrice": 300, "cost": 200}),
+    "/inventory/adjustments": lambda w: (
+        "/inventory/adjustments", {"warehouseId": 1, "date": "2026-11-03", "reason": "count",
+                                   "lines": [{"productId": w.shop.product, "countedQuantity": 7, "unitCost": 55}]}),
+    "/inventory/transfers": lambda w: (
+        "/inventory/transfers", {"fromWarehouseId": 1, "toWarehouseId": w.created("/warehouses", {"name": "Tránsito"})["id"],
+                                 "date": "2026-11-03",
+                                 "lines": [{"productId": w.shop.document("103", [(w.shop.product, 3, 50)])["lines"][0]["productId"],
+                                            "quantity": 2}]}),
     "/scheduled-invoices": lambda w: (
         "/scheduled-invoices", {"businessPartnerId": w.shop.customer, "frequency": "monthly",
                                 "startDate": "2026-12-01",

@@ -1,17 +1,21 @@
-"""Branches, CAI ranges, warehouses, stock and stock movements. Models and services load on
-first use; handlers return plain records that the route's response model renders."""
+"""Branches, CAI ranges, warehouses, stock and stock movements, inventory adjustments and transfers,
+and the inventory valuation. Models and services load on first use; handlers return plain records
+that the route's response model renders."""
 from __future__ import annotations
 
 from typing import Any
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import MANAGE, Call, endpoint, page_body
+from chalicelib.api.exports import report_answer
+from chalicelib.api.routing import ACCOUNTING, MANAGE, Call, endpoint, page_body
+from chalicelib.exports import REPORT_TYPES
 
 blueprint = Blueprint(__name__)
 FISCAL, INVENTORY = "Fiscal numbering", "Inventory"
 M = "chalicelib.models.inventory:"
 PAGE = "chalicelib.models.base:PageQuery"
+LIST = "chalicelib.models.base:ListQuery"
 
 
 @endpoint(blueprint, "GET", "/branch", summary="List branches (establishments)", tag=FISCAL, query=PAGE,
@@ -129,3 +133,69 @@ def list_movements(call: Call) -> Any:
     return page_body("movements", inventory.list_movements(call.command.table, call.principal.company_id,
                                                            product_id=q.product_id, start_date=q.start_date,
                                                            end_date=q.end_date, page=q.page, limit=q.limit))
+
+
+S = "chalicelib.models.stock:"
+
+
+@endpoint(blueprint, "POST", "/inventory/adjustments", summary="Adjust stock: an opening stock, a physical count, "
+          "goods damaged or lost (posts inventory against opening equity or an adjustment gain or loss)",
+          tag=INVENTORY, body=S + "AdjustmentCreate", response=S + "Adjustment", permission=ACCOUNTING)
+def create_adjustment(call: Call) -> Any:
+    from chalicelib.services import inventory_adjustments
+
+    return inventory_adjustments.create_adjustment(call.command, call.body.model_dump(by_alias=True))
+
+
+@endpoint(blueprint, "GET", "/inventory/adjustments", summary="Inventory adjustments, newest first", tag=INVENTORY,
+          query=LIST, response=S + "AdjustmentList")
+def list_adjustments(call: Call) -> Any:
+    from chalicelib.services import inventory_adjustments
+
+    q = call.query
+    return page_body("adjustments", inventory_adjustments.list_adjustments(
+        call.command.table, call.principal.company_id, page=q.page, limit=q.limit, cursor=q.cursor))
+
+
+@endpoint(blueprint, "GET", "/inventory/adjustments/{id}", summary="One inventory adjustment", tag=INVENTORY,
+          response=S + "Adjustment")
+def get_adjustment(call: Call) -> Any:
+    from chalicelib.services import inventory_adjustments
+
+    return inventory_adjustments.get_adjustment(call.command.table, call.principal.company_id, call.ids["id"])
+
+
+@endpoint(blueprint, "POST", "/inventory/transfers", summary="Move goods from one warehouse to another (no entry: "
+          "same company, same average cost)", tag=INVENTORY, body=S + "TransferCreate", response=S + "Transfer")
+def create_transfer(call: Call) -> Any:
+    from chalicelib.services import inventory_transfers
+
+    return inventory_transfers.create_transfer(call.command, call.body.model_dump(by_alias=True))
+
+
+@endpoint(blueprint, "GET", "/inventory/transfers", summary="Transfers between warehouses, newest first",
+          tag=INVENTORY, query=LIST, response=S + "TransferList")
+def list_transfers(call: Call) -> Any:
+    from chalicelib.services import inventory_transfers
+
+    q = call.query
+    return page_body("transfers", inventory_transfers.list_transfers(
+        call.command.table, call.principal.company_id, page=q.page, limit=q.limit, cursor=q.cursor))
+
+
+@endpoint(blueprint, "GET", "/inventory/transfers/{id}", summary="One transfer", tag=INVENTORY,
+          response=S + "Transfer")
+def get_transfer(call: Call) -> Any:
+    from chalicelib.services import inventory_transfers
+
+    return inventory_transfers.get_transfer(call.command.table, call.principal.company_id, call.ids["id"])
+
+
+@endpoint(blueprint, "GET", "/inventory/valuation", summary="Inventory valuation at a date: quantity, average cost "
+          "and value per product and warehouse, against the inventory accounts", tag="Reports",
+          query=S + "ValuationQuery", response=S + "Valuation", exports=REPORT_TYPES)
+def valuation(call: Call) -> Any:
+    from chalicelib.services import inventory_valuation
+
+    report = inventory_valuation.valuation(call.command.table, call.principal.company_id, call.query.date)
+    return report_answer(call, report, inventory_valuation.valuation_table)

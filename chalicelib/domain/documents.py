@@ -78,6 +78,9 @@ KINDS: dict[str, Kind] = {kind.code: kind for kind in (
 )}
 
 WITHHOLDING_CERTIFICATE = "05"
+# an import's lines that bring no goods (freight, insurance, duties) are its landed costs: they
+# add to the value of the goods it brings
+IMPORT = "104"
 
 # Quotes and orders take advances: money before the invoice, held on these accounts until an
 # invoice of the same partner applies it.
@@ -192,30 +195,52 @@ def document_totals(lines: Iterable[tuple[LineAmounts, Decimal]]) -> Totals:
 # --- books ---------------------------------------------------------------------------------------
 
 def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtotal: Decimal,
-                    other_subtotal: Decimal, cost: Decimal, moves_stock: bool) -> list[Movement]:
+                    other_subtotal: Decimal, stock_value: Decimal, revaluation: Decimal,
+                    moves_stock: bool) -> list[Movement]:
     """The automatic entry of a confirmed document, as semantic movements.
 
-    Sales: receivable against revenue and output ISV; goods leaving stock move their cost from
-    inventory to cost of sales. Purchases: inventory (goods kept in stock) or expense, plus input
-    ISV, against payable. Notes that take away (credit notes) are the same with sides swapped."""
+    Sales: receivable against revenue and output tax; goods leaving stock move their cost (at the
+    average) from inventory to cost of sales, goods returned by a credit note bring it back.
+    Purchases: the goods' value (with an import's landed costs) to inventory, the rest to expense,
+    input tax, against payable. A purchase credit note takes the goods out at the average: what the
+    supplier credits beyond (or short of) it goes to cost of sales. `stock_value` is what the goods
+    moved are worth (>= 0); `revaluation` is stock value written off to cost of sales (signed)."""
     movements: list[Movement] = []
-    if kind.balance:
-        if kind.sales:
-            movements += [Movement("receivable", DEBIT, total),
-                          Movement("revenue", CREDIT, stocked_subtotal + other_subtotal),
-                          Movement("tax_sales", CREDIT, tax)]
-        else:
-            goods = stocked_subtotal if moves_stock else ZERO
-            movements += [Movement("inventory", DEBIT, goods),
-                          Movement("expense", DEBIT, stocked_subtotal + other_subtotal - goods),
-                          Movement("tax_purchases", DEBIT, tax),
-                          Movement("payable", CREDIT, total)]
+    goods = stock_value if moves_stock else ZERO
+    if kind.balance and kind.sales:
+        movements += [Movement("receivable", DEBIT, total),
+                      Movement("revenue", CREDIT, stocked_subtotal + other_subtotal),
+                      Movement("tax_sales", CREDIT, tax)]
         if kind.balance < 0:
             movements = [swapped(movement) for movement in movements]
-    if kind.sales and moves_stock and cost:
-        cost_lines = [Movement("cost_of_sales", DEBIT, cost), Movement("inventory", CREDIT, cost)]
+    elif kind.balance > 0:
+        movements += [Movement("inventory", DEBIT, goods),
+                      Movement("expense", DEBIT, stocked_subtotal + other_subtotal - goods),
+                      Movement("tax_purchases", DEBIT, tax),
+                      Movement("payable", CREDIT, total)]
+    elif kind.balance < 0:
+        credited = stocked_subtotal if moves_stock else ZERO
+        movements += [Movement("payable", DEBIT, total),
+                      Movement("inventory", CREDIT, goods),
+                      signed_movement("cost_of_sales", CREDIT, credited - goods),
+                      Movement("expense", CREDIT, stocked_subtotal + other_subtotal - credited),
+                      Movement("tax_purchases", CREDIT, tax)]
+    if kind.sales and moves_stock and goods:
+        cost_lines = [Movement("cost_of_sales", DEBIT, goods), Movement("inventory", CREDIT, goods)]
         movements += cost_lines if kind.stock == OUT else [swapped(movement) for movement in cost_lines]
+    movements += revaluation_movements(revaluation)
     return [movement for movement in movements if round_money(movement.amount) != 0]
+
+
+def revaluation_movements(revaluation: Decimal) -> list[Movement]:
+    """Stock value written off to cost of sales (positive) or back from it (negative)."""
+    return [signed_movement("cost_of_sales", DEBIT, revaluation), signed_movement("inventory", CREDIT, revaluation)]
+
+
+def signed_movement(operation: str, side: str, amount: Decimal) -> Movement:
+    """A movement of a signed amount: a negative one goes on the other side."""
+    movement = Movement(operation, side, abs(amount))
+    return swapped(movement) if amount < 0 else movement
 
 
 def entry_item_count(movements: Sequence[Movement]) -> int:
@@ -283,12 +308,3 @@ def event_data(document: dict[str, Any]) -> dict[str, Any]:
             "businessPartnerId": int(document["businessPartnerId"]),
             "isConfirmed": document["status"] == CONFIRMED,
             "codigoGeneracion": document.get("codigoGeneracion")}
-
-
-def merged_quantities(entries: Sequence[tuple[int, int, Decimal]]) -> dict[tuple[int, int], Decimal]:
-    """(product, warehouse, quantity) per line -> one quantity per product and warehouse (one
-    stock item is written at most once per transaction)."""
-    merged: dict[tuple[int, int], Decimal] = {}
-    for product_id, warehouse_id, quantity in entries:
-        merged[(product_id, warehouse_id)] = merged.get((product_id, warehouse_id), ZERO) + quantity
-    return merged

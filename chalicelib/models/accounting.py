@@ -22,7 +22,8 @@ from chalicelib.models.base import (
 AccountType = Literal["asset", "liability", "equity", "income", "cost", "expense"]
 AccountCode = Annotated[str, StringConstraints(min_length=1, max_length=30, pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-]*$")]
 OperationType = Literal["receivable", "payable", "revenue", "expense", "tax_sales", "tax_purchases", "inventory",
-                        "cost_of_sales", "cash", "bank", "customer_advance", "supplier_advance", "withholding"]
+                        "cost_of_sales", "cash", "bank", "customer_advance", "supplier_advance", "withholding",
+                        "inventory_adjustment_gain", "inventory_adjustment_loss", "opening_balance_equity"]
 DocumentType = Annotated[str, AfterValidator(check_document_type),
                          Field(json_schema_extra={"enum": ["01", "06", "07", "100", "101", "112", "113", "103",
                                                            "104", "105", "106", "102", "11", "05"]})]

@@ -1,5 +1,5 @@
 from decimal import Decimal
-from typing import Annotated, List, Optional
+from typing import Annotated, List, Literal, Optional
 
 from pydantic import AfterValidator, Field, StringConstraints
 
@@ -157,14 +157,22 @@ class MovementQuery(PageQuery):
 
 
 class StockMovement(ResponseModel):
+    """One line of a product's kardex: goods in (quantity > 0) or out, and what they were worth."""
     product_id: int
     warehouse_id: int
     quantity: Decimal
     date: str
-    document_id: int
-    document_type: str
+    kind: Literal["confirmation", "reversal", "adjustment", "transfer"]
+    unit_cost: Optional[Decimal] = Field(None, description="what each unit moved at (average cost out, purchase "
+                                                           "value in); null before costing existed")
+    value: Optional[Decimal] = Field(None, description="the change of the stock's value (signed)")
+    revaluation: Optional[Decimal] = Field(None, description="stock value written off to cost of sales by this "
+                                                             "movement (negative stock and reversals)")
+    document_id: Optional[int] = None
+    document_type: Optional[str] = None
     document_number: Optional[str] = None
-    kind: str
+    adjustment_id: Optional[int] = None
+    transfer_id: Optional[int] = None
 
 
 class MovementList(ListEnvelope):

@@ -45,7 +45,11 @@ class Product(ResponseModel):
     type: str
     description: Optional[str] = None
     unit_price: Decimal
-    cost: Decimal
+    cost: Decimal = Field(description="a reference cost; stocked goods are costed at their average cost")
+    average_cost: Decimal = Field(Decimal("0.0000"), description="read-only: the weighted average cost of the "
+                                  "stock across the company's warehouses (the last one when none is on hand)")
+    stock_quantity: Decimal = Field(Decimal("0"), description="read-only: on hand across the warehouses")
+    stock_value: Decimal = Field(Decimal("0.00"), description="read-only: what the books carry for it")
     tax_rate: Decimal
     track_inventory: bool
     is_active: bool

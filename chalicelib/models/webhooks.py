@@ -9,7 +9,8 @@ from chalicelib.models.base import ListEnvelope, Name, RequestModel, ResponseMod
 EventKind = Literal["document.created", "document.confirmed", "document.dte_accepted", "document.dte_invalidated",
                     "document.cancelled",
                     "product.created", "product.updated", "business_partner.created", "business_partner.updated",
-                    "payment.created", "payment.confirmed"]
+                    "payment.created", "payment.confirmed", "inventory_adjustment.created",
+                    "inventory_transfer.created"]
 Url = Annotated[str, StringConstraints(min_length=1, max_length=2048),
                 Field(json_schema_extra={"format": "uri", "pattern": WEBHOOK_URL_PATTERN})]
 Events = Annotated[List[EventKind], Field(min_length=1, max_length=20)]

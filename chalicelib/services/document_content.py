@@ -4,7 +4,7 @@ fiscal fields of its type."""
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -15,7 +15,7 @@ from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
 from chalicelib.errors import NotFound, ValidationFailed
-from chalicelib.services import dte, payment_setup
+from chalicelib.services import dte, payment_setup, stock_moves
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -29,6 +29,8 @@ class Context:
     partner: dict[str, Any]
     products: dict[int, dict[str, Any]]
     source: dict[str, Any] | None
+    # the products' stock positions (services/stock_moves.py), read with them
+    positions: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def company_id(self) -> int:
@@ -36,12 +38,15 @@ class Context:
 
 
 def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, Any], *, strict: bool = True) -> Context:
-    """Reads the company, partner, products and source document in one BatchGetItem and checks
+    """Reads the company, partner, products (with their stock positions) and source document in
+    one BatchGetItem and checks
     that the document may refer to them (`strict`; undoing a confirmed document only needs
     them read)."""
     partner_key = keys.entity(company_id, keys.PARTNER, fields["businessPartnerId"])
     product_ids = {line["productId"] for line in fields["lines"] if line.get("productId") is not None}
     wanted = [keys.company(company_id), partner_key] + [keys.entity(company_id, keys.PRODUCT, p) for p in product_ids]
+    if kind.stock:
+        wanted += stock_moves.position_keys(company_id, product_ids)
     if fields.get("sourceDocumentId") is not None:
         wanted.append(keys.document(company_id, fields["sourceDocumentId"]))
     found = table.batch_get(wanted)
@@ -84,7 +89,9 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
     company = lookup(keys.company(company_id))
     if company is None:
         raise NotFound("Company not found.")
-    return Context(table, company, kind, partner, products, source)
+    positions = {int(item["productId"]): item for key in stock_moves.position_keys(company_id, product_ids)
+                 if (item := lookup(key)) is not None}
+    return Context(table, company, kind, partner, products, source, positions)
 
 
 def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str, Any]) -> str | None:

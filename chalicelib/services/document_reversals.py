@@ -19,7 +19,6 @@ from chalicelib.services.commands import Command
 from chalicelib.services.document_content import Context, today
 from chalicelib.services.documents import (
     Plan,
-    add_stock,
     commit,
     credit_source,
     emit,
@@ -28,27 +27,55 @@ from chalicelib.services.documents import (
     move_partner_balance,
     now_fields,
 )
-from chalicelib.services.inventory import StockWrites
-from chalicelib.services.posting import JournalWrites, get_entry
+from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
+from chalicelib.services.stock_moves import StockWrites, document_origin
 from chalicelib.store import keys
 
 
 def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
-    """Undoing a confirmation: stock back, the entry reversed, the partner balance back."""
+    """Undoing a confirmation: stock back at the value it moved at, the entry reversed (with an
+    entry revaluing the stock when what is left could not carry the difference), the partner
+    balance back."""
     if date < document["date"]:
         raise ValidationFailed.for_field("date", f"must not be before the document's date {document['date']}")
-    add_stock(plan, document, document.get("stockMoves") or [], -1, date, "reversal")
-    if document.get("stockMoves") or plan.context.kind.balance:
+    moves = document.get("stockMoves") or []
+    revaluation = _goods_back(plan, document, moves, date)
+    if moves or plan.context.kind.balance:
         plan.journal.require_open(date)
     credit_source(plan, document, -1)
     book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date)
     changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "journalEntryId": None, "reversalDate": date}
+    reversal_ids = []
     if document.get("journalEntryId") is not None:
         entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
-        reversal = plan.journal.reverse(plan.context.table, entry, date)
-        changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), int(reversal["id"])]
+        reversal_ids.append(int(plan.journal.reverse(plan.context.table, entry, date)["id"]))
+    if revaluation:
+        kind = plan.context.kind
+        entry = plan.journal.automatic_entry(
+            plan.context.table, load_rules(plan.context.table, plan.context.company_id),
+            source=Source("document", int(document["id"]), kind.code), date=date,
+            description=f"Revalorización de inventario: reversión de {kind.name} {document.get('number') or document['id']}",
+            movements=rules.revaluation_movements(revaluation))
+        reversal_ids.append(int(entry["id"]))
+    if reversal_ids:
+        changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), *reversal_ids]
     move_partner_balance(plan, document, -1, date)
     return changes
+
+
+def _goods_back(plan: Plan, document: dict[str, Any], moves: list[dict[str, Any]], date: str) -> Decimal:
+    """Each move undone at the value it moved at: goods that came in leave at that value, goods
+    that left come back at their cost. Returns the revaluation (domain/costing.py)."""
+    origin = document_origin(document)
+    revaluation = ZERO
+    for move in moves:
+        quantity, line = Decimal(move["quantity"]), int(move["line"])
+        where = {"date": date, "origin": origin, "line": line, "field": f"lines[{line}].quantity", "kind": "reversal"}
+        undo = plan.stock.take_out if quantity > 0 else plan.stock.receive
+        change = undo(int(move["productId"]), int(move["warehouseId"]), abs(quantity),
+                      Decimal(move.get("cost", 0)), **where)
+        revaluation += change.revaluation
+    return revaluation
 
 
 def reversal_date(context: Context, document: dict[str, Any], date: str | None) -> str:

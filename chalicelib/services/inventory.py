@@ -1,15 +1,13 @@
-"""Inventory: warehouses, stock per product and warehouse, and the movements that change it.
-Stock only changes inside a document's transaction (`StockWrites`), each change with its
-movement record, so stock always equals the sum of its movements."""
+"""Inventory: warehouses, stock per product and warehouse, and the movements that change it
+(written by services/stock_moves.py inside the command that moves the goods)."""
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
-from chalicelib.domain.documents import merged_quantities
-from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.errors import ValidationFailed
 from chalicelib.services import records
 from chalicelib.services.commands import Command
+from chalicelib.services.stock_moves import warehouse_quantities
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, Page
 from chalicelib.store.table import Table
@@ -47,74 +45,19 @@ def update_warehouse(command: Command, warehouse_id: int, changes: dict[str, Any
 
 # --- stock ---------------------------------------------------------------------------------------
 
-class InsufficientStock(ApiError):
-    status = 400
-    code = "INSUFFICIENT_STOCK"
-
-
-class StockWrites:
-    """The stock changes of one command: one update per product and warehouse (conditioned on
-    enough stock when it goes down and the company does not allow negative stock) and one
-    movement record per document line."""
-
-    def __init__(self, company_id: int, allow_negative: bool) -> None:
-        self.company_id = company_id
-        self.allow_negative = allow_negative
-        self._lines: list[tuple[int, int, Decimal, dict[str, Any]]] = []
-        self._fields: dict[tuple[int, int], str] = {}
-
-    def move(self, *, product_id: int, warehouse_id: int, quantity: Decimal, date: str, document: dict[str, Any],
-             line: int, field: str, kind: str) -> None:
-        """`quantity` is signed: positive into the warehouse, negative out of it."""
-        movement = {**keys.stock_movement(self.company_id, product_id, date, int(document["id"]),
-                                          int(document["version"]), line),
-                    "itemType": "STOCK_MOVEMENT", "productId": product_id, "warehouseId": warehouse_id,
-                    "quantity": quantity, "date": date, "documentId": int(document["id"]),
-                    "documentType": document["type"], "documentNumber": document.get("number"), "kind": kind}
-        movement.update(keys.movement_index(self.company_id, movement["SK"], product_id))
-        self._lines.append((product_id, warehouse_id, quantity, movement))
-        self._fields.setdefault((product_id, warehouse_id), field)
-
-    @property
-    def item_count(self) -> int:
-        return len(self._lines) + len({(p, w) for p, w, _, _ in self._lines})
-
-    def apply(self, transaction: Transaction) -> None:
-        merged = merged_quantities([(p, w, q) for p, w, q, _ in self._lines])
-        for (product_id, warehouse_id), quantity in merged.items():
-            if quantity == 0:
-                continue
-            index = keys.stock_by_warehouse_index(self.company_id, warehouse_id, product_id)
-            names = {"#q": "quantity", "#p": "productId", "#w": "warehouseId", "#t": "itemType",
-                     "#gpk": "GSI1PK", "#gsk": "GSI1SK"}
-            values: dict[str, Any] = {":q": quantity, ":p": product_id, ":w": warehouse_id, ":t": "STOCK",
-                                      ":gpk": index["GSI1PK"], ":gsk": index["GSI1SK"]}
-            condition = None
-            if quantity < 0 and not self.allow_negative:
-                condition, values[":need"] = "#q >= :need", -quantity
-            field = self._fields[(product_id, warehouse_id)]
-            transaction.update(keys.stock(self.company_id, product_id, warehouse_id),
-                               "ADD #q :q SET #p = :p, #w = :w, #t = :t, #gpk = :gpk, #gsk = :gsk",
-                               condition=condition, names=names, values=values,
-                               on_fail=InsufficientStock(
-                                   f"Not enough stock of product {product_id} in warehouse {warehouse_id} "
-                                   f"for {-quantity}.", details=[{"field": field, "message": "insufficient stock"}]))
-        for _, _, quantity, movement in self._lines:
-            if quantity != 0:
-                transaction.put(movement)
-
-
 def list_stock(table: Table, company_id: int, *, product_id: int | None, warehouse_id: int | None,
                page: int, limit: int) -> Page:
-    if warehouse_id is not None:
-        items = table.query_all(partition=("GSI1PK", keys.stock_by_warehouse_index(company_id, warehouse_id, 0)["GSI1PK"]),
-                                index=GSI1, **({"sort_prefix": ("GSI1SK", keys.sortable_id(product_id))}
-                                               if product_id is not None else {}))
+    """Stock per product and warehouse, from the products' positions (one item per product holds
+    its quantity in each warehouse): one GetItem for a product, else one Query of the positions."""
+    if product_id is not None:
+        position = table.get(keys.stock_position(company_id, product_id))
+        positions = [position] if position else []
     else:
-        items = table.query_all(partition=("PK", keys.stock_partition(company_id)), consistent=True,
-                                **({"sort_prefix": ("SK", keys.sortable_id(product_id) + "#")}
-                                   if product_id is not None else {}))
-    return records.small_page(items, page, limit)
+        positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
+    levels = [{"productId": int(position["productId"]), "warehouseId": warehouse, "quantity": quantity}
+              for position in positions for warehouse, quantity in sorted(warehouse_quantities(position).items())
+              if warehouse_id is None or warehouse == warehouse_id]
+    return records.small_page(levels, page, limit)
 
 
 def list_movements(table: Table, company_id: int, *, product_id: int | None, start_date: str | None,

@@ -48,7 +48,9 @@ def list_records(table: Table, company_id: int, kind: RecordKind, *, page: int, 
 
 
 def create_record(command: Command, kind: RecordKind, fields: dict[str, Any],
-                  extra: ExtraOperations | None = None) -> dict[str, Any]:
+                  extra: ExtraOperations | None = None,
+                  view: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """`view`: how the new record is answered (also the answer an Idempotency-Key replays)."""
     company_id = command.company_id
     record_id = command.table.next_id(keys.id_sequence(company_id, kind.kind))
     now = clock.now_iso()
@@ -65,12 +67,14 @@ def create_record(command: Command, kind: RecordKind, fields: dict[str, Any],
         extra(transaction, company_id, item, None)
     outbox.emit(transaction, kind.created_event, company_id, kind.resource_type, record_id,
                 kind.event_data(item))
-    return command.commit(transaction, item)
+    return command.commit(transaction, view(item) if view else item)
 
 
 def update_record(command: Command, kind: RecordKind, record_id: int, changes: dict[str, Any],
-                  expected_version: int | None, extra: ExtraOperations | None = None) -> dict[str, Any]:
-    current = get_record(command.table, command.company_id, kind, record_id)
+                  expected_version: int | None, extra: ExtraOperations | None = None,
+                  current: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`current`: the record as the caller already read it."""
+    current = current or get_record(command.table, command.company_id, kind, record_id)
 
     def add_effects(transaction: Transaction, updated: dict[str, Any]) -> None:
         if extra:

@@ -48,24 +48,44 @@ def document_sequence(company_id: int, document_type: str) -> Key:
     return {"PK": company_prefix(company_id), "SK": f"DOCSEQ#{document_type}"}
 
 
-def stock(company_id: int, product_id: int, warehouse_id: int) -> Key:
-    return {"PK": f"C#{company_id}#STOCK", "SK": f"{sortable_id(product_id)}#{sortable_id(warehouse_id)}"}
-
-
-def stock_partition(company_id: int) -> str:
-    return f"C#{company_id}#STOCK"
-
-
-def stock_by_warehouse_index(company_id: int, warehouse_id: int, product_id: int) -> Dict[str, str]:
-    return {"GSI1PK": f"C#{company_id}#STOCKWH#{warehouse_id}", "GSI1SK": sortable_id(product_id)}
-
-
-def stock_movement(company_id: int, product_id: int, date: str, document_id: int, version: int,
-                   line: int) -> Key:
+def stock_movement(company_id: int, product_id: int, date: str, origin: str, line: int) -> Key:
     """A product's movements sort by date in its own partition (its kardex); GSI1 lists every
-    product's movements by date."""
-    return {"PK": f"C#{company_id}#STKMV#{product_id}",
-            "SK": f"{date}#{sortable_id(document_id)}#{version:05d}#{line:03d}"}
+    product's movements by date. `origin` says what moved the goods, unique per command and
+    product line (see `document_stock_origin`, `adjustment_stock_origin`, `transfer_stock_origin`)."""
+    return {"PK": f"C#{company_id}#STKMV#{product_id}", "SK": f"{date}#{origin}#{line:03d}"}
+
+
+def document_stock_origin(document_id: int, version: int) -> str:
+    return f"{sortable_id(document_id)}#{version:05d}"
+
+
+def adjustment_stock_origin(adjustment_id: int) -> str:
+    return f"A{sortable_id(adjustment_id)}"
+
+
+TRANSFER_OUT, TRANSFER_IN = "1", "2"  # the goods leave one warehouse, then enter the other
+
+
+def transfer_stock_origin(transfer_id: int, leg: str) -> str:
+    return f"T{sortable_id(transfer_id)}#{leg}"
+
+
+# A product's stock position (quantity, value and average cost across the company's warehouses):
+# one partition holds every product's, so a valuation reads them with one Query.
+def stock_positions_partition(company_id: int) -> str:
+    return f"C#{company_id}#STKVAL"
+
+
+def stock_position(company_id: int, product_id: int) -> Key:
+    return {"PK": stock_positions_partition(company_id), "SK": sortable_id(product_id)}
+
+
+INVENTORY_ADJUSTMENT, INVENTORY_TRANSFER = "INVADJ", "INVTRF"
+
+
+def dated_record_index(company_id: int, kind: str, date: str, record_id: int) -> Dict[str, str]:
+    """GSI1 lists adjustments and transfers by date, newest first."""
+    return {"GSI1PK": collection_partition(company_id, kind), "GSI1SK": f"{date}#{sortable_id(record_id)}"}
 
 
 def product_movements_partition(company_id: int, product_id: int) -> str:

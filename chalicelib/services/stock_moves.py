@@ -1,0 +1,228 @@
+"""Stock moves and their value. Stock only changes inside a command's transaction (`StockWrites`):
+a document, an inventory adjustment or a transfer. Each change writes its movement record (the
+product's kardex: quantity, unit cost and value) and the product's position (its quantity in each
+warehouse, and its quantity, value and average cost across the company: domain/costing.py), so
+stock always equals the sum of its movements and the stock's value the sum of theirs.
+
+A position is read before the command values its moves and written back conditioned on what
+was read (its `sequence`): two commands moving one product at once cannot both value against the
+same average; the second runs again on fresh figures."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Iterable
+
+from chalicelib import clock
+from chalicelib.domain import costing
+from chalicelib.domain.accounting import ZERO
+from chalicelib.domain.money import MAX_AMOUNT
+from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+
+class InsufficientStock(ApiError):
+    status = 400
+    code = "INSUFFICIENT_STOCK"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """What moves the goods, as its movements name it."""
+    sort_part: str  # unique per command (keys.*_stock_origin)
+    fields: dict[str, Any]  # documentId/documentType/documentNumber, adjustmentId or transferId
+
+
+def document_origin(document: dict[str, Any]) -> Origin:
+    return Origin(keys.document_stock_origin(int(document["id"]), int(document["version"])),
+                  {"documentId": int(document["id"]), "documentType": document["type"],
+                   "documentNumber": document.get("number")})
+
+
+# --- positions ---------------------------------------------------------------------------------------
+
+def position_of(item: dict[str, Any] | None, product: dict[str, Any] | None = None) -> costing.Position:
+    """A stored position; a product that never moved starts at its reference cost (what a
+    shortage is carried at until goods arrive)."""
+    if item is None:
+        return costing.Position(unit_cost=Decimal((product or {}).get("cost") or 0))
+    return costing.Position(Decimal(item.get("quantity", 0)), Decimal(item.get("value", 0)),
+                            Decimal(item.get("unitCost", 0)))
+
+
+def position_keys(company_id: int, product_ids: Iterable[int]) -> list[keys.Key]:
+    return [keys.stock_position(company_id, product_id) for product_id in product_ids]
+
+
+def read_positions(table: Table, company_id: int, product_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """Stored positions by product (strongly consistent: they are about to be valued against)."""
+    wanted = sorted(set(product_ids))
+    found = table.batch_get(position_keys(company_id, wanted)) if wanted else {}
+    return {int(item["productId"]): item for item in found.values()}
+
+
+def cost_fields(item: dict[str, Any] | None, product: dict[str, Any]) -> dict[str, Any]:
+    """What a product answers of its stock: on hand across warehouses, its value and average cost
+    (until goods arrive, its reference cost: what a sale would be costed at)."""
+    position = position_of(item, product)
+    return {"stockQuantity": position.quantity, "stockValue": position.value,
+            "averageCost": position.shown_average}
+
+
+def with_costs(table: Table, company_id: int, products: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    positions = read_positions(table, company_id, (int(product["id"]) for product in products))
+    return [{**product, **cost_fields(positions.get(int(product["id"])), product)} for product in products]
+
+
+# --- a command's stock writes --------------------------------------------------------------------
+
+def warehouse_quantities(item: dict[str, Any] | None) -> dict[int, Decimal]:
+    return {int(warehouse): Decimal(quantity) for warehouse, quantity in ((item or {}).get("warehouses") or {}).items()}
+
+
+@dataclass
+class _Tracked:
+    stored: dict[str, Any] | None
+    position: costing.Position
+    warehouses: dict[int, Decimal]
+    last_date: str | None
+    changed: bool = False
+
+
+@dataclass
+class StockWrites:
+    """The stock changes of one command. A product's position holds its quantity in each
+    warehouse too: enough stock is checked against what was read, and the position's write is
+    conditioned on it being what was read. Positions must be known (`know`) before a product's
+    goods are valued."""
+    company_id: int
+    allow_negative: bool
+    _tracked: dict[int, _Tracked] = field(default_factory=dict)
+    _movements: list[dict[str, Any]] = field(default_factory=list)
+    # the field an error names for a product in a warehouse: its first line in the command
+    _fields: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    def know(self, product_ids: Iterable[int], stored: dict[int, dict[str, Any]],
+             products: dict[int, dict[str, Any]]) -> None:
+        """The positions of these products as read (`stored`; `products` give a new position its
+        reference cost)."""
+        for product_id in product_ids:
+            if product_id not in self._tracked:
+                item = stored.get(product_id)
+                self._tracked[product_id] = _Tracked(item, position_of(item, products.get(product_id)),
+                                                     warehouse_quantities(item),
+                                                     item.get("lastMovementDate") if item else None)
+
+    def load(self, table: Table, products: dict[int, dict[str, Any]]) -> None:
+        self.know(products, read_positions(table, self.company_id, products), products)
+
+    def _of(self, product_id: int) -> _Tracked:
+        if product_id not in self._tracked:  # a product read neither with its position nor its reference cost
+            self.know([product_id], {}, {})
+        return self._tracked[product_id]
+
+    def position(self, product_id: int) -> costing.Position:
+        return self._of(product_id).position
+
+    def on_hand(self, product_id: int, warehouse_id: int) -> Decimal:
+        return self._of(product_id).warehouses.get(warehouse_id, ZERO)
+
+    # movements
+
+    def issue(self, product_id: int, warehouse_id: int, quantity: Decimal, *, date: str, origin: Origin,
+              line: int, field: str, kind: str) -> costing.Change:
+        """Goods leave at the average cost."""
+        return self._record(product_id, warehouse_id, -quantity, costing.issue(self.position(product_id), quantity),
+                            date=date, origin=origin, line=line, field=field, kind=kind)
+
+    def receive(self, product_id: int, warehouse_id: int, quantity: Decimal, value: Decimal, *, date: str,
+                origin: Origin, line: int, field: str, kind: str) -> costing.Change:
+        """Goods come in at `value`."""
+        return self._record(product_id, warehouse_id, quantity,
+                            costing.receive(self.position(product_id), quantity, value),
+                            date=date, origin=origin, line=line, field=field, kind=kind)
+
+    def take_out(self, product_id: int, warehouse_id: int, quantity: Decimal, value: Decimal, *, date: str,
+                 origin: Origin, line: int, field: str, kind: str) -> costing.Change:
+        """Goods leave at the value they came in at (a receipt undone)."""
+        return self._record(product_id, warehouse_id, -quantity,
+                            costing.take_out(self.position(product_id), quantity, value),
+                            date=date, origin=origin, line=line, field=field, kind=kind)
+
+    def transfer(self, product_id: int, from_warehouse: int, to_warehouse: int, quantity: Decimal, *, date: str,
+                 transfer_id: int, line: int, field: str) -> None:
+        """Goods change warehouse: the company holds what it held, at the same average; the two
+        movements carry the goods' value out and in."""
+        position = self.position(product_id)
+        value = costing.round_money(quantity * position.average_cost)
+        for leg, warehouse_id, signed in ((keys.TRANSFER_OUT, from_warehouse, -quantity),
+                                          (keys.TRANSFER_IN, to_warehouse, quantity)):
+            origin = Origin(keys.transfer_stock_origin(transfer_id, leg), {"transferId": transfer_id})
+            self._move(product_id, warehouse_id, signed, date, field)
+            self._movement(product_id, warehouse_id, signed, value if signed > 0 else -value, position.shown_average,
+                           date=date, origin=origin, line=line, kind="transfer")
+
+    def _record(self, product_id: int, warehouse_id: int, signed: Decimal, change: costing.Change, *, date: str,
+                origin: Origin, line: int, field: str, kind: str) -> costing.Change:
+        tracked = self._of(product_id)
+        if change.value > MAX_AMOUNT:
+            raise ValidationFailed.for_field(field, f"the goods' value may not exceed {MAX_AMOUNT}")
+        net = change.position.value - tracked.position.value
+        self._move(product_id, warehouse_id, signed, date, field)
+        tracked.position = change.position
+        self._movement(product_id, warehouse_id, signed, net, costing.shown_cost(change.value, abs(signed)),
+                       date=date, origin=origin, line=line, kind=kind, revaluation=change.revaluation)
+        return change
+
+    def _move(self, product_id: int, warehouse_id: int, signed: Decimal, date: str, field: str) -> None:
+        tracked = self._of(product_id)
+        held = tracked.warehouses.get(warehouse_id, ZERO)
+        field = self._fields.setdefault((product_id, warehouse_id), field)
+        if signed < 0 and held + signed < 0 and not self.allow_negative:
+            raise InsufficientStock(f"Not enough stock of product {product_id} in warehouse {warehouse_id}: "
+                                    f"{held:f} on hand, {-signed:f} needed.",
+                                    details=[{"field": field, "message": "insufficient stock"}])
+        tracked.warehouses[warehouse_id] = held + signed
+        tracked.last_date = max(tracked.last_date or date, date)
+        tracked.changed = True
+
+    def _movement(self, product_id: int, warehouse_id: int, signed: Decimal, value: Decimal, unit_cost: Decimal, *,
+                  date: str, origin: Origin, line: int, kind: str, revaluation: Decimal = ZERO) -> None:
+        key = keys.stock_movement(self.company_id, product_id, date, origin.sort_part, line)
+        item = {**key, **keys.movement_index(self.company_id, key["SK"], product_id), "itemType": "STOCK_MOVEMENT",
+                "productId": product_id, "warehouseId": warehouse_id, "quantity": signed, "date": date, "kind": kind,
+                "unitCost": unit_cost, "value": value, **origin.fields}
+        if revaluation:
+            item["revaluation"] = revaluation
+        self._movements.append(item)
+
+    # the transaction
+
+    @property
+    def item_count(self) -> int:
+        return len(self._movements) + sum(1 for tracked in self._tracked.values() if tracked.changed)
+
+    def apply(self, transaction: Transaction) -> None:
+        for movement in self._movements:
+            transaction.put(movement)
+        for product_id, tracked in self._tracked.items():
+            if tracked.changed:
+                self._update_position(transaction, product_id, tracked)
+
+    def _update_position(self, transaction: Transaction, product_id: int, tracked: _Tracked) -> None:
+        """Written whole, conditioned on the sequence read: a concurrent move of the product makes
+        the command run again (no `on_fail`: a lost race)."""
+        position = tracked.position
+        seen = int(tracked.stored["sequence"]) if tracked.stored else None
+        changes = {"itemType": "STOCK_POSITION", "productId": product_id, "quantity": position.quantity,
+                   "value": position.value, "unitCost": position.unit_cost,
+                   "warehouses": {str(warehouse): quantity for warehouse, quantity in sorted(tracked.warehouses.items())},
+                   "lastMovementDate": tracked.last_date, "sequence": (seen or 0) + 1, "updatedAt": clock.now_iso()}
+        key = keys.stock_position(self.company_id, product_id)
+        if seen is None:
+            transaction.set_fields(key, changes, condition="attribute_not_exists(#seq)", names={"#seq": "sequence"})
+        else:
+            transaction.set_fields(key, changes, condition="#seq = :seen", names={"#seq": "sequence"},
+                                   values={":seen": seen})

@@ -1,0 +1,303 @@
+"""A hypothesis state machine over what moves goods, through the API: purchases (103) and imports
+(104, with freight as a landed cost), sales (01), sales returns (06) and purchase returns (105),
+counts, damage and other adjustments, transfers between two warehouses, purchases unconfirmed and
+notes and imports cancelled; dated in any order. A plain model of weighted average cost (written
+here apart from chalicelib/domain/costing.py) says what each product holds and is worth, and which
+command must be refused for want of stock.
+
+After every step: each product's quantity, value and average cost are the model's; its stock per
+warehouse is the model's and the sum of its movements, never below zero; the movements' values
+add up to the product's value; the valuation's total equals the inventory account today and at a
+past date, and the model's value; the trial balance balances."""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+
+from infra.resources import create_table
+from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, Books, make_company
+
+CENT = Decimal("0.01")
+DATES = ("2026-10-06", "2026-10-20", "2026-11-04", "2026-11-19")
+WAREHOUSES = (1, 2)
+QUANTITIES = st.integers(1, 12).map(Decimal)
+PRICES = st.decimals(min_value=Decimal("0.50"), max_value=Decimal("400"), places=2)
+_companies = itertools.count(1)
+
+
+def money(amount: Decimal) -> Decimal:
+    return amount.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+@dataclass
+class Held:
+    """A product in the model: quantity per warehouse, and the value of all of it."""
+    warehouses: dict[int, Decimal]
+    value: Decimal = Decimal("0.00")
+    last_cost: Decimal = Decimal(40)  # the average when goods were last on hand (at first the reference cost)
+
+    @property
+    def quantity(self) -> Decimal:
+        return sum(self.warehouses.values(), Decimal(0))
+
+    def take(self, quantity: Decimal) -> Decimal:
+        """The cost of goods leaving at the average (all of the value with the last units)."""
+        cost = self.value if quantity == self.quantity else money(quantity * self.value / self.quantity)
+        self.value -= cost
+        return cost
+
+    def settle(self) -> None:
+        """Nothing on hand carries no value; goods never a negative one."""
+        if self.quantity == 0 or self.value < 0:
+            self.value = Decimal("0.00")
+
+    @property
+    def average(self) -> Decimal:
+        """What goods added without a unit cost are worth each (six decimals)."""
+        cost = self.value / self.quantity if self.quantity else self.last_cost
+        return cost.quantize(Decimal("0.000001"), rounding=ROUND_HALF_UP)
+
+    def remember_cost(self) -> None:
+        if self.quantity > 0 and self.value > 0:
+            self.last_cost = self.value / self.quantity
+
+
+@dataclass
+class Moved:
+    """What a confirmed document moved: (product, warehouse, signed quantity, value) per line."""
+    type: str
+    lines: list[tuple[int, int, Decimal, Decimal]]
+    live: bool = True
+
+
+def test_stock_value_stays_the_books(api, table):
+    class InventoryMachine(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            table.client.delete_table(TableName=table.name)
+            create_table(table.client, table.name)
+            number = next(_companies)
+            company = make_company(table, f"Bodegas {number}", f"owner{number}@bodegas.hn")
+            self.key = company.api_key
+            self.books = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
+            self.customer = self.created("/business-partners", {"name": "Cliente", "type": "customer"})["id"]
+            self.supplier = self.created("/business-partners", {"name": "Proveedor", "type": "supplier"})["id"]
+            self.products = [self.created("/products", {"code": f"P-{n}", "name": f"Producto {n}", "unitPrice": 100,
+                                                        "cost": 40, "taxRate": 0.15})["id"] for n in (1, 2)]
+            self.created("/cai", {"cai": "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A", "branchId": 1, "emissionPoint": "001",
+                                  "documentType": "01", "rangeStart": 1, "rangeEnd": 10000, "deadline": "2099-12-31"})
+            assert self.created("/warehouses", {"name": "Bodega 2"})["id"] == 2
+            self.held = {p: Held({w: Decimal(0) for w in WAREHOUSES}) for p in self.products}
+            self.docs: dict[int, Moved] = {}
+
+        def created(self, path: str, body: dict) -> dict:
+            reply = api.post(path, body, key=self.key)
+            assert reply.status == 201, reply.text
+            return reply.json
+
+        def short(self, product: int, warehouse: int, quantity: Decimal) -> bool:
+            return self.held[product].warehouses[warehouse] < quantity
+
+        def refused_for_stock(self, reply) -> None:
+            assert (reply.status, reply.json["code"]) == (400, "INSUFFICIENT_STOCK"), reply.text
+
+        def document(self, doc_type: str, date: str, warehouse: int, lines: list[dict], **fields):
+            partner = self.customer if doc_type in ("01", "06") else self.supplier
+            return api.post("/documents", {"type": doc_type, "businessPartnerId": partner, "date": date,
+                                           "warehouseId": warehouse, "lines": lines, **fields}, key=self.key)
+
+        # --- goods in -----------------------------------------------------------------------------
+
+        @rule(product=st.sampled_from((0, 1)), warehouse=st.sampled_from(WAREHOUSES), date=st.sampled_from(DATES),
+              quantity=QUANTITIES, price=PRICES, freight=st.none() | PRICES)
+        def purchase(self, product, warehouse, date, quantity, price, freight):
+            """A purchase invoice, or with freight an import: the freight adds to the goods' value."""
+            product = self.products[product]
+            lines = [{"productId": product, "quantity": quantity, "unitPrice": price}]
+            if freight is not None:
+                lines.append({"description": "Flete", "quantity": 1, "unitPrice": freight})
+            reply = self.document("103" if freight is None else "104", date, warehouse, lines)
+            assert reply.status == 201, reply.text
+            value = money(quantity * price) + (freight or 0)
+            self.held[product].warehouses[warehouse] += quantity
+            self.held[product].value += value
+            self.held[product].remember_cost()
+            self.docs[reply.json["id"]] = Moved(reply.json["type"], [(product, warehouse, quantity, value)])
+
+        @precondition(lambda self: any(m.type == "01" and m.live for m in self.docs.values()))
+        @rule(data=st.data(), date=st.sampled_from(DATES))
+        def sales_return(self, data, date):
+            """A credit note brings the goods back at the cost they left at on their invoice."""
+            sale_id = data.draw(st.sampled_from(sorted(i for i, m in self.docs.items() if m.type == "01" and m.live)))
+            product, warehouse, sold, cost = self.docs[sale_id].lines[0]
+            quantity = data.draw(st.integers(1, int(-sold)).map(Decimal))
+            value = money(quantity * cost / -sold)
+            reply = self.document("06", max(date, self.date_of(sale_id)), warehouse,
+                                  [{"productId": product, "quantity": quantity, "unitPrice": "0.01"}],
+                                  sourceDocumentId=sale_id)
+            assert reply.status == 201, reply.text
+            self.held[product].warehouses[warehouse] += quantity
+            self.held[product].value += value
+            self.held[product].remember_cost()
+            self.docs[reply.json["id"]] = Moved("06", [(product, warehouse, quantity, value)])
+
+        def date_of(self, document_id: int) -> str:
+            return api.get(f"/documents/{document_id}", key=self.key).json["date"]
+
+        # --- goods out ----------------------------------------------------------------------------
+
+        @rule(product=st.sampled_from((0, 1)), warehouse=st.sampled_from(WAREHOUSES), date=st.sampled_from(DATES),
+              quantity=QUANTITIES, price=PRICES)
+        def sale(self, product, warehouse, date, quantity, price):
+            product = self.products[product]
+            reply = self.document("01", date, warehouse, [{"productId": product, "quantity": quantity,
+                                                           "unitPrice": price}])
+            if self.short(product, warehouse, quantity):
+                return self.refused_for_stock(reply)
+            assert reply.status == 201, reply.text
+            cost = self.held[product].take(quantity)
+            self.held[product].warehouses[warehouse] -= quantity
+            self.docs[reply.json["id"]] = Moved("01", [(product, warehouse, -quantity, cost)])
+
+        @precondition(lambda self: any(m.type == "103" and m.live for m in self.docs.values()))
+        @rule(data=st.data(), quantity=QUANTITIES, price=PRICES)
+        def purchase_return(self, data, quantity, price):
+            """A purchase credit note: the goods leave at the average, whatever the supplier credits."""
+            purchase_id = data.draw(st.sampled_from(sorted(i for i, m in self.docs.items() if m.type == "103" and m.live)))
+            product, warehouse, _, _ = self.docs[purchase_id].lines[0]
+            reply = self.document("105", self.date_of(purchase_id), warehouse,
+                                  [{"productId": product, "quantity": quantity, "unitPrice": "0.01"}],
+                                  sourceDocumentId=purchase_id)
+            if self.short(product, warehouse, quantity):
+                return self.refused_for_stock(reply)
+            assert reply.status == 201, reply.text
+            cost = self.held[product].take(quantity)
+            self.held[product].warehouses[warehouse] -= quantity
+            self.docs[reply.json["id"]] = Moved("105", [(product, warehouse, -quantity, cost)])
+
+        # --- undoing ------------------------------------------------------------------------------
+
+        @precondition(lambda self: any(m.type in ("103", "104", "06", "105") and m.live for m in self.docs.values()))
+        @rule(data=st.data())
+        def undo(self, data):
+            """Goods that came in leave at their value; goods that left come back at their cost."""
+            document_id = data.draw(st.sampled_from(sorted(
+                i for i, m in self.docs.items() if m.type in ("103", "104", "06", "105") and m.live)))
+            moved = self.docs[document_id]
+            action = "unconfirm" if moved.type == "103" else "cancel"
+            reply = api.post(f"/documents/{document_id}/{action}", {}, key=self.key)
+            product, warehouse, quantity, value = moved.lines[0]
+            credited = any(m.live and m.type in ("06", "105") and self.source_of(i) == document_id
+                           for i, m in self.docs.items())
+            if credited:
+                assert (reply.status, reply.json["code"]) == (400, "DOCUMENT_HAS_CREDIT_NOTES"), reply.text
+                return
+            if quantity > 0 and self.short(product, warehouse, quantity):
+                return self.refused_for_stock(reply)
+            assert reply.status == 200, reply.text
+            held = self.held[product]
+            held.warehouses[warehouse] -= quantity
+            held.value -= value if quantity > 0 else -value
+            held.settle()
+            held.remember_cost()
+            moved.live = False
+
+        def source_of(self, document_id: int) -> int | None:
+            return self.sources.get(document_id)
+
+        @property
+        def sources(self) -> dict[int, int]:
+            return {i: api.get(f"/documents/{i}", key=self.key).json.get("sourceDocumentId")
+                    for i, m in self.docs.items() if m.type in ("06", "105")}
+
+        # --- adjustments and transfers ------------------------------------------------------------
+
+        @rule(product=st.sampled_from((0, 1)), warehouse=st.sampled_from(WAREHOUSES), date=st.sampled_from(DATES),
+              reason=st.sampled_from(("count", "damage", "other", "opening")), counted=st.integers(0, 15).map(Decimal),
+              change=st.integers(-6, 6).map(Decimal), unit_cost=st.none() | PRICES, by_count=st.booleans())
+        def adjustment(self, product, warehouse, date, reason, counted, change, unit_cost, by_count):
+            product = self.products[product]
+            held = self.held[product]
+            on_hand = held.warehouses[warehouse]
+            if by_count:
+                line, change = {"productId": product, "countedQuantity": counted}, counted - on_hand
+            else:
+                line = {"productId": product, "quantity": change}
+            if unit_cost is not None:
+                line["unitCost"] = unit_cost
+            reply = api.post("/inventory/adjustments", {"warehouseId": warehouse, "date": date, "reason": reason,
+                                                        "lines": [line]}, key=self.key)
+            wrong = ((not by_count and change == 0) or (reason == "opening" and change < 0)
+                     or (reason == "opening" and change > 0 and unit_cost is None) or (reason == "damage" and change > 0))
+            if wrong or (change > 0 and unit_cost is None and not held.average):
+                assert reply.status == 400 and reply.json["code"] == "VALIDATION_ERROR", reply.text
+                return
+            if change < 0 and on_hand < -change:
+                return self.refused_for_stock(reply)
+            assert reply.status == 201, reply.text
+            if change > 0:
+                held.value += money(change * (unit_cost if unit_cost is not None else held.average))
+            elif change < 0:
+                held.take(-change)
+            held.warehouses[warehouse] += change
+            held.remember_cost()
+
+        @rule(product=st.sampled_from((0, 1)), source=st.sampled_from(WAREHOUSES), date=st.sampled_from(DATES),
+              quantity=QUANTITIES)
+        def transfer(self, product, source, date, quantity):
+            product = self.products[product]
+            destination = 3 - source
+            reply = api.post("/inventory/transfers", {"fromWarehouseId": source, "toWarehouseId": destination,
+                                                      "date": date, "lines": [{"productId": product, "quantity": quantity}]},
+                             key=self.key)
+            if self.short(product, source, quantity):
+                return self.refused_for_stock(reply)
+            assert reply.status == 201, reply.text
+            self.held[product].warehouses[source] -= quantity
+            self.held[product].warehouses[destination] += quantity
+
+        # --- invariants ---------------------------------------------------------------------------
+
+        @invariant()
+        def products_are_the_model(self):
+            for product in self.products:
+                shown = api.get(f"/products/{product}", key=self.key).json
+                held = self.held[product]
+                assert (shown["stockQuantity"], shown["stockValue"]) == (held.quantity, held.value), (product, shown)
+                if held.quantity:
+                    assert shown["averageCost"] == (held.value / held.quantity).quantize(
+                        Decimal("0.0001"), rounding=ROUND_HALF_UP), shown
+
+        @invariant()
+        def stock_is_its_movements_and_never_negative(self):
+            levels = api.get("/inventory/stock?limit=100", key=self.key).json["stock"]
+            for product in self.products:
+                movements = api.get(f"/inventory/movements?productId={product}&limit=100", key=self.key).json["movements"]
+                assert sum((m["value"] for m in movements), Decimal(0)) == self.held[product].value
+                for warehouse in WAREHOUSES:
+                    level = sum((s["quantity"] for s in levels if (s["productId"], s["warehouseId"]) == (product, warehouse)),
+                                Decimal(0))
+                    moved = sum((m["quantity"] for m in movements if m["warehouseId"] == warehouse), Decimal(0))
+                    assert level == moved == self.held[product].warehouses[warehouse] >= 0, (product, warehouse)
+
+        @invariant()
+        def valuation_is_the_books(self):
+            total = sum((held.value for held in self.held.values()), Decimal(0))
+            for date, expected in (("2099-12-31", total), ("2026-10-31", None)):
+                report = api.get(f"/inventory/valuation?date={date}", key=self.key).json
+                balance = next((row["balance"] for row in self.books.trial_balance(date)["accounts"]
+                                if row["code"] == "110501"), Decimal(0))
+                assert report["totalValue"] == report["accountsBalance"] == balance, (date, report)
+                assert report["difference"] == 0
+                if expected is not None:
+                    assert report["totalValue"] == expected
+            trial = self.books.trial_balance()
+            assert trial["totalDebit"] == trial["totalCredit"]
+
+    run_state_machine_as_test(InventoryMachine, settings=settings(
+        max_examples=8, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck)))
