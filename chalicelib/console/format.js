@@ -11,6 +11,13 @@ export function money(amount, code) {
   return new Intl.NumberFormat(locale(), { style: "currency", currency: code || currency }).format(Number(amount));
 }
 
+// A unit cost: the API answers average costs with four decimals, shown as they are.
+export function unitCost(amount, code) {
+  if (amount === null || amount === undefined || amount === "") return t("common.none");
+  return new Intl.NumberFormat(locale(), { style: "currency", currency: code || currency, minimumFractionDigits: 4,
+    maximumFractionDigits: 4 }).format(Number(amount));
+}
+
 export function number(value, digits = 2) {
   if (value === null || value === undefined || value === "") return t("common.none");
   return new Intl.NumberFormat(locale(), { minimumFractionDigits: 0, maximumFractionDigits: digits }).format(Number(value));

@@ -18,6 +18,14 @@ const ROUTES = [
   ["/partners/:id", "partners", "detail"],
   ["/products", "products", "list"],
   ["/stock", "products", "stock"],
+  ["/inventory/adjustments", "inventory-adjustments", "list"],
+  ["/inventory/adjustments/new", "inventory-adjustments", "create"],
+  ["/inventory/adjustments/:id", "inventory-adjustments", "detail"],
+  ["/inventory/count", "inventory-count", "render"],
+  ["/inventory/transfers", "inventory-transfers", "list"],
+  ["/inventory/transfers/new", "inventory-transfers", "create"],
+  ["/inventory/transfers/:id", "inventory-transfers", "detail"],
+  ["/inventory/valuation", "inventory-valuation", "render"],
   ["/accounting/chart", "accounting", "chart"],
   ["/accounting/ledger", "accounting", "ledger"],
   ["/accounting/trial-balance", "accounting", "trialBalance"],
@@ -43,7 +51,8 @@ const ROUTES = [
 const MANAGERS = ["owner", "admin"];
 const NAVIGATION = [
   ["nav.home", "/"], ["nav.documents", "/documents"], ["nav.partners", "/partners"], ["nav.products", "/products"],
-  ["nav.stock", "/stock"],
+  { title: "nav.inventory", items: [["nav.stock", "/stock"], ["nav.adjustments", "/inventory/adjustments"],
+    ["nav.count", "/inventory/count"], ["nav.transfers", "/inventory/transfers"], ["nav.valuation", "/inventory/valuation"]] },
   { title: "nav.accounting", items: [["nav.chart", "/accounting/chart"], ["nav.entries", "/accounting/entries"],
     ["nav.ledger", "/accounting/ledger"], ["nav.trialBalance", "/accounting/trial-balance"], ["nav.periods", "/accounting/periods"]] },
   ["nav.banking", "/banking"],
@@ -92,7 +101,9 @@ export async function loadSession() {
 export function isManager() { return session.me && MANAGERS.includes(session.me.role); }
 
 function navigation(current) {
-  const link = ([key, path]) => h("a", { href: `#${path}`, class: current === path ? "active" : undefined }, t(key));
+  // a record's page (#/inventory/adjustments/7) keeps its list's link lit
+  const lit = (path) => current === path || (path !== "/" && current.startsWith(`${path}/`));
+  const link = ([key, path]) => h("a", { href: `#${path}`, class: lit(path) ? "active" : undefined }, t(key));
   return h("nav", { class: "sidebar", "aria-label": t("app.title") }, NAVIGATION.map((entry) => {
     if (Array.isArray(entry)) return link(entry);
     if (entry.managers && !isManager()) return null;

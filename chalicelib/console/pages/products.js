@@ -1,17 +1,23 @@
-// Products and services (a crud page) and the stock: quantities per product and warehouse, with
-// the latest stock movements.
+// Products and services (a crud page; a row opens the product with its stock per warehouse; the
+// average cost, stock and its value are the API's, read-only; `cost` is a reference cost) and the
+// stock: quantities per product and warehouse, with the latest stock movements.
 import { api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
 import { append, h } from "../dom.js";
-import { date, money, number, percent } from "../format.js";
+import { date, money, number, percent, unitCost } from "../format.js";
 import { addStrings, t } from "../i18n.js";
-import { badge, formView, pageHeader, pagerView, section, tableView } from "../ui.js";
+import { badge, definitionList, describeError, formView, openDialog, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
 addStrings({
   es: {
     "product.title": "Productos y servicios", "product.new": "Nuevo producto", "product.code": "Código",
     "product.name": "Nombre", "product.type": "Tipo", "product.description": "Descripción",
-    "product.unitPrice": "Precio unitario", "product.cost": "Costo", "product.taxRate": "ISV",
+    "product.unitPrice": "Precio unitario", "product.cost": "Costo de referencia", "product.taxRate": "ISV",
+    "product.costHelp": "Solo de referencia: las existencias se valúan a su costo promedio ponderado.",
+    "product.averageCost": "Costo promedio", "product.stockQuantity": "Existencia",
+    "product.stockValue": "Valor en existencia", "product.value": "Valor",
+    "product.stockByWarehouse": "Existencia por bodega", "product.detail": "Producto {code}",
+    "product.readOnly": "El costo promedio, la existencia y su valor los calcula el servicio con cada movimiento.",
     "product.trackInventory": "Controla existencias", "product.isActive": "Activo",
     "productType.product": "Producto", "productType.service": "Servicio",
     "product.intro": "Los productos que controlan existencias mueven inventario al facturar; los servicios no.",
@@ -23,7 +29,12 @@ addStrings({
   },
   en: {
     "product.title": "Products and services", "product.new": "New product", "product.code": "Code", "product.name": "Name",
-    "product.type": "Type", "product.description": "Description", "product.unitPrice": "Unit price", "product.cost": "Cost",
+    "product.type": "Type", "product.description": "Description", "product.unitPrice": "Unit price", "product.cost": "Reference cost",
+    "product.costHelp": "For reference only: stock is valued at its weighted average cost.",
+    "product.averageCost": "Average cost", "product.stockQuantity": "On hand", "product.stockValue": "Stock value",
+    "product.value": "Value",
+    "product.stockByWarehouse": "Stock by warehouse", "product.detail": "Product {code}",
+    "product.readOnly": "The average cost, the stock and its value are worked out by the service with each movement.",
     "product.taxRate": "Tax rate", "product.trackInventory": "Tracks stock", "product.isActive": "Active",
     "productType.product": "Product", "productType.service": "Service",
     "product.intro": "Products that track stock move inventory when invoiced; services do not.",
@@ -45,7 +56,7 @@ function productFields() {
       options: ["product", "service"].map((type) => ({ value: type, label: t(`productType.${type}`) })) },
     { name: "description", label: t("product.description"), type: "textarea", emptyAs: null },
     { name: "unitPrice", label: t("product.unitPrice"), type: "number", min: "0", value: "0" },
-    { name: "cost", label: t("product.cost"), type: "number", min: "0", value: "0" },
+    { name: "cost", label: t("product.cost"), type: "number", min: "0", value: "0", help: t("product.costHelp") },
     { name: "taxRate", label: t("product.taxRate"), type: "select", required: true, numeric: true, value: "0.15",
       options: TAX_RATES.map((rate) => ({ value: rate, label: percent(rate) })) },
     { name: "trackInventory", label: t("product.trackInventory"), type: "checkbox", value: true },
@@ -65,13 +76,49 @@ export async function list(ctx) {
       { label: t("product.name"), value: (p) => p.name },
       { label: t("product.type"), value: (p) => t(`productType.${p.type}`) },
       { label: t("product.unitPrice"), class: "num", value: (p) => money(p.unitPrice) },
-      { label: t("product.cost"), class: "num", value: (p) => money(p.cost) },
+      // the reference cost is in the product's dialog and form: the list shows what the books carry
+      { label: t("product.averageCost"), class: "num", value: (p) => (stocked(p) ? unitCost(p.averageCost) : "") },
+      { label: t("product.stockQuantity"), class: "num", value: (p) => (stocked(p) ? number(p.stockQuantity, 4) : "") },
+      { label: t("product.value"), class: "num", value: (p) => (stocked(p) ? money(p.stockValue) : "") },
       { label: t("product.taxRate"), class: "num", value: (p) => percent(p.taxRate) },
-      { label: t("product.trackInventory"), value: (p) => t(p.trackInventory ? "common.yes" : "common.no") },
       { label: t("common.status"), value: (p) => badge(p.isActive ? "active" : "inactive") },
     ],
+    onRowClick: (p) => productDialog(p),
   });
   await page(ctx);
+}
+
+// A stocked product: goods that track inventory (a service keeps no stock).
+const stocked = (p) => p.type === "product" && p.trackInventory;
+
+// One product: its fields, and for goods the read-only cost and stock with the stock per warehouse.
+async function productDialog(product) {
+  try {
+    const [warehouses, levels] = stocked(product) ? await Promise.all([listAll("/warehouses", "warehouses"),
+      listAll("/inventory/stock", "stock", { productId: product.id })]) : [[], []];
+    const names = new Map(warehouses.map((w) => [w.id, w.name]));
+    openDialog(t("product.detail", { code: product.code }), definitionList([
+      [t("product.name"), product.name],
+      [t("product.type"), t(`productType.${product.type}`)],
+      product.description ? [t("product.description"), product.description] : null,
+      [t("product.unitPrice"), money(product.unitPrice)],
+      [t("product.cost"), money(product.cost)],
+      [t("product.taxRate"), percent(product.taxRate)],
+      [t("product.trackInventory"), t(product.trackInventory ? "common.yes" : "common.no")],
+      ...(stocked(product) ? [
+        [t("product.averageCost"), h("strong", { id: "product-average-cost" }, unitCost(product.averageCost))],
+        [t("product.stockQuantity"), h("strong", { id: "product-stock-quantity" }, number(product.stockQuantity, 4))],
+        [t("product.stockValue"), h("strong", { id: "product-stock-value" }, money(product.stockValue))]] : []),
+      [t("common.status"), badge(product.isActive ? "active" : "inactive")],
+    ]), stocked(product) ? [h("p", { class: "help" }, t("product.readOnly")),
+      h("h3", {}, t("product.stockByWarehouse")),
+      tableView({ rows: levels.filter((s) => Number(s.quantity) !== 0), columns: [
+        { label: t("stock.warehouse"), value: (s) => names.get(s.warehouseId) || `#${s.warehouseId}` },
+        { label: t("stock.quantity"), class: "num", value: (s) => number(s.quantity, 4) },
+      ] })] : null);
+  } catch (error) {
+    toast(describeError(error), "error");
+  }
 }
 
 // The newest movements: the API lists them oldest first, so the last page is read.

@@ -13,7 +13,7 @@ import {
 const EVENTS = ["document.created", "document.confirmed", "document.dte_accepted", "document.dte_invalidated",
   "document.cancelled",
   "product.created", "product.updated", "business_partner.created", "business_partner.updated",
-  "payment.created", "payment.confirmed"];
+  "payment.created", "payment.confirmed", "inventory_adjustment.created", "inventory_transfer.created"];
 
 addStrings({
   es: {

@@ -1,0 +1,125 @@
+// What the inventory pages (adjustments, count sheet, transfers, valuation) share: their labels,
+// the warehouses and products they name, a lines editor whose inputs are named as the API names
+// the lines' fields (lines[0].quantity, ...) so that showErrors() finds them, and the stock on hand.
+import { listAll } from "../api.js";
+import { h } from "../dom.js";
+import { number } from "../format.js";
+import { addStrings, t } from "../i18n.js";
+import { button } from "../ui.js";
+
+addStrings({
+  es: {
+    "inv.warehouse": "Bodega", "inv.product": "Producto", "inv.code": "Código", "inv.quantity": "Cantidad",
+    "inv.date": "Fecha", "inv.reason": "Motivo", "inv.reference": "Referencia", "inv.notes": "Notas",
+    "inv.lines": "Líneas", "inv.lineCount": "Líneas", "inv.entry": "Partida contable", "inv.noEntry": "Sin partida",
+    "inv.unitCost": "Costo unitario", "inv.value": "Valor", "inv.totalValue": "Valor total", "inv.createdAt": "Registrado",
+    "inv.previous": "Existencia anterior", "inv.counted": "Contado", "inv.change": "Cambio", "inv.onHand": "Existencia",
+    "inv.line": "Línea {n}", "inv.addLine": "Agregar línea", "inv.removeLine": "Quitar", "inv.pickProduct": "Elija un producto",
+    "inv.pickWarehouse": "Elija una bodega", "inv.back": "Volver a la lista", "inv.number": "Número",
+    "inv.hint.onHand": "En existencia en la bodega: {quantity}", "inv.hint.average": "Costo promedio: {cost}",
+    "inv.noProducts": "No hay productos que controlen existencias. Marque «Controla existencias» en un producto.",
+    "reason.opening": "Inventario inicial", "reason.count": "Conteo físico", "reason.damage": "Mermas y daños",
+    "reason.other": "Otros ajustes",
+  },
+  en: {
+    "inv.warehouse": "Warehouse", "inv.product": "Product", "inv.code": "Code", "inv.quantity": "Quantity",
+    "inv.date": "Date", "inv.reason": "Reason", "inv.reference": "Reference", "inv.notes": "Notes",
+    "inv.lines": "Lines", "inv.lineCount": "Lines", "inv.entry": "Journal entry", "inv.noEntry": "No entry",
+    "inv.unitCost": "Unit cost", "inv.value": "Value", "inv.totalValue": "Total value", "inv.createdAt": "Recorded",
+    "inv.previous": "Previous stock", "inv.counted": "Counted", "inv.change": "Change", "inv.onHand": "On hand",
+    "inv.line": "Line {n}", "inv.addLine": "Add line", "inv.removeLine": "Remove", "inv.pickProduct": "Pick a product",
+    "inv.pickWarehouse": "Pick a warehouse", "inv.back": "Back to the list", "inv.number": "Number",
+    "inv.hint.onHand": "On hand in the warehouse: {quantity}", "inv.hint.average": "Average cost: {cost}",
+    "inv.noProducts": "No product tracks stock yet. Tick “Tracks stock” on a product.",
+    "reason.opening": "Opening stock", "reason.count": "Physical count", "reason.damage": "Damage and loss",
+    "reason.other": "Other adjustments",
+  },
+});
+
+export const REASONS = ["opening", "count", "damage", "other"];
+
+// A product keeps stock when it is goods (not a service) and tracks inventory.
+export const isStocked = (product) => product.type === "product" && product.trackInventory;
+
+// Quantities plainly (up to the API's four decimals); a change with its sign.
+export const quantity = (value) => number(value, 4);
+export const change = (value) => (Number(value) > 0 ? `+${number(value, 4)}` : number(value, 4));
+
+// The warehouses and products a page names, with their labels.
+export async function catalog() {
+  const [warehouses, products] = await Promise.all([listAll("/warehouses", "warehouses"), listAll("/products", "products")]);
+  const warehouseById = new Map(warehouses.map((w) => [w.id, w]));
+  const productById = new Map(products.map((p) => [p.id, p]));
+  return {
+    warehouses, products, productById,
+    warehouseName: (id) => warehouseById.get(id)?.name || `#${id}`,
+    productName: (id) => (productById.get(id) ? `${productById.get(id).code} · ${productById.get(id).name}` : `#${id}`),
+  };
+}
+
+// Stock on hand of every product and warehouse: (productId, warehouseId) -> quantity.
+export async function stockLevels(warehouseId) {
+  const levels = await listAll("/inventory/stock", "stock", warehouseId ? { warehouseId } : {});
+  const held = new Map(levels.map((s) => [`${s.productId}:${s.warehouseId}`, Number(s.quantity)]));
+  return (productId, warehouse) => held.get(`${productId}:${warehouse}`) ?? 0;
+}
+
+export function entryLink(id) {
+  return id ? h("a", { href: `#/accounting/entries/${id}`, class: "entry-link" }, `${t("inv.entry")} #${id}`) : t("inv.noEntry");
+}
+
+// Lines that can be added and removed, each a small inline form: a product select and the
+// inputs `fields` describe ({name, label, input() -> element}); `hint(values)` writes a line's
+// note (what is on hand, say) under it; onAdd(row) prepares a new line. value() -> each line's
+// raw values by field name.
+export function linesEditor({ products, fields, hint, onAdd }) {
+  const rows = [];
+  const list = h("div", { class: "lines-list" });
+  const all = [{ name: "productId", label: t("inv.product"), input: () => h("select", {},
+    h("option", { value: "" }, t("inv.pickProduct")),
+    products.map((p) => h("option", { value: p.id }, `${p.code} · ${p.name}`))) }, ...fields];
+
+  const renumber = () => rows.forEach((row, index) => {
+    row.title.textContent = t("inv.line", { n: index + 1 });
+    for (const field of all) {
+      const input = row.inputs[field.name];
+      input.name = `lines[${index}].${field.name}`;
+      input.id = `f-lines-${index}-${field.name}`;
+      input.dataset.field = input.name;
+      row.labels[field.name].htmlFor = input.id;
+    }
+  });
+  const refresh = () => rows.forEach((row) => { row.hint.textContent = hint ? hint(row.read()) || "" : ""; });
+
+  const add = (values = {}) => {
+    const inputs = Object.fromEntries(all.map((field) => [field.name, field.input()]));
+    const labels = Object.fromEntries(all.map((field) => [field.name, h("label", {}, field.label)]));
+    for (const [name, value] of Object.entries(values)) if (inputs[name]) inputs[name].value = value;
+    const row = { inputs, labels, title: h("strong"), hint: h("small", { class: "help line-hint" }),
+      read: () => Object.fromEntries(all.map((field) => [field.name, inputs[field.name].value.trim()])) };
+    const remove = button(t("inv.removeLine"), () => {
+      if (rows.length === 1) return;
+      rows.splice(rows.indexOf(row), 1);
+      row.element.remove();
+      renumber();
+    }, "danger remove-line");
+    row.element = h("div", { class: "card line" },
+      h("div", { class: "toolbar" }, row.title),
+      h("div", { class: "form inline" }, all.map((field) => h("div", { class: "field" }, labels[field.name], inputs[field.name])),
+        h("div", { class: "field" }, remove)),
+      row.hint);
+    row.element.addEventListener("input", refresh);
+    row.element.addEventListener("change", refresh);
+    rows.push(row);
+    list.append(row.element);
+    if (onAdd) onAdd(row);
+    renumber();
+    refresh();
+    return row;
+  };
+
+  add();
+  const element = h("section", { class: "lines inventory-lines" }, h("h2", {}, t("inv.lines")), list,
+    h("div", { class: "toolbar" }, button(t("inv.addLine"), () => add(), "add-line")));
+  return { element, add, refresh, rows, value: () => rows.map((row) => row.read()) };
+}
