@@ -36,7 +36,9 @@
    entry; median of N renders after one warm-up (which loads fpdf2), with pages and bytes.
    Target: the 200-line invoice well under a second.
 11. The balance sheet and the income statement of a year of 100 and then 10,000 posted entries:
-   DynamoDB calls and median latency. Target: the same calls whatever the year holds."""
+   DynamoDB calls and median latency. Target: the same calls whatever the year holds.
+12. The inventory valuation of 20 and then 200 stocked products, at a date after every movement
+   and at a date before a month of them: DynamoDB calls and median latency."""
 from __future__ import annotations
 
 import argparse
@@ -51,10 +53,11 @@ from infra.bench.ledger import ledger_scaling
 from infra.bench.pdf import pdf_rendering
 from infra.bench.scheduler import scheduler_run
 from infra.bench.statements import statements_scaling
+from infra.bench.valuation import valuation_scaling
 from infra.bench.webhooks import webhook_delivery
 
 SECTIONS = ("import", "calls", "ledger", "documents", "document-list", "payments", "credits", "webhook-single",
-            "webhooks", "scheduler", "pdf", "statements")
+            "webhooks", "scheduler", "pdf", "statements", "valuation")
 
 
 def main() -> None:
@@ -113,6 +116,9 @@ def main() -> None:
     if "statements" in sections:
         print("\nBalance sheet and income statement of a year of 100 vs 10,000 posted entries")
         print(json.dumps(statements_scaling(args.document_samples), indent=2))
+    if "valuation" in sections:
+        print("\nInventory valuation: 20 vs 200 stocked products, at the month's end and a month before")
+        print(json.dumps(valuation_scaling(args.document_samples), indent=2))
 
 
 if __name__ == "__main__":
