@@ -291,3 +291,32 @@ def test_adjustments_and_transfers_refuse_what_they_cannot_do_and_write_nothing(
     foreign = shop.created("/products", {"code": "P-X", "name": "Solo de Alfa", "unitPrice": 1})["id"]
     assert field_of(adjust(other, 400, reason="other", lines=[{"productId": foreign, "quantity": 1,
                                                                "unitCost": 1}])) == "lines[0].productId"
+
+
+def test_the_valuation_exports_say_what_the_json_says(shop):
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+    from pypdf import PdfReader
+
+    def exported(accept: str) -> bytes:
+        answer = shop.api.http.request("GET", "/inventory/valuation?date=2026-11-30", body=b"",
+                                       headers={"authorization": f"Bearer {shop.key}", "accept": accept})
+        assert answer.status_code == 200, answer.body[:300]
+        return answer.body
+
+    shop.document("103", [(shop.product, 3, 100)], date="2026-11-02")  # 3 at 100
+    shop.document("103", [(shop.product, 1, 120)], date="2026-11-03")  # 4 worth 420: 105 each
+    rows = list(csv.reader(io.StringIO(exported("text/csv").decode("utf-8-sig"))))
+    assert rows[0] == ["Código", "Producto", "Bodega", "Cantidad", "Costo promedio", "Valor"]
+    assert rows[1] == ["P-1", "Silla", "Principal", "4.00", "105.00", "420.00"]
+    assert rows[2] == ["", "Total", "", "4.00", "", "420.00"]
+    assert rows[3] == ["110501", "Inventario de mercadería", "", "", "", "420.00"]
+    assert rows[4] == ["", "Diferencia con la contabilidad", "", "", "", "0.00"]
+    sheet = load_workbook(io.BytesIO(exported(
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))).active
+    values = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    assert ["P-1", "Silla", "Principal", 4, 105, 420] in values
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(exported("application/pdf"))).pages)
+    assert "Valuación de inventario" in text and "420.00" in text

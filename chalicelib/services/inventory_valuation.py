@@ -28,19 +28,19 @@ def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]
     if date is None:  # today where the company is, as adjustments and documents are dated
         date = clock.today_in((table.get(keys.company(company_id)) or {}).get("country", "HN"))
     positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
+    later = _movements_after(table, company_id, date, [int(position["productId"]) for position in positions
+                                                        if (position.get("lastMovementDate") or "") > date])
     held: dict[int, tuple[Decimal, Decimal, dict[int, Decimal]]] = {}
     for position in positions:
         product_id = int(position["productId"])
         quantity, value = Decimal(position.get("quantity", 0)), Decimal(position.get("value", 0))
         by_warehouse = warehouse_quantities(position)
-        if (position.get("lastMovementDate") or "") > date:
-            for movement in table.query_all(partition=("PK", keys.product_movements_partition(company_id, product_id)),
-                                            sort_range=("SK", f"{date}{AFTER_DAY}", None), consistent=True):
-                moved = Decimal(movement["quantity"])
-                quantity -= moved
-                value -= Decimal(movement.get("value", 0))
-                warehouse_id = int(movement["warehouseId"])
-                by_warehouse[warehouse_id] = by_warehouse.get(warehouse_id, ZERO) - moved
+        for movement in later.get(product_id, []):
+            moved = Decimal(movement["quantity"])
+            quantity -= moved
+            value -= Decimal(movement.get("value", 0))
+            warehouse_id = int(movement["warehouseId"])
+            by_warehouse[warehouse_id] = by_warehouse.get(warehouse_id, ZERO) - moved
         if quantity or value:
             held[product_id] = (quantity, value, by_warehouse)
     products = {int(item["id"]): item for item in table.batch_get(
@@ -64,6 +64,14 @@ def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]
     return {"date": date, "items": items, "totalQuantity": sum((item["quantity"] for item in items), ZERO),
             "totalValue": total_value, "inventoryAccounts": accounts, "accountsBalance": balance,
             "difference": total_value - balance}
+
+
+def _movements_after(table: Table, company_id: int, date: str, product_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """The movements dated after `date` of these products: one Query each (strongly consistent,
+    unlike an index of every product's movements)."""
+    return {product_id: table.query_all(partition=("PK", keys.product_movements_partition(company_id, product_id)),
+                                        sort_range=("SK", f"{date}{AFTER_DAY}", None), consistent=True)
+            for product_id in product_ids}
 
 
 def _shares(quantity: Decimal, value: Decimal, by_warehouse: dict[int, Decimal]
