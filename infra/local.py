@@ -249,11 +249,17 @@ def main(argv: list[str] | None = None) -> int:
     restored = restore(dynamodb, table_name, state / "table.json")
     if restored:  # state saved by an earlier version of the code
         from chalicelib.store.table import get_table
-        from infra.migrations import backfill_memberships, seal_plain_secrets, stock_positions_from_stock
+        from infra.migrations import (
+            backfill_memberships,
+            seal_plain_secrets,
+            stock_positions_from_stock,
+            value_legacy_stock_moves,
+        )
 
         backfill_memberships(get_table())
         seal_plain_secrets(get_table())
         stock_positions_from_stock(get_table())
+        value_legacy_stock_moves(get_table())
 
     from app import app
 

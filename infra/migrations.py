@@ -10,7 +10,9 @@ every start of the local stack, and once against a deployed table after an upgra
 - Stock from before average costing (issue 12) is one item per product and warehouse: each product
   gets its stock position (its quantity per warehouse, valued at its reference cost, which is what
   the books took as its cost of sales until then). The inventory valuation then shows what the
-  account differs by (a manual entry settles it); dates before the upgrade show no values.
+  account differs by (a manual entry settles it); at dates before the upgrade it shows the right
+  quantities, not values. The stock moves kept on confirmed purchases take the value their entry
+  posted, so undoing one moves the stock as the entry's reversal moves the account.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from chalicelib.domain import members
 from chalicelib.domain.roles import OWNER
 from chalicelib.store import keys
 from chalicelib.store.table import Table, from_attributes, to_attributes
+from chalicelib.store.transaction import LostRace
 from infra.table_io import scan_items
 
 
@@ -94,34 +97,85 @@ def seal_plain_secrets(table: Table) -> int:
 
 
 LEGACY_STOCK = "STOCK"
+_ATTEMPTS = 5
 
 
 def stock_positions_from_stock(table: Table) -> int:
-    """Creates the stock position of each product that has legacy stock items and none yet;
-    returns how many it created. Conditioned on the position not existing: a command that moved
-    the product meanwhile has made its own."""
+    """Moves each product's legacy stock items into its position, valued at its reference cost,
+    and deletes them in the same transaction (so it happens once); a position a command made
+    meanwhile gets the legacy goods added. The position's last movement date is the product's
+    latest movement, so a valuation at an earlier date takes the later ones away. Returns how
+    many products it moved."""
     from decimal import Decimal
 
     from chalicelib.domain.accounting import round_money
+    from chalicelib.domain.costing import unit_cost_of
+    from chalicelib.store.transaction import Transaction
 
-    held: dict[tuple[int, int], dict[int, Decimal]] = {}
+    legacy: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for item in _scan(table, {LEGACY_STOCK}):
-        company_id = int(item["PK"].split("#")[1])
-        by_warehouse = held.setdefault((company_id, int(item["productId"])), {})
-        by_warehouse[int(item["warehouseId"])] = Decimal(item.get("quantity", 0))
-    created = 0
-    for (company_id, product_id), by_warehouse in sorted(held.items()):
-        product = table.get(keys.entity(company_id, keys.PRODUCT, product_id)) or {}
-        cost = Decimal(product.get("cost") or 0)
-        quantity = sum(by_warehouse.values(), Decimal(0))
-        position = {**keys.stock_position(company_id, product_id), "itemType": "STOCK_POSITION",
-                    "productId": product_id, "quantity": quantity, "value": round_money(quantity * cost),
-                    "unitCost": cost, "warehouses": {str(w): q for w, q in sorted(by_warehouse.items())},
-                    "sequence": 1}
+        legacy.setdefault((int(item["PK"].split("#")[1]), int(item["productId"])), []).append(item)
+    moved = 0
+    for (company_id, product_id), items in sorted(legacy.items()):
+        cost = Decimal((table.get(keys.entity(company_id, keys.PRODUCT, product_id)) or {}).get("cost") or 0)
+        latest, _ = table.query(partition=("PK", keys.product_movements_partition(company_id, product_id)), limit=1,
+                                forward=False, consistent=True)
+        for _attempt in range(_ATTEMPTS):
+            stored = table.get(keys.stock_position(company_id, product_id))
+            position = dict(stored or {**keys.stock_position(company_id, product_id), "itemType": "STOCK_POSITION",
+                                       "productId": product_id, "quantity": Decimal(0), "value": Decimal("0.00"),
+                                       "unitCost": cost, "warehouses": {}, "sequence": 0})
+            warehouses = {name: Decimal(quantity) for name, quantity in position["warehouses"].items()}
+            for item in items:
+                name = str(int(item["warehouseId"]))
+                warehouses[name] = warehouses.get(name, Decimal(0)) + Decimal(item.get("quantity", 0))
+            added = sum((Decimal(item.get("quantity", 0)) for item in items), Decimal(0))
+            quantity, value = Decimal(position["quantity"]) + added, Decimal(position["value"]) + round_money(added * cost)
+            dates = [date for date in (position.get("lastMovementDate"), latest[0]["date"] if latest else None) if date]
+            position.update(quantity=quantity, value=value, warehouses=warehouses, sequence=int(position["sequence"]) + 1,
+                            unitCost=unit_cost_of(value, quantity) if quantity > 0 and value > 0 else position["unitCost"],
+                            **({"lastMovementDate": max(dates)} if dates else {}))
+            transaction = Transaction(table)
+            if stored is None:
+                transaction.put_new(position)
+            else:
+                transaction.put(position, condition="#s = :s", names={"#s": "sequence"},
+                                values={":s": int(stored["sequence"])})
+            for item in items:
+                transaction.delete({"PK": item["PK"], "SK": item["SK"]}, condition="attribute_exists(PK)")
+            try:
+                transaction.commit()
+            except LostRace:  # a command moved the product meanwhile: read it again
+                continue
+            moved += 1
+            break
+    return moved
+
+
+def value_legacy_stock_moves(table: Table) -> int:
+    """Documents confirmed before average costing keep on each stock move the reference cost
+    times the quantity; purchases (103, 104) and purchase returns (105) posted their goods at the
+    line's amount instead, so that is what undoing them must move: their moves take it. Every
+    legacy move gets `revaluation` 0, which also marks it done. Returns how many documents it
+    changed (conditioned on the document's version: one changed meanwhile is left as it is)."""
+    from decimal import Decimal
+
+    changed = 0
+    for document in _scan(table, {keys.DOCUMENT}):
+        moves = document.get("stockMoves") or []
+        if not moves or all("revaluation" in move for move in moves):
+            continue
+        lines = document.get("lines") or []
+        valued = [{**move, "revaluation": Decimal(0),
+                   **({"cost": Decimal(lines[int(move["line"])]["subtotal"])}
+                      if document["type"] in ("103", "104", "105") and int(move["line"]) < len(lines) else {})}
+                  for move in moves]
         try:
-            table.client.put_item(TableName=table.name, Item=to_attributes(position),
-                                  ConditionExpression="attribute_not_exists(PK)")
+            table.client.update_item(TableName=table.name, Key=to_attributes({"PK": document["PK"], "SK": document["SK"]}),
+                                     UpdateExpression="SET stockMoves = :moves", ConditionExpression="version = :v",
+                                     ExpressionAttributeValues=to_attributes({":moves": valued,
+                                                                              ":v": int(document["version"])}))
         except table.client.exceptions.ConditionalCheckFailedException:
             continue
-        created += 1
-    return created
+        changed += 1
+    return changed

@@ -163,3 +163,33 @@ def test_an_invalidation_is_refused_before_anything_changes(dte_authority, shop,
     shop.created(f"/payments/documents/{paid['id']}/payments", {"paymentMethodId": payments["id"], "amount": 10})
     refused = shop.api.post(f"/documents/{paid['id']}/invalidate", {"invalidationType": 2, **PEOPLE}, key=shop.key)
     assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_HAS_PAYMENTS")
+
+
+def test_the_largest_invoice_taken_can_always_be_invalidated_even_a_month_later(shop):
+    """A DTE of any type can be invalidated, so its confirmation keeps room for its reversal: a
+    day count and period check of another month, the tax books' corrections and an entry that
+    revalues the stock (here the goods come back at 5 to a shortage carried at 9)."""
+    import datetime as dt
+
+    shop.api.put(f"/companies/{shop.company.company_id}", {"allowNegativeStock": True}, key=shop.key)
+    taxpayer = taxpayer_of(shop)
+    products = [shop.created("/products", {"code": f"Q-{n}", "name": f"Producto {n}", "unitPrice": 10, "cost": 5,
+                                           "taxRate": 0.13})["id"] for n in range(45)]
+    for size in range(45, 0, -1):
+        reply = shop.api.post("/documents", {"type": "01", "businessPartnerId": taxpayer, "date": shop.default_date,
+                                             "lines": [{"productId": p, "quantity": 1, "unitPrice": 10}
+                                                       for p in products[:size]]}, key=shop.key)
+        if reply.status == 201:
+            break
+        assert reply.json["code"] == "DOCUMENT_TOO_LARGE", reply.text
+    sale = reply.json
+    assert size > 20
+    shop.api.put(f"/business-partners/{shop.supplier}", {"nrc": "765432-1"}, key=shop.key)
+    shop.document("103", [(products[0], 1, 9)])  # covers the first product's shortage at 9
+    shop.document("01", [(products[0], 1, 10)], partner=taxpayer)  # short again, carried at 9
+    today = dt.date.fromisoformat(shop.default_date)
+    next_month = (today.replace(day=1) + dt.timedelta(days=32)).replace(day=1).isoformat()
+    answer = shop.api.post(f"/documents/{sale['id']}/invalidate", {"invalidationType": 2, "reason": "Desistió",
+                                                                   "date": next_month, **PEOPLE}, key=shop.key)
+    assert answer.status == 200, answer.text
+    assert answer.json["status"] == "cancelled" and len(answer.json["reversalEntryIds"]) == 2

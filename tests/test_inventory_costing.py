@@ -211,6 +211,34 @@ def test_goods_sold_short_take_the_cost_of_the_goods_that_arrive(shop):
     assert shop.balance("5101") == D("400.00") and shop.balance("110501") == D("400.00")
 
 
+def test_a_receipt_that_covered_a_shortage_is_undone_at_what_it_moved_the_stock_by(shop):
+    shop.api.put(f"/companies/{shop.company.company_id}", {"allowNegativeStock": True}, key=shop.key)
+    shop.document("01", [(shop.product, 5, 100)])  # 5 short at the reference cost 60: -300
+    purchase = shop.document("103", [(shop.product, 10, 120)])
+    # 1,200 arrive; the 5 short cost 600, not 300: 300 more to cost of sales; 5 left worth
+    # -300 + 1,200 - 300 = 600
+    assert costs(shop) == (5, D("600.00"), D("120.0000"))
+    shop.action(purchase["id"], "unconfirm")
+    # the purchase moved the stock by 1,200 - 300 = 900: that goes back, and its entry with it.
+    # Back to 5 short carried at -300, on the account too; cost of sales back to 300
+    assert costs(shop) == (-5, D("-300.00"), D("120.0000"))
+    assert shop.balance("110501") == D("-300.00") and shop.balance("5101") == D("300.00")
+
+    shop.document("103", [(shop.product, 10, 100)])  # 5 on hand worth 500 (the shortage settled at 100)
+    sale = shop.document("01", [(shop.product, 5, 150)])  # the 5 at 100: 0 left
+    shop.document("103", [(shop.product, 5, 200)])  # 5 worth 1,000
+    shop.document("01", [(shop.product, 10, 150)])  # 1,000 for the 5 held, 5 short at 200: -1,000
+    assert costs(shop) == (-5, D("-1000.00"), D("200.0000"))
+    note = shop.document("06", [(shop.product, 5, 150)], sourceDocumentId=sale["id"])
+    # the 5 come back at the 100 they left at (500) and cover the 5 short carried at 1,000:
+    # 500 back from cost of sales; nothing left, worth nothing
+    assert costs(shop) == (0, 0, D("100.0000"))
+    shop.action(note["id"], "cancel")
+    # undone: the stock moved by 500 + 500 = 1,000 goes back: 5 short at -1,000, as before
+    assert costs(shop) == (-5, D("-1000.00"), D("100.0000"))
+    assert shop.balance("110501") == D("-1000.00")
+
+
 def test_a_purchase_undone_after_sales_writes_off_what_no_goods_carry(shop):
     first = shop.document("103", [(shop.product, 10, 100)])  # 1,000
     shop.document("103", [(shop.product, 10, 10)])  # 100: 20 units worth 1,100, average 55

@@ -75,25 +75,68 @@ def test_secrets_written_in_plaintext_still_work_and_the_migration_seals_them(ap
         sealing.opened_text(table.get(legacy["webhook"][0]), company_id + 1, webhooks.SECRET_PURPOSE)
 
 
+def _legacy_stock(table, company_id: int, product_id: int, quantities: dict[int, int]) -> None:
+    for warehouse, quantity in quantities.items():
+        table.client.put_item(TableName=table.name, Item={
+            "PK": {"S": f"C#{company_id}#STOCK"}, "SK": {"S": f"{product_id:012d}#{warehouse:012d}"},
+            "itemType": {"S": "STOCK"}, "productId": {"N": str(product_id)}, "warehouseId": {"N": str(warehouse)},
+            "quantity": {"N": str(quantity)}})
+
+
 def test_stock_from_before_average_costing_gets_its_positions(api, table, company_a):
     """Stock written as one item per product and warehouse (before issue 12) becomes the product's
-    position, valued at its reference cost: sales go on from there at the average."""
+    position, valued at its reference cost: sales go on from there at the average. A product a
+    command moved before the migration ran keeps both."""
     from decimal import Decimal
 
     from infra.migrations import stock_positions_from_stock
     from tests.documents_support import Shop
 
     shop = Shop(api, company_a)  # the chair's reference cost is 60
-    for warehouse, quantity in ((1, 4), (2, 6)):
-        table.client.put_item(TableName=table.name, Item={
-            "PK": {"S": f"C#{company_a.company_id}#STOCK"}, "SK": {"S": f"{shop.product:012d}#{warehouse:012d}"},
-            "itemType": {"S": "STOCK"}, "productId": {"N": str(shop.product)}, "warehouseId": {"N": str(warehouse)},
-            "quantity": {"N": str(quantity)}})
-    assert stock_positions_from_stock(table) == 1
-    assert stock_positions_from_stock(table) == 0  # idempotent
+    desk = shop.created("/products", {"code": "P-2", "name": "Escritorio", "cost": 200})["id"]
+    _legacy_stock(table, company_a.company_id, shop.product, {1: 4, 2: 6})
+    _legacy_stock(table, company_a.company_id, desk, {1: 2})
+    # a legacy movement of the chair, dated before the upgrade (no value: costing did not exist)
+    table.client.put_item(TableName=table.name, Item={
+        "PK": {"S": f"C#{company_a.company_id}#STKMV#{shop.product}"}, "SK": {"S": "2026-10-01#000000000099#00001#000"},
+        "itemType": {"S": "STOCK_MOVEMENT"}, "productId": {"N": str(shop.product)}, "warehouseId": {"N": "2"},
+        "quantity": {"N": "6"}, "date": {"S": "2026-10-01"}, "kind": {"S": "confirmation"}})
+    shop.document("103", [(desk, 1, 230)])  # the desk moved before the migration: 1 at 230
+    assert stock_positions_from_stock(table) == 2
+    assert stock_positions_from_stock(table) == 0  # the legacy items are gone: once
     chair = api.get(f"/products/{shop.product}", key=shop.key).json
     # 4 + 6 = 10 chairs at 60: 600
     assert (chair["stockQuantity"], chair["stockValue"], chair["averageCost"]) == (10, Decimal("600.00"), 60)
     assert shop.stock(shop.product, 1) == 4 and shop.stock(shop.product, 2) == 6
+    desk_now = api.get(f"/products/{desk}", key=shop.key).json
+    # 1 at 230 and the 2 legacy desks at 200: 3 worth 630
+    assert (desk_now["stockQuantity"], desk_now["stockValue"]) == (3, Decimal("630.00"))
     sale = shop.document("01", [(shop.product, 3, 100)])
     assert shop.entry_lines(sale["journalEntryId"])["5101"] == (Decimal("180.00"), 0)  # 3 x 60
+    # before the legacy movement the chairs were 6 fewer: the quantities at earlier dates are right
+    before = api.get("/inventory/valuation?date=2026-09-30", key=shop.key).json
+    assert sum(item["quantity"] for item in before["items"] if item["productId"] == shop.product) == 4
+
+
+def test_purchases_confirmed_before_average_costing_are_undone_at_what_their_entry_posted(api, table, company_a):
+    from decimal import Decimal
+
+    from chalicelib.store import keys as store_keys
+    from infra.migrations import value_legacy_stock_moves
+    from tests.documents_support import Shop
+
+    shop = Shop(api, company_a)  # the chair's reference cost is 60
+    purchase = shop.document("103", [(shop.product, 5, 100)])  # inventory 500
+    key = store_keys.document(company_a.company_id, purchase["id"])
+    stored = table.get(key)
+    legacy_moves = [{name: value for name, value in move.items() if name != "revaluation"} | {"cost": Decimal(300)}
+                    for move in stored["stockMoves"]]  # what the old code kept: 5 x 60
+    from chalicelib.store.table import to_attributes
+    table.client.put_item(TableName=table.name, Item=to_attributes({**stored, "stockMoves": legacy_moves}))
+    assert value_legacy_stock_moves(table) == 1
+    assert value_legacy_stock_moves(table) == 0
+    assert [move["cost"] for move in table.get(key)["stockMoves"]] == [500]
+    shop.action(purchase["id"], "unconfirm")
+    # the stock goes back by the 500 the entry's reversal takes off the account: both at 0
+    chair = api.get(f"/products/{shop.product}", key=shop.key).json
+    assert chair["stockValue"] == 0 and shop.balance("110501") == 0

@@ -30,10 +30,11 @@ UnitCost = Annotated[Decimal, Field(ge=0, le=Decimal("999999999"), decimal_place
 class AdjustmentLineInput(RequestModel):
     """A change of stock (`quantity`, signed) or a physical count (`countedQuantity`: the change is
     what it differs from the stock when the adjustment is recorded)."""
+    # one of the two, the other absent or null
     model_config = ConfigDict(json_schema_extra={"oneOf": [
-        {"required": ["quantity"], "properties": {"quantity": {"type": "number"}}, "not": {"required": ["countedQuantity"]}},
-        {"required": ["countedQuantity"], "properties": {"countedQuantity": {"type": "number"}},
-         "not": {"required": ["quantity"]}}]})
+        {"required": ["quantity"], "properties": {"quantity": {"type": "number"}, "countedQuantity": {"type": "null"}}},
+        {"required": ["countedQuantity"], "properties": {"countedQuantity": {"type": "number"},
+                                                         "quantity": {"type": "null"}}}]})
 
     product_id: EntityId
     quantity: Optional[SignedQuantity] = Field(None, description="the change: positive adds, negative takes away; "

@@ -64,16 +64,17 @@ def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
 
 
 def _goods_back(plan: Plan, document: dict[str, Any], moves: list[dict[str, Any]], date: str) -> Decimal:
-    """Each move undone at the value it moved at: goods that came in leave at that value, goods
-    that left come back at their cost. Returns the revaluation (domain/costing.py)."""
+    """Each move undone at the value it moved the stock by: goods that came in leave at their value
+    less what was written off when they came (they covered a shortage), goods that left come back
+    at their cost. Returns the revaluation of this undoing (domain/costing.py)."""
     origin = document_origin(document)
     revaluation = ZERO
     for move in moves:
         quantity, line = Decimal(move["quantity"]), int(move["line"])
         where = {"date": date, "origin": origin, "line": line, "field": f"lines[{line}].quantity", "kind": "reversal"}
         undo = plan.stock.take_out if quantity > 0 else plan.stock.receive
-        change = undo(int(move["productId"]), int(move["warehouseId"]), abs(quantity),
-                      Decimal(move.get("cost", 0)), **where)
+        value = Decimal(move.get("cost", 0)) - Decimal(move.get("revaluation", 0))
+        change = undo(int(move["productId"]), int(move["warehouseId"]), abs(quantity), value, **where)
         revaluation += change.revaluation
     return revaluation
 

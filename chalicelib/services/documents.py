@@ -136,7 +136,9 @@ def _move_goods(plan: Plan, document: dict[str, Any], moves: list[dict[str, Any]
         else:
             change = plan.stock.receive(int(move["productId"]), int(move["warehouseId"]), quantity,
                                         incoming[line], **where)
-        move["cost"] = change.value
+        # what the goods moved at, and what of it was written off (goods that came in to cover a
+        # shortage): a reversal moves the stock's value back by the difference
+        move["cost"], move["revaluation"] = change.value, change.revaluation
         value += change.value
         revaluation += change.revaluation
     return GoodsValue(value, revaluation)
@@ -371,7 +373,7 @@ def _likely_goods_value(context: Context, draft: dict[str, Any], moves: list[dic
 def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: bool = True) -> None:
     """A draft is refused when its confirmation could not fit one transaction; a confirmed
     document when its own writes do not (checked again when committing). Documents that can
-    be cancelled or unconfirmed must leave room for that too."""
+    be cancelled, unconfirmed or invalidated must leave room for that too."""
     kind = plan.context.kind
     if draft is not None:
         moves = _stock_lines(plan.context, draft)
@@ -387,7 +389,9 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
                   + (entry_items or bool(moves or kind.balance)))
     else:
         needed = len(plan.transaction.operations) + 1
-    if confirming and (kind.cancellable or kind.unconfirmable):
+    # an El Salvador DTE of any type can be invalidated: reversed like a cancellation
+    undoable = kind.cancellable or kind.unconfirmable or dte.transaction_items(plan.context.company, kind.code)
+    if confirming and undoable:
         needed += _REVERSAL_MARGIN + (REVALUATION_ITEMS if kind.stock else 0)
     if needed > MAX_ITEMS:
         raise DocumentTooLarge("The document's effects (stock items, movements and journal postings) would exceed "
