@@ -14,7 +14,7 @@ from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
-from chalicelib.services import book_corrections
+from chalicelib.services import book_corrections, document_goods
 from chalicelib.services.commands import Command
 from chalicelib.services.document_content import Context, today
 from chalicelib.services.documents import (
@@ -28,7 +28,7 @@ from chalicelib.services.documents import (
     now_fields,
 )
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
-from chalicelib.services.stock_moves import StockWrites, document_origin
+from chalicelib.services.stock_moves import StockWrites
 from chalicelib.store import keys
 
 
@@ -39,7 +39,7 @@ def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
     if date < document["date"]:
         raise ValidationFailed.for_field("date", f"must not be before the document's date {document['date']}")
     moves = document.get("stockMoves") or []
-    revaluation = _goods_back(plan, document, moves, date)
+    revaluation = document_goods.goods_back(plan.stock, document, moves, date)
     if moves or plan.context.kind.balance:
         plan.journal.require_open(date)
     credit_source(plan, document, -1)
@@ -61,22 +61,6 @@ def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
         changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), *reversal_ids]
     move_partner_balance(plan, document, -1, date)
     return changes
-
-
-def _goods_back(plan: Plan, document: dict[str, Any], moves: list[dict[str, Any]], date: str) -> Decimal:
-    """Each move undone at the value it moved the stock by: goods that came in leave at their value
-    less what was written off when they came (they covered a shortage), goods that left come back
-    at their cost. Returns the revaluation of this undoing (domain/costing.py)."""
-    origin = document_origin(document)
-    revaluation = ZERO
-    for move in moves:
-        quantity, line = Decimal(move["quantity"]), int(move["line"])
-        where = {"date": date, "origin": origin, "line": line, "field": f"lines[{line}].quantity", "kind": "reversal"}
-        undo = plan.stock.take_out if quantity > 0 else plan.stock.receive
-        value = Decimal(move.get("cost", 0)) - Decimal(move.get("revaluation", 0))
-        change = undo(int(move["productId"]), int(move["warehouseId"]), abs(quantity), value, **where)
-        revaluation += change.revaluation
-    return revaluation
 
 
 def reversal_date(context: Context, document: dict[str, Any], date: str | None) -> str:

@@ -9,13 +9,13 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.domain import costing, taxes
 from chalicelib.domain import documents as rules
-from chalicelib.domain.accounting import CENT, ZERO, round_money
-from chalicelib.domain.documents import CONFIRMED, DRAFT, NONE, Kind
+from chalicelib.domain import taxes
+from chalicelib.domain.accounting import ZERO
+from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
-from chalicelib.services import book_corrections, dte, fiscal, partner_ledger, stock_moves
+from chalicelib.services import book_corrections, document_goods, dte, fiscal, partner_ledger
 from chalicelib.services.commands import Command
 from chalicelib.services.document_content import (
     Context,
@@ -25,7 +25,7 @@ from chalicelib.services.document_content import (
     today,
 )
 from chalicelib.services.posting import JournalWrites, Source, load_rules
-from chalicelib.services.stock_moves import StockWrites, document_origin
+from chalicelib.services.stock_moves import StockWrites
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, GSI2, Page, list_range
 from chalicelib.store.table import Table
@@ -91,92 +91,6 @@ class Plan:
                                     "ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(counts))),
                                     names=names, values=values)
         return self.transaction
-
-
-def _stock_lines(context: Context, document: dict[str, Any]) -> list[dict[str, Any]]:
-    """The goods confirmation moves (line, product, warehouse, signed quantity). Valued when they
-    move (`_move_goods`), they are kept on the document (`stockMoves`) so a reversal undoes
-    exactly them, at their value, whatever happens to the products later."""
-    if context.kind.stock == NONE:
-        return []
-    moves = []
-    for index, line in enumerate(document["lines"]):
-        product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
-        if product is None or product.get("type", "product") != "product" or not product.get("trackInventory", True):
-            continue
-        if document.get("warehouseId") is None:
-            raise ValidationFailed.for_field("warehouseId", "required: the document moves stock and the company "
-                                                            "has no default warehouse")
-        moves.append({"line": index, "productId": int(product["id"]), "warehouseId": int(document["warehouseId"]),
-                      "quantity": Decimal(line["quantity"]) * context.kind.stock})
-    return moves
-
-
-@dataclass(frozen=True)
-class GoodsValue:
-    value: Decimal  # what the goods moved are worth: their cost out, or their value in
-    revaluation: Decimal  # stock value written off to cost of sales (domain/costing.py)
-
-
-def _move_goods(plan: Plan, document: dict[str, Any], moves: list[dict[str, Any]]) -> GoodsValue:
-    """Moves and values the goods of a confirmation, line by line: what leaves at the average
-    cost; what a purchase brings at its line amount (an import's also with its share of the
-    landed costs); what a sales credit note brings back at the cost it left at on its invoice.
-    Each move keeps its value (`cost`) for a reversal."""
-    kind, context = plan.context.kind, plan.context
-    incoming = _incoming_values(context, document, moves) if kind.stock == rules.IN else {}
-    origin = document_origin(document)
-    value = revaluation = ZERO
-    for move in moves:
-        quantity, line = abs(Decimal(move["quantity"])), int(move["line"])
-        where = {"date": document["date"], "origin": origin, "line": line, "field": f"lines[{line}].quantity",
-                 "kind": "confirmation"}
-        if kind.stock == rules.OUT:
-            change = plan.stock.issue(int(move["productId"]), int(move["warehouseId"]), quantity, **where)
-        else:
-            change = plan.stock.receive(int(move["productId"]), int(move["warehouseId"]), quantity,
-                                        incoming[line], **where)
-        # what the goods moved at, and what of it was written off (goods that came in to cover a
-        # shortage): a reversal moves the stock's value back by the difference
-        move["cost"], move["revaluation"] = change.value, change.revaluation
-        value += change.value
-        revaluation += change.revaluation
-    return GoodsValue(value, revaluation)
-
-
-def _incoming_values(context: Context, document: dict[str, Any], moves: list[dict[str, Any]]) -> dict[int, Decimal]:
-    """What each line's goods come in at, by line."""
-    lines = document["lines"]
-    if context.kind.sales:  # goods returned: at the cost they left at
-        left = _unit_costs_out(context.source or {})
-        return {move["line"]: round_money(abs(Decimal(move["quantity"])) * left.get(
-            int(move["productId"]), context_average(context, int(move["productId"])))) for move in moves}
-    values = {move["line"]: Decimal(lines[move["line"]]["subtotal"]) for move in moves}
-    if context.kind.code == rules.IMPORT and moves:
-        stocked = {move["line"] for move in moves}
-        landed = sum((Decimal(line["subtotal"]) for i, line in enumerate(lines) if i not in stocked), ZERO)
-        weights = [values[move["line"]] for move in moves]
-        if sum(weights, ZERO) == 0:
-            weights = [abs(Decimal(move["quantity"])) for move in moves]
-        for move, share in zip(moves, costing.split(landed, weights), strict=True):
-            values[move["line"]] += share
-    return values
-
-
-def _unit_costs_out(source: dict[str, Any]) -> dict[int, Decimal]:
-    """The cost per unit at which each product left on a sales invoice."""
-    quantities: dict[int, Decimal] = {}
-    costs: dict[int, Decimal] = {}
-    for move in source.get("stockMoves") or []:
-        product_id = int(move["productId"])
-        quantities[product_id] = quantities.get(product_id, ZERO) + abs(Decimal(move["quantity"]))
-        costs[product_id] = costs.get(product_id, ZERO) + Decimal(move.get("cost", 0))
-    return {product_id: costs[product_id] / quantities[product_id] for product_id in quantities
-            if quantities[product_id]}
-
-
-def context_average(context: Context, product_id: int) -> Decimal:
-    return stock_moves.position_of(context.positions.get(product_id), context.products.get(product_id)).average_cost
 
 
 def _balance_attribute(kind: Kind) -> str:
@@ -291,9 +205,9 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
                              context.products, context.source))
     ceiling = _credit_control(plan, document)
     numbered = {**document, **changes}
-    moves = _stock_lines(context, document)
-    goods = _move_goods(plan, numbered, moves)
-    movements = _entry_movements(context, document, moves, goods)
+    moves = document_goods.stock_lines(context, document)
+    goods = document_goods.move_goods(plan.stock, context, numbered, moves)
+    movements = document_goods.entry_movements(context, document, moves, goods)
     if moves or kind.balance:
         # stock and balances belong to the books' dates even when no entry is posted
         plan.journal.require_open(document["date"])
@@ -309,19 +223,6 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     changes["stockMoves"] = moves
     changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
     return changes
-
-
-def _entry_movements(context: Context, document: dict[str, Any], moves: list[dict[str, Any]],
-                     goods: GoodsValue) -> list[Any]:
-    """The movements of the document's automatic entry, its goods valued."""
-    if not context.kind.posts:
-        return []
-    stocked = {move["line"] for move in moves}
-    stocked_subtotal = sum((Decimal(line["subtotal"]) for i, line in enumerate(document["lines"]) if i in stocked), ZERO)
-    return rules.entry_movements(
-        context.kind, total=Decimal(document["total"]), tax=Decimal(document["taxTotal"]),
-        stocked_subtotal=stocked_subtotal, other_subtotal=Decimal(document["subtotal"]) - stocked_subtotal,
-        stock_value=goods.value, revaluation=goods.revaluation, moves_stock=bool(moves))
 
 
 def credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
@@ -352,32 +253,15 @@ _REVERSAL_MARGIN = 3 + book_corrections.ITEMS_PER_REVERSAL
 REVALUATION_ITEMS = 5
 
 
-def _likely_goods_value(context: Context, draft: dict[str, Any], moves: list[dict[str, Any]]) -> GoodsValue:
-    """The goods are valued when they move: for a draft's size, a value that makes the entry post to
-    every account it could (a purchase's goods at their amounts, landed costs included; a sale's at
-    a cost; a purchase return's at a cost other than what the supplier credits), and a revaluation
-    where stock may go below zero."""
-    if not moves:
-        return GoodsValue(ZERO, ZERO)
-    kind = context.kind
-    revaluation = CENT if context.company.get("allowNegativeStock") else ZERO
-    if kind.sales or kind.stock == rules.OUT:
-        return GoodsValue(CENT, revaluation)
-    stocked = {move["line"] for move in moves}
-    lines = draft["lines"]
-    value = sum((Decimal(line["subtotal"]) for i, line in enumerate(lines)
-                 if i in stocked or kind.code == rules.IMPORT), ZERO)
-    return GoodsValue(value, revaluation)
-
-
 def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: bool = True) -> None:
     """A draft is refused when its confirmation could not fit one transaction; a confirmed
     document when its own writes do not (checked again when committing). Documents that can
     be cancelled, unconfirmed or invalidated must leave room for that too."""
     kind = plan.context.kind
     if draft is not None:
-        moves = _stock_lines(plan.context, draft)
-        movements = _entry_movements(plan.context, draft, moves, _likely_goods_value(plan.context, draft, moves))
+        moves = document_goods.stock_lines(plan.context, draft)
+        movements = document_goods.entry_movements(plan.context, draft, moves,
+                                                    document_goods.likely_goods_value(plan.context, draft, moves))
         entry_items = rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
         # partner (its movement, month total and open-document item), the number, a credit
