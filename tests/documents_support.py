@@ -10,7 +10,15 @@ from typing import Any
 from chalicelib import clock
 from infra.dte_authority import register_taxpayer
 from tests.dte_keys import SIGNING_KEY
-from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, ApiClient, Books, CompanyFixture
+from tests.support import (
+    DOCUMENT_CHART,
+    DOCUMENT_RULES,
+    INVENTORY_CHART,
+    INVENTORY_RULES,
+    ApiClient,
+    Books,
+    CompanyFixture,
+)
 
 CAI = "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A"
 SV_COMPANY_NIT = "0614-010190-101-3"
@@ -34,7 +42,8 @@ def register_at_authority(api: ApiClient, company: CompanyFixture, public_key: s
 
 class Shop:
     def __init__(self, api: ApiClient, company: CompanyFixture, *, range_size: int = 1000,
-                 deadline: str = "2099-12-31", country: str = "HN") -> None:
+                 deadline: str = "2099-12-31", country: str = "HN", inventory: bool = False) -> None:
+        """`inventory`: with the accounts and rules inventory adjustments post to."""
         self.api, self.key, self.company = api, company.api_key, company
         # an SV invoice is a DTE, dated the day it is issued
         self.default_date = clock.today_in("SV") if country == "SV" else "2026-11-02"
@@ -47,7 +56,8 @@ class Shop:
                             key=self.key)
             assert reply.status == 200, reply.text
             register_at_authority(api, company, reply.json["publicKey"])
-        self.books = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
+        self.books = Books(api, company, full=False, chart=INVENTORY_CHART if inventory else DOCUMENT_CHART,
+                           rules=INVENTORY_RULES if inventory else DOCUMENT_RULES)
         self.customer = self.created("/business-partners", {"name": "Cliente Uno", "type": "customer"})["id"]
         self.supplier = self.created("/business-partners", {"name": "Proveedor Uno", "type": "supplier"})["id"]
         self.rate = 0.13 if country == "SV" else 0.15  # El Salvador's IVA, Honduras' ISV

@@ -16,7 +16,7 @@ from tests.support import make_company
 
 @pytest.fixture
 def shop(api, company_a) -> Shop:
-    return Shop(api, company_a)
+    return Shop(api, company_a, inventory=True)
 
 
 def product(shop: Shop, product_id: int | None = None) -> dict[str, Any]:
@@ -139,7 +139,7 @@ def test_a_month_of_a_hardware_shop_worked_by_hand(shop, table):
 
 def test_an_opening_stock_for_a_new_company(api, table):
     new = make_company(table, "Ferretería Nueva", "owner@nueva.hn")
-    shop = Shop(api, new)
+    shop = Shop(api, new, inventory=True)
     adjustment = adjust(shop, date="2026-01-01", reason="opening", notes="inventario inicial",
                         lines=[{"productId": shop.product, "quantity": 50, "unitCost": "12.5"}])
     # 50 x 12.50 = 625 on inventory, against opening equity
@@ -308,7 +308,7 @@ def test_adjustments_and_transfers_refuse_what_they_cannot_do_and_write_nothing(
     assert api.get("/inventory/transfers", key=shop.key).json["total"] == 0
 
     # another company sees none of it, and cannot use this company's products
-    other = Shop(api, company_b)
+    other = Shop(api, company_b, inventory=True)
     mine = adjust(shop, reason="other", lines=[{"productId": shop.product, "quantity": 1}])
     moved = transfer(shop, fromWarehouseId=1, toWarehouseId=second, lines=[{"productId": shop.product, "quantity": 1}])
     assert api.get(f"/inventory/adjustments/{mine['id']}", key=other.key).status == 404

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from infra.resources import create_table
-from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, Books, make_company
+from tests.support import INVENTORY_CHART, INVENTORY_RULES, Books, make_company
 
 CENT = Decimal("0.01")
 DATES = ("2026-10-06", "2026-10-20", "2026-11-04", "2026-11-19")
@@ -95,7 +95,7 @@ def test_stock_value_stays_the_books(api, table, negative):
             number = next(_companies)
             company = make_company(table, f"Bodegas {number}", f"owner{number}@bodegas.hn")
             self.key = company.api_key
-            self.books = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES)
+            self.books = Books(api, company, full=False, chart=INVENTORY_CHART, rules=INVENTORY_RULES)
             self.customer = self.created("/business-partners", {"name": "Cliente", "type": "customer"})["id"]
             self.supplier = self.created("/business-partners", {"name": "Proveedor", "type": "supplier"})["id"]
             self.products = [self.created("/products", {"code": f"P-{n}", "name": f"Producto {n}", "unitPrice": 100,
@@ -327,4 +327,4 @@ def test_stock_value_stays_the_books(api, table, negative):
             assert trial["totalDebit"] == trial["totalCredit"]
 
     run_state_machine_as_test(InventoryMachine, settings=settings(
-        max_examples=5 if negative else 8, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck)))
+        max_examples=4 if negative else 6, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck)))

@@ -263,7 +263,7 @@ def world():
         from app import app as chalice_app
         api, table = ApiClient(chalice_app), get_table()
         company = make_company(table, "Alpha S. de R.L.", "owner@alpha.hn")
-        shop = Shop(api, company)
+        shop = Shop(api, company, inventory=True)
         yield World(api, table, shop, api.login(company.email),
                     ses_backends[DEFAULT_ACCOUNT_ID][region].sent_messages)
     mail.reset_mailer()
