@@ -99,7 +99,7 @@ def test_put_on_a_confirmed_or_cancelled_document_is_403_not_editable(api, table
 
 # --- DOCUMENT_NOT_CANCELLABLE --------------------------------------------------------------------
 
-def test_only_notes_and_imports_can_be_cancelled(api, table, shop):
+def test_only_notes_and_imports_can_be_cancelled_once_confirmed(api, table, shop):
     stock_in(shop, 20)
     shop.created("/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001", "documentType": "113",
                           "rangeStart": 1, "rangeEnd": 100, "deadline": "2099-12-31"})
@@ -108,10 +108,9 @@ def test_only_notes_and_imports_can_be_cancelled(api, table, shop):
         "113": shop.document("113"),
         "103": shop.document("103"),
         "11": shop.document("11", [(None, 1, 40)]),
-        "100": shop.document("100"),
-        "100 confirmed": shop.document("100", status="confirmed"),
-        "101": shop.document("101"),
-        "102": shop.document("102"),
+        "100": shop.document("100", status="confirmed"),
+        "101": shop.document("101", status="confirmed"),
+        "102": shop.document("102", status="confirmed"),
         "112": shop.document("112"),
         "05": shop.document("05", [(None, 1, 10)]),
     }
@@ -140,7 +139,6 @@ def test_confirm_twice_cancel_twice_and_unconfirm_a_draft_are_invalid_status(api
         (invoice["id"], "confirm"),          # confirmed
         (note["id"], "confirm"),             # cancelled
         (note["id"], "cancel"),              # cancelled twice
-        (draft_note["id"], "cancel"),        # a draft note
         (draft_purchase["id"], "unconfirm"),  # a draft
         (purchase["id"], "unconfirm"),       # unconfirmed twice
     ]
@@ -184,7 +182,7 @@ def test_a_paid_document_can_neither_be_unconfirmed_nor_cancelled(api, table, sh
 
 # --- DELETE --------------------------------------------------------------------------------------
 
-def test_delete_needs_a_web_session_and_an_unconfirmed_purchase_invoice(api, table, shop, company_a):
+def test_delete_needs_a_web_session_and_a_draft(api, table, shop, company_a):
     stock_in(shop)
     invoice = shop.document("01")
     draft_invoice = shop.document("01", status="draft")
@@ -192,28 +190,66 @@ def test_delete_needs_a_web_session_and_an_unconfirmed_purchase_invoice(api, tab
     shop.action(note["id"], "cancel")
     confirmed_purchase = shop.document("103")
     draft_purchase = shop.document("103", status="draft")
-    draft_import = shop.document("104", status="draft")
+    abandoned = shop.document("104", status="draft")
+    shop.action(abandoned["id"], "cancel")
     quote = shop.document("100")
-    ids = [d["id"] for d in (invoice, draft_invoice, note, confirmed_purchase, draft_purchase, draft_import, quote)]
+    cash = shop.created("/payments/methods", {"name": "Efectivo"})
+    order = shop.document("101")
+    advance = shop.api.post(f"/payments/documents/{order['id']}/payments", {"paymentMethodId": cash["id"], "amount": 5},
+                            key=shop.key)
+    assert advance.status == 201, advance.text
+    ids = [d["id"] for d in (invoice, draft_invoice, note, confirmed_purchase, draft_purchase, abandoned, quote, order)]
     before = state(shop, table, *ids)
     # an API key may not delete, whatever the document
     for document_id in ids:
         refused(api.delete(f"/documents/{document_id}", key=shop.key), 403, "API_KEY_DELETE_FORBIDDEN")
     cookie = api.login(company_a.email)
-    for document_id in ids:
-        if document_id == draft_purchase["id"]:
-            continue
+    # confirmed or cancelled documents stay; a draft holding an advance too
+    for document_id in (invoice["id"], note["id"], confirmed_purchase["id"], abandoned["id"]):
         reply = api.delete(f"/documents/{document_id}", cookie=cookie, origin=ORIGIN)
         assert reply.status == 400 and reply.json["code"] == "DOCUMENT_NOT_DELETABLE", (document_id, reply.text)
+    refused(api.delete(f"/documents/{order['id']}", cookie=cookie, origin=ORIGIN), 400, "DOCUMENT_HAS_PAYMENTS")
     assert state(shop, table, *ids) == before
-    # the one deletable document goes, and the list total with it
-    deleted = api.delete(f"/documents/{draft_purchase['id']}", cookie=cookie, origin=ORIGIN)
-    assert deleted.status == 200, deleted.text
-    assert api.get(f"/documents/{draft_purchase['id']}", key=shop.key).status == 404
+    # the drafts go, and the list total with them
+    for draft in (draft_invoice, draft_purchase, quote):
+        deleted = api.delete(f"/documents/{draft['id']}", cookie=cookie, origin=ORIGIN)
+        assert deleted.status == 200, deleted.text
+        assert api.get(f"/documents/{draft['id']}", key=shop.key).status == 404
     listed = api.get("/documents?limit=100", key=shop.key).json
-    assert listed["total"] == before["list"]["total"] - 1 == len(listed["documents"])
-    assert draft_purchase["id"] not in [d["id"] for d in listed["documents"]]
+    assert listed["total"] == before["list"]["total"] - 3 == len(listed["documents"])
+    assert not {draft_invoice["id"], draft_purchase["id"], quote["id"]} & {d["id"] for d in listed["documents"]}
     refused(api.delete(f"/documents/{draft_purchase['id']}", cookie=cookie, origin=ORIGIN), 404, "NOT_FOUND")
+
+
+def test_any_draft_is_cancelled_as_it_is_and_stays_so(api, table, shop):
+    """Quotes, orders, deliveries and drafts of invoices that will never be confirmed: cancelled,
+    nothing posted, no number taken; neither confirmed nor edited afterwards. An order holding
+    an advance is refused until the advance is cancelled."""
+    stock_in(shop)
+    drafts = {doc_type: shop.document(doc_type, status="draft") for doc_type in ("100", "101", "102", "112", "01", "103")}
+    cash = shop.created("/payments/methods", {"name": "Efectivo"})
+    ids = [d["id"] for d in drafts.values()]
+    books = shop.api.get("/journal-entries/trial-balance?date=2099-12-31", key=shop.key).json
+    for doc_type, draft in drafts.items():
+        cancelled = shop.action(draft["id"], "cancel")
+        assert (cancelled["status"], cancelled.get("number"), cancelled.get("journalEntryId")) == \
+               ("cancelled", None, None), (doc_type, cancelled)
+        refused(api.post(f"/documents/{draft['id']}/confirm", {}, key=shop.key), 400, "INVALID_DOCUMENT_STATUS")
+        refused(api.put(f"/documents/{draft['id']}", {"notes": "otra"}, key=shop.key), 403, "DOCUMENT_NOT_EDITABLE")
+        refused(api.post(f"/documents/{draft['id']}/cancel", {}, key=shop.key), 400, "DOCUMENT_NOT_CANCELLABLE")
+    assert shop.api.get("/journal-entries/trial-balance?date=2099-12-31", key=shop.key).json == books
+    listed = api.get("/documents?status=cancelled&limit=100", key=shop.key).json
+    assert sorted(d["id"] for d in listed["documents"]) == sorted(ids) and listed["total"] == len(ids)
+
+    order = shop.document("101")
+    advance = shop.api.post(f"/payments/documents/{order['id']}/payments", {"paymentMethodId": cash["id"], "amount": 5},
+                            key=shop.key).json
+    before = state(shop, table, order["id"])
+    refused(api.post(f"/documents/{order['id']}/cancel", {}, key=shop.key), 400, "DOCUMENT_HAS_PAYMENTS")
+    assert state(shop, table, order["id"]) == before
+    shop.api.post(f"/payments/documents/{order['id']}/payments/{advance['id']}/cancel", {"reason": "desistió"},
+                  key=shop.key)
+    assert shop.action(order["id"], "cancel")["status"] == "cancelled"
 
 
 # --- CAI -----------------------------------------------------------------------------------------

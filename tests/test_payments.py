@@ -150,8 +150,8 @@ def test_payment_rules(api, shop):
     assert pay(shop, invoice["id"], 400, amount=1)["details"][0]["field"] == "paymentMethodId"
     assert pay(shop, invoice["id"], 400, paymentMethodId=99, amount=1)["details"][0]["field"] == "paymentMethodId"
     pay(shop, invoice["id"], paymentMethodId=cash["id"], amount=115)
-    delivery = shop.document("112", [(shop.service, 1, 100)])
-    assert pay(shop, delivery["id"], 400, paymentMethodId=cash["id"], amount=1)["code"] == "DOCUMENT_NOT_PAYABLE"
+    certificate = shop.document("05", [(None, 1, 10)])   # applied to a document, never paid
+    assert pay(shop, certificate["id"], 400, paymentMethodId=cash["id"], amount=1)["code"] == "DOCUMENT_NOT_PAYABLE"
     draft = shop.document("01", [(shop.service, 1, 100)], status="draft")
     assert pay(shop, draft["id"], 400, paymentMethodId=cash["id"], amount=1)["code"] == "DOCUMENT_NOT_PAYABLE"
     assert api.post("/payments/documents/999/payments", {"paymentMethodId": cash["id"], "amount": 1},

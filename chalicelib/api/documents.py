@@ -64,7 +64,7 @@ def unconfirm_document(call: Call) -> Any:
     return document_reversals.unconfirm_document(call.command, call.ids["id"], call.body.date)
 
 
-@endpoint(blueprint, "POST", "/documents/{id}/cancel", summary="Cancel a note (06, 07, 105, 106) or import (104)",
+@endpoint(blueprint, "POST", "/documents/{id}/cancel", summary="Cancel a draft of any type, or a confirmed note (06, 07, 105, 106) or import (104)",
           tag=TAG, body=M + "DocumentReverse", response=M + "Document", status=200)
 def cancel_document(call: Call) -> Any:
     from chalicelib.services import document_reversals
@@ -81,7 +81,7 @@ def invalidate_document(call: Call) -> Any:
     return dte_invalidation.invalidate(call.command, call.ids["id"], call.body.model_dump(by_alias=True))
 
 
-@endpoint(blueprint, "DELETE", "/documents/{id}", summary="Delete an unconfirmed purchase invoice (web app only)",
+@endpoint(blueprint, "DELETE", "/documents/{id}", summary="Delete a draft that holds no advances (web app only)",
           tag=TAG, response="chalicelib.models.accounting:Deleted")
 def delete_document(call: Call) -> Any:
     from chalicelib.services import document_reversals

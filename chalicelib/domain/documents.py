@@ -36,7 +36,6 @@ class Kind:
     starts_draft: bool = False
     capturable: bool = False
     unconfirmable: bool = False
-    deletable: bool = False
     fiscal: bool = False
     sources: tuple[str, ...] = ()
     source_required: bool = False
@@ -65,7 +64,7 @@ KINDS: dict[str, Kind] = {kind.code: kind for kind in (
     # a delivery note documents a shipment; the invoice moves the goods and books their cost
     Kind("112", "Remisión", SALES, sources=("100", "101")),
     Kind("103", "Factura de compra", PURCHASES, stock=IN, balance=1, posts=True, capturable=True,
-         unconfirmable=True, deletable=True, sources=("102",)),
+         unconfirmable=True, sources=("102",)),
     Kind("104", "Importación", PURCHASES, stock=IN, balance=1, posts=True, cancellable=True, sources=("102",)),
     Kind("105", "Nota de crédito de compra", PURCHASES, stock=OUT, balance=-1, posts=True, cancellable=True,
          capturable=True, sources=("103", "104"), source_required=True),
@@ -84,7 +83,15 @@ IMPORT = "104"
 
 # Quotes and orders take advances: money before the invoice, held on these accounts until an
 # invoice of the same partner applies it.
-ADVANCE_OPERATION = {"100": "customer_advance", "101": "customer_advance", "102": "supplier_advance"}
+# a delivery note paid on delivery holds the money as the customer's advance until its invoice
+ADVANCE_OPERATION = {"100": "customer_advance", "101": "customer_advance", "112": "customer_advance",
+                     "102": "supplier_advance"}
+
+
+def money_comes_in(kind: Kind) -> bool:
+    """The spec's bank direction for a payment of this type: customers pay in and suppliers are
+    paid out; a credit note turns it round (06 refunded out, 105 refunded in)."""
+    return kind.sales != (kind.balance < 0)
 
 # Honduras: these need a CAI range; other types take a CAI range when one exists for them.
 CAI_REQUIRED = ("01", "113")
@@ -131,8 +138,8 @@ class DocumentNotEditable(ApiError):
 
 
 def not_cancellable(kind: Kind) -> DocumentStateError:
-    return DocumentStateError(f"Documents of type {kind.code} ({kind.name}) cannot be cancelled; only credit and "
-                              "debit notes (06, 07, 105, 106) and imports (104) can.",
+    return DocumentStateError(f"Documents of type {kind.code} ({kind.name}) cannot be cancelled once confirmed; "
+                              "only credit and debit notes (06, 07, 105, 106) and imports (104) can (any draft can).",
                               code="DOCUMENT_NOT_CANCELLABLE")
 
 

@@ -55,7 +55,7 @@ class PaymentCancel(RequestModel):
 class Payment(ResponseModel):
     id: int
     document_id: int
-    kind: Literal["method", "credit_note", "withholding", "advance"]
+    kind: Literal["method", "credit_note", "withholding", "advance", "refund"]
     amount: Decimal
     status: Literal["pending", "confirmed", "cancelled"]
     payment_date: str

@@ -108,6 +108,8 @@ def unconfirm_document(command: Command, document_id: int, date: str | None = No
 def cancel_document(command: Command, document_id: int, date: str | None = None,
                     reason: str | None = None) -> dict[str, Any]:
     document, context = load_existing(command, document_id, strict=False)
+    if document["status"] == DRAFT:
+        return _abandon_draft(command, context, document, reason)
     if not context.kind.cancellable:
         raise rules.not_cancellable(context.kind)
     if document["status"] != CONFIRMED:
@@ -149,14 +151,36 @@ def invalidate_document(command: Command, document_id: int, date: str | None, re
     return commit(command, plan, cancelled, previous=document)
 
 
+def _check_no_advances(document: dict[str, Any]) -> None:
+    if Decimal(document.get("advancesTotal", 0)) > 0:
+        raise rules.DocumentStateError(f"The document holds advances of {document['advancesTotal']}; cancel those "
+                                       "payments first.", code="DOCUMENT_HAS_PAYMENTS")
+
+
+def _abandon_draft(command: Command, context: Context, document: dict[str, Any],
+                   reason: str | None) -> dict[str, Any]:
+    """A draft that will never be confirmed (a quote the customer declined, an order dropped):
+    cancelled as it is. Nothing was posted, nothing moves; a cancelled draft is kept, not
+    confirmed or edited again."""
+    _check_no_advances(document)
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    cancelled = {**now_fields(document), "status": CANCELLED, "cancelledAt": clock.now_iso(), "cancelReason": reason}
+    plan.count(cancelled, 1)
+    emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
+    return commit(command, plan, cancelled, previous=document)
+
+
 def delete_document(command: Command, document_id: int) -> dict[str, Any]:
-    """Web app only: an unconfirmed purchase invoice (103) goes for good. Its stock and entries
-    were reversed when it was unconfirmed; those records stay, as history."""
+    """Web app only: a draft goes for good (an unconfirmed purchase invoice too: its stock and
+    entries were reversed when it was unconfirmed; those records stay, as history). A draft never
+    took a number of ours, so no gap opens in a fiscal range."""
     document = get_document(command.table, command.company_id, document_id)
     kind = rules.KINDS[document["type"]]
-    if not kind.deletable or document["status"] != DRAFT:
-        raise rules.DocumentStateError("Only an unconfirmed purchase invoice (103) can be deleted; cancel or "
-                                       "credit other documents.", code="DOCUMENT_NOT_DELETABLE")
+    if document["status"] != DRAFT:
+        raise rules.DocumentStateError("Only a draft can be deleted; cancel or credit a confirmed document.",
+                                       code="DOCUMENT_NOT_DELETABLE")
+    _check_no_advances(document)
     context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
     plan = Plan(context, command.transaction(), JournalWrites(command.company_id),
                 StockWrites(command.company_id, True))

@@ -29,10 +29,10 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 PENDING, CANCELLED = "pending", "cancelled"
-METHOD, CREDIT_NOTE, WITHHOLDING, ADVANCE = "method", "credit_note", "withholding", "advance"
+METHOD, CREDIT_NOTE, WITHHOLDING, ADVANCE, REFUND = "method", "credit_note", "withholding", "advance", "refund"
 PAYMENT_PREFIX = "PAY#"
 _KIND_LABEL = {METHOD: "Pago", CREDIT_NOTE: "Nota de crédito aplicada a", WITHHOLDING: "Retención",
-               ADVANCE: "Anticipo aplicado a"}
+               ADVANCE: "Anticipo aplicado a", REFUND: "Reembolso"}
 _REVERSED_TYPE = {"payment_doc": "payment_doc", "transfer_in": "transfer_out", "transfer_out": "transfer_in"}
 # a sales document's money comes in; a purchase document's goes out
 CREDIT_NOTE_TYPE = {True: "06", False: "105"}
@@ -61,11 +61,14 @@ def get_payment(table: Table, company_id: int, document_id: int, payment_id: int
     return item
 
 
-def _payable_kind(document: dict[str, Any]) -> rules.Kind:
+def _payable_kind(document: dict[str, Any], refundable: bool = False) -> rules.Kind:
+    """The kind of a confirmed document that money can settle: one that owes (an invoice, a
+    debit note) or, when `refundable`, a credit note whose rest is refunded."""
     kind = rules.KINDS[document["type"]]
-    if kind.balance <= 0:
-        raise PaymentRefused(f"Documents of type {kind.code} ({kind.name}) are not paid; credit notes are applied to "
-                             "the documents they correct.", code="DOCUMENT_NOT_PAYABLE")
+    if kind.balance == 0 or (kind.balance < 0 and not refundable):
+        raise PaymentRefused(f"Documents of type {kind.code} ({kind.name}) are not paid"
+                             + ("; a credit note is refunded by a payment method or applied to the documents it "
+                                "corrects." if kind.balance < 0 else "."), code="DOCUMENT_NOT_PAYABLE")
     if document["status"] != CONFIRMED:
         raise PaymentRefused(f"Only a confirmed document can be paid; this one is {document['status']}.",
                              code="DOCUMENT_NOT_PAYABLE")
@@ -114,7 +117,9 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     document = get_document(table, company_id, document_id)
     if document["type"] in rules.ADVANCE_OPERATION:
         return _register_advance(command, document, fields)
-    kind = _payable_kind(document)
+    kind = _payable_kind(document, refundable=True)
+    if kind.balance < 0:
+        return _register_refund(command, document, kind, fields)
     forms = [name for name in ("paymentMethodId", "creditNoteId", "withholdingDocumentId") if fields.get(name) is not None]
     if not forms:
         raise ValidationFailed.for_field("paymentMethodId", "required: send paymentMethodId, creditNoteId or "
@@ -152,13 +157,38 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         payment.update(kind=WITHHOLDING, withholdingDocumentId=int(certificate["id"]), journalEntryId=int(entry["id"]))
     else:
         assert method is not None
-        _pay_by_method(table, transaction, writes, payment, document, method, money_in=sales,
+        _pay_by_method(table, transaction, writes, payment, document, method, money_in=rules.money_comes_in(kind),
                        other_side=partner_side, description=f"Pago {_label(document)}")
     if terms is not None:
         transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
                           names={"#type": "type"}, values={":type": terms})
     _settle(transaction, company_id, kind, document, amount, payment, date,
             moves_balance=payment["kind"] != CREDIT_NOTE)  # a note's own pending goes down instead
+    return _record(command, transaction, writes, payment)
+
+
+def _register_refund(command: Command, note: dict[str, Any], kind: rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
+    """What a credit note leaves unapplied goes back in money: out to the customer (06), in from
+    the supplier (105). The entry undoes the note's effect on the receivable or payable, and the
+    partner's balance comes back up by the amount."""
+    table, company_id = command.table, command.company_id
+    for other in ("creditNoteId", "withholdingDocumentId"):
+        if fields.get(other) is not None:
+            raise ValidationFailed.for_field(other, "a credit note is refunded in money: send paymentMethodId")
+    if fields.get("paymentMethodId") is None:
+        raise ValidationFailed.for_field("paymentMethodId", "required: a refund is made by a payment method")
+    method = _active_method(table, company_id, fields)
+    amount = _positive(fields["amount"])
+    within_pending(amount, Decimal(note["pending"]))
+    date = _payment_date(table, company_id, note, fields)
+    payment = _new_payment(company_id, note, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date, fields)
+    payment["kind"] = REFUND
+    transaction = command.transaction()
+    writes = JournalWrites(company_id)
+    partner_side = Movement("receivable", DEBIT, amount) if kind.sales else Movement("payable", CREDIT, amount)
+    _pay_by_method(table, transaction, writes, payment, note, method, money_in=rules.money_comes_in(kind),
+                   other_side=partner_side, description=f"Reembolso {_label(note)}")
+    _settle(transaction, company_id, kind, note, amount, payment, date)
     return _record(command, transaction, writes, payment)
 
 
@@ -245,18 +275,21 @@ def _settle(transaction: Transaction, company_id: int, kind: rules.Kind, documen
             payment: dict[str, Any], date: str, *, moves_balance: bool = True) -> None:
     """The document's pending down by `amount` (negative: back up, when `payment` is cancelled
     on `date`), the partner's balance with it (and its ledger), and the open-document index and
-    count when the document stops or starts again to owe."""
+    count when the document stops or starts again to owe. A credit note refunded moves the
+    balance the other way, and is not in the index of documents that owe."""
     pending = Decimal(document["pending"])
     _take(transaction, company_id, document, amount, paid=True)
-    paid_off, reopened = amount == pending, pending == 0 and amount < 0
+    owes = kind.balance > 0
+    paid_off, reopened = owes and amount == pending, owes and pending == 0 and amount < 0
     open_delta = -1 if paid_off else 1 if reopened else 0
+    balance_change = -amount * kind.balance if moves_balance else ZERO
     if moves_balance or open_delta:
-        _move_partner(transaction, company_id, kind, document, -amount if moves_balance else ZERO, open_delta)
+        _move_partner(transaction, company_id, kind, document, balance_change, open_delta)
     if moves_balance:
         label = f"{_KIND_LABEL[payment['kind']]} {_label(document)}"
         partner_ledger.record_movement(
             transaction, company_id, partner_id=int(document["businessPartnerId"]), side=side_of(kind), date=date,
-            amount=-amount, origin=partner_ledger.PAYMENT_ORIGIN, origin_id=int(payment["id"]),
+            amount=balance_change, origin=partner_ledger.PAYMENT_ORIGIN, origin_id=int(payment["id"]),
             version=int(payment.get("version", 0)) + 1,
             details={"documentId": int(document["id"]), "documentType": kind.code, "number": document.get("number"),
                      "paymentId": int(payment["id"]), "paymentKind": payment["kind"],
@@ -333,12 +366,12 @@ def _advance_source(table: Table, company_id: int, source_id: int, document: dic
         except NotFound:
             raise ValidationFailed.for_field(field, "no such document") from None
     if source["type"] not in rules.ADVANCE_OPERATION:
-        raise ValidationFailed.for_field(field, "must be a quote or order (100, 101, 102): only those take advances")
+        raise ValidationFailed.for_field(field, "must be a quote, order or delivery note (100, 101, 102, 112): only those take advances")
     if document is not None:
         sales = rules.KINDS[document["type"]].sales
         problem = None
         if rules.KINDS[source["type"]].sales != sales:
-            problem = f"must be a {'customer quote or order (100, 101)' if sales else 'purchase order (102)'}"
+            problem = f"must be a {'customer quote, order or delivery note (100, 101, 112)' if sales else 'purchase order (102)'}"
         elif int(source["businessPartnerId"]) != int(document["businessPartnerId"]):
             problem = "belongs to another business partner"
         elif source.get("currency") != document.get("currency"):
@@ -490,7 +523,7 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
                          "advancesApplied", -amount)
     if payment.get("bankTransactionId") is not None:
         account = banking.get_account(table, company_id, int(payment["bankAccountId"]))
-        original = banking.MONEY_IN if kind.sales else banking.MONEY_OUT
+        original = banking.MONEY_IN if rules.money_comes_in(kind) else banking.MONEY_OUT
         bank_tx = banking.add_transaction(
             transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id),
             tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],
