@@ -81,6 +81,7 @@ METHODS = {"cash": ({"name": "Efectivo"}, None),
 # the two bank accounts: opening balance and ledger account (each its own)
 BANKS = ((Decimal("500"), "110103"), (Decimal("1000"), "110104"))
 COUNTER_ACCOUNTS = ("410101", "6199")
+CONTROL_ACCOUNTS = ("110201", "210101", "210102", "110501")   # receivable, payables, inventory
 # bank amounts: most valid, some refused (zero, negative, a third decimal)
 BANK_AMOUNT = st.tuples(st.decimals(min_value=Decimal("0.01"), max_value=Decimal("800"), places=2),
                         st.sampled_from((None,) * 6 + (Decimal("0"), Decimal("-5"), Decimal("1.005")))
@@ -814,17 +815,21 @@ def test_documents_stay_consistent(api, table):
                 self.bank_balance[to_id] += amount
 
         @rule(bank=st.integers(0, 1), kind=st.sampled_from(("deposit", "withdrawal")), amount=BANK_AMOUNT, date=DATE,
-              counter=st.sampled_from(COUNTER_ACCOUNTS * 4 + ("own",)))
+              counter=st.sampled_from(COUNTER_ACCOUNTS * 4 + ("own", "other bank") + CONTROL_ACCOUNTS))
         def bank_transaction(self, bank, kind, amount, date, counter):
             """A manual deposit or withdrawal against income or expense (or the bank's own ledger
-            account: refused)."""
+            account: refused; or a control account, the other bank's ledger among them: refused,
+            their subledgers would no longer equal them)."""
             bank_id, ledger = self.banks[bank], BANKS[bank][1]
+            counter_code = {"own": ledger, "other bank": BANKS[1 - bank][1]}.get(counter, counter)
             if amount <= 0 or amount != amount.quantize(CENT) or counter == "own" or bank_id in self.inactive:
                 code = "VALIDATION_ERROR"
+            elif counter_code not in COUNTER_ACCOUNTS:
+                code = "CONTROL_ACCOUNT"
             else:
                 code = "PERIOD_CLOSED" if self.is_closed(date) else None
             body = {"type": kind, "amount": amount, "transactionDate": date,
-                    "chartOfAccountId": self.accounts[ledger if counter == "own" else counter]}
+                    "chartOfAccountId": self.accounts[counter_code]}
             if self.bank_command(f"/bank-accounts/{bank_id}/transactions", body, code):
                 self.bank_balance[bank_id] += amount if kind == "deposit" else -amount
 

@@ -9,7 +9,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
 from chalicelib.errors import ApiError, ValidationFailed
-from chalicelib.services import chart, records
+from chalicelib.services import chart, control_accounts, records
 from chalicelib.services.commands import Command
 from chalicelib.services.posting import JournalWrites, Source
 from chalicelib.store import keys
@@ -196,6 +196,7 @@ def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> 
         raise ValidationFailed.for_field("chartOfAccountId", "the account is inactive")
     if int(counter["id"]) == int(account["chartOfAccountId"]):
         raise ValidationFailed.for_field("chartOfAccountId", "must differ from the bank's own ledger account")
+    control_accounts.refuse_control_accounts(table, company_id, [("chartOfAccountId", int(counter["id"]))])
     amount, date = _positive(fields["amount"]), fields["transactionDate"]
     money_in = DIRECTION[fields["type"]] == MONEY_IN
     tx_id = next_transaction_id(table, company_id)

@@ -6,7 +6,7 @@ from typing import Any
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import AUTOMATIC, DRAFT, MANUAL, Line
 from chalicelib.errors import DocumentTooLarge, ValidationFailed
-from chalicelib.services import chart
+from chalicelib.services import chart, control_accounts
 from chalicelib.services.commands import Command
 from chalicelib.services.posting import (
     INVALID_ACCOUNT,
@@ -14,6 +14,7 @@ from chalicelib.services.posting import (
     JournalWrites,
     count_attribute,
     entry_item,
+    entry_lines,
     get_entry,
     next_entry_id,
 )
@@ -36,6 +37,7 @@ def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         raise DocumentTooLarge(f"An entry posts at most {MAX_ITEMS - _ENTRY_OVERHEAD} records (one per line "
                                "and two per account); split it into several entries.")
     _check_accounts(command.table, command.company_id, lines)
+    _refuse_control_accounts(command.table, command.company_id, lines)
     entry = entry_item(command.company_id, next_entry_id(command.table, command.company_id),
                        date=fields["date"], description=fields.get("description"), lines=lines,
                        status=fields.get("status") or DRAFT, entry_type=MANUAL, reference=fields.get("reference"))
@@ -64,8 +66,15 @@ def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> None:
                                details=problems)
 
 
+def _refuse_control_accounts(table: Table, company_id: int, lines: list[Line]) -> None:
+    control_accounts.refuse_control_accounts(
+        table, company_id, [(f"lines[{index}].chartOfAccountId", line.account_id) for index, line in enumerate(lines)])
+
+
 def post_entry(command: Command, entry_id: int) -> dict[str, Any]:
     entry = get_entry(command.table, command.company_id, entry_id)
+    if entry["status"] == DRAFT:  # a rule or bank account may have made a line's account a control account since
+        _refuse_control_accounts(command.table, command.company_id, entry_lines(entry))
     writes = JournalWrites(command.company_id)
     posted = writes.post_draft(entry)
     transaction = command.transaction()

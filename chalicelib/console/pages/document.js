@@ -23,13 +23,22 @@ addStrings({
     "doc.confirmed": "Documento confirmado.", "doc.unconfirm": "Revertir a borrador", "doc.unconfirmed": "El documento volvió a borrador.",
     "doc.cancel": "Anular", "doc.cancelled": "Documento anulado.", "doc.reason": "Motivo",
     "doc.reverseDate": "Fecha de la reversión (por defecto hoy)", "doc.delete": "Eliminar",
-    "doc.deleteAsk": "¿Eliminar este borrador de factura de compra para siempre?", "doc.pay": "Registrar pago",
+    "doc.deleteAsk": "¿Eliminar este borrador para siempre? No se puede deshacer.", "doc.deleted": "Borrador eliminado.",
+    "doc.draftCancel": "Cancelar", "doc.draftCancel.title": "Cancelar borrador",
+    "doc.draftCancel.help": "El borrador queda anulado: no se confirma ni se edita más y no se contabiliza nada.",
+    "doc.draftCancelled": "Borrador cancelado.", "doc.pay": "Registrar pago",
     "doc.paymentMethodId": "Método de pago", "doc.amount": "Monto", "doc.paymentDate": "Fecha de pago",
     "doc.paymentNotes": "Notas", "doc.paid.ok": "Pago registrado.", "doc.payment.confirm": "Confirmar pago",
     "doc.payment.confirmed": "Pago confirmado.", "doc.payment.cancel": "Anular pago", "doc.payment.cancelled": "Pago anulado.",
     "doc.preview": "Vista previa PDF", "doc.download": "Descargar PDF", "doc.template": "Plantilla", "doc.pdf": "PDF",
     "doc.kind.method": "Método de pago", "doc.kind.credit_note": "Nota de crédito", "doc.kind.withholding": "Retención",
-    "doc.kind.advance": "Anticipo",
+    "doc.kind.advance": "Anticipo", "doc.kind.refund": "Reembolso",
+    "doc.refund": "Reembolsar", "doc.refund.ok": "Reembolso registrado.",
+    "doc.refund.help.06": "Se devuelve al cliente, por el método de pago elegido, el saldo que la nota de crédito le deja a favor.",
+    "doc.refund.help.105": "El proveedor devuelve, por el método de pago elegido, el saldo que la nota de crédito deja a nuestro favor.",
+    "doc.advance": "Registrar anticipo", "doc.advance.ok": "Anticipo registrado.",
+    "doc.advance.help": "El dinero queda como anticipo hasta que una factura lo aplique.",
+    "doc.advances": "Anticipos recibidos", "doc.advancesApplied": "Anticipos aplicados",
   },
   en: {
     "doc.number": "Number", "doc.type": "Type", "doc.partner": "Customer or supplier", "doc.pending": "Pending",
@@ -47,22 +56,41 @@ addStrings({
     "doc.confirmed": "Document confirmed.", "doc.unconfirm": "Return to draft", "doc.unconfirmed": "The document is a draft again.",
     "doc.cancel": "Cancel document", "doc.cancelled": "Document cancelled.", "doc.reason": "Reason",
     "doc.reverseDate": "Date of the reversal (default today)", "doc.delete": "Delete",
-    "doc.deleteAsk": "Delete this draft purchase invoice for good?", "doc.pay": "Record payment",
+    "doc.deleteAsk": "Delete this draft for good? This cannot be undone.", "doc.deleted": "Draft deleted.",
+    "doc.draftCancel": "Cancel", "doc.draftCancel.title": "Cancel draft",
+    "doc.draftCancel.help": "The draft is cancelled: it is not confirmed or edited again and nothing is posted.",
+    "doc.draftCancelled": "Draft cancelled.", "doc.pay": "Record payment",
     "doc.paymentMethodId": "Payment method", "doc.amount": "Amount", "doc.paymentDate": "Payment date",
     "doc.paymentNotes": "Notes", "doc.paid.ok": "Payment recorded.", "doc.payment.confirm": "Confirm payment",
     "doc.payment.confirmed": "Payment confirmed.", "doc.payment.cancel": "Cancel payment", "doc.payment.cancelled": "Payment cancelled.",
     "doc.preview": "Preview PDF", "doc.download": "Download PDF", "doc.template": "Template", "doc.pdf": "PDF",
     "doc.kind.method": "Payment method", "doc.kind.credit_note": "Credit note", "doc.kind.withholding": "Withholding",
-    "doc.kind.advance": "Advance",
+    "doc.kind.advance": "Advance", "doc.kind.refund": "Refund",
+    "doc.refund": "Refund", "doc.refund.ok": "Refund recorded.",
+    "doc.refund.help.06": "What the credit note leaves in the customer's favour goes back to them by the payment method chosen.",
+    "doc.refund.help.105": "The supplier pays back, by the payment method chosen, what the credit note leaves in our favour.",
+    "doc.advance": "Record advance", "doc.advance.ok": "Advance recorded.",
+    "doc.advance.help": "The money is held as an advance until an invoice applies it.",
+    "doc.advances": "Advances received", "doc.advancesApplied": "Advances applied",
   },
 });
 
 // What each type allows (chalicelib/domain/documents.py KINDS): paid when it raises a balance;
-// cancelled when a note or import; unconfirmed and deleted only as a purchase invoice.
+// refunded in money when a credit note leaves a rest; advances taken by quotes, orders and
+// deliveries (until cancelled, up to their total); cancelled once confirmed when a note or import;
+// unconfirmed only as a purchase invoice. Any draft is cancelled or deleted (the API refuses while
+// it holds advances, and says so).
 const PAYABLE = ["01", "113", "07", "103", "104", "106", "11"];
+const REFUNDABLE = ["06", "105"];
+const TAKES_ADVANCES = ["100", "101", "102", "112"];
 const CANCELLABLE = ["06", "07", "104", "105", "106"];
 const FILE_PREFIX = { "01": "factura", "113": "factura", "06": "nota-credito", "07": "nota-debito", "100": "cotizacion",
-  "101": "pedido", "102": "orden-compra", "103": "factura-compra", "105": "nota-credito-compra", "106": "nota-debito-compra" };
+  "101": "pedido", "102": "orden-compra", "103": "factura-compra", "105": "nota-credito-compra", "106": "nota-debito-compra",
+  "112": "entrega" };
+
+const cents = (value) => Math.round((Number(value) + Number.EPSILON) * 100) / 100;
+// what a quote, order or delivery may still take in advances
+const advanceRoom = (doc) => cents(Number(doc.total) - Number(doc.advancesTotal || 0));
 
 const fileName = (doc) => `${FILE_PREFIX[doc.type] || "documento"}-${doc.number || doc.id}.pdf`;
 
@@ -116,10 +144,13 @@ function linesTable(doc) {
 function totals(doc) {
   const figure = (label, amount, id) => h("div", { class: "figure" }, h("span", { class: "figure-label" }, label),
     h("strong", { id, "data-amount": String(amount) }, money(amount, doc.currency)));
+  const settled = TAKES_ADVANCES.includes(doc.type)
+    ? [figure(t("doc.advances"), doc.advancesTotal || 0, "doc-advances"),
+      figure(t("doc.advancesApplied"), doc.advancesApplied || 0, "doc-advances-applied")]
+    : [figure(t("doc.paid"), doc.paidTotal, "doc-paid"), figure(t("doc.pending"), doc.pending, "doc-pending")];
   return h("div", { class: "figures" },
     figure(t("doc.subtotal"), doc.subtotal, "doc-subtotal"), figure(t("doc.tax"), doc.taxTotal, "doc-tax"),
-    figure(t("doc.total"), doc.total, "doc-total"), figure(t("doc.paid"), doc.paidTotal, "doc-paid"),
-    figure(t("doc.pending"), doc.pending, "doc-pending"));
+    figure(t("doc.total"), doc.total, "doc-total"), settled);
 }
 
 function paymentsTable(ctx, doc, payments, methods) {
@@ -209,20 +240,35 @@ function reverseDialog(ctx, doc, action, title, reasonRequired, doneMessage) {
   }, () => { toast(doneMessage); return ctx.refresh(); });
 }
 
-function payDialog(ctx, doc, methods) {
-  formDialog(t("doc.pay"), {
+// A draft cancelled as it is: only a reason (nothing was posted, so no reversal date).
+function draftCancelDialog(ctx, doc) {
+  formDialog(t("doc.draftCancel.title"), {
+    fields: [{ name: "reason", label: t("doc.reason") }],
+    extra: h("p", { class: "help" }, t("doc.draftCancel.help")),
+    submitLabel: t("doc.draftCancel.title"),
+    onSubmit: (data) => api.post(`/documents/${doc.id}/cancel`, data),
+  }, () => { toast(t("doc.draftCancelled")); return ctx.refresh(); });
+}
+
+// Money by a payment method on the payments route: a payment of what a document owes, a refund of
+// what a credit note leaves, or an advance on a quote, order or delivery (the API tells them apart
+// by the document's type). The amount defaults to what is left.
+function payDialog(ctx, doc, methods, { title, amount, done, help } = {}) {
+  formDialog(title || t("doc.pay"), {
     fields: [
       { name: "paymentMethodId", label: t("doc.paymentMethodId"), type: "select", required: true, numeric: true,
         options: [...methods.values()].filter((m) => m.isActive).map((m) => ({ value: m.id, label: m.name })) },
-      { name: "amount", label: t("doc.amount"), type: "number", required: true, value: String(doc.pending), min: "0" },
+      { name: "amount", label: t("doc.amount"), type: "number", required: true, value: String(amount ?? doc.pending), min: "0" },
       { name: "paymentDate", label: t("doc.paymentDate"), type: "date", value: today() },
       { name: "reference", label: t("doc.reference") },
       { name: "notes", label: t("doc.paymentNotes"), type: "textarea" },
     ],
-    submitLabel: t("doc.pay"),
+    extra: help ? h("p", { class: "help" }, help) : null,
+    submitLabel: title || t("doc.pay"),
     onSubmit: (data) => api.post(`/payments/documents/${doc.id}/payments`, data),
   }, (payment) => {
-    toast(payment.status === "pending" ? `${t("doc.paid.ok")} ${t("status.pending")}` : t("doc.paid.ok"));
+    const message = done || t("doc.paid.ok");
+    toast(payment.status === "pending" ? `${message} ${t("status.pending")}` : message);
     return ctx.refresh();
   });
 }
@@ -248,12 +294,19 @@ export async function render(ctx) {
       () => reverseDialog(ctx, doc, "unconfirm", t("doc.unconfirm"), false, t("doc.unconfirmed"))) : null,
     CANCELLABLE.includes(type) && status === "confirmed" ? button(t("doc.cancel"),
       () => reverseDialog(ctx, doc, "cancel", t("doc.cancel"), true, t("doc.cancelled")), "danger") : null,
-    type === "103" && status === "draft" ? button(t("doc.delete"), () => act(t("doc.deleteAsk"), async () => {
+    status === "draft" ? button(t("doc.draftCancel"), () => draftCancelDialog(ctx, doc), "danger draft-cancel-button") : null,
+    status === "draft" ? button(t("doc.delete"), () => act(t("doc.deleteAsk"), async () => {
       await api.del(path);
       ctx.navigate("/documents");
-    }, null, t("common.deleted")), "danger") : null,
+    }, null, t("doc.deleted")), "danger delete-button") : null,
     PAYABLE.includes(type) && status === "confirmed" && Number(doc.pending) > 0
       ? button(t("doc.pay"), () => payDialog(ctx, doc, methods), "primary pay-button") : null,
+    REFUNDABLE.includes(type) && status === "confirmed" && Number(doc.pending) > 0
+      ? button(t("doc.refund"), () => payDialog(ctx, doc, methods, { title: t("doc.refund"), done: t("doc.refund.ok"),
+        help: t(`doc.refund.help.${type}`) }), "primary pay-button refund-button") : null,
+    TAKES_ADVANCES.includes(type) && status !== "cancelled" && advanceRoom(doc) > 0
+      ? button(t("doc.advance"), () => payDialog(ctx, doc, methods, { title: t("doc.advance"), amount: advanceRoom(doc),
+        done: t("doc.advance.ok"), help: t("doc.advance.help") }), "primary pay-button advance-button") : null,
     button(t("doc.preview"), pdf.preview, "pdf-preview-button"),
     button(t("doc.download"), pdf.download, "pdf-download-button"),
   ];
