@@ -4,7 +4,7 @@ from typing import Any
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import Call, endpoint, page_body
+from chalicelib.api.routing import ACCOUNTING, Call, endpoint, page_body
 from chalicelib.services import partners
 
 blueprint = Blueprint(__name__)
@@ -38,3 +38,12 @@ def create_partner(call: Call) -> Any:
 def update_partner(call: Call) -> Any:
     return partners.update_partner(call.command, call.ids["id"], call.changes(),
                                                           call.expected_version())
+
+
+@endpoint(blueprint, "POST", "/business-partners/{id}/opening-balance", summary="Record what the partner owed or was "
+          "owed before the books started here: an open item (document 900 or 901) payments settle", tag=TAG,
+          body=M + "OpeningBalanceCreate", response="chalicelib.models.documents:Document", permission=ACCOUNTING)
+def record_opening_balance(call: Call) -> Any:
+    from chalicelib.services import opening_balances
+
+    return opening_balances.record_opening_balance(call.command, call.ids["id"], call.body.model_dump(by_alias=True))

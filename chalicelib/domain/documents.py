@@ -39,6 +39,8 @@ class Kind:
     fiscal: bool = False
     sources: tuple[str, ...] = ()
     source_required: bool = False
+    # a balance the partner had before the company's books started here (not a sale or purchase)
+    opening: bool = False
 
     @property
     def sales(self) -> bool:
@@ -51,6 +53,7 @@ class Kind:
 
 
 _INVOICE_SOURCES = ("100", "101", "112")
+OPENING_RECEIVABLE, OPENING_PAYABLE = "900", "901"
 KINDS: dict[str, Kind] = {kind.code: kind for kind in (
     Kind("01", "Factura", SALES, stock=OUT, balance=1, posts=True, fiscal=True, sources=_INVOICE_SOURCES),
     Kind("113", "Factura de reserva", SALES, stock=OUT, balance=1, posts=True, fiscal=True,
@@ -74,6 +77,10 @@ KINDS: dict[str, Kind] = {kind.code: kind for kind in (
     Kind("11", "Gasto", PURCHASES, balance=1, posts=True),
     # in El Salvador, a certificate of IVA withheld from a supplier names the purchase (a DTE 07)
     Kind("05", "Comprobante de retención", BOTH, sources=("103", "11")),
+    # made only by POST /business-partners/{id}/opening-balance: never by POST /documents
+    Kind(OPENING_RECEIVABLE, "Saldo inicial de cliente", SALES, balance=1, posts=True, cancellable=True, opening=True),
+    Kind(OPENING_PAYABLE, "Saldo inicial de proveedor", PURCHASES, balance=1, posts=True, cancellable=True,
+         opening=True),
 )}
 
 WITHHOLDING_CERTIFICATE = "05"
@@ -214,6 +221,9 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
     moved are worth (>= 0); `revaluation` is stock value written off to cost of sales (signed)."""
     movements: list[Movement] = []
     goods = stock_value if moves_stock else ZERO
+    if kind.opening:  # what was owed before the books started here, against the opening equity
+        partner_side = Movement("receivable", DEBIT, total) if kind.sales else Movement("payable", CREDIT, total)
+        return [partner_side, swapped(Movement("opening_balance_equity", partner_side.side, total))]
     if kind.balance and kind.sales:
         movements += [Movement("receivable", DEBIT, total),
                       Movement("revenue", CREDIT, stocked_subtotal + other_subtotal),

@@ -4,6 +4,7 @@ from typing import Annotated, List, Literal, Optional
 from pydantic import Field, StringConstraints
 
 from chalicelib.models.base import (
+    Date,
     Email,
     EntityId,
     ListEnvelope,
@@ -11,6 +12,7 @@ from chalicelib.models.base import (
     LongText,
     Money,
     Name,
+    PositiveMoney,
     RequestModel,
     ResponseModel,
     ShortText,
@@ -92,3 +94,15 @@ class PartnerList(ListEnvelope):
 
 class PartnerListQuery(ListQuery):
     pass
+
+
+class OpeningBalanceCreate(RequestModel):
+    """What the partner owed (a customer) or was owed (a supplier) when the company's books started
+    here: an open item payments settle, against the opening balance equity account."""
+    date: Date = Field(description="the day the balance stood: usually the day before the books start")
+    amount: PositiveMoney
+    due_date: Optional[Date] = Field(None, description="when it falls due (aging); default `date`")
+    reference: Optional[ShortText] = Field(None, description="the invoice or statement it comes from")
+    side: Optional[Literal["receivable", "payable"]] = Field(
+        None, description="required for a partner that is both customer and supplier")
+    notes: Optional[LongText] = None

@@ -150,10 +150,12 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
     return lines, totals
 
 
-def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], partner: dict[str, Any]) -> tuple[str, int | None]:
+def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], partner: dict[str, Any],
+              kind: Kind) -> tuple[str, int | None]:
     condition_id = fields.get("paymentConditionId") or partner.get("paymentConditionId")
     if fields.get("dueDate"):
-        if fields["dueDate"] < date:
+        # an opening balance may be an old invoice, already overdue on the day the books start
+        if fields["dueDate"] < date and not kind.opening:
             raise ValidationFailed.for_field("dueDate", "must not be before the document date")
         return fields["dueDate"], condition_id
     if condition_id is None:
@@ -186,10 +188,12 @@ def document_content(context: Context, fields: dict[str, Any]) -> dict[str, Any]
     totals, dates, place and the fiscal fields of its type."""
     table = context.table
     date = fields.get("date") or today(context)
-    due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.partner)
+    due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.partner,
+                                       context.kind)
     lines, totals = priced_lines(context, fields)
     return {"businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
-            "paymentConditionId": condition_id, **_place(table, context, fields),
+            # an opening balance is settled as it comes, whatever terms the partner trades on now
+            "paymentConditionId": None if context.kind.opening else condition_id, **_place(table, context, fields),
             "currency": fields.get("currency") or context.company.get("currency", "HNL"),
             "notes": fields.get("notes"), "reference": fields.get("reference"),
             "sourceDocumentId": fields.get("sourceDocumentId"), "lines": lines, "subtotal": totals.subtotal,

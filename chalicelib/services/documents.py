@@ -169,7 +169,7 @@ def _credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
     """Overdue beyond credit_block_days blocks; a limit warns or blocks by company policy.
     Returns the ceiling to enforce in the transaction under a blocking limit."""
     context = plan.context
-    if not (context.kind.sales and context.kind.balance > 0):
+    if not (context.kind.sales and context.kind.balance > 0) or context.kind.opening:
         return None
     partner = context.partner
     tolerated = partner.get("credit_block_days")
