@@ -180,6 +180,42 @@ def reopen_period(call: Call) -> Any:
     return periods.reopen_period(call.command, call.ids["id"])
 
 
+# --- fiscal years --------------------------------------------------------------------------------
+
+@endpoint(blueprint, "GET", "/fiscal-years", summary="The years with a closed period or closed themselves, newest "
+          "first", tag=PERIODS, response=M + "FiscalYearList")
+def list_fiscal_years(call: Call) -> Any:
+    from chalicelib.services import fiscal_years
+
+    years = fiscal_years.list_fiscal_years(call.command.table, call.principal.company_id)
+    return {"fiscalYears": years, "total": len(years)}
+
+
+@endpoint(blueprint, "GET", "/fiscal-years/{year}", summary="One fiscal year's status", tag=PERIODS,
+          response=M + "FiscalYear")
+def get_fiscal_year(call: Call) -> Any:
+    from chalicelib.services import fiscal_years
+
+    return fiscal_years.fiscal_year(call.command.table, call.principal.company_id, call.ids["year"])
+
+
+@endpoint(blueprint, "POST", "/fiscal-years/{year}/close", summary="Close the year: the closing entry (revenue, "
+          "cost and expense accounts to retained earnings) dated December 31, and no posting dated in the year "
+          "afterwards", tag=PERIODS, response=M + "FiscalYear", status=200, permission=ACCOUNTING)
+def close_fiscal_year(call: Call) -> Any:
+    from chalicelib.services import fiscal_years
+
+    return fiscal_years.close_year(call.command, call.ids["year"])
+
+
+@endpoint(blueprint, "POST", "/fiscal-years/{year}/reopen", summary="Reopen a closed year: its closing entry "
+          "reversed", tag=PERIODS, response=M + "FiscalYear", status=200, permission=ACCOUNTING)
+def reopen_fiscal_year(call: Call) -> Any:
+    from chalicelib.services import fiscal_years
+
+    return fiscal_years.reopen_year(call.command, call.ids["year"])
+
+
 # --- determination rules -------------------------------------------------------------------------
 
 @endpoint(blueprint, "GET", "/account-determination-rules", summary="List account determination rules",

@@ -24,7 +24,7 @@ ENTRY_TYPES = (AUTOMATIC, MANUAL, REVERSAL)
 OPERATION_TYPES = ("receivable", "payable", "revenue", "expense", "tax_sales", "tax_purchases",
                    "inventory", "cost_of_sales", "cash", "bank", "customer_advance",
                    "supplier_advance", "withholding", "inventory_adjustment_gain", "inventory_adjustment_loss",
-                   "opening_balance_equity")
+                   "opening_balance_equity", "retained_earnings", "fx_gain", "fx_loss")
 
 OPEN, CLOSED = "open", "closed"
 

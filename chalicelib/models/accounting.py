@@ -23,7 +23,8 @@ AccountType = Literal["asset", "liability", "equity", "income", "cost", "expense
 AccountCode = Annotated[str, StringConstraints(min_length=1, max_length=30, pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-]*$")]
 OperationType = Literal["receivable", "payable", "revenue", "expense", "tax_sales", "tax_purchases", "inventory",
                         "cost_of_sales", "cash", "bank", "customer_advance", "supplier_advance", "withholding",
-                        "inventory_adjustment_gain", "inventory_adjustment_loss", "opening_balance_equity"]
+                        "inventory_adjustment_gain", "inventory_adjustment_loss", "opening_balance_equity",
+                        "retained_earnings", "fx_gain", "fx_loss"]
 DocumentType = Annotated[str, AfterValidator(check_document_type),
                          Field(json_schema_extra={"enum": ["01", "06", "07", "100", "101", "112", "113", "103",
                                                            "104", "105", "106", "102", "11", "05"]})]
@@ -233,6 +234,24 @@ class PeriodCreate(RequestModel):
     name: Name
     start_date: Date
     end_date: Date
+
+
+class FiscalYear(ResponseModel):
+    year: int
+    status: Literal["open", "closing", "closed", "reopening"] = Field(
+        description="closing and reopening: a close or reopening that stopped half-way (a chart with more than "
+                    "30 accounts to close takes several entries); asking again finishes it")
+    closing_date: str
+    closing_entry_ids: List[int] = Field(description="the closing entries ever posted, reversed ones included")
+    reopening_entry_ids: List[int] = Field(description="the closing entries reversed by reopenings")
+    closed_at: Optional[str] = None
+    reopened_at: Optional[str] = None
+    version: int
+
+
+class FiscalYearList(ResponseModel):
+    fiscal_years: List[FiscalYear]
+    total: int
 
 
 class Period(ResponseModel):

@@ -153,6 +153,9 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
     ("inventory_adjustment_gain", None, "4204"),
     ("inventory_adjustment_loss", None, "5106"),
     ("opening_balance_equity", None, "3401"),
+    ("retained_earnings", None, "3301"),     # the year's result, when the year is closed
+    ("fx_gain", None, "4202"),               # exchange differences on foreign-currency payments
+    ("fx_loss", None, "6303"),
     ("customer_advance", None, "210401"),
     ("supplier_advance", None, "110301"),
     ("withholding", None, "110402"),         # customers withhold ISV on our invoices

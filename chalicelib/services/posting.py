@@ -111,8 +111,11 @@ def next_entry_id(table: Table, company_id: int) -> int:
 # --- what a command does to the books ------------------------------------------------------------
 
 class JournalWrites:
-    def __init__(self, company_id: int) -> None:
+    def __init__(self, company_id: int, *, period_checks: bool = True) -> None:
+        """`period_checks` off: the year close's own entries, whose command writes the year's lock
+        item itself (a transaction cannot both check and write one item)."""
         self.company_id = company_id
+        self._period_checks = period_checks
         self._puts: list[dict[str, Any]] = []
         self._status_changes: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         self._postings: list[dict[str, Any]] = []
@@ -179,7 +182,8 @@ class JournalWrites:
         return entry
 
     def require_open(self, date: str) -> None:
-        self._dated[date[:4]].add(date[5:])
+        if self._period_checks:
+            self._dated[date[:4]].add(date[5:])
 
     # internals
 
@@ -248,13 +252,17 @@ class JournalWrites:
                                    names=names, values=values)
         for year, days in self._dated.items():
             ordered = sorted(days)
-            closed = PeriodClosed(f"{year}-{ordered[0]} falls in a closed accounting period." if len(ordered) == 1
-                                  else f"A date of this operation in {year} falls in a closed accounting period.",
-                                  details=[{"field": "date", "message": "falls in a closed accounting period"}])
-            # NOT binds before AND, AND before OR: no parentheses (DynamoDB refuses redundant ones)
+            closed = PeriodClosed(f"{year}-{ordered[0]} falls in a closed accounting period or fiscal year."
+                                  if len(ordered) == 1 else
+                                  f"A date of this operation in {year} falls in a closed accounting period or "
+                                  "fiscal year.",
+                                  details=[{"field": "date", "message": "falls in a closed accounting period or "
+                                                                        "fiscal year"}])
+            # NOT binds before AND, AND before OR: only the parentheses DynamoDB does not call redundant
             open_on_each = " AND ".join(f"NOT contains(closedDays, :d{i})" for i in range(len(ordered)))
             transaction.check(keys.period_lock(self.company_id, year),
-                              f"attribute_not_exists(closedDays) OR {open_on_each}",
+                              f"attribute_not_exists(yearClosed) AND (attribute_not_exists(closedDays) OR "
+                              f"{open_on_each})",
                               values={f":d{i}": day for i, day in enumerate(ordered)}, on_fail=closed)
 
     def _add_balance(self, transaction: Transaction, account_id: int, month: str, debit: Decimal,

@@ -9,7 +9,7 @@ from chalicelib.domain import accounting, statements
 from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.domain.statements import Movements
 from chalicelib.errors import ValidationFailed
-from chalicelib.services import chart
+from chalicelib.services import chart, fiscal_years
 from chalicelib.services.reports import month_balances_through
 from chalicelib.store.table import Table
 
@@ -44,14 +44,24 @@ def income_statement(table: Table, company_id: int, start_date: str | None, end_
         if start > end:
             raise ValidationFailed.for_field(field, "must not be after its end date")
     months = month_balances_through(table, company_id, max(end for _, _, end in periods))
-    columns = [{account: through_end - before
-                for account, through_end, before in _spans(months, start, end)} for _, start, end in periods]
+    columns = [_without_closing(table, company_id, start, end, {
+        account: through_end - before for account, through_end, before in _spans(months, start, end)})
+        for _, start, end in periods]
     report = statements.income_statement(chart.all_accounts(table, company_id), columns)
     return {"startDate": start_date, "endDate": end_date, "compareStartDate": compare_start,
             "compareEndDate": compare_end,
             "revenue": _section(report["revenue"]), "costOfSales": _section(report["costOfSales"]),
             **_figure("grossMargin", report["grossMargin"]), "expenses": _section(report["expenses"]),
             **_figure("operatingResult", report["operatingResult"]), **_figure("netResult", report["netResult"])}
+
+
+def _without_closing(table: Table, company_id: int, start: str, end: str,
+                     column: dict[int, Movements]) -> dict[int, Movements]:
+    """A closed year still shows its revenue and expenses: its closing entries (and their
+    reversals, when it was reopened) are left out of the span."""
+    for account, (debit, credit) in fiscal_years.closing_movements(table, company_id, start, end).items():
+        column[account] = column.get(account, Movements()) - Movements(debit, credit)
+    return column
 
 
 def _movements(months: dict[int, list[accounting.MonthBalance]], date: str) -> dict[int, Movements]:

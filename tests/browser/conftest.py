@@ -48,8 +48,10 @@ class Console:
 
     def __init__(self, browser, base: str, test_name: str) -> None:
         self.base = base
-        self.context = browser.new_context(locale="es-HN", viewport={"width": 1280, "height": 860},
-                                           accept_downloads=True)
+        # the demo company's clock: the console's "today" (a form's default date) is the API's
+        # today, even in the hours when UTC has already turned the day
+        self.context = browser.new_context(locale="es-HN", timezone_id="America/Tegucigalpa",
+                                           viewport={"width": 1280, "height": 860}, accept_downloads=True)
         self.context.set_default_timeout(15_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
