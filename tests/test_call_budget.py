@@ -66,11 +66,12 @@ def test_accounting_reads_and_writes_budget(api, calls, company_a):
     key = company_a.api_key
     body = {"date": "2026-11-05", "lines": [{"chartOfAccountId": books["110101"], "debit": 1},
                                             {"chartOfAccountId": books["410101"], "credit": 1}]}
-    # the id from its counter, the accounts checked in one BatchGet, the rest one transaction
+    # the id from its counter, the accounts checked in one BatchGet, the control accounts in two
+    # Queries (the rules, the bank accounts), the rest one transaction
     assert measure(calls, lambda: api.post("/journal-entries", body, key=key)) == \
-        Counter({"UpdateItem": 1, "BatchGetItem": 1, "TransactWriteItems": 1})
+        Counter({"UpdateItem": 1, "BatchGetItem": 1, "Query": 2, "TransactWriteItems": 1})
     assert measure(calls, lambda: api.post("/journal-entries/1/post", key=key)) == \
-        Counter({"GetItem": 1, "TransactWriteItems": 1})
+        Counter({"GetItem": 1, "Query": 2, "TransactWriteItems": 1})
     assert measure(calls, lambda: api.get("/journal-entries", key=key)) == Counter({"Query": 2})
     assert measure(calls, lambda: api.get("/journal-entries/1", key=key)) == Counter({"GetItem": 1})
     assert measure(calls, lambda: api.get("/journal-entries/trial-balance", key=key)) == Counter({"Query": 2})
