@@ -97,11 +97,12 @@ addStrings({
     "status.delivered": "Entregado", "status.queued": "En cola", "status.accepted": "Aceptado", "status.rejected": "Rechazado",
     "status.true": "Sí", "status.false": "No", "status.retrying": "Reintentando", "status.skipped": "Omitido",
     "status.refused": "Rechazada", "status.ignored": "Ignorada",
+    "status.closing": "Cerrando", "status.reopening": "Reabriendo",
     "doctype.01": "Factura", "doctype.03": "Crédito fiscal", "doctype.05": "Comprobante de retención", "doctype.06": "Nota de crédito",
     "doctype.07": "Nota de débito", "doctype.11": "Gasto", "doctype.100": "Cotización", "doctype.101": "Pedido",
     "doctype.102": "Orden de compra", "doctype.103": "Factura de compra", "doctype.104": "Importación",
     "doctype.105": "Nota de crédito de compra", "doctype.106": "Nota de débito de compra", "doctype.112": "Entrega",
-    "doctype.113": "Factura de reserva",
+    "doctype.113": "Factura de reserva", "doctype.900": "Saldo inicial de cliente", "doctype.901": "Saldo inicial de proveedor",
   },
   en: {
     "role.owner": "Owner", "role.admin": "Administrator", "role.accountant": "Accountant", "role.seller": "Seller",
@@ -113,11 +114,12 @@ addStrings({
     "status.delivered": "Delivered", "status.queued": "Queued", "status.accepted": "Accepted", "status.rejected": "Rejected",
     "status.true": "Yes", "status.false": "No", "status.retrying": "Retrying", "status.skipped": "Skipped",
     "status.refused": "Refused", "status.ignored": "Ignored",
+    "status.closing": "Closing", "status.reopening": "Reopening",
     "doctype.01": "Sales invoice", "doctype.03": "Tax credit invoice", "doctype.05": "Withholding certificate",
     "doctype.06": "Sales credit note", "doctype.07": "Sales debit note", "doctype.11": "Expense", "doctype.100": "Quote",
     "doctype.101": "Sales order", "doctype.102": "Purchase order", "doctype.103": "Purchase invoice", "doctype.104": "Import",
     "doctype.105": "Purchase credit note", "doctype.106": "Purchase debit note", "doctype.112": "Delivery",
-    "doctype.113": "Reservation invoice",
+    "doctype.113": "Reservation invoice", "doctype.900": "Customer opening balance", "doctype.901": "Supplier opening balance",
   },
 });
 

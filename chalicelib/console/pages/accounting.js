@@ -1,11 +1,15 @@
-// Accounting: the chart of accounts as a tree, an account's ledger, the trial balance at a date
-// and the accounting periods (close and reopen).
-import { api, listAll } from "../api.js";
+// Accounting: the chart of accounts as a tree, an account's ledger, the trial balance at a date,
+// the accounting periods (close and reopen) and, on the same page, the fiscal years (the closing
+// entry on December 31, and its reversal when a year is reopened).
+import { ApiError, api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, money, today } from "../format.js";
 import { addStrings, t } from "../i18n.js";
-import { act, badge, button, definitionList, describeError, formDialog, formView, pageHeader, section, tableView, toast, withQuery } from "../ui.js";
+import {
+  act, badge, button, confirmAction, definitionList, describeError, formDialog, formView, loadInto, pageHeader, section,
+  showErrors, tableView, toast, withQuery,
+} from "../ui.js";
 
 const TYPES = ["asset", "liability", "equity", "income", "cost", "expense"];
 
@@ -34,6 +38,26 @@ addStrings({
     "acc.reopenConfirm": "¿Reabrir el período {name}?", "acc.periodClosed": "Período cerrado.",
     "acc.periodReopened": "Período reabierto.",
     "acc.periodsHelp": "Un período cerrado rechaza toda operación fechada dentro de él (PERIOD_CLOSED) hasta que se reabra.",
+    "fy.title": "Ejercicios fiscales", "fy.year": "Ejercicio", "fy.close": "Cerrar ejercicio", "fy.reopen": "Reabrir ejercicio",
+    "fy.closeShort": "Cerrar", "fy.reopenShort": "Reabrir", "fy.closingDate": "Fecha de cierre",
+    "fy.closingEntries": "Partidas de cierre", "fy.reversed": "revertida al reabrir",
+    "fy.closedAt": "Cerrado el", "fy.reopenedAt": "Reabierto el",
+    "fy.help": "Cerrar un ejercicio registra la partida de cierre al 31 de diciembre: lleva a cero las cuentas de "
+      + "ingresos, costos y gastos contra la cuenta de utilidades retenidas, y desde entonces ninguna operación puede "
+      + "fecharse en ese año. Reabrirlo revierte la partida de cierre. Los ejercicios se cierran en orden.",
+    "fy.empty": "Ningún ejercicio cerrado todavía: un año aparece aquí cuando se cierra él o alguno de sus períodos.",
+    "fy.closeConfirm": "¿Cerrar el ejercicio {year}? Se registrará la partida de cierre al 31 de diciembre de {year} "
+      + "y ninguna operación podrá fecharse en ese año.",
+    "fy.reopenConfirm": "¿Reabrir el ejercicio {year}? Se revertirá su partida de cierre y el año volverá a aceptar operaciones.",
+    "fy.closed": "Ejercicio {year} cerrado.", "fy.reopened": "Ejercicio {year} reabierto.",
+    "fy.badYear": "Escriba un año de cuatro dígitos, de 1900 a 2999.",
+    "fy.error.close.FISCAL_YEAR_STATUS": "El ejercicio {year} no está abierto: solo se cierra un ejercicio abierto.",
+    "fy.error.reopen.FISCAL_YEAR_STATUS": "El ejercicio {year} no está cerrado: solo se reabre un ejercicio cerrado.",
+    "fy.error.close.FISCAL_YEAR_ORDER": "Un ejercicio anterior a {year} tiene ingresos, costos o gastos sin cerrar: "
+      + "ciérrelo primero.",
+    "fy.error.reopen.FISCAL_YEAR_ORDER": "El ejercicio {next} está cerrado: reábralo antes de reabrir {year}.",
+    "fy.error.close.ACCOUNT_RULE_MISSING": "Falta la regla de determinación «retained_earnings» (utilidades retenidas): "
+      + "indique la cuenta de patrimonio que recibe el resultado del ejercicio.",
   },
   en: {
     "acc.chart": "Chart of accounts", "acc.newAccount": "New account", "acc.editAccount": "Edit account",
@@ -59,6 +83,25 @@ addStrings({
     "acc.reopenConfirm": "Reopen period {name}?", "acc.periodClosed": "Period closed.",
     "acc.periodReopened": "Period reopened.",
     "acc.periodsHelp": "A closed period refuses every operation dated inside it (PERIOD_CLOSED) until it is reopened.",
+    "fy.title": "Fiscal years", "fy.year": "Fiscal year", "fy.close": "Close fiscal year", "fy.reopen": "Reopen fiscal year",
+    "fy.closeShort": "Close", "fy.reopenShort": "Reopen", "fy.closingDate": "Closing date",
+    "fy.closingEntries": "Closing entries", "fy.reversed": "reversed on reopening",
+    "fy.closedAt": "Closed at", "fy.reopenedAt": "Reopened at",
+    "fy.help": "Closing a fiscal year posts the closing entry on December 31: it brings the revenue, cost and expense "
+      + "accounts to zero against the retained earnings account, and no operation may then be dated in that year. "
+      + "Reopening it reverses the closing entry. Years are closed in order.",
+    "fy.empty": "No fiscal year closed yet: a year is listed once it, or one of its periods, is closed.",
+    "fy.closeConfirm": "Close fiscal year {year}? The closing entry is posted on December 31, {year} and no operation "
+      + "may then be dated in that year.",
+    "fy.reopenConfirm": "Reopen fiscal year {year}? Its closing entry is reversed and the year takes operations again.",
+    "fy.closed": "Fiscal year {year} closed.", "fy.reopened": "Fiscal year {year} reopened.",
+    "fy.badYear": "Enter a four-digit year, from 1900 to 2999.",
+    "fy.error.close.FISCAL_YEAR_STATUS": "Fiscal year {year} is not open: only an open year is closed.",
+    "fy.error.reopen.FISCAL_YEAR_STATUS": "Fiscal year {year} is not closed: only a closed year is reopened.",
+    "fy.error.close.FISCAL_YEAR_ORDER": "A year before {year} has revenue, costs or expenses never closed: close it first.",
+    "fy.error.reopen.FISCAL_YEAR_ORDER": "Fiscal year {next} is closed: reopen it before reopening {year}.",
+    "fy.error.close.ACCOUNT_RULE_MISSING": "The determination rule “retained_earnings” is missing: name the equity account "
+      + "that takes the year's result.",
   },
 });
 
@@ -223,7 +266,12 @@ export async function trialBalance(ctx) {
       ` ${t("acc.debitBalances")}: ${money(answer.totalDebitBalance)} · ${t("acc.creditBalances")}: ${money(answer.totalCreditBalance)}`)));
 }
 
-export const periods = (ctx) => crudPage({
+export async function periods(ctx) {
+  await periodList(ctx);
+  await fiscalYears(ctx);
+}
+
+const periodList = (ctx) => crudPage({
   title: t("acc.periods"), path: "/accounting-periods", field: "accountingPeriods", createLabel: t("acc.newPeriod"),
   intro: h("p", { class: "help" }, t("acc.periodsHelp")),
   fields: [
@@ -244,3 +292,77 @@ export const periods = (ctx) => crudPage({
     : button(t("acc.reopenPeriod"), () => act(t("acc.reopenConfirm", { name: p.name }),
       () => api.post(`/accounting-periods/${p.id}/reopen`), refresh, t("acc.periodReopened")))],
 })(ctx);
+
+// --- fiscal years ---------------------------------------------------------------------------------
+
+// who may close and reopen a year (the API's ACCOUNTING permission)
+const ACCOUNTING_ROLES = ["owner", "admin", "accountant"];
+// The year's closing entries, each marked once a reopening reversed it (its page links the reversal).
+const closingLinks = (year) => year.closingEntryIds.map((id, i) => [i ? ", " : "",
+  h("a", { href: `#/accounting/entries/${id}` }, `#${id}`),
+  year.reopeningEntryIds.includes(id) ? h("small", { class: "help" }, ` (${t("fy.reversed")})`) : null]);
+
+// The refusals the API may give each action, said in this page's words (its own message otherwise).
+const EXPLAINED = { close: ["FISCAL_YEAR_STATUS", "FISCAL_YEAR_ORDER", "ACCOUNT_RULE_MISSING"],
+                    reopen: ["FISCAL_YEAR_STATUS", "FISCAL_YEAR_ORDER"] };
+function explained(error, action, year) {
+  if (error instanceof ApiError && EXPLAINED[action].includes(error.code)) {
+    error.message = t(`fy.error.${action}.${error.code}`, { year, next: year + 1 });
+  }
+  return error;
+}
+
+function clearErrors(form) {
+  form.querySelectorAll(".field-error").forEach((node) => node.remove());
+  form.querySelectorAll("[aria-invalid]").forEach((node) => node.removeAttribute("aria-invalid"));
+  replace(form.querySelector(".form-error"));
+}
+
+async function fiscalYears(ctx) {
+  const canAct = ACCOUNTING_ROLES.includes(ctx.session.me?.role);
+  const body = h("div", { id: "fiscal-years" });
+  const yearInput = h("input", { type: "number", id: "f-year", name: "year", "data-field": "year", min: "1900",
+    max: "2999", step: "1", required: true, value: String(new Date().getFullYear() - 1) });
+  const form = h("form", { class: "toolbar", id: "fiscal-year-form", novalidate: true },
+    h("div", { class: "field" }, h("label", { for: "f-year" }, t("fy.year")), yearInput),
+    button(t("fy.close"), () => run("close", yearInput.value), "danger"),
+    button(t("fy.reopen"), () => run("reopen", yearInput.value)),
+    h("div", { class: "form-error" }));
+  form.addEventListener("submit", (event) => event.preventDefault());
+  const refresh = () => loadInto(body, async () => {
+    const answer = await api.get("/fiscal-years");
+    return tableView({ rows: answer.fiscalYears, empty: t("fy.empty"), columns: [
+      { label: t("fy.year"), value: (y) => h("strong", {}, String(y.year)) },
+      { label: t("common.status"), value: (y) => badge(y.status) },
+      { label: t("fy.closingDate"), value: (y) => date(y.closingDate) },
+      { label: t("fy.closingEntries"), value: closingLinks },
+      { label: t("fy.closedAt"), value: (y) => (y.closedAt ? dateTime(y.closedAt) : "") },
+      { label: t("fy.reopenedAt"), value: (y) => (y.reopenedAt ? dateTime(y.reopenedAt) : "") },
+      canAct ? { label: t("common.actions"), class: "actions", value: (y) => (["open", "closing"].includes(y.status)
+        ? button(t("fy.closeShort"), () => run("close", y.year), "danger")
+        : button(t("fy.reopenShort"), () => run("reopen", y.year))) } : null,
+    ].filter(Boolean) });
+  });
+  // A year asked for (in the form or on its row): confirmed, sent, the list shown again.
+  async function run(action, value) {
+    const year = Number(String(value).trim());
+    yearInput.value = String(value).trim();
+    clearErrors(form);
+    if (!Number.isInteger(year) || year < 1900 || year > 2999) {
+      const message = t("fy.badYear");
+      showErrors(form, new ApiError(400, { message, code: "VALIDATION_ERROR", details: [{ field: "year", message }] }));
+      return;
+    }
+    if (!(await confirmAction(t(`fy.${action}Confirm`, { year })))) return;
+    try {
+      await api.post(`/fiscal-years/${year}/${action}`);
+      toast(t(action === "close" ? "fy.closed" : "fy.reopened", { year }));
+      await refresh();
+    } catch (error) {
+      showErrors(form, explained(error, action, year));
+    }
+  }
+  ctx.root.append(h("section", { class: "card", id: "fiscal-years-card" }, h("h2", {}, t("fy.title")),
+    h("p", { class: "help" }, t("fy.help")), canAct ? form : null, body));
+  await refresh();
+}

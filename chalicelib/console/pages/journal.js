@@ -21,7 +21,7 @@ addStrings({
     "je.post": "Contabilizar", "je.postConfirm": "¿Contabilizar la partida #{id}? Moverá los saldos de sus cuentas.",
     "je.posted": "Partida contabilizada.", "je.reverse": "Revertir", "je.reversed": "Partida revertida.",
     "je.reverseHelp": "Crea una partida inversa. Fecha vacía: la fecha de la partida original.",
-    "je.source": "Origen", "je.source.document": "Documento #{id}", "je.source.adjustment": "Ajuste de inventario #{id}", "je.reversalOf": "Revierte a",
+    "je.source": "Origen", "je.source.document": "Documento #{id}", "je.source.adjustment": "Ajuste de inventario #{id}", "je.source.yearClose": "Cierre del ejercicio {id}", "je.reversalOf": "Revierte a",
     "je.reversedBy": "Revertida por", "je.postedAt": "Contabilizada el", "je.print": "Vista previa PDF",
     "je.download": "Descargar PDF", "je.pdf": "Partida impresa", "je.created": "Partida #{id} creada.", "je.accountName": "Nombre de la cuenta", "je.lineNumber": "Línea {n}",
   },
@@ -36,7 +36,7 @@ addStrings({
     "je.post": "Post", "je.postConfirm": "Post entry #{id}? It will move its accounts' balances.",
     "je.posted": "Entry posted.", "je.reverse": "Reverse", "je.reversed": "Entry reversed.",
     "je.reverseHelp": "Creates the opposite entry. Empty date: the original entry's date.",
-    "je.source": "Source", "je.source.document": "Document #{id}", "je.source.adjustment": "Inventory adjustment #{id}", "je.reversalOf": "Reverses",
+    "je.source": "Source", "je.source.document": "Document #{id}", "je.source.adjustment": "Inventory adjustment #{id}", "je.source.yearClose": "Closing of fiscal year {id}", "je.reversalOf": "Reverses",
     "je.reversedBy": "Reversed by", "je.postedAt": "Posted at", "je.print": "PDF preview",
     "je.download": "Download PDF", "je.pdf": "Printed entry", "je.created": "Entry #{id} created.", "je.accountName": "Account name", "je.lineNumber": "Line {n}",
   },
@@ -202,7 +202,9 @@ export async function detail(ctx) {
         ? h("a", { href: `#/documents/${source.id}` }, t("je.source.document", { id: source.id }))
         : source.type === "inventory_adjustment"
           ? h("a", { href: `#/inventory/adjustments/${source.id}` }, t("je.source.adjustment", { id: source.id }))
-          : `${source.type} #${source.id}`] : null,
+          : source.type === "year_close"
+            ? h("a", { href: "#/accounting/periods" }, t("je.source.yearClose", { id: source.id }))
+            : `${source.type} #${source.id}`] : null,
       entry.reversalOf ? [t("je.reversalOf"), entryLink(entry.reversalOf)] : null,
       entry.reversedBy ? [t("je.reversedBy"), entryLink(entry.reversedBy)] : null,
       entry.postedAt ? [t("je.postedAt"), dateTime(entry.postedAt)] : null,

@@ -1,5 +1,6 @@
 // Customers and suppliers: a searchable list with create and edit dialogs, and each partner's
-// page with its balances, credit summary and statement between two dates.
+// page with its balances, credit summary, open opening balances (documents 900 and 901, recorded
+// here) and statement between two dates.
 import { api, listAll } from "../api.js";
 import { append, h } from "../dom.js";
 import { date, money } from "../format.js";
@@ -24,6 +25,17 @@ addStrings({
     "partner.more": "Ver más movimientos", "partner.newInvoice": "Nueva factura", "partner.newPurchase": "Nueva factura de compra", "partner.documents": "Ver documentos",
     "partner.dueDate": "Vence", "partner.overdue": "Mora (días)", "partner.total": "Total", "partner.pending": "Pendiente",
     "partner.unlimited": "Sin límite",
+    "ob.title": "Saldo inicial", "ob.record": "Registrar saldo inicial",
+    "ob.intro": "Lo que el cliente debía, o lo que se le debía al proveedor, antes de llevar los libros aquí. "
+      + "Queda como un documento pendiente que los pagos liquidan, contra la cuenta de patrimonio de saldos iniciales.",
+    "ob.none": "Ningún saldo inicial pendiente.",
+    "ob.date": "Fecha del saldo", "ob.dateHelp": "Normalmente el día anterior al inicio de los libros en este sistema.",
+    "ob.amount": "Monto", "ob.dueDate": "Vencimiento", "ob.dueDateHelp": "Vacío: vence en la fecha del saldo.",
+    "ob.reference": "Referencia", "ob.referenceHelp": "La factura o el estado de cuenta de donde viene el saldo.",
+    "ob.notes": "Notas", "ob.side": "Saldo a favor de",
+    "ob.side.receivable": "La empresa: por cobrar (el cliente debe)",
+    "ob.side.payable": "El proveedor: por pagar (la empresa debe)",
+    "ob.recorded": "Saldo inicial registrado: {name} por {amount}.", "ob.open": "Ver documento",
   },
   en: {
     "partner.title": "Customers and suppliers", "partner.new": "New customer or supplier", "partner.edit": "Edit",
@@ -42,11 +54,26 @@ addStrings({
     "partner.closing": "Closing balance", "partner.more": "More movements", "partner.newInvoice": "New invoice", "partner.newPurchase": "New purchase invoice",
     "partner.documents": "Documents", "partner.dueDate": "Due", "partner.overdue": "Overdue (days)", "partner.total": "Total",
     "partner.pending": "Pending", "partner.unlimited": "No limit",
+    "ob.title": "Opening balance", "ob.record": "Record opening balance",
+    "ob.intro": "What the customer owed, or the company owed the supplier, before the books were kept here. "
+      + "It stays as an open document that payments settle, against the opening balance equity account.",
+    "ob.none": "No opening balance pending.",
+    "ob.date": "Balance date", "ob.dateHelp": "Usually the day before the books start in this system.",
+    "ob.amount": "Amount", "ob.dueDate": "Due date", "ob.dueDateHelp": "Empty: due on the balance date.",
+    "ob.reference": "Reference", "ob.referenceHelp": "The invoice or statement the balance comes from.",
+    "ob.notes": "Notes", "ob.side": "Balance in favour of",
+    "ob.side.receivable": "The company: receivable (the customer owes)",
+    "ob.side.payable": "The supplier: payable (the company owes)",
+    "ob.recorded": "Opening balance recorded: {name} for {amount}.", "ob.open": "Open document",
   },
 });
 
 const LIMIT = 20;
 const TYPES = ["customer", "supplier", "both"];
+// who may record an opening balance (the API's ACCOUNTING permission)
+const ACCOUNTING_ROLES = ["owner", "admin", "accountant"];
+// the opening balance's document type on each side
+const OPENING_TYPES = { receivable: "900", payable: "901" };
 
 // The fields of both dialogs; an emptied optional field is sent as null so that an edit clears it.
 function partnerFields() {
@@ -187,6 +214,54 @@ async function statementCard(ctx, partner, sides) {
   return section(t("partner.statement"), filter, table, more);
 }
 
+// The partner's opening balances still open (900 for a customer, 901 for a supplier: the credit
+// summaries list the oldest open documents first) and, for the roles the API lets, the dialog that
+// records one; the page then shows it here, in the balances and in the open documents above.
+let justRecorded = null;
+function openingCard(ctx, partner, summaries) {
+  const sides = partner.type === "both" ? ["receivable", "payable"] : partner.type === "supplier" ? ["payable"] : ["receivable"];
+  const rows = summaries.flatMap((summary) => summary.pendingDocuments)
+    .filter((d) => Object.values(OPENING_TYPES).includes(d.type));
+  const recorded = justRecorded && justRecorded.businessPartnerId === partner.id ? justRecorded : null;
+  justRecorded = null;
+  const canRecord = ACCOUNTING_ROLES.includes(ctx.session.me?.role);
+  if (!rows.length && !canRecord) return null;
+  const record = () => formDialog(t("ob.record"), {
+    submitLabel: t("ob.record"),
+    fields: [
+      sides.length > 1 ? { name: "side", label: t("ob.side"), type: "select", required: true, value: "receivable",
+        options: sides.map((side) => ({ value: side, label: t(`ob.side.${side}`) })) } : null,
+      { name: "date", label: t("ob.date"), type: "date", required: true, help: t("ob.dateHelp") },
+      { name: "amount", label: t("ob.amount"), type: "number", min: "0.01", required: true },
+      { name: "dueDate", label: t("ob.dueDate"), type: "date", help: t("ob.dueDateHelp") },
+      { name: "reference", label: t("ob.reference"), help: t("ob.referenceHelp") },
+      { name: "notes", label: t("ob.notes"), type: "textarea" },
+    ].filter(Boolean),
+    onSubmit: (data) => api.post(`/business-partners/${partner.id}/opening-balance`, data),
+  }, async (created) => {
+    justRecorded = created;
+    toast(t("ob.recorded", { name: `${t(`doctype.${created.type}`)} ${created.number || `#${created.id}`}`,
+      amount: money(created.total) }));
+    await ctx.refresh();
+  });
+  const table = tableView({ rows, empty: t("ob.none"), columns: [
+    { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}` }, d.number || `#${d.id}`) },
+    { label: t("partner.type"), value: (d) => t(`doctype.${d.type}`) },
+    { label: t("common.date"), value: (d) => date(d.date) },
+    { label: t("partner.dueDate"), value: (d) => date(d.dueDate) },
+    { label: t("partner.total"), class: "num", value: (d) => money(d.total) },
+    { label: t("partner.pending"), class: "num", value: (d) => money(d.pending) },
+  ] });
+  return h("section", { class: "card", id: "opening-balances" },
+    h("header", { class: "page-header" }, h("h2", {}, t("ob.title")),
+      h("div", { class: "page-actions" }, canRecord ? button(t("ob.record"), record, "primary") : null)),
+    h("p", { class: "help" }, t("ob.intro")),
+    recorded ? h("p", { class: "notice", id: "opening-recorded", role: "status" },
+      t("ob.recorded", { name: `${t(`doctype.${recorded.type}`)} ${recorded.number || `#${recorded.id}`}`,
+        amount: money(recorded.total) }), " ", h("a", { href: `#/documents/${recorded.id}` }, t("ob.open"))) : null,
+    table);
+}
+
 export async function detail(ctx) {
   const partner = await api.get(`/business-partners/${ctx.params.id}`);
   const sides = partner.type === "both" ? ["client", "supplier"] : partner.type === "supplier" ? ["supplier"] : ["client"];
@@ -214,5 +289,6 @@ export async function detail(ctx) {
       [t("common.status"), badge(partner.isActive ? "active" : "inactive")],
     ])), cards.map((card) => card.card)),
     cards.map((card) => card.pending),
+    openingCard(ctx, partner, summaries),
     await statementCard(ctx, partner, sides)]);
 }
