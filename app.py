@@ -10,6 +10,7 @@ from chalicelib.api import (
     console,
     credits,
     documents,
+    exchange_rates,
     gateways,
     inventory,
     openapi,
@@ -32,7 +33,7 @@ from chalicelib.store.table import get_table
 
 app = ThreadSafeChalice(app_name="business-api")
 
-for module in (auth, company, partners, products, documents, inventory, payment_setup, payments, gateways,
+for module in (auth, company, partners, products, documents, exchange_rates, inventory, payment_setup, payments, gateways,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, openapi, console):
     app.register_blueprint(module.blueprint)
 add_method_fallbacks(app)

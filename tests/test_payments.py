@@ -199,11 +199,12 @@ def test_another_companys_payments_are_404(api, shop, company_b):
 def test_currencies_never_mix_and_payments_are_not_dated_before_their_document(shop):
     account = bank_account(shop)  # HNL
     transfer = shop.created("/payments/methods", {"name": "Transferencia", "bankAccountId": account["id"]})
-    dollars = shop.document("01", [(shop.service, 1, 100)], currency="USD")
+    dollars = shop.document("01", [(shop.service, 1, 100)], currency="USD", exchangeRate="24.5")
     refused = pay(shop, dollars["id"], 400, paymentMethodId=transfer["id"], amount=115)
     assert refused["details"][0]["field"] == "paymentMethodId"
     invoice = shop.document("01", [(shop.service, 1, 100)])
-    dollar_note = shop.document("06", [(shop.service, 1, 10)], sourceDocumentId=dollars["id"], currency="USD")
+    dollar_note = shop.document("06", [(shop.service, 1, 10)], sourceDocumentId=dollars["id"], currency="USD",
+                               exchangeRate="24.5")
     assert pay(shop, invoice["id"], 400, creditNoteId=dollar_note["id"], amount=1)["details"][0]["field"] == "creditNoteId"
     early = pay(shop, invoice["id"], 400, paymentMethodId=transfer["id"], amount=1, paymentDate="2026-11-01")
     assert early["details"][0]["field"] == "paymentDate"

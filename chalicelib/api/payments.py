@@ -52,15 +52,15 @@ def cancel_payment(call: Call) -> Any:
           summary="Advances received on a quote or order, applied and available", tag=TAG,
           response=M + "AdvanceAvailability")
 def advance_availability(call: Call) -> Any:
-    from chalicelib.services import payments
+    from chalicelib.services import advances
 
-    return payments.advance_availability(call.command.table, call.principal.company_id, call.ids["sourceDocumentId"])
+    return advances.advance_availability(call.command.table, call.principal.company_id, call.ids["sourceDocumentId"])
 
 
 @endpoint(blueprint, "POST", "/payments/documents/{documentId}/apply-advances-from-source",
           summary="Apply advances of a quote or order to the document", tag=TAG, body=M + "AdvanceApply",
           response=M + "Payment")
 def apply_advances(call: Call) -> Any:
-    from chalicelib.services import payments
+    from chalicelib.services import advances
 
-    return payments.apply_advances(call.command, call.ids["documentId"], call.body.model_dump(by_alias=True))
+    return advances.apply_advances(call.command, call.ids["documentId"], call.body.model_dump(by_alias=True))

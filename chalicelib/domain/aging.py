@@ -33,8 +33,23 @@ def open_amounts(movements: Iterable[Mapping[str, Any]]) -> dict[int, Decimal]:
     return {document_id: amount for document_id, amount in totals.items() if amount}
 
 
-def partner_row(as_of: str, partner: Mapping[str, Any], open_documents: list[tuple[Mapping[str, Any], Decimal]]
-                ) -> dict[str, Any]:
+def open_in_currency(movements: Iterable[Mapping[str, Any]]) -> dict[int, Decimal]:
+    """Per document, what is open in the document's own currency: a foreign-currency document's
+    movements carry `amountInCurrency` (signed as the movement); the others are in the company's."""
+    totals: dict[int, Decimal] = {}
+    for movement in movements:
+        document_id = int(movement["documentId"])
+        signed = Decimal(movement["charge"]) - Decimal(movement["credit"])
+        if movement.get("amountInCurrency") is not None:
+            signed = Decimal(movement["amountInCurrency"])
+        totals[document_id] = totals.get(document_id, ZERO) + signed
+    return totals
+
+
+def partner_row(as_of: str, partner: Mapping[str, Any], open_documents: list[tuple[Mapping[str, Any], Decimal]],
+                in_currency: Mapping[int, Decimal] | None = None) -> dict[str, Any]:
+    """`open` is in the company's currency (what the buckets add); a document's `openInCurrency`
+    in its own `currency`."""
     row: dict[str, Any] = {"businessPartnerId": int(partner["id"]), "name": partner.get("name", ""),
                            "taxId": partner.get("taxId"), **dict.fromkeys(BUCKETS, ZERO), "total": ZERO,
                            "documents": []}
@@ -46,7 +61,8 @@ def partner_row(as_of: str, partner: Mapping[str, Any], open_documents: list[tup
                                  "number": document.get("number"), "date": document["date"], "dueDate": due,
                                  "daysOverdue": max(0, (datetime.date.fromisoformat(as_of)
                                                         - datetime.date.fromisoformat(due)).days),
-                                 "open": amount})
+                                 "open": amount, "currency": document.get("currency"),
+                                 "openInCurrency": (in_currency or {}).get(int(document["id"]), amount)})
     return row
 
 

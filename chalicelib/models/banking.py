@@ -16,6 +16,7 @@ from chalicelib.models.base import (
     ResponseModel,
     ShortText,
 )
+from chalicelib.models.exchange_rates import ExchangeRateValue
 
 Currency = Literal["HNL", "USD"]
 
@@ -75,6 +76,9 @@ class ManualTransaction(RequestModel):
     transaction_date: Date
     reference: Optional[ShortText] = None
     chart_of_account_id: EntityId = Field(description="the other side of the entry (income, capital, expense...)")
+    exchange_rate: Optional[ExchangeRateValue] = Field(
+        None, description="a bank account in a foreign currency: the company's currency per unit that day; default "
+                          "the company's rate for the date")
 
 
 class BankTransaction(ResponseModel):
@@ -103,6 +107,9 @@ class TransferCreate(RequestModel):
     amount: PositiveMoney
     transaction_date: Date
     reference: Optional[ShortText] = None
+    exchange_rate: Optional[ExchangeRateValue] = Field(
+        None, description="accounts in a foreign currency: the company's currency per unit that day; default the "
+                          "company's rate for the date")
 
 
 class Transfer(ResponseModel):

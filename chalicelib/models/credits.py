@@ -12,8 +12,12 @@ class PendingDocument(ResponseModel):
     number: Optional[str] = None
     date: str
     due_date: str
-    total: Decimal
-    pending: Decimal
+    total: Decimal = Field(description="in the document's currency")
+    pending: Decimal = Field(description="in the document's currency")
+    currency: Optional[str] = None
+    exchange_rate: Decimal = Field(default=Decimal(1), description="company currency per unit of `currency`")
+    base_pending: Optional[Decimal] = Field(None, description="`pending` in the company's currency at the "
+                                                                "document's rate (what `pendingBalance` adds)")
     overdue_days: int
 
 
@@ -41,6 +45,11 @@ class CreditMovement(ResponseModel):
     charge: Decimal = Field(description="raises what is owed: a document confirmed, a payment cancelled")
     credit: Decimal = Field(description="lowers it: payments, credit notes, applied advances, reversals")
     balance: Decimal = Field(description="what is owed after this movement")
+    currency: Optional[str] = Field(None, description="a foreign-currency document's: its currency (charge and "
+                                                      "credit are in the company's)")
+    exchange_rate: Optional[Decimal] = None
+    amount_in_currency: Optional[Decimal] = Field(None, description="the movement in `currency`, signed as "
+                                                                    "charge minus credit")
 
 
 class CreditMovements(ResponseModel):

@@ -19,6 +19,7 @@ from chalicelib.models.base import (
     ResponseModel,
     ShortText,
 )
+from chalicelib.models.exchange_rates import ExchangeRateValue
 from chalicelib.models.inventory import CaiCode
 from chalicelib.models.products import TaxRate
 
@@ -81,6 +82,9 @@ class DocumentCreate(RequestModel):
     branch_id: Optional[EntityId] = None
     warehouse_id: Optional[EntityId] = None
     currency: Optional[Currency] = None
+    exchange_rate: Optional[ExchangeRateValue] = Field(
+        None, description="company currency per unit of the document's currency; default: the company's rate "
+                          "for the document date (POST /exchange-rates); 1 in the company's own currency")
     notes: Optional[LongText] = None
     reference: Optional[ShortText] = None
     source_document_id: Optional[EntityId] = None
@@ -105,6 +109,8 @@ class DocumentUpdate(RequestModel):
     branch_id: Optional[EntityId] = None
     warehouse_id: Optional[EntityId] = None
     currency: Currency = None  # type: ignore[assignment]
+    exchange_rate: Optional[ExchangeRateValue] = Field(
+        None, description="left out when the date or currency changes: the company's rate for the new date")
     notes: Optional[LongText] = None
     reference: Optional[ShortText] = None
     source_document_id: Optional[EntityId] = None
@@ -209,6 +215,11 @@ class Document(ResponseModel):
     branch_id: Optional[int] = None
     warehouse_id: Optional[int] = None
     currency: Optional[str] = None
+    exchange_rate: Decimal = Field(default=Decimal(1), description="company currency per unit of `currency`")
+    base_total: Optional[Decimal] = Field(None, description="the total in the company's currency (total x "
+                                                              "exchangeRate, to the cent): what the books carry")
+    base_pending: Optional[Decimal] = Field(None, description="what is pending, in the company's currency at the "
+                                                                "document's rate")
     notes: Optional[str] = None
     reference: Optional[str] = None
     source_document_id: Optional[int] = None

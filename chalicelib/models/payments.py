@@ -14,6 +14,7 @@ from chalicelib.models.base import (
     ResponseModel,
     ShortText,
 )
+from chalicelib.models.exchange_rates import ExchangeRateValue
 
 
 class PaymentCreate(RequestModel):
@@ -25,7 +26,10 @@ class PaymentCreate(RequestModel):
     payment_method_id: Optional[EntityId] = None
     credit_note_id: Optional[EntityId] = None
     withholding_document_id: Optional[EntityId] = None
-    amount: PositiveMoney
+    amount: PositiveMoney = Field(description="in the document's currency")
+    exchange_rate: Optional[ExchangeRateValue] = Field(
+        None, description="a document in a foreign currency: the company's currency per unit on the payment date; "
+                          "default the company's rate for that date (POST /exchange-rates)")
     reference: Optional[ShortText] = None
     payment_date: Optional[Date] = None
     notes: Optional[LongText] = None
@@ -56,7 +60,13 @@ class Payment(ResponseModel):
     id: int
     document_id: int
     kind: Literal["method", "credit_note", "withholding", "advance", "refund"]
-    amount: Decimal
+    amount: Decimal = Field(description="in the document's currency")
+    exchange_rate: Optional[Decimal] = Field(None, description="money by a payment method: the rate it moved at")
+    base_amount: Optional[Decimal] = Field(None, description="money by a payment method: the amount in the "
+                                                               "company's currency at `exchangeRate`")
+    settled_base: Optional[Decimal] = Field(None, description="what it took off the receivable or payable, in the "
+                                                                "company's currency at the document's rate; the "
+                                                                "difference to baseAmount is an exchange gain or loss")
     status: Literal["pending", "confirmed", "cancelled"]
     payment_date: str
     reference: Optional[str] = None

@@ -206,7 +206,10 @@ class AgedDocument(ResponseModel):
     date: str
     due_date: str
     days_overdue: int
-    open: Decimal = Field(description="what it leaves owed at the date (a credit note: negative)")
+    open: Decimal = Field(description="what it leaves owed at the date (a credit note: negative), in the company's "
+                                      "currency")
+    currency: Optional[str] = Field(None, description="the document's currency")
+    open_in_currency: Optional[Decimal] = Field(None, description="`open` in the document's currency")
 
 
 class AgedBuckets(ResponseModel):

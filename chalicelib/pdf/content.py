@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from chalicelib.domain import dte_json, taxes
 from chalicelib.domain.amount_words import amount_in_words
+from chalicelib.domain.currency import base_total, in_base
 from chalicelib.domain.document_types import PURCHASES
 from chalicelib.domain.documents import CANCELLED, DRAFT, KINDS
 from chalicelib.pdf import text
@@ -95,6 +96,19 @@ def is_sale(document: Mapping[str, Any]) -> bool:
 
 def partner_label(document: Mapping[str, Any]) -> str:
     return "Cliente" if is_sale(document) else "Proveedor"
+
+
+def company_currency_rows(document: Mapping[str, Any], company: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A document in a currency other than the company's prints its rate and the company-currency
+    equivalent of its total and tax (what a Honduran invoice in dollars must show in lempiras)."""
+    rate = Decimal(document.get("exchangeRate") or 1)
+    own = str(company.get("currency") or "HNL")
+    if rate == 1 or currency(document, company) == own:
+        return []
+    tax = "IVA" if company.get("country") == "SV" else "ISV"
+    return [("Tipo de cambio", f"1 {currency(document, company)} = {rate.normalize():f} {own}"),
+            (f"Total en {own}", text.money(base_total(document))),
+            (f"{tax} en {own}", text.money(in_base(Decimal(document["taxTotal"]), rate)))]
 
 
 def currency(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:

@@ -121,7 +121,8 @@ def _totals(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any
     words = f"SON: {content.amount_words(document, company)}"
     notes = f"Notas: {document['notes']}" if document.get("notes") else ""
     label_width, value_width = 52.0, 34.0
-    height = (2 + ROW * len(rows) + 6.5 + 3 + _paragraph_height(sheet, words, 9, True, 4.6)
+    converted = content.company_currency_rows(document, company)
+    height = (2 + ROW * len(rows) + 6.5 + ROW * len(converted) + 3 + _paragraph_height(sheet, words, 9, True, 4.6)
               + (2 + _paragraph_height(sheet, notes, 8.5, False, 4.2) if notes else 0)
               + (4 + 8.6 if document.get("cai") else 0))
     if sheet.will_page_break(height):
@@ -137,6 +138,11 @@ def _totals(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any
     sheet.use(10, True)
     sheet.cell(label_width, 6.5, text.printable(f"TOTAL A PAGAR ({currency})"), border="B")
     sheet.cell(value_width, 6.5, text.money(figures.total), align="R", border="B", new_x="LMARGIN", new_y="NEXT")
+    for label, value in converted:
+        sheet.set_x(x)
+        sheet.use(8.5)
+        sheet.cell(label_width, ROW, text.printable(label), border="B")
+        sheet.cell(value_width, ROW, text.printable(value), align="R", border="B", new_x="LMARGIN", new_y="NEXT")
     sheet.ln(3)
     sheet.line_of_text(words, size=9, bold=True, height=4.6)
     if notes:

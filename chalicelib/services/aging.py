@@ -26,12 +26,14 @@ def aged_balances(table: Table, company_id: int, which: str, date: str | None) -
         partition=("GSI1PK", keys.collection_partition(company_id, keys.PARTNER)), index=GSI1)
         if item.get("type") in partner_types]
     open_by_partner: dict[int, dict[int, Decimal]] = {}
+    in_currency: dict[int, Decimal] = {}
     for partner in partners:
         movements = table.query_all(
             partition=("PK", keys.partner_ledger_partition(company_id, int(partner["id"]), side)),
             sort_range=("SK", keys.PARTNER_MOVEMENT_PREFIX, f"{keys.PARTNER_MOVEMENT_PREFIX}{date}#~"), consistent=True)
         if movements:
             open_by_partner[int(partner["id"])] = aging.open_amounts(movements)
+            in_currency.update(aging.open_in_currency(movements))
     documents = {int(item["id"]): item for item in table.batch_get(
         keys.document(company_id, document_id)
         for document_id in sorted({document_id for amounts in open_by_partner.values() for document_id in amounts})
@@ -41,7 +43,8 @@ def aged_balances(table: Table, company_id: int, which: str, date: str | None) -
         amounts = open_by_partner.get(int(partner["id"]), {})
         if amounts:
             rows.append(aging.partner_row(date, partner, [(documents[document_id], open_amount)
-                                                         for document_id, open_amount in amounts.items()]))
+                                                         for document_id, open_amount in amounts.items()],
+                                        in_currency))
     totals = {name: sum((row[name] for row in rows), ZERO) for name in (*aging.BUCKETS, "total")}
     return {"date": date, "partners": rows, "totals": totals}
 

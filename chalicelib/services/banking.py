@@ -8,8 +8,9 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
+from chalicelib.domain.currency import in_base
 from chalicelib.errors import ApiError, ValidationFailed
-from chalicelib.services import chart, control_accounts, records
+from chalicelib.services import chart, control_accounts, exchange_rates, records
 from chalicelib.services.commands import Command
 from chalicelib.services.posting import JournalWrites, Source
 from chalicelib.store import keys
@@ -198,6 +199,7 @@ def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> 
         raise ValidationFailed.for_field("chartOfAccountId", "must differ from the bank's own ledger account")
     control_accounts.refuse_control_accounts(table, company_id, [("chartOfAccountId", int(counter["id"]))])
     amount, date = _positive(fields["amount"]), fields["transactionDate"]
+    base = _in_company_currency(table, company_id, account, amount, date, fields)
     money_in = DIRECTION[fields["type"]] == MONEY_IN
     tx_id = next_transaction_id(table, company_id)
     writes = JournalWrites(company_id)
@@ -205,13 +207,22 @@ def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> 
         table, [], source=Source("bank_transaction", tx_id), date=date,
         description=f"{'Depósito' if money_in else 'Retiro'} {account['name']}" + (
             f": {fields['reference']}" if fields.get("reference") else ""),
-        movements=[Movement("bank", DEBIT if money_in else CREDIT, amount, account_id=int(account["chartOfAccountId"])),
-                   Movement("bank", CREDIT if money_in else DEBIT, amount, account_id=int(counter["id"]))])
+        movements=[Movement("bank", DEBIT if money_in else CREDIT, base, account_id=int(account["chartOfAccountId"])),
+                   Movement("bank", CREDIT if money_in else DEBIT, base, account_id=int(counter["id"]))])
     transaction = command.transaction()
     item = add_transaction(transaction, company_id, account, tx_id=tx_id, tx_type=fields["type"], amount=amount,
                            date=date, reference=fields.get("reference"), journal_entry_id=int(entry["id"]))
     writes.apply(transaction)
     return command.commit(transaction, item)
+
+
+def _in_company_currency(table: Table, company_id: int, account: dict[str, Any], amount: Decimal, date: str,
+                         fields: dict[str, Any]) -> Decimal:
+    """A bank account in a foreign currency holds that currency; its ledger account, in the
+    books, moves by the amount at the day's rate (`exchangeRate` when sent)."""
+    rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, company_id), account.get("currency"), date,
+                                   fields.get("exchangeRate"))
+    return in_base(amount, rate)
 
 
 def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
@@ -226,13 +237,14 @@ def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     if source.get("currency") != target.get("currency"):
         raise ValidationFailed.for_field("toAccountId", "both accounts must have the same currency")
     amount, date, reference = _positive(fields["amount"]), fields["transactionDate"], fields.get("reference")
+    base = _in_company_currency(table, company_id, source, amount, date, fields)
     outgoing_id, incoming_id = next_transaction_id(table, company_id), next_transaction_id(table, company_id)
     writes = JournalWrites(company_id)
     entry = writes.automatic_entry(
         table, [], source=Source("bank_transfer", outgoing_id), date=date,
         description=f"Transferencia {source['name']} -> {target['name']}" + (f": {reference}" if reference else ""),
-        movements=[Movement("bank", DEBIT, amount, account_id=int(target["chartOfAccountId"])),
-                   Movement("bank", CREDIT, amount, account_id=int(source["chartOfAccountId"]))])
+        movements=[Movement("bank", DEBIT, base, account_id=int(target["chartOfAccountId"])),
+                   Movement("bank", CREDIT, base, account_id=int(source["chartOfAccountId"]))])
     transaction = command.transaction()
     outgoing = add_transaction(transaction, company_id, source, tx_id=outgoing_id, tx_type="transfer_out",
                                amount=amount, date=date, reference=reference, journal_entry_id=int(entry["id"]))

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
+from chalicelib.domain import currency
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import previous_day, totals_through
 from chalicelib.errors import NotFound, ValidationFailed
@@ -46,7 +47,8 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
             continue
         documents.append({"id": int(document["id"]), "type": document["type"], "number": document.get("number"),
                           "date": document["date"], "dueDate": document["dueDate"], "total": document["total"],
-                          "pending": document["pending"],
+                          "pending": document["pending"], "currency": document.get("currency"),
+                          "exchangeRate": currency.rate_of(document), "basePending": currency.base_pending(document),
                           "overdueDays": rules.overdue_days([document["dueDate"]], today)})
     balance = Decimal(partner.get(balance_field, 0))
     limit = partner.get("credit_limit")
@@ -87,7 +89,8 @@ def statement(table: Table, company_id: int, side_name: str, partner_id: int, st
                           "documentId": item.get("documentId"), "documentType": item.get("documentType"),
                           "number": item.get("number"), "paymentId": item.get("paymentId"),
                           "paymentKind": item.get("paymentKind"), "charge": item["charge"], "credit": item["credit"],
-                          "balance": balance})
+                          "balance": balance, "currency": item.get("currency"),
+                          "exchangeRate": item.get("exchangeRate"), "amountInCurrency": item.get("amountInCurrency")})
     return {"businessPartnerId": partner_id, "name": partner["name"], "startDate": start_date, "endDate": end_date,
             "openingBalance": opening_charges - opening_credits,
             "totalCharges": closing_charges - opening_charges, "totalCredits": closing_credits - opening_credits,

@@ -9,13 +9,14 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
+from chalicelib.domain import currency as currency_rules
 from chalicelib.domain import documents as rules
 from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
 from chalicelib.errors import NotFound, ValidationFailed
-from chalicelib.services import dte, payment_setup, stock_moves
+from chalicelib.services import dte, exchange_rates, payment_setup, stock_moves
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -108,6 +109,11 @@ def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str,
     return None
 
 
+def kind_needs_source_currency(kind: Kind) -> bool:
+    """A note corrects its document in that document's currency."""
+    return kind.source_required
+
+
 def check_content(table: Table, company_id: int, document_type: str, fields: dict[str, Any]) -> dict[str, Any]:
     """Checks a partner and lines as creating a document of this type would (the partner may be
     used, the products exist and are active, the amounts are within bounds) and, in El Salvador,
@@ -191,10 +197,18 @@ def document_content(context: Context, fields: dict[str, Any]) -> dict[str, Any]
     due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.partner,
                                        context.kind)
     lines, totals = priced_lines(context, fields)
+    # a note, or an invoice from an order, is in its source's currency unless it says otherwise
+    currency = fields.get("currency") or (context.source or {}).get("currency") or \
+        exchange_rates.company_currency(context.company)
+    if kind_needs_source_currency(context.kind) and context.source is not None and \
+            context.source.get("currency") and context.source["currency"] != currency:
+        raise ValidationFailed.for_field("currency", f"must be the source document's currency "
+                                                     f"{context.source['currency']}")
+    rate = exchange_rates.rate_for(table, context.company, currency, date, fields.get("exchangeRate"))
     return {"businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
             # an opening balance is settled as it comes, whatever terms the partner trades on now
             "paymentConditionId": None if context.kind.opening else condition_id, **_place(table, context, fields),
-            "currency": fields.get("currency") or context.company.get("currency", "HNL"),
+            "currency": currency, "exchangeRate": rate, "baseTotal": currency_rules.in_base(totals.total, rate),
             "notes": fields.get("notes"), "reference": fields.get("reference"),
             "sourceDocumentId": fields.get("sourceDocumentId"), "lines": lines, "subtotal": totals.subtotal,
             "taxTotal": totals.tax_total, "total": totals.total, "taxBases": totals.by_rate,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from chalicelib.domain import costing
+from chalicelib.domain import costing, currency
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import CENT, ZERO, round_money
 from chalicelib.domain.documents import NONE
@@ -75,10 +75,13 @@ def _incoming_values(context: Context, document: dict[str, Any], moves: list[dic
         left = _unit_costs_out(context.source or {})
         return {move["line"]: round_money(abs(Decimal(move["quantity"])) * left.get(
             int(move["productId"]), context_average(context, int(move["productId"])))) for move in moves}
-    values = {move["line"]: Decimal(lines[move["line"]]["subtotal"]) for move in moves}
+    # stock is valued in the company's currency: a purchase in another comes in at its rate
+    rate = currency.rate_of(document)
+    values = {move["line"]: currency.in_base(Decimal(lines[move["line"]]["subtotal"]), rate) for move in moves}
     if context.kind.code == rules.IMPORT and moves:
         stocked = {move["line"] for move in moves}
-        landed = sum((Decimal(line["subtotal"]) for i, line in enumerate(lines) if i not in stocked), ZERO)
+        landed = sum((currency.in_base(Decimal(line["subtotal"]), rate) for i, line in enumerate(lines)
+                      if i not in stocked), ZERO)
         weights = [values[move["line"]] for move in moves]
         if sum(weights, ZERO) == 0:
             weights = [abs(Decimal(move["quantity"])) for move in moves]
@@ -110,9 +113,14 @@ def entry_movements(context: Context, document: dict[str, Any], moves: list[dict
         return []
     stocked = {move["line"] for move in moves}
     stocked_subtotal = sum((Decimal(line["subtotal"]) for i, line in enumerate(document["lines"]) if i in stocked), ZERO)
+    # the books in the company's currency: the total and tax at the document's rate, the stocked
+    # goods as they came in; the other lines take what is left, rounding difference included
+    rate = currency.rate_of(document)
+    total, tax = currency.base_total(document), currency.in_base(Decimal(document["taxTotal"]), rate)
+    stocked_base = currency.in_base(stocked_subtotal, rate)
     return rules.entry_movements(
-        context.kind, total=Decimal(document["total"]), tax=Decimal(document["taxTotal"]),
-        stocked_subtotal=stocked_subtotal, other_subtotal=Decimal(document["subtotal"]) - stocked_subtotal,
+        context.kind, total=total, tax=tax, stocked_subtotal=stocked_base,
+        other_subtotal=total - tax - stocked_base,
         stock_value=goods.value, revaluation=goods.revaluation, moves_stock=bool(moves))
 
 

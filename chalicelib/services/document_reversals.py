@@ -44,7 +44,8 @@ def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
         plan.journal.require_open(date)
     credit_source(plan, document, -1)
     book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date)
-    changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "journalEntryId": None, "reversalDate": date}
+    changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "basePending": ZERO, "journalEntryId": None,
+                               "reversalDate": date}
     reversal_ids = []
     if document.get("journalEntryId") is not None:
         entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))

@@ -9,8 +9,8 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock
+from chalicelib.domain import currency, taxes
 from chalicelib.domain import documents as rules
-from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
@@ -32,7 +32,7 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
 CONTENT_FIELDS = ("businessPartnerId", "date", "dueDate", "paymentConditionId", "branchId", "warehouseId",
-                  "currency", "notes", "reference", "sourceDocumentId", "supplierDocumentNumber", "supplierCai",
+                  "currency", "exchangeRate", "notes", "reference", "sourceDocumentId", "supplierDocumentNumber", "supplierCai",
                   "withholding", "lines")
 
 
@@ -109,14 +109,17 @@ def move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: 
         return
     partner_id = int(document["businessPartnerId"])
     label = f"{kind.name} {document.get('number') or document['id']}"
+    # the partner's balance is in the company's currency, as its control account
+    amount = currency.base_total(document) * kind.balance * sign
     partner_ledger.record_movement(
         plan.transaction, context.company_id, partner_id=partner_id, side=side_of(kind), date=date,
-        amount=Decimal(document["total"]) * kind.balance * sign, origin=partner_ledger.DOCUMENT_ORIGIN,
+        amount=amount, origin=partner_ledger.DOCUMENT_ORIGIN,
         origin_id=int(document["id"]), version=int(document["version"]),
         details={"documentId": int(document["id"]), "documentType": kind.code, "number": document.get("number"),
-                 "description": label if sign > 0 else f"Reversión {label}"})
+                 "description": label if sign > 0 else f"Reversión {label}",
+                 **currency_details(document, Decimal(document["total"]) * kind.balance * sign)})
     condition = "attribute_exists(PK)"
-    values: dict[str, Any] = {":amount": Decimal(document["total"]) * kind.balance * sign}
+    values: dict[str, Any] = {":amount": amount}
     on_fail = None
     if ceiling is not None:
         condition += " AND (attribute_not_exists(#balance) OR #balance <= :ceiling)"
@@ -134,6 +137,15 @@ def move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: 
             plan.transaction.put(open_document_item(context.company_id, document))
         else:
             plan.transaction.delete(open_document_key(context.company_id, document))
+
+
+def currency_details(document: dict[str, Any], amount_in_currency: Decimal) -> dict[str, Any]:
+    """What a partner-ledger movement of a foreign-currency document adds: its currency, rate and
+    the amount in that currency (statements and aging show both)."""
+    if currency.rate_of(document) == 1:
+        return {}
+    return {"currency": document.get("currency"), "exchangeRate": currency.rate_of(document),
+            "amountInCurrency": amount_in_currency}
 
 
 def open_count_attribute(kind: Kind) -> str:
@@ -181,7 +193,7 @@ def _credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
     policy = context.company.get("creditLimitPolicy", "off")
     limit = partner.get("credit_limit")
     limit = Decimal(limit) if limit is not None else None
-    total = Decimal(document["total"])
+    total = currency.base_total(document)   # the limit and balance are in the company's currency
     warning = rules.credit_warning(policy, limit, Decimal(partner.get("receivableBalance", 0)), total)
     if warning:
         plan.warnings.append(warning)
@@ -222,6 +234,7 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
     changes["stockMoves"] = moves
     changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
+    changes["basePending"] = currency.base_total(document) if kind.owed else ZERO
     return changes
 
 
@@ -395,6 +408,8 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     fields.update(_as_fields(fields))
     if "dueDate" not in changes and ("date" in changes or "paymentConditionId" in changes):
         fields["dueDate"] = None  # derived again from the new date or condition
+    if "exchangeRate" not in changes and ("date" in changes or "currency" in changes):
+        fields["exchangeRate"] = None  # the company's rate for the new date or currency
     context = load_context(command.table, command.company_id, kind, fields)
     updated = {**now_fields(current), **document_content(context, fields)}
     _keep_advances(current, updated)

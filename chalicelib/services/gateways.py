@@ -20,7 +20,7 @@ from chalicelib.domain import gateways as rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.observability import logger
-from chalicelib.services import payment_setup, payments, records
+from chalicelib.services import payment_records, payment_setup, payments, records
 from chalicelib.services.commands import Command
 from chalicelib.services.documents import get_document
 from chalicelib.settings import get_settings
@@ -149,7 +149,7 @@ def _collectable(table: Table, company_id: int, document_id: int) -> dict[str, A
     elif Decimal(document["pending"]) <= 0:
         problem = "nothing is pending on this document"
     if problem:
-        raise payments.PaymentRefused(f"The document cannot be collected: {problem}.", code="DOCUMENT_NOT_PAYABLE",
+        raise payment_records.PaymentRefused(f"The document cannot be collected: {problem}.", code="DOCUMENT_NOT_PAYABLE",
                                       details=[{"field": "documentId", "message": problem}])
     return document
 
@@ -161,7 +161,7 @@ def _check_gateway_method(table: Table, company_id: int, gateway: dict[str, Any]
     except NotFound:
         method = None
     if method is None or not method.get("isActive", True):
-        raise payments.PaymentRefused("The gateway's payment method is deleted or inactive.",
+        raise payment_records.PaymentRefused("The gateway's payment method is deleted or inactive.",
                                       code="PAYMENT_METHOD_INACTIVE",
                                       details=[{"field": "gatewayId", "message": "its payment method is inactive"}])
 
@@ -176,9 +176,9 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         raise _GATEWAY_INACTIVE
     document = _collectable(table, company_id, fields["documentId"])
     amount = rules.link_amount(fields.get("amount"), Decimal(document["pending"]))
-    payments.within_pending(amount, Decimal(document["pending"]))
+    payment_records.within_pending(amount, Decimal(document["pending"]))
     # a link for less than a cash document's total could never be paid
-    payments.require_cash_terms_met(table, company_id, document, amount)
+    payment_records.require_cash_terms_met(table, company_id, document, amount)
     _check_gateway_method(table, company_id, gateway)
     link_id, now = rules.new_link_id(), clock.now()
     created_at = clock.iso(now)

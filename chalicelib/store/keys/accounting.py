@@ -88,3 +88,9 @@ def determination_rule(company_id: int, operation: str, document_type: str | Non
 
 def determination_rules_partition(company_id: int) -> str:
     return f"C#{company_id}#{DETERMINATION_RULE}"
+
+
+def exchange_rate(company_id: int, currency: str, date: str) -> Key:
+    """A currency's rate (company currency per unit) from `date` on: one partition per company,
+    sorted by currency and date, so the rate of a day is the newest item on or before it."""
+    return {"PK": f"C#{company_id}#FXRATE", "SK": f"{currency}#{date}"}

@@ -1,0 +1,185 @@
+"""Invoices in US dollars in a lempira company: the document keeps its dollars, the books carry
+lempiras at its rate, a payment moves at its own date's rate and the difference is an exchange
+gain or loss. Figures worked by hand in the comments."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.documents_support import Shop
+from tests.test_printing import pdf_text, print_pdf
+
+D = Decimal
+
+
+@pytest.fixture
+def shop(api, company_a) -> Shop:
+    shop = Shop(api, company_a)
+    for code, name, kind, operation in (("4202", "Diferencial cambiario a favor", "income", "fx_gain"),
+                                        ("6303", "Diferencial cambiario en contra", "expense", "fx_loss"),
+                                        ("110104", "Banco dólares", "asset", None)):
+        account = shop.created("/chart-of-accounts", {"code": code, "name": name, "type": kind})
+        shop.books.accounts[code] = account["id"]
+        if operation:
+            shop.created("/account-determination-rules", {"operationType": operation,
+                                                          "chartOfAccountId": account["id"]})
+    return shop
+
+
+def rate(shop: Shop, date: str, value: str) -> dict:
+    return shop.created("/exchange-rates", {"currency": "USD", "date": date, "rate": value})
+
+
+def dollar_bank(shop: Shop) -> tuple[dict, dict]:
+    account = shop.created("/bank-accounts", {"name": "Cuenta en dólares", "currency": "USD", "openingBalance": 0,
+                                              "openingBalanceDate": "2026-11-01",
+                                              "chartOfAccountId": shop.books["110104"]})
+    method = shop.created("/payments/methods", {"name": "Transferencia USD", "bankAccountId": account["id"]})
+    return account, method
+
+
+def pay(shop: Shop, document_id: int, expect: int = 201, **body):
+    reply = shop.api.post(f"/payments/documents/{document_id}/payments", body, key=shop.key)
+    assert reply.status == expect, reply.text
+    return reply.json
+
+
+def test_a_dollar_invoice_paid_at_a_higher_rate_makes_an_exchange_gain(shop):
+    rate(shop, "2026-11-02", "24.50")
+    rate(shop, "2026-11-10", "25.00")
+    account, transfer = dollar_bank(shop)
+    invoice = shop.document("01", [(shop.service, 1, 100)], currency="USD")     # USD 100 + 15 % = 115.00
+    # the company's rate of its date: receivable 115 x 24.50 = 2,817.50, revenue 2,450.00, ISV 367.50
+    assert (invoice["currency"], D(str(invoice["exchangeRate"])), D(str(invoice["total"])),
+            D(str(invoice["baseTotal"]))) == ("USD", D("24.50"), D("115.00"), D("2817.50"))
+    assert shop.entry_lines(invoice["journalEntryId"]) == {
+        "110201": (D("2817.50"), 0), "410101": (0, D("2450.00")), "210201": (0, D("367.50"))}
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("2817.50")
+
+    paid = pay(shop, invoice["id"], paymentMethodId=transfer["id"], amount="115.00", paymentDate="2026-11-10")
+    # USD 115 at 25.00 = 2,875.00 in the bank; 2,817.50 off the receivable; 57.50 gained
+    assert (D(str(paid["exchangeRate"])), D(str(paid["baseAmount"])), D(str(paid["settledBase"]))) == \
+           (D("25.00"), D("2875.00"), D("2817.50"))
+    assert shop.entry_lines(paid["journalEntryId"]) == {
+        "110104": (D("2875.00"), 0), "110201": (0, D("2817.50")), "4202": (0, D("57.50"))}
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == 0 == shop.balance("110201")
+    # the bank holds dollars: 115.00
+    bank = shop.api.get(f"/bank-accounts/{account['id']}", key=shop.key).json
+    assert (bank["currency"], D(str(bank["balance"]))) == ("USD", D("115.00"))
+    assert (D(str(shop.get(invoice["id"])["pending"])), D(str(shop.get(invoice["id"])["basePending"]))) == (0, 0)
+
+    # cancelled, everything comes back: the receivable 2,817.50, the gain gone
+    cancelled = shop.api.post(f"/payments/documents/{invoice['id']}/payments/{paid['id']}/cancel",
+                              {"reason": "rechazada", "date": "2026-11-10"}, key=shop.key)
+    assert cancelled.status == 200, cancelled.text
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("2817.50") == shop.balance("110201")
+    assert shop.balance("4202") == 0
+    assert D(str(shop.get(invoice["id"])["basePending"])) == D("2817.50")
+
+
+def test_a_dollar_invoice_paid_at_a_lower_rate_makes_an_exchange_loss(shop):
+    _, transfer = dollar_bank(shop)
+    invoice = shop.document("01", [(shop.service, 1, 100)], currency="USD", exchangeRate="24.50")   # 2,817.50
+    paid = pay(shop, invoice["id"], paymentMethodId=transfer["id"], amount="115.00", exchangeRate="24.00")
+    # USD 115 at 24.00 = 2,760.00: 57.50 less than the receivable carried, a loss
+    assert shop.entry_lines(paid["journalEntryId"]) == {
+        "110104": (D("2760.00"), 0), "6303": (D("57.50"), 0), "110201": (0, D("2817.50"))}
+    assert shop.balance("110201") == 0 and shop.balance("6303") == D("57.50")
+
+
+def test_a_dollar_invoice_paid_in_parts_leaves_no_cent_behind(shop):
+    _, transfer = dollar_bank(shop)
+    invoice = shop.document("01", [(shop.service, 2, 100)], currency="USD", exchangeRate="24.50")
+    # USD 200 + 15 % = 230.00 at 24.50 = 5,635.00
+    first = pay(shop, invoice["id"], paymentMethodId=transfer["id"], amount="100.00", exchangeRate="25.00")
+    # USD 100: 2,500.00 in, 100 x 24.50 = 2,450.00 off the receivable, 50.00 gained; 130.00 left = 3,185.00
+    assert shop.entry_lines(first["journalEntryId"]) == {
+        "110104": (D("2500.00"), 0), "110201": (0, D("2450.00")), "4202": (0, D("50.00"))}
+    document = shop.get(invoice["id"])
+    assert (D(str(document["pending"])), D(str(document["basePending"]))) == (D("130.00"), D("3185.00"))
+    second = pay(shop, invoice["id"], paymentMethodId=transfer["id"], amount="130.00", exchangeRate="24.80")
+    # USD 130 x 24.80 = 3,224.00 in; the 3,185.00 left off the receivable; 39.00 gained
+    assert shop.entry_lines(second["journalEntryId"]) == {
+        "110104": (D("3224.00"), 0), "110201": (0, D("3185.00")), "4202": (0, D("39.00"))}
+    assert shop.balance("110201") == 0 and shop.balance("4202") == D("89.00")   # 50 + 39
+
+
+def test_rounding_to_cents_keeps_the_receivable_at_total_times_rate(shop):
+    invoice = shop.document("01", [(shop.service, 3, D("33.33"))], currency="USD", exchangeRate="24.5123")
+    # lines 3 x 33.33 = 99.99, ISV 15 % = 14.9985 -> 15.00, total 114.99
+    # receivable 114.99 x 24.5123 = 2,818.669377 -> 2,818.67; ISV 15.00 x 24.5123 = 367.6845 -> 367.68;
+    # revenue takes the rest: 2,818.67 - 367.68 = 2,450.99 (99.99 x 24.5123 = 2,451.02 before rounding)
+    assert D(str(invoice["baseTotal"])) == D("2818.67")
+    assert shop.entry_lines(invoice["journalEntryId"]) == {
+        "110201": (D("2818.67"), 0), "410101": (0, D("2450.99")), "210201": (0, D("367.68"))}
+
+
+def test_no_rate_is_refused_naming_the_field_and_writes_nothing(api, shop):
+    rate(shop, "2026-11-02", "24.50")
+    before = api.get("/documents", key=shop.key).json["total"]
+    refused = shop.document("01", [(shop.service, 1, 100)], currency="USD", date="2026-11-01", expect=400)
+    assert (refused["code"], refused["details"][0]["field"]) == ("VALIDATION_ERROR", "exchangeRate")
+    own = shop.document("01", [(shop.service, 1, 100)], currency="HNL", exchangeRate="2", expect=400)
+    assert own["details"][0]["field"] == "exchangeRate"
+    assert api.get("/documents", key=shop.key).json["total"] == before
+    # the rate of the day, or the newest before it
+    later = shop.document("01", [(shop.service, 1, 100)], currency="USD", date="2026-11-05")
+    assert D(str(later["exchangeRate"])) == D("24.50")
+    # a payment with no rate for its date is refused naming the field, and moves nothing
+    _, transfer = dollar_bank(shop)
+    early = shop.document("01", [(shop.service, 1, 100)], currency="USD", date="2026-11-01", exchangeRate="24.40")
+    refused = pay(shop, early["id"], 400, paymentMethodId=transfer["id"], amount="1", paymentDate="2026-11-01")
+    assert refused["details"][0]["field"] == "exchangeRate"
+    assert D(str(shop.get(early["id"])["pending"])) == D("115.00")
+    assert pay(shop, later["id"], paymentMethodId=transfer["id"], amount="1")["exchangeRate"] == D("24.50")
+    assert api.get("/exchange-rates", key=shop.key).json["exchangeRates"][0]["rate"] == D("24.50")
+    replaced = shop.api.post("/exchange-rates", {"currency": "USD", "date": "2026-11-02", "rate": "24.60"},
+                             key=shop.key)
+    assert replaced.status == 200 and D(str(replaced.json["rate"])) == D("24.60")
+    own_rate = shop.api.post("/exchange-rates", {"currency": "HNL", "date": "2026-11-02", "rate": "1"}, key=shop.key)
+    assert own_rate.status == 400 and own_rate.json["details"][0]["field"] == "currency"
+
+
+def test_dollar_bank_account_moves_its_ledger_at_the_days_rate(shop):
+    rate(shop, "2026-11-02", "24.50")
+    account, _ = dollar_bank(shop)
+    income = shop.books["410101"]
+    deposit = shop.api.post(f"/bank-accounts/{account['id']}/transactions",
+                            {"type": "deposit", "amount": "10.00", "transactionDate": "2026-11-03",
+                             "chartOfAccountId": income}, key=shop.key)
+    assert deposit.status == 201, deposit.text
+    # USD 10 in the bank; 10 x 24.50 = 245.00 in the books
+    assert shop.entry_lines(deposit.json["journalEntryId"]) == {"110104": (D("245.00"), 0),
+                                                                 "410101": (0, D("245.00"))}
+    assert D(str(shop.api.get(f"/bank-accounts/{account['id']}", key=shop.key).json["balance"])) == D("10.00")
+
+
+def test_aging_statement_and_summary_show_both_currencies(shop):
+    _, transfer = dollar_bank(shop)
+    invoice = shop.document("01", [(shop.service, 2, 100)], currency="USD", exchangeRate="24.50")   # 230 = 5,635
+    pay(shop, invoice["id"], paymentMethodId=transfer["id"], amount="100.00", exchangeRate="25.00")
+    # open: USD 130.00 = 5,635.00 - 2,450.00 = 3,185.00
+    aged = shop.api.get("/reports/aged-receivables?date=2026-11-30", key=shop.key).json
+    row = aged["partners"][0]["documents"][0]
+    assert (row["currency"], D(str(row["openInCurrency"])), D(str(row["open"]))) == \
+           ("USD", D("130.00"), D("3185.00"))
+    summary = shop.api.get(f"/credits/client/{shop.customer}/summary", key=shop.key).json
+    shown = summary["pendingDocuments"][0]
+    assert (D(str(summary["pendingBalance"])), shown["currency"], D(str(shown["pending"])),
+            D(str(shown["basePending"]))) == (D("3185.00"), "USD", D("130.00"), D("3185.00"))
+    statement = shop.api.get(f"/credits/client/{shop.customer}/statement?startDate=2026-11-01&endDate=2026-11-30",
+                             key=shop.key).json
+    assert [(m["currency"], D(str(m["amountInCurrency"])), D(str(m["charge"])), D(str(m["credit"])))
+            for m in statement["movements"]] == [("USD", D("230.00"), D("5635.00"), 0),
+                                                 ("USD", D("-100.00"), 0, D("2450.00"))]
+
+
+def test_a_honduran_invoice_in_dollars_prints_the_rate_and_the_lempiras(shop):
+    invoice = shop.document("01", [(shop.service, 1, 100)], currency="USD", exchangeRate="24.50")
+    printed = print_pdf(shop.api, f"/documents/{invoice['id']}/print", shop.key)
+    assert printed.status_code == 200, printed.body[:300]
+    text = pdf_text(printed.body)[1]
+    # total 115.00 x 24.50 = 2,817.50; ISV 15.00 x 24.50 = 367.50
+    assert "TOTAL A PAGAR (USD)" in text and "1 USD = 24.5 HNL" in text
+    assert "Total en HNL" in text and "2,817.50" in text and "ISV en HNL" in text and "367.50" in text
