@@ -10,6 +10,7 @@ built once for the module; each example makes what it acts on, so examples do no
 other."""
 from __future__ import annotations
 
+import datetime
 import itertools
 import os
 from dataclasses import dataclass, field
@@ -75,6 +76,11 @@ class World:
         if close:
             self.created(f"/accounting-periods/{period['id']}/close", expect=200)
         return period
+
+    def closed_year(self) -> int:
+        year = 1950 + self.serial()
+        self.created(f"/fiscal-years/{year}/close", expect=200)
+        return year
 
     def entry(self, status: str) -> Any:
         return self.created("/journal-entries", entry_body(self, status))
@@ -156,6 +162,15 @@ EXAMPLES: dict[str, Example] = {
         "/accounting-periods", {"name": "2025-01", "startDate": "2025-01-01", "endDate": "2025-01-31"}),
     "/accounting-periods/{id}/close": lambda w: (f"/accounting-periods/{w.period(2)['id']}/close", {}),
     "/accounting-periods/{id}/reopen": lambda w: (f"/accounting-periods/{w.period(3, close=True)['id']}/reopen", {}),
+    # years with nothing in them: each example its own
+    "/fiscal-years/{year}/close": lambda w: (f"/fiscal-years/{1950 + w.serial()}/close", {}),
+    "/fiscal-years/{year}/reopen": lambda w: (f"/fiscal-years/{w.closed_year()}/reopen", {}),
+    "/exchange-rates": lambda w: ("/exchange-rates", {
+        "currency": "USD", "date": (datetime.date(2020, 1, 1) + datetime.timedelta(days=w.serial())).isoformat(),
+        "rate": "24.6512"}),
+    "/business-partners/{id}/opening-balance": lambda w: (
+        f"/business-partners/{w.shop.customer}/opening-balance", {"date": "2026-10-31", "amount": "1500.00",
+                                                                  "dueDate": "2026-10-15", "reference": "FAC-0991"}),
     "/account-determination-rules": lambda w: (
         "/account-determination-rules", {"operationType": "expense", "documentType": "112",
                                          "chartOfAccountId": w.account("6199")}),

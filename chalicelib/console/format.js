@@ -18,6 +18,15 @@ export function unitCost(amount, code) {
     maximumFractionDigits: 4 }).format(Number(amount));
 }
 
+// An exchange rate (the company's currency per unit of another, up to 6 decimals): 24.50, 24.5123.
+export function exchangeRate(value) {
+  if (value === null || value === undefined || value === "") return t("common.none");
+  return new Intl.NumberFormat(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(Number(value));
+}
+
+// A document, payment or movement in a currency other than the company's.
+export function isForeign(code) { return Boolean(code) && code !== currency; }
+
 export function number(value, digits = 2) {
   if (value === null || value === undefined || value === "") return t("common.none");
   return new Intl.NumberFormat(locale(), { minimumFractionDigits: 0, maximumFractionDigits: digits }).format(Number(value));

@@ -47,7 +47,7 @@ addStrings({
     "nav.audit": "Bitácora", "nav.logout": "Cerrar sesión", "nav.password": "Cambiar contraseña", "nav.company.switch": "Empresa",
     "nav.language": "Idioma", "nav.warehouses": "Bodegas", "nav.inventory": "Inventario",
     "nav.adjustments": "Ajustes de inventario", "nav.count": "Conteo físico", "nav.transfers": "Traslados",
-    "nav.valuation": "Valuación de inventario",
+    "nav.valuation": "Valuación de inventario", "nav.exchangeRates": "Tipos de cambio",
     "common.save": "Guardar", "common.create": "Crear", "common.cancel": "Cancelar", "common.close": "Cerrar",
     "common.edit": "Editar", "common.delete": "Eliminar", "common.new": "Nuevo", "common.search": "Buscar",
     "common.filter": "Filtrar", "common.previous": "Anterior", "common.next": "Siguiente", "common.yes": "Sí", "common.no": "No",
@@ -70,7 +70,7 @@ addStrings({
     "nav.audit": "Audit log", "nav.logout": "Log out", "nav.password": "Change password", "nav.company.switch": "Company",
     "nav.language": "Language", "nav.warehouses": "Warehouses", "nav.inventory": "Inventory",
     "nav.adjustments": "Inventory adjustments", "nav.count": "Stock count", "nav.transfers": "Transfers",
-    "nav.valuation": "Inventory valuation",
+    "nav.valuation": "Inventory valuation", "nav.exchangeRates": "Exchange rates",
     "common.save": "Save", "common.create": "Create", "common.cancel": "Cancel", "common.close": "Close",
     "common.edit": "Edit", "common.delete": "Delete", "common.new": "New", "common.search": "Search",
     "common.filter": "Filter", "common.previous": "Previous", "common.next": "Next", "common.yes": "Yes", "common.no": "No",
@@ -103,6 +103,7 @@ addStrings({
     "doctype.102": "Orden de compra", "doctype.103": "Factura de compra", "doctype.104": "Importación",
     "doctype.105": "Nota de crédito de compra", "doctype.106": "Nota de débito de compra", "doctype.112": "Entrega",
     "doctype.113": "Factura de reserva", "doctype.900": "Saldo inicial de cliente", "doctype.901": "Saldo inicial de proveedor",
+    "currency.HNL": "HNL (lempiras)", "currency.USD": "USD (dólares)",
   },
   en: {
     "role.owner": "Owner", "role.admin": "Administrator", "role.accountant": "Accountant", "role.seller": "Seller",
@@ -120,8 +121,11 @@ addStrings({
     "doctype.101": "Sales order", "doctype.102": "Purchase order", "doctype.103": "Purchase invoice", "doctype.104": "Import",
     "doctype.105": "Purchase credit note", "doctype.106": "Purchase debit note", "doctype.112": "Delivery",
     "doctype.113": "Reservation invoice", "doctype.900": "Customer opening balance", "doctype.901": "Supplier opening balance",
+    "currency.HNL": "HNL (lempiras)", "currency.USD": "USD (US dollars)",
   },
 });
 
 export const DOCUMENT_TYPES = ["01", "06", "07", "100", "101", "112", "113", "103", "104", "105", "106", "102", "11", "05"];
+// the currencies a document, bank account or exchange rate may be in
+export const CURRENCIES = ["HNL", "USD"];
 export const ROLES = ["owner", "admin", "accountant", "seller", "viewer"];

@@ -17,7 +17,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
-from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.errors import ApiError, NotFound
 from chalicelib.services import chart
 from chalicelib.services.commands import Command
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
@@ -40,8 +40,8 @@ class FiscalYearRefused(ApiError):
 
 
 def _checked_year(year: int) -> str:
-    if not FIRST_YEAR <= year <= LAST_YEAR:
-        raise ValidationFailed.for_field("year", f"must be a year from {FIRST_YEAR} to {LAST_YEAR}")
+    if not FIRST_YEAR <= year <= LAST_YEAR:  # like an id in a path: no such year
+        raise NotFound(f"No fiscal year {year}: years run from {FIRST_YEAR} to {LAST_YEAR}.")
     return str(year)
 
 
@@ -74,8 +74,9 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
         raise FiscalYearRefused(f"The fiscal year {year} is {state['status']}; only an open year is closed.")
     result_accounts = {int(a["id"]): a for a in chart.all_accounts(table, company_id) if a["type"] in RESULT_TYPES}
     rules = load_rules(table, company_id)
-    retained = accounting.resolve_rule(rules, "retained_earnings", None).account_id
     if state["status"] == OPEN:
+        if _result_left(table, company_id, name, result_accounts):  # refused before the year is locked
+            accounting.resolve_rule(rules, "retained_earnings", None)
         if _earlier_result_left(table, company_id, name, result_accounts):
             raise FiscalYearRefused(f"An earlier year's revenue and expenses were never closed: close that year "
                                     f"before {year}.", code="FISCAL_YEAR_ORDER")
@@ -91,8 +92,7 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
                          for account_id, net in batch]
             result = sum((net for _, net in batch), ZERO)   # debit-positive: a profit is negative here
             if result:
-                movements.append(Movement("retained_earnings", DEBIT if result > 0 else CREDIT, abs(result),
-                                          account_id=retained))
+                movements.append(Movement("retained_earnings", DEBIT if result > 0 else CREDIT, abs(result)))
             several = bool(rest or entry_ids)
             entry = writes.automatic_entry(table, rules, source=Source(SOURCE_KIND, int(name)), date=f"{name}-12-31",
                                            description=f"Cierre del ejercicio {name}" + (" (parcial)" if several else ""),
@@ -178,12 +178,13 @@ def reopen_year(command: Command, year: int) -> dict[str, Any]:
             return state
 
 
-def closing_movements(table: Table, company_id: int, start: str, end: str) -> dict[int, tuple[Decimal, Decimal]]:
-    """What the closing entries (and their reversals) of the years ending within [start, end]
-    moved, per account: the income statement leaves them out, so a closed year still shows its
-    revenue and expenses."""
+def closing_movements(table: Table, company_id: int, years: list[dict[str, Any]], start: str,
+                      end: str) -> dict[int, tuple[Decimal, Decimal]]:
+    """What the closing entries (and their reversals) of the `years` (list_fiscal_years) ending
+    within [start, end] moved, per account: the income statement leaves them out, so a closed
+    year still shows its revenue and expenses."""
     moved: dict[int, tuple[Decimal, Decimal]] = {}
-    for item in list_fiscal_years(table, company_id):
+    for item in years:
         if not start <= item["closingDate"] <= end:
             continue
         entry_ids = item["closingEntryIds"]

@@ -44,7 +44,8 @@ def income_statement(table: Table, company_id: int, start_date: str | None, end_
         if start > end:
             raise ValidationFailed.for_field(field, "must not be after its end date")
     months = month_balances_through(table, company_id, max(end for _, _, end in periods))
-    columns = [_without_closing(table, company_id, start, end, {
+    years = fiscal_years.list_fiscal_years(table, company_id)
+    columns = [_without_closing(table, company_id, years, start, end, {
         account: through_end - before for account, through_end, before in _spans(months, start, end)})
         for _, start, end in periods]
     report = statements.income_statement(chart.all_accounts(table, company_id), columns)
@@ -55,11 +56,11 @@ def income_statement(table: Table, company_id: int, start_date: str | None, end_
             **_figure("operatingResult", report["operatingResult"]), **_figure("netResult", report["netResult"])}
 
 
-def _without_closing(table: Table, company_id: int, start: str, end: str,
+def _without_closing(table: Table, company_id: int, years: list[dict[str, Any]], start: str, end: str,
                      column: dict[int, Movements]) -> dict[int, Movements]:
     """A closed year still shows its revenue and expenses: its closing entries (and their
     reversals, when it was reopened) are left out of the span."""
-    for account, (debit, credit) in fiscal_years.closing_movements(table, company_id, start, end).items():
+    for account, (debit, credit) in fiscal_years.closing_movements(table, company_id, years, start, end).items():
         column[account] = column.get(account, Movements()) - Movements(debit, credit)
     return column
 

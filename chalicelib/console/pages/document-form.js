@@ -1,10 +1,12 @@
 // A new document: header fields, lines that can be added and removed (a product fills the
 // description, price and tax rate), a live preview of the totals (display only: the API
 // computes the real ones) and the API's refusals beside each field, lines[i].field included.
+// A document in a currency other than the company's may name its exchange rate; left empty, the
+// API takes the company's rate for the document date (the form says which, or that there is none).
 import { api, listAll } from "../api.js";
 import { append, h, replace } from "../dom.js";
-import { money, percent, today } from "../format.js";
-import { DOCUMENT_TYPES, addStrings, t } from "../i18n.js";
+import { companyCurrency, date, exchangeRate, isForeign, money, percent, today } from "../format.js";
+import { CURRENCIES, DOCUMENT_TYPES, addStrings, t } from "../i18n.js";
 import { button, formView, pageHeader, section, toast } from "../ui.js";
 
 addStrings({
@@ -19,6 +21,11 @@ addStrings({
     "docform.subtotal": "Subtotal", "docform.tax": "Impuesto", "docform.total": "Total",
     "docform.preview": "Vista previa: el servicio calcula los totales definitivos.", "docform.submit": "Crear documento",
     "docform.created": "Documento creado.", "docform.noProduct": "Sin producto",
+    "docform.currency": "Moneda", "docform.exchangeRate": "Tipo de cambio ({own} por 1 {currency})",
+    "docform.exchangeRatePlaceholder": "Vacío: el tipo de cambio registrado para la fecha del documento",
+    "docform.rateOfDate": "Si lo deja vacío se usa el del {date}: 1 {currency} = {rate} {own}.",
+    "docform.noRate": "No hay tipo de cambio de {currency} registrado en o antes del {date}: escríbalo aquí o regístrelo en ",
+    "docform.ratesPage": "Tipos de cambio", "docform.totalBase": "Total en {own} (aprox.)", "docform.unit": "unidad",
   },
   en: {
     "docform.title": "New document", "docform.type": "Document type", "docform.partner": "Customer or supplier",
@@ -31,6 +38,11 @@ addStrings({
     "docform.subtotal": "Subtotal", "docform.tax": "Tax", "docform.total": "Total",
     "docform.preview": "Preview: the service computes the final totals.", "docform.submit": "Create document",
     "docform.created": "Document created.", "docform.noProduct": "No product",
+    "docform.currency": "Currency", "docform.exchangeRate": "Exchange rate ({own} per 1 {currency})",
+    "docform.exchangeRatePlaceholder": "Empty: the rate recorded for the document date",
+    "docform.rateOfDate": "Left empty, the rate of {date} applies: 1 {currency} = {rate} {own}.",
+    "docform.noRate": "No {currency} rate is recorded on or before {date}: enter one here or record it in ",
+    "docform.ratesPage": "Exchange rates", "docform.totalBase": "Total in {own} (approx.)", "docform.unit": "unit",
   },
 });
 
@@ -58,8 +70,10 @@ function lineField(input, key) {
 const amountInput = (value) => h("input", { type: "number", step: "any", min: "0", value });
 
 // Each line is a small inline form of its own (it wraps on narrow screens): product, description,
-// quantity, price, discount, tax rate, the line's total and a button to remove it.
-function linesEditor(products) {
+// quantity, price, discount, tax rate, the line's total and a button to remove it. `money` shows
+// in the document's currency; `rate()` is the rate that will apply (typed or the date's), for the
+// company-currency figure of a foreign document.
+function linesEditor(products, { currency, rate }) {
   const rows = [];
   const list = h("div", { class: "lines-list" });
   const totals = h("div", { class: "figures", id: "docform-totals" });
@@ -68,14 +82,18 @@ function linesEditor(products) {
   const refreshTotals = () => {
     const sums = rows.reduce((acc, row) => {
       const amounts = lineAmounts(row.read());
-      row.total.textContent = money(amounts.total);
+      row.total.textContent = money(amounts.total, currency());
       return { subtotal: acc.subtotal + amounts.subtotal, tax: acc.tax + amounts.tax };
     }, { subtotal: 0, tax: 0 });
-    const figure = (label, amount, id) => h("div", { class: "figure", id },
-      h("span", { class: "figure-label" }, label), h("strong", {}, money(cents(amount))));
+    const figure = (label, amount, id, code = currency()) => h("div", { class: "figure", id },
+      h("span", { class: "figure-label" }, label), h("strong", {}, money(cents(amount), code)));
+    const total = cents(sums.subtotal + sums.tax);
+    const applied = isForeign(currency()) ? rate() : null;
     replace(totals, figure(t("docform.subtotal"), sums.subtotal, "docform-subtotal"),
       figure(t("docform.tax"), sums.tax, "docform-tax"),
-      figure(t("docform.total"), sums.subtotal + sums.tax, "docform-total"));
+      figure(t("docform.total"), total, "docform-total"),
+      applied ? figure(t("docform.totalBase", { own: companyCurrency() }), total * applied, "docform-total-base",
+        companyCurrency()) : null);
   };
 
   // Names, ids and data-field follow the line's position: lines[0].quantity, lines[1].quantity, ...
@@ -152,7 +170,56 @@ function linesEditor(products) {
     h("h2", {}, t("docform.lines")), list,
     h("div", { class: "toolbar" }, button(t("docform.addLine"), add, "add-line")),
     totals, h("p", { class: "help" }, t("docform.preview")));
-  return { element, value };
+  return { element, value, refresh: refreshTotals };
+}
+
+// The exchange rate field of a foreign-currency document: shown only then, with a line that tells
+// which recorded rate an empty field means (GET /exchange-rates up to the document date) or that
+// there is none; the preview's company-currency total follows the rate that will apply.
+function rateControls(form, onRate) {
+  const own = companyCurrency();
+  const currencyInput = form.querySelector("#f-currency");
+  const dateInput = form.querySelector("#f-date");
+  const rateInput = form.querySelector("#f-exchangeRate");
+  const field = rateInput.closest(".field");
+  const label = field.querySelector("label");
+  const hint = h("small", { class: "help", id: "docform-rate-hint" });
+  field.append(hint);
+  let recorded = null;  // the date's recorded rate, when there is one
+  let ticket = 0;
+  const typed = () => (rateInput.value.trim() !== "" && Number(rateInput.value) > 0 ? Number(rateInput.value) : null);
+  const update = async () => {
+    const code = currencyInput.value;
+    const foreign = isForeign(code);
+    field.hidden = !foreign;
+    label.textContent = t("docform.exchangeRate", { own, currency: foreign ? code : t("docform.unit") });
+    // an earlier refusal of the rate spoke of the previous currency or date
+    field.querySelectorAll(".field-error").forEach((node) => node.remove());
+    rateInput.removeAttribute("aria-invalid");
+    const mine = ++ticket;
+    recorded = null;
+    replace(hint);
+    onRate();
+    if (!foreign) return;
+    const day = dateInput.value || today();
+    try {
+      const answer = await api.get("/exchange-rates", { currency: code, endDate: day });
+      if (mine !== ticket) return;
+      const found = answer.exchangeRates[0];
+      recorded = found ? Number(found.rate) : null;
+      replace(hint, found
+        ? t("docform.rateOfDate", { date: date(found.date), currency: code, rate: exchangeRate(found.rate), own })
+        : [t("docform.noRate", { currency: code, date: date(day) }),
+          h("a", { href: "#/accounting/exchange-rates" }, t("docform.ratesPage")), "."]);
+      hint.dataset.rate = found ? String(found.rate) : "";
+    } catch { /* the hint is a help: without it the API still says what is missing */ }
+    onRate();
+  };
+  currencyInput.addEventListener("change", update);
+  dateInput.addEventListener("change", update);
+  rateInput.addEventListener("input", onRate);
+  update();
+  return { rate: () => typed() ?? recorded };
 }
 
 export async function render(ctx) {
@@ -161,14 +228,25 @@ export async function render(ctx) {
     listAll("/products", "products"),
     listAll("/payment-conditions", "paymentConditions"),
   ]);
-  const lines = linesEditor(products.filter((p) => p.isActive));
-  const form = formView({
+  const own = companyCurrency();
+  let controls = null;
+  let form = null;
+  const lines = linesEditor(products.filter((p) => p.isActive), {
+    currency: () => (form ? form.querySelector("#f-currency").value : own),
+    rate: () => (controls ? controls.rate() : null),
+  });
+  form = formView({
     fields: [
       { name: "type", label: t("docform.type"), type: "select", required: true,
         options: DOCUMENT_TYPES.map((code) => ({ value: code, label: t(`doctype.${code}`) })) },
       { name: "businessPartnerId", label: t("docform.partner"), type: "select", numeric: true,
         options: partners.filter((p) => p.isActive).map((p) => ({ value: p.id, label: p.taxId ? `${p.name} (${p.taxId})` : p.name })) },
       { name: "date", label: t("docform.date"), type: "date" },
+      { name: "currency", label: t("docform.currency"), type: "select", required: true,
+        options: CURRENCIES.map((code) => ({ value: code, label: t(`currency.${code}`) })) },
+      { name: "exchangeRate", label: t("docform.exchangeRate", { own, currency: t("docform.unit") }), type: "number",
+        step: "any", min: "0",
+        placeholder: t("docform.exchangeRatePlaceholder") },
       { name: "dueDate", label: t("docform.dueDate"), type: "date" },
       { name: "paymentConditionId", label: t("docform.condition"), type: "select", numeric: true,
         options: conditions.filter((c) => c.isActive).map((c) => ({ value: c.id, label: c.name })) },
@@ -176,12 +254,13 @@ export async function render(ctx) {
       { name: "notes", label: t("docform.notes"), type: "textarea" },
       { name: "draft", label: t("docform.draft"), type: "checkbox", value: false },
     ],
-    values: { type: ctx.query.type || "01", date: today(), businessPartnerId: ctx.query.businessPartnerId },
+    values: { type: ctx.query.type || "01", date: today(), businessPartnerId: ctx.query.businessPartnerId, currency: own },
     extra: lines.element,
     submitLabel: t("docform.submit"),
     onSubmit: async (data) => {
       const { draft, ...body } = data;
       if (draft) body.status = "draft";
+      if (!isForeign(body.currency)) delete body.exchangeRate;  // the company's own currency: always 1
       const created = await api.post("/documents", { ...body, lines: lines.value() });
       (created.warnings || []).forEach((warning) => toast(warning, "error"));
       toast(t("docform.created"));
@@ -189,5 +268,6 @@ export async function render(ctx) {
     },
   });
   form.id = "document-form";
+  controls = rateControls(form, lines.refresh);
   append(ctx.root, [pageHeader(t("docform.title")), section(null, form)]);
 }

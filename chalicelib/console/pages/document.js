@@ -1,8 +1,10 @@
 // One document: its facts (fiscal number, CAI, DTE), lines, totals, payments, journal entry, the
-// actions its type and status allow, and its PDF (preview and download).
+// actions its type and status allow, and its PDF (preview and download). A document in a currency
+// other than the company's shows its rate and its total and pending in the company's currency; its
+// payments, the rate each moved at and what it was worth in the company's currency.
 import { api, listAll } from "../api.js";
 import { append, h, replace } from "../dom.js";
-import { date, money, percent, today } from "../format.js";
+import { companyCurrency, date, exchangeRate, isForeign, money, percent, today } from "../format.js";
 import { addStrings, t } from "../i18n.js";
 import { act, badge, button, definitionList, describeError, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
 
@@ -39,6 +41,15 @@ addStrings({
     "doc.advance": "Registrar anticipo", "doc.advance.ok": "Anticipo registrado.",
     "doc.advance.help": "El dinero queda como anticipo hasta que una factura lo aplique.",
     "doc.advances": "Anticipos recibidos", "doc.advancesApplied": "Anticipos aplicados",
+    "doc.exchangeRate": "Tipo de cambio", "doc.inBase": "{amount} al tipo de cambio {rate}",
+    "doc.payment.base": "En {own}", "doc.payment.rate": "al tipo de cambio {rate}",
+    "doc.payment.settled": "aplicado al saldo: {amount}",
+    "doc.payments.fxHelp": "La diferencia entre el monto en {own} de un pago y lo que aplica al saldo (al tipo de cambio "
+      + "del documento, {rate}) se contabiliza como diferencial cambiario en la partida del pago.",
+    "doc.amountIn": "Monto ({currency})", "doc.paymentRate": "Tipo de cambio del pago ({own} por 1 {currency})",
+    "doc.paymentRatePlaceholder": "Vacío: el tipo de cambio registrado para la fecha del pago",
+    "doc.paymentRateHelp": "El documento se registró a {rate}. Si el pago entra a otro tipo de cambio, la diferencia "
+      + "se contabiliza como ganancia o pérdida cambiaria. Solo métodos en efectivo o con cuenta bancaria en {currency}.",
   },
   en: {
     "doc.number": "Number", "doc.type": "Type", "doc.partner": "Customer or supplier", "doc.pending": "Pending",
@@ -72,6 +83,15 @@ addStrings({
     "doc.advance": "Record advance", "doc.advance.ok": "Advance recorded.",
     "doc.advance.help": "The money is held as an advance until an invoice applies it.",
     "doc.advances": "Advances received", "doc.advancesApplied": "Advances applied",
+    "doc.exchangeRate": "Exchange rate", "doc.inBase": "{amount} at the exchange rate {rate}",
+    "doc.payment.base": "In {own}", "doc.payment.rate": "at the exchange rate {rate}",
+    "doc.payment.settled": "applied to the balance: {amount}",
+    "doc.payments.fxHelp": "The difference between a payment's amount in {own} and what it applies to the balance (at "
+      + "the document's rate, {rate}) is posted as an exchange difference in the payment's entry.",
+    "doc.amountIn": "Amount ({currency})", "doc.paymentRate": "Payment exchange rate ({own} per 1 {currency})",
+    "doc.paymentRatePlaceholder": "Empty: the rate recorded for the payment date",
+    "doc.paymentRateHelp": "The document was recorded at {rate}. If the payment comes in at another rate, the "
+      + "difference is posted as an exchange gain or loss. Only cash methods or bank accounts in {currency}.",
   },
 });
 
@@ -112,6 +132,8 @@ function facts(doc, partner) {
     [t("doc.date"), date(doc.date)],
     [t("doc.dueDate"), date(doc.dueDate)],
     doc.currency ? [t("doc.currency"), doc.currency] : null,
+    isForeign(doc.currency) ? [t("doc.exchangeRate"), h("span", { id: "doc-exchange-rate", "data-rate": String(doc.exchangeRate) },
+      `1 ${doc.currency} = ${exchangeRate(doc.exchangeRate)} ${companyCurrency()}`)] : null,
     doc.reference ? [t("doc.reference"), doc.reference] : null,
     doc.sourceDocumentId ? [t("doc.source"), h("a", { href: `#/documents/${doc.sourceDocumentId}` }, `#${doc.sourceDocumentId}`)] : null,
     cai ? [t("doc.cai"), h("code", { id: "doc-cai" }, cai.cai)] : null,
@@ -141,16 +163,40 @@ function linesTable(doc) {
   ] });
 }
 
+// What a foreign document's total and pending are in the company's currency (the API's baseTotal
+// and basePending; a document from before currencies has neither: its amounts at its rate).
+function inBase(doc, amount, base, id) {
+  if (!isForeign(doc.currency)) return null;
+  const value = base ?? Math.round(Number(amount) * Number(doc.exchangeRate) * 100) / 100;
+  return h("small", { class: "figure-base", id, "data-amount": String(value) },
+    `(${t("doc.inBase", { amount: money(value), rate: exchangeRate(doc.exchangeRate) })})`);
+}
+
 function totals(doc) {
-  const figure = (label, amount, id) => h("div", { class: "figure" }, h("span", { class: "figure-label" }, label),
-    h("strong", { id, "data-amount": String(amount) }, money(amount, doc.currency)));
+  const figure = (label, amount, id, base) => h("div", { class: "figure" }, h("span", { class: "figure-label" }, label),
+    h("strong", { id, "data-amount": String(amount) }, money(amount, doc.currency)), base || null);
   const settled = TAKES_ADVANCES.includes(doc.type)
     ? [figure(t("doc.advances"), doc.advancesTotal || 0, "doc-advances"),
       figure(t("doc.advancesApplied"), doc.advancesApplied || 0, "doc-advances-applied")]
-    : [figure(t("doc.paid"), doc.paidTotal, "doc-paid"), figure(t("doc.pending"), doc.pending, "doc-pending")];
+    : [figure(t("doc.paid"), doc.paidTotal, "doc-paid"),
+      figure(t("doc.pending"), doc.pending, "doc-pending", inBase(doc, doc.pending, doc.basePending, "doc-pending-base"))];
   return h("div", { class: "figures" },
     figure(t("doc.subtotal"), doc.subtotal, "doc-subtotal"), figure(t("doc.tax"), doc.taxTotal, "doc-tax"),
-    figure(t("doc.total"), doc.total, "doc-total"), settled);
+    figure(t("doc.total"), doc.total, "doc-total", inBase(doc, doc.total, doc.baseTotal, "doc-total-base")), settled);
+}
+
+// A foreign document's payment in the company's currency: what the money was worth at the rate it
+// moved at, and what it took off the balance at the document's rate (the rest is the exchange
+// difference its entry posts).
+function inCompanyCurrency(p) {
+  const given = (value) => value !== null && value !== undefined;
+  if (!given(p.baseAmount) && !given(p.settledBase)) return "";
+  return [
+    given(p.baseAmount) ? h("span", { class: "payment-base-amount" }, money(p.baseAmount)) : null,
+    given(p.exchangeRate) ? h("small", { class: "cell-note payment-rate", "data-rate": String(p.exchangeRate) },
+      t("doc.payment.rate", { rate: exchangeRate(p.exchangeRate) })) : null,
+    given(p.settledBase) ? h("small", { class: "cell-note payment-settled" },
+      t("doc.payment.settled", { amount: money(p.settledBase) })) : null];
 }
 
 function paymentsTable(ctx, doc, payments, methods) {
@@ -161,7 +207,9 @@ function paymentsTable(ctx, doc, payments, methods) {
     submitLabel: t("doc.payment.cancel"),
     onSubmit: (data) => api.post(`${path(p)}/cancel`, data),
   }, () => { toast(t("doc.payment.cancelled")); return ctx.refresh(); });
-  return tableView({ rows: payments, empty: t("doc.noPayments"), columns: [
+  const own = companyCurrency();
+  const foreign = isForeign(doc.currency);
+  const table = tableView({ rows: payments, empty: t("doc.noPayments"), columns: [
     { label: t("doc.paymentDate"), value: (p) => date(p.paymentDate) },
     { label: t("doc.payment.kind"), value: (p) => t(`doc.kind.${p.kind}`) },
     { label: t("doc.payment.method"), value: (p) => (p.paymentMethodId ? methods.get(p.paymentMethodId)?.name || `#${p.paymentMethodId}` : "") },
@@ -170,11 +218,14 @@ function paymentsTable(ctx, doc, payments, methods) {
       ? h("a", { href: `#/accounting/entries/${p.journalEntryId}` }, `#${p.journalEntryId}`) : "") },
     { label: t("common.status"), value: (p) => badge(p.status) },
     { label: t("doc.payment.amount"), class: "num", value: (p) => money(p.amount, doc.currency) },
+    foreign ? { label: t("doc.payment.base", { own }), class: "num payment-base", value: (p) => inCompanyCurrency(p) } : null,
     { label: t("common.actions"), class: "actions", value: (p) => [
       p.status === "pending" ? button(t("doc.payment.confirm"), () => act(null,
         () => api.post(`${path(p)}/confirm`), ctx.refresh, t("doc.payment.confirmed"))) : null,
       p.status !== "cancelled" ? button(t("doc.payment.cancel"), () => cancel(p), "danger") : null] },
-  ] });
+  ].filter(Boolean) });
+  return foreign && payments.length
+    ? [table, h("p", { class: "help" }, t("doc.payments.fxHelp", { own, rate: exchangeRate(doc.exchangeRate) }))] : table;
 }
 
 async function entrySection(entry) {
@@ -252,17 +303,27 @@ function draftCancelDialog(ctx, doc) {
 
 // Money by a payment method on the payments route: a payment of what a document owes, a refund of
 // what a credit note leaves, or an advance on a quote, order or delivery (the API tells them apart
-// by the document's type). The amount defaults to what is left.
-function payDialog(ctx, doc, methods, { title, amount, done, help } = {}) {
+// by the document's type). The amount defaults to what is left. Money moves through a bank account
+// in the document's currency or a cash method without one (the API refuses the others); a foreign
+// document's payment may name its rate, else the API takes the company's rate of the payment date.
+function payDialog(ctx, doc, methods, banks, { title, amount, done, help } = {}) {
+  const own = companyCurrency();
+  const foreign = isForeign(doc.currency);
+  const usable = (m) => m.isActive && !(doc.currency && m.bankAccountId && banks.has(m.bankAccountId)
+    && banks.get(m.bankAccountId).currency !== doc.currency);
   formDialog(title || t("doc.pay"), {
     fields: [
       { name: "paymentMethodId", label: t("doc.paymentMethodId"), type: "select", required: true, numeric: true,
-        options: [...methods.values()].filter((m) => m.isActive).map((m) => ({ value: m.id, label: m.name })) },
-      { name: "amount", label: t("doc.amount"), type: "number", required: true, value: String(amount ?? doc.pending), min: "0" },
+        options: [...methods.values()].filter(usable).map((m) => ({ value: m.id, label: m.name })) },
+      { name: "amount", label: foreign ? t("doc.amountIn", { currency: doc.currency }) : t("doc.amount"), type: "number",
+        required: true, value: String(amount ?? doc.pending), min: "0" },
       { name: "paymentDate", label: t("doc.paymentDate"), type: "date", value: today() },
+      foreign ? { name: "exchangeRate", label: t("doc.paymentRate", { own, currency: doc.currency }), type: "number",
+        step: "any", min: "0", placeholder: t("doc.paymentRatePlaceholder"),
+        help: t("doc.paymentRateHelp", { rate: exchangeRate(doc.exchangeRate), currency: doc.currency }) } : null,
       { name: "reference", label: t("doc.reference") },
       { name: "notes", label: t("doc.paymentNotes"), type: "textarea" },
-    ],
+    ].filter(Boolean),
     extra: help ? h("p", { class: "help" }, help) : null,
     submitLabel: title || t("doc.pay"),
     onSubmit: (data) => api.post(`/payments/documents/${doc.id}/payments`, data),
@@ -275,14 +336,16 @@ function payDialog(ctx, doc, methods, { title, amount, done, help } = {}) {
 
 export async function render(ctx) {
   const doc = await api.get(`/documents/${ctx.params.id}`);
-  const [partner, payments, methodList, entry, templates] = await Promise.all([
+  const [partner, payments, methodList, entry, templates, bankList] = await Promise.all([
     api.get(`/business-partners/${doc.businessPartnerId}`).catch(() => null),
     listAll(`/payments/documents/${doc.id}/payments`, "payments"),
     listAll("/payments/methods", "paymentMethods"),
     doc.journalEntryId ? api.get(`/journal-entries/${doc.journalEntryId}`).catch(() => null) : null,
     api.get("/report-templates").then((answer) => answer.reportTemplates),
+    listAll("/bank-accounts", "bankAccounts").catch(() => []),
   ]);
   const methods = new Map(methodList.map((m) => [m.id, m]));
+  const banks = new Map(bankList.map((b) => [b.id, b]));
   const pdf = pdfSection(doc, templates);
   const path = `/documents/${doc.id}`;
   const { type, status } = doc;
@@ -300,12 +363,12 @@ export async function render(ctx) {
       ctx.navigate("/documents");
     }, null, t("doc.deleted")), "danger delete-button") : null,
     PAYABLE.includes(type) && status === "confirmed" && Number(doc.pending) > 0
-      ? button(t("doc.pay"), () => payDialog(ctx, doc, methods), "primary pay-button") : null,
+      ? button(t("doc.pay"), () => payDialog(ctx, doc, methods, banks), "primary pay-button") : null,
     REFUNDABLE.includes(type) && status === "confirmed" && Number(doc.pending) > 0
-      ? button(t("doc.refund"), () => payDialog(ctx, doc, methods, { title: t("doc.refund"), done: t("doc.refund.ok"),
+      ? button(t("doc.refund"), () => payDialog(ctx, doc, methods, banks, { title: t("doc.refund"), done: t("doc.refund.ok"),
         help: t(`doc.refund.help.${type}`) }), "primary pay-button refund-button") : null,
     TAKES_ADVANCES.includes(type) && status !== "cancelled" && advanceRoom(doc) > 0
-      ? button(t("doc.advance"), () => payDialog(ctx, doc, methods, { title: t("doc.advance"), amount: advanceRoom(doc),
+      ? button(t("doc.advance"), () => payDialog(ctx, doc, methods, banks, { title: t("doc.advance"), amount: advanceRoom(doc),
         done: t("doc.advance.ok"), help: t("doc.advance.help") }), "primary pay-button advance-button") : null,
     button(t("doc.preview"), pdf.preview, "pdf-preview-button"),
     button(t("doc.download"), pdf.download, "pdf-download-button"),

@@ -80,8 +80,8 @@ export async function list(ctx) {
       { label: t("docs.partner"), value: (d) => names.get(d.businessPartnerId) || `#${d.businessPartnerId}` },
       { label: t("docs.date"), value: (d) => date(d.date) },
       { label: t("docs.status"), value: (d) => badge(d.status) },
-      { label: t("docs.total"), class: "num", value: (d) => money(d.total) },
-      { label: t("docs.pending"), class: "num", value: (d) => money(d.pending) },
+      { label: t("docs.total"), class: "num", value: (d) => money(d.total, d.currency) },
+      { label: t("docs.pending"), class: "num", value: (d) => money(d.pending, d.currency) },
     ],
   });
   const pager = pagerView({ page, limit: LIMIT, total: answer.total,

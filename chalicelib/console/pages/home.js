@@ -49,6 +49,6 @@ export async function render(ctx) {
         { label: t("doc.type"), value: (d) => t(`doctype.${d.type}`) },
         { label: t("common.date"), value: (d) => date(d.date) },
         { label: t("common.status"), value: (d) => badge(d.status) },
-        { label: t("common.total"), class: "num", value: (d) => money(d.total) },
-        { label: t("doc.pending"), class: "num", value: (d) => money(d.pending) }] })));
+        { label: t("common.total"), class: "num", value: (d) => money(d.total, d.currency) },
+        { label: t("doc.pending"), class: "num", value: (d) => money(d.pending, d.currency) }] })));
 }

@@ -1,9 +1,11 @@
 // Customers and suppliers: a searchable list with create and edit dialogs, and each partner's
 // page with its balances, credit summary, open opening balances (documents 900 and 901, recorded
-// here) and statement between two dates.
+// here) and statement between two dates. A document in a currency other than the company's shows
+// its own amounts beside the company-currency ones (pending at the document's rate; a statement
+// movement in the document's currency and rate).
 import { api, listAll } from "../api.js";
 import { append, h } from "../dom.js";
-import { date, money } from "../format.js";
+import { companyCurrency, date, exchangeRate, isForeign, money } from "../format.js";
 import { addStrings, t } from "../i18n.js";
 import { badge, button, definitionList, formDialog, formView, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
@@ -24,7 +26,8 @@ addStrings({
     "partner.creditMove": "Abono", "partner.balance": "Saldo", "partner.opening": "Saldo inicial", "partner.closing": "Saldo final",
     "partner.more": "Ver más movimientos", "partner.newInvoice": "Nueva factura", "partner.newPurchase": "Nueva factura de compra", "partner.documents": "Ver documentos",
     "partner.dueDate": "Vence", "partner.overdue": "Mora (días)", "partner.total": "Total", "partner.pending": "Pendiente",
-    "partner.unlimited": "Sin límite",
+    "partner.unlimited": "Sin límite", "partner.currency": "Moneda", "partner.pendingBase": "Pendiente en {own}",
+    "partner.inCurrency": "En moneda del documento", "partner.atRate": "TC {rate}",
     "ob.title": "Saldo inicial", "ob.record": "Registrar saldo inicial",
     "ob.intro": "Lo que el cliente debía, o lo que se le debía al proveedor, antes de llevar los libros aquí. "
       + "Queda como un documento pendiente que los pagos liquidan, contra la cuenta de patrimonio de saldos iniciales.",
@@ -53,7 +56,9 @@ addStrings({
     "partner.creditMove": "Credit", "partner.balance": "Balance", "partner.opening": "Opening balance",
     "partner.closing": "Closing balance", "partner.more": "More movements", "partner.newInvoice": "New invoice", "partner.newPurchase": "New purchase invoice",
     "partner.documents": "Documents", "partner.dueDate": "Due", "partner.overdue": "Overdue (days)", "partner.total": "Total",
-    "partner.pending": "Pending", "partner.unlimited": "No limit",
+    "partner.pending": "Pending", "partner.unlimited": "No limit", "partner.currency": "Currency",
+    "partner.pendingBase": "Pending in {own}", "partner.inCurrency": "In the document's currency",
+    "partner.atRate": "rate {rate}",
     "ob.title": "Opening balance", "ob.record": "Record opening balance",
     "ob.intro": "What the customer owed, or the company owed the supplier, before the books were kept here. "
       + "It stays as an open document that payments settle, against the opening balance equity account.",
@@ -145,16 +150,25 @@ export async function list(ctx) {
     section(null, table, pagerView({ page, limit: LIMIT, total: answer.total, onPage: (next) => go(search, next) }))]);
 }
 
+// A foreign amount with its rate: "USD 130.00 · TC 24.50".
+const withRate = (amount, code, rate) => `${money(amount, code)} · ${t("partner.atRate", { rate: exchangeRate(rate) })}`;
+
 function summaryCard(side, summary) {
+  const own = companyCurrency();
+  const foreign = summary.pendingDocuments.some((d) => isForeign(d.currency));
   const pendingDocuments = tableView({ rows: summary.pendingDocuments, columns: [
     { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}` }, d.number || `#${d.id}`) },
     { label: t("partner.type"), value: (d) => t(`doctype.${d.type}`) },
     { label: t("common.date"), value: (d) => date(d.date) },
     { label: t("partner.dueDate"), value: (d) => date(d.dueDate) },
     { label: t("partner.overdue"), class: "num", value: (d) => String(d.overdueDays) },
-    { label: t("partner.total"), class: "num", value: (d) => money(d.total) },
-    { label: t("partner.pending"), class: "num", value: (d) => money(d.pending) },
-  ] });
+    foreign ? { label: t("partner.currency"), value: (d) => (isForeign(d.currency)
+      ? `${d.currency} · ${t("partner.atRate", { rate: exchangeRate(d.exchangeRate) })}` : d.currency || own) } : null,
+    { label: t("partner.total"), class: "num", value: (d) => money(d.total, d.currency) },
+    { label: t("partner.pending"), class: "num", value: (d) => money(d.pending, d.currency) },
+    foreign ? { label: t("partner.pendingBase", { own }), class: "num pending-base",
+      value: (d) => money(isForeign(d.currency) ? d.basePending : d.pending) } : null,
+  ].filter(Boolean) });
   return { card: section(t(`partner.summary.${side}`), definitionList([
     [t("partner.pendingBalance"), h("strong", { id: `credit-${side}-pending` }, money(summary.pendingBalance))],
     [t("partner.creditLimit"), summary.credit_limit === null || summary.credit_limit === undefined
@@ -192,6 +206,13 @@ async function statementCard(ctx, partner, sides) {
     { label: t("partner.creditMove"), class: "num", value: (m) => (Number(m.credit) ? money(m.credit) : "") },
     { label: t("partner.balance"), class: "num", value: (m) => money(m.balance) },
   ];
+  // charges and credits are in the company's currency; a foreign document's movement also in its own
+  const foreign = first.movements.some((m) => m.amountInCurrency !== null && m.amountInCurrency !== undefined);
+  if (foreign) {
+    columns.splice(5, 0, { label: t("partner.inCurrency"), class: "num in-currency",
+      value: (m) => (m.amountInCurrency === null || m.amountInCurrency === undefined ? ""
+        : withRate(Math.abs(Number(m.amountInCurrency)), m.currency, m.exchangeRate)) });
+  }
   const table = tableView({ rows: first.movements, columns });
   const tbody = table.querySelector("tbody");
   if (tbody) {
@@ -199,6 +220,7 @@ async function statementCard(ctx, partner, sides) {
     tbody.prepend(tableView({ rows: [opening], columns }).querySelector("tbody tr"));
     table.append(h("tfoot", {}, h("tr", {}, h("td", {}, t("partner.closing")), h("td"), h("td"),
       h("td", { class: "num" }, money(first.totalCharges)), h("td", { class: "num" }, money(first.totalCredits)),
+      foreign ? h("td") : null,
       h("td", { class: "num", id: "statement-closing" }, money(first.closingBalance)))));
   }
   // Movements beyond the first page of the statement come by cursor.
@@ -249,8 +271,8 @@ function openingCard(ctx, partner, summaries) {
     { label: t("partner.type"), value: (d) => t(`doctype.${d.type}`) },
     { label: t("common.date"), value: (d) => date(d.date) },
     { label: t("partner.dueDate"), value: (d) => date(d.dueDate) },
-    { label: t("partner.total"), class: "num", value: (d) => money(d.total) },
-    { label: t("partner.pending"), class: "num", value: (d) => money(d.pending) },
+    { label: t("partner.total"), class: "num", value: (d) => money(d.total, d.currency) },
+    { label: t("partner.pending"), class: "num", value: (d) => money(d.pending, d.currency) },
   ] });
   return h("section", { class: "card", id: "opening-balances" },
     h("header", { class: "page-header" }, h("h2", {}, t("ob.title")),
