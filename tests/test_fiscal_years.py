@@ -4,6 +4,7 @@ income statement of a closed year still shows its figures, the balance sheet sho
 earnings. Figures worked by hand in the comments."""
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 
 import pytest
@@ -161,3 +162,27 @@ def test_a_close_without_a_retained_earnings_rule_changes_nothing(api, company_b
     assert refused["code"] == "ACCOUNT_RULE_MISSING", refused
     assert api.get("/fiscal-years/2025", key=shop.key).json["status"] == "open"
     assert shop.document("01", [(shop.service, 1, 10)], date="2025-12-15")["status"] == "confirmed"
+
+
+def test_a_year_closing_while_entries_arrive_lets_none_slip_in(api, shop):
+    """Entries dated in 2025 race the close: each is either in the books before the close (and
+    closed by it) or refused; none lands in the closed year after its closing entry."""
+    body = {"date": "2025-11-05", "status": "posted", "lines": [
+        {"chartOfAccountId": shop.books["110101"], "debit": "1.00", "credit": "0"},
+        {"chartOfAccountId": shop.books["410101"], "debit": "0", "credit": "1.00"}]}
+
+    def post(n: int):
+        if n == 10:
+            return "close", api.post("/fiscal-years/2025/close", {}, key=shop.key).status
+        reply = api.post("/journal-entries", body, key=shop.key)
+        return (reply.json.get("code") if reply.status == 400 else reply.status), None
+
+    with ThreadPoolExecutor(10) as pool:
+        outcomes = list(pool.map(post, range(20)))
+    assert ("close", 200) in outcomes
+    assert all(o[0] in (201, "PERIOD_CLOSED", "close") for o in outcomes), outcomes
+    accepted = sum(o[0] == 201 for o in outcomes)
+    # every accepted entry's 1.00 of revenue went to retained earnings; none is left in the year
+    after = balances(shop, "2025-12-31")
+    assert "410101" not in after and after.get("3301", D(0)) == accepted
+    assert api.post("/journal-entries", body, key=shop.key).json["code"] == "PERIOD_CLOSED"

@@ -3,6 +3,7 @@ lempiras at its rate, a payment moves at its own date's rate and the difference 
 gain or loss. Figures worked by hand in the comments."""
 from __future__ import annotations
 
+import threading
 from decimal import Decimal
 
 import pytest
@@ -183,3 +184,58 @@ def test_a_honduran_invoice_in_dollars_prints_the_rate_and_the_lempiras(shop):
     # total 115.00 x 24.50 = 2,817.50; ISV 15.00 x 24.50 = 367.50
     assert "TOTAL A PAGAR (USD)" in text and "1 USD = 24.5 HNL" in text
     assert "Total en HNL" in text and "2,817.50" in text and "ISV en HNL" in text and "367.50" in text
+
+
+def test_concurrent_dollar_payments_at_different_rates_never_overpay_nor_leave_a_cent(shop):
+    """Twenty quarters of a USD 460.00 invoice at 24.50 (11,270.00), each at its own rate: exactly
+    four win; the receivable is emptied to the cent; what the bank got beyond 11,270.00 is the gain."""
+    _, transfer = dollar_bank(shop)
+    invoice = shop.document("01", [(shop.service, 4, 100)], currency="USD", exchangeRate="24.50")
+    start, replies = threading.Barrier(20), []
+
+    def quarter(racer: int) -> None:
+        start.wait()
+        replies.append(shop.api.post(f"/payments/documents/{invoice['id']}/payments",
+                                     {"paymentMethodId": transfer["id"], "amount": "115.00",
+                                      "exchangeRate": f"{D('24.40') + D(racer) / 100}"}, key=shop.key))
+
+    threads = [threading.Thread(target=quarter, args=(racer,)) for racer in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(reply.status for reply in replies) == [201] * 4 + [400] * 16
+    won = [reply.json for reply in replies if reply.status == 201]
+    document = shop.get(invoice["id"])
+    assert (D(str(document["pending"])), D(str(document["basePending"]))) == (0, 0)
+    # 460 x 24.50 = 11,270.00 carried; each winner took 115 x 24.50 = 2,817.50 of it
+    assert sum(D(str(p["settledBase"])) for p in won) == D("11270.00")
+    received = sum(D(str(p["baseAmount"])) for p in won)
+    assert shop.balance("110201") == 0 and shop.balance("110104") == received
+    assert shop.balance("4202") - shop.balance("6303") == received - D("11270.00")
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == 0
+
+
+def test_concurrent_refunds_of_one_credit_note_never_give_back_more_than_it_credits(shop):
+    cash = shop.created("/payments/methods", {"name": "Efectivo"})
+    invoice = shop.document("01", [(shop.service, 4, 100)])                                  # 460.00
+    shop.created(f"/payments/documents/{invoice['id']}/payments", {"paymentMethodId": cash["id"], "amount": 460})
+    note = shop.document("06", [(shop.service, 4, 100)], sourceDocumentId=invoice["id"])     # 460.00 to give back
+    start, replies = threading.Barrier(20), []
+
+    def quarter() -> None:
+        start.wait()
+        replies.append(shop.api.post(f"/payments/documents/{note['id']}/payments",
+                                     {"paymentMethodId": cash["id"], "amount": "115.00"}, key=shop.key))
+
+    threads = [threading.Thread(target=quarter) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(reply.status for reply in replies) == [201] * 4 + [400] * 16
+    assert {reply.json["code"] for reply in replies if reply.status == 400} == {"AMOUNT_EXCEEDS_PENDING"}
+    # cash: 460 in, 4 x 115 = 460 out; the customer owes and is owed nothing
+    assert shop.balance("110101") == 0 and shop.balance("110201") == 0
+    assert D(str(shop.get(note["id"])["pending"])) == 0
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == 0

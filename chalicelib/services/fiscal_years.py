@@ -20,8 +20,7 @@ from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.errors import ApiError, NotFound
 from chalicelib.services import chart
 from chalicelib.services.commands import Command
-from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
-from chalicelib.services.reports import month_balances_through
+from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules, month_balance
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -109,12 +108,16 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
 def _result_left(table: Table, company_id: int, year: str,
                  result_accounts: dict[int, dict[str, Any]]) -> list[tuple[int, Decimal]]:
     """Each revenue, cost and expense account with a balance at the year's end (debit-positive),
-    in code order: read after the year is locked, nothing changes them meanwhile."""
+    in code order: read after the year is locked, nothing changes them meanwhile. Read from each
+    account's own partition, strongly consistent (the index of all balances may lag behind a
+    posting that committed just before the lock): one Query per account, once a year."""
     day = f"{year}-12-31"
-    months = month_balances_through(table, company_id, day)
     left = []
     for account_id in sorted(result_accounts, key=lambda i: result_accounts[i]["code"]):
-        debit, credit = accounting.totals_through(months.get(account_id, []), day)
+        months = [month_balance(item) for item in table.query_all(
+            partition=("PK", keys.account_partition(company_id, account_id)),
+            sort_range=("SK", keys.ACCOUNT_BALANCE_PREFIX, f"{keys.ACCOUNT_BALANCE_PREFIX}{year}-12"), consistent=True)]
+        debit, credit = accounting.totals_through(months, day)
         if debit != credit:
             left.append((account_id, debit - credit))
     return left

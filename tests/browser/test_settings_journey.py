@@ -231,6 +231,7 @@ def test_every_accounting_and_settings_page_renders(console, demo, stack):
     routes = {
         "chart": "/accounting/chart", "ledger": f"/accounting/ledger?chartOfAccountId={cash}",
         "trial-balance": "/accounting/trial-balance", "periods": "/accounting/periods",
+        "exchange-rates": "/accounting/exchange-rates",
         "entries": "/accounting/entries", "entry": f"/accounting/entries/{entry['id']}",
         "banking": "/banking", "bank-account": f"/banking/{bank_id}",
         "company": "/settings/company", "api-keys": "/settings/api-keys", "webhooks": "/settings/webhooks",
