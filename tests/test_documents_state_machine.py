@@ -82,6 +82,13 @@ METHODS = {"cash": ({"name": "Efectivo"}, None),
 BANKS = ((Decimal("500"), "110103"), (Decimal("1000"), "110104"))
 COUNTER_ACCOUNTS = ("410101", "6199")
 CONTROL_ACCOUNTS = ("110201", "210101", "210102", "110501")   # receivable, payables, inventory
+# dollars: exchange gains and losses, the company's rate recorded once (24.50 from before every date),
+# the rates a dollar invoice names (None: the recorded one) and a payment of it (None: the recorded one)
+FX_CHART = (("4202", "Diferencial cambiario a favor", "income"), ("6303", "Diferencial cambiario en contra", "expense"))
+FX_RULES = (("fx_gain", None, "4202"), ("fx_loss", None, "6303"))
+USD_RATE = Decimal("24.50")
+INVOICE_RATES = st.sampled_from((None, Decimal("24.7321"), Decimal("25.10")))
+PAYMENT_RATES = st.sampled_from((None, Decimal("24.10"), Decimal("25.00")))
 # bank amounts: most valid, some refused (zero, negative, a third decimal)
 BANK_AMOUNT = st.tuples(st.decimals(min_value=Decimal("0.01"), max_value=Decimal("800"), places=2),
                         st.sampled_from((None,) * 6 + (Decimal("0"), Decimal("-5"), Decimal("1.005")))
@@ -149,6 +156,8 @@ class Doc:
     number: str | None = None
     moves: dict[tuple[int, int], Decimal] = field(default_factory=dict)   # stock moved by its confirmation
     paid: Decimal = Decimal("0")    # by its live payments
+    rate: Decimal = Decimal("1")    # lempiras per unit of its currency: US dollars when not 1
+    base_paid: Decimal = Decimal("0")   # what its live payments took off the books, in lempiras
     advances: Decimal = Decimal("0")   # an order's live advances received
     applied: Decimal = Decimal("0")    # of those, taken by invoices
 
@@ -161,6 +170,16 @@ class Doc:
         owed = self.type in RECEIVABLE or self.type in PAYABLE
         return self.total - self.paid if owed and self.status == "confirmed" else Decimal("0")
 
+    @property
+    def base_pending(self) -> Decimal:
+        """In lempiras: the total at the document's rate, less what its payments took off."""
+        owed = self.type in RECEIVABLE or self.type in PAYABLE
+        return money(self.total * self.rate) - self.base_paid if owed and self.status == "confirmed" else Decimal("0")
+
+    def relief(self, amount: Decimal) -> Decimal:
+        """What paying `amount` of it takes off the books: all that is left when it is the whole."""
+        return self.base_pending if amount == self.pending else money(amount * self.rate)
+
 
 @dataclass
 class Payment:
@@ -171,6 +190,8 @@ class Payment:
     money_in: bool
     source: int | None = None
     status: str = "confirmed"
+    base: Decimal = Decimal("0")     # the money in lempiras, at the payment's rate
+    relief: Decimal = Decimal("0")   # what it took off the receivable or payable, at the document's
 
 
 def test_documents_stay_consistent(api, table):
@@ -184,7 +205,9 @@ def test_documents_stay_consistent(api, table):
             fresh_table()
             company = make_company(table, "Tienda S. de R.L.", "owner@tienda.hn")
             self.key = company.api_key
-            self.accounts = Books(api, company, full=False, chart=DOCUMENT_CHART, rules=DOCUMENT_RULES).accounts
+            self.accounts = Books(api, company, full=False, chart=DOCUMENT_CHART + FX_CHART,
+                                  rules=DOCUMENT_RULES + FX_RULES).accounts
+            self.created("/exchange-rates", {"currency": "USD", "date": "2026-10-01", "rate": str(USD_RATE)})
             self.period_ids = [self.created("/accounting-periods", {"name": name, "startDate": start,
                                                                     "endDate": end})["id"]
                                for name, start, end in PERIODS]
@@ -331,6 +354,10 @@ def test_documents_stay_consistent(api, table):
                 body["warehouseId"] = doc.warehouse
             if doc.source is not None:
                 body["sourceDocumentId"] = doc.source
+            if doc.rate != 1 and doc.source is None:   # a note follows its invoice's currency
+                body["currency"] = "USD"
+                if doc.rate != USD_RATE:
+                    body["exchangeRate"] = str(doc.rate)
             if mode == "draft":
                 body["status"] = "draft"
             elif doc.type in ORDERS:    # orders start as drafts unless told
@@ -371,6 +398,11 @@ def test_documents_stay_consistent(api, table):
             else:
                 source, partner = self.order_source(data, "101", partner)
             self.create(Doc("113" if reservation else "01", partner, date, warehouse or 1, lines, source=source), mode)
+
+        @rule(customer=st.integers(0, 1), date=DATE, lines=LINES, mode=MODES, rate=INVOICE_RATES)
+        def dollar_invoice(self, customer, date, lines, mode, rate):
+            """A sales invoice in US dollars at the rate it names, or the company's."""
+            self.create(Doc("01", self.customers[customer], date, 1, lines, rate=rate or USD_RATE), mode)
 
         def order_source(self, data, order_type: str, partner: int) -> tuple[int | None, int]:
             """Most often an order, and then the invoice is for its partner (now and then for
@@ -435,7 +467,9 @@ def test_documents_stay_consistent(api, table):
             if data.draw(st.integers(0, 9), label="other customer") == 0:
                 partner = next(c for c in self.customers if c != partner)
             lines = self.pick_lines(data, doc_type, lines, source_id)
-            self.create(Doc(doc_type, partner, date, warehouse or 1, lines, source=source_id), mode)
+            # a note of a dollar invoice is in dollars, at the company's rate of its date
+            rate = USD_RATE if source.rate != 1 else Decimal("1")
+            self.create(Doc(doc_type, partner, date, warehouse or 1, lines, source=source_id, rate=rate), mode)
 
         @precondition(lambda self: self.of("103", "104"))
         @rule(doc_type=st.sampled_from(("105", "105", "106")), date=DATE, lines=LINES,
@@ -509,6 +543,8 @@ def test_documents_stay_consistent(api, table):
             if data.draw(st.booleans(), label="new date"):
                 date = data.draw(DATE, label="date")
                 body["date"], changed = date, replace(changed, date=date)
+                if changed.rate != 1:   # a new date takes the company's rate of that date again
+                    changed = replace(changed, rate=USD_RATE)
             if data.draw(st.integers(0, 3), label="new warehouse") == 0:
                 warehouse = data.draw(st.sampled_from(WAREHOUSES), label="warehouse")
                 body["warehouseId"], changed = warehouse, replace(changed, warehouse=warehouse)
@@ -594,9 +630,11 @@ def test_documents_stay_consistent(api, table):
                 self.bank_balance[bank] += sign * (payment.amount if payment.money_in else -payment.amount)
 
         def recorded(self, reply, doc_id: int, amount: Decimal, date: str, method: str | None,
-                     money_in: bool, source: int | None = None) -> None:
+                     money_in: bool, source: int | None = None, base: Decimal | None = None,
+                     relief: Decimal | None = None) -> None:
             pending = method is not None and METHODS[method][0].get("requiresConfirmation", False)
-            payment = Payment(doc_id, amount, date, method, money_in, source, "pending" if pending else "confirmed")
+            payment = Payment(doc_id, amount, date, method, money_in, source, "pending" if pending else "confirmed",
+                              amount if base is None else base, amount if relief is None else relief)
             assert (reply.json["documentId"], reply.json["amount"], reply.json["paymentDate"], reply.json["status"],
                     reply.json.get("sourceDocumentId"), reply.json["kind"]) == \
                    (doc_id, amount, date, payment.status, source,
@@ -617,16 +655,26 @@ def test_documents_stay_consistent(api, table):
             doc = self.docs[doc_id]
             cents = data.draw(st.integers(1, int(doc.pending * 100) + 500), label="cents")
             amount = doc.pending if whole else Decimal(cents) / 100
-            code = ("AMOUNT_EXCEEDS_PENDING" if amount > doc.pending else self.inactive_bank(method) or
-                    ("PERIOD_CLOSED" if self.is_closed(doc.date) else None))
-            reply = api.post(f"/payments/documents/{doc_id}/payments",
-                             {"paymentMethodId": self.methods[method], "amount": str(amount), "paymentDate": doc.date},
-                             key=self.key)
+            body = {"paymentMethodId": self.methods[method], "amount": str(amount), "paymentDate": doc.date}
+            rate = Decimal("1")
+            dollars = doc.rate != 1
+            if dollars:   # in dollars at the payment's rate: never through the lempira bank accounts
+                named = data.draw(PAYMENT_RATES, label="payment rate")
+                rate = named or USD_RATE
+                if named is not None:
+                    body["exchangeRate"] = str(named)
+            code = ("AMOUNT_EXCEEDS_PENDING" if amount > doc.pending else
+                    ("VALIDATION_ERROR" if dollars and self.bank_of(method) is not None else None) or
+                    self.inactive_bank(method) or ("PERIOD_CLOSED" if self.is_closed(doc.date) else None))
+            reply = api.post(f"/payments/documents/{doc_id}/payments", body, key=self.key)
             if self.answered(reply, code, 201):
+                relief, base = doc.relief(amount), money(amount * rate)
+                assert (reply.json["settledBase"], reply.json["baseAmount"]) == (relief, base), reply.json
                 doc.paid += amount
+                doc.base_paid += relief
                 # customers pay in, suppliers are paid out; a credit note's refund turns it round
                 self.recorded(reply, doc_id, amount, doc.date, method,
-                              (doc.type in RECEIVABLE) != (doc.type in CREDIT_NOTES))
+                              (doc.type in RECEIVABLE) != (doc.type in CREDIT_NOTES), base=base, relief=relief)
 
         @initialize(data=st.data())
         def orders_with_advances(self, data):
@@ -723,6 +771,7 @@ def test_documents_stay_consistent(api, table):
                 assert order is not None
                 taken = min(available, doc.pending) if amount is None else amount
                 doc.paid += taken
+                doc.base_paid += taken
                 order.applied += taken
                 self.recorded(reply, doc_id, taken, date, None, doc.type in RECEIVABLE, source=doc.source)
 
@@ -757,6 +806,7 @@ def test_documents_stay_consistent(api, table):
                     doc.advances -= payment.amount
                 else:
                     doc.paid -= payment.amount
+                    doc.base_paid -= payment.relief
                 if payment.source is not None:
                     self.docs[payment.source].applied -= payment.amount
                 self.paid_by_method(payment, -1)
@@ -873,11 +923,12 @@ def test_documents_stay_consistent(api, table):
         def check_balance(self, partner: dict) -> None:
             partner_id = partner["id"]
             open_docs = self.listed(f"/documents?businessPartnerId={partner_id}&status=confirmed", "documents")
-            owed = sum((d["pending"] * RECEIVABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
-            owes = sum((d["pending"] * PAYABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
+            # in lempiras: a dollar document at its rate
+            owed = sum((d["basePending"] * RECEIVABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
+            owes = sum((d["basePending"] * PAYABLE.get(d["type"], 0) for d in open_docs), Decimal("0"))
             model = [d for d in self.docs.values() if d.partner == partner_id and d.status == "confirmed"]
-            model_owed = sum((d.pending * RECEIVABLE.get(d.type, 0) for d in model), Decimal("0"))
-            model_owes = sum((d.pending * PAYABLE.get(d.type, 0) for d in model), Decimal("0"))
+            model_owed = sum((d.base_pending * RECEIVABLE.get(d.type, 0) for d in model), Decimal("0"))
+            model_owes = sum((d.base_pending * PAYABLE.get(d.type, 0) for d in model), Decimal("0"))
             assert partner["receivableBalance"] == owed == model_owed, (partner, owed, model_owed)
             assert partner["payableBalance"] == owes == model_owes, (partner, owes, model_owes)
 
@@ -934,9 +985,13 @@ def test_documents_stay_consistent(api, table):
                 assert accounts[bank]["isActive"] is (bank not in self.inactive), accounts[bank]
                 assert balance == opening + signed == self.bank_balance[bank], (bank, balance, signed)
                 assert books[ledger] == balance - opening, (ledger, books[ledger], balance)
-            cash = sum((p.amount if p.money_in else -p.amount for p in self.payments.values()
+            cash = sum((p.base if p.money_in else -p.base for p in self.payments.values()
                         if p.method is not None and METHODS[p.method][1] is None), Decimal("0"))
             assert books["110101"] == cash, (books["110101"], cash)
+            # exchange differences: money in above what the books carried (or out below) is a gain
+            gains = sum(((p.base - p.relief) if p.money_in else (p.relief - p.base) for p in self.payments.values()),
+                        Decimal("0"))
+            assert books["4202"] - books["6303"] == gains, (books["4202"], books["6303"], gains)
 
         @invariant()
         def paid_within_total(self):

@@ -259,6 +259,10 @@ class DocumentListItem(ResponseModel):
     date: str
     total: Decimal
     pending: Decimal
+    currency: Optional[str] = None
+    exchange_rate: Decimal = Field(default=Decimal(1), description="company currency per unit of `currency`")
+    base_total: Optional[Decimal] = Field(None, description="the total in the company's currency")
+    base_pending: Optional[Decimal] = Field(None, description="what is pending, in the company's currency")
     status: str
     created_at: str
 
