@@ -1,5 +1,6 @@
-"""A hypothesis state machine over manual entries and periods (create draft or posted, post,
-reverse, close, reopen), through the API. After every step: each entry balances, the trial
+"""A hypothesis state machine over manual entries, periods and the year (create draft or posted,
+post, reverse, close, reopen; the year 2026 closed into retained earnings and reopened), through
+the API. After every step: each entry balances, the trial
 balance's debits equal its credits, each ledger's closing balance is the account's balance in
 the trial balance, and both equal what a plain model of the books says. Writes dated in a closed
 period must be refused, every other valid write accepted."""
@@ -19,6 +20,7 @@ DATES = [f"2026-{month:02d}-{day:02d}" for month in (10, 11, 12) for day in (1, 
 PERIODS = (("Octubre", "2026-10-01", "2026-10-31"), ("Noviembre", "2026-11-01", "2026-11-30"),
            ("Diciembre", "2026-12-01", "2026-12-31"))
 CODES = [code for code, _, _ in SMALL_CHART]
+RESULT_CODES = [code for code, _, account_type in SMALL_CHART if account_type in ("income", "cost", "expense")]
 TYPES = {code: account_type for code, _, account_type in SMALL_CHART}
 AMOUNTS = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("5000"), places=2)
 END = "2026-12-31"
@@ -33,17 +35,20 @@ def test_books_stay_consistent(api, table):
             number = next(_companies)
             self.company = make_company(table, f"Empresa {number}", f"owner{number}@books.hn")
             self.key = self.company.api_key
-            self.books = Books(api, self.company, full=False)
+            # retained earnings: the capital account, for a small chart
+            self.books = Books(api, self.company, full=False, rules=(("retained_earnings", None, "3101"),))
             self.period_ids = []
             for name, start, end in PERIODS:
                 reply = api.post("/accounting-periods", {"name": name, "startDate": start, "endDate": end},
                                  key=self.key)
                 self.period_ids.append(reply.json["id"])
             self.closed: set[int] = set()
+            self.year_closed = False
+            self.closing_ids: list[int] = []
             self.entries: dict[int, dict] = {}   # id -> {date, status, lines: [(code, debit, credit)]}
 
         def is_closed(self, date: str) -> bool:
-            return any(PERIODS[i][1] <= date <= PERIODS[i][2] for i in self.closed)
+            return self.year_closed or any(PERIODS[i][1] <= date <= PERIODS[i][2] for i in self.closed)
 
         def expect(self, reply, status: int, date: str):
             if self.is_closed(date):
@@ -86,8 +91,11 @@ def test_books_stay_consistent(api, table):
         def reverse(self, data):
             entry_id = data.draw(st.sampled_from(sorted(i for i, e in self.entries.items() if e["status"] == "posted")))
             entry = self.entries[entry_id]
-            date = data.draw(st.sampled_from([d for d in DATES if d >= entry["date"]]))
+            date = data.draw(st.sampled_from([d for d in DATES if d >= entry["date"]] or [entry["date"]]))
             reply = api.post(f"/journal-entries/{entry_id}/reverse", {"date": date}, key=self.key)
+            if entry.get("automatic"):   # the year's closing entries go only by reopening the year
+                assert reply.status == 400 and reply.json["code"] == "AUTOMATIC_ENTRY", reply.text
+                return
             if self.expect(reply, 201, date):
                 entry["status"] = "reversed"
                 self.entries[reply.json["id"]] = {"date": date, "status": "posted",
@@ -99,6 +107,42 @@ def test_books_stay_consistent(api, table):
             reply = api.post(f"/accounting-periods/{self.period_ids[index]}/{action}", key=self.key)
             assert reply.status == 200, reply.text
             self.closed ^= {index}
+
+        @rule()
+        def close_or_reopen_year(self):
+            """2026 closed: its revenue and expenses to retained earnings on 31 December, and no
+            write dated in it accepted; or reopened: the closing entry reversed that day."""
+            if not self.year_closed:
+                reply = api.post("/fiscal-years/2026/close", {}, key=self.key)
+                assert reply.status == 200 and reply.json["status"] == "closed", reply.text
+                totals = {code: [Decimal("0"), Decimal("0")] for code in RESULT_CODES}
+                for entry in self.entries.values():
+                    if entry["status"] != "draft":
+                        for code, debit, credit in entry["lines"]:
+                            if code in totals:
+                                totals[code][0] += debit
+                                totals[code][1] += credit
+                nets = {code: debit - credit for code, (debit, credit) in totals.items() if debit != credit}
+                new_ids = reply.json["closingEntryIds"][len(self.closing_ids):]
+                assert len(new_ids) == (1 if nets else 0), reply.json
+                if nets:
+                    result = sum(nets.values(), Decimal("0"))
+                    lines = [(code, max(-net, Decimal("0")), max(net, Decimal("0"))) for code, net in nets.items()]
+                    if result:
+                        lines.append(("3101", max(result, Decimal("0")), max(-result, Decimal("0"))))
+                    self.entries[new_ids[0]] = {"date": END, "status": "posted", "lines": lines, "automatic": True}
+                    self.closing_ids += new_ids
+            else:
+                reply = api.post("/fiscal-years/2026/reopen", {}, key=self.key)
+                assert reply.status == 200 and reply.json["status"] == "open", reply.text
+                for closing_id in self.closing_ids:
+                    closing = self.entries[closing_id]
+                    if closing["status"] == "posted":
+                        closing["status"] = "reversed"
+                        reversal = api.get(f"/journal-entries/{closing_id}", key=self.key).json["reversedBy"]
+                        self.entries[reversal] = {"date": END, "status": "posted", "automatic": True,
+                                                  "lines": [(c, cr, d) for c, d, cr in closing["lines"]]}
+            self.year_closed = not self.year_closed
 
         @invariant()
         def books_agree(self):

@@ -143,7 +143,9 @@ def test_a_consumer_needs_no_id_below_1095_dollars_and_the_format_refuses_it_abo
 
 
 def test_the_format_lists_every_problem_it_finds(shop, table):
+    # lempiras in a dollar company: at a rate (US dollars per lempira), but a DTE is in dollars
     refused = shop.api.post("/documents", {"type": "01", "businessPartnerId": shop.customer, "currency": "HNL",
+                                           "exchangeRate": "0.0405",
                                            "lines": [{"productId": shop.service, "quantity": 10, "unitPrice": 100}]},
                             key=shop.key)
     assert refused.status == 400
