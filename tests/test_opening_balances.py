@@ -117,3 +117,19 @@ def test_an_opening_balance_entered_by_mistake_is_cancelled_while_unpaid(shop):
     assert cancelled["status"] == "cancelled"
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == 0
     assert (shop.balance("110201"), shop.balance("3401"), shop.balance("110101")) == (0, 0, 0)
+
+
+def test_opening_balances_are_listed_by_their_type(api, shop):
+    opening(shop, shop.customer, date="2026-10-31", amount="100.00")
+    opening(shop, shop.supplier, date="2026-10-31", amount="40.00")
+    for doc_type, partner in (("900", shop.customer), ("901", shop.supplier)):
+        listed = api.get(f"/documents?type={doc_type}", key=shop.key).json
+        assert (listed["total"], [d["businessPartnerId"] for d in listed["documents"]]) == (1, [partner])
+
+
+def test_the_list_filter_knows_every_document_type():
+    from typing import get_args
+
+    from chalicelib.domain.documents import KINDS
+    from chalicelib.models.documents import ListedDocumentType
+    assert sorted(get_args(ListedDocumentType)) == sorted(KINDS)

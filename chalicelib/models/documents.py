@@ -271,8 +271,14 @@ class DocumentList(ListEnvelope):
     documents: List[DocumentListItem]
 
 
+# a list also finds the opening balances (900 a customer's, 901 a supplier's), which only
+# POST /business-partners/{id}/opening-balance makes
+ListedDocumentType = Literal["01", "06", "07", "100", "101", "112", "113", "103", "104", "105", "106", "102", "11",
+                             "05", "900", "901"]
+
+
 class DocumentListQuery(ListQuery):
-    type: Optional[DocumentType] = None
+    type: Optional[ListedDocumentType] = None
     status: Optional[DocumentStatus] = None
     start_date: Optional[Date] = None
     end_date: Optional[Date] = None
