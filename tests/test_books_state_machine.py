@@ -177,4 +177,4 @@ def test_books_stay_consistent(api, table):
             return {code: natural_balance(TYPES[code], *totals[code]) for code in CODES}
 
     run_state_machine_as_test(BooksMachine, settings=settings(
-        max_examples=10, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck)))
+        max_examples=8, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck)))

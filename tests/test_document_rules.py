@@ -893,3 +893,15 @@ def test_bad_fiscal_and_warehouse_bodies_are_json_4xx_naming_the_field(api, comp
     assert api.get("/branch", key=key).json["total"] == 2
     assert api.get("/warehouses", key=key).json["total"] == 2
     assert api.get(f"/cai/{rng.json['id']}", key=key).json == rng.json
+
+
+def test_a_draft_with_cancelled_advances_on_record_is_cancelled_not_deleted(api, table, shop, company_a):
+    cash = shop.created("/payments/methods", {"name": "Efectivo"})
+    order = shop.document("101")
+    advance = shop.api.post(f"/payments/documents/{order['id']}/payments", {"paymentMethodId": cash["id"], "amount": 5},
+                            key=shop.key).json
+    shop.api.post(f"/payments/documents/{order['id']}/payments/{advance['id']}/cancel", {"reason": "error"},
+                  key=shop.key)
+    cookie = api.login(company_a.email)
+    refused(api.delete(f"/documents/{order['id']}", cookie=cookie, origin=ORIGIN), 400, "DOCUMENT_HAS_PAYMENTS")
+    assert shop.action(order["id"], "cancel")["status"] == "cancelled"

@@ -1046,4 +1046,4 @@ def test_documents_stay_consistent(api, table):
             assert cai["nextNumber"] == len(invoices) + 1, cai
 
     run_state_machine_as_test(DocumentsMachine, settings=settings(
-        max_examples=10, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck)))
+        max_examples=8, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck)))

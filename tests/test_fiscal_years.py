@@ -186,3 +186,19 @@ def test_a_year_closing_while_entries_arrive_lets_none_slip_in(api, shop):
     after = balances(shop, "2025-12-31")
     assert "410101" not in after and after.get("3301", D(0)) == accepted
     assert api.post("/journal-entries", body, key=shop.key).json["code"] == "PERIOD_CLOSED"
+
+
+def test_an_inactive_account_to_close_is_refused_before_the_year_is_locked(api, shop):
+    travel = shop.created("/chart-of-accounts", {"code": "6250", "name": "Viáticos", "type": "expense"})["id"]
+    shop.books.accounts["6250"] = travel
+    shop.created("/journal-entries", {"date": "2025-04-01", "status": "posted", "lines": [     # 5.00 on 6250
+        {"chartOfAccountId": travel, "debit": "5.00", "credit": "0"},
+        {"chartOfAccountId": shop.books["110101"], "debit": "0", "credit": "5.00"}]})
+    assert api.put(f"/chart-of-accounts/{travel}", {"isActive": False}, key=shop.key).status == 200
+    refused = post(shop, "/fiscal-years/2025/close", 400)
+    assert refused["code"] == "INVALID_ACCOUNT" and "6250" in refused["message"], refused
+    # nothing locked: 2025 still takes postings
+    assert api.get("/fiscal-years/2025", key=shop.key).json["status"] == "open"
+    assert shop.document("01", [(shop.service, 1, 10)], date="2025-12-15")["status"] == "confirmed"
+    assert api.put(f"/chart-of-accounts/{travel}", {"isActive": True}, key=shop.key).status == 200
+    assert post(shop, "/fiscal-years/2025/close")["status"] == "closed"

@@ -239,3 +239,44 @@ def test_concurrent_refunds_of_one_credit_note_never_give_back_more_than_it_cred
     assert shop.balance("110101") == 0 and shop.balance("110201") == 0
     assert D(str(shop.get(note["id"])["pending"])) == 0
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == 0
+
+
+def test_the_isv_books_and_return_count_a_dollar_invoice_in_lempiras(shop):
+    shop.document("01", [(shop.service, 1, 100)], currency="USD", exchangeRate="24.50")
+    # the entry posted ISV 15.00 x 24.50 = 367.50 on 210201; the books and the return say the same
+    book = shop.api.get("/reports/sales-book?startDate=2026-11-01&endDate=2026-11-30", key=shop.key).json
+    row = book["rows"][0] if "rows" in book else book["documents"][0]
+    assert (D(str(row["taxed15"])), D(str(row["isv15"])), D(str(row["total"]))) == \
+           (D("2450.00"), D("367.50"), D("2817.50"))
+    summary = shop.api.get("/reports/isv-summary?month=2026-11", key=shop.key).json
+    assert D(str(summary["outputTax"])) == D("367.50") == shop.balance("210201")
+
+
+def test_a_dollar_purchase_whose_rounded_parts_leave_a_cent_is_booked_not_refused(shop):
+    # 10.07 + 15 % = 11.58; at 24.50: total 283.71, ISV 1.51 x 24.50 = 36.995 -> 37.00,
+    # goods 10.07 x 24.50 = 246.715 -> 246.72: 283.71 - 37.00 - 246.72 = -0.01 credited to expense
+    purchase = shop.document("103", [(shop.product, 1, D("10.07"))], currency="USD", exchangeRate="24.50")
+    assert shop.entry_lines(purchase["journalEntryId"]) == {
+        "110501": (D("246.72"), 0), "110401": (D("37.00"), 0), "5102": (0, D("0.01")), "210101": (0, D("283.71"))}
+    two = shop.created("/documents", {"type": "103", "businessPartnerId": shop.supplier, "date": "2026-11-02",
+                                      "currency": "USD", "exchangeRate": "24.50", "lines": [
+                                          {"productId": shop.product, "quantity": 1, "unitPrice": "10.01", "taxRate": 0},
+                                          {"productId": shop.product, "quantity": 1, "unitPrice": "10.01", "taxRate": 0}]})
+    # 20.02 x 24.50 = 490.49 shared 245.25 / 245.24 (10.01 x 24.50 = 245.245 each): stock and payable agree
+    assert shop.entry_lines(two["journalEntryId"]) == {"110501": (D("490.49"), 0), "210101": (0, D("490.49"))}
+
+
+def test_a_dollar_document_stored_before_rates_is_settled_as_it_was_booked(shop, table):
+    """Before currencies had rates a USD document was booked one to one: paying it now at the
+    day's rate would invent a gain; it is settled one to one too."""
+    from chalicelib.store import keys
+    rate(shop, "2026-11-02", "24.50")
+    old = shop.document("01", [(shop.service, 1, 100)], currency="USD")
+    key = keys.document(shop.company.company_id, old["id"])
+    table.client.update_item(TableName=table.name, Key={name: {"S": value} for name, value in key.items()},
+                             UpdateExpression="REMOVE exchangeRate, baseTotal, basePending")
+    cash = shop.created("/payments/methods", {"name": "Efectivo"})
+    paid = pay(shop, old["id"], paymentMethodId=cash["id"], amount="115.00")
+    assert (D(str(paid["exchangeRate"])), D(str(paid["baseAmount"])), D(str(paid["settledBase"]))) == \
+           (1, D("115.00"), D("115.00"))
+    assert shop.balance("4202") == 0 and shop.balance("6303") == 0

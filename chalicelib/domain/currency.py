@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_money
+from chalicelib.domain.costing import split
 
 
 def in_base(amount: Decimal, rate: Decimal) -> Decimal:
@@ -22,6 +23,20 @@ def base_total(document: Mapping[str, Any]) -> Decimal:
     """What the books carry for the document (documents made before currencies: its total)."""
     return Decimal(document["baseTotal"]) if document.get("baseTotal") is not None else \
         in_base(Decimal(document["total"]), rate_of(document))
+
+
+def lines_in_base(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The document's lines with their base and tax in the company's currency (the tax books):
+    the tax is what the entry posted (the tax total at the rate) and the bases what it left,
+    each shared over the lines to the cent."""
+    rate = rate_of(document)
+    lines = document["lines"]
+    if rate == 1 or not lines:
+        return lines
+    tax = in_base(Decimal(document["taxTotal"]), rate)
+    taxes = split(tax, [Decimal(line["tax"]) for line in lines])
+    bases = split(base_total(document) - tax, [Decimal(line["subtotal"]) for line in lines])
+    return [{**line, "subtotal": base, "tax": line_tax} for line, base, line_tax in zip(lines, bases, taxes, strict=True)]
 
 
 def base_pending(document: Mapping[str, Any]) -> Decimal:

@@ -231,8 +231,9 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
         if kind.balance < 0:
             movements = [swapped(movement) for movement in movements]
     elif kind.balance > 0:
+        # signed: in a foreign currency the rounded parts may leave a cent either way
         movements += [Movement("inventory", DEBIT, goods),
-                      Movement("expense", DEBIT, stocked_subtotal + other_subtotal - goods),
+                      signed_movement("expense", DEBIT, stocked_subtotal + other_subtotal - goods),
                       Movement("tax_purchases", DEBIT, tax),
                       Movement("payable", CREDIT, total)]
     elif kind.balance < 0:
@@ -240,7 +241,7 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
         movements += [Movement("payable", DEBIT, total),
                       Movement("inventory", CREDIT, goods),
                       signed_movement("cost_of_sales", CREDIT, credited - goods),
-                      Movement("expense", CREDIT, stocked_subtotal + other_subtotal - credited),
+                      signed_movement("expense", CREDIT, stocked_subtotal + other_subtotal - credited),
                       Movement("tax_purchases", CREDIT, tax)]
     if kind.sales and moves_stock and goods:
         cost_lines = [Movement("cost_of_sales", DEBIT, goods), Movement("inventory", CREDIT, goods)]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
-from chalicelib.domain import taxes
+from chalicelib.domain import currency, taxes
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import KINDS
 from chalicelib.domain.dte import CREDITO_FISCAL, DTE_TYPES, FACTURA
@@ -53,7 +53,7 @@ def _by_treatment(document: Mapping[str, Any]) -> dict[str, Decimal]:
     split = dict.fromkeys((taxes.EXEMPT, taxes.NON_SUBJECT, taxes.EXPORT, taxes.TAXED, "iva"), ZERO)
     if document["status"] == "cancelled":
         return split
-    for line in document["lines"]:
+    for line in currency.lines_in_base(document):   # in the company's currency
         treatment = taxes.treatment_of(line)
         split[taxes.EXEMPT if treatment == taxes.EXONERATED else treatment] += Decimal(line["subtotal"])
         split["iva"] += Decimal(line["tax"])

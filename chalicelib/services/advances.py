@@ -6,10 +6,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from chalicelib.domain import currency
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.services import exchange_rates
 from chalicelib.services.commands import Command
 from chalicelib.services.documents import (
     get_document,
@@ -61,7 +61,8 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
             raise ValidationFailed.for_field(other, "an advance is money: send paymentMethodId")
     if fields.get("paymentMethodId") is None:
         raise ValidationFailed.for_field("paymentMethodId", "required: an advance is paid by a payment method")
-    if currency.rate_of(order) != 1:
+    own = exchange_rates.company_currency(exchange_rates.company_of(table, company_id))
+    if (order.get("currency") or own) != own:
         raise PaymentRefused(f"Advances are taken in the company's currency; this {kind.name.lower()} is in "
                              f"{order.get('currency')}: invoice it and pay the invoice.", code="DOCUMENT_NOT_PAYABLE")
     method = active_method(table, company_id, fields)

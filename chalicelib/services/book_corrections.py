@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib.domain import tax_books
+from chalicelib.domain import currency, tax_books
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
@@ -25,7 +25,9 @@ def record_reversal(transaction: Transaction, company_id: int, document: dict[st
         return
     document_id, version = int(document["id"]), int(document["version"])
     kept = {name: document[name] for name in _KEPT if document.get(name) is not None}
-    kept["lines"] = tax_books.condensed_lines(document["lines"])
+    # kept in the company's currency, as the books read them (no rate: already converted)
+    kept["lines"] = tax_books.condensed_lines(currency.lines_in_base(document))
+    kept["total"] = currency.base_total(document)
     for role, status, date in (("booked", CONFIRMED, document["date"]),
                                ("reversal", tax_books.REVERSAL, reversal_date)):
         transaction.put_new({**keys.book_correction(company_id, document_id, version, role),

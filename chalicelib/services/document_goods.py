@@ -75,13 +75,16 @@ def _incoming_values(context: Context, document: dict[str, Any], moves: list[dic
         left = _unit_costs_out(context.source or {})
         return {move["line"]: round_money(abs(Decimal(move["quantity"])) * left.get(
             int(move["productId"]), context_average(context, int(move["productId"])))) for move in moves}
-    # stock is valued in the company's currency: a purchase in another comes in at its rate
+    # stock is valued in the company's currency: a purchase in another comes in at its rate, the
+    # stocked lines together converted once and shared to the cent (the entry's figure exactly)
     rate = currency.rate_of(document)
-    values = {move["line"]: currency.in_base(Decimal(lines[move["line"]]["subtotal"]), rate) for move in moves}
+    subtotals = [Decimal(lines[move["line"]]["subtotal"]) for move in moves]
+    shares = costing.split(currency.in_base(sum(subtotals, ZERO), rate), subtotals)
+    values = {move["line"]: share for move, share in zip(moves, shares, strict=True)}
     if context.kind.code == rules.IMPORT and moves:
         stocked = {move["line"] for move in moves}
-        landed = sum((currency.in_base(Decimal(line["subtotal"]), rate) for i, line in enumerate(lines)
-                      if i not in stocked), ZERO)
+        landed = currency.in_base(sum((Decimal(line["subtotal"]) for i, line in enumerate(lines) if i not in stocked),
+                                      ZERO), rate)
         weights = [values[move["line"]] for move in moves]
         if sum(weights, ZERO) == 0:
             weights = [abs(Decimal(move["quantity"])) for move in moves]

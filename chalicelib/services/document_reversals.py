@@ -27,6 +27,7 @@ from chalicelib.services.documents import (
     move_partner_balance,
     now_fields,
 )
+from chalicelib.services.payment_records import PAYMENT_PREFIX
 from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.services.stock_moves import StockWrites
 from chalicelib.store import keys
@@ -182,6 +183,11 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
         raise rules.DocumentStateError("Only a draft can be deleted; cancel or credit a confirmed document.",
                                        code="DOCUMENT_NOT_DELETABLE")
     _check_no_advances(document)
+    payments, _ = command.table.query(partition=("PK", keys.document(command.company_id, document_id)["PK"]),
+                                      sort_prefix=("SK", PAYMENT_PREFIX), limit=1, consistent=True)
+    if payments:  # cancelled advances stay on record with their bank transactions: so does the draft
+        raise rules.DocumentStateError("The draft has payments on record (cancelled ones too); cancel it instead.",
+                                       code="DOCUMENT_HAS_PAYMENTS")
     context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
     plan = Plan(context, command.transaction(), JournalWrites(command.company_id),
                 StockWrites(command.company_id, True))

@@ -15,7 +15,7 @@ from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
-from chalicelib.services import book_corrections, document_goods, dte, fiscal, partner_ledger
+from chalicelib.services import book_corrections, document_goods, dte, exchange_rates, fiscal, partner_ledger
 from chalicelib.services.commands import Command
 from chalicelib.services.document_content import (
     Context,
@@ -442,6 +442,10 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     plan = Plan.start(command, context)
     plan.count(document, -1)
     confirmed = now_fields(document)
+    if confirmed.get("exchangeRate") is None:  # a draft saved before currencies had rates
+        rate = exchange_rates.rate_for(command.table, context.company, confirmed.get("currency"), confirmed["date"],
+                                       None)
+        confirmed.update(exchangeRate=rate, baseTotal=currency.in_base(Decimal(confirmed["total"]), rate))
     confirmed.update(_confirm(plan, confirmed))
     plan.count(confirmed, 1)
     emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)

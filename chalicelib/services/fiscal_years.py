@@ -17,10 +17,10 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
-from chalicelib.errors import ApiError, NotFound
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.services import chart
 from chalicelib.services.commands import Command
-from chalicelib.services.posting import JournalWrites, Source, get_entry, load_rules, month_balance
+from chalicelib.services.posting import INVALID_ACCOUNT, JournalWrites, Source, get_entry, load_rules, month_balance
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -74,8 +74,8 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
     result_accounts = {int(a["id"]): a for a in chart.all_accounts(table, company_id) if a["type"] in RESULT_TYPES}
     rules = load_rules(table, company_id)
     if state["status"] == OPEN:
-        if _result_left(table, company_id, name, result_accounts):  # refused before the year is locked
-            accounting.resolve_rule(rules, "retained_earnings", None)
+        _check_closable(table, company_id, rules, _result_left(table, company_id, name, result_accounts),
+                        result_accounts)
         if _earlier_result_left(table, company_id, name, result_accounts):
             raise FiscalYearRefused(f"An earlier year's revenue and expenses were never closed: close that year "
                                     f"before {year}.", code="FISCAL_YEAR_ORDER")
@@ -121,6 +121,23 @@ def _result_left(table: Table, company_id: int, year: str,
         if debit != credit:
             left.append((account_id, debit - credit))
     return left
+
+
+def _check_closable(table: Table, company_id: int, rules: list[Any], left: list[tuple[int, Decimal]],
+                    result_accounts: dict[int, dict[str, Any]]) -> None:
+    """What would stop the closing entry, refused before the year is locked: no retained-earnings
+    rule, or an inactive account among those it posts to."""
+    if not left:
+        return
+    retained = accounting.resolve_rule(rules, "retained_earnings", None).account_id
+    accounts = {**result_accounts, retained: chart.get_account(table, company_id, retained)}
+    inactive = [accounts[account_id] for account_id in [*(a for a, _ in left), retained]
+                if not accounts[account_id].get("isActive", True)]
+    if inactive:
+        raise ValidationFailed(
+            f"Account {inactive[0]['code']} is inactive: the closing entry posts to it. Activate it to close the year.",
+            code=INVALID_ACCOUNT, details=[{"field": "chartOfAccountId", "message": f"account {a['code']} is inactive"}
+                                           for a in inactive])
 
 
 def _earlier_result_left(table: Table, company_id: int, year: str, result_accounts: dict[int, dict[str, Any]]) -> bool:

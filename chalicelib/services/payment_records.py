@@ -132,8 +132,10 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
     if account is not None and account.get("currency") != document.get("currency"):
         raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {account.get('currency')}, "
                                                             f"the document in {document.get('currency')}")
+    # a document stored before currencies had a rate was booked one to one: it is settled so
     rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, company_id), document.get("currency"),
-                                   payment["paymentDate"], fields.get("exchangeRate"))
+                                   payment["paymentDate"], fields.get("exchangeRate")) \
+        if document.get("exchangeRate") is not None else Decimal(1)
     money = currency.in_base(amount, rate)
     payment.update(exchangeRate=rate, baseAmount=money)
     # the method's state as read decides: a change meanwhile re-runs
