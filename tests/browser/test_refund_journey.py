@@ -87,6 +87,7 @@ def test_drafts_are_cancelled_or_deleted_and_a_delivery_takes_an_advance(console
     partner = customer(base, key, tag)
     declined = document(base, key, "100", partner["id"], 1, 100, reference=f"COT-A-{tag}")
     dropped = document(base, key, "100", partner["id"], 2, 50, reference=f"COT-B-{tag}")
+    spare = document(base, key, "100", partner["id"], 1, 30, reference=f"COT-C-{tag}")
     delivery = document(base, key, "112", partner["id"], 1, 40)                      # 40 + 6 = 46.00
     assert declined["status"] == dropped["status"] == "draft" and delivery["status"] == "confirmed"
 
@@ -125,7 +126,8 @@ def test_drafts_are_cancelled_or_deleted_and_a_delivery_takes_an_advance(console
     held = api_call(base, "GET", f"/documents/{declined['id']}", key)[2]
     assert (held["status"], held["cancelReason"], held["journalEntryId"]) == ("cancelled", "El cliente no aceptó", None)
 
-    # a quote holding an advance: deletion refused, in the API's words; deleted once it is cancelled
+    # a quote holding an advance: deletion refused, in the API's words; once the advance is
+    # cancelled it stays on record, so the quote is cancelled rather than deleted
     console.goto(f"/documents/{dropped['id']}")
     page.click(".page-header button:has-text('Registrar anticipo')")
     dialog = page.locator("dialog")
@@ -150,10 +152,24 @@ def test_drafts_are_cancelled_or_deleted_and_a_delivery_takes_an_advance(console
     page.wait_for_function("() => Number(document.querySelector('#doc-advances')?.dataset.amount) === 0")
     console.wait_loaded()
     page.click(".page-header button:has-text('Eliminar')")
+    console.confirm()
+    page.wait_for_selector(".toast-error:has-text('on record')")
+    assert api_call(base, "GET", f"/documents/{dropped['id']}", key)[0] == 200
+    page.click(".page-header button:has-text('Cancelar')")
+    dialog = page.locator("dialog")
+    dialog.locator("#f-reason").fill("Desistió")
+    dialog.locator("button[type=submit]").click()
+    dialog.wait_for(state="detached")
+    page.wait_for_selector(".facts .badge-cancelled")
+    console.wait_loaded()
+
+    # a draft that never took money is deleted, and the page goes back to the list
+    console.goto(f"/documents/{spare['id']}")
+    page.click(".page-header button:has-text('Eliminar')")
     console.shot("delete-confirm", full_page=False)
     console.confirm()
     page.wait_for_function("() => location.hash === '#/documents'")
     console.wait_loaded()
     console.shot("documents-after-delete")
-    assert api_call(base, "GET", f"/documents/{dropped['id']}", key)[0] == 404
+    assert api_call(base, "GET", f"/documents/{spare['id']}", key)[0] == 404
     assert not console.errors
