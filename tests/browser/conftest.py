@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,27 @@ def all_items(base: str, key: str, path: str, field: str) -> list[dict]:
 
 def account_id(base: str, key: str, code: str) -> int:
     return next(a["id"] for a in all_items(base, key, "/chart-of-accounts", "accounts") if a["code"] == code)
+
+
+def amount(text: str) -> float:
+    """'L 1,250.50', '-L 25.00' or 'USD 115.00' -> the number."""
+    return float(re.sub(r"[^\d.-]", "", text))
+
+
+@contextmanager
+def fresh_company(console, demo, name: str):
+    """A new Honduran company with the standard chart (its accounts and rules), the console
+    switched to it; the demo company again afterwards (the demo owner's next login opens it, and
+    other tests share it)."""
+    console.login_to_company(demo["email"], demo["password"], demo["companyId"])
+    status, _, company = console.as_session("POST", "/companies", {"name": name, "country": "HN"})
+    assert status == 201, company
+    try:
+        console.page.reload()
+        console.wait_loaded()
+        console.switch_company(company["id"])
+        status, _, imported = console.as_session("POST", "/chart-of-accounts/import-default")
+        assert status in (200, 201), imported
+        yield company
+    finally:
+        console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 import uuid
-from contextlib import contextmanager
 from decimal import Decimal
 
+from tests.browser.conftest import fresh_company
 from tests.browser.test_year_close_journey import account_ids
 
 CAI_CODE = "F1E2D3-C4B5A6-0F1E2D-3C4B5A-6F7E8D-9C"
@@ -23,22 +23,6 @@ def amount(text: str) -> Decimal:
     return Decimal(re.sub(r"[^\d.-]", "", text))
 
 
-@contextmanager
-def fresh_company(console, demo, tag: str):
-    """A new lempira company with the standard chart, the console switched to it; the demo company
-    again afterwards (other tests share it)."""
-    console.login_to_company(demo["email"], demo["password"], demo["companyId"])
-    status, _, company = console.as_session("POST", "/companies", {"name": f"Divisas {tag} S.A.", "country": "HN"})
-    assert status == 201, company
-    try:
-        console.page.reload()
-        console.wait_loaded()
-        console.switch_company(company["id"])
-        status, _, imported = console.as_session("POST", "/chart-of-accounts/import-default")
-        assert status in (200, 201), imported
-        yield company
-    finally:
-        console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
 
 
 def shot(console, name: str) -> None:
@@ -56,7 +40,7 @@ def created(console, path: str, body: dict) -> dict:
 def test_a_dollar_invoice_paid_at_another_rate(console, demo, stack):
     tag = uuid.uuid4().hex[:6]
     page = console.page
-    with fresh_company(console, demo, tag):
+    with fresh_company(console, demo, f"Divisas {tag} S.A."):
         accounts = account_ids(console)
         created(console, "/cai", {"cai": CAI_CODE, "branchId": 1, "emissionPoint": "001", "documentType": "01",
                                   "rangeStart": 1, "rangeEnd": 500, "deadline": "2099-12-31"})

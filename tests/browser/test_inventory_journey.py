@@ -5,33 +5,10 @@ the inventory account, downloaded as CSV, XLSX and PDF; the product's average co
 second journey counts 27 products: two adjustments (25 changed lines at most each)."""
 from __future__ import annotations
 
-import re
 import uuid
-from contextlib import contextmanager
 from pathlib import Path
 
-
-def amount(text: str) -> float:
-    """'L 1,250.50' or '-L 25.00' -> the number."""
-    return float(re.sub(r"[^\d.-]", "", text))
-
-
-@contextmanager
-def fresh_company(console, demo, tag: str):
-    """A new company with the standard chart (and so the inventory rules), the console switched to
-    it; the demo company again afterwards (the demo owner's next login opens it)."""
-    console.login_to_company(demo["email"], demo["password"], demo["companyId"])
-    status, _, company = console.as_session("POST", "/companies", {"name": f"Inventarios {tag} S.A.", "country": "HN"})
-    assert status == 201, company
-    try:
-        console.page.reload()
-        console.wait_loaded()
-        console.switch_company(company["id"])
-        status, _, imported = console.as_session("POST", "/chart-of-accounts/import-default")
-        assert status in (200, 201), imported
-        yield company
-    finally:
-        console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
+from tests.browser.conftest import amount, fresh_company
 
 
 def stocked_product(console, code: str, name: str, cost: float = 10) -> dict:
@@ -43,7 +20,7 @@ def stocked_product(console, code: str, name: str, cost: float = 10) -> dict:
 
 def test_opening_stock_count_transfer_and_valuation(console, demo, stack):
     tag = uuid.uuid4().hex[:6]
-    with fresh_company(console, demo, tag):
+    with fresh_company(console, demo, f"Inventarios {tag} S.A."):
         journey(console, stocked_product(console, f"CAF-{tag}", "Café molido 1 lb"), tag)
     assert not console.errors
 
@@ -52,7 +29,7 @@ def test_a_long_count_is_sent_in_adjustments_of_25_changed_lines(console, demo, 
     """27 products counted where the books hold none: two adjustments (25 lines, then 2), as the
     API refuses more changed lines in one (DOCUMENT_TOO_LARGE); the pages also render in English."""
     page, tag = console.page, uuid.uuid4().hex[:6]
-    with fresh_company(console, demo, tag):
+    with fresh_company(console, demo, f"Inventarios {tag} S.A."):
         products = [stocked_product(console, f"G{index:02d}-{tag}", f"Galleta {index:02d}", cost=2)
                     for index in range(27)]
         console.goto("/inventory/count")

@@ -5,15 +5,10 @@ reason, another is refused deletion while it holds an advance (the API's words s
 once that advance is cancelled."""
 from __future__ import annotations
 
-import re
 import uuid
 
-from tests.browser.conftest import api_call
+from tests.browser.conftest import amount, api_call
 from tests.browser.test_sales_journey import ensure_sales_setup
-
-
-def amount(text: str) -> float:
-    return float(re.sub(r"[^\d.-]", "", text))
 
 
 def created(base: str, key: str, path: str, body: dict) -> dict:

@@ -7,32 +7,9 @@ services, closed on the periods page (its closing entry takes the income to reta
 and reopened (the entry reversed)."""
 from __future__ import annotations
 
-import re
 import uuid
-from contextlib import contextmanager
 
-
-def amount(text: str) -> float:
-    """'L 1,250.50' -> the number."""
-    return float(re.sub(r"[^\d.-]", "", text))
-
-
-@contextmanager
-def fresh_company(console, demo, tag: str):
-    """A new company with the standard chart, the console switched to it; the demo company again
-    afterwards (the demo owner's next login opens it, and other tests share it)."""
-    console.login_to_company(demo["email"], demo["password"], demo["companyId"])
-    status, _, company = console.as_session("POST", "/companies", {"name": f"Cierre {tag} S.A.", "country": "HN"})
-    assert status == 201, company
-    try:
-        console.page.reload()
-        console.wait_loaded()
-        console.switch_company(company["id"])
-        status, _, imported = console.as_session("POST", "/chart-of-accounts/import-default")
-        assert status in (200, 201), imported
-        yield company
-    finally:
-        console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
+from tests.browser.conftest import amount, fresh_company
 
 
 def account_ids(console) -> dict[str, int]:
@@ -49,7 +26,7 @@ def account_ids(console) -> dict[str, int]:
 
 def test_opening_balance_then_the_year_closed_and_reopened(console, demo, stack):
     tag = uuid.uuid4().hex[:6]
-    with fresh_company(console, demo, tag):
+    with fresh_company(console, demo, f"Cierre {tag} S.A."):
         accounts = account_ids(console)
         rules = console.as_session("GET", "/account-determination-rules?limit=100")[2]["rules"]
         assert any(r["operationType"] == "retained_earnings" and r["chartOfAccountId"] == accounts["3301"]
