@@ -17,6 +17,7 @@ from chalicelib.events import outbox
 from chalicelib.services import book_corrections, document_goods
 from chalicelib.services.commands import Command
 from chalicelib.services.document_content import Context, today
+from chalicelib.services.document_partners import move_partner_balance
 from chalicelib.services.documents import (
     Plan,
     commit,
@@ -24,7 +25,6 @@ from chalicelib.services.documents import (
     emit,
     get_document,
     load_existing,
-    move_partner_balance,
     now_fields,
 )
 from chalicelib.services.payment_records import PAYMENT_PREFIX

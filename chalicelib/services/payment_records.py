@@ -16,7 +16,7 @@ from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services import accounts, banking, exchange_rates, partner_ledger, payment_setup
 from chalicelib.services.commands import Command
-from chalicelib.services.documents import (
+from chalicelib.services.document_partners import (
     currency_details,
     open_count_attribute,
     open_document_item,
