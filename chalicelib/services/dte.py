@@ -174,7 +174,8 @@ def transmit_confirmed(table: Table, company: dict[str, Any], document: dict[str
         return document
     try:
         changes = _transmit(table, company, document, transmitter or configured_transmitter(table, REQUEST_ATTEMPTS))
-    except Exception:  # the confirmation stands; the retry sends it again
+    except Exception:  # the confirmation stands (answering 5xx for what committed would invite a
+        # duplicate); a bug building or signing the DTE is logged whole here and recorded nowhere
         logger.exception("DTE transmission not recorded; it stays pending",
                          extra={"companyId": company.get("id"), "documentId": document.get("id")})
         return document
@@ -255,9 +256,19 @@ def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
         result = DteResult(accepted=False, received_at=clock.now_iso(), observations=[
             "emitido antes del formato del Ministerio de Hacienda: no puede transmitirse"])
         return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
+    # Built and signed before the call and outside its `except`: what breaks here is a bug (or a
+    # key gone), not an authority that did not answer; it raises, nothing is recorded, and it never
+    # leads to contingency (that is for transmissions the authority did not receive).
     try:
-        result = transmitter.transmit(_submission(table, company, document))
-    except Exception as error:  # no answer (or no key to sign with yet): recorded, and sent again later
+        submission = _submission(table, company, document)
+    except dte_signing.SigningKeyMissing as error:  # the company's to fix: shown on its DTE
+        logger.warning("DTE not signed: the signing key is gone", extra={"companyId": company_id,
+                                                                         "documentId": document_id})
+        problem = error.message
+        return _record(table, company_id, document_id, lambda dte: rules.unanswered(dte, problem, clock.now_iso()))
+    try:
+        result = transmitter.transmit(submission)
+    except Exception as error:  # no answer: recorded, and sent again later
         logger.warning("DTE transmission got no answer", extra={"companyId": company_id, "documentId": document_id,
                                                                  "error": repr(error)})
         problem = "the tax authority did not answer"  # the details are logged, not shown to clients

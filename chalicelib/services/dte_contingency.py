@@ -70,7 +70,7 @@ def _company(table: Table, transmitter: DteTransmitter, company_id: int, documen
     if company is None:
         return 0, 0
     undeclared = [document for document in _pending(table, company_id, document_ids)
-                  if not document["dte"].get("contingency")]
+                  if not document["dte"].get("contingency") and _sendable(table, company, document)]
     declared = 0
     for start in range(0, len(undeclared), EVENT_SIZE):
         declared += _declare(table, company_id, undeclared[start:start + EVENT_SIZE])
@@ -80,6 +80,19 @@ def _company(table: Table, transmitter: DteTransmitter, company_id: int, documen
             events[document["dte"]["contingency"]["eventCodigo"]].append(document)
     reported = sum(_report(table, transmitter, company, codigo, documents) for codigo, documents in events.items())
     return declared, reported
+
+
+def _sendable(table: Table, company: dict[str, Any], document: dict[str, Any]) -> bool:
+    """Whether the DTE builds and signs. One that does not is late because of a bug here, not
+    because the authority was unavailable: declaring it would report a contingency that did not
+    happen, so it stays pending (logged, and counted by the overdue alarm) until the bug is fixed."""
+    try:
+        dte_signing.sign(table, int(company["id"]), dte_json.authority_document(document, dte_json.ambiente(company)))
+    except Exception:
+        logger.exception("DTE not built or signed; not declared in contingency, it stays pending",
+                         extra={"companyId": int(company["id"]), "documentId": int(document["id"])})
+        return False
+    return True
 
 
 def _pending(table: Table, company_id: int, document_ids: list[int]) -> list[dict[str, Any]]:

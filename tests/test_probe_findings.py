@@ -1,0 +1,77 @@
+"""Probe findings (issue 14): each fixed at its root, each with the test that showed it."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from chalicelib import clock
+from chalicelib.domain import dte_json
+from chalicelib.services import dte_signing
+from chalicelib.services.dte import retry_pending_dte
+from tests.documents_support import Shop
+from tests.dte_support import transmission
+
+# --- 1. a DTE that cannot be built or signed is a bug, not an authority that did not answer ---
+
+
+@pytest.fixture
+def sv(api, company_a) -> Shop:
+    return Shop(api, company_a, country="SV")
+
+
+BUILDER = dte_json.authority_document
+
+
+def _broken(*_args, **_kwargs):
+    raise KeyError("tipoDte")
+
+
+def test_a_dte_that_cannot_be_signed_is_not_recorded_as_unanswered(dte_authority, sv, table, monkeypatch):
+    sent = dte_authority.calls["/fesv/recepciondte"]
+    monkeypatch.setattr(dte_signing, "sign", _broken)
+    invoice = sv.document("01", [(sv.service, 2, 50)])  # the confirmation committed: it stands
+    dte = invoice["dte"]
+    assert invoice["status"] == "confirmed" and dte["status"] == "pending"
+    # no attempt recorded, no "did not answer": nothing was sent
+    assert dte["attempts"] == 0 and dte["lastError"] is None and dte["contingency"] is None
+    assert dte_authority.calls["/fesv/recepciondte"] == sent
+    assert transmission(table, sv.company.company_id, invoice["id"])["attempts"] == 0
+
+
+def test_a_dte_the_builder_breaks_on_stays_pending_and_never_goes_into_contingency(dte_authority, sv, table,
+                                                                                   monkeypatch):
+    start = clock.now()
+    monkeypatch.setattr(dte_signing, "sign", _broken)
+    invoice = sv.document("01", [(sv.service, 2, 50)])
+    monkeypatch.undo()
+    company_id = sv.company.company_id
+    monkeypatch.setattr(dte_json, "authority_document", _broken)
+
+    # the hourly run meets the bug: logged, the DTE left pending, no attempt recorded
+    monkeypatch.setattr(clock, "now", lambda: start + dt.timedelta(minutes=10))
+    assert retry_pending_dte(table, min_age_seconds=0) == {"pending": 1}
+    assert sv.get(invoice["id"])["dte"]["attempts"] == 0
+
+    # past the service's 20 hours: still not declared (the authority was never unavailable)
+    monkeypatch.setattr(clock, "now", lambda: start + dt.timedelta(hours=21))
+    assert "intoContingency" not in retry_pending_dte(table, min_age_seconds=0)
+    dte = sv.get(invoice["id"])["dte"]
+    assert dte["status"] == "pending" and dte["contingency"] is None and dte["attempts"] == 0
+    assert transmission(table, company_id, invoice["id"])["status"] == "pending"
+
+    # the bug fixed: late now, so it goes through contingency and is received
+    monkeypatch.setattr(dte_json, "authority_document", BUILDER)
+    monkeypatch.setattr(clock, "now", lambda: start + dt.timedelta(hours=22))
+    assert retry_pending_dte(table, min_age_seconds=0)["intoContingency"] == 1
+    assert sv.get(invoice["id"])["dte"]["contingency"]["type"] == 1
+
+
+def test_a_signing_key_gone_is_recorded_on_the_dte_as_such(dte_authority, sv, monkeypatch):
+    def gone(*_args, **_kwargs):
+        raise dte_signing.SigningKeyMissing("The company's DTE signing key is gone: upload it again.")
+
+    monkeypatch.setattr(dte_signing, "sign", gone)
+    dte = sv.document("01", [(sv.service, 2, 50)])["dte"]
+    assert dte["status"] == "pending" and dte["attempts"] == 1
+    assert dte["lastError"] == "The company's DTE signing key is gone: upload it again."
