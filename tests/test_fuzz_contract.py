@@ -185,9 +185,9 @@ LinkedCalls = SCHEMA.include(lambda ctx: (ctx.operation.method.upper(), ctx.oper
 
 
 def test_following_the_links_nothing_fails_or_breaks_the_schema(fuzzed):
-    """Any failure fails the test. The service's state grows with every call, so hypothesis may
-    find a replayed scenario taking another path (Flaky): then, as schemathesis's own runner
-    does, a new run starts, until the budget of calls is spent."""
+    """Any failure fails the test, even one its replay did not show again. The service's state
+    grows with every call, so hypothesis may find a replayed scenario taking another path: then,
+    as schemathesis's own runner does, a new run starts, until the budget of calls is spent."""
     base, key_headers, _ = fuzzed
     calls: list[str] = []
 
@@ -203,14 +203,49 @@ def test_following_the_links_nothing_fails_or_breaks_the_schema(fuzzed):
 
     budget = EXAMPLES * 5 * STATEFUL_STEPS
     for _ in range(20):
-        try:
-            Workflows.run(settings=hypothesis.settings(
-                max_examples=EXAMPLES * 5, stateful_step_count=STATEFUL_STEPS, deadline=None,
-                derandomize=SEED is None, suppress_health_check=list(HealthCheck), database=None,
-                phases=[hypothesis.Phase.generate]))
-        except hypothesis.errors.Flaky:
-            pass
+        run_tolerating_another_path(lambda: Workflows.run(settings=hypothesis.settings(
+            max_examples=EXAMPLES * 5, stateful_step_count=STATEFUL_STEPS, deadline=None,
+            derandomize=SEED is None, suppress_health_check=list(HealthCheck), database=None,
+            phases=[hypothesis.Phase.generate])))
         if len(calls) >= budget:
             break
     linked = [call for call in calls if "{" in call.split(" -> ")[0] and not call.endswith("404")]
     assert len(calls) >= budget and linked, (len(calls), calls[-5:])
+
+
+def run_tolerating_another_path(run) -> None:
+    """One stateful run. A failure seen once is a failure, though its replay passed: hypothesis
+    raises FlakyFailure (a Flaky), which fails the test with the 5xx or the failed check inside.
+    Only a replay that drew another scenario (the service's state grew meanwhile: another Flaky,
+    with no failure seen) is harmless, and the caller starts a new run."""
+    try:
+        run()
+    except hypothesis.errors.FlakyFailure:
+        raise
+    except hypothesis.errors.Flaky:
+        pass
+
+
+def test_a_failure_seen_once_is_reported_though_its_replay_passed():
+    """A 5xx (or a failed check) on one call and not on the replay is hypothesis's FlakyFailure,
+    a Flaky: it must fail the run, with the failure seen inside."""
+    seen = []
+
+    @hypothesis.given(st.integers())
+    @hypothesis.settings(database=None, derandomize=True, phases=[hypothesis.Phase.generate])
+    def calls(_value):
+        seen.append(_value)
+        if len(seen) == 1:
+            raise AssertionError("500 INTERNAL_ERROR on POST /documents")
+
+    with pytest.raises(hypothesis.errors.FlakyFailure) as raised:
+        run_tolerating_another_path(calls)
+    assert any("500 INTERNAL_ERROR" in str(error) for error in raised.value.exceptions)
+
+
+def test_a_replay_that_took_another_path_starts_a_new_run():
+    """The service's state grew meanwhile, so hypothesis's replay drew another scenario: no failure."""
+    def calls():
+        raise hypothesis.errors.FlakyStrategyDefinition("Inconsistent data generation!")
+
+    run_tolerating_another_path(calls)
