@@ -329,6 +329,10 @@ def test_rate_limit_per_key_when_enabled(api, company_a, company_b, settings_env
     assert api.get("/business-partners", key=company_b.api_key).status == 200
 
 
-def test_rate_limit_is_off_by_default(api, company_a):
+def test_rate_limit_is_off_by_default(api, company_a, settings_env, table):
+    # a limit of 2 that would refuse the third request, were the limiter on without being asked
+    settings_env(RATE_LIMIT_REQUESTS="2", RATE_LIMIT_WINDOW_SECONDS="3600")
     for _ in range(5):
         assert api.get("/business-partners", key=company_a.api_key).status == 200
+    windows, _ = table.query(partition=("PK", f"C#{company_a.company_id}#RATE"))
+    assert windows == []  # nothing counted either

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from chalicelib.store import keys
 
 THREADS = 8
@@ -98,7 +100,12 @@ def test_concurrent_postings_to_the_same_accounts_add_up(api, company_a):
     assert api.get("/journal-entries", key=company_a.api_key).json["total"] == len(ids)
 
 
-def test_a_period_closing_while_entries_arrive_lets_none_slip_in(api, company_a):
+@pytest.mark.parametrize("first", ["close", "entry"])
+def test_a_period_closing_while_an_entry_posts_lets_none_slip_in(api, company_a, monkeypatch, first):
+    """The race forced both ways: one request has read the period open and is held at its commit
+    while the other runs whole. An entry the close got ahead of is refused (its commit lost the
+    race, and run again it finds the period closed); an entry that got ahead of the close stays."""
+    from tests.race_support import hold_at_commit
     from tests.support import Books
     books = Books(api, company_a, full=False)
     november = api.post("/accounting-periods", {"name": "Nov", "startDate": "2026-11-01", "endDate": "2026-11-30"},
@@ -106,17 +113,22 @@ def test_a_period_closing_while_entries_arrive_lets_none_slip_in(api, company_a)
     body = {"date": "2026-11-05", "status": "posted", "lines": [
         {"chartOfAccountId": books["110101"], "debit": 1}, {"chartOfAccountId": books["410101"], "credit": 1}]}
 
-    def post(n):
-        if n == THREADS:
-            return "close", api.post(f"/accounting-periods/{november['id']}/close", key=company_a.api_key).status
+    def post():
         reply = api.post("/journal-entries", body, key=company_a.api_key)
-        return reply.json.get("code") if reply.status == 400 else reply.status, None
+        return reply.json.get("code") if reply.status == 400 else reply.status
 
-    with ThreadPoolExecutor(THREADS) as pool:
-        outcomes = list(pool.map(post, range(THREADS * 2)))
-    accepted = [o for o in outcomes if o[0] == 201]
-    assert ("close", 200) in outcomes
-    assert all(o[0] in (201, "PERIOD_CLOSED", "close") for o in outcomes)
-    # exactly the accepted entries are in the books, and nothing can be added once closed
-    assert books.ledger("110101")["closingBalance"] == len(accepted)
+    def close():
+        return api.post(f"/accounting-periods/{november['id']}/close", key=company_a.api_key).status
+
+    if first == "close":
+        race = hold_at_commit(monkeypatch, post, close)
+        entry, closed = race.held, race.other
+        assert race.lost == 1 and entry == "PERIOD_CLOSED"  # its commit failed: it raced, and lost
+    else:
+        race = hold_at_commit(monkeypatch, close, post)
+        closed, entry = race.held, race.other
+        assert entry == 201  # the close had read the period before the entry came
+    assert closed == 200
+    # exactly the accepted entry is in the books, and nothing can be added once closed
+    assert books.ledger("110101")["closingBalance"] == (1 if entry == 201 else 0)
     assert api.post("/journal-entries", body, key=company_a.api_key).json["code"] == "PERIOD_CLOSED"
