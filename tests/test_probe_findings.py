@@ -11,6 +11,8 @@ from chalicelib.services import dte_signing
 from chalicelib.services.dte import retry_pending_dte
 from tests.documents_support import Shop
 from tests.dte_support import transmission
+from tests.support import ORIGIN, PASSWORD
+from tests.users_support import accept, invite, mailed_token, remove, session_of
 
 # --- 1. a DTE that cannot be built or signed is a bug, not an authority that did not answer ---
 
@@ -75,3 +77,39 @@ def test_a_signing_key_gone_is_recorded_on_the_dte_as_such(dte_authority, sv, mo
     dte = sv.document("01", [(sv.service, 2, 50)])["dte"]
     assert dte["status"] == "pending" and dte["attempts"] == 1
     assert dte["lastError"] == "The company's DTE signing key is gone: upload it again."
+
+
+# --- 4. removing a user from company B ends only what they had in company B ---
+
+
+def test_withdrawing_an_invitation_in_another_company_ends_no_session(api, company_a, company_b, ses):
+    victim = api.login(company_a.email)  # a session in company A
+    other_owner = api.login(company_b.email)
+    invited = invite(api, other_owner, company_a.email, role="viewer")  # B knows the e-mail, nothing more
+    assert remove(api, other_owner, invited["id"]).status == 200
+    assert api.get("/auth/me", cookie=victim).status == 200
+    assert api.get("/business-partners", cookie=victim).status == 200
+
+
+def test_removal_from_one_company_ends_the_sessions_there_and_no_other(api, company_a, company_b, ses):
+    invited = invite(api, api.login(company_b.email), company_a.email, role="accountant")
+    in_b = session_of(accept(api, mailed_token(ses, company_a.email), PASSWORD))  # accepting logs into B
+    in_a = api.login(company_a.email)
+    me = api.get("/auth/me", cookie=in_a).json
+    assert me["companyId"] in (company_a.company_id, company_b.company_id)
+    if me["companyId"] != company_a.company_id:
+        assert api.post("/auth/switch-company", {"companyId": company_a.company_id}, cookie=in_a,
+                        origin=ORIGIN).status == 200
+    assert api.get("/auth/me", cookie=in_b).json["companyId"] == company_b.company_id
+
+    assert remove(api, api.login(company_b.email), invited["id"]).status == 200
+    assert api.get("/auth/me", cookie=in_b).status == 401  # its company is gone for them
+    assert api.get("/auth/me", cookie=in_a).json["companyId"] == company_a.company_id
+    # B's old session stays ended though B invites them again and they accept
+    invite(api, api.login(company_b.email), company_a.email, role="viewer")
+    assert accept(api, mailed_token(ses, company_a.email), PASSWORD).status == 200
+    assert api.get("/auth/me", cookie=in_b).status == 401
+    # a session that moves into B after that is welcome there
+    assert api.post("/auth/switch-company", {"companyId": company_b.company_id}, cookie=in_a,
+                    origin=ORIGIN).status == 200
+    assert api.get("/business-partners", cookie=in_a).status == 200

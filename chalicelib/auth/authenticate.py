@@ -103,6 +103,9 @@ def _session_principal(token: str, table: Table) -> Principal | None:
     # a password change raises the user's generation: the sessions begun before it end
     if int(session.get("sessionGeneration", 0)) < int(user.get("sessionGeneration", 0)):
         return None
+    # a removal from the company ends only the sessions there: none survives into a later membership
+    if not members.session_belongs(session, member):
+        return None
     role = str(member["role"])
     return Principal(kind=SESSION, company_id=company_id, user_id=user_id, role=role,
                      session_hash=token_hash)

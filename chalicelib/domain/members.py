@@ -19,6 +19,16 @@ def status(member: dict[str, Any]) -> str:
     return ACTIVE if member.get("isActive") else INACTIVE
 
 
+def session_belongs(session: dict[str, Any], member: dict[str, Any]) -> bool:
+    """A session works in a company only if it came there during the membership it finds (logged
+    in, accepted or switched there since the membership began): a membership removed and made
+    again later revives no session of the earlier one. Times are ISO strings; a session from
+    before `companySince` was kept came to its company when it began."""
+    since = session.get("companySince") or session.get("createdAt") or ""
+    began = member.get("acceptedAt") or member.get("createdAt") or ""
+    return since >= began
+
+
 def check_may_assign(actor_role: str, role: str) -> None:
     """Owners make owners: an administrator would otherwise raise themself above their grant."""
     if actor_role == ADMIN and role == OWNER:

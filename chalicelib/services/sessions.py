@@ -42,9 +42,10 @@ def new_session(user: dict[str, Any], company_id: int) -> tuple[str, dict[str, A
     """A session item for the caller's transaction, and the token that only the cookie keeps.
     Its generation is the user's: a later password change ends it."""
     token = new_session_token()
+    now = clock.now_iso()
     session = {**keys.session(sha256_hex(token)), "itemType": "SESSION", "userId": int(user["id"]),
                "companyId": company_id, "sessionGeneration": int(user.get("sessionGeneration", 0)),
-               "createdAt": clock.now_iso(),
+               "createdAt": now, "companySince": now,
                "expiresAt": clock.epoch_seconds() + get_settings().session_ttl_hours * 3600}
     return token, session
 
@@ -68,8 +69,9 @@ def switch_company(table: Table, principal: Principal, company_id: int) -> dict[
     if target is None or not principal.session_hash:
         raise NotFound("Company not found.")
     transaction = Transaction(table)
-    transaction.update(keys.session(principal.session_hash), "SET companyId = :company",
-                       condition="attribute_exists(PK)", values={":company": company_id},
+    # since when the session is in the company: a removal from it later ends the session there
+    transaction.update(keys.session(principal.session_hash), "SET companyId = :company, companySince = :now",
+                       condition="attribute_exists(PK)", values={":company": company_id, ":now": clock.now_iso()},
                        on_fail=SESSION_ENDED)
     transaction.update(keys.user(principal.user_id), "SET lastCompanyId = :company",
                        values={":company": company_id})

@@ -74,8 +74,10 @@ def update_member(command: Command, user_id: int, changes: dict[str, Any],
 def remove_member(command: Command, user_id: int) -> dict[str, Any]:
     """The membership and the user's link to the company go; the user (and their other
     companies) stay. A pending invitation of the membership stops working with it. The user's
-    API keys of the company are revoked and all their sessions end (in every company: a session
-    is not tied to one), so that inviting the same person again later revives no old credential."""
+    API keys of the company are revoked; their sessions in the company end with the membership
+    (authentication needs it), and no session of theirs elsewhere is touched: a company must not
+    be able to log out a user of another company, of whom it may know no more than the e-mail.
+    Invited again later, they find no old session revived (members.session_belongs)."""
     company_id = command.company_id
     member = get_member(command.table, company_id, user_id)
     members.check_may_change(command.principal.role, member)
@@ -88,8 +90,6 @@ def remove_member(command: Command, user_id: int) -> dict[str, Any]:
         transaction.update(keys.api_key(key_id), "SET revokedAt = :now, revokedBecause = :why",
                            condition="attribute_not_exists(revokedAt)",
                            values={":now": now, ":why": members.KEY_REVOKED_USER_REMOVED})
-    transaction.update(keys.user(user_id), "ADD sessionGeneration :one", condition="attribute_exists(PK)",
-                       values={":one": 1})
     # a concurrent change of the membership runs the removal again on what it became
     transaction.delete(keys.membership(company_id, user_id), condition="#version = :version",
                        names={"#version": "version"}, values={":version": member["version"]})
