@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -113,3 +115,47 @@ def test_removal_from_one_company_ends_the_sessions_there_and_no_other(api, comp
     assert api.post("/auth/switch-company", {"companyId": company_b.company_id}, cookie=in_a,
                     origin=ORIGIN).status == 200
     assert api.get("/business-partners", cookie=in_a).status == 200
+
+
+# --- 5. a burst of wrong passwords gets at most the limit of password checks ---
+
+
+def _login(api, email_address, password):
+    return api.post("/auth/login", {"email": email_address, "password": password}, origin=ORIGIN)
+
+
+def test_a_burst_of_wrong_passwords_gets_at_most_the_limit_of_checks(api, company_a, monkeypatch):
+    from chalicelib.services import sessions
+
+    checked = []
+    verify = sessions.verify_password
+
+    def counted(password, stored):
+        checked.append(password)
+        return verify(password, stored)
+
+    monkeypatch.setattr(sessions, "verify_password", counted)
+    start = threading.Barrier(30)
+
+    def guess(n):
+        start.wait()  # all at once: none has failed when the others begin
+        reply = _login(api, company_a.email, f"guess number {n}")
+        return reply.status, reply.json["code"]
+
+    with ThreadPoolExecutor(30) as pool:
+        answers = list(pool.map(guess, range(30)))
+    assert len(checked) <= 5  # the default limit per e-mail
+    assert sorted(answers) == sorted([(401, "INVALID_CREDENTIALS")] * len(checked)
+                                     + [(429, "RATE_LIMIT_EXCEEDED")] * (30 - len(checked)))
+    assert len(checked) == 5  # and the limit is spent, not lost: each checked guess was a failure
+    assert _login(api, company_a.email, PASSWORD).status == 429
+
+
+def test_a_right_password_counts_nothing_against_the_limit(api, company_a, settings_env):
+    settings_env(LOGIN_MAX_FAILURES_PER_EMAIL="2")
+    for _ in range(5):
+        assert _login(api, company_a.email, PASSWORD).status == 200
+    assert _login(api, company_a.email, "wrong password").status == 401
+    assert _login(api, company_a.email, PASSWORD).status == 200
+    assert _login(api, company_a.email, "wrong password").status == 401
+    assert _login(api, company_a.email, PASSWORD).status == 429

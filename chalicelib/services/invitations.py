@@ -159,12 +159,12 @@ def _sign_in_user(table: Table, transaction: Transaction, user: dict[str, Any], 
     fields: dict[str, Any] = {"lastLoginAt": now, "lastCompanyId": company_id, "updatedAt": now}
     current = user.get("passwordHash")
     if current:
-        login_limit.check(table, user["email"], source_address)
+        attempt = login_limit.attempt(table, user["email"], source_address)
         if not verify_password(password, current):
-            login_limit.record_failure(table, user["email"], source_address)
             raise ApiError("You already have an account: type its current password to accept the invitation.",
                            code="INVITATION_PASSWORD_WRONG", status=400,
                            details=[{"field": "password", "message": "not the account's current password"}])
+        attempt.succeeded()
         condition, values = "passwordHash = :seen", {":seen": current}
     else:
         accounts.check_password_rules(password)

@@ -1,14 +1,19 @@
 """Failed logins counted per e-mail and per source address in fixed windows (counter items that
-expire with their window). Past a limit, a login is refused before its password is checked, so
-guessing stops even for the right password; a successful login counts nothing."""
+expire with their window). Each attempt is counted with one atomic ADD per counter *before* its
+password is checked: a burst of parallel guesses gets at most the limit of password checks, and
+the rest are refused unchecked, so guessing stops even for the right password. A password found
+right gives its count back (a successful login counts nothing), and so does an attempt refused
+by a limit (it checked nothing)."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from chalicelib import clock
 from chalicelib.errors import RateLimited
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
+from chalicelib.store.keys import Key
 from chalicelib.store.table import Table
 
 EMAIL, ADDRESS = "EMAIL", "ADDR"
@@ -30,22 +35,37 @@ def _window() -> tuple[int, int, int]:
     return now, now - now % length, length
 
 
-def check(table: Table, email: str, source_address: str | None) -> None:
+@dataclass
+class Attempt:
+    """An attempt counted as a failure until its password proves right (`succeeded`)."""
+    table: Table
+    counters: list[Key]
+    expires_at: int
+
+    def succeeded(self) -> None:
+        _give_back(self.table, self.counters, self.expires_at)
+
+
+def attempt(table: Table, email: str, source_address: str | None) -> Attempt:
+    """Counts a password check about to happen against each of its limits; past one, refuses it
+    (429) before any password is checked. What it returns is told when the password was right."""
     now, start, length = _window()
-    scopes = _scopes(email, source_address)
-    counters = {scope: keys.login_failures(scope, value, start) for scope, value, _ in scopes}
-    found = table.batch_get(counters.values())
-    for scope, _, limit in scopes:
-        failures = int((found.get(keys.pair(counters[scope])) or {}).get("failures", 0))
-        if failures >= limit:
+    expires_at = start + length + 60
+    counted: list[Key] = []
+    for scope, value, limit in _scopes(email, source_address):
+        counter = keys.login_failures(scope, value, start)
+        failures = table.add(counter, "failures", expires_at=expires_at)
+        counted.append(counter)
+        if failures > limit:
+            _give_back(table, counted, expires_at)
             whose = "this e-mail" if scope == EMAIL else "this address"
             raise RateLimited(f"Too many failed logins for {whose}; retry later.",
                               headers={"Retry-After": str(max(1, math.ceil(start + length - now)))},
                               details=[{"field": "email" if scope == EMAIL else "sourceAddress",
                                         "message": f"{limit} failed logins per {length} s"}])
+    return Attempt(table, counted, expires_at)
 
 
-def record_failure(table: Table, email: str, source_address: str | None) -> None:
-    _, start, length = _window()
-    for scope, value, _ in _scopes(email, source_address):
-        table.add(keys.login_failures(scope, value, start), "failures", expires_at=start + length + 60)
+def _give_back(table: Table, counters: list[Key], expires_at: int) -> None:
+    for counter in counters:
+        table.add(counter, "failures", amount=-1, expires_at=expires_at)

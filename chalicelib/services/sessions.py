@@ -21,12 +21,12 @@ SESSION_ENDED = Unauthorized("The session has ended; log in again.", code="INVAL
 
 
 def login(table: Table, email: str, password: str, source_address: str | None = None) -> tuple[str, dict[str, Any]]:
-    login_limit.check(table, email, source_address)
+    attempt = login_limit.attempt(table, email, source_address)  # counted before the password is checked
     user = accounts.find_user_by_email(table, email)
     password_ok = verify_password(password, user.get("passwordHash") if user else None)
     if not user or not password_ok or not user.get("isActive"):
-        login_limit.record_failure(table, email, source_address)
         raise INVALID_CREDENTIALS
+    attempt.succeeded()
     companies = accounts.user_companies(table, int(user["id"]))
     if not companies:
         raise Forbidden("This user belongs to no active company.", code="NO_COMPANY_ACCESS")
@@ -89,11 +89,11 @@ def change_password(command: Command, current_password: str, new_password: str,
     principal = command.principal
     user = command.table.get(keys.user(principal.user_id)) or {}
     email = user.get("email", "")
-    login_limit.check(command.table, email, source_address)
+    attempt = login_limit.attempt(command.table, email, source_address)
     if not verify_password(current_password, user.get("passwordHash")):
-        login_limit.record_failure(command.table, email, source_address)
         raise ApiError("The current password is wrong.", code="CURRENT_PASSWORD_WRONG", status=400,
                        details=[{"field": "currentPassword", "message": "wrong password"}])
+    attempt.succeeded()
     accounts.check_password_rules(new_password, "newPassword")
     generation = int(user.get("sessionGeneration", 0)) + 1
     transaction = command.transaction()
