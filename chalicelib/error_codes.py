@@ -71,7 +71,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "INVITATION_PENDING": (400, "the user has not accepted the invitation yet"),
     "INVITATION_NOT_PENDING": (400, "the user has already accepted the invitation"),
     "AUTHENTICATION_REQUIRED": (401, "no session cookie and no API key"),
-    "INVALID_CREDENTIALS": (401, "wrong e-mail or password"),
+    "INVALID_CREDENTIALS": (401, "wrong e-mail or password, or no active company to log in to (answered alike: "
+                                 "the answer never confirms a password)"),
     "INVALID_SESSION": (401, "the session is unknown, expired or ended"),
     "INVALID_API_KEY": (401, "the key is malformed, unknown, wrong or revoked"),
     "API_KEY_EXPIRED": (401, "the key's expiration date has passed"),
@@ -87,7 +88,6 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "API_KEY_MANAGEMENT_FORBIDDEN": (403, "key management attempted with an API key"),
     "API_KEY_DELETE_FORBIDDEN": (403, "DELETE with only an API key"),
     "COMPANY_MISMATCH": (403, "the request names another company than the caller's"),
-    "NO_COMPANY_ACCESS": (403, "the user is not an active member of that company"),
     "DOCUMENT_NOT_EDITABLE": (403, "a confirmed or cancelled document cannot be edited"),
     "NOT_FOUND": (404, "no such resource in the company, or no such path"),
     "METHOD_NOT_ALLOWED": (405, "the path exists; `Allow` lists its methods"),

@@ -14,7 +14,7 @@ from chalicelib.services.dte import retry_pending_dte
 from tests.documents_support import Shop
 from tests.dte_support import transmission
 from tests.support import ORIGIN, PASSWORD
-from tests.users_support import accept, invite, mailed_token, remove, session_of
+from tests.users_support import accept, invite, mailed_token, member, remove, session_of, update
 
 # --- 1. a DTE that cannot be built or signed is a bug, not an authority that did not answer ---
 
@@ -159,3 +159,22 @@ def test_a_right_password_counts_nothing_against_the_limit(api, company_a, setti
     assert _login(api, company_a.email, PASSWORD).status == 200
     assert _login(api, company_a.email, "wrong password").status == 401
     assert _login(api, company_a.email, PASSWORD).status == 429
+
+
+# --- 9. a user without an active company learns nothing about their password ---
+
+
+def test_the_right_password_of_a_user_with_no_active_company_answers_like_a_wrong_one(api, table, company_a,
+                                                                                      settings_env):
+    settings_env(LOGIN_MAX_FAILURES_PER_EMAIL="3")
+    user_id, _ = member(api, table, company_a, "ana@alpha.hn", "seller")
+    owner = api.login(company_a.email)
+    assert update(api, owner, user_id, {"isActive": False}).status == 200
+    right = _login(api, "ana@alpha.hn", PASSWORD)
+    wrong = _login(api, "ana@alpha.hn", "not the password")
+    assert (right.status, right.json) == (wrong.status, wrong.json) == (
+        401, {"message": "E-mail or password is wrong.", "code": "INVALID_CREDENTIALS"})
+    assert right.header("Set-Cookie") is None
+    # and it counts as a failure like the wrong one (else the limit would tell them apart)
+    _login(api, "ana@alpha.hn", PASSWORD)
+    assert _login(api, "ana@alpha.hn", "not the password").status == 429

@@ -8,7 +8,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.auth.principal import Principal
 from chalicelib.auth.secrets import hash_password, new_session_token, sha256_hex, verify_password
-from chalicelib.errors import ApiError, Forbidden, NotFound, Unauthorized
+from chalicelib.errors import ApiError, NotFound, Unauthorized
 from chalicelib.services import accounts, audit, login_limit
 from chalicelib.services.commands import Command
 from chalicelib.settings import get_settings
@@ -26,10 +26,11 @@ def login(table: Table, email: str, password: str, source_address: str | None = 
     password_ok = verify_password(password, user.get("passwordHash") if user else None)
     if not user or not password_ok or not user.get("isActive"):
         raise INVALID_CREDENTIALS
-    attempt.succeeded()
     companies = accounts.user_companies(table, int(user["id"]))
     if not companies:
-        raise Forbidden("This user belongs to no active company.", code="NO_COMPANY_ACCESS")
+        # answered and counted like a wrong password: any other answer would confirm the password
+        raise INVALID_CREDENTIALS
+    attempt.succeeded()
     preferred = user.get("lastCompanyId")
     company = next((c for c in companies if c["companyId"] == preferred), companies[0])
     token, session = new_session(user, company["companyId"])

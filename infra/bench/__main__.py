@@ -46,6 +46,7 @@ import json
 import sys
 
 from infra.bench.calls import calls_per_request
+from infra.bench.capacity import print_report as print_capacity_report
 from infra.bench.common import ROOT
 from infra.bench.documents import credit_summary_scaling, document_list_scaling, document_writes, payment_writes
 from infra.bench.imports import import_times
@@ -57,7 +58,7 @@ from infra.bench.valuation import valuation_scaling
 from infra.bench.webhooks import webhook_delivery
 
 SECTIONS = ("import", "calls", "ledger", "documents", "document-list", "payments", "credits", "webhook-single",
-            "webhooks", "scheduler", "pdf", "statements", "valuation")
+            "webhooks", "scheduler", "pdf", "statements", "valuation", "capacity")
 
 
 def main() -> None:
@@ -119,6 +120,8 @@ def main() -> None:
     if "valuation" in sections:
         print("\nInventory valuation: 20 vs 200 stocked products, at the month's end and a month before")
         print(json.dumps(valuation_scaling(args.document_samples), indent=2))
+    if "capacity" in sections:
+        print_capacity_report()
 
 
 if __name__ == "__main__":
