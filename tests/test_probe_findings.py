@@ -178,3 +178,43 @@ def test_the_right_password_of_a_user_with_no_active_company_answers_like_a_wron
     # and it counts as a failure like the wrong one (else the limit would tell them apart)
     _login(api, "ana@alpha.hn", PASSWORD)
     assert _login(api, "ana@alpha.hn", "not the password").status == 429
+
+
+# --- 6. only ASCII digits are ids ---
+
+UNICODE_DIGITS = ("²", "١", "０", "1١", "٣٤")  # superscript two, Arabic-Indic one, fullwidth zero
+
+
+@pytest.mark.parametrize("path", ["/documents/{}", "/business-partners/{}", "/products/{}",
+                                  "/journal-entries/{}", "/payments/documents/{}/payments"])
+def test_a_path_id_of_other_digits_names_nothing(api, company_a, path):
+    api.post("/business-partners", {"name": "Uno", "type": "customer"}, key=company_a.api_key)  # id 1 exists
+    plain = api.get(path.format("abc"), key=company_a.api_key)
+    assert (plain.status, plain.json["code"]) == (404, "NOT_FOUND")
+    for digits in UNICODE_DIGITS:
+        reply = api.get(path.format(digits), key=company_a.api_key)
+        assert (reply.status, reply.json) == (plain.status, plain.json), (path, digits)
+
+
+def test_an_if_match_of_other_digits_is_refused_as_invalid(api, company_a):
+    partner = api.post("/business-partners", {"name": "Uno", "type": "customer"}, key=company_a.api_key).json
+    for digits in ("١", "²"):
+        reply = api.put(f"/business-partners/{partner['id']}", {"phone": "2222-0000"}, key=company_a.api_key,
+                        headers={"If-Match": digits})
+        assert (reply.status, reply.json["code"]) == (400, "VALIDATION_ERROR"), digits
+        assert reply.json["details"][0]["field"] == "If-Match"
+
+
+def test_a_gateway_signature_timestamp_of_other_digits_is_refused():
+    from chalicelib.domain import gateways as rules
+    from chalicelib.errors import ApiError
+
+    secret, now, body = "gw_test_secret_0123456789abcdef", 1_793_000_000, b"{}"
+    signed = rules.gateway_b_signature(secret, now, body)
+    rules.verify_signature(rules.GATEWAY_B, secret, body, {"gateway-b-signature": f"t={now},v1={signed}"}, now)
+    arabic = str(now).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    for stamp in ("²", arabic):
+        with pytest.raises(ApiError) as refused:
+            rules.verify_signature(rules.GATEWAY_B, secret, body, {"gateway-b-signature": f"t={stamp},v1={signed}"},
+                                   now)
+        assert (refused.value.status, refused.value.code) == (401, "INVALID_SIGNATURE"), stamp

@@ -46,6 +46,15 @@ def parse_json(raw: bytes | None, headers: Mapping[str, str]) -> Any:
         raise MalformedJson() from None
 
 
+def plain_number(raw: str, max_digits: int | None = 12) -> int | None:
+    """The number a text of ASCII digits 0-9 writes, else None. `str.isdigit` alone would take
+    other scripts' digits and superscripts ("١", "０", "²"), which `int` reads as another number
+    (one) or refuses (a 500)."""
+    if not (raw.isascii() and raw.isdigit()) or (max_digits is not None and len(raw) > max_digits):
+        return None
+    return int(raw)
+
+
 def path_ids(spec: "RouteSpec", values: Mapping[str, str]) -> dict[str, Any]:
     """Numeric ids in paths; anything else cannot name a resource, so it is a 404."""
     ids: dict[str, Any] = {}
@@ -53,10 +62,11 @@ def path_ids(spec: "RouteSpec", values: Mapping[str, str]) -> dict[str, Any]:
         raw = values.get(name, "")
         if name in spec.string_ids:
             ids[name] = raw
-        elif raw.isdigit() and 0 < len(raw) <= 12 and int(raw) > 0:
-            ids[name] = int(raw)
-        else:
+            continue
+        number = plain_number(raw)
+        if not number:  # None, or 0: no id
             raise NotFound()
+        ids[name] = number
     return ids
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Type, Union
 from chalice import Blueprint, CustomAuthorizer, Response
 
 from chalicelib import jsoncodec
-from chalicelib.api.request_input import parse_json, path_ids, validate, without_company
+from chalicelib.api.request_input import parse_json, path_ids, plain_number, validate, without_company
 from chalicelib.auth.authenticate import authenticate
 from chalicelib.auth.policy import (
     Access,
@@ -146,9 +146,10 @@ class Call:
         raw = (self.headers.get("if-match") or "").strip().removeprefix("W/").strip('"')
         if not raw:
             return None
-        if not raw.isdigit():
+        version = plain_number(raw, max_digits=None)
+        if version is None:
             raise ValidationFailed.for_field("If-Match", "must be the resource's version number")
-        return int(raw)
+        return version
 
     def changes(self) -> dict[str, Any]:
         """The fields a sparse update sends, by their JSON names, without `version`."""

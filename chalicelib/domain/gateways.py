@@ -217,7 +217,7 @@ def _gateway_b_header(value: str, header: str) -> tuple[int, list[str]]:
     timestamp, candidates = None, []
     for part in value.split(","):
         name, _, item = part.strip().partition("=")
-        if name == "t" and item.isdigit() and len(item) <= 12:
+        if name == "t" and item.isascii() and item.isdigit() and len(item) <= 12:  # 0-9 only: int() reads others
             timestamp = int(item)
         elif name == "v1":
             candidates.append(item)
