@@ -218,3 +218,22 @@ def test_a_gateway_signature_timestamp_of_other_digits_is_refused():
             rules.verify_signature(rules.GATEWAY_B, secret, body, {"gateway-b-signature": f"t={stamp},v1={signed}"},
                                    now)
         assert (refused.value.status, refused.value.code) == (401, "INVALID_SIGNATURE"), stamp
+
+
+# --- 7. an administrator cannot revoke an owner's API key ---
+
+
+def test_an_administrator_cannot_revoke_an_owners_key_but_an_owner_can(api, table, company_a):
+    owner = api.login(company_a.email)
+    owners_key = api.post("/settings/api-keys", {"name": "ERP del dueño"}, cookie=owner, origin=ORIGIN).json
+    _, admin = member(api, table, company_a, "admin@alpha.hn", "admin")
+    admins_key = api.post("/settings/api-keys", {"name": "ERP"}, cookie=admin, origin=ORIGIN).json
+
+    refused = api.post(f"/settings/api-keys/{owners_key['id']}/revoke", cookie=admin, origin=ORIGIN)
+    assert (refused.status, refused.json["code"]) == (403, "PERMISSION_DENIED")
+    assert refused.json["message"] == "Only an owner can revoke an owner's API key."
+    assert api.get("/companies", key=owners_key["key"]).status == 200  # still works
+    # an administrator's own keys, and an owner revoking any key, as before
+    assert api.post(f"/settings/api-keys/{admins_key['id']}/revoke", cookie=admin, origin=ORIGIN).status == 200
+    assert api.post(f"/settings/api-keys/{owners_key['id']}/revoke", cookie=owner, origin=ORIGIN).status == 200
+    assert api.get("/companies", key=owners_key["key"]).status == 401

@@ -40,6 +40,15 @@ def check_may_change(actor_role: str, member: dict[str, Any]) -> None:
         raise Forbidden("Only an owner can change, deactivate or remove an owner.", code="PERMISSION_DENIED")
 
 
+def may_revoke_key_of(actor_role: str, key_user: dict[str, Any] | None) -> bool:
+    """An owner's key acts as the owner: an administrator may not revoke it, as they may not
+    change or remove the owner (a key whose user left the company is anyone's to revoke)."""
+    return not (actor_role == ADMIN and key_user is not None and key_user.get("role") == OWNER)
+
+
+KEY_OF_AN_OWNER = "Only an owner can revoke an owner's API key."
+
+
 def is_active_owner(member: dict[str, Any]) -> bool:
     return member.get("role") == OWNER and bool(member.get("isActive")) and status(member) != INVITED
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.auth.secrets import new_key_id, new_key_secret, sha256_hex
-from chalicelib.domain.roles import API_KEY_ROLES
+from chalicelib.domain import members
+from chalicelib.domain.roles import ADMIN, API_KEY_ROLES, OWNER
 from chalicelib.errors import Forbidden, NotFound, ValidationFailed
 from chalicelib.services import audit
 from chalicelib.services.commands import Command
@@ -77,12 +78,18 @@ def revoke_key(command: Command, key_id: str) -> dict[str, Any]:
     item = command.table.get(keys.api_key(key_id)) if key_id.startswith("ak_") else None
     if not item or int(item["companyId"]) != command.company_id:
         raise _NOT_FOUND
+    key_user = keys.membership(command.company_id, int(item["userId"]))
+    if not members.may_revoke_key_of(command.principal.role, command.table.get(key_user)):
+        raise Forbidden(members.KEY_OF_AN_OWNER, code="PERMISSION_DENIED")
     if item.get("revokedAt"):
         return view(item)
     revoked = {**item, "revokedAt": clock.now_iso()}
     transaction = command.transaction().update(
         keys.api_key(key_id), "SET revokedAt = :now", condition="companyId = :company",
         values={":now": revoked["revokedAt"], ":company": command.company_id}, on_fail=_NOT_FOUND)
+    if command.principal.role == ADMIN:  # the key's user made an owner meanwhile: refused all the same
+        transaction.check(key_user, "attribute_not_exists(PK) OR #role <> :owner", names={"#role": "role"},
+                          values={":owner": OWNER}, on_fail=Forbidden(members.KEY_OF_AN_OWNER, code="PERMISSION_DENIED"))
     _audit(command, transaction, "api_key.revoked", item, {"revokedAt": revoked["revokedAt"]})
     return command.commit(transaction, view(revoked))
 
