@@ -14,7 +14,7 @@ from chalicelib.services.dte import retry_pending_dte
 from tests.documents_support import Shop
 from tests.dte_support import transmission
 from tests.support import ORIGIN, PASSWORD
-from tests.users_support import accept, invite, mailed_token, member, remove, session_of, update
+from tests.users_support import accept, invite, mailed_token, member, remove, session_of, update, users_by_email
 
 # --- 1. a DTE that cannot be built or signed is a bug, not an authority that did not answer ---
 
@@ -94,7 +94,7 @@ def test_withdrawing_an_invitation_in_another_company_ends_no_session(api, compa
 
 
 def test_removal_from_one_company_ends_the_sessions_there_and_no_other(api, company_a, company_b, ses):
-    invited = invite(api, api.login(company_b.email), company_a.email, role="accountant")
+    invite(api, api.login(company_b.email), company_a.email, role="accountant")
     in_b = session_of(accept(api, mailed_token(ses, company_a.email), PASSWORD))  # accepting logs into B
     in_a = api.login(company_a.email)
     me = api.get("/auth/me", cookie=in_a).json
@@ -104,7 +104,7 @@ def test_removal_from_one_company_ends_the_sessions_there_and_no_other(api, comp
                         origin=ORIGIN).status == 200
     assert api.get("/auth/me", cookie=in_b).json["companyId"] == company_b.company_id
 
-    assert remove(api, api.login(company_b.email), invited["id"]).status == 200
+    assert remove(api, api.login(company_b.email), company_a.user_id).status == 200  # a member now: their id
     assert api.get("/auth/me", cookie=in_b).status == 401  # its company is gone for them
     assert api.get("/auth/me", cookie=in_a).json["companyId"] == company_a.company_id
     # B's old session stays ended though B invites them again and they accept
@@ -237,3 +237,49 @@ def test_an_administrator_cannot_revoke_an_owners_key_but_an_owner_can(api, tabl
     assert api.post(f"/settings/api-keys/{admins_key['id']}/revoke", cookie=admin, origin=ORIGIN).status == 200
     assert api.post(f"/settings/api-keys/{owners_key['id']}/revoke", cookie=owner, origin=ORIGIN).status == 200
     assert api.get("/companies", key=owners_key["key"]).status == 401
+
+
+# --- 8. inviting an e-mail tells nothing of the person's account elsewhere ---
+
+
+def test_inviting_a_known_email_answers_only_what_the_company_supplied(api, company_a, company_b, ses):
+    owner = api.login(company_a.email)
+    known = invite(api, owner, company_b.email, role="accountant", name="Contadora Externa")
+    fresh = invite(api, owner, "nadie@example.com", role="viewer", name="Nadie")
+    # the name the company gave, and an id that is not the account's: a known e-mail and a new
+    # one look alike (each a fresh number)
+    assert known["name"] == "Contadora Externa" and known["email"] == company_b.email
+    assert known["id"] != company_b.user_id and known["lastLoginAt"] is None
+    assert fresh["id"] > known["id"] > company_b.user_id
+    listed = users_by_email(api, owner)[company_b.email]
+    assert (listed["id"], listed["name"], listed["status"]) == (known["id"], "Contadora Externa", "invited")
+    # the invitation is managed by that id
+    assert update(api, owner, known["id"], {"role": "viewer"}).json["role"] == "viewer"
+    assert api.post(f"/settings/users/{known['id']}/resend-invitation", cookie=owner, origin=ORIGIN).status == 200
+
+    # accepted, the person is the member: their own account, id and name
+    accepted = accept(api, mailed_token(ses, company_b.email), PASSWORD)
+    assert accepted.status == 200, accepted.text
+    assert (accepted.json["companyId"], accepted.json["role"]) == (company_a.company_id, "viewer")
+    listed = users_by_email(api, owner)[company_b.email]
+    assert (listed["id"], listed["name"], listed["status"]) == (company_b.user_id, "Owner of Beta S.A.", "active")
+    assert update(api, owner, known["id"], {"role": "seller"}).status == 404  # the invitation's number is gone
+    # and once a member, inviting them again is refused as before
+    again = api.post("/settings/users", {"email": company_b.email, "name": "X", "role": "viewer"}, cookie=owner,
+                     origin=ORIGIN)
+    assert (again.status, again.json["code"]) == (409, "USER_ALREADY_MEMBER")
+
+
+def test_a_known_email_invited_twice_or_withdrawn(api, company_a, company_b, ses):
+    owner = api.login(company_a.email)
+    known = invite(api, owner, company_b.email, name="Primera")
+    twice = api.post("/settings/users", {"email": company_b.email, "name": "Segunda", "role": "viewer"},
+                     cookie=owner, origin=ORIGIN)
+    assert (twice.status, twice.json["code"]) == (409, "USER_ALREADY_MEMBER")
+    assert remove(api, owner, known["id"]).status == 200
+    refused = accept(api, mailed_token(ses, company_b.email), PASSWORD)
+    assert (refused.status, refused.json["code"]) == (400, "INVITATION_USED")
+    # withdrawn, the e-mail can be invited again
+    assert invite(api, owner, company_b.email, name="Tercera")["name"] == "Tercera"
+    assert accept(api, mailed_token(ses, company_b.email), PASSWORD).status == 200
+    assert api.get("/auth/me", cookie=api.login(company_b.email)).status == 200

@@ -10,6 +10,15 @@ INVITED, ACTIVE, INACTIVE = "invited", "active", "inactive"
 # Why a key was revoked when its user left the company: it then answers API_KEY_NO_USER, like the
 # key of a deactivated user, rather than a plain invalid key.
 KEY_REVOKED_USER_REMOVED = "USER_REMOVED"
+# The unique value (per company) an invitation's e-mail holds while it is pending: one pending
+# invitation per address, whether the address is a known account's or not.
+INVITED_EMAIL = "INVITED_EMAIL"
+
+
+def person_id(member: dict[str, Any]) -> int:
+    """The account a membership is (or, while invited, will be) of. An invitation of a known
+    e-mail has a number of its own (`userId`) and keeps the account's id aside, never shown."""
+    return int(member.get("inviteeUserId") or member["userId"])
 
 
 def status(member: dict[str, Any]) -> str:

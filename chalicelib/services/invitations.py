@@ -44,7 +44,10 @@ class InvitationRefused(ApiError):
 
 def invite(command: Command, email: str, name: str, role: str) -> dict[str, Any]:
     """A new e-mail becomes a user without a password (it cannot log in until it accepts); a
-    known one joins this company as well."""
+    known one joins this company as well once it accepts. Until then the answer, like the list,
+    shows only what this company supplied, under a number from the users' sequence: a new user's
+    id, or for a known e-mail the invitation's own number (its account's id and name belong to
+    other companies too, and telling a known e-mail from a new one would be an oracle)."""
     principal, table, company_id = command.principal, command.table, command.company_id
     members.check_may_assign(principal.role, role)
     email = email.strip().lower()
@@ -57,20 +60,26 @@ def invite(command: Command, email: str, name: str, role: str) -> dict[str, Any]
         # a concurrent invitation of the same e-mail takes the pointer first: this one then runs
         # again and finds that user
         transaction.put_new(user).put_new({**keys.user_email(email), "userId": user["id"]})
-    user_id = int(user["id"])
-    token, invitation = _new_invitation(company_id, user_id, role, principal.user_id)
+        number, invitee = int(user["id"]), {}
+    else:
+        number, invitee = table.next_id(keys.global_sequence("USER")), {"inviteeUserId": int(user["id"])}
+    token, invitation = _new_invitation(company_id, number, role, principal.user_id)
     member, link = accounts.membership_items(
-        company_id, user_id, role, isActive=False, status=members.INVITED, invitedAt=invitation["createdAt"],
+        company_id, number, role, isActive=False, status=members.INVITED, invitedAt=invitation["createdAt"],
         invitedByUserId=principal.user_id, inviteTokenHash=invitation["tokenHash"],
-        inviteExpiresAt=invitation["inviteExpiresAt"])
+        inviteExpiresAt=invitation["inviteExpiresAt"], invitedEmail=email, invitedName=name, **invitee)
     transaction.put_new(member, on_fail=accounts.already_member())
-    transaction.put(link)
+    if not invitee:  # a known account's link to the company comes with its acceptance
+        transaction.put(link)
+    # one pending invitation per address in the company
+    transaction.put_new({**keys.unique_value(company_id, members.INVITED_EMAIL, email), "userId": number},
+                        on_fail=accounts.already_member())
     transaction.put_new(invitation)
     actor = audit.actor_of(table, principal)
-    audit.record(transaction, company_id, actor, "user.invited", target_type="user", target_id=user_id,
+    audit.record(transaction, company_id, actor, "user.invited", target_type="user", target_id=number,
                  target_email=email, changes={"role": role})
-    answer = users.view(member, user) | {"invitationExpiresAt": invitation["inviteExpiresAt"],
-                                         "invitationEmailSent": None}
+    answer = users.view(member, {}) | {"invitationExpiresAt": invitation["inviteExpiresAt"],
+                                       "invitationEmailSent": None}
     # the answer carries no token (it is in the e-mail only): a replay shows the same, and
     # cannot say whether the e-mail went out
     command.commit(transaction, answer)
@@ -85,7 +94,7 @@ def resend(command: Command, user_id: int) -> dict[str, Any]:
     members.check_may_change(principal.role, member)
     if members.status(member) != members.INVITED:
         raise ApiError("This user has already accepted the invitation.", code="INVITATION_NOT_PENDING", status=400)
-    user = table.get(keys.user(user_id)) or {}
+    user = table.get(keys.user(members.person_id(member))) or {}  # to e-mail the person, not to show
     token, invitation = _new_invitation(company_id, user_id, member["role"], principal.user_id)
     changes = {"inviteTokenHash": invitation["tokenHash"], "inviteExpiresAt": invitation["inviteExpiresAt"],
                "updatedAt": invitation["createdAt"]}
@@ -99,7 +108,7 @@ def resend(command: Command, user_id: int) -> dict[str, Any]:
     audit.record(transaction, company_id, actor, "invitation.resent", target_type="user", target_id=user_id,
                  target_email=user.get("email"))
     updated = {**member, **changes, "version": int(member["version"]) + 1}
-    answer = users.view(updated, user) | {"invitationExpiresAt": invitation["inviteExpiresAt"],
+    answer = users.view(updated, {}) | {"invitationExpiresAt": invitation["inviteExpiresAt"],
                                           "invitationEmailSent": None}
     command.commit(transaction, answer)
     return answer | {"invitationEmailSent": _send(table, company_id, actor, user, member["role"], token,
@@ -118,13 +127,13 @@ def accept(table: Table, token: str, password: str, name: str | None,
         raise InvitationRefused(InvitationRefused.USED)
     if invitation["inviteExpiresAt"] <= clock.now_iso():
         raise InvitationRefused(InvitationRefused.EXPIRED)
-    company_id, user_id = int(invitation["companyId"]), int(invitation["userId"])
-    found = table.batch_get([keys.membership(company_id, user_id), keys.user(user_id)])
-    member = found.get(keys.pair(keys.membership(company_id, user_id)))
-    user = found.get(keys.pair(keys.user(user_id)))
+    company_id, number = int(invitation["companyId"]), int(invitation["userId"])
+    member = table.get(keys.membership(company_id, number))
     if (member is None or members.status(member) != members.INVITED
             or member.get("inviteTokenHash") != token_hash):
         raise InvitationRefused(InvitationRefused.USED)
+    user_id = members.person_id(member)
+    user = table.get(keys.user(user_id))
     if user is None:
         raise InvitationRefused(InvitationRefused.INVALID)
 
@@ -133,13 +142,28 @@ def accept(table: Table, token: str, password: str, name: str | None,
     transaction.update(keys.invitation(token_hash), "SET usedAt = :now",
                        condition="attribute_exists(PK) AND attribute_not_exists(usedAt)",
                        values={":now": now}, on_fail=InvitationRefused(InvitationRefused.USED))
-    accepted = {"isActive": True, "status": members.ACTIVE, "acceptedAt": now, "updatedAt": now,
-                "inviteTokenHash": None, "inviteExpiresAt": None}
     # a concurrent resend, change or removal runs this again, which then reports it
-    transaction.update_fields(keys.membership(company_id, user_id), accepted, int(member["version"]),
-                              also_require="#status = :invited AND inviteTokenHash = :hash",
-                              names={"#status": "status"}, values={":invited": members.INVITED, ":hash": token_hash})
-    accounts.count_owners(transaction, company_id, members.owner_delta(member, {**member, **accepted}))
+    still_pending = {"also_require": "#status = :invited AND inviteTokenHash = :hash", "names": {"#status": "status"},
+                     "values": {":invited": members.INVITED, ":hash": token_hash}}
+    if user_id == number:
+        accepted = {"isActive": True, "status": members.ACTIVE, "acceptedAt": now, "updatedAt": now,
+                    "inviteTokenHash": None, "inviteExpiresAt": None, "invitedName": None, "invitedEmail": None}
+        transaction.update_fields(keys.membership(company_id, user_id), accepted, int(member["version"]),
+                                  **still_pending)
+        became = {**member, **accepted}
+    else:  # a known account: its own membership takes the invitation's number's place
+        transaction.delete(keys.membership(company_id, number),
+                           condition="#version = :version AND " + still_pending["also_require"],
+                           names={**still_pending["names"], "#version": "version"},
+                           values={**still_pending["values"], ":version": member["version"]})
+        became, link = accounts.membership_items(company_id, user_id, member["role"], acceptedAt=now,
+                                                 invitedAt=member.get("invitedAt"),
+                                                 invitedByUserId=member.get("invitedByUserId"))
+        transaction.put_new(became, on_fail=accounts.already_member())
+        transaction.put(link)
+    if member.get("invitedEmail"):
+        transaction.delete(keys.unique_value(company_id, members.INVITED_EMAIL, member["invitedEmail"]))
+    accounts.count_owners(transaction, company_id, members.owner_delta(member, became))
     user = _sign_in_user(table, transaction, user, password, name, company_id, now, source_address)
     session_token, session = sessions.new_session(user, company_id)
     transaction.put_new(session)

@@ -20,10 +20,16 @@ _NOT_FOUND = NotFound("User not found.")
 
 
 def view(member: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
-    return {"id": int(member["userId"]), "email": user.get("email", ""), "name": user.get("name", ""),
+    """Until they accept, an invited person is what the inviting company supplied (the e-mail and
+    the name it gave, under the invitation's own number): their account, its name and its activity
+    elsewhere are none of this company's business. (Invitations from before `invitedName` was kept
+    show the account's.)"""
+    invited = members.status(member) == members.INVITED
+    email = member.get("invitedEmail") if invited and member.get("invitedEmail") else user.get("email", "")
+    name = member.get("invitedName") if invited and member.get("invitedName") is not None else user.get("name", "")
+    return {"id": int(member["userId"]), "email": email, "name": name,
             "role": member["role"], "isActive": bool(member.get("isActive")), "status": members.status(member),
-            # until they accept, an invited person's activity elsewhere is none of this company's business
-            "lastLoginAt": None if members.status(member) == members.INVITED else user.get("lastLoginAt"),
+            "lastLoginAt": None if invited else user.get("lastLoginAt"),
             "invitedAt": member.get("invitedAt"),
             "invitedByUserId": member.get("invitedByUserId"), "version": int(member["version"])}
 
@@ -56,7 +62,7 @@ def update_member(command: Command, user_id: int, changes: dict[str, Any],
                            code="INVITATION_PENDING", status=400,
                            details=[{"field": "isActive", "message": "the invitation is not accepted yet"}])
         changes["status"] = members.ACTIVE if changes["isActive"] else members.INACTIVE
-    user = command.table.get(keys.user(user_id)) or {}
+    user = command.table.get(keys.user(user_id)) or {}  # none for an invitation's own number
     actor = audit.actor_of(command.table, command.principal)
 
     def add_effects(transaction: Transaction, updated: dict[str, Any]) -> None:
@@ -64,7 +70,7 @@ def update_member(command: Command, user_id: int, changes: dict[str, Any],
         changed = {name: {"from": member.get(name), "to": updated.get(name)} for name in ("role", "isActive")
                    if member.get(name) != updated.get(name)}
         audit.record(transaction, company_id, actor, "user.updated", target_type="user", target_id=user_id,
-                     target_email=user.get("email"), changes=changed)
+                     target_email=user.get("email") or member.get("invitedEmail"), changes=changed)
 
     updated = update_item(command, keys.membership(company_id, user_id), member, changes, expected_version,
                           add_effects)
@@ -94,8 +100,10 @@ def remove_member(command: Command, user_id: int) -> dict[str, Any]:
     transaction.delete(keys.membership(company_id, user_id), condition="#version = :version",
                        names={"#version": "version"}, values={":version": member["version"]})
     transaction.delete(keys.user_company_link(user_id, company_id))
+    if members.status(member) == members.INVITED and member.get("invitedEmail"):  # the address may be invited again
+        transaction.delete(keys.unique_value(company_id, members.INVITED_EMAIL, member["invitedEmail"]))
     accounts.count_owners(transaction, company_id, members.owner_delta(member, None))
     audit.record(transaction, company_id, audit.actor_of(command.table, command.principal), "user.removed",
-                 target_type="user", target_id=user_id, target_email=user.get("email"),
+                 target_type="user", target_id=user_id, target_email=user.get("email") or member.get("invitedEmail"),
                  changes={"role": member["role"], "status": members.status(member), "revokedApiKeys": revoked})
     return command.commit(transaction, {"id": user_id, "deleted": True})
