@@ -11,6 +11,7 @@ from chalicelib import clock
 from chalicelib.domain import dte_json
 from chalicelib.services import dte_signing
 from chalicelib.services.dte import retry_pending_dte
+from chalicelib.store import keys
 from tests.documents_support import Shop
 from tests.dte_support import transmission
 from tests.support import ORIGIN, PASSWORD
@@ -283,3 +284,47 @@ def test_a_known_email_invited_twice_or_withdrawn(api, company_a, company_b, ses
     assert invite(api, owner, company_b.email, name="Tercera")["name"] == "Tercera"
     assert accept(api, mailed_token(ses, company_b.email), PASSWORD).status == 200
     assert api.get("/auth/me", cookie=api.login(company_b.email)).status == 200
+
+
+# --- 10. a gateway notification dated before its payment link existed is refused ---
+
+
+def test_a_notification_dated_before_its_link_was_created_is_refused(api, company_a, table):
+    import json
+
+    from tests.test_gateways import (
+        gateway_a_body,
+        gateway_b_body,
+        generate,
+        new_gateway,
+        notify,
+        payments_of,
+        signed_a,
+        signed_b,
+    )
+
+    shop = Shop(api, company_a)
+    invoice = shop.document("01", [(shop.service, 1, 100)])  # 115.00
+    link_a = generate(shop, invoice["id"], new_gateway(shop)["id"], amount=50)
+    created = dt.datetime.fromisoformat(table.get(keys.payment_link(link_a["linkId"]))["createdAt"].replace("Z", "+00:00"))
+
+    years_before = gateway_a_body(link_a["linkId"], "txa_old", "10.00", paid_at="2019-01-01T00:00:00Z")
+    refused = notify(api, "gateway-a", years_before, signed_a(years_before))
+    assert (refused.status, refused.json["code"]) == (400, "VALIDATION_ERROR"), refused.text
+    assert refused.json["details"][0]["field"] == "data.paidAt"
+    assert "before the payment link was created" in refused.json["message"]
+    assert payments_of(shop, invoice["id"]) == []
+    assert table.get(keys.gateway_callback(company_a.company_id, "gateway-a", "txa_old")) is None
+
+    # a gateway's clock a few minutes behind ours is tolerated
+    skewed = gateway_a_body(link_a["linkId"], "txa_skew", "10.00",
+                            paid_at=(created - dt.timedelta(minutes=4)).isoformat())
+    assert notify(api, "gateway-a", skewed, signed_a(skewed)).json["status"] == "accepted"
+
+    link_b = generate(shop, invoice["id"], new_gateway(shop, "gateway-b")["id"], amount=50)
+    body = json.loads(gateway_b_body(link_b["linkId"], "ch_old", 1000))
+    body["charge"]["created"] = 1_500_000_000  # 2017
+    old = json.dumps(body).encode()
+    refused = notify(api, "gateway-b", old, signed_b(old))
+    assert (refused.status, refused.json["details"][0]["field"]) == (400, "charge.created")
+    assert len(payments_of(shop, invoice["id"])) == 1

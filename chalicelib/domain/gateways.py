@@ -242,6 +242,17 @@ def link_amount(requested: Decimal | None, pending: Decimal) -> Decimal:
     return amount
 
 
+# How far behind ours a gateway's clock may be: a payment dated before its link was created is
+# otherwise impossible (a bogus or back-dated payload), refused as invalid.
+CLOCK_SKEW = _dt.timedelta(minutes=5)
+# The field of each provider's payload that dates the payment.
+PAID_AT_FIELD = {GATEWAY_A: "data.paidAt", GATEWAY_B: "charge.created"}
+
+
+def paid_before_link(created_at: _dt.datetime, paid_at: _dt.datetime) -> bool:
+    return paid_at < created_at - CLOCK_SKEW
+
+
 def link_expired(expires_at: _dt.datetime, paid_at: _dt.datetime) -> bool:
     """A link is judged by when the gateway says the customer paid, not when the notification
     arrives: a gateway retrying for days still lands a payment made in time."""

@@ -286,6 +286,7 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
                 "paidAt": clock.iso(notification.paid_at), "receivedAt": received_at}
     if not notification.collected:
         return answer({**decision, "status": IGNORED})
+    _check_paid_after_link(link, notification)
     decided = table.get(keys.gateway_callback(company_id, provider, notification.transaction_id))
     if decided is not None:
         return answer(decided)
@@ -327,11 +328,26 @@ def _deferred(error: ApiError, link: dict[str, Any], notification: rules.Notific
                     code="PAYMENT_DEFERRED", status=503)
 
 
+def _check_paid_after_link(link: dict[str, Any], notification: rules.Notification) -> None:
+    """A payment dated before its link existed cannot have been made through it: the payload is
+    bogus (or back-dated to pass for paid in time), 400 naming the date, nothing recorded. Told
+    only once the signature is verified: the link's creation is nobody else's business."""
+    created_at = link.get("createdAt")
+    if created_at and rules.paid_before_link(_moment(created_at), notification.paid_at):
+        raise ValidationFailed.for_field(
+            rules.PAID_AT_FIELD[notification.provider],
+            f"{clock.iso(notification.paid_at)} is before the payment link was created ({created_at}): no payment "
+            "through it can be dated then")
+
+
+def _moment(iso: Any) -> _dt.datetime:
+    return _dt.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+
+
 def _refusal(link: dict[str, Any], notification: rules.Notification) -> ApiError | None:
     """What the link itself refuses: a payment after it expired, or in another currency (the
     payment rules decide the rest: amount above the pending total, document no longer payable...)."""
-    expires_at = _dt.datetime.fromisoformat(str(link["linkExpiresAt"]).replace("Z", "+00:00"))
-    if rules.link_expired(expires_at, notification.paid_at):
+    if rules.link_expired(_moment(link["linkExpiresAt"]), notification.paid_at):
         return ApiError(f"The payment link expired at {link['linkExpiresAt']}, before the payment.",
                         code="PAYMENT_LINK_EXPIRED")
     if notification.currency != link["currency"]:
