@@ -20,7 +20,7 @@ for name in ("AWS_ENDPOINT_URL", "AUTH_AT_GATEWAY", "RATE_LIMIT_ENABLED", "ALLOW
 
 from chalicelib.settings import reset_settings  # noqa: E402
 from chalicelib.store.table import get_table, reset_table  # noqa: E402
-from infra import moto_speedups  # noqa: E402
+from infra import faithful_dynamodb, moto_speedups  # noqa: E402
 from infra.resources import create_table  # noqa: E402
 from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 
@@ -33,25 +33,17 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-def _serialize_moto() -> None:
-    """moto is not safe under concurrent calls (two conditional transactions may both pass);
-    serialized, it gives DynamoDB's serializable transactions, as the local stack does."""
-    import threading
-
+def _faithful_moto() -> None:
+    """DynamoDB calls go through the faithful layer (transactions in flight conflict, faults and
+    index lag can be injected: infra/faithful_dynamodb.py); other services' calls are serialized."""
     from moto.core.botocore_stubber import BotocoreStubber
 
-    lock = threading.RLock()
-    original = BotocoreStubber.process_request
-
-    def process_request(self, request):
-        with lock:
-            return original(self, request)
-
-    BotocoreStubber.process_request = process_request
+    BotocoreStubber.process_request = faithful_dynamodb.serialize_other_services(BotocoreStubber.process_request)
+    faithful_dynamodb.install()
 
 
-_serialize_moto()
 moto_speedups.install()
+_faithful_moto()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -79,9 +71,11 @@ def dte_authority(dte_authority_server):
 def aws(monkeypatch):
     reset_settings()
     reset_table()
+    faithful_dynamodb.reset()
     with mock_aws():
         create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
         yield
+    faithful_dynamodb.reset()
     reset_settings()
     reset_table()
 

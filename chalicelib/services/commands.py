@@ -41,4 +41,4 @@ class Command:
             status, body = self.render(result if replay is None else replay)
             idempotency.record(transaction, self.company_id, self.idempotency, status, body)
         transaction.commit()
-        return result
+        return transaction.rewritten(result)

@@ -12,7 +12,7 @@ from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import Transaction
+from chalicelib.store.transaction import Renumbering, Transaction
 
 # Numbers of types without a CAI range: establishment of the branch, this emission point.
 SEQUENCE_EMISSION_POINT = "001"
@@ -179,7 +179,40 @@ def assign_number(transaction: Transaction, table: Table, company: dict[str, Any
     else:
         transaction.update(keys.document_sequence(company_id, document_type), "SET nextNumber = :after",
                            condition="nextNumber = :n", values={":n": next_number, ":after": next_number + 1})
+        transaction.take_number(_NextNumber(keys.document_sequence(company_id, document_type), next_number,
+                                            branch_code, SEQUENCE_EMISSION_POINT, document_type, None))
     return Number(format_number(branch_code, SEQUENCE_EMISSION_POINT, document_type, next_number), None)
+
+
+_RANGE_TERMS = ("cai", "deadline", "rangeStart", "rangeEnd", "isActive", "emissionPoint", "branchId")
+
+
+class _NextNumber(Renumbering):
+    """The number of a CAI range or of the type's sequence, read again under the counter's lease
+    (store/transaction.py Renumbering): the counter's next number while the range is the one the
+    command chose and still has it, else None (the command runs again and chooses, or refuses,
+    anew)."""
+
+    def __init__(self, key: keys.Key, number: int, branch_code: str, emission_point: str, document_type: str,
+                 cai_range: dict[str, Any] | None) -> None:
+        self.counter, self.number = key, number
+        self.format = lambda n: format_number(branch_code, emission_point, document_type, n)
+        # what the command chose the range by: any change and the command runs again
+        self.terms = {name: cai_range.get(name) for name in _RANGE_TERMS} if cai_range else None
+
+    def retake(self, table: Table) -> tuple[dict[str, str], dict[str, Any]] | None:
+        counter = table.get(self.counter)
+        if counter is None or "nextNumber" not in counter:
+            return None
+        number = int(counter["nextNumber"])
+        if number < self.number or self.terms is not None and (
+                {name: counter.get(name) for name in _RANGE_TERMS} != self.terms or number > int(counter["rangeEnd"])):
+            return None
+        if number == self.number:
+            return {}, {}
+        old, new = self.format(self.number), self.format(number)
+        self.number = number
+        return {old: new, old.replace("-", ""): new.replace("-", "")}, {":n": number, ":after": number + 1}
 
 
 def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str, Any]],
@@ -201,6 +234,8 @@ def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str
                        "SET nextNumber = :after ADD #version :one",
                        condition="nextNumber = :n AND rangeEnd >= :n AND isActive = :yes", names={"#version": "version"},
                        values={":n": number, ":after": number + 1, ":one": 1, ":yes": True})
+    transaction.take_number(_NextNumber(keys.small_record(company_id, keys.CAI_RANGE, int(chosen["id"])), number,
+                                        branch_code, chosen["emissionPoint"], document["type"], chosen))
     cai = {"cai": chosen["cai"], "rangeId": int(chosen["id"]), "emissionPoint": chosen["emissionPoint"],
            "rangeStart": format_number(branch_code, chosen["emissionPoint"], document["type"], int(chosen["rangeStart"])),
            "rangeEnd": format_number(branch_code, chosen["emissionPoint"], document["type"], int(chosen["rangeEnd"])),

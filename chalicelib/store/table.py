@@ -1,15 +1,33 @@
 """The only module that talks to DynamoDB (with transaction.py and listing.py beside it)."""
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Iterable
+import random
+import time
+import uuid
+from contextlib import contextmanager
+from functools import lru_cache, wraps
+from typing import Any, Callable, Iterable, Iterator
 
 import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
+from botocore.exceptions import ClientError
 
+from chalicelib.errors import DocumentTooLarge, ServiceUnavailable
 from chalicelib.settings import get_settings
+from chalicelib.store import keys
 from chalicelib.store.keys import Key
+
+# DynamoDB's throttling: as an error code of a single call (after the SDK's own retries) and as
+# a transaction's cancellation reason
+THROTTLING_CODES = frozenset({"ProvisionedThroughputExceededException", "ThrottlingException",
+                              "RequestLimitExceeded"})
+THROTTLING_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded"})
+CONFLICT_ATTEMPTS = 5
+LEASE_SECONDS = 10
+LEASE_FIRST_PAUSE_S = 0.005
+LEASE_LAST_PAUSE_S = 0.02
+_LEASE_BUSY = ("ConditionalCheckFailedException", "TransactionConflictException")
 
 _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
@@ -27,17 +45,60 @@ def to_values(values: dict[str, Any]) -> dict[str, Any]:
     return {name: _serializer.serialize(value) for name, value in values.items()}
 
 
+def throttled() -> ServiceUnavailable:
+    return ServiceUnavailable("The database is throttling this company's requests; retry in a moment.",
+                              code="SERVICE_UNAVAILABLE", headers={"Retry-After": "1"})
+
+
+def too_large() -> DocumentTooLarge:
+    return DocumentTooLarge("A record would exceed DynamoDB's 400 KB item size; shorten it or split it.")
+
+
+def translate_call_error(error: ClientError) -> Exception:
+    """A failed call's error as the API answers it: throttling is 503 with Retry-After, an item
+    past 400 KB is 400 DOCUMENT_TOO_LARGE; anything else stays what it is (a bug: 500)."""
+    details = error.response.get("Error", {})
+    if details.get("Code") in THROTTLING_CODES:
+        return throttled()
+    if details.get("Code") == "ValidationException" and "size" in str(details.get("Message", "")).lower():
+        return too_large()
+    return error
+
+
+def _answered(call: Callable[..., Any]) -> Callable[..., Any]:
+    """A single call to DynamoDB: its errors translated; a write that met a transaction in flight
+    on its item (TransactionConflictException, which the SDK does not retry) is sent again."""
+    @wraps(call)
+    def answered(*args: Any, **kwargs: Any) -> Any:
+        for attempt in range(CONFLICT_ATTEMPTS):
+            try:
+                return call(*args, **kwargs)
+            except ClientError as error:
+                code = error.response.get("Error", {}).get("Code")
+                if code == "TransactionConflictException" and attempt < CONFLICT_ATTEMPTS - 1:
+                    time.sleep(random.uniform(0, 0.005 * (2 ** attempt)))
+                    continue
+                translated = translate_call_error(error)
+                if translated is error:
+                    raise
+                raise translated from error
+        raise AssertionError("unreachable")
+    return answered
+
+
 class Table:
     def __init__(self, client: Any, name: str) -> None:
         self.client = client
         self.name = name
 
+    @_answered
     def get(self, key: Key, *, consistent: bool = True) -> dict[str, Any] | None:
         response = self.client.get_item(TableName=self.name, Key=to_attributes(key),
                                         ConsistentRead=consistent)
         item = response.get("Item")
         return from_attributes(item) if item else None
 
+    @_answered
     def batch_get(self, keys: Iterable[Key]) -> dict[tuple[str, str], dict[str, Any]]:
         """Reads items by key, 100 a round trip (BatchGetItem's limit; plus retries of
         unprocessed keys)."""
@@ -56,6 +117,7 @@ class Table:
                 found[(item["PK"], item["SK"])] = item
             pending = response.get("UnprocessedKeys", {}).get(self.name, {}).get("Keys", [])
 
+    @_answered
     def query(self, *, partition: tuple[str, str], index: str | None = None,
               sort_prefix: tuple[str, str] | None = None,
               sort_range: tuple[str, str | None, str | None] | None = None,
@@ -119,6 +181,7 @@ class Table:
             items.extend(more)
         return items
 
+    @_answered
     def add(self, key: Key, attribute: str, amount: int = 1,
             expires_at: int | None = None) -> int:
         """Atomic counter in one round trip; returns the new value."""
@@ -137,6 +200,47 @@ class Table:
 
     def next_id(self, key: Key) -> int:
         return self.add(key, "value")
+
+    @contextmanager
+    def lease(self, of: Key, wait_s: float) -> Iterator[bool]:
+        """Holds a lease on an item (a counter every writer of a series needs) while the block
+        runs, waiting up to `wait_s` for it: yields whether it was taken. A holder that died
+        leaves it to expire after LEASE_SECONDS. The lease only spares work; exactness stays
+        with the conditions of the writes made under it."""
+        lease_key, holder = keys.lease(of), uuid.uuid4().hex
+        deadline, pause = time.monotonic() + wait_s, LEASE_FIRST_PAUSE_S
+        held = False
+        while True:
+            now_ms = int(time.time() * 1000)
+            try:
+                self.client.update_item(
+                    TableName=self.name, Key=to_attributes(lease_key),
+                    UpdateExpression="SET holder = :me, expiresAtMs = :until",
+                    ConditionExpression="attribute_not_exists(holder) OR expiresAtMs < :now",
+                    ExpressionAttributeValues=to_values({":me": holder, ":until": now_ms + LEASE_SECONDS * 1000,
+                                                         ":now": now_ms}))
+                held = True
+                break
+            except ClientError as error:
+                if error.response.get("Error", {}).get("Code") not in _LEASE_BUSY or time.monotonic() > deadline:
+                    translated = translate_call_error(error)
+                    if translated is not error:
+                        raise translated from error
+                    if error.response.get("Error", {}).get("Code") not in _LEASE_BUSY:
+                        raise
+                    break
+                time.sleep(random.uniform(pause / 2, pause))
+                pause = min(pause * 1.5, LEASE_LAST_PAUSE_S)
+        try:
+            yield held
+        finally:
+            if held:
+                try:
+                    self.client.update_item(
+                        TableName=self.name, Key=to_attributes(lease_key), UpdateExpression="REMOVE holder, expiresAtMs",
+                        ConditionExpression="holder = :me", ExpressionAttributeValues=to_values({":me": holder}))
+                except ClientError:
+                    pass  # expired and taken by another, or unreachable: it expires by itself
 
 
 def make_client(service: str) -> Any:

@@ -11,13 +11,28 @@ from botocore.exceptions import ClientError
 
 from chalicelib.errors import ApiError, DocumentTooLarge, ServiceUnavailable
 from chalicelib.store.keys import Key
-from chalicelib.store.table import Table, to_attributes, to_values
+from chalicelib.store.table import (
+    THROTTLING_REASONS,
+    Table,
+    throttled,
+    to_attributes,
+    to_values,
+    too_large,
+    translate_call_error,
+)
 
 MAX_ITEMS = 100
 # Twenty documents racing for the next number of one CAI range each lose up to nineteen times:
 # enough attempts, with jittered backoff capped at MAX_BACKOFF_S, for all of them to get one.
 COMMAND_ATTEMPTS = 25
 MAX_BACKOFF_S = 0.25
+# A transaction cancelled only because another one held some of its items (TransactionConflict)
+# wrote nothing and its conditions still stand: the same request is sent again, this many times,
+# before the whole command is run again.
+RESUBMISSIONS = 10
+# How long a commit that takes a number waits for the counter's lease before the command runs
+# again (store/table.py Table.lease; a lease left by a crashed holder expires sooner)
+LEASE_WAIT_S = 5.0
 
 T = TypeVar("T")
 
@@ -33,10 +48,40 @@ class _Operation:
     on_fail: ApiError | None
 
 
+class Renumbering:
+    """A gap-free number taken in the transaction: a counter read, then written with a condition
+    on what was read. Every document of a series needs that one item, so the commits that take
+    its numbers are let through one at a time (a lease on the counter, `Table.lease`) and, once
+    in, read the counter again (`retake`): the number is then the latest, and the command is not
+    run again for having read it a while ago. That is the write ceiling of one company's
+    invoices: one lease, one read and one transaction per number, instead of every command
+    racing for it and all but one losing their whole work.
+
+    `retake` answers the substitutions (old -> new, in every string of the transaction: the
+    number in the document, its entry's description, its events) and the counter operation's new
+    condition values ({} and {} when the number read is still the next), or None when the counter
+    changed otherwise (the command runs again, and chooses or refuses anew)."""
+
+    operation: int
+    counter: dict[str, str]
+
+    def retake(self, table: Table) -> tuple[dict[str, str], dict[str, Any]] | None:
+        raise NotImplementedError
+
+
 @dataclass
 class Transaction:
     table: Table
     operations: list[_Operation] = field(default_factory=list)
+    renumbering: Renumbering | None = None
+    # what retaking the number changed in the request, in order: `rewritten` makes the
+    # command's own result say the same
+    substitutions: list[dict[str, str]] = field(default_factory=list)
+
+    def take_number(self, renumbering: Renumbering) -> None:
+        """Marks the operation just added as the one that takes a number (see Renumbering)."""
+        renumbering.operation = len(self.operations) - 1
+        self.renumbering = renumbering
 
     def _expression(self, kind: str, key_or_item: dict[str, Any], *, condition: str | None,
                     names: dict[str, str] | None, values: dict[str, Any] | None,
@@ -134,28 +179,106 @@ class Transaction:
             return
         if len(self.operations) > MAX_ITEMS:
             raise DocumentTooLarge()
-        try:
-            self.table.client.transact_write_items(
-                TransactItems=[operation.request for operation in self.operations])
-        except ClientError as error:
-            raise self._translate(error) from error
+        if self.renumbering is None:
+            self._submit()
+            return
+        with self.table.lease(self.renumbering.counter, LEASE_WAIT_S) as held:
+            if not held:
+                raise LostRace()
+            self._retake_number()
+            self._submit()
+
+    def _submit(self) -> None:
+        for attempt in range(RESUBMISSIONS + 1):
+            try:
+                self.table.client.transact_write_items(
+                    TransactItems=[operation.request for operation in self.operations])
+                return
+            except ClientError as error:
+                if attempt < RESUBMISSIONS and self._resubmittable(error):
+                    time.sleep(random.uniform(0, min(MAX_BACKOFF_S, 0.005 * (2 ** attempt))))
+                    continue
+                raise self._translate(error) from error
+
+    def _retake_number(self) -> None:
+        assert self.renumbering is not None
+        retaken = self.renumbering.retake(self.table)
+        if retaken is None:
+            raise LostRace()
+        substitutions, counter_values = retaken
+        if not substitutions:
+            return
+        self.substitutions.append(substitutions)
+        for operation in self.operations:
+            _substitute(operation.request, substitutions)
+        counter = next(iter(self.operations[self.renumbering.operation].request.values()))
+        counter["ExpressionAttributeValues"].update(to_values(counter_values))
+
+    def rewritten(self, result: T) -> T:
+        """The command's result with the number it finally took (see Renumbering)."""
+        for substitutions in self.substitutions:
+            result = _rewrite(result, substitutions)
+        return result
+
+    def _resubmittable(self, error: ClientError) -> bool:
+        """Cancelled only for items another transaction had in flight: nothing was written and
+        every condition still stands, so the same request is sent again."""
+        if error.response.get("Error", {}).get("Code") != "TransactionCanceledException":
+            return False
+        reasons = {reason.get("Code") for reason in error.response.get("CancellationReasons") or []}
+        return "TransactionConflict" in reasons and reasons <= {"None", "TransactionConflict"}
 
     def _translate(self, error: ClientError) -> Exception:
+        """Each cancellation reason has its own outcome: a failed condition is the operation's
+        own error (or a lost race), a conflict with a transaction in flight is a lost race (the
+        command runs again), an item grown past 400 KB is the caller's 400, throttling is 503
+        with Retry-After; anything else is a bug and stays one."""
         code = error.response.get("Error", {}).get("Code")
         if code == "TransactionCanceledException":
             reasons = error.response.get("CancellationReasons") or []
             for operation, reason in zip(self.operations, reasons, strict=False):
                 if reason.get("Code") == "ConditionalCheckFailed":
                     return operation.on_fail or LostRace()
-            return LostRace()
+            codes = {reason.get("Code") for reason in reasons}
+            if codes & THROTTLING_REASONS:
+                return throttled()
+            if "ValidationError" in codes and any(
+                    "size" in (reason.get("Message") or "").lower() for reason in reasons):
+                return too_large()
+            if "TransactionConflict" in codes:
+                return LostRace()
+            return error
         if code in ("TransactionConflictException", "TransactionInProgressException"):
             return LostRace()
-        if code in ("ProvisionedThroughputExceededException", "ThrottlingException",
-                    "RequestLimitExceeded"):
-            return ServiceUnavailable()
-        if code == "ValidationException" and "size" in str(error.response.get("Error", {}).get("Message", "")).lower():
-            return DocumentTooLarge("A record would exceed DynamoDB's 400 KB item size; shorten it or split it.")
-        return error
+        return translate_call_error(error)
+
+
+def _substitute(value: Any, substitutions: dict[str, str]) -> Any:
+    """Replaces, in place, every occurrence of the old values in the strings of a request."""
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            if name == "S" and isinstance(inner, str):
+                for old, new in substitutions.items():
+                    inner = inner.replace(old, new)
+                value[name] = inner
+            else:
+                _substitute(inner, substitutions)
+    elif isinstance(value, list):
+        for inner in value:
+            _substitute(inner, substitutions)
+    return value
+
+
+def _rewrite(value: Any, substitutions: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        for old, new in substitutions.items():
+            value = value.replace(old, new)
+        return value
+    if isinstance(value, dict):
+        return {name: _rewrite(inner, substitutions) for name, inner in value.items()}
+    if isinstance(value, list):
+        return [_rewrite(inner, substitutions) for inner in value]
+    return value
 
 
 def run_with_retries(command: Callable[[], T], attempts: int = COMMAND_ATTEMPTS) -> T:
@@ -169,4 +292,4 @@ def run_with_retries(command: Callable[[], T], attempts: int = COMMAND_ATTEMPTS)
                 break
             time.sleep(random.uniform(0, min(MAX_BACKOFF_S, 0.01 * (2 ** attempt))))
     raise ServiceUnavailable("Too many concurrent changes to the same records; retry.",
-                             code="CONCURRENT_UPDATE")
+                             code="CONCURRENT_UPDATE", headers={"Retry-After": "1"})

@@ -37,8 +37,9 @@ def bench_environment(auth_at_gateway: bool) -> None:
                        "AUTH_AT_GATEWAY": "1" if auth_at_gateway else "0", "POWERTOOLS_LOG_LEVEL": "WARNING"})
     os.environ.pop("AWS_ENDPOINT_URL", None)
     warnings.filterwarnings("ignore")
-    from infra import moto_speedups
+    from infra import faithful_dynamodb, moto_speedups
     moto_speedups.install()
+    faithful_dynamodb.install()
 
 
 def bench_company(name: str, email: str) -> tuple[Any, Any]:

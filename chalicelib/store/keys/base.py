@@ -53,6 +53,12 @@ def sortable_id(entity_id: int) -> str:
     return f"{entity_id:012d}"
 
 
+def lease(of: Key) -> Key:
+    """The lease that lets one writer at a time at a counter (store/table.py Table.lease), in a
+    partition of its own: never among the records read beside the counter."""
+    return {"PK": f"{of['PK']}#LEASE", "SK": of["SK"]}
+
+
 def id_sequence(company_id: int, kind: str) -> Key:
     """Per-company id allocator (UpdateItem ADD, outside transactions, gaps allowed)."""
     return {"PK": company_prefix(company_id), "SK": f"SEQ#{kind}"}

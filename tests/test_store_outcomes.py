@@ -1,0 +1,89 @@
+"""Each way DynamoDB can refuse a write has its own answer (chalicelib/store/transaction.py):
+a conflict with a transaction in flight runs the command again, an item past 400 KB is the
+caller's 400, throttling is 503 with Retry-After; none of them leaves anything half-written."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from infra import faithful_dynamodb
+from tests.documents_support import Shop
+
+
+@pytest.fixture
+def shop(api, company_a):
+    return Shop(api, company_a)
+
+
+def invoice(shop: Shop) -> dict:
+    return {"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-02",
+            "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": 100}]}
+
+
+def documents(shop: Shop) -> int:
+    return shop.api.get("/documents?type=01", key=shop.key).json["total"]
+
+
+def test_a_conflict_with_a_transaction_in_flight_sends_the_transaction_again(shop):
+    faithful_dynamodb.inject("TransactWriteItems", "conflict", times=3)
+    reply = shop.api.post("/documents", invoice(shop), key=shop.key)
+    assert reply.status == 201, reply.text
+    # the three cancelled attempts took no number: the invoice is the range's first
+    assert reply.json["number"] == "001-001-01-00000001"
+    assert documents(shop) == 1
+    # 100 + 15 % ISV, once
+    assert Decimal(str(shop.partner(shop.customer)["receivableBalance"])) == Decimal("115")
+
+
+def test_a_record_past_400_kb_is_refused_with_400_and_changes_nothing(shop):
+    faithful_dynamodb.inject("TransactWriteItems", "too_large")
+    reply = shop.api.post("/documents", invoice(shop), key=shop.key)
+    assert reply.status == 400, reply.text
+    assert reply.json["code"] == "DOCUMENT_TOO_LARGE"
+    assert documents(shop) == 0
+    assert shop.partner(shop.customer)["receivableBalance"] == 0
+    # and the number it would have taken is still the next one
+    assert shop.document("01", [(shop.service, 1, 100)])["number"] == "001-001-01-00000001"
+
+
+def test_a_throttled_transaction_answers_503_with_retry_after_and_changes_nothing(shop):
+    faithful_dynamodb.inject("TransactWriteItems", "throttle")
+    reply = shop.api.post("/documents", invoice(shop), key=shop.key)
+    assert reply.status == 503, reply.text
+    assert reply.json["code"] == "SERVICE_UNAVAILABLE"
+    assert reply.headers["Retry-After"] == "1"
+    assert documents(shop) == 0
+    assert shop.document("01", [(shop.service, 1, 100)])["number"] == "001-001-01-00000001"
+
+
+def test_a_throttled_read_answers_503_with_retry_after(shop, monkeypatch):
+    from botocore.retries.standard import ExponentialBackoff
+
+    monkeypatch.setattr(ExponentialBackoff, "delay_amount", lambda self, context: 0)
+    faithful_dynamodb.inject("Query", "throttle", times=5)  # the SDK's four retries, and one more
+    reply = shop.api.get("/documents?type=01", key=shop.key)
+    assert reply.status == 503, reply.text
+    assert reply.headers["Retry-After"] == "1"
+
+
+def test_a_single_write_that_meets_a_transaction_in_flight_is_sent_again(shop):
+    # ids come from counters written by single UpdateItems (store/table.py Table.add)
+    faithful_dynamodb.inject("UpdateItem", "conflict", times=2)
+    reply = shop.api.post("/documents", invoice(shop), key=shop.key)
+    assert reply.status == 201, reply.text
+    assert documents(shop) == 1
+
+
+def test_a_command_that_keeps_losing_answers_503_concurrent_update_with_retry_after(shop, monkeypatch):
+    from chalicelib.store import transaction
+
+    monkeypatch.setattr(transaction, "MAX_BACKOFF_S", 0)
+    # each run of the command resubmits its transaction RESUBMISSIONS times before running again
+    faithful_dynamodb.inject("TransactWriteItems", "conflict",
+                             times=transaction.COMMAND_ATTEMPTS * (transaction.RESUBMISSIONS + 1))
+    reply = shop.api.post("/documents", invoice(shop), key=shop.key)
+    assert reply.status == 503, reply.text
+    assert reply.json["code"] == "CONCURRENT_UPDATE"
+    assert reply.headers["Retry-After"] == "1"
+    assert documents(shop) == 0
