@@ -3,7 +3,8 @@ EventBridge) with every call into it serialized, the resources of infra/resource
 API on http://127.0.0.1:8000 behind the same gateway emulation the tests use, pollers that
 play the AWS event sources, and a stand-in for El Salvador's tax authority on :8002
 (infra/dte_authority.py; not started when DTE_AUTHORITY_URL names another). State survives a
-restart under .local/ (`--fresh` wipes it).
+restart under .local/ (`--fresh` wipes it): the table as a snapshot and a log of its changes
+(infra/local_state.py).
 
     python -m infra.local [--fresh] [--port 8000] [--moto-port 8001] [--dte-authority-port 8002]
                           [--state-dir .local]
@@ -107,27 +108,27 @@ def local_secrets_key(state: Path) -> str:
 
 # --- state ----------------------------------------------------------------------------------------
 
-SNAPSHOT_INTERVAL_S = 15
+def migrate_once(record: Path, restored: int, persistence: Any) -> None:
+    """Brings state saved by an earlier version of the code up to date (infra/migrations.py), each
+    migration once per state: each scans the whole table through moto, whose Scan sorts the table
+    again for every page (about 50 s in all for 17 MB, hours at 100,000 documents). A table
+    restored empty is written by this code and needs none. `python -m infra.admin migrate` runs
+    them all again."""
+    from chalicelib.store.table import get_table
+    from infra.migrations import (
+        backfill_memberships,
+        seal_plain_secrets,
+        stock_positions_from_stock,
+        value_legacy_stock_moves,
+    )
 
-
-def snapshot(dynamodb: Any, table: str, path: Path) -> int:
-    from infra.table_io import scan_items
-
-    items = list(scan_items(dynamodb, table))
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps({"table": table, "items": items}))
-    temporary.replace(path)
-    return len(items)
-
-
-def restore(dynamodb: Any, table: str, path: Path) -> int:
-    from infra.table_io import write_batches
-
-    if not path.exists():
-        return 0
-    items = json.loads(path.read_text())["items"]
-    write_batches(dynamodb, table, [{"PutRequest": {"Item": item}} for item in items])
-    return len(items)
+    migrations = (backfill_memberships, seal_plain_secrets, stock_positions_from_stock, value_legacy_stock_moves)
+    applied = set(json.loads(record.read_text())) if record.exists() else set()
+    for migration in migrations:
+        if restored and migration.__name__ not in applied:
+            migration(get_table())
+    persistence.flush()  # their changes in the log before they are recorded as done
+    record.write_text(json.dumps(sorted(applied | {migration.__name__ for migration in migrations}), indent=2))
 
 
 def seed_demo(base_url: str) -> dict[str, Any]:
@@ -246,20 +247,13 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("WEBHOOK_QUEUE_URL", queues["WebhookDeliveriesQueue"])
     reset_settings()  # read before the queue existed (make_client)
     verify_mail_sender(make_client("ses"), get_settings().mail_from)
-    restored = restore(dynamodb, table_name, state / "table.json")
-    if restored:  # state saved by an earlier version of the code
-        from chalicelib.store.table import get_table
-        from infra.migrations import (
-            backfill_memberships,
-            seal_plain_secrets,
-            stock_positions_from_stock,
-            value_legacy_stock_moves,
-        )
+    # the table's snapshot and change log (infra/local_state.py); .local/table.json is an older save
+    from infra.local_state import LocalState
 
-        backfill_memberships(get_table())
-        seal_plain_secrets(get_table())
-        stock_positions_from_stock(get_table())
-        value_legacy_stock_moves(get_table())
+    persistence = LocalState(state / "table", table_name, legacy_snapshot=state / "table.json")
+    restored = persistence.restore(freeze_gc=True)
+    persistence.start()  # from here every change to the table is logged
+    migrate_once(state / "migrations.json", restored, persistence)
 
     from app import app
 
@@ -271,7 +265,6 @@ def main(argv: list[str] | None = None) -> int:
     credentials_path.write_text(json.dumps(credentials, indent=2))
     (state / "stack.json").write_text(json.dumps({"tableName": table_name, "baseUrl": base_url,
                                                   "endpointUrl": os.environ["AWS_ENDPOINT_URL"]}, indent=2))
-    snapshot(dynamodb, table_name, state / "table.json")
 
     stream_arn = dynamodb.describe_table(TableName=table_name)["Table"].get("LatestStreamArn")
     override = os.environ.get("LOCAL_SCHEDULE_SECONDS")
@@ -288,15 +281,6 @@ def main(argv: list[str] | None = None) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
 
-    def keep_saving() -> None:
-        # a snapshot scans the whole table under the moto lock: at most one per interval, so a
-        # busy stack is not serialized behind its own backups (stopping saves once more)
-        while not stop.is_set():
-            if moto_app.dirty.wait(2) and not stop.wait(SNAPSHOT_INTERVAL_S):
-                moto_app.dirty.clear()
-                snapshot(dynamodb, table_name, state / "table.json")
-
-    threading.Thread(target=keep_saving, daemon=True, name="snapshots").start()
     print(f"Local stack ready: API {base_url}, moto {os.environ['AWS_ENDPOINT_URL']} "
           f"({restored} items restored from {state})", flush=True)
     print(f"Credentials ({credentials_path}):\n{json.dumps(credentials, indent=2)}", flush=True)
@@ -306,16 +290,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Try: curl -s {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
     stop.wait()
 
-    print("Stopping: saving state...", flush=True)
-    saved = snapshot(dynamodb, table_name, state / "table.json")
-    pollers.stop()
+    # a stop costs the same at any size: no more API requests, the pollers get a second to finish
+    # what they run, the log's tail is written (no snapshot) and the process exits (see below)
+    print("Stopping...", flush=True)
     http.shutdown()
-    if authority_server is not None:
-        authority_server.shutdown()
-    moto_server.shutdown()
-    print(f"Saved {saved} items to {state / 'table.json'}.", flush=True)
+    stopping = threading.Thread(target=pollers.stop, daemon=True, name="stop-pollers")
+    stopping.start()
+    stopping.join(timeout=1.0)
+    saved = persistence.stop()
+    print(f"State saved under {persistence.directory}." if saved else "The state's log could not be flushed.",
+          flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    # everything is saved: exit without freeing the emulator's objects one by one (seconds for
+    # hundreds of thousands of items) nor waiting for the servers' threads
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

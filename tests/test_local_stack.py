@@ -1,5 +1,5 @@
 """Smoke test: the real local stack in a subprocess, over HTTP, with both key headers and a
-session cookie; then a restart that finds the data again."""
+session cookie; then a restart that finds the data again, after a SIGTERM and after a SIGKILL."""
 from __future__ import annotations
 
 import contextlib
@@ -112,6 +112,8 @@ def test_local_stack_serves_http_and_keeps_its_data(tmp_path):
         status, _, denied = call("GET", f"{base}/business-partners")
         assert status == 401 and denied["code"] == "AUTHENTICATION_REQUIRED"
         assert stack.stop() == 0
+        assert "State saved under" in stack.read_log()
+        assert (state / "table").is_dir() and not (state / "table.json").exists()
 
         again = Stack(state, fresh=False)
         stack = again
@@ -158,3 +160,23 @@ def test_the_local_stack_runs_its_own_tax_authority_for_el_salvador(tmp_path):
         assert invoice["dte"]["status"] == "accepted", invoice["dte"]
         assert invoice["dte"]["selloRecepcion"].startswith(invoice["date"][:4])
         assert json.loads((stack.state_dir / "dte-authority.json").read_text())["registered"]
+
+
+def test_a_killed_stack_keeps_what_it_had_written(tmp_path):
+    """No save at intervals: each change is in the log as soon as it is made, so a stack killed
+    without a chance to save anything finds it again."""
+    with fresh_stack(tmp_path) as (stack, credentials):
+        key = {"X-API-Key": credentials["apiKey"]}
+        status, _, partner = call("POST", f"{stack.base}/business-partners", {"name": "Before the kill",
+                                                                          "type": "customer"}, headers=key)
+        assert status == 201, partner
+        time.sleep(0.5)  # the log writer's turn (it writes each batch as it comes)
+        stack.process.kill()
+        stack.process.wait()
+        again = Stack(stack.state_dir, fresh=False)
+        try:
+            again.wait_ready()
+            status, _, found = call("GET", f"{again.base}/business-partners/{partner['id']}", headers=key)
+            assert status == 200 and found["name"] == "Before the kill"
+        finally:
+            again.stop()
