@@ -200,14 +200,20 @@ class _NextNumber(Renumbering):
         # what the command chose the range by: any change and the command runs again
         self.terms = {name: cai_range.get(name) for name in _RANGE_TERMS} if cai_range else None
 
-    def retake(self, table: Table) -> tuple[dict[str, str], dict[str, Any]] | None:
-        counter = table.get(self.counter)
-        if counter is None or "nextNumber" not in counter:
-            return None
-        number = int(counter["nextNumber"])
-        if number < self.number or self.terms is not None and (
-                {name: counter.get(name) for name in _RANGE_TERMS} != self.terms or number > int(counter["rangeEnd"])):
-            return None
+    def retake(self, table: Table, left: int | None) -> tuple[dict[str, str], dict[str, Any]] | None:
+        if left is not None and left >= self.number:
+            number = left
+            if self.terms is not None and number > int(self.terms["rangeEnd"]):
+                return None
+        else:
+            counter = table.get(self.counter)
+            if counter is None or "nextNumber" not in counter:
+                return None
+            number = int(counter["nextNumber"])
+            if number < self.number or self.terms is not None and (
+                    {name: counter.get(name) for name in _RANGE_TERMS} != self.terms
+                    or number > int(counter["rangeEnd"])):
+                return None
         if number == self.number:
             return {}, {}
         old, new = self.format(self.number), self.format(number)

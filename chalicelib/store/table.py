@@ -5,6 +5,7 @@ import random
 import time
 import uuid
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from typing import Any, Callable, Iterable, Iterator
 
@@ -25,8 +26,8 @@ THROTTLING_CODES = frozenset({"ProvisionedThroughputExceededException", "Throttl
 THROTTLING_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded"})
 CONFLICT_ATTEMPTS = 5
 LEASE_SECONDS = 10
-LEASE_FIRST_PAUSE_S = 0.005
-LEASE_LAST_PAUSE_S = 0.02
+LEASE_FIRST_PAUSE_S = 0.01
+LEASE_LAST_PAUSE_S = 0.05
 _LEASE_BUSY = ("ConditionalCheckFailedException", "TransactionConflictException")
 
 _serializer = TypeSerializer()
@@ -202,45 +203,57 @@ class Table:
         return self.add(key, "value")
 
     @contextmanager
-    def lease(self, of: Key, wait_s: float) -> Iterator[bool]:
+    def lease(self, of: Key, wait_s: float) -> Iterator["Lease | None"]:
         """Holds a lease on an item (a counter every writer of a series needs) while the block
-        runs, waiting up to `wait_s` for it: yields whether it was taken. A holder that died
-        leaves it to expire after LEASE_SECONDS. The lease only spares work; exactness stays
-        with the conditions of the writes made under it."""
-        lease_key, holder = keys.lease(of), uuid.uuid4().hex
+        runs, waiting up to `wait_s` for it: yields the lease, or None when it was not taken in
+        time. A holder that died leaves it to expire after LEASE_SECONDS. The lease only spares
+        work; exactness stays with the conditions of the writes made under it."""
+        lease = Lease(keys.lease(of), uuid.uuid4().hex)
         deadline, pause = time.monotonic() + wait_s, LEASE_FIRST_PAUSE_S
-        held = False
         while True:
             now_ms = int(time.time() * 1000)
             try:
-                self.client.update_item(
-                    TableName=self.name, Key=to_attributes(lease_key),
+                taken = self.client.update_item(
+                    TableName=self.name, Key=to_attributes(lease.key),
                     UpdateExpression="SET holder = :me, expiresAtMs = :until",
                     ConditionExpression="attribute_not_exists(holder) OR expiresAtMs < :now",
-                    ExpressionAttributeValues=to_values({":me": holder, ":until": now_ms + LEASE_SECONDS * 1000,
-                                                         ":now": now_ms}))
-                held = True
+                    ExpressionAttributeValues=to_values({":me": lease.holder, ":now": now_ms,
+                                                         ":until": now_ms + LEASE_SECONDS * 1000}),
+                    ReturnValues="ALL_NEW")
+                lease.left = from_attributes(taken["Attributes"])
                 break
             except ClientError as error:
-                if error.response.get("Error", {}).get("Code") not in _LEASE_BUSY or time.monotonic() > deadline:
+                if error.response.get("Error", {}).get("Code") not in _LEASE_BUSY:
                     translated = translate_call_error(error)
-                    if translated is not error:
-                        raise translated from error
-                    if error.response.get("Error", {}).get("Code") not in _LEASE_BUSY:
+                    if translated is error:
                         raise
-                    break
+                    raise translated from error
+                if time.monotonic() > deadline:
+                    yield None
+                    return
                 time.sleep(random.uniform(pause / 2, pause))
                 pause = min(pause * 1.5, LEASE_LAST_PAUSE_S)
         try:
-            yield held
+            yield lease
         finally:
-            if held:
+            if not lease.released:
                 try:
                     self.client.update_item(
-                        TableName=self.name, Key=to_attributes(lease_key), UpdateExpression="REMOVE holder, expiresAtMs",
-                        ConditionExpression="holder = :me", ExpressionAttributeValues=to_values({":me": holder}))
+                        TableName=self.name, Key=to_attributes(lease.key), UpdateExpression="REMOVE holder, expiresAtMs",
+                        ConditionExpression="holder = :me", ExpressionAttributeValues=to_values({":me": lease.holder}))
                 except ClientError:
                     pass  # expired and taken by another, or unreachable: it expires by itself
+
+
+@dataclass
+class Lease:
+    """A lease held (Table.lease). `left` is what the previous holder left on it (a counter's
+    next value, so that the next holder need not read the counter). A holder that gives it back
+    in its own transaction (Transaction.commit) sets `released` once that committed."""
+    key: Key
+    holder: str
+    left: dict[str, Any] = field(default_factory=dict)
+    released: bool = False
 
 
 def make_client(service: str) -> Any:

@@ -65,7 +65,9 @@ class Renumbering:
     operation: int
     counter: dict[str, str]
 
-    def retake(self, table: Table) -> tuple[dict[str, str], dict[str, Any]] | None:
+    def retake(self, table: Table, left: int | None) -> tuple[dict[str, str], dict[str, Any]] | None:
+        """`left`: the next number the lease's last holder left, trusted without a read (the
+        counter's own condition catches it when wrong); None: read the counter."""
         raise NotImplementedError
 
 
@@ -77,6 +79,7 @@ class Transaction:
     # what retaking the number changed in the request, in order: `rewritten` makes the
     # command's own result say the same
     substitutions: list[dict[str, str]] = field(default_factory=list)
+    _failed: int | None = None  # the operation whose condition failed in the last submission
 
     def take_number(self, renumbering: Renumbering) -> None:
         """Marks the operation just added as the one that takes a number (see Renumbering)."""
@@ -182,13 +185,35 @@ class Transaction:
         if self.renumbering is None:
             self._submit()
             return
-        with self.table.lease(self.renumbering.counter, LEASE_WAIT_S) as held:
-            if not held:
+        self._commit_numbered(self.renumbering)
+
+    def _commit_numbered(self, renumbering: Renumbering) -> None:
+        """Under the counter's lease: the number the last holder left (else the counter read),
+        and the lease given back in the same transaction with the next number left on it. A
+        number left wrong (the counter changed otherwise) is read again once."""
+        if len(self.operations) + 1 > MAX_ITEMS:
+            raise DocumentTooLarge()
+        with self.table.lease(renumbering.counter, LEASE_WAIT_S) as lease:
+            if lease is None:
                 raise LostRace()
-            self._retake_number()
-            self._submit()
+            left = lease.left.get("nextNumber")
+            self._retake_number(int(left) if left is not None else None)
+            self.update(lease.key, "SET nextNumber = :next REMOVE holder, expiresAtMs", condition="holder = :me",
+                        values={":next": renumbering.number + 1, ":me": lease.holder})
+            give_back = next(iter(self.operations[-1].request.values()))
+            for read_again in (False, True):
+                try:
+                    self._submit()
+                    lease.released = True
+                    return
+                except LostRace:
+                    if read_again or self._failed != renumbering.operation:
+                        raise
+                    self._retake_number(None)
+                    give_back["ExpressionAttributeValues"].update(to_values({":next": renumbering.number + 1}))
 
     def _submit(self) -> None:
+        self._failed = None
         for attempt in range(RESUBMISSIONS + 1):
             try:
                 self.table.client.transact_write_items(
@@ -200,9 +225,9 @@ class Transaction:
                     continue
                 raise self._translate(error) from error
 
-    def _retake_number(self) -> None:
+    def _retake_number(self, left: int | None) -> None:
         assert self.renumbering is not None
-        retaken = self.renumbering.retake(self.table)
+        retaken = self.renumbering.retake(self.table, left)
         if retaken is None:
             raise LostRace()
         substitutions, counter_values = retaken
@@ -236,8 +261,9 @@ class Transaction:
         code = error.response.get("Error", {}).get("Code")
         if code == "TransactionCanceledException":
             reasons = error.response.get("CancellationReasons") or []
-            for operation, reason in zip(self.operations, reasons, strict=False):
+            for index, (operation, reason) in enumerate(zip(self.operations, reasons, strict=False)):
                 if reason.get("Code") == "ConditionalCheckFailed":
+                    self._failed = index
                     return operation.on_fail or LostRace()
             codes = {reason.get("Code") for reason in reasons}
             if codes & THROTTLING_REASONS:
