@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "migrate":
             from chalicelib.settings import get_settings
             from infra.migrations import (
+                account_balances_to_company_partition,
                 backfill_memberships,
                 seal_plain_secrets,
                 stock_positions_from_stock,
@@ -127,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             result = {"membershipItemsUpdated": backfill_memberships(table), "secretsSealed": seal_plain_secrets(table),
                       "stockPositionsCreated": stock_positions_from_stock(table),
-                      "stockMovesValued": value_legacy_stock_moves(table)}
+                      "stockMovesValued": value_legacy_stock_moves(table),
+                      "accountBalancesMoved": account_balances_to_company_partition(table)}
         else:
             result = create_api_key(table, args.company_id, args.user_id, args.name, args.expires_at)
     except ApiError as error:

@@ -179,3 +179,26 @@ def value_legacy_stock_moves(table: Table) -> int:
             continue
         changed += 1
     return changed
+
+
+def account_balances_to_company_partition(table: Table) -> int:
+    """Accounts' monthly balances from before issue 14 sit in each account's partition
+    ("BAL#{month}", listed by GSI1); the reports now read them from the company's balances
+    partition, strongly consistent (keys.account_month_balance). Each is copied there (unless a
+    copy exists: an earlier run stopped midway) and then deleted. Run with the service stopped: a
+    posting between the copy and the delete would be lost."""
+    moved = 0
+    for item in _scan(table, {"BALANCE"}):
+        if "#ACCT#" not in item["PK"] or not item["SK"].startswith(keys.LEGACY_ACCOUNT_BALANCE_PREFIX):
+            continue
+        company_id = int(item["PK"].split("#")[1])
+        moved_item = {name: value for name, value in item.items() if name not in ("GSI1PK", "GSI1SK")}
+        moved_item.update(keys.account_month_balance(company_id, int(item["accountId"]), item["month"]))
+        try:
+            table.client.put_item(TableName=table.name, Item=to_attributes(moved_item),
+                                  ConditionExpression="attribute_not_exists(PK)")
+        except table.client.exceptions.ConditionalCheckFailedException:
+            pass
+        table.client.delete_item(TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}))
+        moved += 1
+    return moved

@@ -140,3 +140,38 @@ def test_purchases_confirmed_before_average_costing_are_undone_at_what_their_ent
     # the stock goes back by the 500 the entry's reversal takes off the account: both at 0
     chair = api.get(f"/products/{shop.product}", key=shop.key).json
     assert chair["stockValue"] == 0 and shop.balance("110501") == 0
+
+
+def test_account_balances_kept_in_each_account_s_partition_move_to_the_company_s(api, table, company_a):
+    from decimal import Decimal
+
+    from chalicelib.store.table import from_attributes, to_attributes
+    from infra.migrations import account_balances_to_company_partition
+    from tests.support import Books
+
+    books = Books(api, company_a, full=False)
+    books.entry("2026-10-05", ("110101", 300, 0), ("410101", 0, 300))
+    books.entry("2026-11-02", ("110101", 50, 0), ("410101", 0, 50))
+    before = books.trial_balance("2026-11-30")
+    # as an earlier version wrote them: in the account's partition, listed by GSI1
+    partition = keys.balances_partition(company_a.company_id)
+    current = [from_attributes(raw) for raw in table.client.query(
+        TableName=table.name, KeyConditionExpression="PK = :p",
+        ExpressionAttributeValues={":p": {"S": partition}})["Items"]]
+    assert len(current) == 4  # two accounts, two months
+    for item in current:
+        account_id, month = int(item["accountId"]), item["month"]
+        legacy = {**item, "PK": keys.account_partition(company_a.company_id, account_id), "SK": f"BAL#{month}",
+                  "GSI1PK": partition, "GSI1SK": f"{month}#{account_id:012d}"}
+        table.client.put_item(TableName=table.name, Item=to_attributes(legacy))
+        table.client.delete_item(TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}))
+    assert books.trial_balance("2026-11-30")["accounts"] == []  # the reports no longer see them
+
+    assert account_balances_to_company_partition(table) == 4
+    assert account_balances_to_company_partition(table) == 0  # once only
+    after = books.trial_balance("2026-11-30")
+    assert after == before
+    # 300 + 50 debited to cash, the same credited to sales
+    assert Decimal(str(after["totalDebit"])) == Decimal(str(after["totalCredit"])) == Decimal("350")
+    ledger = books.ledger("110101", "2026-11-01", "2026-11-30")
+    assert Decimal(str(ledger["openingBalance"])) == Decimal("300")  # October's balance, moved

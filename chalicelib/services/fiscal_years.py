@@ -20,7 +20,8 @@ from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.services import chart
 from chalicelib.services.commands import Command
-from chalicelib.services.posting import INVALID_ACCOUNT, JournalWrites, Source, get_entry, load_rules, month_balance
+from chalicelib.services.posting import INVALID_ACCOUNT, JournalWrites, Source, get_entry, load_rules
+from chalicelib.services.reports import account_months
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -108,16 +109,12 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
 def _result_left(table: Table, company_id: int, year: str,
                  result_accounts: dict[int, dict[str, Any]]) -> list[tuple[int, Decimal]]:
     """Each revenue, cost and expense account with a balance at the year's end (debit-positive),
-    in code order: read after the year is locked, nothing changes them meanwhile. Read from each
-    account's own partition, strongly consistent (the index of all balances may lag behind a
-    posting that committed just before the lock): one Query per account, once a year."""
+    in code order: read after the year is locked, nothing changes them meanwhile; strongly
+    consistent, one Query per account, once a year."""
     day = f"{year}-12-31"
     left = []
     for account_id in sorted(result_accounts, key=lambda i: result_accounts[i]["code"]):
-        months = [month_balance(item) for item in table.query_all(
-            partition=("PK", keys.account_partition(company_id, account_id)),
-            sort_range=("SK", keys.ACCOUNT_BALANCE_PREFIX, f"{keys.ACCOUNT_BALANCE_PREFIX}{year}-12"), consistent=True)]
-        debit, credit = accounting.totals_through(months, day)
+        debit, credit = accounting.totals_through(account_months(table, company_id, account_id, f"{year}-12"), day)
         if debit != credit:
             left.append((account_id, debit - credit))
     return left

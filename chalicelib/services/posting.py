@@ -267,10 +267,8 @@ class JournalWrites:
 
     def _add_balance(self, transaction: Transaction, account_id: int, month: str, debit: Decimal,
                      credit: Decimal, days: dict[str, list[Decimal]]) -> None:
-        index = keys.balance_index(self.company_id, account_id, month)
         add_month_totals(transaction, keys.account_month_balance(self.company_id, account_id, month), month, debit,
-                         credit, days, {"GSI1PK": index["GSI1PK"], "GSI1SK": index["GSI1SK"], "accountId": account_id,
-                                        "itemType": "BALANCE"})
+                         credit, days, {"accountId": account_id, "itemType": "BALANCE"})
 
 
 def add_month_totals(transaction: Transaction, key: keys.Key, month: str, debit: Decimal, credit: Decimal,

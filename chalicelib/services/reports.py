@@ -14,7 +14,7 @@ from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services import chart
 from chalicelib.services.posting import month_balance
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1, decode_cursor, encode_cursor, invalid_cursor
+from chalicelib.store.listing import decode_cursor, encode_cursor, invalid_cursor
 from chalicelib.store.table import Table
 
 _POSTINGS_END = "~"  # sorts after every digit and '#': the upper bound of a day's postings
@@ -72,14 +72,19 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str | Non
 
 def account_and_months(table: Table, company_id: int, account_id: int, through: str
                        ) -> tuple[dict[str, Any], list[accounting.MonthBalance]]:
-    """The account item and its monthly balances up to the month of `through`: one Query (they
-    sort before the postings)."""
-    head = table.query_all(partition=("PK", keys.account_partition(company_id, account_id)),
-                           sort_range=("SK", "ACCT", f"{keys.ACCOUNT_BALANCE_PREFIX}{through[:7]}"), consistent=True)
-    account = next((item for item in head if item["SK"] == "ACCT"), None)
+    """The account item and its monthly balances up to the month of `through`: a GetItem and a
+    Query, both strongly consistent."""
+    account = table.get(keys.entity(company_id, keys.CHART_ACCOUNT, account_id))
     if account is None:
         raise NotFound("Account not found.")
-    return account, [month_balance(item) for item in head if item["SK"].startswith(keys.ACCOUNT_BALANCE_PREFIX)]
+    return account, account_months(table, company_id, account_id, through[:7])
+
+
+def account_months(table: Table, company_id: int, account_id: int, through_month: str) -> list[accounting.MonthBalance]:
+    """One account's monthly balances up to a month, strongly consistent."""
+    return [month_balance(item) for item in table.query_all(
+        partition=("PK", keys.balances_partition(company_id)),
+        sort_range=("SK", *keys.account_balances_range(account_id, through_month)), consistent=True)]
 
 
 def balance_at(table: Table, company_id: int, account_id: int, date: str) -> Decimal:
@@ -126,13 +131,13 @@ def dated_page(table: Table, partition: str, prefix: str, start_date: str, end_d
 
 
 def month_balances_through(table: Table, company_id: int, date: str) -> dict[int, list[accounting.MonthBalance]]:
-    """Every account's monthly balances up to the month of `date`: one Query, whatever the
-    number of postings (the posting engine keeps them in the posting's transaction)."""
-    balances = table.query_all(partition=("GSI1PK", keys.balances_partition(company_id)), index=GSI1,
-                               sort_range=("GSI1SK", None, f"{date[:7]}#~"))
+    """Every account's monthly balances up to the month of `date`: one strongly consistent Query
+    of the company's balances, whatever the number of postings (the posting engine keeps them in
+    the posting's transaction), so a report never sees part of a posting."""
     by_account: dict[int, list[accounting.MonthBalance]] = {}
-    for item in balances:
-        by_account.setdefault(int(item["accountId"]), []).append(month_balance(item))
+    for item in table.query_all(partition=("PK", keys.balances_partition(company_id)), consistent=True):
+        if item["month"] <= date[:7]:
+            by_account.setdefault(int(item["accountId"]), []).append(month_balance(item))
     return by_account
 
 

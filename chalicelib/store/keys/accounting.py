@@ -15,9 +15,11 @@ from chalicelib.store.keys.base import (
     sortable_id,
 )
 
-# An account's partition holds, in sort-key order, the account item ("ACCT"), its monthly
-# balances ("BAL#{month}") and its postings ("P#{date}#{entryId}#{line}"): the ledger of one
-# account is read without touching any other account's items.
+# An account's partition holds, in sort-key order, the account item ("ACCT") and its postings
+# ("P#{date}#{entryId}#{line}"): the ledger of one account is read without touching any other
+# account's items. Every account's monthly balances are in one partition of the company
+# ("{accountId}#{month}"), in the table itself, not an index: the trial balance and the statements
+# read them strongly consistent, so they never see part of a posting (an index may lag behind).
 
 def chart_index(company_id: int, code: str) -> Dict[str, str]:
     """GSI1 attributes that list a company's chart of accounts in code order."""
@@ -28,17 +30,18 @@ def account_partition(company_id: int, account_id: int) -> str:
     return entity(company_id, CHART_ACCOUNT, account_id)["PK"]
 
 
-ACCOUNT_BALANCE_PREFIX = "BAL#"
+# the sort keys of balances before issue 14 (in the account's partition): infra/migrations.py
+LEGACY_ACCOUNT_BALANCE_PREFIX = "BAL#"
 POSTING_PREFIX = "P#"
 
 
 def account_month_balance(company_id: int, account_id: int, month: str) -> Key:
-    return {"PK": account_partition(company_id, account_id), "SK": f"{ACCOUNT_BALANCE_PREFIX}{month}"}
+    return {"PK": balances_partition(company_id), "SK": f"{sortable_id(account_id)}#{month}"}
 
 
-def balance_index(company_id: int, account_id: int, month: str) -> Dict[str, str]:
-    """GSI1 attributes that list every account's monthly balances by month (trial balance)."""
-    return {"GSI1PK": f"C#{company_id}#BAL", "GSI1SK": f"{month}#{sortable_id(account_id)}"}
+def account_balances_range(account_id: int, through_month: str | None = None) -> tuple[str, str]:
+    """The sort-key bounds of one account's monthly balances, up to a month (inclusive)."""
+    return f"{sortable_id(account_id)}#", f"{sortable_id(account_id)}#{through_month or '~'}"
 
 
 def balances_partition(company_id: int) -> str:
