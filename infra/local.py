@@ -1,5 +1,5 @@
 """The local stack, in one process: an embedded moto (DynamoDB with its stream, SQS, SES,
-EventBridge) with every call into it serialized, the resources of infra/resources.json, the
+EventBridge) behind the faithful DynamoDB layer (infra/faithful_dynamodb.py), the resources of infra/resources.json, the
 API on http://127.0.0.1:8000 behind the same gateway emulation the tests use, pollers that
 play the AWS event sources, and a stand-in for El Salvador's tax authority on :8002
 (infra/dte_authority.py; not started when DTE_AUTHORITY_URL names another). State survives a
@@ -36,27 +36,27 @@ _DYNAMODB_WRITES = ("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "Tr
 _SQS_SENDS = ("SendMessage", "SendMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch")
 
 
-class SerializedMoto:
-    """moto is not thread-safe: two concurrent conditional transactions could both succeed.
-    One lock around its WSGI app gives DynamoDB's serializable transactions locally."""
+class EmulatedAws:
+    """moto's WSGI app as the stack serves it: DynamoDB calls through the faithful layer
+    (concurrent, transactions in flight conflict as DynamoDB's do), every other service's call
+    whole under the emulator's lock (moto is not thread-safe); and the pollers woken by writes."""
 
     def __init__(self, app: Any) -> None:
         from infra.pollers import Wakeups
 
         self.app = app
-        self.lock = threading.Lock()
         self.dirty = threading.Event()
         self.wakeups = Wakeups()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
-        with self.lock:
-            result = self.app(environ, start_response)
-            try:
-                body = b"".join(result)
-            finally:
-                if hasattr(result, "close"):
-                    result.close()
+        from infra.faithful_dynamodb import emulator_lock
+
         target = environ.get("HTTP_X_AMZ_TARGET", "")
+        if target.startswith("DynamoDB_"):
+            body = self._serve(environ, start_response)
+        else:
+            with emulator_lock:
+                body = self._serve(environ, start_response)
         if target.startswith("DynamoDB_") and target.endswith(_DYNAMODB_WRITES):
             self.dirty.set()
             self.wakeups.notify("dynamodb")
@@ -64,16 +64,25 @@ class SerializedMoto:
             self.wakeups.notify("sqs")
         return [body]
 
+    def _serve(self, environ: dict[str, Any], start_response: Any) -> bytes:
+        result = self.app(environ, start_response)
+        try:
+            return b"".join(result)
+        finally:
+            if hasattr(result, "close"):
+                result.close()
 
-def start_moto(port: int) -> tuple[Any, SerializedMoto]:
+
+def start_moto(port: int) -> tuple[Any, EmulatedAws]:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
 
-    from infra import moto_speedups
+    from infra import faithful_dynamodb, moto_speedups
     moto_speedups.install()
+    faithful_dynamodb.install()
     from werkzeug.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per moto call is noise
-    app = SerializedMoto(DomainDispatcherApplication(create_backend_app))
+    app = EmulatedAws(DomainDispatcherApplication(create_backend_app))
     server = make_server("127.0.0.1", port, app, threaded=True, request_handler=MotoRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True, name="moto").start()
     return server, app
@@ -116,13 +125,15 @@ def migrate_once(record: Path, restored: int, persistence: Any) -> None:
     them all again."""
     from chalicelib.store.table import get_table
     from infra.migrations import (
+        account_balances_to_company_partition,
         backfill_memberships,
         seal_plain_secrets,
         stock_positions_from_stock,
         value_legacy_stock_moves,
     )
 
-    migrations = (backfill_memberships, seal_plain_secrets, stock_positions_from_stock, value_legacy_stock_moves)
+    migrations = (backfill_memberships, seal_plain_secrets, stock_positions_from_stock, value_legacy_stock_moves,
+                  account_balances_to_company_partition)
     applied = set(json.loads(record.read_text())) if record.exists() else set()
     for migration in migrations:
         if restored and migration.__name__ not in applied:
