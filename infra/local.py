@@ -21,6 +21,7 @@ import shutil
 import signal
 import sys
 import threading
+import time
 import warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -299,15 +300,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"El Salvador's tax authority: {os.environ['DTE_AUTHORITY_URL']}"
           + (" (the stand-in)" if authority_server else ""), flush=True)
     print(f"Try: curl -s {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
-    stop.wait()
+    while not stop.wait(0.5):  # in steps: a wait without a timeout once sat through a SIGTERM
+        pass  # (most likely one another thread took: only the main thread runs the handler)
 
     # a stop costs the same at any size: no more API requests, the pollers get a second to finish
     # what they run, the log's tail is written (no snapshot) and the process exits (see below)
     print("Stopping...", flush=True)
-    http.shutdown()
-    stopping = threading.Thread(target=pollers.stop, daemon=True, name="stop-pollers")
-    stopping.start()
-    stopping.join(timeout=1.0)
+    stopping = [threading.Thread(target=halt, daemon=True) for halt in (http.shutdown, pollers.stop)]
+    for thread in stopping:
+        thread.start()
+    deadline = time.monotonic() + 1.0
+    for thread in stopping:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
     saved = persistence.stop()
     print(f"State saved under {persistence.directory}." if saved else "The state's log could not be flushed.",
           flush=True)

@@ -15,7 +15,8 @@ each save and a SIGTERM took over 10 s. Here instead:
   which the service never makes, are not captured.)
 - A writer thread appends them to a log segment (`log-00000001.jsonl`, ...), one JSON line per
   change `{"key": {"PK": {"S": ...}, "SK": {"S": ...}}, "item": {...attributes...} | null}`,
-  written as soon as they arrive (one write per batch: a transaction's lines land together).
+  written as soon as they arrive (one write per batch: a transaction's lines land together; no
+  fsync: a crash of the process loses nothing written, a power cut may take the last seconds).
 - Compaction never touches the emulator: the writer first moves to a new segment (changes made
   meanwhile go there), then a child process folds the snapshot and the closed segments into a new
   `snapshot.jsonl` (its first line names the last segment it holds) and deletes those segments.
@@ -45,12 +46,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+_ROOT = Path(__file__).resolve().parent.parent  # where `python -m infra.local_state` runs the fold
 SNAPSHOT = "snapshot.jsonl"
 LOCK = "compaction.lock"
 FORMAT = "local-state/1"
 CHECK_INTERVAL_S = 5.0
 COMPACT_MIN_BYTES = 8 * 1024 * 1024
-FSYNC_INTERVAL_S = 1.0
 _ITEM_MARK = ', "item": '
 _DELETED_END = ', "item": null}\n'
 
@@ -419,7 +420,6 @@ class LocalState:
                  log: Callable[[str], None] = print) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        (self.directory / (SNAPSHOT + ".tmp")).unlink(missing_ok=True)  # a compaction cut short
         self.table_name = table_name
         self.legacy_snapshot = legacy_snapshot
         if compact_bytes is None and os.environ.get("LOCAL_STATE_COMPACT_BYTES"):
@@ -451,6 +451,7 @@ class LocalState:
         self.hash_key, self.range_key = table.hash_key_attr, table.range_key_attr
         _moto_classes()
         with _directory_lock(self.directory):
+            (self.directory / (SNAPSHOT + ".tmp")).unlink(missing_ok=True)  # a compaction cut short
             self._convert_legacy()
             self._load(table)
         table._index_groups = None  # the speed-ups' index view (infra/moto_speedups.py), if built
@@ -540,12 +541,13 @@ class LocalState:
             snapshot_through = _snapshot_through(self.directory)
             if not any(snapshot_through < number <= through for number, _ in segments(self.directory)):
                 return None
-            command = [sys.executable, str(Path(__file__).resolve()), "fold", str(self.directory), str(through),
+            command = [sys.executable, "-m", "infra.local_state", "fold", str(self.directory.resolve()), str(through),
                        self.table_name]
             with self._child_lock:  # stop() kills it: no fold outlives the stack
                 if self._stopping.is_set():
                     return None
-                self._child = child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                self._child = child = subprocess.Popen(command, cwd=_ROOT, stdout=subprocess.PIPE,
+                                                       stderr=subprocess.PIPE)
             output, error = child.communicate()
             code = child.returncode
             with self._child_lock:
@@ -588,13 +590,8 @@ class LocalState:
     # threads --------------------------------------------------------------------------------------
 
     def _write_loop(self) -> None:
-        last_sync, unsynced = time.monotonic(), False
         while True:
-            try:
-                entry = self._queue.get(timeout=FSYNC_INTERVAL_S)
-            except queue.Empty:
-                entry = None
-            batch = [] if entry is None else [entry]
+            batch = [self._queue.get()]
             while True:
                 try:
                     batch.append(self._queue.get_nowait())
@@ -609,7 +606,7 @@ class LocalState:
                         self.failed(f"a change could not be written: {error!r}")
                     continue
                 self._append(lines)
-                unsynced, lines = unsynced or bool(lines), []
+                lines = []
                 if entry.action == "rotate":
                     self._close()
                     entry.result = self._segment
@@ -619,12 +616,7 @@ class LocalState:
                     entry.done.set()
                     return
                 entry.done.set()
-            if lines:
-                self._append(lines)
-                unsynced = True
-            if unsynced and time.monotonic() - last_sync >= FSYNC_INTERVAL_S and self._descriptor is not None:
-                os.fsync(self._descriptor)
-                last_sync, unsynced = time.monotonic(), False
+            self._append(lines)
 
     def _append(self, lines: list[str]) -> None:
         if not lines:
@@ -640,8 +632,9 @@ class LocalState:
             self.failed(f"the log could not be written: {error!r}")
 
     def _close(self) -> None:
+        """No fsync: written, a change survives the process whatever befalls it (a power cut may
+        take the last seconds); an fsync here could wait seconds behind a fold's writing."""
         if self._descriptor is not None:
-            os.fsync(self._descriptor)
             os.close(self._descriptor)
             self._descriptor = None
 
@@ -663,7 +656,7 @@ class LocalState:
 
 
 def _main(argv: list[str]) -> int:
-    """`python infra/local_state.py fold DIRECTORY THROUGH [TABLE]`: the compaction's child."""
+    """`python -m infra.local_state fold DIRECTORY THROUGH [TABLE]`: the compaction's child."""
     if len(argv) < 3 or argv[0] != "fold":
         print(__doc__, file=sys.stderr)
         return 2
