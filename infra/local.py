@@ -46,7 +46,6 @@ class EmulatedAws:
         from infra.pollers import Wakeups
 
         self.app = app
-        self.dirty = threading.Event()
         self.wakeups = Wakeups()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
@@ -59,7 +58,6 @@ class EmulatedAws:
             with emulator_lock:
                 body = self._serve(environ, start_response)
         if target.startswith("DynamoDB_") and target.endswith(_DYNAMODB_WRITES):
-            self.dirty.set()
             self.wakeups.notify("dynamodb")
         elif target.startswith("AmazonSQS.") and target.endswith(_SQS_SENDS):
             self.wakeups.notify("sqs")
@@ -234,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     state.mkdir(parents=True, exist_ok=True)
     base_url = f"http://127.0.0.1:{args.port}"
 
-    moto_server, moto_app = start_moto(args.moto_port)
+    _, moto_app = start_moto(args.moto_port)
     configure_environment(args.port, args.moto_port)
     os.environ.setdefault("LOCAL_SECRETS_KEY", local_secrets_key(state))
     sys.path.insert(0, str(ROOT))
