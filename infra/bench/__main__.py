@@ -39,6 +39,11 @@
    DynamoDB calls and median latency. Target: the same calls whatever the year holds.
 12. The inventory valuation of 20 and then 200 stocked products, at a date after every movement
    and at a date before a month of them: DynamoDB calls and median latency.
+13. Contention (`--only contention`): 1, 8 and 32 concurrent clients creating one-line sales
+   invoices for `--contention-seconds`, all for one company and each for its own company, on the
+   faithful DynamoDB layer with `--latency-ms` (default 10) on every call: one JSON record per run
+   (clients, companies, invoicesPerSecond, failed, p50, p99, retriesPerRequest). Target: one
+   company at 32 clients reaches 80 % of 32 companies' throughput with none failed.
 
 Persistence of the local stack (`--only local-state`, not part of the default run: a few minutes
 and about 5 GB of memory): a state of `--local-state-documents` documents (100,000: five items
@@ -53,6 +58,7 @@ import sys
 from infra.bench.calls import calls_per_request
 from infra.bench.capacity import print_report as print_capacity_report
 from infra.bench.common import ROOT
+from infra.bench.contention import contention_runs
 from infra.bench.documents import credit_summary_scaling, document_list_scaling, document_writes, payment_writes
 from infra.bench.imports import import_times
 from infra.bench.ledger import ledger_scaling
@@ -64,7 +70,8 @@ from infra.bench.valuation import valuation_scaling
 from infra.bench.webhooks import webhook_delivery
 
 SECTIONS = ("import", "calls", "ledger", "documents", "document-list", "payments", "credits", "webhook-single",
-            "webhooks", "scheduler", "pdf", "statements", "valuation", "capacity", "local-state")
+            "webhooks", "scheduler", "pdf", "statements", "valuation", "contention",
+            "capacity", "local-state")
 
 
 def main() -> None:
@@ -76,6 +83,9 @@ def main() -> None:
     parser.add_argument("--webhook-clients", type=int, default=4)
     parser.add_argument("--webhook-timeout", type=float, default=600.0,
                         help="seconds from the first create to give up waiting for deliveries")
+    parser.add_argument("--latency-ms", type=float, default=10.0, help="contention: simulated time of each DynamoDB call")
+    parser.add_argument("--contention-seconds", type=float, default=15.0)
+    parser.add_argument("--contention-clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--local-state-documents", type=int, default=100_000)
     parser.add_argument("--only", choices=SECTIONS, action="append",
                         help="run only this section (repeatable); default: all of them but local-state")
@@ -124,6 +134,11 @@ def main() -> None:
     if "statements" in sections:
         print("\nBalance sheet and income statement of a year of 100 vs 10,000 posted entries")
         print(json.dumps(statements_scaling(args.document_samples), indent=2))
+    if "contention" in sections:
+        print(f"\nContention: clients creating invoices for {args.contention_seconds:g} s, one company vs one each, "
+              f"{args.latency_ms:g} ms per DynamoDB call")
+        for record in contention_runs(tuple(args.contention_clients), args.contention_seconds, args.latency_ms):
+            print(json.dumps(record), flush=True)
     if "valuation" in sections:
         print("\nInventory valuation: 20 vs 200 stocked products, at the month's end and a month before")
         print(json.dumps(valuation_scaling(args.document_samples), indent=2))
