@@ -87,3 +87,43 @@ def test_a_command_that_keeps_losing_answers_503_concurrent_update_with_retry_af
     assert reply.json["code"] == "CONCURRENT_UPDATE"
     assert reply.headers["Retry-After"] == "1"
     assert documents(shop) == 0
+
+
+def test_a_number_retaken_at_commit_is_the_one_stored_answered_replayed_and_posted(shop, monkeypatch):
+    """Invoices racing for one CAI range: the losers retake the next number into the transaction
+    they built (store/transaction.py Renumbering). Every trace of a number agrees: the answer, the
+    stored document, an Idempotency-Key replay, the journal entry's description."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from chalicelib.store import transaction
+
+    retaken: list[int] = []
+    commit = transaction.Transaction.commit
+
+    def counting_commit(self):
+        commit(self)
+        retaken.extend([1] * len(self.substitutions))
+
+    monkeypatch.setattr(transaction.Transaction, "commit", counting_commit)
+    racers = 12
+    barrier = threading.Barrier(racers)
+
+    def send(n: int) -> tuple[str, object]:
+        barrier.wait()
+        reply = shop.api.post("/documents", invoice(shop), key=shop.key, headers={"Idempotency-Key": f"race-{n}"})
+        return f"race-{n}", reply
+
+    with ThreadPoolExecutor(racers) as pool:
+        answers = list(pool.map(send, range(racers)))
+    assert all(reply.status == 201 for _, reply in answers), [reply.text for _, reply in answers]
+    assert retaken, "no invoice retook its number: the race did not happen"
+    numbers = sorted(reply.json["number"] for _, reply in answers)
+    assert numbers == [f"001-001-01-{n:08d}" for n in range(1, racers + 1)]  # 1..12, none twice, no gap
+    for key, reply in answers:
+        stored = shop.get(reply.json["id"])
+        assert stored["number"] == reply.json["number"]
+        replay = shop.api.post("/documents", invoice(shop), key=shop.key, headers={"Idempotency-Key": key})
+        assert replay.json["number"] == reply.json["number"]
+        entry = shop.api.get(f"/journal-entries/{stored['journalEntryId']}", key=shop.key).json
+        assert entry["description"].endswith(reply.json["number"])

@@ -33,6 +33,10 @@ RESUBMISSIONS = 10
 # How long a commit that takes a number waits for the counter's lease before the command runs
 # again (store/table.py Table.lease; a lease left by a crashed holder expires sooner)
 LEASE_WAIT_S = 5.0
+# A counter whose number was taken by another writer within this many seconds is contended: this
+# process's next commits on it go straight through its lease (Renumbering)
+CONTENDED_S = 10.0
+_contended: dict[tuple[str, str], float] = {}
 
 T = TypeVar("T")
 
@@ -50,12 +54,14 @@ class _Operation:
 
 class Renumbering:
     """A gap-free number taken in the transaction: a counter read, then written with a condition
-    on what was read. Every document of a series needs that one item, so the commits that take
-    its numbers are let through one at a time (a lease on the counter, `Table.lease`) and, once
-    in, read the counter again (`retake`): the number is then the latest, and the command is not
-    run again for having read it a while ago. That is the write ceiling of one company's
-    invoices: one lease, one read and one transaction per number, instead of every command
-    racing for it and all but one losing their whole work.
+    on what was read. Every document of a series needs that one item. A commit first tries the
+    number it read; when another writer took it first, the counter is contended and its commits
+    (in this process, for CONTENDED_S) go through a lease on it (`Table.lease`), one at a time:
+    the holder takes the next number the previous one left on the lease (`retake`), stamps it
+    into the transaction it already built and gives the lease back in that transaction. The
+    command is never run again for having read the counter a while ago: the write ceiling of one
+    company's invoices is one transaction per number, instead of every command racing for it and
+    all but one losing their whole work.
 
     `retake` answers the substitutions (old -> new, in every string of the transaction: the
     number in the document, its entry's description, its events) and the counter operation's new
@@ -185,6 +191,15 @@ class Transaction:
         if self.renumbering is None:
             self._submit()
             return
+        counter = (self.renumbering.counter["PK"], self.renumbering.counter["SK"])
+        if time.monotonic() - _contended.get(counter, -CONTENDED_S) > CONTENDED_S:
+            try:
+                self._submit(counter_contended=True)  # alone at the counter, as most of the time: no lease
+                return
+            except LostRace:
+                if self._failed != self.renumbering.operation:
+                    raise
+                _contended[counter] = time.monotonic()
         self._commit_numbered(self.renumbering)
 
     def _commit_numbered(self, renumbering: Renumbering) -> None:
@@ -193,6 +208,7 @@ class Transaction:
         number left wrong (the counter changed otherwise) is read again once."""
         if len(self.operations) + 1 > MAX_ITEMS:
             raise DocumentTooLarge()
+        _contended[(renumbering.counter["PK"], renumbering.counter["SK"])] = time.monotonic()
         with self.table.lease(renumbering.counter, LEASE_WAIT_S) as lease:
             if lease is None:
                 raise LostRace()
@@ -212,7 +228,9 @@ class Transaction:
                     self._retake_number(None)
                     give_back["ExpressionAttributeValues"].update(to_values({":next": renumbering.number + 1}))
 
-    def _submit(self) -> None:
+    def _submit(self, counter_contended: bool = False) -> None:
+        """`counter_contended`: a conflict on the number's counter is not resubmitted but answered
+        as the counter taken (the commit then waits for the counter's lease)."""
         self._failed = None
         for attempt in range(RESUBMISSIONS + 1):
             try:
@@ -220,6 +238,10 @@ class Transaction:
                     TransactItems=[operation.request for operation in self.operations])
                 return
             except ClientError as error:
+                if counter_contended and self._counter_in_flight(error):
+                    assert self.renumbering is not None
+                    self._failed = self.renumbering.operation
+                    raise LostRace() from error
                 if attempt < RESUBMISSIONS and self._resubmittable(error):
                     time.sleep(random.uniform(0, min(MAX_BACKOFF_S, 0.005 * (2 ** attempt))))
                     continue
@@ -244,6 +266,11 @@ class Transaction:
         for substitutions in self.substitutions:
             result = _rewrite(result, substitutions)
         return result
+
+    def _counter_in_flight(self, error: ClientError) -> bool:
+        reasons = error.response.get("CancellationReasons") or []
+        index = self.renumbering.operation if self.renumbering is not None else -1
+        return 0 <= index < len(reasons) and reasons[index].get("Code") == "TransactionConflict"
 
     def _resubmittable(self, error: ClientError) -> bool:
         """Cancelled only for items another transaction had in flight: nothing was written and
