@@ -19,6 +19,7 @@ for name in ("AWS_ENDPOINT_URL", "AUTH_AT_GATEWAY", "RATE_LIMIT_ENABLED", "ALLOW
     os.environ.pop(name, None)
 
 from chalicelib.settings import reset_settings  # noqa: E402
+from chalicelib.store import transaction  # noqa: E402
 from chalicelib.store.table import get_table, reset_table  # noqa: E402
 from infra import faithful_dynamodb, moto_speedups  # noqa: E402
 from infra.resources import create_table  # noqa: E402
@@ -72,6 +73,7 @@ def aws(monkeypatch):
     reset_settings()
     reset_table()
     faithful_dynamodb.reset()
+    transaction.forget_contention()  # counters of an earlier test's table, same names
     with mock_aws():
         create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
         yield

@@ -79,9 +79,9 @@ def test_a_command_that_keeps_losing_answers_503_concurrent_update_with_retry_af
     from chalicelib.store import transaction
 
     monkeypatch.setattr(transaction, "MAX_BACKOFF_S", 0)
-    # each run of the command resubmits its transaction RESUBMISSIONS times before running again
-    faithful_dynamodb.inject("TransactWriteItems", "conflict",
-                             times=transaction.COMMAND_ATTEMPTS * (transaction.RESUBMISSIONS + 1))
+    # every transaction cancelled: each run of the command resubmits its transaction under the
+    # range's lease RESUBMISSIONS times before running again, COMMAND_ATTEMPTS runs in all
+    faithful_dynamodb.inject("TransactWriteItems", "conflict", times=10_000)
     reply = shop.api.post("/documents", invoice(shop), key=shop.key)
     assert reply.status == 503, reply.text
     assert reply.json["code"] == "CONCURRENT_UPDATE"

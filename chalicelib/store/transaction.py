@@ -38,6 +38,10 @@ LEASE_WAIT_S = 5.0
 CONTENDED_S = 10.0
 _contended: dict[tuple[str, str], float] = {}
 
+
+def forget_contention() -> None:
+    _contended.clear()
+
 T = TypeVar("T")
 
 
