@@ -161,4 +161,5 @@ def test_migrate_against_a_deployed_table_needs_its_kms_key(table, capsys, tmp_p
     settings_env(SECRETS_KMS_KEY_ID=key_id)
     code, out, err = run(capsys, "--state-dir", str(tmp_path), "migrate")
     assert code == 0, err
-    assert json.loads(out) == {"membershipItemsUpdated": 0, "secretsSealed": 0, "stockPositionsCreated": 0, "stockMovesValued": 0}
+    assert json.loads(out) == {"membershipItemsUpdated": 0, "secretsSealed": 0, "stockPositionsCreated": 0, "stockMovesValued": 0,
+                               "accountBalancesMoved": 0}
