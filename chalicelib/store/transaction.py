@@ -208,29 +208,31 @@ class Transaction:
 
     def _commit_numbered(self, renumbering: Renumbering) -> None:
         """Under the counter's lease: the number the last holder left (else the counter read),
-        and the lease given back in the same transaction with the next number left on it. A
-        number left wrong (the counter changed otherwise) is read again once."""
-        if len(self.operations) + 1 > MAX_ITEMS:
-            raise DocumentTooLarge()
+        and the lease given back in the same transaction with the next number left on it (or,
+        when the transaction has no room for one more item, right after it). A number left wrong
+        (the counter changed otherwise) is read again once."""
         _contended[(renumbering.counter["PK"], renumbering.counter["SK"])] = time.monotonic()
         with self.table.lease(renumbering.counter, LEASE_WAIT_S) as lease:
             if lease is None:
                 raise LostRace()
             left = lease.left.get("nextNumber")
             self._retake_number(int(left) if left is not None else None)
-            self.update(lease.key, "SET nextNumber = :next REMOVE holder, expiresAtMs", condition="holder = :me",
-                        values={":next": renumbering.number + 1, ":me": lease.holder})
-            give_back = next(iter(self.operations[-1].request.values()))
+            give_back = None
+            if len(self.operations) < MAX_ITEMS:
+                self.update(lease.key, "SET nextNumber = :next REMOVE holder, expiresAtMs", condition="holder = :me",
+                            values={":next": renumbering.number + 1, ":me": lease.holder})
+                give_back = next(iter(self.operations[-1].request.values()))
             for read_again in (False, True):
                 try:
                     self._submit()
-                    lease.released = True
+                    lease.released = give_back is not None
                     return
                 except LostRace:
                     if read_again or self._failed != renumbering.operation:
                         raise
                     self._retake_number(None)
-                    give_back["ExpressionAttributeValues"].update(to_values({":next": renumbering.number + 1}))
+                    if give_back is not None:
+                        give_back["ExpressionAttributeValues"].update(to_values({":next": renumbering.number + 1}))
 
     def _submit(self, counter_contended: bool = False) -> None:
         """`counter_contended`: a conflict on the number's counter is not resubmitted but answered
