@@ -95,6 +95,8 @@ def configure(**changes: Any) -> Behaviour:
 
 def reset() -> None:
     with emulator_lock:
+        _state.release.set()  # ends the holds of transactions still in flight from before
+        _state.in_flight.clear()
         _state.behaviour = Behaviour()
         _state.faults.clear()
         _state.pending.clear()
@@ -303,17 +305,17 @@ def _transact_write(handler: Any, original: Callable[[Any], Any]) -> Any:
             _state.conflicts += 1
             raise _cancelled([("TransactionConflict", CONFLICT_MESSAGE) if identity in _state.in_flight
                               else (None, None) for identity in identities])
+        hold = max(_state.behaviour.transaction_hold_s, _state.behaviour.call_latency_s / 2)
+        if _state.active_calls > 1:
+            hold = max(hold, _state.behaviour.racing_hold_s)
+        release = _state.release
         _state.next_token += 1
         token = _state.next_token
         for identity in identities:
             _state.in_flight[identity] = token
-        racing = _state.active_calls > 1
     try:
-        hold = max(_state.behaviour.transaction_hold_s, _state.behaviour.call_latency_s / 2)
-        if racing:
-            hold = max(hold, _state.behaviour.racing_hold_s)
         if hold > 0:
-            _state.release.wait(hold)
+            release.wait(hold)
         else:
             time.sleep(0)  # lets a racing thread in, as a real call would
         with emulator_lock:

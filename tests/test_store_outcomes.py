@@ -92,7 +92,10 @@ def test_a_command_that_keeps_losing_answers_503_concurrent_update_with_retry_af
 def test_a_number_retaken_at_commit_is_the_one_stored_answered_replayed_and_posted(shop, monkeypatch):
     """Invoices racing for one CAI range: the losers retake the next number into the transaction
     they built (store/transaction.py Renumbering). Every trace of a number agrees: the answer, the
-    stored document, an Idempotency-Key replay, the journal entry's description."""
+    stored document, an Idempotency-Key replay, the journal entry's description; and nothing else
+    is rewritten: not the range's first number on the document's CAI block, not a client's text or
+    Idempotency-Key that quotes a number (a point of sale that keys requests by the number it
+    expects)."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
@@ -109,10 +112,13 @@ def test_a_number_retaken_at_commit_is_the_one_stored_answered_replayed_and_post
     racers = 12
     barrier = threading.Barrier(racers)
 
+    def body(n: int) -> dict:
+        return {**invoice(shop), "reference": f"001-001-01-{n + 1:08d}"}
+
     def send(n: int) -> tuple[str, object]:
         barrier.wait()
-        reply = shop.api.post("/documents", invoice(shop), key=shop.key, headers={"Idempotency-Key": f"race-{n}"})
-        return f"race-{n}", reply
+        key = f"pos-001-001-01-{n + 1:08d}"
+        return key, shop.api.post("/documents", body(n), key=shop.key, headers={"Idempotency-Key": key})
 
     with ThreadPoolExecutor(racers) as pool:
         answers = list(pool.map(send, range(racers)))
@@ -120,10 +126,46 @@ def test_a_number_retaken_at_commit_is_the_one_stored_answered_replayed_and_post
     assert retaken, "no invoice retook its number: the race did not happen"
     numbers = sorted(reply.json["number"] for _, reply in answers)
     assert numbers == [f"001-001-01-{n:08d}" for n in range(1, racers + 1)]  # 1..12, none twice, no gap
-    for key, reply in answers:
+    for n, (key, reply) in enumerate(answers):
         stored = shop.get(reply.json["id"])
         assert stored["number"] == reply.json["number"]
-        replay = shop.api.post("/documents", invoice(shop), key=shop.key, headers={"Idempotency-Key": key})
-        assert replay.json["number"] == reply.json["number"]
+        assert stored["cai"]["rangeStart"] == reply.json["cai"]["rangeStart"] == "001-001-01-00000001"
+        assert stored["reference"] == reply.json["reference"] == f"001-001-01-{n + 1:08d}"
+        replay = shop.api.post("/documents", body(n), key=shop.key, headers={"Idempotency-Key": key})
+        assert replay.headers["Idempotent-Replayed"] == "true"
+        assert (replay.json["id"], replay.json["number"]) == (reply.json["id"], reply.json["number"])
         entry = shop.api.get(f"/journal-entries/{stored['journalEntryId']}", key=shop.key).json
         assert entry["description"].endswith(reply.json["number"])
+
+
+def test_a_retaken_number_rewrites_the_number_only(shop, monkeypatch):
+    """Another invoice takes number 1 while this one commits with it: this one retakes number 2.
+    Its CAI block still starts the range at 1, and its reference and Idempotency-Key, which quote
+    number 1, are the client's and stay as sent (a replay finds the invoice, not a second one)."""
+    from chalicelib.store import transaction
+
+    commit, cut_in = transaction.Transaction.commit, []
+
+    def another_invoice_first(self):
+        if self.renumbering is not None and not cut_in:
+            cut_in.append(None)  # the other invoice's own commit goes straight through
+            cut_in[0] = shop.api.post("/documents", invoice(shop), key=shop.key).json["number"]
+        commit(self)
+
+    monkeypatch.setattr(transaction.Transaction, "commit", another_invoice_first)
+    key = "caja1-001-001-01-00000001"
+    sent = {**invoice(shop), "reference": "001-001-01-00000001"}
+    reply = shop.api.post("/documents", sent, key=shop.key, headers={"Idempotency-Key": key})
+    assert reply.status == 201, reply.text
+    assert cut_in == ["001-001-01-00000001"]
+    stored = shop.get(reply.json["id"])
+    for seen in (reply.json, stored):
+        assert seen["number"] == "001-001-01-00000002"
+        assert seen["cai"]["rangeStart"] == "001-001-01-00000001"
+        assert seen["reference"] == "001-001-01-00000001"
+    entry = shop.api.get(f"/journal-entries/{stored['journalEntryId']}", key=shop.key).json
+    assert entry["description"].endswith("001-001-01-00000002")
+    replay = shop.api.post("/documents", sent, key=shop.key, headers={"Idempotency-Key": key})
+    assert replay.headers["Idempotent-Replayed"] == "true"
+    assert (replay.json["id"], replay.json["number"]) == (reply.json["id"], "001-001-01-00000002")
+    assert documents(shop) == 2

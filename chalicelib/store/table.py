@@ -216,7 +216,8 @@ class Table:
                 taken = self.client.update_item(
                     TableName=self.name, Key=to_attributes(lease.key),
                     UpdateExpression="SET holder = :me, expiresAtMs = :until",
-                    ConditionExpression="attribute_not_exists(holder) OR expiresAtMs < :now",
+                    # our own lease: an SDK retry of a take whose answer was lost
+                    ConditionExpression="attribute_not_exists(holder) OR expiresAtMs < :now OR holder = :me",
                     ExpressionAttributeValues=to_values({":me": lease.holder, ":now": now_ms,
                                                          ":until": now_ms + LEASE_SECONDS * 1000}),
                     ReturnValues="ALL_NEW")

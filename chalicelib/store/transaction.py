@@ -3,6 +3,7 @@ says which API error its failed condition means, so CancellationReasons map to p
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
@@ -263,7 +264,7 @@ class Transaction:
             return
         self.substitutions.append(substitutions)
         for operation in self.operations:
-            _substitute(operation.request, substitutions)
+            _substitute(next(iter(operation.request.values())), substitutions)
         counter = next(iter(self.operations[self.renumbering.operation].request.values()))
         counter["ExpressionAttributeValues"].update(to_values(counter_values))
 
@@ -312,31 +313,59 @@ class Transaction:
         return translate_call_error(error)
 
 
-def _substitute(value: Any, substitutions: dict[str, str]) -> Any:
-    """Replaces, in place, every occurrence of the old values in the strings of a request."""
-    if isinstance(value, dict):
-        for name, inner in value.items():
-            if name == "S" and isinstance(inner, str):
-                for old, new in substitutions.items():
-                    inner = inner.replace(old, new)
-                value[name] = inner
-            else:
-                _substitute(inner, substitutions)
-    elif isinstance(value, list):
-        for inner in value:
-            _substitute(inner, substitutions)
+# Where a taken number is written, and so where a retaken one replaces it: the fields that hold
+# the number itself (at any depth but a CAI block, whose rangeStart may equal it), a description
+# that ends with it (an automatic entry's, its postings', the partner ledger's "Factura ..."), and
+# the "number" of a stored JSON answer (the Idempotency-Key record). Nothing else: not keys, not
+# a client's text (a reference, a line's description, an Idempotency-Key) that quotes it.
+NUMBER_FIELDS = frozenset({"number", "documentNumber"})
+_NOT_RENUMBERED = frozenset({"cai", "lines", "PK", "SK"})
+
+
+def _renumbered(name: str, value: str, substitutions: dict[str, str]) -> str:
+    for old, new in substitutions.items():
+        if name in NUMBER_FIELDS and value == old:
+            return new
+        if name == "description" and value.endswith(f" {old}"):
+            return value[:-len(old)] + new
+        if name == "body":
+            value = value.replace(f'"number":"{old}"', f'"number":"{new}"')
     return value
 
 
-def _rewrite(value: Any, substitutions: dict[str, str]) -> Any:
+def _substitute(request: dict[str, Any], substitutions: dict[str, str]) -> None:
+    """Rewrites, in place, a taken number in one operation of a transaction (DynamoDB JSON): in
+    its item, or in the values its update expression assigns."""
+    if "Item" in request:
+        _substitute_attributes(request["Item"], substitutions)
+    values, names = request.get("ExpressionAttributeValues") or {}, request.get("ExpressionAttributeNames") or {}
+    for name_token, value_token in re.findall(r"(#\w+)\s*=\s*(:\w+)", request.get("UpdateExpression", "")):
+        name = names.get(name_token, "")
+        if name not in _NOT_RENUMBERED and "S" in values.get(value_token, {}):
+            values[value_token]["S"] = _renumbered(name, values[value_token]["S"], substitutions)
+        elif name not in _NOT_RENUMBERED and "M" in values.get(value_token, {}):
+            _substitute_attributes(values[value_token]["M"], substitutions)
+
+
+def _substitute_attributes(attributes: dict[str, Any], substitutions: dict[str, str]) -> None:
+    for name, typed in attributes.items():
+        if name in _NOT_RENUMBERED:
+            continue
+        if "S" in typed:
+            typed["S"] = _renumbered(name, typed["S"], substitutions)
+        elif "M" in typed:
+            _substitute_attributes(typed["M"], substitutions)
+
+
+def _rewrite(value: Any, substitutions: dict[str, str], name: str = "") -> Any:
+    """A command's result (plain values) with the number it finally took, by the same rules."""
     if isinstance(value, str):
-        for old, new in substitutions.items():
-            value = value.replace(old, new)
-        return value
+        return _renumbered(name, value, substitutions)
     if isinstance(value, dict):
-        return {name: _rewrite(inner, substitutions) for name, inner in value.items()}
+        return {key: inner if key in _NOT_RENUMBERED else _rewrite(inner, substitutions, key)
+                for key, inner in value.items()}
     if isinstance(value, list):
-        return [_rewrite(inner, substitutions) for inner in value]
+        return [_rewrite(inner, substitutions, name) for inner in value]
     return value
 
 
