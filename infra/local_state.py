@@ -34,7 +34,6 @@ each save and a SIGTERM took over 10 s. Here instead:
 from __future__ import annotations
 
 import base64
-import fcntl
 import gc
 import json
 import os
@@ -42,155 +41,26 @@ import queue
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
-_ROOT = Path(__file__).resolve().parent.parent  # where `python -m infra.local_state` runs the fold
-SNAPSHOT = "snapshot.jsonl"
-LOCK = "compaction.lock"
-FORMAT = "local-state/1"
+from infra.local_state_files import (  # noqa: F401 - FORMAT and fold: the format's names, for callers of this module
+    FORMAT,
+    SNAPSHOT,
+    change_line,
+    changes,
+    directory_lock,
+    fold,
+    fsync_directory,
+    read_header,
+    segment_path,
+    segments,
+    snapshot_through,
+)
+
+_ROOT = Path(__file__).resolve().parent.parent  # where `python -m infra.local_state_files` runs the fold
 CHECK_INTERVAL_S = 5.0
 COMPACT_MIN_BYTES = 8 * 1024 * 1024
-_ITEM_MARK = ', "item": '
-_DELETED_END = ', "item": null}\n'
-
-
-# --- lines ----------------------------------------------------------------------------------------
-
-def change_line(key: dict[str, Any], item: dict[str, Any] | None) -> str:
-    """One change (or one snapshot item) as a line. The key comes first and no JSON string can
-    hold `, "item": ` (its quote would be escaped): the text before it names the item."""
-    return '{"key": ' + json.dumps(key) + _ITEM_MARK + json.dumps(item) + "}\n"
-
-
-def _identity(line: str) -> str:
-    return line[:line.index(_ITEM_MARK)]
-
-
-def _segment_path(directory: Path, number: int) -> Path:
-    return directory / f"log-{number:08d}.jsonl"
-
-
-def segments(directory: Path) -> list[tuple[int, Path]]:
-    found = []
-    for path in directory.glob("log-*.jsonl"):
-        try:
-            found.append((int(path.stem[4:]), path))
-        except ValueError:
-            continue
-    return sorted(found)
-
-
-def _complete_lines(path: Path) -> Iterator[str]:
-    """The file's change lines but a last one cut short by a crash (and a line a failed write
-    garbled)."""
-    with path.open(encoding="utf-8") as file:
-        for line in file:
-            if not line.endswith("\n"):
-                return
-            if line.startswith('{"key": ') and _ITEM_MARK in line:
-                yield line
-
-
-def _changes(path: Path) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
-    for line in _complete_lines(path):
-        try:
-            change = json.loads(line)
-        except ValueError:
-            continue
-        yield change["key"], change["item"]
-
-
-def read_header(path: Path) -> dict[str, Any]:
-    with path.open(encoding="utf-8") as file:
-        header = json.loads(file.readline())
-    if header.get("format") != FORMAT:
-        raise ValueError(f"{path}: not a {FORMAT} snapshot")
-    return header
-
-
-def _snapshot_through(directory: Path) -> int:
-    path = directory / SNAPSHOT
-    return read_header(path)["through"] if path.exists() else 0
-
-
-# --- compaction: files only -----------------------------------------------------------------------
-
-def fold(directory: Path, through: int, table_name: str = "") -> dict[str, Any]:
-    """A new snapshot: the old one with the changes of the segments after it up to `through`,
-    written beside it and then put in its place; those segments are deleted afterwards. Memory
-    holds the folded changes only, the snapshot is streamed. Reads and writes files only."""
-    started = time.perf_counter()
-    with _directory_lock(directory):
-        return _fold(directory, through, table_name, started)
-
-
-def _fold(directory: Path, through: int, table_name: str, started: float) -> dict[str, Any]:
-    snapshot = directory / SNAPSHOT
-    old_through = _snapshot_through(directory)
-    changes: dict[str, str] = {}
-    folded = [(number, path) for number, path in segments(directory) if number <= through]
-    for number, path in folded:
-        if number > old_through:  # those before are in the snapshot already (a fold cut short)
-            for line in _complete_lines(path):
-                changes[_identity(line)] = line
-    temporary = directory / (SNAPSHOT + ".tmp")
-    items = 0
-    with temporary.open("w", encoding="utf-8") as out:
-        out.write(json.dumps({"format": FORMAT, "table": table_name, "through": max(through, old_through)}) + "\n")
-        if snapshot.exists():
-            with snapshot.open(encoding="utf-8") as old:
-                old.readline()
-                for line in old:
-                    if changes:
-                        changed = changes.pop(_identity(line), None)
-                        if changed is not None:
-                            line = changed
-                            if line.endswith(_DELETED_END):
-                                continue
-                    out.write(line)
-                    items += 1
-        for line in changes.values():
-            if not line.endswith(_DELETED_END):
-                out.write(line)
-                items += 1
-        out.flush()
-        os.fsync(out.fileno())
-    temporary.replace(snapshot)
-    _fsync_directory(directory)
-    for _, path in folded:
-        path.unlink(missing_ok=True)
-    return {"items": items, "segments": len(folded), "snapshotBytes": snapshot.stat().st_size,
-            "seconds": round(time.perf_counter() - started, 3)}
-
-
-class _directory_lock:
-    """Held by a fold for its whole run and by a restore: a restart never reads the files while a
-    fold left behind by a killed stack replaces them."""
-
-    def __init__(self, directory: Path) -> None:
-        self.path = directory / LOCK
-
-    def __enter__(self) -> None:
-        self.descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        fcntl.flock(self.descriptor, fcntl.LOCK_EX)
-
-    def __exit__(self, *_: Any) -> None:
-        os.close(self.descriptor)
-
-
-def _fsync_directory(directory: Path) -> None:
-    try:
-        descriptor = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
 
 
 # --- moto -----------------------------------------------------------------------------------------
@@ -398,8 +268,8 @@ def _record_current(backend: Any, keys: list[tuple[str, dict[str, Any]]]) -> Non
             sink.failed(f"a change could not be recorded: {error!r}")
             continue
         by_sink.setdefault(id(sink), (sink, []))[1].append((canonical, state))
-    for sink, changes in by_sink.values():
-        sink.record(changes)
+    for sink, recorded in by_sink.values():
+        sink.record(recorded)
 
 
 # --- the persistence ------------------------------------------------------------------------------
@@ -431,7 +301,7 @@ class LocalState:
         self.range_key: str | None = "SK"
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         existing = [number for number, _ in segments(self.directory)]
-        self._segment = max(existing + [_snapshot_through(self.directory)]) + 1
+        self._segment = max(existing + [snapshot_through(self.directory)]) + 1
         self._descriptor: int | None = None
         self._stopping = threading.Event()
         self._compacting = threading.Lock()
@@ -450,7 +320,7 @@ class LocalState:
         table = moto_table(self.table_name)
         self.hash_key, self.range_key = table.hash_key_attr, table.range_key_attr
         _moto_classes()
-        with _directory_lock(self.directory):
+        with directory_lock(self.directory):
             (self.directory / (SNAPSHOT + ".tmp")).unlink(missing_ok=True)  # a compaction cut short
             self._convert_legacy()
             self._load(table)
@@ -467,11 +337,11 @@ class LocalState:
             snapshot = self.directory / SNAPSHOT
             if snapshot.exists():
                 through = read_header(snapshot)["through"]
-                for key, item in _changes(snapshot):  # the header is no change line
+                for key, item in changes(snapshot):  # the header is no change line
                     _place(table, key, item)
             for number, path in segments(self.directory):
                 if number > through:
-                    for key, item in _changes(path):
+                    for key, item in changes(path):
                         _place(table, key, item)
         finally:
             if enabled:
@@ -496,7 +366,7 @@ class LocalState:
                 out.flush()
                 os.fsync(out.fileno())
             temporary.replace(self.directory / SNAPSHOT)
-            _fsync_directory(self.directory)
+            fsync_directory(self.directory)
             self.log(f"Converted the {len(items)} items of {legacy} to {self.directory / SNAPSHOT}")
         legacy.replace(legacy.with_name(legacy.name + ".converted"))
 
@@ -538,10 +408,10 @@ class LocalState:
             through = self._control("rotate", 10.0)
             if through is None:
                 return None
-            snapshot_through = _snapshot_through(self.directory)
-            if not any(snapshot_through < number <= through for number, _ in segments(self.directory)):
+            folded_through = snapshot_through(self.directory)
+            if not any(folded_through < number <= through for number, _ in segments(self.directory)):
                 return None
-            command = [sys.executable, "-m", "infra.local_state", "fold", str(self.directory.resolve()), str(through),
+            command = [sys.executable, "-m", "infra.local_state_files", "fold", str(self.directory.resolve()), str(through),
                        self.table_name]
             with self._child_lock:  # stop() kills it: no fold outlives the stack
                 if self._stopping.is_set():
@@ -622,7 +492,7 @@ class LocalState:
         if not lines:
             return
         if self._descriptor is None:
-            self._descriptor = os.open(_segment_path(self.directory, self._segment),
+            self._descriptor = os.open(segment_path(self.directory, self._segment),
                                        os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         data = "".join(lines).encode("utf-8")
         try:
@@ -653,18 +523,3 @@ class LocalState:
             if result:
                 self.log(f"State compacted: {result['items']} items, "
                          f"{result['snapshotBytes'] / 1e6:.1f} MB, in {result['seconds']} s")
-
-
-def _main(argv: list[str]) -> int:
-    """`python -m infra.local_state fold DIRECTORY THROUGH [TABLE]`: the compaction's child."""
-    if len(argv) < 3 or argv[0] != "fold":
-        print(__doc__, file=sys.stderr)
-        return 2
-    os.nice(10)  # the stack's requests first
-    result = fold(Path(argv[1]), int(argv[2]), argv[3] if len(argv) > 3 else "")
-    print(json.dumps(result))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))
