@@ -14,7 +14,7 @@ plays what DynamoDB documents around it:
   `None` on the others; a PutItem, UpdateItem, DeleteItem or BatchWriteItem on one of them fails
   with TransactionConflictException; a TransactGetItems with TransactionCanceledException.
   Plain reads are not blocked: they see the last committed state (DynamoDB's read-committed).
-- Index reads lag: with `index_lag_s` > 0 each written item becomes visible to Query and Scan
+- Index reads lag (infra/faithful_index_lag.py): with `index_lag_s` > 0 each written item becomes visible to Query and Scan
   on a global secondary index after its own random delay up to that lag (in order, per item), so
   an index read can show part of a transaction. Base-table reads are exact.
 - Faults can be injected per operation: throttling (ThrottlingException, or for a transaction
@@ -38,6 +38,9 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator
+
+from infra.faithful_index_lag import IndexLag
+from infra.faithful_index_lag import identity as item_identity
 
 emulator_lock = threading.RLock()
 
@@ -68,12 +71,9 @@ class _State:
     faults: list[Fault] = field(default_factory=list)
     in_flight: dict[tuple[str, str], int] = field(default_factory=dict)
     active_calls: int = 0
-    # (table, item identity) -> [(visible at, the item before that write or None)], oldest first
-    pending: dict[tuple[str, str], list[tuple[float, Any]]] = field(default_factory=dict)
+    lag: IndexLag = field(default_factory=IndexLag)
     conflicts: int = 0
     next_token: int = 0
-    rng: random.Random = field(default_factory=random.Random)
-    clock: Callable[[], float] = time.monotonic
     # set to end every hold at once (tests that keep a transaction in flight while they look)
     release: threading.Event = field(default_factory=threading.Event)
 
@@ -99,10 +99,8 @@ def reset() -> None:
         _state.in_flight.clear()
         _state.behaviour = Behaviour()
         _state.faults.clear()
-        _state.pending.clear()
+        _state.lag = IndexLag()
         _state.conflicts = 0
-        _state.rng = random.Random()
-        _state.clock = time.monotonic
         _state.release = threading.Event()
 
 
@@ -113,7 +111,7 @@ def release_holds() -> None:
 
 def control_time(*, seed: int, clock: Callable[[], float]) -> None:
     """For tests of the lag: the index delays drawn from `seed`, time read from `clock`."""
-    _state.rng, _state.clock = random.Random(seed), clock
+    _state.lag.rng, _state.lag.clock = random.Random(seed), clock
 
 
 def inject(operation: str, error: str, times: int = 1) -> None:
@@ -138,7 +136,7 @@ def behaving(**changes: Any) -> Iterator[Behaviour]:
     finally:
         _state.behaviour = previous
         with emulator_lock:
-            _state.pending.clear()
+            _state.lag.pending.clear()
 
 
 # --- errors as DynamoDB answers them --------------------------------------------------------------
@@ -191,10 +189,6 @@ def _key_of(backend: Any, table_name: str, attributes: dict[str, Any]) -> dict[s
     return key
 
 
-def _identity(table_name: str, key: dict[str, Any]) -> tuple[str, str]:
-    return table_name, json.dumps(key, sort_keys=True, default=str)
-
-
 def _transaction_targets(backend: Any, items: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     targets = []
     for request in items:
@@ -202,70 +196,6 @@ def _transaction_targets(backend: Any, items: list[dict[str, Any]]) -> list[tupl
         key = _key_of(backend, body["TableName"], body["Item"]) if operation == "Put" else body["Key"]
         targets.append((body["TableName"], key))
     return targets
-
-
-def _remember_before(backend: Any, targets: list[tuple[str, dict[str, Any]]]) -> None:
-    """With an index lag, keeps each item as it was before this write, to show until the index
-    catches up (per item, in order: a later write never shows before an earlier one)."""
-    lag = _state.behaviour.index_lag_s
-    if lag <= 0:
-        return
-    now = _state.clock()
-    for table_name, key in targets:
-        identity = _identity(table_name, key)
-        history = [entry for entry in _state.pending.get(identity, []) if entry[0] > now]
-        visible_at = max([now + _state.rng.uniform(0, lag)] + [entry[0] for entry in history])
-        try:
-            before = copy.deepcopy(backend.get_item(table_name, key))
-        except Exception:  # noqa: BLE001 - a missing table or key: the write itself will answer
-            before = None
-        history.append((visible_at, before))
-        _state.pending[identity] = history
-
-
-@contextmanager
-def _lagging_index(backend: Any, table_name: str) -> Iterator[None]:
-    """Under the lock: the table's items as an index that has not caught up sees them."""
-    now = _state.clock()
-    table = backend.get_table(table_name)
-    swapped: list[tuple[Any, Any, Any]] = []  # (hash, range, the current item or None)
-    for (name, identity), history in list(_state.pending.items()):
-        history = [entry for entry in history if entry[0] > now]
-        if not history:
-            del _state.pending[(name, identity)]
-            continue
-        _state.pending[(name, identity)] = history
-        if name != table_name:
-            continue
-        key = json.loads(identity)
-        hash_value = _typed(key[table.hash_key_attr])
-        range_value = _typed(key[table.range_key_attr]) if table.range_key_attr else None
-        current = table.items.get(hash_value, {}).get(range_value) if range_value is not None else None
-        swapped.append((hash_value, range_value, current))
-        _place(table, hash_value, range_value, history[0][1])
-    table._index_groups = None  # the speed-ups' sorted index view (infra/moto_speedups.py)
-    try:
-        yield
-    finally:
-        for hash_value, range_value, current in swapped:
-            _place(table, hash_value, range_value, current)
-        table._index_groups = None
-
-
-def _typed(value: dict[str, Any]) -> Any:
-    from moto.dynamodb.models.dynamo_type import DynamoType
-
-    return DynamoType(value)
-
-
-def _place(table: Any, hash_value: Any, range_value: Any, item: Any) -> None:
-    partition = table.items[hash_value]
-    if item is None:
-        partition.pop(range_value, None)
-        if not partition:
-            del table.items[hash_value]
-    else:
-        partition[range_value] = item
 
 
 # --- the handler's operations ---------------------------------------------------------------------
@@ -300,7 +230,7 @@ def _transact_write(handler: Any, original: Callable[[Any], Any]) -> Any:
     items = handler.body.get("TransactItems") or []
     with emulator_lock:
         targets = _transaction_targets(backend, items)
-        identities = [_identity(name, key) for name, key in targets]
+        identities = [item_identity(name, key) for name, key in targets]
         if any(identity in _state.in_flight for identity in identities):
             _state.conflicts += 1
             raise _cancelled([("TransactionConflict", CONFLICT_MESSAGE) if identity in _state.in_flight
@@ -319,7 +249,7 @@ def _transact_write(handler: Any, original: Callable[[Any], Any]) -> Any:
         else:
             time.sleep(0)  # lets a racing thread in, as a real call would
         with emulator_lock:
-            _remember_before(backend, targets)
+            _state.lag.remember_before(backend, targets, _state.behaviour.index_lag_s)
             try:
                 return original(handler)
             except Exception as error:
@@ -351,8 +281,8 @@ def _single_write(handler: Any, original: Callable[[Any], Any]) -> Any:
     with emulator_lock:
         name = body["TableName"]
         key = _key_of(backend, name, body["Item"]) if "Item" in body else body["Key"]
-        _conflict_check([_identity(name, key)])
-        _remember_before(backend, [(name, key)])
+        _conflict_check([item_identity(name, key)])
+        _state.lag.remember_before(backend, [(name, key)], _state.behaviour.index_lag_s)
         return original(handler)
 
 
@@ -366,14 +296,14 @@ def _batch_write(handler: Any, original: Callable[[Any], Any]) -> Any:
                     targets.append((name, _key_of(backend, name, request["PutRequest"]["Item"])))
                 else:
                     targets.append((name, request["DeleteRequest"]["Key"]))
-        _conflict_check([_identity(name, key) for name, key in targets])
-        _remember_before(backend, targets)
+        _conflict_check([item_identity(name, key) for name, key in targets])
+        _state.lag.remember_before(backend, targets, _state.behaviour.index_lag_s)
         return original(handler)
 
 
 def _transact_get(handler: Any, original: Callable[[Any], Any]) -> Any:
     with emulator_lock:
-        identities = [_identity(get["Get"]["TableName"], get["Get"]["Key"])
+        identities = [item_identity(get["Get"]["TableName"], get["Get"]["Key"])
                       for get in handler.body.get("TransactItems") or []]
         if any(identity in _state.in_flight for identity in identities):
             _state.conflicts += 1
@@ -384,8 +314,8 @@ def _transact_get(handler: Any, original: Callable[[Any], Any]) -> Any:
 
 def _read(handler: Any, original: Callable[[Any], Any]) -> Any:
     with emulator_lock:
-        if handler.body.get("IndexName") and _state.pending:
-            with _lagging_index(handler.dynamodb_backend, handler.body["TableName"]):
+        if handler.body.get("IndexName") and _state.lag.pending:
+            with _state.lag.lagging(handler.dynamodb_backend, handler.body["TableName"]):
                 return original(handler)
         return original(handler)
 

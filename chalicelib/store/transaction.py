@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
@@ -57,7 +58,7 @@ class _Operation:
     on_fail: ApiError | None
 
 
-class Renumbering:
+class Renumbering(ABC):
     """A gap-free number taken in the transaction: a counter read, then written with a condition
     on what was read. Every document of a series needs that one item. A commit first tries the
     number it read; when another writer took it first, the counter is contended and its commits
@@ -76,10 +77,10 @@ class Renumbering:
     operation: int
     counter: dict[str, str]
 
+    @abstractmethod
     def retake(self, table: Table, left: int | None) -> tuple[dict[str, str], dict[str, Any]] | None:
         """`left`: the next number the lease's last holder left, trusted without a read (the
         counter's own condition catches it when wrong); None: read the counter."""
-        raise NotImplementedError
 
 
 @dataclass
