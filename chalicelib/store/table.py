@@ -46,6 +46,12 @@ def to_values(values: dict[str, Any]) -> dict[str, Any]:
     return {name: _serializer.serialize(value) for name, value in values.items()}
 
 
+def back_off(attempt: int, first_s: float, cap_s: float) -> None:
+    """Sleeps a random time up to first_s * 2**attempt, at most cap_s (full jitter): racing
+    writers spread out instead of colliding again together."""
+    time.sleep(random.uniform(0, min(cap_s, first_s * (2 ** attempt))))
+
+
 def throttled() -> ServiceUnavailable:
     return ServiceUnavailable("The database is throttling this company's requests; retry in a moment.",
                               code="SERVICE_UNAVAILABLE", headers={"Retry-After": "1"})
@@ -77,7 +83,7 @@ def _answered(call: Callable[..., Any]) -> Callable[..., Any]:
             except ClientError as error:
                 code = error.response.get("Error", {}).get("Code")
                 if code == "TransactionConflictException" and attempt < CONFLICT_ATTEMPTS - 1:
-                    time.sleep(random.uniform(0, 0.005 * (2 ** attempt)))
+                    back_off(attempt, 0.005, 0.08)
                     continue
                 translated = translate_call_error(error)
                 if translated is error:

@@ -2,7 +2,6 @@
 says which API error its failed condition means, so CancellationReasons map to precise 4xx."""
 from __future__ import annotations
 
-import random
 import re
 import time
 from abc import ABC, abstractmethod
@@ -16,6 +15,7 @@ from chalicelib.store.keys import Key
 from chalicelib.store.table import (
     THROTTLING_REASONS,
     Table,
+    back_off,
     throttled,
     to_attributes,
     to_values,
@@ -251,7 +251,7 @@ class Transaction:
                     self._failed = self.renumbering.operation
                     raise LostRace() from error
                 if attempt < RESUBMISSIONS and self._resubmittable(error):
-                    time.sleep(random.uniform(0, min(MAX_BACKOFF_S, 0.005 * (2 ** attempt))))
+                    back_off(attempt, 0.005, MAX_BACKOFF_S)
                     continue
                 raise self._translate(error) from error
 
@@ -379,6 +379,6 @@ def run_with_retries(command: Callable[[], T], attempts: int = COMMAND_ATTEMPTS)
         except LostRace:
             if attempt == attempts - 1:
                 break
-            time.sleep(random.uniform(0, min(MAX_BACKOFF_S, 0.01 * (2 ** attempt))))
+            back_off(attempt, 0.01, MAX_BACKOFF_S)
     raise ServiceUnavailable("Too many concurrent changes to the same records; retry.",
                              code="CONCURRENT_UPDATE", headers={"Retry-After": "1"})
