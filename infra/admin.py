@@ -111,13 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             result = create_user(table, args.email, args.password, args.company_id, args.role)
         elif args.command == "migrate":
             from chalicelib.settings import get_settings
-            from infra.migrations import (
-                account_balances_to_company_partition,
-                backfill_memberships,
-                seal_plain_secrets,
-                stock_positions_from_stock,
-                value_legacy_stock_moves,
-            )
+            from infra.migrations import MIGRATIONS
 
             settings = get_settings()
             if not settings.secrets_kms_key_id and not settings.aws_endpoint_url:
@@ -126,10 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps({"message": "Set SECRETS_KMS_KEY_ID to the stack's SecretsKey: migrate seals "
                                              "secrets under it.", "code": "VALIDATION_ERROR"}), file=sys.stderr)
                 return 1
-            result = {"membershipItemsUpdated": backfill_memberships(table), "secretsSealed": seal_plain_secrets(table),
-                      "stockPositionsCreated": stock_positions_from_stock(table),
-                      "stockMovesValued": value_legacy_stock_moves(table),
-                      "accountBalancesMoved": account_balances_to_company_partition(table)}
+            result = {figure: migration(table) for figure, migration in MIGRATIONS}
         else:
             result = create_api_key(table, args.company_id, args.user_id, args.name, args.expires_at)
     except ApiError as error:

@@ -123,16 +123,9 @@ def migrate_once(record: Path, restored: int, persistence: Any) -> None:
     restored empty is written by this code and needs none. `python -m infra.admin migrate` runs
     them all again."""
     from chalicelib.store.table import get_table
-    from infra.migrations import (
-        account_balances_to_company_partition,
-        backfill_memberships,
-        seal_plain_secrets,
-        stock_positions_from_stock,
-        value_legacy_stock_moves,
-    )
+    from infra.migrations import MIGRATIONS
 
-    migrations = (backfill_memberships, seal_plain_secrets, stock_positions_from_stock, value_legacy_stock_moves,
-                  account_balances_to_company_partition)
+    migrations = [migration for _, migration in MIGRATIONS]
     applied = set(json.loads(record.read_text())) if record.exists() else set()
     for migration in migrations:
         if restored and migration.__name__ not in applied:

@@ -13,17 +13,21 @@ every start of the local stack, and once against a deployed table after an upgra
   account differs by (a manual entry settles it); at dates before the upgrade it shows the right
   quantities, not values. The stock moves kept on confirmed purchases take the value their entry
   posted, so undoing one moves the stock as the entry's reversal moves the account.
+- Accounts' monthly balances and the chart's accounts from before issue 14 sit in each account's
+  partition, listed by GSI1: both move to partitions of the company, read strongly consistent.
+  Documents' and journal entries' per-day counts become one item a day, and each year's lock is
+  copied to its shards.
 """
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib.domain import members
 from chalicelib.domain.roles import OWNER
 from chalicelib.store import keys
 from chalicelib.store.table import Table, from_attributes, to_attributes
-from chalicelib.store.transaction import LostRace
+from chalicelib.store.transaction import LostRace, Transaction
 from infra.table_io import scan_items
 
 
@@ -184,16 +188,34 @@ def value_legacy_stock_moves(table: Table) -> int:
 def account_balances_to_company_partition(table: Table) -> int:
     """Accounts' monthly balances from before issue 14 sit in each account's partition
     ("BAL#{month}", listed by GSI1); the reports now read them from the company's balances
-    partition, strongly consistent (keys.account_month_balance). Each is copied there (unless a
-    copy exists: an earlier run stopped midway) and then deleted. Run with the service stopped: a
+    partition, strongly consistent (keys.account_month_balance). Run with the service stopped: a
     posting between the copy and the delete would be lost."""
+    return _move_items(table, "BALANCE", lambda item: "#ACCT#" in item["PK"] and item["SK"].startswith(
+                           keys.LEGACY_ACCOUNT_BALANCE_PREFIX),
+                       lambda company_id, item: keys.account_month_balance(company_id, int(item["accountId"]),
+                                                                           item["month"]))
+
+
+def chart_to_company_partition(table: Table) -> int:
+    """Accounts from before issue 14 sit each in its own partition, listed by GSI1 (so every
+    posting's `postingCount` rewrote an index entry); the chart is now one partition of the
+    company (keys.chart_account). Each is copied there (unless a copy exists) and then deleted.
+    Run with the service stopped, like the balances' move."""
+    return _move_items(table, keys.CHART_ACCOUNT, lambda item: item["SK"] == keys.CHART_ACCOUNT,
+                       lambda company_id, item: keys.chart_account(company_id, int(item["id"])))
+
+
+def _move_items(table: Table, item_type: str, is_legacy: Callable[[dict[str, Any]], bool],
+                new_key: Callable[[int, dict[str, Any]], keys.Key]) -> int:
+    """Copies each legacy item of a type to its new key, out of the indexes (unless a copy
+    exists: an earlier run stopped midway), then deletes it."""
     moved = 0
-    for item in _scan(table, {"BALANCE"}):
-        if "#ACCT#" not in item["PK"] or not item["SK"].startswith(keys.LEGACY_ACCOUNT_BALANCE_PREFIX):
+    for item in _scan(table, {item_type}):
+        if not is_legacy(item):
             continue
         company_id = int(item["PK"].split("#")[1])
-        moved_item = {name: value for name, value in item.items() if name not in ("GSI1PK", "GSI1SK")}
-        moved_item.update(keys.account_month_balance(company_id, int(item["accountId"]), item["month"]))
+        moved_item = {name: value for name, value in item.items() if not name.startswith("GSI")}
+        moved_item.update(new_key(company_id, item))
         try:
             table.client.put_item(TableName=table.name, Item=to_attributes(moved_item),
                                   ConditionExpression="attribute_not_exists(PK)")
@@ -202,3 +224,64 @@ def account_balances_to_company_partition(table: Table) -> int:
         table.client.delete_item(TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}))
         moved += 1
     return moved
+
+
+def day_counts_to_one_partition(table: Table) -> int:
+    """Per-day counts from before issue 14 sit in two partitions, documents' ("#DOCDAY", and
+    "#DOCDAY#BP{id}" per partner, each with an "ALL" item for all days) and journal entries'
+    ("#JEDAY"); they are now one item a day (keys.day_counts), lists without dates summing the
+    days. Each legacy item's counts are added to its day's item and the legacy item deleted in one
+    transaction, so a run stopped midway is completed by the next, never counted twice; the
+    all-days items are deleted. Returns the legacy items removed."""
+    removed = 0
+    for partition_name in keys.LEGACY_DAY_COUNT_PARTITIONS:
+        for raw in scan_items(table.client, table.name, FilterExpression="contains(PK, :p)",
+                              ExpressionAttributeValues={":p": {"S": partition_name}}):
+            item = from_attributes(raw)
+            parts = item["PK"].split("#")  # C, company, DOCDAY|JEDAY[, BP{id}]
+            if len(parts) not in (3, 4) or f"#{parts[2]}" != partition_name:
+                continue
+            transaction = Transaction(table)
+            legacy_key = {"PK": item["PK"], "SK": item["SK"]}
+            if item["SK"] != "ALL":
+                partner_id = int(parts[3][2:]) if len(parts) == 4 else None
+                transaction.add_counts(keys.day_counts(int(parts[1]), item["SK"], partner_id),
+                                       {name: int(value) for name, value in item.items() if name not in ("PK", "SK")})
+            transaction.delete(legacy_key, condition="attribute_exists(PK)")
+            try:
+                transaction.commit()
+            except LostRace:  # moved by a run beside this one
+                continue
+            removed += 1
+    return removed
+
+
+def period_locks_to_shards(table: Table) -> int:
+    """A year's lock from before issue 14 is one item; a dated write may now check any shard of it
+    (keys.shards), so each lock's `closedDays` and `yearClosed` are written to every shard.
+    Idempotent; run with the service stopped (a period closed between the read and the write
+    would be missed on the shards). Returns the locks mirrored."""
+    mirrored = 0
+    for raw in scan_items(table.client, table.name, FilterExpression="contains(PK, :p)",
+                          ExpressionAttributeValues={":p": {"S": "#PLOCK"}}):
+        lock = from_attributes(raw)
+        if "#" in lock["SK"] or not (lock.get("closedDays") or lock.get("yearClosed")):
+            continue
+        checked = {name: lock[name] for name in ("closedDays", "yearClosed") if lock.get(name)}
+        for key in keys.shards({"PK": lock["PK"], "SK": lock["SK"]})[1:]:
+            table.client.put_item(TableName=table.name, Item=to_attributes({**key, **checked}))
+        mirrored += 1
+    return mirrored
+
+
+# (the figure `python -m infra.admin migrate` prints, the migration), in the order they run
+MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
+    ("membershipItemsUpdated", backfill_memberships),
+    ("secretsSealed", seal_plain_secrets),
+    ("stockPositionsCreated", stock_positions_from_stock),
+    ("stockMovesValued", value_legacy_stock_moves),
+    ("accountBalancesMoved", account_balances_to_company_partition),
+    ("chartAccountsMoved", chart_to_company_partition),
+    ("dayCountsMerged", day_counts_to_one_partition),
+    ("periodLocksMirrored", period_locks_to_shards),
+)

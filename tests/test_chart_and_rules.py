@@ -202,6 +202,79 @@ def test_an_account_a_rule_points_at_stays_active(api, company_a, books):
     assert freed.status == 200 and freed.json["isActive"] is False
 
 
+# --- postings against changes of the account ------------------------------------------------------
+
+def chart_items_written(table, send):
+    """The chart items a request's transactions write (the accounts' `postingCount`)."""
+    written = []
+
+    def record(params, **_):
+        for operation in params["TransactItems"]:
+            request = next(iter(operation.values()))
+            if request["Key" if "Key" in request else "Item"]["PK"]["S"].endswith("#CHART"):
+                written.append(int(request["Key" if "Key" in request else "Item"]["SK"]["S"]))
+    table.client.meta.events.register("before-parameter-build.dynamodb.TransactWriteItems", record)
+    try:
+        reply = send()
+    finally:
+        table.client.meta.events.unregister("before-parameter-build.dynamodb.TransactWriteItems", record)
+    assert reply.status < 300, reply.text
+    return sorted(written)
+
+
+def test_only_an_account_s_first_postings_write_its_chart_item(api, table, company_a, books):
+    cash, sales = books["110101"], books["410101"]
+    first = chart_items_written(table, lambda: api.post("/journal-entries", {
+        "date": "2026-11-02", "status": "posted", "lines": [{"chartOfAccountId": cash, "debit": 10, "credit": 0},
+                                                            {"chartOfAccountId": sales, "debit": 0, "credit": 10}]},
+        key=company_a.api_key))
+    assert first == sorted([cash, sales])  # from 0 postings to some: the guard is written
+    again = chart_items_written(table, lambda: api.post("/journal-entries", {
+        "date": "2026-11-03", "status": "posted", "lines": [{"chartOfAccountId": cash, "debit": 5, "credit": 0},
+                                                            {"chartOfAccountId": sales, "debit": 0, "credit": 5}]},
+        key=company_a.api_key))
+    assert again == []  # both already have postings: nothing to guard, no chart item written
+    assert api.get(f"/chart-of-accounts/{cash}", key=company_a.api_key).json["hasPostings"] is True
+    # cash: 10 + 5 debited
+    assert books.ledger("110101")["closingBalance"] == 15
+
+
+def test_an_account_s_first_posting_and_its_deletion_never_both_happen(api, monkeypatch, company_a, books):
+    from tests.race_support import hold_at_commit
+
+    cookie = api.login(company_a.email)
+    unused, sales = books["110103"], books["410101"]
+    race = hold_at_commit(
+        monkeypatch,
+        lambda: api.post("/journal-entries", {"date": "2026-11-02", "status": "posted", "lines": [
+            {"chartOfAccountId": unused, "debit": 10, "credit": 0},
+            {"chartOfAccountId": sales, "debit": 0, "credit": 10}]}, key=company_a.api_key),
+        lambda: api.delete(f"/chart-of-accounts/{unused}", cookie=cookie, origin=ORIGIN))
+    assert race.other.status == 200  # deleted while the entry was in flight
+    assert race.lost == 1  # the entry's condition on the account failed...
+    assert race.held.status == 400 and race.held.json["code"] == "INVALID_ACCOUNT"  # ...and it was refused
+    assert books.trial_balance()["accounts"] == []  # nothing posted, to the deleted account or any
+
+
+def test_a_posting_beside_a_deactivation_of_an_account_with_postings_is_as_if_it_came_first(
+        api, monkeypatch, company_a, books):
+    from tests.race_support import hold_at_commit
+
+    books.entry("2026-11-02", ("110101", 10, 0), ("410101", 0, 10))
+    path = f"/chart-of-accounts/{books['110101']}"
+    race = hold_at_commit(
+        monkeypatch, lambda: books.entry("2026-11-03", ("110101", 5, 0), ("410101", 0, 5)),
+        lambda: api.put(path, {"isActive": False}, key=company_a.api_key))
+    assert race.other.status == 200 and race.lost == 0  # neither waits on the other
+    assert race.held["status"] == "posted"
+    # 10 + 5: the entry read the account active, and the deactivation changed nothing it wrote
+    assert books.ledger("110101")["closingBalance"] == 15
+    # from now on the account takes no posting, and it still has postings
+    refused = books.entry("2026-11-04", ("110101", 1, 0), ("410101", 0, 1), expect=400)
+    assert refused["code"] == "INVALID_ACCOUNT"
+    assert api.put(path, {"type": "expense"}, key=company_a.api_key).json["code"] == "ACCOUNT_HAS_POSTINGS"
+
+
 # --- delete (web app only) -----------------------------------------------------------------------
 
 def test_delete_is_web_only_and_guarded(api, company_a, books):

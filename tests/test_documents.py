@@ -328,7 +328,7 @@ def test_a_failed_document_leaves_no_trace(shop, table):
     assert ranges[0]["nextNumber"] == 1
     items, _ = table.query(partition=("PK", f"C#{shop.company.company_id}#EVT"), consistent=True)
     assert not [i for i in items if i["payload"]["resourceType"] == "document"]
-    assert table.get(keys.document_day_count(shop.company.company_id, "2026-11-02")) is None
+    assert table.get(keys.day_counts(shop.company.company_id, "2026-11-02")) is None
 
 
 def test_credit_notes_together_never_credit_more_than_their_invoice(shop):

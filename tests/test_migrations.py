@@ -175,3 +175,100 @@ def test_account_balances_kept_in_each_account_s_partition_move_to_the_company_s
     assert Decimal(str(after["totalDebit"])) == Decimal(str(after["totalCredit"])) == Decimal("350")
     ledger = books.ledger("110101", "2026-11-01", "2026-11-30")
     assert Decimal(str(ledger["openingBalance"])) == Decimal("300")  # October's balance, moved
+
+
+def test_chart_accounts_kept_each_in_its_own_partition_move_to_the_company_s_chart(api, table, company_a):
+    from decimal import Decimal
+
+    from chalicelib.store.table import from_attributes, to_attributes
+    from infra.migrations import chart_to_company_partition
+    from tests.support import Books
+
+    books = Books(api, company_a, full=False)
+    books.entry("2026-10-05", ("110101", 300, 0), ("410101", 0, 300))
+    listed = api.get("/chart-of-accounts?limit=100", key=company_a.api_key).json
+    # as an earlier version wrote them: each account in its own partition, listed by GSI1 by code
+    partition = keys.chart_partition(company_a.company_id)
+    current = [from_attributes(raw) for raw in table.client.query(
+        TableName=table.name, KeyConditionExpression="PK = :p",
+        ExpressionAttributeValues={":p": {"S": partition}})["Items"]]
+    assert len(current) == listed["total"] > 0
+    for item in current:
+        legacy = {**item, **keys.legacy_account(company_a.company_id, int(item["id"])),
+                  "GSI1PK": f"C#{company_a.company_id}#ACCT", "GSI1SK": item["code"]}
+        table.client.put_item(TableName=table.name, Item=to_attributes(legacy))
+        table.client.delete_item(TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}))
+    assert api.get("/chart-of-accounts", key=company_a.api_key).json["total"] == 0  # no longer seen
+
+    assert chart_to_company_partition(table) == len(current)
+    assert chart_to_company_partition(table) == 0  # once only
+    assert api.get("/chart-of-accounts?limit=100", key=company_a.api_key).json == listed
+    cash = books["110101"]
+    assert api.get(f"/chart-of-accounts/{cash}", key=company_a.api_key).json["hasPostings"] is True
+    # the moved accounts take postings: 300 + 25 debited to cash
+    books.entry("2026-10-06", ("110101", 25, 0), ("410101", 0, 25))
+    assert Decimal(str(books.ledger("110101", "2026-10-01", "2026-10-31")["closingBalance"])) == Decimal("325")
+
+
+def test_day_counts_of_documents_and_entries_merge_into_one_item_a_day(api, table, company_a):
+    from chalicelib.store.table import from_attributes, to_attributes
+    from infra.migrations import day_counts_to_one_partition
+    from tests.documents_support import Shop
+
+    shop = Shop(api, company_a)
+    shop.document("01", [(shop.service, 1, 100)])  # confirmed, with its automatic entry
+    shop.document("01", [(shop.service, 1, 50)], status="draft")  # no entry
+    shop.books.entry("2026-11-02", ("110101", 10, 0), ("410101", 0, 10))  # a manual entry the same day
+    company = company_a.company_id
+
+    def totals() -> tuple[int, int, int, int]:
+        return (api.get("/documents", key=shop.key).json["total"],
+                api.get(f"/documents?businessPartnerId={shop.customer}", key=shop.key).json["total"],
+                api.get("/journal-entries", key=shop.key).json["total"],
+                api.get("/documents?startDate=2026-11-02&endDate=2026-11-02&status=draft", key=shop.key).json["total"])
+
+    assert totals() == (2, 2, 2, 1)  # 2 invoices; the invoice's entry and the manual one; 1 draft
+    # as an earlier version wrote them: documents' and entries' counts apart, each with all days
+    for partner_id in (None, shop.customer):
+        day = from_attributes(table.client.get_item(TableName=table.name, ConsistentRead=True, Key=to_attributes(
+            keys.day_counts(company, "2026-11-02", partner_id)))["Item"])
+        table.client.delete_item(TableName=table.name, Key=to_attributes({"PK": day["PK"], "SK": day["SK"]}))
+        scope = "" if partner_id is None else f"#BP{partner_id}"
+        documents = {name: value for name, value in day.items() if name[-2:].isdigit()}
+        assert documents == {"confirmed_01": 1, "draft_01": 1}
+        for date in ("2026-11-02", "ALL"):
+            table.client.put_item(TableName=table.name, Item=to_attributes(
+                {"PK": f"C#{company}#DOCDAY{scope}", "SK": date, **documents}))
+        if partner_id is None:
+            entries = {name: value for name, value in day.items() if name.endswith(("automatic", "manual"))}
+            assert entries == {"posted_automatic": 1, "posted_manual": 1}
+            table.client.put_item(TableName=table.name, Item=to_attributes(
+                {"PK": f"C#{company}#JEDAY", "SK": "2026-11-02", **entries}))
+    assert totals() == (0, 0, 0, 0)  # no longer seen
+
+    assert day_counts_to_one_partition(table) == 5  # 2 days and 2 all-days of documents, 1 of entries
+    assert day_counts_to_one_partition(table) == 0  # once only
+    assert totals() == (2, 2, 2, 1)
+    shop.document("01", [(shop.service, 1, 25)])  # counted on the merged item: one more of each list
+    assert totals() == (3, 3, 3, 1)
+
+
+def test_year_locks_from_before_shards_are_copied_to_every_shard(api, table, company_a):
+    from chalicelib.store.table import to_attributes
+    from infra import faithful_dynamodb
+    from infra.migrations import period_locks_to_shards
+    from tests.support import Books
+
+    books = Books(api, company_a, full=False)
+    november = api.post("/accounting-periods", {"name": "Nov", "startDate": "2026-11-01", "endDate": "2026-11-30"},
+                        key=company_a.api_key).json
+    assert api.post(f"/accounting-periods/{november['id']}/close", key=company_a.api_key).status == 200
+    lock = keys.period_lock(company_a.company_id, "2026")
+    for shard in keys.shards(lock)[1:]:  # as an earlier version left it: the lock item alone
+        table.client.delete_item(TableName=table.name, Key=to_attributes(shard))
+
+    assert period_locks_to_shards(table) == 1
+    assert period_locks_to_shards(table) == 1  # idempotent: the same copies again
+    assert all(len(table.get(shard)["closedDays"]) == 30 for shard in keys.shards(lock))  # November's 30 days
+    faithful_dynamodb.inject("TransactWriteItems", "conflict")  # the check goes to a shard
+    assert books.entry("2026-11-05", ("110101", 1, 0), ("410101", 0, 1), expect=400)["code"] == "PERIOD_CLOSED"

@@ -136,7 +136,7 @@ def test_the_day_counts_follow_status_changes(table, company_a, books, command):
     transaction = command.transaction()
     writes.apply(transaction)
     command.commit(transaction, None)
-    day = table.get(keys.entry_day_count(company_a.company_id, "2026-11-05"))
+    day = table.get(keys.day_counts(company_a.company_id, "2026-11-05"))
     assert day["reversed_automatic"] == 1 and day["posted_reversal"] == 1 and day["posted_automatic"] == 0
 
 

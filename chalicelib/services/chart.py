@@ -1,6 +1,7 @@
 """Chart of accounts. An account item carries three counters that other commands keep in their
 own transactions, so the rules on changing an account are conditions, not hopes:
-`postingCount` (posted lines; type is frozen once there is one), `childCount` (sub-accounts;
+`postingCount` (above 0 once the account has a posting, then never 0 again: the postings that
+find it at 0 add to it; type is frozen once there is one), `childCount` (sub-accounts;
 they share the parent's type) and `referenceCount` (determination rules and, later, bank
 accounts pointing at it; it stays active while referenced)."""
 from __future__ import annotations
@@ -14,7 +15,6 @@ from chalicelib.services.commands import Command
 from chalicelib.services.posting import invalid_account
 from chalicelib.services.records import update_item
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -37,7 +37,7 @@ def _not_found() -> NotFound:
 
 
 def account_key(company_id: int, account_id: int) -> keys.Key:
-    return keys.entity(company_id, keys.CHART_ACCOUNT, account_id)
+    return keys.chart_account(company_id, account_id)
 
 
 def code_key(company_id: int, code: str) -> keys.Key:
@@ -57,9 +57,10 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def all_accounts(table: Table, company_id: int) -> list[dict[str, Any]]:
-    """The whole chart in code order (one Query for a chart of a few thousand accounts)."""
-    return table.query_all(partition=("GSI1PK", keys.collection_partition(company_id, keys.CHART_ACCOUNT)),
-                           index=GSI1)
+    """The whole chart in code order (one Query, strongly consistent, for a chart of a few
+    thousand accounts)."""
+    return sorted(table.query_all(partition=("PK", keys.chart_partition(company_id)), consistent=True),
+                  key=lambda account: account["code"])
 
 
 def list_accounts(table: Table, company_id: int, *, account_type: str | None, is_active: bool | None,
@@ -74,7 +75,7 @@ def list_accounts(table: Table, company_id: int, *, account_type: str | None, is
 def new_account_item(company_id: int, account_id: int, fields: dict[str, Any],
                      child_count: int = 0) -> dict[str, Any]:
     now = clock.now_iso()
-    return {**account_key(company_id, account_id), **keys.chart_index(company_id, fields["code"]),
+    return {**account_key(company_id, account_id),
             "itemType": keys.CHART_ACCOUNT, "id": account_id, "isActive": True,
             **{name: value for name, value in fields.items() if value is not None},
             "postingCount": 0, "childCount": child_count, "referenceCount": 0,
@@ -173,8 +174,6 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
     if parent_moves:
         found = table.get(keys.guard(company_id, TREE_GUARD))
         tree_version = int(found["version"]) if found else 0
-    if "code" in changes:
-        changes["GSI1SK"] = changes["code"]
 
     def add_effects(transaction: Transaction, _: dict[str, Any]) -> None:
         if "code" in changes:

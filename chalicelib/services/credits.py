@@ -76,7 +76,8 @@ def statement(table: Table, company_id: int, side_name: str, partner_id: int, st
     partition = keys.partner_ledger_partition(company_id, partner_id, side)
     months = [month_balance(item) for item in table.query_all(
         partition=("PK", partition), sort_range=("SK", keys.PARTNER_BALANCE_PREFIX,
-                                                 f"{keys.PARTNER_BALANCE_PREFIX}{end_date[:7]}"), consistent=True)]
+                                                 f"{keys.PARTNER_BALANCE_PREFIX}{end_date[:7]}{keys.SHARD_SUFFIX_END}"),
+        consistent=True)]
     opening_charges, opening_credits = totals_through(months, previous_day(start_date))
     closing_charges, closing_credits = totals_through(months, end_date)
     items, (charges_before, credits_before), next_cursor = reports.dated_page(

@@ -74,22 +74,11 @@ class Plan:
         self.journal.apply(self.transaction)
         self.stock.apply(self.transaction)
         company_id = self.context.company_id
-        # per day (for date ranges) and for all days (for the whole history), for the company
-        # and for the partner; one update per count item
-        merged: dict[tuple[str, int | None], Counter] = defaultdict(Counter)
+        # per day, for the company and for the partner (no count of all days: it would be 2 more
+        # items in every transaction; a list without dates sums the days, as the journal's does)
         for (date, partner_id), counts in self.counts.items():
-            for day in (date, keys.ALL_DAYS):
-                merged[(day, None)].update(counts)
-                merged[(day, partner_id)].update(counts)
-        for (day, partner_id), counts in merged.items():
-            counts = Counter({name: delta for name, delta in counts.items() if delta})
-            if not counts:
-                continue
-            names = {f"#c{i}": name for i, name in enumerate(counts)}
-            values = {f":c{i}": delta for i, delta in enumerate(counts.values())}
-            self.transaction.update(keys.document_day_count(company_id, day, partner_id),
-                                    "ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(counts))),
-                                    names=names, values=values)
+            self.transaction.add_counts(keys.day_counts(company_id, date), counts)
+            self.transaction.add_counts(keys.day_counts(company_id, date, partner_id), counts)
         return self.transaction
 
 
@@ -345,21 +334,26 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
 
 
 
+def document_total(table: Table, company_id: int, *, document_type: str | None = None, status: str | None = None,
+                   start_date: str | None = None, end_date: str | None = None, partner_id: int | None = None) -> int:
+    """How many documents match: the sum of the per-day counts of the date range (the company's, or
+    the partner's), one strongly consistent Query of small items."""
+    counts = table.query_all(partition=("PK", keys.day_counts(company_id, "", partner_id)["PK"]),
+                             sort_range=("SK", start_date or "0000", f"{end_date or '9999'}{keys.SHARD_SUFFIX_END}"),
+                             consistent=True)
+    wanted = {f"{s}_{t}" for s in rules.DOCUMENT_STATUSES for t in rules.KINDS
+              if (status is None or s == status) and (document_type is None or t == document_type)}
+    return sum(int(day.get(name, 0)) for day in counts for name in wanted)
+
+
 def list_documents(table: Table, company_id: int, *, document_type: str | None, status: str | None,
                    start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
                    cursor: str | None) -> Page:
-    """Newest first. `total` is exact for any filter: it sums the per-day counts of the date
-    range, or reads the all-days count without one (the company's, or the partner's)."""
+    """Newest first. `total` is exact for any filter (`document_total`)."""
     if start_date and end_date and start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
-    if start_date or end_date:
-        counts = table.query_all(partition=("PK", keys.document_day_count(company_id, "", partner_id)["PK"]),
-                                 sort_range=("SK", start_date or "0000", end_date or "9999"), consistent=True)
-    else:
-        counts = [table.get(keys.document_day_count(company_id, keys.ALL_DAYS, partner_id)) or {}]
-    wanted = {f"{s}_{t}" for s in rules.DOCUMENT_STATUSES for t in rules.KINDS
-              if (status is None or s == status) and (document_type is None or t == document_type)}
-    total = sum(int(day.get(name, 0)) for day in counts for name in wanted)
+    total = document_total(table, company_id, document_type=document_type, status=status, start_date=start_date,
+                           end_date=end_date, partner_id=partner_id)
     filters = {name: value for name, value in (("type", document_type), ("status", status)) if value}
     high = f"{end_date}#~" if end_date else None
     if partner_id is not None:

@@ -11,8 +11,9 @@ from chalicelib.services import records
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.renumbering import Renumbering
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import Renumbering, Transaction
+from chalicelib.store.transaction import Transaction
 
 # Numbers of types without a CAI range: establishment of the branch, this emission point.
 SEQUENCE_EMISSION_POINT = "001"

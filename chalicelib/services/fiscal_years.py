@@ -20,7 +20,7 @@ from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.services import chart
 from chalicelib.services.commands import Command
-from chalicelib.services.posting import INVALID_ACCOUNT, JournalWrites, Source, get_entry, load_rules
+from chalicelib.services.posting import INVALID_ACCOUNT, JournalWrites, Source, get_entry, load_rules, lock_everywhere
 from chalicelib.services.reports import account_months
 from chalicelib.store import keys
 from chalicelib.store.table import Table
@@ -28,8 +28,8 @@ from chalicelib.store.table import Table
 OPEN, CLOSING, CLOSED, REOPENING = "open", "closing", "closed", "reopening"
 RESULT_TYPES = (accounting.INCOME, accounting.COST, accounting.EXPENSE)
 # per line: its posting, its account's month balance and guard (posting_write_count); beside
-# them the entry, its day count, the lock item and the Idempotency-Key record
-CLOSING_LINES = 30
+# them the entry, its day count, the lock item and its shards and the Idempotency-Key record
+CLOSING_LINES = 25
 SOURCE_KIND = "year_close"
 FIRST_YEAR, LAST_YEAR = 1900, 2999
 
@@ -51,7 +51,8 @@ def fiscal_year(table: Table, company_id: int, year: int) -> dict[str, Any]:
 
 def list_fiscal_years(table: Table, company_id: int) -> list[dict[str, Any]]:
     """The years anything locked (a closed period or the year itself), newest first."""
-    items = table.query_all(partition=("PK", keys.period_lock(company_id, "")["PK"]), consistent=True)
+    items = [item for item in table.query_all(partition=("PK", keys.period_lock(company_id, "")["PK"]),
+                                              consistent=True) if "#" not in item["SK"]]  # not its shards
     return [_view(item["SK"], item) for item in sorted(items, key=lambda item: item["SK"], reverse=True)]
 
 
@@ -160,8 +161,10 @@ def _set_lock(command: Command, company_id: int, year: str, state: dict[str, Any
     if yearClosed:
         expression += ", yearClosed = :yes"
         values[":yes"] = True
+        lock_everywhere(transaction, company_id, year, "SET yearClosed = :yes", {":yes": True})
     elif yearClosed is False:
         expression += " REMOVE yearClosed"
+        lock_everywhere(transaction, company_id, year, "REMOVE yearClosed")
     transaction.update(keys.period_lock(company_id, year), expression,
                        condition="attribute_not_exists(yearVersion) OR yearVersion = :seen", values=values)
     changed = {**state, **fields, "status": status, "version": state["version"] + 1}

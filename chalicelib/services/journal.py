@@ -36,19 +36,20 @@ def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     if accounting.posting_write_count(lines) + _ENTRY_OVERHEAD > MAX_ITEMS:
         raise DocumentTooLarge(f"An entry posts at most {MAX_ITEMS - _ENTRY_OVERHEAD} records (one per line "
                                "and two per account); split it into several entries.")
-    _check_accounts(command.table, command.company_id, lines)
+    accounts = _check_accounts(command.table, command.company_id, lines)
     _refuse_control_accounts(command.table, command.company_id, lines)
     entry = entry_item(command.company_id, next_entry_id(command.table, command.company_id),
                        date=fields["date"], description=fields.get("description"), lines=lines,
                        status=fields.get("status") or DRAFT, entry_type=MANUAL, reference=fields.get("reference"))
     writes = JournalWrites(command.company_id)
+    writes.know_accounts(accounts)
     writes.add_entry(entry)
     transaction = command.transaction()
     writes.apply(transaction)
     return command.commit(transaction, entry)
 
 
-def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> None:
+def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[int, dict[str, Any]]:
     """Precise errors before writing (drafts post nothing, so nothing else would check); a
     posted entry's transaction checks the same again as conditions."""
     wanted = {line.account_id for line in lines}
@@ -64,6 +65,7 @@ def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> None:
     if problems:
         raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", code=INVALID_ACCOUNT,
                                details=problems)
+    return {int(account["id"]): account for account in found.values()}
 
 
 def _refuse_control_accounts(table: Table, company_id: int, lines: list[Line]) -> None:
@@ -103,8 +105,9 @@ def list_entries(table: Table, company_id: int, *, start_date: str | None, end_d
     """Newest first. `total` is exact for any filter: it sums the per-day counts of the range."""
     if start_date and end_date and start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
-    counts = table.query_all(partition=("PK", keys.entry_day_count(company_id, "")["PK"]),
-                             sort_range=("SK", start_date, end_date), consistent=True)
+    counts = table.query_all(partition=("PK", keys.day_counts(company_id, "")["PK"]),
+                             sort_range=("SK", start_date, f"{end_date}{keys.SHARD_SUFFIX_END}" if end_date else None),
+                             consistent=True)
     wanted = {count_attribute(s, t) for s in accounting.ENTRY_STATUSES for t in accounting.ENTRY_TYPES
               if (status is None or s == status) and (entry_type is None or t == entry_type)}
     total = sum(int(day.get(name, 0)) for day in counts for name in wanted)

@@ -9,6 +9,7 @@ from chalicelib.domain import accounting
 from chalicelib.domain.accounting import CLOSED, OPEN
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.services.commands import Command
+from chalicelib.services.posting import lock_everywhere
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, list_collection
 from chalicelib.store.table import Table
@@ -101,3 +102,4 @@ def _lock_days(transaction: Transaction, company_id: int, period: dict[str, Any]
     for year, days in accounting.days_by_year(period["startDate"], period["endDate"]).items():
         transaction.update(keys.period_lock(company_id, year), f"{action} closedDays :days",
                            values={":days": days})
+        lock_everywhere(transaction, company_id, year, f"{action} closedDays :days", {":days": days})

@@ -125,6 +125,8 @@ class JournalWrites:
         self._accounts: dict[int, list[Any]] = {}
         self._day_counts: dict[str, Counter] = defaultdict(Counter)
         self._dated: dict[str, set[str]] = defaultdict(set)
+        # accounts the command has already read (strongly consistent), by id
+        self._read_accounts: dict[int, dict[str, Any]] = {}
 
     # entries
 
@@ -180,6 +182,10 @@ class JournalWrites:
                            source=source)
         self.add_entry(entry)
         return entry
+
+    def know_accounts(self, accounts: dict[int, dict[str, Any]]) -> None:
+        """Accounts the command read with strong consistency: not read again before posting."""
+        self._read_accounts.update(accounts)
 
     def require_open(self, date: str) -> None:
         if self._period_checks:
@@ -237,19 +243,9 @@ class JournalWrites:
             transaction.put(posting)
         for (account_id, month), (debit, credit, days) in self._balances.items():
             self._add_balance(transaction, account_id, month, debit, credit, days)
-        for account_id, (postings, field) in self._accounts.items():
-            transaction.update(keys.entity(self.company_id, keys.CHART_ACCOUNT, account_id),
-                               "ADD postingCount :n",
-                               condition="attribute_exists(PK) AND isActive = :active",
-                               values={":n": postings, ":active": True}, on_fail=invalid_account(field))
+        self._guard_accounts(transaction)
         for date, counts in self._day_counts.items():
-            counts = Counter({name: delta for name, delta in counts.items() if delta})
-            if counts:
-                names = {f"#c{i}": name for i, name in enumerate(counts)}
-                values = {f":c{i}": delta for i, delta in enumerate(counts.values())}
-                transaction.update(keys.entry_day_count(self.company_id, date),
-                                   "ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(counts))),
-                                   names=names, values=values)
+            transaction.add_counts(keys.day_counts(self.company_id, date), counts)
         for year, days in self._dated.items():
             ordered = sorted(days)
             closed = PeriodClosed(f"{year}-{ordered[0]} falls in a closed accounting period or fiscal year."
@@ -263,7 +259,30 @@ class JournalWrites:
             transaction.check(keys.period_lock(self.company_id, year),
                               f"attribute_not_exists(yearClosed) AND (attribute_not_exists(closedDays) OR "
                               f"{open_on_each})",
-                              values={f":d{i}": day for i, day in enumerate(ordered)}, on_fail=closed)
+                              values={f":d{i}": day for i, day in enumerate(ordered)}, on_fail=closed, shardable=True)
+
+    def _guard_accounts(self, transaction: Transaction) -> None:
+        """Each account posted to must exist and be active, and once it has a posting its type is
+        frozen and it cannot be deleted (chart.py: conditions on `postingCount` = 0). An account
+        read (strongly consistent) with a posting needs no write: `postingCount` never goes back
+        to 0, so it can be neither deleted nor retyped before this commits; a deactivation in
+        between conditions on nothing this writes, so the two are as if this came first. Only an
+        account's first postings add to `postingCount`, under the condition that it exists and is
+        active: an invoice writes no chart item, where it wrote one per account."""
+        if not self._accounts:
+            return
+        wanted = {account_id: keys.chart_account(self.company_id, account_id) for account_id in self._accounts}
+        unread = [key for account_id, key in wanted.items() if account_id not in self._read_accounts]
+        found = transaction.table.batch_get(unread) if unread else {}
+        for account_id, (postings, field) in self._accounts.items():
+            account = self._read_accounts.get(account_id) or found.get(keys.pair(wanted[account_id]))
+            if account is None or not account.get("isActive"):
+                raise invalid_account(field)
+            if int(account.get("postingCount", 0)) > 0:
+                continue
+            transaction.update(wanted[account_id], "ADD postingCount :n",
+                               condition="attribute_exists(PK) AND isActive = :active",
+                               values={":n": postings, ":active": True}, on_fail=invalid_account(field))
 
     def _add_balance(self, transaction: Transaction, account_id: int, month: str, debit: Decimal,
                      credit: Decimal, days: dict[str, list[Decimal]]) -> None:
@@ -286,7 +305,16 @@ def add_month_totals(transaction: Transaction, key: keys.Key, month: str, debit:
     for position, (name, value) in enumerate(also.items()):
         names[f"#s{position}"], values[f":s{position}"] = name, value
         settings.append(f"#s{position} = :s{position}")
-    transaction.update(key, "ADD " + ", ".join(additions) + " SET " + ", ".join(settings), names=names, values=values)
+    transaction.update(key, "ADD " + ", ".join(additions) + " SET " + ", ".join(settings), names=names, values=values,
+                       shardable=True)
+
+
+def lock_everywhere(transaction: Transaction, company_id: int, year: str, expression: str,
+                    values: dict[str, Any] | None = None) -> None:
+    """What the dated writes check of a year's lock (`closedDays`, `yearClosed`) changed on every
+    shard of it alike (keys.shards): a check that went to a shard finds the same lock."""
+    for key in keys.shards(keys.period_lock(company_id, year))[1:]:
+        transaction.update(key, expression, values=values)
 
 
 # --- reading balances back -----------------------------------------------------------------------

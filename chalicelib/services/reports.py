@@ -74,7 +74,7 @@ def account_and_months(table: Table, company_id: int, account_id: int, through: 
                        ) -> tuple[dict[str, Any], list[accounting.MonthBalance]]:
     """The account item and its monthly balances up to the month of `through`: a GetItem and a
     Query, both strongly consistent."""
-    account = table.get(keys.entity(company_id, keys.CHART_ACCOUNT, account_id))
+    account = table.get(keys.chart_account(company_id, account_id))
     if account is None:
         raise NotFound("Account not found.")
     return account, account_months(table, company_id, account_id, through[:7])

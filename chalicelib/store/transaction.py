@@ -2,16 +2,17 @@
 says which API error its failed condition means, so CancellationReasons map to precise 4xx."""
 from __future__ import annotations
 
-import re
+import random
 import time
-from abc import ABC, abstractmethod
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from botocore.exceptions import ClientError
 
 from chalicelib.errors import ApiError, DocumentTooLarge, ServiceUnavailable
-from chalicelib.store.keys import Key
+from chalicelib.store.keys import SHARDS, Key
+from chalicelib.store.renumbering import Renumbering, rewrite, substitute
 from chalicelib.store.table import (
     THROTTLING_REASONS,
     Table,
@@ -24,6 +25,7 @@ from chalicelib.store.table import (
 )
 
 MAX_ITEMS = 100
+_SINGLE_WRITES = {"Put": "put_item", "Update": "update_item", "Delete": "delete_item"}
 # Twenty documents racing for the next number of one CAI range each lose up to nineteen times:
 # enough attempts, with jittered backoff capped at MAX_BACKOFF_S, for all of them to get one.
 COMMAND_ATTEMPTS = 25
@@ -39,10 +41,14 @@ LEASE_WAIT_S = 5.0
 # process's next commits on it go straight through its lease (Renumbering)
 CONTENDED_S = 10.0
 _contended: dict[tuple[str, str], float] = {}
+# Shardable items another transaction had in flight within CONTENDED_S: this process's next
+# transactions write them to a shard from the first submission, instead of meeting the conflict again
+_hot_items: dict[tuple[str, str], float] = {}
 
 
 def forget_contention() -> None:
     _contended.clear()
+    _hot_items.clear()
 
 T = TypeVar("T")
 
@@ -56,31 +62,19 @@ class LostRace(Exception):
 class _Operation:
     request: dict[str, Any]
     on_fail: ApiError | None
+    # a hot item that may go to a shard of its own (keys.shard) when another transaction has it
+    # in flight: its sort key as built
+    shardable_sort_key: str | None = None
 
+    def home(self) -> tuple[str, str]:
+        """The item itself, whichever shard the request now names."""
+        return next(iter(self.request.values()))["Key"]["PK"]["S"], str(self.shardable_sort_key)
 
-class Renumbering(ABC):
-    """A gap-free number taken in the transaction: a counter read, then written with a condition
-    on what was read. Every document of a series needs that one item. A commit first tries the
-    number it read; when another writer took it first, the counter is contended and its commits
-    (in this process, for CONTENDED_S) go through a lease on it (`Table.lease`), one at a time:
-    the holder takes the next number the previous one left on the lease (`retake`), stamps it
-    into the transaction it already built and gives the lease back in that transaction. The
-    command is never run again for having read the counter a while ago: the write ceiling of one
-    company's invoices is one transaction per number, instead of every command racing for it and
-    all but one losing their whole work.
-
-    `retake` answers the substitutions (old -> new, in every string of the transaction: the
-    number in the document, its entry's description, its events) and the counter operation's new
-    condition values ({} and {} when the number read is still the next), or None when the counter
-    changed otherwise (the command runs again, and chooses or refuses anew)."""
-
-    operation: int
-    counter: dict[str, str]
-
-    @abstractmethod
-    def retake(self, table: Table, left: int | None) -> tuple[dict[str, str], dict[str, Any]] | None:
-        """`left`: the next number the lease's last holder left, trusted without a read (the
-        counter's own condition catches it when wrong); None: read the counter."""
+    def spread(self) -> None:
+        """To a shard of the item, chosen at random, for the resubmission."""
+        assert self.shardable_sort_key is not None
+        key = next(iter(self.request.values()))["Key"]
+        key["SK"] = {"S": f"{self.shardable_sort_key}#{random.randrange(1, SHARDS)}"}
 
 
 @dataclass
@@ -92,6 +86,8 @@ class Transaction:
     # command's own result say the same
     substitutions: list[dict[str, str]] = field(default_factory=list)
     _failed: int | None = None  # the operation whose condition failed in the last submission
+    # each counted item's operation and its counts so far (add_counts)
+    _counted: dict[tuple[str, str], tuple[int, Counter[str]]] = field(default_factory=dict)
 
     def take_number(self, renumbering: Renumbering) -> None:
         """Marks the operation just added as the one that takes a number (see Renumbering)."""
@@ -158,9 +154,12 @@ class Transaction:
 
     def update(self, key: Key, update: str, *, condition: str | None = None,
                names: dict[str, str] | None = None, values: dict[str, Any] | None = None,
-               on_fail: ApiError | None = None) -> "Transaction":
+               on_fail: ApiError | None = None, shardable: bool = False) -> "Transaction":
+        """`shardable`: an update by ADD alone, of an item read as the sum of its shards (keys.shard)."""
         self._expression("Update", key, condition=condition, names=names, values=values,
                          on_fail=on_fail, extra={"UpdateExpression": update})
+        if shardable:
+            self.operations[-1].shardable_sort_key = key["SK"]
         return self
 
     def increment(self, key: Key, attribute: str, amount: int = 1,
@@ -175,10 +174,33 @@ class Transaction:
             expression += " SET " + ", ".join(assignments)
         return self.update(key, expression, names=names, values=values)
 
+    def add_counts(self, key: Key, counts: Mapping[str, int]) -> "Transaction":
+        """Adds to counters on an item, one ADD however many parts of the command count on it (a
+        transaction may not touch an item twice); an item whose counts add up to nothing is not
+        written."""
+        pair = (key["PK"], key["SK"])
+        position, total = self._counted.get(pair, (len(self.operations), Counter()))
+        total.update(counts)
+        changed = {name: delta for name, delta in total.items() if delta or pair in self._counted}
+        if not changed:
+            return self
+        names = {f"#c{i}": name for i, name in enumerate(changed)}
+        values = {f":c{i}": delta for i, delta in enumerate(changed.values())}
+        self.update(key, "ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(changed))), names=names, values=values,
+                    shardable=True)
+        if pair in self._counted:  # in place: the number's operation keeps its position
+            self.operations[position] = self.operations.pop()
+        self._counted[pair] = (position, total)
+        return self
+
     def check(self, key: Key, condition: str, *, names: dict[str, str] | None = None,
-              values: dict[str, Any] | None = None, on_fail: ApiError | None = None) -> "Transaction":
+              values: dict[str, Any] | None = None, on_fail: ApiError | None = None,
+              shardable: bool = False) -> "Transaction":
+        """`shardable`: an item written alike to every shard (keys.shards)."""
         self._expression("ConditionCheck", key, condition=condition, names=names, values=values,
                          on_fail=on_fail)
+        if shardable:
+            self.operations[-1].shardable_sort_key = key["SK"]
         return self
 
     def require(self, key: Key, on_missing: ApiError) -> "Transaction":
@@ -240,10 +262,15 @@ class Transaction:
         """`counter_contended`: a conflict on the number's counter is not resubmitted but answered
         as the counter taken (the commit then waits for the counter's lease)."""
         self._failed = None
+        now = time.monotonic()
+        for operation in self.operations:
+            if operation.shardable_sort_key is not None and now - _hot_items.get(
+                    operation.home(), -CONTENDED_S) <= CONTENDED_S:
+                operation.spread()
+        send = self._send_single if self._single() else self._send_transaction
         for attempt in range(RESUBMISSIONS + 1):
             try:
-                self.table.client.transact_write_items(
-                    TransactItems=[operation.request for operation in self.operations])
+                send()
                 return
             except ClientError as error:
                 if counter_contended and self._counter_in_flight(error):
@@ -251,9 +278,31 @@ class Transaction:
                     self._failed = self.renumbering.operation
                     raise LostRace() from error
                 if attempt < RESUBMISSIONS and self._resubmittable(error):
+                    self._spread(error)
                     back_off(attempt, 0.005, MAX_BACKOFF_S)
                     continue
                 raise self._translate(error) from error
+
+    def _spread(self, error: ClientError) -> None:
+        """The hot items another transaction had in flight go to shards of their own for the
+        resubmission: the next writers of one company do not queue behind one item."""
+        reasons = error.response.get("CancellationReasons") or [{"Code": "TransactionConflict"}]  # one write alone
+        for operation, reason in zip(self.operations, reasons, strict=False):
+            if reason.get("Code") == "TransactionConflict" and operation.shardable_sort_key is not None:
+                _hot_items[operation.home()] = time.monotonic()
+                operation.spread()
+
+    def _single(self) -> bool:
+        """One write alone is sent as that write: as atomic and as conditional, at half the write
+        units of a one-item TransactWriteItems (the webhook records, a setting, a counter)."""
+        return len(self.operations) == 1 and next(iter(self.operations[0].request)) in _SINGLE_WRITES
+
+    def _send_transaction(self) -> None:
+        self.table.client.transact_write_items(TransactItems=[operation.request for operation in self.operations])
+
+    def _send_single(self) -> None:
+        (kind, request), = self.operations[0].request.items()
+        getattr(self.table.client, _SINGLE_WRITES[kind])(**request)
 
     def _retake_number(self, left: int | None) -> None:
         assert self.renumbering is not None
@@ -265,14 +314,14 @@ class Transaction:
             return
         self.substitutions.append(substitutions)
         for operation in self.operations:
-            _substitute(next(iter(operation.request.values())), substitutions)
+            substitute(next(iter(operation.request.values())), substitutions)
         counter = next(iter(self.operations[self.renumbering.operation].request.values()))
         counter["ExpressionAttributeValues"].update(to_values(counter_values))
 
     def rewritten(self, result: T) -> T:
         """The command's result with the number it finally took (see Renumbering)."""
         for substitutions in self.substitutions:
-            result = _rewrite(result, substitutions)
+            result = rewrite(result, substitutions)
         return result
 
     def _counter_in_flight(self, error: ClientError) -> bool:
@@ -283,10 +332,12 @@ class Transaction:
     def _resubmittable(self, error: ClientError) -> bool:
         """Cancelled only for items another transaction had in flight: nothing was written and
         every condition still stands, so the same request is sent again."""
-        if error.response.get("Error", {}).get("Code") != "TransactionCanceledException":
-            return False
+        code = error.response.get("Error", {}).get("Code")
+        if code == "TransactionConflictException":  # the one write alone met a transaction in flight
+            return True
         reasons = {reason.get("Code") for reason in error.response.get("CancellationReasons") or []}
-        return "TransactionConflict" in reasons and reasons <= {"None", "TransactionConflict"}
+        return code == "TransactionCanceledException" and "TransactionConflict" in reasons \
+            and reasons <= {"None", "TransactionConflict"}
 
     def _translate(self, error: ClientError) -> Exception:
         """Each cancellation reason has its own outcome: a failed condition is the operation's
@@ -294,6 +345,9 @@ class Transaction:
         command runs again), an item grown past 400 KB is the caller's 400, throttling is 503
         with Retry-After; anything else is a bug and stays one."""
         code = error.response.get("Error", {}).get("Code")
+        if code == "ConditionalCheckFailedException":  # the one write alone
+            self._failed = 0
+            return self.operations[0].on_fail or LostRace()
         if code == "TransactionCanceledException":
             reasons = error.response.get("CancellationReasons") or []
             for index, (operation, reason) in enumerate(zip(self.operations, reasons, strict=False)):
@@ -312,62 +366,6 @@ class Transaction:
         if code in ("TransactionConflictException", "TransactionInProgressException"):
             return LostRace()
         return translate_call_error(error)
-
-
-# Where a taken number is written, and so where a retaken one replaces it: the fields that hold
-# the number itself (at any depth but a CAI block, whose rangeStart may equal it), a description
-# that ends with it (an automatic entry's, its postings', the partner ledger's "Factura ..."), and
-# the "number" of a stored JSON answer (the Idempotency-Key record). Nothing else: not keys, not
-# a client's text (a reference, a line's description, an Idempotency-Key) that quotes it.
-NUMBER_FIELDS = frozenset({"number", "documentNumber"})
-_NOT_RENUMBERED = frozenset({"cai", "lines", "PK", "SK"})
-
-
-def _renumbered(name: str, value: str, substitutions: dict[str, str]) -> str:
-    for old, new in substitutions.items():
-        if name in NUMBER_FIELDS and value == old:
-            return new
-        if name == "description" and value.endswith(f" {old}"):
-            return value[:-len(old)] + new
-        if name == "body":
-            value = value.replace(f'"number":"{old}"', f'"number":"{new}"')
-    return value
-
-
-def _substitute(request: dict[str, Any], substitutions: dict[str, str]) -> None:
-    """Rewrites, in place, a taken number in one operation of a transaction (DynamoDB JSON): in
-    its item, or in the values its update expression assigns."""
-    if "Item" in request:
-        _substitute_attributes(request["Item"], substitutions)
-    values, names = request.get("ExpressionAttributeValues") or {}, request.get("ExpressionAttributeNames") or {}
-    for name_token, value_token in re.findall(r"(#\w+)\s*=\s*(:\w+)", request.get("UpdateExpression", "")):
-        name = names.get(name_token, "")
-        if name not in _NOT_RENUMBERED and "S" in values.get(value_token, {}):
-            values[value_token]["S"] = _renumbered(name, values[value_token]["S"], substitutions)
-        elif name not in _NOT_RENUMBERED and "M" in values.get(value_token, {}):
-            _substitute_attributes(values[value_token]["M"], substitutions)
-
-
-def _substitute_attributes(attributes: dict[str, Any], substitutions: dict[str, str]) -> None:
-    for name, typed in attributes.items():
-        if name in _NOT_RENUMBERED:
-            continue
-        if "S" in typed:
-            typed["S"] = _renumbered(name, typed["S"], substitutions)
-        elif "M" in typed:
-            _substitute_attributes(typed["M"], substitutions)
-
-
-def _rewrite(value: Any, substitutions: dict[str, str], name: str = "") -> Any:
-    """A command's result (plain values) with the number it finally took, by the same rules."""
-    if isinstance(value, str):
-        return _renumbered(name, value, substitutions)
-    if isinstance(value, dict):
-        return {key: inner if key in _NOT_RENUMBERED else _rewrite(inner, substitutions, key)
-                for key, inner in value.items()}
-    if isinstance(value, list):
-        return [_rewrite(inner, substitutions, name) for inner in value]
-    return value
 
 
 def run_with_retries(command: Callable[[], T], attempts: int = COMMAND_ATTEMPTS) -> T:

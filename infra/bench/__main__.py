@@ -40,10 +40,12 @@
 12. The inventory valuation of 20 and then 200 stocked products, at a date after every movement
    and at a date before a month of them: DynamoDB calls and median latency.
 13. Contention (`--only contention`): 1, 8 and 32 concurrent clients creating one-line sales
-   invoices for `--contention-seconds`, all for one company and each for its own company, on the
-   faithful DynamoDB layer with `--latency-ms` (default 10) on every call: one JSON record per run
-   (clients, companies, invoicesPerSecond, failed, p50, p99, retriesPerRequest). Target: one
-   company at 32 clients reaches 80 % of 32 companies' throughput with none failed.
+   invoices for `--contention-seconds`, all for one company (one series; and a branch with its
+   own CAI range per client, selling to one customer or each to its own) and each for its own
+   company, on the faithful DynamoDB layer with `--latency-ms` (default 10) on every call: one
+   JSON record per run (clients, companies, series, customers, invoicesPerSecond, failed, p50,
+   p99, retriesPerRequest). Target: one company at 32 clients
+   reaches 80 % of 32 companies' throughput with none failed.
 
 Persistence of the local stack (`--only local-state`, not part of the default run: a few minutes
 and about 5 GB of memory): a state of `--local-state-documents` documents (100,000: five items
@@ -135,7 +137,8 @@ def main() -> None:
         print("\nBalance sheet and income statement of a year of 100 vs 10,000 posted entries")
         print(json.dumps(statements_scaling(args.document_samples), indent=2))
     if "contention" in sections:
-        print(f"\nContention: clients creating invoices for {args.contention_seconds:g} s, one company vs one each, "
+        print(f"\nContention: clients creating invoices for {args.contention_seconds:g} s, one company (one series, "
+              "a series per client) vs one each, "
               f"{args.latency_ms:g} ms per DynamoDB call")
         for record in contention_runs(tuple(args.contention_clients), args.contention_seconds, args.latency_ms):
             print(json.dumps(record), flush=True)

@@ -153,8 +153,7 @@ def copy_invoices(table: Any, company_id: int, partner_id: int, template: dict[s
         while pending:
             pending = table.client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or None
     attribute = f"{template['status']}_{template['type']}"
-    per_day[keys.ALL_DAYS] = count
     for date, documents_that_day in per_day.items():
-        for key in (keys.document_day_count(company_id, date), keys.document_day_count(company_id, date, partner_id)):
+        for key in (keys.day_counts(company_id, date), keys.day_counts(company_id, date, partner_id)):
             table.add(key, attribute, documents_that_day)
-    return {date for date in per_day if date != keys.ALL_DAYS}
+    return set(per_day)

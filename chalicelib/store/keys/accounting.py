@@ -8,6 +8,7 @@ from chalicelib.store.keys.base import (
     CHART_ACCOUNT,
     DETERMINATION_RULE,
     JOURNAL_ENTRY,
+    SHARD_SUFFIX_END,
     Key,
     collection_partition,
     company_prefix,
@@ -15,19 +16,29 @@ from chalicelib.store.keys.base import (
     sortable_id,
 )
 
-# An account's partition holds, in sort-key order, the account item ("ACCT") and its postings
-# ("P#{date}#{entryId}#{line}"): the ledger of one account is read without touching any other
-# account's items. Every account's monthly balances are in one partition of the company
-# ("{accountId}#{month}"), in the table itself, not an index: the trial balance and the statements
-# read them strongly consistent, so they never see part of a posting (an index may lag behind).
+# The chart is one partition of the company ("{accountId}"), in no index: it is read whole and
+# strongly consistent, and the `postingCount` every posting adds to its account writes no index
+# entry. An account's own partition holds its postings ("P#{date}#{entryId}#{line}"): the ledger
+# of one account is read without touching any other account's items. Every account's monthly
+# balances are in one partition of the company ("{accountId}#{month}"), in the table itself, not an
+# index: the trial balance and the statements read them strongly consistent, so they never see
+# part of a posting (an index may lag behind).
 
-def chart_index(company_id: int, code: str) -> Dict[str, str]:
-    """GSI1 attributes that list a company's chart of accounts in code order."""
-    return {"GSI1PK": collection_partition(company_id, CHART_ACCOUNT), "GSI1SK": code}
+def chart_partition(company_id: int) -> str:
+    return f"C#{company_id}#CHART"
+
+
+def chart_account(company_id: int, account_id: int) -> Key:
+    return {"PK": chart_partition(company_id), "SK": sortable_id(account_id)}
 
 
 def account_partition(company_id: int, account_id: int) -> str:
     return entity(company_id, CHART_ACCOUNT, account_id)["PK"]
+
+
+# where an account item was before issue 14 (in its own partition, listed by GSI1): infra/migrations.py
+def legacy_account(company_id: int, account_id: int) -> Key:
+    return entity(company_id, CHART_ACCOUNT, account_id)
 
 
 # the sort keys of balances before issue 14 (in the account's partition): infra/migrations.py
@@ -40,8 +51,9 @@ def account_month_balance(company_id: int, account_id: int, month: str) -> Key:
 
 
 def account_balances_range(account_id: int, through_month: str | None = None) -> tuple[str, str]:
-    """The sort-key bounds of one account's monthly balances, up to a month (inclusive)."""
-    return f"{sortable_id(account_id)}#", f"{sortable_id(account_id)}#{through_month or '~'}"
+    """The sort-key bounds of one account's monthly balances and their shards, up to a month
+    (inclusive)."""
+    return f"{sortable_id(account_id)}#", f"{sortable_id(account_id)}#{through_month or ''}{SHARD_SUFFIX_END}"
 
 
 def balances_partition(company_id: int) -> str:
@@ -60,12 +72,6 @@ def entry_index(company_id: int, date: str, entry_id: int) -> Dict[str, str]:
     """GSI1 attributes that list journal entries by date."""
     return {"GSI1PK": collection_partition(company_id, JOURNAL_ENTRY),
             "GSI1SK": f"{date}#{sortable_id(entry_id)}"}
-
-
-def entry_day_count(company_id: int, date: str) -> Key:
-    """How many journal entries of each status and type carry this date: list totals for any
-    date range and filter come from one Query over these."""
-    return {"PK": f"C#{company_id}#JEDAY", "SK": date}
 
 
 def period_index(company_id: int, start_date: str, period_id: int) -> Dict[str, str]:

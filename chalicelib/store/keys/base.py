@@ -7,6 +7,25 @@ from typing import Dict
 Key = Dict[str, str]
 
 
+# The items every write of a company touches (accounts' and partners' month balances, the day
+# counts, the year's lock) take a shard of their own when a transaction finds one of them in
+# flight (store/transaction.py): "{sort key}#{1..SHARDS-1}". A company that never writes
+# concurrently keeps one item each. Readers read the shards with the item (their sort keys follow
+# its own: ranges end in SHARD_SUFFIX_END) and add them up; the year's lock is written to every
+# shard alike, so any shard a check lands on is the lock.
+SHARDS = 16
+SHARD_SUFFIX_END = "#~"
+
+
+def shard(key: Key, number: int) -> Key:
+    return {"PK": key["PK"], "SK": f"{key['SK']}#{number}"}
+
+
+def shards(key: Key) -> list[Key]:
+    """The item and every shard of it."""
+    return [key] + [shard(key, number) for number in range(1, SHARDS)]
+
+
 def pair(key: Key) -> tuple[str, str]:
     """How Table.batch_get indexes what it found."""
     return key["PK"], key["SK"]

@@ -21,15 +21,17 @@ def partner_document_index(company_id: int, partner_id: int, date: str, document
             "GSI2SK": f"{date}#{sortable_id(document_id)}"}
 
 
-# The sort key of the count of every day: it sorts after every date.
-ALL_DAYS = "ALL"
-
-
-def document_day_count(company_id: int, date: str, partner_id: int | None = None) -> Key:
-    """How many documents of each status and type carry this date (or, with ALL_DAYS, any
-    date), for the company or for one partner: list totals come from these."""
+def day_counts(company_id: int, date: str, partner_id: int | None = None) -> Key:
+    """How many documents ("{status}_{type}": "confirmed_01") and journal entries
+    ("{status}_{entryType}": "posted_manual") of each status and type carry this date, for the
+    company (documents and entries) or for one partner (documents): list totals are sums of these.
+    One item a day, not one for documents and one for entries: an invoice writes one less item."""
     scope = "" if partner_id is None else f"#BP{partner_id}"
-    return {"PK": f"C#{company_id}#DOCDAY{scope}", "SK": date}
+    return {"PK": f"C#{company_id}#DAY{scope}", "SK": date}
+
+
+# where the counts were before issue 14: infra/migrations.py
+LEGACY_DAY_COUNT_PARTITIONS = ("#DOCDAY", "#JEDAY")
 
 
 def small_collection(company_id: int, kind: str) -> str:
