@@ -336,3 +336,41 @@ def test_rate_limit_is_off_by_default(api, company_a, settings_env, table):
         assert api.get("/business-partners", key=company_a.api_key).status == 200
     windows, _ = table.query(partition=("PK", f"C#{company_a.company_id}#RATE"))
     assert windows == []  # nothing counted either
+
+
+def test_a_user_of_sixty_companies_finds_and_enters_every_one(api, table, company_a, company_b):
+    """An accounting firm keeping its clients' books: no company is out of reach, none is cut off
+    without saying so, and another company never shows."""
+    from tests.support import make_company
+
+    clients = []
+    for n in range(1, 60):  # company_a ("Alpha...") and 59 clients: 60 companies
+        client = make_company(table, f"Cliente {n:02d} S. de R.L.", f"dueno{n}@clientes.hn")
+        accounts.add_member(table, client.company_id, company_a.user_id, ACCOUNTANT)
+        clients.append(client)
+    cookie = api.login(company_a.email)
+    me = api.get("/auth/me", cookie=cookie).json
+    assert me["companiesTotal"] == 60 and len(me["companies"]) == 50
+    assert company_b.company_id not in {c["companyId"] for c in me["companies"]}
+    names = [c["name"] for c in me["companies"]]
+    assert names == sorted(names, key=str.casefold)
+
+    listed = api.get("/auth/companies?limit=100", cookie=cookie).json
+    assert listed["total"] == 60 and len(listed["companies"]) == 60
+    assert {c["companyId"] for c in listed["companies"]} == {company_a.company_id} | {c.company_id for c in clients}
+    second_page = api.get("/auth/companies?limit=50&page=2", cookie=cookie).json
+    assert [c["name"] for c in second_page["companies"]] == [c["name"] for c in listed["companies"][50:]]
+    found = api.get("/auth/companies?q=cliente 42", cookie=cookie).json
+    assert [c["name"] for c in found["companies"]] == ["Cliente 42 S. de R.L."] and found["total"] == 1
+    assert api.get("/auth/companies?q=Beta", cookie=cookie).json["total"] == 0  # company_b is not the user's
+
+    # the last by name, beyond the first 50: entered, and the session's view carries it
+    last = clients[-1]
+    switched = api.post("/auth/switch-company", {"companyId": last.company_id}, cookie=cookie, origin=ORIGIN)
+    assert switched.status == 200, switched.text
+    assert switched.json["companyId"] == last.company_id and switched.json["role"] == ACCOUNTANT
+    me = api.get("/auth/me", cookie=cookie).json
+    assert last.company_id in {c["companyId"] for c in me["companies"]} and len(me["companies"]) == 50
+    assert api.get("/companies", cookie=cookie).json["name"] == "Cliente 59 S. de R.L."
+    refused = api.post("/auth/switch-company", {"companyId": company_b.company_id}, cookie=cookie, origin=ORIGIN)
+    assert refused.status == 404

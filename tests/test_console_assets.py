@@ -70,3 +70,23 @@ def test_no_inline_script_style_or_markup_injection(name):
     assert not re.search(r"\son[a-z]+=\"", text), "inline event handler attribute"
     assert "innerHTML" not in text and "eval(" not in text and "document.write" not in text
     assert not re.search(r"https?://(?!127\.0\.0\.1)", text.replace("http://www.w3.org/2000/svg", "")), "foreign origin"
+
+
+def test_every_label_the_console_names_is_in_both_languages():
+    """A literal t("key") the catalogue lacks shows a made-up English form of the key in Spanish
+    mode (the home page's bank table once read "Bank name" and "Name"); and every label defined in
+    one language is defined in the other."""
+    used: dict[str, set[str]] = {}
+    defined: dict[str, set[str]] = {"es": set(), "en": set()}
+    for path in sorted(CONSOLE_ROOT.glob("*.js")) + sorted(CONSOLE_ROOT.glob("pages/*.js")):
+        source = re.sub(r"^\s*//.*$", "", path.read_text(), flags=re.M)  # not the comments' examples
+        for key in re.findall(r'\bt\("([^"]+)"', source):
+            used.setdefault(key, set()).add(path.name)
+        for block in re.findall(r"addStrings\(\{(.*?)\n\}\);", source, flags=re.S):
+            parts = re.split(r"\n\s*en:\s*\{", block, maxsplit=1)
+            spanish, english = parts[0], parts[1] if len(parts) > 1 else ""
+            defined["es"] |= set(re.findall(r'"([\w.\-]+)":', spanish))
+            defined["en"] |= set(re.findall(r'"([\w.\-]+)":', english))
+    assert used and defined["es"]
+    assert {key: files for key, files in used.items() if key not in defined["es"]} == {}
+    assert defined["es"] ^ defined["en"] == set()

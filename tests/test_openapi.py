@@ -115,3 +115,15 @@ def test_a_created_record_links_to_the_operations_on_it(api, company_a):
     assert payment["post_payments_documents_documentId_payments_paymentId_confirm"]["parameters"] == {
         "documentId": "$request.path.documentId", "paymentId": "$response.body#/id"}
     assert "links" not in paths["/business-partners"]["get"]["responses"]["200"]
+
+
+def test_create_or_update_posts_list_both_of_their_answers(api, company_a):
+    """The second import of the standard chart creates nothing and answers 200: the document says so,
+    as it does for the rules' and the exchange rates' upserts."""
+    first = api.post("/chart-of-accounts/import-default", key=company_a.api_key)
+    again = api.post("/chart-of-accounts/import-default", key=company_a.api_key)
+    assert (first.status, again.status) == (201, 200)
+    paths = api.get("/openapi.json", key=company_a.api_key).json["paths"]
+    for path in ("/chart-of-accounts/import-default", "/account-determination-rules", "/exchange-rates"):
+        responses = paths[path]["post"]["responses"]
+        assert responses["200"] == responses["201"], path

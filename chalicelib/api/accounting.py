@@ -63,8 +63,8 @@ def delete_account(call: Call) -> Any:
 
 
 @endpoint(blueprint, "POST", "/chart-of-accounts/import-default", summary="Import the standard Honduran "
-          "chart and its determination rules (idempotent)", tag=CHART, response=M + "ChartImport",
-          permission=ACCOUNTING)
+          "chart and its determination rules (idempotent: 201 when it created any, 200 when all were there)",
+          tag=CHART, response=M + "ChartImport", permission=ACCOUNTING, also_answers=(200,))
 def import_default_chart(call: Call) -> Any:
     from chalicelib.services import default_chart
 
@@ -231,7 +231,7 @@ def list_rules(call: Call) -> Any:
 
 @endpoint(blueprint, "POST", "/account-determination-rules", summary="Create or update the rule of a "
           "(documentType, operationType): 201 created, 200 updated", tag=RULES, body=M + "RuleUpsert",
-          response=M + "Rule", permission=ACCOUNTING)
+          response=M + "Rule", permission=ACCOUNTING, also_answers=(200,))
 def upsert_rule(call: Call) -> Any:
     from chalicelib.services import rules
 

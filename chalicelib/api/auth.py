@@ -67,6 +67,13 @@ def me(call: Call) -> Any:
     return sessions.describe(call.command.table, call.principal)
 
 
+@endpoint(blueprint, "GET", "/auth/companies", summary="The user's companies by name, searched and paged "
+          "(one Query and a BatchGet per 50 companies)", tag=TAG, query=M + "CompanyMembershipQuery",
+          response=M + "CompanyMembershipList", access=Access.WEB_SESSION)
+def list_companies(call: Call) -> Any:
+    return sessions.list_companies(call.command.table, call.principal, call.query.q, call.query.page, call.query.limit)
+
+
 @endpoint(blueprint, "POST", "/auth/switch-company", summary="Work in another company of the user",
           tag=TAG, body=M + "SwitchCompanyRequest", response=M + "SessionView", status=200,
           access=Access.WEB_SESSION, permission=READ, idempotent=False, names_company=True)

@@ -23,7 +23,7 @@ def list_rates(call: Call) -> Any:
 
 @endpoint(blueprint, "POST", "/exchange-rates", summary="Record a currency's rate from a date on (documents and "
           "payments in that currency dated that day or later take it unless they name their own)", tag=TAG,
-          body=M + "ExchangeRateCreate", response=M + "ExchangeRate", permission=ACCOUNTING)
+          body=M + "ExchangeRateCreate", response=M + "ExchangeRate", permission=ACCOUNTING, also_answers=(200,))
 def record_rate(call: Call) -> Any:
     from chalicelib.services import exchange_rates
 

@@ -193,7 +193,7 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
     links = _links(spec)
     if links:
         success["links"] = links
-    operation["responses"] = {str(spec.status): success, **{
+    operation["responses"] = {str(spec.status): success, **{str(status): success for status in spec.also_answers}, **{
         str(status): {"description": _STATUS_TEXT[status], "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/Error{status}"}}}} for status in _error_statuses(spec)}}
     if spec.access is Access.PUBLIC:

@@ -103,6 +103,9 @@ class RouteSpec:
     exports: tuple[str, ...] = ()
     # The business metric a success of this route counts (DocumentsCreated, ...); not a replay.
     counts: str | None = None
+    # Other success statuses, with the same body: a create-or-update POST answers 200 when the
+    # record was there already (the service sets command.status).
+    also_answers: tuple[int, ...] = ()
 
     @property
     def body_model(self) -> type[BaseModel] | None:
@@ -164,14 +167,15 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
              access: Access = Access.ANY, permission: str | None = None,
              idempotent: bool | None = None, string_ids: tuple[str, ...] = (),
              names_company: bool = False, produces: str | None = None,
-             exports: tuple[str, ...] = (), counts: str | None = None) -> Callable[..., Any]:
+             exports: tuple[str, ...] = (), counts: str | None = None,
+             also_answers: tuple[int, ...] = ()) -> Callable[..., Any]:
     spec = RouteSpec(
         method=method, path=path, summary=summary, tag=tag,
         body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EMPTY_BODY,
         query=query, response=response, status=status or (201 if method == "POST" else 200),
         access=access, permission=permission or (READ if method == "GET" else WRITE),
         idempotent=(method == "POST") if idempotent is None else idempotent, string_ids=string_ids,
-        names_company=names_company, produces=produces, exports=exports, counts=counts)
+        names_company=names_company, produces=produces, exports=exports, counts=counts, also_answers=also_answers)
 
     def register(handler: Callable[[Call], Any]) -> Callable[[Call], Any]:
         ROUTES.append(spec)

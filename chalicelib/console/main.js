@@ -4,7 +4,7 @@ import { ApiError, api, onSessionLost } from "./api.js";
 import { h, replace } from "./dom.js";
 import { setCurrency } from "./format.js";
 import { language, setCountry, setLanguage, t } from "./i18n.js";
-import { describeError, loadInto, toast } from "./ui.js";
+import { describeError, loadInto, toast, withQuery } from "./ui.js";
 
 // path pattern -> page module (under pages/) and the function it exports for that path
 const ROUTES = [
@@ -113,6 +113,29 @@ function navigation(current) {
   }));
 }
 
+function companyOption(company) {
+  return h("option", { value: company.companyId, selected: company.companyId === session.me.companyId || undefined },
+    company.name);
+}
+
+// The session names 50 of the user's companies (its own always among them); an accounting firm
+// with more searches the rest by name (GET /auth/companies).
+function companySearch(switcher) {
+  if (session.me.companiesTotal <= session.me.companies.length) return null;
+  let pending;
+  return h("input", { type: "search", id: "company-search", "aria-label": t("nav.company.search"),
+    placeholder: t("nav.company.search"),
+    oninput: (event) => {
+      clearTimeout(pending);
+      pending = setTimeout(async () => {
+        const found = await api.get(withQuery("/auth/companies", { q: event.target.value, limit: 50 }));
+        const current = session.me.companies.filter((company) => company.companyId === session.me.companyId);
+        const others = found.companies.filter((company) => company.companyId !== session.me.companyId);
+        switcher.replaceChildren(...[...current, ...others].map(companyOption));
+      }, 250);
+    } });
+}
+
 function topBar() {
   const switcher = h("select", { id: "company-switcher", "aria-label": t("nav.company.switch"),
     onchange: async (event) => {
@@ -127,14 +150,13 @@ function topBar() {
         app.dataset.state = "ready";
       }
     } },
-  session.me.companies.map((company) => h("option", { value: company.companyId,
-    selected: company.companyId === session.me.companyId || undefined }, company.name)));
+  session.me.companies.map(companyOption));
   const languages = h("select", { id: "language", "aria-label": t("nav.language"),
     onchange: (event) => { setLanguage(event.target.value); route(); } },
   [["es", "Español"], ["en", "English"]].map(([code, name]) => h("option", { value: code, selected: code === language() || undefined }, name)));
   return h("header", { class: "topbar" },
     h("a", { class: "brand", href: "#/" }, t("app.title")),
-    h("div", { class: "topbar-tools" }, switcher,
+    h("div", { class: "topbar-tools" }, switcher, companySearch(switcher),
       h("span", { class: "who", "data-role": session.me.role }, `${session.me.user.name} · ${t(`role.${session.me.role}`)}`),
       languages,
       h("a", { href: "#/settings/password" }, t("nav.password")),

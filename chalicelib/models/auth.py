@@ -2,7 +2,7 @@ from typing import Annotated, List, Optional
 
 from pydantic import Field, StringConstraints
 
-from chalicelib.models.base import Email, EntityId, Name, RequestModel, ResponseModel
+from chalicelib.models.base import Email, EntityId, ListEnvelope, Name, PageQuery, RequestModel, ResponseModel
 
 
 class LoginRequest(RequestModel):
@@ -30,8 +30,21 @@ class SessionView(ResponseModel):
     user: UserView
     company_id: int
     role: str
-    companies: List[CompanyMembership]
+    companies: List[CompanyMembership] = Field(
+        description="The session's company and the user's other companies by name, at most "
+                    "SESSION_COMPANIES (50); `companiesTotal` says how many there are: "
+                    "GET /auth/companies pages and searches them all.")
+    companies_total: int
     expires_at: Optional[str] = None
+
+
+class CompanyMembershipQuery(PageQuery):
+    q: Optional[Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)]] = Field(
+        None, description="part of the company's name, any case")
+
+
+class CompanyMembershipList(ListEnvelope):
+    companies: List[CompanyMembership]
 
 
 class LogoutResult(ResponseModel):

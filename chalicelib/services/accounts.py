@@ -156,18 +156,30 @@ def update_company(command: Command, company_id: int, changes: dict[str, Any],
 
 
 def user_companies(table: Table, user_id: int) -> list[dict[str, Any]]:
-    """The companies a user belongs to, with name and role (one Query, one BatchGet)."""
-    links, _ = table.query(partition=("PK", keys.user(user_id)["PK"]), sort_prefix=("SK", "COMPANY#"),
-                           consistent=True)
-    company_ids = [int(link["companyId"]) for link in links][:50]
-    if not company_ids:
-        return []
-    wanted = [keys.company(cid) for cid in company_ids] + [keys.membership(cid, user_id) for cid in company_ids]
-    found = table.batch_get(wanted)
-    result = []
+    """Every company a user belongs to (active membership), with name and role, by name: one
+    Query of the user's links and BatchGets of 50 companies with their memberships. An accounting
+    firm keeping 500 clients' books reads 10 of them, a few hundred milliseconds."""
+    links = table.query_all(partition=("PK", keys.user(user_id)["PK"]), sort_prefix=("SK", "COMPANY#"),
+                            consistent=True)
+    memberships: list[dict[str, Any]] = []
+    company_ids = [int(link["companyId"]) for link in links]
+    found = table.batch_get([key for cid in company_ids for key in (keys.company(cid), keys.membership(cid, user_id))])
     for cid in company_ids:
-        company = found.get(tuple(keys.company(cid).values()))
-        member = found.get(tuple(keys.membership(cid, user_id).values()))
-        if company and member and member.get("isActive"):
-            result.append({"companyId": cid, "name": company["name"], "role": member["role"]})
-    return result
+        membership = _membership(found, cid, user_id)
+        if membership is not None:
+            memberships.append(membership)
+    return sorted(memberships, key=lambda membership: (membership["name"].casefold(), membership["companyId"]))
+
+
+def user_company(table: Table, user_id: int, company_id: int) -> dict[str, Any] | None:
+    """One of the user's companies (name and role), or None when the user is not an active member."""
+    return _membership(table.batch_get([keys.company(company_id), keys.membership(company_id, user_id)]),
+                       company_id, user_id)
+
+
+def _membership(found: dict[tuple[str, str], dict[str, Any]], company_id: int, user_id: int) -> dict[str, Any] | None:
+    company = found.get(keys.pair(keys.company(company_id)))
+    member = found.get(keys.pair(keys.membership(company_id, user_id)))
+    if company and member and member.get("isActive"):
+        return {"companyId": company_id, "name": company["name"], "role": member["role"]}
+    return None

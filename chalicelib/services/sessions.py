@@ -16,6 +16,8 @@ from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
+# how many of the user's companies a session's view carries (an accounting firm may keep hundreds)
+SESSION_COMPANIES = 50
 INVALID_CREDENTIALS = Unauthorized("E-mail or password is wrong.", code="INVALID_CREDENTIALS")
 SESSION_ENDED = Unauthorized("The session has ended; log in again.", code="INVALID_SESSION")
 
@@ -65,8 +67,7 @@ def describe(table: Table, principal: Principal) -> dict[str, Any]:
 
 
 def switch_company(table: Table, principal: Principal, company_id: int) -> dict[str, Any]:
-    companies = accounts.user_companies(table, principal.user_id)
-    target = next((c for c in companies if c["companyId"] == company_id), None)
+    target = accounts.user_company(table, principal.user_id, company_id)
     if target is None or not principal.session_hash:
         raise NotFound("Company not found.")
     transaction = Transaction(table)
@@ -79,7 +80,8 @@ def switch_company(table: Table, principal: Principal, company_id: int) -> dict[
     transaction.commit()
     user = table.get(keys.user(principal.user_id)) or {}
     session = table.get(keys.session(principal.session_hash))
-    return session_view(user, company_id, target["role"], companies, int(session["expiresAt"]) if session else None)
+    return session_view(user, company_id, target["role"], accounts.user_companies(table, principal.user_id),
+                        int(session["expiresAt"]) if session else None)
 
 
 def change_password(command: Command, current_password: str, new_password: str,
@@ -114,8 +116,25 @@ def change_password(command: Command, current_password: str, new_password: str,
 
 
 def session_view(user: dict[str, Any], company_id: int, role: str, companies: list[dict[str, Any]],
-          expires_at: int | None) -> dict[str, Any]:
+                 expires_at: int | None) -> dict[str, Any]:
+    """`companies`: all the user's, by name; the view carries the first SESSION_COMPANIES, the
+    session's own always among them, and how many there are (GET /auth/companies has them all)."""
     expiry = clock.iso(dt.datetime.fromtimestamp(expires_at, dt.timezone.utc)) if expires_at else None
+    shown = companies[:SESSION_COMPANIES]
+    if shown and all(company["companyId"] != company_id for company in shown):
+        current = [company for company in companies if company["companyId"] == company_id]
+        shown = sorted(shown[:SESSION_COMPANIES - len(current)] + current,
+                       key=lambda company: (company["name"].casefold(), company["companyId"]))
     return {"user": {"id": int(user.get("id", 0)), "email": user.get("email", ""),
                      "name": user.get("name", "")},
-            "companyId": company_id, "role": role, "companies": companies, "expiresAt": expiry}
+            "companyId": company_id, "role": role, "companies": shown, "companiesTotal": len(companies),
+            "expiresAt": expiry}
+
+
+def list_companies(table: Table, principal: Principal, query: str | None, page: int, limit: int) -> dict[str, Any]:
+    """The user's companies by name, those whose name holds `query` (any case), a page of them."""
+    companies = accounts.user_companies(table, principal.user_id)
+    if query:
+        companies = [company for company in companies if query.casefold() in company["name"].casefold()]
+    start = (page - 1) * limit
+    return {"companies": companies[start:start + limit], "total": len(companies), "page": page, "limit": limit}

@@ -34,9 +34,15 @@ class CallCounter:
 def bench_environment(auth_at_gateway: bool) -> None:
     os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
                        "AWS_DEFAULT_REGION": "us-east-1", "TABLE_NAME": "bench",
-                       "AUTH_AT_GATEWAY": "1" if auth_at_gateway else "0", "POWERTOOLS_LOG_LEVEL": "WARNING"})
+                       "AUTH_AT_GATEWAY": "1" if auth_at_gateway else "0", "POWERTOOLS_LOG_LEVEL": "WARNING",
+                       "METRICS_ENABLED": "0"})
     os.environ.pop("AWS_ENDPOINT_URL", None)
     warnings.filterwarnings("ignore")
+    # the figures alone on stdout: no request log lines (a logger made before this) nor metric records
+    from chalicelib.observability import logger
+    from chalicelib.settings import reset_settings
+    logger.setLevel("WARNING")
+    reset_settings()
     from infra import faithful_dynamodb, moto_speedups
     moto_speedups.install()
     faithful_dynamodb.install()

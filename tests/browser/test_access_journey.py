@@ -134,3 +134,39 @@ def test_deactivating_the_keys_user_ends_the_key_and_the_session(console_factory
     owner.shot("audit-log")
     assert "user.updated" in owner.page.inner_text("#content")
     assert not owner.errors and not admin.errors
+
+
+def test_an_accountant_of_sixty_companies_finds_and_enters_any(console_factory, demo, stack):
+    """The switcher names 50 companies and searches the rest; the one entered stays named."""
+    owner = console_factory()
+    owner.login_to_company(demo["email"], demo["password"], demo["companyId"])
+    email = f"contadora-{uuid.uuid4().hex[:8]}@example.com"
+    status, _, invited = owner.as_session("POST", "/settings/users", {"email": email, "name": "Rosa Contadora",
+                                                                       "role": "accountant"})
+    assert status == 201, invited
+    accountant = console_factory()
+    accept(accountant, invitation_link(stack[0], email), "clave-contadora-123", "Rosa Contadora")
+    created = {}
+    for n in range(1, 60):  # the demo company and 59 of her own clients
+        status, _, company = accountant.as_session("POST", "/companies", {"name": f"Cliente {n:02d} S.A.",
+                                                                          "country": "HN"})
+        assert status == 201, company
+        created[n] = company["id"]
+    accountant.page.reload()
+    accountant.wait_loaded()
+    switcher = accountant.page.locator("#company-switcher")
+    assert switcher.locator("option").count() == 50
+    search = accountant.page.locator("#company-search")
+    search.fill("cliente 57")
+    accountant.page.wait_for_selector(f"#company-switcher option[value='{created[57]}']", state="attached")
+    accountant.shot("company-search")
+    switcher.select_option(str(created[57]))
+    accountant.wait_loaded()
+    assert accountant.as_session("GET", "/auth/me")[2]["companyId"] == created[57]
+    accountant.open("/settings/company")  # a deep link, loaded afresh: the switcher names this company
+    accountant.page.reload()
+    accountant.wait_loaded()
+    assert accountant.page.locator("#company-switcher option:checked").inner_text() == "Cliente 57 S.A."
+    assert "Cliente 57 S.A." in accountant.page.inner_text("#content")
+    accountant.shot("company-entered")
+    assert not owner.errors and not accountant.errors

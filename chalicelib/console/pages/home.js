@@ -9,8 +9,10 @@ import { badge, pageHeader, section, tableView } from "../ui.js";
 addStrings({
   es: { "home.title": "Inicio", "home.receivables": "Cuentas por cobrar", "home.payables": "Cuentas por pagar",
         "home.banks": "Saldos bancarios", "home.latest": "Últimos documentos", "home.noRule": "Sin cuenta configurada",
+        "home.account": "Cuenta", "home.bank": "Banco", "home.balance": "Saldo",
         "doc.number": "Número", "doc.type": "Tipo", "doc.partner": "Cliente o proveedor", "doc.pending": "Pendiente" },
   en: { "home.title": "Home", "home.receivables": "Receivables", "home.payables": "Payables", "home.banks": "Bank balances",
+        "home.account": "Account", "home.bank": "Bank", "home.balance": "Balance",
         "home.latest": "Latest documents", "home.noRule": "No account set up",
         "doc.number": "Number", "doc.type": "Type", "doc.partner": "Customer or supplier", "doc.pending": "Pending" },
 });
@@ -40,9 +42,9 @@ export async function render(ctx) {
       figure(t("home.receivables"), controlBalance(rules.rules, trial, "receivable"), "receivables"),
       figure(t("home.payables"), controlBalance(rules.rules, trial, "payable"), "payables")),
     section(t("home.banks"), tableView({ rows: banks.bankAccounts, columns: [
-      { label: t("name"), value: (b) => h("a", { href: `#/banking/${b.id}` }, b.name) },
-      { label: t("bankName"), value: (b) => b.bankName || "" },
-      { label: t("home.banks"), class: "num", value: (b) => money(b.balance, b.currency) }] })),
+      { label: t("home.account"), value: (b) => h("a", { href: `#/banking/${b.id}` }, b.name) },
+      { label: t("home.bank"), value: (b) => b.bankName || "" },
+      { label: t("home.balance"), class: "num", value: (b) => money(b.balance, b.currency) }] })),
     section(t("home.latest"), tableView({ rows: latest.documents, onRowClick: (d) => ctx.navigate(`/documents/${d.id}`),
       columns: [
         { label: t("doc.number"), value: (d) => h("a", { href: `#/documents/${d.id}` }, d.number || `#${d.id}`) },
