@@ -17,6 +17,7 @@ every start of the local stack, and once against a deployed table after an upgra
   partition, listed by GSI1: both move to partitions of the company, read strongly consistent.
   Documents' and journal entries' per-day counts become one item a day, and each year's lock is
   copied to its shards.
+- Partners and products from before search (issue 15) get their index terms.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from typing import Any, Callable
 
 from chalicelib.domain import members
 from chalicelib.domain.roles import OWNER
+from chalicelib.services import search
 from chalicelib.store import keys
 from chalicelib.store.table import Table, from_attributes, to_attributes
 from chalicelib.store.transaction import LostRace, Transaction
@@ -274,6 +276,25 @@ def period_locks_to_shards(table: Table) -> int:
     return mirrored
 
 
+def search_index_of_records(table: Table) -> int:
+    """Partners and products from before search (issue 15) have no index terms: each gets its
+    terms (services/search.py; idempotent puts). Returns the records indexed."""
+    from chalicelib.services.partners import PARTNER
+    from chalicelib.services.products import PRODUCT
+
+    indexed = 0
+    for kind in (PARTNER, PRODUCT):
+        for item in _scan(table, {kind.kind}):
+            if item["SK"] != kind.kind:
+                continue
+            company_id = int(item["PK"].split("#")[1])
+            for term in search.record_terms(item, kind.search_fields):
+                table.client.put_item(TableName=table.name, Item=to_attributes(
+                    {**keys.search_term(company_id, kind.kind, term, int(item["id"])), "id": int(item["id"])}))
+            indexed += 1
+    return indexed
+
+
 # (the figure `python -m infra.admin migrate` prints, the migration), in the order they run
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
@@ -284,4 +305,5 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("chartAccountsMoved", chart_to_company_partition),
     ("dayCountsMerged", day_counts_to_one_partition),
     ("periodLocksMirrored", period_locks_to_shards),
+    ("recordsIndexedForSearch", search_index_of_records),
 )

@@ -30,7 +30,7 @@ def test_openapi_describes_bodies_responses_and_errors(api, company_a):
     assert "201" in create["responses"] and "400" in create["responses"]
     assert any(p["name"] == "Idempotency-Key" for p in create["parameters"])
     listing = document["paths"]["/business-partners"]["get"]
-    assert {p["name"] for p in listing["parameters"]} == {"page", "limit", "cursor"}
+    assert {p["name"] for p in listing["parameters"]} == {"page", "limit", "cursor", "q"}
     assert document["paths"]["/auth/login"]["post"]["security"] == []
     assert document["paths"]["/settings/api-keys"]["get"]["security"] == [{"session": []}]
 

@@ -12,11 +12,12 @@ M = "chalicelib.models.partners:"
 TAG = "Business partners"
 
 
-@endpoint(blueprint, "GET", "/business-partners", summary="List business partners", tag=TAG,
+@endpoint(blueprint, "GET", "/business-partners", summary="List business partners; `q` finds them by name, "
+          "RTN/NIT or e-mail (an index: one Query per word)", tag=TAG,
           query=M + "PartnerListQuery", response=M + "PartnerList")
 def list_partners(call: Call) -> Any:
     page = partners.list_partners(call.command.table, call.principal.company_id, call.query.page,
-                                  call.query.limit, call.query.cursor)
+                                  call.query.limit, call.query.cursor, call.query.q)
     return page_body("businessPartners", page)
 
 

@@ -12,11 +12,12 @@ M = "chalicelib.models.products:"
 TAG = "Products"
 
 
-@endpoint(blueprint, "GET", "/products", summary="List products", tag=TAG, query=M + "ProductListQuery",
+@endpoint(blueprint, "GET", "/products", summary="List products; `q` finds them by code or name (an index: one "
+          "Query per word)", tag=TAG, query=M + "ProductListQuery",
           response=M + "ProductList")
 def list_products(call: Call) -> Any:
     page = products.list_products(call.command.table, call.principal.company_id, call.query.page,
-                                  call.query.limit, call.query.cursor)
+                                  call.query.limit, call.query.cursor, call.query.q)
     return page_body("products", page)
 
 

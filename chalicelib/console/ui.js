@@ -28,10 +28,46 @@ export function errorBox(error) {
 
 // --- forms ---------------------------------------------------------------------------------------
 
-// field: {name, label?, type: text|email|password|number|date|select|checkbox|textarea, required?,
-//         options?: [{value, label}], source?: {path, field, label(row), query?}, step?, min?,
+// field: {name, label?, type: text|email|password|number|date|select|lookup|checkbox|textarea, required?,
+//         options?: [{value, label}], source?: {path, field, label(row), query?, accept?(row)}, step?, min?,
 //         placeholder?, help?, value?, readonly?}
+// A lookup is a type-ahead over `source.path?q=` (the API's search index) instead of a select of
+// every record: what is typed finds up to 20, and choosing one of them sets the field's id.
+function lookup(field, value) {
+  const { source } = field;
+  const hidden = h("input", { type: "hidden", name: field.name, id: `f-${field.name}`, value: value ?? "" });
+  const list = h("datalist", { id: `f-${field.name}-list` });
+  const chosen = new Map();
+  let pending;
+  const typed = h("input", { type: "search", id: `f-${field.name}-search`, list: `f-${field.name}-list`,
+    "data-field": field.name, required: field.required || undefined, autocomplete: "off",
+    placeholder: field.placeholder || t("common.typeToSearch"),
+    oninput: () => {
+      hidden.value = chosen.get(typed.value) ?? "";
+      clearTimeout(pending);
+      pending = setTimeout(async () => {
+        const text = typed.value.trim();
+        if (!text) return;
+        const { api } = await import("./api.js");
+        const found = await api.get(source.path, { ...(source.query || {}), q: text, limit: 20 }).catch(() => null);
+        if (!found || typed.value.trim() !== text) return;  // typed on meanwhile: its own search answers
+        const rows = found[source.field].filter((row) => !source.accept || source.accept(row));
+        for (const row of rows) chosen.set(source.label(row), row.id);
+        replace(list, rows.map((row) => h("option", { value: source.label(row) })));
+        hidden.value = chosen.get(typed.value) ?? "";
+      }, 200);
+    } });
+  if (value) {
+    import("./api.js").then(({ api }) => api.get(`${source.path}/${value}`)).then((row) => {
+      chosen.set(source.label(row), row.id);
+      if (!typed.value) typed.value = source.label(row);
+    }).catch(() => {});
+  }
+  return h("span", { class: "lookup" }, typed, list, hidden);
+}
+
 function control(field, value) {
+  if (field.type === "lookup") return lookup(field, value);
   const common = { name: field.name, id: `f-${field.name}`, required: field.required || undefined,
                    placeholder: field.placeholder, "data-field": field.name, readonly: field.readonly || undefined,
                    autocomplete: field.autocomplete };
@@ -66,7 +102,9 @@ export function readField(form, field) {
   if (field.type === "checkbox") return element.checked;
   const raw = element.value.trim();
   if (raw === "") return field.emptyAs;
-  if (field.type === "number" || field.numeric || (field.type === "select" && field.source)) return Number(raw);
+  if (field.type === "number" || field.numeric || field.type === "lookup" || (field.type === "select" && field.source)) {
+    return Number(raw);
+  }
   return raw;
 }
 
@@ -93,7 +131,8 @@ export function formView({ fields, values = {}, submitLabel, onSubmit, extra, cl
   const form = h("form", { class: `form ${className || ""}`, novalidate: true });
   for (const field of fields) {
     const input = control(field, values[field.name]);
-    const label = h("label", { for: `f-${field.name}` }, field.label || t(field.name));
+    const label = h("label", { for: field.type === "lookup" ? `f-${field.name}-search` : `f-${field.name}` },
+      field.label || t(field.name));
     form.append(field.type === "checkbox"
       ? h("div", { class: "field field-check" }, input, label)
       : h("div", { class: "field" }, label, input, field.help ? h("small", { class: "help" }, field.help) : null));

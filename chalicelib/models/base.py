@@ -84,6 +84,11 @@ class ListQuery(PageQuery):
     cursor: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
 
 
+SearchText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), Field(
+    description="finds the records every word of which begins a word of theirs (any case, accents "
+                "ignored): a page of them by id with page and limit; not with cursor")]
+
+
 class ListEnvelope(ResponseModel):
     total: int
     page: int

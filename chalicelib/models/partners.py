@@ -15,6 +15,7 @@ from chalicelib.models.base import (
     PositiveMoney,
     RequestModel,
     ResponseModel,
+    SearchText,
     ShortText,
     whole_number,
 )
@@ -93,7 +94,7 @@ class PartnerList(ListEnvelope):
 
 
 class PartnerListQuery(ListQuery):
-    pass
+    q: Optional[SearchText] = None
 
 
 class OpeningBalanceCreate(RequestModel):

@@ -4,7 +4,16 @@ from typing import Annotated, List, Literal, Optional
 from pydantic import AfterValidator, Field, StringConstraints
 
 from chalicelib.domain.taxes import ALL_RATES, check_tax_rate
-from chalicelib.models.base import ListEnvelope, ListQuery, LongText, Money, Name, RequestModel, ResponseModel
+from chalicelib.models.base import (
+    ListEnvelope,
+    ListQuery,
+    LongText,
+    Money,
+    Name,
+    RequestModel,
+    ResponseModel,
+    SearchText,
+)
 
 ProductType = Literal["product", "service"]
 ProductCode = Annotated[str, StringConstraints(min_length=1, max_length=50, pattern=r"^[^#\s][^#]*$")]
@@ -63,4 +72,4 @@ class ProductList(ListEnvelope):
 
 
 class ProductListQuery(ListQuery):
-    pass
+    q: Optional[SearchText] = None

@@ -24,7 +24,8 @@ PARTNER = records.RecordKind(
     kind=keys.PARTNER, resource_type="business_partner", label="Business partner",
     created_event=outbox.BUSINESS_PARTNER_CREATED, updated_event=outbox.BUSINESS_PARTNER_UPDATED,
     event_data=_event_data,
-    initial_values=lambda: {"receivableBalance": Decimal("0.00"), "payableBalance": Decimal("0.00")})
+    initial_values=lambda: {"receivableBalance": Decimal("0.00"), "payableBalance": Decimal("0.00")},
+    search_fields=("name", "taxId", "email"))
 
 
 def _reference_payment_condition(transaction: Transaction, company_id: int, item: dict[str, Any],
@@ -44,8 +45,9 @@ def get_partner(table: Table, company_id: int, partner_id: int) -> dict[str, Any
     return records.get_record(table, company_id, PARTNER, partner_id)
 
 
-def list_partners(table: Table, company_id: int, page: int, limit: int, cursor: str | None) -> Page:
-    return records.list_records(table, company_id, PARTNER, page=page, limit=limit, cursor=cursor)
+def list_partners(table: Table, company_id: int, page: int, limit: int, cursor: str | None,
+                  query: str | None = None) -> Page:
+    return records.list_records(table, company_id, PARTNER, page=page, limit=limit, cursor=cursor, query=query)
 
 
 def create_partner(command: Command, fields: dict[str, Any]) -> dict[str, Any]:

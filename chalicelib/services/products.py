@@ -23,7 +23,7 @@ def _event_data(item: dict[str, Any]) -> dict[str, Any]:
 PRODUCT = records.RecordKind(
     kind=keys.PRODUCT, resource_type="product", label="Product",
     created_event=outbox.PRODUCT_CREATED, updated_event=outbox.PRODUCT_UPDATED,
-    event_data=_event_data)
+    event_data=_event_data, search_fields=("code", "name"))
 
 
 def _code_key(company_id: int, code: str) -> keys.Key:
@@ -56,8 +56,9 @@ def _with_position(table: Table, company_id: int, product_id: int) -> tuple[dict
     return product, found.get(keys.pair(position_key))
 
 
-def list_products(table: Table, company_id: int, page: int, limit: int, cursor: str | None) -> Page:
-    listed = records.list_records(table, company_id, PRODUCT, page=page, limit=limit, cursor=cursor)
+def list_products(table: Table, company_id: int, page: int, limit: int, cursor: str | None,
+                  query: str | None = None) -> Page:
+    listed = records.list_records(table, company_id, PRODUCT, page=page, limit=limit, cursor=cursor, query=query)
     return replace(listed, items=stock_moves.with_costs(table, company_id, listed.items))
 
 

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from chalicelib import clock
 from chalicelib.errors import NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
+from chalicelib.services import search
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, list_collection
@@ -28,6 +29,8 @@ class RecordKind:
     updated_event: str
     event_data: Callable[[dict[str, Any]], dict[str, Any]]
     initial_values: Callable[[], dict[str, Any]] = dict
+    # the fields `q` finds a record by (services/search.py)
+    search_fields: tuple[str, ...] = ()
 
     def not_found(self) -> NotFound:
         return NotFound(f"{self.label} not found.")
@@ -41,7 +44,10 @@ def get_record(table: Table, company_id: int, kind: RecordKind, record_id: int) 
 
 
 def list_records(table: Table, company_id: int, kind: RecordKind, *, page: int, limit: int,
-                 cursor: str | None) -> Page:
+                 cursor: str | None, query: str | None = None) -> Page:
+    """In id order; with `query`, those it finds (services/search.py)."""
+    if query is not None and kind.search_fields:
+        return search.find(table, company_id, kind.kind, query, page, limit, cursor)
     return list_collection(table, partition=keys.collection_partition(company_id, kind.kind),
                            count_key=keys.entity_count(company_id, kind.kind), page=page,
                            limit=limit, cursor=cursor)
@@ -63,6 +69,7 @@ def create_record(command: Command, kind: RecordKind, fields: dict[str, Any],
     transaction.put_new(item)
     transaction.increment(keys.entity_count(company_id, kind.kind), "total",
                           also_set=keys.entity_count_index(company_id, kind.kind))
+    search.index(transaction, company_id, kind.kind, kind.search_fields, None, item)
     if extra:
         extra(transaction, company_id, item, None)
     outbox.emit(transaction, kind.created_event, company_id, kind.resource_type, record_id,
@@ -79,6 +86,7 @@ def update_record(command: Command, kind: RecordKind, record_id: int, changes: d
     def add_effects(transaction: Transaction, updated: dict[str, Any]) -> None:
         if extra:
             extra(transaction, command.company_id, updated, current)
+        search.index(transaction, command.company_id, kind.kind, kind.search_fields, current, updated)
         outbox.emit(transaction, kind.updated_event, command.company_id, kind.resource_type,
                     record_id, kind.event_data(updated))
 

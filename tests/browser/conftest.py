@@ -91,6 +91,14 @@ class Console:
             switcher.select_option(str(company_id))
             self.wait_loaded()
 
+    def pick(self, field: str, record: dict) -> None:
+        """Chooses a record in a type-ahead field (ui.js lookup): types its label as the console
+        shows it and waits for the field to hold its id."""
+        label = f"{record['name']} ({record['taxId']})" if record.get("taxId") else record["name"]
+        self.page.fill(f"#f-{field}-search", label)
+        self.page.wait_for_function("([field, id]) => document.getElementById('f-' + field).value === String(id)",
+                                    arg=[field, record["id"]])
+
     def goto(self, route: str) -> None:
         """Navigates inside the console (again, when the page is already showing) and waits for
         the page to finish loading."""

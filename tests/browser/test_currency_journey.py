@@ -123,7 +123,7 @@ def dollar_invoice(console, customer: dict, day: str) -> int:
     console.goto("/documents/new")
     rate_field = page.locator(".field:has(#f-exchangeRate)")
     assert page.input_value("#f-currency") == "HNL" and rate_field.is_hidden()   # the company's currency
-    page.select_option("#f-businessPartnerId", str(customer["id"]))
+    console.pick("businessPartnerId", customer)
     page.select_option("#f-currency", "USD")
     assert rate_field.is_visible()
     assert "registrado para la fecha" in page.get_attribute("#f-exchangeRate", "placeholder")

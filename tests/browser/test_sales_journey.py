@@ -95,7 +95,7 @@ def test_sell_print_and_collect_part_of_an_invoice(console, demo, stack):
     # the invoice: the product fills the line, the preview adds it up
     console.goto("/documents/new")
     page = console.page
-    page.select_option("#f-businessPartnerId", str(partner["id"]))
+    console.pick("businessPartnerId", partner)  # typed, found through the API's search
     page.select_option("#f-lines-0-productId", str(product["id"]))
     assert page.input_value("#f-lines-0-description") == service
     page.fill("#f-lines-0-quantity", "2")

@@ -223,8 +223,7 @@ function rateControls(form, onRate) {
 }
 
 export async function render(ctx) {
-  const [partners, products, conditions] = await Promise.all([
-    listAll("/business-partners", "businessPartners"),
+  const [products, conditions] = await Promise.all([
     listAll("/products", "products"),
     listAll("/payment-conditions", "paymentConditions"),
   ]);
@@ -239,8 +238,9 @@ export async function render(ctx) {
     fields: [
       { name: "type", label: t("docform.type"), type: "select", required: true,
         options: DOCUMENT_TYPES.map((code) => ({ value: code, label: t(`doctype.${code}`) })) },
-      { name: "businessPartnerId", label: t("docform.partner"), type: "select", numeric: true,
-        options: partners.filter((p) => p.isActive).map((p) => ({ value: p.id, label: p.taxId ? `${p.name} (${p.taxId})` : p.name })) },
+      { name: "businessPartnerId", label: t("docform.partner"), type: "lookup",
+        source: { path: "/business-partners", field: "businessPartners", accept: (p) => p.isActive,
+                  label: (p) => (p.taxId ? `${p.name} (${p.taxId})` : p.name) } },
       { name: "date", label: t("docform.date"), type: "date" },
       { name: "currency", label: t("docform.currency"), type: "select", required: true,
         options: CURRENCIES.map((code) => ({ value: code, label: t(`currency.${code}`) })) },

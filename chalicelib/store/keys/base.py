@@ -83,6 +83,15 @@ def id_sequence(company_id: int, kind: str) -> Key:
     return {"PK": company_prefix(company_id), "SK": f"SEQ#{kind}"}
 
 
+def search_partition(company_id: int, kind: str) -> str:
+    """The search index of a kind's records (partners, products): an item per term and record."""
+    return f"C#{company_id}#SEARCH#{kind}"
+
+
+def search_term(company_id: int, kind: str, term: str, entity_id: int) -> Key:
+    return {"PK": search_partition(company_id, kind), "SK": f"{term}#{sortable_id(entity_id)}"}
+
+
 def entity_count(company_id: int, kind: str) -> Key:
     """How many entities of a kind exist: updated inside the creating transaction."""
     return {"PK": company_prefix(company_id), "SK": f"COUNT#{kind}"}

@@ -1,0 +1,53 @@
+"""Finding partners and products by what a person types: an index of terms in the table (an
+item per term and record, kept in the record's own transaction), not a scan of the company. A
+query costs one strongly consistent Query per word (the index items of the terms the word begins)
+and one BatchGetItem of the page's records."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib.domain import search as rules
+from chalicelib.errors import ValidationFailed
+from chalicelib.store import keys
+from chalicelib.store.listing import Page
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+
+def record_terms(item: dict[str, Any] | None, fields: tuple[str, ...]) -> set[str]:
+    return rules.terms(item.get(name) for name in fields) if item else set()
+
+
+def index(transaction: Transaction, company_id: int, kind: str, fields: tuple[str, ...],
+          before: dict[str, Any] | None, after: dict[str, Any]) -> None:
+    """The record's index items, as its searchable fields now are: the new terms put, the old
+    ones taken out."""
+    old, new = record_terms(before, fields), record_terms(after, fields)
+    record_id = int(after["id"])
+    for term in sorted(new - old):
+        transaction.put({**keys.search_term(company_id, kind, term, record_id), "id": record_id})
+    for term in sorted(old - new):
+        transaction.delete(keys.search_term(company_id, kind, term, record_id))
+
+
+def find(table: Table, company_id: int, kind: str, query: str, page: int, limit: int,
+         cursor: str | None) -> Page:
+    """The records every word of `query` begins a term of, in id order, a page of them."""
+    if cursor:
+        raise ValidationFailed.for_field("cursor", "a search pages with page and limit")
+    words = rules.query_words(query)
+    if not words:
+        raise ValidationFailed.for_field("q", "needs a letter or a digit")
+    ids: set[int] | None = None
+    for word in words:
+        found = {int(item["id"]) for item in table.query_all(
+            partition=("PK", keys.search_partition(company_id, kind)), sort_prefix=("SK", word), consistent=True)}
+        ids = found if ids is None else ids & found
+        if not ids:
+            break
+    ordered = sorted(ids or ())
+    wanted = ordered[(page - 1) * limit:page * limit]
+    found_items = table.batch_get([keys.entity(company_id, kind, record_id) for record_id in wanted])
+    items = [found_items[keys.pair(keys.entity(company_id, kind, record_id))] for record_id in wanted
+             if keys.pair(keys.entity(company_id, kind, record_id)) in found_items]
+    return Page(items=items, total=len(ordered), page=page, limit=limit, next_cursor=None)
