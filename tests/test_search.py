@@ -50,9 +50,19 @@ def test_a_search_pages_with_page_and_limit(api, company_a):
     third = api.get("/business-partners?q=cliente&limit=10&page=3", key=company_a.api_key).json
     assert third["total"] == 25 and [p["name"] for p in third["businessPartners"]] == [
         f"Cliente {n:02d}" for n in range(21, 26)]  # 25 by id, 10 a page: the third holds 21 to 25
-    refused = api.get("/business-partners?q=cliente&cursor=abc", key=company_a.api_key)
-    assert refused.status == 400 and refused.json["details"][0]["field"] == "cursor"
-    assert api.get("/business-partners?q=--", key=company_a.api_key).status == 400
+    # or by cursor: 10, then the 10 after, then the last 5 and no cursor
+    seen, cursor = [], None
+    for size in (10, 10, 5):
+        reply = api.get("/business-partners?q=cliente&limit=10" + (f"&cursor={cursor}" if cursor else ""),
+                        key=company_a.api_key).json
+        assert len(reply["businessPartners"]) == size and reply["total"] == 25
+        seen += [p["name"] for p in reply["businessPartners"]]
+        cursor = reply["nextCursor"]
+    assert cursor is None and seen == [f"Cliente {n:02d}" for n in range(1, 26)]
+    forged = api.get("/business-partners?q=cliente&cursor=abc", key=company_a.api_key)
+    assert forged.status == 400 and forged.json["details"][0]["field"] == "cursor"
+    nothing = api.get("/business-partners?q=--", key=company_a.api_key)
+    assert nothing.status == 200 and nothing.json["total"] == 0  # no letter or digit: finds nothing
 
 
 def test_products_are_found_by_code_and_name(api, company_a, company_b):

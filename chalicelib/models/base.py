@@ -86,7 +86,7 @@ class ListQuery(PageQuery):
 
 SearchText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), Field(
     description="finds the records every word of which begins a word of theirs (any case, accents "
-                "ignored): a page of them by id with page and limit; not with cursor")]
+                "ignored), in id order; nothing when it has no letter or digit")]
 
 
 class ListEnvelope(ResponseModel):

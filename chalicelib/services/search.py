@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib.domain import search as rules
-from chalicelib.errors import ValidationFailed
 from chalicelib.store import keys
-from chalicelib.store.listing import Page
+from chalicelib.store.listing import Page, decode_cursor, encode_cursor
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -32,22 +31,25 @@ def index(transaction: Transaction, company_id: int, kind: str, fields: tuple[st
 
 def find(table: Table, company_id: int, kind: str, query: str, page: int, limit: int,
          cursor: str | None) -> Page:
-    """The records every word of `query` begins a term of, in id order, a page of them."""
-    if cursor:
-        raise ValidationFailed.for_field("cursor", "a search pages with page and limit")
-    words = rules.query_words(query)
-    if not words:
-        raise ValidationFailed.for_field("q", "needs a letter or a digit")
-    ids: set[int] | None = None
-    for word in words:
-        found = {int(item["id"]) for item in table.query_all(
-            partition=("PK", keys.search_partition(company_id, kind)), sort_prefix=("SK", word), consistent=True)}
-        ids = found if ids is None else ids & found
+    """The records every word of `query` begins a term of, in id order: a page of them (`page`,
+    or the ids after `cursor`) and the cursor of the next. A query without a letter or a digit
+    finds nothing."""
+    partition = keys.search_partition(company_id, kind)
+    after = int(decode_cursor(cursor, partition_attribute="PK", partition=partition,
+                              attributes=("PK", "SK"))["SK"]) if cursor else None
+    ids: set[int] = set()
+    for position, word in enumerate(rules.query_words(query)):
+        found = {int(item["id"]) for item in table.query_all(partition=("PK", partition), sort_prefix=("SK", word),
+                                                             consistent=True)}
+        ids = found if position == 0 else ids & found
         if not ids:
             break
-    ordered = sorted(ids or ())
-    wanted = ordered[(page - 1) * limit:page * limit]
+    ordered = sorted(ids)
+    wanted = [record_id for record_id in ordered if record_id > after][:limit] if after is not None \
+        else ordered[(page - 1) * limit:page * limit]
+    more = bool(wanted) and wanted[-1] != ordered[-1]
     found_items = table.batch_get([keys.entity(company_id, kind, record_id) for record_id in wanted])
     items = [found_items[keys.pair(keys.entity(company_id, kind, record_id))] for record_id in wanted
              if keys.pair(keys.entity(company_id, kind, record_id)) in found_items]
-    return Page(items=items, total=len(ordered), page=page, limit=limit, next_cursor=None)
+    next_cursor = encode_cursor({"PK": partition, "SK": keys.sortable_id(wanted[-1])}) if more else None
+    return Page(items=items, total=len(ordered), page=page, limit=limit, next_cursor=next_cursor)
