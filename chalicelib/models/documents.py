@@ -243,6 +243,11 @@ class Document(ResponseModel):
     codigo_generacion: Optional[str] = None
     dte: Optional[DteInfo] = Field(None, description="El Salvador sales invoices; null elsewhere")
     warnings: List[str] = Field(default_factory=list)
+    allowed_actions: List[Literal["update", "confirm", "delete", "cancel", "unconfirm", "invalidate", "pay", "print",
+                                  "send"]] = Field(
+        default_factory=list,
+        description="what the document can do next by its own state (the rules the commands check); the caller's "
+                    "role may still refuse, and `delete` a draft with cancelled payments on record")
     confirmed_at: Optional[str] = None
     cancelled_at: Optional[str] = None
     cancel_reason: Optional[str] = None

@@ -4,14 +4,14 @@ cancelled, an El Salvador DTE invalidated once the authority accepted it, an unc
 invoice deleted. Stock, the entry and the partner balance go back as they came."""
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
+from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as rules
 from chalicelib.domain import dte as dte_rules
 from chalicelib.domain.accounting import ZERO
-from chalicelib.domain.documents import CANCELLED, CONFIRMED, DRAFT
+from chalicelib.domain.documents import CANCELLED, DRAFT
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services import book_corrections, document_goods
@@ -69,15 +69,6 @@ def reversal_date(context: Context, document: dict[str, Any], date: str | None) 
     return date or max(today(context), document["date"])
 
 
-def check_unpaid(document: dict[str, Any]) -> None:
-    """Undoing a confirmation needs the document untouched by payments and credit notes."""
-    if Decimal(document.get("paidTotal", 0)) != 0 or Decimal(document.get("pending", 0)) != Decimal(document["total"]):
-        raise rules.has_payments()
-    if Decimal(document.get("creditedTotal", 0)) != 0:
-        raise rules.DocumentStateError("Credit notes correct this document; cancel them first.",
-                                       code="DOCUMENT_HAS_CREDIT_NOTES")
-
-
 def _undone(command: Command, context: Context, document: dict[str, Any], date: str | None,
             **outcome: Any) -> tuple[Plan, dict[str, Any]]:
     """What every way of undoing a confirmation shares: the plan with the reversal (stock, entry,
@@ -93,16 +84,7 @@ def _undone(command: Command, context: Context, document: dict[str, Any], date: 
 
 def unconfirm_document(command: Command, document_id: int, date: str | None = None) -> dict[str, Any]:
     document, context = load_existing(command, document_id, strict=False)
-    if not context.kind.unconfirmable:
-        raise rules.DocumentStateError(f"Only purchase invoices (103) can be unconfirmed, not type {document['type']}.",
-                                       code="DOCUMENT_NOT_UNCONFIRMABLE")
-    if document["status"] != CONFIRMED:
-        raise rules.wrong_status("unconfirmed", document["status"], CONFIRMED)
-    if document.get("dte"):  # a factura de sujeto excluido we issued: the authority has (or had) it
-        raise rules.DocumentStateError(
-            "An El Salvador electronic tax document (DTE) is not unconfirmed: once accepted, invalidate it "
-            "(POST /documents/{id}/invalidate).", code="DOCUMENT_NOT_UNCONFIRMABLE")
-    check_unpaid(document)
+    actions.require("unconfirm", document)
     plan, draft = _undone(command, context, document, date, status=DRAFT, confirmedAt=None)
     return commit(command, plan, draft, previous=document)
 
@@ -110,17 +92,9 @@ def unconfirm_document(command: Command, document_id: int, date: str | None = No
 def cancel_document(command: Command, document_id: int, date: str | None = None,
                     reason: str | None = None) -> dict[str, Any]:
     document, context = load_existing(command, document_id, strict=False)
+    actions.require("cancel", document)
     if document["status"] == DRAFT:
         return _abandon_draft(command, context, document, reason)
-    if not context.kind.cancellable:
-        raise rules.not_cancellable(context.kind)
-    if document["status"] != CONFIRMED:
-        raise rules.wrong_status("cancelled", document["status"], CONFIRMED)
-    if (document.get("dte") or {}).get("status") in (dte_rules.PENDING, dte_rules.ACCEPTED):
-        raise rules.DocumentStateError(
-            "An El Salvador electronic tax document (DTE) is invalidated at the tax authority, not cancelled here: "
-            "once accepted, POST /documents/{id}/invalidate.", code="DOCUMENT_NOT_CANCELLABLE")
-    check_unpaid(document)
     plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
                               cancelReason=reason)
     emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
@@ -130,12 +104,7 @@ def cancel_document(command: Command, document_id: int, date: str | None = None,
 def check_invalidatable(document: dict[str, Any]) -> None:
     """A DTE is invalidated when the authority accepted it and the document can be undone: checked
     before asking the authority, and again in the reversing command."""
-    dte_status = (document.get("dte") or {}).get("status")
-    if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
-        raise rules.DocumentStateError(
-            "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
-            f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
-    check_unpaid(document)
+    actions.require("invalidate", document)
 
 
 def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
@@ -153,18 +122,11 @@ def invalidate_document(command: Command, document_id: int, date: str | None, re
     return commit(command, plan, cancelled, previous=document)
 
 
-def _check_no_advances(document: dict[str, Any]) -> None:
-    if Decimal(document.get("advancesTotal", 0)) > 0:
-        raise rules.DocumentStateError(f"The document holds advances of {document['advancesTotal']}; cancel those "
-                                       "payments first.", code="DOCUMENT_HAS_PAYMENTS")
-
-
 def _abandon_draft(command: Command, context: Context, document: dict[str, Any],
                    reason: str | None) -> dict[str, Any]:
     """A draft that will never be confirmed (a quote the customer declined, an order dropped):
     cancelled as it is. Nothing was posted, nothing moves; a cancelled draft is kept, not
     confirmed or edited again."""
-    _check_no_advances(document)
     plan = Plan.start(command, context)
     plan.count(document, -1)
     cancelled = {**now_fields(document), "status": CANCELLED, "cancelledAt": clock.now_iso(), "cancelReason": reason}
@@ -179,10 +141,7 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
     took a number of ours, so no gap opens in a fiscal range."""
     document = get_document(command.table, command.company_id, document_id)
     kind = rules.KINDS[document["type"]]
-    if document["status"] != DRAFT:
-        raise rules.DocumentStateError("Only a draft can be deleted; cancel or credit a confirmed document.",
-                                       code="DOCUMENT_NOT_DELETABLE")
-    _check_no_advances(document)
+    actions.require("delete", document)
     payments, _ = command.table.query(partition=("PK", keys.document(command.company_id, document_id)["PK"]),
                                       sort_prefix=("SK", PAYMENT_PREFIX), limit=1, consistent=True)
     if payments:  # cancelled advances stay on record with their bank transactions: so does the draft

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.domain import currency, taxes
+from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
@@ -251,6 +252,7 @@ def _stored(document: dict[str, Any]) -> dict[str, Any]:
 def view(item: dict[str, Any], warnings: list[str] | None = None) -> dict[str, Any]:
     shown = {name: value for name, value in item.items() if name not in ("PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK")}
     shown["warnings"] = warnings or []
+    shown["allowedActions"] = actions.allowed_actions(item)
     return shown
 
 
@@ -278,8 +280,7 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     """Drafts only: the fields sent replace the stored ones (lines as a whole) and the totals
     are computed again."""
     current = get_document(command.table, command.company_id, document_id)
-    if current["status"] != DRAFT:
-        raise rules.DocumentNotEditable(f"Only a draft can be edited; this document is {current['status']}.")
+    actions.require("update", current)
     if expected_version is not None and expected_version != int(current["version"]):
         raise VersionConflict()
     kind = rules.KINDS[current["type"]]
@@ -317,8 +318,7 @@ def _keep_advances(current: dict[str, Any], updated: dict[str, Any]) -> None:
 
 def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     document, context = load_existing(command, document_id, strict=True)
-    if document["status"] != DRAFT:
-        raise rules.wrong_status("confirmed", document["status"], DRAFT)
+    actions.require("confirm", document)
     plan = Plan.start(command, context)
     plan.count(document, -1)
     confirmed = now_fields(document)

@@ -11,6 +11,7 @@ from chalicelib import clock
 from chalicelib.domain import currency
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
+from chalicelib.domain.document_actions import payment_refusal
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
@@ -47,17 +48,12 @@ def payment_key(company_id: int, document_id: int, payment_id: int) -> keys.Key:
 
 
 def payable_kind(document: dict[str, Any], refundable: bool = False) -> rules.Kind:
-    """The kind of a confirmed document that money can settle: one that owes (an invoice, a
-    debit note) or, when `refundable`, a credit note whose rest is refunded."""
-    kind = rules.KINDS[document["type"]]
-    if kind.balance == 0 or (kind.balance < 0 and not refundable):
-        raise PaymentRefused(f"Documents of type {kind.code} ({kind.name}) are not paid"
-                             + ("; a credit note is refunded by a payment method or applied to the documents it "
-                                "corrects." if kind.balance < 0 else "."), code="DOCUMENT_NOT_PAYABLE")
-    if document["status"] != CONFIRMED:
-        raise PaymentRefused(f"Only a confirmed document can be paid; this one is {document['status']}.",
-                             code="DOCUMENT_NOT_PAYABLE")
-    return kind
+    """The kind of a confirmed document that money can settle (domain/document_actions.py): one
+    that owes (an invoice, a debit note) or, when `refundable`, a credit note whose rest is refunded."""
+    problem = payment_refusal(document, refundable)
+    if problem:
+        raise PaymentRefused(problem, code="DOCUMENT_NOT_PAYABLE")
+    return rules.KINDS[document["type"]]
 
 
 def take(transaction: Transaction, company_id: int, document: dict[str, Any], amount: Decimal,

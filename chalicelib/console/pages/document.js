@@ -95,15 +95,11 @@ addStrings({
   },
 });
 
-// What each type allows (chalicelib/domain/documents.py KINDS): paid when it raises a balance;
-// refunded in money when a credit note leaves a rest; advances taken by quotes, orders and
-// deliveries (until cancelled, up to their total); cancelled once confirmed when a note or import;
-// unconfirmed only as a purchase invoice. Any draft is cancelled or deleted (the API refuses while
-// it holds advances, and says so).
-const PAYABLE = ["01", "113", "07", "103", "104", "106", "11"];
+// Confirm, unconfirm, cancel, delete and pay follow the document's allowedActions. Still decided
+// here by type (not yet in allowedActions): a credit note's refund of its rest, and the advances
+// that quotes, orders and deliveries take (until cancelled, up to their total).
 const REFUNDABLE = ["06", "105"];
 const TAKES_ADVANCES = ["100", "101", "102", "112"];
-const CANCELLABLE = ["06", "07", "104", "105", "106"];
 const FILE_PREFIX = { "01": "factura", "113": "factura", "06": "nota-credito", "07": "nota-debito", "100": "cotizacion",
   "101": "pedido", "102": "orden-compra", "103": "factura-compra", "105": "nota-credito-compra", "106": "nota-debito-compra",
   "112": "entrega" };
@@ -350,19 +346,21 @@ export async function render(ctx) {
   const path = `/documents/${doc.id}`;
   const { type, status } = doc;
 
+  // what the document can do next comes from the API (allowedActions), not from rules copied here
+  const allowed = (action) => (doc.allowedActions || []).includes(action);
   const actions = [
-    status === "draft" ? button(t("doc.confirm"), () => act(t("doc.confirmAsk"), () => api.post(`${path}/confirm`),
+    allowed("confirm") ? button(t("doc.confirm"), () => act(t("doc.confirmAsk"), () => api.post(`${path}/confirm`),
       ctx.refresh, t("doc.confirmed")), "primary") : null,
-    type === "103" && status === "confirmed" ? button(t("doc.unconfirm"),
+    allowed("unconfirm") ? button(t("doc.unconfirm"),
       () => reverseDialog(ctx, doc, "unconfirm", t("doc.unconfirm"), false, t("doc.unconfirmed"))) : null,
-    CANCELLABLE.includes(type) && status === "confirmed" ? button(t("doc.cancel"),
+    allowed("cancel") && status === "confirmed" ? button(t("doc.cancel"),
       () => reverseDialog(ctx, doc, "cancel", t("doc.cancel"), true, t("doc.cancelled")), "danger") : null,
-    status === "draft" ? button(t("doc.draftCancel"), () => draftCancelDialog(ctx, doc), "danger draft-cancel-button") : null,
-    status === "draft" ? button(t("doc.delete"), () => act(t("doc.deleteAsk"), async () => {
+    allowed("cancel") && status === "draft" ? button(t("doc.draftCancel"), () => draftCancelDialog(ctx, doc), "danger draft-cancel-button") : null,
+    allowed("delete") ? button(t("doc.delete"), () => act(t("doc.deleteAsk"), async () => {
       await api.del(path);
       ctx.navigate("/documents");
     }, null, t("doc.deleted")), "danger delete-button") : null,
-    PAYABLE.includes(type) && status === "confirmed" && Number(doc.pending) > 0
+    allowed("pay")
       ? button(t("doc.pay"), () => payDialog(ctx, doc, methods, banks), "primary pay-button") : null,
     REFUNDABLE.includes(type) && status === "confirmed" && Number(doc.pending) > 0
       ? button(t("doc.refund"), () => payDialog(ctx, doc, methods, banks, { title: t("doc.refund"), done: t("doc.refund.ok"),

@@ -1,0 +1,144 @@
+"""What a document can do next, from what the document itself records: each action's refusal
+(the error its command answers) or None. The commands check these same functions and every
+document answers `allowedActions` from them, so no client copies the rules."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Callable
+
+from chalicelib.domain import dte as dte_rules
+from chalicelib.domain.documents import (
+    CONFIRMED,
+    DRAFT,
+    KINDS,
+    DocumentNotEditable,
+    DocumentStateError,
+    has_payments,
+    not_cancellable,
+    wrong_status,
+)
+from chalicelib.errors import ApiError
+
+Refusal = ApiError | None
+
+
+def _dte_status(document: dict[str, Any]) -> str | None:
+    return (document.get("dte") or {}).get("status")
+
+
+def _advances(document: dict[str, Any]) -> Refusal:
+    if Decimal(document.get("advancesTotal", 0)) > 0:
+        return DocumentStateError(f"The document holds advances of {document['advancesTotal']}; cancel those "
+                                  "payments first.", code="DOCUMENT_HAS_PAYMENTS")
+    return None
+
+
+def untouched(document: dict[str, Any]) -> Refusal:
+    """Undoing a confirmation needs the document untouched by payments and credit notes."""
+    if Decimal(document.get("paidTotal", 0)) != 0 or Decimal(document.get("pending", 0)) != Decimal(document["total"]):
+        return has_payments()
+    if Decimal(document.get("creditedTotal", 0)) != 0:
+        return DocumentStateError("Credit notes correct this document; cancel them first.",
+                                  code="DOCUMENT_HAS_CREDIT_NOTES")
+    return None
+
+
+def _update(document: dict[str, Any]) -> Refusal:
+    if document["status"] != DRAFT:
+        return DocumentNotEditable(f"Only a draft can be edited; this document is {document['status']}.")
+    return None
+
+
+def _confirm(document: dict[str, Any]) -> Refusal:
+    return wrong_status("confirmed", document["status"], DRAFT) if document["status"] != DRAFT else None
+
+
+def _delete(document: dict[str, Any]) -> Refusal:
+    """From the document alone: a draft's payments on record (cancelled advances) are read by the command."""
+    if document["status"] != DRAFT:
+        return DocumentStateError("Only a draft can be deleted; cancel or credit a confirmed document.",
+                                  code="DOCUMENT_NOT_DELETABLE")
+    return _advances(document)
+
+
+def _cancel(document: dict[str, Any]) -> Refusal:
+    if document["status"] == DRAFT:  # a draft that will never be confirmed
+        return _advances(document)
+    kind = KINDS[document["type"]]
+    if not kind.cancellable:
+        return not_cancellable(kind)
+    if document["status"] != CONFIRMED:
+        return wrong_status("cancelled", document["status"], CONFIRMED)
+    if _dte_status(document) in (dte_rules.PENDING, dte_rules.ACCEPTED):
+        return DocumentStateError(
+            "An El Salvador electronic tax document (DTE) is invalidated at the tax authority, not cancelled here: "
+            "once accepted, POST /documents/{id}/invalidate.", code="DOCUMENT_NOT_CANCELLABLE")
+    return untouched(document)
+
+
+def _unconfirm(document: dict[str, Any]) -> Refusal:
+    if not KINDS[document["type"]].unconfirmable:
+        return DocumentStateError(f"Only purchase invoices (103) can be unconfirmed, not type {document['type']}.",
+                                  code="DOCUMENT_NOT_UNCONFIRMABLE")
+    if document["status"] != CONFIRMED:
+        return wrong_status("unconfirmed", document["status"], CONFIRMED)
+    if document.get("dte"):  # a factura de sujeto excluido we issued: the authority has (or had) it
+        return DocumentStateError(
+            "An El Salvador electronic tax document (DTE) is not unconfirmed: once accepted, invalidate it "
+            "(POST /documents/{id}/invalidate).", code="DOCUMENT_NOT_UNCONFIRMABLE")
+    return untouched(document)
+
+
+def _invalidate(document: dict[str, Any]) -> Refusal:
+    dte_status = _dte_status(document)
+    if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
+        return DocumentStateError(
+            "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
+            f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
+    return untouched(document)
+
+
+def payment_refusal(document: dict[str, Any], refundable: bool = False) -> str | None:
+    """Why money cannot settle the document: only a confirmed one that owes (an invoice, a debit
+    note) or, when `refundable`, a credit note whose rest is refunded."""
+    kind = KINDS[document["type"]]
+    if kind.balance == 0 or (kind.balance < 0 and not refundable):
+        return (f"Documents of type {kind.code} ({kind.name}) are not paid"
+                + ("; a credit note is refunded by a payment method or applied to the documents it corrects."
+                   if kind.balance < 0 else "."))
+    if document["status"] != CONFIRMED:
+        return f"Only a confirmed document can be paid; this one is {document['status']}."
+    return None
+
+
+def _pay(document: dict[str, Any]) -> Refusal:
+    problem = payment_refusal(document) or (
+        "Nothing is pending on this document." if Decimal(document.get("pending", 0)) <= 0 else None)
+    return DocumentStateError(problem, code="DOCUMENT_NOT_PAYABLE") if problem else None
+
+
+def _always(document: dict[str, Any]) -> Refusal:
+    return None
+
+
+RULES: dict[str, Callable[[dict[str, Any]], Refusal]] = {
+    "update": _update, "confirm": _confirm, "delete": _delete, "cancel": _cancel, "unconfirm": _unconfirm,
+    "invalidate": _invalidate, "pay": _pay, "print": _always, "send": _always,
+}
+
+
+def refusal(action: str, document: dict[str, Any]) -> Refusal:
+    return RULES[action](document)
+
+
+def require(action: str, document: dict[str, Any]) -> None:
+    """Raises the action's refusal: what its command checks, the rule `allowedActions` shows."""
+    refused = refusal(action, document)
+    if refused is not None:
+        raise refused
+
+
+def allowed_actions(document: dict[str, Any]) -> list[str]:
+    """The actions whose refusal is None, in RULES' order. `delete` is also refused for a draft
+    with payments on record (read by the command), and every action by the caller's role."""
+    return [action for action, rule in RULES.items() if rule(document) is None]
