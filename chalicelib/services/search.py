@@ -48,8 +48,8 @@ def find(table: Table, company_id: int, kind: str, query: str, page: int, limit:
     wanted = [record_id for record_id in ordered if record_id > after][:limit] if after is not None \
         else ordered[(page - 1) * limit:page * limit]
     more = bool(wanted) and wanted[-1] != ordered[-1]
-    found_items = table.batch_get([keys.entity(company_id, kind, record_id) for record_id in wanted])
-    items = [found_items[keys.pair(keys.entity(company_id, kind, record_id))] for record_id in wanted
-             if keys.pair(keys.entity(company_id, kind, record_id)) in found_items]
+    wanted_keys = [keys.entity(company_id, kind, record_id) for record_id in wanted]
+    found_items = table.batch_get(wanted_keys)
+    items = [found_items[keys.pair(key)] for key in wanted_keys if keys.pair(key) in found_items]
     next_cursor = encode_cursor({"PK": partition, "SK": keys.sortable_id(wanted[-1])}) if more else None
     return Page(items=items, total=len(ordered), page=page, limit=limit, next_cursor=next_cursor)
