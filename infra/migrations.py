@@ -295,6 +295,20 @@ def search_index_of_records(table: Table) -> int:
     return indexed
 
 
+def search_index_of_document_numbers(table: Table) -> int:
+    """Documents from before their search (issue 15) have no number items: each numbered one
+    gets them (services/document_search.py; idempotent puts). Returns the documents indexed."""
+    from chalicelib.services.document_search import number_items
+
+    indexed = 0
+    for item in _scan(table, {keys.DOCUMENT}):
+        found = number_items(int(item["PK"].split("#")[1]), item)
+        for index_item in found.values():
+            table.client.put_item(TableName=table.name, Item=to_attributes(index_item))
+        indexed += bool(found)
+    return indexed
+
+
 # (the figure `python -m infra.admin migrate` prints, the migration), in the order they run
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
@@ -306,4 +320,5 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("dayCountsMerged", day_counts_to_one_partition),
     ("periodLocksMirrored", period_locks_to_shards),
     ("recordsIndexedForSearch", search_index_of_records),
+    ("documentNumbersIndexed", search_index_of_document_numbers),
 )

@@ -76,6 +76,10 @@ def test_concurrent_sales_invoices_take_consecutive_numbers_of_one_cai_range(api
     # and none was refused: losing the race for the number makes a request run again
     assert _outcome(results) == Counter({201: CONCURRENT}), _outcome(results)
     assert cai["nextNumber"] == CONCURRENT + 1
+    # a number retaken at commit moved its search-index item too: each number finds its invoice
+    for body in created:
+        found = shop.api.get(f"/documents?q={body['number']}", key=shop.key).json["documents"]
+        assert [document["id"] for document in found] == [body["id"]]
 
 
 def test_a_range_with_five_numbers_left_serves_exactly_five_of_twenty(api, company_a):

@@ -89,3 +89,77 @@ def test_records_from_before_search_are_indexed_by_the_migration(api, table, com
     assert search_index_of_records(table) == 1
     assert names(api, company_a, "/business-partners", "olancho") == ["Agropecuaria Olancho"]
     assert api.get(f"/business-partners/{partner}", key=company_a.api_key).json["name"] == "Agropecuaria Olancho"
+
+
+def found_ids(api, company, query, **filters):
+    params = "&".join([f"q={query}", "limit=100", *(f"{name}={value}" for name, value in filters.items())])
+    reply = api.get(f"/documents?{params}", key=company.api_key)
+    assert reply.status == 200, reply.text
+    assert reply.json["total"] == len(reply.json["documents"])
+    return [document["id"] for document in reply.json["documents"]]
+
+
+def test_documents_are_found_by_number_supplier_number_and_partner(api, company_a, company_b):
+    from tests.documents_support import Shop
+
+    shop = Shop(api, company_a)
+    maya = create(api, company_a, "/business-partners", {"name": "Importadora Maya", "type": "supplier",
+                                                         "taxId": "0801-1999-123456"})
+    first = shop.document("01", [(shop.service, 1, 100)], date="2026-11-02")  # 001-001-01-00000001
+    second = shop.document("01", [(shop.service, 1, 100)], date="2026-11-03")  # ...-00000002
+    draft = shop.document("01", [(shop.service, 1, 100)], status="draft", date="2026-11-04")  # no number yet
+    purchase = shop.document("103", [(shop.service, 1, 40)], partner=maya, date="2026-11-05",
+                             supplierDocumentNumber="F-000987")
+    other = Shop(api, company_b)
+    other.document("01", [(other.service, 1, 100)])  # company B's 001-001-01-00000001
+
+    assert first["number"] == "001-001-01-00000001"
+    assert found_ids(api, company_a, "001-001-01-00000001") == [first["id"]]  # typed whole
+    assert found_ids(api, company_a, "00000002") == [second["id"]]
+    # "1" begins the last digits of the first invoice and of the purchase's own 001-001-103-00000001
+    # (newest first: 11-05, 11-02); the draft has no number yet, company B's 1 is not seen
+    assert purchase["number"] == "001-001-103-00000001"
+    assert found_ids(api, company_a, "1") == [purchase["id"], first["id"]]
+    assert found_ids(api, company_a, "01-00000001") == [first["id"]]  # more than the last digits: whole
+    assert found_ids(api, company_a, "987") == [purchase["id"]]  # the supplier's F-000987
+    assert found_ids(api, company_a, "F-000987") == [purchase["id"]]
+    # by partner, newest first: the draft (11-04), then the invoices of the 3rd and 2nd
+    assert found_ids(api, company_a, "cliente") == [draft["id"], second["id"], first["id"]]
+    assert found_ids(api, company_a, "cliente", status="confirmed") == [second["id"], first["id"]]
+    assert found_ids(api, company_a, "cliente", endDate="2026-11-02") == [first["id"]]
+    assert found_ids(api, company_a, "maya") == found_ids(api, company_a, "0801-1999") == [purchase["id"]]
+    assert found_ids(api, company_a, "zzz") == []
+
+    # confirming the draft indexes its number; page and limit cut the newest-first list
+    confirmed = shop.action(draft["id"], "confirm")
+    assert found_ids(api, company_a, confirmed["number"]) == [draft["id"]]
+    page = api.get("/documents?q=cliente&limit=2&page=2", key=company_a.api_key).json
+    assert (page["total"], [d["id"] for d in page["documents"]]) == (3, [first["id"]])
+    # a search pages by page, not by cursor
+    refused = api.get("/documents?q=cliente&cursor=abc", key=company_a.api_key)
+    assert refused.status == 400 and refused.json["details"][0]["field"] == "cursor"
+
+    # a draft's supplier number changes: the old one no longer finds it
+    draft_purchase = shop.document("103", [(shop.service, 1, 40)], partner=maya, status="draft",
+                                   supplierDocumentNumber="F-555")
+    assert found_ids(api, company_a, "555") == [draft_purchase["id"]]
+    changed = api.put(f"/documents/{draft_purchase['id']}", {"supplierDocumentNumber": "F-777"}, key=company_a.api_key)
+    assert changed.status == 200, changed.text
+    assert found_ids(api, company_a, "555") == [] and found_ids(api, company_a, "777") == [draft_purchase["id"]]
+
+
+def test_documents_from_before_their_search_are_indexed_by_the_migration(api, table, company_a):
+    from chalicelib.store.table import to_attributes
+    from infra.migrations import search_index_of_document_numbers
+    from tests.documents_support import Shop
+
+    shop = Shop(api, company_a)
+    invoice = shop.document("01", [(shop.service, 1, 100)])
+    shop.document("01", [(shop.service, 1, 100)], status="draft")  # no number: nothing to index
+    items, _ = table.query(partition=("PK", keys.search_partition(company_a.company_id, keys.DOCUMENT)),
+                           consistent=True)
+    for item in items:  # as an earlier version left it
+        table.client.delete_item(TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}))
+    assert found_ids(api, company_a, invoice["number"]) == []
+    assert search_index_of_document_numbers(table) == 1
+    assert found_ids(api, company_a, invoice["number"]) == [invoice["id"]]

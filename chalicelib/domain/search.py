@@ -34,6 +34,11 @@ def terms(values: Iterable[str | None]) -> set[str]:
     return set(unique[:MAX_TERMS])
 
 
+def words(text: str) -> list[str]:
+    """The words of a text as the index keeps them: lower case, no accents, no separators."""
+    return _WORD.findall(normalized(text))
+
+
 def query_words(query: str) -> list[str]:
     """The query's words, longest first: the longest is looked up in the index, the others
     checked on what it found."""

@@ -283,6 +283,10 @@ ListedDocumentType = Literal["01", "06", "07", "100", "101", "112", "113", "103"
 
 
 class DocumentListQuery(ListQuery):
+    q: Optional[Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), Field(
+        description="finds documents by number (the company's or, on a purchase, the supplier's: by the "
+                    "last digits, \"123\" finds 001-001-01-00000123) or by the partner's name, tax id or "
+                    "e-mail (every word begins one of theirs); page-numbered (no cursor), newest first")]] = None
     type: Optional[ListedDocumentType] = None
     status: Optional[DocumentStatus] = None
     start_date: Optional[Date] = None

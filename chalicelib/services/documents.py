@@ -16,7 +16,7 @@ from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
-from chalicelib.services import book_corrections, document_goods, dte, exchange_rates, fiscal
+from chalicelib.services import book_corrections, document_goods, document_search, dte, exchange_rates, fiscal
 from chalicelib.services.commands import Command
 from chalicelib.services.document_content import (
     Context,
@@ -159,8 +159,10 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
         entry_items = rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
         # partner (its movement, month total and open-document item), the number, a credit
-        # note's source and a period check when there are any; an El Salvador DTE's items
-        needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
+        # note's source and a period check when there are any; an El Salvador DTE's items; the
+        # number's search-index item (and the supplier's number's)
+        needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + 2 * (not draft.get("number"))
+                  + bool(draft.get("supplierDocumentNumber"))
                   + dte.transaction_items(plan.context.company, kind.code)
                   + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
                   + len(moves) + len({m["productId"] for m in moves})
@@ -231,6 +233,7 @@ def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool 
             previous: dict[str, Any] | None = None) -> dict[str, Any]:
     transaction = plan.finish()
     stored = _stored(document)
+    document_search.index_numbers(transaction, command.company_id, previous, stored)
     if new:
         transaction.put_new(stored)
     else:
@@ -348,13 +351,18 @@ def document_total(table: Table, company_id: int, *, document_type: str | None =
 
 def list_documents(table: Table, company_id: int, *, document_type: str | None, status: str | None,
                    start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
-                   cursor: str | None) -> Page:
+                   cursor: str | None, query: str | None = None) -> Page:
     """Newest first. `total` is exact for any filter (`document_total`)."""
     if start_date and end_date and start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    filters = {name: value for name, value in (("type", document_type), ("status", status)) if value}
+    if query is not None:
+        if cursor:
+            raise ValidationFailed.for_field("cursor", "a search is paged by page, not by cursor")
+        return document_search.find_documents(table, company_id, query, filters=filters, start_date=start_date,
+                                              end_date=end_date, partner_id=partner_id, page=page, limit=limit)
     total = document_total(table, company_id, document_type=document_type, status=status, start_date=start_date,
                            end_date=end_date, partner_id=partner_id)
-    filters = {name: value for name, value in (("type", document_type), ("status", status)) if value}
     high = f"{end_date}#~" if end_date else None
     if partner_id is not None:
         return list_range(table, partition=keys.partner_documents_partition(company_id, partner_id), low=start_date,

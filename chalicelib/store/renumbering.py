@@ -7,6 +7,8 @@ import re
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
+from chalicelib.store.keys.documents import NUMBER_TERM, renumbered_term
+
 if TYPE_CHECKING:
     from chalicelib.store.table import Table
 
@@ -40,7 +42,8 @@ class Renumbering(ABC):
 # the number itself (at any depth but a CAI block, whose rangeStart may equal it), a description
 # that ends with it (an automatic entry's, its postings', the partner ledger's "Factura ..."), and
 # the "number" of a stored JSON answer (the Idempotency-Key record). Nothing else: not keys, not
-# a client's text (a reference, a line's description, an Idempotency-Key) that quotes it.
+# a client's text (a reference, a line's description, an Idempotency-Key) that quotes it; the one
+# key rewritten is that of the number's search-index item (keys.document_number_term).
 NUMBER_FIELDS = frozenset({"number", "documentNumber"})
 _NOT_RENUMBERED = frozenset({"cai", "lines", "PK", "SK"})
 
@@ -60,7 +63,10 @@ def substitute(request: dict[str, Any], substitutions: dict[str, str]) -> None:
     """Rewrites, in place, a taken number in one operation of a transaction (DynamoDB JSON): in
     its item, or in the values its update expression assigns."""
     if "Item" in request:
-        _substitute_attributes(request["Item"], substitutions)
+        item = request["Item"]
+        _substitute_attributes(item, substitutions)
+        if item.get("itemType", {}).get("S") == NUMBER_TERM and "number" in item:  # its term is its key
+            item["SK"]["S"] = renumbered_term({"SK": item["SK"]["S"]}, item["number"]["S"])
     values, names = request.get("ExpressionAttributeValues") or {}, request.get("ExpressionAttributeNames") or {}
     for name_token, value_token in re.findall(r"(#\w+)\s*=\s*(:\w+)", request.get("UpdateExpression", "")):
         name = names.get(name_token, "")

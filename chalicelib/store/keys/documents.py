@@ -1,15 +1,45 @@
 """Documents, fiscal numbering, inventory, open documents and partners' ledgers."""
 from __future__ import annotations
 
+import re
 from typing import Dict
 
-from chalicelib.store.keys.base import DOCUMENT, Key, collection_partition, company_prefix, entity, sortable_id
+from chalicelib.store.keys.base import (DOCUMENT, Key, collection_partition, company_prefix, entity, search_partition,
+                                        sortable_id)
 
 
 def document_index(company_id: int, date: str, document_id: int) -> Dict[str, str]:
     """GSI1 lists a company's documents by date; GSI2 lists one partner's."""
     return {"GSI1PK": collection_partition(company_id, DOCUMENT),
             "GSI1SK": f"{date}#{sortable_id(document_id)}"}
+
+
+# a search-index item of a document's number: renumbering (store/renumbering.py) rewrites its key
+NUMBER_TERM = "NUMBER_TERM"
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def number_term(number: str) -> str | None:
+    """What a document number is found by: its last run of digits without the zeros in front
+    ("001-001-01-00000123" and a supplier's "F-0123" by 123, 12, 1), or None without digits."""
+    runs = _DIGITS.findall(number)
+    return (runs[-1].lstrip("0") or "0") if runs else None
+
+
+def document_number_term(company_id: int, number: str, document_id: int, *, own: bool) -> Key | None:
+    """The index item that finds a document by its own number (`own`) or by its supplier's. The
+    two differ by their last part, so a document whose two numbers end alike has two items."""
+    term = number_term(number)
+    if term is None:
+        return None
+    return {"PK": search_partition(company_id, DOCUMENT),
+            "SK": f"{term}#{sortable_id(document_id)}#{'N' if own else 'S'}"}
+
+
+def renumbered_term(key: Key, number: str) -> str:
+    """The sort key of a number's index item once its number became `number` (renumbering)."""
+    _term, document_id, side = key["SK"].split("#")
+    return f"{number_term(number)}#{document_id}#{side}"
 
 
 def partner_documents_partition(company_id: int, partner_id: int) -> str:

@@ -1,0 +1,105 @@
+"""Finding documents by what a person types: their number (the company's own, or the supplier's
+on a purchase) and their partner's name, tax id or e-mail. Not a scan of the company: numbers
+have an index item each (keys.document_number_term, written in the document's transaction), and
+partners are found by their own index (services/search.py), then their documents by the
+partner's document index (GSI2). A query costs one Query of the number index, the partner
+search, one Query per partner found, and one BatchGetItem per 100 documents the number matched:
+it grows with what it finds, so a query that finds too much asks for more letters instead."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib.domain import search as rules
+from chalicelib.errors import ValidationFailed
+from chalicelib.services import search
+from chalicelib.store import keys
+from chalicelib.store.listing import GSI2, Page
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+# what one query may gather before it is asked to be narrower
+MAX_PARTNERS = 20
+MAX_FOUND = 2000
+
+
+def number_items(company_id: int, document: dict[str, Any] | None) -> dict[tuple[str, str], dict[str, Any]]:
+    """The index items of a document's numbers, by key. The own number's item carries it as
+    `number`, so a number retaken at commit rewrites the item's key (store/renumbering.py)."""
+    if not document:
+        return {}
+    items: dict[tuple[str, str], dict[str, Any]] = {}
+    document_id = int(document["id"])
+    for field, own in (("number", True), ("supplierDocumentNumber", False)):
+        number = document.get(field)
+        key = keys.document_number_term(company_id, number, document_id, own=own) if number else None
+        if key is not None:
+            items[keys.pair(key)] = {**key, "itemType": keys.NUMBER_TERM, "id": document_id, field: number}
+    return items
+
+
+def index_numbers(transaction: Transaction, company_id: int, before: dict[str, Any] | None,
+                  after: dict[str, Any]) -> None:
+    """The document's number items as its numbers now are: new ones put, old ones taken out."""
+    old, new = number_items(company_id, before), number_items(company_id, after)
+    for key in sorted(set(new) - set(old)):
+        transaction.put(new[key])
+    for key in sorted(set(old) - set(new)):
+        transaction.delete({"PK": key[0], "SK": key[1]})
+
+
+def _too_broad(what: str) -> ValidationFailed:
+    return ValidationFailed.for_field("q", f"finds more than {what}: type more of the number or the name")
+
+
+def _by_number(table: Table, company_id: int, query: str) -> set[int]:
+    term = keys.number_term(query)
+    if term is None:
+        return set()
+    found = table.query_all(partition=("PK", keys.search_partition(company_id, keys.DOCUMENT)),
+                            sort_prefix=("SK", term), consistent=True)
+    if len(found) > MAX_FOUND:
+        raise _too_broad(f"{MAX_FOUND} documents")
+    return {int(item["id"]) for item in found}
+
+
+def _numbered(document: dict[str, Any], query: str) -> bool:
+    """The index found the document by the number's last digits; the number typed must also be
+    in one of its numbers whole, separators aside ("01-00000123" is not 001-001-103-00000123)."""
+    typed = "".join(rules.words(query))
+    return any(typed in "".join(rules.words(document.get(field) or ""))
+               for field in ("number", "supplierDocumentNumber"))
+
+
+def _of_partners(table: Table, company_id: int, query: str) -> list[dict[str, Any]]:
+    partners = search.find(table, company_id, keys.PARTNER, query, 1, MAX_PARTNERS, None)
+    if partners.total > MAX_PARTNERS:
+        raise _too_broad(f"{MAX_PARTNERS} business partners")
+    documents: list[dict[str, Any]] = []
+    for partner in partners.items:
+        documents.extend(table.query_all(
+            partition=("GSI2PK", keys.partner_documents_partition(company_id, int(partner["id"]))), index=GSI2))
+        if len(documents) > MAX_FOUND:
+            raise _too_broad(f"{MAX_FOUND} documents")
+    return documents
+
+
+def find_documents(table: Table, company_id: int, query: str, *, filters: dict[str, Any],
+                   start_date: str | None, end_date: str | None, partner_id: int | None, page: int,
+                   limit: int) -> Page:
+    """The documents `query` finds by number or by partner, with the list's other filters, newest
+    first (by date, then id) as the list is; `total` is exact."""
+    by_id = {int(item["id"]): item for item in _of_partners(table, company_id, query)}
+    wanted = [keys.entity(company_id, keys.DOCUMENT, document_id)
+              for document_id in sorted(_by_number(table, company_id, query) - set(by_id))]
+    by_id.update({int(item["id"]): item for item in table.batch_get(wanted).values() if _numbered(item, query)})
+
+    def kept(document: dict[str, Any]) -> bool:
+        return (all(document.get(name) == value for name, value in filters.items())
+                and (partner_id is None or int(document["businessPartnerId"]) == partner_id)
+                and (start_date is None or document["date"] >= start_date)
+                and (end_date is None or document["date"] <= end_date))
+
+    found = sorted((document for document in by_id.values() if kept(document)),
+                   key=lambda document: (document["date"], int(document["id"])), reverse=True)
+    return Page(items=found[(page - 1) * limit:page * limit], total=len(found), page=page, limit=limit,
+                next_cursor=None)
