@@ -20,11 +20,19 @@ class ApiError(Exception):
         self.headers = headers or {}
         super().__init__(self.message)
 
-    def body(self) -> dict[str, Any]:
+    # (validation kind, its context) of each detail pydantic found, for the detail's translation
+    issues: list[tuple[str, dict[str, Any]] | None] | None = None
+
+    def body(self, language: str = "en") -> dict[str, Any]:
+        """The JSON answer, in the caller's language (chalicelib/messages)."""
         body: dict[str, Any] = {"message": self.message, "code": self.code}
         if self.details:
             body["details"] = self.details
-        return body
+        if language == "en":
+            return body
+        from chalicelib.messages import localized_body
+
+        return localized_body(body, language, self.issues)
 
 
 class ValidationFailed(ApiError):

@@ -71,3 +71,65 @@ def raised_codes() -> dict[str, set[int]]:
                     else:
                         add(code, 0)  # unknown: the test reports it
     return found
+
+
+def _templates(value: ast.expr | None, constants: dict[str, str]) -> list[str]:
+    """The texts an expression can be, each part filled in at run time written `{}`: a literal, an
+    f-string, a module constant, either side of `a if c else b`, a `+` of those."""
+    if value is None:
+        return []
+    if isinstance(value, ast.Constant):
+        return [value.value] if isinstance(value.value, str) else []
+    if isinstance(value, ast.JoinedStr):
+        return ["".join(part.value if isinstance(part, ast.Constant) else "{}" for part in value.values)]
+    if isinstance(value, ast.IfExp):
+        return _templates(value.body, constants) + _templates(value.orelse, constants)
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        return [left + right for left in _templates(value.left, constants)
+                for right in _templates(value.right, constants)]
+    if isinstance(value, ast.Name) and value.id in constants:
+        return [constants[value.id]]
+    return []
+
+
+def raised_phrases() -> set[str]:
+    """Every message and field problem the source writes for an error answer, as a template (see
+    _templates): what refusals say (their `message`, a detail's "message", `for_field`'s problem,
+    a refusal class's reasons) and the ValueErrors of the request models (pydantic's value_error)."""
+    import app  # noqa: F401  (imports every route module)
+    from chalicelib.errors import ApiError
+
+    found: set[str] = set()
+    for path in sorted((ROOT / "chalicelib").rglob("*.py")):
+        module = importlib.import_module(_module_name(path))
+        tree = ast.parse(path.read_text())
+        constants = {node.targets[0].id: node.value.value for node in tree.body
+                     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
+        in_models = "models" in path.relative_to(ROOT).parts
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                cls = getattr(module, node.name, None)
+                if not (isinstance(cls, type) and issubclass(cls, ApiError)):
+                    continue
+                for item in node.body:
+                    if (isinstance(item, ast.Assign) and isinstance(item.targets[0], ast.Name)
+                            and item.targets[0].id == "message"):
+                        found.update(_templates(item.value, constants))
+                    elif (isinstance(item, ast.Assign) and isinstance(item.value, ast.Tuple)
+                          and len(item.value.elts) == 2 and isinstance(item.value.elts[0], ast.Constant)
+                          and CODE.match(str(item.value.elts[0].value))):
+                        found.update(_templates(item.value.elts[1], constants))
+            elif isinstance(node, ast.Call):
+                keywords = {k.arg: k.value for k in node.keywords}
+                if isinstance(node.func, ast.Attribute) and node.func.attr == "for_field" and len(node.args) == 2:
+                    found.update(_templates(node.args[1], constants))
+                    continue
+                cls = _resolve(module, node.func)
+                if (isinstance(cls, type) and issubclass(cls, ApiError)) or (in_models and cls is ValueError):
+                    found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
+            elif isinstance(node, ast.Dict):
+                names = [key.value for key in node.keys if isinstance(key, ast.Constant)]
+                if "message" in names and "field" in names:
+                    found.update(_templates(node.values[names.index("message")], constants))
+    return {phrase for phrase in found if phrase.strip()}

@@ -79,10 +79,12 @@ def validate(model: type[BaseModel], data: Any, location: str) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        details = [{"field": _field_path(issue["loc"]) or location, "message": _message(issue)}
-                   for issue in error.errors(include_url=False, include_context=False)]
+        found = error.errors(include_url=False)
+        details = [{"field": _field_path(issue["loc"]) or location, "message": _message(issue)} for issue in found]
         first = details[0]
-        raise ValidationFailed(f"{first['field']}: {first['message']}", details=details) from None
+        failure = ValidationFailed(f"{first['field']}: {first['message']}", details=details)
+        failure.issues = [(issue["type"], issue.get("ctx") or {}) for issue in found]
+        raise failure from None
 
 
 def _field_path(location: tuple[Any, ...]) -> str:

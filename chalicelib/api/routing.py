@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Type, Union
 
 from chalice import Blueprint, CustomAuthorizer, Response
 
-from chalicelib import jsoncodec
+from chalicelib import jsoncodec, messages
 from chalicelib.api.request_input import parse_json, path_ids, plain_number, validate, without_company
 from chalicelib.auth.authenticate import authenticate
 from chalicelib.auth.policy import (
@@ -232,10 +232,10 @@ def handle(spec: RouteSpec, handler: Callable[[Call], Any], request: Any,
         with traced(f"## {route}", correlation_id=correlation_id, route=route):
             response = _run(spec, handler, request, headers, path_values)
     except ApiError as error:
-        response, outcome = error_response(error), error.code
+        response, outcome = error_response(error, messages.language(headers)), error.code
     except Exception:  # a 500 is a bug: log it whole, reveal nothing
         logger.exception("unhandled error")
-        response, outcome = error_response(InternalError()), InternalError.code
+        response, outcome = error_response(InternalError(), messages.language(headers)), InternalError.code
     response.headers["X-Request-Id"] = correlation_id
     logger.info("request", extra={"status": response.status_code})
     logger.thread_safe_clear_keys()
@@ -255,9 +255,9 @@ def _correlation_id(sent: str | None, request: Any) -> str:
     return (request.context or {}).get("requestId") or uuid.uuid4().hex
 
 
-def error_response(error: ApiError) -> Response:
-    return Response(body=jsoncodec.dumps(error.body()), status_code=error.status,
-                    headers={**JSON_HEADERS, **error.headers})
+def error_response(error: ApiError, language: str = messages.ENGLISH) -> Response:
+    return Response(body=jsoncodec.dumps(error.body(language)), status_code=error.status,
+                    headers={**JSON_HEADERS, "Content-Language": language, **error.headers})
 
 
 def resolve_principal(request: Any, headers: Mapping[str, str]) -> Principal:

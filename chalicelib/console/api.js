@@ -1,5 +1,7 @@
 // The one way the console talks to the service: the documented API, with the session cookie.
 // The API lives at the origin the console is served from (a deployed stage prefix included).
+import { language } from "./i18n.js";
+
 export const API_BASE = new URL("../", import.meta.url);
 
 export class ApiError extends Error {
@@ -24,7 +26,8 @@ const sessionListeners = new Set();
 export function onSessionLost(listener) { sessionListeners.add(listener); }
 
 export async function request(method, path, { body, query, accept, headers } = {}) {
-  const sent = { Accept: accept || "application/json", ...(headers || {}) };
+  // the service answers its errors in the console's language
+  const sent = { Accept: accept || "application/json", "Accept-Language": language(), ...(headers || {}) };
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const response = await fetch(url(path, query), {
     method, headers: sent, credentials: "same-origin",

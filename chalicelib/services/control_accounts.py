@@ -37,5 +37,5 @@ def refuse_control_accounts(table: Table, company_id: int, fields: Iterable[tupl
                                             "documents, payments, adjustments and opening balances move it"}
                 for field, account_id in fields if int(account_id) in controlled]
     if problems:
-        raise ValidationFailed(f"{problems[0]['field']} {problems[0]['message']}.", code=CONTROL_ACCOUNT,
+        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", code=CONTROL_ACCOUNT,
                                details=problems)

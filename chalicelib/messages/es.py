@@ -1,0 +1,734 @@
+"""The API's Spanish catalogue (Honduras, El Salvador): the same codes and validation kinds as
+en.py, and PHRASES: each English phrase the service writes (a template: `{}` is a part filled in
+at run time) with its Spanish, where `{0}`, `{1}`... place those parts. The wording follows the
+console's Spanish (cliente o proveedor, partida, catálogo de cuentas, ejercicio fiscal, bodega,
+método de pago, rango CAI, anular); DTE matters speak of Hacienda (El Salvador's tax authority)."""
+from __future__ import annotations
+
+CODES: dict[str, str] = {
+    "BAD_REQUEST": "El servicio no puede procesar la solicitud.",
+    "VALIDATION_ERROR":
+        "Falta un campo, parámetro de consulta o cabecera, o su valor no es válido (el detalle indica cuál).",
+    "MALFORMED_JSON": "El cuerpo de la solicitud no es JSON válido.",
+    "DOCUMENT_TOO_LARGE": "La transacción del documento superaría los 100 registros que admite DynamoDB.",
+    "REQUEST_TOO_LARGE": "El cuerpo de la solicitud supera 1 MB.",
+    "INVALID_ACCOUNT": "La cuenta de una línea o de una regla no existe, está inactiva o no es de último nivel.",
+    "CONTROL_ACCOUNT":
+        "La cuenta es de control de un auxiliar (cuentas por cobrar, por pagar, inventario o una cuenta bancaria): "
+        "solo la mueven los documentos, pagos, ajustes y saldos iniciales.",
+    "UNBALANCED_ENTRY": "La partida está descuadrada: el total del debe y el del haber no son iguales.",
+    "ACCOUNT_RULE_MISSING": "Ninguna regla de determinación indica la cuenta en la que se contabiliza la operación.",
+    "ACCOUNT_HAS_POSTINGS":
+        "La cuenta tiene movimientos contabilizados: su tipo ya no puede cambiar y no se puede eliminar.",
+    "ACCOUNT_HAS_CHILDREN": "La cuenta tiene subcuentas.",
+    "ACCOUNT_IN_USE": "La cuenta está en uso en reglas de determinación o en cuentas bancarias.",
+    "AUTOMATIC_ENTRY": "Una partida automática solo cambia a través de su documento o pago.",
+    "ENTRY_NOT_DRAFT": "Solo una partida en borrador se puede modificar, contabilizar o eliminar.",
+    "ENTRY_NOT_POSTED": "Solo una partida contabilizada se puede revertir.",
+    "INVALID_ENTRY_STATUS": "El estado de la partida no permite esta acción.",
+    "PERIOD_CLOSED": "La fecha cae en un período contable cerrado o en un ejercicio fiscal cerrado.",
+    "FISCAL_YEAR_STATUS":
+        "El estado del ejercicio fiscal no permite esta acción (solo se cierra un ejercicio abierto y solo se reabre "
+        "uno cerrado).",
+    "FISCAL_YEAR_ORDER": "Los ejercicios se cierran en orden y se reabren del más reciente al más antiguo.",
+    "PERIOD_NOT_OPEN": "Solo se puede cerrar un período abierto.",
+    "PERIOD_NOT_CLOSED": "Solo se puede reabrir un período cerrado.",
+    "INVALID_DOCUMENT_STATUS": "El estado del documento no permite esta acción.",
+    "REPORT_NOT_FOR_COUNTRY": "El informe corresponde a otro país (los libros de ISV son de Honduras).",
+    "DTE_SIGNING_KEY_MISSING": "La empresa de El Salvador no tiene la clave de firma con la que se firman sus DTE.",
+    "DTE_AUTHORITY_CREDENTIALS_MISSING":
+        "La empresa de El Salvador no tiene la contraseña de la API de Hacienda con la que se transmiten sus DTE.",
+    "DTE_INVALIDATION_REJECTED": "Hacienda rechazó la invalidación del DTE (sus observaciones están en el detalle).",
+    "REPORT_TEMPLATE_NOT_FOUND": "La plantilla de informe indicada no existe (GET /report-templates las lista).",
+    "REPORT_TEMPLATE_MISMATCH": "La plantilla de informe imprime otro tipo de registro.",
+    "DOCUMENT_NOT_CANCELLABLE": "El tipo o el estado del documento no permite anularlo.",
+    "DOCUMENT_NOT_UNCONFIRMABLE": "Solo las facturas de compra (103) pueden volver a borrador.",
+    "DOCUMENT_NOT_DELETABLE": "Solo se puede eliminar un borrador.",
+    "DOCUMENT_HAS_PAYMENTS": "El documento tiene pagos: anúlelos primero.",
+    "DOCUMENT_HAS_CREDIT_NOTES": "Hay notas de crédito que corrigen el documento: anúlelas primero.",
+    "DOCUMENT_NOT_PAYABLE": "El tipo o el estado del documento no admite pagos, o no tiene saldo pendiente.",
+    "INSUFFICIENT_STOCK": "Una línea saca más de lo que hay en existencia en la bodega.",
+    "CREDIT_LIMIT_EXCEEDED": "El saldo por cobrar del cliente superaría su límite de crédito.",
+    "CREDIT_BLOCKED": "El cliente tiene documentos vencidos y el control de crédito lo bloquea.",
+    "CAI_MISSING": "Ningún rango CAI cubre la serie de este documento fiscal de Honduras.",
+    "CAI_EXHAUSTED": "El rango CAI ya no tiene números disponibles.",
+    "CAI_EXPIRED": "Ya pasó la fecha límite de emisión del rango CAI.",
+    "AMOUNT_EXCEEDS_PENDING": "El pago supera el saldo pendiente del documento.",
+    "AMOUNT_EXCEEDS_LINK": "El pago por la pasarela supera el monto de su enlace de cobro.",
+    "CASH_CONDITION_UNMET": "Con una condición de contado el monto completo se paga de una sola vez.",
+    "PAYMENT_METHOD_INACTIVE": "El método de pago está inactivo o fue eliminado.",
+    "INVALID_PAYMENT_STATUS": "El estado del pago no permite esta acción.",
+    "ADVANCE_NOT_AVAILABLE": "El documento de origen no tiene anticipo disponible para aplicar.",
+    "ADVANCE_ALREADY_APPLIED": "El anticipo ya está aplicado: deshaga primero las aplicaciones.",
+    "CURRENCY_MISMATCH": "La moneda de la pasarela no es la del documento.",
+    "PAYMENT_GATEWAY_INACTIVE": "La pasarela de pago está inactiva.",
+    "PAYMENT_LINK_EXPIRED": "El enlace de cobro ya no se puede pagar.",
+    "BANK_ACCOUNT_IN_USE":
+        "La cuenta bancaria tiene movimientos: ese campo ya no puede cambiar y la cuenta no se puede eliminar.",
+    "BANK_TRANSACTION_RECONCILED": "Un movimiento bancario conciliado no se puede modificar.",
+    "INVALID_RECONCILIATION_STATUS": "El estado de la conciliación no permite esta acción.",
+    "RECONCILIATION_UNBALANCED": "El saldo según el banco y el saldo conciliado calculado no coinciden.",
+    "RECORD_IN_USE": "Otros registros usan este método o condición.",
+    "WEBHOOK_INACTIVE": "El webhook está inactivo: actívelo para probarlo o reenviar entregas.",
+    "CHANNEL_UNSUPPORTED": "El documento no se puede enviar por ese canal.",
+    "EMAIL_ADDRESS_REFUSED": "La dirección de correo electrónico no puede recibir correo.",
+    "CURRENT_PASSWORD_WRONG": "La contraseña actual indicada no es la del usuario.",
+    "LAST_OWNER": "El último propietario activo no se puede cambiar de rol, desactivar ni quitar.",
+    "INVITATION_INVALID": "El enlace de invitación no es válido.",
+    "INVITATION_EXPIRED": "La invitación venció.",
+    "INVITATION_USED": "La invitación ya fue aceptada, reemplazada por otra más reciente o retirada.",
+    "INVITATION_PASSWORD_WRONG": "Una cuenta existente acepta la invitación con su propia contraseña actual.",
+    "INVITATION_PENDING": "El usuario aún no ha aceptado la invitación.",
+    "INVITATION_NOT_PENDING": "El usuario ya aceptó la invitación.",
+    "AUTHENTICATION_REQUIRED": "Se requiere autenticación: no hay cookie de sesión ni clave API.",
+    "INVALID_CREDENTIALS":
+        "El correo electrónico o la contraseña son incorrectos, o no hay una empresa activa a la cual ingresar.",
+    "INVALID_SESSION": "La sesión no existe, venció o ya terminó.",
+    "INVALID_API_KEY": "La clave API tiene un formato incorrecto, no existe, es incorrecta o fue revocada.",
+    "API_KEY_EXPIRED": "Ya pasó la fecha de vencimiento de la clave API.",
+    "API_KEY_NO_USER": "La clave API no está respaldada por un propietario o administrador activo.",
+    "INVALID_SIGNATURE": "La firma de la notificación de la pasarela no es correcta.",
+    "SIGNATURE_REQUIRED": "La notificación de la pasarela no trae firma.",
+    "SIGNATURE_EXPIRED": "La firma de la notificación de la pasarela es demasiado antigua.",
+    "PERMISSION_DENIED": "Su rol no permite esta acción.",
+    "CSRF_ORIGIN": "El origen de la solicitud (Origin o Referer) no está en la lista de permitidos.",
+    "CSRF_NO_ORIGIN": "Una solicitud que modifica datos llegó sin cabecera Origin ni Referer y sin clave API.",
+    "CSRF_API_KEY_ERROR": "No se pudo verificar la clave API (falla del almacenamiento); intente de nuevo.",
+    "WEB_SESSION_REQUIRED": "Esta operación solo está disponible en la aplicación web, no con una clave API.",
+    "API_KEY_MANAGEMENT_FORBIDDEN": "Las claves API no se pueden administrar con una clave API.",
+    "API_KEY_DELETE_FORBIDDEN": "DELETE no está disponible solo con una clave API.",
+    "COMPANY_MISMATCH": "La solicitud indica una empresa distinta de la de sus credenciales.",
+    "DOCUMENT_NOT_EDITABLE": "Un documento confirmado o anulado no se puede editar.",
+    "NOT_FOUND": "El recurso no existe en la empresa, o la ruta no existe.",
+    "METHOD_NOT_ALLOWED": "La ruta existe, pero no admite este método; la cabecera Allow indica los que admite.",
+    "NOT_ACCEPTABLE": "La ruta no puede responder en el formato que pide la cabecera Accept.",
+    "UNSUPPORTED_MEDIA_TYPE": "El cuerpo de la solicitud no es application/json.",
+    "CONFLICT": "La solicitud choca con otra.",
+    "VERSION_CONFLICT": "If-Match indica una versión anterior: vuelva a leer el registro e intente de nuevo.",
+    "DUPLICATE_CODE": "Otro producto u otra sucursal ya usa ese código.",
+    "ACCOUNT_CODE_TAKEN": "Otra cuenta ya usa ese código.",
+    "EMAIL_TAKEN": "Ya existe un usuario con ese correo electrónico.",
+    "USER_ALREADY_MEMBER": "El usuario ya es miembro de la empresa.",
+    "CAI_RANGE_OVERLAP": "El rango se traslapa con otro rango de la misma serie o con números ya emitidos.",
+    "PERIOD_OVERLAP": "El período se traslapa con otro período.",
+    "DELIVERY_IN_PROGRESS": "La entrega del webhook se está intentando en este momento.",
+    "IDEMPOTENCY_KEY_REUSED": "La Idempotency-Key ya se usó para otra solicitud.",
+    "RATE_LIMIT_EXCEEDED":
+        "Demasiadas solicitudes o intentos fallidos de inicio de sesión; la cabecera Retry-After indica cuándo "
+        "reintentar.",
+    "INTERNAL_ERROR":
+        "Ocurrió un error interno; el identificador de la cabecera X-Request-Id permite encontrarlo en los registros.",
+    "EMAIL_NOT_SENT": "El servicio de correo no aceptó el mensaje.",
+    "EMAIL_REJECTED": "El servicio de correo rechazó el mensaje.",
+    "SERVICE_UNAVAILABLE": "Un servicio del que depende la API no está disponible; intente más tarde.",
+    "CONCURRENT_UPDATE": "La operación chocó repetidamente con cambios simultáneos; intente de nuevo.",
+    "EMAIL_SERVICE_BUSY": "El servicio de correo está limitando los envíos; intente más tarde.",
+    "PAYMENT_DEFERRED": "El pago de la pasarela aún no se puede registrar; la pasarela lo reintentará.",
+}
+
+KINDS: dict[str, str] = {
+    "no_such_attribute": "el objeto no tiene el atributo '{attribute}'",
+    "json_invalid": "JSON no válido: {error}",
+    "json_type": "la entrada JSON debe ser texto o bytes",
+    "needs_python_object": "no se puede verificar `{method_name}` al validar desde JSON",
+    "recursion_loop": "error de recursión: referencia cíclica",
+    "recursion_depth_exceeded": "error de recursión: se superó la profundidad máxima de validación",
+    "missing": "obligatorio",
+    "frozen_field": "el campo no se puede modificar",
+    "frozen_instance": "la instancia no se puede modificar",
+    "extra_forbidden": "campo desconocido",
+    "invalid_key": "las claves deben ser texto",
+    "get_attribute_error": "error al obtener el atributo: {error}",
+    "model_type": "debe ser un objeto",
+    "model_attributes_type": "debe ser un objeto",
+    "dataclass_type": "debe ser un objeto o una instancia de {class_name}",
+    "dataclass_exact_type": "debe ser una instancia de {class_name}",
+    "named_tuple_type": "debe ser una tupla, lista, objeto o instancia de {class_name}",
+    "default_factory_not_called": "no se calculó el valor predeterminado porque hubo otro error de validación",
+    "none_required": "debe ser null",
+    "greater_than": "debe ser mayor que {gt}",
+    "greater_than_equal": "debe ser mayor o igual que {ge}",
+    "less_than": "debe ser menor que {lt}",
+    "less_than_equal": "debe ser menor o igual que {le}",
+    "multiple_of": "debe ser múltiplo de {multiple_of}",
+    "finite_number": "debe ser un número finito",
+    "too_short": "debe tener al menos {min_length} elemento(s), no {actual_length}",
+    "too_long": "debe tener como máximo {max_length} elemento(s), no {actual_length}",
+    "iterable_type": "debe ser una lista",
+    "iteration_error": "error al recorrer los elementos: {error}",
+    "string_type": "debe ser texto",
+    "string_unicode": "debe ser texto Unicode válido",
+    "string_too_short": "debe tener al menos {min_length} carácter(es)",
+    "string_too_long": "debe tener como máximo {max_length} carácter(es)",
+    "string_pattern_mismatch": "debe cumplir el formato '{pattern}'",
+    "string_not_ascii": "solo debe contener caracteres ASCII",
+    "enum": "debe ser uno de: {expected}",
+    "dict_type": "debe ser un objeto",
+    "frozen_dict_type": "debe ser un objeto",
+    "ordered_dict_type": "debe ser un objeto",
+    "counter_type": "debe ser un objeto",
+    "mapping_type": "debe ser un objeto: {error}",
+    "list_type": "debe ser una lista",
+    "deque_type": "debe ser una lista",
+    "tuple_type": "debe ser una lista",
+    "set_type": "debe ser un conjunto",
+    "set_item_not_hashable": "los elementos del conjunto deben ser valores simples",
+    "bool_type": "debe ser verdadero o falso (true o false)",
+    "bool_parsing": "debe ser verdadero o falso (true o false); no se pudo interpretar el valor",
+    "int_type": "debe ser un número entero",
+    "int_parsing": "debe ser un número entero; el texto no se pudo interpretar como entero",
+    "int_parsing_size": "el número entero es demasiado grande",
+    "int_from_float": "debe ser un número entero, sin decimales",
+    "float_type": "debe ser un número",
+    "float_parsing": "debe ser un número; el texto no se pudo interpretar como número",
+    "bytes_type": "debe ser una secuencia de bytes",
+    "bytes_too_short": "debe tener al menos {min_length} byte(s)",
+    "bytes_too_long": "debe tener como máximo {max_length} byte(s)",
+    "bytes_invalid_encoding": "debe ser {encoding} válido: {encoding_error}",
+    "value_error": "valor no válido",
+    "assertion_error": "valor no válido",
+    "literal_error": "debe ser uno de: {expected}",
+    "missing_sentinel_error": "debe ser el centinela 'MISSING'",
+    "ellipsis_error": "debe ser el literal 'Ellipsis'",
+    "date_type": "debe ser una fecha válida",
+    "date_parsing": "debe ser una fecha válida con el formato AAAA-MM-DD",
+    "date_from_datetime_parsing": "debe ser una fecha o una fecha y hora válida",
+    "date_from_datetime_inexact": "una fecha y hora enviada como fecha debe tener la hora en cero",
+    "date_past": "debe ser una fecha pasada",
+    "date_future": "debe ser una fecha futura",
+    "time_type": "debe ser una hora válida",
+    "time_parsing": "debe ser una hora con formato válido",
+    "datetime_type": "debe ser una fecha y hora válida",
+    "datetime_parsing": "debe ser una fecha y hora válida",
+    "datetime_object_invalid": "fecha y hora no válida: {error}",
+    "datetime_from_date_parsing": "debe ser una fecha y hora o una fecha válida",
+    "datetime_past": "debe estar en el pasado",
+    "datetime_future": "debe estar en el futuro",
+    "timezone_naive": "no debe incluir zona horaria",
+    "timezone_aware": "debe incluir la zona horaria",
+    "timezone_offset": "se requiere la diferencia horaria {tz_expected}, no {tz_actual}",
+    "time_delta_type": "debe ser una duración válida",
+    "time_delta_parsing": "debe ser una duración válida",
+    "frozen_set_type": "debe ser un conjunto",
+    "is_instance_of": "debe ser una instancia de {class}",
+    "is_subclass_of": "debe ser una subclase de {class}",
+    "callable_type": "debe ser invocable",
+    "union_tag_invalid":
+        "la etiqueta '{tag}' de {discriminator} no coincide con ninguna de las esperadas: {expected_tags}",
+    "union_tag_not_found": "no se pudo obtener la etiqueta con el discriminador {discriminator}",
+    "arguments_type": "los argumentos deben ser una tupla, una lista o un objeto",
+    "missing_argument": "falta un argumento obligatorio",
+    "unexpected_keyword_argument": "argumento con nombre inesperado",
+    "missing_keyword_only_argument": "falta un argumento con nombre obligatorio",
+    "unexpected_positional_argument": "argumento posicional inesperado",
+    "missing_positional_only_argument": "falta un argumento posicional obligatorio",
+    "multiple_argument_values": "se recibieron varios valores para el argumento",
+    "url_type": "debe ser una URL",
+    "url_parsing": "debe ser una URL válida",
+    "url_syntax_violation": "la URL no cumple las reglas estrictas de sintaxis",
+    "url_too_long": "la URL debe tener como máximo {max_length} carácter(es)",
+    "url_scheme": "el esquema de la URL debe ser {expected_schemes}",
+    "uuid_type": "debe ser un UUID",
+    "uuid_parsing": "debe ser un UUID válido",
+    "uuid_version": "se esperaba un UUID de la versión {expected_version}",
+    "decimal_type": "debe ser un número decimal",
+    "decimal_parsing": "debe ser un número decimal válido",
+    "decimal_max_digits": "debe tener como máximo {max_digits} dígito(s) en total",
+    "decimal_max_places": "debe tener como máximo {decimal_places} decimal(es)",
+    "decimal_whole_digits": "debe tener como máximo {whole_digits} dígito(s) antes del punto decimal",
+    "fraction_type": "debe ser un número entero, decimal, texto o fracción",
+    "fraction_parsing": "no es una fracción válida",
+    "complex_type": "debe ser un número complejo válido",
+    "complex_str_parsing": "debe ser un número complejo válido en texto",
+}
+
+# the service's own phrases: first the messages, then the field problems (a detail's message)
+PHRASES: dict[str, str] = {
+    "A cancelled document takes no advance.": "Un documento anulado no recibe anticipos.",
+    "A cash document is paid once, for its whole total.":
+        "Un documento de contado se paga una sola vez, por su total completo.",
+    "A cash document takes its whole pending from the advance, or one payment.":
+        "Un documento de contado toma todo su saldo pendiente del anticipo, o se paga en un solo pago.",
+    "A company keeps at least one active owner: make someone else an owner before demoting, deactivating or removing "
+    "this one.":
+        "Una empresa conserva al menos un propietario activo: haga propietario a otro usuario antes de cambiarle el "
+        "rol, desactivar o quitar a este.",
+    "A date of this operation in {} falls in a closed accounting period or fiscal year.":
+        "Una fecha de esta operación en {0} cae en un período contable o ejercicio fiscal cerrado.",
+    "A mutating request needs an Origin or Referer header (or an API key).":
+        "Una solicitud que modifica datos necesita la cabecera Origin o Referer (o una clave API).",
+    "A record would exceed DynamoDB's 400 KB item size; shorten it or split it.":
+        "Un registro superaría el tamaño máximo de 400 KB de DynamoDB; acórtelo o divídalo.",
+    "A user with this e-mail already exists.": "Ya existe un usuario con este correo electrónico.",
+    "API key not found.": "No se encontró la clave API.",
+    "API keys cannot be managed with an API key; use the web app.":
+        "Las claves API no se pueden administrar con una clave API; use la aplicación web.",
+    "Account not found.": "No se encontró la cuenta.",
+    "Account {} is inactive: the closing entry posts to it. Activate it to close the year.":
+        "La cuenta {0} está inactiva y la partida de cierre se registra en ella. Actívela para cerrar el ejercicio.",
+    "Accounting period not found.": "No se encontró el período contable.",
+    "Advances are taken in the company's currency; this {} is in {}: invoice it and pay the invoice.":
+        "Los anticipos se reciben en la moneda de la empresa; este documento ({0}) está en {1}: facture el documento "
+        "y pague la factura.",
+    "Advances on this {} may not exceed its total {}; {} is left.":
+        "Los anticipos de este documento ({0}) no pueden superar su total de {1}; quedan {2}.",
+    "An API key has the form KEY_ID:SECRET.": "Una clave API tiene la forma KEY_ID:SECRET.",
+    "An El Salvador DTE is sent to the tax authority with the company's API password: set it first (PUT "
+    "/companies/{id}/dte-authority-credentials).":
+        "Un DTE de El Salvador se transmite a Hacienda con la contraseña de API de la empresa: configúrela primero "
+        "(PUT /companies/{id}/dte-authority-credentials).",
+    "An El Salvador DTE is signed with the company's key: upload it first (PUT /companies/{id}/dte-signing-key).":
+        "Un DTE de El Salvador se firma con la clave de la empresa: súbala primero (PUT "
+        "/companies/{id}/dte-signing-key).",
+    "An El Salvador electronic tax document (DTE) is invalidated at the tax authority, not cancelled here: once "
+    "accepted, POST /documents/{id}/invalidate.":
+        "Un documento tributario electrónico (DTE) de El Salvador no se anula aquí, se invalida ante Hacienda: una "
+        "vez aceptado, use POST /documents/{id}/invalidate.",
+    "An El Salvador electronic tax document (DTE) is not unconfirmed: once accepted, invalidate it (POST "
+    "/documents/{id}/invalidate).":
+        "Un documento tributario electrónico (DTE) de El Salvador no vuelve a borrador: una vez aceptado, invalídelo "
+        "(POST /documents/{id}/invalidate).",
+    "An automatic entry is reversed by cancelling what created it (its document or payment).":
+        "Una partida automática se revierte anulando lo que la originó (su documento o pago).",
+    "An earlier year's revenue and expenses were never closed: close that year before {}.":
+        "Los ingresos y gastos de un ejercicio anterior nunca se cerraron: cierre ese ejercicio antes de {0}.",
+    "An entry posts at most {} records (one per line and two per account); split it into several entries.":
+        "Una partida registra como máximo {0} registros (uno por línea y dos por cuenta); divídala en varias partidas.",
+    "An internal error occurred.": "Ocurrió un error interno.",
+    "Another account already uses the code {}.": "Otra cuenta ya usa el código {0}.",
+    "Another branch already uses the establishment code {}.": "Otra sucursal ya usa el código de establecimiento {0}.",
+    "Another product already uses the code {}.": "Otro producto ya usa el código {0}.",
+    "Another request is invalidating this document; send it again.":
+        "Otra solicitud está invalidando este documento; envíe su solicitud de nuevo.",
+    "Authentication required: send the accessToken cookie or an API key.":
+        "Se requiere autenticación: envíe la cookie accessToken o una clave API.",
+    "Bank account not found.": "No se encontró la cuenta bancaria.",
+    "Business partners use this payment condition; give them another one first.":
+        "Hay clientes o proveedores que usan esta condición de pago; asígneles otra primero.",
+    "Company not found.": "No se encontró la empresa.",
+    "Credit notes correct this document; cancel them first.":
+        "Hay notas de crédito que corrigen este documento; anúlelas primero.",
+    "DELETE is not available with an API key; use the web app, or the cancel and reverse operations.":
+        "DELETE no está disponible con una clave API; use la aplicación web, o las operaciones de anulación y "
+        "reversión.",
+    "Debits ({}) and credits ({}) differ by {}.": "El debe ({0}) y el haber ({1}) difieren en {2}.",
+    'Documents can only be sent by e-mail (sendFrom "{}"), not "{}".':
+        'Los documentos solo se pueden enviar por correo electrónico (sendFrom "{0}"), no por "{1}".',
+    "Documents of type {} ({}) cannot be cancelled once confirmed; only credit and debit notes (06, 07, 105, 106) and "
+    "imports (104) can (any draft can).":
+        "Los documentos de tipo {0} ({1}) no se pueden anular una vez confirmados; solo se pueden anular las notas de "
+        "crédito y de débito (06, 07, 105, 106) y las importaciones (104) (y cualquier borrador).",
+    "Delivery not found.": "No se encontró la entrega.",
+    "Document not found.": "No se encontró el documento.",
+    "E-mail or password is wrong.": "El correo electrónico o la contraseña son incorrectos.",
+    "Invoices already took {} of this document's advances; cancel those applications first.":
+        "Las facturas ya aplicaron {0} de los anticipos de este documento; anule primero esas aplicaciones.",
+    "Journal entry not found.": "No se encontró la partida.",
+    "Method not allowed on this path.": "Método no permitido en esta ruta.",
+    "No account determination rule applies.": "No aplica ninguna regla de determinación de cuentas.",
+    "No account determination rule for operation {}{}.":
+        "No hay regla de determinación de cuentas para la operación {0}{1}.",
+    "No active CAI range for document type {} at this branch.":
+        "No hay un rango CAI activo para el tipo de documento {0} en esta sucursal.",
+    "No fiscal year {}: years run from {} to {}.":
+        "No existe el ejercicio fiscal {0}: los ejercicios van de {1} a {2}.",
+    "No such file in the console.": "Ese archivo no existe en la consola.",
+    "No {} with that id.": "No se encontró ese id como {0}.",
+    "Not enough stock of product {} in warehouse {}: {} on hand, {} needed.":
+        "No hay existencias suficientes del producto {0} en la bodega {1}: hay {2} y se necesitan {3}.",
+    "Nothing is left to refund: the credit note was applied or refunded whole.":
+        "No queda nada por reembolsar: la nota de crédito ya se aplicó o se reembolsó por completo.",
+    "Nothing to apply: no advance is available on the source document.":
+        "No hay nada que aplicar: el documento de origen no tiene anticipo disponible.",
+    "Nothing to apply: the document is paid.": "No hay nada que aplicar: el documento ya está pagado.",
+    "Numbers up to {} of type {} were already issued without a CAI range; start the range after them.":
+        "Ya se emitieron números hasta el {0} del tipo {1} sin rango CAI; inicie el rango después de ellos.",
+    "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one is {}, "
+    "its DTE {}.":
+        "Solo se puede invalidar un documento confirmado de El Salvador cuyo DTE haya aceptado Hacienda; este está en "
+        "estado {0} y su DTE en estado {1}.",
+    "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one is {}.":
+        "Solo se puede invalidar un documento confirmado de El Salvador cuyo DTE haya aceptado Hacienda; este está en "
+        "estado {0}.",
+    "Only a credit note (06, 105) is refunded, not type {} ({}).":
+        "Solo se reembolsa una nota de crédito (06, 105), no el tipo {0} ({1}).",
+    "Only a draft can be deleted; cancel or credit a confirmed document.":
+        "Solo se puede eliminar un borrador; un documento confirmado se anula o se corrige con una nota de crédito.",
+    "Only a draft can be edited; this document is {}.":
+        "Solo se puede editar un borrador; este documento está en estado {0}.",
+    "Only a draft can be posted; this entry is {}.":
+        "Solo se puede contabilizar una partida en borrador; esta partida está en estado {0}.",
+    "Only a draft document can be edited.": "Solo se puede editar un documento en borrador.",
+    "Only a draft reconciliation can be {}; this one is {}.":
+        "Solo una conciliación en borrador admite esta acción ({0}); esta está en estado {1}.",
+    "Only a pending payment can be confirmed; this one is {}.":
+        "Solo se puede confirmar un pago pendiente; este está en estado {0}.",
+    "Only a posted entry can be reversed; this entry is {}.":
+        "Solo se puede revertir una partida contabilizada; esta partida está en estado {0}.",
+    "Only a {} document can be {}; this one is {}.":
+        "Solo un documento en estado {0} admite esta acción ({1}); este está en estado {2}.",
+    "Only an owner can change, deactivate or remove an owner.":
+        "Solo un propietario puede cambiar, desactivar o quitar a otro propietario.",
+    "Only an owner can make someone an owner.": "Solo un propietario puede hacer propietario a otro usuario.",
+    "Only owners and administrators can create API keys: a key acts with their authority.":
+        "Solo los propietarios y administradores pueden crear claves API: una clave actúa con la autoridad de quien "
+        "la crea.",
+    "Only purchase invoices (103) can be unconfirmed, not type {}.":
+        "Solo las facturas de compra (103) pueden volver a borrador, no el tipo {0}.",
+    "Only quotes, orders and deliveries (100, 101, 102, 112) take advances, not type {} ({}).":
+        "Solo las cotizaciones, pedidos, órdenes de compra y entregas (100, 101, 102, 112) reciben anticipos, no el "
+        "tipo {0} ({1}).",
+    "Only {} of advance is available on document {}.": "Solo hay {0} de anticipo disponible en el documento {1}.",
+    "Payment link not found.": "No se encontró el enlace de cobro.",
+    "Payment links of this gateway may still be paid or notified; deactivate it instead.":
+        "Los enlaces de cobro de esta pasarela aún pueden pagarse o notificarse; desactívela en lugar de eliminarla.",
+    "Payment not found.": "No se encontró el pago.",
+    "Reconciliation not found.": "No se encontró la conciliación.",
+    "Report template {} ({}) prints a {}, not a {}.":
+        "La plantilla de informe {0} ({1}) imprime registros de tipo {2}, no {3}.",
+    "Resource not found.": "No se encontró el recurso.",
+    "Send the body as application/json.": "Envíe el cuerpo como application/json.",
+    "The API key has expired.": "La clave API venció.",
+    "The API key is invalid or has been revoked.": "La clave API no es válida o fue revocada.",
+    "The API key is not bound to an active owner or administrator of its company.":
+        "La clave API no está vinculada a un propietario o administrador activo de su empresa.",
+    "The Authorization header must be `Bearer KEY_ID:SECRET`.":
+        "La cabecera Authorization debe ser `Bearer KEY_ID:SECRET`.",
+    "The CAI range has no numbers left.": "El rango CAI ya no tiene números disponibles.",
+    "The CAI range's issue deadline has passed.": "Ya pasó la fecha límite de emisión del rango CAI.",
+    "The account has postings: its type can no longer change and it cannot be deleted.":
+        "La cuenta tiene movimientos contabilizados: su tipo ya no puede cambiar y no se puede eliminar.",
+    "The account has sub-accounts: {}.": "La cuenta tiene subcuentas: {0}.",
+    "The account has transactions or reconciliations; deactivate it instead.":
+        "La cuenta tiene movimientos o conciliaciones; desactívela en lugar de eliminarla.",
+    "The account is used by determination rules or bank accounts: {}.":
+        "La cuenta está en uso en reglas de determinación o en cuentas bancarias: {0}.",
+    "The adjustment would change more than {} records in one transaction; split its lines into several adjustments (a "
+    "count line that matches the stock writes nothing).":
+        "El ajuste modificaría más de {0} registros en una sola transacción; divida sus líneas en varios ajustes (una "
+        "línea de conteo igual a la existencia no registra nada).",
+    "The amount {} exceeds the pending total {}.": "El monto {0} supera el saldo pendiente de {1}.",
+    "The cleared balance {} differs from the statement balance {} by {}.":
+        "El saldo conciliado calculado, {0}, difiere del saldo según el banco, {1}, en {2}.",
+    "The company's DTE signing key is gone: upload it again.":
+        "La clave de firma de DTE de la empresa ya no está disponible: súbala de nuevo.",
+    "The company's tax authority credentials are gone: set them again.":
+        "Las credenciales de Hacienda de la empresa ya no están disponibles: configúrelas de nuevo.",
+    "The credentials could not be validated right now; retry.":
+        "Las credenciales no se pudieron validar en este momento; intente de nuevo.",
+    "The current password is wrong.": "La contraseña actual es incorrecta.",
+    "The customer has documents {} days overdue; at most {} are tolerated.":
+        "El cliente tiene documentos con {0} días de mora; se toleran como máximo {1}.",
+    "The database is throttling this company's requests; retry in a moment.":
+        "La base de datos está limitando las solicitudes de esta empresa; intente de nuevo en un momento.",
+    "The date falls in a closed accounting period.": "La fecha cae en un período contable cerrado.",
+    "The delivery changed meanwhile; try again.": "La entrega cambió mientras tanto; intente de nuevo.",
+    "The delivery is still being attempted; redeliver it once it has finished.":
+        "La entrega todavía se está intentando; reenvíela cuando haya terminado.",
+    "The document cannot be collected: {}.": "El documento no se puede cobrar: {0}.",
+    "The document has payments or applications; cancel them first.":
+        "El documento tiene pagos o aplicaciones; anúlelos primero.",
+    "The document holds advances of {}; cancel those payments first.":
+        "El documento tiene anticipos por {0}; anule primero esos pagos.",
+    "The document holds advances of {}; its {} cannot change.":
+        "El documento tiene anticipos por {0}; su campo {1} no puede cambiar.",
+    "The document's effects (stock items, movements and journal postings) would exceed {} records in one transaction; "
+    "split it into several documents.":
+        "Los efectos del documento (existencias, movimientos y líneas de partida) superarían {0} registros en una "
+        "sola transacción; divídalo en varios documentos.",
+    "The draft has payments on record (cancelled ones too); cancel it instead.":
+        "El borrador tiene pagos registrados (incluso anulados); cancélelo en lugar de eliminarlo.",
+    "The e-mail service did not accept the message; nothing was sent.":
+        "El servicio de correo no aceptó el mensaje; no se envió nada.",
+    "The e-mail service is busy; nothing was sent. Retry shortly.":
+        "El servicio de correo está ocupado; no se envió nada. Intente de nuevo en breve.",
+    "The e-mail service refused the recipient address; nothing was sent.":
+        "El servicio de correo rechazó la dirección del destinatario; no se envió nada.",
+    "The e-mail service rejected the message (is the sender address verified?); nothing was sent.":
+        "El servicio de correo rechazó el mensaje (¿está verificada la dirección del remitente?); no se envió nada.",
+    "The fiscal year {} is {}: reopen it first.": "El ejercicio fiscal {0} está en estado {1}: reábralo primero.",
+    "The fiscal year {} is {}; only a closed year is reopened.":
+        "El ejercicio fiscal {0} está en estado {1}; solo se reabre un ejercicio cerrado.",
+    "The fiscal year {} is {}; only an open year is closed.":
+        "El ejercicio fiscal {0} está en estado {1}; solo se cierra un ejercicio abierto.",
+    "The gateway's payment method is deleted or inactive.":
+        "El método de pago de la pasarela fue eliminado o está inactivo.",
+    "The notification's signature does not match.": "La firma de la notificación no coincide.",
+    "The operation would change more than 100 records in one transaction.":
+        "La operación modificaría más de 100 registros en una sola transacción.",
+    "The payment cannot be registered yet ({}: {}); send it again later.":
+        "El pago aún no se puede registrar ({0}: {1}); envíelo de nuevo más tarde.",
+    "The payment gateway is inactive.": "La pasarela de pago está inactiva.",
+    "The payment is already cancelled.": "El pago ya está anulado.",
+    "The payment is in {}, the link in {}.": "El pago está en {0} y el enlace de cobro en {1}.",
+    "The payment link expired at {}, before the payment.": "El enlace de cobro venció el {0}, antes del pago.",
+    "The payment method is inactive.": "El método de pago está inactivo.",
+    "The payment of {} is more than the {} the link still asks for.":
+        "El pago de {0} supera los {1} que el enlace de cobro aún pide.",
+    "The period is already {}.": "El período ya está en estado {0}.",
+    "The period overlaps period {} ({} to {}).": "El período se traslapa con el período {0} ({1} a {2}).",
+    "The range overlaps CAI range {} ({}-{}) of the same branch, emission point and type.":
+        "El rango se traslapa con el rango CAI {0} ({1}-{2}) de la misma sucursal, punto de emisión y tipo.",
+    "The request body is larger than {} KB.": "El cuerpo de la solicitud supera los {0} KB.",
+    "The request body is not valid JSON.": "El cuerpo de la solicitud no es JSON válido.",
+    "The request could not be processed.": "No se pudo procesar la solicitud.",
+    "The request is invalid.": "La solicitud no es válida.",
+    "The request names another company than the one of your credentials.":
+        "La solicitud indica una empresa distinta de la de sus credenciales.",
+    "The request's Origin is not allowed.": "El Origin de la solicitud no está permitido.",
+    "The resource changed; reload it and retry.": "El recurso cambió; vuelva a cargarlo e intente de nuevo.",
+    "The resource was changed by someone else; reload it and send the current version.":
+        "Otra persona modificó el recurso; vuelva a cargarlo y envíe la versión actual.",
+    "The service is busy; retry shortly.": "El servicio está ocupado; intente de nuevo en breve.",
+    "The session has ended; log in again.": "La sesión terminó; inicie sesión de nuevo.",
+    "The session is invalid or has expired; log in again.": "La sesión no es válida o venció; inicie sesión de nuevo.",
+    "The signature's timestamp is more than {} seconds away from now: a replay, or a clock far off.":
+        "La marca de tiempo de la firma difiere en más de {0} segundos de la hora actual: es una repetición o un "
+        "reloj muy desfasado.",
+    "The sum of debits must equal the sum of credits.": "El total del debe tiene que ser igual al total del haber.",
+    "The tax authority did not answer; nothing was invalidated. Send it again.":
+        "Hacienda no respondió; no se invalidó nada. Envíelo de nuevo.",
+    "The tax authority refused the invalidation.": "Hacienda rechazó la invalidación.",
+    "The tax authority's format refuses this document: {}: {}":
+        "El formato de Hacienda rechaza este documento: {0}: {1}",
+    "The tax authority's format refuses this invalidation: {}: {}":
+        "El formato de Hacienda rechaza esta invalidación: {0}: {1}",
+    "The transfer would change more than {} records in one transaction; split its lines into several transfers.":
+        "El traslado modificaría más de {0} registros en una sola transacción; divida sus líneas en varios traslados.",
+    "The user has not accepted the invitation yet: resend it or remove the user.":
+        "El usuario aún no ha aceptado la invitación: reenvíela o quite al usuario.",
+    "The webhook is inactive; activate it first.": "El webhook está inactivo; actívelo primero.",
+    "The {} header is required.": "La cabecera {0} es obligatoria.",
+    "The {} header must be t=<unix seconds>,v1=<hex>.":
+        "La cabecera {0} debe tener la forma t=<segundos unix>,v1=<hex>.",
+    "The {} must be a JSON object.": "La sección {0} de la solicitud debe ser un objeto JSON.",
+    "There is no report template {}; GET /report-templates lists them.":
+        "No existe la plantilla de informe {0}; GET /report-templates las lista.",
+    "This Idempotency-Key was already used with a different request.":
+        "Esta Idempotency-Key ya se usó con una solicitud diferente.",
+    "This company has no DTE signing key.": "Esta empresa no tiene clave de firma de DTE.",
+    "This company has no tax authority credentials.": "Esta empresa no tiene credenciales de Hacienda.",
+    "This invitation can no longer be used: it was already accepted, replaced by a newer invitation or withdrawn.":
+        "Esta invitación ya no se puede usar: ya fue aceptada, reemplazada por una invitación más reciente o retirada.",
+    "This invitation has expired; ask for a new one.": "Esta invitación venció; solicite una nueva.",
+    "This invitation link is not valid; check that it was copied whole.":
+        "Este enlace de invitación no es válido; verifique que se haya copiado completo.",
+    "This operation is only available in the web app.": "Esta operación solo está disponible en la aplicación web.",
+    "This route answers {}: send the header Accept: {}.": "Esta ruta responde {0}: envíe la cabecera Accept: {1}.",
+    "This user has already accepted the invitation.": "Este usuario ya aceptó la invitación.",
+    "This user is already a member of the company.": "Este usuario ya es miembro de la empresa.",
+    "Too many concurrent changes to the same records; retry.":
+        "Demasiados cambios simultáneos en los mismos registros; intente de nuevo.",
+    "Too many failed logins for {}; retry later.":
+        "Demasiados intentos fallidos de inicio de sesión para {0}; intente más tarde.",
+    "Too many requests for this API key; retry later.": "Demasiadas solicitudes con esta clave API; intente más tarde.",
+    "User not found.": "No se encontró el usuario.",
+    "Webhook not found.": "No se encontró el webhook.",
+    "You already have an account: type its current password to accept the invitation.":
+        "Usted ya tiene una cuenta: escriba su contraseña actual para aceptar la invitación.",
+    "You do not have permission to do this.": "No tiene permiso para realizar esta acción.",
+    "Your role ({}) may not do this.": "Su rol ({0}) no permite esta acción.",
+    "{} (the company's country is {}).": "{0} (el país de la empresa es {1}).",
+    "{} cannot change once the account has transactions.":
+        "{0} no puede cambiar una vez que la cuenta tiene movimientos.",
+    "{} not found.": "No se encontró el registro ({0}).",
+    "{}-{} falls in a closed accounting period or fiscal year.":
+        "{0}-{1} cae en un período contable o ejercicio fiscal cerrado.",
+    "{}: the transaction is already reconciled.": "{0}: el movimiento ya está conciliado.",
+    "{}: {}": "{0}: {1}",
+    "1 to 255 visible ASCII characters": "de 1 a 255 caracteres ASCII visibles",
+    "Unix time in seconds": "tiempo Unix en segundos",
+    "a book spans at most {} days (books are monthly)":
+        "un libro abarca como máximo {0} días (los libros son mensuales)",
+    "a cash condition has no credit days": "una condición de contado no tiene días de crédito",
+    "a credit condition needs at least 1 credit day": "una condición de crédito necesita al menos 1 día de crédito",
+    "a credit note is refunded in money: send paymentMethodId":
+        "una nota de crédito se reembolsa en dinero: envíe paymentMethodId",
+    'a decimal string with at most 2 decimals, e.g. "12.34"':
+        'un número decimal en texto con 2 decimales como máximo, p. ej. "12.34"',
+    "a line carries either a debit or a credit, greater than zero":
+        "cada línea lleva un monto al debe o al haber, mayor que cero",
+    "a line {} carries no tax: taxRate 0": "una línea con tratamiento {0} no lleva impuesto: taxRate 0",
+    "a period spans at most {} calendar years": "un período abarca como máximo {0} años calendario",
+    "a public key: send the private key": "es una clave pública: envíe la clave privada",
+    "a purchase from a supplier without an NRC is a factura de sujeto excluido, which carries no IVA: set the lines' "
+    "taxRate to 0, or the supplier's nrc":
+        "una compra a un proveedor sin NRC es una factura de sujeto excluido, que no lleva IVA: ponga en 0 el taxRate "
+        "de las líneas, o registre el nrc del proveedor",
+    "a reversal cannot be dated before the entry ({})":
+        "una reversión no puede tener fecha anterior a la partida ({0})",
+    "a search is paged by page, not by cursor": "una búsqueda se pagina con page, no con cursor",
+    "a sub-account has its parent's type ({})": "una subcuenta tiene el tipo de su cuenta madre ({0})",
+    "a taxed line needs a taxRate above 0": "una línea gravada necesita un taxRate mayor que 0",
+    "a withholding certificate carries no tax: its lines are the amounts withheld":
+        "un comprobante de retención no lleva impuesto: sus líneas son los montos retenidos",
+    "a withholding on {} is with a {}; this partner is a {}":
+        "una retención sobre {0} corresponde al tipo {1}; este cliente o proveedor es de tipo {2}",
+    "a {} document needs a {}; this partner is a {}":
+        "un documento de {0} requiere el tipo {1}; este cliente o proveedor es de tipo {2}",
+    "account {} is inactive": "la cuenta {0} está inactiva",
+    "already a member of this company": "ya es miembro de esta empresa",
+    "already reconciled": "ya está conciliado",
+    "already reconciled by reconciliation {}": "ya está conciliado en la conciliación {0}",
+    "already registered": "ya está registrado",
+    "already used by another account": "ya lo usa otra cuenta",
+    "already used by another branch": "ya lo usa otra sucursal",
+    "already used by another product": "ya lo usa otro producto",
+    "an El Salvador DTE is dated the day it is issued: {}, not {}":
+        "un DTE de El Salvador lleva la fecha del día en que se emite: {0}, no {1}",
+    "an ISO 8601 timestamp with its time zone": "una fecha y hora ISO 8601 con su zona horaria",
+    "an account cannot be placed under itself or its sub-accounts":
+        "una cuenta no puede colocarse bajo sí misma ni bajo sus subcuentas",
+    "an advance is money: send paymentMethodId": "un anticipo es dinero: envíe paymentMethodId",
+    "an integer number of cents": "un número entero de centavos",
+    "an opening stock only adds: {} are already on hand": "un inventario inicial solo agrega: ya hay {0} en existencia",
+    "at least one debit line and one credit line": "al menos una línea al debe y una al haber",
+    "at most 0": "como máximo 0",
+    "at most 2 decimal places": "como máximo 2 decimales",
+    "at most {}": "como máximo {0}",
+    "at most {} transactions per reconciliation": "como máximo {0} movimientos por conciliación",
+    "automatic capture applies to types 103, 105 and 106": "la captura automática aplica a los tipos 103, 105 y 106",
+    "both accounts must have the same currency": "ambas cuentas deben tener la misma moneda",
+    "credit limit exceeded": "límite de crédito excedido",
+    "credit notes may not exceed their document's total {} (already credited: {})":
+        "las notas de crédito no pueden superar el total de su documento, {0} (ya acreditado: {1})",
+    "damage only takes away: {} are on hand": "mermas y daños solo quitan existencias: hay {0} en existencia",
+    "debits {} != credits {}": "debe {0} != haber {1}",
+    "falls in a closed accounting period or fiscal year": "cae en un período contable o ejercicio fiscal cerrado",
+    "finds more than {}: type more of the number or the name":
+        "encuentra más de {0}: escriba más del número o del nombre",
+    "inactive": "inactivo",
+    "insufficient stock": "existencias insuficientes",
+    "invalid or expired cursor": "cursor no válido o vencido",
+    "is a control account behind {}: only documents, payments, adjustments and opening balances move it":
+        "es una cuenta de control de {0}: solo la mueven los documentos, pagos, ajustes y saldos iniciales",
+    "its bank account is in {}, the document in {}": "su cuenta bancaria está en {0} y el documento en {1}",
+    "its payment method is inactive": "su método de pago está inactivo",
+    "must be 1 (or left out) for the company's own currency {}":
+        "debe ser 1 (u omitirse) para la moneda propia de la empresa, {0}",
+    "must be a JSON object": "debe ser un objeto JSON",
+    "must be a quote, order or delivery note (100, 101, 102, 112): only those take advances":
+        "debe ser una cotización, pedido, orden de compra o entrega (100, 101, 102, 112): solo esos reciben anticipos",
+    "must be above {}": "debe ser mayor que {0}",
+    "must be an active asset account": "debe ser una cuenta de activo que esté activa",
+    "must be greater than 0": "debe ser mayor que 0",
+    "must be greater than 0 and at most {}": "debe ser mayor que 0 y como máximo {0}",
+    "must be in the future": "debe ser una fecha futura",
+    "must be one of {} for a company in {}": "debe ser uno de {0} para una empresa de {1}",
+    "must be the resource's version number": "debe ser el número de versión del recurso",
+    "must be the source document's currency {}": "debe ser la moneda del documento de origen, {0}",
+    "must be {}": "debe ser {0}",
+    "must be {}, with no earlier payment": "debe ser {0}, sin pagos anteriores",
+    "must differ from fromAccountId": "debe ser distinta de fromAccountId",
+    "must differ from fromWarehouseId": "debe ser distinta de fromWarehouseId",
+    "must differ from the bank's own ledger account":
+        "debe ser distinta de la cuenta contable de la propia cuenta bancaria",
+    "must name an active payment method": "debe indicar un método de pago activo",
+    "must not be after endDate": "no debe ser posterior a endDate",
+    "must not be after its end date": "no debe ser posterior a su fecha final",
+    "must not be before startDate": "no debe ser anterior a startDate",
+    "must not be before the account's openingBalanceDate ({})":
+        "no debe ser anterior a la openingBalanceDate de la cuenta ({0})",
+    "must not be before the document date": "no debe ser anterior a la fecha del documento",
+    "must not be before the document's date {}": "no debe ser anterior a la fecha del documento, {0}",
+    "must not be before the payment's date {}": "no debe ser anterior a la fecha del pago, {0}",
+    "must not be before the statement date of the last completed reconciliation ({})":
+        "no debe ser anterior a la fecha del estado de cuenta de la última conciliación completada ({0})",
+    "must not be below rangeStart": "no debe ser menor que rangeStart",
+    "must not be negative": "no debe ser negativo",
+    "must not be zero": "no debe ser cero",
+    "must not exceed the line amount {}": "no debe superar el monto de la línea, {0}",
+    "no rule for {}{}": "no hay regla para {0}{1}",
+    "no such account": "la cuenta no existe",
+    "no such branch": "la sucursal no existe",
+    "no such business partner": "el cliente o proveedor no existe",
+    "no such document": "el documento no existe",
+    "no such payment condition": "la condición de pago no existe",
+    "no such payment gateway": "la pasarela de pago no existe",
+    "no such payment method": "el método de pago no existe",
+    "no such product": "el producto no existe",
+    "no such stocked product: it is a service or does not track inventory":
+        "no es un producto con existencias: es un servicio o no controla inventario",
+    "no such warehouse": "la bodega no existe",
+    "no such {}": "no existe ({0})",
+    "no usable CAI range for this branch and type": "no hay un rango CAI utilizable para esta sucursal y tipo",
+    "not a valid date or timestamp": "no es una fecha ni una fecha y hora válida",
+    "not an RSA private key in PEM": "no es una clave privada RSA en formato PEM",
+    "not the account's current password": "no es la contraseña actual de la cuenta",
+    "numbers up to {} were already issued": "ya se emitieron números hasta el {0}",
+    "one of {}": "uno de: {0}",
+    'only "{}" is supported': 'solo se admite "{0}"',
+    "only a withholding certificate (05) carries it, not a {}":
+        "solo lo lleva un comprobante de retención (05), no el tipo {0}",
+    "only purchase documents carry it, not a {}": "solo lo llevan los documentos de compra, no el tipo {0}",
+    "overdue beyond credit_block_days": "con mora mayor que credit_block_days",
+    "overlaps period {}": "se traslapa con el período {0}",
+    "overlaps range {}": "se traslapa con el rango {0}",
+    "page * limit may not exceed {}; use cursor to go deeper":
+        "page * limit no puede superar {0}; use cursor para avanzar más",
+    "refused by the e-mail service": "rechazado por el servicio de correo",
+    "required for a line without a product": "obligatorio en una línea sin producto",
+    "required for a partner that is both customer and supplier: receivable (the customer owes) or payable (the "
+    "company owes)":
+        "obligatorio para quien es cliente y proveedor a la vez: receivable (por cobrar: el cliente debe) o payable "
+        "(por pagar: la empresa debe)",
+    "required for an opening stock": "obligatorio para un inventario inicial",
+    "required: a 3-letter ISO 4217 code": "obligatorio: un código ISO 4217 de 3 letras",
+    "required: a refund is made by a payment method": "obligatorio: un reembolso se hace por un método de pago",
+    "required: a string of 1 to 200 characters": "obligatorio: un texto de 1 a 200 caracteres",
+    "required: a {} corrects a document of type {}": "obligatorio: el tipo {0} corrige un documento de tipo {1}",
+    "required: an El Salvador comprobante de retención names the purchase (103 or 11) the IVA was withheld from":
+        "obligatorio: un comprobante de retención de El Salvador indica la compra (103 u 11) de la que se retuvo el "
+        "IVA",
+    "required: an advance is paid by a payment method": "obligatorio: un anticipo se paga por un método de pago",
+    "required: an object": "obligatorio: un objeto",
+    "required: no exchange rate of {} on or before {}; send it, or record one with POST /exchange-rates":
+        "obligatorio: no hay tipo de cambio de {0} en o antes del {1}; envíelo, o registre uno con POST "
+        "/exchange-rates",
+    "required: send paymentMethodId, creditNoteId or withholdingDocumentId":
+        "obligatorio: envíe paymentMethodId, creditNoteId o withholdingDocumentId",
+    "required: the document has no source document": "obligatorio: el documento no tiene documento de origen",
+    "required: the document moves stock and the company has no default warehouse":
+        "obligatorio: el documento mueve existencias y la empresa no tiene bodega predeterminada",
+    "required: the product has no average cost yet": "obligatorio: el producto aún no tiene costo promedio",
+    "required: type 1 is replaced by another DTE": "obligatorio: el tipo 1 se reemplaza por otro DTE",
+    "send compareStartDate and compareEndDate together": "envíe compareStartDate y compareEndDate juntos",
+    "send only one of paymentMethodId, creditNoteId, withholdingDocumentId (got {})":
+        "envíe solo uno de paymentMethodId, creditNoteId, withholdingDocumentId (se recibieron: {0})",
+    "the account has transactions": "la cuenta tiene movimientos",
+    "the account is inactive": "la cuenta está inactiva",
+    "the address is not allowed ({})": "la dirección no está permitida ({0})",
+    "the authority's user is the company's NIT: set its taxId first":
+        "el usuario ante Hacienda es el NIT de la empresa: registre primero su taxId",
+    "the bank account is inactive": "la cuenta bancaria está inactiva",
+    "the business partner is inactive": "el cliente o proveedor está inactivo",
+    "the chart is at most {} levels deep": "el catálogo de cuentas tiene como máximo {0} niveles",
+    "the company's default {} stays active": "el registro predeterminado de la empresa ({0}) debe seguir activo",
+    "the document holds advances": "el documento tiene anticipos",
+    "the document total may not exceed {}": "el total del documento no puede superar {0}",
+    "the goods' value may not exceed {}": "el valor de la mercadería no puede superar {0}",
+    "the invitation is not accepted yet": "la invitación aún no ha sido aceptada",
+    "the key has {} bits; at least {}": "la clave tiene {0} bits; se requieren al menos {1}",
+    "the line amount may not exceed {}": "el monto de la línea no puede superar {0}",
+    "the name resolves to a {} address": "el nombre apunta a una dirección no permitida ({0})",
+    "the product is inactive": "el producto está inactivo",
+    "the product is on another line (lines[{}])": "el producto ya está en otra línea (lines[{0}])",
+    "the schedule would end before its first run": "la programación terminaría antes de su primera emisión",
+    "the schedule would end before its next run": "la programación terminaría antes de su próxima emisión",
+    "the total may not fall below the advances received ({})":
+        "el total no puede ser menor que los anticipos recibidos ({0})",
+    "the warehouse is inactive": "la bodega está inactiva",
+    "this partner is a {}: its opening balance is {}":
+        "este cliente o proveedor es de tipo {0}: su saldo inicial es {1}",
+    "visible ASCII characters only": "solo caracteres ASCII visibles",
+    "wrong password": "contraseña incorrecta",
+    "{} (statementBalance - clearedBalance); must be 0": "{0} (statementBalance - clearedBalance); debe ser 0",
+    "{} failed logins per {} s": "{0} intentos fallidos de inicio de sesión cada {1} s",
+    "{} is before the payment link was created ({}): no payment through it can be dated then":
+        "{0} es anterior a la creación del enlace de cobro ({1}): ningún pago por ese enlace puede tener esa fecha",
+    "{} is not a tax of {}": "{0} no es un impuesto de {1}",
+    "{} is the company's own currency: its rate is always 1":
+        "{0} es la moneda propia de la empresa: su tipo de cambio siempre es 1",
+    "{} requests per {} s": "{0} solicitudes cada {1} s",
+    "{} to 200 characters": "de {0} a 200 caracteres",
+}
