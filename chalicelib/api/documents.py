@@ -29,7 +29,7 @@ def list_documents(call: Call) -> Any:
 def get_document(call: Call) -> Any:
     from chalicelib.services import documents
 
-    return documents.view(documents.get_document(call.command.table, call.principal.company_id, call.ids["id"]))
+    return documents.shown_document(call.command.table, call.principal.company_id, call.ids["id"])
 
 
 @endpoint(blueprint, "POST", "/documents", summary="Create a document (confirmed unless `status: draft`)", tag=TAG,

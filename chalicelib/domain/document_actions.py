@@ -1,6 +1,12 @@
-"""What a document can do next, from what the document itself records: each action's refusal
-(the error its command answers) or None. The commands check these same functions and every
-document answers `allowedActions` from them, so no client copies the rules."""
+"""What a document can do next, from what the document itself records (and the company's
+currency): each action's refusal (the error its command answers) or None. The commands check
+these same functions and every document answers `allowedActions` from them, so no client copies
+the rules.
+
+Money on a document goes through one route (POST /payments/documents/{id}/payments), which does
+what the type takes: `pay` what an invoice or debit note owes, `refund` what a credit note leaves
+(06, 105), `advance` on a quote, order or delivery (100, 101, 102, 112). `applyAdvances` takes
+advances a quote or order holds onto a document that owes (POST .../apply-advances-from-source)."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -8,6 +14,8 @@ from typing import Any, Callable
 
 from chalicelib.domain import dte as dte_rules
 from chalicelib.domain.documents import (
+    ADVANCE_OPERATION,
+    CANCELLED,
     CONFIRMED,
     DRAFT,
     KINDS,
@@ -117,28 +125,86 @@ def _pay(document: dict[str, Any]) -> Refusal:
     return DocumentStateError(problem, code="DOCUMENT_NOT_PAYABLE") if problem else None
 
 
+def _refund(document: dict[str, Any]) -> Refusal:
+    """A credit note's rest (what no document it corrects took) back in money."""
+    kind = KINDS[document["type"]]
+    if kind.balance >= 0:
+        return DocumentStateError(f"Only a credit note (06, 105) is refunded, not type {kind.code} ({kind.name}).",
+                                  code="DOCUMENT_NOT_PAYABLE")
+    problem = payment_refusal(document, refundable=True)
+    if problem:
+        return DocumentStateError(problem, code="DOCUMENT_NOT_PAYABLE")
+    if Decimal(document.get("pending", 0)) <= 0:
+        return DocumentStateError("Nothing is left to refund: the credit note was applied or refunded whole.",
+                                  code="AMOUNT_EXCEEDS_PENDING",
+                                  details=[{"field": "amount", "message": "at most 0"}])
+    return None
+
+
+def _advance(document: dict[str, Any], company_currency: str) -> Refusal:
+    """Money on a quote, order or delivery before its invoice, in the company's currency, until
+    the advances reach its total (a draft takes them too)."""
+    kind = KINDS[document["type"]]
+    if kind.code not in ADVANCE_OPERATION:
+        return DocumentStateError(f"Only quotes, orders and deliveries (100, 101, 102, 112) take advances, not type "
+                                  f"{kind.code} ({kind.name}).", code="DOCUMENT_NOT_PAYABLE")
+    if document["status"] == CANCELLED:
+        return DocumentStateError("A cancelled document takes no advance.", code="DOCUMENT_NOT_PAYABLE")
+    if (document.get("currency") or company_currency) != company_currency:
+        return DocumentStateError(f"Advances are taken in the company's currency; this {kind.name.lower()} is in "
+                                  f"{document.get('currency')}: invoice it and pay the invoice.",
+                                  code="DOCUMENT_NOT_PAYABLE")
+    room = Decimal(document["total"]) - Decimal(document.get("advancesTotal", 0))
+    if room <= 0:
+        return DocumentStateError(f"Advances on this {kind.name.lower()} may not exceed its total {document['total']}; "
+                                  f"{max(room, Decimal(0))} is left.", code="AMOUNT_EXCEEDS_PENDING",
+                                  details=[{"field": "amount", "message": f"at most {max(room, Decimal(0))}"}])
+    return None
+
+
+def _apply_advances(document: dict[str, Any]) -> Refusal:
+    """A document that owes takes advances from a quote or order of its partner (its own source
+    unless the request names another): whether that one holds any is the command's to read."""
+    problem = payment_refusal(document)
+    if problem:
+        return DocumentStateError(problem, code="DOCUMENT_NOT_PAYABLE")
+    if Decimal(document.get("pending", 0)) <= 0:
+        return DocumentStateError("Nothing to apply: the document is paid.", code="AMOUNT_EXCEEDS_PENDING")
+    return None
+
+
 def _always(document: dict[str, Any]) -> Refusal:
     return None
 
 
-RULES: dict[str, Callable[[dict[str, Any]], Refusal]] = {
+# Each action's rule; `advance` also reads the company's currency.
+RULES: dict[str, Callable[..., Refusal]] = {
     "update": _update, "confirm": _confirm, "delete": _delete, "cancel": _cancel, "unconfirm": _unconfirm,
-    "invalidate": _invalidate, "pay": _pay, "print": _always, "send": _always,
+    "invalidate": _invalidate, "pay": _pay, "refund": _refund, "advance": _advance,
+    "applyAdvances": _apply_advances, "print": _always, "send": _always,
 }
+ACTIONS = tuple(RULES)
+_READS_CURRENCY = {"advance"}
 
 
-def refusal(action: str, document: dict[str, Any]) -> Refusal:
+def refusal(action: str, document: dict[str, Any], company_currency: str | None = None) -> Refusal:
+    if action in _READS_CURRENCY:
+        if company_currency is None:
+            raise ValueError(f"the rule of {action} reads the company's currency")
+        return RULES[action](document, company_currency)
     return RULES[action](document)
 
 
-def require(action: str, document: dict[str, Any]) -> None:
+def require(action: str, document: dict[str, Any], company_currency: str | None = None) -> None:
     """Raises the action's refusal: what its command checks, the rule `allowedActions` shows."""
-    refused = refusal(action, document)
+    refused = refusal(action, document, company_currency)
     if refused is not None:
         raise refused
 
 
-def allowed_actions(document: dict[str, Any]) -> list[str]:
-    """The actions whose refusal is None, in RULES' order. `delete` is also refused for a draft
-    with payments on record (read by the command), and every action by the caller's role."""
-    return [action for action, rule in RULES.items() if rule(document) is None]
+def allowed_actions(document: dict[str, Any], company_currency: str) -> list[str]:
+    """The actions whose refusal is None, in RULES' order. The commands also read what the
+    document does not record: `delete` is refused for a draft with payments on record,
+    `applyAdvances` when the quote or order holds no advance left, and every action by the
+    caller's role."""
+    return [action for action in RULES if refusal(action, document, company_currency) is None]

@@ -243,11 +243,15 @@ class Document(ResponseModel):
     codigo_generacion: Optional[str] = None
     dte: Optional[DteInfo] = Field(None, description="El Salvador sales invoices; null elsewhere")
     warnings: List[str] = Field(default_factory=list)
-    allowed_actions: List[Literal["update", "confirm", "delete", "cancel", "unconfirm", "invalidate", "pay", "print",
-                                  "send"]] = Field(
+    allowed_actions: List[Literal["update", "confirm", "delete", "cancel", "unconfirm", "invalidate", "pay", "refund",
+                                  "advance", "applyAdvances", "print", "send"]] = Field(
         default_factory=list,
-        description="what the document can do next by its own state (the rules the commands check); the caller's "
-                    "role may still refuse, and `delete` a draft with cancelled payments on record")
+        description="what the document can do next by its own state (the rules the commands check): `pay`, `refund` "
+                    "(a credit note's rest) and `advance` (a quote, order or delivery) are POST "
+                    "/payments/documents/{id}/payments, `applyAdvances` POST "
+                    "/payments/documents/{id}/apply-advances-from-source; the caller's role may still refuse, "
+                    "`delete` a draft with cancelled payments on record and `applyAdvances` when the quote or order "
+                    "holds no advance left")
     confirmed_at: Optional[str] = None
     cancelled_at: Optional[str] = None
     cancel_reason: Optional[str] = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.errors import NotFound, ValidationFailed
@@ -54,17 +55,13 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
     an invoice applies the advance. Together, advances never exceed the order's total."""
     table, company_id = command.table, command.company_id
     kind = rules.KINDS[order["type"]]
-    if order["status"] == rules.CANCELLED:
-        raise PaymentRefused("A cancelled document takes no advance.", code="DOCUMENT_NOT_PAYABLE")
+    own = exchange_rates.company_currency(exchange_rates.company_of(table, company_id))
+    actions.require("advance", order, own)  # not cancelled, in the company's currency, room left
     for other in ("creditNoteId", "withholdingDocumentId"):
         if fields.get(other) is not None:
             raise ValidationFailed.for_field(other, "an advance is money: send paymentMethodId")
     if fields.get("paymentMethodId") is None:
         raise ValidationFailed.for_field("paymentMethodId", "required: an advance is paid by a payment method")
-    own = exchange_rates.company_currency(exchange_rates.company_of(table, company_id))
-    if (order.get("currency") or own) != own:
-        raise PaymentRefused(f"Advances are taken in the company's currency; this {kind.name.lower()} is in "
-                             f"{order.get('currency')}: invoice it and pay the invoice.", code="DOCUMENT_NOT_PAYABLE")
     method = active_method(table, company_id, fields)
     amount = positive(fields["amount"])
     received, _ = advances(order)
@@ -123,7 +120,7 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
     less. The entry moves the money from the advance account onto the receivable or payable."""
     table, company_id = command.table, command.company_id
     document = get_document(table, company_id, document_id)
-    kind = payable_kind(document)
+    kind = payable_kind(document)  # allowedActions' `applyAdvances`: this and a pending above 0 (checked below)
     source_id = fields.get("sourceDocumentId") or document.get("sourceDocumentId")
     if source_id is None:
         raise ValidationFailed.for_field("sourceDocumentId", "required: the document has no source document")

@@ -241,7 +241,8 @@ def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool 
         transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": int(previous["version"])})
     confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
     _check_size(plan, confirming=confirming)
-    return command.commit(transaction, view(stored, plan.warnings))
+    return command.commit(transaction, view(stored, exchange_rates.company_currency(plan.context.company),
+                                            plan.warnings))
 
 
 def _stored(document: dict[str, Any]) -> dict[str, Any]:
@@ -252,11 +253,22 @@ def _stored(document: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in document.items() if value is not None}
 
 
-def view(item: dict[str, Any], warnings: list[str] | None = None) -> dict[str, Any]:
+def view(item: dict[str, Any], company_currency: str, warnings: list[str] | None = None) -> dict[str, Any]:
     shown = {name: value for name, value in item.items() if name not in ("PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK")}
     shown["warnings"] = warnings or []
-    shown["allowedActions"] = actions.allowed_actions(item)
+    shown["allowedActions"] = actions.allowed_actions(item, company_currency)
     return shown
+
+
+def shown_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
+    """GET /documents/{id}: the document and the company (whose currency `advance` reads), one
+    BatchGetItem."""
+    found = table.batch_get([keys.document(company_id, document_id), keys.company(company_id)])
+    item = found.get(keys.pair(keys.document(company_id, document_id)))
+    if item is None:
+        raise _not_found()
+    company = found.get(keys.pair(keys.company(company_id))) or {}
+    return view(item, exchange_rates.company_currency(company))
 
 
 def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:

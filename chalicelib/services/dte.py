@@ -14,14 +14,14 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock
+from chalicelib.domain import document_actions, dte_json
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_json
 from chalicelib.domain.dte import PENDING, DteResult
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.observability import logger
-from chalicelib.services import dte_contingency, dte_signing
+from chalicelib.services import dte_contingency, dte_signing, exchange_rates
 from chalicelib.services.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
@@ -179,7 +179,12 @@ def transmit_confirmed(table: Table, company: dict[str, Any], document: dict[str
         logger.exception("DTE transmission not recorded; it stays pending",
                          extra={"companyId": company.get("id"), "documentId": document.get("id")})
         return document
-    return {**document, **changes} if changes else document
+    if not changes:
+        return document
+    answered = {**document, **changes}
+    # what it can do next follows the answer (an accepted DTE is invalidated, not cancelled)
+    return {**answered, "allowedActions": document_actions.allowed_actions(
+        answered, exchange_rates.company_currency(company))}
 
 
 def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *,

@@ -9,6 +9,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import currency
+from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.domain.documents import CONFIRMED
@@ -173,6 +174,7 @@ def _register_refund(command: Command, note: dict[str, Any], kind: rules.Kind, f
     the supplier (105). The entry undoes the note's effect on the receivable or payable, and the
     partner's balance comes back up by the amount."""
     table, company_id = command.table, command.company_id
+    actions.require("refund", note)
     for other in ("creditNoteId", "withholdingDocumentId"):
         if fields.get(other) is not None:
             raise ValidationFailed.for_field(other, "a credit note is refunded in money: send paymentMethodId")

@@ -1,20 +1,42 @@
-// Home: what the company is owed and owes (its receivable and payable control accounts), the
-// bank balances and the latest documents.
+// Home: what the company is owed and owes (its receivable and payable control accounts), charts of
+// the last 12 months' sales and purchases, of the receivables by age and of the cash in each bank
+// account (each with its figures as a table), and the latest documents.
 import { api } from "../api.js";
+import { barList, chartCard, columnChart, figuresTable, legend } from "../charts.js";
 import { h } from "../dom.js";
-import { date, money, today } from "../format.js";
-import { addStrings, t } from "../i18n.js";
-import { badge, pageHeader, section, tableView } from "../ui.js";
+import { companyCurrency, date, money, today } from "../format.js";
+import { addStrings, locale, t } from "../i18n.js";
+import { badge, loadInto, pageHeader, section, tableView } from "../ui.js";
 
 addStrings({
   es: { "home.title": "Inicio", "home.receivables": "Cuentas por cobrar", "home.payables": "Cuentas por pagar",
         "home.banks": "Saldos bancarios", "home.latest": "Últimos documentos", "home.noRule": "Sin cuenta configurada",
         "home.account": "Cuenta", "home.bank": "Banco", "home.balance": "Saldo",
-        "doc.number": "Número", "doc.type": "Tipo", "doc.partner": "Cliente o proveedor", "doc.pending": "Pendiente" },
+        "doc.number": "Número", "doc.type": "Tipo", "doc.partner": "Cliente o proveedor", "doc.pending": "Pendiente",
+        "home.monthly": "Ventas y compras de los últimos 12 meses",
+        "home.monthlyCaption": "Ventas y compras por mes, de {from} a {to} (totales de los libros fiscales, impuesto incluido)",
+        "home.monthlyNote": "Totales de los libros de ventas y de compras del mes, impuesto incluido; las notas de crédito restan.",
+        "home.month": "Mes", "home.sales": "Ventas", "home.purchases": "Compras",
+        "home.aging": "Cuentas por cobrar por antigüedad", "home.agingCaption": "Saldos por cobrar al {date}, por días de vencido",
+        "home.age": "Antigüedad", "home.age.current": "No vencido", "home.age.days1To30": "1 a 30 días",
+        "home.age.days31To60": "31 a 60 días", "home.age.days61To90": "61 a 90 días", "home.age.over90": "Más de 90 días",
+        "home.cash": "Efectivo por cuenta bancaria", "home.cashCaption": "Saldo de cada cuenta bancaria",
+        "home.currency": "Moneda", "home.noBanks": "No hay cuentas bancarias.",
+        "home.otherCurrency": "Las cuentas en otra moneda solo aparecen en la tabla de cifras." },
   en: { "home.title": "Home", "home.receivables": "Receivables", "home.payables": "Payables", "home.banks": "Bank balances",
         "home.account": "Account", "home.bank": "Bank", "home.balance": "Balance",
         "home.latest": "Latest documents", "home.noRule": "No account set up",
-        "doc.number": "Number", "doc.type": "Type", "doc.partner": "Customer or supplier", "doc.pending": "Pending" },
+        "doc.number": "Number", "doc.type": "Type", "doc.partner": "Customer or supplier", "doc.pending": "Pending",
+        "home.monthly": "Sales and purchases over the last 12 months",
+        "home.monthlyCaption": "Sales and purchases by month, {from} to {to} (tax books' totals, tax included)",
+        "home.monthlyNote": "The month's sales and purchase books' totals, tax included; credit notes subtract.",
+        "home.month": "Month", "home.sales": "Sales", "home.purchases": "Purchases",
+        "home.aging": "Receivables by age", "home.agingCaption": "Receivables at {date}, by days past due",
+        "home.age": "Age", "home.age.current": "Not yet due", "home.age.days1To30": "1 to 30 days",
+        "home.age.days31To60": "31 to 60 days", "home.age.days61To90": "61 to 90 days", "home.age.over90": "Over 90 days",
+        "home.cash": "Cash by bank account", "home.cashCaption": "Balance of each bank account",
+        "home.currency": "Currency", "home.noBanks": "No bank accounts.",
+        "home.otherCurrency": "Accounts in another currency are only in the figures' table." },
 });
 
 // The control account's balance on the trial balance: the receivable (or payable) rule without
@@ -27,24 +49,129 @@ function controlBalance(rules, trial, operation) {
   return operation === "receivable" ? Number(row.debit) - Number(row.credit) : Number(row.credit) - Number(row.debit);
 }
 
+// --- sales and purchases by month ------------------------------------------------------------------
+
+// The last 12 months ("YYYY-MM"), oldest first, ending with the month of `day`.
+export function lastMonths(day, count = 12) {
+  const [year, month] = day.split("-").map(Number);
+  return Array.from({ length: count }, (_, i) => {
+    const at = new Date(Date.UTC(year, month - 1 - (count - 1 - i), 1));
+    return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, "0")}`;
+  });
+}
+
+const monthName = (month, style) => new Intl.DateTimeFormat(locale(), { ...style, timeZone: "UTC" })
+  .format(new Date(`${month}-15T00:00:00Z`));
+
+// Amounts summed in cents: the API's figures have two decimals, and so does their sum.
+const cents = (value) => Math.round(Number(value) * 100);
+
+// Honduras: each month's ISV summary carries the sales and purchase books' totals (12 small answers).
+async function honduranMonths(months) {
+  const summaries = await Promise.all(months.map((month) => api.get("/reports/isv-summary", { month })));
+  return summaries.map((summary) => ({ sales: Number(summary.sales.total), purchases: Number(summary.purchases.total) }));
+}
+
+// El Salvador: the three IVA books over the 12 months (a book spans up to 366 days), their rows'
+// totals summed by month: sales to consumers (a row a day) and to taxpayers, and purchases.
+async function salvadoranMonths(months, endDate) {
+  const period = { startDate: `${months[0]}-01`, endDate };
+  const [consumers, taxpayers, purchases] = await Promise.all(["/reports/iva-sales-consumers",
+    "/reports/iva-sales-taxpayers", "/reports/iva-purchases"].map((path) => api.get(path, period)));
+  const byMonth = (books) => {
+    const sums = new Map(months.map((month) => [month, 0]));
+    for (const book of books) {
+      for (const row of book.rows) sums.set(row.date.slice(0, 7), (sums.get(row.date.slice(0, 7)) || 0) + cents(row.total));
+    }
+    return months.map((month) => sums.get(month) / 100);
+  };
+  const sales = byMonth([consumers, taxpayers]);
+  const bought = byMonth([purchases]);
+  return months.map((_, i) => ({ sales: sales[i], purchases: bought[i] }));
+}
+
+async function monthlyCard(country) {
+  const day = today();
+  const months = lastMonths(day);
+  const figures = country === "SV" ? await salvadoranMonths(months, day) : await honduranMonths(months);
+  const series = [
+    { label: t("home.sales"), values: figures.map((f) => f.sales), className: "series-sales" },
+    { label: t("home.purchases"), values: figures.map((f) => f.purchases), className: "series-purchases" },
+  ];
+  const caption = t("home.monthlyCaption", { from: monthName(months[0], { month: "long", year: "numeric" }),
+                                             to: monthName(months.at(-1), { month: "long", year: "numeric" }) });
+  return chartCard({
+    title: t("home.monthly"), id: "chart-monthly", note: t("home.monthlyNote"),
+    chart: [legend(series), columnChart({ labels: months.map((m) => monthName(m, { month: "short" })),
+      sublabels: months.map((m, i) => (i === 0 || m.endsWith("-01") ? m.slice(0, 4) : null)), series, format: money })],
+    table: figuresTable({ caption, id: "monthly-figures", columns: [t("home.month"), t("home.sales"), t("home.purchases")],
+      rows: months.map((month, i) => ({ attributes: { "data-month": month },
+        cells: [monthName(month, { month: "long", year: "numeric" }), money(figures[i].sales), money(figures[i].purchases)] })) }),
+  });
+}
+
+// --- receivables by age ----------------------------------------------------------------------------
+
+const BUCKETS = ["current", "days1To30", "days31To60", "days61To90", "over90"];
+
+async function agingCard() {
+  const aged = await api.get("/reports/aged-receivables");
+  const items = BUCKETS.map((bucket) => ({ label: t(`home.age.${bucket}`), value: Number(aged.totals[bucket]),
+                                          className: `age-${bucket}` }));
+  return chartCard({
+    title: t("home.aging"), id: "chart-aging",
+    chart: barList({ items, format: money }),
+    table: figuresTable({ caption: t("home.agingCaption", { date: date(aged.date) }), id: "aging-figures",
+      columns: [t("home.age"), t("home.balance")],
+      rows: BUCKETS.map((bucket) => ({ attributes: { "data-bucket": bucket },
+                                       cells: [t(`home.age.${bucket}`), money(aged.totals[bucket])] })),
+      foot: { attributes: { "data-bucket": "total" }, cells: [t("common.total"), money(aged.totals.total)] } }),
+  });
+}
+
+// --- cash by bank account --------------------------------------------------------------------------
+
+async function cashCard() {
+  const banks = (await api.get("/bank-accounts", { limit: 100 })).bankAccounts;
+  const own = banks.filter((b) => b.currency === companyCurrency());
+  const chart = own.length
+    ? barList({ items: own.map((b) => ({ label: b.name, value: Number(b.balance), className: "series-cash" })), format: money })
+    : h("p", { class: "empty" }, t("home.noBanks"));
+  return chartCard({
+    title: t("home.cash"), id: "chart-cash", chart,
+    note: own.length < banks.length ? t("home.otherCurrency") : null,
+    table: figuresTable({ caption: t("home.cashCaption"), id: "cash-figures",
+      columns: [t("home.account"), { label: t("home.bank"), text: true }, { label: t("home.currency"), text: true },
+        t("home.balance")],
+      rows: banks.map((b) => ({ attributes: { "data-bank-account": b.id },
+        cells: [h("a", { href: `#/banking/${b.id}` }, b.name), b.bankName || "", b.currency, money(b.balance, b.currency)] })) }),
+  });
+}
+
+// A card that loads on its own: one chart's refusal (a report this role or set-up cannot give)
+// is said in that card, the others still show.
+function loading(load, wide = false) {
+  const holder = h("div", { class: `chart-holder${wide ? " wide" : ""}` });
+  return { holder, done: loadInto(holder, load) };
+}
+
 export async function render(ctx) {
-  const [rules, trial, banks, latest] = await Promise.all([
+  const [rules, trial, latest] = await Promise.all([
     api.get("/account-determination-rules", { limit: 100 }),
     api.get("/journal-entries/trial-balance", { date: today() }),
-    api.get("/bank-accounts", { limit: 100 }),
     api.get("/documents", { limit: 10 }),
   ]);
   const figure = (label, amount, id) => h("div", { class: "figure", id },
     h("span", { class: "figure-label" }, label),
     h("strong", {}, amount === null ? t("home.noRule") : money(amount)));
+  const monthly = loading(() => monthlyCard(ctx.session.company?.country), true);
+  const aging = loading(agingCard);
+  const cash = loading(cashCard);
   ctx.root.append(pageHeader(t("home.title")),
     h("div", { class: "figures" },
       figure(t("home.receivables"), controlBalance(rules.rules, trial, "receivable"), "receivables"),
       figure(t("home.payables"), controlBalance(rules.rules, trial, "payable"), "payables")),
-    section(t("home.banks"), tableView({ rows: banks.bankAccounts, columns: [
-      { label: t("home.account"), value: (b) => h("a", { href: `#/banking/${b.id}` }, b.name) },
-      { label: t("home.bank"), value: (b) => b.bankName || "" },
-      { label: t("home.balance"), class: "num", value: (b) => money(b.balance, b.currency) }] })),
+    h("div", { class: "charts" }, monthly.holder, aging.holder, cash.holder),
     section(t("home.latest"), tableView({ rows: latest.documents, onRowClick: (d) => ctx.navigate(`/documents/${d.id}`),
       columns: [
         { label: t("doc.number"), value: (d) => h("a", { href: `#/documents/${d.id}` }, d.number || `#${d.id}`) },
@@ -53,4 +180,5 @@ export async function render(ctx) {
         { label: t("common.status"), value: (d) => badge(d.status) },
         { label: t("common.total"), class: "num", value: (d) => money(d.total, d.currency) },
         { label: t("doc.pending"), class: "num", value: (d) => money(d.pending, d.currency) }] })));
+  await Promise.all([monthly.done, aging.done, cash.done]);
 }
