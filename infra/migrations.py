@@ -296,16 +296,21 @@ def search_index_of_records(table: Table) -> int:
 
 
 def search_index_of_document_numbers(table: Table) -> int:
-    """Documents from before their search (issue 15) have no number items: each numbered one
-    gets them (services/document_search.py; idempotent puts). Returns the documents indexed."""
-    from chalicelib.services.document_search import number_items
+    """Documents from before their search (issue 15): a numbered one gets its GSI3 keys, a
+    purchase its supplier-number item (services/document_search.py; idempotent). Returns the
+    documents indexed."""
+    from chalicelib.services.document_search import supplier_number_items
 
     indexed = 0
     for item in _scan(table, {keys.DOCUMENT}):
-        found = number_items(int(item["PK"].split("#")[1]), item)
-        for index_item in found.values():
+        company_id = int(item["PK"].split("#")[1])
+        number_index = keys.document_number_index(company_id, item.get("number"), int(item["id"]))
+        if number_index and "GSI3SK" not in item:
+            _set_missing(table, item, number_index)
+        supplier_items = supplier_number_items(company_id, item)
+        for index_item in supplier_items.values():
             table.client.put_item(TableName=table.name, Item=to_attributes(index_item))
-        indexed += bool(found)
+        indexed += bool(number_index or supplier_items)
     return indexed
 
 

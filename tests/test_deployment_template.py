@@ -41,7 +41,8 @@ def test_table_has_keys_indexes_stream_and_ttl(template):
     table = template["Resources"]["AppTable"]["Properties"]
     assert table["KeySchema"] == [{"AttributeName": "PK", "KeyType": "HASH"},
                                   {"AttributeName": "SK", "KeyType": "RANGE"}]
-    assert {index["IndexName"] for index in table["GlobalSecondaryIndexes"]} == {"GSI1", "GSI2"}
+    assert {index["IndexName"]: index["Projection"]["ProjectionType"] for index in table["GlobalSecondaryIndexes"]} == {
+        "GSI1": "ALL", "GSI2": "ALL", "GSI3": "KEYS_ONLY"}  # GSI3: documents by number, 1 WRU when numbered
     assert table["StreamSpecification"]["StreamViewType"] == "NEW_AND_OLD_IMAGES"
     assert table["TimeToLiveSpecification"] == {"AttributeName": "expiresAt", "Enabled": True}
     assert table["BillingMode"] == "PAY_PER_REQUEST"

@@ -155,11 +155,18 @@ def test_documents_from_before_their_search_are_indexed_by_the_migration(api, ta
 
     shop = Shop(api, company_a)
     invoice = shop.document("01", [(shop.service, 1, 100)])
+    purchase = shop.document("103", [(shop.service, 1, 40)], supplierDocumentNumber="F-4711")
     shop.document("01", [(shop.service, 1, 100)], status="draft")  # no number: nothing to index
-    items, _ = table.query(partition=("PK", keys.search_partition(company_a.company_id, keys.DOCUMENT)),
-                           consistent=True)
-    for item in items:  # as an earlier version left it
+    company = company_a.company_id
+    items, _ = table.query(partition=("PK", keys.search_partition(company, keys.DOCUMENT)), consistent=True)
+    for item in items:  # as an earlier version left them: no supplier-number item, no GSI3 keys
         table.client.delete_item(TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}))
-    assert found_ids(api, company_a, invoice["number"]) == []
-    assert search_index_of_document_numbers(table) == 1
+    for document in (invoice, purchase):
+        table.client.update_item(TableName=table.name, Key=to_attributes(keys.document(company, document["id"])),
+                                 UpdateExpression="REMOVE GSI3PK, GSI3SK")
+    assert found_ids(api, company_a, invoice["number"]) == found_ids(api, company_a, "4711") == []
+    assert search_index_of_document_numbers(table) == 2
     assert found_ids(api, company_a, invoice["number"]) == [invoice["id"]]
+    assert found_ids(api, company_a, "4711") == [purchase["id"]]
+    assert search_index_of_document_numbers(table) == 2  # again: nothing changes
+    assert found_ids(api, company_a, "4711") == [purchase["id"]]

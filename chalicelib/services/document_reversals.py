@@ -14,7 +14,7 @@ from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CANCELLED, DRAFT
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
-from chalicelib.services import book_corrections, document_goods
+from chalicelib.services import book_corrections, document_goods, document_search
 from chalicelib.services.commands import Command
 from chalicelib.services.document_content import Context, today
 from chalicelib.services.document_partners import move_partner_balance
@@ -152,6 +152,7 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
                 StockWrites(command.company_id, True))
     plan.count(document, -1)
     transaction = plan.finish()
+    document_search.index_supplier_number(transaction, command.company_id, document, {"id": document_id})
     transaction.delete(keys.document(command.company_id, document_id), condition="#v = :v AND #s = :draft",
                        names={"#v": "version", "#s": "status"}, values={":v": int(document["version"]), ":draft": DRAFT})
     return command.commit(transaction, {"id": document_id, "deleted": True})

@@ -1,10 +1,11 @@
 """Finding documents by what a person types: their number (the company's own, or the supplier's
-on a purchase) and their partner's name, tax id or e-mail. Not a scan of the company: numbers
-have an index item each (keys.document_number_term, written in the document's transaction), and
-partners are found by their own index (services/search.py), then their documents by the
-partner's document index (GSI2). A query costs one Query of the number index, the partner
-search, one Query per partner found, and one BatchGetItem per 100 documents the number matched:
-it grows with what it finds, so a query that finds too much asks for more letters instead."""
+on a purchase) and their partner's name, tax id or e-mail. Not a scan of the company: a numbered
+document is in GSI3 by its number's term (keys-only: 1 WRU when the number is taken, nothing on
+later writes), a supplier's number has an index item (in the document's transaction), partners
+are found by their own index (services/search.py) and their documents by the partner's document
+index (GSI2). A query costs two Queries for the number, the partner search, one Query per partner
+found and one BatchGetItem per 100 documents the number matched: it grows with what it finds, so
+a query that finds too much asks for more letters instead."""
 from __future__ import annotations
 
 from typing import Any
@@ -13,7 +14,7 @@ from chalicelib.domain import search as rules
 from chalicelib.errors import ValidationFailed
 from chalicelib.services import search
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI2, Page
+from chalicelib.store.listing import GSI2, GSI3, Page
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -22,25 +23,18 @@ MAX_PARTNERS = 20
 MAX_FOUND = 2000
 
 
-def number_items(company_id: int, document: dict[str, Any] | None) -> dict[tuple[str, str], dict[str, Any]]:
-    """The index items of a document's numbers, by key. The own number's item carries it as
-    `number`, so a number retaken at commit rewrites the item's key (store/renumbering.py)."""
-    if not document:
-        return {}
-    items: dict[tuple[str, str], dict[str, Any]] = {}
-    document_id = int(document["id"])
-    for field, own in (("number", True), ("supplierDocumentNumber", False)):
-        number = document.get(field)
-        key = keys.document_number_term(company_id, number, document_id, own=own) if number else None
-        if key is not None:
-            items[keys.pair(key)] = {**key, "itemType": keys.NUMBER_TERM, "id": document_id, field: number}
-    return items
+def supplier_number_items(company_id: int, document: dict[str, Any] | None) -> dict[tuple[str, str], dict[str, Any]]:
+    """The index item of a purchase's supplier number, by key ({} without one). The document's
+    own number needs no item: GSI3 finds it (keys.document_number_index)."""
+    number = (document or {}).get("supplierDocumentNumber")
+    key = keys.supplier_number_term(company_id, number, int(document["id"])) if number and document else None
+    return {keys.pair(key): {**key, "id": int(document["id"])}} if key else {}
 
 
-def index_numbers(transaction: Transaction, company_id: int, before: dict[str, Any] | None,
-                  after: dict[str, Any]) -> None:
-    """The document's number items as its numbers now are: new ones put, old ones taken out."""
-    old, new = number_items(company_id, before), number_items(company_id, after)
+def index_supplier_number(transaction: Transaction, company_id: int, before: dict[str, Any] | None,
+                          after: dict[str, Any]) -> None:
+    """The purchase's supplier-number item as the number now is: a new one put, an old one taken out."""
+    old, new = supplier_number_items(company_id, before), supplier_number_items(company_id, after)
     for key in sorted(set(new) - set(old)):
         transaction.put(new[key])
     for key in sorted(set(old) - set(new)):
@@ -52,14 +46,17 @@ def _too_broad(what: str) -> ValidationFailed:
 
 
 def _by_number(table: Table, company_id: int, query: str) -> set[int]:
+    """The ids whose own number (GSI3, eventually consistent like every list) or supplier's
+    number (strongly consistent) ends in digits the query's last ones begin."""
     term = keys.number_term(query)
     if term is None:
         return set()
-    found = table.query_all(partition=("PK", keys.search_partition(company_id, keys.DOCUMENT)),
-                            sort_prefix=("SK", term), consistent=True)
-    if len(found) > MAX_FOUND:
+    partition = keys.search_partition(company_id, keys.DOCUMENT)
+    own = table.query_all(partition=("GSI3PK", partition), index=GSI3, sort_prefix=("GSI3SK", term))
+    suppliers = table.query_all(partition=("PK", partition), sort_prefix=("SK", term), consistent=True)
+    if len(own) + len(suppliers) > MAX_FOUND:
         raise _too_broad(f"{MAX_FOUND} documents")
-    return {int(item["id"]) for item in found}
+    return {int(item["GSI3SK"].split("#")[1]) for item in own} | {int(item["id"]) for item in suppliers}
 
 
 def _numbered(document: dict[str, Any], query: str) -> bool:

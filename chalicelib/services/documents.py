@@ -159,10 +159,8 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
         entry_items = rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
         # partner (its movement, month total and open-document item), the number, a credit
-        # note's source and a period check when there are any; an El Salvador DTE's items; the
-        # number's search-index item (and the supplier's number's)
-        needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + 2 * (not draft.get("number"))
-                  + bool(draft.get("supplierDocumentNumber"))
+        # note's source and a period check when there are any; an El Salvador DTE's items
+        needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
                   + dte.transaction_items(plan.context.company, kind.code)
                   + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
                   + len(moves) + len({m["productId"] for m in moves})
@@ -233,7 +231,7 @@ def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool 
             previous: dict[str, Any] | None = None) -> dict[str, Any]:
     transaction = plan.finish()
     stored = _stored(document)
-    document_search.index_numbers(transaction, command.company_id, previous, stored)
+    document_search.index_supplier_number(transaction, command.company_id, previous, stored)
     if new:
         transaction.put_new(stored)
     else:
@@ -249,12 +247,13 @@ def _stored(document: dict[str, Any]) -> dict[str, Any]:
     company_id = int(document["PK"].split("#")[1])
     document = {**document, **keys.document_index(company_id, document["date"], int(document["id"])),
                 **keys.partner_document_index(company_id, int(document["businessPartnerId"]), document["date"],
-                                              int(document["id"]))}
+                                              int(document["id"])),
+                **keys.document_number_index(company_id, document.get("number"), int(document["id"]))}
     return {name: value for name, value in document.items() if value is not None}
 
 
 def view(item: dict[str, Any], company_currency: str, warnings: list[str] | None = None) -> dict[str, Any]:
-    shown = {name: value for name, value in item.items() if name not in ("PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK")}
+    shown = {name: value for name, value in item.items() if name not in keys.INDEX_ATTRIBUTES}
     shown["warnings"] = warnings or []
     shown["allowedActions"] = actions.allowed_actions(item, company_currency)
     return shown

@@ -14,6 +14,7 @@ from chalicelib.store.table import Table
 
 GSI1 = "GSI1"
 GSI2 = "GSI2"
+GSI3 = "GSI3"
 # list_range on the table's own keys rather than an index
 BASE_TABLE = None
 # Page numbers walk the index from its start; past this depth the cursor is the way.

@@ -7,7 +7,7 @@ import re
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
-from chalicelib.store.keys.documents import NUMBER_TERM, renumbered_term
+from chalicelib.store.keys.documents import renumbered_number_index
 
 if TYPE_CHECKING:
     from chalicelib.store.table import Table
@@ -43,9 +43,9 @@ class Renumbering(ABC):
 # that ends with it (an automatic entry's, its postings', the partner ledger's "Factura ..."), and
 # the "number" of a stored JSON answer (the Idempotency-Key record). Nothing else: not keys, not
 # a client's text (a reference, a line's description, an Idempotency-Key) that quotes it; the one
-# key rewritten is that of the number's search-index item (keys.document_number_term).
+# key rewritten is the document's GSI3SK, which finds it by its number (keys.document_number_index).
 NUMBER_FIELDS = frozenset({"number", "documentNumber"})
-_NOT_RENUMBERED = frozenset({"cai", "lines", "PK", "SK"})
+_NOT_RENUMBERED = frozenset({"cai", "lines", "PK", "SK", "GSI3SK"})
 
 
 def _renumbered(name: str, value: str, substitutions: dict[str, str]) -> str:
@@ -65,8 +65,8 @@ def substitute(request: dict[str, Any], substitutions: dict[str, str]) -> None:
     if "Item" in request:
         item = request["Item"]
         _substitute_attributes(item, substitutions)
-        if item.get("itemType", {}).get("S") == NUMBER_TERM and "number" in item:  # its term is its key
-            item["SK"]["S"] = renumbered_term({"SK": item["SK"]["S"]}, item["number"]["S"])
+        if "GSI3SK" in item and "number" in item:  # the document found by its number (keys.document_number_index)
+            item["GSI3SK"]["S"] = renumbered_number_index(item["GSI3SK"]["S"], item["number"]["S"])
     values, names = request.get("ExpressionAttributeValues") or {}, request.get("ExpressionAttributeNames") or {}
     for name_token, value_token in re.findall(r"(#\w+)\s*=\s*(:\w+)", request.get("UpdateExpression", "")):
         name = names.get(name_token, "")

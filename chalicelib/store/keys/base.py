@@ -68,6 +68,10 @@ def collection_partition(company_id: int, kind: str) -> str:
     return f"C#{company_id}#{kind}"
 
 
+# the table's and its indexes' key attributes: never part of a record's answer
+INDEX_ATTRIBUTES = frozenset({"PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK"})
+
+
 def sortable_id(entity_id: int) -> str:
     return f"{entity_id:012d}"
 

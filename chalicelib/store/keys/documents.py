@@ -4,8 +4,15 @@ from __future__ import annotations
 import re
 from typing import Dict
 
-from chalicelib.store.keys.base import (DOCUMENT, Key, collection_partition, company_prefix, entity, search_partition,
-                                        sortable_id)
+from chalicelib.store.keys.base import (
+    DOCUMENT,
+    Key,
+    collection_partition,
+    company_prefix,
+    entity,
+    search_partition,
+    sortable_id,
+)
 
 
 def document_index(company_id: int, date: str, document_id: int) -> Dict[str, str]:
@@ -14,8 +21,6 @@ def document_index(company_id: int, date: str, document_id: int) -> Dict[str, st
             "GSI1SK": f"{date}#{sortable_id(document_id)}"}
 
 
-# a search-index item of a document's number: renumbering (store/renumbering.py) rewrites its key
-NUMBER_TERM = "NUMBER_TERM"
 _DIGITS = re.compile(r"[0-9]+")
 
 
@@ -26,20 +31,27 @@ def number_term(number: str) -> str | None:
     return (runs[-1].lstrip("0") or "0") if runs else None
 
 
-def document_number_term(company_id: int, number: str, document_id: int, *, own: bool) -> Key | None:
-    """The index item that finds a document by its own number (`own`) or by its supplier's. The
-    two differ by their last part, so a document whose two numbers end alike has two items."""
+def document_number_index(company_id: int, number: str | None, document_id: int) -> Dict[str, str]:
+    """GSI3 (keys only) finds a document by its own number's term; {} without a number. A number
+    retaken at commit rewrites GSI3SK too (store/renumbering.py)."""
+    term = number_term(number) if number else None
+    if term is None:
+        return {}
+    return {"GSI3PK": search_partition(company_id, DOCUMENT), "GSI3SK": f"{term}#{sortable_id(document_id)}"}
+
+
+def renumbered_number_index(sort_key: str, number: str) -> str:
+    """GSI3SK once the document's number became `number`."""
+    return f"{number_term(number)}#{sort_key.split('#')[1]}"
+
+
+def supplier_number_term(company_id: int, number: str, document_id: int) -> Key | None:
+    """The index item that finds a purchase by its supplier's number (an item of its own: GSI3
+    holds the document's own number)."""
     term = number_term(number)
     if term is None:
         return None
-    return {"PK": search_partition(company_id, DOCUMENT),
-            "SK": f"{term}#{sortable_id(document_id)}#{'N' if own else 'S'}"}
-
-
-def renumbered_term(key: Key, number: str) -> str:
-    """The sort key of a number's index item once its number became `number` (renumbering)."""
-    _term, document_id, side = key["SK"].split("#")
-    return f"{number_term(number)}#{document_id}#{side}"
+    return {"PK": search_partition(company_id, DOCUMENT), "SK": f"{term}#{sortable_id(document_id)}"}
 
 
 def partner_documents_partition(company_id: int, partner_id: int) -> str:
