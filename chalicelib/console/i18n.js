@@ -129,3 +129,19 @@ export const DOCUMENT_TYPES = ["01", "06", "07", "100", "101", "112", "113", "10
 // the currencies a document, bank account or exchange rate may be in
 export const CURRENCIES = ["HNL", "USD"];
 export const ROLES = ["owner", "admin", "accountant", "seller", "viewer"];
+
+// The reports' navigation (the pages' own labels are in pages/reports.js).
+addStrings({
+  es: {
+    "nav.reports": "Informes", "nav.balanceSheet": "Balance general", "nav.incomeStatement": "Estado de resultados",
+    "nav.agedReceivables": "Antigüedad por cobrar", "nav.agedPayables": "Antigüedad por pagar",
+    "nav.salesBook": "Libro de ventas", "nav.purchaseBook": "Libro de compras", "nav.isvSummary": "Resumen de ISV",
+    "nav.ivaConsumers": "IVA: consumidor final", "nav.ivaTaxpayers": "IVA: contribuyentes", "nav.ivaPurchases": "IVA: compras",
+  },
+  en: {
+    "nav.reports": "Reports", "nav.balanceSheet": "Balance sheet", "nav.incomeStatement": "Income statement",
+    "nav.agedReceivables": "Aged receivables", "nav.agedPayables": "Aged payables",
+    "nav.salesBook": "Sales book", "nav.purchaseBook": "Purchase book", "nav.isvSummary": "ISV summary",
+    "nav.ivaConsumers": "IVA: final consumers", "nav.ivaTaxpayers": "IVA: taxpayers", "nav.ivaPurchases": "IVA: purchases",
+  },
+});

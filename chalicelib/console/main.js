@@ -33,6 +33,16 @@ const ROUTES = [
   ["/accounting/exchange-rates", "exchange-rates", "render"],
   ["/accounting/entries", "journal", "list"],
   ["/accounting/entries/:id", "journal", "detail"],
+  ["/reports/balance-sheet", "reports", "balanceSheet"],
+  ["/reports/income-statement", "reports", "incomeStatement"],
+  ["/reports/aged-receivables", "reports", "agedReceivables"],
+  ["/reports/aged-payables", "reports", "agedPayables"],
+  ["/reports/sales-book", "reports", "salesBook"],
+  ["/reports/purchase-book", "reports", "purchaseBook"],
+  ["/reports/isv-summary", "reports", "isvSummary"],
+  ["/reports/iva-sales-consumers", "reports", "ivaConsumers"],
+  ["/reports/iva-sales-taxpayers", "reports", "ivaTaxpayers"],
+  ["/reports/iva-purchases", "reports", "ivaPurchases"],
   ["/banking", "banking", "list"],
   ["/banking/:id", "banking", "detail"],
   ["/settings/company", "settings-company", "render"],
@@ -57,6 +67,12 @@ const NAVIGATION = [
   { title: "nav.accounting", items: [["nav.chart", "/accounting/chart"], ["nav.entries", "/accounting/entries"],
     ["nav.ledger", "/accounting/ledger"], ["nav.trialBalance", "/accounting/trial-balance"], ["nav.periods", "/accounting/periods"],
     ["nav.exchangeRates", "/accounting/exchange-rates"]] },
+  // a third element names the one country whose companies have that report
+  { title: "nav.reports", items: [["nav.balanceSheet", "/reports/balance-sheet"], ["nav.incomeStatement", "/reports/income-statement"],
+    ["nav.agedReceivables", "/reports/aged-receivables"], ["nav.agedPayables", "/reports/aged-payables"],
+    ["nav.salesBook", "/reports/sales-book", "HN"], ["nav.purchaseBook", "/reports/purchase-book", "HN"],
+    ["nav.isvSummary", "/reports/isv-summary", "HN"], ["nav.ivaConsumers", "/reports/iva-sales-consumers", "SV"],
+    ["nav.ivaTaxpayers", "/reports/iva-sales-taxpayers", "SV"], ["nav.ivaPurchases", "/reports/iva-purchases", "SV"]] },
   ["nav.banking", "/banking"],
   { title: "nav.settings", managers: true, items: [["nav.company", "/settings/company"], ["nav.users", "/settings/users"],
     ["nav.apiKeys", "/settings/api-keys"], ["nav.webhooks", "/settings/webhooks"], ["nav.paymentSetup", "/settings/payment-setup"],
@@ -109,7 +125,8 @@ function navigation(current) {
   return h("nav", { class: "sidebar", "aria-label": t("app.title") }, NAVIGATION.map((entry) => {
     if (Array.isArray(entry)) return link(entry);
     if (entry.managers && !isManager()) return null;
-    return h("div", { class: "nav-group" }, h("span", {}, t(entry.title)), entry.items.map(link));
+    const items = entry.items.filter(([, , country]) => !country || country === (session.company?.country || "HN"));
+    return h("div", { class: "nav-group" }, h("span", {}, t(entry.title)), items.map(link));
   }));
 }
 

@@ -1,0 +1,428 @@
+// Reports: the balance sheet and the income statement (each with an optional comparison column),
+// the aged receivables and payables and, by the company's country, Honduras' sales and purchase
+// books and ISV summary or El Salvador's three IVA books. Each page picks its period as its route
+// takes it (dates, or a month), shows the API's answer as it is (figures are formatted, never
+// computed here), and downloads the same report as CSV, XLSX or PDF: the route answers those when
+// the first Accept value asks for them, so a download is a fetch with that header whose blob is
+// saved under a name that says which report and which period.
+import { request } from "../api.js";
+import { append, h } from "../dom.js";
+import { date, money, today } from "../format.js";
+import { addStrings, locale, t } from "../i18n.js";
+import { button, describeError, formView, pageHeader, section, showErrors, toast, withQuery } from "../ui.js";
+
+addStrings({
+  es: {
+    "rep.balanceSheet": "Balance general", "rep.incomeStatement": "Estado de resultados",
+    "rep.agedReceivables": "Antigüedad de cuentas por cobrar", "rep.agedPayables": "Antigüedad de cuentas por pagar",
+    "rep.salesBook": "Libro de ventas", "rep.purchaseBook": "Libro de compras", "rep.isvSummary": "Resumen de ISV",
+    "rep.ivaConsumers": "Libro de IVA: ventas a consumidor final", "rep.ivaTaxpayers": "Libro de IVA: ventas a contribuyentes",
+    "rep.ivaPurchases": "Libro de IVA: compras",
+    "rep.show": "Mostrar", "rep.download": "Descargar", "rep.csv": "CSV", "rep.xlsx": "Excel (XLSX)", "rep.pdf": "PDF",
+    "rep.date": "Al", "rep.compareDate": "Comparar con el", "rep.startDate": "Desde", "rep.endDate": "Hasta",
+    "rep.compareStartDate": "Comparar desde", "rep.compareEndDate": "Comparar hasta", "rep.month": "Mes",
+    "rep.code": "Código", "rep.account": "Cuenta", "rep.balanceAt": "Saldo al {date}", "rep.periodColumn": "{from} a {to}",
+    "rep.at": "Al {date}", "rep.atCompared": "Al {date}, comparado con el {compare}",
+    "rep.period": "Del {from} al {to}", "rep.periodCompared": "Del {from} al {to}, comparado con el {cfrom} al {cto}",
+    "rep.assets": "Activo", "rep.liabilities": "Pasivo", "rep.equity": "Patrimonio",
+    "rep.totalAssets": "Total activo", "rep.totalLiabilities": "Total pasivo", "rep.totalEquity": "Total patrimonio",
+    "rep.currentYearResult": "Resultado del ejercicio", "rep.priorYearsResult": "Resultados de ejercicios anteriores",
+    "rep.totalLiabilitiesAndEquity": "Total pasivo y patrimonio",
+    "rep.balanced": "Cuadrado: activo = pasivo + patrimonio", "rep.unbalanced": "Descuadrado: activo ≠ pasivo + patrimonio",
+    "rep.revenue": "Ingresos", "rep.costOfSales": "Costo de ventas", "rep.expenses": "Gastos",
+    "rep.totalRevenue": "Total ingresos", "rep.totalCostOfSales": "Total costo de ventas", "rep.totalExpenses": "Total gastos",
+    "rep.grossMargin": "Utilidad bruta", "rep.operatingResult": "Resultado de operación", "rep.netResult": "Resultado neto",
+    "rep.noAccounts": "Sin movimientos.",
+    "rep.customer": "Cliente", "rep.supplier": "Proveedor", "rep.taxId": "RTN", "rep.documents": "Documentos",
+    "rep.current": "No vencido", "rep.days1To30": "1 a 30 días", "rep.days31To60": "31 a 60 días",
+    "rep.days61To90": "61 a 90 días", "rep.over90": "Más de 90 días", "rep.total": "Total", "rep.totals": "Totales",
+    "rep.nobodyOwes": "Nada pendiente a esta fecha.",
+    "rep.number": "Documento", "rep.cai": "CAI",
+    "rep.exempt": "Exento", "rep.exonerated": "Exonerado", "rep.taxed15": "Gravado 15\u00a0%", "rep.taxed18": "Gravado 18\u00a0%",
+    "rep.isv15": "ISV 15\u00a0%", "rep.isv18": "ISV 18\u00a0%", "rep.noRows": "Ningún documento en el período.",
+    "rep.status.confirmed": "Vigente", "rep.status.cancelled": "Anulado", "rep.status.reversal": "Reversión",
+    "rep.concept": "Concepto", "rep.sales": "Ventas", "rep.purchases": "Compras", "rep.bookTotals": "Totales de los libros",
+    "rep.settlement": "Liquidación del mes", "rep.amount": "Monto",
+    "rep.outputTax": "Débito fiscal (ISV de ventas)", "rep.inputTax": "Crédito fiscal (ISV de compras)",
+    "rep.creditBroughtForward": "Crédito del mes anterior", "rep.withholdingsReceived": "Retenciones de ISV que nos efectuaron",
+    "rep.taxPayable": "ISV a pagar", "rep.withholdingsUnapplied": "Retenciones no aplicadas",
+    "rep.creditCarriedForward": "Crédito para el mes siguiente", "rep.withholdingsMade": "Retenciones de ISV efectuadas (a enterar)",
+    "rep.fromNumber": "Del", "rep.toNumber": "al", "rep.numbers": "Facturas (números de control)", "rep.documentCount": "Documentos",
+    "rep.nrc": "NRC", "rep.ivaExempt": "Exentas", "rep.nonSubject": "No sujetas", "rep.taxedWithIva": "Gravadas (IVA incluido)",
+    "rep.exports": "Exportaciones", "rep.ivaIncluded": "IVA incluido", "rep.taxedNet": "Gravadas",
+    "rep.debitIva": "Débito fiscal", "rep.creditIva": "Crédito fiscal", "rep.exemptInternal": "Exentas internas",
+    "rep.exemptImports": "Import. exentas", "rep.taxedInternal": "Gravadas internas",
+    "rep.taxedImports": "Import. gravadas", "rep.excludedSubject": "Sujetos excluidos",
+  },
+  en: {
+    "rep.balanceSheet": "Balance sheet", "rep.incomeStatement": "Income statement",
+    "rep.agedReceivables": "Aged receivables", "rep.agedPayables": "Aged payables",
+    "rep.salesBook": "Sales book", "rep.purchaseBook": "Purchase book", "rep.isvSummary": "ISV summary",
+    "rep.ivaConsumers": "IVA book: sales to final consumers", "rep.ivaTaxpayers": "IVA book: sales to taxpayers",
+    "rep.ivaPurchases": "IVA book: purchases",
+    "rep.show": "Show", "rep.download": "Download", "rep.csv": "CSV", "rep.xlsx": "Excel (XLSX)", "rep.pdf": "PDF",
+    "rep.date": "At", "rep.compareDate": "Compare with", "rep.startDate": "From", "rep.endDate": "To",
+    "rep.compareStartDate": "Compare from", "rep.compareEndDate": "Compare to", "rep.month": "Month",
+    "rep.code": "Code", "rep.account": "Account", "rep.balanceAt": "Balance at {date}", "rep.periodColumn": "{from} to {to}",
+    "rep.at": "At {date}", "rep.atCompared": "At {date}, compared with {compare}",
+    "rep.period": "From {from} to {to}", "rep.periodCompared": "From {from} to {to}, compared with {cfrom} to {cto}",
+    "rep.assets": "Assets", "rep.liabilities": "Liabilities", "rep.equity": "Equity",
+    "rep.totalAssets": "Total assets", "rep.totalLiabilities": "Total liabilities", "rep.totalEquity": "Total equity",
+    "rep.currentYearResult": "Result of the year", "rep.priorYearsResult": "Prior years' result",
+    "rep.totalLiabilitiesAndEquity": "Total liabilities and equity",
+    "rep.balanced": "Balanced: assets = liabilities + equity", "rep.unbalanced": "Out of balance: assets ≠ liabilities + equity",
+    "rep.revenue": "Revenue", "rep.costOfSales": "Cost of sales", "rep.expenses": "Expenses",
+    "rep.totalRevenue": "Total revenue", "rep.totalCostOfSales": "Total cost of sales", "rep.totalExpenses": "Total expenses",
+    "rep.grossMargin": "Gross margin", "rep.operatingResult": "Operating result", "rep.netResult": "Net result",
+    "rep.noAccounts": "No movements.",
+    "rep.customer": "Customer", "rep.supplier": "Supplier", "rep.taxId": "RTN", "rep.documents": "Documents",
+    "rep.current": "Not yet due", "rep.days1To30": "1 to 30 days", "rep.days31To60": "31 to 60 days",
+    "rep.days61To90": "61 to 90 days", "rep.over90": "Over 90 days", "rep.total": "Total", "rep.totals": "Totals",
+    "rep.nobodyOwes": "Nothing owed at this date.",
+    "rep.number": "Document", "rep.cai": "CAI",
+    "rep.exempt": "Exempt", "rep.exonerated": "Exonerated", "rep.taxed15": "Taxed 15%", "rep.taxed18": "Taxed 18%",
+    "rep.isv15": "ISV 15%", "rep.isv18": "ISV 18%", "rep.noRows": "No document in the period.",
+    "rep.status.confirmed": "Valid", "rep.status.cancelled": "Cancelled", "rep.status.reversal": "Reversal",
+    "rep.concept": "Item", "rep.sales": "Sales", "rep.purchases": "Purchases", "rep.bookTotals": "Books' totals",
+    "rep.settlement": "The month's settlement", "rep.amount": "Amount",
+    "rep.outputTax": "Output tax (ISV on sales)", "rep.inputTax": "Input tax (ISV on purchases)",
+    "rep.creditBroughtForward": "Credit brought forward", "rep.withholdingsReceived": "ISV withheld by customers",
+    "rep.taxPayable": "ISV payable", "rep.withholdingsUnapplied": "Withholdings not applied",
+    "rep.creditCarriedForward": "Credit carried forward", "rep.withholdingsMade": "ISV withheld from suppliers (owed)",
+    "rep.fromNumber": "From", "rep.toNumber": "to", "rep.numbers": "Invoices (control numbers)", "rep.documentCount": "Documents",
+    "rep.nrc": "NRC", "rep.ivaExempt": "Exempt", "rep.nonSubject": "Not subject", "rep.taxedWithIva": "Taxed (IVA included)",
+    "rep.exports": "Exports", "rep.ivaIncluded": "IVA included", "rep.taxedNet": "Taxed",
+    "rep.debitIva": "Output IVA", "rep.creditIva": "Input IVA", "rep.exemptInternal": "Exempt, local",
+    "rep.exemptImports": "Exempt imports", "rep.taxedInternal": "Taxed, local",
+    "rep.taxedImports": "Taxed imports", "rep.excludedSubject": "Excluded subjects",
+  },
+});
+
+// chalicelib/exports/__init__.py REPORT_TYPES, with the extension of each
+const FORMATS = [
+  ["csv", "text/csv"],
+  ["xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+  ["pdf", "application/pdf"],
+];
+
+// --- periods ---------------------------------------------------------------------------------------
+
+const thisMonth = () => today().slice(0, 7);
+const firstDay = (month) => `${month}-01`;
+function lastDay(month) {
+  const [year, number] = month.split("-").map(Number);
+  return new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10);
+}
+
+const dateField = (name, required = false) => ({ name, label: t(`rep.${name}`), type: "date", required });
+
+// --- the page every report shares ------------------------------------------------------------------
+
+// One report's page: its filters (the address keeps them), the answer drawn, the downloads.
+// report: {path, route, title, fields, defaults() -> query, query(answer) -> the query that gave
+//          it, file(answer) -> file name without extension, draw(answer) -> nodes}
+async function reportPage(ctx, report) {
+  const asked = Object.fromEntries(report.fields.map((field) => [field.name, ctx.query[field.name] || ""]));
+  const query = Object.values(asked).some(Boolean) ? asked : { ...asked, ...report.defaults() };
+  const filters = formView({ className: "inline report-filters", submitLabel: t("rep.show"), values: query,
+    fields: report.fields, onSubmit: async (data) => ctx.navigate(withQuery(report.route, data)) });
+  const actions = h("div", { class: "page-actions downloads" });
+  ctx.root.append(pageHeader(t(report.title), actions), section(null, filters));
+  let answer;
+  try {
+    answer = await request("GET", report.path, { query });
+  } catch (error) {
+    showErrors(filters, error);  // a date the route refuses is named beside its field
+    return;
+  }
+  for (const field of report.fields) {  // the dates the route chose when one was left out
+    const value = report.query(answer)[field.name];
+    if (value && filters.elements[field.name]) filters.elements[field.name].value = value;
+  }
+  const download = async (extension, mediaType, trigger) => {
+    trigger.disabled = true;
+    try {
+      const blob = await request("GET", report.path, { query: report.query(answer), accept: mediaType });
+      const url = URL.createObjectURL(blob);
+      const anchor = h("a", { href: url, download: `${report.file(answer)}.${extension}` });
+      document.body.append(anchor);
+      anchor.click();
+      anchor.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (error) {
+      toast(describeError(error), "error");
+    } finally {
+      trigger.disabled = false;
+    }
+  };
+  append(actions, [h("span", { class: "help" }, `${t("rep.download")}:`), FORMATS.map(([extension, mediaType]) => {
+    const trigger = button(t(`rep.${extension}`), () => download(extension, mediaType, trigger), `download-${extension}`);
+    return trigger;
+  })]);
+  append(ctx.root, [report.draw(answer)]);
+}
+
+// A table: columns [{label, value(row) -> node|text, amount?}], rows with their data attributes,
+// a totals row.
+function grid({ id, columns, rows, attributes, foot, empty, className }) {
+  if (!rows.length && empty) return h("p", { class: "empty", id }, empty);
+  const cells = (row, tag) => columns.map((column) => h(tag, { class: column.amount ? "num" : column.class,
+    "data-field": column.field }, column.value(row)));
+  return h("div", { class: "table-scroll" }, h("table", { class: `grid report ${className || ""}`, id },
+    h("thead", {}, h("tr", {}, columns.map((column) => h("th", { scope: "col", class: column.amount ? "num" : undefined },
+      column.label)))),
+    h("tbody", {}, rows.map((row) => h("tr", attributes ? attributes(row) : {}, cells(row, "td")))),
+    foot ? h("tfoot", {}, h("tr", { "data-totals": "" }, foot.map((cell, i) => h("td", {
+      class: columns[i].amount ? "num" : undefined, "data-field": columns[i].field }, cell)))) : null));
+}
+
+const amountColumn = (field, label) => ({ field, label: t(label), amount: true, value: (row) => money(row[field]) });
+
+// --- statements ------------------------------------------------------------------------------------
+
+// The rows of a statement: headings, each account under its parent (indented), totals; each
+// with its balance and, when compared, the comparison's.
+function statementTable(id, headings, lines) {
+  const compared = headings.length > 1;
+  const values = (source, name) => [money(source[name]),
+    compared ? money(source[`compare${name[0].toUpperCase()}${name.slice(1)}`]) : null].filter((v) => v !== null);
+  const rows = [];
+  const accounts = (nodes, level) => {
+    for (const node of nodes) {
+      rows.push(h("tr", { "data-account": node.code },
+        h("td", {}, node.code), h("td", {}, "\u2003".repeat(level), node.name),
+        values(node, "balance").map((value) => h("td", { class: "num" }, value))));
+      accounts(node.accounts, level + 1);
+    }
+  };
+  for (const line of lines) {
+    if (line.heading) {
+      rows.push(h("tr", { class: "statement-heading" }, h("th", { scope: "rowgroup", colspan: 2 + headings.length }, line.heading)));
+      accounts(line.accounts, 0);
+      if (!line.accounts.length) rows.push(h("tr", {}, h("td"), h("td", { class: "empty", colspan: 1 + headings.length }, t("rep.noAccounts"))));
+    } else {
+      rows.push(h("tr", { class: `statement-total${line.strong ? " strong" : ""}`, "data-figure": line.figure },
+        h("td"), h("td", {}, line.label), values(line.source, line.name).map((value) => h("td", { class: "num" }, value))));
+    }
+  }
+  return h("div", { class: "table-scroll" }, h("table", { class: "grid report statement", id },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("rep.code")), h("th", { scope: "col" }, t("rep.account")),
+      headings.map((heading) => h("th", { scope: "col", class: "num" }, heading)))),
+    h("tbody", {}, rows)));
+}
+
+const BALANCE_SHEET = {
+  path: "/reports/balance-sheet", route: "/reports/balance-sheet", title: "rep.balanceSheet",
+  get fields() { return [dateField("date", true), dateField("compareDate")]; },
+  defaults: () => ({ date: today() }),
+  query: (r) => ({ date: r.date, compareDate: r.compareDate }),
+  file: (r) => `balance-general-${r.date}${r.compareDate ? `-vs-${r.compareDate}` : ""}`,
+  draw(r) {
+    const headings = [t("rep.balanceAt", { date: date(r.date) }),
+      ...(r.compareDate ? [t("rep.balanceAt", { date: date(r.compareDate) })] : [])];
+    const subtitle = r.compareDate ? t("rep.atCompared", { date: date(r.date), compare: date(r.compareDate) })
+      : t("rep.at", { date: date(r.date) });
+    return [
+      h("p", { id: "report-status" }, h("span", { class: `badge badge-${r.balanced ? "completed" : "failed"}` },
+        t(r.balanced ? "rep.balanced" : "rep.unbalanced"))),
+      section(subtitle, statementTable("balance-sheet", headings, [
+        { heading: t("rep.assets"), accounts: r.assets.accounts },
+        { label: t("rep.totalAssets"), source: r.assets, name: "total", figure: "assets.total", strong: true },
+        { heading: t("rep.liabilities"), accounts: r.liabilities.accounts },
+        { label: t("rep.totalLiabilities"), source: r.liabilities, name: "total", figure: "liabilities.total", strong: true },
+        { heading: t("rep.equity"), accounts: r.equity.accounts },
+        { label: t("rep.currentYearResult"), source: r.equity, name: "currentYearResult", figure: "equity.currentYearResult" },
+        { label: t("rep.priorYearsResult"), source: r.equity, name: "priorYearsResult", figure: "equity.priorYearsResult" },
+        { label: t("rep.totalEquity"), source: r.equity, name: "total", figure: "equity.total", strong: true },
+        { label: t("rep.totalLiabilitiesAndEquity"), source: r, name: "totalLiabilitiesAndEquity",
+          figure: "totalLiabilitiesAndEquity", strong: true },
+      ])),
+    ];
+  },
+};
+
+const INCOME_STATEMENT = {
+  path: "/reports/income-statement", route: "/reports/income-statement", title: "rep.incomeStatement",
+  get fields() {
+    return [dateField("startDate", true), dateField("endDate", true), dateField("compareStartDate"), dateField("compareEndDate")];
+  },
+  defaults: () => ({ startDate: `${today().slice(0, 4)}-01-01`, endDate: today() }),
+  query: (r) => ({ startDate: r.startDate, endDate: r.endDate, compareStartDate: r.compareStartDate,
+                   compareEndDate: r.compareEndDate }),
+  file: (r) => `estado-de-resultados-${r.startDate}-${r.endDate}${r.compareStartDate
+    ? `-vs-${r.compareStartDate}-${r.compareEndDate}` : ""}`,
+  draw(r) {
+    const column = (from, to) => t("rep.periodColumn", { from: date(from), to: date(to) });
+    const compared = Boolean(r.compareStartDate);
+    const headings = [column(r.startDate, r.endDate), ...(compared ? [column(r.compareStartDate, r.compareEndDate)] : [])];
+    const subtitle = compared
+      ? t("rep.periodCompared", { from: date(r.startDate), to: date(r.endDate), cfrom: date(r.compareStartDate),
+                                  cto: date(r.compareEndDate) })
+      : t("rep.period", { from: date(r.startDate), to: date(r.endDate) });
+    return section(subtitle, statementTable("income-statement", headings, [
+      { heading: t("rep.revenue"), accounts: r.revenue.accounts },
+      { label: t("rep.totalRevenue"), source: r.revenue, name: "total", figure: "revenue.total" },
+      { heading: t("rep.costOfSales"), accounts: r.costOfSales.accounts },
+      { label: t("rep.totalCostOfSales"), source: r.costOfSales, name: "total", figure: "costOfSales.total" },
+      { label: t("rep.grossMargin"), source: r, name: "grossMargin", figure: "grossMargin", strong: true },
+      { heading: t("rep.expenses"), accounts: r.expenses.accounts },
+      { label: t("rep.totalExpenses"), source: r.expenses, name: "total", figure: "expenses.total" },
+      { label: t("rep.operatingResult"), source: r, name: "operatingResult", figure: "operatingResult", strong: true },
+      { label: t("rep.netResult"), source: r, name: "netResult", figure: "netResult", strong: true },
+    ]));
+  },
+};
+
+// --- aged balances ---------------------------------------------------------------------------------
+
+const BUCKETS = ["current", "days1To30", "days31To60", "days61To90", "over90", "total"];
+
+// A cell of two lines: the main text, and a smaller one under it.
+const twoLines = (main, note) => [main, note ? h("small", { class: "cell-note" }, note) : null];
+
+function aged(which) {
+  const receivables = which === "receivables";
+  return {
+    path: `/reports/aged-${which}`, route: `/reports/aged-${which}`,
+    title: receivables ? "rep.agedReceivables" : "rep.agedPayables",
+    get fields() { return [dateField("date", true)]; },
+    defaults: () => ({ date: today() }),
+    query: (r) => ({ date: r.date }),
+    file: (r) => `antiguedad-cuentas-por-${receivables ? "cobrar" : "pagar"}-${r.date}`,
+    draw(r) {
+      const columns = [
+        { field: "name", label: t(receivables ? "rep.customer" : "rep.supplier"), value: (p) => twoLines(
+          h("a", { href: `#/partners/${p.businessPartnerId}` }, p.name), p.taxId ? `${t("rep.taxId")} ${p.taxId}` : null) },
+        { field: "documents", label: t("rep.documents"), amount: true, value: (p) => String(p.documents.length) },
+        ...BUCKETS.map((bucket) => amountColumn(bucket, `rep.${bucket}`)),
+      ];
+      return section(t("rep.at", { date: date(r.date) }), grid({ id: "aged", columns, rows: r.partners,
+        empty: t("rep.nobodyOwes"), attributes: (p) => ({ "data-partner": p.businessPartnerId }),
+        foot: [t("rep.totals"), "", ...BUCKETS.map((bucket) => money(r.totals[bucket]))] }));
+    },
+  };
+}
+
+// --- the tax books' rows ---------------------------------------------------------------------------
+
+// A document of a book: its number (a link), its type and CAI under it, and a badge unless it
+// simply stands (cancelled within its month, or the reversal of an earlier month's document).
+const documentCell = (row, cai) => [
+  h("a", { href: `#/documents/${row.documentId}`, class: "doc-number" }, row.number || `#${row.documentId}`),
+  h("small", { class: "cell-note" }, row.typeName, row.status === "confirmed" ? null
+    : [" ", h("span", { class: `badge badge-${row.status === "cancelled" ? "cancelled" : "reversed"}` },
+      t(`rep.status.${row.status}`))]),
+  cai ? h("small", { class: "cell-note cai" }, `${t("rep.cai")} ${cai}`) : null,
+];
+const bookPeriod = (title) => ({
+  title,
+  get fields() { return [dateField("startDate", true), dateField("endDate", true)]; },
+  defaults: () => ({ startDate: firstDay(thisMonth()), endDate: lastDay(thisMonth()) }),
+  query: (r) => ({ startDate: r.startDate, endDate: r.endDate }),
+});
+const periodOf = (r) => t("rep.period", { from: date(r.startDate), to: date(r.endDate) });
+
+function bookTable(r, texts, amounts, attributes) {
+  const columns = [...texts, ...amounts.map(([name, label]) => amountColumn(name, label))];
+  return [grid({ id: "book", columns, rows: r.rows, attributes, className: "book",
+    foot: [t("rep.totals"), ...texts.slice(1).map(() => ""), ...amounts.map(([name]) => money(r.totals[name]))] }),
+  r.rows.length ? null : h("p", { class: "empty" }, t("rep.noRows"))];
+}
+
+const documentAttributes = (row) => ({ "data-document": row.documentId, "data-status": row.status });
+
+// --- Honduras: the sales and purchase books, the ISV summary ---------------------------------------
+
+const HN_AMOUNTS = ["exempt", "exonerated", "taxed15", "taxed18", "isv15", "isv18", "total"];
+
+function taxBook(which) {
+  const sales = which === "sales";
+  return {
+    ...bookPeriod(sales ? "rep.salesBook" : "rep.purchaseBook"),
+    path: `/reports/${sales ? "sales" : "purchase"}-book`, route: `/reports/${sales ? "sales" : "purchase"}-book`,
+    file: (r) => `libro-de-${sales ? "ventas" : "compras"}-${r.startDate}-${r.endDate}`,
+    draw(r) {
+      const texts = [
+        { field: "date", label: t("common.date"), class: "nowrap", value: (row) => date(row.date) },
+        { field: "number", label: t("rep.number"), value: (row) => documentCell(row, row.cai) },
+        { field: "partnerName", label: t(sales ? "rep.customer" : "rep.supplier"), value: (row) => twoLines(row.partnerName,
+          row.partnerTaxId ? `${t("rep.taxId")} ${row.partnerTaxId}` : null) },
+      ];
+      return section(periodOf(r), bookTable(r, texts, HN_AMOUNTS.map((name) => [name, `rep.${name}`]), documentAttributes));
+    },
+  };
+}
+
+const ISV_FIGURES = ["outputTax", "inputTax", "creditBroughtForward", "withholdingsReceived", "taxPayable",
+  "withholdingsUnapplied", "creditCarriedForward", "withholdingsMade"];
+
+const ISV_SUMMARY = {
+  path: "/reports/isv-summary", route: "/reports/isv-summary", title: "rep.isvSummary",
+  get fields() { return [{ name: "month", label: t("rep.month"), type: "month", required: true }]; },
+  defaults: () => ({ month: thisMonth() }),
+  query: (r) => ({ month: r.month }),
+  file: (r) => `resumen-isv-${r.month}`,
+  draw(r) {
+    const monthName = new Intl.DateTimeFormat(locale(), { month: "long", year: "numeric", timeZone: "UTC" })
+      .format(new Date(`${r.month}-15T00:00:00Z`));
+    const totals = HN_AMOUNTS.map((name) => ({ name, sales: r.sales[name], purchases: r.purchases[name] }));
+    return h("div", { class: "columns" },
+      section(`${t("rep.bookTotals")} · ${monthName}`, grid({ id: "isv-books", rows: totals,
+        attributes: (row) => ({ "data-figure": row.name, class: row.name === "total" ? "strong" : undefined }), columns: [
+          { field: "concept", label: t("rep.concept"), value: (row) => t(`rep.${row.name}`) },
+          amountColumn("sales", "rep.sales"), amountColumn("purchases", "rep.purchases")] })),
+      section(`${t("rep.settlement")} · ${monthName}`, grid({ id: "isv-settlement", rows: ISV_FIGURES,
+        attributes: (name) => ({ "data-figure": name, class: name === "taxPayable" ? "strong" : undefined }), columns: [
+          { field: "concept", label: t("rep.concept"), value: (name) => t(`rep.${name}`) },
+          { field: "amount", label: t("rep.amount"), amount: true, value: (name) => money(r[name]) }] })));
+  },
+};
+
+// --- El Salvador: the IVA books --------------------------------------------------------------------
+
+const IVA_BOOKS = {
+  consumers: { path: "/reports/iva-sales-consumers", title: "rep.ivaConsumers", file: "libro-iva-consumidor-final",
+    amounts: [["exempt", "rep.ivaExempt"], ["nonSubject", "rep.nonSubject"], ["taxed", "rep.taxedWithIva"],
+      ["exports", "rep.exports"], ["iva", "rep.ivaIncluded"], ["total", "rep.total"]] },
+  taxpayers: { path: "/reports/iva-sales-taxpayers", title: "rep.ivaTaxpayers", file: "libro-iva-contribuyentes",
+    amounts: [["exempt", "rep.ivaExempt"], ["nonSubject", "rep.nonSubject"], ["taxed", "rep.taxedNet"],
+      ["iva", "rep.debitIva"], ["total", "rep.total"]] },
+  purchases: { path: "/reports/iva-purchases", title: "rep.ivaPurchases", file: "libro-iva-compras",
+    amounts: [["exemptInternal", "rep.exemptInternal"], ["exemptImports", "rep.exemptImports"],
+      ["taxedInternal", "rep.taxedInternal"], ["taxedImports", "rep.taxedImports"], ["iva", "rep.creditIva"],
+      ["excludedSubject", "rep.excludedSubject"], ["total", "rep.total"]] },
+};
+
+function ivaBook(which) {
+  const book = IVA_BOOKS[which];
+  return {
+    ...bookPeriod(book.title), path: book.path, route: book.path,
+    file: (r) => `${book.file}-${r.startDate}-${r.endDate}`,
+    draw(r) {
+      const day = { field: "date", label: t("common.date"), class: "nowrap", value: (row) => date(row.date) };
+      const texts = which === "consumers" ? [day,
+        { field: "fromNumber", label: t("rep.numbers"), value: (row) => twoLines(
+          h("span", { class: "doc-number" }, `${t("rep.fromNumber")} ${row.fromNumber || t("common.none")}`),
+          `${t("rep.toNumber")} ${row.toNumber || t("common.none")}`) },
+        { field: "documents", label: t("rep.documentCount"), amount: true, value: (row) => String(row.documents) }]
+        : [day, { field: "number", label: t("rep.number"), value: (row) => documentCell(row) },
+          { field: "partnerName", label: t(which === "purchases" ? "rep.supplier" : "rep.customer"), value: (row) => twoLines(
+            row.partnerName, row.partnerNrc ? `${t("rep.nrc")} ${row.partnerNrc}` : null) }];
+      return section(periodOf(r), bookTable(r, texts, book.amounts,
+        which === "consumers" ? (row) => ({ "data-date": row.date }) : documentAttributes));
+    },
+  };
+}
+
+// --- the routes' views (main.js) -------------------------------------------------------------------
+
+export const balanceSheet = (ctx) => reportPage(ctx, BALANCE_SHEET);
+export const incomeStatement = (ctx) => reportPage(ctx, INCOME_STATEMENT);
+export const agedReceivables = (ctx) => reportPage(ctx, aged("receivables"));
+export const agedPayables = (ctx) => reportPage(ctx, aged("payables"));
+export const salesBook = (ctx) => reportPage(ctx, taxBook("sales"));
+export const purchaseBook = (ctx) => reportPage(ctx, taxBook("purchases"));
+export const isvSummary = (ctx) => reportPage(ctx, ISV_SUMMARY);
+export const ivaConsumers = (ctx) => reportPage(ctx, ivaBook("consumers"));
+export const ivaTaxpayers = (ctx) => reportPage(ctx, ivaBook("taxpayers"));
+export const ivaPurchases = (ctx) => reportPage(ctx, ivaBook("purchases"));
