@@ -21,7 +21,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck
 from hypothesis import strategies as st
-from schemathesis.checks import not_a_server_error, response_schema_conformance
+from schemathesis.checks import not_a_server_error, response_schema_conformance, status_code_conformance
 from schemathesis.core import NOT_SET
 
 import app  # noqa: F401  (registers the routes the document describes)
@@ -35,7 +35,8 @@ pytestmark = pytest.mark.fuzz
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "4"))
 SEED = os.environ.get("FUZZ_SEED")  # unset: the same cases every run (CI); `make fuzz` sets one
-CHECKS = [not_a_server_error, response_schema_conformance]
+# every answer's status must be one the document lists for the operation
+CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
 # A web session must survive the run: logging out, changing the password or moving the session to
 # another company would turn every later case into a 401 (they are tested in tests/test_auth.py).
 SESSION_ENDING = {("POST", "/auth/logout"), ("POST", "/auth/password"), ("POST", "/auth/switch-company")}
@@ -89,7 +90,22 @@ def fuzzed(tmp_path_factory):
 # The document the stack serves, built in-process so that each operation is its own test (xdist
 # spreads them; each worker starts its own stack).
 SERVED = jsoncodec.dumps(build_document())  # as served: plain JSON numbers
-DOCUMENT = json.loads(SERVED)  # schemathesis may annotate it in place
+
+
+def with_decimal_places_as_multiples(node):
+    """The document states decimal places as `x-decimal-places` (a binary float is no multiple of
+    0.01); the generator needs them as `multipleOf` to send amounts the service takes."""
+    if isinstance(node, list):
+        return [with_decimal_places_as_multiples(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    shaped = {key: with_decimal_places_as_multiples(value) for key, value in node.items()}
+    if "x-decimal-places" in node:
+        shaped["multipleOf"] = 10 ** -node["x-decimal-places"]
+    return shaped
+
+
+DOCUMENT = with_decimal_places_as_multiples(json.loads(SERVED))  # schemathesis may annotate it in place
 SCHEMA = schemathesis.openapi.from_dict(DOCUMENT)
 WEB_ONLY = {(spec.method, spec.path) for spec in ROUTES if spec.access in (Access.WEB_SESSION, Access.KEY_MANAGEMENT)}
 

@@ -46,7 +46,8 @@ def test_openapi_document_is_valid_openapi_3_1(api, company_a):
 def test_money_is_a_number_in_the_document_as_on_the_wire(api, company_a):
     schemas = api.get("/openapi.json", key=company_a.api_key).json["components"]["schemas"]
     assert schemas["Partner"]["properties"]["receivableBalance"]["type"] == "number"
-    assert schemas["ProductCreate"]["properties"]["unitPrice"]["default"] == 0
+    unit_price = schemas["ProductCreate"]["properties"]["unitPrice"]
+    assert "default" not in unit_price and unit_price["description"].endswith("Default: 0.00.")
     assert "default" not in schemas["PartnerUpdate"]["properties"]["name"]
 
 
@@ -72,10 +73,11 @@ def test_the_document_states_the_rules_the_validation_applies(api, company_a):
     between fields that JSON Schema can state."""
     document = api.get("/openapi.json", key=company_a.api_key).json
     schemas = document["components"]["schemas"]
-    assert str(schemas["ProductCreate"]["properties"]["unitPrice"]["multipleOf"]) == "0.01"
+    unit_price = schemas["ProductCreate"]["properties"]["unitPrice"]
+    assert unit_price["x-decimal-places"] == 2 and "At most 2 decimal places" in unit_price["description"]
     assert schemas["PaymentCreate"]["properties"]["amount"]["exclusiveMinimum"] == 0
     assert schemas["EntryCreate"]["properties"]["date"]["pattern"].startswith("^(19|2\\d)")
-    assert len(schemas["PaymentCreate"]["oneOf"]) == 3
+    assert len(schemas["PaymentCreate"]["allOf"][0]["oneOf"]) == 3
     by_types = {tuple(rule["if"]["properties"]["type"]["enum"]): rule["then"]["properties"]
                 for rule in schemas["DocumentCreate"]["allOf"] if "type" in rule["if"]["properties"]}
     assert by_types[("06", "07", "105", "106")] == {"sourceDocumentId": {"type": "integer"}}
@@ -127,3 +129,88 @@ def test_create_or_update_posts_list_both_of_their_answers(api, company_a):
     for path in ("/chart-of-accounts/import-default", "/account-determination-rules", "/exchange-rates"):
         responses = paths[path]["post"]["responses"]
         assert responses["200"] == responses["201"], path
+
+
+def _reachable(document, schema, seen=None):
+    """The names of the component schemas a schema refers to, directly or not."""
+    seen = set() if seen is None else seen
+    if isinstance(schema, dict):
+        ref = schema.get("$ref", "")
+        if ref.startswith("#/components/schemas/") and ref.split("/")[-1] not in seen:
+            seen.add(ref.split("/")[-1])
+            _reachable(document, document["components"]["schemas"][ref.split("/")[-1]], seen)
+        for value in schema.values():
+            _reachable(document, value, seen)
+    elif isinstance(schema, list):
+        for item in schema:
+            _reachable(document, item, seen)
+    return seen
+
+
+def _keys(node):
+    if isinstance(node, dict):
+        yield from node
+        for value in node.values():
+            yield from _keys(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _keys(item)
+
+
+def test_request_fields_with_defaults_are_optional_and_responses_carry_every_field(api, company_a):
+    """openapi-typescript makes a property with a `default` required: a request's schemas carry
+    none (the description says it), so a body that leaves the field out compiles; a response's
+    every field is required, as the service always sends it."""
+    document = api.get("/openapi.json", key=company_a.api_key).json
+    schemas = document["components"]["schemas"]
+    requests = {name for methods in document["paths"].values() for operation in methods.values()
+                for name in _reachable(document, operation.get("requestBody", {}))}
+    assert {"ProductCreate", "LineInput", "DocumentCreate", "PaymentCreate"} <= requests
+    assert [name for name in requests if "default" in set(_keys(schemas[name]["properties"]))] == []
+    assert schemas["ProductCreate"]["properties"]["isActive"]["description"] == "Default: true."
+    assert set(schemas["Product"]["required"]) == set(schemas["Product"]["properties"])
+    unconfirm = document["paths"]["/documents/{id}/unconfirm"]["post"]["requestBody"]
+    assert unconfirm["required"] is False  # no body reads as {}
+    assert document["paths"]["/products"]["post"]["requestBody"]["required"] is True
+
+
+def test_amounts_in_cents_pass_a_binary_float_validator(api, company_a):
+    """multipleOf 0.01 would refuse 19.99 (19.99 / 0.01 is no whole float): decimal places are an
+    extension and a sentence, and the service refuses a third decimal itself."""
+    from jsonschema import Draft202012Validator
+
+    document = api.get("/openapi.json", key=company_a.api_key).json
+    assert "multipleOf" not in set(_keys(document))
+
+    def errors(schema_name, body):
+        schema = {"$ref": f"#/components/schemas/{schema_name}", "components": document["components"]}
+        return [error.message for error in Draft202012Validator(schema).iter_errors(body)]
+
+    assert errors("ProductCreate", {"code": "CAF-1", "name": "Café", "unitPrice": 19.99, "cost": 0.07}) == []
+    assert errors("PaymentCreate", {"paymentMethodId": 1, "amount": 1234.57}) == []
+    refused = api.post("/products", {"code": "CAF-1", "name": "Café", "unitPrice": 19.999}, key=company_a.api_key)
+    assert (refused.status, refused.json["details"][0]["field"]) == (400, "unitPrice")
+
+
+def test_response_dates_and_timestamps_say_their_format(api, company_a):
+    schemas = api.get("/openapi.json", key=company_a.api_key).json["components"]["schemas"]
+    document = schemas["Document"]["properties"]
+    assert document["date"]["format"] == "date" and document["createdAt"]["format"] == "date-time"
+    assert {"type": "string", "format": "date-time"} in document["confirmedAt"]["anyOf"]
+    assert schemas["CaiRange"]["properties"]["deadline"]["format"] == "date"
+    assert "format" not in schemas["IsvSummary"]["properties"]["month"]  # YYYY-MM
+
+
+def test_tags_are_declared_with_what_they_group(api, company_a):
+    document = api.get("/openapi.json", key=company_a.api_key).json
+    used = {operation["tags"][0] for methods in document["paths"].values() for operation in methods.values()}
+    declared = {tag["name"]: tag["description"] for tag in document["tags"]}
+    assert set(declared) == used and all(declared.values())
+
+
+def test_a_route_that_takes_a_body_lists_its_size_and_media_type_refusals(api, company_a):
+    paths = api.get("/openapi.json", key=company_a.api_key).json["paths"]
+    assert {"413", "415"} <= set(paths["/documents"]["post"]["responses"])
+    assert "413" not in paths["/documents"]["get"]["responses"]
+    too_large = api.post("/documents", raw=b"[" + b" " * (1024 * 1024) + b"]", key=company_a.api_key)
+    assert (too_large.status, too_large.json["code"]) == (413, "REQUEST_TOO_LARGE")

@@ -3,14 +3,14 @@ every route is documented by being declared."""
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from chalice import Blueprint
 
+from chalicelib.api.openapi_schemas import error_schemas, schema_generator, shape_for_generators
+from chalicelib.api.openapi_tags import TAG_DESCRIPTIONS
 from chalicelib.api.routing import ROUTES, Access, Call, RouteSpec, endpoint
-from chalicelib.error_codes import ERROR_CODES
 from chalicelib.services.idempotency import KEY_PATTERN as IDEMPOTENCY_KEY_PATTERN
 
 if TYPE_CHECKING:
@@ -18,33 +18,14 @@ if TYPE_CHECKING:
 
 blueprint = Blueprint(__name__)
 
-_ERROR_SCHEMA = {
-    "type": "object", "required": ["message", "code"],
-    "properties": {
-        "message": {"type": "string"}, "code": {"type": "string"},
-        "details": {"type": "array", "items": {
-            "type": "object", "properties": {"field": {"type": "string"}, "message": {"type": "string"}}}},
-    },
-}
 _STATUS_TEXT = {400: "The request breaks a rule of the input or of the record's state", 401: "Not authenticated",
                 403: "Not allowed", 404: "Not found (or another company's)",
                 406: "The first Accept value is not the route's media type",
                 409: "Collides with another record or request (a taken code, an overlap, a stale version)",
-                415: "The body is not JSON", 422: "Idempotency-Key reused with another request",
+                413: "The body is larger than 1 MB", 415: "The body is not JSON",
+                422: "Idempotency-Key reused with another request",
                 429: "A limit was reached (Retry-After says when to retry)", 500: "Internal error",
                 502: "A service the API depends on refused the request", 503: "Unavailable for now: retry later"}
-
-
-def _error_schemas() -> dict[str, Any]:
-    """Error<status>: the error shape with the codes that status carries (chalicelib.error_codes)."""
-    by_status: dict[int, list[str]] = {}
-    for code, (status, _meaning) in ERROR_CODES.items():
-        by_status.setdefault(status, []).append(code)
-    return {f"Error{status}": {
-        "allOf": [{"$ref": "#/components/schemas/Error"}],
-        "properties": {"code": {"enum": codes}},
-        "description": "\n".join(f"- `{code}`: {ERROR_CODES[code][1]}" for code in codes)}
-        for status, codes in sorted(by_status.items())}
 
 
 def _error_statuses(spec: RouteSpec) -> list[int]:
@@ -54,7 +35,7 @@ def _error_statuses(spec: RouteSpec) -> list[int]:
     if spec.method != "GET":
         statuses.add(409)
     if spec.body is not None:
-        statuses.add(415)
+        statuses.update((413, 415))
     if spec.idempotent:
         statuses.add(422)
     if spec.produces is not None:
@@ -80,8 +61,9 @@ def build_document() -> dict[str, Any]:
             inputs.append((spec.response_model, "serialization"))
     refs, definitions = models_json_schema(list(dict.fromkeys(inputs)),
                                            ref_template="#/components/schemas/{model}",
-                                           schema_generator=_schema_generator())
-    schemas = {**definitions.get("$defs", {}), "Error": _ERROR_SCHEMA, **_error_schemas()}
+                                           schema_generator=schema_generator())
+    refs = dict(refs)
+    schemas = {**shape_for_generators(definitions.get("$defs", {}), refs), **error_schemas()}
     paths: dict[str, dict[str, Any]] = {}
     for spec in ROUTES:
         paths.setdefault(spec.path, {})[spec.method.lower()] = _operation(spec, refs)
@@ -89,6 +71,8 @@ def build_document() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Business administration API (Honduras, El Salvador)", "version": "1.0.0"},
         "servers": [{"url": "/"}],
+        "tags": [{"name": tag, "description": TAG_DESCRIPTIONS[tag]}
+                 for tag in dict.fromkeys(spec.tag for spec in ROUTES)],
         "components": {"schemas": schemas, "securitySchemes": {
             "session": {"type": "apiKey", "in": "cookie", "name": "accessToken"},
             "bearerKey": {"type": "http", "scheme": "bearer", "bearerFormat": "KEY_ID:SECRET"},
@@ -96,40 +80,6 @@ def build_document() -> dict[str, Any]:
         "security": [{"session": []}, {"bearerKey": []}, {"headerKey": []}],
         "paths": paths,
     }
-
-
-def _schema_generator() -> Any:
-    from pydantic.json_schema import GenerateJsonSchema
-    from pydantic_core import core_schema
-
-    class ApiJsonSchema(GenerateJsonSchema):
-        def decimal_schema(self, schema: Any) -> Any:
-            """Money and rates travel as JSON numbers (jsoncodec), in both directions."""
-            bounds = {name: schema[name] for name in ("multiple_of", "le", "ge", "lt", "gt") if name in schema}
-            json_schema = self.float_schema(core_schema.float_schema(**bounds))
-            if "decimal_places" in schema and "multipleOf" not in json_schema:
-                json_schema["multipleOf"] = Decimal(1).scaleb(-schema["decimal_places"])  # 0.01: cents
-            return json_schema
-
-        def encode_default(self, dft: Any) -> Any:
-            return dft if isinstance(dft, Decimal) else super().encode_default(dft)
-
-        def default_schema(self, schema: Any) -> Any:
-            """A sparse-update field defaults to "not sent", which is not a value: a null default
-            on a field that refuses null is left out of the document."""
-            json_schema = super().default_schema(schema)
-            if json_schema.get("default", ...) is None and not _accepts_null(json_schema):
-                json_schema.pop("default")
-            return json_schema
-
-    return ApiJsonSchema
-
-
-def _accepts_null(json_schema: dict[str, Any]) -> bool:
-    kinds = json_schema.get("type")
-    if kinds == "null" or (isinstance(kinds, list) and "null" in kinds):
-        return True
-    return any(_accepts_null(option) for option in json_schema.get("anyOf", []) + json_schema.get("oneOf", []))
 
 
 def _operation_id(spec: RouteSpec) -> str:
@@ -157,6 +107,17 @@ def _links(spec: RouteSpec) -> dict[str, Any]:
     return links
 
 
+def _query_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A query parameter is left out, never null (a query string has no null): without the null
+    option, generators make it a plain optional value, not a union with None."""
+    schema = {key: value for key, value in schema.items() if key != "title" and (key, value) != ("default", None)}
+    options = [option for option in schema.get("anyOf", []) if option != {"type": "null"}]
+    if len(options) == 1:
+        del schema["anyOf"]
+        schema = {**options[0], **schema}
+    return schema
+
+
 def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
     operation: dict[str, Any] = {"summary": spec.summary, "tags": [spec.tag], "operationId": _operation_id(spec)}
     parameters = [{"name": name, "in": "path", "required": True,
@@ -167,7 +128,7 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
         for name, field in spec.query_model.model_fields.items():
             alias = field.alias or name
             parameters.append({"name": alias, "in": "query", "required": field.is_required(),
-                               "schema": properties[alias]})
+                               "schema": _query_schema(properties[alias])})
     if spec.idempotent:
         parameters.append({"name": "Idempotency-Key", "in": "header", "required": False,
                            "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN}})
@@ -182,7 +143,9 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
     if parameters:
         operation["parameters"] = parameters
     if spec.body is not None and (spec.body_model.model_fields or spec.body_model.model_config.get("extra") == "allow"):
-        operation["requestBody"] = {"required": True, "content": {
+        # no body at all reads as {} (routing.handle): a body of optional fields may be left out
+        required = any(field.is_required() for field in spec.body_model.model_fields.values())
+        operation["requestBody"] = {"required": required, "content": {
             "application/json": {"schema": refs[(spec.body_model, "validation")]}}}
     success: dict[str, Any] = {"description": "Success"}
     if spec.produces is not None:
