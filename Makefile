@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install browser run test fuzz bench package clean
+.PHONY: install browser run test fuzz bench package sdk clean
 
 # pip below 26.3: chalice packages with pip and requires that (chalice 1.34).
 $(STAMP): requirements.txt requirements-dev.txt
@@ -48,6 +48,12 @@ package: install
 	rm -rf build && AWS_DEFAULT_REGION=$${AWS_DEFAULT_REGION:-us-east-1} \
 		$(BIN)/chalice package --merge-template infra/resources.json build
 	$(BIN)/python -m infra.resources minify build/sam.json
+
+## Typed clients from the OpenAPI document as the app builds it (no server), in build/sdk/: the Python client
+## (openapi-python-client, which must take the whole document without a warning) and, with Node.js, the
+## TypeScript types (openapi-typescript through npx) with README.md's request bodies compiled against them.
+sdk: install
+	$(BIN)/python -m infra.sdk build/sdk
 
 clean:
 	rm -rf $(VENV) .local build
