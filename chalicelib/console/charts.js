@@ -36,7 +36,7 @@ function niceStep(span, count) {
 function scale(values, count = 4) {
   const low = Math.min(0, ...values);
   const high = Math.max(0, ...values);
-  if (low === high) return { low: 0, high: 1, step: 0.25 };
+  if (low === high) return { low: 0, high: 1, step: 1 };  // nothing to show but the zero line
   const step = niceStep(high - low, count);
   return { low: Math.floor(low / step) * step, high: Math.ceil(high / step) * step, step };
 }

@@ -22,6 +22,7 @@ addStrings({
         "home.age.days31To60": "31 a 60 días", "home.age.days61To90": "61 a 90 días", "home.age.over90": "Más de 90 días",
         "home.cash": "Efectivo por cuenta bancaria", "home.cashCaption": "Saldo de cada cuenta bancaria",
         "home.currency": "Moneda", "home.noBanks": "No hay cuentas bancarias.",
+        "home.noMonthly": "Ninguna venta ni compra en estos 12 meses.", "home.noAging": "Nada por cobrar a la fecha.",
         "home.otherCurrency": "Las cuentas en otra moneda solo aparecen en la tabla de cifras." },
   en: { "home.title": "Home", "home.receivables": "Receivables", "home.payables": "Payables", "home.banks": "Bank balances",
         "home.account": "Account", "home.bank": "Bank", "home.balance": "Balance",
@@ -36,6 +37,7 @@ addStrings({
         "home.age.days31To60": "31 to 60 days", "home.age.days61To90": "61 to 90 days", "home.age.over90": "Over 90 days",
         "home.cash": "Cash by bank account", "home.cashCaption": "Balance of each bank account",
         "home.currency": "Currency", "home.noBanks": "No bank accounts.",
+        "home.noMonthly": "No sales or purchases in these 12 months.", "home.noAging": "Nothing owed at this date.",
         "home.otherCurrency": "Accounts in another currency are only in the figures' table." },
 });
 
@@ -102,8 +104,10 @@ async function monthlyCard(country) {
                                              to: monthName(months.at(-1), { month: "long", year: "numeric" }) });
   return chartCard({
     title: t("home.monthly"), id: "chart-monthly", note: t("home.monthlyNote"),
-    chart: [legend(series), columnChart({ labels: months.map((m) => monthName(m, { month: "short" })),
-      sublabels: months.map((m, i) => (i === 0 || m.endsWith("-01") ? m.slice(0, 4) : null)), series, format: money })],
+    chart: figures.some((f) => f.sales || f.purchases)
+      ? [legend(series), columnChart({ labels: months.map((m) => monthName(m, { month: "short" })),
+        sublabels: months.map((m, i) => (i === 0 || m.endsWith("-01") ? m.slice(0, 4) : null)), series, format: money })]
+      : h("p", { class: "empty" }, t("home.noMonthly")),
     table: figuresTable({ caption, id: "monthly-figures", columns: [t("home.month"), t("home.sales"), t("home.purchases")],
       rows: months.map((month, i) => ({ attributes: { "data-month": month },
         cells: [monthName(month, { month: "long", year: "numeric" }), money(figures[i].sales), money(figures[i].purchases)] })) }),
@@ -120,7 +124,7 @@ async function agingCard() {
                                           className: `age-${bucket}` }));
   return chartCard({
     title: t("home.aging"), id: "chart-aging",
-    chart: barList({ items, format: money }),
+    chart: items.some((item) => item.value) ? barList({ items, format: money }) : h("p", { class: "empty" }, t("home.noAging")),
     table: figuresTable({ caption: t("home.agingCaption", { date: date(aged.date) }), id: "aging-figures",
       columns: [t("home.age"), t("home.balance")],
       rows: BUCKETS.map((bucket) => ({ attributes: { "data-bucket": bucket },
