@@ -47,6 +47,7 @@ class Settings:
     invitation_ttl_hours: int
     # local stack only: an invitation's link is a credential, so it is never logged elsewhere
     log_invitation_links: bool
+    invitation_links_file: str | None
     login_window_seconds: int
     login_max_failures_per_email: int
     login_max_failures_per_address: int
@@ -92,6 +93,7 @@ def get_settings() -> Settings:
         app_base_url=env.get("APP_BASE_URL", "http://127.0.0.1:8000").strip().rstrip("/"),
         invitation_ttl_hours=int(env.get("INVITATION_TTL_HOURS", str(7 * 24))),
         log_invitation_links=_flag("LOG_INVITATION_LINKS"),
+        invitation_links_file=env.get("INVITATION_LINKS_FILE") or None,
         login_window_seconds=int(env.get("LOGIN_WINDOW_SECONDS", "900")),
         login_max_failures_per_email=int(env.get("LOGIN_MAX_FAILURES_PER_EMAIL", "5")),
         login_max_failures_per_address=int(env.get("LOGIN_MAX_FAILURES_PER_ADDRESS", "50")),

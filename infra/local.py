@@ -227,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
 
     _, moto_app = start_moto(args.moto_port)
     configure_environment(args.port, args.moto_port)
+    # invitation links, printed, also go to a file: the README's walkthrough reads the token there
+    os.environ.setdefault("INVITATION_LINKS_FILE", str(state / "invitations.txt"))
     os.environ.setdefault("LOCAL_SECRETS_KEY", local_secrets_key(state))
     sys.path.insert(0, str(ROOT))
     authority_server = None

@@ -42,7 +42,9 @@ class Stack:
         self.port, self.moto_port, self.authority_port = free_port(), free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.state_dir = state_dir
-        env = {**{k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k != "TABLE_NAME"},
+        # (not the test session's AWS or stand-in authority: the stack starts its own)
+        env = {**{k: v for k, v in os.environ.items()
+                  if not k.startswith(("AWS_", "DTE_AUTHORITY_")) and k != "TABLE_NAME"},
                **(env or {})}
         command = [sys.executable, "-m", "infra.local", "--port", str(self.port), "--moto-port",
                    str(self.moto_port), "--dte-authority-port", str(self.authority_port),

@@ -230,6 +230,9 @@ def _send(table: Table, company_id: int, inviter: dict[str, Any], user: dict[str
     if settings.log_invitation_links:
         logger.info("invitation link", extra={"email": email, "link": link})
         print(f"Invitation for {email}: {link}", flush=True)
+        if settings.invitation_links_file:
+            with open(settings.invitation_links_file, "a", encoding="utf-8") as links:
+                links.write(f"{email} {link}\n")
     company = table.get(keys.company(company_id)) or {}
     mailer = mail.get_mailer()
     text = MESSAGE.format(name=user.get("name") or email, inviter=inviter.get("email") or "Un administrador",
