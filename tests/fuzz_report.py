@@ -28,6 +28,7 @@ STATEFUL = re.compile(
 BEYOND_JSON_SCHEMA = re.compile(
     r"must not be (before|after|below) \w+|must differ from|page \* limit|spans at most|debits"
     r"|at most \d+ calendar years|must not exceed the line amount|together|on another line"
+    r"|paged by page, not by cursor"  # q and cursor on GET /documents
     # a key's content (a parseable RSA private key of enough bits) is beyond any pattern
     r"|not an RSA private key|a public key: send the private key|bits; at least")
 CROSS_FIELD_CODES = {"UNBALANCED_ENTRY"}
