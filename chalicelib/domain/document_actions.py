@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib.domain import dte as dte_rules
+from chalicelib.domain import dte_json
 from chalicelib.domain.documents import (
     ADVANCE_OPERATION,
     CANCELLED,
@@ -25,7 +26,7 @@ from chalicelib.domain.documents import (
     not_cancellable,
     wrong_status,
 )
-from chalicelib.errors import ApiError
+from chalicelib.errors import ApiError, ValidationFailed
 
 Refusal = ApiError | None
 
@@ -103,7 +104,18 @@ def _invalidate(document: dict[str, Any]) -> Refusal:
         return DocumentStateError(
             "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
             f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
-    return untouched(document)
+    return untouched(document) or _receiver_refused(document)
+
+
+def _receiver_refused(document: dict[str, Any]) -> Refusal:
+    """The invalidation names the receiver as the DTE was issued to it: what its format refuses
+    there, no request can mend."""
+    problems = dte_json.invalidation_receiver_problems(document)
+    if not problems:
+        return None
+    details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
+    return ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "
+                            f"{details[0]['message']}", details=details)
 
 
 def payment_refusal(document: dict[str, Any], refundable: bool = False) -> str | None:

@@ -165,6 +165,22 @@ def invalidation(document: Mapping[str, Any], fields: Mapping[str, Any], codigo:
                        "tipDocSolicita": requester["tipDoc"], "numDocSolicita": requester["numDoc"]}}
 
 
+# Who stands in for the people of an invalidation when only what the DTE itself gives it is checked.
+_SOMEONE = {"name": "Persona de prueba", "documentType": "13", "documentNumber": "00000000-0"}
+
+
+def invalidation_receiver_problems(document: Mapping[str, Any]) -> list[dict[str, str]]:
+    """What the invalidation format refuses in the receiver as the DTE was issued to it (a factura
+    to an anonymous consumer lacks the document and e-mail it needs): no request can change it,
+    so the document cannot be invalidated. Checked with the event built around the DTE alone."""
+    dte = document.get("dte") or {}
+    if "emisor" not in dte or "receptor" not in dte:
+        return [{"field": "documento", "message": "the DTE was issued without the authority's format"}]
+    event = invalidation(document, {"invalidationType": 2, "responsible": _SOMEONE, "requester": _SOMEONE},
+                         "00000000-0000-4000-8000-000000000000", document["date"], "00:00:00", None)
+    return [problem for problem in schema_problems(event, INVALIDATION) if problem["field"].startswith("documento.")]
+
+
 def contingency_event(company: Mapping[str, Any], documents: list[Mapping[str, Any]], codigo: str, date: str,
                       time: str, ambiente: str = "00") -> dict[str, Any]:
     """The contingency event (contingencia-schema-v3) reporting DTEs issued while the authority
