@@ -34,36 +34,55 @@ export function errorBox(error) {
 // A lookup is a type-ahead over `source.path?q=` (the API's search index) instead of a select of
 // every record: what is typed finds up to 20, and choosing one of them sets the field's id.
 function lookup(field, value) {
-  const { source } = field;
-  const hidden = h("input", { type: "hidden", name: field.name, id: `f-${field.name}`, value: value ?? "" });
-  const list = h("datalist", { id: `f-${field.name}-list` });
-  const chosen = new Map();
+  return typeAhead({ source: field.source, name: field.name, id: `f-${field.name}`, value, required: field.required,
+                     placeholder: field.placeholder }).element;
+}
+
+// A type-ahead on its own (a document line's product, say): a search input with a datalist of what
+// `source.path?q=` finds and a hidden input `name`/`id` holding the chosen record's id; `onChoose(row)`
+// runs when a record is chosen. `rename(name, id)` follows a line's new position.
+export function typeAhead({ source, name, id, value, required, placeholder, onChoose }) {
+  const hidden = h("input", { type: "hidden", name, id, value: value ?? "" });
+  const list = h("datalist", { id: `${id}-list` });
+  const chosen = new Map();  // label -> row
   let pending;
-  const typed = h("input", { type: "search", id: `f-${field.name}-search`, list: `f-${field.name}-list`,
-    "data-field": field.name, required: field.required || undefined, autocomplete: "off",
-    placeholder: field.placeholder || t("common.typeToSearch"),
-    oninput: () => {
-      hidden.value = chosen.get(typed.value) ?? "";
-      clearTimeout(pending);
-      pending = setTimeout(async () => {
-        const text = typed.value.trim();
-        if (!text) return;
-        const { api } = await import("./api.js");
-        const found = await api.get(source.path, { ...(source.query || {}), q: text, limit: 20 }).catch(() => null);
-        if (!found || typed.value.trim() !== text) return;  // typed on meanwhile: its own search answers
-        const rows = found[source.field].filter((row) => !source.accept || source.accept(row));
-        for (const row of rows) chosen.set(source.label(row), row.id);
-        replace(list, rows.map((row) => h("option", { value: source.label(row) })));
-        hidden.value = chosen.get(typed.value) ?? "";
-      }, 200);
-    } });
+  const typed = h("input", { type: "search", id: `${id}-search`, list: `${id}-list`, "data-field": name,
+    required: required || undefined, autocomplete: "off", placeholder: placeholder || t("common.typeToSearch") });
+  const settle = () => {
+    const row = chosen.get(typed.value);
+    const before = hidden.value;
+    hidden.value = row ? String(row.id) : "";
+    if (row && onChoose && hidden.value !== before) onChoose(row);
+  };
+  typed.addEventListener("input", () => {
+    settle();
+    clearTimeout(pending);
+    pending = setTimeout(async () => {
+      const text = typed.value.trim();
+      if (!text) return;
+      const found = await api.get(source.path, { ...(source.query || {}), q: text, limit: 20 }).catch(() => null);
+      if (!found || typed.value.trim() !== text) return;  // typed on meanwhile: its own search answers
+      const rows = found[source.field].filter((row) => !source.accept || source.accept(row));
+      for (const row of rows) chosen.set(source.label(row), row);
+      replace(list, rows.map((row) => h("option", { value: source.label(row) })));
+      settle();
+    }, 200);
+  });
   if (value) {
-    import("./api.js").then(({ api }) => api.get(`${source.path}/${value}`)).then((row) => {
-      chosen.set(source.label(row), row.id);
+    api.get(`${source.path}/${value}`).then((row) => {
+      chosen.set(source.label(row), row);
       if (!typed.value) typed.value = source.label(row);
     }).catch(() => {});
   }
-  return h("span", { class: "lookup" }, typed, list, hidden);
+  const rename = (newName, newId) => {
+    hidden.name = newName;
+    hidden.id = newId;
+    typed.id = `${newId}-search`;
+    typed.dataset.field = newName;
+    list.id = `${newId}-list`;
+    typed.setAttribute("list", list.id);
+  };
+  return { element: h("span", { class: "lookup" }, typed, list, hidden), input: hidden, search: typed, rename };
 }
 
 function control(field, value) {

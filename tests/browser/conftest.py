@@ -91,11 +91,16 @@ class Console:
             switcher.select_option(str(company_id))
             self.wait_loaded()
 
-    def pick(self, field: str, record: dict) -> None:
-        """Chooses a record in a type-ahead field (ui.js lookup): types its label as the console
-        shows it and waits for the field to hold its id."""
-        label = f"{record['name']} ({record['taxId']})" if record.get("taxId") else record["name"]
-        self.page.fill(f"#f-{field}-search", label)
+    def pick(self, field: str, record: dict, within=None) -> None:
+        """Chooses a record in a type-ahead field (ui.js lookup, typeAhead): types its label as the
+        console shows it (a product: "code · name"; a partner: "name (tax id)") and waits for the
+        field to hold its id. `field` is the hidden input's id without "f-" (a document line's
+        product: "lines-0-productId"); `within`, a dialog's locator."""
+        if record.get("code") and "unitPrice" in record:
+            label = f"{record['code']} · {record['name']}"
+        else:
+            label = f"{record['name']} ({record['taxId']})" if record.get("taxId") else record["name"]
+        (within or self.page).locator(f"[id='f-{field}-search']").fill(label)
         self.page.wait_for_function("([field, id]) => document.getElementById('f-' + field).value === String(id)",
                                     arg=[field, record["id"]])
 

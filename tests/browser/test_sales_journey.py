@@ -96,7 +96,7 @@ def test_sell_print_and_collect_part_of_an_invoice(console, demo, stack):
     console.goto("/documents/new")
     page = console.page
     console.pick("businessPartnerId", partner)  # typed, found through the API's search
-    page.select_option("#f-lines-0-productId", str(product["id"]))
+    console.pick("lines-0-productId", product)  # typed too, found through GET /products?q=
     assert page.input_value("#f-lines-0-description") == service
     page.fill("#f-lines-0-quantity", "2")
     page.wait_for_function("() => document.querySelector('#docform-total strong').textContent.includes('575.00')")
@@ -114,7 +114,7 @@ def test_sell_print_and_collect_part_of_an_invoice(console, demo, stack):
     # the list shows the fiscal number; filtered by the customer it is the only row
     console.goto("/documents")
     assert page.locator("a.doc-number", has_text=number).count() == 1
-    page.select_option("#f-businessPartnerId", str(partner["id"]))
+    console.pick("businessPartnerId", partner)
     page.click("form button[type=submit]")
     page.wait_for_function("() => location.hash.includes('businessPartnerId=')")
     console.wait_loaded()

@@ -1,5 +1,5 @@
-// A new document: header fields, lines that can be added and removed (a product fills the
-// description, price and tax rate), a live preview of the totals (display only: the API
+// A new document: header fields, lines that can be added and removed (a product, found by typing
+// its code or name through GET /products?q=, fills the description, price and tax rate), a live preview of the totals (display only: the API
 // computes the real ones) and the API's refusals beside each field, lines[i].field included.
 // A document in a currency other than the company's may name its exchange rate; left empty, the
 // API takes the company's rate for the document date (the form says which, or that there is none).
@@ -7,7 +7,7 @@ import { api, listAll } from "../api.js";
 import { append, h, replace } from "../dom.js";
 import { companyCurrency, date, exchangeRate, isForeign, money, percent, today } from "../format.js";
 import { CURRENCIES, DOCUMENT_TYPES, addStrings, t } from "../i18n.js";
-import { button, formView, pageHeader, section, toast } from "../ui.js";
+import { button, formView, pageHeader, section, toast, typeAhead } from "../ui.js";
 
 addStrings({
   es: {
@@ -26,6 +26,7 @@ addStrings({
     "docform.rateOfDate": "Si lo deja vacío se usa el del {date}: 1 {currency} = {rate} {own}.",
     "docform.noRate": "No hay tipo de cambio de {currency} registrado en o antes del {date}: escríbalo aquí o regístrelo en ",
     "docform.ratesPage": "Tipos de cambio", "docform.totalBase": "Total en {own} (aprox.)", "docform.unit": "unidad",
+    "docform.taxRate.SV": "IVA", "docform.productSearch": "Código o nombre del producto",
   },
   en: {
     "docform.title": "New document", "docform.type": "Document type", "docform.partner": "Customer or supplier",
@@ -43,10 +44,12 @@ addStrings({
     "docform.rateOfDate": "Left empty, the rate of {date} applies: 1 {currency} = {rate} {own}.",
     "docform.noRate": "No {currency} rate is recorded on or before {date}: enter one here or record it in ",
     "docform.ratesPage": "Exchange rates", "docform.totalBase": "Total in {own} (approx.)", "docform.unit": "unit",
+    "docform.taxRate.SV": "VAT", "docform.productSearch": "Product code or name",
   },
 });
 
-const TAX_RATES = ["0", "0.15", "0.18"];
+// the rates a line may take in the company's country (Honduras' ISV, El Salvador's IVA), the usual one first
+const TAX_RATES = { HN: ["0.15", "0", "0.18"], SV: ["0.13", "0"] };
 const LINE_FIELDS = ["productId", "description", "quantity", "unitPrice", "discount", "taxRate"];
 
 const cents = (value) => Math.round((value + Number.EPSILON) * 100) / 100;
@@ -67,17 +70,19 @@ function lineField(input, key) {
   return { label, element: h("div", { class: "field" }, label, input) };
 }
 
+const PRODUCTS = { path: "/products", field: "products", accept: (p) => p.isActive, label: (p) => `${p.code} · ${p.name}` };
+
 const amountInput = (value) => h("input", { type: "number", step: "any", min: "0", value });
 
 // Each line is a small inline form of its own (it wraps on narrow screens): product, description,
 // quantity, price, discount, tax rate, the line's total and a button to remove it. `money` shows
 // in the document's currency; `rate()` is the rate that will apply (typed or the date's), for the
 // company-currency figure of a foreign document.
-function linesEditor(products, { currency, rate }) {
+function linesEditor(country, { currency, rate }) {
   const rows = [];
   const list = h("div", { class: "lines-list" });
   const totals = h("div", { class: "figures", id: "docform-totals" });
-  const byId = new Map(products.map((p) => [String(p.id), p]));
+  const rates = TAX_RATES[country] || TAX_RATES.HN;
 
   const refreshTotals = () => {
     const sums = rows.reduce((acc, row) => {
@@ -99,7 +104,9 @@ function linesEditor(products, { currency, rate }) {
   // Names, ids and data-field follow the line's position: lines[0].quantity, lines[1].quantity, ...
   const renumber = () => rows.forEach((row, index) => {
     row.title.textContent = t("docform.line", { n: index + 1 });
-    for (const name of LINE_FIELDS) {
+    row.product.rename(`lines[${index}].productId`, `f-lines-${index}-productId`);
+    row.labels.productId.htmlFor = row.product.search.id;
+    for (const name of LINE_FIELDS.filter((field) => field !== "productId")) {
       const input = row.inputs[name];
       input.name = `lines[${index}].${name}`;
       input.id = `f-lines-${index}-${name}`;
@@ -109,28 +116,28 @@ function linesEditor(products, { currency, rate }) {
   });
 
   const add = () => {
+    // a product is found by what is typed (GET /products?q=); choosing it fills the line
+    const product = typeAhead({ source: PRODUCTS, name: "productId", id: "f-productId",
+      placeholder: t("docform.productSearch"), onChoose: (chosen) => {
+        inputs.description.value = chosen.name;
+        inputs.unitPrice.value = String(chosen.unitPrice);
+        inputs.taxRate.value = rates.find((rate) => Number(rate) === Number(chosen.taxRate)) || rates[0];
+        refreshTotals();
+      } });
     const inputs = {
-      productId: h("select", {}, h("option", { value: "" }, t("docform.noProduct")),
-        products.map((p) => h("option", { value: p.id }, `${p.code} · ${p.name}`))),
+      productId: product.input,
       description: h("input", { type: "text", maxlength: 300 }),
       quantity: amountInput("1"),
       unitPrice: amountInput("0"),
       discount: amountInput("0"),
-      taxRate: h("select", {}, TAX_RATES.map((rate) => h("option", { value: rate, selected: rate === "0.15" || undefined },
-        percent(rate)))),
+      taxRate: h("select", {}, rates.map((rate) => h("option", { value: rate }, percent(rate)))),
     };
-    const fields = Object.fromEntries(LINE_FIELDS.map((name) => [name, lineField(inputs[name], `docform.${name}`)]));
-    const row = { inputs, labels: Object.fromEntries(LINE_FIELDS.map((name) => [name, fields[name].label])),
+    const taxLabel = country === "SV" ? "docform.taxRate.SV" : "docform.taxRate";
+    const fields = Object.fromEntries(LINE_FIELDS.map((name) => [name, name === "productId"
+      ? lineField(product.element, "docform.productId") : lineField(inputs[name], name === "taxRate" ? taxLabel : `docform.${name}`)]));
+    const row = { inputs, product, labels: Object.fromEntries(LINE_FIELDS.map((name) => [name, fields[name].label])),
       total: h("strong", { class: "line-total" }), title: h("strong"), element: null,
       read: () => Object.fromEntries(LINE_FIELDS.map((name) => [name, inputs[name].value.trim()])) };
-    inputs.productId.addEventListener("change", () => {
-      const product = byId.get(inputs.productId.value);
-      if (!product) return;
-      inputs.description.value = product.name;
-      inputs.unitPrice.value = String(product.unitPrice);
-      inputs.taxRate.value = TAX_RATES.find((rate) => Number(rate) === Number(product.taxRate)) || "0.15";
-      refreshTotals();
-    });
     const remove = button(t("docform.removeLine"), () => {
       if (rows.length === 1) return;
       rows.splice(rows.indexOf(row), 1);
@@ -223,14 +230,11 @@ function rateControls(form, onRate) {
 }
 
 export async function render(ctx) {
-  const [products, conditions] = await Promise.all([
-    listAll("/products", "products"),
-    listAll("/payment-conditions", "paymentConditions"),
-  ]);
+  const conditions = await listAll("/payment-conditions", "paymentConditions");
   const own = companyCurrency();
   let controls = null;
   let form = null;
-  const lines = linesEditor(products.filter((p) => p.isActive), {
+  const lines = linesEditor(ctx.session.company?.country, {
     currency: () => (form ? form.querySelector("#f-currency").value : own),
     rate: () => (controls ? controls.rate() : null),
   });

@@ -60,8 +60,10 @@ export async function list(ctx) {
         options: STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) })) },
       { name: "startDate", label: t("docs.startDate"), type: "date" },
       { name: "endDate", label: t("docs.endDate"), type: "date" },
-      { name: "businessPartnerId", label: t("docs.partner"), type: "select",
-        source: { path: "/business-partners", field: "businessPartners", label: (p) => p.name } },
+      // a type-ahead (GET /business-partners?q=), not a select of every partner
+      { name: "businessPartnerId", label: t("docs.partner"), type: "lookup",
+        source: { path: "/business-partners", field: "businessPartners",
+                  label: (p) => (p.taxId ? `${p.name} (${p.taxId})` : p.name) } },
     ],
     values: filters,
     submitLabel: t("docs.filter"),
