@@ -30,7 +30,7 @@ def test_openapi_describes_bodies_responses_and_errors(api, company_a):
     assert "201" in create["responses"] and "400" in create["responses"]
     assert any(p["name"] == "Idempotency-Key" for p in create["parameters"])
     listing = document["paths"]["/business-partners"]["get"]
-    assert {p["name"] for p in listing["parameters"]} == {"page", "limit", "cursor", "q"}
+    assert {p["name"] for p in listing["parameters"]} == {"page", "limit", "cursor", "q", "Accept-Language"}
     assert document["paths"]["/auth/login"]["post"]["security"] == []
     assert document["paths"]["/settings/api-keys"]["get"]["security"] == [{"session": []}]
 
@@ -214,3 +214,24 @@ def test_a_route_that_takes_a_body_lists_its_size_and_media_type_refusals(api, c
     assert "413" not in paths["/documents"]["get"]["responses"]
     too_large = api.post("/documents", raw=b"[" + b" " * (1024 * 1024) + b"]", key=company_a.api_key)
     assert (too_large.status, too_large.json["code"]) == (413, "REQUEST_TOO_LARGE")
+
+
+def test_the_version_header_is_declared_where_a_route_reads_it(api, company_a):
+    from chalicelib.api.openapi import build_document
+
+    paths = build_document()["paths"]
+
+    def headers(method, path):
+        return {p["name"] for p in paths[path][method].get("parameters", []) if p["in"] == "header"}
+
+    # a PUT that checks the version it is sent declares If-Match; a read or a create does not
+    assert "If-Match" in headers("put", "/products/{id}") and "If-Match" in headers("put", "/documents/{id}")
+    assert "If-Match" not in headers("get", "/products/{id}") | headers("post", "/products")
+    # every operation takes Accept-Language (errors in Spanish)
+    assert all("Accept-Language" in headers(method, path) for path, operations in paths.items()
+               for method in operations)
+    created = api.post("/products", {"code": "V-1", "name": "Silla", "unitPrice": 10, "taxRate": 0.15},
+                       key=company_a.api_key).json
+    stale = api.put(f"/products/{created['id']}", {"unitPrice": 11}, key=company_a.api_key,
+                    headers={"If-Match": str(created["version"] + 1)})
+    assert stale.status == 409 and stale.json["code"] == "VERSION_CONFLICT"

@@ -129,6 +129,14 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
             alias = field.alias or name
             parameters.append({"name": alias, "in": "query", "required": field.is_required(),
                                "schema": _query_schema(properties[alias])})
+    if spec.versioned:
+        parameters.append({"name": "If-Match", "in": "header", "required": False,
+                           "description": "the version read (or the body's `version`): 409 VERSION_CONFLICT when "
+                                          "the record changed since",
+                           "schema": {"type": "string", "pattern": r'^\s*(W/)?"?[0-9]{1,12}"?\s*$'}})
+    parameters.append({"name": "Accept-Language", "in": "header", "required": False,
+                       "description": "`es` answers errors' messages and field details in Spanish; English otherwise",
+                       "schema": {"type": "string", "examples": ["es", "es-HN", "en"]}})
     if spec.idempotent:
         parameters.append({"name": "Idempotency-Key", "in": "header", "required": False,
                            "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN}})

@@ -13,7 +13,7 @@ import importlib
 import re
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Type, Union
 
 from chalice import Blueprint, CustomAuthorizer, Response
@@ -106,6 +106,8 @@ class RouteSpec:
     # Other success statuses, with the same body: a create-or-update POST answers 200 when the
     # record was there already (the service sets command.status).
     also_answers: tuple[int, ...] = ()
+    # The handler reads the expected version (If-Match or the body's `version`): set on registering.
+    versioned: bool = False
 
     @property
     def body_model(self) -> type[BaseModel] | None:
@@ -178,13 +180,14 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
         names_company=names_company, produces=produces, exports=exports, counts=counts, also_answers=also_answers)
 
     def register(handler: Callable[[Call], Any]) -> Callable[[Call], Any]:
-        ROUTES.append(spec)
+        registered = replace(spec, versioned="expected_version" in handler.__code__.co_names)
+        ROUTES.append(registered)
 
         @functools.wraps(handler)
         def view(**path_values: str) -> Response:
-            return handle(spec, handler, blueprint.current_request, path_values)
+            return handle(registered, handler, blueprint.current_request, path_values)
 
-        authorizer = None if spec.access is Access.PUBLIC else GATEWAY_AUTHORIZER
+        authorizer = None if registered.access is Access.PUBLIC else GATEWAY_AUTHORIZER
         blueprint.route(path, methods=[method], authorizer=authorizer, content_types=_ANY_CONTENT)(view)
         for media_type in ([produces] if produces else []) + [t for t in exports if not t.startswith("text/")]:
             _declare_binary_type(blueprint, media_type)
