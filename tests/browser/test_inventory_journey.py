@@ -68,7 +68,6 @@ def test_a_long_count_is_sent_in_adjustments_of_25_changed_lines(console, demo, 
 
 def journey(console, product: dict, tag: str) -> None:
     page = console.page
-    option = str(product["id"])
 
     # an opening stock: 50 units at 12.50 in warehouse 1, refused first without its unit cost
     console.goto("/inventory/adjustments")
@@ -80,7 +79,7 @@ def journey(console, product: dict, tag: str) -> None:
     form = page.locator("#adjustment-form")
     assert form.locator("#f-reason").input_value() == "opening"
     assert form.locator("#f-warehouseId").input_value() == "1"
-    form.locator("#f-lines-0-productId").select_option(option)
+    console.pick("lines-0-productId", product, within=form)  # typed, found through GET /products?q=
     form.locator("#f-lines-0-quantity").fill("50")
     assert "En existencia en la bodega: 0" in form.inner_text()
     form.locator("button[type=submit]").click()
@@ -146,7 +145,7 @@ def journey(console, product: dict, tag: str) -> None:
     form = page.locator("#transfer-form")
     form.locator("#f-fromWarehouseId").select_option("1")
     form.locator("#f-toWarehouseId").select_option(str(north["id"]))
-    form.locator("#f-lines-0-productId").select_option(option)
+    console.pick("lines-0-productId", product, within=form)
     form.locator("#f-lines-0-quantity").fill("8")
     assert "Disponible en la bodega de origen: 48" in form.inner_text()
     console.shot("transfer-form")

@@ -206,6 +206,35 @@ def test_closed_period_refuses_a_manual_entry(console, demo, stack):
     assert not console.errors
 
 
+def scheduled_by_typing(console, suffix: str) -> None:
+    """A scheduled invoice's customer and product are found by typing (no select of every record);
+    saved inactive, so that the hourly run leaves it alone."""
+    page = console.page
+    status, _, customer = console.as_session("POST", "/business-partners", {"name": f"Cliente programado {suffix}",
+                                                                            "type": "customer"})
+    assert status == 201, customer
+    status, _, product = console.as_session("POST", "/products", {"code": f"PRG-{suffix}", "name": "Mantenimiento mensual",
+                                                                  "type": "service", "unitPrice": 300, "taxRate": 0.15})
+    assert status == 201, product
+    page.click(".page-header button.primary")
+    dialog = page.locator("dialog")
+    partner_id = dialog.locator("input[type=hidden][name=businessPartnerId]").get_attribute("id")[2:]
+    console.pick(partner_id, customer, within=dialog)
+    line_id = dialog.locator(".schedule-line input[type=hidden]").get_attribute("id")[2:]
+    console.pick(line_id, product, within=dialog)
+    assert dialog.locator(".schedule-line [data-name=description]").input_value() == "Mantenimiento mensual"
+    assert dialog.locator(".schedule-line [data-name=unitPrice]").input_value() == "300"
+    dialog.locator("input[type=checkbox][data-field=isActive]").uncheck()
+    console.shot("scheduled-invoice-dialog", full_page=False)
+    dialog.locator("button[type=submit]").click()
+    dialog.wait_for(state="detached")
+    console.wait_loaded()
+    status, _, listed = console.as_session("GET", "/scheduled-invoices?limit=100")
+    saved = next(s for s in listed["scheduledInvoices"] if s["businessPartnerId"] == customer["id"])
+    assert saved["lines"][0]["productId"] == product["id"] and saved["isActive"] is False
+    assert f"Cliente programado {suffix}" in page.inner_text("#content table")
+
+
 def test_every_accounting_and_settings_page_renders(console, demo, stack):
     base, page, key = stack[0].base, console.page, demo["apiKey"]
     cash = account_id(base, key, "110101")
@@ -248,6 +277,8 @@ def test_every_accounting_and_settings_page_renders(console, demo, stack):
             if name == "entry":
                 assert f"Borrador smoke {suffix}" in page.inner_text("#content")
                 assert page.locator(".page-actions button", has_text="Contabilizar").count() == 1
+            if name == "scheduled-invoices":
+                scheduled_by_typing(console, suffix)
         # English: the same pages render with their English labels.
         page.select_option("#language", "en")
         console.wait_loaded()

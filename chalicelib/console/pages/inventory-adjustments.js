@@ -6,7 +6,7 @@ import { append, h } from "../dom.js";
 import { date, dateTime, money, today, unitCost } from "../format.js";
 import { addStrings, t } from "../i18n.js";
 import { button, definitionList, formView, pageHeader, pagerView, section, tableView, toast, withQuery } from "../ui.js";
-import { REASONS, catalog, change, entryLink, isStocked, linesEditor, quantity, stockLevels } from "./inventory-common.js";
+import { REASONS, catalog, change, entryLink, linesEditor, quantity, stockLevels } from "./inventory-common.js";
 
 addStrings({
   es: {
@@ -86,7 +86,8 @@ export function adjustmentLines(adjustment, productName) {
 }
 
 export async function detail(ctx) {
-  const [adjustment, names] = await Promise.all([api.get(`/inventory/adjustments/${ctx.params.id}`), catalog()]);
+  const adjustment = await api.get(`/inventory/adjustments/${ctx.params.id}`);
+  const names = await catalog({ products: adjustment.lines.map((line) => line.productId) });
   append(ctx.root, [
     pageHeader(t("adj.one", { id: adjustment.id })),
     section(null, definitionList([
@@ -116,7 +117,6 @@ function onQuantityInput(error) {
 
 export async function create(ctx) {
   const [names, onHand] = await Promise.all([catalog(), stockLevels()]);
-  const products = names.products.filter((p) => isStocked(p) && p.isActive);
   const warehouses = names.warehouses.filter((w) => w.isActive);
   const reason = REASONS.includes(ctx.query.reason) ? ctx.query.reason : "opening";
   const help = h("p", { class: "help", id: "adjustment-help" });
@@ -129,7 +129,6 @@ export async function create(ctx) {
     row.inputs.unitCost.placeholder = t(chosenReason() === "opening" ? "adj.unitCost.required" : "adj.unitCost.optional");
   };
   const lines = linesEditor({
-    products,
     onAdd: prepare,
     fields: [
       { name: "mode", label: t("adj.mode"), input: () => h("select", {},
@@ -137,8 +136,7 @@ export async function create(ctx) {
       { name: "quantity", label: t("adj.quantity"), input: () => h("input", { type: "number", step: "any" }) },
       { name: "unitCost", label: t("adj.unitCost"), input: () => h("input", { type: "number", step: "any", min: "0" }) },
     ],
-    hint: (values) => {
-      const product = names.productById.get(Number(values.productId));
+    hint: (values, product) => {
       const warehouseId = Number(current("warehouseId"));
       if (!product || !warehouseId) return "";
       return `${t("inv.hint.onHand", { quantity: quantity(onHand(product.id, warehouseId)) })} · `
@@ -183,6 +181,5 @@ export async function create(ctx) {
   form.elements.namedItem("reason").addEventListener("change", applyReason);
   form.elements.namedItem("warehouseId").addEventListener("change", () => lines.refresh());
   applyReason();
-  append(ctx.root, [pageHeader(t("adj.newTitle")), products.length ? null : h("p", { class: "error-box" }, t("inv.noProducts")),
-    section(null, form)]);
+  append(ctx.root, [pageHeader(t("adj.newTitle")), section(null, form)]);
 }

@@ -1,11 +1,12 @@
 // What the inventory pages (adjustments, count sheet, transfers, valuation) share: their labels,
 // the warehouses and products they name, a lines editor whose inputs are named as the API names
-// the lines' fields (lines[0].quantity, ...) so that showErrors() finds them, and the stock on hand.
-import { listAll } from "../api.js";
+// the lines' fields (lines[0].quantity, ...) so that showErrors() finds them (each line's product
+// found by typing, GET /products?q=), and the stock on hand.
+import { api, listAll } from "../api.js";
 import { h } from "../dom.js";
 import { number } from "../format.js";
 import { addStrings, t } from "../i18n.js";
-import { button } from "../ui.js";
+import { button, typeAhead } from "../ui.js";
 
 addStrings({
   es: {
@@ -45,9 +46,13 @@ export const isStocked = (product) => product.type === "product" && product.trac
 export const quantity = (value) => number(value, 4);
 export const change = (value) => (Number(value) > 0 ? `+${number(value, 4)}` : number(value, 4));
 
-// The warehouses and products a page names, with their labels.
-export async function catalog() {
-  const [warehouses, products] = await Promise.all([listAll("/warehouses", "warehouses"), listAll("/products", "products")]);
+// The warehouses a page names and its products: `products` "all" (the count sheet lists every
+// stocked product), else the ids its lines name (read one by one: a page names few).
+export async function catalog({ products: wanted = [] } = {}) {
+  const read = (ids) => Promise.all([...new Set(ids.map(Number))].map((id) => api.get(`/products/${id}`).catch(() => null)))
+    .then((found) => found.filter(Boolean));
+  const [warehouses, products] = await Promise.all([listAll("/warehouses", "warehouses"),
+    wanted === "all" ? listAll("/products", "products") : read(wanted)]);
   const warehouseById = new Map(warehouses.map((w) => [w.id, w]));
   const productById = new Map(products.map((p) => [p.id, p]));
   return {
@@ -68,20 +73,24 @@ export function entryLink(id) {
   return id ? h("a", { href: `#/accounting/entries/${id}`, class: "entry-link" }, `${t("inv.entry")} #${id}`) : t("inv.noEntry");
 }
 
-// Lines that can be added and removed, each a small inline form: a product select and the
-// inputs `fields` describe ({name, label, input() -> element}); `hint(values)` writes a line's
-// note (what is on hand, say) under it; onAdd(row) prepares a new line. value() -> each line's
-// raw values by field name.
-export function linesEditor({ products, fields, hint, onAdd }) {
+const STOCKED = { path: "/products", field: "products", accept: (p) => isStocked(p) && p.isActive,
+                  label: (p) => `${p.code} · ${p.name}` };
+
+// Lines that can be added and removed, each a small inline form: a product (a type-ahead over the
+// active stocked products) and the inputs `fields` describe ({name, label, input() -> element});
+// `hint(values, product)` writes a line's note (what is on hand, say) under it; onAdd(row)
+// prepares a new line. value() -> each line's raw values by field name.
+export function linesEditor({ fields, hint, onAdd }) {
   const rows = [];
   const list = h("div", { class: "lines-list" });
-  const all = [{ name: "productId", label: t("inv.product"), input: () => h("select", {},
-    h("option", { value: "" }, t("inv.pickProduct")),
-    products.map((p) => h("option", { value: p.id }, `${p.code} · ${p.name}`))) }, ...fields];
+  const chosen = new Map();  // product id -> the product as the type-ahead found it
+  const all = [{ name: "productId", label: t("inv.product") }, ...fields];
 
   const renumber = () => rows.forEach((row, index) => {
     row.title.textContent = t("inv.line", { n: index + 1 });
-    for (const field of all) {
+    row.product.rename(`lines[${index}].productId`, `f-lines-${index}-productId`);
+    row.labels.productId.htmlFor = row.product.search.id;
+    for (const field of fields) {
       const input = row.inputs[field.name];
       input.name = `lines[${index}].${field.name}`;
       input.id = `f-lines-${index}-${field.name}`;
@@ -89,13 +98,18 @@ export function linesEditor({ products, fields, hint, onAdd }) {
       row.labels[field.name].htmlFor = input.id;
     }
   });
-  const refresh = () => rows.forEach((row) => { row.hint.textContent = hint ? hint(row.read()) || "" : ""; });
+  const refresh = () => rows.forEach((row) => {
+    const values = row.read();
+    row.hint.textContent = hint ? hint(values, chosen.get(values.productId)) || "" : "";
+  });
 
   const add = (values = {}) => {
-    const inputs = Object.fromEntries(all.map((field) => [field.name, field.input()]));
+    const product = typeAhead({ source: STOCKED, name: "productId", id: "f-productId", placeholder: t("inv.pickProduct"),
+      onChoose: (found) => { chosen.set(String(found.id), found); refresh(); } });
+    const inputs = { productId: product.input, ...Object.fromEntries(fields.map((field) => [field.name, field.input()])) };
     const labels = Object.fromEntries(all.map((field) => [field.name, h("label", {}, field.label)]));
     for (const [name, value] of Object.entries(values)) if (inputs[name]) inputs[name].value = value;
-    const row = { inputs, labels, title: h("strong"), hint: h("small", { class: "help line-hint" }),
+    const row = { inputs, labels, product, title: h("strong"), hint: h("small", { class: "help line-hint" }),
       read: () => Object.fromEntries(all.map((field) => [field.name, inputs[field.name].value.trim()])) };
     const remove = button(t("inv.removeLine"), () => {
       if (rows.length === 1) return;
@@ -105,7 +119,8 @@ export function linesEditor({ products, fields, hint, onAdd }) {
     }, "danger remove-line");
     row.element = h("div", { class: "card line" },
       h("div", { class: "toolbar" }, row.title),
-      h("div", { class: "form inline" }, all.map((field) => h("div", { class: "field" }, labels[field.name], inputs[field.name])),
+      h("div", { class: "form inline" }, all.map((field) => h("div", { class: "field" }, labels[field.name],
+        field.name === "productId" ? product.element : inputs[field.name])),
         h("div", { class: "field" }, remove)),
       row.hint);
     row.element.addEventListener("input", refresh);

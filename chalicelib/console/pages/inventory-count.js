@@ -61,7 +61,7 @@ export function chunks(filled) {
 }
 
 export async function render(ctx) {
-  const names = await catalog();
+  const names = await catalog({ products: "all" });  // the sheet lists every stocked product
   const warehouses = names.warehouses.filter((w) => w.isActive);
   const warehouseId = Number(ctx.query.warehouseId) || warehouses[0]?.id;
   const picker = formView({ className: "inline", submitLabel: t("count.show"), values: { warehouseId },

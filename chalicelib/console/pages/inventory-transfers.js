@@ -5,7 +5,7 @@ import { append, h } from "../dom.js";
 import { date, dateTime, today, unitCost } from "../format.js";
 import { addStrings, t } from "../i18n.js";
 import { button, definitionList, formView, pageHeader, pagerView, section, tableView, toast, withQuery } from "../ui.js";
-import { catalog, isStocked, linesEditor, quantity, stockLevels } from "./inventory-common.js";
+import { catalog, linesEditor, quantity, stockLevels } from "./inventory-common.js";
 
 addStrings({
   es: {
@@ -50,7 +50,8 @@ export async function list(ctx) {
 }
 
 export async function detail(ctx) {
-  const [transfer, names] = await Promise.all([api.get(`/inventory/transfers/${ctx.params.id}`), catalog()]);
+  const transfer = await api.get(`/inventory/transfers/${ctx.params.id}`);
+  const names = await catalog({ products: transfer.lines.map((line) => line.productId) });
   append(ctx.root, [
     pageHeader(t("tr.one", { id: transfer.id })),
     section(null, definitionList([
@@ -72,11 +73,9 @@ export async function detail(ctx) {
 
 export async function create(ctx) {
   const [names, onHand] = await Promise.all([catalog(), stockLevels()]);
-  const products = names.products.filter((p) => isStocked(p) && p.isActive);
   const warehouses = names.warehouses.filter((w) => w.isActive);
   let form = null;
   const lines = linesEditor({
-    products,
     fields: [{ name: "quantity", label: t("inv.quantity"), input: () => h("input", { type: "number", step: "any", min: "0" }) }],
     hint: (values) => {
       const from = Number(form?.elements.namedItem("fromWarehouseId").value);
@@ -106,5 +105,5 @@ export async function create(ctx) {
   form.id = "transfer-form";
   form.elements.namedItem("fromWarehouseId").addEventListener("change", () => lines.refresh());
   append(ctx.root, [pageHeader(t("tr.newTitle")), h("p", { class: "help" }, t("tr.intro")),
-    products.length ? null : h("p", { class: "error-box" }, t("inv.noProducts")), section(null, form)]);
+    section(null, form)]);
 }

@@ -1,10 +1,11 @@
 // Settings, scheduled invoices: recurring sales invoices (customer, lines, frequency) with their
-// next run, the last invoice made and the last failed run.
+// next run, the last invoice made and the last failed run. The customer and each line's product are
+// found by typing (GET /business-partners?q=, GET /products?q=), not chosen from every record.
 import { api, listAll } from "../api.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, money, percent, today } from "../format.js";
 import { addStrings, t } from "../i18n.js";
-import { badge, button, loadInto, openDialog, pageHeader, pagerView, section, showErrors, tableView, toast } from "../ui.js";
+import { badge, button, loadInto, openDialog, pageHeader, pagerView, section, showErrors, tableView, toast, typeAhead } from "../ui.js";
 
 addStrings({
   es: {
@@ -47,14 +48,24 @@ function field(name, label, input, help) {
   input.setAttribute("data-field", name);
   return h("div", { class: "field" }, h("label", { for: input.id }, label), input, help ? h("small", { class: "help" }, help) : null);
 }
+// a type-ahead in a .field, its label on the search input
+function lookupField(name, label, picker) {
+  return h("div", { class: "field" }, h("label", { for: picker.search.id }, label), picker.element);
+}
+const CUSTOMERS = { path: "/business-partners", field: "businessPartners", accept: (p) => p.type !== "supplier",
+                    label: (p) => (p.taxId ? `${p.name} (${p.taxId})` : p.name) };
+const PRODUCTS = { path: "/products", field: "products", accept: (p) => p.isActive, label: (p) => `${p.code} · ${p.name}` };
+
 const select = (options, current, empty) => h("select", {},
   empty ? h("option", { value: "" }, empty) : null,
   options.map(([value, label]) => h("option", { value, selected: String(value) === String(current ?? "") || undefined }, label)));
 
 function scheduleDialog(refs, current, done) {
   const values = current || { frequency: "monthly", interval: 1, startDate: today(), isActive: true, lines: [{ quantity: 1 }] };
+  const partner = typeAhead({ source: CUSTOMERS, name: "businessPartnerId", id: `f-businessPartnerId-${++uid}`,
+                              value: values.businessPartnerId });
   const inputs = {
-    businessPartnerId: select(refs.partners.map((p) => [p.id, p.name]), values.businessPartnerId, t("common.none")),
+    businessPartnerId: partner.input,
     paymentConditionId: select(refs.conditions.map((c) => [c.id, c.name]), values.paymentConditionId, t("common.none")),
     frequency: select(FREQUENCIES.map((f) => [f, t(`sched.freq.${f}`)]), values.frequency),
     interval: h("input", { type: "number", step: "1", min: "1", value: values.interval }),
@@ -69,9 +80,16 @@ function scheduleDialog(refs, current, done) {
     row.querySelectorAll("[data-name]").forEach((input) => input.setAttribute("data-field", `lines[${index}].${input.dataset.name}`));
   });
   const addLine = (line = {}) => {
-    const product = select(refs.products.map((p) => [p.id, `${p.code} · ${p.name}`]), line.productId, t("common.none"));
+    // a product fills the description and price when they are empty
+    const product = typeAhead({ source: PRODUCTS, name: "productId", id: `f-line-productId-${++uid}`, value: line.productId,
+      onChoose: (chosen) => {
+        const description = row.querySelector("[data-name=description]");
+        const price = row.querySelector("[data-name=unitPrice]");
+        if (!description.value) description.value = chosen.name;
+        if (!price.value) price.value = chosen.unitPrice;
+      } });
+    product.input.dataset.name = "productId";
     const cells = [
-      ["productId", t("sched.product"), product],
       ["description", t("sched.description"), h("input", { type: "text", value: line.description || "" })],
       ["quantity", t("sched.quantity"), h("input", { type: "number", step: "0.0001", min: "0", value: line.quantity ?? "" })],
       ["unitPrice", t("sched.unitPrice"), h("input", { type: "number", step: "0.01", min: "0", value: line.unitPrice ?? "" })],
@@ -79,23 +97,16 @@ function scheduleDialog(refs, current, done) {
         line.taxRate === null || line.taxRate === undefined ? "" : Number(line.taxRate), t("sched.productRate"))],
     ];
     const row = h("div", { class: "field schedule-line card" }, h("strong", { class: "line-number" }), h("div", { class: "form inline" },
+      lookupField("line-productId", t("sched.product"), product),
       cells.map(([name, label, input]) => { input.dataset.name = name; return field(`line-${name}`, label, input); }),
       h("div", { class: "field" }, button(t("sched.removeLine"), () => { row.remove(); renumber(); }, "danger"))));
-    // a product fills the description and price when they are empty
-    product.addEventListener("change", () => {
-      const chosen = refs.products.find((p) => String(p.id) === product.value);
-      const description = row.querySelector("[data-name=description]");
-      const price = row.querySelector("[data-name=unitPrice]");
-      if (chosen && !description.value) description.value = chosen.name;
-      if (chosen && !price.value) price.value = chosen.unitPrice;
-    });
     lines.append(row);
     renumber();
   };
   (values.lines || []).forEach(addLine);
   const submit = h("button", { type: "submit", class: "primary" }, t("common.save"));
   const form = h("form", { class: "form", novalidate: true },
-    field("businessPartnerId", t("sched.partner"), inputs.businessPartnerId),
+    lookupField("businessPartnerId", t("sched.partner"), partner),
     h("div", { class: "form inline" },
       field("frequency", t("sched.frequency"), inputs.frequency),
       field("interval", t("sched.interval"), inputs.interval),
@@ -134,16 +145,16 @@ function scheduleDialog(refs, current, done) {
 }
 
 export async function render(ctx) {
-  const [partners, products, conditions] = await Promise.all([
-    listAll("/business-partners", "businessPartners"), listAll("/products", "products"),
-    listAll("/payment-conditions", "paymentConditions")]);
-  const refs = { partners: partners.filter((p) => p.type !== "supplier"), products: products.filter((p) => p.isActive),
-                 conditions: conditions.filter((c) => c.isActive) };
-  const partnerName = new Map(partners.map((p) => [p.id, p.name]));
+  const conditions = await listAll("/payment-conditions", "paymentConditions");
+  const refs = { conditions: conditions.filter((c) => c.isActive) };
+  const partnerName = new Map();  // the names of the customers a page shows, read as they appear
   let page = 1;
   const body = h("div", {});
   const refresh = () => loadInto(body, async () => {
     const answer = await api.get("/scheduled-invoices", { page, limit: LIMIT });
+    const missing = [...new Set(answer.scheduledInvoices.map((s) => s.businessPartnerId))].filter((id) => !partnerName.has(id));
+    (await Promise.all(missing.map((id) => api.get(`/business-partners/${id}`).catch(() => null))))
+      .filter(Boolean).forEach((p) => partnerName.set(p.id, p.name));
     return [tableView({ rows: answer.scheduledInvoices, columns: [
       { label: t("sched.partner"), value: (s) => h("a", { href: `#/partners/${s.businessPartnerId}` },
         partnerName.get(s.businessPartnerId) || `#${s.businessPartnerId}`) },
