@@ -157,6 +157,11 @@ def journey(console, product: dict, tag: str) -> None:
     console.goto("/inventory/transfers")
     assert f"Bodega Norte {tag}" in page.inner_text("table.grid tbody")
     console.shot("transfers-listed")
+    # the stock page names the products of its rows (read one by one, not every product)
+    console.goto("/stock")
+    assert page.locator("table.grid tbody tr", has_text=product["code"]).count() >= 2  # two warehouses
+    assert page.locator("a[href^='#/inventory/transfers/']", has_text="Traslado #").count() == 2  # out and in
+    console.shot("stock")
 
     # the valuation: 40 x 12.50 in warehouse 1, 8 x 12.50 in the other, equal to the inventory account
     console.goto("/inventory/valuation")

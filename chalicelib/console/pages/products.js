@@ -24,6 +24,8 @@ addStrings({
     "stock.title": "Existencias", "stock.warehouse": "Bodega", "stock.product": "Producto", "stock.quantity": "Cantidad",
     "stock.movements": "Movimientos recientes", "stock.kind": "Movimiento", "stock.document": "Documento",
     "stock.kind.confirmation": "Documento confirmado", "stock.kind.reversal": "Reversión",
+    "stock.kind.adjustment": "Ajuste de inventario", "stock.kind.transfer": "Traslado",
+    "stock.adjustment": "Ajuste #{id}", "stock.transfer": "Traslado #{id}",
     "stock.filter": "Filtrar",
     "stock.movementsNote": "Los últimos movimientos de todas las bodegas, del más reciente al más antiguo.",
   },
@@ -41,6 +43,8 @@ addStrings({
     "stock.title": "Stock", "stock.warehouse": "Warehouse", "stock.product": "Product", "stock.quantity": "Quantity",
     "stock.movements": "Recent movements", "stock.kind": "Movement", "stock.document": "Document",
     "stock.kind.confirmation": "Document confirmed", "stock.kind.reversal": "Reversal",
+    "stock.kind.adjustment": "Inventory adjustment", "stock.kind.transfer": "Transfer",
+    "stock.adjustment": "Adjustment #{id}", "stock.transfer": "Transfer #{id}",
     "stock.filter": "Filter",
     "stock.movementsNote": "The latest movements of every warehouse, newest first.",
   },
@@ -135,12 +139,14 @@ export async function stock(ctx) {
   const limit = 20;
   const page = Math.max(1, Number(ctx.query.page) || 1);
   const warehouseId = ctx.query.warehouseId || "";
-  const [warehouses, products, levels, movements] = await Promise.all([
+  const [warehouses, levels, movements] = await Promise.all([
     listAll("/warehouses", "warehouses"),
-    listAll("/products", "products"),
     api.get("/inventory/stock", { warehouseId, page, limit }),
     recentMovements(limit),
   ]);
+  // the products this page names (at most 40), not every product
+  const ids = [...new Set([...levels.stock, ...movements].map((row) => row.productId))];
+  const products = (await Promise.all(ids.map((id) => api.get(`/products/${id}`).catch(() => null)))).filter(Boolean);
   const product = new Map(products.map((p) => [p.id, p]));
   const warehouse = new Map(warehouses.map((w) => [w.id, w]));
   const productCell = (id) => (product.get(id) ? `${product.get(id).code} · ${product.get(id).name}` : `#${id}`);
@@ -165,8 +171,12 @@ export async function stock(ctx) {
       { label: t("stock.product"), value: (m) => productCell(m.productId) },
       { label: t("stock.warehouse"), value: (m) => warehouseCell(m.warehouseId) },
       { label: t("stock.kind"), value: (m) => t(`stock.kind.${m.kind}`) },
-      { label: t("stock.document"), value: (m) => h("a", { href: `#/documents/${m.documentId}` },
-        m.documentNumber || `${t(`doctype.${m.documentType}`)} #${m.documentId}`) },
+      // what moved it: a document, an adjustment or a transfer
+      { label: t("stock.document"), value: (m) => (m.adjustmentId
+        ? h("a", { href: `#/inventory/adjustments/${m.adjustmentId}` }, t("stock.adjustment", { id: m.adjustmentId }))
+        : m.transferId ? h("a", { href: `#/inventory/transfers/${m.transferId}` }, t("stock.transfer", { id: m.transferId }))
+          : h("a", { href: `#/documents/${m.documentId}` },
+            m.documentNumber || `${t(`doctype.${m.documentType}`)} #${m.documentId}`)) },
       { label: t("stock.quantity"), class: "num", value: (m) => number(m.quantity, 4) },
     ] }))]);
 }
