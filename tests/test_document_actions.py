@@ -192,3 +192,12 @@ def test_an_el_salvador_dte_is_invalidated_not_cancelled(api, company_b, ses):
     check(probe, invalidated, ["print", "send"])
     # a factura to an anonymous consumer names no document or e-mail, which its invalidation needs
     check(probe, lambda: sv_invoice(shop, shop.customer), ["pay", "applyAdvances", "print", "send"])
+    # a factura de sujeto excluido (a purchase from a supplier without an NRC): the invalidation
+    # format takes no control number of type 14 (it answered 500 before)
+    farmer = shop.created("/business-partners", {"name": "Juan Pérez", "type": "supplier", "taxId": "01234567-8",
+                                                 "department": "05", "municipality": "11", "phone": "7000-1234",
+                                                 "address": "Cantón El Sauce, Santa Tecla", "email": "juan@example.com"})
+    check(probe, lambda: shop.created("/documents", {
+        "type": "103", "businessPartnerId": farmer["id"], "date": shop.default_date,
+        "lines": [{"description": "Huevos", "quantity": 30, "unitPrice": 4.5, "taxRate": 0}]}),
+          ["pay", "applyAdvances", "print", "send"])

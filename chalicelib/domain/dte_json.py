@@ -132,9 +132,11 @@ INVALIDATION, CONTINGENCY = "anulacion", "contingencia"
 
 
 def invalidation(document: Mapping[str, Any], fields: Mapping[str, Any], codigo: str, date: str, time: str,
-                 replacement: Mapping[str, Any] | None, ambiente: str = "00") -> dict[str, Any]:
+                 replacement: Mapping[str, Any] | None, ambiente: str = "00",
+                 establishment_type: str | None = None) -> dict[str, Any]:
     """The invalidation event (anulacion-schema-v2) of an accepted DTE: the issuer and the
-    document as issued, its seal, and who invalidates it and why."""
+    document as issued, its seal, and who invalidates it and why. `establishment_type`: the
+    company's, for a DTE whose format names none (a factura de sujeto excluido)."""
     dte, issuer_ = document["dte"], document["dte"]["emisor"]
     receiver_ = dte["receptor"]
     establishment, point = (document.get("number") or "000-000").split("-")[:2]
@@ -147,7 +149,7 @@ def invalidation(document: Mapping[str, Any], fields: Mapping[str, Any], codigo:
     return {"identificacion": {"version": 2, "ambiente": ambiente, "codigoGeneracion": codigo, "fecAnula": date,
                                "horAnula": time},
             "emisor": {"nit": issuer_["nit"], "nombre": issuer_["nombre"],
-                       "tipoEstablecimiento": issuer_["tipoEstablecimiento"],
+                       "tipoEstablecimiento": issuer_.get("tipoEstablecimiento") or establishment_type,
                        "nomEstablecimiento": issuer_.get("nombreComercial"), "codEstableMH": None,
                        "codEstable": f"{establishment:0>4}", "codPuntoVentaMH": None, "codPuntoVenta": f"{point:0>4}",
                        "telefono": digits(issuer_.get("telefono")) or None, "correo": issuer_["correo"]},
@@ -177,7 +179,8 @@ def invalidation_receiver_problems(document: Mapping[str, Any]) -> list[dict[str
     if "emisor" not in dte or "receptor" not in dte:
         return [{"field": "documento", "message": "the DTE was issued without the authority's format"}]
     event = invalidation(document, {"invalidationType": 2, "responsible": _SOMEONE, "requester": _SOMEONE},
-                         "00000000-0000-4000-8000-000000000000", document["date"], "00:00:00", None)
+                         "00000000-0000-4000-8000-000000000000", document["date"], "00:00:00", None,
+                         establishment_type="02")
     return [problem for problem in schema_problems(event, INVALIDATION) if problem["field"].startswith("documento.")]
 
 

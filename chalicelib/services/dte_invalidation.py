@@ -38,7 +38,8 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     replacement = _replacement(command, document, fields)
     ambiente = dte_json.ambiente(company)
     sent = dte_json.invalidation(document, fields, pending["codigoGeneracion"], pending["date"], pending["time"],
-                                 replacement, ambiente)
+                                 replacement, ambiente,
+                                 establishment_type=(company.get("dteIssuer") or {}).get("establishmentType", "02"))
     problems = dte_json.schema_problems(sent, dte_json.INVALIDATION)
     if problems:
         details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
