@@ -731,4 +731,5 @@ PHRASES: dict[str, str] = {
         "{0} es la moneda propia de la empresa: su tipo de cambio siempre es 1",
     "{} requests per {} s": "{0} solicitudes cada {1} s",
     "{} to 200 characters": "de {0} a 200 caracteres",
+    "the DTE was issued without the authority's format": "el DTE se emitió sin el formato de Hacienda",
 }

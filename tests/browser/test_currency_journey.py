@@ -138,7 +138,7 @@ def dollar_invoice(console, customer: dict, day: str) -> int:
     page.click("#document-form button[type=submit]")
     refusal = rate_field.locator("[data-error-for=exchangeRate]")
     refusal.wait_for()
-    assert "no exchange rate of USD" in refusal.inner_text()
+    assert "no hay tipo de cambio de USD" in refusal.inner_text()  # the API's answer, in Spanish
     assert "Nuevo documento" in page.inner_text("h1")
     shot(console, "invoice-no-rate")
 

@@ -149,7 +149,7 @@ def test_drafts_are_cancelled_or_deleted_and_a_delivery_takes_an_advance(console
     console.wait_loaded()
     page.click(".page-header button:has-text('Eliminar')")
     console.confirm()
-    page.wait_for_selector(".toast-error:has-text('on record')")
+    page.wait_for_selector(".toast-error:has-text('pagos registrados')")  # the API's answer, in Spanish
     assert api_call(base, "GET", f"/documents/{dropped['id']}", key)[0] == 200
     page.click(".page-header button:has-text('Cancelar')")
     dialog = page.locator("dialog")

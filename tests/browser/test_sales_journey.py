@@ -200,12 +200,12 @@ def test_bad_invoice_shows_the_api_errors_beside_their_fields(console, demo, sta
     assert page.input_value("#f-lines-0-description") == "Cantidad cero"
     page.click("#document-form button[type=submit]")
     quantity_error = page.wait_for_selector("[data-error-for='lines[0].quantity']")
-    assert "greater than 0" in quantity_error.inner_text()
+    assert "debe ser mayor que 0" in quantity_error.inner_text()  # the API's answer, in Spanish
     assert page.locator("#f-lines-0-quantity").get_attribute("aria-invalid") == "true"
     # beside its own input: in the same .field wrapper
     assert page.locator(".field:has(#f-lines-0-quantity) .field-error").count() == 1
     partner_error = page.locator(".field:has(#f-businessPartnerId) [data-error-for='businessPartnerId']")
-    assert partner_error.inner_text() == "required"
+    assert partner_error.inner_text() == "obligatorio"
     assert "Nuevo documento" in page.inner_text("h1")  # still on the form
     console.shot("invoice-errors")
 

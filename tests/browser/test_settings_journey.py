@@ -188,8 +188,9 @@ def test_closed_period_refuses_a_manual_entry(console, demo, stack):
     form.locator("button[type=submit]").click()
     refusal = form.locator(".form-error .error-box[data-code=PERIOD_CLOSED]")
     refusal.wait_for()
-    assert refusal.inner_text() == "2021-03-15 falls in a closed accounting period or fiscal year."
-    assert form.locator("[data-error-for=date]").inner_text() == "falls in a closed accounting period or fiscal year"
+    # in the console's language (it sends Accept-Language: es)
+    assert refusal.inner_text() == "2021-03-15 cae en un período contable o ejercicio fiscal cerrado."
+    assert form.locator("[data-error-for=date]").inner_text() == "cae en un período contable o ejercicio fiscal cerrado"
     console.shot("entry-refused")
     page.locator("dialog button.icon").click()
     status, _, entries = api_call(base, "GET", "/journal-entries?startDate=2021-03-01&endDate=2021-03-31", key)
