@@ -2,6 +2,7 @@
 forbids inline scripts and foreign origins, and nothing outside the console folder."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -72,21 +73,33 @@ def test_no_inline_script_style_or_markup_injection(name):
     assert not re.search(r"https?://(?!127\.0\.0\.1)", text.replace("http://www.w3.org/2000/svg", "")), "foreign origin"
 
 
+def console_labels(language: str) -> dict[str, str]:
+    """locales/<language>.js: `export default {JSON};` after its comment lines."""
+    source = (CONSOLE_ROOT / "locales" / f"{language}.js").read_text()
+    body = source[source.index("export default ") + len("export default "):].rstrip().removesuffix(";")
+    return json.loads(body)
+
+
+def test_the_label_files_have_the_same_keys_and_placeholders():
+    """One file per language; a label in one is in the other, naming the same {placeholders}."""
+    spanish, english = console_labels("es"), console_labels("en")
+    assert spanish and set(spanish) ^ set(english) == set()
+
+    def placeholders(text):
+        return set(re.findall(r"\{(\w+)\}", text))
+
+    assert {key: (spanish[key], english[key]) for key in spanish
+            if placeholders(spanish[key]) != placeholders(english[key])} == {}
+    assert not any("addStrings" in path.read_text() for path in CONSOLE_ROOT.rglob("*.js"))  # one place only
+
+
 def test_every_label_the_console_names_is_in_both_languages():
     """A literal t("key") the catalogue lacks shows a made-up English form of the key in Spanish
-    mode (the home page's bank table once read "Bank name" and "Name"); and every label defined in
-    one language is defined in the other."""
+    mode (the home page's bank table once read "Bank name" and "Name")."""
     used: dict[str, set[str]] = {}
-    defined: dict[str, set[str]] = {"es": set(), "en": set()}
     for path in sorted(CONSOLE_ROOT.glob("*.js")) + sorted(CONSOLE_ROOT.glob("pages/*.js")):
         source = re.sub(r"^\s*//.*$", "", path.read_text(), flags=re.M)  # not the comments' examples
         for key in re.findall(r'\bt\("([^"]+)"', source):
             used.setdefault(key, set()).add(path.name)
-        for block in re.findall(r"addStrings\(\{(.*?)\n\}\);", source, flags=re.S):
-            parts = re.split(r"\n\s*en:\s*\{", block, maxsplit=1)
-            spanish, english = parts[0], parts[1] if len(parts) > 1 else ""
-            defined["es"] |= set(re.findall(r'"([\w.\-]+)":', spanish))
-            defined["en"] |= set(re.findall(r'"([\w.\-]+)":', english))
-    assert used and defined["es"]
-    assert {key: files for key, files in used.items() if key not in defined["es"]} == {}
-    assert defined["es"] ^ defined["en"] == set()
+    spanish = console_labels("es")
+    assert used and {key: files for key, files in used.items() if key not in spanish} == {}

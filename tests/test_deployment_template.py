@@ -57,7 +57,8 @@ def test_webhook_queue_redrives_to_its_dlq_after_four_receives(template):
 # Routes that run before anyone is known (with their 405 answers to other methods): logging in, accepting
 # an invitation, the gateways' signed callbacks; and the console's static files, which hold no data.
 PUBLIC_PATHS = {"/auth/login", "/auth/accept-invitation", "/webhooks/gateway-a", "/webhooks/gateway-b"}
-PUBLIC_OPERATIONS = {("/app", "get"), ("/app/{asset}", "get"), ("/app/pages/{asset}", "get"), ("/docs", "get")}
+PUBLIC_OPERATIONS = {("/app", "get"), ("/app/{asset}", "get"), ("/app/pages/{asset}", "get"), ("/app/locales/{asset}", "get"),
+                     ("/docs", "get")}
 
 
 def test_every_route_but_login_and_gateway_callbacks_is_behind_the_request_authorizer(template):

@@ -66,3 +66,8 @@ def console_asset(asset: str) -> Response:
 @blueprint.route("/app/pages/{asset}", methods=["GET"], name="console_page")
 def console_page(asset: str) -> Response:
     return _serve("pages/", asset)
+
+
+@blueprint.route("/app/locales/{asset}", methods=["GET"], name="console_locale")
+def console_locale(asset: str) -> Response:
+    return _serve("locales/", asset)

@@ -3,12 +3,7 @@
 // eye: each one comes with its figures as a table (with a caption) that assistive tools read,
 // so the SVG itself is hidden from them.
 import { h } from "./dom.js";
-import { addStrings, locale, t } from "./i18n.js";
-
-addStrings({
-  es: { "chart.figures": "Ver las cifras" },
-  en: { "chart.figures": "Show the figures" },
-});
+import { locale, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 

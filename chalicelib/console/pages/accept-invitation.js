@@ -2,19 +2,8 @@
 // the API logs the user in.
 import { api } from "../api.js";
 import { h } from "../dom.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { formView } from "../ui.js";
-
-addStrings({
-  es: { "invite.title": "Aceptar invitación", "invite.intro": "Elija su contraseña para entrar a la empresa que lo invitó. "
-          + "Si ya tiene una cuenta, escriba su contraseña actual.",
-        "invite.name": "Su nombre", "invite.password": "Contraseña (mínimo 8 caracteres)", "invite.submit": "Aceptar y entrar",
-        "invite.missing": "El enlace no trae el código de invitación." },
-  en: { "invite.title": "Accept invitation", "invite.intro": "Choose your password to join the company that invited you. "
-          + "If you already have an account, type your current password.",
-        "invite.name": "Your name", "invite.password": "Password (at least 8 characters)", "invite.submit": "Accept and log in",
-        "invite.missing": "The link carries no invitation code." },
-});
 
 export async function render(ctx) {
   const token = ctx.query.token || "";

@@ -5,105 +5,13 @@ import { ApiError, api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, money, today } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import {
   act, badge, button, confirmAction, definitionList, describeError, formDialog, formView, loadInto, pageHeader, section,
   showErrors, tableView, toast, withQuery,
 } from "../ui.js";
 
 const TYPES = ["asset", "liability", "equity", "income", "cost", "expense"];
-
-addStrings({
-  es: {
-    "acc.chart": "Catálogo de cuentas", "acc.newAccount": "Nueva cuenta", "acc.editAccount": "Editar cuenta",
-    "acc.code": "Código", "acc.name": "Nombre", "acc.type": "Tipo", "acc.parent": "Cuenta madre",
-    "acc.description": "Descripción", "acc.isActive": "Activa", "acc.normal": "Naturaleza",
-    "acc.normal.debit": "Deudora", "acc.normal.credit": "Acreedora", "acc.ledgerLink": "Libro mayor",
-    "acc.import": "Importar catálogo de Honduras", "acc.emptyChart": "La empresa aún no tiene catálogo de cuentas.",
-    "acc.imported": "Catálogo importado: {accounts} cuentas y {rules} reglas.", "acc.filter": "Buscar cuenta",
-    "acc.type.asset": "Activo", "acc.type.liability": "Pasivo", "acc.type.equity": "Patrimonio",
-    "acc.type.income": "Ingresos", "acc.type.cost": "Costos", "acc.type.expense": "Gastos",
-    "acc.deleteConfirm": "¿Eliminar la cuenta {code} {name}?",
-    "acc.ledger": "Libro mayor", "acc.account": "Cuenta", "acc.startDate": "Desde", "acc.endDate": "Hasta",
-    "acc.show": "Mostrar", "acc.pickAccount": "Elija una cuenta para ver su libro mayor.",
-    "acc.entry": "Partida", "acc.debit": "Debe", "acc.credit": "Haber", "acc.balance": "Saldo",
-    "acc.opening": "Saldo inicial", "acc.closing": "Saldo final", "acc.totalDebit": "Total debe",
-    "acc.totalCredit": "Total haber", "acc.period": "Período", "acc.more": "Cargar más movimientos",
-    "acc.trial": "Balanza de comprobación", "acc.atDate": "Al", "acc.totals": "Totales",
-    "acc.debitBalances": "Saldos deudores", "acc.creditBalances": "Saldos acreedores",
-    "acc.balanced": "Cuadrada", "acc.unbalanced": "Descuadrada",
-    "acc.periods": "Períodos contables", "acc.newPeriod": "Nuevo período", "acc.closePeriod": "Cerrar",
-    "acc.reopenPeriod": "Reabrir", "acc.closedAt": "Cerrado el",
-    "acc.closeConfirm": "¿Cerrar el período {name}? Ninguna operación podrá fecharse dentro de él.",
-    "acc.reopenConfirm": "¿Reabrir el período {name}?", "acc.periodClosed": "Período cerrado.",
-    "acc.periodReopened": "Período reabierto.",
-    "acc.periodsHelp": "Un período cerrado rechaza toda operación fechada dentro de él (PERIOD_CLOSED) hasta que se reabra.",
-    "fy.title": "Ejercicios fiscales", "fy.year": "Ejercicio", "fy.close": "Cerrar ejercicio", "fy.reopen": "Reabrir ejercicio",
-    "fy.closeShort": "Cerrar", "fy.reopenShort": "Reabrir", "fy.closingDate": "Fecha de cierre",
-    "fy.closingEntries": "Partidas de cierre", "fy.reversed": "revertida al reabrir",
-    "fy.closedAt": "Cerrado el", "fy.reopenedAt": "Reabierto el",
-    "fy.help": "Cerrar un ejercicio registra la partida de cierre al 31 de diciembre: lleva a cero las cuentas de "
-      + "ingresos, costos y gastos contra la cuenta de utilidades retenidas, y desde entonces ninguna operación puede "
-      + "fecharse en ese año. Reabrirlo revierte la partida de cierre. Los ejercicios se cierran en orden.",
-    "fy.empty": "Ningún ejercicio cerrado todavía: un año aparece aquí cuando se cierra él o alguno de sus períodos.",
-    "fy.closeConfirm": "¿Cerrar el ejercicio {year}? Se registrará la partida de cierre al 31 de diciembre de {year} "
-      + "y ninguna operación podrá fecharse en ese año.",
-    "fy.reopenConfirm": "¿Reabrir el ejercicio {year}? Se revertirá su partida de cierre y el año volverá a aceptar operaciones.",
-    "fy.closed": "Ejercicio {year} cerrado.", "fy.reopened": "Ejercicio {year} reabierto.",
-    "fy.badYear": "Escriba un año de cuatro dígitos, de 1900 a 2999.",
-    "fy.error.close.FISCAL_YEAR_STATUS": "El ejercicio {year} no está abierto: solo se cierra un ejercicio abierto.",
-    "fy.error.reopen.FISCAL_YEAR_STATUS": "El ejercicio {year} no está cerrado: solo se reabre un ejercicio cerrado.",
-    "fy.error.close.FISCAL_YEAR_ORDER": "Un ejercicio anterior a {year} tiene ingresos, costos o gastos sin cerrar: "
-      + "ciérrelo primero.",
-    "fy.error.reopen.FISCAL_YEAR_ORDER": "El ejercicio {next} está cerrado: reábralo antes de reabrir {year}.",
-    "fy.error.close.ACCOUNT_RULE_MISSING": "Falta la regla de determinación «retained_earnings» (utilidades retenidas): "
-      + "indique la cuenta de patrimonio que recibe el resultado del ejercicio.",
-  },
-  en: {
-    "acc.chart": "Chart of accounts", "acc.newAccount": "New account", "acc.editAccount": "Edit account",
-    "acc.code": "Code", "acc.name": "Name", "acc.type": "Type", "acc.parent": "Parent account",
-    "acc.description": "Description", "acc.isActive": "Active", "acc.normal": "Normal balance",
-    "acc.normal.debit": "Debit", "acc.normal.credit": "Credit", "acc.ledgerLink": "Ledger",
-    "acc.import": "Import the Honduran chart", "acc.emptyChart": "The company has no chart of accounts yet.",
-    "acc.imported": "Chart imported: {accounts} accounts and {rules} rules.", "acc.filter": "Find an account",
-    "acc.type.asset": "Asset", "acc.type.liability": "Liability", "acc.type.equity": "Equity",
-    "acc.type.income": "Income", "acc.type.cost": "Cost", "acc.type.expense": "Expense",
-    "acc.deleteConfirm": "Delete account {code} {name}?",
-    "acc.ledger": "Ledger", "acc.account": "Account", "acc.startDate": "From", "acc.endDate": "To",
-    "acc.show": "Show", "acc.pickAccount": "Pick an account to see its ledger.",
-    "acc.entry": "Entry", "acc.debit": "Debit", "acc.credit": "Credit", "acc.balance": "Balance",
-    "acc.opening": "Opening balance", "acc.closing": "Closing balance", "acc.totalDebit": "Total debit",
-    "acc.totalCredit": "Total credit", "acc.period": "Period", "acc.more": "Load more postings",
-    "acc.trial": "Trial balance", "acc.atDate": "At", "acc.totals": "Totals",
-    "acc.debitBalances": "Debit balances", "acc.creditBalances": "Credit balances",
-    "acc.balanced": "Balanced", "acc.unbalanced": "Out of balance",
-    "acc.periods": "Accounting periods", "acc.newPeriod": "New period", "acc.closePeriod": "Close",
-    "acc.reopenPeriod": "Reopen", "acc.closedAt": "Closed at",
-    "acc.closeConfirm": "Close period {name}? No operation may then be dated inside it.",
-    "acc.reopenConfirm": "Reopen period {name}?", "acc.periodClosed": "Period closed.",
-    "acc.periodReopened": "Period reopened.",
-    "acc.periodsHelp": "A closed period refuses every operation dated inside it (PERIOD_CLOSED) until it is reopened.",
-    "fy.title": "Fiscal years", "fy.year": "Fiscal year", "fy.close": "Close fiscal year", "fy.reopen": "Reopen fiscal year",
-    "fy.closeShort": "Close", "fy.reopenShort": "Reopen", "fy.closingDate": "Closing date",
-    "fy.closingEntries": "Closing entries", "fy.reversed": "reversed on reopening",
-    "fy.closedAt": "Closed at", "fy.reopenedAt": "Reopened at",
-    "fy.help": "Closing a fiscal year posts the closing entry on December 31: it brings the revenue, cost and expense "
-      + "accounts to zero against the retained earnings account, and no operation may then be dated in that year. "
-      + "Reopening it reverses the closing entry. Years are closed in order.",
-    "fy.empty": "No fiscal year closed yet: a year is listed once it, or one of its periods, is closed.",
-    "fy.closeConfirm": "Close fiscal year {year}? The closing entry is posted on December 31, {year} and no operation "
-      + "may then be dated in that year.",
-    "fy.reopenConfirm": "Reopen fiscal year {year}? Its closing entry is reversed and the year takes operations again.",
-    "fy.closed": "Fiscal year {year} closed.", "fy.reopened": "Fiscal year {year} reopened.",
-    "fy.badYear": "Enter a four-digit year, from 1900 to 2999.",
-    "fy.error.close.FISCAL_YEAR_STATUS": "Fiscal year {year} is not open: only an open year is closed.",
-    "fy.error.reopen.FISCAL_YEAR_STATUS": "Fiscal year {year} is not closed: only a closed year is reopened.",
-    "fy.error.close.FISCAL_YEAR_ORDER": "A year before {year} has revenue, costs or expenses never closed: close it first.",
-    "fy.error.reopen.FISCAL_YEAR_ORDER": "Fiscal year {next} is closed: reopen it before reopening {year}.",
-    "fy.error.close.ACCOUNT_RULE_MISSING": "The determination rule “retained_earnings” is missing: name the equity account "
-      + "that takes the year's result.",
-  },
-});
 
 const accountLabel = (a) => `${a.code} · ${a.name}`;
 // A table's totals line (tableView has no footer of its own).

@@ -4,62 +4,11 @@ import { api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, money, today } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import {
   act, badge, button, definitionList, errorBox, formDialog, formView, loadInto, openDialog, pageHeader, pagerView,
   section, tableView, toast,
 } from "../ui.js";
-
-addStrings({
-  es: {
-    "bank.title": "Cuentas bancarias", "bank.new": "Nueva cuenta bancaria", "bank.name": "Nombre", "bank.bankName": "Banco",
-    "bank.accountNumber": "Número de cuenta", "bank.currency": "Moneda", "bank.openingBalance": "Saldo inicial",
-    "bank.openingBalanceDate": "Fecha del saldo inicial", "bank.ledgerAccount": "Cuenta contable", "bank.isActive": "Activa",
-    "bank.balance": "Saldo", "bank.reconciledBalance": "Saldo conciliado", "bank.lastReconciliation": "Última conciliación",
-    "bank.transactionCount": "Movimientos", "bank.transfer": "Transferir entre cuentas", "bank.fromAccount": "Cuenta origen",
-    "bank.toAccount": "Cuenta destino", "bank.amount": "Monto", "bank.date": "Fecha", "bank.reference": "Referencia",
-    "bank.transferDone": "Transferencia registrada (partida #{id}).", "bank.intro": "Saldo = saldo inicial + movimientos.",
-    "bank.transactions": "Movimientos", "bank.manual": "Depósito o retiro", "bank.type": "Tipo", "bank.direction": "Sentido",
-    "bank.direction.credit": "Entrada", "bank.direction.debit": "Salida", "bank.reconciled": "Conciliado",
-    "bank.type.deposit": "Depósito", "bank.type.withdrawal": "Retiro", "bank.type.transfer_in": "Transferencia recibida",
-    "bank.type.transfer_out": "Transferencia enviada", "bank.type.payment": "Pago",
-    "bank.counterAccount": "Contrapartida (cuenta contable)", "bank.entry": "Partida", "bank.document": "Documento",
-    "bank.recorded": "Movimiento registrado.",
-    "bank.reconciliations": "Conciliaciones", "bank.newReconciliation": "Nueva conciliación",
-    "bank.statementDate": "Fecha del estado de cuenta", "bank.statementBalance": "Saldo según el banco",
-    "bank.clearedBalance": "Saldo conciliado calculado", "bank.difference": "Diferencia", "bank.complete": "Completar",
-    "bank.completeConfirm": "¿Completar la conciliación? Diferencia: {difference}.", "bank.completed": "Conciliación completada.",
-    "bank.saveDraft": "Guardar borrador", "bank.draftSaved": "Borrador guardado. Diferencia: {difference}.",
-    "bank.pickTransactions": "Marque los movimientos que aparecen en el estado de cuenta:",
-    "bank.noOpen": "No hay movimientos pendientes de conciliar.", "bank.editReconciliation": "Conciliación #{id}",
-    "bank.openingReconciled": "Saldo conciliado anterior", "bank.deleteDraft": "¿Eliminar el borrador de conciliación?",
-    "bank.cleared": "Movimientos marcados",
-  },
-  en: {
-    "bank.title": "Bank accounts", "bank.new": "New bank account", "bank.name": "Name", "bank.bankName": "Bank",
-    "bank.accountNumber": "Account number", "bank.currency": "Currency", "bank.openingBalance": "Opening balance",
-    "bank.openingBalanceDate": "Opening balance date", "bank.ledgerAccount": "Ledger account", "bank.isActive": "Active",
-    "bank.balance": "Balance", "bank.reconciledBalance": "Reconciled balance", "bank.lastReconciliation": "Last reconciliation",
-    "bank.transactionCount": "Transactions", "bank.transfer": "Transfer between accounts", "bank.fromAccount": "From account",
-    "bank.toAccount": "To account", "bank.amount": "Amount", "bank.date": "Date", "bank.reference": "Reference",
-    "bank.transferDone": "Transfer recorded (entry #{id}).", "bank.intro": "Balance = opening balance + transactions.",
-    "bank.transactions": "Transactions", "bank.manual": "Deposit or withdrawal", "bank.type": "Type", "bank.direction": "Direction",
-    "bank.direction.credit": "In", "bank.direction.debit": "Out", "bank.reconciled": "Reconciled",
-    "bank.type.deposit": "Deposit", "bank.type.withdrawal": "Withdrawal", "bank.type.transfer_in": "Transfer in",
-    "bank.type.transfer_out": "Transfer out", "bank.type.payment": "Payment",
-    "bank.counterAccount": "Other side (ledger account)", "bank.entry": "Entry", "bank.document": "Document",
-    "bank.recorded": "Transaction recorded.",
-    "bank.reconciliations": "Reconciliations", "bank.newReconciliation": "New reconciliation",
-    "bank.statementDate": "Statement date", "bank.statementBalance": "Statement balance",
-    "bank.clearedBalance": "Cleared balance", "bank.difference": "Difference", "bank.complete": "Complete",
-    "bank.completeConfirm": "Complete the reconciliation? Difference: {difference}.", "bank.completed": "Reconciliation completed.",
-    "bank.saveDraft": "Save draft", "bank.draftSaved": "Draft saved. Difference: {difference}.",
-    "bank.pickTransactions": "Tick the transactions the bank statement shows:",
-    "bank.noOpen": "No transactions left to reconcile.", "bank.editReconciliation": "Reconciliation #{id}",
-    "bank.openingReconciled": "Previously reconciled balance", "bank.deleteDraft": "Delete the draft reconciliation?",
-    "bank.cleared": "Ticked transactions",
-  },
-});
 
 const accountLabel = (a) => `${a.code} · ${a.name}`;
 const bankSource = { path: "/bank-accounts", field: "bankAccounts", label: (b) => `${b.name} (${b.currency})` };

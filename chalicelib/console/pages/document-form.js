@@ -6,47 +6,8 @@
 import { api, listAll } from "../api.js";
 import { append, h, replace } from "../dom.js";
 import { companyCurrency, date, exchangeRate, isForeign, money, percent, today } from "../format.js";
-import { CURRENCIES, DOCUMENT_TYPES, addStrings, t } from "../i18n.js";
+import { CURRENCIES, DOCUMENT_TYPES, t } from "../i18n.js";
 import { button, formView, pageHeader, section, toast, typeAhead } from "../ui.js";
-
-addStrings({
-  es: {
-    "docform.title": "Nuevo documento", "docform.type": "Tipo de documento", "docform.partner": "Cliente o proveedor",
-    "docform.date": "Fecha", "docform.dueDate": "Vencimiento (por defecto según la condición de pago)",
-    "docform.condition": "Condición de pago", "docform.notes": "Notas", "docform.reference": "Referencia",
-    "docform.draft": "Guardar como borrador (sin número fiscal ni partida)", "docform.lines": "Líneas",
-    "docform.productId": "Producto", "docform.description": "Descripción", "docform.quantity": "Cantidad",
-    "docform.unitPrice": "Precio unitario", "docform.discount": "Descuento (monto)", "docform.taxRate": "ISV",
-    "docform.lineTotal": "Total de línea", "docform.line": "Línea {n}", "docform.addLine": "Agregar línea", "docform.removeLine": "Quitar",
-    "docform.subtotal": "Subtotal", "docform.tax": "Impuesto", "docform.total": "Total",
-    "docform.preview": "Vista previa: el servicio calcula los totales definitivos.", "docform.submit": "Crear documento",
-    "docform.created": "Documento creado.", "docform.noProduct": "Sin producto",
-    "docform.currency": "Moneda", "docform.exchangeRate": "Tipo de cambio ({own} por 1 {currency})",
-    "docform.exchangeRatePlaceholder": "Vacío: el tipo de cambio registrado para la fecha del documento",
-    "docform.rateOfDate": "Si lo deja vacío se usa el del {date}: 1 {currency} = {rate} {own}.",
-    "docform.noRate": "No hay tipo de cambio de {currency} registrado en o antes del {date}: escríbalo aquí o regístrelo en ",
-    "docform.ratesPage": "Tipos de cambio", "docform.totalBase": "Total en {own} (aprox.)", "docform.unit": "unidad",
-    "docform.taxRate.SV": "IVA", "docform.productSearch": "Código o nombre del producto",
-  },
-  en: {
-    "docform.title": "New document", "docform.type": "Document type", "docform.partner": "Customer or supplier",
-    "docform.date": "Date", "docform.dueDate": "Due date (default from the payment condition)",
-    "docform.condition": "Payment condition", "docform.notes": "Notes", "docform.reference": "Reference",
-    "docform.draft": "Save as a draft (no fiscal number or entry)", "docform.lines": "Lines",
-    "docform.productId": "Product", "docform.description": "Description", "docform.quantity": "Quantity",
-    "docform.unitPrice": "Unit price", "docform.discount": "Discount (amount)", "docform.taxRate": "Tax",
-    "docform.lineTotal": "Line total", "docform.line": "Line {n}", "docform.addLine": "Add line", "docform.removeLine": "Remove",
-    "docform.subtotal": "Subtotal", "docform.tax": "Tax", "docform.total": "Total",
-    "docform.preview": "Preview: the service computes the final totals.", "docform.submit": "Create document",
-    "docform.created": "Document created.", "docform.noProduct": "No product",
-    "docform.currency": "Currency", "docform.exchangeRate": "Exchange rate ({own} per 1 {currency})",
-    "docform.exchangeRatePlaceholder": "Empty: the rate recorded for the document date",
-    "docform.rateOfDate": "Left empty, the rate of {date} applies: 1 {currency} = {rate} {own}.",
-    "docform.noRate": "No {currency} rate is recorded on or before {date}: enter one here or record it in ",
-    "docform.ratesPage": "Exchange rates", "docform.totalBase": "Total in {own} (approx.)", "docform.unit": "unit",
-    "docform.taxRate.SV": "VAT", "docform.productSearch": "Product code or name",
-  },
-});
 
 // the rates a line may take in the company's country (Honduras' ISV, El Salvador's IVA), the usual one first
 const TAX_RATES = { HN: ["0.15", "0", "0.18"], SV: ["0.13", "0"] };

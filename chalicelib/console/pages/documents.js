@@ -3,23 +3,8 @@
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { date, money } from "../format.js";
-import { DOCUMENT_TYPES, addStrings, t } from "../i18n.js";
+import { DOCUMENT_TYPES, t } from "../i18n.js";
 import { badge, button, formView, pageHeader, pagerView, section, tableView } from "../ui.js";
-
-addStrings({
-  es: {
-    "docs.title": "Documentos", "docs.new": "Nueva factura", "docs.number": "Número", "docs.type": "Tipo",
-    "docs.partner": "Cliente o proveedor", "docs.date": "Fecha", "docs.status": "Estado", "docs.total": "Total",
-    "docs.pending": "Pendiente", "docs.startDate": "Desde", "docs.endDate": "Hasta", "docs.filter": "Filtrar",
-    "docs.clear": "Limpiar filtros", "docs.empty": "No hay documentos con estos filtros.",
-  },
-  en: {
-    "docs.title": "Documents", "docs.new": "New invoice", "docs.number": "Number", "docs.type": "Type",
-    "docs.partner": "Customer or supplier", "docs.date": "Date", "docs.status": "Status", "docs.total": "Total",
-    "docs.pending": "Pending", "docs.startDate": "From", "docs.endDate": "To", "docs.filter": "Filter",
-    "docs.clear": "Clear filters", "docs.empty": "No documents match these filters.",
-  },
-});
 
 const LIMIT = 20;
 const FILTERS = ["type", "status", "startDate", "endDate", "businessPartnerId"];

@@ -6,37 +6,8 @@
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { companyCurrency, date, dateTime, exchangeRate, today } from "../format.js";
-import { CURRENCIES, addStrings, t } from "../i18n.js";
+import { CURRENCIES, t } from "../i18n.js";
 import { formView, pageHeader, section, tableView, toast, withQuery } from "../ui.js";
-
-addStrings({
-  es: {
-    "fx.title": "Tipos de cambio", "fx.record": "Registrar tipo de cambio",
-    "fx.intro": "Cuántos {own} vale una unidad de la moneda extranjera a partir de una fecha. Los documentos y pagos "
-      + "en esa moneda toman el tipo de cambio más reciente en o antes de su fecha, salvo que indiquen el suyo.",
-    "fx.currency": "Moneda", "fx.date": "Vigente desde", "fx.rate": "Tasa ({own} por 1 unidad)",
-    "fx.rateHelp": "Hasta 6 decimales. Si ya hay un tipo de cambio de esa moneda y fecha, se reemplaza.",
-    "fx.recorded": "Tipo de cambio registrado: 1 {currency} = {rate} {own} desde el {date}.",
-    "fx.replaced": "Tipo de cambio reemplazado: 1 {currency} = {rate} {own} desde el {date}.",
-    "fx.readOnly": "Registrar tipos de cambio corresponde a propietarios, administradores y contadores.",
-    "fx.list": "Tipos de cambio registrados", "fx.startDate": "Desde", "fx.endDate": "Hasta", "fx.show": "Mostrar",
-    "fx.equivalence": "Tipo de cambio", "fx.updatedAt": "Registrado", "fx.empty": "No hay tipos de cambio registrados.",
-    "fx.total": "Total: {total}", "fx.noForeign": "No hay otra moneda que la de la empresa ({own}).",
-  },
-  en: {
-    "fx.title": "Exchange rates", "fx.record": "Record exchange rate",
-    "fx.intro": "How many {own} one unit of the foreign currency is worth from a date on. Documents and payments in "
-      + "that currency take the newest rate on or before their date unless they name their own.",
-    "fx.currency": "Currency", "fx.date": "Valid from", "fx.rate": "Rate ({own} per unit)",
-    "fx.rateHelp": "Up to 6 decimals. A rate of the same currency and date replaces the earlier one.",
-    "fx.recorded": "Exchange rate recorded: 1 {currency} = {rate} {own} from {date}.",
-    "fx.replaced": "Exchange rate replaced: 1 {currency} = {rate} {own} from {date}.",
-    "fx.readOnly": "Owners, administrators and accountants record exchange rates.",
-    "fx.list": "Recorded exchange rates", "fx.startDate": "From", "fx.endDate": "To", "fx.show": "Show",
-    "fx.equivalence": "Exchange rate", "fx.updatedAt": "Recorded", "fx.empty": "No exchange rates recorded yet.",
-    "fx.total": "Total: {total}", "fx.noForeign": "There is no currency other than the company's ({own}).",
-  },
-});
 
 const PATH = "/accounting/exchange-rates";
 // who may record a rate (the API's ACCOUNTING permission)

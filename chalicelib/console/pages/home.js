@@ -5,41 +5,8 @@ import { api } from "../api.js";
 import { barList, chartCard, columnChart, figuresTable, legend } from "../charts.js";
 import { h } from "../dom.js";
 import { companyCurrency, date, money, today } from "../format.js";
-import { addStrings, locale, t } from "../i18n.js";
+import { locale, t } from "../i18n.js";
 import { badge, loadInto, pageHeader, section, tableView } from "../ui.js";
-
-addStrings({
-  es: { "home.title": "Inicio", "home.receivables": "Cuentas por cobrar", "home.payables": "Cuentas por pagar",
-        "home.banks": "Saldos bancarios", "home.latest": "Últimos documentos", "home.noRule": "Sin cuenta configurada",
-        "home.account": "Cuenta", "home.bank": "Banco", "home.balance": "Saldo",
-        "doc.number": "Número", "doc.type": "Tipo", "doc.partner": "Cliente o proveedor", "doc.pending": "Pendiente",
-        "home.monthly": "Ventas y compras de los últimos 12 meses",
-        "home.monthlyCaption": "Ventas y compras por mes, de {from} a {to} (totales de los libros fiscales, impuesto incluido)",
-        "home.monthlyNote": "Totales de los libros de ventas y de compras del mes, impuesto incluido; las notas de crédito restan.",
-        "home.month": "Mes", "home.sales": "Ventas", "home.purchases": "Compras",
-        "home.aging": "Cuentas por cobrar por antigüedad", "home.agingCaption": "Saldos por cobrar al {date}, por días de vencido",
-        "home.age": "Antigüedad", "home.age.current": "No vencido", "home.age.days1To30": "1 a 30 días",
-        "home.age.days31To60": "31 a 60 días", "home.age.days61To90": "61 a 90 días", "home.age.over90": "Más de 90 días",
-        "home.cash": "Efectivo por cuenta bancaria", "home.cashCaption": "Saldo de cada cuenta bancaria",
-        "home.currency": "Moneda", "home.noBanks": "No hay cuentas bancarias.",
-        "home.noMonthly": "Ninguna venta ni compra en estos 12 meses.", "home.noAging": "Nada por cobrar a la fecha.",
-        "home.otherCurrency": "Las cuentas en otra moneda solo aparecen en la tabla de cifras." },
-  en: { "home.title": "Home", "home.receivables": "Receivables", "home.payables": "Payables", "home.banks": "Bank balances",
-        "home.account": "Account", "home.bank": "Bank", "home.balance": "Balance",
-        "home.latest": "Latest documents", "home.noRule": "No account set up",
-        "doc.number": "Number", "doc.type": "Type", "doc.partner": "Customer or supplier", "doc.pending": "Pending",
-        "home.monthly": "Sales and purchases over the last 12 months",
-        "home.monthlyCaption": "Sales and purchases by month, {from} to {to} (tax books' totals, tax included)",
-        "home.monthlyNote": "The month's sales and purchase books' totals, tax included; credit notes subtract.",
-        "home.month": "Month", "home.sales": "Sales", "home.purchases": "Purchases",
-        "home.aging": "Receivables by age", "home.agingCaption": "Receivables at {date}, by days past due",
-        "home.age": "Age", "home.age.current": "Not yet due", "home.age.days1To30": "1 to 30 days",
-        "home.age.days31To60": "31 to 60 days", "home.age.days61To90": "61 to 90 days", "home.age.over90": "Over 90 days",
-        "home.cash": "Cash by bank account", "home.cashCaption": "Balance of each bank account",
-        "home.currency": "Currency", "home.noBanks": "No bank accounts.",
-        "home.noMonthly": "No sales or purchases in these 12 months.", "home.noAging": "Nothing owed at this date.",
-        "home.otherCurrency": "Accounts in another currency are only in the figures' table." },
-});
 
 // The control account's balance on the trial balance: the receivable (or payable) rule without
 // a document type is the company's general one.

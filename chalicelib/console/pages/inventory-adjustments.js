@@ -4,43 +4,9 @@
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { date, dateTime, money, today, unitCost } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { button, definitionList, formView, pageHeader, pagerView, section, tableView, toast, withQuery } from "../ui.js";
 import { REASONS, catalog, change, entryLink, linesEditor, quantity, stockLevels } from "./inventory-common.js";
-
-addStrings({
-  es: {
-    "adj.title": "Ajustes de inventario", "adj.new": "Nuevo ajuste", "adj.newTitle": "Nuevo ajuste de inventario",
-    "adj.count": "Conteo físico", "adj.one": "Ajuste de inventario #{id}", "adj.empty": "Aún no hay ajustes de inventario.",
-    "adj.mode": "Se registra como", "adj.mode.quantity": "Cambio (+ o −)",
-    "adj.mode.countedQuantity": "Cantidad contada", "adj.quantity": "Cantidad", "adj.unitCost": "Costo unitario",
-    "adj.unitCost.optional": "Vacío: costo promedio", "adj.unitCost.required": "Obligatorio",
-    "adj.date": "Fecha (por defecto hoy)", "adj.submit": "Registrar ajuste", "adj.created": "Ajuste #{id} registrado.",
-    "adj.intro": "Cada ajuste mueve existencias de una bodega y registra su partida: el inventario contra el patrimonio "
-      + "de apertura (inventario inicial) o contra la ganancia o pérdida por ajustes.",
-    "adj.help.opening": "Inventario inicial: solo agrega existencias, al costo unitario que indique (obligatorio), "
-      + "contra el patrimonio de apertura.",
-    "adj.help.count": "Conteo físico: escriba lo que contó; el servicio calcula la diferencia con la existencia y la "
-      + "registra como ganancia o pérdida.",
-    "adj.help.damage": "Mermas y daños: solo quita existencias (cambio negativo), a costo promedio, como pérdida.",
-    "adj.help.other": "Otros ajustes: agrega o quita; lo agregado vale el costo unitario indicado o, si lo deja vacío, el costo promedio.",
-  },
-  en: {
-    "adj.title": "Inventory adjustments", "adj.new": "New adjustment", "adj.newTitle": "New inventory adjustment",
-    "adj.count": "Stock count", "adj.one": "Inventory adjustment #{id}", "adj.empty": "No inventory adjustment yet.",
-    "adj.mode": "Recorded as", "adj.mode.quantity": "Change (+ or −)",
-    "adj.mode.countedQuantity": "Counted quantity", "adj.quantity": "Quantity", "adj.unitCost": "Unit cost",
-    "adj.unitCost.optional": "Empty: average cost", "adj.unitCost.required": "Required",
-    "adj.date": "Date (default today)", "adj.submit": "Record adjustment", "adj.created": "Adjustment #{id} recorded.",
-    "adj.intro": "Each adjustment moves one warehouse's stock and posts its entry: inventory against opening equity "
-      + "(opening stock) or against the adjustment gain or loss.",
-    "adj.help.opening": "Opening stock: adds only, at the unit cost you give (required), against opening balance equity.",
-    "adj.help.count": "Physical count: type what you counted; the service works out the difference with the stock and "
-      + "posts it as a gain or loss.",
-    "adj.help.damage": "Damage and loss: takes away only (a negative change), at the average cost, as a loss.",
-    "adj.help.other": "Other adjustments: adds or takes away; what is added is worth the unit cost given or, left empty, the average cost.",
-  },
-});
 
 const LIMIT = 20;
 

@@ -5,37 +5,8 @@
 import { api, listAll } from "../api.js";
 import { h } from "../dom.js";
 import { number } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { button, typeAhead } from "../ui.js";
-
-addStrings({
-  es: {
-    "inv.warehouse": "Bodega", "inv.product": "Producto", "inv.code": "Código", "inv.quantity": "Cantidad",
-    "inv.date": "Fecha", "inv.reason": "Motivo", "inv.reference": "Referencia", "inv.notes": "Notas",
-    "inv.lines": "Líneas", "inv.lineCount": "Líneas", "inv.entry": "Partida contable", "inv.noEntry": "Sin partida",
-    "inv.unitCost": "Costo unitario", "inv.value": "Valor", "inv.totalValue": "Valor total", "inv.createdAt": "Registrado",
-    "inv.previous": "Existencia anterior", "inv.counted": "Contado", "inv.change": "Cambio", "inv.onHand": "Existencia",
-    "inv.line": "Línea {n}", "inv.addLine": "Agregar línea", "inv.removeLine": "Quitar", "inv.pickProduct": "Elija un producto",
-    "inv.pickWarehouse": "Elija una bodega", "inv.back": "Volver a la lista", "inv.number": "Número",
-    "inv.hint.onHand": "En existencia en la bodega: {quantity}", "inv.hint.average": "Costo promedio: {cost}",
-    "inv.noProducts": "No hay productos que controlen existencias. Marque «Controla existencias» en un producto.",
-    "reason.opening": "Inventario inicial", "reason.count": "Conteo físico", "reason.damage": "Mermas y daños",
-    "reason.other": "Otros ajustes",
-  },
-  en: {
-    "inv.warehouse": "Warehouse", "inv.product": "Product", "inv.code": "Code", "inv.quantity": "Quantity",
-    "inv.date": "Date", "inv.reason": "Reason", "inv.reference": "Reference", "inv.notes": "Notes",
-    "inv.lines": "Lines", "inv.lineCount": "Lines", "inv.entry": "Journal entry", "inv.noEntry": "No entry",
-    "inv.unitCost": "Unit cost", "inv.value": "Value", "inv.totalValue": "Total value", "inv.createdAt": "Recorded",
-    "inv.previous": "Previous stock", "inv.counted": "Counted", "inv.change": "Change", "inv.onHand": "On hand",
-    "inv.line": "Line {n}", "inv.addLine": "Add line", "inv.removeLine": "Remove", "inv.pickProduct": "Pick a product",
-    "inv.pickWarehouse": "Pick a warehouse", "inv.back": "Back to the list", "inv.number": "Number",
-    "inv.hint.onHand": "On hand in the warehouse: {quantity}", "inv.hint.average": "Average cost: {cost}",
-    "inv.noProducts": "No product tracks stock yet. Tick “Tracks stock” on a product.",
-    "reason.opening": "Opening stock", "reason.count": "Physical count", "reason.damage": "Damage and loss",
-    "reason.other": "Other adjustments",
-  },
-});
 
 export const REASONS = ["opening", "count", "damage", "other"];
 

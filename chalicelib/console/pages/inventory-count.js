@@ -5,43 +5,10 @@
 import { ApiError, api } from "../api.js";
 import { append, h, replace } from "../dom.js";
 import { date, money, today } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { formView, pageHeader, section, tableView, toast, withQuery } from "../ui.js";
 import { adjustmentLines } from "./inventory-adjustments.js";
 import { catalog, change, entryLink, isStocked, quantity, stockLevels } from "./inventory-common.js";
-
-addStrings({
-  es: {
-    "count.title": "Conteo físico", "count.show": "Mostrar", "count.counted": "Cantidad contada",
-    "count.difference": "Diferencia", "count.submit": "Registrar conteo", "count.filter": "Buscar producto",
-    "count.intro": "Escriba lo que contó solo en los productos que contó: los que deje vacíos no se ajustan. "
-      + "Un conteo igual a la existencia no cambia nada.",
-    "count.summary": "Productos contados: {filled} · con diferencia: {changed}",
-    "count.split": "Más de {max} productos con diferencia: el conteo se registrará en {parts} ajustes de hasta {max} cada uno.",
-    "count.nothing": "Escriba la cantidad contada de al menos un producto.",
-    "count.done": "Conteo registrado en el ajuste #{id}.", "count.doneMany": "Conteo registrado en {parts} ajustes.",
-    "count.splitDone": "Más de {max} productos tenían diferencia: el conteo se registró en {parts} ajustes de hasta {max} cada uno.",
-    "count.partial": "Se registraron {done} de {parts} ajustes; corrija y vuelva a registrar: lo ya registrado coincide "
-      + "ahora con la existencia y no cambia nada.",
-    "count.result": "Resultado del conteo", "count.adjustment": "Ajuste #{id}", "count.date": "Fecha del conteo",
-    "count.empty": "Esta bodega no tiene productos que controlen existencias.",
-  },
-  en: {
-    "count.title": "Stock count", "count.show": "Show", "count.counted": "Counted quantity",
-    "count.difference": "Difference", "count.submit": "Record count", "count.filter": "Find a product",
-    "count.intro": "Type what you counted only on the products you counted: those left empty are not adjusted. "
-      + "A count equal to the stock changes nothing.",
-    "count.summary": "Products counted: {filled} · differing: {changed}",
-    "count.split": "More than {max} products differ: the count will be recorded as {parts} adjustments of up to {max} each.",
-    "count.nothing": "Type the counted quantity of at least one product.",
-    "count.done": "Count recorded in adjustment #{id}.", "count.doneMany": "Count recorded in {parts} adjustments.",
-    "count.splitDone": "More than {max} products differed: the count was recorded as {parts} adjustments of up to {max} each.",
-    "count.partial": "{done} of {parts} adjustments were recorded; correct and record again: what was recorded now "
-      + "matches the stock and changes nothing.",
-    "count.result": "Result of the count", "count.adjustment": "Adjustment #{id}", "count.date": "Date of the count",
-    "count.empty": "This warehouse has no product that tracks stock.",
-  },
-});
 
 export const CHANGED_PER_ADJUSTMENT = 25;
 const LINES_PER_ADJUSTMENT = 300;  // the API's limit of lines; a line equal to the stock writes nothing

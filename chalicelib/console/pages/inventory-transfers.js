@@ -3,28 +3,9 @@
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { date, dateTime, today, unitCost } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { button, definitionList, formView, pageHeader, pagerView, section, tableView, toast, withQuery } from "../ui.js";
 import { catalog, linesEditor, quantity, stockLevels } from "./inventory-common.js";
-
-addStrings({
-  es: {
-    "tr.title": "Traslados entre bodegas", "tr.new": "Nuevo traslado", "tr.newTitle": "Nuevo traslado entre bodegas",
-    "tr.one": "Traslado #{id}", "tr.from": "Bodega de origen", "tr.to": "Bodega de destino", "tr.units": "Unidades",
-    "tr.empty": "Aún no hay traslados.", "tr.submit": "Registrar traslado", "tr.created": "Traslado #{id} registrado.",
-    "tr.date": "Fecha (por defecto hoy)", "tr.available": "Disponible en la bodega de origen: {quantity}",
-    "tr.intro": "Un traslado mueve existencias de una bodega a otra de la misma empresa al costo promedio: no genera partida.",
-    "tr.unitCostNote": "Costo promedio al que se movió (informativo)",
-  },
-  en: {
-    "tr.title": "Transfers between warehouses", "tr.new": "New transfer", "tr.newTitle": "New transfer between warehouses",
-    "tr.one": "Transfer #{id}", "tr.from": "From warehouse", "tr.to": "To warehouse", "tr.units": "Units",
-    "tr.empty": "No transfer yet.", "tr.submit": "Record transfer", "tr.created": "Transfer #{id} recorded.",
-    "tr.date": "Date (default today)", "tr.available": "Available in the source warehouse: {quantity}",
-    "tr.intro": "A transfer moves stock from one warehouse to another of the same company at the average cost: it posts no entry.",
-    "tr.unitCostNote": "Average cost it moved at (information)",
-  },
-});
 
 const LIMIT = 20;
 const units = (transfer) => transfer.lines.reduce((sum, line) => sum + Number(line.quantity), 0);

@@ -5,34 +5,9 @@
 import { request } from "../api.js";
 import { append, h } from "../dom.js";
 import { date, money, today, unitCost } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { button, describeError, formView, pageHeader, section, tableView, toast, withQuery } from "../ui.js";
 import { quantity } from "./inventory-common.js";
-
-addStrings({
-  es: {
-    "val.title": "Valuación de inventario", "val.date": "Al", "val.show": "Mostrar",
-    "val.subtitle": "Al {date} · costo promedio ponderado", "val.averageCost": "Costo promedio",
-    "val.noWarehouse": "Sin existencia (valor pendiente)", "val.totalValue": "Valor del inventario",
-    "val.accountsBalance": "Saldo de las cuentas de inventario", "val.difference": "Diferencia con la contabilidad",
-    "val.accounts": "Cuentas de inventario", "val.account": "Cuenta", "val.balance": "Saldo", "val.total": "Total",
-    "val.empty": "No hay existencias a esta fecha.", "val.noAccounts": "Ninguna regla contable lleva inventario a una cuenta.",
-    "val.differs": "La diferencia no es cero: alguien registró a mano en las cuentas de inventario.",
-    "val.matches": "El valor del inventario coincide con las cuentas de inventario.",
-    "val.download": "Descargar", "val.csv": "CSV", "val.xlsx": "Excel (XLSX)", "val.pdf": "PDF",
-  },
-  en: {
-    "val.title": "Inventory valuation", "val.date": "At", "val.show": "Show",
-    "val.subtitle": "At {date} · weighted average cost", "val.averageCost": "Average cost",
-    "val.noWarehouse": "No stock (value pending)", "val.totalValue": "Inventory value",
-    "val.accountsBalance": "Inventory accounts' balance", "val.difference": "Difference with the books",
-    "val.accounts": "Inventory accounts", "val.account": "Account", "val.balance": "Balance", "val.total": "Total",
-    "val.empty": "No stock at this date.", "val.noAccounts": "No accounting rule posts inventory to an account.",
-    "val.differs": "The difference is not zero: someone posted to the inventory accounts by hand.",
-    "val.matches": "The inventory value matches the inventory accounts.",
-    "val.download": "Download", "val.csv": "CSV", "val.xlsx": "Excel (XLSX)", "val.pdf": "PDF",
-  },
-});
 
 // chalicelib/exports/__init__.py REPORT_TYPES, with the extension of each
 const FORMATS = [

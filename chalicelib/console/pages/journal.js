@@ -3,44 +3,11 @@
 import { api, listAll } from "../api.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, money, today } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import {
   act, badge, button, definitionList, errorBox, formDialog, formView, openDialog, pageHeader, pagerView,
   section, showErrors, tableView, toast, withQuery,
 } from "../ui.js";
-
-addStrings({
-  es: {
-    "je.title": "Partidas contables", "je.new": "Nueva partida", "je.entry": "Partida #{id}", "je.number": "Partida",
-    "je.date": "Fecha", "je.description": "Descripción", "je.reference": "Referencia", "je.status": "Estado",
-    "je.entryType": "Tipo", "je.type.automatic": "Automática", "je.type.manual": "Manual", "je.type.reversal": "Reversión",
-    "je.startDate": "Desde", "je.endDate": "Hasta", "je.filter": "Filtrar", "je.totalDebit": "Total debe",
-    "je.totalCredit": "Total haber", "je.lines": "Líneas", "je.account": "Cuenta", "je.debit": "Debe", "je.credit": "Haber",
-    "je.lineDescription": "Concepto de la línea", "je.addLine": "Agregar línea", "je.removeLine": "Quitar",
-    "je.difference": "Diferencia", "je.saveDraft": "Guardar", "je.statusDraft": "Borrador", "je.statusPosted": "Contabilizada",
-    "je.post": "Contabilizar", "je.postConfirm": "¿Contabilizar la partida #{id}? Moverá los saldos de sus cuentas.",
-    "je.posted": "Partida contabilizada.", "je.reverse": "Revertir", "je.reversed": "Partida revertida.",
-    "je.reverseHelp": "Crea una partida inversa. Fecha vacía: la fecha de la partida original.",
-    "je.source": "Origen", "je.source.document": "Documento #{id}", "je.source.adjustment": "Ajuste de inventario #{id}", "je.source.yearClose": "Cierre del ejercicio {id}", "je.reversalOf": "Revierte a",
-    "je.reversedBy": "Revertida por", "je.postedAt": "Contabilizada el", "je.print": "Vista previa PDF",
-    "je.download": "Descargar PDF", "je.pdf": "Partida impresa", "je.created": "Partida #{id} creada.", "je.accountName": "Nombre de la cuenta", "je.lineNumber": "Línea {n}",
-  },
-  en: {
-    "je.title": "Journal entries", "je.new": "New entry", "je.entry": "Entry #{id}", "je.number": "Entry",
-    "je.date": "Date", "je.description": "Description", "je.reference": "Reference", "je.status": "Status",
-    "je.entryType": "Type", "je.type.automatic": "Automatic", "je.type.manual": "Manual", "je.type.reversal": "Reversal",
-    "je.startDate": "From", "je.endDate": "To", "je.filter": "Filter", "je.totalDebit": "Total debit",
-    "je.totalCredit": "Total credit", "je.lines": "Lines", "je.account": "Account", "je.debit": "Debit", "je.credit": "Credit",
-    "je.lineDescription": "Line description", "je.addLine": "Add line", "je.removeLine": "Remove",
-    "je.difference": "Difference", "je.saveDraft": "Save", "je.statusDraft": "Draft", "je.statusPosted": "Posted",
-    "je.post": "Post", "je.postConfirm": "Post entry #{id}? It will move its accounts' balances.",
-    "je.posted": "Entry posted.", "je.reverse": "Reverse", "je.reversed": "Entry reversed.",
-    "je.reverseHelp": "Creates the opposite entry. Empty date: the original entry's date.",
-    "je.source": "Source", "je.source.document": "Document #{id}", "je.source.adjustment": "Inventory adjustment #{id}", "je.source.yearClose": "Closing of fiscal year {id}", "je.reversalOf": "Reverses",
-    "je.reversedBy": "Reversed by", "je.postedAt": "Posted at", "je.print": "PDF preview",
-    "je.download": "Download PDF", "je.pdf": "Printed entry", "je.created": "Entry #{id} created.", "je.accountName": "Account name", "je.lineNumber": "Line {n}",
-  },
-});
 
 const STATUSES = ["draft", "posted", "reversed"];
 const TYPES = ["automatic", "manual", "reversal"];

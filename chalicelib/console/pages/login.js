@@ -1,14 +1,8 @@
 // Log in with e-mail and password; the API sets the HttpOnly session cookie.
 import { api } from "../api.js";
 import { h } from "../dom.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { formView } from "../ui.js";
-
-addStrings({
-  es: { "login.title": "Iniciar sesión", "login.email": "Correo electrónico", "login.password": "Contraseña",
-        "login.submit": "Entrar" },
-  en: { "login.title": "Log in", "login.email": "E-mail", "login.password": "Password", "login.submit": "Log in" },
-});
 
 export async function render(ctx) {
   const form = formView({

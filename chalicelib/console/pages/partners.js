@@ -6,72 +6,8 @@
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { companyCurrency, date, exchangeRate, isForeign, money } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { badge, button, definitionList, formDialog, formView, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
-
-addStrings({
-  es: {
-    "partner.title": "Clientes y proveedores", "partner.new": "Nuevo cliente o proveedor", "partner.edit": "Editar",
-    "partner.name": "Nombre o razón social", "partner.type": "Tipo", "partner.taxId": "RTN", "partner.email": "Correo electrónico",
-    "partner.phone": "Teléfono", "partner.address": "Dirección", "partner.condition": "Condición de pago",
-    "partner.creditLimit": "Límite de crédito", "partner.blockDays": "Días de mora para bloquear crédito",
-    "partner.isActive": "Activo", "partner.receivable": "Por cobrar", "partner.payable": "Por pagar",
-    "partner.search": "Buscar por nombre, RTN o correo", "partner.created": "Cliente o proveedor creado.",
-    "partnerType.customer": "Cliente", "partnerType.supplier": "Proveedor", "partnerType.both": "Cliente y proveedor",
-    "partner.summary.client": "Crédito como cliente", "partner.summary.supplier": "Crédito como proveedor",
-    "partner.pendingBalance": "Saldo pendiente", "partner.available": "Disponible", "partner.overdueDays": "Días de mora",
-    "partner.oldestDue": "Vencimiento más antiguo", "partner.pendingCount": "Documentos pendientes",
-    "partner.statement": "Estado de cuenta", "partner.side": "Lado", "partner.startDate": "Desde", "partner.endDate": "Hasta",
-    "partner.show": "Mostrar", "partner.document": "Documento", "partner.concept": "Concepto", "partner.charge": "Cargo",
-    "partner.creditMove": "Abono", "partner.balance": "Saldo", "partner.opening": "Saldo inicial", "partner.closing": "Saldo final",
-    "partner.more": "Ver más movimientos", "partner.newInvoice": "Nueva factura", "partner.newPurchase": "Nueva factura de compra", "partner.documents": "Ver documentos",
-    "partner.dueDate": "Vence", "partner.overdue": "Mora (días)", "partner.total": "Total", "partner.pending": "Pendiente",
-    "partner.unlimited": "Sin límite", "partner.currency": "Moneda", "partner.pendingBase": "Pendiente en {own}",
-    "partner.inCurrency": "En moneda del documento", "partner.atRate": "TC {rate}",
-    "ob.title": "Saldo inicial", "ob.record": "Registrar saldo inicial",
-    "ob.intro": "Lo que el cliente debía, o lo que se le debía al proveedor, antes de llevar los libros aquí. "
-      + "Queda como un documento pendiente que los pagos liquidan, contra la cuenta de patrimonio de saldos iniciales.",
-    "ob.none": "Ningún saldo inicial pendiente.",
-    "ob.date": "Fecha del saldo", "ob.dateHelp": "Normalmente el día anterior al inicio de los libros en este sistema.",
-    "ob.amount": "Monto", "ob.dueDate": "Vencimiento", "ob.dueDateHelp": "Vacío: vence en la fecha del saldo.",
-    "ob.reference": "Referencia", "ob.referenceHelp": "La factura o el estado de cuenta de donde viene el saldo.",
-    "ob.notes": "Notas", "ob.side": "Saldo a favor de",
-    "ob.side.receivable": "La empresa: por cobrar (el cliente debe)",
-    "ob.side.payable": "El proveedor: por pagar (la empresa debe)",
-    "ob.recorded": "Saldo inicial registrado: {name} por {amount}.", "ob.open": "Ver documento",
-  },
-  en: {
-    "partner.title": "Customers and suppliers", "partner.new": "New customer or supplier", "partner.edit": "Edit",
-    "partner.name": "Name", "partner.type": "Type", "partner.taxId": "Tax id (RTN)", "partner.email": "E-mail",
-    "partner.phone": "Phone", "partner.address": "Address", "partner.condition": "Payment condition",
-    "partner.creditLimit": "Credit limit", "partner.blockDays": "Overdue days that block credit",
-    "partner.isActive": "Active", "partner.receivable": "Receivable", "partner.payable": "Payable",
-    "partner.search": "Search by name, tax id or e-mail", "partner.created": "Customer or supplier created.",
-    "partnerType.customer": "Customer", "partnerType.supplier": "Supplier", "partnerType.both": "Customer and supplier",
-    "partner.summary.client": "Credit as a customer", "partner.summary.supplier": "Credit as a supplier",
-    "partner.pendingBalance": "Pending balance", "partner.available": "Available", "partner.overdueDays": "Overdue days",
-    "partner.oldestDue": "Oldest due date", "partner.pendingCount": "Open documents",
-    "partner.statement": "Statement", "partner.side": "Side", "partner.startDate": "From", "partner.endDate": "To",
-    "partner.show": "Show", "partner.document": "Document", "partner.concept": "Description", "partner.charge": "Charge",
-    "partner.creditMove": "Credit", "partner.balance": "Balance", "partner.opening": "Opening balance",
-    "partner.closing": "Closing balance", "partner.more": "More movements", "partner.newInvoice": "New invoice", "partner.newPurchase": "New purchase invoice",
-    "partner.documents": "Documents", "partner.dueDate": "Due", "partner.overdue": "Overdue (days)", "partner.total": "Total",
-    "partner.pending": "Pending", "partner.unlimited": "No limit", "partner.currency": "Currency",
-    "partner.pendingBase": "Pending in {own}", "partner.inCurrency": "In the document's currency",
-    "partner.atRate": "rate {rate}",
-    "ob.title": "Opening balance", "ob.record": "Record opening balance",
-    "ob.intro": "What the customer owed, or the company owed the supplier, before the books were kept here. "
-      + "It stays as an open document that payments settle, against the opening balance equity account.",
-    "ob.none": "No opening balance pending.",
-    "ob.date": "Balance date", "ob.dateHelp": "Usually the day before the books start in this system.",
-    "ob.amount": "Amount", "ob.dueDate": "Due date", "ob.dueDateHelp": "Empty: due on the balance date.",
-    "ob.reference": "Reference", "ob.referenceHelp": "The invoice or statement the balance comes from.",
-    "ob.notes": "Notes", "ob.side": "Balance in favour of",
-    "ob.side.receivable": "The company: receivable (the customer owes)",
-    "ob.side.payable": "The supplier: payable (the company owes)",
-    "ob.recorded": "Opening balance recorded: {name} for {amount}.", "ob.open": "Open document",
-  },
-});
 
 const LIMIT = 20;
 const TYPES = ["customer", "supplier", "both"];

@@ -5,50 +5,8 @@ import { api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
 import { append, h } from "../dom.js";
 import { date, money, number, percent, unitCost } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { badge, definitionList, describeError, formView, openDialog, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
-
-addStrings({
-  es: {
-    "product.title": "Productos y servicios", "product.new": "Nuevo producto", "product.code": "Código",
-    "product.name": "Nombre", "product.type": "Tipo", "product.description": "Descripción",
-    "product.unitPrice": "Precio unitario", "product.cost": "Costo de referencia", "product.taxRate": "ISV",
-    "product.costHelp": "Solo de referencia: las existencias se valúan a su costo promedio ponderado.",
-    "product.averageCost": "Costo promedio", "product.stockQuantity": "Existencia",
-    "product.stockValue": "Valor en existencia", "product.value": "Valor",
-    "product.stockByWarehouse": "Existencia por bodega", "product.detail": "Producto {code}",
-    "product.readOnly": "El costo promedio, la existencia y su valor los calcula el servicio con cada movimiento.",
-    "product.trackInventory": "Controla existencias", "product.isActive": "Activo",
-    "productType.product": "Producto", "productType.service": "Servicio",
-    "product.intro": "Los productos que controlan existencias mueven inventario al facturar; los servicios no.",
-    "stock.title": "Existencias", "stock.warehouse": "Bodega", "stock.product": "Producto", "stock.quantity": "Cantidad",
-    "stock.movements": "Movimientos recientes", "stock.kind": "Movimiento", "stock.document": "Documento",
-    "stock.kind.confirmation": "Documento confirmado", "stock.kind.reversal": "Reversión",
-    "stock.kind.adjustment": "Ajuste de inventario", "stock.kind.transfer": "Traslado",
-    "stock.adjustment": "Ajuste #{id}", "stock.transfer": "Traslado #{id}",
-    "stock.filter": "Filtrar",
-    "stock.movementsNote": "Los últimos movimientos de todas las bodegas, del más reciente al más antiguo.",
-  },
-  en: {
-    "product.title": "Products and services", "product.new": "New product", "product.code": "Code", "product.name": "Name",
-    "product.type": "Type", "product.description": "Description", "product.unitPrice": "Unit price", "product.cost": "Reference cost",
-    "product.costHelp": "For reference only: stock is valued at its weighted average cost.",
-    "product.averageCost": "Average cost", "product.stockQuantity": "On hand", "product.stockValue": "Stock value",
-    "product.value": "Value",
-    "product.stockByWarehouse": "Stock by warehouse", "product.detail": "Product {code}",
-    "product.readOnly": "The average cost, the stock and its value are worked out by the service with each movement.",
-    "product.taxRate": "Tax rate", "product.trackInventory": "Tracks stock", "product.isActive": "Active",
-    "productType.product": "Product", "productType.service": "Service",
-    "product.intro": "Products that track stock move inventory when invoiced; services do not.",
-    "stock.title": "Stock", "stock.warehouse": "Warehouse", "stock.product": "Product", "stock.quantity": "Quantity",
-    "stock.movements": "Recent movements", "stock.kind": "Movement", "stock.document": "Document",
-    "stock.kind.confirmation": "Document confirmed", "stock.kind.reversal": "Reversal",
-    "stock.kind.adjustment": "Inventory adjustment", "stock.kind.transfer": "Transfer",
-    "stock.adjustment": "Adjustment #{id}", "stock.transfer": "Transfer #{id}",
-    "stock.filter": "Filter",
-    "stock.movementsNote": "The latest movements of every warehouse, newest first.",
-  },
-});
 
 const TAX_RATES = ["0", "0.15", "0.18"];
 

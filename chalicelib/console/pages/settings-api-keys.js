@@ -3,31 +3,8 @@
 import { API_BASE, api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { dateTime } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { act, badge, button, definitionList, formDialog, loadInto, pageHeader, secretOnce, section, tableView } from "../ui.js";
-
-addStrings({
-  es: {
-    "keys.title": "Claves API", "keys.new": "Nueva clave API", "keys.name": "Nombre", "keys.id": "Key ID",
-    "keys.lastFour": "Termina en", "keys.createdAt": "Creada", "keys.expiresAt": "Vence", "keys.never": "Nunca",
-    "keys.expiresHelp": "Opcional: la clave deja de funcionar al final de ese día (UTC).",
-    "keys.revoke": "Revocar", "keys.revokeConfirm": "¿Revocar la clave «{name}»? Toda integración que la use dejará de funcionar.",
-    "keys.revoked": "Clave revocada.", "keys.created": "Clave «{name}» creada", "keys.secret": "Secreto",
-    "keys.full": "Clave completa (KEY_ID:SECRET)", "keys.baseUrl": "URL base de la API",
-    "keys.usage": "Envíela en la cabecera Authorization: Bearer KEY_ID:SECRET (o X-API-Key).",
-    "keys.dismiss": "Ya la guardé", "keys.intro": "Las claves permiten a sus sistemas usar la API. El secreto solo se muestra al crearla.",
-  },
-  en: {
-    "keys.title": "API keys", "keys.new": "New API key", "keys.name": "Name", "keys.id": "Key ID",
-    "keys.lastFour": "Ends in", "keys.createdAt": "Created", "keys.expiresAt": "Expires", "keys.never": "Never",
-    "keys.expiresHelp": "Optional: the key stops working at the end of that day (UTC).",
-    "keys.revoke": "Revoke", "keys.revokeConfirm": "Revoke key “{name}”? Every integration using it will stop working.",
-    "keys.revoked": "Key revoked.", "keys.created": "Key “{name}” created", "keys.secret": "Secret",
-    "keys.full": "Full key (KEY_ID:SECRET)", "keys.baseUrl": "API base URL",
-    "keys.usage": "Send it in the header Authorization: Bearer KEY_ID:SECRET (or X-API-Key).",
-    "keys.dismiss": "I have stored it", "keys.intro": "Keys let your systems use the API. The secret is shown only when a key is created.",
-  },
-});
 
 export async function render(ctx) {
   const fresh = h("div", { id: "new-key" });

@@ -4,39 +4,8 @@ import { listAll } from "../api.js";
 import { crudPage, crudSection } from "../crud.js";
 import { h } from "../dom.js";
 import { date, number } from "../format.js";
-import { DOCUMENT_TYPES, addStrings, t } from "../i18n.js";
+import { DOCUMENT_TYPES, t } from "../i18n.js";
 import { badge, pageHeader } from "../ui.js";
-
-addStrings({
-  es: {
-    "branch.title": "Sucursales y CAI", "branch.branches": "Sucursales", "branch.new": "Nueva sucursal",
-    "branch.name": "Nombre", "branch.code": "Código de establecimiento", "branch.address": "Dirección", "branch.isActive": "Activa",
-    "branch.codeHelp": "Tres dígitos: el EEE de los números fiscales.",
-    "branch.intro": "Cada sucursal es un establecimiento; sus rangos CAI numeran los documentos fiscales.",
-    "cai.title": "Rangos CAI", "cai.new": "Nuevo rango CAI", "cai.cai": "CAI", "cai.branch": "Sucursal",
-    "cai.emissionPoint": "Punto de emisión", "cai.documentType": "Tipo de documento", "cai.rangeStart": "Desde el número",
-    "cai.rangeEnd": "Hasta el número", "cai.deadline": "Fecha límite de emisión", "cai.nextNumber": "Siguiente número",
-    "cai.remaining": "Disponibles", "cai.range": "Rango", "cai.isActive": "Activo",
-    "cai.caiHelp": "Formato 35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A", "cai.pointHelp": "Tres dígitos, p. ej. 001.",
-    "cai.intro": "Al agotar el rango o pasar la fecha límite, la API rechaza la emisión (CAI_EXHAUSTED / CAI_EXPIRED).",
-    "wh2.title": "Bodegas", "wh2.new": "Nueva bodega", "wh2.name": "Nombre", "wh2.branch": "Sucursal", "wh2.isActive": "Activa",
-    "wh2.intro": "Las existencias se llevan por bodega.",
-  },
-  en: {
-    "branch.title": "Branches and CAI", "branch.branches": "Branches", "branch.new": "New branch",
-    "branch.name": "Name", "branch.code": "Establishment code", "branch.address": "Address", "branch.isActive": "Active",
-    "branch.codeHelp": "Three digits: the EEE of fiscal numbers.",
-    "branch.intro": "Each branch is an establishment; its CAI ranges number the fiscal documents.",
-    "cai.title": "CAI ranges", "cai.new": "New CAI range", "cai.cai": "CAI", "cai.branch": "Branch",
-    "cai.emissionPoint": "Emission point", "cai.documentType": "Document type", "cai.rangeStart": "From number",
-    "cai.rangeEnd": "To number", "cai.deadline": "Issuing deadline", "cai.nextNumber": "Next number",
-    "cai.remaining": "Remaining", "cai.range": "Range", "cai.isActive": "Active",
-    "cai.caiHelp": "Format 35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A", "cai.pointHelp": "Three digits, e.g. 001.",
-    "cai.intro": "Past the range's end or its deadline the API refuses to issue (CAI_EXHAUSTED / CAI_EXPIRED).",
-    "wh2.title": "Warehouses", "wh2.new": "New warehouse", "wh2.name": "Name", "wh2.branch": "Branch", "wh2.isActive": "Active",
-    "wh2.intro": "Stock is kept per warehouse.",
-  },
-});
 
 const active = (row) => badge(row.isActive ? "active" : "inactive");
 const branchLabel = (b) => `${b.code} · ${b.name}`;

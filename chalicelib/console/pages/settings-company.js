@@ -5,67 +5,8 @@
 import { ApiError, api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { dateTime, setCurrency } from "../format.js";
-import { addStrings, setCountry, t } from "../i18n.js";
+import { setCountry, t } from "../i18n.js";
 import { button, definitionList, formDialog, formView, pageHeader, section, toast } from "../ui.js";
-
-addStrings({
-  es: {
-    "company.title": "Empresa", "company.name": "Razón social", "company.taxId": "RTN / NIT", "company.country": "País",
-    "company.currency": "Moneda", "company.address": "Dirección", "company.email": "Correo electrónico",
-    "company.phone": "Teléfono", "company.creditLimitPolicy": "Límite de crédito de clientes",
-    "company.policy.off": "No controlar", "company.policy.warn": "Advertir al emitir",
-    "company.policy.block": "Bloquear la emisión", "company.allowNegativeStock": "Permitir existencias negativas",
-    "company.country.HN": "Honduras", "company.country.SV": "El Salvador", "company.saved": "Datos de la empresa guardados.",
-    "company.new": "Crear otra empresa", "company.newHelp": "Usted será su propietario; luego elíjala en el selector de empresa (arriba).",
-    "company.created": "Empresa «{name}» creada. Elíjala en el selector de empresa.", "company.id": "Número de empresa",
-    "company.version": "Versión", "company.updatedAt": "Actualizada",
-    "dte.settings": "Facturación electrónica (DTE)",
-    "dte.settings.help": "Con estos datos la empresa firma sus DTE y los envía a Hacienda. No se vuelven a mostrar: "
-      + "para cambiarlos, cárguelos de nuevo.",
-    "dte.issuer.nrc": "NRC", "dte.issuer.activity": "Actividad económica", "dte.issuer.environment": "Ambiente",
-    "dte.issuer.environment.00": "Pruebas", "dte.issuer.environment.01": "Producción",
-    "dte.issuer.missing": "Faltan los datos de emisor (NRC, actividad, departamento y municipio): se registran con "
-      + "PUT /companies/{id} (dteIssuer).",
-    "dte.key.title": "Llave de firma", "dte.key.none": "No se ha cargado ninguna llave.",
-    "dte.key.fingerprint": "Huella (SHA-256 de la llave pública)", "dte.key.bits": "Tamaño", "dte.key.bitsValue": "{bits} bits",
-    "dte.key.updatedAt": "Cargada", "dte.key.file": "Archivo PEM de la llave privada",
-    "dte.key.paste": "…o pegue la llave privada (PEM)", "dte.key.upload": "Cargar llave",
-    "dte.key.saved": "Llave de firma guardada.",
-    "dte.key.help": "La llave privada del certificado que emitió Hacienda (RSA, al menos 2048 bits). Se guarda cifrada.",
-    "dte.password.title": "Contraseña de la API de Hacienda", "dte.password.none": "No se ha registrado la contraseña.",
-    "dte.password.user": "Usuario (NIT)", "dte.password.updatedAt": "Registrada", "dte.password.field": "Contraseña",
-    "dte.password.save": "Guardar contraseña", "dte.password.saved": "Contraseña de Hacienda guardada.",
-    "dte.password.help": "Se guarda cifrada y nunca se muestra.",
-  },
-  en: {
-    "company.title": "Company", "company.name": "Legal name", "company.taxId": "Tax id (RTN / NIT)", "company.country": "Country",
-    "company.currency": "Currency", "company.address": "Address", "company.email": "E-mail",
-    "company.phone": "Phone", "company.creditLimitPolicy": "Customer credit limit",
-    "company.policy.off": "Do not check", "company.policy.warn": "Warn when issuing",
-    "company.policy.block": "Block issuing", "company.allowNegativeStock": "Allow negative stock",
-    "company.country.HN": "Honduras", "company.country.SV": "El Salvador", "company.saved": "Company data saved.",
-    "company.new": "Create another company", "company.newHelp": "You will be its owner; then pick it in the company switcher (top).",
-    "company.created": "Company “{name}” created. Pick it in the company switcher.", "company.id": "Company number",
-    "company.version": "Version", "company.updatedAt": "Updated",
-    "dte.settings": "Electronic invoicing (DTE)",
-    "dte.settings.help": "The company signs its DTEs and sends them to the tax authority with these. They are not shown "
-      + "again: to change them, upload them again.",
-    "dte.issuer.nrc": "NRC", "dte.issuer.activity": "Economic activity", "dte.issuer.environment": "Environment",
-    "dte.issuer.environment.00": "Test", "dte.issuer.environment.01": "Production",
-    "dte.issuer.missing": "The issuer's data (NRC, activity, department and municipality) are missing: they are set "
-      + "with PUT /companies/{id} (dteIssuer).",
-    "dte.key.title": "Signing key", "dte.key.none": "No key uploaded yet.",
-    "dte.key.fingerprint": "Fingerprint (SHA-256 of the public key)", "dte.key.bits": "Size", "dte.key.bitsValue": "{bits} bits",
-    "dte.key.updatedAt": "Uploaded", "dte.key.file": "The private key's PEM file",
-    "dte.key.paste": "…or paste the private key (PEM)", "dte.key.upload": "Upload key",
-    "dte.key.saved": "Signing key saved.",
-    "dte.key.help": "The private key of the certificate the tax authority issued (RSA, 2048 bits or more). Kept encrypted.",
-    "dte.password.title": "The tax authority's API password", "dte.password.none": "No password set yet.",
-    "dte.password.user": "User (NIT)", "dte.password.updatedAt": "Set", "dte.password.field": "Password",
-    "dte.password.save": "Save password", "dte.password.saved": "Tax authority password saved.",
-    "dte.password.help": "Kept encrypted and never shown.",
-  },
-});
 
 const countries = () => ["HN", "SV"].map((c) => ({ value: c, label: t(`company.country.${c}`) }));
 

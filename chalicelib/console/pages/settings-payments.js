@@ -4,43 +4,8 @@ import { api, listAll } from "../api.js";
 import { crudPage, crudSection } from "../crud.js";
 import { h } from "../dom.js";
 import { dateTime, money } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { badge, button, errorBox, loadInto, openDialog, pageHeader, tableView } from "../ui.js";
-
-addStrings({
-  es: {
-    "pay.setup": "Métodos y condiciones de pago", "pay.methods": "Métodos de pago", "pay.newMethod": "Nuevo método",
-    "pay.conditions": "Condiciones de pago", "pay.newCondition": "Nueva condición", "pay.name": "Nombre",
-    "pay.bankAccount": "Cuenta bancaria", "pay.isCashMethod": "Es efectivo", "pay.requiresConfirmation": "Requiere confirmación",
-    "pay.isActive": "Activo", "pay.type": "Tipo", "pay.type.cash": "Contado", "pay.type.credit": "Crédito",
-    "pay.creditDays": "Días de crédito", "pay.creditDaysHelp": "Solo para condiciones de crédito.",
-    "pay.methodsIntro": "Con cuenta bancaria, cada pago registra su movimiento en esa cuenta.",
-    "pay.conditionsIntro": "Una condición de crédito fija la fecha de vencimiento de los documentos.",
-    "pay.gateways": "Pasarelas de pago", "pay.newGateway": "Nueva pasarela", "pay.provider": "Proveedor",
-    "pay.paymentMethod": "Método de pago", "pay.secret": "Secreto de la pasarela", "pay.hasSecret": "Secreto",
-    "pay.secretSet": "Configurado", "pay.secretMissing": "Sin secreto",
-    "pay.secretHelp": "Se guarda y nunca se vuelve a mostrar.", "pay.secretRotate": "Déjelo vacío para conservar el actual.",
-    "pay.notifications": "Notificaciones", "pay.notificationsOf": "Notificaciones de {name}",
-    "pay.receivedAt": "Recibida", "pay.amount": "Monto", "pay.document": "Documento", "pay.payment": "Pago",
-    "pay.reason": "Motivo", "pay.gatewaysIntro": "Las pasarelas notifican los pagos de los enlaces de cobro; cada notificación firmada se acepta o rechaza.",
-  },
-  en: {
-    "pay.setup": "Payment methods and conditions", "pay.methods": "Payment methods", "pay.newMethod": "New method",
-    "pay.conditions": "Payment conditions", "pay.newCondition": "New condition", "pay.name": "Name",
-    "pay.bankAccount": "Bank account", "pay.isCashMethod": "Cash", "pay.requiresConfirmation": "Requires confirmation",
-    "pay.isActive": "Active", "pay.type": "Type", "pay.type.cash": "Cash", "pay.type.credit": "Credit",
-    "pay.creditDays": "Credit days", "pay.creditDaysHelp": "Credit conditions only.",
-    "pay.methodsIntro": "With a bank account, each payment records its transaction on that account.",
-    "pay.conditionsIntro": "A credit condition sets the documents' due date.",
-    "pay.gateways": "Payment gateways", "pay.newGateway": "New gateway", "pay.provider": "Provider",
-    "pay.paymentMethod": "Payment method", "pay.secret": "Gateway secret", "pay.hasSecret": "Secret",
-    "pay.secretSet": "Set", "pay.secretMissing": "No secret",
-    "pay.secretHelp": "Stored and never shown again.", "pay.secretRotate": "Leave empty to keep the current one.",
-    "pay.notifications": "Notifications", "pay.notificationsOf": "Notifications of {name}",
-    "pay.receivedAt": "Received", "pay.amount": "Amount", "pay.document": "Document", "pay.payment": "Payment",
-    "pay.reason": "Reason", "pay.gatewaysIntro": "Gateways notify the payments of payment links; each signed notification is accepted or refused.",
-  },
-});
 
 const yesNo = (value) => t(value ? "common.yes" : "common.no");
 const active = (row) => badge(row.isActive ? "active" : "inactive");

@@ -4,39 +4,8 @@
 import { api, listAll } from "../api.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, money, percent, today } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { badge, button, loadInto, openDialog, pageHeader, pagerView, section, showErrors, tableView, toast, typeAhead } from "../ui.js";
-
-addStrings({
-  es: {
-    "sched.title": "Facturas programadas", "sched.new": "Nueva factura programada", "sched.edit": "Editar factura programada",
-    "sched.partner": "Cliente", "sched.condition": "Condición de pago", "sched.frequency": "Frecuencia",
-    "sched.freq.daily": "Diaria", "sched.freq.weekly": "Semanal", "sched.freq.monthly": "Mensual",
-    "sched.every.daily": "Cada {n} día(s)", "sched.every.weekly": "Cada {n} semana(s)", "sched.every.monthly": "Cada {n} mes(es)",
-    "sched.interval": "Cada cuántos días, semanas o meses",
-    "sched.startDate": "Primera factura", "sched.endDate": "Última fecha (opcional)", "sched.isActive": "Activa",
-    "sched.nextRunDate": "Próxima factura", "sched.lastDocument": "Última factura", "sched.lastError": "Último error",
-    "sched.lines": "Líneas", "sched.line": "Línea {n}", "sched.product": "Producto", "sched.description": "Descripción",
-    "sched.quantity": "Cantidad", "sched.unitPrice": "Precio unitario", "sched.taxRate": "ISV",
-    "sched.productRate": "Tasa del producto", "sched.addLine": "Agregar línea", "sched.removeLine": "Quitar",
-    "sched.saved": "Factura programada guardada.", "sched.total": "Importe (sin ISV)",
-    "sched.intro": "Cada día se emiten las facturas que tocan; un fallo se reintenta cada hora y queda anotado aquí.",
-  },
-  en: {
-    "sched.title": "Scheduled invoices", "sched.new": "New scheduled invoice", "sched.edit": "Edit scheduled invoice",
-    "sched.partner": "Customer", "sched.condition": "Payment condition", "sched.frequency": "Frequency",
-    "sched.freq.daily": "Daily", "sched.freq.weekly": "Weekly", "sched.freq.monthly": "Monthly",
-    "sched.every.daily": "Every {n} day(s)", "sched.every.weekly": "Every {n} week(s)", "sched.every.monthly": "Every {n} month(s)",
-    "sched.interval": "Every how many days, weeks or months",
-    "sched.startDate": "First invoice", "sched.endDate": "Last date (optional)", "sched.isActive": "Active",
-    "sched.nextRunDate": "Next invoice", "sched.lastDocument": "Last invoice", "sched.lastError": "Last error",
-    "sched.lines": "Lines", "sched.line": "Line {n}", "sched.product": "Product", "sched.description": "Description",
-    "sched.quantity": "Quantity", "sched.unitPrice": "Unit price", "sched.taxRate": "Tax",
-    "sched.productRate": "Product's rate", "sched.addLine": "Add line", "sched.removeLine": "Remove",
-    "sched.saved": "Scheduled invoice saved.", "sched.total": "Amount (before tax)",
-    "sched.intro": "Due invoices are issued every day; a failed run is retried hourly and noted here.",
-  },
-});
 
 const FREQUENCIES = ["daily", "weekly", "monthly"];
 const RATES = ["0", "0.15", "0.18"];

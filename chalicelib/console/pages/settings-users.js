@@ -3,40 +3,9 @@
 import { api } from "../api.js";
 import { h } from "../dom.js";
 import { dateTime } from "../format.js";
-import { ROLES, addStrings, t } from "../i18n.js";
+import { ROLES, t } from "../i18n.js";
 import { isManager } from "../main.js";
 import { act, badge, button, formDialog, formView, loadInto, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
-
-addStrings({
-  es: {
-    "users.title": "Usuarios y roles", "users.invite": "Invitar usuario", "users.email": "Correo electrónico",
-    "users.name": "Nombre", "users.role": "Rol", "users.status": "Estado", "users.lastLogin": "Último ingreso",
-    "users.invitedAt": "Invitado el", "users.changeRole": "Cambiar rol", "users.deactivate": "Desactivar",
-    "users.activate": "Activar", "users.remove": "Quitar de la empresa", "users.resend": "Reenviar invitación",
-    "users.invited": "Invitación enviada a {email}.", "users.notSent": "La invitación quedó creada, pero el correo no se pudo enviar: reenvíela.",
-    "users.removeConfirm": "¿Quitar a {email} de esta empresa? Sus sesiones y claves API dejarán de funcionar aquí.",
-    "users.deactivateConfirm": "¿Desactivar a {email}? Sus sesiones terminan de inmediato.",
-    "users.intro": "Las claves API actúan con la autoridad de su usuario: si ese usuario deja de ser propietario o administrador activo, sus claves dejan de funcionar.",
-    "audit.title": "Bitácora", "audit.when": "Fecha", "audit.who": "Usuario", "audit.action": "Acción", "audit.target": "Sobre",
-    "audit.changes": "Cambios",
-    "password.title": "Cambiar contraseña", "password.current": "Contraseña actual", "password.new": "Nueva contraseña (mínimo 8 caracteres)",
-    "password.done": "Contraseña cambiada. Sus otras sesiones se cerraron.",
-  },
-  en: {
-    "users.title": "Users and roles", "users.invite": "Invite user", "users.email": "E-mail", "users.name": "Name",
-    "users.role": "Role", "users.status": "Status", "users.lastLogin": "Last login", "users.invitedAt": "Invited",
-    "users.changeRole": "Change role", "users.deactivate": "Deactivate", "users.activate": "Activate",
-    "users.remove": "Remove from company", "users.resend": "Resend invitation", "users.invited": "Invitation sent to {email}.",
-    "users.notSent": "The invitation was created but the e-mail could not be sent: resend it.",
-    "users.removeConfirm": "Remove {email} from this company? Their sessions and API keys stop working here.",
-    "users.deactivateConfirm": "Deactivate {email}? Their sessions end at once.",
-    "users.intro": "API keys act with their user's authority: when that user is no longer an active owner or administrator, their keys stop working.",
-    "audit.title": "Audit log", "audit.when": "When", "audit.who": "User", "audit.action": "Action", "audit.target": "On",
-    "audit.changes": "Changes",
-    "password.title": "Change password", "password.current": "Current password", "password.new": "New password (at least 8 characters)",
-    "password.done": "Password changed. Your other sessions were ended.",
-  },
-});
 
 const roleOptions = () => ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }));
 const ifMatch = (user) => ({ headers: { "If-Match": String(user.version) } });

@@ -3,7 +3,7 @@
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { dateTime } from "../format.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import {
   act, badge, button, definitionList, formDialog, loadInto, openDialog, pageHeader, secretOnce, section, tableView,
 } from "../ui.js";
@@ -14,37 +14,6 @@ const EVENTS = ["document.created", "document.confirmed", "document.dte_accepted
   "document.cancelled",
   "product.created", "product.updated", "business_partner.created", "business_partner.updated",
   "payment.created", "payment.confirmed", "inventory_adjustment.created", "inventory_transfer.created"];
-
-addStrings({
-  es: {
-    "wh.title": "Webhooks", "wh.new": "Nuevo webhook", "wh.name": "Nombre", "wh.url": "URL de destino",
-    "wh.events": "Eventos", "wh.isActive": "Activo", "wh.test": "Probar", "wh.tested": "Evento de prueba enviado.",
-    "wh.deleteConfirm": "¿Eliminar el webhook «{name}»? Dejará de recibir eventos.", "wh.created": "Webhook «{name}» creado",
-    "wh.secret": "Secreto de firma", "wh.secretHelp": "Verifique la cabecera X-Service-Signature (sha256=HMAC del cuerpo) con este secreto.",
-    "wh.dismiss": "Ya lo guardé", "wh.urlHelp": "HTTPS; no se aceptan direcciones privadas ni locales.",
-    "wh.testHelp": "El evento webhook.test se envía con el botón Probar.", "wh.deliveries": "Entregas",
-    "wh.refresh": "Actualizar", "wh.event": "Evento", "wh.attempts": "Intentos", "wh.lastCode": "Última respuesta",
-    "wh.occurredAt": "Ocurrió", "wh.lastAttemptAt": "Último intento", "wh.redeliver": "Reenviar",
-    "wh.redelivered": "Entrega reenviada.", "wh.attempt": "Intento", "wh.at": "Fecha", "wh.duration": "Duración (ms)",
-    "wh.error": "Error", "wh.response": "Respuesta", "wh.payload": "Contenido enviado", "wh.delivery": "Entrega {id}",
-    "wh.intro": "Cada evento se envía por POST firmado; se reintenta hasta 4 veces.", "wh.none": "Sin respuesta",
-    "wh.edit": "Editar webhook", "wh.createdAt": "Creado", "wh.code": "Código HTTP",
-  },
-  en: {
-    "wh.title": "Webhooks", "wh.new": "New webhook", "wh.name": "Name", "wh.url": "Target URL",
-    "wh.events": "Events", "wh.isActive": "Active", "wh.test": "Test", "wh.tested": "Test event sent.",
-    "wh.deleteConfirm": "Delete webhook “{name}”? It will stop receiving events.", "wh.created": "Webhook “{name}” created",
-    "wh.secret": "Signing secret", "wh.secretHelp": "Check the X-Service-Signature header (sha256=HMAC of the body) with this secret.",
-    "wh.dismiss": "I have stored it", "wh.urlHelp": "HTTPS; private and local addresses are refused.",
-    "wh.testHelp": "The webhook.test event is sent by the Test button.", "wh.deliveries": "Deliveries",
-    "wh.refresh": "Refresh", "wh.event": "Event", "wh.attempts": "Attempts", "wh.lastCode": "Last response",
-    "wh.occurredAt": "Occurred", "wh.lastAttemptAt": "Last attempt", "wh.redeliver": "Redeliver",
-    "wh.redelivered": "Delivery sent again.", "wh.attempt": "Attempt", "wh.at": "At", "wh.duration": "Duration (ms)",
-    "wh.error": "Error", "wh.response": "Response", "wh.payload": "Payload sent", "wh.delivery": "Delivery {id}",
-    "wh.intro": "Every event is POSTed, signed; failures are retried up to 4 times.", "wh.none": "No response",
-    "wh.edit": "Edit webhook", "wh.createdAt": "Created", "wh.code": "HTTP status",
-  },
-});
 
 // The event picker: one checkbox per kind; its errors land beside it (data-field "events").
 function eventPicker(selected) {
