@@ -393,6 +393,7 @@ export default {
   "docs.number": "Number",
   "docs.partner": "Customer or supplier",
   "docs.pending": "Pending",
+  "docs.search": "Search (number, customer or supplier)",
   "docs.startDate": "From",
   "docs.status": "Status",
   "docs.title": "Documents",

@@ -393,6 +393,7 @@ export default {
   "docs.number": "Número",
   "docs.partner": "Cliente o proveedor",
   "docs.pending": "Pendiente",
+  "docs.search": "Buscar (número, cliente o proveedor)",
   "docs.startDate": "Desde",
   "docs.status": "Estado",
   "docs.title": "Documentos",

@@ -1,5 +1,6 @@
-// Documents: the list with its filters (type, status, dates, partner) kept in the hash query so a
-// reload keeps them, one page of 20 at a time, each row opening the document.
+// Documents: the list with its filters (a search by number or partner, type, status, dates,
+// partner) kept in the hash query so a reload keeps them, one page of 20 at a time, each row
+// opening the document.
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { date, money } from "../format.js";
@@ -7,7 +8,7 @@ import { DOCUMENT_TYPES, t } from "../i18n.js";
 import { badge, button, formView, pageHeader, pagerView, section, tableView } from "../ui.js";
 
 const LIMIT = 20;
-const FILTERS = ["type", "status", "startDate", "endDate", "businessPartnerId"];
+const FILTERS = ["q", "type", "status", "startDate", "endDate", "businessPartnerId"];
 const STATUSES = ["draft", "confirmed", "cancelled"];
 
 // "/documents?type=01&page=2": the list's address with only the filters that have a value.
@@ -39,6 +40,8 @@ export async function list(ctx) {
   const filterForm = formView({
     className: "inline",
     fields: [
+      // GET /documents?q=: the number (its last digits will do) or the partner's name, RTN/NIT, e-mail
+      { name: "q", label: t("docs.search"), type: "search" },
       { name: "type", label: t("docs.type"), type: "select",
         options: DOCUMENT_TYPES.map((code) => ({ value: code, label: t(`doctype.${code}`) })) },
       { name: "status", label: t("docs.status"), type: "select",
