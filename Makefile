@@ -24,10 +24,11 @@ run: install
 	$(BIN)/python -m infra.local $(ARGS)
 
 ## Lint, then the whole suite (unit, service/API, deployment template, local stack smoke, the console in
-## Chromium), one worker per core (each with its own embedded moto, and its own local stack and Chromium if it runs browser tests).
+## Chromium), one worker per core (each with its own embedded moto, and its own local stack and Chromium if it runs browser tests);
+## an idle worker takes queued tests from a busy one (worksteal), so the long journeys do not leave one core waiting.
 test: install browser
 	$(BIN)/ruff check app.py chalicelib infra tests
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 ## A long fuzzing run of the whole API against a local stack: FUZZ_EXAMPLES cases per operation
 ## (default 100, about 8 minutes on 2 cores), a new seed each run (printed; FUZZ_SEED=<seed> replays it).
