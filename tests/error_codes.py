@@ -32,6 +32,16 @@ def _resolve(module: object, func: ast.expr) -> object:
     return None
 
 
+def _source_modules():
+    """Each module of chalicelib: its path, the module, its syntax tree and its string constants."""
+    for path in sorted((ROOT / "chalicelib").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        constants = {node.targets[0].id: node.value.value for node in tree.body
+                     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
+        yield path, importlib.import_module(_module_name(path)), tree, constants
+
+
 def raised_codes() -> dict[str, set[int]]:
     import app  # noqa: F401  (imports every route module)
     from chalicelib.errors import ApiError
@@ -41,12 +51,7 @@ def raised_codes() -> dict[str, set[int]]:
     def add(code: str, status: int) -> None:
         found.setdefault(code, set()).add(int(status))
 
-    for path in sorted((ROOT / "chalicelib").rglob("*.py")):
-        module = importlib.import_module(_module_name(path))
-        tree = ast.parse(path.read_text())
-        constants = {node.targets[0].id: node.value.value for node in tree.body
-                     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
+    for _path, module, tree, constants in _source_modules():
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 cls = getattr(module, node.name, None)
@@ -100,12 +105,7 @@ def raised_phrases() -> set[str]:
     from chalicelib.errors import ApiError
 
     found: set[str] = set()
-    for path in sorted((ROOT / "chalicelib").rglob("*.py")):
-        module = importlib.import_module(_module_name(path))
-        tree = ast.parse(path.read_text())
-        constants = {node.targets[0].id: node.value.value for node in tree.body
-                     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
+    for path, module, tree, constants in _source_modules():
         in_models = "models" in path.relative_to(ROOT).parts
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):

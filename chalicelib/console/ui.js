@@ -1,6 +1,6 @@
 // The console's building blocks: forms that show the API's field errors beside their fields,
 // tables, pagers, dialogs, notices and the one-time secret box.
-import { ApiError, api } from "./api.js";
+import { ApiError, api, request } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -306,3 +306,34 @@ export async function act(confirmMessage, run, refresh, doneMessage) {
 }
 
 export { api };
+
+// The formats a report route answers besides JSON (chalicelib/exports REPORT_TYPES), by extension.
+export const EXPORT_FORMATS = [
+  ["csv", "text/csv"],
+  ["xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+  ["pdf", "application/pdf"],
+];
+
+// One button per format, each fetching `path` with that Accept and saving it as `<fileStem>.<ext>`;
+// a refusal becomes a toast. `labelKey(extension)` names each button.
+export function exportButtons(path, query, fileStem, labelKey) {
+  return EXPORT_FORMATS.map(([extension, mediaType]) => {
+    const trigger = button(t(labelKey(extension)), async () => {
+      trigger.disabled = true;
+      try {
+        const blob = await request("GET", path, { query, accept: mediaType });
+        const url = URL.createObjectURL(blob);
+        const anchor = h("a", { href: url, download: `${fileStem}.${extension}` });
+        document.body.append(anchor);
+        anchor.click();
+        anchor.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      } catch (error) {
+        toast(describeError(error), "error");
+      } finally {
+        trigger.disabled = false;
+      }
+    }, `download-${extension}`);
+    return trigger;
+  });
+}

@@ -6,34 +6,8 @@ import { request } from "../api.js";
 import { append, h } from "../dom.js";
 import { date, money, today, unitCost } from "../format.js";
 import { t } from "../i18n.js";
-import { button, describeError, formView, pageHeader, section, tableView, toast, withQuery } from "../ui.js";
+import { exportButtons, formView, pageHeader, section, tableView, withQuery } from "../ui.js";
 import { quantity } from "./inventory-common.js";
-
-// chalicelib/exports/__init__.py REPORT_TYPES, with the extension of each
-const FORMATS = [
-  ["csv", "text/csv"],
-  ["xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
-  ["pdf", "application/pdf"],
-];
-
-function downloader(at) {
-  return async (extension, mediaType, trigger) => {
-    trigger.disabled = true;
-    try {
-      const blob = await request("GET", "/inventory/valuation", { query: { date: at }, accept: mediaType });
-      const url = URL.createObjectURL(blob);
-      const anchor = h("a", { href: url, download: `valuacion-inventario-${at}.${extension}` });
-      document.body.append(anchor);
-      anchor.click();
-      anchor.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    } catch (error) {
-      toast(describeError(error), "error");
-    } finally {
-      trigger.disabled = false;
-    }
-  };
-}
 
 const figure = (label, amount, id, kind) => h("div", { class: `figure ${kind || ""}`, id },
   h("span", { class: "figure-label" }, label), h("strong", { "data-amount": String(amount) }, money(amount)));
@@ -44,12 +18,9 @@ export async function render(ctx) {
   const filters = formView({ className: "inline", submitLabel: t("val.show"), values: { date: at },
     fields: [{ name: "date", label: t("val.date"), type: "date", required: true }],
     onSubmit: async (data) => ctx.navigate(withQuery("/inventory/valuation", data)) });
-  const download = downloader(report.date);
   const downloads = h("div", { class: "page-actions downloads" }, h("span", { class: "help" }, `${t("val.download")}:`),
-    FORMATS.map(([extension, mediaType]) => {
-      const trigger = button(t(`val.${extension}`), () => download(extension, mediaType, trigger), `download-${extension}`);
-      return trigger;
-    }));
+    exportButtons("/inventory/valuation", { date: report.date }, `valuacion-inventario-${report.date}`,
+      (extension) => `val.${extension}`));
 
   const differs = Number(report.difference) !== 0;
   const items = tableView({ rows: report.items, empty: t("val.empty"), columns: [

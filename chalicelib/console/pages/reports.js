@@ -9,14 +9,7 @@ import { request } from "../api.js";
 import { append, h } from "../dom.js";
 import { date, money, today } from "../format.js";
 import { locale, t } from "../i18n.js";
-import { button, describeError, formView, pageHeader, section, showErrors, toast, withQuery } from "../ui.js";
-
-// chalicelib/exports/__init__.py REPORT_TYPES, with the extension of each
-const FORMATS = [
-  ["csv", "text/csv"],
-  ["xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
-  ["pdf", "application/pdf"],
-];
+import { exportButtons, formView, pageHeader, section, showErrors, withQuery } from "../ui.js";
 
 // --- periods ---------------------------------------------------------------------------------------
 
@@ -52,26 +45,8 @@ async function reportPage(ctx, report) {
     const value = report.query(answer)[field.name];
     if (value && filters.elements[field.name]) filters.elements[field.name].value = value;
   }
-  const download = async (extension, mediaType, trigger) => {
-    trigger.disabled = true;
-    try {
-      const blob = await request("GET", report.path, { query: report.query(answer), accept: mediaType });
-      const url = URL.createObjectURL(blob);
-      const anchor = h("a", { href: url, download: `${report.file(answer)}.${extension}` });
-      document.body.append(anchor);
-      anchor.click();
-      anchor.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    } catch (error) {
-      toast(describeError(error), "error");
-    } finally {
-      trigger.disabled = false;
-    }
-  };
-  append(actions, [h("span", { class: "help" }, `${t("rep.download")}:`), FORMATS.map(([extension, mediaType]) => {
-    const trigger = button(t(`rep.${extension}`), () => download(extension, mediaType, trigger), `download-${extension}`);
-    return trigger;
-  })]);
+  append(actions, [h("span", { class: "help" }, `${t("rep.download")}:`),
+    exportButtons(report.path, report.query(answer), report.file(answer), (extension) => `rep.${extension}`)]);
   append(ctx.root, [report.draw(answer)]);
 }
 
