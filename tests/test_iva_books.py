@@ -59,7 +59,13 @@ def test_a_hand_worked_month(api, company_a, on):
         {"description": "Libro", "quantity": 1, "unitPrice": 20, "taxRate": 0},
         {"description": "Tasa municipal", "quantity": 1, "unitPrice": 10, "taxTreatment": "nonSubject"}]})
     on("2026-11-03")
-    f3 = shop.created("/documents", {"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-03", "lines": [
+    # an export is to a customer abroad: a factura de exportación (DTE 11), in the consumers' book
+    abroad = shop.created("/business-partners", {
+        "name": "Importadora del Norte Inc.", "type": "customer", "country": "US", "personType": "legal",
+        "taxId": "98-7654321", "economicActivity": "Comercio al por mayor", "address": "100 Main Street, Houston",
+        "email": "compras@norte.example"})["id"]
+    f3 = shop.created("/documents", {"type": "01", "businessPartnerId": abroad, "date": "2026-11-03",
+                                     "export": {"countryCode": "9905", "countryName": "Destino de prueba"}, "lines": [
         {"productId": shop.service, "quantity": 1, "unitPrice": 50, "taxTreatment": "export"}]})
     # a crédito fiscal to a registered taxpayer: 200 at 13 % (IVA 26); its credit note: 50 (IVA 6.50)
     on("2026-11-04")
@@ -81,7 +87,7 @@ def test_a_hand_worked_month(api, company_a, on):
     on("2026-12-01")
     shop.document("01", [(shop.service, 1, 100)], date="2026-12-01")                  # another month
 
-    assert (f1["dte"]["tipoDte"], ccf["dte"]["tipoDte"]) == ("01", "03")
+    assert (f1["dte"]["tipoDte"], ccf["dte"]["tipoDte"], f3["dte"]["tipoDte"]) == ("01", "03", "11")
     # a Salvadoran invoice prints El Salvador's tax, even with no taxed line
     printed = api.http.request("POST", f"/documents/{f2['id']}/print", body=b"{}", headers={
         "authorization": f"Bearer {key}", "accept": "application/pdf", "content-type": "application/json"})

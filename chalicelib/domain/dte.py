@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from chalicelib.domain import taxes
+from chalicelib.errors import ValidationFailed
+
 PENDING, ACCEPTED, REJECTED, INVALIDATED = "pending", "accepted", "rejected", "invalidated"
 # On a DTE's `dte`: the invalidation event sent (or about to be) and not yet answered.
 PENDING_INVALIDATION = "pendingInvalidation"
@@ -42,6 +45,9 @@ EXCLUDED_SUBJECT_PURCHASES = ("103", "11")
 RETENCION = "07"
 WITHHOLDING_CERTIFICATE = "05"
 IVA_WITHHELD_FROM_SUPPLIER = {"tax": "iva", "side": "purchases"}
+# A sales invoice to a customer abroad (a partner whose country is not SV) whose lines are all
+# exports is a "Factura de exportación" (11): no IVA, the buyer's country and the export's terms.
+EXPORTACION = "11"
 
 
 def issues_dte(company: dict[str, Any], document_type: str) -> bool:
@@ -98,13 +104,32 @@ class DteResult:
     observations: list[str] = field(default_factory=list)
 
 
+def check_export(partner: dict[str, Any], lines: list[dict[str, Any]]) -> None:
+    """Refuses a sales invoice with export lines that cannot be a factura de exportación: an
+    export invoice carries export lines only, to a customer abroad."""
+    exported = [taxes.treatment_of(line) == taxes.EXPORT for line in lines]
+    if not any(exported):
+        return
+    if not all(exported):
+        raise ValidationFailed.for_field("lines", "an El Salvador export invoice (DTE 11) carries export lines only: "
+                                                  "issue the taxed, exempt or non-subject lines on an invoice of "
+                                                  "their own")
+    if not is_abroad(partner):
+        raise ValidationFailed.for_field("businessPartnerId", "an export sale is to a customer abroad: set the "
+                                                              "customer's country (ISO 3166 code, not SV)")
+
+
+def is_abroad(partner: dict[str, Any]) -> bool:
+    return bool(partner.get("country")) and partner["country"] != DTE_COUNTRY
+
+
 def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any] | None = None,
-             withholding: dict[str, Any] | None = None) -> str | None:
+             withholding: dict[str, Any] | None = None, lines: list[dict[str, Any]] | None = None) -> str | None:
     """The authority's type of one of our documents, None when it is not a DTE: a sales invoice
     to a customer with an NRC is a crédito fiscal, else a factura; a note is the authority's
     note when it corrects a crédito fiscal; a purchase from a supplier without an NRC is a
     factura de sujeto excluido; a certificate of IVA withheld from a supplier, a comprobante de
-    retención."""
+    retención; a sales invoice of export lines to a customer abroad, a factura de exportación."""
     if document_type in NOTE_TYPES:
         corrects = ((source or {}).get("dte") or {}).get("tipoDte")
         return NOTE_TYPES[document_type] if corrects == CREDITO_FISCAL else None
@@ -113,6 +138,8 @@ def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any]
     if document_type == WITHHOLDING_CERTIFICATE:
         return RETENCION if withholding == IVA_WITHHELD_FROM_SUPPLIER else None
     tipo = DTE_TYPES[document_type]
+    if lines and is_abroad(partner) and all(taxes.treatment_of(line) == taxes.EXPORT for line in lines):
+        return EXPORTACION
     return CREDITO_FISCAL if tipo == FACTURA and partner.get("nrc") else tipo
 
 

@@ -20,17 +20,19 @@ from typing import Any, Mapping
 
 from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
-from chalicelib.domain.dte import CREDITO_FISCAL, FACTURA, NOTA_CREDITO, NOTA_DEBITO, RETENCION, SUJETO_EXCLUIDO
+from chalicelib.domain.dte import (CREDITO_FISCAL, EXPORTACION, FACTURA, NOTA_CREDITO, NOTA_DEBITO, RETENCION,
+                                   SUJETO_EXCLUIDO)
 
 SCHEMAS = Path(__file__).resolve().parent / "dte_schemas"
 FORMATS = {FACTURA: ("fe-fc-v1.json", 1), CREDITO_FISCAL: ("fe-ccf-v3.json", 3), NOTA_CREDITO: ("fe-nc-v3.json", 3),
            NOTA_DEBITO: ("fe-nd-v3.json", 3), SUJETO_EXCLUIDO: ("fe-fse-v1.json", 1), RETENCION: ("fe-cr-v1.json", 1),
+           EXPORTACION: ("fe-fex-v1.json", 1),
            "anulacion": ("anulacion-schema-v2.json", 2),
            "contingencia": ("contingencia-schema-v3.json", 3)}
 ELECTRONIC = 2  # CAT-007: the related document is a DTE, named by its generation code
 TITLES = {FACTURA: "Factura", CREDITO_FISCAL: "Comprobante de crédito fiscal", NOTA_CREDITO: "Nota de crédito",
           NOTA_DEBITO: "Nota de débito", SUJETO_EXCLUIDO: "Factura de sujeto excluido",
-          RETENCION: "Comprobante de retención"}
+          RETENCION: "Comprobante de retención", EXPORTACION: "Factura de exportación"}
 # The Ministerio's public page where anyone checks a DTE; the printed version's QR code links to it.
 PUBLIC_CONSULTATION = "https://admin.factura.gob.sv/consultaPublica"
 UNIT, GOODS, SERVICES, BOTH = 59, 1, 2, 3
@@ -97,10 +99,15 @@ def withheld(purchase: Mapping[str, Any], certificate: Mapping[str, Any]) -> dic
             "descripcion": f"Retención de IVA sobre {purchase.get('number') or number}"}
 
 
-def receiver(tipo_dte: str, partner: Mapping[str, Any]) -> dict[str, Any]:
+def receiver(tipo_dte: str, partner: Mapping[str, Any], export: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The receptor as the format of `tipo_dte` wants it. A factura's consumer is named by NIT
     (14 digits) or DUI (9, written ########-#), or by nothing under 1,095 dollars; a crédito
-    fiscal's taxpayer by NIT and NRC."""
+    fiscal's taxpayer by NIT and NRC; an export's buyer abroad by its own tax id and the
+    destination the document's `export` names."""
+    if tipo_dte == EXPORTACION:
+        from chalicelib.domain import dte_fex
+
+        return dte_fex.foreign_receiver(partner, export or {})
     address = None
     if partner.get("department") and partner.get("municipality"):
         address = {"departamento": partner["department"], "municipio": partner["municipality"],
@@ -231,6 +238,10 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
     tipo = dte["tipoDte"]
     if tipo == RETENCION:
         return _retention(document, ambiente)
+    if tipo == EXPORTACION:
+        from chalicelib.domain import dte_fex
+
+        return dte_fex.export_invoice(document, _identification(document, ambiente))
     factura = tipo == FACTURA
     corrected = dte.get("related")
     if corrected:  # read back from the table, its integer is a Decimal: the schema wants an integer
@@ -356,6 +367,9 @@ _REMEDIES = {"emisor.nrc": "set the company's dteIssuer.nrc", "emisor.codActivid
          "receptor.direccion": "set the customer's department, municipality and address",
          "receptor.telefono": "set the customer's phone", "receptor.correo": "set the customer's email",
          "identificacion.tipoMoneda": "set the document's currency (USD)",
+         "receptor.codPais": "set the document's export.countryCode (CAT-020)",
+         "receptor.nombrePais": "set the document's export.countryName",
+         "receptor.complemento": "set the customer's address", "receptor.tipoPersona": "set the customer's personType",
          # an invalidation names the receiver as the DTE was issued to it: nothing to set now
          "documento.correo": "the DTE was issued without the customer's email, which its invalidation needs",
          "documento.numDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",

@@ -658,6 +658,15 @@ PHRASES: dict[str, str] = {
     "numbers up to {} were already issued": "ya se emitieron números hasta el {0}",
     "one of {}": "uno de: {0}",
     'only "{}" is supported': 'solo se admite "{0}"',
+    "only an El Salvador sales invoice carries it, not a {}":
+        "solo lo lleva una factura de venta de El Salvador, no el tipo {0}",
+    "an El Salvador export invoice (DTE 11) carries export lines only: issue the taxed, exempt or non-subject "
+    "lines on an invoice of their own":
+        "una factura de exportación de El Salvador (DTE 11) lleva solo líneas de exportación: emita las líneas "
+        "gravadas, exentas o no sujetas en una factura aparte",
+    "an export sale is to a customer abroad: set the customer's country (ISO 3166 code, not SV)":
+        "una venta de exportación es a un cliente en el exterior: indique el país del cliente (código ISO 3166, "
+        "distinto de SV)",
     "only a withholding certificate (05) carries it, not a {}":
         "solo lo lleva un comprobante de retención (05), no el tipo {0}",
     "only purchase documents carry it, not a {}": "solo lo llevan los documentos de compra, no el tipo {0}",

@@ -45,6 +45,22 @@ class Withholding(RequestModel):
                     "purchases: we withheld it from a supplier (we owe it to the tax authority)")
 
 
+class ExportTerms(RequestModel):
+    """El Salvador: what a factura de exportación (DTE 11) says of the export besides its lines and buyer."""
+    country_code: Annotated[str, StringConstraints(pattern=r"^\d{4}$")] = Field(
+        description="the destination country's code in the authority's catalogue (CAT-020, the codes fe-fex-v1 "
+                    "lists)")
+    country_name: Annotated[str, StringConstraints(min_length=3, max_length=50)] = Field(
+        description="the destination country's name")
+    fiscal_precinct: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
+        None, description="goods: the fiscal precinct (recinto fiscal, CAT-027) they leave through")
+    regime: Optional[Annotated[str, StringConstraints(min_length=1, max_length=13)]] = Field(
+        None, description="goods: the customs regime (CAT-028)")
+    incoterms: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
+        None, description="the INCOTERMS code (CAT-031)")
+    incoterms_description: Optional[Annotated[str, StringConstraints(min_length=3, max_length=150)]] = None
+
+
 class LineInput(RequestModel):
     """A product's line, or a free line with its own description."""
     model_config = ConfigDict(json_schema_extra={"allOf": [
@@ -91,6 +107,8 @@ class DocumentCreate(RequestModel):
     supplier_document_number: Optional[SupplierDocumentNumber] = None
     supplier_cai: Optional[CaiCode] = Field(None, description="purchases in Honduras: the CAI on the supplier's invoice")
     withholding: Optional[Withholding] = Field(None, description="withholding certificates (05) only")
+    export: Optional[ExportTerms] = Field(None, description="El Salvador sales invoices to a customer abroad "
+                                                            "whose lines are `export` only")
     status: Optional[Literal["draft", "confirmed"]] = Field(
         None, description="`draft` keeps the document a draft; by default it is confirmed on creation "
                           "(quotes and orders stay drafts)")
@@ -117,6 +135,8 @@ class DocumentUpdate(RequestModel):
     supplier_document_number: Optional[SupplierDocumentNumber] = None
     supplier_cai: Optional[CaiCode] = Field(None, description="purchases in Honduras: the CAI on the supplier's invoice")
     withholding: Optional[Withholding] = Field(None, description="withholding certificates (05) only")
+    export: Optional[ExportTerms] = Field(None, description="El Salvador sales invoices to a customer abroad "
+                                                            "whose lines are `export` only")
     lines: Lines = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 
@@ -226,6 +246,7 @@ class Document(ResponseModel):
     supplier_document_number: Optional[str] = None
     supplier_cai: Optional[str] = None
     withholding: Optional["WithholdingInfo"] = None
+    export: Optional[Dict[str, Any]] = Field(None, description="a factura de exportación's terms, as sent")
     capture: Optional[str] = None
     lines: List[DocumentLine]
     subtotal: Decimal

@@ -22,6 +22,12 @@ from chalicelib.models.base import (
 from chalicelib.models.company import Department, EconomicActivityCode, Municipality
 
 PartnerType = Literal["customer", "supplier", "both"]
+Country = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$"), Field(
+    description="ISO 3166-1 alpha-2 code of the partner's country (default: the company's). El Salvador: a "
+                "customer abroad (not SV) whose invoice lines are all `export` gets a factura de exportación "
+                "(DTE 11)")]
+PersonType = Annotated[Literal["natural", "legal"], Field(
+    description="a natural person or a legal entity (El Salvador's CAT-029; a factura de exportación names it)")]
 Nrc = Annotated[str, StringConstraints(pattern=r"^\d{1,7}-?\d$"), Field(
     description="El Salvador: the taxpayer's registration number (NRC, e.g. 123456-7). A customer with one "
                 "gets a comprobante de crédito fiscal (DTE 03) instead of a factura, and the IVA books use it")]
@@ -36,6 +42,8 @@ class PartnerCreate(RequestModel):
     economic_activity: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
     department: Optional[Department] = None
     municipality: Optional[Municipality] = None
+    country: Optional[Country] = None
+    person_type: Optional[PersonType] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -55,6 +63,8 @@ class PartnerUpdate(RequestModel):
     economic_activity: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
     department: Optional[Department] = None
     municipality: Optional[Municipality] = None
+    country: Optional[Country] = None
+    person_type: Optional[PersonType] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -75,6 +85,8 @@ class Partner(ResponseModel):
     economic_activity: Optional[str] = None
     department: Optional[str] = None
     municipality: Optional[str] = None
+    country: Optional[str] = None
+    person_type: Optional[str] = None
     email: Optional[str] = None
     phone: Optional[str] = None
     address: Optional[str] = None

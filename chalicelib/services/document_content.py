@@ -11,6 +11,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain import documents as rules
+from chalicelib.domain import dte as dte_rules
 from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
@@ -219,7 +220,8 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
     """The supplier's own number and CAI (purchases, for the purchase book) and a withholding
     certificate's tax and side: refused on a type they do not describe."""
     kind = context.kind
-    chosen: dict[str, Any] = {"supplierDocumentNumber": None, "supplierCai": None, "withholding": None}
+    chosen: dict[str, Any] = {"supplierDocumentNumber": None, "supplierCai": None, "withholding": None,
+                              "export": None}
     for name in ("supplierDocumentNumber", "supplierCai"):
         if fields.get(name) is not None:
             if kind.module != PURCHASES:
@@ -240,6 +242,10 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
             raise ValidationFailed.for_field("withholding.side", f"a withholding on {withholding['side']} is "
                                                                  f"with a {wanted}; this partner is a {partner_type}")
         chosen["withholding"] = {"tax": withholding["tax"], "side": withholding["side"]}
+    if fields.get("export") is not None:
+        if kind.code not in dte_rules.DTE_TYPES or context.company.get("country") != dte_rules.DTE_COUNTRY:
+            raise ValidationFailed.for_field("export", f"only an El Salvador sales invoice carries it, not a {kind.name}")
+        chosen["export"] = {name: value for name, value in fields["export"].items() if value is not None}
     return chosen
 
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.domain import document_actions, dte_json
+from chalicelib.domain import document_actions, dte_fex, dte_json
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain import dte as rules
 from chalicelib.domain.dte import PENDING, DteResult
@@ -108,7 +108,9 @@ def _tipo(company: dict[str, Any], partner: dict[str, Any], document: dict[str, 
           source: dict[str, Any] | None) -> str | None:
     if not rules.issues_dte(company, document["type"]):
         return None
-    tipo_dte = rules.tipo_dte(document["type"], partner, source, document.get("withholding"))
+    if document["type"] in rules.DTE_TYPES:
+        rules.check_export(partner, document["lines"])
+    tipo_dte = rules.tipo_dte(document["type"], partner, source, document.get("withholding"), document["lines"])
     if tipo_dte == rules.RETENCION and source is None:
         raise ValidationFailed.for_field("sourceDocumentId", "required: an El Salvador comprobante de retención names "
                                                              "the purchase (103 or 11) the IVA was withheld from")
@@ -122,8 +124,11 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
     what each line is), once its DTE passed the authority's schema; else a 400 naming each field."""
     dte = rules.pending_dte(tipo_dte, codigo, numero)
     dte.update(emisor=dte_json.issuer(company, document["number"], tipo_dte),
-               receptor=dte_json.receiver(tipo_dte, partner), horEmi=clock.local_time_in(company.get("country", "SV")),
+               receptor=dte_json.receiver(tipo_dte, partner, document.get("export")),
+               horEmi=clock.local_time_in(company.get("country", "SV")),
                items=dte_json.item_kinds(document["lines"], products or {}))
+    if tipo_dte == rules.EXPORTACION:
+        dte_fex.add_export_terms(dte, document.get("export") or {})
     if source is not None and tipo_dte in rules.NOTE_TYPES.values():
         dte["related"] = dte_json.related(source)
     elif tipo_dte == rules.RETENCION:
