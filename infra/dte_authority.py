@@ -14,12 +14,19 @@ authority is observed to enforce:
 - `/fesv/anulardte`: an invalidation event, checked the same way, of a DTE it registered;
 - `/fesv/contingencia`: a contingency event, checked the same way; the DTEs it lists may then be
   received under tipoModelo 2. The same event again gets its first answer; another under its
-  code is refused.
+  code is refused;
+- `/fesv/recepcionlote/`: up to 100 signed DTEs of the logged-in issuer, queued as a lot and
+  answered with its code (`codigoLote`) only; the same sending (`idEnvio`) again gets its first
+  answer;
+- `GET /fesv/recepcion/consultadtelote/{codigoLote}`: the lot's answers, `procesados` and
+  `rechazados`, each DTE checked as `recepciondte` checks it when the lot is first consulted.
 
 The taxpayers it knows are registered through `/_standin/taxpayers` (at the authority, the
 certificate and the API password are set up in its portal), and `/_standin/faults` makes it
 unavailable, drop its answers (the call processed, the connection closed unanswered) or answer
-late (processed, answered after `delaySeconds`), for the tests and to try the retry locally. Run alone: `python -m infra.dte_authority --port 8002`."""
+late (processed, answered after `delaySeconds`), answer the next `lotsInProcess` lot consultations
+with nothing yet (in process), or reject the DTEs of the generation codes in `rejectCodes`, for the
+tests and to try the retry locally. Run alone: `python -m infra.dte_authority --port 8002`."""
 from __future__ import annotations
 
 import argparse
@@ -40,12 +47,13 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import dte as rules
 from chalicelib.domain import dte_json
+from infra.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception
 
 TOKEN_HOURS = 24
 SV_OFFSET = _dt.timedelta(hours=clock.UTC_OFFSET_HOURS["SV"])
 
 
-class StandInAuthority:
+class StandInAuthority(LotReception):
     def __init__(self, state_file: Path | None = None) -> None:
         self.lock = threading.RLock()
         self.state_file = state_file
@@ -55,10 +63,15 @@ class StandInAuthority:
         self.invalidations: dict[str, dict[str, Any]] = {}  # the invalidated DTE's code -> the event's answer
         self.reported: dict[str, set[str]] = {}  # NIT -> codes its contingency events listed
         self.events: dict[str, dict[str, Any]] = {}  # contingency event code -> {digest, answer}
+        # codigoLote -> {nit, idEnvio, ambiente, documentos, answer, results (None until processed)}
+        self.lots: dict[str, dict[str, Any]] = {}
+        self.sendings: dict[str, str] = {}  # "{nit}|{idEnvio}" -> codigoLote
         self.calls: Counter[str] = Counter()
         self.unavailable = False
         self.answers_to_drop = 0
         self.answers_to_delay, self.answer_delay = 0, 0.0
+        self.lots_in_process = 0
+        self.reject_codes: set[str] = set()
         if state_file is not None and state_file.exists():
             self._load(json.loads(state_file.read_text()))
 
@@ -70,8 +83,13 @@ class StandInAuthority:
             self._save()
 
     def faults(self, unavailable: bool | None = None, drop_answers: int | None = None,
-               delay_answers: int | None = None, delay_seconds: float | None = None) -> None:
+               delay_answers: int | None = None, delay_seconds: float | None = None,
+               lots_in_process: int | None = None, reject_codes: list[str] | None = None) -> None:
         with self.lock:
+            if lots_in_process is not None:
+                self.lots_in_process = lots_in_process
+            if reject_codes is not None:
+                self.reject_codes = set(reject_codes)
             if unavailable is not None:
                 self.unavailable = unavailable
             if drop_answers is not None:
@@ -82,17 +100,18 @@ class StandInAuthority:
                 self.answer_delay = delay_seconds
 
     def reset_faults(self) -> None:
-        self.faults(unavailable=False, drop_answers=0, delay_answers=0, delay_seconds=0.0)
+        self.faults(unavailable=False, drop_answers=0, delay_answers=0, delay_seconds=0.0, lots_in_process=0,
+                    reject_codes=[])
 
     # --- the API ------------------------------------------------------------------------------
 
-    def handle(self, path: str, headers: dict[str, str], body: bytes) -> tuple[int, Any] | None:
-        """The status and JSON answer to a POST, or None when the answer is to be dropped."""
+    def handle(self, path: str, headers: dict[str, str], body: bytes, method: str = "POST") -> tuple[int, Any] | None:
+        """The status and JSON answer to a request, or None when the answer is to be dropped."""
         path = path.split("?")[0]
         if path.startswith("/_standin/"):
             return self._admin(path, body)
         with self.lock:
-            self.calls[path] += 1
+            self.calls[LOT_CONSULTATION if path.startswith(LOT_CONSULTATION) else path] += 1
             if self.unavailable:
                 return 503, {"status": 503, "error": "Service Unavailable"}
             if path == "/seguridad/auth":
@@ -100,17 +119,23 @@ class StandInAuthority:
             nit = self._logged_in(headers.get("authorization", ""))
             if nit is None:
                 return 401, {"status": 401, "error": "Unauthorized"}
-            try:
-                request = json.loads(body or b"null", parse_float=Decimal)
-            except ValueError:
-                return 400, {"status": 400, "error": "Bad Request"}
-            if not isinstance(request, dict):
-                return 400, {"status": 400, "error": "Bad Request"}
-            routes = {"/fesv/recepciondte": self._reception, "/fesv/recepcion/consultadte/": self._consultation,
-                      "/fesv/anulardte": self._invalidation, "/fesv/contingencia": self._contingency}
-            if path not in routes:
-                return 404, {"status": 404, "error": "Not Found"}
-            answer = routes[path](nit, request)
+            if method == "GET":
+                if not path.startswith(LOT_CONSULTATION):
+                    return 404, {"status": 404, "error": "Not Found"}
+                answer = self._lot_consultation(nit, urllib.parse.unquote(path[len(LOT_CONSULTATION):]))
+            else:
+                try:
+                    request = json.loads(body or b"null", parse_float=Decimal)
+                except ValueError:
+                    return 400, {"status": 400, "error": "Bad Request"}
+                if not isinstance(request, dict):
+                    return 400, {"status": 400, "error": "Bad Request"}
+                routes = {"/fesv/recepciondte": self._reception, "/fesv/recepcion/consultadte/": self._consultation,
+                          "/fesv/anulardte": self._invalidation, "/fesv/contingencia": self._contingency,
+                          **{lot_path: self._lot_reception for lot_path in LOT_RECEPTION}}
+                if path not in routes:
+                    return 404, {"status": 404, "error": "Not Found"}
+                answer = routes[path](nit, request)
             self._save()
             if self.answers_to_drop > 0:
                 self.answers_to_drop -= 1
@@ -147,6 +172,8 @@ class StandInAuthority:
             return self._rejected(request, codigo, "005", "[documento] FIRMA INVALIDA: NO CORRESPONDE AL CERTIFICADO "
                                                           "DEL EMISOR")
         observations = self._document_problems(nit, request, sent)
+        if codigo in self.reject_codes:  # the fault asked for: a rejection as the authority words one
+            observations = observations or ["[cuerpoDocumento] DOCUMENTO RECHAZADO POR VALIDACION DEL MINISTERIO"]
         if observations:
             return self._rejected(request, codigo, "005", "DOCUMENTO RECHAZADO", observations)
         identification = sent["identificacion"]
@@ -289,9 +316,10 @@ class StandInAuthority:
                 return 201, {"nit": fields["nit"]}
             if path == "/_standin/faults":
                 self.faults(fields.get("unavailable"), fields.get("dropAnswers"), fields.get("delayAnswers"),
-                            fields.get("delaySeconds"))
+                            fields.get("delaySeconds"), fields.get("lotsInProcess"), fields.get("rejectCodes"))
                 return 200, {"unavailable": self.unavailable, "dropAnswers": self.answers_to_drop,
-                             "delayAnswers": self.answers_to_delay, "delaySeconds": self.answer_delay}
+                             "delayAnswers": self.answers_to_delay, "delaySeconds": self.answer_delay,
+                             "lotsInProcess": self.lots_in_process, "rejectCodes": sorted(self.reject_codes)}
         except (ValueError, KeyError, TypeError) as error:
             return 400, {"error": f"bad request: {error!r}"}
         return 404, {"error": "Not Found"}
@@ -300,7 +328,8 @@ class StandInAuthority:
         if self.state_file is None:
             return
         state = {"taxpayers": self.taxpayers, "reported": {nit: sorted(codes) for nit, codes in self.reported.items()},
-                 "registered": self.registered, "invalidations": self.invalidations, "events": self.events}
+                 "registered": self.registered, "invalidations": self.invalidations, "events": self.events,
+                 "lots": self.lots, "sendings": self.sendings}
         self.state_file.write_text(json.dumps(state, default=str))
 
     def _load(self, state: dict[str, Any]) -> None:
@@ -309,6 +338,8 @@ class StandInAuthority:
         self.registered = state.get("registered", {})
         self.invalidations = state.get("invalidations", {})
         self.events = state.get("events", {})
+        self.lots = state.get("lots", {})
+        self.sendings = state.get("sendings", {})
 
 
 def _digest(document: dict[str, Any]) -> str:
@@ -338,9 +369,15 @@ def make_server(authority: StandInAuthority, port: int = 0) -> ThreadingHTTPServ
         protocol_version = "HTTP/1.1"
 
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            self._serve("POST")
+
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            self._serve("GET")
+
+        def _serve(self, method: str) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
-            answer = authority.handle(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            answer = authority.handle(self.path, {k.lower(): v for k, v in self.headers.items()}, body, method)
             if answer is None:  # processed, but the answer is lost on the way back
                 self.close_connection = True
                 return

@@ -1,7 +1,8 @@
 """El Salvador: a DTE the authority could not receive within its 24-hour window goes through
 contingency: the hourly run declares it, reports it in a contingency event the stand-in checks
-(schema, signature, issuer), and sends it under the deferred model; the stand-in refuses a
-deferred DTE no event reported."""
+(schema, signature, issuer), and sends it under the deferred model, in a lot with the company's
+others, whose answers it polls and records once each; the stand-in refuses a deferred DTE no
+event reported."""
 from __future__ import annotations
 
 import datetime as dt
@@ -9,7 +10,9 @@ import datetime as dt
 import pytest
 
 from chalicelib import clock
+from chalicelib.services import dte as dte_service
 from chalicelib.services.dte import retry_pending_dte
+from chalicelib.services.dte_authority import Lot
 from infra.dte_authority import seal_of
 from tests.documents_support import SV_ISSUER, Shop
 
@@ -63,7 +66,7 @@ def test_a_dte_not_received_in_time_is_reported_in_contingency_then_sent_deferre
     assert reply.status == 200 and reply.json["dteIssuer"]["responsible"] == RESPONSIBLE
 
     later(23)
-    assert retry_pending_dte(table, min_age_seconds=0) == {"eventsReported": 1, "accepted": 1}
+    assert retry_pending_dte(table, min_age_seconds=0) == {"eventsReported": 1, "lotsSent": 1, "accepted": 1}
     accepted = shop.get(invoice["id"])["dte"]
     assert accepted["status"] == "accepted" and accepted["selloRecepcion"] == seal_of(codigo, accepted["numeroControl"])
     assert accepted["contingency"]["eventCodigo"] == event and accepted["contingency"]["eventSeal"].startswith("20")
@@ -86,7 +89,7 @@ def test_the_stand_in_refuses_a_deferred_dte_no_event_reported(dte_authority, sh
     # the event is lost on the way (the authority never saw it), yet its seal were recorded: sent deferred
     monkeypatch.setattr(dte_contingency, "waiting_for_event", lambda dte: False)
     monkeypatch.setattr(dte_contingency, "_report", lambda *args: 0)
-    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 1, "rejected": 1}
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 1, "lotsSent": 1, "rejected": 1}
     rejected = shop.get(invoice["id"])["dte"]
     assert rejected["observations"][1:] == [
         "[identificacion.tipoModelo] DOCUMENTO EN CONTINGENCIA NO REPORTADO EN UN EVENTO DE CONTINGENCIA"]
@@ -109,7 +112,7 @@ def test_an_event_whose_answer_was_lost_is_sent_again_as_the_same_event(dte_auth
     event = shop.get(invoice["id"])["dte"]["contingency"]["eventCodigo"]
     assert dte_authority.events[event]  # received there
     later(22)  # sent again: the same event (its date, time and DTEs fixed when declared), answered as before
-    assert retry_pending_dte(table, min_age_seconds=0) == {"eventsReported": 1, "accepted": 1}
+    assert retry_pending_dte(table, min_age_seconds=0) == {"eventsReported": 1, "lotsSent": 1, "accepted": 1}
     assert shop.get(invoice["id"])["dte"]["contingency"]["eventSeal"] == dte_authority.events[event]["answer"][
         "selloRecibido"]
 
@@ -164,3 +167,96 @@ def test_the_hourly_run_counts_the_dtes_past_the_window_for_the_alarm(dte_author
     assert record["service"] == "business-api"
     [directive] = record["_aws"]["CloudWatchMetrics"]
     assert directive["Namespace"] == "BusinessApi" and directive["Dimensions"] == [["service"]]
+
+
+def _three_in_contingency(dte_authority, shop, table, later) -> list[dict]:
+    """Three DTEs issued while the authority was down, their event received a day later and their
+    lot sent, the lot's first poll answered "in process" (the stand-in was told to) and the
+    third DTE to be rejected. Returns the documents as they were then."""
+    responsible(shop)
+    dte_authority.faults(unavailable=True)
+    issued = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (1, 2, 3)]
+    dte_authority.faults(unavailable=False, lots_in_process=1, reject_codes=[issued[2]["codigoGeneracion"]])
+    later(21)
+    # declared, reported in one event, sent as one lot; polled in process: nothing recorded
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 3, "eventsReported": 1, "lotsSent": 1}
+    return [shop.get(document["id"]) for document in issued]
+
+
+def _stored(table, shop: Shop, documents: list[dict]) -> list[dict]:
+    from chalicelib.store import keys
+
+    return [table.get(keys.document(shop.company.company_id, document["id"])) for document in documents]
+
+
+def test_a_contingency_goes_as_one_lot_whose_answers_are_recorded_once_each(dte_authority, shop, table, later):
+    from chalicelib.store import keys
+    from infra.dte_authority_lots import _unverified
+    from tests.dte_support import events
+
+    sent_alone, lots_sent = dte_authority.calls["/fesv/recepciondte"], dte_authority.calls["/fesv/recepcionlote/"]
+    waiting = _three_in_contingency(dte_authority, shop, table, later)
+    codes = [document["codigoGeneracion"] for document in waiting]
+    assert [document["dte"]["status"] for document in waiting] == ["pending"] * 3
+    [lot_id] = {document["dte"]["contingency"]["lotId"] for document in waiting}
+    # what the stand-in received: one lot, from the issuer, with the three signed DTEs (deferred model)
+    assert dte_authority.calls["/fesv/recepcionlote/"] - lots_sent == 1
+    [(codigo_lote, received)] = [(code, lot) for code, lot in dte_authority.lots.items() if lot["idEnvio"] == lot_id]
+    assert received["nit"] == "06140101901013"
+    signed = [_unverified(jws)["identificacion"] for jws in received["documentos"]]
+    assert sorted(identification["codigoGeneracion"] for identification in signed) == sorted(codes)
+    assert {identification["tipoModelo"] for identification in signed} == {2}
+    lot = table.get(keys.dte_lot(shop.company.company_id, lot_id))
+    assert (lot["status"], lot["codigoLote"], lot["GSI1PK"].startswith("DTE_LOT_OPEN#")) == ("received", codigo_lote, True)
+
+    later(22)  # polled again: two accepted, one rejected, each recorded
+    assert retry_pending_dte(table, min_age_seconds=0) == {"accepted": 2, "rejected": 1}
+    answered = [shop.get(document["id"]) for document in waiting]
+    for document in answered[:2]:
+        dte = document["dte"]
+        assert dte["status"] == "accepted" and dte["selloRecepcion"] == seal_of(dte["codigoGeneracion"],
+                                                                               dte["numeroControl"])
+    rejected = answered[2]["dte"]
+    assert rejected["status"] == "rejected" and rejected["selloRecepcion"] is None
+    assert rejected["observations"] == ["DOCUMENTO RECHAZADO",
+                                        "[cuerpoDocumento] DOCUMENTO RECHAZADO POR VALIDACION DEL MINISTERIO"]
+    accepted_events = [[payload["event"] for payload in events(table, shop.company.company_id, document["id"])
+                        ].count("document.dte_accepted") for document in answered]
+    assert accepted_events == [1, 1, 0]
+    assert dte_authority.calls["/fesv/recepciondte"] == sent_alone  # none was sent alone
+    assert dte_authority.calls["/fesv/recepcionlote/"] - lots_sent == 1  # nor the lot again
+    closed = table.get(keys.dte_lot(shop.company.company_id, lot_id))
+    assert closed["status"] == "closed" and "GSI1PK" not in closed
+
+    # polled again, by the next run or by one that read the lot before it closed: nothing changes
+    versions = [document["version"] for document in _stored(table, shop, waiting)]
+    assert retry_pending_dte(table, min_age_seconds=0) == {}
+    issuer = Lot(company_id=shop.company.company_id, nit="06140101901013", ambiente="00", id_envio=lot_id,
+                 documentos=())
+    answers = dte_service.configured_transmitter(table).lot_answers(issuer, codigo_lote, dict.fromkeys(codes, "01"))
+    assert sorted(answer.codigo_generacion for answer in answers) == sorted(codes)
+    ids = {document["codigoGeneracion"]: document["id"] for document in waiting}
+    assert [dte_service._record_answer(table, shop.company.company_id, ids[answer.codigo_generacion], answer.result)
+            for answer in answers] == [None, None, None]
+    assert [document["version"] for document in _stored(table, shop, waiting)] == versions
+    assert [[payload["event"] for payload in events(table, shop.company.company_id, document["id"])
+             ].count("document.dte_accepted") for document in answered] == [1, 1, 0]
+
+
+def test_two_polls_at_once_record_each_answer_once(dte_authority, shop, table, later, monkeypatch):
+    from chalicelib.services import dte_lots
+    from tests.dte_support import events
+    from tests.race_support import hold_at_commit
+
+    waiting = _three_in_contingency(dte_authority, shop, table, later)
+    later(22)
+
+    def poll():
+        return dte_lots.advance(table, dte_service.configured_transmitter(table), dte_service._record_answer)
+
+    # one poll holds at its first commit (the first answer, read as still pending) while the other runs whole
+    race = hold_at_commit(monkeypatch, poll, poll)
+    assert race.other == {"accepted": 2, "rejected": 1} and race.held == {} and race.lost >= 1
+    assert [shop.get(document["id"])["dte"]["status"] for document in waiting] == ["accepted", "accepted", "rejected"]
+    assert [[payload["event"] for payload in events(table, shop.company.company_id, document["id"])
+             ].count("document.dte_accepted") for document in waiting] == [1, 1, 0]

@@ -220,7 +220,7 @@ class DteInfo(ResponseModel):
     contingency: Optional[Dict[str, Any]] = Field(
         None, description="issued while the authority could not receive it in time: the contingency type (CAT-005), "
                           "the event that reports it (eventCodigo) and, once the authority received the event, its "
-                          "seal (eventSeal); it is then sent under the deferred model")
+                          "seal (eventSeal); it is then sent under the deferred model, in a lot (lotId)")
 
 
 class Document(ResponseModel):

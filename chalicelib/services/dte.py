@@ -21,7 +21,7 @@ from chalicelib.domain.dte import PENDING, DteResult
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.observability import logger
-from chalicelib.services import dte_contingency, dte_signing, exchange_rates
+from chalicelib.services import dte_contingency, dte_lots, dte_signing, exchange_rates
 from chalicelib.services.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
@@ -40,6 +40,8 @@ RETRY_BATCH = 100
 SKIPPED = "skipped"
 # A retry that got no answer (counted as pending): the authority is down, the run stops there.
 UNANSWERED = "unanswered"
+# A DTE a lot holds: sent and answered with its lot (services/dte_lots.py).
+IN_LOT = "inLot"
 # Calls made in a request (after its confirmation committed) before the DTE is left pending for
 # the hourly run: two, so that the request ends within API Gateway's 29 seconds.
 REQUEST_ATTEMPTS = 2
@@ -196,28 +198,34 @@ def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *
                       min_age_seconds: int = RETRY_MIN_AGE_SECONDS, batch: int = RETRY_BATCH) -> dict[str, int]:
     """Sends again the pending transmissions of every company (oldest first, up to `batch` per
     index shard), found through the sparse pending index, those too old to be sent normally
-    through a contingency event first (services/dte_contingency.py). The first that gets no
-    answer ends the run: the authority is down, and waiting on it for every DTE would outlast the
-    function. Returns how many ended accepted, rejected, still pending, or skipped (answered
-    meanwhile by another run, or gone), how many went into contingency, how many events were
-    reported, and how many of those read were still pending past the authority's window."""
+    through a contingency event first (services/dte_contingency.py) and then together, as lots
+    (services/dte_lots.py), whose answers it polls. The first that gets no answer ends the run:
+    the authority is down, and waiting on it for every DTE would outlast the function. Returns how
+    many ended accepted, rejected, still pending, or skipped (answered meanwhile by another run, or
+    gone), how many went into contingency, how many events were reported and lots sent, and how
+    many of those read were still pending past the authority's window."""
     transmitter = transmitter or configured_transmitter(table)
     cutoff = clock.iso(clock.now() - _dt.timedelta(seconds=min_age_seconds))
     late = clock.iso(clock.now() - rules.AUTHORITY_WINDOW)
     tally: Counter[str] = Counter()
     shards = [table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", None, cutoff),
                           limit=batch)[0] for partition in keys.dte_pending_partitions()]
+    everything = [transmission for pending in shards for transmission in pending]
     # still pending past the authority's window: what the DTE alarm counts
-    overdue = sum(transmission["createdAt"] < late for pending in shards for transmission in pending)
+    overdue = sum(transmission["createdAt"] < late for transmission in everything)
     if overdue:
         tally["overdue"] = overdue
-    for pending in shards:
-        tally.update(dte_contingency.handle_overdue(table, transmitter, pending))
-        for transmission in pending:
-            outcome = _retry(table, transmitter, transmission)
-            tally[PENDING if outcome == UNANSWERED else outcome] += 1
-            if outcome == UNANSWERED:
-                return dict(tally)
+    # every shard's at once: one event and one lot per company, not one per shard
+    tally.update(dte_contingency.handle_overdue(table, transmitter, everything))
+    dte_lots.form(table, everything)
+    for transmission in everything:
+        outcome = _retry(table, transmitter, transmission)
+        if outcome == IN_LOT:
+            continue  # the lot's own tally says what became of it
+        tally[PENDING if outcome == UNANSWERED else outcome] += 1
+        if outcome == UNANSWERED:
+            return dict(tally)
+    tally.update(dte_lots.advance(table, transmitter, _record_answer))
     return dict(tally)
 
 
@@ -230,10 +238,10 @@ def _retry(table: Table, transmitter: DteTransmitter, transmission: dict[str, An
             or (document.get("dte") or {}).get("status") != PENDING):
         return SKIPPED
     if dte_contingency.held(document["dte"], transmission):
-        # not to be sent (normally it would be refused as late): to the back of the index, so what
-        # waits for its event never hides the transmissions behind it
+        # not to be sent alone (normally it would be refused as late): to the back of the index, so
+        # what waits for its event or its lot never hides the transmissions behind it
         _postpone(table, company_id, document_id)
-        return PENDING
+        return IN_LOT if (document["dte"].get("contingency") or {}).get("lotId") else PENDING
     try:
         changes = _transmit(table, company, document, transmitter)
     except Exception:  # one transmission's trouble does not stop the run
@@ -294,6 +302,11 @@ def _submission(table: Table, company: dict[str, Any], document: dict[str, Any])
                       ambiente=identification["ambiente"], tipo_dte=identification["tipoDte"],
                       version=identification["version"], codigo_generacion=identification["codigoGeneracion"],
                       documento=dte_signing.sign(table, int(company["id"]), sent))
+
+
+def _record_answer(table: Table, company_id: int, document_id: int, result: DteResult) -> dict[str, Any] | None:
+    """Records the authority's answer to a DTE sent in a lot, once."""
+    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
 
 
 def _record(table: Table, company_id: int, document_id: int,

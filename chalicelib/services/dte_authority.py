@@ -2,7 +2,8 @@
 with the company's NIT and API password (`/seguridad/auth`, a form; the token answered lasts 24
 hours and is kept until shortly before), then send a signed DTE (`/fesv/recepciondte`), an
 invalidation (`/fesv/anulardte`) or a contingency event (`/fesv/contingencia`), and read the
-answer. A call that got no answer (connection refused or reset, timeout, a 5xx) is made again
+answer; or send DTEs together as a lot (`/fesv/recepcionlote/`, answered with the lot's code only)
+and ask later for the answers to its documents (`/fesv/recepcion/consultadtelote/{codigoLote}`). A call that got no answer (connection refused or reset, timeout, a 5xx) is made again
 with backoff; a DTE is always sent again under its own generation code, so the authority keeps
 one document however many times it arrived: when it answers that the code is already
 registered, the first answer is asked for (`/fesv/recepcion/consultadte/`).
@@ -26,6 +27,10 @@ from chalicelib.domain.dte import DteResult
 
 AUTH, RECEPTION, INVALIDATION, CONTINGENCY, CONSULTATION = (
     "/seguridad/auth", "/fesv/recepciondte", "/fesv/anulardte", "/fesv/contingencia", "/fesv/recepcion/consultadte/")
+LOT_RECEPTION, LOT_CONSULTATION = "/fesv/recepcionlote/", "/fesv/recepcion/consultadtelote/"
+# The version of the lot's own request (its JSON schema is not published beside the DTEs'; the
+# public clients send 1).
+LOT_VERSION = 1
 # The authority's tokens last 24 hours (48 in its test environment): renewed an hour before.
 TOKEN_SECONDS = 23 * 3600
 PROCESSED, RECEIVED = "PROCESADO", "RECIBIDO"
@@ -46,6 +51,33 @@ class Submission:
     documento: str  # the signed JSON, a compact JWS
 
 
+@dataclass(frozen=True)
+class Lot:
+    """What the authority's lot reception receives: signed DTEs (compact JWS) sent together under
+    the id we gave the sending (`idEnvio`, an uppercase UUID)."""
+    company_id: int
+    nit: str
+    ambiente: str
+    id_envio: str
+    documentos: tuple[str, ...]
+    version: int = LOT_VERSION
+
+
+@dataclass(frozen=True)
+class LotAnswer:
+    """The authority's answer to one DTE of a lot."""
+    codigo_generacion: str
+    result: DteResult
+
+
+class LotRefused(Exception):
+    """The authority answered, refusing the lot as a whole (none of its DTEs was received)."""
+
+    def __init__(self, observations: list[str]) -> None:
+        super().__init__("; ".join(observations))
+        self.observations = observations
+
+
 class DteTransmitter(Protocol):
     def transmit(self, submission: Submission) -> DteResult:
         """Sends a signed DTE and returns the authority's answer; raises TransmissionFailed when
@@ -58,6 +90,17 @@ class DteTransmitter(Protocol):
 
     def report_contingency(self, submission: Submission) -> DteResult:
         """Sends a signed contingency event; the same answers."""
+        ...
+
+    def send_lot(self, lot: Lot) -> str:
+        """Sends a lot and returns the authority's code for it (`codigoLote`); raises
+        TransmissionFailed when no answer came, LotRefused when the lot was refused."""
+        ...
+
+    def lot_answers(self, lot: Lot, codigo_lote: str, tipos: dict[str, str]) -> list[LotAnswer]:
+        """The answers given so far to a lot's DTEs (`tipos`: each one's tipoDte by its generation
+        code); those still in process are not among them. Raises TransmissionFailed when no
+        answer came."""
         ...
 
 
@@ -99,14 +142,17 @@ class HttpDteTransmitter:
             "codigoGeneracion": submission.codigo_generacion})
         if answer.get("estado") != PROCESSED and answer.get("codigoMsg") == ALREADY_REGISTERED:
             # an earlier attempt arrived though its answer was lost: that attempt's answer
-            answer = self._call(submission, CONSULTATION, {
-                "nitEmisor": submission.nit, "tdte": submission.tipo_dte,
-                "codigoGeneracion": submission.codigo_generacion})
-            if answer.get("estado") != PROCESSED or not answer.get("selloRecibido"):
-                # registered there, yet not found or not accepted: no answer to record, ask again later
-                raise TransmissionFailed(f"the authority holds the DTE but its consultation answered "
-                                         f"{answer.get('estado')!r}")
+            answer = self._first_answer(submission, submission.tipo_dte, submission.codigo_generacion)
         return _result(answer, PROCESSED)
+
+    def _first_answer(self, issuer: Submission | Lot, tipo_dte: str, codigo: str) -> dict[str, Any]:
+        answer = self._call(issuer, CONSULTATION, {"nitEmisor": issuer.nit, "tdte": tipo_dte,
+                                                   "codigoGeneracion": codigo})
+        if answer.get("estado") != PROCESSED or not answer.get("selloRecibido"):
+            # registered there, yet not found or not accepted: no answer to record, ask again later
+            raise TransmissionFailed(f"the authority holds the DTE but its consultation answered "
+                                     f"{answer.get('estado')!r}")
+        return answer
 
     def invalidate(self, submission: Submission) -> DteResult:
         return _result(self._call(submission, INVALIDATION, {
@@ -117,18 +163,46 @@ class HttpDteTransmitter:
         return _result(self._call(submission, CONTINGENCY, {"nit": submission.nit, "documento": submission.documento}),
                        RECEIVED)
 
+    def send_lot(self, lot: Lot) -> str:
+        answer = self._call(lot, LOT_RECEPTION, {
+            "ambiente": lot.ambiente, "idEnvio": lot.id_envio, "version": lot.version, "nitEmisor": lot.nit,
+            "documentos": list(lot.documentos)})
+        if answer.get("estado") != RECEIVED or not answer.get("codigoLote"):
+            raise LotRefused(_result(answer, RECEIVED).observations)
+        return str(answer["codigoLote"])
+
+    def lot_answers(self, lot: Lot, codigo_lote: str, tipos: dict[str, str]) -> list[LotAnswer]:
+        # answered {procesados: [...], rechazados: [...]}, each as recepciondte answers one DTE; an
+        # empty answer while the lot is in process
+        answer = self._call(lot, LOT_CONSULTATION + urllib.parse.quote(codigo_lote, safe=""), None,
+                            answered_by=("procesados", "rechazados"))
+        answers = []
+        for entry in [*(answer.get("procesados") or []), *(answer.get("rechazados") or [])]:
+            codigo = str(entry.get("codigoGeneracion")) if isinstance(entry, dict) else ""
+            if codigo not in tipos:
+                continue  # not one of ours: nothing to record it on
+            if entry.get("estado") != PROCESSED and entry.get("codigoMsg") == ALREADY_REGISTERED:
+                try:  # it had arrived before (an earlier sending): the answer it got then
+                    entry = self._first_answer(lot, tipos[codigo], codigo)
+                except TransmissionFailed:
+                    continue  # asked again at the next poll
+            answers.append(LotAnswer(codigo, _result(entry, PROCESSED)))
+        return answers
+
     # --- the calls ---------------------------------------------------------------------------
 
-    def _call(self, submission: Submission, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        """POSTs with the company's token, logging in again once when the authority no longer
-        takes it; calls that got no answer are made again, up to `attempts` in all."""
+    def _call(self, issuer: Submission | Lot, path: str, body: dict[str, Any] | None, *,
+              answered_by: tuple[str, ...] = ("estado",)) -> dict[str, Any]:
+        """POSTs the body (GETs without one) with the company's token, logging in again once when
+        the authority no longer takes it; calls that got no answer are made again, up to
+        `attempts` in all."""
         for attempt in range(self.attempts):
             try:
                 try:
-                    return self._post_json(path, body, self._token(submission))
+                    return self._post_json(path, body, self._token(issuer), answered_by)
                 except _Unauthorized:
-                    self._drop_token(submission)
-                    return self._post_json(path, body, self._token(submission))
+                    self._drop_token(issuer)
+                    return self._post_json(path, body, self._token(issuer), answered_by)
             except _Unauthorized:
                 raise TransmissionFailed("the tax authority did not take a fresh token") from None
             except _NoAnswer as error:
@@ -137,7 +211,7 @@ class HttpDteTransmitter:
                 self.sleep(self.backoff * 2 ** attempt)
         raise AssertionError("unreachable")
 
-    def _token(self, submission: Submission) -> str:
+    def _token(self, submission: Submission | Lot) -> str:
         key = (self.base_url, submission.company_id, submission.nit)
         with _tokens_lock:
             cached = _tokens.get(key)
@@ -154,21 +228,24 @@ class HttpDteTransmitter:
             _tokens[key] = (token, time.monotonic() + TOKEN_SECONDS)
         return token
 
-    def _drop_token(self, submission: Submission) -> None:
+    def _drop_token(self, submission: Submission | Lot) -> None:
         with _tokens_lock:
             _tokens.pop((self.base_url, submission.company_id, submission.nit), None)
 
-    def _post_json(self, path: str, body: dict[str, Any], token: str) -> dict[str, Any]:
-        status, answer = self._post(path, json.dumps(body).encode(), {"Content-Type": "application/json",
-                                                                       "Authorization": token})
+    def _post_json(self, path: str, body: dict[str, Any] | None, token: str,
+                   answered_by: tuple[str, ...]) -> dict[str, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        status, answer = self._post(path, data, {"Content-Type": "application/json", "Authorization": token})
         if status in (401, 403):
             raise _Unauthorized()
-        if not isinstance(answer, dict) or "estado" not in answer:
+        if body is None and status == 200 and answer is None:
+            return {}  # a consultation answered, with nothing in it yet
+        if not isinstance(answer, dict) or not any(key in answer for key in answered_by):
             raise _NoAnswer(f"{status} without the authority's answer")
         return answer
 
-    def _post(self, path: str, data: bytes, headers: dict[str, str]) -> tuple[int, Any]:
-        request = urllib.request.Request(self.base_url + path, data=data, method="POST",
+    def _post(self, path: str, data: bytes | None, headers: dict[str, str]) -> tuple[int, Any]:
+        request = urllib.request.Request(self.base_url + path, data=data, method="GET" if data is None else "POST",
                                          headers={**headers, "User-Agent": "business-api"})
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 (configured URL)

@@ -8,8 +8,9 @@ answer) would arrive too late, so the hourly run puts it into contingency:
 2. the event (contingencia-schema-v3: the issuer and its responsible person, each DTE by code
    and type, the contingency from the first DTE's issue to now) is checked, signed and sent;
 3. once the authority received it, its seal is recorded on each document, and the DTEs are sent
-   under the deferred model (tipoModelo 2, tipoOperacion 2) by the retry that sends any pending
-   DTE. Until then the retry leaves them alone: sent normally they would be refused as late."""
+   under the deferred model (tipoModelo 2, tipoOperacion 2), together as lots
+   (services/dte_lots.py). The retry that sends any pending DTE leaves them alone: sent normally
+   they would be refused as late."""
 from __future__ import annotations
 
 import datetime as _dt
@@ -38,10 +39,11 @@ def waiting_for_event(dte: dict[str, Any]) -> bool:
 
 
 def held(dte: dict[str, Any], transmission: dict[str, Any]) -> bool:
-    """Not to be sent now: waiting for its event, or overdue and not yet declared (its declaration
-    failed this run); sent normally, the authority would refuse it as late."""
+    """Not to be sent alone: in contingency (it goes in a lot once its event was received), or
+    overdue and not yet declared (its declaration failed this run); sent normally, the authority
+    would refuse it as late."""
     overdue = transmission["createdAt"] < clock.iso(clock.now() - CONTINGENCY_AFTER)
-    return waiting_for_event(dte) or (overdue and not dte.get("contingency"))
+    return bool(dte.get("contingency")) or overdue
 
 
 def handle_overdue(table: Table, transmitter: DteTransmitter, transmissions: list[dict[str, Any]]) -> dict[str, int]:
@@ -69,20 +71,20 @@ def _company(table: Table, transmitter: DteTransmitter, company_id: int, documen
     company = table.get(keys.company(company_id))
     if company is None:
         return 0, 0
-    undeclared = [document for document in _pending(table, company_id, document_ids)
-                  if not document["dte"].get("contingency") and _sendable(table, company, document)]
+    undeclared = [document for document in pending_documents(table, company_id, document_ids)
+                  if not document["dte"].get("contingency") and sendable(table, company, document)]
     declared = 0
     for start in range(0, len(undeclared), EVENT_SIZE):
         declared += _declare(table, company_id, undeclared[start:start + EVENT_SIZE])
     events: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for document in _pending(table, company_id, document_ids):
+    for document in pending_documents(table, company_id, document_ids):
         if waiting_for_event(document["dte"]):
             events[document["dte"]["contingency"]["eventCodigo"]].append(document)
     reported = sum(_report(table, transmitter, company, codigo, documents) for codigo, documents in events.items())
     return declared, reported
 
 
-def _sendable(table: Table, company: dict[str, Any], document: dict[str, Any]) -> bool:
+def sendable(table: Table, company: dict[str, Any], document: dict[str, Any]) -> bool:
     """Whether the DTE builds and signs. One that does not is late because of a bug here, not
     because the authority was unavailable: declaring it would report a contingency that did not
     happen, so it stays pending (logged, and counted by the overdue alarm) until the bug is fixed."""
@@ -95,7 +97,7 @@ def _sendable(table: Table, company: dict[str, Any], document: dict[str, Any]) -
     return True
 
 
-def _pending(table: Table, company_id: int, document_ids: list[int]) -> list[dict[str, Any]]:
+def pending_documents(table: Table, company_id: int, document_ids: list[int]) -> list[dict[str, Any]]:
     found = table.batch_get([keys.document(company_id, document_id) for document_id in document_ids])
     return sorted((document for document in found.values()
                    if document.get("status") == "confirmed" and (document.get("dte") or {}).get("status") == rules.PENDING),

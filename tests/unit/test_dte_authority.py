@@ -173,3 +173,31 @@ def test_a_consultation_answers_only_the_issuers_own_dte(authority, transmitter)
                                       asked)
     assert (status, answer["estado"]) == (404, "RECHAZADO")  # another NIT's DTE is not found
     assert SV["taxId"].replace("-", "") == NIT
+
+
+def test_a_lot_is_answered_by_its_code_then_polled_and_a_dte_that_arrived_before_gets_its_first_answer(
+        authority, transmitter):
+    from chalicelib.services.dte_authority import Lot, LotRefused
+
+    alone = submitted(factura())
+    first = transmitter.transmit(alone)  # arrived alone first: in the lot, "already registered" (004)
+    other = factura()
+    other["dte"] = {**other["dte"], "codigoGeneracion": dte.new_codigo_generacion(),
+                    "numeroControl": "DTE-01-00010001-000000000000002"}
+    forged = submitted(other, key=FORGERS_KEY)
+    lot = Lot(company_id=1, nit=NIT, ambiente="00", id_envio=dte.new_codigo_generacion(),
+              documentos=(alone.documento, forged.documento))
+    with pytest.raises(LotRefused) as refused:
+        transmitter.send_lot(dataclasses.replace(lot, documentos=()))
+    assert refused.value.observations == ["LOTE RECHAZADO", "[documentos] DEBE CONTENER DE 1 A 100 DOCUMENTOS FIRMADOS"]
+    authority.faults(lots_in_process=1)
+    codigo_lote = transmitter.send_lot(lot)
+    assert transmitter.send_lot(lot) == codigo_lote  # the same sending again: its first answer
+    tipos = {CODIGO: "01", other["dte"]["codigoGeneracion"]: "01"}
+    assert transmitter.lot_answers(lot, codigo_lote, tipos) == []  # in process
+    answers = {answer.codigo_generacion: answer.result for answer in transmitter.lot_answers(lot, codigo_lote, tipos)}
+    assert answers[CODIGO].accepted and answers[CODIGO].sello_recepcion == first.sello_recepcion
+    rejected = answers[other["dte"]["codigoGeneracion"]]
+    assert not rejected.accepted and rejected.observations == [
+        "[documento] FIRMA INVALIDA: NO CORRESPONDE AL CERTIFICADO DEL EMISOR"]
+    assert authority.calls["/fesv/recepcion/consultadte/"] == 1  # the 004 answered by its first answer

@@ -51,3 +51,22 @@ def dte_pending_index(company_id: int, document_id: int, since: str) -> Dict[str
     shard = (company_id + document_id) % DTE_PENDING_SHARDS
     return {"GSI1PK": f"DTE_PENDING#{shard}",
             "GSI1SK": f"{since}#{sortable_id(company_id)}#{sortable_id(document_id)}"}
+
+
+def dte_lot(company_id: int, id_envio: str) -> Key:
+    """A lot of DTEs sent together after a contingency (`recepcionlote`), by the id we gave it."""
+    return {"PK": company_prefix(company_id), "SK": f"DTELOT#{id_envio}"}
+
+
+# Lots not yet answered for every document, of every company: the hourly run sends and polls them
+# from here (sparse: a lot leaves when its documents are all answered), sharded like the above.
+DTE_LOT_SHARDS = 8
+
+
+def dte_open_lot_partitions() -> list[str]:
+    return [f"DTE_LOT_OPEN#{shard}" for shard in range(DTE_LOT_SHARDS)]
+
+
+def dte_open_lot_index(company_id: int, id_envio: str, since: str) -> Dict[str, str]:
+    return {"GSI1PK": f"DTE_LOT_OPEN#{company_id % DTE_LOT_SHARDS}",
+            "GSI1SK": f"{since}#{sortable_id(company_id)}#{id_envio}"}
