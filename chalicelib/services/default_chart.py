@@ -1,13 +1,13 @@
 """The standard chart of accounts for a Honduran company (NIIF para PYMES layout: activo,
 pasivo, patrimonio, ingresos, costos, gastos) and the determination rules that make documents
-and payments post to it. Importing is idempotent: codes already in the chart and rules already
-set are left as they are."""
+and payments post to it; a Salvadoran company gets El Salvador's (default_chart_sv.py).
+Importing is idempotent: codes already in the chart and rules already set are left as they are."""
 from __future__ import annotations
 
 from typing import Any
 
 from chalicelib.domain.accounting import ASSET, COST, EQUITY, EXPENSE, INCOME, LIABILITY
-from chalicelib.services import chart, rules
+from chalicelib.services import accounts, chart, default_chart_sv, rules
 from chalicelib.services.commands import Command
 from chalicelib.services.posting import rule_items
 from chalicelib.store import keys
@@ -169,15 +169,22 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
 _ACCOUNTS_PER_TRANSACTION = 30
 
 
+def standard_chart(country: str) -> tuple[tuple[tuple[str, str, str, str | None], ...],
+                                          tuple[tuple[str, str | None, str], ...]]:
+    """The accounts and rules of the country's standard chart."""
+    return (default_chart_sv.ACCOUNTS, default_chart_sv.RULES) if country == "SV" else (ACCOUNTS, RULES)
+
+
 def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any], Transaction]:
-    """Creates the accounts and rules the company lacks. The chart is larger than one
-    transaction: accounts are committed in batches of whole accounts (each batch all or
-    nothing), and the rules go in the returned, not yet committed transaction, which the caller
-    commits last. An interrupted import is completed by running it again."""
+    """Creates the accounts and rules of the company's country's chart that it lacks. The chart
+    is larger than one transaction: accounts are committed in batches of whole accounts (each
+    batch all or nothing), and the rules go in the returned, not yet committed transaction,
+    which the caller commits last. An interrupted import is completed by running it again."""
+    chart_accounts, chart_rules = standard_chart(accounts.company_country(table, company_id))
     reserved = table.query_all(partition=("PK", chart.code_key(company_id, "")["PK"]), consistent=True)
     ids_by_code = {item["SK"]: int(item["accountId"]) for item in reserved}
     planned = []
-    for code, name, account_type, parent_code in ACCOUNTS:
+    for code, name, account_type, parent_code in chart_accounts:
         if code in ids_by_code:
             continue
         ids_by_code[code] = table.next_id(keys.id_sequence(company_id, keys.CHART_ACCOUNT))
@@ -191,7 +198,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
 
     existing_rules = {(rule["operationType"], rule.get("documentType")) for rule in rule_items(table, company_id)}
     new_rules = []
-    for operation, document_type, code in RULES:
+    for operation, document_type, code in chart_rules:
         if (operation, document_type) in existing_rules or code not in ids_by_code:
             continue
         rule_id = table.next_id(keys.id_sequence(company_id, keys.DETERMINATION_RULE))
