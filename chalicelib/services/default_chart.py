@@ -209,7 +209,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
 
 
 def _take_ids(table: Table, sequence: keys.Key, count: int) -> range:
-    """`count` new ids of a sequence in one round trip (one id each took a call per account)."""
+    """`count` new ids of a sequence in one round trip, not one per id."""
     if not count:
         return range(0)
     last = table.add(sequence, "value", count)
