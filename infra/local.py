@@ -4,7 +4,8 @@ API on http://127.0.0.1:8000 behind the same gateway emulation the tests use, po
 play the AWS event sources, and a stand-in for El Salvador's tax authority on :8002
 (infra/dte_authority.py; not started when DTE_AUTHORITY_URL names another). State survives a
 restart under .local/ (`--fresh` wipes it): the table as a snapshot and a log of its changes
-(infra/local_state.py).
+(infra/local_state.py). A fresh state starts with a demo user owning two companies, the Honduran
+one and El Salvador's (infra/sv_demo.py); .local/credentials.json holds their API keys.
 
     python -m infra.local [--fresh] [--port 8000] [--moto-port 8001] [--dte-authority-port 8002]
                           [--state-dir .local]
@@ -158,6 +159,33 @@ def seed_demo(base_url: str) -> dict[str, Any]:
             "email": DEMO_EMAIL, "password": password}
 
 
+def seed_sv_demo(app: Any, email: str, authority: Any) -> dict[str, Any] | None:
+    """El Salvador's demo company (infra/sv_demo.py), owned by the demo user, registered at the
+    stand-in authority this stack runs, or at the one DTE_AUTHORITY_URL names when it takes
+    registrations as the stand-in does."""
+    from chalicelib.services import accounts
+    from chalicelib.store.table import get_table
+    from infra import sv_demo
+    from infra.dte_authority import register_taxpayer
+
+    user = accounts.find_user_by_email(get_table(), email)
+    if user is None:
+        return None
+    url = os.environ["DTE_AUTHORITY_URL"]
+
+    def register(nit: str, password: str, public_key: str) -> None:
+        if authority is not None:
+            authority.register(nit, password, public_key)
+            return
+        try:
+            register_taxpayer(url, nit, password, public_key)
+        except Exception as error:  # noqa: BLE001 - the real authority registers at its portal
+            print(f"The El Salvador demo company could not be registered at {url} ({error!r}): register "
+                  f"NIT {nit} there to issue its DTEs.", flush=True)
+
+    return sv_demo.seed(app, int(user["id"]), register)
+
+
 def import_default_chart(company_id: int) -> None:
     """The demo company starts with the standard Honduran chart and its determination rules."""
     from chalicelib.services.default_chart import import_default_chart as import_chart
@@ -231,11 +259,12 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("INVITATION_LINKS_FILE", str(state / "invitations.txt"))
     os.environ.setdefault("LOCAL_SECRETS_KEY", local_secrets_key(state))
     sys.path.insert(0, str(ROOT))
-    authority_server = None
+    authority_server = authority = None
     if not os.environ.get("DTE_AUTHORITY_URL"):
         from infra.dte_authority import StandInAuthority, serve
 
-        authority_server, authority_url = serve(StandInAuthority(state / "dte-authority.json"), args.dte_authority_port)
+        authority = StandInAuthority(state / "dte-authority.json")
+        authority_server, authority_url = serve(authority, args.dte_authority_port)
         os.environ["DTE_AUTHORITY_URL"] = authority_url
     warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 
@@ -267,6 +296,10 @@ def main(argv: list[str] | None = None) -> int:
         credentials = {**json.loads(credentials_path.read_text()), "baseUrl": base_url}
     else:
         credentials = seed_demo(base_url)
+    if "sv" not in credentials:  # a fresh state, or one saved before the El Salvador demo existed
+        salvadoran = seed_sv_demo(app, credentials["email"], authority)
+        if salvadoran is not None:
+            credentials["sv"] = salvadoran
     credentials_path.write_text(json.dumps(credentials, indent=2))
     (state / "stack.json").write_text(json.dumps({"tableName": table_name, "baseUrl": base_url,
                                                   "endpointUrl": os.environ["AWS_ENDPOINT_URL"]}, indent=2))
@@ -293,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"El Salvador's tax authority: {os.environ['DTE_AUTHORITY_URL']}"
           + (" (the stand-in)" if authority_server else ""), flush=True)
     print(f"Try: curl -s {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
+    if credentials.get("sv"):
+        print(f"El Salvador's demo company: curl -s {base_url}/companies "
+              f"-H 'Authorization: Bearer {credentials['sv']['apiKey']}'", flush=True)
     while not stop.wait(0.5):  # in steps: a wait without a timeout once sat through a SIGTERM
         pass  # (most likely one another thread took: only the main thread runs the handler)
 

@@ -42,8 +42,10 @@ def register_at_authority(api: ApiClient, company: CompanyFixture, public_key: s
 
 class Shop:
     def __init__(self, api: ApiClient, company: CompanyFixture, *, range_size: int = 1000,
-                 deadline: str = "2099-12-31", country: str = "HN", inventory: bool = False) -> None:
-        """`inventory`: with the accounts and rules inventory adjustments post to."""
+                 deadline: str = "2099-12-31", country: str = "HN", inventory: bool = False,
+                 standard_chart: bool = False) -> None:
+        """`inventory`: with the accounts and rules inventory adjustments post to;
+        `standard_chart`: the country's standard chart imported instead of a small one."""
         self.api, self.key, self.company = api, company.api_key, company
         # an SV invoice is a DTE, dated the day it is issued
         self.default_date = clock.today_in("SV") if country == "SV" else "2026-11-02"
@@ -56,8 +58,9 @@ class Shop:
                             key=self.key)
             assert reply.status == 200, reply.text
             register_at_authority(api, company, reply.json["publicKey"])
-        self.books = Books(api, company, full=False, chart=INVENTORY_CHART if inventory else DOCUMENT_CHART,
-                           rules=INVENTORY_RULES if inventory else DOCUMENT_RULES)
+        self.books = Books(api, company) if standard_chart else Books(
+            api, company, full=False, chart=INVENTORY_CHART if inventory else DOCUMENT_CHART,
+            rules=INVENTORY_RULES if inventory else DOCUMENT_RULES)
         self.customer = self.created("/business-partners", {"name": "Cliente Uno", "type": "customer"})["id"]
         self.supplier = self.created("/business-partners", {"name": "Proveedor Uno", "type": "supplier"})["id"]
         self.rate = 0.13 if country == "SV" else 0.15  # El Salvador's IVA, Honduras' ISV

@@ -94,7 +94,7 @@ def test_local_stack_serves_http_and_keeps_its_data(tmp_path):
     stack = Stack(state, fresh=True)
     try:
         credentials = stack.wait_ready()
-        assert set(credentials) == {"baseUrl", "companyId", "apiKey", "email", "password"}
+        assert set(credentials) == {"baseUrl", "companyId", "apiKey", "email", "password", "sv"}
         base, key = stack.base, credentials["apiKey"]
 
         status, _, body = call("GET", f"{base}/business-partners", headers={"Authorization": f"Bearer {key}"})
@@ -130,38 +130,32 @@ def test_local_stack_serves_http_and_keeps_its_data(tmp_path):
 
 
 def test_the_local_stack_runs_its_own_tax_authority_for_el_salvador(tmp_path):
-    """`make run` starts the stand-in authority: an SV company set up through the API, registered at
-    the stand-in as at the authority's portal, issues a factura the stand-in accepts over HTTP."""
-    from infra.dte_authority import register_taxpayer
-    from tests.documents_support import SV_COMPANY_NIT, SV_ISSUER
-    from tests.dte_keys import SIGNING_KEY
-
+    """`make run` starts the stand-in authority and seeds El Salvador's demo company registered there:
+    the credentials' `sv` key issues a factura to its consumer and a crédito fiscal to its taxpayer,
+    both accepted by the stand-in over HTTP, posted to the Salvadoran chart."""
     with fresh_stack(tmp_path, env={"DTE_AUTHORITY_URL": ""}) as (stack, credentials):
-        base, auth = stack.base, {"Authorization": f"Bearer {credentials['apiKey']}"}
         authority = f"http://127.0.0.1:{stack.authority_port}"
         assert f"El Salvador's tax authority: {authority} (the stand-in)" in stack.read_log()
-        company = credentials["companyId"]
-        status, _, body = call("PUT", f"{base}/companies/{company}", {
-            "country": "SV", "currency": "USD", "taxId": SV_COMPANY_NIT, "address": "Calle Arce 123, San Salvador",
-            "phone": "2222-3333", "email": "facturas@demo.example", "dteIssuer": SV_ISSUER}, headers=auth)
-        assert status == 200, body
-        status, _, key = call("PUT", f"{base}/companies/{company}/dte-signing-key", {"privateKey": SIGNING_KEY},
-                              headers=auth)
-        assert status == 200, key
-        status, _, body = call("PUT", f"{base}/companies/{company}/dte-authority-credentials",
-                               {"password": "clave-local"}, headers=auth)
-        assert status == 200 and body["user"] == SV_COMPANY_NIT.replace("-", ""), body
-        register_taxpayer(authority, SV_COMPANY_NIT.replace("-", ""), "clave-local", key["publicKey"])
-        status, _, customer = call("POST", f"{base}/business-partners", {"name": "Cliente", "type": "customer"},
-                                   headers=auth)
-        assert status == 201, customer
-        status, _, invoice = call("POST", f"{base}/documents", {
-            "type": "01", "businessPartnerId": customer["id"],
-            "lines": [{"description": "Servicio", "quantity": 1, "unitPrice": 50, "taxRate": 0.13}]}, headers=auth)
-        assert status == 201, invoice
-        assert invoice["dte"]["status"] == "accepted", invoice["dte"]
-        assert invoice["dte"]["selloRecepcion"].startswith(invoice["date"][:4])
-        assert json.loads((stack.state_dir / "dte-authority.json").read_text())["registered"]
+        sv = credentials["sv"]
+        assert set(sv) == {"companyId", "apiKey"} and sv["companyId"] != credentials["companyId"]
+        auth = {"Authorization": f"Bearer {sv['apiKey']}"}
+        status, _, company = call("GET", f"{stack.base}/companies", headers=auth)
+        assert status == 200 and company["country"] == "SV" and company["id"] == sv["companyId"], company
+        issued = {}
+        for partner, tipo_dte in ((1, "01"), (2, "03")):  # the consumer, the registered taxpayer
+            # 2 hours of support at 25.00: 50.00 + 13 % IVA 6.50 = 56.50
+            status, _, invoice = call("POST", f"{stack.base}/documents", {
+                "type": "01", "businessPartnerId": partner,
+                "lines": [{"productId": 1, "quantity": 2, "unitPrice": 25.00}]}, headers=auth)
+            assert status == 201, invoice
+            assert (invoice["dte"]["tipoDte"], invoice["dte"]["status"]) == (tipo_dte, "accepted"), invoice["dte"]
+            assert invoice["dte"]["selloRecepcion"].startswith(invoice["date"][:4])
+            assert invoice["total"] == 56.5
+            issued[invoice["dte"]["codigoGeneracion"]] = tipo_dte
+        registered = json.loads((stack.state_dir / "dte-authority.json").read_text())["registered"]
+        assert {code: entry["tipoDte"] for code, entry in registered.items()} == issued
+        status, _, debit = call("GET", f"{stack.base}/chart-of-accounts?limit=100&type=liability", headers=auth)
+        assert "IVA débito fiscal" in [account["name"] for account in debit["accounts"]]
 
 
 def test_a_killed_stack_keeps_what_it_had_written(tmp_path):

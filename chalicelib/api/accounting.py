@@ -62,8 +62,9 @@ def delete_account(call: Call) -> Any:
     return chart.delete_account(call.command, call.ids["id"])
 
 
-@endpoint(blueprint, "POST", "/chart-of-accounts/import-default", summary="Import the standard Honduran "
-          "chart and its determination rules (idempotent: 201 when it created any, 200 when all were there)",
+@endpoint(blueprint, "POST", "/chart-of-accounts/import-default", summary="Import the country's standard "
+          "chart (Honduras or El Salvador) and its determination rules (idempotent: 201 when it created any, "
+          "200 when all were there)",
           tag=CHART, response=M + "ChartImport", permission=ACCOUNTING, also_answers=(200,))
 def import_default_chart(call: Call) -> Any:
     from chalicelib.services import default_chart

@@ -7,7 +7,7 @@ TAG_DESCRIPTIONS = {
     "Settings: API keys": "API keys for integrations (web session only; a key never manages keys)",
     "Business partners": "Customers and suppliers, their credit limits and search",
     "Products": "Goods and services with their price, cost and ISV/IVA rate",
-    "Chart of accounts": "The chart of accounts and the standard Honduran chart",
+    "Chart of accounts": "The chart of accounts and the standard charts of Honduras and El Salvador",
     "Determination rules": "Which account each operation posts to",
     "Journal entries": "Manual and automatic journal entries, the general ledger and the trial balance",
     "Accounting periods": "Accounting periods and fiscal years: closing and reopening",

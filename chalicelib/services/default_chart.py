@@ -1,13 +1,13 @@
 """The standard chart of accounts for a Honduran company (NIIF para PYMES layout: activo,
 pasivo, patrimonio, ingresos, costos, gastos) and the determination rules that make documents
-and payments post to it. Importing is idempotent: codes already in the chart and rules already
-set are left as they are."""
+and payments post to it; a Salvadoran company gets El Salvador's (default_chart_sv.py).
+Importing is idempotent: codes already in the chart and rules already set are left as they are."""
 from __future__ import annotations
 
 from typing import Any
 
 from chalicelib.domain.accounting import ASSET, COST, EQUITY, EXPENSE, INCOME, LIABILITY
-from chalicelib.services import chart, rules
+from chalicelib.services import accounts, chart, default_chart_sv, rules
 from chalicelib.services.commands import Command
 from chalicelib.services.posting import rule_items
 from chalicelib.store import keys
@@ -169,19 +169,26 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
 _ACCOUNTS_PER_TRANSACTION = 30
 
 
+def standard_chart(country: str) -> tuple[tuple[tuple[str, str, str, str | None], ...],
+                                          tuple[tuple[str, str | None, str], ...]]:
+    """The accounts and rules of the country's standard chart."""
+    return (default_chart_sv.ACCOUNTS, default_chart_sv.RULES) if country == "SV" else (ACCOUNTS, RULES)
+
+
 def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any], Transaction]:
-    """Creates the accounts and rules the company lacks. The chart is larger than one
-    transaction: accounts are committed in batches of whole accounts (each batch all or
-    nothing), and the rules go in the returned, not yet committed transaction, which the caller
-    commits last. An interrupted import is completed by running it again."""
+    """Creates the accounts and rules of the company's country's chart that it lacks. The chart
+    is larger than one transaction: accounts are committed in batches of whole accounts (each
+    batch all or nothing), and the rules go in the returned, not yet committed transaction,
+    which the caller commits last. An interrupted import is completed by running it again."""
+    chart_accounts, chart_rules = standard_chart(accounts.company_country(table, company_id))
     reserved = table.query_all(partition=("PK", chart.code_key(company_id, "")["PK"]), consistent=True)
     ids_by_code = {item["SK"]: int(item["accountId"]) for item in reserved}
+    missing = [account for account in chart_accounts if account[0] not in ids_by_code]
+    new_ids = _take_ids(table, keys.id_sequence(company_id, keys.CHART_ACCOUNT), len(missing))
     planned = []
-    for code, name, account_type, parent_code in ACCOUNTS:
-        if code in ids_by_code:
-            continue
-        ids_by_code[code] = table.next_id(keys.id_sequence(company_id, keys.CHART_ACCOUNT))
-        planned.append({"id": ids_by_code[code], "code": code, "name": name, "type": account_type,
+    for (code, name, account_type, parent_code), account_id in zip(missing, new_ids):
+        ids_by_code[code] = account_id
+        planned.append({"id": account_id, "code": code, "name": name, "type": account_type,
                         "parentId": ids_by_code.get(parent_code) if parent_code else None})
     parents = _existing_parent_types(table, company_id, planned)
     for start in range(0, len(planned), _ACCOUNTS_PER_TRANSACTION):
@@ -190,16 +197,23 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
         parents.update({account["id"]: account["type"] for account in batch})
 
     existing_rules = {(rule["operationType"], rule.get("documentType")) for rule in rule_items(table, company_id)}
-    new_rules = []
-    for operation, document_type, code in RULES:
-        if (operation, document_type) in existing_rules or code not in ids_by_code:
-            continue
-        rule_id = table.next_id(keys.id_sequence(company_id, keys.DETERMINATION_RULE))
-        new_rules.append(rules.rule_item(company_id, rule_id, operation, document_type, ids_by_code[code]))
+    wanted = [(operation, document_type, code) for operation, document_type, code in chart_rules
+              if (operation, document_type) not in existing_rules and code in ids_by_code]
+    rule_ids = _take_ids(table, keys.id_sequence(company_id, keys.DETERMINATION_RULE), len(wanted))
+    new_rules = [rules.rule_item(company_id, rule_id, operation, document_type, ids_by_code[code])
+                 for (operation, document_type, code), rule_id in zip(wanted, rule_ids)]
     transaction = Transaction(table)
     rules.add_rules(transaction, company_id, new_rules)
     return ({"accountsCreated": len(planned), "rulesCreated": len(new_rules),
              "accountsInChart": len(ids_by_code)}, transaction)
+
+
+def _take_ids(table: Table, sequence: keys.Key, count: int) -> range:
+    """`count` new ids of a sequence in one round trip, not one per id."""
+    if not count:
+        return range(0)
+    last = table.add(sequence, "value", count)
+    return range(last - count + 1, last + 1)
 
 
 def _existing_parent_types(table: Table, company_id: int, planned: list[dict[str, Any]]) -> dict[int, str]:

@@ -63,7 +63,7 @@ def test_log_in_and_switch_company(console, demo, stack):
         console.page.reload()
         console.wait_loaded()
         switcher = console.page.locator("#company-switcher")
-        assert switcher.locator("option").count() == 2
+        assert switcher.locator("option").count() == 3  # the two demo companies (HN, SV) and this one
         console.switch_company(other["id"])
         console.shot("switched")
         status, _, me = console.as_session("GET", "/auth/me")

@@ -21,7 +21,7 @@ export default {
   "acc.endDate": "To",
   "acc.entry": "Entry",
   "acc.filter": "Find an account",
-  "acc.import": "Import the Honduran chart",
+  "acc.import": "Import the standard chart",
   "acc.imported": "Chart imported: {accounts} accounts and {rules} rules.",
   "acc.isActive": "Active",
   "acc.ledger": "Ledger",

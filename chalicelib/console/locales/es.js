@@ -21,7 +21,7 @@ export default {
   "acc.endDate": "Hasta",
   "acc.entry": "Partida",
   "acc.filter": "Buscar cuenta",
-  "acc.import": "Importar catálogo de Honduras",
+  "acc.import": "Importar catálogo estándar",
   "acc.imported": "Catálogo importado: {accounts} cuentas y {rules} reglas.",
   "acc.isActive": "Activa",
   "acc.ledger": "Libro mayor",
