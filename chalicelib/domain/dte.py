@@ -96,6 +96,9 @@ class DteResult:
     received_at: str
     sello_recepcion: str | None = None
     observations: list[str] = field(default_factory=list)
+    # the answer's fields as the authority wrote them (estado, selloRecibido, fhProcesamiento...):
+    # handed to the receiver with the DTE (services/dte_delivery.py)
+    answer: dict[str, Any] = field(default_factory=dict)
 
 
 def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any] | None = None,
