@@ -24,6 +24,12 @@ def sv_shop(api, company) -> Shop:
     return Shop(api, company, country="SV")
 
 
+def consumer_of(shop: Shop) -> int:
+    """A final consumer named by NIT: a factura (01) is issued to them."""
+    return shop.created("/business-partners", {"name": "Cliente con NIT", "type": "customer",
+                                               "taxId": CUSTOMER_NIT})["id"]
+
+
 def taxpayer_of(shop: Shop) -> int:
     """A registered taxpayer with what a crédito fiscal names of it."""
     return shop.created("/business-partners", {

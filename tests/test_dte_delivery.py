@@ -18,8 +18,8 @@ from chalicelib.store.table import to_attributes
 from infra.dte_authority import seal_of
 from tests.documents_support import Shop
 from tests.dte_support import (
-    CUSTOMER_NIT,
     assert_delivered_as_received,
+    consumer_of,
     invoice,
     received_payload,
     sv_shop,
@@ -34,8 +34,7 @@ def shop(api, company_a) -> Shop:
 
 @pytest.fixture
 def customer(shop) -> int:
-    return shop.created("/business-partners", {"name": "Cliente con NIT", "type": "customer", "taxId": CUSTOMER_NIT,
-                                               "email": "cliente@example.sv"})["id"]
+    return consumer_of(shop)
 
 
 def test_the_dte_is_answered_as_the_authority_received_it_with_its_seal(dte_authority, shop, customer):
