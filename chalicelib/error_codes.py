@@ -30,6 +30,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "DTE_SIGNING_KEY_MISSING": (400, "an El Salvador company has no DTE signing key to sign its DTEs with"),
     "DTE_AUTHORITY_CREDENTIALS_MISSING": (400, "an El Salvador company has no tax authority API password to send its DTEs with"),
     "DTE_INVALIDATION_REJECTED": (400, "the tax authority refused to invalidate the DTE (its observations in `details`)"),
+    "DTE_NOT_TRANSMITTED": (400, "the tax authority has not answered the DTE yet (or it was never sent): there is no DTE as transmitted to hand over"),
     "REPORT_TEMPLATE_NOT_FOUND": (400, "the report template named does not exist (GET /report-templates lists them)"),
     "REPORT_TEMPLATE_MISMATCH": (400, "the report template prints another kind of record"),
     "DOCUMENT_NOT_CANCELLABLE": (400, "the document's type or status cannot be cancelled"),

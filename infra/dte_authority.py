@@ -179,7 +179,7 @@ class StandInAuthority(LotReception):
         identification = sent["identificacion"]
         answer = self._processed(request, codigo, f"{codigo}|{identification['numeroControl']}")
         self.registered[codigo] = {"nit": nit, "tipoDte": identification["tipoDte"], "document": sent,
-                                   "answer": answer}
+                                   "documento": request["documento"], "answer": answer}
         return 200, answer
 
     def _document_problems(self, nit: str, request: dict[str, Any], sent: dict[str, Any]) -> list[str]:

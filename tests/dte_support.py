@@ -2,8 +2,11 @@
 what the table holds of a document's DTE."""
 from __future__ import annotations
 
+import base64
 import io
+import json
 import re
+from decimal import Decimal
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -19,6 +22,12 @@ SAMPLES = Path(__file__).resolve().parent.parent / "build" / "reports"
 
 def sv_shop(api, company) -> Shop:
     return Shop(api, company, country="SV")
+
+
+def consumer_of(shop: Shop) -> int:
+    """A final consumer named by NIT: a factura (01) is issued to them."""
+    return shop.created("/business-partners", {"name": "Cliente con NIT", "type": "customer",
+                                               "taxId": CUSTOMER_NIT})["id"]
 
 
 def taxpayer_of(shop: Shop) -> int:
@@ -60,3 +69,42 @@ def assert_accepted(document: dict) -> None:
     assert dte["selloRecepcion"] == seal_of(dte["codigoGeneracion"], dte["numeroControl"])
     assert dte["observations"] == [] and dte["lastError"] is None
     assert dte["acceptedAt"] and dte["acceptedAt"] == dte["transmittedAt"]
+
+
+# What the receiver's JSON adds after the signed members (services/dte_delivery.py).
+APPENDED = ("firmaElectronica", "selloRecibido", "respuestaHacienda")
+
+
+def transmitted(shop: Shop, document_id: int, accept: str = "application/json"):
+    """GET /documents/{id}/dte, its body as bytes (as the receiver gets them)."""
+    return shop.api.http.request("GET", f"/documents/{document_id}/dte", body=b"", headers={
+        "authorization": f"Bearer {shop.key}", "accept": accept})
+
+
+def received_payload(authority, codigo: str) -> bytes:
+    """The JSON the stand-in authority received: the payload of the JWS it verified."""
+    segment = authority.registered[codigo]["documento"].split(".")[1]
+    return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+
+
+def assert_delivered_as_received(shop: Shop, authority, document: dict) -> dict:
+    """The route answers what the authority received, byte for byte, as JSON (the signed bytes
+    first, then the signature, seal and answer) and as the JWS itself; returns the JSON."""
+    codigo = document["codigoGeneracion"]
+    jose = transmitted(shop, document["id"], "application/jose")
+    assert jose.status_code == 200, jose.body[:300]
+    assert jose.headers["Content-Type"] == "application/jose"
+    assert jose.body == authority.registered[codigo]["documento"].encode("ascii")
+
+    answer = transmitted(shop, document["id"])
+    assert answer.status_code == 200, answer.body[:300]
+    assert answer.headers["Content-Type"] == "application/json"
+    payload = received_payload(authority, codigo)
+    assert answer.body.startswith(payload[:-1] + b",")  # the signed bytes, untouched
+    delivered = json.loads(answer.body, parse_float=Decimal)
+    assert {name: value for name, value in delivered.items() if name not in APPENDED} == json.loads(
+        payload, parse_float=Decimal)
+    assert delivered["firmaElectronica"] == jose.body.decode("ascii")
+    assert delivered["respuestaHacienda"] == json.loads(json.dumps(authority.registered[codigo]["answer"]))
+    assert delivered["identificacion"]["codigoGeneracion"] == codigo
+    return delivered

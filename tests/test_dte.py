@@ -19,10 +19,10 @@ from chalicelib.store import keys
 from tests.documents_support import SV_COMPANY_NIT, SV_ISSUER, Shop
 from tests.dte_keys import FORGERS_KEY, SIGNING_KEY
 from tests.dte_support import (
-    CUSTOMER_NIT,
     SAMPLES,
     UPPERCASE_UUID4,
     assert_accepted,
+    consumer_of,
     events,
     invoice,
     sv_shop,
@@ -39,8 +39,7 @@ def shop(api, company_a) -> Shop:
 
 @pytest.fixture
 def customer(shop) -> int:
-    return shop.created("/business-partners", {"name": "Cliente con NIT", "type": "customer",
-                                               "taxId": CUSTOMER_NIT})["id"]
+    return consumer_of(shop)
 
 
 def test_an_invoice_created_confirmed_is_issued_and_accepted_as_a_dte(shop, customer, table):

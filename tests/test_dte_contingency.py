@@ -15,6 +15,7 @@ from chalicelib.services.dte import retry_pending_dte
 from chalicelib.services.dte_authority import Lot
 from infra.dte_authority import seal_of
 from tests.documents_support import SV_ISSUER, Shop
+from tests.dte_support import assert_delivered_as_received
 
 RESPONSIBLE = {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"}
 
@@ -75,6 +76,9 @@ def test_a_dte_not_received_in_time_is_reported_in_contingency_then_sent_deferre
     identification = dte_authority.registered[codigo]["document"]["identificacion"]
     assert (identification["tipoModelo"], identification["tipoOperacion"], identification["tipoContingencia"]) == (2, 2, 1)
     assert identification["fecEmi"] == invoice["date"]  # issued that day, received more than 23 hours later
+    # handed to the receiver as finally sent: the deferred model, not what the first attempts carried
+    delivered = assert_delivered_as_received(shop, dte_authority, invoice)["identificacion"]
+    assert (delivered["tipoModelo"], delivered["tipoOperacion"], delivered["tipoContingencia"]) == (2, 2, 1)
     assert retry_pending_dte(table, min_age_seconds=0) == {}
     assert shop.get(other["id"])["dte"]["contingency"] is None
 

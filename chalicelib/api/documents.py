@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalice import Blueprint
+from chalice import Blueprint, Response
 
 from chalicelib.api.routing import Call, endpoint, page_body
 
 blueprint = Blueprint(__name__)
 TAG = "Documents"
 M = "chalicelib.models.documents:"
+JOSE = "application/jose"  # a JWS in its compact form (RFC 7515)
 
 
 @endpoint(blueprint, "GET", "/documents", summary="List documents, newest first", tag=TAG,
@@ -30,6 +31,24 @@ def get_document(call: Call) -> Any:
     from chalicelib.services import documents
 
     return documents.shown_document(call.command.table, call.principal.company_id, call.ids["id"])
+
+
+@endpoint(blueprint, "GET", "/documents/{id}/dte", summary="El Salvador: the DTE as transmitted to the tax authority, "
+          "with its seal and answer (Accept: application/jose: the signed JWS sent)", tag=TAG,
+          response=M + "DteAsTransmitted", exports=(JOSE,))
+def get_dte(call: Call) -> Response:
+    from chalicelib.api.exports import requested_type
+    from chalicelib.services import dte_delivery
+
+    delivered = dte_delivery.delivery(call.command.table, call.principal.company_id, call.ids["id"])
+    if requested_type(call.headers, (JOSE,)):
+        return Response(body=delivered.jws.encode("ascii"), status_code=200, headers={
+            "Content-Type": JOSE, "Vary": "Accept",
+            "Content-Disposition": f'attachment; filename="{delivered.codigo_generacion}.jws"'})
+    # the bytes as kept: rendering through a model would write the signed JSON anew
+    return Response(body=delivered.json.decode("utf-8"), status_code=200, headers={
+        "Content-Type": "application/json", "Vary": "Accept",
+        "Content-Disposition": f'inline; filename="{delivered.json_filename}"'})
 
 
 @endpoint(blueprint, "POST", "/documents", summary="Create a document (confirmed unless `status: draft`)", tag=TAG,

@@ -11,9 +11,9 @@ from chalicelib.domain.report_table import ReportTable
 from chalicelib.exports import EXTENSIONS, REPORT_TYPES, writer
 
 
-def requested_type(headers: Mapping[str, str]) -> str | None:
+def requested_type(headers: Mapping[str, str], offered: tuple[str, ...] = REPORT_TYPES) -> str | None:
     first = (headers.get("accept") or "").split(",")[0].split(";")[0].strip().lower()
-    return first if first in REPORT_TYPES else None
+    return first if first in offered else None
 
 
 def report_answer(call: Call, report: dict[str, Any], as_table: Callable[[dict[str, Any]], ReportTable]) -> Any:

@@ -25,7 +25,8 @@ function url(path, query) {
 const sessionListeners = new Set();
 export function onSessionLost(listener) { sessionListeners.add(listener); }
 
-export async function request(method, path, { body, query, accept, headers } = {}) {
+// `raw`: the answer as it came (a Blob), JSON included (a file to save as it is).
+export async function request(method, path, { body, query, accept, headers, raw } = {}) {
   // the service answers its errors in the console's language
   const sent = { Accept: accept || "application/json", "Accept-Language": language(), ...(headers || {}) };
   if (body !== undefined) sent["Content-Type"] = "application/json";
@@ -33,7 +34,7 @@ export async function request(method, path, { body, query, accept, headers } = {
     method, headers: sent, credentials: "same-origin",
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (accept && accept !== "application/json" && response.ok) return response.blob();
+  if ((raw || (accept && accept !== "application/json")) && response.ok) return response.blob();
   const text = await response.text();
   let parsed = null;
   try { parsed = text ? JSON.parse(text) : null; } catch { parsed = null; }

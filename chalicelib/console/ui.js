@@ -314,26 +314,31 @@ export const EXPORT_FORMATS = [
   ["pdf", "application/pdf"],
 ];
 
-// One button per format, each fetching `path` with that Accept and saving it as `<fileStem>.<ext>`;
-// a refusal becomes a toast. `labelKey(extension)` names each button.
+// A button fetching `path` (`options` as request() takes them) and saving the answer, as it came,
+// as `fileName`; a refusal becomes a toast.
+export function downloadButton(label, path, options, fileName, kind = "") {
+  const trigger = button(label, async () => {
+    trigger.disabled = true;
+    try {
+      const blob = await request("GET", path, { ...options, raw: true });
+      const url = URL.createObjectURL(blob);
+      const anchor = h("a", { href: url, download: fileName });
+      document.body.append(anchor);
+      anchor.click();
+      anchor.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (error) {
+      toast(describeError(error), "error");
+    } finally {
+      trigger.disabled = false;
+    }
+  }, kind);
+  return trigger;
+}
+
+// One button per format, each fetching `path` with that Accept and saving it as `<fileStem>.<ext>`.
+// `labelKey(extension)` names each button.
 export function exportButtons(path, query, fileStem, labelKey) {
-  return EXPORT_FORMATS.map(([extension, mediaType]) => {
-    const trigger = button(t(labelKey(extension)), async () => {
-      trigger.disabled = true;
-      try {
-        const blob = await request("GET", path, { query, accept: mediaType });
-        const url = URL.createObjectURL(blob);
-        const anchor = h("a", { href: url, download: `${fileStem}.${extension}` });
-        document.body.append(anchor);
-        anchor.click();
-        anchor.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      } catch (error) {
-        toast(describeError(error), "error");
-      } finally {
-        trigger.disabled = false;
-      }
-    }, `download-${extension}`);
-    return trigger;
-  });
+  return EXPORT_FORMATS.map(([extension, mediaType]) => downloadButton(t(labelKey(extension)), path,
+    { query, accept: mediaType }, `${fileStem}.${extension}`, `download-${extension}`));
 }

@@ -102,6 +102,9 @@ class DteResult:
     received_at: str
     sello_recepcion: str | None = None
     observations: list[str] = field(default_factory=list)
+    # the answer's fields as the authority wrote them (estado, selloRecibido, fhProcesamiento...):
+    # handed to the receiver with the DTE (services/dte_delivery.py)
+    answer: dict[str, Any] = field(default_factory=dict)
 
 
 def check_export(partner: dict[str, Any], lines: list[dict[str, Any]]) -> None:

@@ -40,8 +40,8 @@ class Attachment:
 
 
 def build_message(*, sender: str, sender_name: str | None, to: str, subject: str, text: str,
-                  attachment: Attachment | None = None, reply_to: str | None = None) -> EmailMessage:
-    """The text body, then the attachment if any (multipart/mixed); plain text without one."""
+                  attachments: tuple[Attachment, ...] = (), reply_to: str | None = None) -> EmailMessage:
+    """The text body, then the attachments in order (multipart/mixed); plain text without any."""
     message = EmailMessage()
     name = header_text(sender_name or "")
     message["From"] = formataddr((name, sender)) if name else sender
@@ -52,7 +52,7 @@ def build_message(*, sender: str, sender_name: str | None, to: str, subject: str
     message["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[-1])
     # SES takes 7-bit messages: Spanish text travels quoted-printable
     message.set_content(text, cte="quoted-printable")
-    if attachment is not None:
+    for attachment in attachments:
         maintype, subtype = attachment.media_type.split("/", 1)
         message.add_attachment(attachment.content, maintype=maintype, subtype=subtype, filename=attachment.filename)
     return message

@@ -30,6 +30,7 @@ CODES: dict[str, str] = {
     'DTE_SIGNING_KEY_MISSING': 'An El Salvador company has no DTE signing key to sign its DTEs with.',
     'DTE_AUTHORITY_CREDENTIALS_MISSING': 'An El Salvador company has no tax authority API password to send its DTEs with.',
     'DTE_INVALIDATION_REJECTED': 'The tax authority refused to invalidate the DTE (its observations in details).',
+    'DTE_NOT_TRANSMITTED': 'The tax authority has not answered the DTE yet (or it was never sent).',
     'REPORT_TEMPLATE_NOT_FOUND': 'The report template named does not exist (GET /report-templates lists them).',
     'REPORT_TEMPLATE_MISMATCH': 'The report template prints another kind of record.',
     'DOCUMENT_NOT_CANCELLABLE': "The document's type or status cannot be cancelled.",

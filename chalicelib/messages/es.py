@@ -39,6 +39,7 @@ CODES: dict[str, str] = {
     "DTE_AUTHORITY_CREDENTIALS_MISSING":
         "La empresa de El Salvador no tiene la contraseña de la API de Hacienda con la que se transmiten sus DTE.",
     "DTE_INVALIDATION_REJECTED": "Hacienda rechazó la invalidación del DTE (sus observaciones están en el detalle).",
+    "DTE_NOT_TRANSMITTED": "Hacienda aún no ha respondido a este DTE (o nunca se le transmitió).",
     "REPORT_TEMPLATE_NOT_FOUND": "La plantilla de informe indicada no existe (GET /report-templates las lista).",
     "REPORT_TEMPLATE_MISMATCH": "La plantilla de informe imprime otro tipo de registro.",
     "DOCUMENT_NOT_CANCELLABLE": "El tipo o el estado del documento no permite anularlo.",
@@ -488,6 +489,9 @@ PHRASES: dict[str, str] = {
     "The sum of debits must equal the sum of credits.": "El total del debe tiene que ser igual al total del haber.",
     "The tax authority did not answer; nothing was invalidated. Send it again.":
         "Hacienda no respondió; no se invalidó nada. Envíelo de nuevo.",
+    "The tax authority has not answered this DTE yet: it is sent again every hour; ask again once it is accepted.":
+        "Hacienda aún no ha respondido a este DTE: se le envía de nuevo cada hora; consúltelo otra vez cuando lo "
+        "haya aceptado.",
     "The tax authority refused the invalidation.": "Hacienda rechazó la invalidación.",
     "The tax authority's format refuses this document: {}: {}":
         "El formato de Hacienda rechaza este documento: {0}: {1}",
@@ -506,6 +510,9 @@ PHRASES: dict[str, str] = {
         "No existe la plantilla de informe {0}; GET /report-templates las lista.",
     "This Idempotency-Key was already used with a different request.":
         "Esta Idempotency-Key ya se usó con una solicitud diferente.",
+    "This DTE was issued before the tax authority's formats and was never sent to it.":
+        "Este DTE se emitió antes de los formatos de Hacienda y nunca se le transmitió.",
+    "This document is not an El Salvador DTE.": "Este documento no es un DTE de El Salvador.",
     "This company has no DTE signing key.": "Esta empresa no tiene clave de firma de DTE.",
     "This company has no tax authority credentials.": "Esta empresa no tiene credenciales de Hacienda.",
     "This invitation can no longer be used: it was already accepted, replaced by a newer invitation or withdrawn.":

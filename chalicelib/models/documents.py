@@ -223,6 +223,28 @@ class DteInfo(ResponseModel):
                           "seal (eventSeal); it is then sent under the deferred model, in a lot (lotId)")
 
 
+class DteAuthorityAnswer(ResponseModel):
+    """The tax authority's answer to the transmission, as it wrote it."""
+    model_config = ConfigDict(alias_generator=None, extra="allow", defer_build=True)
+    estado: Optional[str] = Field(None, description="`PROCESADO` (accepted) or `RECHAZADO`")
+    codigoGeneracion: Optional[str] = None  # noqa: N815 (the authority's names)
+    selloRecibido: Optional[str] = None  # noqa: N815
+    fhProcesamiento: Optional[str] = Field(None, description="when it was processed: dd/mm/yyyy hh:mm:ss, "  # noqa: N815
+                                                             "El Salvador's time")
+    observaciones: List[str] = []
+
+
+class DteAsTransmitted(ResponseModel):
+    """El Salvador: the DTE's JSON exactly as signed and transmitted (every member of the authority's
+    format, byte for byte), followed by its signature, the authority's seal and answer: the file the
+    receiver is handed."""
+    model_config = ConfigDict(alias_generator=None, extra="allow", defer_build=True)
+    identificacion: Dict[str, Any] = Field(description="tipoDte, numeroControl, codigoGeneracion, fecEmi... as issued")
+    firmaElectronica: str = Field(description="the compact JWS (RS512) sent")  # noqa: N815
+    selloRecibido: Optional[str] = Field(None, description="the authority's seal; null when it refused the DTE")  # noqa: N815
+    respuestaHacienda: DteAuthorityAnswer  # noqa: N815
+
+
 class Document(ResponseModel):
     id: int
     type: str

@@ -32,7 +32,8 @@ class SendDocument(RequestModel):
     document_id: EntityId
     email: MailAddress
     subject: Optional[Subject] = Field(None, description="default: the document's title and number")
-    message: Optional[LongText] = Field(None, description="the text of the e-mail; the PDF is attached")
+    message: Optional[LongText] = Field(None, description="the text of the e-mail; the PDF is attached (and an El "
+                                                          "Salvador DTE's JSON as transmitted)")
     send_from: Annotated[str, StringConstraints(max_length=50)] = Field(
         "email", json_schema_extra={"enum": ["email"]}, description="the sending channel: only `email` exists (anything else: CHANNEL_UNSUPPORTED)")
 
@@ -43,7 +44,10 @@ class Sending(ResponseModel):
     email: str
     subject: str
     template_id: int
-    attachment: str
+    attachment: str = Field(description="the first attachment: the PDF")
+    attachments: List[str] = Field(description="every attachment's file name: the PDF and, for an El Salvador DTE "
+                                               "the tax authority answered, its JSON (both named by the generation "
+                                               "code)")
     message_id: str
     sent_at: str
     sent_by: Optional[int] = None

@@ -21,7 +21,7 @@ from chalicelib.domain.dte import PENDING, DteResult
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.observability import logger
-from chalicelib.services import dte_contingency, dte_lots, dte_signing, exchange_rates
+from chalicelib.services import dte_contingency, dte_delivery, dte_lots, dte_signing, exchange_rates
 from chalicelib.services.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
@@ -291,7 +291,8 @@ def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
                                                                  "error": repr(error)})
         problem = "the tax authority did not answer"  # the details are logged, not shown to clients
         return _record(table, company_id, document_id, lambda dte: rules.unanswered(dte, problem, clock.now_iso()))
-    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
+    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result),
+                   sent=dte_delivery.kept(submission.documento, result.answer))
 
 
 def _submission(table: Table, company: dict[str, Any], document: dict[str, Any]) -> Submission:
@@ -310,9 +311,11 @@ def _record_answer(table: Table, company_id: int, document_id: int, result: DteR
 
 
 def _record(table: Table, company_id: int, document_id: int,
-            outcome: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any] | None:
+            outcome: Callable[[dict[str, Any]], dict[str, Any]],
+            sent: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """Records a transmission's outcome once, in one transaction: on the transmission while it is
-    still pending (another run that recorded first makes this one change nothing), on the
+    still pending (another run that recorded first makes this one change nothing), with what was
+    sent and answered when there was an answer (`sent`, what the receiver is handed), on the
     document (whose version moves, so no command holding an older copy overwrites it) and, when
     accepted, the `document.dte_accepted` event. Returns the document's changed fields, or None
     when there was nothing left to record."""
@@ -328,7 +331,7 @@ def _record(table: Table, company_id: int, document_id: int,
         now = clock.now_iso()
         changes = {"dte": dte, "version": int(document["version"]) + 1, "updatedAt": now}
         transaction = Transaction(table)
-        _update_transmission(transaction, company_id, document_id, dte)
+        _update_transmission(transaction, company_id, document_id, dte, sent)
         # the whole `dte` is written: on the document as read (the hourly run may have declared it
         # in contingency meanwhile), else read again
         transaction.update(document_key, "SET #dte = :dte, #updated = :now ADD #version :one",
@@ -345,12 +348,15 @@ def _record(table: Table, company_id: int, document_id: int,
     return run_with_retries(attempt, attempts=RECORD_ATTEMPTS)
 
 
-def _update_transmission(transaction: Transaction, company_id: int, document_id: int, dte: dict[str, Any]) -> None:
-    """An answered transmission leaves the pending index; an unanswered one moves to its back (its
-    last attempt), so transmissions that keep failing never hide the ones behind them."""
+def _update_transmission(transaction: Transaction, company_id: int, document_id: int, dte: dict[str, Any],
+                         sent: dict[str, Any] | None = None) -> None:
+    """An answered transmission leaves the pending index, keeping what was sent; an unanswered one
+    moves to its back (its last attempt), so transmissions that keep failing never hide the ones
+    behind them."""
     assignments = ["#status = :status", "attempts = :attempts", "lastAttemptAt = :at"]
     values: dict[str, Any] = {":status": dte["status"], ":attempts": dte["attempts"], ":at": dte["lastAttemptAt"],
                               ":pending": PENDING}
+    names = {"#status": "status"}
     if dte["status"] == PENDING:
         assignments += ["lastError = :error", "GSI1SK = :since"]
         values[":error"] = dte["lastError"]
@@ -358,5 +364,8 @@ def _update_transmission(transaction: Transaction, company_id: int, document_id:
         removals = ""
     else:
         removals = " REMOVE GSI1PK, GSI1SK, lastError"
+        if sent is not None:
+            assignments.append("#sent = :sent")
+            names["#sent"], values[":sent"] = "sent", sent
     transaction.update(keys.dte_transmission(company_id, document_id), "SET " + ", ".join(assignments) + removals,
-                       condition="#status = :pending", names={"#status": "status"}, values=values)
+                       condition="#status = :pending", names=names, values=values)

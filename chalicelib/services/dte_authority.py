@@ -262,10 +262,24 @@ class HttpDteTransmitter:
             return status, None
 
 
+# The fields of the reception service's answer, as published: what is kept of it.
+ANSWER_FIELDS = ("version", "ambiente", "versionApp", "estado", "codigoGeneracion", "selloRecibido",
+                 "fhProcesamiento", "clasificaMsg", "codigoMsg", "descripcionMsg", "observaciones")
+
+
 def _result(answer: dict[str, Any], accepted_state: str) -> DteResult:
+    kept = {name: _plain(answer[name]) for name in ANSWER_FIELDS if name in answer}
     if answer.get("estado") == accepted_state and answer.get("selloRecibido"):
-        return DteResult(accepted=True, received_at=clock.now_iso(), sello_recepcion=answer["selloRecibido"])
+        return DteResult(accepted=True, received_at=clock.now_iso(), sello_recepcion=answer["selloRecibido"],
+                         answer=kept)
     observations = [str(text) for text in answer.get("observaciones") or []]
     message = answer.get("descripcionMsg") or answer.get("mensaje")
     return DteResult(accepted=False, received_at=clock.now_iso(),
-                     observations=([str(message)] if message else []) + observations)
+                     observations=([str(message)] if message else []) + observations, answer=kept)
+
+
+def _plain(value: Any) -> Any:
+    """A value DynamoDB keeps as it came: text, integers, lists of them (a float as its text)."""
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value if value is None or isinstance(value, (str, int)) else str(value)

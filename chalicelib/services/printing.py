@@ -12,7 +12,7 @@ from chalicelib.errors import ApiError, NotFound
 from chalicelib.events import mail
 from chalicelib.observability import logger
 from chalicelib.pdf import catalog, content
-from chalicelib.services import chart, documents, idempotency
+from chalicelib.services import chart, documents, dte_delivery, idempotency
 from chalicelib.services.commands import Command
 from chalicelib.services.posting import get_entry
 from chalicelib.store import keys
@@ -118,13 +118,13 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     company, partner, document = _document_parts(command.table, company_id, document_id)
     title, number = content.title(document), content.number(document)
     pdf = _document_renderer(template)(company, partner, document)
-    attachment = mail.Attachment(document_filename(document), pdf)
+    attachments = _attachments(command.table, company_id, document, pdf)
     subject = fields.get("subject") or f"{title.capitalize()} No. {number} - {company.get('name', '')}"
     text = fields.get("message") or DEFAULT_MESSAGE.format(title=title.lower(), number=number,
                                                            company=company.get("name", ""))
     mailer = mail.get_mailer()
     message = mail.build_message(sender=mailer.sender, sender_name=company.get("name"), to=fields["email"],
-                                 subject=subject, text=text, attachment=attachment, reply_to=company.get("email"))
+                                 subject=subject, text=text, attachments=attachments, reply_to=company.get("email"))
     message_id = mailer.send(message, fields["email"])
 
     sent_at = clock.now_iso()
@@ -132,9 +132,20 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
               **keys.document_sending_index(company_id, document_id, sent_at, message_id),
               "itemType": "DOCUMENT_SENDING", "documentId": document_id, "channel": EMAIL_CHANNEL,
               "email": fields["email"], "subject": subject, "templateId": template.id,
-              "attachment": attachment.filename, "messageId": message_id, "sentAt": sent_at,
+              "attachment": attachments[0].filename, "attachments": [attachment.filename for attachment in attachments],
+              "messageId": message_id, "sentAt": sent_at,
               "sentBy": command.principal.user_id}
     return _record_sending(command, record)
+
+
+def _attachments(table: Table, company_id: int, document: dict[str, Any], pdf: bytes) -> tuple[mail.Attachment, ...]:
+    """The PDF; for an El Salvador DTE the authority has answered, the DTE's JSON too (the receiver
+    is handed both), each named by its generation code."""
+    delivery = dte_delivery.delivered_if_any(table, company_id, document)
+    if delivery is None:
+        return (mail.Attachment(document_filename(document), pdf),)
+    return (mail.Attachment(f"{delivery.codigo_generacion}.pdf", pdf),
+            mail.Attachment(delivery.json_filename, delivery.json, dte_delivery.JSON))
 
 
 # The message is gone once SES took it: a lost race while recording it retries the recording
@@ -166,7 +177,9 @@ def _record_sending(command: Command, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def view_sending(item: dict[str, Any]) -> dict[str, Any]:
-    return {name: value for name, value in item.items() if name not in ("PK", "SK", "GSI1PK", "GSI1SK", "itemType")}
+    shown = {name: value for name, value in item.items() if name not in ("PK", "SK", "GSI1PK", "GSI1SK", "itemType")}
+    shown.setdefault("attachments", [item["attachment"]])  # recorded when a sending had one attachment
+    return shown
 
 
 def list_sendings(table: Table, company_id: int, document_id: int, page: int, limit: int,

@@ -4,12 +4,15 @@ the company settings, neither ever shown back; registered at the stand-in author
 DTEs to, it issues an invoice from the form (the
 customer and the product found by typing), sees the DTE as the API answers it (status, control
 number, generation code, seal, processing date), has an invalidation refused by the API and shown
-beside its field, then invalidated through the dialog, and sees the status change. Screenshots in
+beside its field, then invalidated through the dialog, and sees the status change. The DTE's JSON
+(what the buyer is handed) downloads from its section. Screenshots in
 Spanish and English."""
 from __future__ import annotations
 
+import json
 import re
 import uuid
+from pathlib import Path
 
 from infra.dte_authority import register_taxpayer
 from tests.documents_support import SV_ISSUER
@@ -105,6 +108,13 @@ def test_an_el_salvador_company_signs_issues_and_invalidates_a_dte(console, demo
         assert page.inner_text("#dte-codigo-generacion") == dte["codigoGeneracion"] == document["codigoGeneracion"]
         assert page.inner_text("#dte-sello") == dte["selloRecepcion"]
         assert page.get_attribute("#dte-processed-at", "data-at") == dte["acceptedAt"]
+        # the file handed to the buyer: the DTE as the authority received it, with its seal
+        with page.expect_download() as downloading:
+            page.click("#dte .dte-download-json")
+        assert downloading.value.suggested_filename == f"{dte['codigoGeneracion']}.json"
+        handed = json.loads(Path(downloading.value.path()).read_bytes())
+        assert handed["identificacion"]["codigoGeneracion"] == dte["codigoGeneracion"]
+        assert handed["selloRecibido"] == dte["selloRecepcion"]
         # an accepted DTE is invalidated, not cancelled: the buttons are the API's allowedActions
         assert document["allowedActions"] == ["invalidate", "pay", "applyAdvances", "print", "send"]
         assert page.locator(".page-header .invalidate-button").count() == 1

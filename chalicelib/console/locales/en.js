@@ -422,6 +422,7 @@ export default {
   "dte.contingency.declared": "The tax authority did not receive this DTE in time: it was reported in the contingency event {codigo} of {date}.",
   "dte.contingency.received": "The tax authority received the event (seal {seal}); the DTE is sent under the deferred model.",
   "dte.contingency.waiting": "The tax authority has not received the event yet; the DTE is sent once it has.",
+  "dte.downloadJson": "Download JSON",
   "dte.idType.02": "Residence card",
   "dte.idType.03": "Passport",
   "dte.idType.13": "DUI",

@@ -422,6 +422,7 @@ export default {
   "dte.contingency.declared": "Hacienda no recibió este DTE a tiempo: se reportó en el evento de contingencia {codigo} del {date}.",
   "dte.contingency.received": "Hacienda recibió el evento (sello {seal}); el DTE se envía bajo el modelo diferido.",
   "dte.contingency.waiting": "El evento aún no ha sido recibido por Hacienda; el DTE se enviará cuando lo reciba.",
+  "dte.downloadJson": "Descargar JSON",
   "dte.idType.02": "Carné de residente",
   "dte.idType.03": "Pasaporte",
   "dte.idType.13": "DUI",

@@ -4,7 +4,7 @@ import { api } from "../api.js";
 import { h } from "../dom.js";
 import { date, dateTime, money } from "../format.js";
 import { t } from "../i18n.js";
-import { badge, definitionList, formDialog, section, toast } from "../ui.js";
+import { badge, definitionList, downloadButton, formDialog, section, toast } from "../ui.js";
 
 // El Salvador: the document as the tax authority knows it. Each figure is the API's, as it answered.
 export function dteSection(dte, doc) {
@@ -47,7 +47,11 @@ export function dteSection(dte, doc) {
       : null,
     invalidation.acceptedAt ? [t("dte.invalidation.at"), dateTime(invalidation.acceptedAt)] : null,
   ])] : null;
-  const element = section(t("dte.title"), notes, facts, invalidated);
+  // once the authority answered: the DTE as it received it, with its seal (the file handed to the buyer)
+  const download = dte.status !== "pending" ? h("p", { class: "actions" },
+    downloadButton(t("dte.downloadJson"), `/documents/${doc.id}/dte`, {}, `${dte.codigoGeneracion}.json`,
+      "dte-download-json")) : null;
+  const element = section(t("dte.title"), notes, facts, download, invalidated);
   element.id = "dte";
   return element;
 }
