@@ -240,8 +240,9 @@ def test_a_contingency_goes_as_one_lot_whose_answers_are_recorded_once_each(dte_
     answers = dte_service.configured_transmitter(table).lot_answers(issuer, codigo_lote, dict.fromkeys(codes, "01"))
     assert sorted(answer.codigo_generacion for answer in answers) == sorted(codes)
     ids = {document["codigoGeneracion"]: document["id"] for document in waiting}
-    assert [dte_service._record_answer(table, shop.company.company_id, ids[answer.codigo_generacion], answer.result)
-            for answer in answers] == [None, None, None]
+    jws = {_unverified(signed)["identificacion"]["codigoGeneracion"]: signed for signed in received["documentos"]}
+    assert [dte_service._record_answer(table, shop.company.company_id, ids[answer.codigo_generacion], answer.result,
+                                       jws[answer.codigo_generacion]) for answer in answers] == [None, None, None]
     assert [document["version"] for document in _stored(table, shop, waiting)] == versions
     assert [[payload["event"] for payload in events(table, shop.company.company_id, document["id"])
              ].count("document.dte_accepted") for document in answered] == [1, 1, 0]

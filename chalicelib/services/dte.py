@@ -305,9 +305,11 @@ def _submission(table: Table, company: dict[str, Any], document: dict[str, Any])
                       documento=dte_signing.sign(table, int(company["id"]), sent))
 
 
-def _record_answer(table: Table, company_id: int, document_id: int, result: DteResult) -> dict[str, Any] | None:
-    """Records the authority's answer to a DTE sent in a lot, once."""
-    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
+def _record_answer(table: Table, company_id: int, document_id: int, result: DteResult,
+                   jws: str) -> dict[str, Any] | None:
+    """Records the authority's answer to a DTE sent in a lot, once, with what the lot carried."""
+    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result),
+                   sent=dte_delivery.kept(jws, result.answer))
 
 
 def _record(table: Table, company_id: int, document_id: int,

@@ -37,9 +37,9 @@ LOT_SIZE = 99
 LOTS_PER_RUN = 100  # per index shard
 SENDING, RECEIVED, CLOSED = "sending", "received", "closed"
 
-# Records one DTE's answer once; returns the document's changed fields, None when it was recorded
-# already (services/dte.py).
-Recorder = Callable[[Table, int, int, DteResult], "dict[str, Any] | None"]
+# Records one DTE's answer once, with the JWS the lot carried (what its receiver is handed);
+# returns the document's changed fields, None when it was recorded already (services/dte.py).
+Recorder = Callable[[Table, int, int, DteResult, str], "dict[str, Any] | None"]
 
 
 def ready(dte: dict[str, Any]) -> bool:
@@ -137,8 +137,13 @@ def _advance(table: Table, transmitter: DteTransmitter, record: Recorder, compan
         by_code = {entry["codigoGeneracion"]: int(entry["id"]) for entry in lot["documents"]}
         answers = transmitter.lot_answers(issuer, lot["codigoLote"],
                                           {entry["codigoGeneracion"]: entry["tipoDte"] for entry in lot["documents"]})
+        documents = {int(document["id"]): document for document in waiting}
         for answer in answers:
-            changes = record(table, company_id, by_code[answer.codigo_generacion], answer.result)
+            document_id = by_code[answer.codigo_generacion]
+            if document_id not in documents:
+                continue  # recorded already, by an earlier poll or a concurrent one
+            changes = record(table, company_id, document_id, answer.result,
+                             _signed(table, company_id, documents[document_id], issuer.ambiente))
             if changes:  # None: recorded already, by an earlier poll or a concurrent one
                 tally[changes["dte"]["status"]] += 1
         if answers:
@@ -146,6 +151,12 @@ def _advance(table: Table, transmitter: DteTransmitter, record: Recorder, compan
     if not waiting:
         _close(table, company_id, id_envio)
     return tally
+
+
+def _signed(table: Table, company_id: int, document: dict[str, Any], ambiente: str) -> str:
+    """The DTE's JWS as its lot carries it: signed again it is the same bytes (RS512 signatures are
+    deterministic and the document's DTE is fixed once it is in a lot)."""
+    return dte_signing.sign(table, company_id, dte_json.authority_document(document, ambiente))
 
 
 def _waiting(table: Table, lot: dict[str, Any]) -> list[dict[str, Any]]:
@@ -159,8 +170,7 @@ def _waiting(table: Table, lot: dict[str, Any]) -> list[dict[str, Any]]:
 def _send(table: Table, transmitter: DteTransmitter, issuer: Lot, lot: dict[str, Any],
           documents: list[dict[str, Any]]) -> str | None:
     company_id = issuer.company_id
-    signed = tuple(dte_signing.sign(table, company_id, dte_json.authority_document(document, issuer.ambiente))
-                   for document in documents)
+    signed = tuple(_signed(table, company_id, document, issuer.ambiente) for document in documents)
     try:
         codigo_lote = transmitter.send_lot(dataclasses.replace(issuer, documentos=signed))
     except LotRefused as refusal:  # ours to fix (logged); the lot is sent again, as it is, next run
