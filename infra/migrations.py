@@ -18,6 +18,11 @@ every start of the local stack, and once against a deployed table after an upgra
   Documents' and journal entries' per-day counts become one item a day, and each year's lock is
   copied to its shards.
 - Partners and products from before search (issue 15) get their index terms.
+- Honduran numbers carry SAR's document code in their type place (issue 28): numbers already
+  issued keep what they printed, and every counter (a CAI range, a type's sequence) goes on from
+  its next number. Only 01 and 113, both SAR's Factura, now share a series: an active 113 range
+  that overlaps a 01 range of its branch and emission point would print numbers the invoices
+  already printed, so it is deactivated (its reservation invoices take the invoices' range).
 """
 from __future__ import annotations
 
@@ -314,6 +319,39 @@ def search_index_of_document_numbers(table: Table) -> int:
     return indexed
 
 
+def overlapping_ranges_of_one_sar_series(table: Table) -> int:
+    """Deactivates the active CAI ranges of a Honduran company that overlap a range of another
+    API type with the same SAR code (services/fiscal.same_series); the range registered first
+    keeps numbering. Conditioned on the range's version: a concurrent change wins. Returns the
+    ranges deactivated."""
+    from chalicelib.services.fiscal import same_series
+
+    items = _scan(table, {"COMPANY", keys.CAI_RANGE})
+    countries = {int(item["id"]): item.get("country", "HN") for item in items if item["itemType"] == "COMPANY"}
+    ranges = sorted((item for item in items if item["itemType"] == keys.CAI_RANGE and item.get("isActive", True)),
+                    key=lambda item: (item["PK"], int(item["id"])))
+    kept: list[dict[str, Any]] = []
+    deactivated = 0
+    for item in ranges:
+        country = countries.get(int(item["PK"].split("#")[1]), "HN")
+        clash = any(other["PK"] == item["PK"] and other["documentType"] != item["documentType"]
+                    and same_series(country, other, item)
+                    and other["rangeStart"] <= item["rangeEnd"] and item["rangeStart"] <= other["rangeEnd"]
+                    for other in kept)
+        if not clash:
+            kept.append(item)
+            continue
+        try:
+            table.client.update_item(
+                TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}),
+                UpdateExpression="SET isActive = :no ADD version :one", ConditionExpression="version = :v",
+                ExpressionAttributeValues=to_attributes({":no": False, ":one": 1, ":v": item["version"]}))
+            deactivated += 1
+        except table.client.exceptions.ConditionalCheckFailedException:
+            pass
+    return deactivated
+
+
 # (the figure `python -m infra.admin migrate` prints, the migration), in the order they run
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
@@ -326,4 +364,5 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("periodLocksMirrored", period_locks_to_shards),
     ("recordsIndexedForSearch", search_index_of_records),
     ("documentNumbersIndexed", search_index_of_document_numbers),
+    ("caiRangesOfOneSarSeriesDeactivated", overlapping_ranges_of_one_sar_series),
 )

@@ -21,7 +21,7 @@ def _sales_number(n: int) -> str:
 
 
 def _purchase_number(n: int) -> str:
-    return f"001-001-103-{n:08d}"
+    return f"001-001-94-{n:08d}"
 
 
 def _all_at_once(shop: Shop, bodies: list[dict[str, Any]]) -> list[tuple[int, Any]]:

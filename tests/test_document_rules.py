@@ -101,9 +101,7 @@ def test_put_on_a_confirmed_or_cancelled_document_is_403_not_editable(api, table
 
 def test_only_notes_and_imports_can_be_cancelled_once_confirmed(api, table, shop):
     stock_in(shop, 20)
-    shop.created("/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001", "documentType": "113",
-                          "rangeStart": 1, "rangeEnd": 100, "deadline": "2099-12-31"})
-    documents = {
+    documents = {  # the 113 takes its number from the invoices' CAI range (both are SAR's Factura)
         "01": shop.document("01"),
         "113": shop.document("113"),
         "103": shop.document("103"),
@@ -259,8 +257,8 @@ def test_cai_missing_for_sales_invoices_without_a_range(api, table, shop):
     branch = shop.created("/branch", {"name": "Sucursal Norte", "code": "002"})
     draft = shop.document("01", status="draft")
     before = state(shop, table, draft["id"])
-    # no range for 113, none at the new branch
-    refused(post_doc(shop, body_of(shop, "113")), 400, "CAI_MISSING")
+    # no range at the new branch, for either of SAR's Factura types
+    refused(post_doc(shop, body_of(shop, "113", branchId=branch["id"])), 400, "CAI_MISSING")
     refused(post_doc(shop, body_of(shop, "01", branchId=branch["id"])), 400, "CAI_MISSING")
     assert state(shop, table, draft["id"]) == before
     # the only 01 range made inactive
@@ -268,6 +266,7 @@ def test_cai_missing_for_sales_invoices_without_a_range(api, table, shop):
     assert reply.status == 200, reply.text
     before = state(shop, table, draft["id"])
     refused(post_doc(shop, body_of(shop, "01")), 400, "CAI_MISSING")
+    refused(post_doc(shop, body_of(shop, "113")), 400, "CAI_MISSING")
     refused(api.post(f"/documents/{draft['id']}/confirm", key=shop.key), 400, "CAI_MISSING")
     assert state(shop, table, draft["id"]) == before
     assert shop.get(draft["id"])["status"] == "draft" and shop.get(draft["id"])["number"] is None
@@ -308,10 +307,12 @@ def test_cai_ranges_of_one_series_never_overlap(api, table, shop):
     for start, end in ((500, 1500), (1, 1), (1000, 1000), (1, 5000)):
         reply = cai_range(shop, rangeStart=start, rangeEnd=end)
         refused(reply, 409, "CAI_RANGE_OVERLAP", "rangeStart")
+    # a reservation invoice is SAR's Factura too (code 01): the same series as the invoices
+    refused(cai_range(shop, documentType="113"), 409, "CAI_RANGE_OVERLAP", "rangeStart")
     assert state(shop, table) == before
     # other series, or the next numbers, are fine
     assert cai_range(shop, emissionPoint="002").status == 201
-    assert cai_range(shop, documentType="113").status == 201
+    assert cai_range(shop, documentType="06").status == 201
     branch = shop.created("/branch", {"name": "Sucursal Norte", "code": "002"})
     assert cai_range(shop, branchId=branch["id"]).status == 201
     following = cai_range(shop, rangeStart=1001, rangeEnd=2000)

@@ -97,8 +97,10 @@ def test_a_hand_worked_month(api, company_a):
                                 headers={"authorization": f"Bearer {shop.key}", "accept": "text/csv"}, body=b"")
     table = list(csv.reader(io.StringIO(exported.body.decode("utf-8-sig"))))
     assert table[0][:7] == ["Fecha", "Tipo", "Número", "CAI", "RTN", "Nombre", "Estado"]
-    assert table[4][6] == "ANULADO" and table[3][9] == "-100.00" and table[2][7:9] == ["20.00", "40.00"]
-    assert table[-1][5:] == ["Totales", "", "20.00", "40.00", "100.00", "50.00", "15.00", "9.00", "234.00"]
+    # the exonerated buyer's registers (OCE, registro de exonerado, SAG) follow the exonerated amount
+    assert table[0][7:10] == ["Exento", "Exonerado", "Exoneración (OCE / registro / SAG)"]
+    assert table[4][6] == "ANULADO" and table[3][10] == "-100.00" and table[2][7:9] == ["20.00", "40.00"]
+    assert table[-1][5:] == ["Totales", "", "20.00", "40.00", "", "100.00", "50.00", "15.00", "9.00", "234.00"]
     assert table[3][7] == "0.00"  # a credit note's empty columns are 0.00, not -0.00
     answer = api.get("/reports/sales-book?startDate=2026-11-01&endDate=2026-11-30", key=shop.key).text
     assert re.search(r":-0(\.0+)?[,}]", answer) is None

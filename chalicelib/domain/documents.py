@@ -277,9 +277,9 @@ def swapped(movement: Movement) -> Movement:
 
 # --- numbers -------------------------------------------------------------------------------------
 
-def format_number(establishment: str, emission_point: str, document_type: str, sequence: int) -> str:
-    """EEE-PPP-TT-NNNNNNNN. Internal three-digit type codes keep their three digits."""
-    return f"{establishment}-{emission_point}-{document_type.zfill(2)}-{sequence:08d}"
+def format_number(establishment: str, emission_point: str, segment: str, sequence: int) -> str:
+    """EEE-PPP-TT-NNNNNNNN; TT is the type's segment (document_types.number_segment)."""
+    return f"{establishment}-{emission_point}-{segment}-{sequence:08d}"
 
 
 def plain_number(number: str | None) -> str | None:

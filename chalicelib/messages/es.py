@@ -677,6 +677,13 @@ PHRASES: dict[str, str] = {
     "only a withholding certificate (05) carries it, not a {}":
         "solo lo lleva un comprobante de retención (05), no el tipo {0}",
     "only purchase documents carry it, not a {}": "solo lo llevan los documentos de compra, no el tipo {0}",
+    "only sales documents carry it, not a {}": "solo lo llevan los documentos de venta, no el tipo {0}",
+    "exonerations are Honduran; the company is in {}": "las exoneraciones son de Honduras; la empresa es de {0}",
+    "give at least one of purchaseOrderNumber, registryNumber, sagNumber":
+        "indique al menos uno: purchaseOrderNumber (orden de compra exenta), registryNumber (constancia de registro "
+        "de exonerado) o sagNumber (registro de la SAG)",
+    "a document under an exoneration carries no ISV: its lines are exonerated (taxRate 0)":
+        "un documento con exoneración no lleva ISV: sus líneas son exoneradas (taxRate 0)",
     "overdue beyond credit_block_days": "con mora mayor que credit_block_days",
     "overlaps period {}": "se traslapa con el período {0}",
     "overlaps range {}": "se traslapa con el rango {0}",

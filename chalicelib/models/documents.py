@@ -61,6 +61,29 @@ class ExportTerms(RequestModel):
     incoterms_description: Optional[Annotated[str, StringConstraints(min_length=3, max_length=150)]] = None
 
 
+ExonerationRegister = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
+                                                          pattern=r"^[A-Za-z0-9][A-Za-z0-9 ./-]*$")]
+
+
+class Exoneration(RequestModel):
+    """Honduras: the registers of an exonerated buyer, printed on the invoice and in the sales book
+    (Acuerdo 481-2017 Art. 10 num. 8). Each is optional, as the exoneration at hand calls for; at
+    least one is given. With it, every line carries no ISV (its lines are `exonerated`)."""
+    model_config = ConfigDict(json_schema_extra={"minProperties": 1})
+
+    purchase_order_number: Optional[ExonerationRegister] = Field(
+        None, description="No. correlativo de la orden de compra exenta (OCE)")
+    registry_number: Optional[ExonerationRegister] = Field(
+        None, description="No. correlativo de la constancia de registro de exonerados")
+    sag_number: Optional[ExonerationRegister] = Field(
+        None, description="No. identificativo del registro de la SAG (Secretaría de Agricultura y Ganadería)")
+
+
+EXONERATION_DESCRIPTION = ("Honduran sales documents to an exonerated buyer: its registers; every line is then "
+                           "exonerated (no ISV): a line without taxTreatment becomes `exonerated`, a taxed one is "
+                           "refused; `exempt` lines stay exempt. null removes it from a draft")
+
+
 class LineInput(RequestModel):
     """A product's line, or a free line with its own description."""
     model_config = ConfigDict(json_schema_extra={"allOf": [
@@ -109,6 +132,7 @@ class DocumentCreate(RequestModel):
     withholding: Optional[Withholding] = Field(None, description="withholding certificates (05) only")
     export: Optional[ExportTerms] = Field(None, description="El Salvador sales invoices to a customer abroad "
                                                             "whose lines are `export` only")
+    exoneration: Optional[Exoneration] = Field(None, description=EXONERATION_DESCRIPTION)
     status: Optional[Literal["draft", "confirmed"]] = Field(
         None, description="`draft` keeps the document a draft; by default it is confirmed on creation "
                           "(quotes and orders stay drafts)")
@@ -137,6 +161,7 @@ class DocumentUpdate(RequestModel):
     withholding: Optional[Withholding] = Field(None, description="withholding certificates (05) only")
     export: Optional[ExportTerms] = Field(None, description="El Salvador sales invoices to a customer abroad "
                                                             "whose lines are `export` only")
+    exoneration: Optional[Exoneration] = Field(None, description=EXONERATION_DESCRIPTION)
     lines: Lines = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 
@@ -190,6 +215,12 @@ class DocumentLine(ResponseModel):
 class WithholdingInfo(ResponseModel):
     tax: str
     side: str
+
+
+class ExonerationInfo(ResponseModel):
+    purchase_order_number: Optional[str] = None
+    registry_number: Optional[str] = None
+    sag_number: Optional[str] = None
 
 
 class CaiInfo(ResponseModel):
@@ -269,6 +300,7 @@ class Document(ResponseModel):
     supplier_cai: Optional[str] = None
     withholding: Optional["WithholdingInfo"] = None
     export: Optional[Dict[str, Any]] = Field(None, description="a factura de exportación's terms, as sent")
+    exoneration: Optional[ExonerationInfo] = Field(None, description="Honduras: the exonerated buyer's registers")
     capture: Optional[str] = None
     lines: List[DocumentLine]
     subtotal: Decimal

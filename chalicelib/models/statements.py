@@ -93,6 +93,10 @@ class BookRow(ResponseModel):
                                     "one: its amounts count against this month, the earlier month's book unchanged)")
     exempt: Decimal
     exonerated: Decimal = Field(description="lines whose taxTreatment is exonerated")
+    purchase_order_number: Optional[str] = Field(None, description="sales to an exonerated buyer: the orden de "
+                                                                   "compra exenta (document's `exoneration`)")
+    registry_number: Optional[str] = Field(None, description="the constancia de registro de exonerados")
+    sag_number: Optional[str] = Field(None, description="the registro de la SAG")
     taxed15: Decimal
     taxed18: Decimal
     isv15: Decimal

@@ -133,6 +133,22 @@ def cai_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:
             ("Fecha límite de emisión", text.date(cai.get("deadline")))]
 
 
+# Acuerdo 481-2017 Art. 10 num. 8: a Honduran invoice gives the exonerated buyer's registers these places
+EXONERATION_LABELS = (("purchaseOrderNumber", "No. Correlativo de orden de compra exenta"),
+                      ("registryNumber", "No. Correlativo de constancia de registro exonerado"),
+                      ("sagNumber", "No. identificativo del registro de la SAG"))
+EXONERATION_TYPES = ("01", "113", "06", "07")
+
+
+def exoneration_rows(document: Mapping[str, Any], country: str) -> list[tuple[str, str]]:
+    """The three places of a Honduran invoice (or note) for an exonerated buyer's registers,
+    printed on every one (blank when the sale is not exonerated), as SAR's format has them."""
+    if country != "HN" or document.get("type") not in EXONERATION_TYPES:
+        return []
+    registers = document.get("exoneration") or {}
+    return [(label, str(registers.get(name) or "")) for name, label in EXONERATION_LABELS]
+
+
 def dte_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:
     """El Salvador's printed version (versión legible) of a DTE: its codes and the authority's seal."""
     dte = document.get("dte")

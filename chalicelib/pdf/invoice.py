@@ -110,6 +110,11 @@ def _parties(sheet: Sheet, document: Mapping[str, Any], partner: Mapping[str, An
         sheet.cell(24, 4.8, text.printable(f"{label}:"))
         sheet.use(9)
         sheet.multi_cell(0, 4.8, text.printable(value), new_x="LMARGIN", new_y="NEXT")
+    for label, value in content.exoneration_rows(document, country):
+        sheet.use(8.5, True)
+        sheet.cell(88, 4.5, text.printable(f"{label}:"))
+        sheet.use(8.5)
+        sheet.multi_cell(0, 4.5, text.printable(value), new_x="LMARGIN", new_y="NEXT")
     sheet.ln(3)
 
 

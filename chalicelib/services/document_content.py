@@ -129,9 +129,12 @@ def check_content(table: Table, company_id: int, document_type: str, fields: dic
 def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], rules.Totals]:
     lines, amounts = [], []
     country = context.company.get("country", "HN")
+    exonerated = exoneration(context, fields) is not None
     for index, line in enumerate(fields["lines"]):
         product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
         requested_rate = None if line.get("taxRate") is None else Decimal(line["taxRate"])
+        if exonerated:
+            line = {**line, "taxTreatment": exonerated_treatment(line, requested_rate, f"lines[{index}]")}
         certificate = context.kind.code == rules.WITHHOLDING_CERTIFICATE
         if certificate and requested_rate:
             raise ValidationFailed.for_field(f"lines[{index}].taxRate", "a withholding certificate carries no tax: "
@@ -206,7 +209,8 @@ def document_content(context: Context, fields: dict[str, Any]) -> dict[str, Any]
         raise ValidationFailed.for_field("currency", f"must be the source document's currency "
                                                      f"{context.source['currency']}")
     rate = exchange_rates.rate_for(table, context.company, currency, date, fields.get("exchangeRate"))
-    return {"businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
+    return {"exoneration": exoneration(context, fields),
+            "businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
             # an opening balance is settled as it comes, whatever terms the partner trades on now
             "paymentConditionId": None if context.kind.opening else condition_id, **_place(table, context, fields),
             "currency": currency, "exchangeRate": rate, "baseTotal": currency_rules.in_base(totals.total, rate),
@@ -248,6 +252,39 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
         chosen["export"] = {name: value for name, value in fields["export"].items() if value is not None}
     return chosen
 
+
+
+EXONERATION_FIELDS = ("purchaseOrderNumber", "registryNumber", "sagNumber")
+
+
+def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | None] | None:
+    """The exonerated buyer's registers (Honduras, sales): refused on purchases, certificates,
+    opening balances and in another country."""
+    given = fields.get("exoneration")
+    if given is None:
+        return None
+    kind = context.kind
+    if kind.module != SALES or kind.opening:
+        raise ValidationFailed.for_field("exoneration", f"only sales documents carry it, not a {kind.name}")
+    country = context.company.get("country", "HN")
+    if country != "HN":
+        raise ValidationFailed.for_field("exoneration", f"exonerations are Honduran; the company is in {country}")
+    registers = {name: given[name] for name in EXONERATION_FIELDS if given.get(name)}
+    if not registers:
+        raise ValidationFailed.for_field("exoneration", "give at least one of purchaseOrderNumber, registryNumber, "
+                                                        "sagNumber")
+    return registers
+
+
+def exonerated_treatment(line: dict[str, Any], requested_rate: Decimal | None, field: str) -> str:
+    """A line of a document under an exoneration carries no ISV: without a treatment it is
+    exonerated; an exempt line stays exempt (the good is exempt whoever buys it); a taxed line or
+    a rate is a contradiction, refused rather than silently dropped."""
+    requested = line.get("taxTreatment")
+    if requested == taxes.TAXED or requested_rate:
+        raise ValidationFailed.for_field(f"{field}.taxTreatment", "a document under an exoneration carries no ISV: "
+                                                                   "its lines are exonerated (taxRate 0)")
+    return requested or taxes.EXONERATED
 
 
 def over_credited(source: dict[str, Any]) -> ValidationFailed:

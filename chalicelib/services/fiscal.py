@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from chalicelib.domain.document_types import DOCUMENT_TYPES, number_segment
 from chalicelib.domain.documents import CAI_REQUIRED, format_number
 from chalicelib.errors import ApiError, Conflict, ValidationFailed
 from chalicelib.services import records
@@ -74,12 +75,19 @@ def view_range(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, "remaining": max(0, int(item["rangeEnd"]) - int(item["nextNumber"]) + 1)}
 
 
-def _overlap(ranges: list[dict[str, Any]], candidate: dict[str, Any]) -> dict[str, Any] | None:
+def same_series(country: str, one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Two CAI ranges number the same series: branch, emission point and the type place of the
+    number (in Honduras SAR's code, which 01 and 113 share: both are SAR's Factura)."""
+    return all(one[name] == other[name] for name in ("branchId", "emissionPoint")) and \
+        number_segment(country, one["documentType"]) == number_segment(country, other["documentType"])
+
+
+def _overlap(country: str, ranges: list[dict[str, Any]], candidate: dict[str, Any]) -> dict[str, Any] | None:
     for other in ranges:
         if other["id"] == candidate["id"]:
             continue
-        same_series = all(other[name] == candidate[name] for name in ("branchId", "emissionPoint", "documentType"))
-        if same_series and other["rangeStart"] <= candidate["rangeEnd"] and candidate["rangeStart"] <= other["rangeEnd"]:
+        same = same_series(country, other, candidate)
+        if same and other["rangeStart"] <= candidate["rangeEnd"] and candidate["rangeStart"] <= other["rangeEnd"]:
             return other
     return None
 
@@ -95,19 +103,27 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
                                                      "were already issued")
     guard = table.get(keys.guard(company_id, CAI_GUARD))
     version = int(guard["version"]) if guard else 0
-    other = _overlap(records.small_records(table, company_id, keys.CAI_RANGE), candidate)
+    country = _country(table, company_id)
+    other = _overlap(country, records.small_records(table, company_id, keys.CAI_RANGE), candidate)
     if other is not None:
         raise NumberingError(f"The range overlaps CAI range {other['id']} ({other['rangeStart']}-{other['rangeEnd']}) "
                              "of the same branch, emission point and type.", code="CAI_RANGE_OVERLAP", status=409,
                              details=[{"field": "rangeStart", "message": f"overlaps range {other['id']}"}])
-    sequence = table.get(keys.document_sequence(company_id, candidate["documentType"]))
-    issued = int(sequence["nextNumber"]) - 1 if sequence else 0
+    segment = number_segment(country, candidate["documentType"])
+    sequences = [table.get(keys.document_sequence(company_id, document_type)) for document_type in DOCUMENT_TYPES
+                 if number_segment(country, document_type) == segment]
+    issued = max((int(sequence["nextNumber"]) - 1 for sequence in sequences if sequence), default=0)
     if candidate["emissionPoint"] == SEQUENCE_EMISSION_POINT and int(candidate["rangeStart"]) <= issued:
         raise NumberingError(f"Numbers up to {issued} of type {candidate['documentType']} were already issued without "
                              "a CAI range; start the range after them.", code="CAI_RANGE_OVERLAP", status=409,
                              details=[{"field": "rangeStart", "message": f"must be above {issued}"}])
     transaction.put({**keys.guard(company_id, CAI_GUARD), "version": version + 1},
                     condition="attribute_not_exists(PK) OR version = :v", values={":v": version})
+
+
+def _country(table: Table, company_id: int) -> str:
+    company = table.get(keys.company(company_id)) or {}
+    return company.get("country", "HN")
 
 
 def create_range(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
@@ -163,15 +179,18 @@ def assign_number(transaction: Transaction, table: Table, company: dict[str, Any
     its branch and type, else from the type's sequence. Both are written with a condition on
     the number read, so a concurrent document makes this one run again and take the next."""
     company_id, document_type = int(company["id"]), document["type"]
+    country = company.get("country", "HN")
+    segment = number_segment(country, document_type)
     branch_id = int(document["branchId"]) if document.get("branchId") is not None else None
     branch_code = _branch_code(table, company_id, branch_id)
     # once a series has CAI ranges, its numbers come only from them (active ones), never again
-    # from the sequence, whose numbers the ranges may have issued
+    # from the sequence, whose numbers the ranges may have issued; a range of another type with
+    # the same SAR code is the same series (a Honduran 113 takes the Factura CAI's numbers)
     series = [item for item in records.small_records(table, company_id, keys.CAI_RANGE)
-              if item["documentType"] == document_type and item["branchId"] == branch_id]
-    if series or (document_type in CAI_REQUIRED and company.get("country", "HN") == "HN"):
+              if number_segment(country, item["documentType"]) == segment and item["branchId"] == branch_id]
+    if series or (document_type in CAI_REQUIRED and country == "HN"):
         return _from_range(transaction, company_id, [item for item in series if item.get("isActive", True)],
-                           document, branch_code)
+                           document, branch_code, segment)
     sequence = table.get(keys.document_sequence(company_id, document_type))
     next_number = int(sequence["nextNumber"]) if sequence else 1
     if sequence is None:
@@ -181,8 +200,8 @@ def assign_number(transaction: Transaction, table: Table, company: dict[str, Any
         transaction.update(keys.document_sequence(company_id, document_type), "SET nextNumber = :after",
                            condition="nextNumber = :n", values={":n": next_number, ":after": next_number + 1})
         transaction.take_number(_NextNumber(keys.document_sequence(company_id, document_type), next_number,
-                                            branch_code, SEQUENCE_EMISSION_POINT, document_type, None))
-    return Number(format_number(branch_code, SEQUENCE_EMISSION_POINT, document_type, next_number), None)
+                                            branch_code, SEQUENCE_EMISSION_POINT, segment, None))
+    return Number(format_number(branch_code, SEQUENCE_EMISSION_POINT, segment, next_number), None)
 
 
 _RANGE_TERMS = ("cai", "deadline", "rangeStart", "rangeEnd", "isActive", "emissionPoint", "branchId")
@@ -194,10 +213,10 @@ class _NextNumber(Renumbering):
     command chose and still has it, else None (the command runs again and chooses, or refuses,
     anew)."""
 
-    def __init__(self, key: keys.Key, number: int, branch_code: str, emission_point: str, document_type: str,
+    def __init__(self, key: keys.Key, number: int, branch_code: str, emission_point: str, segment: str,
                  cai_range: dict[str, Any] | None) -> None:
         self.counter, self.number = key, number
-        self.format = lambda n: format_number(branch_code, emission_point, document_type, n)
+        self.format = lambda n: format_number(branch_code, emission_point, segment, n)
         # what the command chose the range by: any change and the command runs again
         self.terms = {name: cai_range.get(name) for name in _RANGE_TERMS} if cai_range else None
 
@@ -223,7 +242,7 @@ class _NextNumber(Renumbering):
 
 
 def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str, Any]],
-                document: dict[str, Any], branch_code: str) -> Number:
+                document: dict[str, Any], branch_code: str, segment: str) -> Number:
     field = [{"field": "branchId", "message": "no usable CAI range for this branch and type"}]
     if not ranges:
         raise NumberingError(f"No active CAI range for document type {document['type']} at this branch.",
@@ -242,9 +261,9 @@ def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str
                        condition="nextNumber = :n AND rangeEnd >= :n AND isActive = :yes", names={"#version": "version"},
                        values={":n": number, ":after": number + 1, ":one": 1, ":yes": True})
     transaction.take_number(_NextNumber(keys.small_record(company_id, keys.CAI_RANGE, int(chosen["id"])), number,
-                                        branch_code, chosen["emissionPoint"], document["type"], chosen))
+                                        branch_code, chosen["emissionPoint"], segment, chosen))
     cai = {"cai": chosen["cai"], "rangeId": int(chosen["id"]), "emissionPoint": chosen["emissionPoint"],
-           "rangeStart": format_number(branch_code, chosen["emissionPoint"], document["type"], int(chosen["rangeStart"])),
-           "rangeEnd": format_number(branch_code, chosen["emissionPoint"], document["type"], int(chosen["rangeEnd"])),
+           "rangeStart": format_number(branch_code, chosen["emissionPoint"], segment, int(chosen["rangeStart"])),
+           "rangeEnd": format_number(branch_code, chosen["emissionPoint"], segment, int(chosen["rangeEnd"])),
            "deadline": chosen["deadline"]}
-    return Number(format_number(branch_code, chosen["emissionPoint"], document["type"], number), cai)
+    return Number(format_number(branch_code, chosen["emissionPoint"], segment, number), cai)

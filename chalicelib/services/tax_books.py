@@ -55,21 +55,32 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
     return sorted(documents, key=lambda item: (item["date"], item.get("number") or "", int(item["id"])))
 
 
+REGISTER_LABELS = {"purchaseOrderNumber": "OCE", "registryNumber": "Registro", "sagNumber": "SAG"}
+
+
+def registers(row: dict[str, Any]) -> str:
+    """An exonerated sale's registers in one cell beside its exonerated amount (a landscape page
+    has no room for three more columns): "OCE 123; Registro 456"."""
+    return "; ".join(f"{label} {row[name]}" for name, label in REGISTER_LABELS.items() if row.get(name))
+
+
 def book_table(title: str):
     def as_table(report: dict[str, Any]) -> ReportTable:
         start, end = report["startDate"], report["endDate"]
         table = ReportTable(title, f"Del {start} al {end}", (
-            Column("Fecha", weight=14), Column("Tipo", weight=17), Column("Número", weight=25), Column("CAI", weight=29),
-            Column("RTN", weight=21), Column("Nombre", weight=31), Column("Estado", weight=14), Column("Exento", "amount"), Column("Exonerado", "amount"),
+            Column("Fecha", weight=14), Column("Tipo", weight=15), Column("Número", weight=27), Column("CAI", weight=25),
+            Column("RTN", weight=19), Column("Nombre", weight=22), Column("Estado", weight=15), Column("Exento", "amount"),
+            Column("Exonerado", "amount"), Column("Exoneración (OCE / registro / SAG)", weight=22),
             Column("Gravado 15%", "amount"), Column("Gravado 18%", "amount"), Column("ISV 15%", "amount"),
             Column("ISV 18%", "amount"), Column("Total", "amount")),
             filename=f"{title.lower().replace(' ', '-')}-{start}-{end}")
         for row in report["rows"]:
+            figures = [amount(row[name]) for name in tax_books.AMOUNTS]
             table.add(row["date"], row["typeName"], row["number"] or "", row["cai"] or "", row["partnerTaxId"] or "",
-                      row["partnerName"], STATUS_LABELS.get(row["status"], ""),
-                      *(amount(row[name]) for name in tax_books.AMOUNTS))
-        table.add("", "", "", "", "", "Totales", "", *(amount(report["totals"][name]) for name in tax_books.AMOUNTS),
-                  emphasis=True)
+                      row["partnerName"], STATUS_LABELS.get(row["status"], ""), *figures[:2], registers(row),
+                      *figures[2:])
+        totals = [amount(report["totals"][name]) for name in tax_books.AMOUNTS]
+        table.add("", "", "", "", "", "Totales", "", *totals[:2], "", *totals[2:], emphasis=True)
         return table
     return as_table
 
