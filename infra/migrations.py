@@ -18,18 +18,23 @@ every start of the local stack, and once against a deployed table after an upgra
   Documents' and journal entries' per-day counts become one item a day, and each year's lock is
   copied to its shards.
 - Partners and products from before search (issue 15) get their index terms.
+- Salvadoran addresses from before the 2024 municipal division (issue 28): a partner's and a
+  company's dteIssuer municipality with a pre-2024 CAT-013 code becomes its new municipio, the old
+  code its district (domain/dte_catalogues.py, from the sourced CAT-013). A code that is neither is
+  left as it is and logged: the catalogue check refuses its DTEs, naming the field.
 """
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any, Callable
 
-from chalicelib.domain import members
+from chalicelib.domain import dte_catalogues, members
 from chalicelib.domain.roles import OWNER
 from chalicelib.services import search
 from chalicelib.store import keys
 from chalicelib.store.table import Table, from_attributes, to_attributes
 from chalicelib.store.transaction import LostRace, Transaction
+from chalicelib.observability import logger
 from infra.table_io import scan_items
 
 
@@ -314,6 +319,37 @@ def search_index_of_document_numbers(table: Table) -> int:
     return indexed
 
 
+def sv_addresses_to_2024_division(table: Table) -> int:
+    """Moves partners' and companies' Salvadoran addresses to the 2024 division's municipios;
+    conditioned on the municipality read (a concurrent edit wins). Returns the items moved."""
+    moved = 0
+    for item in _scan(table, {keys.PARTNER, "COMPANY"}):
+        inside = "dteIssuer" if item["itemType"] == "COMPANY" else None
+        place = item.get(inside) if inside else item
+        if inside is None and item["SK"] != keys.PARTNER:  # a partner's other items
+            continue
+        if not isinstance(place, dict) or not place.get("department") or not place.get("municipality"):
+            continue
+        department, code = str(place["department"]), str(place["municipality"])
+        current = dte_catalogues.municipio(department, code)
+        if current == code:
+            continue
+        if current is None:
+            logger.warning("address not in CAT-013: left as it is", extra={"PK": item["PK"], "SK": item["SK"]})
+            continue
+        prefix = f"#{inside}." if inside else ""
+        names = {"#m": "municipality", "#d": "district", **({f"#{inside}": inside} if inside else {})}
+        try:
+            table.client.update_item(
+                TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}),
+                UpdateExpression=f"SET {prefix}#m = :new, {prefix}#d = :old", ConditionExpression=f"{prefix}#m = :old",
+                ExpressionAttributeNames=names, ExpressionAttributeValues=to_attributes({":new": current, ":old": code}))
+        except table.client.exceptions.ConditionalCheckFailedException:
+            continue
+        moved += 1
+    return moved
+
+
 # (the figure `python -m infra.admin migrate` prints, the migration), in the order they run
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
@@ -326,4 +362,5 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("periodLocksMirrored", period_locks_to_shards),
     ("recordsIndexedForSearch", search_index_of_records),
     ("documentNumbersIndexed", search_index_of_document_numbers),
+    ("addressesMovedTo2024Division", sv_addresses_to_2024_division),
 )

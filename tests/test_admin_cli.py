@@ -164,4 +164,5 @@ def test_migrate_against_a_deployed_table_needs_its_kms_key(table, capsys, tmp_p
     assert json.loads(out) == {"membershipItemsUpdated": 0, "secretsSealed": 0, "stockPositionsCreated": 0, "stockMovesValued": 0,
                                "accountBalancesMoved": 0, "chartAccountsMoved": 0,
                                "dayCountsMerged": 0, "periodLocksMirrored": 0,
-                               "recordsIndexedForSearch": 0, "documentNumbersIndexed": 0}
+                               "recordsIndexedForSearch": 0, "documentNumbersIndexed": 0,
+                               "addressesMovedTo2024Division": 0}

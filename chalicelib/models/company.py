@@ -1,6 +1,8 @@
 from typing import Annotated, Any, Dict, Literal, Optional
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, model_validator
+
+from chalicelib.domain import dte_catalogues
 
 from chalicelib.models.base import Email, LongText, Name, RequestModel, ResponseModel, ShortText
 from chalicelib.models.documents import PersonId
@@ -11,9 +13,30 @@ CreditLimitPolicy = Literal["off", "warn", "block"]
 Department = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-4])$"), Field(
     description="El Salvador's department (CAT-012), two digits 01-14")]
 Municipality = Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
-    description="the municipality within the department (CAT-013), two digits")]
+    description="the municipio within the department under the 2024 division (CAT-013, e.g. 06/23 San Salvador "
+                "Centro); a code from before 2024 is taken as the district it became and stored as its municipio")]
+District = Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
+    description="the distrito within the municipio: the code it had as a municipio before 2024 (06/14 San "
+                "Salvador)")]
 EconomicActivityCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{5,6}$"), Field(
     description="the economic activity's code (CAT-019)")]
+
+
+def checked_sv_address(fields: Any) -> Any:
+    """A model's Salvadoran address and activity against the authority's catalogues (CAT-012, 013,
+    019): the municipio under the 2024 division, a pre-2024 code moved to `district`. Department
+    and municipality go together, also in a sparse update."""
+    department, municipality = fields.department, fields.municipality
+    if (department is None) != (municipality is None):
+        if "department" in fields.model_fields_set or "municipality" in fields.model_fields_set:
+            raise ValueError("send department and municipality together")
+    elif department is not None:
+        fields.municipality, fields.district = dte_catalogues.address(department, municipality, fields.district)
+    elif fields.district is not None:
+        raise ValueError("a district needs its department and municipality")
+    if fields.economic_activity_code is not None:
+        dte_catalogues.check_code("CAT-019", fields.economic_activity_code)
+    return fields
 
 
 class DteIssuer(RequestModel):
@@ -27,10 +50,13 @@ class DteIssuer(RequestModel):
         "02", description="CAT-009: 01 branch, 02 head office, 04 warehouse, 07 yard, 20 other")
     department: Department
     municipality: Municipality
+    district: Optional[District] = None
     environment: Literal["00", "01"] = Field("00", description="the authority's environment: 00 test, 01 production")
     responsible: Optional[PersonId] = Field(None, description="who answers for the establishment: the contingency "
                                                               "events that report DTEs the authority could not "
                                                               "receive in time name this person")
+
+    _catalogues = model_validator(mode="after")(checked_sv_address)
 
 
 class DteIssuerInfo(ResponseModel):
@@ -41,6 +67,7 @@ class DteIssuerInfo(ResponseModel):
     establishment_type: str = "02"  # the defaults of DteIssuer (a sparse update stores what was sent)
     department: str
     municipality: str
+    district: Optional[str] = None
     environment: str = "00"
     responsible: Optional[Dict[str, Any]] = None
 

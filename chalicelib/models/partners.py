@@ -1,7 +1,7 @@
 from decimal import Decimal
 from typing import Annotated, List, Literal, Optional
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, model_validator
 
 from chalicelib.models.base import (
     Date,
@@ -19,7 +19,7 @@ from chalicelib.models.base import (
     ShortText,
     whole_number,
 )
-from chalicelib.models.company import Department, EconomicActivityCode, Municipality
+from chalicelib.models.company import Department, District, EconomicActivityCode, Municipality, checked_sv_address
 
 PartnerType = Literal["customer", "supplier", "both"]
 Nrc = Annotated[str, StringConstraints(pattern=r"^\d{1,7}-?\d$"), Field(
@@ -36,6 +36,7 @@ class PartnerCreate(RequestModel):
     economic_activity: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
     department: Optional[Department] = None
     municipality: Optional[Municipality] = None
+    district: Optional[District] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -43,6 +44,8 @@ class PartnerCreate(RequestModel):
     credit_limit: Optional[Money] = Field(None, alias="credit_limit")
     credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
     is_active: bool = True
+
+    _catalogues = model_validator(mode="after")(checked_sv_address)
 
 
 class PartnerUpdate(RequestModel):
@@ -55,6 +58,7 @@ class PartnerUpdate(RequestModel):
     economic_activity: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
     department: Optional[Department] = None
     municipality: Optional[Municipality] = None
+    district: Optional[District] = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -63,6 +67,8 @@ class PartnerUpdate(RequestModel):
     credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
     is_active: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
+
+    _catalogues = model_validator(mode="after")(checked_sv_address)
 
 
 class Partner(ResponseModel):
@@ -75,6 +81,7 @@ class Partner(ResponseModel):
     economic_activity: Optional[str] = None
     department: Optional[str] = None
     municipality: Optional[str] = None
+    district: Optional[str] = None
     email: Optional[str] = None
     phone: Optional[str] = None
     address: Optional[str] = None
