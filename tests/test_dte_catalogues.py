@@ -45,13 +45,11 @@ def test_the_municipios_are_the_2024_division_s_44_with_the_262_former_ones_as_d
 
 def test_an_address_takes_the_new_municipio_and_a_former_code_becomes_its_district():
     assert dte_catalogues.address("06", "23") == ("23", None)
-    assert dte_catalogues.address("06", "23", "14") == ("23", "14")
     assert dte_catalogues.address("06", "14") == ("23", "14")  # the former San Salvador
     assert dte_catalogues.address("05", "11") == ("28", "11")  # Santa Tecla, in La Libertad Sur
-    for department, municipality, district in [("15", "01", None), ("06", "99", None), ("06", "23", "01"),
-                                               ("06", "14", "03")]:
+    for department, municipality in [("15", "01"), ("06", "99"), ("01", "16")]:
         with pytest.raises(ValueError):
-            dte_catalogues.address(department, municipality, district)
+            dte_catalogues.address(department, municipality)
 
 
 def test_the_saved_schemas_take_the_new_municipios_and_the_catalogue_refuses_what_names_nothing():
@@ -77,10 +75,13 @@ def test_a_partner_saved_with_a_former_code_answers_the_new_one_and_unknown_code
                                                   "municipality": "14"})
     assert (partner["municipality"], partner["district"]) == ("23", "14")
     for body in ({"department": "06", "municipality": "99"}, {"municipality": "23"},
-                 {"economicActivityCode": "99999"}):
+                 {"economicActivityCode": "99999"}, {"department": "06", "municipality": "23", "district": "14"}):
         refused = shop.api.put(f"/business-partners/{partner['id']}", body, key=shop.key)
         assert (refused.status, refused.json["code"]) == (400, "VALIDATION_ERROR"), (body, refused.text)
     assert shop.api.get(f"/business-partners/{partner['id']}", key=shop.key).json["municipality"] == "23"
+    moved = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "municipality": "20"},
+                         key=shop.key).json
+    assert (moved["municipality"], moved["district"]) == ("20", None)  # San Salvador Norte: the district goes
 
 
 def test_a_dte_with_an_activity_not_in_cat_019_is_refused_before_its_number_is_taken(shop, table):

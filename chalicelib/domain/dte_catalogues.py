@@ -52,24 +52,31 @@ def municipio(department: str, code: str) -> str | None:
     return _districts().get((department, code))
 
 
-def address(department: str, code: str, district: str | None = None) -> tuple[str, str | None]:
-    """A Salvadoran address's (municipio, district) under the 2024 division; a pre-2024 municipio
-    code is taken as the district it became. ValueError naming what is not in the catalogues."""
+def address(department: str, code: str) -> tuple[str, str | None]:
+    """A Salvadoran address's (municipio, district) under the 2024 division: a pre-2024 municipio
+    code names the district it became. ValueError naming what is not in the catalogues."""
     if department not in codes("CAT-012"):
         raise ValueError(f"department {department!r} is not in the authority's catalogue CAT-012")
     current = municipio(department, code)
     if current is None:
         raise ValueError(f"municipality {code!r} is not in the authority's catalogue CAT-013 for department "
                          f"{department}")
-    if current != code:  # a pre-2024 code: it names the district
-        if district not in (None, code):
-            raise ValueError(f"municipality {code!r} is the district {code} before 2024; district {district!r} "
-                             f"contradicts it")
-        return current, code
-    if district is not None and _districts().get((department, district)) != current:
-        raise ValueError(f"district {district!r} is not a district of municipality {current} of department "
-                         f"{department}")
-    return current, district
+    return current, None if current == code else code
+
+
+def address_schema() -> dict[str, Any]:
+    """The JSON Schema rules of what `address` takes (a request model's department and
+    municipality: together, the municipality one of the department's codes, new or pre-2024), so
+    that the API's document is no looser than the check."""
+    rules: list[dict[str, Any]] = [{"if": {"required": [field]}, "then": {"required": [other]}}
+                                   for field, other in (("department", "municipality"), ("municipality", "department"))]
+    for department, municipios in catalogue("CAT-013")["departments"].items():
+        if department != ABROAD:
+            listed = [municipio["code"] for municipio in municipios]
+            listed += sorted(district for municipio in municipios for district in municipio["districts"])
+            rules.append({"if": {"required": ["department"], "properties": {"department": {"const": department}}},
+                          "then": {"properties": {"municipality": {"enum": listed}}}})
+    return {"allOf": rules}
 
 
 def check_code(name: str, code: Any) -> str:

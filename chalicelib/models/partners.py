@@ -19,7 +19,14 @@ from chalicelib.models.base import (
     ShortText,
     whole_number,
 )
-from chalicelib.models.company import Department, District, EconomicActivityCode, Municipality, checked_sv_address
+from chalicelib.models.company import (
+    ADDRESS_RULES,
+    Department,
+    District,
+    EconomicActivityCode,
+    Municipality,
+    checked_sv_address,
+)
 
 PartnerType = Literal["customer", "supplier", "both"]
 Nrc = Annotated[str, StringConstraints(pattern=r"^\d{1,7}-?\d$"), Field(
@@ -28,6 +35,7 @@ Nrc = Annotated[str, StringConstraints(pattern=r"^\d{1,7}-?\d$"), Field(
 
 
 class PartnerCreate(RequestModel):
+    model_config = ADDRESS_RULES
     name: Name
     type: PartnerType
     tax_id: Optional[ShortText] = None
@@ -36,7 +44,7 @@ class PartnerCreate(RequestModel):
     economic_activity: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
     department: Optional[Department] = None
     municipality: Optional[Municipality] = None
-    district: Optional[District] = None
+    district: District = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -49,7 +57,9 @@ class PartnerCreate(RequestModel):
 
 
 class PartnerUpdate(RequestModel):
-    """PUT changes only the fields it sends; send null to clear an optional field."""
+    """PUT changes only the fields it sends; send null to clear an optional field (department and
+    municipality together)."""
+    model_config = ADDRESS_RULES
     name: Name = None  # type: ignore[assignment]
     type: PartnerType = None  # type: ignore[assignment]
     tax_id: Optional[ShortText] = None
@@ -58,7 +68,7 @@ class PartnerUpdate(RequestModel):
     economic_activity: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
     department: Optional[Department] = None
     municipality: Optional[Municipality] = None
-    district: Optional[District] = None
+    district: District = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -81,7 +91,7 @@ class Partner(ResponseModel):
     economic_activity: Optional[str] = None
     department: Optional[str] = None
     municipality: Optional[str] = None
-    district: Optional[str] = None
+    district: Optional[str] = Field(None, description="the distrito, by its pre-2024 CAT-013 code")
     email: Optional[str] = None
     phone: Optional[str] = None
     address: Optional[str] = None
