@@ -23,18 +23,23 @@ every start of the local stack, and once against a deployed table after an upgra
   its next number. Only 01 and 113, both SAR's Factura, now share a series: an active 113 range
   that overlaps a 01 range of its branch and emission point would print numbers the invoices
   already printed, so it is deactivated (its reservation invoices take the invoices' range).
+- Salvadoran addresses from before the 2024 municipal division (issue 28): a partner's and a
+  company's dteIssuer municipality with a pre-2024 CAT-013 code becomes its new municipio, the old
+  code its district (domain/dte_catalogues.py, from the sourced CAT-013). A code that is neither is
+  left as it is and logged: the catalogue check refuses its DTEs, naming the field.
 """
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any, Callable
 
-from chalicelib.domain import members
+from chalicelib.domain import dte_catalogues, members
 from chalicelib.domain.roles import OWNER
 from chalicelib.services import search
 from chalicelib.store import keys
 from chalicelib.store.table import Table, from_attributes, to_attributes
 from chalicelib.store.transaction import LostRace, Transaction
+from chalicelib.observability import logger
 from infra.table_io import scan_items
 
 
@@ -352,6 +357,37 @@ def overlapping_ranges_of_one_sar_series(table: Table) -> int:
     return deactivated
 
 
+def sv_addresses_to_2024_division(table: Table) -> int:
+    """Moves partners' and companies' Salvadoran addresses to the 2024 division's municipios;
+    conditioned on the municipality read (a concurrent edit wins). Returns the items moved."""
+    moved = 0
+    for item in _scan(table, {keys.PARTNER, "COMPANY"}):
+        inside = "dteIssuer" if item["itemType"] == "COMPANY" else None
+        place = item.get(inside) if inside else item
+        if inside is None and item["SK"] != keys.PARTNER:  # a partner's other items
+            continue
+        if not isinstance(place, dict) or not place.get("department") or not place.get("municipality"):
+            continue
+        department, code = str(place["department"]), str(place["municipality"])
+        current = dte_catalogues.municipio(department, code)
+        if current == code:
+            continue
+        if current is None:
+            logger.warning("address not in CAT-013: left as it is", extra={"PK": item["PK"], "SK": item["SK"]})
+            continue
+        prefix = f"#{inside}." if inside else ""
+        names = {"#m": "municipality", "#d": "district", **({f"#{inside}": inside} if inside else {})}
+        try:
+            table.client.update_item(
+                TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}),
+                UpdateExpression=f"SET {prefix}#m = :new, {prefix}#d = :old", ConditionExpression=f"{prefix}#m = :old",
+                ExpressionAttributeNames=names, ExpressionAttributeValues=to_attributes({":new": current, ":old": code}))
+        except table.client.exceptions.ConditionalCheckFailedException:
+            continue
+        moved += 1
+    return moved
+
+
 # (the figure `python -m infra.admin migrate` prints, the migration), in the order they run
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
@@ -365,4 +401,5 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("recordsIndexedForSearch", search_index_of_records),
     ("documentNumbersIndexed", search_index_of_document_numbers),
     ("caiRangesOfOneSarSeriesDeactivated", overlapping_ranges_of_one_sar_series),
+    ("addressesMovedTo2024Division", sv_addresses_to_2024_division),
 )

@@ -165,4 +165,5 @@ def test_migrate_against_a_deployed_table_needs_its_kms_key(table, capsys, tmp_p
                                "accountBalancesMoved": 0, "chartAccountsMoved": 0,
                                "dayCountsMerged": 0, "periodLocksMirrored": 0,
                                "recordsIndexedForSearch": 0, "documentNumbersIndexed": 0,
-                               "caiRangesOfOneSarSeriesDeactivated": 0}
+                               "caiRangesOfOneSarSeriesDeactivated": 0,
+                               "addressesMovedTo2024Division": 0}

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from chalicelib.domain import taxes
+from chalicelib.domain import dte_catalogues, taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.dte import (CREDITO_FISCAL, EXPORTACION, FACTURA, NOTA_CREDITO, NOTA_DEBITO, RETENCION,
                                    SUJETO_EXCLUIDO)
@@ -60,7 +60,8 @@ def issuer(company: Mapping[str, Any], document_number: str, tipo_dte: str = FAC
     return _declared(tipo_dte, "emisor", {"nit": digits(company.get("taxId")), "nrc": digits(settings.get("nrc")), "nombre": company.get("name"),
             "codActividad": settings.get("economicActivityCode"), "descActividad": settings.get("economicActivity"),
             "nombreComercial": settings.get("tradeName"), "tipoEstablecimiento": settings.get("establishmentType", "02"),
-            "direccion": {"departamento": settings.get("department"), "municipio": settings.get("municipality"),
+            "direccion": {"departamento": settings.get("department"),
+                          "municipio": _municipio(settings.get("department"), settings.get("municipality")),
                           "complemento": company.get("address")},
             # the comprobante de retención takes the digits only
             "telefono": digits(company.get("phone")) if tipo_dte == RETENCION else company.get("phone"),
@@ -68,6 +69,12 @@ def issuer(company: Mapping[str, Any], document_number: str, tipo_dte: str = FAC
             "codPuntoVenta": f"{point:0>4}",
             # the comprobante de retención names them so
             "codigoMH": None, "codigo": f"{establishment:0>4}", "puntoVentaMH": None, "puntoVenta": f"{point:0>4}"})
+
+
+def _municipio(department: Any, code: Any) -> Any:
+    """The CAT-013 code under the 2024 division of an address saved before it (its pre-2024 code
+    names its district): until the migration has run, what is sent is what the authority takes."""
+    return dte_catalogues.municipio(str(department), str(code)) or code if department and code else code
 
 
 def related(source: Mapping[str, Any]) -> dict[str, Any]:
@@ -110,7 +117,8 @@ def receiver(tipo_dte: str, partner: Mapping[str, Any], export: Mapping[str, Any
         return dte_fex.foreign_receiver(partner, export or {})
     address = None
     if partner.get("department") and partner.get("municipality"):
-        address = {"departamento": partner["department"], "municipio": partner["municipality"],
+        address = {"departamento": partner["department"],
+                   "municipio": _municipio(partner["department"], partner["municipality"]),
                    "complemento": partner.get("address")}
     common = {"nrc": digits(partner.get("nrc")) or None, "nombre": partner.get("name"),
               "codActividad": partner.get("economicActivityCode"), "descActividad": partner.get("economicActivity"),
@@ -333,7 +341,26 @@ def _declared(tipo_dte: str, section: str | None, values: dict[str, Any]) -> dic
 @lru_cache(maxsize=None)
 def _schema(tipo_dte: str) -> dict[str, Any]:
     text = (SCHEMAS / FORMATS[tipo_dte][0]).read_text(encoding="utf-8")
-    return json.loads(text, parse_float=Decimal)  # multipleOf 0.01 is exact on decimals only
+    return _without_old_municipios(json.loads(text, parse_float=Decimal))  # multipleOf 0.01 is exact on decimals only
+
+
+def _without_old_municipios(node: Any) -> Any:
+    """The schema without its per-department municipio rules: the saved copies list the 262
+    municipios before the 2024 division and would refuse the 44 that replaced them. CAT-013
+    (dte_catalogues) checks the municipio instead; its two-digit pattern stays."""
+    if isinstance(node, list):
+        return [_without_old_municipios(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    kept = {name: _without_old_municipios(value) for name, value in node.items()}
+    if {"departamento", "municipio"} <= set((kept.get("properties") or {})) and "allOf" in kept:
+        rules = [rule for rule in kept["allOf"]
+                 if "municipio" not in ((rule.get("then") or {}).get("properties") or {})]
+        if rules:
+            kept["allOf"] = rules
+        else:
+            del kept["allOf"]
+    return kept
 
 
 @lru_cache(maxsize=None)
@@ -345,7 +372,8 @@ def _validator(tipo_dte: str) -> Any:
 
 def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> list[dict[str, str]]:
     """What the authority's schema refuses in `sent` (a DTE, or the event `format_key` names), each
-    with the path of the field."""
+    with the path of the field; in a DTE, then, what its catalogues refuse (codes that match the
+    schema's patterns but name nothing)."""
     validator = _validator(format_key or sent["identificacion"]["tipoDte"])
     problems: list[dict[str, str]] = []
     for error in sorted(validator.iter_errors(sent), key=lambda error: list(map(str, error.absolute_path))):
@@ -353,6 +381,10 @@ def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> l
         problem = {"field": path.replace(".[", "["), "message": _message(error)}
         if problem not in problems:  # a missing value breaks its type and its enum alike
             problems.append(problem)
+    if format_key is None:
+        refused = {problem["field"] for problem in problems}
+        problems += [{**problem, "message": _with_remedy(problem["field"], problem["message"])}
+                     for problem in dte_catalogues.problems(sent) if problem["field"] not in refused]
     return problems
 
 
@@ -380,13 +412,16 @@ _REMEDIES = {"emisor.nrc": "set the company's dteIssuer.nrc", "emisor.codActivid
          "emisor.numeroDocResponsable": "set the company's dteIssuer.responsible"}
 
 
-def _message(error: Any) -> str:
-    path = ".".join(str(part) for part in error.absolute_path)
+def _with_remedy(path: str, what: str) -> str:
     source = next((source for field, source in _REMEDIES.items() if path == field or path.startswith(field + ".")), None)
+    return f"{what}: {source}" if source else what
+
+
+def _message(error: Any) -> str:
     if error.instance is None or error.validator == "required":
         what = "missing" if error.instance is None else error.message.replace("is a required property", "is missing")
     elif error.validator in ("pattern", "enum", "const", "type", "minLength", "maxLength", "format"):
         what = f"{error.instance!r} is not in the authority's format ({error.validator} {error.validator_value!r})"
     else:
         what = error.message
-    return f"{what}: {source}" if source else what
+    return _with_remedy(".".join(str(part) for part in error.absolute_path), what)

@@ -755,4 +755,9 @@ PHRASES: dict[str, str] = {
     "{} requests per {} s": "{0} solicitudes cada {1} s",
     "{} to 200 characters": "de {0} a 200 caracteres",
     "the DTE was issued without the authority's format": "el DTE se emitió sin el formato de Hacienda",
+    # the Ministerio de Hacienda's catalogues (domain/dte_catalogues.py)
+    "{} is not in the authority's catalogue CAT-012": "{0} no está en el catálogo CAT-012 de Hacienda",
+    "{} is not in the authority's catalogue CAT-013 for department {}":
+        "{0} no está en el catálogo CAT-013 de Hacienda para el departamento {1}",
+    "{} is not in the authority's catalogue {}": "{0} no está en el catálogo {1} de Hacienda",
 }

@@ -1,6 +1,9 @@
 from typing import Annotated, Any, Dict, Literal, Optional
 
-from pydantic import Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
+from pydantic.json_schema import SkipJsonSchema
+
+from chalicelib.domain import dte_catalogues
 
 from chalicelib.models.base import Email, LongText, Name, RequestModel, ResponseModel, ShortText
 from chalicelib.models.documents import PersonId
@@ -11,14 +14,37 @@ CreditLimitPolicy = Literal["off", "warn", "block"]
 Department = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-4])$"), Field(
     description="El Salvador's department (CAT-012), two digits 01-14")]
 Municipality = Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
-    description="the municipality within the department (CAT-013), two digits")]
+    description="the municipio within the department under the 2024 division (CAT-013, e.g. 06/23 San Salvador "
+                "Centro); a code from before 2024 names the distrito it became (06/14 San Salvador): it is kept as "
+                "`district` and the municipality becomes the municipio it is in")]
+# Set from a pre-2024 municipality code, never sent: the distrito, by the code it had as a municipio
+District = SkipJsonSchema[Optional[str]]
 EconomicActivityCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{5,6}$"), Field(
-    description="the economic activity's code (CAT-019)")]
+    description="the economic activity's code (CAT-019)",
+    json_schema_extra={"enum": list(dte_catalogues.codes("CAT-019"))})]
+ADDRESS_RULES = ConfigDict(json_schema_extra=dte_catalogues.address_schema())
+
+
+def checked_sv_address(fields: Any) -> Any:
+    """A model's Salvadoran address and activity against the authority's catalogues (CAT-012, 013,
+    019): the municipio under the 2024 division, a pre-2024 code kept as its `district`. Department
+    and municipality go together, also in a sparse update."""
+    department, municipality, sent = fields.department, fields.municipality, fields.model_fields_set
+    if "district" in sent:
+        raise ValueError("district is not sent: a municipality code from before 2024 names it")
+    if ("department" in sent) != ("municipality" in sent) or (department is None) != (municipality is None):
+        raise ValueError("send department and municipality together")
+    if department is not None:
+        fields.municipality, fields.district = dte_catalogues.address(department, municipality)
+    if fields.economic_activity_code is not None:
+        dte_catalogues.check_code("CAT-019", fields.economic_activity_code)
+    return fields
 
 
 class DteIssuer(RequestModel):
     """El Salvador: what the tax authority's formats ask of the issuer beyond the company's name, NIT,
     address, phone and e-mail."""
+    model_config = ADDRESS_RULES
     nrc: str = Field(pattern=r"^\d{1,7}-?\d$", description="the company's NRC (registro de contribuyente)")
     economic_activity_code: EconomicActivityCode
     economic_activity: Annotated[str, StringConstraints(min_length=5, max_length=150)]
@@ -27,10 +53,13 @@ class DteIssuer(RequestModel):
         "02", description="CAT-009: 01 branch, 02 head office, 04 warehouse, 07 yard, 20 other")
     department: Department
     municipality: Municipality
+    district: District = None
     environment: Literal["00", "01"] = Field("00", description="the authority's environment: 00 test, 01 production")
     responsible: Optional[PersonId] = Field(None, description="who answers for the establishment: the contingency "
                                                               "events that report DTEs the authority could not "
                                                               "receive in time name this person")
+
+    _catalogues = model_validator(mode="after")(checked_sv_address)
 
 
 class DteIssuerInfo(ResponseModel):
@@ -41,6 +70,7 @@ class DteIssuerInfo(ResponseModel):
     establishment_type: str = "02"  # the defaults of DteIssuer (a sparse update stores what was sent)
     department: str
     municipality: str
+    district: Optional[str] = Field(None, description="the distrito, by its pre-2024 CAT-013 code")
     environment: str = "00"
     responsible: Optional[Dict[str, Any]] = None
 

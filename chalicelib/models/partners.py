@@ -1,7 +1,7 @@
 from decimal import Decimal
 from typing import Annotated, List, Literal, Optional
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, model_validator
 
 from chalicelib.models.base import (
     Date,
@@ -19,7 +19,14 @@ from chalicelib.models.base import (
     ShortText,
     whole_number,
 )
-from chalicelib.models.company import Department, EconomicActivityCode, Municipality
+from chalicelib.models.company import (
+    ADDRESS_RULES,
+    Department,
+    District,
+    EconomicActivityCode,
+    Municipality,
+    checked_sv_address,
+)
 
 PartnerType = Literal["customer", "supplier", "both"]
 Country = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$"), Field(
@@ -34,6 +41,7 @@ Nrc = Annotated[str, StringConstraints(pattern=r"^\d{1,7}-?\d$"), Field(
 
 
 class PartnerCreate(RequestModel):
+    model_config = ADDRESS_RULES
     name: Name
     type: PartnerType
     tax_id: Optional[ShortText] = None
@@ -44,6 +52,7 @@ class PartnerCreate(RequestModel):
     municipality: Optional[Municipality] = None
     country: Optional[Country] = None
     person_type: Optional[PersonType] = None
+    district: District = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -52,9 +61,13 @@ class PartnerCreate(RequestModel):
     credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
     is_active: bool = True
 
+    _catalogues = model_validator(mode="after")(checked_sv_address)
+
 
 class PartnerUpdate(RequestModel):
-    """PUT changes only the fields it sends; send null to clear an optional field."""
+    """PUT changes only the fields it sends; send null to clear an optional field (department and
+    municipality together)."""
+    model_config = ADDRESS_RULES
     name: Name = None  # type: ignore[assignment]
     type: PartnerType = None  # type: ignore[assignment]
     tax_id: Optional[ShortText] = None
@@ -65,6 +78,7 @@ class PartnerUpdate(RequestModel):
     municipality: Optional[Municipality] = None
     country: Optional[Country] = None
     person_type: Optional[PersonType] = None
+    district: District = None
     email: Optional[Email] = None
     phone: Optional[ShortText] = None
     address: Optional[LongText] = None
@@ -73,6 +87,8 @@ class PartnerUpdate(RequestModel):
     credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
     is_active: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
+
+    _catalogues = model_validator(mode="after")(checked_sv_address)
 
 
 class Partner(ResponseModel):
@@ -87,6 +103,7 @@ class Partner(ResponseModel):
     municipality: Optional[str] = None
     country: Optional[str] = None
     person_type: Optional[str] = None
+    district: Optional[str] = Field(None, description="the distrito, by its pre-2024 CAT-013 code")
     email: Optional[str] = None
     phone: Optional[str] = None
     address: Optional[str] = None

@@ -17,11 +17,11 @@ SV = {"id": 7, "country": "SV", "name": "Alfa S.A. de C.V.", "taxId": "0614-0101
       "address": "Calle Arce 123, San Salvador", "phone": "2222-3333", "email": "facturas@alfa.example",
       "dteIssuer": {"nrc": "123456-7", "economicActivityCode": "46510",
                     "economicActivity": "Venta al por mayor de computadoras", "department": "06",
-                    "municipality": "14"}}
+                    "municipality": "23"}}
 CONSUMER = {"name": "Ana López", "taxId": "01234567-8"}
 TAXPAYER = {"name": "Empresa Beta S.A. de C.V.", "taxId": "0614-020202-102-4", "nrc": "765432-1",
             "economicActivityCode": "62010", "economicActivity": "Programación informática",
-            "department": "06", "municipality": "14", "address": "Colonia Escalón, San Salvador",
+            "department": "06", "municipality": "23", "address": "Colonia Escalón, San Salvador",
             "email": "compras@beta.example", "phone": "2555-0000"}
 
 
@@ -37,7 +37,7 @@ def line(quantity: str, price: str, rate: str, treatment: str | None = None, dis
 OUR_TYPE = {"01": "01", "03": "01", "05": "06", "06": "07", "14": "11"}  # the authority's type -> ours
 # a supplier who is not a registered taxpayer (no NRC): we issue the factura de sujeto excluido
 EXCLUDED_SUPPLIER = {"name": "Juan Pérez", "taxId": "01234567-8", "economicActivityCode": "01460",
-                     "economicActivity": "Cría de aves de corral", "department": "05", "municipality": "11",
+                     "economicActivity": "Cría de aves de corral", "department": "05", "municipality": "28",
                      "address": "Cantón El Sauce, Santa Tecla", "phone": "7000-1234", "email": "juan@example.com"}
 
 

@@ -56,7 +56,7 @@ def test_a_credito_fiscal_lists_the_iva_as_a_tribute_and_validates():
     assert summary["condicionOperacion"] == 2
     assert sent["receptor"] == {"nit": "06140202021024", "nrc": "7654321", "nombre": "Empresa Beta S.A. de C.V.",
                                 "codActividad": "62010", "descActividad": "Programación informática",
-                                "direccion": {"departamento": "06", "municipio": "14",
+                                "direccion": {"departamento": "06", "municipio": "23",
                                               "complemento": "Colonia Escalón, San Salvador"},
                                 "telefono": "2555-0000", "correo": "compras@beta.example", "nombreComercial": None}
     assert sent["identificacion"]["version"] == 3
@@ -82,7 +82,7 @@ def test_a_factura_de_sujeto_excluido_lists_what_was_bought_and_validates():
     # the supplier is the receptor of this format: named by its DUI (no hyphen in this format), no NRC to give
     assert sent["receptor"] == {"tipoDocumento": "13", "numDocumento": "012345678", "nombre": "Juan Pérez",
                                 "codActividad": "01460", "descActividad": "Cría de aves de corral",
-                                "direccion": {"departamento": "05", "municipio": "11",
+                                "direccion": {"departamento": "05", "municipio": "28",
                                               "complemento": "Cantón El Sauce, Santa Tecla"},
                                 "telefono": "7000-1234", "correo": "juan@example.com"}
     assert sent["identificacion"]["tipoDte"] == "14" and sent["identificacion"]["version"] == 1
