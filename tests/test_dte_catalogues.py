@@ -74,10 +74,13 @@ def test_a_partner_saved_with_a_former_code_answers_the_new_one_and_unknown_code
     partner = shop.created("/business-partners", {"name": "Beta", "type": "customer", "department": "06",
                                                   "municipality": "14"})
     assert (partner["municipality"], partner["district"]) == ("23", "14")
-    for body in ({"department": "06", "municipality": "99"}, {"municipality": "23"},
-                 {"economicActivityCode": "99999"}, {"department": "06", "municipality": "23", "district": "14"}):
+    # each refusal names the field a person corrects (the pair's rules name the body)
+    for body, field in (({"department": "06", "municipality": "99"}, "municipality"), ({"municipality": "23"}, "body"),
+                        ({"economicActivityCode": "99999"}, "economicActivityCode"),
+                        ({"department": "06", "municipality": "23", "district": "14"}, "body")):
         refused = shop.api.put(f"/business-partners/{partner['id']}", body, key=shop.key)
         assert (refused.status, refused.json["code"]) == (400, "VALIDATION_ERROR"), (body, refused.text)
+        assert [detail["field"] for detail in refused.json["details"]] == [field], refused.text
     assert shop.api.get(f"/business-partners/{partner['id']}", key=shop.key).json["municipality"] == "23"
     moved = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "municipality": "20"},
                          key=shop.key).json

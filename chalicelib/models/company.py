@@ -1,6 +1,6 @@
 from typing import Annotated, Any, Dict, Literal, Optional
 
-from pydantic import ConfigDict, Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from chalicelib.domain import dte_catalogues
@@ -25,6 +25,20 @@ EconomicActivityCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{5,6}$")
 ADDRESS_RULES = ConfigDict(json_schema_extra=dte_catalogues.address_schema())
 
 
+def checked_municipality(municipality: Any, info: ValidationInfo) -> Any:
+    """The municipality against CAT-013 for the department sent beside it, refused on its own field
+    (the pair's other rules are checked_sv_address's)."""
+    department = info.data.get("department")
+    if municipality is not None and department is not None:
+        dte_catalogues.address(department, municipality)
+    return municipality
+
+
+def checked_activity(code: Any) -> Any:
+    """The economic activity's code against CAT-019, refused on its own field."""
+    return code if code is None else dte_catalogues.check_code("CAT-019", code)
+
+
 def checked_sv_address(fields: Any) -> Any:
     """A model's Salvadoran address and activity against the authority's catalogues (CAT-012, 013,
     019): the municipio under the 2024 division, a pre-2024 code kept as its `district`. Department
@@ -36,12 +50,18 @@ def checked_sv_address(fields: Any) -> Any:
         raise ValueError("send department and municipality together")
     if department is not None:
         fields.municipality, fields.district = dte_catalogues.address(department, municipality)
-    if fields.economic_activity_code is not None:
-        dte_catalogues.check_code("CAT-019", fields.economic_activity_code)
     return fields
 
 
-class DteIssuer(RequestModel):
+class SalvadoranAddressRules:
+    """The catalogue checks of a model with El Salvador's department, municipality and activity:
+    each refused on its field, then the pair stored under the 2024 division."""
+    _municipality = field_validator("municipality")(checked_municipality)
+    _activity = field_validator("economic_activity_code")(checked_activity)
+    _catalogues = model_validator(mode="after")(checked_sv_address)
+
+
+class DteIssuer(SalvadoranAddressRules, RequestModel):
     """El Salvador: what the tax authority's formats ask of the issuer beyond the company's name, NIT,
     address, phone and e-mail."""
     model_config = ADDRESS_RULES
@@ -58,8 +78,6 @@ class DteIssuer(RequestModel):
     responsible: Optional[PersonId] = Field(None, description="who answers for the establishment: the contingency "
                                                               "events that report DTEs the authority could not "
                                                               "receive in time name this person")
-
-    _catalogues = model_validator(mode="after")(checked_sv_address)
 
 
 class DteIssuerInfo(ResponseModel):

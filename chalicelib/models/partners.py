@@ -1,7 +1,7 @@
 from decimal import Decimal
 from typing import Annotated, List, Literal, Optional
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints
 
 from chalicelib.models.base import (
     Date,
@@ -25,7 +25,7 @@ from chalicelib.models.company import (
     District,
     EconomicActivityCode,
     Municipality,
-    checked_sv_address,
+    SalvadoranAddressRules,
 )
 
 PartnerType = Literal["customer", "supplier", "both"]
@@ -40,7 +40,7 @@ Nrc = Annotated[str, StringConstraints(pattern=r"^\d{1,7}-?\d$"), Field(
                 "gets a comprobante de crédito fiscal (DTE 03) instead of a factura, and the IVA books use it")]
 
 
-class PartnerCreate(RequestModel):
+class PartnerCreate(SalvadoranAddressRules, RequestModel):
     model_config = ADDRESS_RULES
     name: Name
     type: PartnerType
@@ -61,10 +61,8 @@ class PartnerCreate(RequestModel):
     credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
     is_active: bool = True
 
-    _catalogues = model_validator(mode="after")(checked_sv_address)
 
-
-class PartnerUpdate(RequestModel):
+class PartnerUpdate(SalvadoranAddressRules, RequestModel):
     """PUT changes only the fields it sends; send null to clear an optional field (department and
     municipality together)."""
     model_config = ADDRESS_RULES
@@ -87,8 +85,6 @@ class PartnerUpdate(RequestModel):
     credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
     is_active: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
-
-    _catalogues = model_validator(mode="after")(checked_sv_address)
 
 
 class Partner(ResponseModel):
