@@ -5,8 +5,10 @@ DTEs to, it issues an invoice from the form (the
 customer and the product found by typing), sees the DTE as the API answers it (status, control
 number, generation code, seal, processing date), has an invalidation refused by the API and shown
 beside its field, then invalidated through the dialog, and sees the status change. The DTE's JSON
-(what the buyer is handed) downloads from its section. Screenshots in
-Spanish and English."""
+(what the buyer is handed) downloads from its section. A customer abroad (country US, a legal
+person, its activity) made in the partner dialog buys through an export invoice: its line's
+treatment Exportación and the form's export terms make a factura de exportación (DTE 11) the
+authority accepts. Screenshots in Spanish and English."""
 from __future__ import annotations
 
 import json
@@ -40,6 +42,66 @@ def both_languages(console, name: str) -> None:
     switch_language(console, "en")
     console.shot(f"{name}-en")
     switch_language(console, "es")
+
+
+def sell_abroad(console, tag: str, product: dict) -> None:
+    """A customer abroad from the partner dialog (an SV company's dialog offers the SV fields),
+    then its export invoice from the form: the line's treatment Exportación (no IVA) and the
+    export's terms; the DTE the authority accepts is a 11."""
+    page = console.page
+    console.goto("/partners")
+    page.click("text=Nuevo cliente o proveedor")
+    dialog = page.locator("dialog")
+    dialog.locator("#f-name").fill(f"Importadora del Norte {tag}")
+    dialog.locator("#f-taxId").fill("98-7654321")
+    dialog.locator("#f-country").fill("us")  # the console sends ISO codes upper case
+    dialog.locator("#f-personType").select_option("legal")
+    assert dialog.locator("#f-nrc").is_visible() and dialog.locator("#f-department").is_visible()
+    dialog.locator("#f-economicActivity").fill("Comercio al por mayor")
+    dialog.locator("#f-email").fill("compras@norte.example")
+    dialog.locator("#f-phone").fill("+1 713 555 0100")
+    dialog.locator("#f-address").fill("100 Main Street, Houston")
+    console.shot("abroad-dialog")
+    dialog.locator("button[type=submit]").click()
+    dialog.wait_for(state="detached")
+    found = ok(console.as_session("GET", f"/business-partners?q=Importadora+{tag}"))["businessPartners"]
+    (abroad,) = found
+    assert (abroad["country"], abroad["personType"], abroad["economicActivity"]) == ("US", "legal", "Comercio al por mayor")
+    console.goto(f"/partners/{abroad['id']}")
+    assert page.inner_text("#partner-country") == "US · Estados Unidos"
+    assert page.inner_text("#partner-economicActivity") == "Comercio al por mayor"
+    both_languages(console, "customer-abroad")
+
+    console.goto("/documents/new")
+    assert page.locator("#docform-export").is_visible() and page.locator("#docform-exoneration").is_hidden()
+    console.pick("businessPartnerId", abroad)
+    console.pick("lines-0-productId", product)  # 80.00 at IVA 13 %
+    page.select_option("#f-lines-0-taxTreatment", "export")
+    assert page.input_value("#f-lines-0-taxRate") == "0" and page.locator("#f-lines-0-taxRate").is_disabled()
+    page.fill("#f-lines-0-quantity", "3")
+    # 3 x 80.00 = 240.00 exported: no IVA, the total is the subtotal
+    page.wait_for_function("() => document.querySelector('#docform-total strong').textContent.includes('240.00')")
+    assert "0.00" in page.inner_text("#docform-tax")
+    page.fill("#f-export-countryCode", "9450")  # CAT-020: Estados Unidos
+    page.fill("#f-export-countryName", "Estados Unidos")
+    page.fill("#f-export-incoterms", "01")
+    page.fill("#f-export-incotermsDescription", "EXW - En fábrica")
+    console.shot("export-form")
+    page.click("#document-form button[type=submit]")
+    page.wait_for_selector("#dte-status[data-status='accepted']")
+    console.wait_loaded()
+    document_id = int(re.search(r"#/documents/(\d+)", page.url).group(1))
+    exported = ok(console.as_session("GET", f"/documents/{document_id}"))
+    assert (exported["dte"]["tipoDte"], exported["dte"]["status"]) == ("11", "accepted")
+    assert exported["export"] == {"countryCode": "9450", "countryName": "Estados Unidos", "incoterms": "01",
+                                  "incotermsDescription": "EXW - En fábrica"}
+    (line,) = exported["lines"]
+    assert (line["taxTreatment"], line["taxRate"], line["tax"]) == ("export", 0, 0)
+    assert (exported["subtotal"], exported["taxTotal"], exported["total"]) == (240, 0, 240)
+    assert page.inner_text("#doc-export-countryCode") == "9450"
+    assert page.inner_text("#dte-tipo") == "11 · Factura de exportación"
+    assert page.inner_text("td.line-treatment") == "Exportación"
+    both_languages(console, "export-invoice")
 
 
 def test_an_el_salvador_company_signs_issues_and_invalidates_a_dte(console, demo, stack, tmp_path):
@@ -154,6 +216,7 @@ def test_an_el_salvador_company_signs_issues_and_invalidates_a_dte(console, demo
         assert invalidated["allowedActions"] == ["print", "send"]
         assert page.locator(".page-header .invalidate-button").count() == 0
         both_languages(console, "invoice-invalidated")
+        sell_abroad(console, tag, product)
         assert not console.errors
     finally:
         console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})

@@ -1,6 +1,7 @@
 """A sale through the console: a new customer and product, an invoice with its CAI number, its PDF
-previewed and downloaded, a part payment that lowers what is pending; and a bad invoice whose
-API refusals show beside the fields they name."""
+previewed and downloaded, a part payment that lowers what is pending, an invoice to an exonerated
+buyer (its registers typed in the form, its lines without ISV); and a bad invoice whose API
+refusals show beside the fields they name."""
 from __future__ import annotations
 
 import datetime
@@ -75,6 +76,44 @@ def create_service(console, code: str, name: str) -> None:
     dialog.locator("button[type=submit]").click()
     dialog.wait_for(state="detached")
     console.wait_loaded()
+
+
+def sell_exonerated(console, base: str, key: str, partner: dict, product: dict, tag: str) -> None:
+    """The same customer buying under an exoneration: the form's Exoneración group, filled, turns
+    the taxed line exonerated (no ISV in the preview, as the API will make it); the document keeps
+    the registers and shows them with the line's treatment."""
+    page = console.page
+    console.goto("/documents/new")
+    assert page.locator("#docform-exoneration").is_visible() and page.locator("#docform-export").is_hidden()
+    console.pick("businessPartnerId", partner)
+    console.pick("lines-0-productId", product)
+    page.fill("#f-lines-0-quantity", "2")
+    # 2 x 250.00 = 500.00 taxed at 15 %: ISV 75.00, 575.00 before the exoneration
+    page.wait_for_function("() => document.querySelector('#docform-total strong').textContent.includes('575.00')")
+    page.fill("#f-exoneration-purchaseOrderNumber", f"OCE-{tag}")
+    page.fill("#f-exoneration-registryNumber", "CRE-2026-0042")
+    assert page.input_value("#f-lines-0-taxTreatment") == "exonerated"
+    assert page.input_value("#f-lines-0-taxRate") == "0" and page.locator("#f-lines-0-taxRate").is_disabled()
+    # exonerated: 500.00 with no ISV
+    page.wait_for_function("() => document.querySelector('#docform-total strong').textContent.includes('500.00')")
+    console.shot("exonerated-form")
+    page.click("#document-form button[type=submit]")
+    page.wait_for_selector("[data-page='document.render'] #doc-exoneration-purchaseOrderNumber")
+    console.wait_loaded()
+    document_id = int(re.search(r"#/documents/(\d+)", page.url).group(1))
+    assert page.inner_text("#doc-exoneration-purchaseOrderNumber") == f"OCE-{tag}"
+    assert page.inner_text("#doc-exoneration-registryNumber") == "CRE-2026-0042"
+    assert page.locator("#doc-exoneration-sagNumber").count() == 0  # not given, not shown
+    assert page.inner_text("td.line-treatment") == "Exonerado"
+    console.shot("exonerated-invoice")
+    status, _, held = api_call(base, "GET", f"/documents/{document_id}", key)
+    assert status == 200 and held["type"] == "01" and FISCAL_NUMBER.match(held["number"])
+    assert held["exoneration"] == {"purchaseOrderNumber": f"OCE-{tag}", "registryNumber": "CRE-2026-0042",
+                                   "sagNumber": None}
+    (line,) = held["lines"]
+    assert (line["productId"], line["taxTreatment"], line["taxRate"], line["tax"]) == (product["id"], "exonerated", 0, 0)
+    # 2 x 250.00 = 500.00, ISV 0: the total is the subtotal
+    assert (held["subtotal"], held["taxTotal"], held["total"]) == (500, 0, 500)
 
 
 def test_sell_print_and_collect_part_of_an_invoice(console, demo, stack):
@@ -189,6 +228,7 @@ def test_sell_print_and_collect_part_of_an_invoice(console, demo, stack):
     console.shot("customer")
     console.goto("/stock")
     console.shot("stock")
+    sell_exonerated(console, base, key, partner, product, tag)
     assert not console.errors
 
 

@@ -1,6 +1,9 @@
 // A new document: header fields, lines that can be added and removed (a product, found by typing
 // its code or name through GET /products?q=, fills the description, price and tax rate), a live preview of the totals (display only: the API
 // computes the real ones) and the API's refusals beside each field, lines[i].field included.
+// Each line says how it is taxed (taxTreatment); a Honduran sale may carry the buyer's exoneration
+// registers and an El Salvador sales invoice the export's terms (DTE 11), each group sent only
+// when something in it is filled.
 // A document in a currency other than the company's may name its exchange rate; left empty, the
 // API takes the company's rate for the document date (the form says which, or that there is none).
 import { api, listAll } from "../api.js";
@@ -11,7 +14,20 @@ import { button, formView, pageHeader, section, toast, typeAhead } from "../ui.j
 
 // the rates a line may take in the company's country (Honduras' ISV, El Salvador's IVA), the usual one first
 const TAX_RATES = { HN: ["0.15", "0", "0.18"], SV: ["0.13", "0"] };
-const LINE_FIELDS = ["productId", "description", "quantity", "unitPrice", "discount", "taxRate"];
+// the treatments each country's books tell apart (chalicelib/domain/taxes.py); all but taxed carry rate 0
+const TAXED = "taxed";
+const TREATMENTS = { HN: [TAXED, "exempt", "exonerated"], SV: [TAXED, "exempt", "nonSubject", "export"] };
+const LINE_FIELDS = ["productId", "description", "quantity", "unitPrice", "discount", "taxTreatment", "taxRate"];
+// the documents that carry an exoneration (Honduran sales, not opening balances) or export terms
+// (El Salvador's sales invoices, the DTE types)
+const EXONERATION_TYPES = ["01", "113", "06", "07", "100", "101", "112"];
+const EXPORT_TYPES = ["01", "113"];
+// the fields of the API's `exoneration` and `export` (the document page shows them too)
+export const EXONERATION_FIELDS = ["purchaseOrderNumber", "registryNumber", "sagNumber"];
+export const EXPORT_FIELDS = ["countryCode", "countryName", "fiscalPrecinct", "regime", "incoterms", "incotermsDescription"];
+// examples of the authority's codes: CAT-020 (9450 United States), CAT-027, CAT-028, CAT-031
+const EXPORT_EXAMPLES = { countryCode: "9450", countryName: "Estados Unidos", fiscalPrecinct: "02",
+  regime: "EX-1.1000.000", incoterms: "01", incotermsDescription: "EXW - En fábrica" };
 
 const cents = (value) => Math.round((value + Number.EPSILON) * 100) / 100;
 
@@ -44,6 +60,28 @@ function linesEditor(country, { currency, rate }) {
   const list = h("div", { class: "lines-list" });
   const totals = h("div", { class: "figures", id: "docform-totals" });
   const rates = TAX_RATES[country] || TAX_RATES.HN;
+  const treatments = TREATMENTS[country] || TREATMENTS.HN;
+  let exonerated = false;  // the document carries an exoneration: no line is taxed
+
+  // A line's treatment and rate agree as the API wants them: a zero treatment takes rate 0 (the
+  // select then locked), a taxed line a rate above 0 (rate 0 typed is an exempt line); under an
+  // exoneration a taxed line is exonerated, as the API makes it, and taxed is not offered.
+  const settle = (row, changed) => {
+    const { taxTreatment: treatment, taxRate: rateSelect } = row.inputs;
+    if (Number(rateSelect.value)) row.lastRate = rateSelect.value;
+    if (changed === "taxRate" && treatment.value === TAXED && !Number(rateSelect.value)) treatment.value = "exempt";
+    if (exonerated && treatment.value === TAXED) {
+      treatment.value = "exonerated";
+      row.byExoneration = true;
+    }
+    if (!exonerated && row.byExoneration && treatment.value === "exonerated") treatment.value = TAXED;
+    if (!exonerated || treatment.value !== "exonerated") row.byExoneration = false;
+    const zero = treatment.value !== TAXED;
+    if (zero) rateSelect.value = "0";
+    else if (!Number(rateSelect.value)) rateSelect.value = row.lastRate || rates[0];
+    rateSelect.disabled = zero;
+    for (const option of treatment.options) option.disabled = exonerated && option.value === TAXED;
+  };
 
   const refreshTotals = () => {
     const sums = rows.reduce((acc, row) => {
@@ -83,6 +121,9 @@ function linesEditor(country, { currency, rate }) {
         inputs.description.value = chosen.name;
         inputs.unitPrice.value = String(chosen.unitPrice);
         inputs.taxRate.value = rates.find((rate) => Number(rate) === Number(chosen.taxRate)) || rates[0];
+        // the product's rate says taxed or exempt; a treatment of the sale (export...) stays
+        if (inputs.taxTreatment.value === "exempt" && Number(inputs.taxRate.value)) inputs.taxTreatment.value = TAXED;
+        settle(row, "taxRate");
         refreshTotals();
       } });
     const inputs = {
@@ -91,11 +132,15 @@ function linesEditor(country, { currency, rate }) {
       quantity: amountInput("1"),
       unitPrice: amountInput("0"),
       discount: amountInput("0"),
+      taxTreatment: h("select", {}, treatments.map((treatment) => h("option", { value: treatment },
+        t(`treatment.${treatment}`)))),
       taxRate: h("select", {}, rates.map((rate) => h("option", { value: rate }, percent(rate)))),
     };
     const taxLabel = country === "SV" ? "docform.taxRate.SV" : "docform.taxRate";
     const fields = Object.fromEntries(LINE_FIELDS.map((name) => [name, name === "productId"
       ? lineField(product.element, "docform.productId") : lineField(inputs[name], name === "taxRate" ? taxLabel : `docform.${name}`)]));
+    inputs.taxTreatment.addEventListener("change", () => settle(row, "taxTreatment"));
+    inputs.taxRate.addEventListener("change", () => settle(row, "taxRate"));
     const row = { inputs, product, labels: Object.fromEntries(LINE_FIELDS.map((name) => [name, fields[name].label])),
       total: h("strong", { class: "line-total" }), title: h("strong"), element: null,
       read: () => Object.fromEntries(LINE_FIELDS.map((name) => [name, inputs[name].value.trim()])) };
@@ -115,6 +160,7 @@ function linesEditor(country, { currency, rate }) {
     row.element.addEventListener("change", refreshTotals);
     rows.push(row);
     list.append(row.element);
+    settle(row);
     renumber();
     refreshTotals();
   };
@@ -126,7 +172,8 @@ function linesEditor(country, { currency, rate }) {
       quantity: values.quantity === "" ? null : Number(values.quantity),
       unitPrice: values.unitPrice === "" ? null : Number(values.unitPrice),
       discount: values.discount === "" ? 0 : Number(values.discount),
-      taxRate: Number(values.taxRate),
+      taxTreatment: values.taxTreatment,
+      taxRate: values.taxTreatment === TAXED ? Number(values.taxRate) : 0,
     };
     if (values.productId) line.productId = Number(values.productId);
     if (values.description) line.description = values.description;
@@ -138,7 +185,35 @@ function linesEditor(country, { currency, rate }) {
     h("h2", {}, t("docform.lines")), list,
     h("div", { class: "toolbar" }, button(t("docform.addLine"), add, "add-line")),
     totals, h("p", { class: "help" }, t("docform.preview")));
-  return { element, value, refresh: refreshTotals };
+  const exonerate = (on) => {
+    if (on === exonerated) return;
+    exonerated = on;
+    rows.forEach((row) => settle(row));
+    refreshTotals();
+  };
+  return { element, value, refresh: refreshTotals, exonerate };
+}
+
+// A group of optional fields the API takes as one object (`exoneration`, `export`): its inputs
+// named prefix.field so that the API's refusals land beside them; value() is null when nothing
+// is filled (or the group does not apply to the document's type), else the filled fields.
+function fieldGroup(prefix, names, examples, onInput) {
+  const inputs = names.map((name) => {
+    const input = h("input", { type: "text", name: `${prefix}.${name}`, id: `f-${prefix}-${name}`,
+      "data-field": `${prefix}.${name}`, placeholder: examples[name] });
+    input.addEventListener("input", onInput);
+    return { name, input, element: h("div", { class: "field" },
+      h("label", { for: input.id }, t(`${prefix}.${name}`)), input) };
+  });
+  const element = h("section", { class: "card fiscal-group", id: `docform-${prefix}` },
+    h("h2", {}, t(`${prefix}.title`)), h("p", { class: "help" }, t(`${prefix}.help`)),
+    h("div", { class: "form inline" }, inputs.map((field) => field.element)));
+  const value = () => {
+    if (element.hidden) return null;
+    const filled = inputs.filter((field) => field.input.value.trim() !== "");
+    return filled.length ? Object.fromEntries(filled.map((field) => [field.name, field.input.value.trim()])) : null;
+  };
+  return { element, value };
 }
 
 // The exchange rate field of a foreign-currency document: shown only then, with a line that tells
@@ -193,12 +268,17 @@ function rateControls(form, onRate) {
 export async function render(ctx) {
   const conditions = await listAll("/payment-conditions", "paymentConditions");
   const own = companyCurrency();
+  const country = ctx.session.company?.country || "HN";
   let controls = null;
   let form = null;
-  const lines = linesEditor(ctx.session.company?.country, {
+  const lines = linesEditor(country, {
     currency: () => (form ? form.querySelector("#f-currency").value : own),
     rate: () => (controls ? controls.rate() : null),
   });
+  // the exoneration makes the lines exonerated as soon as a register is typed (the preview's ISV 0)
+  const exoneration = fieldGroup("exoneration", EXONERATION_FIELDS, {},
+    () => lines.exonerate(exoneration.value() !== null));
+  const exportTerms = fieldGroup("export", EXPORT_FIELDS, EXPORT_EXAMPLES, () => {});
   form = formView({
     fields: [
       { name: "type", label: t("docform.type"), type: "select", required: true,
@@ -220,12 +300,14 @@ export async function render(ctx) {
       { name: "draft", label: t("docform.draft"), type: "checkbox", value: false },
     ],
     values: { type: ctx.query.type || "01", date: today(), businessPartnerId: ctx.query.businessPartnerId, currency: own },
-    extra: lines.element,
+    extra: h("div", { class: "document-extra" }, exoneration.element, exportTerms.element, lines.element),
     submitLabel: t("docform.submit"),
     onSubmit: async (data) => {
       const { draft, ...body } = data;
       if (draft) body.status = "draft";
       if (!isForeign(body.currency)) delete body.exchangeRate;  // the company's own currency: always 1
+      if (exoneration.value()) body.exoneration = exoneration.value();
+      if (exportTerms.value()) body.export = exportTerms.value();
       const created = await api.post("/documents", { ...body, lines: lines.value() });
       (created.warnings || []).forEach((warning) => toast(warning, "error"));
       toast(t("docform.created"));
@@ -234,5 +316,14 @@ export async function render(ctx) {
   });
   form.id = "document-form";
   controls = rateControls(form, lines.refresh);
+  // each group shows for the types (and country) that carry it
+  const typeInput = form.querySelector("#f-type");
+  const followType = () => {
+    exoneration.element.hidden = country !== "HN" || !EXONERATION_TYPES.includes(typeInput.value);
+    exportTerms.element.hidden = country !== "SV" || !EXPORT_TYPES.includes(typeInput.value);
+    lines.exonerate(exoneration.value() !== null);
+  };
+  typeInput.addEventListener("change", followType);
+  followType();
   append(ctx.root, [pageHeader(t("docform.title")), section(null, form)]);
 }

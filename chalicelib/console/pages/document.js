@@ -10,6 +10,7 @@ import { companyCurrency, date, exchangeRate, isForeign, money, percent, today }
 import { t } from "../i18n.js";
 import { act, badge, button, definitionList, describeError, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
 import { dteSection, invalidateDialog } from "./document-dte.js";
+import { EXONERATION_FIELDS, EXPORT_FIELDS } from "./document-form.js";
 
 const FILE_PREFIX = { "01": "factura", "113": "factura", "06": "nota-credito", "07": "nota-debito", "100": "cotizacion",
   "101": "pedido", "102": "orden-compra", "103": "factura-compra", "105": "nota-credito-compra", "106": "nota-debito-compra",
@@ -26,6 +27,16 @@ async function accountsOf(entry) {
   const accounts = await Promise.all(ids.map((id) => api.get(`/chart-of-accounts/${id}`).catch(() => null)));
   return new Map(accounts.filter(Boolean).map((account) => [account.id, account]));
 }
+
+// A Honduran sale's exoneration registers and an export's terms, as the document holds them.
+function registers(doc) {
+  const given = (group, prefix, names) => names.filter((name) => group?.[name])
+    .map((name) => [t(`${prefix}.${name}`), h("span", { id: `doc-${prefix}-${name}` }, group[name])]);
+  return [...given(doc.exoneration, "exoneration", EXONERATION_FIELDS), ...given(doc.export, "export", EXPORT_FIELDS)];
+}
+
+// a line stored before treatments were recorded is taxed or exempt by its rate
+const treatmentOf = (line) => line.taxTreatment || (Number(line.taxRate) ? "taxed" : "exempt");
 
 function facts(doc, partner) {
   const { cai, dte } = doc;
@@ -46,6 +57,7 @@ function facts(doc, partner) {
     cai ? [t("doc.caiRange"), `${cai.rangeStart} – ${cai.rangeEnd}`] : null,
     cai ? [t("doc.caiDeadline"), date(cai.deadline)] : null,
     dte ? [t("doc.dteStatus"), badge(dte.status)] : null,  // the rest of the DTE: dteSection
+    ...registers(doc),
     doc.cancelReason ? [t("doc.cancelReason"), doc.cancelReason] : null,
     doc.notes ? [t("doc.notes"), doc.notes] : null,
     doc.warnings && doc.warnings.length ? [t("doc.warnings"), doc.warnings.join(" · ")] : null,
@@ -54,16 +66,19 @@ function facts(doc, partner) {
 
 function linesTable(doc, country) {
   const cur = doc.currency;
+  const untaxed = doc.lines.some((l) => treatmentOf(l) !== "taxed");
   return tableView({ rows: doc.lines, columns: [
     { label: t("doc.description"), value: (l) => l.description || (l.productId ? `#${l.productId}` : "") },
     { label: t("doc.quantity"), class: "num", value: (l) => String(l.quantity) },
     { label: t("doc.unitPrice"), class: "num", value: (l) => money(l.unitPrice, cur) },
     { label: t("doc.discount"), class: "num", value: (l) => money(l.discount, cur) },
     { label: country === "SV" ? t("doc.taxRate.SV") : t("doc.taxRate"), class: "num", value: (l) => percent(l.taxRate) },
+    untaxed ? { label: t("doc.taxTreatment"), class: "line-treatment",
+      value: (l) => (treatmentOf(l) === "taxed" ? "" : t(`treatment.${treatmentOf(l)}`)) } : null,
     { label: t("doc.subtotal"), class: "num", value: (l) => money(l.subtotal, cur) },
     { label: t("doc.tax"), class: "num", value: (l) => money(l.tax, cur) },
     { label: t("doc.total"), class: "num", value: (l) => money(l.total, cur) },
-  ] });
+  ].filter(Boolean) });
 }
 
 // What a foreign document's total and pending are in the company's currency (the API's baseTotal

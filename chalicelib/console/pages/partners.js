@@ -6,23 +6,48 @@
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { companyCurrency, date, exchangeRate, isForeign, money } from "../format.js";
-import { t } from "../i18n.js";
+import { locale, t } from "../i18n.js";
 import { badge, button, definitionList, formDialog, formView, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
 const LIMIT = 20;
 const TYPES = ["customer", "supplier", "both"];
+const PERSON_TYPES = ["natural", "legal"];
 // who may record an opening balance (the API's ACCOUNTING permission)
 const ACCOUNTING_ROLES = ["owner", "admin", "accountant"];
 // the opening balance's document type on each side
 const OPENING_TYPES = { receivable: "900", payable: "901" };
 
+// El Salvador's taxpayer fields (the DTE's receiver): plain inputs, their codes checked by the API
+// (its refusal shows beside each one).
+const svFields = () => [
+  { name: "nrc", label: t("partner.nrc"), placeholder: "123456-7" },
+  { name: "economicActivityCode", label: t("partner.economicActivityCode"), placeholder: "62010" },
+  { name: "economicActivity", label: t("partner.economicActivity") },
+  { name: "department", label: t("partner.department"), placeholder: "06" },
+  { name: "municipality", label: t("partner.municipality"), placeholder: "14" },
+];
+
+// A country's name in the console's language beside its ISO code ("US · Estados Unidos").
+function countryName(code) {
+  if (!code) return t("common.none");
+  try {
+    return `${code} · ${new Intl.DisplayNames([locale()], { type: "region" }).of(code)}`;
+  } catch { return code; }
+}
+
 // The fields of both dialogs; an emptied optional field is sent as null so that an edit clears it.
-function partnerFields() {
+// `country` is the company's: an El Salvador company's partners also take the SV fields.
+function partnerFields(country) {
   return [
     { name: "name", label: t("partner.name"), required: true },
     { name: "type", label: t("partner.type"), type: "select", required: true, value: "customer",
       options: TYPES.map((type) => ({ value: type, label: t(`partnerType.${type}`) })) },
     { name: "taxId", label: t("partner.taxId"), emptyAs: null },
+    { name: "country", label: t("partner.country"), emptyAs: null, placeholder: country || "HN",
+      help: t("partner.countryHelp", { country: country || "HN" }) },
+    { name: "personType", label: t("partner.personType"), type: "select", emptyAs: null,
+      options: PERSON_TYPES.map((type) => ({ value: type, label: t(`partner.personType.${type}`) })) },
+    ...(country === "SV" ? svFields().map((field) => ({ ...field, emptyAs: null })) : []),
     { name: "email", label: t("partner.email"), type: "email", emptyAs: null },
     { name: "phone", label: t("partner.phone"), emptyAs: null },
     { name: "address", label: t("partner.address"), type: "textarea", emptyAs: null },
@@ -34,14 +59,18 @@ function partnerFields() {
   ];
 }
 
-export function createPartner(done) {
-  return formDialog(t("partner.new"), { fields: partnerFields(), submitLabel: t("common.create"),
-    onSubmit: (data) => api.post("/business-partners", data) }, done);
+// ISO codes are upper case ("us" typed is "US")
+const withCountry = (data) => (data.country ? { ...data, country: data.country.toUpperCase() } : data);
+
+export function createPartner(country, done) {
+  return formDialog(t("partner.new"), { fields: partnerFields(country), submitLabel: t("common.create"),
+    onSubmit: (data) => api.post("/business-partners", withCountry(data)) }, done);
 }
 
-function editPartner(partner, done) {
-  return formDialog(t("partner.edit"), { fields: partnerFields(), values: partner,
-    onSubmit: (data) => api.put(`/business-partners/${partner.id}`, data, { headers: { "If-Match": String(partner.version) } }),
+function editPartner(country, partner, done) {
+  return formDialog(t("partner.edit"), { fields: partnerFields(country), values: partner,
+    onSubmit: (data) => api.put(`/business-partners/${partner.id}`, withCountry(data),
+      { headers: { "If-Match": String(partner.version) } }),
   }, done);
 }
 
@@ -51,6 +80,7 @@ function findPartners(search, page) {
 }
 
 export async function list(ctx) {
+  const country = ctx.session.company?.country;
   const search = (ctx.query.q || "").trim();
   const page = Math.max(1, Number(ctx.query.page) || 1);
   const go = (q, next) => {
@@ -71,10 +101,10 @@ export async function list(ctx) {
     { label: t("partner.receivable"), class: "num", value: (p) => money(p.receivableBalance) },
     { label: t("partner.payable"), class: "num", value: (p) => money(p.payableBalance) },
     { label: t("common.status"), value: (p) => badge(p.isActive ? "active" : "inactive") },
-    { label: t("common.actions"), class: "actions", value: (p) => button(t("common.edit"), () => editPartner(p, ctx.refresh)) },
+    { label: t("common.actions"), class: "actions", value: (p) => button(t("common.edit"), () => editPartner(country, p, ctx.refresh)) },
   ] });
   append(ctx.root, [
-    pageHeader(t("partner.title"), button(t("partner.new"), () => createPartner(async () => {
+    pageHeader(t("partner.title"), button(t("partner.new"), () => createPartner(country, async () => {
       toast(t("partner.created"));
       await ctx.refresh();
     }), "primary")),
@@ -217,6 +247,7 @@ function openingCard(ctx, partner, summaries) {
 }
 
 export async function detail(ctx) {
+  const country = ctx.session.company?.country;
   const partner = await api.get(`/business-partners/${ctx.params.id}`);
   const sides = partner.type === "both" ? ["client", "supplier"] : partner.type === "supplier" ? ["supplier"] : ["client"];
   const summaries = await Promise.all(sides.map((side) => api.get(`/credits/${side}/${partner.id}/summary`)));
@@ -230,13 +261,18 @@ export async function detail(ctx) {
         () => ctx.navigate(`/documents/new?businessPartnerId=${partner.id}`), "primary") : null,
       partner.type !== "customer" ? button(t("partner.newPurchase"),
         () => ctx.navigate(`/documents/new?type=103&businessPartnerId=${partner.id}`)) : null,
-      button(t("common.edit"), () => editPartner(partner, ctx.refresh))),
+      button(t("common.edit"), () => editPartner(country, partner, ctx.refresh))),
     h("div", { class: "figures" },
       figure(t("partner.receivable"), partner.receivableBalance, "partner-receivable"),
       figure(t("partner.payable"), partner.payableBalance, "partner-payable")),
     h("div", { class: "columns" }, section(null, definitionList([
       [t("partner.type"), t(`partnerType.${partner.type}`)],
       [t("partner.taxId"), partner.taxId || t("common.none")],
+      [t("partner.country"), h("span", { id: "partner-country" }, countryName(partner.country))],
+      [t("partner.personType"), partner.personType ? t(`partner.personType.${partner.personType}`) : t("common.none")],
+      // the SV fields where they matter (an SV company) or wherever a partner holds them
+      ...svFields().filter((field) => country === "SV" || partner[field.name])
+        .map((field) => [field.label, h("span", { id: `partner-${field.name}` }, partner[field.name] || t("common.none"))]),
       [t("partner.email"), partner.email || t("common.none")],
       [t("partner.phone"), partner.phone || t("common.none")],
       [t("partner.address"), partner.address || t("common.none")],
