@@ -51,7 +51,7 @@ def test_report_templates_are_listed(api, company_a):
     reply = api.get("/report-templates", key=company_a.api_key)
     assert reply.status == 200, reply.text
     templates = {template["key"]: template for template in reply.json["reportTemplates"]}
-    assert templates["invoice"] == {"id": 1, "key": "invoice", "name": "Factura fiscal (Honduras)",
+    assert templates["invoice"] == {"id": 1, "key": "invoice", "name": "Documento fiscal (carta)",
                                     "resource": "document", "pageFormat": "letter"}
     assert (templates["ticket"]["id"], templates["ticket"]["resource"], templates["ticket"]["pageFormat"]) == \
         (2, "document", "roll-80mm")

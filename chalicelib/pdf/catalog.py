@@ -19,7 +19,7 @@ class ReportTemplate:
                 "pageFormat": self.page_format}
 
 
-INVOICE = ReportTemplate(1, "invoice", "Factura fiscal (Honduras)", DOCUMENT, "letter")
+INVOICE = ReportTemplate(1, "invoice", "Documento fiscal (carta)", DOCUMENT, "letter")
 TICKET = ReportTemplate(2, "ticket", "Ticket de 80 mm", DOCUMENT, "roll-80mm")
 ENTRY = ReportTemplate(3, "journal-entry", "Asiento contable", JOURNAL_ENTRY, "letter")
 

@@ -807,6 +807,7 @@ export default {
   "partner.summary.client": "Credit as a customer",
   "partner.summary.supplier": "Credit as a supplier",
   "partner.taxId": "Tax id (RTN)",
+  "partner.taxId.SV": "Tax id (NIT / DUI)",
   "partner.title": "Customers and suppliers",
   "partner.total": "Total",
   "partner.type": "Type",

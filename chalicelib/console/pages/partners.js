@@ -36,13 +36,16 @@ function countryName(code) {
 }
 
 // The fields of both dialogs; an emptied optional field is sent as null so that an edit clears it.
+// The tax id's name where the company is: Honduras' RTN, El Salvador's NIT (or a person's DUI).
+const taxIdLabel = (country) => t(country === "SV" ? "partner.taxId.SV" : "partner.taxId");
+
 // `country` is the company's: an El Salvador company's partners also take the SV fields.
 function partnerFields(country) {
   return [
     { name: "name", label: t("partner.name"), required: true },
     { name: "type", label: t("partner.type"), type: "select", required: true, value: "customer",
       options: TYPES.map((type) => ({ value: type, label: t(`partnerType.${type}`) })) },
-    { name: "taxId", label: t("partner.taxId"), emptyAs: null },
+    { name: "taxId", label: taxIdLabel(country), emptyAs: null },
     { name: "country", label: t("partner.country"), emptyAs: null, placeholder: country || "HN",
       help: t("partner.countryHelp", { country: country || "HN" }) },
     { name: "personType", label: t("partner.personType"), type: "select", emptyAs: null,
@@ -96,7 +99,7 @@ export async function list(ctx) {
   const table = tableView({ rows: answer.businessPartners, onRowClick: (p) => ctx.navigate(`/partners/${p.id}`), columns: [
     { label: t("partner.name"), value: (p) => h("a", { href: `#/partners/${p.id}` }, p.name) },
     { label: t("partner.type"), value: (p) => t(`partnerType.${p.type}`) },
-    { label: t("partner.taxId"), value: (p) => p.taxId || "" },
+    { label: taxIdLabel(country), value: (p) => p.taxId || "" },
     { label: t("partner.email"), value: (p) => p.email || "" },
     { label: t("partner.receivable"), class: "num", value: (p) => money(p.receivableBalance) },
     { label: t("partner.payable"), class: "num", value: (p) => money(p.payableBalance) },
@@ -267,7 +270,7 @@ export async function detail(ctx) {
       figure(t("partner.payable"), partner.payableBalance, "partner-payable")),
     h("div", { class: "columns" }, section(null, definitionList([
       [t("partner.type"), t(`partnerType.${partner.type}`)],
-      [t("partner.taxId"), partner.taxId || t("common.none")],
+      [taxIdLabel(country), partner.taxId || t("common.none")],
       [t("partner.country"), h("span", { id: "partner-country" }, countryName(partner.country))],
       [t("partner.personType"), partner.personType ? t(`partner.personType.${partner.personType}`) : t("common.none")],
       // the SV fields where they matter (an SV company) or wherever a partner holds them
