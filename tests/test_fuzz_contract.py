@@ -23,6 +23,10 @@ from hypothesis import HealthCheck
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error, response_schema_conformance, status_code_conformance
 from schemathesis.core import NOT_SET
+from schemathesis.generation.feedback import FeedbackSources
+from schemathesis.generation.hypothesis.builder import ApiOperationMark
+from schemathesis.pytest._test_builder import build_operation_test
+from schemathesis.python._constants.orchestrator import make_constants_value_source
 
 import app  # noqa: F401  (registers the routes the document describes)
 from chalicelib import jsoncodec
@@ -119,6 +123,8 @@ def in_english(document):
 # schemathesis may annotate it in place
 DOCUMENT = in_english(with_decimal_places_as_multiples(json.loads(SERVED)))
 SCHEMA = schemathesis.openapi.from_dict(DOCUMENT)
+# Collected without their coverage cases: see with_coverage_cases.
+SCHEMA.config.phases.coverage.enabled = False
 WEB_ONLY = {(spec.method, spec.path) for spec in ROUTES if spec.access in (Access.WEB_SESSION, Access.KEY_MANAGEMENT)}
 
 # `make fuzz` prints its seed: FUZZ_SEED=<it> replays the same cases
@@ -147,6 +153,31 @@ def _headers(case, auth: dict[str, str]) -> dict[str, str]:
     if case.method == "POST" and next(_posts) % 2:
         headers["Idempotency-Key"] = f"fuzz-{uuid.uuid4().hex}"
     return headers
+
+
+@pytest.fixture(autouse=True)
+def with_coverage_cases(request):
+    """An operation's test gets its coverage cases (schemathesis's boundary values and missing or
+    mistyped fields: 13,000 requests for the whole document, most of what this file sends) when it
+    starts, not at collection: every xdist worker collects every test and building them all took
+    each worker ~20 s, though it runs only its share. Built as schemathesis's own collection builds
+    them, with the coverage phase on."""
+    item = request.node
+    operation = ApiOperationMark.get(item.obj)
+    if operation is None:
+        return  # not one of the schema's tests
+    phases = operation.schema.config.phases
+    phases.coverage.enabled = True
+    try:
+        built = build_operation_test(
+            config=operation.schema.config, operation=operation, test_func=item.test_function, given_kwargs={},
+            feedback=FeedbackSources(constants_value_source=make_constants_value_source(operation.schema)))
+    finally:
+        phases.coverage.enabled = False
+    # every operation has some (at least its unexpected methods): none means they were lost
+    assert len(getattr(built, "hypothesis_explicit_examples", ())) \
+        > len(getattr(item.obj, "hypothesis_explicit_examples", ())), operation.label
+    item.obj = built
 
 
 OUTCOMES = os.environ.get("FUZZ_OUTCOMES")  # a file: a JSON line per case, for tests/fuzz_report.py
