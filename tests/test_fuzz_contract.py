@@ -27,6 +27,7 @@ from schemathesis.generation.feedback import FeedbackSources
 from schemathesis.generation.hypothesis.builder import ApiOperationMark
 from schemathesis.pytest._test_builder import build_operation_test
 from schemathesis.python._constants.orchestrator import make_constants_value_source
+from schemathesis.transport.requests import ManagedCookiesSession
 
 import app  # noqa: F401  (registers the routes the document describes)
 from chalicelib import jsoncodec
@@ -145,6 +146,12 @@ def flatmap_path_parameters(context, path_parameters):
 
 
 _posts = itertools.count()
+# One kept-alive connection to the stack instead of a new session and connection per case; its
+# cookies are dropped after each case (as a fresh session's are), and the environment's proxy
+# and netrc settings are not read per request (nor do they apply to the stack on 127.0.0.1).
+HTTP = ManagedCookiesSession()
+HTTP.trust_env = False
+HTTP.headers.clear()  # (requests' defaults, such as Accept: */*, would fill headers a case leaves out)
 
 
 def _headers(case, auth: dict[str, str]) -> dict[str, str]:
@@ -196,7 +203,7 @@ def positive_cases():
 
 
 def _call(case, base: str, auth: dict[str, str], positive_cases: list[str]) -> None:
-    response = case.call(base_url=base, headers=_headers(case, auth))
+    response = case.call(base_url=base, session=HTTP, headers=_headers(case, auth))
     try:
         answer = response.json()
     except ValueError:
@@ -252,7 +259,7 @@ def test_following_the_links_nothing_fails_or_breaks_the_schema(fuzzed):
 
     class Workflows(LinkedCalls):
         def get_call_kwargs(self, case):
-            return {"base_url": base, "headers": _headers(case, key_headers)}
+            return {"base_url": base, "session": HTTP, "headers": _headers(case, key_headers)}
 
         def after_call(self, response, case):
             calls.append(f"{case.method} {case.path} -> {response.status_code}")
