@@ -167,7 +167,7 @@ def with_coverage_cases(request):
     """An operation's test gets its coverage cases (schemathesis's boundary values and missing or
     mistyped fields: 13,000 requests for the whole document, most of what this file sends) when it
     starts, not at collection: every xdist worker collects every test and building them all took
-    each worker ~20 s, though it runs only its share. Built as schemathesis's own collection builds
+    each worker 10-20 s, though it runs only its share. Built as schemathesis's own collection builds
     them, with the coverage phase on."""
     item = request.node
     operation = ApiOperationMark.get(item.obj)
