@@ -200,6 +200,9 @@ def import_default_chart(company_id: int) -> None:
 def make_handler(gateway: Any) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # The head and the body go out in two writes: with Nagle's algorithm the body waited for the
+        # client's delayed ACK of the head, 40 ms per answer on a kept-alive connection (a browser's)
+        disable_nagle_algorithm = True
 
         def _serve(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)

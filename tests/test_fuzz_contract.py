@@ -23,6 +23,11 @@ from hypothesis import HealthCheck
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error, response_schema_conformance, status_code_conformance
 from schemathesis.core import NOT_SET
+from schemathesis.generation.feedback import FeedbackSources
+from schemathesis.generation.hypothesis.builder import ApiOperationMark
+from schemathesis.pytest._test_builder import build_operation_test
+from schemathesis.python._constants.orchestrator import make_constants_value_source
+from schemathesis.transport.requests import ManagedCookiesSession
 
 import app  # noqa: F401  (registers the routes the document describes)
 from chalicelib import jsoncodec
@@ -119,6 +124,8 @@ def in_english(document):
 # schemathesis may annotate it in place
 DOCUMENT = in_english(with_decimal_places_as_multiples(json.loads(SERVED)))
 SCHEMA = schemathesis.openapi.from_dict(DOCUMENT)
+# Collected without their coverage cases: see with_coverage_cases.
+SCHEMA.config.phases.coverage.enabled = False
 WEB_ONLY = {(spec.method, spec.path) for spec in ROUTES if spec.access in (Access.WEB_SESSION, Access.KEY_MANAGEMENT)}
 
 # `make fuzz` prints its seed: FUZZ_SEED=<it> replays the same cases
@@ -139,6 +146,12 @@ def flatmap_path_parameters(context, path_parameters):
 
 
 _posts = itertools.count()
+# One kept-alive connection to the stack instead of a new session and connection per case; its
+# cookies are dropped after each case (as a fresh session's are), and the environment's proxy
+# and netrc settings are not read per request (nor do they apply to the stack on 127.0.0.1).
+HTTP = ManagedCookiesSession()
+HTTP.trust_env = False
+HTTP.headers.clear()  # (requests' defaults, such as Accept: */*, would fill headers a case leaves out)
 
 
 def _headers(case, auth: dict[str, str]) -> dict[str, str]:
@@ -147,6 +160,31 @@ def _headers(case, auth: dict[str, str]) -> dict[str, str]:
     if case.method == "POST" and next(_posts) % 2:
         headers["Idempotency-Key"] = f"fuzz-{uuid.uuid4().hex}"
     return headers
+
+
+@pytest.fixture(autouse=True)
+def with_coverage_cases(request):
+    """An operation's test gets its coverage cases (schemathesis's boundary values and missing or
+    mistyped fields: 13,000 requests for the whole document, most of what this file sends) when it
+    starts, not at collection: every xdist worker collects every test and building them all took
+    each worker 10-20 s, though it runs only its share. Built as schemathesis's own collection builds
+    them, with the coverage phase on."""
+    item = request.node
+    operation = ApiOperationMark.get(item.obj)
+    if operation is None:
+        return  # not one of the schema's tests
+    phases = operation.schema.config.phases
+    phases.coverage.enabled = True
+    try:
+        built = build_operation_test(
+            config=operation.schema.config, operation=operation, test_func=item.test_function, given_kwargs={},
+            feedback=FeedbackSources(constants_value_source=make_constants_value_source(operation.schema)))
+    finally:
+        phases.coverage.enabled = False
+    # every operation has some (at least its unexpected methods): none means they were lost
+    assert len(getattr(built, "hypothesis_explicit_examples", ())) \
+        > len(getattr(item.obj, "hypothesis_explicit_examples", ())), operation.label
+    item.obj = built
 
 
 OUTCOMES = os.environ.get("FUZZ_OUTCOMES")  # a file: a JSON line per case, for tests/fuzz_report.py
@@ -165,7 +203,7 @@ def positive_cases():
 
 
 def _call(case, base: str, auth: dict[str, str], positive_cases: list[str]) -> None:
-    response = case.call(base_url=base, headers=_headers(case, auth))
+    response = case.call(base_url=base, session=HTTP, headers=_headers(case, auth))
     try:
         answer = response.json()
     except ValueError:
@@ -221,7 +259,7 @@ def test_following_the_links_nothing_fails_or_breaks_the_schema(fuzzed):
 
     class Workflows(LinkedCalls):
         def get_call_kwargs(self, case):
-            return {"base_url": base, "headers": _headers(case, key_headers)}
+            return {"base_url": base, "session": HTTP, "headers": _headers(case, key_headers)}
 
         def after_call(self, response, case):
             calls.append(f"{case.method} {case.path} -> {response.status_code}")
