@@ -46,7 +46,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_json
+from chalicelib.domain import dte_formats
 from infra.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception
 
 TOKEN_HOURS = 24
@@ -185,9 +185,9 @@ class StandInAuthority(LotReception):
     def _document_problems(self, nit: str, request: dict[str, Any], sent: dict[str, Any]) -> list[str]:
         identification = sent.get("identificacion") or {}
         tipo = identification.get("tipoDte")
-        if tipo not in dte_json.FORMATS:
+        if tipo not in dte_formats.FORMATS:
             return [f"[identificacion.tipoDte] TIPO DE DOCUMENTO NO SOPORTADO: {tipo}"]
-        found = [f"[{problem['field']}] {problem['message']}" for problem in dte_json.schema_problems(sent)]
+        found = [f"[{problem['field']}] {problem['message']}" for problem in dte_formats.schema_problems(sent)]
         if found:
             return found
         checks = (
@@ -232,7 +232,7 @@ class StandInAuthority(LotReception):
                                                         "DEL EMISOR")
         codigo = (sent.get("identificacion") or {}).get("codigoGeneracion")
         problems = [f"[{problem['field']}] {problem['message']}"
-                    for problem in dte_json.schema_problems(sent, dte_json.INVALIDATION)]
+                    for problem in dte_formats.schema_problems(sent, dte_formats.INVALIDATION)]
         if not problems:
             invalidated = self.registered.get(sent["documento"]["codigoGeneracion"])
             if sent["emisor"]["nit"] != nit:
@@ -254,7 +254,7 @@ class StandInAuthority(LotReception):
         sent = self._verified(nit, request.get("documento"))
         problems = ["[documento] FIRMA INVALIDA: NO CORRESPONDE AL CERTIFICADO DEL EMISOR"] if sent is None else [
             f"[{problem['field']}] {problem['message']}"
-            for problem in dte_json.schema_problems(sent, dte_json.CONTINGENCY)]
+            for problem in dte_formats.schema_problems(sent, dte_formats.CONTINGENCY)]
         if not problems and (sent["emisor"]["nit"] != nit or request.get("nit") != nit):
             problems.append("[emisor.nit] NO CORRESPONDE AL USUARIO AUTENTICADO")
         at = (clock.now() + SV_OFFSET).strftime("%d/%m/%Y %H:%M:%S")

@@ -35,11 +35,11 @@ from typing import Any, Callable
 
 from chalicelib.domain import dte_catalogues, members
 from chalicelib.domain.roles import OWNER
+from chalicelib.observability import logger
 from chalicelib.services import search
 from chalicelib.store import keys
 from chalicelib.store.table import Table, from_attributes, to_attributes
 from chalicelib.store.transaction import LostRace, Transaction
-from chalicelib.observability import logger
 from infra.table_io import scan_items
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.domain import dte_catalogues, dte_json
+from chalicelib.domain import dte_catalogues, dte_formats
 from chalicelib.store import keys
 from infra.migrations import sv_addresses_to_2024_division
 from tests.dte_support import assert_accepted, invoice, sv_shop, taxpayer_of
@@ -62,7 +62,7 @@ def test_the_saved_schemas_take_the_new_municipios_and_the_catalogue_refuses_wha
         {"field": "receptor.codActividad", "message": "'99999' is not in the authority's catalogue CAT-019"},
         {"field": "cuerpoDocumento[1].uniMedida", "message": "98 is not in the authority's catalogue CAT-014"}]
     # fe-fc-v1 as saved lists Chalatenango's 33 former municipios: its rule is gone, CAT-013 decides
-    schema = dte_json._schema("01")["properties"]["receptor"]["properties"]["direccion"]
+    schema = dte_formats.schema("01")["properties"]["receptor"]["properties"]["direccion"]
     assert "allOf" not in schema and schema["properties"]["municipio"]["pattern"] == "^[0-9]{2}$"
     old = {"departamento": "06", "municipio": "14"}
     assert dte_catalogues.problems({"emisor": {"direccion": old}}) == [

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from chalicelib.domain import dte_json
+from chalicelib.domain import dte_formats
 from chalicelib.store import keys
 from tests.documents_support import Shop
 from tests.dte_support import assert_accepted, printed, sv_shop
@@ -51,7 +51,7 @@ def test_an_export_is_issued_as_a_dte_11_in_its_format_accepted_printed_and_in_t
     assert (created["subtotal"], created["taxTotal"], created["total"]) == (Decimal("335.50"), 0, Decimal("335.50"))
 
     sent = dte_authority.registered[dte["codigoGeneracion"]]["document"]
-    assert dte_json.schema_problems(sent) == []  # fe-fex-v1, as the stand-in checked it
+    assert dte_formats.schema_problems(sent) == []  # fe-fex-v1, as the stand-in checked it
     assert sent["identificacion"]["version"] == 1 and sent["identificacion"]["tipoDte"] == "11"
     assert sent["emisor"]["tipoItemExpor"] == 3  # free-text lines: goods and services alike
     assert sent["receptor"] == {

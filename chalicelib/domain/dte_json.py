@@ -11,24 +11,23 @@ CAT-014 units (59 unit), CAT-015 tributes (20 IVA 13 %), CAT-016 terms (1 cash, 
 CAT-022 receiver's document (36 NIT, 13 DUI)."""
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Mapping
 
 from chalicelib.domain import dte_catalogues, taxes
 from chalicelib.domain.amount_words import amount_in_words
-from chalicelib.domain.dte import (CREDITO_FISCAL, EXPORTACION, FACTURA, NOTA_CREDITO, NOTA_DEBITO, RETENCION,
-                                   SUJETO_EXCLUIDO)
+from chalicelib.domain.dte import (
+    CREDITO_FISCAL,
+    EXPORTACION,
+    FACTURA,
+    NOTA_CREDITO,
+    NOTA_DEBITO,
+    RETENCION,
+    SUJETO_EXCLUIDO,
+)
+from chalicelib.domain.dte_formats import CONTINGENCY, FORMATS, INVALIDATION, schema, schema_problems
 
-SCHEMAS = Path(__file__).resolve().parent / "dte_schemas"
-FORMATS = {FACTURA: ("fe-fc-v1.json", 1), CREDITO_FISCAL: ("fe-ccf-v3.json", 3), NOTA_CREDITO: ("fe-nc-v3.json", 3),
-           NOTA_DEBITO: ("fe-nd-v3.json", 3), SUJETO_EXCLUIDO: ("fe-fse-v1.json", 1), RETENCION: ("fe-cr-v1.json", 1),
-           EXPORTACION: ("fe-fex-v1.json", 1),
-           "anulacion": ("anulacion-schema-v2.json", 2),
-           "contingencia": ("contingencia-schema-v3.json", 3)}
 ELECTRONIC = 2  # CAT-007: the related document is a DTE, named by its generation code
 TITLES = {FACTURA: "Factura", CREDITO_FISCAL: "Comprobante de crédito fiscal", NOTA_CREDITO: "Nota de crédito",
           NOTA_DEBITO: "Nota de débito", SUJETO_EXCLUIDO: "Factura de sujeto excluido",
@@ -143,7 +142,6 @@ def consultation_url(document: Mapping[str, Any], ambiente: str = "00") -> str:
             f"&fechaEmi={document['date']}")
 
 
-INVALIDATION, CONTINGENCY = "anulacion", "contingencia"
 
 
 def invalidation(document: Mapping[str, Any], fields: Mapping[str, Any], codigo: str, date: str, time: str,
@@ -331,97 +329,8 @@ def _retention(document: Mapping[str, Any], ambiente: str) -> dict[str, Any]:
 def _declared(tipo_dte: str, section: str | None, values: dict[str, Any]) -> dict[str, Any]:
     """`values` with only the fields the format of `tipo_dte` declares for `section` (the whole
     document when None; an item of cuerpoDocumento for that name)."""
-    properties = _schema(tipo_dte)["properties"]
+    properties = schema(tipo_dte)["properties"]
     if section is not None:
         part = properties[section]
         properties = (part.get("items") or part)["properties"]
     return {name: value for name, value in values.items() if name in properties}
-
-
-@lru_cache(maxsize=None)
-def _schema(tipo_dte: str) -> dict[str, Any]:
-    text = (SCHEMAS / FORMATS[tipo_dte][0]).read_text(encoding="utf-8")
-    return _without_old_municipios(json.loads(text, parse_float=Decimal))  # multipleOf 0.01 is exact on decimals only
-
-
-def _without_old_municipios(node: Any) -> Any:
-    """The schema without its per-department municipio rules: the saved copies list the 262
-    municipios before the 2024 division and would refuse the 44 that replaced them. CAT-013
-    (dte_catalogues) checks the municipio instead; its two-digit pattern stays."""
-    if isinstance(node, list):
-        return [_without_old_municipios(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    kept = {name: _without_old_municipios(value) for name, value in node.items()}
-    if {"departamento", "municipio"} <= set((kept.get("properties") or {})) and "allOf" in kept:
-        rules = [rule for rule in kept["allOf"]
-                 if "municipio" not in ((rule.get("then") or {}).get("properties") or {})]
-        if rules:
-            kept["allOf"] = rules
-        else:
-            del kept["allOf"]
-    return kept
-
-
-@lru_cache(maxsize=None)
-def _validator(tipo_dte: str) -> Any:
-    import jsonschema
-
-    return jsonschema.Draft7Validator(_schema(tipo_dte), format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
-
-
-def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> list[dict[str, str]]:
-    """What the authority's schema refuses in `sent` (a DTE, or the event `format_key` names), each
-    with the path of the field; in a DTE, then, what its catalogues refuse (codes that match the
-    schema's patterns but name nothing)."""
-    validator = _validator(format_key or sent["identificacion"]["tipoDte"])
-    problems: list[dict[str, str]] = []
-    for error in sorted(validator.iter_errors(sent), key=lambda error: list(map(str, error.absolute_path))):
-        path = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in error.absolute_path)
-        problem = {"field": path.replace(".[", "["), "message": _message(error)}
-        if problem not in problems:  # a missing value breaks its type and its enum alike
-            problems.append(problem)
-    if format_key is None:
-        refused = {problem["field"] for problem in problems}
-        problems += [{**problem, "message": _with_remedy(problem["field"], problem["message"])}
-                     for problem in dte_catalogues.problems(sent) if problem["field"] not in refused]
-    return problems
-
-
-# What to do about each field the authority asks for, for the messages.
-_REMEDIES = {"emisor.nrc": "set the company's dteIssuer.nrc", "emisor.codActividad": "set the company's dteIssuer",
-         "emisor.descActividad": "set the company's dteIssuer", "emisor.direccion": "set the company's dteIssuer and address",
-         "emisor.telefono": "set the company's phone", "emisor.correo": "set the company's email",
-         "emisor.nit": "set the company's taxId", "receptor.nit": "set the customer's taxId",
-         "receptor.numDocumento": "set the customer's taxId (NIT or DUI)", "receptor.nrc": "set the customer's nrc",
-         "receptor.codActividad": "set the customer's economicActivityCode",
-         "receptor.descActividad": "set the customer's economicActivity",
-         "receptor.direccion": "set the customer's department, municipality and address",
-         "receptor.telefono": "set the customer's phone", "receptor.correo": "set the customer's email",
-         "identificacion.tipoMoneda": "set the document's currency (USD)",
-         "receptor.codPais": "set the document's export.countryCode (CAT-020)",
-         "receptor.nombrePais": "set the document's export.countryName",
-         "receptor.complemento": "set the customer's address", "receptor.tipoPersona": "set the customer's personType",
-         # an invalidation names the receiver as the DTE was issued to it: nothing to set now
-         "documento.correo": "the DTE was issued without the customer's email, which its invalidation needs",
-         "documento.numDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
-         "documento.tipoDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
-         "documento.nombre": "the DTE was issued without the customer's name, which its invalidation needs",
-         "emisor.nombreResponsable": "set the company's dteIssuer.responsible",
-         "emisor.tipoDocResponsable": "set the company's dteIssuer.responsible",
-         "emisor.numeroDocResponsable": "set the company's dteIssuer.responsible"}
-
-
-def _with_remedy(path: str, what: str) -> str:
-    source = next((source for field, source in _REMEDIES.items() if path == field or path.startswith(field + ".")), None)
-    return f"{what}: {source}" if source else what
-
-
-def _message(error: Any) -> str:
-    if error.instance is None or error.validator == "required":
-        what = "missing" if error.instance is None else error.message.replace("is a required property", "is missing")
-    elif error.validator in ("pattern", "enum", "const", "type", "minLength", "maxLength", "format"):
-        what = f"{error.instance!r} is not in the authority's format ({error.validator} {error.validator_value!r})"
-    else:
-        what = error.message
-    return _with_remedy(".".join(str(part) for part in error.absolute_path), what)

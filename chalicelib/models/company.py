@@ -4,7 +4,6 @@ from pydantic import ConfigDict, Field, StringConstraints, ValidationInfo, field
 from pydantic.json_schema import SkipJsonSchema
 
 from chalicelib.domain import dte_catalogues
-
 from chalicelib.models.base import Email, LongText, Name, RequestModel, ResponseModel, ShortText
 from chalicelib.models.documents import PersonId
 

@@ -186,7 +186,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     missing = [account for account in chart_accounts if account[0] not in ids_by_code]
     new_ids = _take_ids(table, keys.id_sequence(company_id, keys.CHART_ACCOUNT), len(missing))
     planned = []
-    for (code, name, account_type, parent_code), account_id in zip(missing, new_ids):
+    for (code, name, account_type, parent_code), account_id in zip(missing, new_ids, strict=True):
         ids_by_code[code] = account_id
         planned.append({"id": account_id, "code": code, "name": name, "type": account_type,
                         "parentId": ids_by_code.get(parent_code) if parent_code else None})
@@ -201,7 +201,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
               if (operation, document_type) not in existing_rules and code in ids_by_code]
     rule_ids = _take_ids(table, keys.id_sequence(company_id, keys.DETERMINATION_RULE), len(wanted))
     new_rules = [rules.rule_item(company_id, rule_id, operation, document_type, ids_by_code[code])
-                 for (operation, document_type, code), rule_id in zip(wanted, rule_ids)]
+                 for (operation, document_type, code), rule_id in zip(wanted, rule_ids, strict=True)]
     transaction = Transaction(table)
     rules.add_rules(transaction, company_id, new_rules)
     return ({"accountsCreated": len(planned), "rulesCreated": len(new_rules),

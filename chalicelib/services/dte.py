@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.domain import document_actions, dte_fex, dte_json
+from chalicelib.domain import document_actions, dte_fex, dte_formats, dte_json
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain import dte as rules
 from chalicelib.domain.dte import PENDING, DteResult
@@ -135,7 +135,7 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
         dte["related"] = dte_json.related(source)
     elif tipo_dte == rules.RETENCION:
         dte["related"] = dte_json.withheld(source, document)
-    problems = dte_json.schema_problems(dte_json.authority_document({**document, "dte": dte}, dte_json.ambiente(company)))
+    problems = dte_formats.schema_problems(dte_json.authority_document({**document, "dte": dte}, dte_json.ambiente(company)))
     if tipo_dte == rules.SUJETO_EXCLUIDO:
         if Decimal(document.get("taxTotal") or 0) != 0:  # whoever is not registered for IVA charges none
             problems.insert(0, {"field": "taxTotal", "message": "a purchase from a supplier without an NRC is a factura "

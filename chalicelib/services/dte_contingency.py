@@ -19,7 +19,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_json
+from chalicelib.domain import dte_formats, dte_json
 from chalicelib.observability import logger
 from chalicelib.services import dte_signing
 from chalicelib.services.dte_authority import DteTransmitter, Submission
@@ -132,13 +132,13 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
     declared = documents[0]["dte"]["contingency"]
     event = dte_json.contingency_event(company, documents, codigo, declared["eventDate"], declared["eventTime"],
                                        ambiente)
-    problems = dte_json.schema_problems(event, dte_json.CONTINGENCY)
+    problems = dte_formats.schema_problems(event, dte_formats.CONTINGENCY)
     if problems:  # the company's settings lack what the event needs: the DTEs wait (and are logged)
         logger.error("DTE contingency event refused by the format; its DTEs stay pending",
                      extra={"companyId": company_id, "event": codigo, "problems": problems})
         return 0
     submission = Submission(company_id=company_id, nit=event["emisor"]["nit"], ambiente=ambiente,
-                            tipo_dte=dte_json.CONTINGENCY, version=event["identificacion"]["version"],
+                            tipo_dte=dte_formats.CONTINGENCY, version=event["identificacion"]["version"],
                             codigo_generacion=codigo, documento=dte_signing.sign(table, company_id, event))
     try:
         answer = transmitter.report_contingency(submission)

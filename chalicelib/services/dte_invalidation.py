@@ -11,7 +11,7 @@ from typing import Any
 
 from chalicelib import clock, jsoncodec
 from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_json
+from chalicelib.domain import dte_formats, dte_json
 from chalicelib.errors import ApiError, NotFound, ServiceUnavailable, ValidationFailed
 from chalicelib.observability import logger
 from chalicelib.services import accounts, document_reversals, documents, dte, dte_signing
@@ -40,7 +40,7 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     sent = dte_json.invalidation(document, fields, pending["codigoGeneracion"], pending["date"], pending["time"],
                                  replacement, ambiente,
                                  establishment_type=(company.get("dteIssuer") or {}).get("establishmentType", "02"))
-    problems = dte_json.schema_problems(sent, dte_json.INVALIDATION)
+    problems = dte_formats.schema_problems(sent, dte_formats.INVALIDATION)
     if problems:
         details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
         raise ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "

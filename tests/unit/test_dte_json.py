@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from chalicelib.domain import dte_json
+from chalicelib.domain import dte_formats, dte_json
 from tests.unit.dte_fixtures import CONSUMER, EXCLUDED_SUPPLIER, SV, TAXPAYER, confirmed, line
 
 
@@ -14,7 +14,7 @@ def test_a_factura_prices_include_the_iva_and_validates():
     document = confirmed("01", CONSUMER, [line("2", "50", "0.13"), line("1", "20", "0"),
                                           line("1", "10", "0", "nonSubject")])
     sent = dte_json.authority_document(document)
-    assert dte_json.schema_problems(sent) == []
+    assert dte_formats.schema_problems(sent) == []
     taxed, exempt, non_subject = sent["cuerpoDocumento"]
     # a factura's price includes the IVA: 50 x 1.13 = 56.50; the taxed sale 113 holds 13 of IVA
     assert (taxed["precioUni"], taxed["ventaGravada"], taxed["ivaItem"], taxed["tributos"]) == (
@@ -41,7 +41,7 @@ def test_a_credito_fiscal_lists_the_iva_as_a_tribute_and_validates():
     document = confirmed("03", TAXPAYER, [line("2", "100", "0.13", discount="20"), line("1", "10", "0")],
                          dueDate="2026-12-02")
     sent = dte_json.authority_document(document)
-    assert dte_json.schema_problems(sent) == []
+    assert dte_formats.schema_problems(sent) == []
     taxed, exempt = sent["cuerpoDocumento"]
     assert (taxed["precioUni"], taxed["montoDescu"], taxed["ventaGravada"], taxed["tributos"]) == (
         Decimal("100"), Decimal("20"), Decimal("180.00"), ["20"])
@@ -68,7 +68,7 @@ def test_a_factura_de_sujeto_excluido_lists_what_was_bought_and_validates():
     document = confirmed("14", EXCLUDED_SUPPLIER, [line("30", "4.50", "0"), line("1", "15", "0", discount="5")],
                          dueDate="2026-11-30")
     sent = dte_json.authority_document(document)
-    assert dte_json.schema_problems(sent) == []
+    assert dte_formats.schema_problems(sent) == []
     eggs, transport = sent["cuerpoDocumento"]
     assert (eggs["precioUni"], eggs["compra"], eggs["montoDescu"]) == (Decimal("4.50"), Decimal("135.00"), 0)
     assert (transport["compra"], transport["montoDescu"]) == (Decimal("10"), Decimal("5"))
@@ -106,7 +106,7 @@ def test_a_comprobante_de_retencion_names_the_purchase_the_base_and_the_iva_with
     state.update(emisor=dte_json.issuer(SV, certificate["number"], "07"), receptor=dte_json.receiver("07", TAXPAYER),
                  horEmi="09:00:00", related=dte_json.withheld(purchase, certificate))
     sent = dte_json.authority_document({**certificate, "dte": state})
-    assert dte_json.schema_problems(sent) == []
+    assert dte_formats.schema_problems(sent) == []
     assert sent["cuerpoDocumento"] == [{
         "numItem": 1, "tipoDte": "03", "tipoDoc": 2, "numDocumento": "7DE5A3C1-0B2F-4E8D-9A6C-1F3B5D7E9A0C",
         "fechaEmision": "2026-11-01", "montoSujetoGrav": Decimal("500.00"), "codigoRetencionMH": "22",
@@ -124,13 +124,13 @@ def test_a_comprobante_de_retencion_names_the_purchase_the_base_and_the_iva_with
 def test_what_the_schema_refuses_is_named_with_where_it_comes_from():
     incomplete = {key: value for key, value in TAXPAYER.items() if key not in ("economicActivityCode", "email")}
     sent = dte_json.authority_document(confirmed("03", incomplete, [line("1", "10", "0.13")]))
-    assert dte_json.schema_problems(sent) == [
+    assert dte_formats.schema_problems(sent) == [
         {"field": "receptor.codActividad", "message": "missing: set the customer's economicActivityCode"},
         {"field": "receptor.correo", "message": "missing: set the customer's email"}]
     no_issuer = dte_json.issuer({**SV, "dteIssuer": None}, "001-001-01-00000001")
     document = confirmed("01", CONSUMER, [line("1", "10", "0.13")])
     document["dte"]["emisor"] = no_issuer
-    fields = [problem["field"] for problem in dte_json.schema_problems(dte_json.authority_document(document))]
+    fields = [problem["field"] for problem in dte_formats.schema_problems(dte_json.authority_document(document))]
     assert {"emisor.nrc", "emisor.codActividad", "emisor.descActividad", "emisor.direccion.departamento"} <= set(fields)
 
 
@@ -141,7 +141,7 @@ def test_the_notes_name_the_credito_fiscal_they_correct_and_validate():
                                ("06", [line("1", "10", "0.13")], Decimal("11.30"))):
         note = confirmed(tipo, TAXPAYER, lines, corrects=credito_fiscal, date="2026-11-05")
         sent = dte_json.authority_document(note)
-        assert dte_json.schema_problems(sent) == [], tipo
+        assert dte_formats.schema_problems(sent) == [], tipo
         assert sent["documentoRelacionado"] == [{"tipoDocumento": "03", "tipoGeneracion": 2,
                                                  "numeroDocumento": credito_fiscal["dte"]["codigoGeneracion"],
                                                  "fechaEmision": "2026-11-02"}]

@@ -1,0 +1,120 @@
+"""The Ministerio de Hacienda's published formats of the DTEs and their events (the JSON Schemas in
+dte_schemas/, sources in dte_schemas/SOURCES.md) and what they refuse in a document the service
+built, each problem with its field's path and what to set to mend it; no I/O beyond reading the
+saved schemas."""
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from chalicelib.domain import dte_catalogues
+from chalicelib.domain.dte import (
+    CREDITO_FISCAL,
+    EXPORTACION,
+    FACTURA,
+    NOTA_CREDITO,
+    NOTA_DEBITO,
+    RETENCION,
+    SUJETO_EXCLUIDO,
+)
+
+INVALIDATION, CONTINGENCY = "anulacion", "contingencia"
+SCHEMAS = Path(__file__).resolve().parent / "dte_schemas"
+# each format's saved schema and the version its identificacion declares
+FORMATS = {FACTURA: ("fe-fc-v1.json", 1), CREDITO_FISCAL: ("fe-ccf-v3.json", 3), NOTA_CREDITO: ("fe-nc-v3.json", 3),
+           NOTA_DEBITO: ("fe-nd-v3.json", 3), SUJETO_EXCLUIDO: ("fe-fse-v1.json", 1), RETENCION: ("fe-cr-v1.json", 1),
+           EXPORTACION: ("fe-fex-v1.json", 1),
+           INVALIDATION: ("anulacion-schema-v2.json", 2),
+           CONTINGENCY: ("contingencia-schema-v3.json", 3)}
+
+
+@lru_cache(maxsize=None)
+def schema(tipo_dte: str) -> dict[str, Any]:
+    text = (SCHEMAS / FORMATS[tipo_dte][0]).read_text(encoding="utf-8")
+    return _without_old_municipios(json.loads(text, parse_float=Decimal))  # multipleOf 0.01 is exact on decimals only
+
+
+def _without_old_municipios(node: Any) -> Any:
+    """The schema without its per-department municipio rules: the saved copies list the 262
+    municipios before the 2024 division and would refuse the 44 that replaced them. CAT-013
+    (dte_catalogues) checks the municipio instead; its two-digit pattern stays."""
+    if isinstance(node, list):
+        return [_without_old_municipios(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    kept = {name: _without_old_municipios(value) for name, value in node.items()}
+    if {"departamento", "municipio"} <= set((kept.get("properties") or {})) and "allOf" in kept:
+        rules = [rule for rule in kept["allOf"]
+                 if "municipio" not in ((rule.get("then") or {}).get("properties") or {})]
+        if rules:
+            kept["allOf"] = rules
+        else:
+            del kept["allOf"]
+    return kept
+
+
+@lru_cache(maxsize=None)
+def _validator(tipo_dte: str) -> Any:
+    import jsonschema
+
+    return jsonschema.Draft7Validator(schema(tipo_dte), format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+
+
+def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> list[dict[str, str]]:
+    """What the authority's schema refuses in `sent` (a DTE, or the event `format_key` names), each
+    with the path of the field; in a DTE, then, what its catalogues refuse (codes that match the
+    schema's patterns but name nothing)."""
+    validator = _validator(format_key or sent["identificacion"]["tipoDte"])
+    problems: list[dict[str, str]] = []
+    for error in sorted(validator.iter_errors(sent), key=lambda error: list(map(str, error.absolute_path))):
+        path = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in error.absolute_path)
+        problem = {"field": path.replace(".[", "["), "message": _message(error)}
+        if problem not in problems:  # a missing value breaks its type and its enum alike
+            problems.append(problem)
+    if format_key is None:
+        refused = {problem["field"] for problem in problems}
+        problems += [{**problem, "message": _with_remedy(problem["field"], problem["message"])}
+                     for problem in dte_catalogues.problems(sent) if problem["field"] not in refused]
+    return problems
+
+
+# What to do about each field the authority asks for, for the messages.
+_REMEDIES = {"emisor.nrc": "set the company's dteIssuer.nrc", "emisor.codActividad": "set the company's dteIssuer",
+         "emisor.descActividad": "set the company's dteIssuer", "emisor.direccion": "set the company's dteIssuer and address",
+         "emisor.telefono": "set the company's phone", "emisor.correo": "set the company's email",
+         "emisor.nit": "set the company's taxId", "receptor.nit": "set the customer's taxId",
+         "receptor.numDocumento": "set the customer's taxId (NIT or DUI)", "receptor.nrc": "set the customer's nrc",
+         "receptor.codActividad": "set the customer's economicActivityCode",
+         "receptor.descActividad": "set the customer's economicActivity",
+         "receptor.direccion": "set the customer's department, municipality and address",
+         "receptor.telefono": "set the customer's phone", "receptor.correo": "set the customer's email",
+         "identificacion.tipoMoneda": "set the document's currency (USD)",
+         "receptor.codPais": "set the document's export.countryCode (CAT-020)",
+         "receptor.nombrePais": "set the document's export.countryName",
+         "receptor.complemento": "set the customer's address", "receptor.tipoPersona": "set the customer's personType",
+         # an invalidation names the receiver as the DTE was issued to it: nothing to set now
+         "documento.correo": "the DTE was issued without the customer's email, which its invalidation needs",
+         "documento.numDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
+         "documento.tipoDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
+         "documento.nombre": "the DTE was issued without the customer's name, which its invalidation needs",
+         "emisor.nombreResponsable": "set the company's dteIssuer.responsible",
+         "emisor.tipoDocResponsable": "set the company's dteIssuer.responsible",
+         "emisor.numeroDocResponsable": "set the company's dteIssuer.responsible"}
+
+
+def _with_remedy(path: str, what: str) -> str:
+    source = next((source for field, source in _REMEDIES.items() if path == field or path.startswith(field + ".")), None)
+    return f"{what}: {source}" if source else what
+
+
+def _message(error: Any) -> str:
+    if error.instance is None or error.validator == "required":
+        what = "missing" if error.instance is None else error.message.replace("is a required property", "is missing")
+    elif error.validator in ("pattern", "enum", "const", "type", "minLength", "maxLength", "format"):
+        what = f"{error.instance!r} is not in the authority's format ({error.validator} {error.validator_value!r})"
+    else:
+        what = error.message
+    return _with_remedy(".".join(str(part) for part in error.absolute_path), what)
