@@ -81,7 +81,8 @@ class Exoneration(RequestModel):
 
 EXONERATION_DESCRIPTION = ("Honduran sales documents to an exonerated buyer: its registers; every line is then "
                            "exonerated (no ISV): a line without taxTreatment becomes `exonerated`, a taxed one is "
-                           "refused; `exempt` lines stay exempt. null removes it from a draft")
+                           "refused; `exempt` lines stay exempt. null removes it from a draft. A credit or debit "
+                           "note (06, 07) without its own (or null) takes its invoice's")
 
 
 class LineInput(RequestModel):

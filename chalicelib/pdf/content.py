@@ -138,15 +138,20 @@ EXONERATION_LABELS = (("purchaseOrderNumber", "No. Correlativo de orden de compr
                       ("registryNumber", "No. Correlativo de constancia de registro exonerado"),
                       ("sagNumber", "No. identificativo del registro de la SAG"))
 EXONERATION_TYPES = ("01", "113", "06", "07")
+# an 80 mm ticket has room for short labels
+EXONERATION_SHORT_LABELS = (("purchaseOrderNumber", "Orden compra exenta"), ("registryNumber", "Constancia exonerado"),
+                            ("sagNumber", "Registro SAG"))
 
 
-def exoneration_rows(document: Mapping[str, Any], country: str) -> list[tuple[str, str]]:
+def exoneration_rows(document: Mapping[str, Any], country: str, labels: tuple[tuple[str, str], ...] = EXONERATION_LABELS,
+                     *, blanks: bool = True) -> list[tuple[str, str]]:
     """The three places of a Honduran invoice (or note) for an exonerated buyer's registers,
-    printed on every one (blank when the sale is not exonerated), as SAR's format has them."""
+    printed on every one (blank when the sale is not exonerated), as SAR's format has them; a
+    ticket (`blanks` False) prints only the registers given."""
     if country != "HN" or document.get("type") not in EXONERATION_TYPES:
         return []
     registers = document.get("exoneration") or {}
-    return [(label, str(registers.get(name) or "")) for name, label in EXONERATION_LABELS]
+    return [(label, str(registers.get(name) or "")) for name, label in labels if blanks or registers.get(name)]
 
 
 def dte_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -53,6 +53,9 @@ def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
     sheet.rule(1)
     sheet.line_of_text(f"{content.partner_label(document)}: {partner.get('name') or ''}", size=7.5, height=LINE)
     sheet.line_of_text(f"RTN: {partner.get('taxId') or ''}", size=7.5, height=LINE)
+    for label, value in content.exoneration_rows(document, str(company.get("country") or "HN"),
+                                                 content.EXONERATION_SHORT_LABELS, blanks=False):
+        sheet.line_of_text(f"{label}: {value}", size=7, height=3.3)
     sheet.rule(1)
     for line in document["lines"]:
         sheet.line_of_text(str(line.get("description") or ""), size=7.5, height=LINE)

@@ -259,10 +259,14 @@ EXONERATION_FIELDS = ("purchaseOrderNumber", "registryNumber", "sagNumber")
 
 def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | None] | None:
     """The exonerated buyer's registers (Honduras, sales): refused on purchases, certificates,
-    opening balances and in another country."""
+    opening balances and in another country. A note without registers of its own (absent or
+    null: a form sends null for blank fields) takes its invoice's: it corrects a sale made
+    without ISV, so it credits or charges none either."""
     given = fields.get("exoneration")
     if given is None:
-        return None
+        source = context.source or {}
+        inherited = follows_source_exoneration(context.kind) and source.get("exoneration")
+        return {name: inherited[name] for name in EXONERATION_FIELDS if inherited.get(name)} if inherited else None
     kind = context.kind
     if kind.module != SALES or kind.opening:
         raise ValidationFailed.for_field("exoneration", f"only sales documents carry it, not a {kind.name}")
@@ -274,6 +278,11 @@ def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | Non
         raise ValidationFailed.for_field("exoneration", "give at least one of purchaseOrderNumber, registryNumber, "
                                                         "sagNumber")
     return registers
+
+
+def follows_source_exoneration(kind: Kind) -> bool:
+    """Sales notes (06, 07) follow their invoice's exoneration."""
+    return kind.source_required and kind.module == SALES
 
 
 def exonerated_treatment(line: dict[str, Any], requested_rate: Decimal | None, field: str) -> str:

@@ -21,6 +21,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.document_content import (
     Context,
     document_content,
+    follows_source_exoneration,
     load_context,
     over_credited,
 )
@@ -305,6 +306,8 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
         fields["dueDate"] = None  # derived again from the new date or condition
     if "exchangeRate" not in changes and ("date" in changes or "currency" in changes):
         fields["exchangeRate"] = None  # the company's rate for the new date or currency
+    if "exoneration" not in changes and "sourceDocumentId" in changes and follows_source_exoneration(kind):
+        fields["exoneration"] = None  # taken again from the note's new invoice
     context = load_context(command.table, command.company_id, kind, fields)
     updated = {**now_fields(current), **document_content(context, fields)}
     _keep_advances(current, updated)
