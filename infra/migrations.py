@@ -325,26 +325,35 @@ def search_index_of_document_numbers(table: Table) -> int:
 
 
 def overlapping_ranges_of_one_sar_series(table: Table) -> int:
-    """Deactivates the active CAI ranges of a Honduran company that overlap a range of another
-    API type with the same SAR code (services/fiscal.same_series); the range registered first
-    keeps numbering. Conditioned on the range's version: a concurrent change wins. Returns the
-    ranges deactivated."""
+    """Deactivates each active CAI range of a Honduran company whose numbers still to come would
+    print, under the SAR code its type now shares with another (113 with 01: both SAR's Factura), a
+    number the other type's range printed already or is still to print: of an active range its whole
+    span, of an inactive one what it issued. Only the borrowing type's range yields; the range of
+    the type whose code SAR's is (01) always keeps numbering. Numbers issued before keep the code
+    they printed, so they collide with nothing. Conditioned on the range's version: a concurrent
+    change wins. Returns the ranges deactivated."""
+    from chalicelib.domain.document_types import number_segment
     from chalicelib.services.fiscal import same_series
 
     items = _scan(table, {"COMPANY", keys.CAI_RANGE})
     countries = {int(item["id"]): item.get("country", "HN") for item in items if item["itemType"] == "COMPANY"}
-    ranges = sorted((item for item in items if item["itemType"] == keys.CAI_RANGE and item.get("isActive", True)),
-                    key=lambda item: (item["PK"], int(item["id"])))
-    kept: list[dict[str, Any]] = []
+    ranges = [item for item in items if item["itemType"] == keys.CAI_RANGE]
+
+    def taken(other: dict[str, Any]) -> tuple[int, int]:
+        last = int(other["rangeEnd"]) if other.get("isActive", True) else int(other["nextNumber"]) - 1
+        return int(other["rangeStart"]), last
+
     deactivated = 0
     for item in ranges:
         country = countries.get(int(item["PK"].split("#")[1]), "HN")
-        clash = any(other["PK"] == item["PK"] and other["documentType"] != item["documentType"]
-                    and same_series(country, other, item)
-                    and other["rangeStart"] <= item["rangeEnd"] and item["rangeStart"] <= other["rangeEnd"]
-                    for other in kept)
+        if not item.get("isActive", True) or number_segment(country, item["documentType"]) == item["documentType"]:
+            continue
+        first, last = int(item["nextNumber"]), int(item["rangeEnd"])
+        clash = first <= last and any(
+            other["PK"] == item["PK"] and other["documentType"] != item["documentType"]
+            and same_series(country, other, item) and taken(other)[0] <= last and first <= taken(other)[1]
+            for other in ranges)
         if not clash:
-            kept.append(item)
             continue
         try:
             table.client.update_item(

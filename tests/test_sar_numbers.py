@@ -100,3 +100,32 @@ def test_the_migration_keeps_issued_numbers_and_the_factura_series_goes_on_witho
     reply = api.put(f"/cai/{shop.cai_range['id']}", {"isActive": False}, key=shop.key)
     assert reply.status == 200, reply.text
     assert shop.document("113")["number"] == "001-001-01-00002001"
+
+
+def test_the_migration_never_keeps_a_113_range_that_would_print_an_invoice_s_number_again(api, table, company_a):
+    shop = Shop(api, company_a)
+    shop.document("103", [(shop.product, 10, 60)])
+    issued = [shop.document("01")["number"] for _ in range(3)]  # 001-001-01-00000001 to 3
+    # a 113 range beside the invoices', still to issue 2-100: whichever was registered first, it
+    # yields and the invoices' range keeps numbering
+    borrowing = _range_item(table, company_a.company_id, "113", 1, 100, 2)
+    assert overlapping_ranges_of_one_sar_series(table) == 1
+    assert table.get(borrowing)["isActive"] is False
+    assert table.get(keys.small_record(company_a.company_id, keys.CAI_RANGE, shop.cai_range["id"]))["isActive"]
+    assert shop.document("01")["number"] == "001-001-01-00000004"
+    assert issued == ["001-001-01-00000001", "001-001-01-00000002", "001-001-01-00000003"]
+
+
+def test_the_migration_counts_what_an_inactive_invoice_range_issued(api, table, company_a):
+    shop = Shop(api, company_a)
+    shop.document("103", [(shop.product, 10, 60)])
+    [shop.document("01") for _ in range(3)]  # 1-3 from the first range, then closed
+    assert api.put(f"/cai/{shop.cai_range['id']}", {"isActive": False}, key=shop.key).status == 200
+    shop.created("/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001", "documentType": "01",
+                          "rangeStart": 1001, "rangeEnd": 2000, "deadline": "2099-12-31"})
+    # a 113 range still to issue 2-100: 2 and 3 were printed by the closed invoices' range
+    borrowing = _range_item(table, company_a.company_id, "113", 1, 100, 2)
+    assert overlapping_ranges_of_one_sar_series(table) == 1
+    assert table.get(borrowing)["isActive"] is False
+    # the next invoice takes the open invoices' range, never 2 again
+    assert shop.document("01")["number"] == "001-001-01-00001001"
