@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib
 import pathlib
 import re
@@ -25,8 +26,8 @@ def _strings(value: ast.expr, constants: dict[str, str]) -> list[str]:
 
 def _resolve(module: object, func: ast.expr) -> object:
     """What `Name(...)` or `module.Name(...)` calls, in that module."""
-    if isinstance(func, ast.Name):
-        return getattr(module, func.id, None)
+    if isinstance(func, ast.Name):  # a builtin (ValueError) is no attribute of the module
+        return getattr(module, func.id, None) or getattr(builtins, func.id, None)
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         return getattr(getattr(module, func.value.id, None), func.attr, None)
     return None

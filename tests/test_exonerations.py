@@ -77,6 +77,12 @@ def test_a_draft_changes_or_drops_its_exoneration(api, company_a):
     changed = api.put(f"/documents/{draft['id']}", {"exoneration": {"registryNumber": "CRE-9"}}, key=shop.key)
     assert changed.status == 200, changed.text
     assert changed.json["exoneration"] == {**none, "registryNumber": "CRE-9"}
+    # dropped without its lines: refused, the draft as it was (its line exonerated, no ISV)
+    refused = api.put(f"/documents/{draft['id']}", {"exoneration": None}, key=shop.key)
+    assert (refused.status, refused.json["details"][0]["field"]) == (400, "lines"), refused.text
+    kept = shop.get(draft["id"])
+    assert (kept["exoneration"], kept["taxTotal"], kept["version"]) == (changed.json["exoneration"], 0,
+                                                                        changed.json["version"])
     # dropped, with the lines sent again: taxed at the product's 15 % (100 x 0.15 = 15.00)
     dropped = api.put(f"/documents/{draft['id']}", {"exoneration": None, "lines": [
         {"productId": shop.product, "quantity": 1, "unitPrice": 100}]}, key=shop.key)

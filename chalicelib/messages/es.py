@@ -760,4 +760,13 @@ PHRASES: dict[str, str] = {
     "{} is not in the authority's catalogue CAT-013 for department {}":
         "{0} no está en el catálogo CAT-013 de Hacienda para el departamento {1}",
     "{} is not in the authority's catalogue {}": "{0} no está en el catálogo {1} de Hacienda",
+    "district is not sent: a municipality code from before 2024 names it":
+        "district no se envía: lo nombra un código de municipio anterior a 2024",
+    "must be a date YYYY-MM-DD": "debe ser una fecha AAAA-MM-DD",
+    "must be a date between 1900 and 2999": "debe ser una fecha entre 1900 y 2999",
+    "send department and municipality together": "envíe department y municipality juntos",
+    "send either quantity (the change) or countedQuantity (the count), not both":
+        "envíe quantity (el cambio) o countedQuantity (el conteo), no ambos",
+    "the exoneration is removed: send the lines again, with the tax they carry without it":
+        "se quita la exoneración: envíe de nuevo las líneas, con el impuesto que llevan sin ella",
 }

@@ -310,6 +310,11 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
         fields["exoneration"] = None  # taken again from the note's new invoice
     context = load_context(command.table, command.company_id, kind, fields)
     updated = {**now_fields(current), **document_content(context, fields)}
+    if current.get("exoneration") and not updated.get("exoneration") and "lines" not in changes:
+        # its lines' treatment came from the registers: kept, they would be a sale without ISV
+        # and without the registers that excuse it
+        raise ValidationFailed.for_field("lines", "the exoneration is removed: send the lines again, "
+                                                  "with the tax they carry without it")
     _keep_advances(current, updated)
     plan = Plan.start(command, context)
     _check_size(plan, updated)
