@@ -265,3 +265,37 @@ def test_two_polls_at_once_record_each_answer_once(dte_authority, shop, table, l
     assert [shop.get(document["id"])["dte"]["status"] for document in waiting] == ["accepted", "accepted", "rejected"]
     assert [[payload["event"] for payload in events(table, shop.company.company_id, document["id"])
              ].count("document.dte_accepted") for document in waiting] == [1, 1, 0]
+
+
+def test_a_lot_refused_as_a_whole_frees_its_dtes_into_a_new_lot(dte_authority, shop, table, later, monkeypatch):
+    from chalicelib.services.dte_authority import HttpDteTransmitter, LotRefused
+    from chalicelib.store import keys
+
+    responsible(shop)
+    dte_authority.faults(unavailable=True)
+    issued = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (1, 2)]
+    dte_authority.faults(unavailable=False)
+    later(21)
+
+    def refuse(self, lot):
+        raise LotRefused(["[documentos] LOTE RECHAZADO"])
+
+    with monkeypatch.context() as patch:
+        patch.setattr(HttpDteTransmitter, "send_lot", refuse)
+        assert "lotsSent" not in retry_pending_dte(table, min_age_seconds=0)
+    freed = [shop.get(document["id"]) for document in issued]
+    # still pending, in no lot: neither is stuck behind the refused one
+    assert [(d["dte"]["status"], d["dte"]["contingency"].get("lotId")) for d in freed] == [("pending", None)] * 2
+    [refused] = [item for item in table.query(partition=("PK", f"C#{shop.company.company_id}"))[0]
+                 if item.get("itemType") == "DTE_LOT"]
+    assert (refused["status"], "GSI1PK" in refused) == ("refused", False)
+    assert refused["observations"] == ["[documentos] LOTE RECHAZADO"]
+
+    # the next run (an hour later) puts them in a new lot, which the authority takes and answers
+    later(22)
+    tally = retry_pending_dte(table, min_age_seconds=0)
+    assert (tally.get("lotsSent"), tally.get("accepted")) == (1, 2), tally
+    answered = [shop.get(document["id"]) for document in issued]
+    assert {d["dte"]["status"] for d in answered} == {"accepted"}
+    assert {d["dte"]["contingency"]["lotId"] for d in answered} != {refused["idEnvio"]}
+    assert table.get(keys.dte_lot(shop.company.company_id, refused["idEnvio"]))["status"] == "refused"

@@ -35,7 +35,7 @@ from chalicelib.store.transaction import LostRace, Transaction
 # its DTEs, and a transaction holds at most 100 items.
 LOT_SIZE = 99
 LOTS_PER_RUN = 100  # per index shard
-SENDING, RECEIVED, CLOSED = "sending", "received", "closed"
+SENDING, RECEIVED, CLOSED, REFUSED = "sending", "received", "closed", "refused"
 
 # Records one DTE's answer once, with the JWS the lot carried (what its receiver is handed);
 # returns the document's changed fields, None when it was recorded already (services/dte.py).
@@ -173,9 +173,10 @@ def _send(table: Table, transmitter: DteTransmitter, issuer: Lot, lot: dict[str,
     signed = tuple(_signed(table, company_id, document, issuer.ambiente) for document in documents)
     try:
         codigo_lote = transmitter.send_lot(dataclasses.replace(issuer, documentos=signed))
-    except LotRefused as refusal:  # ours to fix (logged); the lot is sent again, as it is, next run
-        logger.error("DTE lot refused by the authority; its DTEs stay pending",
+    except LotRefused as refusal:  # none of its DTEs was received: they go in a new lot next run
+        logger.error("DTE lot refused by the authority; its DTEs go in a new lot",
                      extra={"companyId": company_id, "lot": issuer.id_envio, "observations": refusal.observations})
+        _release(table, company_id, issuer.id_envio, documents, refusal.observations)
         return None
     now = clock.now_iso()
     try:
@@ -187,6 +188,30 @@ def _send(table: Table, transmitter: DteTransmitter, issuer: Lot, lot: dict[str,
     except LostRace:  # another run sent it meanwhile (the same lot: the same code)
         pass
     return codigo_lote
+
+
+def _release(table: Table, company_id: int, id_envio: str, documents: list[dict[str, Any]],
+             observations: list[str]) -> None:
+    """Closes a lot the authority refused as a whole and frees its DTEs, in one transaction: sent
+    again as the same lot it would be refused again (or, by an authority that refuses an idEnvio
+    it has seen, for ever), and a DTE in a lot is sent in no other way."""
+    now = clock.now_iso()
+    transaction = Transaction(table).update(
+        keys.dte_lot(company_id, id_envio),
+        "SET #status = :refused, closedAt = :now, observations = :observations REMOVE GSI1PK, GSI1SK",
+        condition="#status = :sending", names={"#status": "status"},
+        values={":refused": REFUSED, ":now": now, ":observations": observations, ":sending": SENDING})
+    for document in documents:
+        transaction.update(keys.document(company_id, int(document["id"])),
+                           "REMOVE #dte.#contingency.#lot SET #updated = :now ADD #version :one",
+                           condition="#dte.#status = :pending AND #dte.#contingency.#lot = :lot",
+                           names={"#dte": "dte", "#contingency": "contingency", "#lot": "lotId", "#status": "status",
+                                  "#updated": "updatedAt", "#version": "version"},
+                           values={":lot": id_envio, ":now": now, ":one": 1, ":pending": rules.PENDING})
+    try:
+        transaction.commit()
+    except LostRace:  # another run sent or released it meanwhile: the next run sees what is left
+        pass
 
 
 def _close(table: Table, company_id: int, id_envio: str) -> None:
