@@ -85,6 +85,12 @@ def test_a_partner_saved_with_a_former_code_answers_the_new_one_and_unknown_code
     moved = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "municipality": "20"},
                          key=shop.key).json
     assert (moved["municipality"], moved["district"]) == ("20", None)  # San Salvador Norte: the district goes
+    again = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "municipality": "14"},
+                         key=shop.key).json
+    assert (again["municipality"], again["district"]) == ("23", "14")
+    cleared = shop.api.put(f"/business-partners/{partner['id']}", {"department": None, "municipality": None},
+                           key=shop.key).json
+    assert (cleared["department"], cleared["municipality"], cleared["district"]) == (None, None, None)
 
 
 def test_a_dte_with_an_activity_not_in_cat_019_is_refused_before_its_number_is_taken(shop, table):

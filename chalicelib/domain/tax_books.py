@@ -20,8 +20,6 @@ BOOK_STATUSES = ("confirmed", "cancelled")  # drafts are not in the books
 REVERSAL = "reversal"
 SPECIAL = Decimal("0.18")
 AMOUNTS = ("exempt", "exonerated", "taxed15", "taxed18", "isv15", "isv18", "total")
-# a sale to an exonerated buyer: its registers, listed beside the exonerated amount
-EXONERATION_FIELDS = ("purchaseOrderNumber", "registryNumber", "sagNumber")
 
 
 def book_row(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -54,7 +52,7 @@ def book_row(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> 
             "businessPartnerId": int(document["businessPartnerId"]),
             "partnerTaxId": (partner or {}).get("taxId"), "partnerName": (partner or {}).get("name", ""),
             "status": document["status"], **{name: (sign * value) or ZERO for name, value in amounts.items()},
-            **{name: (document.get("exoneration") or {}).get(name) for name in EXONERATION_FIELDS}}
+            **{name: (document.get("exoneration") or {}).get(name) for name in taxes.EXONERATION_FIELDS}}
 
 
 def book_sign(document: Mapping[str, Any]) -> int:

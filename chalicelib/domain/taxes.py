@@ -60,3 +60,8 @@ def line_treatment(requested: str | None, requested_rate: Decimal | None, fallba
 def treatment_of(line: dict) -> str:
     """A stored line's treatment (lines stored before treatments were recorded: by their rate)."""
     return line.get("taxTreatment") or (TAXED if Decimal(line["taxRate"]) else EXEMPT)
+
+
+# Honduras: an exonerated buyer's registers (Acuerdo 481-2017 Art. 10 num. 8), on its documents and
+# beside the exonerated amount in the sales book
+EXONERATION_FIELDS = ("purchaseOrderNumber", "registryNumber", "sagNumber")

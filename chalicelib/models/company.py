@@ -49,6 +49,8 @@ def checked_sv_address(fields: Any) -> Any:
         raise ValueError("send department and municipality together")
     if department is not None:
         fields.municipality, fields.district = dte_catalogues.address(department, municipality)
+    elif "municipality" in sent:
+        fields.district = None  # the address cleared: its district goes with it
     return fields
 
 

@@ -254,9 +254,6 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
 
 
 
-EXONERATION_FIELDS = ("purchaseOrderNumber", "registryNumber", "sagNumber")
-
-
 def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | None] | None:
     """The exonerated buyer's registers (Honduras, sales): refused on purchases, certificates,
     opening balances and in another country. A note without registers of its own (absent or
@@ -266,14 +263,14 @@ def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | Non
     if given is None:
         source = context.source or {}
         inherited = follows_source_exoneration(context.kind) and source.get("exoneration")
-        return {name: inherited[name] for name in EXONERATION_FIELDS if inherited.get(name)} if inherited else None
+        return {name: inherited[name] for name in taxes.EXONERATION_FIELDS if inherited.get(name)} if inherited else None
     kind = context.kind
     if kind.module != SALES or kind.opening:
         raise ValidationFailed.for_field("exoneration", f"only sales documents carry it, not a {kind.name}")
     country = context.company.get("country", "HN")
     if country != "HN":
         raise ValidationFailed.for_field("exoneration", f"exonerations are Honduran; the company is in {country}")
-    registers = {name: given[name] for name in EXONERATION_FIELDS if given.get(name)}
+    registers = {name: given[name] for name in taxes.EXONERATION_FIELDS if given.get(name)}
     if not registers:
         raise ValidationFailed.for_field("exoneration", "give at least one of purchaseOrderNumber, registryNumber, "
                                                         "sagNumber")
