@@ -305,16 +305,19 @@ def _submission(table: Table, company: dict[str, Any], document: dict[str, Any])
                       documento=dte_signing.sign(table, int(company["id"]), sent))
 
 
-def _record_answer(table: Table, company_id: int, document_id: int, result: DteResult,
-                   jws: str) -> dict[str, Any] | None:
-    """Records the authority's answer to a DTE sent in a lot, once, with what the lot carried."""
-    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result),
-                   sent=dte_delivery.kept(jws, result.answer))
+def _record_answer(table: Table, company_id: int, document_id: int, result: DteResult) -> dict[str, Any] | None:
+    """Records the authority's answer to a DTE sent in a lot, once, with the JWS its lot carried
+    (kept on the transmission when the lot was received: services/dte_lots.py)."""
+    def kept(transmission: dict[str, Any]) -> dict[str, Any] | None:
+        return dte_delivery.kept(transmission["lotJws"], result.answer) if transmission.get("lotJws") else None
+
+    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result), sent=kept)
 
 
 def _record(table: Table, company_id: int, document_id: int,
             outcome: Callable[[dict[str, Any]], dict[str, Any]],
-            sent: dict[str, Any] | None = None) -> dict[str, Any] | None:
+            sent: dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
+            ) -> dict[str, Any] | None:
     """Records a transmission's outcome once, in one transaction: on the transmission while it is
     still pending (another run that recorded first makes this one change nothing), with what was
     sent and answered when there was an answer (`sent`, what the receiver is handed), on the
@@ -333,7 +336,7 @@ def _record(table: Table, company_id: int, document_id: int,
         now = clock.now_iso()
         changes = {"dte": dte, "version": int(document["version"]) + 1, "updatedAt": now}
         transaction = Transaction(table)
-        _update_transmission(transaction, company_id, document_id, dte, sent)
+        _update_transmission(transaction, company_id, document_id, dte, sent(transmission) if callable(sent) else sent)
         # the whole `dte` is written: on the document as read (the hourly run may have declared it
         # in contingency meanwhile), else read again
         transaction.update(document_key, "SET #dte = :dte, #updated = :now ADD #version :one",
@@ -365,7 +368,7 @@ def _update_transmission(transaction: Transaction, company_id: int, document_id:
         values[":since"] = keys.dte_pending_index(company_id, document_id, dte["lastAttemptAt"])["GSI1SK"]
         removals = ""
     else:
-        removals = " REMOVE GSI1PK, GSI1SK, lastError"
+        removals = " REMOVE GSI1PK, GSI1SK, lastError, lotJws"  # a lot's JWS lives on in `sent`
         if sent is not None:
             assignments.append("#sent = :sent")
             names["#sent"], values[":sent"] = "sent", sent

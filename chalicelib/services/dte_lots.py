@@ -37,9 +37,9 @@ LOT_SIZE = 99
 LOTS_PER_RUN = 100  # per index shard
 SENDING, RECEIVED, CLOSED, REFUSED = "sending", "received", "closed", "refused"
 
-# Records one DTE's answer once, with the JWS the lot carried (what its receiver is handed);
-# returns the document's changed fields, None when it was recorded already (services/dte.py).
-Recorder = Callable[[Table, int, int, DteResult, str], "dict[str, Any] | None"]
+# Records one DTE's answer once; returns the document's changed fields, None when it was recorded
+# already (services/dte.py).
+Recorder = Callable[[Table, int, int, DteResult], "dict[str, Any] | None"]
 
 
 def ready(dte: dict[str, Any]) -> bool:
@@ -137,13 +137,8 @@ def _advance(table: Table, transmitter: DteTransmitter, record: Recorder, compan
         by_code = {entry["codigoGeneracion"]: int(entry["id"]) for entry in lot["documents"]}
         answers = transmitter.lot_answers(issuer, lot["codigoLote"],
                                           {entry["codigoGeneracion"]: entry["tipoDte"] for entry in lot["documents"]})
-        documents = {int(document["id"]): document for document in waiting}
         for answer in answers:
-            document_id = by_code[answer.codigo_generacion]
-            if document_id not in documents:
-                continue  # recorded already, by an earlier poll or a concurrent one
-            changes = record(table, company_id, document_id, answer.result,
-                             _signed(table, company_id, documents[document_id], issuer.ambiente))
+            changes = record(table, company_id, by_code[answer.codigo_generacion], answer.result)
             if changes:  # None: recorded already, by an earlier poll or a concurrent one
                 tally[changes["dte"]["status"]] += 1
         if answers:
@@ -154,8 +149,8 @@ def _advance(table: Table, transmitter: DteTransmitter, record: Recorder, compan
 
 
 def _signed(table: Table, company_id: int, document: dict[str, Any], ambiente: str) -> str:
-    """The DTE's JWS as its lot carries it: signed again it is the same bytes (RS512 signatures are
-    deterministic and the document's DTE is fixed once it is in a lot)."""
+    """The DTE's JWS as its lot carries it (the lot sent again is signed again: the same bytes
+    while the key is the same, RS512 signatures being deterministic)."""
     return dte_signing.sign(table, company_id, dte_json.authority_document(document, ambiente))
 
 
@@ -179,12 +174,18 @@ def _send(table: Table, transmitter: DteTransmitter, issuer: Lot, lot: dict[str,
         _release(table, company_id, issuer.id_envio, documents, refusal.observations)
         return None
     now = clock.now_iso()
+    transaction = Transaction(table).update(keys.dte_lot(company_id, issuer.id_envio),
+                                            "SET #status = :received, codigoLote = :code, sentAt = :now",
+                                            condition="#status = :sending", names={"#status": "status"},
+                                            values={":received": RECEIVED, ":code": codigo_lote, ":now": now,
+                                                    ":sending": SENDING})
+    # each DTE's JWS as the lot carried it, for its receiver (GET /documents/{id}/dte) once answered:
+    # signed again later it could differ (a new key); at most 99 + the lot: one transaction
+    for document, jws in zip(documents, signed, strict=True):
+        transaction.update(keys.dte_transmission(company_id, int(document["id"])), "SET lotJws = :jws",
+                           values={":jws": jws})
     try:
-        Transaction(table).update(keys.dte_lot(company_id, issuer.id_envio),
-                                  "SET #status = :received, codigoLote = :code, sentAt = :now",
-                                  condition="#status = :sending", names={"#status": "status"},
-                                  values={":received": RECEIVED, ":code": codigo_lote, ":now": now,
-                                          ":sending": SENDING}).commit()
+        transaction.commit()
     except LostRace:  # another run sent it meanwhile (the same lot: the same code)
         pass
     return codigo_lote
