@@ -21,7 +21,7 @@ browser:
 
 ## Local stack: embedded moto + the API on http://127.0.0.1:8000 (ARGS=--fresh wipes .local/).
 run: install
-	$(BIN)/python -m infra.local $(ARGS)
+	$(BIN)/python -m infra.devstack.local $(ARGS)
 
 ## Lint, then the whole suite (unit, service/API, deployment template, local stack smoke, the console in
 ## Chromium), one worker per core (each with its own embedded moto, and its own local stack and Chromium if it runs browser tests);
@@ -47,14 +47,14 @@ bench: install
 ## CloudFormation/SAM template for deployment, written to build/ (minified: CloudFormation takes 1 MB at most).
 package: install
 	rm -rf build && AWS_DEFAULT_REGION=$${AWS_DEFAULT_REGION:-us-east-1} \
-		$(BIN)/chalice package --merge-template infra/resources.json build
-	$(BIN)/python -m infra.resources minify build/sam.json
+		$(BIN)/chalice package --merge-template infra/deploy/resources.json build
+	$(BIN)/python -m infra.deploy.resources minify build/sam.json
 
 ## Typed clients from the OpenAPI document as the app builds it (no server), in build/sdk/: the Python client
 ## (openapi-python-client, which must take the whole document without a warning) and, with Node.js, the
 ## TypeScript types (openapi-typescript through npx) with README.md's request bodies compiled against them.
 sdk: install
-	$(BIN)/python -m infra.sdk build/sdk
+	$(BIN)/python -m infra.deploy.sdk build/sdk
 
 clean:
 	rm -rf $(VENV) .local build

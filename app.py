@@ -45,7 +45,7 @@ def authorizer(event, context):
         return authorize(event, get_table())
 
 
-# The merged template (infra/resources.json) points these at the table's stream and the
+# The merged template (infra/deploy/resources.json) points these at the table's stream and the
 # delivery queue; the names here are what `chalice package` needs to generate them. No batching
 # window on either: an event goes out as soon as Lambda's pollers see it (docs/architecture.md
 # says what latency that gives).

@@ -80,7 +80,7 @@ def get_settings() -> Settings:
         payment_link_ttl_hours=int(env.get("PAYMENT_LINK_TTL_HOURS", str(7 * 24))),
         # El Salvador's tax authority (Ministerio de Hacienda): its test environment unless told
         # (production: https://api.dtes.mh.gob.sv); the local stack and the tests point it at the
-        # stand-in (infra/dte_authority.py)
+        # stand-in (infra/devstack/dte_authority.py)
         metrics_enabled=_flag("METRICS_ENABLED", "1"),
         dte_authority_url=env.get("DTE_AUTHORITY_URL", "https://apitest.dtes.mh.gob.sv").strip().rstrip("/"),
         dte_authority_timeout_seconds=float(env.get("DTE_AUTHORITY_TIMEOUT_S", "5")),

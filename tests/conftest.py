@@ -1,4 +1,4 @@
-"""Shared fixtures: a moto-backed table built from infra/resources.json, the Chalice test
+"""Shared fixtures: a moto-backed table built from infra/deploy/resources.json, the Chalice test
 client behind the local API Gateway emulation, and companies with their credentials."""
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ for name in ("AWS_ENDPOINT_URL", "AUTH_AT_GATEWAY", "RATE_LIMIT_ENABLED", "ALLOW
 from chalicelib.settings import reset_settings  # noqa: E402
 from chalicelib.store import transaction  # noqa: E402
 from chalicelib.store.table import get_table, reset_table  # noqa: E402
-from infra import faithful_dynamodb, moto_speedups  # noqa: E402
-from infra.resources import create_table  # noqa: E402
+from infra.deploy.resources import create_table  # noqa: E402
+from infra.devstack import faithful_dynamodb, moto_speedups  # noqa: E402
 from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
@@ -36,7 +36,7 @@ def pytest_collection_modifyitems(items):
 
 def _faithful_moto() -> None:
     """DynamoDB calls go through the faithful layer (transactions in flight conflict, faults and
-    index lag can be injected: infra/faithful_dynamodb.py); other services' calls are serialized."""
+    index lag can be injected: infra/devstack/faithful_dynamodb.py); other services' calls are serialized."""
     from moto.core.botocore_stubber import BotocoreStubber
 
     BotocoreStubber.process_request = faithful_dynamodb.serialize_other_services(BotocoreStubber.process_request)
@@ -49,9 +49,9 @@ _faithful_moto()
 
 @pytest.fixture(scope="session", autouse=True)
 def dte_authority_server():
-    """El Salvador's tax authority, played by the stand-in (infra/dte_authority.py) on a port of
+    """El Salvador's tax authority, played by the stand-in (infra/devstack/dte_authority.py) on a port of
     this worker's own: the service's transmitter speaks HTTP to it."""
-    from infra.dte_authority import StandInAuthority, serve
+    from infra.devstack.dte_authority import StandInAuthority, serve
 
     authority = StandInAuthority()
     server, url = serve(authority)
@@ -122,7 +122,7 @@ def ses(aws):
 
     from chalicelib.events import mail
     from chalicelib.settings import get_settings
-    from infra.resources import verify_mail_sender
+    from infra.deploy.resources import verify_mail_sender
 
     mail.reset_mailer()
     region = os.environ["AWS_REGION"]

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
-from infra.dte_authority import register_taxpayer
+from infra.devstack.dte_authority import register_taxpayer
 from tests.dte_keys import SIGNING_KEY
 from tests.support import (
     DOCUMENT_CHART,

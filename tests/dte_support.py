@@ -12,7 +12,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from chalicelib.store import keys
-from infra.dte_authority import seal_of
+from infra.devstack.dte_authority import seal_of
 from tests.documents_support import Shop, outbox_payloads
 
 UPPERCASE_UUID4 = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")

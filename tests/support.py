@@ -8,7 +8,7 @@ from chalice.test import Client, HTTPResponse, TestHTTPClient
 
 from chalicelib import jsoncodec
 from chalicelib.services import accounts, api_keys
-from infra.gateway import MISSING_ROUTE, gateway_response
+from infra.devstack.gateway import MISSING_ROUTE, gateway_response
 
 ORIGIN = "http://localhost:8000"
 PASSWORD = "correct horse battery"

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from infra import admin
+from infra.ops import admin
 
 
 def run(capsys, *argv):
@@ -80,7 +80,7 @@ def test_short_passwords_are_refused(table):
 def _typed_items(table_name: str) -> dict[tuple[str, str], dict]:
     import boto3
 
-    from infra.table_io import scan_items
+    from infra.ops.table_io import scan_items
 
     return {(item["PK"]["S"], item["SK"]["S"]): item for item in scan_items(boto3.client("dynamodb"), table_name)}
 
@@ -92,7 +92,7 @@ def test_a_company_restored_from_a_point_in_time_copy_gets_every_item_back_and_n
     import boto3
 
     from chalicelib.store.table import reset_table
-    from infra.company_dump import belongs_to
+    from infra.ops.company_dump import belongs_to
     from tests.documents_support import Shop
 
     shop, other = Shop(api, company_a), Shop(api, company_b)

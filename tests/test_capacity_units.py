@@ -17,7 +17,7 @@ from infra.bench.capacity import (
     summed,
     write_units,
 )
-from infra.resources import table_properties
+from infra.deploy.resources import table_properties
 
 GSI1, GSI2, _GSI3 = table_properties()["GlobalSecondaryIndexes"]  # GSI1 and GSI2 ProjectionType ALL
 

@@ -1,4 +1,4 @@
-"""`chalice package --merge-template infra/resources.json` yields a template with the table, the
+"""`chalice package --merge-template infra/deploy/resources.json` yields a template with the table, the
 webhook queue and DLQ, the REQUEST authorizer on every route and the JSON gateway responses;
 cfn-lint accepts it. Runs offline: the copy it packages has no requirements to download."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from infra.resources import minify_template
+from infra.deploy.resources import minify_template
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -24,11 +24,11 @@ def template(tmp_path_factory) -> dict:
     shutil.copy(ROOT / "app.py", work / "app.py")
     shutil.copytree(ROOT / "chalicelib", work / "chalicelib", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / ".chalice", work / ".chalice", ignore=shutil.ignore_patterns("deployments"))
-    (work / "infra").mkdir()
-    shutil.copy(ROOT / "infra" / "resources.json", work / "infra" / "resources.json")
+    (work / "infra" / "deploy").mkdir(parents=True)
+    shutil.copy(ROOT / "infra" / "deploy" / "resources.json", work / "infra" / "deploy" / "resources.json")
     (work / "requirements.txt").write_text("")
     env = {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}
-    subprocess.run([str(BIN / "chalice"), "package", "--merge-template", "infra/resources.json", "out"],
+    subprocess.run([str(BIN / "chalice"), "package", "--merge-template", "infra/deploy/resources.json", "out"],
                    cwd=work, env=env, check=True, capture_output=True, text=True)
     # as `make package` does: CloudFormation takes templates of 1 MB at most
     assert minify_template(work / "out" / "sam.json") < 1_000_000

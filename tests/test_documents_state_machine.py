@@ -45,7 +45,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from infra.resources import create_table
+from infra.deploy.resources import create_table
 from tests.documents_support import CAI
 from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, Books, make_company
 

@@ -7,7 +7,7 @@ import pytest
 
 from chalicelib.domain import dte_catalogues, dte_formats
 from chalicelib.store import keys
-from infra.migrations import sv_addresses_to_2024_division
+from infra.ops.migrations import sv_addresses_to_2024_division
 from tests.dte_support import assert_accepted, invoice, sv_shop, taxpayer_of
 
 

@@ -13,7 +13,7 @@ from chalicelib import clock
 from chalicelib.services import dte as dte_service
 from chalicelib.services.dte import retry_pending_dte
 from chalicelib.services.dte_authority import Lot
-from infra.dte_authority import seal_of
+from infra.devstack.dte_authority import seal_of
 from tests.documents_support import SV_ISSUER, Shop
 from tests.dte_support import assert_delivered_as_received
 
@@ -163,7 +163,7 @@ def test_the_hourly_run_counts_the_dtes_past_the_window_for_the_alarm(dte_author
     capsys.readouterr()
     summary = run_scheduled_invoices({})
     assert summary["dteRetries"]["overdue"] == 1 and summary["dteRetries"]["intoContingency"] == 1
-    # the metric the DteOverdueAlarm reads (infra/resources.json), in CloudWatch's embedded metric format
+    # the metric the DteOverdueAlarm reads (infra/deploy/resources.json), in CloudWatch's embedded metric format
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
     [record] = [r for r in records if "DteTransmissionsOverdue" in r]
     assert record["DteTransmissionsOverdue"] == [1.0] and record["ScheduledInvoicesFailed"] == [0.0]
@@ -195,7 +195,7 @@ def _stored(table, shop: Shop, documents: list[dict]) -> list[dict]:
 
 def test_a_contingency_goes_as_one_lot_whose_answers_are_recorded_once_each(dte_authority, shop, table, later):
     from chalicelib.store import keys
-    from infra.dte_authority_lots import _unverified
+    from infra.devstack.dte_authority_lots import _unverified
     from tests.dte_support import events
 
     sent_alone, lots_sent = dte_authority.calls["/fesv/recepciondte"], dte_authority.calls["/fesv/recepcionlote/"]

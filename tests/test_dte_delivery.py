@@ -15,7 +15,7 @@ import pytest
 from chalicelib.services.dte import retry_pending_dte
 from chalicelib.store import keys
 from chalicelib.store.table import to_attributes
-from infra.dte_authority import seal_of
+from infra.devstack.dte_authority import seal_of
 from tests.documents_support import Shop
 from tests.dte_support import (
     assert_delivered_as_received,

@@ -1,4 +1,4 @@
-"""The faithful layer over moto (infra/faithful_dynamodb.py) answers as DynamoDB documents it:
+"""The faithful layer over moto (infra/devstack/faithful_dynamodb.py) answers as DynamoDB documents it:
 a transaction in flight conflicts, an index lags, throttling and the 400 KB limit are refused."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 import pytest
 from botocore.exceptions import ClientError
 
-from infra import faithful_dynamodb
+from infra.devstack import faithful_dynamodb
 
 TABLE = "test-business-api"
 

@@ -1,5 +1,5 @@
 """The OpenAPI document makes a whole client: openapi-python-client generates every operation and
-every model without a warning (infra/sdk.py, `make sdk`), and the README's walkthrough runs
+every model without a warning (infra/deploy/sdk.py, `make sdk`), and the README's walkthrough runs
 through that client against the app in-process. Generated once per worker, unformatted (a
 second or two)."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from infra.sdk import PACKAGE, generate_python_client, write_document
+from infra.deploy.sdk import PACKAGE, generate_python_client, write_document
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import threading
 from decimal import Decimal
 
 from chalicelib.store import keys
-from infra import faithful_dynamodb
+from infra.devstack import faithful_dynamodb
 from tests.documents_support import Shop
 from tests.support import Books
 

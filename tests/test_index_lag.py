@@ -1,4 +1,4 @@
-"""The books are exact while DynamoDB's indexes lag behind the table (infra/faithful_dynamodb.py
+"""The books are exact while DynamoDB's indexes lag behind the table (infra/devstack/faithful_dynamodb.py
 shows each written item to index reads after its own delay, so an index read can see part of a
 transaction): the trial balance, the statements and the ledger read balances and postings from
 the table, strongly consistent."""
@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from infra import faithful_dynamodb
+from infra.devstack import faithful_dynamodb
 from tests.support import Books
 
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
-from infra.resources import create_table
+from infra.deploy.resources import create_table
 from tests.support import INVENTORY_CHART, INVENTORY_RULES, Books, make_company
 
 CENT = Decimal("0.01")

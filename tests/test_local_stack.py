@@ -46,7 +46,7 @@ class Stack:
         env = {**{k: v for k, v in os.environ.items()
                   if not k.startswith(("AWS_", "DTE_AUTHORITY_")) and k != "TABLE_NAME"},
                **(env or {})}
-        command = [sys.executable, "-m", "infra.local", "--port", str(self.port), "--moto-port",
+        command = [sys.executable, "-m", "infra.devstack.local", "--port", str(self.port), "--moto-port",
                    str(self.moto_port), "--dte-authority-port", str(self.authority_port),
                    "--state-dir", str(state_dir)] + (["--fresh"] if fresh else [])
         self.log = open(state_dir.parent / f"stack-{self.port}.log", "w")

@@ -1,4 +1,4 @@
-"""The local stack's persistence (infra/local_state.py) over the embedded moto, without a stack:
+"""The local stack's persistence (infra/devstack/local_state.py) over the embedded moto, without a stack:
 every change moto makes to the table reaches the log, the log replays to the same table,
 compaction folds it without losing a change made meanwhile, and the old table.json is read."""
 from __future__ import annotations
@@ -11,10 +11,10 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from infra import local_state
-from infra.local_state import SNAPSHOT, LocalState
-from infra.resources import create_table
-from infra.table_io import scan_items
+from infra.deploy.resources import create_table
+from infra.devstack import local_state
+from infra.devstack.local_state import SNAPSHOT, LocalState
+from infra.ops.table_io import scan_items
 
 
 @pytest.fixture

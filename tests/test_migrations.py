@@ -1,9 +1,9 @@
-"""infra.migrations brings data written before users and roles up to date: memberships without
+"""infra.ops.migrations brings data written before users and roles up to date: memberships without
 version, status or member index, companies without activeOwnerCount."""
 from __future__ import annotations
 
 from chalicelib.store import keys
-from infra.migrations import backfill_memberships
+from infra.ops.migrations import backfill_memberships
 from tests.users_support import member, remove, update, users_by_email
 
 
@@ -44,7 +44,7 @@ def test_secrets_written_in_plaintext_still_work_and_the_migration_seals_them(ap
 
     from chalicelib.auth import sealing
     from chalicelib.services import gateways, webhooks
-    from infra.migrations import seal_plain_secrets
+    from infra.ops.migrations import seal_plain_secrets
 
     company_id = company_a.company_id
     legacy = {"webhook": (keys.small_record(company_id, keys.WEBHOOK, 1), webhooks.SECRET_PURPOSE, "whsec_old_secret"),
@@ -89,7 +89,7 @@ def test_stock_from_before_average_costing_gets_its_positions(api, table, compan
     command moved before the migration ran keeps both."""
     from decimal import Decimal
 
-    from infra.migrations import stock_positions_from_stock
+    from infra.ops.migrations import stock_positions_from_stock
     from tests.documents_support import Shop
 
     shop = Shop(api, company_a)  # the chair's reference cost is 60
@@ -122,7 +122,7 @@ def test_purchases_confirmed_before_average_costing_are_undone_at_what_their_ent
     from decimal import Decimal
 
     from chalicelib.store import keys as store_keys
-    from infra.migrations import value_legacy_stock_moves
+    from infra.ops.migrations import value_legacy_stock_moves
     from tests.documents_support import Shop
 
     shop = Shop(api, company_a)  # the chair's reference cost is 60
@@ -146,7 +146,7 @@ def test_account_balances_kept_in_each_account_s_partition_move_to_the_company_s
     from decimal import Decimal
 
     from chalicelib.store.table import from_attributes, to_attributes
-    from infra.migrations import account_balances_to_company_partition
+    from infra.ops.migrations import account_balances_to_company_partition
     from tests.support import Books
 
     books = Books(api, company_a, full=False)
@@ -181,7 +181,7 @@ def test_chart_accounts_kept_each_in_its_own_partition_move_to_the_company_s_cha
     from decimal import Decimal
 
     from chalicelib.store.table import from_attributes, to_attributes
-    from infra.migrations import chart_to_company_partition
+    from infra.ops.migrations import chart_to_company_partition
     from tests.support import Books
 
     books = Books(api, company_a, full=False)
@@ -212,7 +212,7 @@ def test_chart_accounts_kept_each_in_its_own_partition_move_to_the_company_s_cha
 
 def test_day_counts_of_documents_and_entries_merge_into_one_item_a_day(api, table, company_a):
     from chalicelib.store.table import from_attributes, to_attributes
-    from infra.migrations import day_counts_to_one_partition
+    from infra.ops.migrations import day_counts_to_one_partition
     from tests.documents_support import Shop
 
     shop = Shop(api, company_a)
@@ -255,8 +255,8 @@ def test_day_counts_of_documents_and_entries_merge_into_one_item_a_day(api, tabl
 
 def test_year_locks_from_before_shards_are_copied_to_every_shard(api, table, company_a):
     from chalicelib.store.table import to_attributes
-    from infra import faithful_dynamodb
-    from infra.migrations import period_locks_to_shards
+    from infra.devstack import faithful_dynamodb
+    from infra.ops.migrations import period_locks_to_shards
     from tests.support import Books
 
     books = Books(api, company_a, full=False)

@@ -1,4 +1,4 @@
-"""The Query speed-ups of infra/moto_speedups.py answer exactly what plain moto answers.
+"""The Query speed-ups of infra/devstack/moto_speedups.py answer exactly what plain moto answers.
 
 Random tables (the deployed key schema and GSIs, items with index attributes missing, equal
 index sort values across base keys, prefixes of each other, non-ASCII sort values, a few items
@@ -26,7 +26,7 @@ import pytest
 from botocore.exceptions import ClientError
 from moto import mock_aws
 
-from infra.resources import create_table
+from infra.deploy.resources import create_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = "speedups-differential"
@@ -268,7 +268,7 @@ def _describe(pages: list[dict[str, Any]]) -> list[Any]:
 
 
 def test_paged_queries_answer_as_plain_moto():
-    from infra import moto_speedups
+    from infra.devstack import moto_speedups
 
     moto_speedups.install()  # the conftest's already (it does nothing twice): the speed-ups are on
     from moto.dynamodb.models.table import Table

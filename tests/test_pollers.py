@@ -7,8 +7,8 @@ import threading
 import boto3
 from chalice import Chalice, Rate
 
-from infra.pollers import Pollers, schedule_seconds
-from infra.resources import create_queues
+from infra.deploy.resources import create_queues
+from infra.devstack.pollers import Pollers, schedule_seconds
 
 
 def wait_for(event, seconds=20):

@@ -230,10 +230,10 @@ def test_the_origin_check_applies_to_prints(api, shop):
 
 
 def test_the_local_stack_gateway_sends_the_pdf_base64_encoded(api, shop):
-    """The local stack's HTTP server decodes `isBase64Encoded` bodies (infra/local.py), as API
+    """The local stack's HTTP server decodes `isBase64Encoded` bodies (infra/devstack/local.py), as API
     Gateway does for binaryMediaTypes."""
     from app import app
-    from infra.gateway import LocalApiGateway
+    from infra.devstack.gateway import LocalApiGateway
 
     document = shop.document("01", [(shop.chair, 1, 100)])
     answer = LocalApiGateway(app).handle("POST", f"/documents/{document['id']}/print",

@@ -26,7 +26,7 @@ from chalicelib.events import mail
 from chalicelib.services import webhooks
 from chalicelib.settings import get_settings, reset_settings
 from chalicelib.store.table import get_table, reset_table
-from infra.resources import create_table, verify_mail_sender
+from infra.deploy.resources import create_table, verify_mail_sender
 from tests.documents_support import CAI, Shop
 from tests.support import ORIGIN, ApiClient, Reply, make_company
 from tests.users_support import scan

@@ -8,7 +8,7 @@ import re
 from chalicelib.domain.document_types import number_segment
 from chalicelib.store import keys
 from chalicelib.store.table import to_attributes
-from infra.migrations import overlapping_ranges_of_one_sar_series
+from infra.ops.migrations import overlapping_ranges_of_one_sar_series
 from tests.documents_support import CAI, Shop
 
 SAR_NUMBER = re.compile(r"^\d{3}-\d{3}-\d{2}-\d{8}$")

@@ -413,7 +413,7 @@ def test_an_unexpected_error_is_recorded_and_stops_nothing_else(api, shop, table
 def test_the_local_stack_fires_the_hourly_schedule_soon_after_it_starts():
     from chalice import Chalice, Rate
 
-    from infra.pollers import FIRST_SCHEDULE_DELAY_S, Pollers
+    from infra.devstack.pollers import FIRST_SCHEDULE_DELAY_S, Pollers
 
     app, fired = Chalice("hourly"), threading.Event()
 

@@ -78,7 +78,7 @@ def test_products_are_found_by_code_and_name(api, company_a, company_b):
 
 def test_records_from_before_search_are_indexed_by_the_migration(api, table, company_a):
     from chalicelib.store.table import to_attributes
-    from infra.migrations import search_index_of_records
+    from infra.ops.migrations import search_index_of_records
 
     partner = create(api, company_a, "/business-partners", {"name": "Agropecuaria Olancho", "type": "customer"})
     items, _ = table.query(partition=("PK", keys.search_partition(company_a.company_id, keys.PARTNER)),
@@ -150,7 +150,7 @@ def test_documents_are_found_by_number_supplier_number_and_partner(api, company_
 
 def test_documents_from_before_their_search_are_indexed_by_the_migration(api, table, company_a):
     from chalicelib.store.table import to_attributes
-    from infra.migrations import search_index_of_document_numbers
+    from infra.ops.migrations import search_index_of_document_numbers
     from tests.documents_support import Shop
 
     shop = Shop(api, company_a)

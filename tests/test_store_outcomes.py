@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from infra import faithful_dynamodb
+from infra.devstack import faithful_dynamodb
 from tests.documents_support import Shop
 
 

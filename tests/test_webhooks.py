@@ -14,7 +14,7 @@ from chalicelib import jsoncodec
 from chalicelib.events import queue as queue_module
 from chalicelib.services import webhook_http, webhooks
 from chalicelib.store import keys
-from infra.resources import create_queues
+from infra.deploy.resources import create_queues
 from tests.documents_support import outbox_payloads
 from tests.support import ORIGIN
 

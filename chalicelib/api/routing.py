@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # pydantic is imported by the first request that validates, n
 
 __all__ = ["Access", "Call", "ROUTES", "RouteSpec", "endpoint", "READ", "WRITE", "MANAGE", "ACCOUNTING"]
 
-# Every route is guarded by the REQUEST authorizer when deployed. infra/resources.json turns
+# Every route is guarded by the REQUEST authorizer when deployed. infra/deploy/resources.json turns
 # this placeholder into a REQUEST authorizer backed by the `authorizer` Lambda function.
 GATEWAY_AUTHORIZER = CustomAuthorizer(
     "RequestAuthorizer", header="Authorization", ttl_seconds=0,

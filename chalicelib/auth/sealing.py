@@ -65,7 +65,7 @@ def seal_text(value: str, company_id: int, purpose: str) -> dict[str, Any]:
 
 def opened_text(item: Mapping[str, Any], company_id: int, purpose: str, field: str = "secret") -> str:
     """The plaintext of an item's secret: `sealed<Field>` when sealed, else the plaintext `field`
-    an item written before secrets were sealed still holds (until `infra.admin migrate`)."""
+    an item written before secrets were sealed still holds (until `infra.ops.admin migrate`)."""
     sealed = item.get("sealed" + field[:1].upper() + field[1:])
     if sealed:
         return unseal(sealed, {"companyId": str(company_id), "purpose": purpose}).decode("utf-8")

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 # Replaced in the deployed template by the table's StreamArn and the queue's Arn
-# (infra/resources.json); the local stack's pollers find both by themselves.
+# (infra/deploy/resources.json); the local stack's pollers find both by themselves.
 STREAM_ARN_PLACEHOLDER = "arn:aws:dynamodb:us-east-1:000000000000:table/business-api/stream/replaced-at-deploy"
 WEBHOOK_QUEUE_ARN_PLACEHOLDER = "arn:aws:sqs:us-east-1:000000000000:WebhookDeliveriesQueue"
 
@@ -53,7 +53,7 @@ def run_scheduled_invoices(event: Any) -> dict[str, Any]:
 
     table = get_table()
     summary = {"scheduledInvoices": scheduled_invoices.run_due(table), "dteRetries": dte.retry_pending_dte(table)}
-    # what the alarms watch (infra/resources.json): runs stopped by an error, DTEs past the authority's
+    # what the alarms watch (infra/deploy/resources.json): runs stopped by an error, DTEs past the authority's
     # window (a schedule the company must fix fails every hour: counted, charted, not alarmed)
     publish_counts({"ScheduledInvoicesCreated": summary["scheduledInvoices"]["created"],
                     "ScheduledInvoicesFailed": summary["scheduledInvoices"]["failed"],

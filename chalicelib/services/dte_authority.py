@@ -9,7 +9,7 @@ one document however many times it arrived: when it answers that the code is alr
 registered, the first answer is asked for (`/fesv/recepcion/consultadte/`).
 
 The base URL is configuration (`DTE_AUTHORITY_URL`): the authority's test or production
-environment, or the stand-in the local stack and the tests run (infra/dte_authority.py)."""
+environment, or the stand-in the local stack and the tests run (infra/devstack/dte_authority.py)."""
 from __future__ import annotations
 
 import http.client

@@ -21,7 +21,7 @@
    documents, their open-document index items, the partner's openReceivables and
    receivableBalance, the per-day counts): DynamoDB calls and median latency. Target: the same
    calls whatever the history.
-8. Webhooks through the real local stack (`python -m infra.local --fresh` in a subprocess,
+8. Webhooks through the real local stack (`python -m infra.devstack.local --fresh` in a subprocess,
    WEBHOOK_BACKOFF_BASE_S=1): one subscription to business_partner.created, 500 partners created
    over HTTP by 4 client threads, a receiver on 127.0.0.1 that fails the first attempt of about
    30 % of the deliveries (by their id); until every event is delivered or dead-lettered: counts

@@ -13,7 +13,7 @@ def calls_per_request() -> list[dict[str, Any]]:
 
     with mock_aws():
         from app import app, authorizer
-        from infra.gateway import LocalApiGateway
+        from infra.devstack.gateway import LocalApiGateway
 
         table, company = bench_company("Bench S.A.", "bench@example.com")
         counter = CallCounter(table.client)

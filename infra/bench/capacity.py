@@ -338,7 +338,7 @@ class _DeployedRequests:
     metered apart), then the API Lambda with the authorizer's context (AUTH_AT_GATEWAY=1)."""
 
     def __init__(self, app: Any, authorizer: Any, meter: CapacityMeter, api_key: str) -> None:
-        from infra.gateway import LocalApiGateway
+        from infra.devstack.gateway import LocalApiGateway
 
         self.authorizer, self.meter, self.api_key = authorizer, meter, api_key
         self.gateway = LocalApiGateway(app)
@@ -393,7 +393,7 @@ def capacity_per_route(samples: int = 3) -> dict[str, Any]:
         from chalicelib.events import queue as queue_module
         from chalicelib.services import webhooks
         from chalicelib.settings import reset_settings
-        from infra.resources import create_queues
+        from infra.deploy.resources import create_queues
         from tests.documents_support import Shop
         from tests.support import ORIGIN, ApiClient
 

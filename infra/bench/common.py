@@ -43,7 +43,7 @@ def bench_environment(auth_at_gateway: bool) -> None:
     from chalicelib.settings import reset_settings
     logger.setLevel("WARNING")
     reset_settings()
-    from infra import faithful_dynamodb, moto_speedups
+    from infra.devstack import faithful_dynamodb, moto_speedups
     moto_speedups.install()
     faithful_dynamodb.install()
 
@@ -54,7 +54,7 @@ def bench_company(name: str, email: str) -> tuple[Any, Any]:
 
     from chalicelib.settings import reset_settings
     from chalicelib.store.table import get_table, reset_table
-    from infra.resources import create_table
+    from infra.deploy.resources import create_table
     from tests.support import make_company
 
     reset_settings()

@@ -1,6 +1,6 @@
 """The write ceiling of one company: concurrent clients creating sales invoices, all for one
 company and, as the comparison, each for its own company, on the faithful DynamoDB layer
-(infra/faithful_dynamodb.py) with a simulated latency on every call. Two more runs keep the one
+(infra/devstack/faithful_dynamodb.py) with a simulated latency on every call. Two more runs keep the one
 company but give each client a branch of its own (its own CAI range, as each cash desk of a
 Honduran shop has its own point of emission), selling to one customer or each to its own: what
 one company's shared items cost, apart from its one series' numbers, which the law makes serial,
@@ -22,8 +22,8 @@ def _percentile(values: list[float], share: float) -> float:
 def contention_runs(client_counts: tuple[int, ...], seconds: float, latency_ms: float) -> list[dict[str, Any]]:
     from moto import mock_aws
 
-    from infra import faithful_dynamodb
     from infra.bench.common import bench_environment, document_shop
+    from infra.devstack import faithful_dynamodb
     from tests.documents_support import Shop
     from tests.support import make_company
 

@@ -14,7 +14,7 @@ def document_writes(samples: int) -> dict[str, Any]:
 
     with mock_aws():
         from app import app
-        from infra.gateway import LocalApiGateway
+        from infra.devstack.gateway import LocalApiGateway
 
         table, shop = document_shop("Ventas S.A.", "ventas@example.com")
         products = [shop.product] + [
@@ -45,7 +45,7 @@ def document_list_scaling(samples: int) -> dict[str, Any]:
     with mock_aws():
         from app import app
         from chalicelib.services import documents
-        from infra.gateway import LocalApiGateway
+        from infra.devstack.gateway import LocalApiGateway
 
         table, shop = document_shop("Listado S.A.", "listado@example.com")
         company_id = shop.company.company_id
@@ -100,7 +100,7 @@ def payment_writes(samples: int) -> dict[str, Any]:
 
     with mock_aws():
         from app import app
-        from infra.gateway import LocalApiGateway
+        from infra.devstack.gateway import LocalApiGateway
 
         table, shop = document_shop("Cobros S.A.", "cobros@example.com")
         account = shop.created("/bank-accounts", {"name": "Cuenta corriente", "openingBalance": 1000,
@@ -139,7 +139,7 @@ def credit_summary_scaling(samples: int) -> dict[str, Any]:
         from chalicelib.services import documents
         from chalicelib.store import keys
         from chalicelib.store.transaction import Transaction
-        from infra.gateway import LocalApiGateway
+        from infra.devstack.gateway import LocalApiGateway
 
         table, shop = document_shop("Créditos S.A.", "creditos@example.com")
         company_id = shop.company.company_id

@@ -15,7 +15,7 @@ def ledger_scaling(samples: int) -> dict[str, Any]:
         from chalicelib.auth.principal import API_KEY, Principal
         from chalicelib.services import chart, journal
         from chalicelib.services.commands import Command
-        from infra.gateway import LocalApiGateway
+        from infra.devstack.gateway import LocalApiGateway
 
         table, company = bench_company("Ledger S.A.", "ledger@example.com")
         command = Command(Principal(API_KEY, company.company_id, company.user_id, "owner"), table)

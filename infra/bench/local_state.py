@@ -1,4 +1,4 @@
-"""The local stack's persistence (infra/local_state.py) at 100,000 documents.
+"""The local stack's persistence (infra/devstack/local_state.py) at 100,000 documents.
 
 A state is made as a user's would be: a fresh stack's own (its demo company, credentials, the
 migrations recorded), then a snapshot written straight to disk as the stack writes it, with each
@@ -6,11 +6,11 @@ document as five items shaped as the service stores them (the document with its 
 journal entry, three ledger postings; about 4.7 KB together). Then:
 
 1. Restore: the snapshot loaded into the embedded moto (in a fresh interpreter): time, memory.
-2. Compaction under reads: that moto served over HTTP as the stack serves it (infra/local.py's
+2. Compaction under reads: that moto served over HTTP as the stack serves it (infra/devstack/local.py's
    start_moto), a log written through it (`changed_documents` documents again, BatchWriteItem),
    then one compaction while a thread reads single documents (GetItem over HTTP) back to back:
    latency percentiles and the longest call during the compaction and in the seconds before.
-3. The real stack (`python -m infra.local` in a subprocess) on that state: time to ready, then
+3. The real stack (`python -m infra.devstack.local` in a subprocess) on that state: time to ready, then
    SIGTERM-to-exit right after a write, then (restarted, the write found) SIGTERM-to-exit while
    a compaction runs (forced with LOCAL_STATE_COMPACT_BYTES=1); a last restart finds everything.
 4. For comparison, the save this replaced, at `legacy_documents` (4,000: about the 17 MB that
@@ -102,7 +102,7 @@ def _day(document_id: int) -> str:
 
 def write_state(directory: Path, documents: int) -> dict[str, Any]:
     """A snapshot as the stack writes it, holding `documents` documents' items."""
-    from infra.local_state import FORMAT, SNAPSHOT, change_line
+    from infra.devstack.local_state import FORMAT, SNAPSHOT, change_line
 
     started = time.perf_counter()
     directory.mkdir(parents=True, exist_ok=True)
@@ -158,8 +158,8 @@ def _moto_over_http() -> tuple[Any, Any, int]:
     import boto3
 
     os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench", "AWS_DEFAULT_REGION": "us-east-1"})
-    from infra.local import start_moto
-    from infra.resources import create_table
+    from infra.deploy.resources import create_table
+    from infra.devstack.local import start_moto
 
     port = _free_port()
     server, _ = start_moto(port)
@@ -190,8 +190,8 @@ def _reads_during(port: int, documents: int, work: Any, quiet_s: float = 4.0) ->
 
 def in_process(directory: str | Path, documents: int, changed_documents: int) -> dict[str, Any]:
     """Restore into this process's moto, then a compaction while a thread reads over HTTP."""
-    from infra.local_state import LocalState
-    from infra.table_io import write_batches
+    from infra.devstack.local_state import LocalState
+    from infra.ops.table_io import write_batches
 
     server, client, port = _moto_over_http()
     state = LocalState(Path(directory), TABLE, log=lambda _: None, check_interval_s=3600)
@@ -224,8 +224,8 @@ def in_process(directory: str | Path, documents: int, changed_documents: int) ->
 def legacy_save(documents: int) -> dict[str, Any]:
     """The save this persistence replaced, for comparison: the whole table scanned through moto
     (each page under the emulator's lock) and written as one JSON document."""
-    from infra.local_state import LocalState
-    from infra.table_io import scan_items
+    from infra.devstack.local_state import LocalState
+    from infra.ops.table_io import scan_items
 
     server, client, port = _moto_over_http()
     with tempfile.TemporaryDirectory(prefix="bench-legacy-") as scratch:
@@ -252,7 +252,7 @@ class _Stack:
         self.log = self.log_path.open("w")
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "infra.local", "--port", str(self.port), "--moto-port", str(self.moto_port),
+            [sys.executable, "-m", "infra.devstack.local", "--port", str(self.port), "--moto-port", str(self.moto_port),
              "--dte-authority-port", str(_free_port()), "--state-dir", str(state_dir)],
             cwd=ROOT, env=environment, stdout=self.log, stderr=subprocess.STDOUT)
 

@@ -20,7 +20,7 @@ def statements_scaling(samples: int) -> dict[str, Any]:
         from chalicelib.auth.principal import API_KEY, Principal
         from chalicelib.services import chart, journal
         from chalicelib.services.commands import Command
-        from infra.gateway import LocalApiGateway
+        from infra.devstack.gateway import LocalApiGateway
 
         table, company = bench_company("Estados S.A.", "estados@example.com")
         command = Command(Principal(API_KEY, company.company_id, company.user_id, "owner"), table)

@@ -16,7 +16,7 @@ def valuation_scaling(samples: int) -> dict[str, Any]:
 
     with mock_aws():
         from app import app
-        from infra.gateway import LocalApiGateway
+        from infra.devstack.gateway import LocalApiGateway
 
         table, shop = document_shop("Valuación S.A.", "valuacion@example.com")
         counter = CallCounter(table.client)

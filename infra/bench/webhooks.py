@@ -93,7 +93,7 @@ def _spread(seconds: list[float]) -> dict[str, Any]:
 
 def webhook_delivery(events: int, clients: int, timeout: float, settle: float = 5.0,
                      one_at_a_time: bool = False) -> dict[str, Any]:
-    """A fresh local stack (python -m infra.local, WEBHOOK_BACKOFF_BASE_S=1) in a subprocess, one
+    """A fresh local stack (python -m infra.devstack.local, WEBHOOK_BACKOFF_BASE_S=1) in a subprocess, one
     subscription to business_partner.created pointing at _WebhookReceiver, `events` partners
     created over HTTP by `clients` threads; then waits until every event is delivered or
     dead-lettered (or `timeout` from the first create), and `settle` seconds more for late

@@ -16,7 +16,7 @@ import re
 import uuid
 from pathlib import Path
 
-from infra.dte_authority import register_taxpayer
+from infra.devstack.dte_authority import register_taxpayer
 from tests.documents_support import SV_ISSUER
 from tests.dte_keys import SIGNING_KEY
 from tests.dte_support import CUSTOMER_NIT

@@ -29,7 +29,7 @@ from tests.browser.reports_support import (
 def salvadoran_company(console, demo, stack, name: str):
     """A new El Salvador company that issues DTEs to the stack's tax authority (its stand-in), the
     console switched to it; the demo company again afterwards."""
-    from infra.dte_authority import register_taxpayer
+    from infra.devstack.dte_authority import register_taxpayer
     from tests.documents_support import SV_COMPANY_NIT, SV_ISSUER
     from tests.dte_keys import SIGNING_KEY
 

@@ -1,4 +1,4 @@
-"""The HTTP transmitter against the stand-in authority (infra/dte_authority.py), each test with a
+"""The HTTP transmitter against the stand-in authority (infra/devstack/dte_authority.py), each test with a
 stand-in of its own on a port of its own: logging in once per token, the authority's answers,
 what it refuses (signature, schema, dates, duplicates), and calls that got no answer made again
 with backoff without ever registering a DTE twice. No AWS: the password is given, not unsealed."""
@@ -13,7 +13,7 @@ import pytest
 from chalicelib import clock
 from chalicelib.domain import dte
 from chalicelib.services.dte_authority import HttpDteTransmitter, TransmissionFailed, forget_tokens
-from infra.dte_authority import StandInAuthority, seal_of, serve
+from infra.devstack.dte_authority import StandInAuthority, seal_of, serve
 from tests.dte_keys import FORGERS_KEY
 from tests.unit.dte_fixtures import CODIGO, PUBLIC_KEY, SV, factura, line, submitted
 

@@ -36,12 +36,12 @@ def account_partition(company_id: int, account_id: int) -> str:
     return entity(company_id, CHART_ACCOUNT, account_id)["PK"]
 
 
-# where an account item was before issue 14 (in its own partition, listed by GSI1): infra/migrations.py
+# where an account item was before issue 14 (in its own partition, listed by GSI1): infra/ops/migrations.py
 def legacy_account(company_id: int, account_id: int) -> Key:
     return entity(company_id, CHART_ACCOUNT, account_id)
 
 
-# the sort keys of balances before issue 14 (in the account's partition): infra/migrations.py
+# the sort keys of balances before issue 14 (in the account's partition): infra/ops/migrations.py
 LEGACY_ACCOUNT_BALANCE_PREFIX = "BAL#"
 POSTING_PREFIX = "P#"
 

@@ -72,7 +72,7 @@ def day_counts(company_id: int, date: str, partner_id: int | None = None) -> Key
     return {"PK": f"C#{company_id}#DAY{scope}", "SK": date}
 
 
-# where the counts were before issue 14: infra/migrations.py
+# where the counts were before issue 14: infra/ops/migrations.py
 LEGACY_DAY_COUNT_PARTITIONS = ("#DOCDAY", "#JEDAY")
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from infra.table_io import scan_items, write_batches
+from infra.ops.table_io import scan_items, write_batches
 
 # global partitions whose items carry the company they belong to
 _OWNED_GLOBAL_PREFIXES = ("KEY#", "INVITE#", "PAYLINK#")

@@ -1,10 +1,10 @@
 """Admin CLI: create companies, users and API keys in the local stack or a deployed table.
 
-    python -m infra.admin create-company --name N --email E --password P
-    python -m infra.admin create-user --email E --password P [--company-id C --role R]
-    python -m infra.admin create-api-key --company-id C --user-id U [--name N] [--expires-at YYYY-MM-DD]
-    python -m infra.admin export-company --company-id C --output FILE
-    python -m infra.admin import-company --company-id C --input FILE    (replaces the company's items)
+    python -m infra.ops.admin create-company --name N --email E --password P
+    python -m infra.ops.admin create-user --email E --password P [--company-id C --role R]
+    python -m infra.ops.admin create-api-key --company-id C --user-id U [--name N] [--expires-at YYYY-MM-DD]
+    python -m infra.ops.admin export-company --company-id C --output FILE
+    python -m infra.ops.admin import-company --company-id C --input FILE    (replaces the company's items)
 
 Target: TABLE_NAME (and AWS_ENDPOINT_URL) from the environment; when neither is set, the
 running local stack described by .local/stack.json. Prints JSON; errors go to stderr as JSON."""
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _target_local_stack(state_dir: Path) -> None:
@@ -69,7 +69,7 @@ def create_api_key(table: Any, company_id: int, user_id: int, name: str, expires
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m infra.admin", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m infra.ops.admin", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--state-dir", default=str(ROOT / ".local"))
     commands = parser.add_subparsers(dest="command", required=True)
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     key.add_argument("--name", default="Admin CLI key")
     key.add_argument("--expires-at")
     commands.add_parser("migrate", help="bring items written by earlier versions up to date (idempotent)")
-    export = commands.add_parser("export-company", help="write one company's items to a file (infra/company_dump.py)")
+    export = commands.add_parser("export-company", help="write one company's items to a file (infra/ops/company_dump.py)")
     export.add_argument("--company-id", type=int, required=True)
     export.add_argument("--output", required=True)
     restore = commands.add_parser("import-company", help="make one company's items exactly a file's")
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             result = create_user(table, args.email, args.password, args.company_id, args.role)
         elif args.command == "migrate":
             from chalicelib.settings import get_settings
-            from infra.migrations import MIGRATIONS
+            from infra.ops.migrations import MIGRATIONS
 
             settings = get_settings()
             if not settings.secrets_kms_key_id and not settings.aws_endpoint_url:
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dump_command(args: argparse.Namespace, table: Any) -> int:
     from chalicelib.store.table import make_client
-    from infra.company_dump import export_company, import_company
+    from infra.ops.company_dump import export_company, import_company
 
     client = make_client("dynamodb")
     try:

@@ -44,7 +44,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from infra.local_state_files import (  # noqa: F401 - FORMAT and fold: the format's names, for callers of this module
+from infra.devstack.local_state_files import (  # noqa: F401 - FORMAT and fold: the format's names, for callers of this module
     FORMAT,
     SNAPSHOT,
     change_line,
@@ -58,7 +58,7 @@ from infra.local_state_files import (  # noqa: F401 - FORMAT and fold: the forma
     snapshot_through,
 )
 
-_ROOT = Path(__file__).resolve().parent.parent  # where `python -m infra.local_state_files` runs the fold
+_ROOT = Path(__file__).resolve().parents[2]  # where `python -m infra.devstack.local_state_files` runs the fold
 CHECK_INTERVAL_S = 5.0
 COMPACT_MIN_BYTES = 8 * 1024 * 1024
 
@@ -162,7 +162,7 @@ _installed = False
 
 
 def install() -> None:
-    """Wraps moto's backend writes (after infra/moto_speedups.install(), whose transaction calls
+    """Wraps moto's backend writes (after infra/devstack/moto_speedups.install(), whose transaction calls
     self.put_item/update_item/delete_item). With no persistence started, a wrapper costs one
     dictionary lookup."""
     global _installed
@@ -324,7 +324,7 @@ class LocalState:
             (self.directory / (SNAPSHOT + ".tmp")).unlink(missing_ok=True)  # a compaction cut short
             self._convert_legacy()
             self._load(table)
-        table._index_groups = None  # the speed-ups' index view (infra/moto_speedups.py), if built
+        table._index_groups = None  # the speed-ups' index view (infra/devstack/moto_speedups.py), if built
         if freeze_gc:
             gc.freeze()
         return sum(len(partition) if table.range_key_attr else 1 for partition in table.items.values())
@@ -411,7 +411,7 @@ class LocalState:
             folded_through = snapshot_through(self.directory)
             if not any(folded_through < number <= through for number, _ in segments(self.directory)):
                 return None
-            command = [sys.executable, "-m", "infra.local_state_files", "fold", str(self.directory.resolve()), str(through),
+            command = [sys.executable, "-m", "infra.devstack.local_state_files", "fold", str(self.directory.resolve()), str(through),
                        self.table_name]
             with self._child_lock:  # stop() kills it: no fold outlives the stack
                 if self._stopping.is_set():

@@ -1,4 +1,4 @@
-"""The stand-in authority's lot reception (infra/dte_authority.py): `/fesv/recepcionlote/` queues up
+"""The stand-in authority's lot reception (infra/devstack/dte_authority.py): `/fesv/recepcionlote/` queues up
 to `LOT_MAX` signed DTEs and answers the lot's code only; `GET
 /fesv/recepcion/consultadtelote/{codigoLote}` answers its DTEs, `procesados` and `rechazados`,
 each checked as `/fesv/recepciondte` checks one DTE, when the lot is first consulted (until then,

@@ -1,6 +1,6 @@
 """`make sdk`: typed clients generated from the OpenAPI document as the app builds it (no server).
 
-    python -m infra.sdk [OUTPUT]    # default build/sdk
+    python -m infra.deploy.sdk [OUTPUT]    # default build/sdk
 
 writes OUTPUT/openapi.json; OUTPUT/python, a Python client (openapi-python-client, which must
 take the whole document without a warning); and, where Node.js is installed, OUTPUT/typescript:
@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "business_api_client"
 OPENAPI_TYPESCRIPT = "openapi-typescript@7"
 TYPESCRIPT = "typescript@5"

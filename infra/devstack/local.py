@@ -28,7 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TABLE_NAME = "business-api-local"
 QUEUE_PREFIX = "local"
 DEMO_EMAIL = "demo@example.com"
@@ -44,13 +44,13 @@ class EmulatedAws:
     whole under the emulator's lock (moto is not thread-safe); and the pollers woken by writes."""
 
     def __init__(self, app: Any) -> None:
-        from infra.pollers import Wakeups
+        from infra.devstack.pollers import Wakeups
 
         self.app = app
         self.wakeups = Wakeups()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
-        from infra.faithful_dynamodb import emulator_lock
+        from infra.devstack.faithful_dynamodb import emulator_lock
 
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         if target.startswith("DynamoDB_"):
@@ -76,7 +76,7 @@ class EmulatedAws:
 def start_moto(port: int) -> tuple[Any, EmulatedAws]:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
 
-    from infra import faithful_dynamodb, moto_speedups
+    from infra.devstack import faithful_dynamodb, moto_speedups
     moto_speedups.install()
     faithful_dynamodb.install()
     from werkzeug.serving import make_server
@@ -124,7 +124,7 @@ def migrate_once(record: Path, restored: int, persistence: Any) -> None:
     restored empty is written by this code and needs none. `python -m infra.admin migrate` runs
     them all again."""
     from chalicelib.store.table import get_table
-    from infra.migrations import MIGRATIONS
+    from infra.ops.migrations import MIGRATIONS
 
     migrations = [migration for _, migration in MIGRATIONS]
     applied = set(json.loads(record.read_text())) if record.exists() else set()
@@ -165,8 +165,8 @@ def seed_sv_demo(app: Any, email: str, authority: Any) -> dict[str, Any] | None:
     registrations as the stand-in does."""
     from chalicelib.services import accounts
     from chalicelib.store.table import get_table
-    from infra import sv_demo
-    from infra.dte_authority import register_taxpayer
+    from infra.devstack import sv_demo
+    from infra.devstack.dte_authority import register_taxpayer
 
     user = accounts.find_user_by_email(get_table(), email)
     if user is None:
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     authority_server = authority = None
     if not os.environ.get("DTE_AUTHORITY_URL"):
-        from infra.dte_authority import StandInAuthority, serve
+        from infra.devstack.dte_authority import StandInAuthority, serve
 
         authority = StandInAuthority(state / "dte-authority.json")
         authority_server, authority_url = serve(authority, args.dte_authority_port)
@@ -273,9 +273,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from chalicelib.settings import get_settings, reset_settings
     from chalicelib.store.table import make_client
-    from infra.gateway import LocalApiGateway
-    from infra.pollers import Pollers
-    from infra.resources import create_queues, create_table, verify_mail_sender
+    from infra.deploy.resources import create_queues, create_table, verify_mail_sender
+    from infra.devstack.gateway import LocalApiGateway
+    from infra.devstack.pollers import Pollers
 
     table_name = os.environ["TABLE_NAME"]
     dynamodb = make_client("dynamodb")
@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     reset_settings()  # read before the queue existed (make_client)
     verify_mail_sender(make_client("ses"), get_settings().mail_from)
     # the table's snapshot and change log (infra/local_state.py); .local/table.json is an older save
-    from infra.local_state import LocalState
+    from infra.devstack.local_state import LocalState
 
     persistence = LocalState(state / "table", table_name, legacy_snapshot=state / "table.json")
     restored = persistence.restore(freeze_gc=True)

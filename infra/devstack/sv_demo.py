@@ -45,7 +45,7 @@ def seed(app: Any, owner_user_id: int, register: Register) -> dict[str, Any]:
     from chalicelib.domain.dte_json import digits
     from chalicelib.services import accounts, api_keys
     from chalicelib.store.table import get_table
-    from infra.gateway import LocalApiGateway
+    from infra.devstack.gateway import LocalApiGateway
 
     table = get_table()
     company_id = accounts.create_company(table, owner_user_id, {"name": COMPANY_NAME, "country": "SV"})["id"]

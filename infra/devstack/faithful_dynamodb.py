@@ -14,7 +14,7 @@ plays what DynamoDB documents around it:
   `None` on the others; a PutItem, UpdateItem, DeleteItem or BatchWriteItem on one of them fails
   with TransactionConflictException; a TransactGetItems with TransactionCanceledException.
   Plain reads are not blocked: they see the last committed state (DynamoDB's read-committed).
-- Index reads lag (infra/faithful_index_lag.py): with `index_lag_s` > 0 each written item becomes visible to Query and Scan
+- Index reads lag (infra/devstack/faithful_index_lag.py): with `index_lag_s` > 0 each written item becomes visible to Query and Scan
   on a global secondary index after its own random delay up to that lag (in order, per item), so
   an index read can show part of a transaction. Base-table reads are exact.
 - Faults can be injected per operation: throttling (ThrottlingException, or for a transaction
@@ -39,8 +39,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator
 
-from infra.faithful_index_lag import IndexLag
-from infra.faithful_index_lag import identity as item_identity
+from infra.devstack.faithful_index_lag import IndexLag
+from infra.devstack.faithful_index_lag import identity as item_identity
 
 emulator_lock = threading.RLock()
 

@@ -1,6 +1,6 @@
 """What API Gateway does in front of the Lambda, played locally (the local stack and the tests):
 routing, and the gateway response for a path no route matches. The deployed gateway gets the
-same answer from infra/resources.json (MISSING_AUTHENTICATION_TOKEN -> 404 NOT_FOUND)."""
+same answer from infra/deploy/resources.json (MISSING_AUTHENTICATION_TOKEN -> 404 NOT_FOUND)."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,7 @@ from chalice.config import Config
 from chalice.local import LocalGateway, LocalGatewayException
 
 from chalicelib.api.routing import HTTP_METHODS
-from infra.resources import template
+from infra.deploy.resources import template
 
 MISSING_ROUTE = "MISSING_AUTHENTICATION_TOKEN"
 

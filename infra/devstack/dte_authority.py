@@ -26,7 +26,7 @@ certificate and the API password are set up in its portal), and `/_standin/fault
 unavailable, drop its answers (the call processed, the connection closed unanswered) or answer
 late (processed, answered after `delaySeconds`), answer the next `lotsInProcess` lot consultations
 with nothing yet (in process), or reject the DTEs of the generation codes in `rejectCodes`, for the
-tests and to try the retry locally. Run alone: `python -m infra.dte_authority --port 8002`."""
+tests and to try the retry locally. Run alone: `python -m infra.devstack.dte_authority --port 8002`."""
 from __future__ import annotations
 
 import argparse
@@ -47,7 +47,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import dte as rules
 from chalicelib.domain import dte_formats
-from infra.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception
+from infra.devstack.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception
 
 TOKEN_HOURS = 24
 SV_OFFSET = _dt.timedelta(hours=clock.UTC_OFFSET_HOURS["SV"])

@@ -1,4 +1,4 @@
-"""The index lag of the faithful DynamoDB layer (infra/faithful_dynamodb.py): each item written
+"""The index lag of the faithful DynamoDB layer (infra/devstack/faithful_dynamodb.py): each item written
 while a lag is set shows to index reads only after its own random delay (in order, per item), so
 an index read can see part of a transaction. Runs under the layer's lock."""
 from __future__ import annotations
@@ -61,7 +61,7 @@ class IndexLag:
             current = table.items.get(hash_value, {}).get(range_value) if range_value is not None else None
             swapped.append((hash_value, range_value, current))
             _place(table, hash_value, range_value, history[0][1])
-        table._index_groups = None  # the speed-ups' sorted index view (infra/moto_speedups.py)
+        table._index_groups = None  # the speed-ups' sorted index view (infra/devstack/moto_speedups.py)
         try:
             yield
         finally:

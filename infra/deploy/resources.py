@@ -1,4 +1,4 @@
-"""Creates the deployed resources (table, queues) from infra/resources.json, the same
+"""Creates the deployed resources (table, queues) from infra/deploy/resources.json, the same
 definitions `chalice package --merge-template` deploys, for the local stack and the tests."""
 from __future__ import annotations
 
@@ -68,5 +68,5 @@ if __name__ == "__main__":
     import sys
 
     if len(sys.argv) != 3 or sys.argv[1] != "minify":
-        raise SystemExit("usage: python -m infra.resources minify build/sam.json")
+        raise SystemExit("usage: python -m infra.deploy.resources minify build/sam.json")
     print(f"{sys.argv[2]}: {minify_template(Path(sys.argv[2]))} bytes")

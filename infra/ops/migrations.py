@@ -1,6 +1,6 @@
 """Brings items written by earlier versions up to what the code reads now. Idempotent: run it on
 every start of the local stack, and once against a deployed table after an upgrade
-(`python -m infra.admin migrate`). It scans the table: an operator's tool, never a request path.
+(`python -m infra.ops.admin migrate`). It scans the table: an operator's tool, never a request path.
 
 - Memberships from before users and roles (issue 7) lack `version`, `status` and the company's
   member-index keys (GSI1), and companies lack `activeOwnerCount`: without them old users vanish
@@ -40,7 +40,7 @@ from chalicelib.services import search
 from chalicelib.store import keys
 from chalicelib.store.table import Table, from_attributes, to_attributes
 from chalicelib.store.transaction import LostRace, Transaction
-from infra.table_io import scan_items
+from infra.ops.table_io import scan_items
 
 
 def _scan(table: Table, item_types: set[str]) -> list[dict[str, Any]]:
@@ -397,7 +397,7 @@ def sv_addresses_to_2024_division(table: Table) -> int:
     return moved
 
 
-# (the figure `python -m infra.admin migrate` prints, the migration), in the order they run
+# (the figure `python -m infra.ops.admin migrate` prints, the migration), in the order they run
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
     ("secretsSealed", seal_plain_secrets),

@@ -1,6 +1,6 @@
-"""The local stack's table on disk (infra/local_state.py keeps it): a snapshot and the segments of
+"""The local stack's table on disk (infra/devstack/local_state.py keeps it): a snapshot and the segments of
 an append-only change log, and the fold of the log into a new snapshot, which runs in a child
-process (`python -m infra.local_state_files fold DIRECTORY THROUGH [TABLE]`) so that folding
+process (`python -m infra.devstack.local_state_files fold DIRECTORY THROUGH [TABLE]`) so that folding
 hundreds of MB never holds the stack's interpreter. Nothing here imports moto."""
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def fsync_directory(directory: Path) -> None:
 
 
 def _main(argv: list[str]) -> int:
-    """`python -m infra.local_state_files fold DIRECTORY THROUGH [TABLE]`: the compaction's child."""
+    """`python -m infra.devstack.local_state_files fold DIRECTORY THROUGH [TABLE]`: the compaction's child."""
     if len(argv) < 3 or argv[0] != "fold":
         print(__doc__, file=sys.stderr)
         return 2
