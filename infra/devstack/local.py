@@ -1,13 +1,13 @@
 """The local stack, in one process: an embedded moto (DynamoDB with its stream, SQS, SES,
-EventBridge) behind the faithful DynamoDB layer (infra/faithful_dynamodb.py), the resources of infra/resources.json, the
+EventBridge) behind the faithful DynamoDB layer (infra/devstack/faithful_dynamodb.py), the resources of infra/deploy/resources.json, the
 API on http://127.0.0.1:8000 behind the same gateway emulation the tests use, pollers that
 play the AWS event sources, and a stand-in for El Salvador's tax authority on :8002
-(infra/dte_authority.py; not started when DTE_AUTHORITY_URL names another). State survives a
+(infra/devstack/dte_authority.py; not started when DTE_AUTHORITY_URL names another). State survives a
 restart under .local/ (`--fresh` wipes it): the table as a snapshot and a log of its changes
-(infra/local_state.py). A fresh state starts with a demo user owning two companies, the Honduran
-one and El Salvador's (infra/sv_demo.py); .local/credentials.json holds their API keys.
+(infra/devstack/local_state.py). A fresh state starts with a demo user owning two companies, the Honduran
+one and El Salvador's (infra/devstack/sv_demo.py); .local/credentials.json holds their API keys.
 
-    python -m infra.local [--fresh] [--port 8000] [--moto-port 8001] [--dte-authority-port 8002]
+    python -m infra.devstack.local [--fresh] [--port 8000] [--moto-port 8001] [--dte-authority-port 8002]
                           [--state-dir .local]
 """
 from __future__ import annotations
@@ -118,7 +118,7 @@ def local_secrets_key(state: Path) -> str:
 # --- state ----------------------------------------------------------------------------------------
 
 def migrate_once(record: Path, restored: int, persistence: Any) -> None:
-    """Brings state saved by an earlier version of the code up to date (infra/migrations.py), each
+    """Brings state saved by an earlier version of the code up to date (infra/ops/migrations.py), each
     migration once per state: each scans the whole table through moto, whose Scan sorts the table
     again for every page (about 50 s in all for 17 MB, hours at 100,000 documents). A table
     restored empty is written by this code and needs none. `python -m infra.admin migrate` runs
@@ -160,7 +160,7 @@ def seed_demo(base_url: str) -> dict[str, Any]:
 
 
 def seed_sv_demo(app: Any, email: str, authority: Any) -> dict[str, Any] | None:
-    """El Salvador's demo company (infra/sv_demo.py), owned by the demo user, registered at the
+    """El Salvador's demo company (infra/devstack/sv_demo.py), owned by the demo user, registered at the
     stand-in authority this stack runs, or at the one DTE_AUTHORITY_URL names when it takes
     registrations as the stand-in does."""
     from chalicelib.services import accounts
@@ -284,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("WEBHOOK_QUEUE_URL", queues["WebhookDeliveriesQueue"])
     reset_settings()  # read before the queue existed (make_client)
     verify_mail_sender(make_client("ses"), get_settings().mail_from)
-    # the table's snapshot and change log (infra/local_state.py); .local/table.json is an older save
+    # the table's snapshot and change log (infra/devstack/local_state.py); .local/table.json is an older save
     from infra.devstack.local_state import LocalState
 
     persistence = LocalState(state / "table", table_name, legacy_snapshot=state / "table.json")

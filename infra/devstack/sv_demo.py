@@ -1,4 +1,4 @@
-"""El Salvador's demo company, which `make run` seeds beside the Honduran one (infra/local.py) so
+"""El Salvador's demo company, which `make run` seeds beside the Honduran one (infra/devstack/local.py) so
 that a newcomer issues a DTE with one curl: the issuer's NIT, NRC, activity and address, the
 Salvadoran chart, a signing key made here and registered at the tax authority (the stand-in) with
 the API password the company keeps, a consumer (a factura's buyer, partner 1), a registered
