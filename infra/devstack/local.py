@@ -121,7 +121,7 @@ def migrate_once(record: Path, restored: int, persistence: Any) -> None:
     """Brings state saved by an earlier version of the code up to date (infra/ops/migrations.py), each
     migration once per state: each scans the whole table through moto, whose Scan sorts the table
     again for every page (about 50 s in all for 17 MB, hours at 100,000 documents). A table
-    restored empty is written by this code and needs none. `python -m infra.admin migrate` runs
+    restored empty is written by this code and needs none. `python -m infra.ops.admin migrate` runs
     them all again."""
     from chalicelib.store.table import get_table
     from infra.ops.migrations import MIGRATIONS
