@@ -98,10 +98,13 @@ def test_services_exported_name_no_precinct_and_what_is_missing_is_named(shop, b
 
     refused = api.post("/documents", {"type": "01", "businessPartnerId": buyer, "date": shop.default_date,
                                       "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": 80,
-                                                 "taxTreatment": "export"}]}, key=shop.key)
+                                                 "taxTreatment": "export"}]}, key=shop.key,
+                       headers={"Accept-Language": "es"})
     assert refused.status == 400, refused.text
-    fields = {detail["field"] for detail in refused.json["details"]}
-    assert {"dte.receptor.codPais", "dte.receptor.nombrePais"} <= fields
+    fields = {detail["field"]: detail["message"] for detail in refused.json["details"]}
+    assert {"dte.receptor.codPais", "dte.receptor.nombrePais"} <= set(fields)
+    # what is missing and what to set, each in Spanish (the remedy's closing ")" is no part of the "what")
+    assert fields["dte.receptor.codPais"] == "falta: indique export.countryCode del documento (CAT-020)"
 
 
 @pytest.mark.parametrize("case", ["domestic customer", "mixed lines"])
