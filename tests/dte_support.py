@@ -39,6 +39,29 @@ def taxpayer_of(shop: Shop) -> int:
         "phone": "2555-0000"})["id"]
 
 
+def customer_abroad(shop: Shop) -> int:
+    """A buyer in the United States: what a factura de exportación (DTE 11) is issued to."""
+    return shop.created("/business-partners", {
+        "name": "Importadora del Norte Inc.", "type": "customer", "country": "US", "personType": "legal",
+        "taxId": "98-7654321", "economicActivity": "Comercio al por mayor", "address": "100 Main Street, Houston",
+        "email": "compras@norte.example", "phone": "+1 713 555 0100"})["id"]
+
+
+# One of the destination codes fe-fex-v1's receptor.codPais enumerates (CAT-020).
+EXPORT_DESTINATION = {"countryCode": "9905", "countryName": "Destino de prueba"}
+EXPORT_TERMS = {**EXPORT_DESTINATION, "incoterms": "01", "incotermsDescription": "EXW - En fábrica"}
+
+
+def export_invoice(shop: Shop, partner: int, **fields) -> dict:
+    """Coffee and its haulage to the customs, exported: 3 x 100.00 less 10.00 + 45.50 = 335.50, no IVA."""
+    return shop.created("/documents", {"type": "01", "businessPartnerId": partner, "date": shop.default_date,
+                                       "export": EXPORT_TERMS, "lines": [
+        {"description": "Café verde, quintal", "quantity": 3, "unitPrice": "100.00", "discount": "10.00",
+         "taxTreatment": "export"},
+        {"description": "Flete interno a la aduana", "quantity": 1, "unitPrice": "45.50", "taxTreatment": "export"}],
+        **fields})
+
+
 def printed(shop: Shop, document: dict, sample: str) -> str:
     """The document's PDF, saved under build/reports to look at; its text."""
     answer = shop.api.http.request("POST", f"/documents/{document['id']}/print", body=b"{}", headers={

@@ -101,7 +101,8 @@ def _templates(value: ast.expr | None, constants: dict[str, str]) -> list[str]:
 def raised_phrases() -> set[str]:
     """Every message and field problem the source writes for an error answer, as a template (see
     _templates): what refusals say (their `message`, a detail's "message", `for_field`'s problem,
-    a refusal class's reasons) and the ValueErrors of the request models (pydantic's value_error)."""
+    a refusal class's reasons), the ValueErrors of the request models (pydantic's value_error), and
+    the parts a DTE's field problem is written from (a `what` and the `_REMEDIES`)."""
     import app  # noqa: F401  (imports every route module)
     from chalicelib.errors import ApiError
 
@@ -129,6 +130,12 @@ def raised_phrases() -> set[str]:
                 cls = _resolve(module, node.func)
                 if (isinstance(cls, type) and issubclass(cls, ApiError)) or (in_models and cls is ValueError):
                     found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
+            elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
+                    node.targets[0].id in ("_REMEDIES", "what")):
+                # a DTE's field problems, "<what>: <remedy>" (domain/dte_formats.py), Spanish part by part
+                parts = node.value.values if isinstance(node.value, ast.Dict) else [node.value]
+                for part in parts:
+                    found.update(_templates(part, constants))
             elif isinstance(node, ast.Dict):
                 names = [key.value for key in node.keys if isinstance(key, ast.Constant)]
                 if "message" in names and "field" in names:

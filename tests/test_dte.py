@@ -152,6 +152,30 @@ def test_the_format_lists_every_problem_it_finds(shop, table):
         "dte.identificacion.tipoMoneda", "dte.receptor.numDocumento", "dte.receptor.tipoDocumento"]
 
 
+def test_a_format_refusal_answers_what_and_what_to_set_in_spanish(shop, table):
+    """A crédito fiscal names the buyer's economic activity (fe-ccf-v3's receptor.codActividad):
+    a taxpayer registered without it is refused, asked in Spanish, both parts of the detail in
+    Spanish, and the message that quotes it too."""
+    partner = shop.created("/business-partners", {
+        "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
+        "economicActivity": "Programación informática", "department": "06", "municipality": "14",
+        "address": "Colonia Escalón, San Salvador", "email": "compras@beta.example", "phone": "2555-0000"})["id"]
+    body = {"type": "01", "businessPartnerId": partner, "lines": [{"productId": shop.service, "quantity": 1,
+                                                                   "unitPrice": 100}]}
+    english = shop.api.post("/documents", body, key=shop.key)
+    spanish = shop.api.post("/documents", body, key=shop.key, headers={"Accept-Language": "es"})
+    assert english.status == spanish.status == 400, spanish.text
+    assert english.json["details"] == [{"field": "dte.receptor.codActividad",
+                                        "message": "missing: set the customer's economicActivityCode"}]
+    assert spanish.json["details"] == [{
+        "field": "dte.receptor.codActividad",
+        "message": "falta: indique el código de actividad económica (economicActivityCode) del cliente"}]
+    assert spanish.json["message"] == ("El formato de Hacienda rechaza este documento: dte.receptor.codActividad: "
+                                       "falta: indique el código de actividad económica (economicActivityCode) "
+                                       "del cliente")
+    assert shop.api.get("/documents", key=shop.key).json["documents"] == []
+
+
 def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(dte_authority, shop, customer, table):
     dte_authority.faults(unavailable=True)
     created = invoice(shop, customer)  # still 201: the document is confirmed, its DTE pending

@@ -11,12 +11,15 @@ import pytest
 from chalicelib.domain import dte_formats
 from chalicelib.store import keys
 from tests.documents_support import Shop
-from tests.dte_support import assert_accepted, printed, sv_shop
-
-# One of the destination codes fe-fex-v1's receptor.codPais enumerates (CAT-020).
-DESTINATION = {"countryCode": "9905", "countryName": "Destino de prueba"}
-TERMS = {**DESTINATION, "incoterms": "01", "incotermsDescription": "EXW - En fábrica"}
-
+from tests.dte_support import (
+    EXPORT_DESTINATION,
+    EXPORT_TERMS,
+    assert_accepted,
+    customer_abroad,
+    export_invoice,
+    printed,
+    sv_shop,
+)
 
 @pytest.fixture
 def shop(api, company_a) -> Shop:
@@ -25,19 +28,7 @@ def shop(api, company_a) -> Shop:
 
 @pytest.fixture
 def buyer(shop) -> int:
-    return shop.created("/business-partners", {
-        "name": "Importadora del Norte Inc.", "type": "customer", "country": "US", "personType": "legal",
-        "taxId": "98-7654321", "economicActivity": "Comercio al por mayor", "address": "100 Main Street, Houston",
-        "email": "compras@norte.example", "phone": "+1 713 555 0100"})["id"]
-
-
-def export_invoice(shop: Shop, partner: int, **fields) -> dict:
-    return shop.created("/documents", {"type": "01", "businessPartnerId": partner, "date": shop.default_date,
-                                       "export": TERMS, "lines": [
-        {"description": "Café verde, quintal", "quantity": 3, "unitPrice": "100.00", "discount": "10.00",
-         "taxTreatment": "export"},
-        {"description": "Flete interno a la aduana", "quantity": 1, "unitPrice": "45.50", "taxTreatment": "export"}],
-        **fields})
+    return customer_abroad(shop)
 
 
 def test_an_export_is_issued_as_a_dte_11_in_its_format_accepted_printed_and_in_the_export_column(
@@ -49,6 +40,11 @@ def test_an_export_is_issued_as_a_dte_11_in_its_format_accepted_printed_and_in_t
     assert_accepted(created)
     # 3 x 100.00 = 300.00 less 10.00 = 290.00; 1 x 45.50 = 45.50; 335.50 in all, no IVA
     assert (created["subtotal"], created["taxTotal"], created["total"]) == (Decimal("335.50"), 0, Decimal("335.50"))
+    # this chart has no export revenue rule (as one imported before it had): the ordinary sales account
+    assert shop.entry_lines(created["journalEntryId"]) == {
+        "110201": (Decimal("335.50"), 0),   # Clientes
+        "410101": (0, Decimal("335.50")),   # Ventas gravadas (DOCUMENT_RULES' revenue)
+    }
 
     sent = dte_authority.registered[dte["codigoGeneracion"]]["document"]
     assert dte_formats.schema_problems(sent) == []  # fe-fex-v1, as the stand-in checked it
@@ -84,7 +80,7 @@ def test_an_export_is_issued_as_a_dte_11_in_its_format_accepted_printed_and_in_t
 
 def test_services_exported_name_no_precinct_and_what_is_missing_is_named(shop, buyer, api, dte_authority):
     services = shop.created("/documents", {"type": "01", "businessPartnerId": buyer, "date": shop.default_date,
-                                           "export": {**DESTINATION, "fiscalPrecinct": "01", "regime": "EX-1.1000.000"},
+                                           "export": {**EXPORT_DESTINATION, "fiscalPrecinct": "01", "regime": "EX-1.1000.000"},
                                            "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": 80,
                                                       "taxTreatment": "export"}]})
     assert services["dte"]["tipoDte"] == "11" and services["total"] == 80
@@ -102,10 +98,13 @@ def test_services_exported_name_no_precinct_and_what_is_missing_is_named(shop, b
 
     refused = api.post("/documents", {"type": "01", "businessPartnerId": buyer, "date": shop.default_date,
                                       "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": 80,
-                                                 "taxTreatment": "export"}]}, key=shop.key)
+                                                 "taxTreatment": "export"}]}, key=shop.key,
+                       headers={"Accept-Language": "es"})
     assert refused.status == 400, refused.text
-    fields = {detail["field"] for detail in refused.json["details"]}
-    assert {"dte.receptor.codPais", "dte.receptor.nombrePais"} <= fields
+    fields = {detail["field"]: detail["message"] for detail in refused.json["details"]}
+    assert {"dte.receptor.codPais", "dte.receptor.nombrePais"} <= set(fields)
+    # what is missing and what to set, each in Spanish (the remedy's closing ")" is no part of the "what")
+    assert fields["dte.receptor.codPais"] == "falta: indique export.countryCode del documento (CAT-020)"
 
 
 @pytest.mark.parametrize("case", ["domestic customer", "mixed lines"])
@@ -115,7 +114,7 @@ def test_a_refused_export_changes_nothing(shop, buyer, api, table, case):
     if case == "mixed lines":
         lines.append({"description": "Café tostado", "quantity": 1, "unitPrice": 100, "taxRate": 0.13})
     reply = api.post("/documents", {"type": "01", "businessPartnerId": partner, "date": shop.default_date,
-                                    "export": TERMS, "lines": lines}, key=shop.key)
+                                    "export": EXPORT_TERMS, "lines": lines}, key=shop.key)
 
     assert reply.status == 400, reply.text
     detail = reply.json["details"][0]

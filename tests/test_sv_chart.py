@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from decimal import Decimal as D
 
-from chalicelib.domain.accounting import OPERATION_TYPES
+from chalicelib.domain.accounting import FALLBACK_OPERATIONS, OPERATION_TYPES
 from chalicelib.services import default_chart, default_chart_sv
 from tests.documents_support import Shop
+from tests.dte_support import customer_abroad, export_invoice
 
 
 def chart_of(api, key) -> dict[str, dict]:
@@ -24,6 +25,9 @@ def test_the_salvadoran_rules_mirror_the_honduran_ones_on_salvadoran_accounts():
     salvadoran = {(operation, document_type): code for operation, document_type, code in default_chart_sv.RULES}
     assert honduran <= set(salvadoran)
     assert {operation for operation, _ in salvadoran} == set(OPERATION_TYPES)
+    # an operation the Honduran chart leaves out resolves to the one it falls back to, which it has
+    left_out = set(OPERATION_TYPES) - {operation for operation, _ in honduran}
+    assert left_out == {"export_revenue"} and all((FALLBACK_OPERATIONS[op], None) in honduran for op in left_out)
     codes = {code: (account_type, parent) for code, _, account_type, parent in default_chart_sv.ACCOUNTS}
     assert set(salvadoran.values()) <= set(codes)
     for code, (account_type, parent) in codes.items():
@@ -52,6 +56,15 @@ def test_an_sv_company_imports_the_salvadoran_chart_and_posts_iva_to_it(api, com
         "110201": (D("113.00"), 0),   # Clientes
         "510101": (0, D("100.00")),   # Ventas gravadas
         "210601": (0, D("13.00")),    # IVA débito fiscal: 100.00 x 13 %
+    }
+
+    # a factura de exportación (DTE 11): 3 x 100.00 less 10.00 = 290.00 + 45.50 = 335.50, no IVA,
+    # on the exports' own revenue account
+    exported = export_invoice(shop, customer_abroad(shop))
+    assert exported["dte"]["tipoDte"] == "11" and exported["dte"]["status"] == "accepted", exported["dte"]
+    assert shop.entry_lines(exported["journalEntryId"]) == {
+        "110201": (D("335.50"), 0),   # Clientes
+        "510104": (0, D("335.50")),   # Ventas de exportación
     }
 
     # a registered taxpayer's crédito fiscal for 3 chairs at 40.00: 120.00 + 13 % IVA 15.60 = 135.60

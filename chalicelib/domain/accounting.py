@@ -24,7 +24,10 @@ ENTRY_TYPES = (AUTOMATIC, MANUAL, REVERSAL)
 OPERATION_TYPES = ("receivable", "payable", "revenue", "expense", "tax_sales", "tax_purchases",
                    "inventory", "cost_of_sales", "cash", "bank", "customer_advance",
                    "supplier_advance", "withholding", "inventory_adjustment_gain", "inventory_adjustment_loss",
-                   "opening_balance_equity", "retained_earnings", "fx_gain", "fx_loss")
+                   "opening_balance_equity", "retained_earnings", "fx_gain", "fx_loss", "export_revenue")
+# An operation a chart may post apart, else where the broader one goes: a chart imported before
+# export revenue had its own rule (or Honduras', which keeps exports with its sales) still resolves.
+FALLBACK_OPERATIONS = {"export_revenue": "revenue"}
 
 OPEN, CLOSED = "open", "closed"
 
@@ -173,7 +176,9 @@ class RuleMissing(ApiError):
 
 
 def resolve_rule(rules: Iterable[Rule], operation: str, document_type: str | None) -> Rule:
-    """The most specific rule wins: one for this document type, else the general one."""
+    """The most specific rule wins: one for this document type, else the general one; an operation
+    without either takes its FALLBACK_OPERATIONS one's."""
+    rules = list(rules)
     general = None
     for rule in rules:
         if rule.operation != operation:
@@ -182,6 +187,8 @@ def resolve_rule(rules: Iterable[Rule], operation: str, document_type: str | Non
             return rule
         if rule.document_type is None:
             general = rule
+    if general is None and operation in FALLBACK_OPERATIONS:
+        return resolve_rule(rules, FALLBACK_OPERATIONS[operation], document_type)
     if general is None:
         context = f" for document type {document_type}" if document_type else ""
         raise RuleMissing(f"No account determination rule for operation {operation}{context}.",

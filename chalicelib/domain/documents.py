@@ -210,7 +210,7 @@ def document_totals(lines: Iterable[tuple[LineAmounts, Decimal]]) -> Totals:
 
 def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtotal: Decimal,
                     other_subtotal: Decimal, stock_value: Decimal, revaluation: Decimal,
-                    moves_stock: bool) -> list[Movement]:
+                    moves_stock: bool, export: bool = False) -> list[Movement]:
     """The automatic entry of a confirmed document, as semantic movements.
 
     Sales: receivable against revenue and output tax; goods leaving stock move their cost (at the
@@ -218,7 +218,9 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
     Purchases: the goods' value (with an import's landed costs) to inventory, the rest to expense,
     input tax, against payable. A purchase credit note takes the goods out at the average: what the
     supplier credits beyond (or short of) it goes to cost of sales. `stock_value` is what the goods
-    moved are worth (>= 0); `revaluation` is stock value written off to cost of sales (signed)."""
+    moved are worth (>= 0); `revaluation` is stock value written off to cost of sales (signed).
+    An `export` invoice's revenue is `export_revenue` (declared apart); its credit notes' returns
+    stay with the other sales' returns."""
     movements: list[Movement] = []
     goods = stock_value if moves_stock else ZERO
     if kind.opening:  # what was owed before the books started here, against the opening equity
@@ -226,7 +228,8 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
         return [partner_side, swapped(Movement("opening_balance_equity", partner_side.side, total))]
     if kind.balance and kind.sales:
         movements += [Movement("receivable", DEBIT, total),
-                      Movement("revenue", CREDIT, stocked_subtotal + other_subtotal),
+                      Movement("export_revenue" if export and kind.balance > 0 else "revenue", CREDIT,
+                               stocked_subtotal + other_subtotal),
                       Movement("tax_sales", CREDIT, tax)]
         if kind.balance < 0:
             movements = [swapped(movement) for movement in movements]

@@ -81,7 +81,8 @@ def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> l
     return problems
 
 
-# What to do about each field the authority asks for, for the messages.
+# What to do about each field the authority asks for, for the messages: "<what>: <remedy>", each
+# part a phrase of its own in messages/es.py (tests/error_codes.py reads `_REMEDIES` and `what`).
 _REMEDIES = {"emisor.nrc": "set the company's dteIssuer.nrc", "emisor.codActividad": "set the company's dteIssuer",
          "emisor.descActividad": "set the company's dteIssuer", "emisor.direccion": "set the company's dteIssuer and address",
          "emisor.telefono": "set the company's phone", "emisor.correo": "set the company's email",
@@ -112,7 +113,8 @@ def _with_remedy(path: str, what: str) -> str:
 
 def _message(error: Any) -> str:
     if error.instance is None or error.validator == "required":
-        what = "missing" if error.instance is None else error.message.replace("is a required property", "is missing")
+        what = "missing" if error.instance is None else \
+            f"{error.message.removesuffix(' is a required property')} is missing"
     elif error.validator in ("pattern", "enum", "const", "type", "minLength", "maxLength", "format"):
         what = f"{error.instance!r} is not in the authority's format ({error.validator} {error.validator_value!r})"
     else:

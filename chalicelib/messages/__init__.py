@@ -61,7 +61,18 @@ def _phrase_patterns() -> list[tuple[re.Pattern[str], str]]:
 
 def phrase(english: str) -> str | None:
     """The Spanish of one of the service's English phrases, its filled-in parts kept; None when
-    the catalogue does not know it."""
+    the catalogue does not know it. "<what>: <remedy>" (a DTE's field problems, one ": ") is
+    written from its two parts when both are known, before the whole is tried: a template ending
+    in a filled-in part, or in ")" as a remedy may, would take the English remedy as a part."""
+    what, separator, remedy = english.partition(": ")
+    if separator and ": " not in remedy:
+        parts = _whole_phrase(what), _whole_phrase(remedy)
+        if None not in parts:
+            return f"{parts[0]}: {parts[1]}"
+    return _whole_phrase(english)
+
+
+def _whole_phrase(english: str) -> str | None:
     for pattern, spanish in _phrase_patterns():
         match = pattern.match(english)
         if match:
@@ -103,7 +114,7 @@ def detail_text(lang: str, message: str, issue: tuple[str, Mapping[str, Any]] | 
 
 def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = None) -> dict[str, Any]:
     """The error body {"message", "code", "details"?} in `lang`. A message written as "<field>:
-    <problem>" of its first detail is written again from the translated detail."""
+    <problem>" of its first detail, or ending with it, is written again from the translated detail."""
     if lang == ENGLISH:
         return body
     details = body.get("details") or []
@@ -116,7 +127,10 @@ def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = N
     if first is not None and "field" in first and message.startswith(f"{first['field']}:"):
         message = f"{first['field']}: {translated[0]['message']}"
     else:
+        english_tail = f"{first['field']}: {first.get('message')}" if first is not None and "field" in first else None
         message = phrase(message) or catalogue(lang).CODES.get(body["code"]) or catalogue(lang).CODES["BAD_REQUEST"]
+        if english_tail and message.endswith(english_tail):  # a phrase that ends quoting its first detail
+            message = f"{message[:-len(english_tail)]}{first['field']}: {translated[0]['message']}"
     localized = {**body, "message": message}
     if translated:
         localized["details"] = translated

@@ -755,6 +755,38 @@ PHRASES: dict[str, str] = {
     "{} requests per {} s": "{0} solicitudes cada {1} s",
     "{} to 200 characters": "de {0} a 200 caracteres",
     "the DTE was issued without the authority's format": "el DTE se emitió sin el formato de Hacienda",
+    # a DTE's field problems, "<what>: <remedy>", each part translated (domain/dte_formats.py)
+    "missing": "falta",
+    "{} is missing": "falta {0}",
+    "{} is not in the authority's format ({} {})": "{0} no cumple el formato de Hacienda ({1} {2})",
+    "set the company's dteIssuer": "indique el dteIssuer de la empresa",
+    "set the company's dteIssuer and address": "indique el dteIssuer y la dirección (address) de la empresa",
+    "set the company's dteIssuer.nrc": "indique el dteIssuer.nrc de la empresa",
+    "set the company's dteIssuer.responsible": "indique el dteIssuer.responsible de la empresa",
+    "set the company's email": "indique el correo (email) de la empresa",
+    "set the company's phone": "indique el teléfono (phone) de la empresa",
+    "set the company's taxId": "indique el NIT (taxId) de la empresa",
+    "set the customer's address": "indique la dirección (address) del cliente",
+    "set the customer's department, municipality and address":
+        "indique el departamento, el municipio y la dirección (department, municipality, address) del cliente",
+    "set the customer's economicActivity": "indique la actividad económica (economicActivity) del cliente",
+    "set the customer's economicActivityCode":
+        "indique el código de actividad económica (economicActivityCode) del cliente",
+    "set the customer's email": "indique el correo (email) del cliente",
+    "set the customer's nrc": "indique el NRC (nrc) del cliente",
+    "set the customer's personType": "indique el tipo de persona (personType) del cliente",
+    "set the customer's phone": "indique el teléfono (phone) del cliente",
+    "set the customer's taxId": "indique el NIT (taxId) del cliente",
+    "set the customer's taxId (NIT or DUI)": "indique el NIT o DUI (taxId) del cliente",
+    "set the document's currency (USD)": "indique la moneda (currency) del documento (USD)",
+    "set the document's export.countryCode (CAT-020)": "indique export.countryCode del documento (CAT-020)",
+    "set the document's export.countryName": "indique export.countryName del documento",
+    "the DTE was issued without the customer's NIT or DUI, which its invalidation needs":
+        "el DTE se emitió sin el NIT o DUI del cliente, que su invalidación necesita",
+    "the DTE was issued without the customer's email, which its invalidation needs":
+        "el DTE se emitió sin el correo del cliente, que su invalidación necesita",
+    "the DTE was issued without the customer's name, which its invalidation needs":
+        "el DTE se emitió sin el nombre del cliente, que su invalidación necesita",
     # the Ministerio de Hacienda's catalogues (domain/dte_catalogues.py)
     "{} is not in the authority's catalogue CAT-012": "{0} no está en el catálogo CAT-012 de Hacienda",
     "{} is not in the authority's catalogue CAT-013 for department {}":

@@ -24,7 +24,7 @@ AccountCode = Annotated[str, StringConstraints(min_length=1, max_length=30, patt
 OperationType = Literal["receivable", "payable", "revenue", "expense", "tax_sales", "tax_purchases", "inventory",
                         "cost_of_sales", "cash", "bank", "customer_advance", "supplier_advance", "withholding",
                         "inventory_adjustment_gain", "inventory_adjustment_loss", "opening_balance_equity",
-                        "retained_earnings", "fx_gain", "fx_loss"]
+                        "retained_earnings", "fx_gain", "fx_loss", "export_revenue"]
 DocumentType = Annotated[str, AfterValidator(check_document_type),
                          Field(json_schema_extra={"enum": ["01", "06", "07", "100", "101", "112", "113", "103",
                                                            "104", "105", "106", "102", "11", "05"]})]

@@ -139,8 +139,8 @@ ACCOUNTS: tuple[tuple[str, str, str, str | None], ...] = (
 )
 
 # (operation type, document type or None for the general rule, account code): one for each of the
-# Honduran chart's rules (the same operations and document types), and the IVA of an import,
-# paid at customs, on its own crédito fiscal account.
+# Honduran chart's rules (the same operations and document types), the IVA of an import, paid at
+# customs, on its own crédito fiscal account, and exports on their own revenue account.
 RULES: tuple[tuple[str, str | None, str], ...] = (
     ("cash", None, "110101"),
     ("bank", None, "110103"),
@@ -149,6 +149,7 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
     ("payable", "104", "210202"),            # imports are owed to foreign suppliers
     ("revenue", None, "510101"),
     ("revenue", "06", "5102"),               # sales credit notes
+    ("export_revenue", None, "510104"),      # facturas de exportación, declared apart (F-07, IVA)
     ("expense", None, "410102"),             # purchases of what is not kept in stock
     ("expense", "11", "420199"),             # expense documents
     ("expense", "105", "410104"),            # purchase credit notes

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from chalicelib.domain import costing, currency
+from chalicelib.domain import costing, currency, taxes
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import CENT, ZERO, round_money
 from chalicelib.domain.documents import NONE
@@ -124,7 +124,8 @@ def entry_movements(context: Context, document: dict[str, Any], moves: list[dict
     return rules.entry_movements(
         context.kind, total=total, tax=tax, stocked_subtotal=stocked_base,
         other_subtotal=total - tax - stocked_base,
-        stock_value=goods.value, revaluation=goods.revaluation, moves_stock=bool(moves))
+        stock_value=goods.value, revaluation=goods.revaluation, moves_stock=bool(moves),
+        export=all(taxes.treatment_of(line) == taxes.EXPORT for line in document["lines"]))
 
 
 def likely_goods_value(context: Context, draft: dict[str, Any], moves: list[dict[str, Any]]) -> GoodsValue:
