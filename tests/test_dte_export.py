@@ -21,6 +21,7 @@ from tests.dte_support import (
     sv_shop,
 )
 
+
 @pytest.fixture
 def shop(api, company_a) -> Shop:
     return sv_shop(api, company_a)
