@@ -7,7 +7,7 @@ from typing import Any
 from chalice.test import Client, HTTPResponse, TestHTTPClient
 
 from chalicelib import jsoncodec
-from chalicelib.services import accounts, api_keys
+from chalicelib.services.identity import accounts, api_keys
 from infra.devstack.gateway import MISSING_ROUTE, gateway_response
 
 ORIGIN = "http://localhost:8000"

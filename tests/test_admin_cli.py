@@ -71,7 +71,7 @@ def _no_local_stack_lookup(monkeypatch):
 
 def test_short_passwords_are_refused(table):
     from chalicelib.errors import ValidationFailed
-    from chalicelib.services import accounts
+    from chalicelib.services.identity import accounts
 
     with pytest.raises(ValidationFailed):
         accounts.create_user(table, "short@c.hn", "1234567")

@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 
 from chalicelib.domain.roles import ACCOUNTANT, VIEWER
-from chalicelib.services import accounts, api_keys
+from chalicelib.services.identity import accounts, api_keys
 from chalicelib.store import keys
 from chalicelib.store.transaction import Transaction
 from tests.support import ORIGIN, PASSWORD

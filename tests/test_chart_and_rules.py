@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.domain.accounting import ACCOUNT_TYPES, OPERATION_TYPES
-from chalicelib.services import accounts as users
+from chalicelib.services.identity import accounts as users
 from tests.support import ORIGIN, Books
 
 

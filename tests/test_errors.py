@@ -120,7 +120,7 @@ def test_unexpected_exception_is_500_without_internals(api, company_a, monkeypat
     import logging
 
     from chalicelib.observability import logger
-    from chalicelib.services import partners
+    from chalicelib.services.sales_purchases import partners
 
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)

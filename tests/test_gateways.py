@@ -14,7 +14,7 @@ import pytest
 
 from chalicelib import clock
 from chalicelib.auth import sealing
-from chalicelib.services import gateways
+from chalicelib.services.integrations import gateways
 from chalicelib.store import keys
 from tests.documents_support import Shop, outbox_payloads
 from tests.support import ORIGIN

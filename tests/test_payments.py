@@ -226,7 +226,7 @@ def test_a_payment_through_a_bank_account_deactivated_since_can_still_be_cancell
 
 
 def test_a_method_deactivated_while_paying_refuses_the_payment(shop, monkeypatch):
-    from chalicelib.services import payment_setup
+    from chalicelib.services.payments import payment_setup
 
     account = bank_account(shop)
     method = shop.created("/payments/methods", {"name": "Transferencia", "bankAccountId": account["id"]})

@@ -10,7 +10,7 @@ import pytest
 from chalicelib.auth.principal import API_KEY, Principal
 from chalicelib.domain.accounting import Movement
 from chalicelib.errors import ApiError
-from chalicelib.services import posting
+from chalicelib.services.accounting import posting
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from tests.support import Books

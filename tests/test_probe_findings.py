@@ -9,8 +9,8 @@ import pytest
 
 from chalicelib import clock
 from chalicelib.domain import dte_json
-from chalicelib.services import dte_signing
-from chalicelib.services.dte import retry_pending_dte
+from chalicelib.services.sv import dte_signing
+from chalicelib.services.sv.dte import retry_pending_dte
 from chalicelib.store import keys
 from tests.documents_support import Shop
 from tests.dte_support import transmission
@@ -126,7 +126,7 @@ def _login(api, email_address, password):
 
 
 def test_a_burst_of_wrong_passwords_gets_at_most_the_limit_of_checks(api, company_a, monkeypatch):
-    from chalicelib.services import sessions
+    from chalicelib.services.identity import sessions
 
     checked = []
     verify = sessions.verify_password

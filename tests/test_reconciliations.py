@@ -241,7 +241,7 @@ def test_cleared_transactions_must_be_this_accounts_unique_and_not_after_the_sta
 
 def test_the_largest_reconciliation_completes_in_one_transaction(api, books):
     from chalicelib.models.banking import MAX_CLEARED_TRANSACTIONS
-    from chalicelib.services import reconciliations
+    from chalicelib.services.banking import reconciliations
 
     assert MAX_CLEARED_TRANSACTIONS == reconciliations.MAX_CLEARED == 95
     checking = bank_account(books, opening="0.00")["id"]
@@ -269,7 +269,7 @@ def test_an_overdrawn_statement_and_the_opening_balance_followed(api, books, tab
     assert D(str(account(books, checking)["reconciledBalance"])) == D("-50.00")
 
     # an account written before reconciliations existed has reconciled nothing: its opening balance
-    from chalicelib.services import banking
+    from chalicelib.services.banking import banking
     legacy = bank_account(books, "Antigua", code="110101", opening="300.00")["id"]
     key = banking.account_key(company_a.company_id, legacy)
     table.client.update_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},

@@ -23,7 +23,7 @@ from moto import mock_aws
 import app  # noqa: F401  (registers every route in ROUTES)
 from chalicelib.api.routing import ROUTES
 from chalicelib.events import mail
-from chalicelib.services import webhooks
+from chalicelib.services.integrations import webhooks
 from chalicelib.settings import get_settings, reset_settings
 from chalicelib.store.table import get_table, reset_table
 from infra.deploy.resources import create_table, verify_mail_sender

@@ -11,8 +11,8 @@ import pytest
 
 from chalicelib import clock
 from chalicelib.events.handlers import run_scheduled_invoices
-from chalicelib.services import documents
-from chalicelib.services import scheduled_invoices as service
+from chalicelib.services.sales_purchases import documents
+from chalicelib.services.sales_purchases import scheduled_invoices as service
 from chalicelib.store import keys
 from chalicelib.store.transaction import Transaction
 from tests.documents_support import CAI, Shop
@@ -94,7 +94,7 @@ def test_create_get_and_list(shop, table):
     assert [s["id"] for s in second_page["scheduledInvoices"]] == [other["id"]]
     # the condition counts the schedule among its users
     assert shop.api.get(f"/payment-conditions/{condition['id']}", key=shop.key).status == 200
-    from chalicelib.services import payment_setup
+    from chalicelib.services.payments import payment_setup
     assert payment_setup.get_condition(table, shop.company.company_id, condition["id"])["referenceCount"] == 1
 
 
@@ -178,7 +178,7 @@ def test_put_is_sparse_versioned_and_moves_the_next_run(shop, table, at):
 
 
 def test_changing_the_payment_condition_moves_its_reference(shop, table):
-    from chalicelib.services import payment_setup
+    from chalicelib.services.payments import payment_setup
 
     first = shop.created("/payment-conditions", {"name": "Contado", "type": "cash"})
     second = shop.created("/payment-conditions", {"name": "8 días", "type": "credit", "creditDays": 8})

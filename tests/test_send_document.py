@@ -174,7 +174,7 @@ def test_company_text_with_line_breaks_still_makes_one_line_headers(api, shop, s
 
 
 def test_a_sending_that_cannot_be_recorded_is_not_sent_again(api, shop, ses, monkeypatch):
-    from chalicelib.services import printing
+    from chalicelib.services.sales_purchases import printing
     from chalicelib.store.transaction import LostRace, Transaction
 
     invoice = shop.document("01", [(shop.service, 1, 100)])

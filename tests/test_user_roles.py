@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from chalicelib.services import users as users_service
+from chalicelib.services.identity import users as users_service
 from chalicelib.store import keys
 from tests.support import ORIGIN, PASSWORD
 from tests.users_support import USERS, accept, invite, mailed_token, member, remove, update, users_by_email

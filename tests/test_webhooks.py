@@ -12,7 +12,7 @@ import pytest
 
 from chalicelib import jsoncodec
 from chalicelib.events import queue as queue_module
-from chalicelib.services import webhook_http, webhooks
+from chalicelib.services.integrations import webhook_http, webhooks
 from chalicelib.store import keys
 from infra.deploy.resources import create_queues
 from tests.documents_support import outbox_payloads

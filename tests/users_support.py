@@ -7,7 +7,7 @@ import re
 from email import policy
 from typing import Any
 
-from chalicelib.services import accounts
+from chalicelib.services.identity import accounts
 from tests.support import ORIGIN, PASSWORD, ApiClient, CompanyFixture, Reply
 
 USERS = "/settings/users"

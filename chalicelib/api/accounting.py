@@ -21,7 +21,7 @@ CHART, JOURNAL, PERIODS, RULES = "Chart of accounts", "Journal entries", "Accoun
 @endpoint(blueprint, "GET", "/chart-of-accounts", summary="List accounts in code order", tag=CHART,
           query=M + "AccountListQuery", response=M + "AccountList")
 def list_accounts(call: Call) -> Any:
-    from chalicelib.services import chart
+    from chalicelib.services.accounting import chart
 
     items, total = chart.list_accounts(call.command.table, call.principal.company_id,
                                        account_type=call.query.type, is_active=call.query.is_active,
@@ -32,7 +32,7 @@ def list_accounts(call: Call) -> Any:
 
 @endpoint(blueprint, "GET", "/chart-of-accounts/{id}", summary="One account", tag=CHART, response=M + "Account")
 def get_account(call: Call) -> Any:
-    from chalicelib.services import chart
+    from chalicelib.services.accounting import chart
 
     return chart.view(chart.get_account(call.command.table, call.principal.company_id, call.ids["id"]))
 
@@ -40,7 +40,7 @@ def get_account(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/chart-of-accounts", summary="Create an account", tag=CHART,
           body=M + "AccountCreate", response=M + "Account", permission=ACCOUNTING)
 def create_account(call: Call) -> Any:
-    from chalicelib.services import chart
+    from chalicelib.services.accounting import chart
 
     return chart.create_account(call.command, call.body.model_dump(by_alias=True))
 
@@ -48,7 +48,7 @@ def create_account(call: Call) -> Any:
 @endpoint(blueprint, "PUT", "/chart-of-accounts/{id}", summary="Update an account (sparse)", tag=CHART,
           body=M + "AccountUpdate", response=M + "Account", permission=ACCOUNTING)
 def update_account(call: Call) -> Any:
-    from chalicelib.services import chart
+    from chalicelib.services.accounting import chart
 
     return chart.update_account(call.command, call.ids["id"], call.changes(), call.expected_version())
 
@@ -57,7 +57,7 @@ def update_account(call: Call) -> Any:
           "sub-accounts or references", tag=CHART, response=M + "Deleted", access=Access.WEB_SESSION,
           permission=ACCOUNTING)
 def delete_account(call: Call) -> Any:
-    from chalicelib.services import chart
+    from chalicelib.services.accounting import chart
 
     return chart.delete_account(call.command, call.ids["id"])
 
@@ -67,7 +67,7 @@ def delete_account(call: Call) -> Any:
           "200 when all were there)",
           tag=CHART, response=M + "ChartImport", permission=ACCOUNTING, also_answers=(200,))
 def import_default_chart(call: Call) -> Any:
-    from chalicelib.services import default_chart
+    from chalicelib.services.accounting import default_chart
 
     return default_chart.import_for_command(call.command)
 
@@ -77,7 +77,7 @@ def import_default_chart(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/journal-entries", summary="List journal entries, newest first", tag=JOURNAL,
           query=M + "EntryListQuery", response=M + "JournalEntryList")
 def list_entries(call: Call) -> Any:
-    from chalicelib.services import journal
+    from chalicelib.services.accounting import journal
 
     query = call.query
     page = journal.list_entries(call.command.table, call.principal.company_id, start_date=query.start_date,
@@ -89,7 +89,7 @@ def list_entries(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/journal-entries/ledger", summary="General ledger of one account", tag=JOURNAL,
           query=M + "LedgerQuery", response=M + "Ledger")
 def ledger(call: Call) -> Any:
-    from chalicelib.services import reports
+    from chalicelib.services.accounting import reports
 
     query = call.query
     return reports.ledger(call.command.table, call.principal.company_id, query.chart_of_account_id, query.start_date,
@@ -99,7 +99,7 @@ def ledger(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/journal-entries/trial-balance", summary="Trial balance at a date", tag=JOURNAL,
           query=M + "TrialBalanceQuery", response=M + "TrialBalance")
 def trial_balance(call: Call) -> Any:
-    from chalicelib.services import reports
+    from chalicelib.services.accounting import reports
 
     return reports.trial_balance(call.command.table, call.principal.company_id, call.query.date)
 
@@ -107,7 +107,7 @@ def trial_balance(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/journal-entries/{id}", summary="One journal entry", tag=JOURNAL,
           response=M + "JournalEntry")
 def get_entry(call: Call) -> Any:
-    from chalicelib.services import journal
+    from chalicelib.services.accounting import journal
 
     return journal.get_entry(call.command.table, call.principal.company_id, call.ids["id"])
 
@@ -115,7 +115,7 @@ def get_entry(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/journal-entries", summary="Create a manual entry (draft unless status posted)",
           tag=JOURNAL, body=M + "EntryCreate", response=M + "JournalEntry", permission=ACCOUNTING)
 def create_entry(call: Call) -> Any:
-    from chalicelib.services import journal
+    from chalicelib.services.accounting import journal
 
     return journal.create_entry(call.command, call.body.model_dump(by_alias=True))
 
@@ -123,7 +123,7 @@ def create_entry(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/journal-entries/{id}/post", summary="Post a draft entry", tag=JOURNAL,
           response=M + "JournalEntry", status=200, permission=ACCOUNTING)
 def post_entry(call: Call) -> Any:
-    from chalicelib.services import journal
+    from chalicelib.services.accounting import journal
 
     return journal.post_entry(call.command, call.ids["id"])
 
@@ -131,7 +131,7 @@ def post_entry(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/journal-entries/{id}/reverse", summary="Reverse a posted entry: creates the "
           "reversal entry", tag=JOURNAL, body=M + "EntryReverse", response=M + "JournalEntry", permission=ACCOUNTING)
 def reverse_entry(call: Call) -> Any:
-    from chalicelib.services import journal
+    from chalicelib.services.accounting import journal
 
     return journal.reverse_entry(call.command, call.ids["id"], call.body.date, call.body.description)
 
@@ -141,7 +141,7 @@ def reverse_entry(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/accounting-periods", summary="List accounting periods", tag=PERIODS,
           query=M + "PeriodListQuery", response=M + "PeriodList")
 def list_periods(call: Call) -> Any:
-    from chalicelib.services import periods
+    from chalicelib.services.accounting import periods
 
     page = periods.list_periods(call.command.table, call.principal.company_id, call.query.page,
                                 call.query.limit, call.query.cursor)
@@ -151,7 +151,7 @@ def list_periods(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/accounting-periods/{id}", summary="One accounting period", tag=PERIODS,
           response=M + "Period")
 def get_period(call: Call) -> Any:
-    from chalicelib.services import periods
+    from chalicelib.services.accounting import periods
 
     return periods.get_period(call.command.table, call.principal.company_id, call.ids["id"])
 
@@ -159,7 +159,7 @@ def get_period(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/accounting-periods", summary="Create an accounting period", tag=PERIODS,
           body=M + "PeriodCreate", response=M + "Period", permission=ACCOUNTING)
 def create_period(call: Call) -> Any:
-    from chalicelib.services import periods
+    from chalicelib.services.accounting import periods
 
     body = call.body
     return periods.create_period(call.command, body.name, body.start_date, body.end_date)
@@ -168,7 +168,7 @@ def create_period(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/accounting-periods/{id}/close", summary="Close a period: no write may be "
           "dated inside it", tag=PERIODS, response=M + "Period", status=200, permission=ACCOUNTING)
 def close_period(call: Call) -> Any:
-    from chalicelib.services import periods
+    from chalicelib.services.accounting import periods
 
     return periods.close_period(call.command, call.ids["id"])
 
@@ -176,7 +176,7 @@ def close_period(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/accounting-periods/{id}/reopen", summary="Reopen a closed period", tag=PERIODS,
           response=M + "Period", status=200, permission=ACCOUNTING)
 def reopen_period(call: Call) -> Any:
-    from chalicelib.services import periods
+    from chalicelib.services.accounting import periods
 
     return periods.reopen_period(call.command, call.ids["id"])
 
@@ -186,7 +186,7 @@ def reopen_period(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/fiscal-years", summary="The years with a closed period or closed themselves, newest "
           "first", tag=PERIODS, response=M + "FiscalYearList")
 def list_fiscal_years(call: Call) -> Any:
-    from chalicelib.services import fiscal_years
+    from chalicelib.services.accounting import fiscal_years
 
     years = fiscal_years.list_fiscal_years(call.command.table, call.principal.company_id)
     return {"fiscalYears": years, "total": len(years)}
@@ -195,7 +195,7 @@ def list_fiscal_years(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/fiscal-years/{year}", summary="One fiscal year's status", tag=PERIODS,
           response=M + "FiscalYear")
 def get_fiscal_year(call: Call) -> Any:
-    from chalicelib.services import fiscal_years
+    from chalicelib.services.accounting import fiscal_years
 
     return fiscal_years.fiscal_year(call.command.table, call.principal.company_id, call.ids["year"])
 
@@ -204,7 +204,7 @@ def get_fiscal_year(call: Call) -> Any:
           "cost and expense accounts to retained earnings) dated December 31, and no posting dated in the year "
           "afterwards", tag=PERIODS, response=M + "FiscalYear", status=200, permission=ACCOUNTING)
 def close_fiscal_year(call: Call) -> Any:
-    from chalicelib.services import fiscal_years
+    from chalicelib.services.accounting import fiscal_years
 
     return fiscal_years.close_year(call.command, call.ids["year"])
 
@@ -212,7 +212,7 @@ def close_fiscal_year(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/fiscal-years/{year}/reopen", summary="Reopen a closed year: its closing entry "
           "reversed", tag=PERIODS, response=M + "FiscalYear", status=200, permission=ACCOUNTING)
 def reopen_fiscal_year(call: Call) -> Any:
-    from chalicelib.services import fiscal_years
+    from chalicelib.services.accounting import fiscal_years
 
     return fiscal_years.reopen_year(call.command, call.ids["year"])
 
@@ -222,7 +222,7 @@ def reopen_fiscal_year(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/account-determination-rules", summary="List account determination rules",
           tag=RULES, query=M + "RuleListQuery", response=M + "RuleList")
 def list_rules(call: Call) -> Any:
-    from chalicelib.services import rules
+    from chalicelib.services.accounting import rules
 
     query = call.query
     found, total = rules.list_rules(call.command.table, call.principal.company_id, operation=query.operation_type,
@@ -234,7 +234,7 @@ def list_rules(call: Call) -> Any:
           "(documentType, operationType): 201 created, 200 updated", tag=RULES, body=M + "RuleUpsert",
           response=M + "Rule", permission=ACCOUNTING, also_answers=(200,))
 def upsert_rule(call: Call) -> Any:
-    from chalicelib.services import rules
+    from chalicelib.services.accounting import rules
 
     body = call.body
     return rules.upsert_rule(call.command, body.operation_type, body.document_type, body.chart_of_account_id)
@@ -244,7 +244,7 @@ def upsert_rule(call: Call) -> Any:
           "posts to (the most specific rule wins)", tag=RULES, body=M + "ResolveRequest", response=M + "Resolution",
           status=200, idempotent=False)  # a query sent as POST: nothing to protect, nothing recorded
 def resolve_rule(call: Call) -> Any:
-    from chalicelib.services import rules
+    from chalicelib.services.accounting import rules
 
     return rules.resolve(call.command.table, call.principal.company_id, call.body.operation_type,
                          call.body.document_type)

@@ -6,7 +6,7 @@ from typing import Any
 from chalice import Blueprint
 
 from chalicelib.api.routing import MANAGE, Access, Call, endpoint
-from chalicelib.services import api_keys
+from chalicelib.services.identity import api_keys
 
 blueprint = Blueprint(__name__)
 M = "chalicelib.models.auth:"

@@ -7,7 +7,7 @@ from chalice import Blueprint
 
 from chalicelib.api.routing import READ, Access, Call, endpoint
 from chalicelib.auth.authenticate import SESSION_COOKIE
-from chalicelib.services import sessions
+from chalicelib.services.identity import sessions
 from chalicelib.settings import get_settings
 from chalicelib.store.table import get_table
 
@@ -37,7 +37,7 @@ def _logged_in(call: Call, token: str, view: dict) -> Any:
           "accessToken cookie", tag=TAG, body="chalicelib.models.users:AcceptInvitationRequest", response=M + "SessionView",
           status=200, access=Access.PUBLIC, idempotent=False)
 def accept_invitation(call: Call) -> Any:
-    from chalicelib.services import invitations
+    from chalicelib.services.identity import invitations
 
     token, view = invitations.accept(get_table(), call.body.token, call.body.password, call.body.name,
                                      call.source_address)

@@ -17,7 +17,7 @@ PAGE = "chalicelib.models.base:PageQuery"
 @endpoint(blueprint, "GET", "/bank-accounts", summary="List bank accounts", tag=TAG, query=PAGE,
           response=M + "BankAccountList")
 def list_accounts(call: Call) -> Any:
-    from chalicelib.services import banking
+    from chalicelib.services.banking import banking
 
     return page_body("bankAccounts", banking.list_accounts(call.command.table, call.principal.company_id,
                                                            call.query.page, call.query.limit))
@@ -26,7 +26,7 @@ def list_accounts(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/bank-accounts/{accountId}", summary="One bank account with its balance", tag=TAG,
           response=M + "BankAccount")
 def get_account(call: Call) -> Any:
-    from chalicelib.services import banking
+    from chalicelib.services.banking import banking
 
     return banking.get_account(call.command.table, call.principal.company_id, call.ids["accountId"])
 
@@ -34,7 +34,7 @@ def get_account(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/bank-accounts", summary="Create a bank account", tag=TAG,
           body=M + "BankAccountCreate", response=M + "BankAccount", permission=MANAGE)
 def create_account(call: Call) -> Any:
-    from chalicelib.services import banking
+    from chalicelib.services.banking import banking
 
     return banking.create_account(call.command, call.body.model_dump(by_alias=True))
 
@@ -42,7 +42,7 @@ def create_account(call: Call) -> Any:
 @endpoint(blueprint, "PUT", "/bank-accounts/{accountId}", summary="Update a bank account (sparse)", tag=TAG,
           body=M + "BankAccountUpdate", response=M + "BankAccount", permission=MANAGE)
 def update_account(call: Call) -> Any:
-    from chalicelib.services import banking
+    from chalicelib.services.banking import banking
 
     return banking.update_account(call.command, call.ids["accountId"], call.changes(), call.expected_version())
 
@@ -51,7 +51,7 @@ def update_account(call: Call) -> Any:
           "only)", tag=TAG, response="chalicelib.models.accounting:Deleted", access=Access.WEB_SESSION,
           permission=MANAGE)
 def delete_account(call: Call) -> Any:
-    from chalicelib.services import banking
+    from chalicelib.services.banking import banking
 
     return banking.delete_account(call.command, call.ids["accountId"])
 
@@ -59,7 +59,7 @@ def delete_account(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/bank-accounts/{accountId}/transactions", summary="Transactions of a bank account, "
           "newest first", tag=TAG, query=PAGE, response=M + "BankTransactionList")
 def list_transactions(call: Call) -> Any:
-    from chalicelib.services import banking
+    from chalicelib.services.banking import banking
 
     return page_body("transactions", banking.list_transactions(call.command.table, call.principal.company_id,
                                                                call.ids["accountId"], call.query.page,
@@ -69,7 +69,7 @@ def list_transactions(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/bank-accounts/{accountId}/transactions", summary="A manual deposit or withdrawal, "
           "with its journal entry", tag=TAG, body=M + "ManualTransaction", response=M + "BankTransaction")
 def record_manual(call: Call) -> Any:
-    from chalicelib.services import banking
+    from chalicelib.services.banking import banking
 
     return banking.record_manual(call.command, call.ids["accountId"], call.body.model_dump(by_alias=True))
 
@@ -77,7 +77,7 @@ def record_manual(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/bank-transactions/transfer", summary="Transfer between two bank accounts: both "
           "sides and one entry", tag=TAG, body=M + "TransferCreate", response=M + "Transfer")
 def transfer(call: Call) -> Any:
-    from chalicelib.services import banking
+    from chalicelib.services.banking import banking
 
     return banking.transfer(call.command, call.body.model_dump(by_alias=True))
 
@@ -90,7 +90,7 @@ RECONCILIATION = RECONCILIATIONS + "/{reconciliationId}"
 @endpoint(blueprint, "GET", RECONCILIATIONS, summary="Reconciliations of a bank account, newest first", tag=TAG,
           query=PAGE, response=M + "ReconciliationList")
 def list_reconciliations(call: Call) -> Any:
-    from chalicelib.services import reconciliations
+    from chalicelib.services.banking import reconciliations
 
     return page_body("reconciliations", reconciliations.list_reconciliations(
         call.command.table, call.principal.company_id, call.ids["accountId"], call.query.page, call.query.limit))
@@ -99,7 +99,7 @@ def list_reconciliations(call: Call) -> Any:
 @endpoint(blueprint, "GET", RECONCILIATION, summary="One reconciliation with its cleared balance and difference",
           tag=TAG, response=M + "Reconciliation")
 def get_reconciliation(call: Call) -> Any:
-    from chalicelib.services import reconciliations
+    from chalicelib.services.banking import reconciliations
 
     return reconciliations.get_reconciliation(call.command.table, call.principal.company_id, call.ids["accountId"],
                                               call.ids["reconciliationId"])
@@ -108,7 +108,7 @@ def get_reconciliation(call: Call) -> Any:
 @endpoint(blueprint, "POST", RECONCILIATIONS, summary="Start a reconciliation (draft) against a bank statement",
           tag=TAG, body=M + "ReconciliationCreate", response=M + "Reconciliation", permission=ACCOUNTING)
 def create_reconciliation(call: Call) -> Any:
-    from chalicelib.services import reconciliations
+    from chalicelib.services.banking import reconciliations
 
     return reconciliations.create_reconciliation(call.command, call.ids["accountId"],
                                                  call.body.model_dump(by_alias=True))
@@ -118,7 +118,7 @@ def create_reconciliation(call: Call) -> Any:
           "clearedTransactionIds replaces the list)", tag=TAG, body=M + "ReconciliationUpdate",
           response=M + "Reconciliation", permission=ACCOUNTING)
 def update_reconciliation(call: Call) -> Any:
-    from chalicelib.services import reconciliations
+    from chalicelib.services.banking import reconciliations
 
     return reconciliations.update_reconciliation(call.command, call.ids["accountId"], call.ids["reconciliationId"],
                                                  call.changes(), call.expected_version())
@@ -128,7 +128,7 @@ def update_reconciliation(call: Call) -> Any:
           "the statement balance: its transactions become reconciled", tag=TAG, response=M + "Reconciliation",
           status=200, permission=ACCOUNTING)
 def complete_reconciliation(call: Call) -> Any:
-    from chalicelib.services import reconciliations
+    from chalicelib.services.banking import reconciliations
 
     return reconciliations.complete_reconciliation(call.command, call.ids["accountId"], call.ids["reconciliationId"],
                                                    call.expected_version())
@@ -137,7 +137,7 @@ def complete_reconciliation(call: Call) -> Any:
 @endpoint(blueprint, "DELETE", RECONCILIATION, summary="Delete a draft reconciliation (web app only)", tag=TAG,
           response="chalicelib.models.accounting:Deleted", access=Access.WEB_SESSION, permission=ACCOUNTING)
 def delete_reconciliation(call: Call) -> Any:
-    from chalicelib.services import reconciliations
+    from chalicelib.services.banking import reconciliations
 
     return reconciliations.delete_reconciliation(call.command, call.ids["accountId"], call.ids["reconciliationId"],
                                                  call.expected_version())

@@ -15,7 +15,7 @@ SUMMARY = "chalicelib.models.credits:CreditSummary"
 @endpoint(blueprint, "GET", "/credits/client/{businessPartnerId}/summary", summary="What a client owes: balance, "
           "credit limit, available, overdue days, open documents", tag=TAG, response=SUMMARY)
 def client_summary(call: Call) -> Any:
-    from chalicelib.services import credits
+    from chalicelib.services.sales_purchases import credits
 
     return credits.summary(call.command.table, call.principal.company_id, "client", call.ids["businessPartnerId"])
 
@@ -23,13 +23,13 @@ def client_summary(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/credits/supplier/{businessPartnerId}/summary", summary="What is owed to a supplier",
           tag=TAG, response=SUMMARY)
 def supplier_summary(call: Call) -> Any:
-    from chalicelib.services import credits
+    from chalicelib.services.sales_purchases import credits
 
     return credits.summary(call.command.table, call.principal.company_id, "supplier", call.ids["businessPartnerId"])
 
 
 def _statement(call: Call, side: str) -> Any:
-    from chalicelib.services import credits
+    from chalicelib.services.sales_purchases import credits
 
     query = call.query
     return credits.statement(call.command.table, call.principal.company_id, side, call.ids["businessPartnerId"],

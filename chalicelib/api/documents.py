@@ -17,7 +17,7 @@ JOSE = "application/jose"  # a JWS in its compact form (RFC 7515)
 @endpoint(blueprint, "GET", "/documents", summary="List documents, newest first", tag=TAG,
           query=M + "DocumentListQuery", response=M + "DocumentList")
 def list_documents(call: Call) -> Any:
-    from chalicelib.services import documents
+    from chalicelib.services.sales_purchases import documents
 
     q = call.query
     return page_body("documents", documents.list_documents(
@@ -28,7 +28,7 @@ def list_documents(call: Call) -> Any:
 
 @endpoint(blueprint, "GET", "/documents/{id}", summary="One document", tag=TAG, response=M + "Document")
 def get_document(call: Call) -> Any:
-    from chalicelib.services import documents
+    from chalicelib.services.sales_purchases import documents
 
     return documents.shown_document(call.command.table, call.principal.company_id, call.ids["id"])
 
@@ -38,7 +38,7 @@ def get_document(call: Call) -> Any:
           response=M + "DteAsTransmitted", exports=(JOSE,))
 def get_dte(call: Call) -> Response:
     from chalicelib.api.exports import requested_type
-    from chalicelib.services import dte_delivery
+    from chalicelib.services.sv import dte_delivery
 
     delivered = dte_delivery.delivery(call.command.table, call.principal.company_id, call.ids["id"])
     if requested_type(call.headers, (JOSE,)):
@@ -54,7 +54,7 @@ def get_dte(call: Call) -> Response:
 @endpoint(blueprint, "POST", "/documents", summary="Create a document (confirmed unless `status: draft`)", tag=TAG,
           body=M + "DocumentCreate", response=M + "Document", counts="DocumentsCreated")
 def create_document(call: Call) -> Any:
-    from chalicelib.services import documents
+    from chalicelib.services.sales_purchases import documents
 
     return documents.create_document(call.command, call.body.model_dump(by_alias=True))
 
@@ -62,7 +62,7 @@ def create_document(call: Call) -> Any:
 @endpoint(blueprint, "PUT", "/documents/{id}", summary="Update a draft document (sparse)", tag=TAG,
           body=M + "DocumentUpdate", response=M + "Document")
 def update_document(call: Call) -> Any:
-    from chalicelib.services import documents
+    from chalicelib.services.sales_purchases import documents
 
     return documents.update_document(call.command, call.ids["id"], call.changes(), call.expected_version())
 
@@ -70,7 +70,7 @@ def update_document(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/documents/{id}/confirm", summary="Confirm a draft document", tag=TAG,
           response=M + "Document", status=200)
 def confirm_document(call: Call) -> Any:
-    from chalicelib.services import documents
+    from chalicelib.services.sales_purchases import documents
 
     return documents.confirm_document(call.command, call.ids["id"])
 
@@ -78,7 +78,7 @@ def confirm_document(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/documents/{id}/unconfirm", summary="Return a purchase invoice (103) to draft",
           tag=TAG, body=M + "DocumentReverse", response=M + "Document", status=200)
 def unconfirm_document(call: Call) -> Any:
-    from chalicelib.services import document_reversals
+    from chalicelib.services.sales_purchases import document_reversals
 
     return document_reversals.unconfirm_document(call.command, call.ids["id"], call.body.date)
 
@@ -86,7 +86,7 @@ def unconfirm_document(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/documents/{id}/cancel", summary="Cancel a draft of any type, or a confirmed note (06, 07, 105, 106) or import (104)",
           tag=TAG, body=M + "DocumentReverse", response=M + "Document", status=200)
 def cancel_document(call: Call) -> Any:
-    from chalicelib.services import document_reversals
+    from chalicelib.services.sales_purchases import document_reversals
 
     return document_reversals.cancel_document(call.command, call.ids["id"], call.body.date, call.body.reason)
 
@@ -95,7 +95,7 @@ def cancel_document(call: Call) -> Any:
           "tax authority and reverse it like a cancellation", tag=TAG, body=M + "DocumentInvalidate",
           response=M + "Document", status=200)
 def invalidate_document(call: Call) -> Any:
-    from chalicelib.services import dte_invalidation
+    from chalicelib.services.sv import dte_invalidation
 
     return dte_invalidation.invalidate(call.command, call.ids["id"], call.body.model_dump(by_alias=True))
 
@@ -103,6 +103,6 @@ def invalidate_document(call: Call) -> Any:
 @endpoint(blueprint, "DELETE", "/documents/{id}", summary="Delete a draft that holds no advances (web app only)",
           tag=TAG, response="chalicelib.models.accounting:Deleted")
 def delete_document(call: Call) -> Any:
-    from chalicelib.services import document_reversals
+    from chalicelib.services.sales_purchases import document_reversals
 
     return document_reversals.delete_document(call.command, call.ids["id"])

@@ -21,7 +21,7 @@ def report_answer(call: Call, report: dict[str, Any], as_table: Callable[[dict[s
     call.response_headers["Vary"] = "Accept"  # one URL, several answers: caches must key on Accept
     if media_type is None:
         return report
-    from chalicelib.services import accounts
+    from chalicelib.services.identity import accounts
 
     table = as_table(report)
     company = accounts.get_company(call.command.table, call.principal.company_id)

@@ -20,7 +20,7 @@ DELETED = "chalicelib.models.accounting:Deleted"
 @endpoint(blueprint, "GET", BASE, summary="List payment gateways", tag=TAG, query="chalicelib.models.base:PageQuery",
           response=M + "GatewayList")
 def list_gateways(call: Call) -> Any:
-    from chalicelib.services import gateways
+    from chalicelib.services.integrations import gateways
 
     return page_body("paymentGateways", gateways.list_gateways(call.command.table, call.principal.company_id,
                                                                call.query.page, call.query.limit))
@@ -28,7 +28,7 @@ def list_gateways(call: Call) -> Any:
 
 @endpoint(blueprint, "GET", BASE + "/{id}", summary="One payment gateway", tag=TAG, response=M + "Gateway")
 def get_gateway(call: Call) -> Any:
-    from chalicelib.services import gateways
+    from chalicelib.services.integrations import gateways
 
     return gateways.get_gateway(call.command.table, call.principal.company_id, call.ids["id"])
 
@@ -37,7 +37,7 @@ def get_gateway(call: Call) -> Any:
           "first (accepted with their payment; refused with the reason, to refund or register by hand)", tag=TAG,
           query="chalicelib.models.base:ListQuery", response=M + "GatewayDecisionList")
 def list_gateway_notifications(call: Call) -> Any:
-    from chalicelib.services import gateways
+    from chalicelib.services.integrations import gateways
 
     return page_body("notifications", gateways.list_decisions(call.command.table, call.principal.company_id,
                                                               call.ids["id"], call.query.page, call.query.limit,
@@ -47,7 +47,7 @@ def list_gateway_notifications(call: Call) -> Any:
 @endpoint(blueprint, "POST", BASE, summary="Create a payment gateway (its secret is never answered)", tag=TAG,
           body=M + "GatewayCreate", response=M + "Gateway", permission=MANAGE)
 def create_gateway(call: Call) -> Any:
-    from chalicelib.services import gateways
+    from chalicelib.services.integrations import gateways
 
     return gateways.create_gateway(call.command, call.body.model_dump(by_alias=True))
 
@@ -55,7 +55,7 @@ def create_gateway(call: Call) -> Any:
 @endpoint(blueprint, "PUT", BASE + "/{id}", summary="Update a payment gateway (sparse; `secret` rotates it)", tag=TAG,
           body=M + "GatewayUpdate", response=M + "Gateway", permission=MANAGE)
 def update_gateway(call: Call) -> Any:
-    from chalicelib.services import gateways
+    from chalicelib.services.integrations import gateways
 
     return gateways.update_gateway(call.command, call.ids["id"], call.changes(), call.expected_version())
 
@@ -63,7 +63,7 @@ def update_gateway(call: Call) -> Any:
 @endpoint(blueprint, "DELETE", BASE + "/{id}", summary="Delete a payment gateway without unexpired links (web app "
           "only)", tag=TAG, response=DELETED, access=Access.WEB_SESSION, permission=MANAGE)
 def delete_gateway(call: Call) -> Any:
-    from chalicelib.services import gateways
+    from chalicelib.services.integrations import gateways
 
     return gateways.delete_gateway(call.command, call.ids["id"])
 
@@ -71,13 +71,13 @@ def delete_gateway(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/payments/generate-link", summary="Generate a payment link for a confirmed sales "
           "document", tag=TAG, body=M + "LinkCreate", response=M + "PaymentLink")
 def generate_link(call: Call) -> Any:
-    from chalicelib.services import gateways
+    from chalicelib.services.integrations import gateways
 
     return gateways.generate_link(call.command, call.body.model_dump(by_alias=True))
 
 
 def _notification(call: Call, provider: str) -> Any:
-    from chalicelib.services import gateways
+    from chalicelib.services.integrations import gateways
     from chalicelib.store.table import get_table
 
     # the signature covers the exact bytes sent, not the JSON parsed from them

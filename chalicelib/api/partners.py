@@ -5,7 +5,7 @@ from typing import Any
 from chalice import Blueprint
 
 from chalicelib.api.routing import ACCOUNTING, Call, endpoint, page_body
-from chalicelib.services import partners
+from chalicelib.services.sales_purchases import partners
 
 blueprint = Blueprint(__name__)
 M = "chalicelib.models.partners:"
@@ -45,6 +45,6 @@ def update_partner(call: Call) -> Any:
           "owed before the books started here: an open item (document 900 or 901) payments settle", tag=TAG,
           body=M + "OpeningBalanceCreate", response="chalicelib.models.documents:Document", permission=ACCOUNTING)
 def record_opening_balance(call: Call) -> Any:
-    from chalicelib.services import opening_balances
+    from chalicelib.services.sales_purchases import opening_balances
 
     return opening_balances.record_opening_balance(call.command, call.ids["id"], call.body.model_dump(by_alias=True))

@@ -17,7 +17,7 @@ BASE = "/payments/documents/{documentId}/payments"
 @endpoint(blueprint, "GET", BASE, summary="Payments of a document", tag=TAG, query="chalicelib.models.base:PageQuery",
           response=M + "PaymentList")
 def list_payments(call: Call) -> Any:
-    from chalicelib.services import payments
+    from chalicelib.services.payments import payments
 
     return page_body("payments", payments.list_payments(call.command.table, call.principal.company_id,
                                                         call.ids["documentId"], call.query.page, call.query.limit))
@@ -26,7 +26,7 @@ def list_payments(call: Call) -> Any:
 @endpoint(blueprint, "POST", BASE, summary="Register a payment: by method, credit note or withholding certificate",
           tag=TAG, body=M + "PaymentCreate", response=M + "Payment", counts="PaymentsCreated")
 def register_payment(call: Call) -> Any:
-    from chalicelib.services import payments
+    from chalicelib.services.payments import payments
 
     return payments.register_payment(call.command, call.ids["documentId"], call.body.model_dump(by_alias=True))
 
@@ -34,7 +34,7 @@ def register_payment(call: Call) -> Any:
 @endpoint(blueprint, "POST", BASE + "/{paymentId}/confirm", summary="Confirm a pending payment", tag=TAG,
           response=M + "Payment", status=200)
 def confirm_payment(call: Call) -> Any:
-    from chalicelib.services import payments
+    from chalicelib.services.payments import payments
 
     return payments.confirm_payment(call.command, call.ids["documentId"], call.ids["paymentId"])
 
@@ -42,7 +42,7 @@ def confirm_payment(call: Call) -> Any:
 @endpoint(blueprint, "POST", BASE + "/{paymentId}/cancel", summary="Cancel a payment: entry and bank transaction "
           "reversed, pending restored", tag=TAG, body=M + "PaymentCancel", response=M + "Payment", status=200)
 def cancel_payment(call: Call) -> Any:
-    from chalicelib.services import payments
+    from chalicelib.services.payments import payments
 
     return payments.cancel_payment(call.command, call.ids["documentId"], call.ids["paymentId"], call.body.reason,
                                    call.body.date)
@@ -52,7 +52,7 @@ def cancel_payment(call: Call) -> Any:
           summary="Advances received on a quote or order, applied and available", tag=TAG,
           response=M + "AdvanceAvailability")
 def advance_availability(call: Call) -> Any:
-    from chalicelib.services import advances
+    from chalicelib.services.payments import advances
 
     return advances.advance_availability(call.command.table, call.principal.company_id, call.ids["sourceDocumentId"])
 
@@ -61,6 +61,6 @@ def advance_availability(call: Call) -> Any:
           summary="Apply advances of a quote or order to the document", tag=TAG, body=M + "AdvanceApply",
           response=M + "Payment")
 def apply_advances(call: Call) -> Any:
-    from chalicelib.services import advances
+    from chalicelib.services.payments import advances
 
     return advances.apply_advances(call.command, call.ids["documentId"], call.body.model_dump(by_alias=True))

@@ -23,7 +23,7 @@ def _pdf_response(printout: Any) -> Response:
 @endpoint(blueprint, "GET", "/report-templates", summary="Report templates for printing and sending", tag=TAG,
           response=M + "ReportTemplateList")
 def list_templates(call: Call) -> Any:
-    from chalicelib.services import printing
+    from chalicelib.services.sales_purchases import printing
 
     return {"reportTemplates": printing.list_templates()}
 
@@ -31,7 +31,7 @@ def list_templates(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/documents/{id}/print", summary="The document as a PDF (send Accept: application/pdf)",
           tag=TAG, body=M + "PrintRequest", status=200, permission=READ, idempotent=False, produces=PDF)
 def print_document(call: Call) -> Response:
-    from chalicelib.services import printing
+    from chalicelib.services.sales_purchases import printing
 
     return _pdf_response(printing.print_document(call.command.table, call.principal.company_id, call.ids["id"],
                                                  call.body.template_id))
@@ -41,7 +41,7 @@ def print_document(call: Call) -> Response:
           "application/pdf)", tag=TAG, body=M + "PrintRequest", status=200, permission=READ, idempotent=False,
           produces=PDF)
 def print_entry(call: Call) -> Response:
-    from chalicelib.services import printing
+    from chalicelib.services.sales_purchases import printing
 
     return _pdf_response(printing.print_entry(call.command.table, call.principal.company_id, call.ids["id"],
                                               call.body.template_id))
@@ -50,7 +50,7 @@ def print_entry(call: Call) -> Response:
 @endpoint(blueprint, "POST", "/send-document", summary="E-mail a document's PDF (Amazon SES)", tag=TAG,
           body=M + "SendDocument", response=M + "Sending")
 def send_document(call: Call) -> Any:
-    from chalicelib.services import printing
+    from chalicelib.services.sales_purchases import printing
 
     return printing.send_document(call.command, call.body.model_dump(by_alias=True))
 
@@ -58,7 +58,7 @@ def send_document(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/documents/{id}/sendings", summary="A document's sendings, newest first", tag=TAG,
           query="chalicelib.models.base:ListQuery", response=M + "SendingList")
 def list_sendings(call: Call) -> Any:
-    from chalicelib.services import printing
+    from chalicelib.services.sales_purchases import printing
 
     return page_body("sendings", printing.list_sendings(call.command.table, call.principal.company_id, call.ids["id"],
                                                         call.query.page, call.query.limit, call.query.cursor))

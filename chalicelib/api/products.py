@@ -5,7 +5,7 @@ from typing import Any
 from chalice import Blueprint
 
 from chalicelib.api.routing import Call, endpoint, page_body
-from chalicelib.services import products
+from chalicelib.services.sales_purchases import products
 
 blueprint = Blueprint(__name__)
 M = "chalicelib.models.products:"

@@ -18,7 +18,7 @@ PAGE = "chalicelib.models.base:PageQuery"
 @endpoint(blueprint, "GET", "/scheduled-invoices", summary="List scheduled invoices", tag=TAG, query=PAGE,
           response=M + "ScheduledInvoiceList")
 def list_schedules(call: Call) -> Any:
-    from chalicelib.services import scheduled_invoices
+    from chalicelib.services.sales_purchases import scheduled_invoices
 
     return page_body("scheduledInvoices", scheduled_invoices.list_schedules(
         call.command.table, call.principal.company_id, call.query.page, call.query.limit))
@@ -27,7 +27,7 @@ def list_schedules(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/scheduled-invoices/{id}", summary="One scheduled invoice", tag=TAG,
           response=M + "ScheduledInvoice")
 def get_schedule(call: Call) -> Any:
-    from chalicelib.services import scheduled_invoices
+    from chalicelib.services.sales_purchases import scheduled_invoices
 
     return scheduled_invoices.get_schedule(call.command.table, call.principal.company_id, call.ids["id"])
 
@@ -35,7 +35,7 @@ def get_schedule(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/scheduled-invoices", summary="Schedule a recurring sales invoice", tag=TAG,
           body=M + "ScheduledInvoiceCreate", response=M + "ScheduledInvoice")
 def create_schedule(call: Call) -> Any:
-    from chalicelib.services import scheduled_invoices
+    from chalicelib.services.sales_purchases import scheduled_invoices
 
     return scheduled_invoices.create_schedule(call.command, call.body.model_dump(by_alias=True))
 
@@ -43,6 +43,6 @@ def create_schedule(call: Call) -> Any:
 @endpoint(blueprint, "PUT", "/scheduled-invoices/{id}", summary="Update a scheduled invoice (sparse)", tag=TAG,
           body=M + "ScheduledInvoiceUpdate", response=M + "ScheduledInvoice")
 def update_schedule(call: Call) -> Any:
-    from chalicelib.services import scheduled_invoices
+    from chalicelib.services.sales_purchases import scheduled_invoices
 
     return scheduled_invoices.update_schedule(call.command, call.ids["id"], call.changes(), call.expected_version())

@@ -18,7 +18,7 @@ REPORTS = "Reports"
 @endpoint(blueprint, "GET", "/reports/balance-sheet", summary="Balance sheet at a date (assets = liabilities + "
           "equity, the year's result in equity)", tag=REPORTS, query=M + "BalanceSheetQuery", response=M + "BalanceSheet", exports=REPORT_TYPES)
 def balance_sheet(call: Call) -> Any:
-    from chalicelib.services import statements
+    from chalicelib.services.accounting import statements
 
     report = statements.balance_sheet(call.command.table, call.principal.company_id, call.query.date,
                                       call.query.compare_date)
@@ -29,7 +29,7 @@ def balance_sheet(call: Call) -> Any:
           "sales, gross margin, expenses, result", tag=REPORTS, query=M + "IncomeStatementQuery",
           response=M + "IncomeStatement", exports=REPORT_TYPES)
 def income_statement(call: Call) -> Any:
-    from chalicelib.services import statements
+    from chalicelib.services.accounting import statements
 
     query = call.query
     report = statements.income_statement(call.command.table, call.principal.company_id, query.start_date,
@@ -50,7 +50,7 @@ def purchase_book(call: Call) -> Any:
 
 
 def _book(call: Call, which: str) -> Any:
-    from chalicelib.services import tax_books
+    from chalicelib.services.hn import tax_books
 
     report = tax_books.book(call.command.table, call.principal.company_id, which, call.query.start_date,
                             call.query.end_date)
@@ -78,7 +78,7 @@ def iva_purchases(call: Call) -> Any:
 
 
 def _iva_book(call: Call, which: str) -> Any:
-    from chalicelib.services import iva_books
+    from chalicelib.services.sv import iva_books
 
     report = iva_books.book(call.command.table, call.principal.company_id, which, call.query.start_date,
                             call.query.end_date)
@@ -98,7 +98,7 @@ def aged_payables(call: Call) -> Any:
 
 
 def _aged(call: Call, which: str) -> Any:
-    from chalicelib.services import aging
+    from chalicelib.services.accounting import aging
 
     report = aging.aged_balances(call.command.table, call.principal.company_id, which, call.query.date)
     return report_answer(call, report, aging.aged_table(which))
@@ -108,7 +108,7 @@ def _aged(call: Call, which: str) -> Any:
           "tax, credit brought and carried forward)", tag=REPORTS, query=M + "IsvSummaryQuery", response=M + "IsvSummary",
           exports=REPORT_TYPES)
 def isv_summary(call: Call) -> Any:
-    from chalicelib.services import tax_books
+    from chalicelib.services.hn import tax_books
 
     report = tax_books.isv_summary(call.command.table, call.principal.company_id, call.query.month)
     return report_answer(call, report, tax_books.isv_summary_table)

@@ -17,7 +17,7 @@ USER = "/settings/users/{id}"
 @endpoint(blueprint, "GET", "/settings/users", summary="The company's users and pending invitations", tag=TAG,
           response=M + "CompanyUserList", **WEB)
 def list_users(call: Call) -> Any:
-    from chalicelib.services import users
+    from chalicelib.services.identity import users
 
     found = users.list_users(call.command.table, call.principal.company_id)
     return {"users": found, "total": len(found)}
@@ -26,7 +26,7 @@ def list_users(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/settings/users", summary="Invite a user by e-mail (a new one or a user of another "
           "company)", tag=TAG, body=M + "UserInvite", response=M + "UserInvited", **WEB)
 def invite_user(call: Call) -> Any:
-    from chalicelib.services import invitations
+    from chalicelib.services.identity import invitations
 
     return invitations.invite(call.command, call.body.email, call.body.name, call.body.role)
 
@@ -34,7 +34,7 @@ def invite_user(call: Call) -> Any:
 @endpoint(blueprint, "POST", USER + "/resend-invitation", summary="Send a new invitation; the previous link "
           "stops working", tag=TAG, response=M + "UserInvited", status=200, **WEB)
 def resend_invitation(call: Call) -> Any:
-    from chalicelib.services import invitations
+    from chalicelib.services.identity import invitations
 
     return invitations.resend(call.command, call.ids["id"])
 
@@ -42,7 +42,7 @@ def resend_invitation(call: Call) -> Any:
 @endpoint(blueprint, "PUT", USER, summary="Change a user's role or access (If-Match: version)", tag=TAG,
           body=M + "UserUpdate", response=M + "CompanyUser", **WEB)
 def update_user(call: Call) -> Any:
-    from chalicelib.services import users
+    from chalicelib.services.identity import users
 
     return users.update_member(call.command, call.ids["id"], call.changes(), call.expected_version())
 
@@ -50,7 +50,7 @@ def update_user(call: Call) -> Any:
 @endpoint(blueprint, "DELETE", USER, summary="Remove a user from the company", tag=TAG,
           response="chalicelib.models.accounting:Deleted", **WEB)
 def remove_user(call: Call) -> Any:
-    from chalicelib.services import users
+    from chalicelib.services.identity import users
 
     return users.remove_member(call.command, call.ids["id"])
 
@@ -58,7 +58,7 @@ def remove_user(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/settings/audit-log", summary="Changes of users, passwords and API keys, newest "
           "first", tag=TAG, query="chalicelib.models.base:ListQuery", response=M + "AuditLog", **WEB)
 def audit_log(call: Call) -> Any:
-    from chalicelib.services import audit
+    from chalicelib.services.identity import audit
 
     page = audit.list_entries(call.command.table, call.principal.company_id, call.query.page, call.query.limit,
                               call.query.cursor)

@@ -18,7 +18,7 @@ WEB = {"access": Access.WEB_SESSION, "permission": MANAGE}
 @endpoint(blueprint, "GET", BASE, summary="List webhook subscriptions", tag=TAG,
           query="chalicelib.models.base:PageQuery", response=M + "WebhookList", **WEB)
 def list_webhooks(call: Call) -> Any:
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
 
     return page_body("webhooks", webhooks.list_webhooks(call.command.table, call.principal.company_id,
                                                         call.query.page, call.query.limit))
@@ -27,7 +27,7 @@ def list_webhooks(call: Call) -> Any:
 @endpoint(blueprint, "GET", BASE + "/{id}", summary="One webhook subscription", tag=TAG, response=M + "Webhook",
           **WEB)
 def get_webhook(call: Call) -> Any:
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
 
     return webhooks.get_webhook(call.command.table, call.principal.company_id, call.ids["id"])
 
@@ -35,7 +35,7 @@ def get_webhook(call: Call) -> Any:
 @endpoint(blueprint, "POST", BASE, summary="Create a webhook subscription (signing secret shown once)", tag=TAG,
           body=M + "WebhookCreate", response=M + "WebhookCreated", **WEB)
 def create_webhook(call: Call) -> Any:
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
 
     return webhooks.create_webhook(call.command, call.body.model_dump(by_alias=True))
 
@@ -43,7 +43,7 @@ def create_webhook(call: Call) -> Any:
 @endpoint(blueprint, "PUT", BASE + "/{id}", summary="Update a webhook subscription (sparse)", tag=TAG,
           body=M + "WebhookUpdate", response=M + "Webhook", **WEB)
 def update_webhook(call: Call) -> Any:
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
 
     return webhooks.update_webhook(call.command, call.ids["id"], call.changes(), call.expected_version())
 
@@ -51,7 +51,7 @@ def update_webhook(call: Call) -> Any:
 @endpoint(blueprint, "DELETE", BASE + "/{id}", summary="Delete a webhook subscription", tag=TAG,
           response="chalicelib.models.accounting:Deleted", **WEB)
 def delete_webhook(call: Call) -> Any:
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
 
     return webhooks.delete_webhook(call.command, call.ids["id"])
 
@@ -59,7 +59,7 @@ def delete_webhook(call: Call) -> Any:
 @endpoint(blueprint, "GET", BASE + "/{id}/deliveries", summary="Deliveries of a subscription with their attempts, "
           "newest first", tag=TAG, query=M + "DeliveryQuery", response=M + "DeliveryList", **WEB)
 def list_deliveries(call: Call) -> Any:
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
 
     return webhooks.list_deliveries(call.command.table, call.principal.company_id, call.ids["id"], call.query.limit,
                                     call.query.cursor)
@@ -69,7 +69,7 @@ def list_deliveries(call: Call) -> Any:
           tag=TAG, response=M + "Delivery", status=200, string_ids=("deliveryId",), idempotent=False, **WEB)
 def redeliver(call: Call) -> Any:
     from chalicelib.events.queue import get_queue
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
 
     return webhooks.redeliver(call.command.table, get_queue, call.principal.company_id, call.ids["id"],
                               call.ids["deliveryId"])
@@ -79,6 +79,6 @@ def redeliver(call: Call) -> Any:
           response=M + "Delivery", idempotent=False, **WEB)
 def send_test(call: Call) -> Any:
     from chalicelib.events.queue import get_queue
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
 
     return webhooks.send_test(call.command.table, get_queue, call.principal.company_id, call.ids["id"])

@@ -5,7 +5,7 @@ delivery may contact (DESIGN.md section 5, "URL guard").
 literal IP hosts in every form a browser, curl or inet_aton accepts (decimal `2130706433`, octal
 `0177.0.0.1`, hex `0x7f.0.0.1`, short `127.1`, bracketed IPv6 with or without a zone id).
 `blocked_address` judges one IP address; the services layer applies it again to every address a
-host name resolves to at send time (chalicelib/services/webhook_http.py).
+host name resolves to at send time (chalicelib/services/integrations/webhook_http.py).
 
 `allow_insecure` (ALLOW_INSECURE_WEBHOOKS, local and tests only) allows http and loopback
 (127/8, ::1, localhost); every other blocked range stays refused.

@@ -13,7 +13,7 @@ WEBHOOK_QUEUE_ARN_PLACEHOLDER = "arn:aws:sqs:us-east-1:000000000000:WebhookDeliv
 
 def fan_out_records(event: Any) -> int:
     from chalicelib.events.queue import get_queue
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
     from chalicelib.store.table import from_attributes, get_table
 
     new_events = []
@@ -30,7 +30,7 @@ def deliver_messages(event: Any) -> dict[str, list[dict[str, str]]]:
     """Each message on its own; the ones to try again are reported as batch item failures
     (the template enables ReportBatchItemFailures), so a delivered neighbour is never resent."""
     from chalicelib.events.queue import get_queue
-    from chalicelib.services import webhooks
+    from chalicelib.services.integrations import webhooks
     from chalicelib.store.table import get_table
 
     failures = []
@@ -48,7 +48,8 @@ def run_scheduled_invoices(event: Any) -> dict[str, Any]:
     """The hourly EventBridge rule: every company's due scheduled invoices, then the El Salvador
     DTEs whose transmission got no answer. Returns both runs' summaries."""
     from chalicelib.observability import publish_counts
-    from chalicelib.services import dte, scheduled_invoices
+    from chalicelib.services.sales_purchases import scheduled_invoices
+    from chalicelib.services.sv import dte
     from chalicelib.store.table import get_table
 
     table = get_table()

@@ -7,7 +7,7 @@ from chalicelib.models.base import EntityId, ListEnvelope, Name, RequestModel, R
 ConditionType = Literal["cash", "credit"]
 
 
-# creditDays: at least 1 on a credit condition, 0 or absent on a cash one (services.payment_setup)
+# creditDays: at least 1 on a credit condition, 0 or absent on a cash one (services.payments.payment_setup)
 _CREDIT_DAYS_RULE = {"allOf": [
     {"if": {"required": ["type"], "properties": {"type": {"const": "credit"}}},
      "then": {"required": ["creditDays"], "properties": {"creditDays": {"type": "integer", "minimum": 1}}}},

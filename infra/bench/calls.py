@@ -68,7 +68,7 @@ def calls_per_request() -> list[dict[str, Any]]:
                                    "&endDate=2026-12-31"))
         rows.append(request("GET", "/journal-entries/trial-balance?date=2026-12-31"))
         rows.append(request("PUT", f"/companies/{company.company_id}", {"phone": "2222-2222"}))
-        from chalicelib.services import sessions
+        from chalicelib.services.identity import sessions
         token, _ = sessions.login(table, company.email, "correct horse battery")
         counter.take()
         rows.append(request("GET", "/settings/api-keys", session=token))

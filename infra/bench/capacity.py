@@ -391,7 +391,7 @@ def capacity_per_route(samples: int = 3) -> dict[str, Any]:
     with mock_aws():
         from app import app, authorizer
         from chalicelib.events import queue as queue_module
-        from chalicelib.services import webhooks
+        from chalicelib.services.integrations import webhooks
         from chalicelib.settings import reset_settings
         from infra.deploy.resources import create_queues
         from tests.documents_support import Shop
@@ -494,7 +494,7 @@ def _webhook_path(table: Any, request: _DeployedRequests, invoice: tuple[str, st
     each delivery attempted once, the subscriber answering 204 after RECEIVER_MS: once unmetered
     for the time, once metered for the units and the SQS requests."""
     from chalicelib.events.queue import get_queue
-    from chalicelib.services import webhook_http, webhooks
+    from chalicelib.services.integrations import webhook_http, webhooks
 
     queue = get_queue()
     sqs = SqsMeter(queue.client)

@@ -138,7 +138,7 @@ def copy_invoices(table: Any, company_id: int, partner_id: int, template: dict[s
     import datetime
 
     from chalicelib.domain.documents import format_number
-    from chalicelib.services import documents
+    from chalicelib.services.sales_purchases import documents
     from chalicelib.store import keys
     from chalicelib.store.table import to_attributes
 

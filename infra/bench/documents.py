@@ -44,7 +44,7 @@ def document_list_scaling(samples: int) -> dict[str, Any]:
 
     with mock_aws():
         from app import app
-        from chalicelib.services import documents
+        from chalicelib.services.sales_purchases import documents
         from infra.devstack.gateway import LocalApiGateway
 
         table, shop = document_shop("Listado S.A.", "listado@example.com")
@@ -136,7 +136,7 @@ def credit_summary_scaling(samples: int) -> dict[str, Any]:
     with mock_aws():
         from app import app
         from chalicelib.domain.documents import KINDS
-        from chalicelib.services import documents
+        from chalicelib.services.sales_purchases import documents
         from chalicelib.store import keys
         from chalicelib.store.transaction import Transaction
         from infra.devstack.gateway import LocalApiGateway

@@ -13,7 +13,7 @@ def ledger_scaling(samples: int) -> dict[str, Any]:
     with mock_aws():
         from app import app
         from chalicelib.auth.principal import API_KEY, Principal
-        from chalicelib.services import chart, journal
+        from chalicelib.services.accounting import chart, journal
         from chalicelib.services.commands import Command
         from infra.devstack.gateway import LocalApiGateway
 

@@ -15,7 +15,7 @@ def scheduler_run(companies: int, per_company: int) -> dict[str, Any]:
         from app import app
         from chalicelib import clock
         from chalicelib.events.handlers import run_scheduled_invoices
-        from chalicelib.services import documents
+        from chalicelib.services.sales_purchases import documents
         from tests.documents_support import Shop
         from tests.support import ApiClient, make_company
 

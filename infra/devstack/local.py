@@ -136,7 +136,7 @@ def migrate_once(record: Path, restored: int, persistence: Any) -> None:
 
 
 def seed_demo(base_url: str) -> dict[str, Any]:
-    from chalicelib.services import accounts, api_keys
+    from chalicelib.services.identity import accounts, api_keys
     from chalicelib.store.table import get_table
 
     table = get_table()
@@ -163,7 +163,7 @@ def seed_sv_demo(app: Any, email: str, authority: Any) -> dict[str, Any] | None:
     """El Salvador's demo company (infra/devstack/sv_demo.py), owned by the demo user, registered at the
     stand-in authority this stack runs, or at the one DTE_AUTHORITY_URL names when it takes
     registrations as the stand-in does."""
-    from chalicelib.services import accounts
+    from chalicelib.services.identity import accounts
     from chalicelib.store.table import get_table
     from infra.devstack import sv_demo
     from infra.devstack.dte_authority import register_taxpayer
@@ -188,7 +188,7 @@ def seed_sv_demo(app: Any, email: str, authority: Any) -> dict[str, Any] | None:
 
 def import_default_chart(company_id: int) -> None:
     """The demo company starts with the standard Honduran chart and its determination rules."""
-    from chalicelib.services.default_chart import import_default_chart as import_chart
+    from chalicelib.services.accounting.default_chart import import_default_chart as import_chart
     from chalicelib.store.table import get_table
 
     _, rules = import_chart(get_table(), company_id)

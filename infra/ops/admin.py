@@ -34,7 +34,7 @@ def _target_local_stack(state_dir: Path) -> None:
 def create_company(table: Any, name: str, email: str, password: str) -> dict[str, Any]:
     from chalicelib.auth.secrets import verify_password
     from chalicelib.errors import Unauthorized
-    from chalicelib.services import accounts, api_keys
+    from chalicelib.services.identity import accounts, api_keys
 
     user = accounts.find_user_by_email(table, email)
     if user is None:
@@ -48,7 +48,7 @@ def create_company(table: Any, name: str, email: str, password: str) -> dict[str
 
 
 def create_user(table: Any, email: str, password: str, company_id: int | None, role: str) -> dict[str, Any]:
-    from chalicelib.services import accounts
+    from chalicelib.services.identity import accounts
 
     user = accounts.create_user(table, email, password)
     if company_id is not None:
@@ -58,7 +58,7 @@ def create_user(table: Any, email: str, password: str, company_id: int | None, r
 
 def create_api_key(table: Any, company_id: int, user_id: int, name: str, expires_at: str | None) -> dict[str, Any]:
     from chalicelib.errors import NotFound
-    from chalicelib.services import api_keys
+    from chalicelib.services.identity import api_keys
     from chalicelib.store import keys
 
     if table.get(keys.membership(company_id, user_id)) is None:

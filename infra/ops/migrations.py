@@ -86,8 +86,8 @@ def seal_plain_secrets(table: Table) -> int:
     many it sealed. Conditioned on the plaintext being still there: a concurrent update wins."""
     from chalicelib.auth import sealing
     from chalicelib.domain.gateways import secret_fingerprint
-    from chalicelib.services.gateways import SECRET_PURPOSE as GATEWAY
-    from chalicelib.services.webhooks import SECRET_PURPOSE as WEBHOOK
+    from chalicelib.services.integrations.gateways import SECRET_PURPOSE as GATEWAY
+    from chalicelib.services.integrations.webhooks import SECRET_PURPOSE as WEBHOOK
 
     purposes = {keys.WEBHOOK: WEBHOOK, keys.PAYMENT_GATEWAY: GATEWAY}
     sealed = 0
@@ -289,8 +289,8 @@ def period_locks_to_shards(table: Table) -> int:
 def search_index_of_records(table: Table) -> int:
     """Partners and products from before search (issue 15) have no index terms: each gets its
     terms (services/search.py; idempotent puts). Returns the records indexed."""
-    from chalicelib.services.partners import PARTNER
-    from chalicelib.services.products import PRODUCT
+    from chalicelib.services.sales_purchases.partners import PARTNER
+    from chalicelib.services.sales_purchases.products import PRODUCT
 
     indexed = 0
     for kind in (PARTNER, PRODUCT):
@@ -307,9 +307,9 @@ def search_index_of_records(table: Table) -> int:
 
 def search_index_of_document_numbers(table: Table) -> int:
     """Documents from before their search (issue 15): a numbered one gets its GSI3 keys, a
-    purchase its supplier-number item (services/document_search.py; idempotent). Returns the
+    purchase its supplier-number item (services/sales_purchases/document_search.py; idempotent). Returns the
     documents indexed."""
-    from chalicelib.services.document_search import supplier_number_items
+    from chalicelib.services.sales_purchases.document_search import supplier_number_items
 
     indexed = 0
     for item in _scan(table, {keys.DOCUMENT}):
@@ -333,7 +333,7 @@ def overlapping_ranges_of_one_sar_series(table: Table) -> int:
     they printed, so they collide with nothing. Conditioned on the range's version: a concurrent
     change wins. Returns the ranges deactivated."""
     from chalicelib.domain.document_types import number_segment
-    from chalicelib.services.fiscal import same_series
+    from chalicelib.services.sales_purchases.fiscal import same_series
 
     items = _scan(table, {"COMPANY", keys.CAI_RANGE})
     countries = {int(item["id"]): item.get("country", "HN") for item in items if item["itemType"] == "COMPANY"}

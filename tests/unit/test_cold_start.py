@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFERRED = ("pydantic", "fpdf", "chalicelib.models", "chalicelib.services.gateways", "chalicelib.services.dte",
-            "chalicelib.services.printing", "chalicelib.services.documents")
+DEFERRED = ("pydantic", "fpdf", "chalicelib.models", "chalicelib.services.integrations.gateways",
+            "chalicelib.services.sv.dte", "chalicelib.services.sales_purchases.printing",
+            "chalicelib.services.sales_purchases.documents")
 
 
 def test_importing_the_app_loads_no_model_pdf_gateway_or_dte_code():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from chalicelib.domain import dte
 from chalicelib.domain.dte import DteResult
-from chalicelib.services.dte import transaction_items
+from chalicelib.services.sv.dte import transaction_items
 from tests.unit.dte_fixtures import CODIGO, SV, factura
 
 

@@ -14,8 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from chalicelib.services import webhook_http
-from chalicelib.services.webhook_http import (
+from chalicelib.services.integrations import webhook_http
+from chalicelib.services.integrations.webhook_http import (
     EXCERPT_CHARS,
     BlockedAddress,
     DeliveryResult,

@@ -177,7 +177,7 @@ def partner_movement(company_id: int, partner_id: int, side: str, date: str, ori
 
 
 # A fiscal document reversed in a later month than its own: what its month's books showed, and
-# the reversal in the later month (see services/book_corrections.py).
+# the reversal in the later month (see services/accounting/book_corrections.py).
 BOOK_CORRECTION = "BOOKFIX"
 
 

@@ -1,0 +1,231 @@
+"""Chart of accounts. An account item carries three counters that other commands keep in their
+own transactions, so the rules on changing an account are conditions, not hopes:
+`postingCount` (above 0 once the account has a posting, then never 0 again: the postings that
+find it at 0 add to it; type is frozen once there is one), `childCount` (sub-accounts;
+they share the parent's type) and `referenceCount` (determination rules and, later, bank
+accounts pointing at it; it stays active while referenced)."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import accounting
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.services.accounting.posting import invalid_account
+from chalicelib.services.commands import Command
+from chalicelib.services.records import update_item
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+CODE_KIND = "ACCOUNT_CODE"
+TREE_GUARD = "ACCOUNT_TREE"
+MAX_DEPTH = 12
+
+
+class AccountRuleBroken(ApiError):
+    status = 400
+
+
+def code_taken(code: str) -> AccountRuleBroken:
+    return AccountRuleBroken(f"Another account already uses the code {code!r}.", code="ACCOUNT_CODE_TAKEN", status=409,
+                             details=[{"field": "code", "message": "already used by another account"}])
+
+
+def _not_found() -> NotFound:
+    return NotFound("Account not found.")
+
+
+def account_key(company_id: int, account_id: int) -> keys.Key:
+    return keys.chart_account(company_id, account_id)
+
+
+def code_key(company_id: int, code: str) -> keys.Key:
+    return keys.unique_value(company_id, CODE_KIND, code)
+
+
+def get_account(table: Table, company_id: int, account_id: int) -> dict[str, Any]:
+    item = table.get(account_key(company_id, account_id))
+    if item is None:
+        raise _not_found()
+    return item
+
+
+def view(item: dict[str, Any]) -> dict[str, Any]:
+    return {**item, "normalBalance": accounting.normal_side(item["type"]),
+            "hasPostings": int(item.get("postingCount", 0)) > 0}
+
+
+def all_accounts(table: Table, company_id: int) -> list[dict[str, Any]]:
+    """The whole chart in code order (one Query, strongly consistent, for a chart of a few
+    thousand accounts)."""
+    return sorted(table.query_all(partition=("PK", keys.chart_partition(company_id)), consistent=True),
+                  key=lambda account: account["code"])
+
+
+def list_accounts(table: Table, company_id: int, *, account_type: str | None, is_active: bool | None,
+                  page: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    matching = [item for item in all_accounts(table, company_id)
+                if (account_type is None or item["type"] == account_type)
+                and (is_active is None or item["isActive"] == is_active)]
+    start = (page - 1) * limit
+    return matching[start:start + limit], len(matching)
+
+
+def new_account_item(company_id: int, account_id: int, fields: dict[str, Any],
+                     child_count: int = 0) -> dict[str, Any]:
+    now = clock.now_iso()
+    return {**account_key(company_id, account_id),
+            "itemType": keys.CHART_ACCOUNT, "id": account_id, "isActive": True,
+            **{name: value for name, value in fields.items() if value is not None},
+            "postingCount": 0, "childCount": child_count, "referenceCount": 0,
+            "version": 1, "createdAt": now, "updatedAt": now}
+
+
+def add_child(transaction: Transaction, company_id: int, parent_id: int, account_type: str,
+              delta: int = 1) -> None:
+    """Counts a sub-account on its parent; the parent must still exist with the same type
+    (checked before; a concurrent change makes the command run again)."""
+    transaction.update(account_key(company_id, parent_id), "ADD childCount :delta",
+                       condition="attribute_exists(PK) AND #type = :type",
+                       names={"#type": "type"}, values={":delta": delta, ":type": account_type})
+
+
+def _check_parent(table: Table, company_id: int, parent_id: int, account_type: str,
+                  account_id: int | None = None) -> None:
+    """The parent exists, has the same type, is not the account itself or below it, and the
+    tree stays at most MAX_DEPTH levels deep (walking the parent's ancestors)."""
+    parent = table.get(account_key(company_id, parent_id))
+    if parent is None:
+        raise ValidationFailed.for_field("parentId", "no such account")
+    if parent["type"] != account_type:
+        raise ValidationFailed.for_field("parentId", f"a sub-account has its parent's type ({parent['type']})")
+    levels = 1
+    while parent is not None:
+        if account_id is not None and parent["id"] == account_id:
+            raise ValidationFailed.for_field("parentId", "an account cannot be placed under itself or its sub-accounts")
+        if parent.get("parentId") is None:
+            break
+        levels += 1
+        if levels >= MAX_DEPTH:
+            raise ValidationFailed.for_field("parentId", f"the chart is at most {MAX_DEPTH} levels deep")
+        parent = table.get(account_key(company_id, int(parent["parentId"])))
+
+
+def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    company_id, table = command.company_id, command.table
+    if fields.get("parentId") is not None:
+        _check_parent(table, company_id, fields["parentId"], fields["type"])
+    account_id = table.next_id(keys.id_sequence(company_id, keys.CHART_ACCOUNT))
+    item = new_account_item(company_id, account_id, fields)
+    transaction = command.transaction()
+    transaction.put_new(item)
+    transaction.put_new({**code_key(company_id, item["code"]), "accountId": account_id},
+                        on_fail=code_taken(item["code"]))
+    if item.get("parentId") is not None:
+        add_child(transaction, company_id, item["parentId"], item["type"])
+    return command.commit(transaction, view(item))
+
+
+_NO_POSTINGS = "(attribute_not_exists(postingCount) OR postingCount = :zero)"
+_NO_CHILDREN = "(attribute_not_exists(childCount) OR childCount = :zero)"
+_NO_REFERENCES = "(attribute_not_exists(referenceCount) OR referenceCount = :zero)"
+
+
+def _has(item: dict[str, Any], counter: str) -> bool:
+    return int(item.get(counter, 0)) > 0
+
+
+def has_postings_error() -> AccountRuleBroken:
+    return AccountRuleBroken("The account has postings: its type can no longer change and it cannot be "
+                             "deleted.", code="ACCOUNT_HAS_POSTINGS")
+
+
+def has_children_error(action: str) -> AccountRuleBroken:
+    return AccountRuleBroken(f"The account has sub-accounts: {action}.", code="ACCOUNT_HAS_CHILDREN")
+
+
+def in_use_error(action: str) -> AccountRuleBroken:
+    return AccountRuleBroken(f"The account is used by determination rules or bank accounts: {action}.",
+                             code="ACCOUNT_IN_USE")
+
+
+def update_account(command: Command, account_id: int, changes: dict[str, Any],
+                   expected_version: int | None) -> dict[str, Any]:
+    company_id, table = command.company_id, command.table
+    current = get_account(table, company_id, account_id)
+    changes = {name: value for name, value in changes.items() if current.get(name) != value}
+    updated = {**current, **changes}
+    conditions: list[str] = []
+    if "type" in changes:
+        if _has(current, "postingCount"):
+            raise has_postings_error()
+        if _has(current, "childCount"):
+            raise has_children_error("they share its type, so it cannot change")
+        conditions += [_NO_POSTINGS, _NO_CHILDREN]
+    if changes.get("isActive") is False:
+        if _has(current, "referenceCount"):
+            raise in_use_error("point those at another account before deactivating it")
+        conditions.append(_NO_REFERENCES)
+    parent_moves = "parentId" in changes
+    if updated.get("parentId") is not None and (parent_moves or "type" in changes):
+        _check_parent(table, company_id, int(updated["parentId"]), updated["type"], account_id)
+    tree_version = None
+    if parent_moves:
+        found = table.get(keys.guard(company_id, TREE_GUARD))
+        tree_version = int(found["version"]) if found else 0
+
+    def add_effects(transaction: Transaction, _: dict[str, Any]) -> None:
+        if "code" in changes:
+            transaction.put_new({**code_key(company_id, changes["code"]), "accountId": account_id},
+                                on_fail=code_taken(changes["code"]))
+            transaction.delete(code_key(company_id, current["code"]))
+        if parent_moves:
+            # moving accounts around the tree one at a time keeps it free of cycles
+            transaction.update(keys.guard(company_id, TREE_GUARD), "ADD #version :one",
+                               condition="attribute_not_exists(#version) OR #version = :seen",
+                               names={"#version": "version"}, values={":one": 1, ":seen": tree_version})
+            if current.get("parentId") is not None:
+                transaction.update(account_key(company_id, int(current["parentId"])), "ADD childCount :minus",
+                                   values={":minus": -1})
+            if updated.get("parentId") is not None:
+                add_child(transaction, company_id, int(updated["parentId"]), updated["type"])
+        elif "type" in changes and updated.get("parentId") is not None:
+            transaction.check(account_key(company_id, int(updated["parentId"])), "#type = :type",
+                              names={"#type": "type"}, values={":type": updated["type"]})
+
+    guard = (" AND ".join(conditions), {}, {":zero": 0}) if conditions else None
+    return view(update_item(command, account_key(company_id, account_id), current, changes,
+                            expected_version, add_effects, guard))
+
+
+def delete_account(command: Command, account_id: int) -> dict[str, Any]:
+    company_id = command.company_id
+    current = get_account(command.table, company_id, account_id)
+    if _has(current, "postingCount"):
+        raise has_postings_error()
+    if _has(current, "childCount"):
+        raise has_children_error("delete or move them first")
+    if _has(current, "referenceCount"):
+        raise in_use_error("point those at another account before deleting it")
+    transaction = command.transaction()
+    transaction.delete(account_key(company_id, account_id),
+                       condition=f"#version = :version AND {_NO_POSTINGS} AND {_NO_CHILDREN} AND {_NO_REFERENCES}",
+                       names={"#version": "version"}, values={":version": current["version"], ":zero": 0})
+    transaction.delete(code_key(company_id, current["code"]))
+    if current.get("parentId") is not None:
+        transaction.update(account_key(company_id, int(current["parentId"])), "ADD childCount :minus",
+                           values={":minus": -1})
+    return command.commit(transaction, {"id": account_id, "deleted": True})
+
+
+def add_reference(transaction: Transaction, company_id: int, account_id: int, delta: int, field: str) -> None:
+    """Counts a configuration record (rule, bank account) pointing at an account. Adding one
+    requires the account to exist and be active."""
+    if delta > 0:
+        transaction.update(account_key(company_id, account_id), "ADD referenceCount :delta",
+                           condition="attribute_exists(PK) AND isActive = :active",
+                           values={":delta": delta, ":active": True}, on_fail=invalid_account(field))
+    elif delta < 0:
+        transaction.update(account_key(company_id, account_id), "ADD referenceCount :delta",
+                           condition="attribute_exists(PK)", values={":delta": delta})

@@ -1,0 +1,227 @@
+"""Closing the year as an accountant closes it: the closing entry, dated the year's last day,
+brings every revenue, cost and expense account to zero against the `retained_earnings` rule's
+account, and the year then takes no posting; reopening reverses it.
+
+The year's state lives on its lock item (the one every dated write checks, keys.period_lock):
+`yearClosed` there refuses every posting dated in the year. The closing entry posts at most
+CLOSING_LINES accounts: a chart with more moved accounts is closed by several entries, one
+transaction each. The first transaction locks the year (status `closing`), the last makes it
+`closed`; between them nothing else can post in the year, so a close that stopped half-way is
+finished by asking again (what is left to close is what still has a balance). Reopening walks
+back the same way (`reopening`, then `open`)."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import accounting
+from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.services.accounting import chart
+from chalicelib.services.accounting.posting import (
+    INVALID_ACCOUNT,
+    JournalWrites,
+    Source,
+    get_entry,
+    load_rules,
+    lock_everywhere,
+)
+from chalicelib.services.accounting.reports import account_months
+from chalicelib.services.commands import Command
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+
+OPEN, CLOSING, CLOSED, REOPENING = "open", "closing", "closed", "reopening"
+RESULT_TYPES = (accounting.INCOME, accounting.COST, accounting.EXPENSE)
+# per line: its posting, its account's month balance and guard (posting_write_count); beside
+# them the entry, its day count, the lock item and its shards and the Idempotency-Key record
+CLOSING_LINES = 25
+SOURCE_KIND = "year_close"
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+
+
+class FiscalYearRefused(ApiError):
+    status = 400
+    code = "FISCAL_YEAR_STATUS"
+
+
+def _checked_year(year: int) -> str:
+    if not FIRST_YEAR <= year <= LAST_YEAR:  # like an id in a path: no such year
+        raise NotFound(f"No fiscal year {year}: years run from {FIRST_YEAR} to {LAST_YEAR}.")
+    return str(year)
+
+
+def fiscal_year(table: Table, company_id: int, year: int) -> dict[str, Any]:
+    return _view(_checked_year(year), table.get(keys.period_lock(company_id, _checked_year(year))))
+
+
+def list_fiscal_years(table: Table, company_id: int) -> list[dict[str, Any]]:
+    """The years anything locked (a closed period or the year itself), newest first."""
+    items = [item for item in table.query_all(partition=("PK", keys.period_lock(company_id, "")["PK"]),
+                                              consistent=True) if "#" not in item["SK"]]  # not its shards
+    return [_view(item["SK"], item) for item in sorted(items, key=lambda item: item["SK"], reverse=True)]
+
+
+def _view(year: str, lock: dict[str, Any] | None) -> dict[str, Any]:
+    lock = lock or {}
+    return {"year": int(year), "status": lock.get("yearStatus", OPEN), "closingDate": f"{year}-12-31",
+            "closingEntryIds": [int(i) for i in lock.get("closingEntryIds", [])],
+            "reopeningEntryIds": [int(i) for i in lock.get("reopeningEntryIds", [])],
+            "closedAt": lock.get("closedAt"), "reopenedAt": lock.get("reopenedAt"),
+            "version": int(lock.get("yearVersion", 0))}
+
+
+def close_year(command: Command, year: int) -> dict[str, Any]:
+    """The whole close: the year locked first (so the balances read next are the last ones),
+    then its closing entries, CLOSING_LINES accounts each; the last transaction carries the
+    Idempotency-Key answer."""
+    table, company_id, name = command.table, command.company_id, _checked_year(year)
+    state = fiscal_year(table, company_id, year)
+    if state["status"] not in (OPEN, CLOSING):
+        raise FiscalYearRefused(f"The fiscal year {year} is {state['status']}; only an open year is closed.")
+    result_accounts = {int(a["id"]): a for a in chart.all_accounts(table, company_id) if a["type"] in RESULT_TYPES}
+    rules = load_rules(table, company_id)
+    if state["status"] == OPEN:
+        _check_closable(table, company_id, rules, _result_left(table, company_id, name, result_accounts),
+                        result_accounts)
+        if _earlier_result_left(table, company_id, name, result_accounts):
+            raise FiscalYearRefused(f"An earlier year's revenue and expenses were never closed: close that year "
+                                    f"before {year}.", code="FISCAL_YEAR_ORDER")
+        state = _set_lock(Command(command.principal, table), company_id, name, state, CLOSING, yearClosed=True)
+    while True:
+        left = _result_left(table, company_id, name, result_accounts)
+        batch, rest = left[:CLOSING_LINES], left[CLOSING_LINES:]
+        writes = JournalWrites(company_id, period_checks=False)
+        entry_ids = list(state["closingEntryIds"])
+        if batch:
+            # each account to zero; what they leave (the year's result, or this batch's part) to retained earnings
+            movements = [Movement("retained_earnings", CREDIT if net > 0 else DEBIT, abs(net), account_id=account_id)
+                         for account_id, net in batch]
+            result = sum((net for _, net in batch), ZERO)   # debit-positive: a profit is negative here
+            if result:
+                movements.append(Movement("retained_earnings", DEBIT if result > 0 else CREDIT, abs(result)))
+            several = bool(rest or entry_ids)
+            entry = writes.automatic_entry(table, rules, source=Source(SOURCE_KIND, int(name)), date=f"{name}-12-31",
+                                           description=f"Cierre del ejercicio {name}" + (" (parcial)" if several else ""),
+                                           movements=movements)
+            entry_ids.append(int(entry["id"]))
+        last = not rest
+        state = _set_lock(command if last else Command(command.principal, table), company_id, name, state,
+                          CLOSED if last else CLOSING, writes=writes, closingEntryIds=entry_ids,
+                          **({"closedAt": clock.now_iso()} if last else {}))
+        if last:
+            return state
+
+
+def _result_left(table: Table, company_id: int, year: str,
+                 result_accounts: dict[int, dict[str, Any]]) -> list[tuple[int, Decimal]]:
+    """Each revenue, cost and expense account with a balance at the year's end (debit-positive),
+    in code order: read after the year is locked, nothing changes them meanwhile; strongly
+    consistent, one Query per account, once a year."""
+    day = f"{year}-12-31"
+    left = []
+    for account_id in sorted(result_accounts, key=lambda i: result_accounts[i]["code"]):
+        debit, credit = accounting.totals_through(account_months(table, company_id, account_id, f"{year}-12"), day)
+        if debit != credit:
+            left.append((account_id, debit - credit))
+    return left
+
+
+def _check_closable(table: Table, company_id: int, rules: list[Any], left: list[tuple[int, Decimal]],
+                    result_accounts: dict[int, dict[str, Any]]) -> None:
+    """What would stop the closing entry, refused before the year is locked: no retained-earnings
+    rule, or an inactive account among those it posts to."""
+    if not left:
+        return
+    retained = accounting.resolve_rule(rules, "retained_earnings", None).account_id
+    accounts = {**result_accounts, retained: chart.get_account(table, company_id, retained)}
+    inactive = [accounts[account_id] for account_id in [*(a for a, _ in left), retained]
+                if not accounts[account_id].get("isActive", True)]
+    if inactive:
+        raise ValidationFailed(
+            f"Account {inactive[0]['code']} is inactive: the closing entry posts to it. Activate it to close the year.",
+            code=INVALID_ACCOUNT, details=[{"field": "chartOfAccountId", "message": f"account {a['code']} is inactive"}
+                                           for a in inactive])
+
+
+def _earlier_result_left(table: Table, company_id: int, year: str, result_accounts: dict[int, dict[str, Any]]) -> bool:
+    """Years close in order: revenue or expenses left at the previous year's end belong to a
+    year never closed."""
+    return bool(_result_left(table, company_id, str(int(year) - 1), result_accounts))
+
+
+def _set_lock(command: Command, company_id: int, year: str, state: dict[str, Any], status: str, *,
+              writes: JournalWrites | None = None, yearClosed: bool | None = None,
+              **fields: Any) -> dict[str, Any]:
+    """The year's state on its lock item, on the version read, in one transaction with `writes`
+    (`yearClosed`: True sets the lock, False removes it)."""
+    transaction = command.transaction()
+    if writes is not None:
+        writes.apply(transaction)
+    values: dict[str, Any] = {":status": status, ":next": state["version"] + 1, ":seen": state["version"]}
+    sets = ["yearStatus = :status", "yearVersion = :next"]
+    for index, (name, value) in enumerate(fields.items()):
+        sets.append(f"{name} = :f{index}")
+        values[f":f{index}"] = value
+    expression = "SET " + ", ".join(sets)
+    if yearClosed:
+        expression += ", yearClosed = :yes"
+        values[":yes"] = True
+        lock_everywhere(transaction, company_id, year, "SET yearClosed = :yes", {":yes": True})
+    elif yearClosed is False:
+        expression += " REMOVE yearClosed"
+        lock_everywhere(transaction, company_id, year, "REMOVE yearClosed")
+    transaction.update(keys.period_lock(company_id, year), expression,
+                       condition="attribute_not_exists(yearVersion) OR yearVersion = :seen", values=values)
+    changed = {**state, **fields, "status": status, "version": state["version"] + 1}
+    return command.commit(transaction, changed)
+
+
+def reopen_year(command: Command, year: int) -> dict[str, Any]:
+    """Each closing entry reversed on the year's last day, newest first, one transaction each;
+    the last one opens the year and carries the Idempotency-Key answer."""
+    table, company_id, name = command.table, command.company_id, _checked_year(year)
+    state = fiscal_year(table, company_id, year)
+    if state["status"] not in (CLOSED, CLOSING, REOPENING):
+        raise FiscalYearRefused(f"The fiscal year {year} is {state['status']}; only a closed year is reopened.")
+    later = fiscal_year(table, company_id, year + 1)
+    if later["status"] != OPEN:
+        raise FiscalYearRefused(f"The fiscal year {year + 1} is {later['status']}: reopen it first.",
+                                code="FISCAL_YEAR_ORDER")
+    while True:
+        reversed_ids = list(state["reopeningEntryIds"])
+        pending = [entry_id for entry_id in state["closingEntryIds"] if entry_id not in reversed_ids]
+        writes = JournalWrites(company_id, period_checks=False)
+        if pending:
+            writes.reverse(table, get_entry(table, company_id, pending[-1]), f"{name}-12-31",
+                           f"Reapertura del ejercicio {name}")
+            reversed_ids.append(pending[-1])
+        last = len(pending) <= 1
+        state = _set_lock(command if last else Command(command.principal, table), company_id, name, state,
+                          OPEN if last else REOPENING, writes=writes, yearClosed=False if last else None,
+                          reopeningEntryIds=reversed_ids, **({"reopenedAt": clock.now_iso()} if last else {}))
+        if last:
+            return state
+
+
+def closing_movements(table: Table, company_id: int, years: list[dict[str, Any]], start: str,
+                      end: str) -> dict[int, tuple[Decimal, Decimal]]:
+    """What the closing entries (and their reversals) of the `years` (list_fiscal_years) ending
+    within [start, end] moved, per account: the income statement leaves them out, so a closed
+    year still shows its revenue and expenses."""
+    moved: dict[int, tuple[Decimal, Decimal]] = {}
+    for item in years:
+        if not start <= item["closingDate"] <= end:
+            continue
+        entry_ids = item["closingEntryIds"]
+        for entry_id in entry_ids:
+            entry = get_entry(table, company_id, entry_id)
+            entries = [entry] + ([get_entry(table, company_id, int(entry["reversedBy"]))]
+                                 if entry.get("reversedBy") is not None else [])
+            for one in entries:
+                for line in one["lines"]:
+                    account_id = int(line["chartOfAccountId"])
+                    debit, credit = moved.get(account_id, (ZERO, ZERO))
+                    moved[account_id] = (debit + Decimal(line["debit"]), credit + Decimal(line["credit"]))
+    return moved

@@ -1,0 +1,117 @@
+"""Manual journal entries: create (draft or posted), post, reverse, list and get."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib.domain import accounting
+from chalicelib.domain.accounting import AUTOMATIC, DRAFT, MANUAL, Line
+from chalicelib.errors import DocumentTooLarge, ValidationFailed
+from chalicelib.services.accounting import chart, control_accounts
+from chalicelib.services.accounting.posting import (
+    INVALID_ACCOUNT,
+    EntryStateError,
+    JournalWrites,
+    count_attribute,
+    entry_item,
+    entry_lines,
+    get_entry,
+    next_entry_id,
+)
+from chalicelib.services.commands import Command
+from chalicelib.store import keys
+from chalicelib.store.listing import Page, list_range
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import MAX_ITEMS
+
+# Beside its postings, reversing an entry writes the reversal, the original's new status, two
+# day counts, the period check and the Idempotency-Key record: an entry must leave room for
+# that, or it could be posted but never reversed.
+_ENTRY_OVERHEAD = 6
+
+
+def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    lines = [Line(line["chartOfAccountId"], line["debit"], line["credit"], line.get("lineDescription"))
+             for line in fields["lines"]]
+    accounting.check_lines(lines)
+    if accounting.posting_write_count(lines) + _ENTRY_OVERHEAD > MAX_ITEMS:
+        raise DocumentTooLarge(f"An entry posts at most {MAX_ITEMS - _ENTRY_OVERHEAD} records (one per line "
+                               "and two per account); split it into several entries.")
+    accounts = _check_accounts(command.table, command.company_id, lines)
+    _refuse_control_accounts(command.table, command.company_id, lines)
+    entry = entry_item(command.company_id, next_entry_id(command.table, command.company_id),
+                       date=fields["date"], description=fields.get("description"), lines=lines,
+                       status=fields.get("status") or DRAFT, entry_type=MANUAL, reference=fields.get("reference"))
+    writes = JournalWrites(command.company_id)
+    writes.know_accounts(accounts)
+    writes.add_entry(entry)
+    transaction = command.transaction()
+    writes.apply(transaction)
+    return command.commit(transaction, entry)
+
+
+def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[int, dict[str, Any]]:
+    """Precise errors before writing (drafts post nothing, so nothing else would check); a
+    posted entry's transaction checks the same again as conditions."""
+    wanted = {line.account_id for line in lines}
+    found = table.batch_get([chart.account_key(company_id, account_id) for account_id in wanted])
+    problems = []
+    for index, line in enumerate(lines):
+        account = found.get(tuple(chart.account_key(company_id, line.account_id).values()))
+        field = f"lines[{index}].chartOfAccountId"
+        if account is None:
+            problems.append({"field": field, "message": "no such account"})
+        elif not account.get("isActive", False):
+            problems.append({"field": field, "message": f"account {account['code']} is inactive"})
+    if problems:
+        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", code=INVALID_ACCOUNT,
+                               details=problems)
+    return {int(account["id"]): account for account in found.values()}
+
+
+def _refuse_control_accounts(table: Table, company_id: int, lines: list[Line]) -> None:
+    control_accounts.refuse_control_accounts(
+        table, company_id, [(f"lines[{index}].chartOfAccountId", line.account_id) for index, line in enumerate(lines)])
+
+
+def post_entry(command: Command, entry_id: int) -> dict[str, Any]:
+    entry = get_entry(command.table, command.company_id, entry_id)
+    if entry["status"] == DRAFT:  # a rule or bank account may have made a line's account a control account since
+        _refuse_control_accounts(command.table, command.company_id, entry_lines(entry))
+    writes = JournalWrites(command.company_id)
+    posted = writes.post_draft(entry)
+    transaction = command.transaction()
+    writes.apply(transaction)
+    return command.commit(transaction, posted)
+
+
+def reverse_entry(command: Command, entry_id: int, date: str | None,
+                  description: str | None) -> dict[str, Any]:
+    entry = get_entry(command.table, command.company_id, entry_id)
+    if entry["entryType"] == AUTOMATIC or entry.get("source"):
+        # a reversal of an automatic entry carries its source too: reversing it again would
+        # put a cancelled document back in the books
+        raise EntryStateError("An automatic entry is reversed by cancelling what created it (its "
+                              "document or payment).", code="AUTOMATIC_ENTRY")
+    writes = JournalWrites(command.company_id)
+    reversal = writes.reverse(command.table, entry, date or entry["date"], description)
+    transaction = command.transaction()
+    writes.apply(transaction)
+    return command.commit(transaction, reversal)
+
+
+def list_entries(table: Table, company_id: int, *, start_date: str | None, end_date: str | None,
+                 status: str | None, entry_type: str | None, page: int, limit: int,
+                 cursor: str | None) -> Page:
+    """Newest first. `total` is exact for any filter: it sums the per-day counts of the range."""
+    if start_date and end_date and start_date > end_date:
+        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    counts = table.query_all(partition=("PK", keys.day_counts(company_id, "")["PK"]),
+                             sort_range=("SK", start_date, f"{end_date}{keys.SHARD_SUFFIX_END}" if end_date else None),
+                             consistent=True)
+    wanted = {count_attribute(s, t) for s in accounting.ENTRY_STATUSES for t in accounting.ENTRY_TYPES
+              if (status is None or s == status) and (entry_type is None or t == entry_type)}
+    total = sum(int(day.get(name, 0)) for day in counts for name in wanted)
+    filters = {name: value for name, value in (("status", status), ("entryType", entry_type)) if value}
+    return list_range(table, partition=keys.collection_partition(company_id, keys.JOURNAL_ENTRY),
+                      low=start_date, high=f"{end_date}#~" if end_date else None, filters=filters,
+                      page=page, limit=limit, cursor=cursor, descending=True, total=total)

@@ -1,0 +1,167 @@
+"""General ledger and trial balance, read from the monthly balances (with their per-day
+totals) and the postings. A ledger reads only the account's own partition: its cost does not
+depend on the company's other accounts."""
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from typing import Any, Callable
+
+from chalicelib import clock
+from chalicelib.domain import accounting
+from chalicelib.domain.accounting import ZERO
+from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.services.accounting import chart
+from chalicelib.services.accounting.posting import month_balance
+from chalicelib.store import keys
+from chalicelib.store.listing import decode_cursor, encode_cursor, invalid_cursor
+from chalicelib.store.table import Table
+
+_POSTINGS_END = "~"  # sorts after every digit and '#': the upper bound of a day's postings
+
+
+def _is_date(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def ledger(table: Table, company_id: int, account_id: int, start_date: str | None, end_date: str | None,
+           limit: int, cursor: str | None) -> dict[str, Any]:
+    """Opening balance at `start_date` (default: 1 January of the end's year), the postings of
+    [start_date, end_date (default: today)] with their running balance (a page of `limit`,
+    `nextCursor` for the rest) and the closing balance. The account item and its monthly
+    balances come back from one Query (they sort before the postings), the page from a second;
+    a cursor page adds a Query for the same day's postings before it."""
+    end_date = end_date or clock.today()
+    start_date = start_date or f"{end_date[:4]}-01-01"
+    if start_date > end_date:
+        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    partition = keys.account_partition(company_id, account_id)
+    account, months = account_and_months(table, company_id, account_id, end_date)
+    account_type = account["type"]
+
+    def balance_through(date: str) -> tuple[Decimal, Decimal]:
+        return accounting.totals_through(months, date)
+
+    opening_debit, opening_credit = balance_through(accounting.previous_day(start_date))
+    closing_debit, closing_credit = balance_through(end_date)
+    postings, (running_debit, running_credit), next_cursor = dated_page(
+        table, partition, keys.POSTING_PREFIX, start_date, end_date, limit, cursor, months,
+        lambda posting: (posting["debit"], posting["credit"]))
+    opening = accounting.natural_balance(account_type, running_debit, running_credit)
+    balances = accounting.running_balances(account_type, opening,
+                                           ((p["debit"], p["credit"]) for p in postings))
+    return {
+        "account": chart.view(account),
+        "startDate": start_date, "endDate": end_date,
+        "openingBalance": accounting.natural_balance(account_type, opening_debit, opening_credit),
+        "totalDebit": closing_debit - opening_debit, "totalCredit": closing_credit - opening_credit,
+        "closingBalance": accounting.natural_balance(account_type, closing_debit, closing_credit),
+        "postings": [{"date": p["date"], "journalEntryId": p["journalEntryId"], "line": p["line"],
+                      "entryType": p["entryType"], "description": p.get("description"),
+                      "lineDescription": p.get("lineDescription"), "reference": p.get("reference"),
+                      "debit": p["debit"], "credit": p["credit"], "balance": balance}
+                     for p, balance in zip(postings, balances, strict=True)],
+        "limit": limit,
+        "nextCursor": next_cursor,
+    }
+
+
+def account_and_months(table: Table, company_id: int, account_id: int, through: str
+                       ) -> tuple[dict[str, Any], list[accounting.MonthBalance]]:
+    """The account item and its monthly balances up to the month of `through`: a GetItem and a
+    Query, both strongly consistent."""
+    account = table.get(keys.chart_account(company_id, account_id))
+    if account is None:
+        raise NotFound("Account not found.")
+    return account, account_months(table, company_id, account_id, through[:7])
+
+
+def account_months(table: Table, company_id: int, account_id: int, through_month: str) -> list[accounting.MonthBalance]:
+    """One account's monthly balances up to a month, strongly consistent."""
+    return [month_balance(item) for item in table.query_all(
+        partition=("PK", keys.balances_partition(company_id)),
+        sort_range=("SK", *keys.account_balances_range(account_id, through_month)), consistent=True)]
+
+
+def balance_at(table: Table, company_id: int, account_id: int, date: str) -> Decimal:
+    """An account's balance on its normal side at the end of `date`."""
+    account, months = account_and_months(table, company_id, account_id, date)
+    return accounting.natural_balance(account["type"], *accounting.totals_through(months, date))
+
+
+def dated_page(table: Table, partition: str, prefix: str, start_date: str, end_date: str, limit: int,
+               cursor: str | None, months: list[accounting.MonthBalance],
+               amounts: Callable[[dict[str, Any]], tuple[Decimal, Decimal]],
+               ) -> tuple[list[dict[str, Any]], tuple[Decimal, Decimal], str | None]:
+    """One page of a ledger's dated items (sort keys `{prefix}{date}#...`) in [start_date,
+    end_date], the debit and credit totals before its first item (from the monthly balances,
+    plus the same day's earlier items when a cursor starts mid-day) and the next page's cursor."""
+    low, high = f"{prefix}{start_date}", f"{prefix}{end_date}{_POSTINGS_END}"
+    start_key = None
+    running_debit, running_credit = accounting.totals_through(months, accounting.previous_day(start_date))
+    if cursor:
+        start_key = decode_cursor(cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK"))
+        after = start_key["SK"]
+        day = after[len(prefix):len(prefix) + 10]
+        if not (low <= after <= high) or not _is_date(day) or after[len(prefix) + 10:len(prefix) + 11] != "#":
+            raise invalid_cursor()
+        running_debit, running_credit = accounting.totals_through(months, accounting.previous_day(day))
+        # the cursor's own item ended the previous page: it counts
+        for earlier in table.query_all(partition=("PK", partition), sort_range=("SK", f"{prefix}{day}", after),
+                                       consistent=True):
+            debit, credit = amounts(earlier)
+            running_debit, running_credit = running_debit + debit, running_credit + credit
+    items: list[dict[str, Any]] = []
+    more = False
+    while True:
+        batch, start_key = table.query(partition=("PK", partition), sort_range=("SK", low, high),
+                                       limit=limit + 1 - len(items), start_key=start_key, consistent=True)
+        items.extend(batch)
+        if len(items) > limit:
+            more, items = True, items[:limit]
+            break
+        if start_key is None:
+            break
+    next_cursor = encode_cursor({"PK": partition, "SK": items[-1]["SK"]}) if more and items else None
+    return items, (running_debit, running_credit), next_cursor
+
+
+def month_balances_through(table: Table, company_id: int, date: str) -> dict[int, list[accounting.MonthBalance]]:
+    """Every account's monthly balances up to the month of `date`: one strongly consistent Query
+    of the company's balances, whatever the number of postings (the posting engine keeps them in
+    the posting's transaction), so a report never sees part of a posting."""
+    by_account: dict[int, list[accounting.MonthBalance]] = {}
+    for item in table.query_all(partition=("PK", keys.balances_partition(company_id)), consistent=True):
+        if item["month"] <= date[:7]:
+            by_account.setdefault(int(item["accountId"]), []).append(month_balance(item))
+    return by_account
+
+
+def trial_balance(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
+    """Per account with movements up to `date` (default: today): total debits, total credits and the balance on
+    its normal side; the debit and credit totals of a balanced ledger are equal. One Query of
+    the monthly balances up to the month of `date` and one of the chart."""
+    date = date or clock.today()
+    by_account = month_balances_through(table, company_id, date)
+    rows = []
+    total_debit = total_credit = ZERO
+    accounts = {int(item["id"]): item for item in chart.all_accounts(table, company_id)}
+    for account_id, months in by_account.items():
+        debit, credit = accounting.totals_through(months, date)
+        if debit == 0 and credit == 0:
+            continue
+        account = accounts.get(account_id) or {"code": "", "name": "", "type": accounting.ASSET}
+        balance = accounting.natural_balance(account["type"], debit, credit)
+        rows.append({"chartOfAccountId": account_id, "code": account["code"], "name": account["name"],
+                     "type": account["type"], "debit": debit, "credit": credit, "balance": balance,
+                     "debitBalance": max(debit - credit, ZERO), "creditBalance": max(credit - debit, ZERO)})
+        total_debit += debit
+        total_credit += credit
+    rows.sort(key=lambda row: row["code"])
+    return {"date": date, "accounts": rows, "totalDebit": total_debit, "totalCredit": total_credit,
+            "totalDebitBalance": sum((row["debitBalance"] for row in rows), ZERO),
+            "totalCreditBalance": sum((row["creditBalance"] for row in rows), ZERO)}

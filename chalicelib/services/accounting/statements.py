@@ -1,0 +1,162 @@
+"""The balance sheet and the income statement: two Queries (the monthly balances up to the
+latest date asked, and the chart) whatever the number of documents and entries."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import accounting, statements
+from chalicelib.domain.report_table import Column, ReportTable, amount
+from chalicelib.domain.statements import Movements
+from chalicelib.errors import ValidationFailed
+from chalicelib.services.accounting import chart, fiscal_years
+from chalicelib.services.accounting.reports import month_balances_through
+from chalicelib.store.table import Table
+
+
+def balance_sheet(table: Table, company_id: int, date: str | None, compare_date: str | None) -> dict[str, Any]:
+    date = date or clock.today()
+    dates = [date] + ([compare_date] if compare_date else [])
+    months = month_balances_through(table, company_id, max(dates))
+    columns = [(_movements(months, day), _movements(months, accounting.previous_day(f"{day[:4]}-01-01")))
+               for day in dates]
+    sheet = statements.balance_sheet(chart.all_accounts(table, company_id), columns)
+    equity = sheet["equity"]
+    return {"date": date, "compareDate": compare_date,
+            "assets": _section(sheet["assets"]), "liabilities": _section(sheet["liabilities"]),
+            "equity": {**_section(equity), **_figure("currentYearResult", equity["currentYearResult"]),
+                       **_figure("priorYearsResult", equity["priorYearsResult"])},
+            **_figure("totalLiabilitiesAndEquity", sheet["totalLiabilitiesAndEquity"]),
+            "balanced": all(sheet["balanced"])}
+
+
+def income_statement(table: Table, company_id: int, start_date: str | None, end_date: str | None,
+                     compare_start: str | None, compare_end: str | None) -> dict[str, Any]:
+    end_date = end_date or clock.today()
+    start_date = start_date or f"{end_date[:4]}-01-01"
+    periods = [("startDate", start_date, end_date)]
+    if (compare_start is None) != (compare_end is None):
+        missing = "compareEndDate" if compare_end is None else "compareStartDate"
+        raise ValidationFailed.for_field(missing, "send compareStartDate and compareEndDate together")
+    if compare_start is not None and compare_end is not None:
+        periods.append(("compareStartDate", compare_start, compare_end))
+    for field, start, end in periods:
+        if start > end:
+            raise ValidationFailed.for_field(field, "must not be after its end date")
+    months = month_balances_through(table, company_id, max(end for _, _, end in periods))
+    years = fiscal_years.list_fiscal_years(table, company_id)
+    columns = [_without_closing(table, company_id, years, start, end, {
+        account: through_end - before for account, through_end, before in _spans(months, start, end)})
+        for _, start, end in periods]
+    report = statements.income_statement(chart.all_accounts(table, company_id), columns)
+    return {"startDate": start_date, "endDate": end_date, "compareStartDate": compare_start,
+            "compareEndDate": compare_end,
+            "revenue": _section(report["revenue"]), "costOfSales": _section(report["costOfSales"]),
+            **_figure("grossMargin", report["grossMargin"]), "expenses": _section(report["expenses"]),
+            **_figure("operatingResult", report["operatingResult"]), **_figure("netResult", report["netResult"])}
+
+
+def _without_closing(table: Table, company_id: int, years: list[dict[str, Any]], start: str, end: str,
+                     column: dict[int, Movements]) -> dict[int, Movements]:
+    """A closed year still shows its revenue and expenses: its closing entries (and their
+    reversals, when it was reopened) are left out of the span."""
+    for account, (debit, credit) in fiscal_years.closing_movements(table, company_id, years, start, end).items():
+        column[account] = column.get(account, Movements()) - Movements(debit, credit)
+    return column
+
+
+def _movements(months: dict[int, list[accounting.MonthBalance]], date: str) -> dict[int, Movements]:
+    return {account: Movements(*accounting.totals_through(balances, date)) for account, balances in months.items()}
+
+
+def _spans(months: dict[int, list[accounting.MonthBalance]], start: str, end: str):
+    before = accounting.previous_day(start)
+    for account, balances in months.items():
+        yield (account, Movements(*accounting.totals_through(balances, end)),
+               Movements(*accounting.totals_through(balances, before)))
+
+
+def _figure(name: str, values: list[Any]) -> dict[str, Any]:
+    """A figure and its comparison column: {name: first, compareName: second or null}."""
+    return {name: values[0], f"compare{name[0].upper()}{name[1:]}": values[1] if len(values) > 1 else None}
+
+
+def _section(section: dict[str, Any]) -> dict[str, Any]:
+    return {**_figure("total", section["totals"]), "accounts": [_node(node) for node in section["accounts"]]}
+
+
+def _node(node: dict[str, Any]) -> dict[str, Any]:
+    return {"chartOfAccountId": node["chartOfAccountId"], "code": node["code"], "name": node["name"],
+            **_figure("balance", node["amounts"]), "accounts": [_node(child) for child in node["accounts"]]}
+
+
+# --- as tables, for the CSV, XLSX and PDF exports -------------------------------------------------
+
+def balance_sheet_table(report: dict[str, Any]) -> ReportTable:
+    compare = report["compareDate"]
+    subtitle = f"Al {_day(report['date'])}" + (f", comparado con el {_day(compare)}" if compare else "")
+    table = _table("Balance general", subtitle, [report["date"]] + ([compare] if compare else []),
+                   f"balance-general-{report['date']}")
+    for title, key in (("ACTIVO", "assets"), ("PASIVO", "liabilities"), ("PATRIMONIO", "equity")):
+        _section_rows(table, title, report[key], compare is not None, closing=key != "equity")
+    equity = report["equity"]
+    _figure_row(table, "Resultado del ejercicio", equity, "currentYearResult", compare is not None, level=1)
+    _figure_row(table, "Resultados de ejercicios anteriores", equity, "priorYearsResult", compare is not None, level=1)
+    _figure_row(table, "Total patrimonio", equity, "total", compare is not None, emphasis=True)
+    _figure_row(table, "Total pasivo y patrimonio", report, "totalLiabilitiesAndEquity", compare is not None,
+                emphasis=True)
+    return table
+
+
+def income_statement_table(report: dict[str, Any]) -> ReportTable:
+    compare = report["compareStartDate"] is not None
+    period = f"Del {_day(report['startDate'])} al {_day(report['endDate'])}"
+    subtitle = period + (f", comparado con el {_day(report['compareStartDate'])} al "
+                         f"{_day(report['compareEndDate'])}" if compare else "")
+    columns = [f"{report['startDate']} a {report['endDate']}"] + (
+        [f"{report['compareStartDate']} a {report['compareEndDate']}"] if compare else [])
+    table = _table("Estado de resultados", subtitle, columns,
+                   f"estado-de-resultados-{report['startDate']}-{report['endDate']}", heading="Periodo")
+    _section_rows(table, "INGRESOS", report["revenue"], compare)
+    _section_rows(table, "COSTO DE VENTAS", report["costOfSales"], compare)
+    _figure_row(table, "Utilidad bruta", report, "grossMargin", compare, emphasis=True)
+    _section_rows(table, "GASTOS", report["expenses"], compare)
+    _figure_row(table, "Resultado de operación", report, "operatingResult", compare, emphasis=True)
+    _figure_row(table, "Resultado neto", report, "netResult", compare, emphasis=True)
+    return table
+
+
+def _table(title: str, subtitle: str, dates: list[str], filename: str, heading: str = "Saldo al") -> ReportTable:
+    return ReportTable(title, subtitle, (Column("Código"), Column("Cuenta", weight=4),
+                                         *(Column(f"{heading} {date}", "amount") for date in dates)),
+                       filename=filename)
+
+
+def _section_rows(table: ReportTable, title: str, section: dict[str, Any], compare: bool, closing: bool = True) -> None:
+    table.add("", title, *([None, None] if compare else [None]), emphasis=True)
+
+    def account_rows(node: dict[str, Any], level: int) -> None:
+        table.add(node["code"], node["name"], *_values(node, "balance", compare), level=level)
+        for child in node["accounts"]:
+            account_rows(child, level + 1)
+
+    for node in section["accounts"]:
+        account_rows(node, 1)
+    if closing:
+        _figure_row(table, f"Total {title.lower()}", section, "total", compare, emphasis=True)
+
+
+def _figure_row(table: ReportTable, label: str, source: dict[str, Any], name: str, compare: bool,
+                emphasis: bool = False, level: int = 0) -> None:
+    table.add("", label, *_values(source, name, compare), emphasis=emphasis, level=level)
+
+
+def _values(source: dict[str, Any], name: str, compare: bool) -> list[Any]:
+    values = [amount(source[name])]
+    if compare:
+        values.append(amount(source[f"compare{name[0].upper()}{name[1:]}"]))
+    return values
+
+
+def _day(iso_date: str) -> str:
+    return f"{iso_date[8:10]}/{iso_date[5:7]}/{iso_date[:4]}"

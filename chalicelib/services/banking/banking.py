@@ -1,0 +1,257 @@
+"""Bank accounts and their transactions. Every transaction moves the account's balance and posts
+its journal entry in the same transaction; a transfer writes both sides and one entry. The
+account also keeps its reconciled balance (see services/banking/reconciliations.py)."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
+from chalicelib.domain.currency import in_base
+from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.services import records
+from chalicelib.services.accounting import chart, control_accounts
+from chalicelib.services.accounting.posting import JournalWrites, Source
+from chalicelib.services.banking import exchange_rates
+from chalicelib.services.commands import Command
+from chalicelib.store import keys
+from chalicelib.store.listing import Page
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+MONEY_IN, MONEY_OUT = CREDIT, DEBIT  # the spec's bank directions: credit is money in
+DIRECTION = {"deposit": MONEY_IN, "withdrawal": MONEY_OUT, "transfer_in": MONEY_IN, "transfer_out": MONEY_OUT}
+TRANSACTION_KIND = "BANKTX"
+
+
+class BankRuleBroken(ApiError):
+    status = 400
+
+
+def account_key(company_id: int, account_id: int) -> keys.Key:
+    return keys.small_record(company_id, keys.BANK_ACCOUNT, account_id)
+
+
+def list_accounts(table: Table, company_id: int, page: int, limit: int) -> Page:
+    return records.small_page(records.small_records(table, company_id, keys.BANK_ACCOUNT), page, limit)
+
+
+def get_account(table: Table, company_id: int, account_id: int) -> dict[str, Any]:
+    return records.get_small_record(table, company_id, keys.BANK_ACCOUNT, account_id, "Bank account")
+
+
+def _check_ledger_account(table: Table, company_id: int, ledger_id: int) -> None:
+    try:
+        ledger = chart.get_account(table, company_id, ledger_id)
+    except ApiError:
+        raise ValidationFailed.for_field("chartOfAccountId", "no such account") from None
+    if ledger["type"] != ASSET or not ledger.get("isActive", True):
+        raise ValidationFailed.for_field("chartOfAccountId", "must be an active asset account")
+
+
+def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    """The linked ledger account counts the bank account as a reference (it cannot be
+    deactivated or deleted while linked). The opening balance is the balance before the first
+    transaction; it is in the books through whatever entry the company made for it."""
+    table, company_id = command.table, command.company_id
+    _check_ledger_account(table, company_id, fields["chartOfAccountId"])
+    return records.create_small_record(
+        command, keys.BANK_ACCOUNT, {**fields, "balance": fields["openingBalance"], "transactionCount": 0,
+                                     "reconciledBalance": fields["openingBalance"]},
+        lambda transaction, _: chart.add_reference(transaction, company_id, fields["chartOfAccountId"], 1,
+                                                   "chartOfAccountId"))
+
+
+def _has_transactions(account: dict[str, Any]) -> bool:
+    return int(account.get("transactionCount", 0)) > 0
+
+
+def update_account(command: Command, account_id: int, changes: dict[str, Any],
+                   expected_version: int | None) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    current = get_account(table, company_id, account_id)
+    fixed = [name for name in ("chartOfAccountId", "openingBalance", "openingBalanceDate", "currency")
+             if name in changes and changes[name] != current.get(name)]
+    if fixed and _has_transactions(current):
+        raise BankRuleBroken(f"{fixed[0]} cannot change once the account has transactions.", code="BANK_ACCOUNT_IN_USE",
+                             details=[{"field": fixed[0], "message": "the account has transactions"}])
+    if "openingBalance" in changes:
+        # no transactions, so nothing reconciled either: both balances are the opening balance
+        changes = {**changes, "balance": changes["openingBalance"], "reconciledBalance": changes["openingBalance"]}
+    new_ledger = changes.get("chartOfAccountId")
+    if new_ledger is not None and new_ledger != current["chartOfAccountId"]:
+        _check_ledger_account(table, company_id, new_ledger)
+
+    def relink(transaction: Transaction, _: dict[str, Any]) -> None:
+        if new_ledger is not None and new_ledger != current["chartOfAccountId"]:
+            chart.add_reference(transaction, company_id, new_ledger, 1, "chartOfAccountId")
+            chart.add_reference(transaction, company_id, int(current["chartOfAccountId"]), -1, "chartOfAccountId")
+
+    # no transaction may slip in between: the guard re-checks the count the decision used
+    return records.update_item(command, account_key(company_id, account_id), current, changes, expected_version,
+                               relink, guard=("transactionCount = :seen", {}, {":seen": int(current.get("transactionCount", 0))}))
+
+
+def _in_use() -> BankRuleBroken:
+    return BankRuleBroken("The account has transactions or reconciliations; deactivate it instead.",
+                          code="BANK_ACCOUNT_IN_USE")
+
+
+def delete_account(command: Command, account_id: int) -> dict[str, Any]:
+    """Web app only, and only an account without transactions or reconciliations."""
+    current = get_account(command.table, command.company_id, account_id)
+    if _has_transactions(current) or int(current.get("reconciliationCount", 0)) > 0:
+        raise _in_use()
+    transaction = command.transaction()
+    transaction.delete(account_key(command.company_id, account_id),
+                       condition="transactionCount = :zero AND (attribute_not_exists(reconciliationCount) "
+                                 "OR reconciliationCount = :zero)",
+                       values={":zero": 0}, on_fail=_in_use())
+    chart.add_reference(transaction, command.company_id, int(current["chartOfAccountId"]), -1, "chartOfAccountId")
+    return command.commit(transaction, {"id": account_id, "deleted": True})
+
+
+# --- transactions ----------------------------------------------------------------------------------
+
+def transactions_partition(company_id: int, account_id: int) -> str:
+    return f"C#{company_id}#BANKTX#{account_id}"
+
+
+def transaction_key(company_id: int, account_id: int, date: str, tx_id: int) -> keys.Key:
+    return {"PK": transactions_partition(company_id, account_id), "SK": f"{date}#{keys.sortable_id(tx_id)}"}
+
+
+TRANSACTION_POINTER_KIND = "BANKTXID"
+
+
+def transaction_pointer_key(company_id: int, account_id: int, tx_id: int) -> keys.Key:
+    """Finds a transaction of an account by id (its own key starts with its date). A partition of
+    its own, so the transactions partition lists transactions only."""
+    return {"PK": f"C#{company_id}#{TRANSACTION_POINTER_KIND}#{account_id}", "SK": keys.sortable_id(tx_id)}
+
+
+def next_transaction_id(table: Table, company_id: int) -> int:
+    return table.next_id(keys.id_sequence(company_id, TRANSACTION_KIND))
+
+
+def add_transaction(transaction: Transaction, company_id: int, account: dict[str, Any], *, tx_id: int,
+                    tx_type: str, amount: Decimal, date: str, reference: str | None, journal_entry_id: int | None,
+                    document_id: int | None = None, payment_id: int | None = None,
+                    direction: str | None = None, require_active: bool = True) -> dict[str, Any]:
+    """One bank transaction: its item, its pointer by id and the account's balance and count, in
+    the caller's transaction. The account must still exist, and be active unless this undoes an
+    earlier transaction (`require_active` False). `direction` defaults to the type's own (payments
+    give theirs: it depends on the document)."""
+    direction = direction or DIRECTION[tx_type]
+    item = {**transaction_key(company_id, int(account["id"]), date, tx_id), "itemType": TRANSACTION_KIND,
+            "id": tx_id, "bankAccountId": int(account["id"]), "type": tx_type,
+            "direction": direction, "amount": amount, "transactionDate": date, "reference": reference,
+            "documentId": document_id, "paymentId": payment_id, "journalEntryId": journal_entry_id,
+            "reconciled": False, "createdAt": clock.now_iso()}
+    transaction.put_new(item)
+    transaction.put_new({**transaction_pointer_key(company_id, int(account["id"]), tx_id),
+                         "itemType": TRANSACTION_POINTER_KIND, "transactionDate": date})
+    values: dict[str, Any] = {":signed": amount if direction == MONEY_IN else -amount, ":one": 1}
+    condition = "attribute_exists(PK)"
+    if require_active:
+        condition, values[":yes"] = condition + " AND isActive = :yes", True
+    transaction.update(account_key(company_id, int(account["id"])), "ADD balance :signed, transactionCount :one",
+                       condition=condition, values=values,
+                       on_fail=ValidationFailed.for_field("bankAccountId", "the bank account is inactive"))
+    return {name: value for name, value in item.items() if value is not None}
+
+
+def list_transactions(table: Table, company_id: int, account_id: int, page: int, limit: int) -> Page:
+    """Newest first; `total` is the account's own count."""
+    account = get_account(table, company_id, account_id)
+    skip = (page - 1) * limit
+    items, _ = table.query(partition=("PK", transactions_partition(company_id, account_id)), forward=False,
+                           limit=skip + limit, consistent=True)
+    return Page(items=items[skip:skip + limit], total=int(account.get("transactionCount", 0)), page=page,
+                limit=limit, next_cursor=None)
+
+
+def _positive(amount: Decimal) -> Decimal:
+    if amount <= 0:
+        raise ValidationFailed.for_field("amount", "must be greater than 0")
+    return amount
+
+
+def _active_account(table: Table, company_id: int, account_id: int, field: str) -> dict[str, Any]:
+    account = get_account(table, company_id, account_id)
+    if not account.get("isActive", True):
+        raise ValidationFailed.for_field(field, "the bank account is inactive")
+    return account
+
+
+def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """A manual deposit or withdrawal against a counter account (income, capital, expense...):
+    the bank's ledger account moves the other way."""
+    table, company_id = command.table, command.company_id
+    _positive(fields["amount"])
+    account = _active_account(table, company_id, account_id, "bankAccountId")
+    try:
+        counter = chart.get_account(table, company_id, fields["chartOfAccountId"])
+    except ApiError:
+        raise ValidationFailed.for_field("chartOfAccountId", "no such account") from None
+    if not counter.get("isActive", True):
+        raise ValidationFailed.for_field("chartOfAccountId", "the account is inactive")
+    if int(counter["id"]) == int(account["chartOfAccountId"]):
+        raise ValidationFailed.for_field("chartOfAccountId", "must differ from the bank's own ledger account")
+    control_accounts.refuse_control_accounts(table, company_id, [("chartOfAccountId", int(counter["id"]))])
+    amount, date = _positive(fields["amount"]), fields["transactionDate"]
+    base = _in_company_currency(table, company_id, account, amount, date, fields)
+    money_in = DIRECTION[fields["type"]] == MONEY_IN
+    tx_id = next_transaction_id(table, company_id)
+    writes = JournalWrites(company_id)
+    entry = writes.automatic_entry(
+        table, [], source=Source("bank_transaction", tx_id), date=date,
+        description=f"{'Depósito' if money_in else 'Retiro'} {account['name']}" + (
+            f": {fields['reference']}" if fields.get("reference") else ""),
+        movements=[Movement("bank", DEBIT if money_in else CREDIT, base, account_id=int(account["chartOfAccountId"])),
+                   Movement("bank", CREDIT if money_in else DEBIT, base, account_id=int(counter["id"]))])
+    transaction = command.transaction()
+    item = add_transaction(transaction, company_id, account, tx_id=tx_id, tx_type=fields["type"], amount=amount,
+                           date=date, reference=fields.get("reference"), journal_entry_id=int(entry["id"]))
+    writes.apply(transaction)
+    return command.commit(transaction, item)
+
+
+def _in_company_currency(table: Table, company_id: int, account: dict[str, Any], amount: Decimal, date: str,
+                         fields: dict[str, Any]) -> Decimal:
+    """A bank account in a foreign currency holds that currency; its ledger account, in the
+    books, moves by the amount at the day's rate (`exchangeRate` when sent)."""
+    rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, company_id), account.get("currency"), date,
+                                   fields.get("exchangeRate"))
+    return in_base(amount, rate)
+
+
+def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    """Both sides (transfer_out, transfer_in) and one entry: the receiving account's ledger
+    account debited, the sending one's credited."""
+    table, company_id = command.table, command.company_id
+    _positive(fields["amount"])
+    if fields["fromAccountId"] == fields["toAccountId"]:
+        raise ValidationFailed.for_field("toAccountId", "must differ from fromAccountId")
+    source = _active_account(table, company_id, fields["fromAccountId"], "fromAccountId")
+    target = _active_account(table, company_id, fields["toAccountId"], "toAccountId")
+    if source.get("currency") != target.get("currency"):
+        raise ValidationFailed.for_field("toAccountId", "both accounts must have the same currency")
+    amount, date, reference = _positive(fields["amount"]), fields["transactionDate"], fields.get("reference")
+    base = _in_company_currency(table, company_id, source, amount, date, fields)
+    outgoing_id, incoming_id = next_transaction_id(table, company_id), next_transaction_id(table, company_id)
+    writes = JournalWrites(company_id)
+    entry = writes.automatic_entry(
+        table, [], source=Source("bank_transfer", outgoing_id), date=date,
+        description=f"Transferencia {source['name']} -> {target['name']}" + (f": {reference}" if reference else ""),
+        movements=[Movement("bank", DEBIT, base, account_id=int(target["chartOfAccountId"])),
+                   Movement("bank", CREDIT, base, account_id=int(source["chartOfAccountId"]))])
+    transaction = command.transaction()
+    outgoing = add_transaction(transaction, company_id, source, tx_id=outgoing_id, tx_type="transfer_out",
+                               amount=amount, date=date, reference=reference, journal_entry_id=int(entry["id"]))
+    incoming = add_transaction(transaction, company_id, target, tx_id=incoming_id, tx_type="transfer_in",
+                               amount=amount, date=date, reference=reference, journal_entry_id=int(entry["id"]))
+    writes.apply(transaction)
+    return command.commit(transaction, {"journalEntryId": int(entry["id"]), "outgoing": outgoing,
+                                        "incoming": incoming})

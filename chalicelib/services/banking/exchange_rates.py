@@ -1,0 +1,88 @@
+"""Exchange rates: what one unit of a foreign currency is worth in the company's currency from
+a date on (the rate a bank or the central bank published). A document, payment or bank
+transaction in a foreign currency takes the rate it names, else the newest rate on or before its
+date; with neither, it is refused naming the field."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.errors import ValidationFailed
+from chalicelib.services.commands import Command
+from chalicelib.services.identity import accounts
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+
+ONE = Decimal("1")
+
+
+def company_currency(company: dict[str, Any]) -> str:
+    return company.get("currency") or ("USD" if company.get("country") == "SV" else "HNL")
+
+
+def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    """Upsert: a second rate for the same currency and date replaces the first (200)."""
+    table, company_id = command.table, command.company_id
+    own = company_currency(table.get(keys.company(company_id)) or {})
+    if fields["currency"] == own:
+        raise ValidationFailed.for_field("currency", f"{own} is the company's own currency: its rate is always 1")
+    key = keys.exchange_rate(company_id, fields["currency"], fields["date"])
+    existing = table.get(key)
+    now = clock.now_iso()
+    item = {**key, "itemType": "EXCHANGE_RATE", "currency": fields["currency"], "date": fields["date"],
+            "rate": fields["rate"], "companyCurrency": own, "createdAt": (existing or {}).get("createdAt", now),
+            "updatedAt": now, "version": int((existing or {}).get("version", 0)) + 1}
+    transaction = command.transaction()
+    if existing is None:
+        transaction.put_new(item)
+    else:
+        transaction.put(item, condition="#v = :v", names={"#v": "version"}, values={":v": int(existing["version"])})
+        command.status = 200
+    return view(command.commit(transaction, item))
+
+
+def list_rates(table: Table, company_id: int, currency: str | None, start_date: str | None,
+               end_date: str | None) -> list[dict[str, Any]]:
+    """Newest first."""
+    if start_date and end_date and start_date > end_date:
+        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    partition = keys.exchange_rate(company_id, "", "")["PK"]
+    items = table.query_all(partition=("PK", partition), consistent=True)
+    chosen = [item for item in items if (currency is None or item["currency"] == currency)
+              and (start_date is None or item["date"] >= start_date) and (end_date is None or item["date"] <= end_date)]
+    return [view(item) for item in sorted(chosen, key=lambda item: (item["date"], item["currency"]), reverse=True)]
+
+
+def view(item: dict[str, Any]) -> dict[str, Any]:
+    return {name: item.get(name) for name in ("currency", "date", "rate", "companyCurrency", "createdAt", "updatedAt")}
+
+
+def rate_on(table: Table, company_id: int, currency: str, date: str) -> Decimal | None:
+    """The newest rate of `currency` on or before `date` (one Query), None without one."""
+    items, _ = table.query(partition=("PK", keys.exchange_rate(company_id, "", "")["PK"]),
+                           sort_range=("SK", f"{currency}#", f"{currency}#{date}"), limit=1, forward=False,
+                           consistent=True)
+    return Decimal(items[0]["rate"]) if items else None
+
+
+def rate_for(table: Table, company: dict[str, Any], currency: str | None, date: str, given: Decimal | None,
+             field: str = "exchangeRate") -> Decimal:
+    """The rate an operation in `currency` dated `date` converts at: 1 in the company's own
+    currency (a different rate sent is refused), `given` when sent, else the company's rate."""
+    own = company_currency(company)
+    if currency is None or currency == own:
+        if given is not None and Decimal(given) != ONE:
+            raise ValidationFailed.for_field(field, f"must be 1 (or left out) for the company's own currency {own}")
+        return ONE
+    if given is not None:
+        return Decimal(given)
+    found = rate_on(table, int(company["id"]), currency, date)
+    if found is None:
+        raise ValidationFailed.for_field(field, f"required: no exchange rate of {currency} on or before {date}; "
+                                                f"send it, or record one with POST /exchange-rates")
+    return found
+
+
+def company_of(table: Table, company_id: int) -> dict[str, Any]:
+    return table.get(keys.company(company_id)) or {"id": company_id, "country": accounts.company_country(table, company_id)}

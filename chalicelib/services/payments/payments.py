@@ -1,0 +1,269 @@
+"""Payments against documents: by payment method, by credit note, by withholding certificate.
+Registering decrements the document's `pending` in the same transaction as the payment, its
+entry, its bank transaction, the partner's balance and the outbox event, conditioned on the
+document's version: no race can overpay. Confirm and cancel are commands of their own."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import currency
+from chalicelib.domain import document_actions as actions
+from chalicelib.domain import documents as rules
+from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
+from chalicelib.domain.documents import CONFIRMED
+from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.events import outbox
+from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
+from chalicelib.services.banking import banking
+from chalicelib.services.commands import Command
+from chalicelib.services.identity import accounts
+from chalicelib.services.payments import payment_setup
+from chalicelib.services.payments.advances import (
+    advances,
+    change_advances,
+    register_advance,
+)
+from chalicelib.services.payments.payment_records import (
+    CANCELLED,
+    CREDIT_NOTE,
+    CREDIT_NOTE_TYPE,
+    PAYMENT_PREFIX,
+    PENDING,
+    REFUND,
+    WITHHOLDING,
+    PaymentRefused,
+    active_method,
+    document_label,
+    event_data,
+    new_payment,
+    pay_by_method,
+    payable_kind,
+    payment_date,
+    payment_key,
+    positive,
+    record,
+    require_cash_terms_met,
+    settle,
+    take,
+    within_pending,
+)
+from chalicelib.services.sales_purchases.documents import (
+    get_document,
+)
+from chalicelib.store import keys
+from chalicelib.store.listing import Page
+from chalicelib.store.table import Table
+
+_REVERSED_TYPE = {"payment_doc": "payment_doc", "transfer_in": "transfer_out", "transfer_out": "transfer_in"}
+
+def list_payments(table: Table, company_id: int, document_id: int, page: int, limit: int) -> Page:
+    get_document(table, company_id, document_id)
+    items = table.query_all(partition=("PK", keys.document(company_id, document_id)["PK"]),
+                            sort_prefix=("SK", PAYMENT_PREFIX), consistent=True)
+    skip = (page - 1) * limit
+    return Page(items=items[skip:skip + limit], total=len(items), page=page, limit=limit, next_cursor=None)
+
+
+def get_payment(table: Table, company_id: int, document_id: int, payment_id: int) -> dict[str, Any]:
+    item = table.get(payment_key(company_id, document_id, payment_id))
+    if item is None:
+        raise NotFound("Payment not found.")
+    return item
+
+
+def _applied_document(table: Table, company_id: int, document: dict[str, Any], applied_id: int, field: str,
+                      wanted_type: str, amount: Decimal) -> dict[str, Any]:
+    """The credit note or certificate a payment applies: confirmed, of the right type and
+    partner, with enough left."""
+    try:
+        applied = get_document(table, company_id, applied_id)
+    except NotFound:
+        raise ValidationFailed.for_field(field, "no such document") from None
+    problem = None
+    if applied["type"] != wanted_type:
+        problem = f"must be a document of type {wanted_type}"
+    elif applied["status"] != CONFIRMED:
+        problem = f"the document is {applied['status']}"
+    elif int(applied["businessPartnerId"]) != int(document["businessPartnerId"]):
+        problem = "belongs to another business partner"
+    elif Decimal(applied["pending"]) < amount:
+        problem = f"only {applied['pending']} of it is left to apply"
+    elif applied.get("currency") != document.get("currency"):
+        problem = f"it is in {applied.get('currency')}, the document in {document.get('currency')}"
+    elif (applied.get("withholding") or {}).get("side") not in (None, rules.KINDS[document["type"]].module):
+        problem = f"it certifies a withholding on {applied['withholding']['side']}, not on this document's side"
+    if problem:
+        raise ValidationFailed.for_field(field, problem)
+    return applied
+
+
+def register_payment(command: Command, document_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    document = get_document(table, company_id, document_id)
+    if document["type"] in rules.ADVANCE_OPERATION:
+        return register_advance(command, document, fields)
+    kind = payable_kind(document, refundable=True)
+    if kind.balance < 0:
+        return _register_refund(command, document, kind, fields)
+    forms = [name for name in ("paymentMethodId", "creditNoteId", "withholdingDocumentId") if fields.get(name) is not None]
+    if not forms:
+        raise ValidationFailed.for_field("paymentMethodId", "required: send paymentMethodId, creditNoteId or "
+                                                            "withholdingDocumentId")
+    if len(forms) > 1:
+        raise ValidationFailed.for_field(forms[1], f"send only one of paymentMethodId, creditNoteId, "
+                                                   f"withholdingDocumentId (got {', '.join(forms)})")
+    method = active_method(table, company_id, fields) if fields.get("paymentMethodId") is not None else None
+    amount = positive(fields["amount"])
+    within_pending(amount, Decimal(document["pending"]))
+    condition_id = document.get("paymentConditionId")
+    terms = require_cash_terms_met(table, company_id, document, amount)
+    date = payment_date(table, company_id, document, fields)
+    payment_id = table.next_id(keys.id_sequence(company_id, "PAY"))
+    transaction = command.transaction()
+    writes = JournalWrites(company_id)
+    sales = kind.sales
+    # what the payment takes off the receivable or payable, in the company's currency at the document's rate
+    settled = currency.relief(document, amount)
+    partner_side = Movement("receivable" if sales else "payable", CREDIT if sales else DEBIT, settled)
+    payment = new_payment(company_id, document, payment_id, amount, date, fields)
+    payment["settledBase"] = settled
+    source = Source("payment", payment_id, kind.code)
+    if fields.get("creditNoteId") is not None:
+        note = _applied_document(table, company_id, document, fields["creditNoteId"], "creditNoteId",
+                                 CREDIT_NOTE_TYPE[sales], amount)
+        applied = currency.relief(note, amount)
+        take(transaction, company_id, note, amount, paid=False, base=applied)
+        # the note's entry already moved the receivable or payable; what is left is the difference
+        # between the rates of the note and of the document it settles
+        note_side = Movement(partner_side.operation, DEBIT if sales else CREDIT, applied)
+        difference = currency.exchange_difference(note_side.side, applied, settled)
+        if difference:
+            entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
+                                           description=f"Diferencial cambiario: nota de crédito {document_label(note)} "
+                                                       f"aplicada a {document_label(document)}",
+                                           movements=[note_side, partner_side, *difference])
+            payment["journalEntryId"] = int(entry["id"])
+        else:
+            writes.require_open(date)
+        payment.update(kind=CREDIT_NOTE, creditNoteId=int(note["id"]), appliedBase=applied)
+    elif fields.get("withholdingDocumentId") is not None:
+        certificate = _applied_document(table, company_id, document, fields["withholdingDocumentId"],
+                                        "withholdingDocumentId", "05", amount)
+        applied = currency.relief(certificate, amount)
+        take(transaction, company_id, certificate, amount, paid=False, base=applied)
+        withheld = Movement("withholding", DEBIT if sales else CREDIT, applied)
+        entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
+                                       description=f"Retención {document_label(document)}",
+                                       movements=[withheld, partner_side,
+                                                  *currency.exchange_difference(withheld.side, applied, settled)])
+        payment.update(kind=WITHHOLDING, withholdingDocumentId=int(certificate["id"]), journalEntryId=int(entry["id"]),
+                       appliedBase=applied)
+    else:
+        assert method is not None
+        pay_by_method(table, transaction, writes, payment, document, method, money_in=rules.money_comes_in(kind),
+                       other_side=partner_side, description=f"Pago {document_label(document)}", fields=fields)
+    if terms is not None:
+        transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
+                          names={"#type": "type"}, values={":type": terms})
+    settle(transaction, company_id, kind, document, amount, settled, payment, date)
+    return record(command, transaction, writes, payment)
+
+
+def _register_refund(command: Command, note: dict[str, Any], kind: rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
+    """What a credit note leaves unapplied goes back in money: out to the customer (06), in from
+    the supplier (105). The entry undoes the note's effect on the receivable or payable, and the
+    partner's balance comes back up by the amount."""
+    table, company_id = command.table, command.company_id
+    actions.require("refund", note)
+    for other in ("creditNoteId", "withholdingDocumentId"):
+        if fields.get(other) is not None:
+            raise ValidationFailed.for_field(other, "a credit note is refunded in money: send paymentMethodId")
+    if fields.get("paymentMethodId") is None:
+        raise ValidationFailed.for_field("paymentMethodId", "required: a refund is made by a payment method")
+    method = active_method(table, company_id, fields)
+    amount = positive(fields["amount"])
+    within_pending(amount, Decimal(note["pending"]))
+    date = payment_date(table, company_id, note, fields)
+    payment = new_payment(company_id, note, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date, fields)
+    settled = currency.relief(note, amount)
+    payment.update(kind=REFUND, settledBase=settled)
+    transaction = command.transaction()
+    writes = JournalWrites(company_id)
+    partner_side = Movement("receivable", DEBIT, settled) if kind.sales else Movement("payable", CREDIT, settled)
+    pay_by_method(table, transaction, writes, payment, note, method, money_in=rules.money_comes_in(kind),
+                   other_side=partner_side, description=f"Reembolso {document_label(note)}", fields=fields)
+    settle(transaction, company_id, kind, note, amount, settled, payment, date)
+    return record(command, transaction, writes, payment)
+
+
+def confirm_payment(command: Command, document_id: int, payment_id: int) -> dict[str, Any]:
+    payment = get_payment(command.table, command.company_id, document_id, payment_id)
+    if payment["status"] != PENDING:
+        raise PaymentRefused(f"Only a pending payment can be confirmed; this one is {payment['status']}.",
+                             code="INVALID_PAYMENT_STATUS")
+    confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": int(payment["version"]) + 1}
+    transaction = command.transaction()
+    transaction.put(confirmed, condition="#v = :v AND #s = :pending", names={"#v": "version", "#s": "status"},
+                    values={":v": int(payment["version"]), ":pending": PENDING})
+    outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, command.company_id, "payment", payment_id,
+                event_data(confirmed))
+    return command.commit(transaction, confirmed)
+
+
+def cancel_payment(command: Command, document_id: int, payment_id: int, reason: str,
+                   date: str | None = None) -> dict[str, Any]:
+    """From pending or confirmed: the entry reversed, the bank transaction reversed, the
+    document's pending (and the applied note's, certificate's or advance's) restored. An
+    advance received on an order can be cancelled only while it is still available."""
+    table, company_id = command.table, command.company_id
+    payment = get_payment(table, company_id, document_id, payment_id)
+    if payment["status"] == CANCELLED:
+        raise PaymentRefused("The payment is already cancelled.", code="INVALID_PAYMENT_STATUS")
+    document = get_document(table, company_id, document_id)
+    kind = rules.KINDS[document["type"]]
+    amount = Decimal(payment["amount"])
+    date = date or max(clock.today_in(accounts.company_country(table, company_id)), payment["paymentDate"])
+    if date < payment["paymentDate"]:
+        raise ValidationFailed.for_field("date", f"must not be before the payment's date {payment['paymentDate']}")
+    received_advance = kind.code in rules.ADVANCE_OPERATION
+    if received_advance:
+        received, applied = advances(document)
+        if received - applied < amount:
+            raise PaymentRefused(f"Invoices already took {applied} of this document's advances; cancel those "
+                                 "applications first.", code="ADVANCE_ALREADY_APPLIED")
+    transaction = command.transaction()
+    writes = JournalWrites(company_id)
+    cancelled = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
+                 "version": int(payment["version"]) + 1}
+    if payment.get("journalEntryId") is not None:
+        reversal = writes.reverse(table, get_entry(table, company_id, int(payment["journalEntryId"])), date)
+        cancelled["reversalEntryId"] = int(reversal["id"])
+    else:
+        writes.require_open(date)
+    applied_id = payment.get("creditNoteId") or payment.get("withholdingDocumentId")
+    if applied_id is not None:
+        take(transaction, company_id, get_document(table, company_id, int(applied_id)), -amount, paid=False,
+              base=-Decimal(payment.get("appliedBase", amount)))
+    if payment.get("sourceDocumentId") is not None:
+        change_advances(transaction, company_id, get_document(table, company_id, int(payment["sourceDocumentId"])),
+                         "advancesApplied", -amount)
+    if payment.get("bankTransactionId") is not None:
+        account = banking.get_account(table, company_id, int(payment["bankAccountId"]))
+        original = banking.MONEY_IN if rules.money_comes_in(kind) else banking.MONEY_OUT
+        bank_tx = banking.add_transaction(
+            transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id),
+            tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],
+            direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
+            amount=amount, date=date, reference=f"Reversal: {reason}"[:200], journal_entry_id=cancelled.get(
+                "reversalEntryId"), document_id=document_id, payment_id=payment_id, require_active=False)
+        cancelled["reversalBankTransactionId"] = int(bank_tx["id"])
+    if received_advance:
+        change_advances(transaction, company_id, document, "advancesTotal", -amount)
+    else:
+        settle(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
+                date, undo=True)
+    writes.apply(transaction)
+    transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": int(payment["version"])})
+    return command.commit(transaction, cancelled)

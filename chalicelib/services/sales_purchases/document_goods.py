@@ -1,0 +1,162 @@
+"""A document's goods: which lines move stock, what the goods are worth when they move (at average
+cost, services/inventory/stock_moves.py) and when a reversal moves them back, and the automatic entry's
+movements that carry that value to the books."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from chalicelib.domain import costing, currency, taxes
+from chalicelib.domain import documents as rules
+from chalicelib.domain.accounting import CENT, ZERO, round_money
+from chalicelib.domain.documents import NONE
+from chalicelib.errors import ValidationFailed
+from chalicelib.services.inventory import stock_moves
+from chalicelib.services.inventory.stock_moves import StockWrites, document_origin
+from chalicelib.services.sales_purchases.document_content import Context
+
+
+def stock_lines(context: Context, document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The goods confirmation moves (line, product, warehouse, signed quantity). Valued when they
+    move (`move_goods`), they are kept on the document (`stockMoves`) so a reversal undoes
+    exactly them, at their value, whatever happens to the products later."""
+    if context.kind.stock == NONE:
+        return []
+    moves = []
+    for index, line in enumerate(document["lines"]):
+        product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
+        if product is None or product.get("type", "product") != "product" or not product.get("trackInventory", True):
+            continue
+        if document.get("warehouseId") is None:
+            raise ValidationFailed.for_field("warehouseId", "required: the document moves stock and the company "
+                                                            "has no default warehouse")
+        moves.append({"line": index, "productId": int(product["id"]), "warehouseId": int(document["warehouseId"]),
+                      "quantity": Decimal(line["quantity"]) * context.kind.stock})
+    return moves
+
+
+@dataclass(frozen=True)
+class GoodsValue:
+    value: Decimal  # what the goods moved are worth: their cost out, or their value in
+    revaluation: Decimal  # stock value written off to cost of sales (domain/costing.py)
+
+
+def move_goods(stock: StockWrites, context: Context, document: dict[str, Any], moves: list[dict[str, Any]]) -> GoodsValue:
+    """Moves and values the goods of a confirmation, line by line: what leaves at the average
+    cost; what a purchase brings at its line amount (an import's also with its share of the
+    landed costs); what a sales credit note brings back at the cost it left at on its invoice.
+    Each move keeps its value (`cost`) for a reversal."""
+    kind = context.kind
+    incoming = _incoming_values(context, document, moves) if kind.stock == rules.IN else {}
+    origin = document_origin(document)
+    value = revaluation = ZERO
+    for move in moves:
+        quantity, line = abs(Decimal(move["quantity"])), int(move["line"])
+        where = {"date": document["date"], "origin": origin, "line": line, "field": f"lines[{line}].quantity",
+                 "kind": "confirmation"}
+        if kind.stock == rules.OUT:
+            change = stock.issue(int(move["productId"]), int(move["warehouseId"]), quantity, **where)
+        else:
+            change = stock.receive(int(move["productId"]), int(move["warehouseId"]), quantity,
+                                        incoming[line], **where)
+        # what the goods moved at, and what of it was written off (goods that came in to cover a
+        # shortage): a reversal moves the stock's value back by the difference
+        move["cost"], move["revaluation"] = change.value, change.revaluation
+        value += change.value
+        revaluation += change.revaluation
+    return GoodsValue(value, revaluation)
+
+
+def _incoming_values(context: Context, document: dict[str, Any], moves: list[dict[str, Any]]) -> dict[int, Decimal]:
+    """What each line's goods come in at, by line."""
+    lines = document["lines"]
+    if context.kind.sales:  # goods returned: at the cost they left at
+        left = _unit_costs_out(context.source or {})
+        return {move["line"]: round_money(abs(Decimal(move["quantity"])) * left.get(
+            int(move["productId"]), context_average(context, int(move["productId"])))) for move in moves}
+    # stock is valued in the company's currency: a purchase in another comes in at its rate, the
+    # stocked lines together converted once and shared to the cent (the entry's figure exactly)
+    rate = currency.rate_of(document)
+    subtotals = [Decimal(lines[move["line"]]["subtotal"]) for move in moves]
+    shares = costing.split(currency.in_base(sum(subtotals, ZERO), rate), subtotals)
+    values = {move["line"]: share for move, share in zip(moves, shares, strict=True)}
+    if context.kind.code == rules.IMPORT and moves:
+        stocked = {move["line"] for move in moves}
+        landed = currency.in_base(sum((Decimal(line["subtotal"]) for i, line in enumerate(lines) if i not in stocked),
+                                      ZERO), rate)
+        weights = [values[move["line"]] for move in moves]
+        if sum(weights, ZERO) == 0:
+            weights = [abs(Decimal(move["quantity"])) for move in moves]
+        for move, share in zip(moves, costing.split(landed, weights), strict=True):
+            values[move["line"]] += share
+    return values
+
+
+def _unit_costs_out(source: dict[str, Any]) -> dict[int, Decimal]:
+    """The cost per unit at which each product left on a sales invoice."""
+    quantities: dict[int, Decimal] = {}
+    costs: dict[int, Decimal] = {}
+    for move in source.get("stockMoves") or []:
+        product_id = int(move["productId"])
+        quantities[product_id] = quantities.get(product_id, ZERO) + abs(Decimal(move["quantity"]))
+        costs[product_id] = costs.get(product_id, ZERO) + Decimal(move.get("cost", 0))
+    return {product_id: costs[product_id] / quantities[product_id] for product_id in quantities
+            if quantities[product_id]}
+
+
+def context_average(context: Context, product_id: int) -> Decimal:
+    return stock_moves.position_of(context.positions.get(product_id), context.products.get(product_id)).average_cost
+
+
+def entry_movements(context: Context, document: dict[str, Any], moves: list[dict[str, Any]],
+                     goods: GoodsValue) -> list[Any]:
+    """The movements of the document's automatic entry, its goods valued."""
+    if not context.kind.posts:
+        return []
+    stocked = {move["line"] for move in moves}
+    stocked_subtotal = sum((Decimal(line["subtotal"]) for i, line in enumerate(document["lines"]) if i in stocked), ZERO)
+    # the books in the company's currency: the total and tax at the document's rate, the stocked
+    # goods as they came in; the other lines take what is left, rounding difference included
+    rate = currency.rate_of(document)
+    total, tax = currency.base_total(document), currency.in_base(Decimal(document["taxTotal"]), rate)
+    stocked_base = currency.in_base(stocked_subtotal, rate)
+    return rules.entry_movements(
+        context.kind, total=total, tax=tax, stocked_subtotal=stocked_base,
+        other_subtotal=total - tax - stocked_base,
+        stock_value=goods.value, revaluation=goods.revaluation, moves_stock=bool(moves),
+        export=all(taxes.treatment_of(line) == taxes.EXPORT for line in document["lines"]))
+
+
+def likely_goods_value(context: Context, draft: dict[str, Any], moves: list[dict[str, Any]]) -> GoodsValue:
+    """The goods are valued when they move: for a draft's size, a value that makes the entry post to
+    every account it could (a purchase's goods at their amounts, landed costs included; a sale's at
+    a cost; a purchase return's at a cost other than what the supplier credits), and a revaluation
+    where stock may go below zero."""
+    if not moves:
+        return GoodsValue(ZERO, ZERO)
+    kind = context.kind
+    revaluation = CENT if context.company.get("allowNegativeStock") else ZERO
+    if kind.sales or kind.stock == rules.OUT:
+        return GoodsValue(CENT, revaluation)
+    stocked = {move["line"] for move in moves}
+    lines = draft["lines"]
+    value = sum((Decimal(line["subtotal"]) for i, line in enumerate(lines)
+                 if i in stocked or kind.code == rules.IMPORT), ZERO)
+    return GoodsValue(value, revaluation)
+
+
+def goods_back(stock: StockWrites, document: dict[str, Any], moves: list[dict[str, Any]], date: str) -> Decimal:
+    """Each move undone at the value it moved the stock by: goods that came in leave at their value
+    less what was written off when they came (they covered a shortage), goods that left come back
+    at their cost. Returns the revaluation of this undoing (domain/costing.py)."""
+    origin = document_origin(document)
+    revaluation = ZERO
+    for move in moves:
+        quantity, line = Decimal(move["quantity"]), int(move["line"])
+        where = {"date": date, "origin": origin, "line": line, "field": f"lines[{line}].quantity", "kind": "reversal"}
+        undo = stock.take_out if quantity > 0 else stock.receive
+        value = Decimal(move.get("cost", 0)) - Decimal(move.get("revaluation", 0))
+        change = undo(int(move["productId"]), int(move["warehouseId"]), abs(quantity), value, **where)
+        revaluation += change.revaluation
+    return revaluation

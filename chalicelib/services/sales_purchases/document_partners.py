@@ -1,0 +1,126 @@
+"""A document's partner side: the partner's balance and ledger moving with the document (in the
+company's currency), the index of the documents that owe, and the credit checks made before a
+sale owes. Part of each document command's one transaction (services/sales_purchases/documents.py)."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from chalicelib.domain import currency
+from chalicelib.domain import documents as rules
+from chalicelib.domain.documents import Kind
+from chalicelib.services.sales_purchases import partner_ledger
+from chalicelib.services.sales_purchases.document_content import Context, today
+from chalicelib.store import keys
+
+if TYPE_CHECKING:  # the plan is the document command's; it calls these with it
+    from chalicelib.services.sales_purchases.documents import Plan
+
+
+def balance_attribute(kind: Kind) -> str:
+    return "receivableBalance" if kind.sales else "payableBalance"
+
+
+def move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: str,
+                          ceiling: Decimal | None = None) -> None:
+    """The partner's receivable or payable moves by the document's total (sign +1 when it is
+    confirmed, -1 when reversed on `date`), with its movement in the partner's ledger; an open
+    document is also listed under the partner by due date for the overdue check. `ceiling` is
+    the balance the partner may have before this document under a blocking credit limit:
+    checked again in the transaction."""
+    kind, context = plan.context.kind, plan.context
+    if not kind.balance:
+        return
+    partner_id = int(document["businessPartnerId"])
+    label = f"{kind.name} {document.get('number') or document['id']}"
+    # the partner's balance is in the company's currency, as its control account
+    amount = currency.base_total(document) * kind.balance * sign
+    partner_ledger.record_movement(
+        plan.transaction, context.company_id, partner_id=partner_id, side=side_of(kind), date=date,
+        amount=amount, origin=partner_ledger.DOCUMENT_ORIGIN,
+        origin_id=int(document["id"]), version=int(document["version"]),
+        details={"documentId": int(document["id"]), "documentType": kind.code, "number": document.get("number"),
+                 "description": label if sign > 0 else f"Reversión {label}",
+                 **currency_details(document, Decimal(document["total"]) * kind.balance * sign)})
+    condition = "attribute_exists(PK)"
+    values: dict[str, Any] = {":amount": amount}
+    on_fail = None
+    if ceiling is not None:
+        condition += " AND (attribute_not_exists(#balance) OR #balance <= :ceiling)"
+        values[":ceiling"] = ceiling
+        on_fail = rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
+    names = {"#balance": balance_attribute(kind)}
+    expression = "ADD #balance :amount"
+    if kind.balance > 0:
+        names["#open"], values[":open"] = open_count_attribute(kind), sign
+        expression += ", #open :open"
+    plan.transaction.update(keys.entity(context.company_id, keys.PARTNER, partner_id), expression,
+                            condition=condition, names=names, values=values, on_fail=on_fail)
+    if kind.balance > 0:
+        if sign > 0:
+            plan.transaction.put(open_document_item(context.company_id, document))
+        else:
+            plan.transaction.delete(open_document_key(context.company_id, document))
+
+
+def currency_details(document: dict[str, Any], amount_in_currency: Decimal) -> dict[str, Any]:
+    """What a partner-ledger movement of a foreign-currency document adds: its currency, rate and
+    the amount in that currency (statements and aging show both)."""
+    if currency.rate_of(document) == 1:
+        return {}
+    return {"currency": document.get("currency"), "exchangeRate": currency.rate_of(document),
+            "amountInCurrency": amount_in_currency}
+
+
+def open_count_attribute(kind: Kind) -> str:
+    """How many of the partner's documents of this side are open: kept on the partner item."""
+    return "openReceivables" if kind.sales else "openPayables"
+
+
+def side_of(kind: Kind) -> str:
+    return keys.RECEIVABLE_SIDE if kind.sales else keys.PAYABLE_SIDE
+
+
+def open_document_key(company_id: int, document: dict[str, Any]) -> keys.Key:
+    return keys.open_document(company_id, int(document["businessPartnerId"]), side_of(rules.KINDS[document["type"]]),
+                              document["dueDate"], int(document["id"]))
+
+
+def open_document_item(company_id: int, document: dict[str, Any]) -> dict[str, Any]:
+    """Listed under its partner while it owes: written when it is confirmed (or a payment is
+    cancelled), removed when it is reversed or paid off, in those transactions."""
+    return {**open_document_key(company_id, document), "itemType": "OPEN_DOCUMENT", "documentId": int(document["id"]),
+            "dueDate": document["dueDate"]}
+
+
+def oldest_open_due_date(context: Context) -> str | None:
+    items, _ = context.table.query(
+        partition=("PK", keys.open_documents_partition(context.company_id, int(context.partner["id"]),
+                                                        keys.RECEIVABLE_SIDE)),
+        limit=1, consistent=True)
+    return items[0]["dueDate"] if items else None
+
+
+def credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
+    """Overdue beyond credit_block_days blocks; a limit warns or blocks by company policy.
+    Returns the ceiling to enforce in the transaction under a blocking limit."""
+    context = plan.context
+    if not (context.kind.sales and context.kind.balance > 0) or context.kind.opening:
+        return None
+    partner = context.partner
+    tolerated = partner.get("credit_block_days")
+    if tolerated is not None:
+        oldest = oldest_open_due_date(context)
+        days = rules.overdue_days([oldest] if oldest else [], today(context))
+        if days > int(tolerated):
+            raise rules.credit_blocked(days, int(tolerated))
+    policy = context.company.get("creditLimitPolicy", "off")
+    limit = partner.get("credit_limit")
+    limit = Decimal(limit) if limit is not None else None
+    total = currency.base_total(document)   # the limit and balance are in the company's currency
+    warning = rules.credit_warning(policy, limit, Decimal(partner.get("receivableBalance", 0)), total)
+    if warning:
+        plan.warnings.append(warning)
+    if policy == "block" and limit is not None:
+        return limit - total
+    return None

@@ -1,0 +1,159 @@
+"""Undoing a confirmed document, each command one transaction like every document command
+(services/sales_purchases/documents.py): a purchase invoice back to draft (unconfirm), a note or import
+cancelled, an El Salvador DTE invalidated once the authority accepted it, an unconfirmed purchase
+invoice deleted. Stock, the entry and the partner balance go back as they came."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import document_actions as actions
+from chalicelib.domain import documents as rules
+from chalicelib.domain import dte as dte_rules
+from chalicelib.domain.accounting import ZERO
+from chalicelib.domain.documents import CANCELLED, DRAFT
+from chalicelib.errors import ValidationFailed
+from chalicelib.events import outbox
+from chalicelib.services.accounting import book_corrections
+from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
+from chalicelib.services.commands import Command
+from chalicelib.services.inventory.stock_moves import StockWrites
+from chalicelib.services.payments.payment_records import PAYMENT_PREFIX
+from chalicelib.services.sales_purchases import document_goods, document_search
+from chalicelib.services.sales_purchases.document_content import Context, today
+from chalicelib.services.sales_purchases.document_partners import move_partner_balance
+from chalicelib.services.sales_purchases.documents import (
+    Plan,
+    commit,
+    credit_source,
+    emit,
+    get_document,
+    load_existing,
+    now_fields,
+)
+from chalicelib.store import keys
+
+
+def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
+    """Undoing a confirmation: stock back at the value it moved at, the entry reversed (with an
+    entry revaluing the stock when what is left could not carry the difference), the partner
+    balance back."""
+    if date < document["date"]:
+        raise ValidationFailed.for_field("date", f"must not be before the document's date {document['date']}")
+    moves = document.get("stockMoves") or []
+    revaluation = document_goods.goods_back(plan.stock, document, moves, date)
+    if moves or plan.context.kind.balance:
+        plan.journal.require_open(date)
+    credit_source(plan, document, -1)
+    book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date)
+    changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "basePending": ZERO, "journalEntryId": None,
+                               "reversalDate": date}
+    reversal_ids = []
+    if document.get("journalEntryId") is not None:
+        entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
+        reversal_ids.append(int(plan.journal.reverse(plan.context.table, entry, date)["id"]))
+    if revaluation:
+        kind = plan.context.kind
+        entry = plan.journal.automatic_entry(
+            plan.context.table, load_rules(plan.context.table, plan.context.company_id),
+            source=Source("document", int(document["id"]), kind.code), date=date,
+            description=f"Revalorización de inventario: reversión de {kind.name} {document.get('number') or document['id']}",
+            movements=rules.revaluation_movements(revaluation))
+        reversal_ids.append(int(entry["id"]))
+    if reversal_ids:
+        changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), *reversal_ids]
+    move_partner_balance(plan, document, -1, date)
+    return changes
+
+
+def reversal_date(context: Context, document: dict[str, Any], date: str | None) -> str:
+    return date or max(today(context), document["date"])
+
+
+def _undone(command: Command, context: Context, document: dict[str, Any], date: str | None,
+            **outcome: Any) -> tuple[Plan, dict[str, Any]]:
+    """What every way of undoing a confirmation shares: the plan with the reversal (stock, entry,
+    partner balance, book corrections) and the document as it ends (`outcome`: its new status and
+    what records it), counted in its new state."""
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    undone = now_fields(document)
+    undone.update(reverse(plan, undone, reversal_date(context, document, date)), **outcome)
+    plan.count(undone, 1)
+    return plan, undone
+
+
+def unconfirm_document(command: Command, document_id: int, date: str | None = None) -> dict[str, Any]:
+    document, context = load_existing(command, document_id, strict=False)
+    actions.require("unconfirm", document)
+    plan, draft = _undone(command, context, document, date, status=DRAFT, confirmedAt=None)
+    return commit(command, plan, draft, previous=document)
+
+
+def cancel_document(command: Command, document_id: int, date: str | None = None,
+                    reason: str | None = None) -> dict[str, Any]:
+    document, context = load_existing(command, document_id, strict=False)
+    actions.require("cancel", document)
+    if document["status"] == DRAFT:
+        return _abandon_draft(command, context, document, reason)
+    plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
+                              cancelReason=reason)
+    emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
+    return commit(command, plan, cancelled, previous=document)
+
+
+def check_invalidatable(document: dict[str, Any]) -> None:
+    """A DTE is invalidated when the authority accepted it and the document can be undone: checked
+    before asking the authority, and again in the reversing command."""
+    actions.require("invalidate", document)
+
+
+def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
+                        invalidation: dict[str, Any]) -> dict[str, Any]:
+    """The tax authority accepted the invalidation of the document's DTE: reversed like a
+    cancellation (stock, entry, partner balance), whatever its type, with the DTE invalidated."""
+    document, context = load_existing(command, document_id, strict=False)
+    check_invalidatable(document)  # again: a payment may have come while the authority answered
+    dte = {name: value for name, value in document["dte"].items() if name != dte_rules.PENDING_INVALIDATION}
+    plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
+                              cancelReason=reason,
+                              dte={**dte, "status": dte_rules.INVALIDATED, "invalidation": invalidation})
+    emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
+    emit(plan, outbox.DOCUMENT_DTE_INVALIDATED, cancelled)
+    return commit(command, plan, cancelled, previous=document)
+
+
+def _abandon_draft(command: Command, context: Context, document: dict[str, Any],
+                   reason: str | None) -> dict[str, Any]:
+    """A draft that will never be confirmed (a quote the customer declined, an order dropped):
+    cancelled as it is. Nothing was posted, nothing moves; a cancelled draft is kept, not
+    confirmed or edited again."""
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    cancelled = {**now_fields(document), "status": CANCELLED, "cancelledAt": clock.now_iso(), "cancelReason": reason}
+    plan.count(cancelled, 1)
+    emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
+    return commit(command, plan, cancelled, previous=document)
+
+
+def delete_document(command: Command, document_id: int) -> dict[str, Any]:
+    """Web app only: a draft goes for good (an unconfirmed purchase invoice too: its stock and
+    entries were reversed when it was unconfirmed; those records stay, as history). A draft never
+    took a number of ours, so no gap opens in a fiscal range."""
+    document = get_document(command.table, command.company_id, document_id)
+    kind = rules.KINDS[document["type"]]
+    actions.require("delete", document)
+    payments, _ = command.table.query(partition=("PK", keys.document(command.company_id, document_id)["PK"]),
+                                      sort_prefix=("SK", PAYMENT_PREFIX), limit=1, consistent=True)
+    if payments:  # cancelled advances stay on record with their bank transactions: so does the draft
+        raise rules.DocumentStateError("The draft has payments on record (cancelled ones too); cancel it instead.",
+                                       code="DOCUMENT_HAS_PAYMENTS")
+    context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
+    plan = Plan(context, command.transaction(), JournalWrites(command.company_id),
+                StockWrites(command.company_id, True))
+    plan.count(document, -1)
+    transaction = plan.finish()
+    document_search.index_supplier_number(transaction, command.company_id, document, {"id": document_id})
+    transaction.delete(keys.document(command.company_id, document_id), condition="#v = :v AND #s = :draft",
+                       names={"#v": "version", "#s": "status"}, values={":v": int(document["version"]), ":draft": DRAFT})
+    return command.commit(transaction, {"id": document_id, "deleted": True})

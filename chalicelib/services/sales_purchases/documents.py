@@ -1,0 +1,394 @@
+"""Sales and purchase documents. Each command is one transaction holding the document, its
+fiscal number, stock changes and movements, automatic journal entry, partner balance, list
+counts, outbox events and Idempotency-Key record: all of it commits or none of it does."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Callable
+
+from chalicelib import clock
+from chalicelib.domain import currency, taxes
+from chalicelib.domain import document_actions as actions
+from chalicelib.domain import documents as rules
+from chalicelib.domain.accounting import ZERO
+from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
+from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
+from chalicelib.events import outbox
+from chalicelib.services.accounting import book_corrections
+from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
+from chalicelib.services.banking import exchange_rates
+from chalicelib.services.commands import Command
+from chalicelib.services.inventory.stock_moves import StockWrites
+from chalicelib.services.sales_purchases import document_goods, document_search, fiscal
+from chalicelib.services.sales_purchases.document_content import (
+    Context,
+    document_content,
+    follows_source_exoneration,
+    load_context,
+    over_credited,
+)
+from chalicelib.services.sales_purchases.document_partners import credit_control, move_partner_balance
+from chalicelib.services.sv import dte
+from chalicelib.store import keys
+from chalicelib.store.listing import GSI1, GSI2, Page, list_range
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import MAX_ITEMS, Transaction
+
+CONTENT_FIELDS = ("businessPartnerId", "date", "dueDate", "paymentConditionId", "branchId", "warehouseId",
+                  "currency", "exchangeRate", "notes", "reference", "sourceDocumentId", "supplierDocumentNumber", "supplierCai",
+                  "withholding", "export", "exoneration", "lines")
+
+
+def _not_found() -> NotFound:
+    return NotFound("Document not found.")
+
+
+
+
+def get_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
+    item = table.get(keys.document(company_id, document_id))
+    if item is None:
+        raise _not_found()
+    return item
+
+
+# --- the effects of confirming and reversing ---------------------------------------------------------
+
+@dataclass
+class Plan:
+    """One command's writes, gathered and then added to its one transaction."""
+    context: Context
+    transaction: Transaction
+    journal: JournalWrites
+    stock: StockWrites
+    counts: dict[tuple[str, int], Counter] = field(default_factory=lambda: defaultdict(Counter))
+    warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, command: Command, context: Context) -> "Plan":
+        stock = StockWrites(command.company_id, bool(context.company.get("allowNegativeStock")))
+        stock.know(context.positions.keys() | context.products.keys(), context.positions, context.products)
+        return cls(context, command.transaction(), JournalWrites(command.company_id), stock)
+
+    def count(self, document: dict[str, Any], delta: int) -> None:
+        self.counts[(document["date"], int(document["businessPartnerId"]))][f"{document['status']}_{document['type']}"] += delta
+
+    def finish(self) -> Transaction:
+        self.journal.apply(self.transaction)
+        self.stock.apply(self.transaction)
+        company_id = self.context.company_id
+        # per day, for the company and for the partner (no count of all days: it would be 2 more
+        # items in every transaction; a list without dates sums the days, as the journal's does)
+        for (date, partner_id), counts in self.counts.items():
+            self.transaction.add_counts(keys.day_counts(company_id, date), counts)
+            self.transaction.add_counts(keys.day_counts(company_id, date, partner_id), counts)
+        return self.transaction
+
+
+def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
+    """Confirming: the number, the credit checks, stock, the entry and the partner balance.
+    Returns the document's changed fields."""
+    context, kind = plan.context, plan.context.kind
+    country = context.company.get("country", "HN")
+    for index, line in enumerate(document["lines"]):  # a draft priced before the company changed country
+        taxes.check_rate_for_country(country, Decimal(line["taxRate"]), f"lines[{index}].taxRate")
+    changes: dict[str, Any] = {"status": CONFIRMED, "confirmedAt": clock.now_iso()}
+    if not document.get("number"):
+        number = fiscal.assign_number(plan.transaction, context.table, context.company, document)
+        changes.update(number=number.number, cai=number.cai)
+    changes.update(dte.issue(plan.transaction, context.table, context.company, context.partner, {**document, **changes},
+                             context.products, context.source))
+    ceiling = credit_control(plan, document)
+    numbered = {**document, **changes}
+    moves = document_goods.stock_lines(context, document)
+    goods = document_goods.move_goods(plan.stock, context, numbered, moves)
+    movements = document_goods.entry_movements(context, document, moves, goods)
+    if moves or kind.balance:
+        # stock and balances belong to the books' dates even when no entry is posted
+        plan.journal.require_open(document["date"])
+    credit_source(plan, document, 1)
+    changes["journalEntryId"] = None
+    if kind.posts and movements:
+        entry = plan.journal.automatic_entry(
+            context.table, load_rules(context.table, context.company_id),
+            source=Source("document", int(document["id"]), kind.code), date=document["date"],
+            description=f"{kind.name} {changes.get('number') or document.get('number')}", movements=movements)
+        changes["journalEntryId"] = int(entry["id"])
+    move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
+    changes["stockMoves"] = moves
+    changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
+    changes["basePending"] = currency.base_total(document) if kind.owed else ZERO
+    return changes
+
+
+def credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
+    """A credit note adds to its source's `creditedTotal`, which may never pass the source's
+    total. The check is made on the source as read, and the write is conditioned on the
+    source's version, so a concurrent note or change of the source makes the command run again;
+    the source's version moves too, so it cannot be unconfirmed or cancelled meanwhile."""
+    if plan.context.kind.balance >= 0 or document.get("sourceDocumentId") is None:
+        return
+    source = plan.context.source or {}
+    amount = Decimal(document["total"]) * sign
+    if sign > 0 and amount > Decimal(source.get("total", 0)) - Decimal(source.get("creditedTotal", 0)):
+        raise over_credited(source)
+    plan.transaction.update(keys.document(plan.context.company_id, int(document["sourceDocumentId"])),
+                            "ADD #credited :amount, #version :one", condition="#version = :seen",
+                            names={"#credited": "creditedTotal", "#version": "version"},
+                            values={":amount": amount, ":one": 1, ":seen": int(source.get("version", 0))})
+
+
+
+
+# Undoing a confirmation can write more items than the confirmation did: the original entry's
+# new status, a day count and a period check for the reversal's own date, the books' two
+# corrections when it reverses in a later month, and for goods an entry revaluing the stock
+# (domain/costing.py): the entry, its two postings, and cost of sales' balance and guard (the
+# reversal already touches inventory; both entries share the reversal's date).
+_REVERSAL_MARGIN = 3 + book_corrections.ITEMS_PER_REVERSAL
+REVALUATION_ITEMS = 5
+
+
+def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: bool = True) -> None:
+    """A draft is refused when its confirmation could not fit one transaction; a confirmed
+    document when its own writes do not (checked again when committing). Documents that can
+    be cancelled, unconfirmed or invalidated must leave room for that too."""
+    kind = plan.context.kind
+    if draft is not None:
+        moves = document_goods.stock_lines(plan.context, draft)
+        movements = document_goods.entry_movements(plan.context, draft, moves,
+                                                    document_goods.likely_goods_value(plan.context, draft, moves))
+        entry_items = rules.entry_item_count(movements)
+        # the document, its four list counts, the event and the Idempotency-Key record; the
+        # partner (its movement, month total and open-document item), the number, a credit
+        # note's source and a period check when there are any; an El Salvador DTE's items
+        needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
+                  + dte.transaction_items(plan.context.company, kind.code)
+                  + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
+                  + len(moves) + len({m["productId"] for m in moves})
+                  + (entry_items or bool(moves or kind.balance)))
+    else:
+        needed = len(plan.transaction.operations) + 1
+    # an El Salvador DTE of any type can be invalidated: reversed like a cancellation
+    undoable = kind.cancellable or kind.unconfirmable or dte.transaction_items(plan.context.company, kind.code)
+    if confirming and undoable:
+        needed += _REVERSAL_MARGIN + (REVALUATION_ITEMS if kind.stock else 0)
+    if needed > MAX_ITEMS:
+        raise DocumentTooLarge("The document's effects (stock items, movements and journal postings) would exceed "
+                               f"{MAX_ITEMS} records in one transaction; split it into several documents.")
+
+
+# --- commands ----------------------------------------------------------------------------------------
+
+def _initial_status(kind: Kind, fields: dict[str, Any]) -> str:
+    if fields.get("capture") == rules.AUTOMATIC_CAPTURE:
+        if not kind.capturable:
+            raise ValidationFailed.for_field("capture", "automatic capture applies to types 103, 105 and 106")
+        return DRAFT
+    if fields.get("status"):
+        return fields["status"]
+    return DRAFT if kind.starts_draft else CONFIRMED
+
+
+def emit(plan: Plan, event: str, document: dict[str, Any]) -> None:
+    outbox.emit(plan.transaction, event, plan.context.company_id, "document", int(document["id"]),
+                rules.event_data(document))
+
+
+def now_fields(document: dict[str, Any]) -> dict[str, Any]:
+    return {**document, "version": int(document["version"]) + 1, "updatedAt": clock.now_iso()}
+
+
+def create_document(command: Command, fields: dict[str, Any], *,
+                    extra_writes: Callable[[Transaction, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """`extra_writes` adds the caller's own writes to the document's one transaction, given the new
+    document (a scheduled invoice's advance: both commit or neither does)."""
+    table, company_id = command.table, command.company_id
+    kind = rules.KINDS[fields["type"]]
+    status = _initial_status(kind, fields)
+    context = load_context(table, company_id, kind, fields)
+    content = document_content(context, fields)
+    document_id = table.next_id(keys.id_sequence(company_id, keys.DOCUMENT))
+    now = clock.now_iso()
+    document = {**keys.document(company_id, document_id), "itemType": keys.DOCUMENT, "id": document_id,
+                "type": kind.code, "status": DRAFT, **content, "capture": fields.get("capture"),
+                "paidTotal": ZERO, "pending": ZERO, "number": None, "cai": None, "codigoGeneracion": None,
+                "version": 1, "createdAt": now, "updatedAt": now}
+    plan = Plan.start(command, context)
+    if status == CONFIRMED:
+        document.update(_confirm(plan, document))
+    else:
+        _check_size(plan, document)
+    plan.count(document, 1)
+    emit(plan, outbox.DOCUMENT_CREATED, document)
+    if status == CONFIRMED:
+        emit(plan, outbox.DOCUMENT_CONFIRMED, document)
+    if extra_writes:
+        extra_writes(plan.transaction, document)
+    # an El Salvador DTE goes to the tax authority once the document is committed
+    return dte.transmit_confirmed(table, context.company, commit(command, plan, document, new=True))
+
+
+def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool = False,
+            previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    transaction = plan.finish()
+    stored = _stored(document)
+    document_search.index_supplier_number(transaction, command.company_id, previous, stored)
+    if new:
+        transaction.put_new(stored)
+    else:
+        assert previous is not None
+        transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": int(previous["version"])})
+    confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
+    _check_size(plan, confirming=confirming)
+    return command.commit(transaction, view(stored, exchange_rates.company_currency(plan.context.company),
+                                            plan.warnings))
+
+
+def _stored(document: dict[str, Any]) -> dict[str, Any]:
+    company_id = int(document["PK"].split("#")[1])
+    document = {**document, **keys.document_index(company_id, document["date"], int(document["id"])),
+                **keys.partner_document_index(company_id, int(document["businessPartnerId"]), document["date"],
+                                              int(document["id"])),
+                **keys.document_number_index(company_id, document.get("number"), int(document["id"]))}
+    return {name: value for name, value in document.items() if value is not None}
+
+
+def view(item: dict[str, Any], company_currency: str, warnings: list[str] | None = None) -> dict[str, Any]:
+    shown = {name: value for name, value in item.items() if name not in keys.INDEX_ATTRIBUTES}
+    shown["warnings"] = warnings or []
+    shown["allowedActions"] = actions.allowed_actions(item, company_currency)
+    return shown
+
+
+def shown_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
+    """GET /documents/{id}: the document and the company (whose currency `advance` reads), one
+    BatchGetItem."""
+    found = table.batch_get([keys.document(company_id, document_id), keys.company(company_id)])
+    item = found.get(keys.pair(keys.document(company_id, document_id)))
+    if item is None:
+        raise _not_found()
+    company = found.get(keys.pair(keys.company(company_id))) or {}
+    return view(item, exchange_rates.company_currency(company))
+
+
+def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
+    document = get_document(command.table, command.company_id, document_id)
+    kind = rules.KINDS[document["type"]]
+    context = load_context(command.table, command.company_id, kind, _as_fields(document), strict=strict)
+    return document, context
+
+
+_ID_FIELDS = ("businessPartnerId", "sourceDocumentId", "paymentConditionId", "branchId", "warehouseId")
+
+
+def _as_fields(document: dict[str, Any]) -> dict[str, Any]:
+    """A stored document's references as request fields (DynamoDB gives numbers back as Decimal)."""
+    def as_id(value: Any) -> int | None:
+        return int(value) if value is not None else None
+
+    return {**{name: as_id(document.get(name)) for name in _ID_FIELDS},
+            "lines": [{**line, "productId": as_id(line.get("productId"))} for line in document["lines"]]}
+
+
+def update_document(command: Command, document_id: int, changes: dict[str, Any],
+                    expected_version: int | None) -> dict[str, Any]:
+    """Drafts only: the fields sent replace the stored ones (lines as a whole) and the totals
+    are computed again."""
+    current = get_document(command.table, command.company_id, document_id)
+    actions.require("update", current)
+    if expected_version is not None and expected_version != int(current["version"]):
+        raise VersionConflict()
+    kind = rules.KINDS[current["type"]]
+    fields = {name: current.get(name) for name in CONTENT_FIELDS}
+    fields.update(changes)
+    fields.update(_as_fields(fields))
+    if "dueDate" not in changes and ("date" in changes or "paymentConditionId" in changes):
+        fields["dueDate"] = None  # derived again from the new date or condition
+    if "exchangeRate" not in changes and ("date" in changes or "currency" in changes):
+        fields["exchangeRate"] = None  # the company's rate for the new date or currency
+    if "exoneration" not in changes and "sourceDocumentId" in changes and follows_source_exoneration(kind):
+        fields["exoneration"] = None  # taken again from the note's new invoice
+    context = load_context(command.table, command.company_id, kind, fields)
+    updated = {**now_fields(current), **document_content(context, fields)}
+    if current.get("exoneration") and not updated.get("exoneration") and "lines" not in changes:
+        # its lines' treatment came from the registers: kept, they would be a sale without ISV
+        # and without the registers that excuse it
+        raise ValidationFailed.for_field("lines", "the exoneration is removed: send the lines again, "
+                                                  "with the tax they carry without it")
+    _keep_advances(current, updated)
+    plan = Plan.start(command, context)
+    _check_size(plan, updated)
+    plan.count(current, -1)
+    plan.count(updated, 1)
+    return commit(command, plan, updated, previous=current)
+
+
+def _keep_advances(current: dict[str, Any], updated: dict[str, Any]) -> None:
+    """A quote or order holding advances keeps its partner and currency, and a total that
+    covers them."""
+    received = Decimal(current.get("advancesTotal", 0))
+    if received <= 0:
+        return
+    for name in ("businessPartnerId", "currency"):
+        if str(updated.get(name)) != str(current.get(name)):
+            raise rules.DocumentStateError(f"The document holds advances of {received}; its {name} cannot change.",
+                                           code="DOCUMENT_HAS_PAYMENTS", details=[{"field": name,
+                                                                                   "message": "the document holds advances"}])
+    if Decimal(updated["total"]) < received:
+        raise ValidationFailed.for_field("lines", f"the total may not fall below the advances received ({received})")
+
+
+def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
+    document, context = load_existing(command, document_id, strict=True)
+    actions.require("confirm", document)
+    plan = Plan.start(command, context)
+    plan.count(document, -1)
+    confirmed = now_fields(document)
+    if confirmed.get("exchangeRate") is None:  # a draft saved before currencies had rates
+        rate = exchange_rates.rate_for(command.table, context.company, confirmed.get("currency"), confirmed["date"],
+                                       None)
+        confirmed.update(exchangeRate=rate, baseTotal=currency.in_base(Decimal(confirmed["total"]), rate))
+    confirmed.update(_confirm(plan, confirmed))
+    plan.count(confirmed, 1)
+    emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
+    return dte.transmit_confirmed(command.table, context.company, commit(command, plan, confirmed, previous=document))
+
+
+
+
+def document_total(table: Table, company_id: int, *, document_type: str | None = None, status: str | None = None,
+                   start_date: str | None = None, end_date: str | None = None, partner_id: int | None = None) -> int:
+    """How many documents match: the sum of the per-day counts of the date range (the company's, or
+    the partner's), one strongly consistent Query of small items."""
+    counts = table.query_all(partition=("PK", keys.day_counts(company_id, "", partner_id)["PK"]),
+                             sort_range=("SK", start_date or "0000", f"{end_date or '9999'}{keys.SHARD_SUFFIX_END}"),
+                             consistent=True)
+    wanted = {f"{s}_{t}" for s in rules.DOCUMENT_STATUSES for t in rules.KINDS
+              if (status is None or s == status) and (document_type is None or t == document_type)}
+    return sum(int(day.get(name, 0)) for day in counts for name in wanted)
+
+
+def list_documents(table: Table, company_id: int, *, document_type: str | None, status: str | None,
+                   start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
+                   cursor: str | None, query: str | None = None) -> Page:
+    """Newest first. `total` is exact for any filter (`document_total`)."""
+    if start_date and end_date and start_date > end_date:
+        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    filters = {name: value for name, value in (("type", document_type), ("status", status)) if value}
+    if query is not None:
+        if cursor:
+            raise ValidationFailed.for_field("cursor", "a search is paged by page, not by cursor")
+        return document_search.find_documents(table, company_id, query, filters=filters, start_date=start_date,
+                                              end_date=end_date, partner_id=partner_id, page=page, limit=limit)
+    total = document_total(table, company_id, document_type=document_type, status=status, start_date=start_date,
+                           end_date=end_date, partner_id=partner_id)
+    high = f"{end_date}#~" if end_date else None
+    if partner_id is not None:
+        return list_range(table, partition=keys.partner_documents_partition(company_id, partner_id), low=start_date,
+                          high=high, filters=filters, page=page, limit=limit, cursor=cursor, descending=True,
+                          total=total, index=GSI2)
+    return list_range(table, partition=keys.collection_partition(company_id, keys.DOCUMENT), low=start_date, high=high,
+                      filters=filters, page=page, limit=limit, cursor=cursor, descending=True, total=total, index=GSI1)

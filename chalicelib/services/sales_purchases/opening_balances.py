@@ -1,0 +1,34 @@
+"""Opening balances per partner: what a customer owed the company, or the company owed a
+supplier, before its books started here. Each is an open item (a document of its own type, 900
+for a customer, 901 for a supplier) that payments settle like an invoice, shown in aging,
+statements and the credit summary; its entry puts the amount on the receivable or payable
+against the `opening_balance_equity` rule's account. Cancelled like a note while unpaid."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib.domain import documents as rules
+from chalicelib.errors import ValidationFailed
+from chalicelib.services.commands import Command
+from chalicelib.services.sales_purchases import documents, partners
+
+_SIDE_OF_PARTNER = {"customer": "receivable", "supplier": "payable"}
+_TYPE_OF_SIDE = {"receivable": rules.OPENING_RECEIVABLE, "payable": rules.OPENING_PAYABLE}
+
+
+def record_opening_balance(command: Command, partner_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    partner = partners.get_partner(command.table, command.company_id, partner_id)
+    side = fields.get("side") or _SIDE_OF_PARTNER.get(partner["type"])
+    if side is None:
+        raise ValidationFailed.for_field("side", "required for a partner that is both customer and supplier: "
+                                                 "receivable (the customer owes) or payable (the company owes)")
+    if partner["type"] != "both" and side != _SIDE_OF_PARTNER[partner["type"]]:
+        raise ValidationFailed.for_field("side", f"this partner is a {partner['type']}: its opening balance is "
+                                                 f"{_SIDE_OF_PARTNER[partner['type']]}")
+    reference = fields.get("reference")
+    return documents.create_document(command, {
+        "type": _TYPE_OF_SIDE[side], "status": rules.CONFIRMED, "businessPartnerId": partner_id,
+        "date": fields["date"], "dueDate": fields.get("dueDate") or fields["date"], "reference": reference,
+        "notes": fields.get("notes"),
+        "lines": [{"description": f"Saldo inicial{f' ({reference})' if reference else ''}", "quantity": 1,
+                   "unitPrice": fields["amount"], "taxRate": 0}]})

@@ -1,0 +1,84 @@
+"""Products and services. A product code is unique inside its company (case-insensitive)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from chalicelib.domain import taxes
+from chalicelib.errors import Conflict
+from chalicelib.events import outbox
+from chalicelib.services import records
+from chalicelib.services.commands import Command
+from chalicelib.services.identity import accounts
+from chalicelib.services.inventory import stock_moves
+from chalicelib.store import keys
+from chalicelib.store.listing import Page
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+
+def _event_data(item: dict[str, Any]) -> dict[str, Any]:
+    return {"id": item["id"], "code": item["code"], "name": item["name"], "type": item["type"],
+            "unitPrice": item["unitPrice"], "taxRate": item["taxRate"], "isActive": item["isActive"]}
+
+
+PRODUCT = records.RecordKind(
+    kind=keys.PRODUCT, resource_type="product", label="Product",
+    created_event=outbox.PRODUCT_CREATED, updated_event=outbox.PRODUCT_UPDATED,
+    event_data=_event_data, search_fields=("code", "name"))
+
+
+def _code_key(company_id: int, code: str) -> keys.Key:
+    return keys.unique_value(company_id, "PRODUCT_CODE", code.casefold())
+
+
+def _reserve_code(transaction: Transaction, company_id: int, item: dict[str, Any],
+                  before: dict[str, Any] | None) -> None:
+    if before is not None and before["code"].casefold() == item["code"].casefold():
+        return
+    taken = Conflict(f"Another product already uses the code {item['code']!r}.", code="DUPLICATE_CODE",
+                     details=[{"field": "code", "message": "already used by another product"}])
+    transaction.put_new({**_code_key(company_id, item["code"]), "productId": item["id"]}, on_fail=taken)
+    if before is not None:
+        transaction.delete(_code_key(company_id, before["code"]))
+
+
+def get_product(table: Table, company_id: int, product_id: int) -> dict[str, Any]:
+    """The product with its stock across the warehouses and its average cost: one BatchGetItem."""
+    product, position = _with_position(table, company_id, product_id)
+    return {**product, **stock_moves.cost_fields(position, product)}
+
+
+def _with_position(table: Table, company_id: int, product_id: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    product_key, position_key = keys.entity(company_id, keys.PRODUCT, product_id), keys.stock_position(company_id, product_id)
+    found = table.batch_get([product_key, position_key])
+    product = found.get(keys.pair(product_key))
+    if product is None:
+        raise PRODUCT.not_found()
+    return product, found.get(keys.pair(position_key))
+
+
+def list_products(table: Table, company_id: int, page: int, limit: int, cursor: str | None,
+                  query: str | None = None) -> Page:
+    listed = records.list_records(table, company_id, PRODUCT, page=page, limit=limit, cursor=cursor, query=query)
+    return replace(listed, items=stock_moves.with_costs(table, company_id, listed.items))
+
+
+def create_product(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    if fields.get("trackInventory") is None:
+        fields = {**fields, "trackInventory": fields.get("type", "product") == "product"}
+    country = accounts.company_country(command.table, command.company_id)
+    if fields.get("taxRate") is None:
+        fields = {**fields, "taxRate": taxes.DEFAULT_RATE.get(country, taxes.DEFAULT_RATE["HN"])}
+    taxes.check_rate_for_country(country, fields["taxRate"], "taxRate")
+    return records.create_record(command, PRODUCT, fields, _reserve_code,
+                                 view=lambda item: {**item, **stock_moves.cost_fields(None, item)})
+
+
+def update_product(command: Command, product_id: int, changes: dict[str, Any],
+                   expected_version: int | None) -> dict[str, Any]:
+    if changes.get("taxRate") is not None:
+        taxes.check_rate_for_country(accounts.company_country(command.table, command.company_id), changes["taxRate"], "taxRate")
+    current, position = _with_position(command.table, command.company_id, product_id)  # one call
+    updated = records.update_record(command, PRODUCT, product_id, changes, expected_version, _reserve_code, current)
+    return {**updated, **stock_moves.cost_fields(position, updated)}

@@ -1,0 +1,377 @@
+"""El Salvador's electronic tax documents (DTE). A document of an SV company that is one (a sales
+invoice, a note correcting a crédito fiscal, a purchase from a supplier without an NRC, a
+certificate of IVA withheld) becomes a DTE in its confirming transaction (generation code,
+control number, a pending transmission); once that transaction has committed it is signed and
+sent to the tax authority over HTTP (services/sv/dte_authority.py), an external call, and the answer
+is recorded in a transaction of its own. A transmission that got no answer stays pending, and
+`retry_pending_dte` (the hourly run) sends it again, through contingency once it is too late to
+send it normally (services/sv/dte_contingency.py)."""
+from __future__ import annotations
+
+import datetime as _dt
+from collections import Counter
+from decimal import Decimal
+from typing import Any, Callable
+
+from chalicelib import clock
+from chalicelib.domain import document_actions, dte_fex, dte_formats, dte_json
+from chalicelib.domain import documents as document_rules
+from chalicelib.domain import dte as rules
+from chalicelib.domain.dte import PENDING, DteResult
+from chalicelib.errors import ValidationFailed
+from chalicelib.events import outbox
+from chalicelib.observability import logger
+from chalicelib.services.banking import exchange_rates
+from chalicelib.services.sv import dte_contingency, dte_delivery, dte_lots, dte_signing
+from chalicelib.services.sv.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
+from chalicelib.settings import get_settings
+from chalicelib.store import keys
+from chalicelib.store.listing import GSI1
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import LostRace, Transaction, run_with_retries
+
+# Recording an answer runs again on fresh data when a concurrent write (a payment) got in the
+# way, a few times: after that the transmission stays pending and the hourly retry takes it.
+RECORD_ATTEMPTS = 3
+# The hourly retry leaves alone transmissions younger than this: their own request is most
+# likely still sending them.
+RETRY_MIN_AGE_SECONDS = 300
+RETRY_BATCH = 100
+# A retry that found nothing left to record: answered meanwhile by another run.
+SKIPPED = "skipped"
+# A retry that got no answer (counted as pending): the authority is down, the run stops there.
+UNANSWERED = "unanswered"
+# A DTE a lot holds: sent and answered with its lot (services/sv/dte_lots.py).
+IN_LOT = "inLot"
+# Calls made in a request (after its confirmation committed) before the DTE is left pending for
+# the hourly run: two, so that the request ends within API Gateway's 29 seconds.
+REQUEST_ATTEMPTS = 2
+
+
+def configured_transmitter(table: Table, attempts: int | None = None) -> DteTransmitter:
+    """The authority at the configured URL, logged in to as each company with its password."""
+    settings = get_settings()
+    return HttpDteTransmitter(settings.dte_authority_url,
+                              lambda company_id: dte_signing.authority_password(table, company_id),
+                              timeout=settings.dte_authority_timeout_seconds,
+                              attempts=min(attempts or settings.dte_authority_attempts, settings.dte_authority_attempts),
+                              backoff=settings.dte_authority_backoff_seconds)
+
+
+# --- issuing: inside the confirming transaction ---------------------------------------------------
+
+def transaction_items(company: dict[str, Any], document_type: str) -> int:
+    """Items issuing adds to the confirming transaction: the transmission and the control
+    number's sequence."""
+    return 2 if rules.issues_dte(company, document_type) else 0
+
+
+def issue(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],
+          document: dict[str, Any], products: dict[int, dict[str, Any]] | None = None,
+          source: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Makes a numbered document being confirmed a DTE when it is one: returns the document's new
+    fields (none otherwise) and adds the pending transmission and the control number to its
+    transaction. The DTE is built in the authority's format and checked against its schema
+    first: a document the authority's schema refuses is a 400 naming the field (`dte.<path>`),
+    and nothing is stored."""
+    tipo_dte = _tipo(company, partner, document, source)
+    if tipo_dte is None:
+        return {}
+    company_id, document_id = int(company["id"]), int(document["id"])
+    today = clock.today_in(rules.DTE_COUNTRY)
+    if document["date"] != today:  # the authority receives a DTE dated the day it is issued, and no other
+        raise ValidationFailed.for_field("date", f"an El Salvador DTE is dated the day it is issued: {today}, "
+                                                 f"not {document['date']}")
+    dte_signing.require_credentials(table, company_id)
+    numero = rules.numero_control(tipo_dte, document["number"], _next_control_number(
+        transaction, table, company_id, tipo_dte, rules.point_of_sale(document["number"])))
+    dte = _checked(company, partner, document, products, source, tipo_dte, rules.new_codigo_generacion(), numero)
+    codigo, now = dte["codigoGeneracion"], clock.now_iso()
+    transaction.put_new({**keys.dte_transmission(company_id, document_id),
+                         **keys.dte_pending_index(company_id, document_id, now), "itemType": "DTE",
+                         "companyId": company_id, "documentId": document_id, "status": PENDING,
+                         "codigoGeneracion": codigo, "attempts": 0, "createdAt": now})
+    return {"codigoGeneracion": codigo, "dte": dte}
+
+
+def check_format(table: Table, company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
+                 products: dict[int, dict[str, Any]] | None = None) -> None:
+    """What issuing the document as a DTE would refuse (the credentials, the authority's format),
+    writing nothing and taking no number: for what makes documents later (a scheduled invoice)."""
+    tipo_dte = _tipo(company, partner, document, None)
+    if tipo_dte is None:
+        return
+    dte_signing.require_credentials(table, int(company["id"]))
+    number = document.get("number") or "001-001-01-00000001"
+    _checked(company, partner, {**document, "number": number}, products, None, tipo_dte,
+             rules.new_codigo_generacion(), rules.numero_control(tipo_dte, number, 1))
+
+
+def _tipo(company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
+          source: dict[str, Any] | None) -> str | None:
+    if not rules.issues_dte(company, document["type"]):
+        return None
+    if document["type"] in rules.DTE_TYPES:
+        rules.check_export(partner, document["lines"])
+    tipo_dte = rules.tipo_dte(document["type"], partner, source, document.get("withholding"), document["lines"])
+    if tipo_dte == rules.RETENCION and source is None:
+        raise ValidationFailed.for_field("sourceDocumentId", "required: an El Salvador comprobante de retención names "
+                                                             "the purchase (103 or 11) the IVA was withheld from")
+    return tipo_dte
+
+
+def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
+             products: dict[int, dict[str, Any]] | None, source: dict[str, Any] | None, tipo_dte: str, codigo: str,
+             numero: str) -> dict[str, Any]:
+    """The document's `dte` (its codes, the issuer and receiver as they are now, the time of issue,
+    what each line is), once its DTE passed the authority's schema; else a 400 naming each field."""
+    dte = rules.pending_dte(tipo_dte, codigo, numero)
+    dte.update(emisor=dte_json.issuer(company, document["number"], tipo_dte),
+               receptor=dte_json.receiver(tipo_dte, partner, document.get("export")),
+               horEmi=clock.local_time_in(company.get("country", "SV")),
+               items=dte_json.item_kinds(document["lines"], products or {}))
+    if tipo_dte == rules.EXPORTACION:
+        dte_fex.add_export_terms(dte, document.get("export") or {})
+    if source is not None and tipo_dte in rules.NOTE_TYPES.values():
+        dte["related"] = dte_json.related(source)
+    elif tipo_dte == rules.RETENCION:
+        dte["related"] = dte_json.withheld(source, document)
+    problems = dte_formats.schema_problems(dte_json.authority_document({**document, "dte": dte}, dte_json.ambiente(company)))
+    if tipo_dte == rules.SUJETO_EXCLUIDO:
+        if Decimal(document.get("taxTotal") or 0) != 0:  # whoever is not registered for IVA charges none
+            problems.insert(0, {"field": "taxTotal", "message": "a purchase from a supplier without an NRC is a factura "
+                                                                "de sujeto excluido, which carries no IVA: set the lines' "
+                                                                "taxRate to 0, or the supplier's nrc"})
+        problems = [{**problem, "message": problem["message"].replace("customer's", "supplier's")}
+                    for problem in problems]
+    if problems:
+        details = [{"field": f"dte.{problem['field']}", "message": problem["message"]} for problem in problems]
+        raise ValidationFailed(f"The tax authority's format refuses this document: {details[0]['field']}: "
+                               f"{details[0]['message']}", details=details)
+    return dte
+
+
+def _next_control_number(transaction: Transaction, table: Table, company_id: int, tipo_dte: str, point: str) -> int:
+    """Gap-free per type and point of sale, taken in the confirming transaction under a condition
+    on the number read: a concurrent confirmation makes this one run again and take the next."""
+    key = keys.dte_control_sequence(company_id, tipo_dte, point)
+    sequence = table.get(key)
+    if sequence is None:
+        # every point starts after the company-wide sequence kept before there was one per point,
+        # whose numbers any point may have carried
+        legacy = table.get(keys.dte_control_sequence(company_id, tipo_dte))
+        number = int(legacy["nextNumber"]) if legacy else 1
+        transaction.update(key, "SET nextNumber = :after", condition="attribute_not_exists(nextNumber)",
+                           values={":after": number + 1})
+        return number
+    number = int(sequence["nextNumber"])
+    transaction.update(key, "SET nextNumber = :after", condition="nextNumber = :n",
+                       values={":n": number, ":after": number + 1})
+    return number
+
+
+# --- transmitting: after the confirming transaction committed -----------------------------------
+
+def transmit_confirmed(table: Table, company: dict[str, Any], document: dict[str, Any],
+                       transmitter: DteTransmitter | None = None) -> dict[str, Any]:
+    """Sends a just-confirmed document's pending DTE and returns the document as the answer left
+    it. Never raises: the document is confirmed whatever happens here (and an exception would
+    make the request run its committed command again); what is not recorded stays pending."""
+    dte = document.get("dte")
+    if not dte or dte.get("status") != PENDING:
+        return document
+    try:
+        changes = _transmit(table, company, document, transmitter or configured_transmitter(table, REQUEST_ATTEMPTS))
+    except Exception:  # the confirmation stands (answering 5xx for what committed would invite a
+        # duplicate); a bug building or signing the DTE is logged whole here and recorded nowhere
+        logger.exception("DTE transmission not recorded; it stays pending",
+                         extra={"companyId": company.get("id"), "documentId": document.get("id")})
+        return document
+    if not changes:
+        return document
+    answered = {**document, **changes}
+    # what it can do next follows the answer (an accepted DTE is invalidated, not cancelled)
+    return {**answered, "allowedActions": document_actions.allowed_actions(
+        answered, exchange_rates.company_currency(company))}
+
+
+def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *,
+                      min_age_seconds: int = RETRY_MIN_AGE_SECONDS, batch: int = RETRY_BATCH) -> dict[str, int]:
+    """Sends again the pending transmissions of every company (oldest first, up to `batch` per
+    index shard), found through the sparse pending index, those too old to be sent normally
+    through a contingency event first (services/sv/dte_contingency.py) and then together, as lots
+    (services/sv/dte_lots.py), whose answers it polls. The first that gets no answer ends the run:
+    the authority is down, and waiting on it for every DTE would outlast the function. Returns how
+    many ended accepted, rejected, still pending, or skipped (answered meanwhile by another run, or
+    gone), how many went into contingency, how many events were reported and lots sent, and how
+    many of those read were still pending past the authority's window."""
+    transmitter = transmitter or configured_transmitter(table)
+    cutoff = clock.iso(clock.now() - _dt.timedelta(seconds=min_age_seconds))
+    late = clock.iso(clock.now() - rules.AUTHORITY_WINDOW)
+    tally: Counter[str] = Counter()
+    shards = [table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", None, cutoff),
+                          limit=batch)[0] for partition in keys.dte_pending_partitions()]
+    everything = [transmission for pending in shards for transmission in pending]
+    # still pending past the authority's window: what the DTE alarm counts
+    overdue = sum(transmission["createdAt"] < late for transmission in everything)
+    if overdue:
+        tally["overdue"] = overdue
+    # every shard's at once: one event and one lot per company, not one per shard
+    tally.update(dte_contingency.handle_overdue(table, transmitter, everything))
+    dte_lots.form(table, everything)
+    for transmission in everything:
+        outcome = _retry(table, transmitter, transmission)
+        if outcome == IN_LOT:
+            continue  # the lot's own tally says what became of it
+        tally[PENDING if outcome == UNANSWERED else outcome] += 1
+        if outcome == UNANSWERED:
+            return dict(tally)
+    tally.update(dte_lots.advance(table, transmitter, _record_answer))
+    return dict(tally)
+
+
+def _retry(table: Table, transmitter: DteTransmitter, transmission: dict[str, Any]) -> str:
+    company_id, document_id = int(transmission["companyId"]), int(transmission["documentId"])
+    found = table.batch_get([keys.company(company_id), keys.document(company_id, document_id)])
+    company = found.get(keys.pair(keys.company(company_id)))
+    document = found.get(keys.pair(keys.document(company_id, document_id)))
+    if (company is None or document is None or document.get("status") != "confirmed"
+            or (document.get("dte") or {}).get("status") != PENDING):
+        return SKIPPED
+    if dte_contingency.held(document["dte"], transmission):
+        # not to be sent alone (normally it would be refused as late): to the back of the index, so
+        # what waits for its event or its lot never hides the transmissions behind it
+        _postpone(table, company_id, document_id)
+        return IN_LOT if (document["dte"].get("contingency") or {}).get("lotId") else PENDING
+    try:
+        changes = _transmit(table, company, document, transmitter)
+    except Exception:  # one transmission's trouble does not stop the run
+        logger.exception("DTE retry not recorded; it stays pending",
+                         extra={"companyId": company_id, "documentId": document_id})
+        return PENDING
+    if not changes:
+        return SKIPPED
+    return UNANSWERED if changes["dte"]["status"] == PENDING else changes["dte"]["status"]
+
+
+def _postpone(table: Table, company_id: int, document_id: int) -> None:
+    now = clock.now_iso()
+    try:
+        Transaction(table).update(keys.dte_transmission(company_id, document_id), "SET GSI1SK = :since",
+                                  condition="#status = :pending", names={"#status": "status"},
+                                  values={":since": keys.dte_pending_index(company_id, document_id, now)["GSI1SK"],
+                                          ":pending": PENDING}).commit()
+    except LostRace:  # answered meanwhile
+        pass
+
+
+def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
+              transmitter: DteTransmitter) -> dict[str, Any] | None:
+    company_id, document_id = int(company["id"]), int(document["id"])
+    if "emisor" not in document["dte"]:
+        # issued before the authority's formats were built here: what was issued cannot be sent
+        logger.error("DTE issued without the authority's format; recorded as rejected",
+                     extra={"companyId": company_id, "documentId": document_id})
+        result = DteResult(accepted=False, received_at=clock.now_iso(), observations=[
+            "emitido antes del formato del Ministerio de Hacienda: no puede transmitirse"])
+        return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
+    # Built and signed before the call and outside its `except`: what breaks here is a bug (or a
+    # key gone), not an authority that did not answer; it raises, nothing is recorded, and it never
+    # leads to contingency (that is for transmissions the authority did not receive).
+    try:
+        submission = _submission(table, company, document)
+    except dte_signing.SigningKeyMissing as error:  # the company's to fix: shown on its DTE
+        logger.warning("DTE not signed: the signing key is gone", extra={"companyId": company_id,
+                                                                         "documentId": document_id})
+        problem = error.message
+        return _record(table, company_id, document_id, lambda dte: rules.unanswered(dte, problem, clock.now_iso()))
+    try:
+        result = transmitter.transmit(submission)
+    except Exception as error:  # no answer: recorded, and sent again later
+        logger.warning("DTE transmission got no answer", extra={"companyId": company_id, "documentId": document_id,
+                                                                 "error": repr(error)})
+        problem = "the tax authority did not answer"  # the details are logged, not shown to clients
+        return _record(table, company_id, document_id, lambda dte: rules.unanswered(dte, problem, clock.now_iso()))
+    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result),
+                   sent=dte_delivery.kept(submission.documento, result.answer))
+
+
+def _submission(table: Table, company: dict[str, Any], document: dict[str, Any]) -> Submission:
+    """The DTE in the authority's format, signed with the company's key."""
+    sent = dte_json.authority_document(document, dte_json.ambiente(company))
+    identification = sent["identificacion"]
+    return Submission(company_id=int(company["id"]), nit=dte_json.digits(company.get("taxId")),
+                      ambiente=identification["ambiente"], tipo_dte=identification["tipoDte"],
+                      version=identification["version"], codigo_generacion=identification["codigoGeneracion"],
+                      documento=dte_signing.sign(table, int(company["id"]), sent))
+
+
+def _record_answer(table: Table, company_id: int, document_id: int, result: DteResult) -> dict[str, Any] | None:
+    """Records the authority's answer to a DTE sent in a lot, once, with the JWS its lot carried
+    (kept on the transmission when the lot was received: services/sv/dte_lots.py)."""
+    def kept(transmission: dict[str, Any]) -> dict[str, Any] | None:
+        return dte_delivery.kept(transmission["lotJws"], result.answer) if transmission.get("lotJws") else None
+
+    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result), sent=kept)
+
+
+def _record(table: Table, company_id: int, document_id: int,
+            outcome: Callable[[dict[str, Any]], dict[str, Any]],
+            sent: dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
+            ) -> dict[str, Any] | None:
+    """Records a transmission's outcome once, in one transaction: on the transmission while it is
+    still pending (another run that recorded first makes this one change nothing), with what was
+    sent and answered when there was an answer (`sent`, what the receiver is handed), on the
+    document (whose version moves, so no command holding an older copy overwrites it) and, when
+    accepted, the `document.dte_accepted` event. Returns the document's changed fields, or None
+    when there was nothing left to record."""
+    transmission_key = keys.dte_transmission(company_id, document_id)
+    document_key = keys.document(company_id, document_id)
+
+    def attempt() -> dict[str, Any] | None:
+        found = table.batch_get([transmission_key, document_key])
+        transmission, document = found.get(keys.pair(transmission_key)), found.get(keys.pair(document_key))
+        if transmission is None or document is None or transmission["status"] != PENDING:
+            return None
+        dte = outcome(document["dte"])
+        now = clock.now_iso()
+        changes = {"dte": dte, "version": int(document["version"]) + 1, "updatedAt": now}
+        transaction = Transaction(table)
+        _update_transmission(transaction, company_id, document_id, dte, sent(transmission) if callable(sent) else sent)
+        # the whole `dte` is written: on the document as read (the hourly run may have declared it
+        # in contingency meanwhile), else read again
+        transaction.update(document_key, "SET #dte = :dte, #updated = :now ADD #version :one",
+                           condition="#dte.#status = :pending AND #version = :read",
+                           names={"#dte": "dte", "#status": "status", "#updated": "updatedAt", "#version": "version"},
+                           values={":dte": dte, ":now": now, ":one": 1, ":pending": PENDING,
+                                   ":read": document["version"]})
+        if dte["status"] == rules.ACCEPTED:
+            outbox.emit(transaction, outbox.DOCUMENT_DTE_ACCEPTED, company_id, "document", document_id,
+                        document_rules.event_data({**document, **changes}))
+        transaction.commit()
+        return changes
+
+    return run_with_retries(attempt, attempts=RECORD_ATTEMPTS)
+
+
+def _update_transmission(transaction: Transaction, company_id: int, document_id: int, dte: dict[str, Any],
+                         sent: dict[str, Any] | None = None) -> None:
+    """An answered transmission leaves the pending index, keeping what was sent; an unanswered one
+    moves to its back (its last attempt), so transmissions that keep failing never hide the ones
+    behind them."""
+    assignments = ["#status = :status", "attempts = :attempts", "lastAttemptAt = :at"]
+    values: dict[str, Any] = {":status": dte["status"], ":attempts": dte["attempts"], ":at": dte["lastAttemptAt"],
+                              ":pending": PENDING}
+    names = {"#status": "status"}
+    if dte["status"] == PENDING:
+        assignments += ["lastError = :error", "GSI1SK = :since"]
+        values[":error"] = dte["lastError"]
+        values[":since"] = keys.dte_pending_index(company_id, document_id, dte["lastAttemptAt"])["GSI1SK"]
+        removals = ""
+    else:
+        removals = " REMOVE GSI1PK, GSI1SK, lastError, lotJws"  # a lot's JWS lives on in `sent`
+        if sent is not None:
+            assignments.append("#sent = :sent")
+            names["#sent"], values[":sent"] = "sent", sent
+    transaction.update(keys.dte_transmission(company_id, document_id), "SET " + ", ".join(assignments) + removals,
+                       condition="#status = :pending", names=names, values=values)

@@ -1,0 +1,165 @@
+"""El Salvador: contingency. The authority receives a DTE issued normally (tipoModelo 1) within 24
+hours of its issue; one still pending `CONTINGENCY_AFTER` its issue (its transmissions got no
+answer) would arrive too late, so the hourly run puts it into contingency:
+
+1. its document records the contingency and the code, date and time of the event that will
+   report it, in one transaction per event of at most `EVENT_SIZE` DTEs (fixed before it is sent,
+   so an event that got no answer is sent again as the same event, listing the same DTEs);
+2. the event (contingencia-schema-v3: the issuer and its responsible person, each DTE by code
+   and type, the contingency from the first DTE's issue to now) is checked, signed and sent;
+3. once the authority received it, its seal is recorded on each document, and the DTEs are sent
+   under the deferred model (tipoModelo 2, tipoOperacion 2), together as lots
+   (services/sv/dte_lots.py). The retry that sends any pending DTE leaves them alone: sent normally
+   they would be refused as late."""
+from __future__ import annotations
+
+import datetime as _dt
+from collections import defaultdict
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import dte as rules
+from chalicelib.domain import dte_formats, dte_json
+from chalicelib.observability import logger
+from chalicelib.services.sv import dte_signing
+from chalicelib.services.sv.dte_authority import DteTransmitter, Submission
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import LostRace, Transaction
+
+CONTINGENCY_AFTER = _dt.timedelta(hours=20)  # the authority's window is 24 hours: the hourly run has margin
+EVENT_SIZE = 50  # DTEs per event: one transaction marks them all
+AUTHORITY_UNAVAILABLE = 1  # CAT-005: "No disponibilidad de sistema del MH"
+
+
+def waiting_for_event(dte: dict[str, Any]) -> bool:
+    """In contingency and not yet reported: not to be sent."""
+    contingency = dte.get("contingency")
+    return bool(contingency) and not contingency.get("eventSeal")
+
+
+def held(dte: dict[str, Any], transmission: dict[str, Any]) -> bool:
+    """Not to be sent alone: in contingency (it goes in a lot once its event was received), or
+    overdue and not yet declared (its declaration failed this run); sent normally, the authority
+    would refuse it as late."""
+    overdue = transmission["createdAt"] < clock.iso(clock.now() - CONTINGENCY_AFTER)
+    return bool(dte.get("contingency")) or overdue
+
+
+def handle_overdue(table: Table, transmitter: DteTransmitter, transmissions: list[dict[str, Any]]) -> dict[str, int]:
+    """Puts into contingency the pending transmissions older than `CONTINGENCY_AFTER`, and reports
+    the events not yet received, company by company. Returns how many DTEs went into
+    contingency and how many events the authority received."""
+    cutoff = clock.iso(clock.now() - CONTINGENCY_AFTER)
+    overdue: dict[int, list[int]] = defaultdict(list)
+    for transmission in transmissions:
+        if transmission["createdAt"] < cutoff:
+            overdue[int(transmission["companyId"])].append(int(transmission["documentId"]))
+    tally = {"intoContingency": 0, "eventsReported": 0}
+    for company_id, document_ids in overdue.items():
+        try:
+            declared, reported = _company(table, transmitter, company_id, document_ids)
+        except Exception:  # one company's trouble does not stop the run
+            logger.exception("DTE contingency not handled", extra={"companyId": company_id})
+            continue
+        tally["intoContingency"] += declared
+        tally["eventsReported"] += reported
+    return {name: count for name, count in tally.items() if count}
+
+
+def _company(table: Table, transmitter: DteTransmitter, company_id: int, document_ids: list[int]) -> tuple[int, int]:
+    company = table.get(keys.company(company_id))
+    if company is None:
+        return 0, 0
+    undeclared = [document for document in pending_documents(table, company_id, document_ids)
+                  if not document["dte"].get("contingency") and sendable(table, company, document)]
+    declared = 0
+    for start in range(0, len(undeclared), EVENT_SIZE):
+        declared += _declare(table, company_id, undeclared[start:start + EVENT_SIZE])
+    events: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for document in pending_documents(table, company_id, document_ids):
+        if waiting_for_event(document["dte"]):
+            events[document["dte"]["contingency"]["eventCodigo"]].append(document)
+    reported = sum(_report(table, transmitter, company, codigo, documents) for codigo, documents in events.items())
+    return declared, reported
+
+
+def sendable(table: Table, company: dict[str, Any], document: dict[str, Any]) -> bool:
+    """Whether the DTE builds and signs. One that does not is late because of a bug here, not
+    because the authority was unavailable: declaring it would report a contingency that did not
+    happen, so it stays pending (logged, and counted by the overdue alarm) until the bug is fixed."""
+    try:
+        dte_signing.sign(table, int(company["id"]), dte_json.authority_document(document, dte_json.ambiente(company)))
+    except Exception:
+        logger.exception("DTE not built or signed; not declared in contingency, it stays pending",
+                         extra={"companyId": int(company["id"]), "documentId": int(document["id"])})
+        return False
+    return True
+
+
+def pending_documents(table: Table, company_id: int, document_ids: list[int]) -> list[dict[str, Any]]:
+    found = table.batch_get([keys.document(company_id, document_id) for document_id in document_ids])
+    return sorted((document for document in found.values()
+                   if document.get("status") == "confirmed" and (document.get("dte") or {}).get("status") == rules.PENDING),
+                  key=lambda document: int(document["id"]))
+
+
+def _declare(table: Table, company_id: int, documents: list[dict[str, Any]]) -> int:
+    # the event's date and time are fixed here too: sent again, it is the same event
+    contingency = {"type": AUTHORITY_UNAVAILABLE, "eventCodigo": rules.new_codigo_generacion(),
+                   "eventDate": clock.today_in(rules.DTE_COUNTRY), "eventTime": clock.local_time_in(rules.DTE_COUNTRY),
+                   "declaredAt": clock.now_iso(), "eventSeal": None, "eventReceivedAt": None}
+    transaction = Transaction(table)
+    for document in documents:
+        transaction.update(keys.document(company_id, int(document["id"])),
+                           "SET #dte.#contingency = :contingency, #updated = :now ADD #version :one",
+                           condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency)",
+                           names={"#dte": "dte", "#contingency": "contingency", "#status": "status",
+                                  "#updated": "updatedAt", "#version": "version"},
+                           values={":contingency": contingency, ":now": contingency["declaredAt"], ":one": 1,
+                                   ":pending": rules.PENDING})
+    try:
+        transaction.commit()
+    except LostRace:  # answered or declared meanwhile: the next run sees what is left
+        return 0
+    return len(documents)
+
+
+def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], codigo: str,
+            documents: list[dict[str, Any]]) -> int:
+    company_id = int(company["id"])
+    ambiente = dte_json.ambiente(company)
+    declared = documents[0]["dte"]["contingency"]
+    event = dte_json.contingency_event(company, documents, codigo, declared["eventDate"], declared["eventTime"],
+                                       ambiente)
+    problems = dte_formats.schema_problems(event, dte_formats.CONTINGENCY)
+    if problems:  # the company's settings lack what the event needs: the DTEs wait (and are logged)
+        logger.error("DTE contingency event refused by the format; its DTEs stay pending",
+                     extra={"companyId": company_id, "event": codigo, "problems": problems})
+        return 0
+    submission = Submission(company_id=company_id, nit=event["emisor"]["nit"], ambiente=ambiente,
+                            tipo_dte=dte_formats.CONTINGENCY, version=event["identificacion"]["version"],
+                            codigo_generacion=codigo, documento=dte_signing.sign(table, company_id, event))
+    try:
+        answer = transmitter.report_contingency(submission)
+    except Exception as error:  # no answer: the same event next run
+        logger.warning("DTE contingency event got no answer", extra={"companyId": company_id, "event": codigo,
+                                                                       "error": repr(error)})
+        return 0
+    if not answer.accepted:
+        logger.error("DTE contingency event refused by the authority; its DTEs stay pending",
+                     extra={"companyId": company_id, "event": codigo, "observations": answer.observations})
+        return 0
+    transaction = Transaction(table)
+    for document in documents:
+        transaction.update(keys.document(company_id, int(document["id"])),
+                           "SET #dte.#contingency.#seal = :seal, #dte.#contingency.#received = :at, "
+                           "#updated = :at ADD #version :one",
+                           condition="#dte.#status = :pending AND #dte.#contingency.#event = :codigo",
+                           names={"#dte": "dte", "#contingency": "contingency", "#seal": "eventSeal",
+                                  "#received": "eventReceivedAt", "#event": "eventCodigo", "#status": "status",
+                                  "#updated": "updatedAt", "#version": "version"},
+                           values={":seal": answer.sello_recepcion, ":at": answer.received_at, ":one": 1,
+                                   ":pending": rules.PENDING, ":codigo": codigo})
+    transaction.commit()
+    return 1

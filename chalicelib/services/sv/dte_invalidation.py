@@ -1,0 +1,121 @@
+"""El Salvador: invalidating (anulación) an accepted DTE. The invalidation event is built in the
+authority's format (anulacion-schema-v2) and checked, signed and sent first: the authority's
+answer is an external call and cannot be inside a transaction. Only once it accepted is the
+document reversed, in one transaction, like a cancellation. The event is recorded on the document
+before it is sent: when the authority does not answer (503), the next request sends the same event
+again, whatever its body; when it refuses, the record goes and its observations are the 400's
+details."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib import clock, jsoncodec
+from chalicelib.domain import dte as rules
+from chalicelib.domain import dte_formats, dte_json
+from chalicelib.errors import ApiError, NotFound, ServiceUnavailable, ValidationFailed
+from chalicelib.observability import logger
+from chalicelib.services.commands import Command
+from chalicelib.services.identity import accounts
+from chalicelib.services.sales_purchases import document_reversals, documents
+from chalicelib.services.sv import dte, dte_signing
+from chalicelib.services.sv.dte_authority import DteTransmitter, Submission
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import LostRace, Transaction
+
+
+def invalidate(command: Command, document_id: int, fields: dict[str, Any],
+               transmitter: DteTransmitter | None = None) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    document = documents.get_document(table, company_id, document_id)
+    document_reversals.check_invalidatable(document)  # before the authority invalidates anything
+    company = accounts.get_company(table, company_id)
+    country = company.get("country", "SV")
+    # an event sent before without an answer may be at the authority: it is completed as it was sent
+    pending = (document.get("dte") or {}).get(rules.PENDING_INVALIDATION)
+    if pending is None:
+        pending = {"codigoGeneracion": rules.new_codigo_generacion(), "date": clock.today_in(country),
+                   "time": clock.local_time_in(country), "fields": fields}
+    fields = jsoncodec.loads(jsoncodec.dumps(pending["fields"]))  # read back from the table: ids as ints again
+    replacement = _replacement(command, document, fields)
+    ambiente = dte_json.ambiente(company)
+    sent = dte_json.invalidation(document, fields, pending["codigoGeneracion"], pending["date"], pending["time"],
+                                 replacement, ambiente,
+                                 establishment_type=(company.get("dteIssuer") or {}).get("establishmentType", "02"))
+    problems = dte_formats.schema_problems(sent, dte_formats.INVALIDATION)
+    if problems:
+        details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
+        raise ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "
+                               f"{details[0]['message']}", details=details)
+    submission = Submission(company_id=company_id, nit=sent["emisor"]["nit"], ambiente=ambiente,
+                            tipo_dte=document["dte"]["tipoDte"], version=2, codigo_generacion=pending["codigoGeneracion"],
+                            documento=dte_signing.sign(table, company_id, sent))
+    _record_pending(table, company_id, document, pending)
+    try:
+        answer = (transmitter or dte.configured_transmitter(table, dte.REQUEST_ATTEMPTS)).invalidate(submission)
+    except Exception:
+        logger.exception("DTE invalidation got no answer", extra={"companyId": company_id, "documentId": document_id})
+        raise ApiError("The tax authority did not answer; nothing was invalidated. Send it again.",
+                       code="SERVICE_UNAVAILABLE", status=503) from None
+    if not answer.accepted:
+        _forget_pending(table, company_id, document_id, pending["codigoGeneracion"])
+        raise ApiError("The tax authority refused the invalidation.", code="DTE_INVALIDATION_REJECTED", status=400,
+                       details=[{"field": "invalidation", "message": text} for text in answer.observations])
+    codigo = pending["codigoGeneracion"]
+    record = {"codigoGeneracion": codigo, "selloRecepcion": answer.sello_recepcion, "acceptedAt": answer.received_at,
+              "type": int(fields["invalidationType"]), "reason": fields.get("reason"),
+              "replacementDocumentId": fields.get("replacementDocumentId")}
+    return document_reversals.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"), record)
+
+
+def _record_pending(table: Table, company_id: int, document: dict[str, Any], pending: dict[str, Any]) -> None:
+    """Records the event on the document before it is sent, in a transaction of its own: an
+    accepted invalidation whose answer was lost, or whose reversal then failed (a payment
+    registered meanwhile), is completed by sending the request again, which sends the same event,
+    and the authority answers it as it did. Only where no other request recorded its event."""
+    if (document.get("dte") or {}).get(rules.PENDING_INVALIDATION) == pending:
+        return
+    _update_pending(table, company_id, int(document["id"]), "SET #dte.#pending = :pending",
+                    "attribute_not_exists(#dte.#pending)", {":pending": pending})
+
+
+def _forget_pending(table: Table, company_id: int, document_id: int, codigo: str) -> None:
+    """The authority refused the event: nothing of it is there. Only this request's record goes."""
+    _update_pending(table, company_id, document_id, "REMOVE #dte.#pending", "#dte.#pending.#codigo = :codigo",
+                    {":codigo": codigo})
+
+
+def _update_pending(table: Table, company_id: int, document_id: int, update: str, condition: str,
+                    values: dict[str, Any]) -> None:
+    try:
+        Transaction(table).update(
+            keys.document(company_id, document_id), f"{update} ADD #version :one",
+            condition=f"#dte.#status = :accepted AND {condition}",
+            names={"#dte": "dte", "#pending": rules.PENDING_INVALIDATION, "#version": "version", "#status": "status",
+                   **({"#codigo": "codigoGeneracion"} if "#codigo" in condition else {})},
+            values={":one": 1, ":accepted": rules.ACCEPTED, **values}).commit()
+    except LostRace:
+        raise ServiceUnavailable("Another request is invalidating this document; send it again.",
+                                 code="CONCURRENT_UPDATE") from None
+
+
+def _replacement(command: Command, document: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any] | None:
+    """Type 1 names the DTE that replaces it: an accepted one of the same customer."""
+    if fields["invalidationType"] != 1:
+        return None
+    if fields.get("replacementDocumentId") is None:
+        raise ValidationFailed.for_field("replacementDocumentId", "required: type 1 is replaced by another DTE")
+    try:
+        replacement = documents.get_document(command.table, command.company_id, fields["replacementDocumentId"])
+    except NotFound:
+        raise ValidationFailed.for_field("replacementDocumentId", "no such document") from None
+    problem = None
+    if int(replacement["id"]) == int(document["id"]):
+        problem = "a document does not replace itself"
+    elif (replacement.get("dte") or {}).get("status") != rules.ACCEPTED:
+        problem = "must be a DTE the tax authority accepted"
+    elif int(replacement["businessPartnerId"]) != int(document["businessPartnerId"]):
+        problem = "belongs to another business partner"
+    if problem:
+        raise ValidationFailed.for_field("replacementDocumentId", problem)
+    return replacement["dte"]
