@@ -1,24 +1,34 @@
 """The one error vocabulary of the API: every non-2xx answer is an ApiError rendered as
-JSON {"message", "code", "details"?}."""
+JSON {"message", "code", "details"?}. An error names its code only: its HTTP status is the
+code's in the one table (chalicelib/error_codes.py), read where the error becomes a response."""
 from __future__ import annotations
 
 from typing import Any
 
+from chalicelib.error_codes import ERROR_CODES
+
 
 class ApiError(Exception):
-    status = 400
     code = "BAD_REQUEST"
     message = "The request could not be processed."
 
     def __init__(self, message: str | None = None, *, code: str | None = None,
-                 status: int | None = None, details: list[dict[str, Any]] | None = None,
+                 details: list[dict[str, Any]] | None = None,
                  headers: dict[str, str] | None = None) -> None:
         self.message = message or type(self).message
         self.code = code or type(self).code
-        self.status = status or type(self).status
         self.details = details
         self.headers = headers or {}
         super().__init__(self.message)
+
+    @property
+    def status(self) -> int:
+        return ERROR_CODES[self.code][0]
+
+    @property
+    def server_side(self) -> bool:
+        """The service failed (or a dependency did), not the request: worth sending again."""
+        return self.status >= 500
 
     # (validation kind, its context) of each detail pydantic found, for the detail's translation
     issues: list[tuple[str, dict[str, Any]] | None] | None = None
@@ -36,7 +46,6 @@ class ApiError(Exception):
 
 
 class ValidationFailed(ApiError):
-    status = 400
     code = "VALIDATION_ERROR"
     message = "The request is invalid."
 
@@ -46,67 +55,56 @@ class ValidationFailed(ApiError):
 
 
 class MalformedJson(ApiError):
-    status = 400
     code = "MALFORMED_JSON"
     message = "The request body is not valid JSON."
 
 
 class DocumentTooLarge(ApiError):
-    status = 400
     code = "DOCUMENT_TOO_LARGE"
     message = "The operation would change more than 100 records in one transaction."
 
 
 class Unauthorized(ApiError):
-    status = 401
     code = "AUTHENTICATION_REQUIRED"
     message = "Authentication required: send the accessToken cookie or an API key."
 
 
 class Forbidden(ApiError):
-    status = 403
     code = "PERMISSION_DENIED"
     message = "You do not have permission to do this."
 
 
 class NotFound(ApiError):
-    status = 404
     code = "NOT_FOUND"
     message = "Resource not found."
 
 
 class MethodNotAllowed(ApiError):
-    status = 405
     code = "METHOD_NOT_ALLOWED"
     message = "Method not allowed on this path."
 
 
 class Conflict(ApiError):
-    status = 409
     code = "CONFLICT"
     message = "The resource changed; reload it and retry."
 
 
 class IdempotencyKeyReused(ApiError):
-    status = 422
     code = "IDEMPOTENCY_KEY_REUSED"
     message = "This Idempotency-Key was already used with a different request."
 
 
 class RateLimited(ApiError):
-    status = 429
     code = "RATE_LIMIT_EXCEEDED"
     message = "Too many requests for this API key; retry later."
 
 
 class InternalError(ApiError):
-    status = 500
     code = "INTERNAL_ERROR"
     message = "An internal error occurred."
 
 
 class ServiceUnavailable(ApiError):
-    status = 503
     code = "SERVICE_UNAVAILABLE"
     message = "The service is busy; retry shortly."
 

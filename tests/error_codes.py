@@ -1,4 +1,4 @@
-"""Every error code the code can raise, with its HTTP status, found by reading the source
+"""Every error code the code can raise, found by reading the source
 (tests/test_error_codes.py checks them against chalicelib/error_codes.py)."""
 from __future__ import annotations
 
@@ -43,39 +43,28 @@ def _source_modules():
         yield path, importlib.import_module(_module_name(path)), tree, constants
 
 
-def raised_codes() -> dict[str, set[int]]:
+def raised_codes() -> set[str]:
+    """The codes the source raises: each refusal class's own, its (code, message) reasons, and every
+    `code=` a call passes."""
     import app  # noqa: F401  (imports every route module)
     from chalicelib.errors import ApiError
 
-    found: dict[str, set[int]] = {}
-
-    def add(code: str, status: int) -> None:
-        found.setdefault(code, set()).add(int(status))
-
+    found: set[str] = set()
     for _path, module, tree, constants in _source_modules():
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 cls = getattr(module, node.name, None)
                 if isinstance(cls, type) and issubclass(cls, ApiError):
-                    add(cls.code, cls.status)
+                    found.add(cls.code)
                     for item in node.body:  # (code, message) reasons of a refusal class
                         if (isinstance(item, ast.Assign) and isinstance(item.value, ast.Tuple) and item.value.elts
                                 and isinstance(item.value.elts[0], ast.Constant)
                                 and CODE.match(str(item.value.elts[0].value))):
-                            add(item.value.elts[0].value, cls.status)
+                            found.add(item.value.elts[0].value)
             elif isinstance(node, ast.Call):
                 keywords = {k.arg: k.value for k in node.keywords}
-                if "code" not in keywords:
-                    continue
-                status = keywords.get("status")
-                cls = _resolve(module, node.func)
-                for code in _strings(keywords["code"], constants):
-                    if isinstance(status, ast.Constant):
-                        add(code, status.value)
-                    elif isinstance(cls, type) and issubclass(cls, ApiError):
-                        add(code, cls.status)
-                    else:
-                        add(code, 0)  # unknown: the test reports it
+                if "code" in keywords:
+                    found.update(_strings(keywords["code"], constants))
     return found
 
 

@@ -29,8 +29,7 @@ MAX_BODY_BYTES = 1024 * 1024
 
 def check_body_size(raw: bytes | None) -> None:
     if raw and len(raw) > MAX_BODY_BYTES:
-        raise ApiError(f"The request body is larger than {MAX_BODY_BYTES // 1024} KB.", code="REQUEST_TOO_LARGE",
-                       status=413)
+        raise ApiError(f"The request body is larger than {MAX_BODY_BYTES // 1024} KB.", code="REQUEST_TOO_LARGE")
 
 
 def parse_json(raw: bytes | None, headers: Mapping[str, str]) -> Any:
@@ -39,7 +38,7 @@ def parse_json(raw: bytes | None, headers: Mapping[str, str]) -> Any:
         return None
     content_type = headers.get("content-type", "application/json").split(";")[0].strip().lower()
     if content_type and not (content_type == "application/json" or content_type.endswith("+json")):
-        raise ApiError("Send the body as application/json.", code="UNSUPPORTED_MEDIA_TYPE", status=415)
+        raise ApiError("Send the body as application/json.", code="UNSUPPORTED_MEDIA_TYPE")
     try:
         return jsoncodec.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):

@@ -104,7 +104,7 @@ class RouteSpec:
     # The business metric a success of this route counts (DocumentsCreated, ...); not a replay.
     counts: str | None = None
     # Other success statuses, with the same body: a create-or-update POST answers 200 when the
-    # record was there already (the service sets command.status).
+    # record was there already (the service sets command.already_there: success_status).
     also_answers: tuple[int, ...] = ()
     # The handler reads the expected version (If-Match or the body's `version`): set on registering.
     versioned: bool = False
@@ -214,7 +214,7 @@ def check_accepts(media_type: str, headers: Mapping[str, str]) -> None:
     first = (headers.get("accept") or "").split(",")[0].split(";")[0].strip().lower()
     if first != media_type:
         raise ApiError(f"This route answers {media_type}: send the header Accept: {media_type}.",
-                       code="NOT_ACCEPTABLE", status=406)
+                       code="NOT_ACCEPTABLE")
 
 
 # Chalice would answer a Content-Type outside this list itself, with a body of its own shape;
@@ -303,8 +303,7 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
             idempotency_request = idempotency.Request(
                 key, idempotency.fingerprint(spec.method, path, raw_body))
         command = Command(principal, table, idempotency_request)
-        command.render = lambda result, command=command: (command.status or spec.status,
-                                                          render_body(spec, result))
+        command.render = lambda result, command=command: (success_status(spec, command), render_body(spec, result))
     source_address = ((request.context or {}).get("identity") or {}).get("sourceIp")
     call = Call(spec, principal, headers, body, query, ids, command, source_address=source_address)
 
@@ -316,15 +315,19 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
                                 headers={**JSON_HEADERS, "Idempotent-Replayed": "true"})
         call.response_headers = {}
         if command is not None:
-            command.status = None
+            command.already_there = False
         result = handler(call)
         if isinstance(result, Response):
             return result
-        status = (command.status if command is not None else None) or spec.status
-        return Response(body=render_body(spec, result), status_code=status,
+        return Response(body=render_body(spec, result), status_code=success_status(spec, command),
                         headers={**JSON_HEADERS, **call.response_headers})
 
     return run_with_retries(attempt)
+
+
+def success_status(spec: RouteSpec, command: Command | None) -> int:
+    """A create-or-update POST that found its record there already answers 200, not 201."""
+    return 200 if command is not None and command.already_there else spec.status
 
 
 def render_body(spec: RouteSpec, result: Any) -> str:

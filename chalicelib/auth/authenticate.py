@@ -41,7 +41,6 @@ class InvalidSession(Unauthorized):
 
 class CredentialCheckFailed(ApiError):
     """The credential could not be checked (the store failed): never let the request through."""
-    status = 403
     code = "CSRF_API_KEY_ERROR"
     message = "The credentials could not be validated right now; retry."
 

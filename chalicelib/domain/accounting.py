@@ -68,7 +68,6 @@ def entry_totals(lines: Iterable[Line]) -> tuple[Decimal, Decimal]:
 
 
 class UnbalancedEntry(ApiError):
-    status = 400
     code = "UNBALANCED_ENTRY"
     message = "The sum of debits must equal the sum of credits."
 
@@ -170,7 +169,6 @@ class Rule:
 
 
 class RuleMissing(ApiError):
-    status = 400
     code = "ACCOUNT_RULE_MISSING"
     message = "No account determination rule applies."
 

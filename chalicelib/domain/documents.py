@@ -134,12 +134,10 @@ def partner_suits(kind: Kind, partner_type: str) -> bool:
 # --- errors -------------------------------------------------------------------------------------
 
 class DocumentStateError(ApiError):
-    status = 400
     code = "INVALID_DOCUMENT_STATUS"
 
 
 class DocumentNotEditable(ApiError):
-    status = 403
     code = "DOCUMENT_NOT_EDITABLE"
     message = "Only a draft document can be edited."
 
@@ -311,13 +309,13 @@ def credit_warning(policy: str, limit: Decimal | None, balance: Decimal, amount:
 
 
 def credit_limit_exceeded(message: str) -> ApiError:
-    return ApiError(message, code="CREDIT_LIMIT_EXCEEDED", status=400,
+    return ApiError(message, code="CREDIT_LIMIT_EXCEEDED",
                     details=[{"field": "businessPartnerId", "message": "credit limit exceeded"}])
 
 
 def credit_blocked(days: int, tolerated: int) -> ApiError:
     return ApiError(f"The customer has documents {days} days overdue; at most {tolerated} are tolerated.",
-                    code="CREDIT_BLOCKED", status=400,
+                    code="CREDIT_BLOCKED",
                     details=[{"field": "businessPartnerId", "message": "overdue beyond credit_block_days"}])
 
 

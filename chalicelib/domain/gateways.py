@@ -38,7 +38,6 @@ CENT = Decimal("0.01")
 
 
 class SignatureRefused(ApiError):
-    status = 401
     code = "INVALID_SIGNATURE"
     message = "The notification's signature does not match."
 

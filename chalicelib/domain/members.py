@@ -68,7 +68,6 @@ def owner_delta(before: dict[str, Any] | None, after: dict[str, Any] | None) -> 
 
 
 class LastOwner(ApiError):
-    status = 400
     code = "LAST_OWNER"
     message = ("A company keeps at least one active owner: make someone else an owner before "
                "demoting, deactivating or removing this one.")

@@ -18,7 +18,6 @@ from chalicelib.store.table import make_client
 
 class MailNotSent(ApiError):
     """SES refused or could not take the message: nothing was sent."""
-    status = 502
     code = "EMAIL_NOT_SENT"
     message = "The e-mail service did not accept the message; nothing was sent."
 
@@ -72,11 +71,10 @@ class Mailer:
             logger.warning("SES refused a message", extra={"sesError": code,
                                                            "sesMessage": error.response.get("Error", {}).get("Message")})
             if code in _BUSY:
-                raise ApiError("The e-mail service is busy; nothing was sent. Retry shortly.", code="EMAIL_SERVICE_BUSY",
-                               status=503) from None
+                raise ApiError("The e-mail service is busy; nothing was sent. Retry shortly.", code="EMAIL_SERVICE_BUSY") from None
             if code == "InvalidParameterValue":
                 raise ApiError("The e-mail service refused the recipient address; nothing was sent.",
-                               code="EMAIL_ADDRESS_REFUSED", status=400,
+                               code="EMAIL_ADDRESS_REFUSED",
                                details=[{"field": "email", "message": "refused by the e-mail service"}]) from None
             if code in _REJECTED:
                 raise MailNotSent("The e-mail service rejected the message (is the sender address verified?); "

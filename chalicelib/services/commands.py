@@ -23,9 +23,9 @@ class Command:
     table: Table
     idempotency: idempotency.Request | None = None
     render: Renderer | None = None
-    # A POST that found its resource already there (an upsert that updated, an import with
-    # nothing new) answers 200 instead of the route's 201.
-    status: int | None = None
+    # The command found its record there already (an upsert that updated, an import with nothing
+    # new): the route, not the use case, says what that answers (200 instead of 201).
+    already_there: bool = False
 
     @property
     def company_id(self) -> int:

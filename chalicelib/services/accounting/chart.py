@@ -24,11 +24,11 @@ MAX_DEPTH = 12
 
 
 class AccountRuleBroken(ApiError):
-    status = 400
+    """A refusal of this use case: each raise names its code."""
 
 
 def code_taken(code: str) -> AccountRuleBroken:
-    return AccountRuleBroken(f"Another account already uses the code {code!r}.", code="ACCOUNT_CODE_TAKEN", status=409,
+    return AccountRuleBroken(f"Another account already uses the code {code!r}.", code="ACCOUNT_CODE_TAKEN",
                              details=[{"field": "code", "message": "already used by another account"}])
 
 

@@ -257,5 +257,5 @@ def _create_batch(transaction: Transaction, company_id: int, batch: list[dict[st
 def import_for_command(command: Command) -> dict[str, Any]:
     result, transaction = import_default_chart(command.table, command.company_id)
     if not result["accountsCreated"] and not result["rulesCreated"]:
-        command.status = 200
+        command.already_there = True
     return command.commit(transaction, result)

@@ -42,7 +42,6 @@ FIRST_YEAR, LAST_YEAR = 1900, 2999
 
 
 class FiscalYearRefused(ApiError):
-    status = 400
     code = "FISCAL_YEAR_STATUS"
 
 

@@ -21,7 +21,7 @@ MAX_YEARS = 10
 
 
 class PeriodRuleBroken(ApiError):
-    status = 400
+    """A refusal of this use case: each raise names its code."""
 
 
 def period_key(company_id: int, period_id: int) -> keys.Key:
@@ -54,7 +54,7 @@ def create_period(command: Command, name: str, start_date: str, end_date: str) -
         if accounting.overlaps(start_date, end_date, other["startDate"], other["endDate"]):
             raise PeriodRuleBroken(
                 f"The period overlaps period {other['id']} ({other['startDate']} to {other['endDate']}).",
-                code="PERIOD_OVERLAP", status=409, details=[{"field": "startDate", "message": f"overlaps period {other['id']}"}])
+                code="PERIOD_OVERLAP", details=[{"field": "startDate", "message": f"overlaps period {other['id']}"}])
     period_id = table.next_id(keys.id_sequence(company_id, keys.ACCOUNTING_PERIOD))
     now = clock.now_iso()
     item = {**period_key(company_id, period_id), **keys.period_index(company_id, start_date, period_id),

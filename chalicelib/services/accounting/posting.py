@@ -32,13 +32,11 @@ from chalicelib.store.transaction import Transaction
 
 
 class PeriodClosed(ApiError):
-    status = 400
     code = "PERIOD_CLOSED"
     message = "The date falls in a closed accounting period."
 
 
 class EntryStateError(ApiError):
-    status = 400
     code = "INVALID_ENTRY_STATUS"
 
 

@@ -48,7 +48,7 @@ def upsert_rule(command: Command, operation: str, document_type: str | None, acc
                          operation, document_type, account_id)
         transaction.put_new(rule)
     else:
-        command.status = 200
+        command.already_there = True
         if int(current["chartOfAccountId"]) == account_id:
             return current
         rule = {**current, "chartOfAccountId": account_id, "version": int(current["version"]) + 1,

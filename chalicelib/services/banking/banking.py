@@ -26,7 +26,7 @@ TRANSACTION_KIND = "BANKTX"
 
 
 class BankRuleBroken(ApiError):
-    status = 400
+    """A refusal of this use case: each raise names its code."""
 
 
 def account_key(company_id: int, account_id: int) -> keys.Key:

@@ -38,7 +38,7 @@ def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         transaction.put_new(item)
     else:
         transaction.put(item, condition="#v = :v", names={"#v": "version"}, values={":v": int(existing["version"])})
-        command.status = 200
+        command.already_there = True
     return view(command.commit(transaction, item))
 
 

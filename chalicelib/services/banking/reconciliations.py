@@ -38,7 +38,7 @@ ZERO = Decimal("0.00")
 
 
 class ReconciliationRefused(ApiError):
-    status = 400
+    """A refusal of this use case: each raise names its code."""
 
 
 # --- keys --------------------------------------------------------------------------------------------

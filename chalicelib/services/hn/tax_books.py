@@ -46,7 +46,7 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
     company = accounts.get_company(table, company_id)
     if company.get("country", "HN") != country:
         raise ApiError(f"{COUNTRY_BOOKS[country]} (the company's country is {company.get('country', 'HN')}).",
-                       code="REPORT_NOT_FOR_COUNTRY", status=400)
+                       code="REPORT_NOT_FOR_COUNTRY")
     documents = [item for item in table.query_all(
         partition=("GSI1PK", keys.collection_partition(company_id, keys.DOCUMENT)), index=GSI1,
         sort_range=("GSI1SK", start_date, f"{end_date}#~"))

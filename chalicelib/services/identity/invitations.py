@@ -39,7 +39,7 @@ class InvitationRefused(ApiError):
 
     def __init__(self, reason: tuple[str, str]) -> None:
         code, message = reason
-        super().__init__(message, code=code, status=400)
+        super().__init__(message, code=code)
 
 
 def invite(command: Command, email: str, name: str, role: str) -> dict[str, Any]:
@@ -93,7 +93,7 @@ def resend(command: Command, user_id: int) -> dict[str, Any]:
     member = users.get_member(table, company_id, user_id)
     members.check_may_change(principal.role, member)
     if members.status(member) != members.INVITED:
-        raise ApiError("This user has already accepted the invitation.", code="INVITATION_NOT_PENDING", status=400)
+        raise ApiError("This user has already accepted the invitation.", code="INVITATION_NOT_PENDING")
     user = table.get(keys.user(members.person_id(member))) or {}  # to e-mail the person, not to show
     token, invitation = _new_invitation(company_id, user_id, member["role"], principal.user_id)
     changes = {"inviteTokenHash": invitation["tokenHash"], "inviteExpiresAt": invitation["inviteExpiresAt"],
@@ -186,7 +186,7 @@ def _sign_in_user(table: Table, transaction: Transaction, user: dict[str, Any], 
         attempt = login_limit.attempt(table, user["email"], source_address)
         if not verify_password(password, current):
             raise ApiError("You already have an account: type its current password to accept the invitation.",
-                           code="INVITATION_PASSWORD_WRONG", status=400,
+                           code="INVITATION_PASSWORD_WRONG",
                            details=[{"field": "password", "message": "not the account's current password"}])
         attempt.succeeded()
         condition, values = "passwordHash = :seen", {":seen": current}

@@ -94,7 +94,7 @@ def change_password(command: Command, current_password: str, new_password: str,
     email = user.get("email", "")
     attempt = login_limit.attempt(command.table, email, source_address)
     if not verify_password(current_password, user.get("passwordHash")):
-        raise ApiError("The current password is wrong.", code="CURRENT_PASSWORD_WRONG", status=400,
+        raise ApiError("The current password is wrong.", code="CURRENT_PASSWORD_WRONG",
                        details=[{"field": "currentPassword", "message": "wrong password"}])
     attempt.succeeded()
     accounts.check_password_rules(new_password, "newPassword")

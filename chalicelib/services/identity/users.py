@@ -59,7 +59,7 @@ def update_member(command: Command, user_id: int, changes: dict[str, Any],
     if "isActive" in changes:
         if members.status(member) == members.INVITED:
             raise ApiError("The user has not accepted the invitation yet: resend it or remove the user.",
-                           code="INVITATION_PENDING", status=400,
+                           code="INVITATION_PENDING",
                            details=[{"field": "isActive", "message": "the invitation is not accepted yet"}])
         changes["status"] = members.ACTIVE if changes["isActive"] else members.INACTIVE
     user = command.table.get(keys.user(user_id)) or {}  # none for an invitation's own number

@@ -34,7 +34,7 @@ ACTIVE, PAID = "active", "paid"
 ACCEPTED, REFUSED, IGNORED = "accepted", "refused", "ignored"
 # who registers a gateway's payment: no user, the link's company
 GATEWAY_PRINCIPAL = "gateway"
-_GATEWAY_INACTIVE = ApiError("The payment gateway is inactive.", code="PAYMENT_GATEWAY_INACTIVE", status=400,
+_GATEWAY_INACTIVE = ApiError("The payment gateway is inactive.", code="PAYMENT_GATEWAY_INACTIVE",
                              details=[{"field": "gatewayId", "message": "inactive"}])
 _LINK_NOT_FOUND = "Payment link not found."
 # what a gateway's secret is sealed for (chalicelib/auth/sealing.py)
@@ -302,7 +302,7 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
                 "notes": f"{provider}, payment link {link['id']}"})
             return answer(command.decision)
         except ApiError as error:
-            if error.status >= 500 or error.code not in FINAL_REFUSALS:
+            if error.server_side or error.code not in FINAL_REFUSALS:
                 raise _deferred(error, link, notification) from None
             refusal = error
     refused = {**decision, "status": REFUSED, "code": refusal.code, "reason": refusal.message}
@@ -326,7 +326,7 @@ def _deferred(error: ApiError, link: dict[str, Any], notification: rules.Notific
                  extra={"companyId": link["companyId"], "linkId": link["id"], "code": error.code,
                         "transactionId": notification.transaction_id})
     return ApiError(f"The payment cannot be registered yet ({error.code}: {error.message}); send it again later.",
-                    code="PAYMENT_DEFERRED", status=503)
+                    code="PAYMENT_DEFERRED")
 
 
 def _check_paid_after_link(link: dict[str, Any], notification: rules.Notification) -> None:

@@ -258,7 +258,7 @@ def list_deliveries(table: Table, company_id: int, webhook_id: int, limit: int, 
 
 def _require_active(subscription: dict[str, Any]) -> dict[str, Any]:
     if not subscription.get("isActive", True):
-        raise ApiError("The webhook is inactive; activate it first.", code="WEBHOOK_INACTIVE", status=400)
+        raise ApiError("The webhook is inactive; activate it first.", code="WEBHOOK_INACTIVE")
     return subscription
 
 
@@ -274,14 +274,14 @@ def redeliver(table: Table, queue: Callable[[], DeliveryQueue], company_id: int,
     _require_active(subscription)
     if delivery["status"] not in (DELIVERED, FAILED, SKIPPED):
         raise ApiError("The delivery is still being attempted; redeliver it once it has finished.",
-                       code="DELIVERY_IN_PROGRESS", status=409)
+                       code="DELIVERY_IN_PROGRESS")
     generation = int(delivery.get("generation", 0)) + 1
     # a new generation: any message of an earlier one still on the queue is dropped unsent
     Transaction(table).update(key, "SET #status = :pending, generation = :next", names={"#status": "status"},
                               condition="#status = :seen", values={":pending": PENDING, ":next": generation,
                                                                    ":seen": delivery["status"]},
                               on_fail=ApiError("The delivery changed meanwhile; try again.",
-                                               code="DELIVERY_IN_PROGRESS", status=409)).commit()
+                                               code="DELIVERY_IN_PROGRESS")).commit()
     queue().send({"companyId": company_id, "webhookId": webhook_id, "deliveryId": delivery_id,
                   "generation": generation})
     return delivery_view({**delivery, "status": PENDING})

@@ -24,7 +24,6 @@ from chalicelib.store.transaction import Transaction
 
 
 class InsufficientStock(ApiError):
-    status = 400
     code = "INSUFFICIENT_STOCK"
 
 

@@ -43,7 +43,7 @@ CREDIT_NOTE_TYPE = {True: "06", False: "105"}
 
 
 class PaymentRefused(ApiError):
-    status = 400
+    """A refusal of this use case: each raise names its code."""
 
 
 def payment_key(company_id: int, document_id: int, payment_id: int) -> keys.Key:

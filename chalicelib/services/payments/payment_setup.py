@@ -15,7 +15,6 @@ from chalicelib.store.transaction import Transaction
 
 
 class InUse(ApiError):
-    status = 400
     code = "RECORD_IN_USE"
 
 

@@ -23,7 +23,7 @@ CAI_GUARD = "CAI"
 
 
 class NumberingError(ApiError):
-    status = 400
+    """A refusal of this use case: each raise names its code."""
 
 
 # --- branches ------------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
     other = _overlap(country, records.small_records(table, company_id, keys.CAI_RANGE), candidate)
     if other is not None:
         raise NumberingError(f"The range overlaps CAI range {other['id']} ({other['rangeStart']}-{other['rangeEnd']}) "
-                             "of the same branch, emission point and type.", code="CAI_RANGE_OVERLAP", status=409,
+                             "of the same branch, emission point and type.", code="CAI_RANGE_OVERLAP",
                              details=[{"field": "rangeStart", "message": f"overlaps range {other['id']}"}])
     segment = number_segment(country, candidate["documentType"])
     sequences = [table.get(keys.document_sequence(company_id, document_type)) for document_type in DOCUMENT_TYPES
@@ -115,7 +115,7 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
     issued = max((int(sequence["nextNumber"]) - 1 for sequence in sequences if sequence), default=0)
     if candidate["emissionPoint"] == SEQUENCE_EMISSION_POINT and int(candidate["rangeStart"]) <= issued:
         raise NumberingError(f"Numbers up to {issued} of type {candidate['documentType']} were already issued without "
-                             "a CAI range; start the range after them.", code="CAI_RANGE_OVERLAP", status=409,
+                             "a CAI range; start the range after them.", code="CAI_RANGE_OVERLAP",
                              details=[{"field": "rangeStart", "message": f"must be above {issued}"}])
     transaction.put({**keys.guard(company_id, CAI_GUARD), "version": version + 1},
                     condition="attribute_not_exists(PK) OR version = :v", values={":v": version})

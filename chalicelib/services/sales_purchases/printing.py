@@ -45,10 +45,10 @@ def find_template(template_id: int | None, resource: str) -> catalog.ReportTempl
     template = catalog.TEMPLATES.get(template_id)
     if template is None:
         raise ApiError(f"There is no report template {template_id}; GET /report-templates lists them.",
-                       code="REPORT_TEMPLATE_NOT_FOUND", status=400, details=_template_detail("no such report template"))
+                       code="REPORT_TEMPLATE_NOT_FOUND", details=_template_detail("no such report template"))
     if template.resource != resource:
         raise ApiError(f"Report template {template_id} ({template.key}) prints a {template.resource}, not a {resource}.",
-                       code="REPORT_TEMPLATE_MISMATCH", status=400,
+                       code="REPORT_TEMPLATE_MISMATCH",
                        details=_template_detail(f"prints a {template.resource}, not a {resource}"))
     return template
 
@@ -114,7 +114,7 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     sending. SES refusing the message changes nothing (a 4xx/5xx JSON error)."""
     if fields.get("sendFrom", EMAIL_CHANNEL) != EMAIL_CHANNEL:
         raise ApiError(f"Documents can only be sent by e-mail (sendFrom \"{EMAIL_CHANNEL}\"), not "
-                       f"\"{fields['sendFrom']}\".", code="CHANNEL_UNSUPPORTED", status=400,
+                       f"\"{fields['sendFrom']}\".", code="CHANNEL_UNSUPPORTED",
                        details=[{"field": "sendFrom", "message": f"only \"{EMAIL_CHANNEL}\" is supported"}])
     template = find_template(fields.get("templateId"), catalog.DOCUMENT)
     company_id, document_id = command.company_id, int(fields["documentId"])

@@ -23,7 +23,6 @@ JSON = "application/json"
 
 
 class NotTransmitted(ApiError):
-    status = 400
     code = "DTE_NOT_TRANSMITTED"
 
 

@@ -56,10 +56,10 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     except Exception:
         logger.exception("DTE invalidation got no answer", extra={"companyId": company_id, "documentId": document_id})
         raise ApiError("The tax authority did not answer; nothing was invalidated. Send it again.",
-                       code="SERVICE_UNAVAILABLE", status=503) from None
+                       code="SERVICE_UNAVAILABLE") from None
     if not answer.accepted:
         _forget_pending(table, company_id, document_id, pending["codigoGeneracion"])
-        raise ApiError("The tax authority refused the invalidation.", code="DTE_INVALIDATION_REJECTED", status=400,
+        raise ApiError("The tax authority refused the invalidation.", code="DTE_INVALIDATION_REJECTED",
                        details=[{"field": "invalidation", "message": text} for text in answer.observations])
     codigo = pending["codigoGeneracion"]
     record = {"codigoGeneracion": codigo, "selloRecepcion": answer.sello_recepcion, "acceptedAt": answer.received_at,

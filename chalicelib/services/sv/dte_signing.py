@@ -23,12 +23,10 @@ HEADER = {"alg": "RS512", "typ": "JWS"}
 
 
 class SigningKeyMissing(ApiError):
-    status = 400
     code = "DTE_SIGNING_KEY_MISSING"
 
 
 class CredentialsMissing(ApiError):
-    status = 400
     code = "DTE_AUTHORITY_CREDENTIALS_MISSING"
 
 
