@@ -190,17 +190,20 @@ let routing = 0;
 export async function route() {
   const ticket = ++routing;
   const app = document.getElementById("app");
-  // Tests and assistive tools wait for "ready": the page's data has arrived (or failed to).
+  // Tests and assistive tools wait for "ready": the page's data has arrived (or failed to), for
+  // the address in `data-route` (a link's click changes the address before this runs).
   app.dataset.state = "loading";
+  const shown = location.hash;
+  const ready = () => { app.dataset.route = shown; app.dataset.state = "ready"; };
   const { path, query } = parseLocation();
   const found = match(path);
   document.documentElement.lang = language();
-  if (!found) { replace(app, h("p", { class: "error-box" }, t("error.notFound"))); app.dataset.state = "ready"; return; }
+  if (!found) { replace(app, h("p", { class: "error-box" }, t("error.notFound"))); ready(); return; }
   if (!found.options.public && !session.me) {
     try { await loadSession(); } catch (error) {
       if (error instanceof ApiError && error.status === 401) { navigate("/login"); return; }
       replace(app, h("p", { class: "error-box" }, describeError(error)));
-      app.dataset.state = "ready";
+      ready();
       return;
     }
   }
@@ -218,7 +221,7 @@ export async function route() {
   });
   if (ticket !== routing) return;
   document.title = `${root.querySelector("h1")?.textContent || t("app.title")} · ${t("app.title")}`;
-  app.dataset.state = "ready";
+  ready();
 }
 
 onSessionLost(() => {

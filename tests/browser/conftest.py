@@ -115,9 +115,13 @@ class Console:
         self.wait_loaded()
 
     def wait_loaded(self) -> None:
-        """Waits until the router has shown the page and the page's own loaders are done."""
-        self.page.wait_for_function("""() => document.getElementById("app").dataset.state === "ready"
-            && !document.querySelector("#content .loading, .page .loading")""")
+        """Waits until the router has shown the page of the current address (a link's click
+        changes it before the router runs) and the page's own loaders are done."""
+        self.page.wait_for_function("""() => {
+            const app = document.getElementById("app");
+            return app.dataset.state === "ready" && app.dataset.route === location.hash
+                && !document.querySelector("#content .loading, .page .loading");
+        }""")
 
     def confirm(self) -> None:
         """Answers "Sí" in the console's confirmation dialog."""
