@@ -9,7 +9,7 @@ import base64
 import json
 import uuid
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib.domain import dte as rules
 
@@ -24,13 +24,8 @@ class LotReception:
     lots: dict[str, dict[str, Any]]
     sendings: dict[str, str]
     lots_in_process: int
-
-    def _reception(self, nit: str, request: dict[str, Any]) -> tuple[int, Any]:
-        raise NotImplementedError
-
-    @staticmethod
-    def _answer(request: dict[str, Any], codigo: str | None) -> dict[str, Any]:
-        raise NotImplementedError
+    _reception: Callable[[str, dict[str, Any]], tuple[int, Any]]
+    _answer: Callable[[dict[str, Any], str | None], dict[str, Any]]
 
     def _lot_reception(self, nit: str, request: dict[str, Any]) -> tuple[int, Any]:
         id_envio, documents = str(request.get("idEnvio")), request.get("documentos")
