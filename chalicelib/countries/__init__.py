@@ -1,0 +1,32 @@
+"""The registry of country packs: the one place outside a pack that names a country.
+
+The core (api, services, domain, pdf, models, ...) asks `pack(code)` or `pack_of(company)` for what a
+country adds and never imports `chalicelib.countries.<code>` itself. A pack is imported on first use,
+so a cold start pays only for the countries its requests touch."""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Mapping
+
+if TYPE_CHECKING:
+    from chalicelib.countries.pack import CountryPack
+
+# ISO 3166-1 alpha-2 code -> the pack's package; a third country is one more line here
+PACKAGES = {"HN": "chalicelib.countries.hn", "SV": "chalicelib.countries.sv"}
+CODES = tuple(PACKAGES)
+DEFAULT = CODES[0]  # a company created without a country, and the items written before `country` existed
+
+
+@lru_cache(maxsize=None)
+def pack(code: str | None) -> "CountryPack":
+    """The pack of a country; an unknown or missing code is the default country's."""
+    return import_module(PACKAGES.get(code or DEFAULT, PACKAGES[DEFAULT])).PACK
+
+
+def pack_of(company: Mapping[str, Any] | None) -> "CountryPack":
+    return pack((company or {}).get("country"))
+
+
+def packs() -> tuple["CountryPack", ...]:
+    return tuple(pack(code) for code in CODES)
