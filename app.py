@@ -1,6 +1,7 @@
 """The Chalice app: blueprints, the 405 fallbacks and the Lambda entry points. No logic here."""
 from chalice import Rate
 
+from chalicelib import countries
 from chalicelib.api import (
     accounting,
     api_keys,
@@ -36,6 +37,8 @@ app = ThreadSafeChalice(app_name="business-api")
 for module in (auth, company, partners, products, documents, exchange_rates, inventory, payment_setup, payments, gateways,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, openapi, console):
     app.register_blueprint(module.blueprint)
+for blueprint in countries.blueprints():
+    app.register_blueprint(blueprint)
 add_method_fallbacks(app)
 
 

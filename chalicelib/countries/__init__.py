@@ -10,7 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Mapping
 
 if TYPE_CHECKING:
-    from chalicelib.countries.pack import CountryPack
+    from chalicelib.countries.interface import CountryPack
 
 # ISO 3166-1 alpha-2 code -> the pack's package; a third country is one more line here
 PACKAGES = {"HN": "chalicelib.countries.hn", "SV": "chalicelib.countries.sv"}
@@ -30,3 +30,8 @@ def pack_of(company: Mapping[str, Any] | None) -> "CountryPack":
 
 def packs() -> tuple["CountryPack", ...]:
     return tuple(pack(code) for code in CODES)
+
+
+def blueprints() -> tuple[Any, ...]:
+    """The countries' own routes (app.py registers them after the core's)."""
+    return tuple(import_module(each.routes_module).blueprint for each in packs() if each.routes_module)
