@@ -1,0 +1,111 @@
+"""Importing a company's standard chart of accounts and determination rules: its country's
+(`countries.pack_of(company).chart_module`: ACCOUNTS and RULES). Importing is idempotent: codes
+already in the chart and rules already set are left as they are."""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from chalicelib import countries
+from chalicelib.services.accounting import chart, rules
+from chalicelib.services.accounting.posting import rule_items
+from chalicelib.services.commands import Command
+from chalicelib.services.identity import accounts
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+# Two items per account (the account and its code reservation) and at most one parent update.
+_ACCOUNTS_PER_TRANSACTION = 30
+
+
+def standard_chart(country: str) -> tuple[tuple[tuple[str, str, str, str | None], ...],
+                                          tuple[tuple[str, str | None, str], ...]]:
+    """The accounts and rules of the country's standard chart."""
+    module = import_module(countries.pack(country).chart_module)
+    return module.ACCOUNTS, module.RULES
+
+
+def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any], Transaction]:
+    """Creates the accounts and rules of the company's country's chart that it lacks. The chart
+    is larger than one transaction: accounts are committed in batches of whole accounts (each
+    batch all or nothing), and the rules go in the returned, not yet committed transaction,
+    which the caller commits last. An interrupted import is completed by running it again."""
+    chart_accounts, chart_rules = standard_chart(accounts.company_country(table, company_id))
+    reserved = table.query_all(partition=("PK", chart.code_key(company_id, "")["PK"]), consistent=True)
+    ids_by_code = {item["SK"]: int(item["accountId"]) for item in reserved}
+    missing = [account for account in chart_accounts if account[0] not in ids_by_code]
+    new_ids = _take_ids(table, keys.id_sequence(company_id, keys.CHART_ACCOUNT), len(missing))
+    planned = []
+    for (code, name, account_type, parent_code), account_id in zip(missing, new_ids, strict=True):
+        ids_by_code[code] = account_id
+        planned.append({"id": account_id, "code": code, "name": name, "type": account_type,
+                        "parentId": ids_by_code.get(parent_code) if parent_code else None})
+    parents = _existing_parent_types(table, company_id, planned)
+    for start in range(0, len(planned), _ACCOUNTS_PER_TRANSACTION):
+        batch = planned[start:start + _ACCOUNTS_PER_TRANSACTION]
+        _create_batch(Transaction(table), company_id, batch, parents).commit()
+        parents.update({account["id"]: account["type"] for account in batch})
+
+    existing_rules = {(rule["operationType"], rule.get("documentType")) for rule in rule_items(table, company_id)}
+    wanted = [(operation, document_type, code) for operation, document_type, code in chart_rules
+              if (operation, document_type) not in existing_rules and code in ids_by_code]
+    rule_ids = _take_ids(table, keys.id_sequence(company_id, keys.DETERMINATION_RULE), len(wanted))
+    new_rules = [rules.rule_item(company_id, rule_id, operation, document_type, ids_by_code[code])
+                 for (operation, document_type, code), rule_id in zip(wanted, rule_ids, strict=True)]
+    transaction = Transaction(table)
+    rules.add_rules(transaction, company_id, new_rules)
+    return ({"accountsCreated": len(planned), "rulesCreated": len(new_rules),
+             "accountsInChart": len(ids_by_code)}, transaction)
+
+
+def _take_ids(table: Table, sequence: keys.Key, count: int) -> range:
+    """`count` new ids of a sequence in one round trip, not one per id."""
+    if not count:
+        return range(0)
+    last = table.add(sequence, "value", count)
+    return range(last - count + 1, last + 1)
+
+
+def _existing_parent_types(table: Table, company_id: int, planned: list[dict[str, Any]]) -> dict[int, str]:
+    """Types of the accounts already in the chart that new accounts hang under; a new account
+    goes to the top level when its parent code exists with another type."""
+    new_ids = {account["id"] for account in planned}
+    wanted = {account["parentId"] for account in planned
+              if account["parentId"] is not None and account["parentId"] not in new_ids}
+    found = table.batch_get([chart.account_key(company_id, parent_id) for parent_id in wanted]) if wanted else {}
+    types = {int(item["id"]): item["type"] for item in found.values()}
+    for account in planned:
+        parent_id = account["parentId"]
+        if parent_id is not None and parent_id not in new_ids and types.get(parent_id) != account["type"]:
+            account["parentId"] = None
+    return types
+
+
+def _create_batch(transaction: Transaction, company_id: int, batch: list[dict[str, Any]],
+                  parent_types: dict[int, str]) -> Transaction:
+    in_batch = {account["id"] for account in batch}
+    children_in_batch: dict[int, int] = {}
+    children_outside: dict[int, int] = {}
+    for account in batch:
+        parent_id = account["parentId"]
+        if parent_id is None:
+            continue
+        counts = children_in_batch if parent_id in in_batch else children_outside
+        counts[parent_id] = counts.get(parent_id, 0) + 1
+    for account in batch:
+        fields = {name: account[name] for name in ("code", "name", "type", "parentId")}
+        transaction.put_new(chart.new_account_item(company_id, account["id"], fields,
+                                                   child_count=children_in_batch.get(account["id"], 0)))
+        # a concurrent import took the code first: running again skips it (and answers 200)
+        transaction.put_new({**chart.code_key(company_id, account["code"]), "accountId": account["id"]})
+    for parent_id, count in children_outside.items():
+        chart.add_child(transaction, company_id, parent_id, parent_types[parent_id], count)
+    return transaction
+
+
+def import_for_command(command: Command) -> dict[str, Any]:
+    result, transaction = import_default_chart(command.table, command.company_id)
+    if not result["accountsCreated"] and not result["rulesCreated"]:
+        command.already_there = True
+    return command.commit(transaction, result)
