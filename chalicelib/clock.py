@@ -4,6 +4,8 @@ from __future__ import annotations
 import datetime as _dt
 import time
 
+from chalicelib import countries
+
 
 def now() -> _dt.datetime:
     return _dt.datetime.now(_dt.timezone.utc)
@@ -26,16 +28,19 @@ def today() -> str:
     return now().date().isoformat()
 
 
-# Honduras and El Salvador keep UTC-6 all year (no daylight saving time).
-UTC_OFFSET_HOURS = {"HN": -6, "SV": -6}
+def _local_now(country: str) -> _dt.datetime:
+    """Now as the country's clocks show it (its pack's offset: no daylight saving time in the packs'
+    countries); an unknown code ("UTC") is UTC."""
+    offset = countries.pack(country).utc_offset_hours if country in countries.CODES else 0
+    return now() + _dt.timedelta(hours=offset)
 
 
 def today_in(country: str) -> str:
     """Today's date where the company is: a document made at 7 p.m. in Tegucigalpa on the 30th
     is dated the 30th, though it is already the 1st in UTC."""
-    return (now() + _dt.timedelta(hours=UTC_OFFSET_HOURS.get(country, 0))).date().isoformat()
+    return _local_now(country).date().isoformat()
 
 
 def local_time_in(country: str) -> str:
     """The time of day where the company is, HH:MM:SS."""
-    return (now() + _dt.timedelta(hours=UTC_OFFSET_HOURS.get(country, 0))).strftime("%H:%M:%S")
+    return _local_now(country).strftime("%H:%M:%S")

@@ -37,26 +37,6 @@ def income_statement(call: Call) -> Any:
     return report_answer(call, report, statements.income_statement_table)
 
 
-@endpoint(blueprint, "GET", "/reports/sales-book", summary="Honduras: the sales book (libro de ventas) of a period",
-          tag=REPORTS, query=M + "BookQuery", response=M + "TaxBook", exports=REPORT_TYPES)
-def sales_book(call: Call) -> Any:
-    return _book(call, "sales")
-
-
-@endpoint(blueprint, "GET", "/reports/purchase-book", summary="Honduras: the purchase book (libro de compras) of a "
-          "period", tag=REPORTS, query=M + "BookQuery", response=M + "TaxBook", exports=REPORT_TYPES)
-def purchase_book(call: Call) -> Any:
-    return _book(call, "purchases")
-
-
-def _book(call: Call, which: str) -> Any:
-    from chalicelib.services.hn import tax_books
-
-    report = tax_books.book(call.command.table, call.principal.company_id, which, call.query.start_date,
-                            call.query.end_date)
-    return report_answer(call, report, tax_books.book_table(tax_books.BOOKS[which][0]))
-
-
 @endpoint(blueprint, "GET", "/reports/iva-sales-consumers", summary="El Salvador: the IVA book of sales to final "
           "consumers (daily totals per range of facturas)", tag=REPORTS, query=M + "BookQuery",
           response=M + "IvaConsumerBook", exports=REPORT_TYPES)
@@ -102,13 +82,3 @@ def _aged(call: Call, which: str) -> Any:
 
     report = aging.aged_balances(call.command.table, call.principal.company_id, which, call.query.date)
     return report_answer(call, report, aging.aged_table(which))
-
-
-@endpoint(blueprint, "GET", "/reports/isv-summary", summary="Honduras: a month's ISV figures (output and input "
-          "tax, credit brought and carried forward)", tag=REPORTS, query=M + "IsvSummaryQuery", response=M + "IsvSummary",
-          exports=REPORT_TYPES)
-def isv_summary(call: Call) -> Any:
-    from chalicelib.services.hn import tax_books
-
-    report = tax_books.isv_summary(call.command.table, call.principal.company_id, call.query.month)
-    return report_answer(call, report, tax_books.isv_summary_table)

@@ -8,11 +8,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any, Mapping
 
 
 class DocumentHooks:
     """The points of a document's life where a country acts. The defaults do nothing.
     Packs subclass it; methods are added here (with a default) when the core needs a new point."""
+
+    # --- numbering, taxes and printing
+
+    def number_segment(self, document_type: str) -> str | None:
+        """The type place (TT) of a document's number EEE-PPP-TT-NNNNNNNN; None: the API's type."""
+        return None
+
+    def requires_authorized_range(self, document_type: str) -> bool:
+        """Whether a number of this type may only come from an authorized range (Honduras: a CAI):
+        without one the document is refused instead of taking the type's sequence."""
+        return False
+
+    def takes_exonerations(self) -> bool:
+        """Whether a sales document may carry an exonerated buyer's registers (`exoneration`)."""
+        return False
+
+    def exoneration_rows(self, document: Mapping[str, Any], *, short: bool = False,
+                         blanks: bool = True) -> list[tuple[str, str]]:
+        """The printed places of an exonerated buyer's registers: (label, value) rows, `short`
+        labels on a ticket, empty places printed unless `blanks` is False."""
+        return []
 
 
 @dataclass(frozen=True)

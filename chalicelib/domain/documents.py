@@ -100,9 +100,6 @@ def money_comes_in(kind: Kind) -> bool:
     paid out; a credit note turns it round (06 refunded out, 105 refunded in)."""
     return kind.sales != (kind.balance < 0)
 
-# Honduras: these need a CAI range; other types take a CAI range when one exists for them.
-CAI_REQUIRED = ("01", "113")
-
 
 def creation_rules_schema() -> list[dict[str, Any]]:
     """The rules above that JSON Schema can state about a new document (for the OpenAPI

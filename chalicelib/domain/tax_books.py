@@ -1,15 +1,14 @@
-"""Honduras' ISV books (libro de ventas, libro de compras): one row per fiscal document of the
-period with its taxable bases and ISV by rate. Credit notes count against the others (negative);
-a cancelled document keeps its row, marked, with no amounts."""
+"""What every country's tax books share: which documents are in them (sales and purchase types,
+statuses), how a document counts (credit notes and reversals against the others) and the lines as
+the books read them. A country's own rows are its pack's (countries/<cc>/domain)."""
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
-from chalicelib.domain import currency, taxes
+from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO
-from chalicelib.domain.document_types import PURCHASES
-from chalicelib.domain.documents import KINDS, WITHHOLDING_CERTIFICATE
+from chalicelib.domain.documents import KINDS
 
 SALES_BOOK_TYPES = ("01", "113", "06", "07")
 PURCHASE_BOOK_TYPES = ("103", "104", "105", "106", "11")
@@ -18,41 +17,6 @@ BOOK_STATUSES = ("confirmed", "cancelled")  # drafts are not in the books
 # A row's status: the reversal, in a later month, of a document booked in an earlier one (its
 # cancellation, or a purchase invoice unconfirmed): its amounts count against that later month.
 REVERSAL = "reversal"
-SPECIAL = Decimal("0.18")
-AMOUNTS = ("exempt", "exonerated", "taxed15", "taxed18", "isv15", "isv18", "total")
-
-
-def book_row(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A purchase is entered under the supplier's number and CAI (what the supplier printed), when
-    the document records them; `internalNumber` is ours either way."""
-    kind = KINDS[document["type"]]
-    sign = book_sign(document)
-    amounts = dict.fromkeys(AMOUNTS, ZERO)
-    cancelled = document["status"] == "cancelled"
-    if not cancelled:   # in the company's currency: a dollar invoice's lempiras
-        for line in currency.lines_in_base(document):
-            rate, base, tax = Decimal(line["taxRate"]), Decimal(line["subtotal"]), Decimal(line["tax"])
-            treatment = taxes.treatment_of(line)
-            if treatment == taxes.EXONERATED:
-                amounts["exonerated"] += base
-            elif treatment != taxes.TAXED:
-                amounts["exempt"] += base
-            elif rate == SPECIAL:
-                amounts["taxed18"] += base
-                amounts["isv18"] += tax
-            else:
-                amounts["taxed15"] += base
-                amounts["isv15"] += tax
-        amounts["total"] = currency.base_total(document)
-    purchase = kind.module == PURCHASES
-    cai = (document.get("supplierCai") if purchase else (document.get("cai") or {}).get("cai"))
-    number = (document.get("supplierDocumentNumber") if purchase else None) or document.get("number")
-    return {"documentId": int(document["id"]), "date": document["date"], "type": document["type"],
-            "typeName": kind.name, "number": number, "internalNumber": document.get("number"), "cai": cai,
-            "businessPartnerId": int(document["businessPartnerId"]),
-            "partnerTaxId": (partner or {}).get("taxId"), "partnerName": (partner or {}).get("name", ""),
-            "status": document["status"], **{name: (sign * value) or ZERO for name, value in amounts.items()},
-            **{name: (document.get("exoneration") or {}).get(name) for name in taxes.EXONERATION_FIELDS}}
 
 
 def book_sign(document: Mapping[str, Any]) -> int:
@@ -77,16 +41,3 @@ def condensed_lines(lines: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         entry["subtotal"] += Decimal(line["subtotal"])
         entry["tax"] += Decimal(line["tax"])
     return list(merged.values())
-
-
-def book_totals(rows: Iterable[Mapping[str, Any]]) -> dict[str, Decimal]:
-    rows = list(rows)
-    return {name: sum((row[name] for row in rows), ZERO) for name in AMOUNTS}
-
-
-def withheld(documents: Iterable[Mapping[str, Any]], tax: str, side: str) -> Decimal:
-    """The total of the confirmed withholding certificates (05) for `tax` on `side` among
-    `documents`."""
-    return sum((currency.base_total(item) for item in documents
-                if item["type"] == WITHHOLDING_CERTIFICATE and item["status"] == "confirmed"
-                and (item.get("withholding") or {}) == {"tax": tax, "side": side}), ZERO)

@@ -1,4 +1,4 @@
-"""Sales taxes by country, and how a line is taxed.
+"""Sales taxes, and how a line is taxed. Each country's rates are its pack's (`tax_rates`).
 
 Honduras' ISV: a line is exempt (0), general (15 %) or special (18 %, alcohol and tobacco).
 El Salvador's IVA: 13 %, or 0 for exempt, non-subject (no sujeta) and exported sales.
@@ -11,17 +11,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from chalicelib import countries
 from chalicelib.errors import ValidationFailed
 
 ZERO_RATE = Decimal("0")
-RATES_BY_COUNTRY: dict[str, tuple[Decimal, ...]] = {
-    "HN": (ZERO_RATE, Decimal("0.15"), Decimal("0.18")),
-    "SV": (ZERO_RATE, Decimal("0.13")),
-}
-DEFAULT_RATE = {"HN": Decimal("0.15"), "SV": Decimal("0.13")}
-SALES_TAX_BY_COUNTRY = {"HN": "isv", "SV": "iva"}  # as a withholding certificate names them
-ALL_RATES = tuple(sorted({rate for rates in RATES_BY_COUNTRY.values() for rate in rates}))
-ISV_RATES = RATES_BY_COUNTRY["HN"]
+ALL_RATES = tuple(sorted({rate for pack in countries.packs() for rate in pack.tax_rates}))
 
 TAXED, EXEMPT, EXONERATED, NON_SUBJECT, EXPORT = "taxed", "exempt", "exonerated", "nonSubject", "export"
 ZERO_TREATMENTS = (EXEMPT, EXONERATED, NON_SUBJECT, EXPORT)
@@ -36,7 +30,7 @@ def check_tax_rate(rate: Decimal) -> Decimal:
 
 
 def check_rate_for_country(country: str, rate: Decimal, field: str) -> Decimal:
-    rates = RATES_BY_COUNTRY.get(country, ISV_RATES)
+    rates = countries.pack(country).tax_rates
     if rate not in rates:
         raise ValidationFailed.for_field(field, f"must be one of {', '.join(str(r.normalize()) for r in rates)} "
                                                 f"for a company in {country}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chalicelib import countries
 from chalicelib.domain.report_table import ReportTable
 
 
@@ -16,7 +17,8 @@ def write(table: ReportTable, company: dict[str, Any]) -> bytes:
     sheet = Sheet(LANDSCAPE_LETTER, title=table.title, margin=8) if wide else Sheet(LETTER, title=table.title)
     sheet.line_of_text(str(company.get("name") or ""), size=13, bold=True, height=6)
     if company.get("taxId"):
-        label = {"HN": "RTN", "SV": "NIT"}.get(str(company.get("country")), "RTN/NIT")
+        label = countries.pack(company["country"]).tax_id_label if company.get("country") in countries.CODES \
+            else "RTN/NIT"
         sheet.line_of_text(f"{label}: {company['taxId']}", size=8.5, height=4.2)
     sheet.ln(2)
     sheet.line_of_text(table.title, size=12, bold=True, align="C", height=6)

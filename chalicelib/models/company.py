@@ -3,11 +3,12 @@ from typing import Annotated, Any, Dict, Literal, Optional
 from pydantic import ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from chalicelib import countries
 from chalicelib.domain import dte_catalogues
 from chalicelib.models.base import Email, LongText, Name, RequestModel, ResponseModel, ShortText
 from chalicelib.models.documents import PersonId
 
-Country = Literal["HN", "SV"]
+Country = Literal[countries.CODES]  # type: ignore[valid-type]
 Currency = Literal["HNL", "USD"]
 CreditLimitPolicy = Literal["off", "warn", "block"]
 Department = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-4])$"), Field(
@@ -96,7 +97,7 @@ class DteIssuerInfo(ResponseModel):
 
 class CompanyFields(RequestModel):
     tax_id: Optional[ShortText] = None
-    country: Country = "HN"
+    country: Country = countries.DEFAULT  # type: ignore[assignment]
     currency: Optional[Currency] = None
     address: Optional[LongText] = None
     email: Optional[Email] = None

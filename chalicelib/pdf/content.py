@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Mapping
 
+from chalicelib import countries
 from chalicelib.domain import dte_json, taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.currency import base_total, in_base
@@ -14,7 +15,7 @@ from chalicelib.domain.documents import CANCELLED, DRAFT, KINDS
 from chalicelib.pdf import text
 
 ZERO = Decimal("0.00")
-GENERAL_RATE, SPECIAL_RATE, SV_RATE = Decimal("0.15"), Decimal("0.18"), Decimal("0.13")
+GENERAL_RATE, SPECIAL_RATE = Decimal("0.15"), Decimal("0.18")
 # Required on Honduran fiscal invoices (Reglamento del Régimen de Facturación).
 FISCAL_LEGEND = "LA FACTURA ES BENEFICIO DE TODOS, ¡EXÍJALA!"
 COPIES_LEGEND = "Original: cliente. Copia: obligado tributario emisor."
@@ -33,26 +34,30 @@ class Totals:
     tax_special: Decimal
     total: Decimal
     general_rate: Decimal = GENERAL_RATE
+    tax_label: str = "ISV"
+    special: bool = True     # the country has the special rate (18 %)
 
     def rows(self) -> list[tuple[str, Decimal]]:
-        """Honduras itemizes both ISV rates; El Salvador's one IVA rate (13 %) has no special rate."""
-        salvadoran = self.general_rate == SV_RATE
-        tax, general = ("IVA" if salvadoran else "ISV"), text.percent(self.general_rate)
+        """Honduras itemizes both ISV rates; a country without the special rate (El Salvador's one
+        IVA rate, 13 %) prints no special rows."""
+        tax, general = self.tax_label, text.percent(self.general_rate)
         rows = [("Descuentos y rebajas", self.discounts), ("Subtotal", self.subtotal),
                 ("Importe exonerado", self.exonerated), ("Importe exento", self.exempt),
                 (f"Importe gravado {general}", self.taxed_general), ("Importe gravado 18 %", self.taxed_special),
                 (f"{tax} {general}", self.tax_general), ("ISV 18 %", self.tax_special)]
-        return [row for row in rows if not (salvadoran and "18 %" in row[0])]
+        return [row for row in rows if self.special or "18 %" not in row[0]]
 
 
-def totals(document: Mapping[str, Any], country: str = "HN") -> Totals:
+def totals(document: Mapping[str, Any], company: Mapping[str, Any]) -> Totals:
     """Bases and tax by rate, summed from the lines' own rounded amounts (as the document's
     totals are); a zero-rate line is exonerated or exempt by its treatment. The rows are the
-    company's country's (El Salvador: IVA 13 %, no special rate)."""
+    company's country's (its pack's default rate and tax label; El Salvador: IVA 13 %, no
+    special rate)."""
+    pack = countries.pack_of(company)
     exempt = exonerated = ZERO
     taxed = {SPECIAL_RATE: ZERO}
     tax = {SPECIAL_RATE: ZERO}
-    general_rate = SV_RATE if country == "SV" else GENERAL_RATE
+    general_rate = pack.default_rate
     discounts = ZERO
     for line in document["lines"]:
         rate, base = Decimal(line.get("taxRate") or 0), Decimal(line["subtotal"])
@@ -71,7 +76,8 @@ def totals(document: Mapping[str, Any], country: str = "HN") -> Totals:
     return Totals(discounts=discounts, subtotal=Decimal(document["subtotal"]), exonerated=exonerated, exempt=exempt,
                   taxed_general=taxed.get(GENERAL_RATE, ZERO), taxed_special=taxed[SPECIAL_RATE],
                   tax_general=tax.get(GENERAL_RATE, ZERO), tax_special=tax[SPECIAL_RATE],
-                  total=Decimal(document["total"]), general_rate=general_rate)
+                  total=Decimal(document["total"]), general_rate=general_rate, tax_label=pack.tax_label,
+                  special=SPECIAL_RATE in pack.tax_rates)
 
 
 def title(document: Mapping[str, Any]) -> str:
@@ -105,7 +111,7 @@ def company_currency_rows(document: Mapping[str, Any], company: Mapping[str, Any
     own = str(company.get("currency") or "HNL")
     if rate == 1 or currency(document, company) == own:
         return []
-    tax = "IVA" if company.get("country") == "SV" else "ISV"
+    tax = countries.pack_of(company).tax_label
     return [("Tipo de cambio", f"1 {currency(document, company)} = {rate.normalize():f} {own}"),
             (f"Total en {own}", text.money(base_total(document))),
             (f"{tax} en {own}", text.money(in_base(Decimal(document["taxTotal"]), rate)))]
@@ -131,27 +137,6 @@ def cai_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:
     return [("CAI", str(cai["cai"])),
             ("Rango autorizado", f"{cai['rangeStart']} al {cai['rangeEnd']}"),
             ("Fecha límite de emisión", text.date(cai.get("deadline")))]
-
-
-# Acuerdo 481-2017 Art. 10 num. 8: a Honduran invoice gives the exonerated buyer's registers these places
-EXONERATION_LABELS = (("purchaseOrderNumber", "No. Correlativo de orden de compra exenta"),
-                      ("registryNumber", "No. Correlativo de constancia de registro exonerado"),
-                      ("sagNumber", "No. identificativo del registro de la SAG"))
-EXONERATION_TYPES = ("01", "113", "06", "07")
-# an 80 mm ticket has room for short labels
-EXONERATION_SHORT_LABELS = (("purchaseOrderNumber", "Orden compra exenta"), ("registryNumber", "Constancia exonerado"),
-                            ("sagNumber", "Registro SAG"))
-
-
-def exoneration_rows(document: Mapping[str, Any], country: str, labels: tuple[tuple[str, str], ...] = EXONERATION_LABELS,
-                     *, blanks: bool = True) -> list[tuple[str, str]]:
-    """The three places of a Honduran invoice (or note) for an exonerated buyer's registers,
-    printed on every one (blank when the sale is not exonerated), as SAR's format has them; a
-    ticket (`blanks` False) prints only the registers given."""
-    if country != "HN" or document.get("type") not in EXONERATION_TYPES:
-        return []
-    registers = document.get("exoneration") or {}
-    return [(label, str(registers.get(name) or "")) for name, label in labels if blanks or registers.get(name)]
 
 
 def dte_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from chalicelib import countries
 from chalicelib.pdf import content, text
 from chalicelib.pdf.layout import LETTER, Column, Sheet, Table
 
@@ -20,7 +21,7 @@ def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Map
     title, number = content.title(document), content.number(document)
     sheet = Sheet(LETTER, title=f"{title} {number}")
     _header(sheet, company, document, title, number)
-    _parties(sheet, document, partner, str(company.get("country") or "HN"))
+    _parties(sheet, document, partner, countries.pack_of(company).code)
 
     def heading() -> None:
         sheet.use(8, True)
@@ -110,7 +111,7 @@ def _parties(sheet: Sheet, document: Mapping[str, Any], partner: Mapping[str, An
         sheet.cell(24, 4.8, text.printable(f"{label}:"))
         sheet.use(9)
         sheet.multi_cell(0, 4.8, text.printable(value), new_x="LMARGIN", new_y="NEXT")
-    for label, value in content.exoneration_rows(document, country):
+    for label, value in countries.pack(country).hooks.exoneration_rows(document):
         sheet.use(8.5, True)
         sheet.cell(88, 4.5, text.printable(f"{label}:"))
         sheet.use(8.5)
@@ -120,7 +121,7 @@ def _parties(sheet: Sheet, document: Mapping[str, Any], partner: Mapping[str, An
 
 def _totals(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any]) -> None:
     """The totals, the amount in words, the notes and the legends stay together on one page."""
-    figures = content.totals(document, str(company.get("country") or "HN"))
+    figures = content.totals(document, company)
     currency = content.currency(document, company)
     rows = figures.rows()
     words = f"SON: {content.amount_words(document, company)}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from chalicelib import countries
 from chalicelib.pdf import content, text
 from chalicelib.pdf.layout import Sheet
 
@@ -53,8 +54,7 @@ def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
     sheet.rule(1)
     sheet.line_of_text(f"{content.partner_label(document)}: {partner.get('name') or ''}", size=7.5, height=LINE)
     sheet.line_of_text(f"RTN: {partner.get('taxId') or ''}", size=7.5, height=LINE)
-    for label, value in content.exoneration_rows(document, str(company.get("country") or "HN"),
-                                                 content.EXONERATION_SHORT_LABELS, blanks=False):
+    for label, value in countries.pack_of(company).hooks.exoneration_rows(document, short=True, blanks=False):
         sheet.line_of_text(f"{label}: {value}", size=7, height=3.3)
     sheet.rule(1)
     for line in document["lines"]:
@@ -64,7 +64,7 @@ def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
             detail += f"  desc. {text.money(line['discount'])}"
         both_ends(detail, text.money(line["subtotal"]))
     sheet.rule(1)
-    for label, amount in content.totals(document, str(company.get("country") or "HN")).rows():
+    for label, amount in content.totals(document, company).rows():
         both_ends(label, text.money(amount))
     both_ends(f"TOTAL ({content.currency(document, company)})", text.money(document["total"]), 9.5, True)
     sheet.ln(1.5)

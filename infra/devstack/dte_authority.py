@@ -44,13 +44,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from chalicelib import clock
+from chalicelib import clock, countries
 from chalicelib.domain import dte as rules
 from chalicelib.domain import dte_formats
 from infra.devstack.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception
 
 TOKEN_HOURS = 24
-SV_OFFSET = _dt.timedelta(hours=clock.UTC_OFFSET_HOURS["SV"])
+SV_OFFSET = _dt.timedelta(hours=countries.pack(rules.DTE_COUNTRY).utc_offset_hours)
 
 
 class StandInAuthority(LotReception):

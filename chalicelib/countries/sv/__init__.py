@@ -8,4 +8,5 @@ PACK = CountryPack(
     code="SV", name="El Salvador", currency="USD", utc_offset_hours=-6,
     tax_rates=(Decimal("0"), Decimal("0.13")), default_rate=Decimal("0.13"),
     sales_tax="iva", tax_label="IVA", tax_id_label="NIT",
+    chart_module="chalicelib.services.accounting.default_chart_sv",  # the SV pack's branch moves it to .chart
 )

@@ -6,16 +6,22 @@ documents, so each month's book keeps agreeing with that month's ledger. Reverse
 month, a document needs none: it shows as cancelled (or, back to draft, not at all)."""
 from __future__ import annotations
 
+import datetime as _dt
 from typing import Any
 
+from chalicelib import countries
 from chalicelib.domain import currency, tax_books
 from chalicelib.domain.documents import CONFIRMED
+from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 ITEMS_PER_REVERSAL = 2
+STATUS_LABELS = {"cancelled": "ANULADO", tax_books.REVERSAL: "REVERSIÓN"}
+MAX_BOOK_DAYS = 366  # one answer of a bounded size (a Lambda answers at most 6 MB)
 _KEPT = ("id", "type", "number", "cai", "businessPartnerId", "total", "currency", "supplierDocumentNumber",
          "supplierCai", "dte", "sourceDocumentId")
 
@@ -40,3 +46,27 @@ def period_corrections(table: Table, company_id: int, start_date: str, end_date:
     """One Query: the corrections dated in the period (mostly none)."""
     return table.query_all(partition=("GSI1PK", keys.collection_partition(company_id, keys.BOOK_CORRECTION)),
                            index=GSI1, sort_range=("GSI1SK", start_date, f"{end_date}#~"))
+
+
+def period_documents(table: Table, company_id: int, start_date: str, end_date: str,
+                     country: str) -> list[dict[str, Any]]:
+    """The period's confirmed and cancelled documents of a company of `country` (a country's tax
+    books read them), with the corrections of documents reversed in a later month, in the books'
+    order: one Query of the documents' date index, one of the corrections'."""
+    if start_date > end_date:
+        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+    if _dt.date.fromisoformat(end_date) - _dt.date.fromisoformat(start_date) > _dt.timedelta(days=MAX_BOOK_DAYS):
+        raise ValidationFailed.for_field("endDate", f"a book spans at most {MAX_BOOK_DAYS} days (books are monthly)")
+    company = accounts.get_company(table, company_id)
+    if countries.pack_of(company).code != country:
+        books = countries.pack(country)  # "The ISV books are Honduras'", "The IVA books are El Salvador's"
+        whose = f"The {books.tax_label} books are {books.name}" + ("'" if books.name.endswith("s") else "'s")
+        raise ApiError(f"{whose} (the company's country is {countries.pack_of(company).code}).",
+                       code="REPORT_NOT_FOR_COUNTRY")
+    documents = [item for item in table.query_all(
+        partition=("GSI1PK", keys.collection_partition(company_id, keys.DOCUMENT)), index=GSI1,
+        sort_range=("GSI1SK", start_date, f"{end_date}#~"))
+        if item["status"] in tax_books.BOOK_STATUSES and not tax_books.reversed_later(item)]
+    # a document as booked before its reversal sorts before its later confirmation of the same day
+    documents = period_corrections(table, company_id, start_date, end_date) + documents
+    return sorted(documents, key=lambda item: (item["date"], item.get("number") or "", int(item["id"])))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from chalicelib import clock
+from chalicelib import clock, countries
 from chalicelib.errors import ValidationFailed
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
@@ -18,7 +18,7 @@ ONE = Decimal("1")
 
 
 def company_currency(company: dict[str, Any]) -> str:
-    return company.get("currency") or ("USD" if company.get("country") == "SV" else "HNL")
+    return company.get("currency") or countries.pack_of(company).currency
 
 
 def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any]:

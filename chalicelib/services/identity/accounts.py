@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib import clock
+from chalicelib import clock, countries
 from chalicelib.auth.secrets import hash_password
 from chalicelib.domain.members import ACTIVE, LastOwner, owner_delta
 from chalicelib.domain.roles import OWNER, ROLES
@@ -14,7 +14,6 @@ from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
-DEFAULT_CURRENCY = {"HN": "HNL", "SV": "USD"}
 DEFAULT_BRANCH = {"name": "Casa matriz", "code": "001"}
 DEFAULT_WAREHOUSE = {"name": "Principal", "isActive": True}
 
@@ -86,8 +85,8 @@ def plan_company(table: Table, owner_user_id: int,
     """The new company's items, in a transaction the caller commits."""
     company_id = table.next_id(keys.global_sequence("COMPANY"))
     now = clock.now_iso()
-    country = fields.get("country") or "HN"
-    company = {"country": country, "currency": DEFAULT_CURRENCY[country], "creditLimitPolicy": "off",
+    country = fields.get("country") or countries.DEFAULT
+    company = {"country": country, "currency": countries.pack(country).currency, "creditLimitPolicy": "off",
                "allowNegativeStock": False,
                **{name: value for name, value in fields.items() if value is not None},
                **keys.company(company_id), "itemType": "COMPANY", "id": company_id,
@@ -137,7 +136,7 @@ def add_member(table: Table, company_id: int, user_id: int, role: str) -> None:
 
 
 def company_country(table: Table, company_id: int) -> str:
-    return (table.get(keys.company(company_id)) or {}).get("country", "HN")
+    return countries.pack_of(table.get(keys.company(company_id))).code
 
 
 def get_company(table: Table, company_id: int) -> dict[str, Any]:

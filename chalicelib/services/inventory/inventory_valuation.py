@@ -11,7 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from chalicelib import clock
+from chalicelib import clock, countries
 from chalicelib.domain import accounting, costing
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.report_table import Column, ReportTable, amount
@@ -27,7 +27,7 @@ AFTER_DAY = "#~"  # sorts after every movement of a day
 
 def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
     if date is None:  # today where the company is, as adjustments and documents are dated
-        date = clock.today_in((table.get(keys.company(company_id)) or {}).get("country", "HN"))
+        date = clock.today_in(countries.pack_of(table.get(keys.company(company_id))).code)
     positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
     later = _movements_after(table, company_id, date, [int(position["productId"]) for position in positions
                                                         if (position.get("lastMovementDate") or "") > date])

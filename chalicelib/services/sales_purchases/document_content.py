@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from chalicelib import clock
+from chalicelib import clock, countries
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain import documents as rules
 from chalicelib.domain import dte as dte_rules
@@ -131,7 +131,7 @@ def check_content(table: Table, company_id: int, document_type: str, fields: dic
 
 def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], rules.Totals]:
     lines, amounts = [], []
-    country = context.company.get("country", "HN")
+    country = countries.pack_of(context.company).code
     exonerated = exoneration(context, fields) is not None
     for index, line in enumerate(fields["lines"]):
         product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
@@ -239,10 +239,9 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
         if kind.code != rules.WITHHOLDING_CERTIFICATE:
             raise ValidationFailed.for_field("withholding", f"only a withholding certificate (05) carries it, "
                                                             f"not a {kind.name}")
-        country = context.company.get("country", "HN")
-        if withholding["tax"] in taxes.SALES_TAX_BY_COUNTRY.values() and \
-                withholding["tax"] != taxes.SALES_TAX_BY_COUNTRY.get(country):
-            raise ValidationFailed.for_field("withholding.tax", f"{withholding['tax']} is not a tax of {country}")
+        pack = countries.pack_of(context.company)
+        if withholding["tax"] in {each.sales_tax for each in countries.packs()} and withholding["tax"] != pack.sales_tax:
+            raise ValidationFailed.for_field("withholding.tax", f"{withholding['tax']} is not a tax of {pack.code}")
         partner_type = (context.partner or {}).get("type")
         wanted = "customer" if withholding["side"] == SALES else "supplier"
         if partner_type not in (wanted, "both"):
@@ -270,9 +269,9 @@ def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | Non
     kind = context.kind
     if kind.module != SALES or kind.opening:
         raise ValidationFailed.for_field("exoneration", f"only sales documents carry it, not a {kind.name}")
-    country = context.company.get("country", "HN")
-    if country != "HN":
-        raise ValidationFailed.for_field("exoneration", f"exonerations are Honduran; the company is in {country}")
+    pack = countries.pack_of(context.company)
+    if not pack.hooks.takes_exonerations():
+        raise ValidationFailed.for_field("exoneration", f"exonerations are Honduran; the company is in {pack.code}")
     registers = {name: given[name] for name in taxes.EXONERATION_FIELDS if given.get(name)}
     if not registers:
         raise ValidationFailed.for_field("exoneration", "give at least one of purchaseOrderNumber, registryNumber, "
@@ -302,4 +301,4 @@ def over_credited(source: dict[str, Any]) -> ValidationFailed:
 
 
 def today(context: Context) -> str:
-    return clock.today_in(context.company.get("country", "HN"))
+    return clock.today_in(countries.pack_of(context.company).code)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable
 
-from chalicelib import clock
+from chalicelib import clock, countries
 from chalicelib.domain import currency, taxes
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as rules
@@ -91,7 +91,7 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     """Confirming: the number, the credit checks, stock, the entry and the partner balance.
     Returns the document's changed fields."""
     context, kind = plan.context, plan.context.kind
-    country = context.company.get("country", "HN")
+    country = countries.pack_of(context.company).code
     for index, line in enumerate(document["lines"]):  # a draft priced before the company changed country
         taxes.check_rate_for_country(country, Decimal(line["taxRate"]), f"lines[{index}].taxRate")
     changes: dict[str, Any] = {"status": CONFIRMED, "confirmedAt": clock.now_iso()}

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from chalicelib import countries
 from chalicelib.domain.document_types import DOCUMENT_TYPES, number_segment
-from chalicelib.domain.documents import CAI_REQUIRED, format_number
+from chalicelib.domain.documents import format_number
 from chalicelib.errors import ApiError, Conflict, ValidationFailed
 from chalicelib.services import records
 from chalicelib.services.commands import Command
@@ -122,8 +123,7 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
 
 
 def _country(table: Table, company_id: int) -> str:
-    company = table.get(keys.company(company_id)) or {}
-    return company.get("country", "HN")
+    return countries.pack_of(table.get(keys.company(company_id))).code
 
 
 def create_range(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
@@ -179,7 +179,8 @@ def assign_number(transaction: Transaction, table: Table, company: dict[str, Any
     its branch and type, else from the type's sequence. Both are written with a condition on
     the number read, so a concurrent document makes this one run again and take the next."""
     company_id, document_type = int(company["id"]), document["type"]
-    country = company.get("country", "HN")
+    pack = countries.pack_of(company)
+    country = pack.code
     segment = number_segment(country, document_type)
     branch_id = int(document["branchId"]) if document.get("branchId") is not None else None
     branch_code = _branch_code(table, company_id, branch_id)
@@ -188,7 +189,7 @@ def assign_number(transaction: Transaction, table: Table, company: dict[str, Any
     # the same SAR code is the same series (a Honduran 113 takes the Factura CAI's numbers)
     series = [item for item in records.small_records(table, company_id, keys.CAI_RANGE)
               if number_segment(country, item["documentType"]) == segment and item["branchId"] == branch_id]
-    if series or (document_type in CAI_REQUIRED and country == "HN"):
+    if series or pack.hooks.requires_authorized_range(document_type):
         return _from_range(transaction, company_id, [item for item in series if item.get("isActive", True)],
                            document, branch_code, segment)
     sequence = table.get(keys.document_sequence(company_id, document_type))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from chalicelib import countries
 from chalicelib.domain import taxes
 from chalicelib.errors import Conflict
 from chalicelib.events import outbox
@@ -69,7 +70,7 @@ def create_product(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         fields = {**fields, "trackInventory": fields.get("type", "product") == "product"}
     country = accounts.company_country(command.table, command.company_id)
     if fields.get("taxRate") is None:
-        fields = {**fields, "taxRate": taxes.DEFAULT_RATE.get(country, taxes.DEFAULT_RATE["HN"])}
+        fields = {**fields, "taxRate": countries.pack(country).default_rate}
     taxes.check_rate_for_country(country, fields["taxRate"], "taxRate")
     return records.create_record(command, PRODUCT, fields, _reserve_code,
                                  view=lambda item: {**item, **stock_moves.cost_fields(None, item)})

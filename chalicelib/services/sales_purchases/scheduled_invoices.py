@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
-from chalicelib import clock
+from chalicelib import clock, countries
 from chalicelib.auth.principal import Principal
 from chalicelib.domain import dte as dte_rules
 from chalicelib.domain import schedules
@@ -142,7 +142,7 @@ def _recurrence(schedule: dict[str, Any]) -> schedules.Recurrence:
 
 
 def _today(company: dict[str, Any]) -> str:
-    return clock.today_in(company.get("country", "HN"))
+    return clock.today_in(countries.pack_of(company).code)
 
 
 def _day_after(date: str) -> str:
@@ -163,7 +163,7 @@ def _due_index(schedule: dict[str, Any]) -> dict[str, Any]:
 
 def _latest_today() -> str:
     """Today where it is latest among the companies' countries (and UTC, for the rest)."""
-    return max(clock.today_in(country) for country in (*clock.UTC_OFFSET_HOURS, "UTC"))
+    return max(clock.today_in(country) for country in (*(pack.code for pack in countries.packs()), "UTC"))
 
 
 # --- the hourly run --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from chalicelib import clock, jsoncodec
+from chalicelib import countries, jsoncodec
 from chalicelib.domain import dte as rules
 from chalicelib.domain import dte_json
 from chalicelib.errors import ApiError, NotFound
@@ -110,7 +110,7 @@ def _processed_at(moment: str | None) -> str | None:
     if not moment:
         return None
     local = _dt.datetime.fromisoformat(moment.replace("Z", "+00:00")) + _dt.timedelta(
-        hours=clock.UTC_OFFSET_HOURS[rules.DTE_COUNTRY])
+        hours=countries.pack(rules.DTE_COUNTRY).utc_offset_hours)
     return local.strftime("%d/%m/%Y %H:%M:%S")
 
 

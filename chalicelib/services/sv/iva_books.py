@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from chalicelib.domain import iva_books
 from chalicelib.domain.report_table import Column, ReportTable, amount
-from chalicelib.services.hn.tax_books import STATUS_LABELS, period_documents
+from chalicelib.services.accounting.book_corrections import STATUS_LABELS, period_documents
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 

@@ -5,55 +5,28 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from chalicelib.countries.hn.domain import isv_books
 from chalicelib.domain import accounting, tax_books
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.report_table import Column, ReportTable, amount
-from chalicelib.errors import ApiError, ValidationFailed
-from chalicelib.services.accounting import book_corrections
-from chalicelib.services.identity import accounts
+from chalicelib.services.accounting.book_corrections import STATUS_LABELS, period_documents
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
 
-STATUS_LABELS = {"cancelled": "ANULADO", tax_books.REVERSAL: "REVERSIÓN"}
-MAX_BOOK_DAYS = 366  # one answer of a bounded size (a Lambda answers at most 6 MB)
+COUNTRY = "HN"
 BOOKS = {"sales": ("Libro de ventas", tax_books.SALES_BOOK_TYPES),
          "purchases": ("Libro de compras", tax_books.PURCHASE_BOOK_TYPES)}
 
 
 def book(table: Table, company_id: int, which: str, start_date: str, end_date: str) -> dict[str, Any]:
     _, types = BOOKS[which]
-    documents = [item for item in period_documents(table, company_id, start_date, end_date) if item["type"] in types]
+    documents = [item for item in period_documents(table, company_id, start_date, end_date, COUNTRY)
+                 if item["type"] in types]
     partners = {int(item["id"]): item for item in table.batch_get(
         keys.entity(company_id, keys.PARTNER, partner_id)
         for partner_id in sorted({int(item["businessPartnerId"]) for item in documents})).values()}
-    rows = [tax_books.book_row(item, partners.get(int(item["businessPartnerId"]))) for item in documents]
-    return {"startDate": start_date, "endDate": end_date, "rows": rows, "totals": tax_books.book_totals(rows)}
-
-
-COUNTRY_BOOKS = {"HN": "The ISV books are Honduras'", "SV": "The IVA books are El Salvador's"}
-
-
-def period_documents(table: Table, company_id: int, start_date: str, end_date: str,
-                     country: str = "HN") -> list[dict[str, Any]]:
-    """The period's confirmed and cancelled documents of a company of `country`, with the
-    corrections of documents reversed in a later month, in the books' order: one Query of the
-    documents' date index, one of the corrections'."""
-    if start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after endDate")
-    if date.fromisoformat(end_date) - date.fromisoformat(start_date) > timedelta(days=MAX_BOOK_DAYS):
-        raise ValidationFailed.for_field("endDate", f"a book spans at most {MAX_BOOK_DAYS} days (books are monthly)")
-    company = accounts.get_company(table, company_id)
-    if company.get("country", "HN") != country:
-        raise ApiError(f"{COUNTRY_BOOKS[country]} (the company's country is {company.get('country', 'HN')}).",
-                       code="REPORT_NOT_FOR_COUNTRY")
-    documents = [item for item in table.query_all(
-        partition=("GSI1PK", keys.collection_partition(company_id, keys.DOCUMENT)), index=GSI1,
-        sort_range=("GSI1SK", start_date, f"{end_date}#~"))
-        if item["status"] in tax_books.BOOK_STATUSES and not tax_books.reversed_later(item)]
-    # a document as booked before its reversal sorts before its later confirmation of the same day
-    documents = book_corrections.period_corrections(table, company_id, start_date, end_date) + documents
-    return sorted(documents, key=lambda item: (item["date"], item.get("number") or "", int(item["id"])))
+    rows = [isv_books.book_row(item, partners.get(int(item["businessPartnerId"]))) for item in documents]
+    return {"startDate": start_date, "endDate": end_date, "rows": rows, "totals": isv_books.book_totals(rows)}
 
 
 REGISTER_LABELS = {"purchaseOrderNumber": "OCE", "registryNumber": "Registro", "sagNumber": "SAG"}
@@ -76,11 +49,11 @@ def book_table(title: str):
             Column("ISV 18%", "amount"), Column("Total", "amount")),
             filename=f"{title.lower().replace(' ', '-')}-{start}-{end}")
         for row in report["rows"]:
-            figures = [amount(row[name]) for name in tax_books.AMOUNTS]
+            figures = [amount(row[name]) for name in isv_books.AMOUNTS]
             table.add(row["date"], row["typeName"], row["number"] or "", row["cai"] or "", row["partnerTaxId"] or "",
                       row["partnerName"], STATUS_LABELS.get(row["status"], ""), *figures[:2], registers(row),
                       *figures[2:])
-        totals = [amount(report["totals"][name]) for name in tax_books.AMOUNTS]
+        totals = [amount(report["totals"][name]) for name in isv_books.AMOUNTS]
         table.add("", "", "", "", "", "Totales", "", *totals[:2], "", *totals[2:], emphasis=True)
         return table
     return as_table
@@ -102,10 +75,10 @@ def isv_summary(table: Table, company_id: int, month: str) -> dict[str, Any]:
 
     first = f"{month}-01"
     last = (date.fromisoformat(first) + timedelta(days=32)).replace(day=1) - timedelta(days=1)
-    documents = period_documents(table, company_id, first, last.isoformat())  # both books from one read
-    sales, purchases = (tax_books.book_totals(tax_books.book_row(item, None) for item in documents
+    documents = period_documents(table, company_id, first, last.isoformat(), COUNTRY)  # both books from one read
+    sales, purchases = (isv_books.book_totals(isv_books.book_row(item, None) for item in documents
                                               if item["type"] in BOOKS[which][1]) for which in ("sales", "purchases"))
-    received, made = (tax_books.withheld(documents, "isv", side) for side in ("sales", "purchases"))
+    received, made = (isv_books.withheld(documents, "isv", side) for side in ("sales", "purchases"))
     before = accounting.previous_day(first)
     credit_side = reports.balance_at(table, company_id, int(rules.resolve(table, company_id, "tax_purchases", None)
                                                            ["chartOfAccountId"]), before)

@@ -1,0 +1,21 @@
+"""SAR's numbering: the document codes a Honduran number carries and the types that need a CAI."""
+from __future__ import annotations
+
+# The two digits a fiscal number carries in its type place (EEE-PPP-TT-NNNNNNNN) are SAR's code of
+# the document (Acuerdo 481-2017, docs/decisions.md "SAR's document codes"), not the API's type.
+# Both invoices are SAR's Factura, so 01 and 113 share a series. Documents SAR does not number
+# (quotes, orders, purchases, which carry the supplier's own number) take codes SAR leaves
+# unassigned, so every number has SAR's shape and none reads as a fiscal document.
+SAR_CODES: dict[str, str] = {
+    "01": "01",    # Factura (Art. 10 num. 7 c)
+    "113": "01",   # a reservation invoice is a Factura
+    "05": "05",    # Comprobante de Retención (Art. 33)
+    "06": "06",    # Nota de Crédito (Art. 25)
+    "07": "07",    # Nota de Débito (Art. 27)
+    "112": "08",   # Guía de Remisión (Art. 29)
+    "100": "91", "101": "92", "102": "93", "103": "94", "104": "95", "105": "96", "106": "97", "11": "98",
+    "900": "89", "901": "90",
+}
+
+# these need a CAI range; other types take a CAI range when one exists for them
+CAI_REQUIRED = ("01", "113")

@@ -1,0 +1,151 @@
+"""The import graph, read from the source with `ast` (nothing is imported): the layers only import
+downwards, the core names no country outside the registry of packs (chalicelib/countries/__init__.py)
+and no pack imports another (docs/decisions.md "Country packs").
+
+Layers, lowest first: domain (chalicelib/domain, countries/<cc>/domain) < store < services
+(chalicelib/services, countries/<cc>/services) < api (chalicelib/api, countries/<cc>/routes.py).
+Every import counts, at module level or inside a function. Other packages (pdf, exports, models,
+events, auth, ...) are outside the layers and are not ranked."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHALICELIB = ROOT / "chalicelib"
+COUNTRIES = CHALICELIB / "countries"
+LAYERS = ("domain", "store", "services", "api")
+
+# Known offenders El Salvador's machinery still has in the core: moved by the SV pack's branch
+# (issue 29). The lead empties this after merging it; nothing may be added here.
+SV_PACK_PENDING = {
+    ("chalicelib/domain/dte.py", "country code 'SV'"),
+    ("chalicelib/pdf/content.py", "country code 'SV'"),
+    ("chalicelib/services/sv/dte.py", "country code 'SV'"),
+    ("chalicelib/services/sv/dte_invalidation.py", "country code 'SV'"),
+    ("chalicelib/services/sv/iva_books.py", "country code 'SV'"),
+}
+
+
+@dataclass(frozen=True)
+class Module:
+    path: str          # relative to the repository, e.g. chalicelib/services/records.py
+    name: str          # dotted, e.g. chalicelib.services.records
+    tree: ast.Module
+
+
+def _name_of(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@lru_cache(maxsize=1)
+def modules() -> tuple[Module, ...]:
+    paths = sorted(CHALICELIB.rglob("*.py")) + [ROOT / "app.py"]
+    return tuple(Module(str(path.relative_to(ROOT)), _name_of(path), ast.parse(path.read_text(), str(path)))
+                 for path in paths)
+
+
+@lru_cache(maxsize=1)
+def pack_codes() -> dict[str, str]:
+    """A pack is a package under chalicelib/countries: its directory name -> its country code."""
+    return {path.parent.name: path.parent.name.upper() for path in COUNTRIES.glob("*/__init__.py")}
+
+
+@lru_cache(maxsize=1)
+def known_modules() -> frozenset[str]:
+    return frozenset(module.name for module in modules())
+
+
+def imports(module: Module) -> list[str]:
+    """The modules it imports, anywhere in it (`from package import module` names the module)."""
+    package = module.name if module.path.endswith("__init__.py") else module.name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}"
+                found.append(candidate if candidate in known_modules() else base)
+    return found
+
+
+def pack_of(name: str) -> str | None:
+    """The pack a module belongs to (chalicelib.countries.<pack>...), None for the core and the registry."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["chalicelib", "countries"] and parts[2] in pack_codes() else None
+
+
+def layer_of(name: str) -> int | None:
+    parts = name.split(".")
+    if parts[0] != "chalicelib" or len(parts) < 2:
+        return None
+    if pack_of(name):
+        rest = parts[3:]
+        if rest[:1] == ["routes"]:
+            return LAYERS.index("api")
+        return LAYERS.index(rest[0]) if rest[:1] and rest[0] in ("domain", "services") else None
+    return LAYERS.index(parts[1]) if parts[1] in LAYERS else None
+
+
+def test_every_module_is_read():
+    names = known_modules()
+    assert {"chalicelib.domain.taxes", "chalicelib.store.table", "chalicelib.api.routing", "chalicelib.countries",
+            "chalicelib.countries.hn.routes", "app"} <= names
+    assert layer_of("chalicelib.countries.hn.domain.numbering") == 0 and layer_of("chalicelib.countries.hn.routes") == 3
+    assert layer_of("chalicelib.countries") is None and layer_of("chalicelib.countries.hn.hooks") is None
+
+
+def test_no_module_imports_a_higher_layer():
+    upward = []
+    for module in modules():
+        own = layer_of(module.name)
+        if own is None:
+            continue
+        upward += [f"{module.path} ({LAYERS[own]}) imports {target} ({LAYERS[layer_of(target)]})"
+                   for target in imports(module) if (layer_of(target) or 0) > own]
+    assert upward == []
+
+
+def test_services_and_domain_never_import_the_api():
+    """The part of the rule a regression would most likely break: HTTP stays at the door."""
+    inward = [f"{module.path} imports {target}" for module in modules()
+              if layer_of(module.name) in (LAYERS.index("domain"), LAYERS.index("services"))
+              for target in imports(module) if layer_of(target) == LAYERS.index("api")]
+    assert inward == []
+
+
+def _core_offences(module: Module) -> list[str]:
+    offences = [f"imports {target}" for target in imports(module) if pack_of(target)]
+    codes = set(pack_codes().values())
+    offences += [f"country code {node.value!r}" for node in ast.walk(module.tree)
+                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in codes]
+    return offences
+
+
+def test_the_core_names_no_country():
+    """Outside chalicelib/countries/ no module imports a pack (only the registry and its top-level
+    modules) and no string is a country code: the core asks `countries.pack_of(company)`."""
+    found = {(module.path, offence) for module in modules()
+             if not module.path.startswith("chalicelib/countries/") for offence in _core_offences(module)}
+    assert sorted(found - SV_PACK_PENDING) == []
+
+
+def test_the_sv_allow_list_holds_only_what_is_still_there():
+    """Emptied as El Salvador's pack lands: a fixed offender must leave the list."""
+    found = {(module.path, offence) for module in modules()
+             if not module.path.startswith("chalicelib/countries/") for offence in _core_offences(module)}
+    assert sorted(SV_PACK_PENDING - found) == []
+
+
+def test_no_pack_imports_another():
+    crossing = [f"{module.path} imports {target}" for module in modules() if pack_of(module.name)
+                for target in imports(module) if pack_of(target) not in (None, pack_of(module.name))]
+    assert crossing == []
