@@ -121,7 +121,7 @@ def raised_phrases() -> set[str]:
                     found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
             elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
                     node.targets[0].id in ("_REMEDIES", "what")):
-                # a DTE's field problems, "<what>: <remedy>" (domain/dte_formats.py), Spanish part by part
+                # a DTE's field problems, "<what>: <remedy>" (countries/sv/domain/dte_formats.py), Spanish part by part
                 parts = node.value.values if isinstance(node.value, ast.Dict) else [node.value]
                 for part in parts:
                     found.update(_templates(part, constants))

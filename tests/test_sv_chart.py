@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from decimal import Decimal as D
 
+from chalicelib.countries.sv import chart as default_chart_sv
 from chalicelib.domain.accounting import FALLBACK_OPERATIONS, OPERATION_TYPES
-from chalicelib.services.accounting import default_chart, default_chart_sv
+from chalicelib.services.accounting import default_chart
 from tests.documents_support import Shop
 from tests.dte_support import customer_abroad, export_invoice
 

@@ -29,7 +29,7 @@ def update_company(call: Call) -> Any:
           "with (kept encrypted, never answered)", tag=TAG, body=M + "DteSigningKeyUpload", response=M + "DteSigningKey",
           permission=MANAGE)
 def put_dte_signing_key(call: Call) -> Any:
-    from chalicelib.services.sv import dte_signing
+    from chalicelib.countries.sv.services import dte_signing
 
     return dte_signing.store_key(call.command, call.ids["id"], call.body.private_key)
 
@@ -37,7 +37,7 @@ def put_dte_signing_key(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/companies/{id}/dte-signing-key", summary="El Salvador: the DTE signing key's public "
           "part and fingerprint", tag=TAG, response=M + "DteSigningKey", permission=MANAGE)
 def get_dte_signing_key(call: Call) -> Any:
-    from chalicelib.services.sv import dte_signing
+    from chalicelib.countries.sv.services import dte_signing
 
     return dte_signing.key_info(call.command.table, call.principal.company_id, call.ids["id"])
 
@@ -46,7 +46,7 @@ def get_dte_signing_key(call: Call) -> Any:
           "the tax authority's API (kept encrypted, never answered)", tag=TAG, body=M + "DteAuthorityCredentialsUpload",
           response=M + "DteAuthorityCredentials", permission=MANAGE)
 def put_dte_authority_credentials(call: Call) -> Any:
-    from chalicelib.services.sv import dte_signing
+    from chalicelib.countries.sv.services import dte_signing
 
     return dte_signing.store_password(call.command, call.ids["id"], call.body.password)
 
@@ -54,7 +54,7 @@ def put_dte_authority_credentials(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/companies/{id}/dte-authority-credentials", summary="El Salvador: the user the tax "
           "authority's API is called as", tag=TAG, response=M + "DteAuthorityCredentials", permission=MANAGE)
 def get_dte_authority_credentials(call: Call) -> Any:
-    from chalicelib.services.sv import dte_signing
+    from chalicelib.countries.sv.services import dte_signing
 
     return dte_signing.credentials_info(call.command.table, call.principal.company_id, call.ids["id"])
 

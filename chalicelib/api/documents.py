@@ -38,7 +38,7 @@ def get_document(call: Call) -> Any:
           response=M + "DteAsTransmitted", exports=(JOSE,))
 def get_dte(call: Call) -> Response:
     from chalicelib.api.exports import requested_type
-    from chalicelib.services.sv import dte_delivery
+    from chalicelib.countries.sv.services import dte_delivery
 
     delivered = dte_delivery.delivery(call.command.table, call.principal.company_id, call.ids["id"])
     if requested_type(call.headers, (JOSE,)):
@@ -95,7 +95,7 @@ def cancel_document(call: Call) -> Any:
           "tax authority and reverse it like a cancellation", tag=TAG, body=M + "DocumentInvalidate",
           response=M + "Document", status=200)
 def invalidate_document(call: Call) -> Any:
-    from chalicelib.services.sv import dte_invalidation
+    from chalicelib.countries.sv.services import dte_invalidation
 
     return dte_invalidation.invalidate(call.command, call.ids["id"], call.body.model_dump(by_alias=True))
 

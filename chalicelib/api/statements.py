@@ -78,7 +78,7 @@ def iva_purchases(call: Call) -> Any:
 
 
 def _iva_book(call: Call, which: str) -> Any:
-    from chalicelib.services.sv import iva_books
+    from chalicelib.countries.sv.services import iva_books
 
     report = iva_books.book(call.command.table, call.principal.company_id, which, call.query.start_date,
                             call.query.end_date)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Callable
 
-from chalicelib.domain import dte as dte_rules
-from chalicelib.domain import dte_json
+from chalicelib.countries.sv.domain import dte as dte_rules
+from chalicelib.countries.sv.domain import dte_json
 from chalicelib.domain.documents import (
     ADVANCE_OPERATION,
     CANCELLED,

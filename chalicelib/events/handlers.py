@@ -47,9 +47,9 @@ def deliver_messages(event: Any) -> dict[str, list[dict[str, str]]]:
 def run_scheduled_invoices(event: Any) -> dict[str, Any]:
     """The hourly EventBridge rule: every company's due scheduled invoices, then the El Salvador
     DTEs whose transmission got no answer. Returns both runs' summaries."""
+    from chalicelib.countries.sv.services import dte
     from chalicelib.observability import publish_counts
     from chalicelib.services.sales_purchases import scheduled_invoices
-    from chalicelib.services.sv import dte
     from chalicelib.store.table import get_table
 
     table = get_table()

@@ -3,7 +3,7 @@ from typing import Annotated, Any, Dict, Literal, Optional
 from pydantic import ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from chalicelib.domain import dte_catalogues
+from chalicelib.countries.sv.domain import dte_catalogues
 from chalicelib.models.base import Email, LongText, Name, RequestModel, ResponseModel, ShortText
 from chalicelib.models.documents import PersonId
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Mapping
 
-from chalicelib.domain import dte_json, taxes
+from chalicelib.countries.sv.domain import dte_json
+from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.currency import base_total, in_base
 from chalicelib.domain.document_types import PURCHASES

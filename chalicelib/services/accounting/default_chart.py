@@ -1,13 +1,14 @@
 """The standard chart of accounts for a Honduran company (NIIF para PYMES layout: activo,
 pasivo, patrimonio, ingresos, costos, gastos) and the determination rules that make documents
-and payments post to it; a Salvadoran company gets El Salvador's (default_chart_sv.py).
+and payments post to it; a Salvadoran company gets El Salvador's (countries/sv/chart.py).
 Importing is idempotent: codes already in the chart and rules already set are left as they are."""
 from __future__ import annotations
 
 from typing import Any
 
+from chalicelib.countries.sv import chart as default_chart_sv
 from chalicelib.domain.accounting import ASSET, COST, EQUITY, EXPENSE, INCOME, LIABILITY
-from chalicelib.services.accounting import chart, default_chart_sv, rules
+from chalicelib.services.accounting import chart, rules
 from chalicelib.services.accounting.posting import rule_items
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts

@@ -9,9 +9,10 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
+from chalicelib.countries.sv.domain import dte as dte_rules
+from chalicelib.countries.sv.services import dte
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain import documents as rules
-from chalicelib.domain import dte as dte_rules
 from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
@@ -20,7 +21,6 @@ from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.inventory import stock_moves
 from chalicelib.services.payments import payment_setup
-from chalicelib.services.sv import dte
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib import clock
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as rules
-from chalicelib.domain import dte as dte_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CANCELLED, DRAFT
 from chalicelib.errors import ValidationFailed

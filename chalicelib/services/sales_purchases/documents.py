@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock
+from chalicelib.countries.sv.services import dte
 from chalicelib.domain import currency, taxes
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as rules
@@ -30,7 +31,6 @@ from chalicelib.services.sales_purchases.document_content import (
     over_credited,
 )
 from chalicelib.services.sales_purchases.document_partners import credit_control, move_partner_balance
-from chalicelib.services.sv import dte
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, GSI2, Page, list_range
 from chalicelib.store.table import Table

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from chalicelib import clock
+from chalicelib.countries.sv.services import dte_delivery
 from chalicelib.errors import ApiError, NotFound
 from chalicelib.events import mail
 from chalicelib.observability import logger
@@ -17,7 +18,6 @@ from chalicelib.services.accounting import chart
 from chalicelib.services.accounting.posting import get_entry
 from chalicelib.services.commands import Command
 from chalicelib.services.sales_purchases import documents
-from chalicelib.services.sv import dte_delivery
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, Page, list_range
 from chalicelib.store.table import Table

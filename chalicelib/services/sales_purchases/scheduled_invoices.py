@@ -13,7 +13,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.auth.principal import Principal
-from chalicelib.domain import dte as dte_rules
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.domain import schedules
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.observability import logger

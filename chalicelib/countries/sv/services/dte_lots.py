@@ -20,12 +20,12 @@ from collections import Counter, defaultdict
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_json
-from chalicelib.domain.dte import DteResult
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_json
+from chalicelib.countries.sv.domain.dte import DteResult
+from chalicelib.countries.sv.services import dte_contingency, dte_signing
+from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Lot, LotRefused, TransmissionFailed
 from chalicelib.observability import logger
-from chalicelib.services.sv import dte_contingency, dte_signing
-from chalicelib.services.sv.dte_authority import DteTransmitter, Lot, LotRefused, TransmissionFailed
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table

@@ -18,11 +18,11 @@ from collections import defaultdict
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_formats, dte_json
+from chalicelib.countries.sv.services import dte_signing
+from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
 from chalicelib.observability import logger
-from chalicelib.services.sv import dte_signing
-from chalicelib.services.sv.dte_authority import DteTransmitter, Submission
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction

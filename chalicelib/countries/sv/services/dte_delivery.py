@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from chalicelib import clock, jsoncodec
-from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_json
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_json
+from chalicelib.countries.sv.services import dte_signing
 from chalicelib.errors import ApiError, NotFound
-from chalicelib.services.sv import dte_signing
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 

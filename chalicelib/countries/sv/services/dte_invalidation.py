@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib import clock, jsoncodec
-from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_formats, dte_json
+from chalicelib.countries.sv.services import dte, dte_signing
+from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
 from chalicelib.errors import ApiError, NotFound, ServiceUnavailable, ValidationFailed
 from chalicelib.observability import logger
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.sales_purchases import document_reversals, documents
-from chalicelib.services.sv import dte, dte_signing
-from chalicelib.services.sv.dte_authority import DteTransmitter, Submission
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction

@@ -14,16 +14,17 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.domain import document_actions, dte_fex, dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_fex, dte_formats, dte_json
+from chalicelib.countries.sv.domain.dte import PENDING, DteResult
+from chalicelib.countries.sv.services import dte_contingency, dte_delivery, dte_lots, dte_signing
+from chalicelib.countries.sv.services.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
+from chalicelib.domain import document_actions
 from chalicelib.domain import documents as document_rules
-from chalicelib.domain import dte as rules
-from chalicelib.domain.dte import PENDING, DteResult
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.observability import logger
 from chalicelib.services.banking import exchange_rates
-from chalicelib.services.sv import dte_contingency, dte_delivery, dte_lots, dte_signing
-from chalicelib.services.sv.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
