@@ -97,7 +97,8 @@ def raised_phrases() -> set[str]:
 
     found: set[str] = set()
     for path, module, tree, constants in _source_modules():
-        in_models = "models" in path.relative_to(ROOT).parts
+        # the request models: chalicelib/models/ and a country pack's models.py
+        in_models = "models" in path.relative_to(ROOT).parts or path.stem == "models"
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 cls = getattr(module, node.name, None)

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib import clock
-from chalicelib.countries.sv.domain import dte as dte_rules
+from chalicelib import clock, countries
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as rules
 from chalicelib.domain.accounting import ZERO
@@ -114,10 +113,9 @@ def invalidate_document(command: Command, document_id: int, date: str | None, re
     cancellation (stock, entry, partner balance), whatever its type, with the DTE invalidated."""
     document, context = load_existing(command, document_id, strict=False)
     check_invalidatable(document)  # again: a payment may have come while the authority answered
-    dte = {name: value for name, value in document["dte"].items() if name != dte_rules.PENDING_INVALIDATION}
     plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
                               cancelReason=reason,
-                              dte={**dte, "status": dte_rules.INVALIDATED, "invalidation": invalidation})
+                              **countries.pack_of(context.company).hooks.invalidated(document, invalidation))
     emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
     emit(plan, outbox.DOCUMENT_DTE_INVALIDATED, cancelled)
     return commit(command, plan, cancelled, previous=document)
