@@ -19,6 +19,12 @@ class DocumentHooks:
     # A country whose tax authority receives documents electronically (El Salvador's DTE) issues
     # them on confirmation and sends them once committed; its pack keeps the record on the document.
 
+    def issued(self, document: Mapping[str, Any]) -> bool:
+        """Whether the document carries this country's electronic record: what is asked about the
+        document itself (its printed version, its attachments) goes to this pack, even after the
+        company changed country (`countries.pack_of_document`)."""
+        return False
+
     def check_issue(self, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
                     document: Mapping[str, Any], products: Mapping[int, Any]) -> None:
         """Raises what issuing the document electronically would refuse, writing nothing (a
@@ -46,10 +52,6 @@ class DocumentHooks:
     def takes_export(self, company: Mapping[str, Any], document_type: str) -> bool:
         """Whether a document of the type carries an `export` block (an export invoice's terms)."""
         return False
-
-    def invalidated(self, document: Mapping[str, Any], invalidation: dict[str, Any]) -> dict[str, Any]:
-        """The fields an invalidation the authority accepted changes on the document."""
-        return {}
 
     def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
         """Why the country refuses `cancel`, `unconfirm` or `invalidate` of a document, asked after

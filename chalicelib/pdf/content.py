@@ -77,7 +77,7 @@ def totals(document: Mapping[str, Any], country: str = "HN") -> Totals:
 
 def title(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:
     """The tax authority's name of an electronic document (El Salvador's DTE), else the type's."""
-    printed = countries.pack_of(company).hooks.printed_title(document)
+    printed = countries.pack_of_document(document, company).hooks.printed_title(document)
     if printed:
         return printed
     kind = KINDS.get(document["type"])
@@ -157,12 +157,12 @@ def exoneration_rows(document: Mapping[str, Any], country: str, labels: tuple[tu
 
 def authority_rows(document: Mapping[str, Any], company: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The printed version of an electronic document: its codes and the authority's seal."""
-    return countries.pack_of(company).hooks.printed_rows(document)
+    return countries.pack_of_document(document, company).hooks.printed_rows(document)
 
 
 def authority_qr_png(document: Mapping[str, Any], company: Mapping[str, Any]) -> bytes | None:
     """The QR code of an electronic document's printed version (the authority's consultation)."""
-    return countries.pack_of(company).hooks.printed_qr(document, company)
+    return countries.pack_of_document(document, company).hooks.printed_qr(document, company)
 
 
 def partner_id_rows(partner: Mapping[str, Any], country: str) -> list[tuple[str, str]]:

@@ -10,6 +10,9 @@ from chalicelib.countries.interface import DocumentHooks
 
 
 class SalvadoranHooks(DocumentHooks):
+    def issued(self, document: Mapping[str, Any]) -> bool:
+        return bool(document.get("dte"))
+
     def check_issue(self, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
                     document: Mapping[str, Any], products: Mapping[int, Any]) -> None:
         from chalicelib.countries.sv.services import dte
@@ -43,12 +46,6 @@ class SalvadoranHooks(DocumentHooks):
         from chalicelib.countries.sv.domain import dte
 
         return document_type in dte.DTE_TYPES and company.get("country") == dte.DTE_COUNTRY
-
-    def invalidated(self, document: Mapping[str, Any], invalidation: dict[str, Any]) -> dict[str, Any]:
-        from chalicelib.countries.sv.domain import dte as rules
-
-        kept = {name: value for name, value in document["dte"].items() if name != rules.PENDING_INVALIDATION}
-        return {"dte": {**kept, "status": rules.INVALIDATED, "invalidation": invalidation}}
 
     def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
         from chalicelib.countries.sv.domain import dte_actions

@@ -144,7 +144,7 @@ def _attachments(table: Table, company: dict[str, Any], document: dict[str, Any]
                  pdf: bytes) -> tuple[mail.Attachment, ...]:
     """The PDF, or what the company's country hands the receiver with it (El Salvador: a DTE the
     authority has answered goes with its JSON, each named by its generation code)."""
-    return (countries.pack_of(company).hooks.mail_attachments(table, company, document, pdf)
+    return (countries.pack_of_document(document, company).hooks.mail_attachments(table, company, document, pdf)
             or (mail.Attachment(document_filename(document), pdf),))
 
 

@@ -65,7 +65,14 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     record = {"codigoGeneracion": codigo, "selloRecepcion": answer.sello_recepcion, "acceptedAt": answer.received_at,
               "type": int(fields["invalidationType"]), "reason": fields.get("reason"),
               "replacementDocumentId": fields.get("replacementDocumentId")}
-    return document_reversals.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"), record)
+    return document_reversals.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"),
+                                                  lambda document: _invalidated(document, record))
+
+
+def _invalidated(document: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """The document's DTE as the accepted invalidation leaves it (the pending event answered)."""
+    kept = {name: value for name, value in document["dte"].items() if name != rules.PENDING_INVALIDATION}
+    return {"dte": {**kept, "status": rules.INVALIDATED, "invalidation": record}}
 
 
 def _record_pending(table: Table, company_id: int, document: dict[str, Any], pending: dict[str, Any]) -> None:
