@@ -94,7 +94,7 @@ def assert_accepted(document: dict) -> None:
     assert dte["acceptedAt"] and dte["acceptedAt"] == dte["transmittedAt"]
 
 
-# What the receiver's JSON adds after the signed members (services/sv/dte_delivery.py).
+# What the receiver's JSON adds after the signed members (countries/sv/services/dte_delivery.py).
 APPENDED = ("firmaElectronica", "selloRecibido", "respuestaHacienda")
 
 

@@ -97,7 +97,8 @@ def raised_phrases() -> set[str]:
 
     found: set[str] = set()
     for path, module, tree, constants in _source_modules():
-        in_models = "models" in path.relative_to(ROOT).parts
+        # the request models: chalicelib/models/ and a country pack's models.py
+        in_models = "models" in path.relative_to(ROOT).parts or path.stem == "models"
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 cls = getattr(module, node.name, None)
@@ -121,7 +122,7 @@ def raised_phrases() -> set[str]:
                     found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
             elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
                     node.targets[0].id in ("_REMEDIES", "what")):
-                # a DTE's field problems, "<what>: <remedy>" (domain/dte_formats.py), Spanish part by part
+                # a DTE's field problems, "<what>: <remedy>" (countries/sv/domain/dte_formats.py), Spanish part by part
                 parts = node.value.values if isinstance(node.value, ast.Dict) else [node.value]
                 for part in parts:
                     found.update(_templates(part, constants))

@@ -13,8 +13,8 @@ from joserfc.jwk import RSAKey
 from PIL import Image
 from pypdf import PdfReader
 
-from chalicelib.services.sv.dte import configured_transmitter, retry_pending_dte
-from chalicelib.services.sv.dte_authority import HttpDteTransmitter
+from chalicelib.countries.sv.services.dte import configured_transmitter, retry_pending_dte
+from chalicelib.countries.sv.services.dte_authority import HttpDteTransmitter
 from chalicelib.store import keys
 from tests.documents_support import SV_COMPANY_NIT, SV_ISSUER, Shop
 from tests.dte_keys import FORGERS_KEY, SIGNING_KEY

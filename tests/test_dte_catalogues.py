@@ -1,11 +1,11 @@
-"""The Ministerio de Hacienda's catalogues (chalicelib/domain/dte_catalogues/): each file loads with
+"""The Ministerio de Hacienda's catalogues (chalicelib/countries/sv/domain/dte_catalogues/): each file loads with
 the count its source has, a DTE whose code names nothing is refused before a control number is
 taken, addresses take the 2024 division's municipios, and the migration moves stored ones."""
 from __future__ import annotations
 
 import pytest
 
-from chalicelib.domain import dte_catalogues, dte_formats
+from chalicelib.countries.sv.domain import dte_catalogues, dte_formats
 from chalicelib.store import keys
 from infra.ops.migrations import sv_addresses_to_2024_division
 from tests.dte_support import assert_accepted, invoice, sv_shop, taxpayer_of

@@ -10,9 +10,9 @@ import datetime as dt
 import pytest
 
 from chalicelib import clock
-from chalicelib.services.sv import dte as dte_service
-from chalicelib.services.sv.dte import retry_pending_dte
-from chalicelib.services.sv.dte_authority import Lot
+from chalicelib.countries.sv.services import dte as dte_service
+from chalicelib.countries.sv.services.dte import retry_pending_dte
+from chalicelib.countries.sv.services.dte_authority import Lot
 from infra.devstack.dte_authority import seal_of
 from tests.documents_support import SV_ISSUER, Shop
 from tests.dte_support import assert_delivered_as_received
@@ -84,7 +84,7 @@ def test_a_dte_not_received_in_time_is_reported_in_contingency_then_sent_deferre
 
 
 def test_the_stand_in_refuses_a_deferred_dte_no_event_reported(dte_authority, shop, table, later, monkeypatch):
-    from chalicelib.services.sv import dte_contingency
+    from chalicelib.countries.sv.services import dte_contingency
 
     dte_authority.faults(unavailable=True)
     invoice = shop.document("01", [(shop.service, 2, 50)])
@@ -122,7 +122,7 @@ def test_an_event_whose_answer_was_lost_is_sent_again_as_the_same_event(dte_auth
 
 
 def test_an_overdue_dte_is_never_sent_late_and_never_hides_the_others(dte_authority, shop, table, later, monkeypatch):
-    from chalicelib.services.sv import dte_contingency
+    from chalicelib.countries.sv.services import dte_contingency
     from chalicelib.store import keys
 
     dte_authority.faults(unavailable=True)
@@ -256,7 +256,7 @@ def test_a_contingency_goes_as_one_lot_whose_answers_are_recorded_once_each(dte_
 
 
 def test_two_polls_at_once_record_each_answer_once(dte_authority, shop, table, later, monkeypatch):
-    from chalicelib.services.sv import dte_lots
+    from chalicelib.countries.sv.services import dte_lots
     from tests.dte_support import events
     from tests.race_support import hold_at_commit
 
@@ -275,7 +275,7 @@ def test_two_polls_at_once_record_each_answer_once(dte_authority, shop, table, l
 
 
 def test_a_lot_refused_as_a_whole_frees_its_dtes_into_a_new_lot(dte_authority, shop, table, later, monkeypatch):
-    from chalicelib.services.sv.dte_authority import HttpDteTransmitter, LotRefused
+    from chalicelib.countries.sv.services.dte_authority import HttpDteTransmitter, LotRefused
     from chalicelib.store import keys
 
     responsible(shop)

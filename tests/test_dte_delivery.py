@@ -12,7 +12,7 @@ from email import policy
 import pypdf
 import pytest
 
-from chalicelib.services.sv.dte import retry_pending_dte
+from chalicelib.countries.sv.services.dte import retry_pending_dte
 from chalicelib.store import keys
 from chalicelib.store.table import to_attributes
 from infra.devstack.dte_authority import seal_of

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from chalicelib.domain import dte_formats
+from chalicelib.countries.sv.domain import dte_formats
 from chalicelib.store import keys
 from tests.documents_support import Shop
 from tests.dte_support import (

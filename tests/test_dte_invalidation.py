@@ -67,8 +67,8 @@ def test_an_invalidation_whose_answer_was_lost_is_completed_by_sending_it_again(
 
 
 def test_two_invalidations_at_once_never_lose_the_event_sent_first(shop, table):
+    from chalicelib.countries.sv.services import dte_invalidation
     from chalicelib.errors import ServiceUnavailable
-    from chalicelib.services.sv import dte_invalidation
 
     sale = invoice(shop, taxpayer_of(shop))
     company_id = shop.company.company_id

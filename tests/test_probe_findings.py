@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from chalicelib import clock
-from chalicelib.domain import dte_json
-from chalicelib.services.sv import dte_signing
-from chalicelib.services.sv.dte import retry_pending_dte
+from chalicelib.countries.sv.domain import dte_json
+from chalicelib.countries.sv.services import dte_signing
+from chalicelib.countries.sv.services.dte import retry_pending_dte
 from chalicelib.store import keys
 from tests.documents_support import Shop
 from tests.dte_support import transmission

@@ -6,8 +6,8 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 from chalicelib.countries.hn import chart as honduran_chart
+from chalicelib.countries.sv import chart as default_chart_sv
 from chalicelib.domain.accounting import FALLBACK_OPERATIONS, OPERATION_TYPES
-from chalicelib.services.accounting import default_chart_sv
 from tests.documents_support import Shop
 from tests.dte_support import customer_abroad, export_invoice
 

@@ -25,40 +25,6 @@ def update_company(call: Call) -> Any:
     return company
 
 
-@endpoint(blueprint, "PUT", "/companies/{id}/dte-signing-key", summary="El Salvador: upload the key DTEs are signed "
-          "with (kept encrypted, never answered)", tag=TAG, body=M + "DteSigningKeyUpload", response=M + "DteSigningKey",
-          permission=MANAGE)
-def put_dte_signing_key(call: Call) -> Any:
-    from chalicelib.services.sv import dte_signing
-
-    return dte_signing.store_key(call.command, call.ids["id"], call.body.private_key)
-
-
-@endpoint(blueprint, "GET", "/companies/{id}/dte-signing-key", summary="El Salvador: the DTE signing key's public "
-          "part and fingerprint", tag=TAG, response=M + "DteSigningKey", permission=MANAGE)
-def get_dte_signing_key(call: Call) -> Any:
-    from chalicelib.services.sv import dte_signing
-
-    return dte_signing.key_info(call.command.table, call.principal.company_id, call.ids["id"])
-
-
-@endpoint(blueprint, "PUT", "/companies/{id}/dte-authority-credentials", summary="El Salvador: the password of "
-          "the tax authority's API (kept encrypted, never answered)", tag=TAG, body=M + "DteAuthorityCredentialsUpload",
-          response=M + "DteAuthorityCredentials", permission=MANAGE)
-def put_dte_authority_credentials(call: Call) -> Any:
-    from chalicelib.services.sv import dte_signing
-
-    return dte_signing.store_password(call.command, call.ids["id"], call.body.password)
-
-
-@endpoint(blueprint, "GET", "/companies/{id}/dte-authority-credentials", summary="El Salvador: the user the tax "
-          "authority's API is called as", tag=TAG, response=M + "DteAuthorityCredentials", permission=MANAGE)
-def get_dte_authority_credentials(call: Call) -> Any:
-    from chalicelib.services.sv import dte_signing
-
-    return dte_signing.credentials_info(call.command.table, call.principal.company_id, call.ids["id"])
-
-
 @endpoint(blueprint, "POST", "/companies", summary="Create a company; the caller becomes its owner",
           tag=TAG, body=M + "CompanyCreate", response=M + "Company", access=Access.WEB_SESSION, permission=READ)
 def create_company(call: Call) -> Any:

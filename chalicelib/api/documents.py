@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalice import Blueprint, Response
+from chalice import Blueprint
 
 from chalicelib.api.routing import Call, endpoint, page_body
 
 blueprint = Blueprint(__name__)
 TAG = "Documents"
 M = "chalicelib.models.documents:"
-JOSE = "application/jose"  # a JWS in its compact form (RFC 7515)
 
 
 @endpoint(blueprint, "GET", "/documents", summary="List documents, newest first", tag=TAG,
@@ -31,24 +30,6 @@ def get_document(call: Call) -> Any:
     from chalicelib.services.sales_purchases import documents
 
     return documents.shown_document(call.command.table, call.principal.company_id, call.ids["id"])
-
-
-@endpoint(blueprint, "GET", "/documents/{id}/dte", summary="El Salvador: the DTE as transmitted to the tax authority, "
-          "with its seal and answer (Accept: application/jose: the signed JWS sent)", tag=TAG,
-          response=M + "DteAsTransmitted", exports=(JOSE,))
-def get_dte(call: Call) -> Response:
-    from chalicelib.api.exports import requested_type
-    from chalicelib.services.sv import dte_delivery
-
-    delivered = dte_delivery.delivery(call.command.table, call.principal.company_id, call.ids["id"])
-    if requested_type(call.headers, (JOSE,)):
-        return Response(body=delivered.jws.encode("ascii"), status_code=200, headers={
-            "Content-Type": JOSE, "Vary": "Accept",
-            "Content-Disposition": f'attachment; filename="{delivered.codigo_generacion}.jws"'})
-    # the bytes as kept: rendering through a model would write the signed JSON anew
-    return Response(body=delivered.json.decode("utf-8"), status_code=200, headers={
-        "Content-Type": "application/json", "Vary": "Accept",
-        "Content-Disposition": f'inline; filename="{delivered.json_filename}"'})
 
 
 @endpoint(blueprint, "POST", "/documents", summary="Create a document (confirmed unless `status: draft`)", tag=TAG,
@@ -89,15 +70,6 @@ def cancel_document(call: Call) -> Any:
     from chalicelib.services.sales_purchases import document_reversals
 
     return document_reversals.cancel_document(call.command, call.ids["id"], call.body.date, call.body.reason)
-
-
-@endpoint(blueprint, "POST", "/documents/{id}/invalidate", summary="El Salvador: invalidate an accepted DTE at the "
-          "tax authority and reverse it like a cancellation", tag=TAG, body=M + "DocumentInvalidate",
-          response=M + "Document", status=200)
-def invalidate_document(call: Call) -> Any:
-    from chalicelib.services.sv import dte_invalidation
-
-    return dte_invalidation.invalidate(call.command, call.ids["id"], call.body.model_dump(by_alias=True))
 
 
 @endpoint(blueprint, "DELETE", "/documents/{id}", summary="Delete a draft that holds no advances (web app only)",

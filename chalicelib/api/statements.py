@@ -37,32 +37,6 @@ def income_statement(call: Call) -> Any:
     return report_answer(call, report, statements.income_statement_table)
 
 
-@endpoint(blueprint, "GET", "/reports/iva-sales-consumers", summary="El Salvador: the IVA book of sales to final "
-          "consumers (daily totals per range of facturas)", tag=REPORTS, query=M + "BookQuery",
-          response=M + "IvaConsumerBook", exports=REPORT_TYPES)
-def iva_sales_consumers(call: Call) -> Any:
-    return _iva_book(call, "consumers")
-
-
-@endpoint(blueprint, "GET", "/reports/iva-sales-taxpayers", summary="El Salvador: the IVA book of sales to "
-          "taxpayers (one row per crédito fiscal and its notes)", tag=REPORTS, query=M + "BookQuery",
-          response=M + "IvaTaxpayerBook", exports=REPORT_TYPES)
-def iva_sales_taxpayers(call: Call) -> Any:
-    return _iva_book(call, "taxpayers")
-
-
-@endpoint(blueprint, "GET", "/reports/iva-purchases", summary="El Salvador: the IVA purchase book", tag=REPORTS,
-          query=M + "BookQuery", response=M + "IvaPurchaseBook", exports=REPORT_TYPES)
-def iva_purchases(call: Call) -> Any:
-    return _iva_book(call, "purchases")
-
-
-def _iva_book(call: Call, which: str) -> Any:
-    from chalicelib.services.sv import iva_books
-
-    report = iva_books.book(call.command.table, call.principal.company_id, which, call.query.start_date,
-                            call.query.end_date)
-    return report_answer(call, report, iva_books.book_table(which))
 
 
 @endpoint(blueprint, "GET", "/reports/aged-receivables", summary="What each customer owes at a date, by days past "

@@ -28,6 +28,12 @@ def pack_of(company: Mapping[str, Any] | None) -> "CountryPack":
     return pack((company or {}).get("country"))
 
 
+def pack_of_document(document: Mapping[str, Any], company: Mapping[str, Any] | None) -> "CountryPack":
+    """The pack whose tax authority holds the document (it issued it electronically), else the
+    company's: a company may change country after issuing."""
+    return next((each for each in packs() if each.hooks.issued(document)), pack_of(company))
+
+
 def packs() -> tuple["CountryPack", ...]:
     return tuple(pack(code) for code in CODES)
 

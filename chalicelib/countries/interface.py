@@ -36,6 +36,81 @@ class DocumentHooks:
         labels on a ticket, empty places printed unless `blanks` is False."""
         return []
 
+    # --- electronic documents
+    # A country whose tax authority receives documents electronically (El Salvador's DTE) issues
+    # them on confirmation and sends them once committed; its pack keeps the record on the document.
+
+    def issued(self, document: Mapping[str, Any]) -> bool:
+        """Whether the document carries this country's electronic record: what is asked about the
+        document itself (its printed version, its attachments) goes to this pack, even after the
+        company changed country (`countries.pack_of_document`)."""
+        return False
+
+    def check_issue(self, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+                    document: Mapping[str, Any], products: Mapping[int, Any]) -> None:
+        """Raises what issuing the document electronically would refuse, writing nothing (a
+        scheduled invoice's content is checked before its first run)."""
+
+    def issue(self, transaction: Any, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+              document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Confirming a numbered document: its electronic issue's writes on `transaction` and the
+        document's changed fields."""
+        return {}
+
+    def issue_items(self, company: Mapping[str, Any], document_type: str) -> int:
+        """Items issuing adds to the confirming transaction; more than 0 also means the document
+        can be undone (invalidated) once issued."""
+        return 0
+
+    def after_commit(self, table: Any, company: Mapping[str, Any], document: dict[str, Any]) -> dict[str, Any]:
+        """A just-confirmed document once committed (sent to the authority): the document answered."""
+        return document
+
+    def issues_electronically(self, company: Mapping[str, Any], document_type: str) -> bool:
+        """Whether a document of the type may be issued electronically (then dated the day it is issued)."""
+        return False
+
+    def takes_export(self, company: Mapping[str, Any], document_type: str) -> bool:
+        """Whether a document of the type carries an `export` block (an export invoice's terms)."""
+        return False
+
+    def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
+        """Why the country refuses `cancel`, `unconfirm` or `invalidate` of a document, asked after
+        the core's status checks (an ApiError; None: no objection). Every pack is asked: a pack
+        answers for the documents it issued and, for `invalidate` (only an electronic document is
+        invalidated), for every document."""
+        return None
+
+    def hourly(self, table: Any) -> tuple[dict[str, Any], dict[str, int]]:
+        """The country's hourly work after the scheduled invoices (the transmissions still
+        unanswered): its summaries by name and the counts the alarms watch."""
+        return {}, {}
+
+    def mail_attachments(self, table: Any, company: Mapping[str, Any], document: Mapping[str, Any],
+                         pdf: bytes) -> tuple[Any, ...] | None:
+        """What send-document attaches instead of the PDF alone (None: the PDF)."""
+        return None
+
+    def printed_title(self, document: Mapping[str, Any]) -> str | None:
+        """The authority's name of the document as printed (None: the type's)."""
+        return None
+
+    def printed_rows(self, document: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The electronic document's codes and seal on the printed version."""
+        return []
+
+    def printed_qr(self, document: Mapping[str, Any], company: Mapping[str, Any]) -> bytes | None:
+        """A PNG QR code of the printed version (the authority's public consultation)."""
+        return None
+
+    def printed_partner_ids(self, partner: Mapping[str, Any]) -> list[tuple[str, str]] | None:
+        """The partner's registers as printed (None: the tax id under the country's label)."""
+        return None
+
+    def printed_company_registers(self, company: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The company's registers printed after its tax id."""
+        return []
+
 
 @dataclass(frozen=True)
 class CountryPack:

@@ -12,8 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Callable
 
-from chalicelib.domain import dte as dte_rules
-from chalicelib.domain import dte_json
+from chalicelib import countries
 from chalicelib.domain.documents import (
     ADVANCE_OPERATION,
     CANCELLED,
@@ -26,13 +25,19 @@ from chalicelib.domain.documents import (
     not_cancellable,
     wrong_status,
 )
-from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.errors import ApiError
 
 Refusal = ApiError | None
 
 
-def _dte_status(document: dict[str, Any]) -> str | None:
-    return (document.get("dte") or {}).get("status")
+def _country_refusal(action: str, document: dict[str, Any]) -> Refusal:
+    """What a country objects to, after the core's status checks: an electronic document is undone
+    at its tax authority (countries/interface.py `action_refusal`)."""
+    for pack in countries.packs():
+        refused = pack.hooks.action_refusal(action, document)
+        if refused is not None:
+            return refused
+    return None
 
 
 def _advances(document: dict[str, Any]) -> Refusal:
@@ -78,11 +83,7 @@ def _cancel(document: dict[str, Any]) -> Refusal:
         return not_cancellable(kind)
     if document["status"] != CONFIRMED:
         return wrong_status("cancelled", document["status"], CONFIRMED)
-    if _dte_status(document) in (dte_rules.PENDING, dte_rules.ACCEPTED):
-        return DocumentStateError(
-            "An El Salvador electronic tax document (DTE) is invalidated at the tax authority, not cancelled here: "
-            "once accepted, POST /documents/{id}/invalidate.", code="DOCUMENT_NOT_CANCELLABLE")
-    return untouched(document)
+    return _country_refusal("cancel", document) or untouched(document)
 
 
 def _unconfirm(document: dict[str, Any]) -> Refusal:
@@ -91,31 +92,13 @@ def _unconfirm(document: dict[str, Any]) -> Refusal:
                                   code="DOCUMENT_NOT_UNCONFIRMABLE")
     if document["status"] != CONFIRMED:
         return wrong_status("unconfirmed", document["status"], CONFIRMED)
-    if document.get("dte"):  # a factura de sujeto excluido we issued: the authority has (or had) it
-        return DocumentStateError(
-            "An El Salvador electronic tax document (DTE) is not unconfirmed: once accepted, invalidate it "
-            "(POST /documents/{id}/invalidate).", code="DOCUMENT_NOT_UNCONFIRMABLE")
-    return untouched(document)
+    return _country_refusal("unconfirm", document) or untouched(document)
 
 
 def _invalidate(document: dict[str, Any]) -> Refusal:
-    dte_status = _dte_status(document)
-    if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
-        return DocumentStateError(
-            "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
-            f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
-    return untouched(document) or _receiver_refused(document)
-
-
-def _receiver_refused(document: dict[str, Any]) -> Refusal:
-    """The invalidation names the receiver as the DTE was issued to it: what its format refuses
-    there, no request can mend."""
-    problems = dte_json.invalidation_receiver_problems(document)
-    if not problems:
-        return None
-    details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
-    return ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "
-                            f"{details[0]['message']}", details=details)
+    """Only a country whose documents its tax authority receives invalidates them: its pack refuses
+    every document it cannot invalidate."""
+    return _country_refusal("invalidate", document)
 
 
 def payment_refusal(document: dict[str, Any], refundable: bool = False) -> str | None:

@@ -45,19 +45,23 @@ def deliver_messages(event: Any) -> dict[str, list[dict[str, str]]]:
 
 
 def run_scheduled_invoices(event: Any) -> dict[str, Any]:
-    """The hourly EventBridge rule: every company's due scheduled invoices, then the El Salvador
-    DTEs whose transmission got no answer. Returns both runs' summaries."""
+    """The hourly EventBridge rule: every company's due scheduled invoices, then each country's own
+    hourly work (El Salvador: the DTEs whose transmission got no answer). Returns the runs' summaries."""
+    from chalicelib import countries
     from chalicelib.observability import publish_counts
     from chalicelib.services.sales_purchases import scheduled_invoices
-    from chalicelib.services.sv import dte
     from chalicelib.store.table import get_table
 
     table = get_table()
-    summary = {"scheduledInvoices": scheduled_invoices.run_due(table), "dteRetries": dte.retry_pending_dte(table)}
+    summary = {"scheduledInvoices": scheduled_invoices.run_due(table)}
     # what the alarms watch (infra/deploy/resources.json): runs stopped by an error, DTEs past the authority's
     # window (a schedule the company must fix fails every hour: counted, charted, not alarmed)
-    publish_counts({"ScheduledInvoicesCreated": summary["scheduledInvoices"]["created"],
-                    "ScheduledInvoicesFailed": summary["scheduledInvoices"]["failed"],
-                    "ScheduledInvoicesErrored": summary["scheduledInvoices"].get("errored", 0),
-                    "DteTransmissionsOverdue": summary["dteRetries"].get("overdue", 0)})
+    counts = {"ScheduledInvoicesCreated": summary["scheduledInvoices"]["created"],
+              "ScheduledInvoicesFailed": summary["scheduledInvoices"]["failed"],
+              "ScheduledInvoicesErrored": summary["scheduledInvoices"].get("errored", 0)}
+    for pack in countries.packs():
+        summaries, watched = pack.hooks.hourly(table)
+        summary.update(summaries)
+        counts.update(watched)
+    publish_counts(counts)
     return summary

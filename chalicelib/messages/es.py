@@ -755,7 +755,7 @@ PHRASES: dict[str, str] = {
     "{} requests per {} s": "{0} solicitudes cada {1} s",
     "{} to 200 characters": "de {0} a 200 caracteres",
     "the DTE was issued without the authority's format": "el DTE se emitió sin el formato de Hacienda",
-    # a DTE's field problems, "<what>: <remedy>", each part translated (domain/dte_formats.py)
+    # a DTE's field problems, "<what>: <remedy>", each part translated (countries/sv/domain/dte_formats.py)
     "missing": "falta",
     "{} is missing": "falta {0}",
     "{} is not in the authority's format ({} {})": "{0} no cumple el formato de Hacienda ({1} {2})",
@@ -787,7 +787,7 @@ PHRASES: dict[str, str] = {
         "el DTE se emitió sin el correo del cliente, que su invalidación necesita",
     "the DTE was issued without the customer's name, which its invalidation needs":
         "el DTE se emitió sin el nombre del cliente, que su invalidación necesita",
-    # the Ministerio de Hacienda's catalogues (domain/dte_catalogues.py)
+    # the Ministerio de Hacienda's catalogues (countries/sv/domain/dte_catalogues.py)
     "{} is not in the authority's catalogue CAT-012": "{0} no está en el catálogo CAT-012 de Hacienda",
     "{} is not in the authority's catalogue CAT-013 for department {}":
         "{0} no está en el catálogo CAT-013 de Hacienda para el departamento {1}",

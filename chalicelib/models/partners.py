@@ -3,6 +3,14 @@ from typing import Annotated, List, Literal, Optional
 
 from pydantic import Field, StringConstraints
 
+from chalicelib.countries.models import (
+    ADDRESS_RULES,
+    Department,
+    District,
+    EconomicActivityCode,
+    Municipality,
+    SalvadoranAddressRules,
+)
 from chalicelib.models.base import (
     Date,
     Email,
@@ -18,14 +26,6 @@ from chalicelib.models.base import (
     SearchText,
     ShortText,
     whole_number,
-)
-from chalicelib.models.company import (
-    ADDRESS_RULES,
-    Department,
-    District,
-    EconomicActivityCode,
-    Municipality,
-    SalvadoranAddressRules,
 )
 
 PartnerType = Literal["customer", "supplier", "both"]

@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from chalicelib import countries
-from chalicelib.domain import dte_json, taxes
+from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.currency import base_total, in_base
 from chalicelib.domain.document_types import PURCHASES
@@ -80,11 +80,11 @@ def totals(document: Mapping[str, Any], company: Mapping[str, Any]) -> Totals:
                   special=SPECIAL_RATE in pack.tax_rates)
 
 
-def title(document: Mapping[str, Any]) -> str:
-    """The authority's name of a DTE (a crédito fiscal is an invoice here), else the type's."""
-    dte = document.get("dte") or {}
-    if dte.get("tipoDte") in dte_json.TITLES:
-        return dte_json.TITLES[dte["tipoDte"]].upper()
+def title(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:
+    """The tax authority's name of an electronic document (El Salvador's DTE), else the type's."""
+    printed = countries.pack_of_document(document, company).hooks.printed_title(document)
+    if printed:
+        return printed
     kind = KINDS.get(document["type"])
     return (kind.name if kind else f"Documento {document['type']}").upper()
 
@@ -139,43 +139,30 @@ def cai_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:
             ("Fecha límite de emisión", text.date(cai.get("deadline")))]
 
 
-def dte_rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """El Salvador's printed version (versión legible) of a DTE: its codes and the authority's seal."""
-    dte = document.get("dte")
-    if not dte:
-        return []
-    return [("Código de generación", str(dte["codigoGeneracion"])),
-            ("Número de control", str(dte.get("numeroControl") or "")),
-            ("Sello de recepción", str(dte.get("selloRecepcion") or f"pendiente ({dte.get('status')})"))]
+def authority_rows(document: Mapping[str, Any], company: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The printed version of an electronic document: its codes and the authority's seal."""
+    return countries.pack_of_document(document, company).hooks.printed_rows(document)
 
 
-def dte_qr_png(document: Mapping[str, Any], company: Mapping[str, Any]) -> bytes | None:
-    """The QR code of a DTE's printed version: the authority's public consultation of it."""
-    if not document.get("dte"):
-        return None
-    import io
-
-    import segno
-
-    ambiente = dte_json.ambiente(company)
-    out = io.BytesIO()
-    segno.make(dte_json.consultation_url(document, ambiente), error="m").save(out, kind="png", scale=4, border=2)
-    return out.getvalue()
+def authority_qr_png(document: Mapping[str, Any], company: Mapping[str, Any]) -> bytes | None:
+    """The QR code of an electronic document's printed version (the authority's consultation)."""
+    return countries.pack_of_document(document, company).hooks.printed_qr(document, company)
 
 
 def partner_id_rows(partner: Mapping[str, Any], country: str) -> list[tuple[str, str]]:
-    """Honduras names a partner by RTN; El Salvador by NIT (or DUI) and, a taxpayer, NRC."""
-    if country != "SV":
-        return [("RTN", str(partner.get("taxId") or ""))]
-    return [("NIT/DUI", str(partner.get("taxId") or ""))] + ([("NRC", str(partner["nrc"]))] if partner.get("nrc") else [])
+    """A partner by its tax id under the country's label (Honduras: RTN), or as the pack prints it
+    (El Salvador: NIT or DUI and, a taxpayer, NRC)."""
+    pack = countries.pack(country)
+    printed = pack.hooks.printed_partner_ids(partner)
+    return printed if printed is not None else [(pack.tax_id_label, str(partner.get("taxId") or ""))]
 
 
 def company_rows(company: Mapping[str, Any]) -> list[str]:
-    if company.get("country") == "SV":
-        nrc = (company.get("dteIssuer") or {}).get("nrc")
-        rows = [f"NIT: {company['taxId']}" + (f"   NRC: {nrc}" if nrc else "")] if company.get("taxId") else []
-    else:
-        rows = [f"RTN: {company['taxId']}"] if company.get("taxId") else []
+    """The tax id under the country's label, then the registers its pack prints (El Salvador: NRC)."""
+    pack, rows = countries.pack_of(company), []
+    if company.get("taxId"):
+        registers = [(pack.tax_id_label, company["taxId"]), *pack.hooks.printed_company_registers(company)]
+        rows.append("   ".join(f"{label}: {value}" for label, value in registers))
     rows += [str(company[name]) for name in ("address",) if company.get(name)]
     contact = "  ".join(str(company[name]) for name in ("phone", "email") if company.get(name))
     return rows + ([contact] if contact else [])

@@ -18,7 +18,7 @@ ROW = 4.6
 
 
 def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Mapping[str, Any]) -> bytes:
-    title, number = content.title(document), content.number(document)
+    title, number = content.title(document, company), content.number(document)
     sheet = Sheet(LETTER, title=f"{title} {number}")
     _header(sheet, company, document, title, number)
     _parties(sheet, document, partner, countries.pack_of(company).code)
@@ -64,7 +64,7 @@ def _header(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any
         sheet.set_text_color(0, 0, 0)
     sheet.set_xy(sheet.l_margin, max(left_bottom, sheet.get_y()) + 2)
 
-    _dte_block(sheet, company, document)
+    _authority_block(sheet, company, document)
     cai_rows = content.cai_rows(document)
     if cai_rows:
         sheet.set_fill_color(245, 245, 245)
@@ -79,9 +79,9 @@ def _header(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any
 QR_SIZE = 26.0  # mm
 
 
-def _dte_block(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any]) -> None:
-    """El Salvador: the DTE's codes and seal, and the QR code of its public consultation."""
-    rows = content.dte_rows(document)
+def _authority_block(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any]) -> None:
+    """An electronic document's codes and seal, and the QR code of its public consultation (El Salvador's DTE)."""
+    rows = content.authority_rows(document, company)
     if not rows:
         return
     import io
@@ -94,7 +94,7 @@ def _dte_block(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, 
         sheet.use(8.5)
         sheet.cell(sheet.content_width - 42 - QR_SIZE - 4, 5, text.printable(value), fill=True,
                    new_x="LMARGIN", new_y="NEXT")
-    qr = content.dte_qr_png(document, company)
+    qr = content.authority_qr_png(document, company)
     if qr:
         sheet.image(io.BytesIO(qr), x=sheet.w - sheet.r_margin - QR_SIZE, y=top, w=QR_SIZE, h=QR_SIZE)
     sheet.set_xy(sheet.l_margin, max(sheet.get_y(), top + QR_SIZE) + 1)

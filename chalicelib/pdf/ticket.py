@@ -26,7 +26,7 @@ def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Map
 
 def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
           document: Mapping[str, Any]) -> Sheet:
-    title, number = content.title(document), content.number(document)
+    title, number = content.title(document, company), content.number(document)
     sheet = Sheet((ROLL_WIDTH, length), title=f"{title} {number}", margin=MARGIN, page_numbers=False)
     width = sheet.content_width
 

@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from chalicelib import clock, countries
-from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_formats
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_formats
 from infra.devstack.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception
 
 TOKEN_HOURS = 24

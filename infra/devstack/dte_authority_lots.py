@@ -11,7 +11,7 @@ import uuid
 from decimal import Decimal
 from typing import Any, Callable
 
-from chalicelib.domain import dte as rules
+from chalicelib.countries.sv.domain import dte as rules
 
 LOT_MAX = 100  # DTEs per lot, as the authority's manual gives it
 LOT_RECEPTION = ("/fesv/recepcionlote", "/fesv/recepcionlote/")

@@ -42,7 +42,7 @@ Register = Callable[[str, str, str], None]
 
 def seed(app: Any, owner_user_id: int, register: Register) -> dict[str, Any]:
     """Creates the company (owned by the demo user) and answers the credentials' `sv` block."""
-    from chalicelib.domain.dte_json import digits
+    from chalicelib.countries.sv.domain.dte_json import digits
     from chalicelib.services.identity import accounts, api_keys
     from chalicelib.store.table import get_table
     from infra.devstack.gateway import LocalApiGateway

@@ -25,7 +25,7 @@ every start of the local stack, and once against a deployed table after an upgra
   already printed, so it is deactivated (its reservation invoices take the invoices' range).
 - Salvadoran addresses from before the 2024 municipal division (issue 28): a partner's and a
   company's dteIssuer municipality with a pre-2024 CAT-013 code becomes its new municipio, the old
-  code its district (domain/dte_catalogues.py, from the sourced CAT-013). A code that is neither is
+  code its district (countries/sv/domain/dte_catalogues.py, from the sourced CAT-013). A code that is neither is
   left as it is and logged: the catalogue check refuses its DTEs, naming the field.
 """
 from __future__ import annotations
@@ -33,7 +33,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable
 
-from chalicelib.domain import dte_catalogues, members
+from chalicelib.countries.sv.domain import dte_catalogues
+from chalicelib.domain import members
 from chalicelib.domain.roles import OWNER
 from chalicelib.observability import logger
 from chalicelib.services import search

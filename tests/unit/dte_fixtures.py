@@ -6,9 +6,9 @@ from decimal import Decimal
 
 from joserfc.jwk import RSAKey
 
-from chalicelib.domain import dte, dte_json
-from chalicelib.services.sv import dte_signing
-from chalicelib.services.sv.dte import Submission
+from chalicelib.countries.sv.domain import dte, dte_json
+from chalicelib.countries.sv.services import dte_signing
+from chalicelib.countries.sv.services.dte import Submission
 from tests.dte_keys import SIGNING_KEY
 
 CODIGO = "5B4A3C2D-1E0F-4A9B-8C7D-6E5F4A3B2C1D"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFERRED = ("pydantic", "fpdf", "chalicelib.models", "chalicelib.services.integrations.gateways",
-            "chalicelib.services.sv.dte", "chalicelib.services.sales_purchases.printing",
+            "chalicelib.countries.sv.services.dte", "chalicelib.services.sales_purchases.printing",
             "chalicelib.services.sales_purchases.documents")
 
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chalicelib.domain import dte
-from chalicelib.domain.dte import DteResult
-from chalicelib.services.sv.dte import transaction_items
+from chalicelib.countries.sv.domain import dte
+from chalicelib.countries.sv.domain.dte import DteResult
+from chalicelib.countries.sv.services.dte import transaction_items
 from tests.unit.dte_fixtures import CODIGO, SV, factura
 
 

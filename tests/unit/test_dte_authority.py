@@ -11,8 +11,8 @@ import datetime as dt
 import pytest
 
 from chalicelib import clock
-from chalicelib.domain import dte
-from chalicelib.services.sv.dte_authority import HttpDteTransmitter, TransmissionFailed, forget_tokens
+from chalicelib.countries.sv.domain import dte
+from chalicelib.countries.sv.services.dte_authority import HttpDteTransmitter, TransmissionFailed, forget_tokens
 from infra.devstack.dte_authority import StandInAuthority, seal_of, serve
 from tests.dte_keys import FORGERS_KEY
 from tests.unit.dte_fixtures import CODIGO, PUBLIC_KEY, SV, factura, line, submitted
@@ -177,7 +177,7 @@ def test_a_consultation_answers_only_the_issuers_own_dte(authority, transmitter)
 
 def test_a_lot_is_answered_by_its_code_then_polled_and_a_dte_that_arrived_before_gets_its_first_answer(
         authority, transmitter):
-    from chalicelib.services.sv.dte_authority import Lot, LotRefused
+    from chalicelib.countries.sv.services.dte_authority import Lot, LotRefused
 
     alone = submitted(factura())
     first = transmitter.transmit(alone)  # arrived alone first: in the lot, "already registered" (004)

@@ -1,11 +1,11 @@
 """The authority's JSON for a factura (01) and a crédito fiscal (03), from hand-written documents:
 the figures are worked out in the comments, and each document validates against the authority's
-published schema (chalicelib/domain/dte_schemas)."""
+published schema (chalicelib/countries/sv/domain/dte_schemas)."""
 from __future__ import annotations
 
 from decimal import Decimal
 
-from chalicelib.domain import dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte_formats, dte_json
 from tests.unit.dte_fixtures import CONSUMER, EXCLUDED_SUPPLIER, SV, TAXPAYER, confirmed, line
 
 
@@ -90,7 +90,7 @@ def test_a_factura_de_sujeto_excluido_lists_what_was_bought_and_validates():
 
 
 def test_a_comprobante_de_retencion_names_the_purchase_the_base_and_the_iva_withheld():
-    from chalicelib.domain import dte
+    from chalicelib.countries.sv.domain import dte
 
     # we bought 500 taxed and 20 exempt from a taxpayer (its crédito fiscal, an electronic DTE) and
     # withheld 1 % of the 500: 5.00

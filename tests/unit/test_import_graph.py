@@ -18,17 +18,6 @@ CHALICELIB = ROOT / "chalicelib"
 COUNTRIES = CHALICELIB / "countries"
 LAYERS = ("domain", "store", "services", "api")
 
-# Known offenders El Salvador's machinery still has in the core: moved by the SV pack's branch
-# (issue 29). The lead empties this after merging it; nothing may be added here.
-SV_PACK_PENDING = {
-    ("chalicelib/domain/dte.py", "country code 'SV'"),
-    ("chalicelib/pdf/content.py", "country code 'SV'"),
-    ("chalicelib/services/sv/dte.py", "country code 'SV'"),
-    ("chalicelib/services/sv/dte_invalidation.py", "country code 'SV'"),
-    ("chalicelib/services/sv/iva_books.py", "country code 'SV'"),
-}
-
-
 @dataclass(frozen=True)
 class Module:
     path: str          # relative to the repository, e.g. chalicelib/services/records.py
@@ -135,14 +124,7 @@ def test_the_core_names_no_country():
     modules) and no string is a country code: the core asks `countries.pack_of(company)`."""
     found = {(module.path, offence) for module in modules()
              if not module.path.startswith("chalicelib/countries/") for offence in _core_offences(module)}
-    assert sorted(found - SV_PACK_PENDING) == []
-
-
-def test_the_sv_allow_list_holds_only_what_is_still_there():
-    """Emptied as El Salvador's pack lands: a fixed offender must leave the list."""
-    found = {(module.path, offence) for module in modules()
-             if not module.path.startswith("chalicelib/countries/") for offence in _core_offences(module)}
-    assert sorted(SV_PACK_PENDING - found) == []
+    assert sorted(found) == []
 
 
 def test_no_pack_imports_another():

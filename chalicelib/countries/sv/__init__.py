@@ -3,10 +3,11 @@ contingency, lots and invalidation; IVA at 13 %; the IVA books; the standard cha
 from decimal import Decimal
 
 from chalicelib.countries.interface import CountryPack
+from chalicelib.countries.sv.hooks import SalvadoranHooks
 
 PACK = CountryPack(
     code="SV", name="El Salvador", currency="USD", utc_offset_hours=-6,
     tax_rates=(Decimal("0"), Decimal("0.13")), default_rate=Decimal("0.13"),
     sales_tax="iva", tax_label="IVA", tax_id_label="NIT",
-    chart_module="chalicelib.services.accounting.default_chart_sv",  # the SV pack's branch moves it to .chart
+    hooks=SalvadoranHooks(), chart_module="chalicelib.countries.sv.chart", routes_module="chalicelib.countries.sv.routes",
 )

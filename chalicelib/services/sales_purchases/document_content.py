@@ -11,7 +11,6 @@ from typing import Any
 from chalicelib import clock, countries
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain import documents as rules
-from chalicelib.domain import dte as dte_rules
 from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
@@ -20,7 +19,6 @@ from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.inventory import stock_moves
 from chalicelib.services.payments import payment_setup
-from chalicelib.services.sv import dte
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -125,7 +123,8 @@ def check_content(table: Table, company_id: int, document_type: str, fields: dic
     for what makes documents later (a scheduled invoice). Returns the company."""
     context = load_context(table, company_id, rules.KINDS[document_type], fields)
     content = document_content(context, fields)
-    dte.check_format(table, context.company, context.partner, {**content, "type": document_type}, context.products)
+    countries.pack_of(context.company).hooks.check_issue(table, context.company, context.partner,
+                                                         {**content, "type": document_type}, context.products)
     return context.company
 
 
@@ -249,7 +248,7 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
                                                                  f"with a {wanted}; this partner is a {partner_type}")
         chosen["withholding"] = {"tax": withholding["tax"], "side": withholding["side"]}
     if fields.get("export") is not None:
-        if kind.code not in dte_rules.DTE_TYPES or context.company.get("country") != dte_rules.DTE_COUNTRY:
+        if not countries.pack_of(context.company).hooks.takes_export(context.company, kind.code):
             raise ValidationFailed.for_field("export", f"only an El Salvador sales invoice carries it, not a {kind.name}")
         chosen["export"] = {name: value for name, value in fields["export"].items() if value is not None}
     return chosen

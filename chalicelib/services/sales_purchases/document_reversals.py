@@ -4,12 +4,11 @@ cancelled, an El Salvador DTE invalidated once the authority accepted it, an unc
 invoice deleted. Stock, the entry and the partner balance go back as they came."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as rules
-from chalicelib.domain import dte as dte_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CANCELLED, DRAFT
 from chalicelib.errors import ValidationFailed
@@ -109,15 +108,14 @@ def check_invalidatable(document: dict[str, Any]) -> None:
 
 
 def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
-                        invalidation: dict[str, Any]) -> dict[str, Any]:
-    """The tax authority accepted the invalidation of the document's DTE: reversed like a
-    cancellation (stock, entry, partner balance), whatever its type, with the DTE invalidated."""
+                        marked: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    """The tax authority accepted the invalidation of the document's electronic record (El Salvador's
+    DTE): reversed like a cancellation (stock, entry, partner balance), whatever its type, with the
+    fields `marked` gives the document as read here (its record invalidated: the country's pack knows how)."""
     document, context = load_existing(command, document_id, strict=False)
     check_invalidatable(document)  # again: a payment may have come while the authority answered
-    dte = {name: value for name, value in document["dte"].items() if name != dte_rules.PENDING_INVALIDATION}
     plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
-                              cancelReason=reason,
-                              dte={**dte, "status": dte_rules.INVALIDATED, "invalidation": invalidation})
+                              cancelReason=reason, **marked(document))
     emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
     emit(plan, outbox.DOCUMENT_DTE_INVALIDATED, cancelled)
     return commit(command, plan, cancelled, previous=document)

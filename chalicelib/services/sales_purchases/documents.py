@@ -30,7 +30,6 @@ from chalicelib.services.sales_purchases.document_content import (
     over_credited,
 )
 from chalicelib.services.sales_purchases.document_partners import credit_control, move_partner_balance
-from chalicelib.services.sv import dte
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, GSI2, Page, list_range
 from chalicelib.store.table import Table
@@ -98,8 +97,9 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     if not document.get("number"):
         number = fiscal.assign_number(plan.transaction, context.table, context.company, document)
         changes.update(number=number.number, cai=number.cai)
-    changes.update(dte.issue(plan.transaction, context.table, context.company, context.partner, {**document, **changes},
-                             context.products, context.source))
+    changes.update(countries.pack_of(context.company).hooks.issue(
+        plan.transaction, context.table, context.company, context.partner, {**document, **changes}, context.products,
+        context.source))
     ceiling = credit_control(plan, document)
     numbered = {**document, **changes}
     moves = document_goods.stock_lines(context, document)
@@ -156,6 +156,7 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
     document when its own writes do not (checked again when committing). Documents that can
     be cancelled, unconfirmed or invalidated must leave room for that too."""
     kind = plan.context.kind
+    issue_items = countries.pack_of(plan.context.company).hooks.issue_items(plan.context.company, kind.code)
     if draft is not None:
         moves = document_goods.stock_lines(plan.context, draft)
         movements = document_goods.entry_movements(plan.context, draft, moves,
@@ -163,16 +164,16 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
         entry_items = rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
         # partner (its movement, month total and open-document item), the number, a credit
-        # note's source and a period check when there are any; an El Salvador DTE's items
+        # note's source and a period check when there are any; an electronic document's items (El Salvador's DTE)
         needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
-                  + dte.transaction_items(plan.context.company, kind.code)
+                  + issue_items
                   + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
                   + len(moves) + len({m["productId"] for m in moves})
                   + (entry_items or bool(moves or kind.balance)))
     else:
         needed = len(plan.transaction.operations) + 1
-    # an El Salvador DTE of any type can be invalidated: reversed like a cancellation
-    undoable = kind.cancellable or kind.unconfirmable or dte.transaction_items(plan.context.company, kind.code)
+    # an electronic document of any type can be invalidated: reversed like a cancellation
+    undoable = kind.cancellable or kind.unconfirmable or issue_items
     if confirming and undoable:
         needed += _REVERSAL_MARGIN + (REVALUATION_ITEMS if kind.stock else 0)
     if needed > MAX_ITEMS:
@@ -227,8 +228,9 @@ def create_document(command: Command, fields: dict[str, Any], *,
         emit(plan, outbox.DOCUMENT_CONFIRMED, document)
     if extra_writes:
         extra_writes(plan.transaction, document)
-    # an El Salvador DTE goes to the tax authority once the document is committed
-    return dte.transmit_confirmed(table, context.company, commit(command, plan, document, new=True))
+    # an electronic document goes to the tax authority once the document is committed
+    return countries.pack_of(context.company).hooks.after_commit(table, context.company,
+                                                                 commit(command, plan, document, new=True))
 
 
 def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool = False,
@@ -354,7 +356,8 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     confirmed.update(_confirm(plan, confirmed))
     plan.count(confirmed, 1)
     emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
-    return dte.transmit_confirmed(command.table, context.company, commit(command, plan, confirmed, previous=document))
+    return countries.pack_of(context.company).hooks.after_commit(command.table, context.company,
+                                                                 commit(command, plan, confirmed, previous=document))
 
 
 

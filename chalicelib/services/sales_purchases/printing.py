@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from chalicelib import clock
+from chalicelib import clock, countries
 from chalicelib.errors import ApiError, NotFound
 from chalicelib.events import mail
 from chalicelib.observability import logger
@@ -17,7 +17,6 @@ from chalicelib.services.accounting import chart
 from chalicelib.services.accounting.posting import get_entry
 from chalicelib.services.commands import Command
 from chalicelib.services.sales_purchases import documents
-from chalicelib.services.sv import dte_delivery
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, Page, list_range
 from chalicelib.store.table import Table
@@ -119,9 +118,9 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     template = find_template(fields.get("templateId"), catalog.DOCUMENT)
     company_id, document_id = command.company_id, int(fields["documentId"])
     company, partner, document = _document_parts(command.table, company_id, document_id)
-    title, number = content.title(document), content.number(document)
+    title, number = content.title(document, company), content.number(document)
     pdf = _document_renderer(template)(company, partner, document)
-    attachments = _attachments(command.table, company_id, document, pdf)
+    attachments = _attachments(command.table, company, document, pdf)
     subject = fields.get("subject") or f"{title.capitalize()} No. {number} - {company.get('name', '')}"
     text = fields.get("message") or DEFAULT_MESSAGE.format(title=title.lower(), number=number,
                                                            company=company.get("name", ""))
@@ -141,14 +140,12 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     return _record_sending(command, record)
 
 
-def _attachments(table: Table, company_id: int, document: dict[str, Any], pdf: bytes) -> tuple[mail.Attachment, ...]:
-    """The PDF; for an El Salvador DTE the authority has answered, the DTE's JSON too (the receiver
-    is handed both), each named by its generation code."""
-    delivery = dte_delivery.delivered_if_any(table, company_id, document)
-    if delivery is None:
-        return (mail.Attachment(document_filename(document), pdf),)
-    return (mail.Attachment(f"{delivery.codigo_generacion}.pdf", pdf),
-            mail.Attachment(delivery.json_filename, delivery.json, dte_delivery.JSON))
+def _attachments(table: Table, company: dict[str, Any], document: dict[str, Any],
+                 pdf: bytes) -> tuple[mail.Attachment, ...]:
+    """The PDF, or what the company's country hands the receiver with it (El Salvador: a DTE the
+    authority has answered goes with its JSON, each named by its generation code)."""
+    return (countries.pack_of_document(document, company).hooks.mail_attachments(table, company, document, pdf)
+            or (mail.Attachment(document_filename(document), pdf),))
 
 
 # The message is gone once SES took it: a lost race while recording it retries the recording

@@ -13,7 +13,6 @@ from typing import Any
 
 from chalicelib import clock, countries
 from chalicelib.auth.principal import Principal
-from chalicelib.domain import dte as dte_rules
 from chalicelib.domain import schedules
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.observability import logger
@@ -191,7 +190,8 @@ def run_due(table: Table) -> dict[str, int]:
                 if company_id not in todays:
                     company = table.get(keys.company(company_id))
                     todays[company_id] = _today(company) if company else None
-                    issued_today[company_id] = bool(company) and dte_rules.issues_dte(company, SALES_INVOICE)
+                    issued_today[company_id] = bool(company) and countries.pack_of(company).hooks.issues_electronically(
+                        company, SALES_INVOICE)
                 outcome = _run_schedule(table, schedule, todays[company_id], issued_today[company_id])
             except Exception:  # reading it failed (throttled, malformed): the others still run
                 logger.exception("scheduled invoice not run", extra={"schedule": schedule.get("SK")})

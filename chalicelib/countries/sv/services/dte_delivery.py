@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from chalicelib import countries, jsoncodec
-from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_json
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_json
+from chalicelib.countries.sv.services import dte_signing
 from chalicelib.errors import ApiError, NotFound
-from chalicelib.services.sv import dte_signing
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -49,7 +49,7 @@ def delivery(table: Table, company_id: int, document_id: int) -> Delivery:
     """The document's DTE as transmitted: 404 when the document is none (or another company's),
     400 DTE_NOT_TRANSMITTED while the authority has not answered it."""
     from chalicelib.services.sales_purchases import (
-        documents,  # which issues DTEs (services/sv/dte.py keeps what was sent)
+        documents,  # which issues DTEs (countries/sv/services/dte.py keeps what was sent)
     )
 
     return _delivery_of(table, company_id, documents.get_document(table, company_id, document_id))

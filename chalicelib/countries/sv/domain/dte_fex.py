@@ -13,8 +13,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Mapping
 
+from chalicelib.countries.sv.domain.dte_json import _CENTS, _PRICE, BOTH, CASH, CREDIT, GOODS, SERVICES, UNIT
 from chalicelib.domain.amount_words import amount_in_words
-from chalicelib.domain.dte_json import _CENTS, _PRICE, BOTH, CASH, CREDIT, GOODS, SERVICES, UNIT
 
 EXPORT_TRIBUTE = "C3"  # CAT-015: IVA on exports, 0 %
 OTHER_DOCUMENT = "37"  # CAT-022: a buyer abroad holds no NIT or DUI; its own tax id is "otro"

@@ -9,7 +9,7 @@ answer) would arrive too late, so the hourly run puts it into contingency:
    and type, the contingency from the first DTE's issue to now) is checked, signed and sent;
 3. once the authority received it, its seal is recorded on each document, and the DTEs are sent
    under the deferred model (tipoModelo 2, tipoOperacion 2), together as lots
-   (services/sv/dte_lots.py). The retry that sends any pending DTE leaves them alone: sent normally
+   (countries/sv/services/dte_lots.py). The retry that sends any pending DTE leaves them alone: sent normally
    they would be refused as late."""
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from collections import defaultdict
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_formats, dte_json
+from chalicelib.countries.sv.services import dte_signing
+from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
 from chalicelib.observability import logger
-from chalicelib.services.sv import dte_signing
-from chalicelib.services.sv.dte_authority import DteTransmitter, Submission
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction

@@ -2,10 +2,10 @@
 invoice, a note correcting a crédito fiscal, a purchase from a supplier without an NRC, a
 certificate of IVA withheld) becomes a DTE in its confirming transaction (generation code,
 control number, a pending transmission); once that transaction has committed it is signed and
-sent to the tax authority over HTTP (services/sv/dte_authority.py), an external call, and the answer
+sent to the tax authority over HTTP (countries/sv/services/dte_authority.py), an external call, and the answer
 is recorded in a transaction of its own. A transmission that got no answer stays pending, and
 `retry_pending_dte` (the hourly run) sends it again, through contingency once it is too late to
-send it normally (services/sv/dte_contingency.py)."""
+send it normally (countries/sv/services/dte_contingency.py)."""
 from __future__ import annotations
 
 import datetime as _dt
@@ -14,16 +14,17 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.domain import document_actions, dte_fex, dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_fex, dte_formats, dte_json
+from chalicelib.countries.sv.domain.dte import PENDING, DteResult
+from chalicelib.countries.sv.services import dte_contingency, dte_delivery, dte_lots, dte_signing
+from chalicelib.countries.sv.services.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
+from chalicelib.domain import document_actions
 from chalicelib.domain import documents as document_rules
-from chalicelib.domain import dte as rules
-from chalicelib.domain.dte import PENDING, DteResult
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.observability import logger
 from chalicelib.services.banking import exchange_rates
-from chalicelib.services.sv import dte_contingency, dte_delivery, dte_lots, dte_signing
-from chalicelib.services.sv.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
@@ -41,7 +42,7 @@ RETRY_BATCH = 100
 SKIPPED = "skipped"
 # A retry that got no answer (counted as pending): the authority is down, the run stops there.
 UNANSWERED = "unanswered"
-# A DTE a lot holds: sent and answered with its lot (services/sv/dte_lots.py).
+# A DTE a lot holds: sent and answered with its lot (countries/sv/services/dte_lots.py).
 IN_LOT = "inLot"
 # Calls made in a request (after its confirmation committed) before the DTE is left pending for
 # the hourly run: two, so that the request ends within API Gateway's 29 seconds.
@@ -199,8 +200,8 @@ def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *
                       min_age_seconds: int = RETRY_MIN_AGE_SECONDS, batch: int = RETRY_BATCH) -> dict[str, int]:
     """Sends again the pending transmissions of every company (oldest first, up to `batch` per
     index shard), found through the sparse pending index, those too old to be sent normally
-    through a contingency event first (services/sv/dte_contingency.py) and then together, as lots
-    (services/sv/dte_lots.py), whose answers it polls. The first that gets no answer ends the run:
+    through a contingency event first (countries/sv/services/dte_contingency.py) and then together, as lots
+    (countries/sv/services/dte_lots.py), whose answers it polls. The first that gets no answer ends the run:
     the authority is down, and waiting on it for every DTE would outlast the function. Returns how
     many ended accepted, rejected, still pending, or skipped (answered meanwhile by another run, or
     gone), how many went into contingency, how many events were reported and lots sent, and how
@@ -308,7 +309,7 @@ def _submission(table: Table, company: dict[str, Any], document: dict[str, Any])
 
 def _record_answer(table: Table, company_id: int, document_id: int, result: DteResult) -> dict[str, Any] | None:
     """Records the authority's answer to a DTE sent in a lot, once, with the JWS its lot carried
-    (kept on the transmission when the lot was received: services/sv/dte_lots.py)."""
+    (kept on the transmission when the lot was received: countries/sv/services/dte_lots.py)."""
     def kept(transmission: dict[str, Any]) -> dict[str, Any] | None:
         return dte_delivery.kept(transmission["lotJws"], result.answer) if transmission.get("lotJws") else None
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib import clock, jsoncodec
-from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_formats, dte_json
+from chalicelib.countries.sv.services import dte, dte_signing
+from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
 from chalicelib.errors import ApiError, NotFound, ServiceUnavailable, ValidationFailed
 from chalicelib.observability import logger
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.sales_purchases import document_reversals, documents
-from chalicelib.services.sv import dte, dte_signing
-from chalicelib.services.sv.dte_authority import DteTransmitter, Submission
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
@@ -65,7 +65,14 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     record = {"codigoGeneracion": codigo, "selloRecepcion": answer.sello_recepcion, "acceptedAt": answer.received_at,
               "type": int(fields["invalidationType"]), "reason": fields.get("reason"),
               "replacementDocumentId": fields.get("replacementDocumentId")}
-    return document_reversals.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"), record)
+    return document_reversals.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"),
+                                                  lambda document: _invalidated(document, record))
+
+
+def _invalidated(document: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """The document's DTE as the accepted invalidation leaves it (the pending event answered)."""
+    kept = {name: value for name, value in document["dte"].items() if name != rules.PENDING_INVALIDATION}
+    return {"dte": {**kept, "status": rules.INVALIDATED, "invalidation": record}}
 
 
 def _record_pending(table: Table, company_id: int, document: dict[str, Any], pending: dict[str, Any]) -> None:

@@ -10,8 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from chalicelib.domain import dte_catalogues
-from chalicelib.domain.dte import (
+from chalicelib.countries.sv.domain import dte_catalogues
+from chalicelib.countries.sv.domain.dte import (
     CREDITO_FISCAL,
     EXPORTACION,
     FACTURA,

@@ -18,10 +18,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
+from chalicelib.countries.sv.domain.dte import CREDITO_FISCAL, DTE_TYPES, FACTURA
 from chalicelib.domain import currency, taxes
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import KINDS
-from chalicelib.domain.dte import CREDITO_FISCAL, DTE_TYPES, FACTURA
 from chalicelib.domain.tax_books import PURCHASE_BOOK_TYPES, SALES_BOOK_TYPES, book_sign
 
 SALES_TYPES = SALES_BOOK_TYPES

@@ -103,7 +103,7 @@ class DteResult:
     sello_recepcion: str | None = None
     observations: list[str] = field(default_factory=list)
     # the answer's fields as the authority wrote them (estado, selloRecibido, fhProcesamiento...):
-    # handed to the receiver with the DTE (services/sv/dte_delivery.py)
+    # handed to the receiver with the DTE (countries/sv/services/dte_delivery.py)
     answer: dict[str, Any] = field(default_factory=dict)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from chalicelib.domain import iva_books
+from chalicelib.countries.sv.domain import iva_books
 from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.services.accounting.book_corrections import STATUS_LABELS, period_documents
 from chalicelib.store import keys

@@ -15,9 +15,8 @@ import re
 from decimal import Decimal
 from typing import Any, Mapping
 
-from chalicelib.domain import dte_catalogues, taxes
-from chalicelib.domain.amount_words import amount_in_words
-from chalicelib.domain.dte import (
+from chalicelib.countries.sv.domain import dte_catalogues
+from chalicelib.countries.sv.domain.dte import (
     CREDITO_FISCAL,
     EXPORTACION,
     FACTURA,
@@ -26,7 +25,9 @@ from chalicelib.domain.dte import (
     RETENCION,
     SUJETO_EXCLUIDO,
 )
-from chalicelib.domain.dte_formats import CONTINGENCY, FORMATS, INVALIDATION, schema, schema_problems
+from chalicelib.countries.sv.domain.dte_formats import CONTINGENCY, FORMATS, INVALIDATION, schema, schema_problems
+from chalicelib.domain import taxes
+from chalicelib.domain.amount_words import amount_in_words
 
 ELECTRONIC = 2  # CAT-007: the related document is a DTE, named by its generation code
 TITLES = {FACTURA: "Factura", CREDITO_FISCAL: "Comprobante de crédito fiscal", NOTA_CREDITO: "Nota de crédito",
@@ -111,7 +112,7 @@ def receiver(tipo_dte: str, partner: Mapping[str, Any], export: Mapping[str, Any
     fiscal's taxpayer by NIT and NRC; an export's buyer abroad by its own tax id and the
     destination the document's `export` names."""
     if tipo_dte == EXPORTACION:
-        from chalicelib.domain import dte_fex
+        from chalicelib.countries.sv.domain import dte_fex
 
         return dte_fex.foreign_receiver(partner, export or {})
     address = None
@@ -245,7 +246,7 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
     if tipo == RETENCION:
         return _retention(document, ambiente)
     if tipo == EXPORTACION:
-        from chalicelib.domain import dte_fex
+        from chalicelib.countries.sv.domain import dte_fex
 
         return dte_fex.export_invoice(document, _identification(document, ambiente))
     factura = tipo == FACTURA

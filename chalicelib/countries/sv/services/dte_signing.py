@@ -10,11 +10,11 @@ from typing import Any
 
 from chalicelib import clock, jsoncodec
 from chalicelib.auth import sealing
-from chalicelib.domain.dte_json import digits
+from chalicelib.countries.sv.domain.dte_json import digits
+from chalicelib.countries.sv.services.dte_authority import forget_tokens
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
-from chalicelib.services.sv.dte_authority import forget_tokens
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 

@@ -6,10 +6,10 @@ the answers to its DTEs are asked for later (`consultadtelote`). The hourly run:
    into lots of at most `LOT_SIZE`; one transaction per lot records it (our id for the sending,
    `idEnvio`, and its DTEs, fixed before it is sent: a lot that got no answer is sent again as the
    same lot) and marks each DTE's contingency with it (`lotId`): no DTE is in two lots, and none in
-   a lot is sent alone (services/sv/dte_contingency.py `held`);
+   a lot is sent alone (countries/sv/services/dte_contingency.py `held`);
 2. sends each open lot not yet received, its DTEs signed, and records the authority's `codigoLote`;
 3. polls each received lot and records every answer given so far on its document the way a
-   one-by-one answer is recorded (services/sv/dte.py `_record`, conditioned on the transmission still
+   one-by-one answer is recorded (countries/sv/services/dte.py `_record`, conditioned on the transmission still
    pending): an answer polled twice, or by two runs at once, is recorded once and its event
    (`document.dte_accepted`) fires once. The DTEs still in process wait for the next poll; a lot
    whose DTEs are all answered leaves the open lots."""
@@ -20,12 +20,12 @@ from collections import Counter, defaultdict
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.domain import dte as rules
-from chalicelib.domain import dte_json
-from chalicelib.domain.dte import DteResult
+from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte_json
+from chalicelib.countries.sv.domain.dte import DteResult
+from chalicelib.countries.sv.services import dte_contingency, dte_signing
+from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Lot, LotRefused, TransmissionFailed
 from chalicelib.observability import logger
-from chalicelib.services.sv import dte_contingency, dte_signing
-from chalicelib.services.sv.dte_authority import DteTransmitter, Lot, LotRefused, TransmissionFailed
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
@@ -38,7 +38,7 @@ LOTS_PER_RUN = 100  # per index shard
 SENDING, RECEIVED, CLOSED, REFUSED = "sending", "received", "closed", "refused"
 
 # Records one DTE's answer once; returns the document's changed fields, None when it was recorded
-# already (services/sv/dte.py).
+# already (countries/sv/services/dte.py).
 Recorder = Callable[[Table, int, int, DteResult], "dict[str, Any] | None"]
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from chalicelib import clock
-from chalicelib.domain.dte import DteResult
+from chalicelib.countries.sv.domain.dte import DteResult
 
 AUTH, RECEPTION, INVALIDATION, CONTINGENCY, CONSULTATION = (
     "/seguridad/auth", "/fesv/recepciondte", "/fesv/anulardte", "/fesv/contingencia", "/fesv/recepcion/consultadte/")

@@ -1,0 +1,97 @@
+"""What El Salvador adds to a document's life: the DTE issued in the confirming transaction and sent
+once committed, what its state allows (invalidated at the authority, not cancelled), the hourly
+retries, the DTE handed over with the e-mail and its printed version. The DTE machinery is imported
+inside each hook, on first use (a Honduran request never loads it)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from chalicelib.countries.interface import DocumentHooks
+
+
+class SalvadoranHooks(DocumentHooks):
+    def issued(self, document: Mapping[str, Any]) -> bool:
+        return bool(document.get("dte"))
+
+    def check_issue(self, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+                    document: Mapping[str, Any], products: Mapping[int, Any]) -> None:
+        from chalicelib.countries.sv.services import dte
+
+        dte.check_format(table, company, partner, document, products)
+
+    def issue(self, transaction: Any, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+              document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> dict[str, Any]:
+        from chalicelib.countries.sv.services import dte
+
+        return dte.issue(transaction, table, company, partner, document, products, source)
+
+    def issue_items(self, company: Mapping[str, Any], document_type: str) -> int:
+        from chalicelib.countries.sv.services import dte
+
+        return dte.transaction_items(company, document_type)
+
+    def after_commit(self, table: Any, company: Mapping[str, Any], document: dict[str, Any]) -> dict[str, Any]:
+        if not document.get("dte"):  # nothing to send: the DTE machinery stays unloaded
+            return document
+        from chalicelib.countries.sv.services import dte
+
+        return dte.transmit_confirmed(table, company, document)
+
+    def issues_electronically(self, company: Mapping[str, Any], document_type: str) -> bool:
+        from chalicelib.countries.sv.domain import dte
+
+        return dte.issues_dte(company, document_type)
+
+    def takes_export(self, company: Mapping[str, Any], document_type: str) -> bool:
+        from chalicelib.countries.sv.domain import dte
+
+        return document_type in dte.DTE_TYPES and company.get("country") == dte.DTE_COUNTRY
+
+    def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
+        from chalicelib.countries.sv.domain import dte_actions
+
+        return dte_actions.refusal(action, document)
+
+    def hourly(self, table: Any) -> tuple[dict[str, Any], dict[str, int]]:
+        from chalicelib.countries.sv.services import dte
+
+        retries = dte.retry_pending_dte(table)
+        return {"dteRetries": retries}, {"DteTransmissionsOverdue": retries.get("overdue", 0)}
+
+    def mail_attachments(self, table: Any, company: Mapping[str, Any], document: Mapping[str, Any],
+                         pdf: bytes) -> tuple[Any, ...] | None:
+        if not document.get("dte"):
+            return None
+        from chalicelib.countries.sv.services import dte_delivery
+        from chalicelib.events import mail
+
+        delivery = dte_delivery.delivered_if_any(table, int(company["id"]), document)
+        if delivery is None:
+            return None
+        # the receiver is handed both, each named by the DTE's generation code
+        return (mail.Attachment(f"{delivery.codigo_generacion}.pdf", pdf),
+                mail.Attachment(delivery.json_filename, delivery.json, dte_delivery.JSON))
+
+    def printed_title(self, document: Mapping[str, Any]) -> str | None:
+        from chalicelib.countries.sv.domain import dte_printing
+
+        return dte_printing.title(document)
+
+    def printed_rows(self, document: Mapping[str, Any]) -> list[tuple[str, str]]:
+        from chalicelib.countries.sv.domain import dte_printing
+
+        return dte_printing.rows(document)
+
+    def printed_qr(self, document: Mapping[str, Any], company: Mapping[str, Any]) -> bytes | None:
+        from chalicelib.countries.sv.domain import dte_printing
+
+        return dte_printing.qr_png(document, company)
+
+    def printed_partner_ids(self, partner: Mapping[str, Any]) -> list[tuple[str, str]] | None:
+        """A partner by NIT (or DUI) and, a taxpayer, NRC."""
+        return [("NIT/DUI", str(partner.get("taxId") or ""))] + ([("NRC", str(partner["nrc"]))] if partner.get("nrc")
+                                                                 else [])
+
+    def printed_company_registers(self, company: Mapping[str, Any]) -> list[tuple[str, str]]:
+        nrc = (company.get("dteIssuer") or {}).get("nrc")
+        return [("NRC", str(nrc))] if nrc else []
