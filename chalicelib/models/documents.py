@@ -3,6 +3,7 @@ from typing import Annotated, Any, Dict, List, Literal, Optional
 
 from pydantic import ConfigDict, Field, StringConstraints
 
+from chalicelib.countries.models import EXONERATION_DESCRIPTION, DteInfo, Exoneration, ExonerationInfo, ExportTerms
 from chalicelib.domain.documents import creation_rules_schema
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.domain.taxes import TAX_TREATMENTS, TAXED, ZERO_TREATMENTS
@@ -43,46 +44,6 @@ class Withholding(RequestModel):
     side: Literal["sales", "purchases"] = Field(
         description="sales: a customer withheld it from what it paid us (the certificate is ours to keep); "
                     "purchases: we withheld it from a supplier (we owe it to the tax authority)")
-
-
-class ExportTerms(RequestModel):
-    """El Salvador: what a factura de exportación (DTE 11) says of the export besides its lines and buyer."""
-    country_code: Annotated[str, StringConstraints(pattern=r"^\d{4}$")] = Field(
-        description="the destination country's code in the authority's catalogue (CAT-020, the codes fe-fex-v1 "
-                    "lists)")
-    country_name: Annotated[str, StringConstraints(min_length=3, max_length=50)] = Field(
-        description="the destination country's name")
-    fiscal_precinct: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
-        None, description="goods: the fiscal precinct (recinto fiscal, CAT-027) they leave through")
-    regime: Optional[Annotated[str, StringConstraints(min_length=1, max_length=13)]] = Field(
-        None, description="goods: the customs regime (CAT-028)")
-    incoterms: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
-        None, description="the INCOTERMS code (CAT-031)")
-    incoterms_description: Optional[Annotated[str, StringConstraints(min_length=3, max_length=150)]] = None
-
-
-ExonerationRegister = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
-                                                          pattern=r"^[A-Za-z0-9][A-Za-z0-9 ./-]*$")]
-
-
-class Exoneration(RequestModel):
-    """Honduras: the registers of an exonerated buyer, printed on the invoice and in the sales book
-    (Acuerdo 481-2017 Art. 10 num. 8). Each is optional, as the exoneration at hand calls for; at
-    least one is given. With it, every line carries no ISV (its lines are `exonerated`)."""
-    model_config = ConfigDict(json_schema_extra={"minProperties": 1})
-
-    purchase_order_number: Optional[ExonerationRegister] = Field(
-        None, description="No. correlativo de la orden de compra exenta (OCE)")
-    registry_number: Optional[ExonerationRegister] = Field(
-        None, description="No. correlativo de la constancia de registro de exonerados")
-    sag_number: Optional[ExonerationRegister] = Field(
-        None, description="No. identificativo del registro de la SAG (Secretaría de Agricultura y Ganadería)")
-
-
-EXONERATION_DESCRIPTION = ("Honduran sales documents to an exonerated buyer: its registers; every line is then "
-                           "exonerated (no ISV): a line without taxTreatment becomes `exonerated`, a taxed one is "
-                           "refused; `exempt` lines stay exempt. null removes it from a draft. A credit or debit "
-                           "note (06, 07) without its own (or null) takes its invoice's")
 
 
 class LineInput(RequestModel):
@@ -172,34 +133,6 @@ class DocumentReverse(RequestModel):
     reason: Optional[ShortText] = None
 
 
-IdDocumentType = Literal["36", "13", "02", "03", "37"]
-
-
-class PersonId(RequestModel):
-    """A person named in an invalidation (CAT-022: 36 NIT, 13 DUI, 02 carné de residente, 03 passport, 37 other)."""
-    name: Annotated[str, StringConstraints(min_length=5, max_length=100)]
-    document_type: IdDocumentType
-    document_number: Annotated[str, StringConstraints(min_length=3, max_length=20)]
-
-
-class DocumentInvalidate(RequestModel):
-    """El Salvador: the invalidation (anulación) of an accepted DTE, as the authority's event asks."""
-    model_config = ConfigDict(json_schema_extra={"allOf": [
-        {"if": {"properties": {"invalidationType": {"const": 1}}},
-         "then": {"required": ["replacementDocumentId"], "properties": {"replacementDocumentId": {"type": "integer"}}}},
-        {"if": {"properties": {"invalidationType": {"const": 3}}},
-         "then": {"required": ["reason"], "properties": {"reason": {"type": "string"}}}}]})
-
-    invalidation_type: Literal[1, 2, 3] = Field(
-        description="1: an error in the information, replaced by another DTE (replacementDocumentId); "
-                    "2: the operation was rescinded; 3: another reason (reason)")
-    reason: Optional[Annotated[str, StringConstraints(min_length=5, max_length=250)]] = None
-    replacement_document_id: Optional[EntityId] = None
-    responsible: PersonId = Field(description="who invalidates it, for the issuer")
-    requester: PersonId = Field(description="who asks for it")
-    date: Optional[Date] = Field(None, description="date of the reversal entry and stock movements; default today")
-
-
 class DocumentLine(ResponseModel):
     product_id: Optional[int] = None
     description: Optional[str] = None
@@ -218,12 +151,6 @@ class WithholdingInfo(ResponseModel):
     side: str
 
 
-class ExonerationInfo(ResponseModel):
-    purchase_order_number: Optional[str] = None
-    registry_number: Optional[str] = None
-    sag_number: Optional[str] = None
-
-
 class CaiInfo(ResponseModel):
     cai: str
     range_id: int
@@ -231,50 +158,6 @@ class CaiInfo(ResponseModel):
     range_start: str
     range_end: str
     deadline: str
-
-
-class DteInfo(ResponseModel):
-    """El Salvador: the document as an electronic tax document (DTE) and its transmission."""
-    status: Literal["pending", "accepted", "rejected", "invalidated"]
-    codigo_generacion: str
-    numero_control: Optional[str] = None
-    tipo_dte: Optional[str] = None
-    sello_recepcion: Optional[str] = None
-    receptor: Optional[Dict[str, Any]] = Field(None, description="the receiver as issued, in the authority's format")
-    observations: List[str] = Field(default_factory=list, description="the tax authority's, when it rejected it")
-    attempts: int = 0
-    last_attempt_at: Optional[str] = None
-    last_error: Optional[str] = Field(None, description="why the last transmission got no answer (still pending)")
-    transmitted_at: Optional[str] = None
-    accepted_at: Optional[str] = None
-    invalidation: Optional[Dict[str, Any]] = Field(None, description="the accepted invalidation event: its codes, "
-                                                                     "seal, type and reason")
-    contingency: Optional[Dict[str, Any]] = Field(
-        None, description="issued while the authority could not receive it in time: the contingency type (CAT-005), "
-                          "the event that reports it (eventCodigo) and, once the authority received the event, its "
-                          "seal (eventSeal); it is then sent under the deferred model, in a lot (lotId)")
-
-
-class DteAuthorityAnswer(ResponseModel):
-    """The tax authority's answer to the transmission, as it wrote it."""
-    model_config = ConfigDict(alias_generator=None, extra="allow", defer_build=True)
-    estado: Optional[str] = Field(None, description="`PROCESADO` (accepted) or `RECHAZADO`")
-    codigoGeneracion: Optional[str] = None  # noqa: N815 (the authority's names)
-    selloRecibido: Optional[str] = None  # noqa: N815
-    fhProcesamiento: Optional[str] = Field(None, description="when it was processed: dd/mm/yyyy hh:mm:ss, "  # noqa: N815
-                                                             "El Salvador's time")
-    observaciones: List[str] = []
-
-
-class DteAsTransmitted(ResponseModel):
-    """El Salvador: the DTE's JSON exactly as signed and transmitted (every member of the authority's
-    format, byte for byte), followed by its signature, the authority's seal and answer: the file the
-    receiver is handed."""
-    model_config = ConfigDict(alias_generator=None, extra="allow", defer_build=True)
-    identificacion: Dict[str, Any] = Field(description="tipoDte, numeroControl, codigoGeneracion, fecEmi... as issued")
-    firmaElectronica: str = Field(description="the compact JWS (RS512) sent")  # noqa: N815
-    selloRecibido: Optional[str] = Field(None, description="the authority's seal; null when it refused the DTE")  # noqa: N815
-    respuestaHacienda: DteAuthorityAnswer  # noqa: N815
 
 
 class Document(ResponseModel):

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, List, Optional
+from typing import List, Optional
 
-from pydantic import Field, StringConstraints
+from pydantic import Field
 
 from chalicelib.models.base import Date, RequestModel, ResponseModel
 
@@ -71,132 +71,16 @@ class IncomeStatement(ResponseModel):
     compare_net_result: Optional[Decimal] = None
 
 
+# the period of every country's tax books (the books themselves are the packs' models)
 class BookQuery(RequestModel):
     start_date: Date
     end_date: Date = Field(description="not before startDate")
-
-
-class BookRow(ResponseModel):
-    """One fiscal document; a credit note's amounts are negative, a cancelled document's zero."""
-    document_id: int
-    date: str
-    type: str
-    type_name: str
-    number: Optional[str] = Field(None, description="the fiscal number: a purchase's is the supplier's when recorded")
-    internal_number: Optional[str] = Field(None, description="this service's number of the document")
-    cai: Optional[str] = Field(None, description="a purchase's is the supplier's CAI when recorded")
-    business_partner_id: int
-    partner_tax_id: Optional[str] = Field(None, description="the partner's RTN")
-    partner_name: str
-    status: str = Field(description="`confirmed`; `cancelled` (cancelled within its month: kept with no amounts); "
-                                    "`reversal` (a document of an earlier month cancelled or unconfirmed in this "
-                                    "one: its amounts count against this month, the earlier month's book unchanged)")
-    exempt: Decimal
-    exonerated: Decimal = Field(description="lines whose taxTreatment is exonerated")
-    purchase_order_number: Optional[str] = Field(None, description="sales to an exonerated buyer: the orden de "
-                                                                   "compra exenta (document's `exoneration`)")
-    registry_number: Optional[str] = Field(None, description="the constancia de registro de exonerados")
-    sag_number: Optional[str] = Field(None, description="the registro de la SAG")
-    taxed15: Decimal
-    taxed18: Decimal
-    isv15: Decimal
-    isv18: Decimal
-    total: Decimal
-
-
-class BookTotals(ResponseModel):
-    exempt: Decimal
-    exonerated: Decimal
-    taxed15: Decimal
-    taxed18: Decimal
-    isv15: Decimal
-    isv18: Decimal
-    total: Decimal
 
 
 class BookPeriod(ResponseModel):
     """A tax book's period (its rows and totals are the book's own)."""
     start_date: str
     end_date: str
-
-
-class TaxBook(BookPeriod):
-    rows: List[BookRow]
-    totals: BookTotals
-
-
-class IvaDocumentRow(ResponseModel):
-    """El Salvador: one document of an IVA book; a credit note's amounts are negative, a cancelled
-    document's zero."""
-    document_id: int
-    date: str
-    type: str
-    type_name: str
-    number: Optional[str] = Field(None, description="the DTE's numeroControl, else the document's number; a "
-                                                    "purchase's is the supplier's when recorded")
-    codigo_generacion: Optional[str] = None
-    business_partner_id: int
-    partner_nrc: Optional[str] = Field(None, description="the partner's NRC")
-    partner_name: str
-    status: str = Field(description="`confirmed`, `cancelled` or `reversal`, as in Honduras' books")
-
-
-class IvaTaxpayerTotals(ResponseModel):
-    exempt: Decimal = Field(description="exempt and exported sales")
-    non_subject: Decimal
-    taxed: Decimal = Field(description="without IVA")
-    iva: Decimal = Field(description="débito fiscal")
-    total: Decimal
-
-
-class IvaTaxpayerRow(IvaDocumentRow, IvaTaxpayerTotals):
-    pass
-
-
-class IvaTaxpayerBook(BookPeriod):
-    rows: List[IvaTaxpayerRow]
-    totals: IvaTaxpayerTotals
-
-
-class IvaConsumerTotals(ResponseModel):
-    exempt: Decimal
-    non_subject: Decimal
-    taxed: Decimal = Field(description="with their IVA, as a factura's prices are")
-    exports: Decimal
-    iva: Decimal = Field(description="the IVA included in taxed (débito fiscal)")
-    total: Decimal
-
-
-class IvaConsumerDay(IvaConsumerTotals):
-    """One day of facturas (and of notes correcting them, counted in the amounts only)."""
-    date: str
-    from_number: Optional[str] = Field(None, description="the lowest numeroControl of the day's facturas")
-    to_number: Optional[str] = Field(None, description="the highest numeroControl of the day's facturas")
-    documents: int
-
-
-class IvaConsumerBook(BookPeriod):
-    rows: List[IvaConsumerDay]
-    totals: IvaConsumerTotals
-
-
-class IvaPurchaseTotals(ResponseModel):
-    exempt_internal: Decimal
-    exempt_imports: Decimal
-    taxed_internal: Decimal = Field(description="without IVA")
-    taxed_imports: Decimal
-    iva: Decimal = Field(description="crédito fiscal")
-    excluded_subject: Decimal = Field(description="from suppliers without an NRC, who charge no IVA")
-    total: Decimal
-
-
-class IvaPurchaseRow(IvaDocumentRow, IvaPurchaseTotals):
-    internal_number: Optional[str] = Field(None, description="this service's number of the document")
-
-
-class IvaPurchaseBook(BookPeriod):
-    rows: List[IvaPurchaseRow]
-    totals: IvaPurchaseTotals
 
 
 class AgedQuery(RequestModel):
@@ -236,25 +120,3 @@ class AgedBalances(ResponseModel):
     date: str
     partners: List[AgedPartner]
     totals: AgedBuckets
-
-
-class IsvSummaryQuery(RequestModel):
-    month: Annotated[str, StringConstraints(pattern=r"^(19|2\d)\d{2}-(0[1-9]|1[0-2])$")] = Field(
-        description="YYYY-MM")
-
-
-class IsvSummary(ResponseModel):
-    month: str
-    sales: BookTotals = Field(description="the sales book's totals")
-    purchases: BookTotals = Field(description="the purchase book's totals")
-    output_tax: Decimal = Field(description="ISV charged on sales (débito fiscal)")
-    input_tax: Decimal = Field(description="ISV paid on purchases (crédito fiscal)")
-    credit_brought_forward: Decimal = Field(description="the ISV accounts' credit at the end of the previous month")
-    withholdings_received: Decimal = Field(description="ISV our customers withheld (the month's certificates, "
-                                                       "withholding tax isv, side sales): they pay part of the tax due")
-    tax_payable: Decimal = Field(description="output less input tax, credit brought forward and withholdings received")
-    withholdings_unapplied: Decimal = Field(description="withholdings received beyond the tax due: a claim kept on "
-                                                        "the withholding account, not ISV credit")
-    credit_carried_forward: Decimal = Field(description="input tax and credit brought forward beyond the output tax")
-    withholdings_made: Decimal = Field(description="ISV we withheld from suppliers (certificates side purchases): "
-                                                   "owed to the authority on their own")

@@ -11,18 +11,19 @@ from chalicelib.api.routing import Call, endpoint
 from chalicelib.exports import REPORT_TYPES
 
 blueprint = Blueprint(__name__)
-M = "chalicelib.models.statements:"
+M = "chalicelib.countries.hn.models:"
+STATEMENTS = "chalicelib.models.statements:"
 REPORTS = "Reports"
 
 
 @endpoint(blueprint, "GET", "/reports/sales-book", summary="Honduras: the sales book (libro de ventas) of a period",
-          tag=REPORTS, query=M + "BookQuery", response=M + "TaxBook", exports=REPORT_TYPES)
+          tag=REPORTS, query=STATEMENTS + "BookQuery", response=M + "TaxBook", exports=REPORT_TYPES)
 def sales_book(call: Call) -> Any:
     return _book(call, "sales")
 
 
 @endpoint(blueprint, "GET", "/reports/purchase-book", summary="Honduras: the purchase book (libro de compras) of a "
-          "period", tag=REPORTS, query=M + "BookQuery", response=M + "TaxBook", exports=REPORT_TYPES)
+          "period", tag=REPORTS, query=STATEMENTS + "BookQuery", response=M + "TaxBook", exports=REPORT_TYPES)
 def purchase_book(call: Call) -> Any:
     return _book(call, "purchases")
 

@@ -1,15 +1,17 @@
-"""El Salvador's request-model pieces: the issuer block of a company (DteIssuer) and the address
-and activity rules its catalogues set (CAT-012, 013, 019), which the core's company and partner
-models embed through chalicelib/countries/models.py; the models of its own routes (the signing key,
-the authority's credentials)."""
-from typing import Annotated, Any, Dict, Literal, Optional
+"""El Salvador's models: the issuer block of a company (DteIssuer), the address and activity rules
+its catalogues set (CAT-012, 013, 019), a document's export terms and DTE, which the core's company,
+partner and document models embed through chalicelib/countries/models.py; the models of its own
+routes (the signing key, the authority's credentials, a DTE as transmitted, the invalidation, the
+IVA books)."""
+from decimal import Decimal
+from typing import Annotated, Any, Dict, List, Literal, Optional
 
 from pydantic import ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from chalicelib.countries.sv.domain import dte_catalogues
-from chalicelib.models.base import RequestModel, ResponseModel
-from chalicelib.models.documents import PersonId
+from chalicelib.models.base import Date, EntityId, RequestModel, ResponseModel
+from chalicelib.models.statements import BookPeriod
 
 Department = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-4])$"), Field(
     description="El Salvador's department (CAT-012), two digits 01-14")]
@@ -23,6 +25,14 @@ EconomicActivityCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{5,6}$")
     description="the economic activity's code (CAT-019)",
     json_schema_extra={"enum": list(dte_catalogues.codes("CAT-019"))})]
 ADDRESS_RULES = ConfigDict(json_schema_extra=dte_catalogues.address_schema())
+IdDocumentType = Literal["36", "13", "02", "03", "37"]
+
+
+class PersonId(RequestModel):
+    """A person named in an invalidation (CAT-022: 36 NIT, 13 DUI, 02 carné de residente, 03 passport, 37 other)."""
+    name: Annotated[str, StringConstraints(min_length=5, max_length=100)]
+    document_type: IdDocumentType
+    document_number: Annotated[str, StringConstraints(min_length=3, max_length=20)]
 
 
 def checked_municipality(municipality: Any, info: ValidationInfo) -> Any:
@@ -118,3 +128,155 @@ class DteAuthorityCredentialsUpload(RequestModel):
 class DteAuthorityCredentials(ResponseModel):
     user: str = Field(description="the company's NIT without hyphens, as the authority's auth service takes it")
     updated_at: str
+
+
+class ExportTerms(RequestModel):
+    """El Salvador: what a factura de exportación (DTE 11) says of the export besides its lines and buyer."""
+    country_code: Annotated[str, StringConstraints(pattern=r"^\d{4}$")] = Field(
+        description="the destination country's code in the authority's catalogue (CAT-020, the codes fe-fex-v1 "
+                    "lists)")
+    country_name: Annotated[str, StringConstraints(min_length=3, max_length=50)] = Field(
+        description="the destination country's name")
+    fiscal_precinct: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
+        None, description="goods: the fiscal precinct (recinto fiscal, CAT-027) they leave through")
+    regime: Optional[Annotated[str, StringConstraints(min_length=1, max_length=13)]] = Field(
+        None, description="goods: the customs regime (CAT-028)")
+    incoterms: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
+        None, description="the INCOTERMS code (CAT-031)")
+    incoterms_description: Optional[Annotated[str, StringConstraints(min_length=3, max_length=150)]] = None
+
+
+class DocumentInvalidate(RequestModel):
+    """El Salvador: the invalidation (anulación) of an accepted DTE, as the authority's event asks."""
+    model_config = ConfigDict(json_schema_extra={"allOf": [
+        {"if": {"properties": {"invalidationType": {"const": 1}}},
+         "then": {"required": ["replacementDocumentId"], "properties": {"replacementDocumentId": {"type": "integer"}}}},
+        {"if": {"properties": {"invalidationType": {"const": 3}}},
+         "then": {"required": ["reason"], "properties": {"reason": {"type": "string"}}}}]})
+
+    invalidation_type: Literal[1, 2, 3] = Field(
+        description="1: an error in the information, replaced by another DTE (replacementDocumentId); "
+                    "2: the operation was rescinded; 3: another reason (reason)")
+    reason: Optional[Annotated[str, StringConstraints(min_length=5, max_length=250)]] = None
+    replacement_document_id: Optional[EntityId] = None
+    responsible: PersonId = Field(description="who invalidates it, for the issuer")
+    requester: PersonId = Field(description="who asks for it")
+    date: Optional[Date] = Field(None, description="date of the reversal entry and stock movements; default today")
+
+
+class DteInfo(ResponseModel):
+    """El Salvador: the document as an electronic tax document (DTE) and its transmission."""
+    status: Literal["pending", "accepted", "rejected", "invalidated"]
+    codigo_generacion: str
+    numero_control: Optional[str] = None
+    tipo_dte: Optional[str] = None
+    sello_recepcion: Optional[str] = None
+    receptor: Optional[Dict[str, Any]] = Field(None, description="the receiver as issued, in the authority's format")
+    observations: List[str] = Field(default_factory=list, description="the tax authority's, when it rejected it")
+    attempts: int = 0
+    last_attempt_at: Optional[str] = None
+    last_error: Optional[str] = Field(None, description="why the last transmission got no answer (still pending)")
+    transmitted_at: Optional[str] = None
+    accepted_at: Optional[str] = None
+    invalidation: Optional[Dict[str, Any]] = Field(None, description="the accepted invalidation event: its codes, "
+                                                                     "seal, type and reason")
+    contingency: Optional[Dict[str, Any]] = Field(
+        None, description="issued while the authority could not receive it in time: the contingency type (CAT-005), "
+                          "the event that reports it (eventCodigo) and, once the authority received the event, its "
+                          "seal (eventSeal); it is then sent under the deferred model, in a lot (lotId)")
+
+
+class DteAuthorityAnswer(ResponseModel):
+    """The tax authority's answer to the transmission, as it wrote it."""
+    model_config = ConfigDict(alias_generator=None, extra="allow", defer_build=True)
+    estado: Optional[str] = Field(None, description="`PROCESADO` (accepted) or `RECHAZADO`")
+    codigoGeneracion: Optional[str] = None  # noqa: N815 (the authority's names)
+    selloRecibido: Optional[str] = None  # noqa: N815
+    fhProcesamiento: Optional[str] = Field(None, description="when it was processed: dd/mm/yyyy hh:mm:ss, "  # noqa: N815
+                                                             "El Salvador's time")
+    observaciones: List[str] = []
+
+
+class DteAsTransmitted(ResponseModel):
+    """El Salvador: the DTE's JSON exactly as signed and transmitted (every member of the authority's
+    format, byte for byte), followed by its signature, the authority's seal and answer: the file the
+    receiver is handed."""
+    model_config = ConfigDict(alias_generator=None, extra="allow", defer_build=True)
+    identificacion: Dict[str, Any] = Field(description="tipoDte, numeroControl, codigoGeneracion, fecEmi... as issued")
+    firmaElectronica: str = Field(description="the compact JWS (RS512) sent")  # noqa: N815
+    selloRecibido: Optional[str] = Field(None, description="the authority's seal; null when it refused the DTE")  # noqa: N815
+    respuestaHacienda: DteAuthorityAnswer  # noqa: N815
+
+
+class IvaDocumentRow(ResponseModel):
+    """El Salvador: one document of an IVA book; a credit note's amounts are negative, a cancelled
+    document's zero."""
+    document_id: int
+    date: str
+    type: str
+    type_name: str
+    number: Optional[str] = Field(None, description="the DTE's numeroControl, else the document's number; a "
+                                                    "purchase's is the supplier's when recorded")
+    codigo_generacion: Optional[str] = None
+    business_partner_id: int
+    partner_nrc: Optional[str] = Field(None, description="the partner's NRC")
+    partner_name: str
+    status: str = Field(description="`confirmed`, `cancelled` or `reversal`, as in Honduras' books")
+
+
+class IvaTaxpayerTotals(ResponseModel):
+    exempt: Decimal = Field(description="exempt and exported sales")
+    non_subject: Decimal
+    taxed: Decimal = Field(description="without IVA")
+    iva: Decimal = Field(description="débito fiscal")
+    total: Decimal
+
+
+class IvaTaxpayerRow(IvaDocumentRow, IvaTaxpayerTotals):
+    pass
+
+
+class IvaTaxpayerBook(BookPeriod):
+    rows: List[IvaTaxpayerRow]
+    totals: IvaTaxpayerTotals
+
+
+class IvaConsumerTotals(ResponseModel):
+    exempt: Decimal
+    non_subject: Decimal
+    taxed: Decimal = Field(description="with their IVA, as a factura's prices are")
+    exports: Decimal
+    iva: Decimal = Field(description="the IVA included in taxed (débito fiscal)")
+    total: Decimal
+
+
+class IvaConsumerDay(IvaConsumerTotals):
+    """One day of facturas (and of notes correcting them, counted in the amounts only)."""
+    date: str
+    from_number: Optional[str] = Field(None, description="the lowest numeroControl of the day's facturas")
+    to_number: Optional[str] = Field(None, description="the highest numeroControl of the day's facturas")
+    documents: int
+
+
+class IvaConsumerBook(BookPeriod):
+    rows: List[IvaConsumerDay]
+    totals: IvaConsumerTotals
+
+
+class IvaPurchaseTotals(ResponseModel):
+    exempt_internal: Decimal
+    exempt_imports: Decimal
+    taxed_internal: Decimal = Field(description="without IVA")
+    taxed_imports: Decimal
+    iva: Decimal = Field(description="crédito fiscal")
+    excluded_subject: Decimal = Field(description="from suppliers without an NRC, who charge no IVA")
+    total: Decimal
+
+
+class IvaPurchaseRow(IvaDocumentRow, IvaPurchaseTotals):
+    internal_number: Optional[str] = Field(None, description="this service's number of the document")
+
+
+class IvaPurchaseBook(BookPeriod):
+    rows: List[IvaPurchaseRow]
+    totals: IvaPurchaseTotals

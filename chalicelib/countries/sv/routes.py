@@ -55,7 +55,7 @@ def get_dte_authority_credentials(call: Call) -> Any:
 
 @endpoint(blueprint, "GET", "/documents/{id}/dte", summary="El Salvador: the DTE as transmitted to the tax authority, "
           "with its seal and answer (Accept: application/jose: the signed JWS sent)", tag=DOCUMENTS,
-          response=DOCS + "DteAsTransmitted", exports=(JOSE,))
+          response=SV + "DteAsTransmitted", exports=(JOSE,))
 def get_dte(call: Call) -> Response:
     from chalicelib.api.exports import requested_type
     from chalicelib.countries.sv.services import dte_delivery
@@ -72,7 +72,7 @@ def get_dte(call: Call) -> Response:
 
 
 @endpoint(blueprint, "POST", "/documents/{id}/invalidate", summary="El Salvador: invalidate an accepted DTE at the "
-          "tax authority and reverse it like a cancellation", tag=DOCUMENTS, body=DOCS + "DocumentInvalidate",
+          "tax authority and reverse it like a cancellation", tag=DOCUMENTS, body=SV + "DocumentInvalidate",
           response=DOCS + "Document", status=200)
 def invalidate_document(call: Call) -> Any:
     from chalicelib.countries.sv.services import dte_invalidation
@@ -82,20 +82,20 @@ def invalidate_document(call: Call) -> Any:
 
 @endpoint(blueprint, "GET", "/reports/iva-sales-consumers", summary="El Salvador: the IVA book of sales to final "
           "consumers (daily totals per range of facturas)", tag=REPORTS, query=STATEMENTS + "BookQuery",
-          response=STATEMENTS + "IvaConsumerBook", exports=REPORT_TYPES)
+          response=SV + "IvaConsumerBook", exports=REPORT_TYPES)
 def iva_sales_consumers(call: Call) -> Any:
     return _iva_book(call, "consumers")
 
 
 @endpoint(blueprint, "GET", "/reports/iva-sales-taxpayers", summary="El Salvador: the IVA book of sales to "
           "taxpayers (one row per crédito fiscal and its notes)", tag=REPORTS, query=STATEMENTS + "BookQuery",
-          response=STATEMENTS + "IvaTaxpayerBook", exports=REPORT_TYPES)
+          response=SV + "IvaTaxpayerBook", exports=REPORT_TYPES)
 def iva_sales_taxpayers(call: Call) -> Any:
     return _iva_book(call, "taxpayers")
 
 
 @endpoint(blueprint, "GET", "/reports/iva-purchases", summary="El Salvador: the IVA purchase book", tag=REPORTS,
-          query=STATEMENTS + "BookQuery", response=STATEMENTS + "IvaPurchaseBook", exports=REPORT_TYPES)
+          query=STATEMENTS + "BookQuery", response=SV + "IvaPurchaseBook", exports=REPORT_TYPES)
 def iva_purchases(call: Call) -> Any:
     return _iva_book(call, "purchases")
 
