@@ -30,7 +30,8 @@ def aged_balances(table: Table, company_id: int, which: str, date: str | None) -
     for partner in partners:
         movements = table.query_all(
             partition=("PK", keys.partner_ledger_partition(company_id, int(partner["id"]), side)),
-            sort_range=("SK", keys.PARTNER_MOVEMENT_PREFIX, f"{keys.PARTNER_MOVEMENT_PREFIX}{date}#~"), consistent=True)
+            sort_range=("SK", keys.PARTNER_MOVEMENT_PREFIX, keys.day_end(keys.PARTNER_MOVEMENT_PREFIX + date)),
+            consistent=True)
         if movements:
             open_by_partner[int(partner["id"])] = aging.open_amounts(movements)
             in_currency.update(aging.open_in_currency(movements))

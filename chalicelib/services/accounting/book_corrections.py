@@ -39,4 +39,4 @@ def record_reversal(transaction: Transaction, company_id: int, document: dict[st
 def period_corrections(table: Table, company_id: int, start_date: str, end_date: str) -> list[dict[str, Any]]:
     """One Query: the corrections dated in the period (mostly none)."""
     return table.query_all(partition=("GSI1PK", keys.collection_partition(company_id, keys.BOOK_CORRECTION)),
-                           index=GSI1, sort_range=("GSI1SK", start_date, f"{end_date}#~"))
+                           index=GSI1, sort_range=("GSI1SK", start_date, keys.day_end(end_date)))

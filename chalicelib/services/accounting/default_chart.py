@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib.domain.accounting import ASSET, COST, EQUITY, EXPENSE, INCOME, LIABILITY
-from chalicelib.services.accounting import chart, default_chart_sv, rules
+from chalicelib.services.accounting import account_determination, chart, default_chart_sv
 from chalicelib.services.accounting.posting import rule_items
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
@@ -201,10 +201,10 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     wanted = [(operation, document_type, code) for operation, document_type, code in chart_rules
               if (operation, document_type) not in existing_rules and code in ids_by_code]
     rule_ids = _take_ids(table, keys.id_sequence(company_id, keys.DETERMINATION_RULE), len(wanted))
-    new_rules = [rules.rule_item(company_id, rule_id, operation, document_type, ids_by_code[code])
+    new_rules = [account_determination.rule_item(company_id, rule_id, operation, document_type, ids_by_code[code])
                  for (operation, document_type, code), rule_id in zip(wanted, rule_ids, strict=True)]
     transaction = Transaction(table)
-    rules.add_rules(transaction, company_id, new_rules)
+    account_determination.add_rules(transaction, company_id, new_rules)
     return ({"accountsCreated": len(planned), "rulesCreated": len(new_rules),
              "accountsInChart": len(ids_by_code)}, transaction)
 

@@ -113,5 +113,5 @@ def list_entries(table: Table, company_id: int, *, start_date: str | None, end_d
     total = sum(int(day.get(name, 0)) for day in counts for name in wanted)
     filters = {name: value for name, value in (("status", status), ("entryType", entry_type)) if value}
     return list_range(table, partition=keys.collection_partition(company_id, keys.JOURNAL_ENTRY),
-                      low=start_date, high=f"{end_date}#~" if end_date else None, filters=filters,
+                      low=start_date, high=keys.day_end(end_date) if end_date else None, filters=filters,
                       page=page, limit=limit, cursor=cursor, descending=True, total=total)

@@ -126,7 +126,7 @@ def dated_page(table: Table, partition: str, prefix: str, start_date: str, end_d
             break
         if start_key is None:
             break
-    next_cursor = encode_cursor({"PK": partition, "SK": items[-1]["SK"]}) if more and items else None
+    next_cursor = encode_cursor(keys.item_key(partition, items[-1]["SK"])) if more and items else None
     return items, (running_debit, running_credit), next_cursor
 
 

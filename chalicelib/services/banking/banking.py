@@ -22,7 +22,6 @@ from chalicelib.store.transaction import Transaction
 
 MONEY_IN, MONEY_OUT = CREDIT, DEBIT  # the spec's bank directions: credit is money in
 DIRECTION = {"deposit": MONEY_IN, "withdrawal": MONEY_OUT, "transfer_in": MONEY_IN, "transfer_out": MONEY_OUT}
-TRANSACTION_KIND = "BANKTX"
 
 
 class BankRuleBroken(ApiError):
@@ -114,25 +113,8 @@ def delete_account(command: Command, account_id: int) -> dict[str, Any]:
 
 # --- transactions ----------------------------------------------------------------------------------
 
-def transactions_partition(company_id: int, account_id: int) -> str:
-    return f"C#{company_id}#BANKTX#{account_id}"
-
-
-def transaction_key(company_id: int, account_id: int, date: str, tx_id: int) -> keys.Key:
-    return {"PK": transactions_partition(company_id, account_id), "SK": f"{date}#{keys.sortable_id(tx_id)}"}
-
-
-TRANSACTION_POINTER_KIND = "BANKTXID"
-
-
-def transaction_pointer_key(company_id: int, account_id: int, tx_id: int) -> keys.Key:
-    """Finds a transaction of an account by id (its own key starts with its date). A partition of
-    its own, so the transactions partition lists transactions only."""
-    return {"PK": f"C#{company_id}#{TRANSACTION_POINTER_KIND}#{account_id}", "SK": keys.sortable_id(tx_id)}
-
-
 def next_transaction_id(table: Table, company_id: int) -> int:
-    return table.next_id(keys.id_sequence(company_id, TRANSACTION_KIND))
+    return table.next_id(keys.id_sequence(company_id, keys.BANK_TRANSACTION))
 
 
 def add_transaction(transaction: Transaction, company_id: int, account: dict[str, Any], *, tx_id: int,
@@ -144,14 +126,14 @@ def add_transaction(transaction: Transaction, company_id: int, account: dict[str
     earlier transaction (`require_active` False). `direction` defaults to the type's own (payments
     give theirs: it depends on the document)."""
     direction = direction or DIRECTION[tx_type]
-    item = {**transaction_key(company_id, int(account["id"]), date, tx_id), "itemType": TRANSACTION_KIND,
+    item = {**keys.bank_transaction(company_id, int(account["id"]), date, tx_id), "itemType": keys.BANK_TRANSACTION,
             "id": tx_id, "bankAccountId": int(account["id"]), "type": tx_type,
             "direction": direction, "amount": amount, "transactionDate": date, "reference": reference,
             "documentId": document_id, "paymentId": payment_id, "journalEntryId": journal_entry_id,
             "reconciled": False, "createdAt": clock.now_iso()}
     transaction.put_new(item)
-    transaction.put_new({**transaction_pointer_key(company_id, int(account["id"]), tx_id),
-                         "itemType": TRANSACTION_POINTER_KIND, "transactionDate": date})
+    transaction.put_new({**keys.bank_transaction_pointer(company_id, int(account["id"]), tx_id),
+                         "itemType": keys.BANK_TRANSACTION_POINTER, "transactionDate": date})
     values: dict[str, Any] = {":signed": amount if direction == MONEY_IN else -amount, ":one": 1}
     condition = "attribute_exists(PK)"
     if require_active:
@@ -166,7 +148,7 @@ def list_transactions(table: Table, company_id: int, account_id: int, page: int,
     """Newest first; `total` is the account's own count."""
     account = get_account(table, company_id, account_id)
     skip = (page - 1) * limit
-    items, _ = table.query(partition=("PK", transactions_partition(company_id, account_id)), forward=False,
+    items, _ = table.query(partition=("PK", keys.bank_transactions_partition(company_id, account_id)), forward=False,
                            limit=skip + limit, consistent=True)
     return Page(items=items[skip:skip + limit], total=int(account.get("transactionCount", 0)), page=page,
                 limit=limit, next_cursor=None)

@@ -60,8 +60,8 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
 
 def rate_on(table: Table, company_id: int, currency: str, date: str) -> Decimal | None:
     """The newest rate of `currency` on or before `date` (one Query), None without one."""
-    items, _ = table.query(partition=("PK", keys.exchange_rate(company_id, "", "")["PK"]),
-                           sort_range=("SK", f"{currency}#", f"{currency}#{date}"), limit=1, forward=False,
+    items, _ = table.query(partition=("PK", keys.exchange_rates_partition(company_id)),
+                           sort_range=("SK", *keys.exchange_rates_through(currency, date)), limit=1, forward=False,
                            consistent=True)
     return Decimal(items[0]["rate"]) if items else None
 

@@ -159,8 +159,8 @@ def user_companies(table: Table, user_id: int) -> list[dict[str, Any]]:
     """Every company a user belongs to (active membership), with name and role, by name: one
     Query of the user's links and BatchGets of 50 companies with their memberships. An accounting
     firm keeping 500 clients' books reads 10 of them, a few hundred milliseconds."""
-    links = table.query_all(partition=("PK", keys.user(user_id)["PK"]), sort_prefix=("SK", "COMPANY#"),
-                            consistent=True)
+    links = table.query_all(partition=("PK", keys.user(user_id)["PK"]),
+                            sort_prefix=("SK", keys.USER_COMPANY_LINK_PREFIX), consistent=True)
     memberships: list[dict[str, Any]] = []
     company_ids = [int(link["companyId"]) for link in links]
     found = table.batch_get([key for cid in company_ids for key in (keys.company(cid), keys.membership(cid, user_id))])

@@ -42,8 +42,8 @@ def issue_key(table: Table, company_id: int, user_id: int, name: str,
     """Builds the key item; the caller commits the returned transaction."""
     key_id, secret = new_key_id(), new_key_secret()
     now = clock.now_iso()
-    item = {**keys.api_key(key_id), "GSI1PK": keys.collection_partition(company_id, keys.API_KEY),
-            "GSI1SK": f"{now}#{key_id}", "itemType": "APIKEY", "id": key_id, "companyId": company_id,
+    item = {**keys.api_key(key_id), **keys.api_key_index(company_id, now, key_id),
+            "itemType": "APIKEY", "id": key_id, "companyId": company_id,
             "userId": user_id, "name": name, "secretHash": sha256_hex(secret),
             "lastFour": secret[-4:], "createdAt": now, "keyExpiresAt": normalize_expiry(expires_at)}
     transaction = Transaction(table).put_new(item)

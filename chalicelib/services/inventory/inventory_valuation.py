@@ -22,8 +22,6 @@ from chalicelib.services.inventory.stock_moves import warehouse_quantities
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
-AFTER_DAY = "#~"  # sorts after every movement of a day
-
 
 def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
     if date is None:  # today where the company is, as adjustments and documents are dated
@@ -71,7 +69,7 @@ def _movements_after(table: Table, company_id: int, date: str, product_ids: list
     """The movements dated after `date` of these products: one Query each (strongly consistent,
     unlike an index of every product's movements)."""
     return {product_id: table.query_all(partition=("PK", keys.product_movements_partition(company_id, product_id)),
-                                        sort_range=("SK", f"{date}{AFTER_DAY}", None), consistent=True)
+                                        sort_range=("SK", keys.day_end(date), None), consistent=True)
             for product_id in product_ids}
 
 

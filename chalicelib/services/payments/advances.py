@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib.domain import document_actions as actions
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
@@ -54,7 +54,7 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
     (liability) or supplier-advance (asset) account. The partner's balance does not move until
     an invoice applies the advance. Together, advances never exceed the order's total."""
     table, company_id = command.table, command.company_id
-    kind = rules.KINDS[order["type"]]
+    kind = document_rules.KINDS[order["type"]]
     own = exchange_rates.company_currency(exchange_rates.company_of(table, company_id))
     actions.require("advance", order, own)  # not cancelled, in the company's currency, room left
     for other in ("creditNoteId", "withholdingDocumentId"):
@@ -75,7 +75,7 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
     payment["kind"] = ADVANCE
     transaction = command.transaction()
     writes = JournalWrites(company_id)
-    held = Movement(rules.ADVANCE_OPERATION[kind.code], CREDIT if kind.sales else DEBIT, amount)
+    held = Movement(document_rules.ADVANCE_OPERATION[kind.code], CREDIT if kind.sales else DEBIT, amount)
     pay_by_method(table, transaction, writes, payment, order, method, money_in=kind.sales, other_side=held,
                    description=f"Anticipo {document_label(order)}", fields=fields)
     change_advances(transaction, company_id, order, "advancesTotal", amount)
@@ -90,12 +90,12 @@ def advance_source(table: Table, company_id: int, source_id: int, document: dict
             source = get_document(table, company_id, source_id)
         except NotFound:
             raise ValidationFailed.for_field(field, "no such document") from None
-    if source["type"] not in rules.ADVANCE_OPERATION:
+    if source["type"] not in document_rules.ADVANCE_OPERATION:
         raise ValidationFailed.for_field(field, "must be a quote, order or delivery note (100, 101, 102, 112): only those take advances")
     if document is not None:
-        sales = rules.KINDS[document["type"]].sales
+        sales = document_rules.KINDS[document["type"]].sales
         problem = None
-        if rules.KINDS[source["type"]].sales != sales:
+        if document_rules.KINDS[source["type"]].sales != sales:
             problem = f"must be a {'customer quote, order or delivery note (100, 101, 112)' if sales else 'purchase order (102)'}"
         elif int(source["businessPartnerId"]) != int(document["businessPartnerId"]):
             problem = "belongs to another business partner"
@@ -150,7 +150,7 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
                            fields)
     transaction = command.transaction()
     writes = JournalWrites(company_id)
-    operation = rules.ADVANCE_OPERATION[source["type"]]
+    operation = document_rules.ADVANCE_OPERATION[source["type"]]
     movements = ([Movement(operation, DEBIT, amount), Movement("receivable", CREDIT, amount)] if kind.sales else
                  [Movement("payable", DEBIT, amount), Movement(operation, CREDIT, amount)])
     entry = writes.automatic_entry(table, load_rules(table, company_id),

@@ -9,7 +9,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import currency
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.domain.document_actions import payment_refusal
 from chalicelib.domain.documents import CONFIRMED
@@ -34,7 +34,6 @@ from chalicelib.store.transaction import Transaction
 
 PENDING, CANCELLED = "pending", "cancelled"
 METHOD, CREDIT_NOTE, WITHHOLDING, ADVANCE, REFUND = "method", "credit_note", "withholding", "advance", "refund"
-PAYMENT_PREFIX = "PAY#"
 _KIND_LABEL = {METHOD: "Pago", CREDIT_NOTE: "Nota de crédito aplicada a", WITHHOLDING: "Retención",
                ADVANCE: "Anticipo aplicado a", REFUND: "Reembolso"}
 # a sales document's money comes in; a purchase document's goes out
@@ -46,17 +45,13 @@ class PaymentRefused(ApiError):
     """A refusal of this use case: each raise names its code."""
 
 
-def payment_key(company_id: int, document_id: int, payment_id: int) -> keys.Key:
-    return {"PK": keys.document(company_id, document_id)["PK"], "SK": f"{PAYMENT_PREFIX}{keys.sortable_id(payment_id)}"}
-
-
-def payable_kind(document: dict[str, Any], refundable: bool = False) -> rules.Kind:
+def payable_kind(document: dict[str, Any], refundable: bool = False) -> document_rules.Kind:
     """The kind of a confirmed document that money can settle (domain/document_actions.py): one
     that owes (an invoice, a debit note) or, when `refundable`, a credit note whose rest is refunded."""
     problem = payment_refusal(document, refundable)
     if problem:
         raise PaymentRefused(problem, code="DOCUMENT_NOT_PAYABLE")
-    return rules.KINDS[document["type"]]
+    return document_rules.KINDS[document["type"]]
 
 
 def take(transaction: Transaction, company_id: int, document: dict[str, Any], amount: Decimal,
@@ -113,7 +108,7 @@ def payment_date(table: Table, company_id: int, document: dict[str, Any], fields
 def new_payment(company_id: int, document: dict[str, Any], payment_id: int, amount: Decimal, date: str,
                  fields: dict[str, Any]) -> dict[str, Any]:
     document_id = int(document["id"])
-    return {**payment_key(company_id, document_id, payment_id), "itemType": "PAYMENT", "id": payment_id,
+    return {**keys.document_payment(company_id, document_id, payment_id), "itemType": "PAYMENT", "id": payment_id,
             "documentId": document_id, "amount": amount, "paymentDate": date, "status": CONFIRMED,
             "reference": fields.get("reference"), "notes": fields.get("notes"),
             "businessPartnerId": int(document["businessPartnerId"])}
@@ -162,7 +157,7 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
                        bankTransactionType=tx_type)
 
 
-def balance_change(kind: rules.Kind, payment: dict[str, Any]) -> Decimal:
+def balance_change(kind: document_rules.Kind, payment: dict[str, Any]) -> Decimal:
     """What registering `payment` moved its partner's balance by (company currency): what it
     settled, the other way for a credit note refunded; a credit note applied moved it only by the
     difference between the two documents' rates."""
@@ -172,7 +167,7 @@ def balance_change(kind: rules.Kind, payment: dict[str, Any]) -> Decimal:
     return -settled * kind.balance
 
 
-def settle(transaction: Transaction, company_id: int, kind: rules.Kind, document: dict[str, Any], amount: Decimal,
+def settle(transaction: Transaction, company_id: int, kind: document_rules.Kind, document: dict[str, Any], amount: Decimal,
             settled: Decimal, payment: dict[str, Any], date: str, *, undo: bool = False) -> None:
     """The document's pending down by `amount` and its company-currency pending by `settled`
     (`undo`: both back up, when `payment` is cancelled on `date`), the partner's balance with it
@@ -233,7 +228,7 @@ def active_method(table: Table, company_id: int, fields: dict[str, Any]) -> dict
     return method
 
 
-def move_partner(transaction: Transaction, company_id: int, kind: rules.Kind, document: dict[str, Any],
+def move_partner(transaction: Transaction, company_id: int, kind: document_rules.Kind, document: dict[str, Any],
                   amount: Decimal, open_delta: int) -> None:
     """The partner's balance by `amount`, and its count of open documents by `open_delta` when
     the document stops (-1) or starts again (+1) to owe."""

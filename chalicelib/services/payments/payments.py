@@ -10,7 +10,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import currency
 from chalicelib.domain import document_actions as actions
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.errors import NotFound, ValidationFailed
@@ -29,7 +29,6 @@ from chalicelib.services.payments.payment_records import (
     CANCELLED,
     CREDIT_NOTE,
     CREDIT_NOTE_TYPE,
-    PAYMENT_PREFIX,
     PENDING,
     REFUND,
     WITHHOLDING,
@@ -41,7 +40,6 @@ from chalicelib.services.payments.payment_records import (
     pay_by_method,
     payable_kind,
     payment_date,
-    payment_key,
     positive,
     record,
     require_cash_terms_met,
@@ -61,13 +59,13 @@ _REVERSED_TYPE = {"payment_doc": "payment_doc", "transfer_in": "transfer_out", "
 def list_payments(table: Table, company_id: int, document_id: int, page: int, limit: int) -> Page:
     get_document(table, company_id, document_id)
     items = table.query_all(partition=("PK", keys.document(company_id, document_id)["PK"]),
-                            sort_prefix=("SK", PAYMENT_PREFIX), consistent=True)
+                            sort_prefix=("SK", keys.DOCUMENT_PAYMENT_PREFIX), consistent=True)
     skip = (page - 1) * limit
     return Page(items=items[skip:skip + limit], total=len(items), page=page, limit=limit, next_cursor=None)
 
 
 def get_payment(table: Table, company_id: int, document_id: int, payment_id: int) -> dict[str, Any]:
-    item = table.get(payment_key(company_id, document_id, payment_id))
+    item = table.get(keys.document_payment(company_id, document_id, payment_id))
     if item is None:
         raise NotFound("Payment not found.")
     return item
@@ -92,7 +90,7 @@ def _applied_document(table: Table, company_id: int, document: dict[str, Any], a
         problem = f"only {applied['pending']} of it is left to apply"
     elif applied.get("currency") != document.get("currency"):
         problem = f"it is in {applied.get('currency')}, the document in {document.get('currency')}"
-    elif (applied.get("withholding") or {}).get("side") not in (None, rules.KINDS[document["type"]].module):
+    elif (applied.get("withholding") or {}).get("side") not in (None, document_rules.KINDS[document["type"]].module):
         problem = f"it certifies a withholding on {applied['withholding']['side']}, not on this document's side"
     if problem:
         raise ValidationFailed.for_field(field, problem)
@@ -102,7 +100,7 @@ def _applied_document(table: Table, company_id: int, document: dict[str, Any], a
 def register_payment(command: Command, document_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     document = get_document(table, company_id, document_id)
-    if document["type"] in rules.ADVANCE_OPERATION:
+    if document["type"] in document_rules.ADVANCE_OPERATION:
         return register_advance(command, document, fields)
     kind = payable_kind(document, refundable=True)
     if kind.balance < 0:
@@ -162,7 +160,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                        appliedBase=applied)
     else:
         assert method is not None
-        pay_by_method(table, transaction, writes, payment, document, method, money_in=rules.money_comes_in(kind),
+        pay_by_method(table, transaction, writes, payment, document, method, money_in=document_rules.money_comes_in(kind),
                        other_side=partner_side, description=f"Pago {document_label(document)}", fields=fields)
     if terms is not None:
         transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
@@ -171,7 +169,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     return record(command, transaction, writes, payment)
 
 
-def _register_refund(command: Command, note: dict[str, Any], kind: rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
+def _register_refund(command: Command, note: dict[str, Any], kind: document_rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
     """What a credit note leaves unapplied goes back in money: out to the customer (06), in from
     the supplier (105). The entry undoes the note's effect on the receivable or payable, and the
     partner's balance comes back up by the amount."""
@@ -192,7 +190,7 @@ def _register_refund(command: Command, note: dict[str, Any], kind: rules.Kind, f
     transaction = command.transaction()
     writes = JournalWrites(company_id)
     partner_side = Movement("receivable", DEBIT, settled) if kind.sales else Movement("payable", CREDIT, settled)
-    pay_by_method(table, transaction, writes, payment, note, method, money_in=rules.money_comes_in(kind),
+    pay_by_method(table, transaction, writes, payment, note, method, money_in=document_rules.money_comes_in(kind),
                    other_side=partner_side, description=f"Reembolso {document_label(note)}", fields=fields)
     settle(transaction, company_id, kind, note, amount, settled, payment, date)
     return record(command, transaction, writes, payment)
@@ -222,12 +220,12 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     if payment["status"] == CANCELLED:
         raise PaymentRefused("The payment is already cancelled.", code="INVALID_PAYMENT_STATUS")
     document = get_document(table, company_id, document_id)
-    kind = rules.KINDS[document["type"]]
+    kind = document_rules.KINDS[document["type"]]
     amount = Decimal(payment["amount"])
     date = date or max(clock.today_in(accounts.company_country(table, company_id)), payment["paymentDate"])
     if date < payment["paymentDate"]:
         raise ValidationFailed.for_field("date", f"must not be before the payment's date {payment['paymentDate']}")
-    received_advance = kind.code in rules.ADVANCE_OPERATION
+    received_advance = kind.code in document_rules.ADVANCE_OPERATION
     if received_advance:
         received, applied = advances(document)
         if received - applied < amount:
@@ -251,7 +249,7 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
                          "advancesApplied", -amount)
     if payment.get("bankTransactionId") is not None:
         account = banking.get_account(table, company_id, int(payment["bankAccountId"]))
-        original = banking.MONEY_IN if rules.money_comes_in(kind) else banking.MONEY_OUT
+        original = banking.MONEY_IN if document_rules.money_comes_in(kind) else banking.MONEY_OUT
         bank_tx = banking.add_transaction(
             transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id),
             tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],

@@ -9,7 +9,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import currency
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import previous_day, totals_through
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting import reports
@@ -50,13 +50,13 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
                           "date": document["date"], "dueDate": document["dueDate"], "total": document["total"],
                           "pending": document["pending"], "currency": document.get("currency"),
                           "exchangeRate": currency.rate_of(document), "basePending": currency.base_pending(document),
-                          "overdueDays": rules.overdue_days([document["dueDate"]], today)})
+                          "overdueDays": document_rules.overdue_days([document["dueDate"]], today)})
     balance = Decimal(partner.get(balance_field, 0))
     limit = partner.get("credit_limit")
     return {"businessPartnerId": partner_id, "name": partner["name"], "pendingBalance": balance,
             "credit_limit": limit, "available": (Decimal(limit) - balance) if limit is not None else None,
             "credit_block_days": partner.get("credit_block_days"),
-            "overdueDays": rules.overdue_days([item["dueDate"] for item in open_items[:1]], today),
+            "overdueDays": document_rules.overdue_days([item["dueDate"] for item in open_items[:1]], today),
             "oldestDueDate": open_items[0]["dueDate"] if open_items else None,
             "pendingDocumentCount": int(partner.get(count_attribute, 0)), "pendingDocuments": documents}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import currency as currency_rules
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain import dte as dte_rules
 from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
@@ -65,7 +65,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
         problems.append({"field": "businessPartnerId", "message": "no such business partner"})
     elif not partner.get("isActive", True):
         problems.append({"field": "businessPartnerId", "message": "the business partner is inactive"})
-    elif not rules.partner_suits(kind, partner["type"]):
+    elif not document_rules.partner_suits(kind, partner["type"]):
         wanted_type = "customer" if kind.sales else "supplier"
         problems.append({"field": "businessPartnerId",
                          "message": f"a {kind.module} document needs a {wanted_type}; this partner is a {partner['type']}"})
@@ -123,13 +123,13 @@ def check_content(table: Table, company_id: int, document_type: str, fields: dic
     used, the products exist and are active, the amounts are within bounds) and, in El Salvador,
     the DTE it would be (the authority's format, the credentials to send it), writing nothing:
     for what makes documents later (a scheduled invoice). Returns the company."""
-    context = load_context(table, company_id, rules.KINDS[document_type], fields)
+    context = load_context(table, company_id, document_rules.KINDS[document_type], fields)
     content = document_content(context, fields)
     dte.check_format(table, context.company, context.partner, {**content, "type": document_type}, context.products)
     return context.company
 
 
-def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], rules.Totals]:
+def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], document_rules.Totals]:
     lines, amounts = [], []
     country = context.company.get("country", "HN")
     exonerated = exoneration(context, fields) is not None
@@ -138,7 +138,7 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
         requested_rate = None if line.get("taxRate") is None else Decimal(line["taxRate"])
         if exonerated:
             line = {**line, "taxTreatment": exonerated_treatment(line, requested_rate, f"lines[{index}]")}
-        certificate = context.kind.code == rules.WITHHOLDING_CERTIFICATE
+        certificate = context.kind.code == document_rules.WITHHOLDING_CERTIFICATE
         if certificate and requested_rate:
             raise ValidationFailed.for_field(f"lines[{index}].taxRate", "a withholding certificate carries no tax: "
                                                                         "its lines are the amounts withheld")
@@ -147,7 +147,7 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
                                                else ZERO, f"lines[{index}]")
         taxes.check_rate_for_country(country, rate, f"lines[{index}].taxRate")
         discount = line.get("discount") or ZERO
-        line_amounts = rules.line_amounts(line["quantity"], line["unitPrice"], discount, rate, f"lines[{index}]")
+        line_amounts = document_rules.line_amounts(line["quantity"], line["unitPrice"], discount, rate, f"lines[{index}]")
         description = line.get("description") or (product["name"] if product else None)
         if not description:
             raise ValidationFailed.for_field(f"lines[{index}].description", "required for a line without a product")
@@ -155,7 +155,7 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
                       "unitPrice": line["unitPrice"], "discount": round_money(discount), "taxRate": rate,
                       "taxTreatment": treatment, "subtotal": line_amounts.subtotal, "tax": line_amounts.tax, "total": line_amounts.total})
         amounts.append((line_amounts, rate))
-    totals = rules.document_totals(amounts)
+    totals = document_rules.document_totals(amounts)
     source = context.source
     if source is not None and context.kind.balance < 0 and (
             totals.total > Decimal(source["total"]) - Decimal(source.get("creditedTotal", 0))):
@@ -236,7 +236,7 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
             chosen[name] = fields[name]
     withholding = fields.get("withholding")
     if withholding is not None:
-        if kind.code != rules.WITHHOLDING_CERTIFICATE:
+        if kind.code != document_rules.WITHHOLDING_CERTIFICATE:
             raise ValidationFailed.for_field("withholding", f"only a withholding certificate (05) carries it, "
                                                             f"not a {kind.name}")
         country = context.company.get("country", "HN")

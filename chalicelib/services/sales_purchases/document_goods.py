@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib.domain import costing, currency, taxes
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CENT, ZERO, round_money
 from chalicelib.domain.documents import NONE
 from chalicelib.errors import ValidationFailed
@@ -48,14 +48,14 @@ def move_goods(stock: StockWrites, context: Context, document: dict[str, Any], m
     landed costs); what a sales credit note brings back at the cost it left at on its invoice.
     Each move keeps its value (`cost`) for a reversal."""
     kind = context.kind
-    incoming = _incoming_values(context, document, moves) if kind.stock == rules.IN else {}
+    incoming = _incoming_values(context, document, moves) if kind.stock == document_rules.IN else {}
     origin = document_origin(document)
     value = revaluation = ZERO
     for move in moves:
         quantity, line = abs(Decimal(move["quantity"])), int(move["line"])
         where = {"date": document["date"], "origin": origin, "line": line, "field": f"lines[{line}].quantity",
                  "kind": "confirmation"}
-        if kind.stock == rules.OUT:
+        if kind.stock == document_rules.OUT:
             change = stock.issue(int(move["productId"]), int(move["warehouseId"]), quantity, **where)
         else:
             change = stock.receive(int(move["productId"]), int(move["warehouseId"]), quantity,
@@ -81,7 +81,7 @@ def _incoming_values(context: Context, document: dict[str, Any], moves: list[dic
     subtotals = [Decimal(lines[move["line"]]["subtotal"]) for move in moves]
     shares = costing.split(currency.in_base(sum(subtotals, ZERO), rate), subtotals)
     values = {move["line"]: share for move, share in zip(moves, shares, strict=True)}
-    if context.kind.code == rules.IMPORT and moves:
+    if context.kind.code == document_rules.IMPORT and moves:
         stocked = {move["line"] for move in moves}
         landed = currency.in_base(sum((Decimal(line["subtotal"]) for i, line in enumerate(lines) if i not in stocked),
                                       ZERO), rate)
@@ -121,7 +121,7 @@ def entry_movements(context: Context, document: dict[str, Any], moves: list[dict
     rate = currency.rate_of(document)
     total, tax = currency.base_total(document), currency.in_base(Decimal(document["taxTotal"]), rate)
     stocked_base = currency.in_base(stocked_subtotal, rate)
-    return rules.entry_movements(
+    return document_rules.entry_movements(
         context.kind, total=total, tax=tax, stocked_subtotal=stocked_base,
         other_subtotal=total - tax - stocked_base,
         stock_value=goods.value, revaluation=goods.revaluation, moves_stock=bool(moves),
@@ -137,12 +137,12 @@ def likely_goods_value(context: Context, draft: dict[str, Any], moves: list[dict
         return GoodsValue(ZERO, ZERO)
     kind = context.kind
     revaluation = CENT if context.company.get("allowNegativeStock") else ZERO
-    if kind.sales or kind.stock == rules.OUT:
+    if kind.sales or kind.stock == document_rules.OUT:
         return GoodsValue(CENT, revaluation)
     stocked = {move["line"] for move in moves}
     lines = draft["lines"]
     value = sum((Decimal(line["subtotal"]) for i, line in enumerate(lines)
-                 if i in stocked or kind.code == rules.IMPORT), ZERO)
+                 if i in stocked or kind.code == document_rules.IMPORT), ZERO)
     return GoodsValue(value, revaluation)
 
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from chalicelib.domain import currency
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.documents import Kind
 from chalicelib.services.sales_purchases import partner_ledger
 from chalicelib.services.sales_purchases.document_content import Context, today
@@ -48,7 +48,7 @@ def move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: 
     if ceiling is not None:
         condition += " AND (attribute_not_exists(#balance) OR #balance <= :ceiling)"
         values[":ceiling"] = ceiling
-        on_fail = rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
+        on_fail = document_rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
     names = {"#balance": balance_attribute(kind)}
     expression = "ADD #balance :amount"
     if kind.balance > 0:
@@ -82,7 +82,7 @@ def side_of(kind: Kind) -> str:
 
 
 def open_document_key(company_id: int, document: dict[str, Any]) -> keys.Key:
-    return keys.open_document(company_id, int(document["businessPartnerId"]), side_of(rules.KINDS[document["type"]]),
+    return keys.open_document(company_id, int(document["businessPartnerId"]), side_of(document_rules.KINDS[document["type"]]),
                               document["dueDate"], int(document["id"]))
 
 
@@ -111,14 +111,14 @@ def credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
     tolerated = partner.get("credit_block_days")
     if tolerated is not None:
         oldest = oldest_open_due_date(context)
-        days = rules.overdue_days([oldest] if oldest else [], today(context))
+        days = document_rules.overdue_days([oldest] if oldest else [], today(context))
         if days > int(tolerated):
-            raise rules.credit_blocked(days, int(tolerated))
+            raise document_rules.credit_blocked(days, int(tolerated))
     policy = context.company.get("creditLimitPolicy", "off")
     limit = partner.get("credit_limit")
     limit = Decimal(limit) if limit is not None else None
     total = currency.base_total(document)   # the limit and balance are in the company's currency
-    warning = rules.credit_warning(policy, limit, Decimal(partner.get("receivableBalance", 0)), total)
+    warning = document_rules.credit_warning(policy, limit, Decimal(partner.get("receivableBalance", 0)), total)
     if warning:
         plan.warnings.append(warning)
     if policy == "block" and limit is not None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import document_actions as actions
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain import dte as dte_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CANCELLED, DRAFT
@@ -18,7 +18,6 @@ from chalicelib.services.accounting import book_corrections
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory.stock_moves import StockWrites
-from chalicelib.services.payments.payment_records import PAYMENT_PREFIX
 from chalicelib.services.sales_purchases import document_goods, document_search
 from chalicelib.services.sales_purchases.document_content import Context, today
 from chalicelib.services.sales_purchases.document_partners import move_partner_balance
@@ -58,7 +57,7 @@ def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
             plan.context.table, load_rules(plan.context.table, plan.context.company_id),
             source=Source("document", int(document["id"]), kind.code), date=date,
             description=f"Revalorización de inventario: reversión de {kind.name} {document.get('number') or document['id']}",
-            movements=rules.revaluation_movements(revaluation))
+            movements=document_rules.revaluation_movements(revaluation))
         reversal_ids.append(int(entry["id"]))
     if reversal_ids:
         changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), *reversal_ids]
@@ -141,12 +140,12 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
     entries were reversed when it was unconfirmed; those records stay, as history). A draft never
     took a number of ours, so no gap opens in a fiscal range."""
     document = get_document(command.table, command.company_id, document_id)
-    kind = rules.KINDS[document["type"]]
+    kind = document_rules.KINDS[document["type"]]
     actions.require("delete", document)
     payments, _ = command.table.query(partition=("PK", keys.document(command.company_id, document_id)["PK"]),
-                                      sort_prefix=("SK", PAYMENT_PREFIX), limit=1, consistent=True)
+                                      sort_prefix=("SK", keys.DOCUMENT_PAYMENT_PREFIX), limit=1, consistent=True)
     if payments:  # cancelled advances stay on record with their bank transactions: so does the draft
-        raise rules.DocumentStateError("The draft has payments on record (cancelled ones too); cancel it instead.",
+        raise document_rules.DocumentStateError("The draft has payments on record (cancelled ones too); cancel it instead.",
                                        code="DOCUMENT_HAS_PAYMENTS")
     context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
     plan = Plan(context, command.transaction(), JournalWrites(command.company_id),

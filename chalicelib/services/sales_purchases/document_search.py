@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib.domain import search as rules
+from chalicelib.domain import search as search_rules
 from chalicelib.errors import ValidationFailed
 from chalicelib.services import search
 from chalicelib.store import keys
@@ -38,7 +38,7 @@ def index_supplier_number(transaction: Transaction, company_id: int, before: dic
     for key in sorted(set(new) - set(old)):
         transaction.put(new[key])
     for key in sorted(set(old) - set(new)):
-        transaction.delete({"PK": key[0], "SK": key[1]})
+        transaction.delete(keys.item_key(*key))
 
 
 def _too_broad(what: str) -> ValidationFailed:
@@ -62,8 +62,8 @@ def _by_number(table: Table, company_id: int, query: str) -> set[int]:
 def _numbered(document: dict[str, Any], query: str) -> bool:
     """The index found the document by the number's last digits; the number typed must also be
     in one of its numbers whole, separators aside ("01-00000123" is not 001-001-103-00000123)."""
-    typed = "".join(rules.words(query))
-    return any(typed in "".join(rules.words(document.get(field) or ""))
+    typed = "".join(search_rules.words(query))
+    return any(typed in "".join(search_rules.words(document.get(field) or ""))
                for field in ("number", "supplierDocumentNumber"))
 
 

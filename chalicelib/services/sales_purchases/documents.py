@@ -11,7 +11,7 @@ from typing import Any, Callable
 from chalicelib import clock
 from chalicelib.domain import currency, taxes
 from chalicelib.domain import document_actions as actions
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
@@ -160,7 +160,7 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
         moves = document_goods.stock_lines(plan.context, draft)
         movements = document_goods.entry_movements(plan.context, draft, moves,
                                                     document_goods.likely_goods_value(plan.context, draft, moves))
-        entry_items = rules.entry_item_count(movements)
+        entry_items = document_rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
         # partner (its movement, month total and open-document item), the number, a credit
         # note's source and a period check when there are any; an El Salvador DTE's items
@@ -183,7 +183,7 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
 # --- commands ----------------------------------------------------------------------------------------
 
 def _initial_status(kind: Kind, fields: dict[str, Any]) -> str:
-    if fields.get("capture") == rules.AUTOMATIC_CAPTURE:
+    if fields.get("capture") == document_rules.AUTOMATIC_CAPTURE:
         if not kind.capturable:
             raise ValidationFailed.for_field("capture", "automatic capture applies to types 103, 105 and 106")
         return DRAFT
@@ -194,7 +194,7 @@ def _initial_status(kind: Kind, fields: dict[str, Any]) -> str:
 
 def emit(plan: Plan, event: str, document: dict[str, Any]) -> None:
     outbox.emit(plan.transaction, event, plan.context.company_id, "document", int(document["id"]),
-                rules.event_data(document))
+                document_rules.event_data(document))
 
 
 def now_fields(document: dict[str, Any]) -> dict[str, Any]:
@@ -206,7 +206,7 @@ def create_document(command: Command, fields: dict[str, Any], *,
     """`extra_writes` adds the caller's own writes to the document's one transaction, given the new
     document (a scheduled invoice's advance: both commit or neither does)."""
     table, company_id = command.table, command.company_id
-    kind = rules.KINDS[fields["type"]]
+    kind = document_rules.KINDS[fields["type"]]
     status = _initial_status(kind, fields)
     context = load_context(table, company_id, kind, fields)
     content = document_content(context, fields)
@@ -276,7 +276,7 @@ def shown_document(table: Table, company_id: int, document_id: int) -> dict[str,
 
 def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
     document = get_document(command.table, command.company_id, document_id)
-    kind = rules.KINDS[document["type"]]
+    kind = document_rules.KINDS[document["type"]]
     context = load_context(command.table, command.company_id, kind, _as_fields(document), strict=strict)
     return document, context
 
@@ -301,7 +301,7 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     actions.require("update", current)
     if expected_version is not None and expected_version != int(current["version"]):
         raise VersionConflict()
-    kind = rules.KINDS[current["type"]]
+    kind = document_rules.KINDS[current["type"]]
     fields = {name: current.get(name) for name in CONTENT_FIELDS}
     fields.update(changes)
     fields.update(_as_fields(fields))
@@ -334,7 +334,7 @@ def _keep_advances(current: dict[str, Any], updated: dict[str, Any]) -> None:
         return
     for name in ("businessPartnerId", "currency"):
         if str(updated.get(name)) != str(current.get(name)):
-            raise rules.DocumentStateError(f"The document holds advances of {received}; its {name} cannot change.",
+            raise document_rules.DocumentStateError(f"The document holds advances of {received}; its {name} cannot change.",
                                            code="DOCUMENT_HAS_PAYMENTS", details=[{"field": name,
                                                                                    "message": "the document holds advances"}])
     if Decimal(updated["total"]) < received:
@@ -366,7 +366,7 @@ def document_total(table: Table, company_id: int, *, document_type: str | None =
     counts = table.query_all(partition=("PK", keys.day_counts(company_id, "", partner_id)["PK"]),
                              sort_range=("SK", start_date or "0000", f"{end_date or '9999'}{keys.SHARD_SUFFIX_END}"),
                              consistent=True)
-    wanted = {f"{s}_{t}" for s in rules.DOCUMENT_STATUSES for t in rules.KINDS
+    wanted = {f"{s}_{t}" for s in document_rules.DOCUMENT_STATUSES for t in document_rules.KINDS
               if (status is None or s == status) and (document_type is None or t == document_type)}
     return sum(int(day.get(name, 0)) for day in counts for name in wanted)
 
@@ -385,7 +385,7 @@ def list_documents(table: Table, company_id: int, *, document_type: str | None, 
                                               end_date=end_date, partner_id=partner_id, page=page, limit=limit)
     total = document_total(table, company_id, document_type=document_type, status=status, start_date=start_date,
                            end_date=end_date, partner_id=partner_id)
-    high = f"{end_date}#~" if end_date else None
+    high = keys.day_end(end_date) if end_date else None
     if partner_id is not None:
         return list_range(table, partition=keys.partner_documents_partition(company_id, partner_id), low=start_date,
                           high=high, filters=filters, page=page, limit=limit, cursor=cursor, descending=True,

@@ -183,7 +183,7 @@ def run_due(table: Table) -> dict[str, int]:
     summary = {"created": 0, "failed": 0, "skipped": 0}
     todays: dict[int, str | None] = {}
     issued_today: dict[int, bool] = {}
-    high = f"{_latest_today()}#~"  # "~" sorts after the company and schedule ids of the day
+    high = keys.day_end(_latest_today())  # after the company and schedule ids of the day
     for partition in keys.schedule_due_partitions():
         for schedule in table.query_all(partition=("GSI2PK", partition), index=GSI2, sort_range=("GSI2SK", None, high)):
             try:
