@@ -22,7 +22,7 @@ def index(transaction: Transaction, company_id: int, kind: str, fields: tuple[st
     """The record's index items, as its searchable fields now are: the new terms put, the old
     ones taken out."""
     old, new = record_terms(before, fields), record_terms(after, fields)
-    record_id = int(after["id"])
+    record_id = after["id"]
     for term in sorted(new - old):
         transaction.put({**keys.search_term(company_id, kind, term, record_id), "id": record_id})
     for term in sorted(old - new):
@@ -39,7 +39,7 @@ def find(table: Table, company_id: int, kind: str, query: str, page: int, limit:
                               attributes=("PK", "SK"))["SK"]) if cursor else None
     ids: set[int] = set()
     for position, word in enumerate(search_rules.query_words(query)):
-        found = {int(item["id"]) for item in table.query_all(partition=("PK", partition), sort_prefix=("SK", word),
+        found = {item["id"] for item in table.query_all(partition=("PK", partition), sort_prefix=("SK", word),
                                                              consistent=True)}
         ids = found if position == 0 else ids & found
         if not ids:

@@ -10,6 +10,7 @@ from typing import Any
 
 from chalicelib.domain import currency, tax_books
 from chalicelib.domain.documents import CONFIRMED
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
@@ -20,10 +21,10 @@ _KEPT = ("id", "type", "number", "cai", "businessPartnerId", "total", "currency"
          "supplierCai", "dte", "sourceDocumentId")
 
 
-def record_reversal(transaction: Transaction, company_id: int, document: dict[str, Any], reversal_date: str) -> None:
+def record_reversal(transaction: Transaction, company_id: int, document: DocumentRecord, reversal_date: str) -> None:
     if document["type"] not in tax_books.BOOK_TYPES or reversal_date[:7] == document["date"][:7]:
         return
-    document_id, version = int(document["id"]), int(document["version"])
+    document_id, version = document["id"], document["version"]
     kept = {name: document[name] for name in _KEPT if document.get(name) is not None}
     # kept in the company's currency, as the books read them (no rate: already converted)
     kept["lines"] = tax_books.condensed_lines(currency.lines_in_base(document))

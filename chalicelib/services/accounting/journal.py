@@ -65,7 +65,7 @@ def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[in
     if problems:
         raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", code=INVALID_ACCOUNT,
                                details=problems)
-    return {int(account["id"]): account for account in found.values()}
+    return {account["id"]: account for account in found.values()}
 
 
 def _refuse_control_accounts(table: Table, company_id: int, lines: list[Line]) -> None:

@@ -239,7 +239,7 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
     now = clock.now_iso()
     transaction = command.transaction()
     for index, item in enumerate(items):
-        transaction.update(keys.bank_transaction(company_id, account_id, item["transactionDate"], int(item["id"])),
+        transaction.update(keys.bank_transaction(company_id, account_id, item["transactionDate"], item["id"]),
                            "SET reconciled = :yes, reconciliationId = :reconciliation",
                            condition="reconciled = :no",
                            values={":yes": True, ":no": False, ":reconciliation": reconciliation_id},
@@ -248,7 +248,7 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
     changes = {"status": COMPLETED, "openingBalance": opening, "clearedBalance": cleared, "difference": difference,
                "clearedTotal": total, "completedAt": now, "updatedAt": now}
     transaction.update_fields(keys.reconciliation(company_id, account_id, reconciliation_id), changes,
-                              int(current["version"]), also_require="#status = :draft",
+                              current["version"], also_require="#status = :draft",
                               names={"#status": "status"}, values={":draft": DRAFT})
     # SET under a condition on the value read (ADD would need the attribute, which accounts from
     # before reconciliations lack): the same effect, and the difference checked above still holds
@@ -257,7 +257,7 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
         condition="(reconciledBalance = :seen OR (attribute_not_exists(reconciledBalance) AND openingBalance = :seen))"
                   " AND (attribute_not_exists(lastReconciliationDate) OR lastReconciliationDate <= :date)",
         values={":new": cleared, ":seen": opening, ":date": statement_date})
-    completed = {**current, **changes, "version": int(current["version"]) + 1}
+    completed = {**current, **changes, "version": current["version"] + 1}
     return command.commit(transaction, completed)
 
 
@@ -273,7 +273,7 @@ def delete_reconciliation(command: Command, account_id: int, reconciliation_id: 
     transaction.delete(keys.reconciliation(company_id, account_id, reconciliation_id),
                        condition="#version = :seen AND #status = :draft",
                        names={"#version": "version", "#status": "status"},
-                       values={":seen": int(current["version"]), ":draft": DRAFT})
+                       values={":seen": current["version"], ":draft": DRAFT})
     transaction.update(banking.account_key(company_id, account_id), "ADD reconciliationCount :minus",
                        condition="attribute_exists(PK)", values={":minus": -1})
     return command.commit(transaction, {"id": reconciliation_id, "deleted": True})

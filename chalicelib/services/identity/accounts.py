@@ -21,7 +21,7 @@ DEFAULT_WAREHOUSE = {"name": "Principal", "isActive": True}
 
 def find_user_by_email(table: Table, email: str) -> dict[str, Any] | None:
     pointer = table.get(keys.user_email(email))
-    return table.get(keys.user(int(pointer["userId"]))) if pointer else None
+    return table.get(keys.user(pointer["userId"])) if pointer else None
 
 
 MIN_PASSWORD_LENGTH = 8
@@ -162,7 +162,7 @@ def user_companies(table: Table, user_id: int) -> list[dict[str, Any]]:
     links = table.query_all(partition=("PK", keys.user(user_id)["PK"]),
                             sort_prefix=("SK", keys.USER_COMPANY_LINK_PREFIX), consistent=True)
     memberships: list[dict[str, Any]] = []
-    company_ids = [int(link["companyId"]) for link in links]
+    company_ids = [link["companyId"] for link in links]
     found = table.batch_get([key for cid in company_ids for key in (keys.company(cid), keys.membership(cid, user_id))])
     for cid in company_ids:
         membership = _membership(found, cid, user_id)

@@ -126,7 +126,7 @@ def delete_gateway(command: Command, gateway_id: int) -> dict[str, Any]:
     transaction = command.transaction()
     transaction.delete(gateway_key(command.company_id, gateway_id),
                        condition="#v = :v AND (attribute_not_exists(lastLinkExpiresAt) OR lastLinkExpiresAt <= :now)",
-                       names={"#v": "version"}, values={":v": int(current["version"]), ":now": now})
+                       names={"#v": "version"}, values={":v": current["version"], ":now": now})
     return command.commit(transaction, {"id": gateway_id, "deleted": True})
 
 
@@ -158,7 +158,7 @@ def _collectable(table: Table, company_id: int, document_id: int) -> dict[str, A
 def _check_gateway_method(table: Table, company_id: int, gateway: dict[str, Any]) -> None:
     """Its payments would be refused: better no link than a customer's money left unregistered."""
     try:
-        method = payment_setup.get_method(table, company_id, int(gateway["paymentMethodId"]))
+        method = payment_setup.get_method(table, company_id, gateway["paymentMethodId"])
     except NotFound:
         method = None
     if method is None or not method.get("isActive", True):
@@ -185,14 +185,14 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     created_at = clock.iso(now)
     expires_at = clock.iso(now + _dt.timedelta(hours=get_settings().payment_link_ttl_hours))
     link = {**keys.payment_link(link_id), **keys.payment_link_index(company_id, created_at, link_id),
-            "itemType": "PAYLINK", "id": link_id, "companyId": company_id, "gatewayId": int(gateway["id"]),
-            "provider": gateway["provider"], "documentId": int(document["id"]), "amount": amount,
+            "itemType": "PAYLINK", "id": link_id, "companyId": company_id, "gatewayId": gateway["id"],
+            "provider": gateway["provider"], "documentId": document["id"], "amount": amount,
             "currency": document.get("currency") or "HNL", "linkExpiresAt": expires_at, "status": ACTIVE,
             "paidTotal": Decimal(0), "version": 1, "createdAt": created_at}
     transaction = command.transaction()
     transaction.put_new(link)
     # links are made in time order, so the newest expires last: the gateway stays while it may be paid
-    transaction.update(gateway_key(company_id, int(gateway["id"])), "SET lastLinkExpiresAt = :expires",
+    transaction.update(gateway_key(company_id, gateway["id"]), "SET lastLinkExpiresAt = :expires",
                        condition="isActive = :yes", values={":expires": expires_at, ":yes": True},
                        on_fail=_GATEWAY_INACTIVE)
     return command.commit(transaction, link_view(link))
@@ -208,10 +208,10 @@ class _NotificationCommand(Command):
     link: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def commit(self, transaction: Transaction, result: Any, replay: Any = None) -> Any:
-        self.decision = {**self.decision, "status": ACCEPTED, "paymentId": int(result["id"]),
+        self.decision = {**self.decision, "status": ACCEPTED, "paymentId": result["id"],
                          "paymentStatus": result["status"]}
         _record_decision(transaction, self.decision)
-        _count_on_link(transaction, self.link, Decimal(result["amount"]), int(result["id"]))
+        _count_on_link(transaction, self.link, Decimal(result["amount"]), result["id"])
         return super().commit(transaction, result, replay)
 
 
@@ -223,14 +223,14 @@ def _count_on_link(transaction: Transaction, link: dict[str, Any], amount: Decim
                        "SET paidTotal = :paid, #status = :status, lastPaymentId = :payment, #version = :next",
                        condition="#version = :seen", names={"#status": "status", "#version": "version"},
                        values={":paid": paid, ":status": PAID if paid >= Decimal(link["amount"]) else ACTIVE,
-                               ":payment": payment_id, ":next": int(link["version"]) + 1,
-                               ":seen": int(link["version"])})
+                               ":payment": payment_id, ":next": link["version"] + 1,
+                               ":seen": link["version"]})
 
 
 def _record_decision(transaction: Transaction, decision: dict[str, Any]) -> None:
     """Once per gateway transaction: a twin that decided first makes this transaction fail."""
     transaction.put_new(decision)
-    transaction.increment(keys.gateway_decision_count(int(decision["companyId"]), int(decision["gatewayId"])), "total")
+    transaction.increment(keys.gateway_decision_count(decision["companyId"], decision["gatewayId"]), "total")
 
 
 def list_decisions(table: Table, company_id: int, gateway_id: int, page: int, limit: int,
@@ -270,19 +270,19 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
     reason recorded, nothing paid). `headers` has lowercase names."""
     notification = gateway_rules.parse_notification(provider, raw_body)
     link = _link_of(table, provider, notification.link_id)
-    company_id = int(link["companyId"])
-    gateway = table.get(gateway_key(company_id, int(link["gatewayId"])))
+    company_id = link["companyId"]
+    gateway = table.get(gateway_key(company_id, link["gatewayId"]))
     if gateway is None:  # deleted: nothing can verify the notification
         raise NotFound(_LINK_NOT_FOUND)
     gateway_rules.verify_signature(provider, sealing.opened_text(gateway, company_id, SECRET_PURPOSE), raw_body, headers,
                            clock.epoch_seconds())
     received_at = clock.now_iso()
     decision = {**keys.gateway_callback(company_id, provider, notification.transaction_id),
-                **keys.gateway_decision_index(company_id, int(link["gatewayId"]), received_at,
+                **keys.gateway_decision_index(company_id, link["gatewayId"], received_at,
                                               notification.transaction_id),
                 "itemType": "GATEWAY_CALLBACK", "companyId": company_id, "provider": provider, "event": notification.event,
                 "transactionId": notification.transaction_id, "linkId": link["id"],
-                "gatewayId": int(link["gatewayId"]), "documentId": int(link["documentId"]),
+                "gatewayId": link["gatewayId"], "documentId": link["documentId"],
                 "amount": notification.amount, "currency": notification.currency,
                 "paidAt": clock.iso(notification.paid_at), "receivedAt": received_at}
     if not notification.collected:
@@ -296,8 +296,8 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
         command = _NotificationCommand(Principal.acting_for(company_id, GATEWAY_PRINCIPAL), table,
                                        decision=decision, link=link)
         try:
-            payments.register_payment(command, int(link["documentId"]), {
-                "paymentMethodId": int(gateway["paymentMethodId"]), "amount": notification.amount,
+            payments.register_payment(command, link["documentId"], {
+                "paymentMethodId": gateway["paymentMethodId"], "amount": notification.amount,
                 "reference": notification.transaction_id,
                 "notes": f"{provider}, payment link {link['id']}"})
             return answer(command.decision)

@@ -54,7 +54,7 @@ def list_stock(table: Table, company_id: int, *, product_id: int | None, warehou
         positions = [position] if position else []
     else:
         positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
-    levels = [{"productId": int(position["productId"]), "warehouseId": warehouse, "quantity": quantity}
+    levels = [{"productId": position["productId"], "warehouseId": warehouse, "quantity": quantity}
               for position in positions for warehouse, quantity in sorted(warehouse_quantities(position).items())
               if warehouse_id is None or warehouse == warehouse_id]
     return records.small_page(levels, page, limit)

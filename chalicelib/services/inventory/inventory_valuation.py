@@ -27,24 +27,24 @@ def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]
     if date is None:  # today where the company is, as adjustments and documents are dated
         date = clock.today_in((table.get(keys.company(company_id)) or {}).get("country", "HN"))
     positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
-    later = _movements_after(table, company_id, date, [int(position["productId"]) for position in positions
+    later = _movements_after(table, company_id, date, [position["productId"] for position in positions
                                                         if (position.get("lastMovementDate") or "") > date])
     held: dict[int, tuple[Decimal, Decimal, dict[int, Decimal]]] = {}
     for position in positions:
-        product_id = int(position["productId"])
+        product_id = position["productId"]
         quantity, value = Decimal(position.get("quantity", 0)), Decimal(position.get("value", 0))
         by_warehouse = warehouse_quantities(position)
         for movement in later.get(product_id, []):
             moved = Decimal(movement["quantity"])
             quantity -= moved
             value -= Decimal(movement.get("value", 0))
-            warehouse_id = int(movement["warehouseId"])
+            warehouse_id = movement["warehouseId"]
             by_warehouse[warehouse_id] = by_warehouse.get(warehouse_id, ZERO) - moved
         if quantity or value:
             held[product_id] = (quantity, value, by_warehouse)
-    products = {int(item["id"]): item for item in table.batch_get(
+    products = {item["id"]: item for item in table.batch_get(
         keys.entity(company_id, keys.PRODUCT, product_id) for product_id in sorted(held)).values()}
-    warehouses = {int(item["id"]): item for item in records.small_records(table, company_id, keys.WAREHOUSE)}
+    warehouses = {item["id"]: item for item in records.small_records(table, company_id, keys.WAREHOUSE)}
     items = []
     for product_id, (quantity, value, by_warehouse) in held.items():
         product = products.get(product_id, {})
@@ -86,7 +86,7 @@ def _shares(quantity: Decimal, value: Decimal, by_warehouse: dict[int, Decimal]
 
 def _inventory_accounts(table: Table, company_id: int, date: str) -> list[dict[str, Any]]:
     """The accounts the determination rules post inventory to, with their balance at the date."""
-    account_ids = sorted({int(rule["chartOfAccountId"]) for rule in rule_items(table, company_id)
+    account_ids = sorted({rule["chartOfAccountId"] for rule in rule_items(table, company_id)
                           if rule["operationType"] == "inventory"})
     accounts = []
     for account_id in account_ids:

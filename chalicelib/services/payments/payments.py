@@ -13,6 +13,7 @@ from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.domain.documents import CONFIRMED
+from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
@@ -64,14 +65,14 @@ def list_payments(table: Table, company_id: int, document_id: int, page: int, li
     return Page(items=items[skip:skip + limit], total=len(items), page=page, limit=limit, next_cursor=None)
 
 
-def get_payment(table: Table, company_id: int, document_id: int, payment_id: int) -> dict[str, Any]:
+def get_payment(table: Table, company_id: int, document_id: int, payment_id: int) -> PaymentRecord:
     item = table.get(keys.document_payment(company_id, document_id, payment_id))
     if item is None:
         raise NotFound("Payment not found.")
     return item
 
 
-def _applied_document(table: Table, company_id: int, document: dict[str, Any], applied_id: int, field: str,
+def _applied_document(table: Table, company_id: int, document: DocumentRecord, applied_id: int, field: str,
                       wanted_type: str, amount: Decimal) -> dict[str, Any]:
     """The credit note or certificate a payment applies: confirmed, of the right type and
     partner, with enough left."""
@@ -84,7 +85,7 @@ def _applied_document(table: Table, company_id: int, document: dict[str, Any], a
         problem = f"must be a document of type {wanted_type}"
     elif applied["status"] != CONFIRMED:
         problem = f"the document is {applied['status']}"
-    elif int(applied["businessPartnerId"]) != int(document["businessPartnerId"]):
+    elif applied["businessPartnerId"] != document["businessPartnerId"]:
         problem = "belongs to another business partner"
     elif Decimal(applied["pending"]) < amount:
         problem = f"only {applied['pending']} of it is left to apply"
@@ -142,10 +143,10 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                                            description=f"Diferencial cambiario: nota de crédito {document_label(note)} "
                                                        f"aplicada a {document_label(document)}",
                                            movements=[note_side, partner_side, *difference])
-            payment["journalEntryId"] = int(entry["id"])
+            payment["journalEntryId"] = entry["id"]
         else:
             writes.require_open(date)
-        payment.update(kind=CREDIT_NOTE, creditNoteId=int(note["id"]), appliedBase=applied)
+        payment.update(kind=CREDIT_NOTE, creditNoteId=note["id"], appliedBase=applied)
     elif fields.get("withholdingDocumentId") is not None:
         certificate = _applied_document(table, company_id, document, fields["withholdingDocumentId"],
                                         "withholdingDocumentId", "05", amount)
@@ -156,7 +157,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                                        description=f"Retención {document_label(document)}",
                                        movements=[withheld, partner_side,
                                                   *currency.exchange_difference(withheld.side, applied, settled)])
-        payment.update(kind=WITHHOLDING, withholdingDocumentId=int(certificate["id"]), journalEntryId=int(entry["id"]),
+        payment.update(kind=WITHHOLDING, withholdingDocumentId=certificate["id"], journalEntryId=entry["id"],
                        appliedBase=applied)
     else:
         assert method is not None
@@ -169,7 +170,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     return record(command, transaction, writes, payment)
 
 
-def _register_refund(command: Command, note: dict[str, Any], kind: document_rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
+def _register_refund(command: Command, note: DocumentRecord, kind: document_rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
     """What a credit note leaves unapplied goes back in money: out to the customer (06), in from
     the supplier (105). The entry undoes the note's effect on the receivable or payable, and the
     partner's balance comes back up by the amount."""
@@ -201,10 +202,10 @@ def confirm_payment(command: Command, document_id: int, payment_id: int) -> dict
     if payment["status"] != PENDING:
         raise PaymentRefused(f"Only a pending payment can be confirmed; this one is {payment['status']}.",
                              code="INVALID_PAYMENT_STATUS")
-    confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": int(payment["version"]) + 1}
+    confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": payment["version"] + 1}
     transaction = command.transaction()
     transaction.put(confirmed, condition="#v = :v AND #s = :pending", names={"#v": "version", "#s": "status"},
-                    values={":v": int(payment["version"]), ":pending": PENDING})
+                    values={":v": payment["version"], ":pending": PENDING})
     outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, command.company_id, "payment", payment_id,
                 event_data(confirmed))
     return command.commit(transaction, confirmed)
@@ -234,10 +235,10 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     transaction = command.transaction()
     writes = JournalWrites(company_id)
     cancelled = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
-                 "version": int(payment["version"]) + 1}
+                 "version": payment["version"] + 1}
     if payment.get("journalEntryId") is not None:
-        reversal = writes.reverse(table, get_entry(table, company_id, int(payment["journalEntryId"])), date)
-        cancelled["reversalEntryId"] = int(reversal["id"])
+        reversal = writes.reverse(table, get_entry(table, company_id, payment["journalEntryId"]), date)
+        cancelled["reversalEntryId"] = reversal["id"]
     else:
         writes.require_open(date)
     applied_id = payment.get("creditNoteId") or payment.get("withholdingDocumentId")
@@ -245,10 +246,10 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
         take(transaction, company_id, get_document(table, company_id, int(applied_id)), -amount, paid=False,
               base=-Decimal(payment.get("appliedBase", amount)))
     if payment.get("sourceDocumentId") is not None:
-        change_advances(transaction, company_id, get_document(table, company_id, int(payment["sourceDocumentId"])),
+        change_advances(transaction, company_id, get_document(table, company_id, payment["sourceDocumentId"]),
                          "advancesApplied", -amount)
     if payment.get("bankTransactionId") is not None:
-        account = banking.get_account(table, company_id, int(payment["bankAccountId"]))
+        account = banking.get_account(table, company_id, payment["bankAccountId"])
         original = banking.MONEY_IN if document_rules.money_comes_in(kind) else banking.MONEY_OUT
         bank_tx = banking.add_transaction(
             transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id),
@@ -256,12 +257,12 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
             direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
             amount=amount, date=date, reference=f"Reversal: {reason}"[:200], journal_entry_id=cancelled.get(
                 "reversalEntryId"), document_id=document_id, payment_id=payment_id, require_active=False)
-        cancelled["reversalBankTransactionId"] = int(bank_tx["id"])
+        cancelled["reversalBankTransactionId"] = bank_tx["id"]
     if received_advance:
         change_advances(transaction, company_id, document, "advancesTotal", -amount)
     else:
         settle(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
                 date, undo=True)
     writes.apply(transaction)
-    transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": int(payment["version"])})
+    transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": payment["version"]})
     return command.commit(transaction, cancelled)

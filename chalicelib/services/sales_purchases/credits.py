@@ -39,14 +39,14 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
     company = table.get(keys.company(company_id)) or {}
     today = clock.today_in(company.get("country", "HN"))
     shown = open_items[:SHOWN_DOCUMENTS]
-    found = table.batch_get([keys.document(company_id, int(item["documentId"])) for item in shown]) \
+    found = table.batch_get([keys.document(company_id, item["documentId"]) for item in shown]) \
         if shown else {}
     documents = []
     for item in shown:
-        document = found.get((keys.document(company_id, int(item["documentId"]))["PK"], keys.DOCUMENT))
+        document = found.get((keys.document(company_id, item["documentId"])["PK"], keys.DOCUMENT))
         if document is None:
             continue
-        documents.append({"id": int(document["id"]), "type": document["type"], "number": document.get("number"),
+        documents.append({"id": document["id"], "type": document["type"], "number": document.get("number"),
                           "date": document["date"], "dueDate": document["dueDate"], "total": document["total"],
                           "pending": document["pending"], "currency": document.get("currency"),
                           "exchangeRate": currency.rate_of(document), "basePending": currency.base_pending(document),

@@ -16,6 +16,7 @@ from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
+from chalicelib.domain.records import DocumentRecord, PartnerRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.inventory import stock_moves
@@ -31,9 +32,9 @@ class Context:
     table: Table
     company: dict[str, Any]
     kind: Kind
-    partner: dict[str, Any]
+    partner: PartnerRecord
     products: dict[int, dict[str, Any]]
-    source: dict[str, Any] | None
+    source: DocumentRecord | None
     # the products' stock positions (services/inventory/stock_moves.py), read with them
     positions: dict[int, dict[str, Any]] = field(default_factory=dict)
 
@@ -79,7 +80,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
         elif not product.get("isActive", True):
             problems.append({"field": f"lines[{index}].productId", "message": "the product is inactive"})
         else:
-            products[int(product["id"])] = product
+            products[product["id"]] = product
     source = None
     if fields.get("sourceDocumentId") is not None:
         source = lookup(keys.document(company_id, fields["sourceDocumentId"]))
@@ -94,19 +95,19 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
     company = lookup(keys.company(company_id))
     if company is None:
         raise NotFound("Company not found.")
-    positions = {int(item["productId"]): item for key in stock_moves.position_keys(company_id, product_ids)
+    positions = {item["productId"]: item for key in stock_moves.position_keys(company_id, product_ids)
                  if (item := lookup(key)) is not None}
     return Context(table, company, kind, partner, products, source, positions)
 
 
-def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str, Any]) -> str | None:
+def _source_problem(kind: Kind, source: DocumentRecord | None, fields: dict[str, Any]) -> str | None:
     if source is None:
         return "no such document"
     if source["type"] not in kind.sources:
         if not kind.sources:
             return f"a {kind.name} has no source document"
         return f"a {kind.name} can come only from a document of type {' or '.join(kind.sources)}, not {source['type']}"
-    if int(source["businessPartnerId"]) != fields["businessPartnerId"]:
+    if source["businessPartnerId"] != fields["businessPartnerId"]:
         return "the source document belongs to another business partner"
     if source["status"] == CANCELLED or (kind.source_required and source["status"] != CONFIRMED):
         return f"the source document is {source['status']}"
@@ -163,7 +164,7 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
     return lines, totals
 
 
-def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], partner: dict[str, Any],
+def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], partner: PartnerRecord,
               kind: Kind) -> tuple[str, int | None]:
     condition_id = fields.get("paymentConditionId") or partner.get("paymentConditionId")
     if fields.get("dueDate"):
@@ -296,7 +297,7 @@ def exonerated_treatment(line: dict[str, Any], requested_rate: Decimal | None, f
     return requested or taxes.EXONERATED
 
 
-def over_credited(source: dict[str, Any]) -> ValidationFailed:
+def over_credited(source: DocumentRecord) -> ValidationFailed:
     return ValidationFailed.for_field("lines", f"credit notes may not exceed their document's total {source.get('total')} "
                                                f"(already credited: {source.get('creditedTotal', 0)})")
 

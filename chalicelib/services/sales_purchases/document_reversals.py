@@ -12,6 +12,7 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain import dte as dte_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CANCELLED, DRAFT
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services.accounting import book_corrections
@@ -33,7 +34,7 @@ from chalicelib.services.sales_purchases.documents import (
 from chalicelib.store import keys
 
 
-def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
+def reverse(plan: Plan, document: DocumentRecord, date: str) -> dict[str, Any]:
     """Undoing a confirmation: stock back at the value it moved at, the entry reversed (with an
     entry revaluing the stock when what is left could not carry the difference), the partner
     balance back."""
@@ -49,27 +50,27 @@ def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
                                "reversalDate": date}
     reversal_ids = []
     if document.get("journalEntryId") is not None:
-        entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
+        entry = get_entry(plan.context.table, plan.context.company_id, document["journalEntryId"])
         reversal_ids.append(int(plan.journal.reverse(plan.context.table, entry, date)["id"]))
     if revaluation:
         kind = plan.context.kind
         entry = plan.journal.automatic_entry(
             plan.context.table, load_rules(plan.context.table, plan.context.company_id),
-            source=Source("document", int(document["id"]), kind.code), date=date,
+            source=Source("document", document["id"], kind.code), date=date,
             description=f"Revalorización de inventario: reversión de {kind.name} {document.get('number') or document['id']}",
             movements=document_rules.revaluation_movements(revaluation))
-        reversal_ids.append(int(entry["id"]))
+        reversal_ids.append(entry["id"])
     if reversal_ids:
         changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), *reversal_ids]
     move_partner_balance(plan, document, -1, date)
     return changes
 
 
-def reversal_date(context: Context, document: dict[str, Any], date: str | None) -> str:
+def reversal_date(context: Context, document: DocumentRecord, date: str | None) -> str:
     return date or max(today(context), document["date"])
 
 
-def _undone(command: Command, context: Context, document: dict[str, Any], date: str | None,
+def _undone(command: Command, context: Context, document: DocumentRecord, date: str | None,
             **outcome: Any) -> tuple[Plan, dict[str, Any]]:
     """What every way of undoing a confirmation shares: the plan with the reversal (stock, entry,
     partner balance, book corrections) and the document as it ends (`outcome`: its new status and
@@ -101,7 +102,7 @@ def cancel_document(command: Command, document_id: int, date: str | None = None,
     return commit(command, plan, cancelled, previous=document)
 
 
-def check_invalidatable(document: dict[str, Any]) -> None:
+def check_invalidatable(document: DocumentRecord) -> None:
     """A DTE is invalidated when the authority accepted it and the document can be undone: checked
     before asking the authority, and again in the reversing command."""
     actions.require("invalidate", document)
@@ -122,7 +123,7 @@ def invalidate_document(command: Command, document_id: int, date: str | None, re
     return commit(command, plan, cancelled, previous=document)
 
 
-def _abandon_draft(command: Command, context: Context, document: dict[str, Any],
+def _abandon_draft(command: Command, context: Context, document: DocumentRecord,
                    reason: str | None) -> dict[str, Any]:
     """A draft that will never be confirmed (a quote the customer declined, an order dropped):
     cancelled as it is. Nothing was posted, nothing moves; a cancelled draft is kept, not
@@ -154,5 +155,5 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
     transaction = plan.finish()
     document_search.index_supplier_number(transaction, command.company_id, document, {"id": document_id})
     transaction.delete(keys.document(command.company_id, document_id), condition="#v = :v AND #s = :draft",
-                       names={"#v": "version", "#s": "status"}, values={":v": int(document["version"]), ":draft": DRAFT})
+                       names={"#v": "version", "#s": "status"}, values={":v": document["version"], ":draft": DRAFT})
     return command.commit(transaction, {"id": document_id, "deleted": True})

@@ -14,6 +14,7 @@ from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
 from chalicelib.services.accounting import book_corrections
@@ -47,7 +48,7 @@ def _not_found() -> NotFound:
 
 
 
-def get_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
+def get_document(table: Table, company_id: int, document_id: int) -> DocumentRecord:
     item = table.get(keys.document(company_id, document_id))
     if item is None:
         raise _not_found()
@@ -72,8 +73,8 @@ class Plan:
         stock.know(context.positions.keys() | context.products.keys(), context.positions, context.products)
         return cls(context, command.transaction(), JournalWrites(command.company_id), stock)
 
-    def count(self, document: dict[str, Any], delta: int) -> None:
-        self.counts[(document["date"], int(document["businessPartnerId"]))][f"{document['status']}_{document['type']}"] += delta
+    def count(self, document: DocumentRecord, delta: int) -> None:
+        self.counts[(document["date"], document["businessPartnerId"])][f"{document['status']}_{document['type']}"] += delta
 
     def finish(self) -> Transaction:
         self.journal.apply(self.transaction)
@@ -87,7 +88,7 @@ class Plan:
         return self.transaction
 
 
-def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
+def _confirm(plan: Plan, document: DocumentRecord) -> dict[str, Any]:
     """Confirming: the number, the credit checks, stock, the entry and the partner balance.
     Returns the document's changed fields."""
     context, kind = plan.context, plan.context.kind
@@ -113,9 +114,9 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     if kind.posts and movements:
         entry = plan.journal.automatic_entry(
             context.table, load_rules(context.table, context.company_id),
-            source=Source("document", int(document["id"]), kind.code), date=document["date"],
+            source=Source("document", document["id"], kind.code), date=document["date"],
             description=f"{kind.name} {changes.get('number') or document.get('number')}", movements=movements)
-        changes["journalEntryId"] = int(entry["id"])
+        changes["journalEntryId"] = entry["id"]
     move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
     changes["stockMoves"] = moves
     changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
@@ -123,7 +124,7 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     return changes
 
 
-def credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
+def credit_source(plan: Plan, document: DocumentRecord, sign: int) -> None:
     """A credit note adds to its source's `creditedTotal`, which may never pass the source's
     total. The check is made on the source as read, and the write is conditioned on the
     source's version, so a concurrent note or change of the source makes the command run again;
@@ -134,7 +135,7 @@ def credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
     amount = Decimal(document["total"]) * sign
     if sign > 0 and amount > Decimal(source.get("total", 0)) - Decimal(source.get("creditedTotal", 0)):
         raise over_credited(source)
-    plan.transaction.update(keys.document(plan.context.company_id, int(document["sourceDocumentId"])),
+    plan.transaction.update(keys.document(plan.context.company_id, document["sourceDocumentId"]),
                             "ADD #credited :amount, #version :one", condition="#version = :seen",
                             names={"#credited": "creditedTotal", "#version": "version"},
                             values={":amount": amount, ":one": 1, ":seen": int(source.get("version", 0))})
@@ -192,13 +193,13 @@ def _initial_status(kind: Kind, fields: dict[str, Any]) -> str:
     return DRAFT if kind.starts_draft else CONFIRMED
 
 
-def emit(plan: Plan, event: str, document: dict[str, Any]) -> None:
-    outbox.emit(plan.transaction, event, plan.context.company_id, "document", int(document["id"]),
+def emit(plan: Plan, event: str, document: DocumentRecord) -> None:
+    outbox.emit(plan.transaction, event, plan.context.company_id, "document", document["id"],
                 document_rules.event_data(document))
 
 
-def now_fields(document: dict[str, Any]) -> dict[str, Any]:
-    return {**document, "version": int(document["version"]) + 1, "updatedAt": clock.now_iso()}
+def now_fields(document: DocumentRecord) -> dict[str, Any]:
+    return {**document, "version": document["version"] + 1, "updatedAt": clock.now_iso()}
 
 
 def create_document(command: Command, fields: dict[str, Any], *,
@@ -231,8 +232,8 @@ def create_document(command: Command, fields: dict[str, Any], *,
     return dte.transmit_confirmed(table, context.company, commit(command, plan, document, new=True))
 
 
-def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool = False,
-            previous: dict[str, Any] | None = None) -> dict[str, Any]:
+def commit(command: Command, plan: Plan, document: DocumentRecord, *, new: bool = False,
+            previous: DocumentRecord | None = None) -> dict[str, Any]:
     transaction = plan.finish()
     stored = _stored(document)
     document_search.index_supplier_number(transaction, command.company_id, previous, stored)
@@ -240,19 +241,19 @@ def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool 
         transaction.put_new(stored)
     else:
         assert previous is not None
-        transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": int(previous["version"])})
+        transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": previous["version"]})
     confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
     _check_size(plan, confirming=confirming)
     return command.commit(transaction, view(stored, exchange_rates.company_currency(plan.context.company),
                                             plan.warnings))
 
 
-def _stored(document: dict[str, Any]) -> dict[str, Any]:
+def _stored(document: DocumentRecord) -> dict[str, Any]:
     company_id = int(document["PK"].split("#")[1])
-    document = {**document, **keys.document_index(company_id, document["date"], int(document["id"])),
-                **keys.partner_document_index(company_id, int(document["businessPartnerId"]), document["date"],
-                                              int(document["id"])),
-                **keys.document_number_index(company_id, document.get("number"), int(document["id"]))}
+    document = {**document, **keys.document_index(company_id, document["date"], document["id"]),
+                **keys.partner_document_index(company_id, document["businessPartnerId"], document["date"],
+                                              document["id"]),
+                **keys.document_number_index(company_id, document.get("number"), document["id"])}
     return {name: value for name, value in document.items() if value is not None}
 
 
@@ -284,7 +285,7 @@ def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[
 _ID_FIELDS = ("businessPartnerId", "sourceDocumentId", "paymentConditionId", "branchId", "warehouseId")
 
 
-def _as_fields(document: dict[str, Any]) -> dict[str, Any]:
+def _as_fields(document: DocumentRecord) -> dict[str, Any]:
     """A stored document's references as request fields (DynamoDB gives numbers back as Decimal)."""
     def as_id(value: Any) -> int | None:
         return int(value) if value is not None else None
@@ -299,7 +300,7 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     are computed again."""
     current = get_document(command.table, command.company_id, document_id)
     actions.require("update", current)
-    if expected_version is not None and expected_version != int(current["version"]):
+    if expected_version is not None and expected_version != current["version"]:
         raise VersionConflict()
     kind = document_rules.KINDS[current["type"]]
     fields = {name: current.get(name) for name in CONTENT_FIELDS}
@@ -326,7 +327,7 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     return commit(command, plan, updated, previous=current)
 
 
-def _keep_advances(current: dict[str, Any], updated: dict[str, Any]) -> None:
+def _keep_advances(current: DocumentRecord, updated: DocumentRecord) -> None:
     """A quote or order holding advances keeps its partner and currency, and a total that
     covers them."""
     received = Decimal(current.get("advancesTotal", 0))

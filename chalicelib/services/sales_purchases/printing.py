@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from chalicelib import clock
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, NotFound
 from chalicelib.events import mail
 from chalicelib.observability import logger
@@ -74,7 +75,7 @@ Record = dict[str, Any]
 def _document_parts(table: Table, company_id: int, document_id: int) -> tuple[Record, Record, Record]:
     """The company, the partner and the document: one GetItem and one BatchGetItem."""
     document = documents.get_document(table, company_id, document_id)
-    partner_key = keys.entity(company_id, keys.PARTNER, int(document["businessPartnerId"]))
+    partner_key = keys.entity(company_id, keys.PARTNER, document["businessPartnerId"])
     found = table.batch_get([keys.company(company_id), partner_key])
     company = found.get(keys.pair(keys.company(company_id)))
     if company is None:
@@ -82,7 +83,7 @@ def _document_parts(table: Table, company_id: int, document_id: int) -> tuple[Re
     return company, found.get(keys.pair(partner_key)) or {}, document
 
 
-def document_filename(document: dict[str, Any]) -> str:
+def document_filename(document: DocumentRecord) -> str:
     return f"{document['number']}.pdf" if document.get("number") else f"documento-{int(document['id'])}.pdf"
 
 
@@ -97,7 +98,7 @@ def print_document(table: Table, company_id: int, document_id: int, template_id:
 def print_entry(table: Table, company_id: int, entry_id: int, template_id: int | None) -> Printout:
     find_template(template_id, catalog.JOURNAL_ENTRY)
     entry = get_entry(table, company_id, entry_id)
-    account_keys = {int(line["chartOfAccountId"]): chart.account_key(company_id, int(line["chartOfAccountId"]))
+    account_keys = {line["chartOfAccountId"]: chart.account_key(company_id, line["chartOfAccountId"])
                     for line in entry["lines"]}
     found = table.batch_get([keys.company(company_id), *account_keys.values()])
     company = found.get(keys.pair(keys.company(company_id))) or {}
@@ -141,7 +142,7 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     return _record_sending(command, record)
 
 
-def _attachments(table: Table, company_id: int, document: dict[str, Any], pdf: bytes) -> tuple[mail.Attachment, ...]:
+def _attachments(table: Table, company_id: int, document: DocumentRecord, pdf: bytes) -> tuple[mail.Attachment, ...]:
     """The PDF; for an El Salvador DTE the authority has answered, the DTE's JSON too (the receiver
     is handed both), each named by its generation code."""
     delivery = dte_delivery.delivered_if_any(table, company_id, document)
