@@ -207,16 +207,16 @@ def test_an_if_match_of_other_digits_is_refused_as_invalid(api, company_a):
 
 
 def test_a_gateway_signature_timestamp_of_other_digits_is_refused():
-    from chalicelib.domain import gateways as rules
+    from chalicelib.domain import gateways as gateway_rules
     from chalicelib.errors import ApiError
 
     secret, now, body = "gw_test_secret_0123456789abcdef", 1_793_000_000, b"{}"
-    signed = rules.gateway_b_signature(secret, now, body)
-    rules.verify_signature(rules.GATEWAY_B, secret, body, {"gateway-b-signature": f"t={now},v1={signed}"}, now)
+    signed = gateway_rules.gateway_b_signature(secret, now, body)
+    gateway_rules.verify_signature(gateway_rules.GATEWAY_B, secret, body, {"gateway-b-signature": f"t={now},v1={signed}"}, now)
     arabic = str(now).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
     for stamp in ("²", arabic):
         with pytest.raises(ApiError) as refused:
-            rules.verify_signature(rules.GATEWAY_B, secret, body, {"gateway-b-signature": f"t={stamp},v1={signed}"},
+            gateway_rules.verify_signature(gateway_rules.GATEWAY_B, secret, body, {"gateway-b-signature": f"t={stamp},v1={signed}"},
                                    now)
         assert (refused.value.status, refused.value.code) == (401, "INVALID_SIGNATURE"), stamp
 

@@ -1,5 +1,5 @@
 """Accounting: chart of accounts, journal entries, ledger, trial balance, periods and account
-determination rules.
+determination account_determination.
 
 The services are imported inside the handlers: a cold Lambda serving any other route does not
 pay for the accounting modules (see infra/bench/imports.py for the import-time budget)."""
@@ -222,11 +222,12 @@ def reopen_fiscal_year(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/account-determination-rules", summary="List account determination rules",
           tag=RULES, query=M + "RuleListQuery", response=M + "RuleList")
 def list_rules(call: Call) -> Any:
-    from chalicelib.services.accounting import rules
+    from chalicelib.services.accounting import account_determination
 
     query = call.query
-    found, total = rules.list_rules(call.command.table, call.principal.company_id, operation=query.operation_type,
-                                    document_type=query.document_type, page=query.page, limit=query.limit)
+    found, total = account_determination.list_rules(call.command.table, call.principal.company_id,
+                                                    operation=query.operation_type, document_type=query.document_type,
+                                                    page=query.page, limit=query.limit)
     return dict(rules=found, total=total, page=query.page, limit=query.limit)
 
 
@@ -234,17 +235,18 @@ def list_rules(call: Call) -> Any:
           "(documentType, operationType): 201 created, 200 updated", tag=RULES, body=M + "RuleUpsert",
           response=M + "Rule", permission=ACCOUNTING, also_answers=(200,))
 def upsert_rule(call: Call) -> Any:
-    from chalicelib.services.accounting import rules
+    from chalicelib.services.accounting import account_determination
 
     body = call.body
-    return rules.upsert_rule(call.command, body.operation_type, body.document_type, body.chart_of_account_id)
+    return account_determination.upsert_rule(call.command, body.operation_type, body.document_type,
+                                             body.chart_of_account_id)
 
 
 @endpoint(blueprint, "POST", "/account-determination-rules/resolve", summary="The account an operation "
           "posts to (the most specific rule wins)", tag=RULES, body=M + "ResolveRequest", response=M + "Resolution",
           status=200, idempotent=False)  # a query sent as POST: nothing to protect, nothing recorded
 def resolve_rule(call: Call) -> Any:
-    from chalicelib.services.accounting import rules
+    from chalicelib.services.accounting import account_determination
 
-    return rules.resolve(call.command.table, call.principal.company_id, call.body.operation_type,
+    return account_determination.resolve(call.command.table, call.principal.company_id, call.body.operation_type,
                          call.body.document_type)

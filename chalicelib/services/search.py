@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib.domain import search as rules
+from chalicelib.domain import search as search_rules
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, decode_cursor, encode_cursor
 from chalicelib.store.table import Table
@@ -14,7 +14,7 @@ from chalicelib.store.transaction import Transaction
 
 
 def record_terms(item: dict[str, Any] | None, fields: tuple[str, ...]) -> set[str]:
-    return rules.terms(item.get(name) for name in fields) if item else set()
+    return search_rules.terms(item.get(name) for name in fields) if item else set()
 
 
 def index(transaction: Transaction, company_id: int, kind: str, fields: tuple[str, ...],
@@ -22,7 +22,7 @@ def index(transaction: Transaction, company_id: int, kind: str, fields: tuple[st
     """The record's index items, as its searchable fields now are: the new terms put, the old
     ones taken out."""
     old, new = record_terms(before, fields), record_terms(after, fields)
-    record_id = int(after["id"])
+    record_id = after["id"]
     for term in sorted(new - old):
         transaction.put({**keys.search_term(company_id, kind, term, record_id), "id": record_id})
     for term in sorted(old - new):
@@ -38,8 +38,8 @@ def find(table: Table, company_id: int, kind: str, query: str, page: int, limit:
     after = int(decode_cursor(cursor, partition_attribute="PK", partition=partition,
                               attributes=("PK", "SK"))["SK"]) if cursor else None
     ids: set[int] = set()
-    for position, word in enumerate(rules.query_words(query)):
-        found = {int(item["id"]) for item in table.query_all(partition=("PK", partition), sort_prefix=("SK", word),
+    for position, word in enumerate(search_rules.query_words(query)):
+        found = {item["id"] for item in table.query_all(partition=("PK", partition), sort_prefix=("SK", word),
                                                              consistent=True)}
         ids = found if position == 0 else ids & found
         if not ids:
@@ -51,5 +51,5 @@ def find(table: Table, company_id: int, kind: str, query: str, page: int, limit:
     wanted_keys = [keys.entity(company_id, kind, record_id) for record_id in wanted]
     found_items = table.batch_get(wanted_keys)
     items = [found_items[keys.pair(key)] for key in wanted_keys if keys.pair(key) in found_items]
-    next_cursor = encode_cursor({"PK": partition, "SK": keys.sortable_id(wanted[-1])}) if more else None
+    next_cursor = encode_cursor(keys.item_key(partition, keys.sortable_id(wanted[-1]))) if more else None
     return Page(items=items, total=len(ordered), page=page, limit=limit, next_cursor=next_cursor)

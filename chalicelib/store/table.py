@@ -6,6 +6,7 @@ import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache, wraps
 from typing import Any, Callable, Iterable, Iterator
 
@@ -14,6 +15,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from chalicelib.domain.records import integer_field
 from chalicelib.errors import DocumentTooLarge, ServiceUnavailable
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
@@ -39,7 +41,22 @@ def to_attributes(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def from_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
-    return {name: _deserializer.deserialize(value) for name, value in attributes.items()}
+    """An item as the services read it: DynamoDB answers every number as Decimal; an attribute that
+    holds an integer by definition (an id, a version: domain/records.py) comes back as int."""
+    return {name: _typed(name, _deserializer.deserialize(value)) for name, value in attributes.items()}
+
+
+def _typed(name: str, value: Any) -> Any:
+    # Only a number written without a fraction ("5", never "5.00") becomes an int: a Decimal
+    # written with places keeps them, so no answer changes by a digit.
+    if isinstance(value, Decimal):
+        whole = value.is_finite() and isinstance(value.as_tuple().exponent, int) and value.as_tuple().exponent >= 0
+        return int(value) if whole and integer_field(name) else value
+    if isinstance(value, dict):
+        return {key: _typed(key, item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_typed(name, item) for item in value]
+    return value
 
 
 def to_values(values: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ class _WebhookReceiver:
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-        from chalicelib.domain import webhooks as rules
+        from chalicelib.domain import webhooks as webhook_rules
 
         self.secret = ""  # set when the subscription exists, before any event is created
         self.lock = threading.Lock()
@@ -42,7 +42,7 @@ class _WebhookReceiver:
                 expected = "sha256=" + hmac.new(receiver.secret.encode(), body, hashlib.sha256).hexdigest()
                 signed = hmac.compare_digest(self.headers.get("X-Service-Signature") or "", expected)
                 timestamp = self.headers.get("webhook-timestamp") or "0"
-                standard = hmac.compare_digest(self.headers.get("webhook-signature") or "", rules.standard_signature(
+                standard = hmac.compare_digest(self.headers.get("webhook-signature") or "", webhook_rules.standard_signature(
                     receiver.secret, self.headers.get("webhook-id") or "", int(timestamp) if timestamp.isdigit() else 0,
                     body))
                 fails_first = fail_first and int(hashlib.sha256(delivery_id.encode()).hexdigest(), 16) % 10 < 3

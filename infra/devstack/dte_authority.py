@@ -45,12 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from chalicelib import clock, countries
-from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_formats
 from infra.devstack.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception
 
 TOKEN_HOURS = 24
-SV_OFFSET = _dt.timedelta(hours=countries.pack(rules.DTE_COUNTRY).utc_offset_hours)
+SV_OFFSET = _dt.timedelta(hours=countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)
 
 
 class StandInAuthority(LotReception):
@@ -196,9 +196,9 @@ class StandInAuthority(LotReception):
              "[tipoDte, version, ambiente] NO CORRESPONDEN AL DOCUMENTO FIRMADO"),
             (request.get("codigoGeneracion") == identification["codigoGeneracion"],
              "[codigoGeneracion] NO CORRESPONDE AL DOCUMENTO FIRMADO"),
-            (rules.is_codigo_generacion(identification["codigoGeneracion"]),
+            (dte_rules.is_codigo_generacion(identification["codigoGeneracion"]),
              "[identificacion.codigoGeneracion] DEBE SER UN UUID V4 EN MAYUSCULAS"),
-            (rules.is_numero_control(identification["numeroControl"])
+            (dte_rules.is_numero_control(identification["numeroControl"])
              and identification["numeroControl"][4:6] == tipo,
              "[identificacion.numeroControl] NO CORRESPONDE AL TIPO DE DOCUMENTO"),
             (sent["emisor"]["nit"] == nit, "[emisor.nit] NO CORRESPONDE AL USUARIO AUTENTICADO"),
@@ -215,7 +215,7 @@ class StandInAuthority(LotReception):
         if identification["tipoModelo"] == 2:
             if identification["codigoGeneracion"] not in self.reported.get(nit, set()):
                 return ["[identificacion.tipoModelo] DOCUMENTO EN CONTINGENCIA NO REPORTADO EN UN EVENTO DE CONTINGENCIA"]
-        elif now_there - issued > rules.AUTHORITY_WINDOW:
+        elif now_there - issued > dte_rules.AUTHORITY_WINDOW:
             return ["[identificacion.fecEmi] FUERA DEL PLAZO DE TRANSMISION: TRANSMITA EN CONTINGENCIA"]
         return []
 

@@ -11,7 +11,7 @@ import uuid
 from decimal import Decimal
 from typing import Any, Callable
 
-from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte as dte_rules
 
 LOT_MAX = 100  # DTEs per lot, as the authority's manual gives it
 LOT_RECEPTION = ("/fesv/recepcionlote", "/fesv/recepcionlote/")
@@ -31,7 +31,7 @@ class LotReception:
         id_envio, documents = str(request.get("idEnvio")), request.get("documentos")
         problems = [message for passed, message in (
             (request.get("nitEmisor") == nit, "[nitEmisor] NO CORRESPONDE AL USUARIO AUTENTICADO"),
-            (rules.is_codigo_generacion(id_envio), "[idEnvio] DEBE SER UN UUID V4 EN MAYUSCULAS"),
+            (dte_rules.is_codigo_generacion(id_envio), "[idEnvio] DEBE SER UN UUID V4 EN MAYUSCULAS"),
             (isinstance(documents, list) and 1 <= len(documents) <= LOT_MAX
              and all(isinstance(document, str) for document in documents),
              f"[documentos] DEBE CONTENER DE 1 A {LOT_MAX} DOCUMENTOS FIRMADOS"),

@@ -29,18 +29,19 @@ def aged_balances(table: Table, company_id: int, which: str, date: str | None) -
     in_currency: dict[int, Decimal] = {}
     for partner in partners:
         movements = table.query_all(
-            partition=("PK", keys.partner_ledger_partition(company_id, int(partner["id"]), side)),
-            sort_range=("SK", keys.PARTNER_MOVEMENT_PREFIX, f"{keys.PARTNER_MOVEMENT_PREFIX}{date}#~"), consistent=True)
+            partition=("PK", keys.partner_ledger_partition(company_id, partner["id"], side)),
+            sort_range=("SK", keys.PARTNER_MOVEMENT_PREFIX, keys.day_end(keys.PARTNER_MOVEMENT_PREFIX + date)),
+            consistent=True)
         if movements:
-            open_by_partner[int(partner["id"])] = aging.open_amounts(movements)
+            open_by_partner[partner["id"]] = aging.open_amounts(movements)
             in_currency.update(aging.open_in_currency(movements))
-    documents = {int(item["id"]): item for item in table.batch_get(
+    documents = {item["id"]: item for item in table.batch_get(
         keys.document(company_id, document_id)
         for document_id in sorted({document_id for amounts in open_by_partner.values() for document_id in amounts})
     ).values()}
     rows = []
-    for partner in sorted(partners, key=lambda item: (item.get("name", ""), int(item["id"]))):
-        amounts = open_by_partner.get(int(partner["id"]), {})
+    for partner in sorted(partners, key=lambda item: (item.get("name", ""), item["id"])):
+        amounts = open_by_partner.get(partner["id"], {})
         if amounts:
             rows.append(aging.partner_row(date, partner, [(documents[document_id], open_amount)
                                                          for document_id, open_amount in amounts.items()],

@@ -12,6 +12,7 @@ from typing import Any
 from chalicelib import countries
 from chalicelib.domain import currency, tax_books
 from chalicelib.domain.documents import CONFIRMED
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
@@ -26,10 +27,10 @@ _KEPT = ("id", "type", "number", "cai", "businessPartnerId", "total", "currency"
          "supplierCai", "dte", "sourceDocumentId")
 
 
-def record_reversal(transaction: Transaction, company_id: int, document: dict[str, Any], reversal_date: str) -> None:
+def record_reversal(transaction: Transaction, company_id: int, document: DocumentRecord, reversal_date: str) -> None:
     if document["type"] not in tax_books.BOOK_TYPES or reversal_date[:7] == document["date"][:7]:
         return
-    document_id, version = int(document["id"]), int(document["version"])
+    document_id, version = document["id"], document["version"]
     kept = {name: document[name] for name in _KEPT if document.get(name) is not None}
     # kept in the company's currency, as the books read them (no rate: already converted)
     kept["lines"] = tax_books.condensed_lines(currency.lines_in_base(document))
@@ -45,7 +46,7 @@ def record_reversal(transaction: Transaction, company_id: int, document: dict[st
 def period_corrections(table: Table, company_id: int, start_date: str, end_date: str) -> list[dict[str, Any]]:
     """One Query: the corrections dated in the period (mostly none)."""
     return table.query_all(partition=("GSI1PK", keys.collection_partition(company_id, keys.BOOK_CORRECTION)),
-                           index=GSI1, sort_range=("GSI1SK", start_date, f"{end_date}#~"))
+                           index=GSI1, sort_range=("GSI1SK", start_date, keys.day_end(end_date)))
 
 
 def period_documents(table: Table, company_id: int, start_date: str, end_date: str,
@@ -65,7 +66,7 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
                        code="REPORT_NOT_FOR_COUNTRY")
     documents = [item for item in table.query_all(
         partition=("GSI1PK", keys.collection_partition(company_id, keys.DOCUMENT)), index=GSI1,
-        sort_range=("GSI1SK", start_date, f"{end_date}#~"))
+        sort_range=("GSI1SK", start_date, keys.day_end(end_date)))
         if item["status"] in tax_books.BOOK_STATUSES and not tax_books.reversed_later(item)]
     # a document as booked before its reversal sorts before its later confirmation of the same day
     documents = period_corrections(table, company_id, start_date, end_date) + documents

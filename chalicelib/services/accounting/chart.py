@@ -109,7 +109,7 @@ def _check_parent(table: Table, company_id: int, parent_id: int, account_type: s
         levels += 1
         if levels >= MAX_DEPTH:
             raise ValidationFailed.for_field("parentId", f"the chart is at most {MAX_DEPTH} levels deep")
-        parent = table.get(account_key(company_id, int(parent["parentId"])))
+        parent = table.get(account_key(company_id, parent["parentId"]))
 
 
 def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
@@ -169,11 +169,11 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
         conditions.append(_NO_REFERENCES)
     parent_moves = "parentId" in changes
     if updated.get("parentId") is not None and (parent_moves or "type" in changes):
-        _check_parent(table, company_id, int(updated["parentId"]), updated["type"], account_id)
+        _check_parent(table, company_id, updated["parentId"], updated["type"], account_id)
     tree_version = None
     if parent_moves:
         found = table.get(keys.guard(company_id, TREE_GUARD))
-        tree_version = int(found["version"]) if found else 0
+        tree_version = found["version"] if found else 0
 
     def add_effects(transaction: Transaction, _: dict[str, Any]) -> None:
         if "code" in changes:
@@ -186,12 +186,12 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
                                condition="attribute_not_exists(#version) OR #version = :seen",
                                names={"#version": "version"}, values={":one": 1, ":seen": tree_version})
             if current.get("parentId") is not None:
-                transaction.update(account_key(company_id, int(current["parentId"])), "ADD childCount :minus",
+                transaction.update(account_key(company_id, current["parentId"]), "ADD childCount :minus",
                                    values={":minus": -1})
             if updated.get("parentId") is not None:
-                add_child(transaction, company_id, int(updated["parentId"]), updated["type"])
+                add_child(transaction, company_id, updated["parentId"], updated["type"])
         elif "type" in changes and updated.get("parentId") is not None:
-            transaction.check(account_key(company_id, int(updated["parentId"])), "#type = :type",
+            transaction.check(account_key(company_id, updated["parentId"]), "#type = :type",
                               names={"#type": "type"}, values={":type": updated["type"]})
 
     guard = (" AND ".join(conditions), {}, {":zero": 0}) if conditions else None
@@ -214,7 +214,7 @@ def delete_account(command: Command, account_id: int) -> dict[str, Any]:
                        names={"#version": "version"}, values={":version": current["version"], ":zero": 0})
     transaction.delete(code_key(company_id, current["code"]))
     if current.get("parentId") is not None:
-        transaction.update(account_key(company_id, int(current["parentId"])), "ADD childCount :minus",
+        transaction.update(account_key(company_id, current["parentId"]), "ADD childCount :minus",
                            values={":minus": -1})
     return command.commit(transaction, {"id": account_id, "deleted": True})
 

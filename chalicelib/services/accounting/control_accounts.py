@@ -21,10 +21,10 @@ _CONTROLLED = {"receivable": "the customers' balances", "payable": "the supplier
 
 def control_accounts(table: Table, company_id: int) -> dict[int, str]:
     """Account id -> the subledger behind it (two Queries: the rules and the bank accounts)."""
-    controlled = {int(rule["chartOfAccountId"]): _CONTROLLED[rule["operationType"]]
+    controlled = {rule["chartOfAccountId"]: _CONTROLLED[rule["operationType"]]
                   for rule in rule_items(table, company_id) if rule["operationType"] in _CONTROLLED}
     for bank in records.small_records(table, company_id, keys.BANK_ACCOUNT):
-        controlled[int(bank["chartOfAccountId"])] = (f"bank account {bank.get('name', bank['id'])}'s transactions "
+        controlled[bank["chartOfAccountId"]] = (f"bank account {bank.get('name', bank['id'])}'s transactions "
                                                      "(its opening balance: a deposit against the opening balance "
                                                      "equity account)")
     return controlled

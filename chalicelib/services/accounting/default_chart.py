@@ -7,7 +7,7 @@ from importlib import import_module
 from typing import Any
 
 from chalicelib import countries
-from chalicelib.services.accounting import chart, rules
+from chalicelib.services.accounting import account_determination, chart
 from chalicelib.services.accounting.posting import rule_items
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
@@ -33,7 +33,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     which the caller commits last. An interrupted import is completed by running it again."""
     chart_accounts, chart_rules = standard_chart(accounts.company_country(table, company_id))
     reserved = table.query_all(partition=("PK", chart.code_key(company_id, "")["PK"]), consistent=True)
-    ids_by_code = {item["SK"]: int(item["accountId"]) for item in reserved}
+    ids_by_code = {item["SK"]: item["accountId"] for item in reserved}
     missing = [account for account in chart_accounts if account[0] not in ids_by_code]
     new_ids = _take_ids(table, keys.id_sequence(company_id, keys.CHART_ACCOUNT), len(missing))
     planned = []
@@ -51,10 +51,10 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     wanted = [(operation, document_type, code) for operation, document_type, code in chart_rules
               if (operation, document_type) not in existing_rules and code in ids_by_code]
     rule_ids = _take_ids(table, keys.id_sequence(company_id, keys.DETERMINATION_RULE), len(wanted))
-    new_rules = [rules.rule_item(company_id, rule_id, operation, document_type, ids_by_code[code])
+    new_rules = [account_determination.rule_item(company_id, rule_id, operation, document_type, ids_by_code[code])
                  for (operation, document_type, code), rule_id in zip(wanted, rule_ids, strict=True)]
     transaction = Transaction(table)
-    rules.add_rules(transaction, company_id, new_rules)
+    account_determination.add_rules(transaction, company_id, new_rules)
     return ({"accountsCreated": len(planned), "rulesCreated": len(new_rules),
              "accountsInChart": len(ids_by_code)}, transaction)
 
@@ -74,7 +74,7 @@ def _existing_parent_types(table: Table, company_id: int, planned: list[dict[str
     wanted = {account["parentId"] for account in planned
               if account["parentId"] is not None and account["parentId"] not in new_ids}
     found = table.batch_get([chart.account_key(company_id, parent_id) for parent_id in wanted]) if wanted else {}
-    types = {int(item["id"]): item["type"] for item in found.values()}
+    types = {item["id"]: item["type"] for item in found.values()}
     for account in planned:
         parent_id = account["parentId"]
         if parent_id is not None and parent_id not in new_ids and types.get(parent_id) != account["type"]:

@@ -79,7 +79,7 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
     state = fiscal_year(table, company_id, year)
     if state["status"] not in (OPEN, CLOSING):
         raise FiscalYearRefused(f"The fiscal year {year} is {state['status']}; only an open year is closed.")
-    result_accounts = {int(a["id"]): a for a in chart.all_accounts(table, company_id) if a["type"] in RESULT_TYPES}
+    result_accounts = {a["id"]: a for a in chart.all_accounts(table, company_id) if a["type"] in RESULT_TYPES}
     rules = load_rules(table, company_id)
     if state["status"] == OPEN:
         _check_closable(table, company_id, rules, _result_left(table, company_id, name, result_accounts),
@@ -104,7 +104,7 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
             entry = writes.automatic_entry(table, rules, source=Source(SOURCE_KIND, int(name)), date=f"{name}-12-31",
                                            description=f"Cierre del ejercicio {name}" + (" (parcial)" if several else ""),
                                            movements=movements)
-            entry_ids.append(int(entry["id"]))
+            entry_ids.append(entry["id"])
         last = not rest
         state = _set_lock(command if last else Command(command.principal, table), company_id, name, state,
                           CLOSED if last else CLOSING, writes=writes, closingEntryIds=entry_ids,
@@ -216,11 +216,11 @@ def closing_movements(table: Table, company_id: int, years: list[dict[str, Any]]
         entry_ids = item["closingEntryIds"]
         for entry_id in entry_ids:
             entry = get_entry(table, company_id, entry_id)
-            entries = [entry] + ([get_entry(table, company_id, int(entry["reversedBy"]))]
+            entries = [entry] + ([get_entry(table, company_id, entry["reversedBy"])]
                                  if entry.get("reversedBy") is not None else [])
             for one in entries:
                 for line in one["lines"]:
-                    account_id = int(line["chartOfAccountId"])
+                    account_id = line["chartOfAccountId"]
                     debit, credit = moved.get(account_id, (ZERO, ZERO))
                     moved[account_id] = (debit + Decimal(line["debit"]), credit + Decimal(line["credit"]))
     return moved

@@ -65,7 +65,7 @@ def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[in
     if problems:
         raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", code=INVALID_ACCOUNT,
                                details=problems)
-    return {int(account["id"]): account for account in found.values()}
+    return {account["id"]: account for account in found.values()}
 
 
 def _refuse_control_accounts(table: Table, company_id: int, lines: list[Line]) -> None:
@@ -113,5 +113,5 @@ def list_entries(table: Table, company_id: int, *, start_date: str | None, end_d
     total = sum(int(day.get(name, 0)) for day in counts for name in wanted)
     filters = {name: value for name, value in (("status", status), ("entryType", entry_type)) if value}
     return list_range(table, partition=keys.collection_partition(company_id, keys.JOURNAL_ENTRY),
-                      low=start_date, high=f"{end_date}#~" if end_date else None, filters=filters,
+                      low=start_date, high=keys.day_end(end_date) if end_date else None, filters=filters,
                       page=page, limit=limit, cursor=cursor, descending=True, total=total)

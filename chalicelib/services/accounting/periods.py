@@ -67,8 +67,8 @@ def create_period(command: Command, name: str, start_date: str, end_date: str) -
     ranges = [*guard["ranges"], {"id": period_id, "startDate": start_date, "endDate": end_date}]
     transaction.update(keys.guard(company_id, PERIODS_GUARD), "SET #ranges = :ranges, #version = :next",
                        condition="attribute_not_exists(#version) OR #version = :seen",
-                       names={"#ranges": "ranges", "#version": "version"}, values={":ranges": ranges, ":next": int(guard["version"]) + 1,
-                               ":seen": int(guard["version"])})
+                       names={"#ranges": "ranges", "#version": "version"}, values={":ranges": ranges, ":next": guard["version"] + 1,
+                               ":seen": guard["version"]})
     return command.commit(transaction, item)
 
 
@@ -87,13 +87,13 @@ def _change_status(command: Command, period_id: int, expected: str, status: str)
         raise PeriodRuleBroken(f"The period is already {period['status']}.",
                                code="PERIOD_NOT_OPEN" if status == CLOSED else "PERIOD_NOT_CLOSED")
     now = clock.now_iso()
-    changed = {**period, "status": status, "version": int(period["version"]) + 1, "updatedAt": now,
+    changed = {**period, "status": status, "version": period["version"] + 1, "updatedAt": now,
                "closedAt" if status == CLOSED else "reopenedAt": now}
     transaction = command.transaction()
     transaction.update_fields(period_key(company_id, period_id),
                               {"status": status, "updatedAt": now,
                                "closedAt" if status == CLOSED else "reopenedAt": now},
-                              int(period["version"]))
+                              period["version"])
     _lock_days(transaction, company_id, period, "ADD" if status == CLOSED else "DELETE")
     return command.commit(transaction, changed)
 

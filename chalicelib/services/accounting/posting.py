@@ -25,6 +25,7 @@ from chalicelib.domain.accounting import (
     Movement,
     Rule,
 )
+from chalicelib.domain.records import EntryRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.store import keys
 from chalicelib.store.table import Table
@@ -66,14 +67,14 @@ class Source:
     def from_item(cls, item: dict[str, Any] | None) -> "Source | None":
         if not item:
             return None
-        return cls(kind=item["type"], id=int(item["id"]), document_type=item.get("documentType"))
+        return cls(kind=item["type"], id=item["id"], document_type=item.get("documentType"))
 
 
 # --- entry items ---------------------------------------------------------------------------------
 
 def entry_item(company_id: int, entry_id: int, *, date: str, description: str | None, lines: list[Line],
                status: str, entry_type: str, reference: str | None = None, source: Source | None = None,
-               reversal_of: int | None = None) -> dict[str, Any]:
+               reversal_of: int | None = None) -> EntryRecord:
     debit, credit = accounting.entry_totals(lines)
     now = clock.now_iso()
     item = {**keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id),
@@ -90,12 +91,12 @@ def entry_item(company_id: int, entry_id: int, *, date: str, description: str | 
     return {name: value for name, value in item.items() if value is not None}
 
 
-def entry_lines(entry: dict[str, Any]) -> list[Line]:
-    return [Line(int(line["chartOfAccountId"]), Decimal(line["debit"]), Decimal(line["credit"]),
+def entry_lines(entry: EntryRecord) -> list[Line]:
+    return [Line(line["chartOfAccountId"], Decimal(line["debit"]), Decimal(line["credit"]),
                  line.get("lineDescription")) for line in entry["lines"]]
 
 
-def get_entry(table: Table, company_id: int, entry_id: int) -> dict[str, Any]:
+def get_entry(table: Table, company_id: int, entry_id: int) -> EntryRecord:
     entry = table.get(keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id))
     if entry is None:
         raise NotFound("Journal entry not found.")
@@ -128,7 +129,7 @@ class JournalWrites:
 
     # entries
 
-    def add_entry(self, entry: dict[str, Any], *, line_field: str = "lines") -> None:
+    def add_entry(self, entry: EntryRecord, *, line_field: str = "lines") -> None:
         """A new entry: written, counted, its date checked against closed periods and, when
         posted, its lines posted."""
         self._puts.append(entry)
@@ -137,7 +138,7 @@ class JournalWrites:
         if entry["status"] == POSTED:
             self._post_lines(entry, line_field)
 
-    def post_draft(self, entry: dict[str, Any]) -> dict[str, Any]:
+    def post_draft(self, entry: EntryRecord) -> dict[str, Any]:
         if entry["status"] != DRAFT:
             raise EntryStateError(f"Only a draft can be posted; this entry is {entry['status']}.",
                                   code="ENTRY_NOT_DRAFT")
@@ -146,7 +147,7 @@ class JournalWrites:
         self._post_lines(posted, "lines")
         return posted
 
-    def reverse(self, table: Table, entry: dict[str, Any], date: str,
+    def reverse(self, table: Table, entry: EntryRecord, date: str,
                 description: str | None = None) -> dict[str, Any]:
         """A `reversal` entry with the lines swapped, posted on `date`; the original becomes
         `reversed` (its own postings stay: they happened)."""
@@ -162,7 +163,7 @@ class JournalWrites:
                 f": {entry['description']}" if entry.get("description") else ""),
             lines=accounting.reversal_lines(entry_lines(entry)), status=POSTED, entry_type=REVERSAL,
             reference=entry.get("reference"), source=Source.from_item(entry.get("source")),
-            reversal_of=int(entry["id"]))
+            reversal_of=entry["id"])
         self.add_entry(reversal)
         self._change_status(entry, REVERSED, {"reversedBy": reversal_id})
         return reversal
@@ -191,8 +192,8 @@ class JournalWrites:
 
     # internals
 
-    def _change_status(self, entry: dict[str, Any], status: str, also: dict[str, Any]) -> dict[str, Any]:
-        changed = {**entry, "status": status, **also, "version": int(entry["version"]) + 1,
+    def _change_status(self, entry: EntryRecord, status: str, also: dict[str, Any]) -> dict[str, Any]:
+        changed = {**entry, "status": status, **also, "version": entry["version"] + 1,
                    "updatedAt": clock.now_iso()}
         self._status_changes.append((entry, status, {**also, "updatedAt": changed["updatedAt"]}))
         self._count(entry["date"], entry["status"], entry["entryType"], -1)
@@ -202,9 +203,9 @@ class JournalWrites:
     def _count(self, date: str, status: str, entry_type: str, delta: int) -> None:
         self._day_counts[date][count_attribute(status, entry_type)] += delta
 
-    def _post_lines(self, entry: dict[str, Any], line_field: str) -> None:
+    def _post_lines(self, entry: EntryRecord, line_field: str) -> None:
         date, month, day = entry["date"], accounting.month_of(entry["date"]), accounting.day_of(entry["date"])
-        entry_id = int(entry["id"])
+        entry_id = entry["id"]
         for index, line in enumerate(entry_lines(entry)):
             self._postings.append({
                 **keys.posting(self.company_id, line.account_id, date, entry_id, index),
@@ -227,14 +228,14 @@ class JournalWrites:
         for entry, status, also in self._status_changes:
             names = {"#status": "status", "#version": "version"}
             values: dict[str, Any] = {":from": entry["status"], ":to": status,
-                                      ":expected": int(entry["version"]), ":next": int(entry["version"]) + 1}
+                                      ":expected": entry["version"], ":next": entry["version"] + 1}
             assignments = ["#status = :to", "#version = :next"]
             for position, (name, value) in enumerate(also.items()):
                 names[f"#a{position}"] = name
                 values[f":a{position}"] = value
                 assignments.append(f"#a{position} = :a{position}")
             # a concurrent post or reversal of the same entry makes the command run again
-            transaction.update(keys.entity(self.company_id, keys.JOURNAL_ENTRY, int(entry["id"])),
+            transaction.update(keys.entity(self.company_id, keys.JOURNAL_ENTRY, entry["id"]),
                                "SET " + ", ".join(assignments),
                                condition="#status = :from AND #version = :expected", names=names, values=values)
         for posting in self._postings:
@@ -337,5 +338,5 @@ def load_rules(table: Table, company_id: int) -> list[Rule]:
 
 
 def rule_of(item: dict[str, Any]) -> Rule:
-    return Rule(id=int(item["id"]), operation=item["operationType"], document_type=item.get("documentType"),
-                account_id=int(item["chartOfAccountId"]))
+    return Rule(id=item["id"], operation=item["operationType"], document_type=item.get("documentType"),
+                account_id=item["chartOfAccountId"])

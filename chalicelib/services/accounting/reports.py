@@ -126,7 +126,7 @@ def dated_page(table: Table, partition: str, prefix: str, start_date: str, end_d
             break
         if start_key is None:
             break
-    next_cursor = encode_cursor({"PK": partition, "SK": items[-1]["SK"]}) if more and items else None
+    next_cursor = encode_cursor(keys.item_key(partition, items[-1]["SK"])) if more and items else None
     return items, (running_debit, running_credit), next_cursor
 
 
@@ -137,7 +137,7 @@ def month_balances_through(table: Table, company_id: int, date: str) -> dict[int
     by_account: dict[int, list[accounting.MonthBalance]] = {}
     for item in table.query_all(partition=("PK", keys.balances_partition(company_id)), consistent=True):
         if item["month"] <= date[:7]:
-            by_account.setdefault(int(item["accountId"]), []).append(month_balance(item))
+            by_account.setdefault(item["accountId"], []).append(month_balance(item))
     return by_account
 
 
@@ -149,7 +149,7 @@ def trial_balance(table: Table, company_id: int, date: str | None) -> dict[str, 
     by_account = month_balances_through(table, company_id, date)
     rows = []
     total_debit = total_credit = ZERO
-    accounts = {int(item["id"]): item for item in chart.all_accounts(table, company_id)}
+    accounts = {item["id"]: item for item in chart.all_accounts(table, company_id)}
     for account_id, months in by_account.items():
         debit, credit = accounting.totals_through(months, date)
         if debit == 0 and credit == 0:

@@ -22,7 +22,6 @@ from chalicelib.store.transaction import Transaction
 
 MONEY_IN, MONEY_OUT = CREDIT, DEBIT  # the spec's bank directions: credit is money in
 DIRECTION = {"deposit": MONEY_IN, "withdrawal": MONEY_OUT, "transfer_in": MONEY_IN, "transfer_out": MONEY_OUT}
-TRANSACTION_KIND = "BANKTX"
 
 
 class BankRuleBroken(ApiError):
@@ -86,7 +85,7 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
     def relink(transaction: Transaction, _: dict[str, Any]) -> None:
         if new_ledger is not None and new_ledger != current["chartOfAccountId"]:
             chart.add_reference(transaction, company_id, new_ledger, 1, "chartOfAccountId")
-            chart.add_reference(transaction, company_id, int(current["chartOfAccountId"]), -1, "chartOfAccountId")
+            chart.add_reference(transaction, company_id, current["chartOfAccountId"], -1, "chartOfAccountId")
 
     # no transaction may slip in between: the guard re-checks the count the decision used
     return records.update_item(command, account_key(company_id, account_id), current, changes, expected_version,
@@ -108,31 +107,14 @@ def delete_account(command: Command, account_id: int) -> dict[str, Any]:
                        condition="transactionCount = :zero AND (attribute_not_exists(reconciliationCount) "
                                  "OR reconciliationCount = :zero)",
                        values={":zero": 0}, on_fail=_in_use())
-    chart.add_reference(transaction, command.company_id, int(current["chartOfAccountId"]), -1, "chartOfAccountId")
+    chart.add_reference(transaction, command.company_id, current["chartOfAccountId"], -1, "chartOfAccountId")
     return command.commit(transaction, {"id": account_id, "deleted": True})
 
 
 # --- transactions ----------------------------------------------------------------------------------
 
-def transactions_partition(company_id: int, account_id: int) -> str:
-    return f"C#{company_id}#BANKTX#{account_id}"
-
-
-def transaction_key(company_id: int, account_id: int, date: str, tx_id: int) -> keys.Key:
-    return {"PK": transactions_partition(company_id, account_id), "SK": f"{date}#{keys.sortable_id(tx_id)}"}
-
-
-TRANSACTION_POINTER_KIND = "BANKTXID"
-
-
-def transaction_pointer_key(company_id: int, account_id: int, tx_id: int) -> keys.Key:
-    """Finds a transaction of an account by id (its own key starts with its date). A partition of
-    its own, so the transactions partition lists transactions only."""
-    return {"PK": f"C#{company_id}#{TRANSACTION_POINTER_KIND}#{account_id}", "SK": keys.sortable_id(tx_id)}
-
-
 def next_transaction_id(table: Table, company_id: int) -> int:
-    return table.next_id(keys.id_sequence(company_id, TRANSACTION_KIND))
+    return table.next_id(keys.id_sequence(company_id, keys.BANK_TRANSACTION))
 
 
 def add_transaction(transaction: Transaction, company_id: int, account: dict[str, Any], *, tx_id: int,
@@ -144,19 +126,19 @@ def add_transaction(transaction: Transaction, company_id: int, account: dict[str
     earlier transaction (`require_active` False). `direction` defaults to the type's own (payments
     give theirs: it depends on the document)."""
     direction = direction or DIRECTION[tx_type]
-    item = {**transaction_key(company_id, int(account["id"]), date, tx_id), "itemType": TRANSACTION_KIND,
-            "id": tx_id, "bankAccountId": int(account["id"]), "type": tx_type,
+    item = {**keys.bank_transaction(company_id, account["id"], date, tx_id), "itemType": keys.BANK_TRANSACTION,
+            "id": tx_id, "bankAccountId": account["id"], "type": tx_type,
             "direction": direction, "amount": amount, "transactionDate": date, "reference": reference,
             "documentId": document_id, "paymentId": payment_id, "journalEntryId": journal_entry_id,
             "reconciled": False, "createdAt": clock.now_iso()}
     transaction.put_new(item)
-    transaction.put_new({**transaction_pointer_key(company_id, int(account["id"]), tx_id),
-                         "itemType": TRANSACTION_POINTER_KIND, "transactionDate": date})
+    transaction.put_new({**keys.bank_transaction_pointer(company_id, account["id"], tx_id),
+                         "itemType": keys.BANK_TRANSACTION_POINTER, "transactionDate": date})
     values: dict[str, Any] = {":signed": amount if direction == MONEY_IN else -amount, ":one": 1}
     condition = "attribute_exists(PK)"
     if require_active:
         condition, values[":yes"] = condition + " AND isActive = :yes", True
-    transaction.update(account_key(company_id, int(account["id"])), "ADD balance :signed, transactionCount :one",
+    transaction.update(account_key(company_id, account["id"]), "ADD balance :signed, transactionCount :one",
                        condition=condition, values=values,
                        on_fail=ValidationFailed.for_field("bankAccountId", "the bank account is inactive"))
     return {name: value for name, value in item.items() if value is not None}
@@ -166,7 +148,7 @@ def list_transactions(table: Table, company_id: int, account_id: int, page: int,
     """Newest first; `total` is the account's own count."""
     account = get_account(table, company_id, account_id)
     skip = (page - 1) * limit
-    items, _ = table.query(partition=("PK", transactions_partition(company_id, account_id)), forward=False,
+    items, _ = table.query(partition=("PK", keys.bank_transactions_partition(company_id, account_id)), forward=False,
                            limit=skip + limit, consistent=True)
     return Page(items=items[skip:skip + limit], total=int(account.get("transactionCount", 0)), page=page,
                 limit=limit, next_cursor=None)
@@ -197,9 +179,9 @@ def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> 
         raise ValidationFailed.for_field("chartOfAccountId", "no such account") from None
     if not counter.get("isActive", True):
         raise ValidationFailed.for_field("chartOfAccountId", "the account is inactive")
-    if int(counter["id"]) == int(account["chartOfAccountId"]):
+    if counter["id"] == account["chartOfAccountId"]:
         raise ValidationFailed.for_field("chartOfAccountId", "must differ from the bank's own ledger account")
-    control_accounts.refuse_control_accounts(table, company_id, [("chartOfAccountId", int(counter["id"]))])
+    control_accounts.refuse_control_accounts(table, company_id, [("chartOfAccountId", counter["id"])])
     amount, date = _positive(fields["amount"]), fields["transactionDate"]
     base = _in_company_currency(table, company_id, account, amount, date, fields)
     money_in = DIRECTION[fields["type"]] == MONEY_IN
@@ -209,11 +191,11 @@ def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> 
         table, [], source=Source("bank_transaction", tx_id), date=date,
         description=f"{'Depósito' if money_in else 'Retiro'} {account['name']}" + (
             f": {fields['reference']}" if fields.get("reference") else ""),
-        movements=[Movement("bank", DEBIT if money_in else CREDIT, base, account_id=int(account["chartOfAccountId"])),
-                   Movement("bank", CREDIT if money_in else DEBIT, base, account_id=int(counter["id"]))])
+        movements=[Movement("bank", DEBIT if money_in else CREDIT, base, account_id=account["chartOfAccountId"]),
+                   Movement("bank", CREDIT if money_in else DEBIT, base, account_id=counter["id"])])
     transaction = command.transaction()
     item = add_transaction(transaction, company_id, account, tx_id=tx_id, tx_type=fields["type"], amount=amount,
-                           date=date, reference=fields.get("reference"), journal_entry_id=int(entry["id"]))
+                           date=date, reference=fields.get("reference"), journal_entry_id=entry["id"])
     writes.apply(transaction)
     return command.commit(transaction, item)
 
@@ -245,13 +227,13 @@ def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     entry = writes.automatic_entry(
         table, [], source=Source("bank_transfer", outgoing_id), date=date,
         description=f"Transferencia {source['name']} -> {target['name']}" + (f": {reference}" if reference else ""),
-        movements=[Movement("bank", DEBIT, base, account_id=int(target["chartOfAccountId"])),
-                   Movement("bank", CREDIT, base, account_id=int(source["chartOfAccountId"]))])
+        movements=[Movement("bank", DEBIT, base, account_id=target["chartOfAccountId"]),
+                   Movement("bank", CREDIT, base, account_id=source["chartOfAccountId"])])
     transaction = command.transaction()
     outgoing = add_transaction(transaction, company_id, source, tx_id=outgoing_id, tx_type="transfer_out",
-                               amount=amount, date=date, reference=reference, journal_entry_id=int(entry["id"]))
+                               amount=amount, date=date, reference=reference, journal_entry_id=entry["id"])
     incoming = add_transaction(transaction, company_id, target, tx_id=incoming_id, tx_type="transfer_in",
-                               amount=amount, date=date, reference=reference, journal_entry_id=int(entry["id"]))
+                               amount=amount, date=date, reference=reference, journal_entry_id=entry["id"])
     writes.apply(transaction)
-    return command.commit(transaction, {"journalEntryId": int(entry["id"]), "outgoing": outgoing,
+    return command.commit(transaction, {"journalEntryId": entry["id"], "outgoing": outgoing,
                                         "incoming": incoming})

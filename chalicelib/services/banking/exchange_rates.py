@@ -37,7 +37,7 @@ def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     if existing is None:
         transaction.put_new(item)
     else:
-        transaction.put(item, condition="#v = :v", names={"#v": "version"}, values={":v": int(existing["version"])})
+        transaction.put(item, condition="#v = :v", names={"#v": "version"}, values={":v": existing["version"]})
         command.already_there = True
     return view(command.commit(transaction, item))
 
@@ -60,8 +60,8 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
 
 def rate_on(table: Table, company_id: int, currency: str, date: str) -> Decimal | None:
     """The newest rate of `currency` on or before `date` (one Query), None without one."""
-    items, _ = table.query(partition=("PK", keys.exchange_rate(company_id, "", "")["PK"]),
-                           sort_range=("SK", f"{currency}#", f"{currency}#{date}"), limit=1, forward=False,
+    items, _ = table.query(partition=("PK", keys.exchange_rates_partition(company_id)),
+                           sort_range=("SK", *keys.exchange_rates_through(currency, date)), limit=1, forward=False,
                            consistent=True)
     return Decimal(items[0]["rate"]) if items else None
 
@@ -77,7 +77,7 @@ def rate_for(table: Table, company: dict[str, Any], currency: str | None, date: 
         return ONE
     if given is not None:
         return Decimal(given)
-    found = rate_on(table, int(company["id"]), currency, date)
+    found = rate_on(table, company["id"], currency, date)
     if found is None:
         raise ValidationFailed.for_field(field, f"required: no exchange rate of {currency} on or before {date}; "
                                                 f"send it, or record one with POST /exchange-rates")

@@ -28,7 +28,6 @@ from chalicelib.store.listing import Page
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS
 
-KIND = "BANKREC"
 DRAFT, COMPLETED = "draft", "completed"
 # Completing writes one item per cleared transaction besides the reconciliation, the account and
 # the Idempotency-Key record: 95 keeps two items of DynamoDB's 100 spare (models/banking.py says
@@ -39,16 +38,6 @@ ZERO = Decimal("0.00")
 
 class ReconciliationRefused(ApiError):
     """A refusal of this use case: each raise names its code."""
-
-
-# --- keys --------------------------------------------------------------------------------------------
-
-def reconciliations_partition(company_id: int, account_id: int) -> str:
-    return f"C#{company_id}#{KIND}#{account_id}"
-
-
-def reconciliation_key(company_id: int, account_id: int, reconciliation_id: int) -> keys.Key:
-    return {"PK": reconciliations_partition(company_id, account_id), "SK": keys.sortable_id(reconciliation_id)}
 
 
 # --- reading -----------------------------------------------------------------------------------------
@@ -77,7 +66,7 @@ def _load(table: Table, company_id: int, account_id: int,
           reconciliation_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The account and the reconciliation, read together."""
     account_key = banking.account_key(company_id, account_id)
-    key = reconciliation_key(company_id, account_id, reconciliation_id)
+    key = keys.reconciliation(company_id, account_id, reconciliation_id)
     found = table.batch_get([account_key, key])
     account = found.get((account_key["PK"], account_key["SK"]))
     if account is None:
@@ -92,7 +81,7 @@ def list_reconciliations(table: Table, company_id: int, account_id: int, page: i
     """Newest first; `total` is the account's own count."""
     account = banking.get_account(table, company_id, account_id)
     skip = (page - 1) * limit
-    items, _ = table.query(partition=("PK", reconciliations_partition(company_id, account_id)), forward=False,
+    items, _ = table.query(partition=("PK", keys.reconciliations_partition(company_id, account_id)), forward=False,
                            limit=skip + limit, consistent=True)
     return Page(items=[view(item, account) for item in items[skip:skip + limit]],
                 total=int(account.get("reconciliationCount", 0)), page=page, limit=limit, next_cursor=None)
@@ -143,9 +132,9 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
             problems.append((index, f"duplicate of {field}[{first_seen[tx_id]}]"))
         else:
             first_seen[tx_id] = index
-    pointers = _get_each(table, {tx_id: banking.transaction_pointer_key(company_id, account_id, tx_id)
+    pointers = _get_each(table, {tx_id: keys.bank_transaction_pointer(company_id, account_id, tx_id)
                                  for tx_id in first_seen})
-    items = _get_each(table, {tx_id: banking.transaction_key(company_id, account_id, pointer["transactionDate"], tx_id)
+    items = _get_each(table, {tx_id: keys.bank_transaction(company_id, account_id, pointer["transactionDate"], tx_id)
                               for tx_id, pointer in pointers.items()})
     reconciled: list[dict[str, str]] = []
     for tx_id, index in first_seen.items():
@@ -186,9 +175,9 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
     statement_date, ids = fields["statementDate"], list(fields.get("clearedTransactionIds") or [])
     _check_statement_date(account, statement_date)
     _, total = cleared_transactions(table, company_id, account_id, ids, statement_date)
-    reconciliation_id = table.next_id(keys.id_sequence(company_id, KIND))
+    reconciliation_id = table.next_id(keys.id_sequence(company_id, keys.BANK_RECONCILIATION))
     now = clock.now_iso()
-    item = {**reconciliation_key(company_id, account_id, reconciliation_id), "itemType": KIND,
+    item = {**keys.reconciliation(company_id, account_id, reconciliation_id), "itemType": keys.BANK_RECONCILIATION,
             "id": reconciliation_id, "bankAccountId": account_id, "statementDate": statement_date,
             "statementBalance": fields["statementBalance"], "clearedTransactionIds": ids, "clearedTotal": total,
             "status": DRAFT, "version": 1, "createdAt": now, "updatedAt": now}
@@ -216,7 +205,7 @@ def update_reconciliation(command: Command, account_id: int, reconciliation_id: 
     changes = {**changes, "clearedTotal": total}
     if "clearedTransactionIds" in changes:
         changes["clearedTransactionIds"] = ids
-    updated = records.update_item(command, reconciliation_key(company_id, account_id, reconciliation_id), current,
+    updated = records.update_item(command, keys.reconciliation(company_id, account_id, reconciliation_id), current,
                                   changes, expected_version,
                                   guard=("#status = :draft", {"#status": "status"}, {":draft": DRAFT}))
     return view(updated, account)
@@ -250,7 +239,7 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
     now = clock.now_iso()
     transaction = command.transaction()
     for index, item in enumerate(items):
-        transaction.update(banking.transaction_key(company_id, account_id, item["transactionDate"], int(item["id"])),
+        transaction.update(keys.bank_transaction(company_id, account_id, item["transactionDate"], item["id"]),
                            "SET reconciled = :yes, reconciliationId = :reconciliation",
                            condition="reconciled = :no",
                            values={":yes": True, ":no": False, ":reconciliation": reconciliation_id},
@@ -258,8 +247,8 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
                                                             "message": "already reconciled"}]))
     changes = {"status": COMPLETED, "openingBalance": opening, "clearedBalance": cleared, "difference": difference,
                "clearedTotal": total, "completedAt": now, "updatedAt": now}
-    transaction.update_fields(reconciliation_key(company_id, account_id, reconciliation_id), changes,
-                              int(current["version"]), also_require="#status = :draft",
+    transaction.update_fields(keys.reconciliation(company_id, account_id, reconciliation_id), changes,
+                              current["version"], also_require="#status = :draft",
                               names={"#status": "status"}, values={":draft": DRAFT})
     # SET under a condition on the value read (ADD would need the attribute, which accounts from
     # before reconciliations lack): the same effect, and the difference checked above still holds
@@ -268,7 +257,7 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
         condition="(reconciledBalance = :seen OR (attribute_not_exists(reconciledBalance) AND openingBalance = :seen))"
                   " AND (attribute_not_exists(lastReconciliationDate) OR lastReconciliationDate <= :date)",
         values={":new": cleared, ":seen": opening, ":date": statement_date})
-    completed = {**current, **changes, "version": int(current["version"]) + 1}
+    completed = {**current, **changes, "version": current["version"] + 1}
     return command.commit(transaction, completed)
 
 
@@ -281,10 +270,10 @@ def delete_reconciliation(command: Command, account_id: int, reconciliation_id: 
     if expected_version is not None and expected_version != current["version"]:
         raise VersionConflict()
     transaction = command.transaction()
-    transaction.delete(reconciliation_key(company_id, account_id, reconciliation_id),
+    transaction.delete(keys.reconciliation(company_id, account_id, reconciliation_id),
                        condition="#version = :seen AND #status = :draft",
                        names={"#version": "version", "#status": "status"},
-                       values={":seen": int(current["version"]), ":draft": DRAFT})
+                       values={":seen": current["version"], ":draft": DRAFT})
     transaction.update(banking.account_key(company_id, account_id), "ADD reconciliationCount :minus",
                        condition="attribute_exists(PK)", values={":minus": -1})
     return command.commit(transaction, {"id": reconciliation_id, "deleted": True})

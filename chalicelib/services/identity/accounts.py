@@ -20,7 +20,7 @@ DEFAULT_WAREHOUSE = {"name": "Principal", "isActive": True}
 
 def find_user_by_email(table: Table, email: str) -> dict[str, Any] | None:
     pointer = table.get(keys.user_email(email))
-    return table.get(keys.user(int(pointer["userId"]))) if pointer else None
+    return table.get(keys.user(pointer["userId"])) if pointer else None
 
 
 MIN_PASSWORD_LENGTH = 8
@@ -158,10 +158,10 @@ def user_companies(table: Table, user_id: int) -> list[dict[str, Any]]:
     """Every company a user belongs to (active membership), with name and role, by name: one
     Query of the user's links and BatchGets of 50 companies with their memberships. An accounting
     firm keeping 500 clients' books reads 10 of them, a few hundred milliseconds."""
-    links = table.query_all(partition=("PK", keys.user(user_id)["PK"]), sort_prefix=("SK", "COMPANY#"),
-                            consistent=True)
+    links = table.query_all(partition=("PK", keys.user(user_id)["PK"]),
+                            sort_prefix=("SK", keys.USER_COMPANY_LINK_PREFIX), consistent=True)
     memberships: list[dict[str, Any]] = []
-    company_ids = [int(link["companyId"]) for link in links]
+    company_ids = [link["companyId"] for link in links]
     found = table.batch_get([key for cid in company_ids for key in (keys.company(cid), keys.membership(cid, user_id))])
     for cid in company_ids:
         membership = _membership(found, cid, user_id)

@@ -42,8 +42,8 @@ def issue_key(table: Table, company_id: int, user_id: int, name: str,
     """Builds the key item; the caller commits the returned transaction."""
     key_id, secret = new_key_id(), new_key_secret()
     now = clock.now_iso()
-    item = {**keys.api_key(key_id), "GSI1PK": keys.collection_partition(company_id, keys.API_KEY),
-            "GSI1SK": f"{now}#{key_id}", "itemType": "APIKEY", "id": key_id, "companyId": company_id,
+    item = {**keys.api_key(key_id), **keys.api_key_index(company_id, now, key_id),
+            "itemType": "APIKEY", "id": key_id, "companyId": company_id,
             "userId": user_id, "name": name, "secretHash": sha256_hex(secret),
             "lastFour": secret[-4:], "createdAt": now, "keyExpiresAt": normalize_expiry(expires_at)}
     transaction = Transaction(table).put_new(item)
@@ -76,9 +76,9 @@ def list_keys(table: Table, company_id: int) -> list[dict[str, Any]]:
 
 def revoke_key(command: Command, key_id: str) -> dict[str, Any]:
     item = command.table.get(keys.api_key(key_id)) if key_id.startswith("ak_") else None
-    if not item or int(item["companyId"]) != command.company_id:
+    if not item or item["companyId"] != command.company_id:
         raise _NOT_FOUND
-    key_user = keys.membership(command.company_id, int(item["userId"]))
+    key_user = keys.membership(command.company_id, item["userId"])
     if not members.may_revoke_key_of(command.principal.role, command.table.get(key_user)):
         raise Forbidden(members.KEY_OF_AN_OWNER, code="PERMISSION_DENIED")
     if item.get("revokedAt"):
@@ -108,5 +108,5 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
     else:
         status = "active"
     return {"id": item["id"], "name": item["name"], "createdAt": item["createdAt"],
-            "createdByUserId": int(item["userId"]), "expiresAt": item.get("keyExpiresAt"),
+            "createdByUserId": item["userId"], "expiresAt": item.get("keyExpiresAt"),
             "revokedAt": item.get("revokedAt"), "lastFour": item["lastFour"], "status": status}

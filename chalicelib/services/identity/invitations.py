@@ -52,7 +52,7 @@ def invite(command: Command, email: str, name: str, role: str) -> dict[str, Any]
     members.check_may_assign(principal.role, role)
     email = email.strip().lower()
     user = accounts.find_user_by_email(table, email)
-    if user is not None and table.get(keys.membership(company_id, int(user["id"]))) is not None:
+    if user is not None and table.get(keys.membership(company_id, user["id"])) is not None:
         raise accounts.already_member()
     transaction = command.transaction()
     if user is None:
@@ -60,9 +60,9 @@ def invite(command: Command, email: str, name: str, role: str) -> dict[str, Any]
         # a concurrent invitation of the same e-mail takes the pointer first: this one then runs
         # again and finds that user
         transaction.put_new(user).put_new({**keys.user_email(email), "userId": user["id"]})
-        number, invitee = int(user["id"]), {}
+        number, invitee = user["id"], {}
     else:
-        number, invitee = table.next_id(keys.global_sequence("USER")), {"inviteeUserId": int(user["id"])}
+        number, invitee = table.next_id(keys.global_sequence("USER")), {"inviteeUserId": user["id"]}
     token, invitation = _new_invitation(company_id, number, role, principal.user_id)
     member, link = accounts.membership_items(
         company_id, number, role, isActive=False, status=members.INVITED, invitedAt=invitation["createdAt"],
@@ -100,14 +100,14 @@ def resend(command: Command, user_id: int) -> dict[str, Any]:
                "updatedAt": invitation["createdAt"]}
     transaction = command.transaction()
     # a concurrent resend, acceptance or change runs this again on what the membership became
-    transaction.update_fields(keys.membership(company_id, user_id), changes, int(member["version"]),
+    transaction.update_fields(keys.membership(company_id, user_id), changes, member["version"],
                               also_require="#status = :invited", names={"#status": "status"},
                               values={":invited": members.INVITED})
     transaction.put_new(invitation)
     actor = audit.actor_of(table, principal)
     audit.record(transaction, company_id, actor, "invitation.resent", target_type="user", target_id=user_id,
                  target_email=user.get("email"))
-    updated = {**member, **changes, "version": int(member["version"]) + 1}
+    updated = {**member, **changes, "version": member["version"] + 1}
     answer = users.view(updated, {}) | {"invitationExpiresAt": invitation["inviteExpiresAt"],
                                           "invitationEmailSent": None}
     command.commit(transaction, answer)
@@ -127,7 +127,7 @@ def accept(table: Table, token: str, password: str, name: str | None,
         raise InvitationRefused(InvitationRefused.USED)
     if invitation["inviteExpiresAt"] <= clock.now_iso():
         raise InvitationRefused(InvitationRefused.EXPIRED)
-    company_id, number = int(invitation["companyId"]), int(invitation["userId"])
+    company_id, number = invitation["companyId"], invitation["userId"]
     member = table.get(keys.membership(company_id, number))
     if (member is None or members.status(member) != members.INVITED
             or member.get("inviteTokenHash") != token_hash):
@@ -148,7 +148,7 @@ def accept(table: Table, token: str, password: str, name: str | None,
     if user_id == number:
         accepted = {"isActive": True, "status": members.ACTIVE, "acceptedAt": now, "updatedAt": now,
                     "inviteTokenHash": None, "inviteExpiresAt": None, "invitedName": None, "invitedEmail": None}
-        transaction.update_fields(keys.membership(company_id, user_id), accepted, int(member["version"]),
+        transaction.update_fields(keys.membership(company_id, user_id), accepted, member["version"],
                                   **still_pending)
         became = {**member, **accepted}
     else:  # a known account: its own membership takes the invitation's number's place
@@ -198,7 +198,7 @@ def _sign_in_user(table: Table, transaction: Transaction, user: dict[str, Any], 
         # two invitations of a new user accepted at once: the second runs again and must then
         # type the password the first one chose
         condition, values = "attribute_not_exists(passwordHash)", {}
-    transaction.set_fields(keys.user(int(user["id"])), fields, condition=condition, values=values)
+    transaction.set_fields(keys.user(user["id"]), fields, condition=condition, values=values)
     return {**user, **fields}
 
 
@@ -243,6 +243,6 @@ def _send(table: Table, company_id: int, inviter: dict[str, Any], user: dict[str
     try:
         mailer.send(message, email)
     except ApiError:
-        logger.warning("invitation e-mail not sent", extra={"companyId": company_id, "userId": int(user["id"])})
+        logger.warning("invitation e-mail not sent", extra={"companyId": company_id, "userId": user["id"]})
         return False
     return True

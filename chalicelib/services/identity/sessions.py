@@ -28,7 +28,7 @@ def login(table: Table, email: str, password: str, source_address: str | None = 
     password_ok = verify_password(password, user.get("passwordHash") if user else None)
     if not user or not password_ok or not user.get("isActive"):
         raise INVALID_CREDENTIALS
-    companies = accounts.user_companies(table, int(user["id"]))
+    companies = accounts.user_companies(table, user["id"])
     if not companies:
         # answered and counted like a wrong password: any other answer would confirm the password
         raise INVALID_CREDENTIALS
@@ -36,7 +36,7 @@ def login(table: Table, email: str, password: str, source_address: str | None = 
     preferred = user.get("lastCompanyId")
     company = next((c for c in companies if c["companyId"] == preferred), companies[0])
     token, session = new_session(user, company["companyId"])
-    Transaction(table).put_new(session).update(keys.user(int(user["id"])), "SET lastLoginAt = :now",
+    Transaction(table).put_new(session).update(keys.user(user["id"]), "SET lastLoginAt = :now",
                                                values={":now": session["createdAt"]}).commit()
     return token, session_view(user, company["companyId"], company["role"], companies, session["expiresAt"])
 
@@ -46,7 +46,7 @@ def new_session(user: dict[str, Any], company_id: int) -> tuple[str, dict[str, A
     Its generation is the user's: a later password change ends it."""
     token = new_session_token()
     now = clock.now_iso()
-    session = {**keys.session(sha256_hex(token)), "itemType": "SESSION", "userId": int(user["id"]),
+    session = {**keys.session(sha256_hex(token)), "itemType": "SESSION", "userId": user["id"],
                "companyId": company_id, "sessionGeneration": int(user.get("sessionGeneration", 0)),
                "createdAt": now, "companySince": now,
                "expiresAt": clock.epoch_seconds() + get_settings().session_ttl_hours * 3600}

@@ -27,18 +27,18 @@ def view(member: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
     invited = members.status(member) == members.INVITED
     email = member.get("invitedEmail") if invited and member.get("invitedEmail") else user.get("email", "")
     name = member.get("invitedName") if invited and member.get("invitedName") is not None else user.get("name", "")
-    return {"id": int(member["userId"]), "email": email, "name": name,
+    return {"id": member["userId"], "email": email, "name": name,
             "role": member["role"], "isActive": bool(member.get("isActive")), "status": members.status(member),
             "lastLoginAt": None if invited else user.get("lastLoginAt"),
             "invitedAt": member.get("invitedAt"),
-            "invitedByUserId": member.get("invitedByUserId"), "version": int(member["version"])}
+            "invitedByUserId": member.get("invitedByUserId"), "version": member["version"]}
 
 
 def list_users(table: Table, company_id: int) -> list[dict[str, Any]]:
     """The memberships with one Query of the company's member index, their users in BatchGets."""
     found = table.query_all(partition=("GSI1PK", keys.members_partition(company_id)), index=GSI1)
-    users = table.batch_get(keys.user(int(member["userId"])) for member in found)
-    return [view(member, users.get(keys.pair(keys.user(int(member["userId"])))) or {}) for member in found]
+    users = table.batch_get(keys.user(member["userId"]) for member in found)
+    return [view(member, users.get(keys.pair(keys.user(member["userId"]))) or {}) for member in found]
 
 
 def get_member(table: Table, company_id: int, user_id: int) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from chalicelib import clock
 from chalicelib.auth import sealing
 from chalicelib.auth.principal import Principal
-from chalicelib.domain import gateways as rules
+from chalicelib.domain import gateways as gateway_rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.observability import logger
@@ -51,7 +51,7 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
     """A gateway as answered: never its secret, not even part of it; a fingerprint (kept when it
     was sealed) tells which one is set."""
     legacy = str(item.get("secret") or "")  # written before secrets were sealed
-    fingerprint = item.get("secretFingerprint") or (rules.secret_fingerprint(legacy) if legacy else None)
+    fingerprint = item.get("secretFingerprint") or (gateway_rules.secret_fingerprint(legacy) if legacy else None)
     return {**{name: value for name, value in item.items() if name not in ("secret", "sealedSecret")},
             "hasSecret": bool(item.get("sealedSecret") or legacy), "secretFingerprint": fingerprint}
 
@@ -63,7 +63,7 @@ def sealed_secret(company_id: int, fields: dict[str, Any]) -> dict[str, Any]:
         return fields
     secret = str(fields["secret"])
     return {**fields, "secret": None, "sealedSecret": sealing.seal_text(secret, company_id, SECRET_PURPOSE),
-            "secretFingerprint": rules.secret_fingerprint(secret)}
+            "secretFingerprint": gateway_rules.secret_fingerprint(secret)}
 
 
 def _stored(table: Table, company_id: int, gateway_id: int) -> dict[str, Any]:
@@ -120,13 +120,13 @@ def delete_gateway(command: Command, gateway_id: int) -> dict[str, Any]:
     in_use = payment_setup.InUse("Payment links of this gateway may still be paid or notified; deactivate it "
                                  "instead.")
     # a payment made just before a link expired may be notified days later (gateways retry)
-    now = clock.iso(clock.now() - _dt.timedelta(hours=rules.LATE_NOTIFICATION_HOURS))
+    now = clock.iso(clock.now() - _dt.timedelta(hours=gateway_rules.LATE_NOTIFICATION_HOURS))
     if str(current.get("lastLinkExpiresAt", "")) > now:
         raise in_use
     transaction = command.transaction()
     transaction.delete(gateway_key(command.company_id, gateway_id),
                        condition="#v = :v AND (attribute_not_exists(lastLinkExpiresAt) OR lastLinkExpiresAt <= :now)",
-                       names={"#v": "version"}, values={":v": int(current["version"]), ":now": now})
+                       names={"#v": "version"}, values={":v": current["version"], ":now": now})
     return command.commit(transaction, {"id": gateway_id, "deleted": True})
 
 
@@ -158,7 +158,7 @@ def _collectable(table: Table, company_id: int, document_id: int) -> dict[str, A
 def _check_gateway_method(table: Table, company_id: int, gateway: dict[str, Any]) -> None:
     """Its payments would be refused: better no link than a customer's money left unregistered."""
     try:
-        method = payment_setup.get_method(table, company_id, int(gateway["paymentMethodId"]))
+        method = payment_setup.get_method(table, company_id, gateway["paymentMethodId"])
     except NotFound:
         method = None
     if method is None or not method.get("isActive", True):
@@ -176,23 +176,23 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     if not gateway.get("isActive", True):
         raise _GATEWAY_INACTIVE
     document = _collectable(table, company_id, fields["documentId"])
-    amount = rules.link_amount(fields.get("amount"), Decimal(document["pending"]))
+    amount = gateway_rules.link_amount(fields.get("amount"), Decimal(document["pending"]))
     payment_records.within_pending(amount, Decimal(document["pending"]))
     # a link for less than a cash document's total could never be paid
     payment_records.require_cash_terms_met(table, company_id, document, amount)
     _check_gateway_method(table, company_id, gateway)
-    link_id, now = rules.new_link_id(), clock.now()
+    link_id, now = gateway_rules.new_link_id(), clock.now()
     created_at = clock.iso(now)
     expires_at = clock.iso(now + _dt.timedelta(hours=get_settings().payment_link_ttl_hours))
     link = {**keys.payment_link(link_id), **keys.payment_link_index(company_id, created_at, link_id),
-            "itemType": "PAYLINK", "id": link_id, "companyId": company_id, "gatewayId": int(gateway["id"]),
-            "provider": gateway["provider"], "documentId": int(document["id"]), "amount": amount,
+            "itemType": "PAYLINK", "id": link_id, "companyId": company_id, "gatewayId": gateway["id"],
+            "provider": gateway["provider"], "documentId": document["id"], "amount": amount,
             "currency": document.get("currency") or "HNL", "linkExpiresAt": expires_at, "status": ACTIVE,
             "paidTotal": Decimal(0), "version": 1, "createdAt": created_at}
     transaction = command.transaction()
     transaction.put_new(link)
     # links are made in time order, so the newest expires last: the gateway stays while it may be paid
-    transaction.update(gateway_key(company_id, int(gateway["id"])), "SET lastLinkExpiresAt = :expires",
+    transaction.update(gateway_key(company_id, gateway["id"]), "SET lastLinkExpiresAt = :expires",
                        condition="isActive = :yes", values={":expires": expires_at, ":yes": True},
                        on_fail=_GATEWAY_INACTIVE)
     return command.commit(transaction, link_view(link))
@@ -208,10 +208,10 @@ class _NotificationCommand(Command):
     link: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def commit(self, transaction: Transaction, result: Any, replay: Any = None) -> Any:
-        self.decision = {**self.decision, "status": ACCEPTED, "paymentId": int(result["id"]),
+        self.decision = {**self.decision, "status": ACCEPTED, "paymentId": result["id"],
                          "paymentStatus": result["status"]}
         _record_decision(transaction, self.decision)
-        _count_on_link(transaction, self.link, Decimal(result["amount"]), int(result["id"]))
+        _count_on_link(transaction, self.link, Decimal(result["amount"]), result["id"])
         return super().commit(transaction, result, replay)
 
 
@@ -223,14 +223,14 @@ def _count_on_link(transaction: Transaction, link: dict[str, Any], amount: Decim
                        "SET paidTotal = :paid, #status = :status, lastPaymentId = :payment, #version = :next",
                        condition="#version = :seen", names={"#status": "status", "#version": "version"},
                        values={":paid": paid, ":status": PAID if paid >= Decimal(link["amount"]) else ACTIVE,
-                               ":payment": payment_id, ":next": int(link["version"]) + 1,
-                               ":seen": int(link["version"])})
+                               ":payment": payment_id, ":next": link["version"] + 1,
+                               ":seen": link["version"]})
 
 
 def _record_decision(transaction: Transaction, decision: dict[str, Any]) -> None:
     """Once per gateway transaction: a twin that decided first makes this transaction fail."""
     transaction.put_new(decision)
-    transaction.increment(keys.gateway_decision_count(int(decision["companyId"]), int(decision["gatewayId"])), "total")
+    transaction.increment(keys.gateway_decision_count(decision["companyId"], decision["gatewayId"]), "total")
 
 
 def list_decisions(table: Table, company_id: int, gateway_id: int, page: int, limit: int,
@@ -258,7 +258,7 @@ def answer(decision: dict[str, Any]) -> dict[str, Any]:
 def _link_of(table: Table, provider: str, link_id: str) -> dict[str, Any]:
     """The link a notification names, if it is one of this provider's: the path a gateway posts
     to says which gateway it is."""
-    link = table.get(keys.payment_link(link_id)) if rules.is_link_id(link_id) else None
+    link = table.get(keys.payment_link(link_id)) if gateway_rules.is_link_id(link_id) else None
     if link is None or link.get("provider") != provider:
         raise NotFound(_LINK_NOT_FOUND)
     return link
@@ -268,21 +268,21 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
     """Parse (400), find the link (404), verify the signature with its gateway's secret (401),
     then decide once per gateway transaction: accepted (the payment registered) or refused (the
     reason recorded, nothing paid). `headers` has lowercase names."""
-    notification = rules.parse_notification(provider, raw_body)
+    notification = gateway_rules.parse_notification(provider, raw_body)
     link = _link_of(table, provider, notification.link_id)
-    company_id = int(link["companyId"])
-    gateway = table.get(gateway_key(company_id, int(link["gatewayId"])))
+    company_id = link["companyId"]
+    gateway = table.get(gateway_key(company_id, link["gatewayId"]))
     if gateway is None:  # deleted: nothing can verify the notification
         raise NotFound(_LINK_NOT_FOUND)
-    rules.verify_signature(provider, sealing.opened_text(gateway, company_id, SECRET_PURPOSE), raw_body, headers,
+    gateway_rules.verify_signature(provider, sealing.opened_text(gateway, company_id, SECRET_PURPOSE), raw_body, headers,
                            clock.epoch_seconds())
     received_at = clock.now_iso()
     decision = {**keys.gateway_callback(company_id, provider, notification.transaction_id),
-                **keys.gateway_decision_index(company_id, int(link["gatewayId"]), received_at,
+                **keys.gateway_decision_index(company_id, link["gatewayId"], received_at,
                                               notification.transaction_id),
                 "itemType": "GATEWAY_CALLBACK", "companyId": company_id, "provider": provider, "event": notification.event,
                 "transactionId": notification.transaction_id, "linkId": link["id"],
-                "gatewayId": int(link["gatewayId"]), "documentId": int(link["documentId"]),
+                "gatewayId": link["gatewayId"], "documentId": link["documentId"],
                 "amount": notification.amount, "currency": notification.currency,
                 "paidAt": clock.iso(notification.paid_at), "receivedAt": received_at}
     if not notification.collected:
@@ -296,8 +296,8 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
         command = _NotificationCommand(Principal.acting_for(company_id, GATEWAY_PRINCIPAL), table,
                                        decision=decision, link=link)
         try:
-            payments.register_payment(command, int(link["documentId"]), {
-                "paymentMethodId": int(gateway["paymentMethodId"]), "amount": notification.amount,
+            payments.register_payment(command, link["documentId"], {
+                "paymentMethodId": gateway["paymentMethodId"], "amount": notification.amount,
                 "reference": notification.transaction_id,
                 "notes": f"{provider}, payment link {link['id']}"})
             return answer(command.decision)
@@ -321,7 +321,7 @@ FINAL_REFUSALS = frozenset({"AMOUNT_EXCEEDS_PENDING", "AMOUNT_EXCEEDS_LINK", "CA
                             "DOCUMENT_NOT_PAYABLE", "PAYMENT_LINK_EXPIRED", "CURRENCY_MISMATCH"})
 
 
-def _deferred(error: ApiError, link: dict[str, Any], notification: rules.Notification) -> ApiError:
+def _deferred(error: ApiError, link: dict[str, Any], notification: gateway_rules.Notification) -> ApiError:
     logger.error("gateway payment not registered: the company's setup refuses it; the gateway will retry",
                  extra={"companyId": link["companyId"], "linkId": link["id"], "code": error.code,
                         "transactionId": notification.transaction_id})
@@ -329,14 +329,14 @@ def _deferred(error: ApiError, link: dict[str, Any], notification: rules.Notific
                     code="PAYMENT_DEFERRED")
 
 
-def _check_paid_after_link(link: dict[str, Any], notification: rules.Notification) -> None:
+def _check_paid_after_link(link: dict[str, Any], notification: gateway_rules.Notification) -> None:
     """A payment dated before its link existed cannot have been made through it: the payload is
     bogus (or back-dated to pass for paid in time), 400 naming the date, nothing recorded. Told
     only once the signature is verified: the link's creation is nobody else's business."""
     created_at = link.get("createdAt")
-    if created_at and rules.paid_before_link(_moment(created_at), notification.paid_at):
+    if created_at and gateway_rules.paid_before_link(_moment(created_at), notification.paid_at):
         raise ValidationFailed.for_field(
-            rules.PAID_AT_FIELD[notification.provider],
+            gateway_rules.PAID_AT_FIELD[notification.provider],
             f"{clock.iso(notification.paid_at)} is before the payment link was created ({created_at}): no payment "
             "through it can be dated then")
 
@@ -345,10 +345,10 @@ def _moment(iso: Any) -> _dt.datetime:
     return _dt.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
 
 
-def _refusal(link: dict[str, Any], notification: rules.Notification) -> ApiError | None:
+def _refusal(link: dict[str, Any], notification: gateway_rules.Notification) -> ApiError | None:
     """What the link itself refuses: a payment after it expired, or in another currency (the
     payment rules decide the rest: amount above the pending total, document no longer payable...)."""
-    if rules.link_expired(_moment(link["linkExpiresAt"]), notification.paid_at):
+    if gateway_rules.link_expired(_moment(link["linkExpiresAt"]), notification.paid_at):
         return ApiError(f"The payment link expired at {link['linkExpiresAt']}, before the payment.",
                         code="PAYMENT_LINK_EXPIRED")
     if notification.currency != link["currency"]:

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from chalicelib import clock, jsoncodec
 from chalicelib.auth import sealing
 from chalicelib.domain import webhook_urls
-from chalicelib.domain import webhooks as rules
+from chalicelib.domain import webhooks as webhook_rules
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.events.queue import DeliveryQueue
@@ -81,7 +81,7 @@ def _checked_url(url: str) -> str:
 
 def create_webhook(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     """The signing secret is in this answer only; an Idempotency-Key replay shows it as null."""
-    secret = rules.new_secret()
+    secret = webhook_rules.new_secret()
     item = records.new_small_record(command.table, command.company_id, keys.WEBHOOK, {
         **fields, "url": _checked_url(fields["url"]), "events": list(dict.fromkeys(fields["events"])),
         "sealedSecret": sealing.seal_text(secret, command.company_id, SECRET_PURPOSE)})
@@ -144,7 +144,7 @@ def fan_out(table: Table, queue: DeliveryQueue, events: list[dict[str, Any]]) ->
 
 def _delivery_record(company_id: int, webhook_id: int, event_id: str, payload: dict[str, Any],
                      body: str) -> dict[str, Any]:
-    delivery_id = rules.delivery_id(event_id, webhook_id, payload["occurredAt"])
+    delivery_id = webhook_rules.delivery_id(event_id, webhook_id, payload["occurredAt"])
     return {**keys.webhook_delivery(company_id, webhook_id, delivery_id), "itemType": "WEBHOOK_DELIVERY",
             "id": delivery_id, "webhookId": webhook_id, "companyId": company_id, "eventId": event_id,
             "event": payload["event"], "resourceType": payload["resourceType"], "resourceId": payload["resourceId"],
@@ -210,12 +210,12 @@ def deliver(table: Table, queue: DeliveryQueue, message: dict[str, Any], *, rece
         return True
     settings = get_settings()
     body = delivery["body"].encode()
-    headers = rules.delivery_headers(sealing.opened_text(subscription, company_id, SECRET_PURPOSE),
+    headers = webhook_rules.delivery_headers(sealing.opened_text(subscription, company_id, SECRET_PURPOSE),
                                      delivery["event"], delivery["id"],
                                      clock.epoch_seconds(), body)
     result = (send or webhook_http.post)(subscription["url"], body, headers, timeout=settings.webhook_timeout_seconds,
                   allow_insecure=settings.allow_insecure_webhooks)
-    last = receive_count >= rules.MAX_ATTEMPTS
+    last = receive_count >= webhook_rules.MAX_ATTEMPTS
     status = DELIVERED if result.ok else FAILED if last else RETRYING
     attempt = {"attempt": int(delivery.get("attemptCount", 0)) + 1, "at": clock.now_iso(),
                "statusCode": result.status, "durationMs": result.duration_ms, "error": result.error,
@@ -229,7 +229,7 @@ def deliver(table: Table, queue: DeliveryQueue, message: dict[str, Any], *, rece
     if result.ok:
         return True
     # the last failure comes back at once, for the redrive to move it to the dead-letter queue
-    queue.delay(receipt_handle, 0 if last else rules.backoff_seconds(settings.webhook_backoff_base_seconds,
+    queue.delay(receipt_handle, 0 if last else webhook_rules.backoff_seconds(settings.webhook_backoff_base_seconds,
                                                                          receive_count))
     return False
 
@@ -268,7 +268,7 @@ def redeliver(table: Table, queue: Callable[[], DeliveryQueue], company_id: int,
     is only reached once the delivery is known."""
     subscription = _subscription(table, company_id, webhook_id)
     key = keys.webhook_delivery(company_id, webhook_id, delivery_id)
-    delivery = table.get(key) if rules.is_delivery_id(delivery_id) else None
+    delivery = table.get(key) if webhook_rules.is_delivery_id(delivery_id) else None
     if delivery is None:
         raise NotFound("Delivery not found.")
     _require_active(subscription)

@@ -54,7 +54,7 @@ def list_stock(table: Table, company_id: int, *, product_id: int | None, warehou
         positions = [position] if position else []
     else:
         positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
-    levels = [{"productId": int(position["productId"]), "warehouseId": warehouse, "quantity": quantity}
+    levels = [{"productId": position["productId"], "warehouseId": warehouse, "quantity": quantity}
               for position in positions for warehouse, quantity in sorted(warehouse_quantities(position).items())
               if warehouse_id is None or warehouse == warehouse_id]
     return records.small_page(levels, page, limit)
@@ -66,11 +66,11 @@ def list_movements(table: Table, company_id: int, *, product_id: int | None, sta
     The range is read whole for an exact `total`: narrow it with the dates."""
     if start_date and end_date and start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
-    high = f"{end_date}#~" if end_date else None
+    high = keys.day_end(end_date) if end_date else None
     if product_id is not None:
         criteria: dict[str, Any] = {"partition": ("PK", keys.product_movements_partition(company_id, product_id)),
                                     "consistent": True, "sort_range": ("SK", start_date, high)}
     else:
-        criteria = {"partition": ("GSI1PK", f"C#{company_id}#STKMV"), "index": GSI1,
+        criteria = {"partition": ("GSI1PK", keys.stock_movements_partition(company_id)), "index": GSI1,
                     "sort_range": ("GSI1SK", start_date, high)}
     return records.small_page(table.query_all(**criteria), page, limit)

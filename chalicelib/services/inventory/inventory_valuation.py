@@ -22,31 +22,29 @@ from chalicelib.services.inventory.stock_moves import warehouse_quantities
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
-AFTER_DAY = "#~"  # sorts after every movement of a day
-
 
 def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
     if date is None:  # today where the company is, as adjustments and documents are dated
         date = clock.today_in(countries.pack_of(table.get(keys.company(company_id))).code)
     positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
-    later = _movements_after(table, company_id, date, [int(position["productId"]) for position in positions
+    later = _movements_after(table, company_id, date, [position["productId"] for position in positions
                                                         if (position.get("lastMovementDate") or "") > date])
     held: dict[int, tuple[Decimal, Decimal, dict[int, Decimal]]] = {}
     for position in positions:
-        product_id = int(position["productId"])
+        product_id = position["productId"]
         quantity, value = Decimal(position.get("quantity", 0)), Decimal(position.get("value", 0))
         by_warehouse = warehouse_quantities(position)
         for movement in later.get(product_id, []):
             moved = Decimal(movement["quantity"])
             quantity -= moved
             value -= Decimal(movement.get("value", 0))
-            warehouse_id = int(movement["warehouseId"])
+            warehouse_id = movement["warehouseId"]
             by_warehouse[warehouse_id] = by_warehouse.get(warehouse_id, ZERO) - moved
         if quantity or value:
             held[product_id] = (quantity, value, by_warehouse)
-    products = {int(item["id"]): item for item in table.batch_get(
+    products = {item["id"]: item for item in table.batch_get(
         keys.entity(company_id, keys.PRODUCT, product_id) for product_id in sorted(held)).values()}
-    warehouses = {int(item["id"]): item for item in records.small_records(table, company_id, keys.WAREHOUSE)}
+    warehouses = {item["id"]: item for item in records.small_records(table, company_id, keys.WAREHOUSE)}
     items = []
     for product_id, (quantity, value, by_warehouse) in held.items():
         product = products.get(product_id, {})
@@ -71,7 +69,7 @@ def _movements_after(table: Table, company_id: int, date: str, product_ids: list
     """The movements dated after `date` of these products: one Query each (strongly consistent,
     unlike an index of every product's movements)."""
     return {product_id: table.query_all(partition=("PK", keys.product_movements_partition(company_id, product_id)),
-                                        sort_range=("SK", f"{date}{AFTER_DAY}", None), consistent=True)
+                                        sort_range=("SK", keys.day_end(date), None), consistent=True)
             for product_id in product_ids}
 
 
@@ -88,7 +86,7 @@ def _shares(quantity: Decimal, value: Decimal, by_warehouse: dict[int, Decimal]
 
 def _inventory_accounts(table: Table, company_id: int, date: str) -> list[dict[str, Any]]:
     """The accounts the determination rules post inventory to, with their balance at the date."""
-    account_ids = sorted({int(rule["chartOfAccountId"]) for rule in rule_items(table, company_id)
+    account_ids = sorted({rule["chartOfAccountId"] for rule in rule_items(table, company_id)
                           if rule["operationType"] == "inventory"})
     accounts = []
     for account_id in account_ids:

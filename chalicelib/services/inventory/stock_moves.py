@@ -17,6 +17,7 @@ from chalicelib import clock
 from chalicelib.domain import costing
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.money import MAX_AMOUNT
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.store import keys
 from chalicelib.store.table import Table
@@ -34,9 +35,9 @@ class Origin:
     fields: dict[str, Any]  # documentId/documentType/documentNumber, adjustmentId or transferId
 
 
-def document_origin(document: dict[str, Any]) -> Origin:
-    return Origin(keys.document_stock_origin(int(document["id"]), int(document["version"])),
-                  {"documentId": int(document["id"]), "documentType": document["type"],
+def document_origin(document: DocumentRecord) -> Origin:
+    return Origin(keys.document_stock_origin(document["id"], document["version"]),
+                  {"documentId": document["id"], "documentType": document["type"],
                    "documentNumber": document.get("number")})
 
 
@@ -59,7 +60,7 @@ def read_positions(table: Table, company_id: int, product_ids: Iterable[int]) ->
     """Stored positions by product (strongly consistent: they are about to be valued against)."""
     wanted = sorted(set(product_ids))
     found = table.batch_get(position_keys(company_id, wanted)) if wanted else {}
-    return {int(item["productId"]): item for item in found.values()}
+    return {item["productId"]: item for item in found.values()}
 
 
 def cost_fields(item: dict[str, Any] | None, product: dict[str, Any]) -> dict[str, Any]:
@@ -71,8 +72,8 @@ def cost_fields(item: dict[str, Any] | None, product: dict[str, Any]) -> dict[st
 
 
 def with_costs(table: Table, company_id: int, products: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    positions = read_positions(table, company_id, (int(product["id"]) for product in products))
-    return [{**product, **cost_fields(positions.get(int(product["id"])), product)} for product in products]
+    positions = read_positions(table, company_id, (product["id"] for product in products))
+    return [{**product, **cost_fields(positions.get(product["id"]), product)} for product in products]
 
 
 # --- a command's stock writes --------------------------------------------------------------------

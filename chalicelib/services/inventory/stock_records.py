@@ -16,7 +16,7 @@ def load_goods(table: Table, company_id: int, lines: list[dict[str, Any]]
                ) -> tuple[dict[str, Any], dict[int, dict[str, Any]], dict[int, dict[str, Any]]]:
     """The company, the lines' products and their stock positions, in one BatchGetItem. Each line
     names a different active product that keeps stock."""
-    product_ids = [int(line["productId"]) for line in lines]
+    product_ids = [line["productId"] for line in lines]
     wanted = [keys.company(company_id), *(keys.entity(company_id, keys.PRODUCT, p) for p in set(product_ids)),
               *position_keys(company_id, set(product_ids))]
     found = table.batch_get(wanted)
@@ -41,7 +41,7 @@ def load_goods(table: Table, company_id: int, lines: list[dict[str, Any]]
         first_line.setdefault(product_id, index)
     if problems:
         raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", details=problems)
-    positions = {int(item["productId"]): item for key in position_keys(company_id, products)
+    positions = {item["productId"]: item for key in position_keys(company_id, products)
                  if (item := found.get(keys.pair(key))) is not None}
     return company, products, positions
 
@@ -57,8 +57,8 @@ def require_warehouse(table: Table, company_id: int, warehouse_id: int, field: s
 
 def put_record(transaction: Transaction, company_id: int, kind: str, record: dict[str, Any]) -> None:
     """A new adjustment or transfer, listed by date, and counted."""
-    transaction.put_new({**keys.entity(company_id, kind, int(record["id"])),
-                         **keys.dated_record_index(company_id, kind, record["date"], int(record["id"])),
+    transaction.put_new({**keys.entity(company_id, kind, record["id"]),
+                         **keys.dated_record_index(company_id, kind, record["date"], record["id"]),
                          "itemType": kind, **{name: value for name, value in record.items() if value is not None}})
     transaction.increment(keys.entity_count(company_id, kind), "total")
 

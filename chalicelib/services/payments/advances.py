@@ -7,8 +7,9 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib.domain import document_actions as actions
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import exchange_rates
@@ -36,17 +37,17 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 
-def advances(document: dict[str, Any]) -> tuple[Decimal, Decimal]:
+def advances(document: DocumentRecord) -> tuple[Decimal, Decimal]:
     return Decimal(document.get("advancesTotal", 0)), Decimal(document.get("advancesApplied", 0))
 
 
-def change_advances(transaction: Transaction, company_id: int, document: dict[str, Any], attribute: str,
+def change_advances(transaction: Transaction, company_id: int, document: DocumentRecord, attribute: str,
                      amount: Decimal) -> None:
     """A quote's or order's advances received (`advancesTotal`) or applied (`advancesApplied`),
     on the version read: what was available stays true."""
-    transaction.update(keys.document(company_id, int(document["id"])), "ADD #attribute :amount, #version :one",
+    transaction.update(keys.document(company_id, document["id"]), "ADD #attribute :amount, #version :one",
                        condition="#version = :seen", names={"#attribute": attribute, "#version": "version"},
-                       values={":amount": amount, ":one": 1, ":seen": int(document["version"])})
+                       values={":amount": amount, ":one": 1, ":seen": document["version"]})
 
 
 def register_advance(command: Command, order: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
@@ -54,7 +55,7 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
     (liability) or supplier-advance (asset) account. The partner's balance does not move until
     an invoice applies the advance. Together, advances never exceed the order's total."""
     table, company_id = command.table, command.company_id
-    kind = rules.KINDS[order["type"]]
+    kind = document_rules.KINDS[order["type"]]
     own = exchange_rates.company_currency(exchange_rates.company_of(table, company_id))
     actions.require("advance", order, own)  # not cancelled, in the company's currency, room left
     for other in ("creditNoteId", "withholdingDocumentId"):
@@ -75,29 +76,29 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
     payment["kind"] = ADVANCE
     transaction = command.transaction()
     writes = JournalWrites(company_id)
-    held = Movement(rules.ADVANCE_OPERATION[kind.code], CREDIT if kind.sales else DEBIT, amount)
+    held = Movement(document_rules.ADVANCE_OPERATION[kind.code], CREDIT if kind.sales else DEBIT, amount)
     pay_by_method(table, transaction, writes, payment, order, method, money_in=kind.sales, other_side=held,
                    description=f"Anticipo {document_label(order)}", fields=fields)
     change_advances(transaction, company_id, order, "advancesTotal", amount)
     return record(command, transaction, writes, payment)
 
 
-def advance_source(table: Table, company_id: int, source_id: int, document: dict[str, Any] | None = None,
-                    field: str = "sourceDocumentId", source: dict[str, Any] | None = None) -> dict[str, Any]:
+def advance_source(table: Table, company_id: int, source_id: int, document: DocumentRecord | None = None,
+                    field: str = "sourceDocumentId", source: DocumentRecord | None = None) -> DocumentRecord:
     """The quote or order advances come from (`source` when already read), suiting `document`."""
     if source is None:
         try:
             source = get_document(table, company_id, source_id)
         except NotFound:
             raise ValidationFailed.for_field(field, "no such document") from None
-    if source["type"] not in rules.ADVANCE_OPERATION:
+    if source["type"] not in document_rules.ADVANCE_OPERATION:
         raise ValidationFailed.for_field(field, "must be a quote, order or delivery note (100, 101, 102, 112): only those take advances")
     if document is not None:
-        sales = rules.KINDS[document["type"]].sales
+        sales = document_rules.KINDS[document["type"]].sales
         problem = None
-        if rules.KINDS[source["type"]].sales != sales:
+        if document_rules.KINDS[source["type"]].sales != sales:
             problem = f"must be a {'customer quote, order or delivery note (100, 101, 112)' if sales else 'purchase order (102)'}"
-        elif int(source["businessPartnerId"]) != int(document["businessPartnerId"]):
+        elif source["businessPartnerId"] != document["businessPartnerId"]:
             problem = "belongs to another business partner"
         elif source.get("currency") != document.get("currency"):
             problem = f"it is in {source.get('currency')}, the document in {document.get('currency')}"
@@ -150,14 +151,14 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
                            fields)
     transaction = command.transaction()
     writes = JournalWrites(company_id)
-    operation = rules.ADVANCE_OPERATION[source["type"]]
+    operation = document_rules.ADVANCE_OPERATION[source["type"]]
     movements = ([Movement(operation, DEBIT, amount), Movement("receivable", CREDIT, amount)] if kind.sales else
                  [Movement("payable", DEBIT, amount), Movement(operation, CREDIT, amount)])
     entry = writes.automatic_entry(table, load_rules(table, company_id),
-                                   source=Source("payment", int(payment["id"]), kind.code), date=date,
+                                   source=Source("payment", payment["id"], kind.code), date=date,
                                    description=f"Aplicación de anticipo {document_label(source)} a {document_label(document)}",
                                    movements=movements)
-    payment.update(kind=ADVANCE, sourceDocumentId=int(source["id"]), journalEntryId=int(entry["id"]))
+    payment.update(kind=ADVANCE, sourceDocumentId=source["id"], journalEntryId=entry["id"])
     change_advances(transaction, company_id, source, "advancesApplied", amount)
     payment["settledBase"] = amount   # advances are in the company's currency (see register_advance)
     settle(transaction, company_id, kind, document, amount, amount, payment, date)

@@ -9,10 +9,11 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import currency
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.domain.document_actions import payment_refusal
 from chalicelib.domain.documents import CONFIRMED
+from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
@@ -34,7 +35,6 @@ from chalicelib.store.transaction import Transaction
 
 PENDING, CANCELLED = "pending", "cancelled"
 METHOD, CREDIT_NOTE, WITHHOLDING, ADVANCE, REFUND = "method", "credit_note", "withholding", "advance", "refund"
-PAYMENT_PREFIX = "PAY#"
 _KIND_LABEL = {METHOD: "Pago", CREDIT_NOTE: "Nota de crédito aplicada a", WITHHOLDING: "Retención",
                ADVANCE: "Anticipo aplicado a", REFUND: "Reembolso"}
 # a sales document's money comes in; a purchase document's goes out
@@ -46,30 +46,26 @@ class PaymentRefused(ApiError):
     """A refusal of this use case: each raise names its code."""
 
 
-def payment_key(company_id: int, document_id: int, payment_id: int) -> keys.Key:
-    return {"PK": keys.document(company_id, document_id)["PK"], "SK": f"{PAYMENT_PREFIX}{keys.sortable_id(payment_id)}"}
-
-
-def payable_kind(document: dict[str, Any], refundable: bool = False) -> rules.Kind:
+def payable_kind(document: DocumentRecord, refundable: bool = False) -> document_rules.Kind:
     """The kind of a confirmed document that money can settle (domain/document_actions.py): one
     that owes (an invoice, a debit note) or, when `refundable`, a credit note whose rest is refunded."""
     problem = payment_refusal(document, refundable)
     if problem:
         raise PaymentRefused(problem, code="DOCUMENT_NOT_PAYABLE")
-    return rules.KINDS[document["type"]]
+    return document_rules.KINDS[document["type"]]
 
 
-def take(transaction: Transaction, company_id: int, document: dict[str, Any], amount: Decimal,
+def take(transaction: Transaction, company_id: int, document: DocumentRecord, amount: Decimal,
           paid: bool, base: Decimal) -> None:
     """`pending` down by `amount` and `basePending` (the company's currency) by `base` (and
     `paidTotal` up, for the document paid), on the version read."""
     expression = "ADD pending :minus, #version :one" + (", paidTotal :amount" if paid else "") + \
         " SET basePending = :base"
-    values: dict[str, Any] = {":minus": -amount, ":one": 1, ":seen": int(document["version"]),
+    values: dict[str, Any] = {":minus": -amount, ":one": 1, ":seen": document["version"],
                               ":base": currency.base_pending(document) - base}
     if paid:
         values[":amount"] = amount
-    transaction.update(keys.document(company_id, int(document["id"])), expression, condition="#version = :seen",
+    transaction.update(keys.document(company_id, document["id"]), expression, condition="#version = :seen",
                        names={"#version": "version"}, values=values)
 
 
@@ -79,7 +75,7 @@ def positive(amount: Decimal) -> Decimal:
     return amount
 
 
-def require_cash_terms_met(table: Table, company_id: int, document: dict[str, Any], amount: Decimal) -> str | None:
+def require_cash_terms_met(table: Table, company_id: int, document: DocumentRecord, amount: Decimal) -> str | None:
     """A document on cash terms is paid once, for its whole total. Returns the type of the
     document's terms (None without any)."""
     condition_id = document.get("paymentConditionId")
@@ -99,35 +95,35 @@ def within_pending(amount: Decimal, pending: Decimal) -> None:
                              details=[{"field": "amount", "message": f"at most {pending}"}])
 
 
-def document_label(document: dict[str, Any]) -> str:
+def document_label(document: DocumentRecord) -> str:
     return str(document.get("number") or document["id"])
 
 
-def payment_date(table: Table, company_id: int, document: dict[str, Any], fields: dict[str, Any]) -> str:
+def payment_date(table: Table, company_id: int, document: DocumentRecord, fields: dict[str, Any]) -> str:
     date = fields.get("paymentDate") or max(clock.today_in(accounts.company_country(table, company_id)), document["date"])
     if date < document["date"]:
         raise ValidationFailed.for_field("paymentDate", f"must not be before the document's date {document['date']}")
     return date
 
 
-def new_payment(company_id: int, document: dict[str, Any], payment_id: int, amount: Decimal, date: str,
-                 fields: dict[str, Any]) -> dict[str, Any]:
-    document_id = int(document["id"])
-    return {**payment_key(company_id, document_id, payment_id), "itemType": "PAYMENT", "id": payment_id,
+def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amount: Decimal, date: str,
+                 fields: dict[str, Any]) -> PaymentRecord:
+    document_id = document["id"]
+    return {**keys.document_payment(company_id, document_id, payment_id), "itemType": "PAYMENT", "id": payment_id,
             "documentId": document_id, "amount": amount, "paymentDate": date, "status": CONFIRMED,
             "reference": fields.get("reference"), "notes": fields.get("notes"),
-            "businessPartnerId": int(document["businessPartnerId"])}
+            "businessPartnerId": document["businessPartnerId"]}
 
 
-def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites, payment: dict[str, Any],
-                   document: dict[str, Any], method: dict[str, Any], *, money_in: bool, other_side: Movement,
+def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord,
+                   document: DocumentRecord, method: dict[str, Any], *, money_in: bool, other_side: Movement,
                    description: str, fields: dict[str, Any]) -> None:
     """Money through a payment method: the cash or bank side of the entry and, when the method
     has a bank account, the bank transaction in the spec's direction. Money in a foreign
     currency moves at the payment date's rate (`exchangeRate` when sent): what it differs by
     from what `other_side` carried is an exchange gain or loss."""
     company_id, amount = writes.company_id, Decimal(payment["amount"])
-    account = banking.get_account(table, company_id, int(method["bankAccountId"])) if method.get("bankAccountId") else None
+    account = banking.get_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
     if account is not None and account.get("currency") != document.get("currency"):
         raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {account.get('currency')}, "
                                                             f"the document in {document.get('currency')}")
@@ -138,31 +134,31 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
     money = currency.in_base(amount, rate)
     payment.update(exchangeRate=rate, baseAmount=money)
     # the method's state as read decides: a change meanwhile re-runs
-    transaction.check(payment_setup.method_key(company_id, int(method["id"])), "isActive = :yes",
+    transaction.check(payment_setup.method_key(company_id, method["id"]), "isActive = :yes",
                       values={":yes": True}, on_fail=PaymentRefused("The payment method is inactive.",
                                                                     code="PAYMENT_METHOD_INACTIVE"))
-    money_side = (Movement("bank", DEBIT if money_in else CREDIT, money, account_id=int(account["chartOfAccountId"]))
+    money_side = (Movement("bank", DEBIT if money_in else CREDIT, money, account_id=account["chartOfAccountId"])
                   if account else Movement("cash", DEBIT if money_in else CREDIT, money))
     entry = writes.automatic_entry(table, load_rules(table, company_id),
-                                   source=Source("payment", int(payment["id"]), document["type"]),
+                                   source=Source("payment", payment["id"], document["type"]),
                                    date=payment["paymentDate"], description=description,
                                    movements=[money_side, other_side,
                                               *currency.exchange_difference(money_side.side, money,
                                                                             other_side.amount)])
-    payment.update(kind=payment.get("kind", METHOD), paymentMethodId=int(method["id"]), journalEntryId=int(entry["id"]),
+    payment.update(kind=payment.get("kind", METHOD), paymentMethodId=method["id"], journalEntryId=entry["id"],
                    status=PENDING if method.get("requiresConfirmation") else CONFIRMED)
     if account is not None:
         tx_type = ("transfer_in" if money_in else "transfer_out") if method.get("isCashMethod") else "payment_doc"
         bank_tx = banking.add_transaction(
             transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id), tx_type=tx_type,
             direction=banking.MONEY_IN if money_in else banking.MONEY_OUT, amount=amount, date=payment["paymentDate"],
-            reference=payment.get("reference"), journal_entry_id=int(entry["id"]), document_id=int(document["id"]),
-            payment_id=int(payment["id"]))
-        payment.update(bankTransactionId=int(bank_tx["id"]), bankAccountId=int(account["id"]),
+            reference=payment.get("reference"), journal_entry_id=entry["id"], document_id=document["id"],
+            payment_id=payment["id"])
+        payment.update(bankTransactionId=bank_tx["id"], bankAccountId=account["id"],
                        bankTransactionType=tx_type)
 
 
-def balance_change(kind: rules.Kind, payment: dict[str, Any]) -> Decimal:
+def balance_change(kind: document_rules.Kind, payment: PaymentRecord) -> Decimal:
     """What registering `payment` moved its partner's balance by (company currency): what it
     settled, the other way for a credit note refunded; a credit note applied moved it only by the
     difference between the two documents' rates."""
@@ -172,8 +168,8 @@ def balance_change(kind: rules.Kind, payment: dict[str, Any]) -> Decimal:
     return -settled * kind.balance
 
 
-def settle(transaction: Transaction, company_id: int, kind: rules.Kind, document: dict[str, Any], amount: Decimal,
-            settled: Decimal, payment: dict[str, Any], date: str, *, undo: bool = False) -> None:
+def settle(transaction: Transaction, company_id: int, kind: document_rules.Kind, document: DocumentRecord, amount: Decimal,
+            settled: Decimal, payment: PaymentRecord, date: str, *, undo: bool = False) -> None:
     """The document's pending down by `amount` and its company-currency pending by `settled`
     (`undo`: both back up, when `payment` is cancelled on `date`), the partner's balance with it
     (and its ledger), and the open-document index and count when the document stops or starts
@@ -192,11 +188,11 @@ def settle(transaction: Transaction, company_id: int, kind: rules.Kind, document
     if change:
         label = f"{_KIND_LABEL[payment['kind']]} {document_label(document)}"
         partner_ledger.record_movement(
-            transaction, company_id, partner_id=int(document["businessPartnerId"]), side=side_of(kind), date=date,
-            amount=change, origin=partner_ledger.PAYMENT_ORIGIN, origin_id=int(payment["id"]),
+            transaction, company_id, partner_id=document["businessPartnerId"], side=side_of(kind), date=date,
+            amount=change, origin=partner_ledger.PAYMENT_ORIGIN, origin_id=payment["id"],
             version=int(payment.get("version", 0)) + 1,
-            details={"documentId": int(document["id"]), "documentType": kind.code, "number": document.get("number"),
-                     "paymentId": int(payment["id"]), "paymentKind": payment["kind"],
+            details={"documentId": document["id"], "documentType": kind.code, "number": document.get("number"),
+                     "paymentId": payment["id"], "paymentKind": payment["kind"],
                      "description": label if amount > 0 else f"Anulación: {label}",
                      **currency_details(document, ZERO if payment["kind"] == CREDIT_NOTE else
                                         -amount * kind.balance)})
@@ -206,11 +202,11 @@ def settle(transaction: Transaction, company_id: int, kind: rules.Kind, document
         transaction.put(open_document_item(company_id, document))
 
 
-def record(command: Command, transaction: Transaction, writes: JournalWrites, payment: dict[str, Any]) -> dict[str, Any]:
+def record(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord) -> dict[str, Any]:
     payment.update(version=1, createdAt=clock.now_iso())
     writes.apply(transaction)
     transaction.put_new({name: value for name, value in payment.items() if value is not None})
-    outbox.emit(transaction, outbox.PAYMENT_CREATED, command.company_id, "payment", int(payment["id"]),
+    outbox.emit(transaction, outbox.PAYMENT_CREATED, command.company_id, "payment", payment["id"],
                 event_data(payment))
     return command.commit(transaction, payment)
 
@@ -233,17 +229,17 @@ def active_method(table: Table, company_id: int, fields: dict[str, Any]) -> dict
     return method
 
 
-def move_partner(transaction: Transaction, company_id: int, kind: rules.Kind, document: dict[str, Any],
+def move_partner(transaction: Transaction, company_id: int, kind: document_rules.Kind, document: DocumentRecord,
                   amount: Decimal, open_delta: int) -> None:
     """The partner's balance by `amount`, and its count of open documents by `open_delta` when
     the document stops (-1) or starts again (+1) to owe."""
     names = {"#balance": "receivableBalance" if kind.sales else "payableBalance",
              "#open": open_count_attribute(kind)}
-    transaction.update(keys.entity(company_id, keys.PARTNER, int(document["businessPartnerId"])),
+    transaction.update(keys.entity(company_id, keys.PARTNER, document["businessPartnerId"]),
                        "ADD #balance :amount, #open :delta", names=names, values={":amount": amount, ":delta": open_delta})
 
 
-def event_data(payment: dict[str, Any]) -> dict[str, Any]:
+def event_data(payment: PaymentRecord) -> dict[str, Any]:
     return {"id": payment["id"], "documentId": payment["documentId"], "kind": payment["kind"],
             "amount": payment["amount"], "status": payment["status"], "paymentDate": payment["paymentDate"]}
 

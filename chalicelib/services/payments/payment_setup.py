@@ -126,5 +126,5 @@ def delete_method(command: Command, method_id: int) -> dict[str, Any]:
     current = get_method(command.table, command.company_id, method_id)
     transaction = command.transaction()
     transaction.delete(method_key(command.company_id, method_id), condition="#v = :v", names={"#v": "version"},
-                       values={":v": int(current["version"])})
+                       values={":v": current["version"]})
     return command.commit(transaction, {"id": method_id, "deleted": True})

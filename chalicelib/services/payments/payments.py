@@ -10,9 +10,10 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import currency
 from chalicelib.domain import document_actions as actions
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.domain.documents import CONFIRMED
+from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
@@ -29,7 +30,6 @@ from chalicelib.services.payments.payment_records import (
     CANCELLED,
     CREDIT_NOTE,
     CREDIT_NOTE_TYPE,
-    PAYMENT_PREFIX,
     PENDING,
     REFUND,
     WITHHOLDING,
@@ -41,7 +41,6 @@ from chalicelib.services.payments.payment_records import (
     pay_by_method,
     payable_kind,
     payment_date,
-    payment_key,
     positive,
     record,
     require_cash_terms_met,
@@ -61,19 +60,19 @@ _REVERSED_TYPE = {"payment_doc": "payment_doc", "transfer_in": "transfer_out", "
 def list_payments(table: Table, company_id: int, document_id: int, page: int, limit: int) -> Page:
     get_document(table, company_id, document_id)
     items = table.query_all(partition=("PK", keys.document(company_id, document_id)["PK"]),
-                            sort_prefix=("SK", PAYMENT_PREFIX), consistent=True)
+                            sort_prefix=("SK", keys.DOCUMENT_PAYMENT_PREFIX), consistent=True)
     skip = (page - 1) * limit
     return Page(items=items[skip:skip + limit], total=len(items), page=page, limit=limit, next_cursor=None)
 
 
-def get_payment(table: Table, company_id: int, document_id: int, payment_id: int) -> dict[str, Any]:
-    item = table.get(payment_key(company_id, document_id, payment_id))
+def get_payment(table: Table, company_id: int, document_id: int, payment_id: int) -> PaymentRecord:
+    item = table.get(keys.document_payment(company_id, document_id, payment_id))
     if item is None:
         raise NotFound("Payment not found.")
     return item
 
 
-def _applied_document(table: Table, company_id: int, document: dict[str, Any], applied_id: int, field: str,
+def _applied_document(table: Table, company_id: int, document: DocumentRecord, applied_id: int, field: str,
                       wanted_type: str, amount: Decimal) -> dict[str, Any]:
     """The credit note or certificate a payment applies: confirmed, of the right type and
     partner, with enough left."""
@@ -86,13 +85,13 @@ def _applied_document(table: Table, company_id: int, document: dict[str, Any], a
         problem = f"must be a document of type {wanted_type}"
     elif applied["status"] != CONFIRMED:
         problem = f"the document is {applied['status']}"
-    elif int(applied["businessPartnerId"]) != int(document["businessPartnerId"]):
+    elif applied["businessPartnerId"] != document["businessPartnerId"]:
         problem = "belongs to another business partner"
     elif Decimal(applied["pending"]) < amount:
         problem = f"only {applied['pending']} of it is left to apply"
     elif applied.get("currency") != document.get("currency"):
         problem = f"it is in {applied.get('currency')}, the document in {document.get('currency')}"
-    elif (applied.get("withholding") or {}).get("side") not in (None, rules.KINDS[document["type"]].module):
+    elif (applied.get("withholding") or {}).get("side") not in (None, document_rules.KINDS[document["type"]].module):
         problem = f"it certifies a withholding on {applied['withholding']['side']}, not on this document's side"
     if problem:
         raise ValidationFailed.for_field(field, problem)
@@ -102,7 +101,7 @@ def _applied_document(table: Table, company_id: int, document: dict[str, Any], a
 def register_payment(command: Command, document_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     document = get_document(table, company_id, document_id)
-    if document["type"] in rules.ADVANCE_OPERATION:
+    if document["type"] in document_rules.ADVANCE_OPERATION:
         return register_advance(command, document, fields)
     kind = payable_kind(document, refundable=True)
     if kind.balance < 0:
@@ -144,10 +143,10 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                                            description=f"Diferencial cambiario: nota de crédito {document_label(note)} "
                                                        f"aplicada a {document_label(document)}",
                                            movements=[note_side, partner_side, *difference])
-            payment["journalEntryId"] = int(entry["id"])
+            payment["journalEntryId"] = entry["id"]
         else:
             writes.require_open(date)
-        payment.update(kind=CREDIT_NOTE, creditNoteId=int(note["id"]), appliedBase=applied)
+        payment.update(kind=CREDIT_NOTE, creditNoteId=note["id"], appliedBase=applied)
     elif fields.get("withholdingDocumentId") is not None:
         certificate = _applied_document(table, company_id, document, fields["withholdingDocumentId"],
                                         "withholdingDocumentId", "05", amount)
@@ -158,11 +157,11 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                                        description=f"Retención {document_label(document)}",
                                        movements=[withheld, partner_side,
                                                   *currency.exchange_difference(withheld.side, applied, settled)])
-        payment.update(kind=WITHHOLDING, withholdingDocumentId=int(certificate["id"]), journalEntryId=int(entry["id"]),
+        payment.update(kind=WITHHOLDING, withholdingDocumentId=certificate["id"], journalEntryId=entry["id"],
                        appliedBase=applied)
     else:
         assert method is not None
-        pay_by_method(table, transaction, writes, payment, document, method, money_in=rules.money_comes_in(kind),
+        pay_by_method(table, transaction, writes, payment, document, method, money_in=document_rules.money_comes_in(kind),
                        other_side=partner_side, description=f"Pago {document_label(document)}", fields=fields)
     if terms is not None:
         transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
@@ -171,7 +170,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     return record(command, transaction, writes, payment)
 
 
-def _register_refund(command: Command, note: dict[str, Any], kind: rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
+def _register_refund(command: Command, note: DocumentRecord, kind: document_rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
     """What a credit note leaves unapplied goes back in money: out to the customer (06), in from
     the supplier (105). The entry undoes the note's effect on the receivable or payable, and the
     partner's balance comes back up by the amount."""
@@ -192,7 +191,7 @@ def _register_refund(command: Command, note: dict[str, Any], kind: rules.Kind, f
     transaction = command.transaction()
     writes = JournalWrites(company_id)
     partner_side = Movement("receivable", DEBIT, settled) if kind.sales else Movement("payable", CREDIT, settled)
-    pay_by_method(table, transaction, writes, payment, note, method, money_in=rules.money_comes_in(kind),
+    pay_by_method(table, transaction, writes, payment, note, method, money_in=document_rules.money_comes_in(kind),
                    other_side=partner_side, description=f"Reembolso {document_label(note)}", fields=fields)
     settle(transaction, company_id, kind, note, amount, settled, payment, date)
     return record(command, transaction, writes, payment)
@@ -203,10 +202,10 @@ def confirm_payment(command: Command, document_id: int, payment_id: int) -> dict
     if payment["status"] != PENDING:
         raise PaymentRefused(f"Only a pending payment can be confirmed; this one is {payment['status']}.",
                              code="INVALID_PAYMENT_STATUS")
-    confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": int(payment["version"]) + 1}
+    confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": payment["version"] + 1}
     transaction = command.transaction()
     transaction.put(confirmed, condition="#v = :v AND #s = :pending", names={"#v": "version", "#s": "status"},
-                    values={":v": int(payment["version"]), ":pending": PENDING})
+                    values={":v": payment["version"], ":pending": PENDING})
     outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, command.company_id, "payment", payment_id,
                 event_data(confirmed))
     return command.commit(transaction, confirmed)
@@ -222,12 +221,12 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     if payment["status"] == CANCELLED:
         raise PaymentRefused("The payment is already cancelled.", code="INVALID_PAYMENT_STATUS")
     document = get_document(table, company_id, document_id)
-    kind = rules.KINDS[document["type"]]
+    kind = document_rules.KINDS[document["type"]]
     amount = Decimal(payment["amount"])
     date = date or max(clock.today_in(accounts.company_country(table, company_id)), payment["paymentDate"])
     if date < payment["paymentDate"]:
         raise ValidationFailed.for_field("date", f"must not be before the payment's date {payment['paymentDate']}")
-    received_advance = kind.code in rules.ADVANCE_OPERATION
+    received_advance = kind.code in document_rules.ADVANCE_OPERATION
     if received_advance:
         received, applied = advances(document)
         if received - applied < amount:
@@ -236,10 +235,10 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     transaction = command.transaction()
     writes = JournalWrites(company_id)
     cancelled = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
-                 "version": int(payment["version"]) + 1}
+                 "version": payment["version"] + 1}
     if payment.get("journalEntryId") is not None:
-        reversal = writes.reverse(table, get_entry(table, company_id, int(payment["journalEntryId"])), date)
-        cancelled["reversalEntryId"] = int(reversal["id"])
+        reversal = writes.reverse(table, get_entry(table, company_id, payment["journalEntryId"]), date)
+        cancelled["reversalEntryId"] = reversal["id"]
     else:
         writes.require_open(date)
     applied_id = payment.get("creditNoteId") or payment.get("withholdingDocumentId")
@@ -247,23 +246,23 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
         take(transaction, company_id, get_document(table, company_id, int(applied_id)), -amount, paid=False,
               base=-Decimal(payment.get("appliedBase", amount)))
     if payment.get("sourceDocumentId") is not None:
-        change_advances(transaction, company_id, get_document(table, company_id, int(payment["sourceDocumentId"])),
+        change_advances(transaction, company_id, get_document(table, company_id, payment["sourceDocumentId"]),
                          "advancesApplied", -amount)
     if payment.get("bankTransactionId") is not None:
-        account = banking.get_account(table, company_id, int(payment["bankAccountId"]))
-        original = banking.MONEY_IN if rules.money_comes_in(kind) else banking.MONEY_OUT
+        account = banking.get_account(table, company_id, payment["bankAccountId"])
+        original = banking.MONEY_IN if document_rules.money_comes_in(kind) else banking.MONEY_OUT
         bank_tx = banking.add_transaction(
             transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id),
             tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],
             direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
             amount=amount, date=date, reference=f"Reversal: {reason}"[:200], journal_entry_id=cancelled.get(
                 "reversalEntryId"), document_id=document_id, payment_id=payment_id, require_active=False)
-        cancelled["reversalBankTransactionId"] = int(bank_tx["id"])
+        cancelled["reversalBankTransactionId"] = bank_tx["id"]
     if received_advance:
         change_advances(transaction, company_id, document, "advancesTotal", -amount)
     else:
         settle(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
                 date, undo=True)
     writes.apply(transaction)
-    transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": int(payment["version"])})
+    transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": payment["version"]})
     return command.commit(transaction, cancelled)

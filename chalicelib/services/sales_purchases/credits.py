@@ -9,7 +9,7 @@ from typing import Any
 
 from chalicelib import clock, countries
 from chalicelib.domain import currency
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import previous_day, totals_through
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting import reports
@@ -39,24 +39,24 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
     company = table.get(keys.company(company_id)) or {}
     today = clock.today_in(countries.pack_of(company).code)
     shown = open_items[:SHOWN_DOCUMENTS]
-    found = table.batch_get([keys.document(company_id, int(item["documentId"])) for item in shown]) \
+    found = table.batch_get([keys.document(company_id, item["documentId"]) for item in shown]) \
         if shown else {}
     documents = []
     for item in shown:
-        document = found.get((keys.document(company_id, int(item["documentId"]))["PK"], keys.DOCUMENT))
+        document = found.get((keys.document(company_id, item["documentId"])["PK"], keys.DOCUMENT))
         if document is None:
             continue
-        documents.append({"id": int(document["id"]), "type": document["type"], "number": document.get("number"),
+        documents.append({"id": document["id"], "type": document["type"], "number": document.get("number"),
                           "date": document["date"], "dueDate": document["dueDate"], "total": document["total"],
                           "pending": document["pending"], "currency": document.get("currency"),
                           "exchangeRate": currency.rate_of(document), "basePending": currency.base_pending(document),
-                          "overdueDays": rules.overdue_days([document["dueDate"]], today)})
+                          "overdueDays": document_rules.overdue_days([document["dueDate"]], today)})
     balance = Decimal(partner.get(balance_field, 0))
     limit = partner.get("credit_limit")
     return {"businessPartnerId": partner_id, "name": partner["name"], "pendingBalance": balance,
             "credit_limit": limit, "available": (Decimal(limit) - balance) if limit is not None else None,
             "credit_block_days": partner.get("credit_block_days"),
-            "overdueDays": rules.overdue_days([item["dueDate"] for item in open_items[:1]], today),
+            "overdueDays": document_rules.overdue_days([item["dueDate"] for item in open_items[:1]], today),
             "oldestDueDate": open_items[0]["dueDate"] if open_items else None,
             "pendingDocumentCount": int(partner.get(count_attribute, 0)), "pendingDocuments": documents}
 

@@ -10,11 +10,12 @@ from typing import Any
 
 from chalicelib import clock, countries
 from chalicelib.domain import currency as currency_rules
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
+from chalicelib.domain.records import DocumentRecord, PartnerRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.inventory import stock_moves
@@ -29,9 +30,9 @@ class Context:
     table: Table
     company: dict[str, Any]
     kind: Kind
-    partner: dict[str, Any]
+    partner: PartnerRecord
     products: dict[int, dict[str, Any]]
-    source: dict[str, Any] | None
+    source: DocumentRecord | None
     # the products' stock positions (services/inventory/stock_moves.py), read with them
     positions: dict[int, dict[str, Any]] = field(default_factory=dict)
 
@@ -63,7 +64,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
         problems.append({"field": "businessPartnerId", "message": "no such business partner"})
     elif not partner.get("isActive", True):
         problems.append({"field": "businessPartnerId", "message": "the business partner is inactive"})
-    elif not rules.partner_suits(kind, partner["type"]):
+    elif not document_rules.partner_suits(kind, partner["type"]):
         wanted_type = "customer" if kind.sales else "supplier"
         problems.append({"field": "businessPartnerId",
                          "message": f"a {kind.module} document needs a {wanted_type}; this partner is a {partner['type']}"})
@@ -77,7 +78,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
         elif not product.get("isActive", True):
             problems.append({"field": f"lines[{index}].productId", "message": "the product is inactive"})
         else:
-            products[int(product["id"])] = product
+            products[product["id"]] = product
     source = None
     if fields.get("sourceDocumentId") is not None:
         source = lookup(keys.document(company_id, fields["sourceDocumentId"]))
@@ -92,19 +93,19 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
     company = lookup(keys.company(company_id))
     if company is None:
         raise NotFound("Company not found.")
-    positions = {int(item["productId"]): item for key in stock_moves.position_keys(company_id, product_ids)
+    positions = {item["productId"]: item for key in stock_moves.position_keys(company_id, product_ids)
                  if (item := lookup(key)) is not None}
     return Context(table, company, kind, partner, products, source, positions)
 
 
-def _source_problem(kind: Kind, source: dict[str, Any] | None, fields: dict[str, Any]) -> str | None:
+def _source_problem(kind: Kind, source: DocumentRecord | None, fields: dict[str, Any]) -> str | None:
     if source is None:
         return "no such document"
     if source["type"] not in kind.sources:
         if not kind.sources:
             return f"a {kind.name} has no source document"
         return f"a {kind.name} can come only from a document of type {' or '.join(kind.sources)}, not {source['type']}"
-    if int(source["businessPartnerId"]) != fields["businessPartnerId"]:
+    if source["businessPartnerId"] != fields["businessPartnerId"]:
         return "the source document belongs to another business partner"
     if source["status"] == CANCELLED or (kind.source_required and source["status"] != CONFIRMED):
         return f"the source document is {source['status']}"
@@ -121,14 +122,14 @@ def check_content(table: Table, company_id: int, document_type: str, fields: dic
     used, the products exist and are active, the amounts are within bounds) and, in El Salvador,
     the DTE it would be (the authority's format, the credentials to send it), writing nothing:
     for what makes documents later (a scheduled invoice). Returns the company."""
-    context = load_context(table, company_id, rules.KINDS[document_type], fields)
+    context = load_context(table, company_id, document_rules.KINDS[document_type], fields)
     content = document_content(context, fields)
     countries.pack_of(context.company).hooks.check_issue(table, context.company, context.partner,
                                                          {**content, "type": document_type}, context.products)
     return context.company
 
 
-def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], rules.Totals]:
+def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], document_rules.Totals]:
     lines, amounts = [], []
     country = countries.pack_of(context.company).code
     exonerated = exoneration(context, fields) is not None
@@ -137,7 +138,7 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
         requested_rate = None if line.get("taxRate") is None else Decimal(line["taxRate"])
         if exonerated:
             line = {**line, "taxTreatment": exonerated_treatment(line, requested_rate, f"lines[{index}]")}
-        certificate = context.kind.code == rules.WITHHOLDING_CERTIFICATE
+        certificate = context.kind.code == document_rules.WITHHOLDING_CERTIFICATE
         if certificate and requested_rate:
             raise ValidationFailed.for_field(f"lines[{index}].taxRate", "a withholding certificate carries no tax: "
                                                                         "its lines are the amounts withheld")
@@ -146,7 +147,7 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
                                                else ZERO, f"lines[{index}]")
         taxes.check_rate_for_country(country, rate, f"lines[{index}].taxRate")
         discount = line.get("discount") or ZERO
-        line_amounts = rules.line_amounts(line["quantity"], line["unitPrice"], discount, rate, f"lines[{index}]")
+        line_amounts = document_rules.line_amounts(line["quantity"], line["unitPrice"], discount, rate, f"lines[{index}]")
         description = line.get("description") or (product["name"] if product else None)
         if not description:
             raise ValidationFailed.for_field(f"lines[{index}].description", "required for a line without a product")
@@ -154,7 +155,7 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
                       "unitPrice": line["unitPrice"], "discount": round_money(discount), "taxRate": rate,
                       "taxTreatment": treatment, "subtotal": line_amounts.subtotal, "tax": line_amounts.tax, "total": line_amounts.total})
         amounts.append((line_amounts, rate))
-    totals = rules.document_totals(amounts)
+    totals = document_rules.document_totals(amounts)
     source = context.source
     if source is not None and context.kind.balance < 0 and (
             totals.total > Decimal(source["total"]) - Decimal(source.get("creditedTotal", 0))):
@@ -162,7 +163,7 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
     return lines, totals
 
 
-def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], partner: dict[str, Any],
+def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], partner: PartnerRecord,
               kind: Kind) -> tuple[str, int | None]:
     condition_id = fields.get("paymentConditionId") or partner.get("paymentConditionId")
     if fields.get("dueDate"):
@@ -235,7 +236,7 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
             chosen[name] = fields[name]
     withholding = fields.get("withholding")
     if withholding is not None:
-        if kind.code != rules.WITHHOLDING_CERTIFICATE:
+        if kind.code != document_rules.WITHHOLDING_CERTIFICATE:
             raise ValidationFailed.for_field("withholding", f"only a withholding certificate (05) carries it, "
                                                             f"not a {kind.name}")
         pack = countries.pack_of(context.company)
@@ -294,7 +295,7 @@ def exonerated_treatment(line: dict[str, Any], requested_rate: Decimal | None, f
     return requested or taxes.EXONERATED
 
 
-def over_credited(source: dict[str, Any]) -> ValidationFailed:
+def over_credited(source: DocumentRecord) -> ValidationFailed:
     return ValidationFailed.for_field("lines", f"credit notes may not exceed their document's total {source.get('total')} "
                                                f"(already credited: {source.get('creditedTotal', 0)})")
 

@@ -8,16 +8,17 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib.domain import costing, currency, taxes
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CENT, ZERO, round_money
 from chalicelib.domain.documents import NONE
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.services.inventory import stock_moves
 from chalicelib.services.inventory.stock_moves import StockWrites, document_origin
 from chalicelib.services.sales_purchases.document_content import Context
 
 
-def stock_lines(context: Context, document: dict[str, Any]) -> list[dict[str, Any]]:
+def stock_lines(context: Context, document: DocumentRecord) -> list[dict[str, Any]]:
     """The goods confirmation moves (line, product, warehouse, signed quantity). Valued when they
     move (`move_goods`), they are kept on the document (`stockMoves`) so a reversal undoes
     exactly them, at their value, whatever happens to the products later."""
@@ -31,7 +32,7 @@ def stock_lines(context: Context, document: dict[str, Any]) -> list[dict[str, An
         if document.get("warehouseId") is None:
             raise ValidationFailed.for_field("warehouseId", "required: the document moves stock and the company "
                                                             "has no default warehouse")
-        moves.append({"line": index, "productId": int(product["id"]), "warehouseId": int(document["warehouseId"]),
+        moves.append({"line": index, "productId": product["id"], "warehouseId": document["warehouseId"],
                       "quantity": Decimal(line["quantity"]) * context.kind.stock})
     return moves
 
@@ -42,23 +43,23 @@ class GoodsValue:
     revaluation: Decimal  # stock value written off to cost of sales (domain/costing.py)
 
 
-def move_goods(stock: StockWrites, context: Context, document: dict[str, Any], moves: list[dict[str, Any]]) -> GoodsValue:
+def move_goods(stock: StockWrites, context: Context, document: DocumentRecord, moves: list[dict[str, Any]]) -> GoodsValue:
     """Moves and values the goods of a confirmation, line by line: what leaves at the average
     cost; what a purchase brings at its line amount (an import's also with its share of the
     landed costs); what a sales credit note brings back at the cost it left at on its invoice.
     Each move keeps its value (`cost`) for a reversal."""
     kind = context.kind
-    incoming = _incoming_values(context, document, moves) if kind.stock == rules.IN else {}
+    incoming = _incoming_values(context, document, moves) if kind.stock == document_rules.IN else {}
     origin = document_origin(document)
     value = revaluation = ZERO
     for move in moves:
-        quantity, line = abs(Decimal(move["quantity"])), int(move["line"])
+        quantity, line = abs(Decimal(move["quantity"])), move["line"]
         where = {"date": document["date"], "origin": origin, "line": line, "field": f"lines[{line}].quantity",
                  "kind": "confirmation"}
-        if kind.stock == rules.OUT:
-            change = stock.issue(int(move["productId"]), int(move["warehouseId"]), quantity, **where)
+        if kind.stock == document_rules.OUT:
+            change = stock.issue(move["productId"], move["warehouseId"], quantity, **where)
         else:
-            change = stock.receive(int(move["productId"]), int(move["warehouseId"]), quantity,
+            change = stock.receive(move["productId"], move["warehouseId"], quantity,
                                         incoming[line], **where)
         # what the goods moved at, and what of it was written off (goods that came in to cover a
         # shortage): a reversal moves the stock's value back by the difference
@@ -68,20 +69,20 @@ def move_goods(stock: StockWrites, context: Context, document: dict[str, Any], m
     return GoodsValue(value, revaluation)
 
 
-def _incoming_values(context: Context, document: dict[str, Any], moves: list[dict[str, Any]]) -> dict[int, Decimal]:
+def _incoming_values(context: Context, document: DocumentRecord, moves: list[dict[str, Any]]) -> dict[int, Decimal]:
     """What each line's goods come in at, by line."""
     lines = document["lines"]
     if context.kind.sales:  # goods returned: at the cost they left at
         left = _unit_costs_out(context.source or {})
         return {move["line"]: round_money(abs(Decimal(move["quantity"])) * left.get(
-            int(move["productId"]), context_average(context, int(move["productId"])))) for move in moves}
+            move["productId"], context_average(context, move["productId"]))) for move in moves}
     # stock is valued in the company's currency: a purchase in another comes in at its rate, the
     # stocked lines together converted once and shared to the cent (the entry's figure exactly)
     rate = currency.rate_of(document)
     subtotals = [Decimal(lines[move["line"]]["subtotal"]) for move in moves]
     shares = costing.split(currency.in_base(sum(subtotals, ZERO), rate), subtotals)
     values = {move["line"]: share for move, share in zip(moves, shares, strict=True)}
-    if context.kind.code == rules.IMPORT and moves:
+    if context.kind.code == document_rules.IMPORT and moves:
         stocked = {move["line"] for move in moves}
         landed = currency.in_base(sum((Decimal(line["subtotal"]) for i, line in enumerate(lines) if i not in stocked),
                                       ZERO), rate)
@@ -93,12 +94,12 @@ def _incoming_values(context: Context, document: dict[str, Any], moves: list[dic
     return values
 
 
-def _unit_costs_out(source: dict[str, Any]) -> dict[int, Decimal]:
+def _unit_costs_out(source: DocumentRecord) -> dict[int, Decimal]:
     """The cost per unit at which each product left on a sales invoice."""
     quantities: dict[int, Decimal] = {}
     costs: dict[int, Decimal] = {}
     for move in source.get("stockMoves") or []:
-        product_id = int(move["productId"])
+        product_id = move["productId"]
         quantities[product_id] = quantities.get(product_id, ZERO) + abs(Decimal(move["quantity"]))
         costs[product_id] = costs.get(product_id, ZERO) + Decimal(move.get("cost", 0))
     return {product_id: costs[product_id] / quantities[product_id] for product_id in quantities
@@ -109,7 +110,7 @@ def context_average(context: Context, product_id: int) -> Decimal:
     return stock_moves.position_of(context.positions.get(product_id), context.products.get(product_id)).average_cost
 
 
-def entry_movements(context: Context, document: dict[str, Any], moves: list[dict[str, Any]],
+def entry_movements(context: Context, document: DocumentRecord, moves: list[dict[str, Any]],
                      goods: GoodsValue) -> list[Any]:
     """The movements of the document's automatic entry, its goods valued."""
     if not context.kind.posts:
@@ -121,7 +122,7 @@ def entry_movements(context: Context, document: dict[str, Any], moves: list[dict
     rate = currency.rate_of(document)
     total, tax = currency.base_total(document), currency.in_base(Decimal(document["taxTotal"]), rate)
     stocked_base = currency.in_base(stocked_subtotal, rate)
-    return rules.entry_movements(
+    return document_rules.entry_movements(
         context.kind, total=total, tax=tax, stocked_subtotal=stocked_base,
         other_subtotal=total - tax - stocked_base,
         stock_value=goods.value, revaluation=goods.revaluation, moves_stock=bool(moves),
@@ -137,26 +138,26 @@ def likely_goods_value(context: Context, draft: dict[str, Any], moves: list[dict
         return GoodsValue(ZERO, ZERO)
     kind = context.kind
     revaluation = CENT if context.company.get("allowNegativeStock") else ZERO
-    if kind.sales or kind.stock == rules.OUT:
+    if kind.sales or kind.stock == document_rules.OUT:
         return GoodsValue(CENT, revaluation)
     stocked = {move["line"] for move in moves}
     lines = draft["lines"]
     value = sum((Decimal(line["subtotal"]) for i, line in enumerate(lines)
-                 if i in stocked or kind.code == rules.IMPORT), ZERO)
+                 if i in stocked or kind.code == document_rules.IMPORT), ZERO)
     return GoodsValue(value, revaluation)
 
 
-def goods_back(stock: StockWrites, document: dict[str, Any], moves: list[dict[str, Any]], date: str) -> Decimal:
+def goods_back(stock: StockWrites, document: DocumentRecord, moves: list[dict[str, Any]], date: str) -> Decimal:
     """Each move undone at the value it moved the stock by: goods that came in leave at their value
     less what was written off when they came (they covered a shortage), goods that left come back
     at their cost. Returns the revaluation of this undoing (domain/costing.py)."""
     origin = document_origin(document)
     revaluation = ZERO
     for move in moves:
-        quantity, line = Decimal(move["quantity"]), int(move["line"])
+        quantity, line = Decimal(move["quantity"]), move["line"]
         where = {"date": date, "origin": origin, "line": line, "field": f"lines[{line}].quantity", "kind": "reversal"}
         undo = stock.take_out if quantity > 0 else stock.receive
         value = Decimal(move.get("cost", 0)) - Decimal(move.get("revaluation", 0))
-        change = undo(int(move["productId"]), int(move["warehouseId"]), abs(quantity), value, **where)
+        change = undo(move["productId"], move["warehouseId"], abs(quantity), value, **where)
         revaluation += change.revaluation
     return revaluation

@@ -7,8 +7,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from chalicelib.domain import currency
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.documents import Kind
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.services.sales_purchases import partner_ledger
 from chalicelib.services.sales_purchases.document_content import Context, today
 from chalicelib.store import keys
@@ -21,7 +22,7 @@ def balance_attribute(kind: Kind) -> str:
     return "receivableBalance" if kind.sales else "payableBalance"
 
 
-def move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: str,
+def move_partner_balance(plan: Plan, document: DocumentRecord, sign: int, date: str,
                           ceiling: Decimal | None = None) -> None:
     """The partner's receivable or payable moves by the document's total (sign +1 when it is
     confirmed, -1 when reversed on `date`), with its movement in the partner's ledger; an open
@@ -31,15 +32,15 @@ def move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: 
     kind, context = plan.context.kind, plan.context
     if not kind.balance:
         return
-    partner_id = int(document["businessPartnerId"])
+    partner_id = document["businessPartnerId"]
     label = f"{kind.name} {document.get('number') or document['id']}"
     # the partner's balance is in the company's currency, as its control account
     amount = currency.base_total(document) * kind.balance * sign
     partner_ledger.record_movement(
         plan.transaction, context.company_id, partner_id=partner_id, side=side_of(kind), date=date,
         amount=amount, origin=partner_ledger.DOCUMENT_ORIGIN,
-        origin_id=int(document["id"]), version=int(document["version"]),
-        details={"documentId": int(document["id"]), "documentType": kind.code, "number": document.get("number"),
+        origin_id=document["id"], version=document["version"],
+        details={"documentId": document["id"], "documentType": kind.code, "number": document.get("number"),
                  "description": label if sign > 0 else f"Reversión {label}",
                  **currency_details(document, Decimal(document["total"]) * kind.balance * sign)})
     condition = "attribute_exists(PK)"
@@ -48,7 +49,7 @@ def move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: 
     if ceiling is not None:
         condition += " AND (attribute_not_exists(#balance) OR #balance <= :ceiling)"
         values[":ceiling"] = ceiling
-        on_fail = rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
+        on_fail = document_rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
     names = {"#balance": balance_attribute(kind)}
     expression = "ADD #balance :amount"
     if kind.balance > 0:
@@ -63,7 +64,7 @@ def move_partner_balance(plan: Plan, document: dict[str, Any], sign: int, date: 
             plan.transaction.delete(open_document_key(context.company_id, document))
 
 
-def currency_details(document: dict[str, Any], amount_in_currency: Decimal) -> dict[str, Any]:
+def currency_details(document: DocumentRecord, amount_in_currency: Decimal) -> dict[str, Any]:
     """What a partner-ledger movement of a foreign-currency document adds: its currency, rate and
     the amount in that currency (statements and aging show both)."""
     if currency.rate_of(document) == 1:
@@ -81,15 +82,15 @@ def side_of(kind: Kind) -> str:
     return keys.RECEIVABLE_SIDE if kind.sales else keys.PAYABLE_SIDE
 
 
-def open_document_key(company_id: int, document: dict[str, Any]) -> keys.Key:
-    return keys.open_document(company_id, int(document["businessPartnerId"]), side_of(rules.KINDS[document["type"]]),
-                              document["dueDate"], int(document["id"]))
+def open_document_key(company_id: int, document: DocumentRecord) -> keys.Key:
+    return keys.open_document(company_id, document["businessPartnerId"], side_of(document_rules.KINDS[document["type"]]),
+                              document["dueDate"], document["id"])
 
 
-def open_document_item(company_id: int, document: dict[str, Any]) -> dict[str, Any]:
+def open_document_item(company_id: int, document: DocumentRecord) -> dict[str, Any]:
     """Listed under its partner while it owes: written when it is confirmed (or a payment is
     cancelled), removed when it is reversed or paid off, in those transactions."""
-    return {**open_document_key(company_id, document), "itemType": "OPEN_DOCUMENT", "documentId": int(document["id"]),
+    return {**open_document_key(company_id, document), "itemType": "OPEN_DOCUMENT", "documentId": document["id"],
             "dueDate": document["dueDate"]}
 
 
@@ -101,7 +102,7 @@ def oldest_open_due_date(context: Context) -> str | None:
     return items[0]["dueDate"] if items else None
 
 
-def credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
+def credit_control(plan: Plan, document: DocumentRecord) -> Decimal | None:
     """Overdue beyond credit_block_days blocks; a limit warns or blocks by company policy.
     Returns the ceiling to enforce in the transaction under a blocking limit."""
     context = plan.context
@@ -111,14 +112,14 @@ def credit_control(plan: Plan, document: dict[str, Any]) -> Decimal | None:
     tolerated = partner.get("credit_block_days")
     if tolerated is not None:
         oldest = oldest_open_due_date(context)
-        days = rules.overdue_days([oldest] if oldest else [], today(context))
+        days = document_rules.overdue_days([oldest] if oldest else [], today(context))
         if days > int(tolerated):
-            raise rules.credit_blocked(days, int(tolerated))
+            raise document_rules.credit_blocked(days, int(tolerated))
     policy = context.company.get("creditLimitPolicy", "off")
     limit = partner.get("credit_limit")
     limit = Decimal(limit) if limit is not None else None
     total = currency.base_total(document)   # the limit and balance are in the company's currency
-    warning = rules.credit_warning(policy, limit, Decimal(partner.get("receivableBalance", 0)), total)
+    warning = document_rules.credit_warning(policy, limit, Decimal(partner.get("receivableBalance", 0)), total)
     if warning:
         plan.warnings.append(warning)
     if policy == "block" and limit is not None:

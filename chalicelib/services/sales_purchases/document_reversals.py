@@ -8,16 +8,16 @@ from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.domain import document_actions as actions
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CANCELLED, DRAFT
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services.accounting import book_corrections
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory.stock_moves import StockWrites
-from chalicelib.services.payments.payment_records import PAYMENT_PREFIX
 from chalicelib.services.sales_purchases import document_goods, document_search
 from chalicelib.services.sales_purchases.document_content import Context, today
 from chalicelib.services.sales_purchases.document_partners import move_partner_balance
@@ -33,7 +33,7 @@ from chalicelib.services.sales_purchases.documents import (
 from chalicelib.store import keys
 
 
-def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
+def reverse(plan: Plan, document: DocumentRecord, date: str) -> dict[str, Any]:
     """Undoing a confirmation: stock back at the value it moved at, the entry reversed (with an
     entry revaluing the stock when what is left could not carry the difference), the partner
     balance back."""
@@ -49,27 +49,27 @@ def reverse(plan: Plan, document: dict[str, Any], date: str) -> dict[str, Any]:
                                "reversalDate": date}
     reversal_ids = []
     if document.get("journalEntryId") is not None:
-        entry = get_entry(plan.context.table, plan.context.company_id, int(document["journalEntryId"]))
+        entry = get_entry(plan.context.table, plan.context.company_id, document["journalEntryId"])
         reversal_ids.append(int(plan.journal.reverse(plan.context.table, entry, date)["id"]))
     if revaluation:
         kind = plan.context.kind
         entry = plan.journal.automatic_entry(
             plan.context.table, load_rules(plan.context.table, plan.context.company_id),
-            source=Source("document", int(document["id"]), kind.code), date=date,
+            source=Source("document", document["id"], kind.code), date=date,
             description=f"Revalorización de inventario: reversión de {kind.name} {document.get('number') or document['id']}",
-            movements=rules.revaluation_movements(revaluation))
-        reversal_ids.append(int(entry["id"]))
+            movements=document_rules.revaluation_movements(revaluation))
+        reversal_ids.append(entry["id"])
     if reversal_ids:
         changes["reversalEntryIds"] = [*document.get("reversalEntryIds", []), *reversal_ids]
     move_partner_balance(plan, document, -1, date)
     return changes
 
 
-def reversal_date(context: Context, document: dict[str, Any], date: str | None) -> str:
+def reversal_date(context: Context, document: DocumentRecord, date: str | None) -> str:
     return date or max(today(context), document["date"])
 
 
-def _undone(command: Command, context: Context, document: dict[str, Any], date: str | None,
+def _undone(command: Command, context: Context, document: DocumentRecord, date: str | None,
             **outcome: Any) -> tuple[Plan, dict[str, Any]]:
     """What every way of undoing a confirmation shares: the plan with the reversal (stock, entry,
     partner balance, book corrections) and the document as it ends (`outcome`: its new status and
@@ -101,7 +101,7 @@ def cancel_document(command: Command, document_id: int, date: str | None = None,
     return commit(command, plan, cancelled, previous=document)
 
 
-def check_invalidatable(document: dict[str, Any]) -> None:
+def check_invalidatable(document: DocumentRecord) -> None:
     """A DTE is invalidated when the authority accepted it and the document can be undone: checked
     before asking the authority, and again in the reversing command."""
     actions.require("invalidate", document)
@@ -121,7 +121,7 @@ def invalidate_document(command: Command, document_id: int, date: str | None, re
     return commit(command, plan, cancelled, previous=document)
 
 
-def _abandon_draft(command: Command, context: Context, document: dict[str, Any],
+def _abandon_draft(command: Command, context: Context, document: DocumentRecord,
                    reason: str | None) -> dict[str, Any]:
     """A draft that will never be confirmed (a quote the customer declined, an order dropped):
     cancelled as it is. Nothing was posted, nothing moves; a cancelled draft is kept, not
@@ -139,12 +139,12 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
     entries were reversed when it was unconfirmed; those records stay, as history). A draft never
     took a number of ours, so no gap opens in a fiscal range."""
     document = get_document(command.table, command.company_id, document_id)
-    kind = rules.KINDS[document["type"]]
+    kind = document_rules.KINDS[document["type"]]
     actions.require("delete", document)
     payments, _ = command.table.query(partition=("PK", keys.document(command.company_id, document_id)["PK"]),
-                                      sort_prefix=("SK", PAYMENT_PREFIX), limit=1, consistent=True)
+                                      sort_prefix=("SK", keys.DOCUMENT_PAYMENT_PREFIX), limit=1, consistent=True)
     if payments:  # cancelled advances stay on record with their bank transactions: so does the draft
-        raise rules.DocumentStateError("The draft has payments on record (cancelled ones too); cancel it instead.",
+        raise document_rules.DocumentStateError("The draft has payments on record (cancelled ones too); cancel it instead.",
                                        code="DOCUMENT_HAS_PAYMENTS")
     context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
     plan = Plan(context, command.transaction(), JournalWrites(command.company_id),
@@ -153,5 +153,5 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
     transaction = plan.finish()
     document_search.index_supplier_number(transaction, command.company_id, document, {"id": document_id})
     transaction.delete(keys.document(command.company_id, document_id), condition="#v = :v AND #s = :draft",
-                       names={"#v": "version", "#s": "status"}, values={":v": int(document["version"]), ":draft": DRAFT})
+                       names={"#v": "version", "#s": "status"}, values={":v": document["version"], ":draft": DRAFT})
     return command.commit(transaction, {"id": document_id, "deleted": True})

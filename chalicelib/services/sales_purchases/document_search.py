@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib.domain import search as rules
+from chalicelib.domain import search as search_rules
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.services import search
 from chalicelib.store import keys
@@ -23,12 +24,12 @@ MAX_PARTNERS = 20
 MAX_FOUND = 2000
 
 
-def supplier_number_items(company_id: int, document: dict[str, Any] | None) -> dict[tuple[str, str], dict[str, Any]]:
+def supplier_number_items(company_id: int, document: DocumentRecord | None) -> dict[tuple[str, str], dict[str, Any]]:
     """The index item of a purchase's supplier number, by key ({} without one). The document's
     own number needs no item: GSI3 finds it (keys.document_number_index)."""
     number = (document or {}).get("supplierDocumentNumber")
-    key = keys.supplier_number_term(company_id, number, int(document["id"])) if number and document else None
-    return {keys.pair(key): {**key, "id": int(document["id"])}} if key else {}
+    key = keys.supplier_number_term(company_id, number, document["id"]) if number and document else None
+    return {keys.pair(key): {**key, "id": document["id"]}} if key else {}
 
 
 def index_supplier_number(transaction: Transaction, company_id: int, before: dict[str, Any] | None,
@@ -38,7 +39,7 @@ def index_supplier_number(transaction: Transaction, company_id: int, before: dic
     for key in sorted(set(new) - set(old)):
         transaction.put(new[key])
     for key in sorted(set(old) - set(new)):
-        transaction.delete({"PK": key[0], "SK": key[1]})
+        transaction.delete(keys.item_key(*key))
 
 
 def _too_broad(what: str) -> ValidationFailed:
@@ -56,14 +57,14 @@ def _by_number(table: Table, company_id: int, query: str) -> set[int]:
     suppliers = table.query_all(partition=("PK", partition), sort_prefix=("SK", term), consistent=True)
     if len(own) + len(suppliers) > MAX_FOUND:
         raise _too_broad(f"{MAX_FOUND} documents")
-    return {int(item["GSI3SK"].split("#")[1]) for item in own} | {int(item["id"]) for item in suppliers}
+    return {int(item["GSI3SK"].split("#")[1]) for item in own} | {item["id"] for item in suppliers}
 
 
-def _numbered(document: dict[str, Any], query: str) -> bool:
+def _numbered(document: DocumentRecord, query: str) -> bool:
     """The index found the document by the number's last digits; the number typed must also be
     in one of its numbers whole, separators aside ("01-00000123" is not 001-001-103-00000123)."""
-    typed = "".join(rules.words(query))
-    return any(typed in "".join(rules.words(document.get(field) or ""))
+    typed = "".join(search_rules.words(query))
+    return any(typed in "".join(search_rules.words(document.get(field) or ""))
                for field in ("number", "supplierDocumentNumber"))
 
 
@@ -74,7 +75,7 @@ def _of_partners(table: Table, company_id: int, query: str) -> list[dict[str, An
     documents: list[dict[str, Any]] = []
     for partner in partners.items:
         documents.extend(table.query_all(
-            partition=("GSI2PK", keys.partner_documents_partition(company_id, int(partner["id"]))), index=GSI2))
+            partition=("GSI2PK", keys.partner_documents_partition(company_id, partner["id"])), index=GSI2))
         if len(documents) > MAX_FOUND:
             raise _too_broad(f"{MAX_FOUND} documents")
     return documents
@@ -85,18 +86,18 @@ def find_documents(table: Table, company_id: int, query: str, *, filters: dict[s
                    limit: int) -> Page:
     """The documents `query` finds by number or by partner, with the list's other filters, newest
     first (by date, then id) as the list is; `total` is exact."""
-    by_id = {int(item["id"]): item for item in _of_partners(table, company_id, query)}
+    by_id = {item["id"]: item for item in _of_partners(table, company_id, query)}
     wanted = [keys.entity(company_id, keys.DOCUMENT, document_id)
               for document_id in sorted(_by_number(table, company_id, query) - set(by_id))]
-    by_id.update({int(item["id"]): item for item in table.batch_get(wanted).values() if _numbered(item, query)})
+    by_id.update({item["id"]: item for item in table.batch_get(wanted).values() if _numbered(item, query)})
 
-    def kept(document: dict[str, Any]) -> bool:
+    def kept(document: DocumentRecord) -> bool:
         return (all(document.get(name) == value for name, value in filters.items())
-                and (partner_id is None or int(document["businessPartnerId"]) == partner_id)
+                and (partner_id is None or document["businessPartnerId"] == partner_id)
                 and (start_date is None or document["date"] >= start_date)
                 and (end_date is None or document["date"] <= end_date))
 
     found = sorted((document for document in by_id.values() if kept(document)),
-                   key=lambda document: (document["date"], int(document["id"])), reverse=True)
+                   key=lambda document: (document["date"], document["id"]), reverse=True)
     return Page(items=found[(page - 1) * limit:page * limit], total=len(found), page=page, limit=limit,
                 next_cursor=None)

@@ -11,9 +11,10 @@ from typing import Any, Callable
 from chalicelib import clock, countries
 from chalicelib.domain import currency, taxes
 from chalicelib.domain import document_actions as actions
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
 from chalicelib.services.accounting import book_corrections
@@ -46,7 +47,7 @@ def _not_found() -> NotFound:
 
 
 
-def get_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
+def get_document(table: Table, company_id: int, document_id: int) -> DocumentRecord:
     item = table.get(keys.document(company_id, document_id))
     if item is None:
         raise _not_found()
@@ -71,8 +72,8 @@ class Plan:
         stock.know(context.positions.keys() | context.products.keys(), context.positions, context.products)
         return cls(context, command.transaction(), JournalWrites(command.company_id), stock)
 
-    def count(self, document: dict[str, Any], delta: int) -> None:
-        self.counts[(document["date"], int(document["businessPartnerId"]))][f"{document['status']}_{document['type']}"] += delta
+    def count(self, document: DocumentRecord, delta: int) -> None:
+        self.counts[(document["date"], document["businessPartnerId"])][f"{document['status']}_{document['type']}"] += delta
 
     def finish(self) -> Transaction:
         self.journal.apply(self.transaction)
@@ -86,7 +87,7 @@ class Plan:
         return self.transaction
 
 
-def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
+def _confirm(plan: Plan, document: DocumentRecord) -> dict[str, Any]:
     """Confirming: the number, the credit checks, stock, the entry and the partner balance.
     Returns the document's changed fields."""
     context, kind = plan.context, plan.context.kind
@@ -113,9 +114,9 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     if kind.posts and movements:
         entry = plan.journal.automatic_entry(
             context.table, load_rules(context.table, context.company_id),
-            source=Source("document", int(document["id"]), kind.code), date=document["date"],
+            source=Source("document", document["id"], kind.code), date=document["date"],
             description=f"{kind.name} {changes.get('number') or document.get('number')}", movements=movements)
-        changes["journalEntryId"] = int(entry["id"])
+        changes["journalEntryId"] = entry["id"]
     move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
     changes["stockMoves"] = moves
     changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
@@ -123,7 +124,7 @@ def _confirm(plan: Plan, document: dict[str, Any]) -> dict[str, Any]:
     return changes
 
 
-def credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
+def credit_source(plan: Plan, document: DocumentRecord, sign: int) -> None:
     """A credit note adds to its source's `creditedTotal`, which may never pass the source's
     total. The check is made on the source as read, and the write is conditioned on the
     source's version, so a concurrent note or change of the source makes the command run again;
@@ -134,7 +135,7 @@ def credit_source(plan: Plan, document: dict[str, Any], sign: int) -> None:
     amount = Decimal(document["total"]) * sign
     if sign > 0 and amount > Decimal(source.get("total", 0)) - Decimal(source.get("creditedTotal", 0)):
         raise over_credited(source)
-    plan.transaction.update(keys.document(plan.context.company_id, int(document["sourceDocumentId"])),
+    plan.transaction.update(keys.document(plan.context.company_id, document["sourceDocumentId"]),
                             "ADD #credited :amount, #version :one", condition="#version = :seen",
                             names={"#credited": "creditedTotal", "#version": "version"},
                             values={":amount": amount, ":one": 1, ":seen": int(source.get("version", 0))})
@@ -161,7 +162,7 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
         moves = document_goods.stock_lines(plan.context, draft)
         movements = document_goods.entry_movements(plan.context, draft, moves,
                                                     document_goods.likely_goods_value(plan.context, draft, moves))
-        entry_items = rules.entry_item_count(movements)
+        entry_items = document_rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
         # partner (its movement, month total and open-document item), the number, a credit
         # note's source and a period check when there are any; an electronic document's items (El Salvador's DTE)
@@ -184,7 +185,7 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
 # --- commands ----------------------------------------------------------------------------------------
 
 def _initial_status(kind: Kind, fields: dict[str, Any]) -> str:
-    if fields.get("capture") == rules.AUTOMATIC_CAPTURE:
+    if fields.get("capture") == document_rules.AUTOMATIC_CAPTURE:
         if not kind.capturable:
             raise ValidationFailed.for_field("capture", "automatic capture applies to types 103, 105 and 106")
         return DRAFT
@@ -193,13 +194,13 @@ def _initial_status(kind: Kind, fields: dict[str, Any]) -> str:
     return DRAFT if kind.starts_draft else CONFIRMED
 
 
-def emit(plan: Plan, event: str, document: dict[str, Any]) -> None:
-    outbox.emit(plan.transaction, event, plan.context.company_id, "document", int(document["id"]),
-                rules.event_data(document))
+def emit(plan: Plan, event: str, document: DocumentRecord) -> None:
+    outbox.emit(plan.transaction, event, plan.context.company_id, "document", document["id"],
+                document_rules.event_data(document))
 
 
-def now_fields(document: dict[str, Any]) -> dict[str, Any]:
-    return {**document, "version": int(document["version"]) + 1, "updatedAt": clock.now_iso()}
+def now_fields(document: DocumentRecord) -> dict[str, Any]:
+    return {**document, "version": document["version"] + 1, "updatedAt": clock.now_iso()}
 
 
 def create_document(command: Command, fields: dict[str, Any], *,
@@ -207,7 +208,7 @@ def create_document(command: Command, fields: dict[str, Any], *,
     """`extra_writes` adds the caller's own writes to the document's one transaction, given the new
     document (a scheduled invoice's advance: both commit or neither does)."""
     table, company_id = command.table, command.company_id
-    kind = rules.KINDS[fields["type"]]
+    kind = document_rules.KINDS[fields["type"]]
     status = _initial_status(kind, fields)
     context = load_context(table, company_id, kind, fields)
     content = document_content(context, fields)
@@ -233,8 +234,8 @@ def create_document(command: Command, fields: dict[str, Any], *,
                                                                  commit(command, plan, document, new=True))
 
 
-def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool = False,
-            previous: dict[str, Any] | None = None) -> dict[str, Any]:
+def commit(command: Command, plan: Plan, document: DocumentRecord, *, new: bool = False,
+            previous: DocumentRecord | None = None) -> dict[str, Any]:
     transaction = plan.finish()
     stored = _stored(document)
     document_search.index_supplier_number(transaction, command.company_id, previous, stored)
@@ -242,19 +243,19 @@ def commit(command: Command, plan: Plan, document: dict[str, Any], *, new: bool 
         transaction.put_new(stored)
     else:
         assert previous is not None
-        transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": int(previous["version"])})
+        transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": previous["version"]})
     confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
     _check_size(plan, confirming=confirming)
     return command.commit(transaction, view(stored, exchange_rates.company_currency(plan.context.company),
                                             plan.warnings))
 
 
-def _stored(document: dict[str, Any]) -> dict[str, Any]:
+def _stored(document: DocumentRecord) -> dict[str, Any]:
     company_id = int(document["PK"].split("#")[1])
-    document = {**document, **keys.document_index(company_id, document["date"], int(document["id"])),
-                **keys.partner_document_index(company_id, int(document["businessPartnerId"]), document["date"],
-                                              int(document["id"])),
-                **keys.document_number_index(company_id, document.get("number"), int(document["id"]))}
+    document = {**document, **keys.document_index(company_id, document["date"], document["id"]),
+                **keys.partner_document_index(company_id, document["businessPartnerId"], document["date"],
+                                              document["id"]),
+                **keys.document_number_index(company_id, document.get("number"), document["id"])}
     return {name: value for name, value in document.items() if value is not None}
 
 
@@ -278,7 +279,7 @@ def shown_document(table: Table, company_id: int, document_id: int) -> dict[str,
 
 def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
     document = get_document(command.table, command.company_id, document_id)
-    kind = rules.KINDS[document["type"]]
+    kind = document_rules.KINDS[document["type"]]
     context = load_context(command.table, command.company_id, kind, _as_fields(document), strict=strict)
     return document, context
 
@@ -286,7 +287,7 @@ def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[
 _ID_FIELDS = ("businessPartnerId", "sourceDocumentId", "paymentConditionId", "branchId", "warehouseId")
 
 
-def _as_fields(document: dict[str, Any]) -> dict[str, Any]:
+def _as_fields(document: DocumentRecord) -> dict[str, Any]:
     """A stored document's references as request fields (DynamoDB gives numbers back as Decimal)."""
     def as_id(value: Any) -> int | None:
         return int(value) if value is not None else None
@@ -301,9 +302,9 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     are computed again."""
     current = get_document(command.table, command.company_id, document_id)
     actions.require("update", current)
-    if expected_version is not None and expected_version != int(current["version"]):
+    if expected_version is not None and expected_version != current["version"]:
         raise VersionConflict()
-    kind = rules.KINDS[current["type"]]
+    kind = document_rules.KINDS[current["type"]]
     fields = {name: current.get(name) for name in CONTENT_FIELDS}
     fields.update(changes)
     fields.update(_as_fields(fields))
@@ -328,7 +329,7 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     return commit(command, plan, updated, previous=current)
 
 
-def _keep_advances(current: dict[str, Any], updated: dict[str, Any]) -> None:
+def _keep_advances(current: DocumentRecord, updated: DocumentRecord) -> None:
     """A quote or order holding advances keeps its partner and currency, and a total that
     covers them."""
     received = Decimal(current.get("advancesTotal", 0))
@@ -336,7 +337,7 @@ def _keep_advances(current: dict[str, Any], updated: dict[str, Any]) -> None:
         return
     for name in ("businessPartnerId", "currency"):
         if str(updated.get(name)) != str(current.get(name)):
-            raise rules.DocumentStateError(f"The document holds advances of {received}; its {name} cannot change.",
+            raise document_rules.DocumentStateError(f"The document holds advances of {received}; its {name} cannot change.",
                                            code="DOCUMENT_HAS_PAYMENTS", details=[{"field": name,
                                                                                    "message": "the document holds advances"}])
     if Decimal(updated["total"]) < received:
@@ -369,7 +370,7 @@ def document_total(table: Table, company_id: int, *, document_type: str | None =
     counts = table.query_all(partition=("PK", keys.day_counts(company_id, "", partner_id)["PK"]),
                              sort_range=("SK", start_date or "0000", f"{end_date or '9999'}{keys.SHARD_SUFFIX_END}"),
                              consistent=True)
-    wanted = {f"{s}_{t}" for s in rules.DOCUMENT_STATUSES for t in rules.KINDS
+    wanted = {f"{s}_{t}" for s in document_rules.DOCUMENT_STATUSES for t in document_rules.KINDS
               if (status is None or s == status) and (document_type is None or t == document_type)}
     return sum(int(day.get(name, 0)) for day in counts for name in wanted)
 
@@ -388,7 +389,7 @@ def list_documents(table: Table, company_id: int, *, document_type: str | None, 
                                               end_date=end_date, partner_id=partner_id, page=page, limit=limit)
     total = document_total(table, company_id, document_type=document_type, status=status, start_date=start_date,
                            end_date=end_date, partner_id=partner_id)
-    high = f"{end_date}#~" if end_date else None
+    high = keys.day_end(end_date) if end_date else None
     if partner_id is not None:
         return list_range(table, partition=keys.partner_documents_partition(company_id, partner_id), low=start_date,
                           high=high, filters=filters, page=page, limit=limit, cursor=cursor, descending=True,

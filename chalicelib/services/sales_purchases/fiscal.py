@@ -8,6 +8,7 @@ from typing import Any
 from chalicelib import countries
 from chalicelib.domain.document_types import DOCUMENT_TYPES, number_segment
 from chalicelib.domain.documents import format_number
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, Conflict, ValidationFailed
 from chalicelib.services import records
 from chalicelib.services.commands import Command
@@ -103,7 +104,7 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
         raise ValidationFailed.for_field("rangeEnd", f"numbers up to {int(candidate['nextNumber']) - 1} "
                                                      "were already issued")
     guard = table.get(keys.guard(company_id, CAI_GUARD))
-    version = int(guard["version"]) if guard else 0
+    version = guard["version"] if guard else 0
     country = _country(table, company_id)
     other = _overlap(country, records.small_records(table, company_id, keys.CAI_RANGE), candidate)
     if other is not None:
@@ -174,15 +175,15 @@ def _branch_code(table: Table, company_id: int, branch_id: int | None) -> str:
     return str(get_branch(table, company_id, branch_id)["code"])
 
 
-def assign_number(transaction: Transaction, table: Table, company: dict[str, Any], document: dict[str, Any]) -> Number:
+def assign_number(transaction: Transaction, table: Table, company: dict[str, Any], document: DocumentRecord) -> Number:
     """The document's gap-free number, taken in its transaction: from the active CAI range of
     its branch and type, else from the type's sequence. Both are written with a condition on
     the number read, so a concurrent document makes this one run again and take the next."""
-    company_id, document_type = int(company["id"]), document["type"]
+    company_id, document_type = company["id"], document["type"]
     pack = countries.pack_of(company)
     country = pack.code
     segment = number_segment(country, document_type)
-    branch_id = int(document["branchId"]) if document.get("branchId") is not None else None
+    branch_id = document["branchId"] if document.get("branchId") is not None else None
     branch_code = _branch_code(table, company_id, branch_id)
     # once a series has CAI ranges, its numbers come only from them (active ones), never again
     # from the sequence, whose numbers the ranges may have issued; a range of another type with
@@ -243,7 +244,7 @@ class _NextNumber(Renumbering):
 
 
 def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str, Any]],
-                document: dict[str, Any], branch_code: str, segment: str) -> Number:
+                document: DocumentRecord, branch_code: str, segment: str) -> Number:
     field = [{"field": "branchId", "message": "no usable CAI range for this branch and type"}]
     if not ranges:
         raise NumberingError(f"No active CAI range for document type {document['type']} at this branch.",
@@ -257,13 +258,13 @@ def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str
         raise NumberingError("The CAI range has no numbers left.", code="CAI_EXHAUSTED", details=field)
     chosen = usable[0]
     number = int(chosen["nextNumber"])
-    transaction.update(keys.small_record(company_id, keys.CAI_RANGE, int(chosen["id"])),
+    transaction.update(keys.small_record(company_id, keys.CAI_RANGE, chosen["id"]),
                        "SET nextNumber = :after ADD #version :one",
                        condition="nextNumber = :n AND rangeEnd >= :n AND isActive = :yes", names={"#version": "version"},
                        values={":n": number, ":after": number + 1, ":one": 1, ":yes": True})
-    transaction.take_number(_NextNumber(keys.small_record(company_id, keys.CAI_RANGE, int(chosen["id"])), number,
+    transaction.take_number(_NextNumber(keys.small_record(company_id, keys.CAI_RANGE, chosen["id"]), number,
                                         branch_code, chosen["emissionPoint"], segment, chosen))
-    cai = {"cai": chosen["cai"], "rangeId": int(chosen["id"]), "emissionPoint": chosen["emissionPoint"],
+    cai = {"cai": chosen["cai"], "rangeId": chosen["id"], "emissionPoint": chosen["emissionPoint"],
            "rangeStart": format_number(branch_code, chosen["emissionPoint"], segment, int(chosen["rangeStart"])),
            "rangeEnd": format_number(branch_code, chosen["emissionPoint"], segment, int(chosen["rangeEnd"])),
            "deadline": chosen["deadline"]}

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib.domain import documents as rules
+from chalicelib.domain import documents as document_rules
 from chalicelib.errors import ValidationFailed
 from chalicelib.services.commands import Command
 from chalicelib.services.sales_purchases import documents, partners
 
 _SIDE_OF_PARTNER = {"customer": "receivable", "supplier": "payable"}
-_TYPE_OF_SIDE = {"receivable": rules.OPENING_RECEIVABLE, "payable": rules.OPENING_PAYABLE}
+_TYPE_OF_SIDE = {"receivable": document_rules.OPENING_RECEIVABLE, "payable": document_rules.OPENING_PAYABLE}
 
 
 def record_opening_balance(command: Command, partner_id: int, fields: dict[str, Any]) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def record_opening_balance(command: Command, partner_id: int, fields: dict[str, 
                                                  f"{_SIDE_OF_PARTNER[partner['type']]}")
     reference = fields.get("reference")
     return documents.create_document(command, {
-        "type": _TYPE_OF_SIDE[side], "status": rules.CONFIRMED, "businessPartnerId": partner_id,
+        "type": _TYPE_OF_SIDE[side], "status": document_rules.CONFIRMED, "businessPartnerId": partner_id,
         "date": fields["date"], "dueDate": fields.get("dueDate") or fields["date"], "reference": reference,
         "notes": fields.get("notes"),
         "lines": [{"description": f"Saldo inicial{f' ({reference})' if reference else ''}", "quantity": 1,

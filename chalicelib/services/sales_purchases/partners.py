@@ -4,6 +4,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from chalicelib.domain.records import PartnerRecord
 from chalicelib.events import outbox
 from chalicelib.services import records
 from chalicelib.services.commands import Command
@@ -42,7 +43,7 @@ def _reference_payment_condition(transaction: Transaction, company_id: int, item
         payment_setup.reference_condition(transaction, company_id, int(previous), -1)
 
 
-def get_partner(table: Table, company_id: int, partner_id: int) -> dict[str, Any]:
+def get_partner(table: Table, company_id: int, partner_id: int) -> PartnerRecord:
     return records.get_record(table, company_id, PARTNER, partner_id)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from chalicelib import clock, countries
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, NotFound
 from chalicelib.events import mail
 from chalicelib.observability import logger
@@ -73,7 +74,7 @@ Record = dict[str, Any]
 def _document_parts(table: Table, company_id: int, document_id: int) -> tuple[Record, Record, Record]:
     """The company, the partner and the document: one GetItem and one BatchGetItem."""
     document = documents.get_document(table, company_id, document_id)
-    partner_key = keys.entity(company_id, keys.PARTNER, int(document["businessPartnerId"]))
+    partner_key = keys.entity(company_id, keys.PARTNER, document["businessPartnerId"])
     found = table.batch_get([keys.company(company_id), partner_key])
     company = found.get(keys.pair(keys.company(company_id)))
     if company is None:
@@ -81,7 +82,7 @@ def _document_parts(table: Table, company_id: int, document_id: int) -> tuple[Re
     return company, found.get(keys.pair(partner_key)) or {}, document
 
 
-def document_filename(document: dict[str, Any]) -> str:
+def document_filename(document: DocumentRecord) -> str:
     return f"{document['number']}.pdf" if document.get("number") else f"documento-{int(document['id'])}.pdf"
 
 
@@ -96,7 +97,7 @@ def print_document(table: Table, company_id: int, document_id: int, template_id:
 def print_entry(table: Table, company_id: int, entry_id: int, template_id: int | None) -> Printout:
     find_template(template_id, catalog.JOURNAL_ENTRY)
     entry = get_entry(table, company_id, entry_id)
-    account_keys = {int(line["chartOfAccountId"]): chart.account_key(company_id, int(line["chartOfAccountId"]))
+    account_keys = {line["chartOfAccountId"]: chart.account_key(company_id, line["chartOfAccountId"])
                     for line in entry["lines"]}
     found = table.batch_get([keys.company(company_id), *account_keys.values()])
     company = found.get(keys.pair(keys.company(company_id))) or {}
@@ -140,7 +141,7 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     return _record_sending(command, record)
 
 
-def _attachments(table: Table, company: dict[str, Any], document: dict[str, Any],
+def _attachments(table: Table, company: dict[str, Any], document: DocumentRecord,
                  pdf: bytes) -> tuple[mail.Attachment, ...]:
     """The PDF, or what the company's country hands the receiver with it (El Salvador: a DTE the
     authority has answered goes with its JSON, each named by its generation code)."""

@@ -14,6 +14,7 @@ from typing import Any
 from chalicelib import clock, countries
 from chalicelib.auth.principal import Principal
 from chalicelib.domain import schedules
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.observability import logger
 from chalicelib.services import records
@@ -64,7 +65,7 @@ def create_schedule(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     transaction = command.transaction()
     transaction.put_new(item)
     if item.get("paymentConditionId") is not None:
-        payment_setup.reference_condition(transaction, company_id, int(item["paymentConditionId"]), 1)
+        payment_setup.reference_condition(transaction, company_id, item["paymentConditionId"], 1)
     return command.commit(transaction, item)
 
 
@@ -103,7 +104,7 @@ def _next_run_after_change(table: Table, current: dict[str, Any], merged: dict[s
         next_run = None
     elif (any(name in changes for name in _RESCHEDULING) or not current.get("isActive", True)
           or (current.get("nextRunDate") is None and "endDate" in changes)):
-        company = table.get(keys.company(int(current["companyId"]))) or {}
+        company = table.get(keys.company(current["companyId"])) or {}
         not_before = _today(company)
         if current.get("lastRunDate"):
             not_before = max(not_before, _day_after(current["lastRunDate"]))
@@ -157,7 +158,7 @@ def _due_index(schedule: dict[str, Any]) -> dict[str, Any]:
     """The due index attributes of an active schedule with a run ahead; None (removed) otherwise."""
     if not schedule.get("isActive", True) or schedule.get("nextRunDate") is None:
         return dict.fromkeys(_DUE_INDEX)
-    return keys.schedule_due_index(int(schedule["companyId"]), int(schedule["id"]), schedule["nextRunDate"])
+    return keys.schedule_due_index(schedule["companyId"], schedule["id"], schedule["nextRunDate"])
 
 
 def _latest_today() -> str:
@@ -182,11 +183,11 @@ def run_due(table: Table) -> dict[str, int]:
     summary = {"created": 0, "failed": 0, "skipped": 0}
     todays: dict[int, str | None] = {}
     issued_today: dict[int, bool] = {}
-    high = f"{_latest_today()}#~"  # "~" sorts after the company and schedule ids of the day
+    high = keys.day_end(_latest_today())  # after the company and schedule ids of the day
     for partition in keys.schedule_due_partitions():
         for schedule in table.query_all(partition=("GSI2PK", partition), index=GSI2, sort_range=("GSI2SK", None, high)):
             try:
-                company_id = int(schedule["companyId"])
+                company_id = schedule["companyId"]
                 if company_id not in todays:
                     company = table.get(keys.company(company_id))
                     todays[company_id] = _today(company) if company else None
@@ -213,7 +214,7 @@ def _run_schedule(table: Table, schedule: dict[str, Any], today: str | None, iss
                               _dt.date.fromisoformat(today), CATCH_UP_LIMIT)
     if not runs:
         return {"skipped": 1}
-    command = Command(system_principal(int(schedule["companyId"])), table)
+    command = Command(system_principal(schedule["companyId"]), table)
     created = 0
     for run in runs:
         run_date = run.isoformat()
@@ -239,7 +240,7 @@ def _make_invoice(command: Command, schedule: dict[str, Any], run_date: str, dat
     that the schedule is still as read and still waits for this date. A lost race reads the
     schedule again: advanced past the date, another run made the invoice (None); otherwise this
     run tries again on fresh data. Returns the schedule after the run."""
-    key = schedule_key(int(schedule["companyId"]), int(schedule["id"]))
+    key = schedule_key(schedule["companyId"], schedule["id"])
     first_read: list[dict[str, Any]] = [schedule]
 
     def attempt() -> dict[str, Any] | None:
@@ -248,14 +249,14 @@ def _make_invoice(command: Command, schedule: dict[str, Any], run_date: str, dat
             return None
         changes = _advance(current, run_date)
 
-        def advance_schedule(transaction: Transaction, invoice: dict[str, Any]) -> None:
-            changes["lastDocumentId"] = int(invoice["id"])
-            transaction.update_fields(key, changes, int(current["version"]), also_require="#next = :run",
+        def advance_schedule(transaction: Transaction, invoice: DocumentRecord) -> None:
+            changes["lastDocumentId"] = invoice["id"]
+            transaction.update_fields(key, changes, current["version"], also_require="#next = :run",
                                       names={"#next": "nextRunDate"}, values={":run": run_date})
 
         documents.create_document(command, _invoice_fields(current, dated), extra_writes=advance_schedule)
         advanced = {name: value for name, value in {**current, **changes}.items() if value is not None}
-        return {**advanced, "version": int(current["version"]) + 1}
+        return {**advanced, "version": current["version"] + 1}
 
     return run_with_retries(attempt)
 
@@ -271,7 +272,7 @@ def _invoice_request(schedule: dict[str, Any]) -> dict[str, Any]:
     """The partner and lines as document request fields (stored numbers come back as Decimal)."""
     lines = [{**line, "productId": int(line["productId"])} if line.get("productId") is not None else dict(line)
              for line in schedule["lines"]]
-    return {"businessPartnerId": int(schedule["businessPartnerId"]), "lines": lines}
+    return {"businessPartnerId": schedule["businessPartnerId"], "lines": lines}
 
 
 def _invoice_fields(schedule: dict[str, Any], dated: str) -> dict[str, Any]:
@@ -285,7 +286,7 @@ def _record_failure(command: Command, schedule: dict[str, Any], run_date: str, c
     """lastError on the schedule, which stays due: the next hourly run tries the date again.
     Written only while the schedule still waits for that date; a failure to record is logged."""
     logger.warning("scheduled invoice not made", extra={**_ids(schedule, run_date), "code": code, "reason": message})
-    company_id, schedule_id = int(schedule["companyId"]), int(schedule["id"])
+    company_id, schedule_id = schedule["companyId"], schedule["id"]
     transaction = command.transaction()
     transaction.update(schedule_key(company_id, schedule_id),
                        "SET lastError = :error, updatedAt = :now ADD #version :one", condition="nextRunDate = :run",
@@ -301,4 +302,4 @@ def _record_failure(command: Command, schedule: dict[str, Any], run_date: str, c
 
 
 def _ids(schedule: dict[str, Any], run_date: str) -> dict[str, Any]:
-    return {"companyId": int(schedule["companyId"]), "scheduleId": int(schedule["id"]), "runDate": run_date}
+    return {"companyId": schedule["companyId"], "scheduleId": schedule["id"], "runDate": run_date}

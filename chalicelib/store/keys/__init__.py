@@ -3,6 +3,7 @@
 per part of the service; callers use them all as `keys.<name>`."""
 from chalicelib.store.keys.access import *  # noqa: F403
 from chalicelib.store.keys.accounting import *  # noqa: F403
+from chalicelib.store.keys.banking import *  # noqa: F403
 from chalicelib.store.keys.base import *  # noqa: F403
 from chalicelib.store.keys.documents import *  # noqa: F403
 from chalicelib.store.keys.gateways import *  # noqa: F403

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Dict
 
-from chalicelib.store.keys.base import Key, sortable_id
+from chalicelib.store.keys.base import API_KEY, Key, collection_partition, sortable_id
 
 
 def user(user_id: int) -> Key:
@@ -14,9 +14,12 @@ def user_email(email: str) -> Key:
     return {"PK": f"EMAIL#{email.strip().lower()}", "SK": "EMAIL"}
 
 
+USER_COMPANY_LINK_PREFIX = "COMPANY#"
+
+
 def user_company_link(user_id: int, company_id: int) -> Key:
     """Lets /auth/me list a user's companies with one Query on USER#{id}."""
-    return {"PK": f"USER#{user_id}", "SK": f"COMPANY#{company_id:012d}"}
+    return {"PK": f"USER#{user_id}", "SK": f"{USER_COMPANY_LINK_PREFIX}{company_id:012d}"}
 
 
 def membership(company_id: int, user_id: int) -> Key:
@@ -56,6 +59,11 @@ def audit_entry(company_id: int, occurred_at: str, entry_id: str) -> Key:
 
 def api_key(key_id: str) -> Key:
     return {"PK": f"KEY#{key_id}", "SK": "KEY"}
+
+
+def api_key_index(company_id: int, created_at: str, key_id: str) -> Dict[str, str]:
+    """GSI1 lists a company's API keys in the order they were issued."""
+    return {"GSI1PK": collection_partition(company_id, API_KEY), "GSI1SK": f"{created_at}#{key_id}"}
 
 
 def session(token_hash: str) -> Key:

@@ -102,4 +102,13 @@ def determination_rules_partition(company_id: int) -> str:
 def exchange_rate(company_id: int, currency: str, date: str) -> Key:
     """A currency's rate (company currency per unit) from `date` on: one partition per company,
     sorted by currency and date, so the rate of a day is the newest item on or before it."""
-    return {"PK": f"C#{company_id}#FXRATE", "SK": f"{currency}#{date}"}
+    return {"PK": exchange_rates_partition(company_id), "SK": f"{currency}#{date}"}
+
+
+def exchange_rates_partition(company_id: int) -> str:
+    return f"C#{company_id}#FXRATE"
+
+
+def exchange_rates_through(currency: str, date: str) -> tuple[str, str]:
+    """The sort-key range of a currency's rates up to `date`."""
+    return f"{currency}#", f"{currency}#{date}"

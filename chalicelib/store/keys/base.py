@@ -30,6 +30,17 @@ def pair(key: Key) -> tuple[str, str]:
     """How Table.batch_get indexes what it found."""
     return key["PK"], key["SK"]
 
+
+def item_key(partition: str, sort: str) -> Key:
+    """The key of an item whose partition and sort key are at hand (a pair, a page's last item)."""
+    return {"PK": partition, "SK": sort}
+
+
+def day_end(day: str) -> str:
+    """The sort-key bound after every item of a day: what follows a date in a sort key (an id,
+    an origin, a shard) comes after a '#', which sorts before '~'."""
+    return f"{day}#~"
+
 # Entity kinds of company-scoped resources: used in keys, counters and list indexes.
 PARTNER = "BP"
 PRODUCT = "PROD"

@@ -136,8 +136,13 @@ def product_movements_partition(company_id: int, product_id: int) -> str:
     return f"C#{company_id}#STKMV#{product_id}"
 
 
+def stock_movements_partition(company_id: int) -> str:
+    """GSI1's partition of every product's movements, by date."""
+    return f"C#{company_id}#STKMV"
+
+
 def movement_index(company_id: int, sort_key: str, product_id: int) -> Dict[str, str]:
-    return {"GSI1PK": f"C#{company_id}#STKMV", "GSI1SK": f"{sort_key}#{sortable_id(product_id)}"}
+    return {"GSI1PK": stock_movements_partition(company_id), "GSI1SK": f"{sort_key}#{sortable_id(product_id)}"}
 
 
 # The side of an open document: owed to us (receivable, sales) or by us (payable, purchases).
@@ -193,6 +198,14 @@ def book_correction_index(company_id: int, date: str, document_id: int, version:
 def document(company_id: int, document_id: int) -> Key:
     """A document's own item (its payments and sends share the partition)."""
     return entity(company_id, DOCUMENT, document_id)
+
+
+DOCUMENT_PAYMENT_PREFIX = "PAY#"
+
+
+def document_payment(company_id: int, document_id: int, payment_id: int) -> Key:
+    """A payment applied to a document, in the document's partition."""
+    return {"PK": document(company_id, document_id)["PK"], "SK": f"{DOCUMENT_PAYMENT_PREFIX}{sortable_id(payment_id)}"}
 
 
 def dte_signing_key(company_id: int) -> Key:

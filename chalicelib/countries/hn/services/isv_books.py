@@ -71,7 +71,7 @@ def isv_summary(table: Table, company_id: int, month: str) -> dict[str, Any]:
     customers gave us (`sales`) pay part of the tax due, what they exceed it by stays a claim
     (`withholdingsUnapplied`, on the withholding account); those we gave suppliers (`purchases`)
     are owed to the authority on their own."""
-    from chalicelib.services.accounting import reports, rules
+    from chalicelib.services.accounting import account_determination, reports
 
     first = f"{month}-01"
     last = (date.fromisoformat(first) + timedelta(days=32)).replace(day=1) - timedelta(days=1)
@@ -80,9 +80,9 @@ def isv_summary(table: Table, company_id: int, month: str) -> dict[str, Any]:
                                               if item["type"] in BOOKS[which][1]) for which in ("sales", "purchases"))
     received, made = (isv_books.withheld(documents, "isv", side) for side in ("sales", "purchases"))
     before = accounting.previous_day(first)
-    credit_side = reports.balance_at(table, company_id, int(rules.resolve(table, company_id, "tax_purchases", None)
+    credit_side = reports.balance_at(table, company_id, int(account_determination.resolve(table, company_id, "tax_purchases", None)
                                                            ["chartOfAccountId"]), before)
-    debt_side = reports.balance_at(table, company_id, int(rules.resolve(table, company_id, "tax_sales", None)
+    debt_side = reports.balance_at(table, company_id, int(account_determination.resolve(table, company_id, "tax_sales", None)
                                                          ["chartOfAccountId"]), before)
     brought = max(credit_side - debt_side, ZERO)
     output, input_tax = sales["isv15"] + sales["isv18"], purchases["isv15"] + purchases["isv18"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_json
 from chalicelib.domain.document_actions import Refusal, untouched
 from chalicelib.domain.documents import CONFIRMED, DocumentStateError
@@ -17,7 +17,7 @@ def _dte_status(document: Mapping[str, Any]) -> str | None:
 
 
 def refusal(action: str, document: Mapping[str, Any]) -> Refusal:
-    if action == "cancel" and _dte_status(document) in (rules.PENDING, rules.ACCEPTED):
+    if action == "cancel" and _dte_status(document) in (dte_rules.PENDING, dte_rules.ACCEPTED):
         return DocumentStateError(
             "An El Salvador electronic tax document (DTE) is invalidated at the tax authority, not cancelled here: "
             "once accepted, POST /documents/{id}/invalidate.", code="DOCUMENT_NOT_CANCELLABLE")
@@ -32,7 +32,7 @@ def refusal(action: str, document: Mapping[str, Any]) -> Refusal:
 
 def _invalidate(document: Mapping[str, Any]) -> Refusal:
     dte_status = _dte_status(document)
-    if document["status"] != CONFIRMED or dte_status != rules.ACCEPTED:
+    if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
         return DocumentStateError(
             "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
             f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))

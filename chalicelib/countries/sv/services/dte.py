@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_fex, dte_formats, dte_json
 from chalicelib.countries.sv.domain.dte import PENDING, DteResult
 from chalicelib.countries.sv.services import dte_contingency, dte_delivery, dte_lots, dte_signing
@@ -64,7 +64,7 @@ def configured_transmitter(table: Table, attempts: int | None = None) -> DteTran
 def transaction_items(company: dict[str, Any], document_type: str) -> int:
     """Items issuing adds to the confirming transaction: the transmission and the control
     number's sequence."""
-    return 2 if rules.issues_dte(company, document_type) else 0
+    return 2 if dte_rules.issues_dte(company, document_type) else 0
 
 
 def issue(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],
@@ -79,14 +79,14 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], partn
     if tipo_dte is None:
         return {}
     company_id, document_id = int(company["id"]), int(document["id"])
-    today = clock.today_in(rules.DTE_COUNTRY)
+    today = clock.today_in(dte_rules.DTE_COUNTRY)
     if document["date"] != today:  # the authority receives a DTE dated the day it is issued, and no other
         raise ValidationFailed.for_field("date", f"an El Salvador DTE is dated the day it is issued: {today}, "
                                                  f"not {document['date']}")
     dte_signing.require_credentials(table, company_id)
-    numero = rules.numero_control(tipo_dte, document["number"], _next_control_number(
-        transaction, table, company_id, tipo_dte, rules.point_of_sale(document["number"])))
-    dte = _checked(company, partner, document, products, source, tipo_dte, rules.new_codigo_generacion(), numero)
+    numero = dte_rules.numero_control(tipo_dte, document["number"], _next_control_number(
+        transaction, table, company_id, tipo_dte, dte_rules.point_of_sale(document["number"])))
+    dte = _checked(company, partner, document, products, source, tipo_dte, dte_rules.new_codigo_generacion(), numero)
     codigo, now = dte["codigoGeneracion"], clock.now_iso()
     transaction.put_new({**keys.dte_transmission(company_id, document_id),
                          **keys.dte_pending_index(company_id, document_id, now), "itemType": "DTE",
@@ -105,17 +105,17 @@ def check_format(table: Table, company: dict[str, Any], partner: dict[str, Any],
     dte_signing.require_credentials(table, int(company["id"]))
     number = document.get("number") or "001-001-01-00000001"
     _checked(company, partner, {**document, "number": number}, products, None, tipo_dte,
-             rules.new_codigo_generacion(), rules.numero_control(tipo_dte, number, 1))
+             dte_rules.new_codigo_generacion(), dte_rules.numero_control(tipo_dte, number, 1))
 
 
 def _tipo(company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
           source: dict[str, Any] | None) -> str | None:
-    if not rules.issues_dte(company, document["type"]):
+    if not dte_rules.issues_dte(company, document["type"]):
         return None
-    if document["type"] in rules.DTE_TYPES:
-        rules.check_export(partner, document["lines"])
-    tipo_dte = rules.tipo_dte(document["type"], partner, source, document.get("withholding"), document["lines"])
-    if tipo_dte == rules.RETENCION and source is None:
+    if document["type"] in dte_rules.DTE_TYPES:
+        dte_rules.check_export(partner, document["lines"])
+    tipo_dte = dte_rules.tipo_dte(document["type"], partner, source, document.get("withholding"), document["lines"])
+    if tipo_dte == dte_rules.RETENCION and source is None:
         raise ValidationFailed.for_field("sourceDocumentId", "required: an El Salvador comprobante de retención names "
                                                              "the purchase (103 or 11) the IVA was withheld from")
     return tipo_dte
@@ -126,19 +126,19 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
              numero: str) -> dict[str, Any]:
     """The document's `dte` (its codes, the issuer and receiver as they are now, the time of issue,
     what each line is), once its DTE passed the authority's schema; else a 400 naming each field."""
-    dte = rules.pending_dte(tipo_dte, codigo, numero)
+    dte = dte_rules.pending_dte(tipo_dte, codigo, numero)
     dte.update(emisor=dte_json.issuer(company, document["number"], tipo_dte),
                receptor=dte_json.receiver(tipo_dte, partner, document.get("export")),
                horEmi=clock.local_time_in(company.get("country", "SV")),
                items=dte_json.item_kinds(document["lines"], products or {}))
-    if tipo_dte == rules.EXPORTACION:
+    if tipo_dte == dte_rules.EXPORTACION:
         dte_fex.add_export_terms(dte, document.get("export") or {})
-    if source is not None and tipo_dte in rules.NOTE_TYPES.values():
+    if source is not None and tipo_dte in dte_rules.NOTE_TYPES.values():
         dte["related"] = dte_json.related(source)
-    elif tipo_dte == rules.RETENCION:
+    elif tipo_dte == dte_rules.RETENCION:
         dte["related"] = dte_json.withheld(source, document)
     problems = dte_formats.schema_problems(dte_json.authority_document({**document, "dte": dte}, dte_json.ambiente(company)))
-    if tipo_dte == rules.SUJETO_EXCLUIDO:
+    if tipo_dte == dte_rules.SUJETO_EXCLUIDO:
         if Decimal(document.get("taxTotal") or 0) != 0:  # whoever is not registered for IVA charges none
             problems.insert(0, {"field": "taxTotal", "message": "a purchase from a supplier without an NRC is a factura "
                                                                 "de sujeto excluido, which carries no IVA: set the lines' "
@@ -208,7 +208,7 @@ def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *
     many of those read were still pending past the authority's window."""
     transmitter = transmitter or configured_transmitter(table)
     cutoff = clock.iso(clock.now() - _dt.timedelta(seconds=min_age_seconds))
-    late = clock.iso(clock.now() - rules.AUTHORITY_WINDOW)
+    late = clock.iso(clock.now() - dte_rules.AUTHORITY_WINDOW)
     tally: Counter[str] = Counter()
     shards = [table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", None, cutoff),
                           limit=batch)[0] for partition in keys.dte_pending_partitions()]
@@ -275,7 +275,7 @@ def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
                      extra={"companyId": company_id, "documentId": document_id})
         result = DteResult(accepted=False, received_at=clock.now_iso(), observations=[
             "emitido antes del formato del Ministerio de Hacienda: no puede transmitirse"])
-        return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result))
+        return _record(table, company_id, document_id, lambda dte: dte_rules.answered(dte, result))
     # Built and signed before the call and outside its `except`: what breaks here is a bug (or a
     # key gone), not an authority that did not answer; it raises, nothing is recorded, and it never
     # leads to contingency (that is for transmissions the authority did not receive).
@@ -285,15 +285,15 @@ def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
         logger.warning("DTE not signed: the signing key is gone", extra={"companyId": company_id,
                                                                          "documentId": document_id})
         problem = error.message
-        return _record(table, company_id, document_id, lambda dte: rules.unanswered(dte, problem, clock.now_iso()))
+        return _record(table, company_id, document_id, lambda dte: dte_rules.unanswered(dte, problem, clock.now_iso()))
     try:
         result = transmitter.transmit(submission)
     except Exception as error:  # no answer: recorded, and sent again later
         logger.warning("DTE transmission got no answer", extra={"companyId": company_id, "documentId": document_id,
                                                                  "error": repr(error)})
         problem = "the tax authority did not answer"  # the details are logged, not shown to clients
-        return _record(table, company_id, document_id, lambda dte: rules.unanswered(dte, problem, clock.now_iso()))
-    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result),
+        return _record(table, company_id, document_id, lambda dte: dte_rules.unanswered(dte, problem, clock.now_iso()))
+    return _record(table, company_id, document_id, lambda dte: dte_rules.answered(dte, result),
                    sent=dte_delivery.kept(submission.documento, result.answer))
 
 
@@ -313,7 +313,7 @@ def _record_answer(table: Table, company_id: int, document_id: int, result: DteR
     def kept(transmission: dict[str, Any]) -> dict[str, Any] | None:
         return dte_delivery.kept(transmission["lotJws"], result.answer) if transmission.get("lotJws") else None
 
-    return _record(table, company_id, document_id, lambda dte: rules.answered(dte, result), sent=kept)
+    return _record(table, company_id, document_id, lambda dte: dte_rules.answered(dte, result), sent=kept)
 
 
 def _record(table: Table, company_id: int, document_id: int,
@@ -346,7 +346,7 @@ def _record(table: Table, company_id: int, document_id: int,
                            names={"#dte": "dte", "#status": "status", "#updated": "updatedAt", "#version": "version"},
                            values={":dte": dte, ":now": now, ":one": 1, ":pending": PENDING,
                                    ":read": document["version"]})
-        if dte["status"] == rules.ACCEPTED:
+        if dte["status"] == dte_rules.ACCEPTED:
             outbox.emit(transaction, outbox.DOCUMENT_DTE_ACCEPTED, company_id, "document", document_id,
                         document_rules.event_data({**document, **changes}))
         transaction.commit()

@@ -18,7 +18,7 @@ from collections import defaultdict
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_formats, dte_json
 from chalicelib.countries.sv.services import dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
@@ -100,14 +100,14 @@ def sendable(table: Table, company: dict[str, Any], document: dict[str, Any]) ->
 def pending_documents(table: Table, company_id: int, document_ids: list[int]) -> list[dict[str, Any]]:
     found = table.batch_get([keys.document(company_id, document_id) for document_id in document_ids])
     return sorted((document for document in found.values()
-                   if document.get("status") == "confirmed" and (document.get("dte") or {}).get("status") == rules.PENDING),
+                   if document.get("status") == "confirmed" and (document.get("dte") or {}).get("status") == dte_rules.PENDING),
                   key=lambda document: int(document["id"]))
 
 
 def _declare(table: Table, company_id: int, documents: list[dict[str, Any]]) -> int:
     # the event's date and time are fixed here too: sent again, it is the same event
-    contingency = {"type": AUTHORITY_UNAVAILABLE, "eventCodigo": rules.new_codigo_generacion(),
-                   "eventDate": clock.today_in(rules.DTE_COUNTRY), "eventTime": clock.local_time_in(rules.DTE_COUNTRY),
+    contingency = {"type": AUTHORITY_UNAVAILABLE, "eventCodigo": dte_rules.new_codigo_generacion(),
+                   "eventDate": clock.today_in(dte_rules.DTE_COUNTRY), "eventTime": clock.local_time_in(dte_rules.DTE_COUNTRY),
                    "declaredAt": clock.now_iso(), "eventSeal": None, "eventReceivedAt": None}
     transaction = Transaction(table)
     for document in documents:
@@ -117,7 +117,7 @@ def _declare(table: Table, company_id: int, documents: list[dict[str, Any]]) -> 
                            names={"#dte": "dte", "#contingency": "contingency", "#status": "status",
                                   "#updated": "updatedAt", "#version": "version"},
                            values={":contingency": contingency, ":now": contingency["declaredAt"], ":one": 1,
-                                   ":pending": rules.PENDING})
+                                   ":pending": dte_rules.PENDING})
     try:
         transaction.commit()
     except LostRace:  # answered or declared meanwhile: the next run sees what is left
@@ -160,6 +160,6 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
                                   "#received": "eventReceivedAt", "#event": "eventCodigo", "#status": "status",
                                   "#updated": "updatedAt", "#version": "version"},
                            values={":seal": answer.sello_recepcion, ":at": answer.received_at, ":one": 1,
-                                   ":pending": rules.PENDING, ":codigo": codigo})
+                                   ":pending": dte_rules.PENDING, ":codigo": codigo})
     transaction.commit()
     return 1

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chalicelib import countries, jsoncodec
-from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_json
 from chalicelib.countries.sv.services import dte_signing
 from chalicelib.errors import ApiError, NotFound
@@ -69,7 +69,7 @@ def _delivery_of(table: Table, company_id: int, document: dict[str, Any]) -> Del
     dte = document.get("dte")
     if not dte:
         raise NotFound("This document is not an El Salvador DTE.")
-    if dte.get("status") == rules.PENDING:
+    if dte.get("status") == dte_rules.PENDING:
         raise NotTransmitted("The tax authority has not answered this DTE yet: it is sent again every hour; "
                                "ask again once it is accepted.")
     sent = (table.get(keys.dte_transmission(company_id, int(document["id"]))) or {}).get("sent")
@@ -110,7 +110,7 @@ def _processed_at(moment: str | None) -> str | None:
     if not moment:
         return None
     local = _dt.datetime.fromisoformat(moment.replace("Z", "+00:00")) + _dt.timedelta(
-        hours=countries.pack(rules.DTE_COUNTRY).utc_offset_hours)
+        hours=countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)
     return local.strftime("%d/%m/%Y %H:%M:%S")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib import clock, jsoncodec
-from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_formats, dte_json
 from chalicelib.countries.sv.services import dte, dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
@@ -32,9 +32,9 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     company = accounts.get_company(table, company_id)
     country = company.get("country", "SV")
     # an event sent before without an answer may be at the authority: it is completed as it was sent
-    pending = (document.get("dte") or {}).get(rules.PENDING_INVALIDATION)
+    pending = (document.get("dte") or {}).get(dte_rules.PENDING_INVALIDATION)
     if pending is None:
-        pending = {"codigoGeneracion": rules.new_codigo_generacion(), "date": clock.today_in(country),
+        pending = {"codigoGeneracion": dte_rules.new_codigo_generacion(), "date": clock.today_in(country),
                    "time": clock.local_time_in(country), "fields": fields}
     fields = jsoncodec.loads(jsoncodec.dumps(pending["fields"]))  # read back from the table: ids as ints again
     replacement = _replacement(command, document, fields)
@@ -71,8 +71,8 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
 
 def _invalidated(document: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
     """The document's DTE as the accepted invalidation leaves it (the pending event answered)."""
-    kept = {name: value for name, value in document["dte"].items() if name != rules.PENDING_INVALIDATION}
-    return {"dte": {**kept, "status": rules.INVALIDATED, "invalidation": record}}
+    kept = {name: value for name, value in document["dte"].items() if name != dte_rules.PENDING_INVALIDATION}
+    return {"dte": {**kept, "status": dte_rules.INVALIDATED, "invalidation": record}}
 
 
 def _record_pending(table: Table, company_id: int, document: dict[str, Any], pending: dict[str, Any]) -> None:
@@ -80,7 +80,7 @@ def _record_pending(table: Table, company_id: int, document: dict[str, Any], pen
     accepted invalidation whose answer was lost, or whose reversal then failed (a payment
     registered meanwhile), is completed by sending the request again, which sends the same event,
     and the authority answers it as it did. Only where no other request recorded its event."""
-    if (document.get("dte") or {}).get(rules.PENDING_INVALIDATION) == pending:
+    if (document.get("dte") or {}).get(dte_rules.PENDING_INVALIDATION) == pending:
         return
     _update_pending(table, company_id, int(document["id"]), "SET #dte.#pending = :pending",
                     "attribute_not_exists(#dte.#pending)", {":pending": pending})
@@ -98,9 +98,9 @@ def _update_pending(table: Table, company_id: int, document_id: int, update: str
         Transaction(table).update(
             keys.document(company_id, document_id), f"{update} ADD #version :one",
             condition=f"#dte.#status = :accepted AND {condition}",
-            names={"#dte": "dte", "#pending": rules.PENDING_INVALIDATION, "#version": "version", "#status": "status",
+            names={"#dte": "dte", "#pending": dte_rules.PENDING_INVALIDATION, "#version": "version", "#status": "status",
                    **({"#codigo": "codigoGeneracion"} if "#codigo" in condition else {})},
-            values={":one": 1, ":accepted": rules.ACCEPTED, **values}).commit()
+            values={":one": 1, ":accepted": dte_rules.ACCEPTED, **values}).commit()
     except LostRace:
         raise ServiceUnavailable("Another request is invalidating this document; send it again.",
                                  code="CONCURRENT_UPDATE") from None
@@ -119,7 +119,7 @@ def _replacement(command: Command, document: dict[str, Any], fields: dict[str, A
     problem = None
     if int(replacement["id"]) == int(document["id"]):
         problem = "a document does not replace itself"
-    elif (replacement.get("dte") or {}).get("status") != rules.ACCEPTED:
+    elif (replacement.get("dte") or {}).get("status") != dte_rules.ACCEPTED:
         problem = "must be a DTE the tax authority accepted"
     elif int(replacement["businessPartnerId"]) != int(document["businessPartnerId"]):
         problem = "belongs to another business partner"

@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from typing import Any, Callable
 
 from chalicelib import clock
-from chalicelib.countries.sv.domain import dte as rules
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_json
 from chalicelib.countries.sv.domain.dte import DteResult
 from chalicelib.countries.sv.services import dte_contingency, dte_signing
@@ -75,7 +75,7 @@ def _form(table: Table, company_id: int, document_ids: list[int]) -> int:
 
 
 def _record_lot(table: Table, company: dict[str, Any], documents: list[dict[str, Any]]) -> int:
-    company_id, id_envio, now = int(company["id"]), rules.new_codigo_generacion(), clock.now_iso()
+    company_id, id_envio, now = int(company["id"]), dte_rules.new_codigo_generacion(), clock.now_iso()
     transaction = Transaction(table).put_new({
         **keys.dte_lot(company_id, id_envio), **keys.dte_open_lot_index(company_id, id_envio, now),
         "itemType": "DTE_LOT", "companyId": company_id, "idEnvio": id_envio, "ambiente": dte_json.ambiente(company),
@@ -88,7 +88,7 @@ def _record_lot(table: Table, company: dict[str, Any], documents: list[dict[str,
                            condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency.#lot)",
                            names={"#dte": "dte", "#contingency": "contingency", "#lot": "lotId", "#status": "status",
                                   "#updated": "updatedAt", "#version": "version"},
-                           values={":lot": id_envio, ":now": now, ":one": 1, ":pending": rules.PENDING})
+                           values={":lot": id_envio, ":now": now, ":one": 1, ":pending": dte_rules.PENDING})
     try:
         transaction.commit()
     except LostRace:  # answered or put in a lot meanwhile: the next run sees what is left
@@ -208,7 +208,7 @@ def _release(table: Table, company_id: int, id_envio: str, documents: list[dict[
                            condition="#dte.#status = :pending AND #dte.#contingency.#lot = :lot",
                            names={"#dte": "dte", "#contingency": "contingency", "#lot": "lotId", "#status": "status",
                                   "#updated": "updatedAt", "#version": "version"},
-                           values={":lot": id_envio, ":now": now, ":one": 1, ":pending": rules.PENDING})
+                           values={":lot": id_envio, ":now": now, ":one": 1, ":pending": dte_rules.PENDING})
     try:
         transaction.commit()
     except LostRace:  # another run sent or released it meanwhile: the next run sees what is left

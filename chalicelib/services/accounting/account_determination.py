@@ -49,13 +49,13 @@ def upsert_rule(command: Command, operation: str, document_type: str | None, acc
         transaction.put_new(rule)
     else:
         command.already_there = True
-        if int(current["chartOfAccountId"]) == account_id:
+        if current["chartOfAccountId"] == account_id:
             return current
-        rule = {**current, "chartOfAccountId": account_id, "version": int(current["version"]) + 1,
+        rule = {**current, "chartOfAccountId": account_id, "version": current["version"] + 1,
                 "updatedAt": clock.now_iso()}
         transaction.update_fields(key, {"chartOfAccountId": account_id, "updatedAt": rule["updatedAt"]},
-                                  int(current["version"]))
-        chart.add_reference(transaction, company_id, int(current["chartOfAccountId"]), -1, "chartOfAccountId")
+                                  current["version"])
+        chart.add_reference(transaction, company_id, current["chartOfAccountId"], -1, "chartOfAccountId")
     chart.add_reference(transaction, company_id, account_id, 1, "chartOfAccountId")
     return command.commit(transaction, rule)
 
@@ -71,6 +71,6 @@ def add_rules(transaction: Transaction, company_id: int, rules: list[dict[str, A
     per_account: dict[int, int] = {}
     for rule in rules:
         transaction.put_new(rule)
-        per_account[int(rule["chartOfAccountId"])] = per_account.get(int(rule["chartOfAccountId"]), 0) + 1
+        per_account[rule["chartOfAccountId"]] = per_account.get(rule["chartOfAccountId"], 0) + 1
     for account_id, count in per_account.items():
         chart.add_reference(transaction, company_id, account_id, count, "chartOfAccountId")

@@ -1,0 +1,86 @@
+"""Every key of the table is built in chalicelib/store/keys (issue 29 item 4): outside
+chalicelib/store no code writes a key attribute ("PK", "SK", "GSI...") into a dict literal or
+joins a key string with "#". Expression attribute names ("#version", "#a{n}") and display text
+("#{id}") are not keys: a key's "#" sits between parts (an upper-case kind, a number, a value)."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY_ATTRIBUTE = re.compile(r"^(PK|SK|GSI\w*)$")
+# a kind or number followed by '#', a "#~" range end, or a kind after a leading '#': "PAY#", "C#1#DOC", "#~"
+KEY_TEXT = re.compile(r"[A-Z0-9~]#($|[A-Z0-9~])|^#[A-Z~]")
+
+
+def _joins_in_fstring(node: ast.JoinedStr) -> bool:
+    """A '#' between two parts of a key: after a kind, a number or a formatted value, and before
+    one of those or a formatted value."""
+    values = node.values
+    for position, part in enumerate(values):
+        if not (isinstance(part, ast.Constant) and isinstance(part.value, str)):
+            continue
+        text = part.value
+        for found in re.finditer("#", text):
+            at = found.start()
+            before = text[at - 1] if at else ("{" if position else "")
+            after = text[at + 1] if at + 1 < len(text) else ("}" if position + 1 < len(values) else "")
+            if (before == "{" or before.isupper() or before.isdigit() or before == "~") and \
+                    (after in ("}", "~") or after.isupper() or after.isdigit()):
+                return True
+    return False
+
+
+def key_building(source: str) -> list[tuple[int, str]]:
+    """(line, what) for each place this source builds a key."""
+    tree = ast.parse(source)
+    in_fstrings = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in node.values}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            found += [(node.lineno, f"key attribute {key.value}") for key in node.keys
+                      if isinstance(key, ast.Constant) and isinstance(key.value, str) and KEY_ATTRIBUTE.match(key.value)]
+        elif isinstance(node, ast.JoinedStr) and _joins_in_fstring(node):
+            found.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in in_fstrings \
+                and KEY_TEXT.search(node.value):
+            found.append((node.lineno, repr(node.value)))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" \
+                and isinstance(node.func.value, ast.Constant) and node.func.value.value == "#":
+            found.append((node.lineno, '"#".join'))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and any(
+                isinstance(side, ast.Constant) and side.value == "#" for side in (node.left, node.right)):
+            found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_key_is_built_outside_the_store():
+    offending = []
+    for path in sorted((ROOT / "chalicelib").rglob("*.py")):
+        relative = path.relative_to(ROOT)
+        if relative.parts[:2] == ("chalicelib", "store"):
+            continue
+        offending += [f"{relative}:{line}: {what}" for line, what in key_building(path.read_text())]
+    assert offending == []
+
+
+def test_the_check_sees_each_way_of_building_a_key():
+    built = {
+        'key = {"PK": f"C#{company_id}", "SK": "COMPANY"}': 3,  # two key attributes and "C#{...}"
+        'index = {"GSI1PK": partition}': 1,
+        'sort = f"{date}#{tx_id}"': 1,
+        'partition = f"C#{company_id}#BANKTX#{account_id}"': 1,
+        'high = f"{end_date}#~"': 1,
+        'PREFIX = "PAY#"': 1,
+        'END = "#~"': 1,
+        'key = "#".join(parts)': 1,
+        'key = kind + "#" + str(number)': 1,
+    }
+    for source, expected in built.items():
+        assert len(key_building(source)) == expected, source
+    not_keys = ['update = f"{update} ADD #version :one"', 'name = f"#a{position}"', 'label = f"#{account_id}"',
+                'condition = "#version = :version AND " + more', 'url = f"{base}/app/#/accept?token={token}"',
+                'names = {"#s": attribute}', 'ref = f"#/components/schemas/Error{status}"']
+    for source in not_keys:
+        assert key_building(source) == [], source
