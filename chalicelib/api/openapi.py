@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from chalice import Blueprint
 
+from chalicelib import countries
 from chalicelib.api.openapi_schemas import error_schemas, schema_generator, shape_for_generators
 from chalicelib.api.openapi_tags import TAG_DESCRIPTIONS
 from chalicelib.api.routing import ROUTES, Access, Call, RouteSpec, endpoint
@@ -136,7 +137,7 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
                            "schema": {"type": "string", "pattern": r'^\s*(W/)?"?[0-9]{1,12}"?\s*$'}})
     parameters.append({"name": "Accept-Language", "in": "header", "required": False,
                        "description": "`es` answers errors' messages and field details in Spanish; English otherwise",
-                       "schema": {"type": "string", "examples": ["es", "es-HN", "en"]}})
+                       "schema": {"type": "string", "examples": ["es", f"es-{countries.DEFAULT}", "en"]}})
     if spec.idempotent:
         parameters.append({"name": "Idempotency-Key", "in": "header", "required": False,
                            "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN}})

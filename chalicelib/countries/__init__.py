@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 # ISO 3166-1 alpha-2 code -> the pack's package; a third country is one more line here
 PACKAGES = {"HN": "chalicelib.countries.hn", "SV": "chalicelib.countries.sv"}
 CODES = tuple(PACKAGES)
-DEFAULT = CODES[0]  # a company created without a country, and the items written before `country` existed
+DEFAULT = "HN"  # a company created without a country, and the items written before `country` existed
 
 
 @lru_cache(maxsize=None)

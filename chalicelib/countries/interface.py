@@ -18,7 +18,8 @@ class DocumentHooks:
     # --- numbering, taxes and printing
 
     def number_segment(self, document_type: str) -> str | None:
-        """The type place (TT) of a document's number EEE-PPP-TT-NNNNNNNN; None: the API's type."""
+        """The type place (TT) of a document's number EEE-PPP-TT-NNNNNNNN, for every document type of
+        the API; None (the default): the API's type, two digits."""
         return None
 
     def requires_authorized_range(self, document_type: str) -> bool:

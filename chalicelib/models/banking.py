@@ -6,6 +6,7 @@ from pydantic import AfterValidator, Field
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.models.base import (
     CENT,
+    Currency,
     Date,
     EntityId,
     ListEnvelope,
@@ -17,8 +18,6 @@ from chalicelib.models.base import (
     ShortText,
 )
 from chalicelib.models.exchange_rates import ExchangeRateValue
-
-Currency = Literal["HNL", "USD"]
 
 
 class BankAccountCreate(RequestModel):

@@ -2,14 +2,17 @@
 
 import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Literal, Optional
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints
 from pydantic.alias_generators import to_camel
 
-from chalicelib import jsoncodec
+from chalicelib import countries, jsoncodec
 from chalicelib.domain.mail import MAIL_ADDRESS_PATTERN
 from chalicelib.domain.money import MAX_AMOUNT
+
+# the packs' own currencies: a company keeps its books in one and may trade in the others
+Currency = Literal[tuple(sorted({pack.currency for pack in countries.packs()}))]  # type: ignore[valid-type]
 
 
 # defer_build: a model's validator is built on first use, so a cold Lambda pays only for the

@@ -4,10 +4,9 @@ from pydantic import Field
 
 from chalicelib import countries
 from chalicelib.countries.models import DteIssuer, DteIssuerInfo
-from chalicelib.models.base import Email, LongText, Name, RequestModel, ResponseModel, ShortText
+from chalicelib.models.base import Currency, Email, LongText, Name, RequestModel, ResponseModel, ShortText
 
 Country = Literal[countries.CODES]  # type: ignore[valid-type]
-Currency = Literal["HNL", "USD"]
 CreditLimitPolicy = Literal["off", "warn", "block"]
 
 

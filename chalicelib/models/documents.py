@@ -9,6 +9,7 @@ from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.domain.taxes import TAX_TREATMENTS, TAXED, ZERO_TREATMENTS
 from chalicelib.models.accounting import DocumentType
 from chalicelib.models.base import (
+    Currency,
     Date,
     EntityId,
     ListEnvelope,
@@ -28,7 +29,6 @@ MAX_LINES = 500
 Quantity = Annotated[Decimal, Field(gt=0, le=Decimal("1000000000"), decimal_places=4, allow_inf_nan=False)]
 UnitPrice = Annotated[Decimal, Field(ge=0, le=MAX_AMOUNT, decimal_places=4, allow_inf_nan=False)]
 DocumentStatus = Literal["draft", "confirmed", "cancelled"]
-Currency = Literal["HNL", "USD"]
 TaxTreatment = Annotated[Literal[TAX_TREATMENTS], Field(  # type: ignore[valid-type]
     description="why a line carries no tax: `exempt`, `exonerated` (the buyer's exoneration, Honduras), "
                 "`nonSubject` (El Salvador's no sujetas) or `export` (rate 0); `taxed` otherwise. "

@@ -1,11 +1,10 @@
 from decimal import Decimal
-from typing import Annotated, List, Literal, Optional
+from typing import Annotated, List, Optional
 
 from pydantic import Field
 
-from chalicelib.models.base import Date, RequestModel, ResponseModel
+from chalicelib.models.base import Currency, Date, RequestModel, ResponseModel
 
-Currency = Literal["HNL", "USD"]
 ExchangeRateValue = Annotated[Decimal, Field(gt=0, le=Decimal("1000000"), decimal_places=6, allow_inf_nan=False,
                                              description="the company's currency per unit of the foreign one "
                                                          "(e.g. 24.6512 lempiras per US dollar), up to 6 decimals")]

@@ -47,11 +47,15 @@ def from_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
 
 
 def _typed(name: str, value: Any) -> Any:
+    # By name at every depth, so a line's `productId` is an int too; a map kept from another system
+    # (an authority's or a gateway's answer) gets the same reading, which JSON writes identically.
     # Only a number written without a fraction ("5", never "5.00") becomes an int: a Decimal
     # written with places keeps them, so no answer changes by a digit.
     if isinstance(value, Decimal):
-        whole = value.is_finite() and isinstance(value.as_tuple().exponent, int) and value.as_tuple().exponent >= 0
-        return int(value) if whole and integer_field(name) else value
+        if not integer_field(name) or not value.is_finite():
+            return value
+        exponent = value.as_tuple().exponent
+        return int(value) if isinstance(exponent, int) and exponent >= 0 else value
     if isinstance(value, dict):
         return {key: _typed(key, item) for key, item in value.items()}
     if isinstance(value, list):

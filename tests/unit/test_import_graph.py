@@ -9,6 +9,7 @@ events, auth, ...) are outside the layers and are not ranked."""
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -63,7 +64,15 @@ def imports(module: Module) -> list[str]:
             for alias in node.names:
                 candidate = f"{base}.{alias.name}"
                 found.append(candidate if candidate in known_modules() else base)
+        elif isinstance(node, ast.Call) and _called(node) in ("import_module", "__import__") and node.args \
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            found.append(node.args[0].value)  # a module imported by its name, as the registry does
     return found
+
+
+def _called(node: ast.Call) -> str | None:
+    function = node.func
+    return function.id if isinstance(function, ast.Name) else function.attr if isinstance(function, ast.Attribute) else None
 
 
 def pack_of(name: str) -> str | None:
@@ -113,10 +122,19 @@ def test_services_and_domain_never_import_the_api():
 
 def _core_offences(module: Module) -> list[str]:
     offences = [f"imports {target}" for target in imports(module) if pack_of(target)]
-    codes = set(pack_codes().values())
     offences += [f"country code {node.value!r}" for node in ast.walk(module.tree)
-                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in codes]
+                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and _names_a_country(node.value)]
     return offences
+
+
+def _names_a_country(text: str) -> bool:
+    """A code as a whole string ("SV", "sv") or as a token of a string without spaces (a key, a
+    locale, an f-string's part: "es-HN", f"SV-{n}"). Text with spaces is prose (descriptions,
+    messages), which may name a country."""
+    codes = set(pack_codes().values())
+    if text in codes or text.upper() in codes and len(text) == 2:
+        return True
+    return not re.search(r"\s", text) and any(re.search(rf"(?<![A-Za-z]){code}(?![A-Za-z])", text) for code in codes)
 
 
 def test_the_core_names_no_country():
@@ -131,3 +149,19 @@ def test_no_pack_imports_another():
     crossing = [f"{module.path} imports {target}" for module in modules() if pack_of(module.name)
                 for target in imports(module) if pack_of(target) not in (None, pack_of(module.name))]
     assert crossing == []
+
+
+def test_the_check_sees_each_way_of_naming_a_country():
+    def offences(source: str) -> list[str]:
+        return _core_offences(Module("chalicelib/services/example.py", "chalicelib.services.example", ast.parse(source)))
+
+    named = ['from chalicelib.countries import sv', 'import chalicelib.countries.sv.domain.dte',
+             'from chalicelib.countries.hn.domain import numbering',
+             'importlib.import_module("chalicelib.countries.sv.services.dte")',
+             '__import__("chalicelib.countries.hn.hooks")', 'if country == "SV": pass', 'RATES = {"HN": 1}',
+             'Country = Literal["HN", "SV"]', 'code = f"SV-{number}"', 'locale = "es-HN"', 'code = "sv"']
+    assert [source for source in named if not offences(source)] == []
+    allowed = ['from chalicelib import countries', 'from chalicelib.countries.interface import DocumentHooks',
+               'countries.pack(company["country"])', 'text = "El Salvador: a customer abroad (not SV)"',
+               'name = "SVG"', 'word = "shn"']
+    assert [source for source in allowed if offences(source)] == []

@@ -65,7 +65,7 @@ class SalvadoranHooks(DocumentHooks):
         from chalicelib.countries.sv.services import dte_delivery
         from chalicelib.events import mail
 
-        delivery = dte_delivery.delivered_if_any(table, int(company["id"]), document)
+        delivery = dte_delivery.delivered_if_any(table, company["id"], document)
         if delivery is None:
             return None
         # the receiver is handed both, each named by the DTE's generation code

@@ -288,12 +288,8 @@ _ID_FIELDS = ("businessPartnerId", "sourceDocumentId", "paymentConditionId", "br
 
 
 def _as_fields(document: DocumentRecord) -> dict[str, Any]:
-    """A stored document's references as request fields (DynamoDB gives numbers back as Decimal)."""
-    def as_id(value: Any) -> int | None:
-        return int(value) if value is not None else None
-
-    return {**{name: as_id(document.get(name)) for name in _ID_FIELDS},
-            "lines": [{**line, "productId": as_id(line.get("productId"))} for line in document["lines"]]}
+    """A stored document's references as request fields (the store reads ids as int)."""
+    return {**{name: document.get(name) for name in _ID_FIELDS}, "lines": [dict(line) for line in document["lines"]]}
 
 
 def update_document(command: Command, document_id: int, changes: dict[str, Any],

@@ -269,17 +269,13 @@ def _advance(schedule: dict[str, Any], run_date: str) -> dict[str, Any]:
 
 
 def _invoice_request(schedule: dict[str, Any]) -> dict[str, Any]:
-    """The partner and lines as document request fields (stored numbers come back as Decimal)."""
-    lines = [{**line, "productId": int(line["productId"])} if line.get("productId") is not None else dict(line)
-             for line in schedule["lines"]]
-    return {"businessPartnerId": schedule["businessPartnerId"], "lines": lines}
+    """The partner and lines as document request fields (the store reads ids as int)."""
+    return {"businessPartnerId": schedule["businessPartnerId"], "lines": [dict(line) for line in schedule["lines"]]}
 
 
 def _invoice_fields(schedule: dict[str, Any], dated: str) -> dict[str, Any]:
-    condition = schedule.get("paymentConditionId")
     return {**_invoice_request(schedule), "type": SALES_INVOICE, "date": dated,
-            "paymentConditionId": int(condition) if condition is not None else None,
-            "reference": f"SCHEDULE-{int(schedule['id'])}"}
+            "paymentConditionId": schedule.get("paymentConditionId"), "reference": f"SCHEDULE-{schedule['id']}"}
 
 
 def _record_failure(command: Command, schedule: dict[str, Any], run_date: str, code: str, message: str) -> None:

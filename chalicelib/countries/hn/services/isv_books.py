@@ -22,10 +22,10 @@ def book(table: Table, company_id: int, which: str, start_date: str, end_date: s
     _, types = BOOKS[which]
     documents = [item for item in period_documents(table, company_id, start_date, end_date, COUNTRY)
                  if item["type"] in types]
-    partners = {int(item["id"]): item for item in table.batch_get(
+    partners = {item["id"]: item for item in table.batch_get(
         keys.entity(company_id, keys.PARTNER, partner_id)
-        for partner_id in sorted({int(item["businessPartnerId"]) for item in documents})).values()}
-    rows = [isv_books.book_row(item, partners.get(int(item["businessPartnerId"]))) for item in documents]
+        for partner_id in sorted({item["businessPartnerId"] for item in documents})).values()}
+    rows = [isv_books.book_row(item, partners.get(item["businessPartnerId"])) for item in documents]
     return {"startDate": start_date, "endDate": end_date, "rows": rows, "totals": isv_books.book_totals(rows)}
 
 

@@ -78,7 +78,7 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], partn
     tipo_dte = _tipo(company, partner, document, source)
     if tipo_dte is None:
         return {}
-    company_id, document_id = int(company["id"]), int(document["id"])
+    company_id, document_id = company["id"], document["id"]
     today = clock.today_in(dte_rules.DTE_COUNTRY)
     if document["date"] != today:  # the authority receives a DTE dated the day it is issued, and no other
         raise ValidationFailed.for_field("date", f"an El Salvador DTE is dated the day it is issued: {today}, "
@@ -102,7 +102,7 @@ def check_format(table: Table, company: dict[str, Any], partner: dict[str, Any],
     tipo_dte = _tipo(company, partner, document, None)
     if tipo_dte is None:
         return
-    dte_signing.require_credentials(table, int(company["id"]))
+    dte_signing.require_credentials(table, company["id"])
     number = document.get("number") or "001-001-01-00000001"
     _checked(company, partner, {**document, "number": number}, products, None, tipo_dte,
              dte_rules.new_codigo_generacion(), dte_rules.numero_control(tipo_dte, number, 1))
@@ -232,7 +232,7 @@ def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *
 
 
 def _retry(table: Table, transmitter: DteTransmitter, transmission: dict[str, Any]) -> str:
-    company_id, document_id = int(transmission["companyId"]), int(transmission["documentId"])
+    company_id, document_id = transmission["companyId"], transmission["documentId"]
     found = table.batch_get([keys.company(company_id), keys.document(company_id, document_id)])
     company = found.get(keys.pair(keys.company(company_id)))
     document = found.get(keys.pair(keys.document(company_id, document_id)))
@@ -268,7 +268,7 @@ def _postpone(table: Table, company_id: int, document_id: int) -> None:
 
 def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
               transmitter: DteTransmitter) -> dict[str, Any] | None:
-    company_id, document_id = int(company["id"]), int(document["id"])
+    company_id, document_id = company["id"], document["id"]
     if "emisor" not in document["dte"]:
         # issued before the authority's formats were built here: what was issued cannot be sent
         logger.error("DTE issued without the authority's format; recorded as rejected",
@@ -301,10 +301,10 @@ def _submission(table: Table, company: dict[str, Any], document: dict[str, Any])
     """The DTE in the authority's format, signed with the company's key."""
     sent = dte_json.authority_document(document, dte_json.ambiente(company))
     identification = sent["identificacion"]
-    return Submission(company_id=int(company["id"]), nit=dte_json.digits(company.get("taxId")),
+    return Submission(company_id=company["id"], nit=dte_json.digits(company.get("taxId")),
                       ambiente=identification["ambiente"], tipo_dte=identification["tipoDte"],
                       version=identification["version"], codigo_generacion=identification["codigoGeneracion"],
-                      documento=dte_signing.sign(table, int(company["id"]), sent))
+                      documento=dte_signing.sign(table, company["id"], sent))
 
 
 def _record_answer(table: Table, company_id: int, document_id: int, result: DteResult) -> dict[str, Any] | None:
@@ -336,7 +336,7 @@ def _record(table: Table, company_id: int, document_id: int,
             return None
         dte = outcome(document["dte"])
         now = clock.now_iso()
-        changes = {"dte": dte, "version": int(document["version"]) + 1, "updatedAt": now}
+        changes = {"dte": dte, "version": document["version"] + 1, "updatedAt": now}
         transaction = Transaction(table)
         _update_transmission(transaction, company_id, document_id, dte, sent(transmission) if callable(sent) else sent)
         # the whole `dte` is written: on the document as read (the hourly run may have declared it

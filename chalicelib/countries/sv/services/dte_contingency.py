@@ -54,7 +54,7 @@ def handle_overdue(table: Table, transmitter: DteTransmitter, transmissions: lis
     overdue: dict[int, list[int]] = defaultdict(list)
     for transmission in transmissions:
         if transmission["createdAt"] < cutoff:
-            overdue[int(transmission["companyId"])].append(int(transmission["documentId"]))
+            overdue[transmission["companyId"]].append(transmission["documentId"])
     tally = {"intoContingency": 0, "eventsReported": 0}
     for company_id, document_ids in overdue.items():
         try:
@@ -89,10 +89,10 @@ def sendable(table: Table, company: dict[str, Any], document: dict[str, Any]) ->
     because the authority was unavailable: declaring it would report a contingency that did not
     happen, so it stays pending (logged, and counted by the overdue alarm) until the bug is fixed."""
     try:
-        dte_signing.sign(table, int(company["id"]), dte_json.authority_document(document, dte_json.ambiente(company)))
+        dte_signing.sign(table, company["id"], dte_json.authority_document(document, dte_json.ambiente(company)))
     except Exception:
         logger.exception("DTE not built or signed; not declared in contingency, it stays pending",
-                         extra={"companyId": int(company["id"]), "documentId": int(document["id"])})
+                         extra={"companyId": company["id"], "documentId": document["id"]})
         return False
     return True
 
@@ -101,7 +101,7 @@ def pending_documents(table: Table, company_id: int, document_ids: list[int]) ->
     found = table.batch_get([keys.document(company_id, document_id) for document_id in document_ids])
     return sorted((document for document in found.values()
                    if document.get("status") == "confirmed" and (document.get("dte") or {}).get("status") == dte_rules.PENDING),
-                  key=lambda document: int(document["id"]))
+                  key=lambda document: document["id"])
 
 
 def _declare(table: Table, company_id: int, documents: list[dict[str, Any]]) -> int:
@@ -111,7 +111,7 @@ def _declare(table: Table, company_id: int, documents: list[dict[str, Any]]) -> 
                    "declaredAt": clock.now_iso(), "eventSeal": None, "eventReceivedAt": None}
     transaction = Transaction(table)
     for document in documents:
-        transaction.update(keys.document(company_id, int(document["id"])),
+        transaction.update(keys.document(company_id, document["id"]),
                            "SET #dte.#contingency = :contingency, #updated = :now ADD #version :one",
                            condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency)",
                            names={"#dte": "dte", "#contingency": "contingency", "#status": "status",
@@ -127,7 +127,7 @@ def _declare(table: Table, company_id: int, documents: list[dict[str, Any]]) -> 
 
 def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], codigo: str,
             documents: list[dict[str, Any]]) -> int:
-    company_id = int(company["id"])
+    company_id = company["id"]
     ambiente = dte_json.ambiente(company)
     declared = documents[0]["dte"]["contingency"]
     event = dte_json.contingency_event(company, documents, codigo, declared["eventDate"], declared["eventTime"],
@@ -152,7 +152,7 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
         return 0
     transaction = Transaction(table)
     for document in documents:
-        transaction.update(keys.document(company_id, int(document["id"])),
+        transaction.update(keys.document(company_id, document["id"]),
                            "SET #dte.#contingency.#seal = :seal, #dte.#contingency.#received = :at, "
                            "#updated = :at ADD #version :one",
                            condition="#dte.#status = :pending AND #dte.#contingency.#event = :codigo",

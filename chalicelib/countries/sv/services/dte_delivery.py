@@ -72,7 +72,7 @@ def _delivery_of(table: Table, company_id: int, document: dict[str, Any]) -> Del
     if dte.get("status") == dte_rules.PENDING:
         raise NotTransmitted("The tax authority has not answered this DTE yet: it is sent again every hour; "
                                "ask again once it is accepted.")
-    sent = (table.get(keys.dte_transmission(company_id, int(document["id"]))) or {}).get("sent")
+    sent = (table.get(keys.dte_transmission(company_id, document["id"])) or {}).get("sent")
     if sent is not None:
         payload = zlib.decompress(bytes(getattr(sent["payload"], "value", sent["payload"])))
         jws = ".".join((sent["protected"], _encoded(payload), sent["signature"]))

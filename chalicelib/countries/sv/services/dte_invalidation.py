@@ -82,7 +82,7 @@ def _record_pending(table: Table, company_id: int, document: dict[str, Any], pen
     and the authority answers it as it did. Only where no other request recorded its event."""
     if (document.get("dte") or {}).get(dte_rules.PENDING_INVALIDATION) == pending:
         return
-    _update_pending(table, company_id, int(document["id"]), "SET #dte.#pending = :pending",
+    _update_pending(table, company_id, document["id"], "SET #dte.#pending = :pending",
                     "attribute_not_exists(#dte.#pending)", {":pending": pending})
 
 
@@ -117,11 +117,11 @@ def _replacement(command: Command, document: dict[str, Any], fields: dict[str, A
     except NotFound:
         raise ValidationFailed.for_field("replacementDocumentId", "no such document") from None
     problem = None
-    if int(replacement["id"]) == int(document["id"]):
+    if replacement["id"] == document["id"]:
         problem = "a document does not replace itself"
     elif (replacement.get("dte") or {}).get("status") != dte_rules.ACCEPTED:
         problem = "must be a DTE the tax authority accepted"
-    elif int(replacement["businessPartnerId"]) != int(document["businessPartnerId"]):
+    elif replacement["businessPartnerId"] != document["businessPartnerId"]:
         problem = "belongs to another business partner"
     if problem:
         raise ValidationFailed.for_field("replacementDocumentId", problem)

@@ -54,7 +54,7 @@ def form(table: Table, transmissions: list[dict[str, Any]]) -> int:
     how many lots were formed."""
     by_company: dict[int, list[int]] = defaultdict(list)
     for transmission in transmissions:
-        by_company[int(transmission["companyId"])].append(int(transmission["documentId"]))
+        by_company[transmission["companyId"]].append(transmission["documentId"])
     formed = 0
     for company_id, document_ids in by_company.items():
         try:
@@ -75,15 +75,15 @@ def _form(table: Table, company_id: int, document_ids: list[int]) -> int:
 
 
 def _record_lot(table: Table, company: dict[str, Any], documents: list[dict[str, Any]]) -> int:
-    company_id, id_envio, now = int(company["id"]), dte_rules.new_codigo_generacion(), clock.now_iso()
+    company_id, id_envio, now = company["id"], dte_rules.new_codigo_generacion(), clock.now_iso()
     transaction = Transaction(table).put_new({
         **keys.dte_lot(company_id, id_envio), **keys.dte_open_lot_index(company_id, id_envio, now),
         "itemType": "DTE_LOT", "companyId": company_id, "idEnvio": id_envio, "ambiente": dte_json.ambiente(company),
         "status": SENDING, "codigoLote": None, "createdAt": now, "sentAt": None,
-        "documents": [{"id": int(document["id"]), "codigoGeneracion": document["dte"]["codigoGeneracion"],
+        "documents": [{"id": document["id"], "codigoGeneracion": document["dte"]["codigoGeneracion"],
                        "tipoDte": document["dte"]["tipoDte"]} for document in documents]})
     for document in documents:
-        transaction.update(keys.document(company_id, int(document["id"])),
+        transaction.update(keys.document(company_id, document["id"]),
                            "SET #dte.#contingency.#lot = :lot, #updated = :now ADD #version :one",
                            condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency.#lot)",
                            names={"#dte": "dte", "#contingency": "contingency", "#lot": "lotId", "#status": "status",
@@ -105,7 +105,7 @@ def advance(table: Table, transmitter: DteTransmitter, record: Recorder) -> dict
         found, _ = table.query(partition=("GSI1PK", partition), index=GSI1, limit=LOTS_PER_RUN)
         for entry in found:
             try:
-                tally.update(_advance(table, transmitter, record, int(entry["companyId"]), entry["idEnvio"]))
+                tally.update(_advance(table, transmitter, record, entry["companyId"], entry["idEnvio"]))
             except TransmissionFailed as error:
                 logger.warning("DTE lot got no answer", extra={"companyId": entry["companyId"],
                                                                 "lot": entry["idEnvio"], "error": repr(error)})
@@ -134,7 +134,7 @@ def _advance(table: Table, transmitter: DteTransmitter, record: Recorder, compan
         tally["lotsSent"] += 1
         lot = {**lot, "status": RECEIVED, "codigoLote": codigo_lote}
     if lot["status"] == RECEIVED and waiting:
-        by_code = {entry["codigoGeneracion"]: int(entry["id"]) for entry in lot["documents"]}
+        by_code = {entry["codigoGeneracion"]: entry["id"] for entry in lot["documents"]}
         answers = transmitter.lot_answers(issuer, lot["codigoLote"],
                                           {entry["codigoGeneracion"]: entry["tipoDte"] for entry in lot["documents"]})
         for answer in answers:
@@ -156,9 +156,9 @@ def _signed(table: Table, company_id: int, document: dict[str, Any], ambiente: s
 
 def _waiting(table: Table, lot: dict[str, Any]) -> list[dict[str, Any]]:
     """The lot's DTEs still waiting for their answer."""
-    company_id = int(lot["companyId"])
+    company_id = lot["companyId"]
     return [document for document in dte_contingency.pending_documents(
-        table, company_id, [int(entry["id"]) for entry in lot["documents"]])
+        table, company_id, [entry["id"] for entry in lot["documents"]])
         if document["dte"]["contingency"].get("lotId") == lot["idEnvio"]]
 
 
@@ -182,7 +182,7 @@ def _send(table: Table, transmitter: DteTransmitter, issuer: Lot, lot: dict[str,
     # each DTE's JWS as the lot carried it, for its receiver (GET /documents/{id}/dte) once answered:
     # signed again later it could differ (a new key); at most 99 + the lot: one transaction
     for document, jws in zip(documents, signed, strict=True):
-        transaction.update(keys.dte_transmission(company_id, int(document["id"])), "SET lotJws = :jws",
+        transaction.update(keys.dte_transmission(company_id, document["id"]), "SET lotJws = :jws",
                            values={":jws": jws})
     try:
         transaction.commit()
@@ -203,7 +203,7 @@ def _release(table: Table, company_id: int, id_envio: str, documents: list[dict[
         condition="#status = :sending", names={"#status": "status"},
         values={":refused": REFUSED, ":now": now, ":observations": observations, ":sending": SENDING})
     for document in documents:
-        transaction.update(keys.document(company_id, int(document["id"])),
+        transaction.update(keys.document(company_id, document["id"]),
                            "REMOVE #dte.#contingency.#lot SET #updated = :now ADD #version :one",
                            condition="#dte.#status = :pending AND #dte.#contingency.#lot = :lot",
                            names={"#dte": "dte", "#contingency": "contingency", "#lot": "lotId", "#status": "status",

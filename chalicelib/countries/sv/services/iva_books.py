@@ -19,25 +19,25 @@ def book(table: Table, company_id: int, which: str, start_date: str, end_date: s
     documents = period_documents(table, company_id, start_date, end_date, country="SV")
     types = iva_books.PURCHASE_TYPES if which == "purchases" else iva_books.SALES_TYPES
     documents = [item for item in documents if item["type"] in types]
-    in_period = {int(item["id"]): item for item in documents}
-    wanted_sources = sorted({int(item["sourceDocumentId"]) for item in documents if item.get("sourceDocumentId")
-                             and which != "purchases" and int(item["sourceDocumentId"]) not in in_period})
-    wanted_partners = sorted({int(item["businessPartnerId"]) for item in documents})
+    in_period = {item["id"]: item for item in documents}
+    wanted_sources = sorted({item["sourceDocumentId"] for item in documents if item.get("sourceDocumentId")
+                             and which != "purchases" and item["sourceDocumentId"] not in in_period})
+    wanted_partners = sorted({item["businessPartnerId"] for item in documents})
     found = table.batch_get([*(keys.entity(company_id, keys.PARTNER, partner_id) for partner_id in wanted_partners),
                              *(keys.document(company_id, source_id) for source_id in wanted_sources)])
     partners, sources = {}, dict(in_period)
     for item in found.values():
-        (partners if item.get("itemType") == keys.PARTNER else sources)[int(item["id"])] = item
+        (partners if item.get("itemType") == keys.PARTNER else sources)[item["id"]] = item
     report: dict[str, Any] = {"startDate": start_date, "endDate": end_date}
     if which == "consumers":
         rows = iva_books.consumer_days(item for item in documents if not iva_books.for_taxpayers(item, sources))
         names = iva_books.CONSUMER_AMOUNTS
     elif which == "taxpayers":
-        rows = [iva_books.taxpayer_row(item, partners.get(int(item["businessPartnerId"])))
+        rows = [iva_books.taxpayer_row(item, partners.get(item["businessPartnerId"]))
                 for item in documents if iva_books.for_taxpayers(item, sources)]
         names = iva_books.TAXPAYER_AMOUNTS
     else:
-        rows = [iva_books.purchase_row(item, partners.get(int(item["businessPartnerId"]))) for item in documents]
+        rows = [iva_books.purchase_row(item, partners.get(item["businessPartnerId"])) for item in documents]
         names = iva_books.PURCHASE_AMOUNTS
     return {**report, "rows": rows, "totals": iva_books.totals(rows, names)}
 
