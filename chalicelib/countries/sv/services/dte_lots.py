@@ -40,6 +40,9 @@ SENDING, RECEIVED, CLOSED, REFUSED = "sending", "received", "closed", "refused"
 # Records one DTE's answer once; returns the document's changed fields, None when it was recorded
 # already (countries/sv/services/dte.py).
 Recorder = Callable[[Table, int, int, DteResult], "dict[str, Any] | None"]
+# a DTE's lot, as a document's updates name it when it joins or leaves one
+_DOCUMENT_LOT_NAMES = {"#dte": "dte", "#contingency": "contingency", "#lot": "lotId", "#status": "status",
+                       "#updated": "updatedAt", "#version": "version"}
 
 
 def ready(dte: dict[str, Any]) -> bool:
@@ -86,8 +89,7 @@ def _record_lot(table: Table, company: dict[str, Any], documents: list[dict[str,
         transaction.update(keys.document(company_id, document["id"]),
                            "SET #dte.#contingency.#lot = :lot, #updated = :now ADD #version :one",
                            condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency.#lot)",
-                           names={"#dte": "dte", "#contingency": "contingency", "#lot": "lotId", "#status": "status",
-                                  "#updated": "updatedAt", "#version": "version"},
+                           names=_DOCUMENT_LOT_NAMES,
                            values={":lot": id_envio, ":now": now, ":one": 1, ":pending": dte_rules.PENDING})
     try:
         transaction.commit()
@@ -206,8 +208,7 @@ def _release(table: Table, company_id: int, id_envio: str, documents: list[dict[
         transaction.update(keys.document(company_id, document["id"]),
                            "REMOVE #dte.#contingency.#lot SET #updated = :now ADD #version :one",
                            condition="#dte.#status = :pending AND #dte.#contingency.#lot = :lot",
-                           names={"#dte": "dte", "#contingency": "contingency", "#lot": "lotId", "#status": "status",
-                                  "#updated": "updatedAt", "#version": "version"},
+                           names=_DOCUMENT_LOT_NAMES,
                            values={":lot": id_envio, ":now": now, ":one": 1, ":pending": dte_rules.PENDING})
     try:
         transaction.commit()
