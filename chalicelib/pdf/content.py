@@ -15,7 +15,6 @@ from chalicelib.domain.documents import CANCELLED, DRAFT, KINDS
 from chalicelib.pdf import text
 
 ZERO = Decimal("0.00")
-GENERAL_RATE, SPECIAL_RATE = Decimal("0.15"), Decimal("0.18")
 # Required on Honduran fiscal invoices (Reglamento del Régimen de Facturación).
 FISCAL_LEGEND = "LA FACTURA ES BENEFICIO DE TODOS, ¡EXÍJALA!"
 COPIES_LEGEND = "Original: cliente. Copia: obligado tributario emisor."
@@ -33,32 +32,35 @@ class Totals:
     tax_general: Decimal
     tax_special: Decimal
     total: Decimal
-    general_rate: Decimal = GENERAL_RATE
-    tax_label: str = "ISV"
-    special: bool = True     # the country has the special rate (18 %)
+    general_rate: Decimal
+    tax_label: str
+    special_rate: Decimal | None  # a second rate above the general one (Honduras: 18 %)
 
     def rows(self) -> list[tuple[str, Decimal]]:
-        """Honduras itemizes both ISV rates; a country without the special rate (El Salvador's one
-        IVA rate, 13 %) prints no special rows."""
+        """Every rate of the country itemized: Honduras' two ISV rates; El Salvador's one IVA rate
+        (13 %) prints no special rows."""
         tax, general = self.tax_label, text.percent(self.general_rate)
         rows = [("Descuentos y rebajas", self.discounts), ("Subtotal", self.subtotal),
                 ("Importe exonerado", self.exonerated), ("Importe exento", self.exempt),
-                (f"Importe gravado {general}", self.taxed_general), ("Importe gravado 18 %", self.taxed_special),
-                (f"{tax} {general}", self.tax_general), ("ISV 18 %", self.tax_special)]
-        return [row for row in rows if self.special or "18 %" not in row[0]]
+                (f"Importe gravado {general}", self.taxed_general)]
+        if self.special_rate is not None:
+            rows.append((f"Importe gravado {text.percent(self.special_rate)}", self.taxed_special))
+        rows.append((f"{tax} {general}", self.tax_general))
+        if self.special_rate is not None:
+            rows.append((f"{tax} {text.percent(self.special_rate)}", self.tax_special))
+        return rows
 
 
 def totals(document: Mapping[str, Any], company: Mapping[str, Any]) -> Totals:
     """Bases and tax by rate, summed from the lines' own rounded amounts (as the document's
     totals are); a zero-rate line is exonerated or exempt by its treatment. The rows are the
-    company's country's (its pack's default rate and tax label; El Salvador: IVA 13 %, no
-    special rate)."""
+    company's country's rates (its pack's `tax_rates`; the label its `tax_label`)."""
     pack = countries.pack_of(company)
-    exempt = exonerated = ZERO
-    taxed = {SPECIAL_RATE: ZERO}
-    tax = {SPECIAL_RATE: ZERO}
+    taxed_rates = sorted(rate for rate in pack.tax_rates if rate)
+    special_rate = taxed_rates[-1] if len(taxed_rates) > 1 else None
+    exempt = exonerated = discounts = ZERO
+    taxed_general = taxed_special = tax_general = tax_special = ZERO
     general_rate = pack.default_rate
-    discounts = ZERO
     for line in document["lines"]:
         rate, base = Decimal(line.get("taxRate") or 0), Decimal(line["subtotal"])
         if not rate:
@@ -66,18 +68,18 @@ def totals(document: Mapping[str, Any], company: Mapping[str, Any]) -> Totals:
                 exonerated += base
             else:
                 exempt += base
+        elif rate == special_rate:
+            taxed_special += base
+            tax_special += Decimal(line["tax"])
         else:
-            if rate != SPECIAL_RATE:
-                general_rate = rate
-            key = SPECIAL_RATE if rate == SPECIAL_RATE else GENERAL_RATE
-            taxed[key] = taxed.get(key, ZERO) + base
-            tax[key] = tax.get(key, ZERO) + Decimal(line["tax"])
+            general_rate = rate
+            taxed_general += base
+            tax_general += Decimal(line["tax"])
         discounts += Decimal(line.get("discount") or 0)
     return Totals(discounts=discounts, subtotal=Decimal(document["subtotal"]), exonerated=exonerated, exempt=exempt,
-                  taxed_general=taxed.get(GENERAL_RATE, ZERO), taxed_special=taxed[SPECIAL_RATE],
-                  tax_general=tax.get(GENERAL_RATE, ZERO), tax_special=tax[SPECIAL_RATE],
-                  total=Decimal(document["total"]), general_rate=general_rate, tax_label=pack.tax_label,
-                  special=SPECIAL_RATE in pack.tax_rates)
+                  taxed_general=taxed_general, taxed_special=taxed_special, tax_general=tax_general,
+                  tax_special=tax_special, total=Decimal(document["total"]), general_rate=general_rate,
+                  tax_label=pack.tax_label, special_rate=special_rate)
 
 
 def title(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:
