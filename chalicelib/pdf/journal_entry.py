@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Mapping
 
+from chalicelib import countries
 from chalicelib.pdf import text
 from chalicelib.pdf.layout import LETTER, Column, Sheet, Table
 
@@ -22,7 +23,7 @@ def render(company: Mapping[str, Any], entry: Mapping[str, Any], accounts: Mappi
     sheet = Sheet(LETTER, title=title)
     sheet.line_of_text(str(company.get("name", "")), size=13, bold=True, height=6)
     if company.get("taxId"):
-        sheet.line_of_text(f"RTN: {company['taxId']}", size=8.5, height=4.2)
+        sheet.line_of_text(f"{countries.pack_of(company).tax_id_label}: {company['taxId']}", size=8.5, height=4.2)
     sheet.ln(2)
     sheet.line_of_text(title, size=12, bold=True, align="C", height=6)
     sheet.ln(1)

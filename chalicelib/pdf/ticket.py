@@ -53,7 +53,7 @@ def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
         centered(f"{label}: {value}", 6.5)
     sheet.rule(1)
     sheet.line_of_text(f"{content.partner_label(document)}: {partner.get('name') or ''}", size=7.5, height=LINE)
-    sheet.line_of_text(f"RTN: {partner.get('taxId') or ''}", size=7.5, height=LINE)
+    sheet.line_of_text(f"{countries.pack_of(company).tax_id_label}: {partner.get('taxId') or ''}", size=7.5, height=LINE)
     for label, value in countries.pack_of(company).hooks.exoneration_rows(document, short=True, blanks=False):
         sheet.line_of_text(f"{label}: {value}", size=7, height=3.3)
     sheet.rule(1)

@@ -29,3 +29,27 @@ def test_a_salvadoran_invoice_has_one_iva_rate():
     rows = dict(content.totals(document, {"country": "SV"}).rows())
     assert rows == {"Descuentos y rebajas": D("0"), "Subtotal": D("200.00"), "Importe exonerado": D("0"),
                     "Importe exento": D("0"), "Importe gravado 13 %": D("200.00"), "IVA 13 %": D("26.00")}
+
+
+def _text(pdf: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_the_ticket_and_the_journal_entry_name_the_tax_id_as_the_country_does():
+    from chalicelib.pdf import journal_entry, ticket
+
+    document = {"id": 7, "type": "01", "status": "confirmed", "number": "001-001-01-00000007", "date": "2026-11-02",
+                "lines": [{"description": "Servicio", "quantity": D("1"), "unitPrice": D("200.00"), "discount": D("0"),
+                           **_line("200.00", "0.13", "26.00")}],
+                "subtotal": D("200.00"), "taxTotal": D("26.00"), "total": D("226.00"), "currency": "USD"}
+    partner = {"name": "Cliente", "taxId": "0614-010190-101-3"}
+    for country, label in (("HN", "RTN"), ("SV", "NIT")):
+        company = {"id": 1, "name": "Tienda", "taxId": "0801", "country": country, "currency": "USD"}
+        assert f"{label}: 0614-010190-101-3" in _text(ticket.render(company, partner, document))
+        entry = {"id": 3, "date": "2026-11-02", "description": "Asiento", "lines": [], "totalDebit": D("0"),
+                 "totalCredit": D("0")}
+        assert f"{label}: 0801" in _text(journal_entry.render(company, entry, {}))
