@@ -699,7 +699,6 @@ PHRASES: dict[str, str] = {
     "required: a 3-letter ISO 4217 code": "obligatorio: un código ISO 4217 de 3 letras",
     "required: a refund is made by a payment method": "obligatorio: un reembolso se hace por un método de pago",
     "required: a string of 1 to 200 characters": "obligatorio: un texto de 1 a 200 caracteres",
-    "required: a {} corrects a document of type {}": "obligatorio: el tipo {0} corrige un documento de tipo {1}",
     "required: an El Salvador comprobante de retención names the purchase (103 or 11) the IVA was withheld from":
         "obligatorio: un comprobante de retención de El Salvador indica la compra (103 u 11) de la que se retuvo el "
         "IVA",
@@ -801,4 +800,13 @@ PHRASES: dict[str, str] = {
         "envíe quantity (el cambio) o countedQuantity (el conteo), no ambos",
     "the exoneration is removed: send the lines again, with the tax they carry without it":
         "se quita la exoneración: envíe de nuevo las líneas, con el impuesto que llevan sin ella",
+    # issue 38: notes
+    "required: the sales invoice (01) or reservation invoice (113) this credit note corrects":
+        "obligatorio: la factura (01) o factura de reserva (113) que corrige esta nota de crédito",
+    "required: the sales invoice (01) or reservation invoice (113) this debit note corrects":
+        "obligatorio: la factura (01) o factura de reserva (113) que corrige esta nota de débito",
+    "required: the purchase invoice (103) or import (104) this purchase credit note corrects":
+        "obligatorio: la factura de compra (103) o importación (104) que corrige esta nota de crédito de compra",
+    "required: the purchase invoice (103) or import (104) this purchase debit note corrects":
+        "obligatorio: la factura de compra (103) o importación (104) que corrige esta nota de débito de compra",
 }
