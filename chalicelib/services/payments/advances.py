@@ -98,7 +98,8 @@ def advance_source(table: Table, company_id: int, source_id: int, document: Docu
         sales = document_rules.KINDS[document["type"]].sales
         problem = None
         if document_rules.KINDS[source["type"]].sales != sales:
-            problem = f"must be a {'customer quote, order or delivery note (100, 101, 112)' if sales else 'purchase order (102)'}"
+            problem = ("must be a customer quote, order or delivery note (100, 101, 112)" if sales
+                       else "must be a purchase order (102)")
         elif source["businessPartnerId"] != document["businessPartnerId"]:
             problem = "belongs to another business partner"
         elif source.get("currency") != document.get("currency"):

@@ -87,7 +87,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
             problems.append({"field": "sourceDocumentId", "message": problem})
     elif kind.source_required:
         problems.append({"field": "sourceDocumentId",
-                         "message": f"required: a {kind.name} corrects a document of type {' or '.join(kind.sources)}"})
+                         "message": f"required: a {kind.name} corrects a document of type {'/'.join(kind.sources)}"})
     if problems and strict:
         raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", details=problems)
     company = lookup(keys.company(company_id))
@@ -104,7 +104,7 @@ def _source_problem(kind: Kind, source: DocumentRecord | None, fields: dict[str,
     if source["type"] not in kind.sources:
         if not kind.sources:
             return f"a {kind.name} has no source document"
-        return f"a {kind.name} can come only from a document of type {' or '.join(kind.sources)}, not {source['type']}"
+        return f"a {kind.name} can come only from a document of type {'/'.join(kind.sources)}, not {source['type']}"
     if source["businessPartnerId"] != fields["businessPartnerId"]:
         return "the source document belongs to another business partner"
     if source["status"] == CANCELLED or (kind.source_required and source["status"] != CONFIRMED):
