@@ -801,4 +801,7 @@ PHRASES: dict[str, str] = {
         "envíe quantity (el cambio) o countedQuantity (el conteo), no ambos",
     "the exoneration is removed: send the lines again, with the tax they carry without it":
         "se quita la exoneración: envíe de nuevo las líneas, con el impuesto que llevan sin ella",
+    # issue 38: income
+    "only income, cost and expense accounts have a place in the income statement":
+        "solo las cuentas de ingresos, costos y gastos tienen lugar en el estado de resultados",
 }
