@@ -61,3 +61,31 @@ def test_the_income_statement_page_shows_every_section(console, demo, stack):
             console.shot(f"income-statement-{language}-390")
             console.page.set_viewport_size({"width": 1280, "height": 860})
         switch_language(console, "es")
+        place_an_account_from_its_form(console)
+
+
+def place_an_account_from_its_form(console) -> None:
+    """The account's form sets its place; an asset given one is refused beside the field, in Spanish."""
+    page = console.page
+    console.goto("/accounting/chart")
+
+    def fill(code: str, name: str, kind: str, place: str) -> None:
+        page.get_by_role("button", name="Nueva cuenta").click()
+        page.fill("dialog #f-code", code)
+        page.fill("dialog #f-name", name)
+        page.select_option("dialog #f-type", kind)
+        page.select_option("dialog #f-statementSection", place)
+        page.click("dialog button[type=submit]")
+
+    fill("1199", "Caja de prueba", "asset", "revenue")
+    error = page.locator("dialog [data-error-for='statementSection']")
+    assert "estado de resultados" in error.inner_text(), error.inner_text()
+    console.shot("account-form-refused-es", full_page=False)
+    page.click("dialog header button.icon")
+    fill("4299", "Alquileres cobrados", "income", "other_income")
+    page.wait_for_selector("dialog", state="detached")
+    accounts = {}
+    for number in (1, 2):
+        answer = console.as_session("GET", f"/chart-of-accounts?limit=100&page={number}")[2]
+        accounts |= {a["code"]: a for a in answer["accounts"]}
+    assert accounts["4299"]["statementSection"] == "other_income" and "1199" not in accounts
