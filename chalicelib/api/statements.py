@@ -25,8 +25,8 @@ def balance_sheet(call: Call) -> Any:
     return report_answer(call, report, statements.balance_sheet_table)
 
 
-@endpoint(blueprint, "GET", "/reports/income-statement", summary="Income statement of a period: revenue, cost of "
-          "sales, gross margin, expenses, result", tag=REPORTS, query=M + "IncomeStatementQuery",
+@endpoint(blueprint, "GET", "/reports/income-statement", summary="Income statement of a period (NIIF para "
+          "PYMES): gross margin, operating result, result before tax, net result", tag=REPORTS, query=M + "IncomeStatementQuery",
           response=M + "IncomeStatement", exports=REPORT_TYPES)
 def income_statement(call: Call) -> Any:
     from chalicelib.services.accounting import statements

@@ -4,11 +4,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from chalicelib.domain.accounting import ASSET, COST, EQUITY, EXPENSE, INCOME, LIABILITY, ZERO, natural_balance
 
 RESULT_TYPES = (INCOME, COST, EXPENSE)
+
+# --- the income statement's sections (NIIF para PYMES, Sección 5: an analysis of expenses by function) ---
+REVENUE = "revenue"
+COST_OF_SALES = "cost_of_sales"
+OPERATING_EXPENSES = "operating_expenses"
+OTHER_INCOME = "other_income"
+OTHER_EXPENSES = "other_expenses"
+FINANCIAL_INCOME = "financial_income"
+FINANCIAL_COSTS = "financial_costs"  # interest, bank charges, exchange losses
+INCOME_TAX = "income_tax"
+STATEMENT_SECTIONS = (REVENUE, COST_OF_SALES, OPERATING_EXPENSES, OTHER_INCOME, OTHER_EXPENSES, FINANCIAL_INCOME,
+                      FINANCIAL_COSTS, INCOME_TAX)
+# a section's figures are on the credit side (what adds to the result) or the debit side (what takes from it)
+CREDIT_SECTIONS = frozenset({REVENUE, OTHER_INCOME, FINANCIAL_INCOME})
+SECTION_BY_TYPE = {INCOME: REVENUE, COST: COST_OF_SALES, EXPENSE: OPERATING_EXPENSES}
 
 
 @dataclass(frozen=True)
@@ -21,15 +36,68 @@ class Movements:
         return Movements(self.debit - other.debit, self.credit - other.credit)
 
 
+def _credit_side(debit: Decimal, credit: Decimal) -> Decimal:
+    return credit - debit
+
+
+def _debit_side(debit: Decimal, credit: Decimal) -> Decimal:
+    return debit - credit
+
+
+def placements(accounts: Iterable[Mapping[str, Any]],
+               standard: Mapping[str, tuple[str, str, bool]]) -> dict[int, str]:
+    """Each income, cost or expense account's section of the income statement: its own
+    `statementSection`; else the section the country's standard chart names for its code
+    (`standard`: code -> (type, section, named)), the types agreeing; else its parent's; else
+    the standard chart's place for its code however it got there; else its type's (income:
+    revenue, cost: cost of sales, expense: operating expenses). So a chart imported before
+    accounts had a place, or built by hand on the standard codes, reads as the standard chart
+    places it, and a sub-account follows the account it hangs under."""
+    by_id = {int(a["id"]): a for a in accounts if a["type"] in RESULT_TYPES}
+    placed: dict[int, str] = {}
+
+    def place(account_id: int, seen: frozenset[int]) -> str:
+        if account_id in placed:
+            return placed[account_id]
+        account = by_id[account_id]
+        standard_type, standard_section, named = standard.get(account["code"], (None, None, False))
+        in_standard = standard_type == account["type"]
+        parent = account.get("parentId")
+        parent = int(parent) if parent is not None else None
+        if account.get("statementSection"):
+            found = account["statementSection"]
+        elif in_standard and named:
+            found = standard_section
+        elif parent in by_id and parent not in seen:
+            found = place(parent, seen | {account_id})
+        elif in_standard:
+            found = standard_section
+        else:
+            found = SECTION_BY_TYPE[account["type"]]
+        placed[account_id] = found
+        return found
+
+    for account_id in by_id:
+        place(account_id, frozenset())
+    return placed
+
+
 def section(accounts: Iterable[Mapping[str, Any]], account_type: str,
             columns: list[Mapping[int, Movements]]) -> dict[str, Any]:
-    """The accounts of one type as a tree in code order: each node's `amounts` (one per column,
-    on the type's normal side) include its sub-accounts'. Accounts whose subtree never moved
-    are left out. `totals` sums the top level."""
-    of_type = sorted((a for a in accounts if a["type"] == account_type), key=lambda a: a["code"])
-    known = {int(a["id"]) for a in of_type}
+    """The accounts of one type as a tree in code order (see `_tree`), on the type's normal side."""
+    return _tree([a for a in accounts if a["type"] == account_type], columns,
+                 lambda debit, credit: natural_balance(account_type, debit, credit))
+
+
+def _tree(members: list[Mapping[str, Any]], columns: list[Mapping[int, Movements]],
+          balance: Callable[[Decimal, Decimal], Decimal]) -> dict[str, Any]:
+    """`members` as a tree in code order: each node's `amounts` (one per column, `balance` of its
+    movements) include its sub-accounts' in the tree; an account whose parent is not a member
+    is at the top. Accounts whose subtree never moved are left out. `totals` sums the top level."""
+    members = sorted(members, key=lambda a: a["code"])
+    known = {int(a["id"]) for a in members}
     children: dict[int | None, list[Mapping[str, Any]]] = {}
-    for account in of_type:
+    for account in members:
         parent = account.get("parentId")
         children.setdefault(int(parent) if parent is not None and int(parent) in known else None, []).append(account)
 
@@ -40,7 +108,7 @@ def section(accounts: Iterable[Mapping[str, Any]], account_type: str,
         moved = any(m.debit or m.credit for m in own)
         if not moved and not below:
             return None
-        amounts = [natural_balance(account_type, m.debit, m.credit) + sum((c["amounts"][i] for c in below), ZERO)
+        amounts = [balance(m.debit, m.credit) + sum((c["amounts"][i] for c in below), ZERO)
                    for i, m in enumerate(own)]
         return {"chartOfAccountId": account_id, "code": account["code"], "name": account["name"],
                 "amounts": amounts, "accounts": below}
@@ -77,12 +145,29 @@ def balance_sheet(accounts: list[Mapping[str, Any]], columns: list[tuple[Mapping
             "balanced": [assets["totals"][i] == liabilities_and_equity[i] for i in range(len(columns))]}
 
 
-def income_statement(accounts: list[Mapping[str, Any]], columns: list[Mapping[int, Movements]]) -> dict[str, Any]:
-    """Per column (the movements of a period): revenue, cost of sales, gross margin, expenses and
-    the result. The chart has no separate financial or tax sections, so the operating result is
-    the net result."""
-    revenue, cost, expenses = (section(accounts, kind, columns) for kind in (INCOME, COST, EXPENSE))
-    gross = [revenue["totals"][i] - cost["totals"][i] for i in range(len(columns))]
-    operating = [gross[i] - expenses["totals"][i] for i in range(len(columns))]
-    return {"revenue": revenue, "costOfSales": cost, "grossMargin": gross, "expenses": expenses,
-            "operatingResult": operating, "netResult": operating}
+def income_statement(accounts: list[Mapping[str, Any]], columns: list[Mapping[int, Movements]],
+                     standard: Mapping[str, tuple[str, str, bool]]) -> dict[str, Any]:
+    """Per column (the movements of a period), NIIF para PYMES' income statement: revenue less
+    cost of sales is the gross margin; less operating expenses, the operating result; with other
+    income and expenses and the financial result (financial income less financial costs, exchange
+    differences included), the result before tax; less income tax, the net result. Each account
+    is in the section `placements` gives it, its figures on that section's side, so the net result
+    is every income, cost and expense account's credits less debits whatever their places."""
+    place = placements(accounts, standard)
+    sections = {}
+    for name in STATEMENT_SECTIONS:
+        side = _credit_side if name in CREDIT_SECTIONS else _debit_side
+        sections[name] = _tree([a for a in accounts if place.get(int(a["id"])) == name], columns, side)
+    total = {name: sections[name]["totals"] for name in STATEMENT_SECTIONS}
+    count = range(len(columns))
+    gross = [total[REVENUE][i] - total[COST_OF_SALES][i] for i in count]
+    operating = [gross[i] - total[OPERATING_EXPENSES][i] for i in count]
+    financial = [total[FINANCIAL_INCOME][i] - total[FINANCIAL_COSTS][i] for i in count]
+    before_tax = [operating[i] + total[OTHER_INCOME][i] - total[OTHER_EXPENSES][i] + financial[i] for i in count]
+    net = [before_tax[i] - total[INCOME_TAX][i] for i in count]
+    return {"revenue": sections[REVENUE], "costOfSales": sections[COST_OF_SALES], "grossMargin": gross,
+            "expenses": sections[OPERATING_EXPENSES], "operatingResult": operating,
+            "otherIncome": sections[OTHER_INCOME], "otherExpenses": sections[OTHER_EXPENSES],
+            "financialIncome": sections[FINANCIAL_INCOME], "financialCosts": sections[FINANCIAL_COSTS],
+            "financialResult": financial, "resultBeforeTax": before_tax, "incomeTax": sections[INCOME_TAX],
+            "netResult": net}

@@ -840,4 +840,7 @@ PHRASES: dict[str, str] = {
     "only {} of it is left to apply": "solo quedan {0} por aplicar",
     "the document is {}": "el documento está {0}",
     "the tax authority did not answer": "Hacienda no respondió",
+    # issue 38: income
+    "only income, cost and expense accounts have a place in the income statement":
+        "solo las cuentas de ingresos, costos y gastos tienen lugar en el estado de resultados",
 }

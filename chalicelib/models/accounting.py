@@ -28,6 +28,11 @@ OperationType = Literal["receivable", "payable", "revenue", "expense", "tax_sale
 DocumentType = Annotated[str, AfterValidator(check_document_type),
                          Field(json_schema_extra={"enum": ["01", "06", "07", "100", "101", "112", "113", "103",
                                                            "104", "105", "106", "102", "11", "05"]})]
+StatementSectionName = Literal["revenue", "cost_of_sales", "operating_expenses", "other_income", "other_expenses",
+                               "financial_income", "financial_costs", "income_tax"]
+STATEMENT_SECTION_HELP = ("Where the income statement places an income, cost or expense account (NIIF para PYMES); "
+                          "unset: the place the country's standard chart gives its code, else its parent's place, else "
+                          "by type (income: revenue, cost: cost_of_sales, expense: operating_expenses).")
 EntryStatus = Literal["posted", "draft", "reversed"]
 EntryType = Literal["automatic", "manual", "reversal"]
 
@@ -41,6 +46,7 @@ class AccountCreate(RequestModel):
     parent_id: Optional[EntityId] = None
     description: Optional[LongText] = None
     is_active: bool = True
+    statement_section: Optional[StatementSectionName] = Field(None, description=STATEMENT_SECTION_HELP)
 
 
 class AccountUpdate(RequestModel):
@@ -51,6 +57,7 @@ class AccountUpdate(RequestModel):
     parent_id: Optional[EntityId] = None
     description: Optional[LongText] = None
     is_active: bool = None  # type: ignore[assignment]
+    statement_section: Optional[StatementSectionName] = Field(None, description="null: placed again by default")
     version: Optional[int] = Field(None, ge=1)
 
 
@@ -62,6 +69,7 @@ class Account(ResponseModel):
     parent_id: Optional[int] = None
     description: Optional[str] = None
     is_active: bool
+    statement_section: Optional[StatementSectionName] = Field(None, description=STATEMENT_SECTION_HELP)
     normal_balance: Literal["debit", "credit"]
     has_postings: bool
     version: int

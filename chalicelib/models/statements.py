@@ -56,18 +56,30 @@ class BalanceSheet(ResponseModel):
 
 
 class IncomeStatement(ResponseModel):
+    """NIIF para PYMES' income statement (Sección 5), expenses by function: each income, cost and
+    expense account in the section its `statementSection` (or its default place) names, its
+    figures on the section's side (income sections credit less debit, the others debit less credit)."""
     start_date: str
     end_date: str
     compare_start_date: Optional[str] = None
     compare_end_date: Optional[str] = None
-    revenue: StatementSection
+    revenue: StatementSection = Field(description="ingresos de actividades ordinarias")
     cost_of_sales: StatementSection
-    gross_margin: Decimal
+    gross_margin: Decimal = Field(description="revenue - costOfSales")
     compare_gross_margin: Optional[Decimal] = None
-    expenses: StatementSection
-    operating_result: Decimal
+    expenses: StatementSection = Field(description="operating expenses (administration and selling)")
+    operating_result: Decimal = Field(description="grossMargin - expenses")
     compare_operating_result: Optional[Decimal] = None
-    net_result: Decimal = Field(description="the chart has no financial or tax sections: the operating result")
+    other_income: StatementSection
+    other_expenses: StatementSection
+    financial_income: StatementSection = Field(description="interest earned and exchange gains")
+    financial_costs: StatementSection = Field(description="interest, bank charges and exchange losses")
+    financial_result: Decimal = Field(description="financialIncome - financialCosts")
+    compare_financial_result: Optional[Decimal] = None
+    result_before_tax: Decimal = Field(description="operatingResult + otherIncome - otherExpenses + financialResult")
+    compare_result_before_tax: Optional[Decimal] = None
+    income_tax: StatementSection
+    net_result: Decimal = Field(description="resultBeforeTax - incomeTax")
     compare_net_result: Optional[Decimal] = None
 
 

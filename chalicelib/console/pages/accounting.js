@@ -40,6 +40,10 @@ function treeOrder(accounts) {
   return ordered;
 }
 
+// Where the income statement places an income, cost or expense account (none: by its type or parent).
+const STATEMENT_SECTIONS = ["revenue", "cost_of_sales", "operating_expenses", "other_income", "other_expenses",
+  "financial_income", "financial_costs", "income_tax"];
+
 function accountFields(accounts, exceptId) {
   return [
     { name: "code", label: t("acc.code"), required: true },
@@ -49,6 +53,9 @@ function accountFields(accounts, exceptId) {
     { name: "parentId", label: t("acc.parent"), type: "select", numeric: true, emptyAs: null,
       options: accounts.filter((a) => a.id !== exceptId).map((a) => ({ value: a.id, label: accountLabel(a) })) },
     { name: "description", label: t("acc.description"), type: "textarea", emptyAs: null },
+    { name: "statementSection", label: t("acc.statementSection"), type: "select", emptyAs: null,
+      help: t("acc.statementSectionHint"),
+      options: STATEMENT_SECTIONS.map((place) => ({ value: place, label: t(`acc.section.${place}`) })) },
     { name: "isActive", label: t("acc.isActive"), type: "checkbox", value: true },
   ];
 }

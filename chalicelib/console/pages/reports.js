@@ -156,6 +156,16 @@ const INCOME_STATEMENT = {
       { heading: t("rep.expenses"), accounts: r.expenses.accounts },
       { label: t("rep.totalExpenses"), source: r.expenses, name: "total", figure: "expenses.total" },
       { label: t("rep.operatingResult"), source: r, name: "operatingResult", figure: "operatingResult", strong: true },
+      // below the operating result (NIIF para PYMES): other items, the financial ones, the income tax
+      ...[["otherIncome", "OtherIncome"], ["otherExpenses", "OtherExpenses"], ["financialIncome", "FinancialIncome"],
+        ["financialCosts", "FinancialCosts"]].flatMap(([name, label]) => [
+        { heading: t(`rep.${name}`), accounts: r[name].accounts },
+        { label: t(`rep.total${label}`), source: r[name], name: "total", figure: `${name}.total` },
+      ]),
+      { label: t("rep.financialResult"), source: r, name: "financialResult", figure: "financialResult" },
+      { label: t("rep.resultBeforeTax"), source: r, name: "resultBeforeTax", figure: "resultBeforeTax", strong: true },
+      { heading: t("rep.incomeTax"), accounts: r.incomeTax.accounts },
+      { label: t("rep.totalIncomeTax"), source: r.incomeTax, name: "total", figure: "incomeTax.total" },
       { label: t("rep.netResult"), source: r, name: "netResult", figure: "netResult", strong: true },
     ]));
   },

@@ -122,7 +122,29 @@ ACCOUNTS: tuple[tuple[str, str, str, str | None], ...] = (
     ("6301", "Intereses bancarios", EXPENSE, "63"),
     ("6302", "Comisiones bancarias", EXPENSE, "63"),
     ("6303", "Diferencial cambiario en contra", EXPENSE, "63"),
+    ("64", "Otros gastos", EXPENSE, "6"),
+    ("6401", "Pérdida en venta o baja de activos", EXPENSE, "64"),
+    ("6499", "Otros gastos no operacionales", EXPENSE, "64"),
+    ("65", "Impuesto sobre la renta", EXPENSE, "6"),
+    ("6501", "Impuesto sobre la renta del ejercicio", EXPENSE, "65"),
+    ("6502", "Aportación solidaria", EXPENSE, "65"),
 )
+
+# Where the income statement (NIIF para PYMES, Sección 5) places an income, cost or expense
+# account (domain/statements.py's sections); a sub-account follows its parent, and an account not
+# named here is placed by its type (income: revenue, cost: cost of sales, expense: operating expenses).
+STATEMENT_SECTIONS: dict[str, str] = {
+    "41": "revenue",
+    "42": "other_income",
+    "4201": "financial_income",
+    "4202": "financial_income",      # the exchange gain (fx_gain) is a financial item
+    "5": "cost_of_sales",
+    "61": "operating_expenses",
+    "62": "operating_expenses",
+    "63": "financial_costs",         # interest, bank charges and the exchange loss (fx_loss)
+    "64": "other_expenses",
+    "65": "income_tax",
+}
 
 # (operation type, document type or None for the general rule, account code)
 RULES: tuple[tuple[str, str | None, str], ...] = (

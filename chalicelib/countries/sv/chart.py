@@ -9,7 +9,7 @@ from chalicelib.domain.accounting import ASSET, COST, EQUITY, EXPENSE, INCOME, L
 
 # (code, name, type, parent code); parents come before their sub-accounts. A sub-account shares
 # its parent's type, so class 4 (costs and expenses) has no account of its own: its groups
-# 41 (costs, COST) and 42-43 (expenses, EXPENSE) are the roots.
+# 41 (costs, COST) and 42-44 (expenses, EXPENSE) are the roots.
 ACCOUNTS: tuple[tuple[str, str, str, str | None], ...] = (
     ("1", "Activo", ASSET, None),
     ("11", "Activo corriente", ASSET, "1"),
@@ -122,6 +122,11 @@ ACCOUNTS: tuple[tuple[str, str, str, str | None], ...] = (
     ("430101", "Intereses bancarios", EXPENSE, "4301"),
     ("430102", "Comisiones bancarias", EXPENSE, "4301"),
     ("430103", "Diferencial cambiario en contra", EXPENSE, "4301"),
+    ("4302", "Otros gastos no operacionales", EXPENSE, "43"),
+    ("430201", "Pérdida en venta o baja de activos", EXPENSE, "4302"),
+    ("430299", "Otros gastos", EXPENSE, "4302"),
+    ("44", "Impuesto sobre la renta", EXPENSE, None),
+    ("4401", "Impuesto sobre la renta del ejercicio", EXPENSE, "44"),
     ("5", "Ingresos", INCOME, None),
     ("51", "Ingresos de operación", INCOME, "5"),
     ("5101", "Ventas", INCOME, "51"),
@@ -137,6 +142,21 @@ ACCOUNTS: tuple[tuple[str, str, str, str | None], ...] = (
     ("5203", "Otros ingresos", INCOME, "52"),
     ("5204", "Sobrantes de inventario", INCOME, "52"),
 )
+
+# Where the income statement (NIIF para PYMES, Sección 5) places an income, cost or expense
+# account (domain/statements.py's sections); a sub-account follows its parent, and an account not
+# named here is placed by its type (income: revenue, cost: cost of sales, expense: operating expenses).
+STATEMENT_SECTIONS: dict[str, str] = {
+    "41": "cost_of_sales",
+    "42": "operating_expenses",
+    "43": "other_expenses",
+    "4301": "financial_costs",       # interest, bank charges and the exchange loss (fx_loss)
+    "44": "income_tax",
+    "51": "revenue",
+    "52": "other_income",
+    "5201": "financial_income",
+    "5202": "financial_income",      # the exchange gain (fx_gain) is a financial item
+}
 
 # (operation type, document type or None for the general rule, account code): one for each of the
 # Honduran chart's rules (the same operations and document types), the IVA of an import, paid at

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.domain import accounting
+from chalicelib.domain import accounting, statements
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.services.accounting.posting import invalid_account
 from chalicelib.services.commands import Command
@@ -112,8 +112,16 @@ def _check_parent(table: Table, company_id: int, parent_id: int, account_type: s
         parent = table.get(account_key(company_id, parent["parentId"]))
 
 
+def _check_statement_section(account: dict[str, Any]) -> None:
+    """Only the accounts of the result (income, cost, expense) have a place in the income statement."""
+    if account.get("statementSection") is not None and account["type"] not in statements.RESULT_TYPES:
+        raise ValidationFailed.for_field("statementSection", "only income, cost and expense accounts have a place "
+                                                             "in the income statement")
+
+
 def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     company_id, table = command.company_id, command.table
+    _check_statement_section(fields)
     if fields.get("parentId") is not None:
         _check_parent(table, company_id, fields["parentId"], fields["type"])
     account_id = table.next_id(keys.id_sequence(company_id, keys.CHART_ACCOUNT))
@@ -156,6 +164,7 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
     current = get_account(table, company_id, account_id)
     changes = {name: value for name, value in changes.items() if current.get(name) != value}
     updated = {**current, **changes}
+    _check_statement_section(updated)
     conditions: list[str] = []
     if "type" in changes:
         if _has(current, "postingCount"):

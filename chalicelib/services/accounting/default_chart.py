@@ -7,6 +7,7 @@ from importlib import import_module
 from typing import Any
 
 from chalicelib import countries
+from chalicelib.domain import statements
 from chalicelib.services.accounting import account_determination, chart
 from chalicelib.services.accounting.posting import rule_items
 from chalicelib.services.commands import Command
@@ -26,12 +27,33 @@ def standard_chart(country: str) -> tuple[tuple[tuple[str, str, str, str | None]
     return module.ACCOUNTS, module.RULES
 
 
+def standard_sections(country: str) -> dict[str, tuple[str, str, bool]]:
+    """Where the country's standard chart places its income, cost and expense accounts in the
+    income statement: code -> (type, section, whether the chart names it in `STATEMENT_SECTIONS`
+    rather than the account following its parent or its type)."""
+    module = import_module(countries.pack(country).chart_module)
+    named = getattr(module, "STATEMENT_SECTIONS", {})
+    sections: dict[str, tuple[str, str, bool]] = {}
+    for code, _, account_type, parent_code in module.ACCOUNTS:  # parents come before their sub-accounts
+        if account_type not in statements.RESULT_TYPES:
+            continue
+        if code in named:
+            sections[code] = (account_type, named[code], True)
+        elif parent_code in sections:
+            sections[code] = (account_type, sections[parent_code][1], False)
+        else:
+            sections[code] = (account_type, statements.SECTION_BY_TYPE[account_type], False)
+    return sections
+
+
 def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any], Transaction]:
     """Creates the accounts and rules of the company's country's chart that it lacks. The chart
     is larger than one transaction: accounts are committed in batches of whole accounts (each
     batch all or nothing), and the rules go in the returned, not yet committed transaction,
     which the caller commits last. An interrupted import is completed by running it again."""
-    chart_accounts, chart_rules = standard_chart(accounts.company_country(table, company_id))
+    country = accounts.company_country(table, company_id)
+    chart_accounts, chart_rules = standard_chart(country)
+    sections = standard_sections(country)
     reserved = table.query_all(partition=("PK", chart.code_key(company_id, "")["PK"]), consistent=True)
     ids_by_code = {item["SK"]: item["accountId"] for item in reserved}
     missing = [account for account in chart_accounts if account[0] not in ids_by_code]
@@ -40,7 +62,8 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     for (code, name, account_type, parent_code), account_id in zip(missing, new_ids, strict=True):
         ids_by_code[code] = account_id
         planned.append({"id": account_id, "code": code, "name": name, "type": account_type,
-                        "parentId": ids_by_code.get(parent_code) if parent_code else None})
+                        "parentId": ids_by_code.get(parent_code) if parent_code else None,
+                        "statementSection": sections[code][1] if code in sections and sections[code][2] else None})
     parents = _existing_parent_types(table, company_id, planned)
     for start in range(0, len(planned), _ACCOUNTS_PER_TRANSACTION):
         batch = planned[start:start + _ACCOUNTS_PER_TRANSACTION]
@@ -94,7 +117,7 @@ def _create_batch(transaction: Transaction, company_id: int, batch: list[dict[st
         counts = children_in_batch if parent_id in in_batch else children_outside
         counts[parent_id] = counts.get(parent_id, 0) + 1
     for account in batch:
-        fields = {name: account[name] for name in ("code", "name", "type", "parentId")}
+        fields = {name: account[name] for name in ("code", "name", "type", "parentId", "statementSection")}
         transaction.put_new(chart.new_account_item(company_id, account["id"], fields,
                                                    child_count=children_in_batch.get(account["id"], 0)))
         # a concurrent import took the code first: running again skips it (and answers 200)

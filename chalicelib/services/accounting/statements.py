@@ -9,8 +9,9 @@ from chalicelib.domain import accounting, statements
 from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.domain.statements import Movements
 from chalicelib.errors import ValidationFailed
-from chalicelib.services.accounting import chart, fiscal_years
+from chalicelib.services.accounting import chart, default_chart, fiscal_years
 from chalicelib.services.accounting.reports import month_balances_through
+from chalicelib.services.identity import accounts
 from chalicelib.store.table import Table
 
 
@@ -48,12 +49,13 @@ def income_statement(table: Table, company_id: int, start_date: str | None, end_
     columns = [_without_closing(table, company_id, years, start, end, {
         account: through_end - before for account, through_end, before in _spans(months, start, end)})
         for _, start, end in periods]
-    report = statements.income_statement(chart.all_accounts(table, company_id), columns)
-    return {"startDate": start_date, "endDate": end_date, "compareStartDate": compare_start,
-            "compareEndDate": compare_end,
-            "revenue": _section(report["revenue"]), "costOfSales": _section(report["costOfSales"]),
-            **_figure("grossMargin", report["grossMargin"]), "expenses": _section(report["expenses"]),
-            **_figure("operatingResult", report["operatingResult"]), **_figure("netResult", report["netResult"])}
+    standard = default_chart.standard_sections(accounts.company_country(table, company_id))
+    report = statements.income_statement(chart.all_accounts(table, company_id), columns, standard)
+    answer: dict[str, Any] = {"startDate": start_date, "endDate": end_date, "compareStartDate": compare_start,
+                              "compareEndDate": compare_end}
+    for name, value in report.items():  # sections (trees) and figures, in the statement's order
+        answer.update({name: _section(value)} if isinstance(value, dict) else _figure(name, value))
+    return answer
 
 
 def _without_closing(table: Table, company_id: int, years: list[dict[str, Any]], start: str, end: str,
@@ -117,11 +119,18 @@ def income_statement_table(report: dict[str, Any]) -> ReportTable:
         [f"{report['compareStartDate']} a {report['compareEndDate']}"] if compare else [])
     table = _table("Estado de resultados", subtitle, columns,
                    f"estado-de-resultados-{report['startDate']}-{report['endDate']}", heading="Periodo")
-    _section_rows(table, "INGRESOS", report["revenue"], compare)
+    _section_rows(table, "INGRESOS DE ACTIVIDADES ORDINARIAS", report["revenue"], compare)
     _section_rows(table, "COSTO DE VENTAS", report["costOfSales"], compare)
     _figure_row(table, "Utilidad bruta", report, "grossMargin", compare, emphasis=True)
-    _section_rows(table, "GASTOS", report["expenses"], compare)
+    _section_rows(table, "GASTOS DE OPERACIÓN", report["expenses"], compare)
     _figure_row(table, "Resultado de operación", report, "operatingResult", compare, emphasis=True)
+    _section_rows(table, "OTROS INGRESOS", report["otherIncome"], compare)
+    _section_rows(table, "OTROS GASTOS", report["otherExpenses"], compare)
+    _section_rows(table, "INGRESOS FINANCIEROS", report["financialIncome"], compare)
+    _section_rows(table, "COSTOS FINANCIEROS", report["financialCosts"], compare)
+    _figure_row(table, "Resultado financiero", report, "financialResult", compare, emphasis=True)
+    _figure_row(table, "Resultado antes de impuestos", report, "resultBeforeTax", compare, emphasis=True)
+    _section_rows(table, "IMPUESTO SOBRE LA RENTA", report["incomeTax"], compare)
     _figure_row(table, "Resultado neto", report, "netResult", compare, emphasis=True)
     return table
 
