@@ -29,6 +29,17 @@ _STATUS_TEXT = {400: "The request breaks a rule of the input or of the record's 
                 502: "A service the API depends on refused the request", 503: "Unavailable for now: retry later"}
 
 
+INFO_DESCRIPTION = (
+    "Money is a JSON number with at most 2 decimal places (`x-decimal-places`; exchange rates and average costs "
+    "say theirs). A binary float cannot hold most of them exactly (0.1 + 0.2 != 0.3): read them as decimals, "
+    "e.g. Python `json.loads(text, parse_float=decimal.Decimal)` or httpx `Decimal`-parsed "
+    "`json.loads(response.text, parse_float=Decimal)`, JavaScript a decimal library over the numbers' source "
+    "text (lossless-json's `parse`, or `JSON.parse` with a reviver reading `context.source` into decimal.js). "
+    "Errors are `{message, code, details}` in the caller's language (`Accept-Language: es` or English); "
+    "large catalogues (El Salvador's economic activities, CAT-019) are patterns here and checked by the "
+    "service: a code outside the catalogue answers 400 naming the field.")
+
+
 def _error_statuses(spec: RouteSpec) -> list[int]:
     """The error statuses a route can answer: every route validates and can fail; the rest follow
     from what it takes and does."""
@@ -44,7 +55,10 @@ def _error_statuses(spec: RouteSpec) -> list[int]:
     return sorted(statuses)
 
 
-@endpoint(blueprint, "GET", "/openapi.json", summary="This OpenAPI 3.1 document", tag="Meta")
+# Public, so that a client generator can be pointed at the URL: the document is built from the
+# declared routes and models alone (no company's data, no secret; the same for every caller)
+@endpoint(blueprint, "GET", "/openapi.json", summary="This OpenAPI 3.1 document (public: no key needed)", tag="Meta",
+          access=Access.PUBLIC)
 def openapi_document(call: Call) -> dict[str, Any]:
     return build_document()
 
@@ -70,7 +84,8 @@ def build_document() -> dict[str, Any]:
         paths.setdefault(spec.path, {})[spec.method.lower()] = _operation(spec, refs)
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Business administration API (Honduras, El Salvador)", "version": "1.0.0"},
+        "info": {"title": "Business administration API (Honduras, El Salvador)", "version": "1.0.0",
+                 "description": INFO_DESCRIPTION},
         "servers": [{"url": "/"}],
         "tags": [{"name": tag, "description": TAG_DESCRIPTIONS[tag]}
                  for tag in dict.fromkeys(spec.tag for spec in ROUTES)],
