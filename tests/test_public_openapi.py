@@ -50,7 +50,7 @@ def test_the_openapi_document_and_the_reference_page_answer_without_credentials(
     status, page = anonymous(api, "GET", "/app/reference.html")
     assert status == 200 and "reference.js" in page
     # the document tells integrators how to read money exactly
-    assert "parse_float=decimal.Decimal" in served["info"]["description"]
+    assert "parse_float=decimal.Decimal" in served["info"]["description"] and "Decimal(digits)" in served["info"]["description"]
 
 
 def test_every_other_route_needs_a_credential(api):

@@ -30,14 +30,14 @@ _STATUS_TEXT = {400: "The request breaks a rule of the input or of the record's 
 
 
 INFO_DESCRIPTION = (
-    "Money is a JSON number with at most 2 decimal places (`x-decimal-places`; exchange rates and average costs "
-    "say theirs). A binary float cannot hold most of them exactly (0.1 + 0.2 != 0.3): read them as decimals, "
-    "e.g. Python `json.loads(text, parse_float=decimal.Decimal)` or httpx `Decimal`-parsed "
-    "`json.loads(response.text, parse_float=Decimal)`, JavaScript a decimal library over the numbers' source "
-    "text (lossless-json's `parse`, or `JSON.parse` with a reviver reading `context.source` into decimal.js). "
-    "Errors are `{message, code, details}` in the caller's language (`Accept-Language: es` or English); "
-    "large catalogues (El Salvador's economic activities, CAT-019) are patterns here and checked by the "
-    "service: a code outside the catalogue answers 400 naming the field.")
+    "Money is a JSON number with at most 2 decimal places (`x-decimal-places` says each field's; exchange rates and "
+    "average costs have more). A binary float holds few of them exactly (0.1 + 0.2 != 0.3): read them as decimals. "
+    "Python: `json.loads(text, parse_float=decimal.Decimal)`, or httpx's `response.json(parse_float=Decimal)`. "
+    "JavaScript: a decimal library fed the number's source text, e.g. lossless-json's "
+    "`parse(text, null, (digits) => new Decimal(digits))` with decimal.js. README.md, \"Reading money exactly\". "
+    "Errors are `{message, code, details}` in the caller's language (`Accept-Language: es`, else English). Large "
+    "catalogues (El Salvador's economic activities, CAT-019) are patterns here: the service checks the code "
+    "against the catalogue and answers 400 naming the field.")
 
 
 def _error_statuses(spec: RouteSpec) -> list[int]:
