@@ -35,8 +35,7 @@ INFO_DESCRIPTION = (
     "Python: `json.loads(text, parse_float=decimal.Decimal)`, or httpx's `response.json(parse_float=Decimal)`. "
     "JavaScript: a decimal library fed the number's source text, e.g. lossless-json's "
     "`parse(text, null, (digits) => new Decimal(digits))` with decimal.js. README.md, \"Reading money exactly\". "
-    "Errors are `{message, code, details}` in the caller's language (`Accept-Language: es`, else English). Large "
-    "catalogues (El Salvador's economic activities, CAT-019) are patterns here: the service checks the code "
+    "Large catalogues (El Salvador's economic activities, CAT-019) are patterns here: the service checks the code "
     "against the catalogue and answers 400 naming the field.")
 
 

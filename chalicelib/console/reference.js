@@ -88,6 +88,7 @@ function render(document) {
   replace(root,
     h("header", { class: "page-header" }, h("h1", {}, `${document.info.title} ${document.info.version}`)),
     h("p", { class: "help" }, "Every error answer is JSON {message, code, details}; docs/errors.md lists the codes."),
+    document.info.description ? h("p", { class: "help", "data-info": "description" }, document.info.description) : null,
     h("nav", { class: "card toc", "aria-label": "tags" }, tags.map((tag) => h("a", { href: `#tag-${tag.replace(/\W+/g, "-")}` }, tag))),
     tags.map((tag) => h("div", { class: "tag", id: `tag-${tag.replace(/\W+/g, "-")}` }, h("h2", {}, tag),
       byTag.get(tag).map(([path, method, operation]) => operationView(document, path, method, operation)))));

@@ -9,6 +9,7 @@ def test_the_reference_lists_every_operation_with_its_fields(console, demo, stac
     base, page = stack[0].base, console.page
     page.goto(f"{base}/docs")  # no session
     page.wait_for_selector("[data-operation='POST /business-partners']")
+    assert "parse_float=decimal.Decimal" in page.locator("[data-info='description']").inner_text()  # money, exactly
     document = api_call(base, "GET", "/openapi.json", demo["apiKey"])[2]
     operations = sum(1 for methods in document["paths"].values() for method in methods
                      if method in ("get", "post", "put", "patch", "delete"))
