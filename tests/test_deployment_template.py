@@ -55,8 +55,9 @@ def test_webhook_queue_redrives_to_its_dlq_after_four_receives(template):
 
 
 # Routes that run before anyone is known (with their 405 answers to other methods): logging in, accepting
-# an invitation, the gateways' signed callbacks; and the console's static files, which hold no data.
-PUBLIC_PATHS = {"/auth/login", "/auth/accept-invitation", "/webhooks/gateway-a", "/webhooks/gateway-b"}
+# an invitation, the gateways' signed callbacks, the OpenAPI document (built from the code alone, for
+# client generators); and the console's static files, which hold no data.
+PUBLIC_PATHS = {"/auth/login", "/auth/accept-invitation", "/webhooks/gateway-a", "/webhooks/gateway-b", "/openapi.json"}
 PUBLIC_OPERATIONS = {("/app", "get"), ("/app/{asset}", "get"), ("/app/pages/{asset}", "get"), ("/app/locales/{asset}", "get"),
                      ("/docs", "get")}
 

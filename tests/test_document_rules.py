@@ -463,6 +463,28 @@ def test_credit_blocked_by_overdue_documents(api, table, shop):
     assert shop.action(draft["id"], "confirm")["status"] == "confirmed"
 
 
+def test_the_credit_block_refusal_explains_itself_in_the_callers_language(shop):
+    """No field name in what a person reads: the days overdue and the days the customer's block tolerates."""
+    service = [(shop.service, 1, 50)]
+    shop.document("01", service, date=today(-40), dueDate=today(-40))  # due 40 days ago
+    set_partner(shop, shop.customer, credit_block_days=30)
+    body = body_of(shop, lines=[{"productId": shop.service, "quantity": 1, "unitPrice": 1}], date=today())
+    english = refused(shop.api.post("/documents", body, key=shop.key), 400, "CREDIT_BLOCKED", "businessPartnerId")
+    assert english["message"] == ("The customer has documents 40 days overdue, more than the 30 days its credit "
+                                  "block tolerates: collect them (or change the customer's credit block) to invoice it.")
+    assert english["details"] == [{"field": "businessPartnerId",
+                                   "message": "has documents overdue more than 30 days (the customer's credit block)"}]
+    spanish = refused(shop.api.post("/documents", body, key=shop.key, headers={"Accept-Language": "es"}),
+                      400, "CREDIT_BLOCKED")
+    assert spanish["message"] == ("El cliente tiene documentos vencidos hace 40 días, más que los 30 días que tolera "
+                                  "su bloqueo de crédito: cóbrelos (o cambie el bloqueo de crédito del cliente) para "
+                                  "facturarle.")
+    assert spanish["details"] == [{"field": "businessPartnerId",
+                                   "message": "tiene documentos vencidos hace más de 30 días (bloqueo de crédito del "
+                                              "cliente)"}]
+    assert "credit_block_days" not in str(english) + str(spanish)
+
+
 # --- DOCUMENT_TOO_LARGE --------------------------------------------------------------------------
 
 def forty_products(api: ApiClient, company: CompanyFixture, shop: Shop) -> list[int]:

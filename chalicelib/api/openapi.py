@@ -29,6 +29,16 @@ _STATUS_TEXT = {400: "The request breaks a rule of the input or of the record's 
                 502: "A service the API depends on refused the request", 503: "Unavailable for now: retry later"}
 
 
+INFO_DESCRIPTION = (
+    "Money is a JSON number with at most 2 decimal places (`x-decimal-places` says each field's; exchange rates and "
+    "average costs have more). A binary float holds few of them exactly (0.1 + 0.2 != 0.3): read them as decimals. "
+    "Python: `json.loads(text, parse_float=decimal.Decimal)`, or httpx's `response.json(parse_float=Decimal)`. "
+    "JavaScript: a decimal library fed the number's source text, e.g. lossless-json's "
+    "`parse(text, null, (digits) => new Decimal(digits))` with decimal.js. README.md, \"Reading money exactly\". "
+    "Large catalogues (El Salvador's economic activities, CAT-019) are patterns here: the service checks the code "
+    "against the catalogue and answers 400 naming the field.")
+
+
 def _error_statuses(spec: RouteSpec) -> list[int]:
     """The error statuses a route can answer: every route validates and can fail; the rest follow
     from what it takes and does."""
@@ -44,7 +54,10 @@ def _error_statuses(spec: RouteSpec) -> list[int]:
     return sorted(statuses)
 
 
-@endpoint(blueprint, "GET", "/openapi.json", summary="This OpenAPI 3.1 document", tag="Meta")
+# Public, so that a client generator can be pointed at the URL: the document is built from the
+# declared routes and models alone (no company's data, no secret; the same for every caller)
+@endpoint(blueprint, "GET", "/openapi.json", summary="This OpenAPI 3.1 document (public: no key needed)", tag="Meta",
+          access=Access.PUBLIC)
 def openapi_document(call: Call) -> dict[str, Any]:
     return build_document()
 
@@ -70,7 +83,8 @@ def build_document() -> dict[str, Any]:
         paths.setdefault(spec.path, {})[spec.method.lower()] = _operation(spec, refs)
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Business administration API (Honduras, El Salvador)", "version": "1.0.0"},
+        "info": {"title": "Business administration API (Honduras, El Salvador)", "version": "1.0.0",
+                 "description": INFO_DESCRIPTION},
         "servers": [{"url": "/"}],
         "tags": [{"name": tag, "description": TAG_DESCRIPTIONS[tag]}
                  for tag in dict.fromkeys(spec.tag for spec in ROUTES)],

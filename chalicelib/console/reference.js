@@ -1,6 +1,6 @@
-// The API reference at /docs: renders the served /openapi.json (which, like every route, needs
-// a session or a key: the console's session cookie serves here). No library: operations by tag,
-// their parameters, body fields and answers, the models' constraints as the document states them.
+// The API reference at /docs: renders the served /openapi.json (public, like this page: no session
+// needed). No library: operations by tag, their parameters, body fields and answers, the models'
+// constraints as the document states them.
 import { h, replace } from "./dom.js";
 
 const root = document.getElementById("reference");
@@ -88,19 +88,14 @@ function render(document) {
   replace(root,
     h("header", { class: "page-header" }, h("h1", {}, `${document.info.title} ${document.info.version}`)),
     h("p", { class: "help" }, "Every error answer is JSON {message, code, details}; docs/errors.md lists the codes."),
+    document.info.description ? h("p", { class: "help", "data-info": "description" }, document.info.description) : null,
     h("nav", { class: "card toc", "aria-label": "tags" }, tags.map((tag) => h("a", { href: `#tag-${tag.replace(/\W+/g, "-")}` }, tag))),
     tags.map((tag) => h("div", { class: "tag", id: `tag-${tag.replace(/\W+/g, "-")}` }, h("h2", {}, tag),
       byTag.get(tag).map(([path, method, operation]) => operationView(document, path, method, operation)))));
 }
 
 async function load() {
-  const response = await fetch(new URL("../openapi.json", import.meta.url), { credentials: "same-origin",
-    headers: { Accept: "application/json" } });
-  if (response.status === 401) {
-    replace(root, h("div", { class: "error-box", role: "alert" }, "The reference needs a session: ",
-      h("a", { href: "./#/login" }, "log in to the console"), ", then come back."));
-    return;
-  }
+  const response = await fetch(new URL("../openapi.json", import.meta.url), { headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const openapi = await response.json();
   render(openapi);

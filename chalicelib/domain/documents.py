@@ -311,9 +311,13 @@ def credit_limit_exceeded(message: str) -> ApiError:
 
 
 def credit_blocked(days: int, tolerated: int) -> ApiError:
-    return ApiError(f"The customer has documents {days} days overdue; at most {tolerated} are tolerated.",
+    # Said as an accountant reads it: the customer's own block (its `credit_block_days`) is a number
+    # of days, not a field name
+    return ApiError(f"The customer has documents {days} days overdue, more than the {tolerated} days its "
+                    "credit block tolerates: collect them (or change the customer's credit block) to invoice it.",
                     code="CREDIT_BLOCKED",
-                    details=[{"field": "businessPartnerId", "message": "overdue beyond credit_block_days"}])
+                    details=[{"field": "businessPartnerId",
+                              "message": f"has documents overdue more than {tolerated} days (the customer's credit block)"}])
 
 
 # --- events --------------------------------------------------------------------------------------

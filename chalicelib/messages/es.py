@@ -416,8 +416,6 @@ PHRASES: dict[str, str] = {
     "The credentials could not be validated right now; retry.":
         "Las credenciales no se pudieron validar en este momento; intente de nuevo.",
     "The current password is wrong.": "La contraseña actual es incorrecta.",
-    "The customer has documents {} days overdue; at most {} are tolerated.":
-        "El cliente tiene documentos con {0} días de mora; se toleran como máximo {1}.",
     "The database is throttling this company's requests; retry in a moment.":
         "La base de datos está limitando las solicitudes de esta empresa; intente de nuevo en un momento.",
     "The date falls in a closed accounting period.": "La fecha cae en un período contable cerrado.",
@@ -678,7 +676,6 @@ PHRASES: dict[str, str] = {
         "de exonerado) o sagNumber (registro de la SAG)",
     "a document under an exoneration carries no ISV: its lines are exonerated (taxRate 0)":
         "un documento con exoneración no lleva ISV: sus líneas son exoneradas (taxRate 0)",
-    "overdue beyond credit_block_days": "con mora mayor que los días de crédito vencido que el cliente tolera",
     "overlaps period {}": "se traslapa con el período {0}",
     "overlaps range {}": "se traslapa con el rango {0}",
     "page * limit may not exceed {}; use cursor to go deeper":
@@ -843,4 +840,11 @@ PHRASES: dict[str, str] = {
     # issue 38: income
     "only income, cost and expense accounts have a place in the income statement":
         "solo las cuentas de ingresos, costos y gastos tienen lugar en el estado de resultados",
+    # issue 38: devx
+    "The customer has documents {} days overdue, more than the {} days its credit block tolerates: collect them "
+    "(or change the customer's credit block) to invoice it.":
+        "El cliente tiene documentos vencidos hace {0} días, más que los {1} días que tolera su bloqueo de crédito: "
+        "cóbrelos (o cambie el bloqueo de crédito del cliente) para facturarle.",
+    "has documents overdue more than {} days (the customer's credit block)":
+        "tiene documentos vencidos hace más de {0} días (bloqueo de crédito del cliente)",
 }

@@ -25,9 +25,16 @@ OperationType = Literal["receivable", "payable", "revenue", "expense", "tax_sale
                         "cost_of_sales", "cash", "bank", "customer_advance", "supplier_advance", "withholding",
                         "inventory_adjustment_gain", "inventory_adjustment_loss", "opening_balance_equity",
                         "retained_earnings", "fx_gain", "fx_loss", "export_revenue"]
+# The spec's document type codes, each with the name a generated client gives it (`x-enum-varnames`:
+# a code starting with a digit would otherwise become VALUE_0, VALUE_1, ...)
+DOCUMENT_TYPE_NAMES = {"01": "SALES_INVOICE", "06": "CREDIT_NOTE", "07": "DEBIT_NOTE", "100": "QUOTE",
+                       "101": "SALES_ORDER", "112": "DELIVERY", "113": "RESERVATION_INVOICE",
+                       "103": "PURCHASE_INVOICE", "104": "IMPORT", "105": "PURCHASE_CREDIT_NOTE",
+                       "106": "PURCHASE_DEBIT_NOTE", "102": "PURCHASE_ORDER", "11": "EXPENSE",
+                       "05": "WITHHOLDING_CERTIFICATE"}
 DocumentType = Annotated[str, AfterValidator(check_document_type),
-                         Field(json_schema_extra={"enum": ["01", "06", "07", "100", "101", "112", "113", "103",
-                                                           "104", "105", "106", "102", "11", "05"]})]
+                         Field(json_schema_extra={"enum": list(DOCUMENT_TYPE_NAMES),
+                                                  "x-enum-varnames": list(DOCUMENT_TYPE_NAMES.values())})]
 StatementSectionName = Literal["revenue", "cost_of_sales", "operating_expenses", "other_income", "other_expenses",
                                "financial_income", "financial_costs", "income_tax"]
 STATEMENT_SECTION_HELP = ("Where the income statement places an income, cost or expense account (NIIF para PYMES); "

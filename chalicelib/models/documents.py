@@ -7,7 +7,7 @@ from chalicelib.countries.models import EXONERATION_DESCRIPTION, DteInfo, Exoner
 from chalicelib.domain.documents import creation_rules_schema
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.domain.taxes import TAX_TREATMENTS, TAXED, ZERO_TREATMENTS
-from chalicelib.models.accounting import DocumentType
+from chalicelib.models.accounting import DOCUMENT_TYPE_NAMES, DocumentType
 from chalicelib.models.base import (
     Currency,
     Date,
@@ -241,8 +241,10 @@ class DocumentList(ListEnvelope):
 
 # a list also finds the opening balances (900 a customer's, 901 a supplier's), which only
 # POST /business-partners/{id}/opening-balance makes
-ListedDocumentType = Literal["01", "06", "07", "100", "101", "112", "113", "103", "104", "105", "106", "102", "11",
-                             "05", "900", "901"]
+ListedDocumentType = Annotated[
+    Literal["01", "06", "07", "100", "101", "112", "113", "103", "104", "105", "106", "102", "11", "05", "900", "901"],
+    Field(json_schema_extra={"x-enum-varnames": [*DOCUMENT_TYPE_NAMES.values(), "CUSTOMER_OPENING_BALANCE",
+                                                 "SUPPLIER_OPENING_BALANCE"]})]
 
 
 class DocumentListQuery(ListQuery):

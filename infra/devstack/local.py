@@ -328,9 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Console: {base_url}/app/ (log in with the e-mail and password above)", flush=True)
     print(f"El Salvador's tax authority: {os.environ['DTE_AUTHORITY_URL']}"
           + (" (the stand-in)" if authority_server else ""), flush=True)
-    print(f"Try: curl -s {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
+    print(f"Try: curl -sS -i {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
     if credentials.get("sv"):
-        print(f"El Salvador's demo company: curl -s {base_url}/companies "
+        print(f"El Salvador's demo company: curl -sS -i {base_url}/companies "
               f"-H 'Authorization: Bearer {credentials['sv']['apiKey']}'", flush=True)
     while not stop.wait(0.5):  # in steps: a wait without a timeout once sat through a SIGTERM
         pass  # (most likely one another thread took: only the main thread runs the handler)

@@ -21,11 +21,14 @@ Municipality = Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
                 "`district` and the municipality becomes the municipio it is in")]
 # Set from a pre-2024 municipality code, never sent: the distrito, by the code it had as a municipio
 District = SkipJsonSchema[Optional[str]]
+# A pattern here, not the catalogue's 774 codes as an enum (a generated client would make them a class of
+# VALUE_0 ... VALUE_773): the service checks the code against CAT-019 (checked_activity)
 EconomicActivityCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{5,6}$"), Field(
-    description="the economic activity's code (CAT-019)",
-    json_schema_extra={"enum": list(dte_catalogues.codes("CAT-019"))})]
+    description="the economic activity's code in the authority's catalogue CAT-019 (5 or 6 digits, e.g. 46510); "
+                "a code outside the catalogue answers 400 naming this field")]
 ADDRESS_RULES = ConfigDict(json_schema_extra=dte_catalogues.address_schema())
-IdDocumentType = Literal["36", "13", "02", "03", "37"]
+IdDocumentType = Annotated[Literal["36", "13", "02", "03", "37"], Field(
+    json_schema_extra={"x-enum-varnames": ["NIT", "DUI", "RESIDENT_CARD", "PASSPORT", "OTHER"]})]
 
 
 class PersonId(RequestModel):
@@ -82,11 +85,13 @@ class DteIssuer(SalvadoranAddressRules, RequestModel):
     economic_activity: Annotated[str, StringConstraints(min_length=5, max_length=150)]
     trade_name: Optional[Annotated[str, StringConstraints(min_length=5, max_length=150)]] = None
     establishment_type: Literal["01", "02", "04", "07", "20"] = Field(
-        "02", description="CAT-009: 01 branch, 02 head office, 04 warehouse, 07 yard, 20 other")
+        "02", description="CAT-009: 01 branch, 02 head office, 04 warehouse, 07 yard, 20 other",
+        json_schema_extra={"x-enum-varnames": ["BRANCH", "HEAD_OFFICE", "WAREHOUSE", "YARD", "OTHER"]})
     department: Department
     municipality: Municipality
     district: District = None
-    environment: Literal["00", "01"] = Field("00", description="the authority's environment: 00 test, 01 production")
+    environment: Literal["00", "01"] = Field("00", description="the authority's environment: 00 test, 01 production",
+                                             json_schema_extra={"x-enum-varnames": ["TEST", "PRODUCTION"]})
     responsible: Optional[PersonId] = Field(None, description="who answers for the establishment: the contingency "
                                                               "events that report DTEs the authority could not "
                                                               "receive in time name this person")
@@ -156,7 +161,8 @@ class DocumentInvalidate(RequestModel):
 
     invalidation_type: Literal[1, 2, 3] = Field(
         description="1: an error in the information, replaced by another DTE (replacementDocumentId); "
-                    "2: the operation was rescinded; 3: another reason (reason)")
+                    "2: the operation was rescinded; 3: another reason (reason)",
+        json_schema_extra={"x-enum-varnames": ["REPLACED", "RESCINDED", "OTHER"]})
     reason: Optional[Annotated[str, StringConstraints(min_length=5, max_length=250)]] = None
     replacement_document_id: Optional[EntityId] = None
     responsible: PersonId = Field(description="who invalidates it, for the issuer")
