@@ -54,3 +54,9 @@ export function today() {
   const pad = (n) => String(n).padStart(2, "0");
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
+
+// A document as a person names it: El Salvador's número de control once it has a DTE, else its fiscal number.
+export function documentName(document) {
+  if (!document) return "";
+  return (document.dte && document.dte.numeroControl) || document.number || `#${document.id}`;
+}
