@@ -127,14 +127,20 @@ export function readField(form, field) {
   return raw;
 }
 
-// Puts each `details` entry beside its field (by name); the rest goes to the form's own box.
+// Puts each `details` entry beside its field (by name, the API's details[].field), under the label
+// the form gives it, and what has no input of its own in the form's box, in words only: no program
+// name of a field reaches the person. The box says the refusal's message unless it only restates
+// the first detail ("<field>: <problem>"): then it points to the fields, so each problem shows once.
 export function showErrors(form, error) {
   form.querySelectorAll(".field-error").forEach((node) => node.remove());
   form.querySelectorAll("[aria-invalid]").forEach((node) => node.removeAttribute("aria-invalid"));
+  // a success notice still showing (an earlier save) must not read as the outcome of this one
+  document.querySelectorAll("#toasts .toast-ok").forEach((note) => note.remove());
   const general = form.querySelector(".form-error");
   replace(general);
+  const details = (error instanceof ApiError && error.details) || [];
   const unplaced = [];
-  for (const detail of (error instanceof ApiError && error.details) || []) {
+  for (const detail of details) {
     const name = String(detail.field || "");
     const input = form.querySelector(`[data-field="${CSS.escape(name)}"]`);
     if (input) {
@@ -142,8 +148,15 @@ export function showErrors(form, error) {
       input.closest(".field").append(h("div", { class: "field-error", "data-error-for": name }, detail.message));
     } else unplaced.push(detail);
   }
-  general.append(errorBox(error));
-  if (unplaced.length) general.append(h("ul", { class: "error-list" }, unplaced.map((d) => h("li", {}, `${d.field}: ${d.message}`))));
+  const list = unplaced.length ? h("ul", { class: "error-list" }, unplaced.map((d) => h("li", {}, d.message))) : null;
+  // the API's "<field>: <problem>" of its first detail says again what its field now shows
+  const restated = details.length && error.message === `${details[0].field}: ${details[0].message}`;
+  if (!restated) {
+    general.append(errorBox(error), list);
+    return;
+  }
+  general.append(h("div", { class: "error-box", role: "alert", "data-code": error.code },
+    unplaced.length < details.length ? t("form.fieldsRefused") : null, list));
 }
 
 export function formView({ fields, values = {}, submitLabel, onSubmit, extra, className }) {

@@ -188,9 +188,11 @@ def resolve_rule(rules: Iterable[Rule], operation: str, document_type: str | Non
     if general is None and operation in FALLBACK_OPERATIONS:
         return resolve_rule(rules, FALLBACK_OPERATIONS[operation], document_type)
     if general is None:
-        context = f" for document type {document_type}" if document_type else ""
-        raise RuleMissing(f"No account determination rule for operation {operation}{context}.",
-                          details=[{"field": "operationType", "message": f"no rule for {operation}{context}"}])
+        raise RuleMissing(
+            f"No account determination rule for operation {operation} for document type {document_type}."
+            if document_type else f"No account determination rule for operation {operation}.",
+            details=[{"field": "operationType", "message": f"no rule for {operation} for document type {document_type}"
+                      if document_type else f"no rule for {operation}"}])
     return general
 
 

@@ -81,7 +81,10 @@ def _whole_phrase(english: str) -> str | None:
 
 
 def _placed(spanish: str, parts: tuple[str, ...]) -> str:
-    return _PLACE.sub(lambda place: parts[int(place.group(1))], spanish)
+    """The Spanish template with the English one's parts in their places; a part that is itself one
+    of the service's phrases (a refusal quoting its detail, a subledger named in words) is placed in
+    Spanish too, so no English rides inside a Spanish sentence."""
+    return _PLACE.sub(lambda place: _whole_phrase(parts[int(place.group(1))]) or parts[int(place.group(1))], spanish)
 
 
 def _kind_text(lang: str, kind: str, context: Mapping[str, Any]) -> str | None:

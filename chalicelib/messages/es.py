@@ -327,8 +327,6 @@ PHRASES: dict[str, str] = {
     "Journal entry not found.": "No se encontró la partida.",
     "Method not allowed on this path.": "Método no permitido en esta ruta.",
     "No account determination rule applies.": "No aplica ninguna regla de determinación de cuentas.",
-    "No account determination rule for operation {}{}.":
-        "No hay regla de determinación de cuentas para la operación {0}{1}.",
     "No active CAI range for document type {} at this branch.":
         "No hay un rango CAI activo para el tipo de documento {0} en esta sucursal.",
     "No fiscal year {}: years run from {} to {}.":
@@ -526,8 +524,6 @@ PHRASES: dict[str, str] = {
     "This user is already a member of the company.": "Este usuario ya es miembro de la empresa.",
     "Too many concurrent changes to the same records; retry.":
         "Demasiados cambios simultáneos en los mismos registros; intente de nuevo.",
-    "Too many failed logins for {}; retry later.":
-        "Demasiados intentos fallidos de inicio de sesión para {0}; intente más tarde.",
     "Too many requests for this API key; retry later.": "Demasiadas solicitudes con esta clave API; intente más tarde.",
     "User not found.": "No se encontró el usuario.",
     "Webhook not found.": "No se encontró el webhook.",
@@ -535,7 +531,6 @@ PHRASES: dict[str, str] = {
         "Usted ya tiene una cuenta: escriba su contraseña actual para aceptar la invitación.",
     "You do not have permission to do this.": "No tiene permiso para realizar esta acción.",
     "Your role ({}) may not do this.": "Su rol ({0}) no permite esta acción.",
-    "{} (the company's country is {}).": "{0} (el país de la empresa es {1}).",
     "{} cannot change once the account has transactions.":
         "{0} no puede cambiar una vez que la cuenta tiene movimientos.",
     "{} not found.": "No se encontró el registro ({0}).",
@@ -645,7 +640,6 @@ PHRASES: dict[str, str] = {
     "must not be negative": "no debe ser negativo",
     "must not be zero": "no debe ser cero",
     "must not exceed the line amount {}": "no debe superar el monto de la línea, {0}",
-    "no rule for {}{}": "no hay regla para {0}{1}",
     "no such account": "la cuenta no existe",
     "no such branch": "la sucursal no existe",
     "no such business partner": "el cliente o proveedor no existe",
@@ -684,7 +678,7 @@ PHRASES: dict[str, str] = {
         "de exonerado) o sagNumber (registro de la SAG)",
     "a document under an exoneration carries no ISV: its lines are exonerated (taxRate 0)":
         "un documento con exoneración no lleva ISV: sus líneas son exoneradas (taxRate 0)",
-    "overdue beyond credit_block_days": "con mora mayor que credit_block_days",
+    "overdue beyond credit_block_days": "con mora mayor que los días de crédito vencido que el cliente tolera",
     "overlaps period {}": "se traslapa con el período {0}",
     "overlaps range {}": "se traslapa con el rango {0}",
     "page * limit may not exceed {}; use cursor to go deeper":
@@ -699,7 +693,6 @@ PHRASES: dict[str, str] = {
     "required: a 3-letter ISO 4217 code": "obligatorio: un código ISO 4217 de 3 letras",
     "required: a refund is made by a payment method": "obligatorio: un reembolso se hace por un método de pago",
     "required: a string of 1 to 200 characters": "obligatorio: un texto de 1 a 200 caracteres",
-    "required: a {} corrects a document of type {}": "obligatorio: el tipo {0} corrige un documento de tipo {1}",
     "required: an El Salvador comprobante de retención names the purchase (103 or 11) the IVA was withheld from":
         "obligatorio: un comprobante de retención de El Salvador indica la compra (103 u 11) de la que se retuvo el "
         "IVA",
@@ -801,4 +794,50 @@ PHRASES: dict[str, str] = {
         "envíe quantity (el cambio) o countedQuantity (el conteo), no ambos",
     "the exoneration is removed: send the lines again, with the tax they carry without it":
         "se quita la exoneración: envíe de nuevo las líneas, con el impuesto que llevan sin ella",
+    # issue 38: notes
+    "required: the sales invoice (01) or reservation invoice (113) this credit note corrects":
+        "obligatorio: la factura (01) o factura de reserva (113) que corrige esta nota de crédito",
+    "required: the sales invoice (01) or reservation invoice (113) this debit note corrects":
+        "obligatorio: la factura (01) o factura de reserva (113) que corrige esta nota de débito",
+    "required: the purchase invoice (103) or import (104) this purchase credit note corrects":
+        "obligatorio: la factura de compra (103) o importación (104) que corrige esta nota de crédito de compra",
+    "required: the purchase invoice (103) or import (104) this purchase debit note corrects":
+        "obligatorio: la factura de compra (103) o importación (104) que corrige esta nota de débito de compra",
+    # issue 38: lang (whole sentences where a filled-in part used to carry English; the subledgers
+    # a control account stands behind, placed in Spanish inside "es una cuenta de control de {0}")
+    "No account determination rule for operation {} for document type {}.":
+        "No hay regla de determinación de cuentas para la operación {0} en el tipo de documento {1}.",
+    "No account determination rule for operation {}.": "No hay regla de determinación de cuentas para la operación {0}.",
+    "The {} books are for companies of {} (the company's country is {}).":
+        "Los libros de {0} son de las empresas de {1} (el país de la empresa es {2}).",
+    "Too many failed logins for this address; retry later.":
+        "Demasiados intentos fallidos de inicio de sesión desde esta dirección; intente más tarde.",
+    "Too many failed logins for this e-mail; retry later.":
+        "Demasiados intentos fallidos de inicio de sesión con este correo electrónico; intente más tarde.",
+    "no rule for {}": "no hay regla para {0}",
+    "no rule for {} for document type {}": "no hay regla para {0} en el tipo de documento {1}",
+    "the customers' balances": "los saldos de los clientes",
+    "the suppliers' balances": "los saldos de los proveedores",
+    "the stock's value": "el valor de las existencias",
+    "bank account {}'s transactions (its opening balance: a deposit against the opening balance equity account)":
+        "los movimientos de la cuenta bancaria {0} (su saldo inicial: un depósito contra la cuenta de patrimonio de "
+        "saldos iniciales)",
+    # a `problem` a refusal quotes in its message and its detail (they answered "valor no válido")
+    "a document does not replace itself": "un documento no se reemplaza a sí mismo",
+    "a payment link collects a sales document a customer owes; this one is {} ({})":
+        "un enlace de cobro cobra un documento de venta que un cliente adeuda; este es {0} ({1})",
+    "belongs to another business partner": "pertenece a otro cliente o proveedor",
+    "it certifies a withholding on {}, not on this document's side":
+        "certifica una retención sobre {0}, no sobre el lado de este documento",
+    "it is in {}, the document in {}": "está en {0}, el documento en {1}",
+    "must be a DTE the tax authority accepted": "debe ser un DTE que Hacienda aceptó",
+    "must be a document of type {}": "debe ser un documento de tipo {0}",
+    "must be a customer quote, order or delivery note (100, 101, 112)":
+        "debe ser una cotización, un pedido o una nota de entrega de un cliente (100, 101, 112)",
+    "must be a purchase order (102)": "debe ser una orden de compra (102)",
+    "nothing is pending on this document": "el documento no tiene saldo pendiente",
+    "only a confirmed document can be paid; this one is {}": "solo se paga un documento confirmado; este está {0}",
+    "only {} of it is left to apply": "solo quedan {0} por aplicar",
+    "the document is {}": "el documento está {0}",
+    "the tax authority did not answer": "Hacienda no respondió",
 }

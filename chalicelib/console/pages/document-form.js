@@ -8,9 +8,10 @@
 // API takes the company's rate for the document date (the form says which, or that there is none).
 import { api, listAll } from "../api.js";
 import { append, h, replace } from "../dom.js";
-import { companyCurrency, date, exchangeRate, isForeign, money, percent, today } from "../format.js";
+import { companyCurrency, date, documentName, exchangeRate, isForeign, money, percent, today } from "../format.js";
 import { CURRENCIES, DOCUMENT_TYPES, t } from "../i18n.js";
 import { button, formView, pageHeader, section, toast, typeAhead } from "../ui.js";
+import { sourceField, startingPoint } from "./document-source.js";
 
 // the rates a line may take in the company's country (Honduras' ISV, El Salvador's IVA), the usual one first
 const TAX_RATES = { HN: ["0.15", "0", "0.18"], SV: ["0.13", "0"] };
@@ -55,7 +56,7 @@ const amountInput = (value) => h("input", { type: "number", step: "any", min: "0
 // quantity, price, discount, tax rate, the line's total and a button to remove it. `money` shows
 // in the document's currency; `rate()` is the rate that will apply (typed or the date's), for the
 // company-currency figure of a foreign document.
-function linesEditor(country, { currency, rate }) {
+function linesEditor(country, { currency, rate, initial = [] }) {
   const rows = [];
   const list = h("div", { class: "lines-list" });
   const totals = h("div", { class: "figures", id: "docform-totals" });
@@ -114,9 +115,10 @@ function linesEditor(country, { currency, rate }) {
     }
   });
 
-  const add = () => {
+  // `given`: a line's values to start from (a note's or duplicate's source line), as inputs hold them
+  const add = (given) => {
     // a product is found by what is typed (GET /products?q=); choosing it fills the line
-    const product = typeAhead({ source: PRODUCTS, name: "productId", id: "f-productId",
+    const product = typeAhead({ source: PRODUCTS, name: "productId", id: "f-productId", value: given?.productId || undefined,
       placeholder: t("docform.productSearch"), onChoose: (chosen) => {
         inputs.description.value = chosen.name;
         inputs.unitPrice.value = String(chosen.unitPrice);
@@ -139,6 +141,7 @@ function linesEditor(country, { currency, rate }) {
     const taxLabel = country === "SV" ? "docform.taxRate.SV" : "docform.taxRate";
     const fields = Object.fromEntries(LINE_FIELDS.map((name) => [name, name === "productId"
       ? lineField(product.element, "docform.productId") : lineField(inputs[name], name === "taxRate" ? taxLabel : `docform.${name}`)]));
+    for (const name of LINE_FIELDS.filter((field) => given && field !== "productId")) inputs[name].value = given[name];
     inputs.taxTreatment.addEventListener("change", () => settle(row, "taxTreatment"));
     inputs.taxRate.addEventListener("change", () => settle(row, "taxRate"));
     const row = { inputs, product, labels: Object.fromEntries(LINE_FIELDS.map((name) => [name, fields[name].label])),
@@ -180,10 +183,10 @@ function linesEditor(country, { currency, rate }) {
     return line;
   });
 
-  add();
+  (initial.length ? initial : [undefined]).forEach(add);
   const element = h("section", { class: "lines" },
     h("h2", {}, t("docform.lines")), list,
-    h("div", { class: "toolbar" }, button(t("docform.addLine"), add, "add-line")),
+    h("div", { class: "toolbar" }, button(t("docform.addLine"), () => add(), "add-line")),
     totals, h("p", { class: "help" }, t("docform.preview")));
   const exonerate = (on) => {
     if (on === exonerated) return;
@@ -266,7 +269,8 @@ function rateControls(form, onRate) {
 }
 
 export async function render(ctx) {
-  const conditions = await listAll("/payment-conditions", "paymentConditions");
+  const [conditions, start] = await Promise.all([listAll("/payment-conditions", "paymentConditions"),
+    startingPoint(ctx.query)]);
   const own = companyCurrency();
   const country = ctx.session.company?.country || "HN";
   let controls = null;
@@ -274,6 +278,7 @@ export async function render(ctx) {
   const lines = linesEditor(country, {
     currency: () => (form ? form.querySelector("#f-currency").value : own),
     rate: () => (controls ? controls.rate() : null),
+    initial: start?.lines,
   });
   // the exoneration makes the lines exonerated as soon as a register is typed (the preview's ISV 0)
   const exoneration = fieldGroup("exoneration", EXONERATION_FIELDS, {},
@@ -299,7 +304,8 @@ export async function render(ctx) {
       { name: "notes", label: t("docform.notes"), type: "textarea" },
       { name: "draft", label: t("docform.draft"), type: "checkbox", value: false },
     ],
-    values: { type: ctx.query.type || "01", date: today(), businessPartnerId: ctx.query.businessPartnerId, currency: own },
+    values: { type: ctx.query.type || "01", date: today(), businessPartnerId: ctx.query.businessPartnerId, currency: own,
+      ...start },
     extra: h("div", { class: "document-extra" }, exoneration.element, exportTerms.element, lines.element),
     submitLabel: t("docform.submit"),
     onSubmit: async (data) => {
@@ -308,6 +314,7 @@ export async function render(ctx) {
       if (!isForeign(body.currency)) delete body.exchangeRate;  // the company's own currency: always 1
       if (exoneration.value()) body.exoneration = exoneration.value();
       if (exportTerms.value()) body.export = exportTerms.value();
+      if (source.value() !== undefined) body.sourceDocumentId = source.value();
       const created = await api.post("/documents", { ...body, lines: lines.value() });
       (created.warnings || []).forEach((warning) => toast(warning, "error"));
       toast(t("docform.created"));
@@ -315,6 +322,7 @@ export async function render(ctx) {
     },
   });
   form.id = "document-form";
+  const source = sourceField(form, { value: start?.sourceDocumentId });
   controls = rateControls(form, lines.refresh);
   // each group shows for the types (and country) that carry it
   const typeInput = form.querySelector("#f-type");
@@ -325,5 +333,7 @@ export async function render(ctx) {
   };
   typeInput.addEventListener("change", followType);
   followType();
-  append(ctx.root, [pageHeader(t("docform.title")), section(null, form)]);
+  const title = start ? t(start.copy ? "docform.title.copy" : `docform.title.${start.type}`, { name: documentName(start.origin) })
+    : t("docform.title");
+  append(ctx.root, [pageHeader(title), section(null, form)]);
 }

@@ -7,11 +7,12 @@
 import { api, listAll } from "../api.js";
 import { append, h, replace } from "../dom.js";
 import { companyCurrency, date, documentName, exchangeRate, isForeign, money, percent, today } from "../format.js";
-import { t } from "../i18n.js";
+import { DOCUMENT_TYPES, t } from "../i18n.js";
 import { daysOverdue, statusBadges } from "../payment-status.js";
 import { act, badge, button, definitionList, describeError, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
 import { dteSection, invalidateDialog } from "./document-dte.js";
 import { EXONERATION_FIELDS, EXPORT_FIELDS } from "./document-form.js";
+import { notesFor } from "./document-source.js";
 
 const FILE_PREFIX = { "01": "factura", "113": "factura", "06": "nota-credito", "07": "nota-debito", "100": "cotizacion",
   "101": "pedido", "102": "orden-compra", "103": "factura-compra", "105": "nota-credito-compra", "106": "nota-debito-compra",
@@ -343,6 +344,11 @@ export async function render(ctx) {
     allowed("print") ? button(t("doc.preview"), pdf.preview, "pdf-preview-button") : null,
     allowed("print") ? button(t("doc.download"), pdf.download, "pdf-download-button") : null,
     allowed("send") ? button(t("doc.send"), () => sendDialog(doc, partner, templates), "send-button") : null,
+    // a note or a copy starts in the document form, filled from this document (pages/document-source.js)
+    ...notesFor(doc).map((note) => button(t(`doc.note.${note}`),
+      () => ctx.navigate(`/documents/new?from=${doc.id}&type=${note}`), `note-button note-${note}`)),
+    DOCUMENT_TYPES.includes(type) ? button(t("doc.duplicate"), () => ctx.navigate(`/documents/new?copy=${doc.id}`),
+      "duplicate-button") : null,
   ];
 
   const reversals = doc.reversalEntryIds && doc.reversalEntryIds.length

@@ -216,7 +216,7 @@ function aged(which) {
 // simply stands (cancelled within its month, or the reversal of an earlier month's document).
 const documentCell = (row, cai) => [
   h("a", { href: `#/documents/${row.documentId}`, class: "doc-number" }, documentName({ id: row.documentId, number: row.number })),
-  h("small", { class: "cell-note" }, row.typeName, row.status === "confirmed" ? null
+  h("small", { class: "cell-note" }, t(`doctype.${row.type}`), row.status === "confirmed" ? null
     : [" ", h("span", { class: `badge badge-${row.status === "cancelled" ? "cancelled" : "reversed"}` },
       t(`rep.status.${row.status}`))]),
   cai ? h("small", { class: "cell-note cai" }, `${t("rep.cai")} ${cai}`) : null,

@@ -60,10 +60,9 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
         raise ValidationFailed.for_field("endDate", f"a book spans at most {MAX_BOOK_DAYS} days (books are monthly)")
     company = accounts.get_company(table, company_id)
     if countries.pack_of(company).code != country:
-        books = countries.pack(country)  # "The ISV books are Honduras'", "The IVA books are El Salvador's"
-        whose = f"The {books.tax_label} books are {books.name}" + ("'" if books.name.endswith("s") else "'s")
-        raise ApiError(f"{whose} (the company's country is {countries.pack_of(company).code}).",
-                       code="REPORT_NOT_FOR_COUNTRY")
+        books = countries.pack(country)  # "The ISV books are for companies of Honduras (...)"
+        raise ApiError(f"The {books.tax_label} books are for companies of {books.name} (the company's country is "
+                       f"{countries.pack_of(company).code}).", code="REPORT_NOT_FOR_COUNTRY")
     documents = [item for item in table.query_all(
         partition=("GSI1PK", keys.collection_partition(company_id, keys.DOCUMENT)), index=GSI1,
         sort_range=("GSI1SK", start_date, keys.day_end(end_date)))

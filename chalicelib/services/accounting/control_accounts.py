@@ -15,18 +15,19 @@ from chalicelib.store.table import Table
 
 CONTROL_ACCOUNT = "CONTROL_ACCOUNT"
 # the determination rules' operations whose accounts a subledger stands behind
+# (each in words of its own: es.PHRASES has them, so a Spanish refusal names them in Spanish)
 _CONTROLLED = {"receivable": "the customers' balances", "payable": "the suppliers' balances",
-               "inventory": "the stock's value"}
+               "inventory": "the stock's value",
+               "bank": "bank account {}'s transactions (its opening balance: a deposit against the opening balance "
+                       "equity account)"}
 
 
 def control_accounts(table: Table, company_id: int) -> dict[int, str]:
     """Account id -> the subledger behind it (two Queries: the rules and the bank accounts)."""
     controlled = {rule["chartOfAccountId"]: _CONTROLLED[rule["operationType"]]
-                  for rule in rule_items(table, company_id) if rule["operationType"] in _CONTROLLED}
+                  for rule in rule_items(table, company_id) if rule["operationType"] in _CONTROLLED.keys() - {"bank"}}
     for bank in records.small_records(table, company_id, keys.BANK_ACCOUNT):
-        controlled[bank["chartOfAccountId"]] = (f"bank account {bank.get('name', bank['id'])}'s transactions "
-                                                     "(its opening balance: a deposit against the opening balance "
-                                                     "equity account)")
+        controlled[bank["chartOfAccountId"]] = _CONTROLLED["bank"].format(bank.get("name", bank["id"]))
     return controlled
 
 

@@ -18,6 +18,7 @@ from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.messages.books import book_text
 from chalicelib.services.accounting import chart
 from chalicelib.services.accounting.posting import (
     INVALID_ACCOUNT,
@@ -102,7 +103,7 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
                 movements.append(Movement("retained_earnings", DEBIT if result > 0 else CREDIT, abs(result)))
             several = bool(rest or entry_ids)
             entry = writes.automatic_entry(table, rules, source=Source(SOURCE_KIND, int(name)), date=f"{name}-12-31",
-                                           description=f"Cierre del ejercicio {name}" + (" (parcial)" if several else ""),
+                                           description=book_text("year_closing_partial" if several else "year_closing", year=name),
                                            movements=movements)
             entry_ids.append(entry["id"])
         last = not rest
@@ -194,7 +195,7 @@ def reopen_year(command: Command, year: int) -> dict[str, Any]:
         writes = JournalWrites(company_id, period_checks=False)
         if pending:
             writes.reverse(table, get_entry(table, company_id, pending[-1]), f"{name}-12-31",
-                           f"Reapertura del ejercicio {name}")
+                           book_text("year_reopening", year=name))
             reversed_ids.append(pending[-1])
         last = len(pending) <= 1
         state = _set_lock(command if last else Command(command.principal, table), company_id, name, state,

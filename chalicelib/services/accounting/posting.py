@@ -27,6 +27,7 @@ from chalicelib.domain.accounting import (
 )
 from chalicelib.domain.records import EntryRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.messages.books import book_text
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
@@ -159,8 +160,9 @@ class JournalWrites:
         reversal_id = next_entry_id(table, self.company_id)
         reversal = entry_item(
             self.company_id, reversal_id, date=date,
-            description=description or f"Reversal of entry {int(entry['id'])}" + (
-                f": {entry['description']}" if entry.get("description") else ""),
+            description=description or (
+                book_text("entry_reversal_of", entry=int(entry["id"]), description=entry["description"])
+                if entry.get("description") else book_text("entry_reversal", entry=int(entry["id"]))),
             lines=accounting.reversal_lines(entry_lines(entry)), status=POSTED, entry_type=REVERSAL,
             reference=entry.get("reference"), source=Source.from_item(entry.get("source")),
             reversal_of=entry["id"])

@@ -10,6 +10,7 @@ from chalicelib import clock
 from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
 from chalicelib.domain.currency import in_base
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.messages.books import book_text, with_reference
 from chalicelib.services import records
 from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.accounting.posting import JournalWrites, Source
@@ -189,8 +190,8 @@ def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> 
     writes = JournalWrites(company_id)
     entry = writes.automatic_entry(
         table, [], source=Source("bank_transaction", tx_id), date=date,
-        description=f"{'Depósito' if money_in else 'Retiro'} {account['name']}" + (
-            f": {fields['reference']}" if fields.get("reference") else ""),
+        description=with_reference(book_text("bank_deposit" if money_in else "bank_withdrawal", account=account["name"]),
+                                    fields.get("reference")),
         movements=[Movement("bank", DEBIT if money_in else CREDIT, base, account_id=account["chartOfAccountId"]),
                    Movement("bank", CREDIT if money_in else DEBIT, base, account_id=counter["id"])])
     transaction = command.transaction()
@@ -226,7 +227,7 @@ def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     writes = JournalWrites(company_id)
     entry = writes.automatic_entry(
         table, [], source=Source("bank_transfer", outgoing_id), date=date,
-        description=f"Transferencia {source['name']} -> {target['name']}" + (f": {reference}" if reference else ""),
+        description=with_reference(book_text("bank_transfer", source=source["name"], target=target["name"]), reference),
         movements=[Movement("bank", DEBIT, base, account_id=target["chartOfAccountId"]),
                    Movement("bank", CREDIT, base, account_id=source["chartOfAccountId"])])
     transaction = command.transaction()

@@ -58,8 +58,8 @@ def attempt(table: Table, email: str, source_address: str | None) -> Attempt:
         counted.append(counter)
         if failures > limit:
             _give_back(table, counted, expires_at)
-            whose = "this e-mail" if scope == EMAIL else "this address"
-            raise RateLimited(f"Too many failed logins for {whose}; retry later.",
+            raise RateLimited("Too many failed logins for this e-mail; retry later." if scope == EMAIL
+                              else "Too many failed logins for this address; retry later.",
                               headers={"Retry-After": str(max(1, math.ceil(start + length - now)))},
                               details=[{"field": "email" if scope == EMAIL else "sourceAddress",
                                         "message": f"{limit} failed logins per {length} s"}])

@@ -14,6 +14,7 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_money
 from chalicelib.errors import DocumentTooLarge, ValidationFailed
 from chalicelib.events import outbox
+from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory import stock_records
@@ -62,7 +63,7 @@ def create_adjustment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     if movements:
         entry_id = int(journal.automatic_entry(
             table, load_rules(table, company_id), source=Source("inventory_adjustment", adjustment_id),
-            date=date, description=f"Ajuste de inventario {adjustment_id}: {REASON_NAMES[reason]}",
+            date=date, description=book_text("inventory_adjustment", adjustment=adjustment_id, reason=REASON_NAMES[reason]),
             movements=movements)["id"])
     now = clock.now_iso()
     adjustment = {"id": adjustment_id, "warehouseId": warehouse_id, "date": date, "reason": reason,

@@ -11,6 +11,7 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.commands import Command
@@ -78,7 +79,7 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
     writes = JournalWrites(company_id)
     held = Movement(document_rules.ADVANCE_OPERATION[kind.code], CREDIT if kind.sales else DEBIT, amount)
     pay_by_method(table, transaction, writes, payment, order, method, money_in=kind.sales, other_side=held,
-                   description=f"Anticipo {document_label(order)}", fields=fields)
+                   description=book_text("advance", document=document_label(order)), fields=fields)
     change_advances(transaction, company_id, order, "advancesTotal", amount)
     return record(command, transaction, writes, payment)
 
@@ -97,7 +98,8 @@ def advance_source(table: Table, company_id: int, source_id: int, document: Docu
         sales = document_rules.KINDS[document["type"]].sales
         problem = None
         if document_rules.KINDS[source["type"]].sales != sales:
-            problem = f"must be a {'customer quote, order or delivery note (100, 101, 112)' if sales else 'purchase order (102)'}"
+            problem = ("must be a customer quote, order or delivery note (100, 101, 112)" if sales
+                       else "must be a purchase order (102)")
         elif source["businessPartnerId"] != document["businessPartnerId"]:
             problem = "belongs to another business partner"
         elif source.get("currency") != document.get("currency"):
@@ -156,7 +158,8 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
                  [Movement("payable", DEBIT, amount), Movement(operation, CREDIT, amount)])
     entry = writes.automatic_entry(table, load_rules(table, company_id),
                                    source=Source("payment", payment["id"], kind.code), date=date,
-                                   description=f"Aplicación de anticipo {document_label(source)} a {document_label(document)}",
+                                   description=book_text("advance_application", source=document_label(source),
+                                                         document=document_label(document)),
                                    movements=movements)
     payment.update(kind=ADVANCE, sourceDocumentId=source["id"], journalEntryId=entry["id"])
     change_advances(transaction, company_id, source, "advancesApplied", amount)

@@ -16,6 +16,7 @@ from chalicelib.domain.documents import CONFIRMED
 from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
+from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import banking, exchange_rates
 from chalicelib.services.commands import Command
@@ -193,7 +194,7 @@ def settle(transaction: Transaction, company_id: int, kind: document_rules.Kind,
             version=int(payment.get("version", 0)) + 1,
             details={"documentId": document["id"], "documentType": kind.code, "number": document.get("number"),
                      "paymentId": payment["id"], "paymentKind": payment["kind"],
-                     "description": label if amount > 0 else f"Anulación: {label}",
+                     "description": label if amount > 0 else book_text("payment_cancelled", label=label),
                      **currency_details(document, ZERO if payment["kind"] == CREDIT_NOTE else
                                         -amount * kind.balance)})
     if paid_off:

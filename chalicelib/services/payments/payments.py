@@ -16,6 +16,7 @@ from chalicelib.domain.documents import CONFIRMED
 from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.events import outbox
+from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
@@ -140,8 +141,8 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         difference = currency.exchange_difference(note_side.side, applied, settled)
         if difference:
             entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
-                                           description=f"Diferencial cambiario: nota de crédito {document_label(note)} "
-                                                       f"aplicada a {document_label(document)}",
+                                           description=book_text("exchange_difference_credit_note", note=document_label(note),
+                                                                   document=document_label(document)),
                                            movements=[note_side, partner_side, *difference])
             payment["journalEntryId"] = entry["id"]
         else:
@@ -154,7 +155,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         take(transaction, company_id, certificate, amount, paid=False, base=applied)
         withheld = Movement("withholding", DEBIT if sales else CREDIT, applied)
         entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
-                                       description=f"Retención {document_label(document)}",
+                                       description=book_text("withholding", document=document_label(document)),
                                        movements=[withheld, partner_side,
                                                   *currency.exchange_difference(withheld.side, applied, settled)])
         payment.update(kind=WITHHOLDING, withholdingDocumentId=certificate["id"], journalEntryId=entry["id"],
@@ -162,7 +163,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     else:
         assert method is not None
         pay_by_method(table, transaction, writes, payment, document, method, money_in=document_rules.money_comes_in(kind),
-                       other_side=partner_side, description=f"Pago {document_label(document)}", fields=fields)
+                       other_side=partner_side, description=book_text("payment", document=document_label(document)), fields=fields)
     if terms is not None:
         transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
                           names={"#type": "type"}, values={":type": terms})
@@ -192,7 +193,7 @@ def _register_refund(command: Command, note: DocumentRecord, kind: document_rule
     writes = JournalWrites(company_id)
     partner_side = Movement("receivable", DEBIT, settled) if kind.sales else Movement("payable", CREDIT, settled)
     pay_by_method(table, transaction, writes, payment, note, method, money_in=document_rules.money_comes_in(kind),
-                   other_side=partner_side, description=f"Reembolso {document_label(note)}", fields=fields)
+                   other_side=partner_side, description=book_text("refund", document=document_label(note)), fields=fields)
     settle(transaction, company_id, kind, note, amount, settled, payment, date)
     return record(command, transaction, writes, payment)
 
@@ -255,7 +256,7 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
             transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id),
             tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],
             direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
-            amount=amount, date=date, reference=f"Reversal: {reason}"[:200], journal_entry_id=cancelled.get(
+            amount=amount, date=date, reference=book_text("payment_reversal_reference", reason=reason)[:200], journal_entry_id=cancelled.get(
                 "reversalEntryId"), document_id=document_id, payment_id=payment_id, require_active=False)
         cancelled["reversalBankTransactionId"] = bank_tx["id"]
     if received_advance:

@@ -86,8 +86,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
         if problem:
             problems.append({"field": "sourceDocumentId", "message": problem})
     elif kind.source_required:
-        problems.append({"field": "sourceDocumentId",
-                         "message": f"required: a {kind.name} corrects a document of type {' or '.join(kind.sources)}"})
+        problems.append(SOURCE_REQUIRED[kind.code])
     if problems and strict:
         raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", details=problems)
     company = lookup(keys.company(company_id))
@@ -96,6 +95,21 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
     positions = {item["productId"]: item for key in stock_moves.position_keys(company_id, product_ids)
                  if (item := lookup(key)) is not None}
     return Context(table, company, kind, partner, products, source, positions)
+
+
+# A note without the document it corrects: the types it may correct named in words and codes, one
+# sentence per note type so that es.PHRASES words each whole in Spanish (tests/unit/test_document_notes.py
+# checks every type that requires a source has one naming each of its kind's sources).
+SOURCE_REQUIRED: dict[str, dict[str, str]] = {
+    "06": {"field": "sourceDocumentId",
+           "message": "required: the sales invoice (01) or reservation invoice (113) this credit note corrects"},
+    "07": {"field": "sourceDocumentId",
+           "message": "required: the sales invoice (01) or reservation invoice (113) this debit note corrects"},
+    "105": {"field": "sourceDocumentId",
+            "message": "required: the purchase invoice (103) or import (104) this purchase credit note corrects"},
+    "106": {"field": "sourceDocumentId",
+            "message": "required: the purchase invoice (103) or import (104) this purchase debit note corrects"},
+}
 
 
 def _source_problem(kind: Kind, source: DocumentRecord | None, fields: dict[str, Any]) -> str | None:

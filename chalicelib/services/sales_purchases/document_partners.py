@@ -10,6 +10,7 @@ from chalicelib.domain import currency
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.documents import Kind
 from chalicelib.domain.records import DocumentRecord
+from chalicelib.messages.books import book_text
 from chalicelib.services.sales_purchases import partner_ledger
 from chalicelib.services.sales_purchases.document_content import Context, today
 from chalicelib.store import keys
@@ -41,7 +42,7 @@ def move_partner_balance(plan: Plan, document: DocumentRecord, sign: int, date: 
         amount=amount, origin=partner_ledger.DOCUMENT_ORIGIN,
         origin_id=document["id"], version=document["version"],
         details={"documentId": document["id"], "documentType": kind.code, "number": document.get("number"),
-                 "description": label if sign > 0 else f"Reversión {label}",
+                 "description": label if sign > 0 else book_text("document_reversal", label=label),
                  **currency_details(document, Decimal(document["total"]) * kind.balance * sign)})
     condition = "attribute_exists(PK)"
     values: dict[str, Any] = {":amount": amount}

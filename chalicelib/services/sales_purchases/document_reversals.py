@@ -14,6 +14,7 @@ from chalicelib.domain.documents import CANCELLED, DRAFT
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
+from chalicelib.messages.books import book_text
 from chalicelib.services.accounting import book_corrections
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.services.commands import Command
@@ -56,7 +57,8 @@ def reverse(plan: Plan, document: DocumentRecord, date: str) -> dict[str, Any]:
         entry = plan.journal.automatic_entry(
             plan.context.table, load_rules(plan.context.table, plan.context.company_id),
             source=Source("document", document["id"], kind.code), date=date,
-            description=f"Revalorización de inventario: reversión de {kind.name} {document.get('number') or document['id']}",
+            description=book_text("inventory_revaluation_reversal", kind=kind.name,
+                                  number=document.get("number") or document["id"]),
             movements=document_rules.revaluation_movements(revaluation))
         reversal_ids.append(entry["id"])
     if reversal_ids:

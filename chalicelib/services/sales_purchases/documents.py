@@ -17,6 +17,7 @@ from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
+from chalicelib.messages.books import book_text
 from chalicelib.services.accounting import book_corrections
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import exchange_rates
@@ -115,7 +116,7 @@ def _confirm(plan: Plan, document: DocumentRecord) -> dict[str, Any]:
         entry = plan.journal.automatic_entry(
             context.table, load_rules(context.table, context.company_id),
             source=Source("document", document["id"], kind.code), date=document["date"],
-            description=f"{kind.name} {changes.get('number') or document.get('number')}", movements=movements)
+            description=book_text("document", kind=kind.name, number=changes.get("number") or document.get("number")), movements=movements)
         changes["journalEntryId"] = entry["id"]
     move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
     changes["stockMoves"] = moves

@@ -9,6 +9,7 @@ from typing import Any
 
 from chalicelib.domain import documents as document_rules
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.books import book_text
 from chalicelib.services.commands import Command
 from chalicelib.services.sales_purchases import documents, partners
 
@@ -30,5 +31,6 @@ def record_opening_balance(command: Command, partner_id: int, fields: dict[str, 
         "type": _TYPE_OF_SIDE[side], "status": document_rules.CONFIRMED, "businessPartnerId": partner_id,
         "date": fields["date"], "dueDate": fields.get("dueDate") or fields["date"], "reference": reference,
         "notes": fields.get("notes"),
-        "lines": [{"description": f"Saldo inicial{f' ({reference})' if reference else ''}", "quantity": 1,
+        "lines": [{"description": book_text("opening_balance_reference", reference=reference) if reference
+                   else book_text("opening_balance"), "quantity": 1,
                    "unitPrice": fields["amount"], "taxRate": 0}]})

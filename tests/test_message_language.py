@@ -1,0 +1,129 @@
+"""Issue 38, point 8: a Spanish answer is Spanish throughout. Every message the source can raise
+is walked (tests/error_codes.py finds them): its filled-in parts get sample values (what the part
+is built from when that is text of the source's own, else a neutral number) and the Spanish the
+catalogue answers carries no English word from a list of tell-tale ones. A part built from
+English prose ("of type 01 or 113", "control de the customers' balances") is what leaked before:
+a phrase's parts must be neutral (ids, numbers, codes, the user's own data)."""
+from __future__ import annotations
+
+import ast
+import re
+
+from chalicelib import messages
+from chalicelib.messages import es
+from tests.documents_support import Shop
+from tests.error_codes import _source_modules, raised_phrases
+
+SPANISH = {"Accept-Language": "es"}
+
+TELL_TALE = re.compile(r"\b(of|the|is|are|type|must|not|balances|and|or|with|cannot|only|required|missing|from|"
+                       r"this|for|its|should|account|document|books|country)\b")
+PROSE = re.compile(r"[a-z]{2,} [a-z]{2,}")
+NEUTRAL = "7"
+
+
+def _english_words(spanish: str) -> list[str]:
+    """The tell-tale English words of a Spanish text, quoted values and API paths left out."""
+    text = re.sub(r"\{\w*\}|`[^`]*`|'[^']*'|\"[^\"]*\"", " ", spanish)
+    text = re.sub(r"(GET|PUT|POST|DELETE|PATCH) /\S+|/[\w{}/.-]+", " ", text)
+    return TELL_TALE.findall(text)
+
+
+def _prose(node: ast.AST) -> list[str]:
+    """The English texts an expression holds: its string literals (an f-string's, its parts as
+    NEUTRAL) that have two words or more."""
+    found = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.JoinedStr):
+            text = "".join(p.value if isinstance(p, ast.Constant) else NEUTRAL for p in sub.values)
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            text = sub.value
+        else:
+            continue
+        if PROSE.search(text):
+            found.append(text)
+    return found
+
+
+def _part_samples(part: ast.expr, module_prose: dict[str, list[str]], local_prose: dict[str, list[str]]) -> list[str]:
+    """What a filled-in part can be, as far as the source says: a join of codes by a word
+    ("01 or 113"), the prose a module constant or a local variable was built from, else NEUTRAL."""
+    samples = []
+    for sub in ast.walk(part):
+        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "join"
+                and isinstance(sub.func.value, ast.Constant) and re.search(r"[a-z]", sub.func.value.value)):
+            samples.append(sub.func.value.value.join(["01", "113"]))
+        elif isinstance(sub, ast.Name):
+            samples += module_prose.get(sub.id, []) + local_prose.get(sub.id, [])
+    return samples or [NEUTRAL]
+
+
+def _filled_messages() -> dict[str, set[str]]:
+    """Each template the source raises -> its messages with the parts filled in with samples."""
+    templates = raised_phrases()
+    filled: dict[str, set[str]] = {}
+    for _path, _module, tree, _constants in _source_modules():
+        module_prose = {node.targets[0].id: _prose(node.value) for node in tree.body
+                        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+        for function in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
+            local_prose = {node.targets[0].id: _prose(node.value) for node in ast.walk(function)
+                           if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                           and function is not tree}
+            for node in ast.walk(function):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                template = "".join(p.value if isinstance(p, ast.Constant) else "{}" for p in node.values)
+                if template not in templates or not re.search("[A-Za-z]", template):
+                    continue  # all filled in ("{}: {}"): a message re-written from its detail, walked as that
+                messages_of = [""]
+                for part in node.values:
+                    options = ([part.value] if isinstance(part, ast.Constant)
+                               else _part_samples(part.value, module_prose, local_prose))
+                    messages_of = [done + option for done in messages_of for option in options][:20]
+                filled.setdefault(template, set()).update(messages_of)
+    return filled
+
+
+def test_the_spanish_catalogue_has_no_english_words():
+    texts = {**{f"code {k}": v for k, v in es.CODES.items()}, **{f"kind {k}": v for k, v in es.KINDS.items()},
+             **es.PHRASES}
+    assert {name: words for name, text in texts.items() if (words := _english_words(text))} == {}
+
+
+def test_every_message_the_source_raises_answers_spanish_throughout():
+    half_english = {}
+    for filled in _filled_messages().values():
+        for english in filled:
+            spanish = messages.phrase(english)
+            if spanish is not None and _english_words(spanish):
+                half_english[english] = spanish
+    assert half_english == {}
+
+
+def test_no_snake_case_names_in_what_a_person_reads():
+    names = {english: spanish for english, spanish in es.PHRASES.items()
+             if re.search(r"\b[a-z]+_[a-z_]+\b", re.sub(r"`[^`]*`|/[\w{}/.-]+", " ", spanish))}
+    assert names == {}
+
+
+def test_the_walk_sees_the_parts_that_leaked_before():
+    filled = _filled_messages()
+    assert len(filled) > 100  # the phrases with filled-in parts
+    assert "is a control account behind {}: only documents, payments, adjustments and opening balances move it" in filled
+    assert "The document cannot be collected: nothing is pending on this document." in filled[
+        "The document cannot be collected: {}."]
+
+
+def test_the_refusals_that_answered_half_english_answer_spanish(api, company_a):
+    shop = Shop(api, company_a)
+    receivable = {"date": "2026-11-05", "description": "Ajuste", "status": "posted", "lines": [
+        {"chartOfAccountId": shop.books["110201"], "debit": "10.00", "credit": "0"},
+        {"chartOfAccountId": shop.books["410101"], "debit": "0", "credit": "10.00"}]}
+    control = api.post("/journal-entries", receivable, key=company_a.api_key, headers=SPANISH).json
+    assert control["code"] == "CONTROL_ACCOUNT"
+    assert control["details"][0]["message"] == ("es una cuenta de control de los saldos de los clientes: solo la mueven "
+                                                 "los documentos, pagos, ajustes y saldos iniciales")
+    books = api.get("/reports/iva-sales-consumers?startDate=2026-11-01&endDate=2026-11-30", key=company_a.api_key,
+                    headers=SPANISH).json
+    assert books == {"code": "REPORT_NOT_FOR_COUNTRY",
+                     "message": "Los libros de IVA son de las empresas de El Salvador (el país de la empresa es HN)."}
