@@ -22,7 +22,7 @@ def list_documents(call: Call) -> Any:
     return page_body("documents", documents.list_documents(
         call.command.table, call.principal.company_id, document_type=q.type, status=q.status,
         start_date=q.start_date, end_date=q.end_date, partner_id=q.business_partner_id, page=q.page,
-        limit=q.limit, cursor=q.cursor, query=q.q))
+        limit=q.limit, cursor=q.cursor, query=q.q, paid=q.payment_status))
 
 
 @endpoint(blueprint, "GET", "/documents/{id}", summary="One document", tag=TAG, response=M + "Document")

@@ -29,6 +29,12 @@ MAX_LINES = 500
 Quantity = Annotated[Decimal, Field(gt=0, le=Decimal("1000000000"), decimal_places=4, allow_inf_nan=False)]
 UnitPrice = Annotated[Decimal, Field(ge=0, le=MAX_AMOUNT, decimal_places=4, allow_inf_nan=False)]
 DocumentStatus = Literal["draft", "confirmed", "cancelled"]
+PaymentStatus = Literal["unpaid", "partially_paid", "paid", "overdue"]
+PAYMENT_STATUS_DESCRIPTION = (
+    "what is left to pay as of the company's today, computed when read: `paid` (pending 0), `overdue` (pending "
+    "and due before today; not a credit note, which is applied), `partially_paid` (0 < pending < total), "
+    "`unpaid`; null for a draft or cancelled document and for types that carry no balance (quotes, orders, "
+    "deliveries, withholding certificates)")
 TaxTreatment = Annotated[Literal[TAX_TREATMENTS], Field(  # type: ignore[valid-type]
     description="why a line carries no tax: `exempt`, `exonerated` (the buyer's exoneration, Honduras), "
                 "`nonSubject` (El Salvador's no sujetas) or `export` (rate 0); `taxed` otherwise. "
@@ -194,6 +200,9 @@ class Document(ResponseModel):
                                           description="taxable base by ISV rate (0 = exempt)")
     paid_total: Decimal
     pending: Decimal
+    payment_status: Optional[PaymentStatus] = Field(None, description=PAYMENT_STATUS_DESCRIPTION)
+    days_overdue: Optional[int] = Field(None, description="overdue: whole days since the due date, as of the "
+                                                          "company's today; null otherwise")
     advances_total: Decimal = Field(default=Decimal(0), description="advances received (quotes and orders)")
     advances_applied: Decimal = Field(default=Decimal(0), description="of those, taken by invoices")
     journal_entry_id: Optional[int] = None
@@ -233,6 +242,10 @@ class DocumentListItem(ResponseModel):
     base_pending: Optional[Decimal] = Field(None, description="what is pending, in the company's currency")
     status: str
     created_at: str
+    due_date: Optional[str] = None
+    payment_status: Optional[PaymentStatus] = Field(None, description=PAYMENT_STATUS_DESCRIPTION)
+    days_overdue: Optional[int] = Field(None, description="overdue: whole days since the due date, as of the "
+                                                          "company's today; null otherwise")
 
 
 class DocumentList(ListEnvelope):
@@ -257,3 +270,6 @@ class DocumentListQuery(ListQuery):
     start_date: Optional[Date] = None
     end_date: Optional[Date] = None
     business_partner_id: Optional[QueryId] = None
+    payment_status: Optional[PaymentStatus] = Field(None, description=(
+        "only documents of this payment status as of the company's today (see the document's `paymentStatus`); "
+        "page-numbered (no cursor)"))

@@ -131,7 +131,15 @@ def document_row(row: dict) -> str:
 
 
 def check_aged(page, report: dict) -> None:
-    assert page.locator("#aged tbody tr").count() == len(report["partners"])
+    """A row per partner with its buckets, and under it a row per open document: its number a link
+    to it, its open amount in its bucket and in the total."""
+    assert page.locator("#aged tbody tr[data-partner]").count() == len(report["partners"])
+    documents = [document for partner in report["partners"] for document in partner["documents"]]
+    assert page.locator("#aged tbody tr[data-document]").count() == len(documents)
+    for document in documents:
+        row = f"#aged tr[data-document='{document['documentId']}']"
+        assert page.locator(f"{row} a[href='#/documents/{document['documentId']}']").count() == 1
+        assert shown(page, f"{row} td[data-field='total']") == [dec(document["open"])]
     for partner in report["partners"]:
         assert shown(page, f"#aged tr[data-partner='{partner['businessPartnerId']}'] td[data-field]:not("
                            f"[data-field='name'],[data-field='taxId'],[data-field='documents'])") == [

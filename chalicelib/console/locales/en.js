@@ -1209,5 +1209,16 @@ export default {
   "wh2.isActive": "Active",
   "wh2.name": "Name",
   "wh2.new": "New warehouse",
-  "wh2.title": "Warehouses"
+  "wh2.title": "Warehouses",
+  "paystatus.customer": "Customer",
+  "paystatus.daysOverdue": "{days} days",
+  "paystatus.daysOverdueColumn": "Days overdue",
+  "paystatus.due": "due {date}",
+  "paystatus.filter": "Payment status",
+  "paystatus.noOverdue": "No overdue invoices.",
+  "paystatus.overdueAll": "See all {count} overdue invoices",
+  "paystatus.overdueTitle": "Overdue invoices",
+  "status.overdue": "Overdue",
+  "status.partially_paid": "Partially paid",
+  "status.unpaid": "Unpaid"
 };

@@ -1209,5 +1209,16 @@ export default {
   "wh2.isActive": "Activa",
   "wh2.name": "Nombre",
   "wh2.new": "Nueva bodega",
-  "wh2.title": "Bodegas"
+  "wh2.title": "Bodegas",
+  "paystatus.customer": "Cliente",
+  "paystatus.daysOverdue": "{days} días",
+  "paystatus.daysOverdueColumn": "Días de atraso",
+  "paystatus.due": "vence {date}",
+  "paystatus.filter": "Estado de pago",
+  "paystatus.noOverdue": "Ninguna factura vencida.",
+  "paystatus.overdueAll": "Ver las {count} facturas vencidas",
+  "paystatus.overdueTitle": "Facturas vencidas",
+  "status.overdue": "Vencido",
+  "status.partially_paid": "Pago parcial",
+  "status.unpaid": "Sin pagar"
 };

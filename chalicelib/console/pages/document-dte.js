@@ -2,7 +2,7 @@
 // and its invalidation (anulación) dialog.
 import { api } from "../api.js";
 import { h } from "../dom.js";
-import { date, dateTime, money } from "../format.js";
+import { date, dateTime, documentName, money } from "../format.js";
 import { t } from "../i18n.js";
 import { badge, definitionList, downloadButton, formDialog, section, toast } from "../ui.js";
 
@@ -94,7 +94,7 @@ export async function invalidateDialog(ctx, doc, company) {
         options: [1, 2, 3].map((code) => ({ value: String(code), label: t(`dte.invalidate.type.${code}`) })) },
       { name: "reason", label: t("dte.invalidate.reason"), type: "textarea" },
       { name: "replacementDocumentId", label: t("dte.invalidate.replacement"), type: "select", numeric: true,
-        options: replacements.map((d) => ({ value: d.id, label: `${d.number || `#${d.id}`} · ${date(d.date)} · ${money(d.total, d.currency)}` })) },
+        options: replacements.map((d) => ({ value: d.id, label: `${documentName(d)} · ${date(d.date)} · ${money(d.total, d.currency)}` })) },
       ...personFields("responsible", company?.dteIssuer?.responsible),
       ...personFields("requester", null),
       { name: "date", label: t("dte.invalidate.date"), type: "date" },

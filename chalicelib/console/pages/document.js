@@ -6,8 +6,9 @@
 // payments, the rate each moved at and what it was worth in the company's currency.
 import { api, listAll } from "../api.js";
 import { append, h, replace } from "../dom.js";
-import { companyCurrency, date, exchangeRate, isForeign, money, percent, today } from "../format.js";
+import { companyCurrency, date, documentName, exchangeRate, isForeign, money, percent, today } from "../format.js";
 import { DOCUMENT_TYPES, t } from "../i18n.js";
+import { daysOverdue, statusBadges } from "../payment-status.js";
 import { act, badge, button, definitionList, describeError, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
 import { dteSection, invalidateDialog } from "./document-dte.js";
 import { EXONERATION_FIELDS, EXPORT_FIELDS } from "./document-form.js";
@@ -39,12 +40,13 @@ function registers(doc) {
 // a line stored before treatments were recorded is taxed or exempt by its rate
 const treatmentOf = (line) => line.taxTreatment || (Number(line.taxRate) ? "taxed" : "exempt");
 
-function facts(doc, partner) {
+function facts(doc, partner, source) {
   const { cai, dte } = doc;
   return definitionList([
-    [t("doc.number"), h("strong", { id: "doc-number" }, doc.number || `#${doc.id}`)],
+    [t("doc.number"), h("strong", { id: "doc-number" }, documentName(doc))],
     [t("doc.type"), t(`doctype.${doc.type}`)],
-    [t("common.status"), badge(doc.status)],
+    [t("common.status"), h("span", { id: "doc-status" }, statusBadges(doc))],
+    doc.paymentStatus === "overdue" ? [t("paystatus.daysOverdueColumn"), h("span", { id: "doc-days-overdue" }, daysOverdue(doc))] : null,
     [t("doc.partner"), h("a", { href: `#/partners/${doc.businessPartnerId}`, id: "doc-partner" },
       partner ? partner.name : `#${doc.businessPartnerId}`)],
     [t("doc.date"), date(doc.date)],
@@ -53,7 +55,8 @@ function facts(doc, partner) {
     isForeign(doc.currency) ? [t("doc.exchangeRate"), h("span", { id: "doc-exchange-rate", "data-rate": String(doc.exchangeRate) },
       `1 ${doc.currency} = ${exchangeRate(doc.exchangeRate)} ${companyCurrency()}`)] : null,
     doc.reference ? [t("doc.reference"), doc.reference] : null,
-    doc.sourceDocumentId ? [t("doc.source"), h("a", { href: `#/documents/${doc.sourceDocumentId}` }, `#${doc.sourceDocumentId}`)] : null,
+    doc.sourceDocumentId ? [t("doc.source"), h("a", { href: `#/documents/${doc.sourceDocumentId}`, id: "doc-source" },
+      source ? `${t(`doctype.${source.type}`)} ${documentName(source)}` : documentName({ id: doc.sourceDocumentId }))] : null,
     cai ? [t("doc.cai"), h("code", { id: "doc-cai" }, cai.cai)] : null,
     cai ? [t("doc.caiRange"), `${cai.rangeStart} – ${cai.rangeEnd}`] : null,
     cai ? [t("doc.caiDeadline"), date(cai.deadline)] : null,
@@ -256,7 +259,7 @@ function payDialog(ctx, doc, methods, banks, { title, amount, done, help } = {})
 }
 
 // Advances a quote or order (the document's source) holds, onto what the document owes.
-function applyAdvancesDialog(ctx, doc, availability) {
+function applyAdvancesDialog(ctx, doc, availability, source) {
   formDialog(t("doc.applyAdvances"), {
     fields: [
       { name: "amount", label: t("doc.applyAdvances.amount"), type: "number", min: "0",
@@ -264,7 +267,7 @@ function applyAdvancesDialog(ctx, doc, availability) {
       { name: "paymentDate", label: t("doc.paymentDate"), type: "date", value: today() },
       { name: "reference", label: t("doc.reference") },
     ],
-    extra: h("p", { class: "help" }, t("doc.applyAdvances.help", { source: `#${doc.sourceDocumentId}`,
+    extra: h("p", { class: "help" }, t("doc.applyAdvances.help", { source: documentName(source || { id: doc.sourceDocumentId }),
       available: money(availability.available) })),
     submitLabel: t("doc.applyAdvances"),
     onSubmit: (data) => api.post(`/payments/documents/${doc.id}/apply-advances-from-source`,
@@ -293,6 +296,8 @@ export async function render(ctx) {
   const doc = await api.get(`/documents/${ctx.params.id}`);
   // what the document can do next comes from the API (allowedActions), not from rules copied here
   const allowed = (action) => (doc.allowedActions || []).includes(action);
+  // the corrected or converted document, named by its number
+  const sourceLoad = doc.sourceDocumentId ? api.get(`/documents/${doc.sourceDocumentId}`).catch(() => null) : null;
   const [partner, payments, methodList, entry, templates, bankList, availability] = await Promise.all([
     api.get(`/business-partners/${doc.businessPartnerId}`).catch(() => null),
     listAll(`/payments/documents/${doc.id}/payments`, "payments"),
@@ -304,6 +309,7 @@ export async function render(ctx) {
     allowed("applyAdvances") && doc.sourceDocumentId
       ? api.get(`/payments/source-documents/${doc.sourceDocumentId}/advance-availability`).catch(() => null) : null,
   ]);
+  const source = await sourceLoad;
   const methods = new Map(methodList.map((m) => [m.id, m]));
   const banks = new Map(bankList.map((b) => [b.id, b]));
   const pdf = pdfSection(doc, templates);
@@ -334,7 +340,7 @@ export async function render(ctx) {
       ? button(t("doc.advance"), () => payDialog(ctx, doc, methods, banks, { title: t("doc.advance"), amount: advanceRoom(doc),
         done: t("doc.advance.ok"), help: t("doc.advance.help") }), "primary pay-button advance-button") : null,
     availability && Number(availability.available) > 0
-      ? button(t("doc.applyAdvances"), () => applyAdvancesDialog(ctx, doc, availability), "apply-advances-button") : null,
+      ? button(t("doc.applyAdvances"), () => applyAdvancesDialog(ctx, doc, availability, source), "apply-advances-button") : null,
     allowed("print") ? button(t("doc.preview"), pdf.preview, "pdf-preview-button") : null,
     allowed("print") ? button(t("doc.download"), pdf.download, "pdf-download-button") : null,
     allowed("send") ? button(t("doc.send"), () => sendDialog(doc, partner, templates), "send-button") : null,
@@ -350,8 +356,8 @@ export async function render(ctx) {
       h("a", { href: `#/accounting/entries/${id}` }, `#${id}`)])) : null;
 
   append(ctx.root, [
-    pageHeader(`${t(`doctype.${type}`)} ${doc.number || `#${doc.id}`}`, ...actions),
-    h("div", { class: "columns" }, section(null, facts(doc, partner)), section(t("doc.totals"), totals(doc, allowed))),
+    pageHeader(`${t(`doctype.${type}`)} ${documentName(doc)}`, ...actions),
+    h("div", { class: "columns" }, section(null, facts(doc, partner, source)), section(t("doc.totals"), totals(doc, allowed))),
     doc.dte ? dteSection(doc.dte, doc) : null,
     section(t("doc.lines"), linesTable(doc, ctx.session.company?.country)),
     section(t("doc.payments"), paymentsTable(ctx, doc, payments, methods)),

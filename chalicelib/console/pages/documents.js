@@ -3,12 +3,13 @@
 // opening the document.
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
-import { date, money } from "../format.js";
+import { date, documentName, money } from "../format.js";
 import { DOCUMENT_TYPES, t } from "../i18n.js";
-import { badge, button, formView, pageHeader, pagerView, section, tableView } from "../ui.js";
+import { PAYMENT_STATUSES, statusBadges } from "../payment-status.js";
+import { button, formView, pageHeader, pagerView, section, tableView } from "../ui.js";
 
 const LIMIT = 20;
-const FILTERS = ["q", "type", "status", "startDate", "endDate", "businessPartnerId"];
+const FILTERS = ["q", "type", "status", "paymentStatus", "startDate", "endDate", "businessPartnerId"];
 const STATUSES = ["draft", "confirmed", "cancelled"];
 
 // "/documents?type=01&page=2": the list's address with only the filters that have a value.
@@ -22,7 +23,7 @@ function listPath(query) {
 }
 
 // Partner names for the ids of a page: one list call, then one GET for each still missing.
-async function partnerNames(ids) {
+export async function partnerNames(ids) {
   const first = await api.get("/business-partners", { limit: 100 });
   const names = new Map(first.businessPartners.map((p) => [p.id, p.name]));
   const missing = [...new Set(ids)].filter((id) => !names.has(id));
@@ -46,6 +47,9 @@ export async function list(ctx) {
         options: DOCUMENT_TYPES.map((code) => ({ value: code, label: t(`doctype.${code}`) })) },
       { name: "status", label: t("docs.status"), type: "select",
         options: STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) })) },
+      // computed by the API as of the company's today (paged by page, like a search)
+      { name: "paymentStatus", label: t("paystatus.filter"), type: "select",
+        options: PAYMENT_STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) })) },
       { name: "startDate", label: t("docs.startDate"), type: "date" },
       { name: "endDate", label: t("docs.endDate"), type: "date" },
       // a type-ahead (GET /business-partners?q=), not a select of every partner
@@ -65,11 +69,11 @@ export async function list(ctx) {
     rows: answer.documents, onRowClick: open, empty: t("docs.empty"),
     columns: [
       { label: t("docs.number"), value: (d) => h("a", { href: `#/documents/${d.id}`, class: "doc-number" },
-        d.number || `#${d.id}`) },
+        documentName(d)) },
       { label: t("docs.type"), value: (d) => t(`doctype.${d.type}`) },
       { label: t("docs.partner"), value: (d) => names.get(d.businessPartnerId) || `#${d.businessPartnerId}` },
       { label: t("docs.date"), value: (d) => date(d.date) },
-      { label: t("docs.status"), value: (d) => badge(d.status) },
+      { label: t("docs.status"), value: (d) => statusBadges(d) },
       { label: t("docs.total"), class: "num", value: (d) => money(d.total, d.currency) },
       { label: t("docs.pending"), class: "num", value: (d) => money(d.pending, d.currency) },
     ],

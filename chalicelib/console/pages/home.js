@@ -1,12 +1,14 @@
 // Home: what the company is owed and owes (its receivable and payable control accounts), charts of
 // the last 12 months' sales and purchases, of the receivables by age and of the cash in each bank
-// account (each with its figures as a table), and the latest documents.
+// account (each with its figures as a table), the overdue invoices and the latest documents.
 import { api } from "../api.js";
 import { barList, chartCard, columnChart, figuresTable, legend } from "../charts.js";
 import { h } from "../dom.js";
-import { companyCurrency, date, money, today } from "../format.js";
+import { companyCurrency, date, documentName, money, today } from "../format.js";
 import { locale, t } from "../i18n.js";
-import { badge, loadInto, pageHeader, section, tableView } from "../ui.js";
+import { daysOverdue, statusBadges } from "../payment-status.js";
+import { loadInto, pageHeader, section, tableView, withQuery } from "../ui.js";
+import { partnerNames } from "./documents.js";
 
 // The control account's balance on the trial balance: the receivable (or payable) rule without
 // a document type is the company's general one.
@@ -119,6 +121,34 @@ async function cashCard() {
   });
 }
 
+// --- overdue invoices ------------------------------------------------------------------------------
+
+// The sales invoices (01 and 113) past their due date with something pending, as of the company's
+// today (GET /documents?paymentStatus=overdue): the longest overdue first.
+const OVERDUE_TYPES = ["01", "113"];
+const OVERDUE_SHOWN = 10;
+
+async function overdueCard(ctx) {
+  const answers = await Promise.all(OVERDUE_TYPES.map((type) =>
+    api.get("/documents", { paymentStatus: "overdue", type, limit: OVERDUE_SHOWN })));
+  const count = answers.reduce((sum, answer) => sum + answer.total, 0);
+  const rows = answers.flatMap((answer) => answer.documents)
+    .sort((a, b) => b.daysOverdue - a.daysOverdue || a.id - b.id).slice(0, OVERDUE_SHOWN);
+  const names = rows.length ? await partnerNames(rows.map((d) => d.businessPartnerId)) : new Map();
+  const more = count > rows.length
+    ? h("p", { class: "more" }, h("a", { href: `#${withQuery("/documents", { paymentStatus: "overdue", type: "01" })}` },
+      t("paystatus.overdueAll", { count: String(count) })))
+    : null;
+  return h("div", { id: "overdue-invoices", class: "table-scroll" }, tableView({
+    rows, empty: t("paystatus.noOverdue"), onRowClick: (d) => ctx.navigate(`/documents/${d.id}`),
+    columns: [
+      { label: t("doc.number"), value: (d) => h("a", { href: `#/documents/${d.id}`, class: "doc-number" }, documentName(d)) },
+      { label: t("paystatus.customer"), value: (d) => names.get(d.businessPartnerId) || "" },
+      { label: t("doc.dueDate"), value: (d) => date(d.dueDate) },
+      { label: t("paystatus.daysOverdueColumn"), class: "num days-overdue", value: daysOverdue },
+      { label: t("doc.pending"), class: "num", value: (d) => money(d.pending, d.currency) }] }), more);
+}
+
 // A card that loads on its own: one chart's refusal (a report this role or set-up cannot give)
 // is said in that card, the others still show.
 function loading(load, wide = false) {
@@ -138,18 +168,21 @@ export async function render(ctx) {
   const monthly = loading(() => monthlyCard(ctx.session.company?.country), true);
   const aging = loading(agingCard);
   const cash = loading(cashCard);
+  const overdue = h("div", {});
+  const overdueDone = loadInto(overdue, () => overdueCard(ctx));
   ctx.root.append(pageHeader(t("home.title")),
     h("div", { class: "figures" },
       figure(t("home.receivables"), controlBalance(rules.rules, trial, "receivable"), "receivables"),
       figure(t("home.payables"), controlBalance(rules.rules, trial, "payable"), "payables")),
     h("div", { class: "charts" }, monthly.holder, aging.holder, cash.holder),
+    section(t("paystatus.overdueTitle"), overdue),
     section(t("home.latest"), tableView({ rows: latest.documents, onRowClick: (d) => ctx.navigate(`/documents/${d.id}`),
       columns: [
-        { label: t("doc.number"), value: (d) => h("a", { href: `#/documents/${d.id}` }, d.number || `#${d.id}`) },
+        { label: t("doc.number"), value: (d) => h("a", { href: `#/documents/${d.id}` }, documentName(d)) },
         { label: t("doc.type"), value: (d) => t(`doctype.${d.type}`) },
         { label: t("common.date"), value: (d) => date(d.date) },
-        { label: t("common.status"), value: (d) => badge(d.status) },
+        { label: t("common.status"), value: (d) => statusBadges(d) },
         { label: t("common.total"), class: "num", value: (d) => money(d.total, d.currency) },
         { label: t("doc.pending"), class: "num", value: (d) => money(d.pending, d.currency) }] })));
-  await Promise.all([monthly.done, aging.done, cash.done]);
+  await Promise.all([monthly.done, aging.done, cash.done, overdueDone]);
 }

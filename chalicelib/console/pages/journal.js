@@ -2,7 +2,7 @@
 // errors), and one entry with its lines, post / reverse and its printed PDF.
 import { api, listAll } from "../api.js";
 import { h, replace } from "../dom.js";
-import { date, dateTime, money, today } from "../format.js";
+import { date, dateTime, documentName, money, today } from "../format.js";
 import { t } from "../i18n.js";
 import {
   act, badge, button, definitionList, errorBox, formDialog, formView, openDialog, pageHeader, pagerView,
@@ -146,6 +146,8 @@ export async function detail(ctx) {
     button(t("je.print"), print),
   ].filter(Boolean);
   const source = entry.source;
+  // the document behind the entry, named by its number
+  const sourceDocument = source?.type === "document" ? await api.get(`/documents/${source.id}`).catch(() => null) : null;
   const lines = tableView({ rows: entry.lines, columns: [
     { label: t("je.account"), value: (l) => h("a", { href: `#/accounting/ledger?chartOfAccountId=${l.chartOfAccountId}` },
       byId.get(l.chartOfAccountId)?.code || `#${l.chartOfAccountId}`) },
@@ -166,7 +168,8 @@ export async function detail(ctx) {
       entry.description ? [t("je.description"), entry.description] : null,
       entry.reference ? [t("je.reference"), entry.reference] : null,
       source ? [t("je.source"), source.type === "document"
-        ? h("a", { href: `#/documents/${source.id}` }, t("je.source.document", { id: source.id }))
+        ? h("a", { href: `#/documents/${source.id}`, id: "je-source-document" }, sourceDocument
+          ? `${t(`doctype.${sourceDocument.type}`)} ${documentName(sourceDocument)}` : t("je.source.document", { id: source.id }))
         : source.type === "inventory_adjustment"
           ? h("a", { href: `#/inventory/adjustments/${source.id}` }, t("je.source.adjustment", { id: source.id }))
           : source.type === "year_close"

@@ -5,7 +5,7 @@
 // movement in the document's currency and rate).
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
-import { companyCurrency, date, exchangeRate, isForeign, money } from "../format.js";
+import { companyCurrency, date, documentName, exchangeRate, isForeign, money } from "../format.js";
 import { locale, t } from "../i18n.js";
 import { badge, button, definitionList, formDialog, formView, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
@@ -122,7 +122,7 @@ function summaryCard(side, summary) {
   const own = companyCurrency();
   const foreign = summary.pendingDocuments.some((d) => isForeign(d.currency));
   const pendingDocuments = tableView({ rows: summary.pendingDocuments, columns: [
-    { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}` }, d.number || `#${d.id}`) },
+    { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}` }, documentName(d)) },
     { label: t("partner.type"), value: (d) => t(`doctype.${d.type}`) },
     { label: t("common.date"), value: (d) => date(d.date) },
     { label: t("partner.dueDate"), value: (d) => date(d.dueDate) },
@@ -165,7 +165,7 @@ async function statementCard(ctx, partner, sides) {
   const columns = [
     { label: t("common.date"), value: (m) => date(m.date) },
     { label: t("partner.document"), value: (m) => (m.documentId
-      ? h("a", { href: `#/documents/${m.documentId}` }, m.number || `#${m.documentId}`) : "") },
+      ? h("a", { href: `#/documents/${m.documentId}`, class: "doc-number" }, documentName({ id: m.documentId, number: m.number })) : "") },
     { label: t("partner.concept"), value: (m) => m.description || "" },
     { label: t("partner.charge"), class: "num", value: (m) => (Number(m.charge) ? money(m.charge) : "") },
     { label: t("partner.creditMove"), class: "num", value: (m) => (Number(m.credit) ? money(m.credit) : "") },
@@ -178,7 +178,9 @@ async function statementCard(ctx, partner, sides) {
       value: (m) => (m.amountInCurrency === null || m.amountInCurrency === undefined ? ""
         : withRate(Math.abs(Number(m.amountInCurrency)), m.currency, m.exchangeRate)) });
   }
-  const table = tableView({ rows: first.movements, columns });
+  // a movement opens its document (the invoice, or the one a payment settled)
+  const open = (m) => (m.documentId ? ctx.navigate(`/documents/${m.documentId}`) : null);
+  const table = tableView({ rows: first.movements, columns, onRowClick: open });
   const tbody = table.querySelector("tbody");
   if (tbody) {
     const opening = { date: first.startDate, description: t("partner.opening"), charge: 0, credit: 0, balance: first.openingBalance };
@@ -193,7 +195,7 @@ async function statementCard(ctx, partner, sides) {
   const more = cursor ? button(t("partner.more"), async () => {
     const next = await api.get(`/credits/${side}/${partner.id}/movements`,
       { startDate: first.startDate, endDate: first.endDate, cursor });
-    const rows = tableView({ rows: next.movements, columns }).querySelectorAll("tbody tr");
+    const rows = tableView({ rows: next.movements, columns, onRowClick: open }).querySelectorAll("tbody tr");
     tbody.append(...rows);
     cursor = next.nextCursor;
     if (!cursor) more.remove();
@@ -227,12 +229,12 @@ function openingCard(ctx, partner, summaries) {
     onSubmit: (data) => api.post(`/business-partners/${partner.id}/opening-balance`, data),
   }, async (created) => {
     justRecorded = created;
-    toast(t("ob.recorded", { name: `${t(`doctype.${created.type}`)} ${created.number || `#${created.id}`}`,
+    toast(t("ob.recorded", { name: `${t(`doctype.${created.type}`)} ${documentName(created)}`,
       amount: money(created.total) }));
     await ctx.refresh();
   });
   const table = tableView({ rows, empty: t("ob.none"), columns: [
-    { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}` }, d.number || `#${d.id}`) },
+    { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}` }, documentName(d)) },
     { label: t("partner.type"), value: (d) => t(`doctype.${d.type}`) },
     { label: t("common.date"), value: (d) => date(d.date) },
     { label: t("partner.dueDate"), value: (d) => date(d.dueDate) },
@@ -244,7 +246,7 @@ function openingCard(ctx, partner, summaries) {
       h("div", { class: "page-actions" }, canRecord ? button(t("ob.record"), record, "primary") : null)),
     h("p", { class: "help" }, t("ob.intro")),
     recorded ? h("p", { class: "notice", id: "opening-recorded", role: "status" },
-      t("ob.recorded", { name: `${t(`doctype.${recorded.type}`)} ${recorded.number || `#${recorded.id}`}`,
+      t("ob.recorded", { name: `${t(`doctype.${recorded.type}`)} ${documentName(recorded)}`,
         amount: money(recorded.total) }), " ", h("a", { href: `#/documents/${recorded.id}` }, t("ob.open"))) : null,
     table);
 }

@@ -7,7 +7,7 @@
 // saved under a name that says which report and which period.
 import { request } from "../api.js";
 import { append, h } from "../dom.js";
-import { date, money, today } from "../format.js";
+import { date, documentName, money, today } from "../format.js";
 import { locale, t } from "../i18n.js";
 import { exportButtons, formView, pageHeader, section, showErrors, withQuery } from "../ui.js";
 
@@ -178,6 +178,21 @@ const BUCKETS = ["current", "days1To30", "days31To60", "days61To90", "over90", "
 // A cell of two lines: the main text, and a smaller one under it.
 const twoLines = (main, note) => [main, note ? h("small", { class: "cell-note" }, note) : null];
 
+// The bucket an open document falls in by its days overdue (the API's buckets: domain/aging.py).
+const bucketOf = (days) => (days <= 0 ? "current" : days <= 30 ? "days1To30" : days <= 60 ? "days31To60"
+  : days <= 90 ? "days61To90" : "over90");
+
+// Each partner's row, then a row for each of its open documents: its number opens the document.
+function agedRows(partners) {
+  return partners.flatMap((partner) => [{ partner }, ...partner.documents.map((document) => ({ partner, document }))]);
+}
+
+function agedDocumentCell(d) {
+  return twoLines(h("a", { href: `#/documents/${d.documentId}`, class: "doc-number" }, documentName({ id: d.documentId, number: d.number })),
+    [t(`doctype.${d.type}`), " · ", t("paystatus.due", { date: date(d.dueDate) }),
+      d.daysOverdue > 0 ? [" · ", t("paystatus.daysOverdue", { days: String(d.daysOverdue) })] : null]);
+}
+
 function aged(which) {
   const receivables = which === "receivables";
   return {
@@ -189,13 +204,17 @@ function aged(which) {
     file: (r) => `antiguedad-cuentas-por-${receivables ? "cobrar" : "pagar"}-${r.date}`,
     draw(r) {
       const columns = [
-        { field: "name", label: t(receivables ? "rep.customer" : "rep.supplier"), value: (p) => twoLines(
-          h("a", { href: `#/partners/${p.businessPartnerId}` }, p.name), p.taxId ? `${t("rep.taxId")} ${p.taxId}` : null) },
-        { field: "documents", label: t("rep.documents"), amount: true, value: (p) => String(p.documents.length) },
-        ...BUCKETS.map((bucket) => amountColumn(bucket, `rep.${bucket}`)),
+        { field: "name", label: t(receivables ? "rep.customer" : "rep.supplier"), value: ({ partner: p, document: d }) => (d
+          ? agedDocumentCell(d)
+          : twoLines(h("a", { href: `#/partners/${p.businessPartnerId}` }, p.name), p.taxId ? `${t("rep.taxId")} ${p.taxId}` : null)) },
+        { field: "documents", label: t("rep.documents"), amount: true, value: ({ partner: p, document: d }) => (d ? "" : String(p.documents.length)) },
+        ...BUCKETS.map((bucket) => ({ field: bucket, label: t(`rep.${bucket}`), amount: true,
+          value: ({ partner: p, document: d }) => (!d ? money(p[bucket])
+            : bucket === "total" || bucket === bucketOf(d.daysOverdue) ? money(d.open) : "") })),
       ];
-      return section(t("rep.at", { date: date(r.date) }), grid({ id: "aged", columns, rows: r.partners,
-        empty: t("rep.nobodyOwes"), attributes: (p) => ({ "data-partner": p.businessPartnerId }),
+      return section(t("rep.at", { date: date(r.date) }), grid({ id: "aged", columns, rows: agedRows(r.partners),
+        empty: t("rep.nobodyOwes"), attributes: ({ partner: p, document: d }) => (d
+          ? { "data-document": d.documentId, class: "aged-document" } : { "data-partner": p.businessPartnerId, class: "aged-partner" }),
         foot: [t("rep.totals"), "", ...BUCKETS.map((bucket) => money(r.totals[bucket]))] }));
     },
   };
@@ -206,7 +225,7 @@ function aged(which) {
 // A document of a book: its number (a link), its type and CAI under it, and a badge unless it
 // simply stands (cancelled within its month, or the reversal of an earlier month's document).
 const documentCell = (row, cai) => [
-  h("a", { href: `#/documents/${row.documentId}`, class: "doc-number" }, row.number || `#${row.documentId}`),
+  h("a", { href: `#/documents/${row.documentId}`, class: "doc-number" }, documentName({ id: row.documentId, number: row.number })),
   h("small", { class: "cell-note" }, t(`doctype.${row.type}`), row.status === "confirmed" ? null
     : [" ", h("span", { class: `badge badge-${row.status === "cancelled" ? "cancelled" : "reversed"}` },
       t(`rep.status.${row.status}`))]),

@@ -14,6 +14,7 @@ from chalicelib.domain import search as search_rules
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.services import search
+from chalicelib.services.sales_purchases import payment_status
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI2, GSI3, Page
 from chalicelib.store.table import Table
@@ -83,21 +84,14 @@ def _of_partners(table: Table, company_id: int, query: str) -> list[dict[str, An
 
 def find_documents(table: Table, company_id: int, query: str, *, filters: dict[str, Any],
                    start_date: str | None, end_date: str | None, partner_id: int | None, page: int,
-                   limit: int) -> Page:
-    """The documents `query` finds by number or by partner, with the list's other filters, newest
-    first (by date, then id) as the list is; `total` is exact."""
+                   limit: int, paid: str | None = None) -> Page:
+    """The documents `query` finds by number or by partner, with the list's other filters (`paid`:
+    a payment status as of the company's today), newest first (by date, then id) as the list is;
+    `total` is exact."""
     by_id = {item["id"]: item for item in _of_partners(table, company_id, query)}
     wanted = [keys.entity(company_id, keys.DOCUMENT, document_id)
               for document_id in sorted(_by_number(table, company_id, query) - set(by_id))]
     by_id.update({item["id"]: item for item in table.batch_get(wanted).values() if _numbered(item, query)})
-
-    def kept(document: DocumentRecord) -> bool:
-        return (all(document.get(name) == value for name, value in filters.items())
-                and (partner_id is None or document["businessPartnerId"] == partner_id)
-                and (start_date is None or document["date"] >= start_date)
-                and (end_date is None or document["date"] <= end_date))
-
-    found = sorted((document for document in by_id.values() if kept(document)),
-                   key=lambda document: (document["date"], document["id"]), reverse=True)
-    return Page(items=found[(page - 1) * limit:page * limit], total=len(found), page=page, limit=limit,
-                next_cursor=None)
+    today = payment_status.today_of(table, company_id) if paid else ""
+    return payment_status.paged(list(by_id.values()), paid, today, filters=filters, start_date=start_date,
+                                end_date=end_date, partner_id=partner_id, page=page, limit=limit)

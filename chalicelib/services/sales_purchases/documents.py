@@ -23,7 +23,7 @@ from chalicelib.services.accounting.posting import JournalWrites, Source, load_r
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory.stock_moves import StockWrites
-from chalicelib.services.sales_purchases import document_goods, document_search, fiscal
+from chalicelib.services.sales_purchases import document_goods, document_search, fiscal, payment_status
 from chalicelib.services.sales_purchases.document_content import (
     Context,
     document_content,
@@ -247,8 +247,7 @@ def commit(command: Command, plan: Plan, document: DocumentRecord, *, new: bool 
         transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": previous["version"]})
     confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
     _check_size(plan, confirming=confirming)
-    return command.commit(transaction, view(stored, exchange_rates.company_currency(plan.context.company),
-                                            plan.warnings))
+    return command.commit(transaction, view(stored, plan.context.company, plan.warnings))
 
 
 def _stored(document: DocumentRecord) -> dict[str, Any]:
@@ -260,11 +259,11 @@ def _stored(document: DocumentRecord) -> dict[str, Any]:
     return {name: value for name, value in document.items() if value is not None}
 
 
-def view(item: dict[str, Any], company_currency: str, warnings: list[str] | None = None) -> dict[str, Any]:
+def view(item: dict[str, Any], company: dict[str, Any], warnings: list[str] | None = None) -> dict[str, Any]:
     shown = {name: value for name, value in item.items() if name not in keys.INDEX_ATTRIBUTES}
     shown["warnings"] = warnings or []
-    shown["allowedActions"] = actions.allowed_actions(item, company_currency)
-    return shown
+    shown["allowedActions"] = actions.allowed_actions(item, exchange_rates.company_currency(company))
+    return payment_status.with_payment_status(shown, payment_status.company_today(company))
 
 
 def shown_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
@@ -275,7 +274,7 @@ def shown_document(table: Table, company_id: int, document_id: int) -> dict[str,
     if item is None:
         raise _not_found()
     company = found.get(keys.pair(keys.company(company_id))) or {}
-    return view(item, exchange_rates.company_currency(company))
+    return view(item, company)
 
 
 def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
@@ -374,8 +373,20 @@ def document_total(table: Table, company_id: int, *, document_type: str | None =
 
 def list_documents(table: Table, company_id: int, *, document_type: str | None, status: str | None,
                    start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
-                   cursor: str | None, query: str | None = None) -> Page:
-    """Newest first. `total` is exact for any filter (`document_total`)."""
+                   cursor: str | None, query: str | None = None, paid: str | None = None) -> Page:
+    """Newest first, each with its `paymentStatus` as of the company's today. `total` is exact for
+    any filter (`document_total`; by `paid`, a payment status, counted as it is judged)."""
+    listed = _listed(table, company_id, document_type=document_type, status=status, start_date=start_date,
+                     end_date=end_date, partner_id=partner_id, page=page, limit=limit, cursor=cursor, query=query,
+                     paid=paid)
+    today = payment_status.today_of(table, company_id)
+    return Page(items=[payment_status.with_payment_status(item, today) for item in listed.items], total=listed.total,
+                page=listed.page, limit=listed.limit, next_cursor=listed.next_cursor)
+
+
+def _listed(table: Table, company_id: int, *, document_type: str | None, status: str | None,
+            start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
+            cursor: str | None, query: str | None, paid: str | None) -> Page:
     if start_date and end_date and start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after endDate")
     filters = {name: value for name, value in (("type", document_type), ("status", status)) if value}
@@ -383,7 +394,12 @@ def list_documents(table: Table, company_id: int, *, document_type: str | None, 
         if cursor:
             raise ValidationFailed.for_field("cursor", "a search is paged by page, not by cursor")
         return document_search.find_documents(table, company_id, query, filters=filters, start_date=start_date,
-                                              end_date=end_date, partner_id=partner_id, page=page, limit=limit)
+                                              end_date=end_date, partner_id=partner_id, page=page, limit=limit,
+                                              paid=paid)
+    if paid is not None:
+        return payment_status.list_by_payment_status(table, company_id, paid, filters=filters, start_date=start_date,
+                                                     end_date=end_date, partner_id=partner_id, page=page, limit=limit,
+                                                     cursor=cursor)
     total = document_total(table, company_id, document_type=document_type, status=status, start_date=start_date,
                            end_date=end_date, partner_id=partner_id)
     high = keys.day_end(end_date) if end_date else None

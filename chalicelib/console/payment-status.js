@@ -1,0 +1,22 @@
+// A document's two statuses as people read them: where it is in its life (draft, confirmed,
+// cancelled) and, when it carries a balance, what is left to pay (the API's paymentStatus:
+// unpaid, partially paid, paid, overdue, judged by the company's today).
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { badge } from "./ui.js";
+
+export const PAYMENT_STATUSES = ["unpaid", "partially_paid", "paid", "overdue"];
+
+export function paymentBadge(doc) {
+  return doc && doc.paymentStatus ? badge(doc.paymentStatus) : null;
+}
+
+// "Confirmado · Pagada": the lifecycle badge, then the payment badge when there is one.
+export function statusBadges(doc) {
+  const paid = paymentBadge(doc);
+  return h("span", { class: "status-badges", "data-payment-status": doc.paymentStatus || "" },
+    badge(doc.status), paid ? [" ", paid] : null);
+}
+
+// "12 días": how long an overdue document has waited (the API's daysOverdue).
+export const daysOverdue = (doc) => t("paystatus.daysOverdue", { days: String(doc.daysOverdue ?? 0) });
