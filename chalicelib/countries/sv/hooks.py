@@ -77,6 +77,18 @@ class SalvadoranHooks(DocumentHooks):
 
         return dte_printing.title(document)
 
+    def printed_number(self, document: Mapping[str, Any]) -> str | None:
+        from chalicelib.countries.sv.domain import dte_printing
+
+        return dte_printing.number(document)
+
+    def printed_figures(self, document: Mapping[str, Any], company: Mapping[str, Any]) -> Any:
+        if not document.get("dte"):
+            return None
+        from chalicelib.countries.sv.domain import dte_printing
+
+        return dte_printing.figures(document, company)
+
     def printed_rows(self, document: Mapping[str, Any]) -> list[tuple[str, str]]:
         from chalicelib.countries.sv.domain import dte_printing
 
