@@ -74,3 +74,38 @@ def test_a_salvadoran_draft_prints_no_honduran_exoneration_row(shop):
     # no DTE yet: the stored figures, 75.00 + IVA 9.75 = 84.75, and Salvadoran rows only
     assert "IVA 13 % 9.75" in text and "84.75" in text
     assert "exonerado" not in text.lower()
+
+
+# --- the seller chooses factura (01) or crédito fiscal (03): `dteType` ------------------------------------
+
+def test_a_taxpayer_may_be_given_a_factura_when_the_seller_chooses_01(shop, dte_authority):
+    taxpayer = taxpayer_of(shop)
+    factura = shop.document("01", [(shop.service, 3, "25.00")], partner=taxpayer, dteType="01")
+    assert (factura["dteType"], factura["dte"]["tipoDte"], factura["dte"]["status"]) == ("01", "01", "accepted")
+    assert factura["dte"]["numeroControl"] == "DTE-01-00010001-000000000000001"
+    # left out, the customer's NRC decides as before: a crédito fiscal
+    credito = shop.document("01", [(shop.service, 3, "25.00")], partner=taxpayer)
+    assert (credito["dteType"], credito["dte"]["tipoDte"]) == (None, "03")
+    # the list names each by its número de control and says which DTE it is
+    listed = {d["id"]: d["dte"] for d in shop.api.get("/documents", key=shop.key).json["documents"]}
+    assert listed[factura["id"]]["numeroControl"] == "DTE-01-00010001-000000000000001"
+    assert (listed[credito["id"]]["numeroControl"], listed[credito["id"]]["tipoDte"]) == \
+        ("DTE-03-00010001-000000000000001", "03")
+
+
+def test_a_credito_fiscal_chosen_for_a_consumer_without_nrc_is_refused_naming_dtetype(shop, api):
+    consumer = consumer_of(shop)
+    body = {"type": "01", "businessPartnerId": consumer, "dteType": "03",
+            "lines": [{"productId": shop.service, "quantity": 3, "unitPrice": 25}]}
+    refused = api.post("/documents", body, key=shop.key, headers={"accept-language": "es"})
+    assert refused.status == 400 and refused.json["details"][0]["field"] == "dteType", refused.text
+    assert "crédito fiscal" in refused.json["details"][0]["message"] and "contribuyente" in \
+        refused.json["details"][0]["message"]
+    assert api.get("/documents", key=shop.key).json["total"] == 0  # nothing written
+
+
+def test_dtetype_belongs_to_salvadoran_sales_invoices_only(shop, api):
+    body = {"type": "100", "businessPartnerId": consumer_of(shop), "dteType": "01",
+            "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": 25}]}
+    refused = api.post("/documents", body, key=shop.key)
+    assert refused.status == 400 and refused.json["details"][0]["field"] == "dteType", refused.text

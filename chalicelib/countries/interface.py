@@ -75,6 +75,11 @@ class DocumentHooks:
         """Whether a document of the type carries an `export` block (an export invoice's terms)."""
         return False
 
+    def takes_electronic_type(self, company: Mapping[str, Any], document_type: str) -> bool:
+        """Whether the seller chooses which electronic document a document of the type is issued as
+        (`dteType`: El Salvador's factura or crédito fiscal)."""
+        return False
+
     def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
         """Why the country refuses `cancel`, `unconfirm` or `invalidate` of a document, asked after
         the core's status checks (an ApiError; None: no objection). Every pack is asked: a pack

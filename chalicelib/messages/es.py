@@ -801,4 +801,10 @@ PHRASES: dict[str, str] = {
         "envíe quantity (el cambio) o countedQuantity (el conteo), no ambos",
     "the exoneration is removed: send the lines again, with the tax they carry without it":
         "se quita la exoneración: envíe de nuevo las líneas, con el impuesto que llevan sin ella",
+    # issue 38: svprint
+    "an export sale is a factura de exportación (DTE 11): leave dteType out":
+        "una venta de exportación es una factura de exportación (DTE 11): no envíe el tipo de DTE (dteType)",
+    "a comprobante de crédito fiscal (03) is issued to a registered taxpayer: set the customer's nrc or choose 01":
+        "un comprobante de crédito fiscal (03) se emite a un contribuyente inscrito: indique el NRC (nrc) del "
+        "cliente o elija factura (01)",
 }

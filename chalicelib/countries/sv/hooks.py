@@ -47,6 +47,9 @@ class SalvadoranHooks(DocumentHooks):
 
         return document_type in dte.DTE_TYPES and company.get("country") == dte.DTE_COUNTRY
 
+    def takes_electronic_type(self, company: Mapping[str, Any], document_type: str) -> bool:
+        return self.takes_export(company, document_type)
+
     def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
         from chalicelib.countries.sv.domain import dte_actions
 
