@@ -109,3 +109,14 @@ def test_dtetype_belongs_to_salvadoran_sales_invoices_only(shop, api):
             "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": 25}]}
     refused = api.post("/documents", body, key=shop.key)
     assert refused.status == 400 and refused.json["details"][0]["field"] == "dteType", refused.text
+
+
+def test_the_taxpayers_iva_book_names_a_credito_fiscal_by_its_title(shop, api):
+    credito = shop.document("01", [(shop.service, 3, "25.00")], partner=taxpayer_of(shop))
+    date = shop.default_date
+    book = api.get(f"/reports/iva-sales-taxpayers?startDate={date}&endDate={date}", key=shop.key).json
+    [row] = book["rows"]
+    assert (row["documentId"], row["typeName"], row["number"]) == \
+        (credito["id"], "Comprobante de crédito fiscal", "DTE-03-00010001-000000000000001")
+    # the book's figures: 75.00 taxed net, IVA 9.75, 84.75
+    assert (row["taxed"], row["iva"], row["total"]) == (75, 9.75, 84.75)

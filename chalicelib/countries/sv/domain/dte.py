@@ -48,6 +48,10 @@ IVA_WITHHELD_FROM_SUPPLIER = {"tax": "iva", "side": "purchases"}
 # A sales invoice to a customer abroad (a partner whose country is not SV) whose lines are all
 # exports is a "Factura de exportación" (11): no IVA, the buyer's country and the export's terms.
 EXPORTACION = "11"
+# The authority's names of the DTE types (CAT-002), as printed and as the books and lists read them.
+TITLES = {FACTURA: "Factura", CREDITO_FISCAL: "Comprobante de crédito fiscal", NOTA_CREDITO: "Nota de crédito",
+          NOTA_DEBITO: "Nota de débito", SUJETO_EXCLUIDO: "Factura de sujeto excluido",
+          RETENCION: "Comprobante de retención", EXPORTACION: "Factura de exportación"}
 
 
 def issues_dte(company: dict[str, Any], document_type: str) -> bool:

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from chalicelib.countries.interface import PrintedFigures
 from chalicelib.countries.sv.domain import dte_json
-from chalicelib.countries.sv.domain.dte import CREDITO_FISCAL, FACTURA, NOTA_CREDITO, NOTA_DEBITO
+from chalicelib.countries.sv.domain.dte import CREDITO_FISCAL, FACTURA, NOTA_CREDITO, NOTA_DEBITO, TITLES
 
 # The DTEs whose body is the builder's sales format (cuerpoDocumento with ventaNoSuj, ventaExenta,
 # ventaGravada): a factura's prices and sales include the IVA, the others' carry it apart. The
@@ -22,7 +22,7 @@ ZERO = Decimal(0)
 def title(document: Mapping[str, Any]) -> str | None:
     """The authority's name of a DTE (CAT-002: a 03 is a "Comprobante de crédito fiscal"); None: not a DTE."""
     tipo = (document.get("dte") or {}).get("tipoDte")
-    return dte_json.TITLES[tipo].upper() if tipo in dte_json.TITLES else None
+    return TITLES[tipo].upper() if tipo in TITLES else None
 
 
 def number(document: Mapping[str, Any]) -> str | None:
