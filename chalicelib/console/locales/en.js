@@ -386,6 +386,8 @@ export default {
   "docform.type": "Document type",
   "docform.unit": "unit",
   "docform.unitPrice": "Unit price",
+  "docform.dteType": "Tax document to issue",
+  "docform.dteType.help": "By default from the customer: with an NRC, a tax credit invoice (VAT apart); without one, an invoice to a final consumer (prices include VAT).",
   "docs.clear": "Clear filters",
   "docs.date": "Date",
   "docs.empty": "No documents match these filters.",

@@ -386,6 +386,8 @@ export default {
   "docform.type": "Tipo de documento",
   "docform.unit": "unidad",
   "docform.unitPrice": "Precio unitario",
+  "docform.dteType": "Documento tributario a emitir",
+  "docform.dteType.help": "Por defecto según el cliente: con NRC, comprobante de crédito fiscal (IVA aparte); sin NRC, factura a consumidor final (precios con IVA).",
   "docs.clear": "Limpiar filtros",
   "docs.date": "Fecha",
   "docs.empty": "No hay documentos con estos filtros.",
