@@ -5,7 +5,10 @@ and sales with the IVA inside; a crédito fiscal's net, the IVA apart), and it p
 Salvadoran rows (no Honduran "Importe exonerado")."""
 from __future__ import annotations
 
+import io
+
 import pytest
+from pypdf import PdfReader
 
 from tests.documents_support import Shop
 from tests.dte_support import consumer_of, printed, sv_shop, taxpayer_of
@@ -120,3 +123,16 @@ def test_the_taxpayers_iva_book_names_a_credito_fiscal_by_its_title(shop, api):
         (credito["id"], "Comprobante de crédito fiscal", "DTE-03-00010001-000000000000001")
     # the book's figures: 75.00 taxed net, IVA 9.75, 84.75
     assert (row["taxed"], row["iva"], row["total"]) == (75, 9.75, 84.75)
+
+
+def test_the_ticket_of_a_factura_carries_the_dte_s_codes_and_amounts_too(shop):
+    factura = shop.document("01", [(shop.service, 3, "25.00")], partner=consumer_of(shop))
+    answer = shop.api.http.request("POST", f"/documents/{factura['id']}/print", body=b'{"templateId": 2}', headers={
+        "authorization": f"Bearer {shop.key}", "accept": "application/pdf", "content-type": "application/json"})
+    assert answer.status_code == 200
+    text = flat(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(answer.body)).pages))
+    dte = factura["dte"]
+    assert f"No. {dte['numeroControl']}" in text and dte["codigoGeneracion"] in text, text
+    # 3 x 28.25 (25.00 with IVA 13 % inside) = 84.75, the IVA inside 9.75
+    assert "3 x 28.25 84.75" in text and "IVA 13 % incluido 9.75" in text and "TOTAL (USD) 84.75" in text
+    assert "exonerado" not in text.lower()

@@ -51,6 +51,8 @@ def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
         centered(stamp, 8, True)
     for label, value in content.cai_rows(document):
         centered(f"{label}: {value}", 6.5)
+    for label, value in content.authority_rows(document, company):  # an electronic document's codes and seal
+        centered(f"{label}: {value}", 6.5)
     sheet.rule(1)
     sheet.line_of_text(f"{content.partner_label(document)}: {partner.get('name') or ''}", size=7.5, height=LINE)
     sheet.line_of_text(f"{countries.pack_of(company).tax_id_label}: {partner.get('taxId') or ''}", size=7.5, height=LINE)
