@@ -262,7 +262,7 @@ def test_list_filters_and_exact_totals(shop):
     assert [d["date"] for d in everything["documents"]] == ["2026-11-05", "2026-11-04"]
     assert set(everything["documents"][0]) == {"id", "number", "type", "businessPartnerId", "total", "status",
                                                "createdAt", "date", "pending", "currency", "exchangeRate",
-                                               "baseTotal", "basePending", "dueDate", "paymentStatus", "daysOverdue"}
+                                               "baseTotal", "basePending", "dueDate", "paymentStatus", "daysOverdue", "dte"}
     assert listed("type=01")["total"] == 5
     assert listed("type=01&status=confirmed")["total"] == 4
     assert listed("status=draft")["total"] == 1

@@ -27,6 +27,13 @@ export function exchangeRate(value) {
 // A document, payment or movement in a currency other than the company's.
 export function isForeign(code) { return Boolean(code) && code !== currency; }
 
+// A document's type as a person names it: an El Salvador DTE by the authority's name of its type
+// (a 03 is a comprobante de crédito fiscal, not an invoice), else the API's type.
+export function documentTypeName(document) {
+  const tipo = document && document.dte && document.dte.tipoDte;
+  return tipo ? t(`dte.tipo.${tipo}`) : t(`doctype.${document.type}`);
+}
+
 export function number(value, digits = 2) {
   if (value === null || value === undefined || value === "") return t("common.none");
   return new Intl.NumberFormat(locale(), { minimumFractionDigits: 0, maximumFractionDigits: digits }).format(Number(value));

@@ -30,12 +30,12 @@ export function errorBox(error) {
 
 // field: {name, label?, type: text|email|password|number|date|select|lookup|checkbox|textarea, required?,
 //         options?: [{value, label}], source?: {path, field, label(row), query?, accept?(row)}, step?, min?,
-//         placeholder?, help?, value?, readonly?}
+//         placeholder?, help?, value?, readonly?, onChoose?(row) (a lookup)}
 // A lookup is a type-ahead over `source.path?q=` (the API's search index) instead of a select of
 // every record: what is typed finds up to 20, and choosing one of them sets the field's id.
 function lookup(field, value) {
   return typeAhead({ source: field.source, name: field.name, id: `f-${field.name}`, value, required: field.required,
-                     placeholder: field.placeholder }).element;
+                     placeholder: field.placeholder, onChoose: field.onChoose }).element;
 }
 
 // A type-ahead on its own (a document line's product, say): a search input with a datalist of what

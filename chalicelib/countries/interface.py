@@ -75,6 +75,11 @@ class DocumentHooks:
         """Whether a document of the type carries an `export` block (an export invoice's terms)."""
         return False
 
+    def takes_electronic_type(self, company: Mapping[str, Any], document_type: str) -> bool:
+        """Whether the seller chooses which electronic document a document of the type is issued as
+        (`dteType`: El Salvador's factura or crédito fiscal)."""
+        return False
+
     def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
         """Why the country refuses `cancel`, `unconfirm` or `invalidate` of a document, asked after
         the core's status checks (an ApiError; None: no objection). Every pack is asked: a pack
@@ -96,6 +101,15 @@ class DocumentHooks:
         """The authority's name of the document as printed (None: the type's)."""
         return None
 
+    def printed_number(self, document: Mapping[str, Any]) -> str | None:
+        """The document's identity as printed (El Salvador: the DTE's número de control; None: its number)."""
+        return None
+
+    def printed_figures(self, document: Mapping[str, Any], company: Mapping[str, Any]) -> "PrintedFigures | None":
+        """The lines and totals as the electronic document carries them (None: the stored lines and
+        the core's rows by rate)."""
+        return None
+
     def printed_rows(self, document: Mapping[str, Any]) -> list[tuple[str, str]]:
         """The electronic document's codes and seal on the printed version."""
         return []
@@ -111,6 +125,15 @@ class DocumentHooks:
     def printed_company_registers(self, company: Mapping[str, Any]) -> list[tuple[str, str]]:
         """The company's registers printed after its tax id."""
         return []
+
+
+@dataclass(frozen=True)
+class PrintedFigures:
+    """A document's figures as its electronic document carries them, printed exactly so: each line
+    (description, quantity, unit price, discount, line total), the totals' rows and what is owed."""
+    lines: list[tuple[str, Decimal, Decimal, Decimal, Decimal]]
+    rows: list[tuple[str, Decimal]]
+    total: Decimal
 
 
 @dataclass(frozen=True)

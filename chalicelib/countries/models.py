@@ -9,12 +9,13 @@ from chalicelib.countries.sv.models import (
     DteInfo,
     DteIssuer,
     DteIssuerInfo,
+    DteType,
     EconomicActivityCode,
     ExportTerms,
     Municipality,
     SalvadoranAddressRules,
 )
 
-__all__ = ["ADDRESS_RULES", "Department", "District", "DteInfo", "DteIssuer", "DteIssuerInfo", "EconomicActivityCode",
+__all__ = ["ADDRESS_RULES", "Department", "District", "DteInfo", "DteIssuer", "DteIssuerInfo", "DteType", "EconomicActivityCode",
            "EXONERATION_DESCRIPTION", "Exoneration", "ExonerationInfo", "ExportTerms", "Municipality",
            "SalvadoranAddressRules"]

@@ -847,4 +847,15 @@ PHRASES: dict[str, str] = {
         "cóbrelos (o cambie el bloqueo de crédito del cliente) para facturarle.",
     "has documents overdue more than {} days (the customer's credit block)":
         "tiene documentos vencidos hace más de {0} días (bloqueo de crédito del cliente)",
+    # issue 38: svprint
+    "an export sale is a factura de exportación (DTE 11): leave dteType out":
+        "una venta de exportación es una factura de exportación (DTE 11): no envíe el tipo de DTE (dteType)",
+    "a comprobante de crédito fiscal (03) is issued to a registered taxpayer: set the customer's nrc or choose 01":
+        "un comprobante de crédito fiscal (03) se emite a un contribuyente inscrito: indique el NRC (nrc) del "
+        "cliente o elija factura (01)",
+    # issue 38: paystatus
+    "a list filtered by payment status is paged by page number, not by cursor":
+        "una lista filtrada por estado de pago se pagina por número de página, no por cursor",
+    "page * limit may not exceed {} in a list filtered by payment status":
+        "página × límite no puede superar {0} en una lista filtrada por estado de pago",
 }

@@ -3,7 +3,14 @@ from typing import Annotated, Any, Dict, List, Literal, Optional
 
 from pydantic import ConfigDict, Field, StringConstraints
 
-from chalicelib.countries.models import EXONERATION_DESCRIPTION, DteInfo, Exoneration, ExonerationInfo, ExportTerms
+from chalicelib.countries.models import (
+    EXONERATION_DESCRIPTION,
+    DteInfo,
+    DteType,
+    Exoneration,
+    ExonerationInfo,
+    ExportTerms,
+)
 from chalicelib.domain.documents import creation_rules_schema
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.domain.taxes import TAX_TREATMENTS, TAXED, ZERO_TREATMENTS
@@ -101,6 +108,7 @@ class DocumentCreate(RequestModel):
     export: Optional[ExportTerms] = Field(None, description="El Salvador sales invoices to a customer abroad "
                                                             "whose lines are `export` only")
     exoneration: Optional[Exoneration] = Field(None, description=EXONERATION_DESCRIPTION)
+    dte_type: Optional[DteType] = None
     status: Optional[Literal["draft", "confirmed"]] = Field(
         None, description="`draft` keeps the document a draft; by default it is confirmed on creation "
                           "(quotes and orders stay drafts)")
@@ -130,6 +138,7 @@ class DocumentUpdate(RequestModel):
     export: Optional[ExportTerms] = Field(None, description="El Salvador sales invoices to a customer abroad "
                                                             "whose lines are `export` only")
     exoneration: Optional[Exoneration] = Field(None, description=EXONERATION_DESCRIPTION)
+    dte_type: Optional[DteType] = None
     lines: Lines = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 
@@ -191,6 +200,8 @@ class Document(ResponseModel):
     withholding: Optional["WithholdingInfo"] = None
     export: Optional[Dict[str, Any]] = Field(None, description="a factura de exportación's terms, as sent")
     exoneration: Optional[ExonerationInfo] = Field(None, description="Honduras: the exonerated buyer's registers")
+    dte_type: Optional[str] = Field(None, description="El Salvador: the DTE type chosen for the sales invoice (`01`, "
+                                                      "`03`); null when left to the customer's NRC")
     capture: Optional[str] = None
     lines: List[DocumentLine]
     subtotal: Decimal
@@ -246,6 +257,8 @@ class DocumentListItem(ResponseModel):
     payment_status: Optional[PaymentStatus] = Field(None, description=PAYMENT_STATUS_DESCRIPTION)
     days_overdue: Optional[int] = Field(None, description="overdue: whole days since the due date, as of the "
                                                           "company's today; null otherwise")
+    dte: Optional[DteInfo] = Field(None, description="El Salvador: the document's DTE; its `numeroControl` is the "
+                                                     "name a person reads")
 
 
 class DocumentList(ListEnvelope):

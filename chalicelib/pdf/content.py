@@ -35,14 +35,15 @@ class Totals:
     general_rate: Decimal
     tax_label: str
     special_rate: Decimal | None  # a second rate above the general one (Honduras: 18 %)
+    exonerations: bool  # the country's sales may be exonerated (its pack's `takes_exonerations`)
 
     def rows(self) -> list[tuple[str, Decimal]]:
         """Every rate of the country itemized: Honduras' two ISV rates; El Salvador's one IVA rate
-        (13 %) prints no special rows."""
+        (13 %) prints no special rows. The exonerated amount only where sales may be exonerated."""
         tax, general = self.tax_label, text.percent(self.general_rate)
         rows = [("Descuentos y rebajas", self.discounts), ("Subtotal", self.subtotal),
-                ("Importe exonerado", self.exonerated), ("Importe exento", self.exempt),
-                (f"Importe gravado {general}", self.taxed_general)]
+                *([("Importe exonerado", self.exonerated)] if self.exonerations else []),
+                ("Importe exento", self.exempt), (f"Importe gravado {general}", self.taxed_general)]
         if self.special_rate is not None:
             rows.append((f"Importe gravado {text.percent(self.special_rate)}", self.taxed_special))
         rows.append((f"{tax} {general}", self.tax_general))
@@ -79,7 +80,18 @@ def totals(document: Mapping[str, Any], company: Mapping[str, Any]) -> Totals:
     return Totals(discounts=discounts, subtotal=Decimal(document["subtotal"]), exonerated=exonerated, exempt=exempt,
                   taxed_general=taxed_general, taxed_special=taxed_special, tax_general=tax_general,
                   tax_special=tax_special, total=Decimal(document["total"]), general_rate=general_rate,
-                  tax_label=pack.tax_label, special_rate=special_rate)
+                  tax_label=pack.tax_label, special_rate=special_rate,
+                  exonerations=pack.hooks.takes_exonerations())
+
+
+def totals_rows(document: Mapping[str, Any], company: Mapping[str, Any]) -> tuple[list[tuple[str, Decimal]], Decimal]:
+    """The totals' rows and what is owed: as the document's electronic version carries them (El
+    Salvador's DTE), else the rows by rate of the stored totals."""
+    figures = countries.pack_of_document(document, company).hooks.printed_figures(document, company)
+    if figures is not None:
+        return figures.rows, figures.total
+    worked = totals(document, company)
+    return worked.rows(), worked.total
 
 
 def title(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:
@@ -91,8 +103,11 @@ def title(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:
     return (kind.name if kind else f"Documento {document['type']}").upper()
 
 
-def number(document: Mapping[str, Any]) -> str:
-    return document.get("number") or f"Borrador {document['id']}"
+def number(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:
+    """The document's identity on paper: its electronic document's (El Salvador: the número de
+    control), else its fiscal number."""
+    printed = countries.pack_of_document(document, company).hooks.printed_number(document)
+    return printed or document.get("number") or f"Borrador {document['id']}"
 
 
 def is_sale(document: Mapping[str, Any]) -> bool:
@@ -170,6 +185,16 @@ def company_rows(company: Mapping[str, Any]) -> list[str]:
     return rows + ([contact] if contact else [])
 
 
-def line_rows(document: Mapping[str, Any]) -> list[list[str]]:
-    return [[str(line.get("description") or ""), text.quantity(line["quantity"]), text.money(line["unitPrice"]),
-             text.money(line.get("discount") or 0), text.money(line["subtotal"])] for line in document["lines"]]
+def lines(document: Mapping[str, Any], company: Mapping[str, Any]) -> list[tuple[str, Any, Any, Any, Any]]:
+    """Each line's description, quantity, unit price, discount and total: as the electronic
+    document carries them (a Salvadoran factura's prices include the IVA), else as stored."""
+    figures = countries.pack_of_document(document, company).hooks.printed_figures(document, company)
+    if figures is not None:
+        return figures.lines
+    return [(str(line.get("description") or ""), line["quantity"], line["unitPrice"], line.get("discount") or 0,
+             line["subtotal"]) for line in document["lines"]]
+
+
+def line_rows(document: Mapping[str, Any], company: Mapping[str, Any]) -> list[list[str]]:
+    return [[description, text.quantity(quantity), text.price(price), text.money(discount), text.money(total)]
+            for description, quantity, price, discount, total in lines(document, company)]

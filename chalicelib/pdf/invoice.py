@@ -18,7 +18,7 @@ ROW = 4.6
 
 
 def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Mapping[str, Any]) -> bytes:
-    title, number = content.title(document, company), content.number(document)
+    title, number = content.title(document, company), content.number(document, company)
     sheet = Sheet(LETTER, title=f"{title} {number}")
     _header(sheet, company, document, title, number)
     _parties(sheet, document, partner, countries.pack_of(company).code)
@@ -30,7 +30,7 @@ def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Map
         sheet.ln(1)
 
     with Table(sheet, COLUMNS, heading=heading) as table:
-        for row in content.line_rows(document):
+        for row in content.line_rows(document, company):
             table.row(row, rule=True)
     _totals(sheet, company, document)
     return sheet.render()
@@ -121,9 +121,8 @@ def _parties(sheet: Sheet, document: Mapping[str, Any], partner: Mapping[str, An
 
 def _totals(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any]) -> None:
     """The totals, the amount in words, the notes and the legends stay together on one page."""
-    figures = content.totals(document, company)
+    rows, total = content.totals_rows(document, company)
     currency = content.currency(document, company)
-    rows = figures.rows()
     words = f"SON: {content.amount_words(document, company)}"
     notes = f"Notas: {document['notes']}" if document.get("notes") else ""
     label_width, value_width = 52.0, 34.0
@@ -143,7 +142,7 @@ def _totals(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any
     sheet.set_x(x)
     sheet.use(10, True)
     sheet.cell(label_width, 6.5, text.printable(f"TOTAL A PAGAR ({currency})"), border="B")
-    sheet.cell(value_width, 6.5, text.money(figures.total), align="R", border="B", new_x="LMARGIN", new_y="NEXT")
+    sheet.cell(value_width, 6.5, text.money(total), align="R", border="B", new_x="LMARGIN", new_y="NEXT")
     for label, value in converted:
         sheet.set_x(x)
         sheet.use(8.5)

@@ -53,6 +53,14 @@ def money(amount: Any) -> str:
     return f"{Decimal(amount).quantize(_CENT, rounding=ROUND_HALF_UP):,.2f}"
 
 
+def price(amount: Any) -> str:
+    """A unit price as carried: cents at least, more decimals when it has them (28.25, 1.1187)."""
+    value = Decimal(amount)
+    if value == value.quantize(_CENT):
+        return money(value)
+    return f"{value.normalize():,f}"
+
+
 def quantity(amount: Any) -> str:
     """2.5000 -> "2.5", 3 -> "3", 1250 -> "1,250"."""
     value = Decimal(amount)

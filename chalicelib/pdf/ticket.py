@@ -26,7 +26,7 @@ def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Map
 
 def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
           document: Mapping[str, Any]) -> Sheet:
-    title, number = content.title(document, company), content.number(document)
+    title, number = content.title(document, company), content.number(document, company)
     sheet = Sheet((ROLL_WIDTH, length), title=f"{title} {number}", margin=MARGIN, page_numbers=False)
     width = sheet.content_width
 
@@ -51,22 +51,25 @@ def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
         centered(stamp, 8, True)
     for label, value in content.cai_rows(document):
         centered(f"{label}: {value}", 6.5)
+    for label, value in content.authority_rows(document, company):  # an electronic document's codes and seal
+        centered(f"{label}: {value}", 6.5)
     sheet.rule(1)
     sheet.line_of_text(f"{content.partner_label(document)}: {partner.get('name') or ''}", size=7.5, height=LINE)
     sheet.line_of_text(f"{countries.pack_of(company).tax_id_label}: {partner.get('taxId') or ''}", size=7.5, height=LINE)
     for label, value in countries.pack_of(company).hooks.exoneration_rows(document, short=True, blanks=False):
         sheet.line_of_text(f"{label}: {value}", size=7, height=3.3)
     sheet.rule(1)
-    for line in document["lines"]:
-        sheet.line_of_text(str(line.get("description") or ""), size=7.5, height=LINE)
-        detail = f"  {text.quantity(line['quantity'])} x {text.money(line['unitPrice'])}"
-        if line.get("discount"):
-            detail += f"  desc. {text.money(line['discount'])}"
-        both_ends(detail, text.money(line["subtotal"]))
+    for description, quantity, price, discount, line_total in content.lines(document, company):
+        sheet.line_of_text(description, size=7.5, height=LINE)
+        detail = f"  {text.quantity(quantity)} x {text.price(price)}"
+        if discount:
+            detail += f"  desc. {text.money(discount)}"
+        both_ends(detail, text.money(line_total))
     sheet.rule(1)
-    for label, amount in content.totals(document, company).rows():
+    rows, total = content.totals_rows(document, company)
+    for label, amount in rows:
         both_ends(label, text.money(amount))
-    both_ends(f"TOTAL ({content.currency(document, company)})", text.money(document["total"]), 9.5, True)
+    both_ends(f"TOTAL ({content.currency(document, company)})", text.money(total), 9.5, True)
     sheet.ln(1.5)
     sheet.line_of_text(f"SON: {content.amount_words(document, company)}", size=7, bold=True, height=3.3)
     if document.get("cai"):

@@ -414,6 +414,8 @@ export default {
   "docform.title.106": "Purchase debit note for {name}",
   "docform.title.copy": "Copy of {name}",
   "form.fieldsRefused": "Not saved: correct the fields marked.",
+  "docform.dteType": "Tax document to issue",
+  "docform.dteType.help": "By default from the customer: with an NRC, a tax credit invoice (VAT apart); without one, an invoice to a final consumer (prices include VAT).",
   "docs.clear": "Clear filters",
   "docs.date": "Date",
   "docs.empty": "No documents match these filters.",

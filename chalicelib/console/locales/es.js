@@ -414,6 +414,8 @@ export default {
   "docform.title.106": "Nota de débito de compra de {name}",
   "docform.title.copy": "Copia de {name}",
   "form.fieldsRefused": "No se guardó: corrija los campos marcados.",
+  "docform.dteType": "Documento tributario a emitir",
+  "docform.dteType.help": "Por defecto según el cliente: con NRC, comprobante de crédito fiscal (IVA aparte); sin NRC, factura a consumidor final (precios con IVA).",
   "docs.clear": "Limpiar filtros",
   "docs.date": "Fecha",
   "docs.empty": "No hay documentos con estos filtros.",

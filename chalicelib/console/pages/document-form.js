@@ -3,7 +3,7 @@
 // computes the real ones) and the API's refusals beside each field, lines[i].field included.
 // Each line says how it is taxed (taxTreatment); a Honduran sale may carry the buyer's exoneration
 // registers and an El Salvador sales invoice the export's terms (DTE 11), each group sent only
-// when something in it is filled.
+// when something in it is filled, or else the DTE chosen (factura or crédito fiscal).
 // A document in a currency other than the company's may name its exchange rate; left empty, the
 // API takes the company's rate for the document date (the form says which, or that there is none).
 import { api, listAll } from "../api.js";
@@ -268,6 +268,28 @@ function rateControls(form, onRate) {
   return { rate: () => typed() ?? recorded };
 }
 
+// El Salvador: the DTE a sales invoice is issued as, the seller's choice (`dteType`): a factura (01)
+// or a comprobante de crédito fiscal (03). It follows the customer until the user picks one (a
+// customer with an NRC: 03), so the choice is always seen, never made silently.
+const DTE_TYPES = ["01", "03"];
+function dteTypeChoice() {
+  const select = h("select", { name: "dteType", id: "f-dteType", "data-field": "dteType" },
+    DTE_TYPES.map((code) => h("option", { value: code }, `${code} · ${t(`dte.tipo.${code}`)}`)));
+  let picked = false;
+  select.addEventListener("change", () => { picked = true; });
+  const element = h("section", { class: "card fiscal-group", id: "docform-dteType" },
+    h("div", { class: "field" }, h("label", { for: select.id }, t("docform.dteType")), select,
+      h("small", { class: "help" }, t("docform.dteType.help"))));
+  const follow = (partner) => { if (!picked) select.value = partner.nrc ? "03" : "01"; };
+  // a form opened for a customer (?businessPartnerId=) follows it once it is read
+  const followId = async (partnerId) => {
+    try {
+      follow(await api.get(`/business-partners/${partnerId}`));
+    } catch { /* the default stays; the API still decides and refuses what does not fit */ }
+  };
+  return { element, follow, followId, value: () => (element.hidden ? null : select.value) };
+}
+
 export async function render(ctx) {
   const [conditions, start] = await Promise.all([listAll("/payment-conditions", "paymentConditions"),
     startingPoint(ctx.query)]);
@@ -284,11 +306,12 @@ export async function render(ctx) {
   const exoneration = fieldGroup("exoneration", EXONERATION_FIELDS, {},
     () => lines.exonerate(exoneration.value() !== null));
   const exportTerms = fieldGroup("export", EXPORT_FIELDS, EXPORT_EXAMPLES, () => {});
+  const dteType = dteTypeChoice();
   form = formView({
     fields: [
       { name: "type", label: t("docform.type"), type: "select", required: true,
         options: DOCUMENT_TYPES.map((code) => ({ value: code, label: t(`doctype.${code}`) })) },
-      { name: "businessPartnerId", label: t("docform.partner"), type: "lookup",
+      { name: "businessPartnerId", label: t("docform.partner"), type: "lookup", onChoose: dteType.follow,
         source: { path: "/business-partners", field: "businessPartners", accept: (p) => p.isActive,
                   label: (p) => (p.taxId ? `${p.name} (${p.taxId})` : p.name) } },
       { name: "date", label: t("docform.date"), type: "date" },
@@ -306,7 +329,8 @@ export async function render(ctx) {
     ],
     values: { type: ctx.query.type || "01", date: today(), businessPartnerId: ctx.query.businessPartnerId, currency: own,
       ...start },
-    extra: h("div", { class: "document-extra" }, exoneration.element, exportTerms.element, lines.element),
+    extra: h("div", { class: "document-extra" }, dteType.element, exoneration.element, exportTerms.element,
+      lines.element),
     submitLabel: t("docform.submit"),
     onSubmit: async (data) => {
       const { draft, ...body } = data;
@@ -314,6 +338,7 @@ export async function render(ctx) {
       if (!isForeign(body.currency)) delete body.exchangeRate;  // the company's own currency: always 1
       if (exoneration.value()) body.exoneration = exoneration.value();
       if (exportTerms.value()) body.export = exportTerms.value();
+      else if (dteType.value()) body.dteType = dteType.value();  // an export is a DTE 11 of its own
       if (source.value() !== undefined) body.sourceDocumentId = source.value();
       const created = await api.post("/documents", { ...body, lines: lines.value() });
       (created.warnings || []).forEach((warning) => toast(warning, "error"));
@@ -329,10 +354,13 @@ export async function render(ctx) {
   const followType = () => {
     exoneration.element.hidden = country !== "HN" || !EXONERATION_TYPES.includes(typeInput.value);
     exportTerms.element.hidden = country !== "SV" || !EXPORT_TYPES.includes(typeInput.value);
+    dteType.element.hidden = exportTerms.element.hidden;
     lines.exonerate(exoneration.value() !== null);
   };
   typeInput.addEventListener("change", followType);
   followType();
+  const partnerId = ctx.query.businessPartnerId || start?.businessPartnerId;
+  if (country === "SV" && partnerId) dteType.followId(partnerId);
   const title = start ? t(start.copy ? "docform.title.copy" : `docform.title.${start.type}`, { name: documentName(start.origin) })
     : t("docform.title");
   append(ctx.root, [pageHeader(title), section(null, form)]);

@@ -6,7 +6,7 @@
 // payments, the rate each moved at and what it was worth in the company's currency.
 import { api, listAll } from "../api.js";
 import { append, h, replace } from "../dom.js";
-import { companyCurrency, date, documentName, exchangeRate, isForeign, money, percent, today } from "../format.js";
+import { companyCurrency, date, documentName, documentTypeName, exchangeRate, isForeign, money, percent, today } from "../format.js";
 import { DOCUMENT_TYPES, t } from "../i18n.js";
 import { daysOverdue, statusBadges } from "../payment-status.js";
 import { act, badge, button, definitionList, describeError, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
@@ -22,7 +22,7 @@ const cents = (value) => Math.round((Number(value) + Number.EPSILON) * 100) / 10
 // what a quote, order or delivery may still take in advances
 const advanceRoom = (doc) => cents(Number(doc.total) - Number(doc.advancesTotal || 0));
 
-const fileName = (doc) => `${FILE_PREFIX[doc.type] || "documento"}-${doc.number || doc.id}.pdf`;
+const fileName = (doc) => `${FILE_PREFIX[doc.type] || "documento"}-${documentName(doc).replace("#", "")}.pdf`;
 
 async function accountsOf(entry) {
   const ids = [...new Set(entry.lines.map((line) => line.chartOfAccountId))];
@@ -44,7 +44,7 @@ function facts(doc, partner, source) {
   const { cai, dte } = doc;
   return definitionList([
     [t("doc.number"), h("strong", { id: "doc-number" }, documentName(doc))],
-    [t("doc.type"), t(`doctype.${doc.type}`)],
+    [t("doc.type"), documentTypeName(doc)],
     [t("common.status"), h("span", { id: "doc-status" }, statusBadges(doc))],
     doc.paymentStatus === "overdue" ? [t("paystatus.daysOverdueColumn"), h("span", { id: "doc-days-overdue" }, daysOverdue(doc))] : null,
     [t("doc.partner"), h("a", { href: `#/partners/${doc.businessPartnerId}`, id: "doc-partner" },
@@ -356,7 +356,7 @@ export async function render(ctx) {
       h("a", { href: `#/accounting/entries/${id}` }, `#${id}`)])) : null;
 
   append(ctx.root, [
-    pageHeader(`${t(`doctype.${type}`)} ${documentName(doc)}`, ...actions),
+    pageHeader(`${documentTypeName(doc)} ${documentName(doc)}`, ...actions),
     h("div", { class: "columns" }, section(null, facts(doc, partner, source)), section(t("doc.totals"), totals(doc, allowed))),
     doc.dte ? dteSection(doc.dte, doc) : null,
     section(t("doc.lines"), linesTable(doc, ctx.session.company?.country)),

@@ -3,7 +3,7 @@
 // opening the document.
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
-import { date, documentName, money } from "../format.js";
+import { date, documentName, documentTypeName, money } from "../format.js";
 import { DOCUMENT_TYPES, t } from "../i18n.js";
 import { PAYMENT_STATUSES, statusBadges } from "../payment-status.js";
 import { button, formView, pageHeader, pagerView, section, tableView } from "../ui.js";
@@ -70,7 +70,7 @@ export async function list(ctx) {
     columns: [
       { label: t("docs.number"), value: (d) => h("a", { href: `#/documents/${d.id}`, class: "doc-number" },
         documentName(d)) },
-      { label: t("docs.type"), value: (d) => t(`doctype.${d.type}`) },
+      { label: t("docs.type"), value: (d) => documentTypeName(d) },
       { label: t("docs.partner"), value: (d) => names.get(d.businessPartnerId) || `#${d.businessPartnerId}` },
       { label: t("docs.date"), value: (d) => date(d.date) },
       { label: t("docs.status"), value: (d) => statusBadges(d) },

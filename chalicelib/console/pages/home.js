@@ -4,7 +4,7 @@
 import { api } from "../api.js";
 import { barList, chartCard, columnChart, figuresTable, legend } from "../charts.js";
 import { h } from "../dom.js";
-import { companyCurrency, date, documentName, money, today } from "../format.js";
+import { companyCurrency, date, documentName, documentTypeName, money, today } from "../format.js";
 import { locale, t } from "../i18n.js";
 import { daysOverdue, statusBadges } from "../payment-status.js";
 import { loadInto, pageHeader, section, tableView, withQuery } from "../ui.js";
@@ -179,7 +179,7 @@ export async function render(ctx) {
     section(t("home.latest"), tableView({ rows: latest.documents, onRowClick: (d) => ctx.navigate(`/documents/${d.id}`),
       columns: [
         { label: t("doc.number"), value: (d) => h("a", { href: `#/documents/${d.id}` }, documentName(d)) },
-        { label: t("doc.type"), value: (d) => t(`doctype.${d.type}`) },
+        { label: t("doc.type"), value: (d) => documentTypeName(d) },
         { label: t("common.date"), value: (d) => date(d.date) },
         { label: t("common.status"), value: (d) => statusBadges(d) },
         { label: t("common.total"), class: "num", value: (d) => money(d.total, d.currency) },

@@ -47,6 +47,9 @@ class SalvadoranHooks(DocumentHooks):
 
         return document_type in dte.DTE_TYPES and company.get("country") == dte.DTE_COUNTRY
 
+    def takes_electronic_type(self, company: Mapping[str, Any], document_type: str) -> bool:
+        return self.takes_export(company, document_type)
+
     def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
         from chalicelib.countries.sv.domain import dte_actions
 
@@ -76,6 +79,18 @@ class SalvadoranHooks(DocumentHooks):
         from chalicelib.countries.sv.domain import dte_printing
 
         return dte_printing.title(document)
+
+    def printed_number(self, document: Mapping[str, Any]) -> str | None:
+        from chalicelib.countries.sv.domain import dte_printing
+
+        return dte_printing.number(document)
+
+    def printed_figures(self, document: Mapping[str, Any], company: Mapping[str, Any]) -> Any:
+        if not document.get("dte"):
+            return None
+        from chalicelib.countries.sv.domain import dte_printing
+
+        return dte_printing.figures(document, company)
 
     def printed_rows(self, document: Mapping[str, Any]) -> list[tuple[str, str]]:
         from chalicelib.countries.sv.domain import dte_printing

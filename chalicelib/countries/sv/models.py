@@ -151,6 +151,13 @@ class ExportTerms(RequestModel):
     incoterms_description: Optional[Annotated[str, StringConstraints(min_length=3, max_length=150)]] = None
 
 
+# The DTE a sales invoice (01, 113) is issued as, chosen by the seller (MH catalogue CAT-002)
+DteType = Annotated[Literal["01", "03"], Field(
+    description="El Salvador sales invoices (01, 113): the DTE to issue, `01` Factura (to a final consumer) or `03` "
+                "Comprobante de crédito fiscal (to a registered taxpayer: the customer needs an NRC); left out: `03` "
+                "when the customer has an NRC, else `01`")]
+
+
 class DocumentInvalidate(RequestModel):
     """El Salvador: the invalidation (anulación) of an accepted DTE, as the authority's event asks."""
     model_config = ConfigDict(json_schema_extra={"allOf": [

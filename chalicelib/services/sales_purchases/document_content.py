@@ -242,7 +242,7 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
     certificate's tax and side: refused on a type they do not describe."""
     kind = context.kind
     chosen: dict[str, Any] = {"supplierDocumentNumber": None, "supplierCai": None, "withholding": None,
-                              "export": None}
+                              "export": None, "dteType": None}
     for name in ("supplierDocumentNumber", "supplierCai"):
         if fields.get(name) is not None:
             if kind.module != PURCHASES:
@@ -266,6 +266,10 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
         if not countries.pack_of(context.company).hooks.takes_export(context.company, kind.code):
             raise ValidationFailed.for_field("export", f"only an El Salvador sales invoice carries it, not a {kind.name}")
         chosen["export"] = {name: value for name, value in fields["export"].items() if value is not None}
+    if fields.get("dteType") is not None:
+        if not countries.pack_of(context.company).hooks.takes_electronic_type(context.company, kind.code):
+            raise ValidationFailed.for_field("dteType", f"only an El Salvador sales invoice carries it, not a {kind.name}")
+        chosen["dteType"] = fields["dteType"]
     return chosen
 
 

@@ -39,7 +39,7 @@ from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
 CONTENT_FIELDS = ("businessPartnerId", "date", "dueDate", "paymentConditionId", "branchId", "warehouseId",
                   "currency", "exchangeRate", "notes", "reference", "sourceDocumentId", "supplierDocumentNumber", "supplierCai",
-                  "withholding", "export", "exoneration", "lines")
+                  "withholding", "export", "exoneration", "dteType", "lines")
 
 
 def _not_found() -> NotFound:

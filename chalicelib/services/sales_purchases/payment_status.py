@@ -79,9 +79,9 @@ def list_by_payment_status(table: Table, company_id: int, wanted: str, *, filter
     """The documents of the list's other filters whose status today is `wanted`, newest first (by
     date, then id) as the list is; `total` exact."""
     if cursor:
-        raise ValidationFailed.for_field("cursor", "a list by paymentStatus is paged by page, not by cursor")
+        raise ValidationFailed.for_field("cursor", "a list filtered by payment status is paged by page number, not by cursor")
     if page * limit > MAX_PAGE_DEPTH:
-        raise ValidationFailed.for_field("page", f"page * limit may not exceed {MAX_PAGE_DEPTH}")
+        raise ValidationFailed.for_field("page", f"page * limit may not exceed {MAX_PAGE_DEPTH} in a list filtered by payment status")
     today = today_of(table, company_id)
     if wanted == rules.OVERDUE:
         candidates = _overdue_candidates(table, company_id, today, partner_id)

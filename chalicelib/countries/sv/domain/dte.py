@@ -48,6 +48,10 @@ IVA_WITHHELD_FROM_SUPPLIER = {"tax": "iva", "side": "purchases"}
 # A sales invoice to a customer abroad (a partner whose country is not SV) whose lines are all
 # exports is a "Factura de exportación" (11): no IVA, the buyer's country and the export's terms.
 EXPORTACION = "11"
+# The authority's names of the DTE types (CAT-002), as printed and as the books and lists read them.
+TITLES = {FACTURA: "Factura", CREDITO_FISCAL: "Comprobante de crédito fiscal", NOTA_CREDITO: "Nota de crédito",
+          NOTA_DEBITO: "Nota de débito", SUJETO_EXCLUIDO: "Factura de sujeto excluido",
+          RETENCION: "Comprobante de retención", EXPORTACION: "Factura de exportación"}
 
 
 def issues_dte(company: dict[str, Any], document_type: str) -> bool:
@@ -127,9 +131,11 @@ def is_abroad(partner: dict[str, Any]) -> bool:
 
 
 def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any] | None = None,
-             withholding: dict[str, Any] | None = None, lines: list[dict[str, Any]] | None = None) -> str | None:
+             withholding: dict[str, Any] | None = None, lines: list[dict[str, Any]] | None = None,
+             chosen: str | None = None) -> str | None:
     """The authority's type of one of our documents, None when it is not a DTE: a sales invoice
-    to a customer with an NRC is a crédito fiscal, else a factura; a note is the authority's
+    is the factura or crédito fiscal the seller `chosen` (its `dteType`), else, left out, a crédito
+    fiscal to a customer with an NRC and a factura to anyone else; a note is the authority's
     note when it corrects a crédito fiscal; a purchase from a supplier without an NRC is a
     factura de sujeto excluido; a certificate of IVA withheld from a supplier, a comprobante de
     retención; a sales invoice of export lines to a customer abroad, a factura de exportación."""
@@ -142,7 +148,15 @@ def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any]
         return RETENCION if withholding == IVA_WITHHELD_FROM_SUPPLIER else None
     tipo = DTE_TYPES[document_type]
     if lines and is_abroad(partner) and all(taxes.treatment_of(line) == taxes.EXPORT for line in lines):
+        if chosen is not None:
+            raise ValidationFailed.for_field("dteType", "an export sale is a factura de exportación (DTE 11): leave "
+                                                        "dteType out")
         return EXPORTACION
+    if chosen == CREDITO_FISCAL and not partner.get("nrc"):
+        raise ValidationFailed.for_field("dteType", "a comprobante de crédito fiscal (03) is issued to a registered "
+                                                    "taxpayer: set the customer's nrc or choose 01")
+    if chosen is not None:
+        return chosen
     return CREDITO_FISCAL if tipo == FACTURA and partner.get("nrc") else tipo
 
 

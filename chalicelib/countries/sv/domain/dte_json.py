@@ -20,8 +20,6 @@ from chalicelib.countries.sv.domain.dte import (
     CREDITO_FISCAL,
     EXPORTACION,
     FACTURA,
-    NOTA_CREDITO,
-    NOTA_DEBITO,
     RETENCION,
     SUJETO_EXCLUIDO,
 )
@@ -30,9 +28,6 @@ from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 
 ELECTRONIC = 2  # CAT-007: the related document is a DTE, named by its generation code
-TITLES = {FACTURA: "Factura", CREDITO_FISCAL: "Comprobante de crédito fiscal", NOTA_CREDITO: "Nota de crédito",
-          NOTA_DEBITO: "Nota de débito", SUJETO_EXCLUIDO: "Factura de sujeto excluido",
-          RETENCION: "Comprobante de retención", EXPORTACION: "Factura de exportación"}
 # The Ministerio's public page where anyone checks a DTE; the printed version's QR code links to it.
 PUBLIC_CONSULTATION = "https://admin.factura.gob.sv/consultaPublica"
 UNIT, GOODS, SERVICES, BOTH = 59, 1, 2, 3

@@ -1,17 +1,62 @@
-"""El Salvador's printed version (versión legible) of a DTE: the authority's name of the document,
-its codes and seal, and the QR code of its public consultation (the core's PDF asks through the
-pack's printing hooks)."""
+"""El Salvador's printed version (versión legible) of a DTE: the authority's name of the document
+(CAT-002), the número de control as its identity, its lines and totals exactly as the DTE sent to
+Hacienda carries them (read from the same JSON builder, never worked out again), its codes and
+seal, and the QR code of its public consultation (the core's PDF asks through the pack's printing
+hooks)."""
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any, Mapping
 
+from chalicelib.countries.interface import PrintedFigures
 from chalicelib.countries.sv.domain import dte_json
+from chalicelib.countries.sv.domain.dte import CREDITO_FISCAL, FACTURA, NOTA_CREDITO, NOTA_DEBITO, TITLES
+
+# The DTEs whose body is the builder's sales format (cuerpoDocumento with ventaNoSuj, ventaExenta,
+# ventaGravada): a factura's prices and sales include the IVA, the others' carry it apart. The
+# others (export, sujeto excluido, retención) print the stored lines, which are what they send.
+SALES_FORMATS = (FACTURA, CREDITO_FISCAL, NOTA_CREDITO, NOTA_DEBITO)
+ZERO = Decimal(0)
 
 
 def title(document: Mapping[str, Any]) -> str | None:
-    """The authority's name of a DTE (a crédito fiscal is an invoice here); None: not a DTE."""
+    """The authority's name of a DTE (CAT-002: a 03 is a "Comprobante de crédito fiscal"); None: not a DTE."""
     tipo = (document.get("dte") or {}).get("tipoDte")
-    return dte_json.TITLES[tipo].upper() if tipo in dte_json.TITLES else None
+    return TITLES[tipo].upper() if tipo in TITLES else None
+
+
+def number(document: Mapping[str, Any]) -> str | None:
+    """A DTE is known by its número de control (the internal EEE-PPP-TT-N number is ours only)."""
+    return (document.get("dte") or {}).get("numeroControl") or None
+
+
+def figures(document: Mapping[str, Any], company: Mapping[str, Any]) -> PrintedFigures | None:
+    """The lines and totals of the DTE as built for Hacienda (dte_json.authority_document): a
+    factura's precioUni and ventaGravada with the IVA inside and the IVA it includes said apart; a
+    crédito fiscal's (and its notes') net of IVA, the IVA its tribute 20."""
+    dte = document.get("dte") or {}
+    tipo = dte.get("tipoDte")
+    if tipo not in SALES_FORMATS or "emisor" not in dte or "receptor" not in dte:
+        return None
+    sent = dte_json.authority_document(document, dte_json.ambiente(company))
+    lines = [(str(item.get("descripcion") or ""), Decimal(item["cantidad"]), Decimal(item["precioUni"]),
+              Decimal(item.get("montoDescu") or 0),
+              sum((Decimal(item.get(column) or 0) for column in ("ventaNoSuj", "ventaExenta", "ventaGravada")), ZERO))
+             for item in sent["cuerpoDocumento"]]
+    summary = sent["resumen"]
+    rows = [("Descuentos", Decimal(summary.get("totalDescu") or 0)),
+            ("Ventas no sujetas", Decimal(summary.get("totalNoSuj") or 0)),
+            ("Ventas exentas", Decimal(summary.get("totalExenta") or 0)),
+            ("Ventas gravadas" + (" (IVA incluido)" if tipo == FACTURA else ""), Decimal(summary["totalGravada"])),
+            ("Sub-total", Decimal(summary["subTotal"]))]
+    if tipo == FACTURA:
+        rows.append(("IVA 13 % incluido", Decimal(summary.get("totalIva") or 0)))
+    else:
+        iva = sum((Decimal(tribute["valor"]) for tribute in summary.get("tributos") or []), ZERO)
+        rows.append(("IVA 13 %", iva))
+    operation = Decimal(summary["montoTotalOperacion"])
+    rows.append(("Monto total de la operación", operation))
+    return PrintedFigures(lines=lines, rows=rows, total=Decimal(summary.get("totalPagar", operation)))
 
 
 def rows(document: Mapping[str, Any]) -> list[tuple[str, str]]:

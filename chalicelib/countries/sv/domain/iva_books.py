@@ -18,7 +18,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
-from chalicelib.countries.sv.domain.dte import CREDITO_FISCAL, DTE_TYPES, FACTURA
+from chalicelib.countries.sv.domain.dte import CREDITO_FISCAL, DTE_TYPES, FACTURA, TITLES
 from chalicelib.domain import currency, taxes
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import KINDS
@@ -63,7 +63,9 @@ def _by_treatment(document: Mapping[str, Any]) -> dict[str, Decimal]:
 def _identity(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> dict[str, Any]:
     dte = document.get("dte") or {}
     return {"documentId": int(document["id"]), "date": document["date"], "type": document["type"],
-            "typeName": KINDS[document["type"]].name, "number": dte.get("numeroControl") or document.get("number"),
+            # a DTE by the authority's name of its type (a 03 is a "Comprobante de crédito fiscal", not a "Factura")
+            "typeName": TITLES.get(dte.get("tipoDte")) or KINDS[document["type"]].name,
+            "number": dte.get("numeroControl") or document.get("number"),
             "codigoGeneracion": dte.get("codigoGeneracion"), "businessPartnerId": int(document["businessPartnerId"]),
             "partnerNrc": (partner or {}).get("nrc"), "partnerName": (partner or {}).get("name", ""),
             "status": document["status"]}

@@ -114,7 +114,8 @@ def _tipo(company: dict[str, Any], partner: dict[str, Any], document: dict[str, 
         return None
     if document["type"] in dte_rules.DTE_TYPES:
         dte_rules.check_export(partner, document["lines"])
-    tipo_dte = dte_rules.tipo_dte(document["type"], partner, source, document.get("withholding"), document["lines"])
+    tipo_dte = dte_rules.tipo_dte(document["type"], partner, source, document.get("withholding"), document["lines"],
+                                  document.get("dteType"))
     if tipo_dte == dte_rules.RETENCION and source is None:
         raise ValidationFailed.for_field("sourceDocumentId", "required: an El Salvador comprobante de retención names "
                                                              "the purchase (103 or 11) the IVA was withheld from")
