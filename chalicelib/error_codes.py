@@ -103,6 +103,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "CAI_RANGE_OVERLAP": (409, "the range overlaps another range of the series, or numbers already issued"),
     "PERIOD_OVERLAP": (409, "the period overlaps another period"),
     "DELIVERY_IN_PROGRESS": (409, "the webhook delivery is being attempted right now"),
+    # issue 38: hnids
+    "DUPLICATE_TAX_ID": (409, "another business partner of the company already has the tax id"),
     "IDEMPOTENCY_KEY_REUSED": (422, "the `Idempotency-Key` was used for another request"),
     "RATE_LIMIT_EXCEEDED": (429, "too many requests or failed logins; `Retry-After` says when to retry"),
     "INTERNAL_ERROR": (500, "a bug: the request id in `X-Request-Id` finds it in the logs"),

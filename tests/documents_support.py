@@ -1,6 +1,6 @@
 """A company ready for documents: the accounts and rules documents post to (standard codes), a
-customer, a supplier, a stocked product, a service and a CAI range for sales invoices at the
-default branch (an El Salvador shop, `country="SV"`, has no CAI: its invoices are DTEs)."""
+customer, a supplier, a stocked product, a service and a CAI range for each series SAR numbers at
+the default branch (an El Salvador shop, `country="SV"`, has no CAI: its invoices are DTEs)."""
 from __future__ import annotations
 
 import os
@@ -21,6 +21,9 @@ from tests.support import (
 )
 
 CAI = "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A"
+# the types SAR numbers, one series each (113 shares the invoices'): Factura, Comprobante de
+# Retención, Notas de Crédito and Débito, Guía de Remisión
+CAI_SERIES = ("01", "05", "06", "07", "112")
 SV_COMPANY_NIT = "0614-010190-101-3"
 # what El Salvador's DTE formats ask of the issuer (CAT-019 46510: wholesale of computers)
 SV_ISSUER = {"nrc": "123456-7", "economicActivityCode": "46510",
@@ -68,9 +71,11 @@ class Shop:
                                                   "taxRate": self.rate})["id"]
         self.service = self.created("/products", {"code": "S-1", "name": "Instalación", "type": "service",
                                                   "unitPrice": 50, "taxRate": self.rate})["id"]
-        self.cai_range = None if country == "SV" else self.created(
-            "/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001", "documentType": "01", "rangeStart": 1,
-                     "rangeEnd": range_size, "deadline": deadline})
+        # a Honduran company issues every document SAR numbers under a CAI: one range per series
+        self.cai_ranges = {} if country == "SV" else {document_type: self.created(
+            "/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001", "documentType": document_type, "rangeStart": 1,
+                     "rangeEnd": range_size, "deadline": deadline}) for document_type in CAI_SERIES}
+        self.cai_range = self.cai_ranges.get("01")
 
     def created(self, path: str, body: Any) -> Any:
         reply = self.api.post(path, body, key=self.key)

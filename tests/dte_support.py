@@ -16,7 +16,7 @@ from infra.devstack.dte_authority import seal_of
 from tests.documents_support import Shop, outbox_payloads
 
 UPPERCASE_UUID4 = re.compile(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}")
-CUSTOMER_NIT = "0614-250585-102-7"
+CUSTOMER_NIT = "0614-250585-102-2"  # weights 2 7 6 5 4 3 2 7 6 5 4 3 2: sum 207, 207 mod 11 = 9, 11 - 9 = 2
 SAMPLES = Path(__file__).resolve().parent.parent / "build" / "reports"
 
 

@@ -166,4 +166,5 @@ def test_migrate_against_a_deployed_table_needs_its_kms_key(table, capsys, tmp_p
                                "dayCountsMerged": 0, "periodLocksMirrored": 0,
                                "recordsIndexedForSearch": 0, "documentNumbersIndexed": 0,
                                "caiRangesOfOneSarSeriesDeactivated": 0,
-                               "addressesMovedTo2024Division": 0}
+                               "addressesMovedTo2024Division": 0,
+                               "documentsNumberedWithoutCaiReported": 0}

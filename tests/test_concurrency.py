@@ -35,7 +35,7 @@ def test_concurrent_partner_creation_gives_unique_ids_and_an_exact_total(api, ta
 def test_concurrent_updates_of_one_record_lose_nothing(api, table, company_a):
     created = api.post("/business-partners", {"name": "Base", "type": "customer"}, key=company_a.api_key).json
     fields = ["email", "phone", "address", "taxId"]
-    values = {"email": "a@b.hn", "phone": "9999-0000", "address": "Col. Palmira", "taxId": "0801"}
+    values = {"email": "a@b.hn", "phone": "9999-0000", "address": "Col. Palmira", "taxId": "08011999123456"}
 
     def update(field):
         reply = api.put(f"/business-partners/{created['id']}", {field: values[field]}, key=company_a.api_key)

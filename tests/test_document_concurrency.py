@@ -139,7 +139,7 @@ def test_concurrent_el_salvador_dtes_take_gap_free_control_numbers_of_each_type(
                                                  "department": "05", "municipality": "11", "address": "Santa Tecla",
                                                  "phone": "7000-1234", "email": "juan@example.com"})["id"]
     supplier = shop.created("/business-partners", {
-        "name": "Distribuidora Gamma", "type": "supplier", "taxId": "0614-030303-103-5", "nrc": "112233-4",
+        "name": "Distribuidora Gamma", "type": "supplier", "taxId": "0614-030303-103-9", "nrc": "112233-4",
         "economicActivityCode": "46510", "economicActivity": "Venta al por mayor", "department": "06",
         "municipality": "14", "address": "Boulevard de los Héroes", "email": "ventas@gamma.example"})["id"]
     line = [{"productId": shop.service, "quantity": 1, "unitPrice": 10}]

@@ -46,7 +46,7 @@ from hypothesis.stateful import (
 )
 
 from infra.deploy.resources import create_table
-from tests.documents_support import CAI
+from tests.documents_support import CAI, CAI_SERIES
 from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, Books, make_company
 
 CENT = Decimal("0.01")
@@ -221,9 +221,10 @@ def test_documents_stay_consistent(api, table):
             self.suppliers = [self.created("/business-partners", {"name": f"Proveedor {i}", "type": "supplier"})["id"]
                               for i in (1, 2)]
             self.products = {item: self.created("/products", body)["id"] for item, body in PRODUCTS.items()}
-            self.cai_range = self.created("/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001",
-                                                   "documentType": "01", "rangeStart": 1, "rangeEnd": 1000,
-                                                   "deadline": "2099-12-31"})["id"]
+            # a range for every series SAR numbers; the invoices' is the one watched
+            self.cai_range = [self.created("/cai", {"cai": CAI, "branchId": 1, "emissionPoint": "001",
+                                                    "documentType": document_type, "rangeStart": 1, "rangeEnd": 1000,
+                                                    "deadline": "2099-12-31"})["id"] for document_type in CAI_SERIES][0]
             assert self.created("/warehouses", {"name": "Bodega 2"})["id"] == 2
             self.closed: set[int] = set()
             self.docs: dict[int, Doc] = {}

@@ -50,7 +50,7 @@ def test_a_purchase_from_a_supplier_without_an_nrc_is_a_factura_de_sujeto_exclui
 
 def test_iva_withheld_from_a_supplier_is_certified_by_a_comprobante_de_retencion(shop, table, dte_authority):
     supplier = shop.created("/business-partners", {
-        "name": "Distribuidora Gamma S.A. de C.V.", "type": "supplier", "taxId": "0614-030303-103-5",
+        "name": "Distribuidora Gamma S.A. de C.V.", "type": "supplier", "taxId": "0614-030303-103-9",
         "nrc": "112233-4", "economicActivityCode": "46510", "economicActivity": "Venta al por mayor",
         "department": "06", "municipality": "14", "address": "Boulevard de los Héroes", "email": "ventas@gamma.example",
         "phone": "2233-4455"})["id"]

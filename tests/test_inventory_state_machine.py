@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from infra.deploy.resources import create_table
+from tests.documents_support import CAI_SERIES
 from tests.support import INVENTORY_CHART, INVENTORY_RULES, Books, make_company
 
 CENT = Decimal("0.01")
@@ -100,8 +101,10 @@ def test_stock_value_stays_the_books(api, table, negative):
             self.supplier = self.created("/business-partners", {"name": "Proveedor", "type": "supplier"})["id"]
             self.products = [self.created("/products", {"code": f"P-{n}", "name": f"Producto {n}", "unitPrice": 100,
                                                         "cost": 40, "taxRate": 0.15})["id"] for n in (1, 2)]
-            self.created("/cai", {"cai": "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A", "branchId": 1, "emissionPoint": "001",
-                                  "documentType": "01", "rangeStart": 1, "rangeEnd": 10000, "deadline": "2099-12-31"})
+            for document_type in CAI_SERIES:  # every series SAR numbers
+                self.created("/cai", {"cai": "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A", "branchId": 1,
+                                      "emissionPoint": "001", "documentType": document_type, "rangeStart": 1,
+                                      "rangeEnd": 10000, "deadline": "2099-12-31"})
             assert self.created("/warehouses", {"name": "Bodega 2"})["id"] == 2
             if negative:
                 reply = api.put(f"/companies/{company.company_id}", {"allowNegativeStock": True}, key=self.key)

@@ -42,13 +42,13 @@ def test_a_hand_worked_month(api, company_a, on):
     key = shop.key
     api.put(f"/business-partners/{shop.customer}", {"taxId": "012345678"}, key=key)  # a consumer's DUI
     taxpayer = shop.created("/business-partners", {
-        "name": "Empresa SA de CV", "type": "customer", "taxId": "06140101901013", "nrc": "123456-7",
+        "name": "Empresa SA de CV", "type": "customer", "taxId": "06140101901015", "nrc": "123456-7",
         "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
         "municipality": "14", "address": "Colonia Escalón, San Salvador", "email": "compras@empresa.example"})["id"]
-    api.put(f"/business-partners/{shop.supplier}", {"nrc": "765432-1", "taxId": "06140202902024"}, key=key)
+    api.put(f"/business-partners/{shop.supplier}", {"nrc": "765432-1", "taxId": "06140202902020"}, key=key)
     # a supplier without an NRC: we issue the factura de sujeto excluido (a DTE), which names him
     unregistered = shop.created("/business-partners", {
-        "name": "Don Juan", "type": "supplier", "taxId": "023456789", "department": "06", "municipality": "14",
+        "name": "Don Juan", "type": "supplier", "taxId": "023456783", "department": "06", "municipality": "14",
         "address": "Mejicanos", "phone": "7000-0000", "email": "juan@example.com"})["id"]
 
     # facturas to consumers: 100 at 13 % (IVA 13); 20 exempt and 10 non-subject; 50 exported

@@ -70,7 +70,7 @@ def test_an_sv_company_imports_the_salvadoran_chart_and_posts_iva_to_it(api, com
 
     # a registered taxpayer's crédito fiscal for 3 chairs at 40.00: 120.00 + 13 % IVA 15.60 = 135.60
     supplier = shop.created("/business-partners", {
-        "name": "Distribuidora Gamma S.A. de C.V.", "type": "supplier", "taxId": "0614-030303-103-5",
+        "name": "Distribuidora Gamma S.A. de C.V.", "type": "supplier", "taxId": "0614-030303-103-9",
         "nrc": "112233-4", "economicActivityCode": "46510", "economicActivity": "Venta al por mayor",
         "department": "06", "municipality": "14", "address": "Boulevard de los Héroes",
         "email": "ventas@gamma.example", "phone": "2233-4455"})["id"]

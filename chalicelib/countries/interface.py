@@ -15,6 +15,14 @@ class DocumentHooks:
     """The points of a document's life where a country acts. The defaults do nothing.
     Packs subclass it; methods are added here (with a default) when the core needs a new point."""
 
+    # --- registers
+
+    def normalized_tax_id(self, typed: str, field: str = "taxId") -> str:
+        """A partner's tax id of this country as stored, from what a person typed (dashes, spaces):
+        refused (ValidationFailed naming `field`) when it is none of the country's forms. The default
+        keeps it as typed."""
+        return typed.strip()
+
     # --- numbering, taxes and printing
 
     def number_segment(self, document_type: str) -> str | None:
@@ -22,9 +30,10 @@ class DocumentHooks:
         the API; None (the default): the API's type, two digits."""
         return None
 
-    def requires_authorized_range(self, document_type: str) -> bool:
-        """Whether a number of this type may only come from an authorized range (Honduras: a CAI):
-        without one the document is refused instead of taking the type's sequence."""
+    def requires_authorized_range(self, document_type: str, document: Mapping[str, Any] | None = None) -> bool:
+        """Whether a number of this type (of this document, when given) may only come from an
+        authorized range (Honduras: a CAI): without an active one the document is refused instead of
+        taking the type's sequence."""
         return False
 
     def takes_exonerations(self) -> bool:

@@ -46,6 +46,13 @@ def query_words(query: str) -> list[str]:
     return sorted(words, key=len, reverse=True)
 
 
+def joined_query(query: str) -> str | None:
+    """The query's words joined, as a value's whole term is ("0801 1999-123456" -> "08011999123456"):
+    None for a query of one word."""
+    found = _WORD.findall(normalized(query))
+    return "".join(found)[:MAX_TERM] if len(found) > 1 else None
+
+
 def matches(record_terms: set[str], words: list[str]) -> bool:
     """Every word of the query begins one of the record's terms."""
     return all(any(term.startswith(word) for term in record_terms) for word in words)

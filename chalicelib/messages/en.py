@@ -111,6 +111,8 @@ CODES: dict[str, str] = {
     'CONCURRENT_UPDATE': 'The write kept colliding with concurrent writes; retry.',
     'EMAIL_SERVICE_BUSY': 'The e-mail service is throttling; retry later.',
     'PAYMENT_DEFERRED': 'The gateway payment cannot be recorded yet; the gateway retries.',
+    # issue 38: hnids
+    'DUPLICATE_TAX_ID': 'Another business partner of the company already has the tax id.',
 }
 
 KINDS: dict[str, str] = {

@@ -125,6 +125,8 @@ CODES: dict[str, str] = {
     "CONCURRENT_UPDATE": "La operación chocó repetidamente con cambios simultáneos; intente de nuevo.",
     "EMAIL_SERVICE_BUSY": "El servicio de correo está limitando los envíos; intente más tarde.",
     "PAYMENT_DEFERRED": "El pago de la pasarela aún no se puede registrar; la pasarela lo reintentará.",
+    # issue 38: hnids
+    "DUPLICATE_TAX_ID": "Otro cliente o proveedor de la empresa ya tiene ese número de identificación tributaria.",
 }
 
 KINDS: dict[str, str] = {
@@ -327,8 +329,6 @@ PHRASES: dict[str, str] = {
     "Journal entry not found.": "No se encontró la partida.",
     "Method not allowed on this path.": "Método no permitido en esta ruta.",
     "No account determination rule applies.": "No aplica ninguna regla de determinación de cuentas.",
-    "No active CAI range for document type {} at this branch.":
-        "No hay un rango CAI activo para el tipo de documento {0} en esta sucursal.",
     "No fiscal year {}: years run from {} to {}.":
         "No existe el ejercicio fiscal {0}: los ejercicios van de {1} a {2}.",
     "No such file in the console.": "Ese archivo no existe en la consola.",
@@ -858,4 +858,27 @@ PHRASES: dict[str, str] = {
         "una lista filtrada por estado de pago se pagina por número de página, no por cursor",
     "page * limit may not exceed {} in a list filtered by payment status":
         "página × límite no puede superar {0} en una lista filtrada por estado de pago",
+    # issue 38: hnids
+    "No active CAI range for document type {} (series {}) at branch {}, emission point {}: register an authorized "
+    "range (POST /cai) before issuing it.":
+        "No hay un rango CAI activo para el tipo de documento {0} (serie {1}) en la sucursal {2}, punto de emisión "
+        "{3}: registre un rango autorizado (POST /cai) antes de emitirlo.",
+    "No active CAI range for document type {} (series {}) at branch {}, at any emission point: register an "
+    "authorized range (POST /cai) before issuing it.":
+        "No hay un rango CAI activo para el tipo de documento {0} (serie {1}) en la sucursal {2}, en ningún punto de "
+        "emisión: registre un rango autorizado (POST /cai) antes de emitirlo.",
+    "Business partner {} already has the tax id {}: a customer that is also a supplier is one partner of type both.":
+        "El cliente o proveedor {0} ya tiene el número de identificación tributaria {1}: un cliente que también es "
+        "proveedor es un solo registro, de tipo ambos.",
+    "Another business partner already has the tax id {}: a customer that is also a supplier is one partner of type "
+    "both.":
+        "Otro cliente o proveedor ya tiene el número de identificación tributaria {0}: un cliente que también es "
+        "proveedor es un solo registro, de tipo ambos.",
+    "already used by another business partner": "ya lo usa otro cliente o proveedor",
+    "must be an RTN of 14 digits or a DNI of 13 digits (dashes and spaces allowed)":
+        "debe ser un RTN de 14 dígitos o un DNI de 13 dígitos (se admiten guiones y espacios)",
+    "must be a NIT of 14 digits or a DUI of 9 digits, with its check digit (dashes and spaces allowed)":
+        "debe ser un NIT de 14 dígitos o un DUI de 9 dígitos, con su dígito verificador (se admiten guiones y espacios)",
+    "the check digit does not match the other digits of the {}":
+        "el dígito verificador no corresponde a los demás dígitos del {0}",
 }

@@ -1,7 +1,8 @@
 """Finding partners and products by what a person types: an index of terms in the table (an
 item per term and record, kept in the record's own transaction), not a scan of the company. A
 query costs one strongly consistent Query per word (the index items of the terms the word begins)
-and one BatchGetItem of the page's records."""
+(and one more for the words joined, an id typed with
+separators) and one BatchGetItem of the page's records."""
 from __future__ import annotations
 
 from typing import Any
@@ -37,13 +38,20 @@ def find(table: Table, company_id: int, kind: str, query: str, page: int, limit:
     partition = keys.search_partition(company_id, kind)
     after = int(decode_cursor(cursor, partition_attribute="PK", partition=partition,
                               attributes=("PK", "SK"))["SK"]) if cursor else None
+    def beginning(word: str) -> set[int]:
+        return {item["id"] for item in table.query_all(partition=("PK", partition), sort_prefix=("SK", word),
+                                                        consistent=True)}
+
     ids: set[int] = set()
     for position, word in enumerate(search_rules.query_words(query)):
-        found = {item["id"] for item in table.query_all(partition=("PK", partition), sort_prefix=("SK", word),
-                                                             consistent=True)}
+        found = beginning(word)
         ids = found if position == 0 else ids & found
         if not ids:
             break
+    # an id typed with separators ("0801-1999-123456") also finds one kept as its digits alone
+    joined = search_rules.joined_query(query)
+    if joined:
+        ids |= beginning(joined)
     ordered = sorted(ids)
     wanted = [record_id for record_id in ordered if record_id > after][:limit] if after is not None \
         else ordered[(page - 1) * limit:page * limit]

@@ -26,7 +26,7 @@ COMPANY = {
                   # who answers for the contingency events of DTEs the authority could not receive in time
                   "responsible": {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"}},
 }
-CONSUMER = {"name": "María López", "type": "customer", "taxId": "04567890-1", "email": "maria.lopez@example.com",
+CONSUMER = {"name": "María López", "type": "customer", "taxId": "04567890-3", "email": "maria.lopez@example.com",
             "phone": "7000-2000", "department": DEPARTMENT, "municipality": MUNICIPALITY,
             "address": "Colonia Miramonte, San Salvador"}
 TAXPAYER = {"name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",

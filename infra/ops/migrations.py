@@ -27,6 +27,11 @@ every start of the local stack, and once against a deployed table after an upgra
   company's dteIssuer municipality with a pre-2024 CAT-013 code becomes its new municipio, the old
   code its district (countries/sv/domain/dte_catalogues.py, from the sourced CAT-013). A code that is neither is
   left as it is and logged: the catalogue check refuses its DTEs, naming the field.
+- Honduran documents numbered without a CAI (issue 38): before every type SAR numbers needed an
+  authorized range, a credit note, debit note, guía de remisión or withholding certificate could take
+  a number of the type's bare sequence. A number printed is never taken back: the migration only
+  REPORTS each (logged with its company, id, type and number, counted), for the accountant to annul
+  and reissue under a CAI as SAR's rules say.
 """
 from __future__ import annotations
 
@@ -398,6 +403,27 @@ def sv_addresses_to_2024_division(table: Table) -> int:
     return moved
 
 
+def documents_numbered_without_cai(table: Table) -> int:
+    """Reports (logs, changes nothing) each numbered document of a company whose pack says its type
+    needs an authorized range but that carries no CAI; returns how many."""
+    from chalicelib import countries
+
+    items = _scan(table, {"COMPANY", keys.DOCUMENT})
+    company_packs = {int(item["id"]): countries.pack_of(item) for item in items if item["itemType"] == "COMPANY"}
+    found = 0
+    for document in (item for item in items if item["itemType"] == keys.DOCUMENT):
+        company_id = int(document["PK"].split("#")[1])
+        pack = company_packs.get(company_id)
+        if pack is None or not document.get("number") or document.get("cai"):
+            continue
+        if pack.hooks.requires_authorized_range(document["type"], document):
+            logger.warning("document numbered without a CAI: annul it and reissue it under an authorized range",
+                           extra={"companyId": company_id, "documentId": document["id"], "type": document["type"],
+                                  "number": document["number"]})
+            found += 1
+    return found
+
+
 # (the figure `python -m infra.ops.admin migrate` prints, the migration), in the order they run
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
@@ -412,4 +438,5 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("documentNumbersIndexed", search_index_of_document_numbers),
     ("caiRangesOfOneSarSeriesDeactivated", overlapping_ranges_of_one_sar_series),
     ("addressesMovedTo2024Division", sv_addresses_to_2024_division),
+    ("documentsNumberedWithoutCaiReported", documents_numbered_without_cai),
 )

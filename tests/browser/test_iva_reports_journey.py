@@ -67,13 +67,13 @@ def test_iva_books_and_home_of_a_salvadoran_company(console, demo, stack):
             return answer
 
         consumer = made({"name": f"Cliente final {tag}", "type": "customer"}, "/business-partners")
-        taxpayer = made({"name": f"Empresa {tag} SA de CV", "type": "customer", "taxId": "06140101901013",
+        taxpayer = made({"name": f"Empresa {tag} SA de CV", "type": "customer", "taxId": "06140101901015",
                          "nrc": "123456-7", "economicActivityCode": "62010",
                          "economicActivity": "Programación informática", "department": "06", "municipality": "14",
                          "address": "Colonia Escalón, San Salvador", "email": "compras@empresa.example"},
                         "/business-partners")
         supplier = made({"name": f"Proveedor {tag}", "type": "supplier", "nrc": "765432-1",
-                         "taxId": "06140202902024"}, "/business-partners")
+                         "taxId": "06140202902020"}, "/business-partners")
         line = lambda price: [{"description": "Servicio", "quantity": 1, "unitPrice": price, "taxRate": 0.13}]  # noqa: E731
         made({"type": "01", "businessPartnerId": consumer["id"], "lines": line(100)})     # a factura: 113.00
         made({"type": "01", "businessPartnerId": taxpayer["id"], "lines": line(200)})     # a crédito fiscal: 226.00

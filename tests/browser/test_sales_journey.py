@@ -13,21 +13,26 @@ from tests.browser.conftest import all_items, api_call
 
 FISCAL_NUMBER = re.compile(r"^\d{3}-001-01-\d{8}$")
 CAI_CODE = "A1B2C3-D4E5F6-0A1B2C-3D4E5F-6A7B8C-9D"
+# the series SAR numbers: a Honduran document of these types needs a CAI range
+CAI_SERIES = ("01", "06", "07", "112", "05")
 
 
 def ensure_sales_setup(base: str, key: str) -> int:
-    """A usable CAI range for invoices (01) of branch 1, emission point 001, and a payment method
+    """A usable CAI range of branch 1, emission point 001, for every series SAR numbers (invoices,
+    credit and debit notes, guías de remisión, withholding certificates), and a payment method
     that confirms at once (cash: no bank account needed, the cash rule takes the money side).
     Returns the method's id."""
     today = datetime.date.today().isoformat()
     ranges = all_items(base, key, "/cai", "caiRanges")
-    if not any(r["documentType"] == "01" and r["branchId"] == 1 and r["emissionPoint"] == "001" and r["isActive"]
-               and r["remaining"] > 10 and r["deadline"] > today for r in ranges):
-        start = max([r["rangeEnd"] for r in ranges if r["documentType"] == "01" and r["branchId"] == 1
+    for document_type in CAI_SERIES:
+        if any(r["documentType"] == document_type and r["branchId"] == 1 and r["emissionPoint"] == "001"
+               and r["isActive"] and r["remaining"] > 10 and r["deadline"] > today for r in ranges):
+            continue
+        start = max([r["rangeEnd"] for r in ranges if r["documentType"] == document_type and r["branchId"] == 1
                      and r["emissionPoint"] == "001"] or [0]) + 1
         deadline = (datetime.date.today() + datetime.timedelta(days=365)).isoformat()
         status, _, created = api_call(base, "POST", "/cai", key, {
-            "cai": CAI_CODE, "branchId": 1, "emissionPoint": "001", "documentType": "01",
+            "cai": CAI_CODE, "branchId": 1, "emissionPoint": "001", "documentType": document_type,
             "rangeStart": start, "rangeEnd": start + 999, "deadline": deadline})
         assert status == 201, created
     methods = all_items(base, key, "/payments/methods", "paymentMethods")

@@ -904,6 +904,7 @@ export default {
   "product.type": "Type",
   "product.unitPrice": "Unit price",
   "product.value": "Value",
+  "product.search": "Search by code or name",
   "productType.product": "Product",
   "productType.service": "Service",
   "reason.count": "Physical count",

@@ -904,6 +904,7 @@ export default {
   "product.type": "Tipo",
   "product.unitPrice": "Precio unitario",
   "product.value": "Valor",
+  "product.search": "Buscar por código o nombre",
   "productType.product": "Producto",
   "productType.service": "Servicio",
   "reason.count": "Conteo físico",

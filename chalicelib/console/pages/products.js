@@ -26,10 +26,16 @@ function productFields() {
   ];
 }
 
+// The API finds products by the words of their code or name (`q`, as partners are found).
 export async function list(ctx) {
+  const search = (ctx.query.q || "").trim();
+  const searchForm = formView({ className: "inline", submitLabel: t("common.search"),
+    fields: [{ name: "q", label: t("product.search"), type: "search" }], values: { q: search },
+    onSubmit: (data) => ctx.navigate(data.q ? `/products?${new URLSearchParams({ q: data.q })}` : "/products") });
   const page = crudPage({
     title: t("product.title"), path: "/products", field: "products", createLabel: t("product.new"),
-    intro: h("p", { class: "help" }, t("product.intro")),
+    intro: h("div", {}, h("p", { class: "help" }, t("product.intro")), searchForm),
+    query: () => ({ q: search || undefined }),
     fields: productFields(), editFields: productFields(),
     // a service has no stock to track, whatever the box says
     prepare: (data) => (data.type === "service" ? { ...data, trackInventory: false } : data),

@@ -10,6 +10,11 @@ from chalicelib.countries.interface import DocumentHooks
 
 
 class SalvadoranHooks(DocumentHooks):
+    def normalized_tax_id(self, typed: str, field: str = "taxId") -> str:
+        from chalicelib.countries.sv.domain import tax_ids
+
+        return tax_ids.normalized_tax_id(typed, field)
+
     def issued(self, document: Mapping[str, Any]) -> bool:
         return bool(document.get("dte"))
 

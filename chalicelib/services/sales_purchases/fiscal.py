@@ -190,9 +190,9 @@ def assign_number(transaction: Transaction, table: Table, company: dict[str, Any
     # the same SAR code is the same series (a Honduran 113 takes the Factura CAI's numbers)
     series = [item for item in records.small_records(table, company_id, keys.CAI_RANGE)
               if number_segment(country, item["documentType"]) == segment and item["branchId"] == branch_id]
-    if series or pack.hooks.requires_authorized_range(document_type):
+    if series or pack.hooks.requires_authorized_range(document_type, document):
         return _from_range(transaction, company_id, [item for item in series if item.get("isActive", True)],
-                           document, branch_code, segment)
+                           document, branch_code, segment, series)
     sequence = table.get(keys.document_sequence(company_id, document_type))
     next_number = int(sequence["nextNumber"]) if sequence else 1
     if sequence is None:
@@ -244,11 +244,20 @@ class _NextNumber(Renumbering):
 
 
 def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str, Any]],
-                document: DocumentRecord, branch_code: str, segment: str) -> Number:
+                document: DocumentRecord, branch_code: str, segment: str, series: list[dict[str, Any]]) -> Number:
     field = [{"field": "branchId", "message": "no usable CAI range for this branch and type"}]
     if not ranges:
-        raise NumberingError(f"No active CAI range for document type {document['type']} at this branch.",
-                             code="CAI_MISSING", details=field)
+        # the series the person registers a range for: establishment, the emission points its
+        # inactive ranges had (else any), and the number's type place
+        points = ", ".join(sorted({str(item["emissionPoint"]) for item in series}))
+        series_name = f"{branch_code}-PPP-{segment}"
+        if points:
+            raise NumberingError(f"No active CAI range for document type {document['type']} (series {series_name}) at "
+                                 f"branch {branch_code}, emission point {points}: register an authorized range "
+                                 "(POST /cai) before issuing it.", code="CAI_MISSING", details=field)
+        raise NumberingError(f"No active CAI range for document type {document['type']} (series {series_name}) at "
+                             f"branch {branch_code}, at any emission point: register an authorized range (POST /cai) "
+                             "before issuing it.", code="CAI_MISSING", details=field)
     current = [item for item in ranges if item["deadline"] >= document["date"]]
     if not current:
         raise NumberingError("The CAI range's issue deadline has passed.", code="CAI_EXPIRED", details=field)

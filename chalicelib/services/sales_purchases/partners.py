@@ -1,13 +1,19 @@
-"""Business partners (customers and suppliers)."""
+"""Business partners (customers and suppliers). A partner's tax id is checked by its country's pack
+(a foreign partner's is kept as typed) and is unique in the company: a customer that is also a
+supplier is one partner of type "both"."""
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
 
+from chalicelib import countries
+from chalicelib.domain import search as search_rules
 from chalicelib.domain.records import PartnerRecord
+from chalicelib.errors import Conflict
 from chalicelib.events import outbox
 from chalicelib.services import records
 from chalicelib.services.commands import Command
+from chalicelib.services.identity import accounts
 from chalicelib.services.payments import payment_setup
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -43,6 +49,57 @@ def _reference_payment_condition(transaction: Transaction, company_id: int, item
         payment_setup.reference_condition(transaction, company_id, int(previous), -1)
 
 
+def _partner_effects(transaction: Transaction, company_id: int, item: dict[str, Any],
+                     before: dict[str, Any] | None) -> None:
+    _reference_payment_condition(transaction, company_id, item, before)
+    _reserve_tax_id(transaction, company_id, item, before)
+
+
+def _tax_id_key(company_id: int, tax_id: str) -> keys.Key:
+    """The reservation of a tax id, by its letters and digits alone: "0801-1999-123456" and
+    "08011999123456" are one id, whatever country wrote it."""
+    return keys.unique_value(company_id, "PARTNER_TAX_ID", "".join(search_rules.words(tax_id)))
+
+
+def _tax_id_taken(tax_id: str, owner: int | None) -> Conflict:
+    """`owner`: the partner that has it (None: one that took it meanwhile)."""
+    details = [{"field": "taxId", "message": "already used by another business partner"}]
+    if owner is None:
+        return Conflict(f"Another business partner already has the tax id {tax_id}: a customer that is also a "
+                        "supplier is one partner of type both.", code="DUPLICATE_TAX_ID", details=details)
+    return Conflict(f"Business partner {owner} already has the tax id {tax_id}: a customer that is also a supplier "
+                    "is one partner of type both.", code="DUPLICATE_TAX_ID", details=details)
+
+
+def _reserve_tax_id(transaction: Transaction, company_id: int, item: dict[str, Any],
+                    before: dict[str, Any] | None) -> None:
+    old, new = (before or {}).get("taxId"), item.get("taxId")
+    if old and new and _tax_id_key(company_id, old) == _tax_id_key(company_id, new):
+        return
+    if new:
+        transaction.put_new({**_tax_id_key(company_id, new), "partnerId": item["id"]},
+                            on_fail=_tax_id_taken(new, None))
+    if old:
+        transaction.delete(_tax_id_key(company_id, old))
+
+
+def _checked_tax_id(table: Table, company_id: int, fields: dict[str, Any],
+                    current: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The fields with the tax id as its country's pack keeps it (a partner abroad: as typed),
+    refused when it is none of that country's forms or another partner has it."""
+    typed = fields.get("taxId")
+    if not typed:
+        return fields
+    country = fields.get("country") or (current or {}).get("country") or accounts.company_country(table, company_id)
+    tax_id = typed.strip()
+    if country in countries.CODES:
+        tax_id = countries.pack(country).hooks.normalized_tax_id(typed, "taxId")
+    holder = table.get(_tax_id_key(company_id, tax_id))
+    if holder is not None and holder["partnerId"] != (current or {}).get("id"):
+        raise _tax_id_taken(tax_id, holder["partnerId"])
+    return {**fields, "taxId": tax_id}
+
+
 def get_partner(table: Table, company_id: int, partner_id: int) -> PartnerRecord:
     return records.get_record(table, company_id, PARTNER, partner_id)
 
@@ -53,10 +110,13 @@ def list_partners(table: Table, company_id: int, page: int, limit: int, cursor: 
 
 
 def create_partner(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
-    return records.create_record(command, PARTNER, fields, _reference_payment_condition)
+    fields = _checked_tax_id(command.table, command.company_id, fields)
+    return records.create_record(command, PARTNER, fields, _partner_effects)
 
 
 def update_partner(command: Command, partner_id: int, changes: dict[str, Any],
                    expected_version: int | None) -> dict[str, Any]:
+    current = get_partner(command.table, command.company_id, partner_id)
+    changes = _checked_tax_id(command.table, command.company_id, changes, current)
     return records.update_record(command, PARTNER, partner_id, changes, expected_version,
-                                 _reference_payment_condition)
+                                 _partner_effects, current=current)

@@ -17,5 +17,16 @@ SAR_CODES: dict[str, str] = {
     "900": "89", "901": "90",
 }
 
-# these need a CAI range; other types take a CAI range when one exists for them
-CAI_REQUIRED = ("01", "113")
+# Every document SAR numbers is issued under a CAI (Reglamento del Régimen de Facturación, Acuerdo
+# 481-2017 Art. 3 and 10): the Factura (01, 113), the Notas de Crédito and Débito, the Guía de
+# Remisión and the Comprobante de Retención the company issues. Without an active range the
+# document is refused, never numbered from a bare sequence. Other types take a range when one exists.
+CAI_REQUIRED = ("01", "113", "06", "07", "112", "05")
+
+
+def requires_cai(document_type: str, withholding_side: str | None = None) -> bool:
+    """A withholding certificate needs the company's CAI only when the company withheld
+    (side "purchases"): a customer's certificate (side "sales") carries the customer's CAI."""
+    if document_type == "05":
+        return withholding_side != "sales"
+    return document_type in CAI_REQUIRED
