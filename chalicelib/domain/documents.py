@@ -313,7 +313,7 @@ def credit_limit_exceeded(message: str) -> ApiError:
 def credit_blocked(days: int, tolerated: int) -> ApiError:
     return ApiError(f"The customer has documents {days} days overdue; at most {tolerated} are tolerated.",
                     code="CREDIT_BLOCKED",
-                    details=[{"field": "businessPartnerId", "message": "overdue beyond credit_block_days"}])
+                    details=[{"field": "businessPartnerId", "message": "overdue longer than the customer's credit tolerates"}])
 
 
 # --- events --------------------------------------------------------------------------------------

@@ -377,7 +377,7 @@ def list_documents(table: Table, company_id: int, *, document_type: str | None, 
                    cursor: str | None, query: str | None = None) -> Page:
     """Newest first. `total` is exact for any filter (`document_total`)."""
     if start_date and end_date and start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+        raise ValidationFailed.for_field("startDate", "must not be after the end date")
     filters = {name: value for name, value in (("type", document_type), ("status", status)) if value}
     if query is not None:
         if cursor:
