@@ -66,7 +66,7 @@ class DocumentTooLarge(ApiError):
 
 class Unauthorized(ApiError):
     code = "AUTHENTICATION_REQUIRED"
-    message = "Authentication required: send the accessToken cookie or an API key."
+    message = "Authentication required: log in or send an API key."
 
 
 class Forbidden(ApiError):

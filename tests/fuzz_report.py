@@ -19,10 +19,10 @@ from typing import Any, Iterable
 INPUT_CODES = {"VALIDATION_ERROR", "MALFORMED_JSON", "UNSUPPORTED_MEDIA_TYPE", "NOT_ACCEPTABLE",
                "CHANNEL_UNSUPPORTED", "UNBALANCED_ENTRY"}
 STATEFUL = re.compile(
-    r"no such|invalid or expired cursor|must be in the future|inactive|openingBalanceDate|no source document"
+    r"no such|invalid or expired cursor|must be in the future|inactive|opening balance date|no source document"
     r"|parent's type|must be a quote|the company's own currency|belongs to another|must be an active \w+ account|default \w+ stays active|can come only from|needs a customer"
     r"|needs a supplier|must be a document of type|for a company in|is with a (customer|supplier)"
-    r"|only purchase documents carry it|only a withholding certificate|needs a taxRate above 0|certifies a withholding"
+    r"|only purchase documents carry it|only a withholding certificate|needs a tax rate above 0|certifies a withholding"
     r"|no average cost yet|are already on hand|are on hand|insufficient stock")
 # Comparisons between fields or sums over lines: stated in the operation's descriptions, not in a schema.
 BEYOND_JSON_SCHEMA = re.compile(

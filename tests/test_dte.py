@@ -129,7 +129,7 @@ def test_a_consumer_needs_no_id_below_1095_dollars_and_the_format_refuses_it_abo
         {"productId": shop.service, "quantity": 10, "unitPrice": 100}]}, key=shop.key)
     assert refused.status == 400, refused.text
     fields = {detail["field"]: detail["message"] for detail in refused.json["details"]}
-    assert fields["dte.receptor.numDocumento"] == "missing: set the customer's taxId (NIT or DUI)"
+    assert fields["dte.receptor.numDocumento"] == "missing: set the customer's NIT or DUI"
     listed = shop.api.get("/documents?type=01", key=shop.key).json
     assert [doc["id"] for doc in listed["documents"]] == [anonymous["id"]]
     # the number and control number it would have taken are the next document's
@@ -166,13 +166,12 @@ def test_a_format_refusal_answers_what_and_what_to_set_in_spanish(shop, table):
     spanish = shop.api.post("/documents", body, key=shop.key, headers={"Accept-Language": "es"})
     assert english.status == spanish.status == 400, spanish.text
     assert english.json["details"] == [{"field": "dte.receptor.codActividad",
-                                        "message": "missing: set the customer's economicActivityCode"}]
+                                        "message": "missing: set the customer's economic activity code"}]
     assert spanish.json["details"] == [{
         "field": "dte.receptor.codActividad",
-        "message": "falta: indique el código de actividad económica (economicActivityCode) del cliente"}]
+        "message": "falta: indique el código de actividad económica del cliente"}]
     assert spanish.json["message"] == ("El formato de Hacienda rechaza este documento: dte.receptor.codActividad: "
-                                       "falta: indique el código de actividad económica (economicActivityCode) "
-                                       "del cliente")
+                                       "falta: indique el código de actividad económica del cliente")
     assert shop.api.get("/documents", key=shop.key).json["documents"] == []
 
 

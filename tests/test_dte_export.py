@@ -105,7 +105,7 @@ def test_services_exported_name_no_precinct_and_what_is_missing_is_named(shop, b
     fields = {detail["field"]: detail["message"] for detail in refused.json["details"]}
     assert {"dte.receptor.codPais", "dte.receptor.nombrePais"} <= set(fields)
     # what is missing and what to set, each in Spanish (the remedy's closing ")" is no part of the "what")
-    assert fields["dte.receptor.codPais"] == "falta: indique export.countryCode del documento (CAT-020)"
+    assert fields["dte.receptor.codPais"] == "falta: indique el código del país de destino (CAT-020)"
 
 
 @pytest.mark.parametrize("case", ["domestic customer", "mixed lines"])

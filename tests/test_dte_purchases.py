@@ -27,7 +27,7 @@ def test_a_purchase_from_a_supplier_without_an_nrc_is_a_factura_de_sujeto_exclui
     refused = purchase("103", eggs)
     assert refused.status == 400
     assert {d["field"]: d["message"] for d in refused.json["details"]}["dte.receptor.numDocumento"] == \
-        "missing: set the supplier's taxId (NIT or DUI)"
+        "missing: set the supplier's NIT or DUI"
     shop.api.put(f"/business-partners/{farmer}", {"taxId": "01234567-8"}, key=shop.key)
     # whoever is not registered for IVA charges none
     taxed = purchase("103", [{"productId": shop.product, "quantity": 1, "unitPrice": 60}])

@@ -37,7 +37,7 @@ def test_every_phrase_the_source_writes_has_its_spanish():
     assert sorted(set(es.PHRASES) - raised) == []  # no longer written: take them out
     # each Spanish phrase places exactly the parts its English one fills in
     assert {english: spanish for english, spanish in es.PHRASES.items()
-            if sorted(set(re.findall(r"\{(\d)\}", spanish))) != [str(n) for n in range(english.count("{}"))]} == {}
+            if sorted(set(re.findall(r"\{(\d)(?::[mf])?\}", spanish))) != [str(n) for n in range(english.count("{}"))]} == {}
 
 
 @pytest.mark.parametrize(("header", "expected"), [
@@ -81,10 +81,10 @@ def test_refusals_answer_in_spanish_when_asked(api, company_a):
         "Another product already uses the code {}."].replace("{0}", "'P-001'")
     # a service's own field problem (for_field) is translated with its filled-in parts
     dates = api.get("/documents?startDate=2026-02-01&endDate=2026-01-01", key=company_a.api_key, headers=SPANISH)
-    assert dates.json["details"] == [{"field": "startDate", "message": es.PHRASES["must not be after endDate"]}]
+    assert dates.json["details"] == [{"field": "startDate", "message": es.PHRASES["must not be after the end date"]}]
     unauthenticated = api.get("/documents", headers=SPANISH)
     assert unauthenticated.status == 401 and unauthenticated.json["message"] == es.PHRASES[
-        "Authentication required: send the accessToken cookie or an API key."]
+        "Authentication required: log in or send an API key."]
 
 
 def test_a_message_the_catalogue_does_not_know_falls_back_to_its_code_in_spanish():

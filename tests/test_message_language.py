@@ -100,10 +100,26 @@ def test_every_message_the_source_raises_answers_spanish_throughout():
     assert half_english == {}
 
 
-def test_no_snake_case_names_in_what_a_person_reads():
-    names = {english: spanish for english, spanish in es.PHRASES.items()
-             if re.search(r"\b[a-z]+_[a-z_]+\b", re.sub(r"`[^`]*`|/[\w{}/.-]+", " ", spanish))}
-    assert names == {}
+# a field as the API spells it: snake_case (credit_block_days) or camelCase (paymentMethodId, endDate,
+# export.countryCode); a person reads "the payment method", "the end date" (details[].field keeps the name)
+FIELD_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+
+
+def _field_names(text: str) -> list[str]:
+    """The API field names a text shows a person; quoted code (`...`), API paths and the filled-in
+    places left out."""
+    return FIELD_NAME.findall(re.sub(r"\{\w*\}|`[^`]*`|(GET|PUT|POST|DELETE|PATCH) /\S+|/[\w{}/.-]+", " ", text))
+
+
+def test_no_field_names_in_what_a_person_reads():
+    """Spanish and English alike: the catalogues' texts and every message the source raises."""
+    from chalicelib.messages import en
+
+    texts = {**{f"es code {k}": v for k, v in es.CODES.items()}, **{f"es kind {k}": v for k, v in es.KINDS.items()},
+             **{f"en code {k}": v for k, v in en.CODES.items()}, **{f"en kind {k}": v for k, v in en.KINDS.items()},
+             **{f"es {english}": spanish for english, spanish in es.PHRASES.items()},
+             **{f"en {english}": english for english in raised_phrases()}}
+    assert {name: names for name, text in texts.items() if (names := _field_names(text))} == {}
 
 
 def test_the_walk_sees_the_parts_that_leaked_before():
@@ -127,3 +143,32 @@ def test_the_refusals_that_answered_half_english_answer_spanish(api, company_a):
                     headers=SPANISH).json
     assert books == {"code": "REPORT_NOT_FOR_COUNTRY",
                      "message": "Los libros de IVA son de las empresas de El Salvador (el país de la empresa es HN)."}
+
+
+def test_a_status_placed_in_a_spanish_sentence_is_spanish(api, company_a):
+    """'esta partida está posted' was the API's value inside a Spanish sentence: the value is placed
+    as the Spanish word agreeing with the noun (partida: contabilizada; documento: confirmado)."""
+    shop = Shop(api, company_a)
+    expense = {"date": "2026-11-05", "description": "Gasto de oficina", "status": "posted", "lines": [
+        {"chartOfAccountId": shop.books["6199"], "debit": "10.00", "credit": "0"},
+        {"chartOfAccountId": shop.books["110101"], "debit": "0", "credit": "10.00"}]}
+    entry = shop.created("/journal-entries", expense)
+    again = api.post(f"/journal-entries/{entry['id']}/post", {}, key=company_a.api_key, headers=SPANISH)
+    assert again.status == 400 and again.json["message"] == (
+        "Solo se puede contabilizar una partida en borrador; esta partida está contabilizada.")
+    english = api.post(f"/journal-entries/{entry['id']}/post", {}, key=company_a.api_key)
+    assert english.json["message"] == "Only a draft can be posted; this entry is posted."  # the API's value, in English
+
+    invoice = shop.document("01", [(shop.service, 1, 50)])
+    assert invoice["status"] == "confirmed"  # a document is confirmed unless sent as a draft
+    confirmed = api.post(f"/documents/{invoice['id']}/confirm", {}, key=company_a.api_key, headers=SPANISH)
+    assert confirmed.json["message"] == "Solo un documento en borrador puede ser confirmado; este está confirmado."
+
+
+def test_a_value_the_catalogue_does_not_know_is_placed_as_it_came():
+    assert messages.phrase("Only a draft reconciliation can be completed; this one is completed.") == (
+        "Solo una conciliación en borrador puede ser completada; esta está completada.")
+    assert messages.phrase("The fiscal year 2026 is closing; only an open year is closed.") == (
+        "El ejercicio fiscal 2026 está en cierre; solo se cierra un ejercicio abierto.")
+    # a status the catalogue does not know yet is placed as the API answers it, never dropped
+    assert messages.phrase("the document is archived") == "el documento está archived"

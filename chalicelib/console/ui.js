@@ -13,11 +13,20 @@ export function toast(message, kind = "ok") {
   setTimeout(() => note.remove(), kind === "error" ? 8000 : 4000);
 }
 
-// A plain-words line for an error from the API (its message is written for people).
+// A plain-words line for an error from the API (its message is written for people, but names a
+// field's program name where it quotes a detail, "<field>: <problem>": the problem says it alone).
 export function describeError(error) {
-  if (error instanceof ApiError) return error.message || t("error.generic");
+  if (error instanceof ApiError) return withoutFieldNames(error) || t("error.generic");
   if (error instanceof TypeError) return t("error.network");
   return t("error.generic");
+}
+
+function withoutFieldNames(error) {
+  let message = error.message || "";
+  for (const detail of error.details || []) {
+    if (detail && detail.field) message = message.split(`${detail.field}: `).join("");
+  }
+  return message;
 }
 
 export function errorBox(error) {
@@ -149,10 +158,15 @@ export function showErrors(form, error) {
     } else unplaced.push(detail);
   }
   const list = unplaced.length ? h("ul", { class: "error-list" }, unplaced.map((d) => h("li", {}, d.message))) : null;
-  // the API's "<field>: <problem>" of its first detail says again what its field now shows
-  const restated = details.length && error.message === `${details[0].field}: ${details[0].message}`;
+  // the API's "<field>: <problem>" of its first detail says again what its field now shows; a
+  // refusal that ends quoting it ("The tax authority's format refuses this document: <field>:
+  // <problem>") keeps its own words, the quote left to the field or the list
+  const quote = details.length ? `${details[0].field}: ${details[0].message}` : null;
+  const restated = quote !== null && error.message === quote;
   if (!restated) {
-    general.append(errorBox(error), list);
+    const head = quote !== null && error.message.endsWith(quote)
+      ? error.message.slice(0, -quote.length).replace(/[\s:]+$/, "") : null;
+    general.append(head ? h("div", { class: "error-box", role: "alert", "data-code": error.code }, head) : errorBox(error), list);
     return;
   }
   general.append(h("div", { class: "error-box", role: "alert", "data-code": error.code },

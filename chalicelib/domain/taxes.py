@@ -43,11 +43,11 @@ def line_treatment(requested: str | None, requested_rate: Decimal | None, fallba
     used); `taxed` needs a rate above 0; no treatment is `taxed` or `exempt` by the rate."""
     if requested in ZERO_TREATMENTS:
         if requested_rate:
-            raise ValidationFailed.for_field(f"{field}.taxRate", f"a line {requested} carries no tax: taxRate 0")
+            raise ValidationFailed.for_field(f"{field}.taxRate", f"a line {requested} carries no tax: its tax rate is 0")
         return ZERO_RATE, requested
     rate = fallback_rate if requested_rate is None else requested_rate
     if requested == TAXED and not rate:
-        raise ValidationFailed.for_field(f"{field}.taxTreatment", "a taxed line needs a taxRate above 0")
+        raise ValidationFailed.for_field(f"{field}.taxTreatment", "a taxed line needs a tax rate above 0")
     return rate, TAXED if rate else EXEMPT
 
 

@@ -12,9 +12,10 @@ from typing import Any, Mapping
 
 ENGLISH, SPANISH = "en", "es"
 LANGUAGES = (ENGLISH, SPANISH)
-# where a Spanish phrase puts the English one's n-th filled-in part (literal braces such as
-# "{id}" in a path are left alone)
-_PLACE = re.compile(r"\{(\d)\}")
+# where a Spanish phrase puts the English one's n-th filled-in part, and, after ":", the gender
+# an API value placed there agrees with (es.VALUES); literal braces such as "{id}" in a path are
+# left alone
+_PLACE = re.compile(r"\{(\d)(?::([mf]))?\}")
 _RANGE = re.compile(r"^\s*([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*$")
 
 
@@ -83,8 +84,16 @@ def _whole_phrase(english: str) -> str | None:
 def _placed(spanish: str, parts: tuple[str, ...]) -> str:
     """The Spanish template with the English one's parts in their places; a part that is itself one
     of the service's phrases (a refusal quoting its detail, a subledger named in words) is placed in
-    Spanish too, so no English rides inside a Spanish sentence."""
-    return _PLACE.sub(lambda place: _whole_phrase(parts[int(place.group(1))]) or parts[int(place.group(1))], spanish)
+    Spanish too, and so is an API value where the place names its gender ("esta partida está
+    {0:f}": posted -> contabilizada), so no English rides inside a Spanish sentence."""
+    from chalicelib.messages import es
+
+    def part(place: re.Match[str]) -> str:
+        text, gender = parts[int(place.group(1))], place.group(2)
+        if gender and text in es.VALUES:
+            return es.VALUES[text][gender == "f"]
+        return _whole_phrase(text) or text
+    return _PLACE.sub(part, spanish)
 
 
 def _kind_text(lang: str, kind: str, context: Mapping[str, Any]) -> str | None:

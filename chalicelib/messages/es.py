@@ -303,8 +303,8 @@ PHRASES: dict[str, str] = {
     "Another product already uses the code {}.": "Otro producto ya usa el código {0}.",
     "Another request is invalidating this document; send it again.":
         "Otra solicitud está invalidando este documento; envíe su solicitud de nuevo.",
-    "Authentication required: send the accessToken cookie or an API key.":
-        "Se requiere autenticación: envíe la cookie accessToken o una clave API.",
+    "Authentication required: log in or send an API key.":
+        "Se requiere autenticación: inicie sesión o envíe una clave API.",
     "Bank account not found.": "No se encontró la cuenta bancaria.",
     "Business partners use this payment condition; give them another one first.":
         "Hay clientes o proveedores que usan esta condición de pago; asígneles otra primero.",
@@ -315,8 +315,8 @@ PHRASES: dict[str, str] = {
         "DELETE no está disponible con una clave API; use la aplicación web, o las operaciones de anulación y "
         "reversión.",
     "Debits ({}) and credits ({}) differ by {}.": "El debe ({0}) y el haber ({1}) difieren en {2}.",
-    'Documents can only be sent by e-mail (sendFrom "{}"), not "{}".':
-        'Los documentos solo se pueden enviar por correo electrónico (sendFrom "{0}"), no por "{1}".',
+    'Documents can only be sent by e-mail ("{}"), not "{}".':
+        'Los documentos solo se pueden enviar por correo electrónico ("{0}"), no por "{1}".',
     "Documents of type {} ({}) cannot be cancelled once confirmed; only credit and debit notes (06, 07, 105, 106) and "
     "imports (104) can (any draft can).":
         "Los documentos de tipo {0} ({1}) no se pueden anular una vez confirmados; solo se pueden anular las notas de "
@@ -344,28 +344,28 @@ PHRASES: dict[str, str] = {
         "Ya se emitieron números hasta el {0} del tipo {1} sin rango CAI; inicie el rango después de ellos.",
     "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one is {}, "
     "its DTE {}.":
-        "Solo se puede invalidar un documento confirmado de El Salvador cuyo DTE haya aceptado Hacienda; este está en "
-        "estado {0} y su DTE en estado {1}.",
+        "Solo se puede invalidar un documento confirmado de El Salvador cuyo DTE haya aceptado Hacienda; este está "
+        "{0:m} y su DTE está {1:m}.",
     "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one is {}.":
-        "Solo se puede invalidar un documento confirmado de El Salvador cuyo DTE haya aceptado Hacienda; este está en "
-        "estado {0}.",
+        "Solo se puede invalidar un documento confirmado de El Salvador cuyo DTE haya aceptado Hacienda; este está "
+        "{0:m}.",
     "Only a credit note (06, 105) is refunded, not type {} ({}).":
         "Solo se reembolsa una nota de crédito (06, 105), no el tipo {0} ({1}).",
     "Only a draft can be deleted; cancel or credit a confirmed document.":
         "Solo se puede eliminar un borrador; un documento confirmado se anula o se corrige con una nota de crédito.",
     "Only a draft can be edited; this document is {}.":
-        "Solo se puede editar un borrador; este documento está en estado {0}.",
+        "Solo se puede editar un borrador; este documento está {0:m}.",
     "Only a draft can be posted; this entry is {}.":
-        "Solo se puede contabilizar una partida en borrador; esta partida está en estado {0}.",
+        "Solo se puede contabilizar una partida en borrador; esta partida está {0:f}.",
     "Only a draft document can be edited.": "Solo se puede editar un documento en borrador.",
     "Only a draft reconciliation can be {}; this one is {}.":
-        "Solo una conciliación en borrador admite esta acción ({0}); esta está en estado {1}.",
+        "Solo una conciliación en borrador puede ser {0:f}; esta está {1:f}.",
     "Only a pending payment can be confirmed; this one is {}.":
-        "Solo se puede confirmar un pago pendiente; este está en estado {0}.",
+        "Solo se puede confirmar un pago pendiente; este está {0:m}.",
     "Only a posted entry can be reversed; this entry is {}.":
-        "Solo se puede revertir una partida contabilizada; esta partida está en estado {0}.",
+        "Solo se puede revertir una partida contabilizada; esta partida está {0:f}.",
     "Only a {} document can be {}; this one is {}.":
-        "Solo un documento en estado {0} admite esta acción ({1}); este está en estado {2}.",
+        "Solo un documento {0:m} puede ser {1:m}; este está {2:m}.",
     "Only an owner can change, deactivate or remove an owner.":
         "Solo un propietario puede cambiar, desactivar o quitar a otro propietario.",
     "Only an owner can make someone an owner.": "Solo un propietario puede hacer propietario a otro usuario.",
@@ -443,11 +443,11 @@ PHRASES: dict[str, str] = {
         "El servicio de correo rechazó la dirección del destinatario; no se envió nada.",
     "The e-mail service rejected the message (is the sender address verified?); nothing was sent.":
         "El servicio de correo rechazó el mensaje (¿está verificada la dirección del remitente?); no se envió nada.",
-    "The fiscal year {} is {}: reopen it first.": "El ejercicio fiscal {0} está en estado {1}: reábralo primero.",
+    "The fiscal year {} is {}: reopen it first.": "El ejercicio fiscal {0} está {1:m}: reábralo primero.",
     "The fiscal year {} is {}; only a closed year is reopened.":
-        "El ejercicio fiscal {0} está en estado {1}; solo se reabre un ejercicio cerrado.",
+        "El ejercicio fiscal {0} está {1:m}; solo se reabre un ejercicio cerrado.",
     "The fiscal year {} is {}; only an open year is closed.":
-        "El ejercicio fiscal {0} está en estado {1}; solo se cierra un ejercicio abierto.",
+        "El ejercicio fiscal {0} está {1:m}; solo se cierra un ejercicio abierto.",
     "The gateway's payment method is deleted or inactive.":
         "El método de pago de la pasarela fue eliminado o está inactivo.",
     "The notification's signature does not match.": "La firma de la notificación no coincide.",
@@ -542,24 +542,25 @@ PHRASES: dict[str, str] = {
         "un libro abarca como máximo {0} días (los libros son mensuales)",
     "a cash condition has no credit days": "una condición de contado no tiene días de crédito",
     "a credit condition needs at least 1 credit day": "una condición de crédito necesita al menos 1 día de crédito",
-    "a credit note is refunded in money: send paymentMethodId":
-        "una nota de crédito se reembolsa en dinero: envíe paymentMethodId",
+    "a credit note is refunded in money: give the payment method":
+        "una nota de crédito se reembolsa en dinero: indique el método de pago",
     'a decimal string with at most 2 decimals, e.g. "12.34"':
         'un número decimal en texto con 2 decimales como máximo, p. ej. "12.34"',
     "a line carries either a debit or a credit, greater than zero":
         "cada línea lleva un monto al debe o al haber, mayor que cero",
-    "a line {} carries no tax: taxRate 0": "una línea con tratamiento {0} no lleva impuesto: taxRate 0",
+    "a line {} carries no tax: its tax rate is 0":
+        "una línea con tratamiento {0} no lleva impuesto: su tasa de impuesto es 0",
     "a period spans at most {} calendar years": "un período abarca como máximo {0} años calendario",
     "a public key: send the private key": "es una clave pública: envíe la clave privada",
     "a purchase from a supplier without an NRC is a factura de sujeto excluido, which carries no IVA: set the lines' "
-    "taxRate to 0, or the supplier's nrc":
-        "una compra a un proveedor sin NRC es una factura de sujeto excluido, que no lleva IVA: ponga en 0 el taxRate "
-        "de las líneas, o registre el nrc del proveedor",
+    "IVA to 0, or register the supplier's NRC":
+        "una compra a un proveedor sin NRC es una factura de sujeto excluido, que no lleva IVA: ponga en 0 el IVA "
+        "de las líneas, o registre el NRC del proveedor",
     "a reversal cannot be dated before the entry ({})":
         "una reversión no puede tener fecha anterior a la partida ({0})",
     "a search is paged by page, not by cursor": "una búsqueda se pagina con page, no con cursor",
     "a sub-account has its parent's type ({})": "una subcuenta tiene el tipo de su cuenta madre ({0})",
-    "a taxed line needs a taxRate above 0": "una línea gravada necesita un taxRate mayor que 0",
+    "a taxed line needs a tax rate above 0": "una línea gravada necesita una tasa de impuesto mayor que 0",
     "a withholding certificate carries no tax: its lines are the amounts withheld":
         "un comprobante de retención no lleva impuesto: sus líneas son los montos retenidos",
     "a withholding on {} is with a {}; this partner is a {}":
@@ -579,7 +580,7 @@ PHRASES: dict[str, str] = {
     "an ISO 8601 timestamp with its time zone": "una fecha y hora ISO 8601 con su zona horaria",
     "an account cannot be placed under itself or its sub-accounts":
         "una cuenta no puede colocarse bajo sí misma ni bajo sus subcuentas",
-    "an advance is money: send paymentMethodId": "un anticipo es dinero: envíe paymentMethodId",
+    "an advance is money: give the payment method": "un anticipo es dinero: indique el método de pago",
     "an integer number of cents": "un número entero de centavos",
     "an opening stock only adds: {} are already on hand": "un inventario inicial solo agrega: ya hay {0} en existencia",
     "at least one debit line and one credit line": "al menos una línea al debe y una al haber",
@@ -619,22 +620,22 @@ PHRASES: dict[str, str] = {
     "must be the source document's currency {}": "debe ser la moneda del documento de origen, {0}",
     "must be {}": "debe ser {0}",
     "must be {}, with no earlier payment": "debe ser {0}, sin pagos anteriores",
-    "must differ from fromAccountId": "debe ser distinta de fromAccountId",
-    "must differ from fromWarehouseId": "debe ser distinta de fromWarehouseId",
+    "must differ from the source account": "debe ser distinta de la cuenta origen",
+    "must differ from the source warehouse": "debe ser distinta de la bodega de origen",
     "must differ from the bank's own ledger account":
         "debe ser distinta de la cuenta contable de la propia cuenta bancaria",
     "must name an active payment method": "debe indicar un método de pago activo",
-    "must not be after endDate": "no debe ser posterior a endDate",
+    "must not be after the end date": "no debe ser posterior a la fecha final",
     "must not be after its end date": "no debe ser posterior a su fecha final",
-    "must not be before startDate": "no debe ser anterior a startDate",
-    "must not be before the account's openingBalanceDate ({})":
-        "no debe ser anterior a la openingBalanceDate de la cuenta ({0})",
+    "must not be before the start date": "no debe ser anterior a la fecha inicial",
+    "must not be before the account's opening balance date ({})":
+        "no debe ser anterior a la fecha del saldo inicial de la cuenta ({0})",
     "must not be before the document date": "no debe ser anterior a la fecha del documento",
     "must not be before the document's date {}": "no debe ser anterior a la fecha del documento, {0}",
     "must not be before the payment's date {}": "no debe ser anterior a la fecha del pago, {0}",
     "must not be before the statement date of the last completed reconciliation ({})":
         "no debe ser anterior a la fecha del estado de cuenta de la última conciliación completada ({0})",
-    "must not be below rangeStart": "no debe ser menor que rangeStart",
+    "must not be below the range's first number": "no debe ser menor que el primer número del rango",
     "must not be negative": "no debe ser negativo",
     "must not be zero": "no debe ser cero",
     "must not exceed the line amount {}": "no debe superar el monto de la línea, {0}",
@@ -671,11 +672,11 @@ PHRASES: dict[str, str] = {
     "only purchase documents carry it, not a {}": "solo lo llevan los documentos de compra, no el tipo {0}",
     "only sales documents carry it, not a {}": "solo lo llevan los documentos de venta, no el tipo {0}",
     "exonerations are Honduran; the company is in {}": "las exoneraciones son de Honduras; la empresa es de {0}",
-    "give at least one of purchaseOrderNumber, registryNumber, sagNumber":
-        "indique al menos uno: purchaseOrderNumber (orden de compra exenta), registryNumber (constancia de registro "
-        "de exonerado) o sagNumber (registro de la SAG)",
-    "a document under an exoneration carries no ISV: its lines are exonerated (taxRate 0)":
-        "un documento con exoneración no lleva ISV: sus líneas son exoneradas (taxRate 0)",
+    "give at least one of the exempt purchase order's, the exoneration certificate's or the SAG registry's number":
+        "indique al menos uno: el número de orden de compra exenta, el de constancia de registro de exonerado o el de "
+        "registro de la SAG",
+    "a document under an exoneration carries no ISV: its lines are exonerated (ISV 0)":
+        "un documento con exoneración no lleva ISV: sus líneas son exoneradas (ISV 0)",
     "overlaps period {}": "se traslapa con el período {0}",
     "overlaps range {}": "se traslapa con el rango {0}",
     "page * limit may not exceed {}; use cursor to go deeper":
@@ -698,21 +699,22 @@ PHRASES: dict[str, str] = {
     "required: no exchange rate of {} on or before {}; send it, or record one with POST /exchange-rates":
         "obligatorio: no hay tipo de cambio de {0} en o antes del {1}; envíelo, o registre uno con POST "
         "/exchange-rates",
-    "required: send paymentMethodId, creditNoteId or withholdingDocumentId":
-        "obligatorio: envíe paymentMethodId, creditNoteId o withholdingDocumentId",
+    "required: a payment method, a credit note or a withholding certificate":
+        "obligatorio: un método de pago, una nota de crédito o un comprobante de retención",
     "required: the document has no source document": "obligatorio: el documento no tiene documento de origen",
     "required: the document moves stock and the company has no default warehouse":
         "obligatorio: el documento mueve existencias y la empresa no tiene bodega predeterminada",
     "required: the product has no average cost yet": "obligatorio: el producto aún no tiene costo promedio",
     "required: type 1 is replaced by another DTE": "obligatorio: el tipo 1 se reemplaza por otro DTE",
-    "send compareStartDate and compareEndDate together": "envíe compareStartDate y compareEndDate juntos",
-    "send only one of paymentMethodId, creditNoteId, withholdingDocumentId (got {})":
-        "envíe solo uno de paymentMethodId, creditNoteId, withholdingDocumentId (se recibieron: {0})",
+    "send both comparison dates (from and to) together":
+        "envíe juntas las dos fechas de comparación (desde y hasta)",
+    "send only one of a payment method, a credit note or a withholding certificate":
+        "envíe solo uno: un método de pago, una nota de crédito o un comprobante de retención",
     "the account has transactions": "la cuenta tiene movimientos",
     "the account is inactive": "la cuenta está inactiva",
     "the address is not allowed ({})": "la dirección no está permitida ({0})",
-    "the authority's user is the company's NIT: set its taxId first":
-        "el usuario ante Hacienda es el NIT de la empresa: registre primero su taxId",
+    "the authority's user is the company's NIT: set the company's NIT first":
+        "el usuario ante Hacienda es el NIT de la empresa: registre primero el NIT de la empresa",
     "the bank account is inactive": "la cuenta bancaria está inactiva",
     "the business partner is inactive": "el cliente o proveedor está inactivo",
     "the chart is at most {} levels deep": "el catálogo de cuentas tiene como máximo {0} niveles",
@@ -735,7 +737,8 @@ PHRASES: dict[str, str] = {
         "este cliente o proveedor es de tipo {0}: su saldo inicial es {1}",
     "visible ASCII characters only": "solo caracteres ASCII visibles",
     "wrong password": "contraseña incorrecta",
-    "{} (statementBalance - clearedBalance); must be 0": "{0} (statementBalance - clearedBalance); debe ser 0",
+    "{} (the bank statement's balance less the cleared balance); must be 0":
+        "{0} (el saldo según el banco menos el saldo conciliado); debe ser 0",
     "{} failed logins per {} s": "{0} intentos fallidos de inicio de sesión cada {1} s",
     "{} is before the payment link was created ({}): no payment through it can be dated then":
         "{0} es anterior a la creación del enlace de cobro ({1}): ningún pago por ese enlace puede tener esa fecha",
@@ -749,28 +752,29 @@ PHRASES: dict[str, str] = {
     "missing": "falta",
     "{} is missing": "falta {0}",
     "{} is not in the authority's format ({} {})": "{0} no cumple el formato de Hacienda ({1} {2})",
-    "set the company's dteIssuer": "indique el dteIssuer de la empresa",
-    "set the company's dteIssuer and address": "indique el dteIssuer y la dirección (address) de la empresa",
-    "set the company's dteIssuer.nrc": "indique el dteIssuer.nrc de la empresa",
-    "set the company's dteIssuer.responsible": "indique el dteIssuer.responsible de la empresa",
-    "set the company's email": "indique el correo (email) de la empresa",
-    "set the company's phone": "indique el teléfono (phone) de la empresa",
-    "set the company's taxId": "indique el NIT (taxId) de la empresa",
-    "set the customer's address": "indique la dirección (address) del cliente",
+    "set the company's economic activity": "indique la actividad económica de la empresa",
+    "set the company's department, municipality and address":
+        "indique el departamento, el municipio y la dirección de la empresa",
+    "set the company's NRC": "indique el NRC de la empresa",
+    "set the person responsible for the company's establishment":
+        "indique la persona responsable del establecimiento de la empresa",
+    "set the company's email": "indique el correo de la empresa",
+    "set the company's phone": "indique el teléfono de la empresa",
+    "set the company's NIT": "indique el NIT de la empresa",
+    "set the customer's address": "indique la dirección del cliente",
     "set the customer's department, municipality and address":
-        "indique el departamento, el municipio y la dirección (department, municipality, address) del cliente",
-    "set the customer's economicActivity": "indique la actividad económica (economicActivity) del cliente",
-    "set the customer's economicActivityCode":
-        "indique el código de actividad económica (economicActivityCode) del cliente",
-    "set the customer's email": "indique el correo (email) del cliente",
-    "set the customer's nrc": "indique el NRC (nrc) del cliente",
-    "set the customer's personType": "indique el tipo de persona (personType) del cliente",
-    "set the customer's phone": "indique el teléfono (phone) del cliente",
-    "set the customer's taxId": "indique el NIT (taxId) del cliente",
-    "set the customer's taxId (NIT or DUI)": "indique el NIT o DUI (taxId) del cliente",
-    "set the document's currency (USD)": "indique la moneda (currency) del documento (USD)",
-    "set the document's export.countryCode (CAT-020)": "indique export.countryCode del documento (CAT-020)",
-    "set the document's export.countryName": "indique export.countryName del documento",
+        "indique el departamento, el municipio y la dirección del cliente",
+    "set the customer's economic activity": "indique la actividad económica del cliente",
+    "set the customer's economic activity code": "indique el código de actividad económica del cliente",
+    "set the customer's email": "indique el correo del cliente",
+    "set the customer's NRC": "indique el NRC del cliente",
+    "set the customer's person type": "indique el tipo de persona (natural o jurídica) del cliente",
+    "set the customer's phone": "indique el teléfono del cliente",
+    "set the customer's NIT": "indique el NIT del cliente",
+    "set the customer's NIT or DUI": "indique el NIT o DUI del cliente",
+    "set the document's currency (USD)": "indique la moneda del documento (USD)",
+    "set the export's destination country code (CAT-020)": "indique el código del país de destino (CAT-020)",
+    "set the export's destination country": "indique el país de destino",
     "the DTE was issued without the customer's NIT or DUI, which its invalidation needs":
         "el DTE se emitió sin el NIT o DUI del cliente, que su invalidación necesita",
     "the DTE was issued without the customer's email, which its invalidation needs":
@@ -783,12 +787,12 @@ PHRASES: dict[str, str] = {
         "{0} no está en el catálogo CAT-013 de Hacienda para el departamento {1}",
     "{} is not in the authority's catalogue {}": "{0} no está en el catálogo {1} de Hacienda",
     "district is not sent: a municipality code from before 2024 names it":
-        "district no se envía: lo nombra un código de municipio anterior a 2024",
+        "el distrito no se envía: lo nombra un código de municipio anterior a 2024",
     "must be a date YYYY-MM-DD": "debe ser una fecha AAAA-MM-DD",
     "must be a date between 1900 and 2999": "debe ser una fecha entre 1900 y 2999",
-    "send department and municipality together": "envíe department y municipality juntos",
-    "send either quantity (the change) or countedQuantity (the count), not both":
-        "envíe quantity (el cambio) o countedQuantity (el conteo), no ambos",
+    "send department and municipality together": "envíe juntos el departamento y el municipio",
+    "send either the change in quantity or the counted quantity, not both":
+        "envíe el cambio de cantidad o la cantidad contada, no ambos",
     "the exoneration is removed: send the lines again, with the tax they carry without it":
         "se quita la exoneración: envíe de nuevo las líneas, con el impuesto que llevan sin ella",
     # issue 38: notes
@@ -833,9 +837,9 @@ PHRASES: dict[str, str] = {
         "debe ser una cotización, un pedido o una nota de entrega de un cliente (100, 101, 112)",
     "must be a purchase order (102)": "debe ser una orden de compra (102)",
     "nothing is pending on this document": "el documento no tiene saldo pendiente",
-    "only a confirmed document can be paid; this one is {}": "solo se paga un documento confirmado; este está {0}",
+    "only a confirmed document can be paid; this one is {}": "solo se paga un documento confirmado; este está {0:m}",
     "only {} of it is left to apply": "solo quedan {0} por aplicar",
-    "the document is {}": "el documento está {0}",
+    "the document is {}": "el documento está {0:m}",
     "the tax authority did not answer": "Hacienda no respondió",
     # issue 38: income
     "only income, cost and expense accounts have a place in the income statement":
@@ -848,8 +852,8 @@ PHRASES: dict[str, str] = {
     "has documents overdue more than {} days (the customer's credit block)":
         "tiene documentos vencidos hace más de {0} días (bloqueo de crédito del cliente)",
     # issue 38: svprint
-    "an export sale is a factura de exportación (DTE 11): leave dteType out":
-        "una venta de exportación es una factura de exportación (DTE 11): no envíe el tipo de DTE (dteType)",
+    "an export sale is a factura de exportación (DTE 11): leave the DTE type out":
+        "una venta de exportación es una factura de exportación (DTE 11): no indique el tipo de DTE",
     "a comprobante de crédito fiscal (03) is issued to a registered taxpayer: set the customer's nrc or choose 01":
         "un comprobante de crédito fiscal (03) se emite a un contribuyente inscrito: indique el NRC (nrc) del "
         "cliente o elija factura (01)",
@@ -881,4 +885,30 @@ PHRASES: dict[str, str] = {
         "debe ser un NIT de 14 dígitos o un DUI de 9 dígitos, con su dígito verificador (se admiten guiones y espacios)",
     "the check digit does not match the other digits of the {}":
         "el dígito verificador no corresponde a los demás dígitos del {0}",
+}
+
+# issue 38: lang2
+# An API value a sentence places (a status; the action a refusal names), in Spanish agreeing with
+# the noun it speaks of: a phrase's "{0:m}" after a masculine one (documento, pago, ejercicio, DTE),
+# "{0:f}" after a feminine one (partida, conciliación). The console's status labels say the same.
+VALUES: dict[str, tuple[str, str]] = {  # value: (masculine, feminine)
+    "draft": ("en borrador", "en borrador"),
+    "posted": ("contabilizado", "contabilizada"),
+    "reversed": ("revertido", "revertida"),
+    "confirmed": ("confirmado", "confirmada"),
+    "unconfirmed": ("devuelto a borrador", "devuelta a borrador"),
+    "cancelled": ("anulado", "anulada"),
+    "pending": ("pendiente", "pendiente"),
+    "completed": ("completado", "completada"),
+    "changed": ("modificado", "modificada"),
+    "deleted": ("eliminado", "eliminada"),
+    "open": ("abierto", "abierta"),
+    "closing": ("en cierre", "en cierre"),
+    "closed": ("cerrado", "cerrada"),
+    "reopening": ("en reapertura", "en reapertura"),
+    "accepted": ("aceptado", "aceptada"),
+    "rejected": ("rechazado", "rechazada"),
+    "invalidated": ("invalidado", "invalidada"),
+    "pendingInvalidation": ("en proceso de invalidación", "en proceso de invalidación"),
+    "paid": ("pagado", "pagada"),
 }

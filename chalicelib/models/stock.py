@@ -47,7 +47,7 @@ class AdjustmentLineInput(RequestModel):
     @model_validator(mode="after")
     def _one_quantity(self) -> "AdjustmentLineInput":
         if (self.quantity is None) == (self.counted_quantity is None):
-            raise ValueError("send either quantity (the change) or countedQuantity (the count), not both")
+            raise ValueError("send either the change in quantity or the counted quantity, not both")
         return self
 
 

@@ -125,7 +125,7 @@ def test_what_the_schema_refuses_is_named_with_where_it_comes_from():
     incomplete = {key: value for key, value in TAXPAYER.items() if key not in ("economicActivityCode", "email")}
     sent = dte_json.authority_document(confirmed("03", incomplete, [line("1", "10", "0.13")]))
     assert dte_formats.schema_problems(sent) == [
-        {"field": "receptor.codActividad", "message": "missing: set the customer's economicActivityCode"},
+        {"field": "receptor.codActividad", "message": "missing: set the customer's economic activity code"},
         {"field": "receptor.correo", "message": "missing: set the customer's email"}]
     no_issuer = dte_json.issuer({**SV, "dteIssuer": None}, "001-001-01-00000001")
     document = confirmed("01", CONSUMER, [line("1", "10", "0.13")])

@@ -155,7 +155,8 @@ class ExportTerms(RequestModel):
 DteType = Annotated[Literal["01", "03"], Field(
     description="El Salvador sales invoices (01, 113): the DTE to issue, `01` Factura (to a final consumer) or `03` "
                 "Comprobante de crédito fiscal (to a registered taxpayer: the customer needs an NRC); left out: `03` "
-                "when the customer has an NRC, else `01`")]
+                "when the customer has an NRC, else `01`",
+    json_schema_extra={"x-enum-varnames": ["FACTURA", "CREDITO_FISCAL"]})]
 
 
 class DocumentInvalidate(RequestModel):

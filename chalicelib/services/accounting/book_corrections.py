@@ -55,7 +55,7 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
     books read them), with the corrections of documents reversed in a later month, in the books'
     order: one Query of the documents' date index, one of the corrections'."""
     if start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+        raise ValidationFailed.for_field("startDate", "must not be after the end date")
     if _dt.date.fromisoformat(end_date) - _dt.date.fromisoformat(start_date) > _dt.timedelta(days=MAX_BOOK_DAYS):
         raise ValidationFailed.for_field("endDate", f"a book spans at most {MAX_BOOK_DAYS} days (books are monthly)")
     company = accounts.get_company(table, company_id)

@@ -104,7 +104,7 @@ def list_entries(table: Table, company_id: int, *, start_date: str | None, end_d
                  cursor: str | None) -> Page:
     """Newest first. `total` is exact for any filter: it sums the per-day counts of the range."""
     if start_date and end_date and start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+        raise ValidationFailed.for_field("startDate", "must not be after the end date")
     counts = table.query_all(partition=("PK", keys.day_counts(company_id, "")["PK"]),
                              sort_range=("SK", start_date, f"{end_date}{keys.SHARD_SUFFIX_END}" if end_date else None),
                              consistent=True)

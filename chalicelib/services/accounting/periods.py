@@ -46,7 +46,7 @@ def create_period(command: Command, name: str, start_date: str, end_date: str) -
     overlap check, and its version condition makes concurrent creations take turns."""
     company_id, table = command.company_id, command.table
     if start_date > end_date:
-        raise ValidationFailed.for_field("endDate", "must not be before startDate")
+        raise ValidationFailed.for_field("endDate", "must not be before the start date")
     if int(end_date[:4]) - int(start_date[:4]) >= MAX_YEARS:
         raise ValidationFailed.for_field("endDate", f"a period spans at most {MAX_YEARS} calendar years")
     guard = table.get(keys.guard(company_id, PERIODS_GUARD)) or {"version": 0, "ranges": []}

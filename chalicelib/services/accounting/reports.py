@@ -38,7 +38,7 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str | Non
     end_date = end_date or clock.today()
     start_date = start_date or f"{end_date[:4]}-01-01"
     if start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+        raise ValidationFailed.for_field("startDate", "must not be after the end date")
     partition = keys.account_partition(company_id, account_id)
     account, months = account_and_months(table, company_id, account_id, end_date)
     account_type = account["type"]

@@ -38,7 +38,7 @@ def income_statement(table: Table, company_id: int, start_date: str | None, end_
     periods = [("startDate", start_date, end_date)]
     if (compare_start is None) != (compare_end is None):
         missing = "compareEndDate" if compare_end is None else "compareStartDate"
-        raise ValidationFailed.for_field(missing, "send compareStartDate and compareEndDate together")
+        raise ValidationFailed.for_field(missing, "send both comparison dates (from and to) together")
     if compare_start is not None and compare_end is not None:
         periods.append(("compareStartDate", compare_start, compare_end))
     for field, start, end in periods:

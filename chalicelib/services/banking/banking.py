@@ -216,7 +216,7 @@ def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     _positive(fields["amount"])
     if fields["fromAccountId"] == fields["toAccountId"]:
-        raise ValidationFailed.for_field("toAccountId", "must differ from fromAccountId")
+        raise ValidationFailed.for_field("toAccountId", "must differ from the source account")
     source = _active_account(table, company_id, fields["fromAccountId"], "fromAccountId")
     target = _active_account(table, company_id, fields["toAccountId"], "toAccountId")
     if source.get("currency") != target.get("currency"):

@@ -46,7 +46,7 @@ def list_rates(table: Table, company_id: int, currency: str | None, start_date: 
                end_date: str | None) -> list[dict[str, Any]]:
     """Newest first."""
     if start_date and end_date and start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+        raise ValidationFailed.for_field("startDate", "must not be after the end date")
     partition = keys.exchange_rate(company_id, "", "")["PK"]
     items = table.query_all(partition=("PK", partition), consistent=True)
     chosen = [item for item in items if (currency is None or item["currency"] == currency)

@@ -104,7 +104,7 @@ def _check_statement_date(account: dict[str, Any], statement_date: str) -> None:
     """Statements follow one another: none before the account opened or before the last
     completed one (re-checked in the completing transaction)."""
     if statement_date < account["openingBalanceDate"]:
-        raise ValidationFailed.for_field("statementDate", "must not be before the account's openingBalanceDate "
+        raise ValidationFailed.for_field("statementDate", "must not be before the account's opening balance date "
                                                           f"({account['openingBalanceDate']})")
     last = account.get("lastReconciliationDate")
     if last and statement_date < last:
@@ -235,7 +235,7 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
             f"The cleared balance {cleared} differs from the statement balance {statement} by {difference}.",
             code="RECONCILIATION_UNBALANCED",
             details=[{"field": "difference",
-                      "message": f"{difference} (statementBalance - clearedBalance); must be 0"}])
+                      "message": f"{difference} (the bank statement's balance less the cleared balance); must be 0"}])
     now = clock.now_iso()
     transaction = command.transaction()
     for index, item in enumerate(items):

@@ -65,7 +65,7 @@ def list_movements(table: Table, company_id: int, *, product_id: int | None, sta
     """Oldest first. With a product, its own partition (its kardex); otherwise every product.
     The range is read whole for an exact `total`: narrow it with the dates."""
     if start_date and end_date and start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+        raise ValidationFailed.for_field("startDate", "must not be after the end date")
     high = keys.day_end(end_date) if end_date else None
     if product_id is not None:
         criteria: dict[str, Any] = {"partition": ("PK", keys.product_movements_partition(company_id, product_id)),

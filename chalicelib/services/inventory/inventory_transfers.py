@@ -23,7 +23,7 @@ def create_transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     source, destination = fields["fromWarehouseId"], fields["toWarehouseId"]
     if source == destination:
-        raise ValidationFailed.for_field("toWarehouseId", "must differ from fromWarehouseId")
+        raise ValidationFailed.for_field("toWarehouseId", "must differ from the source warehouse")
     company, products, positions = stock_records.load_goods(table, company_id, fields["lines"])
     stock_records.require_warehouse(table, company_id, source, "fromWarehouseId")
     stock_records.require_warehouse(table, company_id, destination, "toWarehouseId")

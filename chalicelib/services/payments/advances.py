@@ -61,7 +61,7 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
     actions.require("advance", order, own)  # not cancelled, in the company's currency, room left
     for other in ("creditNoteId", "withholdingDocumentId"):
         if fields.get(other) is not None:
-            raise ValidationFailed.for_field(other, "an advance is money: send paymentMethodId")
+            raise ValidationFailed.for_field(other, "an advance is money: give the payment method")
     if fields.get("paymentMethodId") is None:
         raise ValidationFailed.for_field("paymentMethodId", "required: an advance is paid by a payment method")
     method = active_method(table, company_id, fields)

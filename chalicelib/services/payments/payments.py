@@ -109,11 +109,11 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         return _register_refund(command, document, kind, fields)
     forms = [name for name in ("paymentMethodId", "creditNoteId", "withholdingDocumentId") if fields.get(name) is not None]
     if not forms:
-        raise ValidationFailed.for_field("paymentMethodId", "required: send paymentMethodId, creditNoteId or "
-                                                            "withholdingDocumentId")
+        raise ValidationFailed.for_field("paymentMethodId", "required: a payment method, a credit note or a "
+                                                            "withholding certificate")
     if len(forms) > 1:
-        raise ValidationFailed.for_field(forms[1], f"send only one of paymentMethodId, creditNoteId, "
-                                                   f"withholdingDocumentId (got {', '.join(forms)})")
+        raise ValidationFailed.for_field(forms[1], "send only one of a payment method, a credit note or a "
+                                                   "withholding certificate")
     method = active_method(table, company_id, fields) if fields.get("paymentMethodId") is not None else None
     amount = positive(fields["amount"])
     within_pending(amount, Decimal(document["pending"]))
@@ -179,7 +179,7 @@ def _register_refund(command: Command, note: DocumentRecord, kind: document_rule
     actions.require("refund", note)
     for other in ("creditNoteId", "withholdingDocumentId"):
         if fields.get(other) is not None:
-            raise ValidationFailed.for_field(other, "a credit note is refunded in money: send paymentMethodId")
+            raise ValidationFailed.for_field(other, "a credit note is refunded in money: give the payment method")
     if fields.get("paymentMethodId") is None:
         raise ValidationFailed.for_field("paymentMethodId", "required: a refund is made by a payment method")
     method = active_method(table, company_id, fields)

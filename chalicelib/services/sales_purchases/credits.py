@@ -73,7 +73,7 @@ def statement(table: Table, company_id: int, side_name: str, partner_id: int, st
         end_date = clock.today_in(countries.pack_of(table.get(keys.company(company_id))).code)
     start_date = start_date or f"{end_date[:4]}-01-01"
     if start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+        raise ValidationFailed.for_field("startDate", "must not be after the end date")
     partition = keys.partner_ledger_partition(company_id, partner_id, side)
     months = [month_balance(item) for item in table.query_all(
         partition=("PK", partition), sort_range=("SK", keys.PARTNER_BALANCE_PREFIX,

@@ -292,8 +292,8 @@ def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | Non
         raise ValidationFailed.for_field("exoneration", f"exonerations are Honduran; the company is in {pack.code}")
     registers = {name: given[name] for name in taxes.EXONERATION_FIELDS if given.get(name)}
     if not registers:
-        raise ValidationFailed.for_field("exoneration", "give at least one of purchaseOrderNumber, registryNumber, "
-                                                        "sagNumber")
+        raise ValidationFailed.for_field("exoneration", "give at least one of the exempt purchase order's, the "
+                                                        "exoneration certificate's or the SAG registry's number")
     return registers
 
 
@@ -309,7 +309,7 @@ def exonerated_treatment(line: dict[str, Any], requested_rate: Decimal | None, f
     requested = line.get("taxTreatment")
     if requested == taxes.TAXED or requested_rate:
         raise ValidationFailed.for_field(f"{field}.taxTreatment", "a document under an exoneration carries no ISV: "
-                                                                   "its lines are exonerated (taxRate 0)")
+                                                                   "its lines are exonerated (ISV 0)")
     return requested or taxes.EXONERATED
 
 

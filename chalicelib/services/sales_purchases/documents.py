@@ -388,7 +388,7 @@ def _listed(table: Table, company_id: int, *, document_type: str | None, status:
             start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
             cursor: str | None, query: str | None, paid: str | None) -> Page:
     if start_date and end_date and start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after endDate")
+        raise ValidationFailed.for_field("startDate", "must not be after the end date")
     filters = {name: value for name, value in (("type", document_type), ("status", status)) if value}
     if query is not None:
         if cursor:

@@ -99,7 +99,7 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
     numbers the type's sequence already issued, so no number can be issued twice. The guard is
     read before the ranges and its version conditions the write: concurrent changes take turns."""
     if candidate["rangeEnd"] < candidate["rangeStart"]:
-        raise ValidationFailed.for_field("rangeEnd", "must not be below rangeStart")
+        raise ValidationFailed.for_field("rangeEnd", "must not be below the range's first number")
     if int(candidate["nextNumber"]) > candidate["rangeEnd"] + 1:
         raise ValidationFailed.for_field("rangeEnd", f"numbers up to {int(candidate['nextNumber']) - 1} "
                                                      "were already issued")

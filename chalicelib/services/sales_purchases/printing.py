@@ -113,7 +113,7 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     """Renders the document with the template, e-mails it as an attachment and records the
     sending. SES refusing the message changes nothing (a 4xx/5xx JSON error)."""
     if fields.get("sendFrom", EMAIL_CHANNEL) != EMAIL_CHANNEL:
-        raise ApiError(f"Documents can only be sent by e-mail (sendFrom \"{EMAIL_CHANNEL}\"), not "
+        raise ApiError(f"Documents can only be sent by e-mail (\"{EMAIL_CHANNEL}\"), not "
                        f"\"{fields['sendFrom']}\".", code="CHANNEL_UNSUPPORTED",
                        details=[{"field": "sendFrom", "message": f"only \"{EMAIL_CHANNEL}\" is supported"}])
     template = find_template(fields.get("templateId"), catalog.DOCUMENT)

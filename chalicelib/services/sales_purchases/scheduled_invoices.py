@@ -127,7 +127,7 @@ def _check_invoice_content(table: Table, company_id: int, fields: dict[str, Any]
 
 def _check_dates(fields: dict[str, Any]) -> None:
     if fields.get("endDate") is not None and fields["endDate"] < fields["startDate"]:
-        raise ValidationFailed.for_field("endDate", "must not be before startDate")
+        raise ValidationFailed.for_field("endDate", "must not be before the start date")
 
 
 def _stored_lines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:

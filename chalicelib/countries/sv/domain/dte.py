@@ -150,7 +150,7 @@ def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any]
     if lines and is_abroad(partner) and all(taxes.treatment_of(line) == taxes.EXPORT for line in lines):
         if chosen is not None:
             raise ValidationFailed.for_field("dteType", "an export sale is a factura de exportación (DTE 11): leave "
-                                                        "dteType out")
+                                                        "the DTE type out")
         return EXPORTACION
     if chosen == CREDITO_FISCAL and not partner.get("nrc"):
         raise ValidationFailed.for_field("dteType", "a comprobante de crédito fiscal (03) is issued to a registered "

@@ -83,27 +83,28 @@ def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> l
 
 # What to do about each field the authority asks for, for the messages: "<what>: <remedy>", each
 # part a phrase of its own in messages/es.py (tests/error_codes.py reads `_REMEDIES` and `what`).
-_REMEDIES = {"emisor.nrc": "set the company's dteIssuer.nrc", "emisor.codActividad": "set the company's dteIssuer",
-         "emisor.descActividad": "set the company's dteIssuer", "emisor.direccion": "set the company's dteIssuer and address",
+_REMEDIES = {"emisor.nrc": "set the company's NRC", "emisor.codActividad": "set the company's economic activity",
+         "emisor.descActividad": "set the company's economic activity",
+         "emisor.direccion": "set the company's department, municipality and address",
          "emisor.telefono": "set the company's phone", "emisor.correo": "set the company's email",
-         "emisor.nit": "set the company's taxId", "receptor.nit": "set the customer's taxId",
-         "receptor.numDocumento": "set the customer's taxId (NIT or DUI)", "receptor.nrc": "set the customer's nrc",
-         "receptor.codActividad": "set the customer's economicActivityCode",
-         "receptor.descActividad": "set the customer's economicActivity",
+         "emisor.nit": "set the company's NIT", "receptor.nit": "set the customer's NIT",
+         "receptor.numDocumento": "set the customer's NIT or DUI", "receptor.nrc": "set the customer's NRC",
+         "receptor.codActividad": "set the customer's economic activity code",
+         "receptor.descActividad": "set the customer's economic activity",
          "receptor.direccion": "set the customer's department, municipality and address",
          "receptor.telefono": "set the customer's phone", "receptor.correo": "set the customer's email",
          "identificacion.tipoMoneda": "set the document's currency (USD)",
-         "receptor.codPais": "set the document's export.countryCode (CAT-020)",
-         "receptor.nombrePais": "set the document's export.countryName",
-         "receptor.complemento": "set the customer's address", "receptor.tipoPersona": "set the customer's personType",
+         "receptor.codPais": "set the export's destination country code (CAT-020)",
+         "receptor.nombrePais": "set the export's destination country",
+         "receptor.complemento": "set the customer's address", "receptor.tipoPersona": "set the customer's person type",
          # an invalidation names the receiver as the DTE was issued to it: nothing to set now
          "documento.correo": "the DTE was issued without the customer's email, which its invalidation needs",
          "documento.numDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
          "documento.tipoDocumento": "the DTE was issued without the customer's NIT or DUI, which its invalidation needs",
          "documento.nombre": "the DTE was issued without the customer's name, which its invalidation needs",
-         "emisor.nombreResponsable": "set the company's dteIssuer.responsible",
-         "emisor.tipoDocResponsable": "set the company's dteIssuer.responsible",
-         "emisor.numeroDocResponsable": "set the company's dteIssuer.responsible"}
+         "emisor.nombreResponsable": "set the person responsible for the company's establishment",
+         "emisor.tipoDocResponsable": "set the person responsible for the company's establishment",
+         "emisor.numeroDocResponsable": "set the person responsible for the company's establishment"}
 
 
 def _with_remedy(path: str, what: str) -> str:

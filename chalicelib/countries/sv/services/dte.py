@@ -143,7 +143,7 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
         if Decimal(document.get("taxTotal") or 0) != 0:  # whoever is not registered for IVA charges none
             problems.insert(0, {"field": "taxTotal", "message": "a purchase from a supplier without an NRC is a factura "
                                                                 "de sujeto excluido, which carries no IVA: set the lines' "
-                                                                "taxRate to 0, or the supplier's nrc"})
+                                                                "IVA to 0, or register the supplier's NRC"})
         problems = [{**problem, "message": problem["message"].replace("customer's", "supplier's")}
                     for problem in problems]
     if problems:

@@ -94,7 +94,7 @@ def store_password(command: Command, company_id: int, password: str) -> dict[str
     _own_company(command.company_id, company_id)
     user = digits(accounts.get_company(command.table, company_id).get("taxId"))
     if not user:
-        raise ValidationFailed.for_field("password", "the authority's user is the company's NIT: set its taxId first")
+        raise ValidationFailed.for_field("password", "the authority's user is the company's NIT: set the company's NIT first")
     item = {**keys.dte_authority_credentials(company_id), "itemType": "DTE_AUTHORITY_CREDENTIALS",
             "sealedPassword": sealing.seal(password.encode("utf-8"), _context(company_id, "dte-authority-password")),
             "updatedAt": clock.now_iso()}
