@@ -3,17 +3,21 @@ the admin CLI, as written, in bash, against a fresh local stack (the demo compan
 seeds), twice in a row on the same stack: it reads the stack's address from BASE and every id
 from the answers it gets, and leaves nothing in the folder it runs from. Each curl's status is the
 line the README's own `curl` function prints; every one must succeed but those the README itself
-says are refused."""
+says are refused. Its documents are dated in November 2026 and age: it runs again months later, on a
+stack whose clock starts then (DEVSTACK_NOW) and a shell whose `date` reads the same clock."""
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.test_local_stack import fresh_stack
+from infra.devstack import shifted_clock
+from tests.test_local_stack import call, fresh_stack
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.smoke
@@ -25,6 +29,9 @@ REFUSED = [
 ]
 # what the README's `curl` prints on stderr after each answer
 STATUS_LINE = re.compile(r"^=> (\d{3}) ([A-Z]+) (\S+)$")
+# months after the walkthrough's November 2026, past its CAI's old fixed deadline (30 June 2027), in
+# a year whose next is 2028: what was dated then is long overdue, today-dated documents are in 2027
+LATER = "2027-09-15"
 
 
 def walkthrough() -> str:
@@ -46,10 +53,10 @@ def test_the_walkthrough_names_no_port_no_id_and_hides_no_status():
     assert re.findall(r"curl [^|\n]*?(?:-o|-c|-b) (?!\"\$WORK/)\S+", script) == []
 
 
-def run_once(script: str, cwd: Path, base: str) -> tuple[list[str], list[str], int]:
+def run_once(script: str, cwd: Path, base: str, path: str | None = None) -> tuple[list[str], list[str], int]:
     """(the failed calls as "METHOD /path: status", stderr lines that are no status, statuses seen)."""
     ran = subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "BASE": base})
+                         env={**os.environ, "BASE": base, **({"PATH": path} if path else {})})
     statuses, others = [], []
     for line in ran.stderr.splitlines():
         match = STATUS_LINE.match(line)
@@ -62,17 +69,58 @@ def run_once(script: str, cwd: Path, base: str) -> tuple[list[str], list[str], i
     return failed, others + ([f"exit status {ran.returncode}"] if ran.returncode else []), len(statuses)
 
 
-def test_the_readme_walkthrough_runs_twice_against_one_local_stack(tmp_path):
+def shell_clock_at(day: str, folder: Path) -> str:
+    """A PATH whose `date` tells the time as a stack started now at `day` (DEVSTACK_NOW) does: the
+    machine's clock moved by the same offset (a date given with -d or -r is left as it is)."""
+    real = shutil.which("date")
+    offset = round(shifted_clock.parse(day).timestamp() - time.time())
+    folder.mkdir()
+    (folder / "date").write_text(
+        "#!/bin/sh\n"
+        f'for arg in "$@"; do case "$arg" in -d*|--date*|-r*|--reference*) exec {real} "$@";; esac; done\n'
+        f'exec {real} -d "@$(( $({real} +%s) + {offset} ))" "$@"\n')
+    (folder / "date").chmod(0o755)
+    return f"{folder}:{os.environ['PATH']}"
+
+
+def run_on_fresh_stack(tmp_path: Path, runs: tuple[str, ...], day: str | None = None) -> None:
+    """The walkthrough, once per run, on a fresh stack (whose clock starts at `day`, if given)."""
     script = walkthrough()
     curls = len(re.findall(r"(?<![\w-])curl (?!\(\))", script)) - 1  # less the `command curl` inside the function
     assert curls > 100  # the whole walkthrough, not an empty extraction
-    with fresh_stack(tmp_path) as (stack, _credentials):
+    path = shell_clock_at(day, tmp_path / "bin") if day else None
+    with fresh_stack(tmp_path, env={shifted_clock.VARIABLE: day} if day else None) as (stack, credentials):
         checkout = tmp_path / "checkout"  # stands for the clone: the walkthrough reads .local/ there
         checkout.mkdir()
         (checkout / ".local").symlink_to(stack.state_dir)
-        for run in ("first", "second"):
-            failed, other_errors, statuses = run_once(script, checkout, stack.base)
+        for run in runs:
+            failed, other_errors, statuses = run_once(script, checkout, stack.base, path)
             assert other_errors == [], (run, other_errors[-20:])
             assert statuses == curls, run
             assert failed == REFUSED, (run, failed)
             assert sorted(path.name for path in checkout.iterdir()) == [".local"], run
+        if day:  # the service and the stand-in authority both at `day`: a DTE dated then, accepted
+            status, _, invoice = call("POST", f"{stack.base}/documents", {
+                "type": "01", "businessPartnerId": 1, "lines": [{"productId": 1, "quantity": 1, "unitPrice": 25.00}]},
+                headers={"Authorization": f"Bearer {credentials['sv']['apiKey']}"})
+            assert status == 201, invoice
+            assert (invoice["date"], invoice["dte"]["status"]) == (day, "accepted"), invoice["dte"]
+            assert invoice["dte"]["selloRecepcion"].startswith(day[:4])
+
+
+def test_the_readme_walkthrough_runs_twice_against_one_local_stack(tmp_path):
+    run_on_fresh_stack(tmp_path, ("first", "second"))
+
+
+def test_the_readme_walkthrough_runs_months_after_its_dates(tmp_path):
+    """Its November invoices are ten months old: none blocks its later sales (the customer with a
+    credit block has paid what it owed), the reconciliation of 30 November clears only what was
+    dated by then, its CAI range, API key and schedule run to dates of the year after today's."""
+    run_on_fresh_stack(tmp_path, ("months later",), day=LATER)
+
+
+def test_the_shell_clock_reads_the_stacks_day(tmp_path):
+    path = shell_clock_at(LATER, tmp_path / "bin")
+    shown = subprocess.run(["bash", "-c", "date -u +%F; echo $(( $(date +%Y) + 1 )); date -d 2026-11-04 +%F"],
+                           capture_output=True, text=True, env={**os.environ, "PATH": path}).stdout.split()
+    assert shown == [LATER, "2028", "2026-11-04"]

@@ -4,7 +4,8 @@ API on http://127.0.0.1:8000 behind the same gateway emulation the tests use, po
 play the AWS event sources, and a stand-in for El Salvador's tax authority on :8002
 (infra/devstack/dte_authority.py; not started when DTE_AUTHORITY_URL names another). State survives a
 restart under .local/ (`--fresh` wipes it): the table as a snapshot and a log of its changes
-(infra/devstack/local_state.py). A fresh state starts with a demo user owning two companies, the Honduran
+(infra/devstack/local_state.py). DEVSTACK_NOW=2027-06-15 starts its clock on another day
+(infra/devstack/shifted_clock.py). A fresh state starts with a demo user owning two companies, the Honduran
 one and El Salvador's (infra/devstack/sv_demo.py); .local/credentials.json holds their API keys.
 
     python -m infra.devstack.local [--fresh] [--port 8000] [--moto-port 8001] [--dte-authority-port 8002]
@@ -262,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("INVITATION_LINKS_FILE", str(state / "invitations.txt"))
     os.environ.setdefault("LOCAL_SECRETS_KEY", local_secrets_key(state))
     sys.path.insert(0, str(ROOT))
+    from infra.devstack import shifted_clock
+
+    # before anything reads the time: the seed, the stand-in authority, the app
+    shifted_to = shifted_clock.install(os.environ.get(shifted_clock.VARIABLE))
     authority_server = authority = None
     if not os.environ.get("DTE_AUTHORITY_URL"):
         from infra.devstack.dte_authority import StandInAuthority, serve
@@ -326,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
           f"({restored} items restored from {state})", flush=True)
     print(f"Credentials ({credentials_path}):\n{json.dumps(credentials, indent=2)}", flush=True)
     print(f"Console: {base_url}/app/ (log in with the e-mail and password above)", flush=True)
+    if shifted_to is not None:
+        print(f"Clock: {shifted_clock.VARIABLE} started it at {shifted_to.isoformat()} (moving on from there)",
+              flush=True)
     print(f"El Salvador's tax authority: {os.environ['DTE_AUTHORITY_URL']}"
           + (" (the stand-in)" if authority_server else ""), flush=True)
     print(f"Try: curl -sS -i {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)

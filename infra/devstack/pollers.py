@@ -13,6 +13,8 @@ from typing import Any, Callable
 from chalice.app import DynamoDBEventConfig, ScheduledEventConfig, SQSEventConfig
 from chalice.local import LambdaContext
 
+from chalicelib import clock
+
 REGION = "us-east-1"
 ACCOUNT = "123456789012"
 _RATE = re.compile(r"rate\((\d+)\s+(minute|minutes|hour|hours|day|days)\)")
@@ -230,7 +232,7 @@ class Pollers:
             wait = interval
             event = {"version": "0", "id": str(uuid.uuid4()), "detail-type": "Scheduled Event",
                      "source": "aws.events", "account": ACCOUNT,
-                     "time": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                     "time": clock.now().strftime("%Y-%m-%dT%H:%M:%SZ"),  # (DEVSTACK_NOW's too)
                      "region": REGION, "resources": [f"arn:aws:events:{REGION}:{ACCOUNT}:rule/{source.name}"],
                      "detail": {}}
             try:
