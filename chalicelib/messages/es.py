@@ -801,4 +801,8 @@ PHRASES: dict[str, str] = {
         "envíe quantity (el cambio) o countedQuantity (el conteo), no ambos",
     "the exoneration is removed: send the lines again, with the tax they carry without it":
         "se quita la exoneración: envíe de nuevo las líneas, con el impuesto que llevan sin ella",
+    # issue 38: stock
+    "Not enough stock of product {} in warehouse {} after {}: taking {} away then leaves {} on a later date.":
+        "No hay existencias suficientes del producto {0} en la bodega {1} después del {2}: quitar {3} en esa fecha "
+        "deja {4} en una fecha posterior.",
 }
