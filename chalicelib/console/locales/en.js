@@ -1168,5 +1168,12 @@ export default {
   "wh2.isActive": "Active",
   "wh2.name": "Name",
   "wh2.new": "New warehouse",
-  "wh2.title": "Warehouses"
+  "wh2.title": "Warehouses",
+  // issue 38: stock
+  "count.onHandOn": "On hand on the count's date",
+  "nav.menu": "Menu",
+  "stock.asOf": "Stock as of",
+  "stock.asOfNote": "Stock at the end of {date}: movements dated later are left out.",
+  "stock.movementsUntil": "The latest movements up to {date}, newest first.",
+  "stock.nowNote": "Today's stock, every movement recorded. Choose a date to see it on that day."
 };

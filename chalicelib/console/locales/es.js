@@ -1168,5 +1168,12 @@ export default {
   "wh2.isActive": "Activa",
   "wh2.name": "Nombre",
   "wh2.new": "Nueva bodega",
-  "wh2.title": "Bodegas"
+  "wh2.title": "Bodegas",
+  // issue 38: stock
+  "count.onHandOn": "Existencia en la fecha del conteo",
+  "nav.menu": "Menú",
+  "stock.asOf": "Existencias al",
+  "stock.asOfNote": "Existencias al final del {date}: los movimientos con fecha posterior no cuentan.",
+  "stock.movementsUntil": "Los últimos movimientos hasta el {date}, del más reciente al más antiguo.",
+  "stock.nowNote": "Existencias de hoy, con todos los movimientos registrados. Elija una fecha para verlas a ese día."
 };
