@@ -1169,7 +1169,6 @@ export default {
   "wh2.name": "Name",
   "wh2.new": "New warehouse",
   "wh2.title": "Warehouses",
-  // issue 38: stock
   "count.onHandOn": "On hand on the count's date",
   "nav.menu": "Menu",
   "stock.asOf": "Stock as of",

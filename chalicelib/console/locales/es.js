@@ -1169,7 +1169,6 @@ export default {
   "wh2.name": "Nombre",
   "wh2.new": "Nueva bodega",
   "wh2.title": "Bodegas",
-  // issue 38: stock
   "count.onHandOn": "Existencia en la fecha del conteo",
   "nav.menu": "Menú",
   "stock.asOf": "Existencias al",
