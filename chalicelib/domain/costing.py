@@ -117,20 +117,28 @@ def position_on(now: Position, later: Iterable[tuple[Decimal, Decimal]]) -> Posi
     return Position(quantity, value, now.unit_cost)
 
 
+def priced_on(now: Position, then: Position) -> Position:
+    """The position whose average prices goods moved on a past date: that day's (`then`) when it
+    held goods with a value; else today's (documents recorded out of date order can leave a past
+    day with nothing on hand, or with a value below nothing)."""
+    return then if then.quantity > 0 and then.value > 0 else now
+
+
 def issue_on(now: Position, then: Position, quantity: Decimal) -> Change:
     """Goods leave on a past date (`then`: the position at its end) at that date's average, as
     `issue` would have taken them then; the position now gives up that value. Movements dated
     later keep the cost they were recorded at: they are already in the books, perhaps in a closed
-    month. With nothing dated later it is `issue` itself."""
-    if now == then:
+    month. With nothing dated later (or a day that cannot price them: `priced_on`) it is `issue`
+    itself."""
+    if priced_on(now, then) == now:
         return issue(now, quantity)
     return take_out(now, quantity, issue(then, quantity).value)
 
 
 def lowest_from(on_date: Decimal, later: Sequence[Decimal]) -> Decimal:
-    """The lowest a quantity stands from the end of a date on, given what it was then and the
-    signed quantities moved later, in date order: a change on that date moves every later figure
-    by as much, so taking goods away then must leave this one at zero or above."""
+    """The lowest a quantity stands at the end of a day from a date on, given what it was then and
+    what each later day moved (signed, in date order): a change on that date moves every later
+    day's figure by as much, so taking goods away then must leave this one at zero or above."""
     lowest = running = Decimal(on_date)
     for moved in later:
         running += Decimal(moved)

@@ -107,3 +107,12 @@ def test_the_lowest_a_quantity_stands_from_a_date_on():
     assert costing.lowest_from(D(10), [D(-8), D(5), D(-6)]) == 1
     # nothing later: the date's own quantity
     assert costing.lowest_from(D(4), []) == 4
+
+
+def test_a_day_that_cannot_price_goods_leaves_it_to_todays_average():
+    now = Position(D(10), D("120.00"), D("12.000000"))
+    # documents recorded out of date order left the day with nothing on hand, or a value below nothing
+    for then in (Position(D(0), D("0.00"), D("12.000000")), Position(D(4), D("-8.00"), D("12.000000"))):
+        assert costing.priced_on(now, then) == now
+        assert costing.issue_on(now, then, D(2)) == issue(now, D(2))  # 2 x 12 = 24
+    assert costing.priced_on(now, Position(D(5), D("50.00"), D("12.000000"))).average_cost == D("10.000000")

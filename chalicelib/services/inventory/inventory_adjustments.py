@@ -102,7 +102,7 @@ def _adjusted_line(stock: StockWrites, totals: _Totals, reason: str, warehouse_i
     before = stock.position(product_id)
     unit_cost, value = ZERO, ZERO
     if change > 0:  # at the date's average: the cost the goods carried then
-        unit_cost = _unit_cost_added(reason, line, stock.position_on(product_id), field)
+        unit_cost = _unit_cost_added(reason, line, stock.priced_on(product_id), field)
         moved = stock.receive(product_id, warehouse_id, change, round_money(change * unit_cost), **where)
         totals.added += moved.value
         totals.revaluation += moved.revaluation

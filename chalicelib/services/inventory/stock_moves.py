@@ -157,13 +157,22 @@ class StockWrites:
         self._later.update(later)
 
     def _later_in(self, product_id: int, warehouse_id: int) -> list[Decimal]:
-        return [Decimal(movement["quantity"]) for movement in self._later.get(product_id, [])
-                if int(movement["warehouseId"]) == warehouse_id]
+        """What each later day moved in the warehouse, in date order (a day's movements added up:
+        the stock that counts is the day's end)."""
+        days: dict[str, Decimal] = {}
+        for movement in self._later.get(product_id, []):
+            if int(movement["warehouseId"]) == warehouse_id:
+                days[movement["date"]] = days.get(movement["date"], ZERO) + Decimal(movement["quantity"])
+        return [days[day] for day in sorted(days)]
 
     def position_on(self, product_id: int) -> costing.Position:
         """The product's position at the end of the command's date."""
         return costing.position_on(self.position(product_id), ((movement["quantity"], movement.get("value", 0))
                                                                for movement in self._later.get(product_id, [])))
+
+    def priced_on(self, product_id: int) -> costing.Position:
+        """The position whose average prices goods moved on the command's date (`costing.priced_on`)."""
+        return costing.priced_on(self.position(product_id), self.position_on(product_id))
 
     def on_hand_on(self, product_id: int, warehouse_id: int) -> Decimal:
         """The warehouse's quantity at the end of the command's date."""
