@@ -72,6 +72,16 @@ def test_a_count_at_a_past_date_and_the_stock_as_of_that_day(console, demo, stac
         assert amount(row.locator(".on-hand").inner_text()) == 116
         console.shot("count-recorded-es")
 
+        # a new adjustment's line notes the stock of the adjustment's date too
+        console.goto("/inventory/adjustments/new?reason=count")
+        form = page.locator("#adjustment-form")
+        console.pick("lines-0-productId", product, within=form)
+        assert "En existencia en la bodega: 96" in form.inner_text()  # today: 118 - 2 - 20
+        form.locator("#f-date").fill(counted_on.isoformat())
+        form.locator("#f-date").dispatch_event("change")
+        page.wait_for_function("() => document.querySelector('#adjustment-form .line-hint').textContent"
+                               ".includes('bodega: 116')")
+
         # the stock page, now and as of the count's day
         console.goto("/stock")
         lines = page.locator("table.grid").first.locator("tbody tr")
