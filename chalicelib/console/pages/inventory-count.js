@@ -34,7 +34,9 @@ export async function render(ctx) {
   const picker = formView({ className: "inline", submitLabel: t("count.show"), values: { warehouseId },
     fields: [{ name: "warehouseId", label: t("inv.warehouse"), type: "select", required: true,
       options: warehouses.map((w) => ({ value: w.id, label: w.name })) }],
-    onSubmit: (data) => ctx.navigate(withQuery("/inventory/count", data)) });
+    // another warehouse, counted on the same day
+    onSubmit: (data) => ctx.navigate(withQuery("/inventory/count",
+      { ...data, date: ctx.root.querySelector("#count-form [name=date]")?.value })) });
   picker.id = "count-warehouse";
   append(ctx.root, [pageHeader(t("count.title")), h("p", { class: "help" }, t("count.intro")), section(null, picker)]);
   if (!warehouseId) return;
