@@ -3,7 +3,9 @@
 counts, damage and other adjustments, transfers between two warehouses, purchases unconfirmed and
 notes and imports cancelled; dated in any order; with negative stock forbidden, and allowed. A plain model of weighted average cost (written
 here apart from chalicelib/domain/costing.py) says what each product holds and is worth, and which
-command must be refused for want of stock.
+command must be refused for want of stock. It logs what each step moved on which date, so an
+adjustment dated in the past compares with (and is valued at) the stock of its day, and must not
+leave a later day below zero.
 
 After every step: each product's quantity, value and average cost are the model's; its stock per
 warehouse is the model's and the sum of its movements, never below zero; the movements' values
@@ -11,8 +13,9 @@ add up to the product's value; the valuation's total equals the inventory accoun
 past date, and the model's value; the trial balance balances."""
 from __future__ import annotations
 
+import datetime
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
@@ -26,6 +29,8 @@ from tests.support import INVENTORY_CHART, INVENTORY_RULES, Books, make_company
 
 CENT = Decimal("0.01")
 DATES = ("2026-10-06", "2026-10-20", "2026-11-04", "2026-11-19")
+# undoing a confirmation moves the goods back today (after every date above)
+TODAY = max(datetime.date.today().isoformat(), "2026-11-20")
 WAREHOUSES = (1, 2)
 QUANTITIES = st.integers(1, 12).map(Decimal)
 PRICES = st.decimals(min_value=Decimal("0.50"), max_value=Decimal("400"), places=2)
@@ -45,6 +50,30 @@ class Held:
     # with negative stock allowed the model keeps quantities only: the service's own figures are
     # then checked against each other and the books (see the invariants)
     tracks_value: bool = True
+    # (date, warehouse, quantity, value) each step moved, in the order recorded
+    log: list[tuple[str, int, Decimal, Decimal]] = field(default_factory=list)
+
+    def note(self, date: str, warehouse: int, quantity: Decimal, value: Decimal) -> None:
+        self.log.append((date, warehouse, quantity, value))
+
+    def later(self, date: str) -> list[tuple[str, int, Decimal, Decimal]]:
+        return [moved for moved in self.log if moved[0] > date]
+
+    def on(self, date: str, warehouse: int) -> Decimal:
+        """The warehouse's quantity at the end of `date`."""
+        return self.warehouses[warehouse] - sum((q for _, w, q, _ in self.later(date) if w == warehouse), Decimal(0))
+
+    def lowest_from(self, date: str, warehouse: int) -> Decimal:
+        """The lowest the warehouse stands at the end of `date` and of every later day."""
+        days: dict[str, Decimal] = {}
+        for day, w, quantity, _ in self.later(date):
+            if w == warehouse:
+                days[day] = days.get(day, Decimal(0)) + quantity
+        running = lowest = self.on(date, warehouse)
+        for day in sorted(days):
+            running += days[day]
+            lowest = min(lowest, running)
+        return lowest
 
     @property
     def quantity(self) -> Decimal:
@@ -143,6 +172,7 @@ def test_stock_value_stays_the_books(api, table, negative):
             value = money(quantity * price) + (freight or 0)
             self.held[product].warehouses[warehouse] += quantity
             self.held[product].add(value)
+            self.held[product].note(date, warehouse, quantity, value)
             self.held[product].remember_cost()
             self.docs[reply.json["id"]] = Moved(reply.json["type"], [(product, warehouse, quantity, value)])
 
@@ -154,12 +184,14 @@ def test_stock_value_stays_the_books(api, table, negative):
             product, warehouse, sold, cost = self.docs[sale_id].lines[0]
             quantity = data.draw(st.integers(1, int(-sold)).map(Decimal))
             value = money(quantity * cost / -sold)
-            reply = self.document("06", max(date, self.date_of(sale_id)), warehouse,
+            returned_on = max(date, self.date_of(sale_id))
+            reply = self.document("06", returned_on, warehouse,
                                   [{"productId": product, "quantity": quantity, "unitPrice": "0.01"}],
                                   sourceDocumentId=sale_id)
             assert reply.status == 201, reply.text
             self.held[product].warehouses[warehouse] += quantity
             self.held[product].add(value)
+            self.held[product].note(returned_on, warehouse, quantity, value)
             self.held[product].remember_cost()
             self.docs[reply.json["id"]] = Moved("06", [(product, warehouse, quantity, value)])
 
@@ -179,6 +211,7 @@ def test_stock_value_stays_the_books(api, table, negative):
             assert reply.status == 201, reply.text
             cost = self.held[product].take(quantity)
             self.held[product].warehouses[warehouse] -= quantity
+            self.held[product].note(date, warehouse, -quantity, -cost)
             self.docs[reply.json["id"]] = Moved("01", [(product, warehouse, -quantity, cost)])
 
         @precondition(lambda self: any(m.type == "103" and m.live for m in self.docs.values()))
@@ -187,7 +220,8 @@ def test_stock_value_stays_the_books(api, table, negative):
             """A purchase credit note: the goods leave at the average, whatever the supplier credits."""
             purchase_id = data.draw(st.sampled_from(sorted(i for i, m in self.docs.items() if m.type == "103" and m.live)))
             product, warehouse, _, _ = self.docs[purchase_id].lines[0]
-            reply = self.document("105", self.date_of(purchase_id), warehouse,
+            returned_on = self.date_of(purchase_id)
+            reply = self.document("105", returned_on, warehouse,
                                   [{"productId": product, "quantity": quantity, "unitPrice": "0.01"}],
                                   sourceDocumentId=purchase_id)
             if self.short(product, warehouse, quantity):
@@ -195,6 +229,7 @@ def test_stock_value_stays_the_books(api, table, negative):
             assert reply.status == 201, reply.text
             cost = self.held[product].take(quantity)
             self.held[product].warehouses[warehouse] -= quantity
+            self.held[product].note(returned_on, warehouse, -quantity, -cost)
             self.docs[reply.json["id"]] = Moved("105", [(product, warehouse, -quantity, cost)])
 
         # --- undoing ------------------------------------------------------------------------------
@@ -218,10 +253,12 @@ def test_stock_value_stays_the_books(api, table, negative):
                 return self.refused_for_stock(reply)
             assert reply.status == 200, reply.text
             held = self.held[product]
+            before = held.value
             held.warehouses[warehouse] -= quantity
             held.add(-value if quantity > 0 else value)
             held.settle()
             held.remember_cost()
+            held.note(TODAY, warehouse, -quantity, held.value - before)
             moved.live = False
 
         def source_of(self, document_id: int) -> int | None:
@@ -240,7 +277,14 @@ def test_stock_value_stays_the_books(api, table, negative):
         def adjustment(self, product, warehouse, date, reason, counted, change, unit_cost, by_count):
             product = self.products[product]
             held = self.held[product]
-            on_hand = held.warehouses[warehouse]
+            on_hand = held.on(date, warehouse)  # the stock of the adjustment's day
+            later = held.later(date)
+            then_quantity = held.quantity - sum((q for _, _, q, _ in later), Decimal(0))
+            then_value = held.value - sum((v for _, _, _, v in later), Decimal(0))
+            # the day's average prices the goods when that day held goods with a value; else today's
+            dated = bool(later) and held.tracks_value and then_quantity > 0 and then_value > 0
+            average = (then_value / then_quantity).quantize(Decimal("0.000001"), rounding=ROUND_HALF_UP) if dated \
+                else held.average
             if by_count:
                 line, change = {"productId": product, "countedQuantity": counted}, counted - on_hand
             else:
@@ -251,18 +295,26 @@ def test_stock_value_stays_the_books(api, table, negative):
                                                         "lines": [line]}, key=self.key)
             wrong = ((not by_count and change == 0) or (reason == "opening" and change < 0)
                      or (reason == "opening" and change > 0 and unit_cost is None) or (reason == "damage" and change > 0))
-            if wrong or (change > 0 and unit_cost is None and not held.average):
+            if wrong or (change > 0 and unit_cost is None and not average):
                 assert reply.status == 400 and reply.json["code"] == "VALIDATION_ERROR", reply.text
                 return
-            if change < 0 and self.short(product, warehouse, -change):
+            if change < 0 and not negative and held.lowest_from(date, warehouse) < -change:
                 return self.refused_for_stock(reply)
             assert reply.status == 201, reply.text
+            before = held.value
             if change > 0:
-                held.add(money(change * (unit_cost if unit_cost is not None else held.average)))
+                held.add(money(change * (unit_cost if unit_cost is not None else average)))
+            elif change < 0 and dated:  # what leaving on that day took: its average, the last units what was left
+                taken = -change
+                cost = then_value + money((taken - then_quantity) * average) if taken >= then_quantity \
+                    else money(taken * then_value / then_quantity)
+                held.add(-cost)
             elif change < 0:
                 held.take(-change)
             held.warehouses[warehouse] += change
+            held.settle()
             held.remember_cost()
+            held.note(date, warehouse, change, held.value - before)
 
         @rule(product=st.sampled_from((0, 1)), source=st.sampled_from(WAREHOUSES), date=st.sampled_from(DATES),
               quantity=QUANTITIES)
@@ -277,6 +329,8 @@ def test_stock_value_stays_the_books(api, table, negative):
             assert reply.status == 201, reply.text
             self.held[product].warehouses[source] -= quantity
             self.held[product].warehouses[destination] += quantity
+            self.held[product].note(date, source, -quantity, Decimal(0))
+            self.held[product].note(date, destination, quantity, Decimal(0))
 
         # --- invariants ---------------------------------------------------------------------------
 
@@ -311,6 +365,16 @@ def test_stock_value_stays_the_books(api, table, negative):
                     moved = sum((m["quantity"] for m in movements if m["warehouseId"] == warehouse), Decimal(0))
                     assert level == moved == self.held[product].warehouses[warehouse], (product, warehouse)
                     assert negative or level >= 0
+
+        @invariant()
+        def stock_at_a_past_date_is_the_models(self):
+            day = "2026-10-31"
+            levels = api.get(f"/inventory/stock?limit=100&date={day}", key=self.key).json["stock"]
+            for product in self.products:
+                for warehouse in WAREHOUSES:
+                    level = sum((s["quantity"] for s in levels if (s["productId"], s["warehouseId"]) == (product, warehouse)),
+                                Decimal(0))
+                    assert level == self.held[product].on(day, warehouse), (product, warehouse)
 
         @invariant()
         def valuation_is_the_books(self):

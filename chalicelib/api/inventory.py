@@ -113,7 +113,7 @@ def update_warehouse(call: Call) -> Any:
     return inventory.update_warehouse(call.command, call.ids["id"], call.changes(), call.expected_version())
 
 
-@endpoint(blueprint, "GET", "/inventory/stock", summary="Stock per product and warehouse", tag=INVENTORY,
+@endpoint(blueprint, "GET", "/inventory/stock", summary="Stock per product and warehouse, today or at the end of a date", tag=INVENTORY,
           query=M + "StockQuery", response=M + "StockList")
 def list_stock(call: Call) -> Any:
     from chalicelib.services.inventory import inventory
@@ -121,7 +121,7 @@ def list_stock(call: Call) -> Any:
     q = call.query
     return page_body("stock", inventory.list_stock(call.command.table, call.principal.company_id,
                                                    product_id=q.product_id, warehouse_id=q.warehouse_id,
-                                                   page=q.page, limit=q.limit))
+                                                   page=q.page, limit=q.limit, date=q.date))
 
 
 @endpoint(blueprint, "GET", "/inventory/movements", summary="Stock movements, oldest first", tag=INVENTORY,

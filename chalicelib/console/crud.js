@@ -27,7 +27,8 @@ export function crudPage(config) {
             () => api.del(`${config.path}/${row.id}`), refresh, t("common.deleted")), "danger") : null,
         ] });
       }
-      return [tableView({ columns, rows, onRowClick: config.onRowClick }),
+      // a wide table scrolls inside its box, never the page
+      return [h("div", { class: "table-scroll" }, tableView({ columns, rows, onRowClick: config.onRowClick })),
               answer.total !== undefined && answer.limit !== undefined
                 ? pagerView({ page, limit, total: answer.total, onPage: (next) => { page = next; refresh(); } }) : null];
     });

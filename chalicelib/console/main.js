@@ -122,13 +122,39 @@ function navigation(current) {
   // a record's page (#/inventory/adjustments/7) keeps its list's link lit
   const lit = (path) => current === path || (path !== "/" && current.startsWith(`${path}/`));
   const link = ([key, path]) => h("a", { href: `#${path}`, class: lit(path) ? "active" : undefined }, t(key));
-  return h("nav", { class: "sidebar", "aria-label": t("app.title") }, NAVIGATION.map((entry) => {
+  return h("nav", { class: "sidebar", id: "sidebar", "aria-label": t("app.title") }, NAVIGATION.map((entry) => {
     if (Array.isArray(entry)) return link(entry);
     if (entry.managers && !isManager()) return null;
     const items = entry.items.filter(([, , country]) => !country || country === (session.company?.country || "HN"));
     return h("div", { class: "nav-group" }, h("span", {}, t(entry.title)), items.map(link));
   }));
 }
+
+// On a small screen the navigation hides behind a button (styles.css): it opens and closes it,
+// says so (aria-expanded), and Escape closes it again with the focus back on the button. A new
+// page draws the shell afresh, so choosing a link closes the menu.
+function menuButton() {
+  const toggle = h("button", { type: "button", id: "menu-toggle", class: "menu-toggle", "aria-controls": "sidebar",
+    "aria-expanded": "false" }, h("span", { "aria-hidden": "true" }, "\u2630 "), t("nav.menu"));
+  toggle.addEventListener("click", () => {
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    showMenu(toggle, open);
+    if (open) document.querySelector("#sidebar a")?.focus();
+  });
+  return toggle;
+}
+
+function showMenu(toggle, open) {
+  toggle.setAttribute("aria-expanded", String(open));
+  toggle.closest(".shell")?.classList.toggle("menu-open", open);
+}
+
+document.addEventListener("keydown", (event) => {
+  const toggle = document.getElementById("menu-toggle");
+  if (event.key !== "Escape" || toggle?.getAttribute("aria-expanded") !== "true") return;
+  showMenu(toggle, false);
+  toggle.focus();
+});
 
 function companyOption(company) {
   return h("option", { value: company.companyId, selected: company.companyId === session.me.companyId || undefined },
@@ -172,7 +198,7 @@ function topBar() {
     onchange: (event) => { setLanguage(event.target.value); route(); } },
   [["es", "Español"], ["en", "English"]].map(([code, name]) => h("option", { value: code, selected: code === language() || undefined }, name)));
   return h("header", { class: "topbar" },
-    h("a", { class: "brand", href: "#/" }, t("app.title")),
+    h("div", { class: "topbar-start" }, menuButton(), h("a", { class: "brand", href: "#/" }, t("app.title"))),
     h("div", { class: "topbar-tools" }, switcher, companySearch(switcher),
       h("span", { class: "who", "data-role": session.me.role }, `${session.me.user.name} · ${t(`role.${session.me.role}`)}`),
       languages,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from chalicelib.domain.accounting import CENT, ZERO, round_money
 
@@ -105,6 +105,45 @@ def take_out(position: Position, quantity: Decimal, value: Decimal) -> Change:
         after = Position(after.quantity, after.value, unit_cost_of(after.value, after.quantity)
                          if after.value > 0 else position.average_cost)
     return _settled(after, value, ZERO)
+
+
+def position_on(now: Position, later: Iterable[tuple[Decimal, Decimal]]) -> Position:
+    """What a position was at the end of a date: what it is now less the movements dated after it
+    (each a signed quantity and value change). The last known cost stays what a shortage is
+    carried at."""
+    quantity, value = now.quantity, now.value
+    for moved, worth in later:
+        quantity, value = quantity - Decimal(moved), value - Decimal(worth)
+    return Position(quantity, value, now.unit_cost)
+
+
+def priced_on(now: Position, then: Position) -> Position:
+    """The position whose average prices goods moved on a past date: that day's (`then`) when it
+    held goods with a value; else today's (documents recorded out of date order can leave a past
+    day with nothing on hand, or with a value below nothing)."""
+    return then if then.quantity > 0 and then.value > 0 else now
+
+
+def issue_on(now: Position, then: Position, quantity: Decimal) -> Change:
+    """Goods leave on a past date (`then`: the position at its end) at that date's average, as
+    `issue` would have taken them then; the position now gives up that value. Movements dated
+    later keep the cost they were recorded at: they are already in the books, perhaps in a closed
+    month. With nothing dated later (or a day that cannot price them: `priced_on`) it is `issue`
+    itself."""
+    if priced_on(now, then) == now:
+        return issue(now, quantity)
+    return take_out(now, quantity, issue(then, quantity).value)
+
+
+def lowest_from(on_date: Decimal, later: Sequence[Decimal]) -> Decimal:
+    """The lowest a quantity stands at the end of a day from a date on, given what it was then and
+    what each later day moved (signed, in date order): a change on that date moves every later
+    day's figure by as much, so taking goods away then must leave this one at zero or above."""
+    lowest = running = Decimal(on_date)
+    for moved in later:
+        running += Decimal(moved)
+        lowest = min(lowest, running)
+    return lowest
 
 
 def _settled(after: Position, value: Decimal, revaluation: Decimal) -> Change:

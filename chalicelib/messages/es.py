@@ -885,6 +885,10 @@ PHRASES: dict[str, str] = {
         "debe ser un NIT de 14 dígitos o un DUI de 9 dígitos, con su dígito verificador (se admiten guiones y espacios)",
     "the check digit does not match the other digits of the {}":
         "el dígito verificador no corresponde a los demás dígitos del {0}",
+    # issue 38: stock
+    "Not enough stock of product {} in warehouse {} after {}: taking {} away then leaves {} on a later date.":
+        "No hay existencias suficientes del producto {0} en la bodega {1} después del {2}: quitar {3} en esa fecha "
+        "deja {4} en una fecha posterior.",
 }
 
 # issue 38: lang2

@@ -138,6 +138,8 @@ class WarehouseList(ListEnvelope):
 class StockQuery(PageQuery):
     product_id: Optional[QueryId] = None
     warehouse_id: Optional[QueryId] = None
+    date: Optional[Date] = Field(None, description="the stock at the end of this day (movements dated after it "
+                                                   "left out); default: now, every movement recorded")
 
 
 class StockLevel(ResponseModel):

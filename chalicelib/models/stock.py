@@ -29,7 +29,8 @@ UnitCost = Annotated[Decimal, Field(ge=0, le=Decimal("999999999"), decimal_place
 
 class AdjustmentLineInput(RequestModel):
     """A change of stock (`quantity`, signed) or a physical count (`countedQuantity`: the change is
-    what it differs from the stock when the adjustment is recorded)."""
+    what it differs from the warehouse's stock on the adjustment's date, movements dated later left
+    out)."""
     # one of the two, the other absent or null
     model_config = ConfigDict(json_schema_extra={"oneOf": [
         {"required": ["quantity"], "properties": {"quantity": {"type": "number"}, "countedQuantity": {"type": "null"}}},
@@ -42,7 +43,7 @@ class AdjustmentLineInput(RequestModel):
     counted_quantity: Optional[CountedQuantity] = Field(None, description="what the count found")
     unit_cost: Optional[UnitCost] = Field(
         None, description="what each unit added is worth: required for an opening stock; otherwise the product's "
-                          "average cost. Units taken away always leave at the average cost")
+                          "average cost on the adjustment's date. Units taken away always leave at that average")
 
     @model_validator(mode="after")
     def _one_quantity(self) -> "AdjustmentLineInput":
@@ -77,7 +78,8 @@ class AdjustmentLine(ResponseModel):
     product_id: int
     quantity: Decimal = Field(description="the change made (signed)")
     counted_quantity: Optional[Decimal] = None
-    previous_quantity: Decimal = Field(description="the warehouse's stock of the product before the adjustment")
+    previous_quantity: Decimal = Field(description="the warehouse's stock of the product on the adjustment's date, "
+                                                   "before it (movements dated later left out)")
     unit_cost: Decimal
     value: Decimal = Field(description="the change of the stock's value (signed)")
 

@@ -87,3 +87,32 @@ def test_the_value_always_agrees_with_the_quantity_and_adds_up(moves):
             assert position.value >= 0
         else:
             assert position.value <= 0
+
+
+def test_a_position_on_a_past_date_and_goods_leaving_then_at_that_days_average():
+    now = Position(D(120), D("1440.00"), D("12.000000"))
+    # bought 50 for 800 and sold 30 for 360 after the date: 120 - 50 + 30 = 100 worth 1,440 - 800 + 360 = 1,000
+    then = costing.position_on(now, [(D(50), D("800.00")), (D(-30), D("-360.00"))])
+    assert then == Position(D(100), D("1000.00"), D("12.000000")) and then.average_cost == D("10.000000")
+    # 10 leave then at that day's 10, not today's 12: 100 out of today's 1,440
+    lost = costing.issue_on(now, then, D(10))
+    assert (lost.value, lost.revaluation, lost.position.quantity, lost.position.value) == (D("100.00"), 0, 110,
+                                                                                             D("1340.00"))
+    # with nothing dated later it is the issue of today
+    assert costing.issue_on(now, now, D(10)) == issue(now, D(10))
+
+
+def test_the_lowest_a_quantity_stands_from_a_date_on():
+    # 10 on the date, then -8 (2), +5 (7), -6 (1): the lowest is 1
+    assert costing.lowest_from(D(10), [D(-8), D(5), D(-6)]) == 1
+    # nothing later: the date's own quantity
+    assert costing.lowest_from(D(4), []) == 4
+
+
+def test_a_day_that_cannot_price_goods_leaves_it_to_todays_average():
+    now = Position(D(10), D("120.00"), D("12.000000"))
+    # documents recorded out of date order left the day with nothing on hand, or a value below nothing
+    for then in (Position(D(0), D("0.00"), D("12.000000")), Position(D(4), D("-8.00"), D("12.000000"))):
+        assert costing.priced_on(now, then) == now
+        assert costing.issue_on(now, then, D(2)) == issue(now, D(2))  # 2 x 12 = 24
+    assert costing.priced_on(now, Position(D(5), D("50.00"), D("12.000000"))).average_cost == D("10.000000")

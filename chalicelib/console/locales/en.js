@@ -1223,5 +1223,11 @@ export default {
   "paystatus.overdueTitle": "Overdue invoices",
   "status.overdue": "Overdue",
   "status.partially_paid": "Partially paid",
-  "status.unpaid": "Unpaid"
+  "status.unpaid": "Unpaid",
+  "count.onHandOn": "On hand on the count's date",
+  "nav.menu": "Menu",
+  "stock.asOf": "Stock as of",
+  "stock.asOfNote": "Stock at the end of {date}: movements dated later are left out.",
+  "stock.movementsUntil": "The latest movements up to {date}, newest first.",
+  "stock.nowNote": "Today's stock, every movement recorded. Choose a date to see it on that day."
 };

@@ -1223,5 +1223,11 @@ export default {
   "paystatus.overdueTitle": "Facturas vencidas",
   "status.overdue": "Vencido",
   "status.partially_paid": "Pago parcial",
-  "status.unpaid": "Sin pagar"
+  "status.unpaid": "Sin pagar",
+  "count.onHandOn": "Existencia en la fecha del conteo",
+  "nav.menu": "Menú",
+  "stock.asOf": "Existencias al",
+  "stock.asOfNote": "Existencias al final del {date}: los movimientos con fecha posterior no cuentan.",
+  "stock.movementsUntil": "Los últimos movimientos hasta el {date}, del más reciente al más antiguo.",
+  "stock.nowNote": "Existencias de hoy, con todos los movimientos registrados. Elija una fecha para verlas a ese día."
 };

@@ -82,7 +82,9 @@ function onQuantityInput(error) {
 }
 
 export async function create(ctx) {
-  const [names, onHand] = await Promise.all([catalog(), stockLevels()]);
+  // the stock a line's note shows is that of the adjustment's date, as the API compares
+  const [names, levels] = await Promise.all([catalog(), stockLevels(undefined, today())]);
+  let onHand = levels;
   const warehouses = names.warehouses.filter((w) => w.isActive);
   const reason = REASONS.includes(ctx.query.reason) ? ctx.query.reason : "opening";
   const help = h("p", { class: "help", id: "adjustment-help" });
@@ -146,6 +148,14 @@ export async function create(ctx) {
   form.id = "adjustment-form";
   form.elements.namedItem("reason").addEventListener("change", applyReason);
   form.elements.namedItem("warehouseId").addEventListener("change", () => lines.refresh());
+  form.elements.namedItem("date").addEventListener("change", async (event) => {
+    const wanted = event.target.value;
+    if (!wanted) return;
+    const held = await stockLevels(undefined, wanted);
+    if (wanted !== event.target.value) return;  // changed again meanwhile
+    onHand = held;
+    lines.refresh();
+  });
   applyReason();
   append(ctx.root, [pageHeader(t("adj.newTitle")), section(null, form)]);
 }

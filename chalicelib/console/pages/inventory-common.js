@@ -33,9 +33,11 @@ export async function catalog({ products: wanted = [] } = {}) {
   };
 }
 
-// Stock on hand of every product and warehouse: (productId, warehouseId) -> quantity.
-export async function stockLevels(warehouseId) {
-  const levels = await listAll("/inventory/stock", "stock", warehouseId ? { warehouseId } : {});
+// Stock on hand of every product and warehouse, now or at the end of `date` (movements dated
+// later left out): (productId, warehouseId) -> quantity.
+export async function stockLevels(warehouseId, date) {
+  const query = Object.fromEntries(Object.entries({ warehouseId, date }).filter(([, value]) => value));
+  const levels = await listAll("/inventory/stock", "stock", query);
   const held = new Map(levels.map((s) => [`${s.productId}:${s.warehouseId}`, Number(s.quantity)]));
   return (productId, warehouse) => held.get(`${productId}:${warehouse}`) ?? 0;
 }

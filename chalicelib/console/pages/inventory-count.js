@@ -1,12 +1,12 @@
-// The count sheet: one warehouse's stocked products with what the books hold, an input for what
-// was counted on each, and one "count" adjustment for the rows filled in (the API works out each
+// The count sheet: one warehouse's stocked products with what the books hold on the count's date
+// (movements dated later left out, as the API compares), an input for what was counted on each, and one "count" adjustment for the rows filled in (the API works out each
 // change from the stock). An adjustment takes at most CHANGED_PER_ADJUSTMENT lines that change
 // the stock (400 DOCUMENT_TOO_LARGE beyond: one transaction), so a longer count goes in several.
 import { ApiError, api } from "../api.js";
 import { append, h, replace } from "../dom.js";
 import { date, money, today } from "../format.js";
 import { t } from "../i18n.js";
-import { formView, pageHeader, section, tableView, toast, withQuery } from "../ui.js";
+import { describeError, formView, pageHeader, section, tableView, toast, withQuery } from "../ui.js";
 import { adjustmentLines } from "./inventory-adjustments.js";
 import { catalog, change, entryLink, isStocked, quantity, stockLevels } from "./inventory-common.js";
 
@@ -34,26 +34,30 @@ export async function render(ctx) {
   const picker = formView({ className: "inline", submitLabel: t("count.show"), values: { warehouseId },
     fields: [{ name: "warehouseId", label: t("inv.warehouse"), type: "select", required: true,
       options: warehouses.map((w) => ({ value: w.id, label: w.name })) }],
-    onSubmit: (data) => ctx.navigate(withQuery("/inventory/count", data)) });
+    // another warehouse, counted on the same day
+    onSubmit: (data) => ctx.navigate(withQuery("/inventory/count",
+      { ...data, date: ctx.root.querySelector("#count-form [name=date]")?.value })) });
   picker.id = "count-warehouse";
   append(ctx.root, [pageHeader(t("count.title")), h("p", { class: "help" }, t("count.intro")), section(null, picker)]);
   if (!warehouseId) return;
 
-  const onHand = await stockLevels(warehouseId);
+  const countDate = ctx.query.date || today();
+  const onHand = await stockLevels(warehouseId, countDate);
   const results = h("div", { id: "count-results" });
   const sheet = h("div", {});
   ctx.root.append(results, sheet);
-  await drawSheet(ctx, names, warehouseId, onHand, sheet, results);
+  await drawSheet(ctx, names, warehouseId, onHand, sheet, results, countDate);
 }
 
-async function drawSheet(ctx, names, warehouseId, onHand, sheet, results) {
+async function drawSheet(ctx, names, warehouseId, onHand, sheet, results, countDate) {
   // active stocked products, and any other that still holds stock here
   const products = names.products.filter((p) => (isStocked(p) && p.isActive) || onHand(p.id, warehouseId) !== 0)
     .sort((a, b) => String(a.code).localeCompare(String(b.code)));
   const rows = products.map((product) => {
     const input = h("input", { type: "number", step: "any", min: "0", class: "count-input", "data-product": product.id,
       "aria-label": `${t("count.counted")}: ${product.code} · ${product.name}` });
-    return { product, input, onHand: onHand(product.id, warehouseId), difference: h("span", { class: "difference" }) };
+    const held = onHand(product.id, warehouseId);
+    return { product, input, onHand: held, held: h("span", {}, quantity(held)), difference: h("span", { class: "difference" }) };
   });
   const summary = h("p", { class: "help", id: "count-summary" });
   const filledRows = () => rows.filter((row) => row.input.value.trim() !== "")
@@ -76,7 +80,7 @@ async function drawSheet(ctx, names, warehouseId, onHand, sheet, results) {
   const table = tableView({ rows, empty: t("count.empty"), columns: [
     { label: t("inv.code"), value: (r) => r.product.code },
     { label: t("inv.product"), value: (r) => r.product.name },
-    { label: t("inv.onHand"), class: "num on-hand", value: (r) => quantity(r.onHand) },
+    { label: t("count.onHandOn"), class: "num on-hand", value: (r) => r.held },
     { label: t("count.counted"), class: "num", value: (r) => h("div", { class: "field count-field" }, r.input) },
     { label: t("count.difference"), class: "num", value: (r) => r.difference },
   ] });
@@ -92,7 +96,7 @@ async function drawSheet(ctx, names, warehouseId, onHand, sheet, results) {
     className: "inline count-sheet",
     fields: [{ name: "date", label: t("count.date"), type: "date" },
       { name: "reference", label: t("inv.reference") }, { name: "notes", label: t("inv.notes") }],
-    values: { date: today() },
+    values: { date: countDate },
     extra: h("div", {}, h("div", { class: "toolbar" }, h("div", { class: "field" }, filter)),
       h("div", { class: "table-scroll" }, table), summary),
     submitLabel: t("count.submit"),
@@ -115,16 +119,35 @@ async function drawSheet(ctx, names, warehouseId, onHand, sheet, results) {
       }
       toast(done.length > 1 ? t("count.doneMany", { parts: done.length }) : t("count.done", { id: done[0].id }));
       // the sheet again, with the stock the count left; the outcome above it
-      const fresh = await stockLevels(warehouseId);
+      const fresh = await stockLevels(warehouseId, data.date);
       showResults(results, names, done, parts.length > 1
         ? t("count.splitDone", { max: CHANGED_PER_ADJUSTMENT, parts: parts.length }) : t("count.done", { id: done[0].id }));
       replace(sheet);
-      await drawSheet(ctx, names, warehouseId, fresh, sheet, results);
+      await drawSheet(ctx, names, warehouseId, fresh, sheet, results, data.date || countDate);
       results.scrollIntoView({ block: "start" });
     },
   });
   form.id = "count-form";
   form.addEventListener("input", update);
+  // another date: the stock the count compares with is that day's (data-stock-date: the day shown)
+  form.dataset.stockDate = countDate;
+  const dateInput = form.querySelector("[name=date]");
+  dateInput.addEventListener("change", async () => {
+    if (!dateInput.value) return;
+    try {
+      const wanted = dateInput.value;
+      const held = await stockLevels(warehouseId, wanted);
+      if (wanted !== dateInput.value) return;  // changed again meanwhile
+      for (const row of rows) {
+        row.onHand = held(row.product.id, warehouseId);
+        row.held.textContent = quantity(row.onHand);
+      }
+      update();
+      form.dataset.stockDate = wanted;
+    } catch (error) {
+      toast(describeError(error), "error");
+    }
+  });
   // Enter in the search box or on a count moves on (to the next row shown) instead of submitting
   form.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || !(event.target === filter || event.target.classList.contains("count-input"))) return;

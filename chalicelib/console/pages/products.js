@@ -89,13 +89,15 @@ async function productDialog(product) {
   }
 }
 
-// The newest movements: the API lists them oldest first, so the last page is read.
-async function recentMovements(limit) {
-  const first = await api.get("/inventory/movements", { page: 1, limit: 1 });
+// The newest movements (up to `endDate`, when given): the API lists them oldest first, so the
+// last page is read.
+async function recentMovements(limit, endDate) {
+  const range = endDate ? { endDate } : {};
+  const first = await api.get("/inventory/movements", { page: 1, limit: 1, ...range });
   if (!first.total) return [];
   const lastPage = Math.max(1, Math.ceil(first.total / limit));
   const pages = await Promise.all([lastPage, lastPage - 1].filter((p) => p >= 1)
-    .map((p) => api.get("/inventory/movements", { page: p, limit })));
+    .map((p) => api.get("/inventory/movements", { page: p, limit, ...range })));
   return pages.flatMap((answer) => answer.movements).reverse().slice(0, limit);
 }
 
@@ -103,10 +105,11 @@ export async function stock(ctx) {
   const limit = 20;
   const page = Math.max(1, Number(ctx.query.page) || 1);
   const warehouseId = ctx.query.warehouseId || "";
+  const asOf = ctx.query.date || "";  // the stock at the end of that day; empty: now
   const [warehouses, levels, movements] = await Promise.all([
     listAll("/warehouses", "warehouses"),
-    api.get("/inventory/stock", { warehouseId, page, limit }),
-    recentMovements(limit),
+    api.get("/inventory/stock", { warehouseId, page, limit, ...(asOf ? { date: asOf } : {}) }),
+    recentMovements(limit, asOf),
   ]);
   // the products this page names (at most 40), not every product
   const ids = [...new Set([...levels.stock, ...movements].map((row) => row.productId))];
@@ -119,18 +122,21 @@ export async function stock(ctx) {
 
   const filter = formView({ className: "inline", submitLabel: t("stock.filter"),
     fields: [{ name: "warehouseId", label: t("stock.warehouse"), type: "select",
-      options: warehouses.map((w) => ({ value: w.id, label: w.name })) }],
-    values: { warehouseId }, onSubmit: (data) => go({ warehouseId: data.warehouseId }) });
+      options: warehouses.map((w) => ({ value: w.id, label: w.name })) },
+    { name: "date", label: t("stock.asOf"), type: "date" }],
+    values: { warehouseId, date: asOf }, onSubmit: (data) => go({ warehouseId: data.warehouseId, date: data.date }) });
   const shown = warehouseId ? movements.filter((m) => String(m.warehouseId) === String(warehouseId)) : movements;
   append(ctx.root, [
     pageHeader(t("stock.title")),
-    section(null, filter),
+    section(null, filter, h("p", { class: "help", id: "stock-as-of" },
+      asOf ? t("stock.asOfNote", { date: date(asOf) }) : t("stock.nowNote"))),
     section(null, tableView({ rows: levels.stock, columns: [
       { label: t("stock.product"), value: (s) => productCell(s.productId) },
       { label: t("stock.warehouse"), value: (s) => warehouseCell(s.warehouseId) },
       { label: t("stock.quantity"), class: "num", value: (s) => number(s.quantity, 4) },
-    ] }), pagerView({ page, limit, total: levels.total, onPage: (next) => go({ warehouseId, page: next }) })),
-    section(t("stock.movements"), h("p", { class: "help" }, t("stock.movementsNote")), tableView({ rows: shown, columns: [
+    ] }), pagerView({ page, limit, total: levels.total, onPage: (next) => go({ warehouseId, date: asOf, page: next }) })),
+    section(t("stock.movements"), h("p", { class: "help" }, asOf ? t("stock.movementsUntil", { date: date(asOf) })
+      : t("stock.movementsNote")), tableView({ rows: shown, columns: [
       { label: t("common.date"), value: (m) => date(m.date) },
       { label: t("stock.product"), value: (m) => productCell(m.productId) },
       { label: t("stock.warehouse"), value: (m) => warehouseCell(m.warehouseId) },

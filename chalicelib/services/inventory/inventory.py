@@ -7,7 +7,7 @@ from typing import Any
 from chalicelib.errors import ValidationFailed
 from chalicelib.services import records
 from chalicelib.services.commands import Command
-from chalicelib.services.inventory.stock_moves import warehouse_quantities
+from chalicelib.services.inventory.stock_moves import movements_after, quantities_on
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, Page
 from chalicelib.store.table import Table
@@ -46,16 +46,20 @@ def update_warehouse(command: Command, warehouse_id: int, changes: dict[str, Any
 # --- stock ---------------------------------------------------------------------------------------
 
 def list_stock(table: Table, company_id: int, *, product_id: int | None, warehouse_id: int | None,
-               page: int, limit: int) -> Page:
+               page: int, limit: int, date: str | None = None) -> Page:
     """Stock per product and warehouse, from the products' positions (one item per product holds
-    its quantity in each warehouse): one GetItem for a product, else one Query of the positions."""
+    its quantity in each warehouse): one GetItem for a product, else one Query of the positions.
+    At a `date`, the end of that day: movements dated after it are taken back (one Query per
+    product that moved later)."""
     if product_id is not None:
         position = table.get(keys.stock_position(company_id, product_id))
         positions = [position] if position else []
     else:
         positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
+    later = movements_after(table, company_id, date, positions) if date else {}
     levels = [{"productId": position["productId"], "warehouseId": warehouse, "quantity": quantity}
-              for position in positions for warehouse, quantity in sorted(warehouse_quantities(position).items())
+              for position in positions
+              for warehouse, quantity in sorted(quantities_on(position, later.get(position["productId"], [])).items())
               if warehouse_id is None or warehouse == warehouse_id]
     return records.small_page(levels, page, limit)
 

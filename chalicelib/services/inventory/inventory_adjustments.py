@@ -1,5 +1,6 @@
 """Inventory adjustments: a new company's opening stock, a physical count, goods damaged or lost,
-other corrections. One transaction each: the adjustment, its stock moves (valued at average cost:
+other corrections, each as of its date: a count compares with the warehouse's stock on that date
+(movements dated later left out) and the change is valued at that date's average cost. One transaction each: the adjustment, its stock moves (valued at average cost:
 services/inventory/stock_moves.py), one journal entry (inventory against opening balance equity, or an
 adjustment gain or loss, by the determination rules) and its event."""
 from __future__ import annotations
@@ -18,7 +19,7 @@ from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory import stock_records
-from chalicelib.services.inventory.stock_moves import Origin, StockWrites
+from chalicelib.services.inventory.stock_moves import Origin, StockWrites, movements_after
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.table import Table
@@ -51,6 +52,7 @@ def create_adjustment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     date = fields.get("date") or clock.today_in(countries.pack_of(company).code)
     stock = StockWrites(company_id, bool(company.get("allowNegativeStock")))
     stock.know(products, positions, products)
+    stock.know_later(movements_after(table, company_id, date, positions.values()))
     adjustment_id = table.next_id(keys.id_sequence(company_id, keys.INVENTORY_ADJUSTMENT))
     origin = Origin(keys.adjustment_stock_origin(adjustment_id), {"adjustmentId": adjustment_id})
     totals = _Totals()
@@ -87,7 +89,7 @@ def create_adjustment(command: Command, fields: dict[str, Any]) -> dict[str, Any
 def _adjusted_line(stock: StockWrites, totals: _Totals, reason: str, warehouse_id: int, date: str, origin: Origin,
                    index: int, line: dict[str, Any]) -> dict[str, Any]:
     product_id, field = int(line["productId"]), f"lines[{index}]"
-    held = stock.on_hand(product_id, warehouse_id)
+    held = stock.on_hand_on(product_id, warehouse_id)  # on the adjustment's date, not today
     counted = line.get("countedQuantity")
     change = Decimal(counted) - held if counted is not None else Decimal(line["quantity"])
     if counted is None and change == 0:
@@ -100,13 +102,13 @@ def _adjusted_line(stock: StockWrites, totals: _Totals, reason: str, warehouse_i
     where = {"date": date, "origin": origin, "line": index, "field": f"{field}.quantity", "kind": "adjustment"}
     before = stock.position(product_id)
     unit_cost, value = ZERO, ZERO
-    if change > 0:
-        unit_cost = _unit_cost_added(reason, line, before, field)
+    if change > 0:  # at the date's average: the cost the goods carried then
+        unit_cost = _unit_cost_added(reason, line, stock.priced_on(product_id), field)
         moved = stock.receive(product_id, warehouse_id, change, round_money(change * unit_cost), **where)
         totals.added += moved.value
         totals.revaluation += moved.revaluation
     elif change < 0:
-        moved = stock.issue(product_id, warehouse_id, -change, **where)
+        moved = stock.issue_on(product_id, warehouse_id, -change, **where)
         unit_cost = moved.value / -change
         totals.removed += moved.value
     if change:

@@ -18,7 +18,7 @@ from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.services import records
 from chalicelib.services.accounting import reports
 from chalicelib.services.accounting.posting import rule_items
-from chalicelib.services.inventory.stock_moves import warehouse_quantities
+from chalicelib.services.inventory.stock_moves import movements_after, position_of, quantities_on
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -27,19 +27,13 @@ def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]
     if date is None:  # today where the company is, as adjustments and documents are dated
         date = clock.today_in(countries.pack_of(table.get(keys.company(company_id))).code)
     positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
-    later = _movements_after(table, company_id, date, [position["productId"] for position in positions
-                                                        if (position.get("lastMovementDate") or "") > date])
+    later = movements_after(table, company_id, date, positions)
     held: dict[int, tuple[Decimal, Decimal, dict[int, Decimal]]] = {}
     for position in positions:
         product_id = position["productId"]
-        quantity, value = Decimal(position.get("quantity", 0)), Decimal(position.get("value", 0))
-        by_warehouse = warehouse_quantities(position)
-        for movement in later.get(product_id, []):
-            moved = Decimal(movement["quantity"])
-            quantity -= moved
-            value -= Decimal(movement.get("value", 0))
-            warehouse_id = movement["warehouseId"]
-            by_warehouse[warehouse_id] = by_warehouse.get(warehouse_id, ZERO) - moved
+        moved = later.get(product_id, [])
+        then = costing.position_on(position_of(position), ((m["quantity"], m.get("value", 0)) for m in moved))
+        quantity, value, by_warehouse = then.quantity, then.value, quantities_on(position, moved)
         if quantity or value:
             held[product_id] = (quantity, value, by_warehouse)
     products = {item["id"]: item for item in table.batch_get(
@@ -63,14 +57,6 @@ def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]
     return {"date": date, "items": items, "totalQuantity": sum((item["quantity"] for item in items), ZERO),
             "totalValue": total_value, "inventoryAccounts": accounts, "accountsBalance": balance,
             "difference": total_value - balance}
-
-
-def _movements_after(table: Table, company_id: int, date: str, product_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """The movements dated after `date` of these products: one Query each (strongly consistent,
-    unlike an index of every product's movements)."""
-    return {product_id: table.query_all(partition=("PK", keys.product_movements_partition(company_id, product_id)),
-                                        sort_range=("SK", keys.day_end(date), None), consistent=True)
-            for product_id in product_ids}
 
 
 def _shares(quantity: Decimal, value: Decimal, by_warehouse: dict[int, Decimal]

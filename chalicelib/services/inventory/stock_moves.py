@@ -76,6 +76,26 @@ def with_costs(table: Table, company_id: int, products: list[dict[str, Any]]) ->
     return [{**product, **cost_fields(positions.get(product["id"]), product)} for product in products]
 
 
+def movements_after(table: Table, company_id: int, date: str, positions: Iterable[dict[str, Any]]
+                    ) -> dict[int, list[dict[str, Any]]]:
+    """The movements dated after `date` of the products these stored positions hold, date order:
+    one Query each for the products that moved after it (strongly consistent, unlike an index of
+    every product's movements), none for today."""
+    return {position["productId"]: table.query_all(
+        partition=("PK", keys.product_movements_partition(company_id, position["productId"])),
+        sort_range=("SK", keys.day_end(date), None), consistent=True)
+        for position in positions if (position.get("lastMovementDate") or "") > date}
+
+
+def quantities_on(position: dict[str, Any], later: list[dict[str, Any]]) -> dict[int, Decimal]:
+    """A stored position's quantity in each warehouse at the end of a date: now less `later`."""
+    held = warehouse_quantities(position)
+    for movement in later:
+        warehouse_id = int(movement["warehouseId"])
+        held[warehouse_id] = held.get(warehouse_id, ZERO) - Decimal(movement["quantity"])
+    return held
+
+
 # --- a command's stock writes --------------------------------------------------------------------
 
 def warehouse_quantities(item: dict[str, Any] | None) -> dict[int, Decimal]:
@@ -103,6 +123,9 @@ class StockWrites:
     _movements: list[dict[str, Any]] = field(default_factory=list)
     # the field an error names for a product in a warehouse: its first line in the command
     _fields: dict[tuple[int, int], str] = field(default_factory=dict)
+    # the movements dated after the command's date, by product (`know_later`): a back-dated command
+    # reads and values the stock as it stood on its date
+    _later: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
     def know(self, product_ids: Iterable[int], stored: dict[int, dict[str, Any]],
              products: dict[int, dict[str, Any]]) -> None:
@@ -129,12 +152,52 @@ class StockWrites:
     def on_hand(self, product_id: int, warehouse_id: int) -> Decimal:
         return self._of(product_id).warehouses.get(warehouse_id, ZERO)
 
+    def know_later(self, later: dict[int, list[dict[str, Any]]]) -> None:
+        """The movements dated after the command's date (`movements_after`), by product."""
+        self._later.update(later)
+
+    def _later_in(self, product_id: int, warehouse_id: int) -> list[Decimal]:
+        """What each later day moved in the warehouse, in date order (a day's movements added up:
+        the stock that counts is the day's end)."""
+        days: dict[str, Decimal] = {}
+        for movement in self._later.get(product_id, []):
+            if int(movement["warehouseId"]) == warehouse_id:
+                days[movement["date"]] = days.get(movement["date"], ZERO) + Decimal(movement["quantity"])
+        return [days[day] for day in sorted(days)]
+
+    def position_on(self, product_id: int) -> costing.Position:
+        """The product's position at the end of the command's date."""
+        return costing.position_on(self.position(product_id), ((movement["quantity"], movement.get("value", 0))
+                                                               for movement in self._later.get(product_id, [])))
+
+    def priced_on(self, product_id: int) -> costing.Position:
+        """The position whose average prices goods moved on the command's date (`costing.priced_on`)."""
+        return costing.priced_on(self.position(product_id), self.position_on(product_id))
+
+    def on_hand_on(self, product_id: int, warehouse_id: int) -> Decimal:
+        """The warehouse's quantity at the end of the command's date."""
+        return self.on_hand(product_id, warehouse_id) - sum(self._later_in(product_id, warehouse_id), ZERO)
+
     # movements
 
     def issue(self, product_id: int, warehouse_id: int, quantity: Decimal, *, date: str, origin: Origin,
               line: int, field: str, kind: str) -> costing.Change:
         """Goods leave at the average cost."""
         return self._record(product_id, warehouse_id, -quantity, costing.issue(self.position(product_id), quantity),
+                            date=date, origin=origin, line=line, field=field, kind=kind)
+
+    def issue_on(self, product_id: int, warehouse_id: int, quantity: Decimal, *, date: str, origin: Origin,
+                 line: int, field: str, kind: str) -> costing.Change:
+        """Goods leave on the command's date at that date's average (`costing.issue_on`); the stock
+        on every later date drops by as much, so none of them may go below zero."""
+        later = self._later_in(product_id, warehouse_id)
+        lowest = costing.lowest_from(self.on_hand_on(product_id, warehouse_id), later)
+        if later and lowest - quantity < 0 and not self.allow_negative:
+            raise InsufficientStock(f"Not enough stock of product {product_id} in warehouse {warehouse_id} after "
+                                    f"{date}: taking {quantity:f} away then leaves {lowest - quantity:f} on a later "
+                                    "date.", details=[{"field": field, "message": "insufficient stock"}])
+        return self._record(product_id, warehouse_id, -quantity,
+                            costing.issue_on(self.position(product_id), self.position_on(product_id), quantity),
                             date=date, origin=origin, line=line, field=field, kind=kind)
 
     def receive(self, product_id: int, warehouse_id: int, quantity: Decimal, value: Decimal, *, date: str,
