@@ -129,3 +129,19 @@ def test_the_names_of_a_document_by_country():
         "lastDocumentNumber": FIRST_INVOICE, "lastDocumentNumeroControl": "DTE-01-M001P001-000000000000001"}
     assert document_names.names({"id": 9, "type": "01", "number": None}) == {
         "documentNumber": None, "documentNumeroControl": None}
+
+
+def test_el_salvador_bank_transactions_name_the_dte_by_its_numero_de_control(api, company_a):
+    shop = sv_shop(api, company_a)
+    sale = invoice(shop, taxpayer_of(shop))  # 2 x 50.00 + IVA 13 % = 113.00, a crédito fiscal (03)
+    numero = shop.get(sale["id"])["dte"]["numeroControl"]
+    assert numero.startswith("DTE-03-")
+    account = shop.created("/bank-accounts", {"name": "Cuenta corriente", "openingBalanceDate": "2026-01-01",
+                                              "currency": "USD", "chartOfAccountId": shop.books["110103"]})
+    transfer = shop.created("/payments/methods", {"name": "Transferencia", "bankAccountId": account["id"]})
+    paid = shop.api.post(f"/payments/documents/{sale['id']}/payments",
+                         {"paymentMethodId": transfer["id"], "amount": 113}, key=shop.key)
+    assert paid.status == 201, paid.text
+    [movement] = shop.api.get(f"/bank-accounts/{account['id']}/transactions", key=shop.key).json["transactions"]
+    assert (D(str(movement["amount"])), movement["documentNumber"], movement["documentNumeroControl"]) == (
+        D("113.00"), sale["number"], numero)
