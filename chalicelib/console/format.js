@@ -67,3 +67,9 @@ export function documentName(document) {
   if (!document) return "";
   return (document.dte && document.dte.numeroControl) || document.number || `#${document.id}`;
 }
+
+// issue 38: names2. A document another record points at (a bank movement, a gateway's notification,
+// a schedule's last run): named from the number fields the API answers beside its id.
+export function linkedDocumentName(id, number, numeroControl) {
+  return documentName({ id, number, dte: numeroControl ? { numeroControl } : null });
+}

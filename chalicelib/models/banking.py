@@ -89,6 +89,10 @@ class BankTransaction(ResponseModel):
     transaction_date: str
     reference: Optional[str] = None
     document_id: Optional[int] = None
+    document_number: Optional[str] = Field(None, description="the document's fiscal number, beside its id")
+    document_numero_control: Optional[str] = Field(
+        None, description="El Salvador: the document's DTE número de control, by which a person names it; null "
+                          "elsewhere")
     payment_id: Optional[int] = None
     journal_entry_id: Optional[int] = None
     reconciled: bool

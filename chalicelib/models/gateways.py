@@ -91,6 +91,10 @@ class GatewayDecision(NotificationAnswer):
     amount: Decimal
     currency: str
     document_id: int
+    document_number: Optional[str] = Field(None, description="the document's fiscal number, beside its id")
+    document_numero_control: Optional[str] = Field(
+        None, description="El Salvador: the document's DTE número de control, by which a person names it; null "
+                          "elsewhere")
     paid_at: str = Field(description="when the gateway says the customer paid")
     received_at: str
 

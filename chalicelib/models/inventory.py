@@ -173,6 +173,9 @@ class StockMovement(ResponseModel):
     document_id: Optional[int] = None
     document_type: Optional[str] = None
     document_number: Optional[str] = None
+    document_numero_control: Optional[str] = Field(
+        None, description="El Salvador: the document's DTE número de control, by which a person names it; null "
+                          "elsewhere (and on movements recorded before issue 38)")
     adjustment_id: Optional[int] = None
     transfer_id: Optional[int] = None
 

@@ -60,6 +60,10 @@ class ScheduledInvoice(ResponseModel):
     is_active: bool
     next_run_date: Optional[str] = Field(None, description="null when inactive or finished")
     last_document_id: Optional[int] = None
+    last_document_number: Optional[str] = Field(None, description="the last invoice's fiscal number, beside its id")
+    last_document_numero_control: Optional[str] = Field(
+        None, description="El Salvador: the last invoice's DTE número de control, by which a person names it; null "
+                          "elsewhere")
     last_run_date: Optional[str] = None
     last_error: Optional[ScheduleRunError] = Field(None, description="the last failed run, cleared by a "
                                                                      "successful one; the run is retried hourly")

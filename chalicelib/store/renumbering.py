@@ -44,7 +44,7 @@ class Renumbering(ABC):
 # the "number" of a stored JSON answer (the Idempotency-Key record). Nothing else: not keys, not
 # a client's text (a reference, a line's description, an Idempotency-Key) that quotes it; the one
 # key rewritten is the document's GSI3SK, which finds it by its number (keys.document_number_index).
-NUMBER_FIELDS = frozenset({"number", "documentNumber"})
+NUMBER_FIELDS = frozenset({"number", "documentNumber", "lastDocumentNumber"})  # the last: a scheduled run's
 _NOT_RENUMBERED = frozenset({"cai", "lines", "PK", "SK", "GSI3SK"})
 
 

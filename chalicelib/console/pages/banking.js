@@ -3,7 +3,7 @@
 import { api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
 import { h, replace } from "../dom.js";
-import { date, dateTime, money, today } from "../format.js";
+import { date, dateTime, linkedDocumentName, money, today } from "../format.js";
 import { t } from "../i18n.js";
 import {
   act, badge, button, definitionList, errorBox, formDialog, formView, loadInto, openDialog, pageHeader, pagerView,
@@ -139,7 +139,8 @@ function transactionTable(rows, cur, picker) {
     { label: t("bank.reference"), value: (x) => x.reference || "" },
     picker ? null : { label: t("bank.entry"), value: (x) => (x.journalEntryId
       ? h("a", { href: `#/accounting/entries/${x.journalEntryId}` }, `#${x.journalEntryId}`) : "") },
-    picker ? null : { label: t("bank.document"), value: (x) => (x.documentId ? h("a", { href: `#/documents/${x.documentId}` }, `#${x.documentId}`) : "") },
+    picker ? null : { label: t("bank.document"), value: (x) => (x.documentId ? h("a", { href: `#/documents/${x.documentId}`, class: "doc-number" },
+      linkedDocumentName(x.documentId, x.documentNumber, x.documentNumeroControl)) : "") },
     picker ? null : { label: t("bank.reconciled"), value: (x) => badge(x.reconciled ? "true" : "false") },
   ].filter(Boolean) });
 }

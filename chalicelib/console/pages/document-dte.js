@@ -2,7 +2,7 @@
 // and its invalidation (anulación) dialog.
 import { api } from "../api.js";
 import { h } from "../dom.js";
-import { date, dateTime, documentName, money } from "../format.js";
+import { date, dateTime, documentName, linkedDocumentName, money } from "../format.js";
 import { t } from "../i18n.js";
 import { badge, definitionList, downloadButton, formDialog, section, toast } from "../ui.js";
 
@@ -41,7 +41,9 @@ export function dteSection(dte, doc) {
     [t("dte.invalidation.type"), t(`dte.invalidate.type.${invalidation.type}`)],
     invalidation.reason ? [t("dte.invalidation.reason"), invalidation.reason] : null,
     invalidation.replacementDocumentId ? [t("dte.invalidation.replacement"), h("a",
-      { href: `#/documents/${invalidation.replacementDocumentId}` }, `#${invalidation.replacementDocumentId}`)] : null,
+      { href: `#/documents/${invalidation.replacementDocumentId}`, id: "dte-invalidation-replacement" },
+      linkedDocumentName(invalidation.replacementDocumentId, invalidation.replacementDocumentNumber,
+        invalidation.replacementNumeroControl))] : null,
     [t("dte.invalidation.codigo"), code(invalidation.codigoGeneracion, "dte-invalidation-codigo")],
     invalidation.selloRecepcion ? [t("dte.invalidation.sello"), code(invalidation.selloRecepcion, "dte-invalidation-sello")]
       : null,

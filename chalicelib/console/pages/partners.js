@@ -122,7 +122,7 @@ function summaryCard(side, summary) {
   const own = companyCurrency();
   const foreign = summary.pendingDocuments.some((d) => isForeign(d.currency));
   const pendingDocuments = tableView({ rows: summary.pendingDocuments, columns: [
-    { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}` }, documentName(d)) },
+    { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}`, class: "doc-number" }, documentName(d)) },
     { label: t("partner.type"), value: (d) => t(`doctype.${d.type}`) },
     { label: t("common.date"), value: (d) => date(d.date) },
     { label: t("partner.dueDate"), value: (d) => date(d.dueDate) },
@@ -145,7 +145,8 @@ function summaryCard(side, summary) {
     [t("partner.oldestDue"), date(summary.oldestDueDate)],
     [t("partner.pendingCount"), String(summary.pendingDocumentCount)],
   ])), pending: summary.pendingDocuments.length
-    ? section(`${t("partner.pendingCount")} · ${t(`partner.summary.${side}`)}`, pendingDocuments) : null };
+    ? section(`${t("partner.pendingCount")} · ${t(`partner.summary.${side}`)}`,
+      h("div", { class: "table-scroll" }, pendingDocuments)) : null };
 }
 
 async function statementCard(ctx, partner, sides) {
@@ -200,7 +201,8 @@ async function statementCard(ctx, partner, sides) {
     cursor = next.nextCursor;
     if (!cursor) more.remove();
   }) : null;
-  return section(t("partner.statement"), filter, table, more);
+  // a phone's width: the statement scrolls inside its card, the page does not
+  return section(t("partner.statement"), filter, h("div", { class: "table-scroll" }, table), more);
 }
 
 // The partner's opening balances still open (900 for a customer, 901 for a supplier: the credit

@@ -4,7 +4,7 @@
 import { api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
 import { append, h } from "../dom.js";
-import { date, money, number, percent, unitCost } from "../format.js";
+import { date, linkedDocumentName, money, number, percent, unitCost } from "../format.js";
 import { t } from "../i18n.js";
 import { badge, definitionList, describeError, formView, openDialog, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
@@ -146,7 +146,8 @@ export async function stock(ctx) {
         ? h("a", { href: `#/inventory/adjustments/${m.adjustmentId}` }, t("stock.adjustment", { id: m.adjustmentId }))
         : m.transferId ? h("a", { href: `#/inventory/transfers/${m.transferId}` }, t("stock.transfer", { id: m.transferId }))
           : h("a", { href: `#/documents/${m.documentId}` },
-            m.documentNumber || `${t(`doctype.${m.documentType}`)} #${m.documentId}`)) },
+            m.documentNumber || m.documentNumeroControl ? linkedDocumentName(m.documentId, m.documentNumber, m.documentNumeroControl)
+              : `${t(`doctype.${m.documentType}`)} #${m.documentId}`)) },
       { label: t("stock.quantity"), class: "num", value: (m) => number(m.quantity, 4) },
     ] }))]);
 }

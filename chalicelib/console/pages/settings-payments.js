@@ -3,7 +3,7 @@
 import { api, listAll } from "../api.js";
 import { crudPage, crudSection } from "../crud.js";
 import { h } from "../dom.js";
-import { dateTime, money } from "../format.js";
+import { dateTime, linkedDocumentName, money } from "../format.js";
 import { t } from "../i18n.js";
 import { badge, button, errorBox, loadInto, openDialog, pageHeader, tableView } from "../ui.js";
 
@@ -66,7 +66,8 @@ function notificationsDialog(gateway) {
       { label: t("pay.receivedAt"), value: (n) => dateTime(n.receivedAt) },
       { label: t("common.status"), value: (n) => badge(n.status) },
       { label: t("pay.amount"), class: "num", value: (n) => money(n.amount, n.currency) },
-      { label: t("pay.document"), value: (n) => h("a", { href: `#/documents/${n.documentId}` }, `#${n.documentId}`) },
+      { label: t("pay.document"), value: (n) => h("a", { href: `#/documents/${n.documentId}`, class: "doc-number" },
+        linkedDocumentName(n.documentId, n.documentNumber, n.documentNumeroControl)) },
       { label: t("pay.payment"), value: (n) => (n.paymentId ? `#${n.paymentId}` : "") },
       { label: t("pay.reason"), value: (n) => [n.code || "", n.reason ? ` ${n.reason}` : ""] },
     ] });

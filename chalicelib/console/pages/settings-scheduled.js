@@ -3,7 +3,7 @@
 // found by typing (GET /business-partners?q=, GET /products?q=), not chosen from every record.
 import { api, listAll } from "../api.js";
 import { h, replace } from "../dom.js";
-import { date, dateTime, money, percent, today } from "../format.js";
+import { date, dateTime, linkedDocumentName, money, percent, today } from "../format.js";
 import { t } from "../i18n.js";
 import { badge, button, loadInto, openDialog, pageHeader, pagerView, section, showErrors, tableView, toast, typeAhead } from "../ui.js";
 
@@ -133,7 +133,8 @@ export async function render(ctx) {
       { label: t("sched.startDate"), value: (s) => [date(s.startDate), s.endDate ? ` – ${date(s.endDate)}` : ""] },
       { label: t("sched.nextRunDate"), value: (s) => date(s.nextRunDate) },
       { label: t("sched.lastDocument"), value: (s) => (s.lastDocumentId
-        ? h("a", { href: `#/documents/${s.lastDocumentId}` }, `#${s.lastDocumentId}`) : t("common.none")) },
+        ? h("a", { href: `#/documents/${s.lastDocumentId}`, class: "doc-number" },
+          linkedDocumentName(s.lastDocumentId, s.lastDocumentNumber, s.lastDocumentNumeroControl)) : t("common.none")) },
       { label: t("sched.lastError"), value: (s) => (s.lastError
         ? h("span", { class: "field-error", title: dateTime(s.lastError.at) }, `${s.lastError.code}: ${s.lastError.message}`) : "") },
       { label: t("common.status"), value: (s) => badge(s.isActive ? "active" : "inactive") },

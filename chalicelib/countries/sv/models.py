@@ -193,7 +193,10 @@ class DteInfo(ResponseModel):
     transmitted_at: Optional[str] = None
     accepted_at: Optional[str] = None
     invalidation: Optional[Dict[str, Any]] = Field(None, description="the accepted invalidation event: its codes, "
-                                                                     "seal, type and reason")
+                                                                     "seal, type and reason; type 1 names the "
+                                                                     "replacing document (replacementDocumentId, "
+                                                                     "replacementNumeroControl, "
+                                                                     "replacementDocumentNumber)")
     contingency: Optional[Dict[str, Any]] = Field(
         None, description="issued while the authority could not receive it in time: the contingency type (CAT-005), "
                           "the event that reports it (eventCodigo) and, once the authority received the event, its "

@@ -3,6 +3,7 @@ its journal entry in the same transaction; a transfer writes both sides and one 
 account also keeps its reconciled balance (see services/banking/reconciliations.py)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -11,7 +12,7 @@ from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
 from chalicelib.domain.currency import in_base
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.messages.books import book_text, with_reference
-from chalicelib.services import records
+from chalicelib.services import document_names, records
 from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.accounting.posting import JournalWrites, Source
 from chalicelib.services.banking import exchange_rates
@@ -120,17 +121,19 @@ def next_transaction_id(table: Table, company_id: int) -> int:
 
 def add_transaction(transaction: Transaction, company_id: int, account: dict[str, Any], *, tx_id: int,
                     tx_type: str, amount: Decimal, date: str, reference: str | None, journal_entry_id: int | None,
-                    document_id: int | None = None, payment_id: int | None = None,
+                    document: Mapping[str, Any] | None = None, payment_id: int | None = None,
                     direction: str | None = None, require_active: bool = True) -> dict[str, Any]:
     """One bank transaction: its item, its pointer by id and the account's balance and count, in
     the caller's transaction. The account must still exist, and be active unless this undoes an
     earlier transaction (`require_active` False). `direction` defaults to the type's own (payments
-    give theirs: it depends on the document)."""
+    give theirs: it depends on the document). A payment's transaction names its `document` by
+    number beside its id, so the account's page reads no document."""
     direction = direction or DIRECTION[tx_type]
+    linked = {"documentId": document["id"], **document_names.names(document)} if document else {}
     item = {**keys.bank_transaction(company_id, account["id"], date, tx_id), "itemType": keys.BANK_TRANSACTION,
             "id": tx_id, "bankAccountId": account["id"], "type": tx_type,
             "direction": direction, "amount": amount, "transactionDate": date, "reference": reference,
-            "documentId": document_id, "paymentId": payment_id, "journalEntryId": journal_entry_id,
+            **linked, "paymentId": payment_id, "journalEntryId": journal_entry_id,
             "reconciled": False, "createdAt": clock.now_iso()}
     transaction.put_new(item)
     transaction.put_new({**keys.bank_transaction_pointer(company_id, account["id"], tx_id),
@@ -151,7 +154,8 @@ def list_transactions(table: Table, company_id: int, account_id: int, page: int,
     skip = (page - 1) * limit
     items, _ = table.query(partition=("PK", keys.bank_transactions_partition(company_id, account_id)), forward=False,
                            limit=skip + limit, consistent=True)
-    return Page(items=items[skip:skip + limit], total=int(account.get("transactionCount", 0)), page=page,
+    return Page(items=document_names.completed(table, company_id, items[skip:skip + limit]),
+                total=int(account.get("transactionCount", 0)), page=page,
                 limit=limit, next_cursor=None)
 
 

@@ -20,7 +20,7 @@ from chalicelib.domain import gateways as gateway_rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.observability import logger
-from chalicelib.services import records
+from chalicelib.services import document_names, records
 from chalicelib.services.commands import Command
 from chalicelib.services.payments import payment_records, payment_setup, payments
 from chalicelib.services.sales_purchases.documents import get_document
@@ -37,6 +37,8 @@ GATEWAY_PRINCIPAL = "gateway"
 _GATEWAY_INACTIVE = ApiError("The payment gateway is inactive.", code="PAYMENT_GATEWAY_INACTIVE",
                              details=[{"field": "gatewayId", "message": "inactive"}])
 _LINK_NOT_FOUND = "Payment link not found."
+# the link names its document as a person does; each notification of it copies them
+_DOCUMENT_NAMES = ("documentNumber", "documentNumeroControl")
 # what a gateway's secret is sealed for (chalicelib/auth/sealing.py)
 SECRET_PURPOSE = "gateway-secret"
 
@@ -186,7 +188,8 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     expires_at = clock.iso(now + _dt.timedelta(hours=get_settings().payment_link_ttl_hours))
     link = {**keys.payment_link(link_id), **keys.payment_link_index(company_id, created_at, link_id),
             "itemType": "PAYLINK", "id": link_id, "companyId": company_id, "gatewayId": gateway["id"],
-            "provider": gateway["provider"], "documentId": document["id"], "amount": amount,
+            "provider": gateway["provider"], "documentId": document["id"], **document_names.names(document),
+            "amount": amount,
             "currency": document.get("currency") or "HNL", "linkExpiresAt": expires_at, "status": ACTIVE,
             "paidTotal": Decimal(0), "version": 1, "createdAt": created_at}
     transaction = command.transaction()
@@ -242,12 +245,15 @@ def list_decisions(table: Table, company_id: int, gateway_id: int, page: int, li
     listed = list_range(table, partition=keys.gateway_decisions_partition(company_id, gateway_id), low=None,
                         high=None, filters={}, page=page, limit=limit, cursor=cursor, descending=True,
                         total=int(counter.get("total", 0)))
-    return dataclasses.replace(listed, items=[decision_view(item) for item in listed.items])
+    return dataclasses.replace(listed, items=[decision_view(item) for item in
+                                              document_names.completed(table, company_id, listed.items)])
 
 
 def decision_view(decision: dict[str, Any]) -> dict[str, Any]:
     return {**answer(decision), "amount": decision["amount"], "currency": decision["currency"],
-            "documentId": decision["documentId"], "paidAt": decision["paidAt"], "receivedAt": decision["receivedAt"]}
+            "documentId": decision["documentId"], "documentNumber": decision.get("documentNumber"),
+            "documentNumeroControl": decision.get("documentNumeroControl"), "paidAt": decision["paidAt"],
+            "receivedAt": decision["receivedAt"]}
 
 
 def answer(decision: dict[str, Any]) -> dict[str, Any]:
@@ -283,6 +289,7 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
                 "itemType": "GATEWAY_CALLBACK", "companyId": company_id, "provider": provider, "event": notification.event,
                 "transactionId": notification.transaction_id, "linkId": link["id"],
                 "gatewayId": link["gatewayId"], "documentId": link["documentId"],
+                **{name: link[name] for name in _DOCUMENT_NAMES if name in link},
                 "amount": notification.amount, "currency": notification.currency,
                 "paidAt": clock.iso(notification.paid_at), "receivedAt": received_at}
     if not notification.collected:

@@ -19,6 +19,7 @@ from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.services import document_names
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
@@ -32,13 +33,12 @@ class InsufficientStock(ApiError):
 class Origin:
     """What moves the goods, as its movements name it."""
     sort_part: str  # unique per command (keys.*_stock_origin)
-    fields: dict[str, Any]  # documentId/documentType/documentNumber, adjustmentId or transferId
+    fields: dict[str, Any]  # documentId/documentType/documentNumber(/NumeroControl), adjustmentId or transferId
 
 
 def document_origin(document: DocumentRecord) -> Origin:
     return Origin(keys.document_stock_origin(document["id"], document["version"]),
-                  {"documentId": document["id"], "documentType": document["type"],
-                   "documentNumber": document.get("number")})
+                  {"documentId": document["id"], "documentType": document["type"], **document_names.names(document)})
 
 
 # --- positions ---------------------------------------------------------------------------------------

@@ -153,7 +153,7 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
         bank_tx = banking.add_transaction(
             transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id), tx_type=tx_type,
             direction=banking.MONEY_IN if money_in else banking.MONEY_OUT, amount=amount, date=payment["paymentDate"],
-            reference=payment.get("reference"), journal_entry_id=entry["id"], document_id=document["id"],
+            reference=payment.get("reference"), journal_entry_id=entry["id"], document=document,
             payment_id=payment["id"])
         payment.update(bankTransactionId=bank_tx["id"], bankAccountId=account["id"],
                        bankTransactionType=tx_type)

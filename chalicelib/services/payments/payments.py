@@ -257,7 +257,7 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
             tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],
             direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
             amount=amount, date=date, reference=book_text("payment_reversal_reference", reason=reason)[:200], journal_entry_id=cancelled.get(
-                "reversalEntryId"), document_id=document_id, payment_id=payment_id, require_active=False)
+                "reversalEntryId"), document=document, payment_id=payment_id, require_active=False)
         cancelled["reversalBankTransactionId"] = bank_tx["id"]
     if received_advance:
         change_advances(transaction, company_id, document, "advancesTotal", -amount)

@@ -8,6 +8,7 @@ the schedule's advance, conditioned on the run date it was made for, so a run da
 invoice however many runs overlap or repeat."""
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 from typing import Any
 
@@ -17,7 +18,7 @@ from chalicelib.domain import schedules
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.observability import logger
-from chalicelib.services import records
+from chalicelib.services import document_names, records
 from chalicelib.services.commands import Command
 from chalicelib.services.payments import payment_setup
 from chalicelib.services.sales_purchases import document_content, documents
@@ -40,11 +41,18 @@ def schedule_key(company_id: int, schedule_id: int) -> keys.Key:
 
 
 def list_schedules(table: Table, company_id: int, page: int, limit: int) -> Page:
-    return records.small_page(records.small_records(table, company_id, keys.SCHEDULED_INVOICE), page, limit)
+    listed = records.small_page(records.small_records(table, company_id, keys.SCHEDULED_INVOICE), page, limit)
+    return dataclasses.replace(listed, items=_with_last_document_names(table, company_id, listed.items))
 
 
 def get_schedule(table: Table, company_id: int, schedule_id: int) -> dict[str, Any]:
-    return records.get_small_record(table, company_id, keys.SCHEDULED_INVOICE, schedule_id, "Scheduled invoice")
+    schedule = records.get_small_record(table, company_id, keys.SCHEDULED_INVOICE, schedule_id, "Scheduled invoice")
+    return _with_last_document_names(table, company_id, [schedule])[0]
+
+
+def _with_last_document_names(table: Table, company_id: int, schedules: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The last invoice named by its number (stored by each run since issue 38; read for older runs)."""
+    return document_names.completed(table, company_id, schedules, id_field="lastDocumentId", prefix="lastDocument")
 
 
 # --- create and update ---------------------------------------------------------------------------
@@ -75,7 +83,7 @@ def update_schedule(command: Command, schedule_id: int, changes: dict[str, Any],
     next run again from today (never a date already run): runs missed meanwhile are not made.
     Deactivating, or an end date before the next run, takes the schedule out of the due index."""
     table, company_id = command.table, command.company_id
-    current = get_schedule(table, company_id, schedule_id)
+    current = records.get_small_record(table, company_id, keys.SCHEDULED_INVOICE, schedule_id, "Scheduled invoice")
     if "lines" in changes:
         changes = {**changes, "lines": _stored_lines(changes["lines"])}
     merged = {**current, **changes}
@@ -250,7 +258,7 @@ def _make_invoice(command: Command, schedule: dict[str, Any], run_date: str, dat
         changes = _advance(current, run_date)
 
         def advance_schedule(transaction: Transaction, invoice: DocumentRecord) -> None:
-            changes["lastDocumentId"] = invoice["id"]
+            changes.update(lastDocumentId=invoice["id"], **document_names.names(invoice, "lastDocument"))
             transaction.update_fields(key, changes, current["version"], also_require="#next = :run",
                                       names={"#next": "nextRunDate"}, values={":run": run_date})
 

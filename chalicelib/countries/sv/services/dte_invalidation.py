@@ -37,7 +37,8 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
         pending = {"codigoGeneracion": dte_rules.new_codigo_generacion(), "date": clock.today_in(country),
                    "time": clock.local_time_in(country), "fields": fields}
     fields = jsoncodec.loads(jsoncodec.dumps(pending["fields"]))  # read back from the table: ids as ints again
-    replacement = _replacement(command, document, fields)
+    replacing = _replacement(command, document, fields)
+    replacement = replacing["dte"] if replacing else None
     ambiente = dte_json.ambiente(company)
     sent = dte_json.invalidation(document, fields, pending["codigoGeneracion"], pending["date"], pending["time"],
                                  replacement, ambiente,
@@ -64,7 +65,10 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     codigo = pending["codigoGeneracion"]
     record = {"codigoGeneracion": codigo, "selloRecepcion": answer.sello_recepcion, "acceptedAt": answer.received_at,
               "type": int(fields["invalidationType"]), "reason": fields.get("reason"),
-              "replacementDocumentId": fields.get("replacementDocumentId")}
+              "replacementDocumentId": fields.get("replacementDocumentId"),
+              # the replacement as a person names it, so the invalidated document's page reads no other
+              "replacementNumeroControl": replacement["numeroControl"] if replacement else None,
+              "replacementDocumentNumber": replacing.get("number") if replacing else None}
     return document_reversals.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"),
                                                   lambda document: _invalidated(document, record))
 
@@ -107,7 +111,7 @@ def _update_pending(table: Table, company_id: int, document_id: int, update: str
 
 
 def _replacement(command: Command, document: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any] | None:
-    """Type 1 names the DTE that replaces it: an accepted one of the same customer."""
+    """Type 1 names the DTE that replaces it: an accepted one of the same customer (answered whole)."""
     if fields["invalidationType"] != 1:
         return None
     if fields.get("replacementDocumentId") is None:
@@ -125,4 +129,4 @@ def _replacement(command: Command, document: dict[str, Any], fields: dict[str, A
         problem = "belongs to another business partner"
     if problem:
         raise ValidationFailed.for_field("replacementDocumentId", problem)
-    return replacement["dte"]
+    return replacement
