@@ -70,6 +70,8 @@ CREDIT_NOTES = ("06", "105")
 CANCELLABLE = ("06", "07", "104", "105", "106")
 CAPTURABLE = ("103", "105", "106")
 ORDERS = ("101", "102")
+# what the service takes advances on: the orders, and quotes and deliveries (none of which gets one here)
+ADVANCE_SOURCES = ORDERS + ("100", "112")
 SALES = ("01", "113", "06", "07", "112", "101")
 NO_BOOKS = ("112", "101", "102")   # confirming them touches neither stock nor the books
 # payment methods: what the body adds, and the bank account (index into BANKS) or None for cash
@@ -742,7 +744,8 @@ def test_documents_stay_consistent(api, table):
         def apply_on(self, doc_id: int, data, how: str) -> None:
             doc = self.docs[doc_id]
             order = self.docs[doc.source] if doc.source is not None else None
-            available = order.advances - order.applied if order is not None and order.type in ORDERS else Decimal("0")
+            available = order.advances - order.applied if order is not None and order.type in ADVANCE_SOURCES \
+                else Decimal("0")
             if how == "part":
                 amount = Decimal(data.draw(st.integers(1, max(int(available * 100), 1)), label="cents")) / 100
             elif how == "more":
@@ -755,7 +758,7 @@ def test_documents_stay_consistent(api, table):
                 code = "VALIDATION_ERROR"
             elif doc.status != "confirmed":
                 code = "DOCUMENT_NOT_PAYABLE"
-            elif order is None or order.type not in ORDERS or order.partner != doc.partner:
+            elif order is None or order.type not in ADVANCE_SOURCES or order.partner != doc.partner:
                 code = "VALIDATION_ERROR"
             elif amount is None and min(available, doc.pending) <= 0:
                 code = "ADVANCE_NOT_AVAILABLE" if doc.pending > 0 else "AMOUNT_EXCEEDS_PENDING"

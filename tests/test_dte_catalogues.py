@@ -109,7 +109,7 @@ def test_a_dte_with_an_activity_not_in_cat_019_is_refused_before_its_number_is_t
     assert refused.status == 400, refused.text
     assert {detail["field"]: detail["message"] for detail in refused.json["details"]} == {
         "dte.receptor.codActividad": "'99999' is not in the authority's catalogue CAT-019: set the customer's "
-                                     "economicActivityCode"}
+                                     "economic activity code"}
     shop.api.put(f"/business-partners/{beta}", {"economicActivityCode": "62020"}, key=shop.key)
     second = invoice(shop, beta)
     # the refused one took nothing: the next is number 2 and control number 2
