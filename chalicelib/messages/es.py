@@ -889,6 +889,18 @@ PHRASES: dict[str, str] = {
     "Not enough stock of product {} in warehouse {} after {}: taking {} away then leaves {} on a later date.":
         "No hay existencias suficientes del producto {0} en la bodega {1} después del {2}: quitar {3} en esa fecha "
         "deja {4} en una fecha posterior.",
+    # issue 38: labels (a purchase's DTE names the seller as its receptor)
+    "set the supplier's NIT": "indique el NIT del proveedor",
+    "set the supplier's NIT or DUI": "indique el NIT o DUI del proveedor",
+    "set the supplier's NRC": "indique el NRC del proveedor",
+    "set the supplier's economic activity code": "indique el código de actividad económica del proveedor",
+    "set the supplier's economic activity": "indique la actividad económica del proveedor",
+    "set the supplier's department, municipality and address":
+        "indique el departamento, el municipio y la dirección del proveedor",
+    "set the supplier's phone": "indique el teléfono del proveedor",
+    "set the supplier's email": "indique el correo del proveedor",
+    "set the supplier's address": "indique la dirección del proveedor",
+    "set the supplier's person type": "indique el tipo de persona (natural o jurídica) del proveedor",
 }
 
 # issue 38: lang2
