@@ -175,6 +175,10 @@ def named_fields() -> set[str]:
                 names = [key.value for key in node.keys if isinstance(key, ast.Constant)]
                 if "field" in names and "message" in names:
                     found.update(_templates(node.values[names.index("field")], constants))
+            elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
+                    node.targets[0].id == "_REMEDIES") and isinstance(node.value, ast.Dict):
+                # a DTE's fields the format refuses (countries/sv/domain/dte_formats.py), answered as "dte.<path>"
+                found.update(f"dte.{key.value}" for key in node.value.keys if isinstance(key, ast.Constant))
 
     seen: set[type] = set()
 

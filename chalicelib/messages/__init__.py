@@ -130,7 +130,8 @@ _SEGMENT = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
 def field_label(lang: str, field: str) -> str:
     """A field as a person knows it, in `lang` (FIELD_LABELS; `details[].field` keeps the API's
     name for programs): a nested path by its last name, each list item before it in words with
-    its number counted from 1 ("lines[0].quantity": "Line 1, quantity"). A path the catalogue
+    its number counted from 1 ("lines[0].quantity": "Line 1, quantity"), a dotted one by the
+    longest end the catalogue knows ("dte.receptor.nit": "Receiver's NIT"). A path the catalogue
     does not know is answered as it came (tests/test_field_labels.py keeps that from happening)."""
     labels = catalogue(lang).FIELD_LABELS
     whole = re.sub(r"\[\d+\]", "", field)
@@ -149,13 +150,21 @@ def field_label(lang: str, field: str) -> str:
                 return field
             parts += [f"{item} {number}" for number in numbers]
         elif last:
-            label = labels.get(whole) or labels.get(name)
+            label = _by_its_end(labels, whole)
             if label is None:
                 return field
             parts.append(label)
     if not parts:
         return field
     return ", ".join([parts[0], *(_in_sentence(part) for part in parts[1:])])
+
+
+def _by_its_end(labels: Mapping[str, str], path: str) -> str | None:
+    """The label of the longest end of a dotted path the catalogue knows ("dte.receptor.nit":
+    "receptor.nit", else "nit")."""
+    names = path.split(".")
+    return next((labels[end] for end in (".".join(names[start:]) for start in range(len(names))) if end in labels),
+                None)
 
 
 def _in_sentence(label: str) -> str:
