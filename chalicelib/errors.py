@@ -34,12 +34,11 @@ class ApiError(Exception):
     issues: list[tuple[str, dict[str, Any]] | None] | None = None
 
     def body(self, language: str = "en") -> dict[str, Any]:
-        """The JSON answer, in the caller's language (chalicelib/messages)."""
+        """The JSON answer, in the caller's language, its fields named as a person knows them
+        (chalicelib/messages)."""
         body: dict[str, Any] = {"message": self.message, "code": self.code}
         if self.details:
             body["details"] = self.details
-        if language == "en":
-            return body
         from chalicelib.messages import localized_body
 
         return localized_body(body, language, self.issues)

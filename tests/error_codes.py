@@ -121,7 +121,7 @@ def raised_phrases() -> set[str]:
                 if (isinstance(cls, type) and issubclass(cls, ApiError)) or (in_models and cls is ValueError):
                     found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
             elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
-                    node.targets[0].id in ("_REMEDIES", "what", "_CONTROLLED", "problem")):
+                    node.targets[0].id in ("_REMEDIES", "_SUPPLIER_REMEDIES", "what", "_CONTROLLED", "problem")):
                 # a DTE's field problems, "<what>: <remedy>" (countries/sv/domain/dte_formats.py), Spanish part by part;
                 # the subledgers a control account stands behind (services/accounting/control_accounts.py), a part;
                 # a `problem` a refusal quotes in its message and its detail
@@ -133,3 +133,75 @@ def raised_phrases() -> set[str]:
                 if "message" in names and "field" in names:
                     found.update(_templates(node.values[names.index("message")], constants))
     return {phrase for phrase in found if phrase.strip()}
+
+
+def _field_parameters(modules: list) -> dict[str, int]:
+    """Functions that take the field a refusal names as a parameter called `field`: name -> its position."""
+    found = {}
+    for _path, _module, tree, _constants in modules:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                names = [a.arg for a in node.args.args if a.arg not in ("self", "cls")]
+                if "field" in names:
+                    found[node.name] = names.index("field")
+    return found
+
+
+def named_fields() -> set[str]:
+    """Every field path the source names to a person, as a template (`{}` where a part is filled in):
+    what `for_field` and `invalid_account` refuse, a detail's "field", a `field=` passed on, what a
+    call gives a function's `field` parameter, and every field of the request models (a body or a
+    query of any route), a list's items as "name[{}]" (pydantic's details name them so)."""
+    import typing
+
+    from pydantic import BaseModel
+
+    import app  # noqa: F401  (imports every route module)
+    from chalicelib.api.routing import ROUTES
+
+    modules = list(_source_modules())
+    takes_field = {"for_field": 0, "invalid_account": 0, **_field_parameters(modules)}
+    found: set[str] = set()
+    for _path, _module, tree, constants in modules:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                keywords = {k.arg: k.value for k in node.keywords}
+                position = takes_field.get(name)
+                if position is not None and len(node.args) > position:
+                    found.update(_templates(node.args[position], constants))
+                found.update(_templates(keywords.get("field"), constants))
+            elif isinstance(node, ast.Dict):
+                names = [key.value for key in node.keys if isinstance(key, ast.Constant)]
+                if "field" in names and "message" in names:
+                    found.update(_templates(node.values[names.index("field")], constants))
+            elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
+                    node.targets[0].id == "_REMEDIES") and isinstance(node.value, ast.Dict):
+                # a DTE's fields the format refuses (countries/sv/domain/dte_formats.py), answered as "dte.<path>"
+                found.update(f"dte.{key.value}" for key in node.value.keys if isinstance(key, ast.Constant))
+
+    seen: set[type] = set()
+
+    def models_in(annotation: object) -> list[type]:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return [annotation]
+        return [inner for argument in typing.get_args(annotation) for inner in models_in(argument)]
+
+    def walk(model: type) -> None:
+        if model in seen:
+            return
+        seen.add(model)
+        for name, info in model.model_fields.items():
+            alias = info.alias or name
+            found.add(alias)
+            if typing.get_origin(info.annotation) is list or any(
+                    typing.get_origin(argument) is list for argument in typing.get_args(info.annotation)):
+                found.add(f"{alias}[{{}}]")
+            for inner in models_in(info.annotation):
+                walk(inner)
+
+    for spec in ROUTES:
+        for model in (spec.body_model, spec.query_model):
+            if model is not None:
+                walk(model)
+    return {field for field in found if field.strip() and not field.startswith(("#", "CAT-"))}

@@ -29,12 +29,13 @@ def test_a_note_without_its_source_is_refused_in_the_callers_language(api, compa
     body = {"type": doc_type, "businessPartnerId": partner,
             "lines": [{"productId": shop.product, "quantity": 1, "unitPrice": 100}]}
     before = api.get("/documents?limit=1", key=shop.key).json["total"]
-    for headers, words in (({"Accept-Language": "en"}, english), ({"Accept-Language": "es-HN"}, spanish)):
+    for headers, words, label in (({"Accept-Language": "en"}, english, "Document corrected"),
+                                  ({"Accept-Language": "es-HN"}, spanish, "Documento que corrige")):
         reply = api.post("/documents", body, key=shop.key, headers=headers)
         assert reply.status == 400 and reply.json["code"] == "VALIDATION_ERROR", reply.text
         # details[].field stays the program's name; the words are for people
         assert reply.json["details"] == [{"field": "sourceDocumentId", "message": words}]
-        assert reply.json["message"] == f"sourceDocumentId: {words}"
+        assert reply.json["message"] == f"{label}: {words}"  # the field named as a person knows it
     assert " or " not in spanish and " of type " not in spanish
     assert api.get("/documents?limit=1", key=shop.key).json["total"] == before  # nothing written
 

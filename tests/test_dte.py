@@ -170,8 +170,11 @@ def test_a_format_refusal_answers_what_and_what_to_set_in_spanish(shop, table):
     assert spanish.json["details"] == [{
         "field": "dte.receptor.codActividad",
         "message": "falta: indique el código de actividad económica del cliente"}]
-    assert spanish.json["message"] == ("El formato de Hacienda rechaza este documento: dte.receptor.codActividad: "
-                                       "falta: indique el código de actividad económica del cliente")
+    # the quoted field named as a person knows it (details[].field keeps the DTE's path)
+    assert spanish.json["message"] == ("El formato de Hacienda rechaza este documento: Código de actividad económica "
+                                       "del receptor: falta: indique el código de actividad económica del cliente")
+    assert english.json["message"] == ("The tax authority's format refuses this document: Receiver's economic "
+                                       "activity code: missing: set the customer's economic activity code")
     assert shop.api.get("/documents", key=shop.key).json["documents"] == []
 
 

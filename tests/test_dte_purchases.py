@@ -28,6 +28,12 @@ def test_a_purchase_from_a_supplier_without_an_nrc_is_a_factura_de_sujeto_exclui
     assert refused.status == 400
     assert {d["field"]: d["message"] for d in refused.json["details"]}["dte.receptor.numDocumento"] == \
         "missing: set the supplier's NIT or DUI"
+    # the supplier's words are the catalogue's own phrase: a Spanish caller reads them in Spanish, not
+    # the generic "valor no válido" a run-time rewrite of the customer's phrase got
+    spanish = shop.api.post("/documents", {"type": "103", "businessPartnerId": farmer, "lines": eggs,
+                                           "date": shop.default_date}, key=shop.key, headers={"Accept-Language": "es"})
+    assert {d["field"]: d["message"] for d in spanish.json["details"]}["dte.receptor.numDocumento"] == \
+        "falta: indique el NIT o DUI del proveedor"
     shop.api.put(f"/business-partners/{farmer}", {"taxId": "01234567-8"}, key=shop.key)
     # whoever is not registered for IVA charges none
     taxed = purchase("103", [{"productId": shop.product, "quantity": 1, "unitPrice": 60}])

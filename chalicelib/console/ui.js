@@ -157,15 +157,18 @@ export function showErrors(form, error) {
       input.closest(".field").append(h("div", { class: "field-error", "data-error-for": name }, detail.message));
     } else unplaced.push(detail);
   }
-  const list = unplaced.length ? h("ul", { class: "error-list" }, unplaced.map((d) => h("li", {}, d.message))) : null;
-  // the API's "<field>: <problem>" of its first detail says again what its field now shows; a
-  // refusal that ends quoting it ("The tax authority's format refuses this document: <field>:
-  // <problem>") keeps its own words, the quote left to the field or the list
-  const quote = details.length ? `${details[0].field}: ${details[0].message}` : null;
-  const restated = quote !== null && error.message === quote;
+  // the API's "<field as a person knows it>: <problem>" of its first detail says again what its
+  // field now shows; a refusal that ends quoting it ("The tax authority's format refuses this
+  // document: <field>: <problem>") keeps its own words, the quote left to the field or the list
+  const tail = details.length ? `: ${details[0].message}` : null;
+  const quoted = tail !== null && error.message.endsWith(tail) ? error.message.slice(0, -tail.length) : null;
+  const cut = quoted === null ? -1 : quoted.lastIndexOf(": ");
+  const restated = quoted !== null && cut < 0;
+  // an unplaced first detail of a restated message reads with its field's name, as the API wrote it
+  const listed = (detail) => h("li", {}, restated && detail === details[0] ? error.message : detail.message);
+  const list = unplaced.length ? h("ul", { class: "error-list" }, unplaced.map(listed)) : null;
   if (!restated) {
-    const head = quote !== null && error.message.endsWith(quote)
-      ? error.message.slice(0, -quote.length).replace(/[\s:]+$/, "") : null;
+    const head = cut > 0 ? quoted.slice(0, cut) : null;
     general.append(head ? h("div", { class: "error-box", role: "alert", "data-code": error.code }, head) : errorBox(error), list);
     return;
   }

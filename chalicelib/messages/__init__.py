@@ -124,26 +124,90 @@ def detail_text(lang: str, message: str, issue: tuple[str, Mapping[str, Any]] | 
     return phrase(message) or catalogue(lang).KINDS["value_error"].format()
 
 
+_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
+
+
+def field_label(lang: str, field: str) -> str:
+    """A field as a person knows it, in `lang` (FIELD_LABELS; `details[].field` keeps the API's
+    name for programs): a nested path by its last name, each list item before it in words with
+    its number counted from 1 ("lines[0].quantity": "Line 1, quantity"), a dotted one by the
+    longest end the catalogue knows ("dte.receptor.nit": "Receiver's NIT"). A path the catalogue
+    does not know is answered as it came (tests/test_field_labels.py keeps that from happening)."""
+    labels = catalogue(lang).FIELD_LABELS
+    whole = re.sub(r"\[\d+\]", "", field)
+    if whole == field and field in labels:
+        return labels[field]
+    segments = _SEGMENT.findall(field)
+    if not segments or "".join(name + indices for name, indices in segments) != field.replace(".", ""):
+        return field
+    parts: list[str] = []
+    for position, (name, indices) in enumerate(segments):
+        last = position == len(segments) - 1
+        numbers = [int(number) + 1 for number in re.findall(r"\d+", indices)]
+        if numbers:
+            item = labels.get(f"{name}[]")
+            if item is None:
+                return field
+            parts += [f"{item} {number}" for number in numbers]
+        elif last:
+            label = _by_its_end(labels, whole)
+            if label is None:
+                return field
+            parts.append(label)
+    if not parts:
+        return field
+    return ", ".join([parts[0], *(_in_sentence(part) for part in parts[1:])])
+
+
+def _by_its_end(labels: Mapping[str, str], path: str) -> str | None:
+    """The label of the longest end of a dotted path the catalogue knows ("dte.receptor.nit":
+    "receptor.nit", else "nit")."""
+    names = path.split(".")
+    return next((labels[end] for end in (".".join(names[start:]) for start in range(len(names))) if end in labels),
+                None)
+
+
+def _in_sentence(label: str) -> str:
+    """A label after a comma: its first letter small, unless it starts an acronym (NIT, RTN)."""
+    return label if label[1:2].isupper() else label[:1].lower() + label[1:]
+
+
 def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = None) -> dict[str, Any]:
     """The error body {"message", "code", "details"?} in `lang`. A message written as "<field>:
-    <problem>" of its first detail, or ending with it, is written again from the translated detail."""
-    if lang == ENGLISH:
-        return body
+    <problem>" of its first detail, or ending with it, is written again with the field as a person
+    knows it (`field_label`) and, in Spanish, the translated detail; `details[].field` keeps the
+    API's name."""
     details = body.get("details") or []
+    first = details[0] if details and isinstance(details[0], dict) and "field" in details[0] else None
+    message = body["message"]
+    if lang == ENGLISH:
+        if first is not None:
+            message = _labelled(message, str(first["field"]), str(first.get("message")), lang)
+        return {**body, "message": message}
     issues = list(issues or []) + [None] * (len(details) - len(issues or []))
     translated = [{**detail, "message": detail_text(lang, str(detail.get("message", "")), issue)}
                   if isinstance(detail, dict) and "message" in detail else detail
                   for detail, issue in zip(details, issues, strict=False)]
-    message = body["message"]
-    first = details[0] if details and isinstance(details[0], dict) else None
-    if first is not None and "field" in first and message.startswith(f"{first['field']}:"):
-        message = f"{first['field']}: {translated[0]['message']}"
+    if first is not None and message.startswith(f"{first['field']}:"):
+        message = f"{field_label(lang, str(first['field']))}: {translated[0]['message']}"
     else:
-        english_tail = f"{first['field']}: {first.get('message')}" if first is not None and "field" in first else None
+        english_tail = f"{first['field']}: {first.get('message')}" if first is not None else None
         message = phrase(message) or catalogue(lang).CODES.get(body["code"]) or catalogue(lang).CODES["BAD_REQUEST"]
         if english_tail and message.endswith(english_tail):  # a phrase that ends quoting its first detail
-            message = f"{message[:-len(english_tail)]}{first['field']}: {translated[0]['message']}"
+            message = (f"{message[:-len(english_tail)]}{field_label(lang, str(first['field']))}: "
+                       f"{translated[0]['message']}")
     localized = {**body, "message": message}
     if translated:
         localized["details"] = translated
     return localized
+
+
+def _labelled(message: str, field: str, problem: str, lang: str) -> str:
+    """`message` with its first detail's field, where it opens the message or where the message
+    ends quoting that detail, named as a person knows it."""
+    quote = f"{field}: {problem}"
+    if message.endswith(quote):
+        return f"{message[:-len(quote)]}{field_label(lang, field)}: {problem}"
+    if message.startswith(f"{field}: "):
+        return f"{field_label(lang, field)}: {message[len(field) + 2:]}"
+    return message

@@ -107,6 +107,29 @@ _REMEDIES = {"emisor.nrc": "set the company's NRC", "emisor.codActividad": "set 
          "emisor.numeroDocResponsable": "set the person responsible for the company's establishment"}
 
 
+# A purchase's DTE (sujeto excluido) is issued by the buyer and names the seller as its receptor:
+# the receptor's remedies in the supplier's words, each a phrase of its own in messages/es.py.
+_SUPPLIER_REMEDIES = {"set the customer's NIT": "set the supplier's NIT",
+                      "set the customer's NIT or DUI": "set the supplier's NIT or DUI",
+                      "set the customer's NRC": "set the supplier's NRC",
+                      "set the customer's economic activity code": "set the supplier's economic activity code",
+                      "set the customer's economic activity": "set the supplier's economic activity",
+                      "set the customer's department, municipality and address":
+                          "set the supplier's department, municipality and address",
+                      "set the customer's phone": "set the supplier's phone",
+                      "set the customer's email": "set the supplier's email",
+                      "set the customer's address": "set the supplier's address",
+                      "set the customer's person type": "set the supplier's person type"}
+
+
+def for_supplier(message: str) -> str:
+    """A receptor's problem ("<what>: <remedy>") as a purchase's DTE says it: of the supplier."""
+    for customer, supplier in _SUPPLIER_REMEDIES.items():
+        if message.endswith(f": {customer}"):
+            return f"{message[:-len(customer)]}{supplier}"
+    return message
+
+
 def _with_remedy(path: str, what: str) -> str:
     source = next((source for field, source in _REMEDIES.items() if path == field or path.startswith(field + ".")), None)
     return f"{what}: {source}" if source else what

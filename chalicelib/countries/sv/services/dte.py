@@ -144,8 +144,7 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
             problems.insert(0, {"field": "taxTotal", "message": "a purchase from a supplier without an NRC is a factura "
                                                                 "de sujeto excluido, which carries no IVA: set the lines' "
                                                                 "IVA to 0, or register the supplier's NRC"})
-        problems = [{**problem, "message": problem["message"].replace("customer's", "supplier's")}
-                    for problem in problems]
+        problems = [{**problem, "message": dte_formats.for_supplier(problem["message"])} for problem in problems]
     if problems:
         details = [{"field": f"dte.{problem['field']}", "message": problem["message"]} for problem in problems]
         raise ValidationFailed(f"The tax authority's format refuses this document: {details[0]['field']}: "
