@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# What running needs (requirements-local.txt), then what testing adds (requirements-dev.txt): `make run`
+# What running needs (infra/devstack/requirements.txt), then what testing adds (requirements-dev.txt): `make run`
 # installs the first only. A change to requirements.txt renews the run stamp, which renews the dev one.
 RUN_STAMP := $(VENV)/.run-installed
 DEV_STAMP := $(VENV)/.dev-installed
@@ -10,10 +10,10 @@ DEV_STAMP := $(VENV)/.dev-installed
 .PHONY: install install-dev browser run test fuzz bench package sdk clean
 
 # pip below 26.3: chalice packages with pip and requires that (chalice 1.34).
-$(RUN_STAMP): requirements.txt requirements-local.txt
+$(RUN_STAMP): requirements.txt infra/devstack/requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade "pip<26.3"
-	$(BIN)/python -m pip install -q -r requirements-local.txt
+	$(BIN)/python -m pip install -q -r infra/devstack/requirements.txt
 	touch $@
 
 $(DEV_STAMP): $(RUN_STAMP) requirements-dev.txt

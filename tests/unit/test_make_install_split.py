@@ -1,4 +1,4 @@
-"""`make run` installs what running needs (requirements-local.txt: the service and the local stack),
+"""`make run` installs what running needs (infra/devstack/requirements.txt: the service and the local stack),
 `make test` adds the test, browser, fuzzing and client-generation tools (requirements-dev.txt); the
 stamps reinstall exactly what a changed requirements file touches. Read with `make -n` (nothing
 runs) in a copy of the Makefile, and from the installed packages' own metadata."""
@@ -37,9 +37,9 @@ def installs(commands: list[str]) -> list[str]:
 
 
 def test_make_run_installs_what_running_needs_and_make_test_the_rest():
-    assert installs(planned(ROOT, "run", "-B")) == ["requirements-local.txt"]
-    assert installs(planned(ROOT, "package", "-B")) == ["requirements-local.txt"]
-    assert installs(planned(ROOT, "test", "-B")) == ["requirements-local.txt", "requirements-dev.txt"]
+    assert installs(planned(ROOT, "run", "-B")) == ["infra/devstack/requirements.txt"]
+    assert installs(planned(ROOT, "package", "-B")) == ["infra/devstack/requirements.txt"]
+    assert installs(planned(ROOT, "test", "-B")) == ["infra/devstack/requirements.txt", "requirements-dev.txt"]
     for target in ("fuzz", "sdk", "bench"):
         assert installs(planned(ROOT, target, "-B"))[-1] == "requirements-dev.txt", target
     ci = (ROOT / ".ci" / "run").read_text()
@@ -47,11 +47,12 @@ def test_make_run_installs_what_running_needs_and_make_test_the_rest():
 
 
 def test_the_stamps_reinstall_what_a_changed_file_touches(tmp_path):
-    for name in ("Makefile", "requirements.txt", "requirements-local.txt", "requirements-dev.txt"):
+    (tmp_path / "infra" / "devstack").mkdir(parents=True)
+    for name in ("Makefile", "requirements.txt", "infra/devstack/requirements.txt", "requirements-dev.txt"):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / "venv").mkdir()
     past = time.time() - 100
-    for name in ("requirements.txt", "requirements-local.txt", "requirements-dev.txt"):
+    for name in ("requirements.txt", "infra/devstack/requirements.txt", "requirements-dev.txt"):
         os.utime(tmp_path / name, (past, past))
     (tmp_path / "venv" / ".run-installed").touch()
     (tmp_path / "venv" / ".dev-installed").touch()
@@ -62,8 +63,8 @@ def test_the_stamps_reinstall_what_a_changed_file_touches(tmp_path):
     assert installs(planned(tmp_path, "run")) == []
     assert installs(planned(tmp_path, "test")) == ["requirements-dev.txt"]
     os.utime(tmp_path / "requirements.txt", (past + 40, past + 40))  # a runtime library added
-    assert installs(planned(tmp_path, "run")) == ["requirements-local.txt"]
-    assert installs(planned(tmp_path, "test")) == ["requirements-local.txt", "requirements-dev.txt"]
+    assert installs(planned(tmp_path, "run")) == ["infra/devstack/requirements.txt"]
+    assert installs(planned(tmp_path, "test")) == ["infra/devstack/requirements.txt", "requirements-dev.txt"]
 
 
 def _canonical(name: str) -> str:
@@ -100,7 +101,7 @@ def closure(path: Path) -> set[str]:
 
 
 def test_what_make_run_installs_runs_the_local_stack_and_holds_no_test_tool():
-    local = closure(ROOT / "requirements-local.txt")
+    local = closure(ROOT / "infra/devstack/requirements.txt")
     assert {"chalice", "moto", "boto3", "pydantic", "werkzeug"} <= local
     assert local & DEV_TOOLS == set()
     assert DEV_TOOLS <= closure(ROOT / "requirements-dev.txt")
