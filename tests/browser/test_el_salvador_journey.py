@@ -32,6 +32,20 @@ def ok(answer: tuple, *statuses: int) -> dict:
     return body
 
 
+def open_sv_company(console, name: str, email: str) -> dict:
+    """A new El Salvador company, the console switched to it, its chart and issuer's data set through the
+    API (as tests/dte_support.py does); the caller switches back to the demo company when done."""
+    company = ok(console.as_session("POST", "/companies", {"name": name, "country": "SV"}))
+    console.page.reload()  # the switcher names the new company
+    console.wait_loaded()
+    console.switch_company(company["id"])
+    ok(console.as_session("POST", "/chart-of-accounts/import-default"))
+    ok(console.as_session("PUT", f"/companies/{company['id']}", {
+        "currency": "USD", "taxId": NIT, "address": "Calle Arce 123, San Salvador", "phone": "2222-3333",
+        "email": email, "dteIssuer": {**SV_ISSUER, "responsible": RESPONSIBLE}}))
+    return company
+
+
 def switch_language(console, language: str) -> None:
     console.page.select_option("#language", language)
     console.wait_loaded()
@@ -107,16 +121,9 @@ def sell_abroad(console, tag: str, product: dict) -> None:
 def test_an_el_salvador_company_signs_issues_and_invalidates_a_dte(console, demo, stack, tmp_path):
     page, tag = console.page, uuid.uuid4().hex[:6]
     console.login_to_company(demo["email"], demo["password"], demo["companyId"])
-    company = ok(console.as_session("POST", "/companies", {"name": f"Comercial Cuscatlán {tag}", "country": "SV"}))
     try:
-        page.reload()  # the switcher names the new company
-        console.wait_loaded()
-        console.switch_company(company["id"])
         # what the API sets up: the chart, the issuer's data, a customer and a service
-        ok(console.as_session("POST", "/chart-of-accounts/import-default"))
-        ok(console.as_session("PUT", f"/companies/{company['id']}", {
-            "currency": "USD", "taxId": NIT, "address": "Calle Arce 123, San Salvador", "phone": "2222-3333",
-            "email": "facturas@cuscatlan.example", "dteIssuer": {**SV_ISSUER, "responsible": RESPONSIBLE}}))
+        company = open_sv_company(console, f"Comercial Cuscatlán {tag}", "facturas@cuscatlan.example")
         # a consumer named by NIT and e-mail: a factura's invalidation names both
         customer = ok(console.as_session("POST", "/business-partners", {
             "name": f"Cliente Consola {tag}", "type": "customer", "taxId": CUSTOMER_NIT,

@@ -15,8 +15,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from infra.devstack.dte_authority import register_taxpayer
-from tests.browser.test_el_salvador_journey import NIT, PASSWORD, RESPONSIBLE, ok
-from tests.documents_support import SV_ISSUER
+from tests.browser.test_el_salvador_journey import NIT, PASSWORD, ok, open_sv_company
 from tests.dte_keys import SIGNING_KEY
 from tests.dte_support import CUSTOMER_NIT
 
@@ -72,15 +71,8 @@ def downloaded_pdf_text(console) -> str:
 def test_an_sv_factura_and_credito_fiscal_chosen_on_the_form_print_as_their_dtes(console, demo, stack):
     page, tag = console.page, uuid.uuid4().hex[:6]
     console.login_to_company(demo["email"], demo["password"], demo["companyId"])
-    company = ok(console.as_session("POST", "/companies", {"name": f"Librería Salvadoreña {tag}", "country": "SV"}))
     try:
-        page.reload()
-        console.wait_loaded()
-        console.switch_company(company["id"])
-        ok(console.as_session("POST", "/chart-of-accounts/import-default"))
-        ok(console.as_session("PUT", f"/companies/{company['id']}", {
-            "currency": "USD", "taxId": NIT, "address": "Calle Arce 123, San Salvador", "phone": "2222-3333",
-            "email": "facturas@libreria.example", "dteIssuer": {**SV_ISSUER, "responsible": RESPONSIBLE}}))
+        company = open_sv_company(console, f"Librería Salvadoreña {tag}", "facturas@libreria.example")
         ok(console.as_session("PUT", f"/companies/{company['id']}/dte-signing-key", {"privateKey": SIGNING_KEY}))
         key = ok(console.as_session("GET", f"/companies/{company['id']}/dte-signing-key"))
         ok(console.as_session("PUT", f"/companies/{company['id']}/dte-authority-credentials", {"password": PASSWORD}))
