@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.documents_support import Shop
-from tests.test_inventory_costing import adjust, balance_at, costs, rows, transfer, valuation
+from tests.test_inventory_costing import adjust, balance_at, costs, entry_sums, rows, transfer, valuation
 
 
 @pytest.fixture
@@ -129,3 +129,74 @@ def test_a_back_dated_count_may_not_leave_a_later_day_below_zero(shop):
 def test_a_bad_date_is_refused(shop):
     reply = shop.api.get("/inventory/stock?date=2026-13-01", key=shop.key)
     assert reply.status == 400 and reply.json["details"][0]["field"] == "date"
+
+
+def test_a_back_dated_loss_the_stock_of_today_cannot_carry_is_written_off_in_its_entry(shop):
+    """A day's average can be far above today's: a dear purchase still on hand that day was undone
+    since (today). Goods taken away on that day at its average leave today's position below
+    nothing; the position writes the difference off (goods never carry a negative value), and the
+    adjustment's entry must post that write-off too, or the inventory account parts from the stock."""
+    chair = shop.product
+    shop.document("103", [(chair, 10, 1)], date="2026-11-02")  # 10 x 1 = 10
+    dear = shop.document("103", [(chair, 10, 100)], date="2026-11-04")  # + 10 x 100 = 1,000: 20 worth 1,010
+    shop.action(dear["id"], "unconfirm")  # today: its 10 chairs leave at their 1,000: 10 worth 10
+    assert costs(shop) == (10, D("10.00"), D("1.0000"))
+
+    count = adjust(shop, date="2026-11-05", reason="count", lines=[{"productId": chair, "countedQuantity": 18}])
+    # on the 5th: 20 chairs worth 1,010 (the undoing is today): average 50.50; 18 counted, 2 missing
+    # x 50.50 = 101 lost on the 5th. Today 10 - 2 = 8 chairs worth 10 - 101 = -91: goods never carry
+    # a negative value, so 8 worth 0 and the 91 comes back from cost of sales. The line's value is
+    # what the stock moved by: 0 - 10 = -10
+    assert count["lines"] == [{"productId": chair, "quantity": -2, "countedQuantity": 18, "previousQuantity": 20,
+                               "unitCost": D("50.5"), "value": -10}]
+    # the entry of the 5th: the loss 5106 debit 101 / 110501 credit 101, and the write-off
+    # 110501 debit 91 / cost of sales 5101 credit 91 (today's main posted the 101 only: 110501 -91)
+    assert entry_sums(shop, count["journalEntryId"]) == {
+        "5106": (D("101.00"), 0), "110501": (D("91.00"), D("101.00")), "5101": (0, D("91.00"))}
+    assert costs(shop) == (8, 0, 0)
+    # the stock's value equals the inventory account on every date:
+    # today 8 worth 0 = 10 + 1,000 - 1,000 - 101 + 91
+    assert D(str(valuation(shop, "2099-12-31")["totalValue"])) == 0 == balance_at(shop, "110501", "2099-12-31")
+    # the 5th: 18 chairs worth 0 + 1,000 (the undoing after it left out) = 10 + 1,000 - 101 + 91
+    on_the_fifth = valuation(shop, "2026-11-05")
+    assert (D(str(on_the_fifth["totalQuantity"])), D(str(on_the_fifth["totalValue"]))) == (18, D("1000.00"))
+    assert balance_at(shop, "110501", "2026-11-05") == D("1000.00") and on_the_fifth["difference"] == 0
+    # the 4th, before the count: 20 worth 1,010
+    assert D(str(valuation(shop, "2026-11-04")["totalValue"])) == D("1010.00") == balance_at(shop, "110501",
+                                                                                            "2026-11-04")
+
+
+def test_the_state_machines_case_with_negative_stock_keeps_the_books(shop):
+    """tests/test_inventory_state_machine.py's falsifying example (negative stock allowed), reduced
+    to the steps of the product that parted the books: valuation 87.61 against 110501 20.90."""
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"allowNegativeStock": True}, key=shop.key)
+    assert reply.status == 200, reply.text
+    chair, second = shop.product, shop.created("/warehouses", {"name": "Bodega 2"})["id"]
+    # an import on the 4th: 10 x 316.78 = 3,167.80 + freight 1.39 = 3,169.19
+    imported = shop.document("104", [(chair, 10, D("316.78")), (None, 1, D("1.39"))], date="2026-11-04")
+    # counted 11 on 20 Oct (nothing then) at 1.98: + 11 x 1.98 = 21.78; 21 worth 3,190.97
+    adjust(shop, date="2026-10-20", reason="other", lines=[{"productId": chair, "countedQuantity": 11,
+                                                             "unitCost": D("1.98")}])
+    shop.action(imported["id"], "cancel")  # today: 10 leave at 3,169.19: 11 worth 21.78
+    shop.document("103", [(chair, 6, D("5.09"))], date="2026-11-04")  # + 6 x 5.09 = 30.54: 17 worth 52.32
+    # counted 12 on 6 Oct (nothing then) at 2.90: + 12 x 2.90 = 34.80: 29 worth 87.12
+    adjust(shop, date="2026-10-06", reason="other", lines=[{"productId": chair, "countedQuantity": 12,
+                                                             "unitCost": D("2.90")}])
+    assert costs(shop) == (29, D("87.12"), D("3.0041"))  # 87.12 / 29 = 3.00413...
+    # 2 taken from the empty second warehouse on the 19th: that day held 29 + the 10 cancelled
+    # today = 39 worth 87.12 + 3,169.19 = 3,256.31: 2 x 3,256.31 / 39 = 166.990... = 166.99 lost.
+    # Today 27 worth 87.12 - 166.99 = -79.87: 27 worth 0, the 79.87 back from cost of sales
+    loss = adjust(shop, warehouseId=second, date="2026-11-19", reason="other",
+                  lines=[{"productId": chair, "quantity": -2}])
+    assert loss["lines"][0]["value"] == D("-87.12")  # 0 - 87.12
+    assert entry_sums(shop, loss["journalEntryId"]) == {
+        "5106": (D("166.99"), 0), "110501": (D("79.87"), D("166.99")), "5101": (0, D("79.87"))}
+    assert costs(shop) == (27, 0, 0)
+    assert stock_at(shop) == [(chair, 1, 29), (chair, second, -2)]
+    # every date: today 0 = 3,169.19 + 21.78 - 3,169.19 + 30.54 + 34.80 - 166.99 + 79.87;
+    # the 19th: 0 + 3,169.19 (the cancellation after it left out) = 3,169.19;
+    # 31 Oct: 21.78 + 34.80 = 56.58 (23 chairs)
+    for date, value in (("2099-12-31", D("0.00")), ("2026-11-19", D("3169.19")), ("2026-10-31", D("56.58"))):
+        report = valuation(shop, date)
+        assert D(str(report["totalValue"])) == value == D(str(report["accountsBalance"])), date
+        assert balance_at(shop, "110501", date) == value, date

@@ -111,6 +111,9 @@ def _adjusted_line(stock: StockWrites, totals: _Totals, reason: str, warehouse_i
         moved = stock.issue_on(product_id, warehouse_id, -change, **where)
         unit_cost = moved.value / -change
         totals.removed += moved.value
+        # taken at a past day's average, the goods can leave today's position below nothing: what
+        # the position writes off is posted too, or the account parts from the stock
+        totals.revaluation += moved.revaluation
     if change:
         value = stock.position(product_id).value - before.value
     return {"productId": product_id, "quantity": change, "countedQuantity": counted, "previousQuantity": held,
