@@ -369,6 +369,15 @@ def test_a_failing_schedule_records_its_error_and_another_company_still_runs(api
     assert failed["lastError"]["code"] == "VALIDATION_ERROR" and "inactive" in failed["lastError"]["message"]
     assert failed["lastError"]["message"].startswith("2026-01-31") and failed["lastError"]["at"].startswith("2026-01-31T18")
     assert failed["nextRunDate"] == "2026-01-31" and len(due_index_entries(table, failing["id"])) == 1  # still due
+    # stored by the hourly run, read in the reader's language: the run's date, the field as a person knows it
+    # and the problem (no program name, no English inside the Spanish)
+    assert failed["lastError"]["message"] == "2026-01-31: Customer or supplier: the business partner is inactive"
+    read_in_spanish = shop.api.get(f"/scheduled-invoices/{failing['id']}", key=shop.key,
+                                   headers={"Accept-Language": "es"}).json["lastError"]
+    assert read_in_spanish == {**failed["lastError"], "message": "2026-01-31: Cliente o proveedor: el cliente o "
+                                                                 "proveedor está inactivo"}
+    listed = shop.api.get("/scheduled-invoices", key=shop.key, headers={"Accept-Language": "es"}).json
+    assert [s["lastError"] for s in listed["scheduledInvoices"] if s["id"] == failing["id"]] == [read_in_spanish]
     assert invoices(shop, failing["id"]) == []
 
     assert api.put(f"/business-partners/{shop.customer}", {"isActive": True}, key=shop.key).status == 200

@@ -202,6 +202,18 @@ def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = N
     return localized
 
 
+def stored_error(error: Mapping[str, Any] | None, lang: str) -> dict[str, Any] | None:
+    """An error a background run stored in the API's English ({"code", "message" (perhaps after its
+    run's "<date>: "), "at", "details"?}) as its reader sees it: the message in `lang`, fields named
+    as a person knows them; the details stay stored, not shown."""
+    if not error:
+        return None
+    dated = re.match(r"(\d{4}-\d{2}-\d{2}): (.*)", error["message"], re.DOTALL)
+    prefix, message = (f"{dated.group(1)}: ", dated.group(2)) if dated else ("", error["message"])
+    body = {"code": error["code"], "message": message, **({"details": error["details"]} if error.get("details") else {})}
+    return {"code": error["code"], "message": prefix + localized_body(body, lang)["message"], "at": error["at"]}
+
+
 def _labelled(message: str, field: str, problem: str, lang: str) -> str:
     """`message` with its first detail's field, where it opens the message or where the message
     ends quoting that detail, named as a person knows it."""

@@ -136,7 +136,7 @@ export async function render(ctx) {
         ? h("a", { href: `#/documents/${s.lastDocumentId}`, class: "doc-number" },
           linkedDocumentName(s.lastDocumentId, s.lastDocumentNumber, s.lastDocumentNumeroControl)) : t("common.none")) },
       { label: t("sched.lastError"), value: (s) => (s.lastError
-        ? h("span", { class: "field-error", title: dateTime(s.lastError.at) }, `${s.lastError.code}: ${s.lastError.message}`) : "") },
+        ? h("span", { class: "field-error", title: `${dateTime(s.lastError.at)} · ${s.lastError.code}` }, s.lastError.message) : "") },
       { label: t("common.status"), value: (s) => badge(s.isActive ? "active" : "inactive") },
       { label: t("common.actions"), class: "actions", value: (s) => button(t("common.edit"), () => scheduleDialog(refs, s, refresh)) },
     ] }), pagerView({ page, limit: LIMIT, total: answer.total, onPage: (next) => { page = next; refresh(); } })];

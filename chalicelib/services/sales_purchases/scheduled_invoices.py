@@ -229,7 +229,7 @@ def _run_schedule(table: Table, schedule: dict[str, Any], today: str | None, iss
         try:
             advanced = _make_invoice(command, schedule, run_date, today if issued_today else run_date)
         except ApiError as error:
-            _record_failure(command, schedule, run_date, error.code, f"{run_date}: {error.message}")
+            _record_failure(command, schedule, run_date, error.code, f"{run_date}: {error.message}", error.details)
             return {"created": created, "failed": 1}
         except Exception:  # a bug must not stop the other schedules: logged whole, recorded plainly
             logger.exception("scheduled invoice failed", extra=_ids(schedule, run_date))
@@ -286,8 +286,10 @@ def _invoice_fields(schedule: dict[str, Any], dated: str) -> dict[str, Any]:
             "paymentConditionId": schedule.get("paymentConditionId"), "reference": f"SCHEDULE-{schedule['id']}"}
 
 
-def _record_failure(command: Command, schedule: dict[str, Any], run_date: str, code: str, message: str) -> None:
-    """lastError on the schedule, which stays due: the next hourly run tries the date again.
+def _record_failure(command: Command, schedule: dict[str, Any], run_date: str, code: str, message: str,
+                    details: list[dict[str, Any]] | None = None) -> None:
+    """lastError on the schedule, which stays due: the next hourly run tries the date again. Kept in the
+    API's English with its details, so a reader gets it in their language (messages.stored_error).
     Written only while the schedule still waits for that date; a failure to record is logged."""
     logger.warning("scheduled invoice not made", extra={**_ids(schedule, run_date), "code": code, "reason": message})
     company_id, schedule_id = schedule["companyId"], schedule["id"]
@@ -295,7 +297,8 @@ def _record_failure(command: Command, schedule: dict[str, Any], run_date: str, c
     transaction.update(schedule_key(company_id, schedule_id),
                        "SET lastError = :error, updatedAt = :now ADD #version :one", condition="nextRunDate = :run",
                        names={"#version": "version"},
-                       values={":error": {"code": code, "message": message, "at": clock.now_iso()},
+                       values={":error": {"code": code, "message": message, "at": clock.now_iso(),
+                                          **({"details": details} if details else {})},
                                ":now": clock.now_iso(), ":one": 1, ":run": run_date})
     try:
         transaction.commit()
