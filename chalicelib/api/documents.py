@@ -16,10 +16,10 @@ M = "chalicelib.models.documents:"
 @endpoint(blueprint, "GET", "/documents", summary="List documents, newest first", tag=TAG,
           query=M + "DocumentListQuery", response=M + "DocumentList")
 def list_documents(call: Call) -> Any:
-    from chalicelib.services.sales_purchases import documents
+    from chalicelib.services.sales_purchases import document_list
 
     q = call.query
-    return page_body("documents", documents.list_documents(
+    return page_body("documents", document_list.list_documents(
         call.command.table, call.principal.company_id, document_type=q.type, status=q.status,
         start_date=q.start_date, end_date=q.end_date, partner_id=q.business_partner_id, page=q.page,
         limit=q.limit, cursor=q.cursor, query=q.q, paid=q.payment_status))

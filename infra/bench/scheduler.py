@@ -15,7 +15,7 @@ def scheduler_run(companies: int, per_company: int) -> dict[str, Any]:
         from app import app
         from chalicelib import clock
         from chalicelib.events.handlers import run_scheduled_invoices
-        from chalicelib.services.sales_purchases import documents
+        from chalicelib.services.sales_purchases import document_list
         from tests.documents_support import Shop
         from tests.support import ApiClient, make_company
 
@@ -38,7 +38,7 @@ def scheduler_run(companies: int, per_company: int) -> dict[str, Any]:
         summary = run_scheduled_invoices({})["scheduledInvoices"]
         run_s = time.perf_counter() - started
         calls = counter.take()
-        made = sum(documents.document_total(table, company_id, document_type="01", status="confirmed")
+        made = sum(document_list.document_total(table, company_id, document_type="01", status="confirmed")
                    for company_id in company_ids)
         assert made == summary["created"] == companies * per_company, (made, summary)
         return {"companies": companies, "schedules": companies * per_company, "runSummary": summary,

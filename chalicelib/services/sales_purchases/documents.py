@@ -33,7 +33,6 @@ from chalicelib.services.sales_purchases.document_content import (
 )
 from chalicelib.services.sales_purchases.document_partners import credit_control, move_partner_balance
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1, GSI2, Page, list_range
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
@@ -355,57 +354,3 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
     return countries.pack_of(context.company).hooks.after_commit(command.table, context.company,
                                                                  commit(command, plan, confirmed, previous=document))
-
-
-
-
-def document_total(table: Table, company_id: int, *, document_type: str | None = None, status: str | None = None,
-                   start_date: str | None = None, end_date: str | None = None, partner_id: int | None = None) -> int:
-    """How many documents match: the sum of the per-day counts of the date range (the company's, or
-    the partner's), one strongly consistent Query of small items."""
-    counts = table.query_all(partition=("PK", keys.day_counts(company_id, "", partner_id)["PK"]),
-                             sort_range=("SK", start_date or "0000", f"{end_date or '9999'}{keys.SHARD_SUFFIX_END}"),
-                             consistent=True)
-    wanted = {f"{s}_{t}" for s in document_rules.DOCUMENT_STATUSES for t in document_rules.KINDS
-              if (status is None or s == status) and (document_type is None or t == document_type)}
-    return sum(int(day.get(name, 0)) for day in counts for name in wanted)
-
-
-def list_documents(table: Table, company_id: int, *, document_type: str | None, status: str | None,
-                   start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
-                   cursor: str | None, query: str | None = None, paid: str | None = None) -> Page:
-    """Newest first, each with its `paymentStatus` as of the company's today. `total` is exact for
-    any filter (`document_total`; by `paid`, a payment status, counted as it is judged)."""
-    listed = _listed(table, company_id, document_type=document_type, status=status, start_date=start_date,
-                     end_date=end_date, partner_id=partner_id, page=page, limit=limit, cursor=cursor, query=query,
-                     paid=paid)
-    today = payment_status.today_of(table, company_id)
-    return Page(items=[payment_status.with_payment_status(item, today) for item in listed.items], total=listed.total,
-                page=listed.page, limit=listed.limit, next_cursor=listed.next_cursor)
-
-
-def _listed(table: Table, company_id: int, *, document_type: str | None, status: str | None,
-            start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int,
-            cursor: str | None, query: str | None, paid: str | None) -> Page:
-    if start_date and end_date and start_date > end_date:
-        raise ValidationFailed.for_field("startDate", "must not be after the end date")
-    filters = {name: value for name, value in (("type", document_type), ("status", status)) if value}
-    if query is not None:
-        if cursor:
-            raise ValidationFailed.for_field("cursor", "a search is paged by page, not by cursor")
-        return document_search.find_documents(table, company_id, query, filters=filters, start_date=start_date,
-                                              end_date=end_date, partner_id=partner_id, page=page, limit=limit,
-                                              paid=paid)
-    if paid is not None:
-        return payment_status.list_by_payment_status(table, company_id, paid, filters=filters, start_date=start_date,
-                                                     end_date=end_date, partner_id=partner_id, page=page, limit=limit,
-                                                     cursor=cursor)
-    total = document_total(table, company_id, document_type=document_type, status=status, start_date=start_date,
-                           end_date=end_date, partner_id=partner_id)
-    high = keys.day_end(end_date) if end_date else None
-    if partner_id is not None:
-        return list_range(table, partition=keys.partner_documents_partition(company_id, partner_id), low=start_date,
-                          high=high, filters=filters, page=page, limit=limit, cursor=cursor, descending=True,
-                          total=total, index=GSI2)
-    return list_range(table, partition=keys.collection_partition(company_id, keys.DOCUMENT), low=start_date, high=high,
-                      filters=filters, page=page, limit=limit, cursor=cursor, descending=True, total=total, index=GSI1)
