@@ -167,4 +167,6 @@ def test_migrate_against_a_deployed_table_needs_its_kms_key(table, capsys, tmp_p
                                "recordsIndexedForSearch": 0, "documentNumbersIndexed": 0,
                                "caiRangesOfOneSarSeriesDeactivated": 0,
                                "addressesMovedTo2024Division": 0,
-                               "documentsNumberedWithoutCaiReported": 0}
+                               "documentsNumberedWithoutCaiReported": 0,
+                               "partnerTaxIdsReserved": 0, "partnerTaxIdsDuplicatedReported": 0,
+                               "partnerTaxIdsRefusedReported": 0}

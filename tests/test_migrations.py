@@ -272,3 +272,60 @@ def test_year_locks_from_before_shards_are_copied_to_every_shard(api, table, com
     assert all(len(table.get(shard)["closedDays"]) == 30 for shard in keys.shards(lock))  # November's 30 days
     faithful_dynamodb.inject("TransactWriteItems", "conflict")  # the check goes to a shard
     assert books.entry("2026-11-05", ("110101", 1, 0), ("410101", 0, 1), expect=400)["code"] == "PERIOD_CLOSED"
+
+
+def test_partners_tax_ids_from_before_their_reservation_are_reserved_and_duplicates_reported(api, table, company_a,
+                                                                                             company_b, caplog):
+    """Partners saved before tax ids were checked (issue 38): the id as typed, no reservation. The
+    first of two with one RTN typed differently gets the reservation; the second and an RTN the
+    rule refuses are reported, never changed."""
+    from infra.ops.migrations import partner_tax_ids_duplicated, partner_tax_ids_refused, partner_tax_ids_reserved
+
+    def as_written_before(company, name: str, tax_id: str | None) -> int:
+        partner = api.post("/business-partners", {"name": name, "type": "customer"}, key=company.api_key).json
+        if tax_id:
+            key = keys.entity(company.company_id, keys.PARTNER, partner["id"])
+            table.client.update_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},
+                                     UpdateExpression="SET taxId = :t", ExpressionAttributeValues={":t": {"S": tax_id}})
+        return partner["id"]
+
+    maya = as_written_before(company_a, "Maya S.A.", "0801-1999-123456")
+    maya_again = as_written_before(company_a, "Maya proveedor", "08011999123456")  # the same RTN, digits only
+    wrong = as_written_before(company_a, "Cliente viejo", "123")  # 3 digits: neither an RTN (14) nor a DNI (13)
+    as_written_before(company_a, "Sin RTN", None)
+    other_company = as_written_before(company_b, "Maya", "08011999123456")  # another company's: its own
+    partners = {partner_id: table.get(keys.entity(company_a.company_id, keys.PARTNER, partner_id))
+                for partner_id in (maya, maya_again, wrong)}
+    reservation = keys.unique_value(company_a.company_id, "PARTNER_TAX_ID", "08011999123456")
+    assert table.get(reservation) is None
+    # what an old stack allowed: a third partner with the RTN
+    assert api.post("/business-partners", {"name": "Maya tres", "type": "customer", "taxId": "08011999123456"},
+                    key=company_b.api_key).status == 201  # (in B, before its migration: the gap)
+
+    # reserved: Maya in A; in B the first with it (the one written the old way, not the API's later one,
+    # which has its reservation already) -> 1 + 0 = 1
+    assert partner_tax_ids_reserved(table) == 1
+    assert table.get(reservation)["partnerId"] == maya  # the lower id of the two
+    # duplicates: Maya proveedor in A, and B's old "Maya" whose id B's API partner reserved -> 2
+    with caplog.at_level("WARNING"):
+        assert partner_tax_ids_duplicated(table) == 2
+        assert partner_tax_ids_refused(table) == 1  # "123"
+    assert {record.partnerId for record in caplog.records if "tax id" in record.getMessage()} == {
+        maya_again, other_company, wrong}
+    assert {partner_id: table.get(keys.entity(company_a.company_id, keys.PARTNER, partner_id))
+            for partner_id in partners} == partners  # reported, nothing changed
+
+    refused = api.post("/business-partners", {"name": "Maya nueva", "type": "customer", "taxId": "0801 1999 123456"},
+                       key=company_a.api_key)
+    assert (refused.status, refused.json["code"]) == (409, "DUPLICATE_TAX_ID")
+    assert refused.json["message"].startswith(f"Business partner {maya} already has the tax id 08011999123456")
+
+    assert partner_tax_ids_reserved(table) == 0  # a second run writes nothing
+    assert (partner_tax_ids_duplicated(table), partner_tax_ids_refused(table)) == (2, 1)  # reports, the same
+    # the duplicate corrects its id: Maya's reservation stays hers
+    corrected = api.put(f"/business-partners/{maya_again}", {"taxId": "0801-1999-654321"}, key=company_a.api_key)
+    assert (corrected.status, corrected.json["taxId"]) == (200, "08011999654321"), corrected.text
+    assert table.get(reservation)["partnerId"] == maya
+    assert api.post("/business-partners", {"name": "Maya nueva", "type": "customer", "taxId": "08011999123456"},
+                    key=company_a.api_key).status == 409
+    assert partner_tax_ids_duplicated(table) == 1  # B's old "Maya" remains for B's accountant

@@ -32,6 +32,11 @@ every start of the local stack, and once against a deployed table after an upgra
   a number of the type's bare sequence. A number printed is never taken back: the migration only
   REPORTS each (logged with its company, id, type and number, counted), for the accountant to annul
   and reissue under a CAI as SAR's rules say.
+- Partners' tax ids from before their reservation (issue 38): each partner whose id its country's
+  rule accepts gets the reservation its own writes now make (`UNIQUE#PARTNER_TAX_ID`), the partner
+  of lowest id first, never over another's; a partner whose id another partner holds (a duplicate)
+  and one whose id the rule refuses (stored before the check) are only REPORTED (logged, counted):
+  which taxpayer they are is the accountant's to settle (one partner of type both, the id corrected).
 """
 from __future__ import annotations
 
@@ -424,6 +429,76 @@ def documents_numbered_without_cai(table: Table) -> int:
     return found
 
 
+def _partners_tax_ids(table: Table) -> list[tuple[dict[str, Any], str | None]]:
+    """Each partner with a tax id, by company and id, with the id as its country's rule keeps it
+    (services/sales_purchases/partners.py; None: the rule refuses it)."""
+    from chalicelib import countries
+    from chalicelib.errors import ValidationFailed
+    from chalicelib.services.sales_purchases.partners import stored_tax_id
+
+    items = _scan(table, {"COMPANY", keys.PARTNER})
+    company_countries = {int(item["id"]): countries.pack_of(item).code for item in items if item["itemType"] == "COMPANY"}
+    partners = sorted((item for item in items if item["itemType"] == keys.PARTNER and item["SK"] == keys.PARTNER
+                       and item.get("taxId")), key=lambda item: (item["PK"], int(item["id"])))
+    found: list[tuple[dict[str, Any], str | None]] = []
+    for partner in partners:
+        country = partner.get("country") or company_countries.get(int(partner["PK"].split("#")[1]), countries.DEFAULT)
+        try:
+            found.append((partner, stored_tax_id(str(partner["taxId"]), country)))
+        except ValidationFailed:
+            found.append((partner, None))
+    return found
+
+
+def partner_tax_ids_reserved(table: Table) -> int:
+    """Writes the reservation of each partner's tax id that has none (conditioned on its absence:
+    another partner's, or a command's meanwhile, wins); returns how many it wrote."""
+    from chalicelib.services.sales_purchases.partners import tax_id_key, tax_id_reservation
+
+    written = 0
+    for partner, tax_id in _partners_tax_ids(table):
+        company_id = int(partner["PK"].split("#")[1])
+        if tax_id is None or table.get(tax_id_key(company_id, tax_id)) is not None:
+            continue
+        try:
+            table.client.put_item(TableName=table.name, ConditionExpression="attribute_not_exists(PK)",
+                                  Item=to_attributes(tax_id_reservation(company_id, tax_id, int(partner["id"]))))
+        except table.client.exceptions.ConditionalCheckFailedException:
+            continue
+        written += 1
+    return written
+
+
+def partner_tax_ids_duplicated(table: Table) -> int:
+    """Reports (logs, changes nothing) each partner whose tax id another partner of its company
+    holds; returns how many. Run after `partner_tax_ids_reserved`."""
+    from chalicelib.services.sales_purchases.partners import tax_id_key
+
+    found = 0
+    for partner, tax_id in _partners_tax_ids(table):
+        company_id = int(partner["PK"].split("#")[1])
+        held = table.get(tax_id_key(company_id, tax_id)) if tax_id else None
+        if held is not None and int(held["partnerId"]) != int(partner["id"]):
+            logger.warning("partner with another partner's tax id: make them one partner or correct the id",
+                           extra={"companyId": company_id, "partnerId": partner["id"], "taxId": partner["taxId"],
+                                  "heldBy": held["partnerId"]})
+            found += 1
+    return found
+
+
+def partner_tax_ids_refused(table: Table) -> int:
+    """Reports (logs, changes nothing) each partner whose tax id, stored before the check, its
+    country's rule refuses; returns how many."""
+    found = 0
+    for partner, tax_id in _partners_tax_ids(table):
+        if tax_id is None:
+            logger.warning("partner's tax id refused by its country's rule: correct it",
+                           extra={"companyId": int(partner["PK"].split("#")[1]), "partnerId": partner["id"],
+                                  "taxId": partner["taxId"]})
+            found += 1
+    return found
+
+
 # (the figure `python -m infra.ops.admin migrate` prints, the migration), in the order they run
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
@@ -439,4 +514,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("caiRangesOfOneSarSeriesDeactivated", overlapping_ranges_of_one_sar_series),
     ("addressesMovedTo2024Division", sv_addresses_to_2024_division),
     ("documentsNumberedWithoutCaiReported", documents_numbered_without_cai),
+    ("partnerTaxIdsReserved", partner_tax_ids_reserved),
+    ("partnerTaxIdsDuplicatedReported", partner_tax_ids_duplicated),
+    ("partnerTaxIdsRefusedReported", partner_tax_ids_refused),
 )

@@ -55,10 +55,22 @@ def _partner_effects(transaction: Transaction, company_id: int, item: dict[str, 
     _reserve_tax_id(transaction, company_id, item, before)
 
 
-def _tax_id_key(company_id: int, tax_id: str) -> keys.Key:
+def tax_id_key(company_id: int, tax_id: str) -> keys.Key:
     """The reservation of a tax id, by its letters and digits alone: "0801-1999-123456" and
     "08011999123456" are one id, whatever country wrote it."""
     return keys.unique_value(company_id, "PARTNER_TAX_ID", "".join(search_rules.words(tax_id)))
+
+
+def tax_id_reservation(company_id: int, tax_id: str, partner_id: int) -> dict[str, Any]:
+    return {**tax_id_key(company_id, tax_id), "partnerId": partner_id}
+
+
+def stored_tax_id(typed: str, country: str) -> str:
+    """A tax id as its country's pack keeps it (a partner abroad: as typed); ValidationFailed
+    naming `taxId` when it is none of that country's forms."""
+    if country in countries.CODES:
+        return countries.pack(country).hooks.normalized_tax_id(typed, "taxId")
+    return typed.strip()
 
 
 def _tax_id_taken(tax_id: str, owner: int | None) -> Conflict:
@@ -74,13 +86,15 @@ def _tax_id_taken(tax_id: str, owner: int | None) -> Conflict:
 def _reserve_tax_id(transaction: Transaction, company_id: int, item: dict[str, Any],
                     before: dict[str, Any] | None) -> None:
     old, new = (before or {}).get("taxId"), item.get("taxId")
-    if old and new and _tax_id_key(company_id, old) == _tax_id_key(company_id, new):
+    if old and new and tax_id_key(company_id, old) == tax_id_key(company_id, new):
         return
     if new:
-        transaction.put_new({**_tax_id_key(company_id, new), "partnerId": item["id"]},
-                            on_fail=_tax_id_taken(new, None))
+        transaction.put_new(tax_id_reservation(company_id, new, item["id"]), on_fail=_tax_id_taken(new, None))
     if old:
-        transaction.delete(_tax_id_key(company_id, old))
+        # only its own: a partner from before its reservation may share the id with the one holding it
+        held = transaction.table.get(tax_id_key(company_id, old))
+        if held is not None and held["partnerId"] == item["id"]:
+            transaction.delete(tax_id_key(company_id, old), condition="partnerId = :me", values={":me": item["id"]})
 
 
 def _checked_tax_id(table: Table, company_id: int, fields: dict[str, Any],
@@ -91,10 +105,8 @@ def _checked_tax_id(table: Table, company_id: int, fields: dict[str, Any],
     if not typed:
         return fields
     country = fields.get("country") or (current or {}).get("country") or accounts.company_country(table, company_id)
-    tax_id = typed.strip()
-    if country in countries.CODES:
-        tax_id = countries.pack(country).hooks.normalized_tax_id(typed, "taxId")
-    holder = table.get(_tax_id_key(company_id, tax_id))
+    tax_id = stored_tax_id(typed, country)
+    holder = table.get(tax_id_key(company_id, tax_id))
     if holder is not None and holder["partnerId"] != (current or {}).get("id"):
         raise _tax_id_taken(tax_id, holder["partnerId"])
     return {**fields, "taxId": tax_id}
