@@ -205,3 +205,53 @@ def named_fields() -> set[str]:
             if model is not None:
                 walk(model)
     return {field for field in found if field.strip() and not field.startswith(("#", "CAT-"))}
+
+
+def _raised_messages(cls: type) -> set[str]:
+    """Every message the source raises `cls` (or a subclass) with, as a template."""
+    found: set[str] = set()
+    for _path, module, tree, constants in _source_modules():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                called = _resolve(module, node.func)
+                if isinstance(called, type) and issubclass(called, cls):
+                    keywords = {k.arg: k.value for k in node.keywords}
+                    found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
+    return found
+
+
+def stored_dte_errors() -> set[str]:
+    """Every reason a DTE's `lastError` can hold, as a template: what the source passes to
+    `unanswered` (countries/sv/domain/dte.py), a text it writes or the message of the refusal it
+    caught (each message that refusal is raised with). A reason this walk cannot follow is returned
+    as "<unfollowed ...>", which no catalogue knows."""
+    import app  # noqa: F401  (imports every route module)
+
+    found: set[str] = set()
+    for _path, module, tree, constants in _source_modules():
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            # each assignment with the refusal its `except ... as <name>` caught, where it is in one
+            assigned: dict[str, list[tuple[ast.expr, dict[str, object]]]] = {}
+            catching = {id(node): {handler.name: _resolve(module, handler.type)}
+                        for handler in ast.walk(function) if isinstance(handler, ast.ExceptHandler) and handler.name
+                        for inner in handler.body for node in ast.walk(inner)}
+            for node in ast.walk(function):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    assigned.setdefault(node.targets[0].id, []).append((node.value, catching.get(id(node), {})))
+            for call in ast.walk(function):
+                name = getattr(call.func, "id", None) or getattr(call.func, "attr", None) if isinstance(call, ast.Call) else None
+                if name != "unanswered":
+                    continue
+                keywords = {k.arg: k.value for k in call.keywords}
+                reason = call.args[1] if len(call.args) > 1 else keywords.get("error")
+                sources = assigned.get(reason.id, []) if isinstance(reason, ast.Name) else []
+                for source, caught in sources or [(reason, {})]:
+                    refusal = caught.get(getattr(getattr(source, "value", None), "id", ""))
+                    if isinstance(source, ast.Attribute) and source.attr == "message" and isinstance(refusal, type):
+                        texts = _raised_messages(refusal)
+                    else:
+                        texts = _templates(source, constants)
+                    found.update(texts or {f"<unfollowed {ast.unparse(source)}>"})
+    return found

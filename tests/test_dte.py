@@ -218,6 +218,32 @@ def test_no_answer_leaves_it_pending_until_the_retry_records_it_once(dte_authori
     assert accepted_events[0]["data"]["codigoGeneracion"] == created["codigoGeneracion"]
 
 
+def test_why_a_transmission_got_no_answer_reads_in_the_callers_language(dte_authority, shop, customer, table):
+    """The transmission (in the hourly retry too) has no caller: it stores the reason in the API's
+    English, and each reader reads it in their own language, on the document and in the list."""
+    dte_authority.faults(unavailable=True)
+    created = invoice(shop, customer)
+    spanish = {"Accept-Language": "es"}
+
+    one = shop.api.get(f"/documents/{created['id']}", key=shop.key, headers=spanish)
+    listed = shop.api.get("/documents", key=shop.key, headers=spanish)
+    assert one.status == listed.status == 200, one.text
+    assert one.json["dte"]["lastError"] == "Hacienda no respondió"
+    assert [d["dte"]["lastError"] for d in listed.json["documents"] if d["id"] == created["id"]] == [
+        "Hacienda no respondió"]
+    # an English caller reads what was stored, as before
+    assert shop.get(created["id"])["dte"]["lastError"] == "the tax authority did not answer"
+    assert [d["dte"]["lastError"] for d in shop.api.get("/documents", key=shop.key).json["documents"]
+            if d["id"] == created["id"]] == ["the tax authority did not answer"]
+    assert transmission(table, shop.company.company_id, created["id"])["lastError"] == "the tax authority did not answer"
+    # a command's answer too: the invoice confirmed while the authority is down
+    body = {"type": "01", "businessPartnerId": customer, "lines": [{"productId": shop.service, "quantity": 2,
+                                                                    "unitPrice": 50}]}
+    confirmed = shop.api.post("/documents", body, key=shop.key, headers=spanish)
+    assert confirmed.status == 201, confirmed.text
+    assert confirmed.json["dte"]["lastError"] == "Hacienda no respondió"
+
+
 def test_a_concurrent_retry_that_answered_first_wins_and_the_other_records_nothing(dte_authority, shop, customer,
                                                                                   table):
     dte_authority.faults(unavailable=True)

@@ -12,7 +12,7 @@ import re
 from chalicelib import messages
 from chalicelib.messages import es
 from tests.documents_support import Shop
-from tests.error_codes import _source_modules, raised_phrases
+from tests.error_codes import _source_modules, raised_phrases, stored_dte_errors
 
 SPANISH = {"Accept-Language": "es"}
 
@@ -172,3 +172,15 @@ def test_a_value_the_catalogue_does_not_know_is_placed_as_it_came():
         "El ejercicio fiscal 2026 está en cierre; solo se cierra un ejercicio abierto.")
     # a status the catalogue does not know yet is placed as the API answers it, never dropped
     assert messages.phrase("the document is archived") == "el documento está archived"
+
+
+def test_every_reason_a_dte_can_store_as_its_last_error_has_its_spanish():
+    """A DTE's `lastError` is stored in English by a transmission that may have no caller (the
+    hourly retry) and read in the reader's language: each reason the source can store is a phrase
+    of the catalogue, Spanish throughout."""
+    reasons = stored_dte_errors()
+    # the walk follows both ways a reason is written: a text, and a caught refusal's message
+    assert {"the tax authority did not answer", "The company's DTE signing key is gone: upload it again."} <= reasons
+    untranslated = {reason: spanish for reason in reasons
+                    if (spanish := messages.phrase(reason)) is None or _english_words(spanish)}
+    assert untranslated == {}

@@ -214,6 +214,14 @@ def stored_error(error: Mapping[str, Any] | None, lang: str) -> dict[str, Any] |
     return {"code": error["code"], "message": prefix + localized_body(body, lang)["message"], "at": error["at"]}
 
 
+def stored_phrase(text: str | None, lang: str) -> str | None:
+    """A phrase a background step stored in the API's English (why a DTE's transmission got no
+    answer) as its reader sees it: its Spanish when the catalogue knows it, else as it was stored."""
+    if not text or lang == ENGLISH:
+        return text
+    return phrase(text) or text
+
+
 def _labelled(message: str, field: str, problem: str, lang: str) -> str:
     """`message` with its first detail's field, where it opens the message or where the message
     ends quoting that detail, named as a person knows it."""

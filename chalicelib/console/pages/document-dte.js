@@ -31,9 +31,9 @@ export function dteSection(dte, doc) {
       h("span", { id: "dte-processed-at", "data-at": dte.acceptedAt || dte.transmittedAt }, dateTime(dte.acceptedAt || dte.transmittedAt))]
       : null,
     dte.attempts ? [t("dte.attempts"), String(dte.attempts)] : null,
-    // when the last transmission got no answer (the service's words, in English, on hover)
-    dte.lastError ? [t("dte.lastError"), h("span", { id: "dte-last-error", title: dte.lastError },
-      dte.lastAttemptAt ? dateTime(dte.lastAttemptAt) : t("common.none"))] : null,
+    // when the last transmission got no answer, and why (in the reader's language: the API renders it)
+    dte.lastError ? [t("dte.lastError"), h("span", { id: "dte-last-error" },
+      dte.lastAttemptAt ? `${dateTime(dte.lastAttemptAt)}: ${dte.lastError}` : dte.lastError)] : null,
     dte.observations && dte.observations.length ? [t("dte.observations"),
       h("ul", { id: "dte-observations" }, dte.observations.map((text) => h("li", {}, text)))] : null,
   ]);
