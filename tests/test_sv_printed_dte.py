@@ -74,9 +74,51 @@ def test_a_credito_fiscal_prints_its_title_net_prices_and_the_iva_apart(shop, dt
 def test_a_salvadoran_draft_prints_no_honduran_exoneration_row(shop):
     draft = shop.document("01", [(shop.service, 3, "25.00")], partner=consumer_of(shop), status="draft")
     text = flat(printed(shop, draft, "borrador-sv.pdf"))
-    # no DTE yet: the stored figures, 75.00 + IVA 9.75 = 84.75, and Salvadoran rows only
-    assert "IVA 13 % 9.75" in text and "84.75" in text
+    # printed as the factura it will be: 3 x 25.00 = 75.00 net, IVA 13 % = 9.75, inside the
+    # 84.75 the buyer pays; Salvadoran rows only
+    assert "IVA 13 % incluido 9.75" in text and "TOTAL A PAGAR (USD) 84.75" in text
     assert "exonerado" not in text.lower()
+
+
+def test_a_draft_factura_prints_the_figures_its_dte_will_carry_marked_as_no_dte(shop):
+    draft = shop.document("01", [(shop.service, 3, "25.00")], partner=consumer_of(shop), status="draft")
+    assert draft["status"] == "draft" and not draft.get("dte")
+    text = flat(printed(shop, draft, "borrador-factura-sv.pdf"))
+    # a consumer without NRC: a factura (01), prices with the IVA inside, as its DTE will carry them:
+    # precioUni 25.00 x 1.13 = 28.25; ventaGravada 3 x 28.25 = 84.75 (= 75.00 + 9.75); the IVA
+    # included 75.00 x 0.13 = 9.75
+    assert "FACTURA No. Borrador" in text, text
+    assert "Instalación 3 28.25 0.00 84.75" in text, text
+    for row in ("Ventas gravadas (IVA incluido) 84.75", "Sub-total 84.75", "IVA 13 % incluido 9.75",
+                "Monto total de la operación 84.75", "TOTAL A PAGAR (USD) 84.75"):
+        assert row in text, row
+    assert "25.00" not in text and "75.00" not in text  # the net figures a factura does not carry
+    # a draft, not a DTE: marked so, and no identity nor seal of one
+    assert "BORRADOR: SIN VALOR FISCAL" in text
+    for absent in ("DTE-01-", "Número de control", "Código de generación", "Sello de recepción"):
+        assert absent not in text, absent
+
+
+def test_a_draft_for_a_taxpayer_prints_as_the_credito_fiscal_it_will_be(shop):
+    draft = shop.document("01", [(shop.service, 3, "25.00")], partner=taxpayer_of(shop), status="draft")
+    text = flat(printed(shop, draft, "borrador-credito-fiscal-sv.pdf"))
+    # the customer's NRC makes it a crédito fiscal (03), as at confirmation: net 3 x 25.00 = 75.00,
+    # the IVA apart 75.00 x 0.13 = 9.75, 75.00 + 9.75 = 84.75 to pay
+    assert "COMPROBANTE DE CRÉDITO FISCAL No. Borrador" in text, text
+    assert "Instalación 3 25.00 0.00 75.00" in text
+    for row in ("Ventas gravadas 75.00", "Sub-total 75.00", "IVA 13 % 9.75", "Monto total de la operación 84.75",
+                "TOTAL A PAGAR (USD) 84.75"):
+        assert row in text, row
+    assert "28.25" not in text and "BORRADOR: SIN VALOR FISCAL" in text and "DTE-03-" not in text
+
+
+def test_a_draft_for_a_taxpayer_the_seller_gives_a_factura_prints_as_a_factura(shop):
+    draft = shop.document("01", [(shop.service, 3, "25.00")], partner=taxpayer_of(shop), dteType="01",
+                          status="draft")
+    text = flat(printed(shop, draft, "borrador-factura-elegida-sv.pdf"))
+    # the explicit dteType 01 wins over the NRC: 25.00 x 1.13 = 28.25 each, 84.75 with 9.75 inside
+    assert "FACTURA No. Borrador" in text and "Instalación 3 28.25 0.00 84.75" in text, text
+    assert "IVA 13 % incluido 9.75" in text and "CRÉDITO FISCAL" not in text
 
 
 # --- the seller chooses factura (01) or crédito fiscal (03): `dteType` ------------------------------------

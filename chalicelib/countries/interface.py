@@ -106,17 +106,19 @@ class DocumentHooks:
         """What send-document attaches instead of the PDF alone (None: the PDF)."""
         return None
 
-    def printed_title(self, document: Mapping[str, Any]) -> str | None:
-        """The authority's name of the document as printed (None: the type's)."""
+    def printed_title(self, document: Mapping[str, Any], partner: Mapping[str, Any] | None = None) -> str | None:
+        """The authority's name of the document as printed, or of the electronic document a draft
+        will be issued as for `partner` (None: the type's)."""
         return None
 
     def printed_number(self, document: Mapping[str, Any]) -> str | None:
         """The document's identity as printed (El Salvador: the DTE's número de control; None: its number)."""
         return None
 
-    def printed_figures(self, document: Mapping[str, Any], company: Mapping[str, Any]) -> "PrintedFigures | None":
-        """The lines and totals as the electronic document carries them (None: the stored lines and
-        the core's rows by rate)."""
+    def printed_figures(self, document: Mapping[str, Any], company: Mapping[str, Any],
+                        partner: Mapping[str, Any] | None = None) -> "PrintedFigures | None":
+        """The lines and totals as the electronic document carries them, or a draft's as the one
+        it will be issued as for `partner` will (None: the stored lines and the core's rows by rate)."""
         return None
 
     def printed_rows(self, document: Mapping[str, Any]) -> list[tuple[str, str]]:

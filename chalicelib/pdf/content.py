@@ -84,19 +84,22 @@ def totals(document: Mapping[str, Any], company: Mapping[str, Any]) -> Totals:
                   exonerations=pack.hooks.takes_exonerations())
 
 
-def totals_rows(document: Mapping[str, Any], company: Mapping[str, Any]) -> tuple[list[tuple[str, Decimal]], Decimal]:
+def totals_rows(document: Mapping[str, Any], company: Mapping[str, Any],
+                partner: Mapping[str, Any] | None = None) -> tuple[list[tuple[str, Decimal]], Decimal]:
     """The totals' rows and what is owed: as the document's electronic version carries them (El
-    Salvador's DTE), else the rows by rate of the stored totals."""
-    figures = countries.pack_of_document(document, company).hooks.printed_figures(document, company)
+    Salvador's DTE; a draft's, as the one it will be issued as to `partner`), else the rows by
+    rate of the stored totals."""
+    figures = countries.pack_of_document(document, company).hooks.printed_figures(document, company, partner)
     if figures is not None:
         return figures.rows, figures.total
     worked = totals(document, company)
     return worked.rows(), worked.total
 
 
-def title(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:
-    """The tax authority's name of an electronic document (El Salvador's DTE), else the type's."""
-    printed = countries.pack_of_document(document, company).hooks.printed_title(document)
+def title(document: Mapping[str, Any], company: Mapping[str, Any], partner: Mapping[str, Any] | None = None) -> str:
+    """The tax authority's name of an electronic document (El Salvador's DTE, or the one a draft
+    will be issued as to `partner`), else the type's."""
+    printed = countries.pack_of_document(document, company).hooks.printed_title(document, partner)
     if printed:
         return printed
     kind = KINDS.get(document["type"])
@@ -185,16 +188,18 @@ def company_rows(company: Mapping[str, Any]) -> list[str]:
     return rows + ([contact] if contact else [])
 
 
-def lines(document: Mapping[str, Any], company: Mapping[str, Any]) -> list[tuple[str, Any, Any, Any, Any]]:
+def lines(document: Mapping[str, Any], company: Mapping[str, Any],
+          partner: Mapping[str, Any] | None = None) -> list[tuple[str, Any, Any, Any, Any]]:
     """Each line's description, quantity, unit price, discount and total: as the electronic
-    document carries them (a Salvadoran factura's prices include the IVA), else as stored."""
-    figures = countries.pack_of_document(document, company).hooks.printed_figures(document, company)
+    document carries them (a Salvadoran factura's prices include the IVA, a draft's too), else as stored."""
+    figures = countries.pack_of_document(document, company).hooks.printed_figures(document, company, partner)
     if figures is not None:
         return figures.lines
     return [(str(line.get("description") or ""), line["quantity"], line["unitPrice"], line.get("discount") or 0,
              line["subtotal"]) for line in document["lines"]]
 
 
-def line_rows(document: Mapping[str, Any], company: Mapping[str, Any]) -> list[list[str]]:
+def line_rows(document: Mapping[str, Any], company: Mapping[str, Any],
+              partner: Mapping[str, Any] | None = None) -> list[list[str]]:
     return [[description, text.quantity(quantity), text.price(price), text.money(discount), text.money(total)]
-            for description, quantity, price, discount, total in lines(document, company)]
+            for description, quantity, price, discount, total in lines(document, company, partner)]

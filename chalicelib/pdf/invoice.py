@@ -18,7 +18,7 @@ ROW = 4.6
 
 
 def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Mapping[str, Any]) -> bytes:
-    title, number = content.title(document, company), content.number(document, company)
+    title, number = content.title(document, company, partner), content.number(document, company)
     sheet = Sheet(LETTER, title=f"{title} {number}")
     _header(sheet, company, document, title, number)
     _parties(sheet, document, partner, countries.pack_of(company).code)
@@ -30,9 +30,9 @@ def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Map
         sheet.ln(1)
 
     with Table(sheet, COLUMNS, heading=heading) as table:
-        for row in content.line_rows(document, company):
+        for row in content.line_rows(document, company, partner):
             table.row(row, rule=True)
-    _totals(sheet, company, document)
+    _totals(sheet, company, partner, document)
     return sheet.render()
 
 
@@ -119,9 +119,9 @@ def _parties(sheet: Sheet, document: Mapping[str, Any], partner: Mapping[str, An
     sheet.ln(3)
 
 
-def _totals(sheet: Sheet, company: Mapping[str, Any], document: Mapping[str, Any]) -> None:
+def _totals(sheet: Sheet, company: Mapping[str, Any], partner: Mapping[str, Any], document: Mapping[str, Any]) -> None:
     """The totals, the amount in words, the notes and the legends stay together on one page."""
-    rows, total = content.totals_rows(document, company)
+    rows, total = content.totals_rows(document, company, partner)
     currency = content.currency(document, company)
     words = f"SON: {content.amount_words(document, company)}"
     notes = f"Notas: {document['notes']}" if document.get("notes") else ""

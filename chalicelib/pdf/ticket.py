@@ -26,7 +26,7 @@ def render(company: Mapping[str, Any], partner: Mapping[str, Any], document: Map
 
 def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
           document: Mapping[str, Any]) -> Sheet:
-    title, number = content.title(document, company), content.number(document, company)
+    title, number = content.title(document, company, partner), content.number(document, company)
     sheet = Sheet((ROLL_WIDTH, length), title=f"{title} {number}", margin=MARGIN, page_numbers=False)
     width = sheet.content_width
 
@@ -59,14 +59,14 @@ def _draw(length: float, company: Mapping[str, Any], partner: Mapping[str, Any],
     for label, value in countries.pack_of(company).hooks.exoneration_rows(document, short=True, blanks=False):
         sheet.line_of_text(f"{label}: {value}", size=7, height=3.3)
     sheet.rule(1)
-    for description, quantity, price, discount, line_total in content.lines(document, company):
+    for description, quantity, price, discount, line_total in content.lines(document, company, partner):
         sheet.line_of_text(description, size=7.5, height=LINE)
         detail = f"  {text.quantity(quantity)} x {text.price(price)}"
         if discount:
             detail += f"  desc. {text.money(discount)}"
         both_ends(detail, text.money(line_total))
     sheet.rule(1)
-    rows, total = content.totals_rows(document, company)
+    rows, total = content.totals_rows(document, company, partner)
     for label, amount in rows:
         both_ends(label, text.money(amount))
     both_ends(f"TOTAL ({content.currency(document, company)})", text.money(total), 9.5, True)

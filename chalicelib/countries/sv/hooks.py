@@ -80,21 +80,22 @@ class SalvadoranHooks(DocumentHooks):
         return (mail.Attachment(f"{delivery.codigo_generacion}.pdf", pdf),
                 mail.Attachment(delivery.json_filename, delivery.json, dte_delivery.JSON))
 
-    def printed_title(self, document: Mapping[str, Any]) -> str | None:
+    def printed_title(self, document: Mapping[str, Any], partner: Mapping[str, Any] | None = None) -> str | None:
         from chalicelib.countries.sv.domain import dte_printing
 
-        return dte_printing.title(document)
+        return dte_printing.title(document, partner)
 
     def printed_number(self, document: Mapping[str, Any]) -> str | None:
         from chalicelib.countries.sv.domain import dte_printing
 
         return dte_printing.number(document)
 
-    def printed_figures(self, document: Mapping[str, Any], company: Mapping[str, Any]) -> Any:
-        if not document.get("dte"):
-            return None
+    def printed_figures(self, document: Mapping[str, Any], company: Mapping[str, Any],
+                        partner: Mapping[str, Any] | None = None) -> Any:
         from chalicelib.countries.sv.domain import dte_printing
 
+        if not document.get("dte"):  # a draft: as the DTE it will be issued as
+            return dte_printing.draft_figures(document, partner)
         return dte_printing.figures(document, company)
 
     def printed_rows(self, document: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -119,7 +119,7 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     template = find_template(fields.get("templateId"), catalog.DOCUMENT)
     company_id, document_id = command.company_id, int(fields["documentId"])
     company, partner, document = _document_parts(command.table, company_id, document_id)
-    title, number = content.title(document, company), content.number(document, company)
+    title, number = content.title(document, company, partner), content.number(document, company)
     pdf = _document_renderer(template)(company, partner, document)
     attachments = _attachments(command.table, company, document, pdf)
     subject = fields.get("subject") or f"{title.capitalize()} No. {number} - {company.get('name', '')}"

@@ -244,12 +244,24 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
         from chalicelib.countries.sv.domain import dte_fex
 
         return dte_fex.export_invoice(document, _identification(document, ambiente))
-    factura = tipo == FACTURA
     corrected = dte.get("related")
     if corrected:  # read back from the table, its integer is a Decimal: the schema wants an integer
         corrected = {**corrected, "tipoGeneracion": int(corrected["tipoGeneracion"])}
+    items, summary = sales_body(document, tipo, dte.get("items"), corrected)
+    return _declared(tipo, None, {"identificacion": _identification(document, ambiente),
+            "documentoRelacionado": [corrected] if corrected else None, "emisor": dte["emisor"],
+            "receptor": dte["receptor"], "otrosDocumentos": None, "ventaTercero": None, "cuerpoDocumento": items,
+            "resumen": summary, "extension": None, "apendice": None})
+
+
+def sales_body(document: Mapping[str, Any], tipo: str, kinds: list[Mapping[str, Any]] | None = None,
+               corrected: Mapping[str, Any] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The cuerpoDocumento and resumen of a sales-format DTE (01, 03 and its notes) from the
+    document's stored lines: what is sent, and what a draft prints as the DTE it will become.
+    `kinds`: each line's code and item type (left out: a free-text line's, 3)."""
     items, sums = [], dict.fromkeys(("noSuj", "exenta", "gravada", "iva", "descuento"), Decimal(0))
-    kinds = dte.get("items") or [{"codigo": None, "tipoItem": BOTH}] * len(document["lines"])
+    factura = tipo == FACTURA
+    kinds = kinds or [{"codigo": None, "tipoItem": BOTH}] * len(document["lines"])
     for number, (line, kind) in enumerate(zip(document["lines"], kinds, strict=True), start=1):
         rate, treatment = Decimal(line["taxRate"]), taxes.treatment_of(line)
         quantity, discount = Decimal(line["quantity"]), Decimal(line.get("discount") or 0)
@@ -292,10 +304,7 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
         summary["totalIva"] = sums["iva"]
     else:
         summary["ivaPerci1"] = Decimal(0)
-    return _declared(tipo, None, {"identificacion": _identification(document, ambiente),
-            "documentoRelacionado": [corrected] if corrected else None, "emisor": dte["emisor"],
-            "receptor": dte["receptor"], "otrosDocumentos": None, "ventaTercero": None, "cuerpoDocumento": items,
-            "resumen": _declared(tipo, "resumen", summary), "extension": None, "apendice": None})
+    return items, _declared(tipo, "resumen", summary)
 
 
 def _identification(document: Mapping[str, Any], ambiente: str) -> dict[str, Any]:

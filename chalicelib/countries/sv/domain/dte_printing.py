@@ -10,7 +10,18 @@ from typing import Any, Mapping
 
 from chalicelib.countries.interface import PrintedFigures
 from chalicelib.countries.sv.domain import dte_json
-from chalicelib.countries.sv.domain.dte import CREDITO_FISCAL, FACTURA, NOTA_CREDITO, NOTA_DEBITO, TITLES
+from chalicelib.countries.sv.domain.dte import (
+    CREDITO_FISCAL,
+    DTE_TYPES,
+    FACTURA,
+    NOTA_CREDITO,
+    NOTA_DEBITO,
+    TITLES,
+    check_export,
+    tipo_dte,
+)
+from chalicelib.domain.documents import DRAFT
+from chalicelib.errors import ValidationFailed
 
 # The DTEs whose body is the builder's sales format (cuerpoDocumento with ventaNoSuj, ventaExenta,
 # ventaGravada): a factura's prices and sales include the IVA, the others' carry it apart. The
@@ -19,10 +30,26 @@ SALES_FORMATS = (FACTURA, CREDITO_FISCAL, NOTA_CREDITO, NOTA_DEBITO)
 ZERO = Decimal(0)
 
 
-def title(document: Mapping[str, Any]) -> str | None:
-    """The authority's name of a DTE (CAT-002: a 03 is a "Comprobante de crédito fiscal"); None: not a DTE."""
-    tipo = (document.get("dte") or {}).get("tipoDte")
+def title(document: Mapping[str, Any], partner: Mapping[str, Any] | None = None) -> str | None:
+    """The authority's name of a DTE (CAT-002: a 03 is a "Comprobante de crédito fiscal"), or of
+    the one a draft will be issued as; None: not a DTE."""
+    tipo = (document.get("dte") or {}).get("tipoDte") or draft_tipo(document, partner)
     return TITLES[tipo].upper() if tipo in TITLES else None
+
+
+def draft_tipo(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> str | None:
+    """The DTE a draft sales invoice will be issued as, by the rule its confirmation follows
+    (dte.tipo_dte: its `dteType`, else the customer's NRC); None: no draft sales invoice, or one
+    its confirmation would refuse (it prints its stored figures)."""
+    if document.get("dte") or document.get("status") != DRAFT or document.get("type") not in DTE_TYPES \
+            or partner is None:
+        return None
+    try:
+        check_export(dict(partner), list(document["lines"]))
+        return tipo_dte(document["type"], dict(partner), None, document.get("withholding"), list(document["lines"]),
+                        document.get("dteType"))
+    except ValidationFailed:
+        return None
 
 
 def number(document: Mapping[str, Any]) -> str | None:
@@ -39,11 +66,25 @@ def figures(document: Mapping[str, Any], company: Mapping[str, Any]) -> PrintedF
     if tipo not in SALES_FORMATS or "emisor" not in dte or "receptor" not in dte:
         return None
     sent = dte_json.authority_document(document, dte_json.ambiente(company))
+    return _printed(tipo, sent["cuerpoDocumento"], sent["resumen"])
+
+
+def draft_figures(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> PrintedFigures | None:
+    """A draft sales invoice's lines and totals as the DTE it will be issued as will carry them
+    (dte_json.sales_body, the builder's own body): a factura's with the IVA inside, a crédito
+    fiscal's net with the IVA apart. None: it will not be a factura or crédito fiscal."""
+    tipo = draft_tipo(document, partner)
+    if tipo not in (FACTURA, CREDITO_FISCAL):
+        return None
+    items, summary = dte_json.sales_body(document, tipo)
+    return _printed(tipo, items, summary)
+
+
+def _printed(tipo: str, items: list[Mapping[str, Any]], summary: Mapping[str, Any]) -> PrintedFigures:
     lines = [(str(item.get("descripcion") or ""), Decimal(item["cantidad"]), Decimal(item["precioUni"]),
               Decimal(item.get("montoDescu") or 0),
               sum((Decimal(item.get(column) or 0) for column in ("ventaNoSuj", "ventaExenta", "ventaGravada")), ZERO))
-             for item in sent["cuerpoDocumento"]]
-    summary = sent["resumen"]
+             for item in items]
     rows = [("Descuentos", Decimal(summary.get("totalDescu") or 0)),
             ("Ventas no sujetas", Decimal(summary.get("totalNoSuj") or 0)),
             ("Ventas exentas", Decimal(summary.get("totalExenta") or 0)),
