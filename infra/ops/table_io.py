@@ -18,6 +18,16 @@ def scan_items(client: Any, table_name: str, **scan_args: Any) -> Iterator[dict[
             return
 
 
+def scan_types(table: Any, item_types: set[str]) -> list[dict[str, Any]]:
+    """Every item of the given `itemType`s, as the store reads them (a whole-table scan: operators' tools only)."""
+    from chalicelib.store.table import from_attributes
+
+    kinds = sorted(item_types)
+    return [from_attributes(raw) for raw in scan_items(
+        table.client, table.name, FilterExpression="itemType IN (" + ", ".join(f":t{i}" for i in range(len(kinds))) + ")",
+        ExpressionAttributeValues={f":t{i}": {"S": kind} for i, kind in enumerate(kinds)})]
+
+
 def write_batches(client: Any, table_name: str, requests: list[dict[str, Any]]) -> None:
     """Put and delete requests in batches, each sent again until none is left unprocessed."""
     for start in range(0, len(requests), BATCH_WRITE_MAX):
