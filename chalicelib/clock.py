@@ -41,6 +41,11 @@ def today_in(country: str) -> str:
     return _local_now(country).date().isoformat()
 
 
+def company_today(company) -> str:
+    """Today's date where the company is (its country pack's clock)."""
+    return today_in(countries.pack_of(company).code)
+
+
 def local_time_in(country: str) -> str:
     """The time of day where the company is, HH:MM:SS."""
     return _local_now(country).strftime("%H:%M:%S")

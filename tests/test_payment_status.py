@@ -124,8 +124,9 @@ def test_the_list_is_filtered_by_payment_status_with_exact_totals(shop, invoices
 
 def test_a_filtered_list_pages_by_page_once_the_clock_moves(shop, invoices, monkeypatch):
     at(monkeypatch, DEC_1)
-    # overdue on 1 Dec: the purchase (10 Nov), "overdue" (15 Nov), "partly" and "unpaid" (30 Nov)
-    expected = [invoices[name]["id"] for name in ("purchase", "overdue", "partly", "unpaid")]
+    # overdue on 1 Dec, the longest overdue first (all are dated 2 Nov): the purchase (due 10 Nov, 21 days),
+    # "overdue" (15 Nov, 16 days), then "unpaid" and "partly" (30 Nov, 1 day; by id, "unpaid" was made first)
+    expected = [invoices[name]["id"] for name in ("purchase", "overdue", "unpaid", "partly")]
     first, second, third = (listed(shop, f"paymentStatus=overdue&limit=3&page={page}") for page in (1, 2, 3))
     assert (ids(first), ids(second), ids(third)) == (expected[:3], expected[3:], [])
     assert {first["total"], second["total"], third["total"]} == {4}

@@ -5,11 +5,10 @@ the document is read, never stored: "overdue" becomes true overnight with nothin
 stored value would be wrong the morning after its due date until something rewrote it."""
 from __future__ import annotations
 
-import datetime as _dt
 from decimal import Decimal
 from typing import Any, Mapping
 
-from chalicelib.domain.documents import CONFIRMED, KINDS
+from chalicelib.domain.documents import CONFIRMED, KINDS, overdue_days
 
 UNPAID, PARTIALLY_PAID, PAID, OVERDUE = "unpaid", "partially_paid", "paid", "overdue"
 PAYMENT_STATUSES = (UNPAID, PARTIALLY_PAID, PAID, OVERDUE)
@@ -41,7 +40,8 @@ def payment_status(document: Mapping[str, Any], today: str) -> str | None:
 
 
 def days_overdue(document: Mapping[str, Any], today: str) -> int:
-    """Whole days between the due date and today for an overdue document, else 0."""
+    """Whole days between the due date and today for an overdue document, else 0 (the credit
+    control's count, `overdue_days`, of this one document)."""
     if payment_status(document, today) != OVERDUE:
         return 0
-    return (_dt.date.fromisoformat(today) - _dt.date.fromisoformat(document["dueDate"])).days
+    return overdue_days([document["dueDate"]], today)

@@ -285,4 +285,5 @@ class DocumentListQuery(ListQuery):
     business_partner_id: Optional[QueryId] = None
     payment_status: Optional[PaymentStatus] = Field(None, description=(
         "only documents of this payment status as of the company's today (see the document's `paymentStatus`); "
-        "page-numbered (no cursor)"))
+        "page-numbered (no cursor); `overdue` lists the longest overdue first (oldest due date), the others "
+        "newest first"))

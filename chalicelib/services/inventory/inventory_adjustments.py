@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from chalicelib import clock, countries
+from chalicelib import clock
 from chalicelib.domain import costing
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_money
@@ -49,7 +49,7 @@ def create_adjustment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     reason, warehouse_id = fields["reason"], fields["warehouseId"]
     company, products, positions = stock_records.load_goods(table, company_id, fields["lines"])
     stock_records.require_warehouse(table, company_id, warehouse_id, "warehouseId")
-    date = fields.get("date") or clock.today_in(countries.pack_of(company).code)
+    date = fields.get("date") or clock.company_today(company)
     stock = StockWrites(company_id, bool(company.get("allowNegativeStock")))
     stock.know(products, positions, products)
     stock.know_later(movements_after(table, company_id, date, positions.values()))

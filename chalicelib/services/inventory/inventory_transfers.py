@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from chalicelib import clock, countries
+from chalicelib import clock
 from chalicelib.domain.accounting import ZERO
 from chalicelib.errors import DocumentTooLarge, ValidationFailed
 from chalicelib.events import outbox
@@ -27,7 +27,7 @@ def create_transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     company, products, positions = stock_records.load_goods(table, company_id, fields["lines"])
     stock_records.require_warehouse(table, company_id, source, "fromWarehouseId")
     stock_records.require_warehouse(table, company_id, destination, "toWarehouseId")
-    date = fields.get("date") or clock.today_in(countries.pack_of(company).code)
+    date = fields.get("date") or clock.company_today(company)
     stock = StockWrites(company_id, bool(company.get("allowNegativeStock")))
     stock.know(products, positions, products)
     transfer_id = table.next_id(keys.id_sequence(company_id, keys.INVENTORY_TRANSFER))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from chalicelib import clock, countries
+from chalicelib import clock
 from chalicelib.domain import accounting, costing
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.report_table import Column, ReportTable, amount
@@ -25,7 +25,7 @@ from chalicelib.store.table import Table
 
 def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
     if date is None:  # today where the company is, as adjustments and documents are dated
-        date = clock.today_in(countries.pack_of(table.get(keys.company(company_id))).code)
+        date = clock.company_today(table.get(keys.company(company_id)))
     positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
     later = movements_after(table, company_id, date, positions)
     held: dict[int, tuple[Decimal, Decimal, dict[int, Decimal]]] = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from chalicelib import clock, countries
+from chalicelib import clock
 from chalicelib.domain import currency
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import previous_day, totals_through
@@ -37,7 +37,7 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
     open_items, _ = table.query(partition=("PK", keys.open_documents_partition(company_id, partner_id, side)),
                                 limit=SHOWN_DOCUMENTS, consistent=True)
     company = table.get(keys.company(company_id)) or {}
-    today = clock.today_in(countries.pack_of(company).code)
+    today = clock.company_today(company)
     shown = open_items[:SHOWN_DOCUMENTS]
     found = table.batch_get([keys.document(company_id, item["documentId"]) for item in shown]) \
         if shown else {}
@@ -70,7 +70,7 @@ def statement(table: Table, company_id: int, side_name: str, partner_id: int, st
     side = SIDES[side_name][0]
     partner = _partner(table, company_id, side_name, partner_id)
     if end_date is None:  # the company's own today
-        end_date = clock.today_in(countries.pack_of(table.get(keys.company(company_id))).code)
+        end_date = clock.company_today(table.get(keys.company(company_id)))
     start_date = start_date or f"{end_date[:4]}-01-01"
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after the end date")

@@ -319,4 +319,4 @@ def over_credited(source: DocumentRecord) -> ValidationFailed:
 
 
 def today(context: Context) -> str:
-    return clock.today_in(countries.pack_of(context.company).code)
+    return clock.company_today(context.company)

@@ -262,7 +262,7 @@ def view(item: dict[str, Any], company: dict[str, Any], warnings: list[str] | No
     shown = {name: value for name, value in item.items() if name not in keys.INDEX_ATTRIBUTES}
     shown["warnings"] = warnings or []
     shown["allowedActions"] = actions.allowed_actions(item, exchange_rates.company_currency(company))
-    return payment_status.with_payment_status(shown, payment_status.company_today(company))
+    return payment_status.with_payment_status(shown, clock.company_today(company))
 
 
 def shown_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:

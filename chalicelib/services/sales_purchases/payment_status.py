@@ -24,17 +24,13 @@ from chalicelib.store.table import Table
 SIDE_OPEN_COUNTS = ((keys.RECEIVABLE_SIDE, "openReceivables"), (keys.PAYABLE_SIDE, "openPayables"))
 
 
-def company_today(company: Mapping[str, Any]) -> str:
-    return clock.today_in(countries.pack_of(company).code)
-
-
 def today_of(table: Table, company_id: int) -> str:
     """The company's today, without reading the company while every country's today is the same
     date (Honduras and El Salvador share their clock): the company is read only when they differ."""
     todays = {clock.today_in(code) for code in countries.CODES}
     if len(todays) == 1:
         return todays.pop()
-    return company_today(table.get(keys.company(company_id)) or {})
+    return clock.company_today(table.get(keys.company(company_id)) or {})
 
 
 def with_payment_status(document: dict[str, Any], today: str) -> dict[str, Any]:
@@ -77,7 +73,7 @@ def list_by_payment_status(table: Table, company_id: int, wanted: str, *, filter
                            start_date: str | None, end_date: str | None, partner_id: int | None, page: int,
                            limit: int, cursor: str | None) -> Page:
     """The documents of the list's other filters whose status today is `wanted`, newest first (by
-    date, then id) as the list is; `total` exact."""
+    date, then id) as the list is, but overdue ones longest overdue first; `total` exact."""
     if cursor:
         raise ValidationFailed.for_field("cursor", "a list filtered by payment status is paged by page number, not by cursor")
     if page * limit > MAX_PAGE_DEPTH:
@@ -95,7 +91,7 @@ def list_by_payment_status(table: Table, company_id: int, wanted: str, *, filter
 def paged(candidates: list[dict[str, Any]], wanted: str | None, today: str, *, filters: dict[str, Any],
           start_date: str | None, end_date: str | None, partner_id: int | None, page: int, limit: int) -> Page:
     """The candidates the list's filters keep (and, when `wanted`, of that payment status), newest
-    first, cut into the page; `total` exact."""
+    first (overdue: the oldest due date first), cut into the page; `total` exact."""
     def kept(document: Mapping[str, Any]) -> bool:
         return (all(document.get(name) == value for name, value in filters.items())
                 and (partner_id is None or document["businessPartnerId"] == partner_id)
@@ -103,7 +99,10 @@ def paged(candidates: list[dict[str, Any]], wanted: str | None, today: str, *, f
                 and (end_date is None or document["date"] <= end_date)
                 and (wanted is None or rules.payment_status(document, today) == wanted))
 
-    found = sorted((document for document in candidates if document.get("type") in KINDS and kept(document)),
-                   key=lambda document: (document["date"], document["id"]), reverse=True)
+    found = [document for document in candidates if document.get("type") in KINDS and kept(document)]
+    if wanted == rules.OVERDUE:  # what a person collects first: the longest overdue (the oldest due date)
+        found.sort(key=lambda document: (document["dueDate"], document["id"]))
+    else:
+        found.sort(key=lambda document: (document["date"], document["id"]), reverse=True)
     return Page(items=found[(page - 1) * limit:page * limit], total=len(found), page=page, limit=limit,
                 next_cursor=None)

@@ -150,7 +150,7 @@ def _recurrence(schedule: dict[str, Any]) -> schedules.Recurrence:
 
 
 def _today(company: dict[str, Any]) -> str:
-    return clock.today_in(countries.pack_of(company).code)
+    return clock.company_today(company)
 
 
 def _day_after(date: str) -> str:
