@@ -56,7 +56,27 @@ def test_a_duplicate_tax_id_is_a_conflict_unless_it_is_the_same_partner(api, com
     other = post(api, company_a, {"name": "Otra", "type": "customer", "taxId": "08011999654321"}).json
     assert api.put(f"{PARTNERS}/{other['id']}", {"taxId": "08011999123456"}, key=company_a.api_key).status == 409
     assert api.put(f"{PARTNERS}/{first.json['id']}", {"taxId": "08011999111111"}, key=company_a.api_key).status == 200
-    assert api.put(f"{PARTNERS}/{other['id']}", {"taxId": "0801-1999-123456"}, key=company_a.api_key).status == 200
+    taken = api.put(f"{PARTNERS}/{other['id']}", {"taxId": "0801-1999-123456"}, key=company_a.api_key)
+    assert (taken.status, taken.json["taxId"]) == (200, "08011999123456")
+    # and the one that gave it up cannot have it back, nor can a new partner
+    assert api.put(f"{PARTNERS}/{first.json['id']}", {"taxId": "08011999123456"}, key=company_a.api_key).status == 409
+    assert post(api, company_a, {"name": "Maya otra vez", "type": "customer", "taxId": "08011999123456"}).status == 409
+    # two partners abroad whose ids hold no Latin letter or digit are two ids, not one empty key
+    for name, foreign in (("上海贸易", "税号甲"), ("北京贸易", "税号乙")):
+        abroad = post(api, company_a, {"name": name, "type": "supplier", "country": "CN", "taxId": foreign})
+        assert (abroad.status, abroad.json["taxId"]) == (201, foreign), abroad.text
+
+
+def test_a_partner_moved_to_another_country_keeps_only_an_id_that_fits_there(api, company_a):
+    # an RTN (14 digits, no check digit) is not a Salvadoran NIT: 0801199912345 + 6 fails NIT's check digit
+    partner = post(api, company_a, {"name": "Maya S.A.", "type": "customer", "taxId": "08011999123456"}).json
+    moved = api.put(f"{PARTNERS}/{partner['id']}", {"country": "SV"}, key=company_a.api_key)
+    assert (moved.status, moved.json["details"][0]["field"]) == (400, "taxId"), moved.text
+    assert api.get(f"{PARTNERS}/{partner['id']}", key=company_a.api_key).json.get("country") in (None, "HN")
+    # with a NIT that carries its check digit (0614-050707-104-8, worked in tests/unit/test_tax_ids.py) it moves
+    both = api.put(f"{PARTNERS}/{partner['id']}", {"country": "SV", "taxId": "0614-050707-104-8"},
+                   key=company_a.api_key)
+    assert (both.status, both.json["country"], both.json["taxId"]) == (200, "SV", "06140507071048"), both.text
 
 
 def test_a_salvadoran_partner_s_nit_and_dui_carry_their_check_digits(api, company_a):

@@ -58,7 +58,9 @@ def _partner_effects(transaction: Transaction, company_id: int, item: dict[str, 
 def tax_id_key(company_id: int, tax_id: str) -> keys.Key:
     """The reservation of a tax id, by its letters and digits alone: "0801-1999-123456" and
     "08011999123456" are one id, whatever country wrote it."""
-    return keys.unique_value(company_id, "PARTNER_TAX_ID", "".join(search_rules.words(tax_id)))
+    # an id of no Latin letters or digits (a partner abroad) is its own key, never one shared empty one
+    plain = "".join(search_rules.words(tax_id)) or tax_id.strip().casefold()
+    return keys.unique_value(company_id, "PARTNER_TAX_ID", plain)
 
 
 def tax_id_reservation(company_id: int, tax_id: str, partner_id: int) -> dict[str, Any]:
@@ -103,6 +105,8 @@ def _checked_tax_id(table: Table, company_id: int, fields: dict[str, Any],
     refused when it is none of that country's forms or another partner has it."""
     typed = fields.get("taxId")
     if not typed:
+        if "taxId" not in fields and fields.get("country") and (current or {}).get("taxId"):
+            stored_tax_id(str(current["taxId"]), fields["country"])  # moved abroad or home: its id must fit there
         return fields
     country = fields.get("country") or (current or {}).get("country") or accounts.company_country(table, company_id)
     tax_id = stored_tax_id(typed, country)
