@@ -114,10 +114,13 @@ def test_an_account_placed_by_hand_and_one_placed_again_by_default(books):
     default back: for an account of the standard chart, where that chart places its code."""
     put = lambda code, body: books.api.put(f"/chart-of-accounts/{books.accounts[code]['id']}", body,  # noqa: E731
                                            key=books.key)
-    assert books.accounts["4202"]["statementSection"] == "financial_income"   # imported classified
-    assert books.accounts["6303"]["statementSection"] is None                 # follows 63, financial costs
+    # imported, nothing stored: the standard chart's code places them (4202 financial income; 6303 follows 63,
+    # financial costs), so a later change of the country's chart reaches every company
+    assert books.accounts["4202"]["statementSection"] is None and books.accounts["6303"]["statementSection"] is None
     moved = put("63", {"statementSection": "other_expenses"})
     assert moved.status == 200 and moved.json["statementSection"] == "other_expenses"
+    placed = put("4202", {"statementSection": "other_income"})
+    assert placed.status == 200 and placed.json["statementSection"] == "other_income"
     cleared = put("4202", {"statementSection": None})
     assert cleared.status == 200 and cleared.json["statementSection"] is None
     report = books.api.get(PERIOD, key=books.key).json

@@ -53,7 +53,6 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     which the caller commits last. An interrupted import is completed by running it again."""
     country = accounts.company_country(table, company_id)
     chart_accounts, chart_rules = standard_chart(country)
-    sections = standard_sections(country)
     reserved = table.query_all(partition=("PK", chart.code_key(company_id, "")["PK"]), consistent=True)
     ids_by_code = {item["SK"]: item["accountId"] for item in reserved}
     missing = [account for account in chart_accounts if account[0] not in ids_by_code]
@@ -62,8 +61,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     for (code, name, account_type, parent_code), account_id in zip(missing, new_ids, strict=True):
         ids_by_code[code] = account_id
         planned.append({"id": account_id, "code": code, "name": name, "type": account_type,
-                        "parentId": ids_by_code.get(parent_code) if parent_code else None,
-                        "statementSection": sections[code][1] if code in sections and sections[code][2] else None})
+                        "parentId": ids_by_code.get(parent_code) if parent_code else None})
     parents = _existing_parent_types(table, company_id, planned)
     for start in range(0, len(planned), _ACCOUNTS_PER_TRANSACTION):
         batch = planned[start:start + _ACCOUNTS_PER_TRANSACTION]
@@ -117,7 +115,7 @@ def _create_batch(transaction: Transaction, company_id: int, batch: list[dict[st
         counts = children_in_batch if parent_id in in_batch else children_outside
         counts[parent_id] = counts.get(parent_id, 0) + 1
     for account in batch:
-        fields = {name: account[name] for name in ("code", "name", "type", "parentId", "statementSection")}
+        fields = {name: account[name] for name in ("code", "name", "type", "parentId")}
         transaction.put_new(chart.new_account_item(company_id, account["id"], fields,
                                                    child_count=children_in_batch.get(account["id"], 0)))
         # a concurrent import took the code first: running again skips it (and answers 200)
