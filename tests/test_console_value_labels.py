@@ -26,13 +26,17 @@ def _literals(annotation: object) -> set[str]:
 
 
 def _answered_statuses() -> set[str]:
-    """Every `status` an answer model spells out, and a document's (a plain string there)."""
+    """Every status an answer model spells out (a field named `status` or ending in `_status`, as a
+    document's `paymentStatus`), and a document's (a plain string there)."""
     found = set(_literals(document_models.DocumentStatus))
     for info in pkgutil.iter_modules(chalicelib.models.__path__):
         module = importlib.import_module(f"chalicelib.models.{info.name}")
         for model in vars(module).values():
-            if inspect.isclass(model) and issubclass(model, BaseModel) and "status" in model.model_fields:
-                found |= _literals(model.model_fields["status"].annotation)
+            if inspect.isclass(model) and issubclass(model, BaseModel):
+                for name, field in model.model_fields.items():
+                    if name == "status" or name.endswith("_status"):
+                        found |= _literals(field.annotation)
+    assert {"unpaid", "partially_paid", "paid", "overdue"} <= found  # the walk sees payment statuses
     return found
 
 

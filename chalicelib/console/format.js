@@ -68,6 +68,11 @@ export function documentName(document) {
   return (document.dte && document.dte.numeroControl) || document.number || `#${document.id}`;
 }
 
+// A document's type and name together, as a title or a link reads: "Comprobante de crédito fiscal DTE-03-…".
+export function documentTitle(document) {
+  return `${documentTypeName(document)} ${documentName(document)}`;
+}
+
 // issue 38: names2. A document another record points at (a bank movement, a gateway's notification,
 // a schedule's last run): named from the number fields the API answers beside its id.
 export function linkedDocumentName(id, number, numeroControl) {

@@ -19,4 +19,7 @@ export function statusBadges(doc) {
 }
 
 // "12 días": how long an overdue document has waited (the API's daysOverdue).
-export const daysOverdue = (doc) => t("paystatus.daysOverdue", { days: String(doc.daysOverdue ?? 0) });
+// "1 día" / "2 días": the locale's plural of a count of days.
+export const daysCount = (days) => t(days === 1 ? "paystatus.daysOverdue.one" : "paystatus.daysOverdue",
+  { days: String(days) });
+export const daysOverdue = (doc) => daysCount(doc.daysOverdue ?? 0);

@@ -16,17 +16,9 @@ export function toast(message, kind = "ok") {
 // A plain-words line for an error from the API (its message is written for people, but names a
 // field's program name where it quotes a detail, "<field>: <problem>": the problem says it alone).
 export function describeError(error) {
-  if (error instanceof ApiError) return withoutFieldNames(error) || t("error.generic");
+  if (error instanceof ApiError) return error.message || t("error.generic");
   if (error instanceof TypeError) return t("error.network");
   return t("error.generic");
-}
-
-function withoutFieldNames(error) {
-  let message = error.message || "";
-  for (const detail of error.details || []) {
-    if (detail && detail.field) message = message.split(`${detail.field}: `).join("");
-  }
-  return message;
 }
 
 export function errorBox(error) {

@@ -5,7 +5,7 @@
 // source's partner, currency and lines; a duplicate the whole document as a draft.
 import { api } from "../api.js";
 import { h } from "../dom.js";
-import { date, documentName, money } from "../format.js";
+import { date, documentName, documentTypeName, money } from "../format.js";
 import { t } from "../i18n.js";
 import { typeAhead } from "../ui.js";
 
@@ -23,7 +23,7 @@ export function notesFor(doc) {
   return Object.keys(CORRECTS).filter((note) => CORRECTS[note].includes(doc.type));
 }
 
-const label = (doc) => `${documentName(doc)} · ${t(`doctype.${doc.type}`)} · ${date(doc.date)} · ${money(doc.total, doc.currency)}`;
+const label = (doc) => `${documentName(doc)} · ${documentTypeName(doc)} · ${date(doc.date)} · ${money(doc.total, doc.currency)}`;
 
 // The "corrected document" field, shown while the form's type is a note: its hidden input is the
 // `sourceDocumentId` the API reads, and the API's refusal of it lands beside it (data-field).

@@ -6,7 +6,7 @@
 // payments, the rate each moved at and what it was worth in the company's currency.
 import { api, listAll } from "../api.js";
 import { append, h, replace } from "../dom.js";
-import { companyCurrency, date, documentName, documentTypeName, exchangeRate, isForeign, money, percent, today } from "../format.js";
+import { companyCurrency, date, documentName, documentTitle, documentTypeName, exchangeRate, isForeign, money, percent, today } from "../format.js";
 import { DOCUMENT_TYPES, t } from "../i18n.js";
 import { daysOverdue, statusBadges } from "../payment-status.js";
 import { act, badge, button, definitionList, describeError, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
@@ -56,7 +56,7 @@ function facts(doc, partner, source) {
       `1 ${doc.currency} = ${exchangeRate(doc.exchangeRate)} ${companyCurrency()}`)] : null,
     doc.reference ? [t("doc.reference"), doc.reference] : null,
     doc.sourceDocumentId ? [t("doc.source"), h("a", { href: `#/documents/${doc.sourceDocumentId}`, id: "doc-source" },
-      source ? `${t(`doctype.${source.type}`)} ${documentName(source)}` : documentName({ id: doc.sourceDocumentId }))] : null,
+      source ? documentTitle(source) : documentName({ id: doc.sourceDocumentId }))] : null,
     cai ? [t("doc.cai"), h("code", { id: "doc-cai" }, cai.cai)] : null,
     cai ? [t("doc.caiRange"), `${cai.rangeStart} – ${cai.rangeEnd}`] : null,
     cai ? [t("doc.caiDeadline"), date(cai.deadline)] : null,
@@ -356,7 +356,7 @@ export async function render(ctx) {
       h("a", { href: `#/accounting/entries/${id}` }, `#${id}`)])) : null;
 
   append(ctx.root, [
-    pageHeader(`${documentTypeName(doc)} ${documentName(doc)}`, ...actions),
+    pageHeader(documentTitle(doc), ...actions),
     h("div", { class: "columns" }, section(null, facts(doc, partner, source)), section(t("doc.totals"), totals(doc, allowed))),
     doc.dte ? dteSection(doc.dte, doc) : null,
     section(t("doc.lines"), linesTable(doc, ctx.session.company?.country)),

@@ -124,7 +124,8 @@ async function cashCard() {
 // --- overdue invoices ------------------------------------------------------------------------------
 
 // The sales invoices (01 and 113) past their due date with something pending, as of the company's
-// today (GET /documents?paymentStatus=overdue): the longest overdue first.
+// today (GET /documents?paymentStatus=overdue answers the longest overdue first); "see all" lists every
+// overdue document, the purchases the company owes too.
 const OVERDUE_TYPES = ["01", "113"];
 const OVERDUE_SHOWN = 10;
 
@@ -136,8 +137,8 @@ async function overdueCard(ctx) {
     .sort((a, b) => b.daysOverdue - a.daysOverdue || a.id - b.id).slice(0, OVERDUE_SHOWN);
   const names = rows.length ? await partnerNames(rows.map((d) => d.businessPartnerId)) : new Map();
   const more = count > rows.length
-    ? h("p", { class: "more" }, h("a", { href: `#${withQuery("/documents", { paymentStatus: "overdue", type: "01" })}` },
-      t("paystatus.overdueAll", { count: String(count) })))
+    ? h("p", { class: "more" }, h("a", { href: `#${withQuery("/documents", { paymentStatus: "overdue" })}` },
+      t("paystatus.overdueAll")))
     : null;
   return h("div", { id: "overdue-invoices", class: "table-scroll" }, tableView({
     rows, empty: t("paystatus.noOverdue"), onRowClick: (d) => ctx.navigate(`/documents/${d.id}`),

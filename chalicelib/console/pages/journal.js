@@ -2,7 +2,7 @@
 // errors), and one entry with its lines, post / reverse and its printed PDF.
 import { api, listAll } from "../api.js";
 import { h, replace } from "../dom.js";
-import { date, dateTime, documentName, money, today } from "../format.js";
+import { date, dateTime, documentTitle, money, today } from "../format.js";
 import { t } from "../i18n.js";
 import {
   act, badge, button, definitionList, errorBox, formDialog, formView, openDialog, pageHeader, pagerView,
@@ -169,7 +169,7 @@ export async function detail(ctx) {
       entry.reference ? [t("je.reference"), entry.reference] : null,
       source ? [t("je.source"), source.type === "document"
         ? h("a", { href: `#/documents/${source.id}`, id: "je-source-document" }, sourceDocument
-          ? `${t(`doctype.${sourceDocument.type}`)} ${documentName(sourceDocument)}` : t("je.source.document", { id: source.id }))
+          ? documentTitle(sourceDocument) : t("je.source.document", { id: source.id }))
         : source.type === "inventory_adjustment"
           ? h("a", { href: `#/inventory/adjustments/${source.id}` }, t("je.source.adjustment", { id: source.id }))
           : source.type === "year_close"

@@ -5,7 +5,7 @@
 // movement in the document's currency and rate).
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
-import { companyCurrency, date, documentName, exchangeRate, isForeign, money } from "../format.js";
+import { companyCurrency, date, documentName, documentTitle, documentTypeName, exchangeRate, isForeign, money } from "../format.js";
 import { locale, t } from "../i18n.js";
 import { badge, button, definitionList, formDialog, formView, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
@@ -123,7 +123,7 @@ function summaryCard(side, summary) {
   const foreign = summary.pendingDocuments.some((d) => isForeign(d.currency));
   const pendingDocuments = tableView({ rows: summary.pendingDocuments, columns: [
     { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}`, class: "doc-number" }, documentName(d)) },
-    { label: t("partner.type"), value: (d) => t(`doctype.${d.type}`) },
+    { label: t("partner.type"), value: (d) => documentTypeName(d) },
     { label: t("common.date"), value: (d) => date(d.date) },
     { label: t("partner.dueDate"), value: (d) => date(d.dueDate) },
     { label: t("partner.overdue"), class: "num", value: (d) => String(d.overdueDays) },
@@ -231,13 +231,13 @@ function openingCard(ctx, partner, summaries) {
     onSubmit: (data) => api.post(`/business-partners/${partner.id}/opening-balance`, data),
   }, async (created) => {
     justRecorded = created;
-    toast(t("ob.recorded", { name: `${t(`doctype.${created.type}`)} ${documentName(created)}`,
+    toast(t("ob.recorded", { name: documentTitle(created),
       amount: money(created.total) }));
     await ctx.refresh();
   });
   const table = tableView({ rows, empty: t("ob.none"), columns: [
     { label: t("partner.document"), value: (d) => h("a", { href: `#/documents/${d.id}` }, documentName(d)) },
-    { label: t("partner.type"), value: (d) => t(`doctype.${d.type}`) },
+    { label: t("partner.type"), value: (d) => documentTypeName(d) },
     { label: t("common.date"), value: (d) => date(d.date) },
     { label: t("partner.dueDate"), value: (d) => date(d.dueDate) },
     { label: t("partner.total"), class: "num", value: (d) => money(d.total, d.currency) },
@@ -248,7 +248,7 @@ function openingCard(ctx, partner, summaries) {
       h("div", { class: "page-actions" }, canRecord ? button(t("ob.record"), record, "primary") : null)),
     h("p", { class: "help" }, t("ob.intro")),
     recorded ? h("p", { class: "notice", id: "opening-recorded", role: "status" },
-      t("ob.recorded", { name: `${t(`doctype.${recorded.type}`)} ${documentName(recorded)}`,
+      t("ob.recorded", { name: documentTitle(recorded),
         amount: money(recorded.total) }), " ", h("a", { href: `#/documents/${recorded.id}` }, t("ob.open"))) : null,
     table);
 }

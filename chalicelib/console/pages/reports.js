@@ -7,7 +7,8 @@
 // saved under a name that says which report and which period.
 import { request } from "../api.js";
 import { append, h } from "../dom.js";
-import { date, documentName, money, today } from "../format.js";
+import { date, documentName, documentTypeName, money, today } from "../format.js";
+import { daysCount } from "../payment-status.js";
 import { locale, t } from "../i18n.js";
 import { exportButtons, formView, pageHeader, section, showErrors, withQuery } from "../ui.js";
 
@@ -189,8 +190,8 @@ function agedRows(partners) {
 
 function agedDocumentCell(d) {
   return twoLines(h("a", { href: `#/documents/${d.documentId}`, class: "doc-number" }, documentName({ id: d.documentId, number: d.number })),
-    [t(`doctype.${d.type}`), " · ", t("paystatus.due", { date: date(d.dueDate) }),
-      d.daysOverdue > 0 ? [" · ", t("paystatus.daysOverdue", { days: String(d.daysOverdue) })] : null]);
+    [documentTypeName(d), " · ", t("paystatus.due", { date: date(d.dueDate) }),
+      d.daysOverdue > 0 ? [" · ", daysCount(d.daysOverdue)] : null]);
 }
 
 function aged(which) {
