@@ -37,9 +37,12 @@ def test_a_hand_worked_aging_matches_the_control_account(api, company_a):
         "Cliente Uno": [115, 92, 200, 0, 115, 522],
         "Zeta Comercial": [0, 0, 0, 0, 115, 115]}
     assert [aged["totals"][b] for b in BUCKETS] == [115, 92, 200, 0, 230, 637]
-    documents = {row["documentId"]: (row["open"], row["daysOverdue"]) for row in by_name["Cliente Uno"]["documents"]}
-    assert documents == {a["id"]: (115, 153), b["id"]: (200, 47), d["id"]: (115, 29), c["id"]: (0 + 115, 0),
-                         note["id"]: (-23, 11)}
+    documents = {row["documentId"]: (row["open"], row["daysOverdue"], row["bucket"])
+                 for row in by_name["Cliente Uno"]["documents"]}
+    # each document's column by its days overdue: 153 > 90, 31 <= 47 <= 60, 29 and 11 within 1-30, 0 current
+    assert documents == {a["id"]: (115, 153, "over90"), b["id"]: (200, 47, "days31To60"),
+                         d["id"]: (115, 29, "days1To30"), c["id"]: (0 + 115, 0, "current"),
+                         note["id"]: (-23, 11, "days1To30")}
     assert by_name["Zeta Comercial"]["taxId"] == "08019005555555" and e["id"] in {
         row["documentId"] for row in by_name["Zeta Comercial"]["documents"]}
 

@@ -55,12 +55,13 @@ def partner_row(as_of: str, partner: Mapping[str, Any], open_documents: list[tup
                            "documents": []}
     for document, amount in sorted(open_documents, key=lambda pair: (_due(pair[0]), int(pair[0]["id"]))):
         due = _due(document)
-        row[bucket(as_of, due)] += amount
+        column = bucket(as_of, due)
+        row[column] += amount
         row["total"] += amount
         row["documents"].append({"documentId": int(document["id"]), "type": document["type"],
                                  "number": document.get("number"), "date": document["date"], "dueDate": due,
                                  "daysOverdue": max(0, (datetime.date.fromisoformat(as_of)
-                                                        - datetime.date.fromisoformat(due)).days),
+                                                        - datetime.date.fromisoformat(due)).days), "bucket": column,
                                  "open": amount, "currency": document.get("currency"),
                                  "openInCurrency": (in_currency or {}).get(int(document["id"]), amount)})
     return row

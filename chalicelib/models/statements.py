@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import List, Optional
+from typing import List, Literal, Optional
 
 from pydantic import Field
 
@@ -106,6 +106,8 @@ class AgedDocument(ResponseModel):
     date: str
     due_date: str
     days_overdue: int
+    bucket: Literal["current", "days1To30", "days31To60", "days61To90", "over90"] = Field(
+        description="the age column its `open` amount adds to")
     open: Decimal = Field(description="what it leaves owed at the date (a credit note: negative), in the company's "
                                       "currency")
     currency: Optional[str] = Field(None, description="the document's currency")

@@ -179,10 +179,6 @@ const BUCKETS = ["current", "days1To30", "days31To60", "days61To90", "over90", "
 // A cell of two lines: the main text, and a smaller one under it.
 const twoLines = (main, note) => [main, note ? h("small", { class: "cell-note" }, note) : null];
 
-// The bucket an open document falls in by its days overdue (the API's buckets: domain/aging.py).
-const bucketOf = (days) => (days <= 0 ? "current" : days <= 30 ? "days1To30" : days <= 60 ? "days31To60"
-  : days <= 90 ? "days61To90" : "over90");
-
 // Each partner's row, then a row for each of its open documents: its number opens the document.
 function agedRows(partners) {
   return partners.flatMap((partner) => [{ partner }, ...partner.documents.map((document) => ({ partner, document }))]);
@@ -211,7 +207,7 @@ function aged(which) {
         { field: "documents", label: t("rep.documents"), amount: true, value: ({ partner: p, document: d }) => (d ? "" : String(p.documents.length)) },
         ...BUCKETS.map((bucket) => ({ field: bucket, label: t(`rep.${bucket}`), amount: true,
           value: ({ partner: p, document: d }) => (!d ? money(p[bucket])
-            : bucket === "total" || bucket === bucketOf(d.daysOverdue) ? money(d.open) : "") })),
+            : bucket === "total" || bucket === d.bucket ? money(d.open) : "") })),
       ];
       return section(t("rep.at", { date: date(r.date) }), grid({ id: "aged", columns, rows: agedRows(r.partners),
         empty: t("rep.nobodyOwes"), attributes: ({ partner: p, document: d }) => (d
