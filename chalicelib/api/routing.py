@@ -151,8 +151,10 @@ class Call:
         raw = (self.headers.get("if-match") or "").strip().removeprefix("W/").strip('"')
         if not raw:
             return None
-        version = plain_number(raw, max_digits=None)
-        if version is None:
+        # as many digits as an id at most: a version is counted from 1, and `int` refuses a text
+        # of 4,301 digits or more (a 500)
+        version = plain_number(raw)
+        if not version:
             raise ValidationFailed.for_field("If-Match", "must be the resource's version number")
         return version
 

@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 
 from chalicelib.errors import ValidationFailed
 from chalicelib.store.keys import COUNT_SORT_KEY, Key
-from chalicelib.store.table import Table
+from chalicelib.store.table import Table, invalid_cursor
 
 GSI1 = "GSI1"
 GSI2 = "GSI2"
@@ -36,10 +36,6 @@ def encode_cursor(key: dict[str, Any]) -> str:
 
 
 INDEX_KEY = ("PK", "SK", "GSI1PK", "GSI1SK")
-
-
-def invalid_cursor() -> ValidationFailed:
-    return ValidationFailed.for_field("cursor", "invalid or expired cursor")
 
 
 def decode_cursor(cursor: str, *, partition_attribute: str, partition: str,

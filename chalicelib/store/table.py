@@ -16,7 +16,7 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from chalicelib.domain.records import integer_field
-from chalicelib.errors import DocumentTooLarge, ServiceUnavailable
+from chalicelib.errors import DocumentTooLarge, ServiceUnavailable, ValidationFailed
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.keys import Key
@@ -91,6 +91,20 @@ def translate_call_error(error: ClientError) -> Exception:
     if details.get("Code") == "ValidationException" and "size" in str(details.get("Message", "")).lower():
         return too_large()
     return error
+
+
+def _refused_start(error: ClientError) -> ValidationFailed | None:
+    """A start key DynamoDB refuses ("The provided starting key is invalid", "... outside query
+    boundaries", "Exclusive Start Key must have same size ...") came from a client's cursor: a
+    bad cursor (400), whatever form the forgery took that the listing's own checks let through."""
+    details = error.response.get("Error", {})
+    if details.get("Code") == "ValidationException" and "start" in str(details.get("Message", "")).lower():
+        return invalid_cursor()
+    return None
+
+
+def invalid_cursor() -> ValidationFailed:
+    return ValidationFailed.for_field("cursor", "invalid or expired cursor")
 
 
 def _answered(call: Callable[..., Any]) -> Callable[..., Any]:
@@ -196,7 +210,13 @@ class Table:
             params["Limit"] = limit
         if start_key:
             params["ExclusiveStartKey"] = to_attributes(start_key)
-        response = self.client.query(**params)
+        try:
+            response = self.client.query(**params)
+        except ClientError as error:
+            refused = _refused_start(error) if start_key else None
+            if refused is None:
+                raise
+            raise refused from error
         items = [from_attributes(raw) for raw in response.get("Items", [])]
         last = response.get("LastEvaluatedKey")
         return items, (from_attributes(last) if last else None)

@@ -87,6 +87,14 @@ def sortable_id(entity_id: int) -> str:
     return f"{entity_id:012d}"
 
 
+def parse_sortable_id(sort: str) -> int | None:
+    """The id a `sortable_id` writes, else None (a forged key: another text, other scripts'
+    digits, which `int` would read as another number, or too many digits for `int`)."""
+    if len(sort) != 12 or not (sort.isascii() and sort.isdigit()):
+        return None
+    return int(sort)
+
+
 def lease(of: Key) -> Key:
     """The lease that lets one writer at a time at a counter (store/table.py Table.lease), in a
     partition of its own: never among the records read beside the counter."""
