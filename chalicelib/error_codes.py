@@ -105,6 +105,9 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "DELIVERY_IN_PROGRESS": (409, "the webhook delivery is being attempted right now"),
     # issue 38: hnids
     "DUPLICATE_TAX_ID": (409, "another business partner of the company already has the tax id"),
+    # issue 39: fixed
+    "COMPANY_HAS_POSTINGS": (409, "the company has posted to its books or moved stock: its currency and country "
+                                  "no longer change (`details` names the field)"),
     "IDEMPOTENCY_KEY_REUSED": (422, "the `Idempotency-Key` was used for another request"),
     "RATE_LIMIT_EXCEEDED": (429, "too many requests or failed logins; `Retry-After` says when to retry"),
     "INTERNAL_ERROR": (500, "a bug: the request id in `X-Request-Id` finds it in the logs"),

@@ -113,6 +113,9 @@ CODES: dict[str, str] = {
     'PAYMENT_DEFERRED': 'The gateway payment cannot be recorded yet; the gateway retries.',
     # issue 38: hnids
     'DUPLICATE_TAX_ID': 'Another business partner of the company already has the tax id.',
+    # issue 39: fixed
+    'COMPANY_HAS_POSTINGS': 'The company has posted to its books or moved stock: its currency and country no '
+                            'longer change.',
 }
 
 KINDS: dict[str, str] = {

@@ -127,6 +127,10 @@ CODES: dict[str, str] = {
     "PAYMENT_DEFERRED": "El pago de la pasarela aún no se puede registrar; la pasarela lo reintentará.",
     # issue 38: hnids
     "DUPLICATE_TAX_ID": "Otro cliente o proveedor de la empresa ya tiene ese número de identificación tributaria.",
+    # issue 39: fixed
+    "COMPANY_HAS_POSTINGS":
+        "La empresa ya tiene registros en su contabilidad o movimientos de inventario: su moneda y su país ya no "
+        "se pueden cambiar.",
 }
 
 KINDS: dict[str, str] = {
@@ -901,6 +905,9 @@ PHRASES: dict[str, str] = {
     "set the supplier's email": "indique el correo del proveedor",
     "set the supplier's address": "indique la dirección del proveedor",
     "set the supplier's person type": "indique el tipo de persona (natural o jurídica) del proveedor",
+    # issue 39: fixed
+    "cannot change once the company has posted to its books or moved stock":
+        "no se puede cambiar una vez que la empresa tiene registros en su contabilidad o movimientos de inventario",
 }
 
 # issue 38: lang2

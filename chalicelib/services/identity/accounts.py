@@ -151,7 +151,33 @@ def update_company(command: Command, company_id: int, changes: dict[str, Any],
     if company_id != command.company_id:
         raise NotFound("Company not found.")
     current = get_company(command.table, company_id)
+    fixed = [name for name in FIXED_ONCE_POSTED if name in changes and changes[name] != current.get(name)]
+    if fixed and has_posted(command.table, company_id):
+        raise Conflict(f"{fixed[0]}: {FIXED_DETAIL}", code="COMPANY_HAS_POSTINGS",
+                       details=[{"field": name, "message": FIXED_DETAIL} for name in fixed])
     return update_item(command, keys.company(company_id), current, changes, expected_version)
+
+
+# The figures of the books and the stock are in the company's currency, and its country says what
+# taxes they carry: once anything is posted, changing either would add lempiras to dollars.
+FIXED_ONCE_POSTED = ("currency", "country")
+FIXED_DETAIL = "cannot change once the company has posted to its books or moved stock"
+
+
+def has_posted(table: Table, company_id: int) -> bool:
+    """Whether the company has posted anything: every posting (an entry of a document, payment,
+    bank transaction, opening balance, adjustment) adds to a monthly balance item of the books'
+    one partition, and every stock movement writes its product's position in the positions' one
+    partition; neither is ever deleted (a reversal adds the opposite figures). Two strongly
+    consistent Queries of one item each, only when a request changes the currency or country: no
+    posting writes anything more for it (a flag on the company would be one hot item).
+    A change racing the company's very first posting could still pass both reads: a window of
+    milliseconds on an admin's settings change, accepted rather than a check in every posting."""
+    for partition in (keys.balances_partition(company_id), keys.stock_positions_partition(company_id)):
+        found, _ = table.query(partition=("PK", partition), limit=1, consistent=True)
+        if found:
+            return True
+    return False
 
 
 def user_companies(table: Table, user_id: int) -> list[dict[str, Any]]:

@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from chalicelib import clock
+from chalicelib.auth.policy import check_permission
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CANCELLED, DRAFT
 from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.roles import ACCOUNTING
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
@@ -94,6 +96,10 @@ def unconfirm_document(command: Command, document_id: int, date: str | None = No
 def cancel_document(command: Command, document_id: int, date: str | None = None,
                     reason: str | None = None) -> dict[str, Any]:
     document, context = load_existing(command, document_id, strict=False)
+    if context.kind.opening:
+        # an opening balance is recorded only with the accounting permission (POST
+        # /business-partners/{id}/opening-balance): it is undone only with it
+        check_permission(command.principal, ACCOUNTING)
     actions.require("cancel", document)
     if document["status"] == DRAFT:
         return _abandon_draft(command, context, document, reason)
