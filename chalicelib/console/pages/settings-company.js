@@ -89,9 +89,11 @@ export async function render(ctx) {
     fields: [
       { name: "name", label: t("company.name"), required: true },
       { name: "taxId", label: t("company.taxId"), emptyAs: null },
-      { name: "country", label: t("company.country"), type: "select", required: true, options: countries() },
+      // fixed once the company posts (409 COMPANY_HAS_POSTINGS, shown under the field)
+      { name: "country", label: t("company.country"), type: "select", required: true, options: countries(),
+        help: t("company.fixedOncePosted") },
       { name: "currency", label: t("company.currency"), type: "select", required: true,
-        options: ["HNL", "USD"].map((c) => ({ value: c, label: c })) },
+        options: ["HNL", "USD"].map((c) => ({ value: c, label: c })), help: t("company.fixedOncePosted") },
       { name: "address", label: t("company.address"), type: "textarea", emptyAs: null },
       { name: "email", label: t("company.email"), type: "email", emptyAs: null },
       { name: "phone", label: t("company.phone"), emptyAs: null },
