@@ -48,8 +48,12 @@ class Settings:
     # local stack only: an invitation's link is a credential, so it is never logged elsewhere
     log_invitation_links: bool
     invitation_links_file: str | None
+    # failed logins (services/identity/login_limit.py): per e-mail and source address, the free
+    # failures, the longest wait and how long failures are remembered; per address alone, a ceiling
+    login_free_failures: int
+    login_max_delay_seconds: int
+    login_memory_seconds: int
     login_window_seconds: int
-    login_max_failures_per_email: int
     login_max_failures_per_address: int
 
 
@@ -94,9 +98,11 @@ def get_settings() -> Settings:
         invitation_ttl_hours=int(env.get("INVITATION_TTL_HOURS", str(7 * 24))),
         log_invitation_links=_flag("LOG_INVITATION_LINKS"),
         invitation_links_file=env.get("INVITATION_LINKS_FILE") or None,
+        login_free_failures=int(env.get("LOGIN_FREE_FAILURES", "5")),
+        login_max_delay_seconds=int(env.get("LOGIN_MAX_DELAY_SECONDS", "900")),
+        login_memory_seconds=int(env.get("LOGIN_MEMORY_SECONDS", str(24 * 3600))),
         login_window_seconds=int(env.get("LOGIN_WINDOW_SECONDS", "900")),
-        login_max_failures_per_email=int(env.get("LOGIN_MAX_FAILURES_PER_EMAIL", "5")),
-        login_max_failures_per_address=int(env.get("LOGIN_MAX_FAILURES_PER_ADDRESS", "50")),
+        login_max_failures_per_address=int(env.get("LOGIN_MAX_FAILURES_PER_ADDRESS", "200")),
     )
 
 

@@ -1,8 +1,11 @@
 """One's own password (the other sessions end, this one goes on), the failed-login limits per
-e-mail and per source address, and the audit log of every change to users and keys."""
+e-mail and source address (and per address alone), and the audit log of every change to users and keys."""
 from __future__ import annotations
 
 import json
+import types
+
+import pytest
 
 from tests.support import ORIGIN, PASSWORD, walk_cursor
 from tests.users_support import USERS, accept, invite, mailed_token, member, remove, update
@@ -46,8 +49,8 @@ def test_a_wrong_current_password_or_a_short_new_one_changes_nothing(api, compan
     assert _login(api, company_a.email, PASSWORD).status == 200
 
 
-def test_guessing_through_the_password_change_counts_as_failed_logins(api, company_a, settings_env):
-    settings_env(LOGIN_MAX_FAILURES_PER_EMAIL="3")
+def test_guessing_through_the_password_change_counts_as_failed_logins(api, company_a, settings_env, now):
+    settings_env(LOGIN_FREE_FAILURES="3")
     cookie = api.login(company_a.email)
     for _ in range(3):
         assert _change(api, cookie, "a guess", NEW_PASSWORD).json["code"] == "CURRENT_PASSWORD_WRONG"
@@ -57,9 +60,9 @@ def test_guessing_through_the_password_change_counts_as_failed_logins(api, compa
     assert api.get("/auth/me", cookie=cookie).status == 200  # the session itself goes on
 
 
-def test_guessing_through_an_invitation_counts_as_failed_logins(api, company_a, company_b, ses, settings_env):
+def test_guessing_through_an_invitation_counts_as_failed_logins(api, company_a, company_b, ses, settings_env, now):
     """An existing user accepts with their own password: a leaked link must not allow guessing it."""
-    settings_env(LOGIN_MAX_FAILURES_PER_EMAIL="3")
+    settings_env(LOGIN_FREE_FAILURES="3")
     invited = invite(api, api.login(company_a.email), company_b.email, role="viewer")
     assert invited["lastLoginAt"] is None  # nothing of the person's activity elsewhere while invited
     token = mailed_token(ses, company_b.email)
@@ -71,35 +74,124 @@ def test_guessing_through_an_invitation_counts_as_failed_logins(api, company_a, 
 
 
 # --- failed-login limits ----------------------------------------------------------------------------
+# Per pair (e-mail, source address): LOGIN_FREE_FAILURES (5) checked at once, then each further
+# attempt waits 2, 4, 8 ... s (at most LOGIN_MAX_DELAY_SECONDS, 900) after the one before.
 
-def test_five_failures_lock_the_email_even_for_the_right_password(api, company_a, company_b, settings_env):
-    settings_env(LOGIN_MAX_FAILURES_PER_ADDRESS="8")
-    for _ in range(3):  # successes count nothing
-        assert _login(api, company_a.email, PASSWORD).status == 200
-    for _ in range(5):
-        assert _login(api, company_a.email, "wrong password").json["code"] == "INVALID_CREDENTIALS"
-    limited = _login(api, company_a.email, PASSWORD)
-    assert (limited.status, limited.json["code"]) == (429, "RATE_LIMIT_EXCEEDED")
-    assert 1 <= int(limited.header("Retry-After")) <= 900
-    assert limited.json["details"][0]["field"] == "email"
-    # another e-mail from the same address goes on, until the address's own limit (8 failures)
-    assert _login(api, company_b.email, PASSWORD).status == 200
-    for _ in range(3):
-        assert _login(api, company_b.email, "wrong password").status == 401
-    by_address = _login(api, company_b.email, PASSWORD)
-    assert (by_address.status, by_address.json["code"]) == (429, "RATE_LIMIT_EXCEEDED")
-    assert by_address.json["details"][0]["field"] == "sourceAddress"
+HOME, OFFICE, STRANGER = "190.5.64.10", "200.30.1.7", "45.77.12.9"
 
 
-def test_a_new_window_lifts_the_limit(api, company_a, settings_env, monkeypatch):
-    settings_env(LOGIN_MAX_FAILURES_PER_EMAIL="2", LOGIN_WINDOW_SECONDS="60")
+def _login_from(api, monkeypatch, address, email_address, password):
+    """As API Gateway tells the source address (identity.sourceIp)."""
+    from chalice.local import LambdaEventConverter
+
+    monkeypatch.setattr(LambdaEventConverter, "LOCAL_SOURCE_IP", address)
+    return _login(api, email_address, password)
+
+
+@pytest.fixture
+def now(monkeypatch):
+    """The project's clock, held still and moved by the test: now.at[0] is epoch seconds."""
     from chalicelib import clock
 
+    held = types.SimpleNamespace(at=[clock.epoch_seconds()])
+    monkeypatch.setattr(clock, "epoch_seconds", lambda: held.at[0])
+    return held
+
+
+@pytest.fixture
+def quick_passwords(monkeypatch):
+    """Fifty guesses are about counting, not hashing: every test user's password is PASSWORD, so a
+    check compares with it instead of running scrypt fifty times."""
+    from chalicelib.services.identity import sessions
+
+    monkeypatch.setattr(sessions, "verify_password", lambda password, stored: bool(stored) and password == PASSWORD)
+
+
+def test_a_stranger_guessing_the_owners_e_mail_does_not_lock_the_owner_out(api, company_a, company_b, monkeypatch,
+                                                                           now, quick_passwords):
+    """The finding: anyone who knows an e-mail could lock its owner out, wherever the owner was."""
+    attempts = [_login_from(api, monkeypatch, STRANGER, company_a.email, f"guess {n}") for n in range(50)]
+    # the stranger's pair: 5 checked at once, the 5th closed the gate for 2 s; the other 45 refused unchecked
+    assert [reply.status for reply in attempts] == [401] * 5 + [429] * 45
+    assert _login_from(api, monkeypatch, OFFICE, company_a.email, PASSWORD).status == 200  # the owner, elsewhere
+    assert _login_from(api, monkeypatch, STRANGER, company_b.email, PASSWORD).status == 200  # another account there
+    # only the attacked pair waits, the right password too: 2 s after the 5th failure
+    waiting = _login_from(api, monkeypatch, STRANGER, company_a.email, PASSWORD)
+    assert (waiting.status, waiting.json["code"], waiting.header("Retry-After")) == (429, "RATE_LIMIT_EXCEEDED", "2")
+    assert waiting.json["details"] == [{"field": "email", "message": "retry in 2 s"}]
+
+
+def test_fifty_wrong_passwords_from_one_address_do_not_lock_every_login_from_it(api, company_a, monkeypatch, now,
+                                                                                quick_passwords):
+    """The finding: fifty failures from one address (here ten e-mails, five each) refused every
+    login from it, the right password of an account nobody had guessed at included."""
+    for n in range(10):
+        for _ in range(5):
+            assert _login_from(api, monkeypatch, OFFICE, f"nobody{n}@alpha.hn", "wrong").status == 401
+    # 10 x 5 = 50 failures from the office, under its ceiling of 200
+    assert _login_from(api, monkeypatch, OFFICE, company_a.email, PASSWORD).status == 200
+
+
+def test_one_users_failures_in_an_office_do_not_stop_a_colleague_there(api, company_a, company_b, monkeypatch, now,
+                                                                       settings_env):
+    """The most failures one pair can make in the address's window stay under its ceiling: 5 free,
+    then one each time the gate opens, 2 + 4 + ... + 256 = 510 s later the 13th, the next at
+    510 + 512 = 1,022 s, past the 900 s window. A ceiling of 14 is enough: 13 + the colleague's 1."""
+    settings_env(LOGIN_MAX_FAILURES_PER_ADDRESS="14")
+    now.at[0] -= now.at[0] % 900  # the start of the address's window
+    for wait in (0, 0, 0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256):
+        now.at[0] += wait
+        assert _login_from(api, monkeypatch, OFFICE, company_b.email, "wrong").status == 401
+    assert _login_from(api, monkeypatch, OFFICE, company_b.email, PASSWORD).status == 429  # they wait 512 s
+    now.at[0] += 389  # 510 + 389 = 899 s: the window's last second
+    assert _login_from(api, monkeypatch, OFFICE, company_a.email, PASSWORD).status == 200
+    assert _login_from(api, monkeypatch, HOME, company_b.email, PASSWORD).status == 200  # the same user at home
+
+
+def test_a_guesser_waits_twice_as_long_after_each_failure_up_to_the_cap(api, company_a, monkeypatch, now,
+                                                                         settings_env):
+    settings_env(LOGIN_FREE_FAILURES="2", LOGIN_MAX_DELAY_SECONDS="20")
+
+    def guess():
+        return _login_from(api, monkeypatch, STRANGER, company_a.email, "a guess")
+
+    assert guess().status == 401  # free
+    assert guess().status == 401  # the 2nd: checked, and the gate closes for 2^1 = 2 s
+    # each failure past the free ones doubles the wait: 2, 4, 8, 16, then 32 capped at 20, 20
+    for wait in (2, 4, 8, 16, 20, 20):
+        refused = guess()
+        assert (refused.status, refused.header("Retry-After")) == (429, str(wait))
+        now.at[0] += wait - 1
+        assert guess().header("Retry-After") == "1"  # a refused attempt neither counts nor moves the gate
+        now.at[0] += 1
+        assert guess().status == 401
+    # the right password after the wait: logged in, and the pair starts afresh (2 free failures again)
+    now.at[0] += 20
+    assert _login_from(api, monkeypatch, STRANGER, company_a.email, PASSWORD).status == 200
+    assert [guess().status for _ in range(3)] == [401, 401, 429]
+
+
+def test_one_address_spraying_many_e_mails_meets_its_ceiling(api, company_a, company_b, monkeypatch, now,
+                                                              settings_env):
+    settings_env(LOGIN_MAX_FAILURES_PER_ADDRESS="8")
+    for n in range(4):  # 4 e-mails x 2 = 8 failures from the address, each pair within its free ones
+        for _ in range(2):
+            assert _login_from(api, monkeypatch, STRANGER, f"someone{n}@alpha.hn", "wrong").status == 401
+    by_address = _login_from(api, monkeypatch, STRANGER, company_b.email, PASSWORD)
+    assert (by_address.status, by_address.json["code"]) == (429, "RATE_LIMIT_EXCEEDED")
+    assert by_address.json["details"][0]["field"] == "sourceAddress"
+    assert 1 <= int(by_address.header("Retry-After")) <= 900
+    assert _login_from(api, monkeypatch, HOME, company_b.email, PASSWORD).status == 200
+    now.at[0] += 900  # the address's next window
+    assert _login_from(api, monkeypatch, STRANGER, company_b.email, PASSWORD).status == 200
+
+
+def test_a_day_later_a_pair_starts_afresh(api, company_a, settings_env, monkeypatch, now):
+    settings_env(LOGIN_FREE_FAILURES="2", LOGIN_MAX_DELAY_SECONDS="900")
     for _ in range(2):
         _login(api, company_a.email, "wrong password")
     assert _login(api, company_a.email, PASSWORD).status == 429
-    later = clock.epoch_seconds() + 61
-    monkeypatch.setattr(clock, "epoch_seconds", lambda: later)
+    now.at[0] += 24 * 3600  # LOGIN_MEMORY_SECONDS' next window
     assert _login(api, company_a.email, PASSWORD).status == 200
 
 

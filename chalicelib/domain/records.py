@@ -74,6 +74,7 @@ class PaymentRecord(TypedDict, total=False):
     withholdingDocumentId: int | None
     reference: str | None
     notes: str | None
+    paymentLinkId: str | None
     version: int
 
 

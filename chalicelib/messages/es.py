@@ -817,8 +817,6 @@ PHRASES: dict[str, str] = {
         "Los libros de {0} son de las empresas de {1} (el país de la empresa es {2}).",
     "Too many failed logins for this address; retry later.":
         "Demasiados intentos fallidos de inicio de sesión desde esta dirección; intente más tarde.",
-    "Too many failed logins for this e-mail; retry later.":
-        "Demasiados intentos fallidos de inicio de sesión con este correo electrónico; intente más tarde.",
     "no rule for {}": "no hay regla para {0}",
     "no rule for {} for document type {}": "no hay regla para {0} en el tipo de documento {1}",
     "the customers' balances": "los saldos de los clientes",
@@ -908,6 +906,11 @@ PHRASES: dict[str, str] = {
     # issue 39: fixed
     "cannot change once the company has posted to its books or moved stock":
         "no se puede cambiar una vez que la empresa tiene registros en su contabilidad o movimientos de inventario",
+    # issue 39: gatelogin
+    "Too many failed logins for this e-mail from this address; retry later.":
+        "Demasiados intentos fallidos de inicio de sesión con este correo electrónico desde esta dirección; "
+        "intente más tarde.",
+    "retry in {} s": "reintente en {0} s",
 }
 
 # issue 38: lang2

@@ -246,6 +246,30 @@ class Table:
             ReturnValues="UPDATED_NEW")
         return int(from_attributes(response["Attributes"])[attribute])
 
+    @_answered
+    def update_if(self, key: Key, update: str, *, condition: str, names: dict[str, str] | None = None,
+                  values: dict[str, Any] | None = None) -> bool:
+        """One conditional update in one round trip, outside any transaction: False (nothing
+        written) when its condition does not hold."""
+        params: dict[str, Any] = {"TableName": self.name, "Key": to_attributes(key), "UpdateExpression": update,
+                                  "ConditionExpression": condition}
+        if names:
+            params["ExpressionAttributeNames"] = names
+        if values:
+            params["ExpressionAttributeValues"] = to_values(values)
+        try:
+            self.client.update_item(**params)
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    @_answered
+    def remove(self, key: Key) -> None:
+        """Deletes one item outside any transaction (a counter reset)."""
+        self.client.delete_item(TableName=self.name, Key=to_attributes(key))
+
     def next_id(self, key: Key) -> int:
         return self.add(key, "value")
 

@@ -37,6 +37,8 @@ every start of the local stack, and once against a deployed table after an upgra
   of lowest id first, never over another's; a partner whose id another partner holds (a duplicate)
   and one whose id the rule refuses (stored before the check) are only REPORTED (logged, counted):
   which taxpayer they are is the accountant's to settle (one partner of type both, the id corrected).
+- Gateway payments from before issue 39 name their payment link (from the gateway's decision); one
+  already cancelled gives its amount back to the link, which asks for it again.
 """
 from __future__ import annotations
 
@@ -334,6 +336,36 @@ def search_index_of_document_numbers(table: Table) -> int:
     return indexed
 
 
+def gateway_payments_linked(table: Table) -> int:
+    """A gateway's payment from before issue 39 does not name its payment link, so cancelling it
+    would leave the link counting it: each accepted decision names its link on its payment, and a
+    payment already cancelled gives its amount back to the link, in one transaction (conditioned
+    on the payment not naming it yet: idempotent). Returns the payments named."""
+    from chalicelib.services.integrations import link_payments
+    from chalicelib.services.payments.payment_records import CANCELLED
+
+    named = 0
+    for decision in scan_types(table, {"GATEWAY_CALLBACK"}):
+        if decision.get("status") != "accepted" or decision.get("paymentId") is None:
+            continue
+        company_id, link_id = int(decision["companyId"]), decision["linkId"]
+        payment = table.get(keys.document_payment(company_id, int(decision["documentId"]), int(decision["paymentId"])))
+        if payment is None or payment.get("paymentLinkId"):
+            continue
+        transaction = Transaction(table)
+        transaction.update(keys.document_payment(company_id, payment["documentId"], payment["id"]),
+                           "SET paymentLinkId = :link", condition="attribute_not_exists(paymentLinkId) AND #s = :s",
+                           names={"#s": "status"}, values={":link": link_id, ":s": payment["status"]})
+        if payment["status"] == CANCELLED:
+            link_payments.give_back(table, transaction, {**payment, "paymentLinkId": link_id})
+        try:
+            transaction.commit()
+        except LostRace:
+            continue
+        named += 1
+    return named
+
+
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
     ("secretsSealed", seal_plain_secrets),
@@ -351,4 +383,5 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("partnerTaxIdsReserved", partner_tax_ids_reserved),
     ("partnerTaxIdsDuplicatedReported", partner_tax_ids_duplicated),
     ("partnerTaxIdsRefusedReported", partner_tax_ids_refused),
+    ("gatewayPaymentsLinked", gateway_payments_linked),
 )

@@ -1,9 +1,21 @@
-"""Failed logins counted per e-mail and per source address in fixed windows (counter items that
-expire with their window). Each attempt is counted with one atomic ADD per counter *before* its
-password is checked: a burst of parallel guesses gets at most the limit of password checks, and
-the rest are refused unchecked, so guessing stops even for the right password. A password found
-right gives its count back (a successful login counts nothing), and so does an attempt refused
-by a limit (it checked nothing)."""
+"""Failed logins, counted per pair (e-mail, source address) with a growing wait, and per source
+address alone under a high ceiling.
+
+A pair's first `login_free_failures` attempts are checked at once; from the last of them on, each
+attempt closes the pair's gate for 2^n seconds (n = 1, 2, ... past the free ones; at most
+`login_max_delay_seconds`) and an attempt that finds it closed is refused 429 unchecked with
+`Retry-After`. So a guesser of one e-mail from one address gets slower and slower, while a
+stranger elsewhere cannot lock the owner out (another pair) and one person's failures in an
+office do not stop their colleagues behind the same address (other pairs). A right password
+resets its pair. The pair's failures are kept in fixed windows of `login_memory_seconds`.
+
+The address's ceiling (`login_max_failures_per_address` failures in `login_window_seconds`) stops
+one address spraying many e-mails; one pair cannot reach it (its waits allow a few failures a
+window), so one user never locks their office out.
+
+Every attempt is counted *before* its password is checked, with atomic ADDs (and the gate by a
+conditional update): a burst of parallel guesses gets at most the free checks plus one, the rest
+refused unchecked. An attempt refused gives its counts back (it checked nothing)."""
 from __future__ import annotations
 
 import math
@@ -16,56 +28,67 @@ from chalicelib.store import keys
 from chalicelib.store.keys import Key
 from chalicelib.store.table import Table
 
-EMAIL, ADDRESS = "EMAIL", "ADDR"
+ADDRESS = "ADDR"
 
 
-def _scopes(email: str, source_address: str | None) -> list[tuple[str, str, int]]:
-    """(scope, value, limit) of each counter a login attempt falls under."""
-    settings = get_settings()
-    scopes = [(EMAIL, email, settings.login_max_failures_per_email)]
-    if source_address:
-        scopes.append((ADDRESS, source_address, settings.login_max_failures_per_address))
-    return scopes
-
-
-def _window() -> tuple[int, int, int]:
-    """(now, the window's start, its length) in epoch seconds."""
-    length = get_settings().login_window_seconds
-    now = clock.epoch_seconds()
-    return now, now - now % length, length
+@dataclass
+class AddressCount:
+    counter: Key
+    expires_at: int
 
 
 @dataclass
 class Attempt:
     """An attempt counted as a failure until its password proves right (`succeeded`)."""
     table: Table
-    counters: list[Key]
-    expires_at: int
+    pair: Key
+    address: AddressCount | None
 
     def succeeded(self) -> None:
-        _give_back(self.table, self.counters, self.expires_at)
+        self.table.remove(self.pair)  # the pair starts afresh
+        if self.address is not None:
+            _give_back(self.table, self.address)
 
 
 def attempt(table: Table, email: str, source_address: str | None) -> Attempt:
-    """Counts a password check about to happen against each of its limits; past one, refuses it
-    (429) before any password is checked. What it returns is told when the password was right."""
-    now, start, length = _window()
-    expires_at = start + length + 60
-    counted: list[Key] = []
-    for scope, value, limit in _scopes(email, source_address):
-        counter = keys.login_failures(scope, value, start)
-        failures = table.add(counter, "failures", expires_at=expires_at)
-        counted.append(counter)
-        if failures > limit:
-            _give_back(table, counted, expires_at)
-            raise RateLimited("Too many failed logins for this e-mail; retry later." if scope == EMAIL
-                              else "Too many failed logins for this address; retry later.",
-                              headers={"Retry-After": str(max(1, math.ceil(start + length - now)))},
-                              details=[{"field": "email" if scope == EMAIL else "sourceAddress",
-                                        "message": f"{limit} failed logins per {length} s"}])
-    return Attempt(table, counted, expires_at)
+    """Counts a password check about to happen; refuses it (429) before any password is checked
+    when the address is past its ceiling or the pair's gate is closed. What it returns is told
+    when the password was right."""
+    settings, now = get_settings(), clock.epoch_seconds()
+    address = _count_address(table, source_address, now) if source_address else None
+    memory = settings.login_memory_seconds
+    pair_expiry = now - now % memory + memory + 60
+    pair = keys.login_pair_failures(email, source_address, now - now % memory)
+    failures = table.add(pair, "failures", expires_at=pair_expiry)
+    free = settings.login_free_failures
+    if failures >= free:
+        wait = min(settings.login_max_delay_seconds, 2 ** (failures - free + 1))
+        # one attempt at a time through an open gate, and it closes the gate behind itself
+        if not table.update_if(pair, "SET openAt = :open", condition="attribute_not_exists(openAt) OR openAt <= :now",
+                               values={":open": now + wait, ":now": now}):
+            table.add(pair, "failures", amount=-1, expires_at=pair_expiry)
+            if address is not None:
+                _give_back(table, address)
+            retry = max(1, int((table.get(pair) or {}).get("openAt", now + 1)) - now)
+            raise RateLimited("Too many failed logins for this e-mail from this address; retry later.",
+                              headers={"Retry-After": str(retry)},
+                              details=[{"field": "email", "message": f"retry in {retry} s"}])
+    return Attempt(table, pair, address)
 
 
-def _give_back(table: Table, counters: list[Key], expires_at: int) -> None:
-    for counter in counters:
-        table.add(counter, "failures", amount=-1, expires_at=expires_at)
+def _count_address(table: Table, source_address: str, now: int) -> AddressCount:
+    """The address's ceiling, counted first: an attempt it refuses has touched no pair."""
+    settings = get_settings()
+    length, limit = settings.login_window_seconds, settings.login_max_failures_per_address
+    start = now - now % length
+    counted = AddressCount(keys.login_failures(ADDRESS, source_address, start), start + length + 60)
+    if table.add(counted.counter, "failures", expires_at=counted.expires_at) > limit:
+        _give_back(table, counted)
+        raise RateLimited("Too many failed logins for this address; retry later.",
+                          headers={"Retry-After": str(max(1, math.ceil(start + length - now)))},
+                          details=[{"field": "sourceAddress", "message": f"{limit} failed logins per {length} s"}])
+    return counted
+
+
+def _give_back(table: Table, counted: AddressCount) -> None:
+    table.add(counted.counter, "failures", amount=-1, expires_at=counted.expires_at)

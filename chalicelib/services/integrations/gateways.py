@@ -22,6 +22,7 @@ from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.observability import logger
 from chalicelib.services import document_names, records
 from chalicelib.services.commands import Command
+from chalicelib.services.integrations.link_payments import ACTIVE, count_payment
 from chalicelib.services.payments import payment_records, payment_setup, payments
 from chalicelib.services.sales_purchases.documents import get_document
 from chalicelib.settings import get_settings
@@ -30,7 +31,6 @@ from chalicelib.store.listing import Page, list_range
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
-ACTIVE, PAID = "active", "paid"
 ACCEPTED, REFUSED, IGNORED = "accepted", "refused", "ignored"
 # who registers a gateway's payment: no user, the link's company
 GATEWAY_PRINCIPAL = "gateway"
@@ -214,20 +214,8 @@ class _NotificationCommand(Command):
         self.decision = {**self.decision, "status": ACCEPTED, "paymentId": result["id"],
                          "paymentStatus": result["status"]}
         _record_decision(transaction, self.decision)
-        _count_on_link(transaction, self.link, Decimal(result["amount"]), result["id"])
+        count_payment(transaction, self.link, Decimal(result["amount"]), result["id"])
         return super().commit(transaction, result, replay)
-
-
-def _count_on_link(transaction: Transaction, link: dict[str, Any], amount: Decimal, payment_id: int) -> None:
-    """The link is `paid` once its payments reach its amount; on the version read, so two
-    payments through one link add up."""
-    paid = Decimal(link.get("paidTotal", 0)) + amount
-    transaction.update(keys.payment_link(link["id"]),
-                       "SET paidTotal = :paid, #status = :status, lastPaymentId = :payment, #version = :next",
-                       condition="#version = :seen", names={"#status": "status", "#version": "version"},
-                       values={":paid": paid, ":status": PAID if paid >= Decimal(link["amount"]) else ACTIVE,
-                               ":payment": payment_id, ":next": link["version"] + 1,
-                               ":seen": link["version"]})
 
 
 def _record_decision(transaction: Transaction, decision: dict[str, Any]) -> None:
@@ -305,7 +293,7 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
         try:
             payments.register_payment(command, link["documentId"], {
                 "paymentMethodId": gateway["paymentMethodId"], "amount": notification.amount,
-                "reference": notification.transaction_id,
+                "reference": notification.transaction_id, "paymentLinkId": link["id"],
                 "notes": f"{provider}, payment link {link['id']}"})
             return answer(command.decision)
         except ApiError as error:

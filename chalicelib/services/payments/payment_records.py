@@ -113,6 +113,8 @@ def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amou
     return {**keys.document_payment(company_id, document_id, payment_id), "itemType": "PAYMENT", "id": payment_id,
             "documentId": document_id, "amount": amount, "paymentDate": date, "status": CONFIRMED,
             "reference": fields.get("reference"), "notes": fields.get("notes"),
+            # a gateway's payment names the link it came through: its cancellation gives the link back its amount
+            "paymentLinkId": fields.get("paymentLinkId"),
             "businessPartnerId": document["businessPartnerId"]}
 
 

@@ -21,6 +21,7 @@ from chalicelib.services.accounting.posting import JournalWrites, Source, get_en
 from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
+from chalicelib.services.integrations import link_payments
 from chalicelib.services.payments import payment_setup
 from chalicelib.services.payments.advances import (
     advances,
@@ -264,6 +265,7 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     else:
         settle(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
                 date, undo=True)
+    link_payments.give_back(table, transaction, payment)
     writes.apply(transaction)
     transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": payment["version"]})
     return command.commit(transaction, cancelled)

@@ -41,8 +41,14 @@ def invitation(token_hash: str) -> Key:
 
 
 def login_failures(scope: str, value: str, window_start: int) -> Key:
-    """Failed logins of one e-mail or source address in one window; expires with it."""
+    """Failed logins of one source address (or pair) in one window; expires with it."""
     return {"PK": f"LOGINFAIL#{scope}#{value.strip().lower()}", "SK": str(window_start)}
+
+
+def login_pair_failures(email: str, source_address: str | None, window_start: int) -> Key:
+    """Failed logins of one e-mail from one source address in one window (and when the next may
+    be checked); an address holds no '#', so the pair reads back one way."""
+    return login_failures("PAIR", f"{email.strip()}#{source_address or ''}", window_start)
 
 
 AUDIT = "AUDIT"  # the audit log's count item is entity_count(company, AUDIT)

@@ -1,0 +1,38 @@
+"""What a payment link counts as paid: each payment through it adds to its `paidTotal` (the link
+is `paid` once that reaches its amount), and a cancelled one gives its amount back (the link asks
+for it again), in the transaction of the payment or of its cancellation."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib.domain.records import PaymentRecord
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+ACTIVE, PAID = "active", "paid"
+
+
+def count_payment(transaction: Transaction, link: dict[str, Any], amount: Decimal, payment_id: int) -> None:
+    """On the version read, so two payments through one link add up."""
+    paid = Decimal(link.get("paidTotal", 0)) + amount
+    transaction.update(keys.payment_link(link["id"]),
+                       "SET paidTotal = :paid, #status = :status, lastPaymentId = :payment, #version = :next",
+                       condition="#version = :seen", names={"#status": "status", "#version": "version"},
+                       values={":paid": paid, ":status": PAID if paid >= Decimal(link["amount"]) else ACTIVE,
+                               ":payment": payment_id, ":next": link["version"] + 1,
+                               ":seen": link["version"]})
+
+
+def give_back(table: Table, transaction: Transaction, payment: PaymentRecord) -> None:
+    """A cancelled payment that came through a link: its amount off the link's paid total, by an
+    atomic ADD (a payment or another cancellation meanwhile adds up with it; the version moves,
+    so a notification that read the link before runs again). The link asks for money again, so it
+    is `active`: what it counted never passed its amount, and this takes a positive amount off."""
+    link_id = payment.get("paymentLinkId")
+    if not link_id or table.get(keys.payment_link(link_id)) is None:
+        return
+    transaction.update(keys.payment_link(link_id), "ADD paidTotal :minus, #version :one SET #status = :active",
+                       condition="attribute_exists(PK)", names={"#status": "status", "#version": "version"},
+                       values={":minus": -Decimal(payment["amount"]), ":one": 1, ":active": ACTIVE})
