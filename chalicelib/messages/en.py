@@ -113,6 +113,8 @@ CODES: dict[str, str] = {
     'PAYMENT_DEFERRED': 'The gateway payment cannot be recorded yet; the gateway retries.',
     # issue 38: hnids
     'DUPLICATE_TAX_ID': 'Another business partner of the company already has the tax id.',
+    # issue 39: years
+    'FISCAL_YEAR_NOT_ENDED': 'A fiscal year closes only after its last day.',
 }
 
 KINDS: dict[str, str] = {

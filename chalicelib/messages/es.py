@@ -127,6 +127,8 @@ CODES: dict[str, str] = {
     "PAYMENT_DEFERRED": "El pago de la pasarela aún no se puede registrar; la pasarela lo reintentará.",
     # issue 38: hnids
     "DUPLICATE_TAX_ID": "Otro cliente o proveedor de la empresa ya tiene ese número de identificación tributaria.",
+    # issue 39: years
+    "FISCAL_YEAR_NOT_ENDED": "Un ejercicio fiscal solo se cierra después de su último día.",
 }
 
 KINDS: dict[str, str] = {
@@ -293,8 +295,6 @@ PHRASES: dict[str, str] = {
         "(POST /documents/{id}/invalidate).",
     "An automatic entry is reversed by cancelling what created it (its document or payment).":
         "Una partida automática se revierte anulando lo que la originó (su documento o pago).",
-    "An earlier year's revenue and expenses were never closed: close that year before {}.":
-        "Los ingresos y gastos de un ejercicio anterior nunca se cerraron: cierre ese ejercicio antes de {0}.",
     "An entry posts at most {} records (one per line and two per account); split it into several entries.":
         "Una partida registra como máximo {0} registros (uno por línea y dos por cuenta); divídala en varias partidas.",
     "An internal error occurred.": "Ocurrió un error interno.",
@@ -901,6 +901,17 @@ PHRASES: dict[str, str] = {
     "set the supplier's email": "indique el correo del proveedor",
     "set the supplier's address": "indique la dirección del proveedor",
     "set the supplier's person type": "indique el tipo de persona (natural o jurídica) del proveedor",
+    # issue 39: years
+    "The fiscal year {} has not ended: it can be closed from {} (today is {}).":
+        "El ejercicio fiscal {0} no ha terminado: se puede cerrar a partir del {1} (hoy es {2}).",
+    "Earlier years with postings are still open: {}. Close them first, oldest first.":
+        "Hay ejercicios anteriores con movimientos aún abiertos: {0}. Ciérrelos primero, del más antiguo al más "
+        "reciente.",
+    "{} falls on or before the last day of a closed fiscal year.":
+        "{0} cae en o antes del último día de un ejercicio fiscal cerrado.",
+    "falls on or before the last day of a closed fiscal year": "cae en o antes del último día de un ejercicio fiscal cerrado",
+    "Another fiscal year was closed or reopened meanwhile: try again.":
+        "Otro ejercicio fiscal se cerró o se reabrió mientras tanto: inténtelo de nuevo.",
 }
 
 # issue 38: lang2
