@@ -156,9 +156,9 @@ def _check_closable(table: Table, company_id: int, rules: list[Any], left: list[
 
 def _check_ended(table: Table, company_id: int, year: int) -> None:
     """A year closes once its last day is over where the company is."""
-    today = clock.company_today(table.get(keys.company(company_id)) or {})
-    if f"{year}-12-31" >= today:
-        raise FiscalYearRefused(f"The fiscal year {year} has not ended: it can be closed from {year + 1}-01-01 "
+    today, next_year = clock.company_today(table.get(keys.company(company_id)) or {}), f"{year + 1}-01-01"
+    if next_year > today:
+        raise FiscalYearRefused(f"The fiscal year {year} has not ended: it can be closed from {next_year} "
                                 f"(today is {today}).", code="FISCAL_YEAR_NOT_ENDED")
 
 
