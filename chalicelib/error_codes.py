@@ -23,6 +23,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "PERIOD_CLOSED": (400, "the date falls in a closed accounting period or a closed fiscal year"),
     "FISCAL_YEAR_STATUS": (400, "the fiscal year's status does not allow the action (close an open year, reopen a closed one)"),
     "FISCAL_YEAR_ORDER": (400, "years close in order and reopen newest first"),
+    # issue 39: years
+    "FISCAL_YEAR_NOT_ENDED": (400, "a fiscal year closes only after its last day"),
     "PERIOD_NOT_OPEN": (400, "only an open period can be closed"),
     "PERIOD_NOT_CLOSED": (400, "only a closed period can be reopened"),
     "INVALID_DOCUMENT_STATUS": (400, "the document's status does not allow the action"),

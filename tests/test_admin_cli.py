@@ -169,4 +169,5 @@ def test_migrate_against_a_deployed_table_needs_its_kms_key(table, capsys, tmp_p
                                "addressesMovedTo2024Division": 0,
                                "documentsNumberedWithoutCaiReported": 0,
                                "partnerTaxIdsReserved": 0, "partnerTaxIdsDuplicatedReported": 0,
-                               "partnerTaxIdsRefusedReported": 0}
+                               "partnerTaxIdsRefusedReported": 0, "gatewayPaymentsLinked": 0,
+                               "booksLocksFromClosedYears": 0}

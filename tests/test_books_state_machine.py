@@ -1,11 +1,14 @@
-"""A hypothesis state machine over manual entries, periods and the year (create draft or posted,
-post, reverse, close, reopen; the year 2026 closed into retained earnings and reopened), through
-the API. After every step: each entry balances, the trial
+"""A hypothesis state machine over manual entries, periods and the years (create draft or posted,
+post, reverse, close, reopen; 2025 and 2026 closed into retained earnings and reopened, in order),
+through the API, its clock in February 2027. After every step: each entry balances, the trial
 balance's debits equal its credits, each ledger's closing balance is the account's balance in
 the trial balance, and both equal what a plain model of the books says. Writes dated in a closed
-period must be refused, every other valid write accepted."""
+period, or on or before the last day of the newest closed year, must be refused, every other
+valid write accepted; a year closes only once ended and after every earlier year with postings,
+and reopens only while no later year is closed."""
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from decimal import Decimal
 
@@ -13,10 +16,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
+from chalicelib import clock
 from chalicelib.domain.accounting import natural_balance
 from tests.support import SMALL_CHART, Books, make_company
 
-DATES = [f"2026-{month:02d}-{day:02d}" for month in (10, 11, 12) for day in (1, 15, 28, 30)] + ["2026-10-31"]
+DATES = ([f"2025-{month:02d}-{day:02d}" for month in (11, 12) for day in (15, 30)] + ["2025-12-31"]
+         + [f"2026-{month:02d}-{day:02d}" for month in (10, 11, 12) for day in (1, 15, 28, 30)] + ["2026-10-31"])
 PERIODS = (("Octubre", "2026-10-01", "2026-10-31"), ("Noviembre", "2026-11-01", "2026-11-30"),
            ("Diciembre", "2026-12-01", "2026-12-31"))
 CODES = [code for code, _, _ in SMALL_CHART]
@@ -24,11 +29,16 @@ RESULT_CODES = [code for code, _, account_type in SMALL_CHART if account_type in
 TYPES = {code: account_type for code, _, account_type in SMALL_CHART}
 AMOUNTS = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("5000"), places=2)
 END = "2026-12-31"
-CUTOFF, AFTER_CUTOFF = "2026-11-15", "2026-11-16"   # a day that carries entries, and the next
+CUTOFF, AFTER_CUTOFF = "2025-12-15", "2025-12-16"   # a day that carries entries, and the next (the year's end between)
+# 2027 has not ended (the clock says February 2027): closing it is refused
+YEARS = (2025, 2026, 2027)
+NOW = dt.datetime(2027, 2, 15, 18, 0, tzinfo=dt.timezone.utc)
 _companies = itertools.count(1)
 
 
-def test_books_stay_consistent(api, table):
+def test_books_stay_consistent(api, table, monkeypatch):
+    monkeypatch.setattr(clock, "now", lambda: NOW)
+
     class BooksMachine(RuleBasedStateMachine):
         def __init__(self) -> None:
             super().__init__()
@@ -43,12 +53,17 @@ def test_books_stay_consistent(api, table):
                                  key=self.key)
                 self.period_ids.append(reply.json["id"])
             self.closed: set[int] = set()
-            self.year_closed = False
-            self.closing_ids: list[int] = []
+            self.years_closed: set[int] = set()
+            self.closing_ids: dict[int, list[int]] = {year: [] for year in YEARS}
             self.entries: dict[int, dict] = {}   # id -> {date, status, lines: [(code, debit, credit)]}
 
         def is_closed(self, date: str) -> bool:
-            return self.year_closed or any(PERIODS[i][1] <= date <= PERIODS[i][2] for i in self.closed)
+            """In a closed period, or on or before the newest closed year's last day."""
+            return (any(date <= f"{year}-12-31" for year in self.years_closed)
+                    or any(PERIODS[i][1] <= date <= PERIODS[i][2] for i in self.closed))
+
+        def has_postings(self, year: int) -> bool:
+            return any(e["status"] != "draft" and e["date"].startswith(str(year)) for e in self.entries.values())
 
         def expect(self, reply, status: int, date: str):
             if self.is_closed(date):
@@ -108,41 +123,54 @@ def test_books_stay_consistent(api, table):
             assert reply.status == 200, reply.text
             self.closed ^= {index}
 
-        @rule()
-        def close_or_reopen_year(self):
-            """2026 closed: its revenue and expenses to retained earnings on 31 December, and no
-            write dated in it accepted; or reopened: the closing entry reversed that day."""
-            if not self.year_closed:
-                reply = api.post("/fiscal-years/2026/close", {}, key=self.key)
-                assert reply.status == 200 and reply.json["status"] == "closed", reply.text
-                totals = {code: [Decimal("0"), Decimal("0")] for code in RESULT_CODES}
-                for entry in self.entries.values():
-                    if entry["status"] != "draft":
-                        for code, debit, credit in entry["lines"]:
-                            if code in totals:
-                                totals[code][0] += debit
-                                totals[code][1] += credit
-                nets = {code: debit - credit for code, (debit, credit) in totals.items() if debit != credit}
-                new_ids = reply.json["closingEntryIds"][len(self.closing_ids):]
-                assert len(new_ids) == (1 if nets else 0), reply.json
-                if nets:
-                    result = sum(nets.values(), Decimal("0"))
-                    lines = [(code, max(-net, Decimal("0")), max(net, Decimal("0"))) for code, net in nets.items()]
-                    if result:
-                        lines.append(("3101", max(result, Decimal("0")), max(-result, Decimal("0"))))
-                    self.entries[new_ids[0]] = {"date": END, "status": "posted", "lines": lines, "automatic": True}
-                    self.closing_ids += new_ids
-            else:
-                reply = api.post("/fiscal-years/2026/reopen", {}, key=self.key)
+        @rule(year=st.sampled_from(YEARS))
+        def close_or_reopen_year(self, year):
+            """A year closed: its revenue and expenses to retained earnings on 31 December, and no
+            write dated on or before that day accepted; or reopened: the closing entries reversed
+            that day. Refused: a year not ended, one with an earlier year with postings still
+            open, a reopening while a later year is closed."""
+            if year in self.years_closed:
+                reply = api.post(f"/fiscal-years/{year}/reopen", {}, key=self.key)
+                if any(later > year for later in self.years_closed):
+                    assert reply.status == 400 and reply.json["code"] == "FISCAL_YEAR_ORDER", reply.text
+                    return
                 assert reply.status == 200 and reply.json["status"] == "open", reply.text
-                for closing_id in self.closing_ids:
+                for closing_id in self.closing_ids[year]:
                     closing = self.entries[closing_id]
                     if closing["status"] == "posted":
                         closing["status"] = "reversed"
                         reversal = api.get(f"/journal-entries/{closing_id}", key=self.key).json["reversedBy"]
-                        self.entries[reversal] = {"date": END, "status": "posted", "automatic": True,
+                        self.entries[reversal] = {"date": closing["date"], "status": "posted", "automatic": True,
                                                   "lines": [(c, cr, d) for c, d, cr in closing["lines"]]}
-            self.year_closed = not self.year_closed
+                self.years_closed.remove(year)
+                return
+            reply = api.post(f"/fiscal-years/{year}/close", {}, key=self.key)
+            if f"{year}-12-31" >= NOW.date().isoformat():
+                assert reply.status == 400 and reply.json["code"] == "FISCAL_YEAR_NOT_ENDED", reply.text
+                return
+            if any(self.has_postings(earlier) and earlier not in self.years_closed for earlier in YEARS if earlier < year):
+                assert reply.status == 400 and reply.json["code"] == "FISCAL_YEAR_ORDER", reply.text
+                return
+            assert reply.status == 200 and reply.json["status"] == "closed", reply.text
+            end = f"{year}-12-31"
+            totals = {code: [Decimal("0"), Decimal("0")] for code in RESULT_CODES}
+            for entry in self.entries.values():
+                if entry["status"] != "draft" and entry["date"] <= end:
+                    for code, debit, credit in entry["lines"]:
+                        if code in totals:
+                            totals[code][0] += debit
+                            totals[code][1] += credit
+            nets = {code: debit - credit for code, (debit, credit) in totals.items() if debit != credit}
+            new_ids = reply.json["closingEntryIds"][len(self.closing_ids[year]):]
+            assert len(new_ids) == (1 if nets else 0), reply.json
+            if nets:
+                result = sum(nets.values(), Decimal("0"))
+                lines = [(code, max(-net, Decimal("0")), max(net, Decimal("0"))) for code, net in nets.items()]
+                if result:
+                    lines.append(("3101", max(result, Decimal("0")), max(-result, Decimal("0"))))
+                self.entries[new_ids[0]] = {"date": end, "status": "posted", "lines": lines, "automatic": True}
+                self.closing_ids[year] += new_ids
+            self.years_closed.add(year)
 
         @invariant()
         def books_agree(self):

@@ -4,10 +4,12 @@ income statement of a closed year still shows its figures, the balance sheet sho
 earnings. Figures worked by hand in the comments."""
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 import pytest
 
+from chalicelib import clock
 from tests.documents_support import Shop
 from tests.race_support import hold_at_commit
 from tests.support import ORIGIN
@@ -111,7 +113,9 @@ def test_a_year_closed_and_reopened(api, shop):
     assert [(y["year"], y["status"]) for y in listed["fiscalYears"]] == [(2025, "closed")]
 
 
-def test_years_close_in_order_and_reopen_newest_first(api, table, shop, company_a):
+def test_years_close_in_order_and_reopen_newest_first(api, table, shop, company_a, monkeypatch):
+    # in January 2027: 2026 has ended and can be closed
+    monkeypatch.setattr(clock, "now", lambda: dt.datetime(2027, 1, 15, 18, 0, tzinfo=dt.timezone.utc))
     a_year_of_trade(shop)
     shop.document("01", [(shop.service, 1, 50)], date="2026-02-01")    # 2026: revenue 50
     assert post(shop, "/fiscal-years/2026/close", 400)["code"] == "FISCAL_YEAR_ORDER"

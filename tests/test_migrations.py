@@ -329,3 +329,25 @@ def test_partners_tax_ids_from_before_their_reservation_are_reserved_and_duplica
     assert api.post("/business-partners", {"name": "Maya nueva", "type": "customer", "taxId": "08011999123456"},
                     key=company_a.api_key).status == 409
     assert partner_tax_ids_duplicated(table) == 1  # B's old "Maya" remains for B's accountant
+
+
+def test_a_company_closed_before_the_books_lock_gets_it_at_its_newest_closed_year(api, table, company_a):
+    """Issue 39: 2026 closed by an earlier version (its year lock alone, no books' lock) left an
+    empty 2025 open to postings; after the migration a 2025 date is refused, a 2027 one posts."""
+    from chalicelib.store.table import to_attributes
+    from infra.ops.migrations import books_locks_from_closed_years
+    from tests.support import Books
+
+    books = Books(api, company_a, full=False)
+    books.entry("2026-03-01", ("110101", 300, 0), ("3101", 0, 300))
+    # as the earlier version left a closed 2026: its year lock, no books' lock
+    table.client.put_item(TableName=table.name, Item=to_attributes({
+        **keys.period_lock(company_a.company_id, "2026"), "yearStatus": "closed", "yearVersion": 2, "yearClosed": True}))
+    books.entry("2025-06-01", ("110101", 1, 0), ("3101", 0, 1))   # the finding: accepted before the migration
+    assert books_locks_from_closed_years(table) == 1
+    assert books_locks_from_closed_years(table) == 1  # idempotent: the same day again
+    assert all(table.get(key)["closedThrough"] == "2026-12-31"
+               for key in keys.shards(keys.books_lock(company_a.company_id)))
+    assert books.entry("2025-06-02", ("110101", 1, 0), ("3101", 0, 1), expect=400)["code"] == "PERIOD_CLOSED"
+    books.entry("2027-01-02", ("110101", 1, 0), ("3101", 0, 1))
+

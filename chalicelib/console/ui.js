@@ -161,7 +161,8 @@ export function showErrors(form, error) {
   const list = unplaced.length ? h("ul", { class: "error-list" }, unplaced.map(listed)) : null;
   if (!restated) {
     const head = cut > 0 ? quoted.slice(0, cut) : null;
-    general.append(head ? h("div", { class: "error-box", role: "alert", "data-code": error.code }, head) : errorBox(error), list);
+    // replace(), not the element's own append(): that would write a missing list as the text "null"
+    replace(general, head ? h("div", { class: "error-box", role: "alert", "data-code": error.code }, head) : errorBox(error), list);
     return;
   }
   general.append(h("div", { class: "error-box", role: "alert", "data-code": error.code },

@@ -261,11 +261,11 @@ def signed_movement(operation: str, side: str, amount: Decimal) -> Movement:
 
 def entry_item_count(movements: Sequence[Movement]) -> int:
     """Items an automatic entry of these movements writes at most: the entry, its day count,
-    the period check, and per account (at most one per operation) a posting, a balance and a
-    guard."""
+    the period checks (the year's lock, the books' lock), and per account (at most one per
+    operation) a posting, a balance and a guard."""
     if not movements:
         return 0
-    return 3 + 3 * len({movement.operation for movement in movements})
+    return 4 + 3 * len({movement.operation for movement in movements})
 
 
 def swapped(movement: Movement) -> Movement:

@@ -116,6 +116,8 @@ CODES: dict[str, str] = {
     # issue 39: fixed
     'COMPANY_HAS_POSTINGS': 'The company has posted to its books or moved stock: its currency and country no '
                             'longer change.',
+    # issue 39: years
+    'FISCAL_YEAR_NOT_ENDED': 'A fiscal year closes only after its last day.',
 }
 
 KINDS: dict[str, str] = {

@@ -131,6 +131,8 @@ CODES: dict[str, str] = {
     "COMPANY_HAS_POSTINGS":
         "La empresa ya tiene registros en su contabilidad o movimientos de inventario: su moneda y su país ya no "
         "se pueden cambiar.",
+    # issue 39: years
+    "FISCAL_YEAR_NOT_ENDED": "Un ejercicio fiscal solo se cierra después de su último día.",
 }
 
 KINDS: dict[str, str] = {
@@ -297,8 +299,6 @@ PHRASES: dict[str, str] = {
         "(POST /documents/{id}/invalidate).",
     "An automatic entry is reversed by cancelling what created it (its document or payment).":
         "Una partida automática se revierte anulando lo que la originó (su documento o pago).",
-    "An earlier year's revenue and expenses were never closed: close that year before {}.":
-        "Los ingresos y gastos de un ejercicio anterior nunca se cerraron: cierre ese ejercicio antes de {0}.",
     "An entry posts at most {} records (one per line and two per account); split it into several entries.":
         "Una partida registra como máximo {0} registros (uno por línea y dos por cuenta); divídala en varias partidas.",
     "An internal error occurred.": "Ocurrió un error interno.",
@@ -911,6 +911,17 @@ PHRASES: dict[str, str] = {
         "Demasiados intentos fallidos de inicio de sesión con este correo electrónico desde esta dirección; "
         "intente más tarde.",
     "retry in {} s": "reintente en {0} s",
+    # issue 39: years
+    "The fiscal year {} has not ended: it can be closed from {} (today is {}).":
+        "El ejercicio fiscal {0} no ha terminado: se puede cerrar a partir del {1} (hoy es {2}).",
+    "Earlier years with postings are still open: {}. Close them first, oldest first.":
+        "Hay ejercicios anteriores con movimientos aún abiertos: {0}. Ciérrelos primero, del más antiguo al más "
+        "reciente.",
+    "{} falls on or before the last day of a closed fiscal year.":
+        "{0} cae en o antes del último día de un ejercicio fiscal cerrado.",
+    "falls on or before the last day of a closed fiscal year": "cae en o antes del último día de un ejercicio fiscal cerrado",
+    "Another fiscal year was closed or reopened meanwhile: try again.":
+        "Otro ejercicio fiscal se cerró o se reabrió mientras tanto: inténtelo de nuevo.",
 }
 
 # issue 38: lang2

@@ -298,6 +298,27 @@ def period_locks_to_shards(table: Table) -> int:
     return mirrored
 
 
+def books_locks_from_closed_years(table: Table) -> int:
+    """Issue 39: every dated write checks the books' lock (keys.books_lock, `closedThrough`); a
+    company whose years were closed before it existed gets it at its newest closed year's last
+    day, on every shard. Idempotent (never lowers it); run with the service stopped. Returns the
+    companies whose lock was written."""
+    newest: dict[str, str] = {}
+    for raw in scan_items(table.client, table.name, FilterExpression="contains(PK, :p) AND yearClosed = :yes",
+                          ExpressionAttributeValues={":p": {"S": "#PLOCK"}, ":yes": {"BOOL": True}}):
+        lock = from_attributes(raw)
+        if lock["SK"].isdigit():  # a year's lock itself, not one of its shards
+            newest[lock["PK"]] = max(newest.get(lock["PK"], ""), f"{lock['SK']}-12-31")
+    for partition, through in newest.items():
+        books = {"PK": partition, "SK": keys.BOOKS_LOCK}
+        current = (table.get(books) or {}).get("closedThrough") or ""
+        for key in keys.shards(books):
+            table.client.update_item(TableName=table.name, Key=to_attributes(key),
+                                     UpdateExpression="SET closedThrough = :through",
+                                     ExpressionAttributeValues=to_attributes({":through": max(current, through)}))
+    return len(newest)
+
+
 def search_index_of_records(table: Table) -> int:
     """Partners and products from before search (issue 15) have no index terms: each gets its
     terms (services/search.py; idempotent puts). Returns the records indexed."""
@@ -384,4 +405,6 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("partnerTaxIdsDuplicatedReported", partner_tax_ids_duplicated),
     ("partnerTaxIdsRefusedReported", partner_tax_ids_refused),
     ("gatewayPaymentsLinked", gateway_payments_linked),
+    # issue 39: years
+    ("booksLocksFromClosedYears", books_locks_from_closed_years),
 )

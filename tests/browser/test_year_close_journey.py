@@ -2,14 +2,17 @@
 chart (the retained earnings account 3301 and its `retained_earnings` rule, the opening balance
 equity 3401): a customer's opening balance recorded on the partner's page (refused first without
 its amount, the error beside the field), then listed there with its amount and in the customer's
-documents; a partner that is both chooses the side (payable here); 2025, which earned 5,000.00 of
-services, closed on the periods page (its closing entry takes the income to retained earnings)
-and reopened (the entry reversed)."""
+documents; a partner that is both chooses the side (payable here); on the periods page, 2026 (not
+ended yet) refused in the page's words, in Spanish and in English, 2025 refused while 2024 (the
+opening balances' year) is open, then 2024 closed, and 2025, which earned 5,000.00 of services,
+closed (its closing entry takes the income to retained earnings) and reopened (the entry
+reversed)."""
 from __future__ import annotations
 
 import uuid
 
 from tests.browser.conftest import amount, fresh_company
+from tests.browser.reports_support import switch_language
 
 
 def account_ids(console) -> dict[str, int]:
@@ -128,6 +131,39 @@ def close_and_reopen(console, accounts: dict[str, int]) -> None:
     assert "no está cerrado" in card.locator(".form-error").inner_text()
     console.shot("reopen-refused")
 
+    # the current year has not ended: refused in the page's words, in both languages, wide and narrow
+    not_ended = {"es": "El ejercicio 2026 aún no ha terminado: podrá cerrarse a partir del 1 de enero de 2027.",
+                 "en": "Fiscal year 2026 has not ended yet: it can be closed from January 1, 2027."}
+    for language in ("es", "en"):
+        if language == "en":
+            switch_language(console, "en")
+        page.fill("#f-year", "2026")
+        card.locator("#fiscal-year-form button.danger").click()
+        console.confirm()
+        card.locator(".form-error .error-box[data-code=FISCAL_YEAR_NOT_ENDED]").wait_for()
+        # the refusal alone: no stray text beside it (a missing list once read "null")
+        assert card.locator(".form-error").inner_text().strip() == not_ended[language]
+        for width in (1280, 390):
+            page.set_viewport_size({"width": width, "height": 860})
+            console.shot(f"close-refused-not-ended-{language}-{width}")
+        page.set_viewport_size({"width": 1280, "height": 860})
+    switch_language(console, "es")
+    assert console.as_session("GET", "/fiscal-years/2026")[2]["status"] == "open"
+
+    # 2024 holds the opening balances: 2025 closes after it, and the refusal names it
+    page.fill("#f-year", "2025")
+    card.locator("button", has_text="Cerrar ejercicio").click()
+    console.confirm()
+    card.locator(".form-error .error-box[data-code=FISCAL_YEAR_ORDER]").wait_for()
+    assert "aún abiertos: 2024." in card.locator(".form-error").inner_text()
+    console.shot("close-refused-order")
+    page.fill("#f-year", "2024")
+    card.locator("button", has_text="Cerrar ejercicio").click()
+    console.confirm()
+    card.locator("#fiscal-years tbody tr", has_text="2024").locator(".badge-closed").wait_for()
+    console.wait_loaded()
+
+    page.fill("#f-year", "2025")
     card.locator("button", has_text="Cerrar ejercicio").click()
     assert "¿Cerrar el ejercicio 2025?" in page.inner_text("dialog")
     console.shot("close-confirm")

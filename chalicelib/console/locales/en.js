@@ -563,7 +563,7 @@ export default {
   "fx.updatedAt": "Recorded",
   "fy.badYear": "Enter a four-digit year, from 1900 to 2999.",
   "fy.close": "Close fiscal year",
-  "fy.closeConfirm": "Close fiscal year {year}? The closing entry is posted on December 31, {year} and no operation may then be dated in that year.",
+  "fy.closeConfirm": "Close fiscal year {year}? The closing entry is posted on December 31, {year} and no operation may then be dated in that year or before.",
   "fy.closeShort": "Close",
   "fy.closed": "Fiscal year {year} closed.",
   "fy.closedAt": "Closed at",
@@ -571,11 +571,9 @@ export default {
   "fy.closingEntries": "Closing entries",
   "fy.empty": "No fiscal year closed yet: a year is listed once it, or one of its periods, is closed.",
   "fy.error.close.ACCOUNT_RULE_MISSING": "The determination rule “retained_earnings” is missing: name the equity account that takes the year's result.",
-  "fy.error.close.FISCAL_YEAR_ORDER": "A year before {year} has revenue, costs or expenses never closed: close it first.",
   "fy.error.close.FISCAL_YEAR_STATUS": "Fiscal year {year} is not open: only an open year is closed.",
-  "fy.error.reopen.FISCAL_YEAR_ORDER": "Fiscal year {next} is closed: reopen it before reopening {year}.",
   "fy.error.reopen.FISCAL_YEAR_STATUS": "Fiscal year {year} is not closed: only a closed year is reopened.",
-  "fy.help": "Closing a fiscal year posts the closing entry on December 31: it brings the revenue, cost and expense accounts to zero against the retained earnings account, and no operation may then be dated in that year. Reopening it reverses the closing entry. Years are closed in order.",
+  "fy.help": "Closing a fiscal year posts the closing entry on December 31: it brings the revenue, cost and expense accounts to zero against the retained earnings account, and no operation may then be dated in that year or before. A year is closed once it has ended and after every earlier year with postings; years reopen newest first, and reopening one reverses its closing entry.",
   "fy.reopen": "Reopen fiscal year",
   "fy.reopenConfirm": "Reopen fiscal year {year}? Its closing entry is reversed and the year takes operations again.",
   "fy.reopenShort": "Reopen",
@@ -1231,5 +1229,6 @@ export default {
   "stock.asOfNote": "Stock at the end of {date}: movements dated later are left out.",
   "stock.movementsUntil": "The latest movements up to {date}, newest first.",
   "stock.nowNote": "Today's stock, every movement recorded. Choose a date to see it on that day.",
-  "company.fixedOncePosted": "Fixed from the first operation posted to the books or the stock."
+  "company.fixedOncePosted": "Fixed from the first operation posted to the books or the stock.",
+  "fy.error.close.FISCAL_YEAR_NOT_ENDED": "Fiscal year {year} has not ended yet: it can be closed from January 1, {next}."
 };

@@ -563,7 +563,7 @@ export default {
   "fx.updatedAt": "Registrado",
   "fy.badYear": "Escriba un año de cuatro dígitos, de 1900 a 2999.",
   "fy.close": "Cerrar ejercicio",
-  "fy.closeConfirm": "¿Cerrar el ejercicio {year}? Se registrará la partida de cierre al 31 de diciembre de {year} y ninguna operación podrá fecharse en ese año.",
+  "fy.closeConfirm": "¿Cerrar el ejercicio {year}? Se registrará la partida de cierre al 31 de diciembre de {year} y ninguna operación podrá fecharse en ese año ni antes.",
   "fy.closeShort": "Cerrar",
   "fy.closed": "Ejercicio {year} cerrado.",
   "fy.closedAt": "Cerrado el",
@@ -571,11 +571,9 @@ export default {
   "fy.closingEntries": "Partidas de cierre",
   "fy.empty": "Ningún ejercicio cerrado todavía: un año aparece aquí cuando se cierra él o alguno de sus períodos.",
   "fy.error.close.ACCOUNT_RULE_MISSING": "Falta la regla de determinación «retained_earnings» (utilidades retenidas): indique la cuenta de patrimonio que recibe el resultado del ejercicio.",
-  "fy.error.close.FISCAL_YEAR_ORDER": "Un ejercicio anterior a {year} tiene ingresos, costos o gastos sin cerrar: ciérrelo primero.",
   "fy.error.close.FISCAL_YEAR_STATUS": "El ejercicio {year} no está abierto: solo se cierra un ejercicio abierto.",
-  "fy.error.reopen.FISCAL_YEAR_ORDER": "El ejercicio {next} está cerrado: reábralo antes de reabrir {year}.",
   "fy.error.reopen.FISCAL_YEAR_STATUS": "El ejercicio {year} no está cerrado: solo se reabre un ejercicio cerrado.",
-  "fy.help": "Cerrar un ejercicio registra la partida de cierre al 31 de diciembre: lleva a cero las cuentas de ingresos, costos y gastos contra la cuenta de utilidades retenidas, y desde entonces ninguna operación puede fecharse en ese año. Reabrirlo revierte la partida de cierre. Los ejercicios se cierran en orden.",
+  "fy.help": "Cerrar un ejercicio registra la partida de cierre al 31 de diciembre: lleva a cero las cuentas de ingresos, costos y gastos contra la cuenta de utilidades retenidas, y desde entonces ninguna operación puede fecharse en ese año ni antes. Un ejercicio se cierra cuando ha terminado y después de los anteriores que tengan movimientos; se reabren del más reciente al más antiguo, y reabrir uno revierte su partida de cierre.",
   "fy.reopen": "Reabrir ejercicio",
   "fy.reopenConfirm": "¿Reabrir el ejercicio {year}? Se revertirá su partida de cierre y el año volverá a aceptar operaciones.",
   "fy.reopenShort": "Reabrir",
@@ -1231,5 +1229,6 @@ export default {
   "stock.asOfNote": "Existencias al final del {date}: los movimientos con fecha posterior no cuentan.",
   "stock.movementsUntil": "Los últimos movimientos hasta el {date}, del más reciente al más antiguo.",
   "stock.nowNote": "Existencias de hoy, con todos los movimientos registrados. Elija una fecha para verlas a ese día.",
-  "company.fixedOncePosted": "Fija desde la primera operación registrada en la contabilidad o el inventario."
+  "company.fixedOncePosted": "Fija desde la primera operación registrada en la contabilidad o el inventario.",
+  "fy.error.close.FISCAL_YEAR_NOT_ENDED": "El ejercicio {year} aún no ha terminado: podrá cerrarse a partir del 1 de enero de {next}."
 };

@@ -217,9 +217,10 @@ const closingLinks = (year) => year.closingEntryIds.map((id, i) => [i ? ", " : "
   h("a", { href: `#/accounting/entries/${id}` }, `#${id}`),
   year.reopeningEntryIds.includes(id) ? h("small", { class: "help" }, ` (${t("fy.reversed")})`) : null]);
 
-// The refusals the API may give each action, said in this page's words (its own message otherwise).
-const EXPLAINED = { close: ["FISCAL_YEAR_STATUS", "FISCAL_YEAR_ORDER", "ACCOUNT_RULE_MISSING"],
-                    reopen: ["FISCAL_YEAR_STATUS", "FISCAL_YEAR_ORDER"] };
+// The refusals the API may give each action, said in this page's words; its own message otherwise
+// (FISCAL_YEAR_ORDER: the API names the years still open, or the later year still closed).
+const EXPLAINED = { close: ["FISCAL_YEAR_STATUS", "FISCAL_YEAR_NOT_ENDED", "ACCOUNT_RULE_MISSING"],
+                    reopen: ["FISCAL_YEAR_STATUS"] };
 function explained(error, action, year) {
   if (error instanceof ApiError && EXPLAINED[action].includes(error.code)) {
     error.message = t(`fy.error.${action}.${error.code}`, { year, next: year + 1 });

@@ -2,8 +2,12 @@
 brings every revenue, cost and expense account to zero against the `retained_earnings` rule's
 account, and the year then takes no posting; reopening reverses it.
 
-The year's state lives on its lock item (the one every dated write checks, keys.period_lock):
-`yearClosed` there refuses every posting dated in the year. The closing entry posts at most
+A year closes once it has ended (its last day before the company's today) and once every
+earlier year with postings is closed; it reopens only while no later year is closed (newest
+first). The year's state lives on its lock item (the one every dated write checks,
+keys.period_lock): `yearClosed` there refuses every posting dated in the year; the books' lock
+(keys.books_lock, checked by every dated write too) holds the newest closed year's last day,
+on or before which nothing posts, in whichever year (one with no lock of its own included). The closing entry posts at most
 CLOSING_LINES accounts: a chart with more moved accounts is closed by several entries, one
 transaction each. The first transaction locks the year (status `closing`), the last makes it
 `closed`; between them nothing else can post in the year, so a close that stopped half-way is
@@ -11,27 +15,31 @@ finished by asking again (what is left to close is what still has a balance). Re
 back the same way (`reopening`, then `open`)."""
 from __future__ import annotations
 
+from collections import Counter
 from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import accounting
-from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
-from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.domain.accounting import CREDIT, DEBIT, POSTED, REVERSED, ZERO, Movement
+from chalicelib.errors import ApiError, NotFound, ValidationFailed, VersionConflict
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting import chart
 from chalicelib.services.accounting.posting import (
     INVALID_ACCOUNT,
     JournalWrites,
     Source,
+    count_attribute,
     get_entry,
     load_rules,
     lock_everywhere,
+    on_every_shard,
 )
 from chalicelib.services.accounting.reports import account_months
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
 
 OPEN, CLOSING, CLOSED, REOPENING = "open", "closing", "closed", "reopening"
 RESULT_TYPES = (accounting.INCOME, accounting.COST, accounting.EXPENSE)
@@ -59,7 +67,7 @@ def fiscal_year(table: Table, company_id: int, year: int) -> dict[str, Any]:
 def list_fiscal_years(table: Table, company_id: int) -> list[dict[str, Any]]:
     """The years anything locked (a closed period or the year itself), newest first."""
     items = [item for item in table.query_all(partition=("PK", keys.period_lock(company_id, "")["PK"]),
-                                              consistent=True) if "#" not in item["SK"]]  # not its shards
+                                              consistent=True) if item["SK"].isdigit()]  # not shards nor the books' lock
     return [_view(item["SK"], item) for item in sorted(items, key=lambda item: item["SK"], reverse=True)]
 
 
@@ -83,12 +91,13 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
     result_accounts = {a["id"]: a for a in chart.all_accounts(table, company_id) if a["type"] in RESULT_TYPES}
     rules = load_rules(table, company_id)
     if state["status"] == OPEN:
+        _check_ended(table, company_id, year)
+        _check_earlier_years_closed(table, company_id, year)
         _check_closable(table, company_id, rules, _result_left(table, company_id, name, result_accounts),
                         result_accounts)
-        if _earlier_result_left(table, company_id, name, result_accounts):
-            raise FiscalYearRefused(f"An earlier year's revenue and expenses were never closed: close that year "
-                                    f"before {year}.", code="FISCAL_YEAR_ORDER")
-        state = _set_lock(Command(command.principal, table), company_id, name, state, CLOSING, yearClosed=True)
+        through = _books_closed_through(table, company_id)
+        state = _set_lock(Command(command.principal, table), company_id, name, state, CLOSING, yearClosed=True,
+                          books=(through, max(through or "", f"{name}-12-31")))
     while True:
         left = _result_left(table, company_id, name, result_accounts)
         batch, rest = left[:CLOSING_LINES], left[CLOSING_LINES:]
@@ -145,20 +154,58 @@ def _check_closable(table: Table, company_id: int, rules: list[Any], left: list[
                                            for a in inactive])
 
 
-def _earlier_result_left(table: Table, company_id: int, year: str, result_accounts: dict[int, dict[str, Any]]) -> bool:
-    """Years close in order: revenue or expenses left at the previous year's end belong to a
-    year never closed."""
-    return bool(_result_left(table, company_id, str(int(year) - 1), result_accounts))
+def _check_ended(table: Table, company_id: int, year: int) -> None:
+    """A year closes once its last day is over where the company is."""
+    today, next_year = clock.company_today(table.get(keys.company(company_id)) or {}), f"{year + 1}-01-01"
+    if next_year > today:
+        raise FiscalYearRefused(f"The fiscal year {year} has not ended: it can be closed from {next_year} "
+                                f"(today is {today}).", code="FISCAL_YEAR_NOT_ENDED")
+
+
+def _check_earlier_years_closed(table: Table, company_id: int, year: int) -> None:
+    """Years close in order: every earlier year with a posted entry is closed first. The day
+    counts (strongly consistent) say which years have one; a year with none is passed over."""
+    closed = {item["year"] for item in list_fiscal_years(table, company_id) if item["status"] == CLOSED}
+    days = table.query_all(partition=("PK", keys.day_counts(company_id, "")["PK"]),
+                           sort_range=("SK", None, f"{year - 1}-12-31{keys.SHARD_SUFFIX_END}"), consistent=True)
+    posted = [count_attribute(status, kind) for status in (POSTED, REVERSED) for kind in accounting.ENTRY_TYPES]
+    entries: Counter[int] = Counter()
+    for day in days:
+        entries[int(day["SK"][:4])] += sum(int(day.get(name, 0)) for name in posted)
+    still_open = sorted(earlier for earlier, count in entries.items() if count > 0 and earlier not in closed)
+    if still_open:
+        raise FiscalYearRefused(f"Earlier years with postings are still open: {', '.join(map(str, still_open))}. "
+                                "Close them first, oldest first.", code="FISCAL_YEAR_ORDER")
+
+
+def _books_closed_through(table: Table, company_id: int) -> str | None:
+    return (table.get(keys.books_lock(company_id)) or {}).get("closedThrough")
+
+
+def _move_books_lock(transaction: Transaction, company_id: int, seen: str | None, through: str | None) -> None:
+    """The books' lock to the newest closed year's last day (None: no year closed), on the
+    value read: two years closing or reopening at once take turns."""
+    lock = keys.books_lock(company_id)
+    expression, values = ("SET closedThrough = :through", {":through": through}) if through else \
+        ("REMOVE closedThrough", {})
+    condition = "attribute_not_exists(closedThrough)" if seen is None else "closedThrough = :seen"
+    transaction.update(lock, expression, condition=condition,
+                       values={**values, **({":seen": seen} if seen is not None else {})} or None,
+                       on_fail=VersionConflict("Another fiscal year was closed or reopened meanwhile: try again."))
+    on_every_shard(transaction, lock, expression, values or None)
 
 
 def _set_lock(command: Command, company_id: int, year: str, state: dict[str, Any], status: str, *,
               writes: JournalWrites | None = None, yearClosed: bool | None = None,
-              **fields: Any) -> dict[str, Any]:
+              books: tuple[str | None, str | None] | None = None, **fields: Any) -> dict[str, Any]:
     """The year's state on its lock item, on the version read, in one transaction with `writes`
-    (`yearClosed`: True sets the lock, False removes it)."""
+    (`yearClosed`: True sets the lock, False removes it; `books`: the books' lock moved from the
+    day read to another)."""
     transaction = command.transaction()
     if writes is not None:
         writes.apply(transaction)
+    if books is not None:
+        _move_books_lock(transaction, company_id, *books)
     values: dict[str, Any] = {":status": status, ":next": state["version"] + 1, ":seen": state["version"]}
     sets = ["yearStatus = :status", "yearVersion = :next"]
     for index, (name, value) in enumerate(fields.items()):
@@ -185,10 +232,18 @@ def reopen_year(command: Command, year: int) -> dict[str, Any]:
     state = fiscal_year(table, company_id, year)
     if state["status"] not in (CLOSED, CLOSING, REOPENING):
         raise FiscalYearRefused(f"The fiscal year {year} is {state['status']}; only a closed year is reopened.")
-    later = fiscal_year(table, company_id, year + 1)
-    if later["status"] != OPEN:
-        raise FiscalYearRefused(f"The fiscal year {year + 1} is {later['status']}: reopen it first.",
+    years = list_fiscal_years(table, company_id)   # newest first
+    later = [item for item in years if item["year"] > year and item["status"] != OPEN]
+    if later:
+        raise FiscalYearRefused(f"The fiscal year {later[0]['year']} is {later[0]['status']}: reopen it first.",
                                 code="FISCAL_YEAR_ORDER")
+    if state["status"] in (CLOSED, CLOSING):
+        # the books' lock back to the newest earlier closed year first: the year's own lock
+        # keeps refusing its dates until its closing entries are reversed
+        earlier = next((f"{item['year']}-12-31" for item in years if item["year"] < year and item["status"] != OPEN),
+                       None)
+        state = _set_lock(Command(command.principal, table), company_id, name, state, REOPENING,
+                          books=(_books_closed_through(table, company_id), earlier))
     while True:
         reversed_ids = list(state["reopeningEntryIds"])
         pending = [entry_id for entry_id in state["closingEntryIds"] if entry_id not in reversed_ids]

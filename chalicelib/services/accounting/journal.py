@@ -24,9 +24,9 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS
 
 # Beside its postings, reversing an entry writes the reversal, the original's new status, two
-# day counts, the period check and the Idempotency-Key record: an entry must leave room for
-# that, or it could be posted but never reversed.
-_ENTRY_OVERHEAD = 6
+# day counts, the period checks (the year's lock, the books' lock) and the Idempotency-Key
+# record: an entry must leave room for that, or it could be posted but never reversed.
+_ENTRY_OVERHEAD = 7
 
 
 def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:

@@ -131,8 +131,8 @@ class JournalWrites:
     # entries
 
     def add_entry(self, entry: EntryRecord, *, line_field: str = "lines") -> None:
-        """A new entry: written, counted, its date checked against closed periods and, when
-        posted, its lines posted."""
+        """A new entry: written, counted, its date checked against closed periods and closed
+        years and, when posted, its lines posted."""
         self._puts.append(entry)
         self._count(entry["date"], entry["status"], entry["entryType"], 1)
         self.require_open(entry["date"])
@@ -247,6 +247,7 @@ class JournalWrites:
         self._guard_accounts(transaction)
         for date, counts in self._day_counts.items():
             transaction.add_counts(keys.day_counts(self.company_id, date), counts)
+        self._check_books_lock(transaction)
         for year, days in self._dated.items():
             ordered = sorted(days)
             closed = PeriodClosed(f"{year}-{ordered[0]} falls in a closed accounting period or fiscal year."
@@ -261,6 +262,19 @@ class JournalWrites:
                               f"attribute_not_exists(yearClosed) AND (attribute_not_exists(closedDays) OR "
                               f"{open_on_each})",
                               values={f":d{i}": day for i, day in enumerate(ordered)}, on_fail=closed, shardable=True)
+
+    def _check_books_lock(self, transaction: Transaction) -> None:
+        """Nothing dated on or before the newest closed year's last day, whichever year the date
+        is in (fiscal_years.py moves `closedThrough`): one check for all the command's dates."""
+        if not self._dated:
+            return
+        first = min(f"{year}-{min(days)}" for year, days in self._dated.items())
+        closed = PeriodClosed(f"{first} falls on or before the last day of a closed fiscal year.",
+                              details=[{"field": "date", "message": "falls on or before the last day of a closed "
+                                                                    "fiscal year"}])
+        transaction.check(keys.books_lock(self.company_id),
+                          "attribute_not_exists(closedThrough) OR closedThrough < :first",
+                          values={":first": first}, on_fail=closed, shardable=True)
 
     def _guard_accounts(self, transaction: Transaction) -> None:
         """Each account posted to must exist and be active, and once it has a posting its type is
@@ -313,8 +327,15 @@ def add_month_totals(transaction: Transaction, key: keys.Key, month: str, debit:
 def lock_everywhere(transaction: Transaction, company_id: int, year: str, expression: str,
                     values: dict[str, Any] | None = None) -> None:
     """What the dated writes check of a year's lock (`closedDays`, `yearClosed`) changed on every
-    shard of it alike (keys.shards): a check that went to a shard finds the same lock."""
-    for key in keys.shards(keys.period_lock(company_id, year))[1:]:
+    shard of it alike: a check that went to a shard finds the same lock."""
+    on_every_shard(transaction, keys.period_lock(company_id, year), expression, values)
+
+
+def on_every_shard(transaction: Transaction, lock: keys.Key, expression: str,
+                   values: dict[str, Any] | None = None) -> None:
+    """A lock the dated writes check (a year's, the books'), changed alike on each of its shards
+    beside the item itself (keys.shards)."""
+    for key in keys.shards(lock)[1:]:
         transaction.update(key, expression, values=values)
 
 

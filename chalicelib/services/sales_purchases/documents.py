@@ -165,12 +165,13 @@ def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: 
         entry_items = document_rules.entry_item_count(movements)
         # the document, its four list counts, the event and the Idempotency-Key record; the
         # partner (its movement, month total and open-document item), the number, a credit
-        # note's source and a period check when there are any; an electronic document's items (El Salvador's DTE)
+        # note's source and the period checks (the year's lock, the books' lock) when there are any; an
+        # electronic document's items (El Salvador's DTE)
         needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
                   + issue_items
                   + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
                   + len(moves) + len({m["productId"] for m in moves})
-                  + (entry_items or bool(moves or kind.balance)))
+                  + (entry_items or 2 * bool(moves or kind.balance)))
     else:
         needed = len(plan.transaction.operations) + 1
     # an electronic document of any type can be invalidated: reversed like a cancellation

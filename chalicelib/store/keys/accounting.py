@@ -85,6 +85,17 @@ def period_lock(company_id: int, year: str) -> Key:
     return {"PK": f"C#{company_id}#PLOCK", "SK": year}
 
 
+# the books' lock among the years' locks: a sort key no year has (years are digits)
+BOOKS_LOCK = "BOOKS"
+
+
+def books_lock(company_id: int) -> Key:
+    """The last day of the newest closed fiscal year (`closedThrough`): every dated write checks
+    it in its transaction, so nothing posts on or before that day, in whichever year, one with no
+    lock of its own included."""
+    return {"PK": f"C#{company_id}#PLOCK", "SK": BOOKS_LOCK}
+
+
 def guard(company_id: int, name: str) -> Key:
     """A version item that serializes changes whose invariant spans several items (period
     overlaps, the shape of the account tree)."""
