@@ -53,18 +53,17 @@ def check_sent_rate(sent: Decimal, recorded: Decimal | None, tolerance: Decimal,
     if keeps_books:
         return
     if recorded is None:
-        raise _out_of_range(field, f"no exchange rate of {currency} is recorded on or before {date}: only a user "
-                                   f"with the accounting permission may send one (or record it with POST /exchange-rates)")
-    low, high = accepted_range(recorded, tolerance)
-    if not low <= Decimal(sent) <= high:
-        raise _out_of_range(field, f"must be between {_plain(low)} and {_plain(high)}: within {_plain(tolerance)} % "
-                                   f"of the company's rate {_plain(recorded)} of {currency} on {date}; only a user "
-                                   f"with the accounting permission may send another")
-
-
-def _out_of_range(field: str, message: str) -> ValidationFailed:
-    return ValidationFailed(f"{field}: {message}", code="EXCHANGE_RATE_OUT_OF_RANGE",
-                            details=[{"field": field, "message": message}])
+        problem = (f"no exchange rate of {currency} is recorded on or before {date}: only a user with the accounting "
+                   f"permission may send one (or record it with POST /exchange-rates)")
+    else:
+        low, high = accepted_range(recorded, tolerance)
+        if low <= Decimal(sent) <= high:
+            return
+        problem = (f"must be between {_plain(low)} and {_plain(high)}: within {_plain(tolerance)} % of the company's "
+                   f"rate {_plain(recorded)} of {currency} on {date}; only a user with the accounting permission may "
+                   f"send another")
+    raise ValidationFailed(f"{field}: {problem}", code="EXCHANGE_RATE_OUT_OF_RANGE",
+                           details=[{"field": field, "message": problem}])
 
 
 def _plain(value: Decimal) -> str:
