@@ -229,6 +229,18 @@ def test_no_conversion_passes_the_money_limit_whoever_sends_the_rate(shop, accou
     assert shop.balance("110104") == 0
 
 
+def test_money_that_converts_to_nothing_is_refused_not_a_500(shop, accountant):
+    record_rate(shop, "2026-11-02", "24.50")
+    account, _ = dollar_bank(shop)
+    # USD 0.01 x 0.05 = 0.0005 -> 0.00 lempiras: the deposit's entry would move nothing (it answered 500)
+    answer = refused(deposit(shop, accountant, account, "0.01", "0.05"), "VALIDATION_ERROR")
+    assert answer["details"][0]["message"] == "at this rate 0.01 comes to 0.00 in the company's currency"
+    # 0.01 x 0.5 = 0.005 -> 0.01 (half up): booked
+    booked = deposit(shop, accountant, account, "0.01", "0.5")
+    assert booked.status == 201, booked.text
+    assert shop.entry_lines(booked.json["journalEntryId"]) == {"110104": (D("0.01"), 0), "410101": (0, D("0.01"))}
+
+
 def test_the_refusal_speaks_spanish(shop, seller):
     record_rate(shop, "2026-11-02", "24.50")
     reply = shop.api.post("/documents", {

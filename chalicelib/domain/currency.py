@@ -26,11 +26,14 @@ def in_base(amount: Decimal, rate: Decimal) -> Decimal:
 
 def converted(amount: Decimal, rate: Decimal, field: str) -> Decimal:
     """`in_base`, refused (naming `field`, the rate that set it) when the amount in the company's
-    currency would pass the money limit: the books never carry what no money field may."""
+    currency would pass the money limit (the books never carry what no money field may), or when
+    an amount of money comes to nothing (USD 0.01 at 0.05: an entry of 0.00 moves no account)."""
     base = in_base(amount, rate)
     if base > MAX_AMOUNT:
         raise ValidationFailed.for_field(field, f"at this rate the amount in the company's currency ({base}) "
                                                 f"would exceed {MAX_AMOUNT}")
+    if base == ZERO and Decimal(amount) != ZERO:
+        raise ValidationFailed.for_field(field, f"at this rate {amount} comes to 0.00 in the company's currency")
     return base
 
 

@@ -916,6 +916,8 @@ PHRASES: dict[str, str] = {
         "usuario con permiso de contabilidad puede enviar otro",
     "at this rate the amount in the company's currency ({}) would exceed {}":
         "a este tipo de cambio el importe en la moneda de la empresa ({0}) superaría {1}",
+    "at this rate {} comes to 0.00 in the company's currency":
+        "a este tipo de cambio {0} equivale a 0.00 en la moneda de la empresa",
 }
 
 # issue 38: lang2

@@ -62,3 +62,13 @@ def test_a_conversion_stays_within_the_money_limit():
         with pytest.raises(ValidationFailed) as refused:
             currency.converted(D(amount), D(rate), "exchangeRate")
         assert refused.value.details[0]["field"] == "exchangeRate"
+
+
+def test_money_that_comes_to_nothing_is_refused():
+    # 0.01 x 0.05 = 0.0005 -> 0.00: a deposit of it answered 500 (an entry of nothing); 0.01 x 0.5 = 0.005 -> 0.01
+    with pytest.raises(ValidationFailed) as refused:
+        currency.converted(D("0.01"), D("0.05"), "exchangeRate")
+    assert refused.value.details == [{"field": "exchangeRate",
+                                      "message": "at this rate 0.01 comes to 0.00 in the company's currency"}]
+    assert currency.converted(D("0.01"), D("0.5"), "exchangeRate") == D("0.01")
+    assert currency.converted(D("0"), D("0.05"), "exchangeRate") == D("0.00")   # a document of nothing stays one
