@@ -1230,5 +1230,6 @@ export default {
   "stock.asOf": "Stock as of",
   "stock.asOfNote": "Stock at the end of {date}: movements dated later are left out.",
   "stock.movementsUntil": "The latest movements up to {date}, newest first.",
-  "stock.nowNote": "Today's stock, every movement recorded. Choose a date to see it on that day."
+  "stock.nowNote": "Today's stock, every movement recorded. Choose a date to see it on that day.",
+  "company.exchangeRateTolerancePercent": "Exchange rate tolerance (%) for users without the accounting permission"
 };

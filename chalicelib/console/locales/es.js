@@ -1230,5 +1230,6 @@ export default {
   "stock.asOf": "Existencias al",
   "stock.asOfNote": "Existencias al final del {date}: los movimientos con fecha posterior no cuentan.",
   "stock.movementsUntil": "Los últimos movimientos hasta el {date}, del más reciente al más antiguo.",
-  "stock.nowNote": "Existencias de hoy, con todos los movimientos registrados. Elija una fecha para verlas a ese día."
+  "stock.nowNote": "Existencias de hoy, con todos los movimientos registrados. Elija una fecha para verlas a ese día.",
+  "company.exchangeRateTolerancePercent": "Tolerancia del tipo de cambio (%) para quien no tiene permiso de contabilidad"
 };
