@@ -73,6 +73,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "INVITATION_PASSWORD_WRONG": (400, "an existing account accepts with its own current password"),
     "INVITATION_PENDING": (400, "the user has not accepted the invitation yet"),
     "INVITATION_NOT_PENDING": (400, "the user has already accepted the invitation"),
+    # issue 39: rates
+    "EXCHANGE_RATE_OUT_OF_RANGE": (400, "the exchange rate sent strays from the company's recorded rate for the date by more than its tolerance, or none is recorded: only the accounting permission may send it"),
     "AUTHENTICATION_REQUIRED": (401, "no session cookie and no API key"),
     "INVALID_CREDENTIALS": (401, "wrong e-mail or password, or no active company to log in to (answered alike: "
                                  "the answer never confirms a password)"),

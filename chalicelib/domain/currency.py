@@ -1,6 +1,8 @@
 """Foreign currency, no I/O: a document keeps its amounts in its own currency and the books carry
 them in the company's, at the document's rate; money that settles it later moves at its own
-rate, and the difference between the two is an exchange gain or loss."""
+rate, and the difference between the two is an exchange gain or loss. A rate sent with an
+operation stays near the company's recorded one unless the sender keeps the books, and no
+conversion carries an amount past the one money limit."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -8,11 +10,68 @@ from typing import Any, Mapping
 
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_money
 from chalicelib.domain.costing import split
+from chalicelib.domain.money import MAX_AMOUNT
+from chalicelib.errors import ValidationFailed
+
+# how far (in percent of the company's recorded rate) a rate sent by someone without the
+# accounting permission may stray: a bank's rate of the day, not a different price
+DEFAULT_TOLERANCE_PERCENT = Decimal("5")
+HUNDRED = Decimal("100")
 
 
 def in_base(amount: Decimal, rate: Decimal) -> Decimal:
     """An amount in the company's currency, to the cent (half up)."""
     return round_money(Decimal(amount) * Decimal(rate))
+
+
+def converted(amount: Decimal, rate: Decimal, field: str) -> Decimal:
+    """`in_base`, refused (naming `field`, the rate that set it) when the amount in the company's
+    currency would pass the money limit (the books never carry what no money field may), or when
+    an amount of money comes to nothing (USD 0.01 at 0.05: an entry of 0.00 moves no account)."""
+    base = in_base(amount, rate)
+    if base > MAX_AMOUNT:
+        raise ValidationFailed.for_field(field, f"at this rate the amount in the company's currency ({base}) "
+                                                f"would exceed {MAX_AMOUNT}")
+    if base == ZERO and Decimal(amount) != ZERO:
+        raise ValidationFailed.for_field(field, f"at this rate {amount} comes to 0.00 in the company's currency")
+    return base
+
+
+def tolerance_percent(company: Mapping[str, Any]) -> Decimal:
+    value = company.get("exchangeRateTolerancePercent")
+    return DEFAULT_TOLERANCE_PERCENT if value is None else Decimal(value)
+
+
+def accepted_range(recorded: Decimal, tolerance: Decimal) -> tuple[Decimal, Decimal]:
+    """The rates within `tolerance` percent of the recorded one, both ends included."""
+    share = Decimal(recorded) * Decimal(tolerance) / HUNDRED
+    return Decimal(recorded) - share, Decimal(recorded) + share
+
+
+def check_sent_rate(sent: Decimal, recorded: Decimal | None, tolerance: Decimal, *, keeps_books: bool,
+                    currency: str, date: str, field: str) -> None:
+    """A rate sent with an operation is within `tolerance` percent of the company's `recorded`
+    rate of `currency` for `date`; only one who keeps the books (the accounting permission) may
+    send another, or one where none is recorded."""
+    if keeps_books:
+        return
+    if recorded is None:
+        problem = (f"no exchange rate of {currency} is recorded on or before {date}: only a user with the accounting "
+                   f"permission may send one (or record it with POST /exchange-rates)")
+    else:
+        low, high = accepted_range(recorded, tolerance)
+        if low <= Decimal(sent) <= high:
+            return
+        problem = (f"must be between {_plain(low)} and {_plain(high)}: within {_plain(tolerance)} % of the company's "
+                   f"rate {_plain(recorded)} of {currency} on {date}; only a user with the accounting permission may "
+                   f"send another")
+    raise ValidationFailed(f"{field}: {problem}", code="EXCHANGE_RATE_OUT_OF_RANGE",
+                           details=[{"field": field, "message": problem}])
+
+
+def _plain(value: Decimal) -> str:
+    """24.50 x 5 % = 23.2750 reads 23.275; 25.00 reads 25."""
+    return f"{Decimal(value).normalize():f}"
 
 
 def rate_of(document: Mapping[str, Any]) -> Decimal:

@@ -71,6 +71,8 @@ CODES: dict[str, str] = {
     'INVITATION_PASSWORD_WRONG': 'An existing account accepts with its own current password.',
     'INVITATION_PENDING': 'The user has not accepted the invitation yet.',
     'INVITATION_NOT_PENDING': 'The user has already accepted the invitation.',
+    # issue 39: rates
+    'EXCHANGE_RATE_OUT_OF_RANGE': "The exchange rate sent strays from the company's recorded rate for the date by more than its tolerance, or none is recorded: only the accounting permission may send it.",
     'AUTHENTICATION_REQUIRED': 'No session cookie and no API key.',
     'INVALID_CREDENTIALS': 'Wrong e-mail or password, or no active company to log in to (answered alike: the answer never confirms a password).',
     'INVALID_SESSION': 'The session is unknown, expired or ended.',
@@ -435,4 +437,6 @@ FIELD_LABELS: dict[str, str] = {
     'documento.numDocumento': "Receiver's NIT or DUI in the DTE",
     'documento.tipoDocumento': "Receiver's document type in the DTE",
     'documento.nombre': "Receiver's name in the DTE",
+    # issue 39: rates
+    'exchangeRateTolerancePercent': 'Exchange rate tolerance (%)',
 }

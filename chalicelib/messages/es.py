@@ -81,6 +81,10 @@ CODES: dict[str, str] = {
     "INVITATION_PASSWORD_WRONG": "Una cuenta existente acepta la invitación con su propia contraseña actual.",
     "INVITATION_PENDING": "El usuario aún no ha aceptado la invitación.",
     "INVITATION_NOT_PENDING": "El usuario ya aceptó la invitación.",
+    # issue 39: rates
+    "EXCHANGE_RATE_OUT_OF_RANGE":
+        "El tipo de cambio enviado se aparta del registrado por la empresa para la fecha más de lo que admite su "
+        "tolerancia, o no hay uno registrado: solo un usuario con permiso de contabilidad puede enviarlo.",
     "AUTHENTICATION_REQUIRED": "Se requiere autenticación: no hay cookie de sesión ni clave API.",
     "INVALID_CREDENTIALS":
         "El correo electrónico o la contraseña son incorrectos, o no hay una empresa activa a la cual ingresar.",
@@ -922,6 +926,19 @@ PHRASES: dict[str, str] = {
     "falls on or before the last day of a closed fiscal year": "cae en o antes del último día de un ejercicio fiscal cerrado",
     "Another fiscal year was closed or reopened meanwhile: try again.":
         "Otro ejercicio fiscal se cerró o se reabrió mientras tanto: inténtelo de nuevo.",
+    # issue 39: rates
+    "no exchange rate of {} is recorded on or before {}: only a user with the accounting permission may send one "
+    "(or record it with POST /exchange-rates)":
+        "no hay tipo de cambio de {0} registrado en o antes del {1}: solo un usuario con permiso de contabilidad "
+        "puede enviarlo (o registrarlo con POST /exchange-rates)",
+    "must be between {} and {}: within {} % of the company's rate {} of {} on {}; only a user with the accounting "
+    "permission may send another":
+        "debe estar entre {0} y {1}: dentro del {2} % del tipo de cambio de la empresa, {3}, de {4} al {5}; solo un "
+        "usuario con permiso de contabilidad puede enviar otro",
+    "at this rate the amount in the company's currency ({}) would exceed {}":
+        "a este tipo de cambio el importe en la moneda de la empresa ({0}) superaría {1}",
+    "at this rate {} comes to 0.00 in the company's currency":
+        "a este tipo de cambio {0} equivale a 0.00 en la moneda de la empresa",
 }
 
 # issue 38: lang2
@@ -1147,4 +1164,6 @@ FIELD_LABELS: dict[str, str] = {
     'documento.numDocumento': 'NIT o DUI del receptor en el DTE',
     'documento.tipoDocumento': 'Tipo de documento del receptor en el DTE',
     'documento.nombre': 'Nombre del receptor en el DTE',
+    # issue 39: rates
+    'exchangeRateTolerancePercent': 'Tolerancia del tipo de cambio (%)',
 }

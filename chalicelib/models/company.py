@@ -1,13 +1,21 @@
-from typing import Literal, Optional
+from decimal import Decimal
+from typing import Annotated, Literal, Optional
 
 from pydantic import Field
 
 from chalicelib import countries
 from chalicelib.countries.models import DteIssuer, DteIssuerInfo
+from chalicelib.domain.currency import DEFAULT_TOLERANCE_PERCENT
 from chalicelib.models.base import Currency, Email, LongText, Name, RequestModel, ResponseModel, ShortText
 
 Country = Literal[countries.CODES]  # type: ignore[valid-type]
 CreditLimitPolicy = Literal["off", "warn", "block"]
+# issue 39: rates
+TolerancePercent = Annotated[Decimal, Field(
+    ge=0, le=100, decimal_places=2, allow_inf_nan=False,
+    description="how far (percent of the company's recorded rate for the date) an exchange rate sent with a document, "
+                "payment or bank transaction may stray; only the accounting permission sends one outside it or where "
+                f"none is recorded (default {DEFAULT_TOLERANCE_PERCENT})")]
 
 
 class CompanyFields(RequestModel):
@@ -19,6 +27,7 @@ class CompanyFields(RequestModel):
     phone: Optional[ShortText] = None
     credit_limit_policy: CreditLimitPolicy = "off"
     allow_negative_stock: bool = False
+    exchange_rate_tolerance_percent: TolerancePercent = DEFAULT_TOLERANCE_PERCENT
     dte_issuer: Optional[DteIssuer] = Field(None, description="El Salvador: needed to issue DTEs")
 
 
@@ -38,6 +47,7 @@ class CompanyUpdate(RequestModel):
     phone: Optional[ShortText] = None
     credit_limit_policy: CreditLimitPolicy = None  # type: ignore[assignment]
     allow_negative_stock: bool = None  # type: ignore[assignment]
+    exchange_rate_tolerance_percent: TolerancePercent = None  # type: ignore[assignment]
     dte_issuer: Optional[DteIssuer] = Field(None, description="El Salvador: needed to issue DTEs (replaced whole)")
     version: Optional[int] = Field(None, ge=1)
 
@@ -53,6 +63,7 @@ class Company(ResponseModel):
     phone: Optional[str] = None
     credit_limit_policy: str
     allow_negative_stock: bool
+    exchange_rate_tolerance_percent: Decimal = DEFAULT_TOLERANCE_PERCENT
     dte_issuer: Optional[DteIssuerInfo] = None
     version: int
     created_at: str

@@ -1230,5 +1230,6 @@ export default {
   "stock.movementsUntil": "The latest movements up to {date}, newest first.",
   "stock.nowNote": "Today's stock, every movement recorded. Choose a date to see it on that day.",
   "company.fixedOncePosted": "Fixed from the first operation posted to the books or the stock.",
-  "fy.error.close.FISCAL_YEAR_NOT_ENDED": "Fiscal year {year} has not ended yet: it can be closed from January 1, {next}."
+  "fy.error.close.FISCAL_YEAR_NOT_ENDED": "Fiscal year {year} has not ended yet: it can be closed from January 1, {next}.",
+  "company.exchangeRateTolerancePercent": "Exchange rate tolerance (%) for users without the accounting permission"
 };

@@ -1230,5 +1230,6 @@ export default {
   "stock.movementsUntil": "Los últimos movimientos hasta el {date}, del más reciente al más antiguo.",
   "stock.nowNote": "Existencias de hoy, con todos los movimientos registrados. Elija una fecha para verlas a ese día.",
   "company.fixedOncePosted": "Fija desde la primera operación registrada en la contabilidad o el inventario.",
-  "fy.error.close.FISCAL_YEAR_NOT_ENDED": "El ejercicio {year} aún no ha terminado: podrá cerrarse a partir del 1 de enero de {next}."
+  "fy.error.close.FISCAL_YEAR_NOT_ENDED": "El ejercicio {year} aún no ha terminado: podrá cerrarse a partir del 1 de enero de {next}.",
+  "company.exchangeRateTolerancePercent": "Tolerancia del tipo de cambio (%) para quien no tiene permiso de contabilidad"
 };

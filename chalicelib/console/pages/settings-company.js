@@ -100,6 +100,8 @@ export async function render(ctx) {
       { name: "creditLimitPolicy", label: t("company.creditLimitPolicy"), type: "select", required: true,
         options: ["off", "warn", "block"].map((p) => ({ value: p, label: t(`company.policy.${p}`) })) },
       { name: "allowNegativeStock", label: t("company.allowNegativeStock"), type: "checkbox" },
+      { name: "exchangeRateTolerancePercent", label: t("company.exchangeRateTolerancePercent"), type: "number",
+        min: "0", required: true },
     ],
     onSubmit: async (data) => {
       const saved = await api.put(`/companies/${company.id}`, data, { headers: { "If-Match": String(company.version) } });

@@ -9,7 +9,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
-from chalicelib.domain.currency import in_base
+from chalicelib.domain.currency import converted
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.messages.books import book_text, with_reference
 from chalicelib.services import document_names, records
@@ -188,7 +188,7 @@ def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> 
         raise ValidationFailed.for_field("chartOfAccountId", "must differ from the bank's own ledger account")
     control_accounts.refuse_control_accounts(table, company_id, [("chartOfAccountId", counter["id"])])
     amount, date = _positive(fields["amount"]), fields["transactionDate"]
-    base = _in_company_currency(table, company_id, account, amount, date, fields)
+    base = _in_company_currency(command, account, amount, date, fields)
     money_in = DIRECTION[fields["type"]] == MONEY_IN
     tx_id = next_transaction_id(table, company_id)
     writes = JournalWrites(company_id)
@@ -205,13 +205,14 @@ def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> 
     return command.commit(transaction, item)
 
 
-def _in_company_currency(table: Table, company_id: int, account: dict[str, Any], amount: Decimal, date: str,
+def _in_company_currency(command: Command, account: dict[str, Any], amount: Decimal, date: str,
                          fields: dict[str, Any]) -> Decimal:
     """A bank account in a foreign currency holds that currency; its ledger account, in the
-    books, moves by the amount at the day's rate (`exchangeRate` when sent)."""
-    rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, company_id), account.get("currency"), date,
-                                   fields.get("exchangeRate"))
-    return in_base(amount, rate)
+    books, moves by the amount at the day's rate (`exchangeRate` when sent, by the caller)."""
+    table = command.table
+    rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, command.company_id), account.get("currency"),
+                                   date, fields.get("exchangeRate"), sender=command.principal)
+    return converted(amount, rate, "exchangeRate")
 
 
 def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
@@ -226,7 +227,7 @@ def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     if source.get("currency") != target.get("currency"):
         raise ValidationFailed.for_field("toAccountId", "both accounts must have the same currency")
     amount, date, reference = _positive(fields["amount"]), fields["transactionDate"], fields.get("reference")
-    base = _in_company_currency(table, company_id, source, amount, date, fields)
+    base = _in_company_currency(command, source, amount, date, fields)
     outgoing_id, incoming_id = next_transaction_id(table, company_id), next_transaction_id(table, company_id)
     writes = JournalWrites(company_id)
     entry = writes.automatic_entry(

@@ -1,13 +1,18 @@
 """Exchange rates: what one unit of a foreign currency is worth in the company's currency from
 a date on (the rate a bank or the central bank published). A document, payment or bank
 transaction in a foreign currency takes the rate it names, else the newest rate on or before its
-date; with neither, it is refused naming the field."""
+date; with neither, it is refused naming the field. A rate sent stays within the company's
+tolerance of its recorded one unless the sender has the accounting permission
+(domain/currency.check_sent_rate)."""
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock, countries
+from chalicelib.auth.principal import Principal
+from chalicelib.domain import currency as currency_rules
+from chalicelib.domain.roles import ACCOUNTING, may
 from chalicelib.errors import ValidationFailed
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
@@ -67,15 +72,22 @@ def rate_on(table: Table, company_id: int, currency: str, date: str) -> Decimal 
 
 
 def rate_for(table: Table, company: dict[str, Any], currency: str | None, date: str, given: Decimal | None,
-             field: str = "exchangeRate") -> Decimal:
+             field: str = "exchangeRate", *, sender: Principal | None) -> Decimal:
     """The rate an operation in `currency` dated `date` converts at: 1 in the company's own
-    currency (a different rate sent is refused), `given` when sent, else the company's rate."""
+    currency (a different rate sent is refused), `given` when sent, else the company's rate.
+    `sender` is who sent `given`, checked against the company's rate and tolerance; None when
+    `given` is a rate the operation already carries (a draft's, checked when it was sent)."""
     own = company_currency(company)
     if currency is None or currency == own:
         if given is not None and Decimal(given) != ONE:
             raise ValidationFailed.for_field(field, f"must be 1 (or left out) for the company's own currency {own}")
         return ONE
     if given is not None:
+        if sender is not None:
+            keeps_books = may(sender.role, ACCOUNTING)  # and then needs no recorded rate read
+            recorded = None if keeps_books else rate_on(table, company["id"], currency, date)
+            currency_rules.check_sent_rate(Decimal(given), recorded, currency_rules.tolerance_percent(company),
+                                           keeps_books=keeps_books, currency=currency, date=date, field=field)
         return Decimal(given)
     found = rate_on(table, company["id"], currency, date)
     if found is None:

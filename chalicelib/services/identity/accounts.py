@@ -5,6 +5,7 @@ from typing import Any
 
 from chalicelib import clock, countries
 from chalicelib.auth.secrets import hash_password
+from chalicelib.domain.currency import DEFAULT_TOLERANCE_PERCENT
 from chalicelib.domain.members import ACTIVE, LastOwner, owner_delta
 from chalicelib.domain.roles import OWNER, ROLES
 from chalicelib.errors import Conflict, NotFound, ValidationFailed
@@ -87,7 +88,7 @@ def plan_company(table: Table, owner_user_id: int,
     now = clock.now_iso()
     country = fields.get("country") or countries.DEFAULT
     company = {"country": country, "currency": countries.pack(country).currency, "creditLimitPolicy": "off",
-               "allowNegativeStock": False,
+               "allowNegativeStock": False, "exchangeRateTolerancePercent": DEFAULT_TOLERANCE_PERCENT,
                **{name: value for name, value in fields.items() if value is not None},
                **keys.company(company_id), "itemType": "COMPANY", "id": company_id,
                "ownerUserId": owner_user_id, "activeOwnerCount": 1, "version": 1, "createdAt": now,

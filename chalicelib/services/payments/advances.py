@@ -79,7 +79,8 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
     writes = JournalWrites(company_id)
     held = Movement(document_rules.ADVANCE_OPERATION[kind.code], CREDIT if kind.sales else DEBIT, amount)
     pay_by_method(table, transaction, writes, payment, order, method, money_in=kind.sales, other_side=held,
-                   description=book_text("advance", document=document_label(order)), fields=fields)
+                   description=book_text("advance", document=document_label(order)), fields=fields,
+                   sender=command.principal)
     change_advances(transaction, company_id, order, "advancesTotal", amount)
     return record(command, transaction, writes, payment)
 

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
+from chalicelib.auth.principal import Principal
 from chalicelib.domain import currency
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
@@ -120,11 +121,11 @@ def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amou
 
 def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord,
                    document: DocumentRecord, method: dict[str, Any], *, money_in: bool, other_side: Movement,
-                   description: str, fields: dict[str, Any]) -> None:
+                   description: str, fields: dict[str, Any], sender: Principal) -> None:
     """Money through a payment method: the cash or bank side of the entry and, when the method
     has a bank account, the bank transaction in the spec's direction. Money in a foreign
     currency moves at the payment date's rate (`exchangeRate` when sent): what it differs by
-    from what `other_side` carried is an exchange gain or loss."""
+    from what `other_side` carried is an exchange gain or loss. `sender` sent the fields."""
     company_id, amount = writes.company_id, Decimal(payment["amount"])
     account = banking.get_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
     if account is not None and account.get("currency") != document.get("currency"):
@@ -132,9 +133,9 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
                                                             f"the document in {document.get('currency')}")
     # a document stored before currencies had a rate was booked one to one: it is settled so
     rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, company_id), document.get("currency"),
-                                   payment["paymentDate"], fields.get("exchangeRate")) \
+                                   payment["paymentDate"], fields.get("exchangeRate"), sender=sender) \
         if document.get("exchangeRate") is not None else Decimal(1)
-    money = currency.in_base(amount, rate)
+    money = currency.converted(amount, rate, "exchangeRate")
     payment.update(exchangeRate=rate, baseAmount=money)
     # the method's state as read decides: a change meanwhile re-runs
     transaction.check(payment_setup.method_key(company_id, method["id"]), "isActive = :yes",

@@ -164,7 +164,8 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     else:
         assert method is not None
         pay_by_method(table, transaction, writes, payment, document, method, money_in=document_rules.money_comes_in(kind),
-                       other_side=partner_side, description=book_text("payment", document=document_label(document)), fields=fields)
+                       other_side=partner_side, description=book_text("payment", document=document_label(document)),
+                       fields=fields, sender=command.principal)
     if terms is not None:
         transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
                           names={"#type": "type"}, values={":type": terms})
@@ -194,7 +195,8 @@ def _register_refund(command: Command, note: DocumentRecord, kind: document_rule
     writes = JournalWrites(company_id)
     partner_side = Movement("receivable", DEBIT, settled) if kind.sales else Movement("payable", CREDIT, settled)
     pay_by_method(table, transaction, writes, payment, note, method, money_in=document_rules.money_comes_in(kind),
-                   other_side=partner_side, description=book_text("refund", document=document_label(note)), fields=fields)
+                   other_side=partner_side, description=book_text("refund", document=document_label(note)),
+                   fields=fields, sender=command.principal)
     settle(transaction, company_id, kind, note, amount, settled, payment, date)
     return record(command, transaction, writes, payment)
 

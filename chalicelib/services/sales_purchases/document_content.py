@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock, countries
+from chalicelib.auth.principal import Principal
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain import taxes
@@ -137,7 +138,7 @@ def check_content(table: Table, company_id: int, document_type: str, fields: dic
     the DTE it would be (the authority's format, the credentials to send it), writing nothing:
     for what makes documents later (a scheduled invoice). Returns the company."""
     context = load_context(table, company_id, document_rules.KINDS[document_type], fields)
-    content = document_content(context, fields)
+    content = document_content(context, fields, sender=None)  # a schedule carries no rate
     countries.pack_of(context.company).hooks.check_issue(table, context.company, context.partner,
                                                          {**content, "type": document_type}, context.products)
     return context.company
@@ -210,9 +211,10 @@ def _place(table: Table, context: Context, fields: dict[str, Any]) -> dict[str, 
     return placed
 
 
-def document_content(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
+def document_content(context: Context, fields: dict[str, Any], *, sender: Principal | None) -> dict[str, Any]:
     """The stored fields of a document from its request fields: lines with their amounts,
-    totals, dates, place and the fiscal fields of its type."""
+    totals, dates, place and the fiscal fields of its type. `sender` sent its `exchangeRate`
+    (None: the rate is the document's own, kept)."""
     table = context.table
     date = fields.get("date") or today(context)
     due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.partner,
@@ -225,12 +227,13 @@ def document_content(context: Context, fields: dict[str, Any]) -> dict[str, Any]
             context.source.get("currency") and context.source["currency"] != currency:
         raise ValidationFailed.for_field("currency", f"must be the source document's currency "
                                                      f"{context.source['currency']}")
-    rate = exchange_rates.rate_for(table, context.company, currency, date, fields.get("exchangeRate"))
+    rate = exchange_rates.rate_for(table, context.company, currency, date, fields.get("exchangeRate"), sender=sender)
     return {"exoneration": exoneration(context, fields),
             "businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
             # an opening balance is settled as it comes, whatever terms the partner trades on now
             "paymentConditionId": None if context.kind.opening else condition_id, **_place(table, context, fields),
-            "currency": currency, "exchangeRate": rate, "baseTotal": currency_rules.in_base(totals.total, rate),
+            "currency": currency, "exchangeRate": rate,
+            "baseTotal": currency_rules.converted(totals.total, rate, "exchangeRate"),
             "notes": fields.get("notes"), "reference": fields.get("reference"),
             "sourceDocumentId": fields.get("sourceDocumentId"), "lines": lines, "subtotal": totals.subtotal,
             "taxTotal": totals.tax_total, "total": totals.total, "taxBases": totals.by_rate,

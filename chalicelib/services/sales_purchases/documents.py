@@ -212,7 +212,7 @@ def create_document(command: Command, fields: dict[str, Any], *,
     kind = document_rules.KINDS[fields["type"]]
     status = _initial_status(kind, fields)
     context = load_context(table, company_id, kind, fields)
-    content = document_content(context, fields)
+    content = document_content(context, fields, sender=command.principal)
     document_id = table.next_id(keys.id_sequence(company_id, keys.DOCUMENT))
     now = clock.now_iso()
     document = {**keys.document(company_id, document_id), "itemType": keys.DOCUMENT, "id": document_id,
@@ -311,7 +311,10 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     if "exoneration" not in changes and "sourceDocumentId" in changes and follows_source_exoneration(kind):
         fields["exoneration"] = None  # taken again from the note's new invoice
     context = load_context(command.table, command.company_id, kind, fields)
-    updated = {**now_fields(current), **document_content(context, fields)}
+    # the draft's own rate sent back unchanged is not a new one: checked when it was set
+    rate_sent = "exchangeRate" in changes and not _same_number(changes["exchangeRate"], current.get("exchangeRate"))
+    updated = {**now_fields(current),
+               **document_content(context, fields, sender=command.principal if rate_sent else None)}
     if current.get("exoneration") and not updated.get("exoneration") and "lines" not in changes:
         # its lines' treatment came from the registers: kept, they would be a sale without ISV
         # and without the registers that excuse it
@@ -323,6 +326,10 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     plan.count(current, -1)
     plan.count(updated, 1)
     return commit(command, plan, updated, previous=current)
+
+
+def _same_number(sent: Any, stored: Any) -> bool:
+    return sent is not None and stored is not None and Decimal(sent) == Decimal(stored)
 
 
 def _keep_advances(current: DocumentRecord, updated: DocumentRecord) -> None:
@@ -348,8 +355,9 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     confirmed = now_fields(document)
     if confirmed.get("exchangeRate") is None:  # a draft saved before currencies had rates
         rate = exchange_rates.rate_for(command.table, context.company, confirmed.get("currency"), confirmed["date"],
-                                       None)
-        confirmed.update(exchangeRate=rate, baseTotal=currency.in_base(Decimal(confirmed["total"]), rate))
+                                       None, sender=None)
+        confirmed.update(exchangeRate=rate, baseTotal=currency.converted(Decimal(confirmed["total"]), rate,
+                                                                         "exchangeRate"))
     confirmed.update(_confirm(plan, confirmed))
     plan.count(confirmed, 1)
     emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
