@@ -333,8 +333,6 @@ PHRASES: dict[str, str] = {
         "No existe el ejercicio fiscal {0}: los ejercicios van de {1} a {2}.",
     "No such file in the console.": "Ese archivo no existe en la consola.",
     "No {} with that id.": "No se encontró ese id como {0}.",
-    "Not enough stock of product {} in warehouse {}: {} on hand, {} needed.":
-        "No hay existencias suficientes del producto {0} en la bodega {1}: hay {2} y se necesitan {3}.",
     "Nothing is left to refund: the credit note was applied or refunded whole.":
         "No queda nada por reembolsar: la nota de crédito ya se aplicó o se reembolsó por completo.",
     "Nothing to apply: no advance is available on the source document.":
@@ -885,10 +883,6 @@ PHRASES: dict[str, str] = {
         "debe ser un NIT de 14 dígitos o un DUI de 9 dígitos, con su dígito verificador (se admiten guiones y espacios)",
     "the check digit does not match the other digits of the {}":
         "el dígito verificador no corresponde a los demás dígitos del {0}",
-    # issue 38: stock
-    "Not enough stock of product {} in warehouse {} after {}: taking {} away then leaves {} on a later date.":
-        "No hay existencias suficientes del producto {0} en la bodega {1} después del {2}: quitar {3} en esa fecha "
-        "deja {4} en una fecha posterior.",
     # issue 38: labels (a purchase's DTE names the seller as its receptor)
     "set the supplier's NIT": "indique el NIT del proveedor",
     "set the supplier's NIT or DUI": "indique el NIT o DUI del proveedor",
@@ -901,6 +895,10 @@ PHRASES: dict[str, str] = {
     "set the supplier's email": "indique el correo del proveedor",
     "set the supplier's address": "indique la dirección del proveedor",
     "set the supplier's person type": "indique el tipo de persona (natural o jurídica) del proveedor",
+    # issue 39: stock
+    "Not enough stock of product {} ({}) in warehouse {} on {}: taking {} away on {} leaves {} then.":
+        "No hay existencias suficientes del producto {0} ({1}) en la bodega {2} el {3}: sacar {4} el {5} deja {6} "
+        "ese día.",
 }
 
 # issue 38: lang2
