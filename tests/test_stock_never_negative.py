@@ -11,6 +11,7 @@ import pytest
 
 from tests.documents_support import Shop
 from tests.support import ORIGIN
+from tests.test_inventory_concurrency import all_at_once
 from tests.test_inventory_costing import balance_at, costs, transfer, valuation
 from tests.test_stock_at_a_date import stock_at
 from tests.users_support import member
@@ -114,3 +115,24 @@ def test_undoing_a_purchase_on_its_date_may_not_leave_the_sale_of_its_goods_shor
     shop.action(first["id"], "unconfirm", {"date": "2026-11-20"})
     assert [stock_at(shop, day) for day in ("2026-11-02", "2026-11-12", "2026-11-20")] == [
         [(chair, 1, 40)], [(chair, 1, 0)], [(chair, 1, 0)]]
+
+
+def test_back_dated_sales_racing_cannot_together_leave_a_later_day_short(shop):
+    """Each sale alone fits; two together would leave the 20th short. They race: each reads the
+    position, then the later movements; the position's write is conditioned on its sequence, so
+    the losers run again, see the winner's sale and are refused."""
+    chair = shop.product
+    shop.document("103", [(chair, 10, 10)], date="2026-11-02")  # 10
+    shop.document("01", [(chair, 4, 25)], date="2026-11-20")    # 10 - 4 = 6 on the 20th
+    shop.document("103", [(chair, 10, 10)], date="2026-11-25")  # 16 today
+    sale = {"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-05", "warehouseId": 1,
+            "lines": [{"productId": chair, "quantity": 4, "unitPrice": 25}]}
+    results = all_at_once(shop, [("/documents", sale)] * 4)
+    # one sale of 4 on the 5th: 6 then, 6 - 4 = 2 on the 20th; a second would leave 2 - 4 = -2 on
+    # the 20th (today's main accepted all four: 16 - 16 = 0 today)
+    assert sorted(status for status, _ in results) == [201, 400, 400, 400], results
+    for status, body in results:
+        if status == 400:
+            assert body["code"] == "INSUFFICIENT_STOCK" and "on 2026-11-20" in body["message"], body
+    assert [stock_at(shop, day) for day in ("2026-11-05", "2026-11-20")] == [[(chair, 1, 6)], [(chair, 1, 2)]]
+    assert costs(shop)[0] == 12  # 16 - 4
