@@ -48,7 +48,7 @@ CODES: dict[str, str] = {
     "DOCUMENT_HAS_PAYMENTS": "El documento tiene pagos: anúlelos primero.",
     "DOCUMENT_HAS_CREDIT_NOTES": "Hay notas de crédito que corrigen el documento: anúlelas primero.",
     "DOCUMENT_NOT_PAYABLE": "El tipo o el estado del documento no admite pagos, o no tiene saldo pendiente.",
-    "INSUFFICIENT_STOCK": "Una línea saca más de lo que hay en existencia en la bodega.",
+    "INSUFFICIENT_STOCK": "Una línea saca más de lo que hay en existencia en la bodega en su fecha o en una fecha posterior.",
     "CREDIT_LIMIT_EXCEEDED": "El saldo por cobrar del cliente superaría su límite de crédito.",
     "CREDIT_BLOCKED": "El cliente tiene documentos vencidos y el control de crédito lo bloquea.",
     "CAI_MISSING": "Ningún rango CAI cubre la serie de este documento fiscal de Honduras.",
