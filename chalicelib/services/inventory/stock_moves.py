@@ -6,7 +6,10 @@ stock always equals the sum of its movements and the stock's value the sum of th
 
 A position is read before the command values its moves and written back conditioned on what
 was read (its `sequence`): two commands moving one product at once cannot both value against the
-same average; the second runs again on fresh figures."""
+same average; the second runs again on fresh figures. Unless the company allows negative stock,
+goods taken away may leave the warehouse below zero neither at the end of their date nor of any
+later day (the product's movements dated later read after its position, so the same condition
+keeps two back-dated commands from both passing)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -114,9 +117,9 @@ class _Tracked:
 @dataclass
 class StockWrites:
     """The stock changes of one command. A product's position holds its quantity in each
-    warehouse too: enough stock is checked against what was read, and the position's write is
-    conditioned on it being what was read. Positions must be known (`know`) before a product's
-    goods are valued."""
+    warehouse too: enough stock is checked against what was read (and the movements dated after
+    the command's date), and the position's write is conditioned on it being what was read.
+    Positions must be known (`know`) before a product's goods are valued."""
     company_id: int
     allow_negative: bool
     # where the movements dated after a back-dated command are read (`_read_later`); without it
