@@ -136,3 +136,28 @@ def test_back_dated_sales_racing_cannot_together_leave_a_later_day_short(shop):
             assert body["code"] == "INSUFFICIENT_STOCK" and "on 2026-11-20" in body["message"], body
     assert [stock_at(shop, day) for day in ("2026-11-05", "2026-11-20")] == [[(chair, 1, 6)], [(chair, 1, 2)]]
     assert costs(shop)[0] == 12  # 16 - 4
+
+
+def test_only_a_back_dated_movement_reads_the_kardex_and_only_from_its_date(shop, monkeypatch):
+    """DynamoDB-honest: a sale dated on or after the product's last movement reads no movement;
+    a back-dated one reads the product's kardex once, from the day after its date (a Query on
+    the sort key, never a Scan)."""
+    from chalicelib.store.table import Table
+
+    chair = shop.product
+    shop.document("103", [(chair, 10, 10)], date="2026-11-02")
+    shop.document("01", [(chair, 2, 25)], date="2026-11-20")
+    kardex_reads: list[dict] = []
+    original = Table.query_all
+
+    def counted(self, **criteria):
+        if "#STKMV#" in str(criteria.get("partition")):
+            kardex_reads.append(criteria)
+        return original(self, **criteria)
+
+    monkeypatch.setattr(Table, "query_all", counted)
+    shop.document("01", [(chair, 1, 25)], date="2026-11-20")  # on the last movement's day: nothing later
+    assert kardex_reads == []
+    shop.document("01", [(chair, 1, 25)], date="2026-11-05")  # back-dated: the movements after the 5th
+    assert [(read["partition"][1].endswith(f"#STKMV#{chair}"), read["sort_range"][1]) for read in kardex_reads] == [
+        (True, "2026-11-05#~")]
