@@ -261,5 +261,56 @@ def test_books_stay_consistent(api, table, monkeypatch):
                             if code == "110104"), Decimal("0"))
             assert self.books.ledger("110104")["closingBalance"] == lempiras
 
+        # issue 39: stock
+        @rule(opened_on=st.sampled_from(DATES), moved_on=st.sampled_from(DATES), quantity=st.integers(1, 8))
+        def back_dated_stock(self, opened_on, moved_on, quantity):
+            """Stock never negative at any date (the company disallows it, the default): an opening
+            stock of 5 units dated `opened_on` (inventory against opening equity: two accounts
+            outside the model's chart, its entry automatic), then `quantity` moved to a second
+            warehouse dated `moved_on`, refused (INSUFFICIENT_STOCK, before PERIOD_CLOSED) when the
+            first warehouse would stand below zero at the end of that day or of any later one."""
+            stock = self.goods()
+            reply = api.post("/inventory/adjustments", {"warehouseId": 1, "date": opened_on, "reason": "opening",
+                                                        "lines": [{"productId": stock["product"], "quantity": 5,
+                                                                   "unitCost": "2.00"}]}, key=self.key)
+            if self.expect(reply, 201, opened_on):   # 5 x 2.00 = 10.00 on the accounts outside the model
+                self.entries[reply.json["journalEntryId"]] = {"date": opened_on, "status": "posted", "lines": [],
+                                                              "automatic": True}
+                stock["log"].append((opened_on, 1, 5))
+            reply = api.post("/inventory/transfers", {"fromWarehouseId": 1, "toWarehouseId": stock["second"],
+                                                      "date": moved_on, "lines": [{"productId": stock["product"],
+                                                                                   "quantity": quantity}]}, key=self.key)
+            days = {moved_on} | {day for day, *_ in stock["log"] if day > moved_on}
+            if any(self.held_on(1, day) < quantity for day in days):
+                assert (reply.status, reply.json["code"]) == (400, "INSUFFICIENT_STOCK"), reply.text
+                assert f"on {min(day for day in days if self.held_on(1, day) < quantity)}" in reply.json["message"]
+            elif self.expect(reply, 201, moved_on):
+                stock["log"] += [(moved_on, 1, -quantity), (moved_on, stock["second"], quantity)]
+            levels = api.get(f"/inventory/stock?date={moved_on}", key=self.key).json["stock"]
+            assert {(level["warehouseId"], level["quantity"]) for level in levels if level["quantity"]} == {
+                (warehouse, self.held_on(warehouse, moved_on)) for warehouse in (1, stock["second"])
+                if self.held_on(warehouse, moved_on)}, levels
+
+        def goods(self) -> dict:
+            """The product, second warehouse, accounts and rules the stock step needs (made at its
+            first step), and its log: (date, warehouse, quantity) of each movement."""
+            if not hasattr(self, "stock"):
+                accounts = {code: api.post("/chart-of-accounts", {"code": code, "name": name, "type": kind},
+                                           key=self.key).json["id"]
+                            for code, name, kind in (("110501", "Inventario", "asset"),
+                                                     ("3401", "Patrimonio de apertura", "equity"))}
+                for operation, code in (("inventory", "110501"), ("opening_balance_equity", "3401")):
+                    reply = api.post("/account-determination-rules", {"operationType": operation,
+                                                                      "chartOfAccountId": accounts[code]}, key=self.key)
+                    assert reply.status == 201, reply.text
+                self.stock = {"product": api.post("/products", {"code": "P-1", "name": "Silla", "unitPrice": 100,
+                                                                "taxRate": 0.15}, key=self.key).json["id"],
+                              "second": api.post("/warehouses", {"name": "Bodega 2"}, key=self.key).json["id"],
+                              "log": []}
+            return self.stock
+
+        def held_on(self, warehouse: int, day: str) -> int:
+            return sum(quantity for date, moved_in, quantity in self.stock["log"] if moved_in == warehouse and date <= day)
+
     run_state_machine_as_test(BooksMachine, settings=settings(
         max_examples=8, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck)))

@@ -11,7 +11,8 @@ and withdrawals, some refused (closed period, invalid amount, same account, an i
 account: the second one is deactivated and reactivated).
 
 A plain model says which command must be accepted and which refused (with its code), and what
-each accepted one does to stock, balances and numbers. After every step: the trial balance
+each accepted one does to stock, balances and numbers (goods taken away on a date must leave no
+day's end from it on below zero: documents are dated in any order). After every step: the trial balance
 balances; each product's stock per warehouse is the sum of its movements and the model's;
 each partner's balance is what its confirmed documents still owe and the model's, and the
 control accounts carry the partners' sum; the document list holds exactly the documents
@@ -232,6 +233,7 @@ def test_documents_stay_consistent(api, table):
             self.docs: dict[int, Doc] = {}
             self.stock = {(self.products[item], warehouse): Decimal("0")
                           for item in STOCKED for warehouse in WAREHOUSES}
+            self.stock_log: list[tuple[str, tuple[int, int], Decimal]] = []   # (date, key, quantity) moved
             self.sequences: dict[str, int] = defaultdict(int)
             self.credited: dict[int, Decimal] = defaultdict(Decimal)   # by confirmed credit notes
             self.accounts["110104"] = self.created("/chart-of-accounts", {"code": "110104", "name": "Banco dos",
@@ -302,8 +304,21 @@ def test_documents_stay_consistent(api, table):
                     moves[(self.products[item], doc.warehouse)] += quantity * sign
             return dict(moves)
 
-        def short(self, moves: dict[tuple[int, int], Decimal]) -> bool:
-            return any(quantity < 0 and self.stock[key] + quantity < 0 for key, quantity in moves.items())
+        def short(self, moves: dict[tuple[int, int], Decimal], date: str) -> bool:
+            """Goods taken away on `date` may leave no day's end from it on below zero (issue 39)."""
+            return any(quantity < 0 and any(self.stock_on(key, day) + quantity < 0 for day in self.days_from(key, date))
+                       for key, quantity in moves.items())
+
+        def stock_on(self, key: tuple[int, int], day: str) -> Decimal:
+            return sum((q for d, k, q in self.stock_log if k == key and d <= day), Decimal(0))
+
+        def days_from(self, key: tuple[int, int], date: str) -> set[str]:
+            return {date} | {d for d, k, _ in self.stock_log if k == key and d > date}
+
+        def moved(self, moves: dict[tuple[int, int], Decimal], date: str, sign: int) -> None:
+            for key, quantity in moves.items():
+                self.stock[key] += quantity * sign
+                self.stock_log.append((date, key, quantity * sign))
 
         def bad_source(self, doc: Doc) -> bool:
             """The source checks (made again when a document is confirmed): a type it may come
@@ -322,7 +337,7 @@ def test_documents_stay_consistent(api, table):
             return self.bad_source(doc) or self.too_much_credit(doc)
 
         def confirm_refusal(self, doc: Doc) -> str | None:
-            if self.short(self.moves_of(doc)):  # checked against the stock read, before the commit
+            if self.short(self.moves_of(doc), doc.date):  # checked against the stock read, before the commit
                 return "INSUFFICIENT_STOCK"
             if self.is_closed(doc.date) and doc.type not in NO_BOOKS:  # the others touch stock or the books
                 return "PERIOD_CLOSED"
@@ -330,8 +345,7 @@ def test_documents_stay_consistent(api, table):
 
         def confirmed(self, doc: Doc) -> None:
             doc.moves = self.moves_of(doc)
-            for key, quantity in doc.moves.items():
-                self.stock[key] += quantity
+            self.moved(doc.moves, doc.date, 1)
             doc.status = "confirmed"
             if doc.type in CREDIT_NOTES:
                 self.credited[doc.source] += doc.total
@@ -523,7 +537,7 @@ def test_documents_stay_consistent(api, table):
                 code = "DOCUMENT_HAS_PAYMENTS"
             elif self.credited[doc_id]:
                 code = "DOCUMENT_HAS_CREDIT_NOTES"
-            elif self.short({key: -quantity for key, quantity in doc.moves.items()}):
+            elif self.short({key: -quantity for key, quantity in doc.moves.items()}, date):
                 code = "INSUFFICIENT_STOCK"
             elif self.is_closed(date):
                 code = "PERIOD_CLOSED"
@@ -531,8 +545,7 @@ def test_documents_stay_consistent(api, table):
                 code = None
             reply = api.post(f"/documents/{doc_id}/{action}", {"date": date, "reason": "prueba"}, key=self.key)
             if self.answered(reply, code, 200):
-                for key, quantity in doc.moves.items():
-                    self.stock[key] -= quantity
+                self.moved(doc.moves, date, -1)
                 doc.moves = {}
                 doc.status = "draft" if action == "unconfirm" else "cancelled"
                 if doc.type in CREDIT_NOTES and not abandoned:

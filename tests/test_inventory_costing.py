@@ -257,15 +257,17 @@ def test_documents_recorded_out_of_date_order_keep_the_books_and_the_valuation_e
     whatever its date; earlier costs are not recomputed. The valuation at any date is the value
     of the movements dated up to it, which is what the inventory account holds at that date."""
     shop.document("103", [(shop.product, 10, 100)], date="2026-11-10")  # 10 worth 1,000
-    shop.document("01", [(shop.product, 10, 150)], date="2026-11-20")  # 10 at 100 = 1,000: none left
-    shop.document("103", [(shop.product, 10, 200)], date="2026-11-25")  # 10 worth 2,000
-    late = shop.document("01", [(shop.product, 5, 300)], date="2026-11-15")  # recorded now: 5 at 200 = 1,000
-    assert shop.entry_lines(late["journalEntryId"])["5101"] == (D("1000.00"), 0)
-    assert costs(shop) == (5, D("1000.00"), D("200.0000"))
+    shop.document("01", [(shop.product, 5, 150)], date="2026-11-20")  # 5 at 100 = 500: 5 worth 500 left
+    shop.document("103", [(shop.product, 5, 220)], date="2026-11-25")  # + 5 x 220 = 1,100: 10 worth 1,600
+    # recorded now, dated the 15th: 5 at today's average 1,600 / 10 = 160 = 800 (the 15th held 10
+    # chairs, and the 20th 10 - 5 - 5 = 0: no day goes below zero, so it is accepted; issue 39)
+    late = shop.document("01", [(shop.product, 5, 300)], date="2026-11-15")
+    assert shop.entry_lines(late["journalEntryId"])["5101"] == (D("800.00"), 0)
+    assert costs(shop) == (5, D("800.00"), D("160.0000"))  # 1,600 - 800
     for date, quantity, value in (("2026-11-12", 10, "1000.00"),  # the first purchase
-                                  ("2026-11-15", 5, "0.00"),      # 1,000 - 1,000: 5 chairs carried at nothing
-                                  ("2026-11-20", -5, "-1000.00"),  # 1,000 - 1,000 - 1,000
-                                  ("2026-11-30", 5, "1000.00")):
+                                  ("2026-11-15", 5, "200.00"),    # 1,000 - 800
+                                  ("2026-11-20", 0, "-300.00"),   # 200 - 500: value on no chairs
+                                  ("2026-11-30", 5, "800.00")):   # - 300 + 1,100
         report = valuation(shop, date)
         assert D(str(report["totalValue"])) == D(value) == balance_at(shop, "110501", date), date
         assert D(str(report["totalQuantity"])) == quantity, date

@@ -135,15 +135,23 @@ def issue_on(now: Position, then: Position, quantity: Decimal) -> Change:
     return take_out(now, quantity, issue(then, quantity).value)
 
 
-def lowest_from(on_date: Decimal, later: Sequence[Decimal]) -> Decimal:
-    """The lowest a quantity stands at the end of a day from a date on, given what it was then and
-    what each later day moved (signed, in date order): a change on that date moves every later
-    day's figure by as much, so taking goods away then must leave this one at zero or above."""
-    lowest = running = Decimal(on_date)
-    for moved in later:
+def first_day_below_zero(date: str, on_date: Decimal, later: Sequence[tuple[str, Decimal]], change: Decimal
+                         ) -> tuple[str, Decimal] | None:
+    """Where stock would stand below zero if `change` (signed) moved it on `date`: the first day
+    from `date` on whose end would, and what would stand then; None when every day stays at zero
+    or above. `on_date` is the quantity at the end of `date` (the change left out), `later` what
+    each later day moved (signed, in date order): a change on a date moves every later day's
+    figure by as much, so the stock never negative at any date is this being None for every
+    movement that takes goods away. Goods that come in never make a day worse."""
+    change = Decimal(change)
+    if change >= 0:
+        return None
+    running = Decimal(on_date)
+    for day, moved in ((date, ZERO), *later):
         running += Decimal(moved)
-        lowest = min(lowest, running)
-    return lowest
+        if running + change < 0:
+            return day, running + change
+    return None
 
 
 def _settled(after: Position, value: Decimal, revaluation: Decimal) -> Change:

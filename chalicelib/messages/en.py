@@ -39,7 +39,7 @@ CODES: dict[str, str] = {
     'DOCUMENT_HAS_PAYMENTS': 'The document has payments: cancel them first.',
     'DOCUMENT_HAS_CREDIT_NOTES': 'Credit notes correct the document: cancel them first.',
     'DOCUMENT_NOT_PAYABLE': "The document's type or status takes no payment, or nothing is pending.",
-    'INSUFFICIENT_STOCK': 'A line takes more than the warehouse holds.',
+    'INSUFFICIENT_STOCK': 'A line takes more than the warehouse holds on its date or on a later day.',
     'CREDIT_LIMIT_EXCEEDED': "The customer's receivable would pass their credit limit.",
     'CREDIT_BLOCKED': 'The customer has overdue documents and credit control blocks them.',
     'CAI_MISSING': 'No CAI range covers the series of a Honduran fiscal document.',

@@ -48,7 +48,7 @@ CODES: dict[str, str] = {
     "DOCUMENT_HAS_PAYMENTS": "El documento tiene pagos: anúlelos primero.",
     "DOCUMENT_HAS_CREDIT_NOTES": "Hay notas de crédito que corrigen el documento: anúlelas primero.",
     "DOCUMENT_NOT_PAYABLE": "El tipo o el estado del documento no admite pagos, o no tiene saldo pendiente.",
-    "INSUFFICIENT_STOCK": "Una línea saca más de lo que hay en existencia en la bodega.",
+    "INSUFFICIENT_STOCK": "Una línea saca más de lo que hay en existencia en la bodega en su fecha o en una fecha posterior.",
     "CREDIT_LIMIT_EXCEEDED": "El saldo por cobrar del cliente superaría su límite de crédito.",
     "CREDIT_BLOCKED": "El cliente tiene documentos vencidos y el control de crédito lo bloquea.",
     "CAI_MISSING": "Ningún rango CAI cubre la serie de este documento fiscal de Honduras.",
@@ -341,8 +341,6 @@ PHRASES: dict[str, str] = {
         "No existe el ejercicio fiscal {0}: los ejercicios van de {1} a {2}.",
     "No such file in the console.": "Ese archivo no existe en la consola.",
     "No {} with that id.": "No se encontró ese id como {0}.",
-    "Not enough stock of product {} in warehouse {}: {} on hand, {} needed.":
-        "No hay existencias suficientes del producto {0} en la bodega {1}: hay {2} y se necesitan {3}.",
     "Nothing is left to refund: the credit note was applied or refunded whole.":
         "No queda nada por reembolsar: la nota de crédito ya se aplicó o se reembolsó por completo.",
     "Nothing to apply: no advance is available on the source document.":
@@ -891,10 +889,6 @@ PHRASES: dict[str, str] = {
         "debe ser un NIT de 14 dígitos o un DUI de 9 dígitos, con su dígito verificador (se admiten guiones y espacios)",
     "the check digit does not match the other digits of the {}":
         "el dígito verificador no corresponde a los demás dígitos del {0}",
-    # issue 38: stock
-    "Not enough stock of product {} in warehouse {} after {}: taking {} away then leaves {} on a later date.":
-        "No hay existencias suficientes del producto {0} en la bodega {1} después del {2}: quitar {3} en esa fecha "
-        "deja {4} en una fecha posterior.",
     # issue 38: labels (a purchase's DTE names the seller as its receptor)
     "set the supplier's NIT": "indique el NIT del proveedor",
     "set the supplier's NIT or DUI": "indique el NIT o DUI del proveedor",
@@ -939,6 +933,10 @@ PHRASES: dict[str, str] = {
         "a este tipo de cambio el importe en la moneda de la empresa ({0}) superaría {1}",
     "at this rate {} comes to 0.00 in the company's currency":
         "a este tipo de cambio {0} equivale a 0.00 en la moneda de la empresa",
+    # issue 39: stock
+    "Not enough stock of product {} ({}) in warehouse {} on {}: taking {} away on {} leaves {} then.":
+        "No hay existencias suficientes del producto {0} ({1}) en la bodega {2} el {3}: sacar {4} el {5} deja {6} "
+        "ese día.",
 }
 
 # issue 38: lang2

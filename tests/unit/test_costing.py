@@ -102,11 +102,23 @@ def test_a_position_on_a_past_date_and_goods_leaving_then_at_that_days_average()
     assert costing.issue_on(now, now, D(10)) == issue(now, D(10))
 
 
-def test_the_lowest_a_quantity_stands_from_a_date_on():
-    # 10 on the date, then -8 (2), +5 (7), -6 (1): the lowest is 1
-    assert costing.lowest_from(D(10), [D(-8), D(5), D(-6)]) == 1
-    # nothing later: the date's own quantity
-    assert costing.lowest_from(D(4), []) == 4
+def test_the_first_day_a_change_would_leave_below_zero():
+    later = [("2026-11-12", D(-8)), ("2026-11-20", D(5)), ("2026-11-25", D(-6))]
+    # 10 at the end of the 5th, then 10 - 8 = 2 (12th), 2 + 5 = 7 (20th), 7 - 6 = 1 (25th)
+    first = costing.first_day_below_zero
+    assert first("2026-11-05", D(10), later, D(-1)) is None          # 9, 1, 6, 0: never below
+    assert first("2026-11-05", D(10), later, D(-3)) == ("2026-11-12", D(-1))  # 7, then 2 - 3 = -1
+    assert first("2026-11-05", D(10), later, D(-2)) == ("2026-11-25", D(-1))  # 8, 0, 5, then 1 - 2 = -1
+    # the date itself first: 10 - 11 = -1 on the 5th
+    assert first("2026-11-05", D(10), later, D(-11)) == ("2026-11-05", D(-1))
+    # the finding: nothing on 10 March 2020, 40 bought in 2026; 40 taken in 2020 leaves -40 then
+    assert first("2020-03-10", D(0), [("2026-11-02", D(40))], D(-40)) == ("2020-03-10", D(-40))
+    # nothing later: today's check (4 on hand, 4 taken leaves 0)
+    assert first("2026-11-28", D(4), [], D(-4)) is None
+    assert first("2026-11-28", D(4), [], D(-5)) == ("2026-11-28", D(-1))
+    # goods coming in never make a day worse, even where a day already stands below zero
+    assert first("2026-11-05", D(-2), later, D(3)) is None
+    assert first("2026-11-05", D(-2), later, D(0)) is None
 
 
 def test_a_day_that_cannot_price_goods_leaves_it_to_todays_average():

@@ -50,7 +50,7 @@ def create_adjustment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     company, products, positions = stock_records.load_goods(table, company_id, fields["lines"])
     stock_records.require_warehouse(table, company_id, warehouse_id, "warehouseId")
     date = fields.get("date") or clock.company_today(company)
-    stock = StockWrites(company_id, bool(company.get("allowNegativeStock")))
+    stock = StockWrites(company_id, bool(company.get("allowNegativeStock")), table)
     stock.know(products, positions, products)
     stock.know_later(movements_after(table, company_id, date, positions.values()))
     adjustment_id = table.next_id(keys.id_sequence(company_id, keys.INVENTORY_ADJUSTMENT))

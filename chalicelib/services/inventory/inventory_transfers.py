@@ -28,7 +28,7 @@ def create_transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     stock_records.require_warehouse(table, company_id, source, "fromWarehouseId")
     stock_records.require_warehouse(table, company_id, destination, "toWarehouseId")
     date = fields.get("date") or clock.company_today(company)
-    stock = StockWrites(company_id, bool(company.get("allowNegativeStock")))
+    stock = StockWrites(company_id, bool(company.get("allowNegativeStock")), table)
     stock.know(products, positions, products)
     transfer_id = table.next_id(keys.id_sequence(company_id, keys.INVENTORY_TRANSFER))
     lines = []

@@ -6,7 +6,10 @@ stock always equals the sum of its movements and the stock's value the sum of th
 
 A position is read before the command values its moves and written back conditioned on what
 was read (its `sequence`): two commands moving one product at once cannot both value against the
-same average; the second runs again on fresh figures."""
+same average; the second runs again on fresh figures. Unless the company allows negative stock,
+goods taken away may leave the warehouse below zero neither at the end of their date nor of any
+later day (the product's movements dated later read after its position, so the same condition
+keeps two back-dated commands from both passing)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -114,24 +117,30 @@ class _Tracked:
 @dataclass
 class StockWrites:
     """The stock changes of one command. A product's position holds its quantity in each
-    warehouse too: enough stock is checked against what was read, and the position's write is
-    conditioned on it being what was read. Positions must be known (`know`) before a product's
-    goods are valued."""
+    warehouse too: enough stock is checked against what was read (and the movements dated after
+    the command's date), and the position's write is conditioned on it being what was read.
+    Positions must be known (`know`) before a product's goods are valued."""
     company_id: int
     allow_negative: bool
+    # where the movements dated after a back-dated command are read (`_read_later`); without it
+    # (a command that may leave stock below zero) only what `know_later` gave is known
+    table: Table | None = None
     _tracked: dict[int, _Tracked] = field(default_factory=dict)
     _movements: list[dict[str, Any]] = field(default_factory=list)
     # the field an error names for a product in a warehouse: its first line in the command
     _fields: dict[tuple[int, int], str] = field(default_factory=dict)
-    # the movements dated after the command's date, by product (`know_later`): a back-dated command
-    # reads and values the stock as it stood on its date
+    # the movements dated after the command's date, by product (`know_later`, `_read_later`): a
+    # back-dated command reads the stock as it stood on its date and may leave no later day short
     _later: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    _names: dict[int, str] = field(default_factory=dict)  # a product's name, for a refusal
 
     def know(self, product_ids: Iterable[int], stored: dict[int, dict[str, Any]],
              products: dict[int, dict[str, Any]]) -> None:
         """The positions of these products as read (`stored`; `products` give a new position its
         reference cost)."""
         for product_id in product_ids:
+            if products.get(product_id, {}).get("name"):
+                self._names[product_id] = products[product_id]["name"]
             if product_id not in self._tracked:
                 item = stored.get(product_id)
                 self._tracked[product_id] = _Tracked(item, position_of(item, products.get(product_id)),
@@ -156,14 +165,25 @@ class StockWrites:
         """The movements dated after the command's date (`movements_after`), by product."""
         self._later.update(later)
 
-    def _later_in(self, product_id: int, warehouse_id: int) -> list[Decimal]:
+    def _later_in(self, product_id: int, warehouse_id: int) -> list[tuple[str, Decimal]]:
         """What each later day moved in the warehouse, in date order (a day's movements added up:
         the stock that counts is the day's end)."""
         days: dict[str, Decimal] = {}
         for movement in self._later.get(product_id, []):
             if int(movement["warehouseId"]) == warehouse_id:
                 days[movement["date"]] = days.get(movement["date"], ZERO) + Decimal(movement["quantity"])
-        return [days[day] for day in sorted(days)]
+        return [(day, days[day]) for day in sorted(days)]
+
+    def _read_later(self, product_id: int, date: str) -> None:
+        """The product's movements dated after `date`, read once, when its position as read moved
+        after it (one Query of its kardex from the day after on; none for a command dated on or
+        after its last movement, as most are). Read after the position, whose write is
+        conditioned on the sequence read: a movement committed since makes the command run again,
+        so no later movement escapes the check."""
+        tracked = self._of(product_id)
+        if product_id in self._later or self.table is None or tracked.stored is None:
+            return
+        self._later.update(movements_after(self.table, self.company_id, date, [tracked.stored]))
 
     def position_on(self, product_id: int) -> costing.Position:
         """The product's position at the end of the command's date."""
@@ -176,7 +196,8 @@ class StockWrites:
 
     def on_hand_on(self, product_id: int, warehouse_id: int) -> Decimal:
         """The warehouse's quantity at the end of the command's date."""
-        return self.on_hand(product_id, warehouse_id) - sum(self._later_in(product_id, warehouse_id), ZERO)
+        return self.on_hand(product_id, warehouse_id) - sum((moved for _, moved in self._later_in(product_id, warehouse_id)),
+                                                            ZERO)
 
     # movements
 
@@ -188,14 +209,7 @@ class StockWrites:
 
     def issue_on(self, product_id: int, warehouse_id: int, quantity: Decimal, *, date: str, origin: Origin,
                  line: int, field: str, kind: str) -> costing.Change:
-        """Goods leave on the command's date at that date's average (`costing.issue_on`); the stock
-        on every later date drops by as much, so none of them may go below zero."""
-        later = self._later_in(product_id, warehouse_id)
-        lowest = costing.lowest_from(self.on_hand_on(product_id, warehouse_id), later)
-        if later and lowest - quantity < 0 and not self.allow_negative:
-            raise InsufficientStock(f"Not enough stock of product {product_id} in warehouse {warehouse_id} after "
-                                    f"{date}: taking {quantity:f} away then leaves {lowest - quantity:f} on a later "
-                                    "date.", details=[{"field": field, "message": "insufficient stock"}])
+        """Goods leave on the command's date at that date's average (`costing.issue_on`)."""
         return self._record(product_id, warehouse_id, -quantity,
                             costing.issue_on(self.position(product_id), self.position_on(product_id), quantity),
                             date=date, origin=origin, line=line, field=field, kind=kind)
@@ -243,13 +257,25 @@ class StockWrites:
         tracked = self._of(product_id)
         held = tracked.warehouses.get(warehouse_id, ZERO)
         field = self._fields.setdefault((product_id, warehouse_id), field)
-        if signed < 0 and held + signed < 0 and not self.allow_negative:
-            raise InsufficientStock(f"Not enough stock of product {product_id} in warehouse {warehouse_id}: "
-                                    f"{held:f} on hand, {-signed:f} needed.",
-                                    details=[{"field": field, "message": "insufficient stock"}])
+        if signed < 0 and not self.allow_negative:
+            self._refuse_a_short_day(product_id, warehouse_id, signed, date, field)
         tracked.warehouses[warehouse_id] = held + signed
         tracked.last_date = max(tracked.last_date or date, date)
         tracked.changed = True
+
+    def _refuse_a_short_day(self, product_id: int, warehouse_id: int, signed: Decimal, date: str, field: str) -> None:
+        """Stock never negative at any date: goods taken away on `date` may leave neither that day's
+        end nor any later day's below zero in the warehouse (`costing.first_day_below_zero`)."""
+        self._read_later(product_id, date)
+        short = costing.first_day_below_zero(date, self.on_hand_on(product_id, warehouse_id),
+                                             self._later_in(product_id, warehouse_id), signed)
+        if short is None:
+            return
+        day, left = short
+        name = self._names.get(product_id, "")
+        raise InsufficientStock(f"Not enough stock of product {product_id} ({name}) in warehouse {warehouse_id} on "
+                                f"{day}: taking {-signed:f} away on {date} leaves {left:f} then.",
+                                details=[{"field": field, "message": "insufficient stock"}])
 
     def _movement(self, product_id: int, warehouse_id: int, signed: Decimal, value: Decimal, unit_cost: Decimal, *,
                   date: str, origin: Origin, line: int, kind: str, revaluation: Decimal = ZERO) -> None:

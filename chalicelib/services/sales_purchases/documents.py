@@ -68,7 +68,7 @@ class Plan:
 
     @classmethod
     def start(cls, command: Command, context: Context) -> "Plan":
-        stock = StockWrites(command.company_id, bool(context.company.get("allowNegativeStock")))
+        stock = StockWrites(command.company_id, bool(context.company.get("allowNegativeStock")), command.table)
         stock.know(context.positions.keys() | context.products.keys(), context.positions, context.products)
         return cls(context, command.transaction(), JournalWrites(command.company_id), stock)
 
