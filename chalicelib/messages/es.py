@@ -14,12 +14,14 @@ CODES: dict[str, str] = {
     "REQUEST_TOO_LARGE": "El cuerpo de la solicitud supera 1 MB.",
     "INVALID_ACCOUNT": "La cuenta de una línea o de una regla no existe, está inactiva o no es de último nivel.",
     "CONTROL_ACCOUNT":
-        "La cuenta es de control de un auxiliar (cuentas por cobrar, por pagar, inventario o una cuenta bancaria): "
-        "solo la mueven los documentos, pagos, ajustes y saldos iniciales.",
+        "La cuenta es de control de un auxiliar (cuentas por cobrar, por pagar, inventario, anticipos de clientes o a "
+        "proveedores, impuesto de ventas o de compras, retenciones o una cuenta bancaria, cuya cuenta contable lleva "
+        "también los pagos de su pasarela): solo la mueven los documentos, pagos, ajustes y saldos iniciales.",
     "UNBALANCED_ENTRY": "La partida está descuadrada: el total del debe y el del haber no son iguales.",
     "ACCOUNT_RULE_MISSING": "Ninguna regla de determinación indica la cuenta en la que se contabiliza la operación.",
     "ACCOUNT_HAS_POSTINGS":
-        "La cuenta tiene movimientos contabilizados: su tipo ya no puede cambiar y no se puede eliminar.",
+        "La cuenta tiene movimientos contabilizados: su tipo ya no puede cambiar, no se puede eliminar y no puede pasar "
+        "a ser la cuenta contable de una cuenta bancaria ni la cuenta de control de un auxiliar.",
     "ACCOUNT_HAS_CHILDREN": "La cuenta tiene subcuentas.",
     "ACCOUNT_IN_USE": "La cuenta está en uso en reglas de determinación o en cuentas bancarias.",
     "AUTOMATIC_ENTRY": "Una partida automática solo cambia a través de su documento o pago.",
@@ -127,6 +129,9 @@ CODES: dict[str, str] = {
     "PAYMENT_DEFERRED": "El pago de la pasarela aún no se puede registrar; la pasarela lo reintentará.",
     # issue 38: hnids
     "DUPLICATE_TAX_ID": "Otro cliente o proveedor de la empresa ya tiene ese número de identificación tributaria.",
+    # issue 39: control
+    "CONTROL_ACCOUNT_HAS_BALANCE":
+        "La regla o la cuenta bancaria no puede dejar su cuenta de control mientras esa cuenta tenga saldo.",
 }
 
 KINDS: dict[str, str] = {
@@ -901,6 +906,27 @@ PHRASES: dict[str, str] = {
     "set the supplier's email": "indique el correo del proveedor",
     "set the supplier's address": "indique la dirección del proveedor",
     "set the supplier's person type": "indique el tipo de persona (natural o jurídica) del proveedor",
+    # issue 39: control (the subledgers a control account stands behind, and what refuses an account)
+    "the customers' advances": "los anticipos de los clientes",
+    "the advances paid to suppliers": "los anticipos pagados a los proveedores",
+    "the tax charged on sales (the sales tax book)": "el impuesto cobrado en las ventas (el libro de ventas)",
+    "the tax paid on purchases (the purchase tax book)": "el impuesto pagado en las compras (el libro de compras)",
+    "the tax withheld (the withholding certificates)": "los impuestos retenidos (los comprobantes de retención)",
+    "the bank account's transactions": "los movimientos de la cuenta bancaria",
+    "is a control account behind {}: a bank account needs a ledger account of its own":
+        "es una cuenta de control de {0}: una cuenta bancaria necesita una cuenta contable propia",
+    "has postings: a bank account's ledger account starts empty, so that it equals the bank account's transactions":
+        "tiene movimientos contabilizados: la cuenta contable de una cuenta bancaria empieza vacía, para que sea igual "
+        "a los movimientos de la cuenta bancaria",
+    "is a control account behind {}: the account of {} stands behind nothing else":
+        "es una cuenta de control de {0}: la cuenta de {1} no respalda nada más",
+    "has postings: the account of {} starts empty, so that it equals its subledger":
+        "tiene movimientos contabilizados: la cuenta de {0} empieza vacía, para que sea igual a su auxiliar",
+    "account {} still holds {}": "la cuenta {0} todavía tiene un saldo de {1}",
+    "Account {} still holds {} of {}; it can be left only once nothing is left on it.":
+        "La cuenta {0} todavía tiene {1} de {2}; solo se puede dejar cuando ya no le quede nada.",
+    "the account was deactivated or received postings meanwhile":
+        "la cuenta se desactivó o recibió movimientos mientras tanto",
 }
 
 # issue 38: lang2
