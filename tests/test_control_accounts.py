@@ -221,7 +221,7 @@ def test_a_sellers_withdrawal_cannot_empty_the_advances_or_the_tax_owed(api, tab
                               "chartOfAccountId": shop.books["210201"]}, key=shop.key,
                        headers={"Accept-Language": "es"}).json
     assert spanish["details"][0]["message"] == (
-        "es una cuenta de control de el impuesto cobrado en las ventas (el libro de ventas): solo la mueven los "
+        "es una cuenta de control del impuesto cobrado en las ventas (el libro de ventas): solo la mueven los "
         "documentos, pagos, ajustes y saldos iniciales")
     assert books(shop) == before
     assert (shop.balance("210401"), shop.balance("210201")) == (D("100.00"), D("150.00"))
