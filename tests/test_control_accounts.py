@@ -168,6 +168,11 @@ def test_a_bank_account_takes_only_an_empty_ledger_and_leaves_one_only_empty(api
     second = admin("/bank-accounts", {"name": "Dos", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
                                       "chartOfAccountId": shop.books["110103"]})
     assert (second.status, second.json["code"]) == (400, "CONTROL_ACCOUNT"), second.text
+    # nor on the cash rule's account, empty as it is: a cash payment would move the ledger without the bank
+    cash = admin("/bank-accounts", {"name": "Caja", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
+                                    "chartOfAccountId": shop.books["110101"]})
+    assert (cash.status, cash.json["code"]) == (400, "CONTROL_ACCOUNT"), cash.text
+    assert "is the account of the cash rule" in cash.json["message"]
     # to an empty account it moves (no transactions, nothing on the ledger it leaves)
     fresh = shop.created("/chart-of-accounts", {"code": "110105", "name": "Banco nuevo", "type": "asset"})
     moved = admin(f"/bank-accounts/{first.json['id']}", {"chartOfAccountId": fresh["id"]}, "put")
@@ -270,13 +275,17 @@ def test_a_subledgers_rule_moves_only_to_an_empty_account_of_no_other_subledger(
                                            "openingBalanceDate": "2026-11-01", "chartOfAccountId": shop.books["110103"]})
     assert bank["chartOfAccountId"] == shop.books["110103"]
     for code, refusal in (("110203", "ACCOUNT_HAS_POSTINGS"), ("110103", "CONTROL_ACCOUNT"),
-                          ("210401", "CONTROL_ACCOUNT")):      # posted by hand, a bank's ledger, the advances'
+                          ("210401", "CONTROL_ACCOUNT"), ("110101", "CONTROL_ACCOUNT")):
+        # posted by hand, a bank's ledger, the advances', the cash rule's (empty, but cash payments post there)
         reply = accountant(rules, {"operationType": "receivable", "chartOfAccountId": shop.books[code]})
         assert (reply.status, reply.json["code"]) == (400, refusal), (code, reply.text)
         # a new rule of a subledger (for one document type) neither
         reply = accountant(rules, {"operationType": "receivable", "documentType": "07",
                                    "chartOfAccountId": shop.books[code]})
         assert (reply.status, reply.json["code"]) == (400, refusal), (code, reply.text)
+    # a rule of no subledger keeps off the control accounts too: revenue would move the receivable unseen
+    revenue = accountant(rules, {"operationType": "revenue", "documentType": "07", "chartOfAccountId": shop.books["110201"]})
+    assert (revenue.status, revenue.json["code"]) == (400, "CONTROL_ACCOUNT"), revenue.text
     # with nothing on 110201 the rule moves to an empty account, and 110201 is an ordinary account again
     fresh = shop.created("/chart-of-accounts", {"code": "110202", "name": "Clientes nuevos", "type": "asset"})
     moved = accountant(rules, {"operationType": "receivable", "chartOfAccountId": fresh["id"]})

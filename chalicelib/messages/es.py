@@ -927,6 +927,10 @@ PHRASES: dict[str, str] = {
         "La cuenta {0} todavía tiene {1} de {2}; solo se puede dejar cuando ya no le quede nada.",
     "the account was deactivated or received postings meanwhile":
         "la cuenta se desactivó o recibió movimientos mientras tanto",
+    "is a control account behind {}: what the {} rule posts would move it without its subledger":
+        "es una cuenta de control de {0}: lo que contabiliza la regla {1} la movería sin su auxiliar",
+    "is the account of the {} rule: what that rule posts would move a control account without its subledger":
+        "es la cuenta de la regla {0}: lo que esa regla contabiliza movería una cuenta de control sin su auxiliar",
 }
 
 # issue 38: lang2

@@ -29,14 +29,20 @@ _BANK_LEDGER = {"named": "bank account {}'s transactions (its opening balance: a
                 "left": "the bank account's transactions"}
 
 
+# the rule whose operation posts nothing (a payment or bank transaction posts to its bank account's
+# ledger, named by the bank account): its account may be anything
+_POSTS_NOTHING = frozenset({"bank"})
+
+
 class ControlAccountRefused(ApiError):
     """A refusal of this use case: each raise names its code."""
 
 
-def control_accounts(table: Table, company_id: int) -> dict[int, str]:
-    """Account id -> the subledger behind it (two Queries: the rules and the bank accounts)."""
+def control_accounts(table: Table, company_id: int, rules: list[dict[str, Any]] | None = None) -> dict[int, str]:
+    """Account id -> the subledger behind it (two Queries: the rules, unless given, and the bank accounts)."""
     controlled = {int(rule["chartOfAccountId"]): CONTROLLED_OPERATIONS[rule["operationType"]]
-                  for rule in rule_items(table, company_id) if rule["operationType"] in CONTROLLED_OPERATIONS}
+                  for rule in (rule_items(table, company_id) if rules is None else rules)
+                  if rule["operationType"] in CONTROLLED_OPERATIONS}
     for bank in records.small_records(table, company_id, keys.BANK_ACCOUNT):
         controlled[int(bank["chartOfAccountId"])] = _BANK_LEDGER["named"].format(bank.get("name", bank["id"]))
     return controlled
@@ -66,11 +72,13 @@ def _has_postings(account: dict[str, Any]) -> bool:
 
 def check_bank_ledger(table: Table, company_id: int, ledger: dict[str, Any], field: str = "chartOfAccountId") -> None:
     """A bank account's ledger starts equal to its transactions: an account no other subledger
-    stands behind, with no postings."""
-    controlled = control_accounts(table, company_id)
+    stands behind and no rule posts to, with no postings."""
+    rules = rule_items(table, company_id)
+    controlled = control_accounts(table, company_id, rules)
     if int(ledger["id"]) in controlled:
         raise ValidationFailed.for_field(field, f"is a control account behind {controlled[int(ledger['id'])]}: a bank account needs a "
                        "ledger account of its own", code=CONTROL_ACCOUNT)
+    _refuse_a_rules_account(field, rules, int(ledger["id"]), None)
     if _has_postings(ledger):
         raise ValidationFailed.for_field(field, "has postings: a bank account's ledger account starts empty, so that it equals the "
                        "bank account's transactions", code=HAS_POSTINGS)
@@ -86,24 +94,32 @@ def check_ledger_left(table: Table, company_id: int, ledger: dict[str, Any], fie
 
 def check_rule_account(table: Table, company_id: int, operation: str, current: dict[str, Any] | None,
                        account: dict[str, Any], field: str = "chartOfAccountId") -> bool:
-    """A rule of a controlled operation points at `account` (`current`: the rule as it is, None
-    for a new one). The account must be this subledger's already, or empty and no other
-    subledger's (else the control account would start unequal to its subledger); the account it
-    leaves must hold none of the subledger any more, unless another rule of the operation keeps it.
-    True when the transaction must check that `account` is still without postings."""
+    """A rule points at `account` (`current`: the rule as it is, None for a new one). A rule of a
+    controlled operation takes an account that is this subledger's already, or one that is empty and
+    no other rule's or subledger's (else the control account would start unequal to its subledger);
+    the account it leaves must hold none of the subledger any more, unless another rule of the
+    operation keeps it. Any other rule that posts keeps off control accounts. True when the
+    transaction must check that `account` is still without postings."""
+    if operation in _POSTS_NOTHING:
+        return False
+    rules = [rule for rule in rule_items(table, company_id) if current is None or rule["id"] != current["id"]]
     if operation not in CONTROLLED_OPERATIONS:
+        # what this rule posts would move a control account unseen by its subledger
+        controlled = control_accounts(table, company_id, rules)
+        if int(account["id"]) in controlled:
+            raise ValidationFailed.for_field(field, f"is a control account behind {controlled[int(account['id'])]}: "
+                                                    f"what the {operation} rule posts would move it without its "
+                                                    "subledger", code=CONTROL_ACCOUNT)
         return False
     subledger = CONTROLLED_OPERATIONS[operation]
-    rules = [rule for rule in rule_items(table, company_id) if current is None or rule["id"] != current["id"]]
     own = {int(rule["chartOfAccountId"]) for rule in rules if rule["operationType"] == operation}
     fresh = int(account["id"]) not in own
     if fresh:
-        controlled = control_accounts(table, company_id)
-        if current is not None:
-            controlled.pop(int(current["chartOfAccountId"]), None)
+        controlled = control_accounts(table, company_id, rules)
         if int(account["id"]) in controlled:
             raise ValidationFailed.for_field(field, f"is a control account behind {controlled[int(account['id'])]}: the account of "
                            f"{subledger} stands behind nothing else", code=CONTROL_ACCOUNT)
+        _refuse_a_rules_account(field, rules, int(account["id"]), operation)
         if _has_postings(account):
             raise ValidationFailed.for_field(field, f"has postings: the account of {subledger} starts empty, so that it equals its "
                            "subledger", code=HAS_POSTINGS)
@@ -113,6 +129,17 @@ def check_rule_account(table: Table, company_id: int, operation: str, current: d
         if balance != 0:
             _has_balance(field, left, balance, subledger)
     return fresh
+
+
+def _refuse_a_rules_account(field: str, rules: list[dict[str, Any]], account_id: int, operation: str | None) -> None:
+    """An account becoming a control account must be no other operation's: what that rule posts
+    would move it without its subledger."""
+    for rule in rules:
+        if (int(rule["chartOfAccountId"]) == account_id and rule["operationType"] not in _POSTS_NOTHING
+                and rule["operationType"] != operation):
+            raise ValidationFailed.for_field(field, f"is the account of the {rule['operationType']} rule: what that "
+                                                    "rule posts would move a control account without its subledger",
+                                             code=CONTROL_ACCOUNT)
 
 
 def _has_balance(field: str, account: dict[str, Any], balance: Decimal, subledger: str) -> None:
