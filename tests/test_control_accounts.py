@@ -256,6 +256,10 @@ def test_the_receivable_rule_does_not_leave_an_account_holding_the_customers_bal
     assert (moved.status, moved.json["code"]) == (409, "CONTROL_ACCOUNT_HAS_BALANCE"), moved.text
     assert "110201 still holds 580.00 of the customers' balances" in moved.json["message"]
     assert moved.json["details"] == [{"field": "chartOfAccountId", "message": "account 110201 still holds 580.00"}]
+    spanish = api.post("/account-determination-rules", {"operationType": "receivable", "chartOfAccountId": fresh["id"]},
+                       key=shop.key, headers={"Accept-Language": "es"}).json
+    assert spanish["message"] == ("La cuenta 110201 todavía tiene 580.00 de los saldos de los clientes; solo se puede "
+                                  "dejar cuando ya no le quede nada.")
     # nothing changed: the rule, the books, and 110201 is still refused to a manual entry
     resolved = api.post("/account-determination-rules/resolve", {"operationType": "receivable"}, key=shop.key).json
     assert resolved["chartOfAccountId"] == shop.books["110201"]
