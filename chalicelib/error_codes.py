@@ -10,10 +10,10 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "DOCUMENT_TOO_LARGE": (400, "the document's transaction would exceed DynamoDB's 100 items"),
     "REQUEST_TOO_LARGE": (413, "the request body is larger than 1 MB (above 6 MB a body never reaches the function: Lambda's limit)"),
     "INVALID_ACCOUNT": (400, "a line's or rule's account is missing, inactive or not a leaf"),
-    "CONTROL_ACCOUNT": (400, "the account stands behind a subledger (receivables, payables, inventory, a bank account): only documents, payments, adjustments and opening balances move it"),
+    "CONTROL_ACCOUNT": (400, "the account stands behind a subledger (receivables, payables, inventory, customer or supplier advances, sales or purchase tax, withholdings, a bank account, whose ledger also carries its gateway's payments): only documents, payments, adjustments and opening balances move it, and no other subledger takes it"),
     "UNBALANCED_ENTRY": (400, "a journal entry's debits and credits differ"),
     "ACCOUNT_RULE_MISSING": (400, "no determination rule gives the account an operation posts to"),
-    "ACCOUNT_HAS_POSTINGS": (400, "the account has postings: its type cannot change, it cannot be deleted"),
+    "ACCOUNT_HAS_POSTINGS": (400, "the account has postings: its type cannot change, it cannot be deleted, it cannot become a bank account's ledger or a subledger's account"),
     "ACCOUNT_HAS_CHILDREN": (400, "the account has sub-accounts"),
     "ACCOUNT_IN_USE": (400, "determination rules or bank accounts use the account"),
     "AUTOMATIC_ENTRY": (400, "an automatic entry changes only through its document or payment"),
@@ -112,6 +112,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 39: fixed
     "COMPANY_HAS_POSTINGS": (409, "the company has posted to its books or moved stock: its currency and country "
                                   "no longer change (`details` names the field)"),
+    # issue 39: control
+    "CONTROL_ACCOUNT_HAS_BALANCE": (409, "a rule or bank account cannot leave its control account while the account still holds a balance (the message names it)"),
     "IDEMPOTENCY_KEY_REUSED": (422, "the `Idempotency-Key` was used for another request"),
     "RATE_LIMIT_EXCEEDED": (429, "too many requests or failed logins; `Retry-After` says when to retry"),
     "INTERNAL_ERROR": (500, "a bug: the request id in `X-Request-Id` finds it in the logs"),

@@ -49,8 +49,8 @@ class ValidationFailed(ApiError):
     message = "The request is invalid."
 
     @classmethod
-    def for_field(cls, field: str, message: str) -> "ValidationFailed":
-        return cls(f"{field}: {message}", details=[{"field": field, "message": message}])
+    def for_field(cls, field: str, message: str, *, code: str | None = None) -> "ValidationFailed":
+        return cls(f"{field}: {message}", code=code, details=[{"field": field, "message": message}])
 
 
 class MalformedJson(ApiError):

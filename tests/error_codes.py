@@ -121,9 +121,10 @@ def raised_phrases() -> set[str]:
                 if (isinstance(cls, type) and issubclass(cls, ApiError)) or (in_models and cls is ValueError):
                     found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
             elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
-                    node.targets[0].id in ("_REMEDIES", "_SUPPLIER_REMEDIES", "what", "_CONTROLLED", "problem")):
+                    node.targets[0].id in ("_REMEDIES", "_SUPPLIER_REMEDIES", "what", "CONTROLLED_OPERATIONS", "_BANK_LEDGER",
+                                        "problem")):
                 # a DTE's field problems, "<what>: <remedy>" (countries/sv/domain/dte_formats.py), Spanish part by part;
-                # the subledgers a control account stands behind (services/accounting/control_accounts.py), a part;
+                # the subledgers a control account stands behind (domain/accounting.py, services/accounting/control_accounts.py), a part;
                 # a `problem` a refusal quotes in its message and its detail
                 parts = node.value.values if isinstance(node.value, ast.Dict) else [node.value]
                 for part in parts:

@@ -29,7 +29,7 @@ def balance(books: Books, account_id: int) -> Decimal:
 
 def test_deposits_withdrawals_and_transfers_move_balances_and_the_books(api, books):
     checking = bank_account(books, "Cuenta corriente")
-    savings = bank_account(books, "Ahorros", code="110101", opening="0.00")
+    savings = bank_account(books, "Ahorros", code="110102", opening="0.00")
     assert D(str(checking["balance"])) == D("1000.00") and checking["transactionCount"] == 0
     deposit = api.post(f"/bank-accounts/{checking['id']}/transactions",
                        {"type": "deposit", "amount": 500, "transactionDate": "2026-11-05", "reference": "DEP-1",
@@ -52,7 +52,7 @@ def test_deposits_withdrawals_and_transfers_move_balances_and_the_books(api, boo
     assert [t["type"] for t in listed["transactions"]] == ["transfer_out", "withdrawal", "deposit"]
     rows = {row["code"]: D(str(row["balance"])) for row in books.trial_balance()["accounts"]}
     # the ledger moves by the transactions (the opening balance is the company's own entry)
-    assert rows["110103"] == D("179.50") and rows["110101"] == D("200.00")
+    assert rows["110103"] == D("179.50") and rows["110102"] == D("200.00")
     assert rows["3101"] == D("500.00") and rows["6199"] == D("120.50")
     entry = api.get(f"/journal-entries/{transfer.json['journalEntryId']}", key=books.key).json
     assert entry["source"]["type"] == "bank_transfer" and entry["entryType"] == "automatic"

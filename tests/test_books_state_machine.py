@@ -312,5 +312,51 @@ def test_books_stay_consistent(api, table, monkeypatch):
         def held_on(self, warehouse: int, day: str) -> int:
             return sum(quantity for date, moved_in, quantity in self.stock["log"] if moved_in == warehouse and date <= day)
 
+        # issue 39: control
+        @rule(date=st.sampled_from(DATES), amount=AMOUNTS, through_bank=st.booleans(), data=st.data())
+        def touch_a_control_account(self, date, amount, through_bank, data):
+            """A manual entry or a manual bank transaction against a control account (the receivable or
+            customer-advance rule's account, a bank account's ledger), dated anywhere, open or closed: refused with
+            CONTROL_ACCOUNT naming the field, and nothing changes (the books_agree invariant checks
+            the entries and balances of the model's accounts; the control accounts stay at 0)."""
+            if not hasattr(self, "control"):   # made once, on accounts the other rules never touch
+                receivable = api.post("/chart-of-accounts", {"code": "110201", "name": "Clientes", "type": "asset"},
+                                      key=self.key).json["id"]
+                assert api.post("/account-determination-rules", {"operationType": "receivable",
+                                                                 "chartOfAccountId": receivable}, key=self.key).status == 201
+                advances = api.post("/chart-of-accounts", {"code": "210401", "name": "Anticipos de clientes",
+                                                            "type": "liability"}, key=self.key).json["id"]
+                assert api.post("/account-determination-rules", {"operationType": "customer_advance",
+                                                                 "chartOfAccountId": advances}, key=self.key).status == 201
+                ledger = api.post("/chart-of-accounts", {"code": "110106", "name": "Banco", "type": "asset"},
+                                  key=self.key).json["id"]
+                bank = api.post("/bank-accounts", {"name": "Banco", "openingBalance": 0, "openingBalanceDate": "2026-10-01",
+                                                   "chartOfAccountId": ledger}, key=self.key)
+                assert bank.status == 201, bank.text
+                self.control = {"110201": receivable, "210401": advances, "110106": ledger, "bank": bank.json["id"]}
+            control_code = data.draw(st.sampled_from(["110201", "210401", "110106"]))
+            if through_bank:   # the counterpart of a bank's own transaction: another subledger's account
+                reply = api.post(f"/bank-accounts/{self.control['bank']}/transactions",
+                                 {"type": data.draw(st.sampled_from(["deposit", "withdrawal"])), "amount": str(amount),
+                                  "transactionDate": date,
+                                  "chartOfAccountId": self.control[data.draw(st.sampled_from(["110201", "210401"]))]},
+                                 key=self.key)
+                fields = ["chartOfAccountId"]
+            else:
+                other = data.draw(st.sampled_from(CODES))
+                lines = [(self.control[control_code], amount, 0), (self.books[other], 0, amount)]
+                if data.draw(st.booleans()):
+                    lines.reverse()
+                reply = api.post("/journal-entries", {"date": date, "status": data.draw(st.sampled_from(["draft", "posted"])),
+                                                      "lines": [{"chartOfAccountId": a, "debit": str(d), "credit": str(c)}
+                                                                for a, d, c in lines]}, key=self.key)
+                fields = [f"lines[{i}].chartOfAccountId" for i, (a, _, _) in enumerate(lines)
+                          if a == self.control[control_code]]
+            assert (reply.status, reply.json["code"]) == (400, "CONTROL_ACCOUNT"), reply.text
+            assert [d["field"] for d in reply.json["details"]] == fields
+            balances = {row["code"]: row["balance"] for row in self.books.trial_balance(END)["accounts"]}
+            assert [balances.get(code, 0) for code in ("110201", "210401", "110106")] == [0, 0, 0]
+            assert api.get(f"/bank-accounts/{self.control['bank']}/transactions", key=self.key).json["total"] == 0
+
     run_state_machine_as_test(BooksMachine, settings=settings(
         max_examples=8, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck)))

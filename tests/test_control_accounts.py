@@ -107,3 +107,196 @@ def test_a_draft_whose_account_became_a_control_account_is_not_posted(api, shop)
     refused = api.post(f"/journal-entries/{draft['id']}/post", key=shop.key)
     assert (refused.status, refused.json["code"]) == (400, "CONTROL_ACCOUNT"), refused.text
     assert api.get(f"/journal-entries/{draft['id']}", key=shop.key).json["status"] == "draft"
+
+
+# --- issue 39: every subledger owns its account -------------------------------------------------
+
+def as_member(api, table, company, role: str):
+    """A post in `role`'s session."""
+    _, session = member(api, table, company, f"{role}@alpha.example", role)
+    return lambda path, body, method="post": getattr(api, method)(path, body, cookie=session, origin=ORIGIN)
+
+
+def receivable_580(shop: Shop) -> None:
+    """The customers owe 580.00: 504.35 + 15 % ISV (75.6525 -> 75.65) = 580.00."""
+    shop.document("01", [(shop.service, 1, D("504.35"))])
+    assert shop.balance("110201") == D("580.00") == D(str(shop.partner(shop.customer)["receivableBalance"]))
+
+
+def test_no_bank_account_is_created_on_or_moved_to_a_control_account(api, table, shop, company_a):
+    """The measured case: a bank account on the receivable account, then a seller's 5.00 deposit
+    left receivables at 585.00 (580.00 + 5.00) against the customers' 580.00."""
+    receivable_580(shop)
+    admin, seller = as_member(api, table, company_a, "admin"), as_member(api, table, company_a, "seller")
+    before = books(shop)
+    # receivable, inventory, supplier advances, ISV receivable, ISV withheld from us
+    for code in ("110201", "110501", "110301", "110401", "110402"):
+        reply = admin("/bank-accounts", {"name": "Caja", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
+                                         "chartOfAccountId": shop.books[code]})
+        assert (reply.status, reply.json["code"]) == (400, "CONTROL_ACCOUNT"), (code, reply.text)
+        assert [d["field"] for d in reply.json["details"]] == ["chartOfAccountId"]
+    assert api.get("/bank-accounts", key=shop.key).json["total"] == 0
+    # a bank account of its own: it cannot move onto the receivable either (PUT, sparse)
+    bank = admin("/bank-accounts", {"name": "Cuenta corriente", "openingBalance": 0,
+                                    "openingBalanceDate": "2026-11-01", "chartOfAccountId": shop.books["110103"]})
+    assert bank.status == 201, bank.text
+    moved = admin(f"/bank-accounts/{bank.json['id']}", {"chartOfAccountId": shop.books["110201"]}, "put")
+    assert (moved.status, moved.json["code"]) == (400, "CONTROL_ACCOUNT"), moved.text
+    assert api.get(f"/bank-accounts/{bank.json['id']}", key=shop.key).json["chartOfAccountId"] == shop.books["110103"]
+    # and the seller's 5.00 deposit against the receivable is no way round it
+    deposit = seller(f"/bank-accounts/{bank.json['id']}/transactions",
+                     {"type": "deposit", "amount": "5.00", "transactionDate": "2026-11-05",
+                      "chartOfAccountId": shop.books["110201"]})
+    assert (deposit.status, deposit.json["code"]) == (400, "CONTROL_ACCOUNT"), deposit.text
+    # nothing moved: receivables 580.00 = the customers' 580.00
+    assert books(shop) == before
+    assert shop.balance("110201") == D("580.00") == D(str(shop.partner(shop.customer)["receivableBalance"]))
+
+
+def test_a_bank_account_takes_only_an_empty_ledger_and_leaves_one_only_empty(api, table, shop, company_a):
+    admin = as_member(api, table, company_a, "admin")
+    used = shop.created("/chart-of-accounts", {"code": "110104", "name": "Banco viejo", "type": "asset"})
+    shop.books.accounts["110104"] = used["id"]
+    shop.created("/journal-entries", entry(shop, "110104", "410101", "40.00", status="posted"))
+    reply = admin("/bank-accounts", {"name": "Banco viejo", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
+                                     "chartOfAccountId": used["id"]})
+    assert (reply.status, reply.json["code"]) == (400, "ACCOUNT_HAS_POSTINGS"), reply.text
+    # another bank account's ledger is a control account
+    first = admin("/bank-accounts", {"name": "Uno", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
+                                     "chartOfAccountId": shop.books["110103"]})
+    assert first.status == 201, first.text
+    second = admin("/bank-accounts", {"name": "Dos", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
+                                      "chartOfAccountId": shop.books["110103"]})
+    assert (second.status, second.json["code"]) == (400, "CONTROL_ACCOUNT"), second.text
+    # nor on the cash rule's account, empty as it is: a cash payment would move the ledger without the bank
+    cash = admin("/bank-accounts", {"name": "Caja", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
+                                    "chartOfAccountId": shop.books["110101"]})
+    assert (cash.status, cash.json["code"]) == (400, "CONTROL_ACCOUNT"), cash.text
+    assert "is the account of the cash rule" in cash.json["message"]
+    # to an empty account it moves (no transactions, nothing on the ledger it leaves)
+    fresh = shop.created("/chart-of-accounts", {"code": "110105", "name": "Banco nuevo", "type": "asset"})
+    moved = admin(f"/bank-accounts/{first.json['id']}", {"chartOfAccountId": fresh["id"]}, "put")
+    assert moved.status == 200 and moved.json["chartOfAccountId"] == fresh["id"], moved.text
+
+
+def test_a_bank_account_does_not_leave_a_ledger_holding_a_balance(api, table, shop, company_a):
+    """A bank account made before this rule on a ledger already holding 40.00 (written straight to the
+    table, as the old code allowed): moving it would leave the 40.00 behind, no bank account's."""
+    from chalicelib.services.banking import banking
+
+    held = shop.created("/chart-of-accounts", {"code": "110104", "name": "Banco viejo", "type": "asset"})
+    shop.books.accounts["110104"] = held["id"]
+    shop.created("/journal-entries", entry(shop, "110104", "410101", "40.00", status="posted"))
+    bank = shop.created("/bank-accounts", {"name": "Viejo", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
+                                           "chartOfAccountId": shop.books["110103"]})
+    key = banking.account_key(company_a.company_id, bank["id"])   # linked as the old code allowed
+    table.client.update_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},
+                             UpdateExpression="SET chartOfAccountId = :held",
+                             ExpressionAttributeValues={":held": {"N": str(held["id"])}})
+    fresh = shop.created("/chart-of-accounts", {"code": "110105", "name": "Banco nuevo", "type": "asset"})
+    admin = as_member(api, table, company_a, "admin")
+    before = books(shop)
+    moved = admin(f"/bank-accounts/{bank['id']}", {"chartOfAccountId": fresh["id"]}, "put")
+    assert (moved.status, moved.json["code"]) == (409, "CONTROL_ACCOUNT_HAS_BALANCE"), moved.text
+    assert "40.00" in moved.json["message"]
+    assert books(shop) == before
+
+
+def test_a_sellers_withdrawal_cannot_empty_the_advances_or_the_tax_owed(api, table, shop, company_a):
+    """The measured case: withdrawals against the customer-advances account and the ISV payable
+    account zeroed them while advances of 100.00 and ISV of 150.00 were still owed."""
+    bank = shop.created("/bank-accounts", {"name": "Cuenta corriente", "openingBalance": 0,
+                                           "openingBalanceDate": "2026-11-01", "chartOfAccountId": shop.books["110103"]})
+    transfer = shop.created("/payments/methods", {"name": "Transferencia", "bankAccountId": bank["id"]})
+    order = shop.document("101", [(shop.service, 4, 100)])   # 400.00 + 60.00 ISV = 460.00, a draft
+    shop.created(f"/payments/documents/{order['id']}/payments",
+                 {"paymentMethodId": transfer["id"], "amount": 100, "paymentDate": "2026-11-03"})
+    shop.document("01", [(shop.service, 20, 50)])            # 20 x 50 = 1,000.00; ISV 15 % = 150.00
+    assert (shop.balance("210401"), shop.balance("210201")) == (D("100.00"), D("150.00"))
+    seller = as_member(api, table, company_a, "seller")
+    before = books(shop)
+    path = f"/bank-accounts/{bank['id']}/transactions"
+    for code, owed in (("210401", "100.00"), ("210201", "150.00")):
+        reply = seller(path, {"type": "withdrawal", "amount": owed, "transactionDate": "2026-11-05",
+                              "chartOfAccountId": shop.books[code]})
+        assert (reply.status, reply.json["code"]) == (400, "CONTROL_ACCOUNT"), (code, reply.text)
+        assert [d["field"] for d in reply.json["details"]] == ["chartOfAccountId"]
+    # the refusal names the subledger in words, in Spanish for a Spanish caller
+    spanish = api.post(path, {"type": "withdrawal", "amount": "150.00", "transactionDate": "2026-11-05",
+                              "chartOfAccountId": shop.books["210201"]}, key=shop.key,
+                       headers={"Accept-Language": "es"}).json
+    assert spanish["details"][0]["message"] == (
+        "es una cuenta de control del impuesto cobrado en las ventas (el libro de ventas): solo la mueven los "
+        "documentos, pagos, ajustes y saldos iniciales")
+    assert books(shop) == before
+    assert (shop.balance("210401"), shop.balance("210201")) == (D("100.00"), D("150.00"))
+    assert D(str(api.get(f"/bank-accounts/{bank['id']}", key=shop.key).json["balance"])) == D("100.00")
+
+
+@pytest.mark.parametrize("code", ["210401", "110301", "210201", "110401", "110402", "210202"])
+def test_no_manual_entry_moves_advances_tax_or_withholdings(api, table, shop, company_a, code):
+    """customer and supplier advances, ISV payable and receivable, withholdings (both sides)"""
+    accountant = as_member(api, table, company_a, "accountant")
+    before = books(shop)
+    reply = accountant("/journal-entries", entry(shop, code, "410101", status="posted"))
+    assert (reply.status, reply.json["code"]) == (400, "CONTROL_ACCOUNT"), reply.text
+    assert [d["field"] for d in reply.json["details"]] == ["lines[0].chartOfAccountId"]
+    assert books(shop) == before
+
+
+def test_the_receivable_rule_does_not_leave_an_account_holding_the_customers_balances(api, table, shop, company_a):
+    """The measured case: re-pointing the receivable rule while 110201 held 580.00 freed that
+    account for manual entries."""
+    receivable_580(shop)
+    accountant = as_member(api, table, company_a, "accountant")
+    fresh = shop.created("/chart-of-accounts", {"code": "110202", "name": "Clientes nuevos", "type": "asset"})
+    before = books(shop)
+    moved = accountant("/account-determination-rules", {"operationType": "receivable", "documentType": None,
+                                                         "chartOfAccountId": fresh["id"]})
+    assert (moved.status, moved.json["code"]) == (409, "CONTROL_ACCOUNT_HAS_BALANCE"), moved.text
+    assert "110201 still holds 580.00 of the customers' balances" in moved.json["message"]
+    assert moved.json["details"] == [{"field": "chartOfAccountId", "message": "account 110201 still holds 580.00"}]
+    spanish = api.post("/account-determination-rules", {"operationType": "receivable", "chartOfAccountId": fresh["id"]},
+                       key=shop.key, headers={"Accept-Language": "es"}).json
+    assert spanish["message"] == ("La cuenta 110201 todavía tiene 580.00 de los saldos de los clientes; solo se puede "
+                                  "dejar cuando ya no le quede nada.")
+    # nothing changed: the rule, the books, and 110201 is still refused to a manual entry
+    resolved = api.post("/account-determination-rules/resolve", {"operationType": "receivable"}, key=shop.key).json
+    assert resolved["chartOfAccountId"] == shop.books["110201"]
+    manual = accountant("/journal-entries", entry(shop, "110201", "410101", status="posted"))
+    assert (manual.status, manual.json["code"]) == (400, "CONTROL_ACCOUNT"), manual.text
+    assert books(shop) == before
+    assert shop.balance("110201") == D("580.00") == D(str(shop.partner(shop.customer)["receivableBalance"]))
+
+
+def test_a_subledgers_rule_moves_only_to_an_empty_account_of_no_other_subledger(api, table, shop, company_a):
+    accountant = as_member(api, table, company_a, "accountant")
+    rules = "/account-determination-rules"
+    posted = shop.created("/chart-of-accounts", {"code": "110203", "name": "Clientes varios", "type": "asset"})
+    shop.books.accounts["110203"] = posted["id"]
+    shop.created("/journal-entries", entry(shop, "110203", "410101", status="posted"))
+    bank = shop.created("/bank-accounts", {"name": "Cuenta corriente", "openingBalance": 0,
+                                           "openingBalanceDate": "2026-11-01", "chartOfAccountId": shop.books["110103"]})
+    assert bank["chartOfAccountId"] == shop.books["110103"]
+    for code, refusal in (("110203", "ACCOUNT_HAS_POSTINGS"), ("110103", "CONTROL_ACCOUNT"),
+                          ("210401", "CONTROL_ACCOUNT"), ("110101", "CONTROL_ACCOUNT")):
+        # posted by hand, a bank's ledger, the advances', the cash rule's (empty, but cash payments post there)
+        reply = accountant(rules, {"operationType": "receivable", "chartOfAccountId": shop.books[code]})
+        assert (reply.status, reply.json["code"]) == (400, refusal), (code, reply.text)
+        # a new rule of a subledger (for one document type) neither
+        reply = accountant(rules, {"operationType": "receivable", "documentType": "07",
+                                   "chartOfAccountId": shop.books[code]})
+        assert (reply.status, reply.json["code"]) == (400, refusal), (code, reply.text)
+    # a rule of no subledger keeps off the control accounts too: revenue would move the receivable unseen
+    revenue = accountant(rules, {"operationType": "revenue", "documentType": "07", "chartOfAccountId": shop.books["110201"]})
+    assert (revenue.status, revenue.json["code"]) == (400, "CONTROL_ACCOUNT"), revenue.text
+    # with nothing on 110201 the rule moves to an empty account, and 110201 is an ordinary account again
+    fresh = shop.created("/chart-of-accounts", {"code": "110202", "name": "Clientes nuevos", "type": "asset"})
+    moved = accountant(rules, {"operationType": "receivable", "chartOfAccountId": fresh["id"]})
+    assert moved.status == 200 and moved.json["chartOfAccountId"] == fresh["id"], moved.text
+    assert accountant("/journal-entries", entry(shop, "110201", "410101", status="posted")).status == 201
+    # a rule for one document type may join its operation's account, postings and all
+    receipt = shop.document("01", [(shop.service, 1, D("100"))])             # 100 + 15.00 ISV = 115.00 on 110202
+    assert receipt and shop.balance("110202") == D("115.00")
+    joined = accountant(rules, {"operationType": "receivable", "documentType": "07", "chartOfAccountId": fresh["id"]})
+    assert joined.status == 201, joined.text

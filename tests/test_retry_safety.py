@@ -63,9 +63,12 @@ class World:
         return self.shop.document("01", [(self.shop.service, 1, 100)], **fields)
 
     def bank_account(self) -> Any:
-        return self.created("/bank-accounts", {"name": f"Cuenta {self.serial()}", "openingBalance": 1000,
-                                               "openingBalanceDate": "2026-11-01",
-                                               "chartOfAccountId": self.account("110103")})
+        """Each on a ledger account of its own, as every bank account is (a control account)."""
+        serial = self.serial()
+        ledger = self.created("/chart-of-accounts", {"code": f"1101{50 + serial}", "name": f"Banco {serial}",
+                                                     "type": "asset"})
+        return self.created("/bank-accounts", {"name": f"Cuenta {serial}", "openingBalance": 1000,
+                                               "openingBalanceDate": "2026-11-01", "chartOfAccountId": ledger["id"]})
 
     def method(self, **fields: Any) -> Any:
         return self.created("/payments/methods", {"name": f"Método {self.serial()}", **fields})

@@ -28,6 +28,15 @@ OPERATION_TYPES = ("receivable", "payable", "revenue", "expense", "tax_sales", "
 # An operation a chart may post apart, else where the broader one goes: a chart imported before
 # export revenue had its own rule (or Honduras', which keeps exports with its sales) still resolves.
 FALLBACK_OPERATIONS = {"export_revenue": "revenue"}
+# The operations whose accounts a subledger stands behind (control accounts), each with that
+# subledger in words (messages/es.py PHRASES words them in Spanish). Only documents, payments,
+# adjustments and opening balances move these accounts; every bank account's ledger is one too.
+CONTROLLED_OPERATIONS = {"receivable": "the customers' balances", "payable": "the suppliers' balances",
+                         "inventory": "the stock's value", "customer_advance": "the customers' advances",
+                         "supplier_advance": "the advances paid to suppliers",
+                         "tax_sales": "the tax charged on sales (the sales tax book)",
+                         "tax_purchases": "the tax paid on purchases (the purchase tax book)",
+                         "withholding": "the tax withheld (the withholding certificates)"}
 
 OPEN, CLOSED = "open", "closed"
 

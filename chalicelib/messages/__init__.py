@@ -16,6 +16,7 @@ LANGUAGES = (ENGLISH, SPANISH)
 # an API value placed there agrees with (es.VALUES); literal braces such as "{id}" in a path are
 # left alone
 _PLACE = re.compile(r"\{(\d)(?::([mf]))?\}")
+_CONTRACTION = re.compile(r"\b(de|a) el\b")
 _RANGE = re.compile(r"^\s*([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*$")
 
 
@@ -93,7 +94,9 @@ def _placed(spanish: str, parts: tuple[str, ...]) -> str:
         if gender and text in es.VALUES:
             return es.VALUES[text][gender == "f"]
         return _whole_phrase(text) or text
-    return _PLACE.sub(part, spanish)
+    # a part that starts with "el" contracts with the "de" or "a" before it ("de el valor" -> "del valor";
+    # "de El Salvador", a name, keeps its capital and stays apart)
+    return _CONTRACTION.sub(lambda match: "del" if match.group(1) == "de" else "al", _PLACE.sub(part, spanish))
 
 
 def _kind_text(lang: str, kind: str, context: Mapping[str, Any]) -> str | None:

@@ -10,10 +10,13 @@ CODES: dict[str, str] = {
     'DOCUMENT_TOO_LARGE': "The document's transaction would exceed DynamoDB's 100 items.",
     'REQUEST_TOO_LARGE': "The request body is larger than 1 MB (above 6 MB a body never reaches the function: Lambda's limit).",
     'INVALID_ACCOUNT': "A line's or rule's account is missing, inactive or not a leaf.",
-    'CONTROL_ACCOUNT': 'The account stands behind a subledger (receivables, payables, inventory, a bank account): only documents, payments, adjustments and opening balances move it.',
+    'CONTROL_ACCOUNT': ("The account stands behind a subledger (receivables, payables, inventory, customer or supplier "
+                        "advances, sales or purchase tax, withholdings, a bank account, whose ledger also carries its "
+                        "gateway's payments): only documents, payments, adjustments and opening balances move it."),
     'UNBALANCED_ENTRY': "A journal entry's debits and credits differ.",
     'ACCOUNT_RULE_MISSING': 'No determination rule gives the account an operation posts to.',
-    'ACCOUNT_HAS_POSTINGS': 'The account has postings: its type cannot change, it cannot be deleted.',
+    'ACCOUNT_HAS_POSTINGS': ("The account has postings: its type cannot change, it cannot be deleted, it cannot become a "
+                             "bank account's ledger or a subledger's account."),
     'ACCOUNT_HAS_CHILDREN': 'The account has sub-accounts.',
     'ACCOUNT_IN_USE': 'Determination rules or bank accounts use the account.',
     'AUTOMATIC_ENTRY': 'An automatic entry changes only through its document or payment.',
@@ -120,6 +123,8 @@ CODES: dict[str, str] = {
                             'longer change.',
     # issue 39: years
     'FISCAL_YEAR_NOT_ENDED': 'A fiscal year closes only after its last day.',
+    # issue 39: control
+    'CONTROL_ACCOUNT_HAS_BALANCE': 'The rule or bank account cannot leave its control account while the account still holds a balance.',
 }
 
 KINDS: dict[str, str] = {

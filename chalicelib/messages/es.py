@@ -14,12 +14,14 @@ CODES: dict[str, str] = {
     "REQUEST_TOO_LARGE": "El cuerpo de la solicitud supera 1 MB.",
     "INVALID_ACCOUNT": "La cuenta de una línea o de una regla no existe, está inactiva o no es de último nivel.",
     "CONTROL_ACCOUNT":
-        "La cuenta es de control de un auxiliar (cuentas por cobrar, por pagar, inventario o una cuenta bancaria): "
-        "solo la mueven los documentos, pagos, ajustes y saldos iniciales.",
+        "La cuenta es de control de un auxiliar (cuentas por cobrar, por pagar, inventario, anticipos de clientes o a "
+        "proveedores, impuesto de ventas o de compras, retenciones o una cuenta bancaria, cuya cuenta contable lleva "
+        "también los pagos de su pasarela): solo la mueven los documentos, pagos, ajustes y saldos iniciales.",
     "UNBALANCED_ENTRY": "La partida está descuadrada: el total del debe y el del haber no son iguales.",
     "ACCOUNT_RULE_MISSING": "Ninguna regla de determinación indica la cuenta en la que se contabiliza la operación.",
     "ACCOUNT_HAS_POSTINGS":
-        "La cuenta tiene movimientos contabilizados: su tipo ya no puede cambiar y no se puede eliminar.",
+        "La cuenta tiene movimientos contabilizados: su tipo ya no puede cambiar, no se puede eliminar y no puede pasar "
+        "a ser la cuenta contable de una cuenta bancaria ni la cuenta de control de un auxiliar.",
     "ACCOUNT_HAS_CHILDREN": "La cuenta tiene subcuentas.",
     "ACCOUNT_IN_USE": "La cuenta está en uso en reglas de determinación o en cuentas bancarias.",
     "AUTOMATIC_ENTRY": "Una partida automática solo cambia a través de su documento o pago.",
@@ -137,6 +139,9 @@ CODES: dict[str, str] = {
         "se pueden cambiar.",
     # issue 39: years
     "FISCAL_YEAR_NOT_ENDED": "Un ejercicio fiscal solo se cierra después de su último día.",
+    # issue 39: control
+    "CONTROL_ACCOUNT_HAS_BALANCE":
+        "La regla o la cuenta bancaria no puede dejar su cuenta de control mientras esa cuenta tenga saldo.",
 }
 
 KINDS: dict[str, str] = {
@@ -937,6 +942,31 @@ PHRASES: dict[str, str] = {
     "Not enough stock of product {} ({}) in warehouse {} on {}: taking {} away on {} leaves {} then.":
         "No hay existencias suficientes del producto {0} ({1}) en la bodega {2} el {3}: sacar {4} el {5} deja {6} "
         "ese día.",
+    # issue 39: control (the subledgers a control account stands behind, and what refuses an account)
+    "the customers' advances": "los anticipos de los clientes",
+    "the advances paid to suppliers": "los anticipos pagados a los proveedores",
+    "the tax charged on sales (the sales tax book)": "el impuesto cobrado en las ventas (el libro de ventas)",
+    "the tax paid on purchases (the purchase tax book)": "el impuesto pagado en las compras (el libro de compras)",
+    "the tax withheld (the withholding certificates)": "los impuestos retenidos (los comprobantes de retención)",
+    "the bank account's transactions": "los movimientos de la cuenta bancaria",
+    "is a control account behind {}: a bank account needs a ledger account of its own":
+        "es una cuenta de control de {0}: una cuenta bancaria necesita una cuenta contable propia",
+    "has postings: a bank account's ledger account starts empty, so that it equals the bank account's transactions":
+        "tiene movimientos contabilizados: la cuenta contable de una cuenta bancaria empieza vacía, para que sea igual "
+        "a los movimientos de la cuenta bancaria",
+    "is a control account behind {}: the account of {} stands behind nothing else":
+        "es una cuenta de control de {0}: la cuenta de {1} no respalda nada más",
+    "has postings: the account of {} starts empty, so that it equals its subledger":
+        "tiene movimientos contabilizados: la cuenta de {0} empieza vacía, para que sea igual a su auxiliar",
+    "account {} still holds {}": "la cuenta {0} todavía tiene un saldo de {1}",
+    "Account {} still holds {} of {}; it can be left only once nothing is left on it.":
+        "La cuenta {0} todavía tiene {1} de {2}; solo se puede dejar cuando ya no le quede nada.",
+    "the account was deactivated or received postings meanwhile":
+        "la cuenta se desactivó o recibió movimientos mientras tanto",
+    "is a control account behind {}: what the {} rule posts would move it without its subledger":
+        "es una cuenta de control de {0}: lo que contabiliza la regla {1} la movería sin su auxiliar",
+    "is the account of the {} rule: what that rule posts would move a control account without its subledger":
+        "es la cuenta de la regla {0}: lo que esa regla contabiliza movería una cuenta de control sin su auxiliar",
 }
 
 # issue 38: lang2

@@ -186,6 +186,16 @@ def account_id(base: str, key: str, code: str) -> int:
     return next(a["id"] for a in all_items(base, key, "/chart-of-accounts", "accounts") if a["code"] == code)
 
 
+def bank_ledger(base: str, key: str, tag: str) -> int:
+    """A ledger account of its own for a new bank account, under "Efectivo y equivalentes" (1101): a bank
+    account's ledger is a control account, empty when it is linked and shared with no other bank account
+    (the demo company is shared by the tests)."""
+    status, _, account = api_call(base, "POST", "/chart-of-accounts", key, {
+        "code": f"110103-{tag}", "name": f"Banco {tag}", "type": "asset", "parentId": account_id(base, key, "1101")})
+    assert status == 201, account
+    return account["id"]
+
+
 def amount(text: str) -> float:
     """'L 1,250.50', '-L 25.00' or 'USD 115.00' -> the number."""
     return float(re.sub(r"[^\d.-]", "", text))

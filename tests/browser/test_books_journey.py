@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 
-from tests.browser.conftest import account_id, api_call
+from tests.browser.conftest import account_id, api_call, bank_ledger
 
 
 def amount(text: str) -> float:
@@ -14,9 +14,10 @@ def amount(text: str) -> float:
 
 def test_deposit_and_reconcile_a_bank_account(console, demo, stack):
     base, key, page = stack[0].base, demo["apiKey"], console.page
-    name = f"Banco conciliado {uuid.uuid4().hex[:6]}"
+    tag = uuid.uuid4().hex[:6]
+    name = f"Banco conciliado {tag}"
     status, _, bank = api_call(base, "POST", "/bank-accounts", key, {
-        "name": name, "openingBalanceDate": "2026-01-01", "chartOfAccountId": account_id(base, key, "110103")})
+        "name": name, "openingBalanceDate": "2026-01-01", "chartOfAccountId": bank_ledger(base, key, tag)})
     assert status == 201, bank
     console.login_to_company(demo["email"], demo["password"], demo["companyId"])
     console.goto(f"/banking/{bank['id']}")

@@ -52,7 +52,10 @@ def test_a_dollar_invoice_paid_at_another_rate(console, demo, stack):
         created(console, "/payments/methods", {"name": "Cheque en lempiras", "bankAccountId": created(
             console, "/bank-accounts", {"name": f"Banco en lempiras {tag}", "currency": "HNL", "openingBalance": 0,
                                         "openingBalanceDate": "2020-01-01",
-                                        "chartOfAccountId": accounts["110103"]})["id"]})
+                                        # a bank account's ledger is its own (a control account)
+                                        "chartOfAccountId": created(console, "/chart-of-accounts", {
+                                            "code": "110104", "name": "Bancos en lempiras", "type": "asset",
+                                            "parentId": accounts["1101"]})["id"]})["id"]})
 
         day = record_rate(console)
         document_id = dollar_invoice(console, customer, day)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import uuid
 
-from tests.browser.conftest import account_id, amount, api_call
+from tests.browser.conftest import amount, api_call, bank_ledger
 from tests.browser.reports_support import switch_language, today
 from tests.browser.test_refund_journey import created, customer, document
 from tests.browser.test_sales_journey import ensure_sales_setup
@@ -43,7 +43,7 @@ def test_bank_movements_name_their_document_and_reports_fit_a_phone(console, dem
     tag = uuid.uuid4().hex[:6]
     bank = created(base, key, "/bank-accounts", {
         "name": f"Banco cobros {tag}", "openingBalanceDate": "2026-01-01",
-        "chartOfAccountId": account_id(base, key, "110103")})
+        "chartOfAccountId": bank_ledger(base, key, tag)})
     method = created(base, key, "/payments/methods", {"name": f"Transferencia {tag}", "bankAccountId": bank["id"]})
     partner = customer(base, key, tag)
     sale = document(base, key, "01", partner["id"], 1, 100)                                   # 115.00

@@ -79,10 +79,14 @@ def seed_honduran_book(console, tag: str) -> dict:
         made("/journal-entries", {"date": when.isoformat(), "description": "Capital" if rent > 0 else "Alquiler",
                                   "status": "posted", "lines": [{"chartOfAccountId": a, "debit": d, "credit": c}
                                                                 for a, d, c in lines]})
-    for name, amount, when in ((f"Cuenta corriente {tag}", 20000, two_back), (f"Cuenta de ahorro {tag}", 5000, last_month)):
+    # each bank account on a ledger account of its own (a control account): Bancos, then a new one
+    savings = made("/chart-of-accounts", {"code": "110104", "name": "Bancos, cuentas de ahorro", "type": "asset",
+                                          "parentId": accounts["1101"]})["id"]
+    for name, amount, when, ledger in ((f"Cuenta corriente {tag}", 20000, two_back, accounts["110103"]),
+                                       (f"Cuenta de ahorro {tag}", 5000, last_month, savings)):
         bank = made("/bank-accounts", {"name": name, "bankName": "Banco Atlántida",
                                        "openingBalanceDate": month_start(day, 3).isoformat(),
-                                       "chartOfAccountId": accounts["110103"]})
+                                       "chartOfAccountId": ledger})
         made(f"/bank-accounts/{bank['id']}/transactions", {"type": "deposit", "amount": amount,
                                                             "transactionDate": when.isoformat(),
                                                             "chartOfAccountId": accounts["3101"]})

@@ -11,7 +11,7 @@ import threading
 import time
 import uuid
 
-from tests.browser.conftest import account_id, api_call
+from tests.browser.conftest import account_id, api_call, bank_ledger
 
 
 def test_api_key_secret_is_shown_once_works_and_is_revoked(console, demo, stack):
@@ -249,7 +249,8 @@ def test_every_accounting_and_settings_page_renders(console, demo, stack):
         bank_id = banks["bankAccounts"][0]["id"]
     else:
         status, _, bank = api_call(base, "POST", "/bank-accounts", key, {
-            "name": f"Banco smoke {suffix}", "openingBalanceDate": "2026-01-01", "chartOfAccountId": account_id(base, key, "110103")})
+            "name": f"Banco smoke {suffix}", "openingBalanceDate": "2026-01-01",
+            "chartOfAccountId": bank_ledger(base, key, suffix)})
         assert status == 201, bank
         bank_id = bank["id"]
     console.login_to_company(demo["email"], demo["password"], demo["companyId"])

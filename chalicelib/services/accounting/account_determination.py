@@ -6,7 +6,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import accounting
-from chalicelib.services.accounting import chart
+from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.accounting.posting import invalid_account, load_rules, rule_items
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
@@ -42,21 +42,24 @@ def upsert_rule(command: Command, operation: str, document_type: str | None, acc
                               "no such account" if account is None else f"account {account['code']} is inactive")
     key = keys.determination_rule(company_id, operation, document_type)
     current = table.get(key)
+    if current is not None:
+        command.already_there = True
+        if current["chartOfAccountId"] == account_id:
+            return current
+    # a subledger's rule: its new account must start empty, its old one be left with nothing of it
+    must_be_empty = control_accounts.check_rule_account(table, company_id, operation, current, account)
     transaction = command.transaction()
     if current is None:
         rule = rule_item(company_id, table.next_id(keys.id_sequence(company_id, keys.DETERMINATION_RULE)),
                          operation, document_type, account_id)
         transaction.put_new(rule)
     else:
-        command.already_there = True
-        if current["chartOfAccountId"] == account_id:
-            return current
         rule = {**current, "chartOfAccountId": account_id, "version": current["version"] + 1,
                 "updatedAt": clock.now_iso()}
         transaction.update_fields(key, {"chartOfAccountId": account_id, "updatedAt": rule["updatedAt"]},
                                   current["version"])
         chart.add_reference(transaction, company_id, current["chartOfAccountId"], -1, "chartOfAccountId")
-    chart.add_reference(transaction, company_id, account_id, 1, "chartOfAccountId")
+    chart.add_reference(transaction, company_id, account_id, 1, "chartOfAccountId", unposted=must_be_empty)
     return command.commit(transaction, rule)
 
 

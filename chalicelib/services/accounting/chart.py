@@ -11,7 +11,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import accounting, statements
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
-from chalicelib.services.accounting.posting import invalid_account
+from chalicelib.services.accounting.posting import INVALID_ACCOUNT, invalid_account
 from chalicelib.services.commands import Command
 from chalicelib.services.records import update_item
 from chalicelib.store import keys
@@ -228,10 +228,18 @@ def delete_account(command: Command, account_id: int) -> dict[str, Any]:
     return command.commit(transaction, {"id": account_id, "deleted": True})
 
 
-def add_reference(transaction: Transaction, company_id: int, account_id: int, delta: int, field: str) -> None:
+def add_reference(transaction: Transaction, company_id: int, account_id: int, delta: int, field: str, *,
+                  unposted: bool = False) -> None:
     """Counts a configuration record (rule, bank account) pointing at an account. Adding one
-    requires the account to exist and be active."""
-    if delta > 0:
+    requires the account to exist and be active (`unposted`: and still to have no postings, as
+    the account a subledger starts on)."""
+    if delta > 0 and unposted:
+        transaction.update(account_key(company_id, account_id), "ADD referenceCount :delta",
+                           condition="attribute_exists(PK) AND isActive = :active AND " + _NO_POSTINGS,
+                           values={":delta": delta, ":active": True, ":zero": 0},
+                           on_fail=ValidationFailed.for_field(field, "the account was deactivated or received postings "
+                                                              "meanwhile", code=INVALID_ACCOUNT))
+    elif delta > 0:
         transaction.update(account_key(company_id, account_id), "ADD referenceCount :delta",
                            condition="attribute_exists(PK) AND isActive = :active",
                            values={":delta": delta, ":active": True}, on_fail=invalid_account(field))

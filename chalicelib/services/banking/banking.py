@@ -42,13 +42,16 @@ def get_account(table: Table, company_id: int, account_id: int) -> dict[str, Any
     return records.get_small_record(table, company_id, keys.BANK_ACCOUNT, account_id, "Bank account")
 
 
-def _check_ledger_account(table: Table, company_id: int, ledger_id: int) -> None:
+def _check_ledger_account(table: Table, company_id: int, ledger_id: int) -> dict[str, Any]:
+    """An active asset account no subledger stands behind yet, with no postings."""
     try:
         ledger = chart.get_account(table, company_id, ledger_id)
     except ApiError:
         raise ValidationFailed.for_field("chartOfAccountId", "no such account") from None
     if ledger["type"] != ASSET or not ledger.get("isActive", True):
         raise ValidationFailed.for_field("chartOfAccountId", "must be an active asset account")
+    control_accounts.check_bank_ledger(table, company_id, ledger)
+    return ledger
 
 
 def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +64,7 @@ def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         command, keys.BANK_ACCOUNT, {**fields, "balance": fields["openingBalance"], "transactionCount": 0,
                                      "reconciledBalance": fields["openingBalance"]},
         lambda transaction, _: chart.add_reference(transaction, company_id, fields["chartOfAccountId"], 1,
-                                                   "chartOfAccountId"))
+                                                   "chartOfAccountId", unposted=True))
 
 
 def _has_transactions(account: dict[str, Any]) -> bool:
@@ -83,10 +86,13 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
     new_ledger = changes.get("chartOfAccountId")
     if new_ledger is not None and new_ledger != current["chartOfAccountId"]:
         _check_ledger_account(table, company_id, new_ledger)
+        # what the old ledger holds would stay behind, no bank account's any more
+        control_accounts.check_ledger_left(table, company_id,
+                                           chart.get_account(table, company_id, current["chartOfAccountId"]))
 
     def relink(transaction: Transaction, _: dict[str, Any]) -> None:
         if new_ledger is not None and new_ledger != current["chartOfAccountId"]:
-            chart.add_reference(transaction, company_id, new_ledger, 1, "chartOfAccountId")
+            chart.add_reference(transaction, company_id, new_ledger, 1, "chartOfAccountId", unposted=True)
             chart.add_reference(transaction, company_id, current["chartOfAccountId"], -1, "chartOfAccountId")
 
     # no transaction may slip in between: the guard re-checks the count the decision used
