@@ -5,6 +5,8 @@ is built through the API as written, and the table's content afterwards is kept;
 that asks for the same set-up on the same table content (its own fresh table, its own moto) gets
 that content written into its table instead of the requests, and the same answer (ids, keys).
 What the test then does runs on a table identical, item for item, to the one the requests left.
+Only set-ups that start from an empty table, or from what such a set-up left, are kept (a table
+a test wrote to itself is no other test's start).
 
 Never restored (built as written): outside a mocked table, while the faithful layer injects
 faults, latency or index lag, or when SETUP_SNAPSHOTS=0. The clock is part of the key: a moved
@@ -26,6 +28,8 @@ T = TypeVar("T")
 _REAL_NOW = clock.now
 # (what, its arguments, the table's content before, the clock) -> (the content after, the answer)
 _kept: dict[tuple[Hashable, str, str], tuple[bytes, Any]] = {}
+# the contents set-ups are kept from: an empty table, and what a kept set-up leaves
+_starts: set[str] = set()
 counts = {"built": 0, "restored": 0}
 
 
@@ -75,8 +79,10 @@ def remembered(table_name: str, what: Hashable, build: Callable[[], T]) -> T:
     moto_table = _moto_table(table_name) if enabled() else None
     if moto_table is None or not _faithful_layer_is_plain():
         return build()
-    before = _content(moto_table)
-    key = (what, hashlib.sha256(before).hexdigest(), _clock_key())
+    before = hashlib.sha256(_content(moto_table)).hexdigest()
+    if not moto_table.items:
+        _starts.add(before)
+    key = (what, before, _clock_key())
     if key in _kept:
         content, answer = _kept[key]
         _restore(moto_table, content)
@@ -84,9 +90,12 @@ def remembered(table_name: str, what: Hashable, build: Callable[[], T]) -> T:
         return pickle.loads(answer)
     answer = build()
     counts["built"] += 1
+    if before not in _starts:  # a table a test wrote to itself: no other test starts from it
+        return answer
     after = _content(moto_table)
     _kept[key] = (after, pickle.dumps(answer))
-    # the table as a later restore writes it (pickling copies keep no sharing between items that
+    # the table as a later restore writes it (pickled copies keep no sharing between items that
     # the live ones had), so that a set-up built on top of this one is keyed as it will be found
     _restore(moto_table, after)
+    _starts.add(hashlib.sha256(_content(moto_table)).hexdigest())
     return answer

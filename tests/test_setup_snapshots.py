@@ -91,3 +91,12 @@ def test_no_snapshot_is_restored_while_the_faithful_layer_misbehaves(api, table,
     restored_before = setup_snapshots.counts["restored"]
     make_company(table, "Snap S.A.", "owner@snap.hn")
     assert setup_snapshots.counts["restored"] == restored_before
+
+
+def test_a_set_up_on_a_table_the_test_wrote_itself_is_made_and_not_kept(api, table):
+    setup_snapshots._kept.clear()
+    owner = make_company(table, "Snap S.A.", "owner@snap.hn")
+    assert api.post("/business-partners", {"name": "Cliente", "type": "customer"}, key=owner.api_key).status == 201
+    built_before = setup_snapshots.counts["built"]
+    make_company(table, "Otra S.A.", "owner@otra.hn")
+    assert setup_snapshots.counts["built"] == built_before + 1 and len(setup_snapshots._kept) == 1
