@@ -1,18 +1,19 @@
 """Set-ups built once per test process, then restored: the tests' common set-ups (a company, a
 chart, a shop ready for documents) are requests whose outcome depends only on the table they
-start from, their arguments and the clock. The first time one runs on a given table content it
-is built through the API as written, and the table's content afterwards is kept; a later test
-that asks for the same set-up on the same table content (its own fresh table, its own moto) gets
-that content written into its table instead of the requests, and the same answer (ids, keys).
-What the test then does runs on a table identical, item for item, to the one the requests left.
-Only set-ups that start from an empty table, or from what such a set-up left, are kept (a table
-a test wrote to itself is no other test's start).
+start from, their arguments, the clock and the settings. The first time one runs on a given table
+content it is built through the API as written, and the table's content afterwards is kept; a
+later test that asks for the same set-up on the same table content (its own fresh table, its own
+moto) gets that content written into its table instead of the requests, and the same answer (ids,
+keys). What the test then does runs on a table identical, item for item, to the one the requests
+left. Only set-ups that start from an empty table, or from what such a set-up left, are kept (a
+table a test wrote to itself is no other test's start).
 
 Never restored (built as written): outside a mocked table, while the faithful layer injects
 faults, latency or index lag, or when SETUP_SNAPSHOTS=0. The clock is part of the key: a moved
 clock (monkeypatched `clock.now`) to its instant, the real one to its hour (every date and
-deadline the set-up derives from today is then the test's own). The table's stream does not get
-the restored items' records (no set-up test reads the stream)."""
+deadline the set-up derives from today is then the test's own); so are the settings (what a test
+set in the environment). The table's stream does not get the restored items' records (no set-up
+test reads the stream)."""
 from __future__ import annotations
 
 import hashlib
@@ -23,11 +24,12 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from chalicelib import clock
+from chalicelib.settings import get_settings
 
 T = TypeVar("T")
 _REAL_NOW = clock.now
-# (what, its arguments, the table's content before, the clock) -> (the content after, the answer)
-_kept: dict[tuple[Hashable, str, str], tuple[bytes, Any]] = {}
+# (what and its arguments, the table's content before, the clock, the settings) -> (the content after, the answer)
+_kept: dict[tuple[Hashable, str, str, Any], tuple[bytes, Any]] = {}
 # the contents set-ups are kept from: an empty table, and what a kept set-up leaves
 _starts: set[str] = set()
 counts = {"built": 0, "restored": 0}
@@ -82,7 +84,7 @@ def remembered(table_name: str, what: Hashable, build: Callable[[], T]) -> T:
     before = hashlib.sha256(_content(moto_table)).hexdigest()
     if not moto_table.items:
         _starts.add(before)
-    key = (what, before, _clock_key())
+    key = (what, before, _clock_key(), get_settings())  # (settings read from the environment: a test's own too)
     if key in _kept:
         content, answer = _kept[key]
         _restore(moto_table, content)
