@@ -8,7 +8,9 @@ from chalice.test import Client, HTTPResponse, TestHTTPClient
 
 from chalicelib import jsoncodec
 from chalicelib.services.identity import accounts, api_keys
+from chalicelib.settings import get_settings
 from infra.devstack.gateway import MISSING_ROUTE, gateway_response
+from tests.setup_snapshots import remembered
 
 ORIGIN = "http://localhost:8000"
 PASSWORD = "correct horse battery"
@@ -82,11 +84,16 @@ class CompanyFixture:
 
 
 def make_company(table: Any, name: str, email: str, password: str = PASSWORD) -> CompanyFixture:
-    user = accounts.create_user(table, email, password, name=f"Owner of {name}")
-    company = accounts.create_company(table, user["id"], {"name": name, "country": "HN"})
-    item, secret, transaction = api_keys.issue_key(table, company["id"], user["id"], "test key")
-    transaction.commit()
-    return CompanyFixture(company["id"], user["id"], email, f"{item['id']}:{secret}")
+    """A Honduran company, its owner and an API key (restored when this process made the same one on
+    the same table before: tests/setup_snapshots.py)."""
+    def build() -> CompanyFixture:
+        user = accounts.create_user(table, email, password, name=f"Owner of {name}")
+        company = accounts.create_company(table, user["id"], {"name": name, "country": "HN"})
+        item, secret, transaction = api_keys.issue_key(table, company["id"], user["id"], "test key")
+        transaction.commit()
+        return CompanyFixture(company["id"], user["id"], email, f"{item['id']}:{secret}")
+
+    return remembered(table.name, ("company", name, email, password), build)
 
 
 # A few accounts of the standard chart: enough for most tests, cheaper than the full import.
@@ -130,6 +137,19 @@ class Books:
                  chart: tuple[tuple[str, str, str], ...] = SMALL_CHART,
                  rules: tuple[tuple[str, str | None, str], ...] = ()) -> None:
         self.api, self.key = api, company.api_key
+        self.accounts: dict[str, int] = remembered(get_settings().table_name, (
+            "books", company.company_id, company.api_key, full, chart if not full else None, rules), lambda: self._build(full, chart, rules))
+
+    @classmethod
+    def of(cls, api: ApiClient, company: CompanyFixture, accounts: dict[str, int]) -> Books:
+        """The books of a company whose chart is already made (its accounts' ids by code)."""
+        books = cls.__new__(cls)
+        books.api, books.key, books.accounts = api, company.api_key, dict(accounts)
+        return books
+
+    def _build(self, full: bool, chart: tuple[tuple[str, str, str], ...],
+               rules: tuple[tuple[str, str | None, str], ...]) -> dict[str, int]:
+        api = self.api
         if full:
             reply = api.post("/chart-of-accounts/import-default", key=self.key)
             assert reply.status in (200, 201), reply.text
@@ -144,14 +164,15 @@ class Books:
                 reply = api.post("/account-determination-rules", {"operationType": operation, "documentType": document_type,
                                                                   "chartOfAccountId": created[code]}, key=self.key)
                 assert reply.status == 201, reply.text
-        self.accounts: dict[str, int] = {}
+        accounts: dict[str, int] = {}
         page = 1
         while True:
             listed = api.get(f"/chart-of-accounts?limit=100&page={page}", key=self.key).json
-            self.accounts.update({a["code"]: a["id"] for a in listed["accounts"]})
+            accounts.update({a["code"]: a["id"] for a in listed["accounts"]})
             if page * 100 >= listed["total"]:
                 break
             page += 1
+        return accounts
 
     def __getitem__(self, code: str) -> int:
         return self.accounts[code]
