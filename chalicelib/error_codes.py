@@ -41,7 +41,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "DOCUMENT_HAS_PAYMENTS": (400, "the document has payments: cancel them first"),
     "DOCUMENT_HAS_CREDIT_NOTES": (400, "credit notes correct the document: cancel them first"),
     "DOCUMENT_NOT_PAYABLE": (400, "the document's type or status takes no payment, or nothing is pending"),
-    "INSUFFICIENT_STOCK": (400, "a line takes more than the warehouse holds on its date or a later day"),
+    "INSUFFICIENT_STOCK": (400, "a line takes more than the warehouse holds on its date or on a later day"),
     "CREDIT_LIMIT_EXCEEDED": (400, "the customer's receivable would pass their credit limit"),
     "CREDIT_BLOCKED": (400, "the customer has overdue documents and credit control blocks them"),
     "CAI_MISSING": (400, "no CAI range covers the series of a Honduran fiscal document"),

@@ -23,6 +23,21 @@ def test_each_catalogue_has_every_code_and_validation_kind(catalogue):
     assert all(text.strip() for text in [*catalogue.CODES.values(), *catalogue.KINDS.values()])
 
 
+def test_each_english_message_says_what_the_code_list_says():
+    """chalicelib/error_codes.py (and docs/errors.md) and the English catalogue tell one meaning: the
+    message is the listed description, without its backticks, and may leave out only a trailing
+    note on the answer (a parenthesis or a clause after a colon), never a condition in between."""
+    def plain(text):
+        return text.replace("`", "").rstrip(".").lower()
+
+    def says_it(description, message):
+        rest = plain(description).removeprefix(plain(message))
+        return len(rest) < len(plain(description)) and (rest == "" or rest.startswith((" (", ": ")))
+
+    assert {code: (description, en.CODES[code]) for code, (_, description) in ERROR_CODES.items()
+            if not says_it(description, en.CODES[code])} == {}
+
+
 def test_a_spanish_kind_names_only_what_its_english_does():
     def names(template):
         return set(re.findall(r"\{(\w+)\}", template))

@@ -130,6 +130,22 @@ def test_a_seller_cannot_cancel_an_opening_balance(api, table, company_a, shop):
     assert (shop.balance("110201"), shop.balance("3401")) == (0, 0)
 
 
+def test_only_who_may_cancel_an_opening_balance_is_offered_cancel(api, table, company_a, shop):
+    """The console's cancel button follows `allowedActions`: a seller's would answer 403."""
+    owed = api.post(f"/business-partners/{shop.customer}/opening-balance",
+                    {"date": "2026-10-31", "amount": "1500.00"}, key=shop.key).json
+    assert "cancel" in owed["allowedActions"]  # recorded by the owner's key, who may cancel it
+    _, seller = member(api, table, company_a, "vendedor@alpha.hn", "seller")
+    _, accountant = member(api, table, company_a, "contador@alpha.hn", "accountant")
+    by_seller = api.get(f"/documents/{owed['id']}", cookie=seller).json
+    assert "cancel" not in by_seller["allowedActions"]
+    assert "cancel" in api.get(f"/documents/{owed['id']}", cookie=accountant).json["allowedActions"]
+    # a seller is still offered cancel on what a seller may cancel: a credit note
+    note = shop.document("06", [(shop.service, 1, 20)],
+                         sourceDocumentId=shop.document("01", [(shop.service, 1, 100)])["id"])
+    assert "cancel" in api.get(f"/documents/{note['id']}", cookie=seller).json["allowedActions"]
+
+
 def test_a_seller_still_cancels_a_credit_note(api, table, company_a, shop):
     invoice = shop.document("01", [(shop.service, 1, 100)])
     note = shop.document("06", [(shop.service, 1, 20)], sourceDocumentId=invoice["id"])

@@ -186,6 +186,32 @@ def test_one_address_spraying_many_e_mails_meets_its_ceiling(api, company_a, com
     assert _login_from(api, monkeypatch, STRANGER, company_b.email, PASSWORD).status == 200
 
 
+# One IPv6 client is handed a whole /64: two of its addresses are one address to the limits.
+HOME_V6, HOME_V6_TOO, NEIGHBOUR_V6 = "2800:98:1a2b:10::5", "2800:98:1a2b:10:ffff:1:2:3", "2800:98:1a2b:11::5"
+
+
+def test_guesses_from_two_addresses_of_one_ipv6_64_share_the_pairs_wait(api, company_a, monkeypatch, now,
+                                                                         settings_env):
+    settings_env(LOGIN_FREE_FAILURES="2")
+    assert _login_from(api, monkeypatch, HOME_V6, company_a.email, "a guess").status == 401  # free
+    # the 2nd failure of the pair (e-mail, 2800:98:1a2b:10::/64) closes its gate for 2^1 = 2 s
+    assert _login_from(api, monkeypatch, HOME_V6_TOO, company_a.email, "a guess").status == 401
+    from_the_same_64 = _login_from(api, monkeypatch, HOME_V6, company_a.email, PASSWORD)
+    assert (from_the_same_64.status, from_the_same_64.header("Retry-After")) == (429, "2")
+    # 2800:98:1a2b:11::/64 is another network, so another pair
+    assert _login_from(api, monkeypatch, NEIGHBOUR_V6, company_a.email, PASSWORD).status == 200
+
+
+def test_one_ipv6_64_spraying_many_e_mails_meets_one_ceiling(api, company_a, company_b, monkeypatch, now,
+                                                              settings_env):
+    settings_env(LOGIN_MAX_FAILURES_PER_ADDRESS="4")
+    for n in range(4):  # 4 failures, each from another address of 2800:98:1a2b:10::/64: its ceiling
+        _login_from(api, monkeypatch, f"2800:98:1a2b:10::{n + 1}", f"someone{n}@alpha.hn", "wrong")
+    by_address = _login_from(api, monkeypatch, HOME_V6_TOO, company_b.email, PASSWORD)
+    assert (by_address.status, by_address.json["details"][0]["field"]) == (429, "sourceAddress")
+    assert _login_from(api, monkeypatch, NEIGHBOUR_V6, company_b.email, PASSWORD).status == 200
+
+
 def test_a_day_later_a_pair_starts_afresh(api, company_a, settings_env, monkeypatch, now):
     settings_env(LOGIN_FREE_FAILURES="2", LOGIN_MAX_DELAY_SECONDS="900")
     for _ in range(2):

@@ -86,6 +86,25 @@ def test_a_payment_registered_by_hand_leaves_the_link_alone(api, shop, table):
     assert _link(table, link["linkId"]) == (D("50.00"), "paid")  # nothing of it came through the link
 
 
+def _stored_attributes(table, shop, document_id: int, payment_id: int) -> set[str]:
+    """As DynamoDB holds the payment: which attributes it has, a null one included."""
+    key = keys.document_payment(shop.company.company_id, document_id, payment_id)
+    return set(table.client.get_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},
+                                     ConsistentRead=True)["Item"])
+
+
+def test_only_a_payment_through_a_link_stores_the_link(api, shop, table):
+    gateway = new_gateway(shop)
+    cash = shop.created("/payments/methods", {"name": "Efectivo"})
+    invoice = shop.document("01", [(shop.service, 1, 100)])  # 115.00
+    link = generate(shop, invoice["id"], gateway["id"], amount="50.00")
+    through_link = _pay(api, link["linkId"], "txa_a", "50.00").json["paymentId"]
+    by_hand = shop.api.post(f"/payments/documents/{invoice['id']}/payments",
+                            {"paymentMethodId": cash["id"], "amount": "10.00"}, key=shop.key).json["id"]
+    assert "paymentLinkId" in _stored_attributes(table, shop, invoice["id"], through_link)
+    assert "paymentLinkId" not in _stored_attributes(table, shop, invoice["id"], by_hand)  # not even a null
+
+
 def _forget_link(table, shop, document_id: int, payment_id: int) -> None:
     """As a gateway's payment was stored before issue 39: without the link it came through."""
     key = keys.document_payment(shop.company.company_id, document_id, payment_id)

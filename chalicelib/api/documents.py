@@ -41,7 +41,7 @@ def list_documents(call: Call) -> Any:
 def get_document(call: Call) -> Any:
     from chalicelib.services.sales_purchases import documents
 
-    return _as_read(call, documents.shown_document(call.command.table, call.principal.company_id, call.ids["id"]))
+    return _as_read(call, documents.shown_document(call.command.table, call.principal, call.ids["id"]))
 
 
 @endpoint(blueprint, "POST", "/documents", summary="Create a document (confirmed unless `status: draft`)", tag=TAG,

@@ -197,9 +197,12 @@ def require(action: str, document: dict[str, Any], company_currency: str | None 
         raise refused
 
 
-def allowed_actions(document: dict[str, Any], company_currency: str) -> list[str]:
+def allowed_actions(document: dict[str, Any], company_currency: str, *, records_openings: bool = False) -> list[str]:
     """The actions whose refusal is None, in RULES' order. The commands also read what the
     document does not record: `delete` is refused for a draft with payments on record,
     `applyAdvances` when the quote or order holds no advance left, and every action by the
-    caller's role."""
-    return [action for action in RULES if refusal(action, document, company_currency) is None]
+    caller's role. Of the role, one thing shows here: an opening balance (900, 901) is cancelled
+    only by whoever may record one (`records_openings`, the accounting permission), so no other
+    caller is offered `cancel` on it."""
+    hidden = {"cancel"} if KINDS[document["type"]].opening and not records_openings else set()
+    return [action for action in RULES if action not in hidden and refusal(action, document, company_currency) is None]

@@ -74,7 +74,7 @@ class PaymentRecord(TypedDict, total=False):
     withholdingDocumentId: int | None
     reference: str | None
     notes: str | None
-    paymentLinkId: str | None
+    paymentLinkId: str  # only a gateway's payment, through its link, has it
     version: int
 
 

@@ -12,7 +12,8 @@ CODES: dict[str, str] = {
     'INVALID_ACCOUNT': "A line's or rule's account is missing, inactive or not a leaf.",
     'CONTROL_ACCOUNT': ("The account stands behind a subledger (receivables, payables, inventory, customer or supplier "
                         "advances, sales or purchase tax, withholdings, a bank account, whose ledger also carries its "
-                        "gateway's payments): only documents, payments, adjustments and opening balances move it."),
+                        "gateway's payments): only documents, payments, adjustments and opening balances move it, and no "
+                        "other subledger takes it."),
     'UNBALANCED_ENTRY': "A journal entry's debits and credits differ.",
     'ACCOUNT_RULE_MISSING': 'No determination rule gives the account an operation posts to.',
     'ACCOUNT_HAS_POSTINGS': ("The account has postings: its type cannot change, it cannot be deleted, it cannot become a "
@@ -124,7 +125,7 @@ CODES: dict[str, str] = {
     # issue 39: years
     'FISCAL_YEAR_NOT_ENDED': 'A fiscal year closes only after its last day.',
     # issue 39: control
-    'CONTROL_ACCOUNT_HAS_BALANCE': 'The rule or bank account cannot leave its control account while the account still holds a balance.',
+    'CONTROL_ACCOUNT_HAS_BALANCE': 'A rule or bank account cannot leave its control account while the account still holds a balance.',
 }
 
 KINDS: dict[str, str] = {

@@ -16,7 +16,8 @@ CODES: dict[str, str] = {
     "CONTROL_ACCOUNT":
         "La cuenta es de control de un auxiliar (cuentas por cobrar, por pagar, inventario, anticipos de clientes o a "
         "proveedores, impuesto de ventas o de compras, retenciones o una cuenta bancaria, cuya cuenta contable lleva "
-        "también los pagos de su pasarela): solo la mueven los documentos, pagos, ajustes y saldos iniciales.",
+        "también los pagos de su pasarela): solo la mueven los documentos, pagos, ajustes y saldos iniciales, y "
+        "ningún otro auxiliar la toma.",
     "UNBALANCED_ENTRY": "La partida está descuadrada: el total del debe y el del haber no son iguales.",
     "ACCOUNT_RULE_MISSING": "Ninguna regla de determinación indica la cuenta en la que se contabiliza la operación.",
     "ACCOUNT_HAS_POSTINGS":

@@ -38,7 +38,9 @@ every start of the local stack, and once against a deployed table after an upgra
   and one whose id the rule refuses (stored before the check) are only REPORTED (logged, counted):
   which taxpayer they are is the accountant's to settle (one partner of type both, the id corrected).
 - Gateway payments from before issue 39 name their payment link (from the gateway's decision); one
-  already cancelled gives its amount back to the link, which asks for it again.
+  already cancelled gives its amount back to the link, which asks for it again. Companies whose years
+  were closed before the books' lock (issue 39) get it at their newest closed year's end
+  (books_migrations.py holds both).
 """
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ from chalicelib.services import search
 from chalicelib.store import keys
 from chalicelib.store.table import Table, from_attributes, to_attributes
 from chalicelib.store.transaction import LostRace, Transaction
+from infra.ops.books_migrations import books_locks_from_closed_years, gateway_payments_linked
 from infra.ops.fiscal_migrations import (
     documents_numbered_without_cai,
     overlapping_ranges_of_one_sar_series,
@@ -298,27 +301,6 @@ def period_locks_to_shards(table: Table) -> int:
     return mirrored
 
 
-def books_locks_from_closed_years(table: Table) -> int:
-    """Issue 39: every dated write checks the books' lock (keys.books_lock, `closedThrough`); a
-    company whose years were closed before it existed gets it at its newest closed year's last
-    day, on every shard. Idempotent (never lowers it); run with the service stopped. Returns the
-    companies whose lock was written."""
-    newest: dict[str, str] = {}
-    for raw in scan_items(table.client, table.name, FilterExpression="contains(PK, :p) AND yearClosed = :yes",
-                          ExpressionAttributeValues={":p": {"S": "#PLOCK"}, ":yes": {"BOOL": True}}):
-        lock = from_attributes(raw)
-        if lock["SK"].isdigit():  # a year's lock itself, not one of its shards
-            newest[lock["PK"]] = max(newest.get(lock["PK"], ""), f"{lock['SK']}-12-31")
-    for partition, through in newest.items():
-        books = {"PK": partition, "SK": keys.BOOKS_LOCK}
-        current = (table.get(books) or {}).get("closedThrough") or ""
-        for key in keys.shards(books):
-            table.client.update_item(TableName=table.name, Key=to_attributes(key),
-                                     UpdateExpression="SET closedThrough = :through",
-                                     ExpressionAttributeValues=to_attributes({":through": max(current, through)}))
-    return len(newest)
-
-
 def search_index_of_records(table: Table) -> int:
     """Partners and products from before search (issue 15) have no index terms: each gets its
     terms (services/search.py; idempotent puts). Returns the records indexed."""
@@ -355,36 +337,6 @@ def search_index_of_document_numbers(table: Table) -> int:
             table.client.put_item(TableName=table.name, Item=to_attributes(index_item))
         indexed += bool(number_index or supplier_items)
     return indexed
-
-
-def gateway_payments_linked(table: Table) -> int:
-    """A gateway's payment from before issue 39 does not name its payment link, so cancelling it
-    would leave the link counting it: each accepted decision names its link on its payment, and a
-    payment already cancelled gives its amount back to the link, in one transaction (conditioned
-    on the payment not naming it yet: idempotent). Returns the payments named."""
-    from chalicelib.services.integrations import link_payments
-    from chalicelib.services.payments.payment_records import CANCELLED
-
-    named = 0
-    for decision in scan_types(table, {"GATEWAY_CALLBACK"}):
-        if decision.get("status") != "accepted" or decision.get("paymentId") is None:
-            continue
-        company_id, link_id = int(decision["companyId"]), decision["linkId"]
-        payment = table.get(keys.document_payment(company_id, int(decision["documentId"]), int(decision["paymentId"])))
-        if payment is None or payment.get("paymentLinkId"):
-            continue
-        transaction = Transaction(table)
-        transaction.update(keys.document_payment(company_id, payment["documentId"], payment["id"]),
-                           "SET paymentLinkId = :link", condition="attribute_not_exists(paymentLinkId) AND #s = :s",
-                           names={"#s": "status"}, values={":link": link_id, ":s": payment["status"]})
-        if payment["status"] == CANCELLED:
-            link_payments.give_back(table, transaction, {**payment, "paymentLinkId": link_id})
-        try:
-            transaction.commit()
-        except LostRace:
-            continue
-        named += 1
-    return named
 
 
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (

@@ -172,8 +172,11 @@ def has_posted(table: Table, company_id: int) -> bool:
     partition; neither is ever deleted (a reversal adds the opposite figures). Two strongly
     consistent Queries of one item each, only when a request changes the currency or country: no
     posting writes anything more for it (a flag on the company would be one hot item).
-    A change racing the company's very first posting could still pass both reads: a window of
-    milliseconds on an admin's settings change, accepted rather than a check in every posting."""
+    Accepted rather than a check in every posting: a change committed while the company's very
+    first posting command is running (it reads the company, currency and country, at its start and
+    commits its entry at its end) passes both reads, and that first posting then stands in the
+    old currency or country. The window is that whole command, its retries included, and only
+    while nothing has posted yet."""
     for partition in (keys.balances_partition(company_id), keys.stock_positions_partition(company_id)):
         found, _ = table.query(partition=("PK", partition), limit=1, consistent=True)
         if found:

@@ -15,14 +15,19 @@ window), so one user never locks their office out.
 
 Every attempt is counted *before* its password is checked, with atomic ADDs (and the gate by a
 conditional update): a burst of parallel guesses gets at most the free checks plus one, the rest
-refused unchecked. An attempt refused gives its counts back (it checked nothing)."""
+refused unchecked. An attempt refused gives its counts back (it checked nothing).
+
+An IPv6 address counts as its /64: one client is handed a whole /64 and could otherwise take a
+fresh pair and a fresh ceiling with every address of it. An IPv4 address counts as itself."""
 from __future__ import annotations
 
+import ipaddress
 import math
 from dataclasses import dataclass
 
 from chalicelib import clock
 from chalicelib.errors import RateLimited
+from chalicelib.observability import logger
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.keys import Key
@@ -55,6 +60,10 @@ def attempt(table: Table, email: str, source_address: str | None) -> Attempt:
     when the address is past its ceiling or the pair's gate is closed. What it returns is told
     when the password was right."""
     settings, now = get_settings(), clock.epoch_seconds()
+    source_address = counted_address(source_address)
+    if source_address is None:
+        # API Gateway always tells it; without it every caller of this e-mail shares one pair
+        logger.warning("login attempt without a source address")
     address = _count_address(table, source_address, now) if source_address else None
     memory = settings.login_memory_seconds
     pair_expiry = now - now % memory + memory + 60
@@ -74,6 +83,22 @@ def attempt(table: Table, email: str, source_address: str | None) -> Attempt:
                               headers={"Retry-After": str(retry)},
                               details=[{"field": "email", "message": f"retry in {retry} s"}])
     return Attempt(table, pair, address)
+
+
+def counted_address(source_address: str | None) -> str | None:
+    """What a source address counts as: an IPv6 address its /64 (`2001:db8:0:1::/64`), an IPv4
+    address (or one mapped into IPv6) itself; text that is no address at all, as it came."""
+    if not source_address:
+        return None
+    try:
+        parsed = ipaddress.ip_address(source_address.strip())
+    except ValueError:
+        return source_address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
 
 
 def _count_address(table: Table, source_address: str, now: int) -> AddressCount:

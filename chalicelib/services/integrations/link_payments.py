@@ -15,7 +15,10 @@ ACTIVE, PAID = "active", "paid"
 
 
 def count_payment(transaction: Transaction, link: dict[str, Any], amount: Decimal, payment_id: int) -> None:
-    """On the version read, so two payments through one link add up."""
+    """On the version read, so two payments through one link add up. `lastPaymentId` is a trace for
+    an operator (the newest payment the link counted): nothing reads it to decide, and a
+    cancellation leaves it (the payment it names says it is cancelled; clearing it would race
+    with a payment counted meanwhile)."""
     paid = Decimal(link.get("paidTotal", 0)) + amount
     transaction.update(keys.payment_link(link["id"]),
                        "SET paidTotal = :paid, #status = :status, lastPaymentId = :payment, #version = :next",

@@ -111,12 +111,16 @@ def payment_date(table: Table, company_id: int, document: DocumentRecord, fields
 def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amount: Decimal, date: str,
                  fields: dict[str, Any]) -> PaymentRecord:
     document_id = document["id"]
-    return {**keys.document_payment(company_id, document_id, payment_id), "itemType": "PAYMENT", "id": payment_id,
-            "documentId": document_id, "amount": amount, "paymentDate": date, "status": CONFIRMED,
-            "reference": fields.get("reference"), "notes": fields.get("notes"),
-            # a gateway's payment names the link it came through: its cancellation gives the link back its amount
-            "paymentLinkId": fields.get("paymentLinkId"),
-            "businessPartnerId": document["businessPartnerId"]}
+    payment: PaymentRecord = {
+        **keys.document_payment(company_id, document_id, payment_id), "itemType": "PAYMENT", "id": payment_id,
+        "documentId": document_id, "amount": amount, "paymentDate": date, "status": CONFIRMED,
+        "reference": fields.get("reference"), "notes": fields.get("notes"),
+        "businessPartnerId": document["businessPartnerId"]}
+    if fields.get("paymentLinkId"):
+        # a gateway's payment names the link it came through: its cancellation gives the link back
+        # its amount. Any other payment has no such attribute (not a null: DynamoDB holds none)
+        payment["paymentLinkId"] = fields["paymentLinkId"]
+    return payment
 
 
 def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord,

@@ -9,12 +9,14 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock, countries
+from chalicelib.auth.principal import Principal
 from chalicelib.domain import currency, taxes
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
 from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.roles import ACCOUNTING, may
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
@@ -247,7 +249,7 @@ def commit(command: Command, plan: Plan, document: DocumentRecord, *, new: bool 
         transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": previous["version"]})
     confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
     _check_size(plan, confirming=confirming)
-    return command.commit(transaction, view(stored, plan.context.company, plan.warnings))
+    return command.commit(transaction, view(stored, plan.context.company, command.principal, plan.warnings))
 
 
 def _stored(document: DocumentRecord) -> dict[str, Any]:
@@ -259,22 +261,27 @@ def _stored(document: DocumentRecord) -> dict[str, Any]:
     return {name: value for name, value in document.items() if value is not None}
 
 
-def view(item: dict[str, Any], company: dict[str, Any], warnings: list[str] | None = None) -> dict[str, Any]:
+def view(item: dict[str, Any], company: dict[str, Any], principal: Principal,
+         warnings: list[str] | None = None) -> dict[str, Any]:
+    """The document as answered: `allowedActions` for this caller (an opening balance's `cancel`
+    only with the accounting permission, which its command demands)."""
     shown = {name: value for name, value in item.items() if name not in keys.INDEX_ATTRIBUTES}
     shown["warnings"] = warnings or []
-    shown["allowedActions"] = actions.allowed_actions(item, exchange_rates.company_currency(company))
+    shown["allowedActions"] = actions.allowed_actions(item, exchange_rates.company_currency(company),
+                                                      records_openings=may(principal.role, ACCOUNTING))
     return payment_status.with_payment_status(shown, clock.company_today(company))
 
 
-def shown_document(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
+def shown_document(table: Table, principal: Principal, document_id: int) -> dict[str, Any]:
     """GET /documents/{id}: the document and the company (whose currency `advance` reads), one
     BatchGetItem."""
+    company_id = principal.company_id
     found = table.batch_get([keys.document(company_id, document_id), keys.company(company_id)])
     item = found.get(keys.pair(keys.document(company_id, document_id)))
     if item is None:
         raise _not_found()
     company = found.get(keys.pair(keys.company(company_id))) or {}
-    return view(item, company)
+    return view(item, company, principal)
 
 
 def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
