@@ -973,7 +973,7 @@ PHRASES: dict[str, str] = {
     "is the account of the {} rule: what that rule posts would move a control account without its subledger":
         "es la cuenta de la regla {0}: lo que esa regla contabiliza movería una cuenta de control sin su auxiliar",
     # issue 39: settle
-    "must be on or after the period's end ({})": "debe ser igual o posterior al fin del período ({0})",
+    "must not be before the period's end ({})": "no puede ser anterior al fin del período ({0})",
     "The previous tax settlement is dated {}: a settlement's period ends on or after it, so that nothing is settled "
     "twice.":
         "La liquidación de impuestos anterior tiene fecha {0}: el período de una liquidación termina en esa fecha o "
@@ -990,7 +990,7 @@ PHRASES: dict[str, str] = {
         "Mientras tanto se registró otra liquidación de impuestos; envíe esta de nuevo.",
     "another settlement was recorded meanwhile": "mientras tanto se registró otra liquidación",
     "required: {} is to be paid": "obligatorio: hay {0} por pagar",
-    "must be in the company's currency {}, not {}": "debe estar en la moneda de la empresa, {0}, no en {1}",
+    "must be in the company's own currency {}, not {}": "debe estar en la moneda de la empresa, {0}, no en {1}",
     "no such bank account": "la cuenta bancaria no existe",
     "Tax settlement not found.": "No se encontró la liquidación de impuestos.",
 }

@@ -54,7 +54,7 @@ def settle(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     date, period_end = fields["date"], fields["periodEnd"]
     if date < period_end:
-        raise ValidationFailed.for_field("date", f"must be on or after the period's end ({period_end})")
+        raise ValidationFailed.for_field("date", f"must not be before the period's end ({period_end})")
     guard = table.get(keys.guard(company_id, _GUARD)) or {}
     previous = guard.get("lastDate")
     if previous and period_end < previous:
@@ -150,6 +150,6 @@ def _paying_account(command: Command, bank_account_id: int | None, figures: Sett
         raise ValidationFailed.for_field("bankAccountId", "the bank account is inactive")
     own = exchange_rates.company_currency(exchange_rates.company_of(command.table, command.company_id))
     if bank.get("currency") not in (None, own):
-        raise ValidationFailed.for_field("bankAccountId", f"must be in the company's currency {own}, not "
+        raise ValidationFailed.for_field("bankAccountId", f"must be in the company's own currency {own}, not "
                                                           f"{bank['currency']}")
     return bank
