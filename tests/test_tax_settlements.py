@@ -201,3 +201,48 @@ def test_refusals_name_their_field_and_change_nothing(api, shop):
     assert api.get(f"/bank-accounts/{bank['id']}/transactions", key=shop.key).json["total"] == 1
     # in December the same settlement goes through
     assert settle(shop, {"date": "2026-12-01", "periodEnd": "2026-10-31", "bankAccountId": bank["id"]}).status == 201
+
+
+def test_two_settlements_of_october_at_once_pay_it_once(api, monkeypatch, shop):
+    from tests.race_support import hold_at_commit
+
+    bank = bank_with_500(shop)
+    october_isv_90(shop)
+    body = {"date": "2026-11-15", "periodEnd": "2026-10-31", "bankAccountId": bank["id"]}
+    race = hold_at_commit(monkeypatch, lambda: settle(shop, body), lambda: settle(shop, body))
+    assert race.other.status == 201, race.other.text
+    # the held one read the same balances, but the settlement guard had moved: its condition failed,
+    # it was refused and wrote nothing
+    assert race.lost == 1
+    assert (race.held.status, race.held.json["code"]) == (409, "TAX_SETTLEMENT_OVERLAP"), race.held.text
+    # 90.00 paid once: 500.00 - 90.00 = 410.00 in the bank and in its ledger
+    assert shop.balance(BANK_LEDGER) == D("410.00") == bank_balance(shop, bank["id"])
+    assert (shop.balance(ISV_PAYABLE), shop.balance(ISV_CREDIT)) == (0, 0)
+    assert api.get("/tax-settlements", key=shop.key).json["total"] == 1
+
+
+def test_what_posts_late_into_a_settled_month_is_in_the_next_settlement(api, shop):
+    bank = bank_with_500(shop)
+    october_isv_90(shop)
+    first = settle(shop, {"date": "2026-11-15", "periodEnd": "2026-10-31", "bankAccountId": bank["id"]}).json
+    assert D(str(first["amountPaid"])) == D("90.00")
+    # after the settlement, an October invoice recorded late, and a November one
+    shop.document("01", [(shop.service, 1, 100)], date="2026-10-20")     # 100.00 + 15 % = ISV 15.00
+    shop.document("01", [(shop.service, 1, 200)], date="2026-11-03")     # 200.00 + 15 % = ISV 30.00
+    second = settle(shop, {"date": "2026-12-10", "periodEnd": "2026-11-30", "bankAccountId": bank["id"]})
+    assert second.status == 201, second.text
+    # ISV payable at November 30: 150.00 + 15.00 + 30.00 - 150.00 (the first settlement) = 45.00; no credit
+    assert (D(str(second.json["outputTax"])), D(str(second.json["inputTax"])), D(str(second.json["amountPaid"]))) == (
+        D("45.00"), 0, D("45.00"))
+    # the bank: 500.00 - 90.00 - 45.00 = 365.00, its ledger the same
+    assert shop.balance(BANK_LEDGER) == D("365.00") == bank_balance(shop, bank["id"])
+    assert [item["id"] for item in api.get("/tax-settlements", key=shop.key).json["taxSettlements"]] == [
+        second.json["id"], first["id"]]
+
+
+def test_a_refusal_speaks_spanish_when_asked(api, shop):
+    october_isv_90(shop)
+    reply = api.post("/tax-settlements", {"date": "2026-11-15", "periodEnd": "2026-10-31"}, key=shop.key,
+                     headers={"Accept-Language": "es"})
+    assert (reply.status, reply.json["details"][0]["field"]) == (400, "bankAccountId"), reply.text
+    assert reply.json["message"] == "Cuenta bancaria: obligatorio: hay 90.00 por pagar", reply.json
