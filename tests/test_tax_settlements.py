@@ -246,3 +246,18 @@ def test_a_refusal_speaks_spanish_when_asked(api, shop):
                      headers={"Accept-Language": "es"})
     assert (reply.status, reply.json["details"][0]["field"]) == (400, "bankAccountId"), reply.text
     assert reply.json["message"] == "Cuenta bancaria: obligatorio: hay 90.00 por pagar", reply.json
+
+
+def test_a_salvadoran_company_settles_its_iva_from_a_dollar_account(api, company_a, dte_authority):
+    """The same use case for El Salvador's IVA: the company keeps its books in dollars, so a USD bank
+    account is in its own currency."""
+    shop = Shop(api, company_a, country="SV")
+    today = shop.default_date
+    shop.document("01", [(shop.service, 1, 100)], date=today)                # 100.00 + 13 % = IVA 13.00
+    bank = shop.created("/bank-accounts", {"name": "Cuenta corriente", "currency": "USD", "openingBalance": 0,
+                                           "openingBalanceDate": "2026-01-01", "chartOfAccountId": shop.books[BANK_LEDGER]})
+    reply = settle(shop, {"date": today, "periodEnd": today, "bankAccountId": bank["id"]})
+    assert reply.status == 201, reply.text
+    # output 13.00, no input credit: 13.00 paid
+    assert shop.entry_lines(reply.json["journalEntryId"]) == {ISV_PAYABLE: (D("13.00"), 0), BANK_LEDGER: (0, D("13.00"))}
+    assert shop.balance(BANK_LEDGER) == D("-13.00") == bank_balance(shop, bank["id"])
