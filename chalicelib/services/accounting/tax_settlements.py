@@ -27,6 +27,7 @@ from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
 
 NOTHING_TO_SETTLE = "NOTHING_TO_SETTLE"
 OVERLAP = "TAX_SETTLEMENT_OVERLAP"
@@ -99,16 +100,20 @@ def settle(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
             "bankTransactionId": bank_transaction["id"] if bank_transaction else None,
             "journalEntryId": entry["id"], "createdAt": entry["createdAt"]}
     transaction.put_new({name: value for name, value in item.items() if value is not None})
-    # one settlement at a time, in order: a concurrent one that moved the guard makes this refused
+    _advance_guard(transaction, company_id, previous, date, period_end)
+    return command.commit(transaction, {name: value for name, value in item.items()
+                                        if value is not None and name not in keys.INDEX_ATTRIBUTES})
+
+
+def _advance_guard(transaction: Transaction, company_id: int, previous: str | None, date: str, period_end: str) -> None:
+    """The guard moves to this settlement's date only from the date the command read: a
+    settlement recorded in between (the same month's, twice at once) makes this one refused."""
     overlap = SettlementRefused("Another tax settlement was recorded meanwhile; send this one again.", code=OVERLAP,
                                 details=[{"field": "periodEnd", "message": "another settlement was recorded meanwhile"}])
     transaction.update(keys.guard(company_id, _GUARD), "SET lastDate = :date, lastPeriodEnd = :end",
-                       condition="attribute_not_exists(lastDate) OR lastDate = :seen" if previous
-                       else "attribute_not_exists(lastDate)",
+                       condition="lastDate = :seen" if previous else "attribute_not_exists(lastDate)",
                        values={":date": date, ":end": period_end, **({":seen": previous} if previous else {})},
                        on_fail=overlap)
-    return command.commit(transaction, {name: value for name, value in item.items()
-                                        if value is not None and name not in keys.INDEX_ATTRIBUTES})
 
 
 def _figures_fields(figures: SettlementFigures) -> dict[str, Decimal]:
