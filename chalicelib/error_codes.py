@@ -25,6 +25,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "FISCAL_YEAR_ORDER": (400, "years close in order and reopen newest first"),
     # issue 39: years
     "FISCAL_YEAR_NOT_ENDED": (400, "a fiscal year closes only after its last day"),
+    # issue 39: settle
+    "NOTHING_TO_SETTLE": (400, "at the period's end the tax accounts hold no output tax owed (nor, when asked, withholdings owed): a tax settlement has nothing to settle"),
     "PERIOD_NOT_OPEN": (400, "only an open period can be closed"),
     "PERIOD_NOT_CLOSED": (400, "only a closed period can be reopened"),
     "INVALID_DOCUMENT_STATUS": (400, "the document's status does not allow the action"),
@@ -114,6 +116,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
                                   "no longer change (`details` names the field)"),
     # issue 39: control
     "CONTROL_ACCOUNT_HAS_BALANCE": (409, "a rule or bank account cannot leave its control account while the account still holds a balance (the message names it)"),
+    # issue 39: settle
+    "TAX_SETTLEMENT_OVERLAP": (409, "a tax settlement's period ends before the previous settlement's date (it would settle part of it twice), or another settlement was recorded meanwhile"),
     "IDEMPOTENCY_KEY_REUSED": (422, "the `Idempotency-Key` was used for another request"),
     "RATE_LIMIT_EXCEEDED": (429, "too many requests or failed logins; `Retry-After` says when to retry"),
     "INTERNAL_ERROR": (500, "a bug: the request id in `X-Request-Id` finds it in the logs"),

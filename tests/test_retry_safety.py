@@ -187,6 +187,10 @@ EXAMPLES: dict[str, Example] = {
         f"/bank-accounts/{w.bank_account()['id']}/transactions",
         {"type": "deposit", "amount": 25, "transactionDate": "2026-11-05", "reference": "DEP-1",
          "chartOfAccountId": w.account("410101")}),
+    # issue 39: settle (an invoice's 15.00 of ISV owed, paid from a bank account)
+    "/tax-settlements": lambda w: (
+        "/tax-settlements", {"date": "2026-12-05", "periodEnd": "2026-11-30", "bankAccountId": w.bank_account()["id"]}
+        if w.invoice() else None),
     "/bank-transactions/transfer": lambda w: (
         "/bank-transactions/transfer", {"fromAccountId": w.bank_account()["id"], "toAccountId": w.bank_account()["id"],
                                         "amount": 200, "transactionDate": "2026-11-07", "reference": "TR-1"}),

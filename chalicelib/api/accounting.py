@@ -14,6 +14,7 @@ from chalicelib.api.routing import ACCOUNTING, Access, Call, endpoint, page_body
 blueprint = Blueprint(__name__)
 M = "chalicelib.models.accounting:"
 CHART, JOURNAL, PERIODS, RULES = "Chart of accounts", "Journal entries", "Accounting periods", "Determination rules"
+SETTLEMENTS = "Tax settlements"
 
 
 # --- chart of accounts ---------------------------------------------------------------------------
@@ -250,3 +251,32 @@ def resolve_rule(call: Call) -> Any:
 
     return account_determination.resolve(call.command.table, call.principal.company_id, call.body.operation_type,
                          call.body.document_type)
+
+
+# --- tax settlements -----------------------------------------------------------------------------
+
+@endpoint(blueprint, "GET", "/tax-settlements", summary="List tax settlements, newest first", tag=SETTLEMENTS,
+          query="chalicelib.models.base:PageQuery", response=M + "TaxSettlementList")
+def list_tax_settlements(call: Call) -> Any:
+    from chalicelib.services.accounting import tax_settlements
+
+    return page_body("taxSettlements", tax_settlements.list_settlements(call.command.table, call.principal.company_id,
+                                                                        call.query.page, call.query.limit))
+
+
+@endpoint(blueprint, "GET", "/tax-settlements/{id}", summary="One tax settlement", tag=SETTLEMENTS,
+          response=M + "TaxSettlement")
+def get_tax_settlement(call: Call) -> Any:
+    from chalicelib.services.accounting import tax_settlements
+
+    return tax_settlements.get_settlement(call.command.table, call.principal.company_id, call.ids["id"])
+
+
+@endpoint(blueprint, "POST", "/tax-settlements", summary="Settle the tax up to periodEnd: the output tax (ISV/IVA) "
+          "offset by the input credit, the rest (and, when asked, the withholdings made) paid from a bank account, "
+          "in one automatic entry", tag=SETTLEMENTS, body=M + "TaxSettlementCreate", response=M + "TaxSettlement",
+          permission=ACCOUNTING)
+def create_tax_settlement(call: Call) -> Any:
+    from chalicelib.services.accounting import tax_settlements
+
+    return tax_settlements.settle(call.command, call.body.model_dump(by_alias=True))

@@ -11,6 +11,8 @@ TAG_DESCRIPTIONS = {
     "Determination rules": "Which account each operation posts to",
     "Journal entries": "Manual and automatic journal entries, the general ledger and the trial balance",
     "Accounting periods": "Accounting periods and fiscal years: closing and reopening",
+    "Tax settlements": "Settling a period's ISV/IVA (input credit against output tax, the rest paid from a bank "
+                       "account) and the withholdings made: the tax accounts' only way out",
     "Exchange rates": "Rates of foreign currencies per day, for documents and payments in them",
     "Fiscal numbering": "Branches, emission points and CAI ranges (Honduras' authorized numbering)",
     "Documents": "Sales and purchase documents of every type: drafts, confirmation, cancellation, notes",

@@ -40,6 +40,8 @@ BOOK_TEXTS: dict[str, dict[str, str]] = {
         "bank_withdrawal": "Retiro {account}",
         "bank_transfer": "Transferencia {source} -> {target}",
         "with_reference": "{text}: {reference}",
+        # issue 39: settle
+        "tax_settlement": "Liquidación de impuestos {settlement} al {period_end}",
     },
 }
 

@@ -126,6 +126,10 @@ CODES: dict[str, str] = {
     'FISCAL_YEAR_NOT_ENDED': 'A fiscal year closes only after its last day.',
     # issue 39: control
     'CONTROL_ACCOUNT_HAS_BALANCE': 'A rule or bank account cannot leave its control account while the account still holds a balance.',
+    # issue 39: settle
+    'NOTHING_TO_SETTLE': "At the period's end the tax accounts hold nothing to settle.",
+    'TAX_SETTLEMENT_OVERLAP': "The settlement's period ends before the previous settlement's date, or another "
+                              "settlement was recorded meanwhile.",
 }
 
 KINDS: dict[str, str] = {
@@ -445,4 +449,7 @@ FIELD_LABELS: dict[str, str] = {
     'documento.nombre': "Receiver's name in the DTE",
     # issue 39: rates
     'exchangeRateTolerancePercent': 'Exchange rate tolerance (%)',
+    # issue 39: settle
+    'periodEnd': 'Period end',
+    'includeWithholdings': 'Include withholdings',
 }

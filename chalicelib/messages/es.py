@@ -143,6 +143,11 @@ CODES: dict[str, str] = {
     # issue 39: control
     "CONTROL_ACCOUNT_HAS_BALANCE":
         "La regla o la cuenta bancaria no puede dejar su cuenta de control mientras esa cuenta tenga saldo.",
+    # issue 39: settle
+    "NOTHING_TO_SETTLE": "Al fin del período las cuentas de impuestos no tienen nada que liquidar.",
+    "TAX_SETTLEMENT_OVERLAP":
+        "El período de la liquidación termina antes de la fecha de la liquidación anterior, o mientras tanto se "
+        "registró otra.",
 }
 
 KINDS: dict[str, str] = {
@@ -968,6 +973,27 @@ PHRASES: dict[str, str] = {
         "es una cuenta de control de {0}: lo que contabiliza la regla {1} la movería sin su auxiliar",
     "is the account of the {} rule: what that rule posts would move a control account without its subledger":
         "es la cuenta de la regla {0}: lo que esa regla contabiliza movería una cuenta de control sin su auxiliar",
+    # issue 39: settle
+    "must not be before the period's end ({})": "no puede ser anterior al fin del período ({0})",
+    "The previous tax settlement is dated {}: a settlement's period ends on or after it, so that nothing is settled "
+    "twice.":
+        "La liquidación de impuestos anterior tiene fecha {0}: el período de una liquidación termina en esa fecha o "
+        "después, para que nada se liquide dos veces.",
+    "must be on or after {}, the previous settlement's date":
+        "debe ser igual o posterior al {0}, la fecha de la liquidación anterior",
+    "On {} the tax accounts hold nothing to settle: no output tax is owed.":
+        "Al {0} las cuentas de impuestos no tienen nada que liquidar: no se debe impuesto sobre ventas.",
+    "On {} the tax accounts hold nothing to settle: no output tax is owed and no withholding is owed.":
+        "Al {0} las cuentas de impuestos no tienen nada que liquidar: no se debe impuesto sobre ventas ni "
+        "retenciones.",
+    "no tax is owed at this date": "a esta fecha no se debe ningún impuesto",
+    "Another tax settlement was recorded meanwhile; send this one again.":
+        "Mientras tanto se registró otra liquidación de impuestos; envíe esta de nuevo.",
+    "another settlement was recorded meanwhile": "mientras tanto se registró otra liquidación",
+    "required: {} is to be paid": "obligatorio: hay {0} por pagar",
+    "must be in the company's own currency {}, not {}": "debe estar en la moneda de la empresa, {0}, no en {1}",
+    "no such bank account": "la cuenta bancaria no existe",
+    "Tax settlement not found.": "No se encontró la liquidación de impuestos.",
 }
 
 # issue 38: lang2
@@ -1195,4 +1221,7 @@ FIELD_LABELS: dict[str, str] = {
     'documento.nombre': 'Nombre del receptor en el DTE',
     # issue 39: rates
     'exchangeRateTolerancePercent': 'Tolerancia del tipo de cambio (%)',
+    # issue 39: settle
+    'periodEnd': 'Fin del período',
+    'includeWithholdings': 'Incluir retenciones',
 }

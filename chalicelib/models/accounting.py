@@ -328,3 +328,38 @@ class Resolution(ResponseModel):
     rule_id: int
     operation_type: str
     document_type: Optional[str] = None
+
+
+# --- tax settlements (issue 39: settle) ----------------------------------------------------------
+
+class TaxSettlementCreate(RequestModel):
+    date: Date = Field(description="The settlement's entry and payment date: on or after periodEnd, in an open period.")
+    period_end: Date = Field(description="The last day settled: the tax accounts' balances on that day are settled; "
+                                         "on or after the previous settlement's date.")
+    bank_account_id: Optional[EntityId] = Field(None, description="The bank account that pays, in the company's "
+                                                                  "currency; required when anything is to be paid.")
+    include_withholdings: bool = Field(False, description="Also pay the withholdings made (each withholding "
+                                                          "account's credit balance at periodEnd).")
+
+
+class TaxSettlement(ResponseModel):
+    id: int
+    date: str
+    period_end: str
+    output_tax: Decimal = Field(description="The sales tax account's balance at periodEnd: debited to it.")
+    input_tax: Decimal = Field(description="The purchase tax account's balance at periodEnd (the credit).")
+    offset: Decimal = Field(description="The input credit used against the output tax: credited to the purchase "
+                                        "tax account.")
+    tax_paid: Decimal = Field(description="outputTax - offset")
+    withholdings_paid: Decimal
+    amount_paid: Decimal = Field(description="taxPaid + withholdingsPaid: withdrawn from the bank account.")
+    credit_carried_forward: Decimal = Field(description="inputTax - offset: left on the purchase tax account.")
+    include_withholdings: bool
+    bank_account_id: Optional[int] = None
+    bank_transaction_id: Optional[int] = None
+    journal_entry_id: int
+    created_at: str
+
+
+class TaxSettlementList(ListEnvelope):
+    tax_settlements: List[TaxSettlement]

@@ -56,6 +56,8 @@ DOCUMENT = "DOC"
 BRANCH = "BRANCH"
 CAI_RANGE = "CAI"
 WAREHOUSE = "WH"
+# issue 39: settle
+TAX_SETTLEMENT = "TAXSET"
 
 
 def company_prefix(company_id: int) -> str:

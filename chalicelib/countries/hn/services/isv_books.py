@@ -65,9 +65,9 @@ def isv_summary(table: Table, company_id: int, month: str) -> dict[str, Any]:
     credit carried forward.
 
     The credit brought forward is read from the books: the ISV accounts (the `tax_purchases` and
-    `tax_sales` rules) at the end of the previous month, input less output when positive; a
-    settlement entry that pays or offsets the ISV moves them, so it is what remains after the last
-    settlement. ISV withholdings are the month's withholding certificates (05) for ISV: those our
+    `tax_sales` rules) at the end of the previous month, input less output when positive; a tax
+    settlement (POST /tax-settlements) that pays or offsets the ISV moves them, so it is what remains
+    after the last settlement. ISV withholdings are the month's withholding certificates (05) for ISV: those our
     customers gave us (`sales`) pay part of the tax due, what they exceed it by stays a claim
     (`withholdingsUnapplied`, on the withholding account); those we gave suppliers (`purchases`)
     are owed to the authority on their own."""
