@@ -300,3 +300,27 @@ def test_a_subledgers_rule_moves_only_to_an_empty_account_of_no_other_subledger(
     assert receipt and shop.balance("110202") == D("115.00")
     joined = accountant(rules, {"operationType": "receivable", "documentType": "07", "chartOfAccountId": fresh["id"]})
     assert joined.status == 201, joined.text
+
+
+# issue 39: fixbooks
+def test_a_linked_accounts_type_does_not_change(api, shop):
+    """A bank ledger retyped to income after the bank account was created on it, or the
+    receivable rule's account retyped to expense: the control account would leave the balance
+    sheet while the subledger it controls stays on it. Refused while anything points at it."""
+    ledger = shop.created("/chart-of-accounts", {"code": "110106", "name": "Banco Atlántida", "type": "asset"})
+    bank = shop.created("/bank-accounts", {"name": "Atlántida", "currency": "HNL", "openingBalance": "0",
+                                           "openingBalanceDate": "2026-01-01", "chartOfAccountId": ledger["id"]})
+    for account_id, kind in ((ledger["id"], "income"), (shop.books["110201"], "expense")):
+        reply = api.put(f"/chart-of-accounts/{account_id}", {"type": kind}, key=shop.key)
+        assert (reply.status, reply.json["code"]) == (400, "ACCOUNT_IN_USE"), reply.text
+        assert api.get(f"/chart-of-accounts/{account_id}", key=shop.key).json["type"] == "asset"
+    # its name still changes; and once the bank account leaves it (to an empty ledger), so does its type
+    assert api.put(f"/chart-of-accounts/{ledger['id']}", {"name": "Banco Atlántida S.A."}, key=shop.key).status == 200
+    moved = api.put(f"/bank-accounts/{bank['id']}", {"chartOfAccountId": shop.books["110103"]}, key=shop.key)
+    assert moved.status == 200, moved.text
+    retyped = api.put(f"/chart-of-accounts/{ledger['id']}", {"type": "income"}, key=shop.key)
+    assert (retyped.status, retyped.json["type"]) == (200, "income"), retyped.text
+    spanish = api.put(f"/chart-of-accounts/{shop.books['110201']}", {"type": "expense"}, key=shop.key,
+                      headers={"Accept-Language": "es"}).json["message"]
+    assert spanish == ("La cuenta está en uso en reglas de determinación o en cuentas bancarias: asígnelas a otra "
+                       "cuenta antes de cambiar su tipo."), spanish
