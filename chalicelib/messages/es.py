@@ -967,8 +967,6 @@ PHRASES: dict[str, str] = {
         "es una cuenta de control de {0}: lo que contabiliza la regla {1} la movería sin su auxiliar",
     "is the account of the {} rule: what that rule posts would move a control account without its subledger":
         "es la cuenta de la regla {0}: lo que esa regla contabiliza movería una cuenta de control sin su auxiliar",
-    # issue 39: fixbooks
-    "point those at another account before changing its type": "asígnelas a otra cuenta antes de cambiar su tipo",
 }
 
 # issue 38: lang2
