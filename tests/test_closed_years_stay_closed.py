@@ -148,3 +148,28 @@ def test_reopening_goes_newest_first_past_a_year_never_closed(api, shop):
     shop.books.entry("2024-12-31", ("110101", 1, 0), ("3401", 0, 1))
     # cash 10 + 20 + 1 + 1 = 32
     assert assets(shop, "2026-12-31") == D("32.00")
+
+
+# issue 39: fixbooks
+def test_a_close_racing_the_reopen_of_an_earlier_year_is_refused(api, shop, monkeypatch):
+    """2025 closed; 2026's close checks that 2025 is closed, and 2025 is reopened before the close
+    writes its lock: the books' lock it read (2025-12-31) has moved, so 2026 does not close past
+    an open 2025 (it read closedThrough after the check, saw none, and closed)."""
+    from chalicelib.services.accounting import fiscal_years
+    shop.books.entry("2025-05-01", ("110101", 10, 0), ("3401", 0, 10))
+    shop.books.entry("2026-05-01", ("110101", 20, 0), ("3401", 0, 20))
+    assert year(shop, 2025, "close").json["status"] == "closed"
+    checked = fiscal_years._check_earlier_years_closed
+
+    def then_reopen_2025(*args):
+        checked(*args)
+        monkeypatch.setattr(fiscal_years, "_check_earlier_years_closed", checked)
+        assert year(shop, 2025, "reopen").json["status"] == "open"
+
+    monkeypatch.setattr(fiscal_years, "_check_earlier_years_closed", then_reopen_2025)
+    raced = year(shop, 2026, "close")
+    assert (raced.status, raced.json["code"]) == (409, "VERSION_CONFLICT"), raced.text
+    assert [api.get(f"/fiscal-years/{number}", key=shop.key).json["status"] for number in (2025, 2026)] == \
+           ["open", "open"]
+    # asked again, the order check names 2025
+    assert "2025" in refused(year(shop, 2026, "close"), "FISCAL_YEAR_ORDER")["message"]

@@ -300,3 +300,74 @@ def test_a_subledgers_rule_moves_only_to_an_empty_account_of_no_other_subledger(
     assert receipt and shop.balance("110202") == D("115.00")
     joined = accountant(rules, {"operationType": "receivable", "documentType": "07", "chartOfAccountId": fresh["id"]})
     assert joined.status == 201, joined.text
+
+
+# issue 39: fixbooks
+def test_a_linked_accounts_type_does_not_change(api, shop):
+    """A bank ledger retyped to income after the bank account was created on it, or the
+    receivable rule's account retyped to expense: the control account would leave the balance
+    sheet while the subledger it controls stays on it. Refused while anything points at it."""
+    ledger = shop.created("/chart-of-accounts", {"code": "110106", "name": "Banco Atlántida", "type": "asset"})
+    bank = shop.created("/bank-accounts", {"name": "Atlántida", "currency": "HNL", "openingBalance": "0",
+                                           "openingBalanceDate": "2026-01-01", "chartOfAccountId": ledger["id"]})
+    for account_id, kind in ((ledger["id"], "income"), (shop.books["110201"], "expense")):
+        reply = api.put(f"/chart-of-accounts/{account_id}", {"type": kind}, key=shop.key)
+        assert (reply.status, reply.json["code"]) == (400, "ACCOUNT_IN_USE"), reply.text
+        assert api.get(f"/chart-of-accounts/{account_id}", key=shop.key).json["type"] == "asset"
+    # its name still changes; and once the bank account leaves it (to an empty ledger), so does its type
+    assert api.put(f"/chart-of-accounts/{ledger['id']}", {"name": "Banco Atlántida S.A."}, key=shop.key).status == 200
+    moved = api.put(f"/bank-accounts/{bank['id']}", {"chartOfAccountId": shop.books["110103"]}, key=shop.key)
+    assert moved.status == 200, moved.text
+    retyped = api.put(f"/chart-of-accounts/{ledger['id']}", {"type": "income"}, key=shop.key)
+    assert (retyped.status, retyped.json["type"]) == (200, "income"), retyped.text
+
+
+def test_importing_the_standard_chart_leaves_out_the_rules_an_existing_account_cannot_take(api, company_a):
+    """The reviewer's hole: the import attached the receivable rule to an existing 110201 holding
+    580.00 of no customer (a control account unequal to its subledger from its first day, closed to
+    the manual entry that would fix it). The import runs the checks a rule set by hand runs, leaves
+    out each rule an existing account cannot take and says why; the rest of the chart comes in."""
+    key = {"key": company_a.api_key}
+
+    def account(code: str, name: str, kind: str) -> int:
+        reply = api.post("/chart-of-accounts", {"code": code, "name": name, "type": kind}, **key)
+        assert reply.status == 201, reply.text
+        return reply.json["id"]
+
+    def moved(debit: int, credit: int, day: str) -> None:
+        reply = api.post("/journal-entries", {"date": day, "status": "posted", "description": "Aporte", "lines": [
+            {"chartOfAccountId": debit, "debit": "580.00", "credit": 0},
+            {"chartOfAccountId": credit, "debit": 0, "credit": "580.00"}]}, **key)
+        assert reply.status == 201, reply.text
+
+    clients, capital = account("110201", "Clientes", "asset"), account("3101", "Capital social", "equity")
+    stock, cash = account("110501", "Inventario", "asset"), account("110101", "Caja", "asset")
+    moved(clients, capital, "2026-10-01")
+    for name, ledger in (("Banco en 110501", stock), ("Banco en 110101", cash)):
+        bank = api.post("/bank-accounts", {"name": name, "currency": "HNL", "openingBalance": 0,
+                                           "openingBalanceDate": "2026-01-01", "chartOfAccountId": ledger}, **key)
+        assert bank.status == 201, bank.text
+    imported = api.post("/chart-of-accounts/import-default", {}, **key)
+    assert imported.status == 201, imported.text
+    skipped = {(rule["operationType"], rule["accountCode"], rule["code"]) for rule in imported.json["rulesSkipped"]}
+    # receivable: 110201 has postings; inventory: 110501 is a bank's ledger; cash: what it posts
+    # would move the other bank's ledger
+    assert skipped == {("receivable", "110201", "ACCOUNT_HAS_POSTINGS"), ("inventory", "110501", "CONTROL_ACCOUNT"),
+                       ("cash", "110101", "CONTROL_ACCOUNT")}, imported.text
+    # the standard chart's 28 rules, 3 left out
+    assert imported.json["rulesCreated"] == 28 - 3
+    for operation in ("receivable", "inventory", "cash"):
+        resolved = api.post("/account-determination-rules/resolve", {"operationType": operation}, **key)
+        assert resolved.status == 404 or resolved.json.get("chartOfAccountId") not in (clients, stock, cash), \
+            resolved.text
+    # 110201 is still no control account: the entry that empties it posts (580 - 580 = 0)
+    moved(capital, clients, "2026-10-02")
+    # run again (nothing to create: 200) it says the same, in Spanish when asked
+    again = api.post("/chart-of-accounts/import-default", {}, headers={"Accept-Language": "es"}, **key)
+    assert again.status == 200 and again.json["rulesCreated"] == 0, again.text
+    reasons = {rule["operationType"]: rule["reason"] for rule in again.json["rulesSkipped"]}
+    # 110201 is empty again but has postings: a subledger's account starts without any
+    assert set(reasons) == {"receivable", "inventory", "cash"}, again.text
+    assert reasons["receivable"] == ("tiene movimientos contabilizados: la cuenta de los saldos de los clientes "
+                                     "empieza vacía, para que sea igual a su auxiliar"), reasons
+

@@ -251,3 +251,49 @@ def test_the_refusal_speaks_spanish(shop, seller):
     assert answer["details"][0]["message"] == (
         "debe estar entre 23.275 y 25.725: dentro del 5 % del tipo de cambio de la empresa, 24.5, de USD al "
         "2026-11-05; solo un usuario con permiso de contabilidad puede enviar otro")
+
+
+# issue 39: fixbooks
+def test_a_draft_moved_to_another_date_checks_its_rate_again(shop, seller):
+    """The reviewer's hole: the draft's own 25.00 sent back with a new date counted as "not sent",
+    so the seller booked 150 % off the company's rate for that date."""
+    record_rate(shop, "2020-01-01", "10.00")
+    record_rate(shop, "2026-11-02", "25.00")
+    draft = invoice(shop, seller, "100.00", "25.00", status="draft")
+    assert draft.status == 201, draft.text
+    path = f"/documents/{draft.json['id']}"
+    # at 2020-06-01 the company's rate is 10.00: 5 % gives 9.50 .. 10.50, and 25.00 is outside it
+    refused(shop.api.put(path, {"date": "2020-06-01", "exchangeRate": "25.00"}, **seller))
+    stored = shop.get(draft.json["id"])
+    assert (stored["date"], D(str(stored["baseTotal"]))) == (DATE, D("2500.00"))   # 100 x 25.00, unchanged
+    # the same rate at the same date (sent as its own date) is still the draft's own
+    kept = shop.api.put(path, {"date": DATE, "exchangeRate": "25.00", "notes": "igual"}, **seller)
+    assert kept.status == 200 and D(str(kept.json["baseTotal"])) == D("2500.00"), kept.text
+
+
+def test_a_draft_moved_to_another_currency_checks_its_rate_again(shop, seller):
+    record_rate(shop, "2026-11-02", "25.00")
+    draft = invoice(shop, seller, "100.00", currency="HNL", status="draft")
+    assert draft.status == 201 and D(str(draft.json["exchangeRate"])) == 1, draft.text
+    # the lempira draft's own rate, 1, sent back with USD: the dollar's 25.00 gives 23.75 .. 26.25
+    refused(shop.api.put(f"/documents/{draft.json['id']}", {"currency": "USD", "exchangeRate": "1"}, **seller))
+    refused(invoice(shop, seller, "100.00", "1"))   # as on a new document
+    assert shop.get(draft.json["id"])["currency"] == "HNL"
+
+
+def test_a_draft_stored_past_the_money_limit_is_not_confirmed(shop, table, seller):
+    """A draft saved before base amounts were bounded: USD 999,999.99 at 1,000,001 is
+    999,999,990,000.00 + 999,999.99 = 1,000,000,989,999.99 lempiras, past 999,999,999,999.99; its stored
+    rate was only recomputed when missing, so it confirmed."""
+    from chalicelib.store import keys
+    record_rate(shop, "2026-11-02", "25.00")
+    draft = invoice(shop, owner(shop), "999999.99", "25.00", status="draft")
+    assert draft.status == 201, draft.text
+    key = keys.document(shop.company.company_id, draft.json["id"])
+    table.client.update_item(TableName=table.name, Key={name: {"S": value} for name, value in key.items()},
+                             UpdateExpression="SET exchangeRate = :rate, baseTotal = :base",
+                             ExpressionAttributeValues={":rate": {"N": "1000001"},
+                                                        ":base": {"N": "1000000989999.99"}})
+    refused(shop.api.post(f"/documents/{draft.json['id']}/confirm", {}, **seller), "VALIDATION_ERROR")
+    assert shop.get(draft.json["id"])["status"] == "draft"
+    assert shop.balance("110201") == 0

@@ -351,3 +351,23 @@ def test_a_company_closed_before_the_books_lock_gets_it_at_its_newest_closed_yea
     assert books.entry("2025-06-02", ("110101", 1, 0), ("3101", 0, 1), expect=400)["code"] == "PERIOD_CLOSED"
     books.entry("2027-01-02", ("110101", 1, 0), ("3101", 0, 1))
 
+
+
+# issue 39: fixbooks
+def test_books_locks_pass_over_a_year_reopening(api, table, company_a):
+    """A year the earlier version was reopening keeps its `yearClosed` until its last closing
+    entry is reversed: the migration does not lock the books through it. 2025 closed, 2026
+    reopening: the lock stops at 2025-12-31 (2026's own lock still refuses its dates until reopened)."""
+    from chalicelib.store.table import to_attributes
+    from infra.ops.migrations import books_locks_from_closed_years
+    from tests.support import Books
+
+    books = Books(api, company_a, full=False)
+    books.entry("2026-03-01", ("110101", 300, 0), ("3101", 0, 300))
+    for name, status in (("2025", "closed"), ("2026", "reopening")):
+        table.client.put_item(TableName=table.name, Item=to_attributes({
+            **keys.period_lock(company_a.company_id, name), "yearStatus": status, "yearVersion": 3,
+            "yearClosed": True}))
+    assert books_locks_from_closed_years(table) == 1
+    assert all(table.get(key)["closedThrough"] == "2025-12-31"
+               for key in keys.shards(keys.books_lock(company_a.company_id)))

@@ -68,9 +68,13 @@ def delete_account(call: Call) -> Any:
           "200 when all were there)",
           tag=CHART, response=M + "ChartImport", permission=ACCOUNTING, also_answers=(200,))
 def import_default_chart(call: Call) -> Any:
+    from chalicelib import messages
     from chalicelib.services.accounting import default_chart
 
-    return default_chart.import_for_command(call.command)
+    result = default_chart.import_for_command(call.command)
+    lang = messages.language(call.headers)
+    return {**result, "rulesSkipped": [{**rule, "reason": messages.stored_phrase(rule["reason"], lang)}
+                                       for rule in result.get("rulesSkipped", [])]}
 
 
 # --- journal entries -----------------------------------------------------------------------------

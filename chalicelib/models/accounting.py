@@ -93,10 +93,22 @@ class AccountListQuery(PageQuery):
     is_active: Optional[bool] = None
 
 
+class RuleSkipped(ResponseModel):
+    """A standard rule the import did not create: its account is already in the chart and may not
+    become (or is not fit for) what the rule needs (issue 39)."""
+    operation_type: OperationType
+    document_type: Optional[str] = None
+    chart_of_account_id: int
+    account_code: str
+    code: str
+    reason: str
+
+
 class ChartImport(ResponseModel):
     accounts_created: int
     rules_created: int
     accounts_in_chart: int
+    rules_skipped: List[RuleSkipped] = []
 
 
 class Deleted(ResponseModel):

@@ -45,8 +45,10 @@ def books_locks_from_closed_years(table: Table) -> int:
     day, on every shard. Idempotent (never lowers it); run with the service stopped. Returns the
     companies whose lock was written."""
     newest: dict[str, str] = {}
-    for raw in scan_items(table.client, table.name, FilterExpression="contains(PK, :p) AND yearClosed = :yes",
-                          ExpressionAttributeValues={":p": {"S": "#PLOCK"}, ":yes": {"BOOL": True}}):
+    for raw in scan_items(table.client, table.name, FilterExpression="contains(PK, :p) AND yearClosed = :yes "
+                          "AND yearStatus IN (:closed, :closing)",  # a year reopening is no longer closed
+                          ExpressionAttributeValues={":p": {"S": "#PLOCK"}, ":yes": {"BOOL": True},
+                                                     ":closed": {"S": "closed"}, ":closing": {"S": "closing"}}):
         lock = from_attributes(raw)
         if lock["SK"].isdigit():  # a year's lock itself, not one of its shards
             newest[lock["PK"]] = max(newest.get(lock["PK"], ""), f"{lock['SK']}-12-31")

@@ -69,11 +69,14 @@ def resolve(table: Table, company_id: int, operation: str, document_type: str | 
             "documentType": rule.document_type}
 
 
-def add_rules(transaction: Transaction, company_id: int, rules: list[dict[str, Any]]) -> None:
-    """Puts new rules and counts them on their accounts, one update per account."""
+def add_rules(transaction: Transaction, company_id: int, rules: list[dict[str, Any]],
+              unposted: frozenset[int] = frozenset()) -> None:
+    """Puts new rules and counts them on their accounts, one update per account (those in
+    `unposted`, a subledger's new control accounts, still without postings)."""
     per_account: dict[int, int] = {}
     for rule in rules:
         transaction.put_new(rule)
         per_account[rule["chartOfAccountId"]] = per_account.get(rule["chartOfAccountId"], 0) + 1
     for account_id, count in per_account.items():
-        chart.add_reference(transaction, company_id, account_id, count, "chartOfAccountId")
+        chart.add_reference(transaction, company_id, account_id, count, "chartOfAccountId",
+                            unposted=account_id in unposted)

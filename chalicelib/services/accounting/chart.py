@@ -171,7 +171,10 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
             raise has_postings_error()
         if _has(current, "childCount"):
             raise has_children_error("they share its type, so it cannot change")
-        conditions += [_NO_POSTINGS, _NO_CHILDREN]
+        if _has(current, "referenceCount"):
+            # a bank ledger or a rule's account (a control account among them) keeps the type it was linked with
+            raise in_use_error("point those at another account before changing its type")
+        conditions += [_NO_POSTINGS, _NO_CHILDREN, _NO_REFERENCES]
     if changes.get("isActive") is False:
         if _has(current, "referenceCount"):
             raise in_use_error("point those at another account before deactivating it")

@@ -8,8 +8,10 @@ from typing import Any
 
 from chalicelib import countries
 from chalicelib.domain import statements
-from chalicelib.services.accounting import account_determination, chart
-from chalicelib.services.accounting.posting import rule_items
+from chalicelib.domain.accounting import CONTROLLED_OPERATIONS
+from chalicelib.errors import ApiError
+from chalicelib.services.accounting import account_determination, chart, control_accounts
+from chalicelib.services.accounting.posting import invalid_account, rule_items
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
@@ -71,13 +73,46 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     existing_rules = {(rule["operationType"], rule.get("documentType")) for rule in rule_items(table, company_id)}
     wanted = [(operation, document_type, code) for operation, document_type, code in chart_rules
               if (operation, document_type) not in existing_rules and code in ids_by_code]
+    wanted, skipped = _fit_rules(table, company_id, wanted, ids_by_code, {account["id"] for account in planned})
     rule_ids = _take_ids(table, keys.id_sequence(company_id, keys.DETERMINATION_RULE), len(wanted))
     new_rules = [account_determination.rule_item(company_id, rule_id, operation, document_type, ids_by_code[code])
                  for (operation, document_type, code), rule_id in zip(wanted, rule_ids, strict=True)]
     transaction = Transaction(table)
-    account_determination.add_rules(transaction, company_id, new_rules)
+    account_determination.add_rules(transaction, company_id, new_rules, frozenset(
+        int(rule["chartOfAccountId"]) for rule in new_rules if rule["operationType"] in CONTROLLED_OPERATIONS))
     return ({"accountsCreated": len(planned), "rulesCreated": len(new_rules),
-             "accountsInChart": len(ids_by_code)}, transaction)
+             "accountsInChart": len(ids_by_code), "rulesSkipped": skipped}, transaction)
+
+
+def _fit_rules(table: Table, company_id: int, wanted: list[tuple[str, str | None, str]],
+               ids_by_code: dict[str, int], created: set[int]) -> tuple[list[tuple[str, str | None, str]],
+                                                                         list[dict[str, Any]]]:
+    """The standard rules whose account was already in the chart pass the checks a rule set by
+    hand passes (control_accounts.check_rule_account: a subledger's account starts empty and is no
+    other subledger's or bank's; no posting rule on a control account); one that fails is left
+    out and reported, with why, for the accountant to point elsewhere. The rest of the chart is
+    imported: refusing it all would leave a new company with no rules for one account it had."""
+    existing = {ids_by_code[code] for _, _, code in wanted if ids_by_code[code] not in created}
+    found = table.batch_get([chart.account_key(company_id, account_id) for account_id in existing]) if existing else {}
+    accounts_by_id = {int(item["id"]): item for item in found.values()}
+    fit, skipped = [], []
+    for operation, document_type, code in wanted:
+        account = accounts_by_id.get(ids_by_code[code])
+        if account is None:
+            fit.append((operation, document_type, code))
+            continue
+        try:
+            if not account.get("isActive"):
+                raise invalid_account("chartOfAccountId", f"account {account['code']} is inactive")
+            control_accounts.check_rule_account(table, company_id, operation, None, account)
+        except ApiError as refusal:
+            reason = refusal.details[0]["message"] if refusal.details else refusal.message
+            skipped.append({"operationType": operation, "documentType": document_type,
+                            "chartOfAccountId": int(account["id"]), "accountCode": account["code"],
+                            "code": refusal.code, "reason": reason})
+        else:
+            fit.append((operation, document_type, code))
+    return fit, skipped
 
 
 def _take_ids(table: Table, sequence: keys.Key, count: int) -> range:

@@ -91,11 +91,13 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
     result_accounts = {a["id"]: a for a in chart.all_accounts(table, company_id) if a["type"] in RESULT_TYPES}
     rules = load_rules(table, company_id)
     if state["status"] == OPEN:
+        # read before the order checks: an earlier year reopened meanwhile moves it, and the
+        # lock written below on this value then refuses the close
+        through = _books_closed_through(table, company_id)
         _check_ended(table, company_id, year)
         _check_earlier_years_closed(table, company_id, year)
         _check_closable(table, company_id, rules, _result_left(table, company_id, name, result_accounts),
                         result_accounts)
-        through = _books_closed_through(table, company_id)
         state = _set_lock(Command(command.principal, table), company_id, name, state, CLOSING, yearClosed=True,
                           books=(through, max(through or "", f"{name}-12-31")))
     while True:

@@ -318,8 +318,12 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     if "exoneration" not in changes and "sourceDocumentId" in changes and follows_source_exoneration(kind):
         fields["exoneration"] = None  # taken again from the note's new invoice
     context = load_context(command.table, command.company_id, kind, fields)
-    # the draft's own rate sent back unchanged is not a new one: checked when it was set
-    rate_sent = "exchangeRate" in changes and not _same_number(changes["exchangeRate"], current.get("exchangeRate"))
+    # the draft's own rate sent back with its date and currency is not a new one: checked when it
+    # was set; at another date or in another currency it is checked again against the tolerance
+    rate_sent = "exchangeRate" in changes and not (
+        _same_number(changes["exchangeRate"], current.get("exchangeRate"))
+        and str(fields.get("date")) == str(current.get("date"))
+        and fields.get("currency") == current.get("currency"))
     updated = {**now_fields(current),
                **document_content(context, fields, sender=command.principal if rate_sent else None)}
     if current.get("exoneration") and not updated.get("exoneration") and "lines" not in changes:
@@ -360,11 +364,14 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     plan = Plan.start(command, context)
     plan.count(document, -1)
     confirmed = now_fields(document)
-    if confirmed.get("exchangeRate") is None:  # a draft saved before currencies had rates
+    rate = confirmed.get("exchangeRate")
+    if rate is None:  # a draft saved before currencies had rates
         rate = exchange_rates.rate_for(command.table, context.company, confirmed.get("currency"), confirmed["date"],
                                        None, sender=None)
-        confirmed.update(exchangeRate=rate, baseTotal=currency.converted(Decimal(confirmed["total"]), rate,
-                                                                         "exchangeRate"))
+    # always converted again: a draft saved before the money limit bound base amounts may carry
+    # a base total past it
+    confirmed.update(exchangeRate=rate, baseTotal=currency.converted(Decimal(confirmed["total"]), Decimal(rate),
+                                                                     "exchangeRate"))
     confirmed.update(_confirm(plan, confirmed))
     plan.count(confirmed, 1)
     emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
