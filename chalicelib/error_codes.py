@@ -117,7 +117,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 39: control
     "CONTROL_ACCOUNT_HAS_BALANCE": (409, "a rule or bank account cannot leave its control account while the account still holds a balance (the message names it)"),
     # issue 39: settle
-    "TAX_SETTLEMENT_OVERLAP": (409, "a tax settlement's period ends before the previous settlement's date (it would settle part of it twice), or another settlement was recorded meanwhile"),
+    "TAX_SETTLEMENT_OVERLAP": (409, "a tax settlement's period ends before the previous settlement's date, or another settlement was recorded meanwhile"),
     "IDEMPOTENCY_KEY_REUSED": (422, "the `Idempotency-Key` was used for another request"),
     "RATE_LIMIT_EXCEEDED": (429, "too many requests or failed logins; `Retry-After` says when to retry"),
     "INTERNAL_ERROR": (500, "a bug: the request id in `X-Request-Id` finds it in the logs"),

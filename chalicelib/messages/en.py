@@ -127,8 +127,9 @@ CODES: dict[str, str] = {
     # issue 39: control
     'CONTROL_ACCOUNT_HAS_BALANCE': 'A rule or bank account cannot leave its control account while the account still holds a balance.',
     # issue 39: settle
-    'NOTHING_TO_SETTLE': "At the period's end the tax accounts hold nothing to settle.",
-    'TAX_SETTLEMENT_OVERLAP': "The settlement's period ends before the previous settlement's date, or another "
+    'NOTHING_TO_SETTLE': "At the period's end the tax accounts hold no output tax owed (nor, when asked, "
+                         "withholdings owed): a tax settlement has nothing to settle.",
+    'TAX_SETTLEMENT_OVERLAP': "A tax settlement's period ends before the previous settlement's date, or another "
                               "settlement was recorded meanwhile.",
 }
 
