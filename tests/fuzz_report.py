@@ -23,7 +23,9 @@ STATEFUL = re.compile(
     r"|parent's type|must be a quote|the company's own currency|belongs to another|must be an active \w+ account|default \w+ stays active|can come only from|needs a customer"
     r"|needs a supplier|must be a document of type|for a company in|is with a (customer|supplier)"
     r"|only purchase documents carry it|only a withholding certificate|needs a tax rate above 0|certifies a withholding"
-    r"|no average cost yet|are already on hand|are on hand|insufficient stock")
+    r"|no average cost yet|are already on hand|are on hand|insufficient stock"
+    # a tax id's form is the company's country's (an RTN or a NIT): one document cannot state both
+    r"|must be an RTN of|must be a NIT of|check digit does not match")
 # Comparisons between fields or sums over lines: stated in the operation's descriptions, not in a schema.
 BEYOND_JSON_SCHEMA = re.compile(
     r"must not be (before|after|below) \w+|must differ from|page \* limit|spans at most|debits"
