@@ -6,12 +6,11 @@
 import { api, listAll } from "../api.js";
 import { append, h } from "../dom.js";
 import { companyCurrency, date, money, today } from "../format.js";
-import { t } from "../i18n.js";
+import { ACCOUNTING_ROLES, t } from "../i18n.js";
 import { definitionList, formView, pageHeader, pagerView, section, tableView, toast, withQuery } from "../ui.js";
 
 const PATH = "/accounting/tax-settlements";
 // who may settle (the API's ACCOUNTING permission)
-const ACCOUNTING_ROLES = ["owner", "admin", "accountant"];
 
 // The settlement recorded a moment ago, shown once on the page that lists it.
 let justSettled = null;
