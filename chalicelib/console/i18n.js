@@ -39,4 +39,6 @@ export const DOCUMENT_TYPES = ["01", "06", "07", "100", "101", "112", "113", "10
 // the currencies a document, bank account or exchange rate may be in
 export const CURRENCIES = ["HNL", "USD"];
 export const ROLES = ["owner", "admin", "accountant", "seller", "viewer"];
+// the roles with the accounting permission (chalicelib/domain/roles.py): the books' own actions
+export const ACCOUNTING_ROLES = ["owner", "admin", "accountant"];
 

@@ -31,6 +31,7 @@ const ROUTES = [
   ["/accounting/trial-balance", "accounting", "trialBalance"],
   ["/accounting/periods", "accounting", "periods"],
   ["/accounting/exchange-rates", "exchange-rates", "render"],
+  ["/accounting/tax-settlements", "tax-settlements", "render"],
   ["/accounting/entries", "journal", "list"],
   ["/accounting/entries/:id", "journal", "detail"],
   ["/reports/balance-sheet", "reports", "balanceSheet"],
@@ -66,7 +67,7 @@ const NAVIGATION = [
     ["nav.count", "/inventory/count"], ["nav.transfers", "/inventory/transfers"], ["nav.valuation", "/inventory/valuation"]] },
   { title: "nav.accounting", items: [["nav.chart", "/accounting/chart"], ["nav.entries", "/accounting/entries"],
     ["nav.ledger", "/accounting/ledger"], ["nav.trialBalance", "/accounting/trial-balance"], ["nav.periods", "/accounting/periods"],
-    ["nav.exchangeRates", "/accounting/exchange-rates"]] },
+    ["nav.exchangeRates", "/accounting/exchange-rates"], ["nav.taxSettlements", "/accounting/tax-settlements"]] },
   // a third element names the one country whose companies have that report
   { title: "nav.reports", items: [["nav.balanceSheet", "/reports/balance-sheet"], ["nav.incomeStatement", "/reports/income-statement"],
     ["nav.agedReceivables", "/reports/aged-receivables"], ["nav.agedPayables", "/reports/aged-payables"],

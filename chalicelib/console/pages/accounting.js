@@ -5,7 +5,7 @@ import { ApiError, api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, money, today } from "../format.js";
-import { t } from "../i18n.js";
+import { ACCOUNTING_ROLES, t } from "../i18n.js";
 import {
   act, badge, button, confirmAction, definitionList, describeError, formDialog, formView, loadInto, pageHeader, section,
   showErrors, tableView, toast, withQuery,
@@ -211,7 +211,6 @@ const periodList = (ctx) => crudPage({
 // --- fiscal years ---------------------------------------------------------------------------------
 
 // who may close and reopen a year (the API's ACCOUNTING permission)
-const ACCOUNTING_ROLES = ["owner", "admin", "accountant"];
 // The year's closing entries, each marked once a reopening reversed it (its page links the reversal).
 const closingLinks = (year) => year.closingEntryIds.map((id, i) => [i ? ", " : "",
   h("a", { href: `#/accounting/entries/${id}` }, `#${id}`),

@@ -6,12 +6,11 @@
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { companyCurrency, date, dateTime, exchangeRate, today } from "../format.js";
-import { CURRENCIES, t } from "../i18n.js";
+import { ACCOUNTING_ROLES, CURRENCIES, t } from "../i18n.js";
 import { formView, pageHeader, section, tableView, toast, withQuery } from "../ui.js";
 
 const PATH = "/accounting/exchange-rates";
 // who may record a rate (the API's ACCOUNTING permission)
-const ACCOUNTING_ROLES = ["owner", "admin", "accountant"];
 
 export const foreignCurrencies = () => CURRENCIES.filter((code) => code !== companyCurrency());
 export const equivalence = (code, rate, own = companyCurrency()) => `1 ${code} = ${exchangeRate(rate)} ${own}`;

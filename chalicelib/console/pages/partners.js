@@ -6,14 +6,13 @@
 import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { companyCurrency, date, documentName, documentTitle, documentTypeName, exchangeRate, isForeign, money } from "../format.js";
-import { locale, t } from "../i18n.js";
+import { ACCOUNTING_ROLES, locale, t } from "../i18n.js";
 import { badge, button, definitionList, formDialog, formView, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
 const LIMIT = 20;
 const TYPES = ["customer", "supplier", "both"];
 const PERSON_TYPES = ["natural", "legal"];
 // who may record an opening balance (the API's ACCOUNTING permission)
-const ACCOUNTING_ROLES = ["owner", "admin", "accountant"];
 // the opening balance's document type on each side
 const OPENING_TYPES = { receivable: "900", payable: "901" };
 

@@ -288,7 +288,10 @@ const ISV_SUMMARY = {
       section(`${t("rep.settlement")} · ${monthName}`, grid({ id: "isv-settlement", rows: ISV_FIGURES,
         attributes: (name) => ({ "data-figure": name, class: name === "taxPayable" ? "strong" : undefined }), columns: [
           { field: "concept", label: t("rep.concept"), value: (name) => t(`rep.${name}`) },
-          { field: "amount", label: t("rep.amount"), amount: true, value: (name) => money(r[name]) }] })));
+          { field: "amount", label: t("rep.amount"), amount: true, value: (name) => money(r[name]) }] }),
+        // paying it is a tax settlement of the month (the tax accounts take no manual entry)
+        h("p", { class: "settle-link" }, h("a", { id: "isv-settle", href: withQuery("#/accounting/tax-settlements",
+          { periodEnd: lastDay(r.month) }) }, t("rep.settleMonth")))));
   },
 };
 
