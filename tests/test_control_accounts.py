@@ -371,3 +371,46 @@ def test_importing_the_standard_chart_leaves_out_the_rules_an_existing_account_c
     assert reasons["receivable"] == ("tiene movimientos contabilizados: la cuenta de los saldos de los clientes "
                                      "empieza vacía, para que sea igual a su auxiliar"), reasons
 
+
+def test_a_bank_accounts_opening_balance_reaches_its_ledger(api, shop):
+    """The reviewer's hole: a bank opened at 1,000.00 said 1,000.00 while its ledger said 0, and
+    the ledger, a control account, took no manual entry to bring it in. The opening balance posts
+    with the bank account: ledger debited, the opening balance equity (3401) credited."""
+    ledger = shop.created("/chart-of-accounts", {"code": "110106", "name": "Banco Atlántida", "type": "asset"})
+    shop.books.accounts["110106"] = ledger["id"]
+    body = {"name": "Atlántida", "currency": "HNL", "openingBalance": "1000.00", "openingBalanceDate": "2026-01-01",
+            "chartOfAccountId": ledger["id"]}
+    # without an opening_balance_equity rule there is nothing to bring it against: 400, nothing written
+    missing = api.post("/bank-accounts", body, key=shop.key)
+    assert (missing.status, missing.json["code"]) == (400, "ACCOUNT_RULE_MISSING"), missing.text
+    assert [detail["field"] for detail in missing.json["details"]] == ["openingBalance"]
+    assert api.get("/bank-accounts", key=shop.key).json["total"] == 0
+    equity = shop.created("/chart-of-accounts", {"code": "3401", "name": "Patrimonio de apertura", "type": "equity"})
+    shop.books.accounts["3401"] = equity["id"]
+    shop.created("/account-determination-rules", {"operationType": "opening_balance_equity",
+                                                  "chartOfAccountId": equity["id"]})
+    bank = shop.created("/bank-accounts", body)
+    assert D(str(api.get(f"/bank-accounts/{bank['id']}", key=shop.key).json["balance"])) == D("1000.00")
+    assert shop.entry_lines(bank["openingJournalEntryId"]) == {"110106": (D("1000.00"), 0), "3401": (0, D("1000.00"))}
+    entry = api.get(f"/journal-entries/{bank['openingJournalEntryId']}", key=shop.key).json
+    assert (entry["date"], entry["entryType"], entry["source"]["type"], entry["source"]["id"]) == \
+           ("2026-01-01", "automatic", "bank_account", bank["id"])
+    # ledger 1,000.00 (debit) = the bank's balance; equity 1,000.00 on its credit side
+    assert (shop.balance("110106"), shop.balance("3401")) == (D("1000.00"), D("1000.00"))
+    # changed before any transaction, the opening entry is replaced: 1,000.00 reversed on its date,
+    # 1,200.00 posted; the ledger follows the bank, 1,200.00
+    changed = api.put(f"/bank-accounts/{bank['id']}", {"openingBalance": "1200.00"}, key=shop.key)
+    assert changed.status == 200, changed.text
+    assert shop.entry_lines(changed.json["openingJournalEntryId"]) == {"110106": (D("1200.00"), 0),
+                                                                      "3401": (0, D("1200.00"))}
+    assert D(str(changed.json["balance"])) == shop.balance("110106") == shop.balance("3401") == D("1200.00")
+    # back to 0: reversed, nothing left on the ledger, and the bank account may now move to another
+    emptied = api.put(f"/bank-accounts/{bank['id']}", {"openingBalance": "0"}, key=shop.key)
+    assert emptied.status == 200 and emptied.json.get("openingJournalEntryId") is None, emptied.text
+    assert (shop.balance("110106"), shop.balance("3401")) == (0, 0)
+    reopened = api.put(f"/bank-accounts/{bank['id']}", {"openingBalance": "300.00"}, key=shop.key)
+    assert reopened.status == 200 and shop.balance("110106") == D("300.00"), reopened.text
+    # deleted (no transactions), it takes its opening balance with it: 300.00 reversed
+    cookie = api.login(shop.company.email)
+    assert api.delete(f"/bank-accounts/{bank['id']}", cookie=cookie, origin=ORIGIN).status == 200
+    assert (shop.balance("110106"), shop.balance("3401")) == (0, 0)
