@@ -112,8 +112,8 @@ def _opening_writes(command: Command, fields: Mapping[str, Any], amount: Decimal
         return writes, None
     rules = load_rules(table, company_id)
     if not any(rule.operation == "opening_balance_equity" for rule in rules):
-        raise ValidationFailed.for_field("openingBalance", "no opening_balance_equity determination rule: set one "
-                                                           "(the equity account the opening balance is brought "
+        raise ValidationFailed.for_field("openingBalance", "no determination rule for `opening_balance_equity`: set "
+                                                           "one (the equity account the opening balance is brought "
                                                            "against) or open the account at 0", code=RULE_MISSING)
     rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, company_id), fields.get("currency"),
                                    fields["openingBalanceDate"], None, sender=None)
