@@ -126,6 +126,21 @@ def test_a_closed_period_refuses_bank_transactions(api, books):
     assert balance(books, checking["id"]) == D("1000.00")
 
 
+def test_an_opening_balance_dated_in_a_closed_period_is_refused(api, books):
+    """The opening balance posts on its date, so a closed period refuses it like any posting:
+    nothing written, not even the bank account; opened at 0 (no entry) it is created."""
+    period = api.post("/accounting-periods", {"name": "Nov", "startDate": "2026-11-01", "endDate": "2026-11-30"},
+                      key=books.key).json
+    api.post(f"/accounting-periods/{period['id']}/close", key=books.key)
+    refused = api.post("/bank-accounts", {"name": "Cuenta corriente", "openingBalance": "1000.00",
+                                          "openingBalanceDate": "2026-11-01", "chartOfAccountId": books["110103"]},
+                       key=books.key)
+    assert (refused.status, refused.json["code"]) == (400, "PERIOD_CLOSED"), refused.text
+    assert api.get("/bank-accounts", key=books.key).json["total"] == 0
+    assert books.trial_balance()["accounts"] == []
+    assert D(str(bank_account(books, "Cuenta corriente", opening="0.00")["balance"])) == 0
+
+
 def test_payment_methods_link_to_the_companys_bank_accounts_only(api, books, company_b):
     checking = bank_account(books, "Cuenta corriente")
     linked = api.post("/payments/methods", {"name": "Transferencia", "bankAccountId": checking["id"]}, key=books.key)
