@@ -100,6 +100,9 @@ def make_company(table: Any, name: str, email: str, password: str = PASSWORD) ->
 SMALL_CHART = (("110101", "Caja general", "asset"), ("110103", "Bancos", "asset"),
                ("210101", "Proveedores locales", "liability"), ("3101", "Capital social", "equity"),
                ("410101", "Ventas gravadas", "income"), ("6199", "Otros gastos", "expense"))
+# ... and the equity a bank account's opening balance posts against (its ledger is a control account)
+OPENING_CHART = SMALL_CHART + (("3401", "Patrimonio de apertura", "equity"),)
+OPENING_RULES = (("opening_balance_equity", None, "3401"),)
 
 
 # The accounts and determination rules documents and payments post to, with the standard chart's
@@ -112,20 +115,19 @@ DOCUMENT_CHART = (("110101", "Caja general", "asset"), ("110103", "Bancos", "ass
                   ("410101", "Ventas gravadas", "income"), ("4102", "Devoluciones sobre ventas", "income"),
                   ("5101", "Costo de mercadería vendida", "cost"), ("5102", "Compras", "cost"),
                   ("5104", "Devoluciones sobre compras", "cost"), ("6199", "Otros gastos", "expense"),
-                  ("210401", "Anticipos de clientes", "liability"), ("110301", "Anticipos a proveedores", "asset"))
+                  ("210401", "Anticipos de clientes", "liability"), ("110301", "Anticipos a proveedores", "asset"),
+                  ("3401", "Patrimonio de apertura", "equity"))
 DOCUMENT_RULES = (("receivable", None, "110201"), ("payable", None, "210101"), ("payable", "104", "210102"),
                   ("revenue", None, "410101"), ("revenue", "06", "4102"), ("expense", None, "5102"),
                   ("expense", "11", "6199"), ("expense", "105", "5104"), ("tax_sales", None, "210201"),
                   ("tax_purchases", None, "110401"), ("inventory", None, "110501"), ("cost_of_sales", None, "5101"),
                   ("cash", None, "110101"), ("bank", None, "110103"), ("withholding", None, "110402"),
                   ("withholding", "103", "210202"), ("customer_advance", None, "210401"),
-                  ("supplier_advance", None, "110301"))
+                  ("supplier_advance", None, "110301")) + OPENING_RULES
 # ... and what inventory adjustments post to
-INVENTORY_CHART = DOCUMENT_CHART + (("3401", "Patrimonio de apertura", "equity"),
-                                    ("4204", "Sobrantes de inventario", "income"),
+INVENTORY_CHART = DOCUMENT_CHART + (("4204", "Sobrantes de inventario", "income"),
                                     ("5106", "Mermas y faltantes de inventario", "cost"))
-INVENTORY_RULES = DOCUMENT_RULES + (("opening_balance_equity", None, "3401"),
-                                    ("inventory_adjustment_gain", None, "4204"),
+INVENTORY_RULES = DOCUMENT_RULES + (("inventory_adjustment_gain", None, "4204"),
                                     ("inventory_adjustment_loss", None, "5106"))
 
 

@@ -95,7 +95,9 @@ def test_a_customer_advance_on_an_order_is_held_then_applied_to_its_invoice(shop
                                                  ("payment_doc", "credit", D("200.00"))]
     assert availability(shop, order["id"]) == {"sourceDocumentId": order["id"], "advancesTotal": 0, "applied": 0,
                                                "available": 0}
-    assert shop.balance("210401") == 0 and shop.balance("110103") == 0
+    # the advance in and back out: 200 - 200 = 0 on the advances; the bank's ledger keeps the 1,000.00
+    # opening balance posted with the bank account (1000 + 200 - 200 = 1000.00, the bank's balance)
+    assert shop.balance("210401") == 0 and shop.balance("110103") == D("1000.00")
 
 
 def test_a_supplier_advance_on_a_purchase_order_goes_out_of_the_bank_and_reduces_the_payable(shop):

@@ -51,8 +51,11 @@ def test_deposits_withdrawals_and_transfers_move_balances_and_the_books(api, boo
     assert listed["total"] == 3
     assert [t["type"] for t in listed["transactions"]] == ["transfer_out", "withdrawal", "deposit"]
     rows = {row["code"]: D(str(row["balance"])) for row in books.trial_balance()["accounts"]}
-    # the ledger moves by the transactions (the opening balance is the company's own entry)
-    assert rows["110103"] == D("179.50") and rows["110102"] == D("200.00")
+    # the ledger follows the bank: the opening balance posted with the account (debit 110103, credit
+    # the opening balance equity 3401), then the transactions: 1000 + 500 - 120.50 - 200 = 1179.50,
+    # the checking account's balance; savings opened at 0 (no entry), 0 + 200 = 200.00
+    assert rows["110103"] == D("1179.50") and rows["110102"] == D("200.00")
+    assert rows["3401"] == D("1000.00")  # the checking account's opening balance, on the credit side
     assert rows["3101"] == D("500.00") and rows["6199"] == D("120.50")
     entry = api.get(f"/journal-entries/{transfer.json['journalEntryId']}", key=books.key).json
     assert entry["source"]["type"] == "bank_transfer" and entry["entryType"] == "automatic"
@@ -64,7 +67,9 @@ def test_refusals_change_nothing(api, books, company_a):
     dollars = api.post("/chart-of-accounts", {"code": "110199", "name": "Bancos en dólares", "type": "asset"},
                        key=key).json
     books.accounts["110199"] = dollars["id"]
-    other = bank_account(books, "Dólares", code="110199", currency="USD")
+    # opened at 0: a dollar opening balance would need the day's rate to post, and this account only
+    # stands for "another currency" below
+    other = bank_account(books, "Dólares", code="110199", currency="USD", opening="0.00")
     cases = [
         ("/bank-transactions/transfer", {"fromAccountId": checking["id"], "toAccountId": checking["id"], "amount": 5,
                                          "transactionDate": "2026-11-07"}, "toAccountId"),
@@ -119,6 +124,21 @@ def test_a_closed_period_refuses_bank_transactions(api, books):
                         "chartOfAccountId": books["3101"]}, key=books.key)
     assert refused.status == 400 and refused.json["code"] == "PERIOD_CLOSED"
     assert balance(books, checking["id"]) == D("1000.00")
+
+
+def test_an_opening_balance_dated_in_a_closed_period_is_refused(api, books):
+    """The opening balance posts on its date, so a closed period refuses it like any posting:
+    nothing written, not even the bank account; opened at 0 (no entry) it is created."""
+    period = api.post("/accounting-periods", {"name": "Nov", "startDate": "2026-11-01", "endDate": "2026-11-30"},
+                      key=books.key).json
+    api.post(f"/accounting-periods/{period['id']}/close", key=books.key)
+    refused = api.post("/bank-accounts", {"name": "Cuenta corriente", "openingBalance": "1000.00",
+                                          "openingBalanceDate": "2026-11-01", "chartOfAccountId": books["110103"]},
+                       key=books.key)
+    assert (refused.status, refused.json["code"]) == (400, "PERIOD_CLOSED"), refused.text
+    assert api.get("/bank-accounts", key=books.key).json["total"] == 0
+    assert books.trial_balance()["accounts"] == []
+    assert D(str(bank_account(books, "Cuenta corriente", opening="0.00")["balance"])) == 0
 
 
 def test_payment_methods_link_to_the_companys_bank_accounts_only(api, books, company_b):

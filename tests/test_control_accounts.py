@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from tests.documents_support import Shop
-from tests.support import ORIGIN
+from tests.support import ORIGIN, Books
 from tests.users_support import member
 
 D = Decimal
@@ -371,3 +371,58 @@ def test_importing_the_standard_chart_leaves_out_the_rules_an_existing_account_c
     assert reasons["receivable"] == ("tiene movimientos contabilizados: la cuenta de los saldos de los clientes "
                                      "empieza vacía, para que sea igual a su auxiliar"), reasons
 
+
+def test_a_bank_accounts_opening_balance_reaches_its_ledger(api, shop, company_b):
+    """The reviewer's hole: a bank opened at 1,000.00 said 1,000.00 while its ledger said 0, and
+    the ledger, a control account, took no manual entry to bring it in. The opening balance posts
+    with the bank account: ledger debited, the opening balance equity (3401) credited."""
+    # a company without an opening_balance_equity rule has nothing to bring it against: 400, nothing written
+    bare = Books(api, company_b, full=False)
+    missing = api.post("/bank-accounts", {"name": "Atlántida", "currency": "HNL", "openingBalance": "1000.00",
+                                          "openingBalanceDate": "2026-01-01", "chartOfAccountId": bare["110103"]},
+                       key=bare.key, headers={"Accept-Language": "es"})
+    assert (missing.status, missing.json["code"]) == (400, "ACCOUNT_RULE_MISSING"), missing.text
+    assert [(detail["field"], detail["message"]) for detail in missing.json["details"]] == [
+        ("openingBalance", "no hay regla de determinación para `opening_balance_equity`: defina una (la cuenta de "
+                           "patrimonio contra la que se registra el saldo inicial) o abra la cuenta con saldo 0")]
+    assert api.get("/bank-accounts", key=bare.key).json["total"] == 0
+    assert api.get("/journal-entries/trial-balance?date=2099-12-31", key=bare.key).json["accounts"] == []
+    # the shop's rule points opening balances at 3401
+    ledger = shop.created("/chart-of-accounts", {"code": "110106", "name": "Banco Atlántida", "type": "asset"})
+    shop.books.accounts["110106"] = ledger["id"]
+    body = {"name": "Atlántida", "currency": "HNL", "openingBalance": "1000.00", "openingBalanceDate": "2026-01-01",
+            "chartOfAccountId": ledger["id"]}
+    bank = shop.created("/bank-accounts", body)
+    assert D(str(api.get(f"/bank-accounts/{bank['id']}", key=shop.key).json["balance"])) == D("1000.00")
+    assert shop.entry_lines(bank["openingJournalEntryId"]) == {"110106": (D("1000.00"), 0), "3401": (0, D("1000.00"))}
+    entry = api.get(f"/journal-entries/{bank['openingJournalEntryId']}", key=shop.key).json
+    assert (entry["date"], entry["entryType"], entry["source"]["type"], entry["source"]["id"]) == \
+           ("2026-01-01", "automatic", "bank_account", bank["id"])
+    # ledger 1,000.00 (debit) = the bank's balance; equity 1,000.00 on its credit side
+    assert (shop.balance("110106"), shop.balance("3401")) == (D("1000.00"), D("1000.00"))
+    # changed before any transaction, the opening entry is replaced: 1,000.00 reversed on its date,
+    # 1,200.00 posted; the ledger follows the bank, 1,200.00
+    changed = api.put(f"/bank-accounts/{bank['id']}", {"openingBalance": "1200.00"}, key=shop.key)
+    assert changed.status == 200, changed.text
+    assert shop.entry_lines(changed.json["openingJournalEntryId"]) == {"110106": (D("1200.00"), 0),
+                                                                      "3401": (0, D("1200.00"))}
+    assert D(str(changed.json["balance"])) == shop.balance("110106") == shop.balance("3401") == D("1200.00")
+    # while the ledger holds the opening balance the bank account cannot leave it (it would stay behind)
+    other = shop.created("/chart-of-accounts", {"code": "110107", "name": "Banco Ficohsa", "type": "asset"})
+    shop.books.accounts["110107"] = other["id"]
+    held = api.put(f"/bank-accounts/{bank['id']}", {"chartOfAccountId": other["id"]}, key=shop.key)
+    assert (held.status, held.json["code"]) == (409, "CONTROL_ACCOUNT_HAS_BALANCE"), held.text
+    # back to 0: reversed, nothing left on the ledger, and the bank account may now move to another
+    emptied = api.put(f"/bank-accounts/{bank['id']}", {"openingBalance": "0"}, key=shop.key)
+    assert emptied.status == 200 and emptied.json.get("openingJournalEntryId") is None, emptied.text
+    assert (shop.balance("110106"), shop.balance("3401")) == (0, 0)
+    moved = api.put(f"/bank-accounts/{bank['id']}", {"chartOfAccountId": other["id"]}, key=shop.key)
+    assert moved.status == 200, moved.text
+    # opened again at 300.00 on its new ledger: 110107 debited 300.00, 110106 stays at 0
+    reopened = api.put(f"/bank-accounts/{bank['id']}", {"openingBalance": "300.00"}, key=shop.key)
+    assert reopened.status == 200, reopened.text
+    assert (shop.balance("110106"), shop.balance("110107"), shop.balance("3401")) == (0, D("300.00"), D("300.00"))
+    # deleted (no transactions), it takes its opening balance with it: 300.00 reversed
+    cookie = api.login(shop.company.email)
+    assert api.delete(f"/bank-accounts/{bank['id']}", cookie=cookie, origin=ORIGIN).status == 200
+    assert (shop.balance("110107"), shop.balance("3401")) == (0, 0)

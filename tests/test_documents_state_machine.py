@@ -19,7 +19,8 @@ control accounts carry the partners' sum; the document list holds exactly the do
 created, as the model has them; fiscal numbers are distinct and consecutive from 1. Each
 order's advances (received, applied, available) are the model's and within its total, and the
 advance accounts carry what the orders still hold; each bank account's balance is its opening
-plus its transactions and the model's, and its ledger account carries the difference; cash
+plus its transactions and the model's, and its ledger account carries that balance (the opening
+posted with the account, against the opening balance equity); cash
 carries the cash payments; each partner's full statement closes on its balance; what a document
 was paid stays within its total.
 
@@ -1004,7 +1005,7 @@ def test_documents_stay_consistent(api, table):
 
         def check_banks(self, books: dict[str, Decimal]) -> None:
             """Each bank account: its opening balance plus its transactions (credit: money in),
-            the model's, and what its own ledger account moved. Cash: the cash payments."""
+            the model's, and what its own ledger account holds. Cash: the cash payments."""
             accounts = {a["id"]: a for a in self.listed("/bank-accounts", "bankAccounts")}
             for bank, (opening, ledger) in zip(self.banks, BANKS, strict=True):
                 signed = sum((t["amount"] * (1 if t["direction"] == "credit" else -1)
@@ -1013,7 +1014,10 @@ def test_documents_stay_consistent(api, table):
                 balance = accounts[bank]["balance"]
                 assert accounts[bank]["isActive"] is (bank not in self.inactive), accounts[bank]
                 assert balance == opening + signed == self.bank_balance[bank], (bank, balance, signed)
-                assert books[ledger] == balance - opening, (ledger, books[ledger], balance)
+                # the opening balance posted with the bank account: its ledger carries the bank's balance
+                assert books[ledger] == balance, (ledger, books[ledger], balance)
+            # ... against the opening balance equity: 500 + 1,000 = 1,500.00, credit
+            assert books["3401"] == sum((opening for opening, _ in BANKS), Decimal("0")), books["3401"]
             cash = sum((p.base if p.money_in else -p.base for p in self.payments.values()
                         if p.method is not None and METHODS[p.method][1] is None), Decimal("0"))
             assert books["110101"] == cash, (books["110101"], cash)

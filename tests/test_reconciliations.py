@@ -10,15 +10,20 @@ from decimal import Decimal
 import pytest
 
 from tests.documents_support import Shop
-from tests.support import ORIGIN, Books
+from tests.support import OPENING_CHART, OPENING_RULES, ORIGIN, Books, CompanyFixture
 
 D = Decimal
 OPENED = "2026-11-01"
 
 
+def opened_books(api, company: CompanyFixture) -> Books:
+    """A small chart with the opening balance equity a bank account's opening balance posts against."""
+    return Books(api, company, full=False, chart=OPENING_CHART, rules=OPENING_RULES)
+
+
 @pytest.fixture
 def books(api, company_a) -> Books:
-    return Books(api, company_a, full=False)
+    return opened_books(api, company_a)
 
 
 def bank_account(books: Books, name: str = "Cuenta corriente", code: str = "110103", opening: str = "1000.00",
@@ -190,7 +195,7 @@ def test_cleared_transactions_must_be_this_accounts_unique_and_not_after_the_sta
     elsewhere = move(books, savings, "deposit", "20.00", "2026-11-03")
     later = move(books, checking, "deposit", "30.00", "2026-12-03")
     # company B's transaction ids go past A's: one of them names nothing of A's account
-    other_books = Books(api, company_b, full=False)
+    other_books = opened_books(api, company_b)
     theirs = bank_account(other_books)["id"]
     foreign = [move(other_books, theirs, "deposit", "1.00", "2026-11-03") for _ in range(5)][-1]
     assert foreign not in (mine, elsewhere, later)
@@ -334,7 +339,7 @@ def test_another_companys_accounts_and_reconciliations_are_not_found(api, books,
 
     for reply in attempts(creating=True):  # B has no bank account at all
         assert reply.status == 404 and reply.json["code"] == "NOT_FOUND", reply.text
-    own = bank_account(Books(api, company_b, full=False))["id"]
+    own = bank_account(opened_books(api, company_b))["id"]
     assert own == checking  # B's first account has the same id as A's, and is B's own
     for reply in attempts(creating=False):
         assert reply.status == 404 and reply.json["message"] == "Reconciliation not found.", reply.text

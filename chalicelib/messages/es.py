@@ -994,6 +994,11 @@ PHRASES: dict[str, str] = {
     "must be in the company's own currency {}, not {}": "debe estar en la moneda de la empresa, {0}, no en {1}",
     "no such bank account": "la cuenta bancaria no existe",
     "Tax settlement not found.": "No se encontró la liquidación de impuestos.",
+    # issue 39: opening
+    "no determination rule for `opening_balance_equity`: set one (the equity account the opening balance is brought "
+    "against) or open the account at 0":
+        "no hay regla de determinación para `opening_balance_equity`: defina una (la cuenta de patrimonio contra la "
+        "que se registra el saldo inicial) o abra la cuenta con saldo 0",
 }
 
 # issue 38: lang2

@@ -60,6 +60,8 @@ class BankAccount(ResponseModel):
                                                         "reconciled by a completed reconciliation")
     last_reconciliation_date: Optional[str] = Field(None, description="statement date of the last completed "
                                                               "reconciliation")
+    opening_journal_entry_id: Optional[int] = Field(None, description="the automatic entry that brought the "
+                                                                      "opening balance into the ledger account")
     version: int
     created_at: str
     updated_at: str

@@ -232,14 +232,17 @@ def delete_account(command: Command, account_id: int) -> dict[str, Any]:
 
 
 def add_reference(transaction: Transaction, company_id: int, account_id: int, delta: int, field: str, *,
-                  unposted: bool = False) -> None:
+                  unposted: bool = False, postings: int = 0) -> None:
     """Counts a configuration record (rule, bank account) pointing at an account. Adding one
     requires the account to exist and be active (`unposted`: and still to have no postings, as
-    the account a subledger starts on)."""
+    the account a subledger starts on; `postings`: the first ones, the subledger's opening entry
+    in the same transaction, counted in this update since a transaction writes an item once)."""
     if delta > 0 and unposted:
-        transaction.update(account_key(company_id, account_id), "ADD referenceCount :delta",
+        transaction.update(account_key(company_id, account_id),
+                           "ADD referenceCount :delta" + (", postingCount :postings" if postings else ""),
                            condition="attribute_exists(PK) AND isActive = :active AND " + _NO_POSTINGS,
-                           values={":delta": delta, ":active": True, ":zero": 0},
+                           values={":delta": delta, ":active": True, ":zero": 0,
+                                   **({":postings": postings} if postings else {})},
                            on_fail=ValidationFailed.for_field(field, "the account was deactivated or received postings "
                                                               "meanwhile", code=INVALID_ACCOUNT))
     elif delta > 0:
