@@ -147,6 +147,21 @@ class Shop:
                 for line in entry["lines"]}
 
 
+def dollar_shop(api: ApiClient, company: CompanyFixture) -> "Shop":
+    """A shop that trades in dollars too: the exchange gain and loss accounts with their rules, and
+    110104, the ledger a dollar bank account takes (empty: a bank's ledger starts with nothing)."""
+    shop = Shop(api, company)
+    for code, name, kind, operation in (("4202", "Diferencial cambiario a favor", "income", "fx_gain"),
+                                        ("6303", "Diferencial cambiario en contra", "expense", "fx_loss"),
+                                        ("110104", "Banco dólares", "asset", None)):
+        account = shop.created("/chart-of-accounts", {"code": code, "name": name, "type": kind})
+        shop.books.accounts[code] = account["id"]
+        if operation:
+            shop.created("/account-determination-rules", {"operationType": operation,
+                                                          "chartOfAccountId": account["id"]})
+    return shop
+
+
 def outbox_payloads(table: Any, company_id: int) -> list[dict]:
     """Every event a company's commands wrote, oldest first."""
     items, _ = table.query(partition=("PK", f"C#{company_id}#EVT"), consistent=True)

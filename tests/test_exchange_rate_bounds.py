@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.documents_support import Shop
+from tests.documents_support import Shop, dollar_shop
 from tests.support import ORIGIN
 from tests.users_support import member
 
@@ -20,16 +20,7 @@ DATE = "2026-11-05"
 
 @pytest.fixture
 def shop(api, company_a) -> Shop:
-    shop = Shop(api, company_a)
-    for code, name, kind, operation in (("4202", "Diferencial cambiario a favor", "income", "fx_gain"),
-                                        ("6303", "Diferencial cambiario en contra", "expense", "fx_loss"),
-                                        ("110104", "Banco dólares", "asset", None)):
-        account = shop.created("/chart-of-accounts", {"code": code, "name": name, "type": kind})
-        shop.books.accounts[code] = account["id"]
-        if operation:
-            shop.created("/account-determination-rules", {"operationType": operation,
-                                                          "chartOfAccountId": account["id"]})
-    return shop
+    return dollar_shop(api, company_a)
 
 
 @pytest.fixture

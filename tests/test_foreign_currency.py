@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.documents_support import Shop
+from tests.documents_support import Shop, dollar_shop
 from tests.test_printing import pdf_text, print_pdf
 
 D = Decimal
@@ -16,16 +16,7 @@ D = Decimal
 
 @pytest.fixture
 def shop(api, company_a) -> Shop:
-    shop = Shop(api, company_a)
-    for code, name, kind, operation in (("4202", "Diferencial cambiario a favor", "income", "fx_gain"),
-                                        ("6303", "Diferencial cambiario en contra", "expense", "fx_loss"),
-                                        ("110104", "Banco dólares", "asset", None)):
-        account = shop.created("/chart-of-accounts", {"code": code, "name": name, "type": kind})
-        shop.books.accounts[code] = account["id"]
-        if operation:
-            shop.created("/account-determination-rules", {"operationType": operation,
-                                                          "chartOfAccountId": account["id"]})
-    return shop
+    return dollar_shop(api, company_a)
 
 
 def rate(shop: Shop, date: str, value: str) -> dict:
