@@ -59,13 +59,6 @@ def refuse_control_accounts(table: Table, company_id: int, fields: Iterable[tupl
                                details=problems)
 
 
-def standing_balance(table: Table, company_id: int, account: dict[str, Any]) -> Decimal:
-    """Everything posted to the account, whatever its date, on its normal side."""
-    months = reports.account_months(table, company_id, int(account["id"]), "9999-12")
-    return accounting.natural_balance(account["type"], sum((month.debit for month in months), accounting.ZERO),
-                                      sum((month.credit for month in months), accounting.ZERO))
-
-
 def _has_postings(account: dict[str, Any]) -> bool:
     return int(account.get("postingCount", 0)) > 0
 
@@ -87,7 +80,7 @@ def check_bank_ledger(table: Table, company_id: int, ledger: dict[str, Any], fie
 def check_ledger_left(table: Table, company_id: int, ledger: dict[str, Any], field: str = "chartOfAccountId") -> None:
     """A bank account leaves its ledger account only when nothing is left on it: a balance left
     behind would belong to no bank account, open to manual entries."""
-    balance = standing_balance(table, company_id, ledger)
+    balance = reports.balance_of(table, company_id, ledger)
     if balance != 0:
         _has_balance(field, ledger, balance, _BANK_LEDGER["left"])
 
@@ -125,7 +118,7 @@ def check_rule_account(table: Table, company_id: int, operation: str, current: d
                            "subledger", code=HAS_POSTINGS)
     if current is not None and int(current["chartOfAccountId"]) not in own | {int(account["id"])}:
         left = table.get(keys.chart_account(company_id, int(current["chartOfAccountId"])))
-        balance = standing_balance(table, company_id, left) if left else accounting.ZERO
+        balance = reports.balance_of(table, company_id, left) if left else accounting.ZERO
         if balance != 0:
             _has_balance(field, left, balance, subledger)
     return fresh

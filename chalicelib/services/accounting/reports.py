@@ -93,6 +93,12 @@ def balance_at(table: Table, company_id: int, account_id: int, date: str) -> Dec
     return accounting.natural_balance(account["type"], *accounting.totals_through(months, date))
 
 
+def balance_of(table: Table, company_id: int, account: dict[str, Any], date: str = "9999-12-31") -> Decimal:
+    """`balance_at` of an account item already read (by default everything posted, whatever its date)."""
+    months = account_months(table, company_id, int(account["id"]), date[:7])
+    return accounting.natural_balance(account["type"], *accounting.totals_through(months, date))
+
+
 def dated_page(table: Table, partition: str, prefix: str, start_date: str, end_date: str, limit: int,
                cursor: str | None, months: list[accounting.MonthBalance],
                amounts: Callable[[dict[str, Any]], tuple[Decimal, Decimal]],
