@@ -122,12 +122,16 @@ def close_and_reopen(console, accounts: dict[str, int]) -> None:
     console.goto("/accounting/periods")
     card = page.locator("#fiscal-years-card")
     assert "Ningún ejercicio cerrado" in card.inner_text()
-    page.fill("#f-year", "2025")
+
+    def refused(year: str, button: str, code: str) -> None:
+        """The year asked of the form's button, confirmed, and refused with `code` in the form."""
+        page.fill("#f-year", year)
+        card.locator(button).click()
+        console.confirm()
+        card.locator(f".form-error .error-box[data-code={code}]").wait_for()
 
     # reopening a year never closed: refused, in Spanish, in the form
-    card.locator("button", has_text="Reabrir ejercicio").click()
-    console.confirm()
-    card.locator(".form-error .error-box[data-code=FISCAL_YEAR_STATUS]").wait_for()
+    refused("2025", "button:has-text('Reabrir ejercicio')", "FISCAL_YEAR_STATUS")
     assert "no está cerrado" in card.locator(".form-error").inner_text()
     console.shot("reopen-refused")
 
@@ -137,10 +141,7 @@ def close_and_reopen(console, accounts: dict[str, int]) -> None:
     for language in ("es", "en"):
         if language == "en":
             switch_language(console, "en")
-        page.fill("#f-year", "2026")
-        card.locator("#fiscal-year-form button.danger").click()
-        console.confirm()
-        card.locator(".form-error .error-box[data-code=FISCAL_YEAR_NOT_ENDED]").wait_for()
+        refused("2026", "#fiscal-year-form button.danger", "FISCAL_YEAR_NOT_ENDED")
         # the refusal alone: no stray text beside it (a missing list once read "null")
         assert card.locator(".form-error").inner_text().strip() == not_ended[language]
         for width in (1280, 390):
@@ -151,10 +152,7 @@ def close_and_reopen(console, accounts: dict[str, int]) -> None:
     assert console.as_session("GET", "/fiscal-years/2026")[2]["status"] == "open"
 
     # 2024 holds the opening balances: 2025 closes after it, and the refusal names it
-    page.fill("#f-year", "2025")
-    card.locator("button", has_text="Cerrar ejercicio").click()
-    console.confirm()
-    card.locator(".form-error .error-box[data-code=FISCAL_YEAR_ORDER]").wait_for()
+    refused("2025", "#fiscal-year-form button.danger", "FISCAL_YEAR_ORDER")
     assert "aún abiertos: 2024." in card.locator(".form-error").inner_text()
     console.shot("close-refused-order")
     page.fill("#f-year", "2024")
