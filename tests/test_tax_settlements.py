@@ -122,6 +122,35 @@ def test_a_seller_cannot_settle_the_tax(api, table, shop, company_a):
     assert ok.status == 201, ok.text
 
 
+
+def test_a_viewer_cannot_settle_and_another_companys_bank_or_settlement_is_not_reached(api, table, shop, company_a,
+                                                                                       company_b):
+    bank = bank_with_500(shop)
+    october_isv_90(shop)
+    _, viewer = member(api, table, company_a, "lector@alpha.example", "viewer")
+    body = {"date": "2026-11-15", "periodEnd": "2026-10-31", "bankAccountId": bank["id"]}
+    assert settle(shop, body, cookie=viewer).status == 403
+    # company B's own bank account and settlement: B pays its own 90.00 (150.00 - 60.00) from it
+    other = Shop(api, company_b)
+    other_bank = bank_with_500(other)
+    october_isv_90(other)
+    theirs = settle(other, {**body, "bankAccountId": other_bank["id"]})
+    assert theirs.status == 201, theirs.text
+    # ids count per company: B's second bank account has an id A holds no account under
+    ledger = other.created("/chart-of-accounts", {"code": "110199", "name": "Banco B dos", "type": "asset"})
+    second = other.created("/bank-accounts", {"name": "Ahorro B", "openingBalance": 0, "openingBalanceDate": "2026-10-01",
+                                              "chartOfAccountId": ledger["id"]})
+    assert second["id"] != bank["id"]
+    # A naming B's bank account: no such bank account for A, and nothing moves
+    foreign = settle(shop, {**body, "bankAccountId": second["id"]})
+    assert (foreign.status, foreign.json["details"][0]["field"]) == (400, "bankAccountId"), foreign.text
+    assert (shop.balance(ISV_PAYABLE), shop.balance(ISV_CREDIT), bank_balance(shop, bank["id"])) == (150, 60, 500)
+    # B's settlement is not A's: 404, and A's list is empty
+    assert api.get(f"/tax-settlements/{theirs.json['id']}", key=shop.key).status == 404
+    assert api.get("/tax-settlements", key=shop.key).json["total"] == 0
+    # B's figures stayed B's: 500.00 - 90.00 = 410.00 in B's bank, A's untouched at 500.00
+    assert bank_balance(other, other_bank["id"]) == D("410.00")
+
 def test_more_input_than_output_leaves_the_credit_carried_forward(api, shop):
     shop.document("01", [(shop.service, 1, 200)], date="2026-10-05")     # 200.00 + 15 % = ISV 30.00
     shop.document("103", [(shop.product, 1, 400)], date="2026-10-06")    # 400.00 + 15 % = ISV 60.00
