@@ -1,7 +1,7 @@
 """Issue 38, point 8: no raw field names in messages to people. A refusal's message names its field
 as a person knows it, in the caller's language ("Identificación tributaria (RTN, NIT…): debe ser…");
 `details[].field` keeps the API's name for programs and `details[].message` the problem. The labels
-are one catalogue (FIELD_LABELS in chalicelib/messages/en.py and es.py), applied where the answer is
+are one catalogue (chalicelib/messages/field_labels.py, FIELD_LABELS of en.py and es.py), applied where the answer is
 written for the caller."""
 from __future__ import annotations
 
