@@ -171,6 +171,7 @@ EN: dict[str, str] = {
     'withholding.side': "Withholding's side",
     'withholding.tax': 'Tax withheld',
     'dteIssuer.nrc': "DTE issuer's NRC",
+    'formats2026From': 'date of the 2026 DTE formats',
     # a DTE's fields (countries/sv/domain/dte_formats._REMEDIES), by the path's end
     'emisor.nrc': "Issuer's NRC",
     'emisor.nit': "Issuer's NIT",
@@ -372,6 +373,7 @@ ES: dict[str, str] = {
     'withholding.side': 'Lado de la retención',
     'withholding.tax': 'Impuesto retenido',
     'dteIssuer.nrc': 'NRC del emisor del DTE',
+    'formats2026From': 'fecha de los formatos DTE 2026',
     # a DTE's fields (countries/sv/domain/dte_formats._REMEDIES), by the path's end
     'emisor.nrc': 'NRC del emisor',
     'emisor.nit': 'NIT del emisor',

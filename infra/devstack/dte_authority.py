@@ -185,7 +185,7 @@ class StandInAuthority(LotReception):
     def _document_problems(self, nit: str, request: dict[str, Any], sent: dict[str, Any]) -> list[str]:
         identification = sent.get("identificacion") or {}
         tipo = identification.get("tipoDte")
-        if tipo not in dte_formats.FORMATS:
+        if not dte_formats.is_format(tipo):
             return [f"[identificacion.tipoDte] TIPO DE DOCUMENTO NO SOPORTADO: {tipo}"]
         found = [f"[{problem['field']}] {problem['message']}" for problem in dte_formats.schema_problems(sent)]
         if found:

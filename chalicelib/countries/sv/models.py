@@ -95,6 +95,10 @@ class DteIssuer(SalvadoranAddressRules, RequestModel):
     responsible: Optional[PersonId] = Field(None, description="who answers for the establishment: the contingency "
                                                               "events that report DTEs the authority could not "
                                                               "receive in time name this person")
+    formats_2026_from: Optional[Date] = Field(
+        None, description="the date from which the company's DTEs are issued in the formats of the Normativa de "
+                          "Cumplimiento V2.0 (Hacienda's 2026 schemas: FE v2, CCF v4, NC/ND v4, FEX v3...); none: "
+                          "the earlier formats. A DTE keeps the version it was issued in")
 
 
 class DteIssuerInfo(ResponseModel):
@@ -108,6 +112,8 @@ class DteIssuerInfo(ResponseModel):
     district: Optional[str] = Field(None, description="the distrito, by its pre-2024 CAT-013 code")
     environment: str = "00"
     responsible: Optional[Dict[str, Any]] = None
+    formats_2026_from: Optional[str] = Field(None, description="from this date the DTEs are issued in the 2026 "
+                                                                "formats (Normativa de Cumplimiento V2.0)")
 
 
 class DteSigningKeyUpload(RequestModel):

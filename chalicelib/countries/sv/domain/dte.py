@@ -160,12 +160,14 @@ def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any]
     return CREDITO_FISCAL if tipo == FACTURA and partner.get("nrc") else tipo
 
 
-def pending_dte(tipo: str, codigo_generacion: str, numero: str) -> dict[str, Any]:
-    """The document's `dte` at confirmation; the issuing service adds the issuer and receiver as
-    they were then (a later retransmission sends what was issued, not the parties as edited
-    since)."""
-    return {"status": PENDING, "tipoDte": tipo, "codigoGeneracion": codigo_generacion, "numeroControl": numero,
-            "observations": [], "attempts": 0}
+def pending_dte(tipo: str, codigo_generacion: str, numero: str, version: int | None = None) -> dict[str, Any]:
+    """The document's `dte` at confirmation, with the version of the format it is issued in (kept:
+    delivery, printing and invalidation read the DTE in its own); the issuing service adds the
+    issuer and receiver as they were then (a later retransmission sends what was issued, not the
+    parties as edited since). No version: the legacy edition's, as of a DTE issued before versions
+    were kept."""
+    return {"status": PENDING, "tipoDte": tipo, **({"version": version} if version is not None else {}),
+            "codigoGeneracion": codigo_generacion, "numeroControl": numero, "observations": [], "attempts": 0}
 
 
 def answered(dte: dict[str, Any], result: DteResult) -> dict[str, Any]:

@@ -22,19 +22,69 @@ from chalicelib.countries.sv.domain.dte import (
 )
 
 INVALIDATION, CONTINGENCY = "anulacion", "contingencia"
+# The return event (evento de retorno, CAT-002 18): an FE, FEX or FSE's goods returned or money refunded.
+RETORNO = "18"
 SCHEMAS = Path(__file__).resolve().parent / "dte_schemas"
-# each format's saved schema and the version its identificacion declares
-FORMATS = {FACTURA: ("fe-fc-v1.json", 1), CREDITO_FISCAL: ("fe-ccf-v3.json", 3), NOTA_CREDITO: ("fe-nc-v3.json", 3),
-           NOTA_DEBITO: ("fe-nd-v3.json", 3), SUJETO_EXCLUIDO: ("fe-fse-v1.json", 1), RETENCION: ("fe-cr-v1.json", 1),
-           EXPORTACION: ("fe-fex-v1.json", 1),
-           INVALIDATION: ("anulacion-schema-v2.json", 2),
-           CONTINGENCY: ("contingencia-schema-v3.json", 3)}
+# The two editions of the authority's formats a company may issue in: the package before the Normativa
+# de Cumplimiento V2.0, and its 2026 package (svfe-json-schemas of 2026-08-11, kept under v1..v4/ as
+# published). A DTE keeps the version it was issued in (its `dte.version`); a company chooses from which
+# date it issues in the 2026 edition (dteIssuer.formats2026From).
+LEGACY, EDITION_2026 = "legacy", "2026"
+# per edition, each format's saved schema and the version its identificacion declares
+FORMATS = {
+    LEGACY: {FACTURA: ("fe-fc-v1.json", 1), CREDITO_FISCAL: ("fe-ccf-v3.json", 3), NOTA_CREDITO: ("fe-nc-v3.json", 3),
+             NOTA_DEBITO: ("fe-nd-v3.json", 3), SUJETO_EXCLUIDO: ("fe-fse-v1.json", 1),
+             RETENCION: ("fe-cr-v1.json", 1), EXPORTACION: ("fe-fex-v1.json", 1),
+             INVALIDATION: ("anulacion-schema-v2.json", 2), CONTINGENCY: ("contingencia-schema-v3.json", 3)},
+    EDITION_2026: {FACTURA: ("v2/fe-f-v2.json", 2), CREDITO_FISCAL: ("v4/fe-ccf-v4.json", 4),
+                   NOTA_CREDITO: ("v4/fe-nc-v4.json", 4), NOTA_DEBITO: ("v4/fe-nd-v4.json", 4),
+                   SUJETO_EXCLUIDO: ("v2/fe-fse-v2.json", 2), RETENCION: ("v2/fe-cr-v2.json", 2),
+                   EXPORTACION: ("v3/fe-fex-v3.json", 3), RETORNO: ("v1/fe-eret-v1.json", 1),
+                   INVALIDATION: ("v3/invalidacion-schema-v3.json", 3),
+                   CONTINGENCY: ("v4/contingencia-schema-v4.json", 4)}}
+
+
+def is_format(format_key: Any) -> bool:
+    """Whether the authority has a saved format of that key (a tipoDte or an event) in any edition."""
+    return any(format_key in formats for formats in FORMATS.values())
+
+
+def version_of(format_key: str, edition: str = LEGACY) -> int:
+    """The version a format of `format_key` (a tipoDte, or an event) declares in `edition`."""
+    return FORMATS[edition][format_key][1]
+
+
+def edition_of(format_key: str, version: Any = None) -> str:
+    """The edition a format's version belongs to (none given: a DTE issued before versions were
+    stored, the legacy one)."""
+    if version is None:
+        return LEGACY
+    found = next((edition for edition, formats in FORMATS.items()
+                  if format_key in formats and formats[format_key][1] == int(version)), None)
+    if found is None:
+        raise ValueError(f"no saved format {format_key} version {version}")
+    return found
+
+
+def edition_for(company: Mapping[str, Any], date: str) -> str:
+    """The edition the company issues a DTE dated `date` in: the 2026 one from the date it chose
+    (dteIssuer.formats2026From), the legacy one before it or without one."""
+    since = (company.get("dteIssuer") or {}).get("formats2026From")
+    return EDITION_2026 if since and str(since) <= date else LEGACY
+
+
+def dte_edition(dte: Mapping[str, Any]) -> str:
+    """The edition a stored `dte` was issued in: its own, whatever the company issues in now."""
+    return edition_of(dte["tipoDte"], dte.get("version"))
 
 
 @lru_cache(maxsize=None)
-def schema(tipo_dte: str) -> dict[str, Any]:
-    text = (SCHEMAS / FORMATS[tipo_dte][0]).read_text(encoding="utf-8")
-    return _without_old_municipios(json.loads(text, parse_float=Decimal))  # multipleOf 0.01 is exact on decimals only
+def schema(format_key: str, version: int | None = None) -> dict[str, Any]:
+    """The saved schema of `format_key` in `version` (None: the legacy edition's)."""
+    edition = edition_of(format_key, version)
+    loaded = json.loads((SCHEMAS / FORMATS[edition][format_key][0]).read_text(encoding="utf-8"),
+                        parse_float=Decimal)  # multipleOf 0.01 is exact on decimals only
+    return _without_old_municipios(loaded) if edition == LEGACY else loaded
 
 
 def _without_old_municipios(node: Any) -> Any:
@@ -57,17 +107,24 @@ def _without_old_municipios(node: Any) -> Any:
 
 
 @lru_cache(maxsize=None)
-def _validator(tipo_dte: str) -> Any:
+def _validator(format_key: str, version: int | None) -> Any:
     import jsonschema
 
-    return jsonschema.Draft7Validator(schema(tipo_dte), format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+    return jsonschema.Draft7Validator(schema(format_key, version),
+                                      format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
 
 
 def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> list[dict[str, str]]:
-    """What the authority's schema refuses in `sent` (a DTE, or the event `format_key` names), each
-    with the path of the field; in a DTE, then, what its catalogues refuse (codes that match the
-    schema's patterns but name nothing)."""
-    validator = _validator(format_key or sent["identificacion"]["tipoDte"])
+    """What the authority's schema refuses in `sent` (a DTE, or the event `format_key` names), in
+    the format of the version its identificacion declares, each with the path of the field; in a
+    DTE, then, what its catalogues refuse (codes that match the schema's patterns but name nothing)."""
+    key = format_key or sent["identificacion"]["tipoDte"]
+    declared = (sent.get("identificacion") or {}).get("version")
+    try:
+        validator = _validator(key, None if declared is None else int(declared))
+    except (TypeError, ValueError, KeyError):
+        return [{"field": "identificacion.version", "message": f"{declared!r} is not a version of the authority's "
+                                                                f"formats for {key}"}]
     problems: list[dict[str, str]] = []
     for error in sorted(validator.iter_errors(sent), key=lambda error: list(map(str, error.absolute_path))):
         path = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in error.absolute_path)

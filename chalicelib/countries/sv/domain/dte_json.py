@@ -23,7 +23,7 @@ from chalicelib.countries.sv.domain.dte import (
     RETENCION,
     SUJETO_EXCLUIDO,
 )
-from chalicelib.countries.sv.domain.dte_formats import CONTINGENCY, FORMATS, INVALIDATION, schema, schema_problems
+from chalicelib.countries.sv.domain.dte_formats import CONTINGENCY, INVALIDATION, schema, schema_problems, version_of
 from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 
@@ -204,7 +204,7 @@ def contingency_event(company: Mapping[str, Any], documents: list[Mapping[str, A
     first = min(documents, key=lambda document: (document["date"], document["dte"]["horEmi"]))
     establishment, point = (first.get("number") or "000-000").split("-")[:2]
     contingency_type = int(first["dte"]["contingency"]["type"])
-    return {"identificacion": {"version": FORMATS[CONTINGENCY][1], "ambiente": ambiente, "codigoGeneracion": codigo,
+    return {"identificacion": {"version": version_of(CONTINGENCY), "ambiente": ambiente, "codigoGeneracion": codigo,
                                "fTransmision": date, "hTransmision": time},
             "emisor": {"nit": digits(company.get("taxId")), "nombre": company.get("name"),
                        "nombreResponsable": responsible.get("name"), "tipoDocResponsable": responsible.get("documentType"),
@@ -311,7 +311,8 @@ def _identification(document: Mapping[str, Any], ambiente: str) -> dict[str, Any
     dte = document["dte"]
     # sent after its contingency was reported: the deferred model (2), in contingency (2), of its type
     deferred = (dte.get("contingency") or {}).get("type")
-    return {"version": FORMATS[dte["tipoDte"]][1], "ambiente": ambiente, "tipoDte": dte["tipoDte"],
+    version = int(dte["version"]) if dte.get("version") is not None else version_of(dte["tipoDte"])
+    return {"version": version, "ambiente": ambiente, "tipoDte": dte["tipoDte"],
             "numeroControl": dte["numeroControl"], "codigoGeneracion": dte["codigoGeneracion"],
             "tipoModelo": 2 if deferred else 1, "tipoOperacion": 2 if deferred else 1,
             "tipoContingencia": int(deferred) if deferred else None, "motivoContin": None,
@@ -331,10 +332,10 @@ def _retention(document: Mapping[str, Any], ambiente: str) -> dict[str, Any]:
             "extension": None, "apendice": None}
 
 
-def _declared(tipo_dte: str, section: str | None, values: dict[str, Any]) -> dict[str, Any]:
-    """`values` with only the fields the format of `tipo_dte` declares for `section` (the whole
-    document when None; an item of cuerpoDocumento for that name)."""
-    properties = schema(tipo_dte)["properties"]
+def _declared(tipo_dte: str, section: str | None, values: dict[str, Any], version: int | None = None) -> dict[str, Any]:
+    """`values` with only the fields the format of `tipo_dte` in `version` (None: the legacy one)
+    declares for `section` (the whole document when None; an item of cuerpoDocumento for that name)."""
+    properties = schema(tipo_dte, version)["properties"]
     if section is not None:
         part = properties[section]
         properties = (part.get("items") or part)["properties"]

@@ -127,7 +127,8 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
              numero: str) -> dict[str, Any]:
     """The document's `dte` (its codes, the issuer and receiver as they are now, the time of issue,
     what each line is), once its DTE passed the authority's schema; else a 400 naming each field."""
-    dte = dte_rules.pending_dte(tipo_dte, codigo, numero)
+    version = dte_formats.version_of(tipo_dte, dte_formats.edition_for(company, document["date"]))
+    dte = dte_rules.pending_dte(tipo_dte, codigo, numero, version)
     dte.update(emisor=dte_json.issuer(company, document["number"], tipo_dte),
                receptor=dte_json.receiver(tipo_dte, partner, document.get("export")),
                horEmi=clock.local_time_in(company.get("country", "SV")),
