@@ -117,6 +117,14 @@ class DteIssuer(SalvadoranAddressRules, RequestModel):
                           "Cumplimiento V2.0 (Hacienda's 2026 schemas: FE v2, CCF v4, NC/ND v4, FEX v3...); none: "
                           "the earlier formats. A DTE keeps the version it was issued in")
 
+    @field_validator("establishments")
+    @classmethod
+    def _one_type_per_establishment(cls, establishments: Optional[List[DteEstablishment]]) -> Any:
+        codes = [establishment.code for establishment in establishments or []]
+        if len(set(codes)) != len(codes):
+            raise ValueError("each establishment is listed once: its code is repeated")
+        return establishments
+
 
 class DteIssuerInfo(ResponseModel):
     nrc: str
