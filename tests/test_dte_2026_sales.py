@@ -66,6 +66,7 @@ def test_a_factura_v2_carries_the_iva_inside_its_prices_and_a_discount(dte_autho
     issued = sale(shop, customer, [{"productId": shop.service, "quantity": 2, "unitPrice": "10.00",
                                     "discount": "1.00"}], notes="Entrega en bodega")
     assert_accepted(issued)
+    assert issued["dte"]["version"] == 2
     # head office (establishmentType 02 by default) -> M; establishment 001, point of sale 001
     assert issued["dte"]["numeroControl"] == "DTE-01-M001P001-000000000000001"
     received = sent(dte_authority, issued)
@@ -95,7 +96,7 @@ def test_a_credito_fiscal_v4_and_its_notes_v4_by_hand(dte_authority, shop):
     taxpayer = taxpayer_of(shop)
     ccf = sale(shop, taxpayer, [{"productId": shop.service, "quantity": 3, "unitPrice": "40.00"}])
     assert_accepted(ccf)
-    assert ccf["dte"]["tipoDte"] == "03"
+    assert (ccf["dte"]["tipoDte"], ccf["dte"]["version"]) == ("03", 4)
     assert ccf["dte"]["numeroControl"] == "DTE-03-M001P001-000000000000001"
     received = sent(dte_authority, ccf)
     assert received["identificacion"]["version"] == 4
@@ -114,7 +115,7 @@ def test_a_credito_fiscal_v4_and_its_notes_v4_by_hand(dte_authority, shop):
     credit = sale(shop, taxpayer, [{"productId": shop.service, "quantity": 1, "unitPrice": "40.00"}],
                   document_type="06", sourceDocumentId=ccf["id"])
     assert_accepted(credit)
-    assert credit["dte"]["tipoDte"] == "05"
+    assert (credit["dte"]["tipoDte"], credit["dte"]["version"]) == ("05", 4)
     assert credit["dte"]["numeroControl"] == "DTE-05-M001P001-000000000000001"
     note = sent(dte_authority, credit)
     assert note["identificacion"]["version"] == 4
@@ -223,7 +224,7 @@ def test_legacy_before_the_chosen_date_2026_from_it_and_the_legacy_dte_stays_leg
     customer = consumer_of(shop)
     legacy = invoice(shop, customer)
     assert_accepted(legacy)
-    assert legacy["dte"]["numeroControl"] == "DTE-01-00010001-000000000000001"
+    assert legacy["dte"]["version"] == 1 and legacy["dte"]["numeroControl"] == "DTE-01-00010001-000000000000001"
     assert sent(dte_authority, legacy)["identificacion"]["version"] == 1
 
     later = clock.now() + dt.timedelta(days=1)
@@ -232,6 +233,7 @@ def test_legacy_before_the_chosen_date_2026_from_it_and_the_legacy_dte_stays_leg
     assert shop.default_date == tomorrow
     current = invoice(shop, customer)
     assert_accepted(current)
+    assert current["dte"]["version"] == 2 and shop.get(legacy["id"])["dte"]["version"] == 1
     # the same sequence goes on, now written with the establishment's letter
     assert current["dte"]["numeroControl"] == "DTE-01-M001P001-000000000000002"
     assert sent(dte_authority, current)["identificacion"]["version"] == 2

@@ -217,6 +217,10 @@ class DteInfo(ResponseModel):
     codigo_generacion: str
     numero_control: Optional[str] = None
     tipo_dte: Optional[str] = None
+    version: Optional[int] = Field(None, description="the version of the authority's format it was issued in (e.g. 2: "
+                                                     "fe-f-v2, 4: fe-ccf-v4), kept whatever the company issues in "
+                                                     "later; none: issued before versions were kept (the earlier "
+                                                     "formats)")
     sello_recepcion: Optional[str] = None
     receptor: Optional[Dict[str, Any]] = Field(None, description="the receiver as issued, in the authority's format")
     observations: List[str] = Field(default_factory=list, description="the tax authority's, when it rejected it")
