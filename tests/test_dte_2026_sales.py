@@ -89,6 +89,9 @@ def test_a_factura_v2_carries_the_iva_inside_its_prices_and_a_discount(dte_autho
     assert summary["ivaRete"] == 0 and summary["observaciones"] == "Entrega en bodega"
     assert not {"ivaRete1", "reteRenta"} & set(summary) and "extension" not in received
     assert_delivered_as_received(shop, dte_authority, issued)
+    # a draft prints as the FE v2 it will be: 2 x 50.00 = 100.00 + 13 % = 113.00, 50.00 x 1.13 = 56.50 each
+    text = printed(shop, invoice(shop, customer, status="draft"), "sv-2026-fe-v2-draft.pdf")
+    assert "FACTURA" in text and "56.50" in text and "113.00" in text and "IVA 13 % incluido 13.00" in text
 
 
 def test_a_credito_fiscal_v4_and_its_notes_v4_by_hand(dte_authority, shop):
