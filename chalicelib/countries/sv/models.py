@@ -143,9 +143,10 @@ class DteAuthorityCredentials(ResponseModel):
 
 class ExportTerms(RequestModel):
     """El Salvador: what a factura de exportación (DTE 11) says of the export besides its lines and buyer."""
-    country_code: Annotated[str, StringConstraints(pattern=r"^\d{4}$")] = Field(
-        description="the destination country's code in the authority's catalogue (CAT-020, the codes fe-fex-v1 "
-                    "lists)")
+    country_code: Annotated[str, StringConstraints(pattern=r"^(\d{4}|[A-Z]{2})$")] = Field(
+        description="the destination country's code in the authority's catalogue CAT-020: the 4 digits fe-fex-v1 "
+                    "lists for a DTE in the legacy formats; in the 2026 ones (dteIssuer.formats2026From) its ISO "
+                    "3166 alpha-2 code, the customer's country when a 4-digit code is given")
     country_name: Annotated[str, StringConstraints(min_length=3, max_length=50)] = Field(
         description="the destination country's name")
     fiscal_precinct: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(

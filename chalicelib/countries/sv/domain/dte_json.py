@@ -23,7 +23,15 @@ from chalicelib.countries.sv.domain.dte import (
     RETENCION,
     SUJETO_EXCLUIDO,
 )
-from chalicelib.countries.sv.domain.dte_formats import CONTINGENCY, INVALIDATION, schema, schema_problems, version_of
+from chalicelib.countries.sv.domain.dte_formats import (
+    CONTINGENCY,
+    EDITION_2026,
+    INVALIDATION,
+    dte_edition,
+    schema,
+    schema_problems,
+    version_of,
+)
 from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 
@@ -87,8 +95,8 @@ def withheld(purchase: Mapping[str, Any], certificate: Mapping[str, Any]) -> dic
     """What a comprobante de retención says of the purchase it withholds from: the supplier's
     document (electronic when its number is a generation code, else physical), its date, the
     base subject to the withholding (the purchase's taxed lines) and the IVA withheld."""
-    base = sum((Decimal(line["subtotal"]) for line in purchase["lines"] if taxes.treatment_of(line) == taxes.TAXED),
-               Decimal(0))
+    taxed = [line for line in purchase["lines"] if taxes.treatment_of(line) == taxes.TAXED]
+    base = sum((Decimal(line["subtotal"]) for line in taxed), Decimal(0))
     withheld_iva = Decimal(certificate["total"])
     code = next((code for rate, code in WITHHOLDING_CODES.items() if (base * rate).quantize(_CENTS) == withheld_iva),
                 "C9")
@@ -98,7 +106,9 @@ def withheld(purchase: Mapping[str, Any], certificate: Mapping[str, Any]) -> dic
             "tipoDoc": ELECTRONIC if _UUID.fullmatch(number) else 1, "numDocumento": number,
             "fechaEmision": purchase["date"], "montoSujetoGrav": base, "codigoRetencionMH": code,
             "ivaRetenido": withheld_iva,
-            "descripcion": f"Retención de IVA sobre {purchase.get('number') or number}"}
+            "descripcion": f"Retención de IVA sobre {purchase.get('number') or number}",
+            # the IVA the base generated (fe-cr-v2's totalIva; fe-cr-v1 names none)
+            "ivaGenerado": sum((Decimal(line.get("tax") or 0) for line in taxed), Decimal(0))}
 
 
 def receiver(tipo_dte: str, partner: Mapping[str, Any], export: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -240,6 +250,10 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
     tipo = dte["tipoDte"]
     if tipo == RETENCION:
         return _retention(document, ambiente)
+    if tipo == SUJETO_EXCLUIDO and dte_edition(dte) == EDITION_2026:
+        from chalicelib.countries.sv.domain import dte_purchases
+
+        return dte_purchases.excluded_subject_purchase(document, _identification(document, ambiente))
     if tipo == EXPORTACION:
         from chalicelib.countries.sv.domain import dte_fex
 
@@ -320,9 +334,15 @@ def _identification(document: Mapping[str, Any], ambiente: str) -> dict[str, Any
 
 
 def _retention(document: Mapping[str, Any], ambiente: str) -> dict[str, Any]:
-    """A comprobante de retención (fe-cr-v1): the purchase withheld from, the base and the IVA."""
+    """A comprobante de retención (fe-cr-v1): the purchase withheld from, the base and the IVA. One
+    issued in the 2026 edition: its fe-cr-v2 (dte_purchases.retention)."""
     dte = document["dte"]
-    item = {**dte["related"], "numItem": 1, "tipoDoc": int(dte["related"]["tipoDoc"]),
+    if dte_edition(dte) == EDITION_2026:
+        from chalicelib.countries.sv.domain import dte_purchases
+
+        return dte_purchases.retention(document, _identification(document, ambiente))
+    related = {name: value for name, value in dte["related"].items() if name != "ivaGenerado"}
+    item = {**related, "numItem": 1, "tipoDoc": int(dte["related"]["tipoDoc"]),
             "montoSujetoGrav": Decimal(dte["related"]["montoSujetoGrav"]),
             "ivaRetenido": Decimal(dte["related"]["ivaRetenido"])}
     return {"identificacion": _identification(document, ambiente), "emisor": dte["emisor"], "receptor": dte["receptor"],
