@@ -2,8 +2,7 @@
 documents: the factura de sujeto excluido (14, fe-fse-v2), the comprobante de retención (07,
 fe-cr-v2) and the factura de exportación (11, fe-fex-v3), each built from what issuing stored (the
 same as its legacy format's) and valid against its 2026 schema; a DTE stored in the legacy edition
-still builds its legacy format. The 2026 emisor (distrito, codEstable M001, codPuntoVenta P001) is
-written here by hand: it is the common issuer's, built elsewhere."""
+still builds its legacy format."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -17,27 +16,21 @@ BUYER_ABROAD = {"name": "Importadora del Norte Inc.", "country": "US", "personTy
                 "email": "compras@norte.example", "phone": "+1 713 555 0100"}
 
 
-def issuer_2026(tipo: str) -> dict:
-    """The common 2026 emisor as its builder leaves it (by hand): the legacy one's fields the 2026
-    format declares, the district, and the establishment M001 / point of sale P001."""
-    version = dte_formats.version_of(tipo, dte_formats.EDITION_2026)
-    legacy = dte_json.issuer(SV, "001-001-01-00000001", tipo)
-    issuer = dte_json._declared(tipo, "emisor", {**legacy, "codEstable": "M001", "codPuntoVenta": "P001"}, version)
-    return {**issuer, "direccion": {**legacy["direccion"], **ADDRESS_2026}}
+# the company and its partners with the district the 2026 addresses name
+COMPANY_2026 = {**SV, "dteIssuer": {**SV["dteIssuer"], **{"district": ADDRESS_2026["distrito"]}}}
 
 
 def stored(tipo: str, partner: dict, lines: list[dict], edition: str = dte_formats.EDITION_2026, **fields) -> dict:
     version = dte_formats.version_of(tipo, edition)
-    numero = f"DTE-{tipo}-M001P001-000000000000001" if edition == dte_formats.EDITION_2026 else \
+    number = "001-001-01-00000001"
+    numero = dte.numero_control(tipo, number, 1, "02") if edition == dte_formats.EDITION_2026 else \
         f"DTE-{tipo}-00010001-000000000000001"
     state = dte.pending_dte(tipo, dte.new_codigo_generacion(), numero, version)
-    receptor = dte_json.receiver(tipo, partner, fields.pop("export", None))
-    if edition == dte_formats.EDITION_2026 and receptor.get("direccion"):
-        receptor["direccion"] = {**receptor["direccion"], **ADDRESS_2026}
-    state.update(emisor=issuer_2026(tipo) if edition == dte_formats.EDITION_2026 else
-                 dte_json.issuer(SV, "001-001-01-00000001", tipo),
-                 receptor=receptor, horEmi="10:15:00", items=dte_json.item_kinds(lines, {}))
-    return {"id": 3, "number": "001-001-01-00000001", "date": "2026-11-02", "dueDate": "2026-11-02",
+    state.update(emisor=dte_json.issuer(COMPANY_2026, number, tipo, version),
+                 receptor=dte_json.receiver(tipo, {**partner, "district": ADDRESS_2026["distrito"]},
+                                            fields.pop("export", None), version),
+                 horEmi="10:15:00", items=dte_json.item_kinds(lines, {}))
+    return {"id": 3, "number": number, "date": "2026-11-02", "dueDate": "2026-11-02",
             "currency": "USD", "lines": lines, "dte": state, **fields}
 
 

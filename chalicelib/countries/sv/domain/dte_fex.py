@@ -19,7 +19,17 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from chalicelib.countries.sv.domain.dte_formats import EDITION_2026, dte_edition
-from chalicelib.countries.sv.domain.dte_json import _CENTS, _PRICE, BOTH, CASH, CREDIT, GOODS, SERVICES, UNIT
+from chalicelib.countries.sv.domain.dte_json import (
+    _CENTS,
+    _PRICE,
+    BOTH,
+    CASH,
+    CREDIT,
+    GOODS,
+    SERVICES,
+    UNIT,
+    observations,
+)
 from chalicelib.domain.amount_words import amount_in_words
 
 EXPORT_TRIBUTE = "C3"  # CAT-015: IVA on exports, 0 %
@@ -137,7 +147,7 @@ def export_invoice_v3(document: Mapping[str, Any], identification: dict[str, Any
                "totalNoOnerosas": Decimal(0), "totalPagar": old["totalPagar"], "totalLetras": old["totalLetras"],
                "saldoFavor": Decimal(0), "condicionOperacion": old["condicionOperacion"], "pagos": None,
                "codIncoterms": old["codIncoterms"], "descIncoterms": old["descIncoterms"],
-               "numPagoElectronico": None, "observaciones": None}
+               "numPagoElectronico": None, "observaciones": observations(document)}
     return {"identificacion": identification, "documentoRelacionado": None, "emisor": v1["emisor"],
             "receptor": v1["receptor"], "otrosDocumentos": None, "ventaTercero": None, "compraTercero": None,
             "cuerpoDocumento": items, "resumen": summary, "apendice": None}
