@@ -13,7 +13,7 @@ import pytest
 from chalicelib import clock
 from chalicelib.countries.sv.domain import dte_formats
 from tests.documents_support import SV_ISSUER, Shop
-from tests.dte_support import assert_accepted, customer_abroad, export_invoice, sv_shop
+from tests.dte_support import assert_accepted, customer_abroad, export_invoice, printed, sv_shop
 
 FARMER = {"name": "Juan Pérez", "type": "supplier", "taxId": "01234567-8", "department": "05", "municipality": "11",
           "address": "Cantón El Sauce, Santa Tecla", "phone": "7000-1234", "email": "juan@example.com"}
@@ -71,6 +71,8 @@ def test_an_export_in_2026_is_a_fex_v3_with_its_lines_kinds_the_c3_tribute_and_t
                                     "valor": 0}]
     assert (summary["totalNoOnerosas"], summary["saldoFavor"], summary["seguro"]) == (0, 0, 0)
     assert "TRESCIENTOS TREINTA Y CINCO" in summary["totalLetras"].upper()
+    text = printed(shop, created, "factura-de-exportacion-v3.pdf")
+    assert "FACTURA DE EXPORTACIÓN" in text and created["dte"]["numeroControl"] in text
 
 
 def test_a_purchase_without_nrc_in_2026_is_a_fse_v2(shop, dte_authority):
@@ -119,6 +121,8 @@ def test_iva_withheld_in_2026_is_certified_by_a_cr_v2(shop, dte_authority):
                                "totalLetras": "CINCO DÓLARES CON 00/100", "observaciones": None}
     assert (sent["emisor"]["codEstable"], sent["emisor"]["codPuntoVenta"]) == ("M001", "P001")
     assert "codigo" not in sent["emisor"] and sent["receptor"]["nrc"] == "1122334"
+    text = printed(shop, issued, "retencion-v2-sv.pdf")
+    assert "COMPROBANTE DE RETENCIÓN" in text and issued["dte"]["numeroControl"] in text
 
 
 def test_before_its_2026_date_the_company_still_issues_the_legacy_formats(api, company_a, dte_authority):
