@@ -171,7 +171,9 @@ class ExportTerms(RequestModel):
     fiscal_precinct: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
         None, description="goods: the fiscal precinct (recinto fiscal, CAT-027) they leave through")
     regime: Optional[Annotated[str, StringConstraints(min_length=1, max_length=13)]] = Field(
-        None, description="goods: the customs regime (CAT-028)")
+        None, description="goods: the customs regime (CAT-028, e.g. 1000.000), or its type (CAT-033) and regime "
+                           "as EX-1.1000.000; the 2026 formats send the type apart (tipoRegimen), from the regime's "
+                           "first digit when not given")
     incoterms: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
         None, description="the INCOTERMS code (CAT-031)")
     incoterms_description: Optional[Annotated[str, StringConstraints(min_length=3, max_length=150)]] = None
