@@ -63,7 +63,7 @@ class StandInAuthority(LotReception):
         self.registered: dict[str, dict[str, Any]] = {}  # generation code -> {nit, tipoDte, document, answer}
         self.invalidations: dict[str, dict[str, Any]] = {}  # the invalidated DTE's code -> the event's answer
         self.reported: dict[str, set[str]] = {}  # NIT -> codes its contingency events listed
-        self.events: dict[str, dict[str, Any]] = {}  # contingency event code -> {digest, answer}
+        self.events: dict[str, dict[str, Any]] = {}  # contingency event code -> {digest, answer, document}
         # codigoLote -> {nit, idEnvio, ambiente, documentos, answer, results (None until processed)}
         self.lots: dict[str, dict[str, Any]] = {}
         self.sendings: dict[str, str] = {}  # "{nit}|{idEnvio}" -> codigoLote
@@ -281,7 +281,7 @@ class StandInAuthority(LotReception):
         self.reported.setdefault(nit, set()).update(codes)
         answer = {"estado": "RECIBIDO", "fechaHora": at, "mensaje": "EVENTO RECIBIDO",
                   "selloRecibido": _seal(event + "|contingencia"), "observaciones": []}
-        self.events[event] = {"digest": _digest(sent), "answer": answer}
+        self.events[event] = {"digest": _digest(sent), "answer": answer, "document": sent}
         return 200, answer
 
     def _verified(self, nit: str, documento: Any) -> dict[str, Any] | None:
