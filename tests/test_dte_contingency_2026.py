@@ -164,3 +164,23 @@ def test_a_legacy_dte_and_2026_ones_go_in_one_event_and_one_lot_each_in_its_own_
                  dte["numeroControl"][:16]) for dte in answered]
     assert versions == [(1, "DTE-01-00010001-"), (2, "DTE-01-M001P001-"), (2, "DTE-01-M001P001-")]
     assert {dte["status"] for dte in answered} == {"accepted"}
+
+
+def test_an_event_larger_than_a_transaction_is_declared_in_several_under_one_code(dte_authority, shop, table,
+                                                                                  later, monkeypatch):
+    from chalicelib.countries.sv.services import dte_contingency
+
+    # two DTEs marked per transaction instead of 50: three DTEs take two transactions, one event
+    monkeypatch.setattr(dte_contingency, "DECLARED_TOGETHER", 2)
+    issuing(shop, clock.today_in("SV"))
+    dte_authority.faults(unavailable=True)
+    issued = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (1, 2, 3)]
+    dte_authority.faults(unavailable=False)
+    later(21)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 3, "eventsReported": 1,
+                                                          "lotsSent": 1, "accepted": 3}
+    contingencies = [shop.get(document["id"])["dte"]["contingency"] for document in issued]
+    assert len({(c["eventCodigo"], c["eventDate"], c["eventTime"], c["eventVersion"]) for c in contingencies}) == 1
+    assert contingencies[0]["eventVersion"] == 4
+    event = dte_authority.events[contingencies[0]["eventCodigo"]]["document"]
+    assert [item["noItem"] for item in event["detalleDTE"]] == [1, 2, 3]
