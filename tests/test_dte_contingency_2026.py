@@ -184,3 +184,20 @@ def test_an_event_larger_than_a_transaction_is_declared_in_several_under_one_cod
     assert contingencies[0]["eventVersion"] == 4
     event = dte_authority.events[contingencies[0]["eventCodigo"]]["document"]
     assert [item["noItem"] for item in event["detalleDTE"]] == [1, 2, 3]
+
+
+def test_a_legacy_dte_retried_after_the_company_moved_to_2026_is_sent_alone_as_issued(dte_authority, shop, table,
+                                                                                     later):
+    issuing(shop, None)
+    dte_authority.faults(unavailable=True)
+    legacy = shop.document("01", [(shop.service, 1, 50)])
+    issuing(shop, clock.today_in("SV"))
+    dte_authority.faults(unavailable=False)
+    later(2)  # within the window: retried the normal way, after the company moved to 2026
+    newer = shop.document("01", [(shop.service, 2, 50)], date=clock.today_in("SV"))
+    assert retry_pending_dte(table, min_age_seconds=0) == {"accepted": 1}
+    # the stand-in checks the request's version against the signed one: each went with its own
+    first, second = (received(dte_authority, document["codigoGeneracion"])["identificacion"]
+                     for document in (legacy, newer))
+    assert (first["version"], first["tipoModelo"], first["numeroControl"][:16]) == (1, 1, "DTE-01-00010001-")
+    assert (second["version"], second["numeroControl"][:16]) == (2, "DTE-01-M001P001-")
