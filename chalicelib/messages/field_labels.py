@@ -205,6 +205,8 @@ EN: dict[str, str] = {
     # issue 39: settle
     'periodEnd': 'Period end',
     'includeWithholdings': 'Include withholdings',
+    # issue 40: catalogues
+    'distrito': 'District',
 }
 
 ES: dict[str, str] = {
@@ -407,4 +409,6 @@ ES: dict[str, str] = {
     # issue 39: settle
     'periodEnd': 'Fin del período',
     'includeWithholdings': 'Incluir retenciones',
+    # issue 40: catalogues
+    'distrito': 'Distrito',
 }
