@@ -8,6 +8,8 @@ import pytest
 
 from chalicelib.countries.sv.domain import dte_catalogues, dte_formats
 from chalicelib.countries.sv.domain.dte_formats import EDITION_2026, INVALIDATION
+from chalicelib.store import keys
+from infra.ops.migrations import sv_addresses_to_2024_division
 from tests.documents_support import SV_ISSUER
 from tests.dte_support import sv_shop
 
@@ -174,3 +176,16 @@ def test_the_company_s_district_is_sendable_and_checked_and_the_openapi_shows_it
     document = shop.api.get("/openapi.json").json
     district = document["components"]["schemas"]["PartnerCreate"]["properties"]["district"]
     assert "CAT-008" in str(district)
+
+
+def test_the_migration_moves_a_cabanas_address_stored_under_may_s_reading_to_july_s(shop, table):
+    partner = shop.created("/business-partners", {"name": "Delta", "type": "customer", "department": "09",
+                                                  "municipality": "06"})
+    key = keys.entity(shop.company.company_id, keys.PARTNER, partner["id"])
+    # as stored before July's catalogue: Sensuntepeque (06) in municipio 11, May's Cabañas Este
+    table.client.update_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},
+                             UpdateExpression="SET municipality = :m", ExpressionAttributeValues={":m": {"S": "11"}})
+    assert sv_addresses_to_2024_division(table) == 1
+    assert sv_addresses_to_2024_division(table) == 0  # idempotent
+    stored = table.get(key)
+    assert (stored["department"], stored["municipality"], stored["district"]) == ("09", "10", "06")
