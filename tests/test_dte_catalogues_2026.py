@@ -125,7 +125,7 @@ def test_the_schema_check_of_a_2026_dte_names_the_catalogue_s_fields_and_their_r
     assert found["cuerpoDocumento[0].tipoItem"] == "9 is not in the authority's catalogue CAT-011"
     assert found["receptor.direccion.distrito"] == (
         "'02' is not in the authority's catalogue CAT-008 for municipio 20 of department 06: set the customer's "
-        "department, municipality and address")
+        "district")
     assert "emisor.direccion.distrito" not in found  # 14 is San Salvador Centro's
 
 
