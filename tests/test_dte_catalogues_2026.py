@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from chalicelib import clock
 from chalicelib.countries.sv.domain import dte_catalogues, dte_formats
 from chalicelib.countries.sv.domain.dte_formats import EDITION_2026, INVALIDATION
 from chalicelib.store import keys
 from infra.ops.migrations import sv_addresses_to_2024_division
 from tests.documents_support import SV_ISSUER
-from tests.dte_support import sv_shop
+from tests.dte_support import APPENDED, assert_accepted, invoice, sv_shop
 
 
 @pytest.fixture
@@ -189,3 +190,39 @@ def test_the_migration_moves_a_cabanas_address_stored_under_may_s_reading_to_jul
     assert sv_addresses_to_2024_division(table) == 0  # idempotent
     stored = table.get(key)
     assert (stored["department"], stored["municipality"], stored["district"]) == ("09", "10", "06")
+
+
+def test_a_2026_ccf_carries_the_partner_s_sent_district_and_one_that_names_nothing_is_refused_before_numbering(
+        shop, table):
+    company = f"/companies/{shop.company.company_id}"
+    reply = shop.api.put(company, {"dteIssuer": {**SV_ISSUER, "municipality": "23", "district": "14",
+                                                 "formats2026From": clock.today_in("SV")}}, key=shop.key)
+    assert reply.status == 200, reply.text
+    beta = shop.created("/business-partners", {
+        "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
+        "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
+        "municipality": "23", "district": "08", "address": "Colonia Zacamil, Mejicanos",
+        "email": "compras@beta.example", "phone": "2555-0000"})["id"]
+    first = invoice(shop, beta)
+    assert_accepted(first)
+    assert first["dte"]["receptor"]["direccion"]["distrito"] == "08"  # Mejicanos, as sent
+    sent = shop.api.get(f"/documents/{first['id']}/dte", key=shop.key).json
+    signed = {name: value for name, value in sent.items() if name not in APPENDED}
+    assert signed["identificacion"]["version"] == 4 and dte_formats.schema_problems(signed) == []
+    # a partner stored with a district that is not San Salvador Centro's (Apopa, 02, is Oeste's)
+    key = keys.entity(shop.company.company_id, keys.PARTNER, beta)
+    table.client.update_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},
+                             UpdateExpression="SET district = :d", ExpressionAttributeValues={":d": {"S": "02"}})
+    refused = shop.api.post("/documents", {"type": "01", "businessPartnerId": beta, "lines": [
+        {"productId": shop.service, "quantity": 1, "unitPrice": 10}]}, key=shop.key, headers={"Accept-Language": "es"})
+    assert refused.status == 400, refused.text
+    assert [(detail["field"], detail["message"]) for detail in refused.json["details"]] == [
+        ("dte.receptor.direccion.distrito", "'02' no está en el catálogo CAT-008 de Hacienda para el municipio 23 del "
+                                            "departamento 06: indique el distrito del cliente")]
+    shop.api.put(f"/business-partners/{beta}", {"department": "06", "municipality": "23", "district": "04"},
+                 key=shop.key)
+    second = invoice(shop, beta)
+    assert_accepted(second)
+    # the refused one took nothing: the next is number 2
+    assert (second["number"], second["dte"]["numeroControl"]) == ("001-001-01-00000002",
+                                                                 "DTE-03-M001P001-000000000000002")
