@@ -65,6 +65,9 @@ def test_july_adds_cat_027_code_43_and_writes_cat_002_and_cat_008_with_a_leading
     assert [change["change"] for change in dte_catalogues.catalogue("CAT-027", EDITION_2026)["changes"]] == [
         "new code 43 Z.F. INHDELVA"]
     assert list(_names("CAT-002")) == ["01", "03", "04", "05", "06", "07", "08", "09", "11", "14", "15", "17", "18"]
+    assert [change["change"] for change in dte_catalogues.catalogue("CAT-008", EDITION_2026)["changes"]] == [
+        "CAT-008's codes carry a leading zero (two digits)"]
+    assert "Hoja1 rows 59-321" in dte_catalogues.catalogue("CAT-008", EDITION_2026)["source"]
     districts = dte_catalogues.catalogue("CAT-008", EDITION_2026)["departments"]
     assert all(len(code) == 2 for listed in districts.values() for code in listed)
     # Ahuachapán 12, Santa Ana 13, Sonsonate 16, Chalatenango 33, La Libertad 22, San Salvador 19, Cuscatlán 16,
