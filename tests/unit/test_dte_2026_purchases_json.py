@@ -11,6 +11,9 @@ from chalicelib.countries.sv.domain import dte, dte_fex, dte_formats, dte_json
 from tests.unit.dte_fixtures import EXCLUDED_SUPPLIER, SV, TAXPAYER, line
 
 ADDRESS_2026 = {"distrito": "14"}  # San Salvador Centro's district of San Salvador (its pre-2024 municipio 14)
+# each partner's district within its municipio (CAT-008 under CAT-013): La Libertad Sur (05/28) holds
+# Santa Tecla (11), San Salvador Centro (06/23) San Salvador (14)
+DISTRICTS = {("05", "28"): "11", ("06", "23"): "14"}
 BUYER_ABROAD = {"name": "Importadora del Norte Inc.", "country": "US", "personType": "legal", "taxId": "98-7654321",
                 "economicActivity": "Comercio al por mayor", "address": "100 Main Street, Houston",
                 "email": "compras@norte.example", "phone": "+1 713 555 0100"}
@@ -27,7 +30,8 @@ def stored(tipo: str, partner: dict, lines: list[dict], edition: str = dte_forma
         f"DTE-{tipo}-00010001-000000000000001"
     state = dte.pending_dte(tipo, dte.new_codigo_generacion(), numero, version)
     state.update(emisor=dte_json.issuer(COMPANY_2026, number, tipo, version),
-                 receptor=dte_json.receiver(tipo, {**partner, "district": ADDRESS_2026["distrito"]},
+                 receptor=dte_json.receiver(tipo, {**partner, "district": DISTRICTS.get(
+                     (partner.get("department"), partner.get("municipality")), ADDRESS_2026["distrito"])},
                                             fields.pop("export", None), version),
                  horEmi="10:15:00", items=dte_json.item_kinds(lines, {}))
     return {"id": 3, "number": number, "date": "2026-11-02", "dueDate": "2026-11-02",
