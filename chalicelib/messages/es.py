@@ -1040,6 +1040,15 @@ PHRASES: dict[str, str] = {
     "23:59:59.":
         "Un DTE de tipo {0} se invalida a más tardar el décimo día hábil del mes siguiente a su sello: el plazo "
         "terminó el {1} a las 23:59:59.",
+    # issue 40: sales
+    "{} is not a version of the authority's formats for {}": "{0} no es una versión de los formatos de Hacienda para {1}",
+    "set the company's district": "indique el distrito de la empresa",
+    "set the customer's district": "indique el distrito del cliente",
+    "set the supplier's district": "indique el distrito del proveedor",
+    "the 2026 DTE formats name an establishment head office (02), branch (01), warehouse (04) or yard (07): set this "
+    "establishment's type":
+        "los formatos DTE 2026 nombran un establecimiento casa matriz (02), sucursal (01), bodega (04) o patio (07): "
+        "indique el tipo de este establecimiento",
 }
 
 # issue 38: lang2
