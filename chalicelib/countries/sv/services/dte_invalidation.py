@@ -34,7 +34,7 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     document = documents.get_document(table, company_id, document_id)
     # an event sent before without an answer may be at the authority: it is completed as it was sent
     pending = (document.get("dte") or {}).get(dte_rules.PENDING_INVALIDATION)
-    by_manual = is_2026(document)
+    by_manual = manual.follows_manual(document.get("dte"))
     if pending is None:  # the manual's refusals, before the authority is asked (motive 2 never replaced)
         refused = (manual_refusal(table, company_id, document, fields) if by_manual
                    else _rescinded_replaced(document, fields))
@@ -155,12 +155,6 @@ def _replacement(command: Command, document: dict[str, Any], fields: dict[str, A
     if problem:
         raise ValidationFailed.for_field("replacementDocumentId", problem)
     return replacement
-
-
-def is_2026(document: dict[str, Any]) -> bool:
-    """Whether the document's DTE was issued in the 2026 edition: its invalidation follows the manual."""
-    dte = document.get("dte") or {}
-    return "tipoDte" in dte and dte_formats.dte_edition(dte) == dte_formats.EDITION_2026
 
 
 def _offset() -> int:
