@@ -167,7 +167,18 @@ def test_the_replacement_follows_the_motive_and_the_type(dte_authority, shop, se
     missing = shop.api.post(path, {"invalidationType": 3, "reason": "Cambio de producto", **PEOPLE}, key=shop.key)
     assert (missing.status, missing.json["code"]) == (400, "DTE_INVALIDATION_REPLACEMENT_REQUIRED")
     assert missing.json["details"][0]["field"] == "replacementDocumentId"
-    replacement = shop.document("01", [(shop.service, 2, 45)], partner=partner)
+    # a crédito fiscal does not replace a factura: an FE is replaced by an FE (page 14, "la nueva factura")
+    wrong_type = shop.document("01", [(shop.service, 2, 45)], partner=taxpayer_of(shop))
+    refused = shop.api.post(path, {"invalidationType": 3, "reason": "Cambio de producto",
+                                   "replacementDocumentId": wrong_type["id"], **PEOPLE}, key=shop.key)
+    assert (refused.status, refused.json["details"][0]) == (400, {
+        "field": "replacementDocumentId", "message": "must be a DTE of type 01, as the one it replaces"})
+    # the customer was the error (page 9, "error en la identificación del cliente"): another customer's FE replaces it
+    # named by DUI 01234567-8: 0*9 + 1*8 + 2*7 + 3*6 + 4*5 + 5*4 + 6*3 + 7*2 = 112, check 10 - 2 = 8
+    other = shop.created("/business-partners", {"name": "Cliente correcto", "type": "customer",
+                                                "taxId": "01234567-8"})["id"]
+    replacement = shop.document("01", [(shop.service, 2, 45)], partner=other)
+    assert replacement["dte"]["tipoDte"] == "01", replacement["dte"]
     # motive 2 names none
     rescinded = shop.api.post(path, {"invalidationType": 2, "replacementDocumentId": replacement["id"], **PEOPLE},
                               key=shop.key)
