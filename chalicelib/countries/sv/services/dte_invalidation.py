@@ -9,6 +9,7 @@ again, whatever its body; when it refuses, the record goes and its observations 
 details."""
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock, countries, jsoncodec
@@ -182,9 +183,20 @@ def manual_refusal(table: Table, company_id: int, document: dict[str, Any], fiel
         return None  # the core's refusal says why (check_invalidatable)
     tipo = dte["tipoDte"]
     return (manual.refusal_now(dte, clock.now(), _offset())
-            or manual.blocked_refusal(tipo, related_documents(table, company_id, document))
+            or (manual.blocked_refusal(tipo, related_documents(table, company_id, document))
+                if _may_be_blocked(document) else None)
             or manual.replacement_refusal(tipo, int(fields["invalidationType"]),
                                           fields.get("replacementDocumentId") is not None))
+
+
+def _may_be_blocked(document: dict[str, Any]) -> bool:
+    """Whether documents against it are worth reading: only some types are blocked, and an FE, FEX
+    or FSE only by a return event, which is a credit note of it (its `creditedTotal`): a factura to
+    the final consumer, whose partner holds the most documents, is not read for nothing."""
+    tipo = document["dte"]["tipoDte"]
+    if tipo not in manual.BLOCKED_BY:
+        return False
+    return manual.BLOCKED_BY[tipo] != {manual.RETORNO} or Decimal(document.get("creditedTotal") or 0) != 0
 
 
 def related_documents(table: Table, company_id: int, document: dict[str, Any]) -> list[dict[str, Any]]:
