@@ -191,3 +191,29 @@ def test_the_seal_is_read_in_el_salvadors_time():
 ])
 def test_the_events_date(tipo, generated, now, moment):
     assert manual.event_moment(tipo, generated[0], generated[1], at(now)) == moment
+
+
+# --- the v3 event of a stored 2026 DTE
+def test_the_v3_event_of_a_credito_fiscal_names_its_establishment_and_receiver_as_issued():
+    from chalicelib.countries.sv.domain import dte_formats, dte_invalidation_event
+
+    ccf = {"date": "2026-11-30", "dte": {
+        "tipoDte": "03", "version": 4, "codigoGeneracion": "A" * 8 + "-AAAA-4AAA-8AAA-" + "A" * 12,
+        "numeroControl": "DTE-03-S002P003-000000000000007", "selloRecepcion": "2026" + "A" * 36, "horEmi": "10:00:00",
+        "emisor": {"nit": "06140101901013", "nombre": "Alpha S.A. de C.V.", "telefono": "2222-3333",
+                   "correo": "facturas@alpha.example", "codEstable": "S002", "codPuntoVenta": "P003"},
+        "receptor": {"nit": "06140202021024", "nombre": "Empresa Beta", "telefono": "2555-0000",
+                     "correo": "compras@beta.example"}}}
+    people = {"responsible": {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"},
+              "requester": {"name": "Jorge Pérez", "documentType": "36", "documentNumber": "06140202021024"}}
+    event = dte_invalidation_event.event(ccf, {"invalidationType": 2, **people}, "B" * 8 + "-BBBB-4BBB-8BBB-" + "B" * 12,
+                                         "2026-11-30", "10:00:00", None)
+    assert dte_formats.schema_problems(event, dte_formats.INVALIDATION) == []
+    # a branch (S) 002, point of sale 003, as its numeroControl names them
+    assert [event["emisor"][name] for name in ("codEstableMH", "codEstable", "codPuntoVentaMH", "codPuntoVenta")] == [
+        "S002", "S002", "P003", "P003"]
+    # a crédito fiscal names its taxpayer by NIT: CAT-022 36; phones as digits
+    assert (event["documento"]["tipoDocumento"], event["documento"]["numDocumento"]) == ("36", "06140202021024")
+    assert (event["emisor"]["telefono"], event["documento"]["telefono"]) == ("22223333", "25550000")
+    with pytest.raises(ValueError):  # a legacy numeroControl names no establishment type
+        dte_invalidation_event.establishment_codes({"numeroControl": "DTE-03-00010001-000000000000007"})
