@@ -134,6 +134,16 @@ CODES: dict[str, str] = {
                          "withholdings owed): a tax settlement has nothing to settle.",
     'TAX_SETTLEMENT_OVERLAP': "A tax settlement's period ends before the previous settlement's date, or another "
                               "settlement was recorded meanwhile.",
+    # issue 40: invalidation
+    'DTE_INVALIDATION_REPLACEMENT_REQUIRED': "The invalidation's motive (1 or 3) needs the DTE that replaces the "
+                                             "invalidated one issued and accepted first, named in the request.",
+    'DTE_INVALIDATION_REPLACEMENT_NOT_ALLOWED': "The invalidation names no replacing DTE: a rescinded operation (motive "
+                                                "2), or a type invalidated first and issued again after (credit note, "
+                                                "liquidation receipt, return or special-operations event).",
+    'DTE_INVALIDATION_WINDOW_CLOSED': "The time the tax authority allows to invalidate the DTE has ended (details "
+                                      "gives its seal and the deadline): nothing was sent.",
+    'DTE_INVALIDATION_BLOCKED': "Documents the tax authority validated against the DTE (its credit or debit notes, a "
+                                "return event) must be invalidated first (details names each).",
 }
 
 KINDS: dict[str, str] = {

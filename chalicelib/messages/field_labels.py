@@ -213,6 +213,8 @@ EN: dict[str, str] = {
     'receptor.direccion.distrito': "Receiver's district",
     # issue 40: catalogues
     'distrito': 'District',
+    # issue 40: invalidation
+    'acceptedAt': "Date of the DTE's seal",
 }
 
 ES: dict[str, str] = {
@@ -423,4 +425,6 @@ ES: dict[str, str] = {
     'receptor.direccion.distrito': 'Distrito del receptor',
     # issue 40: catalogues
     'distrito': 'Distrito',
+    # issue 40: invalidation
+    'acceptedAt': 'Fecha del sello del DTE',
 }
