@@ -77,6 +77,9 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "INVITATION_NOT_PENDING": (400, "the user has already accepted the invitation"),
     # issue 39: rates
     "EXCHANGE_RATE_OUT_OF_RANGE": (400, "the exchange rate sent strays from the company's recorded rate for the date by more than its tolerance, or none is recorded: only the accounting permission may send it"),
+    # issue 40: returns
+    "DTE_RETURN_WINDOW_CLOSED": (400, "a return event (DTE 18) applies to a sealed FE, FEX or FSE within 3 months of its seal"),
+    "DTE_RETURN_EXCEEDS_DOCUMENT": (400, "the returns of a DTE would exceed its lines (quantity or amount), or return a line it does not carry"),
     "AUTHENTICATION_REQUIRED": (401, "no session cookie and no API key"),
     "INVALID_CREDENTIALS": (401, "wrong e-mail or password, or no active company to log in to (answered alike: "
                                  "the answer never confirms a password)"),
