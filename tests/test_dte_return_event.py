@@ -1,0 +1,169 @@
+"""The return event (evento de retorno, DTE 18, fe-eret-v1): a credit note of an FE issued in the 2026
+edition is the event, issued in its confirming transaction, signed, sent and sealed like a DTE,
+delivered by GET /documents/{id}/dte; the cups come back to stock at their average cost, the
+customer's balance goes down and the consumer IVA book shows the return. Refused (400, nothing
+stored) beyond what the FE has left to return, or past 3 months from its seal. Figures by hand."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from chalicelib import clock
+from chalicelib.countries.sv.domain import dte_formats
+from chalicelib.domain.schedules import add_months
+from chalicelib.store import keys
+from infra.devstack.dte_authority import RETURN_SEALED, _seal
+from tests.documents_support import Shop
+from tests.dte_support import assert_delivered_as_received, consumer_of, transmission
+
+D = Decimal
+
+
+@pytest.fixture
+def shop(api, company_a) -> Shop:
+    return Shop(api, company_a, country="SV", inventory=True)
+
+
+@pytest.fixture
+def cup(shop) -> int:
+    """A cup sold at 10.00 + 13 % IVA = 11.30; 10 in stock at 4.00 (40.00)."""
+    cup = shop.created("/products", {"code": "T-1", "name": "Taza", "unitPrice": 10, "cost": 4, "taxRate": 0.13})["id"]
+    reply = shop.api.post("/inventory/adjustments", {"warehouseId": 1, "date": shop.default_date, "reason": "opening",
+                                                     "lines": [{"productId": cup, "quantity": 10, "unitCost": "4"}]},
+                          key=shop.key)
+    assert reply.status == 201, reply.text
+    return cup
+
+
+def fe_v2(shop: Shop, table, customer: int, cup: int, *more: tuple[int, int, int]) -> dict:
+    """An FE of 2 cups: 2 x 10.00 = 20.00 + 13 % = 2.60 IVA, 22.60 (11.30 each, IVA inside), and the
+    lines `more`, sealed, in the 2026 edition (fe-f-v2). INTERIM until the sales branch's FE v2 is merged: the FE is issued and
+    sealed as today, then its stored `dte` declares version 2, the one thing the return reads of its
+    edition (dte_formats.dte_edition)."""
+    invoice = shop.document("01", [(cup, 2, 10), *more], partner=customer)
+    assert invoice["dte"]["status"] == "accepted"
+    document_key = keys.document(shop.company.company_id, invoice["id"])
+    table.update_if(document_key, "SET #dte.#version = :two", condition="attribute_exists(PK)",
+                    names={"#dte": "dte", "#version": "version"}, values={":two": 2})
+    return shop.get(invoice["id"])
+
+
+def returned(shop: Shop, invoice: dict, cup: int, quantity: int = 1, expect: int = 201, **fields) -> dict:
+    return shop.document("06", [(cup, quantity, 10)], sourceDocumentId=invoice["id"], partner=invoice[
+        "businessPartnerId"], expect=expect, **fields)
+
+
+def on_hand(shop: Shop, product: int) -> tuple[D, D, D]:
+    item = shop.api.get(f"/products/{product}", key=shop.key).json
+    return D(str(item["stockQuantity"])), D(str(item["stockValue"])), D(str(item["averageCost"]))
+
+
+def receivable(shop: Shop, partner: int) -> D:
+    return D(str(shop.partner(partner)["receivableBalance"]))
+
+
+def test_a_return_of_one_cup_is_event_18_sealed_delivered_with_its_stock_balance_and_iva_book(
+        shop, cup, table, api, dte_authority):
+    customer = consumer_of(shop)
+    invoice = fe_v2(shop, table, customer, cup)
+    assert on_hand(shop, cup) == (8, D("32.00"), D("4.0000"))  # 10 - 2 at 4.00: 8 worth 32.00
+    assert receivable(shop, customer) == D("22.60")
+
+    note = returned(shop, invoice, cup)
+
+    # 1 cup back: 10.00 + 1.30 IVA = 11.30
+    assert (D(str(note["subtotal"])), D(str(note["taxTotal"])), D(str(note["total"]))) == (
+        D("10.00"), D("1.30"), D("11.30"))
+    dte = note["dte"]
+    assert dte["tipoDte"] == "18" and dte["status"] == "accepted"
+    stored = table.get(keys.document(shop.company.company_id, note["id"]))["dte"]
+    assert stored["version"] == 1 and stored["related"][0]["codigoGeneracion"] == invoice["codigoGeneracion"]
+    assert dte["numeroControl"] is None and note["codigoGeneracion"] == dte["codigoGeneracion"]
+    assert dte["selloRecepcion"] == _seal(f"{dte['codigoGeneracion']}|{RETURN_SEALED}")
+    sent = dte_authority.registered[dte["codigoGeneracion"]]
+    assert sent["tipoDte"] == "18"
+    event = sent["document"]
+    assert dte_formats.schema_problems(event, dte_formats.RETORNO) == []
+    assert event["identificacion"]["tipoEvento"] == "18" and event["identificacion"]["fecEmi"] == note["date"]
+    assert event["documentoRelacionado"] == [{"tipoDocumento": "01", "codigoGeneracion": invoice["codigoGeneracion"],
+                                              "fechaEmision": invoice["date"]}]
+    [item] = event["cuerpoDocumento"]
+    # as on the factura: the price with its IVA, 10.00 x 1.13 = 11.30, of which 1.30 IVA
+    assert item["codigoGeneracion"] == invoice["codigoGeneracion"] and D(str(item["cantidad"])) == 1
+    assert D(str(item["precioUni"])) == D("11.30") and D(str(item["ventaGravada"])) == D("11.30")
+    assert D(str(item["ivaItem"])) == D("1.30") and item["codigo"] == "T-1" and item["tipoItem"] == 1
+    summary = event["resumen"]
+    assert D(str(summary["totalGravada"])) == D(str(summary["subTotalVentas"])) == D("11.30")
+    assert D(str(summary["montoTotalOperacion"])) == D(str(summary["totalPagar"])) == D("11.30")
+    assert D(str(summary["totalIva"])) == D("1.30")
+
+    # the cup comes back at the 4.00 it left at: 9 worth 32.00 + 4.00 = 36.00
+    assert on_hand(shop, cup) == (9, D("36.00"), D("4.0000"))
+    # the customer owes 22.60 - 11.30 = 11.30
+    assert receivable(shop, customer) == D("11.30")
+
+    # the consumer book of the day: 22.60 sold less 11.30 returned = 11.30 with its IVA, 2.60 - 1.30 = 1.30
+    date = note["date"]
+    book = api.get(f"/reports/iva-sales-consumers?startDate={date}&endDate={date}", key=shop.key).json
+    assert (D(str(book["totals"]["taxed"])), D(str(book["totals"]["iva"]))) == (D("11.30"), D("1.30"))
+    [shown] = book["returns"]
+    assert shown["codigoGeneracion"] == dte["codigoGeneracion"]
+    assert shown["returnedCodigoGeneracion"] == invoice["codigoGeneracion"]
+    # the return: 10.00 of taxed base and 1.30 of IVA, counted against the period
+    assert (D(str(shown["taxedBase"])), D(str(shown["iva"])), D(str(shown["total"]))) == (
+        D("-10.00"), D("-1.30"), D("-11.30"))
+
+    delivered = assert_delivered_as_received(shop, dte_authority, shop.get(note["id"]))
+    assert delivered["identificacion"]["tipoEvento"] == "18"
+    assert delivered["selloRecibido"] == dte["selloRecepcion"]
+
+
+def test_returns_beyond_what_is_left_are_refused_and_change_nothing(shop, cup, table, dte_authority):
+    customer = consumer_of(shop)
+    # 2 cups (22.60) and an installation, 50.00 + 6.50 IVA = 56.50: 79.10
+    invoice = fe_v2(shop, table, customer, cup, (shop.service, 1, 50))
+    assert D(str(invoice["total"])) == D("79.10")
+    returned(shop, invoice, cup)  # 1 of the 2 cups back (11.30): 1 cup left to return, 67.80 of the FE
+
+    # 2 cups, 22.60, fit in what is left of the FE (67.80) but not in its cups' line
+    refused = returned(shop, invoice, cup, quantity=2, expect=400)
+    assert refused["code"] == "DTE_RETURN_EXCEEDS_DOCUMENT"
+    assert refused["details"] == [{"field": "lines[0].quantity",
+                                   "message": "the returns would exceed the DTE's line: 1 left to return"}]
+    # nothing moved: 9 cups, the customer owes 79.10 - 11.30 = 67.80, one return recorded
+    assert on_hand(shop, cup)[0] == 9 and receivable(shop, customer) == D("67.80")
+    kept = table.get(keys.dte_returns(shop.company.company_id, invoice["id"]))
+    assert (D(str(kept["returned"]["0"]["quantity"])), D(str(kept["returned"]["0"]["total"]))) == (1, D("11.30"))
+
+    last = returned(shop, invoice, cup)  # the second cup: the cups' line is all returned
+    assert last["dte"]["status"] == "accepted"
+    assert returned(shop, invoice, cup, expect=400)["code"] == "DTE_RETURN_EXCEEDS_DOCUMENT"
+    assert on_hand(shop, cup)[0] == 10 and receivable(shop, customer) == D("56.50")  # 67.80 - 11.30
+
+
+def test_a_return_beyond_the_whole_fe_is_refused(shop, cup, table, dte_authority):
+    customer = consumer_of(shop)
+    invoice = fe_v2(shop, table, customer, cup)  # 22.60
+    returned(shop, invoice, cup)  # 11.30 back: 11.30 left
+    # 2 cups, 22.60, pass the FE's 11.30 left: refused by the rule of every credit note (its total)
+    refused = returned(shop, invoice, cup, quantity=2, expect=400)
+    assert refused["details"][0]["field"] == "lines"
+    assert on_hand(shop, cup)[0] == 9 and receivable(shop, customer) == D("11.30")
+
+
+def test_a_return_past_3_months_from_the_seal_is_refused(shop, cup, table, monkeypatch, dte_authority):
+    customer = consumer_of(shop)
+    invoice = fe_v2(shop, table, customer, cup)
+    sealed = dt.date.fromisoformat(invoice["date"])  # sealed at once, the day it was issued
+    # the day after the 3 months: the window closed (the books are still open)
+    late = add_months(sealed, 3) + dt.timedelta(days=1)
+    moment = clock.now() + (late - sealed)
+    monkeypatch.setattr(clock, "now", lambda: moment)
+
+    refused = returned(shop, invoice, cup, expect=400, date=late.isoformat())
+    assert refused["code"] == "DTE_RETURN_WINDOW_CLOSED"
+    assert refused["details"][0]["field"] == "sourceDocumentId"
+    assert add_months(sealed, 3).isoformat() in refused["details"][0]["message"]
+    assert on_hand(shop, cup)[0] == 8 and transmission(table, shop.company.company_id, invoice["id"] + 1) is None
