@@ -15,7 +15,7 @@ from chalicelib.countries.sv.domain import dte_formats
 from chalicelib.domain.schedules import add_months
 from chalicelib.store import keys
 from infra.devstack.dte_authority import RETURN_SEALED, _seal
-from tests.documents_support import Shop
+from tests.documents_support import SV_ISSUER, Shop
 from tests.dte_support import assert_delivered_as_received, consumer_of, transmission
 
 D = Decimal
@@ -39,15 +39,16 @@ def cup(shop) -> int:
 
 def fe_v2(shop: Shop, table, customer: int, cup: int, *more: tuple[int, int, int]) -> dict:
     """An FE of 2 cups: 2 x 10.00 = 20.00 + 13 % = 2.60 IVA, 22.60 (11.30 each, IVA inside), and the
-    lines `more`, sealed, in the 2026 edition (fe-f-v2). INTERIM until the sales branch's FE v2 is merged: the FE is issued and
-    sealed as today, then its stored `dte` declares version 2, the one thing the return reads of its
-    edition (dte_formats.dte_edition)."""
+    lines `more`, sealed, in the 2026 edition (fe-f-v2): the company issues in it from today, from its
+    head office (M001) in the district of San Salvador."""
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"dteIssuer": {
+        **SV_ISSUER, "formats2026From": shop.default_date}}, key=shop.key)
+    assert reply.status == 200, reply.text
     invoice = shop.document("01", [(cup, 2, 10), *more], partner=customer)
-    assert invoice["dte"]["status"] == "accepted"
-    document_key = keys.document(shop.company.company_id, invoice["id"])
-    table.update_if(document_key, "SET #dte.#version = :two", condition="attribute_exists(PK)",
-                    names={"#dte": "dte", "#version": "version"}, values={":two": 2})
-    return shop.get(invoice["id"])
+    assert invoice["dte"]["status"] == "accepted", invoice["dte"]  # the stand-in checked it against fe-f-v2
+    stored = table.get(keys.document(shop.company.company_id, invoice["id"]))["dte"]
+    assert (stored["version"], stored["emisor"]["codEstable"]) == (2, "M001")
+    return invoice
 
 
 def returned(shop: Shop, invoice: dict, cup: int, quantity: int = 1, expect: int = 201, **fields) -> dict:
