@@ -177,18 +177,14 @@ class StandInAuthority(LotReception):
         if observations:
             return self._rejected(request, codigo, "005", "DOCUMENTO RECHAZADO", observations)
         identification = sent["identificacion"]
-        # issue 40: returns (an event has no control number: its seal is of its code)
-        answer = self._processed(request, codigo, f"{codigo}|{identification.get('numeroControl') or RETURN_SEALED}")
-        self.registered[codigo] = {"nit": nit, "tipoDte": identification.get("tipoDte") or identification["tipoEvento"],
-                                   "document": sent,
+        answer = self._processed(request, codigo, f"{codigo}|{identification['numeroControl']}")
+        self.registered[codigo] = {"nit": nit, "tipoDte": identification["tipoDte"], "document": sent,
                                    "documento": request["documento"], "answer": answer}
         return 200, answer
 
     def _document_problems(self, nit: str, request: dict[str, Any], sent: dict[str, Any]) -> list[str]:
         identification = sent.get("identificacion") or {}
         tipo = identification.get("tipoDte")
-        if tipo is None and identification.get("tipoEvento") == dte_formats.RETORNO:  # issue 40: returns
-            return self._return_problems(nit, request, sent)
         if not dte_formats.is_format(tipo):
             return [f"[identificacion.tipoDte] TIPO DE DOCUMENTO NO SOPORTADO: {tipo}"]
         found = [f"[{problem['field']}] {problem['message']}" for problem in dte_formats.schema_problems(sent)]
@@ -209,28 +205,6 @@ class StandInAuthority(LotReception):
             (_total(sent["resumen"]) > 0,
              "[resumen.totalPagar] DEBE SER MAYOR QUE CERO"),
         )
-        return [message for passed, message in checks if not passed] + self._date_problems(nit, identification)
-
-    # issue 40: returns
-    def _return_problems(self, nit: str, request: dict[str, Any], sent: dict[str, Any]) -> list[str]:
-        """A return event (18, fe-eret-v1): its schema, the request matching it, its issuer, and the
-        DTEs it returns received from the same issuer (the manual: only a sealed FE, FEX or FSE)."""
-        found = [f"[{problem['field']}] {problem['message']}"
-                 for problem in dte_formats.schema_problems(sent, dte_formats.RETORNO)]
-        if found:
-            return found
-        identification = sent["identificacion"]
-        checks = [(request.get("tipoDte") == dte_formats.RETORNO and request.get("version") == identification["version"]
-                   and request.get("ambiente") == identification["ambiente"],
-                   "[tipoDte, version, ambiente] NO CORRESPONDEN AL DOCUMENTO FIRMADO"),
-                  (request.get("codigoGeneracion") == identification["codigoGeneracion"],
-                   "[codigoGeneracion] NO CORRESPONDE AL DOCUMENTO FIRMADO"),
-                  (sent["emisor"]["nit"] == nit, "[emisor.nit] NO CORRESPONDE AL USUARIO AUTENTICADO")]
-        for related in sent["documentoRelacionado"]:
-            original = self.registered.get(related["codigoGeneracion"])
-            checks.append((original is not None and original["nit"] == nit
-                           and original["tipoDte"] == related["tipoDocumento"] in ("01", "11", "14"),
-                           f"[documentoRelacionado.codigoGeneracion] DTE NO ENCONTRADO: {related['codigoGeneracion']}"))
         return [message for passed, message in checks if not passed] + self._date_problems(nit, identification)
 
     def _date_problems(self, nit: str, identification: dict[str, Any]) -> list[str]:
@@ -366,10 +340,6 @@ class StandInAuthority(LotReception):
         self.events = state.get("events", {})
         self.lots = state.get("lots", {})
         self.sendings = state.get("sendings", {})
-
-
-# issue 40: returns (what a return event's seal is of, with its code, in place of a control number)
-RETURN_SEALED = "retorno"
 
 
 def _digest(document: dict[str, Any]) -> str:

@@ -106,7 +106,8 @@ def test_three_months_from_the_seal_and_no_later():
 def test_the_returns_never_exceed_the_source_line():
     source = fe_v2()
     first = dte_return.returned_lines(one_chair_back(), source["lines"], {})
-    already = dte_return.after_return({}, one_chair_back(), first)
+    notes = {"8": dte_return.lines_returned(one_chair_back(), first)}
+    already = dte_return.returned_so_far(notes, {"8"})
     # 1 of 2 chairs back: 1 and 11.30 of 22.60 left
     assert already == {"0": {"quantity": Decimal(1), "total": Decimal("11.30")}}
     two = [{**one_chair_back()[0], "quantity": Decimal(2), "subtotal": Decimal("20.00"), "tax": Decimal("2.60"),
@@ -117,10 +118,20 @@ def test_the_returns_never_exceed_the_source_line():
     assert refused.value.details[0]["field"] == "lines[0].quantity"
     # the second chair still fits, and then nothing does
     second = dte_return.returned_lines(one_chair_back(), source["lines"], already)
-    done = dte_return.after_return(already, one_chair_back(), second)
+    notes["9"] = dte_return.lines_returned(one_chair_back(), second)
+    done = dte_return.returned_so_far(notes, {"8", "9"})
     assert done == {"0": {"quantity": Decimal(2), "total": Decimal("22.60")}}
     with pytest.raises(ValidationFailed):
         dte_return.returned_lines(one_chair_back(), source["lines"], done)
+    # the first return invalidated: its chair may be returned again
+    assert dte_return.returned_so_far(notes, {"9"}) == {"0": {"quantity": Decimal(1), "total": Decimal("11.30")}}
     with pytest.raises(ValidationFailed) as other:  # a product the factura does not carry
         dte_return.returned_lines([{**one_chair_back()[0], "productId": 2}], source["lines"], {})
     assert other.value.details[0]["field"] == "lines[0]"
+
+
+def test_a_return_stands_while_its_note_is_confirmed_and_its_event_not_invalidated():
+    assert dte_return.is_live({"status": "confirmed", "dte": {"status": "accepted"}})
+    assert dte_return.is_live({"status": "confirmed", "dte": {"status": "pending"}})
+    assert not dte_return.is_live({"status": "cancelled", "dte": {"status": "invalidated"}})
+    assert not dte_return.is_live(None)

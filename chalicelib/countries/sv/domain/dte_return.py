@@ -92,16 +92,31 @@ def returned_lines(lines: list[Mapping[str, Any]], source_lines: list[Mapping[st
     return matched
 
 
-def after_return(already: Mapping[str, Mapping[str, Any]], lines: list[Mapping[str, Any]],
-                 matched: list[int]) -> dict[str, dict[str, Decimal]]:
-    """The returned quantities and totals per source line once this note's lines are added."""
-    kept = {str(index): {"quantity": Decimal(seen["quantity"]), "total": Decimal(seen["total"])}
-            for index, seen in already.items()}
-    for line, index in zip(lines, matched, strict=True):
-        seen = kept.setdefault(str(index), {"quantity": Decimal(0), "total": Decimal(0)})
-        seen["quantity"] += Decimal(line["quantity"])
-        seen["total"] += Decimal(line["total"])
-    return kept
+def lines_returned(lines: list[Mapping[str, Any]], matched: list[int]) -> list[dict[str, Any]]:
+    """What one return takes of its source, kept per note: each line's source line, quantity and total."""
+    return [{"sourceLine": index, "quantity": Decimal(line["quantity"]), "total": Decimal(line["total"])}
+            for line, index in zip(lines, matched, strict=True)]
+
+
+def returned_so_far(notes: Mapping[str, list[Mapping[str, Any]]], live: set[str]) -> dict[str, dict[str, Decimal]]:
+    """Per source line, the quantity and total the live returns took (`notes`: what each return took,
+    by its note's id; `live`: the ids of those neither cancelled nor invalidated: an invalidated
+    return gives its lines back)."""
+    so_far: dict[str, dict[str, Decimal]] = {}
+    for note_id, taken in notes.items():
+        if note_id not in live:
+            continue
+        for line in taken:
+            seen = so_far.setdefault(str(int(line["sourceLine"])), {"quantity": Decimal(0), "total": Decimal(0)})
+            seen["quantity"] += Decimal(line["quantity"])
+            seen["total"] += Decimal(line["total"])
+    return so_far
+
+
+def is_live(note: Mapping[str, Any] | None) -> bool:
+    """A return that still stands: its note confirmed, its event not invalidated."""
+    return note is not None and note.get("status") == "confirmed" and \
+        (note.get("dte") or {}).get("status") != "invalidated"
 
 
 def _same_item(line: Mapping[str, Any], source: Mapping[str, Any]) -> bool:
@@ -119,11 +134,10 @@ def related(source: Mapping[str, Any]) -> dict[str, Any]:
             "fechaEmision": source["date"]}
 
 
-def issuer(source: Mapping[str, Any]) -> dict[str, Any]:
-    """The emisor as the source DTE named it (the event is the same issuer's, of the same
+def issuer(emisor: Mapping[str, Any]) -> dict[str, Any]:
+    """The event's emisor from the source DTE's (the event is the same issuer's, of the same
     establishment and point of sale); an export's precinct, regime and item type as on the FEX
     (the manual: they must match)."""
-    emisor = source["dte"]["emisor"]
     establishment, point = emisor.get("codEstable"), emisor.get("codPuntoVenta")
     return {"nit": emisor["nit"], "nombre": emisor["nombre"], "codEstableMH": establishment,
             "codEstable": establishment, "codPuntoVentaMH": point, "codPuntoVenta": point,
@@ -132,10 +146,9 @@ def issuer(source: Mapping[str, Any]) -> dict[str, Any]:
             "tipoItemExpor": None if emisor.get("tipoItemExpor") is None else int(emisor["tipoItemExpor"])}
 
 
-def receiver(source: Mapping[str, Any]) -> dict[str, Any]:
-    """documento: the receptor as the source DTE named it (the manual: "la información del receptor
-    contenida en el DTE al que aplica el evento")."""
-    receptor = source["dte"].get("receptor") or source["dte"].get("sujetoExcluido") or {}
+def receiver(receptor: Mapping[str, Any]) -> dict[str, Any]:
+    """The event's documento: the receptor as the source DTE named it (the manual: "la información
+    del receptor contenida en el DTE al que aplica el evento")."""
     return {"tipoDocumento": receptor.get("tipoDocumento"), "numDocumento": receptor.get("numDocumento"),
             "nombre": receptor.get("nombre"), "codPais": receptor.get("codPais"),
             "nombrePais": receptor.get("nombrePais"), "telefono": receptor.get("telefono"),
@@ -151,10 +164,15 @@ def returned_items(source: Mapping[str, Any], matched: list[int]) -> list[dict[s
 
 def pending(codigo: str, source: Mapping[str, Any], matched: list[int], time: str) -> dict[str, Any]:
     """The note's `dte` at confirmation: a pending return event in version 1 of fe-eret-v1, with
-    what it names of its source kept (a later transmission sends what was issued)."""
+    what it names of its source kept (a later transmission sends what was issued): its issuer and
+    receiver as the source DTE names them (what the event's invalidation names too), the source by
+    code and date, and each returned line's source line, code and item type. No control number:
+    an event has none."""
+    source_dte = source["dte"]
     return {"status": "pending", "tipoDte": RETORNO, "version": version_of(RETORNO, EDITION_2026),
             "codigoGeneracion": codigo, "numeroControl": None, "observations": [], "attempts": 0, "horEmi": time,
-            "sourceTipoDte": source["dte"]["tipoDte"], "emisor": issuer(source), "documento": receiver(source),
+            "sourceTipoDte": source_dte["tipoDte"], "emisor": dict(source_dte["emisor"]),
+            "receptor": dict(source_dte.get("receptor") or source_dte.get("sujetoExcluido") or {}),
             "related": [related(source)], "items": returned_items(source, matched)}
 
 
@@ -198,9 +216,7 @@ def event(document: Mapping[str, Any], ambiente: str = "00") -> dict[str, Any]:
                            "codigoGeneracion": dte["codigoGeneracion"], "fecEmi": document["date"],
                            "horEmi": dte["horEmi"], "fusion": None, "tipoMoneda": document.get("currency") or "USD"},
         "documentoRelacionado": [{**related_} for related_ in dte["related"]],
-        "emisor": {**dte["emisor"], "tipoItemExpor": None if dte["emisor"].get("tipoItemExpor") is None
-                   else int(dte["emisor"]["tipoItemExpor"])},
-        "documento": dte["documento"], "ventaTercero": None, "compraTercero": None, "cuerpoDocumento": items,
+        "emisor": issuer(dte["emisor"]), "documento": receiver(dte["receptor"]), "ventaTercero": None, "compraTercero": None, "cuerpoDocumento": items,
         "resumen": {"totalNoSuj": sums["noSuj"], "totalExenta": sums["exenta"], "totalGravada": sums["gravada"],
                     "totalCompraExcluidos": sums["compra"], "subTotalVentas": sales, "tributos": None,
                     "totalSeguro": Decimal(0), "totalFlete": Decimal(0), "montoTotalOperacion": total,

@@ -2,7 +2,8 @@
 note's confirming transaction as a DTE is (countries/sv/services/dte.py): its generation code, the
 event checked against fe-eret-v1 before anything is stored (a 400 naming the field), the pending
 transmission, and what the source's returns add up to (keys.dte_returns, one item per source,
-conditioned on what was read), so that no two returns together exceed a line of the source. Sent,
+conditioned on what was read: what each return took, counted while its note stands), so that no
+two returns together exceed a line of the source. Sent,
 retried, delivered and invalidated by the same paths as the DTEs; the stock, the customer's balance
 and the IVA book move as for any credit note (services/sales_purchases/documents.py)."""
 from __future__ import annotations
@@ -40,7 +41,8 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], docum
     dte_signing.require_credentials(table, company_id)
     returns_key = keys.dte_returns(company_id, int(source["id"]))
     kept = table.get(returns_key)
-    already = (kept or {}).get("returned") or {}
+    notes = (kept or {}).get("notes") or {}
+    already = dte_return.returned_so_far(notes, _live(table, company_id, notes))
     matched = dte_return.returned_lines(document["lines"], source["lines"], already)
     dte = dte_return.pending(dte_rules.new_codigo_generacion(), source, matched,
                              clock.local_time_in(dte_rules.DTE_COUNTRY))
@@ -55,26 +57,26 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], docum
                          **keys.dte_pending_index(company_id, document["id"], now), "itemType": "DTE",
                          "companyId": company_id, "documentId": document["id"], "status": dte_rules.PENDING,
                          "codigoGeneracion": codigo, "attempts": 0, "createdAt": now})
-    _write_returned(transaction, returns_key, kept, dte_return.after_return(already, document["lines"], matched))
+    _write_returned(transaction, returns_key, kept,
+                    {**notes, str(document["id"]): dte_return.lines_returned(document["lines"], matched)})
     return {"codigoGeneracion": codigo, "dte": dte}
 
 
-def release(transaction: Transaction, table: Table, company_id: int, note: dict[str, Any]) -> None:
-    """What an invalidated return event gave back is returnable again: its lines leave the source's
-    returns (for the invalidation's transaction)."""
-    dte = note.get("dte") or {}
-    if dte.get("tipoDte") != dte_formats.RETORNO or note.get("sourceDocumentId") is None:
-        return
-    returns_key = keys.dte_returns(company_id, int(note["sourceDocumentId"]))
-    kept = table.get(returns_key)
-    if kept is None:
-        return
-    returned = {index: dict(seen) for index, seen in (kept.get("returned") or {}).items()}
-    for line, item in zip(note["lines"], dte["items"], strict=True):
-        seen = returned[str(int(item["sourceLine"]))]
-        seen["quantity"] -= line["quantity"]
-        seen["total"] -= line["total"]
-    _write_returned(transaction, returns_key, kept, returned)
+def live_returns(table: Table, company_id: int, source_id: int) -> list[int]:
+    """The ids of the notes whose return events of the DTE still stand (neither cancelled nor
+    invalidated): the manual forbids invalidating an FE, FEX or FSE while it has one."""
+    notes = (table.get(keys.dte_returns(company_id, source_id)) or {}).get("notes") or {}
+    return sorted(int(note_id) for note_id in _live(table, company_id, notes))
+
+
+def _live(table: Table, company_id: int, notes: dict[str, Any]) -> set[str]:
+    """Of the returns on record, those that stand: an invalidated one gave its lines back (its
+    invalidation reverses the note like a cancellation), with nothing to write here."""
+    if not notes:
+        return set()
+    found = table.batch_get([keys.document(company_id, int(note_id)) for note_id in notes])
+    return {note_id for note_id in notes
+            if dte_return.is_live(found.get(keys.pair(keys.document(company_id, int(note_id)))))}
 
 
 def sealed_on(source: dict[str, Any]) -> _dt.date | None:
@@ -87,12 +89,11 @@ def sealed_on(source: dict[str, Any]) -> _dt.date | None:
 
 
 def _write_returned(transaction: Transaction, key: dict[str, Any], kept: dict[str, Any] | None,
-                    returned: dict[str, Any]) -> None:
+                    notes: dict[str, Any]) -> None:
     """Written on what was read: a concurrent return of the same source makes the command run again."""
     if kept is None:
-        transaction.put({**key, "itemType": RETURNS_ITEM, "returned": returned, "changes": 1},
+        transaction.put({**key, "itemType": RETURNS_ITEM, "notes": notes, "changes": 1},
                         condition="attribute_not_exists(PK)")
         return
-    transaction.update(key, "SET returned = :returned, changes = :after", condition="changes = :seen",
-                       values={":returned": returned, ":after": int(kept["changes"]) + 1,
-                               ":seen": int(kept["changes"])})
+    transaction.update(key, "SET notes = :notes, changes = :after", condition="changes = :seen",
+                       values={":notes": notes, ":after": int(kept["changes"]) + 1, ":seen": int(kept["changes"])})
