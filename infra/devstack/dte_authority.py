@@ -33,6 +33,7 @@ import argparse
 import datetime as _dt
 import hashlib
 import json
+import re
 import secrets
 import threading
 import time
@@ -47,7 +48,7 @@ from typing import Any
 from chalicelib import clock, countries
 from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_formats
-from infra.devstack.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception
+from infra.devstack.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception, document_type
 
 TOKEN_HOURS = 24
 SV_OFFSET = _dt.timedelta(hours=countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)
@@ -177,19 +178,25 @@ class StandInAuthority(LotReception):
         if observations:
             return self._rejected(request, codigo, "005", "DOCUMENTO RECHAZADO", observations)
         identification = sent["identificacion"]
-        answer = self._processed(request, codigo, f"{codigo}|{identification['numeroControl']}")
-        self.registered[codigo] = {"nit": nit, "tipoDte": identification["tipoDte"], "document": sent,
+        # the return event (18) has no control number: sealed by its code and type
+        answer = self._processed(request, codigo,
+                                 f"{codigo}|{identification.get('numeroControl') or document_type(identification)}")
+        self.registered[codigo] = {"nit": nit, "tipoDte": document_type(identification), "document": sent,
                                    "documento": request["documento"], "answer": answer}
         return 200, answer
 
     def _document_problems(self, nit: str, request: dict[str, Any], sent: dict[str, Any]) -> list[str]:
         identification = sent.get("identificacion") or {}
-        tipo = identification.get("tipoDte")
+        tipo, version = document_type(identification), identification.get("version")
         if not dte_formats.is_format(tipo):
             return [f"[identificacion.tipoDte] TIPO DE DOCUMENTO NO SOPORTADO: {tipo}"]
-        found = [f"[{problem['field']}] {problem['message']}" for problem in dte_formats.schema_problems(sent)]
-        if found:
-            return found
+        if not _is_version_of(tipo, version):
+            return [f"[identificacion.version] LA VERSION {version} NO CORRESPONDE AL TIPO DE DOCUMENTO {tipo}"]
+        found = [f"[{problem['field']}] {problem['message']}"
+                 for problem in dte_formats.schema_problems(sent, None if tipo != dte_formats.RETORNO else tipo)]
+        control = numero_control_problem(identification, tipo)
+        if found:  # the control number's own check beside the schema's (the 2026 schemas leave rules to it)
+            return found + ([control] if control else [])
         checks = (
             (request.get("tipoDte") == tipo and request.get("version") == identification["version"]
              and request.get("ambiente") == identification["ambiente"],
@@ -198,9 +205,7 @@ class StandInAuthority(LotReception):
              "[codigoGeneracion] NO CORRESPONDE AL DOCUMENTO FIRMADO"),
             (dte_rules.is_codigo_generacion(identification["codigoGeneracion"]),
              "[identificacion.codigoGeneracion] DEBE SER UN UUID V4 EN MAYUSCULAS"),
-            (dte_rules.is_numero_control(identification["numeroControl"])
-             and identification["numeroControl"][4:6] == tipo,
-             "[identificacion.numeroControl] NO CORRESPONDE AL TIPO DE DOCUMENTO"),
+            (control is None, control),
             (sent["emisor"]["nit"] == nit, "[emisor.nit] NO CORRESPONDE AL USUARIO AUTENTICADO"),
             (_total(sent["resumen"]) > 0,
              "[resumen.totalPagar] DEBE SER MAYOR QUE CERO"),
@@ -239,6 +244,8 @@ class StandInAuthority(LotReception):
                 problems.append("[emisor.nit] NO CORRESPONDE AL USUARIO AUTENTICADO")
             elif invalidated is None or invalidated["nit"] != nit:
                 problems.append("[documento.codigoGeneracion] EL DOCUMENTO NO EXISTE")
+            elif (version_problem := _invalidation_version_problem(request, sent, invalidated)) is not None:
+                problems.append(version_problem)
             elif sent["documento"]["codigoGeneracion"] in self.invalidations:
                 earlier = self.invalidations[sent["documento"]["codigoGeneracion"]]
                 if earlier["codigoGeneracion"] == codigo:  # the same event again: its answer again
@@ -257,6 +264,8 @@ class StandInAuthority(LotReception):
             for problem in dte_formats.schema_problems(sent, dte_formats.CONTINGENCY)]
         if not problems and (sent["emisor"]["nit"] != nit or request.get("nit") != nit):
             problems.append("[emisor.nit] NO CORRESPONDE AL USUARIO AUTENTICADO")
+        if not problems:
+            problems = _contingency_problems(sent)
         at = (clock.now() + SV_OFFSET).strftime("%d/%m/%Y %H:%M:%S")
         if problems:
             return 400, {"estado": "RECHAZADO", "fechaHora": at, "mensaje": "EVENTO RECHAZADO", "selloRecibido": None,
@@ -340,6 +349,73 @@ class StandInAuthority(LotReception):
         self.events = state.get("events", {})
         self.lots = state.get("lots", {})
         self.sendings = state.get("sendings", {})
+
+
+def _is_version_of(format_key: str, version: Any) -> bool:
+    """Whether `version` is one the authority publishes for that document type (either edition)."""
+    try:
+        dte_formats.edition_of(format_key, int(version))
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+# Normativa de Cumplimiento V2.0: the establishment's type letter (CAT-009: M casa matriz, S sucursal,
+# B bodega, P patio), its 3 digits, P and the point of sale's 3 digits, then 15 digits
+_NUMERO_CONTROL_2026 = re.compile(r"DTE-(\d{2})-[MBSP]\d{3}P\d{3}-\d{15}")
+
+
+def numero_control_problem(identification: dict[str, Any], tipo: str) -> str | None:
+    """What is wrong with a DTE's control number for its type and the edition of its version (a
+    return event has none); None when nothing."""
+    if tipo == dte_formats.RETORNO:
+        return None
+    value = identification.get("numeroControl")
+    if dte_formats.edition_of(tipo, identification.get("version")) == dte_formats.LEGACY:
+        if dte_rules.is_numero_control(value) and value[4:6] == tipo:
+            return None
+        return "[identificacion.numeroControl] NO CORRESPONDE AL TIPO DE DOCUMENTO"
+    found = _NUMERO_CONTROL_2026.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        return (f"[identificacion.numeroControl] DEBE TENER LA FORMA DTE-{tipo}-XnnnPnnn-nnnnnnnnnnnnnnn "
+                f"(X: M, S, B O P SEGUN EL TIPO DE ESTABLECIMIENTO) EN LA VERSION {identification.get('version')}")
+    if found.group(1) != tipo:
+        return "[identificacion.numeroControl] NO CORRESPONDE AL TIPO DE DOCUMENTO"
+    return None
+
+
+def _invalidation_version_problem(request: dict[str, Any], sent: dict[str, Any],
+                                  invalidated: dict[str, Any]) -> str | None:
+    """An invalidation is in the edition of the DTE it invalidates (anulacion-schema-v2 of a legacy
+    DTE, invalidacion-schema-v3 of a 2026 one), of that DTE's type, and the request says its version."""
+    declared = invalidated["document"]["identificacion"].get("version")
+    expected = dte_formats.version_of(dte_formats.INVALIDATION,
+                                      dte_formats.edition_of(invalidated["tipoDte"], declared))
+    version = sent["identificacion"]["version"]
+    if version != expected:
+        return (f"[identificacion.version] UN DOCUMENTO VERSION {declared} SE INVALIDA CON EL EVENTO VERSION "
+                f"{expected}")
+    if request.get("version") != version:
+        return "[version] NO CORRESPONDE AL EVENTO FIRMADO"
+    if sent["documento"].get("tipoDte") != invalidated["tipoDte"]:
+        return "[documento.tipoDte] NO CORRESPONDE AL DOCUMENTO"
+    return None
+
+
+# CAT-009: the establishment types (01 sucursal, 02 casa matriz, 04 bodega, 07 patio, 20 otro); the
+# contingencia-schema-v4 leaves the list to the catalogue
+_ESTABLISHMENT_TYPES = ("01", "02", "04", "07", "20")
+
+
+def _contingency_problems(sent: dict[str, Any]) -> list[str]:
+    """What the contingency event's schema leaves to the catalogues: the types of its DTEs and,
+    in v4, of the establishment."""
+    problems = [f"[detalleDTE[{index}].tipoDoc] TIPO DE DOCUMENTO NO SOPORTADO: {item['tipoDoc']}"
+                for index, item in enumerate(sent["detalleDTE"]) if not dte_formats.is_format(item["tipoDoc"])
+                or item["tipoDoc"] in (dte_formats.INVALIDATION, dte_formats.CONTINGENCY)]
+    if sent["emisor"]["tipoEstablecimiento"] not in _ESTABLISHMENT_TYPES:
+        problems.append("[emisor.tipoEstablecimiento] NO EXISTE EN EL CATALOGO CAT-009")
+    return problems
 
 
 def _digest(document: dict[str, Any]) -> str:

@@ -61,13 +61,19 @@ class LotReception:
         if lot["results"] is None:  # processed now, each DTE as one sent alone
             lot["results"] = {"procesados": [], "rechazados": []}
             for documento in lot["documentos"]:
+                # each DTE as it declares itself: its own type and version, whatever the lot's others
                 identification = _unverified(documento).get("identificacion") or {}
                 status, answer = self._reception(nit, {
                     "ambiente": lot["ambiente"], "idEnvio": lot["idEnvio"], "version": identification.get("version"),
-                    "tipoDte": identification.get("tipoDte"), "documento": documento,
+                    "tipoDte": document_type(identification), "documento": documento,
                     "codigoGeneracion": identification.get("codigoGeneracion")})
                 lot["results"]["procesados" if answer["estado"] == "PROCESADO" else "rechazados"].append(answer)
         return 200, {"codigoLote": codigo_lote, **lot["results"]}
+
+
+def document_type(identification: dict[str, Any]) -> Any:
+    """What a received document is: a DTE's tipoDte, or the return event's tipoEvento (18)."""
+    return identification.get("tipoDte") or identification.get("tipoEvento")
 
 
 def _unverified(documento: str) -> dict[str, Any]:

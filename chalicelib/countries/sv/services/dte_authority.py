@@ -29,7 +29,8 @@ AUTH, RECEPTION, INVALIDATION, CONTINGENCY, CONSULTATION = (
     "/seguridad/auth", "/fesv/recepciondte", "/fesv/anulardte", "/fesv/contingencia", "/fesv/recepcion/consultadte/")
 LOT_RECEPTION, LOT_CONSULTATION = "/fesv/recepcionlote/", "/fesv/recepcion/consultadtelote/"
 # The version of the lot's own request (its JSON schema is not published beside the DTEs'; the
-# public clients send 1).
+# public clients send 1), not its DTEs': each declares its own in its signed identificacion, and a
+# DTE or event sent alone goes with the version it declares (`Submission.version`).
 LOT_VERSION = 1
 # The authority's tokens last 24 hours (48 in its test environment): renewed an hour before.
 TOKEN_SECONDS = 23 * 3600

@@ -2,11 +2,14 @@
 hours of its issue; one still pending `CONTINGENCY_AFTER` its issue (its transmissions got no
 answer) would arrive too late, so the hourly run puts it into contingency:
 
-1. its document records the contingency and the code, date and time of the event that will
-   report it, in one transaction per event of at most `EVENT_SIZE` DTEs (fixed before it is sent,
-   so an event that got no answer is sent again as the same event, listing the same DTEs);
-2. the event (contingencia-schema-v3: the issuer and its responsible person, each DTE by code
-   and type, the contingency from the first DTE's issue to now) is checked, signed and sent;
+1. its document records the contingency and the code, date, time and version of the event that
+   will report it, one establishment's DTEs per event, at most 1,000 (the formats' limit,
+   domain/dte_contingency_event.py `in_events`), in transactions of `DECLARED_TOGETHER` (fixed
+   before it is sent, so an event that got no answer is sent again as the same event, listing the
+   same DTEs);
+2. the event (contingencia-schema-v4 when the company issues in the 2026 edition at the event's
+   date, v3 before: the issuer and its responsible person, each DTE by code and type whatever its
+   own edition, the contingency from the first DTE's issue to now) is checked, signed and sent;
 3. once the authority received it, its seal is recorded on each document, and the DTEs are sent
    under the deferred model (tipoModelo 2, tipoOperacion 2), together as lots
    (countries/sv/services/dte_lots.py). The retry that sends any pending DTE leaves them alone: sent normally
@@ -19,7 +22,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.countries.sv.domain import dte as dte_rules
-from chalicelib.countries.sv.domain import dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte_contingency_event, dte_formats, dte_json
 from chalicelib.countries.sv.services import dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
 from chalicelib.observability import logger
@@ -28,7 +31,9 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
 
 CONTINGENCY_AFTER = _dt.timedelta(hours=20)  # the authority's window is 24 hours: the hourly run has margin
-EVENT_SIZE = 50  # DTEs per event: one transaction marks them all
+# DTEs marked per transaction (at most 100 items): an event of more is declared in several, its
+# code, date, time and version the same in each
+DECLARED_TOGETHER = 50
 AUTHORITY_UNAVAILABLE = 1  # CAT-005: "No disponibilidad de sistema del MH"
 
 
@@ -73,9 +78,7 @@ def _company(table: Table, transmitter: DteTransmitter, company_id: int, documen
         return 0, 0
     undeclared = [document for document in pending_documents(table, company_id, document_ids)
                   if not document["dte"].get("contingency") and sendable(table, company, document)]
-    declared = 0
-    for start in range(0, len(undeclared), EVENT_SIZE):
-        declared += _declare(table, company_id, undeclared[start:start + EVENT_SIZE])
+    declared = sum(_declare(table, company, documents) for documents in dte_contingency_event.in_events(undeclared))
     events: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for document in pending_documents(table, company_id, document_ids):
         if waiting_for_event(document["dte"]):
@@ -104,25 +107,34 @@ def pending_documents(table: Table, company_id: int, document_ids: list[int]) ->
                   key=lambda document: document["id"])
 
 
-def _declare(table: Table, company_id: int, documents: list[dict[str, Any]]) -> int:
-    # the event's date and time are fixed here too: sent again, it is the same event
+def _declare(table: Table, company: dict[str, Any], documents: list[dict[str, Any]]) -> int:
+    """Marks one event's DTEs, `DECLARED_TOGETHER` per transaction. A transaction lost to a race
+    (a DTE answered or declared meanwhile) leaves its DTEs to the next run: the event lists those
+    marked when it is reported."""
+    # the event's date, time and version are fixed here too: sent again, it is the same event
+    date = clock.today_in(dte_rules.DTE_COUNTRY)
     contingency = {"type": AUTHORITY_UNAVAILABLE, "eventCodigo": dte_rules.new_codigo_generacion(),
-                   "eventDate": clock.today_in(dte_rules.DTE_COUNTRY), "eventTime": clock.local_time_in(dte_rules.DTE_COUNTRY),
+                   "eventDate": date, "eventTime": clock.local_time_in(dte_rules.DTE_COUNTRY),
+                   "eventVersion": dte_contingency_event.version_for(company, date),
                    "declaredAt": clock.now_iso(), "eventSeal": None, "eventReceivedAt": None}
-    transaction = Transaction(table)
-    for document in documents:
-        transaction.update(keys.document(company_id, document["id"]),
-                           "SET #dte.#contingency = :contingency, #updated = :now ADD #version :one",
-                           condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency)",
-                           names={"#dte": "dte", "#contingency": "contingency", "#status": "status",
-                                  "#updated": "updatedAt", "#version": "version"},
-                           values={":contingency": contingency, ":now": contingency["declaredAt"], ":one": 1,
-                                   ":pending": dte_rules.PENDING})
-    try:
-        transaction.commit()
-    except LostRace:  # answered or declared meanwhile: the next run sees what is left
-        return 0
-    return len(documents)
+    declared = 0
+    for start in range(0, len(documents), DECLARED_TOGETHER):
+        transaction = Transaction(table)
+        together = documents[start:start + DECLARED_TOGETHER]
+        for document in together:
+            transaction.update(keys.document(company["id"], document["id"]),
+                               "SET #dte.#contingency = :contingency, #updated = :now ADD #version :one",
+                               condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency)",
+                               names={"#dte": "dte", "#contingency": "contingency", "#status": "status",
+                                      "#updated": "updatedAt", "#version": "version"},
+                               values={":contingency": contingency, ":now": contingency["declaredAt"], ":one": 1,
+                                       ":pending": dte_rules.PENDING})
+        try:
+            transaction.commit()
+        except LostRace:  # answered or declared meanwhile: the next run sees what is left
+            continue
+        declared += len(together)
+    return declared
 
 
 def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], codigo: str,
@@ -130,8 +142,9 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
     company_id = company["id"]
     ambiente = dte_json.ambiente(company)
     declared = documents[0]["dte"]["contingency"]
-    event = dte_json.contingency_event(company, documents, codigo, declared["eventDate"], declared["eventTime"],
-                                       ambiente)
+    # declared before versions were stored: the edition the company issued in at the event's date
+    event = dte_contingency_event.contingency_event(company, documents, codigo, declared["eventDate"],
+                                                    declared["eventTime"], ambiente, declared.get("eventVersion"))
     problems = dte_formats.schema_problems(event, dte_formats.CONTINGENCY)
     if problems:  # the company's settings lack what the event needs: the DTEs wait (and are logged)
         logger.error("DTE contingency event refused by the format; its DTEs stay pending",

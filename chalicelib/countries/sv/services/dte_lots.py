@@ -12,7 +12,13 @@ the answers to its DTEs are asked for later (`consultadtelote`). The hourly run:
    one-by-one answer is recorded (countries/sv/services/dte.py `_record`, conditioned on the transmission still
    pending): an answer polled twice, or by two runs at once, is recorded once and its event
    (`document.dte_accepted`) fires once. The DTEs still in process wait for the next poll; a lot
-   whose DTEs are all answered leaves the open lots."""
+   whose DTEs are all answered leaves the open lots.
+
+A lot mixes editions and types: each DTE is signed in its own version (its `dte.version`, the legacy
+one when absent: dte_json.authority_document), which its signed identificacion declares and by
+which the authority validates it; the lot's request states only the version of the lot's own
+envelope (dte_authority.LOT_VERSION), never the DTEs' (the legacy edition already mixed FE v1 and
+CCF v3 in one lot). So a lot is not split by version."""
 from __future__ import annotations
 
 import dataclasses
