@@ -80,6 +80,9 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 40: returns
     "DTE_RETURN_WINDOW_CLOSED": (400, "a return event (DTE 18) applies to a sealed FE, FEX or FSE within 3 months of its seal"),
     "DTE_RETURN_EXCEEDS_DOCUMENT": (400, "the returns of a DTE would exceed its lines (quantity or amount), or return a line it does not carry"),
+    # issue 40: invalidation
+    "DTE_INVALIDATION_REPLACEMENT_REQUIRED": (400, "the invalidation's motive (1 or 3) needs the DTE that replaces the invalidated one issued and accepted first, named in the request"),
+    "DTE_INVALIDATION_REPLACEMENT_NOT_ALLOWED": (400, "the invalidation names no replacing DTE: a rescinded operation (motive 2), or a type invalidated first and issued again after (credit note, liquidation receipt, return or special-operations event)"),
     "AUTHENTICATION_REQUIRED": (401, "no session cookie and no API key"),
     "INVALID_CREDENTIALS": (401, "wrong e-mail or password, or no active company to log in to (answered alike: "
                                  "the answer never confirms a password)"),
@@ -121,6 +124,9 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "CONTROL_ACCOUNT_HAS_BALANCE": (409, "a rule or bank account cannot leave its control account while the account still holds a balance (the message names it)"),
     # issue 39: settle
     "TAX_SETTLEMENT_OVERLAP": (409, "a tax settlement's period ends before the previous settlement's date, or another settlement was recorded meanwhile"),
+    # issue 40: invalidation
+    "DTE_INVALIDATION_WINDOW_CLOSED": (409, "the time the tax authority allows to invalidate the DTE has ended (`details` gives its seal and the deadline): nothing was sent"),
+    "DTE_INVALIDATION_BLOCKED": (409, "documents the tax authority validated against the DTE (its credit or debit notes, a return event) must be invalidated first (`details` names each)"),
     "IDEMPOTENCY_KEY_REUSED": (422, "the `Idempotency-Key` was used for another request"),
     "RATE_LIMIT_EXCEEDED": (429, "too many requests or failed logins; `Retry-After` says when to retry"),
     "INTERNAL_ERROR": (500, "a bug: the request id in `X-Request-Id` finds it in the logs"),

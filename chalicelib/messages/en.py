@@ -138,6 +138,16 @@ CODES: dict[str, str] = {
     'DTE_RETURN_WINDOW_CLOSED': 'A return event (DTE 18) applies to a sealed FE, FEX or FSE within 3 months of its seal.',
     'DTE_RETURN_EXCEEDS_DOCUMENT': 'The returns of a DTE would exceed its lines (quantity or amount), or return a line '
                                    'it does not carry.',
+    # issue 40: invalidation
+    'DTE_INVALIDATION_REPLACEMENT_REQUIRED': "The invalidation's motive (1 or 3) needs the DTE that replaces the "
+                                             "invalidated one issued and accepted first, named in the request.",
+    'DTE_INVALIDATION_REPLACEMENT_NOT_ALLOWED': "The invalidation names no replacing DTE: a rescinded operation (motive "
+                                                "2), or a type invalidated first and issued again after (credit note, "
+                                                "liquidation receipt, return or special-operations event).",
+    'DTE_INVALIDATION_WINDOW_CLOSED': "The time the tax authority allows to invalidate the DTE has ended (details "
+                                      "gives its seal and the deadline): nothing was sent.",
+    'DTE_INVALIDATION_BLOCKED': "Documents the tax authority validated against the DTE (its credit or debit notes, a "
+                                "return event) must be invalidated first (details names each).",
 }
 
 KINDS: dict[str, str] = {

@@ -157,6 +157,20 @@ CODES: dict[str, str] = {
         "siguientes al sello.",
     "DTE_RETURN_EXCEEDS_DOCUMENT":
         "Los retornos del DTE excederían sus líneas (cantidad o monto), o retornan una línea que el DTE no lleva.",
+    # issue 40: invalidation
+    "DTE_INVALIDATION_REPLACEMENT_REQUIRED":
+        "El tipo de invalidación (1 o 3) requiere emitir primero el DTE que reemplaza al invalidado, aceptado por "
+        "Hacienda, e indicarlo en la solicitud.",
+    "DTE_INVALIDATION_REPLACEMENT_NOT_ALLOWED":
+        "La invalidación no lleva documento que reemplace: una operación rescindida (tipo 2), o un tipo que se "
+        "invalida primero y se emite de nuevo después (nota de crédito, comprobante de liquidación, evento de "
+        "retorno o de operaciones especiales).",
+    "DTE_INVALIDATION_WINDOW_CLOSED":
+        "Terminó el plazo que Hacienda da para invalidar el DTE (el detalle indica su sello y el plazo): no se "
+        "envió nada.",
+    "DTE_INVALIDATION_BLOCKED":
+        "Hay documentos validados por Hacienda contra este DTE (sus notas de crédito o débito, un evento de "
+        "retorno) que deben invalidarse primero (el detalle los indica).",
 }
 
 KINDS: dict[str, str] = {
@@ -1017,6 +1031,30 @@ PHRASES: dict[str, str] = {
     "against) or open the account at 0":
         "no hay regla de determinación para `opening_balance_equity`: defina una (la cuenta de patrimonio contra la "
         "que se registra el saldo inicial) o abra la cuenta con saldo 0",
+    # issue 40: invalidation
+    "Motive {} invalidates a DTE of type {} only once the document that replaces it is issued and accepted: name "
+    "that document.":
+        "El tipo de invalidación {0} invalida un DTE de tipo {1} solo después de emitir el documento que lo "
+        "reemplaza y de que Hacienda lo acepte: indique ese documento.",
+    "required: issue the replacement first": "requerido: emita primero el documento que lo reemplaza",
+    "A rescinded operation (motive 2) is invalidated without a replacing document.":
+        "Una operación rescindida (tipo 2) se invalida sin documento que la reemplace.",
+    "must be null for motive 2": "debe quedar vacío en el tipo 2",
+    "A DTE of type {} is invalidated first and issued again after: its invalidation names no replacing document.":
+        "Un DTE de tipo {0} se invalida primero y se emite de nuevo después: su invalidación no lleva documento que "
+        "lo reemplace.",
+    "must be null for a DTE of type {}": "debe quedar vacío en un DTE de tipo {0}",
+    "Documents the tax authority validated against this DTE must be invalidated first: {}.":
+        "Hay documentos validados por Hacienda contra este DTE que deben invalidarse primero: {0}.",
+    "invalidate DTE {} {} first": "invalide primero el DTE {0} {1}",
+    "sealed {}: the last moment was {}": "sellado el {0}: el plazo terminó el {1}",
+    "A DTE of type {} is invalidated within three months of its seal: the time ended {} at 23:59:59.":
+        "Un DTE de tipo {0} se invalida dentro de los tres meses siguientes a su sello: el plazo terminó el {1} a "
+        "las 23:59:59.",
+    "A DTE of type {} is invalidated by the 10th business day of the month after its seal: the time ended {} at "
+    "23:59:59.":
+        "Un DTE de tipo {0} se invalida a más tardar el décimo día hábil del mes siguiente a su sello: el plazo "
+        "terminó el {1} a las 23:59:59.",
     # issue 40: sales
     "{} is not a version of the authority's formats for {}": "{0} no es una versión de los formatos de Hacienda para {1}",
     "set the company's district": "indique el distrito de la empresa",

@@ -185,19 +185,24 @@ DteType = Annotated[Literal["01", "03"], Field(
 
 
 class DocumentInvalidate(RequestModel):
-    """El Salvador: the invalidation (anulación) of an accepted DTE, as the authority's event asks."""
+    """El Salvador: the invalidation (anulación) of an accepted DTE, as the authority's event asks.
+    Motives 1 and 3 name the DTE that replaces it (issued and accepted first), except for a DTE
+    the Manual Funcional V2.0 invalidates first and issues again after (a 2026 credit note 05):
+    checked against the DTE (DTE_INVALIDATION_REPLACEMENT_REQUIRED); motive 2 never names one."""
     model_config = ConfigDict(json_schema_extra={"allOf": [
-        {"if": {"properties": {"invalidationType": {"const": 1}}},
-         "then": {"required": ["replacementDocumentId"], "properties": {"replacementDocumentId": {"type": "integer"}}}},
+        {"if": {"properties": {"invalidationType": {"const": 2}}},
+         "then": {"properties": {"replacementDocumentId": {"type": "null"}}}},
         {"if": {"properties": {"invalidationType": {"const": 3}}},
          "then": {"required": ["reason"], "properties": {"reason": {"type": "string"}}}}]})
 
     invalidation_type: Literal[1, 2, 3] = Field(
-        description="1: an error in the information, replaced by another DTE (replacementDocumentId); "
-                    "2: the operation was rescinded; 3: another reason (reason)",
+        description="CAT-024. 1: an error in the information; 2: the operation was rescinded (no replacement); "
+                    "3: another reason (reason). 1 and 3 name the replacing DTE (replacementDocumentId) unless the "
+                    "DTE is invalidated first and issued again after (a credit note of the 2026 formats)",
         json_schema_extra={"x-enum-varnames": ["REPLACED", "RESCINDED", "OTHER"]})
     reason: Optional[Annotated[str, StringConstraints(min_length=5, max_length=250)]] = None
-    replacement_document_id: Optional[EntityId] = None
+    replacement_document_id: Optional[EntityId] = Field(
+        None, description="the accepted DTE of the same customer that replaces this one (motives 1 and 3)")
     responsible: PersonId = Field(description="who invalidates it, for the issuer")
     requester: PersonId = Field(description="who asks for it")
     date: Optional[Date] = Field(None, description="date of the reversal entry and stock movements; default today")

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from chalicelib import clock, countries
 from chalicelib.countries.sv.domain import dte as dte_rules
-from chalicelib.countries.sv.domain import dte_json
+from chalicelib.countries.sv.domain import dte_formats, dte_invalidation_event, dte_json
+from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.domain.document_actions import Refusal, untouched
 from chalicelib.domain.documents import CONFIRMED, DocumentStateError
 from chalicelib.errors import ValidationFailed
@@ -36,13 +38,23 @@ def _invalidate(document: Mapping[str, Any]) -> Refusal:
         return DocumentStateError(
             "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
             f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
+    if _is_2026(document):  # the Manual Funcional V2.0's window, as of now (the service reads the rest)
+        refused = manual.refusal_now(document["dte"], clock.now(),
+                                     countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)
+        if refused is not None:
+            return refused
     return untouched(dict(document)) or _receiver_refused(document)
+
+
+def _is_2026(document: Mapping[str, Any]) -> bool:
+    return dte_formats.dte_edition(document["dte"]) == dte_formats.EDITION_2026
 
 
 def _receiver_refused(document: Mapping[str, Any]) -> Refusal:
     """The invalidation names the receiver as the DTE was issued to it: what its format refuses
-    there, no request can mend."""
-    problems = dte_json.invalidation_receiver_problems(document)
+    there, no request can mend (in the event of the DTE's own edition)."""
+    problems = (dte_invalidation_event.receiver_problems(document) if _is_2026(document)
+                else dte_json.invalidation_receiver_problems(document))
     if not problems:
         return None
     details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]

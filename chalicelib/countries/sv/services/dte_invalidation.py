@@ -1,5 +1,7 @@
 """El Salvador: invalidating (anulación) an accepted DTE. The invalidation event is built in the
-authority's format (anulacion-schema-v2) and checked, signed and sent first: the authority's
+format of the DTE's own edition (anulacion-schema-v2 for a legacy DTE, invalidacion-schema-v3 for
+a 2026 one, whose Manual Funcional V2.0 rules are checked first: domain/dte_invalidation_rules.py)
+and checked, signed and sent first: the authority's
 answer is an external call and cannot be inside a transaction. Only once it accepted is the
 document reversed, in one transaction, like a cancellation. The event is recorded on the document
 before it is sent: when the authority does not answer (503), the next request sends the same event
@@ -9,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib import clock, jsoncodec
+from chalicelib import clock, countries, jsoncodec
 from chalicelib.countries.sv.domain import dte as dte_rules
-from chalicelib.countries.sv.domain import dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte_formats, dte_invalidation_event, dte_json
+from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.countries.sv.services import dte, dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
 from chalicelib.errors import ApiError, NotFound, ServiceUnavailable, ValidationFailed
@@ -20,6 +23,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.sales_purchases import document_reversals, documents
 from chalicelib.store import keys
+from chalicelib.store.listing import GSI2
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
 
@@ -28,28 +32,43 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
                transmitter: DteTransmitter | None = None) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     document = documents.get_document(table, company_id, document_id)
+    # an event sent before without an answer may be at the authority: it is completed as it was sent
+    pending = (document.get("dte") or {}).get(dte_rules.PENDING_INVALIDATION)
+    by_manual = is_2026(document)
+    if pending is None:  # the manual's refusals, before the authority is asked (motive 2 never replaced)
+        refused = (manual_refusal(table, company_id, document, fields) if by_manual
+                   else _rescinded_replaced(document, fields))
+        if refused is not None:
+            raise refused
     document_reversals.check_invalidatable(document)  # before the authority invalidates anything
     company = accounts.get_company(table, company_id)
     country = company.get("country", "SV")
-    # an event sent before without an answer may be at the authority: it is completed as it was sent
-    pending = (document.get("dte") or {}).get(dte_rules.PENDING_INVALIDATION)
     if pending is None:
-        pending = {"codigoGeneracion": dte_rules.new_codigo_generacion(), "date": clock.today_in(country),
-                   "time": clock.local_time_in(country), "fields": fields}
+        date, time = clock.today_in(country), clock.local_time_in(country)
+        if by_manual:
+            date, time = manual.event_moment(document["dte"]["tipoDte"], document["date"], document["dte"]["horEmi"],
+                                             manual.local(clock.now(), _offset()))
+        pending = {"codigoGeneracion": dte_rules.new_codigo_generacion(), "date": date, "time": time,
+                   "fields": fields}
     fields = jsoncodec.loads(jsoncodec.dumps(pending["fields"]))  # read back from the table: ids as ints again
-    replacing = _replacement(command, document, fields)
+    replacing = _replacement(command, document, fields, by_manual)
     replacement = replacing["dte"] if replacing else None
     ambiente = dte_json.ambiente(company)
-    sent = dte_json.invalidation(document, fields, pending["codigoGeneracion"], pending["date"], pending["time"],
-                                 replacement, ambiente,
-                                 establishment_type=(company.get("dteIssuer") or {}).get("establishmentType", "02"))
+    if by_manual:
+        sent = dte_invalidation_event.event(document, fields, pending["codigoGeneracion"], pending["date"],
+                                            pending["time"], replacement, ambiente)
+    else:
+        sent = dte_json.invalidation(document, fields, pending["codigoGeneracion"], pending["date"], pending["time"],
+                                     replacement, ambiente,
+                                     establishment_type=(company.get("dteIssuer") or {}).get("establishmentType", "02"))
     problems = dte_formats.schema_problems(sent, dte_formats.INVALIDATION)
     if problems:
         details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
         raise ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "
                                f"{details[0]['message']}", details=details)
     submission = Submission(company_id=company_id, nit=sent["emisor"]["nit"], ambiente=ambiente,
-                            tipo_dte=document["dte"]["tipoDte"], version=2, codigo_generacion=pending["codigoGeneracion"],
+                            tipo_dte=document["dte"]["tipoDte"],
+                            version=sent["identificacion"]["version"], codigo_generacion=pending["codigoGeneracion"],
                             documento=dte_signing.sign(table, company_id, sent))
     _record_pending(table, company_id, document, pending)
     try:
@@ -110,9 +129,15 @@ def _update_pending(table: Table, company_id: int, document_id: int, update: str
                                  code="CONCURRENT_UPDATE") from None
 
 
-def _replacement(command: Command, document: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any] | None:
-    """Type 1 names the DTE that replaces it: an accepted one of the same customer (answered whole)."""
-    if fields["invalidationType"] != 1:
+def _replacement(command: Command, document: dict[str, Any], fields: dict[str, Any],
+                 by_manual: bool = False) -> dict[str, Any] | None:
+    """The DTE that replaces the invalidated one (an accepted one of the same customer, answered
+    whole): for a legacy DTE, type 1 names it; for a 2026 one, the manual says when (its rules
+    checked before: manual_refusal)."""
+    if by_manual:
+        if not manual.needs_replacement(document["dte"]["tipoDte"], int(fields["invalidationType"])):
+            return None
+    elif fields["invalidationType"] != 1:
         return None
     if fields.get("replacementDocumentId") is None:
         raise ValidationFailed.for_field("replacementDocumentId", "required: type 1 is replaced by another DTE")
@@ -130,3 +155,47 @@ def _replacement(command: Command, document: dict[str, Any], fields: dict[str, A
     if problem:
         raise ValidationFailed.for_field("replacementDocumentId", problem)
     return replacement
+
+
+def is_2026(document: dict[str, Any]) -> bool:
+    """Whether the document's DTE was issued in the 2026 edition: its invalidation follows the manual."""
+    dte = document.get("dte") or {}
+    return "tipoDte" in dte and dte_formats.dte_edition(dte) == dte_formats.EDITION_2026
+
+
+def _offset() -> int:
+    return countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours
+
+
+def _rescinded_replaced(document: dict[str, Any], fields: dict[str, Any]) -> ApiError | None:
+    """A legacy DTE's event: a rescinded operation (motive 2) names no replacement either."""
+    if int(fields["invalidationType"]) != manual.RESCINDED or fields.get("replacementDocumentId") is None:
+        return None
+    return manual.replacement_refusal((document.get("dte") or {}).get("tipoDte", ""), manual.RESCINDED, True)
+
+
+def manual_refusal(table: Table, company_id: int, document: dict[str, Any], fields: dict[str, Any]) -> ApiError | None:
+    """What the Manual Funcional V2.0 refuses in invalidating this 2026 DTE now: its window, the
+    documents against it the authority validated (read here: the document does not record a debit
+    note or a return event), the replacement its motive takes or forbids."""
+    dte = document["dte"]
+    if dte.get("status") != dte_rules.ACCEPTED:
+        return None  # the core's refusal says why (check_invalidatable)
+    tipo = dte["tipoDte"]
+    return (manual.refusal_now(dte, clock.now(), _offset())
+            or manual.blocked_refusal(tipo, related_documents(table, company_id, document))
+            or manual.replacement_refusal(tipo, int(fields["invalidationType"]),
+                                          fields.get("replacementDocumentId") is not None))
+
+
+def related_documents(table: Table, company_id: int, document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The DTEs issued against the document (its notes, a return): the partner's documents from
+    its date whose source it is, each as the rules read it. The window bounds the read: a DTE is
+    invalidated within weeks (at most three months) of its date."""
+    found = table.query_all(partition=("GSI2PK", keys.partner_documents_partition(company_id,
+                                                                                  document["businessPartnerId"])),
+                            index=GSI2, sort_range=("GSI2SK", document["date"], None),
+                            filters={"sourceDocumentId": document["id"]})
+    return [{"id": item["id"], "number": item.get("number"), "tipoDte": item["dte"]["tipoDte"],
+             "status": item["dte"].get("status"), "codigoGeneracion": item["dte"].get("codigoGeneracion")}
+            for item in found if (item.get("dte") or {}).get("tipoDte")]

@@ -1,0 +1,155 @@
+"""When the Manual Funcional del Sistema de Transmisión V2.0 (Ministerio de Hacienda, May 2026,
+section VII, printed pages 9-17) lets a DTE or event be invalidated, no I/O: the motives
+(CAT-024), which document types are replaced before their invalidation and which after, the
+documents that must be invalidated first, the windows counted from the seal (business days by
+business_days.py) and the date the event carries. Each refusal is an ApiError the service raises
+before anything is sent and dte_actions answers as `allowedActions`."""
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from typing import Any, Iterable, Mapping
+
+from chalicelib.countries.sv.domain import business_days
+from chalicelib.countries.sv.domain.dte import (
+    CREDITO_FISCAL,
+    EXPORTACION,
+    FACTURA,
+    NOTA_CREDITO,
+    NOTA_DEBITO,
+    RETENCION,
+    SUJETO_EXCLUIDO,
+)
+from chalicelib.errors import ApiError
+
+# CAT-024, the motive (tipoAnulacion): 1 an error in the DTE, 2 the operation rescinded, 3 another (page 13)
+ERROR, RESCINDED, OTHER = 1, 2, 3
+MOTIVES = (ERROR, RESCINDED, OTHER)
+# CAT-002 types this service does not issue, which the manual's rules name
+NOTA_REMISION, LIQUIDACION, DOCUMENTO_LIQUIDACION, DONACION = "04", "08", "09", "15"
+OPERACIONES_ESPECIALES, RETORNO = "17", "18"
+TYPES = (FACTURA, CREDITO_FISCAL, NOTA_REMISION, NOTA_CREDITO, NOTA_DEBITO, RETENCION, LIQUIDACION,
+         DOCUMENTO_LIQUIDACION, EXPORTACION, SUJETO_EXCLUIDO, DONACION, OPERACIONES_ESPECIALES, RETORNO)
+# Page 13: motives 1 and 3 need the replacement issued and sealed first (its code in codigoGeneracionR),
+# except for these, invalidated first and issued again after (codigoGeneracionR null; pages 15-17).
+INVALIDATED_BEFORE_REISSUE = frozenset({NOTA_CREDITO, LIQUIDACION, OPERACIONES_ESPECIALES, RETORNO})
+# Page 11: within three months of the seal; the others by the 10th business day of the next month.
+THREE_MONTHS = frozenset({FACTURA, EXPORTACION, SUJETO_EXCLUIDO})
+# Pages 14-17: a validated document of these types against it is invalidated first.
+BLOCKED_BY = {CREDITO_FISCAL: frozenset({NOTA_CREDITO, NOTA_DEBITO}), RETENCION: frozenset({NOTA_CREDITO, NOTA_DEBITO}),
+              FACTURA: frozenset({RETORNO}), EXPORTACION: frozenset({RETORNO}), SUJETO_EXCLUIDO: frozenset({RETORNO})}
+BUSINESS_DAYS_NEXT_MONTH = 10
+LAST_SECOND = dt.time(23, 59, 59)
+
+
+def needs_replacement(tipo_dte: str, motive: int) -> bool:
+    """Whether the event names the document that replaces it (issued and sealed first): motives 1
+    and 3, but not for the types invalidated first; motive 2 never (page 13)."""
+    return motive != RESCINDED and tipo_dte not in INVALIDATED_BEFORE_REISSUE
+
+
+def replacement_refusal(tipo_dte: str, motive: int, replacement_given: bool) -> ApiError | None:
+    if needs_replacement(tipo_dte, motive) and not replacement_given:
+        return ApiError(f"Motive {motive} invalidates a DTE of type {tipo_dte} only once the document that replaces "
+                        "it is issued and accepted: name that document.",
+                        code="DTE_INVALIDATION_REPLACEMENT_REQUIRED",
+                        details=[{"field": "replacementDocumentId", "message": "required: issue the replacement first"}])
+    if replacement_given and motive == RESCINDED:
+        return ApiError("A rescinded operation (motive 2) is invalidated without a replacing document.",
+                        code="DTE_INVALIDATION_REPLACEMENT_NOT_ALLOWED",
+                        details=[{"field": "replacementDocumentId", "message": "must be null for motive 2"}])
+    if replacement_given and not needs_replacement(tipo_dte, motive):
+        return ApiError(f"A DTE of type {tipo_dte} is invalidated first and issued again after: its invalidation "
+                        "names no replacing document.", code="DTE_INVALIDATION_REPLACEMENT_NOT_ALLOWED",
+                        details=[{"field": "replacementDocumentId",
+                                  "message": f"must be null for a DTE of type {tipo_dte}"}])
+    return None
+
+
+def blockers(tipo_dte: str, related: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Of the documents issued against the DTE (each with its `tipoDte` and its DTE `status`), those
+    the authority validated that must be invalidated before it."""
+    blocking = BLOCKED_BY.get(tipo_dte, frozenset())
+    return [document for document in related if document["tipoDte"] in blocking and document["status"] == "accepted"]
+
+
+def blocked_refusal(tipo_dte: str, related: Iterable[Mapping[str, Any]]) -> ApiError | None:
+    found = blockers(tipo_dte, related)
+    if not found:
+        return None
+    names = ", ".join(_name(document) for document in found)
+    return ApiError(f"Documents the tax authority validated against this DTE must be invalidated first: {names}.",
+                    code="DTE_INVALIDATION_BLOCKED",
+                    details=[{"field": "documentId", "documentId": document.get("id"),
+                              "message": f"invalidate DTE {document['tipoDte']} {_name(document)} first"}
+                             for document in found])
+
+
+def _name(document: Mapping[str, Any]) -> str:
+    return str(document.get("number") or document.get("codigoGeneracion"))
+
+
+def _months_later(day: dt.date, months: int) -> dt.date:
+    """The same day `months` later, or that month's last day (30 November + 3 months: 28 February, page 12)."""
+    index = day.month - 1 + months
+    year, month = day.year + index // 12, index % 12 + 1
+    return dt.date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def deadline(tipo_dte: str, sealed_at: dt.datetime) -> dt.datetime:
+    """The last moment (El Salvador's time) the event may be transmitted, from the DTE's seal. Page
+    11's table: an FE, FEX or FSE within three months of the seal; the rest by 23:59:59 of the 10th
+    business day of the month after the seal's."""
+    sealed = sealed_at.date()
+    if tipo_dte in THREE_MONTHS:
+        last_day = _months_later(sealed, 3)
+    else:
+        year, month = (sealed.year + 1, 1) if sealed.month == 12 else (sealed.year, sealed.month + 1)
+        last_day = business_days.nth_business_day(year, month, BUSINESS_DAYS_NEXT_MONTH)
+    return dt.datetime.combine(last_day, LAST_SECOND)
+
+
+def window_refusal(tipo_dte: str, sealed_at: dt.datetime, now: dt.datetime) -> ApiError | None:
+    last = deadline(tipo_dte, sealed_at)
+    if now <= last:
+        return None
+    details = [{"field": "dte.acceptedAt",
+                "message": f"sealed {sealed_at.isoformat(sep=' ')}: the last moment was {last.isoformat(sep=' ')}"}]
+    if tipo_dte in THREE_MONTHS:
+        return ApiError(f"A DTE of type {tipo_dte} is invalidated within three months of its seal: the time ended "
+                        f"{last.date().isoformat()} at 23:59:59.", code="DTE_INVALIDATION_WINDOW_CLOSED",
+                        details=details)
+    return ApiError(f"A DTE of type {tipo_dte} is invalidated by the 10th business day of the month after its seal: "
+                    f"the time ended {last.date().isoformat()} at 23:59:59.", code="DTE_INVALIDATION_WINDOW_CLOSED",
+                    details=details)
+
+
+def event_moment(tipo_dte: str, generated_on: str, generated_at: str, now: dt.datetime) -> tuple[str, str]:
+    """The event's fecEmi and horEmi (page 11, second table): an FE, FEX or FSE's event carries its
+    own date, at most three months after the DTE's generation date; every other type's carries the
+    DTE's generation date itself (and here its time, so the event never predates the DTE)."""
+    generated = dt.date.fromisoformat(generated_on)
+    if tipo_dte in THREE_MONTHS:
+        latest = _months_later(generated, 3)
+        if now.date() <= latest:
+            return now.date().isoformat(), now.strftime("%H:%M:%S")
+        return latest.isoformat(), LAST_SECOND.strftime("%H:%M:%S")
+    return generated_on, generated_at
+
+
+def local(moment: dt.datetime, utc_offset_hours: int) -> dt.datetime:
+    """A moment (aware, or naive UTC) as El Salvador's clocks show it, naive: the windows' time."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return moment + dt.timedelta(hours=utc_offset_hours)
+
+
+def sealed_at(dte: Mapping[str, Any], utc_offset_hours: int) -> dt.datetime:
+    """When the authority sealed the DTE, in El Salvador's time (its `acceptedAt` is UTC)."""
+    return local(dt.datetime.fromisoformat(str(dte["acceptedAt"]).replace("Z", "+00:00")), utc_offset_hours)
+
+
+def refusal_now(dte: Mapping[str, Any], now: dt.datetime, utc_offset_hours: int) -> ApiError | None:
+    """What the document alone says against invalidating its accepted 2026 DTE at `now` (aware or
+    naive UTC): its window (documents against it are read by the service)."""
+    return window_refusal(dte["tipoDte"], sealed_at(dte, utc_offset_hours), local(now, utc_offset_hours))
