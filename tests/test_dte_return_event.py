@@ -169,3 +169,59 @@ def test_a_return_past_3_months_from_the_seal_is_refused(shop, cup, table, monke
     assert refused["details"][0]["field"] == "sourceDocumentId"
     assert add_months(sealed, 3).isoformat() in refused["details"][0]["message"]
     assert on_hand(shop, cup)[0] == 8 and transmission(table, shop.company.company_id, invoice["id"] + 1) is None
+
+
+PEOPLE = {"responsible": {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"},
+          "requester": {"name": "Jorge Pérez", "documentType": "36", "documentNumber": "06140202021024"}}
+
+
+def test_the_fe_waits_for_its_return_to_be_invalidated_first_then_the_cup_may_be_returned_again(
+        shop, cup, table, dte_authority):
+    customer = consumer_of(shop)
+    invoice = fe_v2(shop, table, customer, cup)
+    note = returned(shop, invoice, cup)
+    invalidate = f"/documents/{invoice['id']}/invalidate"
+    # the manual: an FE with a validated return event is not invalidated before it
+    blocked = shop.api.post(invalidate, {"invalidationType": 2, "reason": "Operación rescindida", **PEOPLE},
+                            key=shop.key)
+    assert blocked.status == 409 and blocked.json["code"] == "DTE_INVALIDATION_BLOCKED", blocked.text
+    assert blocked.json["details"][0]["documentId"] == note["id"]
+
+    # the return event invalidated (v3, no replacement code: an event is invalidated before it is reissued)
+    answer = shop.api.post(f"/documents/{note['id']}/invalidate", {
+        "invalidationType": 2, "reason": "Retorno registrado por error", **PEOPLE}, key=shop.key)
+    assert answer.status == 200, answer.text
+    assert answer.json["status"] == "cancelled" and answer.json["dte"]["status"] == "invalidated"
+    event = dte_authority.invalidations[note["codigoGeneracion"]]
+    assert event["estado"] == "PROCESADO"
+    # the note reversed like a cancellation: the cup leaves again (8), the customer owes 22.60 again
+    assert on_hand(shop, cup)[0] == 8 and receivable(shop, customer) == D("22.60")
+    assert live_returns(table, shop.company.company_id, invoice["id"]) == []
+    # its cup may be returned again: both cups now, 22.60
+    again = returned(shop, invoice, cup, quantity=2)
+    assert again["dte"]["status"] == "accepted" and D(str(again["total"])) == D("22.60")
+    assert on_hand(shop, cup)[0] == 10 and receivable(shop, customer) == D("0.00")
+
+
+def test_a_paid_fe_is_refunded_in_money_through_its_return_event(shop, cup, table, dte_authority):
+    customer = consumer_of(shop)
+    account = shop.created("/bank-accounts", {"name": "Caja", "openingBalance": 0, "currency": "USD",
+                                              "openingBalanceDate": shop.default_date,
+                                              "chartOfAccountId": shop.books["110103"]})
+    cash = shop.created("/payments/methods", {"name": "Efectivo", "bankAccountId": account["id"]})
+    invoice = fe_v2(shop, table, customer, cup)
+    paid = shop.api.post(f"/payments/documents/{invoice['id']}/payments",
+                         {"paymentMethodId": cash["id"], "amount": "22.60"}, key=shop.key)
+    assert paid.status == 201, paid.text
+    note = returned(shop, invoice, cup)
+    assert note["dte"]["tipoDte"] == "18"
+    # paid in full, then 11.30 returned: the customer is owed 11.30
+    assert receivable(shop, customer) == D("-11.30")
+    refund = shop.api.post(f"/payments/documents/{note['id']}/payments",
+                           {"paymentMethodId": cash["id"], "amount": "11.30"}, key=shop.key)
+    assert refund.status == 201, refund.text
+    assert refund.json["kind"] == "refund"
+    # 22.60 in, 11.30 back out: 11.30 in the till, nothing owed either way
+    assert receivable(shop, customer) == D("0.00")
+    balance = shop.api.get(f"/bank-accounts/{account['id']}", key=shop.key).json["balance"]
+    assert D(str(balance)) == D("11.30")
