@@ -424,7 +424,8 @@ def _digest(document: dict[str, Any]) -> str:
 
 def _total(summary: dict[str, Any]) -> Decimal:
     """What the document is worth: a note's operation, a retention's IVA withheld."""
-    for name in ("totalPagar", "montoTotalOperacion", "totalIVAretenido"):
+    # issue 40: purchases — fe-cr-v2 names the IVA withheld totalIvaRetenido
+    for name in ("totalPagar", "montoTotalOperacion", "totalIVAretenido", "totalIvaRetenido"):
         if name in summary:
             return Decimal(summary[name])
     return Decimal(0)

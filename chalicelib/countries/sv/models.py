@@ -162,15 +162,18 @@ class DteAuthorityCredentials(ResponseModel):
 
 class ExportTerms(RequestModel):
     """El Salvador: what a factura de exportación (DTE 11) says of the export besides its lines and buyer."""
-    country_code: Annotated[str, StringConstraints(pattern=r"^\d{4}$")] = Field(
-        description="the destination country's code in the authority's catalogue (CAT-020, the codes fe-fex-v1 "
-                    "lists)")
+    country_code: Annotated[str, StringConstraints(pattern=r"^(\d{4}|[A-Z]{2})$")] = Field(
+        description="the destination country's code in the authority's catalogue CAT-020: the 4 digits fe-fex-v1 "
+                    "lists for a DTE in the legacy formats; in the 2026 ones (dteIssuer.formats2026From) its ISO "
+                    "3166 alpha-2 code, the customer's country when a 4-digit code is given")
     country_name: Annotated[str, StringConstraints(min_length=3, max_length=50)] = Field(
         description="the destination country's name")
     fiscal_precinct: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
         None, description="goods: the fiscal precinct (recinto fiscal, CAT-027) they leave through")
     regime: Optional[Annotated[str, StringConstraints(min_length=1, max_length=13)]] = Field(
-        None, description="goods: the customs regime (CAT-028)")
+        None, description="goods: the customs regime (CAT-028, e.g. 1000.000), or its type (CAT-033) and regime "
+                           "as EX-1.1000.000; the 2026 formats send the type apart (tipoRegimen), from the regime's "
+                           "first digit when not given")
     incoterms: Optional[Annotated[str, StringConstraints(pattern=r"^\d{2}$")]] = Field(
         None, description="the INCOTERMS code (CAT-031)")
     incoterms_description: Optional[Annotated[str, StringConstraints(min_length=3, max_length=150)]] = None

@@ -30,6 +30,7 @@ from chalicelib.countries.sv.domain.dte_formats import (
     CONTINGENCY,
     EDITION_2026,
     INVALIDATION,
+    dte_edition,
     edition_of,
     schema,
     schema_problems,
@@ -115,8 +116,8 @@ def withheld(purchase: Mapping[str, Any], certificate: Mapping[str, Any]) -> dic
     """What a comprobante de retención says of the purchase it withholds from: the supplier's
     document (electronic when its number is a generation code, else physical), its date, the
     base subject to the withholding (the purchase's taxed lines) and the IVA withheld."""
-    base = sum((Decimal(line["subtotal"]) for line in purchase["lines"] if taxes.treatment_of(line) == taxes.TAXED),
-               Decimal(0))
+    taxed = [line for line in purchase["lines"] if taxes.treatment_of(line) == taxes.TAXED]
+    base = sum((Decimal(line["subtotal"]) for line in taxed), Decimal(0))
     withheld_iva = Decimal(certificate["total"])
     code = next((code for rate, code in WITHHOLDING_CODES.items() if (base * rate).quantize(_CENTS) == withheld_iva),
                 "C9")
@@ -126,7 +127,9 @@ def withheld(purchase: Mapping[str, Any], certificate: Mapping[str, Any]) -> dic
             "tipoDoc": ELECTRONIC if _UUID.fullmatch(number) else 1, "numDocumento": number,
             "fechaEmision": purchase["date"], "montoSujetoGrav": base, "codigoRetencionMH": code,
             "ivaRetenido": withheld_iva,
-            "descripcion": f"Retención de IVA sobre {purchase.get('number') or number}"}
+            "descripcion": f"Retención de IVA sobre {purchase.get('number') or number}",
+            # the IVA the base generated (fe-cr-v2's totalIva; fe-cr-v1 names none)
+            "ivaGenerado": sum((Decimal(line.get("tax") or 0) for line in taxed), Decimal(0))}
 
 
 def receiver(tipo_dte: str, partner: Mapping[str, Any], export: Mapping[str, Any] | None = None,
@@ -380,9 +383,15 @@ def _version(dte: Mapping[str, Any]) -> int | None:
 
 
 def _retention(document: Mapping[str, Any], ambiente: str) -> dict[str, Any]:
-    """A comprobante de retención (fe-cr-v1): the purchase withheld from, the base and the IVA."""
+    """A comprobante de retención (fe-cr-v1): the purchase withheld from, the base and the IVA. One
+    issued in the 2026 edition: its fe-cr-v2 (dte_purchases.retention)."""
     dte = document["dte"]
-    item = {**dte["related"], "numItem": 1, "tipoDoc": int(dte["related"]["tipoDoc"]),
+    if dte_edition(dte) == EDITION_2026:
+        from chalicelib.countries.sv.domain import dte_purchases
+
+        return dte_purchases.retention(document, _identification(document, ambiente))
+    related = {name: value for name, value in dte["related"].items() if name != "ivaGenerado"}
+    item = {**related, "numItem": 1, "tipoDoc": int(dte["related"]["tipoDoc"]),
             "montoSujetoGrav": Decimal(dte["related"]["montoSujetoGrav"]),
             "ivaRetenido": Decimal(dte["related"]["ivaRetenido"])}
     return {"identificacion": _identification(document, ambiente), "emisor": dte["emisor"], "receptor": dte["receptor"],
@@ -400,3 +409,10 @@ def _declared(tipo_dte: str, section: str | None, values: dict[str, Any], versio
         part = properties[section]
         properties = (part.get("items") or part)["properties"]
     return {name: value for name, value in values.items() if name in properties}
+
+
+# issue 40: purchases
+def observations(document: Mapping[str, Any]) -> str | None:
+    """A 2026 DTE's resumen.observaciones: the document's notes (up to the formats' 3,000
+    characters), as sales_body sends them."""
+    return str(document.get("notes") or "")[:3000] or None

@@ -148,7 +148,7 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
                horEmi=clock.local_time_in(company.get("country", "SV")),
                items=dte_json.item_kinds(document["lines"], products or {}))
     if tipo_dte == dte_rules.EXPORTACION:
-        dte_fex.add_export_terms(dte, document.get("export") or {})
+        dte_fex.add_export_terms(dte, document.get("export") or {}, partner)
     if source is not None and tipo_dte in dte_rules.NOTE_TYPES.values():
         dte["related"] = dte_json.related(source)
     elif tipo_dte == dte_rules.RETENCION:
