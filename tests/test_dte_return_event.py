@@ -225,3 +225,32 @@ def test_a_paid_fe_is_refunded_in_money_through_its_return_event(shop, cup, tabl
     assert receivable(shop, customer) == D("0.00")
     balance = shop.api.get(f"/bank-accounts/{account['id']}", key=shop.key).json["balance"]
     assert D(str(balance)) == D("11.30")
+
+
+def test_a_return_of_an_fex_v3_is_event_18_with_its_export_terms(shop, table, dte_authority):
+    from tests.dte_support import customer_abroad, export_invoice
+
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"dteIssuer": {
+        **SV_ISSUER, "formats2026From": shop.default_date}}, key=shop.key)
+    assert reply.status == 200, reply.text
+    buyer = customer_abroad(shop)
+    fex = export_invoice(shop, buyer)  # coffee 3 x 100.00 less 10.00 = 290.00, haulage 45.50: 335.50
+    assert fex["dte"]["tipoDte"] == "11" and fex["dte"]["status"] == "accepted"
+    source = dte_authority.registered[fex["codigoGeneracion"]]["document"]
+    assert source["identificacion"]["version"] == 3
+
+    note = shop.created("/documents", {"type": "06", "businessPartnerId": buyer, "date": shop.default_date,
+                                       "sourceDocumentId": fex["id"], "lines": [
+        {"description": "Café verde, quintal", "quantity": 1, "unitPrice": "100.00", "taxTreatment": "export"}]})
+    assert note["dte"]["tipoDte"] == "18" and note["dte"]["status"] == "accepted", note["dte"]
+    event = dte_authority.registered[note["codigoGeneracion"]]["document"]
+    assert dte_formats.schema_problems(event, dte_formats.RETORNO) == []
+    assert event["documentoRelacionado"][0]["tipoDocumento"] == "11"
+    # the FEX's precinct, regime and export type, and its buyer abroad
+    for name in ("recintoFiscal", "regimen", "tipoItemExpor"):
+        assert event["emisor"][name] == source["emisor"].get(name)
+    assert (event["documento"]["codPais"], event["documento"]["nombre"]) == ("US", "Importadora del Norte Inc.")
+    [item] = event["cuerpoDocumento"]
+    # 1 quintal at 100.00, no IVA on an export: 100.00, as the FEX's ventaGravada
+    assert (D(str(item["precioUni"])), D(str(item["ventaGravada"])), D(str(item["ivaItem"]))) == (D("100"), D("100"), 0)
+    assert D(str(event["resumen"]["totalPagar"])) == D("100.00") and D(str(event["resumen"]["totalIva"])) == 0

@@ -78,8 +78,8 @@ def test_a_return_of_an_fex_v3_names_its_export_terms_and_carries_no_iva():
 
     assert dte_formats.schema_problems(sent, dte_formats.RETORNO) == []
     assert (sent["emisor"]["recintoFiscal"], sent["emisor"]["tipoItemExpor"]) == ("01", 1)
-    # an export line is the exenta column of the event (no IVA): 1 x 10.00
-    assert sent["cuerpoDocumento"][0]["ventaExenta"] == Decimal("10.00")
+    # an export line is the ventaGravada of the event, as on the FEX v3 (at 0 %, no IVA): 1 x 10.00
+    assert sent["cuerpoDocumento"][0]["ventaGravada"] == Decimal("10.00")
     assert sent["resumen"]["totalPagar"] == Decimal("10.00") and sent["resumen"]["totalIva"] == 0
 
 

@@ -194,8 +194,9 @@ def event(document: Mapping[str, Any], ambiente: str = "00") -> dict[str, Any]:
         if excluded:
             columns["compra"], key = sale, "compra"
         else:
-            column, key = {taxes.TAXED: ("ventaGravada", "gravada"), taxes.NON_SUBJECT: ("ventaNoSuj", "noSuj")}.get(
-                treatment, ("ventaExenta", "exenta"))
+            # an export is the FEX's ventaGravada (at 0 %), as the FEX carries it
+            column, key = {taxes.TAXED: ("ventaGravada", "gravada"), taxes.EXPORT: ("ventaGravada", "gravada"),
+                           taxes.NON_SUBJECT: ("ventaNoSuj", "noSuj")}.get(treatment, ("ventaExenta", "exenta"))
             columns[column] = sale
         iva = tax if factura else Decimal(0)
         items.append({"numItem": number, "tipoItem": int(kind["tipoItem"]), "codigoGeneracion": source_code,
