@@ -254,3 +254,40 @@ def test_a_return_of_an_fex_v3_is_event_18_with_its_export_terms(shop, table, dt
     # 1 quintal at 100.00, no IVA on an export: 100.00, as the FEX's ventaGravada
     assert (D(str(item["precioUni"])), D(str(item["ventaGravada"])), D(str(item["ivaItem"]))) == (D("100"), D("100"), 0)
     assert D(str(event["resumen"]["totalPagar"])) == D("100.00") and D(str(event["resumen"]["totalIva"])) == 0
+
+
+def test_eggs_given_back_to_a_farmer_are_the_return_event_of_our_fse_v2(shop, table, dte_authority):
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"dteIssuer": {
+        **SV_ISSUER, "formats2026From": shop.default_date}}, key=shop.key)
+    assert reply.status == 200, reply.text
+    farmer = shop.created("/business-partners", {
+        "name": "Juan Pérez", "type": "supplier", "taxId": "01234567-8", "department": "05", "municipality": "11",
+        "address": "Cantón El Sauce, Santa Tecla", "phone": "7000-1234", "email": "juan@example.com"})["id"]
+    # 30 x 4.50 = 135.00 of eggs, no IVA: a factura de sujeto excluido (14) we issue as the buyer
+    purchase = shop.created("/documents", {"type": "103", "businessPartnerId": farmer, "date": shop.default_date,
+                                           "lines": [{"description": "Huevos", "quantity": 30, "unitPrice": 4.5,
+                                                      "taxRate": 0}]})
+    assert purchase["dte"]["tipoDte"] == "14" and purchase["dte"]["status"] == "accepted"
+
+    # 6 broken eggs given back: 6 x 4.50 = 27.00
+    note = shop.created("/documents", {"type": "105", "businessPartnerId": farmer, "date": shop.default_date,
+                                       "sourceDocumentId": purchase["id"], "lines": [
+        {"description": "Huevos", "quantity": 6, "unitPrice": 4.5, "taxRate": 0}]})
+    assert note["dte"]["tipoDte"] == "18" and note["dte"]["status"] == "accepted", note["dte"]
+    event = dte_authority.registered[note["codigoGeneracion"]]["document"]
+    assert dte_formats.schema_problems(event, dte_formats.RETORNO) == []
+    assert event["documentoRelacionado"][0] == {"tipoDocumento": "14", "codigoGeneracion": purchase["codigoGeneracion"],
+                                                "fechaEmision": purchase["date"]}
+    assert event["documento"]["numDocumento"] == "012345678"  # the farmer by its DUI, as the FSE named it
+    [item] = event["cuerpoDocumento"]
+    assert (D(str(item["cantidad"])), D(str(item["precioUni"])), D(str(item["compra"]))) == (6, D("4.5"), D("27"))
+    summary = event["resumen"]
+    assert D(str(summary["totalCompraExcluidos"])) == D(str(summary["totalPagar"])) == D("27.00")
+    assert D(str(summary["totalGravada"])) == 0
+    # we owe the farmer 135.00 - 27.00 = 108.00
+    assert D(str(shop.partner(farmer)["payableBalance"])) == D("108.00")
+    # 30 eggs bought: at most 24 more go back
+    too_many = shop.api.post("/documents", {"type": "105", "businessPartnerId": farmer, "date": shop.default_date,
+                                            "sourceDocumentId": purchase["id"], "lines": [
+        {"description": "Huevos", "quantity": 25, "unitPrice": 4.5, "taxRate": 0}]}, key=shop.key)
+    assert too_many.status == 400 and too_many.json["details"][0]["field"] in ("lines", "lines[0].quantity")

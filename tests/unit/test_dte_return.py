@@ -89,6 +89,9 @@ def test_only_a_2026_fe_or_fex_is_returned_by_an_event():
     assert not dte_return.is_return(fe_v2(version=1))  # a legacy factura: its notes are not DTEs
     assert not dte_return.is_return(fe_v2(tipoDte="03", version=4))  # a crédito fiscal has notes (05)
     assert not dte_return.is_return({"dte": None})
+    fse = fe_v2(tipoDte="14", version=2)
+    assert dte_return.is_return(fse, "105") and not dte_return.is_return(fse, "06")
+    assert not dte_return.is_return(fe_v2(), "105")  # a purchase note does not return our FE
 
 
 def test_three_months_from_the_seal_and_no_later():

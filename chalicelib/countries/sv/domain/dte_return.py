@@ -2,9 +2,10 @@
 returned or money refunded on a factura (01), factura de exportación (11) or factura de sujeto
 excluido (14) issued in the 2026 edition (Manual Funcional V2.0, section XI).
 
-Here a sales credit note (06) whose source is a 2026 FE or FEX is that event: the note moves the
-stock back and lowers the customer's balance as any credit note does, and what the authority
-receives is the event, naming the source by its generation code and date. The manual's conditions:
+Here a sales credit note (06) whose source is a 2026 FE or FEX, or a purchase credit note (105) whose
+source is a 2026 FSE, is that event: the note moves the stock and the partner's balance as any credit
+note does, and what the authority receives is the event, naming the source by its generation code
+and date. The manual's conditions:
 
 - only on a DTE that obtained its seal, within 3 months of the seal (condition 5; its page 27 also
   reads "3 months from the generation date", which for a DTE sealed the day it is issued is the same
@@ -29,8 +30,10 @@ from chalicelib.domain.schedules import add_months
 from chalicelib.errors import ValidationFailed
 
 RETURNABLE = (FACTURA, EXPORTACION, SUJETO_EXCLUIDO)
-# what a sales credit note can return (a factura de sujeto excluido is a purchase: not by a sales note)
-RETURNED_BY_SALES_NOTES = (FACTURA, EXPORTACION)
+# Which of our credit notes returns which DTEs: a sales credit note (06) the FE and FEX we issued; a
+# purchase credit note (105) the factura de sujeto excluido we issued as the buyer (a purchase from a
+# supplier without an NRC): goods given back to the supplier, or money it refunds.
+RETURNED_BY = {"06": (FACTURA, EXPORTACION), "105": (SUJETO_EXCLUIDO,)}
 MAX_DOCUMENTS = 50
 WINDOW_MONTHS = 3
 UNIT = 59  # CAT-014
@@ -39,11 +42,12 @@ WINDOW_CLOSED = "DTE_RETURN_WINDOW_CLOSED"
 EXCEEDS_DOCUMENT = "DTE_RETURN_EXCEEDS_DOCUMENT"
 
 
-def is_return(source: Mapping[str, Any] | None) -> bool:
-    """Whether a sales credit note of `source` is a return event: its source is an FE or FEX issued
-    in the 2026 edition (a legacy one keeps today's rule: a note of a factura is no DTE)."""
+def is_return(source: Mapping[str, Any] | None, note_type: str = "06") -> bool:
+    """Whether a credit note of `source` is a return event: a sales note (06) of an FE or FEX, a
+    purchase note (105) of an FSE, issued in the 2026 edition (a legacy one keeps today's rule: a
+    note of a factura is no DTE)."""
     dte = (source or {}).get("dte") or {}
-    return dte.get("tipoDte") in RETURNED_BY_SALES_NOTES and dte_edition(dte) == EDITION_2026
+    return dte.get("tipoDte") in RETURNED_BY.get(note_type, ()) and dte_edition(dte) == EDITION_2026
 
 
 def window_end(sealed_on: _dt.date) -> _dt.date:

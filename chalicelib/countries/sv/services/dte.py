@@ -64,7 +64,8 @@ def configured_transmitter(table: Table, attempts: int | None = None) -> DteTran
 def transaction_items(company: dict[str, Any], document_type: str) -> int:
     """Items issuing adds to the confirming transaction: the transmission and the control
     number's sequence."""
-    return 2 if dte_rules.issues_dte(company, document_type) else 0
+    # issue 40: returns (a purchase credit note of an FSE is a return event: its transmission and returns)
+    return 2 if dte_rules.issues_dte(company, document_type) or dte_return.may_apply(company, document_type) else 0
 
 
 def issue(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],

@@ -1,4 +1,4 @@
-"""The return event (DTE 18) of a sales credit note whose source is a 2026 FE or FEX, issued in the
+"""The return event (DTE 18) of a credit note whose source is a 2026 FE or FEX (06) or FSE (105), issued in the
 note's confirming transaction as a DTE is (countries/sv/services/dte.py): its generation code, the
 event checked against fe-eret-v1 before anything is stored (a 400 naming the field), the pending
 transmission, and what the source's returns add up to (keys.dte_returns, one item per source,
@@ -24,8 +24,14 @@ RETURNS_ITEM = "DTE_RETURNS"
 
 
 def applies(document: dict[str, Any], source: dict[str, Any] | None) -> bool:
-    """A sales credit note of a 2026 FE or FEX: its DTE is the return event."""
-    return document["type"] == "06" and dte_return.is_return(source)
+    """A sales credit note of a 2026 FE or FEX, a purchase credit note of a 2026 FSE: its DTE is
+    the return event."""
+    return dte_return.is_return(source, document["type"])
+
+
+def may_apply(company: dict[str, Any], document_type: str) -> bool:
+    """Whether a document of the type may be a return event (its transaction's items count it)."""
+    return company.get("country") == dte_rules.DTE_COUNTRY and document_type in dte_return.RETURNED_BY
 
 
 def issue(transaction: Transaction, table: Table, company: dict[str, Any], document: dict[str, Any],
