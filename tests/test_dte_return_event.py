@@ -17,7 +17,7 @@ from chalicelib.domain.schedules import add_months
 from chalicelib.store import keys
 from infra.devstack.dte_authority import _seal
 from tests.documents_support import SV_ISSUER, Shop
-from tests.dte_support import assert_delivered_as_received, consumer_of, transmission
+from tests.dte_support import assert_delivered_as_received, consumer_of, printed, transmission
 
 D = Decimal
 
@@ -117,6 +117,9 @@ def test_a_return_of_one_cup_is_event_18_sealed_delivered_with_its_stock_balance
     # the return: 10.00 of taxed base and 1.30 of IVA, counted against the period
     assert (D(str(shown["taxedBase"])), D(str(shown["iva"])), D(str(shown["total"]))) == (
         D("-10.00"), D("-1.30"), D("-11.30"))
+
+    text = printed(shop, note, "evento-de-retorno-v1.pdf")
+    assert "EVENTO DE RETORNO" in text and dte["codigoGeneracion"] in text and dte["selloRecepcion"] in text
 
     delivered = assert_delivered_as_received(shop, dte_authority, shop.get(note["id"]))
     assert delivered["identificacion"]["tipoEvento"] == "18"
