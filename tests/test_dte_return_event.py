@@ -12,6 +12,7 @@ import pytest
 
 from chalicelib import clock
 from chalicelib.countries.sv.domain import dte_formats
+from chalicelib.countries.sv.services.dte import retry_pending_dte
 from chalicelib.countries.sv.services.dte_return import live_returns
 from chalicelib.domain.schedules import add_months
 from chalicelib.store import keys
@@ -143,6 +144,8 @@ def test_returns_beyond_what_is_left_are_refused_and_change_nothing(shop, cup, t
     assert live_returns(table, shop.company.company_id, invoice["id"]) == [first["id"]]
 
     last = returned(shop, invoice, cup)  # the second cup: the cups' line is all returned
+    # the refusal took no number: the notes' sequence has no gap
+    assert (first["number"], last["number"]) == ("001-001-06-00000001", "001-001-06-00000002")
     assert last["dte"]["status"] == "accepted"
     assert returned(shop, invoice, cup, expect=400)["code"] == "DTE_RETURN_EXCEEDS_DOCUMENT"
     assert on_hand(shop, cup)[0] == 10 and receivable(shop, customer) == D("56.50")  # 67.80 - 11.30
@@ -294,3 +297,22 @@ def test_eggs_given_back_to_a_farmer_are_the_return_event_of_our_fse_v2(shop, ta
                                             "sourceDocumentId": purchase["id"], "lines": [
         {"description": "Huevos", "quantity": 25, "unitPrice": 4.5, "taxRate": 0}]}, key=shop.key)
     assert too_many.status == 400 and too_many.json["details"][0]["field"] in ("lines", "lines[0].quantity")
+
+
+def test_a_return_drafted_then_confirmed_and_sent_again_once_the_authority_answers(shop, cup, table, dte_authority):
+    customer = consumer_of(shop)
+    invoice = fe_v2(shop, table, customer, cup)
+    draft = returned(shop, invoice, cup, status="draft")
+    assert draft["dte"] is None and draft["codigoGeneracion"] is None
+
+    dte_authority.faults(unavailable=True)
+    confirmed = shop.action(draft["id"], "confirm")
+    # confirmed as the return event, its transmission pending while the authority does not answer
+    assert confirmed["dte"]["tipoDte"] == "18" and confirmed["dte"]["status"] == "pending"
+    assert on_hand(shop, cup)[0] == 9 and receivable(shop, customer) == D("11.30")
+    dte_authority.faults(unavailable=False)
+
+    assert retry_pending_dte(table, min_age_seconds=0) == {"accepted": 1}
+    sent = shop.get(draft["id"])["dte"]
+    assert sent["status"] == "accepted" and sent["selloRecepcion"]
+    assert dte_authority.registered[sent["codigoGeneracion"]]["tipoDte"] == "18"
