@@ -316,3 +316,42 @@ def test_a_return_drafted_then_confirmed_and_sent_again_once_the_authority_answe
     sent = shop.get(draft["id"])["dte"]
     assert sent["status"] == "accepted" and sent["selloRecepcion"]
     assert dte_authority.registered[sent["codigoGeneracion"]]["tipoDte"] == "18"
+
+
+def test_returns_sent_all_at_once_never_pass_the_fe_line(shop, cup, table, dte_authority):
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    customer = consumer_of(shop)
+    # 2 cups (22.60) and an installation (56.50): 79.10; five returns of a cup (5 x 11.30 = 56.50)
+    # all fit in the FE's total, only two in its cups' line
+    invoice = fe_v2(shop, table, customer, cup, (shop.service, 1, 50))
+    body = {"type": "06", "businessPartnerId": customer, "date": shop.default_date, "sourceDocumentId": invoice["id"],
+            "lines": [{"productId": cup, "quantity": 1, "unitPrice": 10}]}
+    barrier = threading.Barrier(5)
+
+    def send(_: int) -> tuple[int, str | None]:
+        barrier.wait()
+        reply = shop.api.post("/documents", body, key=shop.key)
+        return reply.status, reply.json.get("code") if reply.status != 201 else reply.json["dte"]["tipoDte"]
+
+    with ThreadPoolExecutor(5) as pool:
+        outcomes = sorted(pool.map(send, range(5)), key=str)
+    assert outcomes == [(201, "18"), (201, "18"), (400, "DTE_RETURN_EXCEEDS_DOCUMENT"),
+                        (400, "DTE_RETURN_EXCEEDS_DOCUMENT"), (400, "DTE_RETURN_EXCEEDS_DOCUMENT")]
+    # both cups back (10), the customer owes 79.10 - 2 x 11.30 = 56.50
+    assert on_hand(shop, cup)[0] == 10 and receivable(shop, customer) == D("56.50")
+    assert len(live_returns(table, shop.company.company_id, invoice["id"])) == 2
+
+
+def test_a_return_of_an_fe_not_sealed_yet_is_refused(shop, cup, table, dte_authority):
+    customer = consumer_of(shop)
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"dteIssuer": {
+        **SV_ISSUER, "formats2026From": shop.default_date}}, key=shop.key)
+    assert reply.status == 200, reply.text
+    dte_authority.faults(unavailable=True)
+    invoice = shop.document("01", [(cup, 2, 10)], partner=customer)
+    assert invoice["dte"]["status"] == "pending"
+    refused = returned(shop, invoice, cup, expect=400)
+    assert refused["code"] == "DTE_RETURN_WINDOW_CLOSED" and refused["details"][0]["field"] == "sourceDocumentId"
+    assert on_hand(shop, cup)[0] == 8
