@@ -355,3 +355,27 @@ def test_a_return_of_an_fe_not_sealed_yet_is_refused(shop, cup, table, dte_autho
     refused = returned(shop, invoice, cup, expect=400)
     assert refused["code"] == "DTE_RETURN_WINDOW_CLOSED" and refused["details"][0]["field"] == "sourceDocumentId"
     assert on_hand(shop, cup)[0] == 8
+
+
+def test_a_return_the_authority_could_not_receive_in_time_goes_in_contingency_and_a_lot(
+        shop, cup, table, monkeypatch, dte_authority):
+    customer = consumer_of(shop)
+    invoice = fe_v2(shop, table, customer, cup)
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"dteIssuer": {
+        **SV_ISSUER, "formats2026From": shop.default_date,
+        "responsible": {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"}}}, key=shop.key)
+    assert reply.status == 200, reply.text
+    dte_authority.faults(unavailable=True)
+    note = returned(shop, invoice, cup)
+    assert note["dte"]["status"] == "pending"
+    dte_authority.faults(unavailable=False)
+    start = clock.now()
+    monkeypatch.setattr(clock, "now", lambda: start + dt.timedelta(hours=21))  # past the service's 20 hours
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 1, "eventsReported": 1,
+                                                           "lotsSent": 1, "accepted": 1}
+    sent = shop.get(note["id"])["dte"]
+    assert sent["status"] == "accepted" and sent["contingency"]["eventSeal"]
+    event = dte_authority.registered[sent["codigoGeneracion"]]["document"]
+    # received under the deferred model, in contingency, still valid against fe-eret-v1
+    assert (event["identificacion"]["tipoModelo"], event["identificacion"]["tipoOperacion"]) == (2, 2)
+    assert dte_formats.schema_problems(event, dte_formats.RETORNO) == []
