@@ -6,9 +6,16 @@ number DTE-tt-XnnnPnnn-...), the invalidation by the edition of the DTE it inval
 receives the return event (18) at reception."""
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 
+import pytest
+
+from chalicelib import clock
 from chalicelib.countries.sv.domain import dte_contingency_event, dte_formats
+from chalicelib.countries.sv.services.dte import retry_pending_dte
+from infra.devstack.dte_authority import seal_of
+from tests.documents_support import SV_ISSUER, Shop
 
 RESPONSIBLE = {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"}
 COMPANY = {"id": 7, "country": "SV", "name": "Alfa S.A. de C.V.", "taxId": "0614-010190-101-3",
@@ -69,3 +76,128 @@ def test_the_event_is_v3_before_the_company_issues_in_2026_and_lists_dtes_of_eit
     # a company without formats2026From stays on v3
     legacy = {**COMPANY, "dteIssuer": {**COMPANY["dteIssuer"], "formats2026From": None}}
     assert dte_contingency_event.version_for(legacy, "2026-11-03") == 3
+
+
+# --- end to end: the service, the hourly run and the stand-in authority ---------------------------
+
+@pytest.fixture
+def shop(api, company_a) -> Shop:
+    return Shop(api, company_a, country="SV")
+
+
+@pytest.fixture
+def later(monkeypatch):
+    """Moves the clock (the service's and the stand-in's) this many hours past now."""
+    start = clock.now()
+
+    def move(hours: float) -> None:
+        moment = start + dt.timedelta(hours=hours)
+        monkeypatch.setattr(clock, "now", lambda: moment)
+    return move
+
+
+def issuing(shop: Shop, formats_2026_from: str | None) -> None:
+    """The company's issuer settings: who answers for its contingency events and from when it issues
+    in 2026 (its district: SV_ISSUER's municipality 14 of department 06, a pre-2024 code, names it)."""
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"dteIssuer": {
+        **SV_ISSUER, "responsible": RESPONSIBLE, "formats2026From": formats_2026_from}}, key=shop.key)
+    assert reply.status == 200, reply.text
+
+
+def received(authority, codigo: str) -> dict:
+    """A DTE as the stand-in registered it (signed JSON), checked against its own version's schema."""
+    sent = authority.registered[codigo]["document"]
+    assert dte_formats.schema_problems(sent) == []
+    return sent
+
+
+def test_2026_dtes_not_received_in_time_go_through_a_v4_event_and_a_lot(dte_authority, shop, table, later):
+    issuing(shop, clock.today_in("SV"))
+    dte_authority.faults(unavailable=True)
+    issued = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (1, 2)]
+    assert [document["dte"]["status"] for document in issued] == ["pending"] * 2
+    dte_authority.faults(unavailable=False)
+    later(21)  # past the service's 20 hours: declared, reported, sent as a lot and answered in one run
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 2, "eventsReported": 1,
+                                                          "lotsSent": 1, "accepted": 2}
+    answered = [shop.get(document["id"])["dte"] for document in issued]
+    [event_code] = {dte["contingency"]["eventCodigo"] for dte in answered}
+    [lot_id] = {dte["contingency"]["lotId"] for dte in answered}
+    # the event the stand-in received: contingencia-schema-v4, valid, listing both FE v2 by code and type
+    event = dte_authority.events[event_code]["document"]
+    assert event["identificacion"]["version"] == 4 and dte_formats.schema_problems(event, dte_formats.CONTINGENCY) == []
+    assert {(item["codigoGeneracion"], item["tipoDoc"]) for item in event["detalleDTE"]} == {
+        (dte["codigoGeneracion"], "01") for dte in answered}
+    assert (event["emisor"]["tipoEstablecimiento"], event["emisor"]["codEstableMH"],
+            event["emisor"]["codPuntoVentaMH"]) == ("02", None, None)
+    # each DTE in the lot: FE v2 with its 2026 control number, under the deferred model, sealed
+    [lot] = [lot for lot in dte_authority.lots.values() if lot["idEnvio"] == lot_id]
+    assert len(lot["documentos"]) == 2
+    for dte in answered:
+        identification = received(dte_authority, dte["codigoGeneracion"])["identificacion"]
+        assert (identification["version"], identification["tipoModelo"], identification["tipoOperacion"]) == (2, 2, 2)
+        assert identification["numeroControl"].startswith("DTE-01-M001P001-")
+        assert dte["status"] == "accepted" and dte["selloRecepcion"] == seal_of(dte["codigoGeneracion"],
+                                                                               dte["numeroControl"])
+
+
+def test_a_legacy_dte_and_2026_ones_go_in_one_event_and_one_lot_each_in_its_own_version(dte_authority, shop,
+                                                                                         table, later):
+    issuing(shop, None)
+    dte_authority.faults(unavailable=True)
+    legacy = shop.document("01", [(shop.service, 1, 50)])  # issued before the company moved to 2026
+    issuing(shop, clock.today_in("SV"))
+    newer = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (2, 3)]
+    assert [document["dte"]["status"] for document in (legacy, *newer)] == ["pending"] * 3
+    dte_authority.faults(unavailable=False)
+    later(21)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 3, "eventsReported": 1,
+                                                          "lotsSent": 1, "accepted": 3}
+    answered = [shop.get(document["id"])["dte"] for document in (legacy, *newer)]
+    # one v4 event (the company issues in 2026 at its date) lists the three, whatever their edition
+    [event_code] = {dte["contingency"]["eventCodigo"] for dte in answered}
+    event = dte_authority.events[event_code]["document"]
+    assert event["identificacion"]["version"] == 4 and len(event["detalleDTE"]) == 3
+    # one lot, each DTE signed in its own version: the legacy one still FE v1, DTE-01-00010001-...
+    assert len({dte["contingency"]["lotId"] for dte in answered}) == 1
+    versions = [(received(dte_authority, dte["codigoGeneracion"])["identificacion"]["version"],
+                 dte["numeroControl"][:16]) for dte in answered]
+    assert versions == [(1, "DTE-01-00010001-"), (2, "DTE-01-M001P001-"), (2, "DTE-01-M001P001-")]
+    assert {dte["status"] for dte in answered} == {"accepted"}
+
+
+def test_an_event_larger_than_a_transaction_is_declared_in_several_under_one_code(dte_authority, shop, table,
+                                                                                  later, monkeypatch):
+    from chalicelib.countries.sv.services import dte_contingency
+
+    # two DTEs marked per transaction instead of 50: three DTEs take two transactions, one event
+    monkeypatch.setattr(dte_contingency, "DECLARED_TOGETHER", 2)
+    issuing(shop, clock.today_in("SV"))
+    dte_authority.faults(unavailable=True)
+    issued = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (1, 2, 3)]
+    dte_authority.faults(unavailable=False)
+    later(21)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 3, "eventsReported": 1,
+                                                          "lotsSent": 1, "accepted": 3}
+    contingencies = [shop.get(document["id"])["dte"]["contingency"] for document in issued]
+    assert len({(c["eventCodigo"], c["eventDate"], c["eventTime"], c["eventVersion"]) for c in contingencies}) == 1
+    assert contingencies[0]["eventVersion"] == 4
+    event = dte_authority.events[contingencies[0]["eventCodigo"]]["document"]
+    assert [item["noItem"] for item in event["detalleDTE"]] == [1, 2, 3]
+
+
+def test_a_legacy_dte_retried_after_the_company_moved_to_2026_is_sent_alone_as_issued(dte_authority, shop, table,
+                                                                                     later):
+    issuing(shop, None)
+    dte_authority.faults(unavailable=True)
+    legacy = shop.document("01", [(shop.service, 1, 50)])
+    issuing(shop, clock.today_in("SV"))
+    dte_authority.faults(unavailable=False)
+    later(2)  # within the window: retried the normal way, after the company moved to 2026
+    newer = shop.document("01", [(shop.service, 2, 50)], date=clock.today_in("SV"))
+    assert retry_pending_dte(table, min_age_seconds=0) == {"accepted": 1}
+    # the stand-in checks the request's version against the signed one: each went with its own
+    first, second = (received(dte_authority, document["codigoGeneracion"])["identificacion"]
+                     for document in (legacy, newer))
+    assert (first["version"], first["tipoModelo"], first["numeroControl"][:16]) == (1, 1, "DTE-01-00010001-")
+    assert (second["version"], second["numeroControl"][:16]) == (2, "DTE-01-M001P001-")

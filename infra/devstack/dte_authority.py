@@ -5,14 +5,17 @@ authority is observed to enforce:
 
 - `/seguridad/auth` (a form: user = NIT, pwd): a token for 24 hours; every other call needs it;
 - `/fesv/recepciondte`: the JWS verified with the public key registered for the NIT, the signed
-  JSON checked against the authority's schema for its tipoDte, the request's fields against the
-  signed ones, the issuer against the logged-in NIT, the control number's format, the dates (not
+  JSON checked against the authority's schema for its tipoDte in the version it declares (legacy
+  or 2026, a version the type has), the request's fields against the signed ones, the issuer
+  against the logged-in NIT, the control number's format in that edition (2026:
+  DTE-tt-XnnnPnnn-...), the return event (18, fe-eret-v1: `tipoEvento`, no control number), the dates (not
   after today; a DTE issued normally (tipoModelo 1) is received within 24 hours of its issue, one
   issued in contingency (tipoModelo 2) only once a contingency event reported it), and a
   generation code it has registered is refused as already registered (codigoMsg 004);
 - `/fesv/recepcion/consultadte/`: the answer a registered DTE got;
-- `/fesv/anulardte`: an invalidation event, checked the same way, of a DTE it registered;
-- `/fesv/contingencia`: a contingency event, checked the same way; the DTEs it lists may then be
+- `/fesv/anulardte`: an invalidation event, checked the same way, of a DTE it registered, in that
+  DTE's edition (anulacion v2 of a legacy DTE, invalidacion v3 of a 2026 one);
+- `/fesv/contingencia`: a contingency event (v3 or v4), checked the same way; the DTEs it lists may then be
   received under tipoModelo 2. The same event again gets its first answer; another under its
   code is refused;
 - `/fesv/recepcionlote/`: up to 100 signed DTEs of the logged-in issuer, queued as a lot and
@@ -63,7 +66,7 @@ class StandInAuthority(LotReception):
         self.registered: dict[str, dict[str, Any]] = {}  # generation code -> {nit, tipoDte, document, answer}
         self.invalidations: dict[str, dict[str, Any]] = {}  # the invalidated DTE's code -> the event's answer
         self.reported: dict[str, set[str]] = {}  # NIT -> codes its contingency events listed
-        self.events: dict[str, dict[str, Any]] = {}  # contingency event code -> {digest, answer}
+        self.events: dict[str, dict[str, Any]] = {}  # contingency event code -> {digest, answer, document}
         # codigoLote -> {nit, idEnvio, ambiente, documentos, answer, results (None until processed)}
         self.lots: dict[str, dict[str, Any]] = {}
         self.sendings: dict[str, str] = {}  # "{nit}|{idEnvio}" -> codigoLote
@@ -281,7 +284,7 @@ class StandInAuthority(LotReception):
         self.reported.setdefault(nit, set()).update(codes)
         answer = {"estado": "RECIBIDO", "fechaHora": at, "mensaje": "EVENTO RECIBIDO",
                   "selloRecibido": _seal(event + "|contingencia"), "observaciones": []}
-        self.events[event] = {"digest": _digest(sent), "answer": answer}
+        self.events[event] = {"digest": _digest(sent), "answer": answer, "document": sent}
         return 200, answer
 
     def _verified(self, nit: str, documento: Any) -> dict[str, Any] | None:

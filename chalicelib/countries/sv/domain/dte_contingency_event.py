@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence, TypeVar
 
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_formats, dte_json
 
 # DTEs per event: contingencia-schema-v3 and v4 both list at most 1,000 (detalleDTE maxItems)
 MAX_DTES = 1000
-# CAT-009 "casa matriz": the establishment type when the company set none
-HEAD_OFFICE = "02"
 Document = TypeVar("Document", bound=Mapping[str, Any])
 
 
@@ -39,15 +38,6 @@ def in_events(documents: Sequence[Document], size: int = MAX_DTES) -> list[list[
 def establishment_of(document: Mapping[str, Any]) -> str:
     """The establishment (EEE) of a document number EEE-PPP-TT-NNNNNNNN."""
     return (document.get("number") or "000-000").split("-")[0]
-
-
-def establishment_type(company: Mapping[str, Any], establishment: str) -> str:
-    """The CAT-009 type of one of the company's establishments: as listed in
-    dteIssuer.establishments ({"code": EEE, "type": ...}), else the company's establishmentType."""
-    settings = company.get("dteIssuer") or {}
-    listed = {str(entry.get("code")): entry.get("type") for entry in settings.get("establishments") or []
-              if isinstance(entry, Mapping)}
-    return str(listed.get(establishment) or settings.get("establishmentType") or HEAD_OFFICE)
 
 
 def contingency_event(company: Mapping[str, Any], documents: Sequence[Mapping[str, Any]], codigo: str, date: str,
@@ -75,7 +65,8 @@ def contingency_event_v4(company: Mapping[str, Any], documents: Sequence[Mapping
                        "nombreResponsable": responsible.get("name"),
                        "tipoDocResponsable": responsible.get("documentType"),
                        "numeroDocResponsable": responsible.get("documentNumber"),
-                       "tipoEstablecimiento": establishment_type(company, establishment_of(first)),
+                       # CAT-009: dteIssuer.establishments' entry for the establishment, else the company's type
+                       "tipoEstablecimiento": dte_rules.establishment_type(settings, first.get("number") or "000")[0],
                        "codEstableMH": None, "codPuntoVentaMH": None,
                        "telefono": company.get("phone"), "correo": company.get("email")},
             "detalleDTE": [{"noItem": number, "codigoGeneracion": document["dte"]["codigoGeneracion"],
