@@ -1055,6 +1055,7 @@ PHRASES: dict[str, str] = {
     "23:59:59.":
         "Un DTE de tipo {0} se invalida a más tardar el décimo día hábil del mes siguiente a su sello: el plazo "
         "terminó el {1} a las 23:59:59.",
+    "must be a DTE of type {}, as the one it replaces": "debe ser un DTE de tipo {0}, como el que reemplaza",
     # issue 40: sales
     "{} is not a version of the authority's formats for {}": "{0} no es una versión de los formatos de Hacienda para {1}",
     "each establishment is listed once: its code is repeated":

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from chalicelib import clock, countries
 from chalicelib.countries.sv.domain import dte as dte_rules
-from chalicelib.countries.sv.domain import dte_formats, dte_invalidation_event, dte_json
+from chalicelib.countries.sv.domain import dte_invalidation_event, dte_json
 from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.domain.document_actions import Refusal, untouched
 from chalicelib.domain.documents import CONFIRMED, DocumentStateError
@@ -38,7 +38,7 @@ def _invalidate(document: Mapping[str, Any]) -> Refusal:
         return DocumentStateError(
             "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
             f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
-    if _is_2026(document):  # the Manual Funcional V2.0's window, as of now (the service reads the rest)
+    if manual.follows_manual(document.get("dte")):  # the Manual Funcional V2.0's window, as of now (the service reads the rest)
         refused = manual.refusal_now(document["dte"], clock.now(),
                                      countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)
         if refused is not None:
@@ -46,14 +46,10 @@ def _invalidate(document: Mapping[str, Any]) -> Refusal:
     return untouched(dict(document)) or _receiver_refused(document)
 
 
-def _is_2026(document: Mapping[str, Any]) -> bool:
-    return dte_formats.dte_edition(document["dte"]) == dte_formats.EDITION_2026
-
-
 def _receiver_refused(document: Mapping[str, Any]) -> Refusal:
     """The invalidation names the receiver as the DTE was issued to it: what its format refuses
     there, no request can mend (in the event of the DTE's own edition)."""
-    problems = (dte_invalidation_event.receiver_problems(document) if _is_2026(document)
+    problems = (dte_invalidation_event.receiver_problems(document) if manual.follows_manual(document.get("dte"))
                 else dte_json.invalidation_receiver_problems(document))
     if not problems:
         return None

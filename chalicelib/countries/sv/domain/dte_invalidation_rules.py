@@ -10,7 +10,7 @@ import calendar
 import datetime as dt
 from typing import Any, Iterable, Mapping
 
-from chalicelib.countries.sv.domain import business_days
+from chalicelib.countries.sv.domain import business_days, dte_formats
 from chalicelib.countries.sv.domain.dte import (
     CREDITO_FISCAL,
     EXPORTACION,
@@ -40,6 +40,12 @@ BLOCKED_BY = {CREDITO_FISCAL: frozenset({NOTA_CREDITO, NOTA_DEBITO}), RETENCION:
               FACTURA: frozenset({RETORNO}), EXPORTACION: frozenset({RETORNO}), SUJETO_EXCLUIDO: frozenset({RETORNO})}
 BUSINESS_DAYS_NEXT_MONTH = 10
 LAST_SECOND = dt.time(23, 59, 59)
+
+
+def follows_manual(dte: Mapping[str, Any] | None) -> bool:
+    """Whether a stored DTE is invalidated by these rules: one issued in the 2026 edition (a legacy
+    DTE keeps its anulacion v2 event and the rules it had)."""
+    return bool(dte) and "tipoDte" in dte and dte_formats.dte_edition(dte) == dte_formats.EDITION_2026
 
 
 def needs_replacement(tipo_dte: str, motive: int) -> bool:
@@ -151,5 +157,8 @@ def sealed_at(dte: Mapping[str, Any], utc_offset_hours: int) -> dt.datetime:
 
 def refusal_now(dte: Mapping[str, Any], now: dt.datetime, utc_offset_hours: int) -> ApiError | None:
     """What the document alone says against invalidating its accepted 2026 DTE at `now` (aware or
-    naive UTC): its window (documents against it are read by the service)."""
+    naive UTC): its window (documents against it are read by the service). A DTE whose seal's time
+    was never recorded is left to the authority's judgement."""
+    if not dte.get("acceptedAt"):
+        return None
     return window_refusal(dte["tipoDte"], sealed_at(dte, utc_offset_hours), local(now, utc_offset_hours))

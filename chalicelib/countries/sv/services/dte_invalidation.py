@@ -34,7 +34,7 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     document = documents.get_document(table, company_id, document_id)
     # an event sent before without an answer may be at the authority: it is completed as it was sent
     pending = (document.get("dte") or {}).get(dte_rules.PENDING_INVALIDATION)
-    by_manual = is_2026(document)
+    by_manual = manual.follows_manual(document.get("dte"))
     if pending is None:  # the manual's refusals, before the authority is asked (motive 2 never replaced)
         refused = (manual_refusal(table, company_id, document, fields) if by_manual
                    else _rescinded_replaced(document, fields))
@@ -131,9 +131,9 @@ def _update_pending(table: Table, company_id: int, document_id: int, update: str
 
 def _replacement(command: Command, document: dict[str, Any], fields: dict[str, Any],
                  by_manual: bool = False) -> dict[str, Any] | None:
-    """The DTE that replaces the invalidated one (an accepted one of the same customer, answered
-    whole): for a legacy DTE, type 1 names it; for a 2026 one, the manual says when (its rules
-    checked before: manual_refusal)."""
+    """The DTE that replaces the invalidated one (an accepted one, answered whole): for a legacy DTE
+    type 1 names it, of the same customer; for a 2026 one the manual says when (its rules checked
+    before: manual_refusal), of the same type."""
     if by_manual:
         if not manual.needs_replacement(document["dte"]["tipoDte"], int(fields["invalidationType"])):
             return None
@@ -146,21 +146,20 @@ def _replacement(command: Command, document: dict[str, Any], fields: dict[str, A
     except NotFound:
         raise ValidationFailed.for_field("replacementDocumentId", "no such document") from None
     problem = None
+    tipo = document["dte"]["tipoDte"]
     if replacement["id"] == document["id"]:
         problem = "a document does not replace itself"
     elif (replacement.get("dte") or {}).get("status") != dte_rules.ACCEPTED:
         problem = "must be a DTE the tax authority accepted"
-    elif replacement["businessPartnerId"] != document["businessPartnerId"]:
+    elif by_manual and replacement["dte"].get("tipoDte") != tipo:  # pages 14-17: "la nueva factura", "el nuevo CCFE"
+        problem = f"must be a DTE of type {tipo}, as the one it replaces"
+    elif not by_manual and replacement["businessPartnerId"] != document["businessPartnerId"]:
+        # the manual's first reason is an error in the customer's identification: a 2026 DTE's replacement
+        # may name another customer
         problem = "belongs to another business partner"
     if problem:
         raise ValidationFailed.for_field("replacementDocumentId", problem)
     return replacement
-
-
-def is_2026(document: dict[str, Any]) -> bool:
-    """Whether the document's DTE was issued in the 2026 edition: its invalidation follows the manual."""
-    dte = document.get("dte") or {}
-    return "tipoDte" in dte and dte_formats.dte_edition(dte) == dte_formats.EDITION_2026
 
 
 def _offset() -> int:
