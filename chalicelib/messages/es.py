@@ -1020,8 +1020,8 @@ PHRASES: dict[str, str] = {
     # issue 40: returns
     "a return event applies to a DTE the tax authority has sealed: wait for its seal":
         "el evento de retorno se aplica a un DTE que Hacienda ya selló: espere su sello de recepción",
-    "a return event is issued within 3 months of its DTE's seal: the last day was {}":
-        "el evento de retorno se emite dentro de los 3 meses siguientes al sello de su DTE: el último día fue el {0}",
+    "a return event is issued within {} months of its DTE's seal: the last day was {}":
+        "el evento de retorno se emite dentro de los {0} meses siguientes al sello de su DTE: el último día fue el {1}",
     "a return event returns lines of its DTE: this product is not on it":
         "el evento de retorno devuelve líneas de su DTE: este producto no está en él",
     "the returns would exceed the DTE's line: {} left to return":

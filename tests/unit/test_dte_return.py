@@ -104,6 +104,17 @@ def test_three_months_from_the_seal_and_no_later():
     assert refused.value.details[0]["field"] == "sourceDocumentId"
     with pytest.raises(ValidationFailed):  # no seal yet: nothing to return
         dte_return.check_window(fe_v2(), None, "2026-11-02")
+    # an issuer of one of the manual's activities (e.g. 47721) has 2 years from the seal
+    long = fe_v2()
+    long["dte"]["emisor"]["codActividad"] = "47721"
+    dte_return.check_window(long, sealed, "2028-11-30")
+    with pytest.raises(ValidationFailed) as late:
+        dte_return.check_window(long, sealed, "2028-12-01")
+    assert "24 months" in late.value.details[0]["message"]
+    fse = fe_v2(tipoDte="14", version=2)  # an FSE keeps its 3 months whatever the activity
+    fse["dte"]["emisor"]["codActividad"] = "47721"
+    with pytest.raises(ValidationFailed):
+        dte_return.check_window(fse, sealed, "2027-03-01")
 
 
 def test_the_returns_never_exceed_the_source_line():

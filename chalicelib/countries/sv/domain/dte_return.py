@@ -36,6 +36,10 @@ RETURNABLE = (FACTURA, EXPORTACION, SUJETO_EXCLUIDO)
 RETURNED_BY = {"06": (FACTURA, EXPORTACION), "105": (SUJETO_EXCLUIDO,)}
 MAX_DOCUMENTS = 50
 WINDOW_MONTHS = 3
+# The manual (page 27): an FE or FEX whose issuer names one of these economic activities (CAT-019)
+# may be returned within 2 years of its generation instead.
+LONG_WINDOW_ACTIVITIES = frozenset({"01282", "21001", "46484", "47721"})
+LONG_WINDOW_MONTHS = 24
 UNIT = 59  # CAT-014
 _CENTS, _PRICE = Decimal("0.01"), Decimal("0.00000001")
 WINDOW_CLOSED = "DTE_RETURN_WINDOW_CLOSED"
@@ -50,21 +54,30 @@ def is_return(source: Mapping[str, Any] | None, note_type: str = "06") -> bool:
     return dte.get("tipoDte") in RETURNED_BY.get(note_type, ()) and dte_edition(dte) == EDITION_2026
 
 
-def window_end(sealed_on: _dt.date) -> _dt.date:
-    """The last day an event may be dated: 3 months after the seal's date (the same day of the
+def window_end(sealed_on: _dt.date, months: int = WINDOW_MONTHS) -> _dt.date:
+    """The last day an event may be dated: `months` after the seal's date (the same day of the
     month, or the month's last day when it is shorter)."""
-    return add_months(sealed_on, WINDOW_MONTHS)
+    return add_months(sealed_on, months)
+
+
+def window_months(source: Mapping[str, Any]) -> int:
+    """3 months; 2 years for an FE or FEX whose issuer names one of the manual's activities."""
+    dte = source.get("dte") or {}
+    activity = str((dte.get("emisor") or {}).get("codActividad") or "")
+    long = dte.get("tipoDte") in (FACTURA, EXPORTACION) and activity in LONG_WINDOW_ACTIVITIES
+    return LONG_WINDOW_MONTHS if long else WINDOW_MONTHS
 
 
 def check_window(source: Mapping[str, Any], sealed_on: _dt.date | None, date: str) -> None:
-    """Refuses a return of a DTE without its seal, or dated past 3 months from the seal."""
+    """Refuses a return of a DTE without its seal, or dated past its window from the seal."""
     if sealed_on is None:
         raise ValidationFailed.for_field("sourceDocumentId", "a return event applies to a DTE the tax authority has "
                                                              "sealed: wait for its seal", code=WINDOW_CLOSED)
-    last = window_end(sealed_on)
+    months = window_months(source)
+    last = window_end(sealed_on, months)
     if _dt.date.fromisoformat(date) > last:
-        raise ValidationFailed.for_field("sourceDocumentId", f"a return event is issued within 3 months of its DTE's "
-                                                             f"seal: the last day was {last.isoformat()}",
+        raise ValidationFailed.for_field("sourceDocumentId", f"a return event is issued within {months} months of "
+                                                             f"its DTE's seal: the last day was {last.isoformat()}",
                                          code=WINDOW_CLOSED)
 
 
