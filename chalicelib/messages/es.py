@@ -1024,6 +1024,8 @@ PHRASES: dict[str, str] = {
         "el evento de retorno se emite dentro de los {0} meses siguientes al sello de su DTE: el último día fue el {1}",
     "a return event returns lines of its DTE: this product is not on it":
         "el evento de retorno devuelve líneas de su DTE: este producto no está en él",
+    "a return is at most the DTE's price and tax rate: {}":
+        "un retorno vale como máximo el precio del DTE, con su misma tasa de impuesto: {0}",
     "the returns would exceed the DTE's line: {} left to return":
         "los retornos excederían la línea del DTE: quedan {0} por retornar",
     # issue 39: opening

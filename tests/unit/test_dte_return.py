@@ -139,6 +139,14 @@ def test_the_returns_never_exceed_the_source_line():
         dte_return.returned_lines(one_chair_back(), source["lines"], done)
     # the first return invalidated: its chair may be returned again
     assert dte_return.returned_so_far(notes, {"9"}) == {"0": {"quantity": Decimal(1), "total": Decimal("11.30")}}
+    dearer = [{**one_chair_back()[0], "unitPrice": Decimal("12.00"), "subtotal": Decimal("12.00"),
+               "tax": Decimal("1.56"), "total": Decimal("13.56")}]
+    with pytest.raises(ValidationFailed) as priced:  # a chair sold at 10.00 is not returned at 12.00
+        dte_return.returned_lines(dearer, source["lines"], {})
+    assert priced.value.details[0]["field"] == "lines[0].unitPrice"
+    cheaper = [{**one_chair_back()[0], "unitPrice": Decimal("5.00"), "subtotal": Decimal("5.00"),
+                "tax": Decimal("0.65"), "total": Decimal("5.65")}]
+    assert dte_return.returned_lines(cheaper, source["lines"], {}) == [0]  # a partial refund of one chair
     with pytest.raises(ValidationFailed) as other:  # a product the factura does not carry
         dte_return.returned_lines([{**one_chair_back()[0], "productId": 2}], source["lines"], {})
     assert other.value.details[0]["field"] == "lines[0]"

@@ -95,6 +95,15 @@ def returned_lines(lines: list[Mapping[str, Any]], source_lines: list[Mapping[st
         if not candidates:
             raise ValidationFailed.for_field(f"lines[{position}]", "a return event returns lines of its DTE: this "
                                                                    "product is not on it", code=EXCEEDS_DOCUMENT)
+        priced = [index for index in candidates
+                  if Decimal(line["unitPrice"]) <= Decimal(source_lines[index]["unitPrice"])
+                  and Decimal(line["taxRate"]) == Decimal(source_lines[index]["taxRate"])]
+        if not priced:  # a unit returned is worth at most what it was sold at, with the same tax
+            highest = max(Decimal(source_lines[index]["unitPrice"]) for index in candidates)
+            raise ValidationFailed.for_field(f"lines[{position}].unitPrice", f"a return is at most the DTE's price "
+                                                                             f"and tax rate: {highest}",
+                                             code=EXCEEDS_DOCUMENT)
+        candidates = priced
         left = {index: (Decimal(source_lines[index]["quantity"]) - used.get(index, (0, 0))[0],
                         Decimal(source_lines[index]["total"]) - used.get(index, (0, 0))[1]) for index in candidates}
         fits = next((index for index in candidates if quantity <= left[index][0] and total <= left[index][1]), None)
