@@ -134,6 +134,10 @@ CODES: dict[str, str] = {
                          "withholdings owed): a tax settlement has nothing to settle.",
     'TAX_SETTLEMENT_OVERLAP': "A tax settlement's period ends before the previous settlement's date, or another "
                               "settlement was recorded meanwhile.",
+    # issue 40: returns
+    'DTE_RETURN_WINDOW_CLOSED': 'A return event (DTE 18) applies to a sealed FE, FEX or FSE within 3 months of its seal.',
+    'DTE_RETURN_EXCEEDS_DOCUMENT': 'The returns of a DTE would exceed its lines (quantity or amount), or return a line '
+                                   'it does not carry.',
     # issue 40: invalidation
     'DTE_INVALIDATION_REPLACEMENT_REQUIRED': "The invalidation's motive (1 or 3) needs the DTE that replaces the "
                                              "invalidated one issued and accepted first, named in the request.",

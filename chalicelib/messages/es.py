@@ -151,6 +151,12 @@ CODES: dict[str, str] = {
     "TAX_SETTLEMENT_OVERLAP":
         "El período de la liquidación termina antes de la fecha de la liquidación anterior, o mientras tanto se "
         "registró otra.",
+    # issue 40: returns
+    "DTE_RETURN_WINDOW_CLOSED":
+        "El evento de retorno (DTE 18) se aplica a una FE, FEXE o FSEE con sello de recepción, dentro de los 3 meses "
+        "siguientes al sello.",
+    "DTE_RETURN_EXCEEDS_DOCUMENT":
+        "Los retornos del DTE excederían sus líneas (cantidad o monto), o retornan una línea que el DTE no lleva.",
     # issue 40: invalidation
     "DTE_INVALIDATION_REPLACEMENT_REQUIRED":
         "El tipo de invalidación (1 o 3) requiere emitir primero el DTE que reemplaza al invalidado, aceptado por "
@@ -1009,6 +1015,17 @@ PHRASES: dict[str, str] = {
     "must be in the company's own currency {}, not {}": "debe estar en la moneda de la empresa, {0}, no en {1}",
     "no such bank account": "la cuenta bancaria no existe",
     "Tax settlement not found.": "No se encontró la liquidación de impuestos.",
+    # issue 40: returns
+    "a return event applies to a DTE the tax authority has sealed: wait for its seal":
+        "el evento de retorno se aplica a un DTE que Hacienda ya selló: espere su sello de recepción",
+    "a return event is issued within {} months of its DTE's seal: the last day was {}":
+        "el evento de retorno se emite dentro de los {0} meses siguientes al sello de su DTE: el último día fue el {1}",
+    "a return event returns lines of its DTE: this product is not on it":
+        "el evento de retorno devuelve líneas de su DTE: este producto no está en él",
+    "a return is at most the DTE's price and tax rate: {}":
+        "un retorno vale como máximo el precio del DTE, con su misma tasa de impuesto: {0}",
+    "the returns would exceed the DTE's line: {} left to return":
+        "los retornos excederían la línea del DTE: quedan {0} por retornar",
     # issue 39: opening
     "no determination rule for `opening_balance_equity`: set one (the equity account the opening balance is brought "
     "against) or open the account at 0":

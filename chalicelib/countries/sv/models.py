@@ -338,9 +338,27 @@ class IvaConsumerDay(IvaConsumerTotals):
     documents: int
 
 
+# issue 40: returns
+class IvaReturnEvent(ResponseModel):
+    """A return event (DTE 18) of the period: its amounts are in its day's totals already (negative)."""
+    document_id: int
+    date: str
+    codigo_generacion: Optional[str] = Field(None, description="the return event's")
+    returned_codigo_generacion: Optional[str] = Field(None, description="the FE or FEX it returns")
+    status: str
+    dte_status: Optional[str] = None
+    taxed_base: Decimal = Field(description="the taxed sales returned, without their IVA")
+    iva: Decimal = Field(description="the IVA returned (débito fiscal reduced)")
+    exempt: Decimal
+    non_subject: Decimal
+    exports: Decimal
+    total: Decimal
+
+
 class IvaConsumerBook(BookPeriod):
     rows: List[IvaConsumerDay]
     totals: IvaConsumerTotals
+    returns: List[IvaReturnEvent] = Field(default_factory=list, description="the return events (DTE 18) of the period")
 
 
 class IvaPurchaseTotals(ResponseModel):

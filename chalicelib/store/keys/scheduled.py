@@ -70,3 +70,10 @@ def dte_open_lot_partitions() -> list[str]:
 def dte_open_lot_index(company_id: int, id_envio: str, since: str) -> Dict[str, str]:
     return {"GSI1PK": f"DTE_LOT_OPEN#{company_id % DTE_LOT_SHARDS}",
             "GSI1SK": f"{since}#{sortable_id(company_id)}#{id_envio}"}
+
+
+# issue 40: returns
+def dte_returns(company_id: int, document_id: int) -> Key:
+    """What the return events (DTE 18) of a DTE have returned so far, per line, in its document's
+    partition: read and written in each return's confirming transaction."""
+    return {"PK": entity(company_id, DOCUMENT, document_id)["PK"], "SK": "DTERET"}

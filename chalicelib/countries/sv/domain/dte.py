@@ -236,3 +236,7 @@ def _attempted(dte: dict[str, Any], at: str) -> dict[str, Any]:
     if dte.get("status") != PENDING:
         raise ValueError(f"only a pending DTE is transmitted; this one is {dte.get('status')}")
     return {**dte, "attempts": int(dte.get("attempts", 0)) + 1, "lastAttemptAt": at}
+
+
+# issue 40: returns (the return event's name, CAT-002 18, as printed and as the books read it)
+TITLES["18"] = "Evento de retorno"

@@ -23,6 +23,8 @@ VERSION = dte_formats.version_of(dte_formats.INVALIDATION, dte_formats.EDITION_2
 def establishment_codes(dte: Mapping[str, Any]) -> tuple[str, str]:
     """The establishment ("M001") and point of sale ("P001") a 2026 DTE was issued from, as its
     numeroControl names them: the codes the authority registered the DTE under."""
+    if dte.get("tipoDte") == dte_formats.RETORNO and dte.get("numeroControl") is None:  # issue 40: returns
+        return dte["emisor"]["codEstable"], dte["emisor"]["codPuntoVenta"]  # an event has no numeroControl
     found = _NUMERO_CONTROL_2026.fullmatch(str(dte.get("numeroControl") or ""))
     if found is None:
         raise ValueError(f"{dte.get('numeroControl')!r} is not a 2026 numeroControl")

@@ -276,6 +276,10 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
     they carry: each keeps the ones its schema declares."""
     dte = document["dte"]
     tipo = dte["tipoDte"]
+    if tipo == "18":  # issue 40: returns (the return event, fe-eret-v1: countries/sv/domain/dte_return.py)
+        from chalicelib.countries.sv.domain import dte_return
+
+        return dte_return.event(document, ambiente)
     if tipo == RETENCION:
         return _retention(document, ambiente)
     if tipo == EXPORTACION:

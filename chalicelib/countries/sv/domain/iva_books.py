@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
 from chalicelib.countries.sv.domain.dte import CREDITO_FISCAL, DTE_TYPES, FACTURA, TITLES
+from chalicelib.countries.sv.domain.dte_formats import RETORNO
 from chalicelib.domain import currency, taxes
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import KINDS
@@ -120,6 +121,30 @@ def consumer_days(documents: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]
         day["total"] = day["exempt"] + day["nonSubject"] + day["exports"] + day["taxed"]
         day.update(_clean({name: day[name] for name in CONSUMER_AMOUNTS}))
     return [days[date] for date in sorted(days)]
+
+
+# issue 40: returns
+RETURN_AMOUNTS = ("taxedBase", "iva", "exempt", "nonSubject", "exports", "total")
+
+
+def return_rows(documents: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One row per return event (DTE 18) of the period, against the consumers' sales it reduces
+    (its amounts are in the days' totals already, negative like any credit note's): the event and
+    the DTE it returns by their generation codes, the taxed base without its IVA and the IVA."""
+    rows = []
+    for document in documents:
+        dte = document.get("dte") or {}
+        if dte.get("tipoDte") != RETORNO:
+            continue
+        split = _by_treatment(document)
+        amounts = {"taxedBase": split[taxes.TAXED], "iva": split["iva"], "exempt": split[taxes.EXEMPT],
+                   "nonSubject": split[taxes.NON_SUBJECT], "exports": split[taxes.EXPORT]}
+        amounts["total"] = sum(amounts.values(), ZERO)
+        rows.append({"documentId": int(document["id"]), "date": document["date"],
+                     "codigoGeneracion": dte.get("codigoGeneracion"),
+                     "returnedCodigoGeneracion": ((dte.get("related") or [{}])[0]).get("codigoGeneracion"),
+                     "status": document["status"], "dteStatus": dte.get("status"), **_clean(amounts)})
+    return sorted(rows, key=lambda row: (row["date"], row["documentId"]))
 
 
 def totals(rows: Iterable[Mapping[str, Any]], names: tuple[str, ...]) -> dict[str, Decimal]:

@@ -17,7 +17,7 @@ from chalicelib import clock
 from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_fex, dte_formats, dte_json
 from chalicelib.countries.sv.domain.dte import PENDING, DteResult
-from chalicelib.countries.sv.services import dte_contingency, dte_delivery, dte_lots, dte_signing
+from chalicelib.countries.sv.services import dte_contingency, dte_delivery, dte_lots, dte_return, dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, HttpDteTransmitter, Submission
 from chalicelib.domain import document_actions
 from chalicelib.domain import documents as document_rules
@@ -64,7 +64,8 @@ def configured_transmitter(table: Table, attempts: int | None = None) -> DteTran
 def transaction_items(company: dict[str, Any], document_type: str) -> int:
     """Items issuing adds to the confirming transaction: the transmission and the control
     number's sequence."""
-    return 2 if dte_rules.issues_dte(company, document_type) else 0
+    # issue 40: returns (a purchase credit note of an FSE is a return event: its transmission and returns)
+    return 2 if dte_rules.issues_dte(company, document_type) or dte_return.may_apply(company, document_type) else 0
 
 
 def issue(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],
@@ -75,6 +76,8 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], partn
     transaction. The DTE is built in the authority's format and checked against its schema
     first: a document the authority's schema refuses is a 400 naming the field (`dte.<path>`),
     and nothing is stored."""
+    if dte_return.applies(document, source):  # issue 40: returns (a note of a 2026 FE or FEX is event 18)
+        return dte_return.issue(transaction, table, company, document, source)
     tipo_dte = _tipo(company, partner, document, source)
     if tipo_dte is None:
         return {}
@@ -315,7 +318,9 @@ def _submission(table: Table, company: dict[str, Any], document: dict[str, Any])
     sent = dte_json.authority_document(document, dte_json.ambiente(company))
     identification = sent["identificacion"]
     return Submission(company_id=company["id"], nit=dte_json.digits(company.get("taxId")),
-                      ambiente=identification["ambiente"], tipo_dte=identification["tipoDte"],
+                      # issue 40: returns (an event names its type tipoEvento)
+                      ambiente=identification["ambiente"],
+                      tipo_dte=identification.get("tipoDte") or identification["tipoEvento"],
                       version=identification["version"], codigo_generacion=identification["codigoGeneracion"],
                       documento=dte_signing.sign(table, company["id"], sent))
 

@@ -32,6 +32,9 @@ def book(table: Table, company_id: int, which: str, start_date: str, end_date: s
     if which == "consumers":
         rows = iva_books.consumer_days(item for item in documents if not iva_books.for_taxpayers(item, sources))
         names = iva_books.CONSUMER_AMOUNTS
+        # issue 40: returns (the return events among them, shown one by one)
+        report["returns"] = iva_books.return_rows(item for item in documents
+                                                  if not iva_books.for_taxpayers(item, sources))
     elif which == "taxpayers":
         rows = [iva_books.taxpayer_row(item, partners.get(item["businessPartnerId"]))
                 for item in documents if iva_books.for_taxpayers(item, sources)]

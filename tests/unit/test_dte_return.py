@@ -1,0 +1,159 @@
+"""The return event's builder and rules (countries/sv/domain/dte_return.py), no I/O: the event of a
+return of an FE v2 and of an FEX v3 against fe-eret-v1, the 3 months from the seal, and the returns
+never exceeding the source's lines."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from chalicelib.countries.sv.domain import dte_formats, dte_return
+from chalicelib.errors import ValidationFailed
+
+SOURCE_CODE = "0F6D5B1E-3C2A-4B7D-9E8F-1A2B3C4D5E6F"
+EVENT_CODE = "7A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D"
+
+
+def fe_v2(**dte) -> dict:
+    """An FE v2 of 2 chairs at 10.00 + 13 % IVA (11.30 each, IVA inside): 22.60."""
+    return {"id": 7, "type": "01", "date": "2026-11-02", "total": Decimal("22.60"),
+            "lines": [{"productId": 1, "description": "Silla", "quantity": Decimal(2), "unitPrice": Decimal("10.00"),
+                       "taxRate": Decimal("0.13"), "taxTreatment": "taxed", "subtotal": Decimal("20.00"),
+                       "tax": Decimal("2.60"), "total": Decimal("22.60")}],
+            "dte": {"status": "accepted", "tipoDte": "01", "version": 2, "codigoGeneracion": SOURCE_CODE,
+                    "numeroControl": "DTE-01-M001P001-000000000000001", "acceptedAt": "2026-11-02T18:00:00.000Z",
+                    "emisor": {"nit": "06140101001011", "nombre": "Alpha S.A. de C.V.", "codEstable": "M001",
+                               "codPuntoVenta": "P001"},
+                    "receptor": {"tipoDocumento": "36", "numDocumento": "06142505851022", "nombre": "Cliente con NIT",
+                                 "telefono": None, "correo": None},
+                    "items": [{"codigo": "P-1", "tipoItem": 1}], **dte}}
+
+
+def one_chair_back() -> list[dict]:
+    return [{"productId": 1, "description": "Silla", "quantity": Decimal(1), "unitPrice": Decimal("10.00"),
+             "taxRate": Decimal("0.13"), "taxTreatment": "taxed", "subtotal": Decimal("10.00"),
+             "tax": Decimal("1.30"), "total": Decimal("11.30")}]
+
+
+def note_of(source: dict, lines: list[dict]) -> dict:
+    matched = dte_return.returned_lines(lines, source["lines"], {})
+    return {"id": 8, "type": "06", "date": "2026-11-20", "currency": "USD", "lines": lines,
+            "dte": dte_return.pending(EVENT_CODE, source, matched, "10:15:00")}
+
+
+def test_a_return_of_one_unit_of_an_fe_v2_is_event_18_with_the_iva_inside_and_valid():
+    sent = dte_return.event(note_of(fe_v2(), one_chair_back()))
+
+    assert dte_formats.schema_problems(sent, dte_formats.RETORNO) == []
+    identification = sent["identificacion"]
+    assert (identification["version"], identification["tipoEvento"], identification["codigoGeneracion"]) == (
+        1, "18", EVENT_CODE)
+    assert sent["documentoRelacionado"] == [{"tipoDocumento": "01", "codigoGeneracion": SOURCE_CODE,
+                                             "fechaEmision": "2026-11-02"}]
+    assert sent["emisor"]["codEstable"] == sent["emisor"]["codEstableMH"] == "M001"
+    assert sent["documento"]["numDocumento"] == "06142505851022"
+    [item] = sent["cuerpoDocumento"]
+    # 1 chair at 10.00 + 13 % = 11.30, IVA inside: 10.00 x 0.13 = 1.30
+    assert item["codigoGeneracion"] == SOURCE_CODE and item["cantidad"] == 1 and item["codigo"] == "P-1"
+    assert item["precioUni"] == Decimal("11.30") and item["ventaGravada"] == Decimal("11.30")
+    assert item["ivaItem"] == Decimal("1.30") and item["tipoItem"] == 1
+    summary = sent["resumen"]
+    assert summary["totalGravada"] == summary["subTotalVentas"] == Decimal("11.30")
+    assert summary["montoTotalOperacion"] == summary["totalPagar"] == Decimal("11.30")
+    assert summary["totalIva"] == Decimal("1.30") and summary["totalCompraExcluidos"] == 0
+
+
+def test_a_return_of_an_fex_v3_names_its_export_terms_and_carries_no_iva():
+    source = fe_v2(tipoDte="11", version=3)
+    source["dte"]["emisor"].update(recintoFiscal="01", regimen="EX-1.1000.000", tipoItemExpor=1)
+    source["dte"]["receptor"] = {"tipoDocumento": "37", "numDocumento": "98-7654321", "nombre": "Importadora",
+                                 "codPais": "9905", "nombrePais": "Estados Unidos", "telefono": "17135550100",
+                                 "correo": "compras@norte.example"}
+    source["lines"] = [{**source["lines"][0], "taxTreatment": "export", "taxRate": Decimal(0), "tax": Decimal(0),
+                        "total": Decimal("20.00")}]
+    lines = [{**one_chair_back()[0], "taxTreatment": "export", "taxRate": Decimal(0), "tax": Decimal(0),
+              "total": Decimal("10.00")}]
+    sent = dte_return.event(note_of(source, lines))
+
+    assert dte_formats.schema_problems(sent, dte_formats.RETORNO) == []
+    assert (sent["emisor"]["recintoFiscal"], sent["emisor"]["tipoItemExpor"]) == ("01", 1)
+    # an export line is the ventaGravada of the event, as on the FEX v3 (at 0 %, no IVA): 1 x 10.00
+    assert sent["cuerpoDocumento"][0]["ventaGravada"] == Decimal("10.00")
+    assert sent["resumen"]["totalPagar"] == Decimal("10.00") and sent["resumen"]["totalIva"] == 0
+
+
+def test_only_a_2026_fe_or_fex_is_returned_by_an_event():
+    assert dte_return.is_return(fe_v2())
+    assert dte_return.is_return(fe_v2(tipoDte="11", version=3))
+    assert not dte_return.is_return(fe_v2(version=1))  # a legacy factura: its notes are not DTEs
+    assert not dte_return.is_return(fe_v2(tipoDte="03", version=4))  # a crédito fiscal has notes (05)
+    assert not dte_return.is_return({"dte": None})
+    fse = fe_v2(tipoDte="14", version=2)
+    assert dte_return.is_return(fse, "105") and not dte_return.is_return(fse, "06")
+    assert not dte_return.is_return(fe_v2(), "105")  # a purchase note does not return our FE
+
+
+def test_three_months_from_the_seal_and_no_later():
+    sealed = dt.date(2026, 11, 30)
+    assert dte_return.window_end(sealed) == dt.date(2027, 2, 28)  # February is shorter
+    dte_return.check_window(fe_v2(), sealed, "2027-02-28")
+    with pytest.raises(ValidationFailed) as refused:
+        dte_return.check_window(fe_v2(), sealed, "2027-03-01")
+    assert refused.value.code == "DTE_RETURN_WINDOW_CLOSED"
+    assert refused.value.details[0]["field"] == "sourceDocumentId"
+    with pytest.raises(ValidationFailed):  # no seal yet: nothing to return
+        dte_return.check_window(fe_v2(), None, "2026-11-02")
+    # an issuer of one of the manual's activities (e.g. 47721) has 2 years from the seal
+    long = fe_v2()
+    long["dte"]["emisor"]["codActividad"] = "47721"
+    dte_return.check_window(long, sealed, "2028-11-30")
+    with pytest.raises(ValidationFailed) as late:
+        dte_return.check_window(long, sealed, "2028-12-01")
+    assert "24 months" in late.value.details[0]["message"]
+    fse = fe_v2(tipoDte="14", version=2)  # an FSE keeps its 3 months whatever the activity
+    fse["dte"]["emisor"]["codActividad"] = "47721"
+    with pytest.raises(ValidationFailed):
+        dte_return.check_window(fse, sealed, "2027-03-01")
+
+
+def test_the_returns_never_exceed_the_source_line():
+    source = fe_v2()
+    first = dte_return.returned_lines(one_chair_back(), source["lines"], {})
+    notes = {"8": dte_return.lines_returned(one_chair_back(), first)}
+    already = dte_return.returned_so_far(notes, {"8"})
+    # 1 of 2 chairs back: 1 and 11.30 of 22.60 left
+    assert already == {"0": {"quantity": Decimal(1), "total": Decimal("11.30")}}
+    two = [{**one_chair_back()[0], "quantity": Decimal(2), "subtotal": Decimal("20.00"), "tax": Decimal("2.60"),
+            "total": Decimal("22.60")}]
+    with pytest.raises(ValidationFailed) as refused:
+        dte_return.returned_lines(two, source["lines"], already)
+    assert refused.value.code == "DTE_RETURN_EXCEEDS_DOCUMENT"
+    assert refused.value.details[0]["field"] == "lines[0].quantity"
+    # the second chair still fits, and then nothing does
+    second = dte_return.returned_lines(one_chair_back(), source["lines"], already)
+    notes["9"] = dte_return.lines_returned(one_chair_back(), second)
+    done = dte_return.returned_so_far(notes, {"8", "9"})
+    assert done == {"0": {"quantity": Decimal(2), "total": Decimal("22.60")}}
+    with pytest.raises(ValidationFailed):
+        dte_return.returned_lines(one_chair_back(), source["lines"], done)
+    # the first return invalidated: its chair may be returned again
+    assert dte_return.returned_so_far(notes, {"9"}) == {"0": {"quantity": Decimal(1), "total": Decimal("11.30")}}
+    dearer = [{**one_chair_back()[0], "unitPrice": Decimal("12.00"), "subtotal": Decimal("12.00"),
+               "tax": Decimal("1.56"), "total": Decimal("13.56")}]
+    with pytest.raises(ValidationFailed) as priced:  # a chair sold at 10.00 is not returned at 12.00
+        dte_return.returned_lines(dearer, source["lines"], {})
+    assert priced.value.details[0]["field"] == "lines[0].unitPrice"
+    cheaper = [{**one_chair_back()[0], "unitPrice": Decimal("5.00"), "subtotal": Decimal("5.00"),
+                "tax": Decimal("0.65"), "total": Decimal("5.65")}]
+    assert dte_return.returned_lines(cheaper, source["lines"], {}) == [0]  # a partial refund of one chair
+    with pytest.raises(ValidationFailed) as other:  # a product the factura does not carry
+        dte_return.returned_lines([{**one_chair_back()[0], "productId": 2}], source["lines"], {})
+    assert other.value.details[0]["field"] == "lines[0]"
+
+
+def test_a_return_stands_while_its_note_is_confirmed_and_its_event_not_invalidated():
+    assert dte_return.is_live({"status": "confirmed", "dte": {"status": "accepted"}})
+    assert dte_return.is_live({"status": "confirmed", "dte": {"status": "pending"}})
+    assert not dte_return.is_live({"status": "cancelled", "dte": {"status": "invalidated"}})
+    assert not dte_return.is_live(None)
