@@ -66,9 +66,10 @@ def test_a_return_of_one_unit_of_an_fe_v2_is_event_18_with_the_iva_inside_and_va
 
 def test_a_return_of_an_fex_v3_names_its_export_terms_and_carries_no_iva():
     source = fe_v2(tipoDte="11", version=3)
-    source["dte"]["emisor"].update(recintoFiscal="01", regimen="EX-1.1000.000", tipoItemExpor=1)
+    # as a 2026 export stores them (dte_fex.add_export_terms): the regime's type apart, the buyer's ISO country
+    source["dte"]["emisor"].update(recintoFiscal="01", tipoRegimen="EX-1", regimen="1000.000", tipoItemExpor=1)
     source["dte"]["receptor"] = {"tipoDocumento": "37", "numDocumento": "98-7654321", "nombre": "Importadora",
-                                 "codPais": "9905", "nombrePais": "Estados Unidos", "telefono": "17135550100",
+                                 "codPais": "US", "nombrePais": "Estados Unidos", "telefono": "17135550100",
                                  "correo": "compras@norte.example"}
     source["lines"] = [{**source["lines"][0], "taxTreatment": "export", "taxRate": Decimal(0), "tax": Decimal(0),
                         "total": Decimal("20.00")}]
