@@ -9,7 +9,7 @@ from typing import Annotated, Any, Dict, List, Literal, Optional
 from pydantic import ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from chalicelib.countries.sv.domain import dte_catalogues
+from chalicelib.countries.sv.domain import dte_catalogues, dte_formats
 from chalicelib.models.base import Date, EntityId, RequestModel, ResponseModel
 from chalicelib.models.statements import BookPeriod
 
@@ -207,6 +207,17 @@ class DteInfo(ResponseModel):
         None, description="issued while the authority could not receive it in time: the contingency type (CAT-005), "
                           "the event that reports it (eventCodigo) and, once the authority received the event, its "
                           "seal (eventSeal); it is then sent under the deferred model, in a lot (lotId)")
+    # issue 40: console
+    version: Optional[int] = Field(None, description="the version of the authority's format the DTE was issued in "
+                                                     "(FE 1 or 2, CCF 3 or 4, FEX 1 or 3...): it keeps it for good")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _issued_version(cls, stored: Any) -> Any:
+        """A DTE stored before versions were kept was issued in the legacy edition's."""
+        if isinstance(stored, dict) and stored.get("version") is None and dte_formats.is_format(stored.get("tipoDte")):
+            return {**stored, "version": dte_formats.version_of(stored["tipoDte"], dte_formats.LEGACY)}
+        return stored
 
 
 class DteAuthorityAnswer(ResponseModel):
