@@ -1002,6 +1002,15 @@ PHRASES: dict[str, str] = {
     "against) or open the account at 0":
         "no hay regla de determinación para `opening_balance_equity`: defina una (la cuenta de patrimonio contra la "
         "que se registra el saldo inicial) o abra la cuenta con saldo 0",
+    # issue 40: sales
+    "{} is not a version of the authority's formats for {}": "{0} no es una versión de los formatos de Hacienda para {1}",
+    "set the company's district": "indique el distrito de la empresa",
+    "set the customer's district": "indique el distrito del cliente",
+    "set the supplier's district": "indique el distrito del proveedor",
+    "the 2026 DTE formats name an establishment head office (02), branch (01), warehouse (04) or yard (07): set this "
+    "establishment's type":
+        "los formatos DTE 2026 nombran un establecimiento casa matriz (02), sucursal (01), bodega (04) o patio (07): "
+        "indique el tipo de este establecimiento",
 }
 
 # issue 38: lang2

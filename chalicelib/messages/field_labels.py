@@ -205,6 +205,12 @@ EN: dict[str, str] = {
     # issue 39: settle
     'periodEnd': 'Period end',
     'includeWithholdings': 'Include withholdings',
+    # issue 40: sales
+    'establishments': 'Establishments',
+    'establishments[]': 'Establishment',
+    'dteIssuer.establishmentType': 'Establishment type',
+    'emisor.direccion.distrito': "Issuer's district",
+    'receptor.direccion.distrito': "Receiver's district",
 }
 
 ES: dict[str, str] = {
@@ -407,4 +413,10 @@ ES: dict[str, str] = {
     # issue 39: settle
     'periodEnd': 'Fin del período',
     'includeWithholdings': 'Incluir retenciones',
+    # issue 40: sales
+    'establishments': 'Establecimientos',
+    'establishments[]': 'Establecimiento',
+    'dteIssuer.establishmentType': 'Tipo de establecimiento',
+    'emisor.direccion.distrito': 'Distrito del emisor',
+    'receptor.direccion.distrito': 'Distrito del receptor',
 }

@@ -76,6 +76,20 @@ class SalvadoranAddressRules:
     _catalogues = model_validator(mode="after")(checked_sv_address)
 
 
+EstablishmentType = Annotated[Literal["01", "02", "04", "07", "20"], Field(
+    description="CAT-009: 01 branch, 02 head office, 04 warehouse, 07 yard, 20 other (the 2026 formats name only "
+                "the first four)",
+    json_schema_extra={"x-enum-varnames": ["BRANCH", "HEAD_OFFICE", "WAREHOUSE", "YARD", "OTHER"]})]
+
+
+class DteEstablishment(RequestModel):
+    """One of the company's establishments as the DTE formats name it: `code`, the EEE its document
+    numbers (EEE-PPP-TT-NNNNNNNN) carry, and its type (the 2026 numeroControl's and codEstable's letter)."""
+    code: Annotated[str, StringConstraints(pattern=r"^[0-9]{3}$")] = Field(
+        description="the establishment's code, the EEE of its document numbers (e.g. 001)")
+    type: EstablishmentType
+
+
 class DteIssuer(SalvadoranAddressRules, RequestModel):
     """El Salvador: what the tax authority's formats ask of the issuer beyond the company's name, NIT,
     address, phone and e-mail."""
@@ -87,6 +101,9 @@ class DteIssuer(SalvadoranAddressRules, RequestModel):
     establishment_type: Literal["01", "02", "04", "07", "20"] = Field(
         "02", description="CAT-009: 01 branch, 02 head office, 04 warehouse, 07 yard, 20 other",
         json_schema_extra={"x-enum-varnames": ["BRANCH", "HEAD_OFFICE", "WAREHOUSE", "YARD", "OTHER"]})
+    establishments: Optional[List[DteEstablishment]] = Field(
+        None, max_length=999, description="each establishment's type by the EEE of its document numbers; one not "
+                                          "listed takes establishmentType")
     department: Department
     municipality: Municipality
     district: District = None
@@ -107,6 +124,8 @@ class DteIssuerInfo(ResponseModel):
     economic_activity: str
     trade_name: Optional[str] = None
     establishment_type: str = "02"  # the defaults of DteIssuer (a sparse update stores what was sent)
+    establishments: Optional[List[Dict[str, str]]] = Field(None, description="each establishment's type (CAT-009) "
+                                                                             "by the EEE of its document numbers")
     department: str
     municipality: str
     district: Optional[str] = Field(None, description="the distrito, by its pre-2024 CAT-013 code")

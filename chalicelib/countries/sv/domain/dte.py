@@ -7,7 +7,7 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, Mapping
 
 from chalicelib.domain import taxes
 from chalicelib.errors import ValidationFailed
@@ -84,15 +84,58 @@ def point_of_sale(document_number: str) -> str:
     return f"{establishment:0>4}{point:0>4}"
 
 
-def numero_control(tipo_dte: str, document_number: str, sequence: int) -> str:
+def numero_control(tipo_dte: str, document_number: str, sequence: int, establishment_type: str | None = None) -> str:
     """DTE-{tipoDte}-{establishment and point of sale, 4 + 4}-{15-digit sequence}; the
-    establishment and emission point come from the document's number (EEE-PPP-TT-NNNNNNNN)."""
+    establishment and emission point come from the document's number (EEE-PPP-TT-NNNNNNNN). With
+    the establishment's type (CAT-009), the 2026 formats' DTE-{tipoDte}-XEEEPPPP-{sequence}: X its
+    letter (establishment_codes)."""
     if not 1 <= sequence <= NUMERO_CONTROL_MAX:
         raise ValueError(f"the control number sequence must be within 1..{NUMERO_CONTROL_MAX}")
-    value = f"DTE-{tipo_dte}-{point_of_sale(document_number)}-{sequence:015d}"
+    place = point_of_sale(document_number) if establishment_type is None else \
+        "".join(establishment_codes(document_number, establishment_type))
+    value = f"DTE-{tipo_dte}-{place}-{sequence:015d}"
     if not is_numero_control(value):
         raise ValueError(f"not a control number: {value}")
     return value
+
+
+# CAT-009's establishment types and the letter the 2026 formats give each in numeroControl and
+# codEstable; 20 ("otro") has none, so a DTE of such an establishment cannot be issued in 2026.
+ESTABLISHMENT_LETTERS = {"02": "M", "01": "S", "04": "B", "07": "P"}
+OTHER_ESTABLISHMENT = "20"
+
+
+def establishment_type(settings: Mapping[str, Any] | None, document_number: str) -> tuple[str, str]:
+    """The CAT-009 type of the establishment a document number (EEE-PPP-...) is issued at, with the
+    setting that says it: its entry in dteIssuer.establishments (by code EEE), else the company's
+    dteIssuer.establishmentType (head office, 02, when unset)."""
+    settings = settings or {}
+    code = document_number.split("-")[0].zfill(3)
+    for index, entry in enumerate(settings.get("establishments") or []):
+        if str(entry.get("code", "")).zfill(3) == code:
+            return str(entry.get("type")), f"dteIssuer.establishments[{index}].type"
+    return str(settings.get("establishmentType") or "02"), "dteIssuer.establishmentType"
+
+
+def checked_establishment_type(settings: Mapping[str, Any] | None, document_number: str) -> str:
+    """The establishment's type (CAT-009) as the 2026 formats need it, refused (a 400 naming the
+    setting) when it is one they have no letter for."""
+    kind, setting = establishment_type(settings, document_number)
+    if kind not in ESTABLISHMENT_LETTERS:
+        raise ValidationFailed.for_field(setting, "the 2026 DTE formats name an establishment head office (02), "
+                                                  "branch (01), warehouse (04) or yard (07): set this "
+                                                  "establishment's type")
+    return kind
+
+
+def establishment_codes(document_number: str, establishment_type: str) -> tuple[str, str]:
+    """The 2026 formats' codEstable ("M001": the type's letter and the establishment EEE) and
+    codPuntoVenta ("P001": P and the point of sale PPP) of a document number EEE-PPP-..."""
+    establishment, point = document_number.split("-")[:2]
+    letter = ESTABLISHMENT_LETTERS.get(establishment_type)
+    if letter is None:
+        raise ValueError(f"establishment type {establishment_type!r} has no letter in the 2026 formats")
+    return f"{letter}{int(establishment):03d}", f"P{int(point):03d}"
 
 
 def is_numero_control(value: Any) -> bool:

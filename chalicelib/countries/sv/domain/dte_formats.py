@@ -161,7 +161,10 @@ _REMEDIES = {"emisor.nrc": "set the company's NRC", "emisor.codActividad": "set 
          "documento.nombre": "the DTE was issued without the customer's name, which its invalidation needs",
          "emisor.nombreResponsable": "set the person responsible for the company's establishment",
          "emisor.tipoDocResponsable": "set the person responsible for the company's establishment",
-         "emisor.numeroDocResponsable": "set the person responsible for the company's establishment"}
+         "emisor.numeroDocResponsable": "set the person responsible for the company's establishment",
+         # issue 40: sales (the 2026 formats' distrito; a longer path wins over its address's)
+         "emisor.direccion.distrito": "set the company's district",
+         "receptor.direccion.distrito": "set the customer's district"}
 
 
 # A purchase's DTE (sujeto excluido) is issued by the buyer and names the seller as its receptor:
@@ -176,7 +179,9 @@ _SUPPLIER_REMEDIES = {"set the customer's NIT": "set the supplier's NIT",
                       "set the customer's phone": "set the supplier's phone",
                       "set the customer's email": "set the supplier's email",
                       "set the customer's address": "set the supplier's address",
-                      "set the customer's person type": "set the supplier's person type"}
+                      "set the customer's person type": "set the supplier's person type",
+                      # issue 40: sales
+                      "set the customer's district": "set the supplier's district"}
 
 
 def for_supplier(message: str) -> str:
@@ -188,7 +193,8 @@ def for_supplier(message: str) -> str:
 
 
 def _with_remedy(path: str, what: str) -> str:
-    source = next((source for field, source in _REMEDIES.items() if path == field or path.startswith(field + ".")), None)
+    source = next((_REMEDIES[field] for field in sorted(_REMEDIES, key=len, reverse=True)
+                   if path == field or path.startswith(field + ".")), None)
     return f"{what}: {source}" if source else what
 
 

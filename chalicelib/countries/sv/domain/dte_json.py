@@ -15,15 +15,26 @@ import re
 from decimal import Decimal
 from typing import Any, Mapping
 
+from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_catalogues
 from chalicelib.countries.sv.domain.dte import (
     CREDITO_FISCAL,
     EXPORTACION,
     FACTURA,
+    NOTA_CREDITO,
+    NOTA_DEBITO,
     RETENCION,
     SUJETO_EXCLUIDO,
 )
-from chalicelib.countries.sv.domain.dte_formats import CONTINGENCY, INVALIDATION, schema, schema_problems, version_of
+from chalicelib.countries.sv.domain.dte_formats import (
+    CONTINGENCY,
+    EDITION_2026,
+    INVALIDATION,
+    edition_of,
+    schema,
+    schema_problems,
+    version_of,
+)
 from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 
@@ -47,23 +58,40 @@ def digits(value: Any) -> str:
     return _DIGITS.sub("", str(value or ""))
 
 
-def issuer(company: Mapping[str, Any], document_number: str, tipo_dte: str = FACTURA) -> dict[str, Any]:
-    """The emisor, from the company and its `dteIssuer` settings; the establishment and point of
-    sale are the document number's (EEE-PPP-...)."""
+def issuer(company: Mapping[str, Any], document_number: str, tipo_dte: str = FACTURA,
+           version: int | None = None) -> dict[str, Any]:
+    """The emisor, from the company and its `dteIssuer` settings, in the format of `tipo_dte` in
+    `version` (None: the legacy edition's); the establishment and point of sale are the document
+    number's (EEE-PPP-...). The 2026 formats write them "M001" (the establishment type's letter,
+    dte.establishment_codes) and "P001", and name the address's distrito."""
     settings = company.get("dteIssuer") or {}
-    establishment, point = (document_number or "000-000").split("-")[:2]
+    number = document_number or "000-000"
+    establishment, point = number.split("-")[:2]
+    kind = dte_rules.establishment_type(settings, number)[0]
+    address = {"departamento": settings.get("department"),
+               "municipio": _municipio(settings.get("department"), settings.get("municipality")),
+               "complemento": company.get("address")}
+    codes = (f"{establishment:0>4}", f"{point:0>4}")
+    if edition_of(tipo_dte, version) == EDITION_2026:
+        codes = dte_rules.establishment_codes(number, dte_rules.checked_establishment_type(settings, number))
+        address["distrito"] = _distrito(settings)
     return _declared(tipo_dte, "emisor", {"nit": digits(company.get("taxId")), "nrc": digits(settings.get("nrc")), "nombre": company.get("name"),
             "codActividad": settings.get("economicActivityCode"), "descActividad": settings.get("economicActivity"),
-            "nombreComercial": settings.get("tradeName"), "tipoEstablecimiento": settings.get("establishmentType", "02"),
-            "direccion": {"departamento": settings.get("department"),
-                          "municipio": _municipio(settings.get("department"), settings.get("municipality")),
-                          "complemento": company.get("address")},
+            "nombreComercial": settings.get("tradeName"), "tipoEstablecimiento": kind,
+            "direccion": address,
             # the comprobante de retención takes the digits only
             "telefono": digits(company.get("phone")) if tipo_dte == RETENCION else company.get("phone"),
-            "correo": company.get("email"), "codEstableMH": None, "codEstable": f"{establishment:0>4}", "codPuntoVentaMH": None,
-            "codPuntoVenta": f"{point:0>4}",
+            "correo": company.get("email"), "codEstableMH": None, "codEstable": codes[0], "codPuntoVentaMH": None,
+            "codPuntoVenta": codes[1],
             # the comprobante de retención names them so
-            "codigoMH": None, "codigo": f"{establishment:0>4}", "puntoVentaMH": None, "puntoVenta": f"{point:0>4}"})
+            "codigoMH": None, "codigo": codes[0], "puntoVentaMH": None, "puntoVenta": codes[1]}, version)
+
+
+def _distrito(place: Mapping[str, Any]) -> Any:
+    """The distrito the 2026 formats require in an address: the stored `district` (the CAT-008 code
+    within the department, the one the place had as a municipio before 2024); None when the address
+    has none, which the schema refuses naming direccion.distrito."""
+    return place.get("district") or None
 
 
 def _municipio(department: Any, code: Any) -> Any:
@@ -101,20 +129,25 @@ def withheld(purchase: Mapping[str, Any], certificate: Mapping[str, Any]) -> dic
             "descripcion": f"Retención de IVA sobre {purchase.get('number') or number}"}
 
 
-def receiver(tipo_dte: str, partner: Mapping[str, Any], export: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The receptor as the format of `tipo_dte` wants it. A factura's consumer is named by NIT
-    (14 digits) or DUI (9, written ########-#), or by nothing under 1,095 dollars; a crédito
-    fiscal's taxpayer by NIT and NRC; an export's buyer abroad by its own tax id and the
-    destination the document's `export` names."""
+def receiver(tipo_dte: str, partner: Mapping[str, Any], export: Mapping[str, Any] | None = None,
+             version: int | None = None) -> dict[str, Any]:
+    """The receptor as the format of `tipo_dte` in `version` (None: the legacy edition's) wants it.
+    A factura's consumer is named by NIT (14 digits) or DUI (9, written ########-#), or by nothing
+    under 1,095 dollars; a crédito fiscal's taxpayer by NIT and NRC (its 2026 notes: by document
+    type 36 and number); an export's buyer abroad by its own tax id and the destination the
+    document's `export` names. The 2026 formats name the address's distrito."""
     if tipo_dte == EXPORTACION:
         from chalicelib.countries.sv.domain import dte_fex
 
         return dte_fex.foreign_receiver(partner, export or {})
+    edition = edition_of(tipo_dte, version)
     address = None
     if partner.get("department") and partner.get("municipality"):
         address = {"departamento": partner["department"],
                    "municipio": _municipio(partner["department"], partner["municipality"]),
                    "complemento": partner.get("address")}
+        if edition == EDITION_2026:
+            address["distrito"] = _distrito(partner)
     common = {"nrc": digits(partner.get("nrc")) or None, "nombre": partner.get("name"),
               "codActividad": partner.get("economicActivityCode"), "descActividad": partner.get("economicActivity"),
               "direccion": address, "telefono": partner.get("phone"), "correo": partner.get("email")}
@@ -122,6 +155,8 @@ def receiver(tipo_dte: str, partner: Mapping[str, Any], export: Mapping[str, Any
     if tipo_dte == RETENCION:  # the supplier withheld from: a registered taxpayer named by its NIT
         return {"tipoDocumento": NIT_DOCUMENT if number else None, "numDocumento": number or None, **common,
                 "telefono": digits(partner.get("phone")) or None, "nombreComercial": None}
+    if tipo_dte in (NOTA_CREDITO, NOTA_DEBITO) and edition == EDITION_2026:  # by its NIT as a document
+        return {"tipoDocumento": NIT_DOCUMENT, "numDocumento": number, **common, "nombreComercial": None}
     if tipo_dte not in (FACTURA, SUJETO_EXCLUIDO):  # a crédito fiscal and its notes: a registered taxpayer
         return {"nit": number, **common, "nombreComercial": None}
     kind = NIT_DOCUMENT if len(number) == 14 else DUI_DOCUMENT if len(number) == 9 else None
@@ -247,20 +282,29 @@ def authority_document(document: Mapping[str, Any], ambiente: str = "00") -> dic
     corrected = dte.get("related")
     if corrected:  # read back from the table, its integer is a Decimal: the schema wants an integer
         corrected = {**corrected, "tipoGeneracion": int(corrected["tipoGeneracion"])}
-    items, summary = sales_body(document, tipo, dte.get("items"), corrected)
-    return _declared(tipo, None, {"identificacion": _identification(document, ambiente),
+    version = _version(dte)
+    items, summary = sales_body(document, tipo, dte.get("items"), corrected, version)
+    identification = _identification(document, ambiente)
+    if "fusion" in schema(tipo, version)["properties"]["identificacion"]["properties"]:
+        identification["fusion"] = None  # the NIT of a company this one absorbed: none here
+    return _declared(tipo, None, {"identificacion": identification,
             "documentoRelacionado": [corrected] if corrected else None, "emisor": dte["emisor"],
             "receptor": dte["receptor"], "otrosDocumentos": None, "ventaTercero": None, "cuerpoDocumento": items,
-            "resumen": summary, "extension": None, "apendice": None})
+            "resumen": summary, "extension": None, "apendice": None}, version)
 
 
 def sales_body(document: Mapping[str, Any], tipo: str, kinds: list[Mapping[str, Any]] | None = None,
-               corrected: Mapping[str, Any] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+               corrected: Mapping[str, Any] | None = None,
+               version: int | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The cuerpoDocumento and resumen of a sales-format DTE (01, 03 and its notes) from the
-    document's stored lines: what is sent, and what a draft prints as the DTE it will become.
-    `kinds`: each line's code and item type (left out: a free-text line's, 3)."""
+    document's stored lines, in the format of `tipo` in `version` (None: the legacy edition's):
+    what is sent, and what a draft prints as the DTE it will become. `kinds`: each line's code and
+    item type (left out: a free-text line's, 3). The 2026 notes (fe-nc-v4, fe-nd-v4) carry the IVA
+    as totalIva, per line and in the summary, not as the tribute 20."""
     items, sums = [], dict.fromkeys(("noSuj", "exenta", "gravada", "iva", "descuento"), Decimal(0))
     factura = tipo == FACTURA
+    edition = edition_of(tipo, version)
+    iva_apart = not factura and "totalIva" in schema(tipo, version)["properties"]["resumen"]["properties"]
     kinds = kinds or [{"codigo": None, "tipoItem": BOTH}] * len(document["lines"])
     for number, (line, kind) in enumerate(zip(document["lines"], kinds, strict=True), start=1):
         rate, treatment = Decimal(line["taxRate"]), taxes.treatment_of(line)
@@ -278,11 +322,13 @@ def sales_body(document: Mapping[str, Any], tipo: str, kinds: list[Mapping[str, 
                 "codTributo": None,
                 "descripcion": line.get("description") or "", "cantidad": quantity, "uniMedida": UNIT,
                 "precioUni": price, "montoDescu": item_discount, **columns,
-                "tributos": ["20"] if column == "ventaGravada" and not factura else None,
+                "tributos": ["20"] if column == "ventaGravada" and not (factura or iva_apart) else None,
                 "psv": Decimal(0), "noGravado": Decimal(0), "compra": sale}
         if factura:
             item["ivaItem"] = tax
-        items.append(_declared(tipo, "cuerpoDocumento", item))
+        elif iva_apart:  # no IVA perceived nor withheld here
+            item.update(ivaPerci=Decimal(0), totalIva=tax, ivaRete=Decimal(0))
+        items.append(_declared(tipo, "cuerpoDocumento", item, version))
         sums[{"ventaGravada": "gravada", "ventaNoSuj": "noSuj"}.get(column, "exenta")] += sale
         sums["iva"] += tax
         sums["descuento"] += item_discount
@@ -292,31 +338,41 @@ def sales_body(document: Mapping[str, Any], tipo: str, kinds: list[Mapping[str, 
         "totalNoSuj": sums["noSuj"], "totalExenta": sums["exenta"], "totalGravada": sums["gravada"],
         "subTotalVentas": sales, "descuNoSuj": Decimal(0), "descuExenta": Decimal(0), "descuGravada": Decimal(0),
         "porcentajeDescuento": Decimal(0), "totalDescu": sums["descuento"],
-        "tributos": None if factura or not sums["gravada"] else [{**IVA_TRIBUTE, "valor": sums["iva"]}],
-        "subTotal": sales, "ivaRete1": Decimal(0), "reteRenta": Decimal(0), "montoTotalOperacion": total,
+        "tributos": None if factura or iva_apart or not sums["gravada"] else [{**IVA_TRIBUTE, "valor": sums["iva"]}],
+        "subTotal": sales, "ivaRete1": Decimal(0), "ivaRete": Decimal(0), "reteRenta": Decimal(0),
+        "montoTotalOperacion": total,
         "totalNoGravado": Decimal(0), "totalPagar": total, "totalLetras": amount_in_words(total, "USD"),
         "saldoFavor": Decimal(0),
         "condicionOperacion": CASH if document.get("dueDate", document["date"]) <= document["date"] else CREDIT,
         "pagos": None, "numPagoElectronico": None,
         # a factura de sujeto excluido: what was bought
-        "totalCompra": sales, "descu": Decimal(0), "observaciones": None}
-    if factura:
+        "totalCompra": sales, "descu": Decimal(0),
+        # the 2026 formats': the document's notes
+        "observaciones": (str(document.get("notes") or "")[:3000] or None) if edition == EDITION_2026 else None,
+        "codigoRetencionMH": None}
+    if factura or iva_apart:
         summary["totalIva"] = sums["iva"]
-    else:
-        summary["ivaPerci1"] = Decimal(0)
-    return items, _declared(tipo, "resumen", summary)
+    if not factura:
+        summary.update(ivaPerci1=Decimal(0), ivaPerci=Decimal(0))
+    return items, _declared(tipo, "resumen", summary, version)
 
 
 def _identification(document: Mapping[str, Any], ambiente: str) -> dict[str, Any]:
     dte = document["dte"]
     # sent after its contingency was reported: the deferred model (2), in contingency (2), of its type
     deferred = (dte.get("contingency") or {}).get("type")
-    version = int(dte["version"]) if dte.get("version") is not None else version_of(dte["tipoDte"])
+    version = _version(dte) or version_of(dte["tipoDte"])
     return {"version": version, "ambiente": ambiente, "tipoDte": dte["tipoDte"],
             "numeroControl": dte["numeroControl"], "codigoGeneracion": dte["codigoGeneracion"],
             "tipoModelo": 2 if deferred else 1, "tipoOperacion": 2 if deferred else 1,
             "tipoContingencia": int(deferred) if deferred else None, "motivoContin": None,
             "fecEmi": document["date"], "horEmi": dte["horEmi"], "tipoMoneda": document.get("currency") or "USD"}
+
+
+def _version(dte: Mapping[str, Any]) -> int | None:
+    """The version a stored `dte` was issued in (read back from the table, a Decimal); None: issued
+    before versions were kept, the legacy edition's."""
+    return int(dte["version"]) if dte.get("version") is not None else None
 
 
 def _retention(document: Mapping[str, Any], ambiente: str) -> dict[str, Any]:

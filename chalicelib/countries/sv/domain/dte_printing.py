@@ -89,9 +89,12 @@ def _printed(tipo: str, items: list[Mapping[str, Any]], summary: Mapping[str, An
             ("Ventas no sujetas", Decimal(summary.get("totalNoSuj") or 0)),
             ("Ventas exentas", Decimal(summary.get("totalExenta") or 0)),
             ("Ventas gravadas" + (" (IVA incluido)" if tipo == FACTURA else ""), Decimal(summary["totalGravada"])),
-            ("Sub-total", Decimal(summary["subTotal"]))]
+            # the 2026 notes (fe-nc-v4, fe-nd-v4) have no subTotal: their sum of operations is it
+            ("Sub-total", Decimal(summary.get("subTotal", summary["subTotalVentas"])))]
     if tipo == FACTURA:
         rows.append(("IVA 13 % incluido", Decimal(summary.get("totalIva") or 0)))
+    elif "totalIva" in summary:  # a 2026 note: its IVA said apart, not as the tribute 20
+        rows.append(("IVA 13 %", Decimal(summary["totalIva"])))
     else:
         iva = sum((Decimal(tribute["valor"]) for tribute in summary.get("tributos") or []), ZERO)
         rows.append(("IVA 13 %", iva))

@@ -84,8 +84,10 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], partn
         raise ValidationFailed.for_field("date", f"an El Salvador DTE is dated the day it is issued: {today}, "
                                                  f"not {document['date']}")
     dte_signing.require_credentials(table, company_id)
+    # the establishment's letter first: a type the 2026 formats cannot name is refused before a number is taken
+    kind = _establishment_type_2026(company, document)
     numero = dte_rules.numero_control(tipo_dte, document["number"], _next_control_number(
-        transaction, table, company_id, tipo_dte, dte_rules.point_of_sale(document["number"])))
+        transaction, table, company_id, tipo_dte, dte_rules.point_of_sale(document["number"])), kind)
     dte = _checked(company, partner, document, products, source, tipo_dte, dte_rules.new_codigo_generacion(), numero)
     codigo, now = dte["codigoGeneracion"], clock.now_iso()
     transaction.put_new({**keys.dte_transmission(company_id, document_id),
@@ -104,8 +106,18 @@ def check_format(table: Table, company: dict[str, Any], partner: dict[str, Any],
         return
     dte_signing.require_credentials(table, company["id"])
     number = document.get("number") or "001-001-01-00000001"
-    _checked(company, partner, {**document, "number": number}, products, None, tipo_dte,
-             dte_rules.new_codigo_generacion(), dte_rules.numero_control(tipo_dte, number, 1))
+    document = {**document, "number": number}
+    _checked(company, partner, document, products, None, tipo_dte, dte_rules.new_codigo_generacion(),
+             dte_rules.numero_control(tipo_dte, number, 1, _establishment_type_2026(company, document)))
+
+
+def _establishment_type_2026(company: dict[str, Any], document: dict[str, Any]) -> str | None:
+    """The type of the establishment issuing the document when the company issues it in the 2026
+    formats (their numeroControl carries its letter), refused when they have none for it; None in
+    the legacy edition."""
+    if dte_formats.edition_for(company, document["date"]) != dte_formats.EDITION_2026:
+        return None
+    return dte_rules.checked_establishment_type(company.get("dteIssuer"), document["number"])
 
 
 def _tipo(company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
@@ -129,8 +141,8 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
     what each line is), once its DTE passed the authority's schema; else a 400 naming each field."""
     version = dte_formats.version_of(tipo_dte, dte_formats.edition_for(company, document["date"]))
     dte = dte_rules.pending_dte(tipo_dte, codigo, numero, version)
-    dte.update(emisor=dte_json.issuer(company, document["number"], tipo_dte),
-               receptor=dte_json.receiver(tipo_dte, partner, document.get("export")),
+    dte.update(emisor=dte_json.issuer(company, document["number"], tipo_dte, version),
+               receptor=dte_json.receiver(tipo_dte, partner, document.get("export"), version),
                horEmi=clock.local_time_in(company.get("country", "SV")),
                items=dte_json.item_kinds(document["lines"], products or {}))
     if tipo_dte == dte_rules.EXPORTACION:
