@@ -6,14 +6,18 @@ district the same way and its page names the three places. What the API stored i
 the catalogues. Screenshots in Spanish and English, 1280 and 390 px wide."""
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
 
-from chalicelib.countries.sv.domain import dte_catalogues
+from chalicelib.countries.sv.domain import dte_catalogues, dte_formats
 from chalicelib.countries.sv.models import DteIssuer
-from tests.browser.test_el_salvador_journey import RESPONSIBLE, ok, open_sv_company, switch_language
+from infra.devstack.dte_authority import register_taxpayer
+from tests.browser.test_el_salvador_journey import NIT, PASSWORD, RESPONSIBLE, ok, open_sv_company, switch_language
 from tests.documents_support import SV_ISSUER
+from tests.dte_keys import SIGNING_KEY
+from tests.dte_support import CUSTOMER_NIT
 
 WIDTHS = (1280, 390)
 
@@ -159,6 +163,50 @@ def test_a_partner_takes_its_district_from_the_lists(console, demo):
         stored = ok(console.as_session("GET", f"/business-partners/{partner['id']}"))
         assert (stored["municipality"], stored["district"]) == ("22", "07")
         assert page.inner_text("#partner-place").endswith("07 · Ilopango")
+        assert not console.errors
+    finally:
+        console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
+
+
+@pytest.mark.skipif("establishments" not in DteIssuer.model_fields,
+                    reason="the 2026 emisor and numeroControl are the sales helper's (branch i40-sales), not merged here")
+def test_a_document_shows_the_format_it_was_issued_in(console, demo, stack):
+    """A company on the 2026 formats (set in the settings form) issues a factura: its page says
+    "FE v2" and its control number carries the casa matriz's letter."""
+    page, tag = console.page, uuid.uuid4().hex[:6]
+    console.login_to_company(demo["email"], demo["password"], demo["companyId"])
+    try:
+        company = open_sv_company(console, f"Librería Santa Tecla {tag}", "dte@tecla.example")
+        key = ok(console.as_session("PUT", f"/companies/{company['id']}/dte-signing-key", {"privateKey": SIGNING_KEY}))
+        ok(console.as_session("PUT", f"/companies/{company['id']}/dte-authority-credentials", {"password": PASSWORD}))
+        authority = re.search(r"El Salvador's tax authority: (\S+)", stack[0].read_log()).group(1)
+        register_taxpayer(authority, NIT.replace("-", ""), PASSWORD, key["publicKey"])
+        customer = ok(console.as_session("POST", "/business-partners", {
+            "name": f"Cliente 2026 {tag}", "type": "customer", "taxId": CUSTOMER_NIT, "email": "cliente@tecla.example",
+            "department": "05", "municipality": "15",  # 15 San Juan Opico, district of La Libertad Centro
+            "address": "Calle principal 4, San Juan Opico"}))
+        page.reload()
+        console.wait_loaded()
+        console.goto("/settings/company")
+        page.fill("[id='f-dteIssuer.formats2026From']", "2026-11-01")  # before today: today's documents are 2026
+        page.click("#dte-issuer-form button[type=submit]")
+        page.wait_for_selector("#dte-formats[data-from='2026-11-01']")
+        console.wait_loaded()
+
+        document = ok(console.as_session("POST", "/documents", {
+            "type": "01", "businessPartnerId": customer["id"],
+            "lines": [{"description": "Cuadernos", "quantity": 4, "unitPrice": 2.50, "taxRate": 0.13}]}))
+        # 4 x 2.50 = 10.00; IVA 13 % of 10.00 = 1.30; total 11.30
+        assert (document["subtotal"], document["taxTotal"], document["total"]) == (10, 1.3, 11.3)
+        dte = document["dte"]
+        assert (dte["tipoDte"], dte["version"], dte["status"]) == ("01", 2, "accepted"), dte
+        assert dte_formats.version_of("01", dte_formats.EDITION_2026) == 2
+        # SV_ISSUER's type: 02 casa matriz (M), document number 001-001-...: establishment M001, point of sale P001
+        assert dte["numeroControl"].startswith("DTE-01-M001P001-")
+        console.goto(f"/documents/{document['id']}")
+        assert page.inner_text("#dte-version") == "FE v2"
+        assert page.inner_text("#dte-numero-control") == dte["numeroControl"]
+        shots(console, "document-2026")
         assert not console.errors
     finally:
         console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
