@@ -37,15 +37,15 @@ def test_the_console_lists_the_catalogues_places():
         "the catalogues changed: python -m tests.test_console_sv_places"
 
 
-def test_every_district_is_a_municipality_code_the_api_takes():
-    """The console sends a chosen district as the municipality (its pre-2024 code): the API keeps
-    the municipio it is in and the district (06/14 San Salvador -> municipio 23, district 14)."""
+def test_the_api_takes_every_place_the_console_offers():
+    """The console sends department, municipio and district as listed: the API keeps each as sent
+    (06, 23 San Salvador Centro, 14 San Salvador)."""
     for department in places():
         for municipio in department["municipios"]:
             for district in municipio["districts"]:
-                assert dte_catalogues.address(department["code"], district["code"]) == (municipio["code"],
-                                                                                         district["code"])
-    assert dte_catalogues.address("06", "14") == ("23", "14")
+                assert dte_catalogues.with_district(department["code"], municipio["code"], district["code"]) == (
+                    municipio["code"], district["code"])
+    assert dte_catalogues.with_district("06", "23", "14") == ("23", "14")
 
 
 if __name__ == "__main__":

@@ -39,8 +39,9 @@ def test_the_municipios_are_the_2024_division_s_44_with_the_262_former_ones_as_d
     # Decreto 762: San Salvador Centro is San Salvador, Mejicanos, Ayutuxtepeque, Cuscatancingo and Delgado
     centro = next(municipio for municipio in departments["06"] if municipio["code"] == "23")
     assert (centro["name"], sorted(centro["districts"])) == ("SAN SALVADOR CENTRO", ["03", "04", "08", "14", "19"])
-    # MH's CAT-013 numbers Cabañas Oeste 10 (Ilobasco...) and Este 11 (Sensuntepeque...)
-    assert dte_catalogues.address("09", "06") == ("11", "06") and dte_catalogues.address("09", "03") == ("10", "03")
+    # MH's July 2026 CAT-013 numbers Cabañas Este 10 (Sensuntepeque...) and Oeste 11 (Ilobasco...); May had them
+    # the other way round (tests/test_dte_catalogues_2026.py)
+    assert dte_catalogues.address("09", "06") == ("10", "06") and dte_catalogues.address("09", "03") == ("11", "03")
 
 
 def test_an_address_takes_the_new_municipio_and_a_former_code_becomes_its_district():
@@ -77,7 +78,8 @@ def test_a_partner_saved_with_a_former_code_answers_the_new_one_and_unknown_code
     # each refusal names the field a person corrects (the pair's rules name the body)
     for body, field in (({"department": "06", "municipality": "99"}, "municipality"), ({"municipality": "23"}, "body"),
                         ({"economicActivityCode": "99999"}, "economicActivityCode"),
-                        ({"department": "06", "municipality": "23", "district": "14"}, "body")):
+                        # Apopa (02) is in San Salvador Oeste, not Centro (23): tests/test_dte_catalogues_2026.py
+                        ({"department": "06", "municipality": "23", "district": "02"}, "district")):
         refused = shop.api.put(f"/business-partners/{partner['id']}", body, key=shop.key)
         assert (refused.status, refused.json["code"]) == (400, "VALIDATION_ERROR"), (body, refused.text)
         assert [detail["field"] for detail in refused.json["details"]] == [field], refused.text

@@ -1,7 +1,6 @@
-// El Salvador's addresses in a form: department, municipio (the 2024 division) and district chosen
-// from the catalogues (sv-places.js), each list following the one before it. A chosen district is
-// sent as the municipality, by the code it had as a municipio before 2024: the API keeps the
-// municipio it is in and the district (06 + 14 San Salvador: municipio 23, district 14).
+// El Salvador's addresses in a form: department, municipio (the 2024 division) and district (CAT-008,
+// the code it had as a municipio before 2024) chosen from the catalogues (sv-places.js), each list
+// following the one before it; sent as the API keeps them (06, 23 San Salvador Centro, 14 San Salvador).
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { SV_PLACES } from "./sv-places.js";
@@ -46,16 +45,6 @@ export function linkPlaces(form, prefix = "") {
     districts();
   });
   municipality.addEventListener("change", districts);
-}
-
-// What the API takes of the three (read by formView): department and municipality, the district
-// as the municipality when one is chosen.
-export function placeBody(data, prefix = "") {
-  const body = { ...data };
-  const district = body[`${prefix}district`];
-  delete body[`${prefix}district`];
-  if (district) body[`${prefix}municipality`] = district;
-  return body;
 }
 
 // "06 · San Salvador / 23 · SAN SALVADOR CENTRO / 14 · San Salvador" of a stored address.

@@ -806,8 +806,6 @@ PHRASES: dict[str, str] = {
     "{} is not in the authority's catalogue CAT-013 for department {}":
         "{0} no está en el catálogo CAT-013 de Hacienda para el departamento {1}",
     "{} is not in the authority's catalogue {}": "{0} no está en el catálogo {1} de Hacienda",
-    "district is not sent: a municipality code from before 2024 names it":
-        "el distrito no se envía: lo nombra un código de municipio anterior a 2024",
     "must be a date YYYY-MM-DD": "debe ser una fecha AAAA-MM-DD",
     "must be a date between 1900 and 2999": "debe ser una fecha entre 1900 y 2999",
     "send department and municipality together": "envíe juntos el departamento y el municipio",
@@ -1011,6 +1009,12 @@ PHRASES: dict[str, str] = {
     "establishment's type":
         "los formatos DTE 2026 nombran un establecimiento casa matriz (02), sucursal (01), bodega (04) o patio (07): "
         "indique el tipo de este establecimiento",
+    # issue 40: catalogues
+    "send the district with its department and municipality": "envíe el distrito con su departamento y municipio",
+    "municipality {} is a code from before 2024 that names district {}; send that district or none":
+        "el municipio {0} es un código anterior a 2024 que nombra el distrito {1}; envíe ese distrito o ninguno",
+    "{} is not in the authority's catalogue CAT-008 for municipio {} of department {}":
+        "{0} no está en el catálogo CAT-008 de Hacienda para el municipio {1} del departamento {2}",
 }
 
 # issue 38: lang2

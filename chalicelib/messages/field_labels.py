@@ -211,6 +211,8 @@ EN: dict[str, str] = {
     'dteIssuer.establishmentType': 'Establishment type',
     'emisor.direccion.distrito': "Issuer's district",
     'receptor.direccion.distrito': "Receiver's district",
+    # issue 40: catalogues
+    'distrito': 'District',
 }
 
 ES: dict[str, str] = {
@@ -419,4 +421,6 @@ ES: dict[str, str] = {
     'dteIssuer.establishmentType': 'Tipo de establecimiento',
     'emisor.direccion.distrito': 'Distrito del emisor',
     'receptor.direccion.distrito': 'Distrito del receptor',
+    # issue 40: catalogues
+    'distrito': 'Distrito',
 }

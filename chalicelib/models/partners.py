@@ -99,7 +99,8 @@ class Partner(ResponseModel):
     municipality: Optional[str] = None
     country: Optional[str] = None
     person_type: Optional[str] = None
-    district: Optional[str] = Field(None, description="the distrito, by its pre-2024 CAT-013 code")
+    district: Optional[str] = Field(None, description="the distrito within the municipality (CAT-008: the code it "
+                                                      "had as a municipio before 2024)")
     email: Optional[str] = None
     phone: Optional[str] = None
     address: Optional[str] = None

@@ -55,7 +55,8 @@ def overlapping_ranges_of_one_sar_series(table: Table) -> int:
 
 
 def sv_addresses_to_2024_division(table: Table) -> int:
-    """Moves partners' and companies' Salvadoran addresses to the 2024 division's municipios;
+    """Moves partners' and companies' Salvadoran addresses to the 2024 division's municipios (and one
+    whose district is in another municipio to that one: July 2026 swapped Cabañas' 10 and 11);
     conditioned on the municipality read (a concurrent edit wins). Returns the items moved."""
     moved = 0
     for item in scan_types(table, {keys.PARTNER, "COMPANY"}):
@@ -66,10 +67,13 @@ def sv_addresses_to_2024_division(table: Table) -> int:
         if not isinstance(place, dict) or not place.get("department") or not place.get("municipality"):
             continue
         department, code = str(place["department"]), str(place["municipality"])
-        current = dte_catalogues.municipio(department, code)
-        if current == code:
-            continue
-        if current is None:
+        current, district = dte_catalogues.municipio(department, code), code
+        if current == code:  # a 2024 municipio: its district's, if stored under an earlier reading of CAT-013
+            district = str(place.get("district") or "")
+            current = dte_catalogues.municipio(department, district) if district else None
+            if current is None or current == code:
+                continue
+        elif current is None:
             logger.warning("address not in CAT-013: left as it is", extra={"PK": item["PK"], "SK": item["SK"]})
             continue
         prefix = f"#{inside}." if inside else ""
@@ -77,8 +81,9 @@ def sv_addresses_to_2024_division(table: Table) -> int:
         try:
             table.client.update_item(
                 TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}),
-                UpdateExpression=f"SET {prefix}#m = :new, {prefix}#d = :old", ConditionExpression=f"{prefix}#m = :old",
-                ExpressionAttributeNames=names, ExpressionAttributeValues=to_attributes({":new": current, ":old": code}))
+                UpdateExpression=f"SET {prefix}#m = :new, {prefix}#d = :district",
+                ConditionExpression=f"{prefix}#m = :old", ExpressionAttributeNames=names,
+                ExpressionAttributeValues=to_attributes({":new": current, ":old": code, ":district": district}))
         except table.client.exceptions.ConditionalCheckFailedException:
             continue
         moved += 1

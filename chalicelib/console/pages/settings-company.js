@@ -8,7 +8,7 @@ import { ApiError, api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, setCurrency } from "../format.js";
 import { setCountry, t } from "../i18n.js";
-import { linkPlaces, placeBody, placeFields, placeName } from "../sv-address.js";
+import { linkPlaces, placeFields, placeName } from "../sv-address.js";
 import { button, definitionList, formDialog, formView, pageHeader, section, toast } from "../ui.js";
 
 const countries = () => ["HN", "SV"].map((c) => ({ value: c, label: t(`company.country.${c}`) }));
@@ -54,7 +54,6 @@ function establishmentsEditor(listed) {
 function issuerForm(ctx, company) {
   const issuer = company.dteIssuer;
   const establishments = establishmentsEditor(issuer.establishments);
-  const { district, ...kept } = issuer;  // not sent: the municipality names it (sv-address.js)
   const form = formView({
     values: Object.fromEntries(Object.entries(issuer).map(([name, value]) => [`${ISSUER}${name}`, value])),
     fields: [
@@ -67,11 +66,11 @@ function issuerForm(ctx, company) {
     extra: establishments.element,
     submitLabel: t("dte.issuer.save"),
     onSubmit: async (data) => {
-      const sent = Object.fromEntries(Object.entries(placeBody(data, ISSUER)).map(([name, value]) => [name.slice(ISSUER.length), value]));
+      const sent = Object.fromEntries(Object.entries(data).map(([name, value]) => [name.slice(ISSUER.length), value]));
       const listed = establishments.read();
       // left out while none was ever set: a company's type then serves every establishment
       if (listed.length || issuer.establishments) sent.establishments = listed;
-      const saved = await api.put(`/companies/${company.id}`, { dteIssuer: { ...kept, ...sent } },
+      const saved = await api.put(`/companies/${company.id}`, { dteIssuer: { ...issuer, ...sent } },
         { headers: { "If-Match": String(company.version) } });
       ctx.session.company = saved;
       toast(t("dte.issuer.saved"));

@@ -1,5 +1,5 @@
 """El Salvador's models: the issuer block of a company (DteIssuer), the address and activity rules
-its catalogues set (CAT-012, 013, 019), a document's export terms and DTE, which the core's company,
+its catalogues set (CAT-012, 013, 008, 019), a document's export terms and DTE, which the core's company,
 partner and document models embed through chalicelib/countries/models.py; the models of its own
 routes (the signing key, the authority's credentials, a DTE as transmitted, the invalidation, the
 IVA books)."""
@@ -7,7 +7,6 @@ from decimal import Decimal
 from typing import Annotated, Any, Dict, List, Literal, Optional
 
 from pydantic import ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
-from pydantic.json_schema import SkipJsonSchema
 
 from chalicelib.countries.sv.domain import dte_catalogues, dte_formats
 from chalicelib.models.base import Date, EntityId, RequestModel, ResponseModel
@@ -19,8 +18,11 @@ Municipality = Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
     description="the municipio within the department under the 2024 division (CAT-013, e.g. 06/23 San Salvador "
                 "Centro); a code from before 2024 names the distrito it became (06/14 San Salvador): it is kept as "
                 "`district` and the municipality becomes the municipio it is in")]
-# Set from a pre-2024 municipality code, never sent: the distrito, by the code it had as a municipio
-District = SkipJsonSchema[Optional[str]]
+District = Optional[Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
+    description="the distrito within the municipality (CAT-008: the code it had as a municipio before 2024, two "
+                "digits, e.g. 14 San Salvador in 06/23 San Salvador Centro), sent with the department and "
+                "municipality: one of that municipio's districts; a pre-2024 municipality code sets it (to that "
+                "code). The 2026 formats require it in the issuer's and the receiver's address")]]
 # A pattern here, not the catalogue's 774 codes as an enum (a generated client would make them a class of
 # VALUE_0 ... VALUE_773): the service checks the code against CAT-019 (checked_activity)
 EconomicActivityCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{5,6}$"), Field(
@@ -47,6 +49,21 @@ def checked_municipality(municipality: Any, info: ValidationInfo) -> Any:
     return municipality
 
 
+def checked_district(district: Any, info: ValidationInfo) -> Any:
+    """The district against CAT-008 for the municipality sent beside it, refused on its own field: it goes
+    with its department and municipality (a municipality the catalogues refuse is refused on its field)."""
+    if district is None or "municipality" not in info.data or "department" not in info.data:
+        return district
+    department, municipality = info.data["department"], info.data["municipality"]
+    if department is None or municipality is None:
+        raise ValueError("send the district with its department and municipality")
+    named = dte_catalogues.address(department, municipality)[1]
+    if named not in (None, district):
+        raise ValueError(f"municipality {municipality!r} is a code from before 2024 that names district {named!r}; "
+                         f"send that district or none")
+    return dte_catalogues.with_district(department, municipality, district)[1]
+
+
 def checked_activity(code: Any) -> Any:
     """The economic activity's code against CAT-019, refused on its own field."""
     return code if code is None else dte_catalogues.check_code("CAT-019", code)
@@ -54,15 +71,14 @@ def checked_activity(code: Any) -> Any:
 
 def checked_sv_address(fields: Any) -> Any:
     """A model's Salvadoran address and activity against the authority's catalogues (CAT-012, 013,
-    019): the municipio under the 2024 division, a pre-2024 code kept as its `district`. Department
-    and municipality go together, also in a sparse update."""
+    008, 019): the municipio under the 2024 division, its `district` as sent (checked_district) or
+    named by a pre-2024 code. Department and municipality go together, also in a sparse update; an
+    address sent without its district loses the one stored."""
     department, municipality, sent = fields.department, fields.municipality, fields.model_fields_set
-    if "district" in sent:
-        raise ValueError("district is not sent: a municipality code from before 2024 names it")
     if ("department" in sent) != ("municipality" in sent) or (department is None) != (municipality is None):
         raise ValueError("send department and municipality together")
     if department is not None:
-        fields.municipality, fields.district = dte_catalogues.address(department, municipality)
+        fields.municipality, fields.district = dte_catalogues.with_district(department, municipality, fields.district)
     elif "municipality" in sent:
         fields.district = None  # the address cleared: its district goes with it
     return fields
@@ -72,6 +88,7 @@ class SalvadoranAddressRules:
     """The catalogue checks of a model with El Salvador's department, municipality and activity:
     each refused on its field, then the pair stored under the 2024 division."""
     _municipality = field_validator("municipality")(checked_municipality)
+    _district = field_validator("district")(checked_district)
     _activity = field_validator("economic_activity_code")(checked_activity)
     _catalogues = model_validator(mode="after")(checked_sv_address)
 
@@ -128,7 +145,8 @@ class DteIssuerInfo(ResponseModel):
                                                                              "by the EEE of its document numbers")
     department: str
     municipality: str
-    district: Optional[str] = Field(None, description="the distrito, by its pre-2024 CAT-013 code")
+    district: Optional[str] = Field(None, description="the distrito within the municipality (CAT-008: the code it "
+                                                      "had as a municipio before 2024)")
     environment: str = "00"
     responsible: Optional[Dict[str, Any]] = None
     formats_2026_from: Optional[str] = Field(None, description="from this date the DTEs are issued in the 2026 "

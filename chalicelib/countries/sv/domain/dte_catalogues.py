@@ -1,10 +1,11 @@
-"""The Ministerio de Hacienda's catalogues the DTE formats use (dte_catalogues/*.json, sources and
-checks in dte_catalogues/SOURCES.md), no I/O but reading them: whether a code is in its catalogue,
-a Salvadoran address under the 2024 municipal division, and what of a DTE's JSON the catalogues
-refuse (checked with the schema, before a control number is taken).
+"""The Ministerio de Hacienda's catalogues the DTE formats use (dte_catalogues/*.json for the legacy
+formats, dte_catalogues/2026/ for the 2026 ones; sources and checks in dte_catalogues/SOURCES.md), no
+I/O but reading them: whether a code is in its catalogue, a Salvadoran address under the 2024
+municipal division (municipio and distrito), and what of a DTE's JSON the catalogues refuse (checked
+with the schema, before a control number is taken).
 
-The schemas' patterns accept any two digits (or, for the municipio, the pre-2024 codes); the
-catalogues are the authority's list of what exists."""
+The schemas' patterns accept any two digits (or, for the municipio, the pre-2024 codes), and the 2026
+schemas enumerate almost nothing; the catalogues are the authority's list of what exists."""
 from __future__ import annotations
 
 import json
@@ -13,21 +14,39 @@ from pathlib import Path
 from typing import Any, Mapping
 
 FOLDER = Path(__file__).resolve().parent / "dte_catalogues"
+# The municipal division is one whatever the format: CAT-013 (with each municipio's districts) is the July
+# 2026 catalogue's for both editions.
+MUNICIPIOS = "2026/cat-013-municipio.json"
 FILES = {"CAT-002": "cat-002-tipo-documento.json", "CAT-003": "cat-003-modelo-facturacion.json",
-         "CAT-012": "cat-012-departamento.json", "CAT-013": "cat-013-municipio.json",
+         "CAT-012": "cat-012-departamento.json", "CAT-013": MUNICIPIOS,
          "CAT-014": "cat-014-unidad-medida.json", "CAT-019": "cat-019-actividad-economica.json",
          "CAT-022": "cat-022-tipo-documento-receptor.json", "CAT-029": "cat-029-tipo-persona.json"}
+# The catalogues of the 2026 formats: the May 2026 workbook with the July 2026 changes. CAT-019 is the
+# legacy file (the May workbook lists the same 774 codes and names).
+FILES_2026 = {"CAT-019": FILES["CAT-019"], **{
+    name: f"2026/cat-{name[4:]}-{slug}.json" for name, slug in (
+        ("CAT-002", "tipo-documento"), ("CAT-003", "modelo-facturacion"), ("CAT-004", "tipo-transmision"),
+        ("CAT-005", "tipo-contingencia"), ("CAT-006", "retencion-iva"), ("CAT-007", "tipo-generacion"),
+        ("CAT-008", "distrito"), ("CAT-009", "tipo-establecimiento"), ("CAT-011", "tipo-item"),
+        ("CAT-012", "departamento"), ("CAT-013", "municipio"), ("CAT-014", "unidad-medida"), ("CAT-015", "tributos"),
+        ("CAT-016", "condicion-operacion"), ("CAT-017", "forma-pago"), ("CAT-018", "plazo"), ("CAT-020", "pais"),
+        ("CAT-022", "tipo-documento-identificacion"), ("CAT-024", "motivo-invalidacion"),
+        ("CAT-027", "recinto-fiscal"), ("CAT-028", "regimen"), ("CAT-029", "tipo-persona"), ("CAT-031", "incoterms"),
+        ("CAT-032", "domicilio-fiscal"), ("CAT-033", "tipo-regimen"))}}
+EDITION_2026 = "2026"  # dte_formats.EDITION_2026 (which imports this module)
 ABROAD = "00"  # CAT-012/013: "Otro (Para extranjeros)"
 
 
 @lru_cache(maxsize=None)
-def catalogue(name: str) -> dict[str, Any]:
-    return json.loads((FOLDER / FILES[name]).read_text(encoding="utf-8"))
+def catalogue(name: str, edition: str | None = None) -> dict[str, Any]:
+    """A catalogue as saved: the legacy formats' (edition None), or the 2026 formats' (EDITION_2026)."""
+    files = FILES_2026 if edition == EDITION_2026 else FILES
+    return json.loads((FOLDER / files[name]).read_text(encoding="utf-8"))
 
 
-def codes(name: str) -> dict[str, str]:
+def codes(name: str, edition: str | None = None) -> dict[str, str]:
     """A flat catalogue's codes and their values."""
-    return catalogue(name)["codes"]
+    return catalogue(name, edition)["codes"]
 
 
 @lru_cache(maxsize=None)
@@ -64,10 +83,34 @@ def address(department: str, code: str) -> tuple[str, str | None]:
     return current, None if current == code else code
 
 
+def districts(department: str, code: str) -> dict[str, str]:
+    """The districts (CAT-008 codes and names) of a municipio under the 2024 division; none for a code
+    that names no municipio."""
+    found = _municipios().get((department, code))
+    return dict(found["districts"]) if found else {}
+
+
+def with_district(department: str, code: str, district: str | None) -> tuple[str, str | None]:
+    """A Salvadoran address's (municipio, district), the district as sent: one of the 2024
+    municipio's districts, or, with a pre-2024 code (which names its district), that district or none.
+    ValueError naming what is wrong (the district's problems say "district")."""
+    current, named = address(department, code)
+    if district is None or district == named:
+        return current, named
+    if named is not None:
+        raise ValueError(f"municipality {code!r} is a code from before 2024 that names district {named!r}; send that "
+                         f"district or none")
+    if district not in districts(department, current):
+        raise ValueError(f"{district!r} is not in the authority's catalogue CAT-008 for municipio {current} of "
+                         f"department {department}")
+    return current, district
+
+
 def address_schema() -> dict[str, Any]:
-    """The JSON Schema rules of what `address` takes (a request model's department and
-    municipality: together, the municipality one of the department's codes, new or pre-2024), so
-    that the API's document is no looser than the check."""
+    """The JSON Schema rules of what `address` and `with_district` take (a request model's department,
+    municipality and district: department and municipality together, the municipality one of the
+    department's codes, new or pre-2024, the district one of a 2024 municipio's), so that the API's
+    document is no looser than the check (a pre-2024 code's district, that code, is the check's)."""
     rules: list[dict[str, Any]] = [{"if": {"required": [field]}, "then": {"required": [other]}}
                                    for field, other in (("department", "municipality"), ("municipality", "department"))]
     for department, municipios in catalogue("CAT-013")["departments"].items():
@@ -76,6 +119,11 @@ def address_schema() -> dict[str, Any]:
             listed += sorted(district for municipio in municipios for district in municipio["districts"])
             rules.append({"if": {"required": ["department"], "properties": {"department": {"const": department}}},
                           "then": {"properties": {"municipality": {"enum": listed}}}})
+            rules += [{"if": {"required": ["department", "municipality"],
+                              "properties": {"department": {"const": department},
+                                             "municipality": {"const": municipio["code"]}}},
+                       "then": {"properties": {"district": {"enum": [*municipio["districts"], None]}}}}
+                      for municipio in municipios]
     return {"allOf": rules}
 
 
@@ -91,29 +139,75 @@ _FIELDS = (("identificacion.tipoDte", "CAT-002"), ("identificacion.tipoModelo", 
            ("emisor.codActividad", "CAT-019"), ("receptor.codActividad", "CAT-019"),
            ("receptor.tipoDocumento", "CAT-022"), ("receptor.tipoPersona", "CAT-029"),
            ("cuerpoDocumento[].uniMedida", "CAT-014"))
+# ... and in the 2026 formats, whose schemas moved most enums and patterns into the catalogues: the
+# DTEs' fields, then the events' (invalidation v3, contingency v4, return v1)
+_FIELDS_2026 = (
+    ("identificacion.tipoDte", "CAT-002"), ("identificacion.tipoModelo", "CAT-003"),
+    ("identificacion.tipoOperacion", "CAT-004"), ("identificacion.tipoContingencia", "CAT-005"),
+    ("documentoRelacionado[].tipoDocumento", "CAT-002"), ("documentoRelacionado[].tipoGeneracion", "CAT-007"),
+    ("emisor.codActividad", "CAT-019"), ("emisor.tipoEstablecimiento", "CAT-009"),
+    ("emisor.recintoFiscal", "CAT-027"), ("emisor.regimen", "CAT-028"), ("emisor.tipoRegimen", "CAT-033"),
+    ("receptor.codActividad", "CAT-019"), ("receptor.tipoDocumento", "CAT-022"), ("receptor.tipoPersona", "CAT-029"),
+    ("receptor.codPais", "CAT-020"), ("receptor.codDomiciliado", "CAT-032"),
+    ("receptor.tipoEstablecimiento", "CAT-009"), ("ventaTercero.codDomiciliado", "CAT-032"),
+    ("cuerpoDocumento[].tipoItem", "CAT-011"), ("cuerpoDocumento[].uniMedida", "CAT-014"),
+    ("cuerpoDocumento[].codTributo", "CAT-015"), ("cuerpoDocumento[].tributos[]", "CAT-015"),
+    ("cuerpoDocumento[].tipoDte", "CAT-002"), ("cuerpoDocumento[].tipoGeneracion", "CAT-007"),
+    ("cuerpoDocumento[].codigoRetencionMH", "CAT-006"),
+    ("resumen.condicionOperacion", "CAT-016"), ("resumen.pagos[].codigo", "CAT-017"),
+    ("resumen.pagos[].plazo", "CAT-018"), ("resumen.tributos[].codigo", "CAT-015"),
+    ("resumen.codIncoterms", "CAT-031"), ("resumen.codigoRetencionMH", "CAT-006"),
+    ("documento.tipoDte", "CAT-002"), ("documento.tipoDocumento", "CAT-022"), ("documento.codPais", "CAT-020"),
+    ("motivo.tipoAnulacion", "CAT-024"), ("motivo.tipDocResponsable", "CAT-022"),
+    ("motivo.tipDocSolicita", "CAT-022"), ("motivo.tipoContingencia", "CAT-005"),
+    ("emisor.tipoDocResponsable", "CAT-022"), ("detalleDTE[].tipoDoc", "CAT-002"))
 
 
-def problems(sent: Mapping[str, Any]) -> list[dict[str, str]]:
-    """What the catalogues refuse in a DTE's JSON, each with the path of the field (as the schema's
-    problems name it). A field absent or null is the schema's to judge."""
+def problems(sent: Mapping[str, Any], format_key: str | None = None) -> list[dict[str, str]]:
+    """What the catalogues refuse in a DTE's JSON (or in the event `format_key` names), each with the
+    path of the field (as the schema's problems name it). A field absent or null is the schema's to
+    judge. A format of the 2026 edition (by the version its identificacion declares) is checked against
+    the 2026 catalogues, the distrito within its municipio included; a legacy DTE as before, a legacy
+    event not at all."""
+    from chalicelib.countries.sv.domain import dte_formats  # it imports this module
+
+    identification = sent.get("identificacion") or {}
+    key = format_key or identification.get("tipoDte")
+    try:
+        edition = dte_formats.edition_of(key, identification.get("version"))
+    except (TypeError, ValueError):
+        edition = None  # a version no format has: the schema's problem
+    if edition == EDITION_2026:
+        return _problems(sent, _FIELDS_2026, EDITION_2026)
+    return _problems(sent, _FIELDS, None) if format_key is None and edition is not None else []
+
+
+def _problems(sent: Mapping[str, Any], fields: tuple[tuple[str, str], ...], edition: str | None) -> list[dict[str, str]]:
     found: list[dict[str, str]] = []
-    for path, name in _FIELDS:
+    for path, name in fields:
         for field, value in _values(sent, path):
-            if value is not None and str(value) not in codes(name):
+            if value is not None and not isinstance(value, bool) and str(value) not in codes(name, edition):
                 found.append({"field": field, "message": f"{value!r} is not in the authority's catalogue {name}"})
     for party in ("emisor", "receptor"):
         place = (sent.get(party) or {}).get("direccion")
-        if not isinstance(place, Mapping) or place.get("departamento") is None:
-            continue
-        department, code = str(place["departamento"]), str(place.get("municipio"))
-        if department not in codes("CAT-012"):
-            found.append({"field": f"{party}.direccion.departamento",
-                          "message": f"{department!r} is not in the authority's catalogue CAT-012"})
-        elif (department, code) not in _municipios():
-            found.append({"field": f"{party}.direccion.municipio",
-                          "message": f"{code!r} is not in the authority's catalogue CAT-013 for department "
-                                     f"{department}"})
+        if isinstance(place, Mapping) and place.get("departamento") is not None:
+            found += _place_problems(f"{party}.direccion", place, edition)
     return found
+
+
+def _place_problems(path: str, place: Mapping[str, Any], edition: str | None) -> list[dict[str, str]]:
+    department, code = str(place["departamento"]), str(place.get("municipio"))
+    if department not in codes("CAT-012", edition):
+        return [{"field": f"{path}.departamento", "message": f"{department!r} is not in the authority's catalogue "
+                                                             f"CAT-012"}]
+    if (department, code) not in _municipios():
+        return [{"field": f"{path}.municipio", "message": f"{code!r} is not in the authority's catalogue CAT-013 "
+                                                          f"for department {department}"}]
+    district = place.get("distrito")
+    if edition == EDITION_2026 and district is not None and str(district) not in districts(department, code):
+        return [{"field": f"{path}.distrito", "message": f"{str(district)!r} is not in the authority's catalogue "
+                                                         f"CAT-008 for municipio {code} of department {department}"}]
+    return []
 
 
 def _values(node: Any, path: str, prefix: str = "") -> list[tuple[str, Any]]:
@@ -122,6 +216,8 @@ def _values(node: Any, path: str, prefix: str = "") -> list[tuple[str, Any]]:
     value = node.get(name) if isinstance(node, Mapping) else None
     here = f"{prefix}.{name}" if prefix else name
     if listed:
-        return [found for index, item in enumerate(value or [])
+        if not isinstance(value, list):
+            return []  # absent, or not a list: the schema's to judge
+        return [found for index, item in enumerate(value)
                 for found in (_values(item, rest, f"{here}[{index}]") if rest else [(f"{here}[{index}]", item)])]
     return _values(value, rest, here) if rest else [(here, value)]

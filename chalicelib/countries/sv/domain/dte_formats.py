@@ -117,7 +117,8 @@ def _validator(format_key: str, version: int | None) -> Any:
 def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> list[dict[str, str]]:
     """What the authority's schema refuses in `sent` (a DTE, or the event `format_key` names), in
     the format of the version its identificacion declares, each with the path of the field; in a
-    DTE, then, what its catalogues refuse (codes that match the schema's patterns but name nothing)."""
+    DTE (and in an event of the 2026 formats), then, what its catalogues refuse (codes that match the
+    schema's patterns but name nothing)."""
     key = format_key or sent["identificacion"]["tipoDte"]
     declared = (sent.get("identificacion") or {}).get("version")
     try:
@@ -131,10 +132,11 @@ def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> l
         problem = {"field": path.replace(".[", "["), "message": _message(error)}
         if problem not in problems:  # a missing value breaks its type and its enum alike
             problems.append(problem)
-    if format_key is None:
-        refused = {problem["field"] for problem in problems}
-        problems += [{**problem, "message": _with_remedy(problem["field"], problem["message"])}
-                     for problem in dte_catalogues.problems(sent) if problem["field"] not in refused]
+    refused = {problem["field"] for problem in problems}
+    # an event's catalogue problems (2026 formats only) have no remedy to add: it names what was issued
+    problems += [{**problem, "message": _with_remedy(problem["field"], problem["message"]) if format_key is None
+                  else problem["message"]}
+                 for problem in dte_catalogues.problems(sent, format_key) if problem["field"] not in refused]
     return problems
 
 
