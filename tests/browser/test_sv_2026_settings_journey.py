@@ -122,8 +122,15 @@ def test_the_company_types_its_establishments(console, demo):
         page.fill("#f-establishment-0-code", "001")
         page.select_option("#f-establishment-0-type", "02")
         page.click("#dte-establishments .establishment-add")
-        page.fill("#f-establishment-1-code", "002")
+        page.fill("#f-establishment-1-code", "2")  # the EEE of document numbers has three digits
         page.select_option("#f-establishment-1-type", "04")
+        page.click("#dte-issuer-form button[type=submit]")
+        refusal = page.locator("[data-error-for='dteIssuer.establishments[1].code']")
+        refusal.wait_for()
+        assert ok(console.as_session("GET", "/companies"))["dteIssuer"]["establishments"] is None  # nothing stored
+        refusal.scroll_into_view_if_needed()
+        console.shot("establishment-refused", full_page=False)
+        page.fill("#f-establishment-1-code", "002")
         page.click("#dte-issuer-form button[type=submit]")
         page.wait_for_selector("#f-establishment-1-code")
         console.wait_loaded()

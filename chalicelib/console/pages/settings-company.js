@@ -44,8 +44,13 @@ function establishmentsEditor(listed) {
   const element = h("div", { class: "field establishments", id: "dte-establishments", "data-field": `${ISSUER}establishments` },
     h("label", {}, t("dte.establishments")), h("small", { class: "help" }, t("dte.establishments.help")), rows,
     h("div", {}, button(t("dte.establishment.add"), () => add(), "establishment-add")));
-  const read = () => [...rows.querySelectorAll(".establishment-row")].map((row) => ({
-    code: row.querySelector(".establishment-code").value.trim(), type: row.querySelector(".establishment-type").value }));
+  // each row named as the API names its refusals (dteIssuer.establishments[0].code), by its place now
+  const read = () => [...rows.querySelectorAll(".establishment-row")].map((row, index) => {
+    const [code, type] = [row.querySelector(".establishment-code"), row.querySelector(".establishment-type")];
+    code.dataset.field = `${ISSUER}establishments[${index}].code`;
+    type.dataset.field = `${ISSUER}establishments[${index}].type`;
+    return { code: code.value.trim(), type: type.value };
+  });
   return { element, read };
 }
 
