@@ -189,8 +189,8 @@ def test_a_partner_takes_its_district_from_the_lists(console, demo):
 @pytest.mark.skipif("establishments" not in DteIssuer.model_fields,
                     reason="the 2026 emisor and numeroControl are the sales helper's (branch i40-sales), not merged here")
 def test_a_document_shows_the_format_it_was_issued_in(console, demo, stack):
-    """A company on the 2026 formats (set in the settings form) issues a factura: its page says
-    "FE v2" and its control number carries the casa matriz's letter."""
+    """A factura issued before the company moves to the 2026 formats (set in the settings form) stays
+    "FE v1"; one issued after says "FE v2" and its control number carries the casa matriz's letter."""
     page, tag = console.page, uuid.uuid4().hex[:6]
     console.login_to_company(demo["email"], demo["password"], demo["companyId"])
     try:
@@ -203,6 +203,10 @@ def test_a_document_shows_the_format_it_was_issued_in(console, demo, stack):
             "name": f"Cliente 2026 {tag}", "type": "customer", "taxId": CUSTOMER_NIT, "email": "cliente@tecla.example",
             "department": "05", "municipality": "15",  # 15 San Juan Opico, district of La Libertad Centro
             "address": "Calle principal 4, San Juan Opico"}))
+        sale = {"type": "01", "businessPartnerId": customer["id"],
+                "lines": [{"description": "Cuadernos", "quantity": 4, "unitPrice": 2.50, "taxRate": 0.13}]}
+        earlier = ok(console.as_session("POST", "/documents", sale))
+        assert (earlier["dte"]["version"], earlier["dte"]["status"]) == (1, "accepted")  # fe-fc-v1
         page.reload()
         console.wait_loaded()
         console.goto("/settings/company")
@@ -211,9 +215,7 @@ def test_a_document_shows_the_format_it_was_issued_in(console, demo, stack):
         page.wait_for_selector("#dte-formats[data-from='2026-11-01']")
         console.wait_loaded()
 
-        document = ok(console.as_session("POST", "/documents", {
-            "type": "01", "businessPartnerId": customer["id"],
-            "lines": [{"description": "Cuadernos", "quantity": 4, "unitPrice": 2.50, "taxRate": 0.13}]}))
+        document = ok(console.as_session("POST", "/documents", sale))
         # 4 x 2.50 = 10.00; IVA 13 % of 10.00 = 1.30; total 11.30
         assert (document["subtotal"], document["taxTotal"], document["total"]) == (10, 1.3, 11.3)
         dte = document["dte"]
@@ -225,6 +227,10 @@ def test_a_document_shows_the_format_it_was_issued_in(console, demo, stack):
         assert page.inner_text("#dte-version") == "FE v2"
         assert page.inner_text("#dte-numero-control") == dte["numeroControl"]
         shots(console, "document-2026")
+        # the one issued before keeps its version
+        console.goto(f"/documents/{earlier['id']}")
+        assert page.inner_text("#dte-version") == "FE v1"
+        assert not page.inner_text("#dte-numero-control").startswith("DTE-01-M")
         assert not console.errors
     finally:
         console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
