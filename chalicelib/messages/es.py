@@ -1002,6 +1002,8 @@ PHRASES: dict[str, str] = {
         "que se registra el saldo inicial) o abra la cuenta con saldo 0",
     # issue 40: sales
     "{} is not a version of the authority's formats for {}": "{0} no es una versión de los formatos de Hacienda para {1}",
+    "each establishment is listed once: its code is repeated":
+        "cada establecimiento se indica una sola vez: su código está repetido",
     "set the company's district": "indique el distrito de la empresa",
     "set the customer's district": "indique el distrito del cliente",
     "set the supplier's district": "indique el distrito del proveedor",

@@ -95,7 +95,7 @@ class SalvadoranHooks(DocumentHooks):
         from chalicelib.countries.sv.domain import dte_printing
 
         if not document.get("dte"):  # a draft: as the DTE it will be issued as
-            return dte_printing.draft_figures(document, partner)
+            return dte_printing.draft_figures(document, partner, company)
         return dte_printing.figures(document, company)
 
     def printed_rows(self, document: Mapping[str, Any]) -> list[tuple[str, str]]:

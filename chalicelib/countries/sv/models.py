@@ -134,6 +134,14 @@ class DteIssuer(SalvadoranAddressRules, RequestModel):
                           "Cumplimiento V2.0 (Hacienda's 2026 schemas: FE v2, CCF v4, NC/ND v4, FEX v3...); none: "
                           "the earlier formats. A DTE keeps the version it was issued in")
 
+    @field_validator("establishments")
+    @classmethod
+    def _one_type_per_establishment(cls, establishments: Optional[List[DteEstablishment]]) -> Any:
+        codes = [establishment.code for establishment in establishments or []]
+        if len(set(codes)) != len(codes):
+            raise ValueError("each establishment is listed once: its code is repeated")
+        return establishments
+
 
 class DteIssuerInfo(ResponseModel):
     nrc: str
@@ -227,6 +235,10 @@ class DteInfo(ResponseModel):
     codigo_generacion: str
     numero_control: Optional[str] = None
     tipo_dte: Optional[str] = None
+    version: Optional[int] = Field(None, description="the version of the authority's format it was issued in (e.g. 2: "
+                                                     "fe-f-v2, 4: fe-ccf-v4), kept whatever the company issues in "
+                                                     "later; issued before versions were kept: the earlier "
+                                                     "formats' (fe-fc-v1: 1, fe-ccf-v3: 3)")
     sello_recepcion: Optional[str] = None
     receptor: Optional[Dict[str, Any]] = Field(None, description="the receiver as issued, in the authority's format")
     observations: List[str] = Field(default_factory=list, description="the tax authority's, when it rejected it")
@@ -244,10 +256,7 @@ class DteInfo(ResponseModel):
         None, description="issued while the authority could not receive it in time: the contingency type (CAT-005), "
                           "the event that reports it (eventCodigo) and, once the authority received the event, its "
                           "seal (eventSeal); it is then sent under the deferred model, in a lot (lotId)")
-    # issue 40: console
-    version: Optional[int] = Field(None, description="the version of the authority's format the DTE was issued in "
-                                                     "(FE 1 or 2, CCF 3 or 4, FEX 1 or 3...): it keeps it for good")
-
+    # issue 40: console (a person sees the format of every DTE, also of one stored before versions were kept)
     @model_validator(mode="before")
     @classmethod
     def _issued_version(cls, stored: Any) -> Any:

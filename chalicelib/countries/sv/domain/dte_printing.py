@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from chalicelib.countries.interface import PrintedFigures
-from chalicelib.countries.sv.domain import dte_json
+from chalicelib.countries.sv.domain import dte_formats, dte_json
 from chalicelib.countries.sv.domain.dte import (
     CREDITO_FISCAL,
     DTE_TYPES,
@@ -69,14 +69,17 @@ def figures(document: Mapping[str, Any], company: Mapping[str, Any]) -> PrintedF
     return _printed(tipo, sent["cuerpoDocumento"], sent["resumen"])
 
 
-def draft_figures(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> PrintedFigures | None:
+def draft_figures(document: Mapping[str, Any], partner: Mapping[str, Any] | None,
+                  company: Mapping[str, Any] | None = None) -> PrintedFigures | None:
     """A draft sales invoice's lines and totals as the DTE it will be issued as will carry them
-    (dte_json.sales_body, the builder's own body): a factura's with the IVA inside, a crédito
-    fiscal's net with the IVA apart. None: it will not be a factura or crédito fiscal."""
+    (dte_json.sales_body, the builder's own body, in the edition the company issues in at its
+    date): a factura's with the IVA inside, a crédito fiscal's net with the IVA apart. None: it
+    will not be a factura or crédito fiscal."""
     tipo = draft_tipo(document, partner)
     if tipo not in (FACTURA, CREDITO_FISCAL):
         return None
-    items, summary = dte_json.sales_body(document, tipo)
+    version = dte_formats.version_of(tipo, dte_formats.edition_for(company or {}, document["date"]))
+    items, summary = dte_json.sales_body(document, tipo, version=version)
     return _printed(tipo, items, summary)
 
 
