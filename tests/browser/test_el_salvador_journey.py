@@ -114,6 +114,7 @@ def sell_abroad(console, tag: str, product: dict) -> None:
     assert (exported["subtotal"], exported["taxTotal"], exported["total"]) == (240, 0, 240)
     assert page.inner_text("#doc-export-countryCode") == "9450"
     assert page.inner_text("#dte-tipo") == "11 · Factura de exportación"
+    assert page.inner_text("#dte-version") == "FEX v1"
     assert page.inner_text("td.line-treatment") == "Exportación"
     both_languages(console, "export-invoice")
 
@@ -174,6 +175,8 @@ def test_an_el_salvador_company_signs_issues_and_invalidates_a_dte(console, demo
         dte = document["dte"]
         assert dte["status"] == "accepted" and page.get_attribute("#dte-status", "data-status") == "accepted"
         assert page.inner_text("#dte-numero-control") == dte["numeroControl"]
+        # no formats2026From: issued in the earlier formats, fe-fc-v1
+        assert dte["version"] == 1 and page.inner_text("#dte-version") == "FE v1"
         assert page.inner_text("#dte-codigo-generacion") == dte["codigoGeneracion"] == document["codigoGeneracion"]
         assert page.inner_text("#dte-sello") == dte["selloRecepcion"]
         assert page.get_attribute("#dte-processed-at", "data-at") == dte["acceptedAt"]

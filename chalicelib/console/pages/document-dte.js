@@ -6,6 +6,11 @@ import { date, dateTime, documentName, linkedDocumentName, money } from "../form
 import { t } from "../i18n.js";
 import { badge, definitionList, downloadButton, formDialog, section, toast } from "../ui.js";
 
+// The authority's short names of its formats ("FE v2", "CCF v4"): the version tells the edition a DTE
+// was issued in, which it keeps for good.
+const FORMAT_NAMES = { "01": "FE", "03": "CCF", "05": "NC", "06": "ND", "07": "CR", "11": "FEX", "14": "FSE", "18": "RET" };
+const formatName = (dte) => `${FORMAT_NAMES[dte.tipoDte] || dte.tipoDte} v${dte.version}`;
+
 // El Salvador: the document as the tax authority knows it. Each figure is the API's, as it answered.
 export function dteSection(dte, doc) {
   const code = (value, id) => h("code", { id }, value);
@@ -24,6 +29,8 @@ export function dteSection(dte, doc) {
     [t("dte.status"), h("span", { id: "dte-status", "data-status": dte.status }, badge(dte.status))],
     dte.tipoDte ? [t("dte.tipo"), h("span", { id: "dte-tipo", "data-tipo": dte.tipoDte },
       `${dte.tipoDte} · ${t(`dte.tipo.${dte.tipoDte}`)}`)] : null,
+    dte.tipoDte && dte.version ? [t("dte.version"), h("span", { id: "dte-version", "data-version": dte.version },
+      formatName(dte))] : null,
     [t("dte.numeroControl"), code(dte.numeroControl || t("common.none"), "dte-numero-control")],
     [t("dte.codigoGeneracion"), code(dte.codigoGeneracion || doc.codigoGeneracion, "dte-codigo-generacion")],
     dte.selloRecepcion ? [t("dte.sello"), code(dte.selloRecepcion, "dte-sello")] : null,

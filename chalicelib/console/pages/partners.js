@@ -7,6 +7,7 @@ import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { companyCurrency, date, documentName, documentTitle, documentTypeName, exchangeRate, isForeign, money } from "../format.js";
 import { ACCOUNTING_ROLES, locale, t } from "../i18n.js";
+import { linkPlaces, placeFields, placeName } from "../sv-address.js";
 import { badge, button, definitionList, formDialog, formView, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
 const LIMIT = 20;
@@ -17,13 +18,12 @@ const PERSON_TYPES = ["natural", "legal"];
 const OPENING_TYPES = { receivable: "900", payable: "901" };
 
 // El Salvador's taxpayer fields (the DTE's receiver): plain inputs, their codes checked by the API
-// (its refusal shows beside each one).
+// (its refusal shows beside each one); its address (department, municipio, district) from the lists
+// of sv-address.js.
 const svFields = () => [
   { name: "nrc", label: t("partner.nrc"), placeholder: "123456-7" },
   { name: "economicActivityCode", label: t("partner.economicActivityCode"), placeholder: "62010" },
   { name: "economicActivity", label: t("partner.economicActivity") },
-  { name: "department", label: t("partner.department"), placeholder: "06" },
-  { name: "municipality", label: t("partner.municipality"), placeholder: "14" },
 ];
 
 // A country's name in the console's language beside its ISO code ("US · Estados Unidos").
@@ -39,7 +39,7 @@ function countryName(code) {
 const taxIdLabel = (country) => t(country === "SV" ? "partner.taxId.SV" : "partner.taxId");
 
 // `country` is the company's: an El Salvador company's partners also take the SV fields.
-function partnerFields(country) {
+function partnerFields(country, partner = {}) {
   return [
     { name: "name", label: t("partner.name"), required: true },
     { name: "type", label: t("partner.type"), type: "select", required: true, value: "customer",
@@ -49,7 +49,8 @@ function partnerFields(country) {
       help: t("partner.countryHelp", { country: country || "HN" }) },
     { name: "personType", label: t("partner.personType"), type: "select", emptyAs: null,
       options: PERSON_TYPES.map((type) => ({ value: type, label: t(`partner.personType.${type}`) })) },
-    ...(country === "SV" ? svFields().map((field) => ({ ...field, emptyAs: null })) : []),
+    ...(country === "SV" ? [...svFields().map((field) => ({ ...field, emptyAs: null })),
+      ...placeFields("", partner, { districtHelp: t("place.districtHelp") })] : []),
     { name: "email", label: t("partner.email"), type: "email", emptyAs: null },
     { name: "phone", label: t("partner.phone"), emptyAs: null },
     { name: "address", label: t("partner.address"), type: "textarea", emptyAs: null },
@@ -64,16 +65,21 @@ function partnerFields(country) {
 // ISO codes are upper case ("us" typed is "US")
 const withCountry = (data) => (data.country ? { ...data, country: data.country.toUpperCase() } : data);
 
+const withPlaces = (country, form) => {
+  if (country === "SV") linkPlaces(form);
+  return form;
+};
+
 export function createPartner(country, done) {
-  return formDialog(t("partner.new"), { fields: partnerFields(country), submitLabel: t("common.create"),
-    onSubmit: (data) => api.post("/business-partners", withCountry(data)) }, done);
+  return withPlaces(country, formDialog(t("partner.new"), { fields: partnerFields(country),
+    submitLabel: t("common.create"), onSubmit: (data) => api.post("/business-partners", withCountry(data)) }, done));
 }
 
 function editPartner(country, partner, done) {
-  return formDialog(t("partner.edit"), { fields: partnerFields(country), values: partner,
+  return withPlaces(country, formDialog(t("partner.edit"), { fields: partnerFields(country, partner), values: partner,
     onSubmit: (data) => api.put(`/business-partners/${partner.id}`, withCountry(data),
       { headers: { "If-Match": String(partner.version) } }),
-  }, done);
+  }, done));
 }
 
 // The API finds partners by the words of their name, RTN/NIT or e-mail (`q`: an index, not a read of them all).
@@ -279,6 +285,8 @@ export async function detail(ctx) {
       // the SV fields where they matter (an SV company) or wherever a partner holds them
       ...svFields().filter((field) => country === "SV" || partner[field.name])
         .map((field) => [field.label, h("span", { id: `partner-${field.name}` }, partner[field.name] || t("common.none"))]),
+      country === "SV" || partner.department ? [t("place.title"), h("span", { id: "partner-place",
+        "data-district": partner.district || "" }, placeName(partner))] : null,
       [t("partner.email"), partner.email || t("common.none")],
       [t("partner.phone"), partner.phone || t("common.none")],
       [t("partner.address"), partner.address || t("common.none")],

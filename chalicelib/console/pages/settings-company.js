@@ -1,11 +1,14 @@
 // Settings, Company: the current company's data (PUT with its version) and a new company of
 // one's own, which the company switcher then offers. An El Salvador company also keeps here what
 // it signs and sends its DTEs with: the signing key (a PEM file or pasted) and the tax authority's
-// API password, both write-only (the API answers the key's fingerprint and the user, never them).
+// API password, both write-only (the API answers the key's fingerprint and the user, never them);
+// and the issuer's data the 2026 formats ask (the date from which it issues in them, each
+// establishment's type, the district of its address).
 import { ApiError, api } from "../api.js";
 import { h, replace } from "../dom.js";
-import { dateTime, setCurrency } from "../format.js";
+import { date, dateTime, setCurrency } from "../format.js";
 import { setCountry, t } from "../i18n.js";
+import { linkPlaces, placeFields, placeName } from "../sv-address.js";
 import { button, definitionList, formDialog, formView, pageHeader, section, toast } from "../ui.js";
 
 const countries = () => ["HN", "SV"].map((c) => ({ value: c, label: t(`company.country.${c}`) }));
@@ -16,9 +19,77 @@ const stored = (path) => api.get(path).catch((error) => {
   throw error;
 });
 
+// CAT-009: 01 branch, 02 head office, 04 warehouse, 07 yard, 20 other (no letter in a 2026 control number)
+const ESTABLISHMENT_TYPES = ["02", "01", "04", "07", "20"];
+const establishmentTypes = () => ESTABLISHMENT_TYPES.map((code) => ({ value: code, label: `${code} · ${t(`dte.establishmentType.${code}`)}` }));
+const ISSUER = "dteIssuer.";
+
+// The establishments (by the EEE of document numbers) whose type is not the company's: rows of code and type.
+function establishmentsEditor(listed) {
+  const rows = h("div", { class: "establishment-rows" });
+  const add = (establishment = {}) => {
+    const n = rows.children.length;
+    const type = h("select", { id: `f-establishment-${n}-type`, class: "establishment-type" },
+      establishmentTypes().map((option) => h("option", { value: option.value,
+        selected: option.value === (establishment.type || "01") || undefined }, option.label)));
+    const row = h("div", { class: "establishment-row" },
+      h("div", { class: "field" }, h("label", { for: `f-establishment-${n}-code` }, t("dte.establishment.code")),
+        h("input", { id: `f-establishment-${n}-code`, class: "establishment-code", value: establishment.code || "",
+          placeholder: "001", inputmode: "numeric", maxlength: 3 })),
+      h("div", { class: "field" }, h("label", { for: `f-establishment-${n}-type` }, t("dte.establishment.type")), type),
+      button(t("dte.establishment.remove"), () => row.remove(), "establishment-remove"));
+    rows.append(row);
+  };
+  (listed || []).forEach(add);
+  const element = h("div", { class: "field establishments", id: "dte-establishments", "data-field": `${ISSUER}establishments` },
+    h("label", {}, t("dte.establishments")), h("small", { class: "help" }, t("dte.establishments.help")), rows,
+    h("div", {}, button(t("dte.establishment.add"), () => add(), "establishment-add")));
+  // each row named as the API names its refusals (dteIssuer.establishments[0].code), by its place now
+  const read = () => [...rows.querySelectorAll(".establishment-row")].map((row, index) => {
+    const [code, type] = [row.querySelector(".establishment-code"), row.querySelector(".establishment-type")];
+    code.dataset.field = `${ISSUER}establishments[${index}].code`;
+    type.dataset.field = `${ISSUER}establishments[${index}].type`;
+    return { code: code.value.trim(), type: type.value };
+  });
+  return { element, read };
+}
+
+// The issuer's data the 2026 formats ask, sent with the rest of the issuer as the API holds it
+// (dteIssuer is replaced whole).
+function issuerForm(ctx, company) {
+  const issuer = company.dteIssuer;
+  const establishments = establishmentsEditor(issuer.establishments);
+  const form = formView({
+    values: Object.fromEntries(Object.entries(issuer).map(([name, value]) => [`${ISSUER}${name}`, value])),
+    fields: [
+      { name: `${ISSUER}formats2026From`, label: t("dte.issuer.formats2026From"), type: "date", emptyAs: null,
+        help: t("dte.issuer.formats2026From.help") },
+      { name: `${ISSUER}establishmentType`, label: t("dte.issuer.establishmentType"), type: "select", required: true,
+        options: establishmentTypes(), help: t("dte.issuer.establishmentType.help") },
+      ...placeFields(ISSUER, issuer, { required: true, districtHelp: t("place.districtHelp") }),
+    ],
+    extra: establishments.element,
+    submitLabel: t("dte.issuer.save"),
+    onSubmit: async (data) => {
+      const sent = Object.fromEntries(Object.entries(data).map(([name, value]) => [name.slice(ISSUER.length), value]));
+      const listed = establishments.read();
+      // left out while none was ever set: a company's type then serves every establishment
+      if (listed.length || issuer.establishments) sent.establishments = listed;
+      const saved = await api.put(`/companies/${company.id}`, { dteIssuer: { ...issuer, ...sent } },
+        { headers: { "If-Match": String(company.version) } });
+      ctx.session.company = saved;
+      toast(t("dte.issuer.saved"));
+      ctx.refresh();
+    },
+  });
+  form.id = "dte-issuer-form";
+  linkPlaces(form, ISSUER);
+  return form;
+}
+
 // El Salvador: the issuer's data as the API holds them, the signing key and the authority's
 // password. Each form sends its secret once and is cleared; what is shown is the API's answer.
-async function dteSettings(company) {
+async function dteSettings(ctx, company) {
   const base = `/companies/${company.id}`;
   const [key, credentials] = await Promise.all([stored(`${base}/dte-signing-key`), stored(`${base}/dte-authority-credentials`)]);
   const issuer = company.dteIssuer;
@@ -73,7 +144,11 @@ async function dteSettings(company) {
       [t("dte.issuer.nrc"), issuer.nrc],
       [t("dte.issuer.activity"), `${issuer.economicActivityCode} · ${issuer.economicActivity}`],
       [t("dte.issuer.environment"), t(`dte.issuer.environment.${issuer.environment}`)],
+      [t("dte.issuer.formats"), h("span", { id: "dte-formats", "data-from": issuer.formats2026From || "" },
+        issuer.formats2026From ? t("dte.issuer.formats.2026", { date: date(issuer.formats2026From) }) : t("dte.issuer.formats.legacy"))],
+      [t("place.title"), h("span", { id: "dte-issuer-place", "data-district": issuer.district || "" }, placeName(issuer))],
     ]) : h("p", { class: "notice notice-warning" }, t("dte.issuer.missing")),
+    issuer ? h("div", {}, h("h3", {}, t("dte.issuer.title")), issuerForm(ctx, company)) : null,
     h("div", { class: "columns" },
       h("div", {}, h("h3", {}, t("dte.key.title")), keyFacts, keyForm),
       h("div", {}, h("h3", {}, t("dte.password.title")), passwordFacts, passwordForm)));
@@ -133,5 +208,5 @@ export async function render(ctx) {
       [t("company.updatedAt"), dateTime(company.updatedAt)],
     ])),
     section(null, form),
-    ...(company.country === "SV" ? [await dteSettings(company)] : []));
+    ...(company.country === "SV" ? [await dteSettings(ctx, company)] : []));
 }

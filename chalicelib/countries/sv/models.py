@@ -8,7 +8,7 @@ from typing import Annotated, Any, Dict, List, Literal, Optional
 
 from pydantic import ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
-from chalicelib.countries.sv.domain import dte_catalogues
+from chalicelib.countries.sv.domain import dte_catalogues, dte_formats
 from chalicelib.models.base import Date, EntityId, RequestModel, ResponseModel
 from chalicelib.models.statements import BookPeriod
 
@@ -245,8 +245,8 @@ class DteInfo(ResponseModel):
     tipo_dte: Optional[str] = None
     version: Optional[int] = Field(None, description="the version of the authority's format it was issued in (e.g. 2: "
                                                      "fe-f-v2, 4: fe-ccf-v4), kept whatever the company issues in "
-                                                     "later; none: issued before versions were kept (the earlier "
-                                                     "formats)")
+                                                     "later; issued before versions were kept: the earlier "
+                                                     "formats' (fe-fc-v1: 1, fe-ccf-v3: 3)")
     sello_recepcion: Optional[str] = None
     receptor: Optional[Dict[str, Any]] = Field(None, description="the receiver as issued, in the authority's format")
     observations: List[str] = Field(default_factory=list, description="the tax authority's, when it rejected it")
@@ -264,6 +264,14 @@ class DteInfo(ResponseModel):
         None, description="issued while the authority could not receive it in time: the contingency type (CAT-005), "
                           "the event that reports it (eventCodigo) and, once the authority received the event, its "
                           "seal (eventSeal); it is then sent under the deferred model, in a lot (lotId)")
+    # issue 40: console (a person sees the format of every DTE, also of one stored before versions were kept)
+    @model_validator(mode="before")
+    @classmethod
+    def _issued_version(cls, stored: Any) -> Any:
+        """A DTE stored before versions were kept was issued in the legacy edition's."""
+        if isinstance(stored, dict) and stored.get("version") is None and dte_formats.is_format(stored.get("tipoDte")):
+            return {**stored, "version": dte_formats.version_of(stored["tipoDte"], dte_formats.LEGACY)}
+        return stored
 
 
 class DteAuthorityAnswer(ResponseModel):
