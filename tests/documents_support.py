@@ -28,8 +28,11 @@ CAI = "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A"
 CAI_SERIES = ("01", "05", "06", "07", "112")
 SV_COMPANY_NIT = "0614-010190-101-3"
 # what El Salvador's DTE formats ask of the issuer (CAT-019 46510: wholesale of computers)
+# in the legacy formats (a company setting its issuer without formats2026From issues in the 2026 ones at
+# once): the tests of the 2026 formats set the date themselves
 SV_ISSUER = {"nrc": "123456-7", "economicActivityCode": "46510",
-             "economicActivity": "Venta al por mayor de computadoras", "department": "06", "municipality": "14"}
+             "economicActivity": "Venta al por mayor de computadoras", "department": "06", "municipality": "14",
+             "formats2026From": None}
 
 
 AUTHORITY_PASSWORD = "clave-api-de-prueba"

@@ -23,6 +23,11 @@ class DocumentHooks:
         keeps it as typed."""
         return typed.strip()
 
+    def settled_company_changes(self, current: Mapping[str, Any] | None, changes: dict[str, Any]) -> dict[str, Any]:
+        """A company's fields as sent (a new company's: `current` None; an update's: only what it
+        sends), with what the country settles by itself before they are stored. The default: as sent."""
+        return changes
+
     # --- numbering, taxes and printing
 
     def number_segment(self, document_type: str) -> str | None:

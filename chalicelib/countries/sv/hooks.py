@@ -15,6 +15,12 @@ class SalvadoranHooks(DocumentHooks):
 
         return tax_ids.normalized_tax_id(typed, field)
 
+    def settled_company_changes(self, current: Mapping[str, Any] | None, changes: dict[str, Any]) -> dict[str, Any]:
+        from chalicelib import clock
+        from chalicelib.countries.sv.domain import dte, dte_formats
+
+        return dte_formats.settled_issuer(current, changes, clock.today_in(dte.DTE_COUNTRY))
+
     def issued(self, document: Mapping[str, Any]) -> bool:
         return bool(document.get("dte"))
 

@@ -87,6 +87,7 @@ def plan_company(table: Table, owner_user_id: int,
     company_id = table.next_id(keys.global_sequence("COMPANY"))
     now = clock.now_iso()
     country = fields.get("country") or countries.DEFAULT
+    fields = countries.pack(country).hooks.settled_company_changes(None, fields)
     company = {"country": country, "currency": countries.pack(country).currency, "creditLimitPolicy": "off",
                "allowNegativeStock": False, "exchangeRateTolerancePercent": DEFAULT_TOLERANCE_PERCENT,
                **{name: value for name, value in fields.items() if value is not None},
@@ -152,6 +153,8 @@ def update_company(command: Command, company_id: int, changes: dict[str, Any],
     if company_id != command.company_id:
         raise NotFound("Company not found.")
     current = get_company(command.table, company_id)
+    changes = countries.pack(changes.get("country") or current.get("country")).hooks.settled_company_changes(
+        current, changes)
     fixed = [name for name in FIXED_ONCE_POSTED if name in changes and changes[name] != current.get(name)]
     if fixed and has_posted(command.table, company_id):
         raise Conflict(f"{fixed[0]}: {FIXED_DETAIL}", code="COMPANY_HAS_POSTINGS",

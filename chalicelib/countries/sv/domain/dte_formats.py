@@ -73,6 +73,22 @@ def edition_for(company: Mapping[str, Any], date: str) -> str:
     return EDITION_2026 if since and str(since) <= date else LEGACY
 
 
+def settled_issuer(current: Mapping[str, Any] | None, changes: dict[str, Any], today: str) -> dict[str, Any]:
+    """The issuer block as it is stored when a request sends one without `formats2026From`: the date
+    already chosen stays (the issuer is replaced whole, but the switch is history, not a setting to
+    lose by leaving it out); a company setting its issuer for the first time issues in the 2026
+    formats at once, from `today`; a company that already issued in the legacy ones without a date
+    stays there until it chooses one. Sent (a date, or null for the legacy formats), it is kept."""
+    issuer = changes.get("dteIssuer")
+    if not isinstance(issuer, dict) or "formats2026From" in issuer:
+        return changes
+    previous = (current or {}).get("dteIssuer")
+    if previous:
+        chosen = previous.get("formats2026From")
+        return {**changes, "dteIssuer": {**issuer, "formats2026From": chosen}} if chosen else changes
+    return {**changes, "dteIssuer": {**issuer, "formats2026From": today}}
+
+
 def dte_edition(dte: Mapping[str, Any]) -> str:
     """The edition a stored `dte` was issued in: its own, whatever the company issues in now."""
     return edition_of(dte["tipoDte"], dte.get("version"))
