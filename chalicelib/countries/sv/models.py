@@ -131,8 +131,10 @@ class DteIssuer(SalvadoranAddressRules, RequestModel):
                                                               "receive in time name this person")
     formats_2026_from: Optional[Date] = Field(
         None, description="the date from which the company's DTEs are issued in the formats of the Normativa de "
-                          "Cumplimiento V2.0 (Hacienda's 2026 schemas: FE v2, CCF v4, NC/ND v4, FEX v3...); none: "
-                          "the earlier formats. A DTE keeps the version it was issued in")
+                          "Cumplimiento V2.0 (Hacienda's 2026 schemas: FE v2, CCF v4, NC/ND v4, FEX v3...); null: "
+                          "the earlier formats. Left out: the date already chosen stays, and an issuer set up for "
+                          "the first time takes today (a new company issues in the 2026 formats at once). A DTE "
+                          "keeps the version it was issued in")
 
     @field_validator("establishments")
     @classmethod
