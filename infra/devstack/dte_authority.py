@@ -36,7 +36,6 @@ import argparse
 import datetime as _dt
 import hashlib
 import json
-import re
 import secrets
 import threading
 import time
@@ -51,6 +50,12 @@ from typing import Any
 from chalicelib import clock, countries
 from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_formats
+from infra.devstack.dte_authority_checks import (
+    contingency_problems,
+    invalidation_version_problem,
+    is_version_of,
+    numero_control_problem,
+)
 from infra.devstack.dte_authority_lots import LOT_CONSULTATION, LOT_RECEPTION, LotReception, document_type
 
 TOKEN_HOURS = 24
@@ -193,7 +198,7 @@ class StandInAuthority(LotReception):
         tipo, version = document_type(identification), identification.get("version")
         if not dte_formats.is_format(tipo):
             return [f"[identificacion.tipoDte] TIPO DE DOCUMENTO NO SOPORTADO: {tipo}"]
-        if not _is_version_of(tipo, version):
+        if not is_version_of(tipo, version):
             return [f"[identificacion.version] LA VERSION {version} NO CORRESPONDE AL TIPO DE DOCUMENTO {tipo}"]
         found = [f"[{problem['field']}] {problem['message']}"
                  for problem in dte_formats.schema_problems(sent, None if tipo != dte_formats.RETORNO else tipo)]
@@ -247,7 +252,7 @@ class StandInAuthority(LotReception):
                 problems.append("[emisor.nit] NO CORRESPONDE AL USUARIO AUTENTICADO")
             elif invalidated is None or invalidated["nit"] != nit:
                 problems.append("[documento.codigoGeneracion] EL DOCUMENTO NO EXISTE")
-            elif (version_problem := _invalidation_version_problem(request, sent, invalidated)) is not None:
+            elif (version_problem := invalidation_version_problem(request, sent, invalidated)) is not None:
                 problems.append(version_problem)
             elif sent["documento"]["codigoGeneracion"] in self.invalidations:
                 earlier = self.invalidations[sent["documento"]["codigoGeneracion"]]
@@ -268,7 +273,7 @@ class StandInAuthority(LotReception):
         if not problems and (sent["emisor"]["nit"] != nit or request.get("nit") != nit):
             problems.append("[emisor.nit] NO CORRESPONDE AL USUARIO AUTENTICADO")
         if not problems:
-            problems = _contingency_problems(sent)
+            problems = contingency_problems(sent)
         at = (clock.now() + SV_OFFSET).strftime("%d/%m/%Y %H:%M:%S")
         if problems:
             return 400, {"estado": "RECHAZADO", "fechaHora": at, "mensaje": "EVENTO RECHAZADO", "selloRecibido": None,
@@ -352,73 +357,6 @@ class StandInAuthority(LotReception):
         self.events = state.get("events", {})
         self.lots = state.get("lots", {})
         self.sendings = state.get("sendings", {})
-
-
-def _is_version_of(format_key: str, version: Any) -> bool:
-    """Whether `version` is one the authority publishes for that document type (either edition)."""
-    try:
-        dte_formats.edition_of(format_key, int(version))
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-# Normativa de Cumplimiento V2.0: the establishment's type letter (CAT-009: M casa matriz, S sucursal,
-# B bodega, P patio), its 3 digits, P and the point of sale's 3 digits, then 15 digits
-_NUMERO_CONTROL_2026 = re.compile(r"DTE-(\d{2})-[MBSP]\d{3}P\d{3}-\d{15}")
-
-
-def numero_control_problem(identification: dict[str, Any], tipo: str) -> str | None:
-    """What is wrong with a DTE's control number for its type and the edition of its version (a
-    return event has none); None when nothing."""
-    if tipo == dte_formats.RETORNO:
-        return None
-    value = identification.get("numeroControl")
-    if dte_formats.edition_of(tipo, identification.get("version")) == dte_formats.LEGACY:
-        if dte_rules.is_numero_control(value) and value[4:6] == tipo:
-            return None
-        return "[identificacion.numeroControl] NO CORRESPONDE AL TIPO DE DOCUMENTO"
-    found = _NUMERO_CONTROL_2026.fullmatch(value) if isinstance(value, str) else None
-    if found is None:
-        return (f"[identificacion.numeroControl] DEBE TENER LA FORMA DTE-{tipo}-XnnnPnnn-nnnnnnnnnnnnnnn "
-                f"(X: M, S, B O P SEGUN EL TIPO DE ESTABLECIMIENTO) EN LA VERSION {identification.get('version')}")
-    if found.group(1) != tipo:
-        return "[identificacion.numeroControl] NO CORRESPONDE AL TIPO DE DOCUMENTO"
-    return None
-
-
-def _invalidation_version_problem(request: dict[str, Any], sent: dict[str, Any],
-                                  invalidated: dict[str, Any]) -> str | None:
-    """An invalidation is in the edition of the DTE it invalidates (anulacion-schema-v2 of a legacy
-    DTE, invalidacion-schema-v3 of a 2026 one), of that DTE's type, and the request says its version."""
-    declared = invalidated["document"]["identificacion"].get("version")
-    expected = dte_formats.version_of(dte_formats.INVALIDATION,
-                                      dte_formats.edition_of(invalidated["tipoDte"], declared))
-    version = sent["identificacion"]["version"]
-    if version != expected:
-        return (f"[identificacion.version] UN DOCUMENTO VERSION {declared} SE INVALIDA CON EL EVENTO VERSION "
-                f"{expected}")
-    if request.get("version") != version:
-        return "[version] NO CORRESPONDE AL EVENTO FIRMADO"
-    if sent["documento"].get("tipoDte") != invalidated["tipoDte"]:
-        return "[documento.tipoDte] NO CORRESPONDE AL DOCUMENTO"
-    return None
-
-
-# CAT-009: the establishment types (01 sucursal, 02 casa matriz, 04 bodega, 07 patio, 20 otro); the
-# contingencia-schema-v4 leaves the list to the catalogue
-_ESTABLISHMENT_TYPES = ("01", "02", "04", "07", "20")
-
-
-def _contingency_problems(sent: dict[str, Any]) -> list[str]:
-    """What the contingency event's schema leaves to the catalogues: the types of its DTEs and,
-    in v4, of the establishment."""
-    problems = [f"[detalleDTE[{index}].tipoDoc] TIPO DE DOCUMENTO NO SOPORTADO: {item['tipoDoc']}"
-                for index, item in enumerate(sent["detalleDTE"]) if not dte_formats.is_format(item["tipoDoc"])
-                or item["tipoDoc"] in (dte_formats.INVALIDATION, dte_formats.CONTINGENCY)]
-    if sent["emisor"]["tipoEstablecimiento"] not in _ESTABLISHMENT_TYPES:
-        problems.append("[emisor.tipoEstablecimiento] NO EXISTE EN EL CATALOGO CAT-009")
-    return problems
 
 
 def _digest(document: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 
 from chalicelib import clock
-from chalicelib.countries.sv.domain import dte_formats, dte_json
+from chalicelib.countries.sv.domain import dte_formats, dte_invalidation_event, dte_json
 from chalicelib.countries.sv.services import dte_signing
 from chalicelib.countries.sv.services.dte import Submission
 from chalicelib.countries.sv.services.dte_authority import HttpDteTransmitter, forget_tokens
@@ -97,7 +97,7 @@ def test_a_2026_dte_is_not_invalidated_with_the_legacy_event(authority, transmit
     document["dte"].update(numeroControl=NUMERO_2026, selloRecepcion=seal_of(CODIGO, NUMERO_2026))
     document["dte"]["receptor"]["correo"] = "ana@example.com"  # an invalidation names the buyer's e-mail
     someone = {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"}
-    event = dte_json.invalidation(document, {"invalidationType": 2, "reason": "Operación rescindida",
+    event = dte_invalidation_event.legacy_event(document, {"invalidationType": 2, "reason": "Operación rescindida",
                                              "responsible": someone, "requester": someone},
                                   "1A2B3C4D-5E6F-4A1B-8C2D-3E4F5A6B7C8D", "2026-11-02", "10:30:00", None)
     assert dte_formats.schema_problems(event, dte_formats.INVALIDATION) == []  # a well-formed v2 event

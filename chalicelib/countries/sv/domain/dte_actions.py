@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from chalicelib import clock, countries
 from chalicelib.countries.sv.domain import dte as dte_rules
-from chalicelib.countries.sv.domain import dte_invalidation_event, dte_json
+from chalicelib.countries.sv.domain import dte_invalidation_event
 from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.domain.document_actions import Refusal, untouched
 from chalicelib.domain.documents import CONFIRMED, DocumentStateError
@@ -50,7 +50,7 @@ def _receiver_refused(document: Mapping[str, Any]) -> Refusal:
     """The invalidation names the receiver as the DTE was issued to it: what its format refuses
     there, no request can mend (in the event of the DTE's own edition)."""
     problems = (dte_invalidation_event.receiver_problems(document) if manual.follows_manual(document.get("dte"))
-                else dte_json.invalidation_receiver_problems(document))
+                else dte_invalidation_event.legacy_receiver_problems(document))
     if not problems:
         return None
     details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]

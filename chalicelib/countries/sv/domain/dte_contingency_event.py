@@ -1,5 +1,5 @@
 """The contingency event in the edition the company issues in at the event's date: the legacy
-contingencia-schema-v3 (dte_json.contingency_event) or the 2026 contingencia-schema-v4 built here;
+contingencia-schema-v3 (`contingency_event_v3`) or the 2026 contingencia-schema-v4 built here;
 and how DTEs waiting for an event are split into events. No I/O.
 
 contingencia-schema-v4 against v3: the emisor names the establishment by its type (CAT-009, a
@@ -46,7 +46,7 @@ def contingency_event(company: Mapping[str, Any], documents: Sequence[Mapping[st
     the one the company sends on `date`)."""
     version = version_for(company, date) if version is None else int(version)
     if dte_formats.edition_of(dte_formats.CONTINGENCY, version) == dte_formats.LEGACY:
-        return dte_json.contingency_event(company, list(documents), codigo, date, time, ambiente)
+        return contingency_event_v3(company, list(documents), codigo, date, time, ambiente)
     return contingency_event_v4(company, documents, codigo, date, time, ambiente)
 
 
@@ -73,3 +73,28 @@ def contingency_event_v4(company: Mapping[str, Any], documents: Sequence[Mapping
                             "tipoDoc": document["dte"]["tipoDte"]} for number, document in enumerate(documents, start=1)],
             "motivo": {"fInicio": first["date"], "fFin": date, "hInicio": first["dte"]["horEmi"], "hFin": time,
                        "tipoContingencia": int(first["dte"]["contingency"]["type"]), "motivoContingencia": None}}
+
+
+def contingency_event_v3(company: Mapping[str, Any], documents: list[Mapping[str, Any]], codigo: str, date: str,
+                      time: str, ambiente: str = "00") -> dict[str, Any]:
+    """The contingency event (contingencia-schema-v3) reporting DTEs issued while the authority
+    could not receive them: the issuer, its responsible person (the company's
+    dteIssuer.responsible), each DTE by its code and type, and the contingency from the first
+    DTE's issue to now."""
+    settings = company.get("dteIssuer") or {}
+    responsible = settings.get("responsible") or {}
+    first = min(documents, key=lambda document: (document["date"], document["dte"]["horEmi"]))
+    establishment, point = (first.get("number") or "000-000").split("-")[:2]
+    contingency_type = int(first["dte"]["contingency"]["type"])
+    return {"identificacion": {"version": dte_formats.version_of(dte_formats.CONTINGENCY), "ambiente": ambiente, "codigoGeneracion": codigo,
+                               "fTransmision": date, "hTransmision": time},
+            "emisor": {"nit": dte_json.digits(company.get("taxId")), "nombre": company.get("name"),
+                       "nombreResponsable": responsible.get("name"), "tipoDocResponsable": responsible.get("documentType"),
+                       "numeroDocResponsable": responsible.get("documentNumber"),
+                       "tipoEstablecimiento": settings.get("establishmentType", "02"), "codEstableMH": None,
+                       "codPuntoVenta": f"{establishment:0>4}{point:0>4}"[-15:],
+                       "telefono": company.get("phone"), "correo": company.get("email")},
+            "detalleDTE": [{"noItem": number, "codigoGeneracion": document["dte"]["codigoGeneracion"],
+                            "tipoDoc": document["dte"]["tipoDte"]} for number, document in enumerate(documents, start=1)],
+            "motivo": {"fInicio": first["date"], "fFin": date, "hInicio": first["dte"]["horEmi"], "hFin": time,
+                       "tipoContingencia": contingency_type, "motivoContingencia": None}}

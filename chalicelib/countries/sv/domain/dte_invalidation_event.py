@@ -1,6 +1,6 @@
-"""The invalidation event of a DTE issued in the 2026 edition (invalidacion-schema-v3, the
-Manual Funcional V2.0's event), no I/O. A legacy DTE's event stays dte_json.invalidation
-(anulacion-schema-v2): the event follows the DTE it concerns (dte_formats.dte_edition).
+"""The invalidation event of a DTE, no I/O: of one issued in the 2026 edition
+invalidacion-schema-v3 (the Manual Funcional V2.0's event), of a legacy one anulacion-schema-v2
+(`legacy_event`): the event follows the DTE it concerns (dte_formats.dte_edition).
 
 What v3 changes against v2: identificacion carries the event's date and time as fecEmi/horEmi
 (dte_invalidation_rules.event_moment chooses them) and `fusion` (null: this service does not
@@ -10,6 +10,7 @@ loses montoIva and keeps the receiver's phone and e-mail as issued (null when th
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any, Mapping
 
 from chalicelib.countries.sv.domain import dte_formats
@@ -78,3 +79,54 @@ def receiver_problems(document: Mapping[str, Any]) -> list[dict[str, str]]:
                   "00000000-0000-4000-8000-000000000000", document["date"], "00:00:00", None)
     return [problem for problem in dte_formats.schema_problems(built, dte_formats.INVALIDATION)
             if problem["field"].startswith("documento.")]
+
+
+# --- a legacy DTE's event (anulacion-schema-v2)
+
+def legacy_event(document: Mapping[str, Any], fields: Mapping[str, Any], codigo: str, date: str, time: str,
+                 replacement: Mapping[str, Any] | None, ambiente: str = "00",
+                 establishment_type: str | None = None) -> dict[str, Any]:
+    """The invalidation event (anulacion-schema-v2) of an accepted DTE: the issuer and the
+    document as issued, its seal, and who invalidates it and why. `establishment_type`: the
+    company's, for a DTE whose format names none (a factura de sujeto excluido)."""
+    dte, issuer_ = document["dte"], document["dte"]["emisor"]
+    receiver_ = dte["receptor"]
+    establishment, point = (document.get("number") or "000-000").split("-")[:2]
+    receiver_kind = receiver_.get("tipoDocumento") or (NIT_DOCUMENT if receiver_.get("nit") else None)
+
+    def person(who: Mapping[str, Any]) -> dict[str, Any]:
+        return {"nombre": who["name"], "tipDoc": who["documentType"], "numDoc": who["documentNumber"]}
+
+    responsible, requester = person(fields["responsible"]), person(fields["requester"])
+    return {"identificacion": {"version": 2, "ambiente": ambiente, "codigoGeneracion": codigo, "fecAnula": date,
+                               "horAnula": time},
+            "emisor": {"nit": issuer_["nit"], "nombre": issuer_["nombre"],
+                       "tipoEstablecimiento": issuer_.get("tipoEstablecimiento") or establishment_type,
+                       "nomEstablecimiento": issuer_.get("nombreComercial"), "codEstableMH": None,
+                       "codEstable": f"{establishment:0>4}", "codPuntoVentaMH": None, "codPuntoVenta": f"{point:0>4}",
+                       "telefono": digits(issuer_.get("telefono")) or None, "correo": issuer_["correo"]},
+            "documento": {"tipoDte": dte["tipoDte"], "codigoGeneracion": dte["codigoGeneracion"],
+                          "selloRecibido": dte.get("selloRecepcion"), "numeroControl": dte["numeroControl"],
+                          "fecEmi": document["date"], "montoIva": Decimal(document.get("taxTotal") or 0),
+                          "codigoGeneracionR": (replacement or {}).get("codigoGeneracion"),
+                          "tipoDocumento": receiver_kind,
+                          "numDocumento": receiver_.get("numDocumento") or receiver_.get("nit"),
+                          "nombre": receiver_.get("nombre"), "telefono": digits(receiver_.get("telefono")) or None,
+                          "correo": receiver_.get("correo")},
+            "motivo": {"tipoAnulacion": int(fields["invalidationType"]), "motivoAnulacion": fields.get("reason"),
+                       "nombreResponsable": responsible["nombre"], "tipDocResponsable": responsible["tipDoc"],
+                       "numDocResponsable": responsible["numDoc"], "nombreSolicita": requester["nombre"],
+                       "tipDocSolicita": requester["tipDoc"], "numDocSolicita": requester["numDoc"]}}
+
+
+def legacy_receiver_problems(document: Mapping[str, Any]) -> list[dict[str, str]]:
+    """What the invalidation format refuses in the receiver as the DTE was issued to it (a factura
+    to an anonymous consumer lacks the document and e-mail it needs): no request can change it,
+    so the document cannot be invalidated. Checked with the event built around the DTE alone."""
+    dte = document.get("dte") or {}
+    if "emisor" not in dte or "receptor" not in dte:
+        return [{"field": "documento", "message": "the DTE was issued without the authority's format"}]
+    event = legacy_event(document, {"invalidationType": 2, "responsible": _SOMEONE, "requester": _SOMEONE},
+                         "00000000-0000-4000-8000-000000000000", document["date"], "00:00:00", None,
+                         establishment_type="02")
+    return [problem for problem in dte_formats.schema_problems(event, dte_formats.INVALIDATION) if problem["field"].startswith("documento.")]

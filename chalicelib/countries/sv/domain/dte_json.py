@@ -27,13 +27,10 @@ from chalicelib.countries.sv.domain.dte import (
     SUJETO_EXCLUIDO,
 )
 from chalicelib.countries.sv.domain.dte_formats import (
-    CONTINGENCY,
     EDITION_2026,
-    INVALIDATION,
     dte_edition,
     edition_of,
     schema,
-    schema_problems,
     version_of,
 )
 from chalicelib.domain import taxes
@@ -174,86 +171,6 @@ def consultation_url(document: Mapping[str, Any], ambiente: str = "00") -> str:
     """The public consultation of a DTE, as its printed version's QR code links to it."""
     return (f"{PUBLIC_CONSULTATION}?ambiente={ambiente}&codGen={document['dte']['codigoGeneracion']}"
             f"&fechaEmi={document['date']}")
-
-
-
-
-def invalidation(document: Mapping[str, Any], fields: Mapping[str, Any], codigo: str, date: str, time: str,
-                 replacement: Mapping[str, Any] | None, ambiente: str = "00",
-                 establishment_type: str | None = None) -> dict[str, Any]:
-    """The invalidation event (anulacion-schema-v2) of an accepted DTE: the issuer and the
-    document as issued, its seal, and who invalidates it and why. `establishment_type`: the
-    company's, for a DTE whose format names none (a factura de sujeto excluido)."""
-    dte, issuer_ = document["dte"], document["dte"]["emisor"]
-    receiver_ = dte["receptor"]
-    establishment, point = (document.get("number") or "000-000").split("-")[:2]
-    receiver_kind = receiver_.get("tipoDocumento") or (NIT_DOCUMENT if receiver_.get("nit") else None)
-
-    def person(who: Mapping[str, Any]) -> dict[str, Any]:
-        return {"nombre": who["name"], "tipDoc": who["documentType"], "numDoc": who["documentNumber"]}
-
-    responsible, requester = person(fields["responsible"]), person(fields["requester"])
-    return {"identificacion": {"version": 2, "ambiente": ambiente, "codigoGeneracion": codigo, "fecAnula": date,
-                               "horAnula": time},
-            "emisor": {"nit": issuer_["nit"], "nombre": issuer_["nombre"],
-                       "tipoEstablecimiento": issuer_.get("tipoEstablecimiento") or establishment_type,
-                       "nomEstablecimiento": issuer_.get("nombreComercial"), "codEstableMH": None,
-                       "codEstable": f"{establishment:0>4}", "codPuntoVentaMH": None, "codPuntoVenta": f"{point:0>4}",
-                       "telefono": digits(issuer_.get("telefono")) or None, "correo": issuer_["correo"]},
-            "documento": {"tipoDte": dte["tipoDte"], "codigoGeneracion": dte["codigoGeneracion"],
-                          "selloRecibido": dte.get("selloRecepcion"), "numeroControl": dte["numeroControl"],
-                          "fecEmi": document["date"], "montoIva": Decimal(document.get("taxTotal") or 0),
-                          "codigoGeneracionR": (replacement or {}).get("codigoGeneracion"),
-                          "tipoDocumento": receiver_kind,
-                          "numDocumento": receiver_.get("numDocumento") or receiver_.get("nit"),
-                          "nombre": receiver_.get("nombre"), "telefono": digits(receiver_.get("telefono")) or None,
-                          "correo": receiver_.get("correo")},
-            "motivo": {"tipoAnulacion": int(fields["invalidationType"]), "motivoAnulacion": fields.get("reason"),
-                       "nombreResponsable": responsible["nombre"], "tipDocResponsable": responsible["tipDoc"],
-                       "numDocResponsable": responsible["numDoc"], "nombreSolicita": requester["nombre"],
-                       "tipDocSolicita": requester["tipDoc"], "numDocSolicita": requester["numDoc"]}}
-
-
-# Who stands in for the people of an invalidation when only what the DTE itself gives it is checked.
-_SOMEONE = {"name": "Persona de prueba", "documentType": "13", "documentNumber": "00000000-0"}
-
-
-def invalidation_receiver_problems(document: Mapping[str, Any]) -> list[dict[str, str]]:
-    """What the invalidation format refuses in the receiver as the DTE was issued to it (a factura
-    to an anonymous consumer lacks the document and e-mail it needs): no request can change it,
-    so the document cannot be invalidated. Checked with the event built around the DTE alone."""
-    dte = document.get("dte") or {}
-    if "emisor" not in dte or "receptor" not in dte:
-        return [{"field": "documento", "message": "the DTE was issued without the authority's format"}]
-    event = invalidation(document, {"invalidationType": 2, "responsible": _SOMEONE, "requester": _SOMEONE},
-                         "00000000-0000-4000-8000-000000000000", document["date"], "00:00:00", None,
-                         establishment_type="02")
-    return [problem for problem in schema_problems(event, INVALIDATION) if problem["field"].startswith("documento.")]
-
-
-def contingency_event(company: Mapping[str, Any], documents: list[Mapping[str, Any]], codigo: str, date: str,
-                      time: str, ambiente: str = "00") -> dict[str, Any]:
-    """The contingency event (contingencia-schema-v3) reporting DTEs issued while the authority
-    could not receive them: the issuer, its responsible person (the company's
-    dteIssuer.responsible), each DTE by its code and type, and the contingency from the first
-    DTE's issue to now."""
-    settings = company.get("dteIssuer") or {}
-    responsible = settings.get("responsible") or {}
-    first = min(documents, key=lambda document: (document["date"], document["dte"]["horEmi"]))
-    establishment, point = (first.get("number") or "000-000").split("-")[:2]
-    contingency_type = int(first["dte"]["contingency"]["type"])
-    return {"identificacion": {"version": version_of(CONTINGENCY), "ambiente": ambiente, "codigoGeneracion": codigo,
-                               "fTransmision": date, "hTransmision": time},
-            "emisor": {"nit": digits(company.get("taxId")), "nombre": company.get("name"),
-                       "nombreResponsable": responsible.get("name"), "tipoDocResponsable": responsible.get("documentType"),
-                       "numeroDocResponsable": responsible.get("documentNumber"),
-                       "tipoEstablecimiento": settings.get("establishmentType", "02"), "codEstableMH": None,
-                       "codPuntoVenta": f"{establishment:0>4}{point:0>4}"[-15:],
-                       "telefono": company.get("phone"), "correo": company.get("email")},
-            "detalleDTE": [{"noItem": number, "codigoGeneracion": document["dte"]["codigoGeneracion"],
-                            "tipoDoc": document["dte"]["tipoDte"]} for number, document in enumerate(documents, start=1)],
-            "motivo": {"fInicio": first["date"], "fFin": date, "hInicio": first["dte"]["horEmi"], "hFin": time,
-                       "tipoContingencia": contingency_type, "motivoContingencia": None}}
 
 
 def item_kinds(lines: list[Mapping[str, Any]], products: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -59,7 +59,7 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
         sent = dte_invalidation_event.event(document, fields, pending["codigoGeneracion"], pending["date"],
                                             pending["time"], replacement, ambiente)
     else:
-        sent = dte_json.invalidation(document, fields, pending["codigoGeneracion"], pending["date"], pending["time"],
+        sent = dte_invalidation_event.legacy_event(document, fields, pending["codigoGeneracion"], pending["date"], pending["time"],
                                      replacement, ambiente,
                                      establishment_type=(company.get("dteIssuer") or {}).get("establishmentType", "02"))
     problems = dte_formats.schema_problems(sent, dte_formats.INVALIDATION)
