@@ -9,10 +9,7 @@ from __future__ import annotations
 import re
 import uuid
 
-import pytest
-
 from chalicelib.countries.sv.domain import dte_catalogues, dte_formats
-from chalicelib.countries.sv.models import DteIssuer
 from infra.devstack.dte_authority import register_taxpayer
 from tests.browser.test_el_salvador_journey import NIT, PASSWORD, RESPONSIBLE, ok, open_sv_company, switch_language
 from tests.documents_support import SV_ISSUER
@@ -65,14 +62,20 @@ def options(page, select_id: str) -> list[str]:
     return page.eval_on_selector(f"[id='{select_id}']", "select => [...select.options].map((o) => o.value)")
 
 
+def on_new_sv_company(console, name: str, email: str, path: str) -> dict:
+    """A new Salvadoran company of the demo user's, the console on its page `path`."""
+    company = open_sv_company(console, name, email)
+    console.page.reload()
+    console.wait_loaded()
+    console.goto(path)
+    return company
+
+
 def test_the_company_sets_its_2026_formats_date_and_district(console, demo):
     page, tag = console.page, uuid.uuid4().hex[:6]
     console.login_to_company(demo["email"], demo["password"], demo["companyId"])
     try:
-        open_sv_company(console, f"Distribuidora Izalco {tag}", "dte@izalco.example")
-        page.reload()
-        console.wait_loaded()
-        console.goto("/settings/company")
+        on_new_sv_company(console, f"Distribuidora Izalco {tag}", "dte@izalco.example", "/settings/company")
         # SV_ISSUER's municipality 14 (before 2024) is the district 14 San Salvador of San Salvador Centro (23)
         assert dte_catalogues.address("06", "14") == ("23", "14")
         assert page.get_attribute("#dte-issuer-place", "data-district") == "14"
@@ -108,16 +111,11 @@ def test_the_company_sets_its_2026_formats_date_and_district(console, demo):
         console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
 
 
-@pytest.mark.skipif("establishments" not in DteIssuer.model_fields,
-                    reason="dteIssuer.establishments is the sales helper's (branch i40-sales), not merged here")
 def test_the_company_types_its_establishments(console, demo):
     page, tag = console.page, uuid.uuid4().hex[:6]
     console.login_to_company(demo["email"], demo["password"], demo["companyId"])
     try:
-        open_sv_company(console, f"Bodegas Sonsonate {tag}", "dte@sonsonate.example")
-        page.reload()
-        console.wait_loaded()
-        console.goto("/settings/company")
+        on_new_sv_company(console, f"Bodegas Sonsonate {tag}", "dte@sonsonate.example", "/settings/company")
         page.click("#dte-establishments .establishment-add")
         page.fill("#f-establishment-0-code", "001")
         page.select_option("#f-establishment-0-type", "02")
@@ -147,10 +145,7 @@ def test_a_partner_takes_its_district_from_the_lists(console, demo):
     page, tag = console.page, uuid.uuid4().hex[:6]
     console.login_to_company(demo["email"], demo["password"], demo["companyId"])
     try:
-        open_sv_company(console, f"Comercial Soyapango {tag}", "dte@soyapango.example")
-        page.reload()
-        console.wait_loaded()
-        console.goto("/partners")
+        on_new_sv_company(console, f"Comercial Soyapango {tag}", "dte@soyapango.example", "/partners")
         # the dialog as each language and width shows it (a dialog keeps the language it opened in)
         for language in ("en", "es"):
             switch_language(console, language)
@@ -186,8 +181,6 @@ def test_a_partner_takes_its_district_from_the_lists(console, demo):
         console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
 
 
-@pytest.mark.skipif("establishments" not in DteIssuer.model_fields,
-                    reason="the 2026 emisor and numeroControl are the sales helper's (branch i40-sales), not merged here")
 def test_a_document_shows_the_format_it_was_issued_in(console, demo, stack):
     """A factura issued before the company moves to the 2026 formats (set in the settings form) stays
     "FE v1"; one issued after says "FE v2" and its control number carries the casa matriz's letter."""
