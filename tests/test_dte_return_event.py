@@ -2,7 +2,7 @@
 edition is the event, issued in its confirming transaction, signed, sent and sealed like a DTE,
 delivered by GET /documents/{id}/dte; the cups come back to stock at their average cost, the
 customer's balance goes down and the consumer IVA book shows the return. Refused (400, nothing
-stored) beyond what the FE has left to return, or past 3 months from its seal. Figures by hand."""
+stored) beyond what the FE has left to return, or past 3 months from its generation date. Figures by hand."""
 from __future__ import annotations
 
 import datetime as dt
@@ -161,10 +161,10 @@ def test_a_return_beyond_the_whole_fe_is_refused(shop, cup, table, dte_authority
     assert on_hand(shop, cup)[0] == 9 and receivable(shop, customer) == D("11.30")
 
 
-def test_a_return_past_3_months_from_the_seal_is_refused(shop, cup, table, monkeypatch, dte_authority):
+def test_a_return_past_3_months_from_the_generation_date_is_refused(shop, cup, table, monkeypatch, dte_authority):
     customer = consumer_of(shop)
     invoice = fe_v2(shop, table, customer, cup)
-    sealed = dt.date.fromisoformat(invoice["date"])  # sealed at once, the day it was issued
+    sealed = dt.date.fromisoformat(invoice["date"])  # generated and sealed at once, the same day
     # the day after the 3 months: the window closed (the books are still open)
     late = add_months(sealed, 3) + dt.timedelta(days=1)
     moment = clock.now() + (late - sealed)

@@ -1,5 +1,5 @@
 """The return event's builder and rules (countries/sv/domain/dte_return.py), no I/O: the event of a
-return of an FE v2 and of an FEX v3 against fe-eret-v1, the 3 months from the seal, and the returns
+return of an FE v2 and of an FEX v3 against fe-eret-v1, the 3 months from the generation date, and the returns
 never exceeding the source's lines."""
 from __future__ import annotations
 
@@ -95,27 +95,43 @@ def test_only_a_2026_fe_or_fex_is_returned_by_an_event():
     assert not dte_return.is_return(fe_v2(), "105")  # a purchase note does not return our FE
 
 
-def test_three_months_from_the_seal_and_no_later():
+def test_three_months_from_the_generation_date_and_no_later():
     sealed = dt.date(2026, 11, 30)
+    generated = {"date": "2026-11-30"}  # an FE sealed the day it was generated
     assert dte_return.window_end(sealed) == dt.date(2027, 2, 28)  # February is shorter
-    dte_return.check_window(fe_v2(), sealed, "2027-02-28")
+    dte_return.check_window(fe_v2() | generated, sealed, "2027-02-28")
     with pytest.raises(ValidationFailed) as refused:
-        dte_return.check_window(fe_v2(), sealed, "2027-03-01")
+        dte_return.check_window(fe_v2() | generated, sealed, "2027-03-01")
     assert refused.value.code == "DTE_RETURN_WINDOW_CLOSED"
     assert refused.value.details[0]["field"] == "sourceDocumentId"
     with pytest.raises(ValidationFailed):  # no seal yet: nothing to return
         dte_return.check_window(fe_v2(), None, "2026-11-02")
-    # an issuer of one of the manual's activities (e.g. 47721) has 2 years from the seal
-    long = fe_v2()
+    # an issuer of one of the manual's activities (e.g. 47721) has 2 years
+    long = fe_v2() | generated
     long["dte"]["emisor"]["codActividad"] = "47721"
     dte_return.check_window(long, sealed, "2028-11-30")
     with pytest.raises(ValidationFailed) as late:
         dte_return.check_window(long, sealed, "2028-12-01")
     assert "24 months" in late.value.details[0]["message"]
-    fse = fe_v2(tipoDte="14", version=2)  # an FSE keeps its 3 months whatever the activity
+    fse = fe_v2(tipoDte="14", version=2) | generated  # an FSE keeps its 3 months whatever the activity
     fse["dte"]["emisor"]["codActividad"] = "47721"
     with pytest.raises(ValidationFailed):
         dte_return.check_window(fse, sealed, "2027-03-01")
+
+
+def test_an_fe_sealed_late_in_contingency_counts_its_3_months_from_its_generation_date():
+    # generated 2026-08-01, sealed 2026-08-05 (sent in a lot after a contingency): the manual's page 27
+    # counts from the generation date, 2026-08-01 + 3 months = 2026-11-01 the last day; counted from
+    # the seal it would have been 2026-11-05, and a return of 2026-11-03 one the authority refuses
+    source = fe_v2() | {"date": "2026-08-01"}
+    sealed = dt.date(2026, 8, 5)
+    dte_return.check_window(source, sealed, "2026-11-01")
+    with pytest.raises(ValidationFailed) as refused:
+        dte_return.check_window(source, sealed, "2026-11-03")
+    assert refused.value.code == "DTE_RETURN_WINDOW_CLOSED"
+    assert refused.value.details[0] == {
+        "field": "sourceDocumentId",
+        "message": "a return event is issued within 3 months of its DTE's generation date: the last day was 2026-11-01"}
 
 
 def test_the_returns_never_exceed_the_source_line():

@@ -7,9 +7,9 @@ source is a 2026 FSE, is that event: the note moves the stock and the partner's 
 note does, and what the authority receives is the event, naming the source by its generation code
 and date. The manual's conditions:
 
-- only on a DTE that obtained its seal, within 3 months of the seal (condition 5; its page 27 also
-  reads "3 months from the generation date", which for a DTE sealed the day it is issued is the same
-  day: the seal is the later of the two, and the one the conditions list names);
+- only on a DTE that obtained its seal (condition 6), within 3 months of its generation date (page
+  27; condition 5 names the seal, which is never earlier: the generation date is the stricter, and
+  the one a DTE sealed late in contingency must keep to);
 - "n" events on one DTE while their sum never exceeds it (condition 4): kept per source line, as
   quantity and amount, so that no line is returned twice over;
 - up to 50 documents of one type, each related once (condition 2): a note has one source, so one.
@@ -54,10 +54,10 @@ def is_return(source: Mapping[str, Any] | None, note_type: str = "06") -> bool:
     return dte.get("tipoDte") in RETURNED_BY.get(note_type, ()) and dte_edition(dte) == EDITION_2026
 
 
-def window_end(sealed_on: _dt.date, months: int = WINDOW_MONTHS) -> _dt.date:
-    """The last day an event may be dated: `months` after the seal's date (the same day of the
-    month, or the month's last day when it is shorter)."""
-    return add_months(sealed_on, months)
+def window_end(start: _dt.date, months: int = WINDOW_MONTHS) -> _dt.date:
+    """The last day an event may be dated: `months` after `start` (the same day of the month, or the
+    month's last day when it is shorter)."""
+    return add_months(start, months)
 
 
 def window_months(source: Mapping[str, Any]) -> int:
@@ -69,16 +69,19 @@ def window_months(source: Mapping[str, Any]) -> int:
 
 
 def check_window(source: Mapping[str, Any], sealed_on: _dt.date | None, date: str) -> None:
-    """Refuses a return of a DTE without its seal, or dated past its window from the seal."""
+    """Refuses a return of a DTE without its seal, or dated past its window. The window counts from
+    the DTE's generation date (its fecEmi, the document's date; the manual, page 27), which is never
+    later than its seal: a DTE sealed days after it was generated (in contingency) has the days
+    between already spent. The earlier of the two, so that what is accepted here the authority accepts."""
     if sealed_on is None:
         raise ValidationFailed.for_field("sourceDocumentId", "a return event applies to a DTE the tax authority has "
                                                              "sealed: wait for its seal", code=WINDOW_CLOSED)
     months = window_months(source)
-    last = window_end(sealed_on, months)
+    last = window_end(min(sealed_on, _dt.date.fromisoformat(str(source["date"]))), months)
     if _dt.date.fromisoformat(date) > last:
         raise ValidationFailed.for_field("sourceDocumentId", f"a return event is issued within {months} months of "
-                                                             f"its DTE's seal: the last day was {last.isoformat()}",
-                                         code=WINDOW_CLOSED)
+                                                             f"its DTE's generation date: the last day was "
+                                                             f"{last.isoformat()}", code=WINDOW_CLOSED)
 
 
 def returned_lines(lines: list[Mapping[str, Any]], source_lines: list[Mapping[str, Any]],

@@ -37,7 +37,8 @@ def may_apply(company: dict[str, Any], document_type: str) -> bool:
 def issue(transaction: Transaction, table: Table, company: dict[str, Any], document: dict[str, Any],
           source: dict[str, Any]) -> dict[str, Any]:
     """The note's new fields (its code and pending `dte`), with the transmission and the source's
-    returns added to its transaction; refused (400) past the 3 months or beyond the source's lines."""
+    returns added to its transaction; refused (400) past the 3 months from the source's generation
+    date or beyond the source's lines."""
     company_id = company["id"]
     today = clock.today_in(dte_rules.DTE_COUNTRY)
     if document["date"] != today:  # the event's date is the day it is applied (the manual's "fecha del evento")
