@@ -1027,6 +1027,8 @@ PHRASES: dict[str, str] = {
         "un retorno vale como máximo el precio del DTE, con su misma tasa de impuesto: {0}",
     "the returns would exceed the DTE's line: {} left to return":
         "los retornos excederían la línea del DTE: quedan {0} por retornar",
+    "the returns would exceed the amount of the DTE's line, tax included: {} left to return":
+        "los retornos excederían el monto de la línea del DTE, impuesto incluido: quedan {0} por retornar",
     # issue 39: opening
     "no determination rule for `opening_balance_equity`: set one (the equity account the opening balance is brought "
     "against) or open the account at 0":

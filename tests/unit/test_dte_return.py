@@ -174,3 +174,34 @@ def test_a_return_stands_while_its_note_is_confirmed_and_its_event_not_invalidat
     assert dte_return.is_live({"status": "confirmed", "dte": {"status": "pending"}})
     assert not dte_return.is_live({"status": "cancelled", "dte": {"status": "invalidated"}})
     assert not dte_return.is_live(None)
+
+
+def test_a_last_unit_refused_for_its_value_names_the_amount_left_and_the_price():
+    # 3 candies at 0.35 + 13 %: 1.05, IVA 1.05 x 0.13 = 0.1365 -> 0.14, 1.19 sold
+    candy = {"productId": 3, "description": "Dulce", "quantity": Decimal(3), "unitPrice": Decimal("0.35"),
+             "taxRate": Decimal("0.13"), "taxTreatment": "taxed", "subtotal": Decimal("1.05"),
+             "tax": Decimal("0.14"), "total": Decimal("1.19")}
+    # one back at a time: 0.35, IVA 0.0455 -> 0.05, 0.40 each
+    one = [{**candy, "quantity": Decimal(1), "subtotal": Decimal("0.35"), "tax": Decimal("0.05"),
+            "total": Decimal("0.40")}]
+    notes: dict = {}
+    for note_id in ("8", "9"):
+        already = dte_return.returned_so_far(notes, set(notes))
+        notes[note_id] = dte_return.lines_returned(one, dte_return.returned_lines(one, [candy], already))
+    already = dte_return.returned_so_far(notes, set(notes))
+    # 2 of 3 back, 0.80 of 1.19: 1 candy left but 1.19 - 0.80 = 0.39 of value, and a third 0.40 would make 1.20
+    assert already == {"0": {"quantity": Decimal(2), "total": Decimal("0.80")}}
+    with pytest.raises(ValidationFailed) as refused:
+        dte_return.returned_lines(one, [candy], already)
+    assert refused.value.code == "DTE_RETURN_EXCEEDS_DOCUMENT"
+    assert refused.value.details == [{"field": "lines[0].unitPrice", "message": (
+        "the returns would exceed the amount of the DTE's line, tax included: 0.39 left to return")}]
+    # two more candies: the units are not there, so the quantity is named with the 1 left
+    with pytest.raises(ValidationFailed) as too_many:
+        dte_return.returned_lines([{**one[0], "quantity": Decimal(2)}], [candy], already)
+    assert too_many.value.details == [{"field": "lines[0].quantity",
+                                       "message": "the returns would exceed the DTE's line: 1 left to return"}]
+    # the last candy at 0.34: 0.34 + 0.0442 -> 0.04 = 0.38, within the 0.39 left
+    cheaper = [{**one[0], "unitPrice": Decimal("0.34"), "subtotal": Decimal("0.34"), "tax": Decimal("0.04"),
+                "total": Decimal("0.38")}]
+    assert dte_return.returned_lines(cheaper, [candy], already) == [0]
