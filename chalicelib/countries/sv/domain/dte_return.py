@@ -24,6 +24,7 @@ from typing import Any, Mapping
 
 from chalicelib.countries.sv.domain.dte import EXPORTACION, FACTURA, SUJETO_EXCLUIDO
 from chalicelib.countries.sv.domain.dte_formats import EDITION_2026, RETORNO, dte_edition, version_of
+from chalicelib.countries.sv.domain.dte_json import item_price
 from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.schedules import add_months
@@ -41,7 +42,7 @@ WINDOW_MONTHS = 3
 LONG_WINDOW_ACTIVITIES = frozenset({"01282", "21001", "46484", "47721"})
 LONG_WINDOW_MONTHS = 24
 UNIT = 59  # CAT-014
-_CENTS, _PRICE = Decimal("0.01"), Decimal("0.00000001")
+_CENTS = Decimal("0.01")
 WINDOW_CLOSED = "DTE_RETURN_WINDOW_CLOSED"
 EXCEEDS_DOCUMENT = "DTE_RETURN_EXCEEDS_DOCUMENT"
 
@@ -241,10 +242,11 @@ def event(document: Mapping[str, Any], ambiente: str = "00") -> dict[str, Any]:
                            taxes.NON_SUBJECT: ("ventaNoSuj", "noSuj")}.get(treatment, ("ventaExenta", "exenta"))
             columns[column] = sale
         iva = tax if factura else Decimal(0)
+        discount = (Decimal(line.get("discount") or 0) * gross_up).quantize(_CENTS)
         items.append({"numItem": number, "tipoItem": int(kind["tipoItem"]), "codigoGeneracion": source_code,
-                      "cantidad": quantity, "precioUni": (Decimal(line["unitPrice"]) * gross_up).quantize(_PRICE),
+                      "cantidad": quantity, "precioUni": item_price(sale, discount, quantity),
                       "descripcion": line.get("description") or "", "codigo": kind.get("codigo"), "uniMedida": UNIT,
-                      "montoDescu": (Decimal(line.get("discount") or 0) * gross_up).quantize(_CENTS),
+                      "montoDescu": discount,
                       "codTributo": None, **columns, "tributos": None, "psv": Decimal(0), "ivaItem": iva,
                       "noGravado": Decimal(0), "seguro": Decimal(0), "flete": Decimal(0), "ivaRete": Decimal(0),
                       "reteRenta": Decimal(0)})
