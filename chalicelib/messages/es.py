@@ -1029,6 +1029,9 @@ PHRASES: dict[str, str] = {
         "los retornos excederían la línea del DTE: quedan {0} por retornar",
     "the returns would exceed the amount of the DTE's line, tax included: {} left to return":
         "los retornos excederían el monto de la línea del DTE, impuesto incluido: quedan {0} por retornar",
+    "a refund on a return event is of a line of its DTE with the same tax treatment and rate: none has them":
+        "un reembolso en un evento de retorno corresponde a una línea de su DTE con el mismo tratamiento y tasa de "
+        "impuesto: ninguna los tiene",
     # issue 39: opening
     "no determination rule for `opening_balance_equity`: set one (the equity account the opening balance is brought "
     "against) or open the account at 0":

@@ -63,7 +63,7 @@ def test_every_line_of_an_fe_v2_and_of_its_return_event_is_within_the_authoritys
     source["dte"]["items"] = [{"codigo": f"P-{line['productId']}", "tipoItem": 1} for line in drawn]
     matched = dte_return.returned_lines(drawn, drawn, {})
     note = {"id": 8, "type": "06", "date": "2026-11-20", "currency": "USD", "lines": drawn,
-            "dte": dte_return.pending(EVENT_CODE, source, matched, "10:15:00")}
+            "dte": dte_return.pending(EVENT_CODE, source, matched, "10:15:00", drawn)}
     event = dte_return.event(note)
     assert dte_formats.schema_problems(event, dte_formats.RETORNO) == []
     for item in event["cuerpoDocumento"]:
@@ -83,6 +83,6 @@ def test_one_cup_at_3_805_is_sent_at_4_31_in_2026_and_as_always_in_the_legacy_ed
     source = fe_v2()
     source["lines"], source["dte"]["items"] = [cup], [{"codigo": "P-1", "tipoItem": 1}]
     note = {"id": 8, "type": "06", "date": "2026-11-20", "currency": "USD", "lines": [cup],
-            "dte": dte_return.pending(EVENT_CODE, source, [0], "10:15:00")}
+            "dte": dte_return.pending(EVENT_CODE, source, [0], "10:15:00", [cup])}
     [returned] = dte_return.event(note)["cuerpoDocumento"]
     assert (returned["precioUni"], returned["ventaGravada"]) == (Decimal("4.31000000"), Decimal("4.31"))

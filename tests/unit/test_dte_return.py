@@ -39,7 +39,7 @@ def one_chair_back() -> list[dict]:
 def note_of(source: dict, lines: list[dict]) -> dict:
     matched = dte_return.returned_lines(lines, source["lines"], {})
     return {"id": 8, "type": "06", "date": "2026-11-20", "currency": "USD", "lines": lines,
-            "dte": dte_return.pending(EVENT_CODE, source, matched, "10:15:00")}
+            "dte": dte_return.pending(EVENT_CODE, source, matched, "10:15:00", lines)}
 
 
 def test_a_return_of_one_unit_of_an_fe_v2_is_event_18_with_the_iva_inside_and_valid():
@@ -137,7 +137,7 @@ def test_an_fe_sealed_late_in_contingency_counts_its_3_months_from_its_generatio
 def test_the_returns_never_exceed_the_source_line():
     source = fe_v2()
     first = dte_return.returned_lines(one_chair_back(), source["lines"], {})
-    notes = {"8": dte_return.lines_returned(one_chair_back(), first)}
+    notes = {"8": dte_return.lines_returned(one_chair_back(), first, source["lines"])}
     already = dte_return.returned_so_far(notes, {"8"})
     # 1 of 2 chairs back: 1 and 11.30 of 22.60 left
     assert already == {"0": {"quantity": Decimal(1), "total": Decimal("11.30")}}
@@ -149,7 +149,7 @@ def test_the_returns_never_exceed_the_source_line():
     assert refused.value.details[0]["field"] == "lines[0].quantity"
     # the second chair still fits, and then nothing does
     second = dte_return.returned_lines(one_chair_back(), source["lines"], already)
-    notes["9"] = dte_return.lines_returned(one_chair_back(), second)
+    notes["9"] = dte_return.lines_returned(one_chair_back(), second, source["lines"])
     done = dte_return.returned_so_far(notes, {"8", "9"})
     assert done == {"0": {"quantity": Decimal(2), "total": Decimal("22.60")}}
     with pytest.raises(ValidationFailed):
@@ -187,7 +187,7 @@ def test_a_last_unit_refused_for_its_value_names_the_amount_left_and_the_price()
     notes: dict = {}
     for note_id in ("8", "9"):
         already = dte_return.returned_so_far(notes, set(notes))
-        notes[note_id] = dte_return.lines_returned(one, dte_return.returned_lines(one, [candy], already))
+        notes[note_id] = dte_return.lines_returned(one, dte_return.returned_lines(one, [candy], already), [candy])
     already = dte_return.returned_so_far(notes, set(notes))
     # 2 of 3 back, 0.80 of 1.19: 1 candy left but 1.19 - 0.80 = 0.39 of value, and a third 0.40 would make 1.20
     assert already == {"0": {"quantity": Decimal(2), "total": Decimal("0.80")}}
@@ -205,3 +205,45 @@ def test_a_last_unit_refused_for_its_value_names_the_amount_left_and_the_price()
     cheaper = [{**one[0], "unitPrice": Decimal("0.34"), "subtotal": Decimal("0.34"), "tax": Decimal("0.04"),
                 "total": Decimal("0.38")}]
     assert dte_return.returned_lines(cheaper, [candy], already) == [0]
+
+
+def test_a_line_without_a_product_is_a_refund_of_value_counted_against_its_line():
+    source = fe_v2()  # 2 chairs, 22.60
+    # 2 x 2.00 back on the chairs + 13 %: 4.00 + 0.52 = 4.52, no product: a refund, not a return of goods
+    refund = [{"productId": None, "description": "Reembolso", "quantity": Decimal(2), "unitPrice": Decimal("2.00"),
+               "taxRate": Decimal("0.13"), "taxTreatment": "taxed", "subtotal": Decimal("4.00"),
+               "tax": Decimal("0.52"), "total": Decimal("4.52")}]
+    assert dte_return.is_refund(refund[0], source["lines"])
+    assert not dte_return.is_refund(one_chair_back()[0], source["lines"])
+    matched = dte_return.returned_lines(refund, source["lines"], {})
+    assert matched == [0]
+    # it takes no chair, only 4.52 of the line's 22.60
+    taken = dte_return.lines_returned(refund, matched, source["lines"])
+    assert taken == [{"sourceLine": 0, "quantity": 0, "total": Decimal("4.52")}]
+    sent = dte_return.event(note_of(source, refund))
+    assert dte_formats.schema_problems(sent, dte_formats.RETORNO) == []
+    [item] = sent["cuerpoDocumento"]
+    # 4.52 with its IVA for 2 chairs: 2.26 each, 0.52 IVA; the chairs' item type (1), no code
+    assert (item["cantidad"], item["precioUni"], item["ventaGravada"], item["ivaItem"]) == (
+        2, Decimal("2.26"), Decimal("4.52"), Decimal("0.52"))
+    assert (item["tipoItem"], item["codigo"]) == (1, None)
+    already = dte_return.returned_so_far({"8": taken}, {"8"})
+    # both chairs may still come back, but for 22.60 - 4.52 = 18.08: at 10.00 (22.60) refused by value
+    two = [{**one_chair_back()[0], "quantity": Decimal(2), "subtotal": Decimal("20.00"), "tax": Decimal("2.60"),
+            "total": Decimal("22.60")}]
+    with pytest.raises(ValidationFailed) as refused:
+        dte_return.returned_lines(two, source["lines"], already)
+    assert refused.value.details[0] == {"field": "lines[0].unitPrice", "message": (
+        "the returns would exceed the amount of the DTE's line, tax included: 18.08 left to return")}
+    # a refund beyond the line: 20 x 1.00 + 13 % = 22.60 > 18.08 left
+    more = [{**refund[0], "quantity": Decimal(20), "unitPrice": Decimal("1.00"), "subtotal": Decimal("20.00"),
+             "tax": Decimal("2.60"), "total": Decimal("22.60")}]
+    with pytest.raises(ValidationFailed) as beyond:
+        dte_return.returned_lines(more, source["lines"], already)
+    assert beyond.value.details[0]["field"] == "lines[0].unitPrice"
+    # a refund at a rate the FE does not carry (exempt) is of no line of it
+    exempt = [{**refund[0], "taxRate": Decimal(0), "taxTreatment": "exempt", "tax": Decimal(0),
+               "total": Decimal("4.00")}]
+    with pytest.raises(ValidationFailed) as other:
+        dte_return.returned_lines(exempt, source["lines"], {})
+    assert other.value.details[0]["field"] == "lines[0]"

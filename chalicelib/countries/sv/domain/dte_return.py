@@ -11,7 +11,8 @@ and date. The manual's conditions:
   27; condition 5 names the seal, which is never earlier: the generation date is the stricter, and
   the one a DTE sealed late in contingency must keep to);
 - "n" events on one DTE while their sum never exceeds it (condition 4): kept per source line, as
-  quantity and amount, so that no line is returned twice over;
+  quantity and amount, so that no line is returned twice over; a refund of money without goods (a
+  line without a product, is_refund) takes amount only;
 - up to 50 documents of one type, each related once (condition 2): a note has one source, so one.
 
 A factura's amounts include IVA (precioUni, ventaGravada; ivaItem says the IVA inside), as on the
@@ -90,24 +91,21 @@ def returned_lines(lines: list[Mapping[str, Any]], source_lines: list[Mapping[st
     """Per line of the note, the source line it returns: the first with the same product (or, a
     line without one, the same description) and treatment whose quantity and amount are not used
     up by earlier returns (`already`: per source line index, the quantity and total returned) and
-    this note's lines before it. Refuses a line that returns what is not left."""
+    this note's lines before it. A refund (is_refund) takes only amount, of the first line of the
+    same treatment and tax rate with enough left. Refuses a line that returns what is not left."""
     used = {int(index): (Decimal(seen["quantity"]), Decimal(seen["total"])) for index, seen in already.items()}
     matched = []
     for position, line in enumerate(lines):
-        quantity, total = Decimal(line["quantity"]), Decimal(line["total"])
-        candidates = [index for index, source in enumerate(source_lines) if _same_item(line, source)]
-        if not candidates:
-            raise ValidationFailed.for_field(f"lines[{position}]", "a return event returns lines of its DTE: this "
-                                                                   "product is not on it", code=EXCEEDS_DOCUMENT)
-        priced = [index for index in candidates
-                  if Decimal(line["unitPrice"]) <= Decimal(source_lines[index]["unitPrice"])
-                  and Decimal(line["taxRate"]) == Decimal(source_lines[index]["taxRate"])]
-        if not priced:  # a unit returned is worth at most what it was sold at, with the same tax
-            highest = max(Decimal(source_lines[index]["unitPrice"]) for index in candidates)
-            raise ValidationFailed.for_field(f"lines[{position}].unitPrice", f"a return is at most the DTE's price "
-                                                                             f"and tax rate: {highest}",
-                                             code=EXCEEDS_DOCUMENT)
-        candidates = priced
+        refund = is_refund(line, source_lines)
+        quantity, total = Decimal(0) if refund else Decimal(line["quantity"]), Decimal(line["total"])
+        if refund:
+            candidates = [index for index, source in enumerate(source_lines) if _same_tax(line, source)]
+            if not candidates:
+                raise ValidationFailed.for_field(f"lines[{position}]", "a refund on a return event is of a line of its "
+                                                                       "DTE with the same tax treatment and rate: "
+                                                                       "none has them", code=EXCEEDS_DOCUMENT)
+        else:
+            candidates = _priced(position, line, source_lines)
         left = {index: (Decimal(source_lines[index]["quantity"]) - used.get(index, (0, 0))[0],
                         Decimal(source_lines[index]["total"]) - used.get(index, (0, 0))[1]) for index in candidates}
         fits = next((index for index in candidates if quantity <= left[index][0] and total <= left[index][1]), None)
@@ -117,6 +115,36 @@ def returned_lines(lines: list[Mapping[str, Any]], source_lines: list[Mapping[st
         used[fits] = (before[0] + quantity, before[1] + total)
         matched.append(fits)
     return matched
+
+
+def is_refund(line: Mapping[str, Any], source_lines: list[Mapping[str, Any]]) -> bool:
+    """A line without a product that is none of the DTE's own free-text lines (by description and
+    treatment): money given back on what the DTE sold (the manual's "reembolsos"), no goods
+    returned, so no stock moves and no quantity of the DTE is used up, only its amount."""
+    return line.get("productId") is None and not any(
+        source.get("productId") is None and _same_item(line, source) for source in source_lines)
+
+
+def _priced(position: int, line: Mapping[str, Any], source_lines: list[Mapping[str, Any]]) -> list[int]:
+    """The source lines of the same item a line of goods may return: at most their price, at their rate."""
+    candidates = [index for index, source in enumerate(source_lines) if _same_item(line, source)]
+    if not candidates:
+        raise ValidationFailed.for_field(f"lines[{position}]", "a return event returns lines of its DTE: this "
+                                                               "product is not on it", code=EXCEEDS_DOCUMENT)
+    priced = [index for index in candidates
+              if Decimal(line["unitPrice"]) <= Decimal(source_lines[index]["unitPrice"])
+              and _same_tax(line, source_lines[index])]
+    if not priced:  # a unit returned is worth at most what it was sold at, with the same tax
+        highest = max(Decimal(source_lines[index]["unitPrice"]) for index in candidates)
+        raise ValidationFailed.for_field(f"lines[{position}].unitPrice", f"a return is at most the DTE's price "
+                                                                         f"and tax rate: {highest}",
+                                         code=EXCEEDS_DOCUMENT)
+    return priced
+
+
+def _same_tax(line: Mapping[str, Any], source: Mapping[str, Any]) -> bool:
+    return taxes.treatment_of(line) == taxes.treatment_of(source) and \
+        Decimal(line["taxRate"]) == Decimal(source["taxRate"])
 
 
 def _exceeds(position: int, quantity: Decimal, left: list[tuple[Decimal, Decimal]]) -> ValidationFailed:
@@ -135,10 +163,12 @@ def _exceeds(position: int, quantity: Decimal, left: list[tuple[Decimal, Decimal
                                       code=EXCEEDS_DOCUMENT)
 
 
-def lines_returned(lines: list[Mapping[str, Any]], matched: list[int]) -> list[dict[str, Any]]:
-    """What one return takes of its source, kept per note: each line's source line, quantity and total."""
-    return [{"sourceLine": index, "quantity": Decimal(line["quantity"]), "total": Decimal(line["total"])}
-            for line, index in zip(lines, matched, strict=True)]
+def lines_returned(lines: list[Mapping[str, Any]], matched: list[int],
+                   source_lines: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """What one return takes of its source, kept per note: each line's source line, quantity (none
+    for a refund) and total."""
+    return [{"sourceLine": index, "quantity": Decimal(0) if is_refund(line, source_lines) else Decimal(line["quantity"]),
+             "total": Decimal(line["total"])} for line, index in zip(lines, matched, strict=True)]
 
 
 def returned_so_far(notes: Mapping[str, list[Mapping[str, Any]]], live: set[str]) -> dict[str, dict[str, Decimal]]:
@@ -198,14 +228,24 @@ def receiver(receptor: Mapping[str, Any]) -> dict[str, Any]:
             "correo": receptor.get("correo")}
 
 
-def returned_items(source: Mapping[str, Any], matched: list[int]) -> list[dict[str, Any]]:
-    """What the note keeps of each returned line's source item: its code and item type."""
+def returned_items(source: Mapping[str, Any], matched: list[int],
+                   lines: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """What the note keeps of each returned line's source item: its code and item type. A refund
+    keeps the item type of the line it is counted against (the value of those goods, services or
+    both, as CAT-011 classed them on the DTE) and no code: no product comes back."""
     kinds = source["dte"].get("items") or []
-    return [{"sourceLine": index, **({"codigo": kinds[index].get("codigo"), "tipoItem": int(kinds[index]["tipoItem"])}
-                                     if index < len(kinds) else {"codigo": None, "tipoItem": 3})} for index in matched]
+    items = []
+    for line, index in zip(lines, matched, strict=True):
+        kind = {"codigo": kinds[index].get("codigo"), "tipoItem": int(kinds[index]["tipoItem"])} \
+            if index < len(kinds) else {"codigo": None, "tipoItem": 3}
+        if is_refund(line, source["lines"]):
+            kind["codigo"] = None
+        items.append({"sourceLine": index, **kind})
+    return items
 
 
-def pending(codigo: str, source: Mapping[str, Any], matched: list[int], time: str) -> dict[str, Any]:
+def pending(codigo: str, source: Mapping[str, Any], matched: list[int], time: str,
+            lines: list[Mapping[str, Any]]) -> dict[str, Any]:
     """The note's `dte` at confirmation: a pending return event in version 1 of fe-eret-v1, with
     what it names of its source kept (a later transmission sends what was issued): its issuer and
     receiver as the source DTE names them (what the event's invalidation names too), the source by
@@ -216,7 +256,7 @@ def pending(codigo: str, source: Mapping[str, Any], matched: list[int], time: st
             "codigoGeneracion": codigo, "numeroControl": None, "observations": [], "attempts": 0, "horEmi": time,
             "sourceTipoDte": source_dte["tipoDte"], "emisor": dict(source_dte["emisor"]),
             "receptor": dict(source_dte.get("receptor") or source_dte.get("sujetoExcluido") or {}),
-            "related": [related(source)], "items": returned_items(source, matched)}
+            "related": [related(source)], "items": returned_items(source, matched, lines)}
 
 
 def event(document: Mapping[str, Any], ambiente: str = "00") -> dict[str, Any]:

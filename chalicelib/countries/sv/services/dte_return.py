@@ -52,7 +52,7 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], docum
     already = dte_return.returned_so_far(notes, _live(table, company_id, notes))
     matched = dte_return.returned_lines(document["lines"], source["lines"], already)
     dte = dte_return.pending(dte_rules.new_codigo_generacion(), source, matched,
-                             clock.local_time_in(dte_rules.DTE_COUNTRY))
+                             clock.local_time_in(dte_rules.DTE_COUNTRY), document["lines"])
     problems = dte_formats.schema_problems(dte_return.event({**document, "dte": dte}, dte_json.ambiente(company)),
                                            dte_formats.RETORNO)
     if problems:
@@ -64,8 +64,8 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], docum
                          **keys.dte_pending_index(company_id, document["id"], now), "itemType": "DTE",
                          "companyId": company_id, "documentId": document["id"], "status": dte_rules.PENDING,
                          "codigoGeneracion": codigo, "attempts": 0, "createdAt": now})
-    _write_returned(transaction, returns_key, kept,
-                    {**notes, str(document["id"]): dte_return.lines_returned(document["lines"], matched)})
+    taken = dte_return.lines_returned(document["lines"], matched, source["lines"])
+    _write_returned(transaction, returns_key, kept, {**notes, str(document["id"]): taken})
     return {"codigoGeneracion": codigo, "dte": dte}
 
 
