@@ -247,3 +247,25 @@ def test_a_line_without_a_product_is_a_refund_of_value_counted_against_its_line(
     with pytest.raises(ValidationFailed) as other:
         dte_return.returned_lines(exempt, source["lines"], {})
     assert other.value.details[0]["field"] == "lines[0]"
+
+
+def test_a_refund_from_the_farmer_on_our_fse_is_a_line_of_compra_that_takes_no_eggs():
+    # 30 eggs at 4.50, no IVA: 135.00 on our FSE v2; the farmer gives back 0.50 on each of 6 broken ones: 3.00
+    eggs = {"productId": None, "description": "Huevos", "quantity": Decimal(30), "unitPrice": Decimal("4.50"),
+            "taxRate": Decimal(0), "taxTreatment": "exempt", "subtotal": Decimal("135.00"), "tax": Decimal(0),
+            "total": Decimal("135.00")}
+    source = fe_v2(tipoDte="14", version=2)
+    source["lines"], source["dte"]["items"] = [eggs], [{"codigo": None, "tipoItem": 1}]
+    refund = [{**eggs, "description": "Reembolso por huevos quebrados", "quantity": Decimal(6),
+               "unitPrice": Decimal("0.50"), "subtotal": Decimal("3.00"), "total": Decimal("3.00")}]
+    assert dte_return.is_refund(refund[0], [eggs]) and not dte_return.is_refund(eggs, [eggs])
+    matched = dte_return.returned_lines(refund, [eggs], {})
+    assert dte_return.lines_returned(refund, matched, [eggs]) == [
+        {"sourceLine": 0, "quantity": 0, "total": Decimal("3.00")}]
+    sent = dte_return.event({**note_of(source, refund), "type": "105"})
+    assert dte_formats.schema_problems(sent, dte_formats.RETORNO) == []
+    [item] = sent["cuerpoDocumento"]
+    # 6 x 0.50 = 3.00 of compra, 0.50 each, no IVA
+    assert (item["cantidad"], item["precioUni"], item["compra"], item["ivaItem"]) == (
+        6, Decimal("0.5"), Decimal("3.00"), 0)
+    assert sent["resumen"]["totalCompraExcluidos"] == sent["resumen"]["totalPagar"] == Decimal("3.00")
