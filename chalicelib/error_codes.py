@@ -78,7 +78,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 39: rates
     "EXCHANGE_RATE_OUT_OF_RANGE": (400, "the exchange rate sent strays from the company's recorded rate for the date by more than its tolerance, or none is recorded: only the accounting permission may send it"),
     # issue 40: returns
-    "DTE_RETURN_WINDOW_CLOSED": (400, "a return event (DTE 18) applies to a sealed FE, FEX or FSE within 3 months of its seal"),
+    "DTE_RETURN_WINDOW_CLOSED": (400, "a return event (DTE 18) applies to a sealed FE, FEX or FSE within 3 months of its generation date"),
     "DTE_RETURN_EXCEEDS_DOCUMENT": (400, "the returns of a DTE would exceed its lines (quantity or amount), or return a line it does not carry"),
     # issue 40: invalidation
     "DTE_INVALIDATION_REPLACEMENT_REQUIRED": (400, "the invalidation's motive (1 or 3) needs the DTE that replaces the invalidated one issued and accepted first, named in the request"),

@@ -2,7 +2,7 @@
 edition is the event, issued in its confirming transaction, signed, sent and sealed like a DTE,
 delivered by GET /documents/{id}/dte; the cups come back to stock at their average cost, the
 customer's balance goes down and the consumer IVA book shows the return. Refused (400, nothing
-stored) beyond what the FE has left to return, or past 3 months from its seal. Figures by hand."""
+stored) beyond what the FE has left to return, or past 3 months from its generation date. Figures by hand."""
 from __future__ import annotations
 
 import datetime as dt
@@ -161,10 +161,10 @@ def test_a_return_beyond_the_whole_fe_is_refused(shop, cup, table, dte_authority
     assert on_hand(shop, cup)[0] == 9 and receivable(shop, customer) == D("11.30")
 
 
-def test_a_return_past_3_months_from_the_seal_is_refused(shop, cup, table, monkeypatch, dte_authority):
+def test_a_return_past_3_months_from_the_generation_date_is_refused(shop, cup, table, monkeypatch, dte_authority):
     customer = consumer_of(shop)
     invoice = fe_v2(shop, table, customer, cup)
-    sealed = dt.date.fromisoformat(invoice["date"])  # sealed at once, the day it was issued
+    sealed = dt.date.fromisoformat(invoice["date"])  # generated and sealed at once, the same day
     # the day after the 3 months: the window closed (the books are still open)
     late = add_months(sealed, 3) + dt.timedelta(days=1)
     moment = clock.now() + (late - sealed)
@@ -379,3 +379,38 @@ def test_a_return_the_authority_could_not_receive_in_time_goes_in_contingency_an
     # received under the deferred model, in contingency, still valid against fe-eret-v1
     assert (event["identificacion"]["tipoModelo"], event["identificacion"]["tipoOperacion"]) == (2, 2)
     assert dte_formats.schema_problems(event, dte_formats.RETORNO) == []
+
+
+def test_a_money_only_refund_is_a_return_event_that_brings_no_cup_back(shop, cup, table, dte_authority):
+    customer = consumer_of(shop)
+    invoice = fe_v2(shop, table, customer, cup)  # 2 cups, 22.60; 8 cups left worth 32.00
+    # 2.00 back per cup (a chipped glaze), IVA on top: 2 x 2.00 = 4.00 + 0.52 IVA = 4.52, a line with no product
+    note = shop.created("/documents", {"type": "06", "businessPartnerId": customer, "date": shop.default_date,
+                                       "sourceDocumentId": invoice["id"], "lines": [
+        {"description": "Reembolso por esmalte dañado", "quantity": 2, "unitPrice": "2.00", "taxRate": 0.13}]})
+    assert (D(str(note["subtotal"])), D(str(note["taxTotal"])), D(str(note["total"]))) == (
+        D("4.00"), D("0.52"), D("4.52"))
+    assert note["dte"]["tipoDte"] == "18" and note["dte"]["status"] == "accepted", note["dte"]
+
+    # no cup comes back: still 8 worth 32.00 at 4.00; the customer owes 22.60 - 2 x 2.26 = 18.08
+    assert on_hand(shop, cup) == (8, D("32.00"), D("4.0000"))
+    assert receivable(shop, customer) == D("18.08")
+    event = dte_authority.registered[note["codigoGeneracion"]]["document"]
+    assert dte_formats.schema_problems(event, dte_formats.RETORNO) == []
+    [item] = event["cuerpoDocumento"]
+    # the refund with its IVA inside, as the FE carries its lines: 4.52 for 2 cups, 2.26 each, 0.52 IVA;
+    # the item type of the cups' line (goods, 1), no product code: no product moves
+    assert (D(str(item["cantidad"])), D(str(item["precioUni"])), D(str(item["ventaGravada"]))) == (
+        2, D("2.26"), D("4.52"))
+    assert D(str(item["ivaItem"])) == D("0.52") and D(str(item["montoDescu"])) == 0
+    assert (item["tipoItem"], item["codigo"], item["descripcion"]) == (1, None, "Reembolso por esmalte dañado")
+    assert D(str(event["resumen"]["totalPagar"])) == D("4.52")
+
+    # the refund counts against what is left of the FE: 22.60 - 4.52 = 18.08, so both cups at 10.00
+    # (22.60) no longer fit (the credit notes' total rule answers first); both at 8.00 do: 16.00 + 2.08 IVA
+    refused = returned(shop, invoice, cup, quantity=2, expect=400)
+    assert refused["code"] == "VALIDATION_ERROR" and refused["details"][0]["field"] == "lines", refused
+    assert on_hand(shop, cup)[0] == 8 and receivable(shop, customer) == D("18.08")
+    last = shop.document("06", [(cup, 2, 8)], sourceDocumentId=invoice["id"], partner=customer)
+    assert last["dte"]["tipoDte"] == "18" and D(str(last["total"])) == D("18.08")
+    assert on_hand(shop, cup) == (10, D("40.00"), D("4.0000")) and receivable(shop, customer) == D("0.00")

@@ -135,7 +135,7 @@ CODES: dict[str, str] = {
     'TAX_SETTLEMENT_OVERLAP': "A tax settlement's period ends before the previous settlement's date, or another "
                               "settlement was recorded meanwhile.",
     # issue 40: returns
-    'DTE_RETURN_WINDOW_CLOSED': 'A return event (DTE 18) applies to a sealed FE, FEX or FSE within 3 months of its seal.',
+    'DTE_RETURN_WINDOW_CLOSED': 'A return event (DTE 18) applies to a sealed FE, FEX or FSE within 3 months of its generation date.',
     'DTE_RETURN_EXCEEDS_DOCUMENT': 'The returns of a DTE would exceed its lines (quantity or amount), or return a line '
                                    'it does not carry.',
     # issue 40: invalidation

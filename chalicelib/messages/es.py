@@ -154,7 +154,7 @@ CODES: dict[str, str] = {
     # issue 40: returns
     "DTE_RETURN_WINDOW_CLOSED":
         "El evento de retorno (DTE 18) se aplica a una FE, FEXE o FSEE con sello de recepción, dentro de los 3 meses "
-        "siguientes al sello.",
+        "siguientes a su fecha de generación.",
     "DTE_RETURN_EXCEEDS_DOCUMENT":
         "Los retornos del DTE excederían sus líneas (cantidad o monto), o retornan una línea que el DTE no lleva.",
     # issue 40: invalidation
@@ -1018,14 +1018,20 @@ PHRASES: dict[str, str] = {
     # issue 40: returns
     "a return event applies to a DTE the tax authority has sealed: wait for its seal":
         "el evento de retorno se aplica a un DTE que Hacienda ya selló: espere su sello de recepción",
-    "a return event is issued within {} months of its DTE's seal: the last day was {}":
-        "el evento de retorno se emite dentro de los {0} meses siguientes al sello de su DTE: el último día fue el {1}",
+    "a return event is issued within {} months of its DTE's generation date: the last day was {}":
+        "el evento de retorno se emite dentro de los {0} meses siguientes a la fecha de generación de su DTE: el "
+        "último día fue el {1}",
     "a return event returns lines of its DTE: this product is not on it":
         "el evento de retorno devuelve líneas de su DTE: este producto no está en él",
     "a return is at most the DTE's price and tax rate: {}":
         "un retorno vale como máximo el precio del DTE, con su misma tasa de impuesto: {0}",
     "the returns would exceed the DTE's line: {} left to return":
         "los retornos excederían la línea del DTE: quedan {0} por retornar",
+    "the returns would exceed the amount of the DTE's line, tax included: {} left to return":
+        "los retornos excederían el monto de la línea del DTE, impuesto incluido: quedan {0} por retornar",
+    "a refund on a return event is of a line of its DTE with the same tax treatment and rate: none has them":
+        "un reembolso en un evento de retorno corresponde a una línea de su DTE con el mismo tratamiento y tasa de "
+        "impuesto: ninguna los tiene",
     # issue 39: opening
     "no determination rule for `opening_balance_equity`: set one (the equity account the opening balance is brought "
     "against) or open the account at 0":

@@ -12,7 +12,7 @@ CAT-022 receiver's document (36 NIT, 13 DUI)."""
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Mapping
 
 from chalicelib.countries.sv.domain import dte as dte_rules
@@ -236,8 +236,11 @@ def sales_body(document: Mapping[str, Any], tipo: str, kinds: list[Mapping[str, 
         subtotal, tax = Decimal(line["subtotal"]), Decimal(line["tax"])
         gross_up = 1 + rate if factura else Decimal(1)  # a factura's prices include the IVA
         sale = subtotal + tax if factura else subtotal
-        price = (Decimal(line["unitPrice"]) * gross_up).quantize(_PRICE)
         item_discount = (discount * gross_up).quantize(_CENTS)
+        if factura and edition == EDITION_2026:
+            price = item_price(sale, item_discount, quantity)
+        else:  # the legacy edition as it always was: a DTE rebuilt for delivery is signed to the same bytes
+            price = (Decimal(line["unitPrice"]) * gross_up).quantize(_PRICE)
         columns = {"ventaNoSuj": Decimal(0), "ventaExenta": Decimal(0), "ventaGravada": Decimal(0)}
         column = {taxes.TAXED: "ventaGravada", taxes.NON_SUBJECT: "ventaNoSuj"}.get(treatment, "ventaExenta")
         columns[column] = sale
@@ -333,3 +336,15 @@ def observations(document: Mapping[str, Any]) -> str | None:
     """A 2026 DTE's resumen.observaciones: the document's notes (up to the formats' 3,000
     characters), as sales_body sends them."""
     return str(document.get("notes") or "")[:3000] or None
+
+
+# issue 40: fixa
+def item_price(sale: Decimal, discount: Decimal, quantity: Decimal) -> Decimal:
+    """A 2026 factura's (and return event's) precioUni: the line's amount with its discount back,
+    per unit, to 8 decimals half up (the manual's rounding, section XXI), so that cantidad x
+    precioUni - montoDescu is the line's amount within the authority's 0.01 per line (its holgura,
+    pp. 53-54). The price x 1.13 rounded on its own drifts: 1 x 3.805 is 3.81 + 0.50 IVA = 4.31 sold,
+    against 3.805 x 1.13 = 4.29965."""
+    if not quantity:
+        return Decimal(0)
+    return ((sale + discount) / quantity).quantize(_PRICE, rounding=ROUND_HALF_UP)

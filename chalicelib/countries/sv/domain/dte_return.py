@@ -7,11 +7,12 @@ source is a 2026 FSE, is that event: the note moves the stock and the partner's 
 note does, and what the authority receives is the event, naming the source by its generation code
 and date. The manual's conditions:
 
-- only on a DTE that obtained its seal, within 3 months of the seal (condition 5; its page 27 also
-  reads "3 months from the generation date", which for a DTE sealed the day it is issued is the same
-  day: the seal is the later of the two, and the one the conditions list names);
+- only on a DTE that obtained its seal (condition 6), within 3 months of its generation date (page
+  27; condition 5 names the seal, which is never earlier: the generation date is the stricter, and
+  the one a DTE sealed late in contingency must keep to);
 - "n" events on one DTE while their sum never exceeds it (condition 4): kept per source line, as
-  quantity and amount, so that no line is returned twice over;
+  quantity and amount, so that no line is returned twice over; a refund of money without goods (a
+  line without a product, is_refund) takes amount only;
 - up to 50 documents of one type, each related once (condition 2): a note has one source, so one.
 
 A factura's amounts include IVA (precioUni, ventaGravada; ivaItem says the IVA inside), as on the
@@ -24,6 +25,7 @@ from typing import Any, Mapping
 
 from chalicelib.countries.sv.domain.dte import EXPORTACION, FACTURA, SUJETO_EXCLUIDO
 from chalicelib.countries.sv.domain.dte_formats import EDITION_2026, RETORNO, dte_edition, version_of
+from chalicelib.countries.sv.domain.dte_json import item_price
 from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.schedules import add_months
@@ -41,7 +43,7 @@ WINDOW_MONTHS = 3
 LONG_WINDOW_ACTIVITIES = frozenset({"01282", "21001", "46484", "47721"})
 LONG_WINDOW_MONTHS = 24
 UNIT = 59  # CAT-014
-_CENTS, _PRICE = Decimal("0.01"), Decimal("0.00000001")
+_CENTS = Decimal("0.01")
 WINDOW_CLOSED = "DTE_RETURN_WINDOW_CLOSED"
 EXCEEDS_DOCUMENT = "DTE_RETURN_EXCEEDS_DOCUMENT"
 
@@ -54,10 +56,10 @@ def is_return(source: Mapping[str, Any] | None, note_type: str = "06") -> bool:
     return dte.get("tipoDte") in RETURNED_BY.get(note_type, ()) and dte_edition(dte) == EDITION_2026
 
 
-def window_end(sealed_on: _dt.date, months: int = WINDOW_MONTHS) -> _dt.date:
-    """The last day an event may be dated: `months` after the seal's date (the same day of the
-    month, or the month's last day when it is shorter)."""
-    return add_months(sealed_on, months)
+def window_end(start: _dt.date, months: int = WINDOW_MONTHS) -> _dt.date:
+    """The last day an event may be dated: `months` after `start` (the same day of the month, or the
+    month's last day when it is shorter)."""
+    return add_months(start, months)
 
 
 def window_months(source: Mapping[str, Any]) -> int:
@@ -69,16 +71,19 @@ def window_months(source: Mapping[str, Any]) -> int:
 
 
 def check_window(source: Mapping[str, Any], sealed_on: _dt.date | None, date: str) -> None:
-    """Refuses a return of a DTE without its seal, or dated past its window from the seal."""
+    """Refuses a return of a DTE without its seal, or dated past its window. The window counts from
+    the DTE's generation date (its fecEmi, the document's date; the manual, page 27), which is never
+    later than its seal: a DTE sealed days after it was generated (in contingency) has the days
+    between already spent. The earlier of the two, so that what is accepted here the authority accepts."""
     if sealed_on is None:
         raise ValidationFailed.for_field("sourceDocumentId", "a return event applies to a DTE the tax authority has "
                                                              "sealed: wait for its seal", code=WINDOW_CLOSED)
     months = window_months(source)
-    last = window_end(sealed_on, months)
+    last = window_end(min(sealed_on, _dt.date.fromisoformat(str(source["date"]))), months)
     if _dt.date.fromisoformat(date) > last:
         raise ValidationFailed.for_field("sourceDocumentId", f"a return event is issued within {months} months of "
-                                                             f"its DTE's seal: the last day was {last.isoformat()}",
-                                         code=WINDOW_CLOSED)
+                                                             f"its DTE's generation date: the last day was "
+                                                             f"{last.isoformat()}", code=WINDOW_CLOSED)
 
 
 def returned_lines(lines: list[Mapping[str, Any]], source_lines: list[Mapping[str, Any]],
@@ -86,42 +91,84 @@ def returned_lines(lines: list[Mapping[str, Any]], source_lines: list[Mapping[st
     """Per line of the note, the source line it returns: the first with the same product (or, a
     line without one, the same description) and treatment whose quantity and amount are not used
     up by earlier returns (`already`: per source line index, the quantity and total returned) and
-    this note's lines before it. Refuses a line that returns what is not left."""
+    this note's lines before it. A refund (is_refund) takes only amount, of the first line of the
+    same treatment and tax rate with enough left. Refuses a line that returns what is not left."""
     used = {int(index): (Decimal(seen["quantity"]), Decimal(seen["total"])) for index, seen in already.items()}
     matched = []
     for position, line in enumerate(lines):
-        quantity, total = Decimal(line["quantity"]), Decimal(line["total"])
-        candidates = [index for index, source in enumerate(source_lines) if _same_item(line, source)]
-        if not candidates:
-            raise ValidationFailed.for_field(f"lines[{position}]", "a return event returns lines of its DTE: this "
-                                                                   "product is not on it", code=EXCEEDS_DOCUMENT)
-        priced = [index for index in candidates
-                  if Decimal(line["unitPrice"]) <= Decimal(source_lines[index]["unitPrice"])
-                  and Decimal(line["taxRate"]) == Decimal(source_lines[index]["taxRate"])]
-        if not priced:  # a unit returned is worth at most what it was sold at, with the same tax
-            highest = max(Decimal(source_lines[index]["unitPrice"]) for index in candidates)
-            raise ValidationFailed.for_field(f"lines[{position}].unitPrice", f"a return is at most the DTE's price "
-                                                                             f"and tax rate: {highest}",
-                                             code=EXCEEDS_DOCUMENT)
-        candidates = priced
+        refund = is_refund(line, source_lines)
+        quantity, total = Decimal(0) if refund else Decimal(line["quantity"]), Decimal(line["total"])
+        if refund:
+            candidates = [index for index, source in enumerate(source_lines) if _same_tax(line, source)]
+            if not candidates:
+                raise ValidationFailed.for_field(f"lines[{position}]", "a refund on a return event is of a line of its "
+                                                                       "DTE with the same tax treatment and rate: "
+                                                                       "none has them", code=EXCEEDS_DOCUMENT)
+        else:
+            candidates = _priced(position, line, source_lines)
         left = {index: (Decimal(source_lines[index]["quantity"]) - used.get(index, (0, 0))[0],
                         Decimal(source_lines[index]["total"]) - used.get(index, (0, 0))[1]) for index in candidates}
         fits = next((index for index in candidates if quantity <= left[index][0] and total <= left[index][1]), None)
         if fits is None:
-            most = max(left[index][0] for index in candidates)
-            raise ValidationFailed.for_field(f"lines[{position}].quantity", f"the returns would exceed the DTE's "
-                                                                            f"line: {most} left to return",
-                                             code=EXCEEDS_DOCUMENT)
+            raise _exceeds(position, quantity, [left[index] for index in candidates])
         before = used.get(fits, (Decimal(0), Decimal(0)))
         used[fits] = (before[0] + quantity, before[1] + total)
         matched.append(fits)
     return matched
 
 
-def lines_returned(lines: list[Mapping[str, Any]], matched: list[int]) -> list[dict[str, Any]]:
-    """What one return takes of its source, kept per note: each line's source line, quantity and total."""
-    return [{"sourceLine": index, "quantity": Decimal(line["quantity"]), "total": Decimal(line["total"])}
-            for line, index in zip(lines, matched, strict=True)]
+def is_refund(line: Mapping[str, Any], source_lines: list[Mapping[str, Any]]) -> bool:
+    """A line without a product that is none of the DTE's own free-text lines (by description and
+    treatment): money given back on what the DTE sold (the manual's "reembolsos"), no goods
+    returned, so no stock moves and no quantity of the DTE is used up, only its amount."""
+    return line.get("productId") is None and not any(
+        source.get("productId") is None and _same_item(line, source) for source in source_lines)
+
+
+def _priced(position: int, line: Mapping[str, Any], source_lines: list[Mapping[str, Any]]) -> list[int]:
+    """The source lines of the same item a line of goods may return: at most their price, at their rate."""
+    candidates = [index for index, source in enumerate(source_lines) if _same_item(line, source)]
+    if not candidates:
+        raise ValidationFailed.for_field(f"lines[{position}]", "a return event returns lines of its DTE: this "
+                                                               "product is not on it", code=EXCEEDS_DOCUMENT)
+    priced = [index for index in candidates
+              if Decimal(line["unitPrice"]) <= Decimal(source_lines[index]["unitPrice"])
+              and _same_tax(line, source_lines[index])]
+    if not priced:  # a unit returned is worth at most what it was sold at, with the same tax
+        highest = max(Decimal(source_lines[index]["unitPrice"]) for index in candidates)
+        raise ValidationFailed.for_field(f"lines[{position}].unitPrice", f"a return is at most the DTE's price "
+                                                                         f"and tax rate: {highest}",
+                                         code=EXCEEDS_DOCUMENT)
+    return priced
+
+
+def _same_tax(line: Mapping[str, Any], source: Mapping[str, Any]) -> bool:
+    return taxes.treatment_of(line) == taxes.treatment_of(source) and \
+        Decimal(line["taxRate"]) == Decimal(source["taxRate"])
+
+
+def _exceeds(position: int, quantity: Decimal, left: list[tuple[Decimal, Decimal]]) -> ValidationFailed:
+    """The refusal of a line that does not fit what its candidates have left: by quantity when no
+    line has the units left, else by value (the units are there but each return's IVA, rounded per
+    note, has used up the cents: 3 x 0.35 + 13 % = 1.19 sold, returned one at a time 0.40 each)."""
+    most = max(units for units, _ in left)
+    if quantity > most:
+        return ValidationFailed.for_field(f"lines[{position}].quantity", f"the returns would exceed the DTE's line: "
+                                                                         f"{most} left to return",
+                                          code=EXCEEDS_DOCUMENT)
+    value = max(amount for units, amount in left if units >= quantity)
+    return ValidationFailed.for_field(f"lines[{position}].unitPrice", f"the returns would exceed the amount of the "
+                                                                      f"DTE's line, tax included: {value} left to "
+                                                                      f"return",
+                                      code=EXCEEDS_DOCUMENT)
+
+
+def lines_returned(lines: list[Mapping[str, Any]], matched: list[int],
+                   source_lines: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """What one return takes of its source, kept per note: each line's source line, quantity (none
+    for a refund) and total."""
+    return [{"sourceLine": index, "quantity": Decimal(0) if is_refund(line, source_lines) else Decimal(line["quantity"]),
+             "total": Decimal(line["total"])} for line, index in zip(lines, matched, strict=True)]
 
 
 def returned_so_far(notes: Mapping[str, list[Mapping[str, Any]]], live: set[str]) -> dict[str, dict[str, Decimal]]:
@@ -181,14 +228,24 @@ def receiver(receptor: Mapping[str, Any]) -> dict[str, Any]:
             "correo": receptor.get("correo")}
 
 
-def returned_items(source: Mapping[str, Any], matched: list[int]) -> list[dict[str, Any]]:
-    """What the note keeps of each returned line's source item: its code and item type."""
+def returned_items(source: Mapping[str, Any], matched: list[int],
+                   lines: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """What the note keeps of each returned line's source item: its code and item type. A refund
+    keeps the item type of the line it is counted against (the value of those goods, services or
+    both, as CAT-011 classed them on the DTE) and no code: no product comes back."""
     kinds = source["dte"].get("items") or []
-    return [{"sourceLine": index, **({"codigo": kinds[index].get("codigo"), "tipoItem": int(kinds[index]["tipoItem"])}
-                                     if index < len(kinds) else {"codigo": None, "tipoItem": 3})} for index in matched]
+    items = []
+    for line, index in zip(lines, matched, strict=True):
+        kind = {"codigo": kinds[index].get("codigo"), "tipoItem": int(kinds[index]["tipoItem"])} \
+            if index < len(kinds) else {"codigo": None, "tipoItem": 3}
+        if is_refund(line, source["lines"]):
+            kind["codigo"] = None
+        items.append({"sourceLine": index, **kind})
+    return items
 
 
-def pending(codigo: str, source: Mapping[str, Any], matched: list[int], time: str) -> dict[str, Any]:
+def pending(codigo: str, source: Mapping[str, Any], matched: list[int], time: str,
+            lines: list[Mapping[str, Any]]) -> dict[str, Any]:
     """The note's `dte` at confirmation: a pending return event in version 1 of fe-eret-v1, with
     what it names of its source kept (a later transmission sends what was issued): its issuer and
     receiver as the source DTE names them (what the event's invalidation names too), the source by
@@ -199,7 +256,7 @@ def pending(codigo: str, source: Mapping[str, Any], matched: list[int], time: st
             "codigoGeneracion": codigo, "numeroControl": None, "observations": [], "attempts": 0, "horEmi": time,
             "sourceTipoDte": source_dte["tipoDte"], "emisor": dict(source_dte["emisor"]),
             "receptor": dict(source_dte.get("receptor") or source_dte.get("sujetoExcluido") or {}),
-            "related": [related(source)], "items": returned_items(source, matched)}
+            "related": [related(source)], "items": returned_items(source, matched, lines)}
 
 
 def event(document: Mapping[str, Any], ambiente: str = "00") -> dict[str, Any]:
@@ -225,10 +282,11 @@ def event(document: Mapping[str, Any], ambiente: str = "00") -> dict[str, Any]:
                            taxes.NON_SUBJECT: ("ventaNoSuj", "noSuj")}.get(treatment, ("ventaExenta", "exenta"))
             columns[column] = sale
         iva = tax if factura else Decimal(0)
+        discount = (Decimal(line.get("discount") or 0) * gross_up).quantize(_CENTS)
         items.append({"numItem": number, "tipoItem": int(kind["tipoItem"]), "codigoGeneracion": source_code,
-                      "cantidad": quantity, "precioUni": (Decimal(line["unitPrice"]) * gross_up).quantize(_PRICE),
+                      "cantidad": quantity, "precioUni": item_price(sale, discount, quantity),
                       "descripcion": line.get("description") or "", "codigo": kind.get("codigo"), "uniMedida": UNIT,
-                      "montoDescu": (Decimal(line.get("discount") or 0) * gross_up).quantize(_CENTS),
+                      "montoDescu": discount,
                       "codTributo": None, **columns, "tributos": None, "psv": Decimal(0), "ivaItem": iva,
                       "noGravado": Decimal(0), "seguro": Decimal(0), "flete": Decimal(0), "ivaRete": Decimal(0),
                       "reteRenta": Decimal(0)})

@@ -37,7 +37,8 @@ def may_apply(company: dict[str, Any], document_type: str) -> bool:
 def issue(transaction: Transaction, table: Table, company: dict[str, Any], document: dict[str, Any],
           source: dict[str, Any]) -> dict[str, Any]:
     """The note's new fields (its code and pending `dte`), with the transmission and the source's
-    returns added to its transaction; refused (400) past the 3 months or beyond the source's lines."""
+    returns added to its transaction; refused (400) past the 3 months from the source's generation
+    date or beyond the source's lines."""
     company_id = company["id"]
     today = clock.today_in(dte_rules.DTE_COUNTRY)
     if document["date"] != today:  # the event's date is the day it is applied (the manual's "fecha del evento")
@@ -51,7 +52,7 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], docum
     already = dte_return.returned_so_far(notes, _live(table, company_id, notes))
     matched = dte_return.returned_lines(document["lines"], source["lines"], already)
     dte = dte_return.pending(dte_rules.new_codigo_generacion(), source, matched,
-                             clock.local_time_in(dte_rules.DTE_COUNTRY))
+                             clock.local_time_in(dte_rules.DTE_COUNTRY), document["lines"])
     problems = dte_formats.schema_problems(dte_return.event({**document, "dte": dte}, dte_json.ambiente(company)),
                                            dte_formats.RETORNO)
     if problems:
@@ -63,8 +64,8 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], docum
                          **keys.dte_pending_index(company_id, document["id"], now), "itemType": "DTE",
                          "companyId": company_id, "documentId": document["id"], "status": dte_rules.PENDING,
                          "codigoGeneracion": codigo, "attempts": 0, "createdAt": now})
-    _write_returned(transaction, returns_key, kept,
-                    {**notes, str(document["id"]): dte_return.lines_returned(document["lines"], matched)})
+    taken = dte_return.lines_returned(document["lines"], matched, source["lines"])
+    _write_returned(transaction, returns_key, kept, {**notes, str(document["id"]): taken})
     return {"codigoGeneracion": codigo, "dte": dte}
 
 
