@@ -10,7 +10,9 @@ answer) would arrive too late, so the hourly run puts it into contingency:
 2. the event (contingencia-schema-v4 when the company issues in the 2026 edition at the event's
    date, v3 before: the issuer and its responsible person, each DTE by code and type whatever its
    own edition, the contingency from the first DTE's issue to now) is checked, signed and sent;
-3. once the authority received it, its seal is recorded on each document, and the DTEs are sent
+3. once the authority received it, its seal is recorded on each document (`DECLARED_TOGETHER` per
+   transaction; a run stopped half-way leaves the rest to the next, which records the seal it finds
+   on the event's other pending DTEs instead of sending the event again), and the DTEs are sent
    under the deferred model (tipoModelo 2, tipoOperacion 2), together as lots
    (countries/sv/services/dte_lots.py). The retry that sends any pending DTE leaves them alone: sent normally
    they would be refused as late."""
@@ -32,7 +34,7 @@ from chalicelib.store.transaction import LostRace, Transaction
 
 CONTINGENCY_AFTER = _dt.timedelta(hours=20)  # the authority's window is 24 hours: the hourly run has margin
 # DTEs marked per transaction (at most 100 items): an event of more is declared in several, its
-# code, date, time and version the same in each
+# code, date, time and version the same in each, and its seal recorded in several
 DECLARED_TOGETHER = 50
 AUTHORITY_UNAVAILABLE = 1  # CAT-005: "No disponibilidad de sistema del MH"
 
@@ -80,10 +82,20 @@ def _company(table: Table, transmitter: DteTransmitter, company_id: int, documen
                   if not document["dte"].get("contingency") and sendable(table, company, document)]
     declared = sum(_declare(table, company, documents) for documents in dte_contingency_event.in_events(undeclared))
     events: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    received: dict[str, dict[str, Any]] = {}
     for document in pending_documents(table, company_id, document_ids):
+        contingency = document["dte"].get("contingency") or {}
         if waiting_for_event(document["dte"]):
-            events[document["dte"]["contingency"]["eventCodigo"]].append(document)
-    reported = sum(_report(table, transmitter, company, codigo, documents) for codigo, documents in events.items())
+            events[contingency["eventCodigo"]].append(document)
+        elif contingency.get("eventSeal"):
+            received[contingency["eventCodigo"]] = contingency
+    reported = 0
+    for codigo, documents in events.items():
+        if codigo in received:  # a run stopped while recording its seal: the rest of it, not sent again
+            _record_seal(table, company_id, codigo, received[codigo]["eventSeal"],
+                         received[codigo]["eventReceivedAt"], documents)
+        else:
+            reported += _report(table, transmitter, company, codigo, documents)
     return declared, reported
 
 
@@ -163,8 +175,18 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
         logger.error("DTE contingency event refused by the authority; its DTEs stay pending",
                      extra={"companyId": company_id, "event": codigo, "observations": answer.observations})
         return 0
-    transaction = Transaction(table)
-    for document in documents:
+    _record_seal(table, company_id, codigo, answer.sello_recepcion, answer.received_at, documents)
+    return 1
+
+
+def _record_seal(table: Table, company_id: int, codigo: str, seal: str, received_at: str,
+                 documents: list[dict[str, Any]]) -> None:
+    """Records the event's seal on its DTEs, `DECLARED_TOGETHER` per transaction: an event of up to
+    1,000 DTEs exceeds one transaction, and the authority has already received it. Each update is
+    conditioned on its own document, so a transaction lost to a race (a DTE answered meanwhile) is
+    recorded one document at a time, and a run that stops half-way leaves the rest waiting for the
+    next, which records the seal already received (`_company`)."""
+    def update(transaction: Transaction, document: dict[str, Any]) -> None:
         transaction.update(keys.document(company_id, document["id"]),
                            "SET #dte.#contingency.#seal = :seal, #dte.#contingency.#received = :at, "
                            "#updated = :at ADD #version :one",
@@ -172,7 +194,21 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
                            names={"#dte": "dte", "#contingency": "contingency", "#seal": "eventSeal",
                                   "#received": "eventReceivedAt", "#event": "eventCodigo", "#status": "status",
                                   "#updated": "updatedAt", "#version": "version"},
-                           values={":seal": answer.sello_recepcion, ":at": answer.received_at, ":one": 1,
+                           values={":seal": seal, ":at": received_at, ":one": 1,
                                    ":pending": dte_rules.PENDING, ":codigo": codigo})
-    transaction.commit()
-    return 1
+
+    for start in range(0, len(documents), DECLARED_TOGETHER):
+        together = documents[start:start + DECLARED_TOGETHER]
+        transaction = Transaction(table)
+        for document in together:
+            update(transaction, document)
+        try:
+            transaction.commit()
+        except LostRace:
+            for document in together:
+                alone = Transaction(table)
+                update(alone, document)
+                try:
+                    alone.commit()
+                except LostRace:  # answered meanwhile: nothing to record
+                    continue
