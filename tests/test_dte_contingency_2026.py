@@ -262,3 +262,28 @@ def test_a_run_stopped_while_recording_the_seal_leaves_the_rest_to_the_next_with
     answered = [shop.get(document["id"])["dte"] for document in issued]
     assert len({dte["contingency"]["eventSeal"] for dte in answered}) == 1
     assert {dte["status"] for dte in answered} == {"accepted"}
+
+
+def test_an_event_sent_again_after_a_settings_change_says_what_it_said_when_declared(dte_authority, shop, table,
+                                                                                    later):
+    """The retried event was rebuilt from the company's current settings: a different event under the
+    code of one sent without answer."""
+    issuing(shop, clock.today_in("SV"))
+    dte_authority.faults(unavailable=True)
+    issued = shop.document("01", [(shop.service, 1, 50)])
+    later(21)  # declared; the event gets no answer
+    assert retry_pending_dte(table, min_age_seconds=0)["intoContingency"] == 1
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"phone": "2999-0000", "dteIssuer": {
+        **SV_ISSUER, "formats2026From": clock.today_in("SV"), "establishmentType": "01",
+        "responsible": {"name": "Juan Pérez", "documentType": "13", "documentNumber": "09876543-2"}}}, key=shop.key)
+    assert reply.status == 200, reply.text
+    dte_authority.faults(unavailable=False)
+    later(22)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"eventsReported": 1, "lotsSent": 1, "accepted": 1}
+    dte = shop.get(issued["id"])["dte"]
+    event = dte_authority.events[dte["contingency"]["eventCodigo"]]["document"]
+    # the responsible person, the head office (02, the type when declared) and the phone as declared
+    assert (event["emisor"]["nombreResponsable"], event["emisor"]["numeroDocResponsable"],
+            event["emisor"]["tipoEstablecimiento"]) == ("Marta Ruiz", "01234567-8", "02")
+    assert event["emisor"]["telefono"] != "2999-0000"
+    assert dte["status"] == "accepted"
