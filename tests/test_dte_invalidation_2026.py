@@ -214,6 +214,14 @@ def test_a_credito_fiscal_with_a_validated_debit_note_is_refused_naming_it(dte_a
     assert (refused.status, refused.json["code"]) == (409, "DTE_INVALIDATION_BLOCKED"), refused.text
     assert refused.json["details"][0]["message"] == f"invalidate DTE 06 {note['number']} first"
     assert invalidations(sent_events) == [] and ccf["codigoGeneracion"] not in dte_authority.invalidations
+    # allowedActions says so too, from the CCF's count of its validated debit notes (no read)
+    assert "invalidate" not in allowed(shop, ccf["id"])
+    # the note invalidated (motive 2), the CCF may be
+    answer = shop.api.post(f"/documents/{note['id']}/invalidate", {"invalidationType": 2, **PEOPLE}, key=shop.key)
+    assert answer.status == 200, answer.text
+    assert "invalidate" in allowed(shop, ccf["id"])
+    answer = shop.api.post(f"/documents/{ccf['id']}/invalidate", {"invalidationType": 2, **PEOPLE}, key=shop.key)
+    assert answer.status == 200 and answer.json["dte"]["status"] == "invalidated", answer.text
 
 
 def test_a_2026_factura_to_an_anonymous_consumer_is_invalidated_naming_no_receiver(dte_authority, shop, sent_events):

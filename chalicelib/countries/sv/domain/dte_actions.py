@@ -43,7 +43,8 @@ def _invalidate(document: Mapping[str, Any]) -> Refusal:
                                      countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)
         if refused is not None:
             return refused
-    return untouched(dict(document)) or _receiver_refused(document)
+    return (manual.counted_blockers_refusal(document) or untouched(dict(document))
+            or _receiver_refused(document))
 
 
 def _receiver_refused(document: Mapping[str, Any]) -> Refusal:

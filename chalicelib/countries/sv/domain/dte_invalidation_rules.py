@@ -91,6 +91,19 @@ def blocked_refusal(tipo_dte: str, related: Iterable[Mapping[str, Any]]) -> ApiE
                              for document in found])
 
 
+def counted_blockers_refusal(document: Mapping[str, Any]) -> ApiError | None:
+    """What the document alone says of the documents validated against it (`allowedActions`, no
+    read): a credit note counts in its `creditedTotal` (refused by the core), a debit note in its
+    `validatedDebitNotes` (countries/sv/services/dte.py `count_validated_debit_note`)."""
+    tipo = (document.get("dte") or {}).get("tipoDte")
+    notes = int(document.get("validatedDebitNotes") or 0)
+    if NOTA_DEBITO not in BLOCKED_BY.get(tipo, frozenset()) or notes <= 0:
+        return None
+    return ApiError(f"{notes} debit note(s) the tax authority validated against this DTE must be invalidated first.",
+                    code="DTE_INVALIDATION_BLOCKED",
+                    details=[{"field": "validatedDebitNotes", "message": "invalidate its debit notes first"}])
+
+
 def _name(document: Mapping[str, Any]) -> str:
     return str(document.get("number") or document.get("codigoGeneracion"))
 

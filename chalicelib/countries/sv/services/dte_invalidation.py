@@ -89,8 +89,9 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
               # the replacement as a person names it, so the invalidated document's page reads no other
               "replacementNumeroControl": replacement["numeroControl"] if replacement else None,
               "replacementDocumentNumber": replacing.get("number") if replacing else None}
-    return document_reversals.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"),
-                                                  lambda document: _invalidated(document, record))
+    return document_reversals.invalidate_document(
+        command, document_id, fields.get("date"), fields.get("reason"), lambda document: _invalidated(document, record),
+        along=lambda document, transaction: dte.count_validated_debit_note(transaction, company_id, document, -1))
 
 
 def _invalidated(document: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
