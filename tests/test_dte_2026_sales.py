@@ -170,8 +170,32 @@ def test_a_branch_takes_its_own_establishment_letter(dte_authority, shop):
     assert twice.json["details"][0]["message"].endswith("su código está repetido")
 
 
-def test_an_establishment_of_type_other_is_refused_in_2026_before_a_number_is_taken(dte_authority, shop):
-    issue_in_2026_from(shop, shop.default_date, establishmentType="20")
+def test_an_establishment_of_type_other_is_refused_in_the_settings_of_a_2026_issuer(dte_authority, shop):
+    """The 2026 formats have no letter for type 20: refused when the settings are saved, naming the
+    setting, rather than at the first DTE."""
+    path = f"/companies/{shop.company.company_id}"
+    refused = shop.api.put(path, {"dteIssuer": {**SV_ISSUER, "formats2026From": shop.default_date,
+                                                "establishmentType": "20"}}, key=shop.key, headers=SPANISH)
+    assert refused.status == 400, refused.text
+    assert [detail["field"] for detail in refused.json["details"]] == ["dteIssuer.establishmentType"]
+    assert "casa matriz (02), sucursal (01), bodega (04) o patio (07)" in refused.json["details"][0]["message"]
+    refused = shop.api.put(path, {"dteIssuer": {**SV_ISSUER, "formats2026From": shop.default_date, "establishments": [
+        {"code": "001", "type": "01"}, {"code": "002", "type": "20"}]}}, key=shop.key)
+    assert refused.status == 400, refused.text
+    assert [detail["field"] for detail in refused.json["details"]] == ["dteIssuer.establishments[1].type"]
+    # the legacy formats name type 20: kept
+    legacy = shop.api.put(path, {"dteIssuer": {**SV_ISSUER, "formats2026From": None, "establishmentType": "20"}},
+                          key=shop.key)
+    assert legacy.status == 200 and legacy.json["dteIssuer"]["establishmentType"] == "20", legacy.text
+
+
+def test_an_establishment_of_type_other_stored_before_is_refused_in_2026_before_a_number_is_taken(
+        dte_authority, shop, table):
+    issue_in_2026_from(shop, shop.default_date)
+    # a type 20 stored before the settings refused it
+    table.client.update_item(TableName=table.name, Key=to_attributes(keys.company(shop.company.company_id)),
+                             UpdateExpression="SET dteIssuer.establishmentType = :other",
+                             ExpressionAttributeValues=to_attributes({":other": "20"}))
     customer = consumer_of(shop)
     body = {"type": "01", "businessPartnerId": customer, "date": shop.default_date,
             "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": "10.00"}]}

@@ -201,3 +201,89 @@ def test_a_legacy_dte_retried_after_the_company_moved_to_2026_is_sent_alone_as_i
                      for document in (legacy, newer))
     assert (first["version"], first["tipoModelo"], first["numeroControl"][:16]) == (1, 1, "DTE-01-00010001-")
     assert (second["version"], second["numeroControl"][:16]) == (2, "DTE-01-M001P001-")
+
+
+def test_an_event_larger_than_a_transaction_has_its_seal_recorded_in_several(dte_authority, shop, table, later,
+                                                                             monkeypatch):
+    """Above a transaction's item limit, recording the event's seal in one transaction failed after
+    the authority had received the event, and every later run failed again: the DTEs stayed pending."""
+    from chalicelib.countries.sv.services import dte_contingency, dte_lots
+    from chalicelib.store import transaction
+
+    issuing(shop, clock.today_in("SV"))
+    dte_authority.faults(unavailable=True)
+    issued = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (1, 2, 3, 4)]
+    dte_authority.faults(unavailable=False)
+    # a transaction holds 3 items (recording an acceptance takes 3): the four DTEs' seal, in one
+    # transaction, did not fit; they are declared and sealed 2 + 2, and each lot (its record and two
+    # DTEs: 3 items) holds two, so two lots
+    monkeypatch.setattr(transaction, "MAX_ITEMS", 3)
+    monkeypatch.setattr(dte_contingency, "DECLARED_TOGETHER", 2)
+    monkeypatch.setattr(dte_lots, "LOT_SIZE", 2)
+    later(21)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 4, "eventsReported": 1,
+                                                          "lotsSent": 2, "accepted": 4}
+    answered = [shop.get(document["id"])["dte"] for document in issued]
+    assert len({dte["contingency"]["eventSeal"] for dte in answered}) == 1
+    assert {dte["status"] for dte in answered} == {"accepted"}
+
+
+def test_a_run_stopped_while_recording_the_seal_leaves_the_rest_to_the_next_without_sending_again(
+        dte_authority, shop, table, later, monkeypatch):
+    from chalicelib.countries.sv.services import dte_contingency
+
+    monkeypatch.setattr(dte_contingency, "DECLARED_TOGETHER", 2)
+    issuing(shop, clock.today_in("SV"))
+    dte_authority.faults(unavailable=True)
+    issued = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (1, 2, 3)]
+    dte_authority.faults(unavailable=False)
+    later(21)
+    recorded = dte_contingency._record_seal
+    calls = []
+
+    class TimedOut(BaseException):
+        """The Lambda's time ran out: the whole run stops."""
+
+    def stopped_after_the_first_transaction(table, company_id, codigo, seal, received_at, documents):
+        calls.append(len(documents))
+        if len(calls) == 1:  # the run records the first two, then the function times out
+            recorded(table, company_id, codigo, seal, received_at, documents[:2])
+            raise TimedOut()
+        recorded(table, company_id, codigo, seal, received_at, documents)
+    monkeypatch.setattr(dte_contingency, "_record_seal", stopped_after_the_first_transaction)
+    with pytest.raises(TimedOut):
+        retry_pending_dte(table, min_age_seconds=0)
+    sent = len(dte_authority.events)
+    later(22)
+    retry_pending_dte(table, min_age_seconds=0)
+    # the third DTE took the seal the authority gave: the event was not sent again (a different list
+    # under its code would be refused), and every DTE was then accepted
+    assert calls == [3, 1] and len(dte_authority.events) == sent
+    answered = [shop.get(document["id"])["dte"] for document in issued]
+    assert len({dte["contingency"]["eventSeal"] for dte in answered}) == 1
+    assert {dte["status"] for dte in answered} == {"accepted"}
+
+
+def test_an_event_sent_again_after_a_settings_change_says_what_it_said_when_declared(dte_authority, shop, table,
+                                                                                    later):
+    """The retried event was rebuilt from the company's current settings: a different event under the
+    code of one sent without answer."""
+    issuing(shop, clock.today_in("SV"))
+    dte_authority.faults(unavailable=True)
+    issued = shop.document("01", [(shop.service, 1, 50)])
+    later(21)  # declared; the event gets no answer
+    assert retry_pending_dte(table, min_age_seconds=0)["intoContingency"] == 1
+    reply = shop.api.put(f"/companies/{shop.company.company_id}", {"phone": "2999-0000", "dteIssuer": {
+        **SV_ISSUER, "formats2026From": clock.today_in("SV"), "establishmentType": "01",
+        "responsible": {"name": "Juan Pérez", "documentType": "13", "documentNumber": "09876543-2"}}}, key=shop.key)
+    assert reply.status == 200, reply.text
+    dte_authority.faults(unavailable=False)
+    later(22)
+    assert retry_pending_dte(table, min_age_seconds=0) == {"eventsReported": 1, "lotsSent": 1, "accepted": 1}
+    dte = shop.get(issued["id"])["dte"]
+    event = dte_authority.events[dte["contingency"]["eventCodigo"]]["document"]
+    # the responsible person, the head office (02, the type when declared) and the phone as declared
+    assert (event["emisor"]["nombreResponsable"], event["emisor"]["numeroDocResponsable"],
+            event["emisor"]["tipoEstablecimiento"]) == ("Marta Ruiz", "01234567-8", "02")
+    assert event["emisor"]["telefono"] != "2999-0000"
+    assert dte["status"] == "accepted"

@@ -101,10 +101,12 @@ def test_an_invalidated_credito_fiscal_and_its_note_leave_everything_as_if_never
     credito_fiscal = shop.document("01", [(shop.product, 3, 100)], partner=taxpayer)
     note = shop.document("06", [(shop.product, 1, 100)], sourceDocumentId=credito_fiscal["id"], partner=taxpayer)
     assert (credito_fiscal["dte"]["tipoDte"], note["dte"]["tipoDte"]) == ("03", "05")
-    # the 03 is corrected by its note: the note goes first
+    # the 03 is corrected by its note: the note goes first (the Manual Funcional V2.0's blocking, which the
+    # authority applies to a legacy DTE too, names it)
     blocked = shop.api.post(f"/documents/{credito_fiscal['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
                             key=shop.key)
-    assert (blocked.status, blocked.json["code"]) == (400, "DOCUMENT_HAS_CREDIT_NOTES")
+    assert (blocked.status, blocked.json["code"]) == (409, "DTE_INVALIDATION_BLOCKED")
+    assert [detail["documentId"] for detail in blocked.json["details"]] == [note["id"]]
     for document in (note, credito_fiscal):
         answer = shop.api.post(f"/documents/{document['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
                                key=shop.key)
@@ -154,7 +156,7 @@ def test_an_invalidation_is_refused_before_anything_changes(dte_authority, shop,
     dte_authority.faults(unavailable=True)  # asking the authority would be a 503: it is not asked
     refused = shop.api.post(f"/documents/{corrected['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
                             key=shop.key)
-    assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_HAS_CREDIT_NOTES")
+    assert (refused.status, refused.json["code"]) == (409, "DTE_INVALIDATION_BLOCKED")  # the manual's, legacy too
     assert shop.get(corrected["id"])["dte"]["status"] == "accepted"
     dte_authority.faults(unavailable=False)
     # a paid document is not invalidated until its payments are cancelled

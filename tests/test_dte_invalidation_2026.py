@@ -214,6 +214,14 @@ def test_a_credito_fiscal_with_a_validated_debit_note_is_refused_naming_it(dte_a
     assert (refused.status, refused.json["code"]) == (409, "DTE_INVALIDATION_BLOCKED"), refused.text
     assert refused.json["details"][0]["message"] == f"invalidate DTE 06 {note['number']} first"
     assert invalidations(sent_events) == [] and ccf["codigoGeneracion"] not in dte_authority.invalidations
+    # allowedActions says so too, from the CCF's count of its validated debit notes (no read)
+    assert "invalidate" not in allowed(shop, ccf["id"])
+    # the note invalidated (motive 2), the CCF may be
+    answer = shop.api.post(f"/documents/{note['id']}/invalidate", {"invalidationType": 2, **PEOPLE}, key=shop.key)
+    assert answer.status == 200, answer.text
+    assert "invalidate" in allowed(shop, ccf["id"])
+    answer = shop.api.post(f"/documents/{ccf['id']}/invalidate", {"invalidationType": 2, **PEOPLE}, key=shop.key)
+    assert answer.status == 200 and answer.json["dte"]["status"] == "invalidated", answer.text
 
 
 def test_a_2026_factura_to_an_anonymous_consumer_is_invalidated_naming_no_receiver(dte_authority, shop, sent_events):
@@ -226,3 +234,68 @@ def test_a_2026_factura_to_an_anonymous_consumer_is_invalidated_naming_no_receiv
     [event] = invalidations(sent_events)
     assert (event["documento"]["tipoDocumento"], event["documento"]["numDocumento"]) == (None, None)
     assert dte_formats.schema_problems(event, dte_formats.INVALIDATION) == []
+
+
+def test_a_reason_over_the_v3_events_200_characters_is_refused_on_reason(dte_authority, shop, sent_events):
+    """invalidacion-schema-v3's motivoAnulacion takes 200 characters (v2 took 250): refused on the
+    request's field, not on the event's."""
+    sale = shop.document("01", [(shop.service, 2, 50)], partner=consumer(shop))
+    reason = "Error en el precio unitario de la línea. " * 5 + "Corregido."  # 41 * 5 + 10 = 215 characters
+    assert len(reason) == 215
+    path = f"/documents/{sale['id']}/invalidate"
+    refused = shop.api.post(path, {"invalidationType": 2, "reason": reason, **PEOPLE}, key=shop.key,
+                            headers={"Accept-Language": "es"})
+    assert refused.status == 400, refused.text
+    assert refused.json["details"][0] == {"field": "reason", "message": "como máximo 200 caracteres en los formatos 2026"}
+    assert invalidations(sent_events) == []
+    answer = shop.api.post(path, {"invalidationType": 2, "reason": reason[:200], **PEOPLE}, key=shop.key)
+    assert answer.status == 200, answer.text
+
+
+def test_motive_3_names_its_reason(dte_authority, shop, sent_events):
+    partner = consumer(shop)
+    sale = shop.document("01", [(shop.service, 2, 50)], partner=partner)
+    replacement = shop.document("01", [(shop.service, 2, 45)], partner=partner)
+    refused = shop.api.post(f"/documents/{sale['id']}/invalidate", {
+        "invalidationType": 3, "replacementDocumentId": replacement["id"], **PEOPLE}, key=shop.key,
+        headers={"Accept-Language": "es"})
+    assert refused.status == 400, refused.text
+    assert refused.json["details"][0] == {"field": "reason", "message": "requerido en el tipo 3 (otro motivo)"}
+    assert invalidations(sent_events) == []
+
+
+def test_a_legacy_credito_fiscal_past_its_window_is_refused_with_nothing_sent(api, company_a, at, dte_authority,
+                                                                             sent_events):
+    """The authority applies the manual's windows by the event's transmission date, whatever the
+    DTE's format: a legacy CCF sealed Monday 30 November 2026 is invalidated by the 10th business
+    day of December (Mon 14 December, as for a 2026 CCF above), then refused before it is sent."""
+    legacy = sv_shop(api, company_a)  # formats2026From not set: the legacy edition
+    ccf = legacy.document("01", [(legacy.service, 2, 50)], partner=taxpayer_of(legacy))
+    assert (ccf["dte"]["tipoDte"], ccf["dte"]["version"]) == ("03", 3)
+    at(dt.datetime(2026, 12, 15, 6, 0, 0, tzinfo=dt.timezone.utc))  # 15 Dec, 00:00 in San Salvador
+    assert "invalidate" not in legacy.api.get(f"/documents/{ccf['id']}", key=legacy.key).json["allowedActions"]
+    refused = legacy.api.post(f"/documents/{ccf['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
+                              key=legacy.key)
+    assert (refused.status, refused.json["code"]) == (409, "DTE_INVALIDATION_WINDOW_CLOSED"), refused.text
+    assert invalidations(sent_events) == [] and ccf["codigoGeneracion"] not in dte_authority.invalidations
+    # a second before the end it was still in time, and sent as anulacion-schema-v2
+    at(dt.datetime(2026, 12, 15, 5, 59, 59, tzinfo=dt.timezone.utc))  # 14 Dec 23:59:59 in San Salvador
+    answer = legacy.api.post(f"/documents/{ccf['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
+                             key=legacy.key)
+    assert answer.status == 200, answer.text
+    [event] = invalidations(sent_events)
+    assert event["identificacion"]["version"] == 2 and dte_formats.schema_problems(event, dte_formats.INVALIDATION) == []
+
+
+def test_a_legacy_credito_fiscal_with_a_validated_debit_note_is_refused_and_allowed_actions_follow(
+        api, company_a, at, dte_authority, sent_events):
+    legacy = sv_shop(api, company_a)
+    taxpayer = taxpayer_of(legacy)
+    ccf = legacy.document("01", [(legacy.service, 2, 50)], partner=taxpayer)
+    note = legacy.document("07", [(legacy.service, 1, 10)], sourceDocumentId=ccf["id"], partner=taxpayer)
+    assert (note["dte"]["tipoDte"], note["dte"]["status"]) == ("06", "accepted")
+    assert "invalidate" not in legacy.api.get(f"/documents/{ccf['id']}", key=legacy.key).json["allowedActions"]
+    refused = legacy.api.post(f"/documents/{ccf['id']}/invalidate", {"invalidationType": 2, **PEOPLE},
+                              key=legacy.key)
+    assert (refused.status, refused.json["code"]) == (409, "DTE_INVALIDATION_BLOCKED"), refused.text
+    assert invalidations(sent_events) == []

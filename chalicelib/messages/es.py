@@ -1079,6 +1079,12 @@ PHRASES: dict[str, str] = {
         "el municipio {0} es un código anterior a 2024 que nombra el distrito {1}; envíe ese distrito o ninguno",
     "{} is not in the authority's catalogue CAT-008 for municipio {} of department {}":
         "{0} no está en el catálogo CAT-008 de Hacienda para el municipio {1} del departamento {2}",
+    # issue 40: fixb
+    "{} debit note(s) the tax authority validated against this DTE must be invalidated first.":
+        "Hay {0} nota(s) de débito validadas por Hacienda contra este DTE que deben invalidarse primero.",
+    "invalidate its debit notes first": "invalide primero sus notas de débito",
+    "at most {} characters in the 2026 formats": "como máximo {0} caracteres en los formatos 2026",
+    "required for motive 3 (another reason)": "requerido en el tipo 3 (otro motivo)",
 }
 
 # issue 38: lang2

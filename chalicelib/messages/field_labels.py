@@ -215,6 +215,8 @@ EN: dict[str, str] = {
     'distrito': 'District',
     # issue 40: invalidation
     'acceptedAt': "Date of the DTE's seal",
+    # issue 40: fixb
+    'validatedDebitNotes': 'Debit notes validated against the DTE',
 }
 
 ES: dict[str, str] = {
@@ -427,4 +429,6 @@ ES: dict[str, str] = {
     'distrito': 'Distrito',
     # issue 40: invalidation
     'acceptedAt': 'Fecha del sello del DTE',
+    # issue 40: fixb
+    'validatedDebitNotes': 'Notas de débito validadas contra el DTE',
 }

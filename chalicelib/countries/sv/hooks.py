@@ -19,7 +19,10 @@ class SalvadoranHooks(DocumentHooks):
         from chalicelib import clock
         from chalicelib.countries.sv.domain import dte, dte_formats
 
-        return dte_formats.settled_issuer(current, changes, clock.today_in(dte.DTE_COUNTRY))
+        settled = dte_formats.settled_issuer(current, changes, clock.today_in(dte.DTE_COUNTRY))
+        if isinstance(settled.get("dteIssuer"), dict):
+            dte.checked_2026_establishment_types(settled["dteIssuer"])
+        return settled
 
     def issued(self, document: Mapping[str, Any]) -> bool:
         return bool(document.get("dte"))

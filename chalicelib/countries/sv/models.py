@@ -231,12 +231,25 @@ class DocumentInvalidate(RequestModel):
                     "3: another reason (reason). 1 and 3 name the replacing DTE (replacementDocumentId) unless the "
                     "DTE is invalidated first and issued again after (a credit note of the 2026 formats)",
         json_schema_extra={"x-enum-varnames": ["REPLACED", "RESCINDED", "OTHER"]})
-    reason: Optional[Annotated[str, StringConstraints(min_length=5, max_length=250)]] = None
+    reason: Optional[Annotated[str, StringConstraints(min_length=5, max_length=250)]] = Field(
+        None, validate_default=True,
+        description="why; required for motive 3. At most 200 characters for a DTE of the 2026 formats "
+                    "(invalidacion-schema-v3), 250 for one of the earlier formats")
     replacement_document_id: Optional[EntityId] = Field(
-        None, description="the accepted DTE of the same customer that replaces this one (motives 1 and 3)")
+        None, description="the accepted DTE that replaces this one (motives 1 and 3, when the DTE's rules take one): "
+                          "for a DTE of the earlier formats one of the same customer; for one of the 2026 formats "
+                          "one of the same type, to the same or another customer (the customer may be the error)")
     responsible: PersonId = Field(description="who invalidates it, for the issuer")
     requester: PersonId = Field(description="who asks for it")
     date: Optional[Date] = Field(None, description="date of the reversal entry and stock movements; default today")
+
+    @field_validator("reason")
+    @classmethod
+    def _reason_of_motive_3(cls, reason: str | None, info: ValidationInfo) -> str | None:
+        """Motive 3, another reason, says which (the published schema's allOf says so too)."""
+        if reason is None and info.data.get("invalidation_type") == 3:
+            raise ValueError("required for motive 3 (another reason)")
+        return reason
 
 
 class DteInfo(ResponseModel):

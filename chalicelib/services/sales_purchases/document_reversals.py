@@ -116,14 +116,18 @@ def check_invalidatable(document: DocumentRecord) -> None:
 
 
 def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
-                        marked: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+                        marked: Callable[[dict[str, Any]], dict[str, Any]],
+                        along: Callable[[dict[str, Any], Any], None] | None = None) -> dict[str, Any]:
     """The tax authority accepted the invalidation of the document's electronic record (El Salvador's
     DTE): reversed like a cancellation (stock, entry, partner balance), whatever its type, with the
-    fields `marked` gives the document as read here (its record invalidated: the country's pack knows how)."""
+    fields `marked` gives the document as read here (its record invalidated: the country's pack knows how)
+    and what `along` adds to the same transaction (the document as read, the transaction)."""
     document, context = load_existing(command, document_id, strict=False)
     check_invalidatable(document)  # again: a payment may have come while the authority answered
     plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
                               cancelReason=reason, **marked(document))
+    if along is not None:
+        along(document, plan.transaction)
     emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
     emit(plan, outbox.DOCUMENT_DTE_INVALIDATED, cancelled)
     return commit(command, plan, cancelled, previous=document)

@@ -117,15 +117,29 @@ def establishment_type(settings: Mapping[str, Any] | None, document_number: str)
     return str(settings.get("establishmentType") or "02"), "dteIssuer.establishmentType"
 
 
-def checked_establishment_type(settings: Mapping[str, Any] | None, document_number: str) -> str:
+def checked_establishment_type(settings: Mapping[str, Any] | None, document_number: str,
+                               setting: str | None = None) -> str:
     """The establishment's type (CAT-009) as the 2026 formats need it, refused (a 400 naming the
-    setting) when it is one they have no letter for."""
-    kind, setting = establishment_type(settings, document_number)
+    setting, or `setting`) when it is one they have no letter for."""
+    kind, named = establishment_type(settings, document_number)
+    setting = setting or named
     if kind not in ESTABLISHMENT_LETTERS:
         raise ValidationFailed.for_field(setting, "the 2026 DTE formats name an establishment head office (02), "
                                                   "branch (01), warehouse (04) or yard (07): set this "
                                                   "establishment's type")
     return kind
+
+
+def checked_2026_establishment_types(settings: Mapping[str, Any]) -> None:
+    """The issuer's settings refused (a 400 naming the setting) when they issue in the 2026 formats
+    (formats2026From set) with an establishment type those formats have no letter for, rather than
+    at the first DTE of that establishment."""
+    if not settings.get("formats2026From"):
+        return
+    for index, entry in enumerate(settings.get("establishments") or []):
+        checked_establishment_type({"establishments": [entry]}, f"{entry.get('code', '000')}-000",
+                                   f"dteIssuer.establishments[{index}].type")
+    checked_establishment_type({"establishmentType": settings.get("establishmentType")}, "000-000")
 
 
 def establishment_codes(document_number: str, establishment_type: str) -> tuple[str, str]:

@@ -38,12 +38,13 @@ def _invalidate(document: Mapping[str, Any]) -> Refusal:
         return DocumentStateError(
             "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
             f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
-    if manual.follows_manual(document.get("dte")):  # the Manual Funcional V2.0's window, as of now (the service reads the rest)
+    if manual.applies_windows(document.get("dte")):  # the Manual Funcional V2.0's window, as of now (the service reads the rest)
         refused = manual.refusal_now(document["dte"], clock.now(),
                                      countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)
         if refused is not None:
             return refused
-    return untouched(dict(document)) or _receiver_refused(document)
+    return (manual.counted_blockers_refusal(document) or untouched(dict(document))
+            or _receiver_refused(document))
 
 
 def _receiver_refused(document: Mapping[str, Any]) -> Refusal:

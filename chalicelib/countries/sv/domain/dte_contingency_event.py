@@ -26,6 +26,18 @@ def version_for(company: Mapping[str, Any], date: str) -> int:
     return dte_formats.version_of(dte_formats.CONTINGENCY, dte_formats.edition_for(company, date))
 
 
+def declared_issuer(company: Mapping[str, Any]) -> dict[str, Any]:
+    """What an event says of its issuer, in the company's shape, as the company's settings are when
+    the event is declared: kept with the declaration, so the event sent again after a settings
+    change is the same event under its code (the authority refuses another one under it)."""
+    settings = company.get("dteIssuer") or {}
+    return {"taxId": company.get("taxId"), "name": company.get("name"), "phone": company.get("phone"),
+            "email": company.get("email"),
+            # the settings as set (one unset keeps the builders' default)
+            "dteIssuer": {name: settings[name] for name in ("responsible", "establishmentType", "establishments")
+                          if settings.get(name) is not None}}
+
+
 def in_events(documents: Sequence[Document], size: int = MAX_DTES) -> list[list[Document]]:
     """The DTEs to report, split into events: one establishment's per event (the event's emisor
     names one establishment), at most `size` each, in the order given."""

@@ -39,13 +39,21 @@ THREE_MONTHS = frozenset({FACTURA, EXPORTACION, SUJETO_EXCLUIDO})
 BLOCKED_BY = {CREDITO_FISCAL: frozenset({NOTA_CREDITO, NOTA_DEBITO}), RETENCION: frozenset({NOTA_CREDITO, NOTA_DEBITO}),
               FACTURA: frozenset({RETORNO}), EXPORTACION: frozenset({RETORNO}), SUJETO_EXCLUIDO: frozenset({RETORNO})}
 BUSINESS_DAYS_NEXT_MONTH = 10
+REASON_LENGTH = 200  # invalidacion-schema-v3's motivoAnulacion (anulacion-schema-v2 took 250)
 LAST_SECOND = dt.time(23, 59, 59)
 
 
 def follows_manual(dte: Mapping[str, Any] | None) -> bool:
-    """Whether a stored DTE is invalidated by these rules: one issued in the 2026 edition (a legacy
-    DTE keeps its anulacion v2 event and the rules it had)."""
+    """Whether a stored DTE is invalidated by all these rules: one issued in the 2026 edition. A
+    legacy DTE keeps its anulacion v2 event and its replacement rules, but the authority applies
+    the windows and the blocking documents to it too (`applies_windows`)."""
     return bool(dte) and "tipoDte" in dte and dte_formats.dte_edition(dte) == dte_formats.EDITION_2026
+
+
+def applies_windows(dte: Mapping[str, Any] | None) -> bool:
+    """Whether the windows and blocking documents apply: to any DTE the authority sealed, whatever
+    its edition (the manual applies by the event's transmission date, not the DTE's schema)."""
+    return bool(dte) and "tipoDte" in dte
 
 
 def needs_replacement(tipo_dte: str, motive: int) -> bool:
@@ -89,6 +97,19 @@ def blocked_refusal(tipo_dte: str, related: Iterable[Mapping[str, Any]]) -> ApiE
                     details=[{"field": "documentId", "documentId": document.get("id"),
                               "message": f"invalidate DTE {document['tipoDte']} {_name(document)} first"}
                              for document in found])
+
+
+def counted_blockers_refusal(document: Mapping[str, Any]) -> ApiError | None:
+    """What the document alone says of the documents validated against it (`allowedActions`, no
+    read): a credit note counts in its `creditedTotal` (refused by the core), a debit note in its
+    `validatedDebitNotes` (countries/sv/services/dte.py `count_validated_debit_note`)."""
+    tipo = (document.get("dte") or {}).get("tipoDte")
+    notes = int(document.get("validatedDebitNotes") or 0)
+    if NOTA_DEBITO not in BLOCKED_BY.get(tipo, frozenset()) or notes <= 0:
+        return None
+    return ApiError(f"{notes} debit note(s) the tax authority validated against this DTE must be invalidated first.",
+                    code="DTE_INVALIDATION_BLOCKED",
+                    details=[{"field": "validatedDebitNotes", "message": "invalidate its debit notes first"}])
 
 
 def _name(document: Mapping[str, Any]) -> str:

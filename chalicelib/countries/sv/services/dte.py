@@ -367,10 +367,24 @@ def _record(table: Table, company_id: int, document_id: int,
         if dte["status"] == dte_rules.ACCEPTED:
             outbox.emit(transaction, outbox.DOCUMENT_DTE_ACCEPTED, company_id, "document", document_id,
                         document_rules.event_data({**document, **changes}))
+            count_validated_debit_note(transaction, company_id, {**document, **changes}, 1)
         transaction.commit()
         return changes
 
     return run_with_retries(attempt, attempts=RECORD_ATTEMPTS)
+
+
+def count_validated_debit_note(transaction: Transaction, company_id: int, document: dict[str, Any], sign: int) -> None:
+    """A debit note the authority validated blocks its crédito fiscal's invalidation until it is
+    invalidated itself (domain/dte_invalidation_rules.py BLOCKED_BY): its source counts them in
+    `validatedDebitNotes`, as a credit note's in `creditedTotal`, so `allowedActions` knows without a
+    read. Its version moves: no command holding an older copy overwrites the count."""
+    if document.get("dte", {}).get("tipoDte") != dte_rules.NOTA_DEBITO or document.get("sourceDocumentId") is None:
+        return
+    transaction.update(keys.document(company_id, int(document["sourceDocumentId"])),
+                       "ADD #notes :sign, #version :one",
+                       names={"#notes": "validatedDebitNotes", "#version": "version"},
+                       values={":sign": sign, ":one": 1})
 
 
 def _update_transmission(transaction: Transaction, company_id: int, document_id: int, dte: dict[str, Any],

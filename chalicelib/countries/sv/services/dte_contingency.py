@@ -2,15 +2,17 @@
 hours of its issue; one still pending `CONTINGENCY_AFTER` its issue (its transmissions got no
 answer) would arrive too late, so the hourly run puts it into contingency:
 
-1. its document records the contingency and the code, date, time and version of the event that
-   will report it, one establishment's DTEs per event, at most 1,000 (the formats' limit,
-   domain/dte_contingency_event.py `in_events`), in transactions of `DECLARED_TOGETHER` (fixed
-   before it is sent, so an event that got no answer is sent again as the same event, listing the
-   same DTEs);
+1. its document records the contingency and the code, date, time, version and issuer (as the
+   company's settings then were) of the event that will report it, one establishment's DTEs per
+   event, at most 1,000 (the formats' limit, domain/dte_contingency_event.py `in_events`), in
+   transactions of `DECLARED_TOGETHER` (fixed before it is sent, so an event that got no answer is
+   sent again as the same event, listing the same DTEs);
 2. the event (contingencia-schema-v4 when the company issues in the 2026 edition at the event's
    date, v3 before: the issuer and its responsible person, each DTE by code and type whatever its
    own edition, the contingency from the first DTE's issue to now) is checked, signed and sent;
-3. once the authority received it, its seal is recorded on each document, and the DTEs are sent
+3. once the authority received it, its seal is recorded on each document (`DECLARED_TOGETHER` per
+   transaction; a run stopped half-way leaves the rest to the next, which records the seal it finds
+   on the event's other pending DTEs instead of sending the event again), and the DTEs are sent
    under the deferred model (tipoModelo 2, tipoOperacion 2), together as lots
    (countries/sv/services/dte_lots.py). The retry that sends any pending DTE leaves them alone: sent normally
    they would be refused as late."""
@@ -32,7 +34,7 @@ from chalicelib.store.transaction import LostRace, Transaction
 
 CONTINGENCY_AFTER = _dt.timedelta(hours=20)  # the authority's window is 24 hours: the hourly run has margin
 # DTEs marked per transaction (at most 100 items): an event of more is declared in several, its
-# code, date, time and version the same in each
+# code, date, time and version the same in each, and its seal recorded in several
 DECLARED_TOGETHER = 50
 AUTHORITY_UNAVAILABLE = 1  # CAT-005: "No disponibilidad de sistema del MH"
 
@@ -80,10 +82,20 @@ def _company(table: Table, transmitter: DteTransmitter, company_id: int, documen
                   if not document["dte"].get("contingency") and sendable(table, company, document)]
     declared = sum(_declare(table, company, documents) for documents in dte_contingency_event.in_events(undeclared))
     events: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    received: dict[str, dict[str, Any]] = {}
     for document in pending_documents(table, company_id, document_ids):
+        contingency = document["dte"].get("contingency") or {}
         if waiting_for_event(document["dte"]):
-            events[document["dte"]["contingency"]["eventCodigo"]].append(document)
-    reported = sum(_report(table, transmitter, company, codigo, documents) for codigo, documents in events.items())
+            events[contingency["eventCodigo"]].append(document)
+        elif contingency.get("eventSeal"):
+            received[contingency["eventCodigo"]] = contingency
+    reported = 0
+    for codigo, documents in events.items():
+        if codigo in received:  # a run stopped while recording its seal: the rest of it, not sent again
+            _record_seal(table, company_id, codigo, received[codigo]["eventSeal"],
+                         received[codigo]["eventReceivedAt"], documents)
+        else:
+            reported += _report(table, transmitter, company, codigo, documents)
     return declared, reported
 
 
@@ -116,6 +128,7 @@ def _declare(table: Table, company: dict[str, Any], documents: list[dict[str, An
     contingency = {"type": AUTHORITY_UNAVAILABLE, "eventCodigo": dte_rules.new_codigo_generacion(),
                    "eventDate": date, "eventTime": clock.local_time_in(dte_rules.DTE_COUNTRY),
                    "eventVersion": dte_contingency_event.version_for(company, date),
+                   "eventIssuer": dte_contingency_event.declared_issuer(company),
                    "declaredAt": clock.now_iso(), "eventSeal": None, "eventReceivedAt": None}
     declared = 0
     for start in range(0, len(documents), DECLARED_TOGETHER):
@@ -141,14 +154,8 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
             documents: list[dict[str, Any]]) -> int:
     company_id = company["id"]
     ambiente = dte_json.ambiente(company)
-    declared = documents[0]["dte"]["contingency"]
-    # declared before versions were stored: the edition the company issued in at the event's date
-    event = dte_contingency_event.contingency_event(company, documents, codigo, declared["eventDate"],
-                                                    declared["eventTime"], ambiente, declared.get("eventVersion"))
-    problems = dte_formats.schema_problems(event, dte_formats.CONTINGENCY)
-    if problems:  # the company's settings lack what the event needs: the DTEs wait (and are logged)
-        logger.error("DTE contingency event refused by the format; its DTEs stay pending",
-                     extra={"companyId": company_id, "event": codigo, "problems": problems})
+    event = _event(table, company, codigo, documents)
+    if event is None:
         return 0
     submission = Submission(company_id=company_id, nit=event["emisor"]["nit"], ambiente=ambiente,
                             tipo_dte=dte_formats.CONTINGENCY, version=event["identificacion"]["version"],
@@ -163,16 +170,73 @@ def _report(table: Table, transmitter: DteTransmitter, company: dict[str, Any], 
         logger.error("DTE contingency event refused by the authority; its DTEs stay pending",
                      extra={"companyId": company_id, "event": codigo, "observations": answer.observations})
         return 0
-    transaction = Transaction(table)
-    for document in documents:
-        transaction.update(keys.document(company_id, document["id"]),
-                           "SET #dte.#contingency.#seal = :seal, #dte.#contingency.#received = :at, "
-                           "#updated = :at ADD #version :one",
-                           condition="#dte.#status = :pending AND #dte.#contingency.#event = :codigo",
-                           names={"#dte": "dte", "#contingency": "contingency", "#seal": "eventSeal",
-                                  "#received": "eventReceivedAt", "#event": "eventCodigo", "#status": "status",
-                                  "#updated": "updatedAt", "#version": "version"},
-                           values={":seal": answer.sello_recepcion, ":at": answer.received_at, ":one": 1,
-                                   ":pending": dte_rules.PENDING, ":codigo": codigo})
-    transaction.commit()
+    _record_seal(table, company_id, codigo, answer.sello_recepcion, answer.received_at, documents)
     return 1
+
+
+def _event(table: Table, company: dict[str, Any], codigo: str, documents: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The event as declared (its version and issuer kept with its DTEs), or None when the format
+    refuses it. Declared while the company's settings lacked what the format needs, it was never
+    sent: it is built from the settings now, which are kept with its DTEs before it is sent."""
+    declared = documents[0]["dte"]["contingency"]
+    ambiente = dte_json.ambiente(company)
+
+    def built(issuer: dict[str, Any]) -> dict[str, Any]:
+        # declared before versions were stored: the edition the company issued in at the event's date
+        return dte_contingency_event.contingency_event(issuer, documents, codigo, declared["eventDate"],
+                                                       declared["eventTime"], ambiente, declared.get("eventVersion"))
+    frozen = declared.get("eventIssuer")
+    if frozen is not None:
+        event = built(frozen)
+        if not dte_formats.schema_problems(event, dte_formats.CONTINGENCY):
+            return event
+    event = built(company)  # declared before the issuer was kept, or never sendable as declared
+    problems = dte_formats.schema_problems(event, dte_formats.CONTINGENCY)
+    if problems:  # the company's settings lack what the event needs: the DTEs wait (and are logged)
+        logger.error("DTE contingency event refused by the format; its DTEs stay pending",
+                     extra={"companyId": company["id"], "event": codigo, "problems": problems})
+        return None
+    if frozen is not None:
+        _update_each(table, company["id"], codigo, documents,
+                     "SET #dte.#contingency.#issuer = :issuer, #updated = :now", {"#issuer": "eventIssuer"},
+                     {":issuer": dte_contingency_event.declared_issuer(company), ":now": clock.now_iso()})
+    return event
+
+
+def _record_seal(table: Table, company_id: int, codigo: str, seal: str, received_at: str,
+                 documents: list[dict[str, Any]]) -> None:
+    """Records the event's seal on its DTEs (a run that stops half-way leaves the rest waiting for
+    the next, which records the seal already received: `_company`)."""
+    _update_each(table, company_id, codigo, documents,
+                 "SET #dte.#contingency.#seal = :seal, #dte.#contingency.#received = :at, #updated = :at",
+                 {"#seal": "eventSeal", "#received": "eventReceivedAt"}, {":seal": seal, ":at": received_at})
+
+
+def _update_each(table: Table, company_id: int, codigo: str, documents: list[dict[str, Any]], expression: str,
+                 names: dict[str, str], values: dict[str, Any]) -> None:
+    """Applies `expression` to the contingency of each of the event's DTEs still pending,
+    `DECLARED_TOGETHER` per transaction (an event of up to 1,000 DTEs exceeds one). Each update is
+    conditioned on its own document, so a transaction lost to a race (a DTE answered meanwhile) is
+    applied one document at a time."""
+    def update(transaction: Transaction, document: dict[str, Any]) -> None:
+        transaction.update(keys.document(company_id, document["id"]), f"{expression} ADD #version :one",
+                           condition="#dte.#status = :pending AND #dte.#contingency.#event = :codigo",
+                           names={"#dte": "dte", "#contingency": "contingency", "#event": "eventCodigo",
+                                  "#status": "status", "#updated": "updatedAt", "#version": "version", **names},
+                           values={":one": 1, ":pending": dte_rules.PENDING, ":codigo": codigo, **values})
+
+    for start in range(0, len(documents), DECLARED_TOGETHER):
+        together = documents[start:start + DECLARED_TOGETHER]
+        transaction = Transaction(table)
+        for document in together:
+            update(transaction, document)
+        try:
+            transaction.commit()
+        except LostRace:
+            for document in together:
+                alone = Transaction(table)
+                update(alone, document)
+                try:
+                    alone.commit()
+                except LostRace:  # answered meanwhile: nothing to record
+                    continue

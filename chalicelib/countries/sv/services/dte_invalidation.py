@@ -1,7 +1,8 @@
 """El Salvador: invalidating (anulación) an accepted DTE. The invalidation event is built in the
 format of the DTE's own edition (anulacion-schema-v2 for a legacy DTE, invalidacion-schema-v3 for
-a 2026 one, whose Manual Funcional V2.0 rules are checked first: domain/dte_invalidation_rules.py)
-and checked, signed and sent first: the authority's
+a 2026 one); the Manual Funcional V2.0's windows and blocking documents are checked first for
+either (the authority applies them by transmission date), its replacement rules for a 2026 one
+(domain/dte_invalidation_rules.py), and the event is checked, signed and sent: the authority's
 answer is an external call and cannot be inside a transaction. Only once it accepted is the
 document reversed, in one transaction, like a cancellation. The event is recorded on the document
 before it is sent: when the authority does not answer (503), the next request sends the same event
@@ -37,8 +38,7 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     pending = (document.get("dte") or {}).get(dte_rules.PENDING_INVALIDATION)
     by_manual = manual.follows_manual(document.get("dte"))
     if pending is None:  # the manual's refusals, before the authority is asked (motive 2 never replaced)
-        refused = (manual_refusal(table, company_id, document, fields) if by_manual
-                   else _rescinded_replaced(document, fields))
+        refused = manual_refusal(table, company_id, document, fields)
         if refused is not None:
             raise refused
     document_reversals.check_invalidatable(document)  # before the authority invalidates anything
@@ -89,8 +89,9 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
               # the replacement as a person names it, so the invalidated document's page reads no other
               "replacementNumeroControl": replacement["numeroControl"] if replacement else None,
               "replacementDocumentNumber": replacing.get("number") if replacing else None}
-    return document_reversals.invalidate_document(command, document_id, fields.get("date"), fields.get("reason"),
-                                                  lambda document: _invalidated(document, record))
+    return document_reversals.invalidate_document(
+        command, document_id, fields.get("date"), fields.get("reason"), lambda document: _invalidated(document, record),
+        along=lambda document, transaction: dte.count_validated_debit_note(transaction, company_id, document, -1))
 
 
 def _invalidated(document: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
@@ -175,18 +176,23 @@ def _rescinded_replaced(document: dict[str, Any], fields: dict[str, Any]) -> Api
 
 
 def manual_refusal(table: Table, company_id: int, document: dict[str, Any], fields: dict[str, Any]) -> ApiError | None:
-    """What the Manual Funcional V2.0 refuses in invalidating this 2026 DTE now: its window, the
-    documents against it the authority validated (read here: the document does not record a debit
-    note or a return event), the replacement its motive takes or forbids."""
-    dte = document["dte"]
-    if dte.get("status") != dte_rules.ACCEPTED:
+    """What the Manual Funcional V2.0 refuses in invalidating this DTE now. Whatever its edition (the
+    authority applies them by the event's transmission date): its window and the documents against
+    it the authority validated (read here: the document does not record a return event). A 2026
+    DTE's also: the replacement its motive takes or forbids, a reason within invalidacion-schema-v3's
+    200 characters; a legacy DTE keeps its own replacement rules (`_replacement`; motive 2 names none)."""
+    dte = document.get("dte") or {}
+    if dte.get("status") != dte_rules.ACCEPTED or not manual.applies_windows(dte):
         return None  # the core's refusal says why (check_invalidatable)
     tipo = dte["tipoDte"]
-    return (manual.refusal_now(dte, clock.now(), _offset())
-            or (manual.blocked_refusal(tipo, related_documents(table, company_id, document))
-                if _may_be_blocked(document) else None)
-            or manual.replacement_refusal(tipo, int(fields["invalidationType"]),
-                                          fields.get("replacementDocumentId") is not None))
+    refused = (manual.refusal_now(dte, clock.now(), _offset())
+               or (manual.blocked_refusal(tipo, related_documents(table, company_id, document))
+                   if _may_be_blocked(document) else None))
+    if refused is not None or not manual.follows_manual(dte):
+        return refused or _rescinded_replaced(document, fields)
+    if len(fields.get("reason") or "") > manual.REASON_LENGTH:
+        return ValidationFailed.for_field("reason", f"at most {manual.REASON_LENGTH} characters in the 2026 formats")
+    return manual.replacement_refusal(tipo, int(fields["invalidationType"]), fields.get("replacementDocumentId") is not None)
 
 
 def _may_be_blocked(document: dict[str, Any]) -> bool:
