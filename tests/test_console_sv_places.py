@@ -38,14 +38,15 @@ def test_the_console_lists_the_catalogues_places():
 
 
 def test_the_api_takes_every_place_the_console_offers():
-    """The console sends department, municipio and district as listed: the API keeps each as sent
-    (06, 23 San Salvador Centro, 14 San Salvador)."""
+    """The console sends the department with the district chosen (it names its municipio), else with
+    the municipio: the API keeps the place as listed (06, 23 San Salvador Centro, 14 San Salvador)."""
     for department in places():
         for municipio in department["municipios"]:
+            assert dte_catalogues.with_district(department["code"], municipio["code"], None) == (municipio["code"], None)
             for district in municipio["districts"]:
-                assert dte_catalogues.with_district(department["code"], municipio["code"], district["code"]) == (
+                assert dte_catalogues.with_district(department["code"], None, district["code"]) == (
                     municipio["code"], district["code"])
-    assert dte_catalogues.with_district("06", "23", "14") == ("23", "14")
+    assert dte_catalogues.with_district("06", None, "14") == ("23", "14")
 
 
 if __name__ == "__main__":

@@ -78,8 +78,9 @@ def test_a_partner_saved_with_a_former_code_answers_the_new_one_and_unknown_code
     # each refusal names the field a person corrects (the pair's rules name the body)
     for body, field in (({"department": "06", "municipality": "99"}, "municipality"), ({"municipality": "23"}, "body"),
                         ({"economicActivityCode": "99999"}, "economicActivityCode"),
-                        # Apopa (02) is in San Salvador Oeste, not Centro (23): tests/test_dte_catalogues_2026.py
-                        ({"department": "06", "municipality": "23", "district": "02"}, "district")):
+                        # one field names the place: the district or the municipality, not both
+                        ({"department": "06", "municipality": "23", "district": "14"}, "district"),
+                        ({"department": "06", "district": "99"}, "district"), ({"department": "06"}, "body")):
         refused = shop.api.put(f"/business-partners/{partner['id']}", body, key=shop.key)
         assert (refused.status, refused.json["code"]) == (400, "VALIDATION_ERROR"), (body, refused.text)
         assert [detail["field"] for detail in refused.json["details"]] == [field], refused.text

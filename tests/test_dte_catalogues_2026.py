@@ -20,6 +20,11 @@ def shop(api, company_a):
     return sv_shop(api, company_a)
 
 
+def placed_by_district(issuer: dict) -> dict:
+    """The issuer's block without its municipality, for a district to name the place."""
+    return {name: value for name, value in issuer.items() if name != "municipality"}
+
+
 def _names(name: str) -> dict[str, str]:
     return dte_catalogues.codes(name, EDITION_2026)
 
@@ -142,25 +147,29 @@ def test_a_2026_invalidation_s_motive_is_cat_024_and_a_legacy_event_is_not_check
     assert dte_catalogues.problems({**event, "identificacion": {"version": 2}}, INVALIDATION) == []
 
 
-def test_a_partner_s_district_is_sent_with_a_2024_municipality_and_must_be_one_of_its_districts(shop):
-    # San Salvador Centro (06/23) holds Ayutuxtepeque 03, Cuscatancingo 04, Mejicanos 08, San Salvador 14, Delgado 19
+def test_a_partner_s_place_is_named_by_its_district_or_its_municipality_never_both(shop):
+    # Mejicanos (06/08) lies in San Salvador Centro (06/23): the district alone names the place
     partner = shop.created("/business-partners", {"name": "Beta", "type": "customer", "department": "06",
-                                                  "municipality": "23", "district": "08"})
-    assert (partner["municipality"], partner["district"]) == ("23", "08")
+                                                  "district": "08"})
+    assert (partner["department"], partner["municipality"], partner["district"]) == ("06", "23", "08")
     assert shop.api.get(f"/business-partners/{partner['id']}", key=shop.key).json["district"] == "08"
-    # Apopa (02) is in San Salvador Oeste (21): refused on `district`, in Spanish, nothing changed
+    # the district and the municipality both: refused on `district`, in Spanish, nothing changed
     refused = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "municipality": "23",
-                                                                    "district": "02"},
+                                                                    "district": "14"},
                            key=shop.key, headers={"Accept-Language": "es"})
     assert (refused.status, refused.json["code"]) == (400, "VALIDATION_ERROR"), refused.text
     assert [(detail["field"], detail["message"]) for detail in refused.json["details"]] == [
-        ("district", "'02' no está en el catálogo CAT-008 de Hacienda para el municipio 23 del departamento 06")]
+        ("district", "envíe el distrito o el municipio, no ambos: el distrito nombra su municipio")]
     assert shop.api.get(f"/business-partners/{partner['id']}", key=shop.key).json["district"] == "08"
-    # a district alone, or one a pre-2024 code contradicts, is refused on `district` too
-    for body in ({"district": "14"}, {"department": "06", "municipality": "14", "district": "08"}):
+    # a district alone, or one not in the department (Cabañas has no 30), is refused on `district` too
+    for body in ({"district": "14"}, {"department": "09", "district": "30"}):
         refused = shop.api.put(f"/business-partners/{partner['id']}", body, key=shop.key)
         assert [detail["field"] for detail in refused.json["details"]] == ["district"], (body, refused.text)
-    # a pre-2024 code still sets it: 06/14 (San Salvador) is San Salvador Centro's district 14
+    # a sparse update with the department and a district replaces the place: Apopa (06/02), San Salvador Oeste (21)
+    moved = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "district": "02"},
+                         key=shop.key).json
+    assert (moved["department"], moved["municipality"], moved["district"]) == ("06", "21", "02")
+    # a pre-2024 municipality code still names its district: 06/14 (San Salvador) is San Salvador Centro's 14
     moved = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "municipality": "14"},
                          key=shop.key).json
     assert (moved["municipality"], moved["district"]) == ("23", "14")
@@ -171,12 +180,13 @@ def test_a_partner_s_district_is_sent_with_a_2024_municipality_and_must_be_one_o
 
 def test_the_company_s_district_is_sendable_and_checked_and_the_openapi_shows_it(shop):
     company = f"/companies/{shop.company.company_id}"
-    issuer = {**SV_ISSUER, "municipality": "23", "district": "19"}  # Ciudad Delgado, San Salvador Centro
+    issuer = {**placed_by_district(SV_ISSUER), "district": "19"}  # Ciudad Delgado, in San Salvador Centro (23)
     reply = shop.api.put(company, {"dteIssuer": issuer}, key=shop.key)
     assert reply.status == 200, reply.text
     assert (reply.json["dteIssuer"]["municipality"], reply.json["dteIssuer"]["district"]) == ("23", "19")
-    refused = shop.api.put(company, {"dteIssuer": {**issuer, "district": "17"}}, key=shop.key)  # Soyapango: Este
-    assert [detail["field"] for detail in refused.json["details"]] == ["dteIssuer.district"], refused.text
+    for wrong in ({"district": "30"}, {"municipality": "23"}):  # no district 30 in San Salvador; both named
+        refused = shop.api.put(company, {"dteIssuer": {**issuer, **wrong}}, key=shop.key)
+        assert [detail["field"] for detail in refused.json["details"]] == ["dteIssuer.district"], refused.text
     document = shop.api.get("/openapi.json").json
     district = document["components"]["schemas"]["PartnerCreate"]["properties"]["district"]
     assert "CAT-008" in str(district)
@@ -198,13 +208,13 @@ def test_the_migration_moves_a_cabanas_address_stored_under_may_s_reading_to_jul
 def test_a_2026_ccf_carries_the_partner_s_sent_district_and_one_that_names_nothing_is_refused_before_numbering(
         shop, table):
     company = f"/companies/{shop.company.company_id}"
-    reply = shop.api.put(company, {"dteIssuer": {**SV_ISSUER, "municipality": "23", "district": "14",
+    reply = shop.api.put(company, {"dteIssuer": {**placed_by_district(SV_ISSUER), "district": "14",
                                                  "formats2026From": clock.today_in("SV")}}, key=shop.key)
     assert reply.status == 200, reply.text
     beta = shop.created("/business-partners", {
         "name": "Empresa Beta S.A. de C.V.", "type": "customer", "taxId": "0614-020202-102-4", "nrc": "765432-1",
         "economicActivityCode": "62010", "economicActivity": "Programación informática", "department": "06",
-        "municipality": "23", "district": "08", "address": "Colonia Zacamil, Mejicanos",
+        "district": "08", "address": "Colonia Zacamil, Mejicanos",
         "email": "compras@beta.example", "phone": "2555-0000"})["id"]
     first = invoice(shop, beta)
     assert_accepted(first)
@@ -222,8 +232,7 @@ def test_a_2026_ccf_carries_the_partner_s_sent_district_and_one_that_names_nothi
     assert [(detail["field"], detail["message"]) for detail in refused.json["details"]] == [
         ("dte.receptor.direccion.distrito", "'02' no está en el catálogo CAT-008 de Hacienda para el municipio 23 del "
                                             "departamento 06: indique el distrito del cliente")]
-    shop.api.put(f"/business-partners/{beta}", {"department": "06", "municipality": "23", "district": "04"},
-                 key=shop.key)
+    shop.api.put(f"/business-partners/{beta}", {"department": "06", "district": "04"}, key=shop.key)
     second = invoice(shop, beta)
     assert_accepted(second)
     # the refused one took nothing: the next is number 2

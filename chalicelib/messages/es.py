@@ -828,7 +828,6 @@ PHRASES: dict[str, str] = {
     "{} is not in the authority's catalogue {}": "{0} no está en el catálogo {1} de Hacienda",
     "must be a date YYYY-MM-DD": "debe ser una fecha AAAA-MM-DD",
     "must be a date between 1900 and 2999": "debe ser una fecha entre 1900 y 2999",
-    "send department and municipality together": "envíe juntos el departamento y el municipio",
     "send either the change in quantity or the counted quantity, not both":
         "envíe el cambio de cantidad o la cantidad contada, no ambos",
     "the exoneration is removed: send the lines again, with the tax they carry without it":
@@ -1074,9 +1073,6 @@ PHRASES: dict[str, str] = {
         "los formatos DTE 2026 nombran un establecimiento casa matriz (02), sucursal (01), bodega (04) o patio (07): "
         "indique el tipo de este establecimiento",
     # issue 40: catalogues
-    "send the district with its department and municipality": "envíe el distrito con su departamento y municipio",
-    "municipality {} is a code from before 2024 that names district {}; send that district or none":
-        "el municipio {0} es un código anterior a 2024 que nombra el distrito {1}; envíe ese distrito o ninguno",
     "{} is not in the authority's catalogue CAT-008 for municipio {} of department {}":
         "{0} no está en el catálogo CAT-008 de Hacienda para el municipio {1} del departamento {2}",
     # issue 40: fixb
@@ -1085,6 +1081,13 @@ PHRASES: dict[str, str] = {
     "invalidate its debit notes first": "invalide primero sus notas de débito",
     "at most {} characters in the 2026 formats": "como máximo {0} caracteres en los formatos 2026",
     "required for motive 3 (another reason)": "requerido en el tipo 3 (otro motivo)",
+    # issue 40: district (one field names the place)
+    "send the district or the municipality, not both: the district names its municipio":
+        "envíe el distrito o el municipio, no ambos: el distrito nombra su municipio",
+    "send the district with its department": "envíe el distrito con su departamento",
+    "send the department with its municipality or its district": "envíe el departamento con su municipio o su distrito",
+    "{} is not in the authority's catalogue CAT-008 for department {}":
+        "{0} no está en el catálogo CAT-008 de Hacienda para el departamento {1}",
 }
 
 # issue 38: lang2

@@ -17,12 +17,12 @@ Department = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-4])$"), Fie
 Municipality = Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
     description="the municipio within the department under the 2024 division (CAT-013, e.g. 06/23 San Salvador "
                 "Centro); a code from before 2024 names the distrito it became (06/14 San Salvador): it is kept as "
-                "`district` and the municipality becomes the municipio it is in")]
+                "`district` and the municipality becomes the municipio it is in. Send it or `district`, not both")]
 District = Optional[Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
-    description="the distrito within the municipality (CAT-008: the code it had as a municipio before 2024, two "
-                "digits, e.g. 14 San Salvador in 06/23 San Salvador Centro), sent with the department and "
-                "municipality: one of that municipio's districts; a pre-2024 municipality code sets it (to that "
-                "code). The 2026 formats require it in the issuer's and the receiver's address")]]
+    description="the distrito within the department (CAT-008: the code it had as a municipio before 2024, two "
+                "digits, e.g. 06/14 San Salvador), sent with the department INSTEAD of the municipality: it names the "
+                "place, and the municipality becomes the 2024 municipio it lies in (06/23 San Salvador Centro). "
+                "Sending both answers 400. The 2026 formats require it in the issuer's and the receiver's address")]]
 # A pattern here, not the catalogue's 774 codes as an enum (a generated client would make them a class of
 # VALUE_0 ... VALUE_773): the service checks the code against CAT-019 (checked_activity)
 EconomicActivityCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{5,6}$"), Field(
@@ -50,18 +50,16 @@ def checked_municipality(municipality: Any, info: ValidationInfo) -> Any:
 
 
 def checked_district(district: Any, info: ValidationInfo) -> Any:
-    """The district against CAT-008 for the municipality sent beside it, refused on its own field: it goes
-    with its department and municipality (a municipality the catalogues refuse is refused on its field)."""
-    if district is None or "municipality" not in info.data or "department" not in info.data:
+    """The district against CAT-008 for the department sent beside it, refused on its own field: it
+    names the place instead of the municipality (a department the catalogues refuse is refused on its
+    field)."""
+    if district is None or "department" not in info.data:
         return district
-    department, municipality = info.data["department"], info.data["municipality"]
-    if department is None or municipality is None:
-        raise ValueError("send the district with its department and municipality")
-    named = dte_catalogues.address(department, municipality)[1]
-    if named not in (None, district):
-        raise ValueError(f"municipality {municipality!r} is a code from before 2024 that names district {named!r}; "
-                         f"send that district or none")
-    return dte_catalogues.with_district(department, municipality, district)[1]
+    if info.data["department"] is None:
+        raise ValueError("send the district with its department")
+    if info.data.get("municipality") is not None:
+        raise ValueError(dte_catalogues.BOTH_NAMED)
+    return dte_catalogues.district_address(info.data["department"], district)[1]
 
 
 def checked_activity(code: Any) -> Any:
@@ -71,14 +69,17 @@ def checked_activity(code: Any) -> Any:
 
 def checked_sv_address(fields: Any) -> Any:
     """A model's Salvadoran address and activity against the authority's catalogues (CAT-012, 013,
-    008, 019): the municipio under the 2024 division, its `district` as sent (checked_district) or
-    named by a pre-2024 code. Department and municipality go together, also in a sparse update; an
-    address sent without its district loses the one stored."""
-    department, municipality, sent = fields.department, fields.municipality, fields.model_fields_set
-    if ("department" in sent) != ("municipality" in sent) or (department is None) != (municipality is None):
-        raise ValueError("send department and municipality together")
+    008, 019): the department with ONE field naming the place, its municipality or its district
+    (checked_district), stored as the 2024 municipio and its district (dte_catalogues.with_district).
+    Also in a sparse update the department comes with one of them, and they replace the place: an
+    address sent by its municipality without a pre-2024 code loses the district stored."""
+    department, municipality, district, sent = fields.department, fields.municipality, fields.district, \
+        fields.model_fields_set
+    named = "municipality" in sent or district is not None
+    if ("department" in sent) != named or (department is None) != (municipality is None and district is None):
+        raise ValueError("send the department with its municipality or its district")
     if department is not None:
-        fields.municipality, fields.district = dte_catalogues.with_district(department, municipality, fields.district)
+        fields.municipality, fields.district = dte_catalogues.with_district(department, municipality, district)
     elif "municipality" in sent:
         fields.district = None  # the address cleared: its district goes with it
     return fields
@@ -122,7 +123,7 @@ class DteIssuer(SalvadoranAddressRules, RequestModel):
         None, max_length=999, description="each establishment's type by the EEE of its document numbers; one not "
                                           "listed takes establishmentType")
     department: Department
-    municipality: Municipality
+    municipality: Optional[Municipality] = None
     district: District = None
     environment: Literal["00", "01"] = Field("00", description="the authority's environment: 00 test, 01 production",
                                              json_schema_extra={"x-enum-varnames": ["TEST", "PRODUCTION"]})
