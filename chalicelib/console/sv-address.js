@@ -1,6 +1,7 @@
 // El Salvador's addresses in a form: department, municipio (the 2024 division) and district (CAT-008,
 // the code it had as a municipio before 2024) chosen from the catalogues (sv-places.js), each list
-// following the one before it; sent as the API keeps them (06, 23 San Salvador Centro, 14 San Salvador).
+// following the one before it; shown as the API keeps them (06, 23 San Salvador Centro, 14 San Salvador),
+// sent as it takes them: ONE field names the place (placeSent).
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { SV_PLACES } from "./sv-places.js";
@@ -55,4 +56,12 @@ export function placeName({ department, municipality, district }) {
   const town = districtsOf(department, municipality).find((place) => place.code === district);
   return [state ? `${department} · ${state.name}` : department, municipio ? `${municipality} · ${municipio.name}` : municipality,
     district ? (town ? `${district} · ${town.name}` : district) : null].filter(Boolean).join(" / ");
+}
+
+// What a form of placeFields sends: the department with the district when one is chosen (it names its
+// municipio: the API refuses both), else with the municipality. `values` as the form reads them.
+export function placeSent(values, prefix = "") {
+  const sent = { ...values };
+  delete sent[`${prefix}${sent[`${prefix}district`] ? "municipality" : "district"}`];
+  return sent;
 }

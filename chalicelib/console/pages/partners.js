@@ -7,7 +7,7 @@ import { api } from "../api.js";
 import { append, h } from "../dom.js";
 import { companyCurrency, date, documentName, documentTitle, documentTypeName, exchangeRate, isForeign, money } from "../format.js";
 import { ACCOUNTING_ROLES, locale, t } from "../i18n.js";
-import { linkPlaces, placeFields, placeName } from "../sv-address.js";
+import { linkPlaces, placeFields, placeName, placeSent } from "../sv-address.js";
 import { badge, button, definitionList, formDialog, formView, pageHeader, pagerView, section, tableView, toast } from "../ui.js";
 
 const LIMIT = 20;
@@ -62,8 +62,11 @@ function partnerFields(country, partner = {}) {
   ];
 }
 
-// ISO codes are upper case ("us" typed is "US")
-const withCountry = (data) => (data.country ? { ...data, country: data.country.toUpperCase() } : data);
+// What the dialog sends: ISO codes upper case ("us" typed is "US"), the place named by one field (placeSent)
+const asSent = (values) => {
+  const data = placeSent(values);
+  return data.country ? { ...data, country: data.country.toUpperCase() } : data;
+};
 
 const withPlaces = (country, form) => {
   if (country === "SV") linkPlaces(form);
@@ -72,12 +75,12 @@ const withPlaces = (country, form) => {
 
 export function createPartner(country, done) {
   return withPlaces(country, formDialog(t("partner.new"), { fields: partnerFields(country),
-    submitLabel: t("common.create"), onSubmit: (data) => api.post("/business-partners", withCountry(data)) }, done));
+    submitLabel: t("common.create"), onSubmit: (data) => api.post("/business-partners", asSent(data)) }, done));
 }
 
 function editPartner(country, partner, done) {
   return withPlaces(country, formDialog(t("partner.edit"), { fields: partnerFields(country, partner), values: partner,
-    onSubmit: (data) => api.put(`/business-partners/${partner.id}`, withCountry(data),
+    onSubmit: (data) => api.put(`/business-partners/${partner.id}`, asSent(data),
       { headers: { "If-Match": String(partner.version) } }),
   }, done));
 }

@@ -8,7 +8,7 @@ import { ApiError, api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, setCurrency } from "../format.js";
 import { setCountry, t } from "../i18n.js";
-import { linkPlaces, placeFields, placeName } from "../sv-address.js";
+import { linkPlaces, placeFields, placeName, placeSent } from "../sv-address.js";
 import { button, definitionList, formDialog, formView, pageHeader, section, toast } from "../ui.js";
 
 const countries = () => ["HN", "SV"].map((c) => ({ value: c, label: t(`company.country.${c}`) }));
@@ -71,11 +71,13 @@ function issuerForm(ctx, company) {
     extra: establishments.element,
     submitLabel: t("dte.issuer.save"),
     onSubmit: async (data) => {
-      const sent = Object.fromEntries(Object.entries(data).map(([name, value]) => [name.slice(ISSUER.length), value]));
+      const sent = placeSent(Object.fromEntries(Object.entries(data).map(([name, value]) => [name.slice(ISSUER.length),
+        value])));
       const listed = establishments.read();
       // left out while none was ever set: a company's type then serves every establishment
       if (listed.length || issuer.establishments) sent.establishments = listed;
-      const saved = await api.put(`/companies/${company.id}`, { dteIssuer: { ...issuer, ...sent } },
+      const { municipality, district, ...kept } = issuer; // the place is the form's: one field names it
+      const saved = await api.put(`/companies/${company.id}`, { dteIssuer: { ...kept, ...sent } },
         { headers: { "If-Match": String(company.version) } });
       ctx.session.company = saved;
       toast(t("dte.issuer.saved"));
