@@ -63,8 +63,8 @@ class PartnerCreate(SalvadoranAddressRules, RequestModel):
 
 
 class PartnerUpdate(SalvadoranAddressRules, RequestModel):
-    """PUT changes only the fields it sends; send null to clear an optional field (department and
-    municipality together)."""
+    """PUT changes only the fields it sends; send null to clear an optional field (the department with
+    its municipality or its district, which replace the place; department and municipality null clear it)."""
     model_config = ADDRESS_RULES
     name: Name = None  # type: ignore[assignment]
     type: PartnerType = None  # type: ignore[assignment]
