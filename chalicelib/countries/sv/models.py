@@ -57,9 +57,12 @@ def checked_district(district: Any, info: ValidationInfo) -> Any:
         return district
     if info.data["department"] is None:
         raise ValueError("send the district with its department")
+    department = info.data["department"]
     if info.data.get("municipality") is not None:
-        raise ValueError(dte_catalogues.BOTH_NAMED)
-    return dte_catalogues.district_address(info.data["department"], district)[1]
+        raise ValueError("send the district or the municipality, not both: the district names its municipio")
+    if dte_catalogues.district_municipio(department, district) is None:
+        raise ValueError(f"{district!r} is not in the authority's catalogue CAT-008 for department {department}")
+    return district
 
 
 def checked_activity(code: Any) -> Any:

@@ -90,7 +90,10 @@ def districts(department: str, code: str) -> dict[str, str]:
     return dict(found["districts"]) if found else {}
 
 
-BOTH_NAMED = "send the district or the municipality, not both: the district names its municipio"
+def district_municipio(department: str, district: str) -> str | None:
+    """The 2024 municipio a district (the CAT-008 code within the department) lies in; None when the
+    department has no such district."""
+    return _districts().get((department, district))
 
 
 def district_address(department: str, district: str) -> tuple[str, str]:
@@ -99,7 +102,7 @@ def district_address(department: str, district: str) -> tuple[str, str]:
     naming what is not in the catalogues."""
     if department not in codes("CAT-012"):
         raise ValueError(f"department {department!r} is not in the authority's catalogue CAT-012")
-    current = _districts().get((department, district))
+    current = district_municipio(department, district)
     if current is None:
         raise ValueError(f"{district!r} is not in the authority's catalogue CAT-008 for department {department}")
     return current, district
@@ -113,7 +116,7 @@ def with_district(department: str, code: str | None, district: str | None) -> tu
     if district is None:
         return address(department, code or "")
     if code is not None:
-        raise ValueError(BOTH_NAMED)
+        raise ValueError("send the district or the municipality, not both: the district names its municipio")
     return district_address(department, district)
 
 
