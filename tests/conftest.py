@@ -84,6 +84,22 @@ def dte_authority(dte_authority_server):
 
 
 @pytest.fixture
+def later(monkeypatch):
+    """Moves the clock (the service's and the stand-in authority's) this many hours past now: the
+    hourly runs of El Salvador's DTEs (retries, contingency, lots) as time passes."""
+    import datetime as dt
+
+    from chalicelib import clock
+
+    start = clock.now()
+
+    def move(hours: float) -> None:
+        moment = start + dt.timedelta(hours=hours)
+        monkeypatch.setattr(clock, "now", lambda: moment)
+    return move
+
+
+@pytest.fixture
 def aws(monkeypatch):
     reset_settings()
     reset_table()

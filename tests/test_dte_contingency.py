@@ -5,8 +5,6 @@ others, whose answers it polls and records once each; the stand-in refuses a def
 event reported."""
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from chalicelib import clock
@@ -23,17 +21,6 @@ RESPONSIBLE = {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01
 @pytest.fixture
 def shop(api, company_a) -> Shop:
     return Shop(api, company_a, country="SV")
-
-
-@pytest.fixture
-def later(monkeypatch):
-    """Moves the clock (the service's and the stand-in's) this many hours past now."""
-    start = clock.now()
-
-    def move(hours: float) -> None:
-        moment = start + dt.timedelta(hours=hours)
-        monkeypatch.setattr(clock, "now", lambda: moment)
-    return move
 
 
 def test_a_dte_not_received_in_time_is_reported_in_contingency_then_sent_deferred(dte_authority, shop, table, later):

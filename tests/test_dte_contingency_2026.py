@@ -6,7 +6,6 @@ number DTE-tt-XnnnPnnn-...), the invalidation by the edition of the DTE it inval
 receives the return event (18) at reception."""
 from __future__ import annotations
 
-import datetime as dt
 import uuid
 
 import pytest
@@ -85,17 +84,6 @@ def shop(api, company_a) -> Shop:
     return Shop(api, company_a, country="SV")
 
 
-@pytest.fixture
-def later(monkeypatch):
-    """Moves the clock (the service's and the stand-in's) this many hours past now."""
-    start = clock.now()
-
-    def move(hours: float) -> None:
-        moment = start + dt.timedelta(hours=hours)
-        monkeypatch.setattr(clock, "now", lambda: moment)
-    return move
-
-
 def issuing(shop: Shop, formats_2026_from: str | None) -> None:
     """The company's issuer settings: who answers for its contingency events and from when it issues
     in 2026 (its district: SV_ISSUER's municipality 14 of department 06, a pre-2024 code, names it)."""
@@ -166,17 +154,25 @@ def test_a_legacy_dte_and_2026_ones_go_in_one_event_and_one_lot_each_in_its_own_
     assert {dte["status"] for dte in answered} == {"accepted"}
 
 
-def test_an_event_larger_than_a_transaction_is_declared_in_several_under_one_code(dte_authority, shop, table,
-                                                                                  later, monkeypatch):
+def three_overdue_marked_two_at_a_time(dte_authority, shop: Shop, later, monkeypatch) -> list[dict]:
+    """Three 2026 facturas the authority could not receive, 21 hours later (past the service's 20:
+    declared, reported, sent as a lot and answered in one run), the service marking two DTEs per
+    transaction instead of 50."""
     from chalicelib.countries.sv.services import dte_contingency
 
-    # two DTEs marked per transaction instead of 50: three DTEs take two transactions, one event
     monkeypatch.setattr(dte_contingency, "DECLARED_TOGETHER", 2)
     issuing(shop, clock.today_in("SV"))
     dte_authority.faults(unavailable=True)
     issued = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (1, 2, 3)]
     dte_authority.faults(unavailable=False)
     later(21)
+    return issued
+
+
+def test_an_event_larger_than_a_transaction_is_declared_in_several_under_one_code(dte_authority, shop, table,
+                                                                                  later, monkeypatch):
+    # two DTEs marked per transaction instead of 50: three DTEs take two transactions, one event
+    issued = three_overdue_marked_two_at_a_time(dte_authority, shop, later, monkeypatch)
     assert retry_pending_dte(table, min_age_seconds=0) == {"intoContingency": 3, "eventsReported": 1,
                                                           "lotsSent": 1, "accepted": 3}
     contingencies = [shop.get(document["id"])["dte"]["contingency"] for document in issued]
@@ -232,12 +228,7 @@ def test_a_run_stopped_while_recording_the_seal_leaves_the_rest_to_the_next_with
         dte_authority, shop, table, later, monkeypatch):
     from chalicelib.countries.sv.services import dte_contingency
 
-    monkeypatch.setattr(dte_contingency, "DECLARED_TOGETHER", 2)
-    issuing(shop, clock.today_in("SV"))
-    dte_authority.faults(unavailable=True)
-    issued = [shop.document("01", [(shop.service, quantity, 50)]) for quantity in (1, 2, 3)]
-    dte_authority.faults(unavailable=False)
-    later(21)
+    issued = three_overdue_marked_two_at_a_time(dte_authority, shop, later, monkeypatch)
     recorded = dte_contingency._record_seal
     calls = []
 
