@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from chalicelib.countries.sv.domain import dte
 from chalicelib.countries.sv.domain.dte import DteResult
-from chalicelib.countries.sv.services.dte import transaction_items
+from chalicelib.countries.sv.services.dte_issuing import transaction_items
 from tests.unit.dte_fixtures import CODIGO, SV, factura
 
 

@@ -29,20 +29,20 @@ class SalvadoranHooks(DocumentHooks):
 
     def check_issue(self, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
                     document: Mapping[str, Any], products: Mapping[int, Any]) -> None:
-        from chalicelib.countries.sv.services import dte
+        from chalicelib.countries.sv.services import dte_issuing
 
-        dte.check_format(table, company, partner, document, products)
+        dte_issuing.check_format(table, company, partner, document, products)
 
     def issue(self, transaction: Any, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
               document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> dict[str, Any]:
-        from chalicelib.countries.sv.services import dte
+        from chalicelib.countries.sv.services import dte_issuing
 
-        return dte.issue(transaction, table, company, partner, document, products, source)
+        return dte_issuing.issue(transaction, table, company, partner, document, products, source)
 
     def issue_items(self, company: Mapping[str, Any], document_type: str) -> int:
-        from chalicelib.countries.sv.services import dte
+        from chalicelib.countries.sv.services import dte_issuing
 
-        return dte.transaction_items(company, document_type)
+        return dte_issuing.transaction_items(company, document_type)
 
     def after_commit(self, table: Any, company: Mapping[str, Any], document: dict[str, Any]) -> dict[str, Any]:
         if not document.get("dte"):  # nothing to send: the DTE machinery stays unloaded
