@@ -78,8 +78,9 @@ def test_a_partner_saved_with_a_former_code_answers_the_new_one_and_unknown_code
     # each refusal names the field a person corrects (the pair's rules name the body)
     for body, field in (({"department": "06", "municipality": "99"}, "municipality"), ({"municipality": "23"}, "body"),
                         ({"economicActivityCode": "99999"}, "economicActivityCode"),
-                        # one field names the place: the district or the municipality, not both
-                        ({"department": "06", "municipality": "23", "district": "14"}, "district"),
+                        # the district names the place: a municipality beside it must be its own (14
+                        # San Salvador lies in San Salvador Centro, 23, not in San Salvador Norte, 20)
+                        ({"department": "06", "municipality": "20", "district": "14"}, "district"),
                         ({"department": "06", "district": "99"}, "district"), ({"department": "06"}, "body")):
         refused = shop.api.put(f"/business-partners/{partner['id']}", body, key=shop.key)
         assert (refused.status, refused.json["code"]) == (400, "VALIDATION_ERROR"), (body, refused.text)

@@ -153,8 +153,13 @@ def test_a_partner_s_place_is_named_by_its_district_or_its_municipality_never_bo
                                                   "district": "08"})
     assert (partner["department"], partner["municipality"], partner["district"]) == ("06", "23", "08")
     assert shop.api.get(f"/business-partners/{partner['id']}", key=shop.key).json["district"] == "08"
-    # the district and the municipality both: refused on `district`, in Spanish, nothing changed
-    refused = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "municipality": "23",
+    # read back and sent again, its municipio and district name the same place: taken as they are
+    same = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "municipality": "23",
+                                                                 "district": "08"}, key=shop.key)
+    assert (same.status, same.json["municipality"], same.json["district"]) == (200, "23", "08"), same.text
+    # a district beside a municipality it is not in (San Salvador, 14, is not in San Salvador Norte, 20):
+    # refused on `district`, in Spanish, nothing changed
+    refused = shop.api.put(f"/business-partners/{partner['id']}", {"department": "06", "municipality": "20",
                                                                     "district": "14"},
                            key=shop.key, headers={"Accept-Language": "es"})
     assert (refused.status, refused.json["code"]) == (400, "VALIDATION_ERROR"), refused.text
@@ -184,7 +189,12 @@ def test_the_company_s_district_is_sendable_and_checked_and_the_openapi_shows_it
     reply = shop.api.put(company, {"dteIssuer": issuer}, key=shop.key)
     assert reply.status == 200, reply.text
     assert (reply.json["dteIssuer"]["municipality"], reply.json["dteIssuer"]["district"]) == ("23", "19")
-    for wrong in ({"district": "30"}, {"municipality": "23"}):  # no district 30 in San Salvador; both named
+    # the issuer as read back, sent again whole (municipio and district of one place): taken as it is
+    again = shop.api.put(company, {"dteIssuer": shop.api.get("/companies", key=shop.key).json["dteIssuer"]},
+                         key=shop.key)
+    assert (again.status, again.json["dteIssuer"]["district"]) == (200, "19"), again.text
+    # no district 30 in San Salvador; Ciudad Delgado (19) is not in San Salvador Norte (20)
+    for wrong in ({"district": "30"}, {"municipality": "20"}):
         refused = shop.api.put(company, {"dteIssuer": {**issuer, **wrong}}, key=shop.key)
         assert [detail["field"] for detail in refused.json["details"]] == ["dteIssuer.district"], refused.text
     document = shop.api.get("/openapi.json").json

@@ -58,10 +58,12 @@ def checked_district(district: Any, info: ValidationInfo) -> Any:
     if info.data["department"] is None:
         raise ValueError("send the district with its department")
     department = info.data["department"]
-    if info.data.get("municipality") is not None:
-        raise ValueError("send the district or the municipality, not both: the district names its municipio")
     if dte_catalogues.district_municipio(department, district) is None:
         raise ValueError(f"{district!r} is not in the authority's catalogue CAT-008 for department {department}")
+    # an address read back (its municipio and district) may be sent again as it was
+    municipality = info.data.get("municipality")
+    if municipality is not None and not dte_catalogues.names_place(department, municipality, district):
+        raise ValueError("send the district or the municipality, not both: the district names its municipio")
     return district
 
 
