@@ -17,12 +17,14 @@ Department = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-4])$"), Fie
 Municipality = Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
     description="the municipio within the department under the 2024 division (CAT-013, e.g. 06/23 San Salvador "
                 "Centro); a code from before 2024 names the distrito it became (06/14 San Salvador): it is kept as "
-                "`district` and the municipality becomes the municipio it is in. Send it or `district`, not both")]
+                "`district` and the municipality becomes the municipio it is in. Send it or `district` (both only when "
+                "they name the same place, as an address read back does)")]
 District = Optional[Annotated[str, StringConstraints(pattern=r"^[0-9]{2}$"), Field(
     description="the distrito within the department (CAT-008: the code it had as a municipio before 2024, two "
                 "digits, e.g. 06/14 San Salvador), sent with the department INSTEAD of the municipality: it names the "
                 "place, and the municipality becomes the 2024 municipio it lies in (06/23 San Salvador Centro). "
-                "Sending both answers 400. The 2026 formats require it in the issuer's and the receiver's address")]]
+                "Beside a municipality it is not in, 400. The 2026 formats require it in the issuer's and the receiver's "
+                "address")]]
 # A pattern here, not the catalogue's 774 codes as an enum (a generated client would make them a class of
 # VALUE_0 ... VALUE_773): the service checks the code against CAT-019 (checked_activity)
 EconomicActivityCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{5,6}$"), Field(
