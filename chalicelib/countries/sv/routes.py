@@ -13,6 +13,7 @@ from chalicelib.exports import REPORT_TYPES
 
 blueprint = Blueprint(__name__)
 SV = "chalicelib.countries.sv.models:"
+BOOKS = "chalicelib.countries.sv.book_models:"
 DOCS = "chalicelib.models.documents:"
 STATEMENTS = "chalicelib.models.statements:"
 COMPANY, DOCUMENTS, REPORTS = "Company", "Documents", "Reports"
@@ -82,20 +83,20 @@ def invalidate_document(call: Call) -> Any:
 
 @endpoint(blueprint, "GET", "/reports/iva-sales-consumers", summary="El Salvador: the IVA book of sales to final "
           "consumers (daily totals per range of facturas)", tag=REPORTS, query=STATEMENTS + "BookQuery",
-          response=SV + "IvaConsumerBook", exports=REPORT_TYPES)
+          response=BOOKS + "IvaConsumerBook", exports=REPORT_TYPES)
 def iva_sales_consumers(call: Call) -> Any:
     return _iva_book(call, "consumers")
 
 
 @endpoint(blueprint, "GET", "/reports/iva-sales-taxpayers", summary="El Salvador: the IVA book of sales to "
           "taxpayers (one row per crédito fiscal and its notes)", tag=REPORTS, query=STATEMENTS + "BookQuery",
-          response=SV + "IvaTaxpayerBook", exports=REPORT_TYPES)
+          response=BOOKS + "IvaTaxpayerBook", exports=REPORT_TYPES)
 def iva_sales_taxpayers(call: Call) -> Any:
     return _iva_book(call, "taxpayers")
 
 
 @endpoint(blueprint, "GET", "/reports/iva-purchases", summary="El Salvador: the IVA purchase book", tag=REPORTS,
-          query=STATEMENTS + "BookQuery", response=SV + "IvaPurchaseBook", exports=REPORT_TYPES)
+          query=STATEMENTS + "BookQuery", response=BOOKS + "IvaPurchaseBook", exports=REPORT_TYPES)
 def iva_purchases(call: Call) -> Any:
     return _iva_book(call, "purchases")
 
