@@ -6,7 +6,6 @@ business_days.py) and the date the event carries. Each refusal is an ApiError th
 before anything is sent and dte_actions answers as `allowedActions`."""
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 from typing import Any, Iterable, Mapping
 
@@ -20,6 +19,7 @@ from chalicelib.countries.sv.domain.dte import (
     RETENCION,
     SUJETO_EXCLUIDO,
 )
+from chalicelib.domain.schedules import add_months
 from chalicelib.errors import ApiError
 
 # CAT-024, the motive (tipoAnulacion): 1 an error in the DTE, 2 the operation rescinded, 3 another (page 13)
@@ -116,20 +116,13 @@ def _name(document: Mapping[str, Any]) -> str:
     return str(document.get("number") or document.get("codigoGeneracion"))
 
 
-def _months_later(day: dt.date, months: int) -> dt.date:
-    """The same day `months` later, or that month's last day (30 November + 3 months: 28 February, page 12)."""
-    index = day.month - 1 + months
-    year, month = day.year + index // 12, index % 12 + 1
-    return dt.date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
-
-
 def deadline(tipo_dte: str, sealed_at: dt.datetime) -> dt.datetime:
     """The last moment (El Salvador's time) the event may be transmitted, from the DTE's seal. Page
     11's table: an FE, FEX or FSE within three months of the seal; the rest by 23:59:59 of the 10th
     business day of the month after the seal's."""
     sealed = sealed_at.date()
     if tipo_dte in THREE_MONTHS:
-        last_day = _months_later(sealed, 3)
+        last_day = add_months(sealed, 3)  # 30 November + 3 months: 28 February (page 12)
     else:
         year, month = (sealed.year + 1, 1) if sealed.month == 12 else (sealed.year, sealed.month + 1)
         last_day = business_days.nth_business_day(year, month, BUSINESS_DAYS_NEXT_MONTH)
@@ -157,7 +150,7 @@ def event_moment(tipo_dte: str, generated_on: str, generated_at: str, now: dt.da
     DTE's generation date itself (and here its time, so the event never predates the DTE)."""
     generated = dt.date.fromisoformat(generated_on)
     if tipo_dte in THREE_MONTHS:
-        latest = _months_later(generated, 3)
+        latest = add_months(generated, 3)
         if now.date() <= latest:
             return now.date().isoformat(), now.strftime("%H:%M:%S")
         return latest.isoformat(), LAST_SECOND.strftime("%H:%M:%S")

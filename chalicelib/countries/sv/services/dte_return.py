@@ -14,6 +14,7 @@ from typing import Any
 from chalicelib import clock, countries
 from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_formats, dte_json, dte_return
+from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.countries.sv.services import dte_signing
 from chalicelib.errors import ValidationFailed
 from chalicelib.store import keys
@@ -91,8 +92,7 @@ def sealed_on(source: dict[str, Any]) -> _dt.date | None:
     dte = source.get("dte") or {}
     if dte.get("status") != dte_rules.ACCEPTED or not dte.get("acceptedAt"):
         return None
-    moment = _dt.datetime.fromisoformat(str(dte["acceptedAt"]).replace("Z", "+00:00"))
-    return (moment + _dt.timedelta(hours=countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)).date()
+    return manual.sealed_at(dte, countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours).date()
 
 
 def _write_returned(transaction: Transaction, key: dict[str, Any], kept: dict[str, Any] | None,
