@@ -67,12 +67,22 @@ def receivable(shop: Shop, partner: int) -> D:
     return D(str(shop.partner(partner)["receivableBalance"]))
 
 
+def books_agree(shop: Shop, customer: int, cup: int) -> None:
+    """The books' invariants: debits equal credits, the receivables' control account (110201) is the
+    customer's balance (the only one owing), inventory (110501) the cups' stock value (the only stock)."""
+    trial = shop.books.trial_balance()
+    assert D(str(trial["totalDebit"])) == D(str(trial["totalCredit"]))
+    assert shop.balance("110201") == receivable(shop, customer)
+    assert shop.balance("110501") == on_hand(shop, cup)[1]
+
+
 def test_a_return_of_one_cup_is_event_18_sealed_delivered_with_its_stock_balance_and_iva_book(
         shop, cup, table, api, dte_authority):
     customer = consumer_of(shop)
     invoice = fe_v2(shop, table, customer, cup)
     assert on_hand(shop, cup) == (8, D("32.00"), D("4.0000"))  # 10 - 2 at 4.00: 8 worth 32.00
     assert receivable(shop, customer) == D("22.60")
+    books_agree(shop, customer, cup)
 
     note = returned(shop, invoice, cup)
 
@@ -107,6 +117,7 @@ def test_a_return_of_one_cup_is_event_18_sealed_delivered_with_its_stock_balance
     assert on_hand(shop, cup) == (9, D("36.00"), D("4.0000"))
     # the customer owes 22.60 - 11.30 = 11.30
     assert receivable(shop, customer) == D("11.30")
+    books_agree(shop, customer, cup)
 
     # the consumer book of the day: 22.60 sold less 11.30 returned = 11.30 with its IVA, 2.60 - 1.30 = 1.30
     date = note["date"]
@@ -203,10 +214,12 @@ def test_the_fe_waits_for_its_return_to_be_invalidated_first_then_the_cup_may_be
     # the note reversed like a cancellation: the cup leaves again (8), the customer owes 22.60 again
     assert on_hand(shop, cup)[0] == 8 and receivable(shop, customer) == D("22.60")
     assert live_returns(table, shop.company.company_id, invoice["id"]) == []
+    books_agree(shop, customer, cup)
     # its cup may be returned again: both cups now, 22.60
     again = returned(shop, invoice, cup, quantity=2)
     assert again["dte"]["status"] == "accepted" and D(str(again["total"])) == D("22.60")
     assert on_hand(shop, cup)[0] == 10 and receivable(shop, customer) == D("0.00")
+    books_agree(shop, customer, cup)
 
 
 def test_a_paid_fe_is_refunded_in_money_through_its_return_event(shop, cup, table, dte_authority):
