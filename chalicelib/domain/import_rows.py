@@ -1,0 +1,31 @@
+"""What an imported file is made of, whatever its kind: its columns (the API's own field names, a
+Spanish heading accepted beside each), its rows (the file's line numbers kept: the heading is line 1)
+and the problems found in them. Pure: reading CSV/XLSX and each kind's rules build on these."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str                      # the API's field name: the English template's heading
+    spanish: str                   # the Spanish template's heading, accepted as well
+    required: bool = False
+    example: str = ""              # the template's example row
+    aliases: tuple[str, ...] = ()  # other headings people write for it ("RTN", "NIT", ...)
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int                                             # the file's line (the heading is line 1)
+    values: dict[str, str] = field(default_factory=dict)  # column name -> the cell's text, trimmed; blank cells absent
+
+
+@dataclass(frozen=True)
+class RowError:
+    row: int            # the file's line; 0 when the problem is the file's as a whole
+    column: str | None  # the column's name (the API field), None for the row or file as a whole
+    message: str        # English; a phrase of messages/es.py, translated when read
+
+    def as_json(self) -> dict[str, object]:
+        return {"row": self.row, "column": self.column, "message": self.message}

@@ -1,0 +1,81 @@
+"""The interface every import kind implements, and their registry.
+
+A job runs a kind in two phases over the file's rows:
+1. `check(context, rows)` validates every row against the rules and the company's records (reads
+   only) and answers the problems, each by row and column, and a plan of what to write. Any problem:
+   the job fails and nothing is written. A dry run stops here.
+2. `apply(context, plan)` writes the plan in transactions of at most `MAX_TRANSACTION_ITEMS` items.
+   It may stop anywhere (a fault, the Lambda's end): the job then runs again from the start, `check`
+   and `apply` both, and must reach the same result without doubling anything. So `check` accepts a
+   record THIS job already wrote (it carries `importJob` = the job's id, or its unit is marked done:
+   `context.mark_done`) as landed, not as a duplicate, and `apply` skips units already done.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Protocol
+
+from chalicelib.domain.import_rows import Column, Row, RowError
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+# DynamoDB's limit is 100 items a transaction; a unit leaves room for the job's own progress item
+# and the unit's done-marker (context.mark_done)
+MAX_TRANSACTION_ITEMS = 98
+
+
+@dataclass(frozen=True)
+class ImportContext:
+    table: Table
+    company_id: int
+    job_id: int                    # the job's id: stamped on what it writes (`importJob`) and its units' markers
+    user_id: int | None            # who started it (audit, `createdBy`)
+    date: date | None              # the changeover date of the opening kinds (`POST /imports` `date`)
+    update_existing: bool = False  # mapping {"mode": "update"}: an existing record with the same natural key is updated
+
+    def mark_done(self, transaction: Transaction, unit: str) -> None:
+        """Adds to the unit's transaction the marker that it landed (condition: not there yet), so that
+        a run again skips it: `is_done(unit)` answers True once that transaction committed."""
+        from chalicelib.services.imports import jobs
+        jobs.mark_unit_done(transaction, self, unit)
+
+    def is_done(self, unit: str) -> bool:
+        from chalicelib.services.imports import jobs
+        return jobs.unit_done(self, unit)
+
+
+@dataclass
+class Checked:
+    errors: list[RowError]
+    plan: Any = None  # whatever the kind's `apply` takes; None when there are errors
+
+
+class ImportKind(Protocol):
+    name: str                      # "partners", "products", ...
+    columns: tuple[Column, ...]    # the template's columns, in order (empty for "company": a ZIP, not a table)
+    needs_date: bool               # the opening kinds: `date` is required
+
+    def check(self, context: ImportContext, rows: list[Row]) -> Checked: ...
+
+    def apply(self, context: ImportContext, plan: Any) -> dict[str, int]:
+        """Writes the plan; answers counts for the job's result ({"created": n, "updated": m, ...})."""
+        ...
+
+
+# kind name -> the module whose `KIND` implements it (imported on first use: cold start)
+KINDS: dict[str, str] = {
+    "partners": "chalicelib.services.imports.partners",
+    "products": "chalicelib.services.imports.products",
+    "chart": "chalicelib.services.imports.chart",
+    "opening-balances": "chalicelib.services.imports.opening_balances",
+    "open-items": "chalicelib.services.imports.open_items",
+    "opening-stock": "chalicelib.services.imports.opening_stock",
+    "company": "chalicelib.services.imports.company_restore",
+}
+TABLE_KINDS = tuple(name for name in KINDS if name != "company")  # those with a CSV/XLSX template
+
+
+def kind(name: str) -> ImportKind:
+    return importlib.import_module(KINDS[name]).KIND
