@@ -20,7 +20,7 @@ from packaging.requirements import Requirement
 ROOT = Path(__file__).resolve().parents[2]
 # what only testing needs (cfn-lint and openapi-spec-validator, which the tests use too, come with moto's server)
 DEV_TOOLS = {"pytest", "pytest-xdist", "hypothesis", "playwright", "schemathesis", "openapi-python-client",
-             "ruff", "pypdf", "openpyxl"}
+             "ruff", "pypdf"}  # openpyxl is a run-time need since issue 41 (imported XLSX files)
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 
