@@ -93,6 +93,7 @@ def raised_phrases() -> set[str]:
     a refusal class's reasons), the ValueErrors of the request models (pydantic's value_error), and
     the parts a DTE's field problem is written from (a `what` and the `_REMEDIES`)."""
     import app  # noqa: F401  (imports every route module)
+    from chalicelib.domain.import_rows import RowError
     from chalicelib.errors import ApiError
 
     found: set[str] = set()
@@ -118,6 +119,9 @@ def raised_phrases() -> set[str]:
                     found.update(_templates(node.args[1], constants))
                     continue
                 cls = _resolve(module, node.func)
+                if cls is RowError:  # issue 41: jobs. A problem of an imported file (its message: the third)
+                    found.update(_templates(node.args[2] if len(node.args) > 2 else keywords.get("message"), constants))
+                    continue
                 if (isinstance(cls, type) and issubclass(cls, ApiError)) or (in_models and cls is ValueError):
                     found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
             elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (

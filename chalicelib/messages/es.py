@@ -14,7 +14,7 @@ CODES: dict[str, str] = {
         "Falta un campo, parámetro de consulta o cabecera, o su valor no es válido (el detalle indica cuál).",
     "MALFORMED_JSON": "El cuerpo de la solicitud no es JSON válido.",
     "DOCUMENT_TOO_LARGE": "La transacción del documento superaría los 100 registros que admite DynamoDB.",
-    "REQUEST_TOO_LARGE": "El cuerpo de la solicitud supera 1 MB.",
+    "REQUEST_TOO_LARGE": "El cuerpo de la solicitud supera 1 MB, o 5,5 MB en POST /imports.",
     "INVALID_ACCOUNT": "La cuenta de una línea o de una regla no existe, está inactiva o no es de último nivel.",
     "CONTROL_ACCOUNT":
         "La cuenta es de control de un auxiliar (cuentas por cobrar, por pagar, inventario, anticipos de clientes o a "
@@ -171,6 +171,11 @@ CODES: dict[str, str] = {
     "DTE_INVALIDATION_BLOCKED":
         "Hay documentos validados por Hacienda contra este DTE (sus notas de crédito o débito, un evento de "
         "retorno) que deben invalidarse primero (el detalle los indica).",
+    # issue 41: jobs
+    "PAYLOAD_TOO_LARGE": "El archivo supera los 4 MB (decodificado): divídalo en archivos más pequeños.",
+    "IMPORT_NOT_READY":
+        "La importación no se puede ejecutar: solo una prueba sin problemas (lista) o una importación detenida por "
+        "una falla.",
 }
 
 KINDS: dict[str, str] = {
@@ -1088,6 +1093,27 @@ PHRASES: dict[str, str] = {
     "send the department with its municipality or its district": "envíe el departamento con su municipio o su distrito",
     "{} is not in the authority's catalogue CAT-008 for department {}":
         "{0} no está en el catálogo CAT-008 de Hacienda para el departamento {1}",
+    # issue 41: jobs
+    "is required for this kind of import (the changeover date)":
+        "es obligatoria en este tipo de importación (la fecha de cambio)",
+    "names a field the kind does not have: {}": "nombra un campo que este tipo no tiene: {0}",
+    "must be the file's content in base64": "debe ser el contenido del archivo en base64",
+    "the file is empty": "el archivo está vacío",
+    "The file is larger than {} MB; split it into smaller files.":
+        "El archivo supera los {0} MB; divídalo en archivos más pequeños.",
+    "Import not found.": "No se encontró la importación.",
+    "The import is {}: only a dry run that found no problem (ready), or an import stopped by a fault, can be run.":
+        "La importación está en estado {0}: solo se ejecuta una prueba que no encontró problemas (lista) o una "
+        "importación detenida por una falla.",
+    "No import template of that kind: the kinds are {}.": "No hay plantilla de importación de ese tipo: los tipos son {0}.",
+    "The uploaded file is no longer kept (files are kept 7 days): upload it again.":
+        "El archivo subido ya no se conserva (se conservan 7 días): súbalo de nuevo.",
+    "The file has {} rows; an import takes at most {}: split it into smaller files.":
+        "El archivo tiene {0} filas; una importación admite como máximo {1}: divídalo en archivos más pequeños.",
+    "The import stopped before it finished: it failed {} times in a row. Run it again to finish it: the rows that "
+    "landed are not written twice.":
+        "La importación se detuvo antes de terminar: falló {0} veces seguidas. Ejecútela de nuevo para terminarla: "
+        "las filas que ya se guardaron no se escriben dos veces.",
 }
 
 # issue 38: lang2
