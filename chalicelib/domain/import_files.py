@@ -107,10 +107,11 @@ def _decoded(content: bytes) -> tuple[str, list[RowError]]:
 
 
 def _delimiter(heading: str) -> str:
-    """The separator the heading line uses most, outside quotes; ',' when it has none (one column)."""
+    """The separator the heading line uses most, outside quotes; ',' when it has none (one column).
+    A tie goes to ';' (Excel in Spanish: "Nombre;Dirección, ciudad"), then tab."""
     outside = re.sub(r'"[^"]*"', "", heading)
     counts = {delimiter: outside.count(delimiter) for delimiter in DELIMITERS}
-    best = max(DELIMITERS, key=lambda delimiter: counts[delimiter])
+    best = max((";", "\t", ","), key=lambda delimiter: counts[delimiter])
     return best if counts[best] else ","
 
 

@@ -61,6 +61,23 @@ def test_utf8_with_a_bom_and_utf16_with_a_bom():
     assert (rows, errors) == ([Row(2, {"name": "Uno", "type": "customer"})], [])
 
 
+def test_the_delimiter_is_the_one_the_heading_line_uses_most():
+    # "Razón social, nombre" holds one ',' and the line two ';': ';' separates
+    content = "Razón social, nombre;Tipo;Teléfono\nUno, S.A.;customer;1\n".encode()
+    rows, _ = read_rows("f.csv", content, COLUMNS, {"Razón social, nombre": "name"})
+    assert rows == [Row(2, {"name": "Uno, S.A.", "type": "customer", "phone": "1"})]
+    # a tie (one ',' and one ';') goes to ';'
+    rows, _ = read_rows("f.csv", "Razón social, nombre;Tipo\nUno, S.A.;customer\n".encode(), COLUMNS,
+                        {"Razón social, nombre": "name"})
+    assert rows == [Row(2, {"name": "Uno, S.A.", "type": "customer"})]
+
+
+def test_an_empty_file_has_no_heading_line():
+    for content in (b"", b"\xef\xbb\xbf\r\n\r\n"):
+        assert read_rows("f.csv", content, COLUMNS) == (
+            [], [RowError(1, None, "the file has no heading line: line 1 names the columns")])
+
+
 def test_a_quoted_cell_with_line_breaks_keeps_the_lines_after_it_right():
     content = (b'name,type,phone\n'             # line 1
                b'"Comercial\nLos Pinos",customer,1\n'  # lines 2-3: the record starts on 2
@@ -195,6 +212,19 @@ def test_a_zip_that_is_not_a_workbook_is_refused():
         read_rows("f.xlsx", out.getvalue(), COLUMNS)
     assert refused.value.error.message == ("the file is a ZIP archive, not an XLSX workbook: save it as CSV UTF-8 or "
                                            "XLSX")
+
+
+def test_a_damaged_workbook_is_refused():
+    content = _xlsx([["name", "type"], ["Uno", "customer"]])
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(content)) as source, zipfile.ZipFile(out, "w") as damaged:
+        for name in source.namelist():  # every part but the sheet itself
+            if not name.startswith("xl/worksheets/"):
+                damaged.writestr(name, source.read(name))
+    with pytest.raises(ImportFileInvalid) as refused:
+        read_rows("f.xlsx", out.getvalue(), COLUMNS)
+    assert refused.value.error.message == ("the XLSX workbook cannot be read (it is damaged): save it again as XLSX or "
+                                           "CSV UTF-8")
 
 
 def test_more_than_20000_rows_stops_the_reading():
