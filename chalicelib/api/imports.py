@@ -65,6 +65,7 @@ def run_import(call: Call) -> Any:
           "file to fill in (CSV or XLSX by Accept)", tag=TAG, query=M + "TemplateQuery", response=M + "ImportTemplate",
           string_ids=("kind",), exports=TEMPLATE_TYPES, permission=READ)
 def import_template(call: Call) -> Any:
+    from chalicelib.domain.import_templates import heading, template
     from chalicelib.services.imports import kinds
 
     name = call.ids["kind"]
@@ -76,10 +77,8 @@ def import_template(call: Call) -> Any:
     media_type = requested_type(call.headers, TEMPLATE_TYPES)
     if media_type is None:
         return {"kind": name, "needsDate": kind.needs_date, "columns": [
-            {"name": column.name, "heading": column.spanish if lang == messages.SPANISH else column.name,
+            {"name": column.name, "heading": heading(column, lang),
              "required": column.required, "example": column.example} for column in kind.columns]}
-    from chalicelib.domain.import_files import template
-
     body = template(kind.columns, lang, media_type)
     text = media_type == CSV
     return Response(body=body.decode("utf-8") if text else body, status_code=200, headers={

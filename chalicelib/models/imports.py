@@ -16,9 +16,9 @@ FieldName = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 
 
 class ImportMapping(RequestModel):
-    columns: Optional[Dict[Heading, FieldName]] = Field(
-        None, max_length=200, description="the file's heading -> the template column (field) it holds, for a file "
-                                          "that is not the template")
+    columns: Optional[Dict[Heading, Optional[FieldName]]] = Field(
+        None, max_length=200, description="the file's heading -> the template column (field) it holds, or null to "
+                                          "leave it out, for a file that is not the template")
     existing: Literal["error", "update"] = Field(
         "error", description="a row whose natural key (tax id, code) exists already: a problem of the row, or an update")
 

@@ -27,7 +27,6 @@ from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
 # the worker's timeout (900 s) and a margin: a holder that died frees the job after this
 LEASE_SECONDS = 960
-MAX_ROWS = 20_000
 # problems kept per job (the first, in the file's order); `invalid` counts every row that has one
 MAX_STORED_ERRORS = 1000
 # the notice of a run stopped by faults: after every row's problems (row 0 sorts first, so a sequence
@@ -135,9 +134,6 @@ def _checked(context: ImportContext, job: dict[str, Any], kind: Any,
                                               (job.get("mapping") or {}).get("columns") or None)
     except import_files.ImportFileInvalid as invalid:
         return [], [_row_error_of(invalid)], None
-    if len(rows) > MAX_ROWS:
-        return rows, [RowError(0, None, f"The file has {len(rows)} rows; an import takes at most {MAX_ROWS}: "
-                                        "split it into smaller files.")], None
     errors = list(errors)
     if any(error.row == 0 for error in errors):
         return rows, errors, None  # columns missing or unknown: the rows cannot be read as the kind's
