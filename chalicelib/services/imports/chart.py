@@ -121,7 +121,8 @@ class ChartKind:
 
     def apply(self, context: ImportContext, plan: Plan) -> dict[str, int]:
         table, company_id = context.table, context.company_id
-        for unit in row_checks.pending(context, plan.creates):
+
+        def create(unit: row_checks.Unit) -> None:
             transaction = Transaction(table)
             ids = {entry.fields["code"]: chart.next_account_id(table, company_id) for entry in unit.entries}
             in_unit = Counter(entry.parent_code for entry in unit.entries if entry.parent_code in ids)
@@ -134,19 +135,21 @@ class ChartKind:
                     reservation = table.get(chart.code_key(company_id, entry.parent_code))
                     parent_id = int(reservation["accountId"])  # checked: in the chart or landed in an earlier unit
                     outside[(parent_id, entry.fields["type"])] += 1
-                fields = {**entry.fields, "parentId": parent_id}
-                item = chart.new_account_item(company_id, ids[entry.fields["code"]], fields,
+                item = chart.new_account_item(company_id, ids[entry.fields["code"]], {**entry.fields, "parentId": parent_id},
                                               child_count=in_unit[entry.fields["code"]])
                 chart.add_account(transaction, company_id, item)
             for (parent_id, account_type), children in sorted(outside.items()):
                 chart.add_child(transaction, company_id, parent_id, account_type, children)
             context.mark_done(transaction, unit.name)
             transaction.commit()
+
+        created = row_checks.land(context, plan.creates, create)
         # an update sets what the row says: written again, it changes nothing (no marker needed)
         command = Command(Principal.acting_for(company_id, "import"), table)
-        for account_id, changes in plan.updates:
+        for done, (account_id, changes) in enumerate(plan.updates, start=1):
             chart.update_account(command, account_id, changes, None)
-        return {"created": sum(len(unit.entries) for unit in plan.creates), "updated": len(plan.updates)}
+            context.progress(created + done)
+        return {"created": created, "updated": len(plan.updates)}
 
 
 def _place(new: dict[str, Entry], existing: dict[str, dict[str, Any]], job_id: int) -> list[RowError]:

@@ -131,21 +131,25 @@ class PartnersKind:
 
     def apply(self, context: ImportContext, plan: Plan) -> dict[str, int]:
         table, company_id = context.table, context.company_id
-        for unit in row_checks.pending(context, plan.creates):
+
+        def create(unit: row_checks.Unit) -> None:
             transaction = Transaction(table)
             items = [partners.new_partner_item(table, company_id, entry.fields) for entry in unit.entries]
             partners.add_partner_batch(transaction, company_id, items)
             context.mark_done(transaction, unit.name)
             transaction.commit()
-        for unit in row_checks.pending(context, plan.updates):
+
+        def update(unit: row_checks.Unit) -> None:
             entry, = unit.entries
             transaction = Transaction(table)
             current = partners.get_partner(table, company_id, int(entry.existing["id"]))  # as it is now
             partners.add_partner_update(transaction, company_id, current, {**entry.fields, "importJob": context.job_id})
             context.mark_done(transaction, unit.name)
             transaction.commit()
-        return {"created": sum(len(unit.entries) for unit in plan.creates),
-                "updated": sum(len(unit.entries) for unit in plan.updates)}
+
+        created = row_checks.land(context, plan.creates, create)
+        updated = row_checks.land(context, plan.updates, update, created) - created
+        return {"created": created, "updated": updated}
 
 
 def _condition_exists(context: ImportContext, condition_id: int) -> bool:

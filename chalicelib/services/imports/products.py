@@ -120,22 +120,26 @@ class ProductsKind:
 
     def apply(self, context: ImportContext, plan: Plan) -> dict[str, int]:
         table, company_id = context.table, context.company_id
-        for unit in row_checks.pending(context, plan.creates):
+
+        def create(unit: row_checks.Unit) -> None:
             transaction = Transaction(table)
             items = [records.new_record_item(table, company_id, products.PRODUCT, entry.fields)
                      for entry in unit.entries]
             products.add_product_batch(transaction, company_id, items)
             context.mark_done(transaction, unit.name)
             transaction.commit()
-        for unit in row_checks.pending(context, plan.updates):
+
+        def update(unit: row_checks.Unit) -> None:
             entry, = unit.entries
             transaction = Transaction(table)
             current = table.get(keys.entity(company_id, keys.PRODUCT, int(entry.existing["id"]))) or entry.existing
             products.add_product_update(transaction, company_id, current, {**entry.fields, "importJob": context.job_id})
             context.mark_done(transaction, unit.name)
             transaction.commit()
-        return {"created": sum(len(unit.entries) for unit in plan.creates),
-                "updated": sum(len(unit.entries) for unit in plan.updates)}
+
+        created = row_checks.land(context, plan.creates, create)
+        updated = row_checks.land(context, plan.updates, update, created) - created
+        return {"created": created, "updated": updated}
 
 
 KIND = ProductsKind()

@@ -100,9 +100,16 @@ def units(entries: list[Any], line: Callable[[Any], int], size: Callable[[Any], 
     return grouped
 
 
-def pending(context: ImportContext, planned: list[Unit]) -> Iterable[Unit]:
-    """The units a run still has to write (a run again skips those that landed)."""
-    return (unit for unit in planned if not context.is_done(unit.name))
+def land(context: ImportContext, planned: list[Unit], write: Callable[[Unit], None], landed: int = 0) -> int:
+    """Writes each unit not done yet (`write`: its transaction, with context.mark_done, committed)
+    and reports the rows landed so far, those of units found done included (a run again skips
+    them); answers that count."""
+    for unit in planned:
+        if not context.is_done(unit.name):
+            write(unit)
+        landed += len(unit.entries)
+        context.progress(landed)
+    return landed
 
 
 def duplicate_of(first_line: int) -> str:
