@@ -1,31 +1,12 @@
-"""Running an import kind directly (no file, no job): its rows as Row objects, its context, and the
-units' done-markers, which services/imports/jobs.py keeps (a stand-in here until it exists)."""
+"""Running an import kind directly (no file, no job): its rows as Row objects and its context (the
+units' done-markers are services/imports/jobs.py's own)."""
 from __future__ import annotations
 
-import sys
-import types
 from datetime import date
 from typing import Any
 
 from chalicelib.domain.import_rows import Row
 from chalicelib.services.imports.kinds import Checked, ImportContext, kind
-
-
-def stand_in_units(monkeypatch: Any) -> None:
-    """The jobs module's mark_unit_done/unit_done, when that module is not there yet."""
-    try:
-        from chalicelib.services.imports import jobs  # noqa: F401
-        return
-    except ImportError:
-        pass
-    module = types.ModuleType("chalicelib.services.imports.jobs")
-
-    def key(context: ImportContext, unit: str) -> dict[str, str]:
-        return {"PK": f"C#{context.company_id}#IMPORTUNIT#{context.job_id}", "SK": unit}
-
-    module.mark_unit_done = lambda transaction, context, unit: transaction.put_new(key(context, unit))  # type: ignore[attr-defined]
-    module.unit_done = lambda context, unit: context.table.get(key(context, unit)) is not None  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "chalicelib.services.imports.jobs", module)
 
 
 def rows(*values: dict[str, str]) -> list[Row]:

@@ -7,14 +7,9 @@ import pytest
 
 from chalicelib.services.accounting import chart
 from chalicelib.services.imports import chart as chart_kind
-from tests.import_kinds_support import context, problems, rows, run, stand_in_units
+from tests.import_kinds_support import context, problems, rows, run
 
 CHART = "/chart-of-accounts"
-
-
-@pytest.fixture(autouse=True)
-def units(monkeypatch):
-    stand_in_units(monkeypatch)
 
 
 def accounts(api, company) -> dict[str, dict]:

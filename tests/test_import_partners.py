@@ -3,18 +3,16 @@
 transaction, a run again after a fault landing every row once, update mode, HN and SV tax ids."""
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from chalicelib.services.imports import partners as partners_kind
 from chalicelib.services.sales_purchases import partners
-from tests.import_kinds_support import context, problems, rows, run, stand_in_units
+from tests.import_kinds_support import context, problems, rows, run
+from tests.test_import_jobs import invoke_worker, jobs_queue, receive  # noqa: F401 (jobs_queue: a fixture)
 
 PARTNERS = "/business-partners"
-
-
-@pytest.fixture(autouse=True)
-def units(monkeypatch):
-    stand_in_units(monkeypatch)
 
 
 def client_row(n: int) -> dict[str, str]:
@@ -152,3 +150,69 @@ def test_salvadoran_rows_checked_by_the_same_rules_as_the_api(table, company_a):
         {"name": "Delta", "type": "customer", "paymentConditionId": "999"}))
     assert [(row, column) for row, column, _ in problems(checked)] == [
         (2, "taxId"), (3, "nrc"), (4, "paymentConditionId")]
+
+
+# --- through POST /imports (services/imports/jobs.py and runner.py run the kind) ---------------------
+def partner_file(values: list[dict[str, str]], headings: tuple[str, ...] = ("name", "type", "taxId", "email")) -> str:
+    columns = ("name", "type", "taxId", "email")
+    lines = [",".join(headings)] + [",".join(row.get(column, "") for column in columns) for row in values]
+    return base64.b64encode(("\n".join(lines) + "\n").encode()).decode()
+
+
+def imported(api, company, content: str, **body) -> dict:
+    reply = api.post("/imports", {"kind": "partners", "fileName": "clientes.csv", "content": content, **body},
+                     key=company.api_key)
+    assert reply.status == 202, reply.text
+    return reply.json
+
+
+def test_the_api_dry_run_of_200_rows_names_exactly_the_3_bad_rows_and_columns(api, company_a):
+    job = imported(api, company_a, partner_file(two_hundred(bad=True)), dryRun=True)
+    assert (job["status"], job["rows"], job["valid"], job["invalid"]) == ("failed", 200, 197, 3)
+    assert [(error["row"], error["column"]) for error in job["errors"]] == [(50, "email"), (120, "taxId"),
+                                                                          (180, "type")]
+    assert listed(api, company_a)["total"] == 0
+    spanish = api.get(f"/imports/{job['id']}", key=company_a.api_key, headers={"Accept-Language": "es"}).json
+    assert spanish["errors"][1]["message"].startswith("debe ser un RTN de 14 dígitos")
+
+
+def test_the_api_run_stopped_after_its_first_unit_then_delivered_again_lands_200_partners_once(
+        api, table, company_a, jobs_queue, monkeypatch):  # noqa: F811 (the fixture imported above)
+    real, calls = partners.add_partner_batch, []
+
+    def second_fails_once(transaction, company_id, items):
+        calls.append(len(items))
+        if len(calls) == 2:
+            raise ConnectionError("the Lambda stopped")
+        real(transaction, company_id, items)
+
+    monkeypatch.setattr(partners, "add_partner_batch", second_fails_once)
+    job_id = imported(api, company_a, partner_file(two_hundred(bad=False)))["id"]
+    message = receive(jobs_queue)
+    with pytest.raises(ConnectionError):
+        invoke_worker(message, receive_count=1)
+    stopped = api.get(f"/imports/{job_id}", key=company_a.api_key).json
+    assert (stopped["status"], stopped["processed"]) == ("importing", 9)  # the first unit's 9 rows
+    assert listed(api, company_a)["total"] == 9
+    invoke_worker(message, receive_count=2)
+    done = api.get(f"/imports/{job_id}", key=company_a.api_key).json
+    assert (done["status"], done["processed"], done["result"]) == ("done", 200, {"created": 200, "updated": 0})
+    # 23 units: the first once, then the second (failed), then 22 in the message again
+    assert len(calls) == 1 + 1 + 22
+    assert listed(api, company_a)["total"] == 200
+    assert len(partners.tax_id_holders(table, company_a.company_id)) == 200
+
+
+def test_the_api_in_update_mode_with_spanish_headings(api, company_a):
+    made = api.post(PARTNERS, {"name": "Maya S.A.", "type": "customer", "taxId": "08011999123456"},
+                    key=company_a.api_key).json
+    content = partner_file([{"name": "Maya Honduras S.A.", "type": "Ambos", "taxId": "0801-1999-123456"},
+                            {"name": "Nuevo", "type": "Proveedor", "taxId": "08011999000009"}],
+                           headings=("Nombre", "Tipo", "RTN/NIT", "Correo"))
+    refused = imported(api, company_a, content)
+    assert (refused["status"], [(e["row"], e["column"]) for e in refused["errors"]]) == ("failed", [(2, "taxId")])
+    job = imported(api, company_a, content, mapping={"existing": "update"})
+    assert (job["status"], job["result"]) == ("done", {"created": 1, "updated": 1})
+    after = api.get(f"{PARTNERS}/{made['id']}", key=company_a.api_key).json
+    assert (after["name"], after["type"]) == ("Maya Honduras S.A.", "both")
+    assert listed(api, company_a)["total"] == 2

@@ -9,14 +9,9 @@ import pytest
 
 from chalicelib.services.imports import products as products_kind
 from chalicelib.services.sales_purchases import products
-from tests.import_kinds_support import context, problems, rows, run, stand_in_units
+from tests.import_kinds_support import context, problems, rows, run
 
 PRODUCTS = "/products"
-
-
-@pytest.fixture(autouse=True)
-def units(monkeypatch):
-    stand_in_units(monkeypatch)
 
 
 def listed(api, company, query: str = "") -> dict:

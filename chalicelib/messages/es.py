@@ -1151,6 +1151,10 @@ PHRASES: dict[str, str] = {
     "cell as two quotes":
         "unas comillas abiertas en esta línea no se cierran, o hay texto después de las comillas de cierre: escriba "
         "unas comillas dentro de una celda entre comillas como dos comillas",
+    # issue 41: masters
+    "repeats the value of row {}": "repite el valor de la fila {0}",
+    "an existing account keeps its place in the chart: move it there":
+        "una cuenta existente conserva su lugar en el catálogo: muévala allí",
 }
 
 # issue 38: lang2

@@ -81,7 +81,7 @@ class ChartKind:
             fields = {name: value for name, value in model.model_dump(by_alias=True).items() if value is not None}
             code = fields["code"]
             if code in first_of:
-                errors.append(RowError(row.line, "code", row_checks.duplicate_of(first_of[code])))
+                errors.append(row_checks.duplicate(row, "code", first_of[code]))
                 continue
             first_of[code] = row.line
             account = existing.get(code)

@@ -108,7 +108,7 @@ class PartnersKind:
                     continue
                 reservation = partners.tax_id_key(company_id, fields["taxId"])["SK"]
                 if reservation in first_of:
-                    errors.append(RowError(row.line, "taxId", row_checks.duplicate_of(first_of[reservation])))
+                    errors.append(row_checks.duplicate(row, "taxId", first_of[reservation]))
                     continue
                 first_of[reservation] = row.line
                 holder = holders.get(reservation)

@@ -90,7 +90,7 @@ class ProductsKind:
                      if value is not None and name in body}
             reservation = products.code_reservation(company_id, model.code)
             if reservation in first_of:
-                errors.append(RowError(row.line, "code", row_checks.duplicate_of(first_of[reservation])))
+                errors.append(row_checks.duplicate(row, "code", first_of[reservation]))
                 continue
             first_of[reservation] = row.line
             holder = holders.get(reservation)

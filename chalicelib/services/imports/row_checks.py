@@ -112,5 +112,6 @@ def land(context: ImportContext, planned: list[Unit], write: Callable[[Unit], No
     return landed
 
 
-def duplicate_of(first_line: int) -> str:
-    return f"repeats the value of row {first_line}"
+def duplicate(row: Row, column: str, first_line: int) -> RowError:
+    """A natural key the file already had on `first_line`."""
+    return RowError(row.line, column, f"repeats the value of row {first_line}")
