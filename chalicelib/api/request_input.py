@@ -23,17 +23,18 @@ def without_company(values: Any) -> Any:
 
 # The largest body read: well above any request's need (a chart of accounts, a statement), and it
 # bounds the memory and time one request may take before anything is checked. (Bodies above 6 MB
-# never reach the function: Lambda's invocation limit, answered 5xx by API Gateway.)
+# never reach the function: Lambda's invocation limit, answered 5xx by API Gateway.) A route that
+# takes a file (POST /imports) states its own, larger limit (RouteSpec.max_body_bytes).
 MAX_BODY_BYTES = 1024 * 1024
 
 
-def check_body_size(raw: bytes | None) -> None:
-    if raw and len(raw) > MAX_BODY_BYTES:
-        raise ApiError(f"The request body is larger than {MAX_BODY_BYTES // 1024} KB.", code="REQUEST_TOO_LARGE")
+def check_body_size(raw: bytes | None, limit: int = MAX_BODY_BYTES) -> None:
+    if raw and len(raw) > limit:
+        raise ApiError(f"The request body is larger than {limit // 1024} KB.", code="REQUEST_TOO_LARGE")
 
 
-def parse_json(raw: bytes | None, headers: Mapping[str, str]) -> Any:
-    check_body_size(raw)
+def parse_json(raw: bytes | None, headers: Mapping[str, str], limit: int = MAX_BODY_BYTES) -> Any:
+    check_body_size(raw, limit)
     if not raw or not raw.strip():
         return None
     content_type = headers.get("content-type", "application/json").split(";")[0].strip().lower()
@@ -75,34 +76,14 @@ def validate(model: type[BaseModel], data: Any, location: str) -> Any:
                                details=[{"field": location, "message": "must be a JSON object"}])
     from pydantic import ValidationError
 
+    from chalicelib.models.base import issue_field, issue_message
+
     try:
         return model.model_validate(data)
     except ValidationError as error:
         found = error.errors(include_url=False)
-        details = [{"field": _field_path(issue["loc"]) or location, "message": _message(issue)} for issue in found]
+        details = [{"field": issue_field(issue["loc"]) or location, "message": issue_message(issue)} for issue in found]
         first = details[0]
         failure = ValidationFailed(f"{first['field']}: {first['message']}", details=details)
         failure.issues = [(issue["type"], issue.get("ctx") or {}) for issue in found]
         raise failure from None
-
-
-def _field_path(location: tuple[Any, ...]) -> str:
-    path = ""
-    for part in location:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        elif part in ("function-after", "function-plain", "decimal", "str", "int", "bool",
-                      "float", "list", "dict") or str(part).startswith(("function-", "literal[")):
-            continue
-        else:
-            path += f".{part}" if path else str(part)
-    return path
-
-
-def _message(issue: dict[str, Any]) -> str:
-    if issue["type"] == "extra_forbidden":
-        return "unknown field"
-    if issue["type"] == "missing":
-        return "required"
-    message = str(issue["msg"])
-    return message.removeprefix("Value error, ")
