@@ -29,7 +29,7 @@ PRODUCT = records.RecordKind(
     event_data=_event_data, search_fields=("code", "name"))
 
 
-def _code_key(company_id: int, code: str) -> keys.Key:
+def code_key(company_id: int, code: str) -> keys.Key:
     return keys.unique_value(company_id, "PRODUCT_CODE", code.casefold())
 
 
@@ -39,9 +39,9 @@ def _reserve_code(transaction: Transaction, company_id: int, item: dict[str, Any
         return
     taken = Conflict(f"Another product already uses the code {item['code']!r}.", code="DUPLICATE_CODE",
                      details=[{"field": "code", "message": "already used by another product"}])
-    transaction.put_new({**_code_key(company_id, item["code"]), "productId": item["id"]}, on_fail=taken)
+    transaction.put_new({**code_key(company_id, item["code"]), "productId": item["id"]}, on_fail=taken)
     if before is not None:
-        transaction.delete(_code_key(company_id, before["code"]))
+        transaction.delete(code_key(company_id, before["code"]))
 
 
 def get_product(table: Table, company_id: int, product_id: int) -> dict[str, Any]:
