@@ -42,6 +42,8 @@ BOOK_TEXTS: dict[str, dict[str, str]] = {
         "with_reference": "{text}: {reference}",
         # issue 39: settle
         "tax_settlement": "Liquidación de impuestos {settlement} al {period_end}",
+        # issue 41: opening
+        "opening_balances": "Saldos iniciales al {date}",
     },
 }
 

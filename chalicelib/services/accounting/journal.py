@@ -5,6 +5,7 @@ from typing import Any
 
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import AUTOMATIC, DRAFT, MANUAL, Line
+from chalicelib.domain.records import EntryRecord
 from chalicelib.errors import DocumentTooLarge, ValidationFailed
 from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.accounting.posting import (
@@ -21,7 +22,7 @@ from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, list_range
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import MAX_ITEMS
+from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
 # Beside its postings, reversing an entry writes the reversal, the original's new status, two
 # day counts, the period checks (the year's lock, the books' lock) and the Idempotency-Key
@@ -30,6 +31,15 @@ _ENTRY_OVERHEAD = 7
 
 
 def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    transaction, entry = entry_writes(command, fields)
+    return command.commit(transaction, entry)
+
+
+def entry_writes(command: Command, fields: dict[str, Any], *,
+                 controls_allowed: frozenset[int] = frozenset()) -> tuple[Transaction, EntryRecord]:
+    """The entry's one transaction, not committed (the opening-balances import adds its unit's
+    marker). `controls_allowed`: control accounts this caller may post (the opening balances of the
+    tax accounts, whose subledger, the tax books, starts at the changeover)."""
     lines = [Line(line["chartOfAccountId"], line["debit"], line["credit"], line.get("lineDescription"))
              for line in fields["lines"]]
     accounting.check_lines(lines)
@@ -37,7 +47,7 @@ def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         raise DocumentTooLarge(f"An entry posts at most {MAX_ITEMS - _ENTRY_OVERHEAD} records (one per line "
                                "and two per account); split it into several entries.")
     accounts = _check_accounts(command.table, command.company_id, lines)
-    _refuse_control_accounts(command.table, command.company_id, lines)
+    _refuse_control_accounts(command.table, command.company_id, lines, controls_allowed)
     entry = entry_item(command.company_id, next_entry_id(command.table, command.company_id),
                        date=fields["date"], description=fields.get("description"), lines=lines,
                        status=fields.get("status") or DRAFT, entry_type=MANUAL, reference=fields.get("reference"))
@@ -46,7 +56,7 @@ def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     writes.add_entry(entry)
     transaction = command.transaction()
     writes.apply(transaction)
-    return command.commit(transaction, entry)
+    return transaction, entry
 
 
 def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[int, dict[str, Any]]:
@@ -68,9 +78,11 @@ def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[in
     return {account["id"]: account for account in found.values()}
 
 
-def _refuse_control_accounts(table: Table, company_id: int, lines: list[Line]) -> None:
+def _refuse_control_accounts(table: Table, company_id: int, lines: list[Line],
+                             allowed: frozenset[int] = frozenset()) -> None:
     control_accounts.refuse_control_accounts(
-        table, company_id, [(f"lines[{index}].chartOfAccountId", line.account_id) for index, line in enumerate(lines)])
+        table, company_id, [(f"lines[{index}].chartOfAccountId", line.account_id) for index, line in enumerate(lines)
+                            if line.account_id not in allowed])
 
 
 def post_entry(command: Command, entry_id: int) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from chalicelib.services.inventory.stock_moves import Origin, StockWrites, movem
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import MAX_ITEMS
+from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
 OPENING, COUNT, DAMAGE = "opening", "count", "damage"
 REASON_NAMES = {OPENING: "Inventario inicial", COUNT: "Conteo físico", DAMAGE: "Mermas y daños", "other": "Otros ajustes"}
@@ -45,6 +45,13 @@ class _Totals:
 
 
 def create_adjustment(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    transaction, adjustment = adjustment_writes(command, fields)
+    return command.commit(transaction, adjustment)
+
+
+def adjustment_writes(command: Command, fields: dict[str, Any], *, room: int = 1) -> tuple[Transaction, dict[str, Any]]:
+    """The adjustment's one transaction, not committed (the opening-stock import adds its unit's
+    marker), leaving `room` items for the caller's own writes."""
     table, company_id = command.table, command.company_id
     reason, warehouse_id = fields["reason"], fields["warehouseId"]
     company, products, positions = stock_records.load_goods(table, company_id, fields["lines"])
@@ -79,11 +86,11 @@ def create_adjustment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     outbox.emit(transaction, outbox.INVENTORY_ADJUSTMENT_CREATED, company_id, "inventory_adjustment", adjustment_id,
                 {"id": adjustment_id, "warehouseId": warehouse_id, "date": date, "reason": reason,
                  "totalValue": adjustment["totalValue"], "journalEntryId": entry_id})
-    if len(transaction.operations) + 1 > MAX_ITEMS:
+    if len(transaction.operations) + room > MAX_ITEMS:
         raise DocumentTooLarge(f"The adjustment would change more than {MAX_ITEMS} records in one transaction; split "
                                "its lines into several adjustments (a count line that matches the stock writes "
                                "nothing).")
-    return command.commit(transaction, adjustment)
+    return transaction, adjustment
 
 
 def _adjusted_line(stock: StockWrites, totals: _Totals, reason: str, warehouse_id: int, date: str, origin: Origin,

@@ -5,19 +5,24 @@ statements and the credit summary; its entry puts the amount on the receivable o
 against the `opening_balance_equity` rule's account. Cancelled like a note while unpaid."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib.domain import documents as document_rules
 from chalicelib.errors import ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.services.commands import Command
 from chalicelib.services.sales_purchases import documents, partners
+from chalicelib.store.transaction import Transaction
 
 _SIDE_OF_PARTNER = {"customer": "receivable", "supplier": "payable"}
 _TYPE_OF_SIDE = {"receivable": document_rules.OPENING_RECEIVABLE, "payable": document_rules.OPENING_PAYABLE}
 
 
-def record_opening_balance(command: Command, partner_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+def record_opening_balance(command: Command, partner_id: int, fields: dict[str, Any], *,
+                           extra_writes: Callable[[Transaction, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """`fields` may also carry `currency` and `exchangeRate` (the open-items import: a document in
+    its own currency, the receivable in the company's at that rate); `extra_writes` joins the
+    caller's writes to the document's one transaction (an import unit's done-marker)."""
     partner = partners.get_partner(command.table, command.company_id, partner_id)
     side = fields.get("side") or _SIDE_OF_PARTNER.get(partner["type"])
     if side is None:
@@ -30,7 +35,7 @@ def record_opening_balance(command: Command, partner_id: int, fields: dict[str, 
     return documents.create_document(command, {
         "type": _TYPE_OF_SIDE[side], "status": document_rules.CONFIRMED, "businessPartnerId": partner_id,
         "date": fields["date"], "dueDate": fields.get("dueDate") or fields["date"], "reference": reference,
-        "notes": fields.get("notes"),
+        "notes": fields.get("notes"), "currency": fields.get("currency"), "exchangeRate": fields.get("exchangeRate"),
         "lines": [{"description": book_text("opening_balance_reference", reference=reference) if reference
                    else book_text("opening_balance"), "quantity": 1,
-                   "unitPrice": fields["amount"], "taxRate": 0}]})
+                   "unitPrice": fields["amount"], "taxRate": 0}]}, extra_writes=extra_writes)

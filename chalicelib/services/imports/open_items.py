@@ -1,0 +1,153 @@
+"""The `open-items` import: the customer and supplier invoices still open at the changeover date,
+each an opening document (900 a customer's, 901 a supplier's) made exactly as
+POST /business-partners/{id}/opening-balance makes it (services/sales_purchases/opening_balances.py),
+in its own currency and rate: the receivable or payable in the company's currency is amount x rate.
+One document a transaction (a unit: its marker commits with it). Natural key: (partner, side,
+documentNumber), against the file and the partner's opening documents already stored."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from chalicelib.domain import documents as document_rules
+from chalicelib.domain.import_rows import Column, Row, RowError
+from chalicelib.services.banking import exchange_rates
+from chalicelib.services.imports import opening_cells
+from chalicelib.services.imports.kinds import Checked, ImportContext
+from chalicelib.services.sales_purchases import opening_balances, partners
+from chalicelib.store import keys
+from chalicelib.store.listing import GSI2
+
+COLUMNS = (
+    Column("partnerTaxId", "RTN o NIT del socio", True, "08011999123456", aliases=("RTN", "NIT", "taxId")),
+    Column("side", "Lado", True, "customer", aliases=("tipo",)),
+    Column("documentNumber", "Número de documento", True, "000-001-01-00001234", aliases=("numero", "factura")),
+    Column("date", "Fecha", True, "2025-12-15"),
+    Column("dueDate", "Vencimiento", False, "2026-01-14", aliases=("fechaVencimiento",)),
+    Column("amount", "Monto", True, "11500.00", aliases=("saldo",)),
+    Column("currency", "Moneda", False, "HNL"),
+    Column("exchangeRate", "Tasa de cambio", False, "1"),
+)
+# cliente/proveedor: the Spanish template's words for the side
+SIDES = {"customer": "receivable", "cliente": "receivable", "supplier": "payable", "proveedor": "payable"}
+_PARTNER_SIDES = {"customer": {"receivable"}, "supplier": {"payable"}, "both": {"receivable", "payable"}}
+_OPENING_TYPES = {"receivable": document_rules.OPENING_RECEIVABLE, "payable": document_rules.OPENING_PAYABLE}
+
+
+@dataclass(frozen=True)
+class OpenItem:
+    line: int
+    unit: str
+    partner_id: int
+    side: str
+    fields: dict[str, Any]
+
+
+def _unit(partner_id: int, side: str, number: str) -> str:
+    return f"open-item/{partner_id}/{side}/{number.casefold()}"
+
+
+def _partners_by_tax_id(context: ImportContext, tax_ids: set[str]) -> dict[str, dict[str, Any]]:
+    """Tax id as written -> the partner (two BatchGetItems: the reservations, then the partners)."""
+    company_id = context.company_id
+    reservations = context.table.batch_get([partners.tax_id_key(company_id, tax_id) for tax_id in tax_ids])
+    partner_of = {tax_id: int(found["partnerId"]) for tax_id in tax_ids
+                  if (found := reservations.get(keys.pair(partners.tax_id_key(company_id, tax_id))))}
+    stored = context.table.batch_get([keys.entity(company_id, keys.PARTNER, p) for p in set(partner_of.values())])
+    return {tax_id: item for tax_id, partner_id in partner_of.items()
+            if (item := stored.get(keys.pair(keys.entity(company_id, keys.PARTNER, partner_id))))}
+
+
+def _stored_numbers(context: ImportContext, partner_id: int) -> set[tuple[str, str]]:
+    """(side, documentNumber casefolded) of the partner's opening documents not cancelled."""
+    documents = context.table.query_all(
+        partition=("GSI2PK", keys.partner_documents_partition(context.company_id, partner_id)), index=GSI2)
+    sides = {code: side for side, code in _OPENING_TYPES.items()}
+    return {(sides[document["type"]], str(document.get("reference") or "").casefold()) for document in documents
+            if document.get("type") in sides and document.get("status") != document_rules.CANCELLED}
+
+
+class OpenItems:
+    name = "open-items"
+    columns = COLUMNS
+    needs_date = True
+
+    def check(self, context: ImportContext, rows: list[Row]) -> Checked:
+        errors: list[RowError] = []
+        changeover = opening_cells.changeover(context, errors)
+        company = exchange_rates.company_of(context.table, context.company_id)
+        own_currency = exchange_rates.company_currency(company)
+        found = _partners_by_tax_id(context, {row.values["partnerTaxId"] for row in rows
+                                              if row.values.get("partnerTaxId")})
+        stored: dict[int, set[tuple[str, str]]] = {}
+        first_line: dict[str, int] = {}
+        items: list[OpenItem] = []
+        for row in rows:
+            problems: list[RowError] = []
+            values = row.values
+            partner = found.get(values.get("partnerTaxId", ""))
+            if values.get("partnerTaxId") and partner is None:
+                problems.append(RowError(row.line, "partnerTaxId", f"no business partner has the tax id {values['partnerTaxId']}"))
+            side = SIDES.get((values.get("side") or "").casefold())
+            if side is None:
+                problems.append(RowError(row.line, "side", "must be customer or supplier (cliente or proveedor)"))
+            elif partner is not None and side not in _PARTNER_SIDES.get(partner.get("type", ""), set()):
+                problems.append(RowError(row.line, "side", f"the partner is a {partner.get('type')}: it has no such open items"))
+            number = values.get("documentNumber")
+            for column in ("partnerTaxId", "documentNumber"):
+                if not values.get(column):
+                    problems.append(RowError(row.line, column, "required"))
+            when = opening_cells.day(row, "date", problems, required=True)
+            due = opening_cells.day(row, "dueDate", problems)
+            if when and changeover and when > changeover:
+                problems.append(RowError(row.line, "date", f"is after the changeover date {changeover}"))
+            if when and due and due < when:
+                problems.append(RowError(row.line, "dueDate", "is before the document's date"))
+            amount = opening_cells.money(row, "amount", problems, required=True)
+            if amount is not None and amount <= 0:
+                problems.append(RowError(row.line, "amount", "must be greater than zero"))
+            currency = (values.get("currency") or own_currency).upper()
+            rate = opening_cells.number(row, "exchangeRate", problems)
+            if len(currency) != 3 or not currency.isalpha():
+                problems.append(RowError(row.line, "currency", f"is not a currency code (HNL, USD): {currency}"))
+            elif currency == own_currency:
+                if rate is not None and rate != 1:
+                    problems.append(RowError(row.line, "exchangeRate", f"must be 1 (or blank) for the company's own currency {own_currency}"))
+                rate = None
+            elif rate is None or rate <= 0:
+                problems.append(RowError(row.line, "exchangeRate", f"required for a document in {currency}: how many {own_currency} one {currency} was worth"))
+            if problems or partner is None or side is None or number is None:
+                errors.extend(problems)
+                continue
+            partner_id = int(partner["id"])
+            unit = _unit(partner_id, side, number)
+            if unit in first_line:
+                errors.append(RowError(row.line, "documentNumber", f"repeats the open item of line {first_line[unit]}"))
+                continue
+            first_line[unit] = row.line
+            if not context.is_done(unit):  # landed by this job: not a duplicate
+                if partner_id not in stored:
+                    stored[partner_id] = _stored_numbers(context, partner_id)
+                if (side, number.casefold()) in stored[partner_id]:
+                    errors.append(RowError(row.line, "documentNumber", f"the partner already has the opening document {number}"))
+                    continue
+            items.append(OpenItem(row.line, unit, partner_id, side, {
+                "side": side, "date": when, "dueDate": due or when, "amount": amount, "reference": number,
+                "currency": currency, "exchangeRate": rate}))
+        return Checked(errors, None if errors else items)
+
+    def apply(self, context: ImportContext, plan: list[OpenItem]) -> dict[str, int]:
+        command = opening_cells.command_for(context)
+        counts = {"created": 0, "skipped": 0}
+        for item in plan:
+            if context.is_done(item.unit):
+                counts["skipped"] += 1
+                continue
+            opening_balances.record_opening_balance(
+                command, item.partner_id, item.fields,
+                extra_writes=lambda transaction, _document, unit=item.unit: context.mark_done(transaction, unit))
+            counts["created"] += 1
+        return counts
+
+
+KIND = OpenItems()

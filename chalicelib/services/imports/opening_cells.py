@@ -1,0 +1,94 @@
+"""What the three opening kinds (opening-balances, open-items, opening-stock) share: the changeover
+date they need, a row's amounts and dates read into RowErrors, the command their writes go through
+(the job's user, with the accounting permission the kinds demand) and the split of a plan into units
+that each fit one transaction."""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Iterator, Sequence, TypeVar
+
+from chalicelib.auth.principal import SYSTEM_USER_ID, Principal
+from chalicelib.domain.accounting import round_money
+from chalicelib.domain.import_rows import Row, RowError
+from chalicelib.domain.roles import ACCOUNTANT
+from chalicelib.services.commands import Command
+from chalicelib.services.imports.kinds import ImportContext
+
+T = TypeVar("T")
+IMPORT_PRINCIPAL = "import"
+
+
+def command_for(context: ImportContext) -> Command:
+    principal = Principal(kind=IMPORT_PRINCIPAL, company_id=context.company_id,
+                          user_id=context.user_id if context.user_id is not None else SYSTEM_USER_ID, role=ACCOUNTANT)
+    return Command(principal, context.table)
+
+
+def changeover(context: ImportContext, errors: list[RowError]) -> str | None:
+    """The changeover date as the books write dates; a file-level error when the job has none."""
+    if context.date is None:
+        errors.append(RowError(0, None, "the changeover date (date) is required for this kind"))
+        return None
+    return context.date.isoformat()
+
+
+def money(row: Row, column: str, errors: list[RowError], *, required: bool = False) -> Decimal | None:
+    """A cell's amount in cents (thousands separators "," tolerated); None when blank or wrong (the
+    error added)."""
+    text = row.values.get(column)
+    if text is None:
+        if required:
+            errors.append(RowError(row.line, column, "required"))
+        return None
+    try:
+        value = Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        value = None
+    if value is None or not value.is_finite():
+        errors.append(RowError(row.line, column, f"is not a number: {text}"))
+        return None
+    if value != round_money(value):
+        errors.append(RowError(row.line, column, f"has more than two decimals: {text}"))
+        return None
+    return value
+
+
+def number(row: Row, column: str, errors: list[RowError], *, required: bool = False) -> Decimal | None:
+    """A quantity, a unit cost or a rate (any decimals)."""
+    text = row.values.get(column)
+    if text is None:
+        if required:
+            errors.append(RowError(row.line, column, "required"))
+        return None
+    try:
+        value = Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        value = None
+    if value is None or not value.is_finite():
+        errors.append(RowError(row.line, column, f"is not a number: {text}"))
+        return None
+    return value
+
+
+def day(row: Row, column: str, errors: list[RowError], *, required: bool = False) -> str | None:
+    """A date as YYYY-MM-DD (the API's form) or DD/MM/YYYY (how people in Honduras and El Salvador write it)."""
+    text = row.values.get(column)
+    if text is None:
+        if required:
+            errors.append(RowError(row.line, column, "required"))
+        return None
+    try:
+        if "/" in text:
+            day_part, month_part, year_part = text.split("/")
+            return date(int(year_part), int(month_part), int(day_part)).isoformat()
+        return date.fromisoformat(text[:10]).isoformat()
+    except ValueError:
+        errors.append(RowError(row.line, column, f"is not a date (YYYY-MM-DD or DD/MM/YYYY): {text}"))
+        return None
+
+
+def chunks(items: Sequence[T], size: int) -> Iterator[tuple[int, Sequence[T]]]:
+    """`items` in pieces of at most `size`, numbered from 1: a unit each, the same pieces on a run again."""
+    for start in range(0, len(items), size):
+        yield start // size + 1, items[start:start + size]
