@@ -1088,6 +1088,8 @@ PHRASES: dict[str, str] = {
     "send the department with its municipality or its district": "envíe el departamento con su municipio o su distrito",
     "{} is not in the authority's catalogue CAT-008 for department {}":
         "{0} no está en el catálogo CAT-008 de Hacienda para el departamento {1}",
+    # issue 41: archive
+    "Export not found.": "Exportación no encontrada.",
 }
 
 # issue 38: lang2
