@@ -1155,6 +1155,8 @@ PHRASES: dict[str, str] = {
     "repeats the value of row {}": "repite el valor de la fila {0}",
     "an existing account keeps its place in the chart: move it there":
         "una cuenta existente conserva su lugar en el catálogo: muévala allí",
+    # issue 41: archive
+    "Export not found.": "Exportación no encontrada.",
 }
 
 # issue 38: lang2
