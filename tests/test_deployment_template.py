@@ -181,7 +181,8 @@ STATEFUL_TYPES = {"AWS::DynamoDB::Table", "AWS::SQS::Queue", "AWS::KMS::Key", "A
 def test_every_stateful_resource_survives_deleting_or_replacing_the_stack(template):
     stateful = {name: resource for name, resource in template["Resources"].items()
                 if resource["Type"] in STATEFUL_TYPES}
-    assert {"AppTable", "WebhookDeliveriesQueue", "WebhookDeliveriesDLQ", "SecretsKey"} <= set(stateful)
+    assert {"AppTable", "WebhookDeliveriesQueue", "WebhookDeliveriesDLQ", "SecretsKey", "ImportJobsQueue", "ImportJobsDLQ",
+            "FilesBucket"} <= set(stateful)
     for name, resource in stateful.items():
         assert (resource.get("DeletionPolicy"), resource.get("UpdateReplacePolicy")) == ("Retain", "Retain"), name
     table = template["Resources"]["AppTable"]["Properties"]
@@ -195,9 +196,11 @@ def test_alarms_watch_what_fails_and_notify_the_topic(template):
               if resource["Type"] == "AWS::CloudWatch::Alarm"}
     watched = {(alarm["Namespace"], alarm["MetricName"], json.dumps(alarm["Dimensions"][0]["Value"]))
                for alarm in alarms.values()}
-    functions = ("APIHandler", "Authorizer", "WebhookFanout", "WebhookDeliverer", "ScheduledInvoices")
+    functions = ("APIHandler", "Authorizer", "WebhookFanout", "WebhookDeliverer", "ScheduledInvoices", "ImportWorker")
     expected = {("AWS/SQS", "ApproximateNumberOfMessagesVisible",
                  json.dumps({"Fn::GetAtt": ["WebhookDeliveriesDLQ", "QueueName"]})),
+                ("AWS/SQS", "ApproximateNumberOfMessagesVisible",
+                 json.dumps({"Fn::GetAtt": ["ImportJobsDLQ", "QueueName"]})),
                 ("AWS/ApiGateway", "5XXError", json.dumps({"Ref": "AWS::StackName"})),
                 ("AWS/DynamoDB", "ReadThrottleEvents", json.dumps({"Ref": "AppTable"})),
                 ("AWS/DynamoDB", "WriteThrottleEvents", json.dumps({"Ref": "AppTable"})),
@@ -228,7 +231,7 @@ def test_the_stage_is_throttled_and_every_function_traced(template):
                                       "ThrottlingRateLimit": {"Ref": "ApiThrottlingRateLimit"},
                                       "ThrottlingBurstLimit": {"Ref": "ApiThrottlingBurstLimit"}}]
     assert api["Name"] == {"Ref": "AWS::StackName"}  # the 5xx alarm's ApiName
-    for function in ("APIHandler", "Authorizer", "WebhookFanout", "WebhookDeliverer", "ScheduledInvoices"):
+    for function in ("APIHandler", "Authorizer", "WebhookFanout", "WebhookDeliverer", "ScheduledInvoices", "ImportWorker"):
         assert template["Resources"][function]["Properties"]["Tracing"] == "Active", function
     statements = template["Resources"]["DefaultRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
     assert next(s for s in statements if s.get("Sid") == "Tracing")["Action"] == [
@@ -250,3 +253,47 @@ def test_the_dashboard_charts_every_metric_the_service_publishes(template):
                        "ApproximateNumberOfMessagesVisible"):
         assert f'"{aws_metric}"' in charted, aws_metric
     assert all(widget["properties"]["metrics"] for widget in body["widgets"])
+
+
+# issue 41: jobs
+def test_the_files_bucket_is_private_encrypted_tls_only_and_forgets_after_seven_days(template):
+    resources = template["Resources"]
+    bucket = resources["FilesBucket"]["Properties"]
+    assert bucket["PublicAccessBlockConfiguration"] == {"BlockPublicAcls": True, "BlockPublicPolicy": True,
+                                                        "IgnorePublicAcls": True, "RestrictPublicBuckets": True}
+    assert bucket["OwnershipControls"] == {"Rules": [{"ObjectOwnership": "BucketOwnerEnforced"}]}  # no ACLs at all
+    encryption = bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]
+    assert encryption["ServerSideEncryptionByDefault"] == {"SSEAlgorithm": "AES256"}
+    assert [(rule["Status"], rule["ExpirationInDays"]) for rule in bucket["LifecycleConfiguration"]["Rules"]] == [
+        ("Enabled", 7)]
+    policy = resources["FilesBucketPolicy"]["Properties"]
+    assert policy["Bucket"] == {"Ref": "FilesBucket"}
+    [statement] = policy["PolicyDocument"]["Statement"]
+    assert (statement["Effect"], statement["Principal"], statement["Action"]) == ("Deny", "*", "s3:*")
+    assert statement["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+    assert {"Fn::Sub": "${FilesBucket.Arn}/*"} in statement["Resource"]
+    statements = resources["DefaultRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
+    files = next(s for s in statements if s.get("Sid") == "Files")
+    assert files["Action"] == ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"]
+    assert files["Resource"] == {"Fn::Sub": "${FilesBucket.Arn}/*"}  # objects only: no listing, no bucket changes
+
+
+def test_the_import_worker_reads_the_jobs_queue_which_outlasts_its_runs(template):
+    resources = template["Resources"]
+    worker = resources["ImportWorker"]["Properties"]
+    assert worker["Handler"] == "app.import_worker"
+    assert (worker["Timeout"], worker["MemorySize"]) == (900, 1024)
+    source = worker["Events"]["ImportWorkerSqsEventSource"]["Properties"]
+    assert source["Queue"] == {"Fn::GetAtt": ["ImportJobsQueue", "Arn"]} and source["BatchSize"] == 1
+    queue = resources["ImportJobsQueue"]["Properties"]
+    # AWS's advice: a visibility timeout of at least six times the function's timeout (6 x 900 s = 5,400 s)
+    assert queue["VisibilityTimeout"] >= 6 * worker["Timeout"]
+    assert queue["RedrivePolicy"] == {"deadLetterTargetArn": {"Fn::GetAtt": ["ImportJobsDLQ", "Arn"]},
+                                      "maxReceiveCount": 4}
+    for function in ("APIHandler", "ImportWorker"):
+        variables = resources[function]["Properties"]["Environment"]["Variables"]
+        assert variables["FILES_BUCKET"] == {"Ref": "FilesBucket"}
+        assert variables["IMPORT_QUEUE_URL"] == {"Ref": "ImportJobsQueue"}
+    statements = resources["DefaultRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
+    access = next(s for s in statements if s.get("Sid") == "ImportQueue")
+    assert access["Resource"] == [{"Fn::GetAtt": ["ImportJobsQueue", "Arn"]}] and "sqs:SendMessage" in access["Action"]

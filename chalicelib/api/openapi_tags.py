@@ -26,5 +26,7 @@ TAG_DESCRIPTIONS = {
     "Printing and sending": "Printed documents and entries (PDF) and documents e-mailed",
     "Scheduled invoices": "Recurring invoices made by the hourly job",
     "Webhooks": "Signed event deliveries to the company's endpoints, with retries and history",
+    "Imports": "Moving a business in: import jobs from CSV or XLSX templates (or a company archive), every row checked "
+               "before any is written",
     "Meta": "This document",
 }

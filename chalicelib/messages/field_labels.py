@@ -217,6 +217,17 @@ EN: dict[str, str] = {
     'acceptedAt': "Date of the DTE's seal",
     # issue 40: fixb
     'validatedDebitNotes': 'Debit notes validated against the DTE',
+    # issue 41: jobs
+    'kind': 'Kind of import',
+    'fileName': 'File name',
+    'content': 'File',
+    'mapping': 'Column mapping',
+    'columns': 'Columns of the file',
+    'existing': 'Existing records',
+    'dryRun': 'Dry run',
+    'errorsLimit': 'Problems per page',
+    'errorsCursor': 'Problems page',
+    'language': 'Language',
 }
 
 ES: dict[str, str] = {
@@ -431,4 +442,15 @@ ES: dict[str, str] = {
     'acceptedAt': 'Fecha del sello del DTE',
     # issue 40: fixb
     'validatedDebitNotes': 'Notas de débito validadas contra el DTE',
+    # issue 41: jobs
+    'kind': 'Tipo de importación',
+    'fileName': 'Nombre del archivo',
+    'content': 'Archivo',
+    'mapping': 'Correspondencia de columnas',
+    'columns': 'Columnas del archivo',
+    'existing': 'Registros existentes',
+    'dryRun': 'Prueba sin guardar',
+    'errorsLimit': 'Problemas por página',
+    'errorsCursor': 'Página de problemas',
+    'language': 'Idioma',
 }

@@ -8,6 +8,7 @@ from chalicelib.models.base import Date, Name, RequestModel, ResponseModel
 from chalicelib.services.imports.jobs import MAX_REQUEST_BYTES
 from chalicelib.services.imports.kinds import KINDS, TABLE_KINDS
 
+BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$|^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)$"
 ImportKindName = Literal[tuple(KINDS)]  # type: ignore[valid-type]
 TemplateKindName = Literal[tuple(TABLE_KINDS)]  # type: ignore[valid-type]
 JobStatus = Literal["validating", "ready", "importing", "done", "failed"]
@@ -26,8 +27,11 @@ class ImportMapping(RequestModel):
 class ImportCreate(RequestModel):
     kind: ImportKindName
     file_name: Name = Field(description="the file's name: its extension (.csv, .xlsx, .zip) says how to read it")
+    # the document states plain base64 (what a client sends); the service also takes line breaks and a
+    # browser's `data:...;base64,` prefix
     content: str = Field(max_length=MAX_REQUEST_BYTES,
-                         description="the file, base64-encoded; at most 4 MB decoded (413 PAYLOAD_TOO_LARGE above)")
+                         description="the file, base64-encoded; at most 4 MB decoded (413 PAYLOAD_TOO_LARGE above)",
+                         json_schema_extra={"minLength": 4, "pattern": BASE64_PATTERN, "contentEncoding": "base64"})
     mapping: Optional[ImportMapping] = None
     dry_run: bool = Field(False, description="check every row and store nothing: the job ends `ready` or `failed`")
     date: Optional[Date] = Field(None, description="the changeover date: required by the opening kinds")

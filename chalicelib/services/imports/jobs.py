@@ -24,7 +24,7 @@ from chalicelib.store import keys
 from chalicelib.store.files import get_files
 from chalicelib.store.listing import decode_cursor, encode_cursor
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import Transaction
+from chalicelib.store.transaction import LostRace, Transaction
 
 VALIDATING, READY, IMPORTING, DONE, FAILED = "validating", "ready", "importing", "done", "failed"
 # the largest file taken, decoded (the contract's 4 MB), and its request body: that file in base64
@@ -102,7 +102,12 @@ def _start(table: Table, company_id: int, job_id: int, queue: QueueGetter) -> No
         return
     from chalicelib.services.imports import runner
 
-    runner.run_import(table, company_id, job_id)
+    try:
+        runner.run_import(table, company_id, job_id)
+    except LostRace as lost:
+        # not the request's race: run again, the request would make a second job (the queue's
+        # redelivery is the way to run a job again)
+        raise RuntimeError(f"import job {job_id} lost a race in its inline run") from lost
 
 
 def get_job(table: Table, company_id: int, job_id: int, errors_limit: int = ERRORS_LIMIT,
