@@ -65,7 +65,19 @@ def create_record(command: Command, kind: RecordKind, fields: dict[str, Any],
 
 def new_record_item(table: Table, company_id: int, kind: RecordKind, fields: dict[str, Any]) -> dict[str, Any]:
     """A new record of `kind` with a fresh id, not written yet (add_new_record writes it)."""
-    record_id = table.next_id(keys.id_sequence(company_id, kind.kind))
+    return _record_item(company_id, kind, table.next_id(keys.id_sequence(company_id, kind.kind)), fields)
+
+
+def new_record_items(table: Table, company_id: int, kind: RecordKind,
+                     many_fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """New records with fresh ids taken in one round trip (an import's unit): ids a unit that
+    never commits leaves unused are skipped, as a create that fails leaves its id."""
+    last = table.add(keys.id_sequence(company_id, kind.kind), "value", len(many_fields))
+    first = last - len(many_fields) + 1
+    return [_record_item(company_id, kind, first + n, fields) for n, fields in enumerate(many_fields)]
+
+
+def _record_item(company_id: int, kind: RecordKind, record_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     now = clock.now_iso()
     return {**keys.entity(company_id, kind.kind, record_id),
             **keys.collection_index(company_id, kind.kind, record_id),

@@ -61,6 +61,7 @@ from infra.bench.calls import calls_per_request
 from infra.bench.capacity import print_report as print_capacity_report
 from infra.bench.common import ROOT
 from infra.bench.contention import contention_runs
+from infra.bench.data_imports import data_imports
 from infra.bench.documents import credit_summary_scaling, document_list_scaling, document_writes, payment_writes
 from infra.bench.imports import import_times
 from infra.bench.ledger import ledger_scaling
@@ -73,7 +74,7 @@ from infra.bench.webhooks import webhook_delivery
 
 SECTIONS = ("import", "calls", "ledger", "documents", "document-list", "payments", "credits", "webhook-single",
             "webhooks", "scheduler", "pdf", "statements", "valuation", "contention",
-            "capacity", "local-state")
+            "capacity", "data-imports", "local-state")
 
 
 def main() -> None:
@@ -88,6 +89,7 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=10.0, help="contention: simulated time of each DynamoDB call")
     parser.add_argument("--contention-seconds", type=float, default=15.0)
     parser.add_argument("--contention-clients", type=int, nargs="+", default=[1, 8, 32])
+    parser.add_argument("--import-rows", type=int, default=10_000, help="data-imports: rows of each file")
     parser.add_argument("--local-state-documents", type=int, default=100_000)
     parser.add_argument("--only", choices=SECTIONS, action="append",
                         help="run only this section (repeatable); default: all of them but local-state")
@@ -147,6 +149,9 @@ def main() -> None:
         print(json.dumps(valuation_scaling(args.document_samples), indent=2))
     if "capacity" in sections:
         print_capacity_report()
+    if "data-imports" in sections:
+        print(f"\nMoving in: {args.import_rows:,} partners and {args.import_rows:,} products from a CSV each (target <= 60 s each)")
+        print(json.dumps(data_imports(args.import_rows), indent=2))
     if "local-state" in sections:
         print(f"\nLocal stack persistence at {args.local_state_documents:,} documents: restore, a compaction "
               "under reads, SIGTERM-to-exit of the real stack")

@@ -33,7 +33,7 @@ class CallCounter:
 
 def bench_environment(auth_at_gateway: bool) -> None:
     os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
-                       "AWS_DEFAULT_REGION": "us-east-1", "TABLE_NAME": "bench",
+                       "AWS_DEFAULT_REGION": "us-east-1", "TABLE_NAME": "bench", "FILES_BUCKET": "bench-files",
                        "AUTH_AT_GATEWAY": "1" if auth_at_gateway else "0", "POWERTOOLS_LOG_LEVEL": "WARNING",
                        "METRICS_ENABLED": "0"})
     os.environ.pop("AWS_ENDPOINT_URL", None)
@@ -54,12 +54,13 @@ def bench_company(name: str, email: str) -> tuple[Any, Any]:
 
     from chalicelib.settings import reset_settings
     from chalicelib.store.table import get_table, reset_table
-    from infra.deploy.resources import create_table
+    from infra.deploy.resources import create_bucket, create_table
     from tests.support import make_company
 
     reset_settings()
     reset_table()
     create_table(boto3.client("dynamodb"), "bench")
+    create_bucket(boto3.client("s3"), "bench-files")
     table = get_table()
     return table, make_company(table, name, email)
 

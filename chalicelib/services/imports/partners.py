@@ -134,7 +134,7 @@ class PartnersKind:
 
         def create(unit: row_checks.Unit) -> None:
             transaction = Transaction(table)
-            items = [partners.new_partner_item(table, company_id, entry.fields) for entry in unit.entries]
+            items = partners.new_partner_items(table, company_id, [entry.fields for entry in unit.entries])
             partners.add_partner_batch(transaction, company_id, items)
             context.mark_done(transaction, unit.name)
             transaction.commit()

@@ -123,8 +123,7 @@ class ProductsKind:
 
         def create(unit: row_checks.Unit) -> None:
             transaction = Transaction(table)
-            items = [records.new_record_item(table, company_id, products.PRODUCT, entry.fields)
-                     for entry in unit.entries]
+            items = records.new_record_items(table, company_id, products.PRODUCT, [entry.fields for entry in unit.entries])
             products.add_product_batch(transaction, company_id, items)
             context.mark_done(transaction, unit.name)
             transaction.commit()

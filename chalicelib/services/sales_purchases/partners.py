@@ -149,9 +149,9 @@ def update_partner(command: Command, partner_id: int, changes: dict[str, Any],
                                  _partner_effects, current=current)
 
 
-def new_partner_item(table: Table, company_id: int, fields: dict[str, Any]) -> dict[str, Any]:
-    """A partner with a fresh id, as create_partner stores it (fields already checked)."""
-    return records.new_record_item(table, company_id, PARTNER, fields)
+def new_partner_items(table: Table, company_id: int, many_fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Partners with fresh ids, as create_partner stores them (fields already checked)."""
+    return records.new_record_items(table, company_id, PARTNER, many_fields)
 
 
 def add_partner_batch(transaction: Transaction, company_id: int, items: list[dict[str, Any]]) -> None:
