@@ -1365,5 +1365,7 @@ export default {
   "companyExport.linkValid": "The link is valid for one hour.",
   "companyExport.failed": "The archive could not be made. Try again.",
   "companyExport.kind": "Records",
-  "companyExport.count": "Count"
+  "companyExport.count": "Count",
+  "imp.file.choose": "Choose file…",
+  "imp.file.none": "No file chosen"
 };

@@ -1365,5 +1365,7 @@ export default {
   "companyExport.linkValid": "El enlace vale una hora.",
   "companyExport.failed": "No se pudo preparar el archivo. Inténtelo otra vez.",
   "companyExport.kind": "Registros",
-  "companyExport.count": "Cantidad"
+  "companyExport.count": "Cantidad",
+  "imp.file.choose": "Elegir archivo…",
+  "imp.file.none": "Ningún archivo elegido"
 };

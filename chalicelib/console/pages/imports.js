@@ -100,7 +100,8 @@ export async function render(ctx) {
     ctx.root.append(pageHeader(t("imp.title")), h("p", { class: "error-box" }, t("error.forbidden")));
     return;
   }
-  const state = { kind: allowed[0].kind, job: null, errors: [], cursor: null, unknown: [] };
+  // mapping: {file heading: column} chosen so far, sent with every validation of this kind
+  const state = { kind: allowed[0].kind, job: null, errors: [], cursor: null, unknown: [], mapping: {} };
   const spec = () => KINDS.find((entry) => entry.kind === state.kind);
   const live = () => ctx.root.isConnected;
 
@@ -114,7 +115,13 @@ export async function render(ctx) {
            `${t("imp.template.file")}-${state.kind}.${extension}`, `template-${extension}`)))]);
 
   // --- the file, the date, the mapping ---
-  const file = h("input", { type: "file", id: "import-file", onchange: () => { state.unknown = []; showMapping(); resetJob(); } });
+  // a corrected file keeps the mapping chosen for the one before it (the same headings). The
+  // browser's own file button speaks the browser's language: a label of ours stands for it.
+  const fileName = h("span", { class: "help", id: "import-file-name" }, t("imp.file.none"));
+  const file = h("input", { type: "file", id: "import-file", class: "visually-hidden", onchange: () => {
+    fileName.textContent = file.files[0] ? file.files[0].name : t("imp.file.none");
+    resetJob();
+  } });
   const changeover = h("input", { type: "date", id: "import-date", "data-field": "date" });
   const update = h("input", { type: "checkbox", id: "import-update" });
   const dateField = h("div", { class: "field" }, h("label", { for: "import-date" }, t("imp.date")), changeover,
@@ -150,7 +157,9 @@ export async function render(ctx) {
   const chooseKind = (kind) => {
     state.kind = kind;
     state.unknown = [];
+    state.mapping = {};
     file.value = "";
+    fileName.textContent = t("imp.file.none");
     showTemplate();
     showInputs();
     showMapping();
@@ -158,22 +167,22 @@ export async function render(ctx) {
   };
 
   function showMapping() {
-    if (!state.unknown.length) { replace(mapping); return; }
+    const headings = [...new Set([...state.unknown, ...Object.keys(state.mapping)])];
+    if (!headings.length) { replace(mapping); return; }
     const placeholder = h("p", { class: "loading" }, t("common.loading"));
     replace(mapping, placeholder);
     kindColumns(state.kind).then((columns) => {
       replace(mapping, h("h3", {}, t("imp.mapping.title")), h("p", { class: "help" }, t("imp.mapping.help")),
-        h("div", { class: "import-mapping-rows" }, state.unknown.map((heading, index) => h("div", { class: "field" },
+        h("div", { class: "import-mapping-rows" }, headings.map((heading, index) => h("div", { class: "field" },
           h("label", { for: `map-${index}` }, t("imp.mapping.heading", { heading })),
-          h("select", { id: `map-${index}`, class: "import-map", "data-heading": heading },
+          h("select", { id: `map-${index}`, class: "import-map", "data-heading": heading, onchange: (event) => {
+            if (event.target.value) state.mapping[heading] = event.target.value; else delete state.mapping[heading];
+          } },
             h("option", { value: "" }, t("imp.mapping.none")),
-            columns.map((column) => h("option", { value: column.name },
+            columns.map((column) => h("option", { value: column.name, selected: state.mapping[heading] === column.name || undefined },
               plain(column.heading) === plain(column.name) ? column.name : `${column.heading} (${column.name})`)))))));
     }).catch((error) => replace(mapping, h("div", { class: "error-box" }, describeError(error))));
   }
-
-  const chosenMapping = () => Object.fromEntries([...mapping.querySelectorAll("select.import-map")]
-    .filter((select) => select.value).map((select) => [select.dataset.heading, select.value]));
 
   // The file's line 1 refused for headings that are none of the kind's columns: those headings.
   async function unknownHeadings(errors) {
@@ -249,10 +258,8 @@ export async function render(ctx) {
       state.cursor = next.errorsNextCursor || null;
       showJob();
     }
-    if (state.job.status === "failed") {
-      state.unknown = await unknownHeadings(state.errors);
-      showMapping();
-    }
+    state.unknown = state.job.status === "failed" ? await unknownHeadings(state.errors) : [];
+    showMapping();
     loadRecent();
   }
 
@@ -263,9 +270,8 @@ export async function render(ctx) {
     if (spec().dated && !changeover.value) { say(t("imp.date.missing")); return; }
     const body = { kind: state.kind, fileName: chosen.name, dryRun: true };
     if (spec().dated) body.date = changeover.value;
-    const columns = chosenMapping();
     const sentMapping = {};
-    if (Object.keys(columns).length) sentMapping.columns = columns;
+    if (Object.keys(state.mapping).length) sentMapping.columns = { ...state.mapping };
     if (spec().updatable && update.checked) sentMapping.existing = "update";
     if (Object.keys(sentMapping).length) body.mapping = sentMapping;
     setBusy(true);
@@ -300,7 +306,12 @@ export async function render(ctx) {
         empty: t("imp.jobs.empty"),
         onRowClick: (job) => api.get(`/imports/${job.id}`).then((found) => {
           const radio = document.getElementById(`kind-${found.kind}`);
-          if (radio) { radio.checked = true; state.kind = found.kind; showTemplate(); showInputs(); }
+          if (radio && found.kind !== state.kind) {
+            radio.checked = true;
+            Object.assign(state, { kind: found.kind, mapping: {}, unknown: [] });
+            showTemplate();
+            showInputs();
+          }
           say(null);
           follow(found);
           jobPanel.scrollIntoView({ block: "start" });
@@ -325,7 +336,9 @@ export async function render(ctx) {
     section(t("imp.step.kind"), kindChooser(allowed, state.kind, chooseKind)),
     section(t("imp.step.template"), template),
     section(t("imp.step.file"), h("div", { class: "form import-form" },
-      h("div", { class: "field" }, h("label", { for: "import-file" }, t("imp.file")), file), dateField, updateField, mapping,
+      h("div", { class: "field" }, h("span", { class: "field-label" }, t("imp.file")),
+        h("div", { class: "file-pick" }, file, h("label", { for: "import-file", class: "button-like" }, t("imp.file.choose")),
+          fileName)), dateField, updateField, mapping,
       problem, h("div", { class: "form-actions" }, validateButton, runButton))),
     jobPanel,
     section(t("imp.jobs.title"), recent));
