@@ -1367,5 +1367,6 @@ export default {
   "companyExport.kind": "Records",
   "companyExport.count": "Count",
   "imp.file.choose": "Choose file…",
-  "imp.file.none": "No file chosen"
+  "imp.file.none": "No file chosen",
+  "imp.mapping.ignore": "Do not import this column"
 };

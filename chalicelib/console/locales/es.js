@@ -1367,5 +1367,6 @@ export default {
   "companyExport.kind": "Registros",
   "companyExport.count": "Cantidad",
   "imp.file.choose": "Elegir archivo…",
-  "imp.file.none": "Ningún archivo elegido"
+  "imp.file.none": "Ningún archivo elegido",
+  "imp.mapping.ignore": "No importar esta columna"
 };

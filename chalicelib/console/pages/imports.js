@@ -27,6 +27,7 @@ const KINDS = [
   { kind: "company", roles: MANAGERS, archive: true },
 ];
 const BUSY = ["validating", "importing"];
+const IGNORED = "-";  // the mapping select's "leave this column out"
 const POLL_MS = 1000;
 const TABLE_FILES = ".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -179,6 +180,7 @@ export async function render(ctx) {
             if (event.target.value) state.mapping[heading] = event.target.value; else delete state.mapping[heading];
           } },
             h("option", { value: "" }, t("imp.mapping.none")),
+            h("option", { value: IGNORED, selected: state.mapping[heading] === IGNORED || undefined }, t("imp.mapping.ignore")),
             columns.map((column) => h("option", { value: column.name, selected: state.mapping[heading] === column.name || undefined },
               plain(column.heading) === plain(column.name) ? column.name : `${column.heading} (${column.name})`)))))));
     }).catch((error) => replace(mapping, h("div", { class: "error-box" }, describeError(error))));
@@ -271,7 +273,9 @@ export async function render(ctx) {
     const body = { kind: state.kind, fileName: chosen.name, dryRun: true };
     if (spec().dated) body.date = changeover.value;
     const sentMapping = {};
-    if (Object.keys(state.mapping).length) sentMapping.columns = { ...state.mapping };
+    // the API reads a heading mapped to "" as one to leave out
+    const columns = Object.fromEntries(Object.entries(state.mapping).map(([heading, field]) => [heading, field === IGNORED ? "" : field]));
+    if (Object.keys(columns).length) sentMapping.columns = columns;
     if (spec().updatable && update.checked) sentMapping.existing = "update";
     if (Object.keys(sentMapping).length) body.mapping = sentMapping;
     setBusy(true);
