@@ -13,6 +13,7 @@ from chalicelib.api import (
     documents,
     exchange_rates,
     gateways,
+    imports,
     inventory,
     openapi,
     partners,
@@ -28,14 +29,19 @@ from chalicelib.api import (
 from chalicelib.api.application import ThreadSafeChalice
 from chalicelib.api.routing import add_method_fallbacks
 from chalicelib.auth.authorizer import authorize
-from chalicelib.events.handlers import STREAM_ARN_PLACEHOLDER, WEBHOOK_QUEUE_ARN_PLACEHOLDER
+from chalicelib.events.handlers import (
+    IMPORT_QUEUE_ARN_PLACEHOLDER,
+    STREAM_ARN_PLACEHOLDER,
+    WEBHOOK_QUEUE_ARN_PLACEHOLDER,
+)
 from chalicelib.observability import traced
 from chalicelib.store.table import get_table
 
 app = ThreadSafeChalice(app_name="business-api")
 
 for module in (auth, company, partners, products, documents, exchange_rates, inventory, payment_setup, payments, gateways,
-               banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, openapi, console):
+               banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
+               openapi, console):
     app.register_blueprint(module.blueprint)
 for blueprint in countries.blueprints():
     app.register_blueprint(blueprint)
@@ -68,6 +74,17 @@ def webhook_deliverer(event):
 
     with traced("## webhook_deliverer"):
         return deliver_messages(event)
+
+
+# Import and export jobs, one message a call: a fault raises, and the queue delivers the message again
+# (after the visibility timeout, six times the function's 900 s) up to its redrive's four receives.
+@app.on_sqs_message(queue_arn=IMPORT_QUEUE_ARN_PLACEHOLDER, name="import_worker", batch_size=1,
+                    maximum_batching_window_in_seconds=0)
+def import_worker(event):
+    from chalicelib.services.imports.worker import run_messages
+
+    with traced("## import_worker"):
+        run_messages(event)
 
 
 @app.schedule(Rate(1, unit=Rate.HOURS), name="scheduled_invoices")

@@ -8,7 +8,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "VALIDATION_ERROR": (400, "a field, query parameter or header is missing or invalid (`details` names each)"),
     "MALFORMED_JSON": (400, "the body is not JSON"),
     "DOCUMENT_TOO_LARGE": (400, "the document's transaction would exceed DynamoDB's 100 items"),
-    "REQUEST_TOO_LARGE": (413, "the request body is larger than 1 MB (above 6 MB a body never reaches the function: Lambda's limit)"),
+    "REQUEST_TOO_LARGE": (413, "the request body is larger than 1 MB, or 5.5 MB for POST /imports (above 6 MB a body never reaches the function: Lambda's limit)"),
     "INVALID_ACCOUNT": (400, "a line's or rule's account is missing, inactive or not a leaf"),
     "CONTROL_ACCOUNT": (400, "the account stands behind a subledger (receivables, payables, inventory, customer or supplier advances, sales or purchase tax, withholdings, a bank account, whose ledger also carries its gateway's payments): only documents, payments, adjustments and opening balances move it, and no other subledger takes it"),
     "UNBALANCED_ENTRY": (400, "a journal entry's debits and credits differ"),
@@ -127,6 +127,9 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 40: invalidation
     "DTE_INVALIDATION_WINDOW_CLOSED": (409, "the time the tax authority allows to invalidate the DTE has ended (`details` gives its seal and the deadline): nothing was sent"),
     "DTE_INVALIDATION_BLOCKED": (409, "documents the tax authority validated against the DTE (its credit or debit notes, a return event) must be invalidated first (`details` names each)"),
+    # issue 41: jobs
+    "PAYLOAD_TOO_LARGE": (413, "the uploaded file is larger than 4 MB decoded: split it into smaller files"),
+    "IMPORT_NOT_READY": (409, "the import cannot be run: only a dry run that found no problem (ready), or an import a fault stopped"),
     "IDEMPOTENCY_KEY_REUSED": (422, "the `Idempotency-Key` was used for another request"),
     "RATE_LIMIT_EXCEEDED": (429, "too many requests or failed logins; `Retry-After` says when to retry"),
     "INTERNAL_ERROR": (500, "a bug: the request id in `X-Request-Id` finds it in the logs"),

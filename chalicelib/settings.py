@@ -55,6 +55,10 @@ class Settings:
     login_memory_seconds: int
     login_window_seconds: int
     login_max_failures_per_address: int
+    # issue 41: jobs. The private bucket of uploaded imports and company exports (store/files.py)
+    # and the queue import and export jobs run on; without a queue a job runs in its request
+    files_bucket: str | None
+    import_queue_url: str | None
 
 
 @lru_cache(maxsize=1)
@@ -103,6 +107,8 @@ def get_settings() -> Settings:
         login_memory_seconds=int(env.get("LOGIN_MEMORY_SECONDS", str(24 * 3600))),
         login_window_seconds=int(env.get("LOGIN_WINDOW_SECONDS", "900")),
         login_max_failures_per_address=int(env.get("LOGIN_MAX_FAILURES_PER_ADDRESS", "200")),
+        files_bucket=env.get("FILES_BUCKET") or None,
+        import_queue_url=env.get("IMPORT_QUEUE_URL") or None,
     )
 
 

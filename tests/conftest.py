@@ -12,6 +12,7 @@ from moto import mock_aws
 os.environ.update({
     "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing",
     "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1", "TABLE_NAME": "test-business-api",
+    "FILES_BUCKET": "test-business-api-files",
     # the master key secrets are sealed with in the tests (a KMS key when deployed)
     "LOCAL_SECRETS_KEY": "dGVzdHMtb25seS1zZWNyZXRzLWtleS0zMi1ieXRlcyE=",
 })
@@ -20,8 +21,9 @@ for name in ("AWS_ENDPOINT_URL", "AUTH_AT_GATEWAY", "RATE_LIMIT_ENABLED", "ALLOW
 
 from chalicelib.settings import reset_settings  # noqa: E402
 from chalicelib.store import transaction  # noqa: E402
+from chalicelib.store.files import reset_files  # noqa: E402
 from chalicelib.store.table import get_table, reset_table  # noqa: E402
-from infra.deploy.resources import create_table  # noqa: E402
+from infra.deploy.resources import create_bucket, create_table  # noqa: E402
 from infra.devstack import faithful_dynamodb, moto_speedups  # noqa: E402
 from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 
@@ -103,14 +105,17 @@ def later(monkeypatch):
 def aws(monkeypatch):
     reset_settings()
     reset_table()
+    reset_files()
     faithful_dynamodb.reset()
     transaction.forget_contention()  # counters of an earlier test's table, same names
     with mock_aws():
         create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
+        create_bucket(boto3.client("s3"), os.environ["FILES_BUCKET"])
         yield
     faithful_dynamodb.reset()
     reset_settings()
     reset_table()
+    reset_files()
 
 
 @pytest.fixture

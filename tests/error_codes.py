@@ -90,9 +90,11 @@ def _templates(value: ast.expr | None, constants: dict[str, str]) -> list[str]:
 def raised_phrases() -> set[str]:
     """Every message and field problem the source writes for an error answer, as a template (see
     _templates): what refusals say (their `message`, a detail's "message", `for_field`'s problem,
-    a refusal class's reasons), the ValueErrors of the request models (pydantic's value_error), and
-    the parts a DTE's field problem is written from (a `what` and the `_REMEDIES`)."""
+    a refusal class's reasons), the ValueErrors of the request models (pydantic's value_error), an
+    import's RowError messages, and the parts a DTE's field problem is written from (a `what` and the
+    `_REMEDIES`)."""
     import app  # noqa: F401  (imports every route module)
+    from chalicelib.domain.import_rows import RowError
     from chalicelib.errors import ApiError
 
     found: set[str] = set()
@@ -120,6 +122,8 @@ def raised_phrases() -> set[str]:
                 cls = _resolve(module, node.func)
                 if (isinstance(cls, type) and issubclass(cls, ApiError)) or (in_models and cls is ValueError):
                     found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
+                elif cls is RowError:  # an import's problem by row and column (domain/import_rows.py), read by a person
+                    found.update(_templates(node.args[2] if len(node.args) > 2 else keywords.get("message"), constants))
             elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
                     node.targets[0].id in ("_REMEDIES", "_SUPPLIER_REMEDIES", "what", "CONTROLLED_OPERATIONS", "_BANK_LEDGER",
                                         "problem")):

@@ -23,17 +23,18 @@ def without_company(values: Any) -> Any:
 
 # The largest body read: well above any request's need (a chart of accounts, a statement), and it
 # bounds the memory and time one request may take before anything is checked. (Bodies above 6 MB
-# never reach the function: Lambda's invocation limit, answered 5xx by API Gateway.)
+# never reach the function: Lambda's invocation limit, answered 5xx by API Gateway.) A route that
+# takes a file (POST /imports) states its own, larger limit (RouteSpec.max_body_bytes).
 MAX_BODY_BYTES = 1024 * 1024
 
 
-def check_body_size(raw: bytes | None) -> None:
-    if raw and len(raw) > MAX_BODY_BYTES:
-        raise ApiError(f"The request body is larger than {MAX_BODY_BYTES // 1024} KB.", code="REQUEST_TOO_LARGE")
+def check_body_size(raw: bytes | None, limit: int = MAX_BODY_BYTES) -> None:
+    if raw and len(raw) > limit:
+        raise ApiError(f"The request body is larger than {limit // 1024} KB.", code="REQUEST_TOO_LARGE")
 
 
-def parse_json(raw: bytes | None, headers: Mapping[str, str]) -> Any:
-    check_body_size(raw)
+def parse_json(raw: bytes | None, headers: Mapping[str, str], limit: int = MAX_BODY_BYTES) -> Any:
+    check_body_size(raw, limit)
     if not raw or not raw.strip():
         return None
     content_type = headers.get("content-type", "application/json").split(";")[0].strip().lower()

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Type, Union
 from chalice import Blueprint, CustomAuthorizer, Response
 
 from chalicelib import jsoncodec, messages
-from chalicelib.api.request_input import parse_json, path_ids, plain_number, validate, without_company
+from chalicelib.api.request_input import (
+    MAX_BODY_BYTES,
+    parse_json,
+    path_ids,
+    plain_number,
+    validate,
+    without_company,
+)
 from chalicelib.auth.authenticate import authenticate
 from chalicelib.auth.policy import (
     Access,
@@ -108,6 +115,8 @@ class RouteSpec:
     also_answers: tuple[int, ...] = ()
     # The handler reads the expected version (If-Match or the body's `version`): set on registering.
     versioned: bool = False
+    # The largest body taken (413 REQUEST_TOO_LARGE above it): 1 MB, more for a route taking a file.
+    max_body_bytes: int = MAX_BODY_BYTES
 
     @property
     def body_model(self) -> type[BaseModel] | None:
@@ -172,14 +181,15 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
              idempotent: bool | None = None, string_ids: tuple[str, ...] = (),
              names_company: bool = False, produces: str | None = None,
              exports: tuple[str, ...] = (), counts: str | None = None,
-             also_answers: tuple[int, ...] = ()) -> Callable[..., Any]:
+             also_answers: tuple[int, ...] = (), max_body_bytes: int = MAX_BODY_BYTES) -> Callable[..., Any]:
     spec = RouteSpec(
         method=method, path=path, summary=summary, tag=tag,
         body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EMPTY_BODY,
         query=query, response=response, status=status or (201 if method == "POST" else 200),
         access=access, permission=permission or (READ if method == "GET" else WRITE),
         idempotent=(method == "POST") if idempotent is None else idempotent, string_ids=string_ids,
-        names_company=names_company, produces=produces, exports=exports, counts=counts, also_answers=also_answers)
+        names_company=names_company, produces=produces, exports=exports, counts=counts, also_answers=also_answers,
+        max_body_bytes=max_body_bytes)
 
     def register(handler: Callable[[Call], Any]) -> Callable[[Call], Any]:
         registered = replace(spec, versioned="expected_version" in handler.__code__.co_names)
@@ -286,7 +296,7 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
         check_permission(principal, spec.permission)
         check_rate_limit(principal, settings, table)
     query_values = dict(request.query_params or {})
-    raw_body = parse_json(request.raw_body, headers)
+    raw_body = parse_json(request.raw_body, headers, spec.max_body_bytes)
     if principal is not None and not spec.names_company:
         check_company_scope(principal, query_values, raw_body)
         query_values, raw_body = without_company(query_values), without_company(raw_body)

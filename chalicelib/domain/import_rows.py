@@ -13,6 +13,8 @@ class Column:
     required: bool = False
     example: str = ""              # the template's example row
     aliases: tuple[str, ...] = ()  # other headings people write for it ("RTN", "NIT", ...)
+    description_es: str = ""       # what goes in it, on the template's instructions sheet
+    description_en: str = ""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Any
 # (infra/deploy/resources.json); the local stack's pollers find both by themselves.
 STREAM_ARN_PLACEHOLDER = "arn:aws:dynamodb:us-east-1:000000000000:table/business-api/stream/replaced-at-deploy"
 WEBHOOK_QUEUE_ARN_PLACEHOLDER = "arn:aws:sqs:us-east-1:000000000000:WebhookDeliveriesQueue"
+IMPORT_QUEUE_ARN_PLACEHOLDER = "arn:aws:sqs:us-east-1:000000000000:ImportJobsQueue"
 
 
 def fan_out_records(event: Any) -> int:

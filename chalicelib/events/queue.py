@@ -1,4 +1,4 @@
-"""The webhook delivery queue (SQS): the only place that speaks to it."""
+"""The queues (SQS): webhook deliveries and import/export jobs. The only place that speaks to them."""
 from __future__ import annotations
 
 import json
@@ -41,3 +41,16 @@ def get_queue() -> DeliveryQueue:
 
 def reset_queue() -> None:
     get_queue.cache_clear()
+
+
+# issue 41: jobs
+@lru_cache(maxsize=1)
+def get_jobs_queue() -> DeliveryQueue | None:
+    """The import and export jobs' queue; None when none is configured (the unit tests): a job
+    then runs in the request that made it."""
+    url = get_settings().import_queue_url
+    return DeliveryQueue(make_client("sqs"), url) if url else None
+
+
+def reset_jobs_queue() -> None:
+    get_jobs_queue.cache_clear()

@@ -11,7 +11,7 @@ CODES: dict[str, str] = {
     'VALIDATION_ERROR': 'A field, query parameter or header is missing or invalid (details names each).',
     'MALFORMED_JSON': 'The body is not JSON.',
     'DOCUMENT_TOO_LARGE': "The document's transaction would exceed DynamoDB's 100 items.",
-    'REQUEST_TOO_LARGE': "The request body is larger than 1 MB (above 6 MB a body never reaches the function: Lambda's limit).",
+    'REQUEST_TOO_LARGE': "The request body is larger than 1 MB, or 5.5 MB for POST /imports (above 6 MB a body never reaches the function: Lambda's limit).",
     'INVALID_ACCOUNT': "A line's or rule's account is missing, inactive or not a leaf.",
     'CONTROL_ACCOUNT': ("The account stands behind a subledger (receivables, payables, inventory, customer or supplier "
                         "advances, sales or purchase tax, withholdings, a bank account, whose ledger also carries its "
@@ -148,6 +148,10 @@ CODES: dict[str, str] = {
                                       "gives its seal and the deadline): nothing was sent.",
     'DTE_INVALIDATION_BLOCKED': "Documents the tax authority validated against the DTE (its credit or debit notes, a "
                                 "return event) must be invalidated first (details names each).",
+    # issue 41: jobs
+    'PAYLOAD_TOO_LARGE': "The uploaded file is larger than 4 MB decoded: split it into smaller files.",
+    'IMPORT_NOT_READY': "The import cannot be run: only a dry run that found no problem (ready), or an import a "
+                        "fault stopped.",
 }
 
 KINDS: dict[str, str] = {

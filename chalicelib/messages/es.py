@@ -14,7 +14,7 @@ CODES: dict[str, str] = {
         "Falta un campo, parámetro de consulta o cabecera, o su valor no es válido (el detalle indica cuál).",
     "MALFORMED_JSON": "El cuerpo de la solicitud no es JSON válido.",
     "DOCUMENT_TOO_LARGE": "La transacción del documento superaría los 100 registros que admite DynamoDB.",
-    "REQUEST_TOO_LARGE": "El cuerpo de la solicitud supera 1 MB.",
+    "REQUEST_TOO_LARGE": "El cuerpo de la solicitud supera 1 MB, o 5,5 MB en POST /imports.",
     "INVALID_ACCOUNT": "La cuenta de una línea o de una regla no existe, está inactiva o no es de último nivel.",
     "CONTROL_ACCOUNT":
         "La cuenta es de control de un auxiliar (cuentas por cobrar, por pagar, inventario, anticipos de clientes o a "
@@ -171,6 +171,11 @@ CODES: dict[str, str] = {
     "DTE_INVALIDATION_BLOCKED":
         "Hay documentos validados por Hacienda contra este DTE (sus notas de crédito o débito, un evento de "
         "retorno) que deben invalidarse primero (el detalle los indica).",
+    # issue 41: jobs
+    "PAYLOAD_TOO_LARGE": "El archivo supera los 4 MB (decodificado): divídalo en archivos más pequeños.",
+    "IMPORT_NOT_READY":
+        "La importación no se puede ejecutar: solo una prueba sin problemas (lista) o una importación detenida por "
+        "una falla.",
 }
 
 KINDS: dict[str, str] = {
@@ -1088,6 +1093,64 @@ PHRASES: dict[str, str] = {
     "send the department with its municipality or its district": "envíe el departamento con su municipio o su distrito",
     "{} is not in the authority's catalogue CAT-008 for department {}":
         "{0} no está en el catálogo CAT-008 de Hacienda para el departamento {1}",
+    # issue 41: jobs
+    "is required for this kind of import (the changeover date)":
+        "es obligatoria en este tipo de importación (la fecha de cambio)",
+    "must be the file's content in base64": "debe ser el contenido del archivo en base64",
+    "the file is empty": "el archivo está vacío",
+    "The file is larger than {} MB; split it into smaller files.":
+        "El archivo supera los {0} MB; divídalo en archivos más pequeños.",
+    "Import not found.": "No se encontró la importación.",
+    "The import is {}: only a dry run that found no problem (ready), or an import stopped by a fault, can be run.":
+        "La importación está en estado {0}: solo se ejecuta una prueba que no encontró problemas (lista) o una "
+        "importación detenida por una falla.",
+    "No import template of that kind: the kinds are {}.": "No hay plantilla de importación de ese tipo: los tipos son {0}.",
+    "The uploaded file is no longer kept (files are kept 7 days): upload it again.":
+        "El archivo subido ya no se conserva (se conservan 7 días): súbalo de nuevo.",
+    "The import stopped before it finished: it failed {} times in a row. Run it again to finish it: the rows that "
+    "landed are not written twice.":
+        "La importación se detuvo antes de terminar: falló {0} veces seguidas. Ejecútela de nuevo para terminarla: "
+        "las filas que ya se guardaron no se escriben dos veces.",
+    # issue 41: files (reading an imported CSV or XLSX: domain/import_files.py)
+    "the file is a PDF, not a table: save the data as CSV UTF-8 or XLSX":
+        "el archivo es un PDF, no una tabla: guarde los datos como CSV UTF-8 o XLSX",
+    "the file is an Excel 97-2003 workbook (.xls) or a workbook protected with a password: save it as XLSX "
+    "without a password, or as CSV UTF-8":
+        "el archivo es un libro de Excel 97-2003 (.xls) o un libro protegido con contraseña: guárdelo como XLSX sin "
+        "contraseña, o como CSV UTF-8",
+    "the file is neither text nor an XLSX workbook: save it as CSV UTF-8 or XLSX":
+        "el archivo no es texto ni un libro XLSX: guárdelo como CSV UTF-8 o XLSX",
+    "the file is a web page or XML, not a table: save it as CSV UTF-8 or XLSX":
+        "el archivo es una página web o XML, no una tabla: guárdelo como CSV UTF-8 o XLSX",
+    "the file starts as UTF-16 or UTF-32 text but is cut or damaged: save it again as CSV UTF-8":
+        "el archivo empieza como texto UTF-16 o UTF-32 pero está cortado o dañado: guárdelo de nuevo como CSV UTF-8",
+    "the line has bytes that are not UTF-8 text: save the file as CSV UTF-8":
+        "la línea tiene bytes que no son texto UTF-8: guarde el archivo como CSV UTF-8",
+    "the line has bytes that are not text: save the file as CSV UTF-8":
+        "la línea tiene bytes que no son texto: guarde el archivo como CSV UTF-8",
+    "the file is a ZIP archive, not an XLSX workbook: save it as CSV UTF-8 or XLSX":
+        "el archivo es un ZIP, no un libro XLSX: guárdelo como CSV UTF-8 o XLSX",
+    "the XLSX workbook cannot be read (it is damaged): save it again as XLSX or CSV UTF-8":
+        "el libro XLSX no se puede leer (está dañado): guárdelo de nuevo como XLSX o CSV UTF-8",
+    "the file has no heading line: line 1 names the columns":
+        "el archivo no tiene línea de encabezados: la línea 1 nombra las columnas",
+    "the file has more than {} rows: split it into files of at most {}":
+        "el archivo tiene más de {0} filas: divídalo en archivos de {1} filas como máximo",
+    "a value in column {} has no heading: name the column in the heading line or leave its cells blank":
+        "un valor de la columna {0} no tiene encabezado: nombre la columna en la línea de encabezados o deje sus "
+        "celdas vacías",
+    "required: the cell is blank": "obligatorio: la celda está vacía",
+    "the heading {} is written twice": "el encabezado {0} está escrito dos veces",
+    "the mapping gives {} to {}, which is not a column of this import: {}":
+        "la correspondencia asigna {0} a {1}, que no es una columna de esta importación: {2}",
+    "unknown column {}: the columns are {} (map it to one, or to nothing to leave it out)":
+        "columna desconocida {0}: las columnas son {1} (asígnela a una, o a ninguna para omitirla)",
+    "{} and {} both fill the column {}: keep one": "{0} y {1} llenan ambos la columna {2}: conserve uno",
+    "the required column {} ({}) is missing": "falta la columna obligatoria {0} ({1})",
+    "a quote opened on this line is not closed, or text follows a closing quote: write a quote inside a quoted "
+    "cell as two quotes":
+        "unas comillas abiertas en esta línea no se cierran, o hay texto después de las comillas de cierre: escriba "
+        "unas comillas dentro de una celda entre comillas como dos comillas",
 }
 
 # issue 38: lang2

@@ -1,4 +1,4 @@
-"""Creates the deployed resources (table, queues) from infra/deploy/resources.json, the same
+"""Creates the deployed resources (table, queues, files bucket) from infra/deploy/resources.json, the same
 definitions `chalice package --merge-template` deploys, for the local stack and the tests."""
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from typing import Any
 TEMPLATE = Path(__file__).with_name("resources.json")
 WEBHOOK_QUEUE = "WebhookDeliveriesQueue"
 WEBHOOK_DLQ = "WebhookDeliveriesDLQ"
+IMPORT_QUEUE = "ImportJobsQueue"
+IMPORT_DLQ = "ImportJobsDLQ"
+# each queue and its dead-letter queue
+QUEUES = ((WEBHOOK_QUEUE, WEBHOOK_DLQ), (IMPORT_QUEUE, IMPORT_DLQ))
+FILES_BUCKET = "FilesBucket"
 
 
 def template() -> dict[str, Any]:
@@ -35,17 +40,34 @@ def create_table(dynamodb: Any, table_name: str) -> None:
 def create_queues(sqs: Any, prefix: str) -> dict[str, str]:
     """Returns {resource name: queue URL} with the redrive policy of the template."""
     resources = template()["Resources"]
-    dlq_url = sqs.create_queue(QueueName=f"{prefix}-{WEBHOOK_DLQ}", Attributes={
-        "MessageRetentionPeriod": str(resources[WEBHOOK_DLQ]["Properties"]["MessageRetentionPeriod"])
-    })["QueueUrl"]
-    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-    queue = resources[WEBHOOK_QUEUE]["Properties"]
-    queue_url = sqs.create_queue(QueueName=f"{prefix}-{WEBHOOK_QUEUE}", Attributes={
-        "VisibilityTimeout": str(queue["VisibilityTimeout"]),
-        "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn,
-                                     "maxReceiveCount": queue["RedrivePolicy"]["maxReceiveCount"]}),
-    })["QueueUrl"]
-    return {WEBHOOK_QUEUE: queue_url, WEBHOOK_DLQ: dlq_url}
+    urls = {}
+    for queue_name, dlq_name in QUEUES:
+        dlq_url = sqs.create_queue(QueueName=f"{prefix}-{dlq_name}", Attributes={
+            "MessageRetentionPeriod": str(resources[dlq_name]["Properties"]["MessageRetentionPeriod"])
+        })["QueueUrl"]
+        dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        queue = resources[queue_name]["Properties"]
+        urls[queue_name] = sqs.create_queue(QueueName=f"{prefix}-{queue_name}", Attributes={
+            "VisibilityTimeout": str(queue["VisibilityTimeout"]),
+            "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn,
+                                         "maxReceiveCount": queue["RedrivePolicy"]["maxReceiveCount"]}),
+        })["QueueUrl"]
+        urls[dlq_name] = dlq_url
+    return urls
+
+
+def create_bucket(s3: Any, bucket: str) -> None:
+    """The files bucket as the template makes it: private, encrypted, objects expiring."""
+    properties = template()["Resources"][FILES_BUCKET]["Properties"]
+    s3.create_bucket(Bucket=bucket)
+    s3.put_public_access_block(Bucket=bucket, PublicAccessBlockConfiguration=properties["PublicAccessBlockConfiguration"])
+    s3.put_bucket_encryption(Bucket=bucket, ServerSideEncryptionConfiguration={"Rules": [
+        {"ApplyServerSideEncryptionByDefault": rule["ServerSideEncryptionByDefault"]}
+        for rule in properties["BucketEncryption"]["ServerSideEncryptionConfiguration"]]})
+    s3.put_bucket_lifecycle_configuration(Bucket=bucket, LifecycleConfiguration={"Rules": [
+        {"ID": rule["Id"], "Status": rule["Status"], "Filter": {"Prefix": ""},
+         "Expiration": {"Days": rule["ExpirationInDays"]}}
+        for rule in properties["LifecycleConfiguration"]["Rules"]]})
 
 
 def verify_mail_sender(ses: Any, address: str) -> None:

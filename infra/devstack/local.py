@@ -278,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from chalicelib.settings import get_settings, reset_settings
     from chalicelib.store.table import make_client
-    from infra.deploy.resources import create_queues, create_table, verify_mail_sender
+    from infra.deploy.resources import create_bucket, create_queues, create_table, verify_mail_sender
     from infra.devstack.gateway import LocalApiGateway
     from infra.devstack.pollers import Pollers
 
@@ -287,6 +287,10 @@ def main(argv: list[str] | None = None) -> int:
     create_table(dynamodb, table_name)
     queues = create_queues(make_client("sqs"), QUEUE_PREFIX)
     os.environ.setdefault("WEBHOOK_QUEUE_URL", queues["WebhookDeliveriesQueue"])
+    # imports and exports run on their queue, as deployed (the pollers play it); files in a local bucket
+    os.environ.setdefault("IMPORT_QUEUE_URL", queues["ImportJobsQueue"])
+    os.environ.setdefault("FILES_BUCKET", f"{QUEUE_PREFIX}-files".lower())
+    create_bucket(make_client("s3"), os.environ["FILES_BUCKET"])
     reset_settings()  # read before the queue existed (make_client)
     verify_mail_sender(make_client("ses"), get_settings().mail_from)
     # the table's snapshot and change log (infra/devstack/local_state.py); .local/table.json is an older save

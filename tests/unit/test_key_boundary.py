@@ -95,3 +95,36 @@ def test_the_check_sees_each_way_of_building_a_key():
                 'names = {"#s": attribute}', 'ref = f"#/components/schemas/Error{status}"']
     for source in not_keys:
         assert key_building(source) == [], source
+
+
+# issue 41: jobs. The files bucket has one door too: chalicelib/store/files.py. Outside chalicelib/store
+# no code imports boto3 nor names the "s3" service (a client, a resource, a presigned URL built elsewhere).
+def s3_speaking(source: str) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, f"import {alias.name}") for alias in node.names if alias.name.split(".")[0] == "boto3"]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "boto3":
+            found.append((node.lineno, f"from {node.module} import"))
+        elif isinstance(node, ast.Call) and any(isinstance(argument, ast.Constant) and argument.value == "s3"
+                                                for argument in [*node.args, *(k.value for k in node.keywords)]):
+            found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_only_the_store_speaks_to_s3():
+    offending = []
+    for path in sorted((ROOT / "chalicelib").rglob("*.py")) + [ROOT / "app.py"]:
+        relative = path.relative_to(ROOT)
+        if relative.parts[:2] == ("chalicelib", "store"):
+            continue
+        offending += [f"{relative}:{line}: {what}" for line, what in s3_speaking(path.read_text())]
+    assert offending == []
+
+
+def test_the_s3_check_sees_each_way_of_reaching_s3():
+    for source in ('client = make_client("s3")', 'import boto3', 'from boto3.s3.transfer import TransferConfig',
+                   'bucket = boto3.resource(service_name="s3")'):
+        assert s3_speaking(source), source
+    for source in ('queue = make_client("sqs")', 'from botocore.exceptions import ClientError', 'name = "s3"'):
+        assert s3_speaking(source) == [], source

@@ -13,9 +13,9 @@ A job runs a kind in two phases over the file's rows:
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.store.table import Table
@@ -26,6 +26,10 @@ from chalicelib.store.transaction import Transaction
 MAX_TRANSACTION_ITEMS = 98
 
 
+def _no_progress(rows: int) -> None:
+    """A context outside a job's run (a test of a kind alone) reports progress to no one."""
+
+
 @dataclass(frozen=True)
 class ImportContext:
     table: Table
@@ -33,7 +37,11 @@ class ImportContext:
     job_id: int                    # the job's id: stamped on what it writes (`importJob`) and its units' markers
     user_id: int | None            # who started it (audit, `createdBy`)
     date: date | None              # the changeover date of the opening kinds (`POST /imports` `date`)
-    update_existing: bool = False  # mapping {"mode": "update"}: an existing record with the same natural key is updated
+    update_existing: bool = False  # mapping {"existing": "update"}: an existing record with the same natural key is updated
+    # `progress(rows)`: the rows landed so far in this run, those found done included (absolute, not
+    # an increment: a run again reports the same figures); the job shows it as `processed`. Call it
+    # after a unit commits; it also renews the run's lease (services/imports/runner.py).
+    progress: Callable[[int], None] = field(default=_no_progress, compare=False, repr=False)
 
     def mark_done(self, transaction: Transaction, unit: str) -> None:
         """Adds to the unit's transaction the marker that it landed (condition: not there yet), so that

@@ -1,0 +1,86 @@
+"""Moving a business in (issue 41): import jobs from CSV/XLSX files (or a company archive) and the
+templates to fill in. Problems are stored in English and answered in the caller's language."""
+from __future__ import annotations
+
+from typing import Any
+
+from chalice import Blueprint, Response
+
+from chalicelib import messages
+from chalicelib.api.exports import requested_type
+from chalicelib.api.routing import READ, WRITE, Call, endpoint
+from chalicelib.errors import NotFound
+from chalicelib.exports import CSV, EXTENSIONS, XLSX
+from chalicelib.services.imports.jobs import MAX_REQUEST_BYTES
+
+blueprint = Blueprint(__name__)
+TAG = "Imports"
+M = "chalicelib.models.imports:"
+TEMPLATE_TYPES = (CSV, XLSX)
+
+
+def _in_language(job: dict[str, Any], call: Call) -> dict[str, Any]:
+    lang = messages.language(call.headers)
+    return {**job, "errors": [{**error, "message": messages.stored_phrase(error["message"], lang)}
+                              for error in job["errors"]]}
+
+
+@endpoint(blueprint, "POST", "/imports", summary="Import a file (CSV, XLSX, or a company archive): a job, run "
+          "asynchronously", tag=TAG, body=M + "ImportCreate", response=M + "ImportJob", status=202,
+          permission=WRITE, max_body_bytes=MAX_REQUEST_BYTES)
+def create_import(call: Call) -> Any:
+    from chalicelib.services.imports import jobs
+
+    return _in_language(jobs.create_job(call.command, call.body.model_dump(by_alias=True)), call)
+
+
+@endpoint(blueprint, "GET", "/imports", summary="The company's import jobs, newest first", tag=TAG,
+          query=M + "ImportListQuery", response=M + "ImportJobList", permission=READ)
+def list_imports(call: Call) -> Any:
+    from chalicelib.services.imports import jobs
+
+    return jobs.list_jobs(call.command.table, call.principal.company_id, call.query.limit, call.query.cursor)
+
+
+@endpoint(blueprint, "GET", "/imports/{id}", summary="An import job, with a page of its problems by row and column",
+          tag=TAG, query=M + "ImportJobQuery", response=M + "ImportJob", permission=READ)
+def get_import(call: Call) -> Any:
+    from chalicelib.services.imports import jobs
+
+    job = jobs.get_job(call.command.table, call.principal.company_id, call.ids["id"], call.query.errors_limit,
+                       call.query.errors_cursor)
+    return _in_language(job, call)
+
+
+@endpoint(blueprint, "POST", "/imports/{id}/run", summary="Run a dry run that found no problem for real (or an "
+          "import a fault stopped, again)", tag=TAG, response=M + "ImportJob", status=202, permission=WRITE,
+          idempotent=False)
+def run_import(call: Call) -> Any:
+    from chalicelib.services.imports import jobs
+
+    return _in_language(jobs.run_job(call.command, call.ids["id"]), call)
+
+
+@endpoint(blueprint, "GET", "/imports/templates/{kind}", summary="A kind's template: its columns as JSON, or the "
+          "file to fill in (CSV or XLSX by Accept)", tag=TAG, query=M + "TemplateQuery", response=M + "ImportTemplate",
+          string_ids=("kind",), exports=TEMPLATE_TYPES, permission=READ)
+def import_template(call: Call) -> Any:
+    from chalicelib.domain.import_templates import heading, template
+    from chalicelib.services.imports import kinds
+
+    name = call.ids["kind"]
+    if name not in kinds.TABLE_KINDS:
+        raise NotFound(f"No import template of that kind: the kinds are {', '.join(kinds.TABLE_KINDS)}.")
+    kind = kinds.kind(name)
+    lang = call.query.language or messages.language(call.headers)
+    call.response_headers["Vary"] = "Accept, Accept-Language"
+    media_type = requested_type(call.headers, TEMPLATE_TYPES)
+    if media_type is None:
+        return {"kind": name, "needsDate": kind.needs_date, "columns": [
+            {"name": column.name, "heading": heading(column, lang),
+             "required": column.required, "example": column.example} for column in kind.columns]}
+    body = template(kind.columns, lang, media_type)
+    text = media_type == CSV
+    return Response(body=body.decode("utf-8") if text else body, status_code=200, headers={
+        "Content-Type": media_type + ("; charset=utf-8" if text else ""), "Vary": "Accept, Accept-Language",
+        "Content-Disposition": f'attachment; filename="{name}-{lang}.{EXTENSIONS[media_type]}"'})

@@ -1,0 +1,295 @@
+"""Reading an imported file into rows: CSV (UTF-8 with or without BOM, UTF-16 with BOM, or the
+Windows-1252 Excel saves in Spanish; ',' ';' or tab) or XLSX (its first sheet), told apart by the
+content, not the name. The first non-blank line holds the headings (normally line 1); each heading is
+matched to a column by its API name, Spanish heading or an alias, ignoring case, accents, spaces,
+underscores and hyphens, after the caller's `mapping` ({file heading: column name}; "" or None: ignore
+that heading). An unknown heading is refused (a file is not half-read in silence), so is a heading
+given twice, and a required column missing. Each row keeps the file's line (a quoted cell with line
+breaks: the line its record starts on); blank lines are skipped. Pure: no AWS."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+import zipfile
+from datetime import date, datetime, time
+from decimal import Decimal
+from typing import Iterable, Iterator
+
+from chalicelib.domain.import_rows import Column, Row, RowError
+
+MAX_ROWS = 20_000  # rows of data, the heading not counted
+DELIMITERS = (",", ";", "\t")
+
+# what the first bytes say a file is
+_ZIP = b"PK\x03\x04"
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Excel 97-2003 (.xls), or any workbook saved with a password
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xf4][\x80-\xbf]+")
+
+
+class ImportFileInvalid(Exception):
+    """The file is not a CSV or XLSX table at all: nothing of it can be read."""
+
+    def __init__(self, error: RowError):
+        super().__init__(error.message)
+        self.error = error
+
+
+def read_rows(file_name: str, content: bytes, columns: tuple[Column, ...],
+              mapping: dict[str, str | None] | None = None) -> tuple[list[Row], list[RowError]]:
+    """The file's rows (column name -> trimmed text, blank cells absent) and every problem found in
+    its headings, encoding or cells; `ImportFileInvalid` when it is not a CSV or XLSX file."""
+    if content.startswith(_ZIP):
+        records, errors = _xlsx_records(content)
+    else:
+        _refuse_non_text(content)
+        records, errors = _csv_records(content)
+    if errors:
+        return [], errors
+    return _rows(records, columns, mapping or {})
+
+
+def heading_key(text: str) -> str:
+    """A heading as compared: "Razón Social", "razon_social" and "RAZON-SOCIAL" are one."""
+    plain = "".join(char for char in unicodedata.normalize("NFKD", text) if not unicodedata.combining(char))
+    return re.sub(r"[\s_\-]+", "", plain).casefold()
+
+
+# ---- what kind of file it is
+
+def _refuse_non_text(content: bytes) -> None:
+    if content.startswith(b"%PDF"):
+        raise ImportFileInvalid(RowError(0, None, "the file is a PDF, not a table: save the data as CSV UTF-8 or XLSX"))
+    if content.startswith(_OLE):
+        raise ImportFileInvalid(RowError(
+            0, None, "the file is an Excel 97-2003 workbook (.xls) or a workbook protected with a password: save it "
+                     "as XLSX without a password, or as CSV UTF-8"))
+    if b"\x00" in content[:4096] and not any(content.startswith(bom) for bom, _ in _BOMS):
+        raise ImportFileInvalid(RowError(0, None, "the file is neither text nor an XLSX workbook: save it as CSV "
+                                                  "UTF-8 or XLSX"))
+    if content.lstrip()[:1] == b"<":
+        raise ImportFileInvalid(RowError(0, None, "the file is a web page or XML, not a table: save it as CSV UTF-8 "
+                                                  "or XLSX"))
+
+
+# ---- CSV
+
+def _decoded(content: bytes) -> tuple[str, list[RowError]]:
+    """The text and, when some bytes are not text in the file's encoding, the lines holding them.
+    Not UTF-8 and nothing in it written as UTF-8: Windows-1252, which Excel saves in Spanish."""
+    for bom, encoding in _BOMS:
+        if content.startswith(bom):
+            try:
+                return content.decode(encoding), []
+            except UnicodeDecodeError:
+                return "", [RowError(0, None, "the file starts as UTF-16 or UTF-32 text but is cut or damaged: save "
+                                              "it again as CSV UTF-8")]
+    try:
+        return content.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    encoding = "utf-8" if _UTF8_SEQUENCE.search(content) else "cp1252"
+    errors = []
+    for number, line in enumerate(content.split(b"\n"), start=1):
+        try:
+            line.decode(encoding)
+        except UnicodeDecodeError:
+            if encoding == "utf-8":
+                errors.append(RowError(number, None, "the line has bytes that are not UTF-8 text: save the file as CSV "
+                                                     "UTF-8"))
+            else:
+                errors.append(RowError(number, None, "the line has bytes that are not text: save the file as CSV "
+                                                     "UTF-8"))
+    return ("", errors) if errors else (content.decode(encoding), [])
+
+
+def _delimiter(heading: str) -> str:
+    """The separator the heading line uses most, outside quotes; ',' when it has none (one column).
+    A tie goes to ';' (Excel in Spanish: "Nombre;Dirección, ciudad"), then tab."""
+    outside = re.sub(r'"[^"]*"', "", heading)
+    counts = {delimiter: outside.count(delimiter) for delimiter in DELIMITERS}
+    best = max((";", "\t", ","), key=lambda delimiter: counts[delimiter])
+    return best if counts[best] else ","
+
+
+def _csv_records(content: bytes) -> tuple[Iterator[tuple[int, list[str]]], list[RowError]]:
+    text, errors = _decoded(content)
+    if errors:
+        return iter(()), errors
+    first = next((line for line in io.StringIO(text, newline="") if line.strip()), "")
+    return _csv_lines(text, _delimiter(first)), []
+
+
+def _csv_lines(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    start = 1
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            yield start, _Unreadable()
+            return
+        yield start, record
+        start = reader.line_num + 1
+
+
+class _Unreadable(list):
+    """A CSV record the reader could not finish: a quote opened and never closed, or text after one."""
+
+
+# ---- XLSX
+
+def _xlsx_records(content: bytes) -> tuple[Iterator[tuple[int, list[str]]], list[RowError]]:
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            is_workbook = "xl/workbook.xml" in archive.namelist()
+    except zipfile.BadZipFile:
+        is_workbook = False
+    if not is_workbook:
+        raise ImportFileInvalid(RowError(0, None, "the file is a ZIP archive, not an XLSX workbook: save it as CSV "
+                                                  "UTF-8 or XLSX"))
+    import openpyxl  # only when a workbook comes: it stays out of a cold start
+
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+        sheet = book.worksheets[0]
+        sheet.reset_dimensions()  # the sheet's stated size is not trusted: every row written is read
+        rows = [(number, [_cell_text(value) for value in values])
+                for number, values in _limited(enumerate(sheet.iter_rows(values_only=True), start=1))]
+    except Exception:  # noqa: BLE001  (a damaged workbook fails in openpyxl in many ways)
+        raise ImportFileInvalid(RowError(0, None, "the XLSX workbook cannot be read (it is damaged): save it again as "
+                                                  "XLSX or CSV UTF-8")) from None
+    return iter(rows), []
+
+
+def _limited(numbered: Iterable[tuple[int, tuple]]) -> Iterator[tuple[int, tuple]]:
+    """The sheet's rows up to one past the limit of non-blank ones (the heading included): enough to
+    tell a file is too long without reading a million empty rows."""
+    seen = 0
+    for number, values in numbered:
+        if any(value is not None and str(value).strip() for value in values):
+            seen += 1
+            if seen > MAX_ROWS + 2:
+                return
+        yield number, values
+
+
+def _cell_text(value: object) -> str:
+    """A cell as the text a person sees: a date as YYYY-MM-DD, a number without float artifacts or an
+    exponent (0.1+0.2 -> "0.3", 10.0 -> "10", 1e20 -> "100000000000000000000")."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime):
+        return value.date().isoformat() if value.time() == time() else value.isoformat(timespec="seconds")
+    if isinstance(value, (date, time)):
+        return value.isoformat()
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        # a spreadsheet keeps 15 significant digits: more is the binary float's noise
+        return format(Decimal(format(value, ".15g")), "f")
+    return str(value).strip()
+
+
+# ---- headings and rows
+
+def _rows(records: Iterator[tuple[int, list[str]]], columns: tuple[Column, ...],
+          mapping: dict[str, str | None]) -> tuple[list[Row], list[RowError]]:
+    heading_line, headings = next(((line, cells) for line, cells in records if _has_text(cells)), (0, []))
+    if isinstance(headings, _Unreadable) or not headings:
+        return [], [_unreadable(heading_line) if isinstance(headings, _Unreadable) else
+                    RowError(1, None, "the file has no heading line: line 1 names the columns")]
+    places, errors = _places(heading_line, headings, columns, mapping)
+    missing_required = {column.name for column in columns if column.required and column.name not in places.values()}
+    rows: list[Row] = []
+    for line, cells in records:
+        if isinstance(cells, _Unreadable):
+            errors.append(_unreadable(line))
+            break
+        if not _has_text(cells):
+            continue
+        if len(rows) == MAX_ROWS:
+            errors.append(RowError(0, None, f"the file has more than {MAX_ROWS} rows: split it into files of at most "
+                                            f"{MAX_ROWS}"))
+            break
+        values = {}
+        for index, cell in enumerate(cells):
+            text = cell.strip()
+            if not text:
+                continue
+            if index in places:
+                values[places[index]] = text
+            elif index >= len(headings) or not headings[index].strip():
+                errors.append(RowError(line, None, f"a value in column {index + 1} has no heading: name the column "
+                                                   "in the heading line or leave its cells blank"))
+        errors.extend(RowError(line, column.name, "required: the cell is blank") for column in columns
+                      if column.required and column.name not in values and column.name not in missing_required)
+        rows.append(Row(line, values))
+    return rows, errors
+
+
+def _places(line: int, headings: list[str], columns: tuple[Column, ...],
+            mapping: dict[str, str | None]) -> tuple[dict[int, str], list[RowError]]:
+    """Each heading's position -> the column it fills, and the problems of the heading line."""
+    by_key: dict[str, Column] = {}
+    for column in columns:
+        for name in (column.name, column.spanish, *column.aliases):
+            by_key.setdefault(heading_key(name), column)
+    mapped = {heading_key(heading): target for heading, target in mapping.items()}
+    places: dict[int, str] = {}
+    seen: dict[str, str] = {}   # a heading's key -> the heading as written
+    taken: dict[str, str] = {}  # a column's name -> the heading that fills it
+    errors: list[RowError] = []
+    for index, heading in enumerate(headings):
+        heading = heading.strip()
+        key = heading_key(heading)
+        if not key:
+            continue
+        if key in seen:
+            errors.append(RowError(line, heading, f"the heading {heading} is written twice"))
+            continue
+        seen[key] = heading
+        if key in mapped:
+            target = mapped[key]
+            if not target:
+                continue  # mapped to nothing: the caller chose to leave it out
+            column = by_key.get(heading_key(target))
+            if column is None:
+                errors.append(RowError(line, heading, f"the mapping gives {heading} to {target}, which is not a "
+                                                      f"column of this import: {_names(columns)}"))
+                continue
+        else:
+            column = by_key.get(key)
+            if column is None:
+                errors.append(RowError(line, heading, f"unknown column {heading}: the columns are {_names(columns)} "
+                                                      "(map it to one, or to nothing to leave it out)"))
+                continue
+        if column.name in taken:
+            errors.append(RowError(line, column.name, f"{taken[column.name]} and {heading} both fill the column "
+                                                      f"{column.name}: keep one"))
+            continue
+        taken[column.name] = heading
+        places[index] = column.name
+    errors.extend(RowError(line, column.name, f"the required column {column.name} ({column.spanish}) is missing")
+                  for column in columns if column.required and column.name not in taken)
+    return places, errors
+
+
+def _names(columns: tuple[Column, ...]) -> str:
+    return ", ".join(column.name for column in columns)
+
+
+def _has_text(cells: list[str]) -> bool:
+    return isinstance(cells, _Unreadable) or any(cell.strip() for cell in cells)
+
+
+def _unreadable(line: int) -> RowError:
+    return RowError(line, None, "a quote opened on this line is not closed, or text follows a closing quote: write "
+                                "a quote inside a quoted cell as two quotes")

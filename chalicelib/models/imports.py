@@ -1,0 +1,93 @@
+"""Import jobs (issue 41): the upload, the job as it runs, its problems by row and column, and a
+kind's template."""
+from typing import Annotated, Dict, List, Literal, Optional
+
+from pydantic import Field, StringConstraints
+
+from chalicelib.models.base import Date, Name, RequestModel, ResponseModel
+from chalicelib.services.imports.jobs import MAX_REQUEST_BYTES
+from chalicelib.services.imports.kinds import KINDS, TABLE_KINDS
+
+ImportKindName = Literal[tuple(KINDS)]  # type: ignore[valid-type]
+TemplateKindName = Literal[tuple(TABLE_KINDS)]  # type: ignore[valid-type]
+JobStatus = Literal["validating", "ready", "importing", "done", "failed"]
+Heading = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+FieldName = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+
+
+class ImportMapping(RequestModel):
+    columns: Optional[Dict[Heading, Optional[FieldName]]] = Field(
+        None, max_length=200, description="the file's heading -> the template column (field) it holds, or null to "
+                                          "leave it out, for a file that is not the template")
+    existing: Literal["error", "update"] = Field(
+        "error", description="a row whose natural key (tax id, code) exists already: a problem of the row, or an update")
+
+
+class ImportCreate(RequestModel):
+    kind: ImportKindName
+    file_name: Name = Field(description="the file's name: its extension (.csv, .xlsx, .zip) says how to read it")
+    content: str = Field(max_length=MAX_REQUEST_BYTES,
+                         description="the file, base64-encoded; at most 4 MB decoded (413 PAYLOAD_TOO_LARGE above)")
+    mapping: Optional[ImportMapping] = None
+    dry_run: bool = Field(False, description="check every row and store nothing: the job ends `ready` or `failed`")
+    date: Optional[Date] = Field(None, description="the changeover date: required by the opening kinds")
+
+
+class ImportJobQuery(RequestModel):
+    errors_limit: int = Field(100, ge=1, le=1000)
+    errors_cursor: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
+
+
+class ImportListQuery(RequestModel):
+    limit: int = Field(20, ge=1, le=100)
+    cursor: Optional[Annotated[str, StringConstraints(max_length=1000)]] = None
+
+
+class ImportProblem(ResponseModel):
+    row: int = Field(description="the file's line (the heading is line 1); 0 for the file as a whole")
+    column: Optional[str] = Field(None, description="the template column (field name); null for the whole row or file")
+    message: str
+
+
+class ImportJobSummary(ResponseModel):
+    id: int
+    kind: ImportKindName
+    file_name: str
+    status: JobStatus
+    dry_run: bool
+    date: Optional[str] = None
+    rows: int
+    valid: int
+    invalid: int = Field(description="rows with a problem, every one counted (at most 1000 problems are kept)")
+    processed: int = Field(description="rows landed so far")
+    result: Optional[Dict[str, int]] = Field(None, description="what the import did: created, updated, ...")
+    created_at: str
+    finished_at: Optional[str] = None
+
+
+class ImportJob(ImportJobSummary):
+    errors: List[ImportProblem] = Field(description="a page of the problems, in the file's order")
+    errors_next_cursor: Optional[str] = None
+
+
+class ImportJobList(ResponseModel):
+    imports: List[ImportJobSummary]
+    limit: int
+    next_cursor: Optional[str] = None
+
+
+class TemplateQuery(RequestModel):
+    language: Optional[Literal["es", "en"]] = Field(None, description="the headings' language; else Accept-Language")
+
+
+class TemplateColumn(ResponseModel):
+    name: str = Field(description="the field: the English heading")
+    heading: str = Field(description="the heading in the language asked")
+    required: bool
+    example: str
+
+
+class ImportTemplate(ResponseModel):
+    kind: TemplateKindName
+    needs_date: bool
+    columns: List[TemplateColumn]

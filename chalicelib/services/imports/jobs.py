@@ -1,0 +1,182 @@
+"""Import jobs: making one from an uploaded file, reading them, running a dry run for real, and the
+markers of the units a run landed (kinds.py's ImportContext.mark_done/is_done).
+
+A job's file is kept in the files bucket (store/files.py) and the job item says where; the work
+itself (services/imports/runner.py) runs on the jobs queue, or in the request when no queue is
+configured (the unit tests). Permissions follow what a kind writes: records (WRITE), the books
+(ACCOUNTING), a whole company (MANAGE)."""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any, Callable
+
+from chalicelib import clock
+from chalicelib.auth.policy import check_permission
+from chalicelib.domain.roles import ACCOUNTING, MANAGE, WRITE
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.events.queue import DeliveryQueue, get_jobs_queue
+from chalicelib.services.commands import Command
+from chalicelib.services.imports import kinds
+from chalicelib.services.imports.kinds import ImportContext
+from chalicelib.store import keys
+from chalicelib.store.files import get_files
+from chalicelib.store.listing import decode_cursor, encode_cursor
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+VALIDATING, READY, IMPORTING, DONE, FAILED = "validating", "ready", "importing", "done", "failed"
+# the largest file taken, decoded (the contract's 4 MB), and its request body: that file in base64
+# (4/3 of it) with the JSON around it
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_REQUEST_BYTES = 5_767_168  # 5.5 MB: 5,592,408 bytes of base64 and 170 KB for the rest
+ERRORS_LIMIT = 100
+PERMISSIONS = {"partners": WRITE, "products": WRITE, "chart": ACCOUNTING, "opening-balances": ACCOUNTING,
+               "open-items": ACCOUNTING, "opening-stock": ACCOUNTING, "company": MANAGE}
+# a unit's marker outlives any run again of its job (the job's file is kept 7 days)
+UNIT_MARKER_DAYS = 30
+_DATA_URL = re.compile(r"^data:[^,]{0,200};base64,")
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+QueueGetter = Callable[[], "DeliveryQueue | None"]
+
+
+def create_job(command: Command, body: dict[str, Any], queue: QueueGetter = get_jobs_queue) -> dict[str, Any]:
+    """Stores the file and the job (`validating`), then queues the run, or runs it here without
+    a queue. Answers the job as it then is."""
+    kind_name = body["kind"]
+    check_permission(command.principal, PERMISSIONS[kind_name])
+    kind = kinds.kind(kind_name)
+    content = decoded_content(body["content"])
+    if kind.needs_date and not body.get("date"):
+        raise ValidationFailed.for_field("date", "is required for this kind of import (the changeover date)")
+    mapping = body.get("mapping") or {}
+    columns = mapping.get("columns") or {}  # checked with the file's headings (domain/import_files.py)
+
+    company_id, table = command.company_id, command.table
+    job_id = table.next_id(keys.id_sequence(company_id, keys.IMPORT_JOB))
+    file_key = keys.import_file_object(company_id, job_id, safe_file_name(body["fileName"]))
+    get_files().put(file_key, content)  # before the job: a job never names a file that is not there
+    job = {**keys.import_job(company_id, job_id), "itemType": "IMPORT_JOB", "id": job_id, "companyId": company_id, "kind": kind_name,
+           "fileName": body["fileName"], "fileKey": file_key, "fileBytes": len(content), "status": VALIDATING,
+           "dryRun": bool(body.get("dryRun")), "date": body.get("date"),
+           "mapping": {"columns": columns, "existing": mapping.get("existing") or "error"},
+           "rows": 0, "valid": 0, "invalid": 0, "processed": 0, "createdAt": clock.now_iso(),
+           "createdBy": command.principal.user_id}
+    command.commit(Transaction(table).put_new(job), job_view(job, [], None))
+    _start(table, company_id, job_id, queue)
+    return get_job(table, company_id, job_id, ERRORS_LIMIT, None)
+
+
+def decoded_content(text: str) -> bytes:
+    """The file from its base64 (line breaks and a browser's `data:...;base64,` prefix allowed)."""
+    compact = "".join(_DATA_URL.sub("", text.strip(), count=1).split())
+    if len(compact) > (MAX_FILE_BYTES + 2) // 3 * 4:
+        raise too_large()
+    try:
+        content = base64.b64decode(compact, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValidationFailed.for_field("content", "must be the file's content in base64") from None
+    if len(content) > MAX_FILE_BYTES:
+        raise too_large()
+    if not content:
+        raise ValidationFailed.for_field("content", "the file is empty")
+    return content
+
+
+def too_large() -> ApiError:
+    return ApiError(f"The file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; split it into smaller files.",
+                    code="PAYLOAD_TOO_LARGE")
+
+
+def safe_file_name(name: str) -> str:
+    """The name as an object key's last part: its own name only (no folders), plain characters."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return _UNSAFE_NAME.sub("_", base).strip("._")[-100:] or "file"
+
+
+def _start(table: Table, company_id: int, job_id: int, queue: QueueGetter) -> None:
+    jobs_queue = queue()
+    if jobs_queue is not None:
+        jobs_queue.send({"job": "import", "companyId": company_id, "id": job_id})
+        return
+    from chalicelib.services.imports import runner
+
+    runner.run_import(table, company_id, job_id)
+
+
+def get_job(table: Table, company_id: int, job_id: int, errors_limit: int = ERRORS_LIMIT,
+            errors_cursor: str | None = None) -> dict[str, Any]:
+    job = _job(table, company_id, job_id)
+    partition = keys.import_errors_partition(company_id, job_id)
+    start = decode_cursor(errors_cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK")) \
+        if errors_cursor else None
+    errors, last = table.query(partition=("PK", partition), limit=errors_limit, start_key=start, consistent=True)
+    return job_view(job, errors, encode_cursor(last) if last else None)
+
+
+def list_jobs(table: Table, company_id: int, limit: int, cursor: str | None) -> dict[str, Any]:
+    """The company's jobs, newest first."""
+    partition = keys.import_jobs_partition(company_id)
+    start = decode_cursor(cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK")) \
+        if cursor else None
+    items, last = table.query(partition=("PK", partition), forward=False, limit=limit, start_key=start,
+                              consistent=True)
+    return {"imports": [job_summary(item) for item in items], "limit": limit,
+            "nextCursor": encode_cursor(last) if last else None}
+
+
+def run_job(command: Command, job_id: int, queue: QueueGetter = get_jobs_queue) -> dict[str, Any]:
+    """A `ready` dry run made real (its file is kept: no upload again), or a job a fault stopped
+    (`failed` with `stopped`) run again: it resumes where it stopped."""
+    table, company_id = command.table, command.company_id
+    job = _job(table, company_id, job_id)
+    check_permission(command.principal, PERMISSIONS[job["kind"]])
+    started = table.update_if(
+        keys.import_job(company_id, job_id), "SET #s = :importing, dryRun = :false REMOVE finishedAt, stopped",
+        condition="#s = :ready OR (#s = :failed AND stopped = :true)", names={"#s": "status"},
+        values={":importing": IMPORTING, ":false": False, ":ready": READY, ":failed": FAILED, ":true": True})
+    if not started:
+        raise ApiError(f"The import is {job['status']}: only a dry run that found no problem (ready), or an import "
+                       "stopped by a fault, can be run.", code="IMPORT_NOT_READY")
+    if job.get("stopped"):
+        from chalicelib.services.imports import runner
+
+        table.remove(runner.stop_notice(company_id, job_id))
+    _start(table, company_id, job_id, queue)
+    return get_job(table, company_id, job_id, ERRORS_LIMIT, None)
+
+
+def _job(table: Table, company_id: int, job_id: int) -> dict[str, Any]:
+    job = table.get(keys.import_job(company_id, job_id))
+    if job is None:
+        raise NotFound("Import not found.")
+    return job
+
+
+def job_summary(job: dict[str, Any]) -> dict[str, Any]:
+    return {"id": job["id"], "kind": job["kind"], "fileName": job["fileName"], "status": job["status"],
+            "dryRun": job["dryRun"], "date": job.get("date"), "rows": job.get("rows", 0),
+            "valid": job.get("valid", 0), "invalid": job.get("invalid", 0), "processed": job.get("processed", 0),
+            "result": job.get("result"), "createdAt": job["createdAt"], "finishedAt": job.get("finishedAt")}
+
+
+def job_view(job: dict[str, Any], errors: list[dict[str, Any]], next_cursor: str | None) -> dict[str, Any]:
+    return {**job_summary(job),
+            "errors": [{"row": error["row"], "column": error.get("column"), "message": error["message"]}
+                       for error in errors],
+            "errorsNextCursor": next_cursor}
+
+
+# --- the units a run landed (kinds.py: ImportContext.mark_done / is_done) --------------------------
+def mark_unit_done(transaction: Transaction, context: ImportContext, unit: str) -> None:
+    """In the unit's own transaction: it lands with its marker or not at all. A marker there
+    already fails the transaction (the unit landed before): nothing is written twice."""
+    transaction.put({**keys.import_unit(context.company_id, context.job_id, unit), "itemType": "IMPORT_UNIT",
+                     "at": clock.now_iso(), "expiresAt": clock.epoch_seconds() + UNIT_MARKER_DAYS * 86400},
+                    condition="attribute_not_exists(PK)")
+
+
+def unit_done(context: ImportContext, unit: str) -> bool:
+    """Strongly consistent: a unit committed a moment ago reads as done."""
+    return context.table.get(keys.import_unit(context.company_id, context.job_id, unit), consistent=True) is not None

@@ -1,0 +1,328 @@
+"""Import jobs end to end (issue 41): POST /imports and its job's life (dry run -> ready -> run ->
+done; bad rows -> failed, nothing written), the problems paged and in Spanish, the limits, the
+permissions by kind, the queue and its worker, a fault mid-import and the message delivered again
+(every unit lands once), the last receive, and the lease that keeps a second run out.
+
+The kind is a fake of this module (KIND), registered for "partners" and "chart" in kinds.KINDS:
+rows `code, name, qty`, written two rows a unit, each row an item with a fresh random sort key
+(so a row written twice would show as two items)."""
+from __future__ import annotations
+
+import base64
+import json
+import uuid
+
+import boto3
+import pytest
+
+from chalicelib.domain.import_rows import Column, RowError
+from chalicelib.events import queue as queue_module
+from chalicelib.services.imports import kinds, runner, worker
+from chalicelib.services.imports.kinds import Checked
+from chalicelib.store import keys
+from chalicelib.store.transaction import Transaction
+from infra.deploy.resources import create_queues
+from tests.support import ORIGIN
+from tests.users_support import member
+
+SPANISH = {"Accept-Language": "es"}
+
+
+class FakeKind:
+    name = "partners"
+    columns = (Column("code", "Código", required=True, example="C-1"), Column("name", "Nombre", required=True,
+                                                                              example="Uno"),
+               Column("qty", "Cantidad", example="1"))
+    needs_date = False
+    ROWS_A_UNIT = 2
+
+    def __init__(self) -> None:
+        self.fail_after_units: int | None = None  # raise after this many units landed in a run
+        self.fail_runs = 0                         # ... in this many runs (then it works)
+        self.applies = 0
+        self.during_apply = None                   # called inside apply, before the first unit
+
+    def check(self, context, rows):
+        errors = []
+        for row in rows:
+            if "qty" in row.values and not row.values["qty"].isdigit():
+                errors.append(RowError(row.line, "qty", "must be a whole number"))
+        return Checked(errors, None if errors else [dict(row.values) for row in rows])
+
+    def apply(self, context, plan):
+        self.applies += 1
+        if self.during_apply:
+            self.during_apply()
+        units = [plan[start:start + self.ROWS_A_UNIT] for start in range(0, len(plan), self.ROWS_A_UNIT)]
+        landed = 0
+        for number, unit in enumerate(units, start=1):
+            name = f"unit-{number}"
+            if not context.is_done(name):
+                if self.fail_runs and self.fail_after_units is not None and number > self.fail_after_units:
+                    self.fail_runs -= 1
+                    raise ConnectionError("the table went away mid-import")
+                transaction = Transaction(context.table)
+                for row in unit:
+                    transaction.put({"PK": f"C#{context.company_id}#FAKE", "SK": uuid.uuid4().hex, **row,
+                                     "importJob": context.job_id})
+                context.mark_done(transaction, name)
+                transaction.commit()
+            landed += len(unit)
+            context.progress(landed)
+        return {"created": len(plan)}
+
+
+KIND = FakeKind()
+
+
+@pytest.fixture(autouse=True)
+def fake_kind(monkeypatch):
+    global KIND
+    KIND = FakeKind()
+    monkeypatch.setitem(kinds.KINDS, "partners", __name__)
+    monkeypatch.setitem(kinds.KINDS, "chart", __name__)
+    queue_module.reset_jobs_queue()
+    yield KIND
+    queue_module.reset_jobs_queue()
+
+
+def csv_file(*lines: str) -> str:
+    return base64.b64encode(("\n".join(lines) + "\n").encode()).decode()
+
+
+FIVE_UNITS = csv_file("code,name,qty", *(f"P-{n},Partner {n},{n}" for n in range(1, 11)))  # 10 rows: 5 units of 2
+
+
+def post(api, company, body, **kwargs):
+    return api.post("/imports", {"kind": "partners", "fileName": "partners.csv", **body}, key=company.api_key,
+                    **kwargs)
+
+
+def written(table, company_id):
+    return table.query_all(partition=("PK", f"C#{company_id}#FAKE"), consistent=True)
+
+
+def test_a_dry_run_stores_nothing_then_running_it_lands_every_row(api, table, company_a):
+    reply = post(api, company_a, {"content": FIVE_UNITS, "dryRun": True})
+    assert reply.status == 202, reply.text
+    job = reply.json
+    assert (job["status"], job["dryRun"], job["rows"], job["valid"], job["invalid"]) == ("ready", True, 10, 10, 0)
+    assert job["errors"] == [] and job["result"] is None and job["finishedAt"]
+    assert written(table, company_a.company_id) == [] and KIND.applies == 0
+
+    ran = api.post(f"/imports/{job['id']}/run", key=company_a.api_key)
+    assert ran.status == 202, ran.text
+    # 10 rows in 5 units of 2; the fake kind answers created = the plan's 10 rows
+    assert (ran.json["status"], ran.json["dryRun"], ran.json["processed"], ran.json["result"]) == (
+        "done", False, 10, {"created": 10})
+    rows = written(table, company_a.company_id)
+    assert sorted(row["code"] for row in rows) == sorted(f"P-{n}" for n in range(1, 11))
+    assert {row["importJob"] for row in rows} == {job["id"]}
+    # done: running it again is refused, and a message again does nothing
+    again = api.post(f"/imports/{job['id']}/run", key=company_a.api_key)
+    assert (again.status, again.json["code"]) == (409, "IMPORT_NOT_READY")
+    assert runner.run_import(table, company_a.company_id, job["id"]) == "done"
+    assert KIND.applies == 1 and len(written(table, company_a.company_id)) == 10
+
+    listed = api.get("/imports", key=company_a.api_key).json
+    assert [item["id"] for item in listed["imports"]] == [job["id"]] and "errors" not in listed["imports"][0]
+
+
+def test_bad_rows_fail_the_job_and_nothing_is_written_problems_paged_in_spanish(api, table, company_a):
+    content = csv_file("code,name,qty", "A-1,Uno,1", ",Dos,2", "A-3,,3", "A-4,Cuatro,x", "A-5,Cinco,5")
+    # lines: heading 1; A-1 line 2; line 3 has no code; line 4 no name; line 5 a qty "x"; A-5 line 6
+    reply = post(api, company_a, {"content": content})
+    assert reply.status == 202, reply.text
+    job = reply.json
+    # 5 rows, 3 with a problem (lines 3, 4, 5): valid 5 - 3 = 2
+    assert (job["status"], job["rows"], job["valid"], job["invalid"]) == ("failed", 5, 2, 3)
+    assert written(table, company_a.company_id) == [] and KIND.applies == 0
+
+    first = api.get(f"/imports/{job['id']}?errorsLimit=2", key=company_a.api_key, headers=SPANISH).json
+    assert [(error["row"], error["column"]) for error in first["errors"]] == [(3, "code"), (4, "name")]
+    assert first["errors"][0]["message"] == "obligatorio: la celda está vacía"
+    rest = api.get(f"/imports/{job['id']}?errorsLimit=2&errorsCursor={first['errorsNextCursor']}",
+                   key=company_a.api_key).json
+    assert [(error["row"], error["column"], error["message"]) for error in rest["errors"]] == [
+        (5, "qty", "must be a whole number")]
+    assert rest["errorsNextCursor"] is None
+
+
+def test_at_most_1000_problems_are_kept_and_every_bad_row_counted(api, table, company_a):
+    content = csv_file("code,name,qty", *(f"B-{n},Nombre,x" for n in range(1, 1006)))  # 1005 rows, each a bad qty
+    job = post(api, company_a, {"content": content, "dryRun": True}).json
+    assert (job["status"], job["rows"], job["valid"], job["invalid"]) == ("failed", 1005, 0, 1005)
+    page = api.get(f"/imports/{job['id']}?errorsLimit=1000", key=company_a.api_key).json
+    assert len(page["errors"]) == 1000 and page["errors"][-1]["row"] == 1001  # lines 2 .. 1001 kept
+    if page["errorsNextCursor"]:
+        tail = api.get(f"/imports/{job['id']}?errorsLimit=1000&errorsCursor={page['errorsNextCursor']}",
+                       key=company_a.api_key).json
+        assert tail["errors"] == []
+
+
+def test_limits_and_bad_input(api, table, company_a):
+    # 4 MB = 4,194,304 bytes decoded is taken; one byte more is 413 (its base64: 5,592,408 characters, under the
+    # route's 5.5 MB = 5,767,168 byte body limit, so the service, not the pipeline, refuses it)
+    over = base64.b64encode(b"a" * (4 * 1024 * 1024 + 1)).decode()
+    reply = post(api, company_a, {"content": over})
+    assert (reply.status, reply.json["code"]) == (413, "PAYLOAD_TOO_LARGE")
+    # a body over 5.5 MB is the pipeline's 413; any other route still refuses a body over 1 MB
+    huge = post(api, company_a, {"content": "A" * 5_800_000})
+    assert (huge.status, huge.json["code"]) == (413, "REQUEST_TOO_LARGE")
+    other = api.post("/business-partners", {"name": "x" * 1_100_000}, key=company_a.api_key)
+    assert (other.status, other.json["code"]) == (413, "REQUEST_TOO_LARGE")
+    # over 1 MB is fine for an import: a 1.5 MB file that is not a table fails as a job, not as a request
+    pdf = base64.b64encode(b"%PDF-1.4\n" + b"0" * 1_500_000).decode()
+    assert post(api, company_a, {"content": pdf}).json["status"] == "failed"
+
+    bad = post(api, company_a, {"content": "not base64!"}, headers=SPANISH)
+    assert (bad.status, bad.json["code"], bad.json["details"][0]["field"]) == (400, "VALIDATION_ERROR", "content")
+    assert bad.json["details"][0]["message"] == "debe ser el contenido del archivo en base64"
+    empty = post(api, company_a, {"content": ""})
+    assert (empty.status, empty.json["details"][0]["field"]) == (400, "content")
+    unknown = api.post("/imports", {"kind": "recipes", "fileName": "r.csv", "content": FIVE_UNITS},
+                       key=company_a.api_key)
+    assert (unknown.status, unknown.json["details"][0]["field"]) == (400, "kind")
+    KIND.needs_date = True
+    undated = post(api, company_a, {"content": FIVE_UNITS})
+    assert (undated.status, undated.json["details"][0]["field"]) == (400, "date")
+    # a browser's data URL and line breaks in the base64 are taken
+    KIND.needs_date = False
+    wrapped = "data:text/csv;base64," + "\n".join(FIVE_UNITS[i:i + 76] for i in range(0, len(FIVE_UNITS), 76))
+    assert post(api, company_a, {"content": wrapped, "dryRun": True}).json["status"] == "ready"
+    assert written(table, company_a.company_id) == []
+
+
+def test_the_kind_says_which_role_may_import_and_a_job_is_its_companys(api, table, company_a, company_b):
+    _, seller = member(api, table, company_a, "vendedor@alpha.example", "seller")
+    chart = api.post("/imports", {"kind": "chart", "fileName": "c.csv", "content": FIVE_UNITS, "dryRun": True},
+                     cookie=seller, origin=ORIGIN)
+    assert (chart.status, chart.json["code"]) == (403, "PERMISSION_DENIED")
+    partners = api.post("/imports", {"kind": "partners", "fileName": "p.csv", "content": FIVE_UNITS, "dryRun": True},
+                        cookie=seller, origin=ORIGIN)
+    assert (partners.status, partners.json["status"]) == (202, "ready")
+    job_id = partners.json["id"]
+    assert api.get(f"/imports/{job_id}", key=company_b.api_key).status == 404
+    assert api.post(f"/imports/{job_id}/run", key=company_b.api_key).status == 404
+    assert api.get("/imports", key=company_b.api_key).json["imports"] == []
+    assert written(table, company_a.company_id) == []
+
+
+def test_the_template_in_the_callers_language(api, company_a):
+    columns = api.get("/imports/templates/partners?language=es", key=company_a.api_key).json
+    assert [(column["name"], column["heading"], column["required"]) for column in columns["columns"]] == [
+        ("code", "Código", True), ("name", "Nombre", True), ("qty", "Cantidad", False)]
+    reply = api.get("/imports/templates/partners", key=company_a.api_key,
+                    headers={"Accept": "text/csv", "Accept-Language": "es"})
+    assert reply.status == 200 and reply.header("Content-Type").startswith("text/csv")
+    assert reply.text.lstrip("\ufeff").splitlines()[0].startswith("Código")
+    english = api.get("/imports/templates/partners?language=en", key=company_a.api_key, headers={"Accept": "text/csv"})
+    assert english.text.lstrip("\ufeff").splitlines()[0].startswith("code")
+    assert api.get("/imports/templates/company", key=company_a.api_key).status == 404
+
+
+# --- the queue and its worker -----------------------------------------------------------------------
+@pytest.fixture
+def jobs_queue(aws, settings_env):
+    urls = create_queues(boto3.client("sqs"), "test")
+    settings_env(IMPORT_QUEUE_URL=urls["ImportJobsQueue"])
+    queue_module.reset_jobs_queue()
+    yield urls["ImportJobsQueue"]
+    queue_module.reset_jobs_queue()
+
+
+def receive(url):
+    messages = boto3.client("sqs").receive_message(QueueUrl=url, MaxNumberOfMessages=10,
+                                                   AttributeNames=["All"]).get("Messages", [])
+    assert len(messages) == 1, messages
+    return messages[0]
+
+
+def invoke_worker(message, receive_count=None):
+    """The import_worker Lambda as SQS invokes it (batch size 1)."""
+    from app import app
+
+    attributes = {**message.get("Attributes", {}),
+                  **({"ApproximateReceiveCount": str(receive_count)} if receive_count else {})}
+    event = {"Records": [{"messageId": message["MessageId"], "receiptHandle": message["ReceiptHandle"],
+                          "body": message["Body"], "attributes": attributes, "messageAttributes": {},
+                          "eventSource": "aws:sqs", "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:q",
+                          "awsRegion": "us-east-1"}]}
+    return app.handler_map["import_worker"](event, None)
+
+
+def test_with_a_queue_the_post_answers_validating_and_the_worker_finishes_it(api, table, company_a, jobs_queue):
+    reply = post(api, company_a, {"content": FIVE_UNITS})
+    assert (reply.status, reply.json["status"]) == (202, "validating")
+    message = receive(jobs_queue)
+    assert json.loads(message["Body"]) == {"job": "import", "companyId": company_a.company_id, "id": reply.json["id"]}
+    assert written(table, company_a.company_id) == []
+    invoke_worker(message)
+    job = api.get(f"/imports/{reply.json['id']}", key=company_a.api_key).json
+    assert (job["status"], job["processed"], job["result"]) == ("done", 10, {"created": 10})
+    assert len(written(table, company_a.company_id)) == 10
+    invoke_worker(message)  # SQS delivers at least once: the same message again changes nothing
+    assert len(written(table, company_a.company_id)) == 10 and KIND.applies == 1
+
+
+def test_a_fault_mid_import_then_the_message_again_lands_every_unit_once(api, table, company_a, jobs_queue):
+    KIND.fail_after_units, KIND.fail_runs = 2, 1  # units 1 and 2 of 5 land, then the first run fails
+    job_id = post(api, company_a, {"content": FIVE_UNITS}).json["id"]
+    message = receive(jobs_queue)
+    with pytest.raises(ConnectionError):
+        invoke_worker(message, receive_count=1)
+    stopped = api.get(f"/imports/{job_id}", key=company_a.api_key).json
+    # 2 units of 2 rows landed: 4 processed; the job waits for the message again, still importing
+    assert (stopped["status"], stopped["processed"]) == ("importing", 4)
+    assert len(written(table, company_a.company_id)) == 4
+    invoke_worker(message, receive_count=2)
+    done = api.get(f"/imports/{job_id}", key=company_a.api_key).json
+    assert (done["status"], done["processed"]) == ("done", 10)
+    codes = [row["code"] for row in written(table, company_a.company_id)]
+    assert sorted(codes) == sorted(f"P-{n}" for n in range(1, 11))  # 10 items: each row exactly once
+    markers = table.query_all(partition=("PK", keys.import_unit(company_a.company_id, job_id, "x")["PK"]),
+                              consistent=True)
+    assert sorted(marker["SK"] for marker in markers) == [f"unit-{n}" for n in range(1, 6)]
+
+
+def test_the_last_receive_marks_a_stuck_job_failed_and_it_can_be_run_again(api, table, company_a, jobs_queue):
+    KIND.fail_after_units, KIND.fail_runs = 3, worker.LAST_RECEIVE  # fails on every receive the queue makes
+    job_id = post(api, company_a, {"content": FIVE_UNITS}).json["id"]
+    message = receive(jobs_queue)
+    for receive_count in range(1, worker.LAST_RECEIVE):
+        with pytest.raises(ConnectionError):
+            invoke_worker(message, receive_count=receive_count)
+        assert api.get(f"/imports/{job_id}", key=company_a.api_key).json["status"] == "importing"
+    with pytest.raises(ConnectionError):  # raised still: the message goes to the DLQ, where an alarm sees it
+        invoke_worker(message, receive_count=worker.LAST_RECEIVE)
+    failed = api.get(f"/imports/{job_id}", key=company_a.api_key, headers=SPANISH).json
+    assert (failed["status"], failed["processed"]) == ("failed", 6)  # 3 units of 2 landed
+    assert [(error["row"], error["column"]) for error in failed["errors"]] == [(0, None)]
+    assert failed["errors"][0]["message"].startswith("La importación se detuvo antes de terminar: falló 4 veces")
+
+    ran = api.post(f"/imports/{job_id}/run", key=company_a.api_key)  # the fault is gone: the run resumes
+    assert ran.status == 202, ran.text
+    invoke_worker(receive(jobs_queue))
+    done = api.get(f"/imports/{job_id}", key=company_a.api_key).json
+    assert (done["status"], done["processed"], done["errors"]) == ("done", 10, [])
+    assert len(written(table, company_a.company_id)) == 10
+
+
+def test_the_lease_keeps_a_second_run_out_while_the_first_runs(api, table, company_a, jobs_queue):
+    job_id = post(api, company_a, {"content": FIVE_UNITS}).json["id"]
+    message = receive(jobs_queue)
+    seen = []
+    KIND.during_apply = lambda: seen.append(runner.run_import(table, company_a.company_id, job_id))
+    invoke_worker(message)
+    assert seen == ["busy"] and KIND.applies == 1
+    assert len(written(table, company_a.company_id)) == 10
+    # a holder that died leaves the lease to expire: then another run may take the job
+    item = table.get(keys.import_job(company_a.company_id, job_id))
+    assert "leaseHolder" not in item  # given back when the run ended
+
+
+def test_the_worker_and_the_queue_agree_on_the_last_receive():
+    from infra.deploy.resources import template
+
+    queue = template()["Resources"]["ImportJobsQueue"]["Properties"]
+    assert queue["RedrivePolicy"]["maxReceiveCount"] == worker.LAST_RECEIVE
