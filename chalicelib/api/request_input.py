@@ -76,34 +76,14 @@ def validate(model: type[BaseModel], data: Any, location: str) -> Any:
                                details=[{"field": location, "message": "must be a JSON object"}])
     from pydantic import ValidationError
 
+    from chalicelib.models.base import issue_field, issue_message
+
     try:
         return model.model_validate(data)
     except ValidationError as error:
         found = error.errors(include_url=False)
-        details = [{"field": _field_path(issue["loc"]) or location, "message": _message(issue)} for issue in found]
+        details = [{"field": issue_field(issue["loc"]) or location, "message": issue_message(issue)} for issue in found]
         first = details[0]
         failure = ValidationFailed(f"{first['field']}: {first['message']}", details=details)
         failure.issues = [(issue["type"], issue.get("ctx") or {}) for issue in found]
         raise failure from None
-
-
-def _field_path(location: tuple[Any, ...]) -> str:
-    path = ""
-    for part in location:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        elif part in ("function-after", "function-plain", "decimal", "str", "int", "bool",
-                      "float", "list", "dict") or str(part).startswith(("function-", "literal[")):
-            continue
-        else:
-            path += f".{part}" if path else str(part)
-    return path
-
-
-def _message(issue: dict[str, Any]) -> str:
-    if issue["type"] == "extra_forbidden":
-        return "unknown field"
-    if issue["type"] == "missing":
-        return "required"
-    message = str(issue["msg"])
-    return message.removeprefix("Value error, ")

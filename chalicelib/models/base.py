@@ -101,3 +101,27 @@ class ListEnvelope(ResponseModel):
 
 class EmptyBody(RequestModel):
     """The body of a POST that takes no fields: only `{}` or nothing."""
+
+
+def issue_field(location: tuple[Any, ...]) -> str:
+    """The field a pydantic issue names, as the API spells it ("lines[0].quantity")."""
+    path = ""
+    for part in location:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part in ("function-after", "function-plain", "decimal", "str", "int", "bool",
+                      "float", "list", "dict") or str(part).startswith(("function-", "literal[")):
+            continue
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
+def issue_message(issue: dict[str, Any]) -> str:
+    """A pydantic issue's problem in the API's words (a detail's message)."""
+    if issue["type"] == "extra_forbidden":
+        return "unknown field"
+    if issue["type"] == "missing":
+        return "required"
+    message = str(issue["msg"])
+    return message.removeprefix("Value error, ")

@@ -57,24 +57,43 @@ def create_record(command: Command, kind: RecordKind, fields: dict[str, Any],
                   extra: ExtraOperations | None = None,
                   view: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> dict[str, Any]:
     """`view`: how the new record is answered (also the answer an Idempotency-Key replays)."""
-    company_id = command.company_id
-    record_id = command.table.next_id(keys.id_sequence(company_id, kind.kind))
+    item = new_record_item(command.table, command.company_id, kind, fields)
+    transaction = command.transaction()
+    add_new_record(transaction, command.company_id, kind, item, extra)
+    return command.commit(transaction, view(item) if view else item)
+
+
+def new_record_item(table: Table, company_id: int, kind: RecordKind, fields: dict[str, Any]) -> dict[str, Any]:
+    """A new record of `kind` with a fresh id, not written yet (add_new_record writes it)."""
+    record_id = table.next_id(keys.id_sequence(company_id, kind.kind))
     now = clock.now_iso()
-    item = {**keys.entity(company_id, kind.kind, record_id),
+    return {**keys.entity(company_id, kind.kind, record_id),
             **keys.collection_index(company_id, kind.kind, record_id),
             "itemType": kind.kind, "id": record_id, **kind.initial_values(),
             **{name: value for name, value in fields.items() if value is not None},
             "version": 1, "createdAt": now, "updatedAt": now}
-    transaction = command.transaction()
+
+
+def add_new_record(transaction: Transaction, company_id: int, kind: RecordKind, item: dict[str, Any],
+                   extra: ExtraOperations | None = None, *, batch: bool = False) -> None:
+    """The writes of a new record: the item, its count, its search terms, what the kind adds and
+    its event. `batch` (an import writing many records in one transaction): neither the count,
+    which the batch adds once for all (count_records: a transaction writes an item once), nor
+    the event (docs/decisions.md, issue 41: an import announces nothing)."""
     transaction.put_new(item)
-    transaction.increment(keys.entity_count(company_id, kind.kind), "total",
-                          also_set=keys.entity_count_index(company_id, kind.kind))
+    if not batch:
+        count_records(transaction, company_id, kind, 1)
     search.index(transaction, company_id, kind.kind, kind.search_fields, None, item)
     if extra:
         extra(transaction, company_id, item, None)
-    outbox.emit(transaction, kind.created_event, company_id, kind.resource_type, record_id,
-                kind.event_data(item))
-    return command.commit(transaction, view(item) if view else item)
+    if not batch:
+        outbox.emit(transaction, kind.created_event, company_id, kind.resource_type, item["id"],
+                    kind.event_data(item))
+
+
+def count_records(transaction: Transaction, company_id: int, kind: RecordKind, amount: int) -> None:
+    transaction.increment(keys.entity_count(company_id, kind.kind), "total", amount,
+                          also_set=keys.entity_count_index(company_id, kind.kind))
 
 
 def update_record(command: Command, kind: RecordKind, record_id: int, changes: dict[str, Any],
@@ -84,14 +103,34 @@ def update_record(command: Command, kind: RecordKind, record_id: int, changes: d
     current = current or get_record(command.table, command.company_id, kind, record_id)
 
     def add_effects(transaction: Transaction, updated: dict[str, Any]) -> None:
-        if extra:
-            extra(transaction, command.company_id, updated, current)
-        search.index(transaction, command.company_id, kind.kind, kind.search_fields, current, updated)
+        _update_effects(transaction, command.company_id, kind, current, updated, extra)
         outbox.emit(transaction, kind.updated_event, command.company_id, kind.resource_type,
                     record_id, kind.event_data(updated))
 
     return update_item(command, keys.entity(command.company_id, kind.kind, record_id), current,
                        changes, expected_version, add_effects)
+
+
+def _update_effects(transaction: Transaction, company_id: int, kind: RecordKind, current: dict[str, Any],
+                    updated: dict[str, Any], extra: ExtraOperations | None) -> None:
+    if extra:
+        extra(transaction, company_id, updated, current)
+    search.index(transaction, company_id, kind.kind, kind.search_fields, current, updated)
+
+
+def add_record_update(transaction: Transaction, company_id: int, kind: RecordKind, current: dict[str, Any],
+                      changes: dict[str, Any], extra: ExtraOperations | None = None) -> dict[str, Any] | None:
+    """An import's update of a record in its batch's transaction, as update_record writes it but
+    without an event (add_new_record's `batch`): the record as it becomes, None when nothing changes."""
+    changes = {name: value for name, value in changes.items() if current.get(name) != value}
+    if not changes:
+        return None
+    changes["updatedAt"] = clock.now_iso()
+    updated = {name: value for name, value in {**current, **changes}.items() if value is not None}
+    updated["version"] = current["version"] + 1
+    transaction.update_fields(keys.entity(company_id, kind.kind, current["id"]), changes, current["version"])
+    _update_effects(transaction, company_id, kind, current, updated, extra)
+    return updated
 
 
 def update_item(command: Command, key: keys.Key, current: dict[str, Any], changes: dict[str, Any],

@@ -91,7 +91,7 @@ def add_child(transaction: Transaction, company_id: int, parent_id: int, account
                        names={"#type": "type"}, values={":delta": delta, ":type": account_type})
 
 
-def _check_parent(table: Table, company_id: int, parent_id: int, account_type: str,
+def check_parent(table: Table, company_id: int, parent_id: int, account_type: str,
                   account_id: int | None = None) -> None:
     """The parent exists, has the same type, is not the account itself or below it, and the
     tree stays at most MAX_DEPTH levels deep (walking the parent's ancestors)."""
@@ -123,16 +123,25 @@ def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     company_id, table = command.company_id, command.table
     _check_statement_section(fields)
     if fields.get("parentId") is not None:
-        _check_parent(table, company_id, fields["parentId"], fields["type"])
-    account_id = table.next_id(keys.id_sequence(company_id, keys.CHART_ACCOUNT))
-    item = new_account_item(company_id, account_id, fields)
+        check_parent(table, company_id, fields["parentId"], fields["type"])
+    item = new_account_item(company_id, next_account_id(table, company_id), fields)
     transaction = command.transaction()
-    transaction.put_new(item)
-    transaction.put_new({**code_key(company_id, item["code"]), "accountId": account_id},
-                        on_fail=code_taken(item["code"]))
+    add_account(transaction, company_id, item)
     if item.get("parentId") is not None:
         add_child(transaction, company_id, item["parentId"], item["type"])
     return command.commit(transaction, view(item))
+
+
+def next_account_id(table: Table, company_id: int) -> int:
+    return table.next_id(keys.id_sequence(company_id, keys.CHART_ACCOUNT))
+
+
+def add_account(transaction: Transaction, company_id: int, item: dict[str, Any]) -> None:
+    """A new account and its code's reservation (its parent counts it apart: add_child, or an
+    import's parent made in the same transaction with its childCount)."""
+    transaction.put_new(item)
+    transaction.put_new({**code_key(company_id, item["code"]), "accountId": item["id"]},
+                        on_fail=code_taken(item["code"]))
 
 
 _NO_POSTINGS = "(attribute_not_exists(postingCount) OR postingCount = :zero)"
@@ -181,7 +190,7 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
         conditions.append(_NO_REFERENCES)
     parent_moves = "parentId" in changes
     if updated.get("parentId") is not None and (parent_moves or "type" in changes):
-        _check_parent(table, company_id, updated["parentId"], updated["type"], account_id)
+        check_parent(table, company_id, updated["parentId"], updated["type"], account_id)
     tree_version = None
     if parent_moves:
         found = table.get(keys.guard(company_id, TREE_GUARD))

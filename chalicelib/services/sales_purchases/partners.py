@@ -3,6 +3,7 @@
 supplier is one partner of type "both"."""
 from __future__ import annotations
 
+from collections import Counter
 from decimal import Decimal
 from typing import Any
 
@@ -63,8 +64,17 @@ def tax_id_key(company_id: int, tax_id: str) -> keys.Key:
     return keys.unique_value(company_id, "PARTNER_TAX_ID", plain)
 
 
-def tax_id_reservation(company_id: int, tax_id: str, partner_id: int) -> dict[str, Any]:
-    return {**tax_id_key(company_id, tax_id), "partnerId": partner_id}
+def tax_id_reservation(company_id: int, tax_id: str, partner_id: int, import_job: int | None = None) -> dict[str, Any]:
+    """`import_job`: the import that created the partner (a run again knows its own by it)."""
+    return {**tax_id_key(company_id, tax_id), "partnerId": partner_id,
+            **({"importJob": import_job} if import_job is not None else {})}
+
+
+def tax_id_holders(table: Table, company_id: int) -> dict[str, dict[str, Any]]:
+    """Every reserved tax id of the company, by its reservation's sort key (one Query: an import
+    checks thousands of rows against them)."""
+    partition = tax_id_key(company_id, "x")["PK"]
+    return {item["SK"]: item for item in table.query_all(partition=("PK", partition), consistent=True)}
 
 
 def stored_tax_id(typed: str, country: str) -> str:
@@ -91,7 +101,8 @@ def _reserve_tax_id(transaction: Transaction, company_id: int, item: dict[str, A
     if old and new and tax_id_key(company_id, old) == tax_id_key(company_id, new):
         return
     if new:
-        transaction.put_new(tax_id_reservation(company_id, new, item["id"]), on_fail=_tax_id_taken(new, None))
+        transaction.put_new(tax_id_reservation(company_id, new, item["id"], item.get("importJob") if before is None else None),
+                            on_fail=_tax_id_taken(new, None))
     if old:
         # only its own: a partner from before its reservation may share the id with the one holding it
         held = transaction.table.get(tax_id_key(company_id, old))
@@ -136,3 +147,29 @@ def update_partner(command: Command, partner_id: int, changes: dict[str, Any],
     changes = _checked_tax_id(command.table, command.company_id, changes, current)
     return records.update_record(command, PARTNER, partner_id, changes, expected_version,
                                  _partner_effects, current=current)
+
+
+def new_partner_item(table: Table, company_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """A partner with a fresh id, as create_partner stores it (fields already checked)."""
+    return records.new_record_item(table, company_id, PARTNER, fields)
+
+
+def add_partner_batch(transaction: Transaction, company_id: int, items: list[dict[str, Any]]) -> None:
+    """Many new partners in one transaction (an import), each written as create_partner writes it
+    (item, tax id reservation, search terms), with the company's count and each payment
+    condition's references added once for all (a transaction writes an item once) and no events."""
+    conditions: Counter[int] = Counter()
+    for item in items:
+        records.add_new_record(transaction, company_id, PARTNER, item, _reserve_tax_id, batch=True)
+        if item.get("paymentConditionId") is not None:
+            conditions[int(item["paymentConditionId"])] += 1
+    records.count_records(transaction, company_id, PARTNER, len(items))
+    for condition_id, uses in sorted(conditions.items()):
+        payment_setup.reference_condition(transaction, company_id, condition_id, uses)
+
+
+def add_partner_update(transaction: Transaction, company_id: int, current: dict[str, Any],
+                       changes: dict[str, Any]) -> dict[str, Any] | None:
+    """An import's update of one partner, written as update_partner writes it (no event); None
+    when the row changes nothing."""
+    return records.add_record_update(transaction, company_id, PARTNER, current, changes, _partner_effects)

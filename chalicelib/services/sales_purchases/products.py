@@ -39,7 +39,8 @@ def _reserve_code(transaction: Transaction, company_id: int, item: dict[str, Any
         return
     taken = Conflict(f"Another product already uses the code {item['code']!r}.", code="DUPLICATE_CODE",
                      details=[{"field": "code", "message": "already used by another product"}])
-    transaction.put_new({**_code_key(company_id, item["code"]), "productId": item["id"]}, on_fail=taken)
+    stamp = {"importJob": item["importJob"]} if before is None and item.get("importJob") is not None else {}
+    transaction.put_new({**_code_key(company_id, item["code"]), "productId": item["id"], **stamp}, on_fail=taken)
     if before is not None:
         transaction.delete(_code_key(company_id, before["code"]))
 
@@ -66,14 +67,45 @@ def list_products(table: Table, company_id: int, page: int, limit: int, cursor: 
 
 
 def create_product(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    fields = new_product_fields(fields, accounts.company_country(command.table, command.company_id))
+    return records.create_record(command, PRODUCT, fields, _reserve_code,
+                                 view=lambda item: {**item, **stock_moves.cost_fields(None, item)})
+
+
+def new_product_fields(fields: dict[str, Any], country: str) -> dict[str, Any]:
+    """A new product's fields with their defaults (stocked when a product, the country's general
+    rate); ValidationFailed naming `taxRate` for a rate the country does not have."""
     if fields.get("trackInventory") is None:
         fields = {**fields, "trackInventory": fields.get("type", "product") == "product"}
-    country = accounts.company_country(command.table, command.company_id)
     if fields.get("taxRate") is None:
         fields = {**fields, "taxRate": countries.pack(country).default_rate}
     taxes.check_rate_for_country(country, fields["taxRate"], "taxRate")
-    return records.create_record(command, PRODUCT, fields, _reserve_code,
-                                 view=lambda item: {**item, **stock_moves.cost_fields(None, item)})
+    return fields
+
+
+def code_reservation(company_id: int, code: str) -> str:
+    """The sort key of a code's reservation: codes are one whatever their case."""
+    return _code_key(company_id, code)["SK"]
+
+
+def code_holders(table: Table, company_id: int) -> dict[str, dict[str, Any]]:
+    """Every reserved product code of the company, by code_reservation (one Query)."""
+    partition = _code_key(company_id, "x")["PK"]
+    return {item["SK"]: item for item in table.query_all(partition=("PK", partition), consistent=True)}
+
+
+def add_product_batch(transaction: Transaction, company_id: int, items: list[dict[str, Any]]) -> None:
+    """Many new products in one transaction (an import), each written as create_product writes it,
+    the company's count added once and no events."""
+    for item in items:
+        records.add_new_record(transaction, company_id, PRODUCT, item, _reserve_code, batch=True)
+    records.count_records(transaction, company_id, PRODUCT, len(items))
+
+
+def add_product_update(transaction: Transaction, company_id: int, current: dict[str, Any],
+                       changes: dict[str, Any]) -> dict[str, Any] | None:
+    """An import's update of one product, written as update_product writes it (no event)."""
+    return records.add_record_update(transaction, company_id, PRODUCT, current, changes, _reserve_code)
 
 
 def update_product(command: Command, product_id: int, changes: dict[str, Any],
