@@ -8,6 +8,7 @@ from chalicelib.api import (
     auth,
     banking,
     company,
+    company_exports,
     console,
     credits,
     documents,
@@ -41,7 +42,7 @@ app = ThreadSafeChalice(app_name="business-api")
 
 for module in (auth, company, partners, products, documents, exchange_rates, inventory, payment_setup, payments, gateways,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
-               openapi, console):
+               company_exports, openapi, console):
     app.register_blueprint(module.blueprint)
 for blueprint in countries.blueprints():
     app.register_blueprint(blueprint)

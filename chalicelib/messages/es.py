@@ -1151,6 +1151,8 @@ PHRASES: dict[str, str] = {
     "cell as two quotes":
         "unas comillas abiertas en esta línea no se cierran, o hay texto después de las comillas de cierre: escriba "
         "unas comillas dentro de una celda entre comillas como dos comillas",
+    # issue 41: archive
+    "Export not found.": "Exportación no encontrada.",
 }
 
 # issue 38: lang2

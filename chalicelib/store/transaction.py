@@ -113,6 +113,12 @@ class Transaction:
         self._expression("Put", item, condition=condition, names=names, values=values, on_fail=on_fail)
         return self
 
+    def put_typed(self, item: dict[str, Any]) -> "Transaction":
+        """Puts an item given in DynamoDB's typed form (`{"S": ...}`), as read raw: written back
+        exactly (a restored archive's items)."""
+        self.operations.append(_Operation({"Put": {"TableName": self.table.name, "Item": item}}, None))
+        return self
+
     def put_new(self, item: dict[str, Any], *, on_fail: ApiError | None = None) -> "Transaction":
         """Creates an item that must not exist yet (a fresh id, a reserved unique value)."""
         return self.put(item, condition="attribute_not_exists(PK)", on_fail=on_fail)

@@ -1,11 +1,9 @@
 """One company's items out of a table and back in: how a company is restored from a point-in-time
 copy of the table (docs/operations.md#restore) without touching any other company.
 
-A company's items are those under its partitions (`C#{id}` and `C#{id}#...`) and the few kept
-under global partitions that belong to it: its members' side of each membership
-(`USER#{u}` / `COMPANY#{id}`), its API keys, invitations and payment links (`companyId`).
-Users themselves (and their e-mail index), sessions, failed-login windows and the global id
-counters are shared or transient: neither exported nor replaced.
+Which items are a company's: `belongs_to` (chalicelib/store/company_items.py, shared with the
+company archive of POST /exports/company). Users themselves (and their e-mail index), sessions,
+failed-login windows and the global id counters are shared or transient: neither exported nor replaced.
 
 Items travel in DynamoDB's typed form (`{"S": ...}`, `{"N": ...}`), so every attribute comes back
 exactly as it was. Importing replaces: the company's items that the dump does not hold are
@@ -18,21 +16,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from chalicelib.store.company_items import belongs_to
 from infra.ops.table_io import scan_items, write_batches
 
-# global partitions whose items carry the company they belong to
-_OWNED_GLOBAL_PREFIXES = ("KEY#", "INVITE#", "PAYLINK#")
-
-
-def belongs_to(item: dict[str, Any], company_id: int) -> bool:
-    """Whether a typed item is one of the company's."""
-    partition, sort = item["PK"]["S"], item["SK"]["S"]
-    if partition == f"C#{company_id}" or partition.startswith(f"C#{company_id}#"):
-        return True
-    if partition.startswith("USER#"):
-        return sort == f"COMPANY#{company_id:012d}"
-    owner = item.get("companyId", {}).get("N")
-    return partition.startswith(_OWNED_GLOBAL_PREFIXES) and owner is not None and int(owner) == company_id
+__all__ = ["belongs_to", "export_company", "import_company"]
 
 
 def export_company(client: Any, table_name: str, company_id: int) -> dict[str, Any]:

@@ -1,0 +1,102 @@
+"""Export everything (POST /exports/company): the company archive (services/imports/company_archive.py)
+made by a job, kept in the files bucket, downloaded through a presigned link.
+
+The company's items are found by a parallel Scan of the whole table filtered to its partitions
+(store/company_items.py): exports are rare and a Scan costs about $0.03 per GB read on demand
+(eventually consistent), cheaper than an index every write of every company would keep up for
+them. The Scan reads while the company may write: an archive read then may hold one side of a
+write (a posting without its balance); the restore checks the books' invariants and refuses such
+an archive. Export out of hours."""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.errors import NotFound
+from chalicelib.events.queue import DeliveryQueue
+from chalicelib.services.commands import Command
+from chalicelib.services.imports import company_archive
+from chalicelib.settings import get_settings
+from chalicelib.store import keys
+from chalicelib.store.company_items import scan_company
+from chalicelib.store.files import get_files
+from chalicelib.store.table import Table, make_client
+from chalicelib.store.transaction import Transaction
+
+LINK_SECONDS = 3600  # a download link lasts an hour; GET /exports/{id} makes a new one
+EXPORT_KIND = "EXPORT"
+_log = logging.getLogger(__name__)
+
+
+def view(item: dict[str, Any], with_link: bool = True) -> dict[str, Any]:
+    done = item["status"] == "done"
+    return {"id": item["id"], "status": item["status"], "createdAt": item["createdAt"],
+            "finishedAt": item.get("finishedAt"), "counts": item.get("counts"),
+            "downloadUrl": get_files().presigned_url(item["objectKey"], LINK_SECONDS, item["fileName"])
+            if done and with_link else None}
+
+
+def start_export(command: Command) -> dict[str, Any]:
+    """The export job, pending; without a queue (the unit tests) it runs in this request."""
+    table, company_id = command.table, command.company_id
+    export_id = table.next_id(keys.id_sequence(company_id, EXPORT_KIND))
+    object_key = keys.export_archive_object(company_id, export_id)
+    item = {**keys.export_job(company_id, export_id), "itemType": EXPORT_KIND, "id": export_id, "status": "pending",
+            "createdAt": clock.now_iso(), "createdBy": command.principal.user_id, "objectKey": object_key,
+            "fileName": object_key.rsplit("/", 1)[-1]}
+    transaction = command.transaction()
+    transaction.put_new(item)
+    command.commit(transaction, view(item, with_link=False))
+    queue_url = get_settings().import_queue_url
+    if queue_url:
+        DeliveryQueue(make_client("sqs"), queue_url).send({"job": "export", "companyId": company_id, "id": export_id})
+    else:
+        try:
+            run_export(table, company_id, export_id)
+        except Exception:  # noqa: BLE001 - recorded on the job (failed): the answer says so
+            pass
+    return get_export(table, company_id, export_id, with_link=False)
+
+
+def get_export(table: Table, company_id: int, export_id: int, with_link: bool = True) -> dict[str, Any]:
+    item = table.get(keys.export_job(company_id, export_id))
+    if item is None:
+        raise NotFound("Export not found.")
+    return view(item, with_link)
+
+
+def run_export(table: Table, company_id: int, export_id: int) -> dict[str, Any]:
+    """The worker's part (or the request's, without a queue): every item of the company read,
+    the archive made and stored, the job done with its counts. A job already done is left as it is
+    (a message delivered twice); a fault marks it failed and raises (the queue tries again)."""
+    key = keys.export_job(company_id, export_id)
+    job = table.get(key)
+    if job is None or job["status"] == "done":
+        return job or {}
+    _set(table, key, {"status": "running"})
+    try:
+        company = table.get(keys.company(company_id))
+        now = int(time.time())
+        items = [kept for item in scan_company(table, company_id)
+                 if (kept := company_archive.archived(item, company_id, now)) is not None]
+        content, manifest = company_archive.build(company or {"id": company_id}, items, clock.now_iso())
+        get_files().put(job["objectKey"], content, "application/zip")
+    except Exception:
+        _log.exception("export %s of company %s failed", export_id, company_id)
+        _set(table, key, {"status": "failed", "finishedAt": clock.now_iso()})
+        raise
+    counts = {path.split("/")[-1].rsplit(".", 1)[0]: entry["count"] for path, entry in manifest["files"].items()
+              if path.startswith(company_archive.ITEMS_FOLDER)}
+    changes = {"status": "done", "finishedAt": clock.now_iso(), "counts": {"items": sum(counts.values()), **counts},
+               "bytes": len(content)}
+    _set(table, key, changes)
+    return {**job, **changes}
+
+
+def _set(table: Table, key: dict[str, str], changes: dict[str, Any]) -> None:
+    transaction = Transaction(table)
+    transaction.set_fields(key, changes, condition="attribute_exists(PK)")
+    transaction.commit()
+

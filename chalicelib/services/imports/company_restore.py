@@ -1,0 +1,145 @@
+"""The import kind "company": a company archive (services/imports/company_archive.py) restored into a
+new, empty company of the same country, with the same books.
+
+Every item is moved to the new company's id (store/company_items.py `moved`: keys, index keys,
+texts naming the old partitions, `companyId`); the company's own ids (documents, partners,
+accounts, ...) are the archive's, so references between records hold and the numbering state
+(sequences, document series, CAI ranges' next numbers) carries on where it was. The company item is
+merged: the new company's identity (id, name, owner, members, creation) kept, the archive's settings
+and fiscal setup taken. Items are written in units of at most MAX_TRANSACTION_ITEMS, each a
+transaction with its done-marker, the company item last: a run again writes only what had not
+landed, and a Put of the same item is the same item."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain.import_rows import Row, RowError
+from chalicelib.services.imports import company_archive
+from chalicelib.services.imports.kinds import MAX_TRANSACTION_ITEMS, Checked, ImportContext
+from chalicelib.store import keys
+from chalicelib.store.company_items import belongs_to, family, moved, scan_company
+from chalicelib.store.table import from_attributes, to_attributes
+from chalicelib.store.transaction import Transaction
+
+# what POST /companies makes (services/identity/accounts.py plan_company): its company item,
+# branch 1 and warehouse 1 with their sequences and the branch's code; sequences and counts of
+# jobs; none of them is a record
+NEW_COMPANY_FAMILIES = frozenset({"COMPANY", "SEQ", "COUNT", "UNIQUE", "BRANCHS", "WHS", "GUARD", "AUDIT"})
+# the company item's attributes that are the new company's own: never the archive's
+IDENTITY = ("PK", "SK", "itemType", "id", "name", "ownerUserId", "activeOwnerCount", "createdAt", "version")
+UNIT_BYTES = 3_000_000  # a transaction carries at most 4 MB
+FIRST_UNIT = "items-000001"
+
+
+@dataclass
+class Plan:
+    source_company_id: int
+    units: list[tuple[str, list[dict[str, Any]]]]  # (unit, typed items moved to the new company)
+    company: dict[str, Any]                         # the archive's company item, moved
+
+
+class CompanyKind:
+    name = "company"
+    columns = ()
+    needs_date = False
+
+    def check(self, context: ImportContext, rows: list[Row]) -> Checked:
+        return Checked([RowError(0, None, "a company archive is restored from its ZIP file")])
+
+    def check_archive(self, context: ImportContext, content: bytes) -> Checked:
+        try:
+            archive = company_archive.read(content)
+        except company_archive.ArchiveInvalid as invalid:
+            return Checked([RowError(0, None, str(invalid))])
+        errors = _foreign_items(archive)
+        errors += [RowError(0, None, problem) for problem in company_archive.books_problems(archive)]
+        target = context.table.get(keys.company(context.company_id))
+        if target is None or target.get("country") != archive.manifest.get("country"):
+            errors.append(RowError(0, None, f"the archive is of a company of {archive.manifest.get('country')}, "
+                                            f"this company is of {(target or {}).get('country')}"))
+        if not context.is_done(FIRST_UNIT) and not _empty(context):
+            errors.append(RowError(0, None, "this company already has records: an archive is restored into a "
+                                            "new, empty company"))
+        if errors:
+            return Checked(errors)
+        return Checked([], _plan(archive, context.company_id))
+
+    def apply(self, context: ImportContext, plan: Plan) -> dict[str, int]:
+        for unit, items in plan.units:
+            if context.is_done(unit):
+                continue
+            transaction = Transaction(context.table)
+            for item in items:
+                transaction.put_typed(item)
+            context.mark_done(transaction, unit)
+            transaction.commit()
+        if not context.is_done("company"):
+            target = context.table.get(keys.company(context.company_id)) or {}
+            merged = {**{name: value for name, value in from_attributes(plan.company).items() if name not in IDENTITY},
+                      **{name: target[name] for name in IDENTITY if name in target},
+                      "version": int(target.get("version", 0)) + 1, "updatedAt": clock.now_iso(),
+                      "restoredFrom": plan.source_company_id, "importJob": context.job_id}
+            transaction = Transaction(context.table)
+            transaction.put_typed(to_attributes(merged))
+            context.mark_done(transaction, "company")
+            transaction.commit()
+        written = sum(len(items) for _, items in plan.units) + 1
+        return {"created": written, "updated": 0, "items": written}
+
+
+def _foreign_items(archive: company_archive.Archive) -> list[RowError]:
+    """Every item must be the manifest's company's, of a family an archive holds, in its own file."""
+    errors = []
+    for kind, items in sorted(archive.items.items()):
+        for line, item in enumerate(items, start=1):
+            if not isinstance(item, dict) or "S" not in item.get("PK", {}) or "S" not in item.get("SK", {}) \
+                    or not belongs_to(item, archive.company_id) or family(item, archive.company_id) != kind \
+                    or kind in company_archive.EXCLUDED_FAMILIES:
+                errors.append(RowError(line, None, f"items/{kind}.jsonl: an item that is not one of company "
+                                                   f"{archive.company_id}'s records"))
+                break
+    return errors
+
+
+def _empty(context: ImportContext) -> bool:
+    """Whether the company holds nothing but what POST /companies made (and transient items)."""
+    counts: dict[str, int] = {}
+    for item in scan_company(context.table, context.company_id):
+        kind = family(item, context.company_id)
+        if kind in company_archive.EXCLUDED_FAMILIES:
+            continue
+        if kind not in NEW_COMPANY_FAMILIES:
+            return False
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts.get("BRANCHS", 0) <= 1 and counts.get("WHS", 0) <= 1 and counts.get("UNIQUE", 0) <= 1
+
+
+def _plan(archive: company_archive.Archive, company_id: int) -> Plan:
+    old = archive.company_id
+    company: dict[str, Any] = {}
+    ordered: list[dict[str, Any]] = []
+    for kind, items in sorted(archive.items.items()):
+        for item in items:
+            if kind == "COMPANY" and item["SK"]["S"] == keys.company(old)["SK"]:
+                company = moved(item, old, company_id)
+            else:
+                ordered.append(moved(item, old, company_id))
+    units: list[tuple[str, list[dict[str, Any]]]] = []
+    current: list[dict[str, Any]] = []
+    size = 0
+    for item in ordered:
+        item_size = len(json.dumps(item))
+        if current and (len(current) >= MAX_TRANSACTION_ITEMS or size + item_size > UNIT_BYTES):
+            units.append((f"items-{len(units) + 1:06d}", current))
+            current, size = [], 0
+        current.append(item)
+        size += item_size
+    if current:
+        units.append((f"items-{len(units) + 1:06d}", current))
+    return Plan(old, units, company)
+
+
+KIND = CompanyKind()
