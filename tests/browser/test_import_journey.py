@@ -22,11 +22,11 @@ def partners_csv(tag: str, fixed: bool) -> str:
     bad_type, bad_email = ("customer", f"compras-{tag}@example.com") if fixed else ("alien", "compras-sin-arroba")
     return "\n".join([
         "Razon social,type,taxId,email,creditLimit",
-        f"Ferretería Uno {tag},customer,0801{tag}01,uno-{tag}@example.com,5000.00",   # line 2
-        f"Distribuidora Dos {tag},{bad_type},0801{tag}02,,",                       # line 3
-        f"Agro Tres {tag},supplier,0801{tag}03,,",                                # line 4
-        f"Comercial Cuatro {tag},both,0801{tag}04,{bad_email},1500.00",            # line 5
-        f"Servicios Cinco {tag},customer,0801{tag}05,,",                          # line 6
+        f"Ferretería Uno {tag},customer,0801{tag}000001,uno-{tag}@example.com,5000.00",   # line 2
+        f"Distribuidora Dos {tag},{bad_type},0801{tag}000002,,",                       # line 3
+        f"Agro Tres {tag},supplier,0801{tag}000003,,",                                # line 4
+        f"Comercial Cuatro {tag},both,0801{tag}000004,{bad_email},1500.00",            # line 5
+        f"Servicios Cinco {tag},customer,0801{tag}000005,,",                          # line 6
     ]) + "\n"
 
 
@@ -45,7 +45,9 @@ def wait_status(console, *statuses: str) -> str:
 
 def shown_errors(page) -> list[tuple[str, str]]:
     rows = page.locator(".import-errors tbody tr").all()
-    return [(row.locator("td").nth(0).inner_text(), row.locator("td").nth(1).inner_text()) for row in rows]
+    # the column as the API names it (data-column); the page shows its heading in the console's language
+    return [(row.locator("td").nth(0).inner_text(), row.locator("td [data-column]").get_attribute("data-column"))
+            for row in rows]
 
 
 def shots_in_both_languages(console, route: str, name: str, ready_selector: str, before=None) -> None:
@@ -83,7 +85,9 @@ def test_partners_move_in_from_the_template_and_the_company_moves_out(console, d
         saved = Path(download.value.path()).read_bytes().decode("utf-8-sig")
         assert download.value.suggested_filename == "plantilla-partners.csv"
         first_line = saved.splitlines()[0]
-        assert first_line.split(",")[:3] == ["Nombre", "Tipo", "RTN/NIT"], first_line
+        assert first_line.split(",")[:3] == ["Nombre", "Tipo", "Identificación fiscal"], first_line
+        status, _, columns = console.as_session("GET", "/imports/templates/partners?language=es")  # the same, as JSON
+        assert status == 200 and first_line == ",".join(column["heading"] for column in columns["columns"])
 
         # A file of the business's own: its first heading is not the template's. The API names it at
         # line 1; the page offers the kind's columns for it.
@@ -99,6 +103,7 @@ def test_partners_move_in_from_the_template_and_the_company_moves_out(console, d
         wait_status(console, "failed")
         page.wait_for_selector(".import-errors tbody tr")
         assert sorted(shown_errors(page)) == [("3", "type"), ("5", "email")]
+        page.wait_for_selector(".import-errors [data-column=type]:text-is('Tipo')")
         assert page.inner_text("#import-rows") == "5" and page.inner_text("#import-invalid") == "2"
         assert page.locator("#import-run").is_disabled()
         console.shot("imports-errors")
@@ -120,8 +125,8 @@ def test_partners_move_in_from_the_template_and_the_company_moves_out(console, d
         status, _, listed = console.as_session("GET", f"/business-partners?q={tag}&limit=100")
         assert status == 200 and listed["total"] == 5, listed
         by_tax_id = {partner["taxId"]: partner for partner in listed["businessPartners"]}
-        assert by_tax_id[f"0801{tag}02"]["type"] == "customer"
-        assert by_tax_id[f"0801{tag}04"]["email"] == f"compras-{tag}@example.com"
+        assert by_tax_id[f"0801{tag}000002"]["type"] == "customer"
+        assert by_tax_id[f"0801{tag}000004"]["email"] == f"compras-{tag}@example.com"
 
         console.goto("/partners")
         names = page.inner_text("table.grid tbody")
@@ -129,10 +134,12 @@ def test_partners_move_in_from_the_template_and_the_company_moves_out(console, d
             assert f"{name} {tag}" in names
         console.shot("partners-imported")
 
-        # The recent jobs, newest first; a failed one opens again.
+        # The recent jobs, newest first: the two failed validations and the ready one, run for real
+        # (the same job: no second upload); a failed one opens again.
         console.goto("/imports")
         jobs = page.locator("#import-jobs tbody tr")
-        assert jobs.count() >= 3
+        assert jobs.count() == 3
+        assert "clientes-corregido.csv" in jobs.first.inner_text()
         assert jobs.first.locator(".badge").inner_text() == "Terminado"
         open_failed = lambda: page.locator("#import-jobs tbody tr", has_text="clientes.csv").first.click()  # noqa: E731
         shots_in_both_languages(console, "/imports", "imports-failed-job", ".import-errors tbody tr", open_failed)
@@ -145,8 +152,12 @@ def test_partners_move_in_from_the_template_and_the_company_moves_out(console, d
         assert link.startswith("http")
         assert page.get_attribute("#company-export-state", "data-status") == "done"
         assert page.inner_text("#company-export-finished")
-        counts = page.inner_text("#company-export-status table")
-        assert "partners" in counts or "businessPartners" in counts
+        # the archive's records: the total, and by the store's families (BP: the 5 partners imported)
+        status, _, exported = console.as_session("GET", f"/exports/{page.get_attribute('#company-export-state', 'data-export')}")
+        assert status == 200 and exported["counts"]["BP"] == 5, exported
+        assert page.inner_text("#company-export-items") == f"{exported['counts']['items']:,}"
+        page.click(".export-counts summary")
+        assert ["BP", "5"] in [row.split("\t") for row in page.inner_text(".export-counts tbody").splitlines()]
         console.shot("company-export-done")
         export = lambda: (page.click("#company-export"), page.wait_for_selector("#company-export-link", timeout=60_000))  # noqa: E731
         shots_in_both_languages(console, "/settings/company", "company-export", "#company-export-link", export)

@@ -1368,5 +1368,7 @@ export default {
   "companyExport.count": "Count",
   "imp.file.choose": "Choose file…",
   "imp.file.none": "No file chosen",
-  "imp.mapping.ignore": "Do not import this column"
+  "imp.mapping.ignore": "Do not import this column",
+  "companyExport.items": "Records in the archive",
+  "companyExport.families": "Detail by kind of record (internal names)"
 };

@@ -1368,5 +1368,7 @@ export default {
   "companyExport.count": "Cantidad",
   "imp.file.choose": "Elegir archivo…",
   "imp.file.none": "Ningún archivo elegido",
-  "imp.mapping.ignore": "No importar esta columna"
+  "imp.mapping.ignore": "No importar esta columna",
+  "companyExport.items": "Registros en el archivo",
+  "companyExport.families": "Detalle por tipo de registro (nombres internos)"
 };

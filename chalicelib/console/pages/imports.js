@@ -6,7 +6,7 @@
 // second and shows its progress. A file whose headings are not the template's gets a mapping step:
 // the API refuses its line 1 naming each unknown heading, and a select per heading says which of
 // the kind's columns it is.
-import { ApiError, api, request } from "../api.js";
+import { ApiError, api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, number } from "../format.js";
 import { ACCOUNTING_ROLES, language, t } from "../i18n.js";
@@ -21,15 +21,18 @@ const KINDS = [
   { kind: "partners", roles: WRITERS, updatable: true },
   { kind: "products", roles: WRITERS, updatable: true },
   { kind: "chart", roles: ACCOUNTING_ROLES, updatable: true },
-  { kind: "open-items", roles: ACCOUNTING_ROLES, dated: true },
-  { kind: "opening-stock", roles: ACCOUNTING_ROLES, dated: true },
-  { kind: "opening-balances", roles: ACCOUNTING_ROLES, dated: true },
+  { kind: "open-items", roles: ACCOUNTING_ROLES },
+  { kind: "opening-stock", roles: ACCOUNTING_ROLES },
+  { kind: "opening-balances", roles: ACCOUNTING_ROLES },
   { kind: "company", roles: MANAGERS, archive: true },
 ];
 const BUSY = ["validating", "importing"];
-const IGNORED = "-";  // the mapping select's "leave this column out"
+const IGNORED = "-";  // the mapping select's "leave this column out" (sent as null)
 const POLL_MS = 1000;
 const TABLE_FILES = ".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+// A dry run that found no problem, or an import a fault stopped (the API resumes it where it stopped).
+const runnable = (job) => Boolean(job) && ((job.status === "ready" && job.dryRun) || (job.status === "failed" && !job.dryRun));
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
@@ -43,42 +46,15 @@ function readBase64(file) {
   });
 }
 
-// The first line of a CSV (the template's headings): cells split on commas, quotes honoured.
-function csvHeadings(text) {
-  const cells = [];
-  let cell = "";
-  let quoted = false;
-  let previous = "";
-  for (const char of text.replace(/^\ufeff/, "")) {
-    if (quoted) {
-      if (char === "\"") quoted = false; else cell += char;
-    } else if (char === "\"") {
-      if (previous === "\"") cell += "\"";
-      quoted = true;
-    } else if (char === ",") { cells.push(cell.trim()); cell = ""; } else if (char === "\n" || char === "\r") break;
-    else cell += char;
-    previous = char;
-  }
-  cells.push(cell.trim());
-  return cells.filter(Boolean);
-}
-
-// A kind's columns for the mapping step, from its template: the API's field names (the English
-// template's headings) beside the headings of the console's language, in the same order.
+// A kind's template as JSON (no file asked for in Accept): its columns, each with the API's field name
+// and its heading in the console's language, and whether it asks the changeover date. Once per kind.
 const templates = new Map();
-function templateHeadings(kind, lang) {
-  const key = `${kind}:${lang}`;
+function kindTemplate(kind) {
+  const key = `${kind}:${language()}`;
   if (!templates.has(key)) {
-    templates.set(key, request("GET", `/imports/templates/${kind}`, { accept: "text/csv", headers: { "Accept-Language": lang } })
-      .then((blob) => blob.text()).then(csvHeadings)
-      .catch((error) => { templates.delete(key); throw error; }));
+    templates.set(key, api.get(`/imports/templates/${kind}`).catch((error) => { templates.delete(key); throw error; }));
   }
   return templates.get(key);
-}
-
-async function kindColumns(kind) {
-  const [names, headings] = await Promise.all([templateHeadings(kind, "en"), templateHeadings(kind, language())]);
-  return names.map((name, index) => ({ name, heading: headings[index] || name }));
 }
 
 // Headings compared as the API compares them: case and accents aside.
@@ -102,7 +78,7 @@ export async function render(ctx) {
     return;
   }
   // mapping: {file heading: column} chosen so far, sent with every validation of this kind
-  const state = { kind: allowed[0].kind, job: null, errors: [], cursor: null, unknown: [], mapping: {} };
+  const state = { kind: allowed[0].kind, job: null, errors: [], cursor: null, unknown: [], mapping: {}, headings: new Map() };
   const spec = () => KINDS.find((entry) => entry.kind === state.kind);
   const live = () => ctx.root.isConnected;
 
@@ -135,7 +111,15 @@ export async function render(ctx) {
   const runButton = h("button", { type: "button", id: "import-run", disabled: true, onclick: () => run() }, t("imp.run"));
   const showInputs = () => {
     file.accept = spec().archive ? ".zip,application/zip" : TABLE_FILES;
-    dateField.hidden = !spec().dated;
+    // the template says whether the kind asks the changeover date
+    dateField.hidden = true;
+    state.dated = false;
+    if (!spec().archive) {
+      const kind = state.kind;
+      kindTemplate(kind).then((found) => {
+        if (kind === state.kind) { state.dated = found.needsDate; dateField.hidden = !found.needsDate; }
+      }).catch(() => {});
+    }
     updateField.hidden = !spec().updatable;
   };
 
@@ -145,7 +129,7 @@ export async function render(ctx) {
 
   const setBusy = (busy) => {
     validateButton.disabled = busy;
-    runButton.disabled = busy || !(state.job && state.job.status === "ready" && state.job.dryRun);
+    runButton.disabled = busy || !runnable(state.job);
   };
   const say = (error) => replace(problem, error ? h("div", { class: "error-box", role: "alert",
     "data-code": error instanceof ApiError ? error.code : undefined }, typeof error === "string" ? error : describeError(error),
@@ -172,7 +156,7 @@ export async function render(ctx) {
     if (!headings.length) { replace(mapping); return; }
     const placeholder = h("p", { class: "loading" }, t("common.loading"));
     replace(mapping, placeholder);
-    kindColumns(state.kind).then((columns) => {
+    kindTemplate(state.kind).then(({ columns }) => {
       replace(mapping, h("h3", {}, t("imp.mapping.title")), h("p", { class: "help" }, t("imp.mapping.help")),
         h("div", { class: "import-mapping-rows" }, headings.map((heading, index) => h("div", { class: "field" },
           h("label", { for: `map-${index}` }, t("imp.mapping.heading", { heading })),
@@ -190,7 +174,7 @@ export async function render(ctx) {
   async function unknownHeadings(errors) {
     const headingErrors = errors.filter((error) => error.row <= 1 && error.column);
     if (!headingErrors.length || spec().archive) return [];
-    const columns = await kindColumns(state.kind).catch(() => []);
+    const { columns } = await kindTemplate(state.kind).catch(() => ({ columns: [] }));
     const known = new Set(columns.flatMap((column) => [plain(column.name), plain(column.heading)]));
     return [...new Set(headingErrors.map((error) => error.column))].filter((heading) => !known.has(plain(heading)));
   }
@@ -203,8 +187,10 @@ export async function render(ctx) {
       h("h3", {}, t("imp.errors.title", { count: number(state.job.invalid ?? state.errors.length, 0) })),
       h("div", { class: "table-scroll" }, tableView({ rows: state.errors, columns: [
         { label: t("imp.error.row"), class: "num", value: (error) => (error.row ? number(error.row, 0) : t("imp.error.file")) },
-        { label: t("imp.error.column"), value: (error) => error.column || t("common.none") },
-        { label: t("imp.error.message"), value: (error) => error.message },
+        // a template column by its heading in the console's language (the API names its field)
+        { label: t("imp.error.column"), value: (error) => (error.column ? h("span", { "data-column": error.column },
+          state.headings.get(error.column) || error.column) : t("common.none")) },
+        { label: t("imp.error.message"), class: "import-message", value: (error) => error.message },
       ] })), more);
   }
 
@@ -262,6 +248,11 @@ export async function render(ctx) {
     }
     state.unknown = state.job.status === "failed" ? await unknownHeadings(state.errors) : [];
     showMapping();
+    if (state.errors.length && state.job.kind !== "company") {
+      const found = await kindTemplate(state.job.kind).catch(() => ({ columns: [] }));
+      state.headings = new Map(found.columns.map((column) => [column.name, column.heading]));
+      showJob();
+    }
     loadRecent();
   }
 
@@ -269,15 +260,15 @@ export async function render(ctx) {
     say(null);
     const chosen = file.files[0];
     if (!chosen) { say(t("imp.chooseFile")); return; }
-    if (spec().dated && !changeover.value) { say(t("imp.date.missing")); return; }
+    if (state.dated && !changeover.value) { say(t("imp.date.missing")); return; }
     const body = { kind: state.kind, fileName: chosen.name, dryRun: true };
-    if (spec().dated) body.date = changeover.value;
+    if (state.dated) body.date = changeover.value;
     const sentMapping = {};
-    // the API reads a heading mapped to "" as one to leave out
-    const columns = Object.fromEntries(Object.entries(state.mapping).map(([heading, field]) => [heading, field === IGNORED ? "" : field]));
+    const columns = Object.fromEntries(Object.entries(state.mapping).map(([heading, field]) => [heading, field === IGNORED ? null : field]));
     if (Object.keys(columns).length) sentMapping.columns = columns;
     if (spec().updatable && update.checked) sentMapping.existing = "update";
     if (Object.keys(sentMapping).length) body.mapping = sentMapping;
+    resetJob();  // the job shown is the one this validation makes
     setBusy(true);
     try {
       body.content = await readBase64(chosen);

@@ -13,27 +13,32 @@ const POLL_MS = 1000;
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 function showExport(holder, exported) {
-  const counts = Object.entries(exported.counts || {});
+  // counts: {items: the total, <the store's family of records>: its count} (services/imports/company_export.py)
+  const { items, ...families } = exported.counts || {};
+  const counts = Object.entries(families);
   replace(holder,
     h("dl", { class: "facts" },
       h("dt", {}, t("companyExport.status")),
-      h("dd", { id: "company-export-state", "data-status": exported.status }, badge(exported.status)),
+      h("dd", { id: "company-export-state", "data-status": exported.status, "data-export": exported.id }, badge(exported.status)),
       h("dt", {}, t("companyExport.createdAt")), h("dd", {}, dateTime(exported.createdAt)),
       exported.finishedAt ? [h("dt", {}, t("companyExport.finishedAt")), h("dd", { id: "company-export-finished" },
-        dateTime(exported.finishedAt))] : null),
+        dateTime(exported.finishedAt))] : null,
+      items !== undefined ? [h("dt", {}, t("companyExport.items")), h("dd", { id: "company-export-items" }, number(items, 0))]
+        : null),
     BUSY.includes(exported.status) ? h("p", { class: "loading-note" }, h("progress", {}), " ", t("companyExport.working")) : null,
     exported.status === "done" && exported.downloadUrl ? h("p", {},
       h("a", { href: exported.downloadUrl, id: "company-export-link", class: "button-link", download: "" },
         t("companyExport.download")),
       " ", h("small", { class: "help" }, t("companyExport.linkValid"))) : null,
     exported.status === "failed" ? h("p", { class: "error-box" }, t("companyExport.failed")) : null,
-    counts.length ? h("div", { class: "table-scroll" }, tableView({
+    counts.length ? h("details", { class: "export-counts" }, h("summary", {}, t("companyExport.families")),
+      h("div", { class: "table-scroll" }, tableView({
       rows: counts,
       columns: [
         { label: t("companyExport.kind"), value: ([kind]) => h("code", {}, kind) },
         { label: t("companyExport.count"), class: "num", value: ([, count]) => number(count, 0) },
       ],
-    })) : null);
+    }))) : null);
 }
 
 export function exportSection() {
