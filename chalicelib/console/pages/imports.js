@@ -308,8 +308,9 @@ export async function render(ctx) {
             showInputs();
           }
           say(null);
-          follow(found);
+          const followed = follow(found);
           jobPanel.scrollIntoView({ block: "start" });
+          return followed;
         }).catch(say),
         columns: [
           { label: t("imp.jobs.created"), class: "nowrap", value: (job) => dateTime(job.createdAt) },
