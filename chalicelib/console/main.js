@@ -58,9 +58,12 @@ const ROUTES = [
   ["/settings/branches", "settings-branches", "branches"],
   ["/settings/warehouses", "settings-branches", "warehouses"],
   ["/settings/scheduled-invoices", "settings-scheduled", "render"],
+  ["/imports", "imports", "render"],
 ];
 
 const MANAGERS = ["owner", "admin"];
+// the roles that may import something (pages/imports.js offers each the kinds it may)
+const IMPORTERS = ["owner", "admin", "accountant", "seller"];
 const NAVIGATION = [
   ["nav.home", "/"], ["nav.documents", "/documents"], ["nav.partners", "/partners"], ["nav.products", "/products"],
   { title: "nav.inventory", items: [["nav.stock", "/stock"], ["nav.adjustments", "/inventory/adjustments"],
@@ -75,6 +78,7 @@ const NAVIGATION = [
     ["nav.isvSummary", "/reports/isv-summary", "HN"], ["nav.ivaConsumers", "/reports/iva-sales-consumers", "SV"],
     ["nav.ivaTaxpayers", "/reports/iva-sales-taxpayers", "SV"], ["nav.ivaPurchases", "/reports/iva-purchases", "SV"]] },
   ["nav.banking", "/banking"],
+  { link: ["nav.imports", "/imports"], roles: IMPORTERS },
   { title: "nav.settings", managers: true, items: [["nav.company", "/settings/company"], ["nav.users", "/settings/users"],
     ["nav.apiKeys", "/settings/api-keys"], ["nav.webhooks", "/settings/webhooks"], ["nav.paymentSetup", "/settings/payment-setup"],
     ["nav.gateways", "/settings/gateways"], ["nav.branches", "/settings/branches"], ["nav.warehouses", "/settings/warehouses"],
@@ -125,6 +129,7 @@ function navigation(current) {
   const link = ([key, path]) => h("a", { href: `#${path}`, class: lit(path) ? "active" : undefined }, t(key));
   return h("nav", { class: "sidebar", id: "sidebar", "aria-label": t("app.title") }, NAVIGATION.map((entry) => {
     if (Array.isArray(entry)) return link(entry);
+    if (entry.link) return entry.roles.includes(session.me?.role) ? link(entry.link) : null;
     if (entry.managers && !isManager()) return null;
     const items = entry.items.filter(([, , country]) => !country || country === (session.company?.country || "HN"));
     return h("div", { class: "nav-group" }, h("span", {}, t(entry.title)), items.map(link));

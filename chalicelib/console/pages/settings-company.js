@@ -10,6 +10,7 @@ import { date, dateTime, setCurrency } from "../format.js";
 import { setCountry, t } from "../i18n.js";
 import { linkPlaces, placeFields, placeName, placeSent } from "../sv-address.js";
 import { button, definitionList, formDialog, formView, pageHeader, section, toast } from "../ui.js";
+import { exportSection } from "./settings-company-export.js";
 
 const countries = () => ["HN", "SV"].map((c) => ({ value: c, label: t(`company.country.${c}`) }));
 
@@ -210,5 +211,6 @@ export async function render(ctx) {
       [t("company.updatedAt"), dateTime(company.updatedAt)],
     ])),
     section(null, form),
-    ...(company.country === "SV" ? [await dteSettings(ctx, company)] : []));
+    ...(company.country === "SV" ? [await dteSettings(ctx, company)] : []),
+    exportSection());
 }
