@@ -151,6 +151,16 @@ def test_bad_rows_fail_the_job_and_nothing_is_written_problems_paged_in_spanish(
     assert rest["errorsNextCursor"] is None
 
 
+def test_a_problem_of_the_heading_line_is_not_counted_as_a_bad_row(api, table, company_a):
+    content = csv_file("code,name,qty,colour", "A-1,Uno,1,red", ",Dos,2,blue", "A-3,Tres,3,green")
+    # an unknown heading (line 1) and a blank code on line 3: of the 3 rows, 1 has a problem of its own
+    # (invalid 1) and 3 - 1 = 2 have none (valid 2); the heading's problem still fails the file
+    job = post(api, company_a, {"content": content, "dryRun": True}).json
+    assert (job["status"], job["rows"], job["valid"], job["invalid"]) == ("failed", 3, 2, 1)
+    problems = api.get(f"/imports/{job['id']}", key=company_a.api_key).json["errors"]
+    assert [(error["row"], error["column"]) for error in problems] == [(1, "colour"), (3, "code")]
+
+
 def test_at_most_1000_problems_are_kept_and_every_bad_row_counted(api, table, company_a):
     content = csv_file("code,name,qty", *(f"B-{n},Nombre,x" for n in range(1, 1006)))  # 1005 rows, each a bad qty
     job = post(api, company_a, {"content": content, "dryRun": True}).json

@@ -105,7 +105,8 @@ def _run(table: Table, job: dict[str, Any], run: _Run) -> str:
         return _failed(run, company_id, job_id, [RowError(0, None, "The uploaded file is no longer kept (files are "
                                                                   "kept 7 days): upload it again.")], 0, 0)
     rows, errors, checked = _checked(context, job, kind, content)
-    invalid = len({error.row for error in errors if error.row > 0})
+    # rows of data with a problem: the heading's (line 1) and the file's own (0) are not rows
+    invalid = len({error.row for error in errors} & {row.line for row in rows})
     if errors:
         valid = len(rows) - invalid if checked is not None else 0
         return _failed(run, company_id, job_id, errors, len(rows), valid, invalid)
