@@ -1209,6 +1209,16 @@ PHRASES: dict[str, str] = {
         "el respaldo es de una empresa del país {0}; esta empresa es del país {1}",
     "this company already has records: an archive is restored into a new, empty company":
         "esta empresa ya tiene registros: un respaldo se restaura en una empresa nueva y vacía",
+    "not a company archive (a ZIP with {})": "no es un respaldo de empresa (un ZIP con {0})",
+    "not a company archive of format {}": "no es un respaldo de empresa del formato {0}",
+    "the manifest's checksum does not match its files":
+        "la suma de verificación del manifiesto no coincide con sus archivos",
+    "the archive's files are not those its manifest lists": "los archivos del respaldo no son los que lista su manifiesto",
+    "{}: its checksum does not match the manifest": "{0}: su suma de verificación no coincide con el manifiesto",
+    "{}: {} items, the manifest says {}": "{0}: {1} registros, el manifiesto dice {2}",
+    "the balances' debits {} differ from their credits {}": "el debe de los saldos, {0}, difiere de su haber, {1}",
+    "account {}: its postings (debit {}, credit {}) differ from its balances (debit {}, credit {})":
+        "cuenta {0}: sus movimientos (debe {1}, haber {2}) difieren de sus saldos (debe {3}, haber {4})",
 }
 
 # issue 38: lang2
