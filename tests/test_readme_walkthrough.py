@@ -60,7 +60,7 @@ def run_once(script: str, cwd: Path, base: str, path: str | None = None) -> tupl
     statuses, others = [], []
     for line in ran.stderr.splitlines():
         match = STATUS_LINE.match(line)
-        if match and not (match.groups()[1] == "GET" and statuses and statuses[-1] == match.groups()):
+        if match and not (JOB_POLL.search(match.groups()[2]) and statuses and statuses[-1] == match.groups()):
             statuses.append(match.groups())
         elif not match and line.strip():
             others.append(line)
@@ -83,13 +83,28 @@ def shell_clock_at(day: str, folder: Path) -> str:
     return f"{folder}:{os.environ['PATH']}"
 
 
+# a job's own address, read again while the job is under way (`settled`)
+JOB_POLL = re.compile(r"/(?:imports|exports)/\d+$")
+CALL = r"(?<![\w-]){}(?= )(?! \(\))"
+
+
+def expected_calls(script: str) -> int:
+    """The status lines the walkthrough prints: each curl it writes, and for each function it defines (but
+    `curl` itself, the wrapper) the curls of its body once per call of it. A job followed until it settles
+    (`settled`: the same GET again while the job is under way) prints its repeated statuses counted once."""
+    functions = dict(re.findall(r"^(\w+)\(\) \{(.*?)\}$", script, re.M | re.S))
+    outside = re.sub(r"^\w+\(\) \{.*?\}$", "", script, flags=re.M | re.S)
+    total = len(re.findall(CALL.format("curl"), outside))
+    for name, body in functions.items():
+        if name != "curl":
+            total += len(re.findall(CALL.format("curl"), body)) * len(re.findall(CALL.format(name), outside))
+    return total
+
+
 def run_on_fresh_stack(tmp_path: Path, runs: tuple[str, ...], day: str | None = None) -> None:
     """The walkthrough, once per run, on a fresh stack (whose clock starts at `day`, if given)."""
     script = walkthrough()
-    # less the `command curl` inside the function; a job followed until it settles (`settled`: the same GET
-    # again while the job is under way, its repeated statuses counted once) counts as one call
-    curls = (len(re.findall(r"(?<![\w-])curl (?!\(\))", script)) - 1 - len(re.findall(r"^settled\(\)", script, re.M))
-             + len(re.findall(r"(?<![\w-])settled (?!\(\))", script)))
+    curls = expected_calls(script)
     assert curls > 100  # the whole walkthrough, not an empty extraction
     path = shell_clock_at(day, tmp_path / "bin") if day else None
     with fresh_stack(tmp_path, env={shifted_clock.VARIABLE: day} if day else None) as (stack, credentials):
