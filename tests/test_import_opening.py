@@ -283,3 +283,65 @@ def test_an_interrupted_run_again_lands_each_entry_and_document_once(moving, mon
     ledger = moving.books.ledger("3401", end="2026-01-01")
     opening_entries = {m["journalEntryId"] for m in ledger["postings"] if m["description"] == "Saldos iniciales al 2026-01-01"}
     assert len(opening_entries) == 3
+
+
+def close_period(moving, start, end):
+    period = moving.api.post("/accounting-periods", {"name": "Cerrado", "startDate": start, "endDate": end},
+                             key=moving.key).json
+    closed = moving.api.post(f"/accounting-periods/{period['id']}/close", key=moving.key)
+    assert closed.status == 200, closed.text
+
+
+def test_every_row_the_writes_would_refuse_is_named_by_check_and_nothing_lands(moving):
+    """Review: check let through rows the document's write refuses, so half a file landed."""
+    close_period(moving, "2025-11-01", "2025-11-30")
+    inactive = moving.created("/business-partners", {"name": "Inactivo", "type": "customer", "taxId": "08011990000098"})
+    assert moving.api.put(f"/business-partners/{inactive['id']}", {"isActive": False}, key=moving.key).status == 200
+    errors = moving.run("open-items", [
+        item(C1, "customer", "F-1", "2025-12-10", "100.00"),                         # right
+        item(C1, "customer", "F-2", "2025-11-15", "200.00"),                         # in the closed November
+        item("08011990000098", "customer", "I-1", "2025-12-10", "50.00"),            # an inactive partner
+        item(C2, "customer", "X-1", "2025-12-10", "50.00", "XYZ", "2"),              # no such currency
+        item(C2, "customer", "E-1", "2025-12-10", "50.00", "EUR", "28.10"),          # one the API does not take
+        # 999,999,999,999.99 x 2 passes the money limit in lempiras
+        item(C3, "customer", "M-1", "2025-12-10", "999999999999.99", "USD", "2"),
+        # 0.01 x 0.1 = 0.001: nothing in lempiras
+        item(C3, "customer", "Z-1", "2025-12-10", "0.01", "USD", "0.1"),
+        item(C4, "customer", "L" * 201, "2025-12-10", "10.00"),                       # a reference over 200
+    ])
+    assert [(e.row, e.column, e.message) for e in errors] == [
+        (3, "date", "falls in a closed accounting period or fiscal year"),
+        (4, "partnerTaxId", "the business partner is inactive"),
+        (5, "currency", "is not one of the currencies HNL, USD: XYZ"),
+        (6, "currency", "is not one of the currencies HNL, USD: EUR"),
+        (7, "exchangeRate", "at this rate the amount in the company's currency (1999999999999.98) would exceed "
+                            "999999999999.99"),
+        (8, "exchangeRate", "at this rate 0.01 comes to 0.00 in the company's currency"),
+        (9, "documentNumber", errors[-1].message)]
+    assert "200" in errors[-1].message
+    # nothing landed: the right row waits for the others
+    assert D(str(moving.get(f"/business-partners/{moving.customers[0]['id']}")["receivableBalance"])) == 0
+
+
+def test_a_changeover_in_a_closed_period_is_refused_by_check_for_the_stock_and_the_balances(moving):
+    """Review: opening-stock and opening-balances failed on the write, then "run it again" for ever."""
+    close_period(moving, "2026-01-01", "2026-01-31")
+    first = str(moving.warehouses[0])
+    for name, records in (("opening-stock", [{"productCode": "P1", "warehouseId": first, "quantity": "1",
+                                              "unitCost": "1"}]),
+                          ("opening-balances", [{"accountCode": "120103", "debit": "1"},
+                                                {"accountCode": "3101", "credit": "1"}])):
+        assert [(e.row, e.column, e.message) for e in moving.run(name, records)] == \
+               [(0, "date", "the changeover date 2026-01-01 falls in a closed accounting period or fiscal year")], name
+
+
+def test_closed_dates_reads_the_years_and_the_books_locks(moving):
+    from chalicelib.services.accounting import posting
+    from chalicelib.store import keys
+    close_period(moving, "2025-11-01", "2025-11-30")
+    company_id = moving.company.company_id
+    # the books' lock as closing fiscal year 2024 leaves it (fiscal_years._move_books_lock)
+    from chalicelib.store.transaction import Transaction
+    Transaction(moving.table).put({**keys.books_lock(company_id), "closedThrough": "2024-12-31"}).commit()
+    assert posting.closed_dates(moving.table, company_id, ["2024-12-31", "2025-01-01", "2025-11-30", "2025-12-01"]) == {
+        "2024-12-31": posting.IN_CLOSED_YEAR, "2025-11-30": posting.IN_CLOSED_PERIOD}

@@ -1157,6 +1157,12 @@ PHRASES: dict[str, str] = {
         "una cuenta existente conserva su lugar en el catálogo: muévala allí",
     # issue 41: archive
     "Export not found.": "Exportación no encontrada.",
+    # issue 41: fixopen
+    "is not one of the currencies {}: {}": "no es una de las monedas {0}: {1}",
+    "the changeover date {} falls in a closed accounting period or fiscal year":
+        "la fecha de cambio {0} cae en un período contable o ejercicio fiscal cerrado",
+    "the changeover date {} falls on or before the last day of a closed fiscal year":
+        "la fecha de cambio {0} cae en o antes del último día de un ejercicio fiscal cerrado",
 }
 
 # issue 38: lang2

@@ -53,6 +53,7 @@ class OpeningBalances:
         errors: list[RowError] = []
         table, company_id = context.table, context.company_id
         changeover = opening_cells.changeover(context, errors)
+        opening_cells.refuse_closed_changeover(context, changeover, errors)
         accounts = {account["code"]: account for account in chart.all_accounts(table, company_id)}
         rules = rule_items(table, company_id)
         equity_id = int(account_determination.resolve(table, company_id, "opening_balance_equity", None)["chartOfAccountId"])

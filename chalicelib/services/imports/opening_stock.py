@@ -59,6 +59,7 @@ class OpeningStock:
     def check(self, context: ImportContext, rows: list[Row]) -> Checked:
         errors: list[RowError] = []
         changeover = opening_cells.changeover(context, errors)
+        opening_cells.refuse_closed_changeover(context, changeover, errors)
         found = _products_by_code(context, {row.values["productCode"] for row in rows if row.values.get("productCode")})
         warehouses = {int(item["id"]): item for item in records.small_records(context.table, context.company_id,
                                                                               keys.WAREHOUSE)}
