@@ -19,6 +19,7 @@ from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting import account_determination, chart, control_accounts, journal, reports
 from chalicelib.services.accounting.posting import rule_items
+from chalicelib.services.commands import Command
 from chalicelib.services.imports import opening_cells
 from chalicelib.services.imports.kinds import Checked, ImportContext
 
@@ -42,6 +43,19 @@ class EntryUnit:
 
 def _amount_text(value: Decimal) -> str:
     return f"{value:,.2f}"
+
+
+def _post(context: ImportContext, command: Command, changeover: str, equity_id: int, posted_controls: frozenset[int],
+          unit: EntryUnit) -> None:
+    """The unit's entry, balanced on the opening balance equity account, with its marker."""
+    difference = sum((line["debit"] - line["credit"] for line in unit.lines), ZERO)
+    balancing = [{"chartOfAccountId": equity_id, "debit": max(-difference, ZERO),
+                  "credit": max(difference, ZERO)}] if difference else []
+    transaction, entry = journal.entry_writes(command, {
+        "date": changeover, "status": accounting.POSTED, "description": book_text("opening_balances", date=changeover),
+        "lines": [*unit.lines, *balancing]}, controls_allowed=posted_controls)
+    context.mark_done(transaction, unit.unit)
+    command.commit(transaction, entry)
 
 
 class OpeningBalances:
@@ -137,21 +151,13 @@ class OpeningBalances:
     def apply(self, context: ImportContext, plan: tuple[str, int, frozenset[int], list[EntryUnit]]) -> dict[str, int]:
         changeover, equity_id, posted_controls, units = plan
         command = opening_cells.command_for(context)
-        counts = {"created": 0, "skipped": 0, "lines": 0}
+        counts = {"created": 0, "lines": 0}  # this job's entries and their lines, an earlier run's included
         for unit in units:
-            if context.is_done(unit.unit):
-                counts["skipped"] += 1
-                continue
-            difference = sum((line["debit"] - line["credit"] for line in unit.lines), ZERO)
-            balancing = [{"chartOfAccountId": equity_id, "debit": max(-difference, ZERO),
-                          "credit": max(difference, ZERO)}] if difference else []
-            transaction, entry = journal.entry_writes(command, {
-                "date": changeover, "status": accounting.POSTED, "description": book_text("opening_balances", date=changeover),
-                "lines": [*unit.lines, *balancing]}, controls_allowed=posted_controls)
-            context.mark_done(transaction, unit.unit)
-            command.commit(transaction, entry)
+            if not context.is_done(unit.unit):
+                _post(context, command, changeover, equity_id, posted_controls, unit)
             counts["created"] += 1
             counts["lines"] += len(unit.lines)
+            context.progress(counts["lines"])
         return counts
 
 

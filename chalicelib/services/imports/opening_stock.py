@@ -118,18 +118,17 @@ class OpeningStock:
     def apply(self, context: ImportContext, plan: tuple[str, list[StockUnit]]) -> dict[str, int]:
         changeover, units = plan
         command = opening_cells.command_for(context)
-        counts = {"created": 0, "skipped": 0, "lines": 0}
+        counts = {"created": 0, "lines": 0}  # this job's adjustments and their lines, an earlier run's included
         for unit in units:
-            if context.is_done(unit.unit):
-                counts["skipped"] += 1
-                continue
-            transaction, _adjustment = inventory_adjustments.adjustment_writes(command, {
-                "reason": inventory_adjustments.OPENING, "warehouseId": unit.warehouse_id, "date": changeover,
-                "reference": book_text("opening_balances", date=changeover), "lines": unit.lines}, room=2)
-            context.mark_done(transaction, unit.unit)
-            command.commit(transaction, _adjustment)
+            if not context.is_done(unit.unit):
+                transaction, adjustment = inventory_adjustments.adjustment_writes(command, {
+                    "reason": inventory_adjustments.OPENING, "warehouseId": unit.warehouse_id, "date": changeover,
+                    "reference": book_text("opening_balances", date=changeover), "lines": unit.lines}, room=2)
+                context.mark_done(transaction, unit.unit)
+                command.commit(transaction, adjustment)
             counts["created"] += 1
             counts["lines"] += len(unit.lines)
+            context.progress(counts["lines"])
         return counts
 
 
