@@ -395,3 +395,18 @@ def test_a_fault_after_the_last_unit_then_a_run_again_counts_every_row_the_job_l
     assert moving.run("opening-balances", balances_file(), job_id=6) == {"created": 1, "lines": 8}
     # one entry: the trial balance is the file's, not twice its posted lines
     assert trial_balance_figures(moving) == EXPECTED_TRIAL_BALANCE
+
+
+def test_a_rule_refusing_a_write_after_the_check_names_the_units_rows(moving):
+    """A period closed between check and write: the refusal names the unit's rows (kinds.UnitRefused,
+    which the runner stores as the job's problems); the document written before it stays."""
+    from chalicelib.services.imports.kinds import UnitRefused
+
+    context = moving.context(4)
+    checked = kind("open-items").check(context, rows(*OPEN_ITEMS[:3]))
+    close_period(moving, "2025-11-01", "2025-11-30")              # F-002 (line 3) is dated 2025-11-15
+    with pytest.raises(UnitRefused) as refused:
+        kind("open-items").apply(context, checked.plan)
+    assert (refused.value.lines, refused.value.error.code) == ((3,), "PERIOD_CLOSED")
+    # F-001 landed: C1 owes 5,000.00
+    assert D(str(moving.get(f"/business-partners/{moving.customers[0]['id']}")["receivableBalance"])) == D("5000.00")

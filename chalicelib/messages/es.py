@@ -1163,6 +1163,11 @@ PHRASES: dict[str, str] = {
         "la fecha de cambio {0} cae en un período contable o ejercicio fiscal cerrado",
     "the changeover date {} falls on or before the last day of a closed fiscal year":
         "la fecha de cambio {0} cae en o antes del último día de un ejercicio fiscal cerrado",
+    "The import stopped at rows a rule refused after the check: someone changed the records meanwhile. The {} "
+    "rows before them landed and stay: import the others in a new file.":
+        "La importación se detuvo en filas que una regla rechazó después de la revisión: alguien modificó los "
+        "registros mientras tanto. Las {0} filas anteriores se guardaron y se conservan: importe las demás en un "
+        "archivo nuevo.",
 }
 
 # issue 38: lang2

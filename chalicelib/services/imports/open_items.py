@@ -18,7 +18,7 @@ from chalicelib.models.partners import OpeningBalanceCreate
 from chalicelib.services.accounting import posting
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.imports import opening_cells, row_checks
-from chalicelib.services.imports.kinds import Checked, ImportContext
+from chalicelib.services.imports.kinds import Checked, ImportContext, refused_rows
 from chalicelib.services.sales_purchases import opening_balances, partners
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI2
@@ -178,9 +178,10 @@ class OpenItems:
         landed = 0
         for item in plan:
             if not context.is_done(item.unit):
-                opening_balances.record_opening_balance(
-                    command, item.partner_id, item.fields,
-                    extra_writes=lambda transaction, _document, unit=item.unit: context.mark_done(transaction, unit))
+                with refused_rows([item.line]):
+                    opening_balances.record_opening_balance(
+                        command, item.partner_id, item.fields,
+                        extra_writes=lambda transaction, _document, unit=item.unit: context.mark_done(transaction, unit))
             landed += 1
             context.progress(landed)
         return {"created": landed}

@@ -21,7 +21,7 @@ from chalicelib.services.accounting import account_determination, chart, control
 from chalicelib.services.accounting.posting import rule_items
 from chalicelib.services.commands import Command
 from chalicelib.services.imports import opening_cells
-from chalicelib.services.imports.kinds import Checked, ImportContext
+from chalicelib.services.imports.kinds import Checked, ImportContext, refused_rows
 
 COLUMNS = (
     Column("accountCode", "Cuenta", True, "110101", aliases=("código", "codigo", "code")),
@@ -39,6 +39,7 @@ POSTED_CONTROLS = ("tax_sales", "tax_purchases", "withholding")
 class EntryUnit:
     unit: str
     lines: list[dict[str, Any]]
+    rows: tuple[int, ...]  # the file's lines of its lines
 
 
 def _amount_text(value: Decimal) -> str:
@@ -140,7 +141,8 @@ class OpeningBalances:
         for number, piece in opening_cells.chunks(to_post, LINES_PER_ENTRY):
             unit = EntryUnit(f"opening-balances/{number}", [
                 {"chartOfAccountId": int(account["id"]), "debit": max(debit - credit, ZERO),
-                 "credit": max(credit - debit, ZERO)} for _, account, debit, credit in piece])
+                 "credit": max(credit - debit, ZERO)} for _, account, debit, credit in piece],
+                tuple(row.line for row, _, _, _ in piece))
             if not context.is_done(unit.unit):  # landed by this job: its balances are its own
                 errors.extend(RowError(row.line, "accountCode", f"account {account['code']} already holds "
                                                                 f"{_amount_text(held(account))} at the changeover date")
@@ -154,7 +156,8 @@ class OpeningBalances:
         counts = {"created": 0, "lines": 0}  # this job's entries and their lines, an earlier run's included
         for unit in units:
             if not context.is_done(unit.unit):
-                _post(context, command, changeover, equity_id, posted_controls, unit)
+                with refused_rows(unit.rows):
+                    _post(context, command, changeover, equity_id, posted_controls, unit)
             counts["created"] += 1
             counts["lines"] += len(unit.lines)
             context.progress(counts["lines"])
