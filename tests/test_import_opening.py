@@ -185,6 +185,26 @@ def test_moving_in_lands_the_trial_balance_the_open_items_and_the_stock(moving):
     fourth = by_partner[moving.customers[3]["id"]]
     assert (D(str(fourth["days61To90"])), D(str(fourth["total"]))) == (D("1220.00"), D("2330.00"))
 
+    # payables aging at 2026-01-01: S1 P-100 due 2025-12-31, 1 day past due: 1 to 30 (4,000); P-101 due 01-09
+    # current (300 x 24.50 = 7,350); S2 P-200 due 2025-12-20, 12 days past due: 1 to 30 (3,650)
+    aged = moving.get("/reports/aged-payables?date=2026-01-01")
+    buckets = ("current", "days1To30", "days31To60", "days61To90", "over90", "total")
+    by_supplier = {row["businessPartnerId"]: tuple(D(str(row[b])) for b in buckets) for row in aged["partners"]}
+    assert by_supplier == {moving.suppliers[0]["id"]: (D("7350.00"), D("4000.00"), 0, 0, 0, D("11350.00")),
+                           moving.suppliers[1]["id"]: (0, D("3650.00"), 0, 0, 0, D("3650.00"))}
+    # totals: current 7,350; 1 to 30 4,000 + 3,650 = 7,650; 15,000.00 in all, the payables control account's
+    assert tuple(D(str(aged["totals"][b])) for b in buckets) == (D("7350.00"), D("7650.00"), 0, 0, 0, D("15000.00"))
+
+    # C1's statement for 2025: nothing before; in date order F-002 11-15 2,300 (2,300), F-001 12-10 5,000
+    # (7,300), F-003 12-20 USD 100 x 24.50 = 2,450 (9,750); closing 9,750.00, its receivable balance
+    statement = moving.get(f"/credits/client/{moving.customers[0]['id']}/statement?startDate=2025-01-01&endDate=2026-01-01")
+    assert [(m["date"], D(str(m["charge"])), D(str(m["balance"])), m["currency"], m["amountInCurrency"] and
+             D(str(m["amountInCurrency"]))) for m in statement["movements"]] == [
+        ("2025-11-15", D("2300.00"), D("2300.00"), None, None), ("2025-12-10", D("5000.00"), D("7300.00"), None, None),
+        ("2025-12-20", D("2450.00"), D("9750.00"), "USD", D("100.00"))]
+    assert (D(str(statement["openingBalance"])), D(str(statement["totalCharges"])), D(str(statement["closingBalance"]))) == \
+           (0, D("9750.00"), D("9750.00"))
+
     # valuation: P1 14 units (10 + 4) worth 1,400.00; the five products 5,000.00
     valuation = moving.get("/inventory/valuation?date=2026-01-01")
     by_place = {(row["productId"], row["warehouseId"]): (D(str(row["quantity"])), D(str(row["value"])))
