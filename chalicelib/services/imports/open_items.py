@@ -38,8 +38,6 @@ SIDES = {"customer": "receivable", "cliente": "receivable", "supplier": "payable
 _PARTNER_SIDES = {"customer": {"receivable"}, "supplier": {"payable"}, "both": {"receivable", "payable"}}
 # the currencies the API takes (POST /documents' `currency`): a document in another is refused
 CURRENCIES = tuple(get_args(Currency))
-# the opening-balance request's fields (models/partners.py) named as this file's columns
-_COLUMN_OF_FIELD = {"reference": "documentNumber"}
 _OPENING_TYPES = {"receivable": document_rules.OPENING_RECEIVABLE, "payable": document_rules.OPENING_PAYABLE}
 
 
@@ -83,7 +81,8 @@ def _refused_by_the_write(row: Row, when: str, due: str | None, amount: Any, num
     (over the money limit, or nothing)."""
     _, problems = row_checks.validated(OpeningBalanceCreate, row, {
         "date": when, "amount": str(amount), "dueDate": due, "reference": number, "side": side})
-    problems = [RowError(p.row, _COLUMN_OF_FIELD.get(p.column or "", p.column), p.message) for p in problems]
+    # the request's `reference` is this file's documentNumber
+    problems = [RowError(p.row, "documentNumber" if p.column == "reference" else p.column, p.message) for p in problems]
     if rate is not None and not problems:
         try:
             currency_rules.converted(amount, rate, "exchangeRate")
