@@ -225,6 +225,23 @@ def stored_phrase(text: str | None, lang: str) -> str | None:
     return phrase(text) or text
 
 
+def stored_issue(kind: str, context: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+    """A validation kind and its context as a background step stores them beside pydantic's English
+    (an import's row problem): the context as text, as a template places it; a value_error's
+    context (the exception) is left out, its message being the service's own phrase."""
+    if kind in ("value_error", "assertion_error"):
+        return kind, {}
+    return kind, {name: _shown(value) for name, value in context.items()}
+
+
+def stored_problem(message: str, issue: Mapping[str, Any] | None, lang: str) -> str:
+    """A problem stored in English as its reader sees it: one the API's model found (its `issue`:
+    {"type", "context"}) as the API answers that detail (`detail_text`), else the phrase."""
+    if issue:
+        return detail_text(lang, message, (str(issue["type"]), issue.get("context") or {}))
+    return stored_phrase(message, lang) or message
+
+
 def _labelled(message: str, field: str, problem: str, lang: str) -> str:
     """`message` with its first detail's field, where it opens the message or where the message
     ends quoting that detail, named as a person knows it."""

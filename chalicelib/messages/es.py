@@ -1095,7 +1095,7 @@ PHRASES: dict[str, str] = {
         "{0} no está en el catálogo CAT-008 de Hacienda para el departamento {1}",
     # issue 41: jobs
     "is required for this kind of import (the changeover date)":
-        "es obligatoria en este tipo de importación (la fecha de cambio)",
+        "es obligatoria en este tipo de importación (la fecha de corte)",
     "must be the file's content in base64": "debe ser el contenido del archivo en base64",
     "the file is empty": "el archivo está vacío",
     "The file is larger than {} MB; split it into smaller files.":
@@ -1157,12 +1157,73 @@ PHRASES: dict[str, str] = {
         "una cuenta existente conserva su lugar en el catálogo: muévala allí",
     # issue 41: archive
     "Export not found.": "Exportación no encontrada.",
+    # issue 41: phrases (the opening kinds' cells and rules, a company archive's restore)
+    "required": "obligatorio",
+    "is not a number: {}": "no es un número: {0}",
+    "has more than two decimals: {}": "tiene más de dos decimales: {0}",
+    "is not a date (YYYY-MM-DD or DD/MM/YYYY): {}": "no es una fecha (AAAA-MM-DD o DD/MM/AAAA): {0}",
+    "must be greater than zero": "debe ser mayor que cero",
+    "is after the changeover date {}": "es posterior a la fecha de corte {0}",
+    "is before the document's date": "es anterior a la fecha del documento",
+    "the changeover date (date) is required for this kind":
+        "la fecha de corte (date) es obligatoria en este tipo de importación",
+    "must be customer or supplier (cliente or proveedor)":
+        "debe ser cliente o proveedor (también se aceptan customer y supplier)",
+    "no business partner has the tax id {}": "ningún cliente o proveedor tiene la identificación fiscal {0}",
+    "the tax id is a supplier's, not a customer's: it has no invoices to collect":
+        "la identificación fiscal es de un proveedor, no de un cliente: no tiene facturas por cobrar",
+    "the tax id is a customer's, not a supplier's: it has no invoices to pay":
+        "la identificación fiscal es de un cliente, no de un proveedor: no tiene facturas por pagar",
+    "required for a document in {}: how many {} one {} was worth":
+        "obligatorio en un documento en {0}: cuántos {1} valía 1 {2}",
+    "repeats the open item of line {}": "repite el documento pendiente de la fila {0}",
+    "the partner already has the opening document {}":
+        "el cliente o proveedor ya tiene el documento de saldo inicial {0}",
+    "no account has the code {}": "ninguna cuenta tiene el código {0}",
+    "account {} has sub-accounts: give the balances of those":
+        "la cuenta {0} tiene subcuentas: indique los saldos de estas",
+    "repeats the account of line {}": "repite la cuenta de la fila {0}",
+    "account {} is the opening balance equity account, which the import balances: leave it out":
+        "la cuenta {0} es la de patrimonio de saldos iniciales, que la importación cuadra: omítala",
+    "the trial balance does not balance: debits {}, credits {}":
+        "la balanza de comprobación no cuadra: debe {0}, haber {1}",
+    "account {} {}: the file says {}, the books hold {} from the open items, the opening stock and the bank "
+    "accounts (import those first)":
+        "cuenta {0} {1}: el archivo dice {2}, los libros tienen {3} por los documentos pendientes, el inventario "
+        "inicial y las cuentas bancarias (impórtelos primero)",
+    "account {} {}: the file says 0.00, the books hold {}": "cuenta {0} {1}: el archivo dice 0.00, los libros tienen {2}",
+    "account {} already holds {} at the changeover date": "la cuenta {0} ya tiene un saldo de {1} a la fecha de corte",
+    "no product has the code {}": "ningún producto tiene el código {0}",
+    "the product {} is inactive": "el producto {0} está inactivo",
+    "the product {} does not keep stock: it is a service or does not track inventory":
+        "el producto {0} no lleva existencias: es un servicio o no controla inventario",
+    "no such warehouse: {}": "la bodega no existe: {0}",
+    "the warehouse {} is inactive": "la bodega {0} está inactiva",
+    "repeats the product and warehouse of line {}": "repite el producto y la bodega de la fila {0}",
+    "the warehouse already holds {} of the product": "la bodega ya tiene existencias del producto: {0}",
+    "a company archive is restored from its ZIP file": "el respaldo de una empresa se restaura desde su archivo ZIP",
+    "items/{}.jsonl: an item that is not one of company {}'s records":
+        "items/{0}.jsonl: un registro que no es de la empresa {1}",
+    "the archive is of a company of {}, this company is of {}":
+        "el respaldo es de una empresa del país {0}; esta empresa es del país {1}",
+    "this company already has records: an archive is restored into a new, empty company":
+        "esta empresa ya tiene registros: un respaldo se restaura en una empresa nueva y vacía",
+    "not a company archive (a ZIP with {})": "no es un respaldo de empresa (un ZIP con {0})",
+    "not a company archive of format {}": "no es un respaldo de empresa del formato {0}",
+    "the manifest's checksum does not match its files":
+        "la suma de verificación del manifiesto no coincide con sus archivos",
+    "the archive's files are not those its manifest lists": "los archivos del respaldo no son los que lista su manifiesto",
+    "{}: its checksum does not match the manifest": "{0}: su suma de verificación no coincide con el manifiesto",
+    "{}: {} items, the manifest says {}": "{0}: {1} registros, el manifiesto dice {2}",
+    "the balances' debits {} differ from their credits {}": "el debe de los saldos, {0}, difiere de su haber, {1}",
+    "account {}: its postings (debit {}, credit {}) differ from its balances (debit {}, credit {})":
+        "cuenta {0}: sus movimientos (debe {1}, haber {2}) difieren de sus saldos (debe {3}, haber {4})",
     # issue 41: fixopen
     "is not one of the currencies {}: {}": "no es una de las monedas {0}: {1}",
     "the changeover date {} falls in a closed accounting period or fiscal year":
-        "la fecha de cambio {0} cae en un período contable o ejercicio fiscal cerrado",
+        "la fecha de corte {0} cae en un período contable o ejercicio fiscal cerrado",
     "the changeover date {} falls on or before the last day of a closed fiscal year":
-        "la fecha de cambio {0} cae en o antes del último día de un ejercicio fiscal cerrado",
+        "la fecha de corte {0} cae en o antes del último día de un ejercicio fiscal cerrado",
     "The import stopped at rows a rule refused after the check: someone changed the records meanwhile. The {} "
     "rows before them landed and stay: import the others in a new file.":
         "La importación se detuvo en filas que una regla rechazó después de la revisión: alguien modificó los "

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Iterable
 
+from chalicelib.domain.import_rows import RowError
 from chalicelib.store.company_items import LEASE_FAMILY, family
 from chalicelib.store.table import from_attributes
 
@@ -44,6 +45,10 @@ WEBHOOK_FAMILY = "WEBHOOKS"
 
 class ArchiveInvalid(Exception):
     """The bytes are not an archive of this format, or it is damaged (a checksum, a count)."""
+
+    def __init__(self, error: RowError):
+        super().__init__(error.message)
+        self.error = error
 
 
 @dataclass
@@ -105,30 +110,30 @@ def read(content: bytes) -> Archive:
         archive = zipfile.ZipFile(io.BytesIO(content))
         manifest = json.loads(archive.read(MANIFEST))
     except (zipfile.BadZipFile, KeyError, ValueError) as error:
-        raise ArchiveInvalid(f"not a company archive (a ZIP with {MANIFEST})") from error
+        raise ArchiveInvalid(RowError(0, None, f"not a company archive (a ZIP with {MANIFEST})")) from error
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ArchiveInvalid(f"not a company archive of format {FORMAT}")
+        raise ArchiveInvalid(RowError(0, None, f"not a company archive of format {FORMAT}"))
     listed = manifest.get("files")
     if not isinstance(listed, dict) or manifest.get("checksum") != _checksum(listed):
-        raise ArchiveInvalid("the manifest's checksum does not match its files")
+        raise ArchiveInvalid(RowError(0, None, "the manifest's checksum does not match its files"))
     result = Archive(manifest)
     names = set(archive.namelist()) - {MANIFEST}
     if names != set(listed):
-        raise ArchiveInvalid("the archive's files are not those its manifest lists")
+        raise ArchiveInvalid(RowError(0, None, "the archive's files are not those its manifest lists"))
     for path, entry in sorted(listed.items()):
         data = archive.read(path)
         if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
-            raise ArchiveInvalid(f"{path}: its checksum does not match the manifest")
+            raise ArchiveInvalid(RowError(0, None, f"{path}: its checksum does not match the manifest"))
         if not path.startswith(ITEMS_FOLDER):
             continue
         items = [json.loads(line) for line in data.decode("utf-8").splitlines() if line]
         if len(items) != entry.get("count"):
-            raise ArchiveInvalid(f"{path}: {len(items)} items, the manifest says {entry.get('count')}")
+            raise ArchiveInvalid(RowError(0, None, f"{path}: {len(items)} items, the manifest says {entry.get('count')}"))
         result.items[path[len(ITEMS_FOLDER):-len(".jsonl")]] = items
     return result
 
 
-def books_problems(archive: Archive) -> list[str]:
+def books_problems(archive: Archive) -> list[RowError]:
     """The books' invariants over the archive's items: the month balances' debits equal their
     credits, and each account's postings add up to its month balances. An archive read while the
     company wrote may hold one side of a transaction only (a torn archive): it fails here."""
@@ -146,11 +151,13 @@ def books_problems(archive: Archive) -> list[str]:
     problems = []
     debits, credits = sum(b[0] for b in balances.values()), sum(b[1] for b in balances.values())
     if debits != credits:
-        problems.append(f"the balances' debits {debits} differ from their credits {credits}")
+        problems.append(RowError(0, None, f"the balances' debits {debits} differ from their credits {credits}"))
     for account in sorted(set(balances) | set(postings)):
-        if balances[account] != postings[account]:
-            problems.append(f"account {account}: its postings {postings[account]} differ from its balances "
-                            f"{balances[account]}")
+        (posted_debit, posted_credit), (debit, credit) = postings[account], balances[account]
+        if (posted_debit, posted_credit) != (debit, credit):
+            problems.append(RowError(0, None, f"account {account}: its postings (debit {posted_debit}, credit "
+                                              f"{posted_credit}) differ from its balances (debit {debit}, "
+                                              f"credit {credit})"))
     return problems
 
 

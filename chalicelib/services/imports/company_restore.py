@@ -53,9 +53,8 @@ class CompanyKind:
         try:
             archive = company_archive.read(content)
         except company_archive.ArchiveInvalid as invalid:
-            return Checked([RowError(0, None, str(invalid))])
-        errors = _foreign_items(archive)
-        errors += [RowError(0, None, problem) for problem in company_archive.books_problems(archive)]
+            return Checked([invalid.error])
+        errors = _foreign_items(archive) + company_archive.books_problems(archive)
         target = context.table.get(keys.company(context.company_id))
         if target is None or target.get("country") != archive.manifest.get("country"):
             errors.append(RowError(0, None, f"the archive is of a company of {archive.manifest.get('country')}, "

@@ -167,8 +167,11 @@ def job_summary(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def job_view(job: dict[str, Any], errors: list[dict[str, Any]], next_cursor: str | None) -> dict[str, Any]:
+    """The job with a page of its problems; a problem the API's model found carries its `issue`
+    (validation kind and context) for the route to answer it in the reader's language."""
     return {**job_summary(job),
-            "errors": [{"row": error["row"], "column": error.get("column"), "message": error["message"]}
+            "errors": [{"row": error["row"], "column": error.get("column"), "message": error["message"],
+                        **({"issue": error["issue"]} if error.get("issue") else {})}
                        for error in errors],
             "errorsNextCursor": next_cursor}
 

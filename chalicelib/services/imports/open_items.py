@@ -119,7 +119,9 @@ class OpenItems:
             if side is None:
                 problems.append(RowError(row.line, "side", "must be customer or supplier (cliente or proveedor)"))
             elif partner is not None and side not in _PARTNER_SIDES.get(partner.get("type", ""), set()):
-                problems.append(RowError(row.line, "side", f"the partner is a {partner.get('type')}: it has no such open items"))
+                problems.append(RowError(row.line, "side", "the tax id is a supplier's, not a customer's: it has no invoices to collect"
+                                         if side == "receivable" else
+                                         "the tax id is a customer's, not a supplier's: it has no invoices to pay"))
             number = values.get("documentNumber")
             for column in ("partnerTaxId", "documentNumber"):
                 if not values.get(column):
@@ -140,7 +142,7 @@ class OpenItems:
                                                                f"{currency}"))
             elif currency == own_currency:
                 if rate is not None and rate != 1:
-                    problems.append(RowError(row.line, "exchangeRate", f"must be 1 (or blank) for the company's own currency {own_currency}"))
+                    problems.append(RowError(row.line, "exchangeRate", f"must be 1 (or left out) for the company's own currency {own_currency}"))
                 rate = None
             elif rate is None or rate <= 0:
                 problems.append(RowError(row.line, "exchangeRate", f"required for a document in {currency}: how many {own_currency} one {currency} was worth"))

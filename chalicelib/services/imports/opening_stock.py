@@ -77,8 +77,8 @@ class OpeningStock:
             elif not product.get("isActive", True):
                 problems.append(RowError(row.line, "productCode", f"the product {code} is inactive"))
             elif product.get("type", "product") != "product" or not product.get("trackInventory", True):
-                problems.append(RowError(row.line, "productCode", f"the product {code} does not keep stock (a service, "
-                                                                  "or trackInventory false)"))
+                problems.append(RowError(row.line, "productCode", f"the product {code} does not keep stock: it is a service "
+                                                                  "or does not track inventory"))
             warehouse_id = None
             text = row.values.get("warehouseId")
             if text is None:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 from chalicelib.domain import search as search_rules
 from chalicelib.domain.import_rows import Row, RowError
 from chalicelib.errors import ApiError
+from chalicelib.messages import stored_issue
 from chalicelib.models.base import issue_field, issue_message
 from chalicelib.services.imports.kinds import MAX_TRANSACTION_ITEMS, ImportContext
 
@@ -50,7 +51,8 @@ def validated(model: type[M], row: Row, body: dict[str, Any]) -> tuple[M | None,
     try:
         return model.model_validate(body), []
     except ValidationError as error:
-        return None, [RowError(row.line, issue_field(issue["loc"]) or None, issue_message(issue))
+        return None, [RowError(row.line, issue_field(issue["loc"]) or None, issue_message(issue),
+                               stored_issue(issue["type"], issue.get("ctx") or {}))
                       for issue in error.errors(include_url=False)]
 
 

@@ -194,7 +194,8 @@ def store_errors(table: Table, company_id: int, job_id: int, errors: list[RowErr
         sequence = sequence + 1 if error.row == previous_row else 0
         previous_row = error.row
         items.append({**keys.import_error(company_id, job_id, error.row, sequence), "itemType": "IMPORT_ERROR",
-                      **error.as_json()})
+                      **error.as_json(), **({"issue": {"type": error.issue[0], "context": error.issue[1]}}
+                                            if error.issue else {})})
     for start in range(0, len(items), MAX_ITEMS):
         transaction = Transaction(table)
         for item in items[start:start + MAX_ITEMS]:
