@@ -16,6 +16,7 @@ import boto3
 import pytest
 
 from chalicelib.domain.import_rows import Column, RowError
+from chalicelib.errors import ValidationFailed
 from chalicelib.events import queue as queue_module
 from chalicelib.services.imports import kinds, runner, worker
 from chalicelib.services.imports.kinds import Checked
@@ -41,6 +42,8 @@ class FakeKind:
         self.fail_runs = 0                         # ... in this many runs (then it works)
         self.applies = 0
         self.during_apply = None                   # called inside apply, before the first unit
+        self.refuse_unit: int | None = None        # a rule refuses this unit's write (a race after the check)
+        self.names_rows = True                     # ... and the kind names the unit's rows (kinds.refused_rows)
 
     def check(self, context, rows):
         errors = []
@@ -64,6 +67,13 @@ class FakeKind:
                 if self.fail_runs and self.fail_after_units is not None and number > self.fail_after_units:
                     self.fail_runs -= 1
                     raise ConnectionError("the table went away mid-import")
+                if number == self.refuse_unit:
+                    taken = ValidationFailed.for_field("code", f"the code {unit[0]['code']} is taken")
+                    if not self.names_rows:
+                        raise taken
+                    first_line = 2 + (number - 1) * self.ROWS_A_UNIT  # the heading is line 1
+                    with kinds.refused_rows(range(first_line, first_line + len(unit))):
+                        raise taken
                 transaction = Transaction(context.table)
                 for row in unit:
                     transaction.put({"PK": f"C#{context.company_id}#FAKE", "SK": uuid.uuid4().hex, **row,
@@ -339,3 +349,30 @@ def test_the_worker_and_the_queue_agree_on_the_last_receive():
 
     queue = template()["Resources"]["ImportJobsQueue"]["Properties"]
     assert queue["RedrivePolicy"]["maxReceiveCount"] == worker.LAST_RECEIVE
+
+
+def test_a_rule_refusing_a_unit_after_the_check_fails_the_job_naming_its_rows(api, table, company_a, jobs_queue):
+    """Review: a 4xx refusal in apply (another writer took a code between check and write) left the job
+    importing, retried 4 times, then "stopped ... run it again", which meets the same refusal."""
+    KIND.refuse_unit = 3                       # rows 6 and 7 (P-5, P-6): units 1 and 2 (rows 2 to 5) landed
+    job_id = post(api, company_a, {"content": FIVE_UNITS}).json["id"]
+    invoke_worker(receive(jobs_queue), receive_count=1)   # no fault: the message is not delivered again
+    job = api.get(f"/imports/{job_id}", key=company_a.api_key).json
+    # 10 rows, 2 refused: 8 valid; 2 units of 2 rows landed: processed 4, and they stay
+    assert (job["status"], job["processed"], job["valid"], job["invalid"], job["result"]) == ("failed", 4, 8, 2, None)
+    assert [(e["row"], e["column"], e["message"]) for e in job["errors"]] == [
+        (0, None, "The import stopped at rows a rule refused after the check: someone changed the records meanwhile. "
+                  "The 4 rows before them landed and stay: import the others in a new file."),
+        (6, "code", "the code P-5 is taken"), (7, "code", "the code P-5 is taken")]
+    assert sorted(row["code"] for row in written(table, company_a.company_id)) == ["P-1", "P-2", "P-3", "P-4"]
+    assert runner.run_import(table, company_a.company_id, job_id) == "failed"  # a message again: nothing to do
+    spanish = api.get(f"/imports/{job_id}", key=company_a.api_key, headers=SPANISH).json
+    assert spanish["errors"][0]["message"].startswith("La importación se detuvo en filas que una regla rechazó")
+
+
+def test_a_rule_refusal_from_a_kind_that_does_not_name_its_rows_is_the_files_problem(api, table, company_a):
+    KIND.refuse_unit, KIND.names_rows = 1, False
+    job = post(api, company_a, {"content": FIVE_UNITS}).json   # no queue: runs inline
+    assert (job["status"], job["processed"], job["invalid"]) == ("failed", 0, 0)
+    assert [(e["row"], e["column"]) for e in job["errors"]] == [(0, None), (0, "code")]
+    assert written(table, company_a.company_id) == []

@@ -1162,7 +1162,6 @@ PHRASES: dict[str, str] = {
     "is not a number: {}": "no es un número: {0}",
     "has more than two decimals: {}": "tiene más de dos decimales: {0}",
     "is not a date (YYYY-MM-DD or DD/MM/YYYY): {}": "no es una fecha (AAAA-MM-DD o DD/MM/AAAA): {0}",
-    "is not a currency code (HNL, USD): {}": "no es un código de moneda (HNL, USD): {0}",
     "must be greater than zero": "debe ser mayor que cero",
     "is after the changeover date {}": "es posterior a la fecha de corte {0}",
     "is before the document's date": "es anterior a la fecha del documento",
@@ -1219,6 +1218,17 @@ PHRASES: dict[str, str] = {
     "the balances' debits {} differ from their credits {}": "el debe de los saldos, {0}, difiere de su haber, {1}",
     "account {}: its postings (debit {}, credit {}) differ from its balances (debit {}, credit {})":
         "cuenta {0}: sus movimientos (debe {1}, haber {2}) difieren de sus saldos (debe {3}, haber {4})",
+    # issue 41: fixopen
+    "is not one of the currencies {}: {}": "no es una de las monedas {0}: {1}",
+    "the changeover date {} falls in a closed accounting period or fiscal year":
+        "la fecha de corte {0} cae en un período contable o ejercicio fiscal cerrado",
+    "the changeover date {} falls on or before the last day of a closed fiscal year":
+        "la fecha de corte {0} cae en o antes del último día de un ejercicio fiscal cerrado",
+    "The import stopped at rows a rule refused after the check: someone changed the records meanwhile. The {} "
+    "rows before them landed and stay: import the others in a new file.":
+        "La importación se detuvo en filas que una regla rechazó después de la revisión: alguien modificó los "
+        "registros mientras tanto. Las {0} filas anteriores se guardaron y se conservan: importe las demás en un "
+        "archivo nuevo.",
 }
 
 # issue 38: lang2

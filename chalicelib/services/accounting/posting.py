@@ -43,6 +43,30 @@ class EntryStateError(ApiError):
 
 
 INVALID_ACCOUNT = "INVALID_ACCOUNT"
+# why a dated write is refused (JournalWrites.require_open), by field: the year's lock, the books' lock
+IN_CLOSED_PERIOD = "falls in a closed accounting period or fiscal year"
+IN_CLOSED_YEAR = "falls on or before the last day of a closed fiscal year"
+
+
+def closed_dates(table: Table, company_id: int, dates: Iterable[str]) -> dict[str, str]:
+    """The dates among `dates` (YYYY-MM-DD) that a dated write would be refused today, each with
+    why (IN_CLOSED_PERIOD, IN_CLOSED_YEAR): the same locks `JournalWrites.require_open` checks in
+    the write's transaction, read now (one BatchGetItem), for a check made before writing (an
+    import's, which must name every row its writes would refuse)."""
+    dates = set(dates)
+    if not dates:
+        return {}
+    years = sorted({day[:4] for day in dates})
+    found = table.batch_get([keys.books_lock(company_id)] + [keys.period_lock(company_id, year) for year in years])
+    through = (found.get(keys.pair(keys.books_lock(company_id))) or {}).get("closedThrough")
+    refused = {}
+    for day in dates:
+        lock = found.get(keys.pair(keys.period_lock(company_id, day[:4]))) or {}
+        if lock.get("yearClosed") or day[5:] in set(lock.get("closedDays") or ()):
+            refused[day] = IN_CLOSED_PERIOD
+        elif through is not None and day <= through:
+            refused[day] = IN_CLOSED_YEAR
+    return refused
 
 
 def invalid_account(field: str, message: str = "the account does not exist or is inactive") -> ValidationFailed:
@@ -254,8 +278,7 @@ class JournalWrites:
                                   if len(ordered) == 1 else
                                   f"A date of this operation in {year} falls in a closed accounting period or "
                                   "fiscal year.",
-                                  details=[{"field": "date", "message": "falls in a closed accounting period or "
-                                                                        "fiscal year"}])
+                                  details=[{"field": "date", "message": IN_CLOSED_PERIOD}])
             # NOT binds before AND, AND before OR: only the parentheses DynamoDB does not call redundant
             open_on_each = " AND ".join(f"NOT contains(closedDays, :d{i})" for i in range(len(ordered)))
             transaction.check(keys.period_lock(self.company_id, year),
@@ -270,8 +293,7 @@ class JournalWrites:
             return
         first = min(f"{year}-{min(days)}" for year, days in self._dated.items())
         closed = PeriodClosed(f"{first} falls on or before the last day of a closed fiscal year.",
-                              details=[{"field": "date", "message": "falls on or before the last day of a closed "
-                                                                    "fiscal year"}])
+                              details=[{"field": "date", "message": IN_CLOSED_YEAR}])
         transaction.check(keys.books_lock(self.company_id),
                           "attribute_not_exists(closedThrough) OR closedThrough < :first",
                           values={":first": first}, on_fail=closed, shardable=True)

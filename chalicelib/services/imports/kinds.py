@@ -9,15 +9,20 @@ A job runs a kind in two phases over the file's rows:
    and `apply` both, and must reach the same result without doubling anything. So `check` accepts a
    record THIS job already wrote (it carries `importJob` = the job's id, or its unit is marked done:
    `context.mark_done`) as landed, not as a duplicate, and `apply` skips units already done.
+   `check` names every row a write would refuse for a reason it can see; a rule refusal in `apply`
+   (another writer took a key between the two) fails the job with that refusal as the unit's rows'
+   problem (`refused_rows`), the units already written staying: a run again would meet it again.
 """
 from __future__ import annotations
 
 import importlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from chalicelib.domain.import_rows import Column, Row, RowError
+from chalicelib.errors import ApiError
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -58,6 +63,34 @@ class ImportContext:
 class Checked:
     errors: list[RowError]
     plan: Any = None  # whatever the kind's `apply` takes; None when there are errors
+
+
+# refusals that say "try again", not "this may not be": a run again (the queue's) may well succeed
+_RETRIED = frozenset({"CONFLICT", "VERSION_CONFLICT", "RATE_LIMIT_EXCEEDED"})
+
+
+def is_rule_refusal(error: ApiError) -> bool:
+    """A write refused by a rule of the records (400, 404, 409...): the same refusal on every run again."""
+    return not error.server_side and error.code not in _RETRIED
+
+
+class UnitRefused(Exception):
+    """A rule refused a unit's write that `check` let through; `lines` are the unit's rows."""
+
+    def __init__(self, error: ApiError, lines: tuple[int, ...]) -> None:
+        super().__init__(error.message)
+        self.error, self.lines = error, lines
+
+
+@contextmanager
+def refused_rows(lines: Iterable[int]) -> Iterator[None]:
+    """Around a unit's write: a rule's refusal comes out as UnitRefused naming the unit's rows."""
+    try:
+        yield
+    except ApiError as error:
+        if is_rule_refusal(error):
+            raise UnitRefused(error, tuple(lines)) from error
+        raise
 
 
 class ImportKind(Protocol):

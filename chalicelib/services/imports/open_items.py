@@ -7,13 +7,18 @@ documentNumber), against the file and the partner's opening documents already st
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
+from chalicelib.domain import currency as currency_rules
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.import_rows import Column, Row, RowError
+from chalicelib.errors import ValidationFailed
+from chalicelib.models.base import Currency
+from chalicelib.models.partners import OpeningBalanceCreate
+from chalicelib.services.accounting import posting
 from chalicelib.services.banking import exchange_rates
-from chalicelib.services.imports import opening_cells
-from chalicelib.services.imports.kinds import Checked, ImportContext
+from chalicelib.services.imports import opening_cells, row_checks
+from chalicelib.services.imports.kinds import Checked, ImportContext, refused_rows
 from chalicelib.services.sales_purchases import opening_balances, partners
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI2
@@ -31,6 +36,8 @@ COLUMNS = (
 # cliente/proveedor: the Spanish template's words for the side
 SIDES = {"customer": "receivable", "cliente": "receivable", "supplier": "payable", "proveedor": "payable"}
 _PARTNER_SIDES = {"customer": {"receivable"}, "supplier": {"payable"}, "both": {"receivable", "payable"}}
+# the currencies the API takes (POST /documents' `currency`): a document in another is refused
+CURRENCIES = tuple(get_args(Currency))
 _OPENING_TYPES = {"receivable": document_rules.OPENING_RECEIVABLE, "payable": document_rules.OPENING_PAYABLE}
 
 
@@ -67,6 +74,23 @@ def _stored_numbers(context: ImportContext, partner_id: int) -> set[tuple[str, s
             if document.get("type") in sides and document.get("status") != document_rules.CANCELLED}
 
 
+def _refused_by_the_write(row: Row, when: str, due: str | None, amount: Any, number: str | None, side: str,
+                          rate: Any) -> list[RowError]:
+    """What the opening balance's own rules refuse of a row otherwise right: the API's request model
+    (the amount's limit, the reference's length) and the amount in the company's currency at the rate
+    (over the money limit, or nothing)."""
+    _, problems = row_checks.validated(OpeningBalanceCreate, row, {
+        "date": when, "amount": str(amount), "dueDate": due, "reference": number, "side": side})
+    # the request's `reference` is this file's documentNumber
+    problems = [RowError(p.row, "documentNumber" if p.column == "reference" else p.column, p.message) for p in problems]
+    if rate is not None and not problems:
+        try:
+            currency_rules.converted(amount, rate, "exchangeRate")
+        except ValidationFailed as refused:
+            problems += row_checks.refusal(row, refused, "exchangeRate")
+    return problems
+
+
 class OpenItems:
     name = "open-items"
     columns = COLUMNS
@@ -82,12 +106,15 @@ class OpenItems:
         stored: dict[int, set[tuple[str, str]]] = {}
         first_line: dict[str, int] = {}
         items: list[OpenItem] = []
+        dated: list[tuple[int, str]] = []
         for row in rows:
             problems: list[RowError] = []
             values = row.values
             partner = found.get(values.get("partnerTaxId", ""))
             if values.get("partnerTaxId") and partner is None:
                 problems.append(RowError(row.line, "partnerTaxId", f"no business partner has the tax id {values['partnerTaxId']}"))
+            elif partner is not None and not partner.get("isActive", True):
+                problems.append(RowError(row.line, "partnerTaxId", "the business partner is inactive"))
             side = SIDES.get((values.get("side") or "").casefold())
             if side is None:
                 problems.append(RowError(row.line, "side", "must be customer or supplier (cliente or proveedor)"))
@@ -110,14 +137,19 @@ class OpenItems:
                 problems.append(RowError(row.line, "amount", "must be greater than zero"))
             currency = (values.get("currency") or own_currency).upper()
             rate = opening_cells.number(row, "exchangeRate", problems)
-            if len(currency) != 3 or not currency.isalpha():
-                problems.append(RowError(row.line, "currency", f"is not a currency code (HNL, USD): {currency}"))
+            if currency not in CURRENCIES:
+                problems.append(RowError(row.line, "currency", f"is not one of the currencies {', '.join(CURRENCIES)}: "
+                                                               f"{currency}"))
             elif currency == own_currency:
                 if rate is not None and rate != 1:
                     problems.append(RowError(row.line, "exchangeRate", f"must be 1 (or left out) for the company's own currency {own_currency}"))
                 rate = None
             elif rate is None or rate <= 0:
                 problems.append(RowError(row.line, "exchangeRate", f"required for a document in {currency}: how many {own_currency} one {currency} was worth"))
+            if when:
+                dated.append((row.line, when))
+            if not problems and when and amount is not None and side is not None:
+                problems += _refused_by_the_write(row, when, due, amount, number, side, rate)
             if problems or partner is None or side is None or number is None:
                 errors.extend(problems)
                 continue
@@ -136,20 +168,24 @@ class OpenItems:
             items.append(OpenItem(row.line, unit, partner_id, side, {
                 "side": side, "date": when, "dueDate": due or when, "amount": amount, "reference": number,
                 "currency": currency, "exchangeRate": rate}))
+        closed = posting.closed_dates(context.table, context.company_id, {when for _, when in dated})
+        errors += [RowError(line, "date", closed[when]) for line, when in dated if when in closed]
+        errors.sort(key=lambda error: error.row)
         return Checked(errors, None if errors else items)
 
     def apply(self, context: ImportContext, plan: list[OpenItem]) -> dict[str, int]:
+        """Answers the documents this job landed, those of an earlier run of it included."""
         command = opening_cells.command_for(context)
-        counts = {"created": 0, "skipped": 0}
+        landed = 0
         for item in plan:
-            if context.is_done(item.unit):
-                counts["skipped"] += 1
-                continue
-            opening_balances.record_opening_balance(
-                command, item.partner_id, item.fields,
-                extra_writes=lambda transaction, _document, unit=item.unit: context.mark_done(transaction, unit))
-            counts["created"] += 1
-        return counts
+            if not context.is_done(item.unit):
+                with refused_rows([item.line]):
+                    opening_balances.record_opening_balance(
+                        command, item.partner_id, item.fields,
+                        extra_writes=lambda transaction, _document, unit=item.unit: context.mark_done(transaction, unit))
+            landed += 1
+            context.progress(landed)
+        return {"created": landed}
 
 
 KIND = OpenItems()

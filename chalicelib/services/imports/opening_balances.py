@@ -19,8 +19,9 @@ from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting import account_determination, chart, control_accounts, journal, reports
 from chalicelib.services.accounting.posting import rule_items
+from chalicelib.services.commands import Command
 from chalicelib.services.imports import opening_cells
-from chalicelib.services.imports.kinds import Checked, ImportContext
+from chalicelib.services.imports.kinds import Checked, ImportContext, refused_rows
 
 COLUMNS = (
     Column("accountCode", "Cuenta", True, "110101", aliases=("código", "codigo", "code")),
@@ -38,10 +39,24 @@ POSTED_CONTROLS = ("tax_sales", "tax_purchases", "withholding")
 class EntryUnit:
     unit: str
     lines: list[dict[str, Any]]
+    rows: tuple[int, ...]  # the file's lines of its lines
 
 
 def _amount_text(value: Decimal) -> str:
     return f"{value:,.2f}"
+
+
+def _post(context: ImportContext, command: Command, changeover: str, equity_id: int, posted_controls: frozenset[int],
+          unit: EntryUnit) -> None:
+    """The unit's entry, balanced on the opening balance equity account, with its marker."""
+    difference = sum((line["debit"] - line["credit"] for line in unit.lines), ZERO)
+    balancing = [{"chartOfAccountId": equity_id, "debit": max(-difference, ZERO),
+                  "credit": max(difference, ZERO)}] if difference else []
+    transaction, entry = journal.entry_writes(command, {
+        "date": changeover, "status": accounting.POSTED, "description": book_text("opening_balances", date=changeover),
+        "lines": [*unit.lines, *balancing]}, controls_allowed=posted_controls)
+    context.mark_done(transaction, unit.unit)
+    command.commit(transaction, entry)
 
 
 class OpeningBalances:
@@ -53,6 +68,7 @@ class OpeningBalances:
         errors: list[RowError] = []
         table, company_id = context.table, context.company_id
         changeover = opening_cells.changeover(context, errors)
+        opening_cells.refuse_closed_changeover(context, changeover, errors)
         accounts = {account["code"]: account for account in chart.all_accounts(table, company_id)}
         rules = rule_items(table, company_id)
         equity_id = int(account_determination.resolve(table, company_id, "opening_balance_equity", None)["chartOfAccountId"])
@@ -125,7 +141,8 @@ class OpeningBalances:
         for number, piece in opening_cells.chunks(to_post, LINES_PER_ENTRY):
             unit = EntryUnit(f"opening-balances/{number}", [
                 {"chartOfAccountId": int(account["id"]), "debit": max(debit - credit, ZERO),
-                 "credit": max(credit - debit, ZERO)} for _, account, debit, credit in piece])
+                 "credit": max(credit - debit, ZERO)} for _, account, debit, credit in piece],
+                tuple(row.line for row, _, _, _ in piece))
             if not context.is_done(unit.unit):  # landed by this job: its balances are its own
                 errors.extend(RowError(row.line, "accountCode", f"account {account['code']} already holds "
                                                                 f"{_amount_text(held(account))} at the changeover date")
@@ -136,21 +153,14 @@ class OpeningBalances:
     def apply(self, context: ImportContext, plan: tuple[str, int, frozenset[int], list[EntryUnit]]) -> dict[str, int]:
         changeover, equity_id, posted_controls, units = plan
         command = opening_cells.command_for(context)
-        counts = {"created": 0, "skipped": 0, "lines": 0}
+        counts = {"created": 0, "lines": 0}  # this job's entries and their lines, an earlier run's included
         for unit in units:
-            if context.is_done(unit.unit):
-                counts["skipped"] += 1
-                continue
-            difference = sum((line["debit"] - line["credit"] for line in unit.lines), ZERO)
-            balancing = [{"chartOfAccountId": equity_id, "debit": max(-difference, ZERO),
-                          "credit": max(difference, ZERO)}] if difference else []
-            transaction, entry = journal.entry_writes(command, {
-                "date": changeover, "status": accounting.POSTED, "description": book_text("opening_balances", date=changeover),
-                "lines": [*unit.lines, *balancing]}, controls_allowed=posted_controls)
-            context.mark_done(transaction, unit.unit)
-            command.commit(transaction, entry)
+            if not context.is_done(unit.unit):
+                with refused_rows(unit.rows):
+                    _post(context, command, changeover, equity_id, posted_controls, unit)
             counts["created"] += 1
             counts["lines"] += len(unit.lines)
+            context.progress(counts["lines"])
         return counts
 
 

@@ -12,6 +12,7 @@ from chalicelib.auth.principal import SYSTEM_USER_ID, Principal
 from chalicelib.domain.accounting import round_money
 from chalicelib.domain.import_rows import Row, RowError
 from chalicelib.domain.roles import ACCOUNTANT
+from chalicelib.services.accounting import posting
 from chalicelib.services.commands import Command
 from chalicelib.services.imports.kinds import ImportContext
 
@@ -31,6 +32,21 @@ def changeover(context: ImportContext, errors: list[RowError]) -> str | None:
         errors.append(RowError(0, None, "the changeover date (date) is required for this kind"))
         return None
     return context.date.isoformat()
+
+
+def refuse_closed_changeover(context: ImportContext, changeover: str | None, errors: list[RowError]) -> None:
+    """A changeover date the books' locks refuse (a closed period, a closed year): every write of
+    the kind would be refused, so the file is, naming the date (posting.closed_dates: the rule the
+    writes check)."""
+    if changeover is None:
+        return
+    why = posting.closed_dates(context.table, context.company_id, [changeover]).get(changeover)
+    if why == posting.IN_CLOSED_PERIOD:
+        errors.append(RowError(0, "date", f"the changeover date {changeover} falls in a closed accounting period "
+                                          "or fiscal year"))
+    elif why == posting.IN_CLOSED_YEAR:
+        errors.append(RowError(0, "date", f"the changeover date {changeover} falls on or before the last day of a "
+                                          "closed fiscal year"))
 
 
 def money(row: Row, column: str, errors: list[RowError], *, required: bool = False) -> Decimal | None:

@@ -13,7 +13,7 @@ from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.messages.books import book_text
 from chalicelib.services import records
 from chalicelib.services.imports import opening_cells
-from chalicelib.services.imports.kinds import Checked, ImportContext
+from chalicelib.services.imports.kinds import Checked, ImportContext, refused_rows
 from chalicelib.services.inventory import inventory_adjustments
 from chalicelib.services.sales_purchases import products
 from chalicelib.store import keys
@@ -35,6 +35,7 @@ class StockUnit:
     unit: str
     warehouse_id: int
     lines: list[dict[str, Any]]
+    rows: tuple[int, ...]  # the file's lines of its lines
 
 
 def _products_by_code(context: ImportContext, codes: set[str]) -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
@@ -59,6 +60,7 @@ class OpeningStock:
     def check(self, context: ImportContext, rows: list[Row]) -> Checked:
         errors: list[RowError] = []
         changeover = opening_cells.changeover(context, errors)
+        opening_cells.refuse_closed_changeover(context, changeover, errors)
         found = _products_by_code(context, {row.values["productCode"] for row in rows if row.values.get("productCode")})
         warehouses = {int(item["id"]): item for item in records.small_records(context.table, context.company_id,
                                                                               keys.WAREHOUSE)}
@@ -107,7 +109,8 @@ class OpeningStock:
         units: list[StockUnit] = []
         for warehouse_id, lines in by_warehouse.items():
             for number, piece in opening_cells.chunks(lines, LINES_PER_ADJUSTMENT):
-                unit = StockUnit(f"opening-stock/{warehouse_id}/{number}", warehouse_id, [line for _, line, _ in piece])
+                unit = StockUnit(f"opening-stock/{warehouse_id}/{number}", warehouse_id, [line for _, line, _ in piece],
+                                 tuple(row.line for row, _, _ in piece))
                 if not context.is_done(unit.unit):  # landed by this job: its stock is its own
                     errors.extend(RowError(row.line, "quantity", f"the warehouse already holds {held:f} of the product")
                                   for row, _, held in piece if held)
@@ -117,18 +120,18 @@ class OpeningStock:
     def apply(self, context: ImportContext, plan: tuple[str, list[StockUnit]]) -> dict[str, int]:
         changeover, units = plan
         command = opening_cells.command_for(context)
-        counts = {"created": 0, "skipped": 0, "lines": 0}
+        counts = {"created": 0, "lines": 0}  # this job's adjustments and their lines, an earlier run's included
         for unit in units:
-            if context.is_done(unit.unit):
-                counts["skipped"] += 1
-                continue
-            transaction, _adjustment = inventory_adjustments.adjustment_writes(command, {
-                "reason": inventory_adjustments.OPENING, "warehouseId": unit.warehouse_id, "date": changeover,
-                "reference": book_text("opening_balances", date=changeover), "lines": unit.lines}, room=2)
-            context.mark_done(transaction, unit.unit)
-            command.commit(transaction, _adjustment)
+            if not context.is_done(unit.unit):
+                with refused_rows(unit.rows):
+                    transaction, adjustment = inventory_adjustments.adjustment_writes(command, {
+                        "reason": inventory_adjustments.OPENING, "warehouseId": unit.warehouse_id, "date": changeover,
+                        "reference": book_text("opening_balances", date=changeover), "lines": unit.lines}, room=2)
+                    context.mark_done(transaction, unit.unit)
+                    command.commit(transaction, adjustment)
             counts["created"] += 1
             counts["lines"] += len(unit.lines)
+            context.progress(counts["lines"])
         return counts
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain.import_rows import Row, RowError
+from chalicelib.errors import ApiError
 from chalicelib.observability import logger
 from chalicelib.services.imports import kinds
 from chalicelib.services.imports.jobs import DONE, FAILED, IMPORTING, READY, VALIDATING
@@ -116,7 +117,14 @@ def _run(table: Table, job: dict[str, Any], run: _Run) -> str:
         run.set({"status": READY, **counts, "finishedAt": clock.now_iso()})
         return READY
     run.set({"status": IMPORTING, **counts})
-    result = kind.apply(context, checked.plan)
+    try:
+        result = kind.apply(context, checked.plan)
+    except kinds.UnitRefused as refused:
+        return _refused(run, company_id, job_id, kind, refused.error, refused.lines, len(rows))
+    except ApiError as error:
+        if not kinds.is_rule_refusal(error):
+            raise
+        return _refused(run, company_id, job_id, kind, error, (0,), len(rows))  # a kind that does not name its unit's rows
     run.set({"status": DONE, "result": dict(result), "processed": len(rows), "finishedAt": clock.now_iso()})
     return DONE
 
@@ -153,6 +161,27 @@ def _failed(run: _Run, company_id: int, job_id: int, errors: list[RowError], row
     """The problems stored (the first MAX_STORED_ERRORS), then the job failed: nothing was written."""
     store_errors(run.table, company_id, job_id, errors[:MAX_STORED_ERRORS])
     run.set({"status": FAILED, "rows": rows, "valid": valid, "invalid": invalid, "processed": 0,
+             "finishedAt": clock.now_iso()})
+    return FAILED
+
+
+def _refused(run: _Run, company_id: int, job_id: int, kind: Any, error: ApiError, lines: tuple[int, ...],
+             rows: int) -> str:
+    """A rule refused a unit the check had accepted: another writer took one of its keys (a tax id, a
+    document number) or closed a period between the two. The job fails naming the unit's rows; the
+    units already written stay (`processed` counts their rows): a run again would meet the same
+    refusal, and undoing them would race that writer again."""
+    columns = {column.name for column in kind.columns}
+    details = error.details or [{"message": error.message}]
+    problems = [RowError(line, detail.get("field") if detail.get("field") in columns else None, detail["message"])
+                for line in lines for detail in details]
+    landed = run.reported or 0
+    notice = RowError(0, None, f"The import stopped at rows a rule refused after the check: someone changed the "
+                               f"records meanwhile. The {landed} rows before them landed and stay: import the "
+                               "others in a new file.")
+    store_errors(run.table, company_id, job_id, [notice, *problems][:MAX_STORED_ERRORS])
+    invalid = len(set(lines) - {0})
+    run.set({"status": FAILED, "valid": rows - invalid, "invalid": invalid, "processed": landed,
              "finishedAt": clock.now_iso()})
     return FAILED
 
