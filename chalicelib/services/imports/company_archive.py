@@ -31,7 +31,7 @@ ITEMS_FOLDER = "items/"
 # transient items, jobs, memberships and the items that are secrets as a whole
 EXCLUDED_FAMILIES = frozenset({
     "IDEM", "RATE", "EVT", "WHDLV", "USER", "MEMBER", LEASE_FAMILY,
-    "IMPORT", "IMPORTERR", "IMPORTUNIT", "EXPORT",
+    "IMPORT", "IMPORTERR", "IMPORTUNIT", "EXPORT", "RESTORE",
     "DTE_SIGNING_KEY", "DTE_AUTHORITY_CREDENTIALS",
 })
 JOB_KINDS = frozenset({"IMPORT", "EXPORT"})  # their id sequences and counts go with the jobs
