@@ -182,7 +182,7 @@ def _plan(archive: company_archive.Archive, company_id: int) -> tuple[Plan, list
     current: list[dict[str, Any]] = []
     size = 0
     for item in ordered:
-        item_size = len(json.dumps(item))
+        item_size = len(json.dumps(item, default=str))  # bytes (a DTE's payload) counted as their text
         if current and (len(current) >= MAX_TRANSACTION_ITEMS or size + item_size > UNIT_BYTES):
             units.append((f"items-{len(units) + 1:06d}", current))
             current, size = [], 0
