@@ -3,6 +3,7 @@ purchase cycles have, payments, stock moves, a manual entry, a scheduled invoice
 its secret, a closed year. Figures worked out by hand in the comments."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.documents_support import Shop
@@ -46,3 +47,26 @@ def busy_shop(api: Any, company: CompanyFixture) -> Shop:
     shop.created("/payments/gateways", {"name": "Cobros en línea", "provider": "gateway-a",
                                         "paymentMethodId": cash["id"], "secret": "gw-secret-1234567890"})
     return shop
+
+
+SECRET_LOOKING = re.compile(r"secret|sealed|password|hash|token|private|key|credential|signing", re.IGNORECASE)
+# attribute names that look like a secret and are not one (each with why): none so far
+HARMLESS: frozenset[str] = frozenset()
+
+
+def secret_looking_names(items: list[dict]) -> set[str]:
+    """Every attribute name, nested ones too (a map's keys), that looks like a secret."""
+    found: set[str] = set()
+
+    def visit(name: str, value: dict) -> None:
+        if SECRET_LOOKING.search(name) and name not in HARMLESS:
+            found.add(name)
+        for inner_name, inner in (value.get("M") or {}).items():
+            visit(inner_name, inner)
+        for inner in value.get("L") or []:
+            visit(name, inner)
+
+    for item in items:
+        for name, value in item.items():
+            visit(name, value)
+    return found

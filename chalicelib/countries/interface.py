@@ -61,6 +61,12 @@ class DocumentHooks:
         company changed country (`countries.pack_of_document`)."""
         return False
 
+    def numbers_taken(self, company_id: int, document: Mapping[str, Any]) -> list[tuple[tuple[dict[str, str], ...], int]]:
+        """The numbers of this country's own counters the document took: (the counter's keys, the
+        first of them the company holds being the one, the number taken). A company archive's
+        check asks it (services/imports/archive_consistency.py): each counter must be past them."""
+        return []
+
     def check_issue(self, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
                     document: Mapping[str, Any], products: Mapping[int, Any]) -> None:
         """Raises what issuing the document electronically would refuse, writing nothing (a

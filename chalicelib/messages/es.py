@@ -1229,6 +1229,22 @@ PHRASES: dict[str, str] = {
         "La importación se detuvo en filas que una regla rechazó después de la revisión: alguien modificó los "
         "registros mientras tanto. Las {0} filas anteriores se guardaron y se conservan: importe las demás en un "
         "archivo nuevo.",
+    # issue 41: fixarch
+    "the counter {} is at {}, behind the archive's records, which used {}: the archive was taken while the company "
+    "was writing: export it again":
+        "el contador {0} está en {1}, por detrás de los registros del archivo, que usaron {2}: el archivo se tomó "
+        "mientras la empresa registraba operaciones: expórtela de nuevo",
+    "items/{}.jsonl: the item {} / {} would be written outside this company ({})":
+        "items/{0}.jsonl: el elemento {1} / {2} se escribiría fuera de esta empresa ({3})",
+    "another restore (import {}) is running or ran into this company: an archive is restored into a new, empty "
+    "company":
+        "otra restauración (importación {0}) está en curso o ya se hizo en esta empresa: un archivo se restaura en "
+        "una empresa nueva y vacía",
+    "The company already holds a record the archive restores: an archive is restored into a new, empty company.":
+        "La empresa ya tiene un registro que el archivo restaura: un archivo se restaura en una empresa nueva y vacía.",
+    "Another restore is running or ran into this company: an archive is restored into a new, empty company.":
+        "Otra restauración está en curso o ya se hizo en esta empresa: un archivo se restaura en una empresa nueva y "
+        "vacía.",
 }
 
 # issue 38: lang2

@@ -24,7 +24,7 @@ LEASE_FAMILY = "LEASE"
 def belongs_to(item: dict[str, Any], company_id: int) -> bool:
     """Whether a typed item is one of the company's."""
     partition, sort = item["PK"]["S"], item["SK"]["S"]
-    if _in_company(partition, company_id):
+    if under_company(partition, company_id):
         return True
     if partition.startswith("USER#"):
         return sort == keys.user_company_link(0, company_id)["SK"]
@@ -32,7 +32,8 @@ def belongs_to(item: dict[str, Any], company_id: int) -> bool:
     return partition.startswith(_OWNED_GLOBAL_PREFIXES) and owner is not None and int(owner) == company_id
 
 
-def _in_company(partition: str, company_id: int) -> bool:
+def under_company(partition: str, company_id: int) -> bool:
+    """Whether a partition is one of the company's own (`C#{id}`, `C#{id}#...`)."""
     prefix = keys.company_prefix(company_id)
     return partition == prefix or partition.startswith(prefix + "#")
 
@@ -79,6 +80,13 @@ def family(item: dict[str, Any], company_id: int) -> str:
     return partition[len(prefix) + 1:].split("#")[0]
 
 
+def counter_name(partition: str, sort: str, company_id: int) -> str:
+    """A counter as a person finds it: its sort key when under the company's own partition
+    (DOCSEQ#01), else its partition's kind before its sort key (CAIS#000000000001)."""
+    prefix = keys.company_prefix(company_id)
+    return sort if partition == prefix else f"{partition[len(prefix) + 1:]}#{sort}"
+
+
 def moved(item: dict[str, Any], old: int, new: int) -> dict[str, Any]:
     """The typed item as company `new` holds it: every key and text naming company `old`'s
     partitions (`C#{old}`, `C#{old}#...`) names `new`'s, its `companyId` is `new`, and the indexes
@@ -92,6 +100,16 @@ def moved(item: dict[str, Any], old: int, new: int) -> dict[str, Any]:
         copied["id"] = {"N": str(new)}
     copied.update(_cross_company_indexes(copied, old, new))
     return copied
+
+
+def outside(item: dict[str, Any], company_id: int) -> list[str]:
+    """The key attributes (PK and every index's partition) of a typed item that are neither the
+    company's own partitions nor the cross-company index partitions: none, for an item of its."""
+    cross = keys.schedule_due_partitions() + keys.dte_pending_partitions() + keys.dte_open_lot_partitions()
+    return [name for name, value in sorted(item.items())
+            if (name == "PK" or re.fullmatch(r"GSI\d+PK", name))
+            and not (isinstance(value, dict) and isinstance(value.get("S"), str)
+                     and (under_company(value["S"], company_id) or value["S"] in cross))]
 
 
 def _prefix_pattern(company_id: int) -> re.Pattern[str]:

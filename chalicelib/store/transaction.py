@@ -113,10 +113,12 @@ class Transaction:
         self._expression("Put", item, condition=condition, names=names, values=values, on_fail=on_fail)
         return self
 
-    def put_typed(self, item: dict[str, Any]) -> "Transaction":
+    def put_typed(self, item: dict[str, Any], *, condition: str | None = None,
+                  on_fail: ApiError | None = None) -> "Transaction":
         """Puts an item given in DynamoDB's typed form (`{"S": ...}`), as read raw: written back
         exactly (a restored archive's items)."""
-        self.operations.append(_Operation({"Put": {"TableName": self.table.name, "Item": item}}, None))
+        request = {"TableName": self.table.name, "Item": item, **({"ConditionExpression": condition} if condition else {})}
+        self.operations.append(_Operation({"Put": request}, on_fail))
         return self
 
     def put_new(self, item: dict[str, Any], *, on_fail: ApiError | None = None) -> "Transaction":

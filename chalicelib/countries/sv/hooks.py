@@ -27,6 +27,20 @@ class SalvadoranHooks(DocumentHooks):
     def issued(self, document: Mapping[str, Any]) -> bool:
         return bool(document.get("dte"))
 
+    def numbers_taken(self, company_id: int, document: Mapping[str, Any]) -> list[tuple[tuple[dict[str, str], ...], int]]:
+        """The DTE's control number, from its type's sequence at the document's point of sale (or
+        the company-wide one kept before, where that point has none yet)."""
+        from chalicelib.countries.sv.domain import dte
+        from chalicelib.store import keys
+
+        record, number = document.get("dte") or {}, document.get("number")
+        control = str(record.get("numeroControl") or "")
+        if not (record.get("tipoDte") and number and dte.is_numero_control(control)):
+            return []
+        tipo = str(record["tipoDte"])
+        return [((keys.dte_control_sequence(company_id, tipo, dte.point_of_sale(str(number))),
+                  keys.dte_control_sequence(company_id, tipo)), int(control[-15:]))]
+
     def check_issue(self, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
                     document: Mapping[str, Any], products: Mapping[int, Any]) -> None:
         from chalicelib.countries.sv.services import dte_issuing

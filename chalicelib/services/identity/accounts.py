@@ -116,6 +116,13 @@ def _add_default_branch_and_warehouse(transaction: Transaction, company: dict[st
     company.update({"defaultBranchId": 1, "defaultWarehouseId": 1})
 
 
+def default_branch_and_warehouse_keys(company_id: int) -> list[keys.Key]:
+    """The keys of what `_add_default_branch_and_warehouse` writes: a restored archive replaces them."""
+    return [*(key for kind in (keys.BRANCH, keys.WAREHOUSE)
+              for key in (keys.small_record(company_id, kind, 1), keys.id_sequence(company_id, kind))),
+            keys.unique_value(company_id, "BRANCH_CODE", DEFAULT_BRANCH["code"])]
+
+
 def create_company_for(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     """POST /companies: the caller becomes the owner; Idempotency-Key applies."""
     company, transaction = plan_company(command.table, command.principal.user_id, fields)

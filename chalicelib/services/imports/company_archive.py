@@ -12,6 +12,7 @@ deliveries, failed-login windows, leases, import and export jobs), memberships, 
 (global items whose ids must be fresh: a restored company makes new links)."""
 from __future__ import annotations
 
+import base64
 import csv
 import hashlib
 import io
@@ -32,7 +33,7 @@ ITEMS_FOLDER = "items/"
 # transient items, jobs, memberships and the items that are secrets as a whole
 EXCLUDED_FAMILIES = frozenset({
     "IDEM", "RATE", "EVT", "WHDLV", "USER", "MEMBER", LEASE_FAMILY,
-    "IMPORT", "IMPORTERR", "IMPORTUNIT", "EXPORT",
+    "IMPORT", "IMPORTERR", "IMPORTUNIT", "EXPORT", "RESTORE",
     "DTE_SIGNING_KEY", "DTE_AUTHORITY_CREDENTIALS",
 })
 JOB_KINDS = frozenset({"IMPORT", "EXPORT"})  # their id sequences and counts go with the jobs
@@ -82,7 +83,8 @@ def build(company: dict[str, Any], items: Iterable[dict[str, Any]], exported_at:
         by_family[family(item, company_id)].append(item)
     files: dict[str, tuple[bytes, int]] = {}
     for kind, members in sorted(by_family.items()):
-        lines = "".join(json.dumps(item, sort_keys=True, ensure_ascii=False) + "\n" for item in members)
+        lines = "".join(json.dumps(_binary(item, _text), sort_keys=True, ensure_ascii=False) + "\n"
+                        for item in members)
         files[f"{ITEMS_FOLDER}{kind}.jsonl"] = (lines.encode("utf-8"), len(members))
     for name, rows in readable_tables(by_family, company_id).items():
         files[name] = (_csv(rows), max(len(rows) - 1, 0))
@@ -97,6 +99,32 @@ def build(company: dict[str, Any], items: Iterable[dict[str, Any]], exported_at:
         for path, (content, _) in sorted(files.items()):
             archive.writestr(path, content)
     return buffer.getvalue(), manifest
+
+
+def _binary(value: Any, convert: Any) -> Any:
+    """The typed item with its binary values (`B`, `BS`: a DTE's signed payload) converted: to
+    base64 text for JSON, back to bytes when read."""
+    if not isinstance(value, dict):
+        return value
+    converted = {}
+    for name, inner in value.items():
+        if name == "B" and isinstance(inner, (bytes, str)):
+            converted[name] = convert(inner)
+        elif name == "BS" and isinstance(inner, list):
+            converted[name] = [convert(each) for each in inner]
+        elif name == "L":
+            converted[name] = [_binary(each, convert) for each in inner]
+        else:
+            converted[name] = _binary(inner, convert) if isinstance(inner, dict) else inner
+    return converted
+
+
+def _text(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _bytes(text: str) -> bytes:
+    return base64.b64decode(text.encode("ascii"), validate=True)
 
 
 def _checksum(listed: dict[str, dict[str, Any]]) -> str:
@@ -126,7 +154,10 @@ def read(content: bytes) -> Archive:
             raise ArchiveInvalid(RowError(0, None, f"{path}: its checksum does not match the manifest"))
         if not path.startswith(ITEMS_FOLDER):
             continue
-        items = [json.loads(line) for line in data.decode("utf-8").splitlines() if line]
+        try:
+            items = [_binary(json.loads(line), _bytes) for line in data.decode("utf-8").splitlines() if line]
+        except (ValueError, TypeError, AttributeError) as error:
+            raise ArchiveInvalid(f"{path}: not JSON Lines of typed items") from error
         if len(items) != entry.get("count"):
             raise ArchiveInvalid(RowError(0, None, f"{path}: {len(items)} items, the manifest says {entry.get('count')}"))
         result.items[path[len(ITEMS_FOLDER):-len(".jsonl")]] = items

@@ -5,8 +5,9 @@ The company's items are found by a parallel Scan of the whole table filtered to 
 (store/company_items.py): exports are rare and a Scan costs about $0.03 per GB read on demand
 (eventually consistent), cheaper than an index every write of every company would keep up for
 them. The Scan reads while the company may write: an archive read then may hold one side of a
-write (a posting without its balance); the restore checks the books' invariants and refuses such
-an archive. Export out of hours."""
+write (a posting without its balance, an invoice without its counter's step). The export checks
+what it read (services/imports/archive_consistency.py) and reads again, up to READS times, before
+it fails the job naming the problem; the restore checks the same again. Export out of hours."""
 from __future__ import annotations
 
 import logging
@@ -14,19 +15,21 @@ import time
 from typing import Any
 
 from chalicelib import clock
+from chalicelib.domain.import_rows import RowError
 from chalicelib.errors import NotFound
 from chalicelib.events.queue import DeliveryQueue
 from chalicelib.services.commands import Command
-from chalicelib.services.imports import company_archive
+from chalicelib.services.imports import archive_consistency, company_archive
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
-from chalicelib.store.company_items import scan_company
+from chalicelib.store.company_items import family, scan_company
 from chalicelib.store.files import get_files
 from chalicelib.store.table import Table, make_client
 from chalicelib.store.transaction import Transaction
 
 LINK_SECONDS = 3600  # a download link lasts an hour; GET /exports/{id} makes a new one
 EXPORT_KIND = "EXPORT"
+READS = 3  # a torn read is read again this many times in all
 _log = logging.getLogger(__name__)
 
 
@@ -77,15 +80,14 @@ def run_export(table: Table, company_id: int, export_id: int) -> dict[str, Any]:
         return job or {}
     _set(table, key, {"status": "running"})
     try:
-        company = table.get(keys.company(company_id))
-        now = int(time.time())
-        items = [kept for item in scan_company(table, company_id)
-                 if (kept := company_archive.archived(item, company_id, now)) is not None]
-        content, manifest = company_archive.build(company or {"id": company_id}, items, clock.now_iso())
+        company = table.get(keys.company(company_id)) or {"id": company_id}
+        items = _consistent_items(table, company_id, company.get("country"))
+        content, manifest = company_archive.build(company, items, clock.now_iso())
         get_files().put(job["objectKey"], content, "application/zip")
-    except Exception:
+    except Exception as error:
         _log.exception("export %s of company %s failed", export_id, company_id)
-        _set(table, key, {"status": "failed", "finishedAt": clock.now_iso()})
+        _set(table, key, {"status": "failed", "finishedAt": clock.now_iso(),
+                          **({"error": str(error)} if isinstance(error, TornRead) else {})})
         raise
     counts = {path.split("/")[-1].rsplit(".", 1)[0]: entry["count"] for path, entry in manifest["files"].items()
               if path.startswith(company_archive.ITEMS_FOLDER)}
@@ -93,6 +95,28 @@ def run_export(table: Table, company_id: int, export_id: int) -> dict[str, Any]:
                "bytes": len(content)}
     _set(table, key, changes)
     return {**job, **changes}
+
+
+class TornRead(Exception):
+    """Every read of the company caught it writing: the archive would not be one moment of it."""
+
+
+def _consistent_items(table: Table, company_id: int, country: str | None) -> list[dict[str, Any]]:
+    """The archived items of a read whose books and counters agree (read again when torn)."""
+    problems: list[RowError] = []
+    for _ in range(READS):
+        now = int(time.time())
+        items = [kept for item in scan_company(table, company_id)
+                 if (kept := company_archive.archived(item, company_id, now)) is not None]
+        by_family: dict[str, list[dict[str, Any]]] = {}
+        for item in items:
+            by_family.setdefault(family(item, company_id), []).append(item)
+        archive = company_archive.Archive({"companyId": company_id, "country": country}, by_family)
+        problems = archive_consistency.torn_problems(archive)
+        if not problems:
+            return items
+    first = problems[0].message
+    raise TornRead(first if archive_consistency.TORN in first else f"{first}: {archive_consistency.TORN}")
 
 
 def _set(table: Table, key: dict[str, str], changes: dict[str, Any]) -> None:

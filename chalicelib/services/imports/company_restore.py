@@ -6,9 +6,19 @@ texts naming the old partitions, `companyId`); the company's own ids (documents,
 accounts, ...) are the archive's, so references between records hold and the numbering state
 (sequences, document series, CAI ranges' next numbers) carries on where it was. The company item is
 merged: the new company's identity (id, name, owner, members, creation) kept, the archive's settings
-and fiscal setup taken. Items are written in units of at most MAX_TRANSACTION_ITEMS, each a
-transaction with its done-marker, the company item last: a run again writes only what had not
-landed, and a Put of the same item is the same item."""
+and fiscal setup taken.
+
+Only items under the archive's company's own partitions are taken, and once moved every key
+attribute must be the new company's (or a cross-company index partition its key function built):
+a crafted archive writes nowhere else. The archive's counters must be at least what its records
+used (services/imports/archive_consistency.py). Records keep no `importJob` stamp: the new
+company's import jobs number from 1 again and would take the source's records for their own.
+
+Items are written in units of at most MAX_TRANSACTION_ITEMS, each a transaction with its
+done-marker and each item put only where nothing is (a unit lands whole or not at all, so a run
+again skips the units done and never meets its own writes), the company item last, merged. The
+first unit also writes the company's restore guard (`C#{c}` / RESTORE, the job's id): a second job
+restoring into the same company is refused, the same job run again goes on."""
 from __future__ import annotations
 
 import json
@@ -17,10 +27,12 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain.import_rows import Row, RowError
-from chalicelib.services.imports import company_archive
+from chalicelib.errors import Conflict
+from chalicelib.services.identity import accounts
+from chalicelib.services.imports import archive_consistency, company_archive
 from chalicelib.services.imports.kinds import MAX_TRANSACTION_ITEMS, Checked, ImportContext
 from chalicelib.store import keys
-from chalicelib.store.company_items import belongs_to, family, moved, scan_company
+from chalicelib.store.company_items import family, moved, outside, scan_company, under_company
 from chalicelib.store.table import from_attributes, to_attributes
 from chalicelib.store.transaction import Transaction
 
@@ -32,6 +44,7 @@ NEW_COMPANY_FAMILIES = frozenset({"COMPANY", "SEQ", "COUNT", "UNIQUE", "BRANCHS"
 IDENTITY = ("PK", "SK", "itemType", "id", "name", "ownerUserId", "activeOwnerCount", "createdAt", "version")
 UNIT_BYTES = 3_000_000  # a transaction carries at most 4 MB
 FIRST_UNIT = "items-000001"
+STAMP = "importJob"  # the import job that wrote a record: never the source company's
 
 
 @dataclass
@@ -54,25 +67,41 @@ class CompanyKind:
             archive = company_archive.read(content)
         except company_archive.ArchiveInvalid as invalid:
             return Checked([invalid.error])
-        errors = _foreign_items(archive) + company_archive.books_problems(archive)
+        errors = _foreign_items(archive)
+        plan = None
+        if not errors:
+            plan, errors = _plan(archive, context.company_id)
+        errors += archive_consistency.torn_problems(archive)
         target = context.table.get(keys.company(context.company_id))
         if target is None or target.get("country") != archive.manifest.get("country"):
             errors.append(RowError(0, None, f"the archive is of a company of {archive.manifest.get('country')}, "
                                             f"this company is of {(target or {}).get('country')}"))
-        if not context.is_done(FIRST_UNIT) and not _empty(context):
+        guard = context.table.get(keys.company_restore_guard(context.company_id))
+        if guard is not None and int(guard["jobId"]) != context.job_id:
+            errors.append(RowError(0, None, f"another restore (import {guard['jobId']}) is running or ran into this "
+                                            "company: an archive is restored into a new, empty company"))
+        elif guard is None and not context.is_done(FIRST_UNIT) and not _empty(context):
             errors.append(RowError(0, None, "this company already has records: an archive is restored into a "
                                             "new, empty company"))
         if errors:
             return Checked(errors)
-        return Checked([], _plan(archive, context.company_id))
+        return Checked([], plan)
 
     def apply(self, context: ImportContext, plan: Plan) -> dict[str, int]:
+        starting = {(key["PK"], key["SK"]) for key in accounts.default_branch_and_warehouse_keys(context.company_id)}
         for unit, items in plan.units:
             if context.is_done(unit):
                 continue
             transaction = Transaction(context.table)
+            if unit == plan.units[0][0]:
+                _guard(transaction, context)
             for item in items:
-                transaction.put_typed(item)
+                if (item["PK"]["S"], item["SK"]["S"]) in starting:  # branch 1, warehouse 1: POST /companies made them
+                    transaction.put_typed(item)
+                    continue
+                transaction.put_typed(item, condition="attribute_not_exists(PK)", on_fail=Conflict(
+                    "The company already holds a record the archive restores: an archive is restored into a new, "
+                    "empty company."))
             context.mark_done(transaction, unit)
             transaction.commit()
         if not context.is_done("company"):
@@ -82,6 +111,8 @@ class CompanyKind:
                       "version": int(target.get("version", 0)) + 1, "updatedAt": clock.now_iso(),
                       "restoredFrom": plan.source_company_id, "importJob": context.job_id}
             transaction = Transaction(context.table)
+            if not plan.units:
+                _guard(transaction, context)
             transaction.put_typed(to_attributes(merged))
             context.mark_done(transaction, "company")
             transaction.commit()
@@ -89,13 +120,23 @@ class CompanyKind:
         return {"created": written, "updated": 0, "items": written}
 
 
+def _guard(transaction: Transaction, context: ImportContext) -> None:
+    """The company taken by this job's restore, in the transaction of its first writes."""
+    transaction.put({**keys.company_restore_guard(context.company_id), "itemType": "RESTORE", "jobId": context.job_id,
+                     "at": clock.now_iso()}, condition="attribute_not_exists(PK) OR jobId = :job",
+                    values={":job": context.job_id}, on_fail=Conflict(
+                        "Another restore is running or ran into this company: an archive is restored into a new, "
+                        "empty company."))
+
+
 def _foreign_items(archive: company_archive.Archive) -> list[RowError]:
-    """Every item must be the manifest's company's, of a family an archive holds, in its own file."""
+    """Every item must be under the manifest's company's own partitions, of a family an archive
+    holds, in its own file."""
     errors = []
     for kind, items in sorted(archive.items.items()):
         for line, item in enumerate(items, start=1):
             if not isinstance(item, dict) or "S" not in item.get("PK", {}) or "S" not in item.get("SK", {}) \
-                    or not belongs_to(item, archive.company_id) or family(item, archive.company_id) != kind \
+                    or not under_company(item["PK"]["S"], archive.company_id) or family(item, archive.company_id) != kind \
                     or kind in company_archive.EXCLUDED_FAMILIES:
                 errors.append(RowError(line, None, f"items/{kind}.jsonl: an item that is not one of company "
                                                    f"{archive.company_id}'s records"))
@@ -116,21 +157,32 @@ def _empty(context: ImportContext) -> bool:
     return counts.get("BRANCHS", 0) <= 1 and counts.get("WHS", 0) <= 1 and counts.get("UNIQUE", 0) <= 1
 
 
-def _plan(archive: company_archive.Archive, company_id: int) -> Plan:
+def _plan(archive: company_archive.Archive, company_id: int) -> tuple[Plan, list[RowError]]:
+    """The items moved to the new company, in units; an item that would land outside it refuses
+    the archive, naming it."""
     old = archive.company_id
     company: dict[str, Any] = {}
     ordered: list[dict[str, Any]] = []
+    errors = []
     for kind, items in sorted(archive.items.items()):
-        for item in items:
-            if kind == "COMPANY" and item["SK"]["S"] == keys.company(old)["SK"]:
-                company = moved(item, old, company_id)
+        for line, item in enumerate(items, start=1):
+            try:
+                placed = {name: value for name, value in moved(item, old, company_id).items() if name != STAMP}
+                wrong = outside(placed, company_id)
+            except (KeyError, ValueError, IndexError, TypeError, AttributeError):
+                wrong = ["GSI1PK", "GSI2PK"]  # a cross-company index whose sort key its function cannot read
+            if wrong:
+                errors.append(RowError(line, None, f"items/{kind}.jsonl: the item {item['PK']['S']} / {item['SK']['S']} "
+                                                   f"would be written outside this company ({', '.join(wrong)})"))
+            elif kind == "COMPANY" and item["SK"]["S"] == keys.company(old)["SK"]:
+                company = placed
             else:
-                ordered.append(moved(item, old, company_id))
+                ordered.append(placed)
     units: list[tuple[str, list[dict[str, Any]]]] = []
     current: list[dict[str, Any]] = []
     size = 0
     for item in ordered:
-        item_size = len(json.dumps(item))
+        item_size = len(json.dumps(item, default=str))  # bytes (a DTE's payload) counted as their text
         if current and (len(current) >= MAX_TRANSACTION_ITEMS or size + item_size > UNIT_BYTES):
             units.append((f"items-{len(units) + 1:06d}", current))
             current, size = [], 0
@@ -138,7 +190,7 @@ def _plan(archive: company_archive.Archive, company_id: int) -> Plan:
         size += item_size
     if current:
         units.append((f"items-{len(units) + 1:06d}", current))
-    return Plan(old, units, company)
+    return Plan(old, units, company), errors
 
 
 KIND = CompanyKind()

@@ -48,3 +48,9 @@ def import_file_object(company_id: int, job_id: int, file_name: str) -> str:
 
 def export_archive_object(company_id: int, export_id: int) -> str:
     return f"exports/{company_id}/{export_id}/company-{company_id}-export-{export_id}.zip"
+
+
+# issue 41: fixarch
+def company_restore_guard(company_id: int) -> Key:
+    """The company taken by one restore job (its `jobId`): a second job restoring into it is refused."""
+    return {"PK": company_prefix(company_id), "SK": "RESTORE"}
