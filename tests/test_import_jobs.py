@@ -16,6 +16,7 @@ import boto3
 import pytest
 
 from chalicelib.domain.import_rows import Column, RowError
+from chalicelib.errors import ApiError
 from chalicelib.events import queue as queue_module
 from chalicelib.services.imports import kinds, runner, worker
 from chalicelib.services.imports.kinds import Checked
@@ -41,8 +42,16 @@ class FakeKind:
         self.fail_runs = 0                         # ... in this many runs (then it works)
         self.applies = 0
         self.during_apply = None                   # called inside apply, before the first unit
+        self.refuse_in: str | None = None          # "check" or "apply": a rule refuses there (a 4xx ApiError)
+
+    def refuse(self, phase):
+        if self.refuse_in == phase:
+            raise ApiError("No account determination rule for operation opening_balance_equity.",
+                           code="ACCOUNT_RULE_MISSING",
+                           details=[{"field": "operationType", "message": "no rule for opening_balance_equity"}])
 
     def check(self, context, rows):
+        self.refuse("check")
         errors = []
         for row in rows:
             if "qty" in row.values and not row.values["qty"].isdigit():
@@ -54,6 +63,7 @@ class FakeKind:
 
     def apply(self, context, plan):
         self.applies += 1
+        self.refuse("apply")
         if self.during_apply:
             self.during_apply()
         units = [plan[start:start + self.ROWS_A_UNIT] for start in range(0, len(plan), self.ROWS_A_UNIT)]
@@ -339,3 +349,28 @@ def test_the_worker_and_the_queue_agree_on_the_last_receive():
 
     queue = template()["Resources"]["ImportJobsQueue"]["Properties"]
     assert queue["RedrivePolicy"]["maxReceiveCount"] == worker.LAST_RECEIVE
+
+
+@pytest.mark.parametrize("phase", ["check", "apply"])
+def test_a_rules_refusal_fails_the_job_at_once_inline(api, table, company_a, phase):
+    KIND.refuse_in = phase
+    reply = post(api, company_a, {"content": FIVE_UNITS})
+    # a refusal is the job's answer, not the request's: 202 and the job failed, naming it (row 0: the file)
+    assert (reply.status, reply.json["status"]) == (202, "failed"), reply.text
+    assert [(error["row"], error["column"]) for error in reply.json["errors"]] == [(0, "operationType")]
+    assert reply.json["errors"][0]["message"].startswith("No account determination rule")
+    assert "leaseHolder" not in table.get(keys.import_job(company_a.company_id, reply.json["id"]))
+
+
+@pytest.mark.parametrize("phase", ["check", "apply"])
+def test_a_rules_refusal_is_not_retried_by_the_worker(api, table, company_a, jobs_queue, phase):
+    KIND.refuse_in = phase
+    job_id = post(api, company_a, {"content": FIVE_UNITS}).json["id"]
+    invoke_worker(receive(jobs_queue), receive_count=1)  # does not raise: the message is done
+    job = api.get(f"/imports/{job_id}", key=company_a.api_key).json
+    assert job["status"] == "failed" and [error["column"] for error in job["errors"]] == ["operationType"]
+    assert not any("stopped" in error["message"] for error in job["errors"])
+    again = {"MessageId": "m", "ReceiptHandle": "r",
+             "Body": json.dumps({"job": "import", "companyId": company_a.company_id, "id": job_id})}
+    invoke_worker(again, receive_count=2)
+    assert KIND.applies == (1 if phase == "apply" else 0)  # the message again finds it failed: nothing runs

@@ -16,6 +16,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain.import_rows import Row, RowError
+from chalicelib.errors import ApiError
 from chalicelib.observability import logger
 from chalicelib.services.imports import kinds
 from chalicelib.services.imports.jobs import DONE, FAILED, IMPORTING, READY, VALIDATING
@@ -51,11 +52,28 @@ def run_import(table: Table, company_id: int, job_id: int) -> str:
     if not _take_lease(table, key, holder):
         logger.info("import job held by another run", extra={"companyId": company_id, "jobId": job_id})
         return "busy"
+    run = _Run(table, key, holder)
     try:
-        return _run(table, job, _Run(table, key, holder))
+        return _run(table, job, run)
+    except ApiError as refusal:
+        return _refused(run, job, refusal)
     finally:
         table.update_if(key, "REMOVE leaseHolder, leaseUntil", condition="leaseHolder = :me",
                         values={":me": holder})
+
+
+def _refused(run: _Run, job: dict[str, Any], refusal: ApiError) -> str:
+    """A rule refused the import (a 4xx ApiError from the kind's check or apply, e.g. no account
+    rule): not a fault, so no retry would change it; the job fails naming the refusal. A server-side
+    error (5xx) stays a fault: the queue delivers the message again."""
+    if refusal.server_side:
+        raise refusal
+    details = [detail for detail in refusal.details or [] if isinstance(detail, dict) and detail.get("field")]
+    column = str(details[0]["field"]) if details else None
+    logger.info("import job refused by a rule", extra={"companyId": job["companyId"], "jobId": job["id"],
+                                                      "code": refusal.code})
+    return _failed(run, int(job["companyId"]), int(job["id"]), [RowError(0, column, refusal.message)],
+                   int(job.get("rows", 0)), 0)
 
 
 def _take_lease(table: Table, key: keys.Key, holder: str) -> bool:
