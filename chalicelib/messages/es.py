@@ -1219,6 +1219,19 @@ PHRASES: dict[str, str] = {
     "the balances' debits {} differ from their credits {}": "el debe de los saldos, {0}, difiere de su haber, {1}",
     "account {}: its postings (debit {}, credit {}) differ from its balances (debit {}, credit {})":
         "cuenta {0}: sus movimientos (debe {1}, haber {2}) difieren de sus saldos (debe {3}, haber {4})",
+    # issue 41: fixjobs
+    "the XLSX workbook expands to more than {} MB: keep only the sheet to import, or save it as CSV UTF-8":
+        "el libro XLSX ocupa más de {0} MB descomprimido: deje solo la hoja que importa, o guárdelo como CSV UTF-8",
+    "the sheet has more than {} rows, blank ones counted: delete the rows below the data, or split it into files of "
+    "at most {} rows":
+        "la hoja tiene más de {0} filas, contando las vacías: elimine las filas debajo de los datos, o divídala en "
+        "archivos de {1} filas como máximo",
+    "the line has values past column {}: a table has at most {} columns":
+        "la línea tiene valores más allá de la columna {0}: una tabla tiene como máximo {1} columnas",
+    "the cell in column {} has more than {} characters": "la celda de la columna {0} tiene más de {1} caracteres",
+    "a cell on this line has more than {} characters": "una celda de esta línea tiene más de {0} caracteres",
+    "the archive expands to more than {} MB: a restore reads at most that":
+        "el respaldo ocupa más de {0} MB descomprimido: una restauración lee como máximo eso",
 }
 
 # issue 38: lang2

@@ -104,10 +104,19 @@ def _checksum(listed: dict[str, dict[str, Any]]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+# the files of an archive, uncompressed, that a restore reads: its items are held parsed in memory
+# (about 5 times their text), and a 1024 MB Lambda must hold them; the 4 MB upload of JSON Lines
+# (which compress 5-15 times) expands to some 20-60 MB
+MAX_EXPANDED_BYTES = 128 * 1024 * 1024
+MAX_MANIFEST_BYTES = 1024 * 1024  # a manifest lists some 30 files
+
+
 def read(content: bytes) -> Archive:
     """The archive's manifest and items, every checksum and count verified."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))
+        if archive.getinfo(MANIFEST).file_size > MAX_MANIFEST_BYTES:
+            raise ValueError("the manifest is too large")
         manifest = json.loads(archive.read(MANIFEST))
     except (zipfile.BadZipFile, KeyError, ValueError) as error:
         raise ArchiveInvalid(RowError(0, None, f"not a company archive (a ZIP with {MANIFEST})")) from error
@@ -120,8 +129,17 @@ def read(content: bytes) -> Archive:
     names = set(archive.namelist()) - {MANIFEST}
     if names != set(listed):
         raise ArchiveInvalid(RowError(0, None, "the archive's files are not those its manifest lists"))
+    # the sizes the files declare bound what reading them yields (zipfile stops there: a file
+    # longer than it says fails its CRC), so the archive is measured before any is read
+    if sum(info.file_size for info in archive.infolist()) > MAX_EXPANDED_BYTES:
+        raise ArchiveInvalid(RowError(0, None, f"the archive expands to more than "
+                                               f"{MAX_EXPANDED_BYTES // (1024 * 1024)} MB: a restore reads at "
+                                               "most that"))
     for path, entry in sorted(listed.items()):
-        data = archive.read(path)
+        try:
+            data = archive.read(path)
+        except (zipfile.BadZipFile, OSError, EOFError) as error:
+            raise ArchiveInvalid(RowError(0, None, f"{path}: its checksum does not match the manifest")) from error
         if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
             raise ArchiveInvalid(RowError(0, None, f"{path}: its checksum does not match the manifest"))
         if not path.startswith(ITEMS_FOLDER):
