@@ -148,3 +148,17 @@ def test_an_archive_expanding_past_128_mb_is_refused_before_its_files_are_read(m
                                                     "that")
     assert opened == [company_archive.MANIFEST]  # the items never read
     assert phrase("the archive expands to more than 128 MB: a restore reads at most that")
+
+
+def test_the_archives_tables_write_a_formula_as_text():
+    # a partner named "=HYPERLINK(...)" (and a phone "+504...", an email "@x") would run as a formula when
+    # the partners.csv is opened in a spreadsheet: each starts with a quote, as every CSV export's text
+    partner = {"PK": {"S": "C#7#BP#1"}, "SK": {"S": "BP"}, "itemType": {"S": "BP"}, "id": {"N": "1"},
+               "name": {"S": '=HYPERLINK("http://evil.example","Pagar")'}, "type": {"S": "customer"},
+               "phone": {"S": "+504 2222-3333"}, "email": {"S": "@x"}, "receivableBalance": {"N": "-5"},
+               "isActive": {"BOOL": True}}
+    content, _ = company_archive.build({"id": 7, "name": "Siete", "country": "HN"}, [partner], "2026-01-01")
+    with zipfile.ZipFile(io.BytesIO(content)) as archive:
+        lines = archive.read("partners.csv").decode("utf-8-sig").splitlines()
+    # id, name, type, taxId, email, phone, receivableBalance (a number: -5 stays a number), payableBalance, isActive
+    assert lines[1] == """1,"'=HYPERLINK(""http://evil.example"",""Pagar"")",customer,,'@x,'+504 2222-3333,-5,,true"""

@@ -23,6 +23,7 @@ from decimal import Decimal
 from typing import Any, Iterable
 
 from chalicelib.domain.import_rows import RowError
+from chalicelib.exports.csv_writer import as_text
 from chalicelib.store.company_items import LEASE_FAMILY, family
 from chalicelib.store.table import from_attributes
 
@@ -223,6 +224,6 @@ def _csv(rows: list[list[Any]]) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     for row in rows:
-        writer.writerow(["" if value is None else str(value).lower() if isinstance(value, bool) else value
-                         for value in row])
+        writer.writerow(["" if value is None else str(value).lower() if isinstance(value, bool)
+                         else as_text(value) if isinstance(value, str) else value for value in row])
     return buffer.getvalue().encode("utf-8-sig")  # with its BOM: Excel reads the accents
