@@ -403,6 +403,12 @@ def test_the_file_problems_a_request_can_see_are_its_400_naming_row_and_column(a
         reply = post(api, company_a, {"content": content, "dryRun": True})
         assert (reply.status, reply.json["code"]) == (400, "IMPORT_INVALID"), name
         assert [(d["row"], d["column"]) for d in reply.json["details"]] == named, name
+    # a company archive that is no ZIP, or a ZIP without its manifest: the file as a whole
+    for content in (FIVE_UNITS, base64.b64encode(b"PK\x03\x04garbage").decode()):
+        archive = api.post("/imports", {"kind": "company", "fileName": "a.zip", "content": content},
+                           key=company_a.api_key)
+        assert (archive.status, archive.json["code"], archive.json["details"][0]["message"]) == (
+            400, "IMPORT_INVALID", "not a company archive (a ZIP with manifest.json)")
     assert api.get("/imports", key=company_a.api_key).json["imports"] == [] and kept_files() == []
     # a row's own problem (a blank required cell, a value under no heading) is still the job's
     job = post(api, company_a, {"content": csv_file("code,name", ",Uno"), "dryRun": True})

@@ -112,6 +112,15 @@ MAX_EXPANDED_BYTES = 128 * 1024 * 1024
 MAX_MANIFEST_BYTES = 1024 * 1024  # a manifest lists some 30 files
 
 
+def check_container(content: bytes) -> None:
+    """What a request can tell at once: the bytes are a ZIP holding a manifest (`read` checks the rest)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            archive.getinfo(MANIFEST)
+    except (zipfile.BadZipFile, KeyError) as error:
+        raise ArchiveInvalid(RowError(0, None, f"not a company archive (a ZIP with {MANIFEST})")) from error
+
+
 def read(content: bytes) -> Archive:
     """The archive's manifest and items, every checksum and count verified."""
     try:

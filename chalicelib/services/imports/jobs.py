@@ -80,8 +80,12 @@ def refuse_unreadable(kind_name: str, kind: Any, file_name: str, content: bytes,
     (domain/import_files.py), so the request pays at most a few seconds; the rows' own problems
     (the kind's rules) are the job's."""
     if kind_name == "company":
-        from chalicelib.services.imports import company_restore
+        from chalicelib.services.imports import company_archive, company_restore
 
+        try:
+            company_archive.check_container(content)
+        except company_archive.ArchiveInvalid as invalid:
+            raise file_invalid([invalid.error]) from None
         if not company_restore.is_empty(table, company_id):  # checked again by the job: a race
             raise ApiError("This company already has records: a company archive is restored into a new, empty "
                            "company.", code="COMPANY_NOT_EMPTY")
@@ -95,10 +99,15 @@ def refuse_unreadable(kind_name: str, kind: Any, file_name: str, content: bytes,
     lines = {row.line for row in rows}
     problems = [error for error in errors if error.row not in lines]  # the file's, not a row's
     if problems:
-        raise ApiError("The file cannot be imported: each problem is named by its row and column.",
-                       code="IMPORT_INVALID", details=[
-            {"field": "content", "row": error.row, "column": error.column, "message": error.message}
-            for error in problems[:MAX_FILE_PROBLEMS]])
+        raise file_invalid(problems)
+
+
+def file_invalid(problems: list[Any]) -> ApiError:
+    """400 IMPORT_INVALID naming each problem (RowError) by row and column, the first MAX_FILE_PROBLEMS."""
+    return ApiError("The file cannot be imported: each problem is named by its row and column.",
+                    code="IMPORT_INVALID", details=[
+                        {"field": "content", "row": error.row, "column": error.column, "message": error.message}
+                        for error in problems[:MAX_FILE_PROBLEMS]])
 
 
 def decoded_content(text: str) -> bytes:
