@@ -130,6 +130,9 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 41: jobs
     "PAYLOAD_TOO_LARGE": (413, "the uploaded file is larger than 4 MB decoded: split it into smaller files"),
     "IMPORT_NOT_READY": (409, "the import cannot be run: only a dry run that found no problem (ready), or an import a fault stopped"),
+    # issue 41: fixjobs
+    "IMPORT_INVALID": (400, "the file cannot be imported: each problem is named by its row and column (`details`: the file is not CSV or XLSX, not text, its headings are wrong, or it is too long); nothing was stored"),
+    "COMPANY_NOT_EMPTY": (409, "this company already has records: a company archive is restored into a new, empty company"),
     "IDEMPOTENCY_KEY_REUSED": (422, "the `Idempotency-Key` was used for another request"),
     "RATE_LIMIT_EXCEEDED": (429, "too many requests or failed logins; `Retry-After` says when to retry"),
     "INTERNAL_ERROR": (500, "a bug: the request id in `X-Request-Id` finds it in the logs"),

@@ -34,7 +34,9 @@ BEYOND_JSON_SCHEMA = re.compile(
     # a key's content (a parseable RSA private key of enough bits) is beyond any pattern
     r"|not an RSA private key|a public key: send the private key|bits; at least"
     # a catalogue of hundreds of codes is a pattern in the document, its list the service's (CAT-019)
-    r"|is not in the authority's catalogue CAT-019")
+    r"|is not in the authority's catalogue CAT-019"
+    # an import's date: the opening kinds' changeover date, refused for the others (its description says so)
+    r"|is only taken by the opening kinds")
 CROSS_FIELD_CODES = {"UNBALANCED_ENTRY"}
 THRESHOLD = 0.10
 

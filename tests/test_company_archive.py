@@ -4,6 +4,7 @@ original's figure by figure; a non-empty company refused; an interrupted restore
 every item once."""
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import json
@@ -163,6 +164,15 @@ def test_a_restore_into_a_company_with_records_or_of_a_torn_archive_is_refused(a
     assert [e.message for e in checked.errors] == [
         "this company already has records: an archive is restored into a new, empty company"]
     assert checked.plan is None
+    # the request itself is refused (the job's check stays, for a record written meanwhile): no job, no file
+    objects_before = boto3.client("s3").list_objects_v2(Bucket=BUCKET).get("KeyCount", 0)
+    posted = api.post("/imports", {"kind": "company", "fileName": "a.zip", "content": base64.b64encode(content).decode()},
+                      key=busy.api_key, headers={"Accept-Language": "es"})
+    assert (posted.status, posted.json["code"]) == (409, "COMPANY_NOT_EMPTY")
+    assert posted.json["message"] == ("Esta empresa ya tiene registros: el respaldo de una empresa se restaura en una "
+                                      "empresa nueva y vacía.")
+    assert api.get("/imports", key=busy.api_key).json["imports"] == []
+    assert boto3.client("s3").list_objects_v2(Bucket=BUCKET).get("KeyCount", 0) == objects_before
 
     # a torn archive: a posting's month balance lost (read as the company wrote), checksums made again
     archive = zipfile.ZipFile(io.BytesIO(content))

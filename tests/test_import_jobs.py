@@ -16,7 +16,7 @@ import boto3
 import pytest
 
 from chalicelib.domain.import_rows import Column, RowError
-from chalicelib.errors import ValidationFailed
+from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.events import queue as queue_module
 from chalicelib.services.imports import kinds, runner, worker
 from chalicelib.services.imports.kinds import Checked
@@ -44,8 +44,16 @@ class FakeKind:
         self.during_apply = None                   # called inside apply, before the first unit
         self.refuse_unit: int | None = None        # a rule refuses this unit's write (a race after the check)
         self.names_rows = True                     # ... and the kind names the unit's rows (kinds.refused_rows)
+        self.refuse_in: str | None = None          # "check" or "apply": a rule refuses there (a 4xx ApiError)
+
+    def refuse(self, phase):
+        if self.refuse_in == phase:
+            raise ApiError("No account determination rule for operation opening_balance_equity.",
+                           code="ACCOUNT_RULE_MISSING",
+                           details=[{"field": "operationType", "message": "no rule for opening_balance_equity"}])
 
     def check(self, context, rows):
+        self.refuse("check")
         errors = []
         for row in rows:
             if "qty" in row.values and not row.values["qty"].isdigit():
@@ -57,6 +65,7 @@ class FakeKind:
 
     def apply(self, context, plan):
         self.applies += 1
+        self.refuse("apply")
         if self.during_apply:
             self.during_apply()
         units = [plan[start:start + self.ROWS_A_UNIT] for start in range(0, len(plan), self.ROWS_A_UNIT)]
@@ -111,6 +120,12 @@ def post(api, company, body, **kwargs):
                     **kwargs)
 
 
+def kept_files():
+    import os
+
+    return boto3.client("s3").list_objects_v2(Bucket=os.environ["FILES_BUCKET"]).get("Contents", [])
+
+
 def written(table, company_id):
     return table.query_all(partition=("PK", f"C#{company_id}#FAKE"), consistent=True)
 
@@ -161,14 +176,17 @@ def test_bad_rows_fail_the_job_and_nothing_is_written_problems_paged_in_spanish(
     assert rest["errorsNextCursor"] is None
 
 
-def test_a_problem_of_the_heading_line_is_not_counted_as_a_bad_row(api, table, company_a):
+def test_a_problem_of_the_heading_line_is_the_requests_400_and_nothing_is_stored(api, table, company_a):
     content = csv_file("code,name,qty,colour", "A-1,Uno,1,red", ",Dos,2,blue", "A-3,Tres,3,green")
-    # an unknown heading (line 1) and a blank code on line 3: of the 3 rows, 1 has a problem of its own
-    # (invalid 1) and 3 - 1 = 2 have none (valid 2); the heading's problem still fails the file
-    job = post(api, company_a, {"content": content, "dryRun": True}).json
-    assert (job["status"], job["rows"], job["valid"], job["invalid"]) == ("failed", 3, 2, 1)
-    problems = api.get(f"/imports/{job['id']}", key=company_a.api_key).json["errors"]
-    assert [(error["row"], error["column"]) for error in problems] == [(1, "colour"), (3, "code")]
+    # an unknown heading (line 1): the file cannot be read as the kind's table, so the request is refused
+    # naming it; the blank code on line 3 is a row's problem, left to a job (none is made)
+    reply = post(api, company_a, {"content": content, "dryRun": True}, headers=SPANISH)
+    assert (reply.status, reply.json["code"]) == (400, "IMPORT_INVALID")
+    assert [(d["field"], d["row"], d["column"]) for d in reply.json["details"]] == [("content", 1, "colour")]
+    assert reply.json["details"][0]["message"].startswith("columna desconocida colour")
+    assert reply.json["message"] == "El archivo no se puede importar: cada problema indica su fila y su columna."
+    assert api.get("/imports", key=company_a.api_key).json["imports"] == []
+    assert kept_files() == []  # no file kept either
 
 
 def test_at_most_1000_problems_are_kept_and_every_bad_row_counted(api, table, company_a):
@@ -194,9 +212,10 @@ def test_limits_and_bad_input(api, table, company_a):
     assert (huge.status, huge.json["code"]) == (413, "REQUEST_TOO_LARGE")
     other = api.post("/business-partners", {"name": "x" * 1_100_000}, key=company_a.api_key)
     assert (other.status, other.json["code"]) == (413, "REQUEST_TOO_LARGE")
-    # over 1 MB is fine for an import: a 1.5 MB file that is not a table fails as a job, not as a request
+    # over 1 MB is fine for an import: a 1.5 MB file that is not a table is refused for what it is, not its size
     pdf = base64.b64encode(b"%PDF-1.4\n" + b"0" * 1_500_000).decode()
-    assert post(api, company_a, {"content": pdf}).json["status"] == "failed"
+    refused = post(api, company_a, {"content": pdf})
+    assert (refused.status, refused.json["code"], refused.json["details"][0]["row"]) == (400, "IMPORT_INVALID", 0)
 
     bad = post(api, company_a, {"content": "not base64!"}, headers=SPANISH)
     assert (bad.status, bad.json["code"], bad.json["details"][0]["field"]) == (400, "VALIDATION_ERROR", "content")
@@ -376,3 +395,79 @@ def test_a_rule_refusal_from_a_kind_that_does_not_name_its_rows_is_the_files_pro
     assert (job["status"], job["processed"], job["invalid"]) == ("failed", 0, 0)
     assert [(e["row"], e["column"]) for e in job["errors"]] == [(0, None), (0, "code")]
     assert written(table, company_a.company_id) == []
+@pytest.mark.parametrize("phase", ["check", "apply"])
+def test_a_rules_refusal_fails_the_job_at_once_inline(api, table, company_a, phase):
+    KIND.refuse_in = phase
+    reply = post(api, company_a, {"content": FIVE_UNITS})
+    # a refusal is the job's answer, not the request's: 202 and the job failed, naming it (row 0: the file);
+    # in apply, after the notice of what landed (nothing: the refusal came before the first unit), the
+    # refusal's detail (operationType is no column of the kind's)
+    assert (reply.status, reply.json["status"]) == (202, "failed"), reply.text
+    named = [(error["row"], error["column"], error["message"]) for error in reply.json["errors"]]
+    if phase == "check":
+        assert named == [(0, "operationType", "No account determination rule for operation opening_balance_equity.")]
+    else:
+        assert [(row, column) for row, column, _ in named] == [(0, None), (0, None)]
+        assert named[0][2].startswith("The import stopped") and named[1][2] == "no rule for opening_balance_equity"
+    assert "leaseHolder" not in table.get(keys.import_job(company_a.company_id, reply.json["id"]))
+
+
+@pytest.mark.parametrize("phase", ["check", "apply"])
+def test_a_rules_refusal_is_not_retried_by_the_worker(api, table, company_a, jobs_queue, phase):
+    KIND.refuse_in = phase
+    job_id = post(api, company_a, {"content": FIVE_UNITS}).json["id"]
+    invoke_worker(receive(jobs_queue), receive_count=1)  # does not raise: the message is done
+    job = api.get(f"/imports/{job_id}", key=company_a.api_key).json
+    assert job["status"] == "failed"
+    assert [error["column"] for error in job["errors"]] == (["operationType"] if phase == "check" else [None, None])
+    assert not any("failed 4 times" in error["message"] for error in job["errors"])
+    again = {"MessageId": "m", "ReceiptHandle": "r",
+             "Body": json.dumps({"job": "import", "companyId": company_a.company_id, "id": job_id})}
+    invoke_worker(again, receive_count=2)
+    assert KIND.applies == (1 if phase == "apply" else 0)  # the message again finds it failed: nothing runs
+
+
+def test_the_file_problems_a_request_can_see_are_its_400_naming_row_and_column(api, table, company_a):
+    cases = {
+        # a heading missing (the required name) and one written twice: line 1, each named
+        "missing and twice": (csv_file("code,qty,qty", "A-1,1,2"),
+                              [(1, "qty"), (1, "name")]),
+        # a quote never closed on line 3: the rest of the file cannot be read
+        "quote": (csv_file("code,name", "A-1,Uno", '"A-2,Dos'), [(3, None)]),
+        # a zip that is not a workbook: the file as a whole
+        "zip": (base64.b64encode(b"PK\x03\x04garbage").decode(), [(0, None)]),
+    }
+    # UTF-8 text (its ñ on line 2) with a Windows-1252 ñ on line 3: line 3 cannot be read as text
+    cases["undecodable"] = (base64.b64encode("code,name\nA-1,Niño\n".encode() + b"A-2,Ni\xf1o\n").decode(),
+                            [(3, None)])
+    for name, (content, named) in cases.items():
+        reply = post(api, company_a, {"content": content, "dryRun": True})
+        assert (reply.status, reply.json["code"]) == (400, "IMPORT_INVALID"), name
+        assert [(d["row"], d["column"]) for d in reply.json["details"]] == named, name
+    # a company archive that is no ZIP, or a ZIP without its manifest: the file as a whole
+    for content in (FIVE_UNITS, base64.b64encode(b"PK\x03\x04garbage").decode()):
+        archive = api.post("/imports", {"kind": "company", "fileName": "a.zip", "content": content},
+                           key=company_a.api_key)
+        assert (archive.status, archive.json["code"], archive.json["details"][0]["message"]) == (
+            400, "IMPORT_INVALID", "not a company archive (a ZIP with manifest.json)")
+    assert api.get("/imports", key=company_a.api_key).json["imports"] == [] and kept_files() == []
+    # a row's own problem (a blank required cell, a value under no heading) is still the job's
+    job = post(api, company_a, {"content": csv_file("code,name", ",Uno"), "dryRun": True})
+    assert (job.status, job.json["status"], job.json["errors"][0]["row"]) == (202, "failed", 2)
+
+
+def test_strict_request_fields(api, company_a):
+    refused = post(api, company_a, {"content": FIVE_UNITS, "dryRun": "yes"})
+    assert (refused.status, refused.json["details"][0]["field"]) == (400, "dryRun")
+    # a date for a kind that takes none is not silently kept
+    dated = post(api, company_a, {"content": FIVE_UNITS, "dryRun": True, "date": "2026-01-31"})
+    assert (dated.status, dated.json["details"][0]["field"]) == (400, "date")
+    job_id = post(api, company_a, {"content": FIVE_UNITS, "dryRun": True}).json["id"]
+    cursor = api.get(f"/imports/{job_id}?errorsCursor=%25%25%25", key=company_a.api_key)
+    assert (cursor.status, cursor.json["details"][0]["field"]) == (400, "errorsCursor")
+    api.post(f"/imports/{job_id}/run", key=company_a.api_key)
+    again = api.post(f"/imports/{job_id}/run", key=company_a.api_key, headers=SPANISH)
+    assert (again.status, again.json["code"]) == (409, "IMPORT_NOT_READY")
+    assert again.json["message"].startswith("El estado de la importación es done: ")
+    english = api.post(f"/imports/{job_id}/run", key=company_a.api_key)
+    assert english.json["message"].startswith("The import's status is done: ")

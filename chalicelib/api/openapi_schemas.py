@@ -21,7 +21,11 @@ from chalicelib.error_codes import ERROR_CODES
 SCHEMAS = "#/components/schemas/"
 
 ERROR_DETAIL_SCHEMA = {"type": "object", "description": "One field's (or rule's) complaint",
-                       "properties": {"field": {"type": "string"}, "message": {"type": "string"}}}
+                       "properties": {"field": {"type": "string"}, "message": {"type": "string"},
+                                      "row": {"type": "integer", "description": "an imported file's line (the "
+                                              "heading is line 1; 0: the file as a whole)"},
+                                      "column": {"type": ["string", "null"], "description": "an imported file's "
+                                                 "column (the template's field name); null for the whole line"}}}
 
 
 def error_schema(codes: list[str] | None = None, description: str | None = None) -> dict[str, Any]:

@@ -20,6 +20,12 @@ from typing import Iterable, Iterator
 from chalicelib.domain.import_rows import Column, Row, RowError
 
 MAX_ROWS = 20_000  # rows of data, the heading not counted
+# what reading a file may cost, whatever it holds (a 4 MB XLSX can expand to gigabytes):
+MAX_WORKBOOK_BYTES = 64 * 1024 * 1024  # a workbook's parts, uncompressed (20,000 full rows take ~10 MB)
+BLANK_ROWS_MARGIN = 1_000  # a sheet's rows read, blank ones counted: MAX_ROWS + the heading + this margin
+MAX_CELLS = 200            # cells of a row (a heading or a value): past them, one problem for the row
+MAX_CELL_CHARS = 32_767    # Excel's own limit on a cell's text
+MAX_ERRORS = 1_000         # problems collected while reading (a job keeps this many anyway)
 DELIMITERS = (",", ";", "\t")
 
 # what the first bytes say a file is
@@ -131,8 +137,9 @@ def _csv_lines(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
             record = next(reader)
         except StopIteration:
             return
-        except csv.Error:
-            yield start, _Unreadable()
+        except csv.Error as error:
+            # the reader's own limit on a field (131,072 characters) is past MAX_CELL_CHARS: a cell too long
+            yield start, (_TooLong() if "field larger than field limit" in str(error) else _Unreadable())
             return
         yield start, record
         start = reader.line_num + 1
@@ -142,24 +149,38 @@ class _Unreadable(list):
     """A CSV record the reader could not finish: a quote opened and never closed, or text after one."""
 
 
+class _TooLong(_Unreadable):
+    """A CSV record holding a cell past the reader's field limit (far past MAX_CELL_CHARS)."""
+
+
+class _TooManyLines(_Unreadable):
+    """A sheet going on past the rows read, blank ones counted."""
+
+
 # ---- XLSX
 
 def _xlsx_records(content: bytes) -> tuple[Iterator[tuple[int, list[str]]], list[RowError]]:
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
             is_workbook = "xl/workbook.xml" in archive.namelist()
+            # the sizes the parts declare bound what reading them yields (zipfile stops there)
+            expanded = sum(info.file_size for info in archive.infolist())
     except zipfile.BadZipFile:
-        is_workbook = False
+        is_workbook, expanded = False, 0
     if not is_workbook:
         raise ImportFileInvalid(RowError(0, None, "the file is a ZIP archive, not an XLSX workbook: save it as CSV "
                                                   "UTF-8 or XLSX"))
+    if expanded > MAX_WORKBOOK_BYTES:
+        raise ImportFileInvalid(RowError(0, None, f"the XLSX workbook expands to more than "
+                                                  f"{MAX_WORKBOOK_BYTES // (1024 * 1024)} MB: keep only the sheet "
+                                                  "to import, or save it as CSV UTF-8"))
     import openpyxl  # only when a workbook comes: it stays out of a cold start
 
     try:
         book = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
         sheet = book.worksheets[0]
         sheet.reset_dimensions()  # the sheet's stated size is not trusted: every row written is read
-        rows = [(number, [_cell_text(value) for value in values])
+        rows = [(number, values if isinstance(values, _TooManyLines) else [_cell_text(value) for value in values])
                 for number, values in _limited(enumerate(sheet.iter_rows(values_only=True), start=1))]
     except Exception:  # noqa: BLE001  (a damaged workbook fails in openpyxl in many ways)
         raise ImportFileInvalid(RowError(0, None, "the XLSX workbook cannot be read (it is damaged): save it again as "
@@ -169,9 +190,13 @@ def _xlsx_records(content: bytes) -> tuple[Iterator[tuple[int, list[str]]], list
 
 def _limited(numbered: Iterable[tuple[int, tuple]]) -> Iterator[tuple[int, tuple]]:
     """The sheet's rows up to one past the limit of non-blank ones (the heading included): enough to
-    tell a file is too long without reading a million empty rows."""
+    tell a file is too long. Blank rows count too, past a margin (a sheet may hold a million empty,
+    formatted rows): a sheet longer than that is refused as too long, not read to its end."""
     seen = 0
     for number, values in numbered:
+        if number > MAX_ROWS + 1 + BLANK_ROWS_MARGIN:
+            yield number, _TooManyLines()
+            return
         if any(value is not None and str(value).strip() for value in values):
             seen += 1
             if seen > MAX_ROWS + 2:
@@ -204,14 +229,16 @@ def _rows(records: Iterator[tuple[int, list[str]]], columns: tuple[Column, ...],
           mapping: dict[str, str | None]) -> tuple[list[Row], list[RowError]]:
     heading_line, headings = next(((line, cells) for line, cells in records if _has_text(cells)), (0, []))
     if isinstance(headings, _Unreadable) or not headings:
-        return [], [_unreadable(heading_line) if isinstance(headings, _Unreadable) else
+        return [], [_unreadable(heading_line, headings) if isinstance(headings, _Unreadable) else
                     RowError(1, None, "the file has no heading line: line 1 names the columns")]
+    if _too_wide(headings):
+        return [], [_wide(heading_line)]
     places, errors = _places(heading_line, headings, columns, mapping)
     missing_required = {column.name for column in columns if column.required and column.name not in places.values()}
     rows: list[Row] = []
     for line, cells in records:
         if isinstance(cells, _Unreadable):
-            errors.append(_unreadable(line))
+            errors.append(_unreadable(line, cells))
             break
         if not _has_text(cells):
             continue
@@ -219,20 +246,47 @@ def _rows(records: Iterator[tuple[int, list[str]]], columns: tuple[Column, ...],
             errors.append(RowError(0, None, f"the file has more than {MAX_ROWS} rows: split it into files of at most "
                                             f"{MAX_ROWS}"))
             break
-        values = {}
-        for index, cell in enumerate(cells):
-            text = cell.strip()
-            if not text:
-                continue
-            if index in places:
-                values[places[index]] = text
-            elif index >= len(headings) or not headings[index].strip():
-                errors.append(RowError(line, None, f"a value in column {index + 1} has no heading: name the column "
-                                                   "in the heading line or leave its cells blank"))
-        errors.extend(RowError(line, column.name, "required: the cell is blank") for column in columns
-                      if column.required and column.name not in values and column.name not in missing_required)
-        rows.append(Row(line, values))
-    return rows, errors
+        rows.append(Row(line, _values(line, cells, headings, places, errors)))
+        if len(errors) < MAX_ERRORS:
+            errors.extend(RowError(line, column.name, "required: the cell is blank") for column in columns
+                          if column.required and column.name not in rows[-1].values
+                          and column.name not in missing_required)
+    return rows, errors[:MAX_ERRORS] + [error for error in errors[MAX_ERRORS:] if error.row == 0]
+
+
+def _values(line: int, cells: list[str], headings: list[str], places: dict[int, str],
+            errors: list[RowError]) -> dict[str, str]:
+    """A row's values by column; its problems added to `errors` (one for a row too wide, one for its
+    cells without a heading) while they are fewer than MAX_ERRORS."""
+    if _too_wide(cells):
+        errors.append(_wide(line))
+        return {}
+    values, unnamed = {}, []
+    for index, cell in enumerate(cells):
+        text = cell.strip()
+        if not text:
+            continue
+        if len(text) > MAX_CELL_CHARS:
+            if len(errors) < MAX_ERRORS:
+                errors.append(RowError(line, places.get(index), f"the cell in column {index + 1} has more than "
+                                                                f"{MAX_CELL_CHARS} characters"))
+        elif index in places:
+            values[places[index]] = text
+        elif index >= len(headings) or not headings[index].strip():
+            unnamed.append(index + 1)
+    if unnamed and len(errors) < MAX_ERRORS:
+        errors.append(RowError(line, None, f"a value in column {unnamed[0]} has no heading: name the column in the "
+                                           "heading line or leave its cells blank"))
+    return values
+
+
+def _too_wide(cells: list[str]) -> bool:
+    return any(cell.strip() for cell in cells[MAX_CELLS:])
+
+
+def _wide(line: int) -> RowError:
+    return RowError(line, None, f"the line has values past column {MAX_CELLS}: a table has at most {MAX_CELLS} "
+                                "columns")
 
 
 def _places(line: int, headings: list[str], columns: tuple[Column, ...],
@@ -290,6 +344,12 @@ def _has_text(cells: list[str]) -> bool:
     return isinstance(cells, _Unreadable) or any(cell.strip() for cell in cells)
 
 
-def _unreadable(line: int) -> RowError:
+def _unreadable(line: int, cells: _Unreadable) -> RowError:
+    if isinstance(cells, _TooLong):
+        return RowError(line, None, f"a cell on this line has more than {MAX_CELL_CHARS} characters")
+    if isinstance(cells, _TooManyLines):
+        return RowError(0, None, f"the sheet has more than {MAX_ROWS + 1 + BLANK_ROWS_MARGIN} rows, blank ones "
+                                 "counted: delete the rows below the data, or split it into files of at most "
+                                 f"{MAX_ROWS} rows")
     return RowError(line, None, "a quote opened on this line is not closed, or text follows a closing quote: write "
                                 "a quote inside a quoted cell as two quotes")

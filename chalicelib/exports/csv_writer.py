@@ -27,6 +27,10 @@ def _cell(value: Any) -> str:
         return ""
     if isinstance(value, Decimal):
         return format(value.quantize(Decimal("0.01")), "f")
-    text = str(value)
-    # a name like "=HYPERLINK(...)" would be a formula in a spreadsheet: quoted, it stays text
+    return as_text(str(value))
+
+
+def as_text(text: str) -> str:
+    """A text cell a spreadsheet shows as text: a name like "=HYPERLINK(...)" would be a formula,
+    quoted it stays text (every CSV this service writes passes its text cells here)."""
     return "'" + text if text[:1] in FORMULA_STARTS else text

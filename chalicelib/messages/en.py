@@ -152,6 +152,9 @@ CODES: dict[str, str] = {
     'PAYLOAD_TOO_LARGE': "The uploaded file is larger than 4 MB decoded: split it into smaller files.",
     'IMPORT_NOT_READY': "The import cannot be run: only a dry run that found no problem (ready), or an import a "
                         "fault stopped.",
+    # issue 41: fixjobs
+    'IMPORT_INVALID': "The file cannot be imported: each problem is named by its row and column.",
+    'COMPANY_NOT_EMPTY': "This company already has records: a company archive is restored into a new, empty company.",
 }
 
 KINDS: dict[str, str] = {

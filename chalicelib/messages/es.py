@@ -176,6 +176,10 @@ CODES: dict[str, str] = {
     "IMPORT_NOT_READY":
         "La importación no se puede ejecutar: solo una prueba sin problemas (lista) o una importación detenida por "
         "una falla.",
+    # issue 41: fixjobs
+    "IMPORT_INVALID": "El archivo no se puede importar: cada problema indica su fila y su columna.",
+    "COMPANY_NOT_EMPTY":
+        "Esta empresa ya tiene registros: el respaldo de una empresa se restaura en una empresa nueva y vacía.",
 }
 
 KINDS: dict[str, str] = {
@@ -1101,8 +1105,9 @@ PHRASES: dict[str, str] = {
     "The file is larger than {} MB; split it into smaller files.":
         "El archivo supera los {0} MB; divídalo en archivos más pequeños.",
     "Import not found.": "No se encontró la importación.",
-    "The import is {}: only a dry run that found no problem (ready), or an import stopped by a fault, can be run.":
-        "La importación está en estado {0}: solo se ejecuta una prueba que no encontró problemas (lista) o una "
+    "The import's status is {}: only a dry run that found no problem (ready), or an import stopped by a fault, can "
+    "be run.":
+        "El estado de la importación es {0}: solo se ejecuta una prueba que no encontró problemas (lista) o una "
         "importación detenida por una falla.",
     "No import template of that kind: the kinds are {}.": "No hay plantilla de importación de ese tipo: los tipos son {0}.",
     "The uploaded file is no longer kept (files are kept 7 days): upload it again.":
@@ -1245,6 +1250,25 @@ PHRASES: dict[str, str] = {
     "Another restore is running or ran into this company: an archive is restored into a new, empty company.":
         "Otra restauración está en curso o ya se hizo en esta empresa: un archivo se restaura en una empresa nueva y "
         "vacía.",
+    # issue 41: fixjobs
+    "the XLSX workbook expands to more than {} MB: keep only the sheet to import, or save it as CSV UTF-8":
+        "el libro XLSX ocupa más de {0} MB descomprimido: deje solo la hoja que importa, o guárdelo como CSV UTF-8",
+    "the sheet has more than {} rows, blank ones counted: delete the rows below the data, or split it into files of "
+    "at most {} rows":
+        "la hoja tiene más de {0} filas, contando las vacías: elimine las filas debajo de los datos, o divídala en "
+        "archivos de {1} filas como máximo",
+    "the line has values past column {}: a table has at most {} columns":
+        "la línea tiene valores más allá de la columna {0}: una tabla tiene como máximo {1} columnas",
+    "the cell in column {} has more than {} characters": "la celda de la columna {0} tiene más de {1} caracteres",
+    "a cell on this line has more than {} characters": "una celda de esta línea tiene más de {0} caracteres",
+    "the archive expands to more than {} MB: a restore reads at most that":
+        "el respaldo ocupa más de {0} MB descomprimido: una restauración lee como máximo eso",
+    "The file cannot be imported: each problem is named by its row and column.":
+        "El archivo no se puede importar: cada problema indica su fila y su columna.",
+    "This company already has records: a company archive is restored into a new, empty company.":
+        "Esta empresa ya tiene registros: el respaldo de una empresa se restaura en una empresa nueva y vacía.",
+    "is only taken by the opening kinds (the changeover date)":
+        "solo la admiten las importaciones de apertura (la fecha de corte)",
 }
 
 # issue 38: lang2

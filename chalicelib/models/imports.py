@@ -2,7 +2,7 @@
 kind's template."""
 from typing import Annotated, Dict, List, Literal, Optional
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StrictBool, StringConstraints
 
 from chalicelib.models.base import Date, Name, RequestModel, ResponseModel
 from chalicelib.services.imports.jobs import MAX_REQUEST_BYTES
@@ -33,8 +33,11 @@ class ImportCreate(RequestModel):
                          description="the file, base64-encoded; at most 4 MB decoded (413 PAYLOAD_TOO_LARGE above)",
                          json_schema_extra={"minLength": 4, "pattern": BASE64_PATTERN, "contentEncoding": "base64"})
     mapping: Optional[ImportMapping] = None
-    dry_run: bool = Field(False, description="check every row and store nothing: the job ends `ready` or `failed`")
-    date: Optional[Date] = Field(None, description="the changeover date: required by the opening kinds")
+    # strict: "yes" or "false" in quotes is a client's mistake, not a choice (a real import would follow)
+    dry_run: StrictBool = Field(False, description="check every row and store nothing: the job ends `ready` or "
+                                                   "`failed`")
+    date: Optional[Date] = Field(None, description="the changeover date: required by the opening kinds, refused by "
+                                                   "the others")
 
 
 class ImportJobQuery(RequestModel):

@@ -89,12 +89,14 @@ def test_partners_move_in_from_the_template_and_the_company_moves_out(console, d
         status, _, columns = console.as_session("GET", "/imports/templates/partners?language=es")  # the same, as JSON
         assert status == 200 and first_line == ",".join(column["heading"] for column in columns["columns"])
 
-        # A file of the business's own: its first heading is not the template's. The API names it at
-        # line 1; the page offers the kind's columns for it.
+        # A file of the business's own: its first heading is not the template's. The API refuses the
+        # request (400 IMPORT_INVALID, no job) naming it at line 1; the page offers the kind's columns for it.
         choose_file(console, tmp_path, "clientes.csv", partners_csv(tag, fixed=False))
         page.click("#import-validate")
-        assert wait_status(console, "failed") == "failed"
         page.wait_for_selector("select.import-map[data-heading='Razon social']")
+        assert page.get_attribute("[role=alert]", "data-code") == "IMPORT_INVALID"
+        assert "Razon social" in page.inner_text("[role=alert] .error-list")
+        assert page.locator("#import-status").count() == 0
         console.shot("imports-mapping")
         page.select_option("select.import-map[data-heading='Razon social']", "name")
 
@@ -134,11 +136,11 @@ def test_partners_move_in_from_the_template_and_the_company_moves_out(console, d
             assert f"{name} {tag}" in names
         console.shot("partners-imported")
 
-        # The recent jobs, newest first: the two failed validations and the ready one, run for real
-        # (the same job: no second upload); a failed one opens again.
+        # The recent jobs, newest first: the failed validation (the refused file made none) and the
+        # ready one, run for real (the same job: no second upload); the failed one opens again.
         console.goto("/imports")
         jobs = page.locator("#import-jobs tbody tr")
-        assert jobs.count() == 3
+        assert jobs.count() == 2
         assert "clientes-corregido.csv" in jobs.first.inner_text()
         assert jobs.first.locator(".badge").inner_text() == "Terminado"
         open_failed = lambda: page.locator("#import-jobs tbody tr", has_text="clientes.csv").first.click()  # noqa: E731

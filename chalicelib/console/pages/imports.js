@@ -170,7 +170,8 @@ export async function render(ctx) {
     }).catch((error) => replace(mapping, h("div", { class: "error-box" }, describeError(error))));
   }
 
-  // The file's line 1 refused for headings that are none of the kind's columns: those headings.
+  // The file's line 1 refused (POST /imports answers 400 IMPORT_INVALID, its details naming row and
+  // column) for headings that are none of the kind's columns: those headings.
   async function unknownHeadings(errors) {
     const headingErrors = errors.filter((error) => error.row <= 1 && error.column);
     if (!headingErrors.length || spec().archive) return [];
@@ -275,6 +276,10 @@ export async function render(ctx) {
       await follow(await api.post("/imports", body));
     } catch (error) {
       say(error);
+      if (error instanceof ApiError && error.code === "IMPORT_INVALID") {
+        state.unknown = await unknownHeadings(error.details);
+        showMapping();
+      }
     } finally {
       setBusy(false);
     }

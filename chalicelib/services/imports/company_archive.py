@@ -24,6 +24,7 @@ from decimal import Decimal
 from typing import Any, Iterable
 
 from chalicelib.domain.import_rows import RowError
+from chalicelib.exports.csv_writer import as_text
 from chalicelib.store.company_items import LEASE_FAMILY, family
 from chalicelib.store.table import from_attributes
 
@@ -132,10 +133,28 @@ def _checksum(listed: dict[str, dict[str, Any]]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+# the files of an archive, uncompressed, that a restore reads: its items are held parsed in memory
+# (about 5 times their text), and a 1024 MB Lambda must hold them; the 4 MB upload of JSON Lines
+# (which compress 5-15 times) expands to some 20-60 MB
+MAX_EXPANDED_BYTES = 128 * 1024 * 1024
+MAX_MANIFEST_BYTES = 1024 * 1024  # a manifest lists some 30 files
+
+
+def check_container(content: bytes) -> None:
+    """What a request can tell at once: the bytes are a ZIP holding a manifest (`read` checks the rest)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            archive.getinfo(MANIFEST)
+    except (zipfile.BadZipFile, KeyError) as error:
+        raise ArchiveInvalid(RowError(0, None, f"not a company archive (a ZIP with {MANIFEST})")) from error
+
+
 def read(content: bytes) -> Archive:
     """The archive's manifest and items, every checksum and count verified."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))
+        if archive.getinfo(MANIFEST).file_size > MAX_MANIFEST_BYTES:
+            raise ValueError("the manifest is too large")
         manifest = json.loads(archive.read(MANIFEST))
     except (zipfile.BadZipFile, KeyError, ValueError) as error:
         raise ArchiveInvalid(RowError(0, None, f"not a company archive (a ZIP with {MANIFEST})")) from error
@@ -148,8 +167,17 @@ def read(content: bytes) -> Archive:
     names = set(archive.namelist()) - {MANIFEST}
     if names != set(listed):
         raise ArchiveInvalid(RowError(0, None, "the archive's files are not those its manifest lists"))
+    # the sizes the files declare bound what reading them yields (zipfile stops there: a file
+    # longer than it says fails its CRC), so the archive is measured before any is read
+    if sum(info.file_size for info in archive.infolist()) > MAX_EXPANDED_BYTES:
+        raise ArchiveInvalid(RowError(0, None, f"the archive expands to more than "
+                                               f"{MAX_EXPANDED_BYTES // (1024 * 1024)} MB: a restore reads at "
+                                               "most that"))
     for path, entry in sorted(listed.items()):
-        data = archive.read(path)
+        try:
+            data = archive.read(path)
+        except (zipfile.BadZipFile, OSError, EOFError) as error:
+            raise ArchiveInvalid(RowError(0, None, f"{path}: its checksum does not match the manifest")) from error
         if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
             raise ArchiveInvalid(RowError(0, None, f"{path}: its checksum does not match the manifest"))
         if not path.startswith(ITEMS_FOLDER):
@@ -236,6 +264,6 @@ def _csv(rows: list[list[Any]]) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     for row in rows:
-        writer.writerow(["" if value is None else str(value).lower() if isinstance(value, bool) else value
-                         for value in row])
+        writer.writerow(["" if value is None else str(value).lower() if isinstance(value, bool)
+                         else as_text(value) if isinstance(value, str) else value for value in row])
     return buffer.getvalue().encode("utf-8-sig")  # with its BOM: Excel reads the accents

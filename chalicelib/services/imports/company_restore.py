@@ -33,7 +33,7 @@ from chalicelib.services.imports import archive_consistency, company_archive
 from chalicelib.services.imports.kinds import MAX_TRANSACTION_ITEMS, Checked, ImportContext
 from chalicelib.store import keys
 from chalicelib.store.company_items import family, moved, outside, scan_company, under_company
-from chalicelib.store.table import from_attributes, to_attributes
+from chalicelib.store.table import Table, from_attributes, to_attributes
 from chalicelib.store.transaction import Transaction
 
 # what POST /companies makes (services/identity/accounts.py plan_company): its company item,
@@ -80,7 +80,7 @@ class CompanyKind:
         if guard is not None and int(guard["jobId"]) != context.job_id:
             errors.append(RowError(0, None, f"another restore (import {guard['jobId']}) is running or ran into this "
                                             "company: an archive is restored into a new, empty company"))
-        elif guard is None and not context.is_done(FIRST_UNIT) and not _empty(context):
+        elif guard is None and not context.is_done(FIRST_UNIT) and not is_empty(context.table, context.company_id):
             errors.append(RowError(0, None, "this company already has records: an archive is restored into a "
                                             "new, empty company"))
         if errors:
@@ -144,11 +144,11 @@ def _foreign_items(archive: company_archive.Archive) -> list[RowError]:
     return errors
 
 
-def _empty(context: ImportContext) -> bool:
+def is_empty(table: Table, company_id: int) -> bool:
     """Whether the company holds nothing but what POST /companies made (and transient items)."""
     counts: dict[str, int] = {}
-    for item in scan_company(context.table, context.company_id):
-        kind = family(item, context.company_id)
+    for item in scan_company(table, company_id):
+        kind = family(item, company_id)
         if kind in company_archive.EXCLUDED_FAMILIES:
             continue
         if kind not in NEW_COMPANY_FAMILIES:

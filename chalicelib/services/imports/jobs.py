@@ -32,6 +32,7 @@ VALIDATING, READY, IMPORTING, DONE, FAILED = "validating", "ready", "importing",
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_REQUEST_BYTES = 5_767_168  # 5.5 MB: 5,592,408 bytes of base64 and 170 KB for the rest
 ERRORS_LIMIT = 100
+MAX_FILE_PROBLEMS = 100  # a 400's details: the file's problems (each undecodable line one) beyond are not named
 PERMISSIONS = {"partners": WRITE, "products": WRITE, "chart": ACCOUNTING, "opening-balances": ACCOUNTING,
                "open-items": ACCOUNTING, "opening-stock": ACCOUNTING, "company": MANAGE}
 # a unit's marker outlives any run again of its job (the job's file is kept 7 days)
@@ -50,10 +51,13 @@ def create_job(command: Command, body: dict[str, Any], queue: QueueGetter = get_
     content = decoded_content(body["content"])
     if kind.needs_date and not body.get("date"):
         raise ValidationFailed.for_field("date", "is required for this kind of import (the changeover date)")
+    if body.get("date") and not kind.needs_date:
+        raise ValidationFailed.for_field("date", "is only taken by the opening kinds (the changeover date)")
     mapping = body.get("mapping") or {}
     columns = mapping.get("columns") or {}  # checked with the file's headings (domain/import_files.py)
 
     company_id, table = command.company_id, command.table
+    refuse_unreadable(kind_name, kind, body["fileName"], content, columns, table, company_id)
     job_id = table.next_id(keys.id_sequence(company_id, keys.IMPORT_JOB))
     file_key = keys.import_file_object(company_id, job_id, safe_file_name(body["fileName"]))
     get_files().put(file_key, content)  # before the job: a job never names a file that is not there
@@ -66,6 +70,44 @@ def create_job(command: Command, body: dict[str, Any], queue: QueueGetter = get_
     command.commit(Transaction(table).put_new(job), job_view(job, [], None))
     _start(table, company_id, job_id, queue)
     return get_job(table, company_id, job_id, ERRORS_LIMIT, None)
+
+
+def refuse_unreadable(kind_name: str, kind: Any, file_name: str, content: bytes, columns: dict[str, Any],
+                      table: Table, company_id: int) -> None:
+    """Before anything is stored, what the request itself can tell: a file that cannot be read as the
+    kind's table (not CSV or XLSX, not text, its headings wrong, too long) is a 400 naming each
+    problem's row and column; a restore into a company that has records, a 409. Reading is bounded
+    (domain/import_files.py), so the request pays at most a few seconds; the rows' own problems
+    (the kind's rules) are the job's."""
+    if kind_name == "company":
+        from chalicelib.services.imports import company_archive, company_restore
+
+        try:
+            company_archive.check_container(content)
+        except company_archive.ArchiveInvalid as invalid:
+            raise file_invalid([invalid.error]) from None
+        if not company_restore.is_empty(table, company_id):  # checked again by the job: a race
+            raise ApiError("This company already has records: a company archive is restored into a new, empty "
+                           "company.", code="COMPANY_NOT_EMPTY")
+        return
+    from chalicelib.domain import import_files
+
+    try:
+        rows, errors = import_files.read_rows(file_name, content, kind.columns, columns or None)
+    except import_files.ImportFileInvalid as invalid:
+        rows, errors = [], [invalid.error]
+    lines = {row.line for row in rows}
+    problems = [error for error in errors if error.row not in lines]  # the file's, not a row's
+    if problems:
+        raise file_invalid(problems)
+
+
+def file_invalid(problems: list[Any]) -> ApiError:
+    """400 IMPORT_INVALID naming each problem (RowError) by row and column, the first MAX_FILE_PROBLEMS."""
+    return ApiError("The file cannot be imported: each problem is named by its row and column.",
+                    code="IMPORT_INVALID", details=[
+                        {"field": "content", "row": error.row, "column": error.column, "message": error.message}
+                        for error in problems[:MAX_FILE_PROBLEMS]])
 
 
 def decoded_content(text: str) -> bytes:
@@ -114,8 +156,11 @@ def get_job(table: Table, company_id: int, job_id: int, errors_limit: int = ERRO
             errors_cursor: str | None = None) -> dict[str, Any]:
     job = _job(table, company_id, job_id)
     partition = keys.import_errors_partition(company_id, job_id)
-    start = decode_cursor(errors_cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK")) \
-        if errors_cursor else None
+    try:
+        start = decode_cursor(errors_cursor, partition_attribute="PK", partition=partition,
+                              attributes=("PK", "SK")) if errors_cursor else None
+    except ValidationFailed:
+        raise ValidationFailed.for_field("errorsCursor", "invalid or expired cursor") from None
     errors, last = table.query(partition=("PK", partition), limit=errors_limit, start_key=start, consistent=True)
     return job_view(job, errors, encode_cursor(last) if last else None)
 
@@ -142,7 +187,7 @@ def run_job(command: Command, job_id: int, queue: QueueGetter = get_jobs_queue) 
         condition="#s = :ready OR (#s = :failed AND stopped = :true)", names={"#s": "status"},
         values={":importing": IMPORTING, ":false": False, ":ready": READY, ":failed": FAILED, ":true": True})
     if not started:
-        raise ApiError(f"The import is {job['status']}: only a dry run that found no problem (ready), or an import "
+        raise ApiError(f"The import's status is {job['status']}: only a dry run that found no problem (ready), or an import "
                        "stopped by a fault, can be run.", code="IMPORT_NOT_READY")
     if job.get("stopped"):
         from chalicelib.services.imports import runner

@@ -52,11 +52,28 @@ def run_import(table: Table, company_id: int, job_id: int) -> str:
     if not _take_lease(table, key, holder):
         logger.info("import job held by another run", extra={"companyId": company_id, "jobId": job_id})
         return "busy"
+    run = _Run(table, key, holder)
     try:
-        return _run(table, job, _Run(table, key, holder))
+        return _run(table, job, run)
+    except ApiError as refusal:  # from the check (apply's are _run's): a rule, not a fault
+        return _refused_by_rule(run, job, refusal)
     finally:
         table.update_if(key, "REMOVE leaseHolder, leaseUntil", condition="leaseHolder = :me",
                         values={":me": holder})
+
+
+def _refused_by_rule(run: _Run, job: dict[str, Any], refusal: ApiError) -> str:
+    """A rule refused the import (a 4xx ApiError from the kind's check, e.g. no account rule): not a
+    fault, so no retry would change it; the job fails naming the refusal. A server-side error (5xx)
+    or a lost race (kinds.is_rule_refusal) stays a fault: the queue delivers the message again."""
+    if not kinds.is_rule_refusal(refusal):
+        raise refusal
+    details = [detail for detail in refusal.details or [] if isinstance(detail, dict) and detail.get("field")]
+    column = str(details[0]["field"]) if details else None
+    logger.info("import job refused by a rule", extra={"companyId": job["companyId"], "jobId": job["id"],
+                                                      "code": refusal.code})
+    return _failed(run, int(job["companyId"]), int(job["id"]), [RowError(0, column, refusal.message)],
+                   int(job.get("rows", 0)), 0)
 
 
 def _take_lease(table: Table, key: keys.Key, holder: str) -> bool:
