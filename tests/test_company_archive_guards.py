@@ -189,3 +189,23 @@ def test_restored_records_carry_no_import_stamp_of_the_source(api, table, files,
     checked = run("partners", kind_context(table, new, job_id=2),
                   rows({"name": "Maya bis", "type": "customer", "taxId": "0801-1999-123456"}))[0]
     assert problems(checked) == [(2, "taxId", "already used by another business partner")]
+
+
+def test_a_company_is_empty_until_it_holds_a_record_a_rate_or_a_second_warehouse(api, table, company_a):
+    """Emptiness is read from the company's own partition (its sequences) and its rates: no scan."""
+    from chalicelib.services.imports.company_restore import is_empty
+
+    assert is_empty(table, company_a.company_id)  # what POST /companies made: the company, branch 1, warehouse 1
+    rate = api.post("/exchange-rates", {"currency": "USD", "date": "2026-11-02", "rate": 24.5}, key=company_a.api_key)
+    assert rate.status == 201, rate.text
+    assert not is_empty(table, company_a.company_id)  # a rate has no id: read from its own partition
+
+
+def test_a_second_warehouse_or_a_partner_is_not_empty(api, table, company_a, company_b):
+    from chalicelib.services.imports.company_restore import is_empty
+
+    warehouse = api.post("/warehouses", {"name": "Bodega Norte"}, key=company_a.api_key)
+    assert warehouse.status == 201, warehouse.text
+    partner = api.post("/business-partners", {"name": "Cliente", "type": "customer"}, key=company_b.api_key)
+    assert partner.status == 201, partner.text
+    assert (is_empty(table, company_a.company_id), is_empty(table, company_b.company_id)) == (False, False)
