@@ -10,6 +10,7 @@ built once for the module; each example makes what it acts on, so examples do no
 other."""
 from __future__ import annotations
 
+import base64
 import datetime
 import itertools
 import os
@@ -26,7 +27,7 @@ from chalicelib.events import mail
 from chalicelib.services.integrations import webhooks
 from chalicelib.settings import get_settings, reset_settings
 from chalicelib.store.table import get_table, reset_table
-from infra.deploy.resources import create_table, verify_mail_sender
+from infra.deploy.resources import create_bucket, create_table, verify_mail_sender
 from tests.documents_support import CAI, Shop
 from tests.support import ORIGIN, ApiClient, Reply, make_company
 from tests.users_support import scan
@@ -251,6 +252,9 @@ EXAMPLES: dict[str, Example] = {
     "/settings/users/{id}/resend-invitation": lambda w: (f"/settings/users/{invited(w)}/resend-invitation", {}),
     "/settings/webhooks": lambda w: (
         "/settings/webhooks", {"name": "ERP", "url": HOOK_URL, "events": ["document.confirmed"]}),
+    "/imports": lambda w: ("/imports", {"kind": "products", "fileName": "productos.csv", "content": base64.b64encode(
+        f"code,name\nRET-{w.serial()},Producto importado\n".encode()).decode()}),
+    "/exports/company": lambda w: ("/exports/company", {}),
 }
 
 
@@ -262,6 +266,13 @@ SHOWN_ONCE: dict[str, tuple[str, ...]] = {
     "/settings/webhooks": ("secret",),
     "/settings/users": ("invitationEmailSent",),
     "/settings/users/{id}/resend-invitation": ("invitationEmailSent",),
+}
+# A job run after the commit that created it, inside the request when no queue is configured (the
+# tests; deployed, the queue runs it and the first answer is the created job too): the replay answers
+# the job as created (its first status), the same job as the first answer.
+RUN_AFTER_COMMIT: dict[str, tuple[tuple[str, ...], str]] = {
+    "/imports": (("id", "kind", "fileName", "dryRun", "createdAt"), "validating"),
+    "/exports/company": (("id", "createdAt"), "pending"),
 }
 # Secrets that must never be answered, not even by the first answer.
 NEVER_SHOWN = {"/payments/gateways": "gwa_secret_0123456789abcdefXYZ1"}
@@ -277,6 +288,7 @@ def world():
         # webhook URLs resolve from a fixed table: never the machine's DNS
         patch.setattr(webhooks, "resolve_host", lambda host, port, **_: [(2, 1, 6, "", ("93.184.216.34", port))])
         create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
+        create_bucket(boto3.client("s3"), os.environ["FILES_BUCKET"])
         region = os.environ["AWS_REGION"]
         verify_mail_sender(boto3.client("ses", region_name=region), get_settings().mail_from)
         from moto.core import DEFAULT_ACCOUNT_ID
@@ -331,6 +343,10 @@ def test_a_retry_with_the_same_key_replays_the_first_answer_and_changes_nothing(
         fields = SHOWN_ONCE[route.path]
         assert all(first.json[name] is not None for name in fields), first.text
         assert again.json == {**first.json, **dict.fromkeys(fields)}
+    elif route.path in RUN_AFTER_COMMIT:
+        same, created = RUN_AFTER_COMMIT[route.path]
+        assert {name: again.json[name] for name in same} == {name: first.json[name] for name in same}
+        assert (first.json["status"], again.json["status"]) == ("done", created)
     else:
         assert again.text == first.text
     if route.path in NEVER_SHOWN:
