@@ -1298,7 +1298,7 @@ export default {
   "imp.kind.partners": "Customers and suppliers",
   "imp.kind.partners.help": "Name, type, tax id, contact, credit limit and terms; El Salvador's data (NRC, activity, department, municipality, district).",
   "imp.kind.products": "Products and services",
-  "imp.kind.products.help": "Code, name, unit, price, tax rate and whether it is stocked.",
+  "imp.kind.products.help": "Code, name, type (product or service), price, cost, tax rate and whether it is stocked.",
   "imp.kind.chart": "Chart of accounts",
   "imp.kind.chart.help": "Accounts with code, name, type and parent; merged into the company's chart.",
   "imp.kind.open-items": "Open items",

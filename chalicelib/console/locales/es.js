@@ -1298,7 +1298,7 @@ export default {
   "imp.kind.partners": "Clientes y proveedores",
   "imp.kind.partners.help": "Nombre, tipo, RTN/NIT, contacto, límite de crédito y plazo; los datos de El Salvador (NRC, actividad, departamento, municipio, distrito).",
   "imp.kind.products": "Productos y servicios",
-  "imp.kind.products.help": "Código, nombre, unidad, precio, tasa de impuesto y si lleva inventario.",
+  "imp.kind.products.help": "Código, nombre, tipo (producto o servicio), precio, costo, tasa de impuesto y si lleva inventario.",
   "imp.kind.chart": "Catálogo de cuentas",
   "imp.kind.chart.help": "Cuentas con código, nombre, tipo y cuenta madre; se agregan al catálogo de la empresa.",
   "imp.kind.open-items": "Documentos pendientes",
