@@ -16,6 +16,7 @@ import pytest
 
 from chalicelib.domain.import_rows import Row
 from chalicelib.services.imports.kinds import ImportContext, kind
+from tests.import_kinds_support import stop_at_call
 from tests.support import INVENTORY_CHART, INVENTORY_RULES, Books
 
 D = Decimal
@@ -265,15 +266,7 @@ def test_an_interrupted_run_again_lands_each_entry_and_document_once(moving, mon
     from chalicelib.services.sales_purchases import opening_balances as documents_900
 
     real = documents_900.record_opening_balance
-    calls = []
-
-    def failing_after_the_first(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 2:
-            raise RuntimeError("the Lambda's end")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(documents_900, "record_opening_balance", failing_after_the_first)
+    stop_at_call(monkeypatch, documents_900, "record_opening_balance", 2, RuntimeError("the Lambda's end"))
     with pytest.raises(RuntimeError):
         moving.run("open-items", OPEN_ITEMS, job_id=7)
     monkeypatch.setattr(documents_900, "record_opening_balance", real)
@@ -288,15 +281,8 @@ def test_an_interrupted_run_again_lands_each_entry_and_document_once(moving, mon
     # equity D 12,500), (30,000 + 14,000 C: equity D 44,000)
     monkeypatch.setattr(kind_module, "LINES_PER_ENTRY", 3)
     from chalicelib.services.accounting import journal
-    real_writes, entries = journal.entry_writes, []
-
-    def failing_second(*args, **kwargs):
-        entries.append(1)
-        if len(entries) == 2:
-            raise RuntimeError("a fault")
-        return real_writes(*args, **kwargs)
-
-    monkeypatch.setattr(journal, "entry_writes", failing_second)
+    real_writes = journal.entry_writes
+    stop_at_call(monkeypatch, journal, "entry_writes", 2, RuntimeError("a fault"))
     with pytest.raises(RuntimeError):
         moving.run("opening-balances", balances_file(), job_id=9)
     monkeypatch.setattr(journal, "entry_writes", real_writes)
