@@ -9,8 +9,8 @@ import pytest
 
 from chalicelib.services.imports import partners as partners_kind
 from chalicelib.services.sales_purchases import partners
+from tests.import_jobs_support import invoke_worker, jobs_queue, receive  # noqa: F401 (jobs_queue: a fixture)
 from tests.import_kinds_support import context, problems, rows, run, stop_at_call
-from tests.test_import_jobs import invoke_worker, jobs_queue, receive  # noqa: F401 (jobs_queue: a fixture)
 
 PARTNERS = "/business-partners"
 
