@@ -3,7 +3,7 @@ units' done-markers are services/imports/jobs.py's own)."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib.domain.import_rows import Row
 from chalicelib.services.imports.kinds import Checked, ImportContext, kind
@@ -31,3 +31,20 @@ def run(name: str, ctx: ImportContext, file_rows: list[Row]) -> tuple[Checked, d
 
 def problems(checked: Checked) -> list[tuple[int, str | None, str]]:
     return [(error.row, error.column, error.message) for error in checked.errors]
+
+
+def stop_at_call(monkeypatch: Any, owner: Any, name: str, nth: int, fault: Exception,
+                 noted: Callable[..., Any] = lambda *args, **kwargs: None) -> list[Any]:
+    """`owner.name` made to raise `fault` at its `nth` call (the Lambda ending between two units),
+    each call before going through; answers what `noted` makes of each call's arguments, that one
+    included."""
+    real, calls = getattr(owner, name), []
+
+    def stopping(*args: Any, **kwargs: Any) -> Any:
+        calls.append(noted(*args, **kwargs))
+        if len(calls) == nth:
+            raise fault
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, stopping)
+    return calls

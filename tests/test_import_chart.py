@@ -7,7 +7,7 @@ import pytest
 
 from chalicelib.services.accounting import chart
 from chalicelib.services.imports import chart as chart_kind
-from tests.import_kinds_support import context, problems, rows, run
+from tests.import_kinds_support import context, problems, rows, run, stop_at_call
 
 CHART = "/chart-of-accounts"
 
@@ -96,15 +96,9 @@ def test_a_run_stopped_after_its_first_unit_lands_every_account_once(api, table,
     # 98 items // 3 a account = 32 accounts a unit: the parent (depth 1) first, then 31 + 8 children
     assert [len(unit.entries) for unit in checked.plan.creates] == [32, 8]
     assert checked.plan.creates[0].entries[0].fields["code"] == "1"
-    real, calls = chart.add_account, []
-
-    def fails_in_the_second_unit(transaction, company_id, item):
-        calls.append(item["code"])
-        if len(calls) == 33:
-            raise RuntimeError("the Lambda stopped")
-        real(transaction, company_id, item)
-
-    monkeypatch.setattr(chart, "add_account", fails_in_the_second_unit)
+    real = chart.add_account
+    # the 33rd account: the first of the second unit
+    stop_at_call(monkeypatch, chart, "add_account", 33, RuntimeError("the Lambda stopped"))
     with pytest.raises(RuntimeError):
         chart_kind.KIND.apply(ctx, checked.plan)
     assert len(accounts(api, company_a)) == 32

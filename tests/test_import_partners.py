@@ -9,8 +9,8 @@ import pytest
 
 from chalicelib.services.imports import partners as partners_kind
 from chalicelib.services.sales_purchases import partners
-from tests.import_kinds_support import context, problems, rows, run
-from tests.test_import_jobs import invoke_worker, jobs_queue, receive  # noqa: F401 (jobs_queue: a fixture)
+from tests.import_jobs_support import invoke_worker, jobs_queue, receive  # noqa: F401 (jobs_queue: a fixture)
+from tests.import_kinds_support import context, problems, rows, run, stop_at_call
 
 PARTNERS = "/business-partners"
 
@@ -53,16 +53,8 @@ def test_a_run_stopped_after_its_first_unit_lands_every_partner_once_when_run_ag
     # 9 partners = 91 items <= 98, 10 = 101 > 98. 200 rows = 22 units of 9 (198) + 1 of 2 = 23 units
     assert [len(unit.entries) for unit in checked.plan.creates] == [9] * 22 + [2]
 
-    batches = []
     real = partners.add_partner_batch
-
-    def second_fails(transaction, company_id, items):
-        if batches:
-            raise RuntimeError("the Lambda stopped")
-        batches.append(len(items))
-        real(transaction, company_id, items)
-
-    monkeypatch.setattr(partners, "add_partner_batch", second_fails)
+    stop_at_call(monkeypatch, partners, "add_partner_batch", 2, RuntimeError("the Lambda stopped"))
     with pytest.raises(RuntimeError):
         partners_kind.KIND.apply(ctx, checked.plan)
     assert listed(api, company_a)["total"] == 9  # the first unit only
@@ -178,15 +170,8 @@ def test_the_api_dry_run_of_200_rows_names_exactly_the_3_bad_rows_and_columns(ap
 
 def test_the_api_run_stopped_after_its_first_unit_then_delivered_again_lands_200_partners_once(
         api, table, company_a, jobs_queue, monkeypatch):  # noqa: F811 (the fixture imported above)
-    real, calls = partners.add_partner_batch, []
-
-    def second_fails_once(transaction, company_id, items):
-        calls.append(len(items))
-        if len(calls) == 2:
-            raise ConnectionError("the Lambda stopped")
-        real(transaction, company_id, items)
-
-    monkeypatch.setattr(partners, "add_partner_batch", second_fails_once)
+    calls = stop_at_call(monkeypatch, partners, "add_partner_batch", 2, ConnectionError("the Lambda stopped"),
+                         lambda transaction, company_id, items: len(items))
     job_id = imported(api, company_a, partner_file(two_hundred(bad=False)))["id"]
     message = receive(jobs_queue)
     with pytest.raises(ConnectionError):

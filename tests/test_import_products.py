@@ -9,7 +9,7 @@ import pytest
 
 from chalicelib.services.imports import products as products_kind
 from chalicelib.services.sales_purchases import products
-from tests.import_kinds_support import context, problems, rows, run
+from tests.import_kinds_support import context, problems, rows, run, stop_at_call
 
 PRODUCTS = "/products"
 
@@ -62,15 +62,8 @@ def test_a_run_stopped_after_its_first_unit_lands_every_product_once(api, table,
     # a product's items: itself, its code's reservation and 5 terms ("p", "001", "p001", "producto",
     # "producto001") = 7; a unit adds the count once: 13 products = 92 <= 98, 14 = 99. 30 = 13 + 13 + 4
     assert [len(unit.entries) for unit in checked.plan.creates] == [13, 13, 4]
-    real, calls = products.add_product_batch, []
-
-    def second_fails(transaction, company_id, items):
-        calls.append(len(items))
-        if len(calls) == 2:
-            raise RuntimeError("the Lambda stopped")
-        real(transaction, company_id, items)
-
-    monkeypatch.setattr(products, "add_product_batch", second_fails)
+    calls = stop_at_call(monkeypatch, products, "add_product_batch", 2, RuntimeError("the Lambda stopped"),
+                         lambda transaction, company_id, items: len(items))
     with pytest.raises(RuntimeError):
         products_kind.KIND.apply(ctx, checked.plan)
     assert listed(api, company_a)["total"] == 13

@@ -130,16 +130,25 @@ def _update_effects(transaction: Transaction, company_id: int, kind: RecordKind,
     search.index(transaction, company_id, kind.kind, kind.search_fields, current, updated)
 
 
+def _changed(current: dict[str, Any], changes: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What of `changes` differs from the stored item (stamped updatedAt) and the item as it becomes
+    (a None removes a field; the version one more); no changes: ({}, current)."""
+    changes = {name: value for name, value in changes.items() if current.get(name) != value}
+    if not changes:
+        return {}, current
+    changes["updatedAt"] = clock.now_iso()
+    updated = {name: value for name, value in {**current, **changes}.items() if value is not None}
+    updated["version"] = current["version"] + 1
+    return changes, updated
+
+
 def add_record_update(transaction: Transaction, company_id: int, kind: RecordKind, current: dict[str, Any],
                       changes: dict[str, Any], extra: ExtraOperations | None = None) -> dict[str, Any] | None:
     """An import's update of a record in its batch's transaction, as update_record writes it but
     without an event (add_new_record's `batch`): the record as it becomes, None when nothing changes."""
-    changes = {name: value for name, value in changes.items() if current.get(name) != value}
+    changes, updated = _changed(current, changes)
     if not changes:
         return None
-    changes["updatedAt"] = clock.now_iso()
-    updated = {name: value for name, value in {**current, **changes}.items() if value is not None}
-    updated["version"] = current["version"] + 1
     transaction.update_fields(keys.entity(company_id, kind.kind, current["id"]), changes, current["version"])
     _update_effects(transaction, company_id, kind, current, updated, extra)
     return updated
@@ -156,12 +165,9 @@ def update_item(command: Command, key: keys.Key, current: dict[str, Any], change
     the command runs again to report it precisely."""
     if expected_version is not None and expected_version != current["version"]:
         raise VersionConflict()
-    changes = {name: value for name, value in changes.items() if current.get(name) != value}
+    changes, updated = _changed(current, changes)
     if not changes:
         return current
-    changes["updatedAt"] = clock.now_iso()
-    updated = {name: value for name, value in {**current, **changes}.items() if value is not None}
-    updated["version"] = current["version"] + 1
     transaction = command.transaction()
     condition, names, values = guard or (None, None, None)
     transaction.update_fields(key, changes, current["version"],

@@ -53,6 +53,17 @@ def decode_cursor(cursor: str, *, partition_attribute: str, partition: str,
     return key
 
 
+def partition_page(table: Table, partition: str, limit: int, cursor: str | None, *,
+                   newest_first: bool = False) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of a table partition's items in sort-key order (or newest first) and the next page's
+    cursor, None at the end (a cursor honoured only inside this partition)."""
+    start = decode_cursor(cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK")) \
+        if cursor else None
+    items, last = table.query(partition=("PK", partition), forward=not newest_first, limit=limit, start_key=start,
+                              consistent=True)
+    return items, encode_cursor(last) if last else None
+
+
 def index_key(index: str | None) -> tuple[str, ...]:
     return ("PK", "SK") if index is None else ("PK", "SK", f"{index}PK", f"{index}SK")
 

@@ -78,14 +78,13 @@ class ChartKind:
             if model is None:
                 errors += problems
                 continue
-            fields = {name: value for name, value in model.model_dump(by_alias=True).items() if value is not None}
+            fields = row_checks.model_fields(model)
             code = fields["code"]
-            if code in first_of:
-                errors.append(row_checks.duplicate(row, "code", first_of[code]))
+            if (repeated := row_checks.repeated(first_of, code, row, "code")) is not None:
+                errors.append(repeated)
                 continue
-            first_of[code] = row.line
             account = existing.get(code)
-            if account is not None and account.get("importJob") != context.job_id:
+            if row_checks.held_by_another(account, context):
                 problem = self._update(context, row, account, body, parent_code, existing, updates)
                 errors += problem
                 continue

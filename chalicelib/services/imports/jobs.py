@@ -22,7 +22,7 @@ from chalicelib.services.imports import kinds
 from chalicelib.services.imports.kinds import ImportContext
 from chalicelib.store import keys
 from chalicelib.store.files import get_files
-from chalicelib.store.listing import decode_cursor, encode_cursor
+from chalicelib.store.listing import partition_page
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
 
@@ -155,25 +155,18 @@ def _start(table: Table, company_id: int, job_id: int, queue: QueueGetter) -> No
 def get_job(table: Table, company_id: int, job_id: int, errors_limit: int = ERRORS_LIMIT,
             errors_cursor: str | None = None) -> dict[str, Any]:
     job = _job(table, company_id, job_id)
-    partition = keys.import_errors_partition(company_id, job_id)
     try:
-        start = decode_cursor(errors_cursor, partition_attribute="PK", partition=partition,
-                              attributes=("PK", "SK")) if errors_cursor else None
+        errors, next_cursor = partition_page(table, keys.import_errors_partition(company_id, job_id), errors_limit,
+                                             errors_cursor)
     except ValidationFailed:
         raise ValidationFailed.for_field("errorsCursor", "invalid or expired cursor") from None
-    errors, last = table.query(partition=("PK", partition), limit=errors_limit, start_key=start, consistent=True)
-    return job_view(job, errors, encode_cursor(last) if last else None)
+    return job_view(job, errors, next_cursor)
 
 
 def list_jobs(table: Table, company_id: int, limit: int, cursor: str | None) -> dict[str, Any]:
     """The company's jobs, newest first."""
-    partition = keys.import_jobs_partition(company_id)
-    start = decode_cursor(cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK")) \
-        if cursor else None
-    items, last = table.query(partition=("PK", partition), forward=False, limit=limit, start_key=start,
-                              consistent=True)
-    return {"imports": [job_summary(item) for item in items], "limit": limit,
-            "nextCursor": encode_cursor(last) if last else None}
+    items, next_cursor = partition_page(table, keys.import_jobs_partition(company_id), limit, cursor, newest_first=True)
+    return {"imports": [job_summary(item) for item in items], "limit": limit, "nextCursor": next_cursor}
 
 
 def run_job(command: Command, job_id: int, queue: QueueGetter = get_jobs_queue) -> dict[str, Any]:

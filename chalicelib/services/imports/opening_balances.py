@@ -9,7 +9,6 @@ each balanced by its own line on the `opening_balance_equity` account (a unit ea
 the three kinds that account nets to zero and the trial balance at the date is the file's."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +20,7 @@ from chalicelib.services.accounting import account_determination, chart, control
 from chalicelib.services.accounting.posting import rule_items
 from chalicelib.services.commands import Command
 from chalicelib.services.imports import opening_cells
-from chalicelib.services.imports.kinds import Checked, ImportContext, refused_rows
+from chalicelib.services.imports.kinds import Checked, ImportContext
 
 COLUMNS = (
     Column("accountCode", "Cuenta", True, "110101", aliases=("código", "codigo", "code")),
@@ -35,19 +34,12 @@ LINES_PER_ENTRY = 25
 POSTED_CONTROLS = ("tax_sales", "tax_purchases", "withholding")
 
 
-@dataclass(frozen=True)
-class EntryUnit:
-    unit: str
-    lines: list[dict[str, Any]]
-    rows: tuple[int, ...]  # the file's lines of its lines
-
-
 def _amount_text(value: Decimal) -> str:
     return f"{value:,.2f}"
 
 
 def _post(context: ImportContext, command: Command, changeover: str, equity_id: int, posted_controls: frozenset[int],
-          unit: EntryUnit) -> None:
+          unit: opening_cells.OpeningUnit) -> None:
     """The unit's entry, balanced on the opening balance equity account, with its marker."""
     difference = sum((line["debit"] - line["credit"] for line in unit.lines), ZERO)
     balancing = [{"chartOfAccountId": equity_id, "debit": max(-difference, ZERO),
@@ -139,7 +131,7 @@ class OpeningBalances:
                                        f"0.00, the books hold {_amount_text(held(account))}"))
         units = []
         for number, piece in opening_cells.chunks(to_post, LINES_PER_ENTRY):
-            unit = EntryUnit(f"opening-balances/{number}", [
+            unit = opening_cells.OpeningUnit(f"opening-balances/{number}", [
                 {"chartOfAccountId": int(account["id"]), "debit": max(debit - credit, ZERO),
                  "credit": max(credit - debit, ZERO)} for _, account, debit, credit in piece],
                 tuple(row.line for row, _, _, _ in piece))
@@ -150,18 +142,12 @@ class OpeningBalances:
             units.append(unit)
         return Checked(errors, None if errors else (changeover, equity_id, posted_controls, units))
 
-    def apply(self, context: ImportContext, plan: tuple[str, int, frozenset[int], list[EntryUnit]]) -> dict[str, int]:
+    def apply(self, context: ImportContext, plan: tuple[str, int, frozenset[int], list[opening_cells.OpeningUnit]]) -> dict[str, int]:
         changeover, equity_id, posted_controls, units = plan
         command = opening_cells.command_for(context)
-        counts = {"created": 0, "lines": 0}  # this job's entries and their lines, an earlier run's included
-        for unit in units:
-            if not context.is_done(unit.unit):
-                with refused_rows(unit.rows):
-                    _post(context, command, changeover, equity_id, posted_controls, unit)
-            counts["created"] += 1
-            counts["lines"] += len(unit.lines)
-            context.progress(counts["lines"])
-        return counts
+        # this job's entries and their lines
+        return opening_cells.land(context, units, lambda unit: _post(context, command, changeover, equity_id,
+                                                                     posted_controls, unit))
 
 
 KIND = OpeningBalances()

@@ -13,7 +13,7 @@ from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.messages.books import book_text
 from chalicelib.services import records
 from chalicelib.services.imports import opening_cells
-from chalicelib.services.imports.kinds import Checked, ImportContext, refused_rows
+from chalicelib.services.imports.kinds import Checked, ImportContext
 from chalicelib.services.inventory import inventory_adjustments
 from chalicelib.services.sales_purchases import products
 from chalicelib.store import keys
@@ -31,11 +31,8 @@ LINES_PER_ADJUSTMENT = 35
 
 
 @dataclass(frozen=True)
-class StockUnit:
-    unit: str
+class StockUnit(opening_cells.OpeningUnit):
     warehouse_id: int
-    lines: list[dict[str, Any]]
-    rows: tuple[int, ...]  # the file's lines of its lines
 
 
 def _products_by_code(context: ImportContext, codes: set[str]) -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
@@ -109,8 +106,8 @@ class OpeningStock:
         units: list[StockUnit] = []
         for warehouse_id, lines in by_warehouse.items():
             for number, piece in opening_cells.chunks(lines, LINES_PER_ADJUSTMENT):
-                unit = StockUnit(f"opening-stock/{warehouse_id}/{number}", warehouse_id, [line for _, line, _ in piece],
-                                 tuple(row.line for row, _, _ in piece))
+                unit = StockUnit(f"opening-stock/{warehouse_id}/{number}", [line for _, line, _ in piece],
+                                 tuple(row.line for row, _, _ in piece), warehouse_id)
                 if not context.is_done(unit.unit):  # landed by this job: its stock is its own
                     errors.extend(RowError(row.line, "quantity", f"the warehouse already holds {held:f} of the product")
                                   for row, _, held in piece if held)
@@ -120,19 +117,15 @@ class OpeningStock:
     def apply(self, context: ImportContext, plan: tuple[str, list[StockUnit]]) -> dict[str, int]:
         changeover, units = plan
         command = opening_cells.command_for(context)
-        counts = {"created": 0, "lines": 0}  # this job's adjustments and their lines, an earlier run's included
-        for unit in units:
-            if not context.is_done(unit.unit):
-                with refused_rows(unit.rows):
-                    transaction, adjustment = inventory_adjustments.adjustment_writes(command, {
-                        "reason": inventory_adjustments.OPENING, "warehouseId": unit.warehouse_id, "date": changeover,
-                        "reference": book_text("opening_balances", date=changeover), "lines": unit.lines}, room=2)
-                    context.mark_done(transaction, unit.unit)
-                    command.commit(transaction, adjustment)
-            counts["created"] += 1
-            counts["lines"] += len(unit.lines)
-            context.progress(counts["lines"])
-        return counts
+
+        def write(unit: StockUnit) -> None:
+            transaction, adjustment = inventory_adjustments.adjustment_writes(command, {
+                "reason": inventory_adjustments.OPENING, "warehouseId": unit.warehouse_id, "date": changeover,
+                "reference": book_text("opening_balances", date=changeover), "lines": unit.lines}, room=2)
+            context.mark_done(transaction, unit.unit)
+            command.commit(transaction, adjustment)
+
+        return opening_cells.land(context, units, write)  # this job's adjustments and their lines
 
 
 KIND = OpeningStock()

@@ -4,7 +4,6 @@ tax id its natural key (unique in the file and in the company), written many per
 services/sales_purchases/partners.py's own writes."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from chalicelib.domain import search as search_rules
@@ -48,30 +47,17 @@ FLAGS = ("isActive",)
 AMOUNTS = ("credit_limit",)
 
 
-@dataclass(frozen=True)
-class Entry:
-    line: int
-    fields: dict[str, Any]           # the partner's fields as POST /business-partners stores them
-    existing: dict[str, Any] | None  # update mode: the partner the row updates
-
-
-def _entry_size(entry: Entry) -> int:
+def _entry_size(entry: row_checks.Entry) -> int:
     """A new partner's items: itself, its tax id's reservation and its search terms (from the row
     alone, so a run again groups alike)."""
     terms = search_rules.terms(entry.fields.get(name) for name in partners.PARTNER.search_fields)
     return 1 + (1 if entry.fields.get("taxId") else 0) + len(terms)
 
 
-def _batch_size(entries: list[Entry]) -> int:
+def _batch_size(entries: list[row_checks.Entry]) -> int:
     """What a batch writes once: the company's partner count and each payment condition's references."""
     return 1 + len({entry.fields["paymentConditionId"] for entry in entries
                     if entry.fields.get("paymentConditionId") is not None})
-
-
-@dataclass
-class Plan:
-    creates: list[row_checks.Unit]
-    updates: list[row_checks.Unit]   # one row each: its items depend on the partner it changes
 
 
 class PartnersKind:
@@ -86,7 +72,7 @@ class PartnersKind:
         conditions: dict[int, bool] = {}
         first_of: dict[str, int] = {}
         errors: list[RowError] = []
-        creates: list[Entry] = []
+        creates: list[row_checks.Entry] = []
         updating: list[tuple[int, dict[str, Any], int]] = []
         for row in rows:
             body = row_checks.cell_values(row, choices=CHOICES, flags=FLAGS, amounts=AMOUNTS)
@@ -94,7 +80,7 @@ class PartnersKind:
             if model is None:
                 errors += problems
                 continue
-            fields = {name: value for name, value in model.model_dump(by_alias=True).items() if value is not None}
+            fields = row_checks.model_fields(model)
             condition_id = fields.get("paymentConditionId")
             if condition_id is not None and not conditions.setdefault(condition_id, _condition_exists(context, condition_id)):
                 errors.append(RowError(row.line, "paymentConditionId", "no such payment condition"))
@@ -107,12 +93,11 @@ class PartnersKind:
                     errors += row_checks.refusal(row, refused, "taxId")
                     continue
                 reservation = partners.tax_id_key(company_id, fields["taxId"])["SK"]
-                if reservation in first_of:
-                    errors.append(row_checks.duplicate(row, "taxId", first_of[reservation]))
+                if (repeated := row_checks.repeated(first_of, reservation, row, "taxId")) is not None:
+                    errors.append(repeated)
                     continue
-                first_of[reservation] = row.line
                 holder = holders.get(reservation)
-            if holder is not None and holder.get("importJob") != context.job_id:
+            if row_checks.held_by_another(holder, context):
                 if not context.update_existing:
                     errors.append(RowError(row.line, "taxId", "already used by another business partner"))
                     continue
@@ -120,36 +105,27 @@ class PartnersKind:
                 updating.append((row.line, {name: value for name, value in fields.items() if name in body},
                                  int(holder["partnerId"])))
                 continue
-            creates.append(Entry(row.line, {**fields, "importJob": context.job_id}, None))
+            creates.append(row_checks.Entry(row.line, {**fields, "importJob": context.job_id}))
         if errors:
             return Checked(errors)
-        current = _partners(context, [partner_id for _, _, partner_id in updating])
-        updates = [Entry(line, fields, current[partner_id]) for line, fields, partner_id in updating]
-        return Checked([], Plan(
+        current = row_checks.stored_by_id(context, keys.PARTNER, [partner_id for _, _, partner_id in updating])
+        return Checked([], row_checks.Plan(
             creates=row_checks.units(creates, lambda entry: entry.line, _entry_size, _batch_size, "new"),
-            updates=[row_checks.single(entry, entry.line, "update") for entry in updates]))
+            updates=[row_checks.single(row_checks.Entry(line, fields, current[partner_id]), line, "update")
+                     for line, fields, partner_id in updating]))
 
-    def apply(self, context: ImportContext, plan: Plan) -> dict[str, int]:
+    def apply(self, context: ImportContext, plan: row_checks.Plan) -> dict[str, int]:
         table, company_id = context.table, context.company_id
 
-        def create(unit: row_checks.Unit) -> None:
-            transaction = Transaction(table)
-            items = partners.new_partner_items(table, company_id, [entry.fields for entry in unit.entries])
+        def add_creates(transaction: Transaction, entries: list[row_checks.Entry]) -> None:
+            items = partners.new_partner_items(table, company_id, [entry.fields for entry in entries])
             partners.add_partner_batch(transaction, company_id, items)
-            context.mark_done(transaction, unit.name)
-            transaction.commit()
 
-        def update(unit: row_checks.Unit) -> None:
-            entry, = unit.entries
-            transaction = Transaction(table)
+        def add_update(transaction: Transaction, entry: row_checks.Entry) -> None:
             current = partners.get_partner(table, company_id, int(entry.existing["id"]))  # as it is now
             partners.add_partner_update(transaction, company_id, current, {**entry.fields, "importJob": context.job_id})
-            context.mark_done(transaction, unit.name)
-            transaction.commit()
 
-        created = row_checks.land(context, plan.creates, create)
-        updated = row_checks.land(context, plan.updates, update, created) - created
-        return {"created": created, "updated": updated}
+        return row_checks.land_plan(context, plan, add_creates, add_update)
 
 
 def _condition_exists(context: ImportContext, condition_id: int) -> bool:
@@ -158,12 +134,6 @@ def _condition_exists(context: ImportContext, condition_id: int) -> bool:
     except ApiError:
         return False
     return True
-
-
-def _partners(context: ImportContext, partner_ids: list[int]) -> dict[int, dict[str, Any]]:
-    found = context.table.batch_get([keys.entity(context.company_id, keys.PARTNER, partner_id)
-                                     for partner_id in partner_ids])
-    return {int(item["id"]): item for item in found.values()}
 
 
 KIND = PartnersKind()

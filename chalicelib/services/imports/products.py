@@ -4,7 +4,6 @@ the company, whatever its case), written many per transaction by
 services/sales_purchases/products.py's own writes."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -37,20 +36,7 @@ FLAGS = ("trackInventory", "isActive")
 AMOUNTS = ("unitPrice", "cost")
 
 
-@dataclass(frozen=True)
-class Entry:
-    line: int
-    fields: dict[str, Any]
-    existing: dict[str, Any] | None
-
-
-@dataclass
-class Plan:
-    creates: list[row_checks.Unit]
-    updates: list[row_checks.Unit]
-
-
-def _entry_size(entry: Entry) -> int:
+def _entry_size(entry: row_checks.Entry) -> int:
     """A new product's items: itself, its code's reservation and its search terms."""
     return 2 + len(search_rules.terms(entry.fields.get(name) for name in products.PRODUCT.search_fields))
 
@@ -76,7 +62,7 @@ class ProductsKind:
         holders = products.code_holders(table, company_id)
         first_of: dict[str, int] = {}
         errors: list[RowError] = []
-        creates: list[Entry] = []
+        creates: list[row_checks.Entry] = []
         updating: list[tuple[int, dict[str, Any], int]] = []
         for row in rows:
             body = row_checks.cell_values(row, choices=CHOICES, flags=FLAGS, amounts=AMOUNTS)
@@ -89,13 +75,12 @@ class ProductsKind:
             given = {name: value for name, value in model.model_dump(by_alias=True).items()
                      if value is not None and name in body}
             reservation = products.code_reservation(company_id, model.code)
-            if reservation in first_of:
-                errors.append(row_checks.duplicate(row, "code", first_of[reservation]))
+            if (repeated := row_checks.repeated(first_of, reservation, row, "code")) is not None:
+                errors.append(repeated)
                 continue
-            first_of[reservation] = row.line
             holder = holders.get(reservation)
             try:
-                if holder is not None and holder.get("importJob") != context.job_id:
+                if row_checks.held_by_another(holder, context):
                     if not context.update_existing:
                         errors.append(RowError(row.line, "code", "already used by another product"))
                         continue
@@ -103,42 +88,31 @@ class ProductsKind:
                         taxes.check_rate_for_country(country, given["taxRate"], "taxRate")
                     updating.append((row.line, given, int(holder["productId"])))
                     continue
-                fields = {name: value for name, value in model.model_dump(by_alias=True).items() if value is not None}
-                fields = products.new_product_fields(fields, country)
+                fields = products.new_product_fields(row_checks.model_fields(model), country)
             except ApiError as refused:
                 errors += row_checks.refusal(row, refused, "taxRate")
                 continue
-            creates.append(Entry(row.line, {**fields, "importJob": context.job_id}, None))
+            creates.append(row_checks.Entry(row.line, {**fields, "importJob": context.job_id}))
         if errors:
             return Checked(errors)
-        found = table.batch_get([keys.entity(company_id, keys.PRODUCT, product_id) for _, _, product_id in updating])
-        current = {int(item["id"]): item for item in found.values()}
-        return Checked([], Plan(
+        current = row_checks.stored_by_id(context, keys.PRODUCT, [product_id for _, _, product_id in updating])
+        return Checked([], row_checks.Plan(
             creates=row_checks.units(creates, lambda entry: entry.line, _entry_size, lambda _: 1, "new"),
-            updates=[row_checks.single(Entry(line, fields, current[product_id]), line, "update")
+            updates=[row_checks.single(row_checks.Entry(line, fields, current[product_id]), line, "update")
                      for line, fields, product_id in updating]))
 
-    def apply(self, context: ImportContext, plan: Plan) -> dict[str, int]:
+    def apply(self, context: ImportContext, plan: row_checks.Plan) -> dict[str, int]:
         table, company_id = context.table, context.company_id
 
-        def create(unit: row_checks.Unit) -> None:
-            transaction = Transaction(table)
-            items = records.new_record_items(table, company_id, products.PRODUCT, [entry.fields for entry in unit.entries])
+        def add_creates(transaction: Transaction, entries: list[row_checks.Entry]) -> None:
+            items = records.new_record_items(table, company_id, products.PRODUCT, [entry.fields for entry in entries])
             products.add_product_batch(transaction, company_id, items)
-            context.mark_done(transaction, unit.name)
-            transaction.commit()
 
-        def update(unit: row_checks.Unit) -> None:
-            entry, = unit.entries
-            transaction = Transaction(table)
+        def add_update(transaction: Transaction, entry: row_checks.Entry) -> None:
             current = table.get(keys.entity(company_id, keys.PRODUCT, int(entry.existing["id"]))) or entry.existing
             products.add_product_update(transaction, company_id, current, {**entry.fields, "importJob": context.job_id})
-            context.mark_done(transaction, unit.name)
-            transaction.commit()
 
-        created = row_checks.land(context, plan.creates, create)
-        updated = row_checks.land(context, plan.updates, update, created) - created
-        return {"created": created, "updated": updated}
+        return row_checks.land_plan(context, plan, add_creates, add_update)
 
 
 KIND = ProductsKind()

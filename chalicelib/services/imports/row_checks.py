@@ -15,6 +15,8 @@ from chalicelib.errors import ApiError
 from chalicelib.messages import stored_issue
 from chalicelib.models.base import issue_field, issue_message
 from chalicelib.services.imports.kinds import MAX_TRANSACTION_ITEMS, ImportContext
+from chalicelib.store import keys
+from chalicelib.store.transaction import Transaction
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -43,6 +45,11 @@ def cell_values(row: Row, *, choices: dict[str, dict[str, str]] | None = None,
             value = text.replace(",", "")
         body[name] = value
     return body
+
+
+def model_fields(model: BaseModel) -> dict[str, Any]:
+    """A checked body's fields as the API stores them (by their API names, the ones given)."""
+    return {name: value for name, value in model.model_dump(by_alias=True).items() if value is not None}
 
 
 def validated(model: type[M], row: Row, body: dict[str, Any]) -> tuple[M | None, list[RowError]]:
@@ -114,6 +121,52 @@ def land(context: ImportContext, planned: list[Unit], write: Callable[[Unit], No
     return landed
 
 
-def duplicate(row: Row, column: str, first_line: int) -> RowError:
-    """A natural key the file already had on `first_line`."""
-    return RowError(row.line, column, f"repeats the value of row {first_line}")
+def repeated(first_of: dict[Any, int], key: Any, row: Row, column: str) -> RowError | None:
+    """A natural key the file already had on an earlier row (named on `column`); else None, and
+    the key is recorded as this row's."""
+    if key in first_of:
+        return RowError(row.line, column, f"repeats the value of row {first_of[key]}")
+    first_of[key] = row.line
+    return None
+
+
+def held_by_another(holder: dict[str, Any] | None, context: ImportContext) -> bool:
+    """A natural key the company already holds, not by this job (what a run again landed is its own)."""
+    return holder is not None and holder.get("importJob") != context.job_id
+
+
+def stored_by_id(context: ImportContext, entity: str, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """The company's records of `entity` (a keys entity kind) with those ids, by id (one BatchGetItem)."""
+    found = context.table.batch_get([keys.entity(context.company_id, entity, record_id) for record_id in ids])
+    return {int(item["id"]): item for item in found.values()}
+
+
+@dataclass(frozen=True)
+class Entry:
+    line: int
+    fields: dict[str, Any]                  # the record's fields as its POST stores them
+    existing: dict[str, Any] | None = None  # update mode: the record the row updates
+
+
+@dataclass
+class Plan:
+    """New records many per unit; updates one row a unit (its items depend on the record it changes)."""
+    creates: list[Unit]
+    updates: list[Unit]
+
+
+def land_plan(context: ImportContext, plan: Plan, add_creates: Callable[[Transaction, list[Entry]], None],
+              add_update: Callable[[Transaction, Entry], None]) -> dict[str, int]:
+    """Each unit of the plan not done yet in its own transaction with its marker: the counts."""
+    def writer(add: Callable[[Transaction, list[Entry]], None]) -> Callable[[Unit], None]:
+        def write(unit: Unit) -> None:
+            transaction = Transaction(context.table)
+            add(transaction, unit.entries)
+            context.mark_done(transaction, unit.name)
+            transaction.commit()
+        return write
+
+    created = land(context, plan.creates, writer(add_creates))
+    updated = land(context, plan.updates, writer(lambda transaction, entries: add_update(transaction, *entries)),
+                   created) - created
+    return {"created": created, "updated": updated}

@@ -22,7 +22,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.integrations import webhook_http
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
-from chalicelib.store.listing import Page, decode_cursor, encode_cursor
+from chalicelib.store.listing import Page, partition_page
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -247,13 +247,9 @@ def delivery_view(item: dict[str, Any]) -> dict[str, Any]:
 def list_deliveries(table: Table, company_id: int, webhook_id: int, limit: int, cursor: str | None) -> dict[str, Any]:
     """Newest first, a page of `limit` and the cursor of the next."""
     _subscription(table, company_id, webhook_id)
-    partition = keys.webhook_deliveries_partition(company_id, webhook_id)
-    start = decode_cursor(cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK")) \
-        if cursor else None
-    items, last = table.query(partition=("PK", partition), forward=False, limit=limit, start_key=start,
-                              consistent=True)
-    return {"deliveries": [delivery_view(item) for item in items], "limit": limit,
-            "nextCursor": encode_cursor(last) if last else None}
+    items, next_cursor = partition_page(table, keys.webhook_deliveries_partition(company_id, webhook_id), limit, cursor,
+                                        newest_first=True)
+    return {"deliveries": [delivery_view(item) for item in items], "limit": limit, "nextCursor": next_cursor}
 
 
 def _require_active(subscription: dict[str, Any]) -> dict[str, Any]:
