@@ -169,3 +169,29 @@ def mentions(item: dict[str, Any], company_id: int) -> list[str]:
     if item.get("companyId", {}).get("N") == str(company_id):
         found.append("companyId")
     return found
+
+
+# Counters in a company's own partition that hold no record: the one branch and one warehouse
+# POST /companies makes (at most 1), and the jobs and the audit trail.
+_NEW_COMPANY_SEQUENCES = (keys.BRANCH, keys.WAREHOUSE)
+_NOT_RECORDS = (keys.IMPORT_JOB, keys.EXPORT_JOB, "AUDIT")
+_COUNTERS = ("SEQ#", "DOCSEQ#", "DTESEQ#", "COUNT#")
+
+
+def holds_records(table: Table, company_id: int) -> bool:
+    """Whether the company holds anything beyond what POST /companies makes. Every record takes its
+    id from a sequence in the company's own partition (`SEQ#{kind}`), its counts and numbers live
+    there too, and exchange rates (recorded by date, with no id) have a partition of their own: two
+    small reads, no scan of the table, which a request could not afford."""
+    first_ones = {keys.id_sequence(company_id, kind)["SK"] for kind in _NEW_COMPANY_SEQUENCES}
+    not_records = ({keys.id_sequence(company_id, kind)["SK"] for kind in _NOT_RECORDS}
+                   | {keys.entity_count(company_id, kind)["SK"] for kind in _NOT_RECORDS})
+    for item in table.query_all(partition=("PK", keys.company(company_id)["PK"]), consistent=True):
+        sort = str(item["SK"])
+        if sort in first_ones:
+            if int(item.get("value", 0)) > 1:
+                return True  # a second branch or warehouse
+        elif sort.startswith(_COUNTERS) and sort not in not_records:
+            return True
+    rates, _ = table.query(partition=("PK", keys.exchange_rates_partition(company_id)), limit=1, consistent=True)
+    return bool(rates)

@@ -28,7 +28,7 @@ from chalicelib.store.table import Table, make_client
 from chalicelib.store.transaction import Transaction
 
 LINK_SECONDS = 3600  # a download link lasts an hour; GET /exports/{id} makes a new one
-EXPORT_KIND = "EXPORT"
+EXPORT_KIND = keys.EXPORT_JOB
 READS = 3  # a torn read is read again this many times in all
 _log = logging.getLogger(__name__)
 

@@ -32,17 +32,10 @@ from chalicelib.services.identity import accounts
 from chalicelib.services.imports import archive_consistency, company_archive
 from chalicelib.services.imports.kinds import MAX_TRANSACTION_ITEMS, Checked, ImportContext
 from chalicelib.store import keys
-from chalicelib.store.company_items import family, moved, outside, under_company
+from chalicelib.store.company_items import family, holds_records, moved, outside, under_company
 from chalicelib.store.table import Table, from_attributes, to_attributes
 from chalicelib.store.transaction import Transaction
 
-# what POST /companies makes (services/identity/accounts.py plan_company): its company item,
-# branch 1 and warehouse 1 with their sequences and the branch's code; sequences and counts of
-# jobs; none of them is a record
-# the sequences POST /companies starts (its branch and warehouse), and those of the jobs themselves
-_NEW_COMPANY_SEQUENCES = frozenset({"SEQ#BRANCH", "SEQ#WH"})
-_JOB_SEQUENCES = frozenset({f"SEQ#{keys.IMPORT_JOB}", "SEQ#EXPORT", f"COUNT#{keys.IMPORT_JOB}", "COUNT#EXPORT",
-                            "COUNT#AUDIT"})
 # the company item's attributes that are the new company's own: never the archive's
 IDENTITY = ("PK", "SK", "itemType", "id", "name", "ownerUserId", "activeOwnerCount", "createdAt", "version")
 UNIT_BYTES = 3_000_000  # a transaction carries at most 4 MB
@@ -148,21 +141,8 @@ def _foreign_items(archive: company_archive.Archive) -> list[RowError]:
 
 
 def is_empty(table: Table, company_id: int) -> bool:
-    """Whether the company holds nothing but what POST /companies made (and its import and export
-    jobs). Every record takes its id from a sequence in the company's own partition (`SEQ#{kind}`),
-    and its counts and numbers live there too, so that one small partition tells, with the exchange
-    rates (recorded by date, no id): no scan of the table, which a request could not afford."""
-    own = keys.company(company_id)["PK"]
-    items = table.query_all(partition=("PK", own), consistent=True)
-    for item in items:
-        sort = str(item["SK"])
-        if sort in _NEW_COMPANY_SEQUENCES:
-            if int(item.get("value", 0)) > 1:
-                return False  # a second branch or warehouse
-        elif sort.startswith(("SEQ#", "DOCSEQ#", "DTESEQ#", "COUNT#")) and sort not in _JOB_SEQUENCES:
-            return False
-    rates, _ = table.query(partition=("PK", keys.exchange_rates_partition(company_id)), limit=1, consistent=True)
-    return not rates
+    """Whether the company holds nothing but what POST /companies made (and its jobs)."""
+    return not holds_records(table, company_id)
 
 
 def _plan(archive: company_archive.Archive, company_id: int) -> tuple[Plan, list[RowError]]:
