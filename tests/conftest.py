@@ -110,12 +110,18 @@ def aws(monkeypatch):
     transaction.forget_contention()  # counters of an earlier test's table, same names
     with mock_aws():
         create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
-        create_bucket(boto3.client("s3"), os.environ["FILES_BUCKET"])
         yield
     faithful_dynamodb.reset()
     reset_settings()
     reset_table()
     reset_files()
+
+
+@pytest.fixture
+def files_bucket(aws):
+    """The files bucket (uploaded imports, company exports), for the tests that need it: an S3 client
+    costs ~40 ms to make, too much for every test of the suite."""
+    create_bucket(boto3.client("s3"), os.environ["FILES_BUCKET"])
 
 
 @pytest.fixture

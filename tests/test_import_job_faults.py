@@ -13,6 +13,8 @@ from chalicelib.store import keys
 from tests import import_jobs_support
 from tests.import_jobs_support import FIVE_UNITS, SPANISH, invoke_worker, post, receive, written
 
+pytestmark = pytest.mark.usefixtures("files_bucket")  # their jobs keep the uploaded file in S3
+
 # the support's fixtures, here: fake_kind (autouse: the fake kind in kinds.KINDS), jobs_queue
 fake_kind, jobs_queue = import_jobs_support.fake_kind, import_jobs_support.jobs_queue
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import base64
 
+import pytest
+
 from tests import import_jobs_support
 from tests.import_jobs_support import FIVE_UNITS, SPANISH, csv_file, kept_files, post, written
+
+pytestmark = pytest.mark.usefixtures("files_bucket")  # their jobs keep the uploaded file in S3
 
 # the support's autouse fixture, here: the fake kind in kinds.KINDS
 fake_kind = import_jobs_support.fake_kind

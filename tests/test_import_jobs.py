@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from chalicelib.services.imports import runner
 from tests import import_jobs_support
 from tests.import_jobs_support import FIVE_UNITS, SPANISH, csv_file, invoke_worker, post, receive, written
 from tests.support import ORIGIN
 from tests.users_support import member
+
+pytestmark = pytest.mark.usefixtures("files_bucket")  # their jobs keep the uploaded file in S3
 
 # the support's fixtures, here: fake_kind (autouse: the fake kind in kinds.KINDS), jobs_queue
 fake_kind, jobs_queue = import_jobs_support.fake_kind, import_jobs_support.jobs_queue

@@ -12,6 +12,8 @@ from chalicelib.services.sales_purchases import partners
 from tests.import_jobs_support import invoke_worker, jobs_queue, receive  # noqa: F401 (jobs_queue: a fixture)
 from tests.import_kinds_support import context, problems, rows, run, stop_at_call
 
+pytestmark = pytest.mark.usefixtures("files_bucket")  # their jobs keep the uploaded file in S3
+
 PARTNERS = "/business-partners"
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import base64
 
+import pytest
+
 from chalicelib.domain.import_rows import Row
 from chalicelib.messages import es, stored_problem
 from chalicelib.models.partners import PartnerCreate
 from chalicelib.services.imports import row_checks
+
+pytestmark = pytest.mark.usefixtures("files_bucket")  # their jobs keep the uploaded file in S3
 
 SPANISH = {"Accept-Language": "es"}
 # line 2: a good row; line 3: an email without "@", a credit limit that is no number
