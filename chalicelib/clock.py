@@ -23,6 +23,11 @@ def now_iso() -> str:
     return iso(now())
 
 
+def parse_iso(text: str) -> _dt.datetime:
+    """A moment the API wrote (`iso`), back to an aware datetime."""
+    return _dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
 def today() -> str:
     """Today's date (UTC) as YYYY-MM-DD."""
     return now().date().isoformat()

@@ -209,3 +209,20 @@ def test_a_second_warehouse_or_a_partner_is_not_empty(api, table, company_a, com
     partner = api.post("/business-partners", {"name": "Cliente", "type": "customer"}, key=company_b.api_key)
     assert partner.status == 201, partner.text
     assert (is_empty(table, company_a.company_id), is_empty(table, company_b.company_id)) == (False, False)
+
+
+def test_an_export_under_way_is_answered_again_rather_than_started_twice(api, table, company_a, files_bucket,
+                                                                         settings_env):
+    """Each export reads the whole table: while one of the company's is pending, POST answers it."""
+    import boto3
+
+    from infra.deploy.resources import create_queues
+    queues = create_queues(boto3.client("sqs"), "exports-under-way")
+    settings_env(IMPORT_QUEUE_URL=queues["ImportJobsQueue"])
+    first = api.post("/exports/company", {}, key=company_a.api_key)
+    again = api.post("/exports/company", {}, key=company_a.api_key)
+    assert (first.status, first.json["status"]) == (202, "pending")
+    assert (again.status, again.json["id"]) == (202, first.json["id"])
+    company_export.run_export(table, company_a.company_id, first.json["id"])
+    third = api.post("/exports/company", {}, key=company_a.api_key)
+    assert third.json["id"] == first.json["id"] + 1  # the first is done: a new export starts

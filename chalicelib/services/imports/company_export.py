@@ -33,6 +33,10 @@ READS = 3  # a torn read is read again this many times in all
 _log = logging.getLogger(__name__)
 
 
+# the worker's 900 s and the queue's first redelivery: past that an export still "running" has stopped
+UNDER_WAY_SECONDS = 15 * 60 + 300
+
+
 def view(item: dict[str, Any], with_link: bool = True) -> dict[str, Any]:
     done = item["status"] == "done"
     return {"id": item["id"], "status": item["status"], "createdAt": item["createdAt"],
@@ -42,8 +46,12 @@ def view(item: dict[str, Any], with_link: bool = True) -> dict[str, Any]:
 
 
 def start_export(command: Command) -> dict[str, Any]:
-    """The export job, pending; without a queue (the unit tests) it runs in this request."""
+    """The export job, pending; without a queue (the unit tests) it runs in this request. An export
+    of the company still under way is answered instead of a new one: each reads the whole table."""
     table, company_id = command.table, command.company_id
+    under_way = _export_under_way(table, company_id)
+    if under_way is not None:
+        return view(under_way, with_link=False)
     export_id = table.next_id(keys.id_sequence(company_id, EXPORT_KIND))
     object_key = keys.export_archive_object(company_id, export_id)
     item = {**keys.export_job(company_id, export_id), "itemType": EXPORT_KIND, "id": export_id, "status": "pending",
@@ -61,6 +69,17 @@ def start_export(command: Command) -> dict[str, Any]:
         except Exception:  # noqa: BLE001 - recorded on the job (failed): the answer says so
             pass
     return get_export(table, company_id, export_id, with_link=False)
+
+
+def _export_under_way(table: Table, company_id: int) -> dict[str, Any] | None:
+    """The newest export, while it is pending or running and younger than the worker's longest run
+    (an older one stopped: a new export may start)."""
+    newest, _ = table.query(partition=("PK", keys.export_jobs_partition(company_id)), forward=False, limit=1,
+                            consistent=True)
+    if not newest or newest[0]["status"] not in ("pending", "running"):
+        return None
+    started = clock.parse_iso(str(newest[0]["createdAt"]))
+    return newest[0] if (clock.now() - started).total_seconds() < UNDER_WAY_SECONDS else None
 
 
 def get_export(table: Table, company_id: int, export_id: int, with_link: bool = True) -> dict[str, Any]:

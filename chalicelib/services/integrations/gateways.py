@@ -337,7 +337,7 @@ def _check_paid_after_link(link: dict[str, Any], notification: gateway_rules.Not
 
 
 def _moment(iso: Any) -> _dt.datetime:
-    return _dt.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+    return clock.parse_iso(str(iso))
 
 
 def _refusal(link: dict[str, Any], notification: gateway_rules.Notification) -> ApiError | None:
