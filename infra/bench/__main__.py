@@ -46,6 +46,10 @@
    JSON record per run (clients, companies, series, customers, invoicesPerSecond, failed, p50,
    p99, retriesPerRequest). Target: one company at 32 clients
    reaches 80 % of 32 companies' throughput with none failed.
+14. Moving in (`--only data-imports`, `--import-rows`, default 10,000): a CSV of partners and one of
+   products imported (POST /imports, the job run in the request as the worker runs it): wall time, rows
+   per second, DynamoDB calls and transactions, write and read units per row (on 1,000 more rows,
+   metered). Target: each within 60 s.
 
 Persistence of the local stack (`--only local-state`, not part of the default run: a few minutes
 and about 5 GB of memory): a state of `--local-state-documents` documents (100,000: five items
