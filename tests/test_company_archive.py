@@ -22,7 +22,7 @@ from chalicelib.store.company_items import family, mentions, scan_company
 from chalicelib.store.files import get_files, reset_files
 from chalicelib.store.transaction import Transaction
 from tests.company_archive_support import busy_shop, secret_looking_names
-from tests.support import make_company
+from tests.support import ORIGIN, make_company
 
 D = Decimal
 BUCKET = "business-api-files-test"
@@ -94,6 +94,9 @@ def test_a_year_of_business_exported_and_restored_into_a_new_company(api, table,
     # by hand: the customer owes invoice 230 - 100 paid + service invoice 150 + 22.50 ISV - credit note 115 = 187.50
     partners = {p["name"]: p for p in before["/business-partners?limit=100"]["businessPartners"]}
     assert D(str(partners["Cliente Uno"]["receivableBalance"])) == D("187.50")
+    # a key made in the console: the source's audit trail (and its count) travels in the archive
+    source_cookie = api.login(company_a.email)
+    assert api.post("/settings/api-keys", {"name": "ERP"}, cookie=source_cookie, origin=ORIGIN).status == 201
     job, content = export(api, company_a, files)
 
     archive = zipfile.ZipFile(io.BytesIO(content))
@@ -126,9 +129,16 @@ def test_a_year_of_business_exported_and_restored_into_a_new_company(api, table,
     assert not {family(i, company_a.company_id) for i in items} & {"USER", "EVT", "IDEM", "RATE", "EXPORT", "LEASE"}
 
     new = make_company(table, "Alpha Restaurada", "owner@restaurada.hn")
+    # its owner makes a key in the console first, as the README does: an audit entry the new company holds
+    cookie = api.login(new.email)
+    assert api.post("/settings/api-keys", {"name": "Restauración"}, cookie=cookie, origin=ORIGIN).status == 201
+    audit = {company: api.get("/settings/audit-log", cookie=login, origin=ORIGIN).json["total"]
+             for company, login in (("source", source_cookie), ("new", cookie))}
     checked = KIND.check_archive(context(table, new), content)
     assert checked.errors == []
     KIND.apply(context(table, new), checked.plan)
+    # the audit trail: the archive's entries beside the new company's own, counted together
+    assert api.get("/settings/audit-log", cookie=cookie, origin=ORIGIN).json["total"] == audit["source"] + audit["new"]
 
     after = reports(api, new.api_key)
     for path, answer in before.items():
