@@ -57,10 +57,14 @@ def run_once(script: str, cwd: Path, base: str, path: str | None = None) -> tupl
     """(the failed calls as "METHOD /path: status", stderr lines that are no status, statuses seen)."""
     ran = subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, text=True, timeout=300,
                          env={**os.environ, "BASE": base, **({"PATH": path} if path else {})})
-    statuses, others = [], []
+    statuses, others, polls = [], [], 0
     for line in ran.stderr.splitlines():
         match = STATUS_LINE.match(line)
-        if match and not (JOB_POLL.search(match.groups()[2]) and statuses and statuses[-1] == match.groups()):
+        polled = bool(match and JOB_POLL.search(match.groups()[2]) and statuses and statuses[-1] == match.groups())
+        polls = polls + 1 if polled else 0
+        if polls == SETTLES_WITHIN:  # `settled` gave up: the job never finished (a stuck import or export)
+            others.append(f"{match.groups()[2]} still under way after {SETTLES_WITHIN} reads")
+        if match and not polled:
             statuses.append(match.groups())
         elif not match and line.strip():
             others.append(line)
@@ -85,6 +89,7 @@ def shell_clock_at(day: str, folder: Path) -> str:
 
 # a job's own address, read again while the job is under way (`settled`)
 JOB_POLL = re.compile(r"/(?:imports|exports)/\d+$")
+SETTLES_WITHIN = 30  # reads a second apart: the walkthrough's jobs take a few
 CALL = r"(?<![\w-]){}(?= )(?! \(\))"
 
 
