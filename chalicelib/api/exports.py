@@ -25,8 +25,12 @@ def report_answer(call: Call, report: dict[str, Any], as_table: Callable[[dict[s
 
     table = as_table(report)
     company = accounts.get_company(call.command.table, call.principal.company_id)
-    body = writer(media_type)(table, company)
-    text = media_type.startswith("text/")  # a text body travels as text; the others base64-encoded
+    return file_answer(writer(media_type)(table, company), media_type, table.filename, "Accept")
+
+
+def file_answer(body: bytes, media_type: str, filename: str, vary: str) -> Response:
+    """A file to download: a text body travels as text, the others base64-encoded."""
+    text = media_type.startswith("text/")
     return Response(body=body.decode("utf-8") if text else body, status_code=200, headers={
-        "Content-Type": media_type + ("; charset=utf-8" if text else ""), "Vary": "Accept",
-        "Content-Disposition": f'attachment; filename="{table.filename}.{EXTENSIONS[media_type]}"'})
+        "Content-Type": media_type + ("; charset=utf-8" if text else ""), "Vary": vary,
+        "Content-Disposition": f'attachment; filename="{filename}.{EXTENSIONS[media_type]}"'})

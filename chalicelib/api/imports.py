@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalice import Blueprint, Response
+from chalice import Blueprint
 
 from chalicelib import messages
-from chalicelib.api.exports import requested_type
+from chalicelib.api.exports import file_answer, requested_type
 from chalicelib.api.routing import READ, WRITE, Call, endpoint
-from chalicelib.errors import NotFound
-from chalicelib.exports import CSV, EXTENSIONS, XLSX
+from chalicelib.exports import CSV, XLSX
 from chalicelib.services.imports.jobs import MAX_REQUEST_BYTES
 
 blueprint = Blueprint(__name__)
@@ -66,22 +65,12 @@ def run_import(call: Call) -> Any:
           "file to fill in (CSV or XLSX by Accept)", tag=TAG, query=M + "TemplateQuery", response=M + "ImportTemplate",
           string_ids=("kind",), exports=TEMPLATE_TYPES, permission=READ)
 def import_template(call: Call) -> Any:
-    from chalicelib.domain.import_templates import heading, template
-    from chalicelib.services.imports import kinds
+    from chalicelib.services.imports import jobs
 
-    name = call.ids["kind"]
-    if name not in kinds.TABLE_KINDS:
-        raise NotFound(f"No import template of that kind: the kinds are {', '.join(kinds.TABLE_KINDS)}.")
-    kind = kinds.kind(name)
     lang = call.query.language or messages.language(call.headers)
     call.response_headers["Vary"] = "Accept, Accept-Language"
     media_type = requested_type(call.headers, TEMPLATE_TYPES)
     if media_type is None:
-        return {"kind": name, "needsDate": kind.needs_date, "columns": [
-            {"name": column.name, "heading": heading(column, lang),
-             "required": column.required, "example": column.example} for column in kind.columns]}
-    body = template(kind.columns, lang, media_type)
-    text = media_type == CSV
-    return Response(body=body.decode("utf-8") if text else body, status_code=200, headers={
-        "Content-Type": media_type + ("; charset=utf-8" if text else ""), "Vary": "Accept, Accept-Language",
-        "Content-Disposition": f'attachment; filename="{name}-{lang}.{EXTENSIONS[media_type]}"'})
+        return jobs.template_columns(call.ids["kind"], lang)
+    body = jobs.template_file(call.ids["kind"], lang, media_type)
+    return file_answer(body, media_type, f"{call.ids['kind']}-{lang}", "Accept, Accept-Language")

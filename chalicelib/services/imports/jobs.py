@@ -226,3 +226,26 @@ def mark_unit_done(transaction: Transaction, context: ImportContext, unit: str) 
 def unit_done(context: ImportContext, unit: str) -> bool:
     """Strongly consistent: a unit committed a moment ago reads as done."""
     return context.table.get(keys.import_unit(context.company_id, context.job_id, unit), consistent=True) is not None
+
+
+def _table_kind(name: str) -> Any:
+    if name not in kinds.TABLE_KINDS:
+        raise NotFound(f"No import template of that kind: the kinds are {', '.join(kinds.TABLE_KINDS)}.")
+    return kinds.kind(name)
+
+
+def template_columns(name: str, lang: str) -> dict[str, Any]:
+    """A kind's template described: its columns with their headings in `lang`, and whether it asks a date."""
+    from chalicelib.domain.import_templates import heading
+
+    kind = _table_kind(name)
+    return {"kind": name, "needsDate": kind.needs_date, "columns": [
+        {"name": column.name, "heading": heading(column, lang), "required": column.required,
+         "example": column.example} for column in kind.columns]}
+
+
+def template_file(name: str, lang: str, media_type: str) -> bytes:
+    """A kind's template to fill in (CSV or XLSX), its headings in `lang`."""
+    from chalicelib.domain.import_templates import template
+
+    return template(_table_kind(name).columns, lang, media_type)
