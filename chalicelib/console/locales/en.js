@@ -1364,11 +1364,8 @@ export default {
   "companyExport.download": "Download archive (ZIP)",
   "companyExport.linkValid": "The link is valid for one hour.",
   "companyExport.failed": "The archive could not be made. Try again.",
-  "companyExport.kind": "Records",
-  "companyExport.count": "Count",
   "imp.file.choose": "Choose file…",
   "imp.file.none": "No file chosen",
   "imp.mapping.ignore": "Do not import this column",
-  "companyExport.items": "Records in the archive",
-  "companyExport.families": "Detail by kind of record (internal names)"
+  "companyExport.items": "Records in the archive"
 };

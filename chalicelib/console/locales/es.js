@@ -1364,11 +1364,8 @@ export default {
   "companyExport.download": "Descargar archivo (ZIP)",
   "companyExport.linkValid": "El enlace vale una hora.",
   "companyExport.failed": "No se pudo preparar el archivo. Inténtelo otra vez.",
-  "companyExport.kind": "Registros",
-  "companyExport.count": "Cantidad",
   "imp.file.choose": "Elegir archivo…",
   "imp.file.none": "Ningún archivo elegido",
   "imp.mapping.ignore": "No importar esta columna",
-  "companyExport.items": "Registros en el archivo",
-  "companyExport.families": "Detalle por tipo de registro (nombres internos)"
+  "companyExport.items": "Registros en el archivo"
 };

@@ -6,16 +6,15 @@ import { ApiError, api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { dateTime, number } from "../format.js";
 import { t } from "../i18n.js";
-import { badge, describeError, section, tableView } from "../ui.js";
+import { badge, describeError, section } from "../ui.js";
 
 const BUSY = ["pending", "running"];
 const POLL_MS = 1000;
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 function showExport(holder, exported) {
-  // counts: {items: the total, <the store's family of records>: its count} (services/imports/company_export.py)
-  const { items, ...families } = exported.counts || {};
-  const counts = Object.entries(families);
+  // counts: {items: the total, then the store's own family names}: a person reads the total only
+  const { items } = exported.counts || {};
   replace(holder,
     h("dl", { class: "facts" },
       h("dt", {}, t("companyExport.status")),
@@ -30,15 +29,7 @@ function showExport(holder, exported) {
       h("a", { href: exported.downloadUrl, id: "company-export-link", class: "button-link", download: "" },
         t("companyExport.download")),
       " ", h("small", { class: "help" }, t("companyExport.linkValid"))) : null,
-    exported.status === "failed" ? h("p", { class: "error-box" }, t("companyExport.failed")) : null,
-    counts.length ? h("details", { class: "export-counts" }, h("summary", {}, t("companyExport.families")),
-      h("div", { class: "table-scroll" }, tableView({
-      rows: counts,
-      columns: [
-        { label: t("companyExport.kind"), value: ([kind]) => h("code", {}, kind) },
-        { label: t("companyExport.count"), class: "num", value: ([, count]) => number(count, 0) },
-      ],
-    }))) : null);
+    exported.status === "failed" ? h("p", { class: "error-box" }, t("companyExport.failed")) : null);
 }
 
 export function exportSection() {
