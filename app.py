@@ -6,6 +6,8 @@ from chalicelib.api import (
     accounting,
     api_keys,
     auth,
+    bank_rules,
+    bank_statements,
     banking,
     company,
     company_exports,
@@ -23,6 +25,7 @@ from chalicelib.api import (
     printing,
     products,
     scheduled_invoices,
+    statement_lines,
     statements,
     users,
     webhooks,
@@ -42,7 +45,7 @@ app = ThreadSafeChalice(app_name="business-api")
 
 for module in (auth, company, partners, products, documents, exchange_rates, inventory, payment_setup, payments, gateways,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
-               company_exports,
+               company_exports, bank_statements, statement_lines, bank_rules,
                openapi, console):
     app.register_blueprint(module.blueprint)
 for blueprint in countries.blueprints():

@@ -28,5 +28,7 @@ TAG_DESCRIPTIONS = {
     "Webhooks": "Signed event deliveries to the company's endpoints, with retries and history",
     "Imports": "Moving a business in: import jobs from CSV or XLSX templates (or a company archive), every row checked "
                "before any is written",
+    "Bank statements": "Bank statements imported (CSV, XLSX, OFX, CAMT.053, MT940), their lines matched to the "
+                       "books with suggestions, bank rules, and reconciliation against the statement",
     "Meta": "This document",
 }

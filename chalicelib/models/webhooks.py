@@ -10,7 +10,7 @@ EventKind = Literal["document.created", "document.confirmed", "document.dte_acce
                     "document.cancelled",
                     "product.created", "product.updated", "business_partner.created", "business_partner.updated",
                     "payment.created", "payment.confirmed", "inventory_adjustment.created",
-                    "inventory_transfer.created"]
+                    "inventory_transfer.created", "statement.imported", "statement_line.matched"]
 Url = Annotated[str, StringConstraints(min_length=1, max_length=2048),
                 Field(json_schema_extra={"format": "uri", "pattern": WEBHOOK_URL_PATTERN})]
 Events = Annotated[List[EventKind], Field(min_length=1, max_length=20)]

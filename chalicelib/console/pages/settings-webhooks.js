@@ -13,7 +13,8 @@ import {
 const EVENTS = ["document.created", "document.confirmed", "document.dte_accepted", "document.dte_invalidated",
   "document.cancelled",
   "product.created", "product.updated", "business_partner.created", "business_partner.updated",
-  "payment.created", "payment.confirmed", "inventory_adjustment.created", "inventory_transfer.created"];
+  "payment.created", "payment.confirmed", "inventory_adjustment.created", "inventory_transfer.created",
+  "statement.imported", "statement_line.matched"];
 
 // The event picker: one checkbox per kind; its errors land beside it (data-field "events").
 function eventPicker(selected) {

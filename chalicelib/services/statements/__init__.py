@@ -1,0 +1,13 @@
+"""Bank statements: imported (imports.py), their lines listed with suggestions (lines.py,
+suggestions.py), matched, unmatched or ignored one command at a time (matching.py), proposed and
+created by the company's bank rules (bank_rules.py).
+
+A line, as stored (store/keys/statements.py):
+    {id, bankAccountId, statementId, date, amount (signed: + is money in), description,
+     reference?, bankId?, balance?, identity, status: unmatched|matched|ignored, version, createdAt,
+     match?: {kind: transaction|documents|create|transfer, transactionIds: [...], paymentIds?: [...],
+              documents?: [{documentId, amount, paymentId}], journalEntryId?, ruleId?,
+              transferToAccountId?, matchedAt}}
+A bank transaction matched to a line carries `statementLineId` (none: not matched); the match
+writes both under conditions (the line unmatched at its version, the transaction without
+`statementLineId`), so of two racing matches exactly one lands."""
