@@ -59,7 +59,7 @@ def parse(file_name, content, format=None, mapping=None):
     head = rows[mapping.skip_rows]
     lines = []
     for number, row in enumerate(rows[mapping.skip_rows + 1:], start=mapping.skip_rows + 2):
-        cells = dict(zip(head, row))
+        cells = dict(zip(head, row, strict=False))
         try:
             if mapping.amount_column:
                 amount = Decimal(cells[mapping.amount_column])

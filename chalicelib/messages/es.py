@@ -1287,6 +1287,7 @@ PHRASES: dict[str, str] = {
     "name a signed amount column, or both a debit and a credit column":
         "indique una columna de monto con signo, o una columna de débito y una de crédito",
     "must differ from the decimal separator": "debe ser distinto del separador decimal",
+    "must be one of {}": "debe ser uno de {0}",
     "The statement kept colliding with another import of the same lines; import it again.":
         "El estado de cuenta chocó repetidamente con otra importación de las mismas líneas; impórtelo de nuevo.",
     "Bank statement not found.": "Estado de cuenta no encontrado.",
