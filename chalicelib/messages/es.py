@@ -1299,6 +1299,10 @@ PHRASES: dict[str, str] = {
         "la línea :61: no es una fecha, una marca D o C, un monto y un tipo de transacción (p. ej. "
         "2603100310D85,00NTRF)",
     "the MT940 file's :61: lines cannot all be read": "no se pueden leer todas las líneas :61: del archivo MT940",
+    "the balance {} is not a D or C mark, a date, a currency and an amount (e.g. C260228HNL10000,00)":
+        "el saldo {0} no es una marca D o C, una fecha, una moneda y un monto (p. ej. C260228HNL10000,00)",
+    "the MT940 file has a date or an amount that cannot be read":
+        "el archivo MT940 tiene una fecha o un monto que no se puede leer",
     "the OFX file holds {} account statements: export one account's statement per file":
         "el archivo OFX contiene {0} estados de cuenta: exporte el estado de una sola cuenta por archivo",
     "the OFX file cannot be read: its header or its tags are damaged":
