@@ -97,14 +97,6 @@ def formats_ready() -> bool:
 
 
 
-@pytest.fixture(autouse=True)
-def _readers(monkeypatch):
-    if not formats_ready():  # TEMPORARY until i42-formats merges
-        from tests import fake_statement_formats as fake
-        for name in ("detect", "parse", "check_balances"):
-            monkeypatch.setattr(statement_formats, name, getattr(fake, name))
-
-
 @pytest.fixture
 def books(api, company_a):
     return opened_books(api, company_a)
