@@ -30,7 +30,19 @@ def put_lines(table: Any, company_id: int, account_id: int, lines: list[tuple[st
             item["reference"] = line.reference
         table.client.put_item(TableName=table.name, Item=_typed(item))
         ids.append(line_id)
+    _count(table, company_id, account_id, statement_id, len(ids))
     return ids
+
+
+def _count(table: Any, company_id: int, account_id: int, statement_id: int, lines: int) -> None:
+    """The account's line counts, as an import adds them (the listings' `total`)."""
+    from chalicelib.services.statements.lines import UNMATCHED, count_changes
+    from chalicelib.store.transaction import Transaction
+
+    transaction = Transaction(table)
+    transaction.add_counts(keys.statement_line_counts(company_id, account_id),
+                           count_changes(statement_id, None, UNMATCHED, lines))
+    transaction.commit()
 
 
 def _typed(item: dict[str, Any]) -> dict[str, Any]:

@@ -406,3 +406,37 @@ def test_each_formats_month_imports_through_the_api_and_once(books, account, fil
         assert D(str(statement["openingBalance"])) == D("10000.00")
     again = upload(books, account["id"], content, file_name).json
     assert (again["linesImported"], again["linesSkipped"]) == (0, 7)
+
+
+def test_lines_put_by_the_tests_support_are_counted_as_imported_ones(books, account, table, company_a):
+    from tests.statement_lines_support import put_lines
+
+    put_lines(table, company_a.company_id, account["id"], [("2026-11-02", "150.00", "Depósito", None),
+                                                           ("2026-11-03", "-20.00", "Comisión", None)])
+    listed = lines_of(books, account["id"], "status=unmatched")
+    assert (listed["total"], [D(str(line["amount"])) for line in listed["statementLines"]]) == (
+        2, [D("150.00"), D("-20.00")])
+
+
+def test_a_change_of_status_moves_the_line_between_the_counts(books, account, table, company_a):
+    """What a match, an unmatch or an ignore does in its transaction (lines.count_status_change)."""
+    from chalicelib.services.statements import lines as statement_lines
+    from chalicelib.store import keys
+    from chalicelib.store.transaction import Transaction
+    from tests.statement_lines_support import put_lines
+
+    ids = put_lines(table, company_a.company_id, account["id"], [("2026-11-02", "150.00", "Depósito", None),
+                                                                 ("2026-11-03", "-20.00", "Comisión", None)])
+    line = statement_lines.get_line(table, company_a.company_id, account["id"], ids[1])
+    transaction = Transaction(table)
+    transaction.set_fields(keys.statement_line(company_a.company_id, account["id"], ids[1]), {
+        "status": "ignored", **keys.statement_line_index(company_a.company_id, account["id"], "ignored", line["date"],
+                                                         ids[1])})
+    statement_lines.count_status_change(transaction, company_a.company_id, line, "ignored")
+    transaction.commit()
+    totals = {status: lines_of(books, account["id"], f"status={status}")["total"]
+              for status in ("unmatched", "matched", "ignored")}
+    # 2 lines: 1 left unmatched, 1 ignored; all of them still 2
+    assert totals == {"unmatched": 1, "matched": 0, "ignored": 1} and lines_of(books, account["id"])["total"] == 2
+    assert [item["id"] for item in lines_of(books, account["id"], "status=ignored&statementId=1")["statementLines"]] \
+        == [ids[1]]
