@@ -18,7 +18,7 @@ def put_lines(table: Any, company_id: int, account_id: int, lines: list[tuple[st
                             reference=reference) for number, (date, amount, description, reference)
               in enumerate(lines, start=1)]
     ids = []
-    for line, identity in zip(parsed, identities(parsed)):
+    for line, identity in zip(parsed, identities(parsed), strict=True):
         line_id = table.next_id(keys.id_sequence(company_id, keys.STATEMENT_LINE))
         item: dict[str, Any] = {
             **keys.statement_line(company_id, account_id, line_id),

@@ -440,3 +440,12 @@ def test_a_change_of_status_moves_the_line_between_the_counts(books, account, ta
     assert totals == {"unmatched": 1, "matched": 0, "ignored": 1} and lines_of(books, account["id"])["total"] == 2
     assert [item["id"] for item in lines_of(books, account["id"], "status=ignored&statementId=1")["statementLines"]] \
         == [ids[1]]
+
+
+def test_a_file_repeating_a_banks_line_id_is_refused_naming_the_entry(books, account, table):
+    # the OFX's second entry carries the first one's FITID
+    content = november_ofx().replace(b"<FITID>N-0002", b"<FITID>N-0001")
+    refusal = upload(books, account["id"], content, "n.ofx", expect=400).json
+    assert (refusal["code"], refusal["details"][0]["line"], refusal["details"][0]["column"]) == (
+        "STATEMENT_INVALID", 2, "FITID")
+    assert stored_statement_items(table) == []

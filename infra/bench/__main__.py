@@ -64,11 +64,11 @@ import argparse
 import json
 import sys
 
+from infra.bench.bank_statements import bank_statements
 from infra.bench.calls import calls_per_request
 from infra.bench.capacity import print_report as print_capacity_report
 from infra.bench.common import ROOT
 from infra.bench.contention import contention_runs
-from infra.bench.bank_statements import bank_statements
 from infra.bench.data_imports import data_imports
 from infra.bench.documents import credit_summary_scaling, document_list_scaling, document_writes, payment_writes
 from infra.bench.imports import import_times

@@ -122,10 +122,17 @@ def _statement_item(company_id: int, account: dict[str, Any], statement_id: int,
 
 
 def _without_existing(command: Command, lines: list[Any]) -> list[Any]:
-    """`lines` ((…, identity key) tuples) whose identity the account does not have yet: one read
-    per 100 lines."""
+    """`lines` ((…, identity key) tuples) whose identity the account does not have yet, each
+    identity once (a file that repeats a bank's line id holds that line once): one read per 100
+    lines."""
     found = command.table.batch_get(entry[-1] for entry in lines)
-    return [entry for entry in lines if keys.pair(entry[-1]) not in found]
+    seen = set(found)
+    new = []
+    for entry in lines:
+        if keys.pair(entry[-1]) not in seen:
+            seen.add(keys.pair(entry[-1]))
+            new.append(entry)
+    return new
 
 
 def _store_chunk(command: Command, account_id: int, statement: dict[str, Any],
