@@ -255,6 +255,10 @@ EXAMPLES: dict[str, Example] = {
     "/imports": lambda w: ("/imports", {"kind": "products", "fileName": "productos.csv", "content": base64.b64encode(
         f"code,name\nRET-{w.serial()},Producto importado\n".encode()).decode()}),
     "/exports/company": lambda w: ("/exports/company", {}),
+    # issue 42: rules
+    "/bank-rules": lambda w: ("/bank-rules", {"name": "Comisiones", "conditions": [
+        {"field": "description", "operator": "contains", "value": "comisión"}],
+        "action": {"chartOfAccountId": w.account("6199"), "taxRate": 0.15}}),
 }
 
 

@@ -1269,6 +1269,19 @@ PHRASES: dict[str, str] = {
         "Esta empresa ya tiene registros: el respaldo de una empresa se restaura en una empresa nueva y vacía.",
     "is only taken by the opening kinds (the changeover date)":
         "solo la admiten las importaciones de apertura (la fecha de corte)",
+    # issue 42: rules
+    "The reconciliation is being completed: complete it again to finish.":
+        "La conciliación se está completando: complétela de nuevo para terminar.",
+    "a direction condition is equals in or out":
+        "una condición de sentido es «equals» con «in» (entrada) u «out» (salida)",
+    "a text condition compares with a text": "una condición de texto se compara con un texto",
+    "a text condition is contains or equals": "una condición de texto es «contains» o «equals»",
+    "an amount condition compares with a number": "una condición de monto se compara con un número",
+    "an amount condition is equals or between": "una condición de monto es «equals» o «between»",
+    "between takes [min, max] with min not above max": "«between» toma [mínimo, máximo] con el mínimo no mayor que el máximo",
+    "between takes two numbers [min, max]": "«between» toma dos números [mínimo, máximo]",
+    "no such statement on this bank account": "el estado de cuenta no existe en esta cuenta bancaria",
+    "the statement states no closing balance: send it": "el estado de cuenta no indica el saldo final: envíelo",
 }
 
 # issue 38: lang2

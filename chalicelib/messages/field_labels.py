@@ -228,6 +228,17 @@ EN: dict[str, str] = {
     'errorsLimit': 'Problems per page',
     'errorsCursor': 'Problems page',
     'language': 'Language',
+    # issue 42: rules
+    'action': 'What the rule creates',
+    'autoCreate': 'Create without asking',
+    'conditions': 'Conditions',
+    'conditions[]': 'Condition',
+    'field': 'Field compared',
+    'match': 'How the conditions combine',
+    'operator': 'Comparison',
+    'priority': 'Priority',
+    'statementId': 'Bank statement',
+    'value': 'Value compared',
 }
 
 ES: dict[str, str] = {
@@ -453,4 +464,15 @@ ES: dict[str, str] = {
     'errorsLimit': 'Problemas por página',
     'errorsCursor': 'Página de problemas',
     'language': 'Idioma',
+    # issue 42: rules
+    'action': 'Lo que crea la regla',
+    'autoCreate': 'Crear sin preguntar',
+    'conditions': 'Condiciones',
+    'conditions[]': 'Condición',
+    'field': 'Campo comparado',
+    'match': 'Cómo se combinan las condiciones',
+    'operator': 'Comparación',
+    'priority': 'Prioridad',
+    'statementId': 'Estado de cuenta bancario',
+    'value': 'Valor comparado',
 }
