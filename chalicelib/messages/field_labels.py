@@ -228,6 +228,12 @@ EN: dict[str, str] = {
     'errorsLimit': 'Problems per page',
     'errorsCursor': 'Problems page',
     'language': 'Language',
+    # issue 42: match
+    'create': 'New bank transaction',
+    'documents': 'Documents paid',
+    'documents[]': 'Document paid',
+    'ruleId': 'Bank rule',
+    'transferToAccountId': 'Other bank account of the transfer',
 }
 
 ES: dict[str, str] = {
@@ -453,4 +459,10 @@ ES: dict[str, str] = {
     'errorsLimit': 'Problemas por página',
     'errorsCursor': 'Página de problemas',
     'language': 'Idioma',
+    # issue 42: match
+    'create': 'Nueva transacción bancaria',
+    'documents': 'Documentos pagados',
+    'documents[]': 'Documento pagado',
+    'ruleId': 'Regla bancaria',
+    'transferToAccountId': 'Otra cuenta bancaria de la transferencia',
 }
