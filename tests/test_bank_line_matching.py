@@ -253,3 +253,40 @@ def test_another_company_s_lines_and_transactions_answer_404(api, shop, table, c
     # Beta's own line, Alpha's transaction: not Beta's to match
     assert act(beta, theirs["id"], their_line, "match", {"transactionId": deposit["id"]}, expect=404)
     assert act(shop, account["id"], line_id + 1000, "ignore", expect=404)
+
+
+def test_six_invoices_of_one_customer_in_one_line_fit_one_transaction(shop, table):
+    """The cap's worst case here: six payments, one partner, one bank account, each written once."""
+    account = bank_account(shop)
+    shop.created("/payments/methods", {"name": "Transferencia BAC", "bankAccountId": account["id"]})
+    # invoices of 1..6 services at 100.00 + 15%: 115.00, 230.00, ..., 690.00; together 115.00 x 21 = 2,415.00
+    invoices = [shop.document("01", [(shop.service, n, 100)]) for n in range(1, 7)]
+    line_id, = lines(shop, table, account["id"], ("2026-11-05", "2415.00", "DEPOSITO VARIOS", None))
+    matched = act(shop, account["id"], line_id, "match", {"documents": [
+        {"documentId": invoice["id"], "amount": f"{115 * n}.00"} for n, invoice in enumerate(invoices, start=1)]})
+    assert len(matched["match"]["paymentIds"]) == 6
+    assert [pending(shop, invoice["id"]) for invoice in invoices] == [0] * 6
+    assert balance_of(shop, account["id"]) == D("3415.00")  # 1,000.00 + 2,415.00
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == 0
+    check_books(shop, {"110103": account["id"]})
+    act(shop, account["id"], line_id, "unmatch")  # six cancellations, one transaction too
+    assert balance_of(shop, account["id"]) == D("1000.00")
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("2415.00")
+    check_books(shop, {"110103": account["id"]})
+
+
+def test_a_line_whose_transaction_is_reconciled_cannot_be_unmatched(shop, table):
+    account = bank_account(shop)
+    deposit = shop.created(f"/bank-accounts/{account['id']}/transactions", {
+        "type": "deposit", "amount": "250.00", "transactionDate": "2026-11-03", "chartOfAccountId": shop.books["3401"]})
+    line_id, = lines(shop, table, account["id"], ("2026-11-03", "250.00", "DEPOSITO", None))
+    act(shop, account["id"], line_id, "match", {"transactionId": deposit["id"]})
+    # the statement: 1,000.00 opening + 250.00 = 1,250.00, the deposit cleared: difference 0
+    draft = shop.created(f"/bank-accounts/{account['id']}/reconciliations", {
+        "statementDate": "2026-11-30", "statementBalance": "1250.00", "clearedTransactionIds": [deposit["id"]]})
+    completed = shop.api.post(f"/bank-accounts/{account['id']}/reconciliations/{draft['id']}/complete", {},
+                              key=shop.key)
+    assert completed.status == 200, completed.text
+    refused = act(shop, account["id"], line_id, "unmatch", expect=409)
+    assert refused["code"] == "STATEMENT_LINE_RECONCILED"
+    assert transactions(shop, account["id"])[deposit["id"]]["statementLineId"] == line_id
