@@ -155,6 +155,13 @@ CODES: dict[str, str] = {
     # issue 41: fixjobs
     'IMPORT_INVALID': "The file cannot be imported: each problem is named by its row and column.",
     'COMPANY_NOT_EMPTY': "This company already has records: a company archive is restored into a new, empty company.",
+    # issue 42: match
+    'STATEMENT_LINE_NOT_UNMATCHED': 'Only an unmatched statement line can be matched or ignored (another command matched or ignored it first).',
+    'STATEMENT_LINE_NOT_MATCHED': 'Only a matched statement line can be unmatched.',
+    'STATEMENT_LINE_NOT_IGNORED': 'Only an ignored statement line can be restored.',
+    'STATEMENT_LINE_RECONCILED': "A bank transaction of the line's match is reconciled (a completed reconciliation): the line cannot be unmatched.",
+    'BANK_TRANSACTION_ALREADY_MATCHED': "The bank transaction is matched to another statement line (a transfer's other side: to a line of the other account).",
+    'MATCH_AMOUNT_MISMATCH': "What the match moves differs from the line's amount (to the cent, in the line's direction).",
 }
 
 KINDS: dict[str, str] = {

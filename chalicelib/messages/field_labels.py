@@ -239,6 +239,12 @@ EN: dict[str, str] = {
     'priority': 'Priority',
     'statementId': 'Bank statement',
     'value': 'Value compared',
+    # issue 42: match
+    'create': 'New bank transaction',
+    'documents': 'Documents paid',
+    'documents[]': 'Document paid',
+    'ruleId': 'Bank rule',
+    'transferToAccountId': 'Other bank account of the transfer',
 }
 
 ES: dict[str, str] = {
@@ -475,4 +481,10 @@ ES: dict[str, str] = {
     'priority': 'Prioridad',
     'statementId': 'Estado de cuenta bancario',
     'value': 'Valor comparado',
+    # issue 42: match
+    'create': 'Nueva transacción bancaria',
+    'documents': 'Documentos pagados',
+    'documents[]': 'Documento pagado',
+    'ruleId': 'Regla bancaria',
+    'transferToAccountId': 'Otra cuenta bancaria de la transferencia',
 }
