@@ -126,6 +126,12 @@ def line_command(command: Command) -> Command:
     return Command(principal=command.principal, table=command.table)
 
 
+def creation(rule: dict[str, Any], line: dict[str, Any]) -> dict[str, Any]:
+    """What a rule creates for a line, as the match's `create` takes it: the action, described by
+    the line's own description when the rule gives none."""
+    return {"description": str(line.get("description") or rule["name"])[:200], **rule["action"]}
+
+
 def apply_auto_rules(command: Command, account: dict[str, Any], lines: list[dict[str, Any]]) -> int:
     """After an import: each new unmatched line the first matching active `autoCreate` rule of
     its account covers is created and matched (matching.match_line with `create` and `ruleId`),
@@ -147,7 +153,7 @@ def apply_auto_rules(command: Command, account: dict[str, Any], lines: list[dict
             continue
         try:
             matching.match_line(line_command(command), account_id, int(line["id"]),
-                                {"create": dict(rule["action"]), "ruleId": int(rule["id"])})
+                                {"create": creation(rule, line), "ruleId": int(rule["id"])})
         except ApiError as refused:
             log.info("bank rule %s not applied to line %s: %s", rule["id"], line["id"], refused)
             continue
