@@ -56,20 +56,21 @@ def _line_moved(transaction: Transaction, company_id: int, line: dict[str, Any],
     return {name: value for name, value in moved.items() if value is not None}
 
 
-def _line_in(command: Command, account_id: int, line_id: int, status: str) -> dict[str, Any]:
-    banking.get_account(command.table, command.company_id, account_id)  # another company's account: 404
+def _account_and_line(command: Command, account_id: int, line_id: int,
+                      status: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The account (another company's: 404) and its line, which must be in `status`."""
+    account = banking.get_account(command.table, command.company_id, account_id)
     line = get_line(command.table, command.company_id, account_id, line_id)
     if line["status"] != status:
         raise _REFUSAL[status]()
-    return line
+    return account, line
 
 
 def match_line(command: Command, account_id: int, line_id: int, body: dict[str, Any]) -> dict[str, Any]:
     """`body` is the match request as the API takes it (camelCase): exactly one of `transactionId`,
     `documents` (+ `paymentMethodId`?), `create`, `transferToAccountId`; `ruleId` when a bank rule
     creates it. Answers the line as stored after the match."""
-    line = _line_in(command, account_id, line_id, UNMATCHED)
-    account = banking.get_account(command.table, command.company_id, account_id)
+    account, line = _account_and_line(command, account_id, line_id, UNMATCHED)
     transaction, writes = command.transaction(), JournalWrites(command.company_id)
     # the line first: of two matches of one line, the loser is told the line's story, not a part's
     position = len(transaction.operations)
@@ -98,7 +99,7 @@ def unmatch_line(command: Command, account_id: int, line_id: int) -> dict[str, A
     is free again; the payments a match made are cancelled (entries and bank transactions
     reversed, pendings and balances restored); a transaction or transfer it created is reversed.
     Nothing of it may be reconciled yet. The line is unmatched again."""
-    line = _line_in(command, account_id, line_id, MATCHED)
+    _, line = _account_and_line(command, account_id, line_id, MATCHED)
     today = clock.today_in(accounts.company_country(command.table, command.company_id))
     date = max(today, line["date"])
     transaction, writes = command.transaction(), JournalWrites(command.company_id)
@@ -112,11 +113,11 @@ def unmatch_line(command: Command, account_id: int, line_id: int) -> dict[str, A
 
 def ignore_line(command: Command, account_id: int, line_id: int) -> dict[str, Any]:
     """A line nothing in the books stands for (a bank's own correction): out of the unmatched list."""
-    return _moved_alone(command, _line_in(command, account_id, line_id, UNMATCHED), IGNORED)
+    return _moved_alone(command, _account_and_line(command, account_id, line_id, UNMATCHED)[1], IGNORED)
 
 
 def unignore_line(command: Command, account_id: int, line_id: int) -> dict[str, Any]:
-    return _moved_alone(command, _line_in(command, account_id, line_id, IGNORED), UNMATCHED)
+    return _moved_alone(command, _account_and_line(command, account_id, line_id, IGNORED)[1], UNMATCHED)
 
 
 def _moved_alone(command: Command, line: dict[str, Any], status: str) -> dict[str, Any]:
