@@ -187,8 +187,8 @@ def _principal(company) -> Principal:
 # --- applying for real (matching.match_line, merged from i42-match) -----------------------------------
 
 def test_an_auto_create_rule_creates_the_commission_with_its_tax_and_not_on_another_account(api, table, company_a):
-    from tests.bank_matching_support import bank_account as shop_bank_account
     from tests.bank_matching_support import balance_of, second_ledger
+    from tests.bank_matching_support import bank_account as shop_bank_account
     from tests.documents_support import Shop
 
     shop = Shop(api, company_a)

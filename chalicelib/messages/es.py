@@ -1381,8 +1381,6 @@ PHRASES: dict[str, str] = {
         'Solo una línea del extracto ignorada se puede restaurar.',
     'Only an unmatched statement line can be matched or ignored.':
         'Solo una línea del extracto sin conciliar se puede conciliar o ignorar.',
-    'Statement line not found.':
-        'No se encontró la línea del extracto.',
     'already named in documents[{}]':
         'ya indicado en documents[{0}]',
     'an advance is registered as a payment of its order, not matched to a line':

@@ -253,7 +253,6 @@ EN: dict[str, str] = {
     'match': 'How the conditions combine',
     'operator': 'Comparison',
     'priority': 'Priority',
-    'statementId': 'Bank statement',
     'value': 'Value compared',
     # issue 42: match
     'create': 'New bank transaction',
@@ -511,7 +510,6 @@ ES: dict[str, str] = {
     'match': 'Cómo se combinan las condiciones',
     'operator': 'Comparación',
     'priority': 'Prioridad',
-    'statementId': 'Estado de cuenta bancario',
     'value': 'Valor comparado',
     # issue 42: match
     'create': 'Nueva transacción bancaria',

@@ -10,7 +10,7 @@ DEPOSIT = {"amount": Decimal("1500"), "description": "Depósito en efectivo", "r
 
 
 def rule(*conditions, match="all", **fields):
-    return {"conditions": [dict(zip(("field", "operator", "value"), c)) for c in conditions], "match": match, **fields}
+    return {"conditions": [dict(zip(("field", "operator", "value"), c, strict=True)) for c in conditions], "match": match, **fields}
 
 
 def test_text_is_accent_and_case_blind():

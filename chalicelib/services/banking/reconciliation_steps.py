@@ -51,7 +51,7 @@ def _key(command: Command, reconciliation: dict[str, Any]) -> keys.Key:
 def claim_in_steps(command: Command, reconciliation: dict[str, Any], items: list[dict[str, Any]]) -> str:
     """Steps 1 and 2: answers the token the final transaction requires."""
     token = reconciliation.get("completing") or _mark(command, reconciliation)
-    reconciliation_id, account_id = int(reconciliation["id"]), int(reconciliation["bankAccountId"])
+    reconciliation_id = int(reconciliation["id"])
     pending = [(index, item) for index, item in enumerate(items) if item.get("reconciliationId") != reconciliation_id
                or not item.get("reconciled")]
     for start in range(0, len(pending), reconciliations.MAX_CLEARED):

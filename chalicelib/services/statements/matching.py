@@ -17,7 +17,7 @@ from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.statements import match_kinds
-from chalicelib.services.statements.lines import IGNORED, MATCHED, UNMATCHED, get_line
+from chalicelib.services.statements.lines import IGNORED, MATCHED, UNMATCHED, count_status_change, get_line
 from chalicelib.store import keys
 from chalicelib.store.transaction import Transaction
 
@@ -47,6 +47,7 @@ def _line_moved(transaction: Transaction, company_id: int, line: dict[str, Any],
     """The line to `status` (its GSI1 entry with it), from the status and version read: a command
     that changed it meanwhile makes this one's transaction fail with the refusal of the status it
     required. Answers the line as it will be stored."""
+    count_status_change(transaction, company_id, line, status)   # before: the line's update stays the last operation
     changes = {"status": status, "match": match,
                **keys.statement_line_index(company_id, line["bankAccountId"], status, line["date"], line["id"])}
     transaction.update_fields(keys.statement_line(company_id, line["bankAccountId"], line["id"]), changes,
