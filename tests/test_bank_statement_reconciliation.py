@@ -107,7 +107,8 @@ def month(api, table, books, company_a):
     line_ids = put_lines(table, company_id, checking, rows + [("2026-11-30", "-9.99", "Sin conciliar", None),
                                                               ("2026-11-30", "-1.00", "Ignorada", None)],
                          statement_id=7)
-    for line_id, tx_id in zip(line_ids, tx_ids, strict=True):
+    # the last two lines (unmatched, ignored) have no transaction: zip stops before them
+    for line_id, tx_id in zip(line_ids, tx_ids, strict=False):
         matched(table, company_id, checking, line_id, [tx_id])
     ignored = table.get(keys.statement_line(company_id, checking, line_ids[-1]))
     put(table, {**ignored, "status": "ignored"})
