@@ -142,4 +142,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "CONCURRENT_UPDATE": (503, "the write kept colliding with concurrent writes; retry"),
     "EMAIL_SERVICE_BUSY": (503, "the e-mail service is throttling; retry later"),
     "PAYMENT_DEFERRED": (503, "the gateway payment cannot be recorded yet; the gateway retries"),
+    # issue 42: imports
+    "STATEMENT_INVALID": (400, "the bank statement cannot be imported: it cannot be read, or its lines do not add up from its opening to its closing balance (`details` names the line and column); nothing was stored"),
+    "STATEMENT_CURRENCY_MISMATCH": (400, "the bank statement is in another currency than the bank account: nothing was stored"),
 }

@@ -93,3 +93,9 @@ def identities(lines: tuple[StatementLine, ...] | list[StatementLine]) -> list[t
         seen[same] = seen.get(same, 0) + 1
         result.append(line_identity(line, seen[same]))
     return result
+
+
+# issue 42: imports. The dates a mapping may name (ColumnMapping.date_format; the formats' readers
+# read each): day, month and year in the orders the region's banks write them
+DATE_FORMATS = ("DD/MM/YYYY", "DD-MM-YYYY", "DD.MM.YYYY", "DD/MM/YY", "MM/DD/YYYY", "YYYY-MM-DD", "YYYY/MM/DD",
+                "YYYYMMDD")

@@ -155,6 +155,10 @@ CODES: dict[str, str] = {
     # issue 41: fixjobs
     'IMPORT_INVALID': "The file cannot be imported: each problem is named by its row and column.",
     'COMPANY_NOT_EMPTY': "This company already has records: a company archive is restored into a new, empty company.",
+    # issue 42: imports
+    'STATEMENT_INVALID': "The bank statement cannot be imported: it cannot be read, or its lines do not add up "
+                         "from its opening to its closing balance.",
+    'STATEMENT_CURRENCY_MISMATCH': "The bank statement is in another currency than the bank account.",
 }
 
 KINDS: dict[str, str] = {

@@ -180,6 +180,11 @@ CODES: dict[str, str] = {
     "IMPORT_INVALID": "El archivo no se puede importar: cada problema indica su fila y su columna.",
     "COMPANY_NOT_EMPTY":
         "Esta empresa ya tiene registros: el respaldo de una empresa se restaura en una empresa nueva y vacía.",
+    # issue 42: imports
+    "STATEMENT_INVALID":
+        "El estado de cuenta no se puede importar: no se puede leer, o sus líneas no suman de su saldo inicial a su "
+        "saldo final.",
+    "STATEMENT_CURRENCY_MISMATCH": "El estado de cuenta está en otra moneda que la cuenta bancaria.",
 }
 
 KINDS: dict[str, str] = {
@@ -1269,6 +1274,25 @@ PHRASES: dict[str, str] = {
         "Esta empresa ya tiene registros: el respaldo de una empresa se restaura en una empresa nueva y vacía.",
     "is only taken by the opening kinds (the changeover date)":
         "solo la admiten las importaciones de apertura (la fecha de corte)",
+    # issue 42: imports
+    "The statement cannot be imported: the problem is named by its line and column.":
+        "El estado de cuenta no se puede importar: el problema indica su línea y su columna.",
+    "a CSV or XLSX statement needs the bank account's column mapping: save it first (statement-mapping)":
+        "un estado de cuenta CSV o XLSX necesita el mapeo de columnas de la cuenta bancaria: guárdelo primero "
+        "(statement-mapping)",
+    "the file is in {}; the bank account is in {}": "el archivo está en {0}; la cuenta bancaria está en {1}",
+    "the file has no statement lines": "el archivo no tiene líneas de estado de cuenta",
+    "either a signed amount column or debit and credit columns, not both":
+        "o una columna de monto con signo o columnas de débito y crédito, no ambas",
+    "name a signed amount column, or both a debit and a credit column":
+        "indique una columna de monto con signo, o una columna de débito y una de crédito",
+    "must differ from the decimal separator": "debe ser distinto del separador decimal",
+    "The statement kept colliding with another import of the same lines; import it again.":
+        "El estado de cuenta chocó repetidamente con otra importación de las mismas líneas; impórtelo de nuevo.",
+    "Bank statement not found.": "Estado de cuenta no encontrado.",
+    "Statement line not found.": "Línea de estado de cuenta no encontrada.",
+    "No statement mapping is saved for this bank account.":
+        "No hay un mapeo de columnas guardado para esta cuenta bancaria.",
 }
 
 # issue 38: lang2

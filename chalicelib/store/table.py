@@ -273,6 +273,14 @@ class Table:
     def next_id(self, key: Key) -> int:
         return self.add(key, "value")
 
+    def next_ids(self, key: Key, count: int) -> range:
+        """`count` fresh ids of a sequence in one ADD (an import's lines): ids a write that never
+        commits leaves unused are skipped, as a create that fails leaves its id."""
+        if count <= 0:
+            return range(0)
+        last = self.add(key, "value", count)
+        return range(last - count + 1, last + 1)
+
     @contextmanager
     def lease(self, of: Key, wait_s: float) -> Iterator["Lease | None"]:
         """Holds a lease on an item (a counter every writer of a series needs) while the block

@@ -1,13 +1,21 @@
-"""Reading an account's statement lines."""
+"""Reading an account's statements and statement lines; the lines' counts by status, which every
+change of a line's status moves (count_status_change)."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from chalicelib.errors import NotFound
+from chalicelib.services.banking import banking
+from chalicelib.services.statements import suggestions
 from chalicelib.store import keys
+from chalicelib.store.listing import GSI1, GSI2, Page, list_range
 from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
 
 UNMATCHED, MATCHED, IGNORED = keys.LINE_STATUSES
+ALL = "all"
+STATEMENTS = "statements"
 
 
 def get_line(table: Table, company_id: int, account_id: int, line_id: int) -> dict[str, Any]:
@@ -15,3 +23,101 @@ def get_line(table: Table, company_id: int, account_id: int, line_id: int) -> di
     if item is None:
         raise NotFound("Statement line not found.")
     return item
+
+
+# --- counts ---------------------------------------------------------------------------------------
+
+def count_changes(statement_id: int, old: str | None, new: str, lines: int = 1, *,
+                  statements: int = 0) -> dict[str, int]:
+    """What `lines` lines of one statement moving from status `old` (None: new lines) to `new`
+    change in the account's counts (keys.statement_line_counts), for Transaction.add_counts."""
+    changes: Counter[str] = Counter({new: lines, f"{new}#{statement_id}": lines})
+    if old is None:
+        changes.update({ALL: lines, f"{ALL}#{statement_id}": lines})
+    else:
+        changes.update({old: -lines, f"{old}#{statement_id}": -lines})
+    if statements:
+        changes[STATEMENTS] += statements
+    return dict(changes)
+
+
+def count_status_change(transaction: Transaction, company_id: int, line: dict[str, Any], new: str) -> None:
+    """In the transaction that changes a line's status (a match, an unmatch, an ignore): the
+    account's counts follow it, so that listings by status keep an exact `total`."""
+    if line["status"] != new:
+        transaction.add_counts(keys.statement_line_counts(company_id, line["bankAccountId"]),
+                               count_changes(line["statementId"], line["status"], new))
+
+
+def line_counts(table: Table, company_id: int, account_id: int) -> Counter[str]:
+    """The account's counts, its shards added up (one Query)."""
+    key = keys.statement_line_counts(company_id, account_id)
+    items, _ = table.query(partition=("PK", key["PK"]), sort_prefix=("SK", key["SK"]), consistent=True)
+    counts: Counter[str] = Counter()
+    for item in items:
+        counts.update({name: int(value) for name, value in item.items() if name not in ("PK", "SK")})
+    return counts
+
+
+# --- lines ----------------------------------------------------------------------------------------
+
+def list_lines(table: Table, company_id: int, account_id: int, *, status: str | None, statement_id: int | None,
+               page: int, limit: int, cursor: str | None) -> Page:
+    """By date (then id), oldest first; of one status (GSI1) or all (GSI2), of one statement
+    when asked. The page's unmatched lines carry their suggestions."""
+    account = banking.get_account(table, company_id, account_id)
+    counts = line_counts(table, company_id, account_id)
+    counted = status or ALL
+    total = counts[f"{counted}#{statement_id}" if statement_id is not None else counted]
+    partition = keys.statement_line_index(company_id, account_id, status or UNMATCHED, "", 0)
+    index = GSI1 if status else GSI2
+    listed = list_range(table, partition=partition[f"{index}PK"], low=None, high=None,
+                        filters={"statementId": statement_id} if statement_id is not None else {},
+                        page=page, limit=limit, cursor=cursor, descending=False, total=total, index=index)
+    return Page(items=with_suggestions(table, company_id, account, listed.items), total=total, page=listed.page,
+                limit=listed.limit, next_cursor=listed.next_cursor)
+
+
+def read_line(table: Table, company_id: int, account_id: int, line_id: int) -> dict[str, Any]:
+    """One line as answered: with its suggestions while unmatched."""
+    account = banking.get_account(table, company_id, account_id)
+    return with_suggestions(table, company_id, account, [get_line(table, company_id, account_id, line_id)])[0]
+
+
+def with_suggestions(table: Table, company_id: int, account: dict[str, Any],
+                     lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lines, each unmatched one with `suggestions` (best first; the page's candidates read
+    once for all of them)."""
+    unmatched = [line for line in lines if line["status"] == UNMATCHED]
+    found = suggestions.suggest(table, company_id, account, unmatched) if unmatched else {}
+    return [{**line, "suggestions": found.get(line["id"], [])} if line["status"] == UNMATCHED else line
+            for line in lines]
+
+
+# --- statements -----------------------------------------------------------------------------------
+
+def statement_view(statement: dict[str, Any]) -> dict[str, Any]:
+    """A statement as answered."""
+    names = ("id", "bankAccountId", "fileName", "format", "status", "linesImported", "linesSkipped",
+             "linesAutoMatched", "periodStart", "periodEnd", "openingBalance", "closingBalance", "currency",
+             "createdAt")
+    return {name: statement.get(name) for name in names}
+
+
+def list_statements(table: Table, company_id: int, account_id: int, page: int, limit: int) -> Page:
+    """Newest first; `total` from the account's counts."""
+    banking.get_account(table, company_id, account_id)
+    skip = (page - 1) * limit
+    items, _ = table.query(partition=("PK", keys.statements_partition(company_id, account_id)), forward=False,
+                           limit=skip + limit, consistent=True)
+    total = line_counts(table, company_id, account_id)[STATEMENTS]
+    return Page(items=[statement_view(item) for item in items[skip:skip + limit]], total=total, page=page,
+                limit=limit, next_cursor=None)
+
+
+def get_statement(table: Table, company_id: int, account_id: int, statement_id: int) -> dict[str, Any]:
+    banking.get_account(table, company_id, account_id)
+    item = table.get(keys.bank_statement(company_id, account_id, statement_id))
+    if item is None:
+        raise NotFound("Bank statement not found.")
+    return statement_view(item)

@@ -47,3 +47,12 @@ def statement_line_identity(company_id: int, account_id: int, identity: tuple[st
 def statement_mapping(company_id: int, account_id: int) -> Key:
     """The CSV/XLSX column mapping saved for one bank account."""
     return {"PK": f"C#{company_id}#{STATEMENT_MAPPING}", "SK": sortable_id(account_id)}
+
+
+def statement_line_counts(company_id: int, account_id: int) -> Key:
+    """An account's lines counted by status (`unmatched`, `matched`, `ignored`, and `all`), also
+    per statement (`<status>#<statementId>`), and its statements (`statements`): the exact
+    `total` of a listing. An import adds to it in each of its transactions, a change of status
+    moves one line between two of them (services/statements/lines.count_status_change). Read with
+    its shards (keys.shards: every write of a concurrent import adds to it)."""
+    return {"PK": f"C#{company_id}#{STATEMENT_LINE}COUNT#{account_id}", "SK": "COUNT"}
