@@ -1419,7 +1419,7 @@ export default {
   "stmt.reconcile.started": "Reconciliation started at the statement's balance.",
   "stmt.list.title": "Imported statements",
   "stmt.none": "No statement imported yet.",
-  "stmt.importedAt": "Imported",
+  "stmt.importedAt": "Imported {when}",
   "stmt.lines.title": "Bank lines",
   "stmt.lines.allDone": "No lines pending: everything is matched.",
   "stmt.tab.unmatched": "To match",
@@ -1519,5 +1519,6 @@ export default {
   "stmt.rule.autoCreate": "Create automatically",
   "stmt.rule.isActive": "Active",
   "stmt.rule.saved": "Rule saved.",
-  "stmt.rule.deleteConfirm": "Delete the rule “{name}”?"
+  "stmt.rule.deleteConfirm": "Delete the rule “{name}”?",
+  "stmt.map.detected": "Empty: detected."
 };

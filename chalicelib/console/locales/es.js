@@ -1419,7 +1419,7 @@ export default {
   "stmt.reconcile.started": "Conciliación iniciada con el saldo del extracto.",
   "stmt.list.title": "Extractos importados",
   "stmt.none": "Todavía no se ha importado ningún extracto.",
-  "stmt.importedAt": "Importado",
+  "stmt.importedAt": "Importado el {when}",
   "stmt.lines.title": "Líneas del banco",
   "stmt.lines.allDone": "No hay líneas pendientes: todo está conciliado.",
   "stmt.tab.unmatched": "Pendientes",
@@ -1519,5 +1519,6 @@ export default {
   "stmt.rule.autoCreate": "Crear automáticamente",
   "stmt.rule.isActive": "Activa",
   "stmt.rule.saved": "Regla guardada.",
-  "stmt.rule.deleteConfirm": "¿Eliminar la regla «{name}»?"
+  "stmt.rule.deleteConfirm": "¿Eliminar la regla «{name}»?",
+  "stmt.map.detected": "Vacío: se detecta."
 };

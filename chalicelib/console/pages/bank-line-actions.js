@@ -141,9 +141,8 @@ export function searchDialog(account, line, names, preset, done) {
       "aria-label": documentName(document),
       onchange: () => { if (tick.checked) chosen.set(document.id, { document, amount: amount.value }); else chosen.delete(document.id); settle(); } });
     return h("tr", {}, h("td", {}, tick),
-      h("td", { "data-label": t("stmt.document") }, `${documentTypeName(document)} ${documentName(document)}`),
-      h("td", { "data-label": t("stmt.partner"), class: "rec-partner-cell" }),
-      h("td", { "data-label": t("stmt.date"), class: "nowrap" }, date(document.date)),
+      h("td", { "data-label": t("stmt.document") }, h("span", { class: "doc-number" }, `${documentTypeName(document)} ${documentName(document)}`),
+        h("span", { class: "cell-note rec-partner-cell" }), h("span", { class: "cell-note" }, date(document.date))),
       h("td", { "data-label": t("stmt.pending"), class: "num" }, money(document.pending, document.currency || currency)),
       h("td", { "data-label": t("stmt.search.pay"), class: "num" }, amount));
   };
@@ -151,8 +150,8 @@ export function searchDialog(account, line, names, preset, done) {
     if (!documents.length) { replace(results, h("p", { class: "empty" }, t("stmt.search.none"))); return; }
     const rows = documents.map(row);
     replace(results, h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, ["✓", t("stmt.document"), t("stmt.partner"), t("stmt.date"), t("stmt.pending"), t("stmt.search.pay")]
-        .map((label, index) => h("th", { class: index >= 4 ? "num" : undefined }, label)))),
+      h("thead", {}, h("tr", {}, ["✓", t("stmt.document"), t("stmt.pending"), t("stmt.search.pay")]
+        .map((label, index) => h("th", { class: index >= 2 ? "num" : undefined }, label)))),
       h("tbody", {}, rows)));
     documents.forEach((document, index) => names.partner(document.businessPartnerId).then((partner) => {
       if (partner) rows[index].querySelector(".rec-partner-cell").textContent = partner.name;
@@ -180,12 +179,13 @@ export function searchDialog(account, line, names, preset, done) {
       settle();
     }
   });
-  const { close } = openDialog(t("stmt.search.title"),
+  const { dialog, close } = openDialog(t("stmt.search.title"),
     h("p", { class: "rec-dialog-line" }, `${date(line.date)} · ${line.description} · ${money(line.amount, currency)}`),
     h("div", { class: "field" }, h("label", { for: "rec-search" }, t("stmt.search.label")), query),
     results,
     h("div", { class: "rec-total" }, h("span", {}, t("stmt.search.remaining")), " ", remaining),
     picked, problem, h("div", { class: "form-actions" }, submit));
+  dialog.classList.add("dialog-wide");
   // the suggestion's documents start chosen
   Promise.all((preset || []).map(async (item) => {
     const document = await names.document(item.documentId);
@@ -201,7 +201,8 @@ export function createDialog(account, line, done) {
   const rates = countryRates();
   const form = formDialog(t("stmt.create.title"), {
     fields: [
-      { name: "chartOfAccountId", label: t("stmt.account"), type: "select", required: true,
+      // no account chosen at first: the chart's first one would be a guess
+      { name: "chartOfAccountId", label: t("stmt.account"), type: "select", emptyAs: undefined,
         source: { path: "/chart-of-accounts", field: "accounts", query: { isActive: true }, label: accountLabel } },
       { name: "description", label: t("stmt.description"), required: true, value: line.description },
       { name: "businessPartnerId", label: t("stmt.partner"), type: "lookup", emptyAs: undefined,

@@ -100,7 +100,7 @@ export function ruleDialog(rule, done) {
         help: t("stmt.rule.bankAccount.help") },
       { name: "match", label: t("stmt.rule.match"), type: "select", required: true,
         options: ["all", "any"].map((value) => ({ value, label: t(`stmt.rule.match.${value}`) })) },
-      { name: "actionChartOfAccountId", label: t("stmt.account"), type: "select", required: true,
+      { name: "actionChartOfAccountId", label: t("stmt.account"), type: "select", emptyAs: undefined,
         source: { path: "/chart-of-accounts", field: "accounts", query: { isActive: true }, label: accountLabel } },
       { name: "actionDescription", label: t("stmt.description"), emptyAs: null },
       { name: "actionBusinessPartnerId", label: t("stmt.partner"), type: "lookup", emptyAs: null,

@@ -29,22 +29,23 @@ const choices = (values, labelOf = (value) => value) => values.map((value) => ({
 function mappingFields() {
   const column = (name) => ({ name, label: t(`stmt.map.${name}`), emptyAs: null, placeholder: t("stmt.map.heading") });
   return [
-    { name: "encoding", label: t("stmt.map.encoding"), type: "select", required: true, value: "utf-8",
-      options: choices(["utf-8", "cp1252", "latin-1"]) },
-    { name: "delimiter", label: t("stmt.map.delimiter"), type: "select", required: true, value: ",",
+    // left empty, the API detects the encoding and the delimiter
+    { name: "encoding", label: t("stmt.map.encoding"), type: "select", emptyAs: null, help: t("stmt.map.detected"),
+      options: choices(["utf-8", "utf-8-sig", "cp1252", "latin-1", "utf-16"]) },
+    { name: "delimiter", label: t("stmt.map.delimiter"), type: "select", emptyAs: null, help: t("stmt.map.detected"),
       options: choices([",", ";", "\t", "|"], (value) => (value === "\t" ? t("stmt.map.tab") : value)) },
     { name: "skipRows", label: t("stmt.map.skipRows"), type: "number", step: "1", min: "0", value: "0",
       help: t("stmt.map.skipRows.help") },
     column("dateColumn"),
     { name: "dateFormat", label: t("stmt.map.dateFormat"), type: "select", required: true, value: "DD/MM/YYYY",
-      options: choices(["DD/MM/YYYY", "MM/DD/YYYY", "YYYY-MM-DD", "DD-MM-YYYY", "DD.MM.YYYY"]) },
+      options: choices(["DD/MM/YYYY", "DD-MM-YYYY", "DD.MM.YYYY", "DD/MM/YY", "MM/DD/YYYY", "YYYY-MM-DD", "YYYY/MM/DD", "YYYYMMDD"]) },
     column("descriptionColumn"), column("referenceColumn"),
     { ...column("amountColumn"), help: t("stmt.map.amountColumn.help") },
     column("debitColumn"), column("creditColumn"), column("balanceColumn"),
     { name: "decimalSeparator", label: t("stmt.map.decimalSeparator"), type: "select", required: true, value: ".",
       options: choices([".", ","]) },
-    { name: "thousandsSeparator", label: t("stmt.map.thousandsSeparator"), type: "select", value: ",", emptyAs: null,
-      options: choices([",", ".", " "], (value) => (value === " " ? t("stmt.map.space") : value)) },
+    { name: "thousandsSeparator", label: t("stmt.map.thousandsSeparator"), type: "select", required: true, value: ",",
+      options: choices([",", ".", " ", "'"], (value) => (value === " " ? t("stmt.map.space") : value)) },
   ];
 }
 
@@ -178,11 +179,12 @@ export function uploadSection(account, { onImported, reconcile }) {
     try { await importStatement(); } catch (error) { say(error); } finally { plainImport.disabled = false; }
   } }, t("stmt.import"));
   const plainActions = h("div", { class: "form-actions" }, plainImport);
+  const plainHolder = h("div", {});
 
   function showMapping() {
     const on = mapped();
     mappingHolder.hidden = !on;
-    plainActions.hidden = on;
+    replace(plainHolder, on ? null : plainActions);
     replace(preview);
   }
 
@@ -205,6 +207,6 @@ export function uploadSection(account, { onImported, reconcile }) {
           h("div", { class: "file-pick" }, file, h("label", { for: "statement-file", class: "button-like" }, t("stmt.file.choose")),
             fileName)),
         h("div", { class: "field" }, h("label", { for: "statement-format" }, t("stmt.format")), format)),
-      problem, plainActions),
+      problem, plainHolder),
     mappingHolder, preview, outcome);
 }

@@ -38,8 +38,8 @@ export async function render(ctx) {
   const showStatements = () => loadInto(statements, async () => {
     const answer = await api.get(`${base}/statements`, { limit: 10 });
     return h("div", { class: "table-scroll" }, tableView({ rows: answer.statements || [], empty: t("stmt.none"), columns: [
-      { label: t("stmt.importedAt"), class: "nowrap", value: (s) => dateTime(s.createdAt) },
-      { label: t("stmt.file"), class: "import-file-name", value: (s) => s.fileName },
+      { label: t("stmt.file"), class: "import-file-name", value: (s) => [s.fileName,
+        h("span", { class: "cell-note" }, t("stmt.importedAt", { when: dateTime(s.createdAt) }))] },
       { label: t("stmt.format"), value: (s) => t(`stmt.format.${s.format}`) },
       { label: t("stmt.period"), class: "nowrap", value: (s) => `${date(s.periodStart)} – ${date(s.periodEnd)}` },
       { label: t("stmt.linesImported"), class: "num", value: (s) => number(s.linesImported, 0) },
