@@ -142,8 +142,10 @@ export function searchDialog(account, line, names, preset, done) {
       onchange: () => { if (tick.checked) chosen.set(document.id, { document, amount: amount.value }); else chosen.delete(document.id); settle(); } });
     return h("tr", {}, h("td", {}, tick),
       h("td", { "data-label": t("stmt.document") }, h("span", { class: "doc-number" }, `${documentTypeName(document)} ${documentName(document)}`),
-        h("span", { class: "cell-note rec-partner-cell" }), h("span", { class: "cell-note" }, date(document.date))),
-      h("td", { "data-label": t("stmt.pending"), class: "num" }, money(document.pending, document.currency || currency)),
+        h("span", { class: "cell-note rec-partner-cell" }), h("span", { class: "cell-note" }, date(document.date)),
+        // a phone has no room for the pending column: it reads under the document
+        h("span", { class: "cell-note rec-pending-note" }, `${t("stmt.pending")}: ${money(document.pending, document.currency || currency)}`)),
+      h("td", { "data-label": t("stmt.pending"), class: "num rec-pending-col" }, money(document.pending, document.currency || currency)),
       h("td", { "data-label": t("stmt.search.pay"), class: "num" }, amount));
   };
   const show = (documents) => {
@@ -151,7 +153,7 @@ export function searchDialog(account, line, names, preset, done) {
     const rows = documents.map(row);
     replace(results, h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["✓", t("stmt.document"), t("stmt.pending"), t("stmt.search.pay")]
-        .map((label, index) => h("th", { class: index >= 2 ? "num" : undefined }, label)))),
+        .map((label, index) => h("th", { class: ["", "", "num rec-pending-col", "num"][index] || undefined }, label)))),
       h("tbody", {}, rows)));
     documents.forEach((document, index) => names.partner(document.businessPartnerId).then((partner) => {
       if (partner) rows[index].querySelector(".rec-partner-cell").textContent = partner.name;
