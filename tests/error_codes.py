@@ -94,6 +94,7 @@ def raised_phrases() -> set[str]:
     import's RowError messages, and the parts a DTE's field problem is written from (a `what` and the
     `_REMEDIES`)."""
     import app  # noqa: F401  (imports every route module)
+    from chalicelib.domain.bank_statements import StatementInvalid
     from chalicelib.domain.import_rows import RowError
     from chalicelib.errors import ApiError
 
@@ -124,6 +125,8 @@ def raised_phrases() -> set[str]:
                     found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
                 elif cls is RowError:  # an import's problem by row and column (domain/import_rows.py), read by a person
                     found.update(_templates(node.args[2] if len(node.args) > 2 else keywords.get("message"), constants))
+                elif cls is StatementInvalid:  # a bank statement file refused by line and column (issue 42)
+                    found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
             elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
                     node.targets[0].id in ("_REMEDIES", "_SUPPLIER_REMEDIES", "what", "CONTROLLED_OPERATIONS", "_BANK_LEDGER",
                                         "problem")):

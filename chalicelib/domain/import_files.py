@@ -5,7 +5,9 @@ matched to a column by its API name, Spanish heading or an alias, ignoring case,
 underscores and hyphens, after the caller's `mapping` ({file heading: column name}; "" or None: ignore
 that heading). An unknown heading is refused (a file is not half-read in silence), so is a heading
 given twice, and a required column missing. Each row keeps the file's line (a quoted cell with line
-breaks: the line its record starts on); blank lines are skipped. Pure: no AWS."""
+breaks: the line its record starts on); blank lines are skipped. Pure: no AWS. Its reading of the
+text and the sheet (decode_text, sniff_delimiter, text_records, workbook_records, record_problem) is
+also a bank statement's (domain/statement_formats/tabular.py)."""
 from __future__ import annotations
 
 import csv
@@ -51,7 +53,7 @@ def read_rows(file_name: str, content: bytes, columns: tuple[Column, ...],
     if content.startswith(_ZIP):
         records, errors = _xlsx_records(content)
     else:
-        _refuse_non_text(content)
+        refuse_non_text(content)
         records, errors = _csv_records(content)
     if errors:
         return [], errors
@@ -66,7 +68,7 @@ def heading_key(text: str) -> str:
 
 # ---- what kind of file it is
 
-def _refuse_non_text(content: bytes) -> None:
+def refuse_non_text(content: bytes) -> None:
     if content.startswith(b"%PDF"):
         raise ImportFileInvalid(RowError(0, None, "the file is a PDF, not a table: save the data as CSV UTF-8 or XLSX"))
     if content.startswith(_OLE):
@@ -83,7 +85,7 @@ def _refuse_non_text(content: bytes) -> None:
 
 # ---- CSV
 
-def _decoded(content: bytes) -> tuple[str, list[RowError]]:
+def decode_text(content: bytes) -> tuple[str, list[RowError]]:
     """The text and, when some bytes are not text in the file's encoding, the lines holding them.
     Not UTF-8 and nothing in it written as UTF-8: Windows-1252, which Excel saves in Spanish."""
     for bom, encoding in _BOMS:
@@ -112,7 +114,7 @@ def _decoded(content: bytes) -> tuple[str, list[RowError]]:
     return ("", errors) if errors else (content.decode(encoding), [])
 
 
-def _delimiter(heading: str) -> str:
+def sniff_delimiter(heading: str) -> str:
     """The separator the heading line uses most, outside quotes; ',' when it has none (one column).
     A tie goes to ';' (Excel in Spanish: "Nombre;Dirección, ciudad"), then tab."""
     outside = re.sub(r'"[^"]*"', "", heading)
@@ -122,14 +124,14 @@ def _delimiter(heading: str) -> str:
 
 
 def _csv_records(content: bytes) -> tuple[Iterator[tuple[int, list[str]]], list[RowError]]:
-    text, errors = _decoded(content)
+    text, errors = decode_text(content)
     if errors:
         return iter(()), errors
     first = next((line for line in io.StringIO(text, newline="") if line.strip()), "")
-    return _csv_lines(text, _delimiter(first)), []
+    return text_records(text, sniff_delimiter(first)), []
 
 
-def _csv_lines(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+def text_records(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     start = 1
     while True:
@@ -160,6 +162,13 @@ class _TooManyLines(_Unreadable):
 # ---- XLSX
 
 def _xlsx_records(content: bytes) -> tuple[Iterator[tuple[int, list[str]]], list[RowError]]:
+    return iter(workbook_records(content)), []
+
+
+def workbook_records(content: bytes, as_text: bool = True) -> list[tuple[int, list]]:
+    """The first sheet's rows, numbered from 1, each cell as the text a person sees (`as_text`) or
+    as openpyxl reads it (a number, a datetime, a text or None); read within the limits above.
+    `ImportFileInvalid` when the content is not a readable workbook."""
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
             is_workbook = "xl/workbook.xml" in archive.namelist()
@@ -180,12 +189,13 @@ def _xlsx_records(content: bytes) -> tuple[Iterator[tuple[int, list[str]]], list
         book = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
         sheet = book.worksheets[0]
         sheet.reset_dimensions()  # the sheet's stated size is not trusted: every row written is read
-        rows = [(number, values if isinstance(values, _TooManyLines) else [_cell_text(value) for value in values])
+        rows = [(number, values if isinstance(values, _TooManyLines) else
+                 [cell_text(value) if as_text else value for value in values])
                 for number, values in _limited(enumerate(sheet.iter_rows(values_only=True), start=1))]
     except Exception:  # noqa: BLE001  (a damaged workbook fails in openpyxl in many ways)
         raise ImportFileInvalid(RowError(0, None, "the XLSX workbook cannot be read (it is damaged): save it again as "
                                                   "XLSX or CSV UTF-8")) from None
-    return iter(rows), []
+    return rows
 
 
 def _limited(numbered: Iterable[tuple[int, tuple]]) -> Iterator[tuple[int, tuple]]:
@@ -204,7 +214,7 @@ def _limited(numbered: Iterable[tuple[int, tuple]]) -> Iterator[tuple[int, tuple
         yield number, values
 
 
-def _cell_text(value: object) -> str:
+def cell_text(value: object) -> str:
     """A cell as the text a person sees: a date as YYYY-MM-DD, a number without float artifacts or an
     exponent (0.1+0.2 -> "0.3", 10.0 -> "10", 1e20 -> "100000000000000000000")."""
     if value is None:
@@ -338,6 +348,12 @@ def _places(line: int, headings: list[str], columns: tuple[Column, ...],
 
 def _names(columns: tuple[Column, ...]) -> str:
     return ", ".join(column.name for column in columns)
+
+
+def record_problem(line: int, cells: list) -> RowError | None:
+    """What makes a record of `text_records`/`workbook_records` unreadable (a quote not closed, a
+    cell too long, a sheet too long), else None."""
+    return _unreadable(line, cells) if isinstance(cells, _Unreadable) else None
 
 
 def _has_text(cells: list[str]) -> bool:

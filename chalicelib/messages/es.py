@@ -1293,6 +1293,58 @@ PHRASES: dict[str, str] = {
     "Statement line not found.": "Línea de estado de cuenta no encontrada.",
     "No statement mapping is saved for this bank account.":
         "No hay un mapeo de columnas guardado para esta cuenta bancaria.",
+    # issue 42: formats (reading a bank statement file: domain/statement_formats/)
+    "unknown format {}: the formats are {}": "formato desconocido {0}: los formatos son {1}",
+    "the opening balance {} and the lines add up to {} but the closing balance is {}: a difference of {}":
+        "el saldo inicial {0} y las líneas suman {1}, pero el saldo final es {2}: una diferencia de {3}",
+    "a CSV or XLSX statement is read with the bank account's column mapping: save it first":
+        "un estado de cuenta CSV o XLSX se lee con la configuración de columnas de la cuenta bancaria: guárdela primero",
+    "the XML declares a DOCTYPE: a CAMT.053 statement has none":
+        "el XML declara un DOCTYPE: un estado de cuenta CAMT.053 no lo tiene",
+    "the XML is not a CAMT.053 bank statement (its namespace is {})":
+        "el XML no es un estado de cuenta CAMT.053 (su espacio de nombres es {0})",
+    "the date {} is not a date written YYYY-MM-DD": "la fecha {0} no es una fecha escrita AAAA-MM-DD",
+    "the XML is not well formed (its line {})": "el XML no está bien formado (su línea {0})",
+    "the CAMT.053 file holds {} statements: export one statement per file":
+        "el archivo CAMT.053 contiene {0} estados de cuenta: exporte un estado de cuenta por archivo",
+    "the entry is in {}, the statement in {}": "el movimiento está en {0} y el estado de cuenta en {1}",
+    "the credit or debit mark {} is neither CRDT nor DBIT": "la marca de crédito o débito {0} no es CRDT ni DBIT",
+    "the amount {} has more than two decimals": "el monto {0} tiene más de dos decimales",
+    "the amount {} is not a number": "el monto {0} no es un número",
+    "the date {} is not a date written YYYYMMDD": "la fecha {0} no es una fecha escrita AAAAMMDD",
+    "the statement has more than {} lines: split it into files of at most {} lines":
+        "el estado de cuenta tiene más de {0} líneas: divídalo en archivos de {1} líneas como máximo",
+    "the statement has no lines with an amount": "el estado de cuenta no tiene líneas con un monto",
+    "the date {} is not a day of the calendar": "la fecha {0} no es un día del calendario",
+    "the bank's id {} of this entry is also entry {}'s":
+        "el identificador del banco {0} de este movimiento es también el del movimiento {1}",
+    "the MT940 field {} cannot be read: {}": "el campo MT940 {0} no se puede leer: {1}",
+    "the :61: line is not a date, a D or C mark, an amount and a transaction type (e.g. 2603100310D85,00NTRF)":
+        "la línea :61: no es una fecha, una marca D o C, un monto y un tipo de transacción (p. ej. "
+        "2603100310D85,00NTRF)",
+    "the MT940 file's :61: lines cannot all be read": "no se pueden leer todas las líneas :61: del archivo MT940",
+    "the OFX file holds {} account statements: export one account's statement per file":
+        "el archivo OFX contiene {0} estados de cuenta: exporte el estado de una sola cuenta por archivo",
+    "the OFX file cannot be read: its header or its tags are damaged":
+        "el archivo OFX no se puede leer: su encabezado o sus etiquetas están dañados",
+    "the date {} is not a date written {}": "la fecha {0} no es una fecha escrita {1}",
+    "the balance {} is not the previous line's balance {} plus this line's amount {}":
+        "el saldo {0} no es el saldo de la línea anterior, {1}, más el monto de esta línea, {2}",
+    "the file has no heading row after the {} rows skipped":
+        "el archivo no tiene fila de encabezados después de las {0} filas omitidas",
+    "the mapping names neither an amount column nor both a debit and a credit column":
+        "la configuración no indica una columna de monto ni las columnas de débito y de crédito",
+    "the rows to skip must be between 0 and {}": "las filas a omitir deben estar entre 0 y {0}",
+    "the decimal separator is a point or a comma": "el separador decimal es un punto o una coma",
+    "the thousands separator must differ from the decimal separator":
+        "el separador de miles debe ser distinto del separador decimal",
+    "the date format {} is not made of DD, MM and YYYY or YY (e.g. DD/MM/YYYY)":
+        "el formato de fecha {0} no está hecho de DD, MM y YYYY o YY (p. ej. DD/MM/YYYY)",
+    "the amount {} is not a number written {}": "el monto {0} no es un número escrito {1}",
+    "unknown encoding {}": "codificación desconocida {0}",
+    "the line has bytes that are not {} text": "la línea tiene bytes que no son texto {0}",
+    "the date is blank": "la fecha está vacía",
+    "the column {} is not in the heading row": "la columna {0} no está en la fila de encabezados",
 }
 
 # issue 38: lang2

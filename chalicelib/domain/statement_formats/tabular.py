@@ -1,0 +1,275 @@
+"""A bank's CSV or XLSX download read with the account's ColumnMapping. The file's text and sheet
+are read as domain/import_files.py reads any imported table (encodings, delimiter, a workbook's
+limits); this module reads the statement in it: `skip_rows` rows (a bank's account header block)
+before the heading row, columns named by heading text, dates in the mapping's format, amounts
+signed or as debit (money out) and credit, written 1.234,56 or 1,234.56, (85.00) or 85.00- as
+negatives, with a currency sign or code. Blank lines are skipped, so are rows without an amount
+(a continuation line, a dated "Saldo anterior") and those without a date after the last dated one
+(a summary row: "Saldo final"); a row without a date amid the lines is refused. With a balance column, the balances must follow from the amounts,
+line by line, in the file's order or (a bank listing newest first) the reverse: the opening
+balance is the earliest line's balance less its amount, the closing one the latest line's."""
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from decimal import Decimal
+from itertools import pairwise
+
+from chalicelib.domain import import_files
+from chalicelib.domain.bank_statements import ColumnMapping, ParsedStatement, StatementInvalid, StatementLine
+from chalicelib.domain.import_files import ImportFileInvalid, heading_key
+from chalicelib.domain.statement_formats.common import MAX_LINES, cents, iso_date, money, statement, too_many_lines
+
+_DATE_PART = re.compile(r"YYYY|YY|DD|MM")
+_CURRENCY = re.compile(r"[^\W\d_]+\.?|[$€£₡]|\s")  # a currency's sign or code around the figure: L, Lps., $, USD
+
+
+def parse_csv(content: bytes, mapping: ColumnMapping) -> ParsedStatement:
+    try:
+        import_files.refuse_non_text(content)
+        text = _text(content, mapping.encoding)
+    except ImportFileInvalid as refused:
+        raise _invalid(refused) from None
+    physical = text.splitlines()[mapping.skip_rows:]
+    heading = next((line for line in physical if line.strip()), "")
+    delimiter = mapping.delimiter or import_files.sniff_delimiter(heading)
+    return _statement("csv", import_files.text_records(text, delimiter), mapping)
+
+
+def parse_xlsx(content: bytes, mapping: ColumnMapping) -> ParsedStatement:
+    try:
+        records = import_files.workbook_records(content, as_text=False)
+    except ImportFileInvalid as refused:
+        raise _invalid(refused) from None
+    return _statement("xlsx", iter(records), mapping)
+
+
+def _invalid(refused: ImportFileInvalid) -> StatementInvalid:
+    return StatementInvalid(refused.error.message, refused.error.row, refused.error.column)
+
+
+def _text(content: bytes, encoding: str | None) -> str:
+    if not encoding:
+        text, errors = import_files.decode_text(content)
+        if errors:
+            raise ImportFileInvalid(errors[0])
+        return text
+    try:
+        return content.decode("utf-8-sig" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding)
+    except LookupError:
+        raise StatementInvalid(f"unknown encoding {encoding}", 0, "encoding") from None
+    except UnicodeDecodeError as error:
+        line = content[:error.start].count(b"\n") + 1
+        raise StatementInvalid(f"the line has bytes that are not {encoding} text", line, "encoding") from None
+
+
+# ---- the table
+
+class _Columns:
+    """Where each mapped column sits in the heading row."""
+
+    def __init__(self, mapping: ColumnMapping, line: int, headings: list[str]):
+        self.line = line
+        keys: dict[str, list[int]] = {}
+        for index, heading in enumerate(headings):
+            keys.setdefault(heading_key(heading), []).append(index)
+        self.places: dict[str, tuple[int, str]] = {}
+        for name in (mapping.date_column, mapping.description_column, mapping.amount_column, mapping.debit_column,
+                     mapping.credit_column, mapping.reference_column, mapping.balance_column):
+            if name is None:
+                continue
+            found = keys.get(heading_key(name), [])
+            if not found:
+                raise StatementInvalid(f"the column {name} is not in the heading row", line, name)
+            heading = headings[found[0]].strip()
+            if len(found) > 1:  # which of them is meant cannot be told (another heading repeated is no matter)
+                raise StatementInvalid(f"the heading {heading} is written twice", line, heading)
+            self.places[name] = (found[0], heading)
+
+    def cell(self, cells: list, name: str | None) -> tuple[object, str | None]:
+        """A row's value under a mapped column (None: blank) and that column's heading."""
+        if name is None:
+            return None, None
+        index, heading = self.places[name]
+        value = cells[index] if index < len(cells) else None
+        if isinstance(value, str):
+            value = value.strip() or None
+        return value, heading
+
+
+def _statement(format, records, mapping: ColumnMapping) -> ParsedStatement:
+    _check_mapping(mapping)
+    records = iter(records)
+    for _ in range(mapping.skip_rows):
+        line, cells = next(records, (0, None))
+        if cells is None:
+            break
+        _readable(line, cells)
+    line, headings = next(((line, cells) for line, cells in records if _readable(line, cells)), (0, None))
+    if headings is None:
+        raise StatementInvalid(f"the file has no heading row after the {mapping.skip_rows} rows skipped", 0,
+                               "skipRows")
+    columns = _Columns(mapping, line, [_text_of(cell) for cell in headings])
+    lines: list[StatementLine] = []
+    waiting: tuple[int, str] | None = None  # a row without a date but with an amount: a summary, if nothing follows
+    rows = 0
+    for line, cells in records:
+        if not _readable(line, cells):
+            continue
+        rows += 1
+        too_many_lines(rows)
+        when, date_heading = columns.cell(cells, mapping.date_column)
+        amount = _amount(columns, cells, mapping, line)
+        if when is None:
+            if amount is not None and waiting is None:
+                waiting = (line, date_heading)
+            continue
+        if waiting is not None:
+            raise StatementInvalid("the date is blank", *waiting)
+        if amount is None or amount == 0:  # no money: "Saldo anterior" on the first day, a 0.00 line
+            continue
+        description, _ = columns.cell(cells, mapping.description_column)
+        reference, _ = columns.cell(cells, mapping.reference_column)
+        balance, balance_heading = columns.cell(cells, mapping.balance_column)
+        lines.append(StatementLine(
+            line=line, date=_date(when, mapping.date_format, line, date_heading), amount=amount,
+            description=_text_of(description), reference=_text_of(reference) or None,
+            balance=None if balance is None else _number(balance, mapping, line, balance_heading)))
+    opening, closing = _balances(lines, columns.places.get(mapping.balance_column or "", (0, None))[1])
+    return statement(format, lines, opening_balance=opening, closing_balance=closing)
+
+
+def _check_mapping(mapping: ColumnMapping) -> None:
+    if not mapping.amount_column and not (mapping.debit_column and mapping.credit_column):
+        raise StatementInvalid("the mapping names neither an amount column nor both a debit and a credit column", 0,
+                               "amountColumn")
+    if mapping.skip_rows < 0 or mapping.skip_rows > MAX_LINES:
+        raise StatementInvalid(f"the rows to skip must be between 0 and {MAX_LINES}", 0, "skipRows")
+    if mapping.decimal_separator not in (".", ","):
+        raise StatementInvalid("the decimal separator is a point or a comma", 0, "decimalSeparator")
+    if mapping.thousands_separator == mapping.decimal_separator:
+        raise StatementInvalid("the thousands separator must differ from the decimal separator", 0,
+                               "thousandsSeparator")
+    _date_pattern(mapping.date_format)
+
+
+def _readable(line: int, cells: list) -> bool:
+    """Whether the record holds text; an unreadable one (a quote never closed) is refused."""
+    problem = import_files.record_problem(line, cells)
+    if problem is not None:
+        raise StatementInvalid(problem.message, problem.row, problem.column)
+    return any(_text_of(cell) for cell in cells)
+
+
+def _text_of(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float | int | Decimal | date):
+        return import_files.cell_text(value)  # the text a person sees in the sheet
+    return str(value).strip()
+
+
+# ---- dates
+
+def _date_pattern(date_format: str) -> re.Pattern[str]:
+    parts = _DATE_PART.findall(date_format or "")
+    if sorted(part[:2] for part in parts) != ["DD", "MM", "YY"]:
+        raise StatementInvalid(f"the date format {date_format} is not made of DD, MM and YYYY or YY (e.g. DD/MM/YYYY)",
+                               0, "dateFormat")
+    pattern, position = "", 0
+    for match in _DATE_PART.finditer(date_format):
+        pattern += re.escape(date_format[position:match.start()])
+        part = match.group()
+        pattern += {"YYYY": r"(?P<YYYY>\d{4})", "YY": r"(?P<YY>\d{2})", "DD": r"(?P<DD>\d{1,2})",
+                    "MM": r"(?P<MM>\d{1,2})"}[part]
+        position = match.end()
+    pattern += re.escape(date_format[position:])
+    return re.compile(rf"^{pattern}(?:[ T].*)?$")
+
+
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[ T].*)?$")
+
+
+def _date(value: object, date_format: str, line: int, column: str | None) -> str:
+    """The day in a cell: a workbook's own date, else the text in the mapping's format (a time
+    after it is left out); an XLSX date cell reads as written whatever the format."""
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    text = _text_of(value)
+    match = _date_pattern(date_format).match(text)
+    if match:
+        parts = match.groupdict()
+        year = int(parts["YYYY"]) if parts.get("YYYY") else 2000 + int(parts["YY"])
+        return iso_date(year, int(parts["MM"]), int(parts["DD"]), text, line, column)
+    iso = _ISO.match(text) if not isinstance(value, str) else None
+    if iso:
+        return iso_date(int(iso[1]), int(iso[2]), int(iso[3]), text, line, column)
+    raise StatementInvalid(f"the date {text} is not a date written {date_format}", line, column)
+
+
+# ---- amounts
+
+def _amount(columns: _Columns, cells: list, mapping: ColumnMapping, line: int) -> Decimal | None:
+    """The line's signed amount (positive: money in), None when its cells are blank."""
+    if mapping.amount_column:
+        value, heading = columns.cell(cells, mapping.amount_column)
+        return None if value is None else _number(value, mapping, line, heading)
+    debit, debit_heading = columns.cell(cells, mapping.debit_column)
+    credit, credit_heading = columns.cell(cells, mapping.credit_column)
+    if debit is None and credit is None:
+        return None
+    out = Decimal(0) if debit is None else abs(_number(debit, mapping, line, debit_heading))
+    into = Decimal(0) if credit is None else _number(credit, mapping, line, credit_heading)
+    return into - out
+
+
+def _number(value: object, mapping: ColumnMapping, line: int, column: str | None) -> Decimal:
+    """A cell's amount: a workbook's number as it is; a text written with the mapping's separators."""
+    if isinstance(value, bool):
+        raise StatementInvalid(f"the amount {value} is not a number", line, column)
+    if isinstance(value, int | float | Decimal):
+        return cents(Decimal(_text_of(value)), _text_of(value), line, column)
+    text = _text_of(value)
+    figure = _CURRENCY.sub("", text)
+    negative = False
+    if figure.startswith("(") and figure.endswith(")"):
+        negative, figure = True, figure[1:-1]
+    if figure.endswith("-"):
+        negative, figure = True, figure[:-1]
+    if figure[:1] in "+-" and figure:
+        negative, figure = negative or figure[0] == "-", figure[1:]
+    whole, _, fraction = figure.partition(mapping.decimal_separator)
+    separator = (mapping.thousands_separator or "").strip()  # a space between thousands is gone with the spaces
+    thousands = re.escape(separator)
+    grouped = rf"\d{{1,3}}(?:{thousands}\d{{3}})+" if thousands else r"\d+"
+    if not re.fullmatch(rf"(?:\d+|{grouped})", whole) or (fraction and not fraction.isdigit()) or (
+            mapping.decimal_separator in figure and not fraction):
+        example = f"1{separator}234{mapping.decimal_separator}56"
+        raise StatementInvalid(f"the amount {text} is not a number written {example}", line, column)
+    number = Decimal(f"{whole.replace(separator, '') if separator else whole}.{fraction or '0'}")
+    return cents(-number if negative else number, text, line, column)
+
+
+# ---- balances
+
+def _balances(lines: list[StatementLine], column: str | None) -> tuple[Decimal | None, Decimal | None]:
+    if column is None or not lines or any(line.balance is None for line in lines):
+        return None, None
+    forward = _break(lines)
+    if forward is None:
+        return lines[0].balance - lines[0].amount, lines[-1].balance
+    if _break(lines[::-1]) is None:  # newest first: the earliest line is the last one
+        return lines[-1].balance - lines[-1].amount, lines[0].balance
+    previous, line = forward
+    raise StatementInvalid(f"the balance {money(line.balance)} is not the previous line's balance "
+                           f"{money(previous.balance)} plus this line's amount {money(line.amount)}", line.line, column)
+
+
+def _break(lines: list[StatementLine]) -> tuple[StatementLine, StatementLine] | None:
+    """The first line whose balance does not follow from the one before it, with that one."""
+    for previous, line in pairwise(lines):
+        if previous.balance + line.amount != line.balance:
+            return previous, line
+    return None
