@@ -1,7 +1,7 @@
 from decimal import Decimal
 from typing import Annotated, List, Literal, Optional
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, ConfigDict, Field
 
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.models.base import (
@@ -139,11 +139,22 @@ ClearedIds = Annotated[List[EntityId], Field(max_length=MAX_CLEARED_TRANSACTIONS
 
 
 class ReconciliationCreate(RequestModel):
-    statement_date: Date = Field(description="closing date of the bank statement")
-    statement_balance: SignedMoney = Field(description="closing balance of the bank statement")
-    cleared_transaction_ids: ClearedIds = Field(
-        default_factory=list, description="transactions of this account the statement shows (at most "
-                                          f"{MAX_CLEARED_TRANSACTIONS}), none dated after statementDate")
+    """Either statementDate and statementBalance, or statementId (an imported statement of this
+    account) from which what is not sent comes."""
+    model_config = ConfigDict(json_schema_extra={"anyOf": [{"required": ["statementDate", "statementBalance"]},
+                                                           {"required": ["statementId"]}]})
+
+    statement_id: EntityId = Field(  # type: ignore[assignment]
+        None, description="an imported bank statement of this account: its periodEnd is the statementDate, its "
+                          "closingBalance the statementBalance and the bank transactions of its matched lines not yet "
+                          "reconciled the clearedTransactionIds, each unless sent")
+    # not sent: from the statement (null is refused, as elsewhere)
+    statement_date: Date = Field(None, description="closing date of the bank statement")  # type: ignore[assignment]
+    statement_balance: SignedMoney = Field(None, description="closing balance of the bank statement")  # type: ignore[assignment]
+    cleared_transaction_ids: ClearedIds = Field(  # type: ignore[assignment]
+        None, description="transactions of this account the statement shows (at most "
+                          f"{MAX_CLEARED_TRANSACTIONS} sent; a statement's may be more), none dated after "
+                          "statementDate")
 
 
 class ReconciliationUpdate(RequestModel):
@@ -157,6 +168,7 @@ class ReconciliationUpdate(RequestModel):
 class Reconciliation(ResponseModel):
     id: int
     bank_account_id: int
+    statement_id: Optional[int] = Field(None, description="the imported bank statement it started from")
     statement_date: str
     statement_balance: Decimal
     cleared_transaction_ids: List[int]

@@ -41,6 +41,8 @@ every start of the local stack, and once against a deployed table after an upgra
   already cancelled gives its amount back to the link, which asks for it again. Companies whose years
   were closed before the books' lock (issue 39) get it at their newest closed year's end
   (books_migrations.py holds both).
+- Open-document items from before issue 42 get the company-wide index by side (GSI1) that bank
+  statement suggestions read.
 """
 from __future__ import annotations
 
@@ -339,6 +341,29 @@ def search_index_of_document_numbers(table: Table) -> int:
     return indexed
 
 
+def open_documents_indexed_per_company(table: Table) -> int:
+    """Open-document items from before issue 42 are listed per partner only: each gets its place
+    in the company-wide index by side (keys.open_document_index, GSI1), which bank statement
+    suggestions read instead of scanning the company's documents. Only missing attributes are
+    set (idempotent). Returns the items indexed."""
+    indexed = 0
+    for item in scan_types(table, {"OPEN_DOCUMENT"}):
+        if "GSI1PK" in item:
+            continue
+        company_id, side = int(item["PK"].split("#")[1]), item["PK"].rsplit("#", 1)[1]
+        index = keys.open_document_index(company_id, side, item["dueDate"], int(item["documentId"]))
+        try:  # a document paid off meanwhile took its item away: nothing to index (never recreated)
+            table.client.update_item(
+                TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}),
+                UpdateExpression="SET GSI1PK = if_not_exists(GSI1PK, :p), GSI1SK = if_not_exists(GSI1SK, :s)",
+                ConditionExpression="attribute_exists(PK)",
+                ExpressionAttributeValues=to_attributes({":p": index["GSI1PK"], ":s": index["GSI1SK"]}))
+        except table.client.exceptions.ConditionalCheckFailedException:
+            continue
+        indexed += 1
+    return indexed
+
+
 MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("membershipItemsUpdated", backfill_memberships),
     ("secretsSealed", seal_plain_secrets),
@@ -359,4 +384,6 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("gatewayPaymentsLinked", gateway_payments_linked),
     # issue 39: years
     ("booksLocksFromClosedYears", books_locks_from_closed_years),
+    # issue 42: suggest
+    ("openDocumentsIndexedPerCompany", open_documents_indexed_per_company),
 )

@@ -1,9 +1,12 @@
 """Bank reconciliations. A draft names a bank statement (closing date and balance) and the
 account's transactions the statement shows; completing it, once the cleared balance equals the
 statement balance, marks those transactions reconciled and moves the account's reconciled
-balance, all in one transaction: each transaction is claimed under `reconciled = false` (two
-completions can never both reconcile it) and the account's reconciled balance is set under a
-condition on the value the difference was computed from.
+balance: each transaction is claimed under `reconciled = false` (two completions can never both
+reconcile it) and the account's reconciled balance is set under a condition on the value the
+difference was computed from. Up to MAX_CLEARED transactions this is one transaction; more (a
+statement's month) complete in steps that can be re-run (reconciliation_steps.py). A draft can
+start from an imported statement (`statementId`): its period end, closing balance and the bank
+transactions of its matched lines.
 
     openingBalance = the account's reconciled balance (its opening balance plus every transaction
                      reconciled by a completed reconciliation); frozen at completion
@@ -31,8 +34,12 @@ from chalicelib.store.transaction import MAX_ITEMS
 DRAFT, COMPLETED = "draft", "completed"
 # Completing writes one item per cleared transaction besides the reconciliation, the account and
 # the Idempotency-Key record: 95 keeps two items of DynamoDB's 100 spare (models/banking.py says
-# the same to the request model).
+# the same to the request model, which takes at most that many ids in a list sent). More (a
+# statement's matched lines) complete in steps of this many.
 MAX_CLEARED = MAX_ITEMS - 5
+# a draft made from a statement: every transaction of its matched lines (a busy account's month or
+# two); the ids stay well inside an item's 400 KB
+MAX_FROM_STATEMENT = 5000
 ZERO = Decimal("0.00")
 
 
@@ -100,6 +107,17 @@ def _require_draft(reconciliation: dict[str, Any], action: str) -> None:
                                     f"{reconciliation['status']}.", code="INVALID_RECONCILIATION_STATUS")
 
 
+def _require_not_completing(reconciliation: dict[str, Any]) -> None:
+    """A draft being completed in steps is neither changed nor deleted: its completion is run again."""
+    if reconciliation.get("completing"):
+        raise ReconciliationRefused("The reconciliation is being completed: complete it again to finish.",
+                                    code="INVALID_RECONCILIATION_STATUS")
+
+
+# what a change or delete of a draft requires of the stored item (a completion in steps marks it)
+NOT_COMPLETING = "#status = :draft AND attribute_not_exists(completing)"
+
+
 def _check_statement_date(account: dict[str, Any], statement_date: str) -> None:
     """Statements follow one another: none before the account opened or before the last
     completed one (re-checked in the completing transaction)."""
@@ -117,14 +135,23 @@ def _signed(item: dict[str, Any]) -> Decimal:
     return amount if item["direction"] == banking.MONEY_IN else -amount
 
 
+def account_transactions(table: Table, company_id: int, account_id: int, ids: Any) -> dict[int, dict[str, Any]]:
+    """The account's transactions of `ids` that exist, by id. Two BatchGetItems: the pointers,
+    then the transactions."""
+    pointers = _get_each(table, {tx_id: keys.bank_transaction_pointer(company_id, account_id, tx_id) for tx_id in ids})
+    return _get_each(table, {tx_id: keys.bank_transaction(company_id, account_id, pointer["transactionDate"], tx_id)
+                             for tx_id, pointer in pointers.items()})
+
+
 def cleared_transactions(table: Table, company_id: int, account_id: int, ids: list[int],
-                         statement_date: str) -> tuple[list[dict[str, Any]], Decimal]:
+                         statement_date: str, claimed_by: int | None = None) -> tuple[list[dict[str, Any]], Decimal]:
     """The transactions a reconciliation clears, in the order given, and their signed sum. Each
     must be a transaction of this account (by its pointer), named once, dated on or before the
-    statement and not yet reconciled. Two BatchGetItems: the pointers, then the transactions."""
+    statement and not yet reconciled (`claimed_by`: other than by this reconciliation, whose
+    completion in steps claims them before it completes)."""
     field = "clearedTransactionIds"
-    if len(ids) > MAX_CLEARED:
-        raise ValidationFailed.for_field(field, f"at most {MAX_CLEARED} transactions per reconciliation")
+    if len(ids) > MAX_FROM_STATEMENT:
+        raise ValidationFailed.for_field(field, f"at most {MAX_FROM_STATEMENT} transactions per reconciliation")
     problems: list[tuple[int, str]] = []
     first_seen: dict[int, int] = {}
     for index, tx_id in enumerate(ids):
@@ -132,10 +159,7 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
             problems.append((index, f"duplicate of {field}[{first_seen[tx_id]}]"))
         else:
             first_seen[tx_id] = index
-    pointers = _get_each(table, {tx_id: keys.bank_transaction_pointer(company_id, account_id, tx_id)
-                                 for tx_id in first_seen})
-    items = _get_each(table, {tx_id: keys.bank_transaction(company_id, account_id, pointer["transactionDate"], tx_id)
-                              for tx_id, pointer in pointers.items()})
+    items = account_transactions(table, company_id, account_id, first_seen)
     reconciled: list[dict[str, str]] = []
     for tx_id, index in first_seen.items():
         item = items.get(tx_id)
@@ -143,7 +167,7 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
             problems.append((index, "no such transaction on this bank account"))
         elif item["transactionDate"] > statement_date:
             problems.append((index, f"dated {item['transactionDate']}, after statementDate"))
-        elif item.get("reconciled"):
+        elif item.get("reconciled") and (claimed_by is None or item.get("reconciliationId") != claimed_by):
             by = item.get("reconciliationId")
             reconciled.append({"field": f"{field}[{index}]", "message": "already reconciled"
                                + (f" by reconciliation {int(by)}" if by is not None else "")})
@@ -169,9 +193,42 @@ def transaction_reconciled(details: list[dict[str, str]]) -> ReconciliationRefus
 
 # --- commands ----------------------------------------------------------------------------------------
 
+def _from_statement(table: Table, company_id: int, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """A draft's fields from an imported statement, where not sent: its period end, its closing
+    balance, and every bank transaction its matched lines matched or created not yet reconciled
+    (services/statements/__init__.py: a line's `match.transactionIds`)."""
+    statement_id = int(fields["statementId"])
+    statement = table.get(keys.bank_statement(company_id, account_id, statement_id))
+    if statement is None:
+        raise ValidationFailed.for_field("statementId", "no such statement on this bank account")
+    fields = {**fields}
+    if fields.get("statementDate") is None:
+        fields["statementDate"] = statement["periodEnd"]
+    if fields.get("statementBalance") is None:
+        if statement.get("closingBalance") is None:
+            raise ValidationFailed.for_field("statementBalance", "the statement states no closing balance: send it")
+        fields["statementBalance"] = Decimal(statement["closingBalance"])
+    if fields.get("clearedTransactionIds") is None:
+        lines = table.query_all(partition=("PK", keys.statement_lines_partition(company_id, account_id)),
+                                filters={"statementId": statement_id, "status": "matched"}, consistent=True)
+        named = dict.fromkeys(int(tx_id) for line in sorted(lines, key=lambda line: (line["date"], int(line["id"])))
+                              for tx_id in (line.get("match") or {}).get("transactionIds") or [])
+        found = account_transactions(table, company_id, account_id, named)
+        fields["clearedTransactionIds"] = [tx_id for tx_id in named
+                                           if tx_id in found and not found[tx_id].get("reconciled")]
+    return fields
+
+
 def create_reconciliation(command: Command, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """`statementId`: from an imported statement (_from_statement); otherwise statementDate and
+    statementBalance are required."""
     table, company_id = command.table, command.company_id
     account = banking.get_account(table, company_id, account_id)
+    if fields.get("statementId") is not None:
+        fields = _from_statement(table, company_id, account_id, fields)
+    for required in ("statementDate", "statementBalance"):
+        if fields.get(required) is None:
+            raise ValidationFailed.for_field(required, "required")
     statement_date, ids = fields["statementDate"], list(fields.get("clearedTransactionIds") or [])
     _check_statement_date(account, statement_date)
     _, total = cleared_transactions(table, company_id, account_id, ids, statement_date)
@@ -181,6 +238,8 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
             "id": reconciliation_id, "bankAccountId": account_id, "statementDate": statement_date,
             "statementBalance": fields["statementBalance"], "clearedTransactionIds": ids, "clearedTotal": total,
             "status": DRAFT, "version": 1, "createdAt": now, "updatedAt": now}
+    if fields.get("statementId") is not None:
+        item["statementId"] = int(fields["statementId"])
     transaction = command.transaction()
     transaction.put_new(item)
     transaction.update(banking.account_key(company_id, account_id), "ADD reconciliationCount :one",
@@ -196,39 +255,27 @@ def update_reconciliation(command: Command, account_id: int, reconciliation_id: 
     table, company_id = command.table, command.company_id
     account, current = _load(table, company_id, account_id, reconciliation_id)
     _require_draft(current, "changed")
+    _require_not_completing(current)
     if expected_version is not None and expected_version != current["version"]:
         raise VersionConflict()
     merged = {**current, **changes}
     _check_statement_date(account, merged["statementDate"])
     ids = [int(tx_id) for tx_id in merged["clearedTransactionIds"]]
-    _, total = cleared_transactions(table, company_id, account_id, ids, merged["statementDate"])
+    _, total = cleared_transactions(table, company_id, account_id, ids, merged["statementDate"], reconciliation_id)
     changes = {**changes, "clearedTotal": total}
     if "clearedTransactionIds" in changes:
         changes["clearedTransactionIds"] = ids
     updated = records.update_item(command, keys.reconciliation(company_id, account_id, reconciliation_id), current,
                                   changes, expected_version,
-                                  guard=("#status = :draft", {"#status": "status"}, {":draft": DRAFT}))
+                                  guard=(NOT_COMPLETING, {"#status": "status"}, {":draft": DRAFT}))
     return view(updated, account)
 
 
-def complete_reconciliation(command: Command, account_id: int, reconciliation_id: int,
-                            expected_version: int | None) -> dict[str, Any]:
-    """One transaction: every cleared transaction claimed (`reconciled = false`), the draft
-    completed (its version, still a draft), the account's reconciled balance and last statement
-    date set (conditioned on the balance the difference was computed from). A lost race runs the
-    command again on fresh data, which then reports what changed."""
-    table, company_id = command.table, command.company_id
-    account, current = _load(table, company_id, account_id, reconciliation_id)
-    _require_draft(current, "completed")
-    if expected_version is not None and expected_version != current["version"]:
-        raise VersionConflict()
-    statement_date = current["statementDate"]
-    _check_statement_date(account, statement_date)
-    ids = [int(tx_id) for tx_id in current["clearedTransactionIds"]]
-    items, total = cleared_transactions(table, company_id, account_id, ids, statement_date)
+def _figures(account: dict[str, Any], reconciliation: dict[str, Any], total: Decimal) -> tuple[Decimal, Decimal, Decimal]:
+    """(opening, cleared, difference); a difference other than 0 refuses the completion."""
     opening = reconciled_balance(account)
     cleared = opening + total
-    statement = Decimal(current["statementBalance"])
+    statement = Decimal(reconciliation["statementBalance"])
     difference = statement - cleared
     if difference != 0:
         raise ReconciliationRefused(
@@ -236,20 +283,60 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
             code="RECONCILIATION_UNBALANCED",
             details=[{"field": "difference",
                       "message": f"{difference} (the bank statement's balance less the cleared balance); must be 0"}])
+    return opening, cleared, difference
+
+
+def claim(transaction: Any, company_id: int, account_id: int, reconciliation_id: int, index: int,
+          item: dict[str, Any]) -> None:
+    """A cleared transaction becomes this reconciliation's: unless another reconciliation has it
+    (a re-run of a completion in steps finds its own claims)."""
+    transaction.update(keys.bank_transaction(company_id, account_id, item["transactionDate"], item["id"]),
+                       "SET reconciled = :yes, reconciliationId = :reconciliation",
+                       condition="reconciled = :no OR reconciliationId = :reconciliation",
+                       values={":yes": True, ":no": False, ":reconciliation": reconciliation_id},
+                       on_fail=transaction_reconciled([{"field": f"clearedTransactionIds[{index}]",
+                                                        "message": "already reconciled"}]))
+
+
+def complete_reconciliation(command: Command, account_id: int, reconciliation_id: int,
+                            expected_version: int | None) -> dict[str, Any]:
+    """Up to MAX_CLEARED transactions, one transaction: every cleared transaction claimed
+    (`reconciled = false`), the draft completed (its version, still a draft), the account's
+    reconciled balance and last statement date set (conditioned on the balance the difference
+    was computed from). More: the same in steps (reconciliation_steps.py), the last one being
+    that final transaction without the claims. A lost race runs the command again on fresh data,
+    which then reports what changed."""
+    from chalicelib.services.banking import reconciliation_steps
+
+    table, company_id = command.table, command.company_id
+    account, current = _load(table, company_id, account_id, reconciliation_id)
+    _require_draft(current, "completed")
+    if expected_version is not None and expected_version != current["version"]:
+        raise VersionConflict()
+    statement_date = current["statementDate"]
+    ids = [int(tx_id) for tx_id in current["clearedTransactionIds"]]
+    try:
+        _check_statement_date(account, statement_date)
+        items, total = cleared_transactions(table, company_id, account_id, ids, statement_date, reconciliation_id)
+        opening, cleared, difference = _figures(account, current, total)
+        in_steps = len(items) > MAX_CLEARED or bool(current.get("completing"))
+        token = reconciliation_steps.claim_in_steps(command, current, items) if in_steps else None
+    except ApiError:
+        if current.get("completing") or len(ids) > MAX_CLEARED:  # a completion in steps gives up
+            reconciliation_steps.release(command, account_id, reconciliation_id)
+        raise
     now = clock.now_iso()
     transaction = command.transaction()
-    for index, item in enumerate(items):
-        transaction.update(keys.bank_transaction(company_id, account_id, item["transactionDate"], item["id"]),
-                           "SET reconciled = :yes, reconciliationId = :reconciliation",
-                           condition="reconciled = :no",
-                           values={":yes": True, ":no": False, ":reconciliation": reconciliation_id},
-                           on_fail=transaction_reconciled([{"field": f"clearedTransactionIds[{index}]",
-                                                            "message": "already reconciled"}]))
+    if token is None:
+        for index, item in enumerate(items):
+            claim(transaction, company_id, account_id, reconciliation_id, index, item)
+        still, values = NOT_COMPLETING, {":draft": DRAFT}
+    else:
+        still, values = "#status = :draft AND completing = :token", {":draft": DRAFT, ":token": token}
     changes = {"status": COMPLETED, "openingBalance": opening, "clearedBalance": cleared, "difference": difference,
-               "clearedTotal": total, "completedAt": now, "updatedAt": now}
+               "clearedTotal": total, "completedAt": now, "updatedAt": now, "completing": None}
     transaction.update_fields(keys.reconciliation(company_id, account_id, reconciliation_id), changes,
-                              current["version"], also_require="#status = :draft",
-                              names={"#status": "status"}, values={":draft": DRAFT})
+                              current["version"], also_require=still, names={"#status": "status"}, values=values)
     # SET under a condition on the value read (ADD would need the attribute, which accounts from
     # before reconciliations lack): the same effect, and the difference checked above still holds
     transaction.update(
@@ -257,7 +344,8 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
         condition="(reconciledBalance = :seen OR (attribute_not_exists(reconciledBalance) AND openingBalance = :seen))"
                   " AND (attribute_not_exists(lastReconciliationDate) OR lastReconciliationDate <= :date)",
         values={":new": cleared, ":seen": opening, ":date": statement_date})
-    completed = {**current, **changes, "version": current["version"] + 1}
+    completed = {name: value for name, value in {**current, **changes, "version": current["version"] + 1}.items()
+                 if value is not None}
     return command.commit(transaction, completed)
 
 
@@ -267,11 +355,12 @@ def delete_reconciliation(command: Command, account_id: int, reconciliation_id: 
     table, company_id = command.table, command.company_id
     _, current = _load(table, company_id, account_id, reconciliation_id)
     _require_draft(current, "deleted")
+    _require_not_completing(current)
     if expected_version is not None and expected_version != current["version"]:
         raise VersionConflict()
     transaction = command.transaction()
     transaction.delete(keys.reconciliation(company_id, account_id, reconciliation_id),
-                       condition="#version = :seen AND #status = :draft",
+                       condition="#version = :seen AND " + NOT_COMPLETING,
                        names={"#version": "version", "#status": "status"},
                        values={":seen": current["version"], ":draft": DRAFT})
     transaction.update(banking.account_key(company_id, account_id), "ADD reconciliationCount :minus",

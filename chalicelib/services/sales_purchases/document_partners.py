@@ -91,8 +91,10 @@ def open_document_key(company_id: int, document: DocumentRecord) -> keys.Key:
 def open_document_item(company_id: int, document: DocumentRecord) -> dict[str, Any]:
     """Listed under its partner while it owes: written when it is confirmed (or a payment is
     cancelled), removed when it is reversed or paid off, in those transactions."""
+    side = side_of(document_rules.KINDS[document["type"]])
     return {**open_document_key(company_id, document), "itemType": "OPEN_DOCUMENT", "documentId": document["id"],
-            "dueDate": document["dueDate"]}
+            "dueDate": document["dueDate"],
+            **keys.open_document_index(company_id, side, document["dueDate"], document["id"])}
 
 
 def oldest_open_due_date(context: Context) -> str | None:

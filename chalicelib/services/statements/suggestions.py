@@ -1,9 +1,39 @@
-"""What an unmatched line could be: ranked candidates (domain/bank_matching.py scores them)."""
+"""What an unmatched line could be: ranked candidates (domain/bank_matching.py scores them).
+
+A page of lines reads its candidates once, whatever its size:
+- the account's bank transactions dated within 30 days of the page's lines: one Query of the
+  account's transactions partition by its date-sorted key (more only past 1 MB); those matched to
+  a line (`statementLineId`) or reconciled already are left out;
+- the payments of those transactions whose amount some line has (one BatchGetItem): a pending
+  payment's transaction is kind `payment`, a cancelled one's (and its reversal) no candidate;
+- the company's open documents of the sides the lines need (money in: sales, out: purchases),
+  one Query of GSI1 per side (keys.open_document_index), then their documents (one BatchGetItem
+  per 100): pending, number, partner, currency;
+- the partners of those documents and payments (one BatchGetItem per 100), for the names;
+- the company's active rules (bank_rules.active_rules).
+So a page costs, DynamoDB calls: 1 Query of transactions + at most 1 BatchGetItem of payments +
+1 Query per side + ceil(open documents / 100) + ceil(partners / 100) BatchGetItems + the rules'
+reads; never a scan of the company's documents."""
 from __future__ import annotations
 
-from typing import Any
+from collections import defaultdict
+from datetime import date as Date
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any, Iterable
 
+from chalicelib.domain import bank_matching as matching
+from chalicelib.domain import bank_rules as rule_matching
+from chalicelib.domain import documents as document_rules
+from chalicelib.domain.bank_matching import Candidate, Line, Partner, Scored
+from chalicelib.services.banking.banking import MONEY_IN
+from chalicelib.services.payments.payment_records import CANCELLED, PENDING
+from chalicelib.services.statements import bank_rules
+from chalicelib.store import keys
+from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
+
+WINDOW_DAYS = 30
 
 
 def suggest(table: Table, company_id: int, account: dict[str, Any],
@@ -11,4 +41,163 @@ def suggest(table: Table, company_id: int, account: dict[str, Any],
     """line id -> its suggestions, best first: [{kind: transaction|document|payment|rule, score,
     reasons, transactionId?, documents?: [{documentId, amount}], ruleId?}]. One page of lines at a
     time: candidates are read once for the page, never by a scan of the company's documents."""
-    return {}
+    unmatched = [line for line in lines if line.get("status", "unmatched") == "unmatched"]
+    if not unmatched:
+        return {}
+    parsed = {int(line["id"]): _line(line) for line in unmatched}
+    amounts = {line.amount for line in parsed.values()}
+    transactions = _open_transactions(table, company_id, int(account["id"]), [line.date for line in parsed.values()],
+                                      amounts)
+    payments = _payments_of(table, company_id, transactions)
+    documents = _open_documents(table, company_id, account, {line.amount > 0 for line in parsed.values()})
+    partners = _partners(table, company_id, {int(item["businessPartnerId"]) for item in
+                                             [*documents, *payments.values()] if item.get("businessPartnerId")})
+    candidates = _transaction_candidates(transactions, payments, partners)
+    singles = [_document_candidate(document, partners) for document in documents]
+    tails = matching.unique_tails(number for each in singles for number in each.numbers)
+    rules = [rule for rule in bank_rules.active_rules(table, company_id)
+             if rule.get("bankAccountId") in (None, int(account["id"]))]
+    by_amount: dict[Decimal, list[Candidate]] = defaultdict(list)
+    for candidate in [*candidates, *singles]:
+        by_amount[candidate.amount].append(candidate)
+    by_partner, budget = _by_partner(singles), matching.SearchBudget()
+    stored = {int(line["id"]): line for line in unmatched}
+    answer = {}
+    for line_id, line in parsed.items():
+        scored = [each for each in (matching.score(line, candidate, tails) for candidate in by_amount.get(line.amount, []))
+                  if each is not None]
+        scored.extend(_document_sets(line, by_partner, tails, budget))
+        answer[line_id] = [_answered(each) for each in matching.ranked(scored)]
+        rule = rule_matching.first_match(rules, stored[line_id])
+        if rule is not None:
+            answer[line_id] = _with_rule(answer[line_id], rule)
+    return answer
+
+
+def _line(item: dict[str, Any]) -> Line:
+    return Line(amount=Decimal(item["amount"]), date=item["date"], description=item.get("description") or "",
+                reference=item.get("reference"))
+
+
+def _day(date: str, shift: int) -> str:
+    return (Date.fromisoformat(date[:10]) + timedelta(days=shift)).isoformat()
+
+
+def _open_transactions(table: Table, company_id: int, account_id: int, dates: list[str],
+                       amounts: set[Decimal]) -> list[dict[str, Any]]:
+    """The account's transactions within the window of the lines' dates, not matched nor
+    reconciled, of an amount (signed) some line has."""
+    low, high = _day(min(dates), -WINDOW_DAYS), _day(max(dates), WINDOW_DAYS)
+    items = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account_id)),
+                            sort_range=("SK", low, keys.day_end(high)), consistent=True)
+    return [item for item in items if not item.get("statementLineId") and not item.get("reconciled")
+            and _signed(item) in amounts]
+
+
+def _signed(transaction: dict[str, Any]) -> Decimal:
+    amount = Decimal(transaction["amount"])
+    return amount if transaction["direction"] == MONEY_IN else -amount
+
+
+def _payments_of(table: Table, company_id: int, transactions: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    wanted = {(int(item["documentId"]), int(item["paymentId"])) for item in transactions
+              if item.get("paymentId") is not None and item.get("documentId") is not None}
+    if not wanted:
+        return {}
+    found = table.batch_get([keys.document_payment(company_id, document_id, payment_id)
+                             for document_id, payment_id in sorted(wanted)])
+    return {int(payment["id"]): payment for payment in found.values()}
+
+
+def _open_documents(table: Table, company_id: int, account: dict[str, Any], directions: set[bool]) -> list[dict[str, Any]]:
+    """The company's documents that owe, of the sides the lines' directions need, in the
+    account's currency, oldest due first."""
+    sides = [keys.RECEIVABLE_SIDE if money_in else keys.PAYABLE_SIDE for money_in in sorted(directions, reverse=True)]
+    indexed = [item for side in sides
+               for item in table.query_all(partition=("GSI1PK", keys.open_documents_of_company(company_id, side)),
+                                           index=GSI1)]
+    if not indexed:
+        return []
+    wanted = [keys.document(company_id, int(item["documentId"])) for item in indexed]
+    found = table.batch_get(wanted)
+    documents = [found.get(keys.pair(key)) for key in wanted]
+    currency = account.get("currency")
+    return [document for document in documents if document is not None and Decimal(document.get("pending", 0)) > 0
+            and (not currency or not document.get("currency") or document["currency"] == currency)]
+
+
+def _partners(table: Table, company_id: int, partner_ids: set[int]) -> dict[int, Partner]:
+    if not partner_ids:
+        return {}
+    found = table.batch_get([keys.entity(company_id, keys.PARTNER, each) for each in sorted(partner_ids)])
+    return {int(item["id"]): Partner(name=item.get("name") or "", tax_id=item.get("taxId")) for item in found.values()}
+
+
+def _transaction_candidates(transactions: list[dict[str, Any]], payments: dict[int, dict[str, Any]],
+                            partners: dict[int, Partner]) -> list[Candidate]:
+    candidates = []
+    for item in transactions:
+        payment = payments.get(int(item["paymentId"])) if item.get("paymentId") is not None else None
+        if payment is not None and payment.get("status") == CANCELLED:
+            continue   # the payment and its reversal cancel out: the bank never saw either
+        kind = matching.PAYMENT if payment is not None and payment.get("status") == PENDING else matching.TRANSACTION
+        partner_id = (payment or {}).get("businessPartnerId")
+        candidates.append(Candidate(
+            kind=kind, amount=_signed(item), date=item["transactionDate"], reference=item.get("reference"),
+            numbers=tuple(number for number in (item.get("documentNumber"),) if number),
+            partner=partners.get(int(partner_id)) if partner_id is not None else None, key=(int(item["id"]),)))
+    return candidates
+
+
+def _document_candidate(document: dict[str, Any], partners: dict[int, Partner]) -> Candidate:
+    sales = document_rules.KINDS[document["type"]].sales
+    pending = Decimal(document["pending"])
+    return Candidate(kind=matching.DOCUMENT, amount=pending if sales else -pending, date=document["dueDate"],
+                     issued=document.get("date"), numbers=tuple(n for n in (document.get("number"),) if n),
+                     partner=partners.get(int(document["businessPartnerId"])),
+                     partner_id=int(document["businessPartnerId"]), key=(int(document["id"]),))
+
+
+def _by_partner(singles: list[Candidate]) -> dict[tuple[int, bool], list[Candidate]]:
+    """Each partner's open documents per direction, oldest due first."""
+    grouped: dict[tuple[int, bool], list[Candidate]] = defaultdict(list)
+    for single in sorted(singles, key=lambda each: (each.date, each.key)):
+        if single.partner_id is not None:
+            grouped[(single.partner_id, single.amount > 0)].append(single)
+    return grouped
+
+
+def _document_sets(line: Line, by_partner: dict[tuple[int, bool], list[Candidate]], tails: frozenset[str],
+                   budget: matching.SearchBudget) -> Iterable[Scored]:
+    """Per partner, the first set of its oldest open documents issued by the line's date (at
+    most 30 by due date, at most 6 in a set) whose pendings add up to the line exactly."""
+    for (_, money_in), documents in by_partner.items():
+        if money_in != (line.amount > 0):
+            continue
+        oldest = [each for each in documents if (each.issued or "") <= line.date][:matching.MAX_SET_DOCUMENTS]
+        if len(oldest) < 2 or abs(sum((each.amount for each in oldest), Decimal(0))) < abs(line.amount):
+            continue
+        chosen = matching.adding_up(line.amount, [each.amount for each in oldest], budget=budget)
+        if chosen:
+            scored = matching.score(line, matching.document_set([oldest[position] for position in chosen]), tails)
+            if scored is not None:
+                yield scored
+
+
+def _answered(scored: Scored) -> dict[str, Any]:
+    candidate = scored.candidate
+    answer: dict[str, Any] = {"kind": candidate.kind, "score": scored.score, "reasons": list(scored.reasons)}
+    if candidate.kind == matching.DOCUMENT:
+        parts = candidate.parts or (candidate,)
+        answer["documents"] = [{"documentId": part.key[0], "amount": abs(part.amount)} for part in parts]
+    else:
+        answer["transactionId"] = candidate.key[0]
+    return answer
+
+
+def _with_rule(suggestions: list[dict[str, Any]], rule: dict[str, Any]) -> list[dict[str, Any]]:
+    proposed = {"kind": matching.RULE, "score": matching.RULE_SCORE, "reasons": [matching.RULE],
+                "ruleId": int(rule["id"])}
+    better = [each for each in suggestions if each["score"] >= matching.RULE_SCORE]
+    worse = [each for each in suggestions if each["score"] < matching.RULE_SCORE]
+    return [*better, proposed, *worse][:matching.MAX_SUGGESTIONS]

@@ -160,6 +160,17 @@ def open_document(company_id: int, partner_id: int, side: str, due_date: str, do
             "SK": f"{due_date}#{sortable_id(document_id)}"}
 
 
+def open_documents_of_company(company_id: int, side: str) -> str:
+    """GSI1's partition of a company's open documents of one side, every partner's."""
+    return f"C#{company_id}#OPENDOCS#{side}"
+
+
+def open_document_index(company_id: int, side: str, due_date: str, document_id: int) -> Dict[str, str]:
+    """GSI1 lists the company's open documents of a side by due date (the open-document item
+    carries it): bank statement suggestions read them with one Query, never a scan."""
+    return {"GSI1PK": open_documents_of_company(company_id, side), "GSI1SK": f"{due_date}#{sortable_id(document_id)}"}
+
+
 # A partner's balance per side as a ledger of its own: monthly totals (with per-day figures)
 # sort before its movements, so a statement reads the months and one page of movements.
 PARTNER_BALANCE_PREFIX, PARTNER_MOVEMENT_PREFIX = "BAL#", "M#"
