@@ -1421,7 +1421,7 @@ export default {
   "stmt.none": "No statement imported yet.",
   "stmt.importedAt": "Imported {when}",
   "stmt.lines.title": "Bank lines",
-  "stmt.lines.allDone": "No lines pending: everything is matched.",
+  "stmt.lines.allDone": "No lines left to match.",
   "stmt.tab.unmatched": "To match",
   "stmt.tab.matched": "Matched",
   "stmt.tab.ignored": "Ignored",

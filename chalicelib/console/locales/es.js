@@ -1421,7 +1421,7 @@ export default {
   "stmt.none": "Todavía no se ha importado ningún extracto.",
   "stmt.importedAt": "Importado el {when}",
   "stmt.lines.title": "Líneas del banco",
-  "stmt.lines.allDone": "No hay líneas pendientes: todo está conciliado.",
+  "stmt.lines.allDone": "No hay líneas pendientes de conciliar.",
   "stmt.tab.unmatched": "Pendientes",
   "stmt.tab.matched": "Conciliadas",
   "stmt.tab.ignored": "Ignoradas",
