@@ -115,6 +115,14 @@ def test_a_numeric_cell_is_not_read_with_the_text_separators():
     assert statement.opening_balance is None  # no balance column: nothing to check
 
 
+def test_a_damaged_workbook_is_refused_not_a_fault():
+    xlsx = bytearray(read("bac_2026_03.xlsx"))
+    directory = xlsx.index(b"PK\x01\x02")
+    xlsx[directory + 6] = 0xFF  # "version needed to extract" 25.5: zipfile raised NotImplementedError (a 500)
+    assert refusal("x.xlsx", bytes(xlsx), XLSX_MAPPING) == (
+        "the file is a ZIP archive, not an XLSX workbook: save it as CSV UTF-8 or XLSX", 0, None)
+
+
 @pytest.mark.parametrize("name", ["bac_2026_03_v102.ofx", "bac_2026_03_v220.ofx"])
 def test_ofx_reads_fitid_refnum_name_memo_and_the_ledger_balance(name):
     statement = parsed(name)
@@ -338,6 +346,13 @@ def test_mt940_refusals_name_the_line_and_its_tag():
     assert refusal("x.sta", sta.replace(b":61:2603160316D2000,00", b":61:26XX160316D2000,00")) == refused
     # mt-940 alone passes over this one without a word (the lines would lose 85.00): refused before it reads
     assert refusal("x.sta", sta.replace(b"D85,00NPOS200111", b"D85,00/POS200111", 1)) == (refused[0], 3, ":61:")
+    assert refusal("x.sta", sta.replace(b":60F:C260228HNL10000,00", b":60F:C260228HNL,")) == (
+        "the balance :60F: is not a D or C mark, a date, a currency and an amount (e.g. C260228HNL10000,00)", 0,
+        ":60F:")
+    assert refusal("x.sta", sta.replace(b":61:2603160316D", b":61:2602300230D")) == (
+        "the date 260230 is not a day of the calendar", 5, ":61:")
+    assert refusal("x.sta", sta.replace(b":61:2603160316D2000,00", b":61:2603160316D2,,0")) == (
+        "the MT940 file has a date or an amount that cannot be read", 0, None)
 
 
 # ---- the balance check

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -95,14 +96,6 @@ def formats_ready() -> bool:
     return True
 
 
-
-
-@pytest.fixture(autouse=True)
-def _readers(monkeypatch):
-    if not formats_ready():  # TEMPORARY until i42-formats merges
-        from tests import fake_statement_formats as fake
-        for name in ("detect", "parse", "check_balances"):
-            monkeypatch.setattr(statement_formats, name, getattr(fake, name))
 
 
 @pytest.fixture
@@ -378,3 +371,38 @@ def test_an_import_broken_half_way_lands_the_rest_when_imported_again(books, acc
     assert lines_of(books, account["id"], "limit=1")["total"] == 100
     broken = books.api.get(statements_path(account["id"]), key=books.key).json["statements"][-1]
     assert (broken["status"], broken["linesImported"]) == ("importing", 48)
+
+
+# --- the formats' fixtures: one month of a BAC account (tests/fixtures/bank_statements/README.md) -----
+
+FIXTURES = Path(__file__).parent / "fixtures" / "bank_statements"
+FIXTURE_MAPPINGS = {
+    "bac_2026_03.csv": {"encoding": "cp1252", "skipRows": 8, "dateColumn": "Fecha", "dateFormat": "DD/MM/YYYY",
+                        "descriptionColumn": "Descripción", "referenceColumn": "Referencia", "debitColumn": "Débito",
+                        "creditColumn": "Crédito", "balanceColumn": "Saldo"},
+    "bac_2026_03.xlsx": {"skipRows": 3, "dateColumn": "Fecha", "dateFormat": "DD/MM/YYYY",
+                         "descriptionColumn": "Descripción", "referenceColumn": "Referencia", "amountColumn": "Monto",
+                         "balanceColumn": "Saldo"},
+}
+
+
+@pytest.mark.parametrize("file_name, format", [
+    ("bac_2026_03.csv", "csv"), ("bac_2026_03.xlsx", "xlsx"), ("bac_2026_03_v102.ofx", "ofx"),
+    ("bac_2026_03_v220.ofx", "ofx"), ("bac_2026_03_camt053.xml", "camt053"), ("bac_2026_03.sta", "mt940")])
+def test_each_formats_month_imports_through_the_api_and_once(books, account, file_name, format):
+    if file_name in FIXTURE_MAPPINGS:
+        save_mapping(books, account["id"], FIXTURE_MAPPINGS[file_name])
+    content = (FIXTURES / file_name).read_bytes()
+    statement = upload(books, account["id"], content, file_name).json
+    assert (statement["format"], statement["linesImported"], statement["linesSkipped"]) == (format, 7, 0)
+    assert statement["periodEnd"] == "2026-03-31" and statement["periodStart"] <= "2026-03-02"
+    amounts = [D(str(line["amount"])) for line in lines_of(books, account["id"])["statementLines"]]
+    # in: 5,750.00 + 3,450.00 = 9,200.00; out: 85.00 + 85.00 + 2,000.00 + 150.00 + 22.50 = 2,342.50
+    assert sum(a for a in amounts if a > 0) == D("9200.00") and sum(a for a in amounts if a < 0) == D("-2342.50")
+    assert amounts.count(D("-85.00")) == 2  # the two coffees of 10/03: two lines
+    if statement["closingBalance"] is not None:  # 10,000.00 + 9,200.00 - 2,342.50 = 16,857.50
+        assert D(str(statement["closingBalance"])) == D("16857.50")
+    if statement["openingBalance"] is not None:
+        assert D(str(statement["openingBalance"])) == D("10000.00")
+    again = upload(books, account["id"], content, file_name).json
+    assert (again["linesImported"], again["linesSkipped"]) == (0, 7)

@@ -255,7 +255,23 @@ EXAMPLES: dict[str, Example] = {
     "/imports": lambda w: ("/imports", {"kind": "products", "fileName": "productos.csv", "content": base64.b64encode(
         f"code,name\nRET-{w.serial()},Producto importado\n".encode()).decode()}),
     "/exports/company": lambda w: ("/exports/company", {}),
+    # issue 42: imports (an OFX statement of one line, its own FITID each time)
+    "/bank-accounts/{accountId}/statements": lambda w: (
+        f"/bank-accounts/{w.bank_account()['id']}/statements", {"fileName": "estado.ofx", "content": base64.b64encode(
+            statement_ofx(f"RET-{w.serial()}")).decode()}),
 }
+
+
+def statement_ofx(fitid: str) -> bytes:
+    """An OFX 1.02 statement of one deposit (HNL) with the bank's id `fitid`."""
+    return ("OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nSECURITY:NONE\nENCODING:USASCII\nCHARSET:1252\n"
+            "COMPRESSION:NONE\nOLDFILEUID:NONE\nNEWFILEUID:NONE\n\n<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0"
+            "<SEVERITY>INFO</STATUS><DTSERVER>20261130<LANGUAGE>SPA</SONRS></SIGNONMSGSRSV1><BANKMSGSRSV1><STMTTRNRS>"
+            "<TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>HNL<BANKACCTFROM><BANKID>BACHN"
+            "<ACCTID>200012345<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>20261101<DTEND>20261130"
+            f"<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>20261102<TRNAMT>150.00<FITID>{fitid}<NAME>Deposito</STMTTRN>"
+            "</BANKTRANLIST><LEDGERBAL><BALAMT>150.00<DTASOF>20261130</LEDGERBAL></STMTRS></STMTTRNRS>"
+            "</BANKMSGSRSV1></OFX>\n").encode()
 
 
 # The documented replay where the first answer differs from what is stored: a secret shown

@@ -1287,6 +1287,7 @@ PHRASES: dict[str, str] = {
     "name a signed amount column, or both a debit and a credit column":
         "indique una columna de monto con signo, o una columna de débito y una de crédito",
     "must differ from the decimal separator": "debe ser distinto del separador decimal",
+    "must be one of {}": "debe ser uno de {0}",
     "The statement kept colliding with another import of the same lines; import it again.":
         "El estado de cuenta chocó repetidamente con otra importación de las mismas líneas; impórtelo de nuevo.",
     "Bank statement not found.": "Estado de cuenta no encontrado.",
@@ -1323,6 +1324,10 @@ PHRASES: dict[str, str] = {
         "la línea :61: no es una fecha, una marca D o C, un monto y un tipo de transacción (p. ej. "
         "2603100310D85,00NTRF)",
     "the MT940 file's :61: lines cannot all be read": "no se pueden leer todas las líneas :61: del archivo MT940",
+    "the balance {} is not a D or C mark, a date, a currency and an amount (e.g. C260228HNL10000,00)":
+        "el saldo {0} no es una marca D o C, una fecha, una moneda y un monto (p. ej. C260228HNL10000,00)",
+    "the MT940 file has a date or an amount that cannot be read":
+        "el archivo MT940 tiene una fecha o un monto que no se puede leer",
     "the OFX file holds {} account statements: export one account's statement per file":
         "el archivo OFX contiene {0} estados de cuenta: exporte el estado de una sola cuenta por archivo",
     "the OFX file cannot be read: its header or its tags are damaged":

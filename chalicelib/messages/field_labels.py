@@ -228,6 +228,22 @@ EN: dict[str, str] = {
     'errorsLimit': 'Problems per page',
     'errorsCursor': 'Problems page',
     'language': 'Language',
+    # issue 42: imports
+    'format': 'File format',
+    'statementId': 'Statement',
+    'encoding': 'Encoding',
+    'delimiter': 'Delimiter',
+    'skipRows': 'Rows before the headings',
+    'dateColumn': 'Date column',
+    'dateFormat': 'Date format',
+    'descriptionColumn': 'Description column',
+    'referenceColumn': 'Reference column',
+    'amountColumn': 'Amount column',
+    'debitColumn': 'Debit column',
+    'creditColumn': 'Credit column',
+    'balanceColumn': 'Balance column',
+    'decimalSeparator': 'Decimal separator',
+    'thousandsSeparator': 'Thousands separator',
 }
 
 ES: dict[str, str] = {
@@ -453,4 +469,20 @@ ES: dict[str, str] = {
     'errorsLimit': 'Problemas por página',
     'errorsCursor': 'Página de problemas',
     'language': 'Idioma',
+    # issue 42: imports
+    'format': 'Formato del archivo',
+    'statementId': 'Estado de cuenta',
+    'encoding': 'Codificación',
+    'delimiter': 'Separador de columnas',
+    'skipRows': 'Filas antes de los encabezados',
+    'dateColumn': 'Columna de fecha',
+    'dateFormat': 'Formato de fecha',
+    'descriptionColumn': 'Columna de descripción',
+    'referenceColumn': 'Columna de referencia',
+    'amountColumn': 'Columna de monto',
+    'debitColumn': 'Columna de débito',
+    'creditColumn': 'Columna de crédito',
+    'balanceColumn': 'Columna de saldo',
+    'decimalSeparator': 'Separador decimal',
+    'thousandsSeparator': 'Separador de miles',
 }

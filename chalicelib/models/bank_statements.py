@@ -16,6 +16,7 @@ from chalicelib.models.base import (
 )
 from chalicelib.models.imports import BASE64_PATTERN
 from chalicelib.services.imports.jobs import MAX_REQUEST_BYTES
+from chalicelib.services.statements.mapping import ENCODINGS
 
 LineStatus = Literal["unmatched", "matched", "ignored"]
 SuggestionKind = Literal["transaction", "document", "payment", "rule"]
@@ -70,7 +71,11 @@ class StatementLineList(ListEnvelope):
 # issue 42: imports ------------------------------------------------------------------------------
 
 StatementFormat = Literal[FORMATS]  # type: ignore[valid-type]
-DateFormat = Literal[DATE_FORMATS]  # type: ignore[valid-type]
+# strings, not enums: a client generator names enum members by their letters, and "DD/MM/YYYY" and
+# "DD-MM-YYYY" would be one name (the service checks them against DATE_FORMATS)
+DateFormat = Annotated[str, StringConstraints(min_length=6, max_length=10), Field(
+    description="one of " + ", ".join(DATE_FORMATS), json_schema_extra={"pattern": r"^[DMY/.\-]+$"})]
+OneCharacter = Annotated[str, StringConstraints(min_length=1, max_length=1)]
 Column = Annotated[str, StringConstraints(min_length=1, max_length=200),
                    Field(json_schema_extra={"pattern": NOT_BLANK_PATTERN})]
 
@@ -94,9 +99,9 @@ class StatementMapping(RequestModel):
     """How the bank's CSV/XLSX download reads; columns named by their heading text (case-, accent-
     and space-blind). Either `amountColumn` (signed: positive is money in) or both `debitColumn`
     and `creditColumn`."""
-    encoding: Optional[Literal["utf-8", "utf-8-sig", "cp1252", "latin-1", "utf-16"]] = Field(
+    encoding: Optional[Literal[ENCODINGS]] = Field(  # type: ignore[valid-type]
         None, description="detected when absent (byte order marks, UTF-8, else cp1252)")
-    delimiter: Optional[Literal[",", ";", "\t", "|"]] = Field(None, description="detected when absent")
+    delimiter: Optional[OneCharacter] = Field(None, description="detected when absent; one of , ; | or a tab")
     skip_rows: int = Field(0, ge=0, le=100, description="rows before the table's heading row")
     date_column: Column
     date_format: DateFormat = "DD/MM/YYYY"
@@ -106,8 +111,8 @@ class StatementMapping(RequestModel):
     debit_column: Optional[Column] = Field(None, description="money out, positive in the file")
     credit_column: Optional[Column] = Field(None, description="money in")
     balance_column: Optional[Column] = None
-    decimal_separator: Literal[".", ","] = "."
-    thousands_separator: Literal[",", ".", " ", "'"] = ","
+    decimal_separator: OneCharacter = Field(".", description=". or ,")
+    thousands_separator: OneCharacter = Field(",", description=", . ' or a space")
 
 
 class SavedStatementMapping(ResponseModel):

@@ -15,7 +15,9 @@ from chalicelib.domain.statement_formats.common import cents, iso_date, statemen
 _NO_REFERENCE = "NONREF"
 # what a :61: starts with (value date, entry date, mark, funds code, amount, transaction type): the
 # package passes over a :61: it cannot place without a word, so each is checked before it reads them
-_LINE = re.compile(r"^\d{6}(?:\d{4})?R?[DCdc][A-Z]?\n?[\d,]{1,15}[A-Z][A-Z0-9 ]{3}")
+_LINE = re.compile(r"^\d{6}(?:\d{4})?R?[DCdc][A-Z]?\n?\d[\d,]{0,14}[A-Z][A-Z0-9 ]{3}")
+_BALANCE = re.compile(r"^[DC]\d{6}[A-Z]{3}\d[\d,]{0,14}$")
+_BALANCE_TAGS = re.compile(r"(?:^|\n)(:6[02][FM]:)([^\n]*)")
 
 
 def parse(content: bytes) -> ParsedStatement:
@@ -44,6 +46,8 @@ def parse(content: bytes) -> ParsedStatement:
         transactions.parse(text)
     except RuntimeError as error:
         raise _unreadable(text, error) from None
+    except (ArithmeticError, ValueError):  # what the checks above let through: "1,,2", 29 February of 2026 in :61:
+        raise StatementInvalid("the MT940 file has a date or an amount that cannot be read") from None
     too_many_lines(len(transactions.transactions))
     if len(transactions.transactions) != text.count("\n:61:") + text.startswith(":61:"):
         raise StatementInvalid("the MT940 file's :61: lines cannot all be read", 0, ":61:")
@@ -59,10 +63,22 @@ def parse(content: bytes) -> ParsedStatement:
 
 
 def _check_lines(text: str) -> None:
+    for tag, value in _BALANCE_TAGS.findall(text):
+        if not _BALANCE.match(value.strip()):
+            raise StatementInvalid(f"the balance {tag} is not a D or C mark, a date, a currency and an amount (e.g. "
+                                   "C260228HNL10000,00)", 0, tag)
+        _yymmdd(value.strip()[1:7], 0, tag)
     for number, value in enumerate(re.findall(r"(?:^|\n):61:([^\n]*(?:\n[^:\n][^\n]*)?)", text), start=1):
         if not _LINE.match(value):
             raise StatementInvalid("the :61: line is not a date, a D or C mark, an amount and a transaction type "
                                    "(e.g. 2603100310D85,00NTRF)", number, ":61:")
+        _yymmdd(value[:6], number, ":61:")
+        if value[6:10].isdigit():  # the entry date, MMDD (2024 is a leap year: 29 February stands)
+            _yymmdd("24" + value[6:10], number, ":61:")
+
+
+def _yymmdd(text: str, number: int, tag: str) -> None:
+    iso_date(2000 + int(text[:2]), int(text[2:4]), int(text[4:6]), text, number, tag)
 
 
 def _line(number: int, data: dict) -> StatementLine | None:

@@ -27,9 +27,10 @@ from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
 from chalicelib.services.imports.jobs import decoded_content
 from chalicelib.services.statements import bank_rules, mapping
-from chalicelib.services.statements.lines import UNMATCHED, count_changes, statement_view as view
+from chalicelib.services.statements.lines import UNMATCHED, count_changes
+from chalicelib.services.statements.lines import statement_view as view
 from chalicelib.store import keys
-from chalicelib.store.transaction import LostRace, Transaction, run_with_retries
+from chalicelib.store.transaction import LostRace, run_with_retries
 
 IMPORTING, IMPORTED = "importing", "imported"
 # a transaction holds at most 100 items: a line and its identity each, the statement and the
@@ -94,9 +95,9 @@ def import_statement(command: Command, account_id: int, fields: dict[str, Any]) 
     _checked(statement, account)
     statement_id = table.next_id(keys.id_sequence(company_id, keys.BANK_STATEMENT))
     item = _statement_item(company_id, account, statement_id, fields["fileName"], statement)
-    pending = list(zip(statement.lines, ("#".join(identity) for identity in identities(statement.lines)),
-                       strict=True))
-    new = _without_existing(command, account_id, pending)
+    pending = list(zip(statement.lines, (keys.statement_line_identity(company_id, account_id, identity)
+                                         for identity in identities(statement.lines)), strict=True))
+    new = _without_existing(command, pending)
     line_ids = iter(table.next_ids(keys.id_sequence(company_id, keys.STATEMENT_LINE), len(new)))
     numbered = [(next(line_ids), line, identity) for line, identity in new]
     stored: list[dict[str, Any]] = []
@@ -120,20 +121,15 @@ def _statement_item(company_id: int, account: dict[str, Any], statement_id: int,
             "accountNumber": statement.account_number, "createdAt": clock.now_iso()}
 
 
-def _identity_key(command: Command, account_id: int, identity: str) -> keys.Key:
-    return {**keys.statement_line_identity(command.company_id, account_id, ()), "SK": identity}
-
-
-def _without_existing(command: Command, account_id: int, lines: list[Any]) -> list[Any]:
-    """`lines` ((…, identity) pairs) whose identity the account does not have yet: one read per
-    100 lines."""
-    found = command.table.batch_get(_identity_key(command, account_id, entry[-1]) for entry in lines)
-    partition = keys.statement_line_identity(command.company_id, account_id, ())["PK"]
-    return [entry for entry in lines if (partition, entry[-1]) not in found]
+def _without_existing(command: Command, lines: list[Any]) -> list[Any]:
+    """`lines` ((…, identity key) tuples) whose identity the account does not have yet: one read
+    per 100 lines."""
+    found = command.table.batch_get(entry[-1] for entry in lines)
+    return [entry for entry in lines if keys.pair(entry[-1]) not in found]
 
 
 def _store_chunk(command: Command, account_id: int, statement: dict[str, Any],
-                 chunk: list[tuple[int, StatementLine, str]], first: bool) -> list[dict[str, Any]]:
+                 chunk: list[tuple[int, StatementLine, keys.Key]], first: bool) -> list[dict[str, Any]]:
     """Writes one chunk of new lines with their identities (and, with the first, the statement):
     a line another import stored meanwhile is left out and the rest written again. Answers the
     lines written."""
@@ -141,12 +137,11 @@ def _store_chunk(command: Command, account_id: int, statement: dict[str, Any],
         if not chunk:
             return []
         transaction = command.transaction()
-        items = [_line_item(command.company_id, account_id, statement["id"], line_id, line, identity)
+        items = [_line_item(command.company_id, account_id, statement["id"], line_id, line, identity["SK"])
                  for line_id, line, identity in chunk]
-        for line_item in items:
+        for line_item, (_, _, identity) in zip(items, chunk, strict=True):
             transaction.put_new(line_item)
-            transaction.put_new({**_identity_key(command, account_id, line_item["identity"]),
-                                 "itemType": keys.STATEMENT_LINE_IDENTITY, "lineId": line_item["id"]})
+            transaction.put_new({**identity, "itemType": keys.STATEMENT_LINE_IDENTITY, "lineId": line_item["id"]})
         if first:
             transaction.put_new({**statement, "linesImported": len(items)})
         else:
@@ -159,7 +154,7 @@ def _store_chunk(command: Command, account_id: int, statement: dict[str, Any],
             transaction.commit()
             return items
         except LostRace:
-            chunk = _without_existing(command, account_id, chunk)
+            chunk = _without_existing(command, chunk)
     raise ApiError("The statement kept colliding with another import of the same lines; import it again.",
                    code="CONCURRENT_UPDATE")
 

@@ -31,11 +31,12 @@ def count_changes(statement_id: int, old: str | None, new: str, lines: int = 1, 
                   statements: int = 0) -> dict[str, int]:
     """What `lines` lines of one statement moving from status `old` (None: new lines) to `new`
     change in the account's counts (keys.statement_line_counts), for Transaction.add_counts."""
-    changes: Counter[str] = Counter({new: lines, f"{new}#{statement_id}": lines})
+    name = keys.line_count_name
+    changes: Counter[str] = Counter({name(new): lines, name(new, statement_id): lines})
     if old is None:
-        changes.update({ALL: lines, f"{ALL}#{statement_id}": lines})
+        changes.update({name(ALL): lines, name(ALL, statement_id): lines})
     else:
-        changes.update({old: -lines, f"{old}#{statement_id}": -lines})
+        changes.update({name(old): -lines, name(old, statement_id): -lines})
     if statements:
         changes[STATEMENTS] += statements
     return dict(changes)
@@ -68,7 +69,7 @@ def list_lines(table: Table, company_id: int, account_id: int, *, status: str | 
     account = banking.get_account(table, company_id, account_id)
     counts = line_counts(table, company_id, account_id)
     counted = status or ALL
-    total = counts[f"{counted}#{statement_id}" if statement_id is not None else counted]
+    total = counts[keys.line_count_name(counted, statement_id)]
     partition = keys.statement_line_index(company_id, account_id, status or UNMATCHED, "", 0)
     index = GSI1 if status else GSI2
     listed = list_range(table, partition=partition[f"{index}PK"], low=None, high=None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.domain.bank_statements import ColumnMapping
+from chalicelib.domain.bank_statements import DATE_FORMATS, ColumnMapping
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
@@ -13,6 +13,10 @@ from chalicelib.store import keys
 from chalicelib.store.table import Table
 
 PREVIEW_LINES = 20
+ENCODINGS = ("utf-8", "utf-8-sig", "cp1252", "latin-1", "utf-16")
+DELIMITERS = (",", ";", "\t", "|")
+DECIMAL_SEPARATORS = (".", ",")
+THOUSANDS_SEPARATORS = (",", ".", " ", "'")
 # the mapping's fields by their API names, as ColumnMapping names them
 FIELDS = {"encoding": "encoding", "delimiter": "delimiter", "skipRows": "skip_rows", "dateColumn": "date_column",
           "dateFormat": "date_format", "descriptionColumn": "description_column",
@@ -31,6 +35,10 @@ def checked(fields: dict[str, Any]) -> dict[str, Any]:
     elif not (fields.get("debitColumn") and fields.get("creditColumn")):
         raise ValidationFailed.for_field("amountColumn", "name a signed amount column, or both a debit and a "
                                                          "credit column")
+    for name, allowed in (("dateFormat", DATE_FORMATS), ("delimiter", DELIMITERS),
+                          ("decimalSeparator", DECIMAL_SEPARATORS), ("thousandsSeparator", THOUSANDS_SEPARATORS)):
+        if fields.get(name) is not None and fields[name] not in allowed:
+            raise ValidationFailed.for_field(name, f"must be one of {' '.join(allowed)}")
     if fields.get("decimalSeparator") and fields.get("decimalSeparator") == fields.get("thousandsSeparator"):
         raise ValidationFailed.for_field("thousandsSeparator", "must differ from the decimal separator")
     return {name: value for name, value in fields.items() if name in FIELDS and value is not None}

@@ -56,3 +56,9 @@ def statement_line_counts(company_id: int, account_id: int) -> Key:
     moves one line between two of them (services/statements/lines.count_status_change). Read with
     its shards (keys.shards: every write of a concurrent import adds to it)."""
     return {"PK": f"C#{company_id}#{STATEMENT_LINE}COUNT#{account_id}", "SK": "COUNT"}
+
+
+def line_count_name(status: str, statement_id: int | None = None) -> str:
+    """The attribute of statement_line_counts that counts one status (or `all`), of the account or of
+    one of its statements."""
+    return status if statement_id is None else f"{status}#{statement_id}"
