@@ -254,10 +254,34 @@ def test_a_rule_that_matches_is_suggested_unless_it_is_another_accounts(shop, ta
     assert found == [{"kind": "rule", "score": 60, "reasons": ["rule"], "ruleId": 2}]
 
 
-def test_a_page_of_suggestions_costs_a_fixed_number_of_calls(shop, table, monkeypatch):
-    from chalicelib.services.statements import bank_rules
+def test_the_lines_listed_carry_their_suggestions_and_the_rules_proposals(shop, table):
+    account = bank_account(shop)
+    ledger = shop.created("/chart-of-accounts", {"code": "110104", "name": "Banco dos", "type": "asset"})
+    other = shop.created("/bank-accounts", {"name": "Ahorro", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
+                                            "chartOfAccountId": ledger["id"]})
+    commission = {"conditions": [{"field": "description", "operator": "contains", "value": "comision"}],
+                  "action": {"chartOfAccountId": shop.books["6199"], "taxRate": "0.15"}}
+    elsewhere = shop.created("/bank-rules", {"name": "Ahorro", "bankAccountId": other["id"], "priority": 1,
+                                             **commission})
+    ours = shop.created("/bank-rules", {"name": "Comisiones", "priority": 2, **commission})
+    sale = invoice(shop, shop.customer, 100)                        # 115.00
+    put_lines(table, shop.company.company_id, account["id"], [
+        ("2026-11-04", "-25.00", "COMISIÓN MANEJO CTA", None), ("2026-11-05", "115.00", "DEP CLIENTE UNO", None)])
+    reply = shop.api.get(f"/bank-accounts/{account['id']}/statement-lines?status=unmatched", key=shop.key)
+    assert reply.status == 200, reply.text
+    commission_line, deposit = reply.json["statementLines"]
+    # the first rule names the other account: the second one proposes
+    assert elsewhere["id"] != ours["id"]
+    assert [{name: value for name, value in each.items() if value is not None}
+            for each in commission_line["suggestions"]] == [{"kind": "rule", "score": 60, "reasons": ["rule"],
+                                                              "ruleId": ours["id"]}]
+    # 50 + date 10 (3 days after its due date) + partner 15
+    [best] = deposit["suggestions"]
+    assert (best["kind"], best["score"], best["reasons"]) == ("document", 75, ["amount", "date", "partner"])
+    assert [(each["documentId"], D(str(each["amount"]))) for each in best["documents"]] == [(sale["id"], D("115.00"))]
 
-    monkeypatch.setattr(bank_rules, "active_rules", lambda table, company_id: [])   # the rules helper's read
+
+def test_a_page_of_suggestions_costs_a_fixed_number_of_calls(shop, table):
     account = bank_account(shop)
     for _ in range(3):
         invoice(shop, shop.customer, 100)
@@ -284,14 +308,15 @@ def test_a_page_of_suggestions_costs_a_fixed_number_of_calls(shop, table, monkey
 
     deposits = [(f"2026-11-{day:02d}", "115.00", "DEP", None) for day in range(3, 23)]
     seen, answer = cost(deposits)
-    # 20 lines, money in only: the transactions' Query, the sales side's open documents' Query,
-    # one BatchGetItem of the 3 invoices and one of their partner; no transaction of 115.00: no payment read
-    assert seen == Counter({"Query": 2, "BatchGetItem": 2})
+    # 20 lines, money in only: the transactions' Query, the sales side's open documents' Query, the
+    # rules' Query, one BatchGetItem of the 3 invoices and one of their partner; no transaction of
+    # 115.00: no payment read
+    assert seen == Counter({"Query": 3, "BatchGetItem": 2})
     assert all(len(each) == 3 for each in answer.values())
     # both directions, 50 lines: one Query more (the purchases' side) and the pending payment's read
     both = deposits + [("2026-11-05", "-100.00", "PAGO", None)] * 30
     seen, answer = cost(both)
-    assert seen == Counter({"Query": 3, "BatchGetItem": 3})
+    assert seen == Counter({"Query": 4, "BatchGetItem": 3})
     assert [each["kind"] for each in list(answer.values())[-1]] == ["payment"]
 
 

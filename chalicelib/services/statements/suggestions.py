@@ -55,8 +55,7 @@ def suggest(table: Table, company_id: int, account: dict[str, Any],
     candidates = _transaction_candidates(transactions, payments, partners)
     singles = [_document_candidate(document, partners) for document in documents]
     tails = matching.unique_tails(number for each in singles for number in each.numbers)
-    rules = [rule for rule in bank_rules.active_rules(table, company_id)
-             if rule.get("bankAccountId") in (None, int(account["id"]))]
+    rules = bank_rules.rules_for_account(bank_rules.active_rules(table, company_id), int(account["id"]))
     by_amount: dict[Decimal, list[Candidate]] = defaultdict(list)
     for candidate in [*candidates, *singles]:
         by_amount[candidate.amount].append(candidate)
