@@ -133,6 +133,13 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 41: fixjobs
     "IMPORT_INVALID": (400, "the file cannot be imported: each problem is named by its row and column (`details`: the file is not CSV or XLSX, not text, its headings are wrong, or it is too long); nothing was stored"),
     "COMPANY_NOT_EMPTY": (409, "this company already has records: a company archive is restored into a new, empty company"),
+    # issue 42: match
+    "STATEMENT_LINE_NOT_UNMATCHED": (409, "only an unmatched statement line can be matched or ignored (another command matched or ignored it first)"),
+    "STATEMENT_LINE_NOT_MATCHED": (409, "only a matched statement line can be unmatched"),
+    "STATEMENT_LINE_NOT_IGNORED": (409, "only an ignored statement line can be restored"),
+    "STATEMENT_LINE_RECONCILED": (409, "a bank transaction of the line's match is reconciled (a completed reconciliation): the line cannot be unmatched"),
+    "BANK_TRANSACTION_ALREADY_MATCHED": (409, "the bank transaction is matched to another statement line (a transfer's other side: to a line of the other account)"),
+    "MATCH_AMOUNT_MISMATCH": (400, "what the match moves differs from the line's amount (to the cent, in the line's direction)"),
     "IDEMPOTENCY_KEY_REUSED": (422, "the `Idempotency-Key` was used for another request"),
     "RATE_LIMIT_EXCEEDED": (429, "too many requests or failed logins; `Retry-After` says when to retry"),
     "INTERNAL_ERROR": (500, "a bug: the request id in `X-Request-Id` finds it in the logs"),

@@ -151,6 +151,22 @@ def invited(w: World) -> int:
                                          "role": "seller"}, web=True)["id"]
 
 
+def statement_line(w: World, amount: str = "-10.00", then: str | None = None) -> str:
+    """A line put into a new account's statement, matched (to a new withdrawal) or ignored
+    first when `then` says so: the path of the line."""
+    from tests.statement_lines_support import put_lines
+
+    account = w.bank_account()["id"]
+    line, = put_lines(w.table, w.shop.company.company_id, account, [("2026-11-05", amount, "COMISION", None)])
+    line_path = f"/bank-accounts/{account}/statement-lines/{line}"
+    if then == "match":
+        w.created(line_path + "/match", {"create": {"chartOfAccountId": w.account("6199"), "description": "Comisión"}},
+                  expect=200)
+    elif then == "ignore":
+        w.created(line_path + "/ignore", expect=200)
+    return line_path
+
+
 Example = Callable[[World], "tuple[str, Any] | tuple[str, Any, str]"]
 
 # route path -> the concrete path and a valid body, given the world
@@ -259,6 +275,15 @@ EXAMPLES: dict[str, Example] = {
     "/bank-accounts/{accountId}/statements": lambda w: (
         f"/bank-accounts/{w.bank_account()['id']}/statements", {"fileName": "estado.ofx", "content": base64.b64encode(
             statement_ofx(f"RET-{w.serial()}")).decode()}),
+    # issue 42: match
+    "/bank-accounts/{accountId}/statement-lines/{lineId}/match": lambda w: (
+        statement_line(w) + "/match", {"create": {"chartOfAccountId": w.account("6199"), "description": "Comisión",
+                                                  "taxRate": "0.15"}}),
+    "/bank-accounts/{accountId}/statement-lines/{lineId}/unmatch": lambda w: (
+        statement_line(w, then="match") + "/unmatch", {}),
+    "/bank-accounts/{accountId}/statement-lines/{lineId}/ignore": lambda w: (statement_line(w) + "/ignore", {}),
+    "/bank-accounts/{accountId}/statement-lines/{lineId}/unignore": lambda w: (
+        statement_line(w, then="ignore") + "/unignore", {}),
 }
 
 

@@ -44,6 +44,8 @@ BOOK_TEXTS: dict[str, dict[str, str]] = {
         "tax_settlement": "Liquidación de impuestos {settlement} al {period_end}",
         # issue 41: opening
         "opening_balances": "Saldos iniciales al {date}",
+        # issue 42: match
+        "statement_line_unmatched": "Línea {line} del extracto desconciliada",
     },
 }
 

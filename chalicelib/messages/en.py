@@ -159,6 +159,13 @@ CODES: dict[str, str] = {
     'STATEMENT_INVALID': "The bank statement cannot be imported: it cannot be read, or its lines do not add up "
                          "from its opening to its closing balance.",
     'STATEMENT_CURRENCY_MISMATCH': "The bank statement is in another currency than the bank account.",
+    # issue 42: match
+    'STATEMENT_LINE_NOT_UNMATCHED': 'Only an unmatched statement line can be matched or ignored (another command matched or ignored it first).',
+    'STATEMENT_LINE_NOT_MATCHED': 'Only a matched statement line can be unmatched.',
+    'STATEMENT_LINE_NOT_IGNORED': 'Only an ignored statement line can be restored.',
+    'STATEMENT_LINE_RECONCILED': "A bank transaction of the line's match is reconciled (a completed reconciliation): the line cannot be unmatched.",
+    'BANK_TRANSACTION_ALREADY_MATCHED': "The bank transaction is matched to another statement line (a transfer's other side: to a line of the other account).",
+    'MATCH_AMOUNT_MISMATCH': "What the match moves differs from the line's amount (to the cent, in the line's direction).",
 }
 
 KINDS: dict[str, str] = {

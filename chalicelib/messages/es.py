@@ -185,6 +185,13 @@ CODES: dict[str, str] = {
         "El estado de cuenta no se puede importar: no se puede leer, o sus líneas no suman de su saldo inicial a su "
         "saldo final.",
     "STATEMENT_CURRENCY_MISMATCH": "El estado de cuenta está en otra moneda que la cuenta bancaria.",
+    # issue 42: match
+    "STATEMENT_LINE_NOT_UNMATCHED": "Solo una línea del extracto sin conciliar se puede conciliar o ignorar.",
+    "STATEMENT_LINE_NOT_MATCHED": "Solo una línea del extracto conciliada se puede desconciliar.",
+    "STATEMENT_LINE_NOT_IGNORED": "Solo una línea del extracto ignorada se puede restaurar.",
+    "STATEMENT_LINE_RECONCILED": "Una transacción bancaria de la conciliación de la línea ya está conciliada con el banco: la línea no se puede desconciliar.",
+    "BANK_TRANSACTION_ALREADY_MATCHED": "La transacción bancaria ya está conciliada con una línea del extracto.",
+    "MATCH_AMOUNT_MISMATCH": "Lo que mueve la conciliación difiere del monto de la línea.",
 }
 
 KINDS: dict[str, str] = {
@@ -1350,6 +1357,51 @@ PHRASES: dict[str, str] = {
     "the line has bytes that are not {} text": "la línea tiene bytes que no son texto {0}",
     "the date is blank": "la fecha está vacía",
     "the column {} is not in the heading row": "la columna {0} no está en la fila de encabezados",
+    # issue 42: match
+    'A bank transaction of the match is reconciled: the line cannot be unmatched.':
+        'Una transacción bancaria de la conciliación ya está conciliada con el banco: la línea no se puede desconciliar.',
+    'Bank transaction not found.':
+        'No se encontró la transacción bancaria.',
+    'Only a matched statement line can be unmatched.':
+        'Solo una línea del extracto conciliada se puede desconciliar.',
+    'Only an ignored statement line can be restored.':
+        'Solo una línea del extracto ignorada se puede restaurar.',
+    'Only an unmatched statement line can be matched or ignored.':
+        'Solo una línea del extracto sin conciliar se puede conciliar o ignorar.',
+    'Statement line not found.':
+        'No se encontró la línea del extracto.',
+    'already named in documents[{}]':
+        'ya indicado en documents[{0}]',
+    'an advance is registered as a payment of its order, not matched to a line':
+        'un anticipo se registra como pago de su pedido, no se concilia con una línea',
+    'dated {}, after the line':
+        'con fecha {0}, posterior a la línea',
+    'it is in {}, the bank account in {}':
+        'está en {0}, la cuenta bancaria en {1}',
+    'its money does not move through this bank account':
+        'su dinero no pasa por esta cuenta bancaria',
+    'money in pays sales documents, money out purchase documents: the line goes the other way':
+        'el dinero que entra paga documentos de venta, el que sale documentos de compra: la línea va en el otro sentido',
+    'must be another bank account':
+        'debe ser otra cuenta bancaria',
+    'no active payment method moves money through this bank account: create one or name one':
+        'ninguna forma de pago activa mueve dinero por esta cuenta bancaria: cree una o indíquela',
+    '`paymentMethodId` goes with `documents`':
+        '`paymentMethodId` va con `documents`',
+    'send exactly one of `transactionId`, `documents`, `create`, `transferToAccountId`':
+        'envíe exactamente uno de `transactionId`, `documents`, `create`, `transferToAccountId`',
+    'the transaction moves {}, the line {}':
+        'la transacción mueve {0}, la línea {1}',
+    "the documents' amounts add up to {}, the line to {}":
+        'los montos de los documentos suman {0}, la línea {1}',
+    'the line moves no money: ignore it instead':
+        'la línea no mueve dinero: ignórela',
+    "The transfer's other side is matched to a line of the other account: unmatch it there first.":
+        'El otro lado de la transferencia está conciliado con una línea de la otra cuenta: desconcílielo allí primero.',
+    "The payment's bank transaction is matched to a statement line: unmatch the line instead.":
+        'La transacción bancaria del pago está conciliada con una línea del extracto: desconcilie la línea.',
+    'The bank transaction is already matched to a statement line.':
+        'La transacción bancaria ya está conciliada con una línea del extracto.',
 }
 
 # issue 38: lang2

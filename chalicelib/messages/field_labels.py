@@ -244,6 +244,12 @@ EN: dict[str, str] = {
     'balanceColumn': 'Balance column',
     'decimalSeparator': 'Decimal separator',
     'thousandsSeparator': 'Thousands separator',
+    # issue 42: match
+    'create': 'New bank transaction',
+    'documents': 'Documents paid',
+    'documents[]': 'Document paid',
+    'ruleId': 'Bank rule',
+    'transferToAccountId': 'Other bank account of the transfer',
 }
 
 ES: dict[str, str] = {
@@ -485,4 +491,10 @@ ES: dict[str, str] = {
     'balanceColumn': 'Columna de saldo',
     'decimalSeparator': 'Separador decimal',
     'thousandsSeparator': 'Separador de miles',
+    # issue 42: match
+    'create': 'Nueva transacción bancaria',
+    'documents': 'Documentos pagados',
+    'documents[]': 'Documento pagado',
+    'ruleId': 'Regla bancaria',
+    'transferToAccountId': 'Otra cuenta bancaria de la transferencia',
 }

@@ -99,6 +99,7 @@ class BankTransaction(ResponseModel):
     journal_entry_id: Optional[int] = None
     reconciled: bool
     reconciliation_id: Optional[int] = None
+    statement_line_id: Optional[int] = Field(None, description="the statement line matched to it (none: not matched)")
     created_at: str
 
 

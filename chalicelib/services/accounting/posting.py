@@ -331,19 +331,11 @@ def add_month_totals(transaction: Transaction, key: keys.Key, month: str, debit:
                      days: dict[str, Any], also: dict[str, Any]) -> None:
     """A month's debit and credit totals and its per-day figures ("DD" -> (debit, credit)) added
     to a balance item in one update, `also` set on it: what `month_balance` reads back."""
-    names = {"#debit": "debit", "#credit": "credit", "#month": "month"}
-    values: dict[str, Any] = {":debit": debit, ":credit": credit, ":month": month}
-    additions = ["#debit :debit", "#credit :credit"]
+    additions: dict[str, Any] = {"debit": debit, "credit": credit}
     for day, (day_debit, day_credit) in days.items():
-        names[f"#d{day}"], names[f"#c{day}"] = f"d{day}", f"c{day}"
-        values[f":d{day}"], values[f":c{day}"] = day_debit, day_credit
-        additions += [f"#d{day} :d{day}", f"#c{day} :c{day}"]
-    settings = ["#month = :month"]
-    for position, (name, value) in enumerate(also.items()):
-        names[f"#s{position}"], values[f":s{position}"] = name, value
-        settings.append(f"#s{position} = :s{position}")
-    transaction.update(key, "ADD " + ", ".join(additions) + " SET " + ", ".join(settings), names=names, values=values,
-                       shardable=True)
+        additions[f"d{day}"], additions[f"c{day}"] = day_debit, day_credit
+    # a command that moves one balance twice (two payments of one partner) adds once, their sum
+    transaction.accumulate(key, additions, sets={"month": month, **also}, shardable=True)
 
 
 def lock_everywhere(transaction: Transaction, company_id: int, year: str, expression: str,

@@ -125,11 +125,13 @@ def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amou
 
 def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord,
                    document: DocumentRecord, method: dict[str, Any], *, money_in: bool, other_side: Movement,
-                   description: str, fields: dict[str, Any], sender: Principal) -> None:
+                   description: str, fields: dict[str, Any], sender: Principal,
+                   statement_line_id: int | None = None) -> None:
     """Money through a payment method: the cash or bank side of the entry and, when the method
     has a bank account, the bank transaction in the spec's direction. Money in a foreign
     currency moves at the payment date's rate (`exchangeRate` when sent): what it differs by
-    from what `other_side` carried is an exchange gain or loss. `sender` sent the fields."""
+    from what `other_side` carried is an exchange gain or loss. `sender` sent the fields. A
+    payment made by matching a statement line: its bank transaction carries the line's id."""
     company_id, amount = writes.company_id, Decimal(payment["amount"])
     account = banking.get_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
     if account is not None and account.get("currency") != document.get("currency"):
@@ -141,10 +143,11 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
         if document.get("exchangeRate") is not None else Decimal(1)
     money = currency.converted(amount, rate, "exchangeRate")
     payment.update(exchangeRate=rate, baseAmount=money)
-    # the method's state as read decides: a change meanwhile re-runs
-    transaction.check(payment_setup.method_key(company_id, method["id"]), "isActive = :yes",
-                      values={":yes": True}, on_fail=PaymentRefused("The payment method is inactive.",
-                                                                    code="PAYMENT_METHOD_INACTIVE"))
+    # the method's state as read decides: a change meanwhile re-runs (checked once per command)
+    if not transaction.touches(payment_setup.method_key(company_id, method["id"])):
+        transaction.check(payment_setup.method_key(company_id, method["id"]), "isActive = :yes",
+                          values={":yes": True}, on_fail=PaymentRefused("The payment method is inactive.",
+                                                                        code="PAYMENT_METHOD_INACTIVE"))
     money_side = (Movement("bank", DEBIT if money_in else CREDIT, money, account_id=account["chartOfAccountId"])
                   if account else Movement("cash", DEBIT if money_in else CREDIT, money))
     entry = writes.automatic_entry(table, load_rules(table, company_id),
@@ -153,15 +156,17 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
                                    movements=[money_side, other_side,
                                               *currency.exchange_difference(money_side.side, money,
                                                                             other_side.amount)])
+    # a statement line the payment is matched to is the bank's own word: nothing left to confirm
+    pending = method.get("requiresConfirmation") and statement_line_id is None
     payment.update(kind=payment.get("kind", METHOD), paymentMethodId=method["id"], journalEntryId=entry["id"],
-                   status=PENDING if method.get("requiresConfirmation") else CONFIRMED)
+                   status=PENDING if pending else CONFIRMED)
     if account is not None:
         tx_type = ("transfer_in" if money_in else "transfer_out") if method.get("isCashMethod") else "payment_doc"
         bank_tx = banking.add_transaction(
             transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id), tx_type=tx_type,
             direction=banking.MONEY_IN if money_in else banking.MONEY_OUT, amount=amount, date=payment["paymentDate"],
             reference=payment.get("reference"), journal_entry_id=entry["id"], document=document,
-            payment_id=payment["id"])
+            payment_id=payment["id"], statement_line_id=statement_line_id)
         payment.update(bankTransactionId=bank_tx["id"], bankAccountId=account["id"],
                        bankTransactionType=tx_type)
 
@@ -211,12 +216,53 @@ def settle(transaction: Transaction, company_id: int, kind: document_rules.Kind,
 
 
 def record(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord) -> dict[str, Any]:
-    payment.update(version=1, createdAt=clock.now_iso())
     writes.apply(transaction)
-    transaction.put_new({name: value for name, value in payment.items() if value is not None})
-    outbox.emit(transaction, outbox.PAYMENT_CREATED, command.company_id, "payment", payment["id"],
-                event_data(payment))
+    keep(transaction, command.company_id, payment)
     return command.commit(transaction, payment)
+
+
+def keep(transaction: Transaction, company_id: int, payment: PaymentRecord) -> None:
+    """The payment item and its event (the entry's writes are the caller's, applied once)."""
+    payment.update(version=1, createdAt=clock.now_iso())
+    transaction.put_new({name: value for name, value in payment.items() if value is not None})
+    outbox.emit(transaction, outbox.PAYMENT_CREATED, company_id, "payment", payment["id"], event_data(payment))
+
+
+def method_payment(command: Command, transaction: Transaction, writes: JournalWrites, document: DocumentRecord,
+                   kind: document_rules.Kind, method: dict[str, Any], fields: dict[str, Any], *,
+                   field: str = "amount", statement_line_id: int | None = None) -> PaymentRecord:
+    """A payment of `document` by `method`, built into the caller's transaction and journal
+    writes (as many times as the command pays documents: the bank account, the partners and the
+    ledger's balances add up, each written once): the checks of amount, date and terms, the entry,
+    the bank transaction, the pending and the partner's balance, the payment and its event.
+    `field` names the amount in a refusal."""
+    table, company_id = command.table, command.company_id
+    amount = Decimal(fields["amount"])
+    if amount <= 0:
+        raise ValidationFailed.for_field(field, "must be greater than 0")
+    pending = Decimal(document["pending"])
+    if amount > pending:
+        raise PaymentRefused(f"The amount {amount} exceeds the pending total {pending}.", code="AMOUNT_EXCEEDS_PENDING",
+                             details=[{"field": field, "message": f"at most {pending}"}])
+    condition_id = document.get("paymentConditionId")
+    terms = require_cash_terms_met(table, company_id, document, amount)
+    date = payment_date(table, company_id, document, fields)
+    payment = new_payment(company_id, document, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date,
+                          fields)
+    sales = kind.sales
+    # what the payment takes off the receivable or payable, in the company's currency at the document's rate
+    settled = currency.relief(document, amount)
+    payment["settledBase"] = settled
+    partner_side = Movement("receivable" if sales else "payable", CREDIT if sales else DEBIT, settled)
+    pay_by_method(table, transaction, writes, payment, document, method, money_in=document_rules.money_comes_in(kind),
+                  other_side=partner_side, description=book_text("payment", document=document_label(document)),
+                  fields=fields, sender=command.principal, statement_line_id=statement_line_id)
+    condition = payment_setup.condition_key(company_id, int(condition_id)) if terms is not None else None
+    if condition is not None and not transaction.touches(condition):
+        transaction.check(condition, "#type = :type", names={"#type": "type"}, values={":type": terms})
+    settle(transaction, company_id, kind, document, amount, settled, payment, date)
+    keep(transaction, company_id, payment)
+    return payment
 
 
 def condition_type(table: Table, company_id: int, condition_id: int) -> str | None:
@@ -241,10 +287,10 @@ def move_partner(transaction: Transaction, company_id: int, kind: document_rules
                   amount: Decimal, open_delta: int) -> None:
     """The partner's balance by `amount`, and its count of open documents by `open_delta` when
     the document stops (-1) or starts again (+1) to owe."""
-    names = {"#balance": "receivableBalance" if kind.sales else "payableBalance",
-             "#open": open_count_attribute(kind)}
-    transaction.update(keys.entity(company_id, keys.PARTNER, document["businessPartnerId"]),
-                       "ADD #balance :amount, #open :delta", names=names, values={":amount": amount, ":delta": open_delta})
+    # several documents of one partner paid by one command (a statement line) move it once
+    transaction.accumulate(keys.entity(company_id, keys.PARTNER, document["businessPartnerId"]),
+                           {"receivableBalance" if kind.sales else "payableBalance": amount,
+                            open_count_attribute(kind): open_delta})
 
 
 def event_data(payment: PaymentRecord) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from chalicelib.services.payments.payment_records import (
     active_method,
     document_label,
     event_data,
+    method_payment,
     new_payment,
     pay_by_method,
     payable_kind,
@@ -56,6 +57,7 @@ from chalicelib.services.sales_purchases.documents import (
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
 
 _REVERSED_TYPE = {"payment_doc": "payment_doc", "transfer_in": "transfer_out", "transfer_out": "transfer_in"}
 
@@ -115,7 +117,12 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     if len(forms) > 1:
         raise ValidationFailed.for_field(forms[1], "send only one of a payment method, a credit note or a "
                                                    "withholding certificate")
-    method = active_method(table, company_id, fields) if fields.get("paymentMethodId") is not None else None
+    if fields.get("paymentMethodId") is not None:
+        transaction, writes = command.transaction(), JournalWrites(company_id)
+        payment = method_payment(command, transaction, writes, document, kind, active_method(table, company_id, fields),
+                                 fields)
+        writes.apply(transaction)
+        return command.commit(transaction, payment)
     amount = positive(fields["amount"])
     within_pending(amount, Decimal(document["pending"]))
     condition_id = document.get("paymentConditionId")
@@ -149,7 +156,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         else:
             writes.require_open(date)
         payment.update(kind=CREDIT_NOTE, creditNoteId=note["id"], appliedBase=applied)
-    elif fields.get("withholdingDocumentId") is not None:
+    else:
         certificate = _applied_document(table, company_id, document, fields["withholdingDocumentId"],
                                         "withholdingDocumentId", "05", amount)
         applied = currency.relief(certificate, amount)
@@ -161,11 +168,6 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                                                   *currency.exchange_difference(withheld.side, applied, settled)])
         payment.update(kind=WITHHOLDING, withholdingDocumentId=certificate["id"], journalEntryId=entry["id"],
                        appliedBase=applied)
-    else:
-        assert method is not None
-        pay_by_method(table, transaction, writes, payment, document, method, money_in=document_rules.money_comes_in(kind),
-                       other_side=partner_side, description=book_text("payment", document=document_label(document)),
-                       fields=fields, sender=command.principal)
     if terms is not None:
         transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
                           names={"#type": "type"}, values={":type": terms})
@@ -206,13 +208,18 @@ def confirm_payment(command: Command, document_id: int, payment_id: int) -> dict
     if payment["status"] != PENDING:
         raise PaymentRefused(f"Only a pending payment can be confirmed; this one is {payment['status']}.",
                              code="INVALID_PAYMENT_STATUS")
-    confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": payment["version"] + 1}
     transaction = command.transaction()
+    return command.commit(transaction, confirm_into(transaction, command.company_id, payment))
+
+
+def confirm_into(transaction: Transaction, company_id: int, payment: PaymentRecord) -> PaymentRecord:
+    """A pending payment confirmed, with its event, in the caller's transaction (a statement line
+    matched to its bank transaction confirms it too)."""
+    confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": payment["version"] + 1}
     transaction.put(confirmed, condition="#v = :v AND #s = :pending", names={"#v": "version", "#s": "status"},
                     values={":v": payment["version"], ":pending": PENDING})
-    outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, command.company_id, "payment", payment_id,
-                event_data(confirmed))
-    return command.commit(transaction, confirmed)
+    outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, company_id, "payment", payment["id"], event_data(confirmed))
+    return confirmed
 
 
 def cancel_payment(command: Command, document_id: int, payment_id: int, reason: str,
@@ -220,8 +227,39 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     """From pending or confirmed: the entry reversed, the bank transaction reversed, the
     document's pending (and the applied note's, certificate's or advance's) restored. An
     advance received on an order can be cancelled only while it is still available."""
+    payment = get_payment(command.table, command.company_id, document_id, payment_id)
+    transaction, writes = command.transaction(), JournalWrites(command.company_id)
+    _refuse_matched(command, transaction, payment)
+    cancelled = cancel_into(command, transaction, writes, payment, reason, date)
+    writes.apply(transaction)
+    return command.commit(transaction, cancelled)
+
+
+def _refuse_matched(command: Command, transaction: Transaction, payment: PaymentRecord) -> None:
+    """A payment whose bank transaction a statement line holds is undone by unmatching the line
+    (services/statements/matching.py), which cancels it there: cancelled alone, the line would
+    stay matched to money that no longer moved. A match meanwhile fails this command's check."""
+    if payment.get("bankTransactionId") is None or payment.get("status") == CANCELLED:
+        return
+    account_id, tx_id = int(payment["bankAccountId"]), int(payment["bankTransactionId"])
+    pointer = command.table.get(keys.bank_transaction_pointer(command.company_id, account_id, tx_id))
+    if pointer is None:
+        return
+    key = keys.bank_transaction(command.company_id, account_id, pointer["transactionDate"], tx_id)
+    refusal = PaymentRefused("The payment's bank transaction is matched to a statement line: unmatch the line "
+                             "instead.", code="BANK_TRANSACTION_ALREADY_MATCHED")
+    item = command.table.get(key)
+    if item is not None and item.get("statementLineId") is not None:
+        raise refusal
+    transaction.check(key, "attribute_not_exists(statementLineId)", on_fail=refusal)
+
+
+def cancel_into(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord,
+                reason: str, date: str | None = None) -> PaymentRecord:
+    """What cancelling `payment` writes, into the caller's transaction and journal writes (an
+    unmatched statement line cancels each payment its match made, in one transaction)."""
     table, company_id = command.table, command.company_id
-    payment = get_payment(table, company_id, document_id, payment_id)
+    document_id, payment_id = payment["documentId"], payment["id"]
     if payment["status"] == CANCELLED:
         raise PaymentRefused("The payment is already cancelled.", code="INVALID_PAYMENT_STATUS")
     document = get_document(table, company_id, document_id)
@@ -236,8 +274,6 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
         if received - applied < amount:
             raise PaymentRefused(f"Invoices already took {applied} of this document's advances; cancel those "
                                  "applications first.", code="ADVANCE_ALREADY_APPLIED")
-    transaction = command.transaction()
-    writes = JournalWrites(company_id)
     cancelled = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
                  "version": payment["version"] + 1}
     if payment.get("journalEntryId") is not None:
@@ -268,6 +304,5 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
         settle(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
                 date, undo=True)
     link_payments.give_back(table, transaction, payment)
-    writes.apply(transaction)
     transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": payment["version"]})
-    return command.commit(transaction, cancelled)
+    return cancelled

@@ -1,0 +1,248 @@
+"""What each kind of statement-line match writes into the command's transaction, and what undoing
+it writes (services/statements/matching.py runs them beside the line's own change):
+- transaction: the bank transaction takes the line's id (a pending payment's is confirmed with it);
+- documents: one payment per document, into the line's bank account (payments/payment_records.py
+  builds each; the account, the partners and the ledger are moved once, by their sums);
+- create: a deposit or withdrawal with its entry (banking.manual_into), the tax split off;
+- transfer: a transfer between own accounts, this account's side matched, the other's left for
+  that account's line.
+Each returns the match as the line stores it (services/statements/__init__.py)."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib.domain import documents as document_rules
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.messages.books import book_text
+from chalicelib.services import records
+from chalicelib.services.accounting.posting import JournalWrites
+from chalicelib.services.banking import banking
+from chalicelib.services.commands import Command
+from chalicelib.services.payments import payments
+from chalicelib.services.payments.payment_records import CANCELLED, PENDING, active_method, method_payment, payable_kind
+from chalicelib.services.sales_purchases.documents import get_document
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
+
+
+class MatchRefused(ApiError):
+    """A refusal of this use case: each raise names its code."""
+
+
+def already_matched() -> MatchRefused:
+    return MatchRefused("The bank transaction is already matched to a statement line.",
+                        code="BANK_TRANSACTION_ALREADY_MATCHED")
+
+
+def _other_side_matched() -> MatchRefused:
+    return MatchRefused("The transfer's other side is matched to a line of the other account: unmatch it there "
+                        "first.", code="BANK_TRANSACTION_ALREADY_MATCHED")
+
+
+def _reconciled() -> MatchRefused:
+    return MatchRefused("A bank transaction of the match is reconciled: the line cannot be unmatched.",
+                        code="STATEMENT_LINE_RECONCILED")
+
+
+MISMATCH = "MATCH_AMOUNT_MISMATCH"
+
+
+def get_transaction(table: Table, company_id: int, account_id: int, tx_id: int) -> dict[str, Any]:
+    """A bank transaction of this account by its id (its pointer gives its date)."""
+    pointer = table.get(keys.bank_transaction_pointer(company_id, account_id, tx_id))
+    item = table.get(keys.bank_transaction(company_id, account_id, pointer["transactionDate"], tx_id)) \
+        if pointer is not None else None
+    if item is None:
+        raise NotFound("Bank transaction not found.")
+    return item
+
+
+def _transaction_key(company_id: int, item: dict[str, Any]) -> keys.Key:
+    return keys.bank_transaction(company_id, int(item["bankAccountId"]), item["transactionDate"], int(item["id"]))
+
+
+def _signed(item: dict[str, Any]) -> Decimal:
+    amount = Decimal(item["amount"])
+    return amount if item["direction"] == banking.MONEY_IN else -amount
+
+
+def _line_amount(line: dict[str, Any]) -> Decimal:
+    amount = Decimal(line["amount"])
+    if amount == 0:
+        raise ValidationFailed.for_field("amount", "the line moves no money: ignore it instead", code=MISMATCH)
+    return amount
+
+
+# --- match ------------------------------------------------------------------------------------------
+
+def to_transaction(command: Command, transaction: Transaction, account: dict[str, Any], line: dict[str, Any],
+                   tx_id: int) -> dict[str, Any]:
+    """An existing transaction of this account, not matched yet, the line's direction and amount
+    to the cent. A pending payment's transaction: the bank's line confirms the payment (and an
+    unmatch leaves it confirmed: the money did move)."""
+    table, company_id = command.table, command.company_id
+    item = get_transaction(table, company_id, account["id"], tx_id)
+    if item.get("statementLineId") is not None:
+        raise already_matched()
+    amount = _line_amount(line)
+    if _signed(item) != amount:
+        raise ValidationFailed.for_field("transactionId", f"the transaction moves {_signed(item)}, the line {amount}",
+                                         code=MISMATCH)
+    match: dict[str, Any] = {"kind": "transaction", "transactionIds": [tx_id]}
+    if item.get("paymentId") is not None and item.get("documentId") is not None:
+        payment = payments.get_payment(table, company_id, int(item["documentId"]), int(item["paymentId"]))
+        if payment["status"] == PENDING and payment.get("bankTransactionId") == tx_id:
+            payments.confirm_into(transaction, company_id, payment)
+            match["confirmedPaymentId"] = payment["id"]
+    transaction.update(_transaction_key(company_id, item), "SET statementLineId = :line",
+                       condition="attribute_exists(PK) AND attribute_not_exists(statementLineId)",
+                       values={":line": line["id"]}, on_fail=already_matched())
+    return match
+
+
+def _method_for(table: Table, company_id: int, account: dict[str, Any], method_id: int | None) -> dict[str, Any]:
+    """The payment method given (it must move this account), else the company's active one that does."""
+    if method_id is not None:
+        method = active_method(table, company_id, {"paymentMethodId": method_id})
+        if method.get("bankAccountId") != account["id"]:
+            raise ValidationFailed.for_field("paymentMethodId", "its money does not move through this bank account")
+        return method
+    for method in records.small_records(table, company_id, keys.PAYMENT_METHOD):
+        if method.get("isActive", True) and method.get("bankAccountId") == account["id"]:
+            return method
+    raise ValidationFailed.for_field("paymentMethodId", "no active payment method moves money through this bank "
+                                                        "account: create one or name one")
+
+
+def to_documents(command: Command, transaction: Transaction, writes: JournalWrites, account: dict[str, Any],
+                 line: dict[str, Any], wanted: list[dict[str, Any]], method_id: int | None) -> dict[str, Any]:
+    """One payment per document, on the line's date, adding up to the line to the cent: all sales
+    (money in) or all purchases (money out), as the line's sign says, in the account's currency."""
+    table, company_id = command.table, command.company_id
+    amount = _line_amount(line)
+    total = sum((Decimal(str(part["amount"])) for part in wanted), Decimal(0))
+    if total != abs(amount):
+        raise ValidationFailed.for_field("documents", f"the documents' amounts add up to {total}, the line to "
+                                                      f"{abs(amount)}", code=MISMATCH)
+    first_seen: dict[int, int] = {}
+    for index, part in enumerate(wanted):
+        if part["documentId"] in first_seen:
+            raise ValidationFailed.for_field(f"documents[{index}].documentId",
+                                             f"already named in documents[{first_seen[part['documentId']]}]")
+        first_seen[part["documentId"]] = index
+    method = _method_for(table, company_id, account, method_id)
+    money_in = amount > 0
+    made = []
+    for index, part in enumerate(wanted):
+        field = f"documents[{index}]"
+        try:
+            document = get_document(table, company_id, int(part["documentId"]))
+        except NotFound:
+            raise ValidationFailed.for_field(f"{field}.documentId", "no such document") from None
+        if document["type"] in document_rules.ADVANCE_OPERATION:
+            raise ValidationFailed.for_field(f"{field}.documentId", "an advance is registered as a payment of its "
+                                                                    "order, not matched to a line")
+        kind = payable_kind(document)
+        if document_rules.money_comes_in(kind) != money_in:
+            raise ValidationFailed.for_field(f"{field}.documentId", "money in pays sales documents, money out "
+                                                                    "purchase documents: the line goes the other way")
+        if document.get("currency") != account.get("currency"):
+            raise ValidationFailed.for_field(f"{field}.documentId", f"it is in {document.get('currency')}, the "
+                                                                    f"bank account in {account.get('currency')}")
+        if line["date"] < document["date"]:
+            raise ValidationFailed.for_field(f"{field}.documentId", f"dated {document['date']}, after the line")
+        payment = method_payment(command, transaction, writes, document, kind, method,
+                                 {"paymentMethodId": method["id"], "amount": Decimal(str(part["amount"])),
+                                  "paymentDate": line["date"], "reference": line.get("reference")},
+                                 field=f"{field}.amount", statement_line_id=line["id"])
+        made.append(payment)
+    return {"kind": "documents", "transactionIds": [payment["bankTransactionId"] for payment in made],
+            "paymentIds": [payment["id"] for payment in made],
+            "documents": [{"documentId": payment["documentId"], "amount": payment["amount"], "paymentId": payment["id"]}
+                          for payment in made]}
+
+
+def to_new_transaction(command: Command, transaction: Transaction, writes: JournalWrites, account: dict[str, Any],
+                       line: dict[str, Any], create: dict[str, Any]) -> dict[str, Any]:
+    """A deposit (money in) or withdrawal (money out) of the line's amount against the account
+    given; with a tax rate the amount includes the tax (banking.manual_into splits it off)."""
+    table, company_id = command.table, command.company_id
+    amount = _line_amount(line)
+    partner_id = create.get("businessPartnerId")
+    if partner_id is not None and table.get(keys.entity(company_id, keys.PARTNER, int(partner_id))) is None:
+        raise ValidationFailed.for_field("create.businessPartnerId", "no such business partner")
+    rate = create.get("taxRate")
+    item = banking.manual_into(
+        command, transaction, writes, account,
+        {"type": "deposit" if amount > 0 else "withdrawal", "amount": abs(amount), "transactionDate": line["date"],
+         "reference": line.get("reference"), "chartOfAccountId": create["chartOfAccountId"]},
+        field="create.chartOfAccountId", tax_rate=Decimal(str(rate)) if rate is not None else None,
+        description=create["description"], statement_line_id=line["id"])
+    match = {"kind": "create", "transactionIds": [item["id"]], "journalEntryId": item["journalEntryId"]}
+    if partner_id is not None:
+        match["businessPartnerId"] = int(partner_id)
+    return match
+
+
+def to_transfer(command: Command, transaction: Transaction, writes: JournalWrites, account: dict[str, Any],
+                line: dict[str, Any], other_id: int) -> dict[str, Any]:
+    """Money out of this account went to the other one (money in came from it): the transfer
+    both ways and its one entry; this account's side carries the line, the other side waits for
+    the other account's line to match it by its id."""
+    amount = _line_amount(line)
+    if other_id == account["id"]:
+        raise ValidationFailed.for_field("transferToAccountId", "must be another bank account")
+    try:
+        banking.get_account(command.table, command.company_id, other_id)
+    except NotFound:
+        raise ValidationFailed.for_field("transferToAccountId", "no such bank account") from None
+    outgoing = amount < 0
+    mine, theirs = ("fromAccountId", "toAccountId") if outgoing else ("toAccountId", "fromAccountId")
+    built = banking.transfer_into(
+        command, transaction, writes,
+        {mine: account["id"], theirs: other_id, "amount": abs(amount), "transactionDate": line["date"],
+         "reference": line.get("reference")},
+        from_field="bankAccountId" if outgoing else "transferToAccountId",
+        to_field="transferToAccountId" if outgoing else "bankAccountId", lines={account["id"]: line["id"]})
+    this_side, other_side = (built["outgoing"], built["incoming"]) if outgoing else (built["incoming"], built["outgoing"])
+    return {"kind": "transfer", "transactionIds": [this_side["id"]], "transferToAccountId": other_id,
+            "otherTransactionId": other_side["id"], "journalEntryId": built["journalEntryId"]}
+
+
+# --- unmatch ----------------------------------------------------------------------------------------
+
+def undo(command: Command, transaction: Transaction, writes: JournalWrites, line: dict[str, Any], date: str) -> None:
+    """What the line's match wrote, undone on `date`: each of its transactions freed of the line
+    (none may be reconciled: a completion meanwhile makes this fail), then what the match made
+    cancelled or reversed."""
+    table, company_id, match = command.table, command.company_id, line["match"]
+    mine = [get_transaction(table, company_id, int(line["bankAccountId"]), int(tx_id))
+            for tx_id in match["transactionIds"]]
+    for item in mine:
+        if item.get("reconciled"):
+            raise _reconciled()
+        transaction.update(_transaction_key(company_id, item), "REMOVE statementLineId",
+                           condition="statementLineId = :line AND reconciled = :no",
+                           values={":line": line["id"], ":no": False}, on_fail=_reconciled())
+    reason = book_text("statement_line_unmatched", line=line["id"])
+    if match["kind"] == "documents":
+        for part in match["documents"]:
+            payment = payments.get_payment(table, company_id, int(part["documentId"]), int(part["paymentId"]))
+            if payment["status"] == CANCELLED:  # cancelled by hand meanwhile: nothing left of it to undo
+                continue
+            payments.cancel_into(command, transaction, writes, payment, reason, date)
+    elif match["kind"] == "create":
+        banking.reverse_into(command, transaction, writes, mine, date, reason)
+    elif match["kind"] == "transfer":
+        other = get_transaction(table, company_id, int(match["transferToAccountId"]), int(match["otherTransactionId"]))
+        taken = _other_side_matched()
+        if other.get("statementLineId") is not None:
+            raise taken
+        if other.get("reconciled"):
+            raise _reconciled()
+        transaction.check(_transaction_key(company_id, other),
+                          "attribute_not_exists(statementLineId) AND reconciled = :no", values={":no": False},
+                          on_fail=taken)
+        banking.reverse_into(command, transaction, writes, [*mine, other], date, reason)
