@@ -50,6 +50,9 @@
    products imported (POST /imports, the job run in the request as the worker runs it): wall time, rows
    per second, DynamoDB calls and transactions, write and read units per row (on 1,000 more rows,
    metered). Target: each within 60 s.
+15. Bank statements (`--only bank-statements`, `--statement-lines`, default 10,000): a BAC-style CSV
+   imported into a bank account, then every page of its unmatched lines listed with suggestions:
+   seconds and DynamoDB calls per 100 lines of each. Target: each within 30 s.
 
 Persistence of the local stack (`--only local-state`, not part of the default run: a few minutes
 and about 5 GB of memory): a state of `--local-state-documents` documents (100,000: five items
@@ -65,6 +68,7 @@ from infra.bench.calls import calls_per_request
 from infra.bench.capacity import print_report as print_capacity_report
 from infra.bench.common import ROOT
 from infra.bench.contention import contention_runs
+from infra.bench.bank_statements import bank_statements
 from infra.bench.data_imports import data_imports
 from infra.bench.documents import credit_summary_scaling, document_list_scaling, document_writes, payment_writes
 from infra.bench.imports import import_times
@@ -78,7 +82,7 @@ from infra.bench.webhooks import webhook_delivery
 
 SECTIONS = ("import", "calls", "ledger", "documents", "document-list", "payments", "credits", "webhook-single",
             "webhooks", "scheduler", "pdf", "statements", "valuation", "contention",
-            "capacity", "data-imports", "local-state")
+            "capacity", "data-imports", "local-state", "bank-statements")
 
 
 def main() -> None:
@@ -94,6 +98,7 @@ def main() -> None:
     parser.add_argument("--contention-seconds", type=float, default=15.0)
     parser.add_argument("--contention-clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--import-rows", type=int, default=10_000, help="data-imports: rows of each file")
+    parser.add_argument("--statement-lines", type=int, default=10_000, help="bank-statements: lines of the file")
     parser.add_argument("--local-state-documents", type=int, default=100_000)
     parser.add_argument("--only", choices=SECTIONS, action="append",
                         help="run only this section (repeatable); default: all of them but local-state")
@@ -156,6 +161,10 @@ def main() -> None:
     if "data-imports" in sections:
         print(f"\nMoving in: {args.import_rows:,} partners and {args.import_rows:,} products from a CSV each (target <= 60 s each)")
         print(json.dumps(data_imports(args.import_rows), indent=2))
+    if "bank-statements" in sections:
+        print(f"\nBank statements: {args.statement_lines:,} lines imported from a CSV, then every page of "
+              "unmatched lines with suggestions (target <= 30 s each)")
+        print(json.dumps(bank_statements(args.statement_lines), indent=2))
     if "local-state" in sections:
         print(f"\nLocal stack persistence at {args.local_state_documents:,} documents: restore, a compaction "
               "under reads, SIGTERM-to-exit of the real stack")
