@@ -75,8 +75,10 @@ def test_document_numbers_in_the_text_count_as_reference():
     assert matching.score(full, invoice).score == 50 + 5 + 15
     assert matching.score(short, invoice, frozenset({"123"})).reasons == ("amount", "date", "reference")
     # two open documents end in 123: the last digits name neither
-    ambiguous = matching.unique_tails(["000-001-01-00000123", "000-002-01-00000123", "000-001-01-00000124"])
+    ambiguous = matching.unique_tails([["000-001-01-00000123"], ["000-002-01-00000123"], ["000-001-01-00000124"]])
     assert ambiguous == frozenset({"124"})
+    # one document's two numbers (its own and its authority's) ending alike name it alone
+    assert matching.unique_tails([["F-00000321", "DTE-01-M001P001-000000000000321"]]) == frozenset({"321"})
     assert matching.score(short, invoice, ambiguous).reasons == ("amount", "date")
     # an amount written in the text is no document number
     assert matching.score(amount_only, document("123.00"), frozenset({"123"})).reasons == ("amount", "date")
@@ -161,6 +163,16 @@ def test_a_deposit_equal_to_one_invoice_suggests_it_first(shop, table):
                         "documents": [{"documentId": theirs["id"], "amount": D("115")}]}
     assert found[1:] == [{"kind": "document", "score": 60, "reasons": ["amount", "date"],
                           "documents": [{"documentId": other["id"], "amount": D("115")}]}]
+
+
+def test_the_invoice_number_quoted_puts_that_invoice_first(shop, table):
+    account = bank_account(shop)
+    invoice(shop, shop.customer, 100)
+    quoted = invoice(shop, shop.customer, 100)      # both 115.00, of one customer
+    [found] = suggested(shop, table, account["id"], [("2026-11-05", "115.00", f"PAGO FACT {quoted['number']}", None)])
+    # 50 + date 10 + reference 15 = 75 against 60
+    assert [(each["documents"][0]["documentId"], each["score"]) for each in found][0] == (quoted["id"], 75)
+    assert found[0]["reasons"] == ["amount", "date", "reference"] and found[1]["score"] == 60
 
 
 def test_a_deposit_equal_to_two_invoices_of_one_customer_is_one_candidate(shop, table):

@@ -122,11 +122,13 @@ def tail(number: str) -> str:
     return re.split(r"\D", number.strip())[-1].lstrip("0")
 
 
-def unique_tails(numbers: Iterable[str]) -> frozenset[str]:
-    """The last digits that name one document only among `numbers` (the open documents read)."""
+def unique_tails(documents: Iterable[Iterable[str]]) -> frozenset[str]:
+    """The last digits that name one document only among `documents` (each its numbers: the
+    open documents read)."""
     seen: dict[str, int] = {}
-    for number in numbers:
-        seen[tail(number)] = seen.get(tail(number), 0) + 1
+    for numbers in documents:
+        for end in {tail(number) for number in numbers}:
+            seen[end] = seen.get(end, 0) + 1
     return frozenset(end for end, count in seen.items() if count == 1 and len(end) >= MIN_TAIL)
 
 

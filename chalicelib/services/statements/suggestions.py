@@ -26,6 +26,7 @@ from chalicelib.domain import bank_matching as matching
 from chalicelib.domain import bank_rules as rule_matching
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.bank_matching import Candidate, Line, Partner, Scored
+from chalicelib.services import document_names
 from chalicelib.services.banking.banking import MONEY_IN
 from chalicelib.services.payments.payment_records import CANCELLED, PENDING
 from chalicelib.services.statements import bank_rules
@@ -54,7 +55,7 @@ def suggest(table: Table, company_id: int, account: dict[str, Any],
                                              [*documents, *payments.values()] if item.get("businessPartnerId")})
     candidates = _transaction_candidates(transactions, payments, partners)
     singles = [_document_candidate(document, partners) for document in documents]
-    tails = matching.unique_tails(number for each in singles for number in each.numbers)
+    tails = matching.unique_tails(each.numbers for each in singles)
     rules = bank_rules.rules_for_account(bank_rules.active_rules(table, company_id), int(account["id"]))
     by_amount: dict[Decimal, list[Candidate]] = defaultdict(list)
     for candidate in [*candidates, *singles]:
@@ -143,7 +144,8 @@ def _transaction_candidates(transactions: list[dict[str, Any]], payments: dict[i
         partner_id = (payment or {}).get("businessPartnerId")
         candidates.append(Candidate(
             kind=kind, amount=_signed(item), date=item["transactionDate"], reference=item.get("reference"),
-            numbers=tuple(number for number in (item.get("documentNumber"),) if number),
+            numbers=tuple(number for number in (item.get("documentNumber"), item.get("documentNumeroControl"))
+                          if number),
             partner=partners.get(int(partner_id)) if partner_id is not None else None, key=(int(item["id"]),)))
     return candidates
 
@@ -152,7 +154,8 @@ def _document_candidate(document: dict[str, Any], partners: dict[int, Partner]) 
     sales = document_rules.KINDS[document["type"]].sales
     pending = Decimal(document["pending"])
     return Candidate(kind=matching.DOCUMENT, amount=pending if sales else -pending, date=document["dueDate"],
-                     issued=document.get("date"), numbers=tuple(n for n in (document.get("number"),) if n),
+                     issued=document.get("date"), numbers=tuple(number for number in document_names.names(document).values()
+                                                                if number),
                      partner=partners.get(int(document["businessPartnerId"])),
                      partner_id=int(document["businessPartnerId"]), key=(int(document["id"]),))
 
