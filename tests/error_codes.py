@@ -138,7 +138,7 @@ def raised_phrases() -> set[str]:
                     found.update(_templates(part, constants))
             elif isinstance(node, ast.Dict):
                 names = [key.value for key in node.keys if isinstance(key, ast.Constant)]
-                if "message" in names and "field" in names:
+                if _is_detail(names):
                     found.update(_templates(node.values[names.index("message")], constants))
     return {phrase for phrase in found if phrase.strip()}
 
@@ -153,6 +153,12 @@ def _field_parameters(modules: list) -> dict[str, int]:
                 if "field" in names:
                     found[node.name] = names.index("field")
     return found
+
+
+def _is_detail(names: list) -> bool:
+    """A dict written as an error's detail ({field, message}, perhaps row and column), not a
+    catalogue that happens to label both names (messages/field_labels.py)."""
+    return "field" in names and "message" in names and len(names) <= 6
 
 
 def named_fields() -> set[str]:
@@ -181,7 +187,7 @@ def named_fields() -> set[str]:
                 found.update(_templates(keywords.get("field"), constants))
             elif isinstance(node, ast.Dict):
                 names = [key.value for key in node.keys if isinstance(key, ast.Constant)]
-                if "field" in names and "message" in names:
+                if _is_detail(names):
                     found.update(_templates(node.values[names.index("field")], constants))
             elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and (
                     node.targets[0].id == "_REMEDIES") and isinstance(node.value, ast.Dict):

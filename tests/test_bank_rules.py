@@ -9,6 +9,7 @@ import pytest
 from chalicelib.auth.principal import API_KEY, Principal
 from chalicelib.services.commands import Command
 from chalicelib.services.statements import bank_rules, matching
+from chalicelib.store import keys
 from tests.statement_lines_support import put_lines
 from tests.support import ORIGIN
 from tests.test_reconciliations import bank_account, opened_books
@@ -181,3 +182,41 @@ def test_auto_rules_apply_the_first_in_priority_to_their_account_only(api, table
 
 def _principal(company) -> Principal:
     return Principal(kind=API_KEY, company_id=company.company_id, user_id=company.user_id, role="owner")
+
+
+# --- applying for real (matching.match_line, merged from i42-match) -----------------------------------
+
+def test_an_auto_create_rule_creates_the_commission_with_its_tax_and_not_on_another_account(api, table, company_a):
+    from tests.bank_matching_support import bank_account as shop_bank_account
+    from tests.bank_matching_support import balance_of, second_ledger
+    from tests.documents_support import Shop
+
+    shop = Shop(api, company_a)
+    checking = shop_bank_account(shop)
+    second_ledger(shop)
+    savings = shop_bank_account(shop, code="110104", opening="0.00", name="Ahorro")
+    rule = create(shop.books, {"name": "Comisiones", "autoCreate": True, "priority": 10, "conditions": [
+        {"field": "description", "operator": "contains", "value": "comision"},
+        {"field": "direction", "operator": "equals", "value": "out"}],
+        "action": {"chartOfAccountId": shop.books["6199"], "taxRate": "0.15"}})
+    create(shop.books, {"name": "Solo ahorro", "autoCreate": True, "priority": 1, "bankAccountId": savings["id"],
+                        "conditions": [{"field": "amount", "operator": "between", "value": [1, 100]}],
+                        "action": {"chartOfAccountId": shop.books["410101"]}})
+    fee, deposit = put_lines(table, company_a.company_id, checking["id"], [
+        ("2026-11-06", "-57.50", "COMISIÓN MANEJO CUENTA", "COM-11"), ("2026-11-07", "80.00", "Depósito", None)])
+    lines = [table.get(keys.statement_line(company_a.company_id, checking["id"], i)) for i in (fee, deposit)]
+    owner = Command(principal=_principal(company_a), table=table)
+    assert bank_rules.apply_auto_rules(owner, checking, lines) == 1  # the savings rule does not touch checking
+    def stored(line_id):  # the lines' GET route is another helper's: the stored line
+        return table.get(keys.statement_line(company_a.company_id, checking["id"], line_id))
+
+    matched = stored(fee)
+    assert (matched["status"], matched["match"]["kind"], matched["match"]["ruleId"]) == ("matched", "create", rule["id"])
+    # 57.50 includes 15%: base 57.50 / 1.15 = 50.00 to 6199, tax 57.50 - 50.00 = 7.50 to input tax 110401
+    assert shop.entry_lines(matched["match"]["journalEntryId"]) == {
+        "6199": (D("50.00"), 0), "110401": (D("7.50"), 0), "110103": (0, D("57.50"))}
+    assert balance_of(shop, checking["id"]) == D("942.50")  # 1,000.00 - 57.50
+    assert stored(deposit)["status"] == "unmatched"
+    # run again (a re-delivered import): the matched line refuses, nothing is created twice
+    assert bank_rules.apply_auto_rules(owner, checking, lines) == 0
+    assert balance_of(shop, checking["id"]) == D("942.50")

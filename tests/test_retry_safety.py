@@ -275,6 +275,10 @@ EXAMPLES: dict[str, Example] = {
     "/bank-accounts/{accountId}/statements": lambda w: (
         f"/bank-accounts/{w.bank_account()['id']}/statements", {"fileName": "estado.ofx", "content": base64.b64encode(
             statement_ofx(f"RET-{w.serial()}")).decode()}),
+    # issue 42: rules
+    "/bank-rules": lambda w: ("/bank-rules", {"name": "Comisiones", "conditions": [
+        {"field": "description", "operator": "contains", "value": "comisión"}],
+        "action": {"chartOfAccountId": w.account("6199"), "taxRate": 0.15}}),
     # issue 42: match
     "/bank-accounts/{accountId}/statement-lines/{lineId}/match": lambda w: (
         statement_line(w) + "/match", {"create": {"chartOfAccountId": w.account("6199"), "description": "Comisión",

@@ -1357,6 +1357,19 @@ PHRASES: dict[str, str] = {
     "the line has bytes that are not {} text": "la línea tiene bytes que no son texto {0}",
     "the date is blank": "la fecha está vacía",
     "the column {} is not in the heading row": "la columna {0} no está en la fila de encabezados",
+    # issue 42: rules
+    "The reconciliation is being completed: complete it again to finish.":
+        "La conciliación se está completando: complétela de nuevo para terminar.",
+    "a direction condition is equals in or out":
+        "una condición de sentido es «equals» con «in» (entrada) u «out» (salida)",
+    "a text condition compares with a text": "una condición de texto se compara con un texto",
+    "a text condition is contains or equals": "una condición de texto es «contains» o «equals»",
+    "an amount condition compares with a number": "una condición de monto se compara con un número",
+    "an amount condition is equals or between": "una condición de monto es «equals» o «between»",
+    "between takes [min, max] with min not above max": "«between» toma [mínimo, máximo] con el mínimo no mayor que el máximo",
+    "between takes two numbers [min, max]": "«between» toma dos números [mínimo, máximo]",
+    "no such statement on this bank account": "el estado de cuenta no existe en esta cuenta bancaria",
+    "the statement states no closing balance: send it": "el estado de cuenta no indica el saldo final: envíelo",
     # issue 42: match
     'A bank transaction of the match is reconciled: the line cannot be unmatched.':
         'Una transacción bancaria de la conciliación ya está conciliada con el banco: la línea no se puede desconciliar.',
@@ -1368,8 +1381,6 @@ PHRASES: dict[str, str] = {
         'Solo una línea del extracto ignorada se puede restaurar.',
     'Only an unmatched statement line can be matched or ignored.':
         'Solo una línea del extracto sin conciliar se puede conciliar o ignorar.',
-    'Statement line not found.':
-        'No se encontró la línea del extracto.',
     'already named in documents[{}]':
         'ya indicado en documents[{0}]',
     'an advance is registered as a payment of its order, not matched to a line':

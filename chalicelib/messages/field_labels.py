@@ -244,6 +244,16 @@ EN: dict[str, str] = {
     'balanceColumn': 'Balance column',
     'decimalSeparator': 'Decimal separator',
     'thousandsSeparator': 'Thousands separator',
+    # issue 42: rules
+    'action': 'What the rule creates',
+    'autoCreate': 'Create without asking',
+    'conditions': 'Conditions',
+    'conditions[]': 'Condition',
+    'field': 'Field compared',
+    'match': 'How the conditions combine',
+    'operator': 'Comparison',
+    'priority': 'Priority',
+    'value': 'Value compared',
     # issue 42: match
     'create': 'New bank transaction',
     'documents': 'Documents paid',
@@ -491,6 +501,16 @@ ES: dict[str, str] = {
     'balanceColumn': 'Columna de saldo',
     'decimalSeparator': 'Separador decimal',
     'thousandsSeparator': 'Separador de miles',
+    # issue 42: rules
+    'action': 'Lo que crea la regla',
+    'autoCreate': 'Crear sin preguntar',
+    'conditions': 'Condiciones',
+    'conditions[]': 'Condición',
+    'field': 'Campo comparado',
+    'match': 'Cómo se combinan las condiciones',
+    'operator': 'Comparación',
+    'priority': 'Prioridad',
+    'value': 'Valor comparado',
     # issue 42: match
     'create': 'Nueva transacción bancaria',
     'documents': 'Documentos pagados',

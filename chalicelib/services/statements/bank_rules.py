@@ -54,14 +54,13 @@ def get_rule(table: Table, company_id: int, rule_id: int) -> dict[str, Any]:
 def _check_action(table: Table, company_id: int, action: dict[str, Any]) -> None:
     """The account an action posts to is the company's, active and no control account; the
     partner exists; the rate is one the company's country has."""
-    field = "action.chartOfAccountId"
     try:
         account = chart.get_account(table, company_id, int(action["chartOfAccountId"]))
     except NotFound:
-        raise ValidationFailed.for_field(field, "no such account") from None
+        raise ValidationFailed.for_field("action.chartOfAccountId", "no such account") from None
     if not account.get("isActive", True):
-        raise ValidationFailed.for_field(field, "the account is inactive")
-    control_accounts.refuse_control_accounts(table, company_id, [(field, account["id"])])
+        raise ValidationFailed.for_field("action.chartOfAccountId", "the account is inactive")
+    control_accounts.refuse_control_accounts(table, company_id, [("action.chartOfAccountId", account["id"])])
     if action.get("businessPartnerId") is not None:
         if table.get(keys.entity(company_id, keys.PARTNER, int(action["businessPartnerId"]))) is None:
             raise ValidationFailed.for_field("action.businessPartnerId", "no such business partner")
@@ -127,6 +126,12 @@ def line_command(command: Command) -> Command:
     return Command(principal=command.principal, table=command.table)
 
 
+def creation(rule: dict[str, Any], line: dict[str, Any]) -> dict[str, Any]:
+    """What a rule creates for a line, as the match's `create` takes it: the action, described by
+    the line's own description when the rule gives none."""
+    return {"description": str(line.get("description") or rule["name"])[:200], **rule["action"]}
+
+
 def apply_auto_rules(command: Command, account: dict[str, Any], lines: list[dict[str, Any]]) -> int:
     """After an import: each new unmatched line the first matching active `autoCreate` rule of
     its account covers is created and matched (matching.match_line with `create` and `ruleId`),
@@ -148,7 +153,7 @@ def apply_auto_rules(command: Command, account: dict[str, Any], lines: list[dict
             continue
         try:
             matching.match_line(line_command(command), account_id, int(line["id"]),
-                                {"create": dict(rule["action"]), "ruleId": int(rule["id"])})
+                                {"create": creation(rule, line), "ruleId": int(rule["id"])})
         except ApiError as refused:
             log.info("bank rule %s not applied to line %s: %s", rule["id"], line["id"], refused)
             continue
