@@ -67,8 +67,12 @@ def open_tab(console, tab: str) -> None:
 
 
 def wait_gone(console, description: str) -> None:
-    console.page.wait_for_function("text => ![...document.querySelectorAll('.rec-row')].some(r => r.textContent.includes(text))",
-                                   arg=description)
+    """The line leaves the unmatched list (a refusal shows as a notice: it is the failure's message)."""
+    try:
+        console.page.wait_for_function(
+            "text => ![...document.querySelectorAll('.rec-row')].some(r => r.textContent.includes(text))", arg=description)
+    except Exception as error:
+        raise AssertionError(console.page.inner_text("#toasts") or "no notice") from error
     console.wait_loaded()
 
 
@@ -96,6 +100,8 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         bank = created(console, "/bank-accounts", {"name": f"BAC {tag}", "bankName": "BAC Credomatic", "currency": "HNL",
                                                    "openingBalance": "10000.00", "openingBalanceDate": "2020-01-01",
                                                    "chartOfAccountId": accounts["110103"]})
+        # a customer's deposit is a payment: the method that moves money through this account
+        created(console, "/payments/methods", {"name": f"Depósito BAC {tag}", "bankAccountId": bank["id"]})
 
         # --- the account's page leads to its reconciliation page --------------------------------------
         console.goto(f"/banking/{bank['id']}")

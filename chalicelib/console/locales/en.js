@@ -1520,5 +1520,7 @@ export default {
   "stmt.rule.isActive": "Active",
   "stmt.rule.saved": "Rule saved.",
   "stmt.rule.deleteConfirm": "Delete the rule “{name}”?",
-  "stmt.map.detected": "Empty: detected."
+  "stmt.map.detected": "Empty: detected.",
+  "stmt.search.method": "Payment method",
+  "stmt.search.methodDefault": "This account's own"
 };

@@ -1520,5 +1520,7 @@ export default {
   "stmt.rule.isActive": "Activa",
   "stmt.rule.saved": "Regla guardada.",
   "stmt.rule.deleteConfirm": "¿Eliminar la regla «{name}»?",
-  "stmt.map.detected": "Vacío: se detecta."
+  "stmt.map.detected": "Vacío: se detecta.",
+  "stmt.search.method": "Forma de pago",
+  "stmt.search.methodDefault": "La de esta cuenta"
 };

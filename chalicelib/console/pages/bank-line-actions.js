@@ -124,6 +124,11 @@ export function searchDialog(account, line, names, preset, done) {
   const problem = h("div", { class: "form-error" });
   const query = h("input", { type: "search", id: "rec-search", placeholder: t("stmt.search.placeholder"), autocomplete: "off" });
   const submit = h("button", { type: "button", class: "primary", id: "rec-search-match", disabled: true }, t("stmt.search.match"));
+  // the payments' method: none chosen, the API takes the account's own active one
+  const method = h("select", { id: "rec-payment-method" }, h("option", { value: "" }, t("stmt.search.methodDefault")));
+  listAll("/payments/methods", "paymentMethods").then((methods) => method.append(...methods
+    .filter((m) => m.isActive !== false && (!m.bankAccountId || m.bankAccountId === account.id))
+    .map((m) => h("option", { value: m.id }, m.name)))).catch(() => {});
   const settle = () => {
     const sum = [...chosen.values()].reduce((total, item) => total + cents(item.amount), 0);
     const difference = target - sum;
@@ -171,8 +176,9 @@ export function searchDialog(account, line, names, preset, done) {
   submit.addEventListener("click", async () => {
     submit.disabled = true;
     try {
-      const answer = await lineCall(account.id, line.id, "match", { documents: [...chosen.values()].map(({ document, amount }) => ({
-        documentId: document.id, amount: Number(amount) })) });
+      const body = { documents: [...chosen.values()].map(({ document, amount }) => ({ documentId: document.id, amount: Number(amount) })) };
+      if (method.value) body.paymentMethodId = Number(method.value);
+      const answer = await lineCall(account.id, line.id, "match", body);
       close();
       toast(t("stmt.matched"));
       await done(answer);
@@ -186,7 +192,8 @@ export function searchDialog(account, line, names, preset, done) {
     h("div", { class: "field" }, h("label", { for: "rec-search" }, t("stmt.search.label")), query),
     results,
     h("div", { class: "rec-total" }, h("span", {}, t("stmt.search.remaining")), " ", remaining),
-    picked, problem, h("div", { class: "form-actions" }, submit));
+    picked, h("div", { class: "field" }, h("label", { for: "rec-payment-method" }, t("stmt.search.method")), method),
+    problem, h("div", { class: "form-actions" }, submit));
   dialog.classList.add("dialog-wide");
   // the suggestion's documents start chosen
   Promise.all((preset || []).map(async (item) => {
