@@ -159,10 +159,12 @@ def test_a_transfer_is_matched_on_both_accounts_and_unmatched_only_from_the_last
     into, = lines(shop, table, savings["id"], ("2026-11-08", "500.00", "TRANSF DE CORRIENTE", "TR-77"))
     matched = act(shop, checking["id"], out, "match", {"transferToAccountId": savings["id"]})
     mine, = matched["match"]["transactionIds"]
+    assert matched["match"]["transferToAccountId"] == savings["id"]
     # -500.00 on the checking account: from it to the savings. 1,000.00 - 500.00 = 500.00; 0 + 500.00 = 500.00
     assert (balance_of(shop, checking["id"]), balance_of(shop, savings["id"])) == (D("500.00"), D("500.00"))
     other = [t for t in transactions(shop, savings["id"]).values() if t["type"] == "transfer_in"]
     assert len(other) == 1 and other[0].get("statementLineId") is None  # left for the savings' line
+    assert matched["match"]["otherTransactionId"] == other[0]["id"]
     assert transactions(shop, checking["id"])[mine]["type"] == "transfer_out"
     check_books(shop, banks)
     act(shop, savings["id"], into, "match", {"transactionId": other[0]["id"]})
@@ -201,7 +203,8 @@ def test_an_existing_transaction_matches_to_the_cent_and_a_pending_payment_is_co
     before = balance_of(shop, account["id"])  # 1,000.00 + 250.00 + 230.00 = 1,480.00
     assert before == D("1480.00")
 
-    act(shop, account["id"], cheque_line, "match", {"transactionId": payment["bankTransactionId"]})
+    by_cheque = act(shop, account["id"], cheque_line, "match", {"transactionId": payment["bankTransactionId"]})
+    assert by_cheque["match"]["confirmedPaymentId"] == payment["id"]
     confirmed = shop.api.get(f"/payments/documents/{invoice['id']}/payments", key=shop.key).json["payments"][0]
     assert confirmed["status"] == "confirmed"
     events = [p["event"] for p in outbox_payloads(table, shop.company.company_id)]

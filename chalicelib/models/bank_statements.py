@@ -46,6 +46,12 @@ class LineMatch(ResponseModel):
     rule_id: Optional[int] = None
     transfer_to_account_id: Optional[int] = None
     matched_at: str
+    # issue 42: match
+    other_transaction_id: Optional[int] = Field(None, description="a transfer: its side on the other account, left "
+                                                                  "for that account's line to match")
+    confirmed_payment_id: Optional[int] = Field(None, description="a pending payment's transaction matched: the "
+                                                                  "payment the match confirmed")
+    business_partner_id: Optional[int] = Field(None, description="create: the partner the new transaction names")
 
 
 class StatementLine(ResponseModel):

@@ -7,7 +7,8 @@ A line, as stored (store/keys/statements.py):
      reference?, bankId?, balance?, identity, status: unmatched|matched|ignored, version, createdAt,
      match?: {kind: transaction|documents|create|transfer, transactionIds: [...], paymentIds?: [...],
               documents?: [{documentId, amount, paymentId}], journalEntryId?, ruleId?,
-              transferToAccountId?, matchedAt}}
+              transferToAccountId?, otherTransactionId? (a transfer's side on the other account),
+              confirmedPaymentId? (a pending payment the match confirmed), businessPartnerId?, matchedAt}}
 A bank transaction matched to a line carries `statementLineId` (none: not matched); the match
 writes both under conditions (the line unmatched at its version, the transaction without
 `statementLineId`), so of two racing matches exactly one lands."""
