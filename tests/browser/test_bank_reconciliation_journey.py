@@ -220,6 +220,8 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         assert Decimal(str(read(console, f"/bank-accounts/{bank['id']}")["balance"])) == Decimal("9942.50")
         open_tab(console, "unmatched")
         assert page.locator(".rec-row").count() == 2
+        # 4 lines: the charge matched, the cheque ignored, the deposit and the interest to match
+        assert page.inner_text("#statement-lines .pager span") == "Página 1 de 1 · 2 registros"
 
         # --- the rules page lists the rule ---------------------------------------------------------------
         console.goto("/bank-rules")

@@ -17,7 +17,7 @@ from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.statements import match_kinds
-from chalicelib.services.statements.lines import IGNORED, MATCHED, UNMATCHED, get_line
+from chalicelib.services.statements.lines import IGNORED, MATCHED, UNMATCHED, count_status_change, get_line
 from chalicelib.store import keys
 from chalicelib.store.transaction import Transaction
 
@@ -52,6 +52,8 @@ def _line_moved(transaction: Transaction, company_id: int, line: dict[str, Any],
     transaction.update_fields(keys.statement_line(company_id, line["bankAccountId"], line["id"]), changes,
                               line["version"], also_require="#status = :from", names={"#status": "status"},
                               values={":from": line["status"]}, on_fail=_REFUSAL[line["status"]]())
+    # the listings by status answer their `total` from the account's counts (lines.count_changes)
+    count_status_change(transaction, company_id, line, status)
     moved = {**line, **changes, "version": line["version"] + 1}
     return {name: value for name, value in moved.items() if value is not None}
 
