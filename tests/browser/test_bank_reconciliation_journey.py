@@ -256,5 +256,9 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         assert page.url.endswith(f"#/banking/{bank['id']}") or "reconciliation=" in page.url
         assert Decimal(page.input_value("dialog[open] #f-statementBalance")) == Decimal("10904.84")
         assert page.input_value("dialog[open] #f-statementDate") == days[-1].isoformat()
+        # cleared: the charge only (the deposit's match undone, the cheque ignored, the interest unmatched):
+        # 10,000.00 - 57.50 = 9,942.50; the bank says 10,904.84: 10,904.84 - 9,942.50 = 962.34
+        # (= 1,150.00 + 12.34 - 200.00, the three lines not in the books as the bank has them)
+        assert page.inner_text("#reconciliation-difference").replace("\xa0", " ") == "L 962.34"
         shot(console, "reconciliation")
     assert not console.errors

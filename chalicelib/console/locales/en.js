@@ -1458,7 +1458,7 @@ export default {
   "stmt.unmatch.confirm": "Undo this match? What it created is cancelled and the line is pending again.",
   "stmt.unignore": "Restore",
   "stmt.matchedWith": "Matched with",
-  "stmt.matchedAt": "Matched on",
+  "stmt.matchedAt": "on {when}",
   "stmt.match.transaction": "Transaction",
   "stmt.match.documents": "Documents",
   "stmt.match.create": "Created transaction",

@@ -1458,7 +1458,7 @@ export default {
   "stmt.unmatch.confirm": "¿Deshacer esta conciliación? Lo que creó se anula y la línea vuelve a pendientes.",
   "stmt.unignore": "Restaurar",
   "stmt.matchedWith": "Conciliada con",
-  "stmt.matchedAt": "Conciliada el",
+  "stmt.matchedAt": "el {when}",
   "stmt.match.transaction": "Movimiento",
   "stmt.match.documents": "Documentos",
   "stmt.match.create": "Movimiento creado",

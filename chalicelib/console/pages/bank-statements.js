@@ -146,15 +146,16 @@ export async function render(ctx) {
     return holder;
   }
 
+  // the reference under the description, the match's time under what it matched: the table fits a laptop
   const lineColumns = [
     { label: t("stmt.date"), class: "nowrap", value: (line) => date(line.date) },
-    { label: t("stmt.description"), class: "rec-description-cell", value: (line) => line.description },
-    { label: t("stmt.reference"), value: (line) => line.reference || "" },
+    { label: t("stmt.description"), class: "rec-description-cell", value: (line) => [line.description,
+      line.reference ? h("span", { class: "cell-note" }, `${t("stmt.reference")}: ${line.reference}`) : null] },
     { label: t("stmt.amount"), class: "num", value: (line) => signedAmount(line.amount, currency) },
   ];
   const matchedTable = (rows, names) => tableView({ rows, empty: t("common.empty"), columns: [...lineColumns,
-    { label: t("stmt.matchedWith"), value: (line) => matchWhat(line, names) },
-    { label: t("stmt.matchedAt"), class: "nowrap", value: (line) => dateTime(line.match?.matchedAt) },
+    { label: t("stmt.matchedWith"), value: (line) => [matchWhat(line, names),
+      h("span", { class: "cell-note" }, t("stmt.matchedAt", { when: dateTime(line.match?.matchedAt) }))] },
     { label: t("common.actions"), class: "actions", value: (line) => button(t("stmt.unmatch"), () => act(t("stmt.unmatch.confirm"),
       () => lineCall(account.id, line.id, "unmatch"), showLines, t("stmt.unmatched")), "rec-unmatch") },
   ] });
