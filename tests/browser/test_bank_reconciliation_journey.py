@@ -193,6 +193,8 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         assert charge_line["match"]["ruleId"] == rules[0]["id"]
         # 57.50 includes 15 % ISV: 57.50 / 1.15 = 50.00 to bank charges, 7.50 to ISV; the bank 11,150.00 - 57.50
         assert Decimal(str(read(console, f"/bank-accounts/{bank['id']}")["balance"])) == Decimal("11092.50")
+        # the page's balance follows the match
+        page.wait_for_function("() => document.getElementById('statement-account-balance').textContent.includes('11,092.50')")
         entry = read(console, f"/journal-entries/{charge_line['match']['journalEntryId']}")
         debits = {line["chartOfAccountId"]: Decimal(str(line["debit"])) for line in entry["lines"] if Decimal(str(line["debit"]))}
         assert debits[accounts["6302"]] == Decimal("50.00") and sum(debits.values()) == Decimal("57.50"), entry["lines"]

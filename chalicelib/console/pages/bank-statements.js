@@ -48,7 +48,17 @@ export async function render(ctx) {
     ] }));
   });
 
-  const refreshAll = async () => { await Promise.all([showLines(), showStatements()]); };
+  // the account's balances move with each match: read again after every action
+  const figures = h("div", { class: "figures", id: "statement-figures" });
+  const drawFigures = (current) => replace(figures,
+    h("div", { class: "figure" }, h("span", { class: "figure-label" }, t("bank.balance")),
+      h("strong", { id: "statement-account-balance" }, money(current.balance, currency))),
+    h("div", { class: "figure" }, h("span", { class: "figure-label" }, t("bank.reconciledBalance")),
+      h("strong", {}, money(current.reconciledBalance, currency))));
+  const showFigures = () => api.get(base).then(drawFigures).catch(() => {});
+  drawFigures(account);
+
+  const refreshAll = async () => { await Promise.all([showLines(), showStatements(), showFigures()]); };
 
   function drawTabs() {
     replace(tabs, TABS.map((tab) => h("button", { type: "button", role: "tab", id: `tab-${tab}`, "aria-selected": String(tab === state.tab),
@@ -73,7 +83,7 @@ export async function render(ctx) {
     });
   }
 
-  const after = async () => { await showLines(); };
+  const after = async () => { await Promise.all([showLines(), showFigures()]); };
   const lineView = (line) => h("div", { class: "rec-line" },
     h("div", { class: "rec-line-top" }, h("span", { class: "rec-date" }, date(line.date)),
       h("strong", { class: "rec-line-amount" }, signedAmount(line.amount, currency))),
@@ -157,21 +167,18 @@ export async function render(ctx) {
     { label: t("stmt.matchedWith"), value: (line) => [matchWhat(line, names),
       h("span", { class: "cell-note" }, t("stmt.matchedAt", { when: dateTime(line.match?.matchedAt) }))] },
     { label: t("common.actions"), class: "actions", value: (line) => button(t("stmt.unmatch"), () => act(t("stmt.unmatch.confirm"),
-      () => lineCall(account.id, line.id, "unmatch"), showLines, t("stmt.unmatched")), "rec-unmatch") },
+      () => lineCall(account.id, line.id, "unmatch"), after, t("stmt.unmatched")), "rec-unmatch") },
   ] });
   const ignoredTable = (rows) => tableView({ rows, empty: t("common.empty"), columns: [...lineColumns,
     { label: t("common.actions"), class: "actions", value: (line) => button(t("stmt.unignore"),
-      () => act(null, () => lineCall(account.id, line.id, "unignore"), showLines, t("stmt.restored")), "rec-unignore") },
+      () => act(null, () => lineCall(account.id, line.id, "unignore"), after, t("stmt.restored")), "rec-unignore") },
   ] });
 
   drawTabs();
   ctx.root.append(
     pageHeader(t("stmt.title", { account: account.name }),
       h("a", { href: "#/bank-rules", class: "button-like", id: "open-bank-rules" }, t("stmt.rule.title"))),
-    h("div", { class: "figures" },
-      h("div", { class: "figure" }, h("span", { class: "figure-label" }, t("bank.balance")), h("strong", {}, money(account.balance, currency))),
-      h("div", { class: "figure" }, h("span", { class: "figure-label" }, t("bank.reconciledBalance")),
-        h("strong", {}, money(account.reconciledBalance, currency)))),
+    figures,
     uploadSection(account, { onImported: refreshAll, reconcile }),
     section(t("stmt.lines.title"), tabs, lines),
     section(t("stmt.list.title"), statements),
