@@ -231,6 +231,68 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         assert "Descripción contiene «COMISION MANEJO DE»" in page.inner_text("#bank-rules")
         shot(console, "rules")
 
+        # --- a rule made on the rules page: three conditions, all of them ------------------------------------
+        page.click("text=Nueva regla")
+        rule_form = page.locator("#rule-form")
+        rule_form.wait_for()
+        rule_form.locator("#f-name").fill("Intereses ganados")
+        first = rule_form.locator(".rule-condition").nth(0)
+        first.locator(".rule-value").fill("INTERESES")
+        rule_form.locator(".rule-add").click()
+        second = rule_form.locator(".rule-condition").nth(1)
+        second.locator(".rule-field").select_option("amount")
+        second.locator(".rule-operator").select_option("between")
+        second.locator(".rule-value").nth(0).fill("0.01")
+        second.locator(".rule-value").nth(1).fill("100")
+        rule_form.locator(".rule-add").click()
+        third = rule_form.locator(".rule-condition").nth(2)
+        third.locator(".rule-field").select_option("direction")
+        third.locator(".rule-value").select_option("in")
+        rule_form.locator("#f-actionChartOfAccountId option[value='%d']" % accounts["4201"]).wait_for(state="attached")
+        rule_form.locator("#f-actionChartOfAccountId").select_option(str(accounts["4201"]))
+        rule_form.locator("#f-actionDescription").fill("Intereses de la cuenta")
+        shot(console, "rule-new")
+        rule_form.locator("button[type=submit]").click()
+        rule_form.wait_for(state="detached")
+        console.wait_loaded()
+        page.wait_for_selector("#bank-rules tbody tr:nth-child(2)")
+        interest_rule = next(r for r in read(console, "/bank-rules")["bankRules"] if r["name"] == "Intereses ganados")
+        assert [(c["field"], c["operator"], c["value"]) for c in interest_rule["conditions"]] == [
+            ("description", "contains", "INTERESES"), ("amount", "between", [0.01, 100]),
+            ("direction", "equals", "in")]
+        assert interest_rule["match"] == "all" and interest_rule["action"]["chartOfAccountId"] == accounts["4201"]
+
+        # --- OK on a rule's suggestion: the interest created by the rule -------------------------------------
+        console.goto(f"/banking/{bank['id']}/statements")
+        interest = row_of(page, "INTERESES GANADOS")
+        assert "Intereses ganados" in interest.locator(".rec-suggested[data-kind=rule]").inner_text()
+        interest.locator(".rec-ok").click()
+        wait_gone(console, "INTERESES GANADOS")
+        interest_line = lines_by_description(console, bank["id"])["INTERESES GANADOS"]
+        assert (interest_line["match"]["kind"], interest_line["match"]["ruleId"]) == ("create", interest_rule["id"])
+        # 9,942.50 + 12.34
+        assert Decimal(str(read(console, f"/bank-accounts/{bank['id']}")["balance"])) == Decimal("9954.84")
+
+        # --- edit one rule (created without asking from now on), delete the other ----------------------------
+        console.goto("/bank-rules")
+        page.locator("#bank-rules tbody tr", has_text="Comisión de manejo").locator("button", has_text="Editar").click()
+        rule_form = page.locator("#rule-form")
+        rule_form.wait_for()
+        # the form shows the rule as it is once the chart's accounts have arrived
+        page.wait_for_function("id => document.getElementById('f-actionChartOfAccountId').value === String(id)",
+                               arg=accounts["6302"])
+        rule_form.locator("#f-autoCreate").check()
+        rule_form.locator("button[type=submit]").click()
+        rule_form.wait_for(state="detached")
+        console.wait_loaded()
+        page.locator("#bank-rules tbody tr", has_text="Intereses ganados").locator("button", has_text="Eliminar").click()
+        console.confirm()
+        page.wait_for_function("() => document.querySelectorAll('#bank-rules tbody tr').length === 1")
+        console.wait_loaded()
+        rules = read(console, "/bank-rules")["bankRules"]
+        assert [(r["name"], r["autoCreate"]) for r in rules] == [("Comisión de manejo", True)]
+        assert "Sí" in page.inner_text("#bank-rules tbody tr")
+
         # --- the screens in both languages, at both widths -----------------------------------------------
         for language in ("es", "en"):
             switch_language(console, language)
@@ -258,9 +320,9 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         assert page.url.endswith(f"#/banking/{bank['id']}") or "reconciliation=" in page.url
         assert Decimal(page.input_value("dialog[open] #f-statementBalance")) == Decimal("10904.84")
         assert page.input_value("dialog[open] #f-statementDate") == days[-1].isoformat()
-        # cleared: the charge only (the deposit's match undone, the cheque ignored, the interest unmatched):
-        # 10,000.00 - 57.50 = 9,942.50; the bank says 10,904.84: 10,904.84 - 9,942.50 = 962.34
-        # (= 1,150.00 + 12.34 - 200.00, the three lines not in the books as the bank has them)
-        assert page.inner_text("#reconciliation-difference").replace("\xa0", " ") == "L 962.34"
+        # cleared: the charge and the interest (the deposit's match undone, the cheque ignored):
+        # 10,000.00 - 57.50 + 12.34 = 9,954.84; the bank says 10,904.84: 10,904.84 - 9,954.84 = 950.00
+        # (= 1,150.00 - 200.00, the two lines not in the books as the bank has them)
+        assert page.inner_text("#reconciliation-difference").replace("\xa0", " ") == "L 950.00"
         shot(console, "reconciliation")
     assert not console.errors
