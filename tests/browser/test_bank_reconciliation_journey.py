@@ -4,9 +4,10 @@ account's "Conciliación bancaria", uploads the bank's CSV (a BAC-style cp1252 d
 account details above the heading, DD/MM/YYYY dates, separate debit and credit columns, a running
 balance), fills the column mapping, previews the first lines (nothing stored), saves and imports; then
 accepts the deposit's suggestion (the invoice, paid), creates the bank charge with its ISV while making
-a rule from it, ignores a line, undoes the deposit's match (the invoice open again), finds the rule on
-the rules page and starts a reconciliation from the statement. Screenshots in Spanish and English at
-1280 and 390 px wide."""
+a rule from it, ignores a line, undoes the deposit's match (the invoice open again), makes a rule on the
+rules page and accepts its suggestion for the interest, edits one rule and deletes the other, matches the
+deposit again through "Buscar" and starts a reconciliation from the statement (its difference: the
+ignored line). Screenshots in Spanish and English at 1280 and 390 px wide."""
 from __future__ import annotations
 
 import datetime
@@ -312,6 +313,22 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         page.set_viewport_size({"width": 1280, "height": 860})
         switch_language(console, "es")
 
+        # --- Buscar: the deposit matched again by picking the invoice ------------------------------------------
+        console.goto(f"/banking/{bank['id']}/statements")
+        row_of(page, "DEPOSITO FERRETERIA").locator(".rec-search").click()
+        page.fill("#rec-search", invoice["number"][-8:])
+        found = page.locator(f"#rec-search-results input.rec-pick[data-document='{invoice['id']}']")
+        found.wait_for()
+        assert found.is_checked()                                  # the suggestion's invoice comes chosen
+        found.uncheck()
+        page.wait_for_function("() => document.getElementById('rec-remaining').textContent.includes('1,150.00')")
+        assert page.locator("#rec-search-match").is_disabled()     # 1,150.00 left to assign
+        found.check()
+        page.wait_for_function("() => !document.getElementById('rec-search-match').disabled")
+        page.click("#rec-search-match")
+        wait_gone(console, "DEPOSITO FERRETERIA")
+        assert Decimal(str(read(console, f"/documents/{invoice['id']}")["pending"])) == 0
+
         # --- Conciliar con este extracto: a reconciliation at the statement's closing balance --------------
         console.goto(f"/banking/{bank['id']}/statements")
         page.locator("#statements .reconcile-statement").first.click()
@@ -320,9 +337,9 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         assert page.url.endswith(f"#/banking/{bank['id']}") or "reconciliation=" in page.url
         assert Decimal(page.input_value("dialog[open] #f-statementBalance")) == Decimal("10904.84")
         assert page.input_value("dialog[open] #f-statementDate") == days[-1].isoformat()
-        # cleared: the charge and the interest (the deposit's match undone, the cheque ignored):
-        # 10,000.00 - 57.50 + 12.34 = 9,954.84; the bank says 10,904.84: 10,904.84 - 9,954.84 = 950.00
-        # (= 1,150.00 - 200.00, the two lines not in the books as the bank has them)
-        assert page.inner_text("#reconciliation-difference").replace("\xa0", " ") == "L 950.00"
+        # cleared: the statement's matched lines, deposit, charge and interest (the cheque ignored):
+        # 10,000.00 + 1,150.00 - 57.50 + 12.34 = 11,104.84; the bank says 10,904.84: 10,904.84 - 11,104.84
+        # = -200.00, the ignored cheque's charge, which the books do not have
+        assert page.inner_text("#reconciliation-difference").replace("\xa0", " ") == "-L 200.00"
         shot(console, "reconciliation")
     assert not console.errors
