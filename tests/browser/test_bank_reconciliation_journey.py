@@ -5,7 +5,7 @@ account details above the heading, DD/MM/YYYY dates, separate debit and credit c
 balance), fills the column mapping, previews the first lines (nothing stored), saves and imports; then
 accepts the deposit's suggestion (the invoice, paid), creates the bank charge with its ISV while making
 a rule from it, ignores a line, undoes the deposit's match (the invoice open again), makes a rule on the
-rules page and accepts its suggestion for the interest, edits one rule and deletes the other, matches the
+rules page and accepts its suggestion for the interest, edits one rule and deletes the other, matches a transfer to the savings account, matches the
 deposit again through "Buscar" and starts a reconciliation from the statement (its difference: the
 ignored line). Screenshots in Spanish and English at 1280 and 390 px wide."""
 from __future__ import annotations
@@ -43,7 +43,8 @@ def shot(console, name: str) -> None:
 def bank_csv(days: list[datetime.date], tag: str) -> bytes:
     """The bank's download: 10,000.00 before the first line, then
     +1,150.00 = 11,150.00 (the customer's deposit), -57.50 = 11,092.50 (the monthly charge, ISV included),
-    -200.00 = 10,892.50 (a returned cheque's charge), +12.34 = 10,904.84 (interest): the closing balance."""
+    -200.00 = 10,892.50 (a returned cheque's charge), +12.34 = 10,904.84 (interest), -500.00 = 10,404.84 (to the
+    company's savings account): the closing balance."""
     d = [day.strftime("%d/%m/%Y") for day in days]
     rows = [
         "BANCO DE AMERICA CENTRAL HONDURAS,,,,,",
@@ -53,6 +54,7 @@ def bank_csv(days: list[datetime.date], tag: str) -> bytes:
         f'{d[1]},COMISION MANEJO DE CUENTA,,57.50,,"11,092.50"',
         f'{d[2]},CARGO POR CHEQUE DEVUELTO,CHQ-12,200.00,,"10,892.50"',
         f'{d[3]},INTERESES GANADOS,,,12.34,"10,904.84"',
+        f'{d[3]},TRASPASO A CUENTA DE AHORRO,TR-88,500.00,,"10,404.84"',
     ]
     return ("\r\n".join(rows) + "\r\n").encode("cp1252")
 
@@ -101,6 +103,10 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         bank = created(console, "/bank-accounts", {"name": f"BAC {tag}", "bankName": "BAC Credomatic", "currency": "HNL",
                                                    "openingBalance": "10000.00", "openingBalanceDate": "2020-01-01",
                                                    "chartOfAccountId": accounts["110103"]})
+        savings = created(console, "/bank-accounts", {
+            "name": f"Ahorros {tag}", "currency": "HNL", "openingBalance": "0.00", "openingBalanceDate": "2020-01-01",
+            "chartOfAccountId": created(console, "/chart-of-accounts", {"code": "110104", "name": "Bancos, ahorro",
+                                                                        "type": "asset", "parentId": accounts["1101"]})["id"]})
         # a customer's deposit is a payment: the method that moves money through this account
         created(console, "/payments/methods", {"name": f"Depósito BAC {tag}", "bankAccountId": bank["id"]})
 
@@ -129,7 +135,7 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         page.click("#statement-preview-button")
         page.wait_for_selector("#statement-preview tbody tr")
         preview_rows = page.locator("#statement-preview tbody tr")
-        assert preview_rows.count() == 4
+        assert preview_rows.count() == 5
         assert "DEPOSITO FERRETERIA LOS PINOS" in preview_rows.nth(0).inner_text()
         assert "L 1,150.00" in preview_rows.nth(0).inner_text().replace("\xa0", " ")
         assert "-L 57.50" in preview_rows.nth(1).inner_text().replace("\xa0", " ")
@@ -139,13 +145,13 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         page.click("#statement-save-import")
         page.wait_for_selector("#statement-imported")
         console.wait_loaded()
-        assert page.inner_text("#statement-lines-imported") == "4"
+        assert page.inner_text("#statement-lines-imported") == "5"
         assert page.inner_text("#statement-lines-skipped") == "0"
-        assert page.inner_text("#statement-closing").replace("\xa0", " ") == "L 10,904.84"
+        assert page.inner_text("#statement-closing").replace("\xa0", " ") == "L 10,404.84"
         saved = read(console, f"/bank-accounts/{bank['id']}/statement-mapping")
         assert (saved["skipRows"], saved["debitColumn"], saved["creditColumn"], saved["encoding"]) == (2, "Débito", "Crédito", "cp1252")
         page.wait_for_selector(".rec-row")
-        assert page.locator(".rec-row").count() == 4
+        assert page.locator(".rec-row").count() == 5
         shot(console, "imported")
 
         # --- OK: the deposit's best suggestion is the open invoice -------------------------------------
@@ -222,9 +228,9 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         # back where it was before the match: 11,092.50 - 1,150.00
         assert Decimal(str(read(console, f"/bank-accounts/{bank['id']}")["balance"])) == Decimal("9942.50")
         open_tab(console, "unmatched")
-        assert page.locator(".rec-row").count() == 2
-        # 4 lines: the charge matched, the cheque ignored, the deposit and the interest to match
-        assert page.inner_text("#statement-lines .pager span") == "Página 1 de 1 · 2 registros"
+        assert page.locator(".rec-row").count() == 3
+        # 5 lines: the charge matched, the cheque ignored, the deposit, the interest and the transfer to match
+        assert page.inner_text("#statement-lines .pager span") == "Página 1 de 1 · 3 registros"
 
         # --- the rules page lists the rule ---------------------------------------------------------------
         console.goto("/bank-rules")
@@ -313,6 +319,20 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         page.set_viewport_size({"width": 1280, "height": 860})
         switch_language(console, "es")
 
+        # --- Transferencia: the other side is the company's savings account -----------------------------------
+        console.goto(f"/banking/{bank['id']}/statements")
+        row_of(page, "TRASPASO A CUENTA DE AHORRO").locator(".rec-transfer").click()
+        page.locator(f"#f-transferToAccountId option[value='{savings['id']}']").wait_for(state="attached")
+        assert page.locator(f"#f-transferToAccountId option[value='{bank['id']}']").count() == 0   # not itself
+        page.select_option("#f-transferToAccountId", str(savings["id"]))
+        page.locator("dialog[open] button[type=submit]").click()
+        wait_gone(console, "TRASPASO A CUENTA DE AHORRO")
+        transfer_line = lines_by_description(console, bank["id"])["TRASPASO A CUENTA DE AHORRO"]
+        assert (transfer_line["match"]["kind"], transfer_line["match"]["transferToAccountId"]) == ("transfer", savings["id"])
+        # savings 0.00 + 500.00; the account 9,954.84 - 500.00
+        assert Decimal(str(read(console, f"/bank-accounts/{savings['id']}")["balance"])) == Decimal("500.00")
+        assert Decimal(str(read(console, f"/bank-accounts/{bank['id']}")["balance"])) == Decimal("9454.84")
+
         # --- Buscar: the deposit matched again by picking the invoice ------------------------------------------
         console.goto(f"/banking/{bank['id']}/statements")
         row_of(page, "DEPOSITO FERRETERIA").locator(".rec-search").click()
@@ -335,11 +355,11 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         page.wait_for_selector("dialog[open] #f-statementBalance")
         console.wait_loaded()
         assert page.url.endswith(f"#/banking/{bank['id']}") or "reconciliation=" in page.url
-        assert Decimal(page.input_value("dialog[open] #f-statementBalance")) == Decimal("10904.84")
+        assert Decimal(page.input_value("dialog[open] #f-statementBalance")) == Decimal("10404.84")
         assert page.input_value("dialog[open] #f-statementDate") == days[-1].isoformat()
-        # cleared: the statement's matched lines, deposit, charge and interest (the cheque ignored):
-        # 10,000.00 + 1,150.00 - 57.50 + 12.34 = 11,104.84; the bank says 10,904.84: 10,904.84 - 11,104.84
-        # = -200.00, the ignored cheque's charge, which the books do not have
+        # cleared: the statement's matched lines, deposit, charge, interest and transfer (the cheque ignored):
+        # 10,000.00 + 1,150.00 - 57.50 + 12.34 - 500.00 = 10,604.84; the bank says 10,404.84:
+        # 10,404.84 - 10,604.84 = -200.00, the ignored cheque's charge, which the books do not have
         assert page.inner_text("#reconciliation-difference").replace("\xa0", " ") == "-L 200.00"
         shot(console, "reconciliation")
     assert not console.errors
