@@ -5,9 +5,9 @@ account details above the heading, DD/MM/YYYY dates, separate debit and credit c
 balance), fills the column mapping, previews the first lines (nothing stored), saves and imports; then
 accepts the deposit's suggestion (the invoice, paid), creates the bank charge with its ISV while making
 a rule from it, ignores a line, undoes the deposit's match (the invoice open again), makes a rule on the
-rules page and accepts its suggestion for the interest, edits one rule and deletes the other, matches a transfer to the savings account, matches the
-deposit again through "Buscar" and starts a reconciliation from the statement (its difference: the
-ignored line). Screenshots in Spanish and English at 1280 and 390 px wide."""
+rules page and accepts its suggestion for the interest, edits one rule and deletes the other, matches a
+transfer to the company's savings account, matches the deposit again through "Buscar" and starts a
+reconciliation from the statement (its difference: the ignored line). Screenshots in Spanish and English at 1280 and 390 px wide."""
 from __future__ import annotations
 
 import datetime
