@@ -6,10 +6,11 @@ import { h, replace } from "../dom.js";
 import { date, dateTime, linkedDocumentName, money, today } from "../format.js";
 import { t } from "../i18n.js";
 import {
-  act, badge, button, definitionList, errorBox, formDialog, formView, loadInto, openDialog, pageHeader, pagerView,
+  act, badge, button, definitionList, describeError, errorBox, formDialog, formView, loadInto, openDialog, pageHeader, pagerView,
   section, tableView, toast,
 } from "../ui.js";
 
+const opened = new Set();  // the reconciliations opened from their address (?reconciliation=)
 const accountLabel = (a) => `${a.code} · ${a.name}`;
 const bankSource = { path: "/bank-accounts", field: "bankAccounts", label: (b) => `${b.name} (${b.currency})` };
 
@@ -84,7 +85,8 @@ export async function detail(ctx) {
   const transactions = h("div", {});
   const reconciliations = h("div", {});
   ctx.root.append(
-    pageHeader(account.name, button(t("bank.manual"), manual, "primary"),
+    pageHeader(account.name, h("a", { href: `#/banking/${id}/statements`, class: "button-like", id: "open-statements" },
+      t("stmt.open")), button(t("bank.manual"), manual, "primary"),
       button(t("bank.newReconciliation"), () => reconciliationDialog(account, null, ctx.refresh))),
     h("div", { class: "figures" },
       h("div", { class: "figure", id: "bank-balance" }, h("span", { class: "figure-label" }, t("bank.balance")), h("strong", {}, money(account.balance, cur))),
@@ -102,6 +104,13 @@ export async function detail(ctx) {
     section(t("bank.transactions"), transactions),
     section(t("bank.reconciliations"), reconciliations),
     h("p", {}, h("a", { href: "#/banking" }, t("common.back"))));
+  // a reconciliation just started from a statement (bank-statements.js) opens at once, once: closing
+  // the dialog refreshes the page at the same address
+  if (ctx.query.reconciliation && !opened.has(ctx.query.reconciliation)) {
+    opened.add(ctx.query.reconciliation);
+    api.get(`/bank-accounts/${id}/reconciliations/${ctx.query.reconciliation}`)
+      .then((found) => reconciliationDialog(account, found, ctx.refresh)).catch((error) => toast(describeError(error), "error"));
+  }
   await Promise.all([
     loadInto(transactions, async () => {
       const answer = await api.get(`/bank-accounts/${id}/transactions`, { page, limit: 20 });
