@@ -53,7 +53,6 @@ def _line_moved(transaction: Transaction, company_id: int, line: dict[str, Any],
     transaction.update_fields(keys.statement_line(company_id, line["bankAccountId"], line["id"]), changes,
                               line["version"], also_require="#status = :from", names={"#status": "status"},
                               values={":from": line["status"]}, on_fail=_REFUSAL[line["status"]]())
-    # the listings by status answer their `total` from the account's counts (lines.count_changes)
     moved = {**line, **changes, "version": line["version"] + 1}
     return {name: value for name, value in moved.items() if value is not None}
 
