@@ -498,9 +498,8 @@ def test_an_amount_past_the_money_limit_is_refused_in_every_format():
     for written in (b"1E400", b"99999999999999999999998755.75", huge.encode()):
         assert refusal("x.ofx", ofx.replace(b"<TRNAMT>-85.00", b"<TRNAMT>" + written, 1))[1:] == (3, "TRNAMT")
     assert refusal("x.ofx", ofx.replace(b"<BALAMT>16857.50", b"<BALAMT>1E400"))[1:] == (0, "BALAMT")
-    # every line within the limit, the opening balance worked out from them past it: refused too
-    # (closing 999,999,999,999.99 less the month's 6,857.50 net is within; 0.00 less a line of +999,999,999,999.99
-    # ... so: closing -999,999,999,999.99 less +6,857.50 = -1,000,000,006,857.49)
+    # every line within the limit, the opening balance OFX works out from them past it: refused too
+    # (the month nets 9,200.00 - 2,342.50 = +6,857.50: closing -999,999,999,999.99 - 6,857.50 = -1,000,000,006,857.49)
     assert refusal("x.ofx", ofx.replace(b"<BALAMT>16857.50", b"<BALAMT>-999999999999.99")) == (
         "the opening balance -1,000,000,006,857.49 is past the largest amount 999,999,999,999.99", 0, None)
     camt = read("bac_2026_03_camt053.xml")
