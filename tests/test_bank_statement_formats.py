@@ -426,3 +426,97 @@ def test_two_alike_lines_without_a_balance_differ_by_their_occurrence():
 def test_the_bank_id_is_the_identity_in_both_ofx_versions():
     assert identities(parsed("bac_2026_03_v102.ofx").lines) == identities(parsed("bac_2026_03_v220.ofx").lines)
     assert identities(parsed("bac_2026_03_v102.ofx").lines)[3] == ("ID", "BAC20260310000104")
+
+
+# ---- what a reader refuses rather than guess (issue 42, review fixes)
+
+def _sheet(header_rows: int, lines: int) -> bytes:
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet()
+    for number in range(header_rows):
+        sheet.append([f"Cuenta {number}", "730123456"])
+    sheet.append(["Fecha", "Detalle", "Monto"])
+    for _ in range(lines):
+        sheet.append(["02/03/2026", "Cafe", "1.00"])
+    content = io.BytesIO()
+    book.save(content)
+    return content.getvalue()
+
+
+def test_a_long_xlsx_is_read_whole_or_refused_never_cut_short():
+    mapping = ColumnMapping("Fecha", "Detalle", amount_column="Monto", skip_rows=3)
+    # 3 header rows + the heading + 20,000 lines: the header block does not count against the lines
+    whole = parse("x.xlsx", _sheet(3, MAX_LINES), None, mapping)
+    assert (len(whole.lines), whole.lines[-1].line) == (20_000, 20_004)  # rows 5..20,004
+    # 20,001 lines (and 25,000): refused naming the limit, as the same CSV is, not 20,000 of them taken
+    for lines in (MAX_LINES + 1, 25_000):
+        assert refusal("x.xlsx", _sheet(3, lines), mapping) == (
+            "the statement has more than 20000 lines: split it into files of at most 20000 lines", 0, None)
+
+
+@pytest.mark.parametrize(("written", "amount"), [
+    ("85.00 DR", "-85.00"), ("85.00DR", "-85.00"), ("DR 85.00", "-85.00"), ("100.00 CR", "100.00"),
+    ("85.00 D", "-85.00"), ("100.00 C", "100.00"), ("L 85.00 dr", "-85.00"), ("85.00 HNL", "85.00"),
+    ("US$ 85.00", "85.00"), ("₡1,000.00", "1000.00")])
+def test_a_dr_or_cr_mark_signs_the_amount_a_currency_around_it_is_left_out(written, amount):
+    # DR: a debit of the account, money out (negative); CR: money in
+    assert _csv(["Fecha;Detalle;Monto", f"02/03/2026;Pago;{written}"], delimiter=";").lines[0].amount == D(amount)
+
+
+@pytest.mark.parametrize("written", ["1x2y3", "1e400", "12abc34", "USD1,5X00", "85.00 debito", "-85.00 CR",
+                                     "DR 85.00 CR", "85 L 00"])
+def test_letters_inside_an_amount_are_refused_not_dropped(written):
+    # before: 1x2y3 read 123.00, 1e400 1,400.00, -85.00 CR -85.00
+    assert refusal("x.csv", f"Fecha;Detalle;Monto\n02/03/2026;Pago;{written}\n",
+                   ColumnMapping("Fecha", "Detalle", amount_column="Monto", delimiter=";")) == (
+        f"the amount {written} is not a number written 1,234.56", 2, "Monto")
+
+
+def test_a_mark_contradicting_its_debit_or_credit_column_is_refused():
+    mapping = ColumnMapping("Fecha", "Detalle", debit_column="Debito", credit_column="Credito")
+    both = _csv(["Fecha,Detalle,Debito,Credito", "02/03/2026,Cafe,85.00 DR,", "03/03/2026,Deposito,,100.00 CR"],
+                amount_column=None, debit_column="Debito", credit_column="Credito")
+    assert [line.amount for line in both.lines] == [D("-85.00"), D("100.00")]
+    assert refusal("x.csv", "Fecha,Detalle,Debito,Credito\n02/03/2026,Cafe,85.00 CR,\n", mapping) == (
+        "the amount 85.00 CR is marked CR, money in, in the debit column", 2, "Debito")
+    assert refusal("x.csv", "Fecha,Detalle,Debito,Credito\n02/03/2026,Cafe,,85.00 DR\n", mapping) == (
+        "the amount 85.00 DR is marked DR, money out, in the credit column", 2, "Credito")
+
+
+def test_an_amount_past_the_money_limit_is_refused_in_every_format():
+    # MAX_AMOUNT is 999,999,999,999.99: one cent more is refused, naming the line and its column
+    mapping = ColumnMapping("Fecha", "Detalle", amount_column="Monto", balance_column="Saldo")
+    huge = "1" + "0" * 40 + ".00"  # past Decimal's 28 digits: quantizing it raised InvalidOperation (a 500)
+    for written in ("1000000000000.00", huge):
+        assert refusal("x.csv", f"Fecha,Detalle,Monto,Saldo\n02/03/2026,Pago,{written},1.00\n", mapping) == (
+            f"the amount {written} is past the largest amount 999,999,999,999.99", 2, "Monto")
+    assert refusal("x.csv", "Fecha,Detalle,Monto,Saldo\n02/03/2026,Pago,1.00,1000000000000.00\n", mapping) == (
+        "the amount 1000000000000.00 is past the largest amount 999,999,999,999.99", 2, "Saldo")
+    assert parse("x.csv", b"Fecha,Detalle,Monto\n02/03/2026,Pago,999999999999.99\n", None,
+                 replace(mapping, balance_column=None)).lines[0].amount == D("999999999999.99")
+    ofx = read("bac_2026_03_v102.ofx")
+    for written in (b"1E400", b"99999999999999999999998755.75", huge.encode()):
+        assert refusal("x.ofx", ofx.replace(b"<TRNAMT>-85.00", b"<TRNAMT>" + written, 1))[1:] == (3, "TRNAMT")
+    assert refusal("x.ofx", ofx.replace(b"<BALAMT>16857.50", b"<BALAMT>1E400"))[1:] == (0, "BALAMT")
+    # every line within the limit, the opening balance OFX works out from them past it: refused too
+    # (the month nets 9,200.00 - 2,342.50 = +6,857.50: closing -999,999,999,999.99 - 6,857.50 = -1,000,000,006,857.49)
+    assert refusal("x.ofx", ofx.replace(b"<BALAMT>16857.50", b"<BALAMT>-999999999999.99")) == (
+        "the opening balance -1,000,000,006,857.49 is past the largest amount 999,999,999,999.99", 0, None)
+    camt = read("bac_2026_03_camt053.xml")
+    assert refusal("x.xml", camt.replace(b">85.00<", b">1E400<", 1))[1:] == (3, "Amt")
+    mt940 = read("bac_2026_03.sta")
+    assert refusal("x.sta", mt940.replace(b"D85,00", b"D9999999999999,", 1))[1:] == (3, ":61:")
+
+
+@pytest.mark.parametrize(("name", "format"), [
+    ("bac_2026_03.csv", "ofx"), ("bac_2026_03.csv", "camt053"), ("bac_2026_03_v102.ofx", "mt940"),
+    ("bac_2026_03.csv", "xlsx"), ("bac_2026_03.xlsx", "csv"), ("bac_2026_03.xlsx", "ofx"),
+    ("bac_2026_03.sta", "ofx"), ("bac_2026_03_camt053.xml", "mt940")])
+def test_a_format_forced_on_another_formats_file_is_refused_not_a_fault(name, format):
+    assert refusal(name, read(name), BAC_MAPPING, format)[1] == 0
+
+
+def test_text_that_is_no_ofx_is_refused_naming_the_file():
+    # "abc" holds no tag: the parser found nothing and its root was None (an AttributeError, a 500)
+    assert refusal("x.ofx", b"abc") == ("the OFX file cannot be read: it holds no OFX tags", 0, None)
+    assert refusal("x.csv", b"abc", format="ofx") == ("the OFX file cannot be read: it holds no OFX tags", 0, None)

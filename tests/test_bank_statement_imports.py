@@ -449,3 +449,58 @@ def test_a_file_repeating_a_banks_line_id_is_refused_naming_the_entry(books, acc
     assert (refusal["code"], refusal["details"][0]["line"], refusal["details"][0]["column"]) == (
         "STATEMENT_INVALID", 2, "FITID")
     assert stored_statement_items(table) == []
+
+
+# --- what the readers refuse rather than guess (review fixes) -------------------------------------
+
+@pytest.mark.parametrize("file_name, format", [
+    ("bac_2026_03.csv", "camt053"), ("bac_2026_03_v102.ofx", "mt940"), ("bac_2026_03.csv", "xlsx"),
+    ("bac_2026_03.xlsx", "csv"), ("bac_2026_03.csv", "ofx"), ("bac_2026_03.sta", "ofx")])
+def test_a_format_forced_on_the_wrong_file_is_a_400_that_stores_nothing(books, account, table, file_name, format):
+    save_mapping(books, account["id"], FIXTURE_MAPPINGS["bac_2026_03.csv"])
+    before = stored_statement_items(table)
+    reply = upload(books, account["id"], (FIXTURES / file_name).read_bytes(), file_name, expect=400, format=format)
+    assert (reply.json["code"], reply.json["details"][0]["line"]) == ("STATEMENT_INVALID", 0)
+    assert stored_statement_items(table) == before
+
+
+def test_text_that_is_no_ofx_is_a_400_in_both_languages(books, account):
+    reply = upload(books, account["id"], b"abc", "x.ofx", expect=400)  # before: a 500 (the parser's root was None)
+    assert reply.json["details"][0]["line"] == 0
+    spanish = books.api.post(statements_path(account["id"]), {"fileName": "x.csv", "content": b64(b"abc"),
+                                                              "format": "ofx"},
+                             key=books.key, headers={"Accept-Language": "es"})
+    assert spanish.status == 400
+    assert "no contiene etiquetas OFX" in spanish.json["details"][0]["message"], spanish.text
+
+
+def test_huge_or_lettered_amounts_are_refused_naming_line_and_column(books, account, table):
+    save_mapping(books, account["id"], {**BAC_MAPPING, "balanceColumn": None})
+    before = stored_statement_items(table)
+    # row 5: 3 header rows, the headings on row 4; each was a 500 (1e400, 41 digits) or read wrong (12abc34: 1,234.00)
+    for written in ("1e400", "1" + "0" * 40 + ".00", "12abc34", "1000000000000.00"):
+        reply = upload(books, account["id"], bac_csv(f"01/11/2026,Odd,R1,,{written},\r\n"), expect=400)
+        detail = reply.json["details"][0]
+        assert (detail["line"], detail["column"]) == (5, "Crédito"), reply.text
+    # an OFX line of 99,999,999,999,999,999,999,998,755.75 was imported: now past MAX_AMOUNT, refused
+    content = november_ofx(closing="99999999999999999999999999.00").replace(b"1500.00", b"99999999999999999999998755.75")
+    detail = upload(books, account["id"], content, "n.ofx", expect=400).json["details"][0]
+    assert (detail["line"], detail["column"]) == (1, "TRNAMT")
+    ofx_exponent = upload(books, account["id"], november_ofx().replace(b"1500.00", b"1E400"), "n.ofx", expect=400)
+    assert ofx_exponent.json["details"][0]["column"] == "TRNAMT"
+    spanish = books.api.post(statements_path(account["id"]),
+                             {"fileName": "x.csv", "content": b64(bac_csv("01/11/2026,Odd,R1,,1000000000000.00,\r\n"))},
+                             key=books.key, headers={"Accept-Language": "es"})
+    assert "supera el monto máximo 999,999,999,999.99" in spanish.json["details"][0]["message"], spanish.text
+    assert stored_statement_items(table) == before
+
+
+def test_a_dr_mark_is_money_out_through_the_preview(books, account):
+    mapping = {"skipRows": 0, "dateColumn": "Fecha", "dateFormat": "DD/MM/YYYY", "descriptionColumn": "Descripcion",
+               "amountColumn": "Monto"}
+    csv = b"Fecha,Descripcion,Monto\n01/11/2026,Cheque 17,85.00 DR\n02/11/2026,Deposito,100.00 CR\n"
+    reply = books.api.post(f"/bank-accounts/{account['id']}/statement-mapping/preview",
+                           {"fileName": "x.csv", "content": b64(csv), "mapping": mapping}, key=books.key)
+    assert reply.status == 200, reply.text
+    # before: 85.00 DR read +85.00 (money in); DR is a debit of the account: -85.00
+    assert [D(str(line["amount"])) for line in reply.json["lines"]] == [D("-85.00"), D("100.00")]

@@ -159,16 +159,24 @@ class _TooManyLines(_Unreadable):
     """A sheet going on past the rows read, blank ones counted."""
 
 
+class _TooManyRows(_Unreadable):
+    """A sheet going on past the rows read with text in them."""
+
+
 # ---- XLSX
 
 def _xlsx_records(content: bytes) -> tuple[Iterator[tuple[int, list[str]]], list[RowError]]:
     return iter(workbook_records(content)), []
 
 
-def workbook_records(content: bytes, as_text: bool = True) -> list[tuple[int, list]]:
+def workbook_records(content: bytes, as_text: bool = True, leading_rows: int = 0) -> list[tuple[int, list]]:
     """The first sheet's rows, numbered from 1, each cell as the text a person sees (`as_text`) or
-    as openpyxl reads it (a number, a datetime, a text or None); read within the limits above.
+    as openpyxl reads it (a number, a datetime, a text or None); read within the limits above, the
+    `leading_rows` before the heading (a bank statement's header block) on top of them.
     `ImportFileInvalid` when the content is not a readable workbook."""
+    if not content.startswith(_ZIP):
+        raise ImportFileInvalid(RowError(0, None, "the file is not an XLSX workbook: save it as XLSX, or as CSV "
+                                                  "UTF-8"))
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
             is_workbook = "xl/workbook.xml" in archive.namelist()
@@ -191,25 +199,29 @@ def workbook_records(content: bytes, as_text: bool = True) -> list[tuple[int, li
         sheet.reset_dimensions()  # the sheet's stated size is not trusted: every row written is read
         rows = [(number, values if isinstance(values, _TooManyLines) else
                  [cell_text(value) if as_text else value for value in values])
-                for number, values in _limited(enumerate(sheet.iter_rows(values_only=True), start=1))]
+                for number, values in _limited(enumerate(sheet.iter_rows(values_only=True), start=1),
+                                               max(leading_rows, 0))]
     except Exception:  # noqa: BLE001  (a damaged workbook fails in openpyxl in many ways)
         raise ImportFileInvalid(RowError(0, None, "the XLSX workbook cannot be read (it is damaged): save it again as "
                                                   "XLSX or CSV UTF-8")) from None
     return rows
 
 
-def _limited(numbered: Iterable[tuple[int, tuple]]) -> Iterator[tuple[int, tuple]]:
-    """The sheet's rows up to one past the limit of non-blank ones (the heading included): enough to
-    tell a file is too long. Blank rows count too, past a margin (a sheet may hold a million empty,
-    formatted rows): a sheet longer than that is refused as too long, not read to its end."""
+def _limited(numbered: Iterable[tuple[int, tuple]], leading_rows: int = 0) -> Iterator[tuple[int, tuple]]:
+    """The sheet's rows up to one past the limit of non-blank ones (the leading rows and the heading
+    on top): enough for a reader to tell a file is too long; a row past that is the marker of a
+    sheet too long (never a silent end: a reader counting otherwise refuses it, never takes a part).
+    Blank rows count too, past a margin (a sheet may hold a million empty, formatted rows): a sheet
+    longer than that is refused as too long, not read to its end."""
     seen = 0
     for number, values in numbered:
-        if number > MAX_ROWS + 1 + BLANK_ROWS_MARGIN:
+        if number > leading_rows + MAX_ROWS + 1 + BLANK_ROWS_MARGIN:
             yield number, _TooManyLines()
             return
         if any(value is not None and str(value).strip() for value in values):
             seen += 1
-            if seen > MAX_ROWS + 2:
+            if seen > leading_rows + MAX_ROWS + 2:
+                yield number, _TooManyRows()
                 return
         yield number, values
 
@@ -363,6 +375,8 @@ def _has_text(cells: list[str]) -> bool:
 def _unreadable(line: int, cells: _Unreadable) -> RowError:
     if isinstance(cells, _TooLong):
         return RowError(line, None, f"a cell on this line has more than {MAX_CELL_CHARS} characters")
+    if isinstance(cells, _TooManyRows):
+        return RowError(0, None, f"the file has more than {MAX_ROWS} rows: split it into files of at most {MAX_ROWS}")
     if isinstance(cells, _TooManyLines):
         return RowError(0, None, f"the sheet has more than {MAX_ROWS + 1 + BLANK_ROWS_MARGIN} rows, blank ones "
                                  "counted: delete the rows below the data, or split it into files of at most "

@@ -1357,6 +1357,20 @@ PHRASES: dict[str, str] = {
     "the line has bytes that are not {} text": "la línea tiene bytes que no son texto {0}",
     "the date is blank": "la fecha está vacía",
     "the column {} is not in the heading row": "la columna {0} no está en la fila de encabezados",
+    # issue 42: fixfmt (amounts and files a reader refuses)
+    "the amount {} is past the largest amount {}": "el monto {0} supera el monto máximo {1}",
+    "the opening balance {} is past the largest amount {}": "el saldo inicial {0} supera el monto máximo {1}",
+    "the closing balance {} is past the largest amount {}": "el saldo final {0} supera el monto máximo {1}",
+    "the amount {} is marked {}, money in, in the debit column":
+        "el monto {0} está marcado {1}, dinero que entra, en la columna de débito",
+    "the amount {} is marked {}, money out, in the credit column":
+        "el monto {0} está marcado {1}, dinero que sale, en la columna de crédito",
+    "the OFX file cannot be read: it holds no OFX tags":
+        "el archivo OFX no se puede leer: no contiene etiquetas OFX",
+    "the file is not an MT940 statement: it has no :20: tag":
+        "el archivo no es un estado de cuenta MT940: no tiene la etiqueta :20:",
+    "the file is not an XLSX workbook: save it as XLSX, or as CSV UTF-8":
+        "el archivo no es un libro XLSX: guárdelo como XLSX o como CSV UTF-8",
     # issue 42: rules
     "The reconciliation is being completed: complete it again to finish.":
         "La conciliación se está completando: complétela de nuevo para terminar.",

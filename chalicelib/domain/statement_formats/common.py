@@ -6,13 +6,20 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from chalicelib.domain.bank_statements import Format, ParsedStatement, StatementInvalid, StatementLine
+from chalicelib.domain.money import MAX_AMOUNT
 
 MAX_LINES = 20_000
 CENT = Decimal("0.01")
 
 
 def cents(value: Decimal, text: str, line: int, column: str | None) -> Decimal:
-    """`value` to the cent; more decimals than cents is refused, not rounded (money is not guessed)."""
+    """`value` to the cent; more decimals than cents is refused, not rounded (money is not guessed),
+    so is an amount past the one money limit (MAX_AMOUNT: no line or balance is ever larger, and
+    quantizing a figure of more than 28 digits would fail)."""
+    if not value.is_finite():
+        raise StatementInvalid(f"the amount {text} is not a number", line, column)
+    if abs(value) > MAX_AMOUNT:
+        raise StatementInvalid(f"the amount {text} is past the largest amount {money(MAX_AMOUNT)}", line, column)
     quantized = value.quantize(CENT)
     if quantized != value:
         raise StatementInvalid(f"the amount {text} has more than two decimals", line, column)
@@ -68,6 +75,13 @@ def statement(format: Format, lines: list[StatementLine], *, currency: str | Non
     file states, else its lines' first and last dates. A statement without a line is refused, so is
     one giving the bank's id (`id_field`) of a line to another (the second would be taken for the first)."""
     too_many_lines(len(lines))
+    # a balance worked out from the lines (OFX's opening, a balance column's less its line) is bound too
+    if opening_balance is not None and abs(opening_balance) > MAX_AMOUNT:
+        raise StatementInvalid(f"the opening balance {money(opening_balance)} is past the largest amount "
+                               f"{money(MAX_AMOUNT)}")
+    if closing_balance is not None and abs(closing_balance) > MAX_AMOUNT:
+        raise StatementInvalid(f"the closing balance {money(closing_balance)} is past the largest amount "
+                               f"{money(MAX_AMOUNT)}")
     if not lines:
         raise StatementInvalid("the statement has no lines with an amount")
     seen: dict[str, int] = {}

@@ -28,6 +28,8 @@ def parse(content: bytes) -> ParsedStatement:
     except UnicodeDecodeError:
         text = content.decode("cp1252", errors="replace")
     text = text.replace("\r\n", "\n")
+    if not re.search(r"(?:^|\n|\{4:\n?):20:", text):  # another format read as MT940: nothing in it is a tag
+        raise StatementInvalid("the file is not an MT940 statement: it has no :20: tag", 0, ":20:")
     _check_lines(text)
     balances: list[tuple[str, object]] = []
 

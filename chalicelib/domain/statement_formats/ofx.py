@@ -31,7 +31,10 @@ def parse(content: bytes) -> ParsedStatement:
         tree.parse(io.BytesIO(body))
     except Exception:  # noqa: BLE001  (a damaged file fails in the parser in many ways)
         raise StatementInvalid("the OFX file cannot be read: its header or its tags are damaged") from None
-    found = [element for element in tree.getroot().iter() if element.tag in _STATEMENTS]
+    root = tree.getroot()
+    if root is None:  # no tag at all ("abc" named x.ofx): the parser finds nothing, not an error
+        raise StatementInvalid("the OFX file cannot be read: it holds no OFX tags", 0)
+    found = [element for element in root.iter() if element.tag in _STATEMENTS]
     if len(found) != 1:
         raise StatementInvalid(f"the OFX file holds {len(found)} account statements: export one account's "
                                "statement per file")

@@ -3,7 +3,8 @@ are read as domain/import_files.py reads any imported table (encodings, delimite
 limits); this module reads the statement in it: `skip_rows` rows (a bank's account header block)
 before the heading row, columns named by heading text, dates in the mapping's format, amounts
 signed or as debit (money out) and credit, written 1.234,56 or 1,234.56, (85.00) or 85.00- as
-negatives, with a currency sign or code. Blank lines are skipped, so are rows without an amount
+negatives, 85.00 DR (money out) or CR, a currency sign or code before or after the figure (a
+letter inside it, an exponent, is refused: never dropped). Blank lines are skipped, so are rows without an amount
 (a continuation line, a dated "Saldo anterior") and those without a date after the last dated one
 (a summary row: "Saldo final"); a row without a date amid the lines is refused. With a balance column, the balances must follow from the amounts,
 line by line, in the file's order or (a bank listing newest first) the reverse: the opening
@@ -21,7 +22,14 @@ from chalicelib.domain.import_files import ImportFileInvalid, heading_key
 from chalicelib.domain.statement_formats.common import MAX_LINES, cents, iso_date, money, statement, too_many_lines
 
 _DATE_PART = re.compile(r"YYYY|YY|DD|MM")
-_CURRENCY = re.compile(r"[^\W\d_]+\.?|[$€£₡]|\s")  # a currency's sign or code around the figure: L, Lps., $, USD
+# what may stand before or after the figure, never inside it: a currency's sign or code (L, Lps., $,
+# US$, HNL), a debit or credit mark (85.00 DR: money out; CR: money in), a sign, parentheses
+_LETTER = r"[^\W\d_]"
+_FIGURE = re.compile(r"^(?P<before>\D*?)(?P<figure>\d(?:.*\d)?)(?P<after>\D*)$", re.DOTALL)
+_AROUND = re.compile(
+    rf"\s*(?:(?P<currency>US\$|[$€£¥₡]|(?i:lps|l)\.?(?!{_LETTER})|[A-Z]{{3}}(?!{_LETTER}))"
+    rf"|(?P<mark>(?i:dr|cr|db|d|c)(?!{_LETTER}))|(?P<sign>[+-])|(?P<open>\()|(?P<close>\)))\s*")
+_DEBIT_MARKS = ("DR", "DB", "D")
 
 
 def parse_csv(content: bytes, mapping: ColumnMapping) -> ParsedStatement:
@@ -37,8 +45,9 @@ def parse_csv(content: bytes, mapping: ColumnMapping) -> ParsedStatement:
 
 
 def parse_xlsx(content: bytes, mapping: ColumnMapping) -> ParsedStatement:
-    try:
-        records = import_files.workbook_records(content, as_text=False)
+    _check_mapping(mapping)
+    try:  # the header block skipped is read on top of the sheet's limit: the lines are what is limited
+        records = import_files.workbook_records(content, as_text=False, leading_rows=mapping.skip_rows)
     except ImportFileInvalid as refused:
         raise _invalid(refused) from None
     return _statement("xlsx", iter(records), mapping)
@@ -220,36 +229,66 @@ def _amount(columns: _Columns, cells: list, mapping: ColumnMapping, line: int) -
     credit, credit_heading = columns.cell(cells, mapping.credit_column)
     if debit is None and credit is None:
         return None
-    out = Decimal(0) if debit is None else abs(_number(debit, mapping, line, debit_heading))
-    into = Decimal(0) if credit is None else _number(credit, mapping, line, credit_heading)
+    out = Decimal(0) if debit is None else abs(_number(debit, mapping, line, debit_heading, "debit"))
+    into = Decimal(0) if credit is None else _number(credit, mapping, line, credit_heading, "credit")
     return into - out
 
 
-def _number(value: object, mapping: ColumnMapping, line: int, column: str | None) -> Decimal:
-    """A cell's amount: a workbook's number as it is; a text written with the mapping's separators."""
+def _number(value: object, mapping: ColumnMapping, line: int, column: str | None,
+            side: str | None = None) -> Decimal:
+    """A cell's amount: a workbook's number as it is; a text written with the mapping's separators,
+    a currency's sign or code and a DR or CR mark only around the figure (DR: money out). In a debit
+    or credit column (`side`) a mark saying the other is refused: which one is meant cannot be told."""
     if isinstance(value, bool):
         raise StatementInvalid(f"the amount {value} is not a number", line, column)
     if isinstance(value, int | float | Decimal):
         return cents(Decimal(_text_of(value)), _text_of(value), line, column)
     text = _text_of(value)
-    figure = _CURRENCY.sub("", text)
-    negative = False
-    if figure.startswith("(") and figure.endswith(")"):
-        negative, figure = True, figure[1:-1]
-    if figure.endswith("-"):
-        negative, figure = True, figure[:-1]
-    if figure[:1] in "+-" and figure:
-        negative, figure = negative or figure[0] == "-", figure[1:]
-    whole, _, fraction = figure.partition(mapping.decimal_separator)
     separator = (mapping.thousands_separator or "").strip()  # a space between thousands is gone with the spaces
+    example = f"1{separator}234{mapping.decimal_separator}56"
+    written = _written(text)
+    if written is None:
+        raise StatementInvalid(f"the amount {text} is not a number written {example}", line, column)
+    negative, mark, figure = written
+    whole, _, fraction = figure.partition(mapping.decimal_separator)
     thousands = re.escape(separator)
     grouped = rf"\d{{1,3}}(?:{thousands}\d{{3}})+" if thousands else r"\d+"
     if not re.fullmatch(rf"(?:\d+|{grouped})", whole) or (fraction and not fraction.isdigit()) or (
             mapping.decimal_separator in figure and not fraction):
-        example = f"1{separator}234{mapping.decimal_separator}56"
         raise StatementInvalid(f"the amount {text} is not a number written {example}", line, column)
+    if mark is not None and side is not None and (mark in _DEBIT_MARKS) != (side == "debit"):
+        if side == "debit":
+            raise StatementInvalid(f"the amount {text} is marked {mark}, money in, in the debit column", line, column)
+        raise StatementInvalid(f"the amount {text} is marked {mark}, money out, in the credit column", line, column)
     number = Decimal(f"{whole.replace(separator, '') if separator else whole}.{fraction or '0'}")
-    return cents(-number if negative else number, text, line, column)
+    return cents(-number if negative or mark in _DEBIT_MARKS else number, text, line, column)
+
+
+def _written(text: str) -> tuple[bool, str | None, str] | None:
+    """(negative, its DR/CR mark upper-cased, the figure without spaces) of an amount's text; None when
+    what stands around the figure is not a currency, a mark, a sign or parentheses (or too many)."""
+    layout = _FIGURE.match(text)
+    if layout is None:
+        return None
+    tokens = {"currency": [], "mark": [], "sign": [], "open": [], "close": []}
+    for part, allowed in ((layout["before"], ("currency", "mark", "sign", "open")),
+                          (layout["after"], ("currency", "mark", "sign", "close"))):
+        position, part = 0, part.strip()
+        while position < len(part):
+            found = _AROUND.match(part, position)
+            if found is None or found.lastgroup not in allowed:
+                return None
+            tokens[found.lastgroup].append(found[found.lastgroup])
+            position = found.end()
+    signs = tokens["sign"]
+    if len(tokens["currency"]) > 1 or len(tokens["mark"]) > 1 or len(signs) > 1 or "+" in layout["after"] or (
+            len(tokens["open"]) != len(tokens["close"])):
+        return None
+    negative = signs == ["-"] or bool(tokens["open"])
+    mark = tokens["mark"][0].upper() if tokens["mark"] else None
+    if mark is not None and (negative or signs):  # "-85.00 CR": which one is meant cannot be told
+        return None
+    return negative, mark, re.sub(r"\s", "", layout["figure"])
 
 
 # ---- balances
