@@ -1413,6 +1413,11 @@ PHRASES: dict[str, str] = {
         'La transacción bancaria del pago está conciliada con una línea del extracto: desconcilie la línea.',
     'The bank transaction is already matched to a statement line.':
         'La transacción bancaria ya está conciliada con una línea del extracto.',
+    # issue 42: fiximport
+    "the description has more than {} characters": "la descripción tiene más de {0} caracteres",
+    "the reference has more than {} characters": "la referencia tiene más de {0} caracteres",
+    "the bank's id has more than {} characters": "el identificador del banco tiene más de {0} caracteres",
+    "the line is larger than the {} KB a record holds": "la línea ocupa más de los {0} KB que admite un registro",
 }
 
 # issue 38: lang2
