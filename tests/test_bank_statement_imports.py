@@ -491,3 +491,14 @@ def test_a_long_reference_within_its_limit_imports_under_an_identity_of_bounded_
     # the same file again: every identity found, nothing added
     again = upload(books, account["id"], _csv_of_60_lines(55, "Ñ" * 200)).json
     assert (again["linesImported"], again["linesSkipped"]) == (0, 60)
+
+
+def test_the_spanish_refusal_of_an_unknown_encoding_lists_the_choices_in_spanish(books, account):
+    reply = books.api.put(f"/bank-accounts/{account['id']}/statement-mapping", {**BAC_MAPPING, "encoding": "ebcdic"},
+                          key=books.key, headers={"Accept-Language": "es"})
+    assert reply.status == 400
+    assert reply.json["details"][0]["message"] == \
+        "debe ser uno de: 'utf-8', 'utf-8-sig', 'cp1252', 'latin-1' o 'utf-16'"
+    english = books.api.put(f"/bank-accounts/{account['id']}/statement-mapping", {**BAC_MAPPING, "encoding": "ebcdic"},
+                            key=books.key).json
+    assert english["details"][0]["message"].endswith("'latin-1' or 'utf-16'")
