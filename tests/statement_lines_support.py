@@ -25,7 +25,8 @@ def put_lines(table: Any, company_id: int, account_id: int, lines: list[tuple[st
             **keys.statement_line_index(company_id, account_id, "unmatched", line.date, line_id),
             "itemType": keys.STATEMENT_LINE, "id": line_id, "bankAccountId": account_id, "statementId": statement_id,
             "date": line.date, "amount": line.amount, "description": line.description,
-            "identity": "#".join(identity), "status": "unmatched", "version": 1, "createdAt": clock.now_iso()}
+            "identity": keys.statement_line_identity(company_id, account_id, identity)["SK"],
+            "status": "unmatched", "version": 1, "createdAt": clock.now_iso()}
         if line.reference:
             item["reference"] = line.reference
         table.client.put_item(TableName=table.name, Item=_typed(item))

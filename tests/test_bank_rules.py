@@ -220,3 +220,48 @@ def test_an_auto_create_rule_creates_the_commission_with_its_tax_and_not_on_anot
     # run again (a re-delivered import): the matched line refuses, nothing is created twice
     assert bank_rules.apply_auto_rules(owner, checking, lines) == 0
     assert balance_of(shop, checking["id"]) == D("942.50")
+
+
+def test_a_race_lost_by_an_auto_rule_reruns_that_line_only_never_the_import(books, monkeypatch):
+    from chalicelib.store.transaction import LostRace
+    from tests.test_bank_statement_imports import bac_csv, lines_of, save_mapping, statements_path, upload
+
+    account = bank_account(books, opening="1000.00")
+    save_mapping(books, account["id"])
+    # no tax rate: these books have no account for input tax
+    create(books, commission_rule(books, autoCreate=True, action={"chartOfAccountId": books["6199"]}))
+    real, raised = matching.match_line, []
+
+    def loses_once(*args, **kwargs):
+        if not raised:
+            raised.append(1)
+            raise LostRace()   # e.g. the journal entry's number taken by another command meanwhile
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(matching, "match_line", loses_once)
+    statement = upload(books, account["id"], bac_csv()).json
+    # the file's 4 lines, the commission (line 2, "Comisión por manejo de cuenta") matched on the second try
+    assert (statement["linesImported"], statement["linesSkipped"], statement["linesAutoMatched"]) == (4, 0, 1)
+    statements = books.api.get(statements_path(account["id"]), key=books.key).json["statements"]
+    assert [(each["id"], each["status"]) for each in statements] == [(statement["id"], "imported")]
+    assert lines_of(books, account["id"], "status=matched")["total"] == 1
+
+
+def test_a_race_lost_on_every_attempt_leaves_the_line_unmatched_and_the_import_done(books, monkeypatch):
+    from chalicelib.store import transaction
+    from chalicelib.store.transaction import LostRace
+    from tests.test_bank_statement_imports import bac_csv, lines_of, save_mapping, statements_path, upload
+
+    account = bank_account(books, opening="1000.00")
+    save_mapping(books, account["id"])
+    create(books, commission_rule(books, autoCreate=True))
+    monkeypatch.setattr(transaction, "back_off", lambda *args: None)
+
+    def always_loses(*args, **kwargs):
+        raise LostRace()
+
+    monkeypatch.setattr(matching, "match_line", always_loses)
+    statement = upload(books, account["id"], bac_csv()).json
+    assert (statement["linesImported"], statement["linesAutoMatched"]) == (4, 0)
+    assert len(books.api.get(statements_path(account["id"]), key=books.key).json["statements"]) == 1
+    assert lines_of(books, account["id"], "status=unmatched")["total"] == 4

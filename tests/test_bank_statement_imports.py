@@ -504,3 +504,54 @@ def test_a_dr_mark_is_money_out_through_the_preview(books, account):
     assert reply.status == 200, reply.text
     # before: 85.00 DR read +85.00 (money in); DR is a debit of the account: -85.00
     assert [D(str(line["amount"])) for line in reply.json["lines"]] == [D("-85.00"), D("100.00")]
+# --- a line too long for storage (review: the file refused half-way, half of it stored) ---------------
+
+def _csv_of_60_lines(long_line: int, reference: str) -> bytes:
+    rows, balance = [], 1000
+    for number in range(1, 61):
+        balance += 1   # each line brings 1.00: balance 1001.00 after the first ... 1060.00 after the last
+        rows.append(f"05/11/2026,Linea {number},{reference if number == long_line else f'R{number}'},,1.00,"
+                    f"{balance}.00\r\n")
+    return bac_csv("".join(rows))
+
+
+def test_a_line_with_an_overlong_reference_is_refused_before_anything_is_stored(books, account, table):
+    save_mapping(books, account["id"])
+    before = stored_statement_items(table)
+    # line 55 of the file's lines sits on row 59: 3 header rows and the headings before it; the first 48
+    # lines (one transaction's worth) come before it, and none of them may be stored
+    reply = upload(books, account["id"], _csv_of_60_lines(55, "X" * 1100), expect=400)
+    assert reply.json["code"] == "STATEMENT_INVALID"
+    detail = reply.json["details"][0]
+    assert (detail["field"], detail["line"], detail["column"]) == ("content", 59, "Referencia")
+    assert detail["message"] == "the reference has more than 200 characters"
+    assert stored_statement_items(table) == before
+    assert books.api.get(statements_path(account["id"]), key=books.key).json["statements"] == []
+    spanish = books.api.post(statements_path(account["id"]),
+                             {"fileName": "x.csv", "content": b64(_csv_of_60_lines(55, "X" * 1100))},
+                             key=books.key, headers={"Accept-Language": "es"}).json
+    assert spanish["details"][0]["message"] == "la referencia tiene más de 200 caracteres"
+
+
+def test_a_long_reference_within_its_limit_imports_under_an_identity_of_bounded_size(books, account, table):
+    save_mapping(books, account["id"])
+    # 200 characters of reference (the limit), "Ñ" at 2 bytes each in UTF-8: 400 bytes of reference in the
+    # identity's parts; the key is their SHA-256, 64 hexadecimal characters
+    statement = upload(books, account["id"], _csv_of_60_lines(55, "Ñ" * 200)).json
+    assert (statement["linesImported"], statement["linesSkipped"]) == (60, 0)
+    identity_keys = [item["SK"] for item in scan(table) if "#BANKLINEKEY#" in item["PK"]]
+    assert len(identity_keys) == 60 and {len(key) for key in identity_keys} == {64}
+    # the same file again: every identity found, nothing added
+    again = upload(books, account["id"], _csv_of_60_lines(55, "Ñ" * 200)).json
+    assert (again["linesImported"], again["linesSkipped"]) == (0, 60)
+
+
+def test_the_spanish_refusal_of_an_unknown_encoding_lists_the_choices_in_spanish(books, account):
+    reply = books.api.put(f"/bank-accounts/{account['id']}/statement-mapping", {**BAC_MAPPING, "encoding": "ebcdic"},
+                          key=books.key, headers={"Accept-Language": "es"})
+    assert reply.status == 400
+    assert reply.json["details"][0]["message"] == \
+        "debe ser uno de: 'utf-8', 'utf-8-sig', 'cp1252', 'latin-1' o 'utf-16'"
+    english = books.api.put(f"/bank-accounts/{account['id']}/statement-mapping", {**BAC_MAPPING, "encoding": "ebcdic"},
+                            key=books.key).json
+    assert english["details"][0]["message"].endswith("'latin-1' or 'utf-16'")

@@ -78,7 +78,7 @@ def test_validation_errors_answer_in_spanish_when_asked(api, company_a):
     by_field = {d["field"]: d["message"] for d in spanish.json["details"]}
     assert by_field["unknownField"] == es.KINDS["extra_forbidden"]
     assert by_field["name"] == es.KINDS["string_too_short"].format(min_length=1)
-    assert by_field["type"] == es.KINDS["literal_error"].format(expected="'customer', 'supplier' or 'both'")
+    assert by_field["type"] == es.KINDS["literal_error"].format(expected="'customer', 'supplier' o 'both'")  # the last "or" in Spanish
     first = spanish.json["details"][0]
     assert first["field"] == "name"  # the field as a person knows it heads the message, its problem in Spanish
     assert spanish.json["message"] == f"Nombre: {es.KINDS['string_too_short'].format(min_length=1)}"

@@ -69,6 +69,28 @@ class StatementInvalid(Exception):
         self.message, self.line, self.column = message, line, column
 
 
+# The longest text a line keeps of each field (a bank's narrative runs to a few hundred characters,
+# its ids and references to a few dozen); a file with a longer one is refused naming it, before
+# anything of the file is stored.
+MAX_DESCRIPTION = 1000
+MAX_REFERENCE = 200
+MAX_BANK_ID = 200
+
+
+def check_text_lengths(line: StatementLine, columns: dict[str, str]) -> None:
+    """StatementInvalid naming the line and the column (`columns`: a field's column in the file,
+    by the field's name) of the first text of `line` past its limit."""
+    if len(line.description or "") > MAX_DESCRIPTION:
+        raise StatementInvalid(f"the description has more than {MAX_DESCRIPTION} characters", line.line,
+                               columns.get("description", "description"))
+    if len(line.reference or "") > MAX_REFERENCE:
+        raise StatementInvalid(f"the reference has more than {MAX_REFERENCE} characters", line.line,
+                               columns.get("reference", "reference"))
+    if len(line.bank_id or "") > MAX_BANK_ID:
+        raise StatementInvalid(f"the bank's id has more than {MAX_BANK_ID} characters", line.line,
+                               columns.get("bank_id", "bankId"))
+
+
 def line_identity(line: StatementLine, occurrence: int) -> tuple[str, ...]:
     """What makes a line the same line in another file: the bank's own id where the format has
     one, else its date, amount, reference, running balance and which occurrence of that same

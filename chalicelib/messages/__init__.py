@@ -103,10 +103,17 @@ def _kind_text(lang: str, kind: str, context: Mapping[str, Any]) -> str | None:
     template = catalogue(lang).KINDS.get(kind)
     if template is None:
         return None
+    shown = {name: _shown(value) for name, value in context.items()}
+    if lang != ENGLISH and kind == "literal_error" and "expected" in shown:
+        # pydantic lists the choices in English ("'a', 'b' or 'c'"): its last " or " in the language
+        shown["expected"] = _LAST_OR.sub(catalogue(lang).OR, shown["expected"])
     try:
-        return template.format(**{name: _shown(value) for name, value in context.items()})
+        return template.format(**shown)
     except (KeyError, IndexError, ValueError):
         return None
+
+
+_LAST_OR = re.compile(r" or (?!.* or )")
 
 
 def _shown(value: Any) -> str:

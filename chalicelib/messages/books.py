@@ -45,7 +45,7 @@ BOOK_TEXTS: dict[str, dict[str, str]] = {
         # issue 41: opening
         "opening_balances": "Saldos iniciales al {date}",
         # issue 42: match
-        "statement_line_unmatched": "Línea {line} del extracto desconciliada",
+        "statement_line_unmatched": "Línea {line} del estado de cuenta desvinculada",
     },
 }
 

@@ -168,6 +168,9 @@ CODES: dict[str, str] = {
     'MATCH_AMOUNT_MISMATCH': "What the match moves differs from the line's amount (to the cent, in the line's direction).",
 }
 
+# issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)
+OR = " or "
+
 KINDS: dict[str, str] = {
     'no_such_attribute': "Object has no attribute '{attribute}'",
     'json_invalid': 'Invalid JSON: {error}',

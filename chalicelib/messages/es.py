@@ -186,13 +186,16 @@ CODES: dict[str, str] = {
         "saldo final.",
     "STATEMENT_CURRENCY_MISMATCH": "El estado de cuenta está en otra moneda que la cuenta bancaria.",
     # issue 42: match
-    "STATEMENT_LINE_NOT_UNMATCHED": "Solo una línea del extracto sin conciliar se puede conciliar o ignorar.",
-    "STATEMENT_LINE_NOT_MATCHED": "Solo una línea del extracto conciliada se puede desconciliar.",
-    "STATEMENT_LINE_NOT_IGNORED": "Solo una línea del extracto ignorada se puede restaurar.",
-    "STATEMENT_LINE_RECONCILED": "Una transacción bancaria de la conciliación de la línea ya está conciliada con el banco: la línea no se puede desconciliar.",
-    "BANK_TRANSACTION_ALREADY_MATCHED": "La transacción bancaria ya está conciliada con una línea del extracto.",
-    "MATCH_AMOUNT_MISMATCH": "Lo que mueve la conciliación difiere del monto de la línea.",
+    "STATEMENT_LINE_NOT_UNMATCHED": "Solo una línea del estado de cuenta sin vincular se puede vincular o ignorar.",
+    "STATEMENT_LINE_NOT_MATCHED": "Solo una línea del estado de cuenta vinculada se puede desvincular.",
+    "STATEMENT_LINE_NOT_IGNORED": "Solo una línea del estado de cuenta ignorada se puede restaurar.",
+    "STATEMENT_LINE_RECONCILED": "La línea no se puede desvincular: su transacción bancaria ya está en una conciliación completada.",
+    "BANK_TRANSACTION_ALREADY_MATCHED": "La transacción bancaria ya está vinculada a una línea del estado de cuenta.",
+    "MATCH_AMOUNT_MISMATCH": "Lo que mueve el vínculo difiere del monto de la línea.",
 }
+
+# issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)
+OR = " o "
 
 KINDS: dict[str, str] = {
     "no_such_attribute": "el objeto no tiene el atributo '{attribute}'",
@@ -1283,12 +1286,12 @@ PHRASES: dict[str, str] = {
         "solo la admiten las importaciones de apertura (la fecha de corte)",
     # issue 42: imports
     "The statement cannot be imported: the problem is named by its line and column.":
-        "El estado de cuenta no se puede importar: el problema indica su línea y su columna.",
+        "El estado de cuenta no se puede importar: el detalle indica la línea y la columna del problema.",
     "a CSV or XLSX statement needs the bank account's column mapping: save it first (statement-mapping)":
-        "un estado de cuenta CSV o XLSX necesita el mapeo de columnas de la cuenta bancaria: guárdelo primero "
+        "un estado de cuenta CSV o XLSX necesita las columnas del archivo de la cuenta bancaria: guárdelas primero "
         "(statement-mapping)",
     "the file is in {}; the bank account is in {}": "el archivo está en {0}; la cuenta bancaria está en {1}",
-    "the file has no statement lines": "el archivo no tiene líneas de estado de cuenta",
+    "the file has no statement lines": "el archivo no tiene líneas del estado de cuenta",
     "either a signed amount column or debit and credit columns, not both":
         "o una columna de monto con signo o columnas de débito y crédito, no ambas",
     "name a signed amount column, or both a debit and a credit column":
@@ -1298,15 +1301,15 @@ PHRASES: dict[str, str] = {
     "The statement kept colliding with another import of the same lines; import it again.":
         "El estado de cuenta chocó repetidamente con otra importación de las mismas líneas; impórtelo de nuevo.",
     "Bank statement not found.": "Estado de cuenta no encontrado.",
-    "Statement line not found.": "Línea de estado de cuenta no encontrada.",
+    "Statement line not found.": "Línea del estado de cuenta no encontrada.",
     "No statement mapping is saved for this bank account.":
-        "No hay un mapeo de columnas guardado para esta cuenta bancaria.",
+        "No hay columnas del archivo guardadas para esta cuenta bancaria.",
     # issue 42: formats (reading a bank statement file: domain/statement_formats/)
     "unknown format {}: the formats are {}": "formato desconocido {0}: los formatos son {1}",
     "the opening balance {} and the lines add up to {} but the closing balance is {}: a difference of {}":
         "el saldo inicial {0} y las líneas suman {1}, pero el saldo final es {2}: una diferencia de {3}",
     "a CSV or XLSX statement is read with the bank account's column mapping: save it first":
-        "un estado de cuenta CSV o XLSX se lee con la configuración de columnas de la cuenta bancaria: guárdela primero",
+        "un estado de cuenta CSV o XLSX se lee con las columnas del archivo de la cuenta bancaria: guárdelas primero",
     "the XML declares a DOCTYPE: a CAMT.053 statement has none":
         "el XML declara un DOCTYPE: un estado de cuenta CAMT.053 no lo tiene",
     "the XML is not a CAMT.053 bank statement (its namespace is {})":
@@ -1345,7 +1348,7 @@ PHRASES: dict[str, str] = {
     "the file has no heading row after the {} rows skipped":
         "el archivo no tiene fila de encabezados después de las {0} filas omitidas",
     "the mapping names neither an amount column nor both a debit and a credit column":
-        "la configuración no indica una columna de monto ni las columnas de débito y de crédito",
+        "las columnas del archivo no indican una columna de monto ni las columnas de débito y de crédito",
     "the rows to skip must be between 0 and {}": "las filas a omitir deben estar entre 0 y {0}",
     "the decimal separator is a point or a comma": "el separador decimal es un punto o una coma",
     "the thousands separator must differ from the decimal separator":
@@ -1386,19 +1389,19 @@ PHRASES: dict[str, str] = {
     "the statement states no closing balance: send it": "el estado de cuenta no indica el saldo final: envíelo",
     # issue 42: match
     'A bank transaction of the match is reconciled: the line cannot be unmatched.':
-        'Una transacción bancaria de la conciliación ya está conciliada con el banco: la línea no se puede desconciliar.',
+        'La línea no se puede desvincular: su transacción bancaria ya está en una conciliación completada.',
     'Bank transaction not found.':
         'No se encontró la transacción bancaria.',
     'Only a matched statement line can be unmatched.':
-        'Solo una línea del extracto conciliada se puede desconciliar.',
+        'Solo una línea del estado de cuenta vinculada se puede desvincular.',
     'Only an ignored statement line can be restored.':
-        'Solo una línea del extracto ignorada se puede restaurar.',
+        'Solo una línea del estado de cuenta ignorada se puede restaurar.',
     'Only an unmatched statement line can be matched or ignored.':
-        'Solo una línea del extracto sin conciliar se puede conciliar o ignorar.',
+        'Solo una línea del estado de cuenta sin vincular se puede vincular o ignorar.',
     'already named in documents[{}]':
         'ya indicado en documents[{0}]',
     'an advance is registered as a payment of its order, not matched to a line':
-        'un anticipo se registra como pago de su pedido, no se concilia con una línea',
+        'un anticipo se registra como pago de su pedido, no se vincula a una línea',
     'dated {}, after the line':
         'con fecha {0}, posterior a la línea',
     'it is in {}, the bank account in {}':
@@ -1422,11 +1425,16 @@ PHRASES: dict[str, str] = {
     'the line moves no money: ignore it instead':
         'la línea no mueve dinero: ignórela',
     "The transfer's other side is matched to a line of the other account: unmatch it there first.":
-        'El otro lado de la transferencia está conciliado con una línea de la otra cuenta: desconcílielo allí primero.',
+        'El otro lado de la transferencia está vinculado a una línea de la otra cuenta: desvincule esa línea primero.',
     "The payment's bank transaction is matched to a statement line: unmatch the line instead.":
-        'La transacción bancaria del pago está conciliada con una línea del extracto: desconcilie la línea.',
+        'La transacción bancaria del pago está vinculada a una línea del estado de cuenta: desvincule la línea.',
     'The bank transaction is already matched to a statement line.':
-        'La transacción bancaria ya está conciliada con una línea del extracto.',
+        'La transacción bancaria ya está vinculada a una línea del estado de cuenta.',
+    # issue 42: fiximport
+    "the description has more than {} characters": "la descripción tiene más de {0} caracteres",
+    "the reference has more than {} characters": "la referencia tiene más de {0} caracteres",
+    "the bank's id has more than {} characters": "el identificador del banco tiene más de {0} caracteres",
+    "the line is larger than the {} KB a record holds": "la línea ocupa más de los {0} KB que admite un registro",
 }
 
 # issue 38: lang2

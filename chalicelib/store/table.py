@@ -36,6 +36,30 @@ _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
 
 
+# DynamoDB's largest item (names and values together)
+MAX_ITEM_BYTES = 400 * 1024
+
+
+def item_bytes(item: dict[str, Any]) -> int:
+    """An item's size as DynamoDB counts it, rounded up (a number counted at its largest, 21
+    bytes): checked before a write that must not fail half-way on an item too large."""
+    return sum(len(name.encode("utf-8")) + _value_bytes(value) for name, value in item.items() if value is not None)
+
+
+def _value_bytes(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value.encode("utf-8"))
+    if isinstance(value, (bytes, bytearray)):
+        return len(value)
+    if isinstance(value, bool) or value is None:
+        return 1
+    if isinstance(value, (int, float, Decimal)):
+        return 21
+    if isinstance(value, dict):
+        return 3 + sum(1 + len(str(name).encode("utf-8")) + _value_bytes(inner) for name, inner in value.items())
+    return 3 + sum(1 + _value_bytes(inner) for inner in value)
+
+
 def to_attributes(item: dict[str, Any]) -> dict[str, Any]:
     return {name: _serializer.serialize(value) for name, value in item.items() if value is not None}
 

@@ -115,7 +115,7 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         page.click("#open-statements")
         console.wait_loaded()
         assert page.inner_text("h1") == f"Conciliación bancaria · BAC {tag}"
-        assert "Todavía no se ha importado ningún extracto." in page.inner_text("#statements")
+        assert "Todavía no se ha importado ningún estado de cuenta." in page.inner_text("#statements")
 
         # --- the file, the mapping, the preview --------------------------------------------------------
         path = tmp_path / "bac-estado.csv"
@@ -349,7 +349,7 @@ def test_a_statement_imported_matched_and_reconciled(console, demo, stack, tmp_p
         wait_gone(console, "DEPOSITO FERRETERIA")
         assert Decimal(str(read(console, f"/documents/{invoice['id']}")["pending"])) == 0
 
-        # --- Conciliar con este extracto: a reconciliation at the statement's closing balance --------------
+        # --- Conciliar con este estado de cuenta: a reconciliation at the statement's closing balance --------------
         console.goto(f"/banking/{bank['id']}/statements")
         page.locator("#statements .reconcile-statement").first.click()
         page.wait_for_selector("dialog[open] #f-statementBalance")

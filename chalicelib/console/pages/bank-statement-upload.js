@@ -3,7 +3,7 @@
 // account's column mapping (GET/PUT .../statement-mapping), shown filled with the saved one; "Vista
 // previa" asks the API to parse the file with the mapping on the form and shows its first lines
 // (nothing stored); "Guardar e importar" saves the mapping, then imports. The import's answer stays
-// on the page with its "Conciliar con este extracto".
+// on the page with its "Conciliar con este estado de cuenta".
 import { ApiError, api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { date, money, number } from "../format.js";
@@ -77,7 +77,7 @@ export function signedAmount(amount, currency) {
   return h("span", { class: value < 0 ? "money-out" : "money-in" }, money(value, currency));
 }
 
-// The import's answer, with "Conciliar con este extracto".
+// The import's answer, with "Conciliar con este estado de cuenta".
 export function importedView(statement, currency, reconcile) {
   return h("div", { class: "notice statement-imported", id: "statement-imported", "data-statement": statement.id },
     h("strong", {}, t("stmt.imported.title", { file: statement.fileName })),

@@ -17,6 +17,7 @@ from chalicelib.services.identity import accounts as company_accounts
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.table import Table
+from chalicelib.store.transaction import LostRace, run_with_retries
 
 LABEL = "Bank rule"
 log = logging.getLogger(__name__)
@@ -135,8 +136,8 @@ def creation(rule: dict[str, Any], line: dict[str, Any]) -> dict[str, Any]:
 def apply_auto_rules(command: Command, account: dict[str, Any], lines: list[dict[str, Any]]) -> int:
     """After an import: each new unmatched line the first matching active `autoCreate` rule of
     its account covers is created and matched (matching.match_line with `create` and `ruleId`),
-    one transaction per line. A line that fails (a rule gone stale, a race) stays unmatched and
-    the others go on. Answers how many were created."""
+    one transaction per line, run again when it loses a race. A line that fails (a rule gone
+    stale, a race lost every time) stays unmatched and the others go on. Answers how many were created."""
     from chalicelib.services.statements import matching
 
     account_id = int(account["id"])
@@ -151,10 +152,14 @@ def apply_auto_rules(command: Command, account: dict[str, Any], lines: list[dict
         rule = rule_domain.first_match(rules, line)
         if rule is None:
             continue
+        body = {"create": creation(rule, line), "ruleId": int(rule["id"])}
         try:
-            matching.match_line(line_command(command), account_id, int(line["id"]),
-                                {"create": creation(rule, line), "ruleId": int(rule["id"])})
-        except ApiError as refused:
+            # a race lost here is the line's alone: its match is loaded and run again, and after
+            # the last attempt (ServiceUnavailable, an ApiError) the line stays unmatched; it
+            # never escapes to the import, whose own retry would import the file again
+            run_with_retries(lambda line_id=int(line["id"]), body=body:
+                             matching.match_line(line_command(command), account_id, line_id, body))
+        except (ApiError, LostRace) as refused:
             log.info("bank rule %s not applied to line %s: %s", rule["id"], line["id"], refused)
             continue
         created += 1

@@ -20,7 +20,13 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import statement_formats
-from chalicelib.domain.bank_statements import ParsedStatement, StatementInvalid, StatementLine, identities
+from chalicelib.domain.bank_statements import (
+    ParsedStatement,
+    StatementInvalid,
+    StatementLine,
+    check_text_lengths,
+    identities,
+)
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services.banking import banking
@@ -30,6 +36,7 @@ from chalicelib.services.statements import bank_rules, mapping
 from chalicelib.services.statements.lines import UNMATCHED, count_changes
 from chalicelib.services.statements.lines import statement_view as view
 from chalicelib.store import keys
+from chalicelib.store.table import MAX_ITEM_BYTES, item_bytes
 from chalicelib.store.transaction import LostRace, run_with_retries
 
 IMPORTING, IMPORTED = "importing", "imported"
@@ -93,10 +100,11 @@ def import_statement(command: Command, account_id: int, fields: dict[str, Any]) 
     account = banking.get_account(table, company_id, account_id)
     statement = read_statement(command, account, fields)
     _checked(statement, account)
-    statement_id = table.next_id(keys.id_sequence(company_id, keys.BANK_STATEMENT))
-    item = _statement_item(company_id, account, statement_id, fields["fileName"], statement)
     pending = list(zip(statement.lines, (keys.statement_line_identity(company_id, account_id, identity)
                                          for identity in identities(statement.lines)), strict=True))
+    _check_each_line_fits(command, account_id, statement, pending)
+    statement_id = table.next_id(keys.id_sequence(company_id, keys.BANK_STATEMENT))
+    item = _statement_item(company_id, account, statement_id, fields["fileName"], statement)
     new = _without_existing(command, pending)
     line_ids = iter(table.next_ids(keys.id_sequence(company_id, keys.STATEMENT_LINE), len(new)))
     numbered = [(next(line_ids), line, identity) for line, identity in new]
@@ -107,6 +115,36 @@ def import_statement(command: Command, account_id: int, fields: dict[str, Any]) 
     auto_matched = bank_rules.apply_auto_rules(command, account, stored) if stored else 0
     return _finish(command, account_id, item, imported=len(stored), skipped=len(statement.lines) - len(stored),
                    auto_matched=auto_matched, written=bool(stored))
+
+
+def _check_each_line_fits(command: Command, account_id: int, statement: ParsedStatement,
+                          pending: list[tuple[StatementLine, keys.Key]]) -> None:
+    """Every line is checked before the first write (the lines are written in several
+    transactions, so a line refused by DynamoDB would leave the ones before it stored): its texts
+    within their limits, its item within DynamoDB's. A refusal names the line and its column."""
+    columns = _columns(command, account_id, statement)
+    largest_id = 10**12
+    try:
+        for line, identity in pending:
+            check_text_lengths(line, columns)
+            item = _line_item(command.company_id, account_id, largest_id, largest_id, line, identity["SK"])
+            if item_bytes(item) > MAX_ITEM_BYTES:
+                raise StatementInvalid(f"the line is larger than the {MAX_ITEM_BYTES // 1024} KB a record holds",
+                                       line.line)
+    except StatementInvalid as problem:
+        raise refused(problem) from None
+
+
+def _columns(command: Command, account_id: int, statement: ParsedStatement) -> dict[str, str]:
+    """Where a CSV/XLSX line's texts sit in the file: the saved mapping's headings (other formats:
+    the field's name in the API)."""
+    if statement.format not in ("csv", "xlsx"):
+        return {}
+    saved = mapping.saved_column_mapping(command.table, command.company_id, account_id)
+    if saved is None:
+        return {}
+    return {field: heading for field, heading in (("description", saved.description_column),
+                                                  ("reference", saved.reference_column)) if heading}
 
 
 def _statement_item(company_id: int, account: dict[str, Any], statement_id: int, file_name: str,

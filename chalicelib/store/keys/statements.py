@@ -2,6 +2,9 @@
 from being imported twice, the account's column mapping and the company's bank rules."""
 from __future__ import annotations
 
+import hashlib
+import json
+
 from chalicelib.store.keys.base import Key, sortable_id
 
 BANK_STATEMENT = "BANKSTMT"
@@ -40,8 +43,13 @@ def statement_line_index(company_id: int, account_id: int, status: str, date: st
 
 def statement_line_identity(company_id: int, account_id: int, identity: tuple[str, ...]) -> Key:
     """One item per line ever imported into the account, put with the line under a condition that
-    it does not exist: the same line in a second (or overlapping, or concurrent) file is skipped."""
-    return {"PK": f"C#{company_id}#{STATEMENT_LINE_IDENTITY}#{account_id}", "SK": "#".join(identity)}
+    it does not exist: the same line in a second (or overlapping, or concurrent) file is skipped.
+    The sort key is the SHA-256 of the identity's parts (64 characters, whatever the length of the
+    bank's id or reference: DynamoDB refuses a sort key past 1024 bytes); the parts are joined as a
+    JSON list, so no two identities join alike."""
+    joined = json.dumps(list(identity), ensure_ascii=False, separators=(",", ":"))
+    return {"PK": f"C#{company_id}#{STATEMENT_LINE_IDENTITY}#{account_id}",
+            "SK": hashlib.sha256(joined.encode("utf-8")).hexdigest()}
 
 
 def statement_mapping(company_id: int, account_id: int) -> Key:
