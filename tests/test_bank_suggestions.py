@@ -346,3 +346,24 @@ def test_the_migration_indexes_open_documents_written_before(shop, table):
     assert open_documents_indexed_per_company(table) == 0   # idempotent
     [after] = suggested(shop, table, account["id"], [("2026-11-05", "115.00", "", None)])
     assert [each["documents"] for each in after] == [[{"documentId": sale["id"], "amount": D("115")}]]
+
+
+def test_a_dte_quoted_by_its_control_number_is_suggested_from_the_documents_fields_read(api, company_b, table):
+    """Suggestions read only a document's fields that name it (Table.batch_get with `fields`):
+    an El Salvador invoice's número de control, inside its DTE, still counts as reference."""
+    from tests.dte_support import consumer_of
+    from tests.dte_support import invoice as sv_invoice
+
+    shop = Shop(api, company_b, country="SV")
+    account = shop.created("/bank-accounts", {"name": "Cuenta corriente", "currency": "USD", "openingBalance": 0,
+                                              "openingBalanceDate": "2026-01-01",
+                                              "chartOfAccountId": shop.books["110103"]})
+    customer = consumer_of(shop)
+    quoted = sv_invoice(shop, customer)                  # 2 x 50.00 = 100.00 + 13% IVA 13.00 = 113.00
+    sv_invoice(shop, customer)                           # another of 113.00, not quoted
+    control = quoted["dte"]["numeroControl"]
+    [found] = suggested(shop, table, account["id"], [(quoted["date"], "113.00", f"ABONO {control}", None)])
+    # amount 50 + date 10 (due the same day) + reference 15 = 75 for the one quoted; 60 for the other
+    assert (found[0]["documents"][0]["documentId"], found[0]["score"], found[0]["reasons"]) == (
+        quoted["id"], 75, ["amount", "date", "reference"])
+    assert found[1]["score"] == 60

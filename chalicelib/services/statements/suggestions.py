@@ -34,6 +34,10 @@ from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
 
+# what a document's candidate reads of it (document_names.names: its number, a DTE's control
+# number): its lines and the rest of its DTE stay in the table
+DOCUMENT_FIELDS = ("id", "type", "date", "dueDate", "pending", "currency", "businessPartnerId", "number",
+                   "dte.numeroControl")
 WINDOW_DAYS = 30
 
 
@@ -119,7 +123,7 @@ def _open_documents(table: Table, company_id: int, account: dict[str, Any], dire
     if not indexed:
         return []
     wanted = [keys.document(company_id, int(item["documentId"])) for item in indexed]
-    found = table.batch_get(wanted)
+    found = table.batch_get(wanted, fields=DOCUMENT_FIELDS)
     documents = [found.get(keys.pair(key)) for key in wanted]
     currency = account.get("currency")
     return [document for document in documents if document is not None and Decimal(document.get("pending", 0)) > 0
