@@ -1435,6 +1435,16 @@ PHRASES: dict[str, str] = {
     "the reference has more than {} characters": "la referencia tiene más de {0} caracteres",
     "the bank's id has more than {} characters": "el identificador del banco tiene más de {0} caracteres",
     "the line is larger than the {} KB a record holds": "la línea ocupa más de los {0} KB que admite un registro",
+    # issue 42: fixmatch
+    'the transaction was reversed, or reverses another: the two cancel out in the books':
+        'la transacción fue revertida, o revierte otra: en los libros las dos se anulan',
+    'no such bank rule': 'la regla bancaria no existe',
+    'no longer matched to statement line {}: remove it from the draft or match the line again':
+        'ya no está vinculada a la línea {0} del estado de cuenta: quítela del borrador o vincule la línea de nuevo',
+    'reversed by transaction {}: clear both or neither':
+        'revertida por la transacción {0}: marque ambas como conciliadas o ninguna',
+    'the reversal of transaction {}: clear both or neither':
+        'es la reversión de la transacción {0}: marque ambas como conciliadas o ninguna',
 }
 
 # issue 38: lang2

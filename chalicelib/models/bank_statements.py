@@ -52,6 +52,10 @@ class LineMatch(ResponseModel):
     confirmed_payment_id: Optional[int] = Field(None, description="a pending payment's transaction matched: the "
                                                                   "payment the match confirmed")
     business_partner_id: Optional[int] = Field(None, description="create: the partner the new transaction names")
+    # issue 42: fixmatch
+    existing_transfer: Optional[bool] = Field(None, description="a transfer: true when the other account's line had "
+                                                                "booked it already (this side, waiting, was matched); "
+                                                                "unmatching frees this side only")
 
 
 class StatementLine(ResponseModel):

@@ -100,6 +100,9 @@ class BankTransaction(ResponseModel):
     reconciled: bool
     reconciliation_id: Optional[int] = None
     statement_line_id: Optional[int] = Field(None, description="the statement line matched to it (none: not matched)")
+    reversed_by: Optional[int] = Field(None, description="the transaction that reversed it (an unmatched statement "
+                                                         "line's, a cancelled payment's): no line matches it again")
+    reverses: Optional[int] = Field(None, description="a reversal: the transaction it reverses")
     created_at: str
 
 

@@ -157,9 +157,9 @@ def _projection(fields: Iterable[str]) -> dict[str, Any]:
     placeholder (reserved words such as `status` and `date` are fields here)."""
     names: dict[str, str] = {}
     paths = []
-    for field in ("PK", "SK", *fields):
+    for wanted in ("PK", "SK", *fields):
         placeholders = []
-        for part in field.split("."):
+        for part in wanted.split("."):
             token = f"#f{len(names)}" if part not in names.values() else next(
                 token for token, name in names.items() if name == part)
             names[token] = part

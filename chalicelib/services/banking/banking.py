@@ -212,19 +212,21 @@ def add_transaction(transaction: Transaction, company_id: int, account: dict[str
                     tx_type: str, amount: Decimal, date: str, reference: str | None, journal_entry_id: int | None,
                     document: Mapping[str, Any] | None = None, payment_id: int | None = None,
                     direction: str | None = None, require_active: bool = True,
-                    statement_line_id: int | None = None) -> dict[str, Any]:
+                    statement_line_id: int | None = None, reverses: int | None = None) -> dict[str, Any]:
     """One bank transaction: its item, its pointer by id and the account's balance and count, in
     the caller's transaction. The account must still exist, and be active unless this undoes an
     earlier transaction (`require_active` False). `direction` defaults to the type's own (payments
     give theirs: it depends on the document). A payment's transaction names its `document` by
-    number beside its id, so the account's page reads no document."""
+    number beside its id, so the account's page reads no document. A reversal names the
+    transaction it `reverses` (the original names it back: mark_reversed)."""
     direction = direction or DIRECTION[tx_type]
     linked = {"documentId": document["id"], **document_names.names(document)} if document else {}
     item = {**keys.bank_transaction(company_id, account["id"], date, tx_id), "itemType": keys.BANK_TRANSACTION,
             "id": tx_id, "bankAccountId": account["id"], "type": tx_type,
             "direction": direction, "amount": amount, "transactionDate": date, "reference": reference,
             **linked, "paymentId": payment_id, "journalEntryId": journal_entry_id,
-            "reconciled": False, "statementLineId": statement_line_id, "createdAt": clock.now_iso()}
+            "reconciled": False, "statementLineId": statement_line_id, "reverses": reverses,
+            "createdAt": clock.now_iso()}
     transaction.put_new({name: value for name, value in item.items() if value is not None})
     transaction.put_new({**keys.bank_transaction_pointer(company_id, account["id"], tx_id),
                          "itemType": keys.BANK_TRANSACTION_POINTER, "transactionDate": date})
@@ -317,8 +319,9 @@ def reverse_into(command: Command, transaction: Transaction, writes: JournalWrit
                  date: str, reference: str | None) -> list[dict[str, Any]]:
     """Bank transactions undone on `date`: each one's opposite (a reversal transaction, on its
     account even when inactive) and their journal entry reversed once (a transfer's two sides
-    share one). Each original must still be unreconciled and its version of the match unchanged:
-    the caller conditions that (it knows which line held them)."""
+    share one); each reversal names its original (`reverses`), in the order of `items`. The
+    caller marks each original (mark_reversed) in its one update of it, where it also conditions
+    it still unreconciled and its version of the match unchanged (it knows which line held them)."""
     table, company_id = command.table, command.company_id
     reversed_entries: dict[int, int] = {}
     reversals = []
@@ -333,8 +336,34 @@ def reverse_into(command: Command, transaction: Transaction, writes: JournalWrit
             tx_type=REVERSED_TYPE[item["type"]], amount=Decimal(item["amount"]), date=date, reference=reference,
             direction=MONEY_OUT if item["direction"] == MONEY_IN else MONEY_IN,
             journal_entry_id=reversed_entries.get(int(entry_id)) if entry_id is not None else None,
-            require_active=False))
+            require_active=False, reverses=int(item["id"])))
     return reversals
+
+
+def transaction_key(company_id: int, item: Mapping[str, Any]) -> keys.Key:
+    return keys.bank_transaction(company_id, int(item["bankAccountId"]), item["transactionDate"], int(item["id"]))
+
+
+def is_reversal_pair(item: Mapping[str, Any]) -> bool:
+    """A transaction reversed, or a reversal: the bank saw neither (the two cancel out). Marked
+    since issue 42; a cancelled payment's older ones are known by the payment's status."""
+    return item.get("reversedBy") is not None or item.get("reverses") is not None
+
+
+def mark_reversed(transaction: Transaction, company_id: int, item: Mapping[str, Any], reversal_id: int, *,
+                  freed_line: int | None, unreconciled: bool, on_fail: ApiError | None) -> None:
+    """The original names its reversal (`reversedBy`: no line is matched to it again, no
+    reconciliation clears it alone), in the command's one update of it: freed of the statement
+    line `freed_line` (which must still hold it), else held by none; `unreconciled`: still not
+    reconciled."""
+    update, values = "SET reversedBy = :reversal", {":reversal": reversal_id}
+    if freed_line is None:
+        condition = "attribute_exists(PK) AND attribute_not_exists(statementLineId)"
+    else:
+        update, condition, values[":line"] = update + " REMOVE statementLineId", "statementLineId = :line", freed_line
+    if unreconciled:
+        condition, values[":no"] = condition + " AND reconciled = :no", False
+    transaction.update(transaction_key(company_id, item), update, condition=condition, values=values, on_fail=on_fail)
 
 
 def _in_company_currency(command: Command, account: dict[str, Any], amount: Decimal, date: str,

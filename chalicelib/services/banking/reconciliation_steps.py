@@ -63,9 +63,10 @@ def claim_chunk(command: Command, reconciliation: dict[str, Any], token: str,
                 chunk: list[tuple[int, dict[str, Any]]]) -> None:
     """One step: a chunk claimed while the draft carries the token (else the command runs again)."""
     transaction = Transaction(command.table)
+    lines = reconciliations.cleared_lines(reconciliation)
     for index, item in chunk:
         reconciliations.claim(transaction, command.company_id, int(reconciliation["bankAccountId"]),
-                              int(reconciliation["id"]), index, item)
+                              int(reconciliation["id"]), index, item, lines.get(int(item["id"])))
     transaction.check(_key(command, reconciliation), MARKED, names={"#status": "status"},
                       values={":draft": reconciliations.DRAFT, ":token": token})
     transaction.commit()

@@ -144,11 +144,15 @@ def account_transactions(table: Table, company_id: int, account_id: int, ids: An
 
 
 def cleared_transactions(table: Table, company_id: int, account_id: int, ids: list[int],
-                         statement_date: str, claimed_by: int | None = None) -> tuple[list[dict[str, Any]], Decimal]:
+                         statement_date: str, claimed_by: int | None = None,
+                         lines: dict[int, int] | None = None) -> tuple[list[dict[str, Any]], Decimal]:
     """The transactions a reconciliation clears, in the order given, and their signed sum. Each
     must be a transaction of this account (by its pointer), named once, dated on or before the
     statement and not yet reconciled (`claimed_by`: other than by this reconciliation, whose
-    completion in steps claims them before it completes)."""
+    completion in steps claims them before it completes); one a draft took from a statement's
+    line (`lines`: transaction -> line) still matched to that line; a transaction reversed, or a
+    reversal, only with the other of the two (or that one reconciled already): alone it would
+    balance a statement on money the bank never moved."""
     field = "clearedTransactionIds"
     if len(ids) > MAX_FROM_STATEMENT:
         raise ValidationFailed.for_field(field, f"at most {MAX_FROM_STATEMENT} transactions per reconciliation")
@@ -171,6 +175,11 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
             by = item.get("reconciliationId")
             reconciled.append({"field": f"{field}[{index}]", "message": "already reconciled"
                                + (f" by reconciliation {int(by)}" if by is not None else "")})
+        elif lines and tx_id in lines and item.get("statementLineId") != lines[tx_id]:
+            problem = (f"no longer matched to statement line {lines[tx_id]}: remove it from the draft or match the "
+                       "line again")
+            problems.append((index, problem))
+    problems.extend(_unpaired_reversals(table, company_id, account_id, items, first_seen))
     if problems:
         details = [{"field": f"{field}[{index}]", "message": message} for index, message in sorted(problems)]
         raise ValidationFailed(f"{details[0]['field']}: {details[0]['message']}", details=details)
@@ -178,6 +187,26 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
         raise transaction_reconciled(reconciled)
     ordered = [items[tx_id] for tx_id in first_seen]
     return ordered, sum((_signed(item) for item in ordered), ZERO)
+
+
+def _unpaired_reversals(table: Table, company_id: int, account_id: int, items: dict[int, dict[str, Any]],
+                        first_seen: dict[int, int]) -> list[tuple[int, str]]:
+    """A reversed transaction, or a reversal, cleared without the other of the two (which no
+    reconciliation has either): the problem, by its index. One more read for the others."""
+    partners = {tx_id: int(item.get("reversedBy") or item["reverses"]) for tx_id, item in items.items()
+                if banking.is_reversal_pair(item)}
+    outside = account_transactions(table, company_id, account_id,
+                                   {other for other in partners.values() if other not in first_seen})
+    problems = []
+    for tx_id, other in partners.items():
+        if other in first_seen or outside.get(other, {}).get("reconciled"):
+            continue
+        if items[tx_id].get("reversedBy") is not None:
+            problem = f"reversed by transaction {other}: clear both or neither"
+        else:
+            problem = f"the reversal of transaction {other}: clear both or neither"
+        problems.append((first_seen[tx_id], problem))
+    return problems
 
 
 def _get_each(table: Table, wanted: dict[int, keys.Key]) -> dict[int, dict[str, Any]]:
@@ -211,12 +240,24 @@ def _from_statement(table: Table, company_id: int, account_id: int, fields: dict
     if fields.get("clearedTransactionIds") is None:
         lines = table.query_all(partition=("PK", keys.statement_lines_partition(company_id, account_id)),
                                 filters={"statementId": statement_id, "status": "matched"}, consistent=True)
-        named = dict.fromkeys(int(tx_id) for line in sorted(lines, key=lambda line: (line["date"], int(line["id"])))
-                              for tx_id in (line.get("match") or {}).get("transactionIds") or [])
+        named: dict[int, int] = {}   # each transaction by the line naming it, in the lines' order
+        for line in sorted(lines, key=lambda line: (line["date"], int(line["id"]))):
+            for tx_id in (line.get("match") or {}).get("transactionIds") or []:
+                named.setdefault(int(tx_id), int(line["id"]))
         found = account_transactions(table, company_id, account_id, named)
-        fields["clearedTransactionIds"] = [tx_id for tx_id in named
-                                           if tx_id in found and not found[tx_id].get("reconciled")]
+        # each still backing its line (a draft of a transaction reversed before marks: the pair check)
+        cleared = {tx_id: line_id for tx_id, line_id in named.items() if tx_id in found
+                   and not found[tx_id].get("reconciled") and found[tx_id].get("statementLineId") == line_id
+                   and not banking.is_reversal_pair(found[tx_id])}
+        fields["clearedTransactionIds"] = list(cleared)
+        fields["clearedLines"] = cleared
     return fields
+
+
+def cleared_lines(reconciliation: dict[str, Any]) -> dict[int, int]:
+    """A draft made from a statement: each cleared transaction's line (stored with string keys),
+    which it must still back when the draft completes."""
+    return {int(tx_id): int(line_id) for tx_id, line_id in (reconciliation.get("clearedLines") or {}).items()}
 
 
 def create_reconciliation(command: Command, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
@@ -231,7 +272,8 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
             raise ValidationFailed.for_field(required, "required")
     statement_date, ids = fields["statementDate"], list(fields.get("clearedTransactionIds") or [])
     _check_statement_date(account, statement_date)
-    _, total = cleared_transactions(table, company_id, account_id, ids, statement_date)
+    lines = fields.get("clearedLines") or {}
+    _, total = cleared_transactions(table, company_id, account_id, ids, statement_date, lines=lines)
     reconciliation_id = table.next_id(keys.id_sequence(company_id, keys.BANK_RECONCILIATION))
     now = clock.now_iso()
     item = {**keys.reconciliation(company_id, account_id, reconciliation_id), "itemType": keys.BANK_RECONCILIATION,
@@ -240,6 +282,8 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
             "status": DRAFT, "version": 1, "createdAt": now, "updatedAt": now}
     if fields.get("statementId") is not None:
         item["statementId"] = int(fields["statementId"])
+    if lines:
+        item["clearedLines"] = {str(tx_id): line_id for tx_id, line_id in lines.items() if tx_id in ids}
     transaction = command.transaction()
     transaction.put_new(item)
     transaction.update(banking.account_key(company_id, account_id), "ADD reconciliationCount :one",
@@ -261,7 +305,8 @@ def update_reconciliation(command: Command, account_id: int, reconciliation_id: 
     merged = {**current, **changes}
     _check_statement_date(account, merged["statementDate"])
     ids = [int(tx_id) for tx_id in merged["clearedTransactionIds"]]
-    _, total = cleared_transactions(table, company_id, account_id, ids, merged["statementDate"], reconciliation_id)
+    _, total = cleared_transactions(table, company_id, account_id, ids, merged["statementDate"], reconciliation_id,
+                                    cleared_lines(current))
     changes = {**changes, "clearedTotal": total}
     if "clearedTransactionIds" in changes:
         changes["clearedTransactionIds"] = ids
@@ -287,15 +332,19 @@ def _figures(account: dict[str, Any], reconciliation: dict[str, Any], total: Dec
 
 
 def claim(transaction: Any, company_id: int, account_id: int, reconciliation_id: int, index: int,
-          item: dict[str, Any]) -> None:
+          item: dict[str, Any], line: int | None = None) -> None:
     """A cleared transaction becomes this reconciliation's: unless another reconciliation has it
-    (a re-run of a completion in steps finds its own claims)."""
+    (a re-run of a completion in steps finds its own claims). `line`: the statement line it must
+    still back (an unmatch meanwhile loses the race: the command runs again and names it)."""
+    values = {":yes": True, ":no": False, ":reconciliation": reconciliation_id}
+    condition, on_fail = "reconciled = :no OR reconciliationId = :reconciliation", transaction_reconciled(
+        [{"field": f"clearedTransactionIds[{index}]", "message": "already reconciled"}])
+    if line is not None:
+        condition, values[":line"], on_fail = ("(reconciled = :no AND statementLineId = :line) "
+                                               "OR reconciliationId = :reconciliation"), line, None
     transaction.update(keys.bank_transaction(company_id, account_id, item["transactionDate"], item["id"]),
                        "SET reconciled = :yes, reconciliationId = :reconciliation",
-                       condition="reconciled = :no OR reconciliationId = :reconciliation",
-                       values={":yes": True, ":no": False, ":reconciliation": reconciliation_id},
-                       on_fail=transaction_reconciled([{"field": f"clearedTransactionIds[{index}]",
-                                                        "message": "already reconciled"}]))
+                       condition=condition, values=values, on_fail=on_fail)
 
 
 def complete_reconciliation(command: Command, account_id: int, reconciliation_id: int,
@@ -317,7 +366,8 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
     ids = [int(tx_id) for tx_id in current["clearedTransactionIds"]]
     try:
         _check_statement_date(account, statement_date)
-        items, total = cleared_transactions(table, company_id, account_id, ids, statement_date, reconciliation_id)
+        items, total = cleared_transactions(table, company_id, account_id, ids, statement_date, reconciliation_id,
+                                            cleared_lines(current))
         opening, cleared, difference = _figures(account, current, total)
         in_steps = len(items) > MAX_CLEARED or bool(current.get("completing"))
         token = reconciliation_steps.claim_in_steps(command, current, items) if in_steps else None
@@ -328,8 +378,9 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
     now = clock.now_iso()
     transaction = command.transaction()
     if token is None:
+        lines = cleared_lines(current)
         for index, item in enumerate(items):
-            claim(transaction, company_id, account_id, reconciliation_id, index, item)
+            claim(transaction, company_id, account_id, reconciliation_id, index, item, lines.get(int(item["id"])))
         still, values = NOT_COMPLETING, {":draft": DRAFT}
     else:
         still, values = "#status = :draft AND completing = :token", {":draft": DRAFT, ":token": token}

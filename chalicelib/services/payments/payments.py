@@ -14,7 +14,7 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.domain.records import DocumentRecord, PaymentRecord
-from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
@@ -229,35 +229,48 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     advance received on an order can be cancelled only while it is still available."""
     payment = get_payment(command.table, command.company_id, document_id, payment_id)
     transaction, writes = command.transaction(), JournalWrites(command.company_id)
-    _refuse_matched(command, transaction, payment)
+    _refuse_matched(command, payment)
     cancelled = cancel_into(command, transaction, writes, payment, reason, date)
     writes.apply(transaction)
     return command.commit(transaction, cancelled)
 
 
-def _refuse_matched(command: Command, transaction: Transaction, payment: PaymentRecord) -> None:
-    """A payment whose bank transaction a statement line holds is undone by unmatching the line
-    (services/statements/matching.py), which cancels it there: cancelled alone, the line would
-    stay matched to money that no longer moved. A match meanwhile fails this command's check."""
-    if payment.get("bankTransactionId") is None or payment.get("status") == CANCELLED:
-        return
+def _matched_refusal() -> PaymentRefused:
+    return PaymentRefused("The payment's bank transaction is matched to a statement line: unmatch the line "
+                          "instead.", code="BANK_TRANSACTION_ALREADY_MATCHED")
+
+
+def _original_transaction(command: Command, payment: PaymentRecord) -> dict[str, Any] | None:
+    """The payment's bank transaction (none: it moved no bank account, or predates the pointers)."""
+    if payment.get("bankTransactionId") is None:
+        return None
     account_id, tx_id = int(payment["bankAccountId"]), int(payment["bankTransactionId"])
     pointer = command.table.get(keys.bank_transaction_pointer(command.company_id, account_id, tx_id))
     if pointer is None:
+        return None
+    return command.table.get(keys.bank_transaction(command.company_id, account_id, pointer["transactionDate"], tx_id))
+
+
+def _refuse_matched(command: Command, payment: PaymentRecord) -> None:
+    """A payment whose bank transaction a statement line holds is undone by unmatching the line
+    (services/statements/matching.py), which cancels it there: cancelled alone, the line would
+    stay matched to money that no longer moved. A match meanwhile fails this command's condition
+    on the transaction (cancel_into's mark, held by no line)."""
+    if payment.get("status") == CANCELLED:
         return
-    key = keys.bank_transaction(command.company_id, account_id, pointer["transactionDate"], tx_id)
-    refusal = PaymentRefused("The payment's bank transaction is matched to a statement line: unmatch the line "
-                             "instead.", code="BANK_TRANSACTION_ALREADY_MATCHED")
-    item = command.table.get(key)
+    item = _original_transaction(command, payment)
     if item is not None and item.get("statementLineId") is not None:
-        raise refusal
-    transaction.check(key, "attribute_not_exists(statementLineId)", on_fail=refusal)
+        raise _matched_refusal()
 
 
 def cancel_into(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord,
-                reason: str, date: str | None = None) -> PaymentRecord:
+                reason: str, date: str | None = None, *, freed_line: int | None = None,
+                on_fail: ApiError | None = None) -> PaymentRecord:
     """What cancelling `payment` writes, into the caller's transaction and journal writes (an
-    unmatched statement line cancels each payment its match made, in one transaction)."""
+    unmatched statement line cancels each payment its match made, in one transaction). Its bank
+    transaction and the reversal name each other (`reversedBy`, `reverses`): the original's one
+    update frees it of the statement line `freed_line` (an unmatch), else requires it held by
+    none (`on_fail`: the refusal when that fails)."""
     table, company_id = command.table, command.company_id
     document_id, payment_id = payment["documentId"], payment["id"]
     if payment["status"] == CANCELLED:
@@ -296,8 +309,13 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
             tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],
             direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
             amount=amount, date=date, reference=book_text("payment_reversal_reference", reason=reason)[:200], journal_entry_id=cancelled.get(
-                "reversalEntryId"), document=document, payment_id=payment_id, require_active=False)
+                "reversalEntryId"), document=document, payment_id=payment_id, require_active=False,
+            reverses=int(payment["bankTransactionId"]))
         cancelled["reversalBankTransactionId"] = bank_tx["id"]
+        original = _original_transaction(command, payment)
+        if original is not None:
+            banking.mark_reversed(transaction, company_id, original, bank_tx["id"], freed_line=freed_line,
+                                  unreconciled=freed_line is not None, on_fail=on_fail or _matched_refusal())
     if received_advance:
         change_advances(transaction, company_id, document, "advancesTotal", -amount)
     else:

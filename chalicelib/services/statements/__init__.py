@@ -8,6 +8,7 @@ A line, as stored (store/keys/statements.py):
      match?: {kind: transaction|documents|create|transfer, transactionIds: [...], paymentIds?: [...],
               documents?: [{documentId, amount, paymentId}], journalEntryId?, ruleId?,
               transferToAccountId?, otherTransactionId? (a transfer's side on the other account),
+              existingTransfer? (true: the transfer was booked by the other account's line),
               confirmedPaymentId? (a pending payment the match confirmed), businessPartnerId?, matchedAt}}
 A bank transaction matched to a line carries `statementLineId` (none: not matched); the match
 writes both under conditions (the line unmatched at its version, the transaction without

@@ -5,20 +5,25 @@ it writes (services/statements/matching.py runs them beside the line's own chang
   builds each; the account, the partners and the ledger are moved once, by their sums);
 - create: a deposit or withdrawal with its entry (banking.manual_into), the tax split off;
 - transfer: a transfer between own accounts, this account's side matched, the other's left for
-  that account's line.
+  that account's line; when the other account's line booked it already, its side waiting here is
+  matched instead (`existingTransfer`: an unmatch frees that side only).
 Each returns the match as the line stores it (services/statements/__init__.py)."""
 from __future__ import annotations
 
+from datetime import date as Date
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
 from chalicelib.domain import documents as document_rules
+from chalicelib.domain import taxes
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.services import records
 from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
+from chalicelib.services.identity import accounts
 from chalicelib.services.payments import payments
 from chalicelib.services.payments.payment_records import CANCELLED, PENDING, active_method, method_payment, payable_kind
 from chalicelib.services.sales_purchases.documents import get_document
@@ -49,6 +54,13 @@ def _reconciled() -> MatchRefused:
 MISMATCH = "MATCH_AMOUNT_MISMATCH"
 
 
+def _reversed() -> ValidationFailed:
+    """A transaction reversed, or a reversal (a cancelled payment's included): in the books the
+    two cancel out, so neither stands for a line of the bank's."""
+    return ValidationFailed.for_field("transactionId", "the transaction was reversed, or reverses another: the two "
+                                                       "cancel out in the books")
+
+
 def get_transaction(table: Table, company_id: int, account_id: int, tx_id: int) -> dict[str, Any]:
     """A bank transaction of this account by its id (its pointer gives its date)."""
     pointer = table.get(keys.bank_transaction_pointer(company_id, account_id, tx_id))
@@ -60,7 +72,7 @@ def get_transaction(table: Table, company_id: int, account_id: int, tx_id: int) 
 
 
 def _transaction_key(company_id: int, item: dict[str, Any]) -> keys.Key:
-    return keys.bank_transaction(company_id, int(item["bankAccountId"]), item["transactionDate"], int(item["id"]))
+    return banking.transaction_key(company_id, item)
 
 
 def _signed(item: dict[str, Any]) -> Decimal:
@@ -86,6 +98,8 @@ def to_transaction(command: Command, transaction: Transaction, account: dict[str
     item = get_transaction(table, company_id, account["id"], tx_id)
     if item.get("statementLineId") is not None:
         raise already_matched()
+    if banking.is_reversal_pair(item):
+        raise _reversed()
     amount = _line_amount(line)
     if _signed(item) != amount:
         raise ValidationFailed.for_field("transactionId", f"the transaction moves {_signed(item)}, the line {amount}",
@@ -93,11 +107,15 @@ def to_transaction(command: Command, transaction: Transaction, account: dict[str
     match: dict[str, Any] = {"kind": "transaction", "transactionIds": [tx_id]}
     if item.get("paymentId") is not None and item.get("documentId") is not None:
         payment = payments.get_payment(table, company_id, int(item["documentId"]), int(item["paymentId"]))
+        if payment["status"] == CANCELLED:   # cancelled before reversals were marked
+            raise _reversed()
         if payment["status"] == PENDING and payment.get("bankTransactionId") == tx_id:
             payments.confirm_into(transaction, company_id, payment)
             match["confirmedPaymentId"] = payment["id"]
+    # a reversal meanwhile marks it: the loser is told it is taken (its line is then freed again)
     transaction.update(_transaction_key(company_id, item), "SET statementLineId = :line",
-                       condition="attribute_exists(PK) AND attribute_not_exists(statementLineId)",
+                       condition="attribute_exists(PK) AND attribute_not_exists(statementLineId) "
+                                 "AND attribute_not_exists(reversedBy)",
                        values={":line": line["id"]}, on_fail=already_matched())
     return match
 
@@ -174,6 +192,8 @@ def to_new_transaction(command: Command, transaction: Transaction, writes: Journ
     if partner_id is not None and table.get(keys.entity(company_id, keys.PARTNER, int(partner_id))) is None:
         raise ValidationFailed.for_field("create.businessPartnerId", "no such business partner")
     rate = create.get("taxRate")
+    if rate is not None:
+        taxes.check_rate_for_country(accounts.company_country(table, company_id), Decimal(str(rate)), "create.taxRate")
     item = banking.manual_into(
         command, transaction, writes, account,
         {"type": "deposit" if amount > 0 else "withdrawal", "amount": abs(amount), "transactionDate": line["date"],
@@ -199,6 +219,16 @@ def to_transfer(command: Command, transaction: Transaction, writes: JournalWrite
     except NotFound:
         raise ValidationFailed.for_field("transferToAccountId", "no such bank account") from None
     outgoing = amount < 0
+    waiting = _waiting_transfer(command.table, command.company_id, account["id"], other_id, line)
+    if waiting is not None:
+        this_side, other_side = waiting
+        transaction.update(_transaction_key(command.company_id, this_side), "SET statementLineId = :line",
+                           condition="attribute_exists(PK) AND attribute_not_exists(statementLineId) "
+                                     "AND attribute_not_exists(reversedBy)",
+                           values={":line": line["id"]}, on_fail=already_matched())
+        return {"kind": "transfer", "transactionIds": [int(this_side["id"])], "transferToAccountId": other_id,
+                "otherTransactionId": int(other_side["id"]), "journalEntryId": int(this_side["journalEntryId"]),
+                "existingTransfer": True}
     mine, theirs = ("fromAccountId", "toAccountId") if outgoing else ("toAccountId", "fromAccountId")
     built = banking.transfer_into(
         command, transaction, writes,
@@ -211,38 +241,87 @@ def to_transfer(command: Command, transaction: Transaction, writes: JournalWrite
             "otherTransactionId": other_side["id"], "journalEntryId": built["journalEntryId"]}
 
 
+TRANSFER_WINDOW_DAYS = 7
+
+
+def _waiting_transfer(table: Table, company_id: int, account_id: int, other_id: int,
+                      line: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The transfer already booked (the other account's line matched with `transferToAccountId`):
+    this account's side matched to no line, neither reversed nor a reversal, the line's direction
+    and amount, dated within TRANSFER_WINDOW_DAYS of it, whose other side (the same entry) is on
+    `other_id`. The closest in date; (this side, the other side), or None."""
+    amount = Decimal(line["amount"])
+    wanted_type = "transfer_in" if amount > 0 else "transfer_out"
+    low, high = _day(line["date"], -TRANSFER_WINDOW_DAYS), _day(line["date"], TRANSFER_WINDOW_DAYS)
+    mine = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account_id)),
+                           sort_range=("SK", low, keys.day_end(high)), consistent=True)
+    candidates = sorted((item for item in mine if item.get("type") == wanted_type and _signed(item) == amount
+                         and item.get("statementLineId") is None and not banking.is_reversal_pair(item)
+                         and item.get("journalEntryId") is not None),
+                        key=lambda item: (abs(_days_between(item["transactionDate"], line["date"])), int(item["id"])))
+    for item in candidates:
+        theirs = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, other_id)),
+                                 sort_range=("SK", item["transactionDate"], keys.day_end(item["transactionDate"])),
+                                 consistent=True)
+        for other in theirs:
+            if other.get("journalEntryId") == item["journalEntryId"] and other.get("type") == banking.REVERSED_TYPE[
+                    wanted_type] and not banking.is_reversal_pair(other):
+                return item, other
+    return None
+
+
+def _day(date: str, shift: int) -> str:
+    return (Date.fromisoformat(date[:10]) + timedelta(days=shift)).isoformat()
+
+
+def _days_between(first: str, second: str) -> int:
+    return (Date.fromisoformat(first[:10]) - Date.fromisoformat(second[:10])).days
+
+
 # --- unmatch ----------------------------------------------------------------------------------------
 
 def undo(command: Command, transaction: Transaction, writes: JournalWrites, line: dict[str, Any], date: str) -> None:
     """What the line's match wrote, undone on `date`: each of its transactions freed of the line
     (none may be reconciled: a completion meanwhile makes this fail), then what the match made
-    cancelled or reversed."""
+    cancelled or reversed, each original naming its reversal in that same update (one operation
+    per item: banking.mark_reversed)."""
     table, company_id, match = command.table, command.company_id, line["match"]
     mine = [get_transaction(table, company_id, int(line["bankAccountId"]), int(tx_id))
             for tx_id in match["transactionIds"]]
-    for item in mine:
-        if item.get("reconciled"):
-            raise _reconciled()
-        transaction.update(_transaction_key(company_id, item), "REMOVE statementLineId",
-                           condition="statementLineId = :line AND reconciled = :no",
-                           values={":line": line["id"], ":no": False}, on_fail=_reconciled())
+    if any(item.get("reconciled") for item in mine):
+        raise _reconciled()
     reason = book_text("statement_line_unmatched", line=line["id"])
+    reversed_by: dict[int, int] = {}   # an original of `mine` -> its reversal
+    freed_by_payment: set[int] = set()
     if match["kind"] == "documents":
         for part in match["documents"]:
             payment = payments.get_payment(table, company_id, int(part["documentId"]), int(part["paymentId"]))
             if payment["status"] == CANCELLED:  # cancelled by hand meanwhile: nothing left of it to undo
                 continue
-            payments.cancel_into(command, transaction, writes, payment, reason, date)
+            payments.cancel_into(command, transaction, writes, payment, reason, date, freed_line=line["id"],
+                                 on_fail=_reconciled())
+            freed_by_payment.add(int(payment["bankTransactionId"]))
     elif match["kind"] == "create":
-        banking.reverse_into(command, transaction, writes, mine, date, reason)
-    elif match["kind"] == "transfer":
+        reversals = banking.reverse_into(command, transaction, writes, mine, date, reason)
+        reversed_by = {int(item["id"]): reversal["id"] for item, reversal in zip(mine, reversals, strict=True)}
+    elif match["kind"] == "transfer" and not match.get("existingTransfer"):
         other = get_transaction(table, company_id, int(match["transferToAccountId"]), int(match["otherTransactionId"]))
         taken = _other_side_matched()
         if other.get("statementLineId") is not None:
             raise taken
         if other.get("reconciled"):
             raise _reconciled()
-        transaction.check(_transaction_key(company_id, other),
-                          "attribute_not_exists(statementLineId) AND reconciled = :no", values={":no": False},
-                          on_fail=taken)
-        banking.reverse_into(command, transaction, writes, [*mine, other], date, reason)
+        *reversals, other_reversal = banking.reverse_into(command, transaction, writes, [*mine, other], date, reason)
+        reversed_by = {int(item["id"]): reversal["id"] for item, reversal in zip(mine, reversals, strict=True)}
+        banking.mark_reversed(transaction, company_id, other, other_reversal["id"], freed_line=None, unreconciled=True,
+                              on_fail=taken)
+    for item in mine:
+        if int(item["id"]) in freed_by_payment:
+            continue
+        if int(item["id"]) in reversed_by:
+            banking.mark_reversed(transaction, company_id, item, reversed_by[int(item["id"])], freed_line=line["id"],
+                                  unreconciled=True, on_fail=_reconciled())
+        else:
+            transaction.update(_transaction_key(company_id, item), "REMOVE statementLineId",
+                               condition="statementLineId = :line AND reconciled = :no",
+                               values={":line": line["id"], ":no": False}, on_fail=_reconciled())

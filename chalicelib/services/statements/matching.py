@@ -10,13 +10,13 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.errors import ApiError
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
-from chalicelib.services.statements import match_kinds
+from chalicelib.services.statements import bank_rules, match_kinds
 from chalicelib.services.statements.lines import IGNORED, MATCHED, UNMATCHED, count_status_change, get_line
 from chalicelib.store import keys
 from chalicelib.store.transaction import Transaction
@@ -72,6 +72,8 @@ def match_line(command: Command, account_id: int, line_id: int, body: dict[str, 
     `documents` (+ `paymentMethodId`?), `create`, `transferToAccountId`; `ruleId` when a bank rule
     creates it. Answers the line as stored after the match."""
     account, line = _account_and_line(command, account_id, line_id, UNMATCHED)
+    if body.get("ruleId") is not None:
+        _check_rule(command, int(body["ruleId"]))
     transaction, writes = command.transaction(), JournalWrites(command.company_id)
     # the line first: of two matches of one line, the loser is told the line's story, not a part's
     position = len(transaction.operations)
@@ -93,6 +95,15 @@ def match_line(command: Command, account_id: int, line_id: int, body: dict[str, 
     outbox.emit(transaction, outbox.STATEMENT_LINE_MATCHED, command.company_id, "statement_line", line_id,
                 event_data(matched))
     return command.commit(transaction, matched)
+
+
+def _check_rule(command: Command, rule_id: int) -> None:
+    """The rule that proposed the match: one of the company's (deactivated or changed since is
+    fine: it names where the proposal came from)."""
+    try:
+        bank_rules.get_rule(command.table, command.company_id, rule_id)
+    except NotFound:
+        raise ValidationFailed.for_field("ruleId", "no such bank rule") from None
 
 
 def unmatch_line(command: Command, account_id: int, line_id: int) -> dict[str, Any]:
@@ -127,9 +138,16 @@ def _moved_alone(command: Command, line: dict[str, Any], status: str) -> dict[st
 
 
 def event_data(line: dict[str, Any]) -> dict[str, Any]:
+    """The company's own: the line, its statement and account, what the match matched or made."""
     match = line["match"]
-    data = {"id": line["id"], "bankAccountId": line["bankAccountId"], "date": line["date"],
-            "amount": Decimal(line["amount"]), "kind": match["kind"], "transactionIds": match["transactionIds"]}
+    data = {"id": line["id"], "statementId": line["statementId"], "bankAccountId": line["bankAccountId"],
+            "date": line["date"], "amount": Decimal(line["amount"]), "kind": match["kind"],
+            "transactionIds": match["transactionIds"]}
     if match.get("paymentIds"):
         data["paymentIds"] = match["paymentIds"]
+    if match.get("documents"):
+        data["documents"] = [{"documentId": part["documentId"], "amount": Decimal(part["amount"]),
+                              "paymentId": part["paymentId"]} for part in match["documents"]]
+    if match.get("ruleId") is not None:
+        data["ruleId"] = match["ruleId"]
     return data

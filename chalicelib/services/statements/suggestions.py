@@ -3,7 +3,8 @@
 A page of lines reads its candidates once, whatever its size:
 - the account's bank transactions dated within 30 days of the page's lines: one Query of the
   account's transactions partition by its date-sorted key (more only past 1 MB); those matched to
-  a line (`statementLineId`) or reconciled already are left out;
+  a line (`statementLineId`), reconciled already, reversed or reversals (`reversedBy`,
+  `reverses`) are left out;
 - the payments of those transactions whose amount some line has (one BatchGetItem): a pending
   payment's transaction is kind `payment`, a cancelled one's (and its reversal) no candidate;
 - the company's open documents of the sides the lines need (money in: sales, out: purchases),
@@ -27,7 +28,7 @@ from chalicelib.domain import bank_rules as rule_matching
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.bank_matching import Candidate, Line, Partner, Scored
 from chalicelib.services import document_names
-from chalicelib.services.banking.banking import MONEY_IN
+from chalicelib.services.banking.banking import MONEY_IN, is_reversal_pair
 from chalicelib.services.payments.payment_records import CANCELLED, PENDING
 from chalicelib.services.statements import bank_rules
 from chalicelib.store import keys
@@ -95,7 +96,7 @@ def _open_transactions(table: Table, company_id: int, account_id: int, dates: li
     items = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account_id)),
                             sort_range=("SK", low, keys.day_end(high)), consistent=True)
     return [item for item in items if not item.get("statementLineId") and not item.get("reconciled")
-            and _signed(item) in amounts]
+            and not is_reversal_pair(item) and _signed(item) in amounts]
 
 
 def _signed(transaction: dict[str, Any]) -> Decimal:
