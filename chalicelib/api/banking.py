@@ -59,9 +59,9 @@ def delete_account(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/bank-accounts/{accountId}/transactions", summary="Transactions of a bank account, "
           "newest first", tag=TAG, query=PAGE, response=M + "BankTransactionList")
 def list_transactions(call: Call) -> Any:
-    from chalicelib.services.banking import banking
+    from chalicelib.services.banking import bank_transactions
 
-    return page_body("transactions", banking.list_transactions(call.command.table, call.principal.company_id,
+    return page_body("transactions", bank_transactions.list_transactions(call.command.table, call.principal.company_id,
                                                                call.ids["accountId"], call.query.page,
                                                                call.query.limit))
 
@@ -69,17 +69,17 @@ def list_transactions(call: Call) -> Any:
 @endpoint(blueprint, "POST", "/bank-accounts/{accountId}/transactions", summary="A manual deposit or withdrawal, "
           "with its journal entry", tag=TAG, body=M + "ManualTransaction", response=M + "BankTransaction")
 def record_manual(call: Call) -> Any:
-    from chalicelib.services.banking import banking
+    from chalicelib.services.banking import bank_transactions
 
-    return banking.record_manual(call.command, call.ids["accountId"], call.body.model_dump(by_alias=True))
+    return bank_transactions.record_manual(call.command, call.ids["accountId"], call.body.model_dump(by_alias=True))
 
 
 @endpoint(blueprint, "POST", "/bank-transactions/transfer", summary="Transfer between two bank accounts: both "
           "sides and one entry", tag=TAG, body=M + "TransferCreate", response=M + "Transfer")
 def transfer(call: Call) -> Any:
-    from chalicelib.services.banking import banking
+    from chalicelib.services.banking import bank_transactions
 
-    return banking.transfer(call.command, call.body.model_dump(by_alias=True))
+    return bank_transactions.transfer(call.command, call.body.model_dump(by_alias=True))
 
 
 # --- reconciliations ---------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from chalicelib.messages.books import book_text
 from chalicelib.services import records
 from chalicelib.services.accounting import account_determination, reports
 from chalicelib.services.accounting.posting import JournalWrites, Source, rule_items
-from chalicelib.services.banking import banking, exchange_rates
+from chalicelib.services.banking import bank_transactions, banking, exchange_rates
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -89,8 +89,8 @@ def settle(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     transaction = command.transaction()
     bank_transaction = None
     if bank is not None:
-        bank_transaction = banking.add_transaction(
-            transaction, company_id, bank, tx_id=banking.next_transaction_id(table, company_id), tx_type="withdrawal",
+        bank_transaction = bank_transactions.add_transaction(
+            transaction, company_id, bank, tx_id=bank_transactions.next_transaction_id(table, company_id), tx_type="withdrawal",
             amount=figures.payment, date=date, reference=description, journal_entry_id=entry["id"])
     writes.apply(transaction)
     item = {**keys.small_record(company_id, keys.TAX_SETTLEMENT, settlement_id), "itemType": keys.TAX_SETTLEMENT,

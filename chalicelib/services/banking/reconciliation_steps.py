@@ -21,7 +21,7 @@ import uuid
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.services.banking import reconciliations
+from chalicelib.services.banking import cleared_transactions, reconciliations
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.transaction import Transaction
@@ -86,7 +86,7 @@ def release(command: Command, account_id: int, reconciliation_id: int) -> None:
                            values={":draft": reconciliations.DRAFT, ":token": current["completing"]}):
         return
     ids = [int(tx_id) for tx_id in current["clearedTransactionIds"]]
-    for tx_id, item in reconciliations.account_transactions(table, command.company_id, account_id, ids).items():
+    for tx_id, item in cleared_transactions.account_transactions(table, command.company_id, account_id, ids).items():
         if item.get("reconciled") and item.get("reconciliationId") == reconciliation_id:
             table.update_if(keys.bank_transaction(command.company_id, account_id, item["transactionDate"], tx_id),
                             "SET reconciled = :no REMOVE reconciliationId",

@@ -24,7 +24,9 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.errors import ApiError, NotFound, ValidationFailed, VersionConflict
 from chalicelib.services import records
-from chalicelib.services.banking import banking
+from chalicelib.services.banking import bank_transactions, banking
+from chalicelib.services.banking import cleared_transactions as clearing
+from chalicelib.services.banking.cleared_transactions import ReconciliationRefused
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -37,14 +39,7 @@ DRAFT, COMPLETED = "draft", "completed"
 # the same to the request model, which takes at most that many ids in a list sent). More (a
 # statement's matched lines) complete in steps of this many.
 MAX_CLEARED = MAX_ITEMS - 5
-# a draft made from a statement: every transaction of its matched lines (a busy account's month or
-# two); the ids stay well inside an item's 400 KB
-MAX_FROM_STATEMENT = 5000
 ZERO = Decimal("0.00")
-
-
-class ReconciliationRefused(ApiError):
-    """A refusal of this use case: each raise names its code."""
 
 
 # --- reading -----------------------------------------------------------------------------------------
@@ -130,96 +125,6 @@ def _check_statement_date(account: dict[str, Any], statement_date: str) -> None:
                                                           f"completed reconciliation ({last})")
 
 
-def _signed(item: dict[str, Any]) -> Decimal:
-    amount = Decimal(item["amount"])
-    return amount if item["direction"] == banking.MONEY_IN else -amount
-
-
-def account_transactions(table: Table, company_id: int, account_id: int, ids: Any) -> dict[int, dict[str, Any]]:
-    """The account's transactions of `ids` that exist, by id. Two BatchGetItems: the pointers,
-    then the transactions."""
-    pointers = _get_each(table, {tx_id: keys.bank_transaction_pointer(company_id, account_id, tx_id) for tx_id in ids})
-    return _get_each(table, {tx_id: keys.bank_transaction(company_id, account_id, pointer["transactionDate"], tx_id)
-                             for tx_id, pointer in pointers.items()})
-
-
-def cleared_transactions(table: Table, company_id: int, account_id: int, ids: list[int],
-                         statement_date: str, claimed_by: int | None = None,
-                         lines: dict[int, int] | None = None) -> tuple[list[dict[str, Any]], Decimal]:
-    """The transactions a reconciliation clears, in the order given, and their signed sum. Each
-    must be a transaction of this account (by its pointer), named once, dated on or before the
-    statement and not yet reconciled (`claimed_by`: other than by this reconciliation, whose
-    completion in steps claims them before it completes); one a draft took from a statement's
-    line (`lines`: transaction -> line) still matched to that line; a transaction reversed, or a
-    reversal, only with the other of the two (or that one reconciled already): alone it would
-    balance a statement on money the bank never moved."""
-    field = "clearedTransactionIds"
-    if len(ids) > MAX_FROM_STATEMENT:
-        raise ValidationFailed.for_field(field, f"at most {MAX_FROM_STATEMENT} transactions per reconciliation")
-    problems: list[tuple[int, str]] = []
-    first_seen: dict[int, int] = {}
-    for index, tx_id in enumerate(ids):
-        if tx_id in first_seen:
-            problems.append((index, f"duplicate of {field}[{first_seen[tx_id]}]"))
-        else:
-            first_seen[tx_id] = index
-    items = account_transactions(table, company_id, account_id, first_seen)
-    reconciled: list[dict[str, str]] = []
-    for tx_id, index in first_seen.items():
-        item = items.get(tx_id)
-        if item is None:
-            problems.append((index, "no such transaction on this bank account"))
-        elif item["transactionDate"] > statement_date:
-            problems.append((index, f"dated {item['transactionDate']}, after statementDate"))
-        elif item.get("reconciled") and (claimed_by is None or item.get("reconciliationId") != claimed_by):
-            by = item.get("reconciliationId")
-            reconciled.append({"field": f"{field}[{index}]", "message": "already reconciled"
-                               + (f" by reconciliation {int(by)}" if by is not None else "")})
-        elif lines and tx_id in lines and item.get("statementLineId") != lines[tx_id]:
-            problem = (f"no longer matched to statement line {lines[tx_id]}: remove it from the draft or match the "
-                       "line again")
-            problems.append((index, problem))
-    problems.extend(_unpaired_reversals(table, company_id, account_id, items, first_seen))
-    if problems:
-        details = [{"field": f"{field}[{index}]", "message": message} for index, message in sorted(problems)]
-        raise ValidationFailed(f"{details[0]['field']}: {details[0]['message']}", details=details)
-    if reconciled:
-        raise transaction_reconciled(reconciled)
-    ordered = [items[tx_id] for tx_id in first_seen]
-    return ordered, sum((_signed(item) for item in ordered), ZERO)
-
-
-def _unpaired_reversals(table: Table, company_id: int, account_id: int, items: dict[int, dict[str, Any]],
-                        first_seen: dict[int, int]) -> list[tuple[int, str]]:
-    """A reversed transaction, or a reversal, cleared without the other of the two (which no
-    reconciliation has either): the problem, by its index. One more read for the others."""
-    partners = {tx_id: int(item.get("reversedBy") or item["reverses"]) for tx_id, item in items.items()
-                if banking.is_reversal_pair(item)}
-    outside = account_transactions(table, company_id, account_id,
-                                   {other for other in partners.values() if other not in first_seen})
-    problems = []
-    for tx_id, other in partners.items():
-        if other in first_seen or outside.get(other, {}).get("reconciled"):
-            continue
-        if items[tx_id].get("reversedBy") is not None:
-            problem = f"reversed by transaction {other}: clear both or neither"
-        else:
-            problem = f"the reversal of transaction {other}: clear both or neither"
-        problems.append((first_seen[tx_id], problem))
-    return problems
-
-
-def _get_each(table: Table, wanted: dict[int, keys.Key]) -> dict[int, dict[str, Any]]:
-    """One BatchGetItem (none for nothing): the items found, by the ids they were asked for."""
-    found = table.batch_get(wanted.values())
-    return {tx_id: found[keys.pair(key)] for tx_id, key in wanted.items() if keys.pair(key) in found}
-
-
-def transaction_reconciled(details: list[dict[str, str]]) -> ReconciliationRefused:
-    return ReconciliationRefused(f"{details[0]['field']}: the transaction is already reconciled.",
-                                 code="BANK_TRANSACTION_RECONCILED", details=details)
-
-
 # --- commands ----------------------------------------------------------------------------------------
 
 def _from_statement(table: Table, company_id: int, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
@@ -244,11 +149,11 @@ def _from_statement(table: Table, company_id: int, account_id: int, fields: dict
         for line in sorted(lines, key=lambda line: (line["date"], int(line["id"]))):
             for tx_id in (line.get("match") or {}).get("transactionIds") or []:
                 named.setdefault(int(tx_id), int(line["id"]))
-        found = account_transactions(table, company_id, account_id, named)
+        found = clearing.account_transactions(table, company_id, account_id, named)
         # each still backing its line (a draft of a transaction reversed before marks: the pair check)
         cleared = {tx_id: line_id for tx_id, line_id in named.items() if tx_id in found
                    and not found[tx_id].get("reconciled") and found[tx_id].get("statementLineId") == line_id
-                   and not banking.is_reversal_pair(found[tx_id])}
+                   and not bank_transactions.is_reversal_pair(found[tx_id])}
         fields["clearedTransactionIds"] = list(cleared)
         fields["clearedLines"] = cleared
     return fields
@@ -273,7 +178,7 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
     statement_date, ids = fields["statementDate"], list(fields.get("clearedTransactionIds") or [])
     _check_statement_date(account, statement_date)
     lines = fields.get("clearedLines") or {}
-    _, total = cleared_transactions(table, company_id, account_id, ids, statement_date, lines=lines)
+    _, total = clearing.cleared_transactions(table, company_id, account_id, ids, statement_date, lines=lines)
     reconciliation_id = table.next_id(keys.id_sequence(company_id, keys.BANK_RECONCILIATION))
     now = clock.now_iso()
     item = {**keys.reconciliation(company_id, account_id, reconciliation_id), "itemType": keys.BANK_RECONCILIATION,
@@ -305,7 +210,7 @@ def update_reconciliation(command: Command, account_id: int, reconciliation_id: 
     merged = {**current, **changes}
     _check_statement_date(account, merged["statementDate"])
     ids = [int(tx_id) for tx_id in merged["clearedTransactionIds"]]
-    _, total = cleared_transactions(table, company_id, account_id, ids, merged["statementDate"], reconciliation_id,
+    _, total = clearing.cleared_transactions(table, company_id, account_id, ids, merged["statementDate"], reconciliation_id,
                                     cleared_lines(current))
     changes = {**changes, "clearedTotal": total}
     if "clearedTransactionIds" in changes:
@@ -337,7 +242,7 @@ def claim(transaction: Any, company_id: int, account_id: int, reconciliation_id:
     (a re-run of a completion in steps finds its own claims). `line`: the statement line it must
     still back (an unmatch meanwhile loses the race: the command runs again and names it)."""
     values = {":yes": True, ":no": False, ":reconciliation": reconciliation_id}
-    condition, on_fail = "reconciled = :no OR reconciliationId = :reconciliation", transaction_reconciled(
+    condition, on_fail = "reconciled = :no OR reconciliationId = :reconciliation", clearing.transaction_reconciled(
         [{"field": f"clearedTransactionIds[{index}]", "message": "already reconciled"}])
     if line is not None:
         condition, values[":line"], on_fail = ("(reconciled = :no AND statementLineId = :line) "
@@ -366,7 +271,7 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
     ids = [int(tx_id) for tx_id in current["clearedTransactionIds"]]
     try:
         _check_statement_date(account, statement_date)
-        items, total = cleared_transactions(table, company_id, account_id, ids, statement_date, reconciliation_id,
+        items, total = clearing.cleared_transactions(table, company_id, account_id, ids, statement_date, reconciliation_id,
                                             cleared_lines(current))
         opening, cleared, difference = _figures(account, current, total)
         in_steps = len(items) > MAX_CLEARED or bool(current.get("completing"))

@@ -19,7 +19,7 @@ from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
-from chalicelib.services.banking import banking, exchange_rates
+from chalicelib.services.banking import bank_transactions, banking, exchange_rates
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.payments import payment_setup
@@ -162,8 +162,8 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
                    status=PENDING if pending else CONFIRMED)
     if account is not None:
         tx_type = ("transfer_in" if money_in else "transfer_out") if method.get("isCashMethod") else "payment_doc"
-        bank_tx = banking.add_transaction(
-            transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id), tx_type=tx_type,
+        bank_tx = bank_transactions.add_transaction(
+            transaction, company_id, account, tx_id=bank_transactions.next_transaction_id(table, company_id), tx_type=tx_type,
             direction=banking.MONEY_IN if money_in else banking.MONEY_OUT, amount=amount, date=payment["paymentDate"],
             reference=payment.get("reference"), journal_entry_id=entry["id"], document=document,
             payment_id=payment["id"], statement_line_id=statement_line_id)

@@ -18,7 +18,7 @@ from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
-from chalicelib.services.banking import banking
+from chalicelib.services.banking import bank_transactions, banking
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.integrations import link_payments
@@ -304,8 +304,8 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
     if payment.get("bankTransactionId") is not None:
         account = banking.get_account(table, company_id, payment["bankAccountId"])
         original = banking.MONEY_IN if document_rules.money_comes_in(kind) else banking.MONEY_OUT
-        bank_tx = banking.add_transaction(
-            transaction, company_id, account, tx_id=banking.next_transaction_id(table, company_id),
+        bank_tx = bank_transactions.add_transaction(
+            transaction, company_id, account, tx_id=bank_transactions.next_transaction_id(table, company_id),
             tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],
             direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
             amount=amount, date=date, reference=book_text("payment_reversal_reference", reason=reason)[:200], journal_entry_id=cancelled.get(
@@ -314,7 +314,7 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
         cancelled["reversalBankTransactionId"] = bank_tx["id"]
         original = _original_transaction(command, payment)
         if original is not None:
-            banking.mark_reversed(transaction, company_id, original, bank_tx["id"], freed_line=freed_line,
+            bank_transactions.mark_reversed(transaction, company_id, original, bank_tx["id"], freed_line=freed_line,
                                   unreconciled=freed_line is not None, on_fail=on_fail or _matched_refusal())
     if received_advance:
         change_advances(transaction, company_id, document, "advancesTotal", -amount)

@@ -3,7 +3,7 @@ it writes (services/statements/matching.py runs them beside the line's own chang
 - transaction: the bank transaction takes the line's id (a pending payment's is confirmed with it);
 - documents: one payment per document, into the line's bank account (payments/payment_records.py
   builds each; the account, the partners and the ledger are moved once, by their sums);
-- create: a deposit or withdrawal with its entry (banking.manual_into), the tax split off;
+- create: a deposit or withdrawal with its entry (bank_transactions.manual_into), the tax split off;
 - transfer: a transfer between own accounts, this account's side matched, the other's left for
   that account's line; when the other account's line booked it already, its side waiting here is
   matched instead (`existingTransfer`: an unmatch frees that side only).
@@ -21,7 +21,7 @@ from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.services import records
 from chalicelib.services.accounting.posting import JournalWrites
-from chalicelib.services.banking import banking
+from chalicelib.services.banking import bank_transactions, banking
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.payments import payments
@@ -72,12 +72,7 @@ def get_transaction(table: Table, company_id: int, account_id: int, tx_id: int) 
 
 
 def _transaction_key(company_id: int, item: dict[str, Any]) -> keys.Key:
-    return banking.transaction_key(company_id, item)
-
-
-def _signed(item: dict[str, Any]) -> Decimal:
-    amount = Decimal(item["amount"])
-    return amount if item["direction"] == banking.MONEY_IN else -amount
+    return bank_transactions.transaction_key(company_id, item)
 
 
 def _line_amount(line: dict[str, Any]) -> Decimal:
@@ -98,11 +93,11 @@ def to_transaction(command: Command, transaction: Transaction, account: dict[str
     item = get_transaction(table, company_id, account["id"], tx_id)
     if item.get("statementLineId") is not None:
         raise already_matched()
-    if banking.is_reversal_pair(item):
+    if bank_transactions.is_reversal_pair(item):
         raise _reversed()
     amount = _line_amount(line)
-    if _signed(item) != amount:
-        raise ValidationFailed.for_field("transactionId", f"the transaction moves {_signed(item)}, the line {amount}",
+    if bank_transactions.signed(item) != amount:
+        raise ValidationFailed.for_field("transactionId", f"the transaction moves {bank_transactions.signed(item)}, the line {amount}",
                                          code=MISMATCH)
     match: dict[str, Any] = {"kind": "transaction", "transactionIds": [tx_id]}
     if item.get("paymentId") is not None and item.get("documentId") is not None:
@@ -185,7 +180,7 @@ def to_documents(command: Command, transaction: Transaction, writes: JournalWrit
 def to_new_transaction(command: Command, transaction: Transaction, writes: JournalWrites, account: dict[str, Any],
                        line: dict[str, Any], create: dict[str, Any]) -> dict[str, Any]:
     """A deposit (money in) or withdrawal (money out) of the line's amount against the account
-    given; with a tax rate the amount includes the tax (banking.manual_into splits it off)."""
+    given; with a tax rate the amount includes the tax (bank_transactions.manual_into splits it off)."""
     table, company_id = command.table, command.company_id
     amount = _line_amount(line)
     partner_id = create.get("businessPartnerId")
@@ -194,7 +189,7 @@ def to_new_transaction(command: Command, transaction: Transaction, writes: Journ
     rate = create.get("taxRate")
     if rate is not None:
         taxes.check_rate_for_country(accounts.company_country(table, company_id), Decimal(str(rate)), "create.taxRate")
-    item = banking.manual_into(
+    item = bank_transactions.manual_into(
         command, transaction, writes, account,
         {"type": "deposit" if amount > 0 else "withdrawal", "amount": abs(amount), "transactionDate": line["date"],
          "reference": line.get("reference"), "chartOfAccountId": create["chartOfAccountId"]},
@@ -230,7 +225,7 @@ def to_transfer(command: Command, transaction: Transaction, writes: JournalWrite
                 "otherTransactionId": int(other_side["id"]), "journalEntryId": int(this_side["journalEntryId"]),
                 "existingTransfer": True}
     mine, theirs = ("fromAccountId", "toAccountId") if outgoing else ("toAccountId", "fromAccountId")
-    built = banking.transfer_into(
+    built = bank_transactions.transfer_into(
         command, transaction, writes,
         {mine: account["id"], theirs: other_id, "amount": abs(amount), "transactionDate": line["date"],
          "reference": line.get("reference")},
@@ -255,8 +250,8 @@ def _waiting_transfer(table: Table, company_id: int, account_id: int, other_id: 
     low, high = _day(line["date"], -TRANSFER_WINDOW_DAYS), _day(line["date"], TRANSFER_WINDOW_DAYS)
     mine = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account_id)),
                            sort_range=("SK", low, keys.day_end(high)), consistent=True)
-    candidates = sorted((item for item in mine if item.get("type") == wanted_type and _signed(item) == amount
-                         and item.get("statementLineId") is None and not banking.is_reversal_pair(item)
+    candidates = sorted((item for item in mine if item.get("type") == wanted_type and bank_transactions.signed(item) == amount
+                         and item.get("statementLineId") is None and not bank_transactions.is_reversal_pair(item)
                          and item.get("journalEntryId") is not None),
                         key=lambda item: (abs(_days_between(item["transactionDate"], line["date"])), int(item["id"])))
     for item in candidates:
@@ -265,7 +260,7 @@ def _waiting_transfer(table: Table, company_id: int, account_id: int, other_id: 
                                  consistent=True)
         for other in theirs:
             if other.get("journalEntryId") == item["journalEntryId"] and other.get("type") == banking.REVERSED_TYPE[
-                    wanted_type] and not banking.is_reversal_pair(other):
+                    wanted_type] and not bank_transactions.is_reversal_pair(other):
                 return item, other
     return None
 
@@ -284,7 +279,7 @@ def undo(command: Command, transaction: Transaction, writes: JournalWrites, line
     """What the line's match wrote, undone on `date`: each of its transactions freed of the line
     (none may be reconciled: a completion meanwhile makes this fail), then what the match made
     cancelled or reversed, each original naming its reversal in that same update (one operation
-    per item: banking.mark_reversed)."""
+    per item: bank_transactions.mark_reversed)."""
     table, company_id, match = command.table, command.company_id, line["match"]
     mine = [get_transaction(table, company_id, int(line["bankAccountId"]), int(tx_id))
             for tx_id in match["transactionIds"]]
@@ -302,7 +297,7 @@ def undo(command: Command, transaction: Transaction, writes: JournalWrites, line
                                  on_fail=_reconciled())
             freed_by_payment.add(int(payment["bankTransactionId"]))
     elif match["kind"] == "create":
-        reversals = banking.reverse_into(command, transaction, writes, mine, date, reason)
+        reversals = bank_transactions.reverse_into(command, transaction, writes, mine, date, reason)
         reversed_by = {int(item["id"]): reversal["id"] for item, reversal in zip(mine, reversals, strict=True)}
     elif match["kind"] == "transfer" and not match.get("existingTransfer"):
         other = get_transaction(table, company_id, int(match["transferToAccountId"]), int(match["otherTransactionId"]))
@@ -311,15 +306,15 @@ def undo(command: Command, transaction: Transaction, writes: JournalWrites, line
             raise taken
         if other.get("reconciled"):
             raise _reconciled()
-        *reversals, other_reversal = banking.reverse_into(command, transaction, writes, [*mine, other], date, reason)
+        *reversals, other_reversal = bank_transactions.reverse_into(command, transaction, writes, [*mine, other], date, reason)
         reversed_by = {int(item["id"]): reversal["id"] for item, reversal in zip(mine, reversals, strict=True)}
-        banking.mark_reversed(transaction, company_id, other, other_reversal["id"], freed_line=None, unreconciled=True,
+        bank_transactions.mark_reversed(transaction, company_id, other, other_reversal["id"], freed_line=None, unreconciled=True,
                               on_fail=taken)
     for item in mine:
         if int(item["id"]) in freed_by_payment:
             continue
         if int(item["id"]) in reversed_by:
-            banking.mark_reversed(transaction, company_id, item, reversed_by[int(item["id"])], freed_line=line["id"],
+            bank_transactions.mark_reversed(transaction, company_id, item, reversed_by[int(item["id"])], freed_line=line["id"],
                                   unreconciled=True, on_fail=_reconciled())
         else:
             transaction.update(_transaction_key(company_id, item), "REMOVE statementLineId",

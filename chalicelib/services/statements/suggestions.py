@@ -28,7 +28,8 @@ from chalicelib.domain import bank_rules as rule_matching
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.bank_matching import Candidate, Line, Partner, Scored
 from chalicelib.services import document_names
-from chalicelib.services.banking.banking import MONEY_IN, is_reversal_pair
+from chalicelib.services.banking import bank_transactions
+from chalicelib.services.banking.bank_transactions import is_reversal_pair
 from chalicelib.services.payments.payment_records import CANCELLED, PENDING
 from chalicelib.services.statements import bank_rules
 from chalicelib.store import keys
@@ -96,12 +97,7 @@ def _open_transactions(table: Table, company_id: int, account_id: int, dates: li
     items = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account_id)),
                             sort_range=("SK", low, keys.day_end(high)), consistent=True)
     return [item for item in items if not item.get("statementLineId") and not item.get("reconciled")
-            and not is_reversal_pair(item) and _signed(item) in amounts]
-
-
-def _signed(transaction: dict[str, Any]) -> Decimal:
-    amount = Decimal(transaction["amount"])
-    return amount if transaction["direction"] == MONEY_IN else -amount
+            and not is_reversal_pair(item) and bank_transactions.signed(item) in amounts]
 
 
 def _payments_of(table: Table, company_id: int, transactions: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -148,7 +144,7 @@ def _transaction_candidates(transactions: list[dict[str, Any]], payments: dict[i
         kind = matching.PAYMENT if payment is not None and payment.get("status") == PENDING else matching.TRANSACTION
         partner_id = (payment or {}).get("businessPartnerId")
         candidates.append(Candidate(
-            kind=kind, amount=_signed(item), date=item["transactionDate"], reference=item.get("reference"),
+            kind=kind, amount=bank_transactions.signed(item), date=item["transactionDate"], reference=item.get("reference"),
             numbers=tuple(number for number in (item.get("documentNumber"), item.get("documentNumeroControl"))
                           if number),
             partner=partners.get(int(partner_id)) if partner_id is not None else None, key=(int(item["id"]),)))

@@ -1,0 +1,106 @@
+"""The transactions a reconciliation clears: read by id from the account, checked (the account's,
+dated by the statement, not reconciled elsewhere, a reversal never without what it reverses) and
+added up, money in + and money out -. services/banking/reconciliations.py uses them."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.services.banking import bank_transactions
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+
+ZERO = Decimal("0.00")
+# a draft made from a statement: every transaction of its matched lines (a busy account's month or
+# two); the ids stay well inside an item's 400 KB
+MAX_FROM_STATEMENT = 5000
+
+
+class ReconciliationRefused(ApiError):
+    """A refusal of the reconciliations' use cases: each raise names its code."""
+
+
+def account_transactions(table: Table, company_id: int, account_id: int, ids: Any) -> dict[int, dict[str, Any]]:
+    """The account's transactions of `ids` that exist, by id. Two BatchGetItems: the pointers,
+    then the transactions."""
+    pointers = get_each(table, {tx_id: keys.bank_transaction_pointer(company_id, account_id, tx_id) for tx_id in ids})
+    return get_each(table, {tx_id: keys.bank_transaction(company_id, account_id, pointer["transactionDate"], tx_id)
+                             for tx_id, pointer in pointers.items()})
+
+
+def cleared_transactions(table: Table, company_id: int, account_id: int, ids: list[int],
+                         statement_date: str, claimed_by: int | None = None,
+                         lines: dict[int, int] | None = None) -> tuple[list[dict[str, Any]], Decimal]:
+    """The transactions a reconciliation clears, in the order given, and their signed sum. Each
+    must be a transaction of this account (by its pointer), named once, dated on or before the
+    statement and not yet reconciled (`claimed_by`: other than by this reconciliation, whose
+    completion in steps claims them before it completes); one a draft took from a statement's
+    line (`lines`: transaction -> line) still matched to that line; a transaction reversed, or a
+    reversal, only with the other of the two (or that one reconciled already): alone it would
+    balance a statement on money the bank never moved."""
+    field = "clearedTransactionIds"
+    if len(ids) > MAX_FROM_STATEMENT:
+        raise ValidationFailed.for_field(field, f"at most {MAX_FROM_STATEMENT} transactions per reconciliation")
+    problems: list[tuple[int, str]] = []
+    first_seen: dict[int, int] = {}
+    for index, tx_id in enumerate(ids):
+        if tx_id in first_seen:
+            problems.append((index, f"duplicate of {field}[{first_seen[tx_id]}]"))
+        else:
+            first_seen[tx_id] = index
+    items = account_transactions(table, company_id, account_id, first_seen)
+    reconciled: list[dict[str, str]] = []
+    for tx_id, index in first_seen.items():
+        item = items.get(tx_id)
+        if item is None:
+            problems.append((index, "no such transaction on this bank account"))
+        elif item["transactionDate"] > statement_date:
+            problems.append((index, f"dated {item['transactionDate']}, after statementDate"))
+        elif item.get("reconciled") and (claimed_by is None or item.get("reconciliationId") != claimed_by):
+            by = item.get("reconciliationId")
+            reconciled.append({"field": f"{field}[{index}]", "message": "already reconciled"
+                               + (f" by reconciliation {int(by)}" if by is not None else "")})
+        elif lines and tx_id in lines and item.get("statementLineId") != lines[tx_id]:
+            problem = (f"no longer matched to statement line {lines[tx_id]}: remove it from the draft or match the "
+                       "line again")
+            problems.append((index, problem))
+    problems.extend(unpaired_reversals(table, company_id, account_id, items, first_seen))
+    if problems:
+        details = [{"field": f"{field}[{index}]", "message": message} for index, message in sorted(problems)]
+        raise ValidationFailed(f"{details[0]['field']}: {details[0]['message']}", details=details)
+    if reconciled:
+        raise transaction_reconciled(reconciled)
+    ordered = [items[tx_id] for tx_id in first_seen]
+    return ordered, sum((bank_transactions.signed(item) for item in ordered), ZERO)
+
+
+def unpaired_reversals(table: Table, company_id: int, account_id: int, items: dict[int, dict[str, Any]],
+                        first_seen: dict[int, int]) -> list[tuple[int, str]]:
+    """A reversed transaction, or a reversal, cleared without the other of the two (which no
+    reconciliation has either): the problem, by its index. One more read for the others."""
+    partners = {tx_id: int(item.get("reversedBy") or item["reverses"]) for tx_id, item in items.items()
+                if bank_transactions.is_reversal_pair(item)}
+    outside = account_transactions(table, company_id, account_id,
+                                   {other for other in partners.values() if other not in first_seen})
+    problems = []
+    for tx_id, other in partners.items():
+        if other in first_seen or outside.get(other, {}).get("reconciled"):
+            continue
+        if items[tx_id].get("reversedBy") is not None:
+            problem = f"reversed by transaction {other}: clear both or neither"
+        else:
+            problem = f"the reversal of transaction {other}: clear both or neither"
+        problems.append((first_seen[tx_id], problem))
+    return problems
+
+
+def get_each(table: Table, wanted: dict[int, keys.Key]) -> dict[int, dict[str, Any]]:
+    """One BatchGetItem (none for nothing): the items found, by the ids they were asked for."""
+    found = table.batch_get(wanted.values())
+    return {tx_id: found[keys.pair(key)] for tx_id, key in wanted.items() if keys.pair(key) in found}
+
+
+def transaction_reconciled(details: list[dict[str, str]]) -> ReconciliationRefused:
+    return ReconciliationRefused(f"{details[0]['field']}: the transaction is already reconciled.",
+                                 code="BANK_TRANSACTION_RECONCILED", details=details)
