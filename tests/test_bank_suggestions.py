@@ -12,6 +12,7 @@ import pytest
 from chalicelib.domain import bank_matching as matching
 from chalicelib.domain.bank_matching import Candidate, Line, Partner
 from chalicelib.services.banking import banking
+from chalicelib.services.sales_purchases import document_partners
 from chalicelib.services.statements import lines as statement_lines
 from chalicelib.services.statements import suggestions
 from chalicelib.store import keys
@@ -304,6 +305,13 @@ def test_a_page_of_suggestions_costs_a_fixed_number_of_calls(shop, table):
         "paymentMethodId": transfer["id"], "amount": 100, "paymentDate": "2026-11-05"})   # 130.00 left
     company_id = shop.company.company_id
     stored_account = banking.get_account(table, company_id, account["id"])
+    # 150 more open invoices of 999.00 (index items as confirming writes them), due after the
+    # lines: never a candidate, and never read (their documents are not even in the table)
+    template = {"type": "01", "date": "2026-12-01", "dueDate": "2026-12-01", "pending": D("999.00"),
+                "currency": "HNL", "businessPartnerId": shop.customer}
+    for document_id in range(9000, 9150):
+        table.client.put_item(TableName=table.name, Item=to_attributes(document_partners.open_document_item(
+            company_id, {**template, "id": document_id, "number": f"000-001-01-0000{document_id}"})))
 
     def cost(rows) -> tuple[Counter, dict]:
         ids = put_lines(table, company_id, account["id"], rows)
@@ -320,9 +328,9 @@ def test_a_page_of_suggestions_costs_a_fixed_number_of_calls(shop, table):
 
     deposits = [(f"2026-11-{day:02d}", "115.00", "DEP", None) for day in range(3, 23)]
     seen, answer = cost(deposits)
-    # 20 lines, money in only: the transactions' Query, the sales side's open documents' Query, the
-    # rules' Query, one BatchGetItem of the 3 invoices and one of their partner; no transaction of
-    # 115.00: no payment read
+    # 20 lines, money in only: the transactions' Query, the sales side's open documents' Query (153
+    # index items), the rules' Query, one BatchGetItem of their partner and one of the 3 invoices
+    # suggested (to confirm what they owe); no transaction of 115.00: no payment read
     assert seen == Counter({"Query": 3, "BatchGetItem": 2})
     assert all(len(each) == 3 for each in answer.values())
     # both directions, 50 lines: one Query more (the purchases' side) and the pending payment's read

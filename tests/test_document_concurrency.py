@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from typing import Any
 
+from chalicelib.store import keys
 from tests.documents_support import Shop
 
 CONCURRENT = 20
@@ -61,7 +62,7 @@ def _listed_total(shop: Shop, doc_type: str) -> int:
     return reply.json["total"]
 
 
-def test_concurrent_sales_invoices_take_consecutive_numbers_of_one_cai_range(api, company_a):
+def test_concurrent_sales_invoices_take_consecutive_numbers_of_one_cai_range(api, company_a, table):
     shop = Shop(api, company_a)
     results = _all_at_once(shop, [_body(shop, "01", n=n) for n in range(CONCURRENT)])
     created = [body for status, body in results if status == 201]
@@ -80,6 +81,11 @@ def test_concurrent_sales_invoices_take_consecutive_numbers_of_one_cai_range(api
     for body in created:
         found = shop.api.get(f"/documents?q={body['number']}", key=shop.key).json["documents"]
         assert [document["id"] for document in found] == [body["id"]]
+    # and its open-document index item (bank statement suggestions read its number there)
+    for body in created:
+        item = table.get(keys.open_document(company_a.company_id, shop.customer, keys.RECEIVABLE_SIDE,
+                                            body["dueDate"], body["id"]))
+        assert item["number"] == body["number"]
 
 
 def test_a_range_with_five_numbers_left_serves_exactly_five_of_twenty(api, company_a):

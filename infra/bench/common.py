@@ -139,7 +139,7 @@ def copy_invoices(table: Any, company_id: int, partner_id: int, template: dict[s
     import datetime
 
     from chalicelib.domain.documents import format_number
-    from chalicelib.services.sales_purchases import documents
+    from chalicelib.services.sales_purchases import document_partners, documents
     from chalicelib.store import keys
     from chalicelib.store.table import to_attributes
 
@@ -154,7 +154,7 @@ def copy_invoices(table: Any, company_id: int, partner_id: int, template: dict[s
                 "createdAt": f"{date}T15:00:00.000Z", "updatedAt": f"{date}T15:00:00.000Z"}
         requests.append({"PutRequest": {"Item": to_attributes(documents._stored(item))}})
         if open_items:
-            requests.append({"PutRequest": {"Item": to_attributes(documents.open_document_item(company_id, item))}})
+            requests.append({"PutRequest": {"Item": to_attributes(document_partners.open_document_item(company_id, item))}})
     for start in range(0, len(requests), 25):
         pending = {table.name: requests[start:start + 25]}
         while pending:

@@ -47,6 +47,7 @@ every start of the local stack, and once against a deployed table after an upgra
 from __future__ import annotations
 
 from collections import Counter
+from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib.domain import members
@@ -342,22 +343,40 @@ def search_index_of_document_numbers(table: Table) -> int:
 
 
 def open_documents_indexed_per_company(table: Table) -> int:
-    """Open-document items from before issue 42 are listed per partner only: each gets its place
-    in the company-wide index by side (keys.open_document_index, GSI1), which bank statement
-    suggestions read instead of scanning the company's documents. Only missing attributes are
-    set (idempotent). Returns the items indexed."""
+    """Open-document items from before issue 42 are listed per partner only, and carry none of
+    what a bank statement suggestion needs: each gets its place in the company-wide index by side
+    (keys.open_document_index, GSI1), which suggestions read instead of scanning the company's
+    documents, and what its document owes now with the fields that name it
+    (document_partners.open_document_item). Only missing attributes are set, and the fields only
+    while the item has no `pending` (a payment meanwhile rewrote it: its own wins); idempotent.
+    Returns the items completed."""
+    from chalicelib.services.sales_purchases.document_partners import open_document_item
+
     indexed = 0
     for item in scan_types(table, {"OPEN_DOCUMENT"}):
-        if "GSI1PK" in item:
+        if "GSI1PK" in item and "pending" in item:
             continue
         company_id, side = int(item["PK"].split("#")[1]), item["PK"].rsplit("#", 1)[1]
         index = keys.open_document_index(company_id, side, item["dueDate"], int(item["documentId"]))
+        expression = "SET GSI1PK = if_not_exists(GSI1PK, :p), GSI1SK = if_not_exists(GSI1SK, :s)"
+        condition, names = "attribute_exists(PK)", {}
+        values: dict[str, Any] = {":p": index["GSI1PK"], ":s": index["GSI1SK"]}
+        document = table.get(keys.document(company_id, int(item["documentId"])), consistent=True)
+        if "pending" not in item and document is not None and Decimal(document.get("pending", 0)) > 0:
+            fields = {name: value for name, value in open_document_item(company_id, document).items()
+                      if name not in item and name not in ("PK", "SK", "GSI1PK", "GSI1SK")}
+            for position, (name, value) in enumerate(fields.items()):
+                names[f"#f{position}"], values[f":f{position}"] = name, value
+                expression += f", #f{position} = :f{position}"
+            condition += " AND attribute_not_exists(pending)"
+        elif "GSI1PK" in item:
+            continue
         try:  # a document paid off meanwhile took its item away: nothing to index (never recreated)
             table.client.update_item(
                 TableName=table.name, Key=to_attributes({"PK": item["PK"], "SK": item["SK"]}),
-                UpdateExpression="SET GSI1PK = if_not_exists(GSI1PK, :p), GSI1SK = if_not_exists(GSI1SK, :s)",
-                ConditionExpression="attribute_exists(PK)",
-                ExpressionAttributeValues=to_attributes({":p": index["GSI1PK"], ":s": index["GSI1SK"]}))
+                UpdateExpression=expression, ConditionExpression=condition,
+                **({"ExpressionAttributeNames": names} if names else {}),
+                ExpressionAttributeValues=to_attributes(values))
         except table.client.exceptions.ConditionalCheckFailedException:
             continue
         indexed += 1

@@ -211,8 +211,10 @@ def settle(transaction: Transaction, company_id: int, kind: document_rules.Kind,
                                         -amount * kind.balance)})
     if paid_off:
         transaction.delete(open_document_key(company_id, document))
-    elif reopened:
-        transaction.put(open_document_item(company_id, document))
+    elif owes and amount:
+        # reopened, or still owing less (more): its index item carries what it owes now, for
+        # bank statement suggestions (one operation on the item, as a paid-off one's delete)
+        transaction.put(open_document_item(company_id, {**document, "pending": pending - amount}))
 
 
 def record(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord) -> dict[str, Any]:

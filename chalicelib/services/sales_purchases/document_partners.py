@@ -11,6 +11,7 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain.documents import Kind
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.messages.books import book_text
+from chalicelib.services import document_names
 from chalicelib.services.sales_purchases import partner_ledger
 from chalicelib.services.sales_purchases.document_content import Context, today
 from chalicelib.store import keys
@@ -88,12 +89,23 @@ def open_document_key(company_id: int, document: DocumentRecord) -> keys.Key:
                               document["dueDate"], document["id"])
 
 
+# what a bank statement line's suggestion needs of a document that owes, copied onto its
+# open-document item (services/statements/suggestions.py reads them from the company-wide index)
+INDEXED_FIELDS = ("type", "date", "currency", "businessPartnerId", "number")
+
+
 def open_document_item(company_id: int, document: DocumentRecord) -> dict[str, Any]:
     """Listed under its partner while it owes: written when it is confirmed (or a payment is
-    cancelled), removed when it is reversed or paid off, in those transactions."""
+    cancelled), rewritten when a payment changes what it owes, removed when it is reversed or
+    paid off, in those transactions. `document` holds its `pending` after the transaction. The
+    number stays under `number`, so a number retaken at commit follows (store/renumbering.py);
+    `numeroControl` is the authority's number where there is one (document_names.names)."""
     side = side_of(document_rules.KINDS[document["type"]])
+    copied = {name: document.get(name) for name in INDEXED_FIELDS if document.get(name) is not None}
+    control = document_names.names(document)["documentNumeroControl"]
     return {**open_document_key(company_id, document), "itemType": "OPEN_DOCUMENT", "documentId": document["id"],
-            "dueDate": document["dueDate"],
+            "dueDate": document["dueDate"], "pending": Decimal(document["pending"]), **copied,
+            **({"numeroControl": control} if control else {}),
             **keys.open_document_index(company_id, side, document["dueDate"], document["id"])}
 
 

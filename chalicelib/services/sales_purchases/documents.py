@@ -119,10 +119,10 @@ def _confirm(plan: Plan, document: DocumentRecord) -> dict[str, Any]:
             source=Source("document", document["id"], kind.code), date=document["date"],
             description=book_text("document", kind=kind.name, number=changes.get("number") or document.get("number")), movements=movements)
         changes["journalEntryId"] = entry["id"]
-    move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
-    changes["stockMoves"] = moves
     changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
     changes["basePending"] = currency.base_total(document) if kind.owed else ZERO
+    move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
+    changes["stockMoves"] = moves
     return changes
 
 

@@ -8,13 +8,18 @@ A page of lines reads its candidates once, whatever its size:
 - the payments of those transactions whose amount some line has (one BatchGetItem): a pending
   payment's transaction is kind `payment`, a cancelled one's (and its reversal) no candidate;
 - the company's open documents of the sides the lines need (money in: sales, out: purchases),
-  one Query of GSI1 per side (keys.open_document_index), then their documents (one BatchGetItem
-  per 100): pending, number, partner, currency;
+  one Query of GSI1 per side (keys.open_document_index): each index item carries what a
+  candidate needs (pending, type, dates, currency, partner, number, control number:
+  document_partners.open_document_item); an item written before it carried them has its
+  document read (one BatchGetItem per 100);
 - the partners of those documents and payments (one BatchGetItem per 100), for the names;
-- the company's active rules (bank_rules.active_rules).
+- the company's active rules (bank_rules.active_rules);
+- after scoring, the documents of the suggestions kept (one BatchGetItem per 100), to confirm
+  each still owes what its index item says: one that does not is dropped (a stale index item may
+  hide a candidate, never propose a wrong one).
 So a page costs, DynamoDB calls: 1 Query of transactions + at most 1 BatchGetItem of payments +
-1 Query per side + ceil(open documents / 100) + ceil(partners / 100) BatchGetItems + the rules'
-reads; never a scan of the company's documents."""
+1 Query per side + ceil(partners / 100) + ceil(documents suggested / 100) BatchGetItems + the
+rules' reads; never a scan of the company's documents nor a read of every open one."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -68,12 +73,18 @@ def suggest(table: Table, company_id: int, account: dict[str, Any],
         by_amount[candidate.amount].append(candidate)
     by_partner, budget = _by_partner(singles), matching.SearchBudget()
     stored = {int(line["id"]): line for line in unmatched}
-    answer = {}
+    best: dict[int, list[Scored]] = {}
     for line_id, line in parsed.items():
         scored = [each for each in (matching.score(line, candidate, tails) for candidate in by_amount.get(line.amount, []))
                   if each is not None]
         scored.extend(_document_sets(line, by_partner, tails, budget))
-        answer[line_id] = [_answered(each) for each in matching.ranked(scored)]
+        best[line_id] = matching.ranked(scored)
+    stale = _stale(table, company_id, {int(document["id"]): document for document in documents
+                                       if document.get(_INDEXED)}, best.values())
+    answer = {}
+    for line_id in parsed:
+        answer[line_id] = [_answered(each) for each in best[line_id]
+                           if not any(part.key[0] in stale for part in _documents_of(each.candidate))]
         rule = rule_matching.first_match(rules, stored[line_id])
         if rule is not None:
             answer[line_id] = _with_rule(answer[line_id], rule)
@@ -110,21 +121,46 @@ def _payments_of(table: Table, company_id: int, transactions: list[dict[str, Any
     return {int(payment["id"]): payment for payment in found.values()}
 
 
+# marks a document read from its open-document index item (confirmed by its document only if suggested)
+_INDEXED = "_indexed"
+
+
 def _open_documents(table: Table, company_id: int, account: dict[str, Any], directions: set[bool]) -> list[dict[str, Any]]:
     """The company's documents that owe, of the sides the lines' directions need, in the
-    account's currency, oldest due first."""
+    account's currency: from their index items, or their documents where an item carries no
+    `pending` (written before it did)."""
     sides = [keys.RECEIVABLE_SIDE if money_in else keys.PAYABLE_SIDE for money_in in sorted(directions, reverse=True)]
     indexed = [item for side in sides
                for item in table.query_all(partition=("GSI1PK", keys.open_documents_of_company(company_id, side)),
                                            index=GSI1)]
-    if not indexed:
-        return []
-    wanted = [keys.document(company_id, int(item["documentId"])) for item in indexed]
-    found = table.batch_get(wanted, fields=DOCUMENT_FIELDS)
-    documents = [found.get(keys.pair(key)) for key in wanted]
+    documents = [{**item, "id": int(item["documentId"]), _INDEXED: True} for item in indexed if "pending" in item]
+    wanted = [keys.document(company_id, int(item["documentId"])) for item in indexed if "pending" not in item]
+    if wanted:
+        found = table.batch_get(wanted, fields=DOCUMENT_FIELDS)
+        documents.extend(document for document in (found.get(keys.pair(key)) for key in wanted) if document is not None)
     currency = account.get("currency")
-    return [document for document in documents if document is not None and Decimal(document.get("pending", 0)) > 0
+    return [document for document in documents if Decimal(document.get("pending", 0)) > 0
             and (not currency or not document.get("currency") or document["currency"] == currency)]
+
+
+def _documents_of(candidate: Candidate) -> tuple[Candidate, ...]:
+    if candidate.kind != matching.DOCUMENT:
+        return ()
+    return candidate.parts or (candidate,)
+
+
+def _stale(table: Table, company_id: int, indexed: dict[int, dict[str, Any]],
+           kept: Iterable[list[Scored]]) -> set[int]:
+    """The documents suggested from their index items that no longer owe what the item says
+    (one BatchGetItem per 100 of them)."""
+    suggested = sorted({part.key[0] for scored in kept for each in scored for part in _documents_of(each.candidate)
+                        if part.key[0] in indexed})
+    if not suggested:
+        return set()
+    found = {int(document["id"]): document for document in
+             table.batch_get([keys.document(company_id, each) for each in suggested], fields=DOCUMENT_FIELDS).values()}
+    return {each for each in suggested if each not in found
+            or Decimal(found[each].get("pending", 0)) != Decimal(indexed[each]["pending"])}
 
 
 def _partners(table: Table, company_id: int, partner_ids: set[int]) -> dict[int, Partner]:
@@ -155,10 +191,15 @@ def _document_candidate(document: dict[str, Any], partners: dict[int, Partner]) 
     sales = document_rules.KINDS[document["type"]].sales
     pending = Decimal(document["pending"])
     return Candidate(kind=matching.DOCUMENT, amount=pending if sales else -pending, date=document["dueDate"],
-                     issued=document.get("date"), numbers=tuple(number for number in document_names.names(document).values()
-                                                                if number),
+                     issued=document.get("date"), numbers=tuple(number for number in _names(document) if number),
                      partner=partners.get(int(document["businessPartnerId"])),
                      partner_id=int(document["businessPartnerId"]), key=(int(document["id"]),))
+
+
+def _names(document: dict[str, Any]) -> tuple[str | None, ...]:
+    if document.get(_INDEXED):   # the index item carries them (document_partners.open_document_item)
+        return document.get("number"), document.get("numeroControl")
+    return tuple(document_names.names(document).values())
 
 
 def _by_partner(singles: list[Candidate]) -> dict[tuple[int, bool], list[Candidate]]:
