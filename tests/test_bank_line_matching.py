@@ -278,6 +278,25 @@ def test_six_invoices_of_one_customer_in_one_line_fit_one_transaction(shop, tabl
     check_books(shop, {"110103": account["id"]})
 
 
+def test_six_invoices_paid_in_part_in_one_line_fit_one_transaction(shop, table):
+    """Paid in part, each invoice's open-document item is rewritten with what it still owes (where
+    paid off it is deleted): one operation either way, so the cap holds."""
+    account = bank_account(shop)
+    shop.created("/payments/methods", {"name": "Transferencia BAC", "bankAccountId": account["id"]})
+    invoices = [shop.document("01", [(shop.service, n, 100)]) for n in range(1, 7)]   # 115.00 x n
+    # each paid 1.00 short: 2,415.00 - 6 x 1.00 = 2,409.00
+    line_id, = lines(shop, table, account["id"], ("2026-11-05", "2409.00", "DEPOSITO VARIOS", None))
+    matched = act(shop, account["id"], line_id, "match", {"documents": [
+        {"documentId": invoice["id"], "amount": f"{115 * n - 1}.00"} for n, invoice in enumerate(invoices, start=1)]})
+    assert len(matched["match"]["paymentIds"]) == 6
+    assert [pending(shop, invoice["id"]) for invoice in invoices] == [1] * 6
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("6.00")
+    check_books(shop, {"110103": account["id"]})
+    act(shop, account["id"], line_id, "unmatch")
+    assert D(str(shop.partner(shop.customer)["receivableBalance"])) == D("2415.00")
+    check_books(shop, {"110103": account["id"]})
+
+
 def test_a_line_whose_transaction_is_reconciled_cannot_be_unmatched(shop, table):
     account = bank_account(shop)
     deposit = shop.created(f"/bank-accounts/{account['id']}/transactions", {
