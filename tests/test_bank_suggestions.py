@@ -375,3 +375,16 @@ def test_a_dte_quoted_by_its_control_number_is_suggested_from_the_documents_fiel
     assert (found[0]["documents"][0]["documentId"], found[0]["score"], found[0]["reasons"]) == (
         quoted["id"], 75, ["amount", "date", "reference"])
     assert found[1]["score"] == 60
+
+
+def test_a_set_of_documents_is_proposed_only_for_a_partner_the_line_names(shop, table):
+    account = bank_account(shop)
+    first, second = invoice(shop, shop.customer, 100), invoice(shop, shop.customer, 200)   # 115.00 and 230.00
+    # 115.00 + 230.00 = 345.00, but nothing in the line names Cliente Uno or its invoices: no set
+    [unnamed] = suggested(shop, table, account["id"], [("2026-11-06", "345.00", "DEPOSITO EN EFECTIVO", None)])
+    assert unnamed == []
+    # the second invoice's number quoted: the set is proposed (amount 50 + date 10 + reference 15)
+    [quoted] = suggested(shop, table, account["id"], [("2026-11-06", "345.00", f"PAGO {second['number']}", None)])
+    assert [(d["documentId"], d["amount"]) for d in quoted[0]["documents"]] == [(first["id"], D("115")),
+                                                                               (second["id"], D("230"))]
+    assert quoted[0]["score"] == 75 and quoted[0]["reasons"] == ["amount", "date", "reference"]

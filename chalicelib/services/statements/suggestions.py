@@ -213,10 +213,13 @@ def _by_partner(singles: list[Candidate]) -> dict[tuple[int, bool], list[Candida
 
 def _document_sets(line: Line, by_partner: dict[tuple[int, bool], list[Candidate]], tails: frozenset[str],
                    budget: matching.SearchBudget) -> Iterable[Scored]:
-    """Per partner, the first set of its oldest open documents issued by the line's date (at
-    most 30 by due date, at most 6 in a set) whose pendings add up to the line exactly."""
+    """Per partner the line names (its name or tax id, or one of its documents' numbers, in the
+    text), the first set of its oldest open documents issued by the line's date (at most 30 by due
+    date, at most 6 in a set) whose pendings add up to the line exactly. A partner the line does
+    not name is not searched: a set of anyone's documents adding up to an amount is a coincidence
+    to propose, and the search is the page's costliest part."""
     for (_, money_in), documents in by_partner.items():
-        if money_in != (line.amount > 0):
+        if money_in != (line.amount > 0) or not _named(line, documents):
             continue
         oldest = [each for each in documents if (each.issued or "") <= line.date][:matching.MAX_SET_DOCUMENTS]
         if len(oldest) < 2 or abs(sum((each.amount for each in oldest), Decimal(0))) < abs(line.amount):
@@ -226,6 +229,11 @@ def _document_sets(line: Line, by_partner: dict[tuple[int, bool], list[Candidate
             scored = matching.score(line, matching.document_set([oldest[position] for position in chosen]), tails)
             if scored is not None:
                 yield scored
+
+
+def _named(line: Line, documents: list[Candidate]) -> bool:
+    return matching.partner_named(line.text, documents[0].partner) or any(
+        number in line.text for each in documents for number in each.numbers)
 
 
 def _answered(scored: Scored) -> dict[str, Any]:
