@@ -37,7 +37,8 @@ warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 # demo company); every other test counts 0 and keeps its place.
 EXPECTED_SECONDS = (("tests/test_readme_walkthrough.py", 60), ("_state_machine.py", 40),
                     ("_local_stack.py", 15), ("tests/test_payment_concurrency_http.py", 15),
-                    ("tests/test_public_openapi.py", 10), ("tests/browser/", 10), ("tests/test_fuzz_contract.py", 2))
+                    ("tests/test_public_openapi.py", 10), ("tests/test_bank_statement_reconciliation.py", 10),
+                    ("tests/browser/", 10), ("tests/test_fuzz_contract.py", 2))
 
 
 def expected_seconds(path: str) -> int:
