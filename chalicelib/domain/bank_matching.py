@@ -31,13 +31,14 @@ Ranked best first: score, then transaction, payment, document, rule, then the ca
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import date as Date
 from decimal import Decimal
 from typing import Iterable, Sequence
 
 from rapidfuzz import fuzz
+
+from chalicelib.domain.search import normalized
 
 TRANSACTION, PAYMENT, DOCUMENT, RULE = "transaction", "payment", "document", "rule"
 KIND_ORDER = {TRANSACTION: 0, PAYMENT: 1, DOCUMENT: 2, RULE: 3}
@@ -99,9 +100,7 @@ class Scored:
 
 def fold(text: str | None) -> str:
     """Lower case, no accents, letters and digits separated by single spaces."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    plain = "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", plain).split())
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", normalized(text or "")).split())
 
 
 def numbers_in(text: str) -> list[str]:
