@@ -5,6 +5,8 @@ tests/test_field_labels.py checks every field the source and the request models 
 label in both."""
 from __future__ import annotations
 
+from chalicelib.messages.bank_statement_labels import BANK_STATEMENTS_EN, BANK_STATEMENTS_ES
+
 EN: dict[str, str] = {
     'Idempotency-Key': 'Idempotency key (Idempotency-Key header)',
     'If-Match': 'Version expected (If-Match header)',
@@ -228,38 +230,7 @@ EN: dict[str, str] = {
     'errorsLimit': 'Problems per page',
     'errorsCursor': 'Problems page',
     'language': 'Language',
-    # issue 42: imports
-    'format': 'File format',
-    'statementId': 'Statement',
-    'encoding': 'Encoding',
-    'delimiter': 'Delimiter',
-    'skipRows': 'Rows before the headings',
-    'dateColumn': 'Date column',
-    'dateFormat': 'Date format',
-    'descriptionColumn': 'Description column',
-    'referenceColumn': 'Reference column',
-    'amountColumn': 'Amount column',
-    'debitColumn': 'Debit column',
-    'creditColumn': 'Credit column',
-    'balanceColumn': 'Balance column',
-    'decimalSeparator': 'Decimal separator',
-    'thousandsSeparator': 'Thousands separator',
-    # issue 42: rules
-    'action': 'What the rule creates',
-    'autoCreate': 'Create without asking',
-    'conditions': 'Conditions',
-    'conditions[]': 'Condition',
-    'field': 'Field compared',
-    'match': 'How the conditions combine',
-    'operator': 'Comparison',
-    'priority': 'Priority',
-    'value': 'Value compared',
-    # issue 42: match
-    'create': 'New bank transaction',
-    'documents': 'Documents paid',
-    'documents[]': 'Document paid',
-    'ruleId': 'Bank rule',
-    'transferToAccountId': 'Other bank account of the transfer',
+    **BANK_STATEMENTS_EN,
 }
 
 ES: dict[str, str] = {
@@ -485,36 +456,5 @@ ES: dict[str, str] = {
     'errorsLimit': 'Problemas por página',
     'errorsCursor': 'Página de problemas',
     'language': 'Idioma',
-    # issue 42: imports
-    'format': 'Formato del archivo',
-    'statementId': 'Estado de cuenta',
-    'encoding': 'Codificación',
-    'delimiter': 'Separador de columnas',
-    'skipRows': 'Filas antes de los encabezados',
-    'dateColumn': 'Columna de fecha',
-    'dateFormat': 'Formato de fecha',
-    'descriptionColumn': 'Columna de descripción',
-    'referenceColumn': 'Columna de referencia',
-    'amountColumn': 'Columna de monto',
-    'debitColumn': 'Columna de débito',
-    'creditColumn': 'Columna de crédito',
-    'balanceColumn': 'Columna de saldo',
-    'decimalSeparator': 'Separador decimal',
-    'thousandsSeparator': 'Separador de miles',
-    # issue 42: rules
-    'action': 'Lo que crea la regla',
-    'autoCreate': 'Crear sin preguntar',
-    'conditions': 'Condiciones',
-    'conditions[]': 'Condición',
-    'field': 'Campo comparado',
-    'match': 'Cómo se combinan las condiciones',
-    'operator': 'Comparación',
-    'priority': 'Prioridad',
-    'value': 'Valor comparado',
-    # issue 42: match
-    'create': 'Nueva transacción bancaria',
-    'documents': 'Documentos pagados',
-    'documents[]': 'Documento pagado',
-    'ruleId': 'Regla bancaria',
-    'transferToAccountId': 'Otra cuenta bancaria de la transferencia',
+    **BANK_STATEMENTS_ES,
 }
