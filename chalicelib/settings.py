@@ -59,6 +59,15 @@ class Settings:
     # and the queue import and export jobs run on; without a queue a job runs in its request
     files_bucket: str | None
     import_queue_url: str | None
+    # issue 43: the card gateways' APIs (the local stack and the tests point them at the
+    # stand-ins, infra/devstack/pixelpay_standin.py and wompi_standin.py) and where they send
+    # their notifications and customers back (this API's public base URL)
+    pixelpay_url: str
+    pixelpay_sandbox_url: str
+    wompi_api_url: str
+    wompi_id_url: str
+    gateway_timeout_seconds: float
+    api_base_url: str
 
 
 @lru_cache(maxsize=1)
@@ -109,6 +118,12 @@ def get_settings() -> Settings:
         login_max_failures_per_address=int(env.get("LOGIN_MAX_FAILURES_PER_ADDRESS", "200")),
         files_bucket=env.get("FILES_BUCKET") or None,
         import_queue_url=env.get("IMPORT_QUEUE_URL") or None,
+        pixelpay_url=env.get("PIXELPAY_URL", "https://pixelpay.app").strip().rstrip("/"),
+        pixelpay_sandbox_url=env.get("PIXELPAY_SANDBOX_URL", "https://pixelpay.dev").strip().rstrip("/"),
+        wompi_api_url=env.get("WOMPI_API_URL", "https://api.wompi.sv").strip().rstrip("/"),
+        wompi_id_url=env.get("WOMPI_ID_URL", "https://id.wompi.sv").strip().rstrip("/"),
+        gateway_timeout_seconds=float(env.get("GATEWAY_TIMEOUT_S", "8")),
+        api_base_url=(env.get("API_BASE_URL") or env.get("APP_BASE_URL", "http://127.0.0.1:8000")).strip().rstrip("/"),
     )
 
 

@@ -86,6 +86,41 @@ def dte_authority(dte_authority_server):
     dte_authority_server.reset_faults()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def gateway_standin_servers():
+    """PixelPay and Wompi, played by their stand-ins (infra/devstack/pixelpay_standin.py,
+    wompi_standin.py) on ports of this worker's own: the adapters speak HTTP to them."""
+    from infra.devstack import pixelpay_standin, wompi_standin
+
+    pixelpay, wompi = pixelpay_standin.StandInPixelPay(), wompi_standin.StandInWompi()
+    pixelpay_server, pixelpay_url = pixelpay_standin.serve(pixelpay)
+    wompi_server, wompi_url = wompi_standin.serve(wompi)
+    os.environ.update({"PIXELPAY_URL": pixelpay_url, "PIXELPAY_SANDBOX_URL": pixelpay_url,
+                       "WOMPI_API_URL": wompi_url, "WOMPI_ID_URL": wompi_url, "GATEWAY_TIMEOUT_S": "2",
+                       "API_BASE_URL": "https://api.example.test"})
+    yield pixelpay, wompi
+    pixelpay_server.shutdown()
+    wompi_server.shutdown()
+
+
+@pytest.fixture
+def pixelpay(gateway_standin_servers):
+    """The PixelPay stand-in, answering normally again after the test whatever faults it set."""
+    standin = gateway_standin_servers[0]
+    standin.reset_faults()
+    yield standin
+    standin.reset_faults()
+
+
+@pytest.fixture
+def wompi(gateway_standin_servers):
+    """The Wompi stand-in, answering normally again after the test whatever faults it set."""
+    standin = gateway_standin_servers[1]
+    standin.reset_faults()
+    yield standin
+    standin.reset_faults()
+
+
 @pytest.fixture
 def later(monkeypatch):
     """Moves the clock (the service's and the stand-in authority's) this many hours past now: the

@@ -256,3 +256,20 @@ def link_expired(expires_at: _dt.datetime, paid_at: _dt.datetime) -> bool:
     """A link is judged by when the gateway says the customer paid, not when the notification
     arrives: a gateway retrying for days still lands a payment made in time."""
     return paid_at > expires_at
+
+
+# --- issue 43: the card gateways' notifications, whatever the provider -----------------------------
+
+@dataclass(frozen=True)
+class ProviderNotification:
+    """What a provider's notification claims, parsed (domain/pixelpay.py, domain/wompi.py):
+    nothing is booked on it alone; the provider's status call confirms it first. `link_id` is
+    our link (the provider's order reference); a field the provider does not send is None."""
+    provider: str
+    link_id: str
+    transaction_id: str
+    approved: bool
+    amount: Decimal | None = None
+    currency: str | None = None
+    paid_at: _dt.datetime | None = None
+    live: bool | None = None

@@ -1,0 +1,101 @@
+"""The HTTP side every stand-in of an outside service shares (the card gateways'; issue 43): a
+threaded server whose requests go to one `handle(request) -> Reply` of the stand-in, so each
+stand-in is plain Python that tests can also call directly."""
+from __future__ import annotations
+
+import json
+import threading
+import urllib.parse
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class StandInRequest:
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]  # lowercase names
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body or b"null")
+
+    def form(self) -> dict[str, str]:
+        return dict(urllib.parse.parse_qsl(self.body.decode("utf-8", "replace"), keep_blank_values=True))
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of_json(cls, status: int, payload: Any) -> "Reply":
+        return cls(status, json.dumps(payload).encode(), {"Content-Type": "application/json"})
+
+    @classmethod
+    def of_html(cls, status: int, page: str) -> "Reply":
+        return cls(status, page.encode(), {"Content-Type": "text/html; charset=utf-8"})
+
+    @classmethod
+    def redirect(cls, location: str) -> "Reply":
+        return cls(303, b"", {"Location": location})
+
+
+Handler = Callable[[StandInRequest], Reply]
+
+
+def make_server(handle: Handler, port: int = 0, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+    class _Requests(BaseHTTPRequestHandler):
+        def _answer(self) -> None:
+            parsed = urllib.parse.urlsplit(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            request = StandInRequest(self.command, parsed.path, dict(urllib.parse.parse_qsl(parsed.query)),
+                                     {name.lower(): value for name, value in self.headers.items()},
+                                     self.rfile.read(length) if length else b"")
+            reply = handle(request)
+            self.send_response(reply.status)
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(reply.body)))
+            self.end_headers()
+            self.wfile.write(reply.body)
+
+        do_GET = do_POST = do_PUT = do_DELETE = _answer
+
+        def log_message(self, *args: Any) -> None:  # quiet: tests and the local stack log their own
+            return
+
+    server = ThreadingHTTPServer((host, port), _Requests)
+    server.daemon_threads = True
+    return server
+
+
+def serve(handle: Handler, name: str, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
+    """Starts a stand-in on a thread; returns the server and its base URL."""
+    server = make_server(handle, port)
+    threading.Thread(target=server.serve_forever, daemon=True, name=name).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """A notification a stand-in sends to the service: tests post it themselves (through the
+    in-process API, to duplicate, reorder or tamper with it); the local stack posts it (`deliver`)."""
+    url: str
+    body: bytes
+    headers: dict[str, str]
+
+    def deliver(self, timeout: float = 10.0) -> int:
+        import urllib.error
+        import urllib.request
+
+        request = urllib.request.Request(self.url, data=self.body, headers=self.headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (the local API)
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
