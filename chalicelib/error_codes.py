@@ -152,4 +152,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 42: imports
     "STATEMENT_INVALID": (400, "the bank statement cannot be imported: it cannot be read, or its lines do not add up from its opening to its closing balance (`details` names the line and column); nothing was stored"),
     "STATEMENT_CURRENCY_MISMATCH": (400, "the bank statement is in another currency than the bank account: nothing was stored"),
+    # issue 43: books
+    "GATEWAY_PROVIDER_ERROR": (502, "the card gateway's provider refused the call (its credentials, a field, a void it declines): nothing changed"),
+    "GATEWAY_UNAVAILABLE": (503, "the card gateway's provider did not answer in time: nothing changed; retry later"),
 }

@@ -194,6 +194,9 @@ CODES: dict[str, str] = {
     "STATEMENT_LINE_RECONCILED": "La línea no se puede desvincular: su transacción bancaria ya está en una conciliación completada.",
     "BANK_TRANSACTION_ALREADY_MATCHED": "La transacción bancaria ya está vinculada a una línea del estado de cuenta.",
     "MATCH_AMOUNT_MISMATCH": "Lo que mueve el vínculo difiere del monto de la línea.",
+    # issue 43: books
+    "GATEWAY_PROVIDER_ERROR": "La pasarela de pago rechazó la solicitud; no se cambió nada.",
+    "GATEWAY_UNAVAILABLE": "La pasarela de pago no respondió; no se cambió nada. Intente de nuevo más tarde.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)
@@ -1286,6 +1289,15 @@ PHRASES: dict[str, str] = {
         "Esta empresa ya tiene registros: el respaldo de una empresa se restaura en una empresa nueva y vacía.",
     "is only taken by the opening kinds (the changeover date)":
         "solo la admiten las importaciones de apertura (la fecha de corte)",
+    # issue 43: books
+    "the gateway's payment method moves no bank account": "el método de pago de la pasarela no mueve ninguna cuenta bancaria",
+    "must differ from the gateway's clearing account": "debe ser distinta de la cuenta liquidadora de la pasarela",
+    "more than the gateway's clearing account holds": "más de lo que tiene la cuenta liquidadora de la pasarela",
+    "at most {}, what the gateway's clearing account holds":
+        "como máximo {0}, lo que tiene la cuenta liquidadora de la pasarela",
+    "The payment gateway did not answer; nothing changed. Try again later.":
+        "La pasarela de pago no respondió; no se cambió nada. Intente de nuevo más tarde.",
+    "Payment gateway not found.": "Pasarela de pago no encontrada.",
     **BANK_STATEMENT_PHRASES,
 }
 
