@@ -64,11 +64,11 @@ def fee_terms(gateway: dict[str, Any]) -> FeeTerms:
 
 def book_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, gateway: dict[str, Any],
                   payment: dict[str, Any]) -> dict[str, Any]:
-    """The provider's fee on `payment` (already built into `transaction` by method_payment with
-    the gateway's method), in the same transaction: a withdrawal of fee + tax from the clearing
+    """The provider's fee on `payment` (built into `transaction` by method_payment with the
+    gateway's method: its `before_keep`, or after it), in the same transaction: a withdrawal of fee + tax from the clearing
     bank account (the payment's own `bankAccountId`) with its one entry, Dr fee expense, Dr tax
     on purchases, Cr clearing; the split is exactly fee_for's. The fields it sets on the payment
-    (here and in its item being created): {} when the gateway charges nothing."""
+    (and on its item, when the transaction already puts it): {} when the gateway charges nothing."""
     terms = fee_terms(gateway)
     if not terms.charges:
         return {}
@@ -86,8 +86,9 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
     booked = {"gatewayFee": fee.fee, "gatewayFeeTax": fee.tax, "feeTransactionId": item["id"],
               "feeJournalEntryId": item["journalEntryId"]}
     payment.update(booked)
-    transaction.amend_put(keys.document_payment(command.company_id, int(payment["documentId"]), int(payment["id"])),
-                          booked)
+    key = keys.document_payment(command.company_id, int(payment["documentId"]), int(payment["id"]))
+    if transaction.touches(key):   # the payment's item is already in the transaction: it carries them too
+        transaction.amend_put(key, booked)
     return booked
 
 
