@@ -13,6 +13,7 @@ from chalicelib import clock
 from chalicelib.domain import gateways as gateway_rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.messages.books import book_text
 from chalicelib.services import document_names
 from chalicelib.services.commands import Command
 from chalicelib.services.integrations import gateway_config
@@ -123,7 +124,8 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     try:
         checkout = adapter_for(gateway["provider"]).create_checkout(
             gateway_config.access_for(gateway, company_id),
-            CheckoutRequest(link_id=link_id, amount=amount, currency=currency, description=f"Documento {label}",
+            CheckoutRequest(link_id=link_id, amount=amount, currency=currency,
+                            description=book_text("payment", document=label),
                             customer_name=name, customer_email=email, expires_at=expires,
                             notification_url=settings.api_base_url + NOTIFICATION_PATH[gateway["provider"]],
                             return_url=f"{settings.app_base_url}/#/pay/done?link={link_id}",
