@@ -14,7 +14,7 @@ from chalicelib.auth.principal import Principal
 from chalicelib.services import records
 from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.commands import Command
-from chalicelib.services.integrations import gateway_books
+from chalicelib.services.integrations import gateway_books, gateway_config
 from chalicelib.services.integrations.providers import Confirmation, Refund
 from chalicelib.services.payments.payment_records import active_method, method_payment, payable_kind
 from chalicelib.services.sales_purchases.documents import get_document
@@ -65,7 +65,7 @@ def put_gateway(table: Any, company_id: int, *, provider: str, method_id: int, f
     item = records.new_small_record(table, company_id, keys.PAYMENT_GATEWAY, {
         "name": "PixelPay" if provider == "pixelpay" else "Wompi", "provider": provider, "mode": "test",
         "keyId": "1234567890", "sealedSecret": sealing.seal_text("@s4ndb0x-abcd-1234-n1l4-p1x3l", company_id,
-                                                                 gateway_books.SECRET_PURPOSE),
+                                                                 gateway_config.SECRET_PURPOSE),
         "userEmail": "sonia@pixel.hn", "paymentMethodId": method_id, "feePercent": D(percent), "feeFixed": D(fixed),
         "feeTaxRate": D(tax_rate), "feeAccountId": fee_account_id, "isActive": active})
     Transaction(table).put_new(item).commit()

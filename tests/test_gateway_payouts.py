@@ -69,7 +69,7 @@ def test_a_late_payout_leaves_the_clearing_balance_until_it_arrives_and_a_partia
 
 def test_an_inactive_gateway_still_pays_out_what_it_collected(shop, table):
     card = paid_by_card(shop, table)
-    from chalicelib.services.integrations.gateway_books import gateway_key
+    from chalicelib.services.integrations.gateway_config import gateway_key
     from chalicelib.store.transaction import Transaction
 
     transaction = Transaction(table)
