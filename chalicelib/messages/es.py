@@ -1297,7 +1297,8 @@ PHRASES: dict[str, str] = {
     "more than the gateway's clearing account holds": "más de lo que tiene la cuenta liquidadora de la pasarela",
     "at most {}, what the gateway's clearing account holds":
         "como máximo {0}, lo que tiene la cuenta liquidadora de la pasarela",
-    "Payment gateway not found.": "Pasarela de pago no encontrada.",
+    "The payment gateway did not answer; nothing changed. Try again later.":
+        "La pasarela de pago no respondió; no se cambió nada. Intente de nuevo más tarde.",
     **BANK_STATEMENT_PHRASES,
     # issue 43: wompi
     "The payment gateway refused the request.": "La pasarela de pago rechazó la solicitud.",

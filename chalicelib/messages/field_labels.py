@@ -239,6 +239,8 @@ EN: dict[str, str] = {
     'Monto': 'Amount paid',
     'FechaTransaccion': "The transaction's date",
     'EsProductiva': 'Real charge (not test mode)',
+    # issue 43: books
+    'payoutDate': 'Payout date',
 }
 
 ES: dict[str, str] = {
@@ -473,4 +475,6 @@ ES: dict[str, str] = {
     'Monto': 'Monto pagado',
     'FechaTransaccion': 'Fecha de la transacción',
     'EsProductiva': 'Cobro real (no de prueba)',
+    # issue 43: books
+    'payoutDate': 'Fecha de la liquidación',
 }
