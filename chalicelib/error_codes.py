@@ -152,4 +152,6 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 42: imports
     "STATEMENT_INVALID": (400, "the bank statement cannot be imported: it cannot be read, or its lines do not add up from its opening to its closing balance (`details` names the line and column); nothing was stored"),
     "STATEMENT_CURRENCY_MISMATCH": (400, "the bank statement is in another currency than the bank account: nothing was stored"),
+    # issue 43: pixelpay
+    "GATEWAY_PROVIDER_ERROR": (502, "the payment gateway refused the request (credentials, a field, the operation: its own words in the message)"),
 }

@@ -166,6 +166,8 @@ CODES: dict[str, str] = {
     'STATEMENT_LINE_RECONCILED': "A bank transaction of the line's match is reconciled (a completed reconciliation): the line cannot be unmatched.",
     'BANK_TRANSACTION_ALREADY_MATCHED': "The bank transaction is matched to another statement line (a transfer's other side: to a line of the other account).",
     'MATCH_AMOUNT_MISMATCH': "What the match moves differs from the line's amount (to the cent, in the line's direction).",
+    # issue 43: pixelpay
+    'GATEWAY_PROVIDER_ERROR': 'The payment gateway refused the request.',
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

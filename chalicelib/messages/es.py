@@ -6,6 +6,7 @@ método de pago, rango CAI, anular); DTE matters speak of Hacienda (El Salvador'
 from __future__ import annotations
 
 from chalicelib.messages.bank_statement_phrases import BANK_STATEMENT_PHRASES
+from chalicelib.messages.pixelpay_texts import PIXELPAY_PHRASES
 
 # catalogue(lang).FIELD_LABELS: both languages' labels live side by side in field_labels.py
 from chalicelib.messages.field_labels import ES as FIELD_LABELS  # noqa: F401
@@ -194,6 +195,8 @@ CODES: dict[str, str] = {
     "STATEMENT_LINE_RECONCILED": "La línea no se puede desvincular: su transacción bancaria ya está en una conciliación completada.",
     "BANK_TRANSACTION_ALREADY_MATCHED": "La transacción bancaria ya está vinculada a una línea del estado de cuenta.",
     "MATCH_AMOUNT_MISMATCH": "Lo que mueve el vínculo difiere del monto de la línea.",
+    # issue 43: pixelpay
+    "GATEWAY_PROVIDER_ERROR": "La pasarela de pago rechazó la solicitud.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)
@@ -1287,6 +1290,8 @@ PHRASES: dict[str, str] = {
     "is only taken by the opening kinds (the changeover date)":
         "solo la admiten las importaciones de apertura (la fecha de corte)",
     **BANK_STATEMENT_PHRASES,
+    # issue 43: pixelpay
+    **PIXELPAY_PHRASES,
 }
 
 # issue 38: lang2
