@@ -64,7 +64,7 @@ CODES: dict[str, str] = {
     "CAI_EXHAUSTED": "El rango CAI ya no tiene números disponibles.",
     "CAI_EXPIRED": "Ya pasó la fecha límite de emisión del rango CAI.",
     "AMOUNT_EXCEEDS_PENDING": "El pago supera el saldo pendiente del documento.",
-    "AMOUNT_EXCEEDS_LINK": "El pago por la pasarela supera el monto de su enlace de cobro.",
+    "AMOUNT_MISMATCH": "El pago por la pasarela no es el monto que pide su enlace de cobro.",
     "CASH_CONDITION_UNMET": "Con una condición de contado el monto completo se paga de una sola vez.",
     "PAYMENT_METHOD_INACTIVE": "El método de pago está inactivo o fue eliminado.",
     "INVALID_PAYMENT_STATUS": "El estado del pago no permite esta acción.",
@@ -195,8 +195,11 @@ CODES: dict[str, str] = {
     "STATEMENT_LINE_RECONCILED": "La línea no se puede desvincular: su transacción bancaria ya está en una conciliación completada.",
     "BANK_TRANSACTION_ALREADY_MATCHED": "La transacción bancaria ya está vinculada a una línea del estado de cuenta.",
     "MATCH_AMOUNT_MISMATCH": "Lo que mueve el vínculo difiere del monto de la línea.",
-    # issue 43: pixelpay
+    # issue 43: wompi
     "GATEWAY_PROVIDER_ERROR": "La pasarela de pago rechazó la solicitud.",
+    # issue 43: core
+    "MODE_MISMATCH": "Un pago real por una pasarela en modo de prueba, o un pago de prueba por una en producción.",
+    "GATEWAY_UNAVAILABLE": "El proveedor de la pasarela de pago no respondió a tiempo; inténtelo de nuevo.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)
@@ -1292,6 +1295,14 @@ PHRASES: dict[str, str] = {
     **BANK_STATEMENT_PHRASES,
     # issue 43: pixelpay
     **PIXELPAY_PHRASES,
+    # issue 43: wompi
+    "The payment gateway refused the request.": "La pasarela de pago rechazó la solicitud.",
+    "must be true or false": "debe ser true o false",
+    "required: a number": "obligatorio: un número",
+    "Wompi refused the App ID and API Secret: {}": "Wompi rechazó el App ID y el API Secret: {0}",
+    "Wompi refused the request: {}": "Wompi rechazó la solicitud: {0}",
+    "Wompi answered a transaction this service cannot read: {}":
+        "Wompi respondió con una transacción que este servicio no puede leer: {0}",
 }
 
 # issue 38: lang2

@@ -4,7 +4,6 @@ the labels of the fields of PixelPay's results a refusal names (its own snake_ca
 from __future__ import annotations
 
 PIXELPAY_PHRASES: dict[str, str] = {
-    "The payment gateway refused the request.": "La pasarela de pago rechazó la solicitud.",
     "must be a JSON object or a UTF-8 form": "debe ser un objeto JSON o un formulario en UTF-8",
     "required: PixelPay text of 1 to 200 characters": "obligatorio: un texto de PixelPay de 1 a 200 caracteres",
     "PixelPay's transaction id: visible ASCII characters only":

@@ -60,7 +60,7 @@ class PixelPayAdapter:
             raise ProviderError(f"PixelPay refused the status call (HTTP {answer.status}): "
                                 f"{formats.answer_message(answer.body, answer.text)}")
         try:
-            reading = formats.read_status(formats.parsed_answer(answer.text))
+            reading = formats.read_status(answer.body)
         except formats.StatusUnreadable as missing:
             raise ProviderError(f"PixelPay's status answer lacks {missing}: nothing is confirmed.") from None
         if reading.payment_uuid not in (None, notification.transaction_id) or \
