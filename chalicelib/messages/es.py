@@ -6,10 +6,10 @@ método de pago, rango CAI, anular); DTE matters speak of Hacienda (El Salvador'
 from __future__ import annotations
 
 from chalicelib.messages.bank_statement_phrases import BANK_STATEMENT_PHRASES
-from chalicelib.messages.pixelpay_texts import PIXELPAY_PHRASES
 
 # catalogue(lang).FIELD_LABELS: both languages' labels live side by side in field_labels.py
 from chalicelib.messages.field_labels import ES as FIELD_LABELS  # noqa: F401
+from chalicelib.messages.pixelpay_texts import PIXELPAY_PHRASES
 
 CODES: dict[str, str] = {
     "BAD_REQUEST": "El servicio no puede procesar la solicitud.",
