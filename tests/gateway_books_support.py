@@ -17,7 +17,14 @@ from chalicelib.store import keys
 from chalicelib.store.transaction import Transaction
 from tests.bank_matching_support import bank_account
 from tests.documents_support import Shop
-from tests.gateway_support import PIXELPAY_KEY_ID, PIXELPAY_SECRET, generate, pay_and_notify, payments_of
+from tests.gateway_support import (
+    PIXELPAY_KEY_ID,
+    PIXELPAY_SECRET,
+    PIXELPAY_USER_EMAIL,
+    generate,
+    pay_and_notify,
+    payments_of,
+)
 
 D = Decimal
 CLEARING, FEES = "110105", "6105"
@@ -51,7 +58,7 @@ def card_shop(shop: Shop, *, percent: str = "3.5", fixed: str = "5.00", tax_rate
     method = shop.created("/payments/methods", {"name": "Tarjeta PixelPay", "bankAccountId": clearing["id"]})
     gateway = shop.created("/payments/gateways", {
         "name": "PixelPay", "provider": "pixelpay", "mode": "test", "keyId": PIXELPAY_KEY_ID, "secret": PIXELPAY_SECRET,
-        "userEmail": "sonia@pixel.hn", "paymentMethodId": method["id"], "feePercent": percent, "feeFixed": fixed,
+        "userEmail": PIXELPAY_USER_EMAIL, "paymentMethodId": method["id"], "feePercent": percent, "feeFixed": fixed,
         "feeTaxRate": tax_rate, "feeAccountId": books[FEES]})
     assert gateway["clearingBankAccountId"] == clearing["id"]
     return CardShop(shop, bank, clearing, method, gateway)
@@ -74,7 +81,7 @@ def put_gateway(table: Any, company_id: int, *, provider: str, method_id: int, f
         "name": "PixelPay" if provider == "pixelpay" else "Wompi", "provider": provider, "mode": "test",
         "keyId": PIXELPAY_KEY_ID, "sealedSecret": sealing.seal_text(PIXELPAY_SECRET, company_id,
                                                                     gateway_config.SECRET_PURPOSE),
-        "userEmail": "sonia@pixel.hn", "paymentMethodId": method_id, "feePercent": D(percent), "feeFixed": D(fixed),
+        "userEmail": PIXELPAY_USER_EMAIL, "paymentMethodId": method_id, "feePercent": D(percent), "feeFixed": D(fixed),
         "feeTaxRate": D(tax_rate), "feeAccountId": fee_account_id, "isActive": active})
     Transaction(table).put_new(item).commit()
     return item

@@ -16,6 +16,8 @@ from tests.documents_support import Shop
 D = Decimal
 # PixelPay's public sandbox (research/pixelpay.md §1: every SDK's setupSandbox)
 PIXELPAY_KEY_ID, PIXELPAY_SECRET = "1234567890", "@s4ndb0x-abcd-1234-n1l4-p1x3l"
+# the user of the SDK tests' void signature (research/pixelpay.md §5)
+PIXELPAY_USER_EMAIL = "sonia@pixel.hn"
 # the Wompi stand-in's demo application, in test mode (infra/devstack/wompi_standin.py)
 WOMPI_APP_ID, WOMPI_SECRET = DEMO_CLIENT_ID, DEMO_API_SECRET
 FEE_ACCOUNT_CODE = "6205"
@@ -59,7 +61,9 @@ def _gateway(shop: Shop, provider: str, key_id: str, secret: str, currency: str,
 
 
 def new_pixelpay_gateway(shop: Shop, **fields: Any) -> dict:
-    """A PixelPay gateway in test mode on the public sandbox's key, clearing in lempiras."""
+    """A PixelPay gateway in test mode on the public sandbox's key, clearing in lempiras; its
+    merchant user's e-mail signs its voids (a cancelled payment is voided at PixelPay)."""
+    fields.setdefault("userEmail", PIXELPAY_USER_EMAIL)
     return _gateway(shop, "pixelpay", PIXELPAY_KEY_ID, PIXELPAY_SECRET, fields.pop("currency", "HNL"), fields)
 
 
