@@ -149,3 +149,26 @@ def test_a_line_naming_another_provider_is_no_payout_of_this_one(shop, table, ca
     # PixelPay's clearing account holds 1,097.96; a line naming Wompi for less is not its payout
     line, = lines(shop, table, card.bank["id"], (days_on(1), "500.00", "ABONO WOMPI", None))
     assert suggestions_of(shop, card.bank["id"])[line] == []
+
+
+def test_the_clearing_balance_is_checked_again_in_the_payouts_transaction(shop, card, monkeypatch):
+    # another payout took 600.00 between this one's read and its write: it read 1,097.96, 497.96 is left
+    from chalicelib.services.integrations import gateway_payouts
+
+    first = payout(shop, card.gateway["id"], {"bankAccountId": card.bank["id"], "amount": "600.00",
+                                              "payoutDate": days_on(2)})
+    real = gateway_payouts.banking.get_account
+
+    def as_read_before(table, company_id, account_id):
+        account = real(table, company_id, account_id)
+        return {**account, "balance": NET} if account_id == first["fromAccountId"] else account
+
+    monkeypatch.setattr(gateway_payouts.banking, "get_account", as_read_before)
+    refused = payout(shop, card.gateway["id"], {"bankAccountId": card.bank["id"], "amount": "1097.96",
+                                                "payoutDate": days_on(2)}, expect=400)
+    assert [detail["field"] for detail in refused["details"]] == ["amount"]
+    monkeypatch.undo()
+    # clearing 1,097.96 - 600.00 = 497.96, never below; bank 1,000.00 + 600.00 = 1,600.00
+    assert balance_of(shop, card.clearing["id"]) == D("497.96") == shop.balance(CLEARING)
+    assert balance_of(shop, card.bank["id"]) == D("1600.00")
+    check_books(shop, card.banks)
