@@ -9,6 +9,7 @@ from chalicelib.messages.bank_statement_phrases import BANK_STATEMENT_PHRASES
 
 # catalogue(lang).FIELD_LABELS: both languages' labels live side by side in field_labels.py
 from chalicelib.messages.field_labels import ES as FIELD_LABELS  # noqa: F401
+from chalicelib.messages.pixelpay_texts import PIXELPAY_PHRASES
 
 CODES: dict[str, str] = {
     "BAD_REQUEST": "El servicio no puede procesar la solicitud.",
@@ -1277,6 +1278,8 @@ PHRASES: dict[str, str] = {
     "is only taken by the opening kinds (the changeover date)":
         "solo la admiten las importaciones de apertura (la fecha de corte)",
     **BANK_STATEMENT_PHRASES,
+    # issue 43: pixelpay
+    **PIXELPAY_PHRASES,
     # issue 43: wompi
     "The payment gateway refused the request.": "La pasarela de pago rechazó la solicitud.",
     "must be true or false": "debe ser true o false",

@@ -6,6 +6,7 @@ label in both."""
 from __future__ import annotations
 
 from chalicelib.messages.bank_statement_labels import BANK_STATEMENTS_EN, BANK_STATEMENTS_ES
+from chalicelib.messages.pixelpay_texts import PIXELPAY_LABELS_EN, PIXELPAY_LABELS_ES
 
 EN: dict[str, str] = {
     'Idempotency-Key': 'Idempotency key (Idempotency-Key header)',
@@ -231,6 +232,8 @@ EN: dict[str, str] = {
     'errorsCursor': 'Problems page',
     'language': 'Language',
     **BANK_STATEMENTS_EN,
+    # issue 43: pixelpay
+    **PIXELPAY_LABELS_EN,
     # issue 43: wompi (the fields of Wompi's webhook)
     'EnlacePago': "Wompi's payment link",
     'IdentificadorEnlaceComercio': "The payment link's reference",
@@ -474,6 +477,8 @@ ES: dict[str, str] = {
     'errorsCursor': 'Página de problemas',
     'language': 'Idioma',
     **BANK_STATEMENTS_ES,
+    # issue 43: pixelpay
+    **PIXELPAY_LABELS_ES,
     # issue 43: wompi (the fields of Wompi's webhook)
     'EnlacePago': 'Enlace de pago de Wompi',
     'IdentificadorEnlaceComercio': 'Referencia del enlace de pago',
