@@ -1292,8 +1292,10 @@ PHRASES: dict[str, str] = {
     "A payment of live={} through a gateway in {} mode.": "Un pago con live={0} por una pasarela en modo {1}.",
     "No notification of this transaction through this gateway.":
         "No hay notificación de esta transacción por esta pasarela.",
-    "The gateway cannot collect this document: {}.": "La pasarela no puede cobrar este documento: {0}.",
-    "The payment gateway did not answer; try again ({}).": "La pasarela de pago no respondió; inténtelo de nuevo ({0}).",
+    "The gateway cannot collect this document: its clearing account is in {}, the document in {}.":
+        "La pasarela no puede cobrar este documento: su cuenta de compensación está en {0}, el documento en {1}.",
+    "The payment gateway did not answer in time; try again.":
+        "La pasarela de pago no respondió a tiempo; inténtelo de nuevo.",
     "The payment of {} is not the {} the link asks for.": "El pago de {0} no es el monto de {1} que pide el enlace.",
     "its bank account is in {}; {} takes {}": "su cuenta bancaria está en {0}; {1} acepta {2}",
     "its clearing account is in {}, the document in {}": "su cuenta de compensación está en {0}, el documento en {1}",
