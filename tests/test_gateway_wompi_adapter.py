@@ -20,7 +20,11 @@ from chalicelib.domain import wompi as formats
 from chalicelib.domain.gateway_fees import FeeTerms
 from chalicelib.errors import ApiError
 from chalicelib.services.integrations.providers import (
-    CheckoutRequest, GatewayAccess, ProviderError, ProviderUnavailable, adapter_for,
+    CheckoutRequest,
+    GatewayAccess,
+    ProviderError,
+    ProviderUnavailable,
+    adapter_for,
 )
 from chalicelib.services.integrations.providers import wompi as wompi_provider
 from chalicelib.settings import reset_settings

@@ -436,7 +436,7 @@ def _post(delivery: Delivery) -> None:
 
 def _page(title: str, content: str) -> str:
     return (f'<!doctype html><html lang="es"><head><meta charset="utf-8"><title>{html.escape(title)} · Wompi'
-            '</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>body{font-family:'
+            '</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>*{box-sizing:border-box}body{font-family:'
             'sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.6rem 0}'
             'input{width:100%;padding:.4rem}button{margin-top:1rem;padding:.6rem 1.4rem}</style></head><body>'
             f'<p><b>Wompi</b> · stand-in de pruebas</p><h1>{html.escape(title)}</h1>{content}</body></html>')
