@@ -421,3 +421,46 @@ def test_only_the_two_provider_callbacks_live_under_webhooks_and_they_need_no_cr
     assert not any(spec.access is Access.PUBLIC for spec in ROUTES
                    if not spec.path.startswith("/webhooks/")
                    and spec.path not in ("/auth/login", "/auth/accept-invitation", "/openapi.json"))
+
+
+def test_a_declined_wompi_payment_books_nothing_and_a_status_timeout_is_completed_later(api, shop, table, wompi):
+    from tests.gateway_support import dollar_rates
+
+    dollar_rates(shop)
+    gateway = new_wompi_gateway(shop)
+    invoice = shop.document("01", [(shop.service, 1, 100)], currency="USD")  # USD 115.00
+    declined = generate(shop, invoice["id"], gateway["id"], amount="15.00")
+    assert wompi.pay(declined["url"], cvv="111") == []  # declined: Wompi notifies successful payments only
+    link = generate(shop, invoice["id"], gateway["id"], amount="100.00")
+    wompi.fault(status_timeout=True)
+    [delivery] = wompi.pay(link["url"])
+    waiting = post(api, delivery)
+    assert (waiting.status, waiting.json["code"]) == (503, "GATEWAY_UNAVAILABLE"), waiting.text
+    assert payments_of(shop, invoice["id"]) == []
+    wompi.reset_faults()
+    transaction_id = json.loads(delivery.body)["IdTransaccion"]
+    rechecked = api.post(f"/payments/gateways/{gateway['id']}/notifications/{transaction_id}/recheck", {},
+                         key=shop.key)
+    assert rechecked.status == 200 and rechecked.json["status"] == "accepted", rechecked.text
+    assert post(api, delivery).json == rechecked.json  # Wompi's retry: the same answer, nothing more
+    # USD 115.00 - 100.00 = 15.00 left
+    assert pending(shop, invoice["id"]) == (D("15.00"), D("100.00"))
+
+
+def test_the_migration_retires_gateways_of_the_invented_formats(api, shop, table):
+    from infra.ops.migrations import MIGRATIONS
+
+    retire = dict(MIGRATIONS)["gatewaysOfInventedFormatsRetired"]
+    gateway = new_pixelpay_gateway(shop)
+    key = keys.small_record(shop.company.company_id, keys.PAYMENT_GATEWAY, gateway["id"])
+    # as stored before issue 43: an invented provider, active
+    table.client.update_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},
+                             UpdateExpression="SET provider = :old", ExpressionAttributeValues={":old": {"S": "gateway-a"}})
+    assert retire(table) == 1 and retire(table) == 0  # idempotent
+    shown = api.get(f"/payments/gateways/{gateway['id']}", key=shop.key).json
+    assert (shown["provider"], shown["legacyProvider"], shown["isActive"], shown["version"]) == (
+        "gateway-a", "gateway-a", False, 2)
+    invoice = shop.document("01", [(shop.service, 1, 100)])
+    assert generate(shop, invoice["id"], gateway["id"], 400)["code"] == "PAYMENT_GATEWAY_INACTIVE"
+    refused = api.put(f"/payments/gateways/{gateway['id']}", {"isActive": True}, key=shop.key)
+    assert refused.status == 400 and refused.json["details"][0]["field"] == "provider"

@@ -133,7 +133,11 @@ class PixelPayCallback(BaseModel):
     "## PixelPay"); other fields are accepted."""
     model_config = ConfigDict(extra="allow", defer_build=True, json_schema_extra={
         "description": "PixelPay's callback: order_id (our link id), payment_uuid, payment_hash = "
-                       "MD5(order_id|key_id|secret), the transaction's result fields"})
+                       "MD5(order_id|key_id|secret), the transaction's result fields",
+        "properties": {"order_id": {"type": "string"}, "payment_uuid": {"type": "string"},
+                       "payment_hash": {"type": "string", "description": "MD5(order_id|key_id|secret), hex"},
+                       "response_approved": {"type": "boolean"}, "transaction_amount": {"type": "number"},
+                       "transaction_approved_amount": {"type": "number"}}})
 
 
 class WompiWebhook(BaseModel):

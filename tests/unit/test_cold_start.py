@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFERRED = ("pydantic", "fpdf", "chalicelib.models", "chalicelib.services.integrations.gateways",
+DEFERRED = ("pydantic", "fpdf", "chalicelib.models", "chalicelib.services.integrations.gateway_notifications",
             "chalicelib.countries.sv.services.dte", "chalicelib.services.sales_purchases.printing",
             "chalicelib.services.sales_purchases.documents")
 
