@@ -242,10 +242,6 @@ EN: dict[str, str] = {
     'Monto': 'Amount paid',
     'FechaTransaccion': "The transaction's date",
     'EsProductiva': 'Real charge (not test mode)',
-<<<<<<< HEAD
-    # issue 43: books
-    'payoutDate': 'Payout date',
-=======
     # issue 43: core (a card gateway's configuration)
     'keyId': "The provider's key id (PixelPay Key ID, Wompi App ID)",
     'mode': 'Mode (test or production)',
@@ -255,7 +251,8 @@ EN: dict[str, str] = {
     'feeFixed': "The provider's fixed fee",
     'feeTaxRate': "The tax rate on the provider's fee",
     'feeAccountId': "The fee's expense account",
->>>>>>> i43-core
+    # issue 43: books
+    'payoutDate': 'Payout date',
 }
 
 ES: dict[str, str] = {
@@ -492,10 +489,6 @@ ES: dict[str, str] = {
     'Monto': 'Monto pagado',
     'FechaTransaccion': 'Fecha de la transacción',
     'EsProductiva': 'Cobro real (no de prueba)',
-<<<<<<< HEAD
-    # issue 43: books
-    'payoutDate': 'Fecha de la liquidación',
-=======
     # issue 43: core (a card gateway's configuration)
     'keyId': 'Identificador de la llave del proveedor (Key ID de PixelPay, App ID de Wompi)',
     'mode': 'Modo (prueba o producción)',
@@ -505,5 +498,6 @@ ES: dict[str, str] = {
     'feeFixed': 'Comisión fija del proveedor',
     'feeTaxRate': 'Tasa del impuesto sobre la comisión',
     'feeAccountId': 'Cuenta de gastos de la comisión',
->>>>>>> i43-core
+    # issue 43: books
+    'payoutDate': 'Fecha de la liquidación',
 }
