@@ -1601,5 +1601,10 @@ export default {
   "card.linkHelp": "Send the link to the customer or show them the QR code: they pay by card on the gateway's page, and the invoice is paid once the charge is confirmed.",
   "card.links": "Payment links",
   "card.noLinks": "No payment links.",
-  "card.show": "Show link and QR"
+  "card.show": "Show link and QR",
+  "card.feeNote": "Fee {fee} + tax {tax}",
+  "card.refunded.api": "Refunded through the gateway's API",
+  "card.refunded.panel": "Refunded in the gateway's panel",
+  "card.refundHelp.pixelpay": "A PixelPay card payment: cancelling it voids it at PixelPay too (the customer gets the money back) and reverses the fee.",
+  "card.refundHelp.wompi": "Wompi has no refund API: make the refund in Wompi's panel; here it is recorded as made there and the fee is reversed."
 };

@@ -1601,5 +1601,10 @@ export default {
   "card.linkHelp": "Envíe el enlace al cliente o muéstrele el código QR: paga con tarjeta en la página de la pasarela y la factura queda pagada al confirmarse el cobro.",
   "card.links": "Enlaces de pago",
   "card.noLinks": "Sin enlaces de pago.",
-  "card.show": "Ver enlace y QR"
+  "card.show": "Ver enlace y QR",
+  "card.feeNote": "Comisión {fee} + impuesto {tax}",
+  "card.refunded.api": "Devuelto por la API de la pasarela",
+  "card.refunded.panel": "Devuelto en el panel de la pasarela",
+  "card.refundHelp.pixelpay": "Un pago con tarjeta de PixelPay: al anularlo se anula también en PixelPay (el cliente recupera su dinero) y se revierte la comisión.",
+  "card.refundHelp.wompi": "Wompi no permite devoluciones por su API: haga la devolución en el panel de Wompi; aquí se registra como hecha allí y se revierte la comisión."
 };

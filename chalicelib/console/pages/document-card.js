@@ -86,3 +86,21 @@ export function linksSection(doc, gateways) {
   });
   return { element: section(t("card.links"), body), refresh };
 }
+
+// A card payment's line in the document's payments: the fee the gateway kept, and how a cancelled
+// one was refunded (PixelPay through its API, Wompi in its panel).
+export function cardNote(payment, currency) {
+  if (!payment.gatewayId) return null;
+  const fee = Number(payment.gatewayFee || 0) || Number(payment.gatewayFeeTax || 0)
+    ? h("small", { class: "cell-note card-fee" }, t("card.feeNote", { fee: money(payment.gatewayFee || 0, currency),
+      tax: money(payment.gatewayFeeTax || 0, currency) })) : null;
+  const refunded = payment.refundedThrough
+    ? h("small", { class: "cell-note card-refunded" }, t(`card.refunded.${payment.refundedThrough}`)) : null;
+  return [fee, refunded];
+}
+
+// Cancelling a card payment gives the money back: what happens at the provider.
+export function cardRefundHelp(payment, gateways) {
+  const gateway = payment.gatewayId ? (gateways || []).find((g) => g.id === payment.gatewayId) : null;
+  return gateway ? h("p", { class: "help card-refund-help" }, t(`card.refundHelp.${gateway.provider}`)) : null;
+}

@@ -10,7 +10,7 @@ import { companyCurrency, date, documentName, documentTitle, documentTypeName, e
 import { DOCUMENT_TYPES, t } from "../i18n.js";
 import { daysOverdue, statusBadges } from "../payment-status.js";
 import { act, badge, button, definitionList, describeError, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
-import { cardDialog, cardPayable, isCardSale, linksSection } from "./document-card.js";
+import { cardDialog, cardNote, cardPayable, cardRefundHelp, isCardSale, linksSection } from "./document-card.js";
 import { dteSection, invalidateDialog } from "./document-dte.js";
 import { EXONERATION_FIELDS, EXPORT_FIELDS } from "./document-form.js";
 import { notesFor } from "./document-source.js";
@@ -124,11 +124,12 @@ function inCompanyCurrency(p) {
       t("doc.payment.settled", { amount: money(p.settledBase) })) : null];
 }
 
-function paymentsTable(ctx, doc, payments, methods) {
+function paymentsTable(ctx, doc, payments, methods, gateways) {
   const path = (p) => `/payments/documents/${doc.id}/payments/${p.id}`;
   const cancel = (p) => formDialog(t("doc.payment.cancel"), {
     fields: [{ name: "reason", label: t("doc.reason"), required: true, emptyAs: "" },
       { name: "date", label: t("doc.reverseDate"), type: "date" }],
+    extra: cardRefundHelp(p, gateways),
     submitLabel: t("doc.payment.cancel"),
     onSubmit: (data) => api.post(`${path(p)}/cancel`, data),
   }, () => { toast(t("doc.payment.cancelled")); return ctx.refresh(); });
@@ -137,7 +138,8 @@ function paymentsTable(ctx, doc, payments, methods) {
   const table = tableView({ rows: payments, empty: t("doc.noPayments"), columns: [
     { label: t("doc.paymentDate"), value: (p) => date(p.paymentDate) },
     { label: t("doc.payment.kind"), value: (p) => t(`doc.kind.${p.kind}`) },
-    { label: t("doc.payment.method"), value: (p) => (p.paymentMethodId ? methods.get(p.paymentMethodId)?.name || `#${p.paymentMethodId}` : "") },
+    { label: t("doc.payment.method"), value: (p) => [p.paymentMethodId ? methods.get(p.paymentMethodId)?.name || `#${p.paymentMethodId}` : "",
+      cardNote(p, doc.currency)] },
     { label: t("doc.reference"), value: (p) => p.reference || "" },
     { label: t("doc.entry"), value: (p) => (p.journalEntryId
       ? h("a", { href: `#/accounting/entries/${p.journalEntryId}` }, `#${p.journalEntryId}`) : "") },
@@ -366,7 +368,7 @@ export async function render(ctx) {
     h("div", { class: "columns" }, section(null, facts(doc, partner, source)), section(t("doc.totals"), totals(doc, allowed))),
     doc.dte ? dteSection(doc.dte, doc) : null,
     section(t("doc.lines"), linesTable(doc, ctx.session.company?.country)),
-    section(t("doc.payments"), paymentsTable(ctx, doc, payments, methods)),
+    section(t("doc.payments"), paymentsTable(ctx, doc, payments, methods, gatewayList)),
     links ? links.element : null,
     entry ? await entrySection(entry) : null,
     reversals,
