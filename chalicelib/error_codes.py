@@ -50,13 +50,13 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "CAI_EXHAUSTED": (400, "the CAI range has no number left"),
     "CAI_EXPIRED": (400, "the CAI range's emission deadline has passed"),
     "AMOUNT_EXCEEDS_PENDING": (400, "the payment is above what the document still owes"),
-    "AMOUNT_EXCEEDS_LINK": (400, "a gateway payment is above its payment link"),
+    "AMOUNT_MISMATCH": (400, "a gateway payment is not the amount its payment link asks for (a notification's decision: recorded, answered 200)"),
     "CASH_CONDITION_UNMET": (400, "a cash condition needs the whole amount paid at once"),
     "PAYMENT_METHOD_INACTIVE": (400, "the payment method is inactive or deleted"),
     "INVALID_PAYMENT_STATUS": (400, "the payment's status does not allow the action"),
     "ADVANCE_NOT_AVAILABLE": (400, "no advance of the source document is left to apply"),
     "ADVANCE_ALREADY_APPLIED": (400, "the advance is already applied: undo the applications first"),
-    "CURRENCY_MISMATCH": (400, "the gateway's currency is not the document's"),
+    "CURRENCY_MISMATCH": (400, "the gateway's currency (its clearing account's, or a payment's) is not the document's"),
     "PAYMENT_GATEWAY_INACTIVE": (400, "the payment gateway is inactive"),
     "PAYMENT_LINK_EXPIRED": (400, "the payment link can no longer be paid"),
     "BANK_ACCOUNT_IN_USE": (400, "the bank account has transactions: the field cannot change, it cannot be deleted"),
@@ -152,4 +152,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 42: imports
     "STATEMENT_INVALID": (400, "the bank statement cannot be imported: it cannot be read, or its lines do not add up from its opening to its closing balance (`details` names the line and column); nothing was stored"),
     "STATEMENT_CURRENCY_MISMATCH": (400, "the bank statement is in another currency than the bank account: nothing was stored"),
+    # issue 43: core
+    "MODE_MISMATCH": (400, "a real payment through a gateway in test mode, or a test payment through one in production (a notification's decision: recorded, answered 200)"),
+    "GATEWAY_PROVIDER_ERROR": (502, "the payment gateway's provider refused the request (its message kept): nothing was stored"),
+    "GATEWAY_UNAVAILABLE": (503, "the payment gateway's provider did not answer in time; nothing was decided: retry"),
 }

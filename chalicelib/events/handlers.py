@@ -46,8 +46,9 @@ def deliver_messages(event: Any) -> dict[str, list[dict[str, str]]]:
 
 
 def run_scheduled_invoices(event: Any) -> dict[str, Any]:
-    """The hourly EventBridge rule: every company's due scheduled invoices, then each country's own
-    hourly work (El Salvador: the DTEs whose transmission got no answer). Returns the runs' summaries."""
+    """The hourly EventBridge rule: every company's due scheduled invoices, the card payments pending
+    their provider's confirmation, then each country's own hourly work (El Salvador: the DTEs whose
+    transmission got no answer). Returns the runs' summaries."""
     from chalicelib import countries
     from chalicelib.observability import publish_counts
     from chalicelib.services.sales_purchases import scheduled_invoices
@@ -55,6 +56,10 @@ def run_scheduled_invoices(event: Any) -> dict[str, Any]:
 
     table = get_table()
     summary = {"scheduledInvoices": scheduled_invoices.run_due(table)}
+    # issue 43: card payments whose confirmation the provider did not answer, asked again (bounded)
+    from chalicelib.services.integrations import gateway_notifications
+
+    summary["gatewayRechecks"] = gateway_notifications.run_pending_rechecks(table)
     # what the alarms watch (infra/deploy/resources.json): runs stopped by an error, DTEs past the authority's
     # window (a schedule the company must fix fails every hour: counted, charted, not alarmed)
     counts = {"ScheduledInvoicesCreated": summary["scheduledInvoices"]["created"],

@@ -53,7 +53,7 @@ CODES: dict[str, str] = {
     'CAI_EXHAUSTED': 'The CAI range has no number left.',
     'CAI_EXPIRED': "The CAI range's emission deadline has passed.",
     'AMOUNT_EXCEEDS_PENDING': 'The payment is above what the document still owes.',
-    'AMOUNT_EXCEEDS_LINK': 'A gateway payment is above its payment link.',
+    "AMOUNT_MISMATCH": "A gateway payment is not the amount its payment link asks for.",
     'CASH_CONDITION_UNMET': 'A cash condition needs the whole amount paid at once.',
     'PAYMENT_METHOD_INACTIVE': 'The payment method is inactive or deleted.',
     'INVALID_PAYMENT_STATUS': "The payment's status does not allow the action.",
@@ -166,6 +166,10 @@ CODES: dict[str, str] = {
     'STATEMENT_LINE_RECONCILED': "A bank transaction of the line's match is reconciled (a completed reconciliation): the line cannot be unmatched.",
     'BANK_TRANSACTION_ALREADY_MATCHED': "The bank transaction is matched to another statement line (a transfer's other side: to a line of the other account).",
     'MATCH_AMOUNT_MISMATCH': "What the match moves differs from the line's amount (to the cent, in the line's direction).",
+    # issue 43: core
+    "MODE_MISMATCH": "A real payment through a gateway in test mode, or a test payment through one in production.",
+    "GATEWAY_PROVIDER_ERROR": "The payment gateway's provider refused the request.",
+    "GATEWAY_UNAVAILABLE": "The payment gateway's provider did not answer in time; try again.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

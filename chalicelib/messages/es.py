@@ -63,7 +63,7 @@ CODES: dict[str, str] = {
     "CAI_EXHAUSTED": "El rango CAI ya no tiene números disponibles.",
     "CAI_EXPIRED": "Ya pasó la fecha límite de emisión del rango CAI.",
     "AMOUNT_EXCEEDS_PENDING": "El pago supera el saldo pendiente del documento.",
-    "AMOUNT_EXCEEDS_LINK": "El pago por la pasarela supera el monto de su enlace de cobro.",
+    "AMOUNT_MISMATCH": "El pago por la pasarela no es el monto que pide su enlace de cobro.",
     "CASH_CONDITION_UNMET": "Con una condición de contado el monto completo se paga de una sola vez.",
     "PAYMENT_METHOD_INACTIVE": "El método de pago está inactivo o fue eliminado.",
     "INVALID_PAYMENT_STATUS": "El estado del pago no permite esta acción.",
@@ -194,6 +194,10 @@ CODES: dict[str, str] = {
     "STATEMENT_LINE_RECONCILED": "La línea no se puede desvincular: su transacción bancaria ya está en una conciliación completada.",
     "BANK_TRANSACTION_ALREADY_MATCHED": "La transacción bancaria ya está vinculada a una línea del estado de cuenta.",
     "MATCH_AMOUNT_MISMATCH": "Lo que mueve el vínculo difiere del monto de la línea.",
+    # issue 43: core
+    "MODE_MISMATCH": "Un pago real por una pasarela en modo de prueba, o un pago de prueba por una en producción.",
+    "GATEWAY_PROVIDER_ERROR": "El proveedor de la pasarela de pago rechazó la solicitud.",
+    "GATEWAY_UNAVAILABLE": "El proveedor de la pasarela de pago no respondió a tiempo; inténtelo de nuevo.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

@@ -43,6 +43,8 @@ every start of the local stack, and once against a deployed table after an upgra
   (books_migrations.py holds both).
 - Open-document items from before issue 42 get the company-wide index by side (GSI1) that bank
   statement suggestions read.
+- Payment gateways of the invented formats gateway-a/gateway-b (before issue 43) are deactivated,
+  their old provider kept in `legacyProvider` (gateway_migrations.py).
 """
 from __future__ import annotations
 
@@ -65,6 +67,7 @@ from infra.ops.fiscal_migrations import (
     partner_tax_ids_reserved,
     sv_addresses_to_2024_division,
 )
+from infra.ops.gateway_migrations import gateways_of_invented_formats_retired
 from infra.ops.table_io import scan_items, scan_types
 
 
@@ -104,7 +107,7 @@ def seal_plain_secrets(table: Table) -> int:
     many it sealed. Conditioned on the plaintext being still there: a concurrent update wins."""
     from chalicelib.auth import sealing
     from chalicelib.domain.gateways import secret_fingerprint
-    from chalicelib.services.integrations.gateways import SECRET_PURPOSE as GATEWAY
+    from chalicelib.services.integrations.gateway_config import SECRET_PURPOSE as GATEWAY
     from chalicelib.services.integrations.webhooks import SECRET_PURPOSE as WEBHOOK
 
     purposes = {keys.WEBHOOK: WEBHOOK, keys.PAYMENT_GATEWAY: GATEWAY}
@@ -405,4 +408,6 @@ MIGRATIONS: tuple[tuple[str, Callable[[Table], int]], ...] = (
     ("booksLocksFromClosedYears", books_locks_from_closed_years),
     # issue 42: suggest
     ("openDocumentsIndexedPerCompany", open_documents_indexed_per_company),
+    # issue 43: core
+    ("gatewaysOfInventedFormatsRetired", gateways_of_invented_formats_retired),
 )

@@ -5,7 +5,7 @@ terms. services/payments/payments.py and services/payments/advances.py are the c
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.auth.principal import Principal
@@ -120,6 +120,9 @@ def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amou
         # a gateway's payment names the link it came through: its cancellation gives the link back
         # its amount. Any other payment has no such attribute (not a null: DynamoDB holds none)
         payment["paymentLinkId"] = fields["paymentLinkId"]
+    if fields.get("gatewayTransactionId"):
+        # a card gateway's payment (issue 43): its gateway and the provider's transaction
+        payment.update(gatewayId=fields["gatewayId"], gatewayTransactionId=fields["gatewayTransactionId"])
     return payment
 
 
@@ -232,12 +235,14 @@ def keep(transaction: Transaction, company_id: int, payment: PaymentRecord) -> N
 
 def method_payment(command: Command, transaction: Transaction, writes: JournalWrites, document: DocumentRecord,
                    kind: document_rules.Kind, method: dict[str, Any], fields: dict[str, Any], *,
-                   field: str = "amount", statement_line_id: int | None = None) -> PaymentRecord:
+                   field: str = "amount", statement_line_id: int | None = None,
+                   before_keep: Callable[[PaymentRecord], None] | None = None) -> PaymentRecord:
     """A payment of `document` by `method`, built into the caller's transaction and journal
     writes (as many times as the command pays documents: the bank account, the partners and the
     ledger's balances add up, each written once): the checks of amount, date and terms, the entry,
     the bank transaction, the pending and the partner's balance, the payment and its event.
-    `field` names the amount in a refusal."""
+    `field` names the amount in a refusal. `before_keep` adds to the payment, and to the
+    transaction, before the payment is written (a gateway's fee)."""
     table, company_id = command.table, command.company_id
     amount = Decimal(fields["amount"])
     if amount <= 0:
@@ -263,6 +268,8 @@ def method_payment(command: Command, transaction: Transaction, writes: JournalWr
     if condition is not None and not transaction.touches(condition):
         transaction.check(condition, "#type = :type", names={"#type": "type"}, values={":type": terms})
     settle(transaction, company_id, kind, document, amount, settled, payment, date)
+    if before_keep is not None:
+        before_keep(payment)
     keep(transaction, company_id, payment)
     return payment
 

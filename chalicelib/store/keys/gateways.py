@@ -38,3 +38,17 @@ def gateway_decision_count(company_id: int, gateway_id: int) -> Key:
     """How many decisions a gateway has: kept in their transactions (list totals). Sorts apart
     from the decisions, whose sort keys start with the provider."""
     return {"PK": f"C#{company_id}#GWCALLBACK", "SK": f"#COUNT#{gateway_id}"}
+
+
+def payment_links_partition(company_id: int) -> str:
+    """GSI1's partition of a company's payment links (payment_link_index)."""
+    return f"C#{company_id}#PAYLINK"
+
+
+def gateway_pending(company_id: int, provider: str, transaction_id: str) -> Key:
+    """A notification whose confirmation the provider did not answer (issue 43): kept, across
+    companies, for the hourly run to confirm again; gone in the transaction that decides it."""
+    return {"PK": "GWPENDING", "SK": f"{company_id}#{provider}#{transaction_id}"}
+
+
+GATEWAY_PENDING_PARTITION = "GWPENDING"

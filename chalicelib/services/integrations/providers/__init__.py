@@ -1,6 +1,6 @@
 """The card gateways a company collects through (issue 43): PixelPay (Honduras) and Wompi (El
 Salvador), each an adapter that speaks the provider's own documented API. The use cases
-(services/integrations/gateways.py and the modules beside it) know only this interface: they
+(services/integrations/gateway_config.py, payment_links.py, gateway_notifications.py) know only this interface: they
 create a checkout for a payment link, read and verify a notification, confirm it with the
 provider's status call before booking, and refund where the provider's API can.
 

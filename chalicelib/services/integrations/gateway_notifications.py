@@ -1,0 +1,298 @@
+"""The card gateways' notifications (issue 43): parsed and verified by the provider's adapter,
+then confirmed with the provider's own status call BEFORE anything is booked; a confirmed payment
+books Dr clearing (the gateway's method's bank account), Cr receivable, and the provider's fee
+(gateway_books), in one transaction with its decision.
+
+A notification is decided once per provider transaction: the decision (accepted with its
+payment, refused with its reason) is an item of its own, created in the payment's transaction, so
+a repeated, reordered or concurrent notification of the same transaction finds it and gets the
+same answer, and no transaction is ever booked twice. A provider that does not answer the status
+call leaves a `pending` decision (503 GATEWAY_UNAVAILABLE): the provider's retry, the recheck
+route or the hourly run completes it."""
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from decimal import Decimal
+from typing import Any, Mapping
+
+from chalicelib import clock
+from chalicelib.auth.principal import Principal
+from chalicelib.domain import gateways as gateway_rules
+from chalicelib.domain.gateways import ProviderNotification
+from chalicelib.errors import ApiError, NotFound
+from chalicelib.observability import logger
+from chalicelib.services import document_names
+from chalicelib.services.accounting.posting import JournalWrites
+from chalicelib.services.commands import Command
+from chalicelib.services.integrations import gateway_books, gateway_config
+from chalicelib.services.integrations.link_payments import count_payment
+from chalicelib.services.integrations.payment_links import LINK_NOT_FOUND, gateway_unavailable, stored_link
+from chalicelib.services.integrations.providers import Confirmation, ProviderUnavailable, adapter_for
+from chalicelib.services.payments import payment_records
+from chalicelib.services.sales_purchases.documents import get_document
+from chalicelib.store import keys
+from chalicelib.store.listing import Page, list_range
+from chalicelib.store.table import Table
+from chalicelib.store.transaction import LostRace, Transaction, run_with_retries
+
+ACCEPTED, REFUSED, IGNORED, PENDING = "accepted", "refused", "ignored", "pending"
+# who books a gateway's payment: no user, the link's company
+GATEWAY_PRINCIPAL = "gateway"
+# the link names its document as a person does; each decision of it copies them
+_DOCUMENT_NAMES = ("documentNumber", "documentNumeroControl")
+# the pending decisions the hourly run confirms again, at most this many an hour
+RECHECKS_PER_RUN = 50
+
+# What the payment itself is refused for, for good: recorded and answered 200 so the provider
+# stops sending it; the money is refunded or registered by hand. Any other refusal is the
+# company's setup (an inactive method, a closed period, a missing account rule): nothing is
+# recorded and the provider is asked to send it again later, when the setup may be fixed.
+FINAL_REFUSALS = frozenset({"AMOUNT_EXCEEDS_PENDING", "CASH_CONDITION_UNMET", "DOCUMENT_NOT_PAYABLE"})
+
+
+def answer(decision: dict[str, Any]) -> dict[str, Any]:
+    return {"status": decision["status"], "linkId": decision["linkId"], "transactionId": decision["transactionId"],
+            "paymentId": decision.get("paymentId"), "code": decision.get("code"), "reason": decision.get("reason")}
+
+
+def decision_view(decision: dict[str, Any]) -> dict[str, Any]:
+    return {**answer(decision), "amount": decision.get("amount"), "currency": decision.get("currency"),
+            "documentId": decision["documentId"], "documentNumber": decision.get("documentNumber"),
+            "documentNumeroControl": decision.get("documentNumeroControl"), "paidAt": decision.get("paidAt"),
+            "receivedAt": decision["receivedAt"]}
+
+
+def list_decisions(table: Table, company_id: int, gateway_id: int, page: int, limit: int,
+                   cursor: str | None) -> Page:
+    """A gateway's decided notifications, newest first: accepted with their payment, refused with
+    the reason (for someone to refund or register by hand), pending a confirmation."""
+    gateway_config.stored(table, company_id, gateway_id)
+    counter = table.get(keys.gateway_decision_count(company_id, gateway_id)) or {}
+    listed = list_range(table, partition=keys.gateway_decisions_partition(company_id, gateway_id), low=None,
+                        high=None, filters={}, page=page, limit=limit, cursor=cursor, descending=True,
+                        total=int(counter.get("total", 0)))
+    return dataclasses.replace(listed, items=[decision_view(item) for item in
+                                              document_names.completed(table, company_id, listed.items)])
+
+
+@dataclasses.dataclass(frozen=True)
+class _Context:
+    """What deciding a provider transaction needs, loaded fresh on each attempt."""
+    table: Table
+    gateway: dict[str, Any]
+    link: dict[str, Any]
+    notification: ProviderNotification
+    received_at: str
+
+    @property
+    def company_id(self) -> int:
+        return int(self.link["companyId"])
+
+    @property
+    def key(self) -> keys.Key:
+        return keys.gateway_callback(self.company_id, self.notification.provider, self.notification.transaction_id)
+
+
+def _link_of(table: Table, provider: str, link_id: str) -> dict[str, Any]:
+    """The link a notification names, if it is one of this provider's: the path a provider posts
+    to says which provider it is."""
+    link = stored_link(table, link_id)
+    if link is None or link.get("provider") != provider:
+        raise NotFound(LINK_NOT_FOUND)
+    return link
+
+
+def _gateway_of(table: Table, link: dict[str, Any]) -> dict[str, Any]:
+    gateway = table.get(gateway_config.gateway_key(link["companyId"], link["gatewayId"]))
+    if gateway is None or gateway.get("provider") != link.get("provider"):  # deleted: nothing can verify it
+        raise NotFound(LINK_NOT_FOUND)
+    return gateway
+
+
+def receive_notification(table: Table, provider: str, raw_body: bytes, headers: Mapping[str, str]) -> dict[str, Any]:
+    """Parse (400), find the link (404) and its gateway (404), verify (401: nothing written),
+    then decide once per provider transaction on the provider's confirmation. `headers` has
+    lowercase names."""
+    adapter = adapter_for(provider)
+    notification = adapter.parse_notification(raw_body, headers)
+    link = _link_of(table, provider, notification.link_id)
+    gateway = _gateway_of(table, link)
+    adapter.verify_notification(gateway_config.access_for(gateway, int(link["companyId"])), notification, raw_body,
+                                headers)
+    if not notification.approved:
+        return {"status": IGNORED, "linkId": link["id"], "transactionId": notification.transaction_id,
+                "paymentId": None, "code": None, "reason": None}
+    return _decide(_Context(table, gateway, link, notification, clock.now_iso()))
+
+
+def _decide(context: _Context) -> dict[str, Any]:
+    table = context.table
+    decided = table.get(context.key)
+    if decided is not None and decided["status"] != PENDING:
+        return answer(decided)
+    adapter = adapter_for(context.notification.provider)
+    try:
+        confirmation = adapter.confirm(gateway_config.access_for(context.gateway, context.company_id),
+                                       context.notification)
+    except ProviderUnavailable as error:
+        if decided is None:
+            _record(table, _decision(context, None, PENDING), None)
+        logger.warning("gateway status call unanswered: the notification is pending",
+                       extra={"companyId": context.company_id, "linkId": context.link["id"],
+                              "transactionId": context.notification.transaction_id})
+        raise gateway_unavailable(str(error)) from None
+    if not confirmation.approved:
+        if decided is None:  # a declined payment books nothing and records nothing
+            return {**answer(_decision(context, confirmation, IGNORED))}
+        return answer(_record(table, _decision(context, confirmation, IGNORED, reason=confirmation.message),
+                              decided))
+    refusal = _refusal(context, confirmation)
+    if refusal is None:
+        try:
+            return answer(_book(context, confirmation, decided))
+        except ApiError as error:
+            if error.server_side or error.code not in FINAL_REFUSALS:
+                raise _deferred(error, context) from None
+            refusal = error
+    return answer(_record(table, _decision(context, confirmation, REFUSED, code=refusal.code,
+                                           reason=refusal.message), decided))
+
+
+def _refusal(context: _Context, confirmation: Confirmation) -> ApiError | None:
+    """What the link refuses: a payment after it expired, or not what it still asks for (amount,
+    currency, real or test money)."""
+    link, gateway = context.link, context.gateway
+    paid_at = _aware(confirmation.paid_at)
+    if gateway_rules.link_expired(clock.parse_iso(str(link["linkExpiresAt"])), paid_at):
+        return ApiError(f"The payment link expired at {link['linkExpiresAt']}, before the payment.",
+                        code="PAYMENT_LINK_EXPIRED")
+    asked = Decimal(link["amount"]) - Decimal(link.get("paidTotal", 0))
+    return gateway_rules.mismatch(asked=asked, currency=link["currency"], mode=gateway.get("mode", "test"),
+                                  paid=confirmation.amount, paid_currency=confirmation.currency,
+                                  live=confirmation.live)
+
+
+def _aware(moment: _dt.datetime) -> _dt.datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=_dt.timezone.utc)
+
+
+def _decision(context: _Context, confirmation: Confirmation | None, status: str, **fields: Any) -> dict[str, Any]:
+    link, notification = context.link, context.notification
+    amount = confirmation.amount if confirmation else notification.amount
+    currency = confirmation.currency if confirmation else notification.currency
+    paid_at = confirmation.paid_at if confirmation else notification.paid_at
+    item = {**context.key, **keys.gateway_decision_index(context.company_id, link["gatewayId"], context.received_at,
+                                                         notification.transaction_id),
+            "itemType": "GATEWAY_CALLBACK", "companyId": context.company_id, "provider": notification.provider,
+            "transactionId": notification.transaction_id, "linkId": link["id"], "gatewayId": link["gatewayId"],
+            "documentId": link["documentId"], **{name: link[name] for name in _DOCUMENT_NAMES if name in link},
+            "amount": Decimal(amount).quantize(gateway_rules.CENT) if amount is not None else None,
+            "currency": currency, "paidAt": clock.iso(_aware(paid_at)) if paid_at else None,
+            "receivedAt": context.received_at, "status": status, **fields}
+    if status == PENDING:  # what the recheck needs to ask the provider again
+        item["notification"] = {"live": notification.live, "approved": notification.approved}
+    return {name: value for name, value in item.items() if value is not None}
+
+
+def _record(table: Table, decision: dict[str, Any], decided: dict[str, Any] | None,
+            transaction: Transaction | None = None) -> dict[str, Any]:
+    """Writes the decision once per provider transaction: new (counted), or in place of the
+    pending one read (condition: still pending). A twin that decided first fails the condition:
+    the command runs again and answers its decision."""
+    own = transaction is None
+    transaction = transaction or Transaction(table)
+    pending_key = keys.gateway_pending(decision["companyId"], decision["provider"], decision["transactionId"])
+    if decided is None:
+        transaction.put_new(decision)
+        transaction.increment(keys.gateway_decision_count(decision["companyId"], decision["gatewayId"]), "total")
+    else:
+        transaction.put({**decision, "receivedAt": decided["receivedAt"], "GSI1SK": decided["GSI1SK"]},
+                        condition="#status = :pending", names={"#status": "status"}, values={":pending": PENDING})
+    if decision["status"] == PENDING:
+        transaction.put({**pending_key, "itemType": "GATEWAY_PENDING", "companyId": decision["companyId"],
+                         "provider": decision["provider"], "transactionId": decision["transactionId"],
+                         "gatewayId": decision["gatewayId"], "since": decision["receivedAt"]})
+    elif decided is not None:
+        transaction.delete(pending_key)
+    if own:
+        transaction.commit()
+    return decision
+
+
+def _book(context: _Context, confirmation: Confirmation, decided: dict[str, Any] | None) -> dict[str, Any]:
+    """The payment (Dr clearing, Cr receivable), its fee, the decision and the link's count, in one
+    transaction."""
+    table, company_id, gateway, link = context.table, context.company_id, context.gateway, context.link
+    command = Command(Principal.acting_for(company_id, GATEWAY_PRINCIPAL), table)
+    document = get_document(table, company_id, link["documentId"])
+    kind = payment_records.payable_kind(document)
+    method = payment_records.active_method(table, company_id, {"paymentMethodId": gateway["paymentMethodId"]})
+    transaction, writes = command.transaction(), JournalWrites(company_id)
+    transaction_id = context.notification.transaction_id
+
+    def with_fee(payment: dict[str, Any]) -> None:
+        payment.update(gateway_books.book_fee_into(command, transaction, writes, gateway, payment))
+    payment = payment_records.method_payment(
+        command, transaction, writes, document, kind, method,
+        {"paymentMethodId": gateway["paymentMethodId"], "amount": confirmation.amount, "reference": transaction_id,
+         "paymentLinkId": link["id"], "gatewayId": gateway["id"], "gatewayTransactionId": transaction_id,
+         "notes": f"{gateway['provider']}, payment link {link['id']}"}, before_keep=with_fee)
+    writes.apply(transaction)
+    decision = _decision(context, confirmation, ACCEPTED, paymentId=payment["id"], paymentStatus=payment["status"])
+    _record(table, decision, decided, transaction)
+    count_payment(transaction, link, Decimal(payment["amount"]), payment["id"])
+    command.commit(transaction, payment)
+    return decision
+
+
+def _deferred(error: ApiError, context: _Context) -> ApiError:
+    logger.error("gateway payment not booked: the company's setup refuses it; the provider will retry",
+                 extra={"companyId": context.company_id, "linkId": context.link["id"], "code": error.code,
+                        "transactionId": context.notification.transaction_id})
+    return ApiError(f"The payment cannot be registered yet ({error.code}: {error.message}); send it again later.",
+                    code="PAYMENT_DEFERRED")
+
+
+# --- rechecks: a pending decision confirmed again -------------------------------------------------
+
+def recheck(table: Table, company_id: int, gateway_id: int, transaction_id: str) -> dict[str, Any]:
+    """The recheck route: the gateway's decision of this provider transaction, confirmed again
+    with the provider when pending (503 GATEWAY_UNAVAILABLE while it still does not answer)."""
+    gateway = gateway_config.stored(table, company_id, gateway_id)
+    decided = table.get(keys.gateway_callback(company_id, str(gateway.get("provider")), transaction_id))
+    if decided is None or int(decided["gatewayId"]) != gateway_id:
+        raise NotFound("No notification of this transaction through this gateway.")
+    if decided["status"] != PENDING:
+        return answer(decided)
+    link = stored_link(table, decided["linkId"])
+    if link is None:
+        raise NotFound(LINK_NOT_FOUND)
+    sent = decided.get("notification") or {}
+    notification = ProviderNotification(
+        provider=decided["provider"], link_id=decided["linkId"], transaction_id=transaction_id, approved=True,
+        amount=Decimal(decided["amount"]) if decided.get("amount") is not None else None,
+        currency=decided.get("currency"), paid_at=clock.parse_iso(decided["paidAt"]) if decided.get("paidAt") else None,
+        live=sent.get("live"))
+    return _decide(_Context(table, gateway, link, notification, decided["receivedAt"]))
+
+
+def run_pending_rechecks(table: Table, limit: int = RECHECKS_PER_RUN) -> dict[str, int]:
+    """The hourly run: the oldest pending decisions (at most `limit`) confirmed again."""
+    items, _ = table.query(partition=("PK", keys.GATEWAY_PENDING_PARTITION), limit=limit, consistent=True)
+    summary = {"checked": 0, "decided": 0, "stillPending": 0, "failed": 0}
+    for item in items:
+        summary["checked"] += 1
+        try:
+            run_with_retries(lambda: recheck(table, int(item["companyId"]), int(item["gatewayId"]),
+                                             str(item["transactionId"])))
+            summary["decided"] += 1
+        except ApiError as error:
+            key = "stillPending" if error.code in ("GATEWAY_UNAVAILABLE", "PAYMENT_DEFERRED") else "failed"
+            summary[key] += 1
+            if key == "failed":
+                logger.error("gateway recheck failed", extra={"companyId": item["companyId"], "code": error.code,
+                                                              "transactionId": item["transactionId"]})
+        except LostRace:
+            summary["stillPending"] += 1
+    return summary
