@@ -63,11 +63,12 @@ function gatewayFields(provider, { editing, gateway, methods, banks }) {
 export function gatewayDialog({ gateway, methods, banks, done }) {
   const editing = Boolean(gateway);
   const holder = h("div", { class: "gateway-form" });
-  const { close } = openDialog(editing ? t("gw.edit", { name: gateway.name }) : t("gw.new"), holder);
+  const { dialog, close } = openDialog(editing ? t("gw.edit", { name: gateway.name }) : t("gw.new"), holder);
+  dialog.classList.add("dialog-wide");
   const draw = (provider, values) => {
     const fields = gatewayFields(provider, { editing, gateway, methods, banks });
     const form = formView({ fields, values: { ...values, secret: "" }, submitLabel: editing ? t("common.save") : t("common.create"),
-      className: `gateway-form-${provider}`,
+      className: `gateway-fields gateway-form-${provider}`,
       onSubmit: async (data) => {
         const body = editing ? data : { ...data, provider };
         const saved = editing
