@@ -238,3 +238,49 @@ def test_a_card_payment_from_gateway_to_bank(console, demo, stack, pixelpay):
         page.set_viewport_size({"width": 1280, "height": 860})
         switch_language(console, "es")
     assert not console.errors
+
+
+def test_a_pending_notification_is_checked_again_from_the_console(console, demo, stack, pixelpay):
+    """PixelPay's status call unavailable when its callback arrives: the decision is `pending` (the
+    app answers 503, nothing paid); the gateway's notifications show it "Pendiente" with "Verificar de
+    nuevo", which, PixelPay answering again, books the payment."""
+    page = console.page
+    tag = uuid.uuid4().hex[:4].upper()
+    with fresh_company(console, demo, f"Pendientes {tag}"):
+        accounts = account_ids(console)
+        created(console, "/cai", {"cai": CAI_CODE, "branchId": 1, "emissionPoint": "001", "documentType": "01",
+                                  "rangeStart": 1, "rangeEnd": 500, "deadline": "2099-12-31"})
+        customer = created(console, "/business-partners", {"name": f"Pulpería La Luna {tag}", "type": "customer",
+                                                           "taxId": "08011999000125"})
+        # 2 x 100.00 = 200.00 + 15 % ISV 30.00 = 230.00
+        invoice = created(console, "/documents", {
+            "type": "01", "businessPartnerId": customer["id"], "date": today().isoformat(),
+            "lines": [{"description": "Arroz", "quantity": 2, "unitPrice": 100, "taxRate": "0.15"}]})
+        clearing = created(console, "/bank-accounts", {"name": f"PixelPay {tag}", "currency": "HNL", "openingBalance": "0.00",
+                                                       "openingBalanceDate": "2020-01-01", "chartOfAccountId": accounts["110103"]})
+        method = created(console, "/payments/methods", {"name": f"Tarjeta {tag}", "bankAccountId": clearing["id"]})
+        gateway = created(console, "/payments/gateways", {
+            "name": "PixelPay prueba", "provider": "pixelpay", "mode": "test", "keyId": SANDBOX_KEY_ID,
+            "secret": SANDBOX_SECRET, "paymentMethodId": method["id"]})
+        link = created(console, "/payments/generate-link", {"documentId": invoice["id"], "gatewayId": gateway["id"]})
+
+        pixelpay.fault(status_unavailable=True)
+        deliveries = pixelpay.pay(link["url"])
+        status, answer = delivered(stack[0].base, deliveries[0])
+        assert status == 503, answer
+        assert Decimal(str(read(console, f"/documents/{invoice['id']}")["pending"])) == Decimal("230.00")
+
+        console.goto("/settings/gateways")
+        page.locator(".crud tbody tr", has_text="PixelPay prueba").locator(".gateway-notifications").click()
+        row = page.locator("#gateway-notifications tbody tr")
+        row.wait_for()
+        assert "Pendiente" in row.inner_text()
+        shot(console, "pending")
+        pixelpay.reset_faults()
+        row.locator(".recheck-button").click()
+        page.wait_for_selector("#gateway-notifications tbody tr .badge-accepted")
+        assert page.locator("#gateway-notifications .recheck-button").count() == 0
+        shot(console, "rechecked")
+        paid = read(console, f"/documents/{invoice['id']}")
+        assert Decimal(str(paid["pending"])) == 0 and paid["paymentStatus"] == "paid"    # 230.00 - 230.00
+    assert not console.errors

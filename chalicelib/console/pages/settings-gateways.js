@@ -92,20 +92,21 @@ export function gatewayDialog({ gateway, methods, banks, done }) {
 
 function notificationsDialog(gateway) {
   const body = h("div", { id: "gateway-notifications" });
-  openDialog(t("pay.notificationsOf", { name: gateway.name }), body);
+  openDialog(t("pay.notificationsOf", { name: gateway.name }), body).dialog.classList.add("dialog-wide");
   const load = () => loadInto(body, async () => {
     const answer = await api.get(`/payments/gateways/${gateway.id}/notifications`, { limit: 100 });
     const recheck = (n) => button(t("gw.recheck"), () => act(null,
       () => api.post(`/payments/gateways/${gateway.id}/notifications/${encodeURIComponent(n.transactionId)}/recheck`),
       load, t("gw.rechecked")), "recheck-button");
-    return [h("p", { class: "help" }, t("gw.notificationsHelp")), h("div", { class: "table-scroll" }, tableView({
+    const waiting = answer.notifications.some((n) => n.status === "pending");
+    return [waiting ? h("p", { class: "help" }, t("gw.notificationsHelp")) : null, h("div", { class: "table-scroll" }, tableView({
       rows: answer.notifications, columns: [
         { label: t("pay.receivedAt"), value: (n) => dateTime(n.receivedAt) },
         { label: t("common.status"), value: (n) => badge(n.status) },
         { label: t("pay.amount"), class: "num", value: (n) => money(n.amount, n.currency) },
-        { label: t("pay.document"), value: (n) => h("a", { href: `#/documents/${n.documentId}`, class: "doc-number" },
-          linkedDocumentName(n.documentId, n.documentNumber, n.documentNumeroControl)) },
-        { label: t("gw.transaction"), value: (n) => h("code", {}, n.transactionId) },
+        { label: t("pay.document"), value: (n) => [h("a", { href: `#/documents/${n.documentId}`, class: "doc-number" },
+          linkedDocumentName(n.documentId, n.documentNumber, n.documentNumeroControl)),
+        h("small", { class: "cell-note" }, t("gw.transaction"), " ", h("code", {}, n.transactionId))] },
         { label: t("pay.reason"), value: (n) => [n.code || "", n.reason ? ` ${n.reason}` : ""] },
         { label: t("common.actions"), class: "actions", value: (n) => (n.status === "pending" ? recheck(n) : "") },
       ] }))];
@@ -125,9 +126,8 @@ export async function gateways(ctx) {
       button(t("common.edit"), () => gatewayDialog({ gateway: g, methods, banks, done: refresh }), "edit-gateway"),
       button(t("pay.notifications"), () => notificationsDialog(g), "gateway-notifications")],
     columns: [
-      { label: t("gw.name"), value: (g) => h("strong", {}, g.name) },
-      { label: t("gw.provider"), value: (g) => t(`gw.provider.${g.provider}`) },
-      { label: t("gw.mode"), value: (g) => h("span", { class: `mode mode-${g.mode}` }, t(`gw.mode.${g.mode}`)) },
+      { label: t("gw.name"), value: (g) => [h("strong", {}, g.name), h("small", { class: "cell-note" },
+        t(`gw.provider.${g.provider}`), " · ", h("span", { class: `mode mode-${g.mode}` }, t(`gw.mode.${g.mode}`)))] },
       { label: t("gw.clearing"), value: (g) => {
         const bank = banks.get(g.clearingBankAccountId);
         return g.clearingBankAccountId ? [h("a", { href: `#/banking/${g.clearingBankAccountId}` }, bank ? bank.name : `#${g.clearingBankAccountId}`),
