@@ -152,8 +152,9 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 42: imports
     "STATEMENT_INVALID": (400, "the bank statement cannot be imported: it cannot be read, or its lines do not add up from its opening to its closing balance (`details` names the line and column); nothing was stored"),
     "STATEMENT_CURRENCY_MISMATCH": (400, "the bank statement is in another currency than the bank account: nothing was stored"),
+    # issue 43: wompi
+    "GATEWAY_PROVIDER_ERROR": (502, "the payment gateway refused the request (its own message is kept): its credentials, or what was sent"),
     # issue 43: core
     "MODE_MISMATCH": (400, "a real payment through a gateway in test mode, or a test payment through one in production (a notification's decision: recorded, answered 200)"),
-    "GATEWAY_PROVIDER_ERROR": (502, "the payment gateway's provider refused the request (its message kept): nothing was stored"),
     "GATEWAY_UNAVAILABLE": (503, "the payment gateway's provider did not answer in time; nothing was decided: retry"),
 }

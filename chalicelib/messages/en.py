@@ -166,9 +166,10 @@ CODES: dict[str, str] = {
     'STATEMENT_LINE_RECONCILED': "A bank transaction of the line's match is reconciled (a completed reconciliation): the line cannot be unmatched.",
     'BANK_TRANSACTION_ALREADY_MATCHED': "The bank transaction is matched to another statement line (a transfer's other side: to a line of the other account).",
     'MATCH_AMOUNT_MISMATCH': "What the match moves differs from the line's amount (to the cent, in the line's direction).",
+    # issue 43: wompi
+    'GATEWAY_PROVIDER_ERROR': 'The payment gateway refused the request.',
     # issue 43: core
     "MODE_MISMATCH": "A real payment through a gateway in test mode, or a test payment through one in production.",
-    "GATEWAY_PROVIDER_ERROR": "The payment gateway's provider refused the request.",
     "GATEWAY_UNAVAILABLE": "The payment gateway's provider did not answer in time; try again.",
 }
 

@@ -194,9 +194,10 @@ CODES: dict[str, str] = {
     "STATEMENT_LINE_RECONCILED": "La línea no se puede desvincular: su transacción bancaria ya está en una conciliación completada.",
     "BANK_TRANSACTION_ALREADY_MATCHED": "La transacción bancaria ya está vinculada a una línea del estado de cuenta.",
     "MATCH_AMOUNT_MISMATCH": "Lo que mueve el vínculo difiere del monto de la línea.",
+    # issue 43: wompi
+    "GATEWAY_PROVIDER_ERROR": "La pasarela de pago rechazó la solicitud.",
     # issue 43: core
     "MODE_MISMATCH": "Un pago real por una pasarela en modo de prueba, o un pago de prueba por una en producción.",
-    "GATEWAY_PROVIDER_ERROR": "El proveedor de la pasarela de pago rechazó la solicitud.",
     "GATEWAY_UNAVAILABLE": "El proveedor de la pasarela de pago no respondió a tiempo; inténtelo de nuevo.",
 }
 
@@ -1291,6 +1292,14 @@ PHRASES: dict[str, str] = {
     "is only taken by the opening kinds (the changeover date)":
         "solo la admiten las importaciones de apertura (la fecha de corte)",
     **BANK_STATEMENT_PHRASES,
+    # issue 43: wompi
+    "The payment gateway refused the request.": "La pasarela de pago rechazó la solicitud.",
+    "must be true or false": "debe ser true o false",
+    "required: a number": "obligatorio: un número",
+    "Wompi refused the App ID and API Secret: {}": "Wompi rechazó el App ID y el API Secret: {0}",
+    "Wompi refused the request: {}": "Wompi rechazó la solicitud: {0}",
+    "Wompi answered a transaction this service cannot read: {}":
+        "Wompi respondió con una transacción que este servicio no puede leer: {0}",
 }
 
 # issue 38: lang2

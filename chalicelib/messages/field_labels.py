@@ -231,6 +231,14 @@ EN: dict[str, str] = {
     'errorsCursor': 'Problems page',
     'language': 'Language',
     **BANK_STATEMENTS_EN,
+    # issue 43: wompi (the fields of Wompi's webhook)
+    'EnlacePago': "Wompi's payment link",
+    'IdentificadorEnlaceComercio': "The payment link's reference",
+    'IdTransaccion': "Wompi's transaction id",
+    'ResultadoTransaccion': "The transaction's result",
+    'Monto': 'Amount paid',
+    'FechaTransaccion': "The transaction's date",
+    'EsProductiva': 'Real charge (not test mode)',
 }
 
 ES: dict[str, str] = {
@@ -457,4 +465,12 @@ ES: dict[str, str] = {
     'errorsCursor': 'Página de problemas',
     'language': 'Idioma',
     **BANK_STATEMENTS_ES,
+    # issue 43: wompi (the fields of Wompi's webhook)
+    'EnlacePago': 'Enlace de pago de Wompi',
+    'IdentificadorEnlaceComercio': 'Referencia del enlace de pago',
+    'IdTransaccion': 'Identificador de la transacción de Wompi',
+    'ResultadoTransaccion': 'Resultado de la transacción',
+    'Monto': 'Monto pagado',
+    'FechaTransaccion': 'Fecha de la transacción',
+    'EsProductiva': 'Cobro real (no de prueba)',
 }

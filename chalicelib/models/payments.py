@@ -83,6 +83,10 @@ class Payment(ResponseModel):
     cancel_reason: Optional[str] = None
     confirmed_at: Optional[str] = None
     cancelled_at: Optional[str] = None
+    # issue 43: core
+    gateway_id: Optional[int] = Field(None, description="a card gateway's payment: the gateway it came through")
+    gateway_transaction_id: Optional[str] = Field(None, description="the provider's transaction id (PixelPay "
+                                                                    "payment_uuid, Wompi IdTransaccion)")
     version: int
     created_at: str
 

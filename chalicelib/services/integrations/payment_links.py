@@ -86,6 +86,16 @@ def _check_gateway_method(table: Table, company_id: int, gateway: dict[str, Any]
                                              details=[{"field": "gatewayId", "message": "its payment method is inactive"}])
 
 
+def _check_currency(table: Table, company_id: int, gateway: dict[str, Any], currency: str) -> None:
+    """The customer pays in the link's currency into the clearing account: the two must agree."""
+    clearing = gateway_config.clearing_account(table, company_id, gateway)
+    held = clearing.get("currency") if clearing else None
+    if held != currency:
+        problem = f"its clearing account is in {held}, the document in {currency}"
+        raise ApiError(f"The gateway cannot collect this document: {problem}.", code="CURRENCY_MISMATCH",
+                       details=[{"field": "gatewayId", "message": problem}])
+
+
 def _customer(table: Table, company_id: int, document: dict[str, Any]) -> tuple[str | None, str | None]:
     partner = table.get(keys.entity(company_id, keys.PARTNER, document["businessPartnerId"])) or {}
     return partner.get("name"), partner.get("email")
@@ -105,11 +115,12 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     # a link for less than a cash document's total could never be paid
     payment_records.require_cash_terms_met(table, company_id, document, amount)
     _check_gateway_method(table, company_id, gateway)
+    currency = document.get("currency") or "HNL"
+    _check_currency(table, company_id, gateway, currency)
     link_id, now = gateway_rules.new_link_id(), clock.now()
     created_at = clock.iso(now)
     expires = now + _dt.timedelta(hours=get_settings().payment_link_ttl_hours)
     expires_at = clock.iso(expires)
-    currency = document.get("currency") or "HNL"
     settings = get_settings()
     name, email = _customer(table, company_id, document)
     label = payment_records.document_label(document)

@@ -6,7 +6,6 @@ read in the provider's terms."""
 from __future__ import annotations
 
 import http.client
-import json
 import socket
 import urllib.error
 import urllib.parse
@@ -14,6 +13,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from chalicelib import jsoncodec
 from chalicelib.services.integrations.providers import ProviderUnavailable
 from chalicelib.settings import get_settings
 
@@ -39,7 +39,7 @@ def call(method: str, url: str, *, json_body: Any = None, form: Mapping[str, str
          headers: Mapping[str, str] | None = None, timeout: float | None = None) -> Answer:
     data, sent = None, {"Accept": "application/json", **(headers or {})}
     if json_body is not None:
-        data, sent["Content-Type"] = json.dumps(json_body).encode(), "application/json"
+        data, sent["Content-Type"] = jsoncodec.dumps(json_body).encode(), "application/json"
     elif form is not None:
         data, sent["Content-Type"] = urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded"
     request = urllib.request.Request(url, data=data, headers=sent, method=method)
@@ -55,7 +55,7 @@ def call(method: str, url: str, *, json_body: Any = None, form: Mapping[str, str
         raise ProviderUnavailable(f"{method} {url}: HTTP {status}")
     text = raw.decode("utf-8", "replace")
     try:
-        body = json.loads(text) if text.strip() else None
+        body = jsoncodec.loads(text) if text.strip() else None  # numbers as Decimal, never float
     except ValueError:
         body = None
     return Answer(status, body, text)
