@@ -15,6 +15,7 @@ from chalicelib.api import (
     credits,
     documents,
     exchange_rates,
+    gateway_payouts,
     gateways,
     imports,
     inventory,
@@ -44,6 +45,7 @@ from chalicelib.store.table import get_table
 app = ThreadSafeChalice(app_name="business-api")
 
 for module in (auth, company, partners, products, documents, exchange_rates, inventory, payment_setup, payments, gateways,
+               gateway_payouts,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
                company_exports, bank_statements, statement_lines, bank_rules,
                openapi, console):

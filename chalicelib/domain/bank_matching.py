@@ -21,6 +21,10 @@ set of one partner's open documents (kind `document`), and the first bank rule t
   document ends so; a transaction's reference (letters and digits, at least 3) is in the text.
 - rule: a matching rule's suggestion scores 60 ("rule" its only reason): below a recorded
   transaction of the same amount and day (70), which a rule's new transaction would double.
+- payout (issue 43): a deposit that a card gateway's clearing account could have paid out (at
+  most its balance), matched as a transfer from it: the text names the provider (PIXELPAY,
+  WOMPI: case and accents folded) "partner" 50, the amount is the clearing balance exactly
+  "amount" 50, both 80; neither, no candidate.
 
 Sets of documents: one partner's, its 30 oldest by due date, at most 6 in a set, the first exact
 set found taking the oldest first; a search takes at most 5,000 steps and a page's searches
@@ -40,8 +44,9 @@ from rapidfuzz import fuzz
 
 from chalicelib.domain.search import normalized
 
-TRANSACTION, PAYMENT, DOCUMENT, RULE = "transaction", "payment", "document", "rule"
-KIND_ORDER = {TRANSACTION: 0, PAYMENT: 1, DOCUMENT: 2, RULE: 3}
+TRANSACTION, PAYMENT, DOCUMENT, RULE, PAYOUT = "transaction", "payment", "document", "rule", "payout"
+KIND_ORDER = {TRANSACTION: 0, PAYMENT: 1, DOCUMENT: 2, RULE: 3, PAYOUT: 4}
+PAYOUT_SCORE, PAYOUT_BOTH_SCORE = 50, 80
 AMOUNT, DATE, PARTNER, REFERENCE = "amount", "date", "partner", "reference"
 
 AMOUNT_POINTS, PARTNER_POINTS, REFERENCE_POINTS, RULE_SCORE = 50, 15, 15, 60
@@ -236,3 +241,18 @@ def adding_up(target: Decimal, amounts: Sequence[Decimal], max_size: int = MAX_S
 def ranked(suggestions: Iterable[Scored]) -> list[Scored]:
     return sorted(suggestions, key=lambda each: (-each.score, KIND_ORDER[each.candidate.kind],
                                                  each.candidate.key))[:MAX_SUGGESTIONS]
+
+
+def payout_score(line: Line, provider_names: Iterable[str], balance: Decimal, key: tuple[int, ...]) -> Scored | None:
+    """A gateway's payout for a deposit `line`: its clearing account holds `balance`, its
+    provider goes by `provider_names`; `key` identifies the clearing account to the caller."""
+    if line.amount <= 0 or line.amount > balance:
+        return None
+    text = normalized(line.text)
+    named = any(normalized(name) in text for name in provider_names if name)
+    exact = line.amount == balance
+    if not (named or exact):
+        return None
+    reasons = ((AMOUNT,) if exact else ()) + ((PARTNER,) if named else ())
+    candidate = Candidate(kind=PAYOUT, amount=line.amount, date=line.date, key=key)
+    return Scored(candidate, PAYOUT_BOTH_SCORE if named and exact else PAYOUT_SCORE, reasons)

@@ -46,6 +46,9 @@ BOOK_TEXTS: dict[str, dict[str, str]] = {
         "opening_balances": "Saldos iniciales al {date}",
         # issue 42: match
         "statement_line_unmatched": "Línea {line} del estado de cuenta desvinculada",
+        # issue 43: books
+        "gateway_fee": "Comisión de la pasarela {gateway} sobre el pago {payment}",
+        "gateway_payout": "Liquidación de la pasarela {gateway}",
     },
 }
 

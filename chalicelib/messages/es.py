@@ -1291,6 +1291,15 @@ PHRASES: dict[str, str] = {
         "Esta empresa ya tiene registros: el respaldo de una empresa se restaura en una empresa nueva y vacía.",
     "is only taken by the opening kinds (the changeover date)":
         "solo la admiten las importaciones de apertura (la fecha de corte)",
+    # issue 43: books
+    "the gateway's payment method moves no bank account": "el método de pago de la pasarela no mueve ninguna cuenta bancaria",
+    "must differ from the gateway's clearing account": "debe ser distinta de la cuenta liquidadora de la pasarela",
+    "more than the gateway's clearing account holds": "más de lo que tiene la cuenta liquidadora de la pasarela",
+    "at most {}, what the gateway's clearing account holds":
+        "como máximo {0}, lo que tiene la cuenta liquidadora de la pasarela",
+    "The payment gateway did not answer; nothing changed. Try again later.":
+        "La pasarela de pago no respondió; no se cambió nada. Intente de nuevo más tarde.",
+    "Payment gateway not found.": "Pasarela de pago no encontrada.",
     **BANK_STATEMENT_PHRASES,
     # issue 43: wompi
     "The payment gateway refused the request.": "La pasarela de pago rechazó la solicitud.",

@@ -19,7 +19,7 @@ from chalicelib.services.imports.jobs import MAX_REQUEST_BYTES
 from chalicelib.services.statements.mapping import ENCODINGS
 
 LineStatus = Literal["unmatched", "matched", "ignored"]
-SuggestionKind = Literal["transaction", "document", "payment", "rule"]
+SuggestionKind = Literal["transaction", "document", "payment", "rule", "payout"]
 Reason = Literal["amount", "date", "partner", "reference", "rule"]
 
 
@@ -35,6 +35,11 @@ class Suggestion(ResponseModel):
     transaction_id: Optional[int] = None
     documents: Optional[List[SuggestedDocument]] = None
     rule_id: Optional[int] = None
+    # issue 43: books
+    transfer_to_account_id: Optional[int] = Field(None, description="a payout: the card gateway's clearing account "
+                                                                    "the deposit came from; accepted by matching the "
+                                                                    "line with {transferToAccountId}")
+    gateway_id: Optional[int] = Field(None, description="a payout: the card gateway whose clearing account it is")
 
 
 class LineMatch(ResponseModel):

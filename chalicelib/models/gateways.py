@@ -4,7 +4,18 @@ from typing import Annotated, List, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from chalicelib.domain.gateways import MIN_SECRET_LENGTH
-from chalicelib.models.base import Email, EntityId, ListEnvelope, Money, Name, RequestModel, ResponseModel
+from chalicelib.models.base import (
+    Date,
+    Email,
+    EntityId,
+    ListEnvelope,
+    Money,
+    Name,
+    PositiveMoney,
+    RequestModel,
+    ResponseModel,
+    ShortText,
+)
 
 Provider = Literal["pixelpay", "wompi"]
 Mode = Literal["test", "production"]
@@ -160,3 +171,24 @@ class GatewayDecision(NotificationAnswer):
 
 class GatewayDecisionList(ListEnvelope):
     notifications: List[GatewayDecision]
+
+
+# issue 43: books
+class PayoutCreate(RequestModel):
+    bank_account_id: EntityId = Field(description="the company's bank account the payout reaches (not the clearing "
+                                                  "account)")
+    amount: PositiveMoney = Field(description="at most the gateway's clearing account's balance")
+    payout_date: Date
+    reference: Optional[ShortText] = Field(None, description="the provider's payout or settlement reference")
+
+
+class Payout(ResponseModel):
+    gateway_id: int
+    from_account_id: int = Field(description="the gateway's clearing bank account")
+    to_account_id: int
+    amount: Decimal
+    payout_date: str
+    reference: Optional[str] = None
+    journal_entry_id: int
+    outgoing_transaction_id: int
+    incoming_transaction_id: int

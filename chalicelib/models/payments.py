@@ -89,6 +89,19 @@ class Payment(ResponseModel):
                                                                     "payment_uuid, Wompi IdTransaccion)")
     version: int
     created_at: str
+    # issue 43: books
+    gateway_id: Optional[int] = Field(None, description="a card gateway's payment: the gateway it came through")
+    gateway_transaction_id: Optional[str] = Field(None, description="the provider's transaction id")
+    gateway_fee: Optional[Decimal] = Field(None, description="what the provider kept of it (rate and fixed part), "
+                                                            "withdrawn from the clearing account with the payment")
+    gateway_fee_tax: Optional[Decimal] = Field(None, description="the sales tax the provider invoices on its fee")
+    fee_transaction_id: Optional[int] = Field(None, description="the fee's withdrawal from the clearing account")
+    fee_journal_entry_id: Optional[int] = None
+    fee_reversal_transaction_id: Optional[int] = Field(None, description="cancelled: the fee's withdrawal undone")
+    refunded_through: Optional[Literal["api", "panel"]] = Field(
+        None, description="a cancelled gateway payment: refunded through the provider's API (a PixelPay void) or "
+                          "recorded as refunded in its panel (Wompi has no refund API)")
+    refund_reference: Optional[str] = None
 
 
 class PaymentList(ListEnvelope):

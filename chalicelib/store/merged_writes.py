@@ -79,6 +79,17 @@ class MergedWrites:
         if self.renumbering is not None and self.renumbering.operation is not None:
             self.renumbering.operation = shifted(self.renumbering.operation)
 
+    def amend_put(self, key: Key, fields: Mapping[str, Any]) -> None:
+        """Attributes a later part of the command adds to an item an earlier part puts (a gateway
+        payment's fee, booked once the payment is built): merged into that Put, one operation."""
+        wanted = to_attributes(key)
+        for operation in self.operations:
+            put = operation.request.get("Put")
+            if put is not None and all(put["Item"].get(name) == value for name, value in wanted.items()):
+                put["Item"].update(to_attributes({name: value for name, value in fields.items() if value is not None}))
+                return
+        raise KeyError(f"no Put of {key} in the transaction")
+
     def touches(self, key: Key) -> bool:
         """Whether an operation of the command already names this item (a check made once for
         several parts of one command)."""

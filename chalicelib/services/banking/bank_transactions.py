@@ -114,12 +114,15 @@ def record_manual(command: Command, account_id: int, fields: dict[str, Any]) -> 
 
 def manual_into(command: Command, transaction: Transaction, writes: JournalWrites, account: dict[str, Any],
                 fields: dict[str, Any], *, field: str = "chartOfAccountId", tax_rate: Decimal | None = None,
-                description: str | None = None, statement_line_id: int | None = None) -> dict[str, Any]:
+                tax: Decimal | None = None, description: str | None = None,
+                statement_line_id: int | None = None) -> dict[str, Any]:
     """The manual transaction and its entry, built into the caller's transaction and journal
     writes (a statement line matched by creating one). With `tax_rate` the amount includes the
     tax: the counter account takes the base, the tax goes to the account the determination rules
     give for tax on purchases (money out: input tax, a debit) or on sales (money in: output tax,
-    a credit). `field` names the counter account in a refusal."""
+    a credit). `tax` instead: the amount includes exactly this much tax, as an invoice split it
+    (a gateway's fee: domain/gateway_fees.py), never derived again from the total. `field`
+    names the counter account in a refusal."""
     table, company_id = command.table, command.company_id
     try:
         counter = chart.get_account(table, company_id, fields["chartOfAccountId"])
@@ -134,7 +137,10 @@ def manual_into(command: Command, transaction: Transaction, writes: JournalWrite
     base = _in_company_currency(command, account, amount, date, fields)
     money_in = DIRECTION[fields["type"]] == MONEY_IN
     tx_id = next_transaction_id(table, company_id)
-    tax = base - (base / (1 + tax_rate)).quantize(CENT, rounding=ROUND_HALF_UP) if tax_rate else ZERO
+    if tax is not None:
+        tax = _in_company_currency(command, account, tax, date, fields) if tax else ZERO
+    else:
+        tax = base - (base / (1 + tax_rate)).quantize(CENT, rounding=ROUND_HALF_UP) if tax_rate else ZERO
     movements = [Movement("bank", DEBIT if money_in else CREDIT, base, account_id=account["chartOfAccountId"]),
                  Movement("bank", CREDIT if money_in else DEBIT, base - tax, account_id=counter["id"])]
     if tax:
@@ -225,9 +231,10 @@ def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
 
 def transfer_into(command: Command, transaction: Transaction, writes: JournalWrites, fields: dict[str, Any], *,
                   from_field: str = "fromAccountId", to_field: str = "toAccountId",
-                  lines: Mapping[int, int] | None = None) -> dict[str, Any]:
+                  lines: Mapping[int, int] | None = None, description: str | None = None) -> dict[str, Any]:
     """A transfer built into the caller's transaction and journal writes; `lines`: the statement
-    line matched to a side, by its account (the other side stays unmatched)."""
+    line matched to a side, by its account (the other side stays unmatched); `description`: the
+    entry's, when it is more than a transfer (a gateway's payout)."""
     table, company_id = command.table, command.company_id
     source = _active_account(table, company_id, fields["fromAccountId"], from_field)
     target = _active_account(table, company_id, fields["toAccountId"], to_field)
@@ -238,7 +245,8 @@ def transfer_into(command: Command, transaction: Transaction, writes: JournalWri
     outgoing_id, incoming_id = next_transaction_id(table, company_id), next_transaction_id(table, company_id)
     entry = writes.automatic_entry(
         table, [], source=Source("bank_transfer", outgoing_id), date=date,
-        description=with_reference(book_text("bank_transfer", source=source["name"], target=target["name"]), reference),
+        description=description or with_reference(book_text("bank_transfer", source=source["name"],
+                                                             target=target["name"]), reference),
         movements=[Movement("bank", DEBIT, base, account_id=target["chartOfAccountId"]),
                    Movement("bank", CREDIT, base, account_id=source["chartOfAccountId"])])
     lines = lines or {}

@@ -1,15 +1,177 @@
-"""A card gateway's fee in the books (issue 43; the books helper writes its body): booked in the
-payment's own transaction, when the provider's confirmation is booked."""
+"""A card gateway's payment in the books beyond the payment itself (issue 43): the provider's fee,
+booked with the payment, and the refund when the payment is cancelled.
+
+The gateway's payment method moves its CLEARING bank account (a control account in the books):
+the payment debits it (payment_records.method_payment), the fee the provider keeps comes out of
+it at once as a withdrawal, and a payout (services/integrations/gateway_payouts.py) moves what
+is left to the bank. The fee's entry, worked by hand in docs/gateways.md:
+
+    Dr fee expense (feeAccountId)           fee
+    Dr tax on purchases (determination)     tax on the fee (ISV / IVA the provider invoices)
+        Cr clearing bank account's ledger       fee + tax
+
+A cancelled gateway payment is refunded at the provider first, outside the books' transaction
+(refund_at_provider: PixelPay voids through its API; Wompi has none: recorded as refunded in its
+panel), then cancelled in the books with its fee withdrawal reversed (reverse_fee_into)."""
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
+from chalicelib import clock
+from chalicelib.auth import sealing
+from chalicelib.domain.gateway_fees import ZERO, FeeTerms, fee_for
+from chalicelib.domain.gateways import ProviderNotification
+from chalicelib.errors import ApiError
+from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites
+from chalicelib.services.banking import bank_transactions, banking
 from chalicelib.services.commands import Command
+from chalicelib.services.integrations.providers import (
+    GatewayAccess,
+    ProviderError,
+    ProviderUnavailable,
+    Refund,
+    adapter_for,
+)
+from chalicelib.store import keys
+from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
+
+# what a cancelled gateway payment records of its refund (refundedThrough)
+THROUGH_API, THROUGH_PANEL = "api", "panel"
+# what a gateway's secret is sealed for (as services/integrations/gateways.py seals it)
+SECRET_PURPOSE = "gateway-secret"
+
+
+class GatewayUnavailable(ApiError):
+    """The provider did not answer the refund: nothing changed, try again."""
+    code = "GATEWAY_UNAVAILABLE"
+    message = "The payment gateway did not answer; nothing changed. Try again later."
+
+
+def gateway_key(company_id: int, gateway_id: int) -> keys.Key:
+    return keys.small_record(company_id, keys.PAYMENT_GATEWAY, gateway_id)
+
+
+def fee_terms(gateway: dict[str, Any]) -> FeeTerms:
+    """The fee the company's contract with the provider sets, as the gateway stores it:
+    `feePercent` (3.5 means 3.5 %), `feeFixed`, `feeTaxRate` (a fraction: 0.15)."""
+    return FeeTerms(percent=Decimal(str(gateway.get("feePercent") or 0)),
+                    fixed=Decimal(str(gateway.get("feeFixed") or 0)),
+                    tax_rate=Decimal(str(gateway.get("feeTaxRate") or 0)))
 
 
 def book_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, gateway: dict[str, Any],
                   payment: dict[str, Any]) -> dict[str, Any]:
-    """The fields it set on the payment ({} when the gateway charges nothing)."""
-    return {}
+    """The provider's fee on `payment` (already built into `transaction` by method_payment with
+    the gateway's method), in the same transaction: a withdrawal of fee + tax from the clearing
+    bank account (the payment's own `bankAccountId`) with its one entry, Dr fee expense, Dr tax
+    on purchases, Cr clearing; the split is exactly fee_for's. The fields it sets on the payment
+    (here and in its item being created): {} when the gateway charges nothing."""
+    terms = fee_terms(gateway)
+    if not terms.charges:
+        return {}
+    table = command.table
+    fee = fee_for(Decimal(payment["amount"]), terms)
+    account = banking.get_account(table, command.company_id, int(payment["bankAccountId"]))
+    reference = payment.get("gatewayTransactionId") or payment.get("reference")
+    item = bank_transactions.manual_into(
+        command, transaction, writes, account,
+        {"type": "withdrawal", "amount": fee.total, "transactionDate": payment["paymentDate"],
+         "reference": str(reference)[:200] if reference else None, "chartOfAccountId": gateway.get("feeAccountId")},
+        field="feeAccountId", tax=fee.tax,
+        description=book_text("gateway_fee", gateway=gateway.get("name") or gateway.get("provider"),
+                              payment=payment["id"]))
+    booked = {"gatewayFee": fee.fee, "gatewayFeeTax": fee.tax, "feeTransactionId": item["id"],
+              "feeJournalEntryId": item["journalEntryId"]}
+    payment.update(booked)
+    transaction.amend_put(keys.document_payment(command.company_id, int(payment["documentId"]), int(payment["id"])),
+                          booked)
+    return booked
+
+
+def reverse_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, payment: dict[str, Any],
+                     cancelled: dict[str, Any], date: str, reference: str | None, on_fail: ApiError) -> None:
+    """The fee withdrawal of a cancelled gateway payment undone on `date` with the payment (its
+    entry reversed, a deposit back into the clearing account), in the cancellation's
+    transaction: the provider gives its fee back on a void. Noted on `cancelled`."""
+    if payment.get("feeTransactionId") is None:
+        return
+    table, company_id = command.table, command.company_id
+    account_id, tx_id = int(payment["bankAccountId"]), int(payment["feeTransactionId"])
+    pointer = table.get(keys.bank_transaction_pointer(company_id, account_id, tx_id))
+    item = table.get(keys.bank_transaction(company_id, account_id, pointer["transactionDate"], tx_id)) \
+        if pointer is not None else None
+    if item is None or item.get("reversedBy") is not None:
+        return
+    reversal, = bank_transactions.reverse_into(command, transaction, writes, [item], date, reference)
+    bank_transactions.mark_reversed(transaction, company_id, item, reversal["id"], freed_line=None, unreconciled=False,
+                                    on_fail=on_fail)
+    cancelled.update(feeReversalTransactionId=reversal["id"], feeReversalEntryId=reversal.get("journalEntryId"))
+
+
+# --- refunds at the provider ------------------------------------------------------------------------
+
+def access_for(table: Table, company_id: int, gateway: dict[str, Any]) -> GatewayAccess:
+    """What a call to the gateway's provider needs, its secret opened."""
+    return GatewayAccess(provider=gateway["provider"], mode=gateway.get("mode") or "test",
+                         key_id=str(gateway.get("keyId") or ""),
+                         secret=sealing.opened_text(gateway, company_id, SECRET_PURPOSE),
+                         company_id=company_id, gateway_id=int(gateway["id"]), user_email=gateway.get("userEmail"),
+                         endpoint=gateway.get("endpoint"))
+
+
+def refund_at_provider(command: Command, payment: dict[str, Any], reason: str) -> dict[str, Any]:
+    """The provider's refund of a gateway payment being cancelled, BEFORE the books' transaction
+    (the caller has built it: a refusal of the books never leaves money refunded): the fields
+    the cancelled payment records (`refundedThrough` api|panel, `refundReference`, `refundedAt`).
+    ProviderError (502) and no answer (503 GATEWAY_UNAVAILABLE) change nothing.
+
+    A void made through the API is noted on the payment at once, in a write of its own: a
+    cancellation whose transaction then fails (a race, the books refusing the date) and is sent
+    again finds it and calls no provider twice. Lost between the void and that note (a crash),
+    the provider refuses the second void: its status call then telling the transaction is no
+    longer approved, the void is taken as done."""
+    if payment.get("refundedThrough"):
+        return {name: payment[name] for name in ("refundedThrough", "refundReference", "refundedAt") if name in payment}
+    table, company_id = command.table, command.company_id
+    gateway = table.get(gateway_key(company_id, int(payment["gatewayId"])))
+    if gateway is None:  # deleted since: nothing can call the provider; the money goes back in its panel
+        return {"refundedThrough": THROUGH_PANEL, "refundedAt": clock.now_iso()}
+    adapter = adapter_for(gateway["provider"])
+    access = access_for(table, company_id, gateway)
+    transaction_id, link_id = str(payment.get("gatewayTransactionId") or ""), str(payment.get("paymentLinkId") or "")
+    try:
+        refund = adapter.refund(access, transaction_id, link_id, Decimal(payment["amount"]), reason)
+    except ProviderUnavailable:
+        raise GatewayUnavailable() from None
+    except ProviderError:
+        if not _voided_already(adapter, access, gateway["provider"], link_id, transaction_id):
+            raise
+        refund = Refund(through_api=True)
+    refunded = {"refundedThrough": THROUGH_API if refund.through_api else THROUGH_PANEL, "refundedAt": clock.now_iso()}
+    if refund.reference:
+        refunded["refundReference"] = refund.reference
+    if refund.through_api:
+        note = Transaction(table)
+        note.set_fields(keys.document_payment(company_id, int(payment["documentId"]), int(payment["id"])), refunded,
+                        condition="attribute_exists(PK) AND #status <> :cancelled", names={"#status": "status"},
+                        values={":cancelled": "cancelled"})
+        note.commit()
+    return refunded
+
+
+def _voided_already(adapter: Any, access: GatewayAccess, provider: str, link_id: str, transaction_id: str) -> bool:
+    """After a refused void: the provider's status call says the transaction (booked because it
+    was approved) is approved no longer. No answer: not known, the refusal stands."""
+    try:
+        confirmation = adapter.confirm(access, ProviderNotification(provider=provider, link_id=link_id,
+                                                                    transaction_id=transaction_id, approved=True))
+    except ProviderUnavailable:
+        return False
+    return not confirmation.approved
+
+
+def fee_total(payment: dict[str, Any]) -> Decimal:
+    return Decimal(str(payment.get("gatewayFee") or ZERO)) + Decimal(str(payment.get("gatewayFeeTax") or ZERO))

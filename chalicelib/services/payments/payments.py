@@ -21,7 +21,7 @@ from chalicelib.services.accounting.posting import JournalWrites, Source, get_en
 from chalicelib.services.banking import bank_transactions, banking
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
-from chalicelib.services.integrations import link_payments
+from chalicelib.services.integrations import gateway_books, link_payments
 from chalicelib.services.payments import payment_setup
 from chalicelib.services.payments.advances import (
     advances,
@@ -226,12 +226,18 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
                    date: str | None = None) -> dict[str, Any]:
     """From pending or confirmed: the entry reversed, the bank transaction reversed, the
     document's pending (and the applied note's, certificate's or advance's) restored. An
-    advance received on an order can be cancelled only while it is still available."""
+    advance received on an order can be cancelled only while it is still available. A card
+    gateway's payment is refunded at the provider first (gateway_books.refund_at_provider)."""
     payment = get_payment(command.table, command.company_id, document_id, payment_id)
     transaction, writes = command.transaction(), JournalWrites(command.company_id)
     _refuse_matched(command, payment)
     cancelled = cancel_into(command, transaction, writes, payment, reason, date)
     writes.apply(transaction)
+    if payment.get("gatewayId") is not None:
+        # the provider's refund once the books accept the cancellation, before they record it
+        refunded = gateway_books.refund_at_provider(command, payment, reason)
+        cancelled.update(refunded)
+        transaction.amend_put(keys.document_payment(command.company_id, document_id, payment_id), refunded)
     return command.commit(transaction, cancelled)
 
 
@@ -321,6 +327,9 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
     else:
         settle(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
                 date, undo=True)
+    gateway_books.reverse_fee_into(command, transaction, writes, payment, cancelled, date,
+                                   book_text("payment_reversal_reference", reason=reason)[:200],
+                                   on_fail or _matched_refusal())
     link_payments.give_back(table, transaction, payment)
     transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": payment["version"]})
     return cancelled

@@ -14,6 +14,8 @@ A page of lines reads its candidates once, whatever its size:
   document read (one BatchGetItem per 100);
 - the partners of those documents and payments (one BatchGetItem per 100), for the names;
 - the company's active rules (bank_rules.active_rules);
+- when some line is a deposit, the company's card gateways and their clearing accounts (one
+  Query, at most two BatchGetItems: gateway_payouts.clearing_accounts), for payouts (issue 43);
 - after scoring, the documents of the suggestions kept (one BatchGetItem per 100), to confirm
   each still owes what its index item says: one that does not is dropped (a stale index item may
   hide a candidate, never propose a wrong one).
@@ -35,6 +37,7 @@ from chalicelib.domain.bank_matching import Candidate, Line, Partner, Scored
 from chalicelib.services import document_names
 from chalicelib.services.banking import bank_transactions
 from chalicelib.services.banking.bank_transactions import is_reversal_pair
+from chalicelib.services.integrations import gateway_payouts
 from chalicelib.services.payments.payment_records import CANCELLED, PENDING
 from chalicelib.services.statements import bank_rules
 from chalicelib.store import keys
@@ -50,8 +53,9 @@ WINDOW_DAYS = 30
 
 def suggest(table: Table, company_id: int, account: dict[str, Any],
             lines: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
-    """line id -> its suggestions, best first: [{kind: transaction|document|payment|rule, score,
-    reasons, transactionId?, documents?: [{documentId, amount}], ruleId?}]. One page of lines at a
+    """line id -> its suggestions, best first: [{kind: transaction|document|payment|rule|payout,
+    score, reasons, transactionId?, documents?: [{documentId, amount}], ruleId?,
+    transferToAccountId? and gatewayId? (a payout)}]. One page of lines at a
     time: candidates are read once for the page, never by a scan of the company's documents."""
     unmatched = [line for line in lines if line.get("status", "unmatched") == "unmatched"]
     if not unmatched:
@@ -73,11 +77,13 @@ def suggest(table: Table, company_id: int, account: dict[str, Any],
         by_amount[candidate.amount].append(candidate)
     by_partner, budget = _by_partner(singles), matching.SearchBudget()
     stored = {int(line["id"]): line for line in unmatched}
+    clearing = _clearing_accounts(table, company_id, account, any(line.amount > 0 for line in parsed.values()))
     best: dict[int, list[Scored]] = {}
     for line_id, line in parsed.items():
         scored = [each for each in (matching.score(line, candidate, tails) for candidate in by_amount.get(line.amount, []))
                   if each is not None]
         scored.extend(_document_sets(line, by_partner, tails, budget))
+        scored.extend(_payouts(line, clearing))
         best[line_id] = matching.ranked(scored)
     stale = _stale(table, company_id, {int(document["id"]): document for document in documents
                                        if document.get(_INDEXED)}, best.values())
@@ -242,9 +248,30 @@ def _answered(scored: Scored) -> dict[str, Any]:
     if candidate.kind == matching.DOCUMENT:
         parts = candidate.parts or (candidate,)
         answer["documents"] = [{"documentId": part.key[0], "amount": abs(part.amount)} for part in parts]
+    elif candidate.kind == matching.PAYOUT:   # accepted as the match {transferToAccountId}
+        answer["transferToAccountId"], answer["gatewayId"] = candidate.key
     else:
         answer["transactionId"] = candidate.key[0]
     return answer
+
+
+def _clearing_accounts(table: Table, company_id: int, account: dict[str, Any],
+                       deposits: bool) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The card gateways' clearing accounts a deposit on `account` could be a payout of: the
+    account's currency, not the account itself, holding something."""
+    if not deposits:
+        return []
+    return [(gateway, clearing) for gateway, clearing in gateway_payouts.clearing_accounts(table, company_id)
+            if int(clearing["id"]) != int(account["id"]) and clearing.get("currency") == account.get("currency")
+            and Decimal(str(clearing.get("balance", 0))) > 0]
+
+
+def _payouts(line: Line, clearing: list[tuple[dict[str, Any], dict[str, Any]]]) -> Iterable[Scored]:
+    for gateway, account in clearing:
+        scored = matching.payout_score(line, gateway_payouts.PROVIDER_NAMES.get(gateway.get("provider"), ()),
+                                       Decimal(str(account.get("balance", 0))), (int(account["id"]), int(gateway["id"])))
+        if scored is not None:
+            yield scored
 
 
 def _with_rule(suggestions: list[dict[str, Any]], rule: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,0 +1,112 @@
+"""A card gateway's payout (issue 43): what the provider collected, net of its fees
+(gateway_books.py), moved days later from the gateway's CLEARING bank account to the company's
+bank. In the books a transfer between two own bank accounts (bank_transactions.transfer_into):
+
+    Dr the bank's ledger account        payout
+        Cr the clearing account's ledger    payout
+
+Entered here (POST /payments/gateways/{id}/payouts), or matched from the bank's statement line
+with `{transferToAccountId: <clearing account>}` (services/statements/match_kinds.to_transfer);
+the statement suggestions propose that match (clearing_accounts). A payout never takes more than
+the clearing account holds; an inactive gateway still pays out (the money is already collected)."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.messages.books import book_text, with_reference
+from chalicelib.services import records
+from chalicelib.services.accounting.posting import JournalWrites
+from chalicelib.services.banking import bank_transactions, banking
+from chalicelib.services.commands import Command
+from chalicelib.services.payments import payment_setup
+from chalicelib.store import keys
+from chalicelib.store.table import Table
+
+# how a bank's statement names each provider's payouts (compared with case and accents folded)
+PROVIDER_NAMES = {"pixelpay": ("PixelPay", "Pixel Pay"), "wompi": ("Wompi",)}
+
+
+def _gateway(table: Table, company_id: int, gateway_id: int) -> dict[str, Any]:
+    return records.get_small_record(table, company_id, keys.PAYMENT_GATEWAY, gateway_id, "Payment gateway")
+
+
+def clearing_account_id(table: Table, company_id: int, gateway: dict[str, Any]) -> int | None:
+    """The bank account the gateway's payments move: its payment method's (None: it has none)."""
+    if gateway.get("clearingBankAccountId") is not None:
+        return int(gateway["clearingBankAccountId"])
+    try:
+        method = payment_setup.get_method(table, company_id, int(gateway["paymentMethodId"]))
+    except NotFound:
+        return None
+    return int(method["bankAccountId"]) if method.get("bankAccountId") is not None else None
+
+
+def clearing_accounts(table: Table, company_id: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each gateway of the company with its clearing bank account (gateway, account), one per
+    clearing account: one Query of the gateways, one BatchGetItem of their methods when they do
+    not name their account, one of the accounts."""
+    gateways = records.small_records(table, company_id, keys.PAYMENT_GATEWAY)
+    if not gateways:
+        return []
+    unnamed = sorted({int(each["paymentMethodId"]) for each in gateways
+                      if each.get("clearingBankAccountId") is None and each.get("paymentMethodId") is not None})
+    methods = {int(item["id"]): item for item in table.batch_get(
+        [payment_setup.method_key(company_id, each) for each in unnamed]).values()} if unnamed else {}
+    by_account: dict[int, dict[str, Any]] = {}
+    for gateway in sorted(gateways, key=lambda each: int(each["id"])):
+        account_id = gateway.get("clearingBankAccountId")
+        if account_id is None:
+            account_id = methods.get(int(gateway.get("paymentMethodId") or 0), {}).get("bankAccountId")
+        if account_id is not None:
+            by_account.setdefault(int(account_id), gateway)
+    if not by_account:
+        return []
+    accounts = {int(item["id"]): item for item in table.batch_get(
+        [banking.account_key(company_id, each) for each in sorted(by_account)]).values()}
+    return [(gateway, accounts[account_id]) for account_id, gateway in by_account.items() if account_id in accounts]
+
+
+def record_payout(command: Command, gateway_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """The payout as a transfer from the clearing account to `bankAccountId`, conditioned in its
+    transaction on the clearing account still holding the amount (two payouts at once never take
+    more than it holds)."""
+    table, company_id = command.table, command.company_id
+    gateway = _gateway(table, company_id, gateway_id)
+    clearing_id = clearing_account_id(table, company_id, gateway)
+    if clearing_id is None:
+        raise ValidationFailed.for_field("gatewayId", "the gateway's payment method moves no bank account")
+    target = banking.get_account(table, company_id, fields["bankAccountId"])  # another company's: 404
+    if target["id"] == clearing_id:
+        raise ValidationFailed.for_field("bankAccountId", "must differ from the gateway's clearing account")
+    amount = Decimal(fields["amount"])
+    clearing = banking.get_account(table, company_id, clearing_id)
+    held = Decimal(str(clearing.get("balance", 0)))
+    if amount > held:
+        raise _above_balance(held)
+    transaction, writes = command.transaction(), JournalWrites(company_id)
+    # the clearing account's one update (the transfer's side merges into it) carries the condition
+    transaction.accumulate(banking.account_key(company_id, clearing_id), {"balance": Decimal(0)},
+                           condition="attribute_exists(PK) AND isActive = :yes AND balance >= :needed",
+                           values={":needed": amount, ":yes": True},
+                           on_fail=_above_balance(None))
+    reference = fields.get("reference")
+    built = bank_transactions.transfer_into(
+        command, transaction, writes,
+        {"fromAccountId": clearing_id, "toAccountId": target["id"], "amount": amount,
+         "transactionDate": fields["payoutDate"], "reference": reference},
+        from_field="gatewayId", to_field="bankAccountId",
+        description=with_reference(book_text("gateway_payout", gateway=gateway.get("name") or gateway["provider"]),
+                                   reference))
+    writes.apply(transaction)
+    return command.commit(transaction, {
+        "gatewayId": gateway["id"], "fromAccountId": clearing_id, "toAccountId": target["id"], "amount": amount,
+        "payoutDate": fields["payoutDate"], "reference": reference, "journalEntryId": built["journalEntryId"],
+        "outgoingTransactionId": built["outgoing"]["id"], "incomingTransactionId": built["incoming"]["id"]})
+
+
+def _above_balance(held: Decimal | None) -> ValidationFailed:
+    if held is None:
+        return ValidationFailed.for_field("amount", "more than the gateway's clearing account holds")
+    return ValidationFailed.for_field("amount", f"at most {held}, what the gateway's clearing account holds")
