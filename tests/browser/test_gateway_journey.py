@@ -162,6 +162,19 @@ def test_a_card_payment_from_gateway_to_bank(console, demo, stack, pixelpay):
         page.locator("dialog[open] header button.icon").click()
         page.wait_for_selector("#doc-links tbody tr")
         assert page.locator("#doc-links tbody tr").count() == 1
+        # the link shown again from its row, in both languages, at both widths (once paid it has no QR)
+        for language in ("es", "en"):
+            switch_language(console, language)
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 860})
+                console.goto(f"/documents/{invoice['id']}")
+                page.locator("#doc-links .show-link").click()
+                page.wait_for_function("() => document.getElementById('link-qr')?.naturalWidth > 0")
+                assert page.evaluate("document.documentElement.scrollWidth") <= width, (language, width)
+                shot(console, f"link-{language}-{width}")
+                page.locator("dialog[open] header button.icon").click()
+        page.set_viewport_size({"width": 1280, "height": 860})
+        switch_language(console, "es")
 
         # --- the customer pays at PixelPay (the stand-in), its notification reaches the app ----------------
         deliveries = pixelpay.pay(url)
@@ -175,6 +188,10 @@ def test_a_card_payment_from_gateway_to_bank(console, demo, stack, pixelpay):
         assert page.get_attribute("#doc-status .status-badges", "data-payment-status") == "paid"
         assert page.locator(".card-button").count() == 0     # nothing left to charge
         assert "Pagado" in page.inner_text("#doc-links")
+        page.locator("#doc-links .show-link").click()                    # a paid link: its facts, no QR
+        page.wait_for_selector("dialog[open] #link-status .badge-paid")
+        assert page.locator("dialog[open] #link-qr, dialog[open] #link-url").count() == 0
+        page.locator("dialog[open] header button.icon").click()
         shot(console, "invoice-paid")
 
         # --- the clearing account: the payment net of the fee ----------------------------------------------
@@ -222,11 +239,8 @@ def test_a_card_payment_from_gateway_to_bank(console, demo, stack, pixelpay):
                 shot(console, f"gateway-edit-{language}-{width}")
                 page.locator("dialog[open] header button.icon").click()
                 console.goto(f"/documents/{invoice['id']}")
-                page.locator("#doc-links .show-link").click()
-                page.wait_for_selector("dialog[open] #link-qr")
                 assert page.evaluate("document.documentElement.scrollWidth") <= width, (language, width)
-                shot(console, f"link-{language}-{width}")
-                page.locator("dialog[open] header button.icon").click()
+                shot(console, f"invoice-{language}-{width}")
                 console.goto("/banking")
                 assert page.evaluate("document.documentElement.scrollWidth") <= width, (language, width)
                 shot(console, f"banking-{language}-{width}")

@@ -1606,5 +1606,7 @@ export default {
   "card.refunded.api": "Refunded through the gateway's API",
   "card.refunded.panel": "Refunded in the gateway's panel",
   "card.refundHelp.pixelpay": "A PixelPay card payment: cancelling it voids it at PixelPay too (the customer gets the money back) and reverses the fee.",
-  "card.refundHelp.wompi": "Wompi has no refund API: make the refund in Wompi's panel; here it is recorded as made there and the fee is reversed."
+  "card.refundHelp.wompi": "Wompi has no refund API: make the refund in Wompi's panel; here it is recorded as made there and the fee is reversed.",
+  "card.linkClosed.paid": "The customer has paid this link: the payment is on the invoice.",
+  "card.linkClosed.other": "This link takes no more payments: generate another if the customer still owes."
 };

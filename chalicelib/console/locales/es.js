@@ -1606,5 +1606,7 @@ export default {
   "card.refunded.api": "Devuelto por la API de la pasarela",
   "card.refunded.panel": "Devuelto en el panel de la pasarela",
   "card.refundHelp.pixelpay": "Un pago con tarjeta de PixelPay: al anularlo se anula también en PixelPay (el cliente recupera su dinero) y se revierte la comisión.",
-  "card.refundHelp.wompi": "Wompi no permite devoluciones por su API: haga la devolución en el panel de Wompi; aquí se registra como hecha allí y se revierte la comisión."
+  "card.refundHelp.wompi": "Wompi no permite devoluciones por su API: haga la devolución en el panel de Wompi; aquí se registra como hecha allí y se revierte la comisión.",
+  "card.linkClosed.paid": "El cliente ya pagó este enlace: el pago está en la factura.",
+  "card.linkClosed.other": "Este enlace ya no admite pagos: genere otro si el cliente aún debe."
 };

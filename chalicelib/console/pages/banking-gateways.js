@@ -31,7 +31,7 @@ export function payoutDialog(gateway, clearing, done) {
   formDialog(t("gw.payout.title", { name: gateway.name }), {
     fields: [
       { name: "bankAccountId", label: t("gw.payout.bank"), type: "select", required: true,
-        source: { path: "/bank-accounts", field: "bankAccounts", query: { isActive: true },
+        source: { path: "/bank-accounts", field: "bankAccounts",
           label: (b) => `${b.name} (${b.currency})` } },
       { name: "amount", label: t("gw.payout.amount"), type: "number", required: true, min: "0.01",
         value: String(Number(clearing.balance) > 0 ? clearing.balance : ""), help: t("gw.payout.amountHelp",

@@ -26,20 +26,22 @@ async function copy(text, input) {
 }
 
 // One link as the customer gets it: the address (copy), the QR, what it asks, until when, its status.
+// A link no longer to pay (paid, expired) keeps its facts, not the means to share it.
 export function linkView(link) {
+  const open = link.status === "active";
   const address = h("input", { type: "text", readonly: true, value: link.url, id: "link-url", "aria-label": t("card.url") });
   return h("div", { class: "payment-link", "data-link": link.linkId, "data-status": link.status },
-    h("div", { class: "link-qr" }, link.qrCode
-      ? h("img", { src: link.qrCode, alt: t("card.qrAlt", { amount: money(link.amount, link.currency) }), id: "link-qr", width: "220", height: "220" })
-      : null),
+    open && link.qrCode ? h("div", { class: "link-qr" },
+      h("img", { src: link.qrCode, alt: t("card.qrAlt", { amount: money(link.amount, link.currency) }), id: "link-qr", width: "220", height: "220" }))
+      : null,
     h("div", { class: "link-facts" },
-      h("div", { class: "field" }, h("label", { for: "link-url" }, t("card.url")),
-        h("div", { class: "copy-row" }, address, button(t("common.copy"), () => copy(link.url, address), "copy-link"))),
+      open ? h("div", { class: "field" }, h("label", { for: "link-url" }, t("card.url")),
+        h("div", { class: "copy-row" }, address, button(t("common.copy"), () => copy(link.url, address), "copy-link"))) : null,
       h("dl", { class: "facts" },
         h("dt", {}, t("card.amount")), h("dd", { id: "link-amount" }, money(link.amount, link.currency)),
         h("dt", {}, t("card.expiresAt")), h("dd", { id: "link-expires" }, dateTime(link.expiresAt)),
         h("dt", {}, t("common.status")), h("dd", { id: "link-status" }, badge(link.status))),
-      h("p", { class: "help" }, t("card.linkHelp"))));
+      h("p", { class: "help" }, open ? t("card.linkHelp") : t(`card.linkClosed.${link.status === "paid" ? "paid" : "other"}`))));
 }
 
 function showLink(link) {

@@ -86,8 +86,11 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
     booked = {"gatewayFee": fee.fee, "gatewayFeeTax": fee.tax, "feeTransactionId": item["id"],
               "feeJournalEntryId": item["journalEntryId"]}
     payment.update(booked)
-    transaction.amend_put(keys.document_payment(command.company_id, int(payment["documentId"]), int(payment["id"])),
-                          booked)
+    # the notification pipeline books the fee before the payment is kept (method_payment's
+    # before_keep): the payment then carries these fields itself; a payment already put is amended
+    key = keys.document_payment(command.company_id, int(payment["documentId"]), int(payment["id"]))
+    if transaction.touches(key):
+        transaction.amend_put(key, booked)
     return booked
 
 
