@@ -123,7 +123,7 @@ def test_a_card_payment_from_gateway_to_bank(console, demo, stack, pixelpay):
         assert "Prueba" in row.inner_text() and f"PixelPay {tag}" in row.inner_text()
         assert gateway["secretFingerprint"] in row.inner_text() and SANDBOX_SECRET not in page.content()
         # 3.5 % + L 5.00, tax 15 %
-        assert "3.5 % + L 5.00" in row.inner_text().replace("\xa0", " ")
+        assert "3.5% + L 5.00 · impuesto 15%" in row.inner_text().replace("\xa0", " ")
 
         # --- editing: the secret field empty, kept when left so -------------------------------------------
         row.locator(".edit-gateway").click()
@@ -187,6 +187,8 @@ def test_a_card_payment_from_gateway_to_bank(console, demo, stack, pixelpay):
         console.goto(f"/documents/{invoice['id']}")
         assert page.get_attribute("#doc-status .status-badges", "data-payment-status") == "paid"
         assert page.locator(".card-button").count() == 0     # nothing left to charge
+        # the fee the gateway kept, on the payment: 45.25 and its ISV 6.79 (worked below)
+        assert "Comisión L 45.25 + impuesto L 6.79" in page.inner_text(".card-fee").replace("\xa0", " ")
         assert "Pagado" in page.inner_text("#doc-links")
         page.locator("#doc-links .show-link").click()                    # a paid link: its facts, no QR
         page.wait_for_selector("dialog[open] #link-status .badge-paid")

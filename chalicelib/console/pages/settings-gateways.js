@@ -6,7 +6,7 @@
 import { api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
 import { h, replace } from "../dom.js";
-import { dateTime, linkedDocumentName, money, number, percent } from "../format.js";
+import { dateTime, linkedDocumentName, money, percent } from "../format.js";
 import { t } from "../i18n.js";
 import { act, badge, button, errorBox, formView, loadInto, openDialog, tableView } from "../ui.js";
 import { countryRates } from "./bank-rules.js";
@@ -18,7 +18,7 @@ const active = (row) => badge(row.isActive ? "active" : "inactive");
 // "3.5 % + L 5.00 · ISV 15 %": what the provider keeps of each payment
 export function feeText(gateway, currency) {
   const parts = [];
-  if (Number(gateway.feePercent)) parts.push(`${number(gateway.feePercent)} %`);
+  if (Number(gateway.feePercent)) parts.push(percent(Number(gateway.feePercent) / 100));  // 3.5 means 3.5 %
   if (Number(gateway.feeFixed)) parts.push(money(gateway.feeFixed, currency));
   if (!parts.length) return t("gw.noFee");
   const tax = Number(gateway.feeTaxRate) ? ` · ${t("gw.feeTaxShort", { rate: percent(gateway.feeTaxRate) })}` : "";
