@@ -92,7 +92,6 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "API_KEY_NO_USER": (401, "no active owner or administrator stands behind the key"),
     "INVALID_SIGNATURE": (401, "a gateway notification's signature is wrong"),
     "SIGNATURE_REQUIRED": (401, "a gateway notification carries no signature"),
-    "SIGNATURE_EXPIRED": (401, "a gateway notification's signature is too old"),
     "PERMISSION_DENIED": (403, "the role may not do this"),
     "CSRF_ORIGIN": (403, "the Origin or Referer is not on the allowed list"),
     "CSRF_NO_ORIGIN": (403, "a mutating request with no Origin or Referer and no API key"),

@@ -44,8 +44,11 @@ def busy_shop(api: Any, company: CompanyFixture) -> Shop:
     shop.created("/scheduled-invoices", {"businessPartnerId": shop.customer, "frequency": "monthly",
                                          "startDate": "2099-01-01",
                                          "lines": [{"productId": shop.service, "quantity": 1, "unitPrice": 50}]})
-    shop.created("/payments/gateways", {"name": "Cobros en línea", "provider": "gateway-a",
-                                        "paymentMethodId": cash["id"], "secret": "gw-secret-1234567890"})
+    from tests.gateway_support import clearing_method
+
+    shop.created("/payments/gateways", {"name": "Cobros en línea", "provider": "pixelpay", "keyId": "1234567890",
+                                        "paymentMethodId": clearing_method(shop)["id"],
+                                        "secret": "gw-secret-1234567890"})
     return shop
 
 

@@ -10,13 +10,14 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
+from infra.devstack.wompi_standin import DEMO_API_SECRET, DEMO_CLIENT_ID
 from tests.documents_support import Shop
 
 D = Decimal
 # PixelPay's public sandbox (research/pixelpay.md §1: every SDK's setupSandbox)
 PIXELPAY_KEY_ID, PIXELPAY_SECRET = "1234567890", "@s4ndb0x-abcd-1234-n1l4-p1x3l"
-# a Wompi application of the stand-in's (any App ID and API Secret it is told of)
-WOMPI_APP_ID, WOMPI_SECRET = "a1b2c3d4-0000-4000-8000-000000000001", "wompi-api-secret-0123456789abcdef"
+# the Wompi stand-in's demo application, in test mode (infra/devstack/wompi_standin.py)
+WOMPI_APP_ID, WOMPI_SECRET = DEMO_CLIENT_ID, DEMO_API_SECRET
 FEE_ACCOUNT_CODE = "6205"
 USD_RATE = "24.50"
 _ledger_codes = itertools.count(1)

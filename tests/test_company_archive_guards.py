@@ -57,7 +57,7 @@ def jsonl(items: list[dict]) -> bytes:
 def test_a_crafted_archive_never_writes_into_another_company(api, table, files, company_a, company_b):  # noqa: F811
     assert api.post("/business-partners", {"name": "Cliente A", "type": "customer"}, key=company_a.api_key).status == 201
     victim = {**keys.payment_link("lnk_victim"), "itemType": "PAYLINK", "id": "lnk_victim",
-              "companyId": company_b.company_id, "gatewayId": 1, "provider": "gateway-a", "documentId": 7}
+              "companyId": company_b.company_id, "gatewayId": 1, "provider": "pixelpay", "documentId": 7}
     Transaction(table).put(victim).commit()
     _, content = export(api, company_a, files)
     old, other = company_a.company_id, company_b.company_id
@@ -71,7 +71,7 @@ def test_a_crafted_archive_never_writes_into_another_company(api, table, files, 
 
     def over_b_link(data):  # a global item, said to be company A's
         link = {"PK": {"S": "PAYLINK#lnk_victim"}, "SK": {"S": "PAYLINK"}, "companyId": {"N": str(old)},
-                "provider": {"S": "gateway-a"}, "gatewayId": {"N": "1"}, "documentId": {"N": "1"}}
+                "provider": {"S": "pixelpay"}, "gatewayId": {"N": "1"}, "documentId": {"N": "1"}}
         data["items/PAYLINK.jsonl"] = jsonl([link])
 
     new = make_company(table, "Atacante", "owner@atacante.hn")

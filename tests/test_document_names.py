@@ -13,8 +13,8 @@ from chalicelib.services import document_names
 from chalicelib.store import keys
 from tests.documents_support import Shop
 from tests.dte_support import invoice, sv_shop, taxpayer_of
+from tests.gateway_support import generate, new_pixelpay_gateway
 from tests.test_dte_invalidation import PEOPLE
-from tests.test_gateways import gateway_a_body, generate, new_gateway, notify, signed_a
 from tests.test_scheduled_invoices import at, schedule  # noqa: F401 (at: the fixture that moves the clock)
 
 D = Decimal
@@ -65,23 +65,25 @@ def test_a_payments_bank_transactions_name_the_document_by_its_number(shop, tabl
     assert [t["documentNumber"] for t in again] == [FIRST_INVOICE, FIRST_INVOICE]
 
 
-def test_gateway_notifications_name_the_document_by_its_number(api, shop, table):
-    gateway = new_gateway(shop)
+def test_gateway_notifications_name_the_document_by_its_number(api, shop, table, pixelpay):
+    gateway = new_pixelpay_gateway(shop)
     shop.document("01", [(shop.service, 1, 100)])  # the first invoice, not collected here
     sale = shop.document("01", [(shop.service, 1, 100)])  # 115.00
     assert sale["number"] == SECOND_INVOICE
     link = generate(shop, sale["id"], gateway["id"])
-    for transaction_id, amount in (("txa_part", "100.00"), ("txa_over", "100.00")):  # 100 paid, then 100 > 15 left
-        body = gateway_a_body(link["linkId"], transaction_id, amount)
-        assert notify(api, "gateway-a", body, signed_a(body)).status == 200
+    # paid, then paid again: the second is refused (the link asks for nothing more)
+    deliveries = [pixelpay.pay(link["url"])[0] for _ in range(2)]
+    answers = [api.request("POST", "/webhooks/gateway-a", raw=d.body, headers=dict(d.headers)) for d in deliveries]
+    assert [a.json["status"] for a in answers] == ["accepted", "refused"]
+    first, second = (a.json["transactionId"] for a in answers)
     path = f"/payments/gateways/{gateway['id']}/notifications"
     listed = api.get(path, key=shop.key).json["notifications"]
     assert [(n["transactionId"], n["status"], n["documentId"], n["documentNumber"], n["documentNumeroControl"])
-            for n in listed] == [("txa_over", "refused", sale["id"], SECOND_INVOICE, None),
-                                 ("txa_part", "accepted", sale["id"], SECOND_INVOICE, None)]
+            for n in listed] == [(second, "refused", sale["id"], SECOND_INVOICE, None),
+                                 (first, "accepted", sale["id"], SECOND_INVOICE, None)]
     # decisions recorded before the link named its document: read back in one batch for the page
-    for transaction_id in ("txa_part", "txa_over"):
-        forget_names(table, keys.gateway_callback(shop.company.company_id, "gateway-a", transaction_id),
+    for transaction_id in (first, second):
+        forget_names(table, keys.gateway_callback(shop.company.company_id, "pixelpay", transaction_id),
                      "documentNumber")
     assert [n["documentNumber"] for n in api.get(path, key=shop.key).json["notifications"]] == [SECOND_INVOICE] * 2
 

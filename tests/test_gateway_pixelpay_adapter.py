@@ -6,8 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 from decimal import Decimal
 
 import pytest
@@ -54,7 +57,7 @@ def test_the_checkout_is_the_sandboxs_hosted_page_for_the_link(pixelpay):
     parts = urllib.parse.urlsplit(checkout.url)
     query = dict(urllib.parse.parse_qsl(parts.query))
     # test mode: PIXELPAY_SANDBOX_URL, the stand-in in tests
-    assert checkout.url.startswith(__import__("os").environ["PIXELPAY_SANDBOX_URL"] + "/hosted/payment/other?")
+    assert checkout.url.startswith(os.environ["PIXELPAY_SANDBOX_URL"] + "/hosted/payment/other?")
     assert (query["_key"], query["_order_id"], query["_amount"], query["_currency"], query["_callback"]) == (
         SANDBOX_KEY, "pl_checkout", "1150.00", "HNL", NOTIFY)
     assert checkout.provider_link_id is None
@@ -199,3 +202,41 @@ def test_the_payout_is_net_of_the_fee_and_a_delay_makes_it_later(pixelpay):
     assert (payout.amount, payout.currency, len(payout.transaction_ids)) == (Decimal("1097.96"), "HNL", 1)
     assert payout.date == today + dt.timedelta(days=2)
     assert pixelpay.settle(today, key_id=key).amount == Decimal("0.00")  # settled once
+
+
+def test_the_hosted_page_over_http_shows_a_spanish_form_and_paying_calls_back_and_returns(pixelpay):
+    from infra.devstack import standin_server
+
+    received = []
+
+    def merchant(request):  # the merchant's callback URL
+        received.append(request)
+        return standin_server.Reply.of_json(200, {"ok": True})
+
+    server, merchant_url = standin_server.serve(merchant, "merchant-callback")
+    try:
+        request = _request("pl_http", "1150.00")
+        request = CheckoutRequest(**{**request.__dict__, "notification_url": merchant_url + "/webhooks/gateway-a"})
+        url = adapter_for("pixelpay").create_checkout(_access(), request).url
+        with urllib.request.urlopen(url, timeout=5) as page:  # noqa: S310 (the stand-in)
+            text = page.read().decode()
+        assert page.status == 200 and "Número de tarjeta" in text and "CVV" in text and "Pagar" in text
+        opener = urllib.request.build_opener(_NoRedirect)
+        form = urllib.parse.urlencode({"card_number": "4111111111111111", "card_cvv": "999"}).encode()
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            opener.open(urllib.request.Request(url, data=form, method="POST"), timeout=5)
+        assert answer.value.code == 303
+        assert answer.value.headers["Location"] == "https://app.example.test/#/pay/done?link=pl_http"
+        assert [r.path for r in received] == ["/webhooks/gateway-a"]
+        notification = adapter_for("pixelpay").parse_notification(received[0].body, received[0].headers)
+        assert (notification.link_id, notification.approved, notification.amount) == ("pl_http", True, Decimal("1150.00"))
+        with pytest.raises(urllib.error.HTTPError) as unknown_key:  # an unknown merchant's page
+            urllib.request.urlopen(url.replace("_key=1234567890", "_key=999"), timeout=5)  # noqa: S310
+        assert unknown_key.value.code == 400
+    finally:
+        server.shutdown()
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None

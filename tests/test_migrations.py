@@ -43,7 +43,8 @@ def test_secrets_written_in_plaintext_still_work_and_the_migration_seals_them(ap
     import json
 
     from chalicelib.auth import sealing
-    from chalicelib.services.integrations import gateway_config as gateways, webhooks
+    from chalicelib.services.integrations import gateway_config as gateways
+    from chalicelib.services.integrations import webhooks
     from infra.ops.migrations import seal_plain_secrets
 
     company_id = company_a.company_id

@@ -97,8 +97,10 @@ def entry_body(w: World, status: str) -> dict[str, Any]:
 
 
 def gateway_body(w: World) -> dict[str, Any]:
-    return {"name": f"Cobros {w.serial()}", "provider": "gateway-a", "paymentMethodId": w.method()["id"],
-            "secret": "gwa_secret_0123456789abcdefXYZ1"}
+    from tests.gateway_support import PIXELPAY_KEY_ID, clearing_method
+
+    return {"name": f"Cobros {w.serial()}", "provider": "pixelpay", "keyId": PIXELPAY_KEY_ID,
+            "paymentMethodId": clearing_method(w.shop)["id"], "secret": "gwa_secret_0123456789abcdefXYZ1"}
 
 
 def pending_payment(w: World) -> tuple[int, int]:

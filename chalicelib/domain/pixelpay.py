@@ -234,15 +234,6 @@ def read_status(answer: Any) -> StatusReading:
                          message=message if isinstance(message, str) else None)
 
 
-def parsed_answer(text: str) -> Any:
-    """An answer's JSON with its numbers as Decimal (amounts never pass through float); None when
-    it is not JSON."""
-    try:
-        return jsoncodec.loads(text) if text.strip() else None
-    except (ValueError, RecursionError):
-        return None
-
-
 def answer_message(answer: Any, text: str) -> str:
     """PixelPay's own words about a refusal (`message`), else the start of what it answered."""
     message = answer.get("message") if isinstance(answer, dict) else None

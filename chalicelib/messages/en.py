@@ -59,7 +59,7 @@ CODES: dict[str, str] = {
     'INVALID_PAYMENT_STATUS': "The payment's status does not allow the action.",
     'ADVANCE_NOT_AVAILABLE': 'No advance of the source document is left to apply.',
     'ADVANCE_ALREADY_APPLIED': 'The advance is already applied: undo the applications first.',
-    'CURRENCY_MISMATCH': "The gateway's currency is not the document's.",
+    'CURRENCY_MISMATCH': "The gateway's currency (its clearing account's, or a payment's) is not the document's.",
     'PAYMENT_GATEWAY_INACTIVE': 'The payment gateway is inactive.',
     'PAYMENT_LINK_EXPIRED': 'The payment link can no longer be paid.',
     'BANK_ACCOUNT_IN_USE': 'The bank account has transactions: the field cannot change, it cannot be deleted.',
@@ -88,7 +88,6 @@ CODES: dict[str, str] = {
     'API_KEY_NO_USER': 'No active owner or administrator stands behind the key.',
     'INVALID_SIGNATURE': "A gateway notification's signature is wrong.",
     'SIGNATURE_REQUIRED': 'A gateway notification carries no signature.',
-    'SIGNATURE_EXPIRED': "A gateway notification's signature is too old.",
     'PERMISSION_DENIED': 'The role may not do this.',
     'CSRF_ORIGIN': 'The Origin or Referer is not on the allowed list.',
     'CSRF_NO_ORIGIN': 'A mutating request with no Origin or Referer and no API key.',
@@ -170,7 +169,7 @@ CODES: dict[str, str] = {
     'GATEWAY_PROVIDER_ERROR': 'The payment gateway refused the request.',
     # issue 43: core
     "MODE_MISMATCH": "A real payment through a gateway in test mode, or a test payment through one in production.",
-    "GATEWAY_UNAVAILABLE": "The payment gateway's provider did not answer in time; try again.",
+    "GATEWAY_UNAVAILABLE": "The payment gateway's provider did not answer in time; nothing was decided: retry.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

@@ -9,6 +9,7 @@ from chalicelib.messages.bank_statement_phrases import BANK_STATEMENT_PHRASES
 
 # catalogue(lang).FIELD_LABELS: both languages' labels live side by side in field_labels.py
 from chalicelib.messages.field_labels import ES as FIELD_LABELS  # noqa: F401
+from chalicelib.messages.pixelpay_texts import PIXELPAY_PHRASES
 
 CODES: dict[str, str] = {
     "BAD_REQUEST": "El servicio no puede procesar la solicitud.",
@@ -69,7 +70,7 @@ CODES: dict[str, str] = {
     "INVALID_PAYMENT_STATUS": "El estado del pago no permite esta acción.",
     "ADVANCE_NOT_AVAILABLE": "El documento de origen no tiene anticipo disponible para aplicar.",
     "ADVANCE_ALREADY_APPLIED": "El anticipo ya está aplicado: deshaga primero las aplicaciones.",
-    "CURRENCY_MISMATCH": "La moneda de la pasarela no es la del documento.",
+    "CURRENCY_MISMATCH": "La moneda de la pasarela (la de su cuenta de compensación, o la de un pago) no es la del documento.",
     "PAYMENT_GATEWAY_INACTIVE": "La pasarela de pago está inactiva.",
     "PAYMENT_LINK_EXPIRED": "El enlace de cobro ya no se puede pagar.",
     "BANK_ACCOUNT_IN_USE":
@@ -102,7 +103,6 @@ CODES: dict[str, str] = {
     "API_KEY_NO_USER": "La clave API no está respaldada por un propietario o administrador activo.",
     "INVALID_SIGNATURE": "La firma de la notificación de la pasarela no es correcta.",
     "SIGNATURE_REQUIRED": "La notificación de la pasarela no trae firma.",
-    "SIGNATURE_EXPIRED": "La firma de la notificación de la pasarela es demasiado antigua.",
     "PERMISSION_DENIED": "Su rol no permite esta acción.",
     "CSRF_ORIGIN": "El origen de la solicitud (Origin o Referer) no está en la lista de permitidos.",
     "CSRF_NO_ORIGIN": "Una solicitud que modifica datos llegó sin cabecera Origin ni Referer y sin clave API.",
@@ -198,7 +198,7 @@ CODES: dict[str, str] = {
     "GATEWAY_PROVIDER_ERROR": "La pasarela de pago rechazó la solicitud.",
     # issue 43: core
     "MODE_MISMATCH": "Un pago real por una pasarela en modo de prueba, o un pago de prueba por una en producción.",
-    "GATEWAY_UNAVAILABLE": "El proveedor de la pasarela de pago no respondió a tiempo; inténtelo de nuevo.",
+    "GATEWAY_UNAVAILABLE": "El proveedor de la pasarela de pago no respondió a tiempo; no se decidió nada: inténtelo de nuevo.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)
@@ -531,8 +531,6 @@ PHRASES: dict[str, str] = {
     "The payment is in {}, the link in {}.": "El pago está en {0} y el enlace de cobro en {1}.",
     "The payment link expired at {}, before the payment.": "El enlace de cobro venció el {0}, antes del pago.",
     "The payment method is inactive.": "El método de pago está inactivo.",
-    "The payment of {} is more than the {} the link still asks for.":
-        "El pago de {0} supera los {1} que el enlace de cobro aún pide.",
     "The period is already {}.": "El período ya está en estado {0}.",
     "The period overlaps period {} ({} to {}).": "El período se traslapa con el período {0} ({1} a {2}).",
     "The range overlaps CAI range {} ({}-{}) of the same branch, emission point and type.":
@@ -550,9 +548,6 @@ PHRASES: dict[str, str] = {
     "The service is busy; retry shortly.": "El servicio está ocupado; intente de nuevo en breve.",
     "The session has ended; log in again.": "La sesión terminó; inicie sesión de nuevo.",
     "The session is invalid or has expired; log in again.": "La sesión no es válida o venció; inicie sesión de nuevo.",
-    "The signature's timestamp is more than {} seconds away from now: a replay, or a clock far off.":
-        "La marca de tiempo de la firma difiere en más de {0} segundos de la hora actual: es una repetición o un "
-        "reloj muy desfasado.",
     "The sum of debits must equal the sum of credits.": "El total del debe tiene que ser igual al total del haber.",
     "The tax authority did not answer; nothing was invalidated. Send it again.":
         "Hacienda no respondió; no se invalidó nada. Envíelo de nuevo.",
@@ -570,8 +565,6 @@ PHRASES: dict[str, str] = {
         "El usuario aún no ha aceptado la invitación: reenvíela o quite al usuario.",
     "The webhook is inactive; activate it first.": "El webhook está inactivo; actívelo primero.",
     "The {} header is required.": "La cabecera {0} es obligatoria.",
-    "The {} header must be t=<unix seconds>,v1=<hex>.":
-        "La cabecera {0} debe tener la forma t=<segundos unix>,v1=<hex>.",
     "The {} must be a JSON object.": "La sección {0} de la solicitud debe ser un objeto JSON.",
     "There is no report template {}; GET /report-templates lists them.":
         "No existe la plantilla de informe {0}; GET /report-templates las lista.",
@@ -608,15 +601,12 @@ PHRASES: dict[str, str] = {
     "{}: the transaction is already reconciled.": "{0}: el movimiento ya está conciliado.",
     "{}: {}": "{0}: {1}",
     "1 to 255 visible ASCII characters": "de 1 a 255 caracteres ASCII visibles",
-    "Unix time in seconds": "tiempo Unix en segundos",
     "a book spans at most {} days (books are monthly)":
         "un libro abarca como máximo {0} días (los libros son mensuales)",
     "a cash condition has no credit days": "una condición de contado no tiene días de crédito",
     "a credit condition needs at least 1 credit day": "una condición de crédito necesita al menos 1 día de crédito",
     "a credit note is refunded in money: give the payment method":
         "una nota de crédito se reembolsa en dinero: indique el método de pago",
-    'a decimal string with at most 2 decimals, e.g. "12.34"':
-        'un número decimal en texto con 2 decimales como máximo, p. ej. "12.34"',
     "a line carries either a debit or a credit, greater than zero":
         "cada línea lleva un monto al debe o al haber, mayor que cero",
     "a line {} carries no tax: its tax rate is 0":
@@ -652,7 +642,6 @@ PHRASES: dict[str, str] = {
     "an account cannot be placed under itself or its sub-accounts":
         "una cuenta no puede colocarse bajo sí misma ni bajo sus subcuentas",
     "an advance is money: give the payment method": "un anticipo es dinero: indique el método de pago",
-    "an integer number of cents": "un número entero de centavos",
     "an opening stock only adds: {} are already on hand": "un inventario inicial solo agrega: ya hay {0} en existencia",
     "at least one debit line and one credit line": "al menos una línea al debe y una al haber",
     "at most 0": "como máximo 0",
@@ -759,7 +748,6 @@ PHRASES: dict[str, str] = {
         "obligatorio para quien es cliente y proveedor a la vez: receivable (por cobrar: el cliente debe) o payable "
         "(por pagar: la empresa debe)",
     "required for an opening stock": "obligatorio para un inventario inicial",
-    "required: a 3-letter ISO 4217 code": "obligatorio: un código ISO 4217 de 3 letras",
     "required: a refund is made by a payment method": "obligatorio: un reembolso se hace por un método de pago",
     "required: a string of 1 to 200 characters": "obligatorio: un texto de 1 a 200 caracteres",
     "required: an El Salvador comprobante de retención names the purchase (103 or 11) the IVA was withheld from":
@@ -811,8 +799,6 @@ PHRASES: dict[str, str] = {
     "{} (the bank statement's balance less the cleared balance); must be 0":
         "{0} (el saldo según el banco menos el saldo conciliado); debe ser 0",
     "{} failed logins per {} s": "{0} intentos fallidos de inicio de sesión cada {1} s",
-    "{} is before the payment link was created ({}): no payment through it can be dated then":
-        "{0} es anterior a la creación del enlace de cobro ({1}): ningún pago por ese enlace puede tener esa fecha",
     "{} is not a tax of {}": "{0} no es un impuesto de {1}",
     "{} is the company's own currency: its rate is always 1":
         "{0} es la moneda propia de la empresa: su tipo de cambio siempre es 1",
@@ -1301,6 +1287,8 @@ PHRASES: dict[str, str] = {
         "La pasarela de pago no respondió; no se cambió nada. Intente de nuevo más tarde.",
     "Payment gateway not found.": "Pasarela de pago no encontrada.",
     **BANK_STATEMENT_PHRASES,
+    # issue 43: pixelpay
+    **PIXELPAY_PHRASES,
     # issue 43: wompi
     "The payment gateway refused the request.": "La pasarela de pago rechazó la solicitud.",
     "must be true or false": "debe ser true o false",
@@ -1309,6 +1297,26 @@ PHRASES: dict[str, str] = {
     "Wompi refused the request: {}": "Wompi rechazó la solicitud: {0}",
     "Wompi answered a transaction this service cannot read: {}":
         "Wompi respondió con una transacción que este servicio no puede leer: {0}",
+    # issue 43: core
+    "A payment of live={} through a gateway in {} mode.": "Un pago con live={0} por una pasarela en modo {1}.",
+    "No notification of this transaction through this gateway.":
+        "No hay notificación de esta transacción por esta pasarela.",
+    "The gateway cannot collect this document: its clearing account is in {}, the document in {}.":
+        "La pasarela no puede cobrar este documento: su cuenta de compensación está en {0}, el documento en {1}.",
+    "The payment gateway did not answer in time; try again.":
+        "La pasarela de pago no respondió a tiempo; inténtelo de nuevo.",
+    "The payment of {} is not the {} the link asks for.": "El pago de {0} no es el monto de {1} que pide el enlace.",
+    "its bank account is in {}; {} takes {}": "su cuenta bancaria está en {0}; {1} acepta {2}",
+    "its clearing account is in {}, the document in {}": "su cuenta de compensación está en {0}, el documento en {1}",
+    "must be an active expense account": "debe ser una cuenta de gastos activa",
+    "must have a bank account: the gateway's clearing account, where its payments wait for the provider's payout":
+        "debe tener una cuenta bancaria: la cuenta de compensación de la pasarela, donde sus pagos esperan la "
+        "liquidación del proveedor",
+    "only a PixelPay merchant has an endpoint of its own": "solo un comercio de PixelPay tiene un endpoint propio",
+    "required when the gateway charges a fee: the expense account its fees are booked to":
+        "obligatoria cuando la pasarela cobra una comisión: la cuenta de gastos a la que se cargan sus comisiones",
+    "{} is a retired format: create a PixelPay or Wompi gateway instead":
+        "{0} es un formato retirado: cree en su lugar una pasarela PixelPay o Wompi",
 }
 
 # issue 38: lang2

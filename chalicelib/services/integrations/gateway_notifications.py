@@ -131,6 +131,8 @@ def _decide(context: _Context) -> dict[str, Any]:
     decided = table.get(context.key)
     if decided is not None and decided["status"] != PENDING:
         return answer(decided)
+    if decided is not None:  # the decision keeps its place among the gateway's: when it first came
+        context = dataclasses.replace(context, received_at=decided["receivedAt"])
     adapter = adapter_for(context.notification.provider)
     try:
         confirmation = adapter.confirm(gateway_config.access_for(context.gateway, context.company_id),
@@ -207,8 +209,7 @@ def _record(table: Table, decision: dict[str, Any], decided: dict[str, Any] | No
         transaction.put_new(decision)
         transaction.increment(keys.gateway_decision_count(decision["companyId"], decision["gatewayId"]), "total")
     else:
-        transaction.put({**decision, "receivedAt": decided["receivedAt"], "GSI1SK": decided["GSI1SK"]},
-                        condition="#status = :pending", names={"#status": "status"}, values={":pending": PENDING})
+        transaction.put(decision, condition="#status = :pending", names={"#status": "status"}, values={":pending": PENDING})
     if decision["status"] == PENDING:
         transaction.put({**pending_key, "itemType": "GATEWAY_PENDING", "companyId": decision["companyId"],
                          "provider": decision["provider"], "transactionId": decision["transactionId"],
@@ -284,8 +285,8 @@ def run_pending_rechecks(table: Table, limit: int = RECHECKS_PER_RUN) -> dict[st
     for item in items:
         summary["checked"] += 1
         try:
-            run_with_retries(lambda: recheck(table, int(item["companyId"]), int(item["gatewayId"]),
-                                             str(item["transactionId"])))
+            run_with_retries(lambda item=item: recheck(table, int(item["companyId"]), int(item["gatewayId"]),
+                                                       str(item["transactionId"])))
             summary["decided"] += 1
         except ApiError as error:
             key = "stillPending" if error.code in ("GATEWAY_UNAVAILABLE", "PAYMENT_DEFERRED") else "failed"

@@ -14,6 +14,8 @@ from chalicelib import clock
 from chalicelib.domain import gateways as gateway_rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.messages.books import book_text
+from chalicelib.observability import logger
 from chalicelib.services import document_names
 from chalicelib.services.commands import Command
 from chalicelib.services.integrations import gateway_config
@@ -91,9 +93,10 @@ def _check_currency(table: Table, company_id: int, gateway: dict[str, Any], curr
     clearing = gateway_config.clearing_account(table, company_id, gateway)
     held = clearing.get("currency") if clearing else None
     if held != currency:
-        problem = f"its clearing account is in {held}, the document in {currency}"
-        raise ApiError(f"The gateway cannot collect this document: {problem}.", code="CURRENCY_MISMATCH",
-                       details=[{"field": "gatewayId", "message": problem}])
+        raise ApiError(f"The gateway cannot collect this document: its clearing account is in {held}, the document "
+                       f"in {currency}.", code="CURRENCY_MISMATCH",
+                       details=[{"field": "gatewayId",
+                                 "message": f"its clearing account is in {held}, the document in {currency}"}])
 
 
 def _customer(table: Table, company_id: int, document: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -127,7 +130,8 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     try:
         checkout = adapter_for(gateway["provider"]).create_checkout(
             gateway_config.access_for(gateway, company_id),
-            CheckoutRequest(link_id=link_id, amount=amount, currency=currency, description=f"Documento {label}",
+            CheckoutRequest(link_id=link_id, amount=amount, currency=currency,
+                            description=book_text("payment", document=label),
                             customer_name=name, customer_email=email, expires_at=expires,
                             notification_url=settings.api_base_url + NOTIFICATION_PATH[gateway["provider"]],
                             return_url=f"{settings.app_base_url}/#/pay/done?link={link_id}",
@@ -150,7 +154,9 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def gateway_unavailable(detail: str) -> ApiError:
-    return ApiError(f"The payment gateway did not answer; try again ({detail}).", code="GATEWAY_UNAVAILABLE")
+    """503: nothing decided. What failed is logged, not answered (the provider's own words)."""
+    logger.warning("payment gateway unavailable", extra={"detail": detail})
+    return ApiError("The payment gateway did not answer in time; try again.", code="GATEWAY_UNAVAILABLE")
 
 
 def stored_link(table: Table, link_id: str) -> dict[str, Any] | None:

@@ -46,7 +46,7 @@ class PixelPayAdapter:
         """The callback's `payment_hash` must be MD5(order_id|key_id|secret) of this gateway."""
         sent = formats.sent_payment_hash(formats.result_fields(raw_body, _header(headers, "content-type")))
         if sent is None:
-            raise SignatureRefused("PixelPay's notification carries no payment_hash.", code="SIGNATURE_REQUIRED")
+            raise SignatureRefused("PixelPay's notification carries no payment hash.", code="SIGNATURE_REQUIRED")
         if not formats.payment_hash_matches(sent, notification.link_id, access.key_id, access.secret):
             raise SignatureRefused()
 
@@ -60,7 +60,7 @@ class PixelPayAdapter:
             raise ProviderError(f"PixelPay refused the status call (HTTP {answer.status}): "
                                 f"{formats.answer_message(answer.body, answer.text)}")
         try:
-            reading = formats.read_status(formats.parsed_answer(answer.text))
+            reading = formats.read_status(answer.body)
         except formats.StatusUnreadable as missing:
             raise ProviderError(f"PixelPay's status answer lacks {missing}: nothing is confirmed.") from None
         if reading.payment_uuid not in (None, notification.transaction_id) or \

@@ -15,9 +15,15 @@ from chalicelib import clock
 from chalicelib.domain import wompi as formats
 from chalicelib.domain.gateways import ProviderNotification
 from chalicelib.services.integrations.providers import (
-    WOMPI, Checkout, CheckoutRequest, Confirmation, GatewayAccess, ProviderError, Refund,
+    WOMPI,
+    Checkout,
+    CheckoutRequest,
+    Confirmation,
+    GatewayAccess,
+    ProviderError,
+    Refund,
+    http,
 )
-from chalicelib.services.integrations.providers import http
 from chalicelib.settings import get_settings
 
 # a token is used until this many seconds before Wompi says it expires (a call in flight then
