@@ -290,7 +290,21 @@ EXAMPLES: dict[str, Example] = {
     "/bank-accounts/{accountId}/statement-lines/{lineId}/ignore": lambda w: (statement_line(w) + "/ignore", {}),
     "/bank-accounts/{accountId}/statement-lines/{lineId}/unignore": lambda w: (
         statement_line(w, then="ignore") + "/unignore", {}),
+    # issue 43: books
+    "/payments/gateways/{id}/payouts": lambda w: gateway_payout(w),
 }
+
+
+def gateway_payout(w: World) -> tuple[str, dict[str, Any]]:
+    """A gateway whose clearing account holds 1,000.00 (its opening balance), paying 10.00 out."""
+    from tests.gateway_books_support import put_gateway
+
+    clearing = w.bank_account()
+    gateway = put_gateway(w.table, w.shop.company.company_id, provider="pixelpay",
+                          method_id=w.method(bankAccountId=clearing["id"])["id"], fee_account_id=w.account("6199"),
+                          percent="0", fixed="0", tax_rate="0")
+    return (f"/payments/gateways/{gateway['id']}/payouts",
+            {"bankAccountId": w.bank_account()["id"], "amount": "10.00", "payoutDate": "2026-11-06"})
 
 
 def statement_ofx(fitid: str) -> bytes:

@@ -1285,7 +1285,6 @@ PHRASES: dict[str, str] = {
         "como máximo {0}, lo que tiene la cuenta liquidadora de la pasarela",
     "The payment gateway did not answer; nothing changed. Try again later.":
         "La pasarela de pago no respondió; no se cambió nada. Intente de nuevo más tarde.",
-    "Payment gateway not found.": "Pasarela de pago no encontrada.",
     **BANK_STATEMENT_PHRASES,
     # issue 43: pixelpay
     **PIXELPAY_PHRASES,

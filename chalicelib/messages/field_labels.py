@@ -251,6 +251,8 @@ EN: dict[str, str] = {
     'feeFixed': "The provider's fixed fee",
     'feeTaxRate': "The tax rate on the provider's fee",
     'feeAccountId': "The fee's expense account",
+    # issue 43: books
+    'payoutDate': 'Payout date',
 }
 
 ES: dict[str, str] = {
@@ -496,4 +498,6 @@ ES: dict[str, str] = {
     'feeFixed': 'Comisión fija del proveedor',
     'feeTaxRate': 'Tasa del impuesto sobre la comisión',
     'feeAccountId': 'Cuenta de gastos de la comisión',
+    # issue 43: books
+    'payoutDate': 'Fecha de la liquidación',
 }

@@ -90,8 +90,6 @@ class Payment(ResponseModel):
     version: int
     created_at: str
     # issue 43: books
-    gateway_id: Optional[int] = Field(None, description="a card gateway's payment: the gateway it came through")
-    gateway_transaction_id: Optional[str] = Field(None, description="the provider's transaction id")
     gateway_fee: Optional[Decimal] = Field(None, description="what the provider kept of it (rate and fixed part), "
                                                             "withdrawn from the clearing account with the payment")
     gateway_fee_tax: Optional[Decimal] = Field(None, description="the sales tax the provider invoices on its fee")

@@ -19,14 +19,14 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.auth import sealing
-from chalicelib.domain.gateway_fees import ZERO, FeeTerms, fee_for
+from chalicelib.domain.gateway_fees import FeeTerms, fee_for
 from chalicelib.domain.gateways import ProviderNotification
 from chalicelib.errors import ApiError
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.banking import bank_transactions, banking
 from chalicelib.services.commands import Command
+from chalicelib.services.integrations import gateway_config
 from chalicelib.services.integrations.providers import (
     GatewayAccess,
     ProviderError,
@@ -35,13 +35,10 @@ from chalicelib.services.integrations.providers import (
     adapter_for,
 )
 from chalicelib.store import keys
-from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 # what a cancelled gateway payment records of its refund (refundedThrough)
 THROUGH_API, THROUGH_PANEL = "api", "panel"
-# what a gateway's secret is sealed for (as services/integrations/gateways.py seals it)
-SECRET_PURPOSE = "gateway-secret"
 
 
 class GatewayUnavailable(ApiError):
@@ -50,25 +47,19 @@ class GatewayUnavailable(ApiError):
     message = "The payment gateway did not answer; nothing changed. Try again later."
 
 
-def gateway_key(company_id: int, gateway_id: int) -> keys.Key:
-    return keys.small_record(company_id, keys.PAYMENT_GATEWAY, gateway_id)
-
-
 def fee_terms(gateway: dict[str, Any]) -> FeeTerms:
     """The fee the company's contract with the provider sets, as the gateway stores it:
     `feePercent` (3.5 means 3.5 %), `feeFixed`, `feeTaxRate` (a fraction: 0.15)."""
-    return FeeTerms(percent=Decimal(str(gateway.get("feePercent") or 0)),
-                    fixed=Decimal(str(gateway.get("feeFixed") or 0)),
-                    tax_rate=Decimal(str(gateway.get("feeTaxRate") or 0)))
+    return gateway_config.fee_terms(gateway)
 
 
 def book_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, gateway: dict[str, Any],
                   payment: dict[str, Any]) -> dict[str, Any]:
-    """The provider's fee on `payment` (already built into `transaction` by method_payment with
-    the gateway's method), in the same transaction: a withdrawal of fee + tax from the clearing
+    """The provider's fee on `payment` (built into `transaction` by method_payment with the
+    gateway's method: its `before_keep`, or after it), in the same transaction: a withdrawal of fee + tax from the clearing
     bank account (the payment's own `bankAccountId`) with its one entry, Dr fee expense, Dr tax
     on purchases, Cr clearing; the split is exactly fee_for's. The fields it sets on the payment
-    (here and in its item being created): {} when the gateway charges nothing."""
+    (and on its item, when the transaction already puts it): {} when the gateway charges nothing."""
     terms = fee_terms(gateway)
     if not terms.charges:
         return {}
@@ -86,10 +77,8 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
     booked = {"gatewayFee": fee.fee, "gatewayFeeTax": fee.tax, "feeTransactionId": item["id"],
               "feeJournalEntryId": item["journalEntryId"]}
     payment.update(booked)
-    # the notification pipeline books the fee before the payment is kept (method_payment's
-    # before_keep): the payment then carries these fields itself; a payment already put is amended
     key = keys.document_payment(command.company_id, int(payment["documentId"]), int(payment["id"]))
-    if transaction.touches(key):
+    if transaction.touches(key):   # the payment's item is already in the transaction: it carries them too
         transaction.amend_put(key, booked)
     return booked
 
@@ -116,15 +105,6 @@ def reverse_fee_into(command: Command, transaction: Transaction, writes: Journal
 
 # --- refunds at the provider ------------------------------------------------------------------------
 
-def access_for(table: Table, company_id: int, gateway: dict[str, Any]) -> GatewayAccess:
-    """What a call to the gateway's provider needs, its secret opened."""
-    return GatewayAccess(provider=gateway["provider"], mode=gateway.get("mode") or "test",
-                         key_id=str(gateway.get("keyId") or ""),
-                         secret=sealing.opened_text(gateway, company_id, SECRET_PURPOSE),
-                         company_id=company_id, gateway_id=int(gateway["id"]), user_email=gateway.get("userEmail"),
-                         endpoint=gateway.get("endpoint"))
-
-
 def refund_at_provider(command: Command, payment: dict[str, Any], reason: str) -> dict[str, Any]:
     """The provider's refund of a gateway payment being cancelled, BEFORE the books' transaction
     (the caller has built it: a refusal of the books never leaves money refunded): the fields
@@ -139,11 +119,11 @@ def refund_at_provider(command: Command, payment: dict[str, Any], reason: str) -
     if payment.get("refundedThrough"):
         return {name: payment[name] for name in ("refundedThrough", "refundReference", "refundedAt") if name in payment}
     table, company_id = command.table, command.company_id
-    gateway = table.get(gateway_key(company_id, int(payment["gatewayId"])))
+    gateway = table.get(gateway_config.gateway_key(company_id, int(payment["gatewayId"])))
     if gateway is None:  # deleted since: nothing can call the provider; the money goes back in its panel
         return {"refundedThrough": THROUGH_PANEL, "refundedAt": clock.now_iso()}
     adapter = adapter_for(gateway["provider"])
-    access = access_for(table, company_id, gateway)
+    access = gateway_config.access_for(gateway, company_id)
     transaction_id, link_id = str(payment.get("gatewayTransactionId") or ""), str(payment.get("paymentLinkId") or "")
     try:
         refund = adapter.refund(access, transaction_id, link_id, Decimal(payment["amount"]), reason)
@@ -174,7 +154,3 @@ def _voided_already(adapter: Any, access: GatewayAccess, provider: str, link_id:
     except ProviderUnavailable:
         return False
     return not confirmation.approved
-
-
-def fee_total(payment: dict[str, Any]) -> Decimal:
-    return Decimal(str(payment.get("gatewayFee") or ZERO)) + Decimal(str(payment.get("gatewayFeeTax") or ZERO))

@@ -14,12 +14,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.errors import ValidationFailed
 from chalicelib.messages.books import book_text, with_reference
 from chalicelib.services import records
 from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.banking import bank_transactions, banking
 from chalicelib.services.commands import Command
+from chalicelib.services.integrations import gateway_config
 from chalicelib.services.payments import payment_setup
 from chalicelib.store import keys
 from chalicelib.store.table import Table
@@ -28,37 +29,19 @@ from chalicelib.store.table import Table
 PROVIDER_NAMES = {"pixelpay": ("PixelPay", "Pixel Pay"), "wompi": ("Wompi",)}
 
 
-def _gateway(table: Table, company_id: int, gateway_id: int) -> dict[str, Any]:
-    return records.get_small_record(table, company_id, keys.PAYMENT_GATEWAY, gateway_id, "Payment gateway")
-
-
-def clearing_account_id(table: Table, company_id: int, gateway: dict[str, Any]) -> int | None:
-    """The bank account the gateway's payments move: its payment method's (None: it has none)."""
-    if gateway.get("clearingBankAccountId") is not None:
-        return int(gateway["clearingBankAccountId"])
-    try:
-        method = payment_setup.get_method(table, company_id, int(gateway["paymentMethodId"]))
-    except NotFound:
-        return None
-    return int(method["bankAccountId"]) if method.get("bankAccountId") is not None else None
-
-
 def clearing_accounts(table: Table, company_id: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Each gateway of the company with its clearing bank account (gateway, account), one per
-    clearing account: one Query of the gateways, one BatchGetItem of their methods when they do
-    not name their account, one of the accounts."""
+    clearing account: one Query of the gateways, one BatchGetItem of their payment methods, one
+    of the accounts."""
     gateways = records.small_records(table, company_id, keys.PAYMENT_GATEWAY)
     if not gateways:
         return []
-    unnamed = sorted({int(each["paymentMethodId"]) for each in gateways
-                      if each.get("clearingBankAccountId") is None and each.get("paymentMethodId") is not None})
+    method_ids = sorted({int(each["paymentMethodId"]) for each in gateways if each.get("paymentMethodId") is not None})
     methods = {int(item["id"]): item for item in table.batch_get(
-        [payment_setup.method_key(company_id, each) for each in unnamed]).values()} if unnamed else {}
+        [payment_setup.method_key(company_id, each) for each in method_ids]).values()} if method_ids else {}
     by_account: dict[int, dict[str, Any]] = {}
     for gateway in sorted(gateways, key=lambda each: int(each["id"])):
-        account_id = gateway.get("clearingBankAccountId")
-        if account_id is None:
-            account_id = methods.get(int(gateway.get("paymentMethodId") or 0), {}).get("bankAccountId")
+        account_id = methods.get(int(gateway.get("paymentMethodId") or 0), {}).get("bankAccountId")
         if account_id is not None:
             by_account.setdefault(int(account_id), gateway)
     if not by_account:
@@ -73,15 +56,15 @@ def record_payout(command: Command, gateway_id: int, fields: dict[str, Any]) -> 
     transaction on the clearing account still holding the amount (two payouts at once never take
     more than it holds)."""
     table, company_id = command.table, command.company_id
-    gateway = _gateway(table, company_id, gateway_id)
-    clearing_id = clearing_account_id(table, company_id, gateway)
-    if clearing_id is None:
+    gateway = gateway_config.stored(table, company_id, gateway_id)   # another company's: 404
+    clearing = gateway_config.clearing_account(table, company_id, gateway)
+    if clearing is None:
         raise ValidationFailed.for_field("gatewayId", "the gateway's payment method moves no bank account")
+    clearing_id = int(clearing["id"])
     target = banking.get_account(table, company_id, fields["bankAccountId"])  # another company's: 404
     if target["id"] == clearing_id:
         raise ValidationFailed.for_field("bankAccountId", "must differ from the gateway's clearing account")
     amount = Decimal(fields["amount"])
-    clearing = banking.get_account(table, company_id, clearing_id)
     held = Decimal(str(clearing.get("balance", 0)))
     if amount > held:
         raise _above_balance(held)
