@@ -56,7 +56,7 @@ const ROUTES = [
   ["/settings/webhooks", "settings-webhooks", "list"],
   ["/settings/webhooks/:id", "settings-webhooks", "detail"],
   ["/settings/payment-setup", "settings-payments", "paymentSetup"],
-  ["/settings/gateways", "settings-payments", "gateways"],
+  ["/settings/gateways", "settings-gateways", "gateways"],
   ["/settings/branches", "settings-branches", "branches"],
   ["/settings/warehouses", "settings-branches", "warehouses"],
   ["/settings/scheduled-invoices", "settings-scheduled", "render"],

@@ -9,6 +9,7 @@ import {
   act, badge, button, definitionList, describeError, errorBox, formDialog, formView, loadInto, openDialog, pageHeader, pagerView,
   section, tableView, toast,
 } from "../ui.js";
+import { clearingBadge, clearingCard, gatewaysByClearingAccount, payoutButtons } from "./banking-gateways.js";
 
 const opened = new Set();  // the reconciliations opened from their address (?reconciliation=)
 const accountLabel = (a) => `${a.code} · ${a.name}`;
@@ -44,19 +45,22 @@ function transferDialog(done) {
 }
 
 export async function list(ctx) {
+  const clearing = await gatewaysByClearingAccount();
   await crudPage({
     title: t("bank.title"), path: "/bank-accounts", field: "bankAccounts", createLabel: t("bank.new"),
     intro: h("p", { class: "help" }, t("bank.intro")),
     fields: accountFields(), editFields: accountFields(), canDelete: true,
     onRowClick: (b) => ctx.navigate(`/banking/${b.id}`),
     columns: [
-      { label: t("bank.name"), value: (b) => h("a", { href: `#/banking/${b.id}` }, b.name) },
+      { label: t("bank.name"), value: (b) => [h("a", { href: `#/banking/${b.id}` }, b.name),
+        clearing.has(b.id) ? [" ", clearingBadge(clearing.get(b.id))] : null] },
       { label: t("bank.bankName"), value: (b) => b.bankName || "" },
       { label: t("bank.accountNumber"), value: (b) => b.accountNumber || "" },
       { label: t("bank.currency"), value: (b) => b.currency },
       { label: t("bank.balance"), class: "num", value: (b) => money(b.balance, b.currency) },
       { label: t("common.status"), value: (b) => badge(b.isActive ? "active" : "inactive") },
     ],
+    rowActions: (b, refresh) => payoutButtons(clearing.get(b.id), b, refresh),
   })(ctx);
   ctx.root.querySelector(".page-actions").append(button(t("bank.transfer"), () => transferDialog(ctx.refresh)));
 }
@@ -66,7 +70,7 @@ export async function list(ctx) {
 export async function detail(ctx) {
   const id = ctx.params.id;
   const page = Math.max(1, Number(ctx.query.page) || 1);
-  const account = await api.get(`/bank-accounts/${id}`);
+  const [account, clearing] = await Promise.all([api.get(`/bank-accounts/${id}`), gatewaysByClearingAccount()]);
   const ledger = await api.get(`/chart-of-accounts/${account.chartOfAccountId}`).catch(() => null);
   const cur = account.currency;
   const manual = () => formDialog(t("bank.manual"), {
@@ -92,6 +96,7 @@ export async function detail(ctx) {
       h("div", { class: "figure", id: "bank-balance" }, h("span", { class: "figure-label" }, t("bank.balance")), h("strong", {}, money(account.balance, cur))),
       h("div", { class: "figure" }, h("span", { class: "figure-label" }, t("bank.reconciledBalance")),
         h("strong", {}, money(account.reconciledBalance, cur)))),
+    clearingCard(clearing.get(account.id), account, ctx.refresh),
     section(null, definitionList([
       [t("bank.bankName"), account.bankName || t("common.none")],
       [t("bank.accountNumber"), account.accountNumber || t("common.none")],

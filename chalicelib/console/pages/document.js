@@ -10,6 +10,7 @@ import { companyCurrency, date, documentName, documentTitle, documentTypeName, e
 import { DOCUMENT_TYPES, t } from "../i18n.js";
 import { daysOverdue, statusBadges } from "../payment-status.js";
 import { act, badge, button, definitionList, describeError, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
+import { cardDialog, cardNote, cardPayable, cardRefundHelp, isCardSale, linksSection } from "./document-card.js";
 import { dteSection, invalidateDialog } from "./document-dte.js";
 import { EXONERATION_FIELDS, EXPORT_FIELDS } from "./document-form.js";
 import { notesFor } from "./document-source.js";
@@ -123,11 +124,12 @@ function inCompanyCurrency(p) {
       t("doc.payment.settled", { amount: money(p.settledBase) })) : null];
 }
 
-function paymentsTable(ctx, doc, payments, methods) {
+function paymentsTable(ctx, doc, payments, methods, gateways) {
   const path = (p) => `/payments/documents/${doc.id}/payments/${p.id}`;
   const cancel = (p) => formDialog(t("doc.payment.cancel"), {
     fields: [{ name: "reason", label: t("doc.reason"), required: true, emptyAs: "" },
       { name: "date", label: t("doc.reverseDate"), type: "date" }],
+    extra: cardRefundHelp(p, gateways),
     submitLabel: t("doc.payment.cancel"),
     onSubmit: (data) => api.post(`${path(p)}/cancel`, data),
   }, () => { toast(t("doc.payment.cancelled")); return ctx.refresh(); });
@@ -136,7 +138,8 @@ function paymentsTable(ctx, doc, payments, methods) {
   const table = tableView({ rows: payments, empty: t("doc.noPayments"), columns: [
     { label: t("doc.paymentDate"), value: (p) => date(p.paymentDate) },
     { label: t("doc.payment.kind"), value: (p) => t(`doc.kind.${p.kind}`) },
-    { label: t("doc.payment.method"), value: (p) => (p.paymentMethodId ? methods.get(p.paymentMethodId)?.name || `#${p.paymentMethodId}` : "") },
+    { label: t("doc.payment.method"), value: (p) => [p.paymentMethodId ? methods.get(p.paymentMethodId)?.name || `#${p.paymentMethodId}` : "",
+      cardNote(p, doc.currency)] },
     { label: t("doc.reference"), value: (p) => p.reference || "" },
     { label: t("doc.entry"), value: (p) => (p.journalEntryId
       ? h("a", { href: `#/accounting/entries/${p.journalEntryId}` }, `#${p.journalEntryId}`) : "") },
@@ -298,7 +301,7 @@ export async function render(ctx) {
   const allowed = (action) => (doc.allowedActions || []).includes(action);
   // the corrected or converted document, named by its number
   const sourceLoad = doc.sourceDocumentId ? api.get(`/documents/${doc.sourceDocumentId}`).catch(() => null) : null;
-  const [partner, payments, methodList, entry, templates, bankList, availability] = await Promise.all([
+  const [partner, payments, methodList, entry, templates, bankList, availability, gatewayList] = await Promise.all([
     api.get(`/business-partners/${doc.businessPartnerId}`).catch(() => null),
     listAll(`/payments/documents/${doc.id}/payments`, "payments"),
     listAll("/payments/methods", "paymentMethods"),
@@ -308,6 +311,8 @@ export async function render(ctx) {
     // what its source holds to apply (the route's default source): offered when there is some
     allowed("applyAdvances") && doc.sourceDocumentId
       ? api.get(`/payments/source-documents/${doc.sourceDocumentId}/advance-availability`).catch(() => null) : null,
+    // the company's card gateways (a role that may not read them sees no card payment)
+    isCardSale(doc) ? listAll("/payments/gateways", "paymentGateways").catch(() => []) : [],
   ]);
   const source = await sourceLoad;
   const methods = new Map(methodList.map((m) => [m.id, m]));
@@ -315,6 +320,8 @@ export async function render(ctx) {
   const pdf = pdfSection(doc, templates);
   const path = `/documents/${doc.id}`;
   const { type, status } = doc;
+  const links = gatewayList.length ? linksSection(doc, gatewayList) : null;
+  const byCard = cardPayable(doc, allowed) && gatewayList.some((g) => g.isActive);
 
   const actions = [
     allowed("confirm") ? button(t("doc.confirm"), () => act(t("doc.confirmAsk"), () => api.post(`${path}/confirm`),
@@ -333,6 +340,7 @@ export async function render(ctx) {
     }, null, t("doc.deleted")), "danger delete-button") : null,
     allowed("pay")
       ? button(t("doc.pay"), () => payDialog(ctx, doc, methods, banks), "primary pay-button") : null,
+    byCard ? button(t("card.title"), () => cardDialog(doc, gatewayList, links.refresh), "card-button") : null,
     allowed("refund")
       ? button(t("doc.refund"), () => payDialog(ctx, doc, methods, banks, { title: t("doc.refund"), done: t("doc.refund.ok"),
         help: t(`doc.refund.help.${type}`) }), "primary pay-button refund-button") : null,
@@ -360,8 +368,10 @@ export async function render(ctx) {
     h("div", { class: "columns" }, section(null, facts(doc, partner, source)), section(t("doc.totals"), totals(doc, allowed))),
     doc.dte ? dteSection(doc.dte, doc) : null,
     section(t("doc.lines"), linesTable(doc, ctx.session.company?.country)),
-    section(t("doc.payments"), paymentsTable(ctx, doc, payments, methods)),
+    section(t("doc.payments"), paymentsTable(ctx, doc, payments, methods, gatewayList)),
+    links ? links.element : null,
     entry ? await entrySection(entry) : null,
     reversals,
     allowed("print") ? pdf.element : null]);
+  if (links) await links.refresh();
 }

@@ -1,11 +1,10 @@
-// Settings, payments: payment methods and payment conditions on one page, and the payment
-// gateways (their secret is written, never read back) with their decided notifications.
-import { api, listAll } from "../api.js";
-import { crudPage, crudSection } from "../crud.js";
+// Settings, payments: payment methods and payment conditions on one page (the payment gateways:
+// settings-gateways.js).
+import { listAll } from "../api.js";
+import { crudSection } from "../crud.js";
 import { h } from "../dom.js";
-import { dateTime, linkedDocumentName, money } from "../format.js";
 import { t } from "../i18n.js";
-import { badge, button, errorBox, loadInto, openDialog, pageHeader, tableView } from "../ui.js";
+import { badge, pageHeader } from "../ui.js";
 
 const yesNo = (value) => t(value ? "common.yes" : "common.no");
 const active = (row) => badge(row.isActive ? "active" : "inactive");
@@ -55,50 +54,4 @@ export async function paymentSetup(ctx) {
       { label: t("common.status"), value: active },
     ],
   });
-}
-
-function notificationsDialog(gateway) {
-  const body = h("div", {});
-  openDialog(t("pay.notificationsOf", { name: gateway.name }), body);
-  loadInto(body, async () => {
-    const answer = await api.get(`/payments/gateways/${gateway.id}/notifications`, { limit: 100 });
-    return tableView({ rows: answer.notifications, columns: [
-      { label: t("pay.receivedAt"), value: (n) => dateTime(n.receivedAt) },
-      { label: t("common.status"), value: (n) => badge(n.status) },
-      { label: t("pay.amount"), class: "num", value: (n) => money(n.amount, n.currency) },
-      { label: t("pay.document"), value: (n) => h("a", { href: `#/documents/${n.documentId}`, class: "doc-number" },
-        linkedDocumentName(n.documentId, n.documentNumber, n.documentNumeroControl)) },
-      { label: t("pay.payment"), value: (n) => (n.paymentId ? `#${n.paymentId}` : "") },
-      { label: t("pay.reason"), value: (n) => [n.code || "", n.reason ? ` ${n.reason}` : ""] },
-    ] });
-  }).catch((error) => body.append(errorBox(error)));
-}
-
-export async function gateways(ctx) {
-  const methods = await listAll("/payments/methods", "paymentMethods");
-  const methodName = new Map(methods.map((m) => [m.id, m.name]));
-  const methodOptions = methods.filter((m) => m.isActive).map((m) => ({ value: m.id, label: m.name }));
-  const common = (secretHelp, secretRequired) => [
-    { name: "name", label: t("pay.name"), required: true },
-    { name: "paymentMethodId", label: t("pay.paymentMethod"), type: "select", numeric: true, required: true, options: methodOptions },
-    { name: "secret", label: t("pay.secret"), type: "password", required: secretRequired, help: secretHelp, autocomplete: "new-password" },
-    { name: "isActive", label: t("pay.isActive"), type: "checkbox", value: true },
-  ];
-  const createFields = common(t("pay.secretHelp"), true);
-  createFields.splice(1, 0, { name: "provider", label: t("pay.provider"), type: "select", required: true,
-    options: ["gateway-a", "gateway-b"].map((p) => ({ value: p, label: p })) });
-  await crudPage({
-    title: t("pay.gateways"), path: "/payments/gateways", field: "paymentGateways", createLabel: t("pay.newGateway"),
-    intro: h("p", { class: "help" }, t("pay.gatewaysIntro")),
-    fields: createFields, editFields: common(t("pay.secretRotate"), false), canDelete: true,
-    rowActions: (g) => [button(t("pay.notifications"), () => notificationsDialog(g))],
-    columns: [
-      { label: t("pay.name"), value: (g) => g.name },
-      { label: t("pay.provider"), value: (g) => g.provider },
-      { label: t("pay.paymentMethod"), value: (g) => methodName.get(g.paymentMethodId) || `#${g.paymentMethodId}` },
-      { label: t("pay.hasSecret"), value: (g) => (g.hasSecret
-        ? [t("pay.secretSet"), g.secretFingerprint ? h("code", {}, ` ${g.secretFingerprint}`) : null] : t("pay.secretMissing")) },
-      { label: t("common.status"), value: active },
-    ],
-  })(ctx);
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import datetime as _dt
+import io
 from decimal import Decimal
 from typing import Any
 
@@ -42,8 +43,11 @@ def qr_code(url: str) -> str:
     """A QR code of the page the customer pays on, as an SVG data URI (what the console shows)."""
     import segno
 
-    svg = segno.make(url, error="m").svg_inline(scale=4)
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+    # a standalone image (not inline markup) needs its namespace, which svg_inline leaves out: without
+    # it a browser shows the <img> broken
+    svg = io.BytesIO()
+    segno.make(url, error="m").save(svg, kind="svg", xmldecl=False, scale=4)
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.getvalue()).decode()
 
 
 def link_view(link: dict[str, Any]) -> dict[str, Any]:
