@@ -1,14 +1,16 @@
 """The local stack, in one process: an embedded moto (DynamoDB with its stream, SQS, SES,
 EventBridge) behind the faithful DynamoDB layer (infra/devstack/faithful_dynamodb.py), the resources of infra/deploy/resources.json, the
 API on http://127.0.0.1:8000 behind the same gateway emulation the tests use, pollers that
-play the AWS event sources, and a stand-in for El Salvador's tax authority on :8002
-(infra/devstack/dte_authority.py; not started when DTE_AUTHORITY_URL names another). State survives a
+play the AWS event sources, a stand-in for El Salvador's tax authority on :8002
+(infra/devstack/dte_authority.py; not started when DTE_AUTHORITY_URL names another), and the card
+gateways' on :8003 (PixelPay) and :8004 (Wompi) (not started when PIXELPAY_URL / WOMPI_API_URL name others). State survives a
 restart under .local/ (`--fresh` wipes it): the table as a snapshot and a log of its changes
 (infra/devstack/local_state.py). DEVSTACK_NOW=2027-06-15 starts its clock on another day
 (infra/devstack/shifted_clock.py). A fresh state starts with a demo user owning two companies, the Honduran
 one and El Salvador's (infra/devstack/sv_demo.py); .local/credentials.json holds their API keys.
 
     python -m infra.devstack.local [--fresh] [--port 8000] [--moto-port 8001] [--dte-authority-port 8002]
+                          [--pixelpay-port 8003] [--wompi-port 8004]
                           [--state-dir .local]
 """
 from __future__ import annotations
@@ -187,6 +189,44 @@ def seed_sv_demo(app: Any, email: str, authority: Any) -> dict[str, Any] | None:
     return sv_demo.seed(app, int(user["id"]), register)
 
 
+def start_card_gateways(pixelpay_port: int, wompi_port: int, base_url: str) -> dict[str, Any]:
+    """PixelPay and Wompi played by their stand-ins (issue 43), unless PIXELPAY_URL / WOMPI_API_URL
+    name others; they post their notifications to this stack's API."""
+    from infra.devstack import pixelpay_standin, wompi_standin
+
+    os.environ.setdefault("API_BASE_URL", base_url)
+    started: dict[str, Any] = {}
+    if not os.environ.get("PIXELPAY_URL"):
+        standin = pixelpay_standin.StandInPixelPay()
+        _, url = pixelpay_standin.serve(standin, pixelpay_port)
+        os.environ.update({"PIXELPAY_URL": url, "PIXELPAY_SANDBOX_URL": url})
+        started["pixelpay"] = {"name": "PixelPay", "standin": standin, "url": url}
+    if not os.environ.get("WOMPI_API_URL"):
+        standin = wompi_standin.StandInWompi()
+        _, url = wompi_standin.serve(standin, wompi_port)
+        os.environ.update({"WOMPI_API_URL": url, "WOMPI_ID_URL": url})
+        started["wompi"] = {"name": "Wompi", "standin": standin, "url": url}
+    return started
+
+
+def seed_card_gateways(app: Any, credentials: dict[str, Any], started: dict[str, Any]) -> None:
+    """The Honduran demo collects through PixelPay (its public sandbox keys), El Salvador's through
+    Wompi (an app the stand-in registers, its keys kept in the credentials file: the stand-in
+    forgets them when the stack stops). Once per state; the stand-ins learn the keys at each start."""
+    from infra.devstack import gateway_demo
+
+    wompi_keys = credentials.get("sv", {}).get("wompi") or {"keyId": "demo-app-" + secrets.token_hex(4),
+                                                            "secret": secrets.token_urlsafe(24)}
+    if "wompi" in started:
+        started["wompi"]["standin"].register(wompi_keys["keyId"], wompi_keys["secret"])
+    if "pixelpay" not in credentials:
+        credentials["pixelpay"] = gateway_demo.seed(app, credentials["apiKey"], "pixelpay",
+                                                    gateway_demo.PIXELPAY_SANDBOX)
+    if credentials.get("sv") and "wompiGateway" not in credentials["sv"]:
+        credentials["sv"]["wompi"] = wompi_keys
+        credentials["sv"]["wompiGateway"] = gateway_demo.seed(app, credentials["sv"]["apiKey"], "wompi", wompi_keys)
+
+
 def import_default_chart(company_id: int) -> None:
     """The demo company starts with the standard Honduran chart and its determination rules."""
     from chalicelib.services.accounting.default_chart import import_default_chart as import_chart
@@ -248,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
     parser.add_argument("--moto-port", type=int, default=int(os.environ.get("MOTO_PORT", 8001)))
     parser.add_argument("--dte-authority-port", type=int, default=int(os.environ.get("DTE_AUTHORITY_PORT", 8002)))
+    parser.add_argument("--pixelpay-port", type=int, default=int(os.environ.get("PIXELPAY_PORT", 8003)))
+    parser.add_argument("--wompi-port", type=int, default=int(os.environ.get("WOMPI_PORT", 8004)))
     parser.add_argument("--state-dir", default=str(ROOT / ".local"))
     args = parser.parse_args(argv)
 
@@ -274,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         authority = StandInAuthority(state / "dte-authority.json")
         authority_server, authority_url = serve(authority, args.dte_authority_port)
         os.environ["DTE_AUTHORITY_URL"] = authority_url
+    card_gateways = start_card_gateways(args.pixelpay_port, args.wompi_port, base_url)
     warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 
     from chalicelib.settings import get_settings, reset_settings
@@ -312,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
         salvadoran = seed_sv_demo(app, credentials["email"], authority)
         if salvadoran is not None:
             credentials["sv"] = salvadoran
+    seed_card_gateways(app, credentials, card_gateways)
     credentials_path.write_text(json.dumps(credentials, indent=2))
     (state / "stack.json").write_text(json.dumps({"tableName": table_name, "baseUrl": base_url,
                                                   "endpointUrl": os.environ["AWS_ENDPOINT_URL"]}, indent=2))
@@ -340,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
     print(f"El Salvador's tax authority: {os.environ['DTE_AUTHORITY_URL']}"
           + (" (the stand-in)" if authority_server else ""), flush=True)
+    for provider, standin in card_gateways.items():
+        print(f"{standin['name']}: {standin['url']} (the stand-in, test mode)", flush=True)
     print(f"Try: curl -sS -i {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
     if credentials.get("sv"):
         print(f"El Salvador's demo company: curl -sS -i {base_url}/companies "

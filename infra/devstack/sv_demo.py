@@ -8,9 +8,10 @@ Everything after the company and its key goes through the API itself (in process
 would send it), so the demo holds only what the API accepts."""
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any, Callable
+
+from infra.devstack.demo_calls import api_caller
 
 COMPANY_NAME = "Demo El Salvador S.A. de C.V."
 NIT = "0614-160590-102-6"
@@ -45,23 +46,13 @@ def seed(app: Any, owner_user_id: int, register: Register) -> dict[str, Any]:
     from chalicelib.countries.sv.domain.dte_json import digits
     from chalicelib.services.identity import accounts, api_keys
     from chalicelib.store.table import get_table
-    from infra.devstack.gateway import LocalApiGateway
 
     table = get_table()
     company_id = accounts.create_company(table, owner_user_id, {"name": COMPANY_NAME, "country": "SV"})["id"]
     item, secret, transaction = api_keys.issue_key(table, company_id, owner_user_id, "Local demo key (El Salvador)")
     transaction.commit()
     api_key = f"{item['id']}:{secret}"
-    gateway = LocalApiGateway(app)
-
-    def call(method: str, path: str, body: Any = None) -> Any:
-        answer = gateway.handle(method, path, {"authorization": f"Bearer {api_key}",
-                                               "content-type": "application/json"},
-                                json.dumps(body or {}).encode())
-        if not 200 <= answer["statusCode"] < 300:
-            raise RuntimeError(f"seeding the El Salvador demo: {method} {path} answered "
-                               f"{answer['statusCode']} {answer.get('body')}")
-        return json.loads(answer["body"])
+    call = api_caller(app, api_key, "the El Salvador demo")
 
     call("PUT", f"/companies/{company_id}", COMPANY)
     call("POST", "/chart-of-accounts/import-default")
