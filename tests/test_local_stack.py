@@ -40,14 +40,17 @@ def call(method, url, body=None, headers=None):
 class Stack:
     def __init__(self, state_dir: Path, fresh: bool, env: dict[str, str] | None = None) -> None:
         self.port, self.moto_port, self.authority_port = free_port(), free_port(), free_port()
+        self.pixelpay_port, self.wompi_port = free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.state_dir = state_dir
-        # (not the test session's AWS or stand-in authority: the stack starts its own)
+        # (not the test session's AWS, stand-in authority or card gateways: the stack starts its own)
         env = {**{k: v for k, v in os.environ.items()
-                  if not k.startswith(("AWS_", "DTE_AUTHORITY_")) and k != "TABLE_NAME"},
+                  if not k.startswith(("AWS_", "DTE_AUTHORITY_", "PIXELPAY_", "WOMPI_"))
+                  and k not in ("TABLE_NAME", "API_BASE_URL")},
                **(env or {})}
         command = [sys.executable, "-m", "infra.devstack.local", "--port", str(self.port), "--moto-port",
                    str(self.moto_port), "--dte-authority-port", str(self.authority_port),
+                   "--pixelpay-port", str(self.pixelpay_port), "--wompi-port", str(self.wompi_port),
                    "--state-dir", str(state_dir)] + (["--fresh"] if fresh else [])
         self.log = open(state_dir.parent / f"stack-{self.port}.log", "w")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)

@@ -253,7 +253,8 @@ class _Stack:
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "infra.devstack.local", "--port", str(self.port), "--moto-port", str(self.moto_port),
-             "--dte-authority-port", str(_free_port()), "--state-dir", str(state_dir)],
+             "--dte-authority-port", str(_free_port()), "--pixelpay-port", str(_free_port()),
+             "--wompi-port", str(_free_port()), "--state-dir", str(state_dir)],
             cwd=ROOT, env=environment, stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout: float = 600) -> float:

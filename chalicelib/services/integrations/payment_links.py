@@ -134,8 +134,8 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
                             description=book_text("payment", document=label),
                             customer_name=name, customer_email=email, expires_at=expires,
                             notification_url=settings.api_base_url + NOTIFICATION_PATH[gateway["provider"]],
-                            return_url=f"{settings.app_base_url}/#/pay/done?link={link_id}",
-                            cancel_url=f"{settings.app_base_url}/#/pay/cancelled?link={link_id}"))
+                            return_url=f"{settings.app_base_url}/app/payment-received.html?link={link_id}",
+                            cancel_url=f"{settings.app_base_url}/app/payment-cancelled.html?link={link_id}"))
     except ProviderUnavailable as error:
         raise gateway_unavailable(str(error)) from None
     link = {**keys.payment_link(link_id), **keys.payment_link_index(company_id, created_at, link_id),
