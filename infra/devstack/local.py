@@ -384,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
     print(f"El Salvador's tax authority: {os.environ['DTE_AUTHORITY_URL']}"
           + (" (the stand-in)" if authority_server else ""), flush=True)
-    for provider, standin in card_gateways.items():
+    for standin in card_gateways.values():
         print(f"{standin['name']}: {standin['url']} (the stand-in, test mode)", flush=True)
     print(f"Try: curl -sS -i {base_url}/companies -H 'Authorization: Bearer {credentials['apiKey']}'", flush=True)
     if credentials.get("sv"):
