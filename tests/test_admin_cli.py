@@ -170,4 +170,5 @@ def test_migrate_against_a_deployed_table_needs_its_kms_key(table, capsys, tmp_p
                                "documentsNumberedWithoutCaiReported": 0,
                                "partnerTaxIdsReserved": 0, "partnerTaxIdsDuplicatedReported": 0,
                                "partnerTaxIdsRefusedReported": 0, "gatewayPaymentsLinked": 0,
-                               "booksLocksFromClosedYears": 0, "openDocumentsIndexedPerCompany": 0}
+                               "booksLocksFromClosedYears": 0, "openDocumentsIndexedPerCompany": 0,
+                               "gatewaysOfInventedFormatsRetired": 0}

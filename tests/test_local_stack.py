@@ -97,7 +97,8 @@ def test_local_stack_serves_http_and_keeps_its_data(tmp_path):
     stack = Stack(state, fresh=True)
     try:
         credentials = stack.wait_ready()
-        assert set(credentials) == {"baseUrl", "companyId", "apiKey", "email", "password", "sv"}
+        # (pixelpay: the demo company's card gateway and its accounts, issue 43)
+        assert set(credentials) == {"baseUrl", "companyId", "apiKey", "email", "password", "sv", "pixelpay"}
         base, key = stack.base, credentials["apiKey"]
 
         status, _, body = call("GET", f"{base}/business-partners", headers={"Authorization": f"Bearer {key}"})
@@ -140,7 +141,8 @@ def test_the_local_stack_runs_its_own_tax_authority_for_el_salvador(tmp_path):
         authority = f"http://127.0.0.1:{stack.authority_port}"
         assert f"El Salvador's tax authority: {authority} (the stand-in)" in stack.read_log()
         sv = credentials["sv"]
-        assert set(sv) == {"companyId", "apiKey"} and sv["companyId"] != credentials["companyId"]
+        # (wompi: the app's keys at the stand-in; wompiGateway: the gateway and its accounts, issue 43)
+        assert set(sv) == {"companyId", "apiKey", "wompi", "wompiGateway"} and sv["companyId"] != credentials["companyId"]
         auth = {"Authorization": f"Bearer {sv['apiKey']}"}
         status, _, company = call("GET", f"{stack.base}/companies", headers=auth)
         assert status == 200 and company["country"] == "SV" and company["id"] == sv["companyId"], company

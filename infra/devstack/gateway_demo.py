@@ -20,7 +20,8 @@ DEMOS = {
     "wompi": {"currency": "USD", "feeTaxRate": 0.13, "feeAccount": "430102", "name": "Wompi",
               "bank": {"name": "Banco Agrícola", "bankName": "Banco Agrícola", "accountNumber": "3700123456"}},
 }
-CLEARING_CODE, CASH_PARENT, BANKS = "110104", "1101", "110103"
+# ledger accounts of their own under 1101: 110103 Bancos stays free for the bank accounts a person adds
+CLEARING_CODE, BANK_CODE, CASH_PARENT = "110104", "110105", "1101"
 
 
 def seed(app: Any, api_key: str, provider: str, credentials: dict[str, str]) -> dict[str, Any]:
@@ -31,12 +32,14 @@ def seed(app: Any, api_key: str, provider: str, credentials: dict[str, str]) -> 
     clearing_ledger = call("POST", "/chart-of-accounts", {
         "code": CLEARING_CODE, "name": f"Fondos en pasarela {demo['name']}", "type": "asset",
         "parentId": accounts[CASH_PARENT]["id"]})
+    bank_ledger = call("POST", "/chart-of-accounts", {
+        "code": BANK_CODE, "name": demo["bank"]["name"], "type": "asset", "parentId": accounts[CASH_PARENT]["id"]})
     today = _dt.date.today().isoformat()
     clearing = call("POST", "/bank-accounts", {
         "name": f"{demo['name']} (fondos en tránsito)", "currency": demo["currency"], "openingBalance": 0,
         "openingBalanceDate": today, "chartOfAccountId": clearing_ledger["id"]})
     bank = call("POST", "/bank-accounts", {**demo["bank"], "currency": demo["currency"], "openingBalance": 0,
-                                           "openingBalanceDate": today, "chartOfAccountId": accounts[BANKS]["id"]})
+                                           "openingBalanceDate": today, "chartOfAccountId": bank_ledger["id"]})
     method = call("POST", "/payments/methods", {"name": f"Tarjeta ({demo['name']})", "bankAccountId": clearing["id"]})
     gateway = call("POST", "/payments/gateways", {
         "name": demo["name"], "provider": provider, "mode": "test", **credentials,

@@ -28,9 +28,12 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
-def stack(tmp_path_factory):
-    """(stack, credentials) of a fresh local stack shared by the browser tests."""
-    with fresh_stack(tmp_path_factory.mktemp("browser-stack"), {"LOG_INVITATION_LINKS": "1"}) as running:
+def stack(tmp_path_factory, gateway_standin_servers):
+    """(stack, credentials) of a fresh local stack shared by the browser tests. Its card gateways are
+    this session's stand-ins (tests/conftest.py), which the tests drive in Python (faults, payments)."""
+    standins = {name: os.environ[name] for name in ("PIXELPAY_URL", "PIXELPAY_SANDBOX_URL", "WOMPI_API_URL",
+                                                     "WOMPI_ID_URL")}
+    with fresh_stack(tmp_path_factory.mktemp("browser-stack"), {"LOG_INVITATION_LINKS": "1", **standins}) as running:
         yield running
 
 
