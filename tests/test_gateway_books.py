@@ -257,3 +257,83 @@ def test_a_cancellation_the_books_refuse_calls_no_provider(api, shop, pixelpay):
     refused = cancel(shop, invoice, payment, 400, date=days_on(-40))
     assert refused["details"][0]["field"] == "date"
     assert voids_of(pixelpay, payment) == [] and payment_of(shop, invoice, payment["id"])["status"] == "confirmed"
+
+
+# --- issue 43, fixbooks: every refusal of the books before the provider ---------------------------
+
+def fee_line_matched(shop: Shop, table, card, payment: dict) -> int:
+    """The clearing account's statement shows the provider's fee 52.04 out, matched to the fee
+    withdrawal: the line's id."""
+    from tests.bank_matching_support import act, lines
+    line, = lines(shop, table, card.clearing["id"], (payment["paymentDate"], "-52.04", "COMISION PIXELPAY", None))
+    act(shop, card.clearing["id"], line, "match", {"transactionId": payment["feeTransactionId"]})
+    return line
+
+
+def test_a_fee_withdrawal_matched_to_a_statement_line_refuses_the_cancel_before_any_void(api, shop, table, pixelpay):
+    card, invoice, payment = sale_paid_by_card(api, shop, pixelpay)
+    fee_line_matched(shop, table, card, payment)
+    refused = cancel(shop, invoice, payment, 409)
+    assert refused["code"] == "BANK_TRANSACTION_ALREADY_MATCHED"
+    # nothing voided at PixelPay, nothing noted: the customer still paid, the invoice still paid
+    kept = payment_of(shop, invoice, payment["id"])
+    assert voids_of(pixelpay, payment) == [] and (kept["status"], kept.get("refundedThrough")) == ("confirmed", None)
+    # clearing 1,150.00 - 52.04 = 1,097.96, as before
+    assert balance_of(shop, card.clearing["id"]) == D("1097.96") == shop.balance(CLEARING)
+    check_books(shop, card.banks)
+
+
+def test_a_cancellation_dated_in_a_closed_period_calls_no_provider(api, shop, pixelpay):
+    card, invoice, payment = sale_paid_by_card(api, shop, pixelpay)
+    # a period after the payment's day, closed: the cancellation dated inside it is refused before PixelPay
+    period = shop.created("/accounting-periods", {"name": "Cerrado", "startDate": days_on(5), "endDate": days_on(6)})
+    assert shop.api.post(f"/accounting-periods/{period['id']}/close", key=shop.key).status == 200
+    refused = cancel(shop, invoice, payment, 400, date=days_on(5))
+    assert refused["code"] == "PERIOD_CLOSED"
+    kept = payment_of(shop, invoice, payment["id"])
+    assert voids_of(pixelpay, payment) == [] and (kept["status"], kept.get("refundedThrough")) == ("confirmed", None)
+    assert balance_of(shop, card.clearing["id"]) == D("1097.96") == shop.balance(CLEARING)
+
+
+def test_a_void_the_commit_then_refuses_is_kept_on_the_payment_and_the_retry_completes_the_books_alone(
+        api, shop, table, pixelpay, monkeypatch):
+    from chalicelib.services.integrations import gateway_books
+    from chalicelib.store import keys
+    from chalicelib.store.transaction import Transaction
+
+    card, invoice, payment = sale_paid_by_card(api, shop, pixelpay)
+    company_id, clearing_id, fee_id = shop.company.company_id, card.clearing["id"], payment["feeTransactionId"]
+    pointer = table.get(keys.bank_transaction_pointer(company_id, clearing_id, fee_id))
+    fee_key = keys.bank_transaction(company_id, clearing_id, pointer["transactionDate"], fee_id)
+    real_adapter_for = gateway_books.adapter_for
+
+    class MatchedMeanwhile:
+        """PixelPay voids; meanwhile (after the checks, before the commit) a statement line takes the fee."""
+        def __init__(self, real):
+            self.real = real
+
+        def refund(self, *args):
+            refund = self.real.refund(*args)
+            Transaction(table).update(fee_key, "SET statementLineId = :line", values={":line": 999}).commit()
+            return refund
+
+    monkeypatch.setattr(gateway_books, "adapter_for", lambda provider: MatchedMeanwhile(real_adapter_for(provider)))
+    assert cancel(shop, invoice, payment, 409)["code"] == "BANK_TRANSACTION_ALREADY_MATCHED"
+    monkeypatch.undo()
+    # voided at PixelPay, books pending: the payment carries the void, still confirmed; the books unchanged
+    noted = payment_of(shop, invoice, payment["id"])
+    assert (len(voids_of(pixelpay, payment)), noted["status"], noted["refundedThrough"]) == (1, "confirmed", "api")
+    assert noted["refundReference"] == payment["gatewayTransactionId"] and noted["refundedAt"]
+    assert balance_of(shop, clearing_id) == D("1097.96") == shop.balance(CLEARING)
+    # sent again while the line still holds the fee: refused again, no second void
+    assert cancel(shop, invoice, payment, 409)["code"] == "BANK_TRANSACTION_ALREADY_MATCHED"
+    assert len(voids_of(pixelpay, payment)) == 1
+    # the line let go of the fee: the retry completes the books without calling PixelPay
+    Transaction(table).update(fee_key, "REMOVE statementLineId").commit()
+    cancelled = cancel(shop, invoice, payment, 200)
+    assert (len(voids_of(pixelpay, payment)), cancelled["status"], cancelled["refundedThrough"]) == (
+        1, "cancelled", "api")
+    # clearing 1,097.96 - 1,150.00 + 52.04 = 0; receivable 1,150.00 owed again
+    assert balance_of(shop, clearing_id) == 0 == shop.balance(CLEARING)
+    assert shop.balance("110201") == D("1150.00")
+    check_books(shop, card.banks)

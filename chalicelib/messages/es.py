@@ -1316,6 +1316,11 @@ PHRASES: dict[str, str] = {
         "obligatoria cuando la pasarela cobra una comisión: la cuenta de gastos a la que se cargan sus comisiones",
     "{} is a retired format: create a PixelPay or Wompi gateway instead":
         "{0} es un formato retirado: cree en su lugar una pasarela PixelPay o Wompi",
+    # issue 43: fixbooks
+    "The payment's card fee withdrawal is matched to a statement line of the clearing account: unmatch that line "
+    "first.":
+        "El retiro de la comisión de tarjeta del pago está vinculado a una línea del estado de cuenta de la cuenta de "
+        "compensación: desvincule esa línea primero.",
 }
 
 # issue 38: lang2

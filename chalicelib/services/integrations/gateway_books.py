@@ -83,11 +83,21 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
     return booked
 
 
+class FeeMatched(ApiError):
+    code = "BANK_TRANSACTION_ALREADY_MATCHED"
+
+
+def fee_matched() -> FeeMatched:
+    return FeeMatched("The payment's card fee withdrawal is matched to a statement line of the clearing account: "
+                      "unmatch that line first.")
+
+
 def reverse_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, payment: dict[str, Any],
-                     cancelled: dict[str, Any], date: str, reference: str | None, on_fail: ApiError) -> None:
+                     cancelled: dict[str, Any], date: str, reference: str | None) -> None:
     """The fee withdrawal of a cancelled gateway payment undone on `date` with the payment (its
     entry reversed, a deposit back into the clearing account), in the cancellation's
-    transaction: the provider gives its fee back on a void. Noted on `cancelled`."""
+    transaction: the provider gives its fee back on a void. Noted on `cancelled`. A withdrawal
+    a statement line holds is refused while building (FeeMatched), and again at commit."""
     if payment.get("feeTransactionId") is None:
         return
     table, company_id = command.table, command.company_id
@@ -97,9 +107,11 @@ def reverse_fee_into(command: Command, transaction: Transaction, writes: Journal
         if pointer is not None else None
     if item is None or item.get("reversedBy") is not None:
         return
+    if item.get("statementLineId") is not None:   # refused now, before any provider is called
+        raise fee_matched()
     reversal, = bank_transactions.reverse_into(command, transaction, writes, [item], date, reference)
     bank_transactions.mark_reversed(transaction, company_id, item, reversal["id"], freed_line=None, unreconciled=False,
-                                    on_fail=on_fail)
+                                    on_fail=fee_matched())
     cancelled.update(feeReversalTransactionId=reversal["id"], feeReversalEntryId=reversal.get("journalEntryId"))
 
 

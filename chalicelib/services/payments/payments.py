@@ -234,7 +234,9 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     cancelled = cancel_into(command, transaction, writes, payment, reason, date)
     writes.apply(transaction)
     if payment.get("gatewayId") is not None:
-        # the provider's refund once the books accept the cancellation, before they record it
+        # the provider's refund once the books accept the cancellation (built whole, each refusal its
+        # commit could make read now: the locks of its dates), before they record it
+        writes.refuse_closed_now(command.table)
         refunded = gateway_books.refund_at_provider(command, payment, reason)
         cancelled.update(refunded)
         transaction.amend_put(keys.document_payment(command.company_id, document_id, payment_id), refunded)
@@ -328,8 +330,7 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
         settle(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
                 date, undo=True)
     gateway_books.reverse_fee_into(command, transaction, writes, payment, cancelled, date,
-                                   book_text("payment_reversal_reference", reason=reason)[:200],
-                                   on_fail or _matched_refusal())
+                                   book_text("payment_reversal_reference", reason=reason)[:200])
     link_payments.give_back(table, transaction, payment)
     transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": payment["version"]})
     return cancelled
