@@ -224,29 +224,35 @@ def test_a_status_call_unanswered_after_a_refused_void_leaves_the_refusal(api, s
     assert payment_of(shop, invoice, payment["id"])["status"] == "confirmed"
 
 
-def test_cancelling_a_wompi_payment_records_the_refund_as_made_in_its_panel(api, shop, wompi):
-    # Wompi clears in dollars (this Honduran shop's books in lempiras at 24.50): the fee's figures in USD
-    dollar_rates(shop)
+def test_cancelling_a_wompi_payment_records_the_refund_as_made_in_its_panel_and_keeps_the_fee(api, shop, wompi):
+    # Wompi clears in dollars; this Honduran shop keeps its books in lempiras at 25.00 the dollar
+    for date in {shop.default_date, today()}:
+        assert shop.api.post("/exchange-rates", {"currency": "USD", "date": date, "rate": "25.00"},
+                             key=shop.key).status == 201
     books = shop.books
     if FEES not in books.accounts:
         books.accounts[FEES] = shop.created("/chart-of-accounts", {"code": FEES, "name": "Comisiones de pasarela",
                                                                    "type": "expense"})["id"]
-    gateway = new_wompi_gateway(shop, feePercent="3.5", feeFixed="0.30", feeTaxRate="0.15",
+    gateway = new_wompi_gateway(shop, feePercent="3.5", feeFixed="5.00", feeTaxRate="0.15",
                                 feeAccountId=books[FEES])
-    invoice = shop.document("01", [(shop.service, 1, 100)], currency="USD")   # USD 100.00 + 15 % = 115.00
+    invoice = shop.document("01", [(shop.service, 10, 100)], currency="USD")   # USD 1,000.00 + 15 % = 1,150.00
     link = generate(shop, invoice["id"], gateway["id"])
     assert {reply.json["status"] for reply in [post(api, each) for each in wompi.pay(link["url"])]} == {"accepted"}
     [payment] = payments_of(shop, invoice["id"])
-    # USD 115.00 at 3.5 % + 0.30: 4.025 + 0.30 = 4.325 -> 4.33; ISV 15 % 0.6495 -> 0.65; clearing 115.00 - 4.98 = 110.02
-    assert (D(str(payment["gatewayFee"])), D(str(payment["gatewayFeeTax"]))) == (D("4.33"), D("0.65"))
+    # USD 1,150.00 at 3.5 % = 40.25, + 5.00 = 45.25; ISV 45.25 x 15 % = 6.7875 -> 6.79; clearing 1,150.00 - 52.04
+    assert (D(str(payment["gatewayFee"])), D(str(payment["gatewayFeeTax"]))) == (D("45.25"), D("6.79"))
     clearing = gateway["clearingBankAccountId"]
-    assert balance_of(shop, clearing) == D("110.02")
+    assert balance_of(shop, clearing) == D("1097.96")
     cancelled = cancel(shop, invoice, payment, 200)
-    assert (cancelled["status"], cancelled["refundedThrough"]) == ("cancelled", "panel")
-    # the clearing account back to USD 0; the fee and its tax gone from the books
-    assert balance_of(shop, clearing) == 0
-    assert (shop.balance(FEES), shop.balance("110401"), shop.balance("110201")) == (0, 0, D(str(
-        shop.get(invoice["id"])["basePending"])))
+    assert (cancelled["status"], cancelled["refundedThrough"], cancelled.get("feeReversalTransactionId")) == (
+        "cancelled", "panel", None)
+    # Wompi keeps its fee on a refund made in its panel: the payment's USD 1,150.00 goes out of clearing, the
+    # fee stays: 1,097.96 - 1,150.00 = -52.04, what Wompi deducts from its next payout
+    assert balance_of(shop, clearing) == D("-52.04")
+    # in lempiras at 25.00: fee 45.25 x 25 = 1,131.25, its ISV 6.79 x 25 = 169.75 stay booked; the receivable
+    # owes the invoice again, 1,150.00 x 25 = 28,750.00
+    assert (shop.balance(FEES), shop.balance("110401"), shop.balance("110201")) == (
+        D("1131.25"), D("169.75"), D("28750.00"))
     trial = shop.books.trial_balance()
     assert D(str(trial["totalDebit"])) == D(str(trial["totalCredit"]))
 
@@ -337,3 +343,31 @@ def test_a_void_the_commit_then_refuses_is_kept_on_the_payment_and_the_retry_com
     assert balance_of(shop, clearing_id) == 0 == shop.balance(CLEARING)
     assert shop.balance("110201") == D("1150.00")
     check_books(shop, card.banks)
+
+
+def test_a_card_payment_is_cancelled_by_who_manages_the_gateways_not_by_a_seller(api, shop, table, pixelpay):
+    from tests.support import ORIGIN
+    from tests.users_support import member
+
+    card, invoice, payment = sale_paid_by_card(api, shop, pixelpay)
+    _, seller = member(api, table, shop.company, "vendedor@alpha.example", "seller")
+    _, accountant = member(api, table, shop.company, "contador@alpha.example", "accountant")
+    path = f"/payments/documents/{invoice['id']}/payments/{payment['id']}/cancel"
+    for cookie in (seller, accountant):
+        refused = api.post(path, {"reason": "Devolución"}, cookie=cookie, origin=ORIGIN,
+                           headers={"Accept-Language": "es"})
+        assert (refused.status, refused.json["code"]) == (403, "PERMISSION_DENIED"), refused.text
+        assert refused.json["message"] == ("Solo un propietario o un administrador puede anular un pago con tarjeta: "
+                                           "anularlo devuelve el dinero en la pasarela de pago.")
+    assert voids_of(pixelpay, payment) == [] and payment_of(shop, invoice, payment["id"])["status"] == "confirmed"
+    # a payment in cash the seller still cancels
+    cash = shop.created("/payments/methods", {"name": "Efectivo", "isCashMethod": True})
+    other = shop.document("01", [(shop.service, 1, 100)])   # 100.00 + 15 % = 115.00
+    paid = shop.created(f"/payments/documents/{other['id']}/payments",
+                        {"paymentMethodId": cash["id"], "amount": "115.00", "paymentDate": today()})
+    by_seller = api.post(f"/payments/documents/{other['id']}/payments/{paid['id']}/cancel", {"reason": "Error"},
+                         cookie=seller, origin=ORIGIN)
+    assert (by_seller.status, by_seller.json["status"]) == (200, "cancelled"), by_seller.text
+    # the owner's key (an administrator's) cancels the card payment: voided at PixelPay
+    assert cancel(shop, invoice, payment, 200)["refundedThrough"] == "api"
+    assert len(voids_of(pixelpay, payment)) == 1

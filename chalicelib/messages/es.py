@@ -1321,6 +1321,10 @@ PHRASES: dict[str, str] = {
     "first.":
         "El retiro de la comisión de tarjeta del pago está vinculado a una línea del estado de cuenta de la cuenta de "
         "compensación: desvincule esa línea primero.",
+    "Only an owner or administrator may cancel a card payment: cancelling it refunds the money at the payment "
+    "gateway.":
+        "Solo un propietario o un administrador puede anular un pago con tarjeta: anularlo devuelve el dinero en la "
+        "pasarela de pago.",
 }
 
 # issue 38: lang2

@@ -227,7 +227,8 @@ class JournalWrites:
             if refused[first] == IN_CLOSED_YEAR:
                 raise PeriodClosed(f"{first} falls on or before the last day of a closed fiscal year.",
                                    details=[{"field": "date", "message": IN_CLOSED_YEAR}])
-            raise PeriodClosed(f"{first} falls in a closed accounting period or fiscal year.",
+            year, day = first[:4], first[5:]   # apply's own words
+            raise PeriodClosed(f"{year}-{day} falls in a closed accounting period or fiscal year.",
                                details=[{"field": "date", "message": IN_CLOSED_PERIOD}])
 
     # internals

@@ -35,10 +35,14 @@ from chalicelib.services.integrations.providers import (
     adapter_for,
 )
 from chalicelib.store import keys
+from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 # what a cancelled gateway payment records of its refund (refundedThrough)
 THROUGH_API, THROUGH_PANEL = "api", "panel"
+# how each provider's adapter refunds (providers/*.py `refund`): PixelPay voids through its API,
+# Wompi has no refund API (made in its panel)
+VOIDS_THROUGH_API = {"pixelpay": True, "wompi": False}
 
 
 class GatewayUnavailable(ApiError):
@@ -113,6 +117,17 @@ def reverse_fee_into(command: Command, transaction: Transaction, writes: Journal
     bank_transactions.mark_reversed(transaction, company_id, item, reversal["id"], freed_line=None, unreconciled=False,
                                     on_fail=fee_matched())
     cancelled.update(feeReversalTransactionId=reversal["id"], feeReversalEntryId=reversal.get("journalEntryId"))
+
+
+def fee_comes_back(table: Table, company_id: int, payment: dict[str, Any]) -> bool:
+    """Whether cancelling the gateway payment gives the provider's fee back, known before the
+    provider is called: a void through its API (PixelPay) does, the sale never settling; a refund
+    made in the provider's panel (Wompi; a gateway deleted since) keeps it: processors keep their
+    fee on a refund, and Wompi documents nothing else (docs/gateways.md)."""
+    if payment.get("refundedThrough"):
+        return payment["refundedThrough"] == THROUGH_API
+    gateway = table.get(gateway_config.gateway_key(company_id, int(payment["gatewayId"])))
+    return gateway is not None and VOIDS_THROUGH_API.get(gateway["provider"], False)
 
 
 # --- refunds at the provider ------------------------------------------------------------------------
