@@ -26,7 +26,7 @@ from tests.gateway_books_support import (
     paid_by_card,
     scripted,
 )
-from tests.gateway_support import dollar_rates, generate, new_wompi_gateway, payments_of, post
+from tests.gateway_support import generate, new_wompi_gateway, payments_of, post
 
 
 @pytest.fixture
