@@ -26,7 +26,7 @@ from tests.gateway_books_support import (
     paid_by_card,
     scripted,
 )
-from tests.gateway_support import dollar_rates, generate, new_wompi_gateway, payments_of, post
+from tests.gateway_support import generate, new_wompi_gateway, payments_of, post
 
 
 @pytest.fixture
@@ -224,29 +224,35 @@ def test_a_status_call_unanswered_after_a_refused_void_leaves_the_refusal(api, s
     assert payment_of(shop, invoice, payment["id"])["status"] == "confirmed"
 
 
-def test_cancelling_a_wompi_payment_records_the_refund_as_made_in_its_panel(api, shop, wompi):
-    # Wompi clears in dollars (this Honduran shop's books in lempiras at 24.50): the fee's figures in USD
-    dollar_rates(shop)
+def test_cancelling_a_wompi_payment_records_the_refund_as_made_in_its_panel_and_keeps_the_fee(api, shop, wompi):
+    # Wompi clears in dollars; this Honduran shop keeps its books in lempiras at 25.00 the dollar
+    for date in {shop.default_date, today()}:
+        assert shop.api.post("/exchange-rates", {"currency": "USD", "date": date, "rate": "25.00"},
+                             key=shop.key).status == 201
     books = shop.books
     if FEES not in books.accounts:
         books.accounts[FEES] = shop.created("/chart-of-accounts", {"code": FEES, "name": "Comisiones de pasarela",
                                                                    "type": "expense"})["id"]
-    gateway = new_wompi_gateway(shop, feePercent="3.5", feeFixed="0.30", feeTaxRate="0.15",
+    gateway = new_wompi_gateway(shop, feePercent="3.5", feeFixed="5.00", feeTaxRate="0.15",
                                 feeAccountId=books[FEES])
-    invoice = shop.document("01", [(shop.service, 1, 100)], currency="USD")   # USD 100.00 + 15 % = 115.00
+    invoice = shop.document("01", [(shop.service, 10, 100)], currency="USD")   # USD 1,000.00 + 15 % = 1,150.00
     link = generate(shop, invoice["id"], gateway["id"])
     assert {reply.json["status"] for reply in [post(api, each) for each in wompi.pay(link["url"])]} == {"accepted"}
     [payment] = payments_of(shop, invoice["id"])
-    # USD 115.00 at 3.5 % + 0.30: 4.025 + 0.30 = 4.325 -> 4.33; ISV 15 % 0.6495 -> 0.65; clearing 115.00 - 4.98 = 110.02
-    assert (D(str(payment["gatewayFee"])), D(str(payment["gatewayFeeTax"]))) == (D("4.33"), D("0.65"))
+    # USD 1,150.00 at 3.5 % = 40.25, + 5.00 = 45.25; ISV 45.25 x 15 % = 6.7875 -> 6.79; clearing 1,150.00 - 52.04
+    assert (D(str(payment["gatewayFee"])), D(str(payment["gatewayFeeTax"]))) == (D("45.25"), D("6.79"))
     clearing = gateway["clearingBankAccountId"]
-    assert balance_of(shop, clearing) == D("110.02")
+    assert balance_of(shop, clearing) == D("1097.96")
     cancelled = cancel(shop, invoice, payment, 200)
-    assert (cancelled["status"], cancelled["refundedThrough"]) == ("cancelled", "panel")
-    # the clearing account back to USD 0; the fee and its tax gone from the books
-    assert balance_of(shop, clearing) == 0
-    assert (shop.balance(FEES), shop.balance("110401"), shop.balance("110201")) == (0, 0, D(str(
-        shop.get(invoice["id"])["basePending"])))
+    assert (cancelled["status"], cancelled["refundedThrough"], cancelled.get("feeReversalTransactionId")) == (
+        "cancelled", "panel", None)
+    # Wompi keeps its fee on a refund made in its panel: the payment's USD 1,150.00 goes out of clearing, the
+    # fee stays: 1,097.96 - 1,150.00 = -52.04, what Wompi deducts from its next payout
+    assert balance_of(shop, clearing) == D("-52.04")
+    # in lempiras at 25.00: fee 45.25 x 25 = 1,131.25, its ISV 6.79 x 25 = 169.75 stay booked; the receivable
+    # owes the invoice again, 1,150.00 x 25 = 28,750.00
+    assert (shop.balance(FEES), shop.balance("110401"), shop.balance("110201")) == (
+        D("1131.25"), D("169.75"), D("28750.00"))
     trial = shop.books.trial_balance()
     assert D(str(trial["totalDebit"])) == D(str(trial["totalCredit"]))
 
@@ -257,3 +263,111 @@ def test_a_cancellation_the_books_refuse_calls_no_provider(api, shop, pixelpay):
     refused = cancel(shop, invoice, payment, 400, date=days_on(-40))
     assert refused["details"][0]["field"] == "date"
     assert voids_of(pixelpay, payment) == [] and payment_of(shop, invoice, payment["id"])["status"] == "confirmed"
+
+
+# --- issue 43, fixbooks: every refusal of the books before the provider ---------------------------
+
+def fee_line_matched(shop: Shop, table, card, payment: dict) -> int:
+    """The clearing account's statement shows the provider's fee 52.04 out, matched to the fee
+    withdrawal: the line's id."""
+    from tests.bank_matching_support import act, lines
+    line, = lines(shop, table, card.clearing["id"], (payment["paymentDate"], "-52.04", "COMISION PIXELPAY", None))
+    act(shop, card.clearing["id"], line, "match", {"transactionId": payment["feeTransactionId"]})
+    return line
+
+
+def test_a_fee_withdrawal_matched_to_a_statement_line_refuses_the_cancel_before_any_void(api, shop, table, pixelpay):
+    card, invoice, payment = sale_paid_by_card(api, shop, pixelpay)
+    fee_line_matched(shop, table, card, payment)
+    refused = cancel(shop, invoice, payment, 409)
+    assert refused["code"] == "BANK_TRANSACTION_ALREADY_MATCHED"
+    # nothing voided at PixelPay, nothing noted: the customer still paid, the invoice still paid
+    kept = payment_of(shop, invoice, payment["id"])
+    assert voids_of(pixelpay, payment) == [] and (kept["status"], kept.get("refundedThrough")) == ("confirmed", None)
+    # clearing 1,150.00 - 52.04 = 1,097.96, as before
+    assert balance_of(shop, card.clearing["id"]) == D("1097.96") == shop.balance(CLEARING)
+    check_books(shop, card.banks)
+
+
+def test_a_cancellation_dated_in_a_closed_period_calls_no_provider(api, shop, pixelpay):
+    card, invoice, payment = sale_paid_by_card(api, shop, pixelpay)
+    # a period after the payment's day, closed: the cancellation dated inside it is refused before PixelPay
+    period = shop.created("/accounting-periods", {"name": "Cerrado", "startDate": days_on(5), "endDate": days_on(6)})
+    assert shop.api.post(f"/accounting-periods/{period['id']}/close", key=shop.key).status == 200
+    refused = cancel(shop, invoice, payment, 400, date=days_on(5))
+    assert refused["code"] == "PERIOD_CLOSED"
+    kept = payment_of(shop, invoice, payment["id"])
+    assert voids_of(pixelpay, payment) == [] and (kept["status"], kept.get("refundedThrough")) == ("confirmed", None)
+    assert balance_of(shop, card.clearing["id"]) == D("1097.96") == shop.balance(CLEARING)
+
+
+def test_a_void_the_commit_then_refuses_is_kept_on_the_payment_and_the_retry_completes_the_books_alone(
+        api, shop, table, pixelpay, monkeypatch):
+    from chalicelib.services.integrations import gateway_books
+    from chalicelib.store import keys
+    from chalicelib.store.transaction import Transaction
+
+    card, invoice, payment = sale_paid_by_card(api, shop, pixelpay)
+    company_id, clearing_id, fee_id = shop.company.company_id, card.clearing["id"], payment["feeTransactionId"]
+    pointer = table.get(keys.bank_transaction_pointer(company_id, clearing_id, fee_id))
+    fee_key = keys.bank_transaction(company_id, clearing_id, pointer["transactionDate"], fee_id)
+    real_adapter_for = gateway_books.adapter_for
+
+    class MatchedMeanwhile:
+        """PixelPay voids; meanwhile (after the checks, before the commit) a statement line takes the fee."""
+        def __init__(self, real):
+            self.real = real
+
+        def refund(self, *args):
+            refund = self.real.refund(*args)
+            Transaction(table).update(fee_key, "SET statementLineId = :line", values={":line": 999}).commit()
+            return refund
+
+    monkeypatch.setattr(gateway_books, "adapter_for", lambda provider: MatchedMeanwhile(real_adapter_for(provider)))
+    assert cancel(shop, invoice, payment, 409)["code"] == "BANK_TRANSACTION_ALREADY_MATCHED"
+    monkeypatch.undo()
+    # voided at PixelPay, books pending: the payment carries the void, still confirmed; the books unchanged
+    noted = payment_of(shop, invoice, payment["id"])
+    assert (len(voids_of(pixelpay, payment)), noted["status"], noted["refundedThrough"]) == (1, "confirmed", "api")
+    assert noted["refundReference"] == payment["gatewayTransactionId"] and noted["refundedAt"]
+    assert balance_of(shop, clearing_id) == D("1097.96") == shop.balance(CLEARING)
+    # sent again while the line still holds the fee: refused again, no second void
+    assert cancel(shop, invoice, payment, 409)["code"] == "BANK_TRANSACTION_ALREADY_MATCHED"
+    assert len(voids_of(pixelpay, payment)) == 1
+    # the line let go of the fee: the retry completes the books without calling PixelPay
+    Transaction(table).update(fee_key, "REMOVE statementLineId").commit()
+    cancelled = cancel(shop, invoice, payment, 200)
+    assert (len(voids_of(pixelpay, payment)), cancelled["status"], cancelled["refundedThrough"]) == (
+        1, "cancelled", "api")
+    # clearing 1,097.96 - 1,150.00 + 52.04 = 0; receivable 1,150.00 owed again
+    assert balance_of(shop, clearing_id) == 0 == shop.balance(CLEARING)
+    assert shop.balance("110201") == D("1150.00")
+    check_books(shop, card.banks)
+
+
+def test_a_card_payment_is_cancelled_by_who_manages_the_gateways_not_by_a_seller(api, shop, table, pixelpay):
+    from tests.support import ORIGIN
+    from tests.users_support import member
+
+    card, invoice, payment = sale_paid_by_card(api, shop, pixelpay)
+    _, seller = member(api, table, shop.company, "vendedor@alpha.example", "seller")
+    _, accountant = member(api, table, shop.company, "contador@alpha.example", "accountant")
+    path = f"/payments/documents/{invoice['id']}/payments/{payment['id']}/cancel"
+    for cookie in (seller, accountant):
+        refused = api.post(path, {"reason": "Devolución"}, cookie=cookie, origin=ORIGIN,
+                           headers={"Accept-Language": "es"})
+        assert (refused.status, refused.json["code"]) == (403, "PERMISSION_DENIED"), refused.text
+        assert refused.json["message"] == ("Solo un propietario o un administrador puede anular un pago con tarjeta: "
+                                           "anularlo devuelve el dinero en la pasarela de pago.")
+    assert voids_of(pixelpay, payment) == [] and payment_of(shop, invoice, payment["id"])["status"] == "confirmed"
+    # a payment in cash the seller still cancels
+    cash = shop.created("/payments/methods", {"name": "Efectivo", "isCashMethod": True})
+    other = shop.document("01", [(shop.service, 1, 100)])   # 100.00 + 15 % = 115.00
+    paid = shop.created(f"/payments/documents/{other['id']}/payments",
+                        {"paymentMethodId": cash["id"], "amount": "115.00", "paymentDate": today()})
+    by_seller = api.post(f"/payments/documents/{other['id']}/payments/{paid['id']}/cancel", {"reason": "Error"},
+                         cookie=seller, origin=ORIGIN)
+    assert (by_seller.status, by_seller.json["status"]) == (200, "cancelled"), by_seller.text
+    # the owner's key (an administrator's) cancels the card payment: voided at PixelPay
+    assert cancel(shop, invoice, payment, 200)["refundedThrough"] == "api"
+    assert len(voids_of(pixelpay, payment)) == 1

@@ -172,3 +172,57 @@ def test_the_clearing_balance_is_checked_again_in_the_payouts_transaction(shop, 
     assert balance_of(shop, card.clearing["id"]) == D("497.96") == shop.balance(CLEARING)
     assert balance_of(shop, card.bank["id"]) == D("1600.00")
     check_books(shop, card.banks)
+
+
+# --- issue 43, fixbooks: a payout matched from the bank's line never overdraws clearing ----------
+
+def test_a_bank_line_matched_as_a_payout_above_the_clearing_balance_is_refused_naming_the_field(shop, table, card):
+    # a 5,000.00 deposit naming PixelPay, matched as a transfer from clearing, which holds 1,097.96
+    line, = lines(shop, table, card.bank["id"], (days_on(2), "5000.00", "PIXELPAY", None))
+    refused = act(shop, card.bank["id"], line, "match", {"transferToAccountId": card.clearing["id"]}, expect=400)
+    assert [detail["field"] for detail in refused["details"]] == ["transferToAccountId"]
+    assert "1097.96" in refused["details"][0]["message"]
+    # nothing moved: clearing 1,097.96, bank 1,000.00, the line still unmatched
+    assert balance_of(shop, card.clearing["id"]) == NET == shop.balance(CLEARING)
+    assert balance_of(shop, card.bank["id"]) == D("1000.00") == shop.balance("110103")
+    assert suggestions_of(shop, card.bank["id"]).keys() == {line}
+    check_books(shop, card.banks)
+
+
+def test_the_clearing_balance_is_checked_again_in_the_matchs_transaction(shop, table, card, monkeypatch):
+    from chalicelib.services.statements import match_kinds
+
+    # a payout of 600.00 entered meanwhile: the match read 1,097.96, 497.96 is left
+    payout(shop, card.gateway["id"], {"bankAccountId": card.bank["id"], "amount": "600.00", "payoutDate": days_on(2)})
+    line, = lines(shop, table, card.bank["id"], (days_on(40), "1097.96", "PIXELPAY", None))
+    real = match_kinds.banking.get_account
+
+    def as_read_before(table_, company_id, account_id):
+        account = real(table_, company_id, account_id)
+        return {**account, "balance": NET} if account_id == card.clearing["id"] else account
+
+    monkeypatch.setattr(match_kinds.banking, "get_account", as_read_before)
+    refused = act(shop, card.bank["id"], line, "match", {"transferToAccountId": card.clearing["id"]}, expect=400)
+    monkeypatch.undo()
+    assert [detail["field"] for detail in refused["details"]] == ["transferToAccountId"]
+    # clearing 1,097.96 - 600.00 = 497.96, never below; bank 1,000.00 + 600.00 = 1,600.00
+    assert balance_of(shop, card.clearing["id"]) == D("497.96") == shop.balance(CLEARING)
+    assert balance_of(shop, card.bank["id"]) == D("1600.00") == shop.balance("110103")
+    check_books(shop, card.banks)
+
+
+def test_a_payout_entered_by_hand_is_matched_by_its_bank_line_arriving_twelve_days_later(shop, table, card):
+    entered = payout(shop, card.gateway["id"], {"bankAccountId": card.bank["id"], "amount": "600.00",
+                                                "payoutDate": days_on(2), "reference": "LIQ-1"})
+    # clearing 1,097.96 - 600.00 = 497.96; bank 1,000.00 + 600.00 = 1,600.00
+    line, = lines(shop, table, card.bank["id"], (days_on(14), "600.00", "ABONO PIXELPAY LIQ-1", None))
+    matched = act(shop, card.bank["id"], line, "match", {"transferToAccountId": card.clearing["id"]})
+    # the line takes the payout's own side on the bank: no second transfer
+    assert (matched["match"]["transactionIds"], matched["match"]["otherTransactionId"],
+            matched["match"].get("existingTransfer")) == ([entered["incomingTransactionId"]],
+                                                          entered["outgoingTransactionId"], True)
+    assert matched["match"]["journalEntryId"] == entered["journalEntryId"]
+    # still clearing 497.96 and bank 1,600.00 (a second transfer: clearing 497.96 - 600.00 = -102.04)
+    assert balance_of(shop, card.clearing["id"]) == D("497.96") == shop.balance(CLEARING)
+    assert balance_of(shop, card.bank["id"]) == D("1600.00") == shop.balance("110103")
+    check_books(shop, card.banks)

@@ -1316,6 +1316,15 @@ PHRASES: dict[str, str] = {
         "obligatoria cuando la pasarela cobra una comisión: la cuenta de gastos a la que se cargan sus comisiones",
     "{} is a retired format: create a PixelPay or Wompi gateway instead":
         "{0} es un formato retirado: cree en su lugar una pasarela PixelPay o Wompi",
+    # issue 43: fixbooks
+    "The payment's card fee withdrawal is matched to a statement line of the clearing account: unmatch that line "
+    "first.":
+        "El retiro de la comisión de tarjeta del pago está vinculado a una línea del estado de cuenta de la cuenta de "
+        "compensación: desvincule esa línea primero.",
+    "Only an owner or administrator may cancel a card payment: cancelling it refunds the money at the payment "
+    "gateway.":
+        "Solo un propietario o un administrador puede anular un pago con tarjeta: anularlo devuelve el dinero en la "
+        "pasarela de pago.",
 }
 
 # issue 38: lang2

@@ -100,6 +100,10 @@ class Payment(ResponseModel):
         None, description="a cancelled gateway payment: refunded through the provider's API (a PixelPay void) or "
                           "recorded as refunded in its panel (Wompi has no refund API)")
     refund_reference: Optional[str] = None
+    # issue 43: fixbooks
+    refunded_at: Optional[str] = Field(
+        None, description="when the provider refunded it; on a payment still `confirmed`: voided at the provider, "
+                          "the books' cancellation pending (send the cancel again: no second void)")
 
 
 class PaymentList(ListEnvelope):

@@ -216,6 +216,21 @@ class JournalWrites:
         if self._period_checks:
             self._dated[date[:4]].add(date[5:])
 
+    def refuse_closed_now(self, table: Table) -> None:
+        """The refusal `apply`'s checks of the locks would make at commit, read now (one
+        BatchGetItem): for a command that must be refused before an act outside the books (a
+        card payment's void at its provider); the commit still checks."""
+        dated = [f"{year}-{day}" for year, days in self._dated.items() for day in days] if self._period_checks else []
+        refused = closed_dates(table, self.company_id, dated)
+        if refused:
+            first = min(refused)
+            if refused[first] == IN_CLOSED_YEAR:
+                raise PeriodClosed(f"{first} falls on or before the last day of a closed fiscal year.",
+                                   details=[{"field": "date", "message": IN_CLOSED_YEAR}])
+            year, day = first[:4], first[5:]   # apply's own words
+            raise PeriodClosed(f"{year}-{day} falls in a closed accounting period or fiscal year.",
+                               details=[{"field": "date", "message": IN_CLOSED_PERIOD}])
+
     # internals
 
     def _change_status(self, entry: EntryRecord, status: str, also: dict[str, Any]) -> dict[str, Any]:

@@ -35,10 +35,14 @@ from chalicelib.services.integrations.providers import (
     adapter_for,
 )
 from chalicelib.store import keys
+from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 # what a cancelled gateway payment records of its refund (refundedThrough)
 THROUGH_API, THROUGH_PANEL = "api", "panel"
+# how each provider's adapter refunds (providers/*.py `refund`): PixelPay voids through its API,
+# Wompi has no refund API (made in its panel)
+VOIDS_THROUGH_API = {"pixelpay": True, "wompi": False}
 
 
 class GatewayUnavailable(ApiError):
@@ -83,11 +87,21 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
     return booked
 
 
+class FeeMatched(ApiError):
+    code = "BANK_TRANSACTION_ALREADY_MATCHED"
+
+
+def fee_matched() -> FeeMatched:
+    return FeeMatched("The payment's card fee withdrawal is matched to a statement line of the clearing account: "
+                      "unmatch that line first.")
+
+
 def reverse_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, payment: dict[str, Any],
-                     cancelled: dict[str, Any], date: str, reference: str | None, on_fail: ApiError) -> None:
+                     cancelled: dict[str, Any], date: str, reference: str | None) -> None:
     """The fee withdrawal of a cancelled gateway payment undone on `date` with the payment (its
     entry reversed, a deposit back into the clearing account), in the cancellation's
-    transaction: the provider gives its fee back on a void. Noted on `cancelled`."""
+    transaction: the provider gives its fee back on a void. Noted on `cancelled`. A withdrawal
+    a statement line holds is refused while building (FeeMatched), and again at commit."""
     if payment.get("feeTransactionId") is None:
         return
     table, company_id = command.table, command.company_id
@@ -97,10 +111,23 @@ def reverse_fee_into(command: Command, transaction: Transaction, writes: Journal
         if pointer is not None else None
     if item is None or item.get("reversedBy") is not None:
         return
+    if item.get("statementLineId") is not None:   # refused now, before any provider is called
+        raise fee_matched()
     reversal, = bank_transactions.reverse_into(command, transaction, writes, [item], date, reference)
     bank_transactions.mark_reversed(transaction, company_id, item, reversal["id"], freed_line=None, unreconciled=False,
-                                    on_fail=on_fail)
+                                    on_fail=fee_matched())
     cancelled.update(feeReversalTransactionId=reversal["id"], feeReversalEntryId=reversal.get("journalEntryId"))
+
+
+def fee_comes_back(table: Table, company_id: int, payment: dict[str, Any]) -> bool:
+    """Whether cancelling the gateway payment gives the provider's fee back, known before the
+    provider is called: a void through its API (PixelPay) does, the sale never settling; a refund
+    made in the provider's panel (Wompi; a gateway deleted since) keeps it: processors keep their
+    fee on a refund, and Wompi documents nothing else (docs/gateways.md)."""
+    if payment.get("refundedThrough"):
+        return payment["refundedThrough"] == THROUGH_API
+    gateway = table.get(gateway_config.gateway_key(company_id, int(payment["gatewayId"])))
+    return gateway is not None and VOIDS_THROUGH_API.get(gateway["provider"], False)
 
 
 # --- refunds at the provider ------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from chalicelib.services.integrations import gateway_config
 from chalicelib.services.payments import payment_setup
 from chalicelib.store import keys
 from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
 
 # how a bank's statement names each provider's payouts (compared with case and accents folded)
 PROVIDER_NAMES = {"pixelpay": ("PixelPay", "Pixel Pay"), "wompi": ("Wompi",)}
@@ -65,15 +66,8 @@ def record_payout(command: Command, gateway_id: int, fields: dict[str, Any]) -> 
     if target["id"] == clearing_id:
         raise ValidationFailed.for_field("bankAccountId", "must differ from the gateway's clearing account")
     amount = Decimal(fields["amount"])
-    held = Decimal(str(clearing.get("balance", 0)))
-    if amount > held:
-        raise _above_balance(held)
     transaction, writes = command.transaction(), JournalWrites(company_id)
-    # the clearing account's one update (the transfer's side merges into it) carries the condition
-    transaction.accumulate(banking.account_key(company_id, clearing_id), {"balance": Decimal(0)},
-                           condition="attribute_exists(PK) AND isActive = :yes AND balance >= :needed",
-                           values={":needed": amount, ":yes": True},
-                           on_fail=_above_balance(None))
+    hold_clearing_balance(transaction, company_id, clearing, amount, "amount")
     reference = fields.get("reference")
     built = bank_transactions.transfer_into(
         command, transaction, writes,
@@ -89,7 +83,28 @@ def record_payout(command: Command, gateway_id: int, fields: dict[str, Any]) -> 
         "outgoingTransactionId": built["outgoing"]["id"], "incomingTransactionId": built["incoming"]["id"]})
 
 
-def _above_balance(held: Decimal | None) -> ValidationFailed:
+def clearing_gateway(table: Table, company_id: int, account_id: int) -> dict[str, Any] | None:
+    """The gateway whose clearing account `account_id` is, or None (an ordinary bank account)."""
+    return next((gateway for gateway, account in clearing_accounts(table, company_id)
+                 if int(account["id"]) == int(account_id)), None)
+
+
+def hold_clearing_balance(transaction: Transaction, company_id: int, clearing: dict[str, Any], amount: Decimal,
+                          field: str) -> None:
+    """A payout of `amount` out of the `clearing` account (as read): refused above its balance
+    (400 naming `field`), and conditioned in `transaction` on the account still holding it (two
+    payouts at once never take more than it holds). Called before the transfer is built: the
+    account's one update (the transfer's side merges into it) carries this condition."""
+    held = Decimal(str(clearing.get("balance", 0)))
+    if amount > held:
+        raise _above_balance(field, held)
+    transaction.accumulate(banking.account_key(company_id, int(clearing["id"])), {"balance": Decimal(0)},
+                           condition="attribute_exists(PK) AND isActive = :yes AND balance >= :needed",
+                           values={":needed": amount, ":yes": True},
+                           on_fail=_above_balance(field, None))
+
+
+def _above_balance(field: str, held: Decimal | None) -> ValidationFailed:
     if held is None:
-        return ValidationFailed.for_field("amount", "more than the gateway's clearing account holds")
-    return ValidationFailed.for_field("amount", f"at most {held}, what the gateway's clearing account holds")
+        return ValidationFailed.for_field(field, "more than the gateway's clearing account holds")
+    return ValidationFailed.for_field(field, f"at most {held}, what the gateway's clearing account holds")

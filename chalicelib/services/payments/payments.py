@@ -14,7 +14,8 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.domain.records import DocumentRecord, PaymentRecord
-from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.domain.roles import MANAGE, may
+from chalicelib.errors import ApiError, Forbidden, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
@@ -229,12 +230,20 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
     advance received on an order can be cancelled only while it is still available. A card
     gateway's payment is refunded at the provider first (gateway_books.refund_at_provider)."""
     payment = get_payment(command.table, command.company_id, document_id, payment_id)
+    through_gateway = payment.get("gatewayId") is not None
+    if through_gateway and not may(command.principal.role, MANAGE):
+        # it gives real money back at the provider: who manages the gateways decides (docs/gateways.md)
+        raise Forbidden("Only an owner or administrator may cancel a card payment: cancelling it refunds the "
+                        "money at the payment gateway.")
     transaction, writes = command.transaction(), JournalWrites(command.company_id)
     _refuse_matched(command, payment)
-    cancelled = cancel_into(command, transaction, writes, payment, reason, date)
+    keep_fee = through_gateway and not gateway_books.fee_comes_back(command.table, command.company_id, payment)
+    cancelled = cancel_into(command, transaction, writes, payment, reason, date, keep_fee=keep_fee)
     writes.apply(transaction)
-    if payment.get("gatewayId") is not None:
-        # the provider's refund once the books accept the cancellation, before they record it
+    if through_gateway:
+        # the provider's refund once the books accept the cancellation (built whole, each refusal its
+        # commit could make read now: the locks of its dates), before they record it
+        writes.refuse_closed_now(command.table)
         refunded = gateway_books.refund_at_provider(command, payment, reason)
         cancelled.update(refunded)
         transaction.amend_put(keys.document_payment(command.company_id, document_id, payment_id), refunded)
@@ -271,12 +280,13 @@ def _refuse_matched(command: Command, payment: PaymentRecord) -> None:
 
 def cancel_into(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord,
                 reason: str, date: str | None = None, *, freed_line: int | None = None,
-                on_fail: ApiError | None = None) -> PaymentRecord:
+                on_fail: ApiError | None = None, keep_fee: bool = False) -> PaymentRecord:
     """What cancelling `payment` writes, into the caller's transaction and journal writes (an
     unmatched statement line cancels each payment its match made, in one transaction). Its bank
     transaction and the reversal name each other (`reversedBy`, `reverses`): the original's one
     update frees it of the statement line `freed_line` (an unmatch), else requires it held by
-    none (`on_fail`: the refusal when that fails)."""
+    none (`on_fail`: the refusal when that fails). A card gateway's fee is reversed with it
+    unless `keep_fee` (a refund made in the provider's panel: gateway_books.fee_comes_back)."""
     table, company_id = command.table, command.company_id
     document_id, payment_id = payment["documentId"], payment["id"]
     if payment["status"] == CANCELLED:
@@ -327,9 +337,9 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
     else:
         settle(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
                 date, undo=True)
-    gateway_books.reverse_fee_into(command, transaction, writes, payment, cancelled, date,
-                                   book_text("payment_reversal_reference", reason=reason)[:200],
-                                   on_fail or _matched_refusal())
+    if not keep_fee:
+        gateway_books.reverse_fee_into(command, transaction, writes, payment, cancelled, date,
+                                       book_text("payment_reversal_reference", reason=reason)[:200])
     link_payments.give_back(table, transaction, payment)
     transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": payment["version"]})
     return cancelled

@@ -24,6 +24,7 @@ from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.banking import bank_transactions, banking
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
+from chalicelib.services.integrations import gateway_payouts
 from chalicelib.services.payments import payments
 from chalicelib.services.payments.payment_records import CANCELLED, PENDING, active_method, method_payment, payable_kind
 from chalicelib.services.sales_purchases.documents import get_document
@@ -205,16 +206,22 @@ def to_transfer(command: Command, transaction: Transaction, writes: JournalWrite
                 line: dict[str, Any], other_id: int) -> dict[str, Any]:
     """Money out of this account went to the other one (money in came from it): the transfer
     both ways and its one entry; this account's side carries the line, the other side waits for
-    the other account's line to match it by its id."""
+    the other account's line to match it by its id. The other account a card gateway's
+    clearing account (a payout arriving): the transfer booked when the payout was entered is
+    looked for within CLEARING_WINDOW_DAYS, and a new one never takes more than clearing holds
+    (gateway_payouts.hold_clearing_balance, as an entered payout)."""
+    table, company_id = command.table, command.company_id
     amount = _line_amount(line)
     if other_id == account["id"]:
         raise ValidationFailed.for_field("transferToAccountId", "must be another bank account")
     try:
-        banking.get_account(command.table, command.company_id, other_id)
+        other = banking.get_account(table, company_id, other_id)
     except NotFound:
         raise ValidationFailed.for_field("transferToAccountId", "no such bank account") from None
     outgoing = amount < 0
-    waiting = _waiting_transfer(command.table, command.company_id, account["id"], other_id, line)
+    clearing = gateway_payouts.clearing_gateway(table, company_id, other_id) is not None
+    waiting = _waiting_transfer(table, company_id, account["id"], other_id, line,
+                                CLEARING_WINDOW_DAYS if clearing else TRANSFER_WINDOW_DAYS)
     if waiting is not None:
         this_side, other_side = waiting
         transaction.update(_transaction_key(command.company_id, this_side), "SET statementLineId = :line",
@@ -224,6 +231,8 @@ def to_transfer(command: Command, transaction: Transaction, writes: JournalWrite
         return {"kind": "transfer", "transactionIds": [int(this_side["id"])], "transferToAccountId": other_id,
                 "otherTransactionId": int(other_side["id"]), "journalEntryId": int(this_side["journalEntryId"]),
                 "existingTransfer": True}
+    if clearing and not outgoing:   # money out of the clearing account: a payout
+        gateway_payouts.hold_clearing_balance(transaction, company_id, other, abs(amount), "transferToAccountId")
     mine, theirs = ("fromAccountId", "toAccountId") if outgoing else ("toAccountId", "fromAccountId")
     built = bank_transactions.transfer_into(
         command, transaction, writes,
@@ -237,17 +246,21 @@ def to_transfer(command: Command, transaction: Transaction, writes: JournalWrite
 
 
 TRANSFER_WINDOW_DAYS = 7
+# a payout entered by hand (POST /payments/gateways/{id}/payouts) whose bank line comes later than
+# a week: the providers pay out on their own schedule (issue 43)
+CLEARING_WINDOW_DAYS = 30
 
 
 def _waiting_transfer(table: Table, company_id: int, account_id: int, other_id: int,
-                      line: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """The transfer already booked (the other account's line matched with `transferToAccountId`):
-    this account's side matched to no line, neither reversed nor a reversal, the line's direction
-    and amount, dated within TRANSFER_WINDOW_DAYS of it, whose other side (the same entry) is on
-    `other_id`. The closest in date; (this side, the other side), or None."""
+                      line: dict[str, Any], window: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The transfer already booked (the other account's line matched with `transferToAccountId`,
+    or a gateway's payout entered): this account's side matched to no line, neither reversed
+    nor a reversal, the line's direction and amount, dated within `window` days of it, whose
+    other side (the same entry) is on `other_id`. The closest in date; (this side, the other
+    side), or None."""
     amount = Decimal(line["amount"])
     wanted_type = "transfer_in" if amount > 0 else "transfer_out"
-    low, high = _day(line["date"], -TRANSFER_WINDOW_DAYS), _day(line["date"], TRANSFER_WINDOW_DAYS)
+    low, high = _day(line["date"], -window), _day(line["date"], window)
     mine = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account_id)),
                            sort_range=("SK", low, keys.day_end(high)), consistent=True)
     candidates = sorted((item for item in mine if item.get("type") == wanted_type and bank_transactions.signed(item) == amount
