@@ -64,6 +64,8 @@ class Settings:
     # their notifications and customers back (this API's public base URL)
     pixelpay_url: str
     pixelpay_sandbox_url: str
+    # hosts (and their subdomains) a PixelPay gateway's own `endpoint` may name besides pixelpay.app's
+    pixelpay_allowed_hosts: tuple[str, ...]
     wompi_api_url: str
     wompi_id_url: str
     gateway_timeout_seconds: float
@@ -120,6 +122,8 @@ def get_settings() -> Settings:
         import_queue_url=env.get("IMPORT_QUEUE_URL") or None,
         pixelpay_url=env.get("PIXELPAY_URL", "https://pixelpay.app").strip().rstrip("/"),
         pixelpay_sandbox_url=env.get("PIXELPAY_SANDBOX_URL", "https://pixelpay.dev").strip().rstrip("/"),
+        pixelpay_allowed_hosts=tuple(host.strip().lower() for host in env.get("PIXELPAY_ALLOWED_HOSTS", "").split(",")
+                                     if host.strip()),
         wompi_api_url=env.get("WOMPI_API_URL", "https://api.wompi.sv").strip().rstrip("/"),
         wompi_id_url=env.get("WOMPI_ID_URL", "https://id.wompi.sv").strip().rstrip("/"),
         gateway_timeout_seconds=float(env.get("GATEWAY_TIMEOUT_S", "8")),

@@ -100,6 +100,20 @@ def test_every_message_the_source_raises_answers_spanish_throughout():
     assert half_english == {}
 
 
+def test_every_literal_message_the_source_raises_answers_spanish_throughout():
+    """Issue 43: a phrase with no filled-in part, written as "<what>: <remedy>", was answered from
+    broader templates matching its halves ("obligatorio: de PixelPay text of 1 a 200 caracteres")
+    although the catalogue had its Spanish: the catalogue's own wording must be what is answered."""
+    half_english = {}
+    for english in raised_phrases():
+        if "{}" in english:
+            continue  # walked with its parts filled in above
+        spanish = messages.phrase(english)
+        if spanish is not None and (_english_words(spanish) or (english in es.PHRASES and spanish != es.PHRASES[english])):
+            half_english[english] = spanish
+    assert half_english == {}
+
+
 # a field as the API spells it: snake_case (credit_block_days) or camelCase (paymentMethodId, endDate,
 # export.countryCode); a person reads "the payment method", "the end date" (details[].field keeps the name)
 FIELD_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")

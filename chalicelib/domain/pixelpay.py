@@ -15,6 +15,7 @@ import base64
 import datetime as _dt
 import hashlib
 import hmac
+import ipaddress
 import json
 import re
 import urllib.parse
@@ -36,6 +37,10 @@ SALE_PATH = "/api/v2/transaction/sale"
 STATUS_PATH = "/api/v2/transaction/status"
 VOID_PATH = "/api/v2/transaction/void"
 HOSTED_PAGE_PATH = "/hosted/payment/other"
+# the hosts a production gateway's own `endpoint` may name: PixelPay's and its subdomains (a
+# merchant's, such as banrural.pixelpay.app), plus those a setting allows (PIXELPAY_ALLOWED_HOSTS)
+PIXELPAY_HOST = "pixelpay.app"
+_HOST_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 # PixelPay's own clock: Honduras, UTC-6 all year (no daylight saving)
 HONDURAS = _dt.timezone(_dt.timedelta(hours=-6), "America/Tegucigalpa")
 
@@ -70,6 +75,40 @@ def base_url(test_mode: bool, endpoint: str | None, production_url: str, sandbox
     if test_mode:
         return sandbox_url.rstrip("/")
     return (endpoint or production_url).rstrip("/")
+
+
+def endpoint_problem(endpoint: str, allowed_hosts: tuple[str, ...] = ()) -> str | None:
+    """Why a gateway's own `endpoint` cannot be PixelPay's host, or None. Production calls send it
+    PixelPay's credential (x-auth-hash is MD5 of the secret) and the void signature: only https to
+    pixelpay.app or a subdomain (or a host `allowed_hosts` names, or a subdomain of one), by name,
+    on port 443, nothing after the host but "/"."""
+    problem = "must be an https address of PixelPay by its name: pixelpay.app or one of its subdomains"
+    try:
+        parts = urllib.parse.urlsplit(endpoint)
+        port = parts.port
+    except ValueError:
+        return problem
+    host = (parts.hostname or "").rstrip(".")
+    if (parts.scheme != "https" or parts.username is not None or parts.password is not None
+            or port not in (None, 443) or parts.path not in ("", "/") or parts.query or parts.fragment
+            or "@" in parts.netloc or not host):
+        return problem
+    labels = host.split(".")
+    if len(labels) < 2 or not all(_HOST_LABEL.fullmatch(label) for label in labels) or labels[-1].isdigit() \
+            or _is_ip_literal(host):
+        return problem
+    trusted = (PIXELPAY_HOST, *(allowed.strip().lower().rstrip(".") for allowed in allowed_hosts if allowed.strip()))
+    if not any(host == name or host.endswith("." + name) for name in trusted):
+        return problem
+    return None
+
+
+def _is_ip_literal(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def environment(test_mode: bool) -> str:
@@ -234,10 +273,12 @@ def read_status(answer: Any) -> StatusReading:
                          message=message if isinstance(message, str) else None)
 
 
-def answer_message(answer: Any, text: str) -> str:
-    """PixelPay's own words about a refusal (`message`), else the start of what it answered."""
+def answer_message(answer: Any) -> str:
+    """PixelPay's own words about a refusal: its JSON `message`, at most 300 characters; never the
+    text of an answer that is not PixelPay's JSON (a host that is not PixelPay's must not have its
+    page read back through our errors)."""
     message = answer.get("message") if isinstance(answer, dict) else None
-    return (message if isinstance(message, str) and message.strip() else text.strip() or "-")[:300]
+    return message.strip()[:300] if isinstance(message, str) and message.strip() else "-"
 
 
 def _text(fields: Mapping[str, Any], name: str) -> str:
@@ -315,6 +356,10 @@ def _paid_at(fields: Mapping[str, Any]) -> _dt.datetime | None:
                 time = "00:00:00"
             if not isinstance(time, str) or not _TIME.fullmatch(time.strip()):
                 raise ValidationFailed.for_field("transaction_time", "a PixelPay time: HH:MM:SS")
+            try:
+                _dt.time.fromisoformat(time.strip())
+            except ValueError:  # 99:99: the time is wrong, not the date
+                raise ValidationFailed.for_field("transaction_time", "a PixelPay time: HH:MM:SS") from None
             moment = _dt.datetime.fromisoformat(f"{day}T{time.strip()}")
         else:
             moment = _dt.datetime.fromisoformat(day)

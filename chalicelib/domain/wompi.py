@@ -202,23 +202,34 @@ class WompiTransaction:
     message: str | None
 
 
+class TransactionUnreadable(ValueError):
+    """A transaction answer lacking a field we decide on, or holding it in a form we do not read;
+    its only argument is Wompi's name of the field (an answer that is no JSON object: "JSON"), the
+    one part an error shows in any language."""
+
+    @property
+    def field(self) -> str:
+        return str(self.args[0])
+
+
 def read_transaction(body: Any) -> WompiTransaction:
-    """DetalleTransaccionCompraOutput; ValueError (naming the field) when a field we decide on is missing."""
+    """DetalleTransaccionCompraOutput; TransactionUnreadable (naming the field) when a field we
+    decide on is missing or unreadable."""
     if not isinstance(body, dict):
-        raise ValueError("the answer is not an object")
+        raise TransactionUnreadable("JSON")
     for name in ("esAprobada", "esReal"):
         if not isinstance(body.get(name), bool):
-            raise ValueError(f"{name} is not true or false")
+            raise TransactionUnreadable(name)
     transaction_id = body.get("idTransaccion")
     if not isinstance(transaction_id, str) or not _TRANSACTION_ID.fullmatch(transaction_id):
-        raise ValueError("idTransaccion is missing")
+        raise TransactionUnreadable("idTransaccion")
     amount = body.get("monto")
     if isinstance(amount, bool) or not isinstance(amount, (int, Decimal)) or not 0 <= amount <= MAX_AMOUNT:
-        raise ValueError("monto is not an amount")
+        raise TransactionUnreadable("monto")
     try:
         paid_at = _moment(body.get("fechaTransaccion"))
     except (ValueError, TypeError, OverflowError):
-        raise ValueError("fechaTransaccion is not a timestamp with its time zone") from None
+        raise TransactionUnreadable("fechaTransaccion") from None
     authorization, message = body.get("codigoAutorizacion"), body.get("mensaje")
     return WompiTransaction(transaction_id, body["esAprobada"], body["esReal"], Decimal(amount).quantize(CENT),
                             paid_at, authorization if isinstance(authorization, str) else None,

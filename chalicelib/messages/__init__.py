@@ -65,7 +65,14 @@ def phrase(english: str) -> str | None:
     """The Spanish of one of the service's English phrases, its filled-in parts kept; None when
     the catalogue does not know it. "<what>: <remedy>" (a DTE's field problems, one ": ") is
     written from its two parts when both are known, before the whole is tried: a template ending
-    in a filled-in part, or in ")" as a remedy may, would take the English remedy as a part."""
+    in a filled-in part, or in ")" as a remedy may, would take the English remedy as a part. A
+    phrase the catalogue holds as it is comes first: its parts could each match a broader template
+    ("required" + "{} to {} characters") and answer half English."""
+    from chalicelib.messages import es
+
+    exact = es.PHRASES.get(english)
+    if exact is not None and "{}" not in english:
+        return exact
     what, separator, remedy = english.partition(": ")
     if separator and ": " not in remedy:
         parts = _whole_phrase(what), _whole_phrase(remedy)

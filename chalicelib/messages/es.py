@@ -1279,10 +1279,10 @@ PHRASES: dict[str, str] = {
         "solo la admiten las importaciones de apertura (la fecha de corte)",
     # issue 43: books
     "the gateway's payment method moves no bank account": "el método de pago de la pasarela no mueve ninguna cuenta bancaria",
-    "must differ from the gateway's clearing account": "debe ser distinta de la cuenta liquidadora de la pasarela",
-    "more than the gateway's clearing account holds": "más de lo que tiene la cuenta liquidadora de la pasarela",
+    "must differ from the gateway's clearing account": "debe ser distinta de la cuenta de compensación de la pasarela",
+    "more than the gateway's clearing account holds": "más de lo que tiene la cuenta de compensación de la pasarela",
     "at most {}, what the gateway's clearing account holds":
-        "como máximo {0}, lo que tiene la cuenta liquidadora de la pasarela",
+        "como máximo {0}, lo que tiene la cuenta de compensación de la pasarela",
     "The payment gateway did not answer; nothing changed. Try again later.":
         "La pasarela de pago no respondió; no se cambió nada. Intente de nuevo más tarde.",
     **BANK_STATEMENT_PHRASES,
@@ -1325,6 +1325,11 @@ PHRASES: dict[str, str] = {
     "gateway.":
         "Solo un propietario o un administrador puede anular un pago con tarjeta: anularlo devuelve el dinero en la "
         "pasarela de pago.",
+    # issue 43: fixconfig
+    "must be an https address of PixelPay by its name: pixelpay.app or one of its subdomains":
+        "debe ser una dirección https de PixelPay por su nombre: pixelpay.app o uno de sus subdominios",
+    "required again when the endpoint, the mode or the Key ID changes: the secret goes where they point":
+        "obligatorio de nuevo cuando cambia el endpoint, el modo o el Key ID: el secreto va adonde ellos indican",
 }
 
 # issue 38: lang2

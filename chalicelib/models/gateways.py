@@ -23,7 +23,8 @@ Mode = Literal["test", "production"]
 Secret = Annotated[str, StringConstraints(min_length=MIN_SECRET_LENGTH, max_length=500, pattern=r"^[\x21-\x7e]+$"),
                    Field(json_schema_extra={"writeOnly": True})]
 KeyId = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=r"^[\x21-\x7e]+$")]
-HttpsUrl = Annotated[str, StringConstraints(max_length=300, pattern=r"^https://[A-Za-z0-9.-]+(:\d{1,5})?/?$")]
+# a host by its name, port 443 at most (services check it is PixelPay's: domain/pixelpay.endpoint_problem)
+HttpsUrl = Annotated[str, StringConstraints(max_length=300, pattern=r"^https://[A-Za-z0-9.-]+(:443)?/?$")]
 Percent = Annotated[Decimal, Field(ge=0, le=100, decimal_places=4, allow_inf_nan=False)]
 Rate = Annotated[Decimal, Field(ge=0, le=1, decimal_places=4, allow_inf_nan=False)]
 
@@ -40,7 +41,9 @@ class GatewayCreate(RequestModel):
     key_id: KeyId = Field(description=_KEY_ID)
     secret: Secret = Field(description=_SECRET)
     user_email: Optional[Email] = Field(None, description="PixelPay: the merchant user's e-mail, which signs voids")
-    endpoint: Optional[HttpsUrl] = Field(None, description="PixelPay: the merchant's own https host (production)")
+    endpoint: Optional[HttpsUrl] = Field(None, description="PixelPay: the merchant's own https host (production): "
+                                                         "pixelpay.app or a subdomain of it, by name; changing it "
+                                                         "needs `secret` again")
     payment_method_id: EntityId = Field(description=_METHOD)
     fee_percent: Percent = Field(Decimal(0), description="the provider's rate on each payment, 3.5 = 3.5 %")
     fee_fixed: Money = Field(Decimal(0), description="the provider's fixed part of each payment's fee")
@@ -52,7 +55,8 @@ class GatewayCreate(RequestModel):
 
 
 class GatewayUpdate(RequestModel):
-    """Sparse; `secret` rotates the secret. The provider is fixed: its links and their
+    """Sparse; `secret` rotates the secret, and must come again when `endpoint`, `mode` or `keyId`
+    changes (the secret goes where they point). The provider is fixed: its links and their
     notifications depend on it."""
     name: Name = None  # type: ignore[assignment]
     mode: Mode = None  # type: ignore[assignment]

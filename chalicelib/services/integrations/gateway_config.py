@@ -13,7 +13,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.auth import sealing
 from chalicelib.domain import gateways as gateway_rules
-from chalicelib.domain import taxes
+from chalicelib.domain import pixelpay, taxes
 from chalicelib.domain.accounting import EXPENSE
 from chalicelib.domain.gateway_fees import FeeTerms
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
@@ -24,6 +24,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.integrations.providers import PIXELPAY, WOMPI, GatewayAccess, adapter_for
 from chalicelib.services.payments import payment_setup
+from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.table import Table
@@ -33,6 +34,9 @@ PROVIDERS = (PIXELPAY, WOMPI)
 # what a gateway's secret is sealed for (chalicelib/auth/sealing.py)
 SECRET_PURPOSE = "gateway-secret"
 _ZERO = Decimal(0)
+# where the secret goes and as whom: changing one needs the secret again, so that a user who never
+# knew it cannot send it elsewhere
+_SECRET_BOUND = ("endpoint", "mode", "keyId")
 
 
 def gateway_key(company_id: int, gateway_id: int) -> keys.Key:
@@ -148,6 +152,10 @@ def _check(table: Table, transaction: Transaction, company_id: int, gateway: dic
            changed: dict[str, Any] | None = None) -> None:
     if gateway.get("endpoint") and gateway["provider"] != PIXELPAY:
         raise ValidationFailed.for_field("endpoint", "only a PixelPay merchant has an endpoint of its own")
+    if gateway.get("endpoint") and (changed is None or changed.get("endpoint") is not None):
+        problem = pixelpay.endpoint_problem(str(gateway["endpoint"]), get_settings().pixelpay_allowed_hosts)
+        if problem:
+            raise ValidationFailed.for_field("endpoint", problem)
     if changed is None or changed.get("paymentMethodId") is not None:
         _check_method(table, transaction, company_id, gateway["provider"], gateway["paymentMethodId"])
     if changed is None or any(name in changed for name in ("feePercent", "feeFixed", "feeTaxRate", "feeAccountId")):
@@ -171,6 +179,10 @@ def update_gateway(command: Command, gateway_id: int, changes: dict[str, Any],
     if current.get("provider") not in PROVIDERS:
         raise ValidationFailed.for_field("provider", f"{current.get('provider')} is a retired format: create a PixelPay "
                                                      "or Wompi gateway instead")
+    moved = [name for name in _SECRET_BOUND if name in changes and changes[name] != current.get(name)]
+    if moved and changes.get("secret") is None:
+        raise ValidationFailed.for_field("secret", "required again when the endpoint, the mode or the Key ID "
+                                                   "changes: the secret goes where they point")
     changes = sealed_secret(company_id, changes)
     merged = {**current, **changes}
 

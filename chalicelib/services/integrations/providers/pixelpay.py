@@ -58,7 +58,7 @@ class PixelPayAdapter:
                            headers=formats.auth_headers(access.key_id, access.secret))
         if answer.status not in (200, 402):  # 402: PaymentDeclined, still a result
             raise ProviderError(f"PixelPay refused the status call (HTTP {answer.status}): "
-                                f"{formats.answer_message(answer.body, answer.text)}")
+                                f"{formats.answer_message(answer.body)}")
         try:
             reading = formats.read_status(answer.body)
         except formats.StatusUnreadable as missing:
@@ -86,7 +86,7 @@ class PixelPayAdapter:
                            headers=formats.auth_headers(access.key_id, access.secret, access.user_email))
         if answer.status != 200 or not _succeeded(answer.body):
             raise ProviderError(f"PixelPay refused the void (HTTP {answer.status}): "
-                                f"{formats.answer_message(answer.body, answer.text)}")
+                                f"{formats.answer_message(answer.body)}")
         return Refund(through_api=True, reference=transaction_id)
 
 

@@ -79,8 +79,8 @@ class WompiAdapter:
             raise _refused(answer)
         try:
             transaction = formats.read_transaction(answer.body)
-        except ValueError as problem:
-            raise ProviderError(f"Wompi answered a transaction this service cannot read: {problem}") from None
+        except formats.TransactionUnreadable as unreadable:  # its field's name only: no English inside Spanish
+            raise ProviderError(f"Wompi answered a transaction this service cannot read: {unreadable.field}") from None
         if transaction.transaction_id != notification.transaction_id:
             raise ProviderError(f"Wompi answered a transaction this service cannot read: {transaction.transaction_id}")
         return Confirmation(transaction_id=transaction.transaction_id, approved=transaction.approved,
