@@ -1316,6 +1316,13 @@ PHRASES: dict[str, str] = {
         "obligatoria cuando la pasarela cobra una comisión: la cuenta de gastos a la que se cargan sus comisiones",
     "{} is a retired format: create a PixelPay or Wompi gateway instead":
         "{0} es un formato retirado: cree en su lugar una pasarela PixelPay o Wompi",
+    # issue 43: fixnotify
+    "Send the body as application/json or application/x-www-form-urlencoded.":
+        "Envíe el cuerpo como application/json o application/x-www-form-urlencoded.",
+    "the gateway has no secret: enter it again": "la pasarela no tiene su clave secreta: ingrésela de nuevo",
+    "The gateway cannot collect this document: {} takes {}, the document is in {}.":
+        "La pasarela no puede cobrar este documento: {0} acepta {1}, el documento está en {2}.",
+    "{} takes {}, the document is in {}": "{0} acepta {1}, el documento está en {2}",
 }
 
 # issue 38: lang2
