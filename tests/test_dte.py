@@ -336,7 +336,7 @@ def test_the_hourly_run_sends_again_what_got_no_answer(dte_authority, shop, cust
     monkeypatch.setattr(clock, "now", lambda: later)
     assert run_scheduled_invoices({}) == {"scheduledInvoices": {"created": 0, "failed": 0, "skipped": 0},
                                           "gatewayRechecks": {"checked": 0, "decided": 0, "stillPending": 0,
-                                                              "failed": 0},
+                                                              "failed": 0, "givenUp": 0},
                                           "dteRetries": {"accepted": 1}}
     assert_accepted(shop.get(created["id"]))
     assert run_scheduled_invoices({})["dteRetries"] == {}

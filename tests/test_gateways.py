@@ -383,10 +383,14 @@ def test_a_refusal_from_the_companys_own_setup_is_deferred_for_the_provider_to_r
     [delivery] = pixelpay.pay(link["url"])
     deferred = post(api, delivery)
     assert deferred.status == 503 and deferred.json["code"] == "PAYMENT_DEFERRED", deferred.text
-    assert decision(table, shop, "pixelpay", transaction_of(delivery)) is None
+    # the money was collected: a pending decision keeps its trace and the reason, in case PixelPay never retries
+    kept = decision(table, shop, "pixelpay", transaction_of(delivery))
+    assert (kept["status"], kept["code"], kept["amount"]) == ("pending", "PAYMENT_METHOD_INACTIVE", D("115.00"))
+    assert post(api, delivery).status == 503  # still the setup: still pending
     assert api.put(f"/payments/methods/{method}", {"isActive": True}, key=shop.key).status == 200
     assert post(api, delivery).json["status"] == "accepted"
     assert pending(shop, invoice["id"]) == (D("0.00"), D("115.00"))
+    assert gateway_notifications.run_pending_rechecks(table)["checked"] == 0  # decided: off the hourly list
 
 
 # --- notifications: Wompi ------------------------------------------------------------------------

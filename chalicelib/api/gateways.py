@@ -118,13 +118,15 @@ def _notification(call: Call, provider: str) -> Any:
 
 @endpoint(blueprint, "POST", "/webhooks/gateway-a", summary="PixelPay's payment notification (verified by its "
           "payment_hash, confirmed with its status call; docs/gateways.md)", tag=TAG, body=M + "PixelPayCallback",
-          response=M + "NotificationAnswer", status=200, access=Access.PUBLIC, idempotent=False)
+          response=M + "NotificationAnswer", status=200, access=Access.PUBLIC, idempotent=False,
+          raw_body_types=("application/json", "application/x-www-form-urlencoded"))
 def gateway_a_notification(call: Call) -> Any:
     return _notification(call, "pixelpay")
 
 
 @endpoint(blueprint, "POST", "/webhooks/gateway-b", summary="Wompi's webhook (signed in wompi_hash, confirmed with "
           "GET /TransaccionCompra; docs/gateways.md)", tag=TAG, body=M + "WompiWebhook",
-          response=M + "NotificationAnswer", status=200, access=Access.PUBLIC, idempotent=False)
+          response=M + "NotificationAnswer", status=200, access=Access.PUBLIC, idempotent=False,
+          raw_body_types=("application/json",))
 def gateway_b_notification(call: Call) -> Any:
     return _notification(call, "wompi")

@@ -169,7 +169,8 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
         # no body at all reads as {} (routing.handle): a body of optional fields may be left out
         required = any(field.is_required() for field in spec.body_model.model_fields.values())
         operation["requestBody"] = {"required": required, "content": {
-            "application/json": {"schema": refs[(spec.body_model, "validation")]}}}
+            media_type: {"schema": refs[(spec.body_model, "validation")]}
+            for media_type in spec.raw_body_types or ("application/json",)}}
     success: dict[str, Any] = {"description": "Success"}
     if spec.produces is not None:
         success["content"] = {spec.produces: {"schema": {"type": "string", "contentMediaType": spec.produces}}}

@@ -21,6 +21,7 @@ from chalice import Blueprint, CustomAuthorizer, Response
 from chalicelib import jsoncodec, messages
 from chalicelib.api.request_input import (
     MAX_BODY_BYTES,
+    check_body_size,
     parse_json,
     path_ids,
     plain_number,
@@ -65,6 +66,7 @@ GATEWAY_AUTHORIZER = CustomAuthorizer(
                    "arn:aws:lambda:us-east-1:000000000000:function:authorizer/invocations")
 
 JSON_HEADERS = {"Content-Type": "application/json"}
+FORM = "application/x-www-form-urlencoded"
 _PATH_PARAMETER = re.compile(r"{(\w+)}")
 
 
@@ -117,6 +119,9 @@ class RouteSpec:
     versioned: bool = False
     # The largest body taken (413 REQUEST_TOO_LARGE above it): 1 MB, more for a route taking a file.
     max_body_bytes: int = MAX_BODY_BYTES
+    # The media types a route reads from the raw body itself (a provider's notification, signed
+    # over its exact bytes, maybe a form): the pipeline checks the size and the type, not JSON.
+    raw_body_types: tuple[str, ...] = ()
 
     @property
     def body_model(self) -> type[BaseModel] | None:
@@ -181,7 +186,8 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
              idempotent: bool | None = None, string_ids: tuple[str, ...] = (),
              names_company: bool = False, produces: str | None = None,
              exports: tuple[str, ...] = (), counts: str | None = None,
-             also_answers: tuple[int, ...] = (), max_body_bytes: int = MAX_BODY_BYTES) -> Callable[..., Any]:
+             also_answers: tuple[int, ...] = (), max_body_bytes: int = MAX_BODY_BYTES,
+             raw_body_types: tuple[str, ...] = ()) -> Callable[..., Any]:
     spec = RouteSpec(
         method=method, path=path, summary=summary, tag=tag,
         body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EMPTY_BODY,
@@ -189,7 +195,7 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
         access=access, permission=permission or (READ if method == "GET" else WRITE),
         idempotent=(method == "POST") if idempotent is None else idempotent, string_ids=string_ids,
         names_company=names_company, produces=produces, exports=exports, counts=counts, also_answers=also_answers,
-        max_body_bytes=max_body_bytes)
+        max_body_bytes=max_body_bytes, raw_body_types=raw_body_types)
 
     def register(handler: Callable[[Call], Any]) -> Callable[[Call], Any]:
         registered = replace(spec, versioned="expected_version" in handler.__code__.co_names)
@@ -296,13 +302,17 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
         check_permission(principal, spec.permission)
         check_rate_limit(principal, settings, table)
     query_values = dict(request.query_params or {})
-    raw_body = parse_json(request.raw_body, headers, spec.max_body_bytes)
+    if spec.raw_body_types:
+        raw_body = _raw_body_checked(spec, request.raw_body, headers)
+    else:
+        raw_body = parse_json(request.raw_body, headers, spec.max_body_bytes)
     if principal is not None and not spec.names_company:
         check_company_scope(principal, query_values, raw_body)
         query_values, raw_body = without_company(query_values), without_company(raw_body)
     ids = path_ids(spec, path_values)
     query = validate(spec.query_model, query_values, "query") if spec.query else None
-    body = validate(spec.body_model, {} if raw_body is None else raw_body, "body") if spec.body else None
+    body = validate(spec.body_model, {} if raw_body is None else raw_body, "body") \
+        if spec.body and not spec.raw_body_types else None
     if spec.produces is not None:
         check_accepts(spec.produces, headers)
 
@@ -335,6 +345,17 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
                         headers={**JSON_HEADERS, **call.response_headers})
 
     return run_with_retries(attempt)
+
+
+def _raw_body_checked(spec: RouteSpec, raw: bytes | None, headers: Mapping[str, str]) -> None:
+    """A route reading its raw body: its size, and a media type it reads (none sent: JSON)."""
+    check_body_size(raw, spec.max_body_bytes)
+    content_type = headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type and content_type not in spec.raw_body_types:
+        raise ApiError("Send the body as application/json or application/x-www-form-urlencoded."
+                       if FORM in spec.raw_body_types else "Send the body as application/json.",
+                       code="UNSUPPORTED_MEDIA_TYPE")
+    return None
 
 
 def success_status(spec: RouteSpec, command: Command | None) -> int:

@@ -186,8 +186,9 @@ def payment_hash(order_id: str, key_id: str, secret: str) -> str:
 
 
 def payment_hash_matches(sent: str, order_id: str, key_id: str, secret: str) -> bool:
+    """Never with an empty secret: anyone can compute that hash."""
     sent = sent.strip()
-    return bool(_MD5_HEX.fullmatch(sent)) and hmac.compare_digest(payment_hash(order_id, key_id, secret),
+    return bool(secret) and bool(_MD5_HEX.fullmatch(sent)) and hmac.compare_digest(payment_hash(order_id, key_id, secret),
                                                                    sent.lower())
 
 
@@ -249,7 +250,7 @@ class StatusUnreadable(ValueError):
 def read_status(answer: Any) -> StatusReading:
     """The status answer `{success, message, data: {...}}`. Its fields are not documented: we read
     TransactionResult's and require `response_approved`, and for an approval also the amount
-    (`transaction_approved_amount`, else `transaction_amount`) and `order_currency`."""
+    (`transaction_approved_amount`, else `transaction_amount`), `order_currency` and `order_id`."""
     if not isinstance(answer, dict) or not isinstance(answer.get("data"), dict):
         raise StatusUnreadable("data")
     data, message = answer["data"], answer.get("message")
@@ -266,6 +267,8 @@ def read_status(answer: Any) -> StatusReading:
         raise StatusUnreadable("transaction_approved_amount")
     if approved and currency is None:
         raise StatusUnreadable("order_currency")
+    if approved and order_id is None:  # payment_hash signs the link, not the money: only this ties them
+        raise StatusUnreadable("order_id")
     authorization = data.get("transaction_auth")
     return StatusReading(payment_uuid=uuid, order_id=order_id, approved=bool(approved), amount=amount,
                          currency=currency, paid_at=paid_at,

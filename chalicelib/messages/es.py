@@ -1330,6 +1330,13 @@ PHRASES: dict[str, str] = {
         "debe ser una dirección https de PixelPay por su nombre: pixelpay.app o uno de sus subdominios",
     "required again when the endpoint, the mode or the Key ID changes: the secret goes where they point":
         "obligatorio de nuevo cuando cambia el endpoint, el modo o el Key ID: el secreto va adonde ellos indican",
+    # issue 43: fixnotify
+    "Send the body as application/json or application/x-www-form-urlencoded.":
+        "Envíe el cuerpo como application/json o application/x-www-form-urlencoded.",
+    "the gateway has no secret: enter it again": "la pasarela no tiene su clave secreta: ingrésela de nuevo",
+    "The gateway cannot collect this document: {} takes {}, the document is in {}.":
+        "La pasarela no puede cobrar este documento: {0} acepta {1}, el documento está en {2}.",
+    "{} takes {}, the document is in {}": "{0} acepta {1}, el documento está en {2}",
 }
 
 # issue 38: lang2

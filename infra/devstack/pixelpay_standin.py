@@ -4,7 +4,8 @@ sandbox. What it serves (docs/gateways.md "PixelPay" gives each source, and what
 
 - `GET {base}/hosted/payment/other?_key=..&_order_id=..&_amount=..`: the hosted payment page, a
   small form in Spanish (card number, CVV, "Pagar"); `POST` of the same address pays: the
-  transaction is kept, its result posted as JSON to `_callback` (TransactionResult's fields,
+  transaction is kept, its result posted as JSON (or a form: the `form_callback` fault) to
+  `_callback` (TransactionResult's fields,
   `order_id` and `payment_hash` = MD5(order_id|key_id|secret)), and the customer sent (303) to
   `_complete`;
 - `POST /api/v2/transaction/status` ({payment_uuid}) and `/void` ({payment_uuid, void_reason,
@@ -70,6 +71,9 @@ FAULTS: dict[str, Any] = {
     "void_refused": False,  # the void call answers 412
     "bad_hash": False,  # the callback's payment_hash is not the merchant's
     "duplicate_callback": False,  # the callback is sent twice
+    "form_callback": False,  # the callback is sent as an x-www-form-urlencoded form, not JSON
+    "status_without_order_id": False,  # the status answer omits order_id (the SDK's TransactionResult has none)
+    "status_without_date": False,  # the status answer omits transaction_date and transaction_time
     "payout_delay_days": 0,  # a payout is made this many days after the day settled
 }
 
@@ -247,7 +251,12 @@ class StandInPixelPay:
         transaction = self._transaction_of(key_id, body)
         if transaction is None:
             return _refusal(406, "Error al encontrar el cobro")
-        return _answer(200, transaction.message, transaction.result(merchant.secret))
+        data = transaction.result(merchant.secret)
+        if self.faults["status_without_order_id"]:
+            del data["order_id"]
+        if self.faults["status_without_date"]:
+            del data["transaction_date"], data["transaction_time"]
+        return _answer(200, transaction.message, data)
 
     def _void(self, request: StandInRequest, key_id: str, merchant: _Merchant, body: dict[str, Any]) -> Reply:
         if self.faults["void_unavailable"]:
@@ -326,8 +335,13 @@ class StandInPixelPay:
         payload = transaction.result(self.merchants[key_id].secret)
         if self.faults["bad_hash"]:
             payload["payment_hash"] = formats.md5_hex("not the merchant's secret")
-        delivery = Delivery(transaction.callback_url, jsoncodec.dumps(payload).encode(),
-                            {"Content-Type": "application/json", "User-Agent": "PixelPay-StandIn"})
+        if self.faults["form_callback"]:
+            body = urllib.parse.urlencode({name: _form_value(value) for name, value in payload.items()}).encode()
+            content_type = "application/x-www-form-urlencoded"
+        else:
+            body, content_type = jsoncodec.dumps(payload).encode(), "application/json"
+        delivery = Delivery(transaction.callback_url, body, {"Content-Type": content_type,
+                                                             "User-Agent": "PixelPay-StandIn"})
         return status, [delivery, delivery] if self.faults["duplicate_callback"] else [delivery], message
 
     def _charge(self, key_id: str, order_id: str, amount_text: Any, currency: str, card: str, cvv: str,
@@ -353,6 +367,13 @@ class StandInPixelPay:
         with self._lock:
             self.transactions[transaction.payment_uuid] = transaction
         return status, transaction, message
+
+
+def _form_value(value: Any) -> str:
+    """A result field as a form sends it: booleans as true/false, nothing as empty."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
 
 
 def _answer(status: int, message: str, data: dict[str, Any]) -> Reply:

@@ -25,6 +25,7 @@ from typing import Any, Iterable
 
 from chalicelib.domain.import_rows import RowError
 from chalicelib.exports.csv_writer import as_text
+from chalicelib.store import keys
 from chalicelib.store.company_items import LEASE_FAMILY, family
 from chalicelib.store.table import from_attributes
 
@@ -41,8 +42,10 @@ JOB_KINDS = frozenset({"IMPORT", "EXPORT"})  # their id sequences and counts go 
 # secret attributes inside items that are records: removed, the restored company enters them again
 SECRET_ATTRIBUTES = frozenset({"secret", "sealedSecret", "sealedKey", "sealedPassword", "secretFingerprint",
                                "passwordHash", "tokenHash", "inviteTokenHash"})
-# a webhook subscription without its signing secret would send unsigned deliveries: it arrives paused
+# a webhook subscription without its signing secret would send unsigned deliveries, a card gateway
+# without its secret could verify no notification (issue 43): both arrive inactive
 WEBHOOK_FAMILY = "WEBHOOKS"
+PAUSED_WITHOUT_SECRET = frozenset({WEBHOOK_FAMILY, keys.small_collection(0, keys.PAYMENT_GATEWAY).split("#")[-1]})
 
 
 class ArchiveInvalid(Exception):
@@ -71,7 +74,7 @@ def archived(item: dict[str, Any], company_id: int, now_epoch: int) -> dict[str,
     if "expiresAt" in item and "N" in item["expiresAt"] and int(Decimal(item["expiresAt"]["N"])) <= now_epoch:
         return None
     kept = {name: value for name, value in item.items() if name not in SECRET_ATTRIBUTES}
-    if kind == WEBHOOK_FAMILY and len(kept) != len(item):
+    if kind in PAUSED_WITHOUT_SECRET and len(kept) != len(item):
         kept["isActive"] = {"BOOL": False}
     return kept
 

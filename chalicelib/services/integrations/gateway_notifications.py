@@ -6,13 +6,16 @@ books Dr clearing (the gateway's method's bank account), Cr receivable, and the 
 A notification is decided once per provider transaction: the decision (accepted with its
 payment, refused with its reason) is an item of its own, created in the payment's transaction, so
 a repeated, reordered or concurrent notification of the same transaction finds it and gets the
-same answer, and no transaction is ever booked twice. A provider that does not answer the status
-call leaves a `pending` decision (503 GATEWAY_UNAVAILABLE): the provider's retry, the recheck
-route or the hourly run completes it."""
+same answer, and no transaction is ever booked twice. A verified notification that cannot be
+decided yet leaves a `pending` decision with its reason: the provider did not answer the status
+call (503 GATEWAY_UNAVAILABLE), refused it (502), or the company's setup refuses the payment
+(503 PAYMENT_DEFERRED); the provider's retry, the recheck route or the hourly run completes it,
+so money collected leaves a trace even when the provider never sends its notification again."""
 from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import time
 from decimal import Decimal
 from typing import Any, Mapping
 
@@ -28,7 +31,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.integrations import gateway_books, gateway_config
 from chalicelib.services.integrations.link_payments import count_payment
 from chalicelib.services.integrations.payment_links import LINK_NOT_FOUND, gateway_unavailable, stored_link
-from chalicelib.services.integrations.providers import Confirmation, ProviderUnavailable, adapter_for
+from chalicelib.services.integrations.providers import Confirmation, ProviderError, ProviderUnavailable, adapter_for
 from chalicelib.services.payments import payment_records
 from chalicelib.services.sales_purchases.documents import get_document
 from chalicelib.store import keys
@@ -41,13 +44,18 @@ ACCEPTED, REFUSED, IGNORED, PENDING = "accepted", "refused", "ignored", "pending
 GATEWAY_PRINCIPAL = "gateway"
 # the link names its document as a person does; each decision of it copies them
 _DOCUMENT_NAMES = ("documentNumber", "documentNumeroControl")
-# the pending decisions the hourly run confirms again, at most this many an hour
-RECHECKS_PER_RUN = 50
+# the pending decisions the hourly run confirms again, oldest first: at most this many an hour,
+# within RECHECK_SECONDS; one that fails RECHECK_ATTEMPTS runs (a day) leaves the hourly list and
+# stays pending for a person's recheck, so what fails for good never starves the others
+RECHECKS_PER_RUN = 200
+RECHECK_SECONDS = 15.0
+RECHECK_ATTEMPTS = 24
 
 # What the payment itself is refused for, for good: recorded and answered 200 so the provider
 # stops sending it; the money is refunded or registered by hand. Any other refusal is the
-# company's setup (an inactive method, a closed period, a missing account rule): nothing is
-# recorded and the provider is asked to send it again later, when the setup may be fixed.
+# company's setup (an inactive method, a closed period, a missing account rule): the decision is
+# left pending with its reason, and the provider is asked to send it again later, when the setup
+# may be fixed (the hourly run and the recheck route try it too).
 FINAL_REFUSALS = frozenset({"AMOUNT_EXCEEDS_PENDING", "CASH_CONDITION_UNMET", "DOCUMENT_NOT_PAYABLE"})
 
 
@@ -129,6 +137,13 @@ def receive_notification(table: Table, provider: str, raw_body: bytes, headers: 
 def _decide(context: _Context) -> dict[str, Any]:
     table = context.table
     decided = table.get(context.key)
+    if decided is not None and decided.get("linkId") != context.link["id"]:
+        # another link's transaction: its decision is not this link's to answer, nor its money
+        logger.warning("a notification names a transaction of another link: ignored",
+                       extra={"companyId": context.company_id, "linkId": context.link["id"],
+                              "transactionId": context.notification.transaction_id})
+        return {"status": IGNORED, "linkId": context.link["id"], "transactionId": context.notification.transaction_id,
+                "paymentId": None, "code": None, "reason": None}
     if decided is not None and decided["status"] != PENDING:
         return answer(decided)
     if decided is not None:  # the decision keeps its place among the gateway's: when it first came
@@ -144,6 +159,9 @@ def _decide(context: _Context) -> dict[str, Any]:
                        extra={"companyId": context.company_id, "linkId": context.link["id"],
                               "transactionId": context.notification.transaction_id})
         raise gateway_unavailable(str(error)) from None
+    except ProviderError as error:  # refused or unreadable: nothing confirmed, the notification kept
+        _keep_pending(context, None, decided, error)
+        raise
     if not confirmation.approved:
         if decided is None:  # a declined payment books nothing and records nothing
             return {**answer(_decision(context, confirmation, IGNORED))}
@@ -155,17 +173,32 @@ def _decide(context: _Context) -> dict[str, Any]:
             return answer(_book(context, confirmation, decided))
         except ApiError as error:
             if error.server_side or error.code not in FINAL_REFUSALS:
+                _keep_pending(context, confirmation, decided, error)
                 raise _deferred(error, context) from None
             refusal = error
     return answer(_record(table, _decision(context, confirmation, REFUSED, code=refusal.code,
                                            reason=refusal.message), decided))
 
 
+def _keep_pending(context: _Context, confirmation: Confirmation | None, decided: dict[str, Any] | None,
+                  error: ApiError) -> None:
+    """A verified notification not decided now: a pending decision with the reason, for the
+    hourly run and a person's recheck (one pending already stays as it is)."""
+    if decided is None:
+        _record(context.table, _decision(context, confirmation, PENDING, code=error.code, reason=error.message), None)
+
+
+def _paid_at(context: _Context, confirmation: Confirmation) -> _dt.datetime:
+    """When the provider says it was paid, else when its notification first reached us: never the
+    notification's own claim (no signature covers it) nor the time of a later recheck."""
+    return _aware(confirmation.paid_at or clock.parse_iso(context.received_at))
+
+
 def _refusal(context: _Context, confirmation: Confirmation) -> ApiError | None:
     """What the link refuses: a payment after it expired, or not what it still asks for (amount,
     currency, real or test money)."""
     link, gateway = context.link, context.gateway
-    paid_at = _aware(confirmation.paid_at)
+    paid_at = _paid_at(context, confirmation)
     if gateway_rules.link_expired(clock.parse_iso(str(link["linkExpiresAt"])), paid_at):
         return ApiError(f"The payment link expired at {link['linkExpiresAt']}, before the payment.",
                         code="PAYMENT_LINK_EXPIRED")
@@ -183,7 +216,7 @@ def _decision(context: _Context, confirmation: Confirmation | None, status: str,
     link, notification = context.link, context.notification
     amount = confirmation.amount if confirmation else notification.amount
     currency = confirmation.currency if confirmation else notification.currency
-    paid_at = confirmation.paid_at if confirmation else notification.paid_at
+    paid_at = _paid_at(context, confirmation) if confirmation else notification.paid_at
     item = {**context.key, **keys.gateway_decision_index(context.company_id, link["gatewayId"], context.received_at,
                                                          notification.transaction_id),
             "itemType": "GATEWAY_CALLBACK", "companyId": context.company_id, "provider": notification.provider,
@@ -204,7 +237,8 @@ def _record(table: Table, decision: dict[str, Any], decided: dict[str, Any] | No
     the command runs again and answers its decision."""
     own = transaction is None
     transaction = transaction or Transaction(table)
-    pending_key = keys.gateway_pending(decision["companyId"], decision["provider"], decision["transactionId"])
+    pending_key = keys.gateway_pending(decision["companyId"], decision["provider"], decision["transactionId"],
+                                       decision["receivedAt"])
     if decided is None:
         transaction.put_new(decision)
         transaction.increment(keys.gateway_decision_count(decision["companyId"], decision["gatewayId"]), "total")
@@ -213,7 +247,7 @@ def _record(table: Table, decision: dict[str, Any], decided: dict[str, Any] | No
     if decision["status"] == PENDING:
         transaction.put({**pending_key, "itemType": "GATEWAY_PENDING", "companyId": decision["companyId"],
                          "provider": decision["provider"], "transactionId": decision["transactionId"],
-                         "gatewayId": decision["gatewayId"], "since": decision["receivedAt"]})
+                         "gatewayId": decision["gatewayId"], "since": decision["receivedAt"], "attempts": 0})
     elif decided is not None:
         transaction.delete(pending_key)
     if own:
@@ -248,7 +282,7 @@ def _book(context: _Context, confirmation: Confirmation, decided: dict[str, Any]
 
 
 def _deferred(error: ApiError, context: _Context) -> ApiError:
-    logger.error("gateway payment not booked: the company's setup refuses it; the provider will retry",
+    logger.error("gateway payment not booked: the company's setup refuses it; kept pending until it is fixed",
                  extra={"companyId": context.company_id, "linkId": context.link["id"], "code": error.code,
                         "transactionId": context.notification.transaction_id})
     return ApiError(f"The payment cannot be registered yet ({error.code}: {error.message}); send it again later.",
@@ -278,22 +312,51 @@ def recheck(table: Table, company_id: int, gateway_id: int, transaction_id: str)
     return _decide(_Context(table, gateway, link, notification, decided["receivedAt"]))
 
 
-def run_pending_rechecks(table: Table, limit: int = RECHECKS_PER_RUN) -> dict[str, int]:
-    """The hourly run: the oldest pending decisions (at most `limit`) confirmed again."""
-    items, _ = table.query(partition=("PK", keys.GATEWAY_PENDING_PARTITION), limit=limit, consistent=True)
-    summary = {"checked": 0, "decided": 0, "stillPending": 0, "failed": 0}
-    for item in items:
-        summary["checked"] += 1
-        try:
-            run_with_retries(lambda item=item: recheck(table, int(item["companyId"]), int(item["gatewayId"]),
-                                                       str(item["transactionId"])))
-            summary["decided"] += 1
-        except ApiError as error:
-            key = "stillPending" if error.code in ("GATEWAY_UNAVAILABLE", "PAYMENT_DEFERRED") else "failed"
-            summary[key] += 1
-            if key == "failed":
-                logger.error("gateway recheck failed", extra={"companyId": item["companyId"], "code": error.code,
-                                                              "transactionId": item["transactionId"]})
-        except LostRace:
-            summary["stillPending"] += 1
-    return summary
+def run_pending_rechecks(table: Table, limit: int = RECHECKS_PER_RUN, seconds: float = RECHECK_SECONDS,
+                         attempts: int = RECHECK_ATTEMPTS) -> dict[str, int]:
+    """The hourly run: the pending decisions confirmed again, oldest first, past the ones that
+    fail (at most `limit` within `seconds`). One that failed `attempts` runs leaves the list."""
+    summary = {"checked": 0, "decided": 0, "stillPending": 0, "failed": 0, "givenUp": 0}
+    deadline, start = time.monotonic() + seconds, None
+    while True:
+        items, start = table.query(partition=("PK", keys.GATEWAY_PENDING_PARTITION), limit=limit, consistent=True,
+                                   start_key=start)
+        for item in items:
+            if summary["checked"] >= limit or time.monotonic() > deadline:
+                return summary
+            summary["checked"] += 1
+            outcome = _recheck_pending(table, item)
+            summary[outcome] += 1
+            if outcome != "decided" and _failed_attempt(table, item, attempts):
+                summary["givenUp"] += 1
+        if start is None:
+            return summary
+
+
+def _recheck_pending(table: Table, item: dict[str, Any]) -> str:
+    try:
+        run_with_retries(lambda: recheck(table, int(item["companyId"]), int(item["gatewayId"]),
+                                         str(item["transactionId"])))
+        return "decided"
+    except ApiError as error:
+        if error.code in ("GATEWAY_UNAVAILABLE", "PAYMENT_DEFERRED"):
+            return "stillPending"
+        logger.error("gateway recheck failed", extra={"companyId": item["companyId"], "code": error.code,
+                                                      "transactionId": item["transactionId"]})
+        return "failed"
+    except LostRace:
+        return "stillPending"
+
+
+def _failed_attempt(table: Table, item: dict[str, Any], attempts: int) -> bool:
+    """Counts a failed run on the item; True when that was its last (it leaves the hourly list)."""
+    key = keys.gateway_pending(int(item["companyId"]), str(item["provider"]), str(item["transactionId"]),
+                               str(item["since"]))
+    if int(item.get("attempts", 0)) + 1 < attempts:
+        table.update_if(key, "ADD attempts :one", condition="attribute_exists(PK)", values={":one": 1})
+        return False
+    logger.error("gateway notification left pending for a person's recheck: the hourly run gave up on it",
+                 extra={"companyId": item["companyId"], "gatewayId": item["gatewayId"],
+                        "transactionId": item["transactionId"]})
+    table.remove(key)
+    return True

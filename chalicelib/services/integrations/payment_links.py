@@ -89,7 +89,8 @@ def _check_gateway_method(table: Table, company_id: int, gateway: dict[str, Any]
 
 
 def _check_currency(table: Table, company_id: int, gateway: dict[str, Any], currency: str) -> None:
-    """The customer pays in the link's currency into the clearing account: the two must agree."""
+    """The customer pays in the link's currency into the clearing account: the two must agree, and
+    the provider must take it (the method may have moved to another bank account since)."""
     clearing = gateway_config.clearing_account(table, company_id, gateway)
     held = clearing.get("currency") if clearing else None
     if held != currency:
@@ -97,6 +98,12 @@ def _check_currency(table: Table, company_id: int, gateway: dict[str, Any], curr
                        f"in {currency}.", code="CURRENCY_MISMATCH",
                        details=[{"field": "gatewayId",
                                  "message": f"its clearing account is in {held}, the document in {currency}"}])
+    takes = adapter_for(gateway["provider"]).currencies
+    if currency not in takes:
+        raise ApiError(f"The gateway cannot collect this document: {gateway['provider']} takes {', '.join(takes)}, "
+                       f"the document is in {currency}.", code="CURRENCY_MISMATCH",
+                       details=[{"field": "gatewayId", "message": f"{gateway['provider']} takes {', '.join(takes)}, "
+                                                                 f"the document is in {currency}"}])
 
 
 def _customer(table: Table, company_id: int, document: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -120,6 +127,9 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     _check_gateway_method(table, company_id, gateway)
     currency = document.get("currency") or "HNL"
     _check_currency(table, company_id, gateway, currency)
+    access = gateway_config.access_for(gateway, company_id)
+    if not access.secret:  # restored from an archive: its notifications could not be verified
+        raise ValidationFailed.for_field("gatewayId", "the gateway has no secret: enter it again")
     link_id, now = gateway_rules.new_link_id(), clock.now()
     created_at = clock.iso(now)
     expires = now + _dt.timedelta(hours=get_settings().payment_link_ttl_hours)
@@ -129,7 +139,7 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     label = payment_records.document_label(document)
     try:
         checkout = adapter_for(gateway["provider"]).create_checkout(
-            gateway_config.access_for(gateway, company_id),
+            access,
             CheckoutRequest(link_id=link_id, amount=amount, currency=currency,
                             description=book_text("payment", document=label),
                             customer_name=name, customer_email=email, expires_at=expires,

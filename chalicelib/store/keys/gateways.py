@@ -45,10 +45,12 @@ def payment_links_partition(company_id: int) -> str:
     return f"C#{company_id}#PAYLINK"
 
 
-def gateway_pending(company_id: int, provider: str, transaction_id: str) -> Key:
-    """A notification whose confirmation the provider did not answer (issue 43): kept, across
-    companies, for the hourly run to confirm again; gone in the transaction that decides it."""
-    return {"PK": "GWPENDING", "SK": f"{company_id}#{provider}#{transaction_id}"}
+def gateway_pending(company_id: int, provider: str, transaction_id: str, since: str) -> Key:
+    """A notification not yet decided (issue 43: the provider did not answer its confirmation, or
+    the company's setup refused it): kept, across companies and oldest first (`since`, when it
+    first reached us), for the hourly run to confirm again; gone in the transaction that decides
+    it, or after the run's attempts (the decision stays pending for a person's recheck)."""
+    return {"PK": "GWPENDING", "SK": f"{since}#{company_id}#{provider}#{transaction_id}"}
 
 
 GATEWAY_PENDING_PARTITION = "GWPENDING"

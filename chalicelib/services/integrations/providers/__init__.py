@@ -69,7 +69,7 @@ class Confirmation:
     approved: bool
     amount: Decimal
     currency: str
-    paid_at: _dt.datetime
+    paid_at: _dt.datetime | None  # None: the provider does not say (the pipeline takes when its notification came)
     live: bool  # a real charge (Wompi esReal); False in the sandbox or a test-mode app
     authorization: str | None = None
     message: str | None = None
