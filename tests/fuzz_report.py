@@ -25,7 +25,11 @@ STATEFUL = re.compile(
     r"|only purchase documents carry it|only a withholding certificate|needs a tax rate above 0|certifies a withholding"
     r"|no average cost yet|are already on hand|are on hand|insufficient stock"
     # a tax id's form is the company's country's (an RTN or a NIT): one document cannot state both
-    r"|must be an RTN of|must be a NIT of|check digit does not match")
+    r"|must be an RTN of|must be a NIT of|check digit does not match"
+    # a CSV or XLSX statement reads with the account's saved column mapping
+    r"|save it first"
+    # a card gateway takes its clearing account's currency (the payment method's stored bank account)
+    r"|; (pixelpay|wompi) takes")
 # Comparisons between fields or sums over lines: stated in the operation's descriptions, not in a schema.
 BEYOND_JSON_SCHEMA = re.compile(
     r"must not be (before|after|below) \w+|must differ from|page \* limit|spans at most|debits"
@@ -36,7 +40,9 @@ BEYOND_JSON_SCHEMA = re.compile(
     # a catalogue of hundreds of codes is a pattern in the document, its list the service's (CAT-019)
     r"|is not in the authority's catalogue CAT-019"
     # an import's date: the opening kinds' changeover date, refused for the others (its description says so)
-    r"|is only taken by the opening kinds")
+    r"|is only taken by the opening kinds"
+    # a card gateway's fields of one provider (PixelPay's own endpoint) refused for the other: its description says so
+    r"|only a PixelPay merchant")
 CROSS_FIELD_CODES = {"UNBALANCED_ENTRY"}
 THRESHOLD = 0.10
 

@@ -4,6 +4,7 @@ from typing import Annotated, List, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from chalicelib.domain.gateways import MIN_SECRET_LENGTH
+from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.models.base import (
     Date,
     Email,
@@ -41,7 +42,7 @@ class GatewayCreate(RequestModel):
     key_id: KeyId = Field(description=_KEY_ID)
     secret: Secret = Field(description=_SECRET)
     user_email: Optional[Email] = Field(None, description="PixelPay: the merchant user's e-mail, which signs voids")
-    endpoint: Optional[HttpsUrl] = Field(None, description="PixelPay: the merchant's own https host (production): "
+    endpoint: Optional[HttpsUrl] = Field(None, description="PixelPay only (refused for Wompi): the merchant's own https host (production): "
                                                          "pixelpay.app or a subdomain of it, by name; changing it "
                                                          "needs `secret` again")
     payment_method_id: EntityId = Field(description=_METHOD)
@@ -109,7 +110,7 @@ class GatewayList(ListEnvelope):
 class LinkCreate(RequestModel):
     document_id: EntityId
     gateway_id: EntityId
-    amount: Optional[Money] = Field(None, description="default: the document's pending total")
+    amount: Optional[PositiveMoney] = Field(None, description="default: the document's pending total")
 
 
 class PaymentLink(ResponseModel):
@@ -131,17 +132,28 @@ class PaymentLinkList(ListEnvelope):
     payment_links: List[PaymentLink]
 
 
+# what the providers' parsers (domain/pixelpay.py, domain/wompi.py) take, stated for the document
+_VISIBLE_TEXT = {"type": "string", "pattern": "^[\\x21-\\x7e]{1,200}$"}
+# PixelPay sends numbers; a decimal text is taken too. Integers and texts are exact in any client.
+_PIXELPAY_AMOUNT = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": int(MAX_AMOUNT)},
+                              {"type": "string", "pattern": "^\\d{1,12}(\\.\\d{1,2})?$"}]}
+
+
 class PixelPayCallback(BaseModel):
     """PixelPay's payment callback (the hosted page's `_callback`, the card API's `order_callback`),
     verified by its `payment_hash` and confirmed with PixelPay's status call (docs/gateways.md
     "## PixelPay"); other fields are accepted."""
     model_config = ConfigDict(extra="allow", defer_build=True, json_schema_extra={
         "description": "PixelPay's callback: order_id (our link id), payment_uuid, payment_hash = "
-                       "MD5(order_id|key_id|secret), the transaction's result fields",
-        "properties": {"order_id": {"type": "string"}, "payment_uuid": {"type": "string"},
-                       "payment_hash": {"type": "string", "description": "MD5(order_id|key_id|secret), hex"},
-                       "response_approved": {"type": "boolean"}, "transaction_amount": {"type": "number"},
-                       "transaction_approved_amount": {"type": "number"}}})
+                       "MD5(order_id|key_id|secret), the transaction's result fields (also transaction_date "
+                       "YYYY-MM-DD and transaction_time HH:MM[:SS], and amounts as numbers with 2 decimals)",
+        "required": ["order_id", "payment_uuid", "payment_hash", "response_approved"],
+        "properties": {"order_id": _VISIBLE_TEXT, "payment_uuid": _VISIBLE_TEXT,
+                       "payment_hash": {"type": "string", "pattern": "^[0-9a-fA-F]{32}$",
+                                        "description": "MD5(order_id|key_id|secret), hex"},
+                       "response_approved": {"type": "boolean"}, "transaction_amount": _PIXELPAY_AMOUNT,
+                       "transaction_approved_amount": _PIXELPAY_AMOUNT,
+                       "order_currency": {"type": "string", "pattern": "^[A-Za-z]{3}$"}}})
 
 
 class WompiWebhook(BaseModel):
@@ -150,10 +162,15 @@ class WompiWebhook(BaseModel):
     model_config = ConfigDict(extra="allow", defer_build=True, json_schema_extra={
         "description": "Wompi's webhook: IdTransaccion, ResultadoTransaccion, Monto, EsProductiva, "
                        "EnlacePago {Id, IdentificadorEnlaceComercio (our link id)}",
-        "properties": {"IdTransaccion": {"type": "string"}, "ResultadoTransaccion": {"type": "string"},
-                       "Monto": {"type": "number"}, "EsProductiva": {"type": "boolean"},
-                       "EnlacePago": {"type": "object", "properties": {
-                           "Id": {"type": "integer"}, "IdentificadorEnlaceComercio": {"type": "string"}}}}})
+        "required": ["IdTransaccion", "ResultadoTransaccion", "Monto", "FechaTransaccion", "EnlacePago"],
+        "properties": {"IdTransaccion": _VISIBLE_TEXT,
+                       "ResultadoTransaccion": {"type": "string", "minLength": 1, "maxLength": 200},
+                       "Monto": {"type": "number", "exclusiveMinimum": 0, "maximum": float(MAX_AMOUNT)},
+                       "FechaTransaccion": {"type": "string", "format": "date-time"},
+                       "EsProductiva": {"type": "boolean"},
+                       "EnlacePago": {"type": "object", "required": ["IdentificadorEnlaceComercio"], "properties": {
+                           "Id": {"type": "integer"},
+                           "IdentificadorEnlaceComercio": {"type": "string", "minLength": 1, "maxLength": 200}}}}})
 
 
 class NotificationAnswer(ResponseModel):
