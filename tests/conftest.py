@@ -103,22 +103,22 @@ def gateway_standin_servers():
     wompi_server.shutdown()
 
 
-@pytest.fixture
-def pixelpay(gateway_standin_servers):
-    """The PixelPay stand-in, answering normally again after the test whatever faults it set."""
-    standin = gateway_standin_servers[0]
+def _answering_normally(standin):
     standin.reset_faults()
     yield standin
     standin.reset_faults()
+
+
+@pytest.fixture
+def pixelpay(gateway_standin_servers):
+    """The PixelPay stand-in, answering normally again after the test whatever faults it set."""
+    yield from _answering_normally(gateway_standin_servers[0])
 
 
 @pytest.fixture
 def wompi(gateway_standin_servers):
     """The Wompi stand-in, answering normally again after the test whatever faults it set."""
-    standin = gateway_standin_servers[1]
-    standin.reset_faults()
-    yield standin
-    standin.reset_faults()
+    yield from _answering_normally(gateway_standin_servers[1])
 
 
 @pytest.fixture

@@ -10,8 +10,10 @@ import re
 import secrets
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
-from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib import jsoncodec
+from chalicelib.errors import ApiError, MalformedJson, ValidationFailed
 
 MIN_SECRET_LENGTH = 16
 # how long after a link expires a notification of a payment made in time may still arrive
@@ -92,3 +94,15 @@ def mismatch(*, asked: Decimal, currency: str, mode: str, paid: Decimal, paid_cu
     if live != (mode == PRODUCTION):
         return ApiError(f"A payment of live={live} through a gateway in {mode} mode.", code="MODE_MISMATCH")
     return None
+
+
+def json_object(raw_body: bytes, refusal: str = "must be a JSON object") -> dict[str, Any]:
+    """A provider's notification body as a JSON object: 400 MALFORMED_JSON, or VALIDATION_ERROR
+    on `body` with `refusal` when it is JSON but no object."""
+    try:
+        payload = jsoncodec.loads(raw_body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise MalformedJson() from None
+    if not isinstance(payload, dict):
+        raise ValidationFailed.for_field("body", refusal)
+    return payload

@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any, Mapping
 
-from chalicelib import jsoncodec
-from chalicelib.domain.gateways import ProviderNotification
+from chalicelib.domain.gateways import ProviderNotification, json_object
 from chalicelib.domain.money import MAX_AMOUNT
-from chalicelib.errors import MalformedJson, ValidationFailed
+from chalicelib.errors import ValidationFailed
 
 PROVIDER = "pixelpay"
 CURRENCIES = ("HNL", "USD")
@@ -204,13 +203,7 @@ def result_fields(raw_body: bytes, content_type: str | None) -> dict[str, Any]:
         except UnicodeDecodeError:
             raise ValidationFailed.for_field("body", "must be a JSON object or a UTF-8 form") from None
         return dict(urllib.parse.parse_qsl(text, keep_blank_values=True))
-    try:
-        payload = jsoncodec.loads(raw_body)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise MalformedJson() from None
-    if not isinstance(payload, dict):
-        raise ValidationFailed.for_field("body", "must be a JSON object or a UTF-8 form")
-    return payload
+    return json_object(raw_body, "must be a JSON object or a UTF-8 form")
 
 
 def sent_payment_hash(fields: Mapping[str, Any]) -> str | None:

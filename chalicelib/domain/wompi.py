@@ -15,9 +15,9 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from chalicelib import jsoncodec
-from chalicelib.domain.gateways import ProviderNotification, SignatureRefused
+from chalicelib.domain.gateways import ProviderNotification, SignatureRefused, json_object
 from chalicelib.domain.money import MAX_AMOUNT
-from chalicelib.errors import MalformedJson, ValidationFailed
+from chalicelib.errors import ValidationFailed
 
 PROVIDER = "wompi"
 CURRENCY = "USD"
@@ -125,12 +125,7 @@ def error_messages(body: Any) -> list[str]:
 def parse_webhook(raw_body: bytes) -> ProviderNotification:
     """The webhook body as a notification; 400 MALFORMED_JSON, or VALIDATION_ERROR naming the field.
     Unknown fields are accepted (the `cliente` map is open)."""
-    try:
-        payload = jsoncodec.loads(raw_body)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise MalformedJson() from None
-    if not isinstance(payload, dict):
-        raise ValidationFailed.for_field("body", "must be a JSON object")
+    payload = json_object(raw_body)
     link = payload.get("EnlacePago")
     if not isinstance(link, dict):
         raise ValidationFailed.for_field("EnlacePago", "required: an object")

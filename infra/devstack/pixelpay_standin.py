@@ -41,7 +41,7 @@ from chalicelib import clock, jsoncodec
 from chalicelib.domain import pixelpay as formats
 from chalicelib.domain.gateway_fees import FeeTerms, net_of_fee
 from infra.devstack import standin_server
-from infra.devstack.standin_server import Delivery, Reply, StandInRequest
+from infra.devstack.standin_server import Delivery, Payout, Reply, StandInRequest
 
 CENT = Decimal("0.01")
 SANDBOX_CARDS = {"4111111111111111": "999", "5555555555554444": "999"}
@@ -121,15 +121,6 @@ class VoidRecord:
     signature: str
     auth_user: str | None
     at: _dt.datetime
-
-
-@dataclass(frozen=True)
-class Payout:
-    amount: Decimal
-    date: _dt.date
-    reference: str
-    transaction_ids: tuple[str, ...]
-    currency: str | None = None
 
 
 @dataclass

@@ -92,6 +92,17 @@ def serve(handle: Handler, name: str, port: int = 0) -> tuple[ThreadingHTTPServe
 
 
 @dataclass(frozen=True)
+class Payout:
+    """What a card gateway's stand-in pays out to the merchant's bank (`settle`): what it holds, net
+    of its fee."""
+    amount: Any
+    date: Any
+    reference: str
+    transaction_ids: tuple[str, ...]
+    currency: str | None = None
+
+
+@dataclass(frozen=True)
 class Delivery:
     """A notification a stand-in sends to the service: tests post it themselves (through the
     in-process API, to duplicate, reorder or tamper with it); the local stack posts it (`deliver`)."""

@@ -34,7 +34,7 @@ from chalicelib import clock, jsoncodec
 from chalicelib.domain import wompi as formats
 from chalicelib.domain.gateway_fees import FeeTerms, net_of_fee
 from infra.devstack import standin_server
-from infra.devstack.standin_server import Delivery, Reply, StandInRequest
+from infra.devstack.standin_server import Delivery, Payout, Reply, StandInRequest
 
 DEMO_CLIENT_ID = "wompi-demo-app-0001"
 DEMO_API_SECRET = "wompi-demo-api-secret-0001"
@@ -100,14 +100,6 @@ class Transaction:
                 "resultadoTransaccion": formats.APPROVED if self.approved else "Fallida",
                 "fechaTransaccion": self.paid_at.isoformat(), "montoOriginal": None, "datosAdicionales": {},
                 "datosBitcoin": None}
-
-
-@dataclass(frozen=True)
-class Payout:
-    amount: Decimal
-    date: _dt.date
-    reference: str
-    transaction_ids: tuple[str, ...]
 
 
 class LinkUnavailable(Exception):

@@ -221,3 +221,22 @@ def fresh_company(console, demo, name: str):
         yield company
     finally:
         console.as_session("POST", "/auth/switch-company", {"companyId": demo["companyId"]})
+
+
+def created(console, path: str, body: dict) -> dict:
+    """A record the session creates through the API (201), as the console's own calls would."""
+    status, _, answer = console.as_session("POST", path, body)
+    assert status == 201, (path, answer)
+    return answer
+
+
+def read(console, path: str) -> dict:
+    status, _, answer = console.as_session("GET", path)
+    assert status == 200, (path, answer)
+    return answer
+
+
+def shot_without_notices(console, name: str) -> None:
+    """A screenshot without the notices of the steps before covering the page."""
+    console.page.evaluate("() => document.getElementById('toasts').replaceChildren()")
+    console.shot(name)

@@ -14,30 +14,13 @@ import datetime
 import uuid
 from decimal import Decimal
 
-from tests.browser.conftest import fresh_company
+from tests.browser.conftest import created, fresh_company, read
+from tests.browser.conftest import shot_without_notices as shot
 from tests.browser.reports_support import switch_language, today
 from tests.browser.test_year_close_journey import account_ids
 
 CAI_CODE = "F1E2D3-C4B5A6-0F1E2D-3C4B5A-6F7E8D-9C"
 WIDTHS = (1280, 390)
-
-
-def created(console, path: str, body: dict) -> dict:
-    status, _, answer = console.as_session("POST", path, body)
-    assert status == 201, (path, answer)
-    return answer
-
-
-def read(console, path: str) -> dict:
-    status, _, answer = console.as_session("GET", path)
-    assert status == 200, (path, answer)
-    return answer
-
-
-def shot(console, name: str) -> None:
-    """A screenshot without the notices of the steps before covering the page."""
-    console.page.evaluate("() => document.getElementById('toasts').replaceChildren()")
-    console.shot(name)
 
 
 def bank_csv(days: list[datetime.date], tag: str) -> bytes:

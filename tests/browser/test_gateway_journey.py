@@ -14,7 +14,8 @@ import urllib.request
 import uuid
 from decimal import Decimal
 
-from tests.browser.conftest import fresh_company
+from tests.browser.conftest import created, fresh_company, read
+from tests.browser.conftest import shot_without_notices as shot
 from tests.browser.reports_support import number, switch_language, today
 from tests.browser.test_year_close_journey import account_ids
 
@@ -23,24 +24,6 @@ WIDTHS = (1280, 390)
 # PixelPay's public sandbox credentials (research/pixelpay.md §1: every SDK's setupSandbox)
 SANDBOX_KEY_ID = "1234567890"
 SANDBOX_SECRET = "@s4ndb0x-abcd-1234-n1l4-p1x3l"
-
-
-def created(console, path: str, body: dict) -> dict:
-    status, _, answer = console.as_session("POST", path, body)
-    assert status == 201, (path, answer)
-    return answer
-
-
-def read(console, path: str) -> dict:
-    status, _, answer = console.as_session("GET", path)
-    assert status == 200, (path, answer)
-    return answer
-
-
-def shot(console, name: str) -> None:
-    """A screenshot without the notices of the steps before covering the page."""
-    console.page.evaluate("() => document.getElementById('toasts').replaceChildren()")
-    console.shot(name)
 
 
 def delivered(stack_base: str, delivery) -> tuple[int, str]:

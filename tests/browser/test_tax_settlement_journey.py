@@ -9,17 +9,11 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-from tests.browser.conftest import fresh_company
+from tests.browser.conftest import created, fresh_company
 from tests.browser.reports_support import month_end, number, shown, switch_language, today
 from tests.browser.test_year_close_journey import account_ids
 
 CAI_CODE = "A1B2C3-D4E5F6-A7B8C9-D0E1F2-A3B4C5-D6"
-
-
-def created(console, path: str, body: dict) -> dict:
-    status, _, answer = console.as_session("POST", path, body)
-    assert status == 201, (path, answer)
-    return answer
 
 
 def shot(console, name: str) -> None:
