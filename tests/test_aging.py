@@ -64,3 +64,23 @@ def test_a_hand_worked_aging_matches_the_control_account(api, company_a):
     csv_text = api.http.request("GET", "/reports/aged-receivables?date=2026-10-31", body=b"", headers={
         "authorization": f"Bearer {shop.key}", "accept": "text/csv"}).body.decode("utf-8-sig")
     assert csv_text.splitlines()[-1] == ",Totales,115.00,92.00,200.00,0.00,230.00,637.00"
+
+
+def test_reports_without_a_date_are_of_the_companys_today_not_utcs(api, company_a, monkeypatch):
+    """At 01:00 UTC on 29 November it is still 19:00 on the 28th in Tegucigalpa (UTC-6): a report
+    asked for without a date is of the 28th, as the company's documents are dated. On UTC's date an
+    invoice due on the 28th would already age a day overdue."""
+    import datetime as dt
+
+    from chalicelib import clock
+
+    moment = dt.datetime(2026, 11, 29, 1, 0, tzinfo=dt.timezone.utc)
+    monkeypatch.setattr(clock, "now", lambda: moment)
+    shop = Shop(api, company_a)
+    shop.document("01", [(shop.service, 1, 100)], date="2026-11-28", dueDate="2026-11-28")   # 115.00 due today
+    aged = api.get("/reports/aged-receivables", key=shop.key).json
+    assert aged["date"] == "2026-11-28"
+    assert [aged["totals"][b] for b in BUCKETS] == [115, 0, 0, 0, 0, 115]   # current: due today, not overdue
+    for path in ("/journal-entries/trial-balance", "/reports/balance-sheet"):
+        assert api.get(path, key=shop.key).json["date"] == "2026-11-28", path
+    assert api.get("/reports/income-statement", key=shop.key).json["endDate"] == "2026-11-28"

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from chalicelib import clock
 from chalicelib.store import keys
 from tests.documents_support import CAI, Shop
 from tests.support import ORIGIN, ApiClient, CompanyFixture
@@ -77,7 +78,9 @@ def cai_range(shop: Shop, **fields: Any) -> Any:
 
 
 def today(days: int = 0) -> str:
-    return (_dt.datetime.now(_dt.timezone.utc).date() + _dt.timedelta(days=days)).isoformat()
+    """The company's (Honduran) today and days from it: the service dates and ages documents by it,
+    not by UTC's date (they differ from 00:00 to 06:00 UTC)."""
+    return (_dt.date.fromisoformat(clock.today_in("HN")) + _dt.timedelta(days=days)).isoformat()
 
 
 # --- DOCUMENT_NOT_EDITABLE -----------------------------------------------------------------------

@@ -6,10 +6,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from chalicelib import clock
 from chalicelib.domain import aging
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.report_table import Column, ReportTable, amount
+from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
@@ -20,7 +20,7 @@ BUCKET_TITLES = ("Corriente", "1-30 días", "31-60 días", "61-90 días", "Más 
 
 
 def aged_balances(table: Table, company_id: int, which: str, date: str | None) -> dict[str, Any]:
-    date = date or clock.today()
+    date = date or accounts.today_of(table, company_id)
     side, partner_types, _ = SIDES[which]
     partners = [item for item in table.query_all(
         partition=("GSI1PK", keys.collection_partition(company_id, keys.PARTNER)), index=GSI1)

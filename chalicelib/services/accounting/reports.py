@@ -7,12 +7,12 @@ import datetime
 from decimal import Decimal
 from typing import Any, Callable
 
-from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import ZERO
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting import chart
 from chalicelib.services.accounting.posting import month_balance
+from chalicelib.services.identity.accounts import today_of
 from chalicelib.store import keys
 from chalicelib.store.listing import decode_cursor, encode_cursor, invalid_cursor
 from chalicelib.store.table import Table
@@ -35,7 +35,7 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str | Non
     `nextCursor` for the rest) and the closing balance. The account item and its monthly
     balances come back from one Query (they sort before the postings), the page from a second;
     a cursor page adds a Query for the same day's postings before it."""
-    end_date = end_date or clock.today()
+    end_date = end_date or today_of(table, company_id)
     start_date = start_date or f"{end_date[:4]}-01-01"
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after the end date")
@@ -151,7 +151,7 @@ def trial_balance(table: Table, company_id: int, date: str | None) -> dict[str, 
     """Per account with movements up to `date` (default: today): total debits, total credits and the balance on
     its normal side; the debit and credit totals of a balanced ledger are equal. One Query of
     the monthly balances up to the month of `date` and one of the chart."""
-    date = date or clock.today()
+    date = date or today_of(table, company_id)
     by_account = month_balances_through(table, company_id, date)
     rows = []
     total_debit = total_credit = ZERO

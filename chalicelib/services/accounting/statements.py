@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib import clock
 from chalicelib.domain import accounting, statements
 from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.domain.statements import Movements
@@ -16,7 +15,7 @@ from chalicelib.store.table import Table
 
 
 def balance_sheet(table: Table, company_id: int, date: str | None, compare_date: str | None) -> dict[str, Any]:
-    date = date or clock.today()
+    date = date or accounts.today_of(table, company_id)
     dates = [date] + ([compare_date] if compare_date else [])
     months = month_balances_through(table, company_id, max(dates))
     columns = [(_movements(months, day), _movements(months, accounting.previous_day(f"{day[:4]}-01-01")))
@@ -33,7 +32,7 @@ def balance_sheet(table: Table, company_id: int, date: str | None, compare_date:
 
 def income_statement(table: Table, company_id: int, start_date: str | None, end_date: str | None,
                      compare_start: str | None, compare_end: str | None) -> dict[str, Any]:
-    end_date = end_date or clock.today()
+    end_date = end_date or accounts.today_of(table, company_id)
     start_date = start_date or f"{end_date[:4]}-01-01"
     periods = [("startDate", start_date, end_date)]
     if (compare_start is None) != (compare_end is None):

@@ -222,3 +222,13 @@ def _membership(found: dict[tuple[str, str], dict[str, Any]], company_id: int, u
     if company and member and member.get("isActive"):
         return {"companyId": company_id, "name": company["name"], "role": member["role"]}
     return None
+
+
+def today_of(table: Table, company_id: int) -> str:
+    """The company's today (where it is, not UTC: a report asked for at 7 p.m. in Tegucigalpa is
+    of that day), without reading the company while every country's today is the same date
+    (Honduras and El Salvador share their clock): the company is read only when they differ."""
+    todays = {clock.today_in(code) for code in countries.CODES}
+    if len(todays) == 1:
+        return todays.pop()
+    return clock.company_today(table.get(keys.company(company_id)) or {})

@@ -13,24 +13,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from chalicelib import clock, countries
 from chalicelib.domain import payment_status as rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.errors import ValidationFailed
+from chalicelib.services.identity.accounts import today_of
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, GSI2, MAX_PAGE_DEPTH, Page
 from chalicelib.store.table import Table
 
 SIDE_OPEN_COUNTS = ((keys.RECEIVABLE_SIDE, "openReceivables"), (keys.PAYABLE_SIDE, "openPayables"))
-
-
-def today_of(table: Table, company_id: int) -> str:
-    """The company's today, without reading the company while every country's today is the same
-    date (Honduras and El Salvador share their clock): the company is read only when they differ."""
-    todays = {clock.today_in(code) for code in countries.CODES}
-    if len(todays) == 1:
-        return todays.pop()
-    return clock.company_today(table.get(keys.company(company_id)) or {})
 
 
 def with_payment_status(document: dict[str, Any], today: str) -> dict[str, Any]:
