@@ -97,6 +97,10 @@ class ScriptedAdapter:
     refunds: list[tuple[str, Decimal, str]] = field(default_factory=list)
     confirms: int = 0
 
+    @property
+    def refunds_through_api(self) -> bool:
+        return self.provider == "pixelpay"
+
     def refund(self, access: Any, transaction_id: str, link_id: str, amount: Decimal, reason: str) -> Refund:
         assert access.secret == PIXELPAY_SECRET and access.provider == self.provider
         self.refunds.append((transaction_id, amount, reason))

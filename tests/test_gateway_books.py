@@ -317,6 +317,7 @@ def test_a_void_the_commit_then_refuses_is_kept_on_the_payment_and_the_retry_com
         """PixelPay voids; meanwhile (after the checks, before the commit) a statement line takes the fee."""
         def __init__(self, real):
             self.real = real
+            self.refunds_through_api = real.refunds_through_api
 
         def refund(self, *args):
             refund = self.real.refund(*args)

@@ -1283,8 +1283,6 @@ PHRASES: dict[str, str] = {
     "more than the gateway's clearing account holds": "más de lo que tiene la cuenta de compensación de la pasarela",
     "at most {}, what the gateway's clearing account holds":
         "como máximo {0}, lo que tiene la cuenta de compensación de la pasarela",
-    "The payment gateway did not answer; nothing changed. Try again later.":
-        "La pasarela de pago no respondió; no se cambió nada. Intente de nuevo más tarde.",
     **BANK_STATEMENT_PHRASES,
     # issue 43: pixelpay
     **PIXELPAY_PHRASES,

@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.domain.gateway_fees import FeeTerms, fee_for
+from chalicelib.domain.gateway_fees import fee_for
 from chalicelib.domain.gateways import ProviderNotification
 from chalicelib.errors import ApiError
 from chalicelib.messages.books import book_text
@@ -33,6 +33,7 @@ from chalicelib.services.integrations.providers import (
     ProviderUnavailable,
     Refund,
     adapter_for,
+    gateway_unavailable,
 )
 from chalicelib.store import keys
 from chalicelib.store.table import Table
@@ -40,23 +41,6 @@ from chalicelib.store.transaction import Transaction
 
 # what a cancelled gateway payment records of its refund (refundedThrough)
 THROUGH_API, THROUGH_PANEL = "api", "panel"
-# how each provider's adapter refunds (providers/*.py `refund`): PixelPay voids through its API,
-# Wompi has no refund API (made in its panel)
-VOIDS_THROUGH_API = {"pixelpay": True, "wompi": False}
-
-
-class GatewayUnavailable(ApiError):
-    """The provider did not answer the refund: nothing changed, try again."""
-    code = "GATEWAY_UNAVAILABLE"
-    message = "The payment gateway did not answer; nothing changed. Try again later."
-
-
-def fee_terms(gateway: dict[str, Any]) -> FeeTerms:
-    """The fee the company's contract with the provider sets, as the gateway stores it:
-    `feePercent` (3.5 means 3.5 %), `feeFixed`, `feeTaxRate` (a fraction: 0.15)."""
-    return gateway_config.fee_terms(gateway)
-
-
 def book_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, gateway: dict[str, Any],
                   payment: dict[str, Any]) -> dict[str, Any]:
     """The provider's fee on `payment` (built into `transaction` by method_payment with the
@@ -64,7 +48,7 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
     bank account (the payment's own `bankAccountId`) with its one entry, Dr fee expense, Dr tax
     on purchases, Cr clearing; the split is exactly fee_for's. The fields it sets on the payment
     (and on its item, when the transaction already puts it): {} when the gateway charges nothing."""
-    terms = fee_terms(gateway)
+    terms = gateway_config.fee_terms(gateway)
     if not terms.charges:
         return {}
     table = command.table
@@ -127,7 +111,7 @@ def fee_comes_back(table: Table, company_id: int, payment: dict[str, Any]) -> bo
     if payment.get("refundedThrough"):
         return payment["refundedThrough"] == THROUGH_API
     gateway = table.get(gateway_config.gateway_key(company_id, int(payment["gatewayId"])))
-    return gateway is not None and VOIDS_THROUGH_API.get(gateway["provider"], False)
+    return gateway is not None and adapter_for(gateway["provider"]).refunds_through_api
 
 
 # --- refunds at the provider ------------------------------------------------------------------------
@@ -155,7 +139,7 @@ def refund_at_provider(command: Command, payment: dict[str, Any], reason: str) -
     try:
         refund = adapter.refund(access, transaction_id, link_id, Decimal(payment["amount"]), reason)
     except ProviderUnavailable:
-        raise GatewayUnavailable() from None
+        raise gateway_unavailable("refund") from None
     except ProviderError:
         if not _voided_already(adapter, access, gateway["provider"], link_id, transaction_id):
             raise

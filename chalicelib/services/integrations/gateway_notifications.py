@@ -30,8 +30,14 @@ from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.commands import Command
 from chalicelib.services.integrations import gateway_books, gateway_config
 from chalicelib.services.integrations.link_payments import count_payment
-from chalicelib.services.integrations.payment_links import LINK_NOT_FOUND, gateway_unavailable, stored_link
-from chalicelib.services.integrations.providers import Confirmation, ProviderError, ProviderUnavailable, adapter_for
+from chalicelib.services.integrations.payment_links import LINK_NOT_FOUND, stored_link
+from chalicelib.services.integrations.providers import (
+    Confirmation,
+    ProviderError,
+    ProviderUnavailable,
+    adapter_for,
+    gateway_unavailable,
+)
 from chalicelib.services.payments import payment_records
 from chalicelib.services.sales_purchases.documents import get_document
 from chalicelib.store import keys

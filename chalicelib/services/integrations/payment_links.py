@@ -15,7 +15,6 @@ from chalicelib.domain import gateways as gateway_rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
-from chalicelib.observability import logger
 from chalicelib.services import document_names
 from chalicelib.services.commands import Command
 from chalicelib.services.integrations import gateway_config
@@ -24,6 +23,7 @@ from chalicelib.services.integrations.providers import (
     CheckoutRequest,
     ProviderUnavailable,
     adapter_for,
+    gateway_unavailable,
 )
 from chalicelib.services.payments import payment_records, payment_setup
 from chalicelib.services.sales_purchases.documents import get_document
@@ -161,12 +161,6 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
                        condition="isActive = :yes", values={":expires": expires_at, ":yes": True},
                        on_fail=GATEWAY_INACTIVE)
     return command.commit(transaction, link_view(link))
-
-
-def gateway_unavailable(detail: str) -> ApiError:
-    """503: nothing decided. What failed is logged, not answered (the provider's own words)."""
-    logger.warning("payment gateway unavailable", extra={"detail": detail})
-    return ApiError("The payment gateway did not answer in time; try again.", code="GATEWAY_UNAVAILABLE")
 
 
 def stored_link(table: Table, link_id: str) -> dict[str, Any] | None:

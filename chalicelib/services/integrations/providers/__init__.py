@@ -91,9 +91,20 @@ class ProviderError(ApiError):
     message = "The payment gateway refused the request."
 
 
+def gateway_unavailable(detail: str) -> ApiError:
+    """503 GATEWAY_UNAVAILABLE for the caller: nothing decided or changed. What failed is logged,
+    not answered (the provider's own words)."""
+    from chalicelib.observability import logger
+
+    logger.warning("payment gateway unavailable", extra={"detail": detail})
+    return ApiError("The payment gateway did not answer in time; try again.", code="GATEWAY_UNAVAILABLE")
+
+
 class ProviderAdapter(Protocol):
     provider: str
     currencies: tuple[str, ...]
+    # the refund goes through the provider's API (PixelPay's void); False: made in its panel (Wompi)
+    refunds_through_api: bool
 
     def create_checkout(self, access: GatewayAccess, request: CheckoutRequest) -> Checkout: ...
 

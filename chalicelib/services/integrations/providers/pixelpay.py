@@ -29,6 +29,7 @@ from chalicelib.settings import get_settings
 class PixelPayAdapter:
     provider = formats.PROVIDER
     currencies = formats.CURRENCIES
+    refunds_through_api = True  # its void (/api/v2/transaction/void)
 
     def create_checkout(self, access: GatewayAccess, request: CheckoutRequest) -> Checkout:
         payment = formats.HostedPayment(

@@ -43,6 +43,7 @@ def forget_tokens() -> None:
 class WompiAdapter:
     provider = WOMPI
     currencies = ("USD",)
+    refunds_through_api = False  # no refund API: made in Wompi's panel
 
     # --- a link ---------------------------------------------------------------------------------
 
