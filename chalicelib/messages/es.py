@@ -9,7 +9,7 @@ from chalicelib.messages.bank_statement_phrases import BANK_STATEMENT_PHRASES
 
 # catalogue(lang).FIELD_LABELS: both languages' labels live side by side in field_labels.py
 from chalicelib.messages.field_labels import ES as FIELD_LABELS  # noqa: F401
-from chalicelib.messages.pixelpay_texts import PIXELPAY_PHRASES
+from chalicelib.messages.gateway_texts import GATEWAY_PHRASES
 
 CODES: dict[str, str] = {
     "BAD_REQUEST": "El servicio no puede procesar la solicitud.",
@@ -1277,64 +1277,8 @@ PHRASES: dict[str, str] = {
         "Esta empresa ya tiene registros: el respaldo de una empresa se restaura en una empresa nueva y vacía.",
     "is only taken by the opening kinds (the changeover date)":
         "solo la admiten las importaciones de apertura (la fecha de corte)",
-    # issue 43: books
-    "the gateway's payment method moves no bank account": "el método de pago de la pasarela no mueve ninguna cuenta bancaria",
-    "must differ from the gateway's clearing account": "debe ser distinta de la cuenta de compensación de la pasarela",
-    "more than the gateway's clearing account holds": "más de lo que tiene la cuenta de compensación de la pasarela",
-    "at most {}, what the gateway's clearing account holds":
-        "como máximo {0}, lo que tiene la cuenta de compensación de la pasarela",
     **BANK_STATEMENT_PHRASES,
-    # issue 43: pixelpay
-    **PIXELPAY_PHRASES,
-    # issue 43: wompi
-    "The payment gateway refused the request.": "La pasarela de pago rechazó la solicitud.",
-    "must be true or false": "debe ser true o false",
-    "required: a number": "obligatorio: un número",
-    "Wompi refused the App ID and API Secret: {}": "Wompi rechazó el App ID y el API Secret: {0}",
-    "Wompi refused the request: {}": "Wompi rechazó la solicitud: {0}",
-    "Wompi answered a transaction this service cannot read: {}":
-        "Wompi respondió con una transacción que este servicio no puede leer: {0}",
-    # issue 43: core
-    "A payment of live={} through a gateway in {} mode.": "Un pago con live={0} por una pasarela en modo {1}.",
-    "No notification of this transaction through this gateway.":
-        "No hay notificación de esta transacción por esta pasarela.",
-    "The gateway cannot collect this document: its clearing account is in {}, the document in {}.":
-        "La pasarela no puede cobrar este documento: su cuenta de compensación está en {0}, el documento en {1}.",
-    "The payment gateway did not answer in time; try again.":
-        "La pasarela de pago no respondió a tiempo; inténtelo de nuevo.",
-    "The payment of {} is not the {} the link asks for.": "El pago de {0} no es el monto de {1} que pide el enlace.",
-    "its bank account is in {}; {} takes {}": "su cuenta bancaria está en {0}; {1} acepta {2}",
-    "its clearing account is in {}, the document in {}": "su cuenta de compensación está en {0}, el documento en {1}",
-    "must be an active expense account": "debe ser una cuenta de gastos activa",
-    "must have a bank account: the gateway's clearing account, where its payments wait for the provider's payout":
-        "debe tener una cuenta bancaria: la cuenta de compensación de la pasarela, donde sus pagos esperan la "
-        "liquidación del proveedor",
-    "only a PixelPay merchant has an endpoint of its own": "solo un comercio de PixelPay tiene un endpoint propio",
-    "required when the gateway charges a fee: the expense account its fees are booked to":
-        "obligatoria cuando la pasarela cobra una comisión: la cuenta de gastos a la que se cargan sus comisiones",
-    "{} is a retired format: create a PixelPay or Wompi gateway instead":
-        "{0} es un formato retirado: cree en su lugar una pasarela PixelPay o Wompi",
-    # issue 43: fixbooks
-    "The payment's card fee withdrawal is matched to a statement line of the clearing account: unmatch that line "
-    "first.":
-        "El retiro de la comisión de tarjeta del pago está vinculado a una línea del estado de cuenta de la cuenta de "
-        "compensación: desvincule esa línea primero.",
-    "Only an owner or administrator may cancel a card payment: cancelling it refunds the money at the payment "
-    "gateway.":
-        "Solo un propietario o un administrador puede anular un pago con tarjeta: anularlo devuelve el dinero en la "
-        "pasarela de pago.",
-    # issue 43: fixconfig
-    "must be an https address of PixelPay by its name: pixelpay.app or one of its subdomains":
-        "debe ser una dirección https de PixelPay por su nombre: pixelpay.app o uno de sus subdominios",
-    "required again when the endpoint, the mode or the Key ID changes: the secret goes where they point":
-        "obligatorio de nuevo cuando cambia el endpoint, el modo o el Key ID: el secreto va adonde ellos indican",
-    # issue 43: fixnotify
-    "Send the body as application/json or application/x-www-form-urlencoded.":
-        "Envíe el cuerpo como application/json o application/x-www-form-urlencoded.",
-    "the gateway has no secret: enter it again": "la pasarela no tiene su clave secreta: ingrésela de nuevo",
-    "The gateway cannot collect this document: {} takes {}, the document is in {}.":
-        "La pasarela no puede cobrar este documento: {0} acepta {1}, el documento está en {2}.",
-    "{} takes {}, the document is in {}": "{0} acepta {1}, el documento está en {2}",
+    **GATEWAY_PHRASES,
 }
 
 # issue 38: lang2

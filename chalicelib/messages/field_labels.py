@@ -6,7 +6,7 @@ label in both."""
 from __future__ import annotations
 
 from chalicelib.messages.bank_statement_labels import BANK_STATEMENTS_EN, BANK_STATEMENTS_ES
-from chalicelib.messages.pixelpay_texts import PIXELPAY_LABELS_EN, PIXELPAY_LABELS_ES
+from chalicelib.messages.gateway_texts import GATEWAY_LABELS_EN, GATEWAY_LABELS_ES
 
 EN: dict[str, str] = {
     'Idempotency-Key': 'Idempotency key (Idempotency-Key header)',
@@ -232,27 +232,7 @@ EN: dict[str, str] = {
     'errorsCursor': 'Problems page',
     'language': 'Language',
     **BANK_STATEMENTS_EN,
-    # issue 43: pixelpay
-    **PIXELPAY_LABELS_EN,
-    # issue 43: wompi (the fields of Wompi's webhook)
-    'EnlacePago': "Wompi's payment link",
-    'IdentificadorEnlaceComercio': "The payment link's reference",
-    'IdTransaccion': "Wompi's transaction id",
-    'ResultadoTransaccion': "The transaction's result",
-    'Monto': 'Amount paid',
-    'FechaTransaccion': "The transaction's date",
-    'EsProductiva': 'Real charge (not test mode)',
-    # issue 43: core (a card gateway's configuration)
-    'keyId': "The provider's key id (PixelPay Key ID, Wompi App ID)",
-    'mode': 'Mode (test or production)',
-    'userEmail': "The merchant user's e-mail",
-    'endpoint': "The merchant's own PixelPay address",
-    'feePercent': "The provider's fee rate",
-    'feeFixed': "The provider's fixed fee",
-    'feeTaxRate': "The tax rate on the provider's fee",
-    'feeAccountId': "The fee's expense account",
-    # issue 43: books
-    'payoutDate': 'Payout date',
+    **GATEWAY_LABELS_EN,
 }
 
 ES: dict[str, str] = {
@@ -479,25 +459,5 @@ ES: dict[str, str] = {
     'errorsCursor': 'Página de problemas',
     'language': 'Idioma',
     **BANK_STATEMENTS_ES,
-    # issue 43: pixelpay
-    **PIXELPAY_LABELS_ES,
-    # issue 43: wompi (the fields of Wompi's webhook)
-    'EnlacePago': 'Enlace de pago de Wompi',
-    'IdentificadorEnlaceComercio': 'Referencia del enlace de pago',
-    'IdTransaccion': 'Identificador de la transacción de Wompi',
-    'ResultadoTransaccion': 'Resultado de la transacción',
-    'Monto': 'Monto pagado',
-    'FechaTransaccion': 'Fecha de la transacción',
-    'EsProductiva': 'Cobro real (no de prueba)',
-    # issue 43: core (a card gateway's configuration)
-    'keyId': 'Identificador de la llave del proveedor (Key ID de PixelPay, App ID de Wompi)',
-    'mode': 'Modo (prueba o producción)',
-    'userEmail': 'Correo del usuario del comercio',
-    'endpoint': 'Dirección propia del comercio en PixelPay',
-    'feePercent': 'Porcentaje de comisión del proveedor',
-    'feeFixed': 'Comisión fija del proveedor',
-    'feeTaxRate': 'Tasa del impuesto sobre la comisión',
-    'feeAccountId': 'Cuenta de gastos de la comisión',
-    # issue 43: books
-    'payoutDate': 'Fecha de la liquidación',
+    **GATEWAY_LABELS_ES,
 }
