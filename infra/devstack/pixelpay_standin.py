@@ -285,20 +285,17 @@ class StandInPixelPay:
         fields = {**request.query, **(request.form() if request.method == "POST" else {})}
         problem = self._order_problem(fields)
         if problem:
-            return Reply.of_html(400, _page("Pago no disponible", f"<p>{html.escape(problem)}</p>"))
+            return Reply.of_html(400, standin_server.page("PixelPay", "Pago no disponible", f"<p>{html.escape(problem)}</p>"))
         if request.method == "GET":
             return Reply.of_html(200, _form_page(fields))
         status, deliveries, message = self._hosted_payment(fields, fields.get("card_number", ""),
                                                           fields.get("card_cvv", ""))
         for delivery in deliveries:  # PixelPay posts the callback itself
-            try:
-                delivery.deliver(timeout=5)
-            except OSError:
-                pass  # the merchant's callback unreachable: the status call still tells
+            delivery.send(timeout=5)
         if status == 200:
             return Reply.redirect(fields["_complete"])
         back = html.escape(fields["_cancel"], quote=True)
-        return Reply.of_html(status if status < 500 else 502, _page(
+        return Reply.of_html(status if status < 500 else 502, standin_server.page("PixelPay",
             "Pago no realizado", f"<p role=\"alert\">{html.escape(message)}</p><p><a href=\"{back}\">Volver al comercio</a></p>"))
 
     def _order_problem(self, fields: dict[str, str]) -> str | None:
@@ -376,19 +373,10 @@ def _refusal(status: int, message: str) -> Reply:
     return Reply.of_json(status, {"success": False, "message": message})
 
 
-def _page(title: str, content: str) -> str:
-    return ("<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{html.escape(title)} · PixelPay</title><style>body{{font-family:sans-serif;max-width:26rem;"
-            "margin:2rem auto;padding:0 1rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.5rem;"
-            "box-sizing:border-box}button{margin-top:1rem;padding:.6rem 1.4rem}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1>{content}<p><small>PixelPay (simulado)</small></p></body></html>")
-
-
 def _form_page(fields: dict[str, str]) -> str:
     action = html.escape(formats.HOSTED_PAGE_PATH + "?" + urllib.parse.urlencode(fields), quote=True)
     cancel = html.escape(fields["_cancel"], quote=True)
-    return _page("Pagar con tarjeta", (
+    return standin_server.page("PixelPay", "Pagar con tarjeta", (
         f"<p>Orden <strong>{html.escape(fields['_order_id'])}</strong>: "
         f"<strong>{html.escape(fields['_currency'])} {html.escape(fields['_amount'])}</strong></p>"
         f"<form method=\"post\" action=\"{action}\">"

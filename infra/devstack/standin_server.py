@@ -110,6 +110,16 @@ class Delivery:
     body: bytes
     headers: dict[str, str]
 
+    def send(self, timeout: float = 10.0) -> None:
+        """As a provider posts it: a service it cannot reach is left for the status call (or the
+        provider's retry) to tell."""
+        if not self.url:
+            return
+        try:
+            self.deliver(timeout)
+        except OSError:
+            pass
+
     def deliver(self, timeout: float = 10.0) -> int:
         import urllib.error
         import urllib.request
@@ -120,3 +130,15 @@ class Delivery:
                 return response.status
         except urllib.error.HTTPError as error:
             return error.code
+
+
+def page(provider: str, title: str, content: str) -> str:
+    """A stand-in's own page (its payment form, its answers), in Spanish as the providers' are."""
+    import html
+
+    return ('<!doctype html><html lang="es"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{html.escape(title)} · {provider}</title><style>*{{box-sizing:border-box}}body{{font-family:'
+            'sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.6rem 0 .2rem}'
+            'input{width:100%;padding:.5rem}button{margin-top:1rem;padding:.6rem 1.4rem}</style></head><body>'
+            f'<p><b>{provider}</b> · simulado para pruebas</p><h1>{html.escape(title)}</h1>{content}</body></html>')

@@ -159,7 +159,7 @@ class StandInWompi:
         deliveries = self._pay(self._code_of(checkout_url), card or TEST_CARD, cvv or "123", name, email)[1]
         if deliver:
             for delivery in deliveries:
-                _post(delivery)
+                delivery.send()
         return deliveries
 
     def settle(self, day: _dt.date, client_id: str | None = None) -> Payout:
@@ -285,25 +285,25 @@ class StandInWompi:
     def _page(self, request: StandInRequest, code: str) -> Reply:
         link = self.links.get(self._codes.get(code, -1))
         if link is None:
-            return Reply.of_html(404, _page("Enlace no encontrado", "<p>Este enlace de pago no existe.</p>"))
+            return Reply.of_html(404, standin_server.page("Wompi", "Enlace no encontrado", "<p>Este enlace de pago no existe.</p>"))
         if request.method == "GET":
             unusable = self._unusable(link)
             if unusable:
-                return Reply.of_html(410, _page("Enlace no disponible", f"<p>{html.escape(unusable)}</p>"))
+                return Reply.of_html(410, standin_server.page("Wompi", "Enlace no disponible", f"<p>{html.escape(unusable)}</p>"))
             return Reply.of_html(200, _form(link))
         form = request.form()
         try:
             transaction, deliveries = self._pay(code, form.get("numeroTarjeta") or TEST_CARD, form.get("cvv") or "",
                                                 form.get("nombre") or "Cliente", form.get("email") or "")
         except LinkUnavailable as reason:
-            return Reply.of_html(410, _page("Enlace no disponible", f"<p>{html.escape(str(reason))}</p>"))
+            return Reply.of_html(410, standin_server.page("Wompi", "Enlace no disponible", f"<p>{html.escape(str(reason))}</p>"))
         except ValueError as reason:
-            return Reply.of_html(400, _page("Datos de tarjeta no válidos", f"<p>{html.escape(str(reason))}</p>"
+            return Reply.of_html(400, standin_server.page("Wompi", "Datos de tarjeta no válidos", f"<p>{html.escape(str(reason))}</p>"
                                             f'<p><a href="/lk/{code}">Intentar de nuevo</a></p>'))
         for delivery in deliveries:
-            _post(delivery)
+            delivery.send()
         if not transaction.approved:
-            return Reply.of_html(200, _page("Transacción rechazada", "<p>Su banco rechazó el pago. No se hizo ningún "
+            return Reply.of_html(200, standin_server.page("Wompi", "Transacción rechazada", "<p>Su banco rechazó el pago. No se hizo ningún "
                                             f'cargo.</p><p><a href="/lk/{code}">Intentar de nuevo</a></p>'))
         return Reply.redirect(self.redirects[transaction.id])
 
@@ -416,27 +416,9 @@ def _error(status: int, messages: str | list[str], service: str = "EnlacePagoCon
     return Reply.of_json(status, {"servicioError": service, "mensajes": said, "subTipoError": None})
 
 
-def _post(delivery: Delivery) -> None:
-    """Wompi's webhook to the service; one that cannot reach it is dropped (Wompi would retry)."""
-    if not delivery.url:
-        return
-    try:
-        delivery.deliver()
-    except OSError:
-        pass
-
-
-def _page(title: str, content: str) -> str:
-    return (f'<!doctype html><html lang="es"><head><meta charset="utf-8"><title>{html.escape(title)} · Wompi'
-            '</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>*{box-sizing:border-box}body{font-family:'
-            'sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.6rem 0}'
-            'input{width:100%;padding:.4rem}button{margin-top:1rem;padding:.6rem 1.4rem}</style></head><body>'
-            f'<p><b>Wompi</b> · stand-in de pruebas</p><h1>{html.escape(title)}</h1>{content}</body></html>')
-
-
 def _form(link: Link) -> str:
     product = html.escape(link.body["nombreProducto"])
-    return _page("Pagar con tarjeta", f"""<p>{product}</p><p>Monto: <b>US$ {link.amount:,.2f}</b></p>
+    return standin_server.page("Wompi", "Pagar con tarjeta", f"""<p>{product}</p><p>Monto: <b>US$ {link.amount:,.2f}</b></p>
 <form method="post" action="/lk/{link.code}">
 <label>Nombre en la tarjeta <input name="nombre" autocomplete="cc-name"></label>
 <label>Correo electrónico <input name="email" type="email" autocomplete="email"></label>
