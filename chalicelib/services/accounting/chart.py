@@ -51,6 +51,18 @@ def get_account(table: Table, company_id: int, account_id: int) -> dict[str, Any
     return item
 
 
+def active_account_named_by(table: Table, company_id: int, account_id: int, field: str) -> dict[str, Any]:
+    """The account a request names in `field` (a bank transaction's counter account, a rule's, a
+    gateway's fee account...): 400 naming the field when the company has none by that id or it is
+    inactive."""
+    item = table.get(account_key(company_id, int(account_id)))
+    if item is None:
+        raise ValidationFailed.for_field(field, "no such account")
+    if not item.get("isActive", True):
+        raise ValidationFailed.for_field(field, "the account is inactive")
+    return item
+
+
 def view(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, "normalBalance": accounting.normal_side(item["type"]),
             "hasPostings": int(item.get("postingCount", 0)) > 0}

@@ -124,12 +124,7 @@ def manual_into(command: Command, transaction: Transaction, writes: JournalWrite
     (a gateway's fee: domain/gateway_fees.py), never derived again from the total. `field`
     names the counter account in a refusal."""
     table, company_id = command.table, command.company_id
-    try:
-        counter = chart.get_account(table, company_id, fields["chartOfAccountId"])
-    except ApiError:
-        raise ValidationFailed.for_field(field, "no such account") from None
-    if not counter.get("isActive", True):
-        raise ValidationFailed.for_field(field, "the account is inactive")
+    counter = chart.active_account_named_by(table, company_id, fields["chartOfAccountId"], field)
     if counter["id"] == account["chartOfAccountId"]:
         raise ValidationFailed.for_field(field, "must differ from the bank's own ledger account")
     control_accounts.refuse_control_accounts(table, company_id, [(field, counter["id"])])

@@ -48,11 +48,8 @@ def get_account(table: Table, company_id: int, account_id: int) -> dict[str, Any
 
 def _check_ledger_account(table: Table, company_id: int, ledger_id: int) -> dict[str, Any]:
     """An active asset account no subledger stands behind yet, with no postings."""
-    try:
-        ledger = chart.get_account(table, company_id, ledger_id)
-    except ApiError:
-        raise ValidationFailed.for_field("chartOfAccountId", "no such account") from None
-    if ledger["type"] != ASSET or not ledger.get("isActive", True):
+    ledger = chart.active_account_named_by(table, company_id, ledger_id, "chartOfAccountId")
+    if ledger["type"] != ASSET:
         raise ValidationFailed.for_field("chartOfAccountId", "must be an active asset account")
     control_accounts.check_bank_ledger(table, company_id, ledger)
     return ledger

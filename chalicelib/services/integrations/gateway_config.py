@@ -16,7 +16,7 @@ from chalicelib.domain import gateways as gateway_rules
 from chalicelib.domain import pixelpay, taxes
 from chalicelib.domain.accounting import EXPENSE
 from chalicelib.domain.gateway_fees import FeeTerms
-from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services import records
 from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.banking import banking
@@ -139,11 +139,8 @@ def _check_fees(table: Table, company_id: int, gateway: dict[str, Any]) -> None:
             raise ValidationFailed.for_field("feeAccountId", "required when the gateway charges a fee: the expense "
                                                              "account its fees are booked to")
         return
-    try:
-        account = chart.get_account(table, company_id, account_id)
-    except ApiError:
-        raise ValidationFailed.for_field("feeAccountId", "no such account") from None
-    if account["type"] != EXPENSE or not account.get("isActive", True):
+    account = chart.active_account_named_by(table, company_id, account_id, "feeAccountId")
+    if account["type"] != EXPENSE:
         raise ValidationFailed.for_field("feeAccountId", "must be an active expense account")
     control_accounts.refuse_control_accounts(table, company_id, [("feeAccountId", account_id)])
 

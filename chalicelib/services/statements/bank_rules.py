@@ -55,12 +55,7 @@ def get_rule(table: Table, company_id: int, rule_id: int) -> dict[str, Any]:
 def _check_action(table: Table, company_id: int, action: dict[str, Any]) -> None:
     """The account an action posts to is the company's, active and no control account; the
     partner exists; the rate is one the company's country has."""
-    try:
-        account = chart.get_account(table, company_id, int(action["chartOfAccountId"]))
-    except NotFound:
-        raise ValidationFailed.for_field("action.chartOfAccountId", "no such account") from None
-    if not account.get("isActive", True):
-        raise ValidationFailed.for_field("action.chartOfAccountId", "the account is inactive")
+    account = chart.active_account_named_by(table, company_id, action["chartOfAccountId"], "action.chartOfAccountId")
     control_accounts.refuse_control_accounts(table, company_id, [("action.chartOfAccountId", account["id"])])
     if action.get("businessPartnerId") is not None:
         if table.get(keys.entity(company_id, keys.PARTNER, int(action["businessPartnerId"]))) is None:
