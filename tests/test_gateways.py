@@ -22,6 +22,7 @@ from chalicelib.services.integrations import gateway_config, gateway_notificatio
 from chalicelib.store import keys
 from tests.documents_support import Shop, outbox_payloads
 from tests.gateway_support import (
+    PIXELPAY_KEY_ID,
     PIXELPAY_SECRET,
     clearing_method,
     fee_account,
@@ -468,3 +469,38 @@ def test_the_migration_retires_gateways_of_the_invented_formats(api, shop, table
     assert generate(shop, invoice["id"], gateway["id"], 400)["code"] == "PAYMENT_GATEWAY_INACTIVE"
     refused = api.put(f"/payments/gateways/{gateway['id']}", {"isActive": True}, key=shop.key)
     assert refused.status == 400 and refused.json["details"][0]["field"] == "provider"
+
+
+def test_what_a_role_may_not_do_with_gateways_is_403_and_changes_nothing(api, shop, table):
+    """Gateways are configured by who manages the company (owner, administrator); a seller makes
+    links and records payouts as bank transfers (WRITE), a viewer only reads."""
+    from tests.users_support import member
+
+    gateway = new_pixelpay_gateway(shop)
+    invoice = shop.document("01", [(shop.service, 1, 100)])        # 100.00 + 15 % = 115.00
+    _, seller = member(api, table, shop.company, "vendedora@alpha.example", "seller")
+    _, viewer = member(api, table, shop.company, "lectora@alpha.example", "viewer")
+    bank = shop.created("/bank-accounts", {"name": "Banco destino", "currency": "HNL", "openingBalance": "0.00",
+                                           "openingBalanceDate": "2026-11-01",
+                                           "chartOfAccountId": shop.books.accounts["110103"]})
+
+    def as_(cookie, method, path, body=None):
+        return api.request(method, path, body=body, cookie=cookie, origin=ORIGIN)
+
+    create = {"name": "Otra", "provider": "pixelpay", "mode": "test", "keyId": PIXELPAY_KEY_ID,
+              "secret": PIXELPAY_SECRET, "paymentMethodId": gateway["paymentMethodId"]}
+    for cookie in (seller, viewer):
+        assert as_(cookie, "POST", "/payments/gateways", create).status == 403
+        assert as_(cookie, "PUT", f"/payments/gateways/{gateway['id']}", {"name": "Cambiada"}).status == 403
+    refused = [as_(viewer, "POST", "/payments/generate-link", {"documentId": invoice["id"], "gatewayId": gateway["id"]}),
+               as_(viewer, "POST", f"/payments/gateways/{gateway['id']}/notifications/P-1/recheck", {}),
+               as_(viewer, "POST", f"/payments/gateways/{gateway['id']}/payouts",
+                   {"bankAccountId": bank["id"], "amount": "1.00", "payoutDate": "2026-11-28"})]
+    assert [reply.status for reply in refused] == [403, 403, 403], [reply.text for reply in refused]
+    # nothing changed: one gateway, its name, no link
+    listed = api.get("/payments/gateways", key=shop.key).json["paymentGateways"]
+    assert [(item["id"], item["name"]) for item in listed] == [(gateway["id"], gateway["name"])]
+    assert api.get(f"/payments/documents/{invoice['id']}/links", key=shop.key).json["paymentLinks"] == []
+    # the seller makes the link (the customer pays through it)
+    made = as_(seller, "POST", "/payments/generate-link", {"documentId": invoice["id"], "gatewayId": gateway["id"]})
+    assert made.status == 201, made.text
