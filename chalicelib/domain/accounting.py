@@ -24,10 +24,13 @@ ENTRY_TYPES = (AUTOMATIC, MANUAL, REVERSAL)
 OPERATION_TYPES = ("receivable", "payable", "revenue", "expense", "tax_sales", "tax_purchases",
                    "inventory", "cost_of_sales", "cash", "bank", "customer_advance",
                    "supplier_advance", "withholding", "inventory_adjustment_gain", "inventory_adjustment_loss",
-                   "opening_balance_equity", "retained_earnings", "fx_gain", "fx_loss", "export_revenue")
+                   "opening_balance_equity", "retained_earnings", "fx_gain", "fx_loss", "export_revenue",
+                   "fx_unrealized_gain", "fx_unrealized_loss", "revenue_exempt", "revenue_exonerated")
 # An operation a chart may post apart, else where the broader one goes: a chart imported before
-# export revenue had its own rule (or Honduras', which keeps exports with its sales) still resolves.
-FALLBACK_OPERATIONS = {"export_revenue": "revenue"}
+# export revenue had its own rule (or Honduras', which keeps exports with its sales) still resolves;
+# so do companies made before month-end revaluation and revenue by tax treatment (issue 44).
+FALLBACK_OPERATIONS = {"export_revenue": "revenue", "revenue_exempt": "revenue", "revenue_exonerated": "revenue",
+                       "fx_unrealized_gain": "fx_gain", "fx_unrealized_loss": "fx_loss"}
 # The operations whose accounts a subledger stands behind (control accounts), each with that
 # subledger in words (messages/es.py PHRASES words them in Spanish). Only documents, payments,
 # adjustments and opening balances move these accounts; every bank account's ledger is one too.

@@ -10,6 +10,7 @@ from chalicelib.messages.bank_statement_phrases import BANK_STATEMENT_PHRASES
 # catalogue(lang).FIELD_LABELS: both languages' labels live side by side in field_labels.py
 from chalicelib.messages.field_labels import ES as FIELD_LABELS  # noqa: F401
 from chalicelib.messages.gateway_texts import GATEWAY_PHRASES
+from chalicelib.messages.month_end_texts import MONTH_END_PHRASES
 
 CODES: dict[str, str] = {
     "BAD_REQUEST": "El servicio no puede procesar la solicitud.",
@@ -1279,6 +1280,7 @@ PHRASES: dict[str, str] = {
         "solo la admiten las importaciones de apertura (la fecha de corte)",
     **BANK_STATEMENT_PHRASES,
     **GATEWAY_PHRASES,
+    **MONTH_END_PHRASES,
 }
 
 # issue 38: lang2

@@ -24,7 +24,8 @@ AccountCode = Annotated[str, StringConstraints(min_length=1, max_length=30, patt
 OperationType = Literal["receivable", "payable", "revenue", "expense", "tax_sales", "tax_purchases", "inventory",
                         "cost_of_sales", "cash", "bank", "customer_advance", "supplier_advance", "withholding",
                         "inventory_adjustment_gain", "inventory_adjustment_loss", "opening_balance_equity",
-                        "retained_earnings", "fx_gain", "fx_loss", "export_revenue"]
+                        "retained_earnings", "fx_gain", "fx_loss", "export_revenue",
+                        "fx_unrealized_gain", "fx_unrealized_loss", "revenue_exempt", "revenue_exonerated"]
 # The spec's document type codes, each with the name a generated client gives it (`x-enum-varnames`:
 # a code starting with a digit would otherwise become VALUE_0, VALUE_1, ...)
 DOCUMENT_TYPE_NAMES = {"01": "SALES_INVOICE", "06": "CREDIT_NOTE", "07": "DEBIT_NOTE", "100": "QUOTE",
@@ -114,6 +115,23 @@ class ChartImport(ResponseModel):
 class Deleted(ResponseModel):
     id: int
     deleted: bool
+
+
+# --- cost centres on lines (issue 44) -----------------------------------------------------------
+
+class LineDimension(RequestModel):
+    """A line's value of one of the company's dimensions (GET /dimensions)."""
+    dimension_id: EntityId
+    value_id: EntityId
+
+
+class LineDimensionView(ResponseModel):
+    dimension_id: int
+    value_id: int
+
+
+LineDimensions = Annotated[List[LineDimension], Field(max_length=5, description=(
+    "Cost centres: at most one value per dimension of the company (at most 5 dimensions)."))]
 
 
 # --- journal entries -----------------------------------------------------------------------------

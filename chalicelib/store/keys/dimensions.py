@@ -1,0 +1,22 @@
+"""Cost centres (issue 44): a company's dimensions and their values, all in one small partition
+(at most 5 dimensions), so one strongly consistent Query reads them all."""
+from __future__ import annotations
+
+from chalicelib.store.keys.base import Key, sortable_id
+
+DIMENSION = "DIM"
+DIMENSION_VALUE = "DIMVAL"  # value ids come from one sequence per company: unique across its dimensions
+MAX_DIMENSIONS = 5
+
+
+def dimensions_partition(company_id: int) -> str:
+    return f"C#{company_id}#DIMS"
+
+
+def dimension(company_id: int, dimension_id: int) -> Key:
+    return {"PK": dimensions_partition(company_id), "SK": f"D#{sortable_id(dimension_id)}"}
+
+
+def dimension_value(company_id: int, dimension_id: int, value_id: int) -> Key:
+    """Beside its dimension: the dimension's values sort right after it."""
+    return {"PK": dimensions_partition(company_id), "SK": f"D#{sortable_id(dimension_id)}#V#{sortable_id(value_id)}"}
