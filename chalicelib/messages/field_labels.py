@@ -233,6 +233,8 @@ EN: dict[str, str] = {
     'language': 'Language',
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
+    # issue 44: cashflow
+    'cashFlowCategory': 'Cash-flow statement category',
 }
 
 ES: dict[str, str] = {
@@ -460,4 +462,6 @@ ES: dict[str, str] = {
     'language': 'Idioma',
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
+    # issue 44: cashflow
+    'cashFlowCategory': 'Categoría en el estado de flujos de efectivo',
 }

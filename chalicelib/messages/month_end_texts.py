@@ -8,4 +8,6 @@ MONTH_END_PHRASES: dict[str, str] = {
     "no such active dimension": "no existe una dimensión activa con ese identificador",
     "not an active value of this dimension": "no es un valor activo de esta dimensión",
     "one value per dimension on a line": "un solo valor por dimensión en cada línea",
+    # cashflow (the statement of cash flows)
+    "only an asset account can be cash": "solo una cuenta de activo puede ser efectivo",
 }
