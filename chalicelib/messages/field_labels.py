@@ -233,6 +233,11 @@ EN: dict[str, str] = {
     'language': 'Language',
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
+    # issue 44: attachments
+    'recordType': 'Kind of record',
+    'recordId': 'Record',
+    'contentType': 'File type',
+    'size': 'File size (bytes)',
 }
 
 ES: dict[str, str] = {
@@ -460,4 +465,9 @@ ES: dict[str, str] = {
     'language': 'Idioma',
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
+    # issue 44: attachments
+    'recordType': 'Tipo de registro',
+    'recordId': 'Registro',
+    'contentType': 'Tipo de archivo',
+    'size': 'Tamaño del archivo (bytes)',
 }

@@ -135,7 +135,7 @@ def list_attachments(table: Table, company_id: int, record_type: str, record_id:
     """The record's attachments, oldest first (at most 10: one Query)."""
     _existing_record(table, company_id, record_type, record_id)
     items = table.query_all(partition=("PK", keys.record_attachments_partition(company_id, record_type, record_id)),
-                            sort_prefix=("SK", "A#"), consistent=True)
+                            sort_prefix=("SK", keys.ATTACHMENT_SORT_PREFIX), consistent=True)
     return {"data": [_view(item) for item in items]}
 
 
