@@ -4,9 +4,9 @@ does by infra/devstack/faithful_s3.py), listed, downloaded byte for byte, delete
 and never seen by another company."""
 from __future__ import annotations
 
-import boto3
 import os
 
+import boto3
 import pytest
 import requests
 
@@ -19,7 +19,8 @@ from tests.users_support import member
 pytestmark = pytest.mark.usefixtures("attachments_bucket")
 
 PDF = b"%PDF-1.4\n" + bytes(range(256)) * 40 + b"\n%%EOF\n"  # 9 + 10,240 + 7 = 10,256 bytes
-assert len(PDF) == 10_256
+PDF_SIZE = 10_256
+assert len(PDF) == PDF_SIZE
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def draft_entry(books: Books) -> int:
 
 
 def attach(api, key, record_id, record_type="journalEntry", *, file_name="Factura 0001.pdf",
-           content_type="application/pdf", size=len(PDF), expect=201, **headers):
+           content_type="application/pdf", size=PDF_SIZE, expect=201, **headers):
     reply = api.post("/attachments", {"recordType": record_type, "recordId": record_id, "fileName": file_name,
                                       "contentType": content_type, "size": size}, key=key, **headers)
     assert reply.status == expect, reply.text
@@ -248,3 +249,44 @@ def test_a_viewer_reads_but_does_not_attach_or_delete(api, table, books, company
     assert api.delete(f"/attachments/{created['id']}", cookie=viewer, origin=ORIGIN).status == 403
     assert api.get(f"/attachments/{created['id']}", cookie=viewer).status == 200
     assert api.get(f"/attachments?recordType=journalEntry&recordId={entry_id}", cookie=viewer).status == 200
+
+
+@pytest.mark.smoke
+def test_the_local_stack_takes_a_browsers_upload_on_its_own_moto(tmp_path):
+    """`make run`: the presigned URLs name the stack's moto (AWS_ENDPOINT_URL), which answers the
+    browser's CORS preflight from the bucket's rules (the console's origin) and checks the signature."""
+    from tests.test_local_stack import call, fresh_stack
+
+    with fresh_stack(tmp_path) as (stack, credentials):
+        key = {"X-API-Key": credentials["apiKey"]}
+        by_code, page = {}, 1
+        while True:
+            status, _, chart = call("GET", f"{stack.base}/chart-of-accounts?limit=100&page={page}", headers=key)
+            assert status == 200, chart
+            by_code.update({a["code"]: a["id"] for a in chart["accounts"]})
+            if page * 100 >= chart["total"]:
+                break
+            page += 1
+        status, _, entry = call("POST", f"{stack.base}/journal-entries", {
+            "date": "2026-11-02", "status": "draft", "description": "Aporte", "lines": [
+                {"chartOfAccountId": by_code["6199"], "debit": 10, "credit": 0},
+                {"chartOfAccountId": by_code["3101"], "debit": 0, "credit": 10}]}, headers=key)
+        assert status == 201, entry
+        status, _, created = call("POST", f"{stack.base}/attachments", {
+            "recordType": "journalEntry", "recordId": entry["id"], "fileName": "recibo.pdf",
+            "contentType": "application/pdf", "size": len(PDF)}, headers=key)
+        assert status == 201, created
+        assert created["uploadUrl"].startswith(f"http://127.0.0.1:{stack.moto_port}/")
+        browser = {"Origin": stack.base}
+        preflight = requests.options(created["uploadUrl"], headers={
+            **browser, "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "content-type"})
+        assert preflight.status_code == 200
+        assert preflight.headers["Access-Control-Allow-Origin"] == stack.base
+        assert "PUT" in preflight.headers["Access-Control-Allow-Methods"]
+        wrong = requests.put(created["uploadUrl"], data=PDF, headers={**browser, "Content-Type": "image/png"})
+        assert wrong.status_code == 403
+        put = requests.put(created["uploadUrl"], data=PDF, headers={**browser, "Content-Type": "application/pdf"})
+        assert put.status_code == 200 and put.headers["Access-Control-Allow-Origin"] == stack.base
+        status, _, one = call("GET", f"{stack.base}/attachments/{created['id']}", headers=key)
+        assert one["status"] == "uploaded"
+        assert requests.get(one["downloadUrl"], headers=browser).content == PDF
