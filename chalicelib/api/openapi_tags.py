@@ -30,5 +30,7 @@ TAG_DESCRIPTIONS = {
                "before any is written",
     "Bank statements": "Bank statements imported (CSV, XLSX, OFX, CAMT.053, MT940), their lines matched to the "
                        "books with suggestions, bank rules, and reconciliation against the statement",
+    "Attachments": "The papers behind a document, journal entry or bank statement line (scanned invoices, receipts, "
+                   "XML): uploaded and downloaded through presigned links, deleted only while the record is a draft",
     "Meta": "This document",
 }

@@ -235,6 +235,11 @@ EN: dict[str, str] = {
     **GATEWAY_LABELS_EN,
     # issue 44: cashflow
     'cashFlowCategory': 'Cash-flow statement category',
+    # issue 44: attachments
+    'recordType': 'Kind of record',
+    'recordId': 'Record',
+    'contentType': 'File type',
+    'size': 'File size (bytes)',
 }
 
 ES: dict[str, str] = {
@@ -464,4 +469,9 @@ ES: dict[str, str] = {
     **GATEWAY_LABELS_ES,
     # issue 44: cashflow
     'cashFlowCategory': 'Categoría en el estado de flujos de efectivo',
+    # issue 44: attachments
+    'recordType': 'Tipo de registro',
+    'recordId': 'Registro',
+    'contentType': 'Tipo de archivo',
+    'size': 'Tamaño del archivo (bytes)',
 }

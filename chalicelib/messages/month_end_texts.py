@@ -10,4 +10,12 @@ MONTH_END_PHRASES: dict[str, str] = {
     "one value per dimension on a line": "un solo valor por dimensión en cada línea",
     # cashflow (the statement of cash flows)
     "only an asset account can be cash": "solo una cuenta de activo puede ser efectivo",
+    # attachments
+    "Attachment not found.": "No se encontró el adjunto.",
+    "must name a file": "debe nombrar un archivo",
+    "A record takes at most 10 attachments: delete one first.":
+        "Un registro admite como máximo 10 adjuntos: elimine uno primero.",
+    "Only a draft's attachments can be deleted (a document or journal entry in draft, a statement line not matched).":
+        "Solo se pueden eliminar los adjuntos de un borrador (un documento o una partida en borrador, una línea del "
+        "estado de cuenta sin conciliar).",
 }
