@@ -3,8 +3,8 @@ from typing import List, Literal, Optional
 
 from pydantic import Field
 
-from chalicelib.models.base import Date, EntityId, ListEnvelope, RequestModel, ResponseModel, whole_number
 from chalicelib.models.accounting import LineDimensionView
+from chalicelib.models.base import Date, EntityId, ListEnvelope, RequestModel, ResponseModel, whole_number
 from chalicelib.models.documents import Lines
 
 Frequency = Literal["daily", "weekly", "monthly"]
