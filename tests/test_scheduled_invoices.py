@@ -82,7 +82,7 @@ def test_create_get_and_list(shop, table):
         "endDate": "2026-12-31", "isActive": True, "nextRunDate": "2026-01-31", "lastDocumentId": None,
         "lastRunDate": None, "lastError": None, "version": 1, "paymentConditionId": condition["id"]}
     assert created["lines"][0] == {"productId": shop.service, "description": None, "quantity": 2, "unitPrice": 50,
-                                   "discount": 0, "taxRate": None}
+                                   "discount": 0, "taxRate": None, "dimensions": []}
     assert created["lines"][1]["taxRate"] == 0 and created["createdAt"] and created["updatedAt"]
     assert get(shop, created["id"]) == created
     assert due_index_entries(table, created["id"]) == [f"2026-01-31#{shop.company.company_id:012d}#{created['id']:012d}"]
