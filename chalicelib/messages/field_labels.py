@@ -233,6 +233,13 @@ EN: dict[str, str] = {
     'language': 'Language',
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
+    # issue 44: dims
+    'dimensionId': 'Dimension',
+    'valueId': 'Dimension value',
+    'values': 'Values',
+    'values[]': 'Value',
+    'dimensionValueId': 'Dimension value',
+    'groupByDimensionId': 'Group by dimension',
 }
 
 ES: dict[str, str] = {
@@ -460,4 +467,11 @@ ES: dict[str, str] = {
     'language': 'Idioma',
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
+    # issue 44: dims
+    'dimensionId': 'Dimensión',
+    'valueId': 'Valor de la dimensión',
+    'values': 'Valores',
+    'values[]': 'Valor',
+    'dimensionValueId': 'Valor de la dimensión',
+    'groupByDimensionId': 'Agrupar por dimensión',
 }
