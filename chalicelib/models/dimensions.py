@@ -2,9 +2,9 @@
 values. A line carries them as models.accounting.LineDimensions."""
 from __future__ import annotations
 
-from typing import Annotated, List, Optional
+from typing import Annotated, Any, List, Optional
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, model_serializer
 
 from chalicelib.models.base import NOT_BLANK_PATTERN, RequestModel, ResponseModel
 
@@ -67,3 +67,38 @@ class Dimension(ResponseModel):
 class DimensionList(ResponseModel):
     dimensions: List[Dimension]
     total: int
+
+
+# --- reports by cost centre (the income statement, the trial balance) ------------------------------
+
+DIMENSION_VALUE_FILTER = "Only the postings carrying this dimension value (GET /dimensions)."
+GROUP_BY_DIMENSION = ("Besides the whole, a column per value of this dimension and a last one for the postings "
+                      "carrying none of its values (`dimensionColumns`), adding up to the whole.")
+
+
+class DimensionColumn(ResponseModel):
+    """A column of a report by cost centre: a value of the dimension grouped by, or (valueId null,
+    the last) the postings carrying none of its values."""
+    value_id: Optional[int] = None
+    code: Optional[str] = None
+    name: Optional[str] = None
+    is_active: bool
+
+
+class ByDimension(ResponseModel):
+    """A report's figures by cost centre (`…ByDimension`, in `dimensionColumns`' order) and what it was
+    asked: present only when the report was asked by a dimension (the default answers stay as they were)."""
+    @model_serializer(mode="wrap")
+    def _without_dimensions_unasked(self, handler: Any):  # (no return type: the schema stays the model's)
+        data = handler(self)
+        for name, field in type(self).model_fields.items():
+            if (name in DIMENSION_FIELDS or name.endswith("_by_dimension")) and getattr(self, name) is None:
+                data.pop(field.alias or name, None)
+                data.pop(name, None)
+        return data
+
+
+DIMENSION_FIELDS = ("dimension_value_id", "dimension_value_name", "group_by_dimension_id", "group_by_dimension_name",
+                    "dimension_columns")
+
+
