@@ -90,10 +90,12 @@ def _name_taken(name: str) -> Conflict:
 
 
 def _value_taken(field: str, text: str, where: str | None = None) -> Conflict:
-    message = (f"Another value of the dimension is already named {text!r}." if field == "name"
-               else f"Another value of the dimension already has the code {text!r}.")
-    return Conflict(message, code="DIMENSION_VALUE_TAKEN",
-                    details=[{"field": where or field, "message": "already used by another value of the dimension"}])
+    details = [{"field": where or field, "message": "already used by another value of the dimension"}]
+    if field == "name":
+        return Conflict(f"Another value of the dimension is already named {text!r}.", code="DIMENSION_VALUE_TAKEN",
+                        details=details)
+    return Conflict(f"Another value of the dimension already has the code {text!r}.", code="DIMENSION_VALUE_TAKEN",
+                    details=details)
 
 
 def _limit_reached() -> Conflict:
