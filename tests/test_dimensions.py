@@ -119,3 +119,16 @@ def test_a_seller_reads_dimensions_but_does_not_change_them(api, table, company_
         reply = getattr(api, method)(path, body, cookie=cookie, origin=ORIGIN)
         assert reply.status == 403 and reply.json["code"] == "PERMISSION_DENIED", path
     assert api.get(f"/dimensions/{branch['id']}", key=company_a.api_key).json["name"] == "Sucursal"
+
+
+def test_the_count_item_refuses_a_sixth_dimension_a_concurrent_creator_would_make(api, table, company_a):
+    """Two creators who both read four dimensions: the first one's count makes the second's condition
+    (count < 5) fail, whatever it read. Played here by the count alone at five over four dimensions."""
+    from chalicelib.store import keys
+
+    key = company_a.api_key
+    for n in range(1, 5):
+        create(api, key, {"name": f"Dimensión {n}"})
+    table.add(keys.dimension_count(company_a.company_id), "dimensionCount")  # 4 + the other creator's 1 = 5
+    assert create(api, key, {"name": "Dimensión 5"}, expect=409)["code"] == "DIMENSION_LIMIT_REACHED"
+    assert api.get("/dimensions", key=key).json["total"] == 4

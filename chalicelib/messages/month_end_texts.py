@@ -20,5 +20,6 @@ MONTH_END_PHRASES: dict[str, str] = {
     "the same as another value sent": "igual al de otro valor enviado",
     "no such dimension value": "no existe ese valor de dimensión",
     "no such dimension": "no existe esa dimensión",
-    "group by a dimension or compare two periods, not both": "agrupe por una dimensión o compare dos periodos, no ambas cosas",
+    "a dimension's columns and a comparison cannot be asked together":
+        "no se pueden pedir juntas las columnas de una dimensión y una comparación",
 }

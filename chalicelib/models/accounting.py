@@ -18,7 +18,7 @@ from chalicelib.models.base import (
     ResponseModel,
     ShortText,
 )
-from chalicelib.models.dimensions import DIMENSION_VALUE_FILTER, GROUP_BY_DIMENSION, ByDimension, DimensionColumn
+from chalicelib.models.dimensions import DIMENSION_VALUE_FILTER, GROUP_BY_DIMENSION, DimensionColumn, when_asked
 
 AccountType = Literal["asset", "liability", "equity", "income", "cost", "expense"]
 AccountCode = Annotated[str, StringConstraints(min_length=1, max_length=30, pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-]*$")]
@@ -257,7 +257,7 @@ class TrialBalanceQuery(RequestModel):
     group_by_dimension_id: Optional[QueryId] = Field(None, description=GROUP_BY_DIMENSION)
 
 
-class TrialBalanceRow(ByDimension):
+class TrialBalanceRow(ResponseModel):
     chart_of_account_id: int
     code: str
     name: str
@@ -267,27 +267,27 @@ class TrialBalanceRow(ByDimension):
     balance: Decimal
     debit_balance: Decimal
     credit_balance: Decimal
-    debit_by_dimension: Optional[List[Decimal]] = None
-    credit_by_dimension: Optional[List[Decimal]] = None
-    balance_by_dimension: Optional[List[Decimal]] = None
+    debit_by_dimension: Optional[List[Decimal]] = when_asked()
+    credit_by_dimension: Optional[List[Decimal]] = when_asked()
+    balance_by_dimension: Optional[List[Decimal]] = when_asked()
 
 
-class TrialBalance(ByDimension):
+class TrialBalance(ResponseModel):
     """Asked by a dimension (`groupByDimensionId`), each row's and the totals' debits and credits
     also come by its values (`…ByDimension`: one amount per `dimensionColumns` entry, adding up)."""
     date: str
-    dimension_value_id: Optional[int] = Field(None, description="only the postings carrying this value (asked)")
-    dimension_value_name: Optional[str] = None
-    group_by_dimension_id: Optional[int] = Field(None, description="a column per value of this dimension (asked)")
-    group_by_dimension_name: Optional[str] = None
-    dimension_columns: Optional[List[DimensionColumn]] = None
+    dimension_value_id: Optional[int] = when_asked("only the postings carrying this value (asked)")
+    dimension_value_name: Optional[str] = when_asked()
+    group_by_dimension_id: Optional[int] = when_asked("a column per value of this dimension (asked)")
+    group_by_dimension_name: Optional[str] = when_asked()
+    dimension_columns: Optional[List[DimensionColumn]] = when_asked()
     accounts: List[TrialBalanceRow]
     total_debit: Decimal
     total_credit: Decimal
     total_debit_balance: Decimal
     total_credit_balance: Decimal
-    total_debit_by_dimension: Optional[List[Decimal]] = None
-    total_credit_by_dimension: Optional[List[Decimal]] = None
+    total_debit_by_dimension: Optional[List[Decimal]] = when_asked()
+    total_credit_by_dimension: Optional[List[Decimal]] = when_asked()
 
 
 # --- accounting periods --------------------------------------------------------------------------

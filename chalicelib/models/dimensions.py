@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, List, Optional
 
-from pydantic import Field, StringConstraints, model_serializer
+from pydantic import Field, StringConstraints
 
 from chalicelib.models.base import NOT_BLANK_PATTERN, RequestModel, ResponseModel
 
@@ -85,20 +85,12 @@ class DimensionColumn(ResponseModel):
     is_active: bool
 
 
-class ByDimension(ResponseModel):
-    """A report's figures by cost centre (`…ByDimension`, in `dimensionColumns`' order) and what it was
-    asked: present only when the report was asked by a dimension (the default answers stay as they were)."""
-    @model_serializer(mode="wrap")
-    def _without_dimensions_unasked(self, handler: Any):  # (no return type: the schema stays the model's)
-        data = handler(self)
-        for name, field in type(self).model_fields.items():
-            if (name in DIMENSION_FIELDS or name.endswith("_by_dimension")) and getattr(self, name) is None:
-                data.pop(field.alias or name, None)
-                data.pop(name, None)
-        return data
+def _unasked(value: Any) -> bool:
+    return value is None
 
 
-DIMENSION_FIELDS = ("dimension_value_id", "dimension_value_name", "group_by_dimension_id", "group_by_dimension_name",
-                    "dimension_columns")
-
-
+def when_asked(description: str | None = None) -> Any:
+    """A field of a report by cost centre (what was asked, the `…ByDimension` figures in
+    `dimensionColumns`' order): left out of an answer that did not ask for it, so the default
+    answers stay as they were (and the OpenAPI document does not require it)."""
+    return Field(None, exclude_if=_unasked, description=description)

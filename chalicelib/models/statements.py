@@ -6,7 +6,7 @@ from typing import List, Literal, Optional
 from pydantic import Field
 
 from chalicelib.models.base import Date, QueryId, RequestModel, ResponseModel
-from chalicelib.models.dimensions import DIMENSION_VALUE_FILTER, GROUP_BY_DIMENSION, ByDimension, DimensionColumn
+from chalicelib.models.dimensions import DIMENSION_VALUE_FILTER, GROUP_BY_DIMENSION, DimensionColumn, when_asked
 
 
 class BalanceSheetQuery(RequestModel):
@@ -24,21 +24,21 @@ class IncomeStatementQuery(RequestModel):
                                                      "comparison.")
 
 
-class StatementAccount(ByDimension):
+class StatementAccount(ResponseModel):
     """An account with its sub-accounts; its balance includes theirs (on the section's normal side)."""
     chart_of_account_id: int
     code: str
     name: str
     balance: Decimal
     compare_balance: Optional[Decimal] = None
-    balance_by_dimension: Optional[List[Decimal]] = None
+    balance_by_dimension: Optional[List[Decimal]] = when_asked()
     accounts: List[StatementAccount]
 
 
-class StatementSection(ByDimension):
+class StatementSection(ResponseModel):
     total: Decimal
     compare_total: Optional[Decimal] = None
-    total_by_dimension: Optional[List[Decimal]] = None
+    total_by_dimension: Optional[List[Decimal]] = when_asked()
     accounts: List[StatementAccount] = Field(description="the top of the chart's tree; accounts that never moved "
                                                           "are left out")
 
@@ -61,7 +61,7 @@ class BalanceSheet(ResponseModel):
     balanced: bool = Field(description="assets = liabilities + equity in every column")
 
 
-class IncomeStatement(ByDimension):
+class IncomeStatement(ResponseModel):
     """NIIF para PYMES' income statement (Sección 5), expenses by function: each income, cost and
     expense account in the section its `statementSection` (or its default place) names, its
     figures on the section's side (income sections credit less debit, the others debit less credit).
@@ -72,34 +72,34 @@ class IncomeStatement(ByDimension):
     end_date: str
     compare_start_date: Optional[str] = None
     compare_end_date: Optional[str] = None
-    dimension_value_id: Optional[int] = Field(None, description="only the postings carrying this value (asked)")
-    dimension_value_name: Optional[str] = None
-    group_by_dimension_id: Optional[int] = Field(None, description="a column per value of this dimension (asked)")
-    group_by_dimension_name: Optional[str] = None
-    dimension_columns: Optional[List[DimensionColumn]] = None
+    dimension_value_id: Optional[int] = when_asked("only the postings carrying this value (asked)")
+    dimension_value_name: Optional[str] = when_asked()
+    group_by_dimension_id: Optional[int] = when_asked("a column per value of this dimension (asked)")
+    group_by_dimension_name: Optional[str] = when_asked()
+    dimension_columns: Optional[List[DimensionColumn]] = when_asked()
     revenue: StatementSection = Field(description="ingresos de actividades ordinarias")
     cost_of_sales: StatementSection
     gross_margin: Decimal = Field(description="revenue - costOfSales")
     compare_gross_margin: Optional[Decimal] = None
-    gross_margin_by_dimension: Optional[List[Decimal]] = None
+    gross_margin_by_dimension: Optional[List[Decimal]] = when_asked()
     expenses: StatementSection = Field(description="operating expenses (administration and selling)")
     operating_result: Decimal = Field(description="grossMargin - expenses")
     compare_operating_result: Optional[Decimal] = None
-    operating_result_by_dimension: Optional[List[Decimal]] = None
+    operating_result_by_dimension: Optional[List[Decimal]] = when_asked()
     other_income: StatementSection
     other_expenses: StatementSection
     financial_income: StatementSection = Field(description="interest earned and exchange gains")
     financial_costs: StatementSection = Field(description="interest, bank charges and exchange losses")
     financial_result: Decimal = Field(description="financialIncome - financialCosts")
     compare_financial_result: Optional[Decimal] = None
-    financial_result_by_dimension: Optional[List[Decimal]] = None
+    financial_result_by_dimension: Optional[List[Decimal]] = when_asked()
     result_before_tax: Decimal = Field(description="operatingResult + otherIncome - otherExpenses + financialResult")
     compare_result_before_tax: Optional[Decimal] = None
-    result_before_tax_by_dimension: Optional[List[Decimal]] = None
+    result_before_tax_by_dimension: Optional[List[Decimal]] = when_asked()
     income_tax: StatementSection
     net_result: Decimal = Field(description="resultBeforeTax - incomeTax")
     compare_net_result: Optional[Decimal] = None
-    net_result_by_dimension: Optional[List[Decimal]] = None
+    net_result_by_dimension: Optional[List[Decimal]] = when_asked()
 
 
 # the period of every country's tax books (the books themselves are the packs' models)

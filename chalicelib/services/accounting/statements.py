@@ -45,7 +45,8 @@ def income_statement(table: Table, company_id: int, start_date: str | None, end_
         raise ValidationFailed.for_field(missing, "send both comparison dates (from and to) together")
     if compare_start is not None and compare_end is not None:
         if group_by_dimension_id is not None:
-            raise ValidationFailed.for_field("groupByDimensionId", "group by a dimension or compare two periods, not both")
+            raise ValidationFailed.for_field("groupByDimensionId",
+                                             "a dimension's columns and a comparison cannot be asked together")
         periods.append(("compareStartDate", compare_start, compare_end))
     for field, start, end in periods:
         if start > end:
