@@ -257,6 +257,12 @@ def test_the_income_statement_by_branch_exported_has_a_column_per_branch_and_the
     assert heading == "Código,Cuenta,TGU Tegucigalpa,SPS San Pedro Sula,Sin asignar,Total"
     net = next(line for line in lines if "Resultado neto" in line)
     assert net.endswith("500.00,420.00,125.25,1045.25"), net
+    for accept, magic in (("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", b"PK"),
+                          ("application/pdf", b"%PDF")):
+        other = api.http.request("GET", f"/reports/income-statement?startDate=2026-03-01&endDate=2026-03-31"
+                                 f"&groupByDimensionId={centres['Sucursal']}",
+                                 headers={"authorization": f"Bearer {company_a.api_key}", "accept": accept}, body=b"")
+        assert other.status_code == 200 and other.body[:4].startswith(magic), accept
 
 
 def test_bad_dimension_questions_are_refused(api, company_a, company_b, books, centres):
