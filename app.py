@@ -14,6 +14,7 @@ from chalicelib.api import (
     company_exports,
     console,
     credits,
+    dimensions,
     documents,
     exchange_rates,
     gateway_payouts,
@@ -49,6 +50,7 @@ for module in (auth, company, partners, products, documents, exchange_rates, inv
                gateway_payouts,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
                company_exports, bank_statements, statement_lines, bank_rules, attachments,
+               company_exports, bank_statements, statement_lines, bank_rules, dimensions,
                openapi, console):
     app.register_blueprint(module.blueprint)
 for blueprint in countries.blueprints():

@@ -32,5 +32,7 @@ TAG_DESCRIPTIONS = {
                        "books with suggestions, bank rules, and reconciliation against the statement",
     "Attachments": "The papers behind a document, journal entry or bank statement line (scanned invoices, receipts, "
                    "XML): uploaded and downloaded through presigned links, deleted only while the record is a draft",
+    "Cost centres": "Dimensions (branch, project, department...) and their values, which journal and document "
+                    "lines carry and the income statement and trial balance filter and group by",
     "Meta": "This document",
 }

@@ -173,6 +173,10 @@ CODES: dict[str, str] = {
     # issue 44: attachments
     "ATTACHMENT_LIMIT_REACHED": "The record has 10 attachments, the most it takes: delete one first.",
     "ATTACHMENT_RECORD_NOT_DRAFT": "Only a draft's attachments can be deleted: a document or journal entry in draft, a statement line not matched.",
+    # issue 44: dims
+    "DIMENSION_LIMIT_REACHED": "A company has at most 5 dimensions: make one inactive and reuse it.",
+    "DIMENSION_NAME_TAKEN": "Another dimension already has this name.",
+    "DIMENSION_VALUE_TAKEN": "Another value of the dimension already has this name or code.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

@@ -244,6 +244,11 @@ EN: dict[str, str] = {
     'recordId': 'Record',
     'contentType': 'File type',
     'size': 'File size (bytes)',
+    # issue 44: dims
+    'values': 'Values',
+    'values[]': 'Value',
+    'dimensionValueId': 'Dimension value',
+    'groupByDimensionId': 'Group by dimension',
 }
 
 ES: dict[str, str] = {
@@ -482,4 +487,9 @@ ES: dict[str, str] = {
     'recordId': 'Registro',
     'contentType': 'Tipo de archivo',
     'size': 'Tamaño del archivo (bytes)',
+    # issue 44: dims
+    'values': 'Valores',
+    'values[]': 'Valor',
+    'dimensionValueId': 'Valor de la dimensión',
+    'groupByDimensionId': 'Agrupar por dimensión',
 }

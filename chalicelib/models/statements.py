@@ -5,7 +5,8 @@ from typing import List, Literal, Optional
 
 from pydantic import Field
 
-from chalicelib.models.base import Date, RequestModel, ResponseModel
+from chalicelib.models.base import Date, QueryId, RequestModel, ResponseModel
+from chalicelib.models.dimensions import DIMENSION_VALUE_FILTER, GROUP_BY_DIMENSION, DimensionColumn, when_asked
 
 
 class BalanceSheetQuery(RequestModel):
@@ -18,6 +19,9 @@ class IncomeStatementQuery(RequestModel):
     end_date: Optional[Date] = Field(None, description="Default: today (UTC); not before startDate.")
     compare_start_date: Optional[Date] = Field(None, description="A second column: send both compare dates.")
     compare_end_date: Optional[Date] = None
+    dimension_value_id: Optional[QueryId] = Field(None, description=DIMENSION_VALUE_FILTER)
+    group_by_dimension_id: Optional[QueryId] = Field(None, description=GROUP_BY_DIMENSION + " Not with a "
+                                                     "comparison.")
 
 
 class StatementAccount(ResponseModel):
@@ -27,12 +31,14 @@ class StatementAccount(ResponseModel):
     name: str
     balance: Decimal
     compare_balance: Optional[Decimal] = None
+    balance_by_dimension: Optional[List[Decimal]] = when_asked()
     accounts: List[StatementAccount]
 
 
 class StatementSection(ResponseModel):
     total: Decimal
     compare_total: Optional[Decimal] = None
+    total_by_dimension: Optional[List[Decimal]] = when_asked()
     accounts: List[StatementAccount] = Field(description="the top of the chart's tree; accounts that never moved "
                                                           "are left out")
 
@@ -58,29 +64,42 @@ class BalanceSheet(ResponseModel):
 class IncomeStatement(ResponseModel):
     """NIIF para PYMES' income statement (Sección 5), expenses by function: each income, cost and
     expense account in the section its `statementSection` (or its default place) names, its
-    figures on the section's side (income sections credit less debit, the others debit less credit)."""
+    figures on the section's side (income sections credit less debit, the others debit less credit).
+    Asked by a dimension (`groupByDimensionId`), every balance, total and figure also comes by its
+    values (`balanceByDimension`, `totalByDimension`, `grossMarginByDimension`...: one amount per
+    `dimensionColumns` entry, adding up to the figure)."""
     start_date: str
     end_date: str
     compare_start_date: Optional[str] = None
     compare_end_date: Optional[str] = None
+    dimension_value_id: Optional[int] = when_asked("only the postings carrying this value (asked)")
+    dimension_value_name: Optional[str] = when_asked()
+    group_by_dimension_id: Optional[int] = when_asked("a column per value of this dimension (asked)")
+    group_by_dimension_name: Optional[str] = when_asked()
+    dimension_columns: Optional[List[DimensionColumn]] = when_asked()
     revenue: StatementSection = Field(description="ingresos de actividades ordinarias")
     cost_of_sales: StatementSection
     gross_margin: Decimal = Field(description="revenue - costOfSales")
     compare_gross_margin: Optional[Decimal] = None
+    gross_margin_by_dimension: Optional[List[Decimal]] = when_asked()
     expenses: StatementSection = Field(description="operating expenses (administration and selling)")
     operating_result: Decimal = Field(description="grossMargin - expenses")
     compare_operating_result: Optional[Decimal] = None
+    operating_result_by_dimension: Optional[List[Decimal]] = when_asked()
     other_income: StatementSection
     other_expenses: StatementSection
     financial_income: StatementSection = Field(description="interest earned and exchange gains")
     financial_costs: StatementSection = Field(description="interest, bank charges and exchange losses")
     financial_result: Decimal = Field(description="financialIncome - financialCosts")
     compare_financial_result: Optional[Decimal] = None
+    financial_result_by_dimension: Optional[List[Decimal]] = when_asked()
     result_before_tax: Decimal = Field(description="operatingResult + otherIncome - otherExpenses + financialResult")
     compare_result_before_tax: Optional[Decimal] = None
+    result_before_tax_by_dimension: Optional[List[Decimal]] = when_asked()
     income_tax: StatementSection
     net_result: Decimal = Field(description="resultBeforeTax - incomeTax")
     compare_net_result: Optional[Decimal] = None
+    net_result_by_dimension: Optional[List[Decimal]] = when_asked()
 
 
 # the period of every country's tax books (the books themselves are the packs' models)

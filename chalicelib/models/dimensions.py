@@ -1,0 +1,96 @@
+"""Cost centres (issue 44): a company's dimensions (branch, project, department...) and their
+values. A line carries them as models.accounting.LineDimensions."""
+from __future__ import annotations
+
+from typing import Annotated, Any, List, Optional
+
+from pydantic import Field, StringConstraints
+
+from chalicelib.models.base import NOT_BLANK_PATTERN, RequestModel, ResponseModel
+
+MAX_VALUES_AT_CREATION = 20  # each value is three writes of the creating transaction (item, name, code)
+DimensionName = Annotated[str, StringConstraints(min_length=1, max_length=100),
+                          Field(json_schema_extra={"pattern": NOT_BLANK_PATTERN})]
+ValueCode = Annotated[str, StringConstraints(min_length=1, max_length=20),
+                      Field(json_schema_extra={"pattern": NOT_BLANK_PATTERN})]
+
+
+class DimensionValueCreate(RequestModel):
+    name: DimensionName = Field(description="unique within the dimension (case-blind)")
+    code: Optional[ValueCode] = Field(None, description="unique within the dimension (case-blind)")
+    is_active: bool = True
+
+
+class DimensionValueUpdate(RequestModel):
+    """Sparse; `code: null` removes the code. No DELETE: `isActive: false` (postings keep the value)."""
+    name: DimensionName = None  # type: ignore[assignment]
+    code: Optional[ValueCode] = None
+    is_active: bool = None  # type: ignore[assignment]
+    version: Optional[int] = Field(None, ge=1)
+
+
+class DimensionCreate(RequestModel):
+    name: DimensionName = Field(description="unique within the company (case-blind); at most 5 dimensions")
+    is_active: bool = True
+    values: List[DimensionValueCreate] = Field(default_factory=list, max_length=MAX_VALUES_AT_CREATION,
+                                               description="values made with it (more: POST /dimensions/{id}/values)")
+
+
+class DimensionUpdate(RequestModel):
+    """Sparse. No DELETE: `isActive: false` (lines can no longer take its values; reports still show them)."""
+    name: DimensionName = None  # type: ignore[assignment]
+    is_active: bool = None  # type: ignore[assignment]
+    version: Optional[int] = Field(None, ge=1)
+
+
+class DimensionValue(ResponseModel):
+    id: int = Field(description="unique across the company's dimensions: what postings carry (dimensionValueIds)")
+    dimension_id: int
+    code: Optional[str] = None
+    name: str
+    is_active: bool
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class Dimension(ResponseModel):
+    id: int
+    name: str
+    is_active: bool
+    values: List[DimensionValue]
+    version: int
+    created_at: str
+    updated_at: str
+
+
+class DimensionList(ResponseModel):
+    dimensions: List[Dimension]
+    total: int
+
+
+# --- reports by cost centre (the income statement, the trial balance) ------------------------------
+
+DIMENSION_VALUE_FILTER = "Only the postings carrying this dimension value (GET /dimensions)."
+GROUP_BY_DIMENSION = ("Besides the whole, a column per value of this dimension and a last one for the postings "
+                      "carrying none of its values (`dimensionColumns`), adding up to the whole.")
+
+
+class DimensionColumn(ResponseModel):
+    """A column of a report by cost centre: a value of the dimension grouped by, or (valueId null,
+    the last) the postings carrying none of its values."""
+    value_id: Optional[int] = None
+    code: Optional[str] = None
+    name: Optional[str] = None
+    is_active: bool
+
+
+def _unasked(value: Any) -> bool:
+    return value is None
+
+
+def when_asked(description: str | None = None) -> Any:
+    """A field of a report by cost centre (what was asked, the `…ByDimension` figures in
+    `dimensionColumns`' order): left out of an answer that did not ask for it, so the default
+    answers stay as they were (and the OpenAPI document does not require it)."""
+    return Field(None, exclude_if=_unasked, description=description)
