@@ -84,14 +84,14 @@ def comparison(accounts: Mapping[int, Mapping[str, Any]], budget: tuple[dict[int
                actual_month: Mapping[int, Decimal], actual_to_date: Mapping[int, Decimal]
                ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The rows (accounts the budget names, and income, cost and expense accounts that moved in the
-    year to date), in code order, and the totals of the result: income adds, cost and expense take
+    year to date; not one deleted from the chart since: it never had a posting), in code order, and the totals of the result: income adds, cost and expense take
     away, balance-sheet accounts stay out. Actual amounts are on each account's natural side."""
     of_month, to_date, named = budget
     moved = {account for account, amount in actual_to_date.items()
              if amount != 0 and accounts.get(account, {}).get("type") in RESULT_TYPES}
     rows = []
     totals = dict.fromkeys(("budget", "actual", "yearToDateBudget", "yearToDateActual"), ZERO)
-    for account_id in sorted(named | moved, key=lambda account: accounts[account]["code"]):
+    for account_id in sorted((named | moved) & accounts.keys(), key=lambda account: accounts[account]["code"]):
         account = accounts[account_id]
         row = figures(of_month.get(account_id, ZERO), actual_month.get(account_id, ZERO),
                       to_date.get(account_id, ZERO), actual_to_date.get(account_id, ZERO))
