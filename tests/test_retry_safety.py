@@ -292,6 +292,9 @@ EXAMPLES: dict[str, Example] = {
         statement_line(w, then="ignore") + "/unignore", {}),
     # issue 43: books
     "/payments/gateways/{id}/payouts": lambda w: gateway_payout(w),
+    # issue 44: budgets (its own name each time: names are unique within a year)
+    "/budgets": lambda w: ("/budgets", {"name": f"Presupuesto {w.serial()}", "year": 2026, "lines": [
+        {"chartOfAccountId": w.account("6199"), "month": 3, "amount": "125.50"}]}),
 }
 
 

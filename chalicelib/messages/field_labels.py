@@ -237,6 +237,10 @@ EN: dict[str, str] = {
     'valueId': 'Dimension value',
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
+    # issue 44: budgets
+    'budgetId': 'Budget',
+    'year': 'Year',
+    'dimensionValueId': 'Cost centre',
 }
 
 ES: dict[str, str] = {
@@ -468,4 +472,8 @@ ES: dict[str, str] = {
     'valueId': 'Valor de la dimensión',
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
+    # issue 44: budgets
+    'budgetId': 'Presupuesto',
+    'year': 'Año',
+    'dimensionValueId': 'Centro de costo',
 }
