@@ -266,3 +266,51 @@ def test_a_seller_reads_budgets_but_does_not_write_them(api, table, books, compa
         assert reply.status == 403, reply.text
     assert api.get(f"/budgets/{budget['id']}", key=books.key).json["version"] == 1
     assert api.get("/budgets", key=books.key).json["total"] == 1
+
+
+def test_a_closed_year_keeps_its_actuals_out_of_the_closing_entry(api, books):
+    retained = api.post("/chart-of-accounts", {"code": "3301", "name": "Utilidades retenidas", "type": "equity"},
+                        key=books.key).json
+    assert api.post("/account-determination-rules", {"operationType": "retained_earnings",
+                                                     "chartOfAccountId": retained["id"]}, key=books.key).status == 201
+    create(books, {"name": "Cierre", "year": 2025, "lines": [line(books, "410101", 12, "800.00"),
+                                                            line(books, "6199", 12, "300.00")]})
+    books.entry("2025-11-03", ("110101", 100, 0), ("410101", 0, 100))
+    books.entry("2025-12-05", ("110101", 750, 0), ("410101", 0, 750))
+    books.entry("2025-12-12", ("6199", 320, 0), ("110101", 0, 320))
+    closed = api.post("/fiscal-years/2025/close", {}, key=books.key)
+    assert closed.status == 200, closed.text
+    # the closing entry (31 December) debits Ventas 850.00 and credits Otros gastos 320.00: left out, as the
+    # income statement leaves it out
+    december = report(books, "year=2025&month=12")
+    rows = {row["code"]: row for row in december["rows"]}
+    # Ventas: 750.00 against 800.00: -50.00, -50 / 800 * 100 = -6.25; to date 100 + 750 = 850.00: 50.00, 6.25
+    assert figures(rows["410101"]) == ("800.00", "750.00", "-50.00", "-6.25", "800.00", "850.00", "50.00", "6.25")
+    # Otros gastos: 320.00 against 300.00: 20.00, 20 / 300 * 100 = 6.666... -> 6.67 (the month is the year to date)
+    assert figures(rows["6199"]) == ("300.00", "320.00", "20.00", "6.67") * 2
+    # the result: budget 800 - 300 = 500.00; December 750 - 320 = 430.00: -70.00, -14.00 %; to date 850 - 320 =
+    # 530.00: 30.00, 30 / 500 * 100 = 6.00
+    assert figures(december["totals"]) == ("500.00", "430.00", "-70.00", "-14.00", "500.00", "530.00", "30.00", "6.00")
+
+
+def test_a_budget_holds_2400_lines_within_dynamodbs_400_kb(api, table, company_a, books):
+    projects = [f"P{number:03d}" for number in range(200)]
+    centres = cost_centres(table, company_a.company_id, {"Proyecto": projects, "Sucursal": ["Centro"],
+                                                         "Zona": ["Sur"], "Canal": ["Web"], "Vendedor": ["Ana"]})
+    lines = [line(books, "410101", month, "1234567.89", pair(centres, "Proyecto", project))
+             for month in range(1, 13) for project in projects]
+    # 12 months x 200 projects = 2,400 lines, the most a budget takes
+    assert len(lines) == 2400
+    big = create(books, {"name": "Por proyecto", "year": 2026, "lines": lines})
+    assert big["lineCount"] == 2400 and api.get(f"/budgets/{big['id']}", key=books.key).json["lines"] == big["lines"]
+    one_more = books.api.post("/budgets", {"name": "Demasiado", "year": 2026,
+                                           "lines": lines + [line(books, "6199", 1, "1.00")]}, key=books.key)
+    assert one_more.status == 400 and one_more.json["details"][0]["field"] == "lines"
+    # five cost centres on each line: the budget's answer (also what an Idempotency-Key keeps) passes 400 KB,
+    # refused before anything is written
+    others = [pair(centres, "Sucursal", "Centro"), pair(centres, "Zona", "Sur"), pair(centres, "Canal", "Web"),
+              pair(centres, "Vendedor", "Ana")]
+    crowded = [{**one, "dimensions": one["dimensions"] + others} for one in lines]
+    refused = books.api.post("/budgets", {"name": "Cinco centros", "year": 2026, "lines": crowded}, key=books.key)
+    assert refused.status == 400 and refused.json["details"][0]["field"] == "lines", refused.text
+    assert api.get("/budgets", key=books.key).json["total"] == 1
