@@ -121,7 +121,8 @@ def test_a_parent_account_or_an_inactive_one_is_refused(api, books):
                                             "parentId": parent["id"]}, key=books.key).json
     refused = books.api.post("/budgets", {"name": "X", "year": 2026, "lines": [
         {"chartOfAccountId": parent["id"], "month": 1, "amount": "1.00"}]}, key=books.key)
-    assert refused.status == 400 and refused.json["details"][0]["field"] == "lines[0].chartOfAccountId"
+    assert (refused.status, refused.json["code"]) == (400, "INVALID_ACCOUNT")  # as a journal line's account
+    assert refused.json["details"][0]["field"] == "lines[0].chartOfAccountId"
     assert api.put(f"/chart-of-accounts/{child['id']}", {"isActive": False}, key=books.key).status == 200
     inactive = books.api.post("/budgets", {"name": "X", "year": 2026, "lines": [
         {"chartOfAccountId": child["id"], "month": 1, "amount": "1.00"}]}, key=books.key,

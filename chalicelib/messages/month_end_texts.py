@@ -15,8 +15,8 @@ MONTH_END_PHRASES: dict[str, str] = {
     "already used by another budget of the year": "ya lo usa otro presupuesto del año",
     "the account has sub-accounts: budget its sub-accounts":
         "la cuenta tiene subcuentas: presupueste sus subcuentas",
-    "another line has the same account, month and dimensions":
-        "otra línea tiene la misma cuenta, mes y dimensiones",
+    "the same account, month and dimensions are on another line":
+        "la misma cuenta, mes y dimensiones están en otra línea",
     "too large for one budget (400 KB): split it into budgets":
         "demasiado grande para un presupuesto (400 KB): divídalo en varios presupuestos",
     "no such dimension value": "no existe ese valor de dimensión",

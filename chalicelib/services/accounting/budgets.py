@@ -9,6 +9,7 @@ from chalicelib import clock, jsoncodec
 from chalicelib.domain import budgets as budget_rules
 from chalicelib.errors import Conflict, NotFound, ValidationFailed, VersionConflict
 from chalicelib.services.accounting import chart, dimensions
+from chalicelib.services.accounting.posting import invalid_account
 from chalicelib.services.commands import Command
 from chalicelib.services.records import small_page
 from chalicelib.store import keys
@@ -66,7 +67,8 @@ def _view(header: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, Any]
 def checked_lines(table: Table, company_id: int, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each line's account is the company's, active and without sub-accounts (a parent's figures
     are its sub-accounts'); its cost centres are active values (services/accounting/dimensions.py);
-    each (account, month, dimensions) once. The chart and the dimensions are read once."""
+    each (account, month, dimensions) once. The chart and the dimensions are read once. An account
+    refused is INVALID_ACCOUNT, as on a journal line."""
     accounts = {int(item["id"]): item for item in chart.all_accounts(table, company_id)}
     dimension_items = (dimensions.dimension_items(table, company_id)
                        if any(line.get("dimensions") for line in lines) else [])
@@ -74,21 +76,23 @@ def checked_lines(table: Table, company_id: int, lines: list[dict[str, Any]]) ->
     for position, line in enumerate(lines):
         field = f"lines[{position}]"
         account = accounts.get(int(line["chartOfAccountId"]))
+        problem = None
         if account is None:
-            raise ValidationFailed.for_field(f"{field}.chartOfAccountId", "no such account")
-        if not account.get("isActive", True):
-            raise ValidationFailed.for_field(f"{field}.chartOfAccountId", "the account is inactive")
-        if int(account.get("childCount", 0)) > 0:
-            raise ValidationFailed.for_field(f"{field}.chartOfAccountId",
-                                             "the account has sub-accounts: budget its sub-accounts")
+            problem = "no such account"
+        elif not account.get("isActive", True):
+            problem = "the account is inactive"
+        elif int(account.get("childCount", 0)) > 0:
+            problem = "the account has sub-accounts: budget its sub-accounts"
+        if account is None or problem is not None:
+            raise invalid_account(f"{field}.chartOfAccountId", problem or "no such account")
         checked.append({"chartOfAccountId": int(account["id"]), "month": int(line["month"]),
                         "amount": line["amount"],
                         "dimensions": dimensions.checked_line_dimensions(dimension_items, line.get("dimensions"),
                                                                          f"{field}.dimensions")})
     duplicate = budget_rules.first_duplicate(checked)
     if duplicate is not None:
-        raise ValidationFailed.for_field(f"lines[{duplicate}]", "another line has the same account, month and "
-                                                                "dimensions")
+        raise ValidationFailed.for_field(f"lines[{duplicate}]", "the same account, month and dimensions are on "
+                                                                "another line")
     return checked
 
 
