@@ -60,11 +60,14 @@ def _chosen(table: Table, company_id: int, year: int, budget_id: int | None) -> 
 def _from_balances(table: Table, company_id: int, month_start: str, month_end: str) -> tuple[Span, Span]:
     months = month_balances_through(table, company_id, month_end)
     years = fiscal_years.list_fiscal_years(table, company_id)
-    year_start = f"{month_start[:4]}-01-01"
-    return tuple(_without_closing(table, company_id, years, start, month_end, {  # type: ignore[return-value]
-        account: Movements(*accounting.totals_through(balances, month_end))
-        - Movements(*accounting.totals_through(balances, accounting.previous_day(start)))
-        for account, balances in months.items()}) for start in (month_start, year_start))
+
+    def span(start: str) -> Span:
+        moved = {account: Movements(*accounting.totals_through(balances, month_end))
+                 - Movements(*accounting.totals_through(balances, accounting.previous_day(start)))
+                 for account, balances in months.items()}
+        return _without_closing(table, company_id, years, start, month_end, moved)
+
+    return span(month_start), span(f"{month_start[:4]}-01-01")
 
 
 def _without_closing(table: Table, company_id: int, years: list[dict[str, Any]], start: str, end: str,
