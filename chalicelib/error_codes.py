@@ -163,4 +163,6 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "DIMENSION_LIMIT_REACHED": (409, "a company has at most 5 dimensions: make one inactive and reuse it"),
     "DIMENSION_NAME_TAKEN": (409, "another dimension already has this name (names are unique per company, blind to case)"),
     "DIMENSION_VALUE_TAKEN": (409, "another value of the dimension already has this name or code (`details` names which)"),
+    # issue 44: budgets
+    "BUDGET_NAME_TAKEN": (409, "another budget of the same year already has that name (names differ in more than case)"),
 }

@@ -34,5 +34,7 @@ TAG_DESCRIPTIONS = {
                    "XML): uploaded and downloaded through presigned links, deleted only while the record is a draft",
     "Cost centres": "Dimensions (branch, project, department...) and their values, which journal and document "
                     "lines carry and the income statement and trial balance filter and group by",
+    "Budgets": "Monthly budgets per account and cost centre, several a year (scenarios); budget against actual is "
+               "among the reports",
     "Meta": "This document",
 }

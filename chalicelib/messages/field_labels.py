@@ -249,6 +249,10 @@ EN: dict[str, str] = {
     'values[]': 'Value',
     'dimensionValueId': 'Dimension value',
     'groupByDimensionId': 'Group by dimension',
+    # issue 44: budgets
+    'budgetId': 'Budget',
+    'year': 'Year',
+    'dimensionValueId': 'Cost centre',
 }
 
 ES: dict[str, str] = {
@@ -492,4 +496,8 @@ ES: dict[str, str] = {
     'values[]': 'Valor',
     'dimensionValueId': 'Valor de la dimensión',
     'groupByDimensionId': 'Agrupar por dimensión',
+    # issue 44: budgets
+    'budgetId': 'Presupuesto',
+    'year': 'Año',
+    'dimensionValueId': 'Centro de costo',
 }
