@@ -5,6 +5,7 @@ from chalicelib import countries
 from chalicelib.api import (
     accounting,
     api_keys,
+    attachments,
     auth,
     bank_rules,
     bank_statements,
@@ -13,6 +14,7 @@ from chalicelib.api import (
     company_exports,
     console,
     credits,
+    dimensions,
     documents,
     exchange_rates,
     gateway_payouts,
@@ -47,7 +49,7 @@ app = ThreadSafeChalice(app_name="business-api")
 for module in (auth, company, partners, products, documents, exchange_rates, inventory, payment_setup, payments, gateways,
                gateway_payouts,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
-               company_exports, bank_statements, statement_lines, bank_rules,
+               company_exports, bank_statements, statement_lines, bank_rules, dimensions, attachments,
                openapi, console):
     app.register_blueprint(module.blueprint)
 for blueprint in countries.blueprints():

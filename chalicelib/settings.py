@@ -70,6 +70,9 @@ class Settings:
     wompi_id_url: str
     gateway_timeout_seconds: float
     api_base_url: str
+    # issue 44: attachments. The bucket of the papers behind records (store/attachments.py): versioned,
+    # kept for the tax records' years (infra/deploy/resources.json)
+    attachments_bucket: str | None
 
 
 @lru_cache(maxsize=1)
@@ -128,6 +131,7 @@ def get_settings() -> Settings:
         wompi_id_url=env.get("WOMPI_ID_URL", "https://id.wompi.sv").strip().rstrip("/"),
         gateway_timeout_seconds=float(env.get("GATEWAY_TIMEOUT_S", "8")),
         api_base_url=(env.get("API_BASE_URL") or env.get("APP_BASE_URL", "http://127.0.0.1:8000")).strip().rstrip("/"),
+        attachments_bucket=env.get("ATTACHMENTS_BUCKET") or None,
     )
 
 

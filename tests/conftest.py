@@ -12,7 +12,7 @@ from moto import mock_aws
 os.environ.update({
     "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing",
     "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1", "TABLE_NAME": "test-business-api",
-    "FILES_BUCKET": "test-business-api-files",
+    "FILES_BUCKET": "test-business-api-files", "ATTACHMENTS_BUCKET": "test-business-api-attachments",
     # the master key secrets are sealed with in the tests (a KMS key when deployed)
     "LOCAL_SECRETS_KEY": "dGVzdHMtb25seS1zZWNyZXRzLWtleS0zMi1ieXRlcyE=",
 })
@@ -21,10 +21,11 @@ for name in ("AWS_ENDPOINT_URL", "AUTH_AT_GATEWAY", "RATE_LIMIT_ENABLED", "ALLOW
 
 from chalicelib.settings import reset_settings  # noqa: E402
 from chalicelib.store import transaction  # noqa: E402
+from chalicelib.store.attachments import reset_attachment_objects  # noqa: E402
 from chalicelib.store.files import reset_files  # noqa: E402
 from chalicelib.store.table import get_table, reset_table  # noqa: E402
-from infra.deploy.resources import create_bucket, create_table  # noqa: E402
-from infra.devstack import faithful_dynamodb, moto_speedups  # noqa: E402
+from infra.deploy.resources import create_attachments_bucket, create_bucket, create_table  # noqa: E402
+from infra.devstack import faithful_dynamodb, faithful_s3, moto_speedups  # noqa: E402
 from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
@@ -59,6 +60,7 @@ def _faithful_moto() -> None:
 
     BotocoreStubber.process_request = faithful_dynamodb.serialize_other_services(BotocoreStubber.process_request)
     faithful_dynamodb.install()
+    faithful_s3.install()  # presigned URLs refused as S3 does: another signed header, expired
 
 
 moto_speedups.install()
@@ -142,6 +144,7 @@ def aws(monkeypatch):
     reset_settings()
     reset_table()
     reset_files()
+    reset_attachment_objects()
     faithful_dynamodb.reset()
     transaction.forget_contention()  # counters of an earlier test's table, same names
     with mock_aws():
@@ -151,6 +154,7 @@ def aws(monkeypatch):
     reset_settings()
     reset_table()
     reset_files()
+    reset_attachment_objects()
 
 
 @pytest.fixture
@@ -158,6 +162,12 @@ def files_bucket(aws):
     """The files bucket (uploaded imports, company exports), for the tests that need it: an S3 client
     costs ~40 ms to make, too much for every test of the suite."""
     create_bucket(boto3.client("s3"), os.environ["FILES_BUCKET"])
+
+
+@pytest.fixture
+def attachments_bucket(aws):
+    """The attachments bucket (issue 44), as the template makes it, for the tests that need it."""
+    create_attachments_bucket(boto3.client("s3"), os.environ["ATTACHMENTS_BUCKET"], ["http://127.0.0.1:8000"])
 
 
 @pytest.fixture

@@ -30,5 +30,9 @@ TAG_DESCRIPTIONS = {
                "before any is written",
     "Bank statements": "Bank statements imported (CSV, XLSX, OFX, CAMT.053, MT940), their lines matched to the "
                        "books with suggestions, bank rules, and reconciliation against the statement",
+    "Cost centres": "Dimensions (branch, project, department...) and their values, which journal and document "
+                    "lines carry and the income statement and trial balance filter and group by",
+    "Attachments": "The papers behind a document, journal entry or bank statement line (scanned invoices, receipts, "
+                   "XML): uploaded and downloaded through presigned links, deleted only while the record is a draft",
     "Meta": "This document",
 }

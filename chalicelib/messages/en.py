@@ -170,6 +170,13 @@ CODES: dict[str, str] = {
     # issue 43: core
     "MODE_MISMATCH": "A real payment through a gateway in test mode, or a test payment through one in production.",
     "GATEWAY_UNAVAILABLE": "The payment gateway's provider did not answer in time; nothing was decided: retry.",
+    # issue 44: dims
+    "DIMENSION_LIMIT_REACHED": "A company has at most 5 dimensions: make one inactive and reuse it.",
+    "DIMENSION_NAME_TAKEN": "Another dimension already has this name.",
+    "DIMENSION_VALUE_TAKEN": "Another value of the dimension already has this name or code.",
+    # issue 44: attachments
+    "ATTACHMENT_LIMIT_REACHED": "The record has 10 attachments, the most it takes: delete one first.",
+    "ATTACHMENT_RECORD_NOT_DRAFT": "Only a draft's attachments can be deleted: a document or journal entry in draft, a statement line not matched.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

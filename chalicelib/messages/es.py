@@ -200,6 +200,13 @@ CODES: dict[str, str] = {
     # issue 43: core
     "MODE_MISMATCH": "Un pago real por una pasarela en modo de prueba, o un pago de prueba por una en producción.",
     "GATEWAY_UNAVAILABLE": "El proveedor de la pasarela de pago no respondió a tiempo; no se decidió nada: inténtelo de nuevo.",
+    # issue 44: dims
+    "DIMENSION_LIMIT_REACHED": "Una empresa tiene como máximo 5 dimensiones: desactive una y reutilícela.",
+    "DIMENSION_NAME_TAKEN": "Otra dimensión ya tiene ese nombre.",
+    "DIMENSION_VALUE_TAKEN": "Otro valor de la dimensión ya tiene ese nombre o código.",
+    # issue 44: attachments
+    "ATTACHMENT_LIMIT_REACHED": "El registro ya tiene 10 adjuntos, el máximo: elimine uno primero.",
+    "ATTACHMENT_RECORD_NOT_DRAFT": "Solo se pueden eliminar los adjuntos de un borrador: un documento o una partida en borrador, una línea del estado de cuenta sin conciliar.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

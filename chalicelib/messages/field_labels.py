@@ -237,6 +237,13 @@ EN: dict[str, str] = {
     'valueId': 'Dimension value',
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
+    # issue 44: dims
+    'dimensionId': 'Dimension',
+    'valueId': 'Dimension value',
+    'values': 'Values',
+    'values[]': 'Value',
+    'dimensionValueId': 'Dimension value',
+    'groupByDimensionId': 'Group by dimension',
 }
 
 ES: dict[str, str] = {
@@ -468,4 +475,11 @@ ES: dict[str, str] = {
     'valueId': 'Valor de la dimensión',
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
+    # issue 44: dims
+    'dimensionId': 'Dimensión',
+    'valueId': 'Valor de la dimensión',
+    'values': 'Valores',
+    'values[]': 'Valor',
+    'dimensionValueId': 'Valor de la dimensión',
+    'groupByDimensionId': 'Agrupar por dimensión',
 }

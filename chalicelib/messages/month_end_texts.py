@@ -8,4 +8,25 @@ MONTH_END_PHRASES: dict[str, str] = {
     "no such active dimension": "no existe una dimensión activa con ese identificador",
     "not an active value of this dimension": "no es un valor activo de esta dimensión",
     "one value per dimension on a line": "un solo valor por dimensión en cada línea",
+    # dims: managing dimensions and the reports by cost centre
+    "already used by another dimension": "ya la usa otra dimensión",
+    "already used by another value of the dimension": "ya lo usa otro valor de la dimensión",
+    "at most {} dimensions per company": "como máximo {0} dimensiones por empresa",
+    "A company has at most {} dimensions: make one inactive and reuse it.":
+        "Una empresa tiene como máximo {0} dimensiones: desactive una y reutilícela.",
+    "Another dimension is already named {}.": "Ya hay otra dimensión llamada {0}.",
+    "Another value of the dimension is already named {}.": "Ya hay otro valor de la dimensión llamado {0}.",
+    "Another value of the dimension already has the code {}.": "Otro valor de la dimensión ya tiene el código {0}.",
+    "the same as another value sent": "igual al de otro valor enviado",
+    "no such dimension value": "no existe ese valor de dimensión",
+    "no such dimension": "no existe esa dimensión",
+    "group by a dimension or compare two periods, not both": "agrupe por una dimensión o compare dos periodos, no ambas cosas",
+    # attachments
+    "Attachment not found.": "No se encontró el adjunto.",
+    "must name a file": "debe nombrar un archivo",
+    "A record takes at most 10 attachments: delete one first.":
+        "Un registro admite como máximo 10 adjuntos: elimine uno primero.",
+    "Only a draft's attachments can be deleted (a document or journal entry in draft, a statement line not matched).":
+        "Solo se pueden eliminar los adjuntos de un borrador (un documento o una partida en borrador, una línea del "
+        "estado de cuenta sin conciliar).",
 }

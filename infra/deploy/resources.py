@@ -1,4 +1,4 @@
-"""Creates the deployed resources (table, queues, files bucket) from infra/deploy/resources.json, the same
+"""Creates the deployed resources (table, queues, files and attachments buckets) from infra/deploy/resources.json, the same
 definitions `chalice package --merge-template` deploys, for the local stack and the tests."""
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ IMPORT_DLQ = "ImportJobsDLQ"
 # each queue and its dead-letter queue
 QUEUES = ((WEBHOOK_QUEUE, WEBHOOK_DLQ), (IMPORT_QUEUE, IMPORT_DLQ))
 FILES_BUCKET = "FilesBucket"
+ATTACHMENTS_BUCKET = "AttachmentsBucket"
 
 
 def template() -> dict[str, Any]:
@@ -56,18 +57,44 @@ def create_queues(sqs: Any, prefix: str) -> dict[str, str]:
     return urls
 
 
-def create_bucket(s3: Any, bucket: str) -> None:
-    """The files bucket as the template makes it: private, encrypted, objects expiring."""
-    properties = template()["Resources"][FILES_BUCKET]["Properties"]
+def _private_bucket(s3: Any, bucket: str, properties: dict[str, Any]) -> None:
     s3.create_bucket(Bucket=bucket)
     s3.put_public_access_block(Bucket=bucket, PublicAccessBlockConfiguration=properties["PublicAccessBlockConfiguration"])
     s3.put_bucket_encryption(Bucket=bucket, ServerSideEncryptionConfiguration={"Rules": [
         {"ApplyServerSideEncryptionByDefault": rule["ServerSideEncryptionByDefault"]}
         for rule in properties["BucketEncryption"]["ServerSideEncryptionConfiguration"]]})
+
+
+def create_bucket(s3: Any, bucket: str) -> None:
+    """The files bucket as the template makes it: private, encrypted, objects expiring."""
+    properties = template()["Resources"][FILES_BUCKET]["Properties"]
+    _private_bucket(s3, bucket, properties)
     s3.put_bucket_lifecycle_configuration(Bucket=bucket, LifecycleConfiguration={"Rules": [
         {"ID": rule["Id"], "Status": rule["Status"], "Filter": {"Prefix": ""},
          "Expiration": {"Days": rule["ExpirationInDays"]}}
         for rule in properties["LifecycleConfiguration"]["Rules"]]})
+
+
+def create_attachments_bucket(s3: Any, bucket: str, origins: list[str]) -> None:
+    """The attachments bucket as the template makes it (issue 44): private, encrypted, versioned,
+    replaced and deleted versions kept ten years, CORS letting `origins` (the console's: the
+    template's AllowedOrigins) PUT and GET through presigned links."""
+    properties = template()["Resources"][ATTACHMENTS_BUCKET]["Properties"]
+    _private_bucket(s3, bucket, properties)
+    s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration=properties["VersioningConfiguration"])
+    rules = []
+    for rule in properties["LifecycleConfiguration"]["Rules"]:
+        made: dict[str, Any] = {"ID": rule["Id"], "Status": rule["Status"], "Filter": {"Prefix": ""}}
+        if "NoncurrentVersionExpiration" in rule:
+            made["NoncurrentVersionExpiration"] = {"NoncurrentDays": rule["NoncurrentVersionExpiration"]["NoncurrentDays"]}
+        if "ExpiredObjectDeleteMarker" in rule:
+            made["Expiration"] = {"ExpiredObjectDeleteMarker": rule["ExpiredObjectDeleteMarker"]}
+        rules.append(made)
+    s3.put_bucket_lifecycle_configuration(Bucket=bucket, LifecycleConfiguration={"Rules": rules})
+    s3.put_bucket_cors(Bucket=bucket, CORSConfiguration={"CORSRules": [
+        {"AllowedMethods": rule["AllowedMethods"], "AllowedOrigins": origins, "AllowedHeaders": rule["AllowedHeaders"],
+         "ExposeHeaders": rule["ExposedHeaders"], "MaxAgeSeconds": rule["MaxAge"]}
+        for rule in properties["CorsConfiguration"]["CorsRules"]]})
 
 
 def verify_mail_sender(ses: Any, address: str) -> None:

@@ -79,9 +79,10 @@ class EmulatedAws:
 def start_moto(port: int) -> tuple[Any, EmulatedAws]:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
 
-    from infra.devstack import faithful_dynamodb, moto_speedups
+    from infra.devstack import faithful_dynamodb, faithful_s3, moto_speedups
     moto_speedups.install()
     faithful_dynamodb.install()
+    faithful_s3.install()
     from werkzeug.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per moto call is noise
@@ -321,7 +322,13 @@ def main(argv: list[str] | None = None) -> int:
 
     from chalicelib.settings import get_settings, reset_settings
     from chalicelib.store.table import make_client
-    from infra.deploy.resources import create_bucket, create_queues, create_table, verify_mail_sender
+    from infra.deploy.resources import (
+        create_attachments_bucket,
+        create_bucket,
+        create_queues,
+        create_table,
+        verify_mail_sender,
+    )
     from infra.devstack.gateway import LocalApiGateway
     from infra.devstack.pollers import Pollers
 
@@ -334,6 +341,11 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("IMPORT_QUEUE_URL", queues["ImportJobsQueue"])
     os.environ.setdefault("FILES_BUCKET", f"{QUEUE_PREFIX}-files".lower())
     create_bucket(make_client("s3"), os.environ["FILES_BUCKET"])
+    # attachments (issue 44): the browser PUTs and GETs presigned URLs of this stack's moto
+    # (AWS_ENDPOINT_URL), which answers CORS from the bucket's rules for the console's origins
+    os.environ.setdefault("ATTACHMENTS_BUCKET", f"{QUEUE_PREFIX}-attachments".lower())
+    create_attachments_bucket(make_client("s3"), os.environ["ATTACHMENTS_BUCKET"],
+                              os.environ["ALLOWED_ORIGINS"].split(","))
     reset_settings()  # read before the queue existed (make_client)
     verify_mail_sender(make_client("ses"), get_settings().mail_from)
     # the table's snapshot and change log (infra/devstack/local_state.py); .local/table.json is an older save

@@ -56,7 +56,9 @@ async function upload(recordType, recordId, file) {
     contentType, size: file.size }, { headers: { "Idempotency-Key": idempotencyKey() } });
   let stored;
   try {
-    stored = await fetch(attachment.uploadUrl, { method: "PUT", headers: { "Content-Type": contentType }, body: file });
+    // the headers the address was signed with (uploadHeaders, where the API names more than the type)
+    stored = await fetch(attachment.uploadUrl, { method: "PUT", credentials: "omit",
+      headers: { "Content-Type": contentType, ...(attachment.uploadHeaders || {}) }, body: file });
   } catch {
     stored = null;
   }

@@ -3,6 +3,7 @@
 per part of the service; callers use them all as `keys.<name>`."""
 from chalicelib.store.keys.access import *  # noqa: F403
 from chalicelib.store.keys.accounting import *  # noqa: F403
+from chalicelib.store.keys.attachments import *  # noqa: F403
 from chalicelib.store.keys.banking import *  # noqa: F403
 from chalicelib.store.keys.base import *  # noqa: F403
 from chalicelib.store.keys.dimensions import *  # noqa: F403

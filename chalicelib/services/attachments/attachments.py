@@ -1,0 +1,173 @@
+"""Attaching papers to a record: POST answers a presigned upload; reads ask S3 whether the file
+arrived (`status: pending|uploaded`) and answer a presigned download once it has; DELETE only while
+the record is a draft (a document or journal entry `draft`, a statement line not matched), the item
+first (under that condition, in one transaction) and then the object."""
+from __future__ import annotations
+
+import datetime
+import logging
+from typing import Any
+
+from chalicelib import clock
+from chalicelib.domain import attachments as rules
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.services import records
+from chalicelib.services.commands import Command
+from chalicelib.store import keys
+from chalicelib.store.attachments import get_attachment_objects
+from chalicelib.store.table import Table
+
+log = logging.getLogger(__name__)
+PENDING, UPLOADED = "pending", "uploaded"
+_STORED = ("id", "recordType", "recordId", "fileName", "contentType", "size", "createdAt")
+
+
+def _not_found() -> NotFound:
+    return NotFound("Attachment not found.")
+
+
+def _record_not_found(record_type: str) -> NotFound:
+    return NotFound({"document": "Document not found.", "journalEntry": "Journal entry not found.",
+                     "statementLine": "Statement line not found."}[record_type])
+
+
+# --- the record an attachment belongs to ---------------------------------------------------------------
+
+def _statement_line_key(table: Table, company_id: int, line_id: int) -> keys.Key | None:
+    """A line's key from its id alone (ids are the company's): among its few bank accounts' lines."""
+    accounts = records.small_records(table, company_id, keys.BANK_ACCOUNT)
+    candidates = [keys.statement_line(company_id, int(account["id"]), line_id) for account in accounts]
+    found = table.batch_get(candidates, fields=("PK", "SK")) if candidates else {}
+    return next((key for key in candidates if keys.pair(key) in found), None)
+
+
+def _item_key(company_id: int, record_type: str, record_id: int, bank_account_id: int | None) -> keys.Key:
+    if record_type == "statementLine":
+        assert bank_account_id is not None
+        return keys.statement_line(company_id, bank_account_id, record_id)
+    if record_type == "document":
+        return keys.document(company_id, record_id)
+    return keys.entity(company_id, keys.JOURNAL_ENTRY, record_id)
+
+
+def record_key(table: Table, company_id: int, record_type: str, record_id: int) -> keys.Key | None:
+    """The record's item key, None when the company has no such record."""
+    if record_type == "statementLine":
+        return _statement_line_key(table, company_id, record_id)
+    key = _item_key(company_id, record_type, record_id, None)
+    return key if table.get(key) is not None else None
+
+
+def _existing_record(table: Table, company_id: int, record_type: str, record_id: int) -> keys.Key:
+    key = record_key(table, company_id, record_type, record_id)
+    if key is None:
+        raise _record_not_found(record_type)
+    return key
+
+
+def _draft_condition(record_type: str) -> tuple[str, dict[str, Any]]:
+    """What `draft` means for the record, as a condition on its item; a record gone (a draft
+    document deleted) leaves its papers deletable."""
+    if record_type == "statementLine":
+        return "attribute_not_exists(PK) OR #status <> :matched", {":matched": "matched"}
+    return "attribute_not_exists(PK) OR #status = :draft", {":draft": "draft"}
+
+
+# --- answers -------------------------------------------------------------------------------------------
+
+def _expiry(seconds: int) -> str:
+    return clock.iso(clock.now() + datetime.timedelta(seconds=seconds))
+
+
+def _view(item: dict[str, Any]) -> dict[str, Any]:
+    """The attachment with whether its file arrived (S3's length is the signed one: S3 took no other)."""
+    view = {name: item[name] for name in _STORED}
+    arrived = get_attachment_objects().uploaded_size(item["objectKey"])
+    view["status"] = UPLOADED if arrived is not None else PENDING
+    return view
+
+
+# --- commands and reads --------------------------------------------------------------------------------
+
+def create_attachment(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    record_type, record_id = fields["recordType"], int(fields["recordId"])
+    file_name = rules.safe_file_name(fields["fileName"])
+    if file_name is None:
+        raise ValidationFailed.for_field("fileName", "must name a file")
+    record = _existing_record(table, company_id, record_type, record_id)
+    bank_account_id = int(record["PK"].rsplit("#", 1)[1]) if record_type == "statementLine" else None
+    attachment_id = table.next_id(keys.id_sequence(company_id, keys.ATTACHMENT))
+    object_key = keys.attachment_object_key(company_id, record_type, record_id, attachment_id)
+    item = {**keys.attachment(company_id, record_type, record_id, attachment_id), "itemType": keys.ATTACHMENT,
+            "id": attachment_id, "recordType": record_type, "recordId": record_id, "fileName": file_name,
+            "contentType": fields["contentType"], "size": int(fields["size"]), "objectKey": object_key,
+            "createdAt": clock.now_iso(), "createdBy": command.principal.user_id}
+    if bank_account_id is not None:
+        item["bankAccountId"] = bank_account_id
+    transaction = command.transaction()
+    transaction.require(record, _record_not_found(record_type))
+    transaction.put_new(item)
+    transaction.put_new({**keys.attachment_pointer(company_id, attachment_id), "recordType": record_type,
+                         "recordId": record_id})
+    transaction.update(keys.attachment_count(company_id, record_type, record_id), "ADD #count :one",
+                       condition="attribute_not_exists(#count) OR #count < :most",
+                       names={"#count": "count"}, values={":one": 1, ":most": rules.MAX_PER_RECORD},
+                       on_fail=ApiError("A record takes at most 10 attachments: delete one "
+                                        "first.", code="ATTACHMENT_LIMIT_REACHED"))
+    upload_url = get_attachment_objects().upload_url(object_key, item["contentType"], item["size"],
+                                                     rules.UPLOAD_EXPIRES_S)
+    result = {**{name: item[name] for name in _STORED}, "status": PENDING, "uploadUrl": upload_url,
+              "uploadExpiresAt": _expiry(rules.UPLOAD_EXPIRES_S)}
+    return command.commit(transaction, result)
+
+
+def _stored(table: Table, company_id: int, attachment_id: int) -> dict[str, Any]:
+    pointer = table.get(keys.attachment_pointer(company_id, attachment_id))
+    item = None if pointer is None else table.get(
+        keys.attachment(company_id, pointer["recordType"], int(pointer["recordId"]), attachment_id))
+    if item is None:
+        raise _not_found()
+    return item
+
+
+def list_attachments(table: Table, company_id: int, record_type: str, record_id: int) -> dict[str, Any]:
+    """The record's attachments, oldest first (at most 10: one Query)."""
+    _existing_record(table, company_id, record_type, record_id)
+    items = table.query_all(partition=("PK", keys.record_attachments_partition(company_id, record_type, record_id)),
+                            sort_prefix=("SK", "A#"), consistent=True)
+    return {"data": [_view(item) for item in items]}
+
+
+def get_attachment(table: Table, company_id: int, attachment_id: int) -> dict[str, Any]:
+    """With a download link once the file has arrived (null while pending)."""
+    item = _stored(table, company_id, attachment_id)
+    view = _view(item)
+    uploaded = view["status"] == UPLOADED
+    view["downloadUrl"] = get_attachment_objects().download_url(
+        item["objectKey"], item["contentType"], rules.content_disposition(item["fileName"]),
+        rules.DOWNLOAD_EXPIRES_S) if uploaded else None
+    view["downloadExpiresAt"] = _expiry(rules.DOWNLOAD_EXPIRES_S) if uploaded else None
+    return view
+
+
+def delete_attachment(command: Command, attachment_id: int) -> None:
+    table, company_id = command.table, command.company_id
+    item = _stored(table, company_id, attachment_id)
+    record_type, record_id = item["recordType"], int(item["recordId"])
+    bank_account_id = int(item["bankAccountId"]) if item.get("bankAccountId") is not None else None
+    condition, values = _draft_condition(record_type)
+    transaction = command.transaction()
+    transaction.check(_item_key(company_id, record_type, record_id, bank_account_id), condition, names={"#status": "status"}, values=values,
+                      on_fail=ApiError("Only a draft's attachments can be deleted (a document or journal entry in "
+                                       "draft, a statement line not matched).", code="ATTACHMENT_RECORD_NOT_DRAFT"))
+    transaction.delete(keys.attachment(company_id, record_type, record_id, attachment_id),
+                       condition="attribute_exists(PK)", on_fail=_not_found())
+    transaction.delete(keys.attachment_pointer(company_id, attachment_id))
+    transaction.update(keys.attachment_count(company_id, record_type, record_id), "ADD #count :minus",
+                       names={"#count": "count"}, values={":minus": -1})
+    command.commit(transaction, None)
+    try:  # after the commit: a failed delete leaves bytes behind, never an entry without its papers
+        get_attachment_objects().delete(item["objectKey"])
+    except Exception:
+        log.exception("attachment %s: its object %s was not deleted", attachment_id, item["objectKey"])
