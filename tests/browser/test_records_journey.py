@@ -81,6 +81,30 @@ def test_cost_centres_on_lines_and_a_pdf_behind_the_invoice(console, demo, stack
         centre, north = values["Centro"], values["Zona Norte"]
         shot(console, "cost-centres-es-1280")
 
+        # --- a manual entry whose debit line carries "Zona Norte" -----------------------------------------
+        console.goto("/accounting/entries")
+        page.locator(".page-actions button", has_text="Nueva partida").click()
+        form = page.locator("dialog form")
+        form.locator("[data-field=date]").fill(today().isoformat())
+        form.locator("[data-field=description]").fill("Combustible de la sucursal norte")
+        # L 350.00 of fuel (6203) paid from the cash box (110101): the expense carries the branch
+        form.locator("[data-field='lines[0].chartOfAccountId']").select_option(str(accounts["6203"]))
+        form.locator("[data-field='lines[0].debit']").fill("350")
+        form.locator("[data-field='lines[1].chartOfAccountId']").select_option(str(accounts["110101"]))
+        form.locator("[data-field='lines[1].credit']").fill("350")
+        form.locator(".entry-line").first.locator(".line-dims select").select_option(str(north["id"]))
+        shot(console, "entry-form-es-1280")
+        form.locator("button[type=submit]").click()
+        page.wait_for_selector("dialog[open]", state="detached")
+        console.wait_loaded()
+        entry_id = int(page.evaluate("location.hash").rsplit("/", 1)[1])
+        entry = read(console, f"/journal-entries/{entry_id}")
+        assert entry["lines"][0]["dimensions"] == [{"dimensionId": branch["id"], "valueId": north["id"]}]
+        assert not entry["lines"][1].get("dimensions")
+        assert page.locator("td.line-dimensions").first.inner_text() == "Sucursal: CC-02 · Zona Norte"
+        assert page.locator(".attachments").is_visible()
+        shot(console, "entry-es-1280")
+
         # --- a draft invoice whose line carries "Centro" ---------------------------------------------------
         console.goto("/documents/new?type=01")
         console.pick("businessPartnerId", customer)
@@ -133,29 +157,6 @@ def test_cost_centres_on_lines_and_a_pdf_behind_the_invoice(console, demo, stack
         with page.expect_download() as downloading:
             row.locator(".attachment-download").click()
         assert Path(downloading.value.path()).read_bytes() == SUPPLIER_PDF
-
-        # --- a manual entry whose debit line carries "Zona Norte" -----------------------------------------
-        console.goto("/accounting/entries")
-        page.locator(".page-actions button", has_text="Nueva partida").click()
-        form = page.locator("dialog form")
-        form.locator("[data-field=date]").fill(today().isoformat())
-        form.locator("[data-field=description]").fill("Combustible de la sucursal norte")
-        # L 350.00 of fuel (6203) paid from the cash box (110101): the expense carries the branch
-        form.locator("[data-field='lines[0].chartOfAccountId']").select_option(str(accounts["6203"]))
-        form.locator("[data-field='lines[0].debit']").fill("350")
-        form.locator("[data-field='lines[1].chartOfAccountId']").select_option(str(accounts["110101"]))
-        form.locator("[data-field='lines[1].credit']").fill("350")
-        form.locator(".entry-line").first.locator(".line-dims select").select_option(str(north["id"]))
-        shot(console, "entry-form-es-1280")
-        form.locator("button[type=submit]").click()
-        page.wait_for_selector("dialog[open]", state="detached")
-        console.wait_loaded()
-        entry_id = int(page.evaluate("location.hash").rsplit("/", 1)[1])
-        entry = read(console, f"/journal-entries/{entry_id}")
-        assert entry["lines"][0]["dimensions"] == [{"dimensionId": branch["id"], "valueId": north["id"]}]
-        assert not entry["lines"][1].get("dimensions")
-        assert page.locator("td.line-dimensions").first.inner_text() == "Sucursal: CC-02 · Zona Norte"
-        assert page.locator(".attachments").is_visible()
 
         # --- both languages, both widths, no page wider than the screen -----------------------------------
         pages = {"cost-centres": "/settings/cost-centres", "invoice": f"/documents/{document_id}",

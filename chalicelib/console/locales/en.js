@@ -1611,6 +1611,7 @@ export default {
   "records.att.kb": "{size} KB",
   "records.att.lineTitle": "Attachments of the line of {date} for {amount}",
   "records.att.mb": "{size} MB",
+  "records.att.noFile": "No file chosen",
   "records.att.name": "File",
   "records.att.none": "No attachments.",
   "records.att.pending": "Upload pending",

@@ -1611,6 +1611,7 @@ export default {
   "records.att.kb": "{size} KB",
   "records.att.lineTitle": "Adjuntos de la línea del {date} por {amount}",
   "records.att.mb": "{size} MB",
+  "records.att.noFile": "Ningún archivo elegido",
   "records.att.name": "Archivo",
   "records.att.none": "Sin adjuntos.",
   "records.att.pending": "Subida pendiente",

@@ -89,7 +89,9 @@ async function download(attachment) {
 export function attachmentsPanel({ recordType, recordId, editable }) {
   const list = h("div", { class: "attachment-list" });
   const problem = h("div", { class: "attachment-problem", "aria-live": "polite" });
-  const picker = h("input", { type: "file", id: `attachment-file-${recordType}-${recordId}`, class: "attachment-file",
+  // the browser's own file button speaks its language, not the console's: it hides behind a label
+  // that looks like a button, with the chosen file's name beside it
+  const picker = h("input", { type: "file", id: `attachment-file-${recordType}-${recordId}`, class: "attachment-file visually-hidden",
     accept: ".pdf,.jpg,.jpeg,.png,.xml,application/pdf,image/jpeg,image/png,application/xml,text/xml" });
   const send = button(t("records.att.upload"), () => attach(), "primary attachment-upload");
   const count = h("span", { class: "help attachment-count" });
@@ -125,6 +127,7 @@ export function attachmentsPanel({ recordType, recordId, editable }) {
       await upload(recordType, recordId, file);
       replace(problem);
       picker.value = "";
+      replace(chosen, t("records.att.noFile"));
       toast(t("records.att.uploaded", { name: file.name }));
     } catch (error) {
       replace(problem, error.notStored ? h("div", { class: "error-box", role: "alert" }, error.message) : errorBox(error));
@@ -134,10 +137,15 @@ export function attachmentsPanel({ recordType, recordId, editable }) {
     await refresh();
   }
 
-  picker.addEventListener("change", () => replace(problem));
+  const chosen = h("span", { class: "attachment-chosen" }, t("records.att.noFile"));
+  picker.addEventListener("change", () => {
+    replace(problem);
+    const file = picker.files && picker.files[0];
+    replace(chosen, file ? `${file.name} (${fileSize(file.size)})` : t("records.att.noFile"));
+  });
   const element = section(t("records.att.title"),
-    h("div", { class: "attachment-form" },
-      h("label", { for: picker.id, class: "attachment-label" }, t("records.att.choose")), picker, send),
+    h("div", { class: "attachment-form" }, picker,
+      h("label", { for: picker.id, class: "button-like attachment-label" }, t("records.att.choose")), chosen, send),
     h("p", { class: "help" }, t("records.att.help", { max: fileSize(MAX_BYTES) }), " ", count),
     problem, list);
   element.classList.add("attachments");

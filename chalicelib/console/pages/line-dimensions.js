@@ -38,10 +38,13 @@ export function dimensionPickers(dimensions, initial = []) {
     : null;
   // the lines' field names follow their position (`prefix` "lines[2]"): the API's refusal of a
   // value (lines[2].dimensions[0].valueId) lands beside its select, counted among those chosen
+  // (a refusal of the whole list, lines[2].dimensions, beside the pickers)
   const name = (prefix) => {
+    if (element) element.dataset.field = `${prefix}.dimensions`;
     let position = 0;
     for (const select of selects) {
-      select.dataset.field = select.value ? `${prefix}.dimensions[${position++}].valueId` : `${prefix}.dimensions`;
+      if (select.value) select.dataset.field = `${prefix}.dimensions[${position++}].valueId`;
+      else delete select.dataset.field;
     }
   };
   const value = () => selects.filter((select) => select.value)

@@ -3,7 +3,7 @@
 // deactivated or activated again (there is no delete: lines keep naming it), and so is a value,
 // which may carry a code. An inactive one is no longer offered on new lines.
 import { api } from "../api.js";
-import { h } from "../dom.js";
+import { append, h } from "../dom.js";
 import { ACCOUNTING_ROLES, t } from "../i18n.js";
 import { act, badge, button, formDialog, pageHeader, section, tableView, toast } from "../ui.js";
 import { loadDimensions } from "./line-dimensions.js";
@@ -76,9 +76,9 @@ export async function render(ctx) {
   const full = dimensions.length >= MAX_DIMENSIONS;
   const create = button(t("records.dim.new"), () => dimensionDialog(ctx), "primary new-dimension");
   create.disabled = full;
-  ctx.root.append(pageHeader(t("records.dim.title"), canWrite ? create : null),
+  append(ctx.root, [pageHeader(t("records.dim.title"), canWrite ? create : null),
     h("p", { class: "help", id: "dimensions-intro" }, full ? t("records.dim.full", { max: MAX_DIMENSIONS })
       : t("records.dim.intro", { max: MAX_DIMENSIONS, count: dimensions.length })),
     dimensions.length ? dimensions.map((dimension) => dimensionCard(ctx, dimension, canWrite))
-      : section(null, h("p", { class: "empty" }, t("records.dim.none"))));
+      : section(null, h("p", { class: "empty" }, t("records.dim.none")))]);
 }
