@@ -5,9 +5,10 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_money
+from chalicelib.domain import costing
+from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Dimensions, Movement, round_money
 from chalicelib.domain.document_types import BOTH, PURCHASES, SALES
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import ApiError, ValidationFailed
@@ -203,9 +204,25 @@ def document_totals(lines: Iterable[tuple[LineAmounts, Decimal]]) -> Totals:
 
 # --- books ---------------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class LineShare:
+    """A document line as its automatic entry sees it: its weight in the revenue (sales) or expense
+    (purchases) the entry posts (its subtotal, in the document's currency), its tax treatment, its cost
+    centres, and whether its goods move stock (a stocked line's value goes to inventory instead)."""
+    weight: Decimal
+    treatment: str = "taxed"
+    dimensions: Dimensions = ()
+    stocked: bool = False
+
+
+# Sales revenue by the line's tax treatment (issue 44): what the tax books show apart, the ledger
+# shows apart too. Export lines are `revenue` unless the whole invoice is an export (export_revenue).
+REVENUE_BY_TREATMENT = {"exempt": "revenue_exempt", "exonerated": "revenue_exonerated"}
+
+
 def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtotal: Decimal,
                     other_subtotal: Decimal, stock_value: Decimal, revaluation: Decimal,
-                    moves_stock: bool, export: bool = False) -> list[Movement]:
+                    moves_stock: bool, export: bool = False, lines: Sequence[LineShare] = ()) -> list[Movement]:
     """The automatic entry of a confirmed document, as semantic movements.
 
     Sales: receivable against revenue and output tax; goods leaving stock move their cost (at the
@@ -215,23 +232,35 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
     supplier credits beyond (or short of) it goes to cost of sales. `stock_value` is what the goods
     moved are worth (>= 0); `revaluation` is stock value written off to cost of sales (signed).
     An `export` invoice's revenue is `export_revenue` (declared apart); its credit notes' returns
-    stay with the other sales' returns."""
+    stay with the other sales' returns.
+
+    `lines` (issue 44): the revenue, or the expense, is shared over the lines that make it by
+    (operation, cost centres) in proportion to their subtotals, to the cent (costing.split): an exempt
+    line's revenue is `revenue_exempt`, an exonerated one's `revenue_exonerated`. A sales credit note's
+    returns stay on `revenue` (the returns account, whatever the treatment, as an export's do), split
+    by cost centre only. Without `lines`, one movement each, as before."""
     movements: list[Movement] = []
     goods = stock_value if moves_stock else ZERO
     if kind.opening:  # what was owed before the books started here, against the opening equity
         partner_side = Movement("receivable", DEBIT, total) if kind.sales else Movement("payable", CREDIT, total)
         return [partner_side, swapped(Movement("opening_balance_equity", partner_side.side, total))]
     if kind.balance and kind.sales:
+        def revenue_of(line: LineShare) -> str:
+            if kind.balance < 0:
+                return "revenue"
+            return "export_revenue" if export else REVENUE_BY_TREATMENT.get(line.treatment, "revenue")
+
         movements += [Movement("receivable", DEBIT, total),
-                      Movement("export_revenue" if export and kind.balance > 0 else "revenue", CREDIT,
-                               stocked_subtotal + other_subtotal),
+                      *shared(Movement("export_revenue" if export and kind.balance > 0 else "revenue", CREDIT,
+                                       stocked_subtotal + other_subtotal), lines, revenue_of),
                       Movement("tax_sales", CREDIT, tax)]
         if kind.balance < 0:
             movements = [swapped(movement) for movement in movements]
     elif kind.balance > 0:
         # signed: in a foreign currency the rounded parts may leave a cent either way
         movements += [Movement("inventory", DEBIT, goods),
-                      signed_movement("expense", DEBIT, stocked_subtotal + other_subtotal - goods),
+                      *shared(Movement("expense", DEBIT, stocked_subtotal + other_subtotal - goods),
+                              [line for line in lines if not line.stocked]),
                       Movement("tax_purchases", DEBIT, tax),
                       Movement("payable", CREDIT, total)]
     elif kind.balance < 0:
@@ -239,7 +268,8 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
         movements += [Movement("payable", DEBIT, total),
                       Movement("inventory", CREDIT, goods),
                       signed_movement("cost_of_sales", CREDIT, credited - goods),
-                      signed_movement("expense", CREDIT, stocked_subtotal + other_subtotal - credited),
+                      *shared(Movement("expense", CREDIT, stocked_subtotal + other_subtotal - credited),
+                              [line for line in lines if not (moves_stock and line.stocked)]),
                       Movement("tax_purchases", CREDIT, tax)]
     if kind.sales and moves_stock and goods:
         cost_lines = [Movement("cost_of_sales", DEBIT, goods), Movement("inventory", CREDIT, goods)]
@@ -248,29 +278,47 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
     return [movement for movement in movements if round_money(movement.amount) != 0]
 
 
+def shared(whole: Movement, lines: Sequence[LineShare],
+           operation_of: Callable[[LineShare], str] | None = None) -> list[Movement]:
+    """`whole` (its amount signed: a negative one goes on the other side) shared over `lines` by
+    (operation, cost centres), in proportion to their weights, to the cent: the parts add up to it
+    exactly, so the entry balances as it did. No lines: `whole` itself."""
+    groups: dict[tuple[str, Dimensions], Decimal] = {}
+    for line in lines:
+        group = (operation_of(line) if operation_of else whole.operation, line.dimensions)
+        groups[group] = groups.get(group, ZERO) + line.weight
+    if not groups:
+        return [signed_movement(whole.operation, whole.side, whole.amount)]
+    parts = costing.split(whole.amount, list(groups.values()))
+    return [signed_movement(operation, whole.side, part, dimensions)
+            for (operation, dimensions), part in zip(groups, parts, strict=True)]
+
+
 def revaluation_movements(revaluation: Decimal) -> list[Movement]:
     """Stock value written off to cost of sales (positive) or back from it (negative)."""
     return [signed_movement("cost_of_sales", DEBIT, revaluation), signed_movement("inventory", CREDIT, revaluation)]
 
 
-def signed_movement(operation: str, side: str, amount: Decimal) -> Movement:
+def signed_movement(operation: str, side: str, amount: Decimal, dimensions: Dimensions = ()) -> Movement:
     """A movement of a signed amount: a negative one goes on the other side."""
-    movement = Movement(operation, side, abs(amount))
+    movement = Movement(operation, side, abs(amount), dimensions=dimensions)
     return swapped(movement) if amount < 0 else movement
 
 
 def entry_item_count(movements: Sequence[Movement]) -> int:
     """Items an automatic entry of these movements writes at most: the entry, its day count,
-    the period checks (the year's lock, the books' lock), and per account (at most one per
-    operation) a posting, a balance and a guard."""
+    the period checks (the year's lock, the books' lock), per account (at most one per operation)
+    a balance and a guard, and a posting per operation, side and cost centres (lines of one account
+    apart by cost centre are postings of their own: lines_from_movements)."""
     if not movements:
         return 0
-    return 4 + 3 * len({movement.operation for movement in movements})
+    postings = {(movement.operation, movement.side, movement.dimensions) for movement in movements}
+    return 4 + 2 * len({movement.operation for movement in movements}) + len(postings)
 
 
 def swapped(movement: Movement) -> Movement:
     return Movement(movement.operation, CREDIT if movement.side == DEBIT else DEBIT, movement.amount,
-                    movement.description, movement.account_id)
+                    movement.description, movement.account_id, movement.dimensions)
 
 
 # --- numbers -------------------------------------------------------------------------------------

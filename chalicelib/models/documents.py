@@ -14,7 +14,7 @@ from chalicelib.countries.models import (
 from chalicelib.domain.documents import creation_rules_schema
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.domain.taxes import TAX_TREATMENTS, TAXED, ZERO_TREATMENTS
-from chalicelib.models.accounting import DOCUMENT_TYPE_NAMES, DocumentType
+from chalicelib.models.accounting import DOCUMENT_TYPE_NAMES, DocumentType, LineDimensions, LineDimensionView
 from chalicelib.models.base import (
     Currency,
     Date,
@@ -80,6 +80,8 @@ class LineInput(RequestModel):
     discount: Money = Decimal("0.00")
     tax_rate: Optional[TaxRate] = None
     tax_treatment: Optional[TaxTreatment] = None
+    dimensions: Optional[LineDimensions] = Field(None, description=(
+        "Cost centres: the line's revenue (sales) or expense (purchases) posts with them."))
 
 
 Lines = Annotated[List[LineInput], Field(min_length=1, max_length=MAX_LINES)]
@@ -159,6 +161,7 @@ class DocumentLine(ResponseModel):
     subtotal: Decimal
     tax: Decimal
     total: Decimal
+    dimensions: List[LineDimensionView] = []
 
 
 class WithholdingInfo(ResponseModel):

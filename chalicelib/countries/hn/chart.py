@@ -176,4 +176,7 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
     ("withholding", "104", "210202"),
     ("withholding", "106", "210202"),
     ("withholding", "11", "210202"),
+    # issue 44: lines — sales by tax treatment on the accounts the sales book's columns name
+    ("revenue_exempt", None, "410102"),
+    ("revenue_exonerated", None, "410103"),
 )

@@ -192,4 +192,7 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
     ("withholding", "104", "210602"),
     ("withholding", "106", "210602"),
     ("withholding", "11", "210602"),
+    # issue 44: lines — sales by tax treatment on the accounts the sales book's columns name
+    ("revenue_exempt", None, "510102"),
+    ("revenue_exonerated", None, "510102"),  # the DTE declares exonerated sales as exempt (ventaExenta)
 )

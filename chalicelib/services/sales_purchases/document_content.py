@@ -18,6 +18,7 @@ from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
 from chalicelib.domain.records import DocumentRecord, PartnerRecord
 from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.services.accounting import dimensions
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.inventory import stock_moves
 from chalicelib.services.payments import payment_setup
@@ -147,6 +148,9 @@ def check_content(table: Table, company_id: int, document_type: str, fields: dic
 def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], document_rules.Totals]:
     lines, amounts = [], []
     country = countries.pack_of(context.company).code
+    # the company's cost centres, read once for all the lines (and only when a line names one)
+    dimension_items = dimensions.dimension_items(context.table, context.company_id) \
+        if any(line.get("dimensions") for line in fields["lines"]) else []
     exonerated = exoneration(context, fields) is not None
     for index, line in enumerate(fields["lines"]):
         product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
@@ -166,9 +170,15 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
         description = line.get("description") or (product["name"] if product else None)
         if not description:
             raise ValidationFailed.for_field(f"lines[{index}].description", "required for a line without a product")
-        lines.append({"productId": line.get("productId"), "description": description, "quantity": line["quantity"],
-                      "unitPrice": line["unitPrice"], "discount": round_money(discount), "taxRate": rate,
-                      "taxTreatment": treatment, "subtotal": line_amounts.subtotal, "tax": line_amounts.tax, "total": line_amounts.total})
+        priced = {"productId": line.get("productId"), "description": description, "quantity": line["quantity"],
+                  "unitPrice": line["unitPrice"], "discount": round_money(discount), "taxRate": rate,
+                  "taxTreatment": treatment, "subtotal": line_amounts.subtotal, "tax": line_amounts.tax,
+                  "total": line_amounts.total}
+        line_dimensions = dimensions.checked_line_dimensions(dimension_items, line.get("dimensions"),
+                                                             f"lines[{index}].dimensions")
+        if line_dimensions:  # stored only when any: its revenue or expense posts by them
+            priced["dimensions"] = line_dimensions
+        lines.append(priced)
         amounts.append((line_amounts, rate))
     totals = document_rules.document_totals(amounts)
     source = context.source

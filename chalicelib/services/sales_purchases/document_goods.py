@@ -9,7 +9,7 @@ from typing import Any
 
 from chalicelib.domain import costing, currency, taxes
 from chalicelib.domain import documents as document_rules
-from chalicelib.domain.accounting import CENT, ZERO, round_money
+from chalicelib.domain.accounting import CENT, ZERO, dimensions_of, round_money
 from chalicelib.domain.documents import NONE
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
@@ -126,7 +126,10 @@ def entry_movements(context: Context, document: DocumentRecord, moves: list[dict
         context.kind, total=total, tax=tax, stocked_subtotal=stocked_base,
         other_subtotal=total - tax - stocked_base,
         stock_value=goods.value, revaluation=goods.revaluation, moves_stock=bool(moves),
-        export=all(taxes.treatment_of(line) == taxes.EXPORT for line in document["lines"]))
+        export=all(taxes.treatment_of(line) == taxes.EXPORT for line in document["lines"]),
+        lines=[document_rules.LineShare(Decimal(line["subtotal"]), taxes.treatment_of(line),
+                                        dimensions_of(line.get("dimensions")), index in stocked)
+               for index, line in enumerate(document["lines"])])
 
 
 def likely_goods_value(context: Context, draft: dict[str, Any], moves: list[dict[str, Any]]) -> GoodsValue:
