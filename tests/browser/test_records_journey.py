@@ -180,3 +180,62 @@ def test_cost_centres_on_lines_and_a_pdf_behind_the_invoice(console, demo, stack
         page.locator(".attachments .empty").wait_for()
         assert attachments_of(console, "document", document_id) == []
     assert not console.errors
+
+
+# a 1 x 1 PNG (the bank's stamped receipt, photographed)
+RECEIPT_PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+                            "0000000d49444154789c6360f8cfc000000301010018dd8db00000000049454e44ae426082")
+
+
+def test_a_bank_line_carries_its_receipt(console, demo, stack, tmp_path):
+    """A statement line's papers, from the reconciliation page: the bank's receipt of its monthly charge
+    attached (a PNG), listed, and deleted while the line is not matched."""
+    import base64
+
+    page = console.page
+    tag = uuid.uuid4().hex[:4].upper()
+    with fresh_company(console, demo, f"Recibos {tag}"):
+        accounts = account_ids(console)
+        bank = created(console, "/bank-accounts", {"name": f"BAC {tag}", "currency": "HNL", "openingBalance": "1000.00",
+                                                   "openingBalanceDate": "2020-01-01",
+                                                   "chartOfAccountId": accounts["110103"]})
+        status, _, mapping = console.as_session("PUT", f"/bank-accounts/{bank['id']}/statement-mapping", {
+            "dateColumn": "Fecha", "dateFormat": "DD/MM/YYYY", "descriptionColumn": "Descripción",
+            "amountColumn": "Monto"})
+        assert status == 200, mapping
+        day = today().strftime("%d/%m/%Y")
+        statement = f"Fecha,Descripción,Monto\r\n{day},COMISION MANEJO DE CUENTA {tag},-57.50\r\n".encode()
+        created(console, f"/bank-accounts/{bank['id']}/statements", {
+            "fileName": "estado.csv", "content": base64.b64encode(statement).decode()})
+        line = read(console, f"/bank-accounts/{bank['id']}/statement-lines")["statementLines"][0]
+
+        console.goto(f"/banking/{bank['id']}/statements")
+        page.locator(".rec-row", has_text="COMISION MANEJO").locator(".rec-attachments").click()
+        dialog = page.locator("dialog[open]")
+        dialog.locator(".attachments .empty").wait_for()
+        receipt = tmp_path / "recibo-comision.png"
+        receipt.write_bytes(RECEIPT_PNG)
+        dialog.locator(".attachment-file").set_input_files(str(receipt))
+        assert dialog.locator(".attachment-chosen").inner_text() == "recibo-comision.png (70 B)"
+        dialog.locator(".attachment-upload").click()
+        dialog.locator("tbody tr", has_text="recibo-comision.png").wait_for()
+        listed = read(console, f"/attachments?recordType=statementLine&recordId={line['id']}")["data"]
+        assert [(a["fileName"], a["contentType"], a["size"], a["status"]) for a in listed] == [
+            ("recibo-comision.png", "image/png", len(RECEIPT_PNG), "uploaded")]
+        for language in ("es", "en"):
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 860})
+                shot(console, f"bank-line-{language}-{width}")
+            if language == "es":
+                page.locator("dialog button.icon").click()
+                switch_language(console, "en")
+                page.locator(".rec-row", has_text="COMISION MANEJO").locator(".rec-attachments").click()
+                dialog.locator("tbody tr", has_text="recibo-comision.png").wait_for()
+        page.set_viewport_size({"width": 1280, "height": 860})
+        dialog.locator(".attachment-delete").click()
+        page.locator("dialog button.primary.danger").click()  # the confirmation, over the papers' dialog
+        page.locator("dialog[open] .attachments .empty").wait_for()
+        assert read(console, f"/attachments?recordType=statementLine&recordId={line['id']}")["data"] == []
+        page.locator("dialog button.icon").click()
+        switch_language(console, "es")
+    assert not console.errors

@@ -86,7 +86,9 @@ async function download(attachment) {
 
 // The panel. `editable`: the record is a draft (a statement line: not matched), so its files may
 // be deleted; adding one is always offered (the API decides).
-export function attachmentsPanel({ recordType, recordId, editable }) {
+// `compact`: in a dialog that names it already (a statement line's), without its own title and with
+// each file as a small block.
+export function attachmentsPanel({ recordType, recordId, editable, compact = false }) {
   const list = h("div", { class: "attachment-list" });
   const problem = h("div", { class: "attachment-problem", "aria-live": "polite" });
   // the browser's own file button speaks its language, not the console's: it hides behind a label
@@ -143,19 +145,21 @@ export function attachmentsPanel({ recordType, recordId, editable }) {
     const file = picker.files && picker.files[0];
     replace(chosen, file ? `${file.name} (${fileSize(file.size)})` : t("records.att.noFile"));
   });
-  const element = section(t("records.att.title"),
+  const element = section(compact ? null : t("records.att.title"),
     h("div", { class: "attachment-form" }, picker,
       h("label", { for: picker.id, class: "button-like attachment-label" }, t("records.att.choose")), chosen, send),
-    h("p", { class: "help" }, t("records.att.help", { max: fileSize(MAX_BYTES) }), " ", count),
+    h("p", { class: "help" }, t("records.att.help", { max: fileSize(MAX_BYTES) }), " ",
+      recordType === "statementLine" ? t("records.att.deleteRuleLine") : t("records.att.deleteRule"), " ", count),
     problem, list);
   element.classList.add("attachments");
+  if (compact) element.classList.add("compact");
   element.dataset.record = `${recordType}-${recordId}`;
   return { element, refresh };
 }
 
 // A statement line's papers, in a dialog (the reconciliation page has no room for a panel per line).
 export function attachmentsDialog(recordType, recordId, title, editable) {
-  const panel = attachmentsPanel({ recordType, recordId, editable });
+  const panel = attachmentsPanel({ recordType, recordId, editable, compact: true });
   openDialog(title, panel.element);
   return panel.refresh();
 }
