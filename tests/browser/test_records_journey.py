@@ -67,6 +67,9 @@ def test_cost_centres_on_lines_and_a_pdf_behind_the_invoice(console, demo, stack
         in_dialog(page, "name", "Zona Norte")
         submit_dialog(console)
         page.click(".new-dimension")
+        in_dialog(page, "name", "Proyeto")
+        submit_dialog(console)
+        page.locator(".dimension-card", has_text="Proyeto").locator(".rename-dimension").click()
         in_dialog(page, "name", "Proyecto")
         submit_dialog(console)
         page.locator(".dimension-card", has_text="Proyecto").locator(".toggle-dimension").click()
@@ -179,6 +182,20 @@ def test_cost_centres_on_lines_and_a_pdf_behind_the_invoice(console, demo, stack
         console.confirm()
         page.locator(".attachments .empty").wait_for()
         assert attachments_of(console, "document", document_id) == []
+
+        # --- a value deactivated; at 5 dimensions no sixth is offered ------------------------------------
+        console.goto("/settings/cost-centres")
+        page.locator(".dimension-card", has_text="Sucursal").locator("tbody tr", has_text="Centro").locator(
+            ".toggle-value").click()
+        console.confirm()
+        branch = next(d for d in dimensions_of(console) if d["name"] == "Sucursal")
+        assert {v["name"]: v["isActive"] for v in branch["values"]} == {"Centro": False, "Zona Norte": True}
+        for name in ("Departamento", "Vehículo", "Cliente"):  # 2 + 3 = 5, the most a company has
+            created(console, "/dimensions", {"name": name})
+        console.goto("/settings/cost-centres")
+        assert page.locator(".new-dimension").is_disabled()
+        assert page.inner_text("#dimensions-intro") == (
+            "La empresa ya tiene las 5 dimensiones que se permiten: desactive o renombre una.")
     assert not console.errors
 
 

@@ -1616,6 +1616,7 @@ export default {
   "records.att.noFile": "No file chosen",
   "records.att.name": "File",
   "records.att.none": "No attachments.",
+  "records.att.notYet": "The file has not finished uploading: attach it again.",
   "records.att.pending": "Upload pending",
   "records.att.size": "Size",
   "records.att.stored": "Stored",

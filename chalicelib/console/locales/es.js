@@ -1616,6 +1616,7 @@ export default {
   "records.att.noFile": "Ningún archivo elegido",
   "records.att.name": "Archivo",
   "records.att.none": "Sin adjuntos.",
+  "records.att.notYet": "El archivo aún no terminó de subirse: adjúntelo de nuevo.",
   "records.att.pending": "Subida pendiente",
   "records.att.size": "Tamaño",
   "records.att.stored": "Guardado",

@@ -75,6 +75,8 @@ async function upload(recordType, recordId, file) {
 async function download(attachment) {
   try {
     const answer = await api.get(`/attachments/${attachment.id}`);
+    // a file announced whose upload never finished has no address yet
+    if (!answer.downloadUrl) { toast(t("records.att.notYet"), "error"); return; }
     const anchor = h("a", { href: answer.downloadUrl, download: attachment.fileName, rel: "noopener", hidden: true });
     document.body.append(anchor);
     anchor.click();
