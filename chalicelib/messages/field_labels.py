@@ -238,8 +238,6 @@ EN: dict[str, str] = {
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
     # issue 44: dims
-    'dimensionId': 'Dimension',
-    'valueId': 'Dimension value',
     'values': 'Values',
     'values[]': 'Value',
     'dimensionValueId': 'Dimension value',
@@ -476,8 +474,6 @@ ES: dict[str, str] = {
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
     # issue 44: dims
-    'dimensionId': 'Dimensión',
-    'valueId': 'Valor de la dimensión',
     'values': 'Valores',
     'values[]': 'Valor',
     'dimensionValueId': 'Valor de la dimensión',
