@@ -83,3 +83,22 @@ def test_the_charts_name_their_exempt_and_exonerated_sales_accounts():
     # El Salvador's DTE declares an exonerated sale among the exempt ones (ventaExenta)
     assert rule(sv, "revenue_exempt") == ("510102", "Ventas exentas")
     assert rule(sv, "revenue_exonerated") == ("510102", "Ventas exentas")
+
+
+def test_a_company_whose_chart_came_before_takes_the_rules_by_importing_the_chart_again(api, company_a, monkeypatch):
+    """No migration writes them (docs/decisions.md): where an accountant's sales post is theirs to
+    change, at a date they choose; importing the standard chart again adds only the rules it lacks."""
+    from chalicelib.countries.hn import chart as hn
+
+    before_44 = tuple(rule for rule in hn.RULES if rule[0] not in ("revenue_exempt", "revenue_exonerated"))
+    monkeypatch.setattr(hn, "RULES", before_44)
+    assert api.post("/chart-of-accounts/import-default", key=company_a.api_key).status in (200, 201)
+    monkeypatch.undo()
+    again = api.post("/chart-of-accounts/import-default", key=company_a.api_key)
+    assert again.status in (200, 201), again.text
+    assert again.json["accountsCreated"] == 0 and again.json["rulesCreated"] == 2
+    resolved = api.post("/account-determination-rules/resolve", {"operationType": "revenue_exempt"},
+                        key=company_a.api_key)
+    assert resolved.status == 200, resolved.text
+    account = api.get(f"/chart-of-accounts/{resolved.json['chartOfAccountId']}", key=company_a.api_key)
+    assert account.json["code"] == "410102", account.text

@@ -4,6 +4,7 @@ from typing import List, Literal, Optional
 from pydantic import Field
 
 from chalicelib.models.base import Date, EntityId, ListEnvelope, RequestModel, ResponseModel, whole_number
+from chalicelib.models.accounting import LineDimensionView
 from chalicelib.models.documents import Lines
 
 Frequency = Literal["daily", "weekly", "monthly"]
@@ -40,6 +41,7 @@ class ScheduledLine(ResponseModel):
     unit_price: Decimal
     discount: Decimal = Decimal("0.00")
     tax_rate: Optional[Decimal] = Field(None, description="null: the product's rate when the invoice is made")
+    dimensions: List[LineDimensionView] = Field([], description="Cost centres the invoices' lines carry.")
 
 
 class ScheduleRunError(ResponseModel):
