@@ -182,7 +182,7 @@ def test_every_stateful_resource_survives_deleting_or_replacing_the_stack(templa
     stateful = {name: resource for name, resource in template["Resources"].items()
                 if resource["Type"] in STATEFUL_TYPES}
     assert {"AppTable", "WebhookDeliveriesQueue", "WebhookDeliveriesDLQ", "SecretsKey", "ImportJobsQueue", "ImportJobsDLQ",
-            "FilesBucket"} <= set(stateful)
+            "FilesBucket", "AttachmentsBucket"} <= set(stateful)
     for name, resource in stateful.items():
         assert (resource.get("DeletionPolicy"), resource.get("UpdateReplacePolicy")) == ("Retain", "Retain"), name
     table = template["Resources"]["AppTable"]["Properties"]
@@ -297,3 +297,34 @@ def test_the_import_worker_reads_the_jobs_queue_which_outlasts_its_runs(template
     statements = resources["DefaultRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
     access = next(s for s in statements if s.get("Sid") == "ImportQueue")
     assert access["Resource"] == [{"Fn::GetAtt": ["ImportJobsQueue", "Arn"]}] and "sqs:SendMessage" in access["Action"]
+
+
+# issue 44: attachments
+def test_the_attachments_bucket_is_private_encrypted_versioned_and_keeps_the_papers_ten_years(template):
+    resources = template["Resources"]
+    bucket = resources["AttachmentsBucket"]["Properties"]
+    assert bucket["PublicAccessBlockConfiguration"] == {"BlockPublicAcls": True, "BlockPublicPolicy": True,
+                                                        "IgnorePublicAcls": True, "RestrictPublicBuckets": True}
+    assert bucket["OwnershipControls"] == {"Rules": [{"ObjectOwnership": "BucketOwnerEnforced"}]}
+    encryption = bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]
+    assert encryption["ServerSideEncryptionByDefault"] == {"SSEAlgorithm": "AES256"}
+    assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
+    rules = bucket["LifecycleConfiguration"]["Rules"]
+    # a current object never expires (the books keep it); a replaced or deleted one stays 10 x 365 = 3,650 days
+    assert not any("ExpirationInDays" in rule for rule in rules)
+    assert [rule["NoncurrentVersionExpiration"] for rule in rules if "NoncurrentVersionExpiration" in rule] == [
+        {"NoncurrentDays": 3650}]
+    [cors] = bucket["CorsConfiguration"]["CorsRules"]
+    assert sorted(cors["AllowedMethods"]) == ["GET", "PUT"]
+    assert cors["AllowedOrigins"] == {"Fn::Split": [",", {"Ref": "AllowedOrigins"}]}  # the console's origins only
+    [statement] = resources["AttachmentsBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert (statement["Effect"], statement["Condition"]) == ("Deny", {"Bool": {"aws:SecureTransport": "false"}})
+    statements = resources["DefaultRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
+    objects = next(s for s in statements if s.get("Sid") == "Attachments")
+    assert objects["Action"] == ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"]
+    assert objects["Resource"] == {"Fn::Sub": "${AttachmentsBucket.Arn}/*"}
+    # without ListBucket, S3 answers a missing object's HEAD 403, not 404: a pending upload would be an error
+    listing = next(s for s in statements if s.get("Sid") == "AttachmentsMissingIsNotFound")
+    assert listing["Action"] == ["s3:ListBucket"]
+    variables = resources["APIHandler"]["Properties"]["Environment"]["Variables"]
+    assert variables["ATTACHMENTS_BUCKET"] == {"Ref": "AttachmentsBucket"}

@@ -27,7 +27,7 @@ from chalicelib.events import mail
 from chalicelib.services.integrations import webhooks
 from chalicelib.settings import get_settings, reset_settings
 from chalicelib.store.table import get_table, reset_table
-from infra.deploy.resources import create_bucket, create_table, verify_mail_sender
+from infra.deploy.resources import create_attachments_bucket, create_bucket, create_table, verify_mail_sender
 from tests.documents_support import CAI, Shop
 from tests.support import ORIGIN, ApiClient, Reply, make_company
 from tests.users_support import scan
@@ -277,6 +277,9 @@ EXAMPLES: dict[str, Example] = {
     "/bank-accounts/{accountId}/statements": lambda w: (
         f"/bank-accounts/{w.bank_account()['id']}/statements", {"fileName": "estado.ofx", "content": base64.b64encode(
             statement_ofx(f"RET-{w.serial()}")).decode()}),
+    # issue 44: attachments (a draft entry's receipt)
+    "/attachments": lambda w: ("/attachments", {"recordType": "journalEntry", "recordId": w.entry("draft")["id"],
+                                                "fileName": "recibo.pdf", "contentType": "application/pdf", "size": 1024}),
     # issue 42: rules
     "/bank-rules": lambda w: ("/bank-rules", {"name": "Comisiones", "conditions": [
         {"field": "description", "operator": "contains", "value": "comisión"}],
@@ -355,6 +358,7 @@ def world():
         patch.setattr(webhooks, "resolve_host", lambda host, port, **_: [(2, 1, 6, "", ("93.184.216.34", port))])
         create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
         create_bucket(boto3.client("s3"), os.environ["FILES_BUCKET"])
+        create_attachments_bucket(boto3.client("s3"), os.environ["ATTACHMENTS_BUCKET"], [ORIGIN])
         region = os.environ["AWS_REGION"]
         verify_mail_sender(boto3.client("ses", region_name=region), get_settings().mail_from)
         from moto.core import DEFAULT_ACCOUNT_ID

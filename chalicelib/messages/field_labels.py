@@ -242,6 +242,11 @@ EN: dict[str, str] = {
     'values[]': 'Value',
     'dimensionValueId': 'Dimension value',
     'groupByDimensionId': 'Group by dimension',
+    # issue 44: attachments
+    'recordType': 'Kind of record',
+    'recordId': 'Record',
+    'contentType': 'File type',
+    'size': 'File size (bytes)',
 }
 
 ES: dict[str, str] = {
@@ -478,4 +483,9 @@ ES: dict[str, str] = {
     'values[]': 'Valor',
     'dimensionValueId': 'Valor de la dimensión',
     'groupByDimensionId': 'Agrupar por dimensión',
+    # issue 44: attachments
+    'recordType': 'Tipo de registro',
+    'recordId': 'Registro',
+    'contentType': 'Tipo de archivo',
+    'size': 'Tamaño del archivo (bytes)',
 }

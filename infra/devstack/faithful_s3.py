@@ -67,23 +67,20 @@ def install() -> None:
     global _installed
     if _installed:
         return
-    from moto.s3.exceptions import S3ClientError
+    from xml.sax.saxutils import escape
+
     from moto.s3.responses import S3Response
 
     original = S3Response._key_response
 
-    class PresignedRefused(S3ClientError):
-        code = "AccessDenied"
-
-        def __init__(self, code: str, message: str) -> None:
-            super().__init__(code, message)
-            self.code = code
-
     def key_response(self: Any, request: Any, full_url: str) -> Any:
         if "Authorization" not in request.headers and request.method in ("GET", "PUT", "HEAD"):
             refused = refusal(request.method, full_url, request.headers, os.environ.get("AWS_SECRET_ACCESS_KEY", ""))
-            if refused is not None:
-                raise PresignedRefused(*refused)
+            if refused is not None:  # S3's answer: 403 with its error document
+                code, message = refused
+                return 403, {"Content-Type": "application/xml"}, (
+                    f"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>{code}</Code>"
+                    f"<Message>{escape(message)}</Message></Error>")
         return original(self, request, full_url)
 
     S3Response._key_response = key_response

@@ -79,10 +79,16 @@ def _expiry(seconds: int) -> str:
     return clock.iso(clock.now() + datetime.timedelta(seconds=seconds))
 
 
-def _view(item: dict[str, Any]) -> dict[str, Any]:
+def _object_key(company_id: int, item: dict[str, Any]) -> str:
+    """Built from the caller's company, never stored: an item copied into another company (a restored
+    archive) can only name that company's objects."""
+    return keys.attachment_object_key(company_id, item["recordType"], int(item["recordId"]), int(item["id"]))
+
+
+def _view(company_id: int, item: dict[str, Any]) -> dict[str, Any]:
     """The attachment with whether its file arrived (S3's length is the signed one: S3 took no other)."""
     view = {name: item[name] for name in _STORED}
-    arrived = get_attachment_objects().uploaded_size(item["objectKey"])
+    arrived = get_attachment_objects().uploaded_size(_object_key(company_id, item))
     view["status"] = UPLOADED if arrived is not None else PENDING
     return view
 
@@ -101,7 +107,7 @@ def create_attachment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     object_key = keys.attachment_object_key(company_id, record_type, record_id, attachment_id)
     item = {**keys.attachment(company_id, record_type, record_id, attachment_id), "itemType": keys.ATTACHMENT,
             "id": attachment_id, "recordType": record_type, "recordId": record_id, "fileName": file_name,
-            "contentType": fields["contentType"], "size": int(fields["size"]), "objectKey": object_key,
+            "contentType": fields["contentType"], "size": int(fields["size"]),
             "createdAt": clock.now_iso(), "createdBy": command.principal.user_id}
     if bank_account_id is not None:
         item["bankAccountId"] = bank_account_id
@@ -135,17 +141,17 @@ def list_attachments(table: Table, company_id: int, record_type: str, record_id:
     """The record's attachments, oldest first (at most 10: one Query)."""
     _existing_record(table, company_id, record_type, record_id)
     items = table.query_all(partition=("PK", keys.record_attachments_partition(company_id, record_type, record_id)),
-                            sort_prefix=("SK", "A#"), consistent=True)
-    return {"data": [_view(item) for item in items]}
+                            sort_prefix=("SK", keys.ATTACHMENT_SORT_PREFIX), consistent=True)
+    return {"data": [_view(company_id, item) for item in items]}
 
 
 def get_attachment(table: Table, company_id: int, attachment_id: int) -> dict[str, Any]:
     """With a download link once the file has arrived (null while pending)."""
     item = _stored(table, company_id, attachment_id)
-    view = _view(item)
+    view = _view(company_id, item)
     uploaded = view["status"] == UPLOADED
     view["downloadUrl"] = get_attachment_objects().download_url(
-        item["objectKey"], item["contentType"], rules.content_disposition(item["fileName"]),
+        _object_key(company_id, item), item["contentType"], rules.content_disposition(item["fileName"]),
         rules.DOWNLOAD_EXPIRES_S) if uploaded else None
     view["downloadExpiresAt"] = _expiry(rules.DOWNLOAD_EXPIRES_S) if uploaded else None
     return view
@@ -168,6 +174,6 @@ def delete_attachment(command: Command, attachment_id: int) -> None:
                        names={"#count": "count"}, values={":minus": -1})
     command.commit(transaction, None)
     try:  # after the commit: a failed delete leaves bytes behind, never an entry without its papers
-        get_attachment_objects().delete(item["objectKey"])
+        get_attachment_objects().delete(_object_key(company_id, item))
     except Exception:
-        log.exception("attachment %s: its object %s was not deleted", attachment_id, item["objectKey"])
+        log.exception("attachment %s: its object was not deleted", attachment_id)

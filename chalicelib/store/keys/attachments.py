@@ -9,6 +9,7 @@ ATTACHMENT = "ATTACH"
 # recordType -> the part of the keys naming the record's kind
 ATTACHED_KINDS = {"document": "DOC", "journalEntry": "JE", "statementLine": "BANKLINE"}
 ATTACHMENT_COUNT_SORT_KEY = "COUNT"
+ATTACHMENT_SORT_PREFIX = "A#"  # the record's attachments, beside their count
 
 
 def record_attachments_partition(company_id: int, record_type: str, record_id: int) -> str:
@@ -17,7 +18,7 @@ def record_attachments_partition(company_id: int, record_type: str, record_id: i
 
 def attachment(company_id: int, record_type: str, record_id: int, attachment_id: int) -> Key:
     return {"PK": record_attachments_partition(company_id, record_type, record_id),
-            "SK": f"A#{sortable_id(attachment_id)}"}
+            "SK": f"{ATTACHMENT_SORT_PREFIX}{sortable_id(attachment_id)}"}
 
 
 def attachment_count(company_id: int, record_type: str, record_id: int) -> Key:
