@@ -4,9 +4,11 @@ page (a value renamed, a second dimension deactivated: no longer offered on line
 invoice of 2 x L 100.00 whose line carries "Centro", a manual entry whose debit line carries "Norte",
 attaches a supplier's PDF to the invoice draft (the browser PUTs it to S3 itself, at the presigned
 address), downloads it byte for byte, and deletes it; a file of the wrong type or over 10 MB is refused
-before anything is sent. Screenshots in Spanish and English at 1280 and 390 px wide."""
+before anything is sent; a bank statement line carries the bank's receipt (a PNG) from the reconciliation
+page. Screenshots in Spanish and English at 1280 and 390 px wide."""
 from __future__ import annotations
 
+import base64
 import uuid
 from pathlib import Path
 
@@ -207,8 +209,6 @@ RECEIPT_PNG = bytes.fromhex("89504e470d0a1a0a0000000d494844520000000100000001080
 def test_a_bank_line_carries_its_receipt(console, demo, stack, tmp_path):
     """A statement line's papers, from the reconciliation page: the bank's receipt of its monthly charge
     attached (a PNG), listed, and deleted while the line is not matched."""
-    import base64
-
     page = console.page
     tag = uuid.uuid4().hex[:4].upper()
     with fresh_company(console, demo, f"Recibos {tag}"):
