@@ -54,6 +54,7 @@ for module in (auth, company, partners, products, documents, exchange_rates, inv
                company_exports, bank_statements, statement_lines, bank_rules, dimensions,
                company_exports, bank_statements, statement_lines, bank_rules,
                budgets,
+               company_exports, bank_statements, statement_lines, bank_rules, dimensions, attachments,
                openapi, console):
     app.register_blueprint(module.blueprint)
 for blueprint in countries.blueprints():

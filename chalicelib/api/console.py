@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from chalice import Blueprint, Response
 
 from chalicelib.api.routing import error_response
 from chalicelib.errors import NotFound
+from chalicelib.settings import get_settings
 
 blueprint = Blueprint(__name__)
 
@@ -19,12 +21,30 @@ _ASSET_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*\.(html|js|css|svg|txt)$")
 _MEDIA_TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
                 "css": "text/css; charset=utf-8", "svg": "image/svg+xml", "txt": "text/plain; charset=utf-8"}
 
-# No inline script or style, nothing from another origin; PDFs are previewed from blob: URLs.
+# No inline script or style, nothing from another origin; PDFs are previewed from blob: URLs. The one
+# other origin the console speaks to is S3's (connect-src): it PUTs an attachment to the presigned
+# address POST /attachments answers (pages/attachments.js), the file never passing through the API.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-                           "connect-src 'self'; frame-src 'self' blob:; base-uri 'none'; form-action 'self'; "
+                           "connect-src 'self' {storage}; frame-src 'self' blob:; base-uri 'none'; form-action 'self'; "
                            "frame-ancestors 'none'")
-SECURITY_HEADERS = {"Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff",
-                    "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY", "Cache-Control": "no-cache"}
+OTHER_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
+                 "Cache-Control": "no-cache"}
+
+
+def storage_origins() -> str:
+    """Where a presigned upload address points: the local stack's S3 (moto, AWS_ENDPOINT_URL) or the
+    region's S3, path-style (store/files.py) or by the bucket's own host name."""
+    settings = get_settings()
+    if settings.aws_endpoint_url:
+        parts = urlsplit(settings.aws_endpoint_url)
+        return f"{parts.scheme}://{parts.netloc}"
+    region = settings.region
+    return (f"https://s3.{region}.amazonaws.com https://*.s3.{region}.amazonaws.com "
+            "https://s3.amazonaws.com https://*.s3.amazonaws.com")
+
+
+def security_headers() -> dict[str, str]:
+    return {"Content-Security-Policy": CONTENT_SECURITY_POLICY.format(storage=storage_origins()), **OTHER_HEADERS}
 
 
 @lru_cache(maxsize=64)
@@ -40,7 +60,7 @@ def _serve(folder: str, name: str) -> Response:
     if content is None:
         return error_response(NotFound("No such file in the console."))
     return Response(body=content.decode("utf-8"), status_code=200,
-                    headers={"Content-Type": _MEDIA_TYPES[match.group(1)], **SECURITY_HEADERS})
+                    headers={"Content-Type": _MEDIA_TYPES[match.group(1)], **security_headers()})
 
 
 @blueprint.route("/app", methods=["GET"], name="console_index")
@@ -48,14 +68,14 @@ def console_index() -> Response:
     # Relative asset paths need the trailing slash (a stage prefix may precede /app when deployed)
     path = (blueprint.current_request.context or {}).get("path") or "/app"
     if not path.endswith("/"):
-        return Response(body="", status_code=302, headers={"Location": path + "/", **SECURITY_HEADERS})
+        return Response(body="", status_code=302, headers={"Location": path + "/", **security_headers()})
     return _serve("", "index.html")
 
 
 @blueprint.route("/docs", methods=["GET"], name="console_reference")
 def console_reference() -> Response:
     """The API reference: a console page that renders the served /openapi.json."""
-    return Response(body="", status_code=302, headers={"Location": "app/reference.html", **SECURITY_HEADERS})
+    return Response(body="", status_code=302, headers={"Location": "app/reference.html", **security_headers()})
 
 
 @blueprint.route("/app/{asset}", methods=["GET"], name="console_asset")

@@ -60,6 +60,7 @@ const ROUTES = [
   ["/settings/branches", "settings-branches", "branches"],
   ["/settings/warehouses", "settings-branches", "warehouses"],
   ["/settings/scheduled-invoices", "settings-scheduled", "render"],
+  ["/settings/cost-centres", "settings-dimensions", "render"],
   ["/imports", "imports", "render"],
 ];
 
@@ -72,7 +73,8 @@ const NAVIGATION = [
     ["nav.count", "/inventory/count"], ["nav.transfers", "/inventory/transfers"], ["nav.valuation", "/inventory/valuation"]] },
   { title: "nav.accounting", items: [["nav.chart", "/accounting/chart"], ["nav.entries", "/accounting/entries"],
     ["nav.ledger", "/accounting/ledger"], ["nav.trialBalance", "/accounting/trial-balance"], ["nav.periods", "/accounting/periods"],
-    ["nav.exchangeRates", "/accounting/exchange-rates"], ["nav.taxSettlements", "/accounting/tax-settlements"]] },
+    ["nav.exchangeRates", "/accounting/exchange-rates"], ["nav.taxSettlements", "/accounting/tax-settlements"],
+    ["records.dim.title", "/settings/cost-centres"]] },
   // a third element names the one country whose companies have that report
   { title: "nav.reports", items: [["nav.balanceSheet", "/reports/balance-sheet"], ["nav.incomeStatement", "/reports/income-statement"],
     ["nav.agedReceivables", "/reports/aged-receivables"], ["nav.agedPayables", "/reports/aged-payables"],

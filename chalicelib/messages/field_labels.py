@@ -239,6 +239,11 @@ EN: dict[str, str] = {
     **GATEWAY_LABELS_EN,
     # issue 44: cashflow
     'cashFlowCategory': 'Cash-flow statement category',
+    # issue 44: dims
+    'values': 'Values',
+    'values[]': 'Value',
+    'dimensionValueId': 'Dimension value',
+    'groupByDimensionId': 'Group by dimension',
     # issue 44: attachments
     'recordType': 'Kind of record',
     'recordId': 'Record',
@@ -486,6 +491,11 @@ ES: dict[str, str] = {
     **GATEWAY_LABELS_ES,
     # issue 44: cashflow
     'cashFlowCategory': 'Categoría en el estado de flujos de efectivo',
+    # issue 44: dims
+    'values': 'Valores',
+    'values[]': 'Valor',
+    'dimensionValueId': 'Valor de la dimensión',
+    'groupByDimensionId': 'Agrupar por dimensión',
     # issue 44: attachments
     'recordType': 'Tipo de registro',
     'recordId': 'Registro',

@@ -12,6 +12,7 @@ import {
   acceptBody, createDialog, describeSuggestion, lineCall, namesFor, reasonChips, searchDialog, transferDialog,
 } from "./bank-line-actions.js";
 import { signedAmount, uploadSection } from "./bank-statement-upload.js";
+import { attachmentsDialog } from "./attachments.js";
 
 const TABS = ["unmatched", "matched", "ignored"];
 const LIMIT = 20;
@@ -84,6 +85,9 @@ export async function render(ctx) {
   }
 
   const after = async () => { await Promise.all([showLines(), showFigures()]); };
+  // issue 44: a line's papers (the bank's receipt...), in a dialog; deleted while it is not matched
+  const papers = (line, editable) => button(t("records.att.title"), () => attachmentsDialog("statementLine", line.id,
+    t("records.att.lineTitle", { date: date(line.date), amount: money(line.amount, currency) }), editable), "rec-attachments");
   const lineView = (line) => h("div", { class: "rec-line" },
     h("div", { class: "rec-line-top" }, h("span", { class: "rec-date" }, date(line.date)),
       h("strong", { class: "rec-line-amount" }, signedAmount(line.amount, currency))),
@@ -131,7 +135,8 @@ export async function render(ctx) {
       }, "rec-search"),
       button(t("stmt.create"), () => createDialog(account, line, after), "rec-create"),
       button(t("stmt.transfer"), () => transferDialog(account, line, after), "rec-transfer"),
-      button(t("stmt.ignore"), () => act(null, () => lineCall(account.id, line.id, "ignore"), after, t("stmt.ignored")), "rec-ignore")));
+      button(t("stmt.ignore"), () => act(null, () => lineCall(account.id, line.id, "ignore"), after, t("stmt.ignored")), "rec-ignore"),
+      papers(line, true)));
     return row;
   }
 
@@ -166,12 +171,12 @@ export async function render(ctx) {
   const matchedTable = (rows, names) => tableView({ rows, empty: t("common.empty"), columns: [...lineColumns,
     { label: t("stmt.matchedWith"), value: (line) => [matchWhat(line, names),
       h("span", { class: "cell-note" }, t("stmt.matchedAt", { when: dateTime(line.match?.matchedAt) }))] },
-    { label: t("common.actions"), class: "actions", value: (line) => button(t("stmt.unmatch"), () => act(t("stmt.unmatch.confirm"),
-      () => lineCall(account.id, line.id, "unmatch"), after, t("stmt.unmatched")), "rec-unmatch") },
+    { label: t("common.actions"), class: "actions", value: (line) => [button(t("stmt.unmatch"), () => act(t("stmt.unmatch.confirm"),
+      () => lineCall(account.id, line.id, "unmatch"), after, t("stmt.unmatched")), "rec-unmatch"), papers(line, false)] },
   ] });
   const ignoredTable = (rows) => tableView({ rows, empty: t("common.empty"), columns: [...lineColumns,
-    { label: t("common.actions"), class: "actions", value: (line) => button(t("stmt.unignore"),
-      () => act(null, () => lineCall(account.id, line.id, "unignore"), after, t("stmt.restored")), "rec-unignore") },
+    { label: t("common.actions"), class: "actions", value: (line) => [button(t("stmt.unignore"),
+      () => act(null, () => lineCall(account.id, line.id, "unignore"), after, t("stmt.restored")), "rec-unignore"), papers(line, true)] },
   ] });
 
   drawTabs();

@@ -12,6 +12,7 @@ import { companyCurrency, date, documentName, exchangeRate, isForeign, money, pe
 import { CURRENCIES, DOCUMENT_TYPES, t } from "../i18n.js";
 import { button, formView, pageHeader, section, toast, typeAhead } from "../ui.js";
 import { sourceField, startingPoint } from "./document-source.js";
+import { dimensionPickers, loadDimensions } from "./line-dimensions.js";
 
 // the rates a line may take in the company's country (Honduras' ISV, El Salvador's IVA), the usual one first
 const TAX_RATES = { HN: ["0.15", "0", "0.18"], SV: ["0.13", "0"] };
@@ -55,8 +56,9 @@ const amountInput = (value) => h("input", { type: "number", step: "any", min: "0
 // Each line is a small inline form of its own (it wraps on narrow screens): product, description,
 // quantity, price, discount, tax rate, the line's total and a button to remove it. `money` shows
 // in the document's currency; `rate()` is the rate that will apply (typed or the date's), for the
-// company-currency figure of a foreign document.
-function linesEditor(country, { currency, rate, initial = [] }) {
+// company-currency figure of a foreign document. Under the line, one compact select per active
+// cost-centre dimension of the company (`dimensions`, pages/line-dimensions.js).
+function linesEditor(country, { currency, rate, initial = [], dimensions = [] }) {
   const rows = [];
   const list = h("div", { class: "lines-list" });
   const totals = h("div", { class: "figures", id: "docform-totals" });
@@ -106,6 +108,7 @@ function linesEditor(country, { currency, rate, initial = [] }) {
     row.title.textContent = t("docform.line", { n: index + 1 });
     row.product.rename(`lines[${index}].productId`, `f-lines-${index}-productId`);
     row.labels.productId.htmlFor = row.product.search.id;
+    row.dims.name(`lines[${index}]`);
     for (const name of LINE_FIELDS.filter((field) => field !== "productId")) {
       const input = row.inputs[name];
       input.name = `lines[${index}].${name}`;
@@ -144,7 +147,8 @@ function linesEditor(country, { currency, rate, initial = [] }) {
     for (const name of LINE_FIELDS.filter((field) => given && field !== "productId")) inputs[name].value = given[name];
     inputs.taxTreatment.addEventListener("change", () => settle(row, "taxTreatment"));
     inputs.taxRate.addEventListener("change", () => settle(row, "taxRate"));
-    const row = { inputs, product, labels: Object.fromEntries(LINE_FIELDS.map((name) => [name, fields[name].label])),
+    const dims = dimensionPickers(dimensions, given?.dimensions);
+    const row = { inputs, product, dims, labels: Object.fromEntries(LINE_FIELDS.map((name) => [name, fields[name].label])),
       total: h("strong", { class: "line-total" }), title: h("strong"), element: null,
       read: () => Object.fromEntries(LINE_FIELDS.map((name) => [name, inputs[name].value.trim()])) };
     const remove = button(t("docform.removeLine"), () => {
@@ -158,7 +162,8 @@ function linesEditor(country, { currency, rate, initial = [] }) {
       h("div", { class: "toolbar" }, row.title),
       h("div", { class: "form inline" }, LINE_FIELDS.map((name) => fields[name].element),
         h("div", { class: "field" }, h("span", { class: "help" }, t("docform.lineTotal")), row.total),
-        h("div", { class: "field" }, remove)));
+        h("div", { class: "field" }, remove)),
+      dims.element);
     row.element.addEventListener("input", refreshTotals);
     row.element.addEventListener("change", refreshTotals);
     rows.push(row);
@@ -169,7 +174,8 @@ function linesEditor(country, { currency, rate, initial = [] }) {
   };
 
   // The lines as the API reads them: numbers as numbers, empty optional fields left out.
-  const value = () => rows.map((row) => {
+  const value = () => rows.map((row, index) => {
+    row.dims.name(`lines[${index}]`);
     const values = row.read();
     const line = {
       quantity: values.quantity === "" ? null : Number(values.quantity),
@@ -180,6 +186,8 @@ function linesEditor(country, { currency, rate, initial = [] }) {
     };
     if (values.productId) line.productId = Number(values.productId);
     if (values.description) line.description = values.description;
+    const chosen = row.dims.value();
+    if (chosen.length) line.dimensions = chosen;
     return line;
   });
 
@@ -291,8 +299,8 @@ function dteTypeChoice() {
 }
 
 export async function render(ctx) {
-  const [conditions, start] = await Promise.all([listAll("/payment-conditions", "paymentConditions"),
-    startingPoint(ctx.query)]);
+  const [conditions, start, dimensions] = await Promise.all([listAll("/payment-conditions", "paymentConditions"),
+    startingPoint(ctx.query), loadDimensions()]);
   const own = companyCurrency();
   const country = ctx.session.company?.country || "HN";
   let controls = null;
@@ -301,6 +309,7 @@ export async function render(ctx) {
     currency: () => (form ? form.querySelector("#f-currency").value : own),
     rate: () => (controls ? controls.rate() : null),
     initial: start?.lines,
+    dimensions,
   });
   // the exoneration makes the lines exonerated as soon as a register is typed (the preview's ISV 0)
   const exoneration = fieldGroup("exoneration", EXONERATION_FIELDS, {},

@@ -60,7 +60,8 @@ export function sourceField(form, { value } = {}) {
 // A line of a document as the form's line editor takes it again.
 const lineOf = (line) => ({ productId: line.productId ?? "", description: line.description || "",
   quantity: String(line.quantity), unitPrice: String(line.unitPrice), discount: String(line.discount || 0),
-  taxTreatment: line.taxTreatment || (Number(line.taxRate) ? "taxed" : "exempt"), taxRate: String(line.taxRate) });
+  taxTreatment: line.taxTreatment || (Number(line.taxRate) ? "taxed" : "exempt"), taxRate: String(line.taxRate),
+  dimensions: line.dimensions || [] });
 
 // What a new document starts from (the form's address says): `?from=<id>&type=06` a note of that
 // document, `?copy=<id>` a duplicate of it, saved as a draft. Null when it starts empty.

@@ -14,6 +14,8 @@ import { cardDialog, cardNote, cardPayable, cardRefundHelp, isCardSale, linksSec
 import { dteSection, invalidateDialog } from "./document-dte.js";
 import { EXONERATION_FIELDS, EXPORT_FIELDS } from "./document-form.js";
 import { notesFor } from "./document-source.js";
+import { attachmentsPanel } from "./attachments.js";
+import { dimensionsColumn, loadDimensions } from "./line-dimensions.js";
 
 const FILE_PREFIX = { "01": "factura", "113": "factura", "06": "nota-credito", "07": "nota-debito", "100": "cotizacion",
   "101": "pedido", "102": "orden-compra", "103": "factura-compra", "105": "nota-credito-compra", "106": "nota-debito-compra",
@@ -69,7 +71,7 @@ function facts(doc, partner, source) {
   ]);
 }
 
-function linesTable(doc, country) {
+function linesTable(doc, country, dimensions) {
   const cur = doc.currency;
   const untaxed = doc.lines.some((l) => treatmentOf(l) !== "taxed");
   return tableView({ rows: doc.lines, columns: [
@@ -80,6 +82,7 @@ function linesTable(doc, country) {
     { label: country === "SV" ? t("doc.taxRate.SV") : t("doc.taxRate"), class: "num", value: (l) => percent(l.taxRate) },
     untaxed ? { label: t("doc.taxTreatment"), class: "line-treatment",
       value: (l) => (treatmentOf(l) === "taxed" ? "" : t(`treatment.${treatmentOf(l)}`)) } : null,
+    dimensionsColumn(dimensions, doc.lines),
     { label: t("doc.subtotal"), class: "num", value: (l) => money(l.subtotal, cur) },
     { label: t("doc.tax"), class: "num", value: (l) => money(l.tax, cur) },
     { label: t("doc.total"), class: "num", value: (l) => money(l.total, cur) },
@@ -301,7 +304,7 @@ export async function render(ctx) {
   const allowed = (action) => (doc.allowedActions || []).includes(action);
   // the corrected or converted document, named by its number
   const sourceLoad = doc.sourceDocumentId ? api.get(`/documents/${doc.sourceDocumentId}`).catch(() => null) : null;
-  const [partner, payments, methodList, entry, templates, bankList, availability, gatewayList] = await Promise.all([
+  const [partner, payments, methodList, entry, templates, bankList, availability, gatewayList, dimensions] = await Promise.all([
     api.get(`/business-partners/${doc.businessPartnerId}`).catch(() => null),
     listAll(`/payments/documents/${doc.id}/payments`, "payments"),
     listAll("/payments/methods", "paymentMethods"),
@@ -313,6 +316,7 @@ export async function render(ctx) {
       ? api.get(`/payments/source-documents/${doc.sourceDocumentId}/advance-availability`).catch(() => null) : null,
     // the company's card gateways (a role that may not read them sees no card payment)
     isCardSale(doc) ? listAll("/payments/gateways", "paymentGateways").catch(() => []) : [],
+    doc.lines.some((line) => line.dimensions && line.dimensions.length) ? loadDimensions() : [],
   ]);
   const source = await sourceLoad;
   const methods = new Map(methodList.map((m) => [m.id, m]));
@@ -322,6 +326,8 @@ export async function render(ctx) {
   const { type, status } = doc;
   const links = gatewayList.length ? linksSection(doc, gatewayList) : null;
   const byCard = cardPayable(doc, allowed) && gatewayList.some((g) => g.isActive);
+  // the supplier's scanned invoice, the receipt...: deleted only while the document is a draft
+  const attachments = attachmentsPanel({ recordType: "document", recordId: doc.id, editable: status === "draft" });
 
   const actions = [
     allowed("confirm") ? button(t("doc.confirm"), () => act(t("doc.confirmAsk"), () => api.post(`${path}/confirm`),
@@ -367,11 +373,12 @@ export async function render(ctx) {
     pageHeader(documentTitle(doc), ...actions),
     h("div", { class: "columns" }, section(null, facts(doc, partner, source)), section(t("doc.totals"), totals(doc, allowed))),
     doc.dte ? dteSection(doc.dte, doc) : null,
-    section(t("doc.lines"), linesTable(doc, ctx.session.company?.country)),
+    section(t("doc.lines"), linesTable(doc, ctx.session.company?.country, dimensions)),
     section(t("doc.payments"), paymentsTable(ctx, doc, payments, methods, gatewayList)),
     links ? links.element : null,
     entry ? await entrySection(entry) : null,
     reversals,
+    attachments.element,
     allowed("print") ? pdf.element : null]);
-  if (links) await links.refresh();
+  await Promise.all([links ? links.refresh() : null, attachments.refresh()]);
 }

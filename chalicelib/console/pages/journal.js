@@ -8,6 +8,8 @@ import {
   act, badge, button, definitionList, errorBox, formDialog, formView, openDialog, pageHeader, pagerView,
   section, showErrors, tableView, toast, withQuery,
 } from "../ui.js";
+import { attachmentsPanel } from "./attachments.js";
+import { dimensionPickers, dimensionsColumn, loadDimensions } from "./line-dimensions.js";
 
 const STATUSES = ["draft", "posted", "reversed"];
 const TYPES = ["automatic", "manual", "reversal"];
@@ -29,7 +31,7 @@ export async function list(ctx) {
   ], onSubmit: async (data) => go(data) });
   filterForm.querySelectorAll("select option[value='']").forEach((option) => { option.textContent = t("common.all"); });
   const create = async () => entryDialog(await listAll("/chart-of-accounts", "accounts", { isActive: true }),
-    (created) => { toast(t("je.created", { id: created.id })); ctx.navigate(`/accounting/entries/${created.id}`); });
+    await loadDimensions(), (created) => { toast(t("je.created", { id: created.id })); ctx.navigate(`/accounting/entries/${created.id}`); });
   ctx.root.append(pageHeader(t("je.title"), button(t("je.new"), create, "primary")), section(null, filterForm),
     tableView({ rows: answer.journalEntries, onRowClick: (e) => ctx.navigate(`/accounting/entries/${e.id}`), columns: [
       { label: t("je.number"), value: (e) => entryLink(e.id) },
@@ -53,7 +55,10 @@ function field(name, label, input) {
   return h("div", { class: "field" }, h("label", { for: input.id }, label), input);
 }
 
-function entryDialog(accounts, done) {
+// Each line: account, debit, credit, description and, under them, one select per active cost-centre
+// dimension (pages/line-dimensions.js).
+function entryDialog(accounts, dimensions, done) {
+  const pickers = new Map();  // a line's element -> its dimension pickers
   const options = [h("option", { value: "" }, t("common.none")),
     ...accounts.map((a) => h("option", { value: a.id }, accountLabel(a)))];
   const lines = h("div", { class: "field", "data-field": "lines" });
@@ -64,6 +69,7 @@ function entryDialog(accounts, done) {
       row.setAttribute("data-field", `lines[${index}]`);
       replace(row.querySelector(".line-number"), t("je.lineNumber", { n: index + 1 }));
       row.querySelectorAll("[data-name]").forEach((input) => input.setAttribute("data-field", `lines[${index}].${input.dataset.name}`));
+      pickers.get(row).name(`lines[${index}]`);
     });
     let debit = 0; let credit = 0;
     lines.querySelectorAll("[data-name=debit]").forEach((input) => { debit += Number(input.value) || 0; });
@@ -75,9 +81,12 @@ function entryDialog(accounts, done) {
     const inputs = [h("select", { "data-name": "chartOfAccountId" }, options.map((o) => o.cloneNode(true))),
       amount("debit"), amount("credit"), h("input", { type: "text", "data-name": "lineDescription" })];
     const labels = [t("je.account"), t("je.debit"), t("je.credit"), t("je.lineDescription")];
+    const dims = dimensionPickers(dimensions);
     const row = h("div", { class: "field entry-line card" }, h("strong", { class: "line-number" }), h("div", { class: "form inline" },
       inputs.map((input, i) => field(`line-${input.dataset.name}`, labels[i], input)),
-      h("div", { class: "field" }, button(t("je.removeLine"), () => { row.remove(); renumber(); }, "danger"))));
+      h("div", { class: "field" }, button(t("je.removeLine"), () => { row.remove(); pickers.delete(row); renumber(); }, "danger"))),
+      dims.element);
+    pickers.set(row, dims);
     row.querySelectorAll("[data-name]").forEach((input) => input.removeAttribute("name"));
     lines.append(row);
     renumber();
@@ -99,11 +108,14 @@ function entryDialog(accounts, done) {
     event.preventDefault();
     const value = (name) => form.elements.namedItem(name).value.trim() || undefined;
     const body = { date: value("date"), description: value("description"), reference: value("reference"),
-      status: status.value, lines: [...lines.querySelectorAll(".entry-line")].map((row) => {
+      status: status.value, lines: [...lines.querySelectorAll(".entry-line")].map((row, index) => {
         const read = (name) => row.querySelector(`[data-name=${name}]`).value.trim();
+        const dims = pickers.get(row);
+        dims.name(`lines[${index}]`);
+        const chosen = dims.value();
         return { chartOfAccountId: read("chartOfAccountId") ? Number(read("chartOfAccountId")) : undefined,
           debit: read("debit") ? Number(read("debit")) : 0, credit: read("credit") ? Number(read("credit")) : 0,
-          lineDescription: read("lineDescription") || undefined };
+          lineDescription: read("lineDescription") || undefined, dimensions: chosen.length ? chosen : undefined };
       }) };
     submit.disabled = true;
     try {
@@ -121,7 +133,8 @@ function entryDialog(accounts, done) {
 
 export async function detail(ctx) {
   const id = ctx.params.id;
-  const [entry, accounts] = await Promise.all([api.get(`/journal-entries/${id}`), listAll("/chart-of-accounts", "accounts")]);
+  const [entry, accounts, dimensions] = await Promise.all([api.get(`/journal-entries/${id}`),
+    listAll("/chart-of-accounts", "accounts"), loadDimensions()]);
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const printArea = h("div", { id: "print-area" });
   const print = async () => {
@@ -155,11 +168,15 @@ export async function detail(ctx) {
     { label: t("je.lineDescription"), value: (l) => l.lineDescription || "" },
     { label: t("je.debit"), class: "num", value: (l) => (Number(l.debit) ? money(l.debit) : "") },
     { label: t("je.credit"), class: "num", value: (l) => (Number(l.credit) ? money(l.credit) : "") },
-  ] });
+    dimensionsColumn(dimensions, entry.lines),
+  ].filter(Boolean) });
+  const tagged = entry.lines.some((l) => l.dimensions && l.dimensions.length);
   if (lines.tagName === "TABLE") {
     lines.append(h("tfoot", {}, h("tr", {}, h("td", {}, t("common.total")), h("td", {}), h("td", {}),
-      h("td", { class: "num" }, money(entry.totalDebit)), h("td", { class: "num" }, money(entry.totalCredit)))));
+      h("td", { class: "num" }, money(entry.totalDebit)), h("td", { class: "num" }, money(entry.totalCredit)), tagged ? h("td", {}) : null)));
   }
+  // the receipt behind a manual entry: deleted only while the entry is a draft
+  const attachments = attachmentsPanel({ recordType: "journalEntry", recordId: entry.id, editable: entry.status === "draft" });
   ctx.root.append(pageHeader(t("je.entry", { id }), ...actions),
     section(null, definitionList([
       [t("je.date"), date(entry.date)],
@@ -179,6 +196,7 @@ export async function detail(ctx) {
       entry.reversedBy ? [t("je.reversedBy"), entryLink(entry.reversedBy)] : null,
       entry.postedAt ? [t("je.postedAt"), dateTime(entry.postedAt)] : null,
     ])),
-    section(t("je.lines"), lines), printArea,
+    section(t("je.lines"), lines), attachments.element, printArea,
     h("p", {}, h("a", { href: "#/accounting/entries" }, t("common.back"))));
+  await attachments.refresh();
 }
