@@ -50,11 +50,7 @@ app = ThreadSafeChalice(app_name="business-api")
 for module in (auth, company, partners, products, documents, exchange_rates, inventory, payment_setup, payments, gateways,
                gateway_payouts,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
-               company_exports, bank_statements, statement_lines, bank_rules, attachments,
-               company_exports, bank_statements, statement_lines, bank_rules, dimensions,
-               company_exports, bank_statements, statement_lines, bank_rules,
-               budgets,
-               company_exports, bank_statements, statement_lines, bank_rules, dimensions, attachments,
+               company_exports, bank_statements, statement_lines, bank_rules, dimensions, budgets, attachments,
                openapi, console):
     app.register_blueprint(module.blueprint)
 for blueprint in countries.blueprints():

@@ -165,7 +165,4 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "DIMENSION_VALUE_TAKEN": (409, "another value of the dimension already has this name or code (`details` names which)"),
     # issue 44: budgets
     "BUDGET_NAME_TAKEN": (409, "another budget of the same year already has that name (names differ in more than case)"),
-    # issue 44: attachments
-    "ATTACHMENT_LIMIT_REACHED": (409, "the record has 10 attachments, the most it takes: delete one first"),
-    "ATTACHMENT_RECORD_NOT_DRAFT": (409, "only a draft's attachments can be deleted: a document or journal entry in draft, a statement line not matched"),
 }

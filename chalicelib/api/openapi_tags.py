@@ -36,9 +36,5 @@ TAG_DESCRIPTIONS = {
                     "lines carry and the income statement and trial balance filter and group by",
     "Budgets": "Monthly budgets per account and cost centre, several a year (scenarios); budget against actual is "
                "among the reports",
-    "Cost centres": "Dimensions (branch, project, department...) and their values, which journal and document "
-                    "lines carry and the income statement and trial balance filter and group by",
-    "Attachments": "The papers behind a document, journal entry or bank statement line (scanned invoices, receipts, "
-                   "XML): uploaded and downloaded through presigned links, deleted only while the record is a draft",
     "Meta": "This document",
 }

@@ -179,9 +179,6 @@ CODES: dict[str, str] = {
     "DIMENSION_VALUE_TAKEN": "Another value of the dimension already has this name or code.",
     # issue 44: budgets
     "BUDGET_NAME_TAKEN": "Another budget of the same year already has that name.",
-    # issue 44: attachments
-    "ATTACHMENT_LIMIT_REACHED": "The record has 10 attachments, the most it takes: delete one first.",
-    "ATTACHMENT_RECORD_NOT_DRAFT": "Only a draft's attachments can be deleted: a document or journal entry in draft, a statement line not matched.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

@@ -209,9 +209,6 @@ CODES: dict[str, str] = {
     "DIMENSION_VALUE_TAKEN": "Otro valor de la dimensión ya tiene ese nombre o código.",
     # issue 44: budgets
     "BUDGET_NAME_TAKEN": "Otro presupuesto del mismo año ya tiene ese nombre.",
-    # issue 44: attachments
-    "ATTACHMENT_LIMIT_REACHED": "El registro ya tiene 10 adjuntos, el máximo: elimine uno primero.",
-    "ATTACHMENT_RECORD_NOT_DRAFT": "Solo se pueden eliminar los adjuntos de un borrador: un documento o una partida en borrador, una línea del estado de cuenta sin conciliar.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

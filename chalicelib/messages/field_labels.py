@@ -242,18 +242,12 @@ EN: dict[str, str] = {
     # issue 44: dims
     'values': 'Values',
     'values[]': 'Value',
-    'dimensionValueId': 'Dimension value',
     'groupByDimensionId': 'Group by dimension',
     # issue 44: attachments
     'recordType': 'Kind of record',
     'recordId': 'Record',
     'contentType': 'File type',
     'size': 'File size (bytes)',
-    # issue 44: dims
-    'values': 'Values',
-    'values[]': 'Value',
-    'dimensionValueId': 'Dimension value',
-    'groupByDimensionId': 'Group by dimension',
     # issue 44: budgets
     'budgetId': 'Budget',
     'year': 'Year',
@@ -494,18 +488,12 @@ ES: dict[str, str] = {
     # issue 44: dims
     'values': 'Valores',
     'values[]': 'Valor',
-    'dimensionValueId': 'Valor de la dimensión',
     'groupByDimensionId': 'Agrupar por dimensión',
     # issue 44: attachments
     'recordType': 'Tipo de registro',
     'recordId': 'Registro',
     'contentType': 'Tipo de archivo',
     'size': 'Tamaño del archivo (bytes)',
-    # issue 44: dims
-    'values': 'Valores',
-    'values[]': 'Valor',
-    'dimensionValueId': 'Valor de la dimensión',
-    'groupByDimensionId': 'Agrupar por dimensión',
     # issue 44: budgets
     'budgetId': 'Presupuesto',
     'year': 'Año',

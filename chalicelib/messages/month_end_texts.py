@@ -43,16 +43,7 @@ MONTH_END_PHRASES: dict[str, str] = {
         "la misma cuenta, mes y dimensiones están en otra línea",
     "too large for one budget (400 KB): split it into budgets":
         "demasiado grande para un presupuesto (400 KB): divídalo en varios presupuestos",
-    "no such dimension value": "no existe ese valor de dimensión",
     "the budget is of another year": "el presupuesto es de otro año",
     "the year has several budgets: name one": "el año tiene varios presupuestos: indique uno",
     "group by a dimension or compare two periods, not both": "agrupe por una dimensión o compare dos periodos, no ambas cosas",
-    # attachments
-    "Attachment not found.": "No se encontró el adjunto.",
-    "must name a file": "debe nombrar un archivo",
-    "A record takes at most 10 attachments: delete one first.":
-        "Un registro admite como máximo 10 adjuntos: elimine uno primero.",
-    "Only a draft's attachments can be deleted (a document or journal entry in draft, a statement line not matched).":
-        "Solo se pueden eliminar los adjuntos de un borrador (un documento o una partida en borrador, una línea del "
-        "estado de cuenta sin conciliar).",
 }

@@ -31,29 +31,16 @@ def balance_sheet(table: Table, company_id: int, date: str | None, compare_date:
 
 
 def income_statement(table: Table, company_id: int, start_date: str | None, end_date: str | None,
-                     compare_start: str | None, compare_end: str | None) -> dict[str, Any]:
-    periods = report_periods(table, company_id, start_date, end_date, compare_start, compare_end)
-    _, start_date, end_date = periods[0]
                      compare_start: str | None, compare_end: str | None, dimension_value_id: int | None = None,
                      group_by_dimension_id: int | None = None) -> dict[str, Any]:
     """The default answer reads the monthly balances alone. `dimension_value_id`: only the postings
     carrying that value (read from the postings); `group_by_dimension_id`: besides the whole, a
     column per value of that dimension and one for the postings carrying none, adding up to it
     (`…ByDimension`, in `dimensionColumns`' order)."""
-    end_date = end_date or accounts.today_of(table, company_id)
-    start_date = start_date or f"{end_date[:4]}-01-01"
-    periods = [("startDate", start_date, end_date)]
-    if (compare_start is None) != (compare_end is None):
-        missing = "compareEndDate" if compare_end is None else "compareStartDate"
-        raise ValidationFailed.for_field(missing, "send both comparison dates (from and to) together")
-    if compare_start is not None and compare_end is not None:
-        if group_by_dimension_id is not None:
-            raise ValidationFailed.for_field("groupByDimensionId",
-                                             "a dimension's columns and a comparison cannot be asked together")
-        periods.append(("compareStartDate", compare_start, compare_end))
-    for field, start, end in periods:
-        if start > end:
-            raise ValidationFailed.for_field(field, "must not be after its end date")
+    if compare_start is not None and compare_end is not None and group_by_dimension_id is not None:
+        raise ValidationFailed.for_field("groupByDimensionId", "group by a dimension or compare two periods, not both")
+    periods = report_periods(table, company_id, start_date, end_date, compare_start, compare_end)
+    _, start_date, end_date = periods[0]
     chosen = dimension_reports.selection(table, company_id, dimension_value_id, group_by_dimension_id)
     months = month_balances_through(table, company_id, max(end for _, _, end in periods))
     chart_accounts = chart.all_accounts(table, company_id)
