@@ -157,5 +157,5 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "MODE_MISMATCH": (400, "a real payment through a gateway in test mode, or a test payment through one in production (a notification's decision: recorded, answered 200)"),
     "GATEWAY_UNAVAILABLE": (503, "the payment gateway's provider did not answer in time; nothing was decided: retry"),
     # issue 44: reval
-    "REVALUATION_EXISTS": (409, "a revaluation of that date exists already (`details` name its id): GET /revaluations/{id} answers it"),
+    "REVALUATION_EXISTS": (409, "a revaluation of this date exists already: `details` name its id, GET /revaluations/{id} answers it"),
 }

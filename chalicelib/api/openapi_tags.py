@@ -30,5 +30,7 @@ TAG_DESCRIPTIONS = {
                "before any is written",
     "Bank statements": "Bank statements imported (CSV, XLSX, OFX, CAMT.053, MT940), their lines matched to the "
                        "books with suggestions, bank rules, and reconciliation against the statement",
+    "Revaluations": "Month-end revaluation of foreign-currency receivables, payables and bank balances (NIIF para "
+                    "PYMES 30.9): the unrealised difference posted on the day and reversed the next",
     "Meta": "This document",
 }

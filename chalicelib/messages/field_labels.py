@@ -233,6 +233,9 @@ EN: dict[str, str] = {
     'language': 'Language',
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
+    # issue 44: reval
+    'currencies': 'Currencies',
+    'currencies[]': 'Currency',
 }
 
 ES: dict[str, str] = {
@@ -460,4 +463,7 @@ ES: dict[str, str] = {
     'language': 'Idioma',
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
+    # issue 44: reval
+    'currencies': 'Monedas',
+    'currencies[]': 'Moneda',
 }
