@@ -196,3 +196,20 @@ def test_no_rate_or_a_closed_day_is_refused_and_writes_nothing(api, shop, compan
     assert closed["code"] == "PERIOD_CLOSED"
     assert [item["date"] for item in api.get("/revaluations", key=shop.key).json["data"]] == ["2026-11-01"]
     assert balance_on(shop, "110201", MONTH_END) == D("24500.00")
+
+
+def test_too_many_partners_for_one_transaction_is_refused_whole(api, shop):
+    """18 customers with a dollar invoice each: per customer a line in the entry and one in its
+    reversal (2 postings), a ledger movement on each day (2) and its months' totals (2): 18 x 6 =
+    108 records before the entries, the balances and the locks, past DynamoDB's 100. Refused,
+    naming the count; nothing written; the dry run still answers what it would post."""
+    for number in range(18):
+        customer = shop.created("/business-partners", {"name": f"Cliente {number:02d}", "type": "customer"})["id"]
+        shop.document("01", [(shop.untaxed, 1, D("10.00"))], currency="USD", partner=customer)
+    refused = revalue(shop, 400)
+    assert refused["code"] == "DOCUMENT_TOO_LARGE" and "18 items" in refused["message"], refused
+    assert api.get("/revaluations", key=shop.key).json["total"] == 0
+    assert balance_on(shop, "110201", MONTH_END) == D("4410.00")    # 18 x 10.00 x 24.50, as booked
+    dry = revalue(shop, 200, dryRun=True)
+    # each 10.00 x 24.80 = 248.00 - 245.00 = 3.00; 18 x 3.00 = 54.00
+    assert len(dry["lines"]) == 18 and D(str(dry["totalGain"])) == D("54.00")
