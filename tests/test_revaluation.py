@@ -9,7 +9,9 @@ from decimal import Decimal
 import pytest
 
 from tests.documents_support import Shop, dollar_shop
+from tests.support import ORIGIN
 from tests.test_journal import period
+from tests.users_support import member
 
 D = Decimal
 MONTH_END, FIRST = "2026-11-30", "2026-12-01"
@@ -213,3 +215,12 @@ def test_too_many_partners_for_one_transaction_is_refused_whole(api, shop):
     dry = revalue(shop, 200, dryRun=True)
     # each 10.00 x 24.80 = 248.00 - 245.00 = 3.00; 18 x 3.00 = 54.00
     assert len(dry["lines"]) == 18 and D(str(dry["totalGain"])) == D("54.00")
+
+
+def test_a_seller_may_read_but_not_revalue(api, table, shop, company_a):
+    dollar_invoice(shop)
+    _, cookie = member(api, table, company_a, "vendedor@reval.hn", "seller")
+    refused = api.post("/revaluations", {"date": MONTH_END}, cookie=cookie, origin=ORIGIN)
+    assert (refused.status, refused.json["code"]) == (403, "PERMISSION_DENIED"), refused.text
+    assert api.get("/revaluations", cookie=cookie).json["total"] == 0
+    assert balance_on(shop, "110201", MONTH_END) == D("24500.00")     # nothing posted
