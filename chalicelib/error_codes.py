@@ -165,4 +165,6 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "DIMENSION_VALUE_TAKEN": (409, "another value of the dimension already has this name or code (`details` names which)"),
     # issue 44: budgets
     "BUDGET_NAME_TAKEN": (409, "another budget of the same year already has that name (names differ in more than case)"),
+    # issue 44: reval
+    "REVALUATION_EXISTS": (409, "a revaluation of this date exists already: `details` name its id, GET /revaluations/{id} answers it"),
 }

@@ -190,6 +190,9 @@ EXAMPLES: dict[str, Example] = {
     "/exchange-rates": lambda w: ("/exchange-rates", {
         "currency": "USD", "date": (datetime.date(2020, 1, 1) + datetime.timedelta(days=w.serial())).isoformat(),
         "rate": "24.6512"}),
+    # issue 44: reval (a date with nothing open: the record alone, its date its own)
+    "/revaluations": lambda w: ("/revaluations", {
+        "date": (datetime.date(2019, 1, 1) + datetime.timedelta(days=w.serial())).isoformat()}),
     "/business-partners/{id}/opening-balance": lambda w: (
         f"/business-partners/{w.shop.customer}/opening-balance", {"date": "2026-10-31", "amount": "1500.00",
                                                                   "dueDate": "2026-10-15", "reference": "FAC-0991"}),

@@ -179,6 +179,8 @@ CODES: dict[str, str] = {
     "DIMENSION_VALUE_TAKEN": "Another value of the dimension already has this name or code.",
     # issue 44: budgets
     "BUDGET_NAME_TAKEN": "Another budget of the same year already has that name.",
+    # issue 44: reval
+    "REVALUATION_EXISTS": "A revaluation of this date exists already.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

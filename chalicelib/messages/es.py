@@ -209,6 +209,8 @@ CODES: dict[str, str] = {
     "DIMENSION_VALUE_TAKEN": "Otro valor de la dimensión ya tiene ese nombre o código.",
     # issue 44: budgets
     "BUDGET_NAME_TAKEN": "Otro presupuesto del mismo año ya tiene ese nombre.",
+    # issue 44: reval
+    "REVALUATION_EXISTS": "Ya existe una revaluación de esta fecha.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

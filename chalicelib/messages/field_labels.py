@@ -252,6 +252,9 @@ EN: dict[str, str] = {
     'budgetId': 'Budget',
     'year': 'Year',
     'dimensionValueId': 'Cost centre',
+    # issue 44: reval
+    'currencies': 'Currencies',
+    'currencies[]': 'Currency',
 }
 
 ES: dict[str, str] = {
@@ -498,4 +501,7 @@ ES: dict[str, str] = {
     'budgetId': 'Presupuesto',
     'year': 'Año',
     'dimensionValueId': 'Centro de costo',
+    # issue 44: reval
+    'currencies': 'Monedas',
+    'currencies[]': 'Moneda',
 }
