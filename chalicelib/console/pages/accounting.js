@@ -1,5 +1,6 @@
 // Accounting: the chart of accounts as a tree, an account's ledger, the trial balance at a date,
-// the accounting periods (close and reopen) and, on the same page, the fiscal years (the closing
+// the accounting periods (close and reopen) and, on the same page, the month-end revaluation
+// (pages/revaluations.js) and the fiscal years (the closing
 // entry on December 31, and its reversal when a year is reopened).
 import { ApiError, api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
@@ -10,6 +11,7 @@ import {
   act, badge, button, confirmAction, definitionList, describeError, formDialog, formView, loadInto, pageHeader, section,
   showErrors, tableView, toast, withQuery,
 } from "../ui.js";
+import { revaluations } from "./revaluations.js";
 
 const TYPES = ["asset", "liability", "equity", "income", "cost", "expense"];
 
@@ -183,6 +185,7 @@ export async function trialBalance(ctx) {
 
 export async function periods(ctx) {
   await periodList(ctx);
+  await revaluations(ctx);
   await fiscalYears(ctx);
 }
 

@@ -21,18 +21,22 @@ function lastDay(month) {
   return new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10);
 }
 
-const dateField = (name, required = false) => ({ name, label: t(`rep.${name}`), type: "date", required });
+export const dateField = (name, required = false) => ({ name, label: t(`rep.${name}`), type: "date", required });
 
 // --- the page every report shares ------------------------------------------------------------------
 
 // One report's page: its filters (the address keeps them), the answer drawn, the downloads.
 // report: {path, route, title, fields, defaults() -> query, query(answer) -> the query that gave
 //          it, file(answer) -> file name without extension, draw(answer) -> nodes}
-async function reportPage(ctx, report) {
-  const asked = Object.fromEntries(report.fields.map((field) => [field.name, ctx.query[field.name] || ""]));
+// report.load?() -> {fields?, ...}: what the page reads before its filters (more filters, choices)
+//          and hands to draw(answer, loaded).
+export async function reportPage(ctx, report) {
+  const loaded = report.load ? await report.load() : {};
+  const fields = [...report.fields, ...(loaded.fields || [])];
+  const asked = Object.fromEntries(fields.map((field) => [field.name, ctx.query[field.name] || ""]));
   const query = Object.values(asked).some(Boolean) ? asked : { ...asked, ...report.defaults() };
   const filters = formView({ className: "inline report-filters", submitLabel: t("rep.show"), values: query,
-    fields: report.fields, onSubmit: async (data) => ctx.navigate(withQuery(report.route, data)) });
+    fields, onSubmit: async (data) => ctx.navigate(withQuery(report.route, data)) });
   const actions = h("div", { class: "page-actions downloads" });
   ctx.root.append(pageHeader(t(report.title), actions), section(null, filters));
   let answer;
@@ -42,18 +46,18 @@ async function reportPage(ctx, report) {
     showErrors(filters, error);  // a date the route refuses is named beside its field
     return;
   }
-  for (const field of report.fields) {  // the dates the route chose when one was left out
+  for (const field of fields) {  // the dates the route chose when one was left out
     const value = report.query(answer)[field.name];
     if (value && filters.elements[field.name]) filters.elements[field.name].value = value;
   }
   append(actions, [h("span", { class: "help" }, `${t("rep.download")}:`),
     exportButtons(report.path, report.query(answer), report.file(answer), (extension) => `rep.${extension}`)]);
-  append(ctx.root, [report.draw(answer)]);
+  append(ctx.root, [report.draw(answer, loaded)]);
 }
 
 // A table: columns [{label, value(row) -> node|text, amount?}], rows with their data attributes,
 // a totals row.
-function grid({ id, columns, rows, attributes, foot, empty, className }) {
+export function grid({ id, columns, rows, attributes, foot, empty, className }) {
   if (!rows.length && empty) return h("p", { class: "empty", id }, empty);
   const cells = (row, tag) => columns.map((column) => h(tag, { class: column.amount ? "num" : column.class,
     "data-field": column.field }, column.value(row)));
@@ -65,13 +69,13 @@ function grid({ id, columns, rows, attributes, foot, empty, className }) {
       class: columns[i].amount ? "num" : undefined, "data-field": columns[i].field }, cell)))) : null));
 }
 
-const amountColumn = (field, label) => ({ field, label: t(label), amount: true, value: (row) => money(row[field]) });
+export const amountColumn = (field, label) => ({ field, label: t(label), amount: true, value: (row) => money(row[field]) });
 
 // --- statements ------------------------------------------------------------------------------------
 
 // The rows of a statement: headings, each account under its parent (indented), totals; each
 // with its balance and, when compared, the comparison's.
-function statementTable(id, headings, lines) {
+export function statementTable(id, headings, lines) {
   const compared = headings.length > 1;
   const values = (source, name) => [money(source[name]),
     compared ? money(source[`compare${name[0].toUpperCase()}${name.slice(1)}`]) : null].filter((v) => v !== null);
