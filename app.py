@@ -9,6 +9,7 @@ from chalicelib.api import (
     bank_rules,
     bank_statements,
     banking,
+    budgets,
     company,
     company_exports,
     console,
@@ -48,6 +49,7 @@ for module in (auth, company, partners, products, documents, exchange_rates, inv
                gateway_payouts,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
                company_exports, bank_statements, statement_lines, bank_rules,
+               budgets,
                openapi, console):
     app.register_blueprint(module.blueprint)
 for blueprint in countries.blueprints():

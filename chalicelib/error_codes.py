@@ -156,4 +156,6 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 43: core
     "MODE_MISMATCH": (400, "a real payment through a gateway in test mode, or a test payment through one in production (a notification's decision: recorded, answered 200)"),
     "GATEWAY_UNAVAILABLE": (503, "the payment gateway's provider did not answer in time; nothing was decided: retry"),
+    # issue 44: budgets
+    "BUDGET_NAME_TAKEN": (409, "another budget of the same year already has the name (names differ in more than case)"),
 }

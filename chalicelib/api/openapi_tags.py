@@ -30,5 +30,7 @@ TAG_DESCRIPTIONS = {
                "before any is written",
     "Bank statements": "Bank statements imported (CSV, XLSX, OFX, CAMT.053, MT940), their lines matched to the "
                        "books with suggestions, bank rules, and reconciliation against the statement",
+    "Budgets": "Monthly budgets per account and cost centre, several a year (scenarios); budget against actual is "
+               "among the reports",
     "Meta": "This document",
 }

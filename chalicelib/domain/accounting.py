@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chalicelib.errors import ApiError, ValidationFailed
 
@@ -63,12 +63,27 @@ def natural_balance(account_type: str, debit: Decimal, credit: Decimal) -> Decim
 
 # --- journal-entry lines -------------------------------------------------------------------------
 
+# A line's cost centres (issue 44): its (dimension id, value id) pairs in dimension order; its
+# postings carry the value ids (`dimensionValueIds`).
+Dimensions = tuple[tuple[int, int], ...]
+
+
 @dataclass(frozen=True)
 class Line:
     account_id: int
     debit: Decimal
     credit: Decimal
     description: str | None = None
+    dimensions: Dimensions = ()
+
+
+def dimensions_of(pairs: Iterable[Mapping[str, Any]] | None) -> Dimensions:
+    """Stored or requested `[{dimensionId, valueId}]` as a line's dimensions, in dimension order."""
+    return tuple(sorted((int(pair["dimensionId"]), int(pair["valueId"])) for pair in pairs or ()))
+
+
+def dimension_value_ids(dimensions: Dimensions) -> list[int]:
+    return [value_id for _, value_id in dimensions]
 
 
 def entry_totals(lines: Iterable[Line]) -> tuple[Decimal, Decimal]:
@@ -108,7 +123,7 @@ def check_lines(lines: Sequence[Line]) -> None:
 
 
 def reversal_lines(lines: Iterable[Line]) -> list[Line]:
-    return [Line(line.account_id, line.credit, line.debit, line.description) for line in lines]
+    return [Line(line.account_id, line.credit, line.debit, line.description, line.dimensions) for line in lines]
 
 
 def account_totals(lines: Iterable[Line]) -> dict[int, tuple[Decimal, Decimal]]:
@@ -122,7 +137,8 @@ def account_totals(lines: Iterable[Line]) -> dict[int, tuple[Decimal, Decimal]]:
 
 def posting_write_count(lines: Sequence[Line]) -> int:
     """Items a posted entry writes beside the entry itself: one posting per line, and per
-    account its monthly balance and its guard (exists, active, posting count)."""
+    account its monthly balance and its guard (exists, active, posting count). Lines of one account
+    split by cost centre are postings of their own but share the account's balance and guard."""
     return len(lines) + 2 * len({line.account_id for line in lines})
 
 
@@ -138,13 +154,14 @@ class Movement:
     amount: Decimal
     description: str | None = None
     account_id: int | None = None
+    dimensions: Dimensions = ()
 
 
 def lines_from_movements(movements: Iterable[Movement], account_for: Callable[[Movement], int]) -> list[Line]:
     """`account_for` resolves a movement that names no account. Rounds each movement half-up to cents, drops zeros, merges movements that land on the
-    same account and side, and checks that the result balances. An unbalanced set of
+    same account, side and cost centres (`dimensions`), and checks that the result balances. An unbalanced set of
     movements is the caller's bug, not the user's: it raises ValueError."""
-    merged: dict[tuple[int, str], list] = {}
+    merged: dict[tuple[int, str, Dimensions], list] = {}
     for movement in movements:
         if movement.side not in (DEBIT, CREDIT):
             raise ValueError(f"unknown side {movement.side!r}")
@@ -156,13 +173,14 @@ def lines_from_movements(movements: Iterable[Movement], account_for: Callable[[M
         if amount == 0:
             continue
         account = movement.account_id if movement.account_id is not None else account_for(movement)
-        key = (account, movement.side)
+        key = (account, movement.side, movement.dimensions)
         if key in merged:
             merged[key][0] += amount
         else:
             merged[key] = [amount, movement.description]
-    lines = [Line(account, amount if side == DEBIT else ZERO, amount if side == CREDIT else ZERO, description)
-             for (account, side), (amount, description) in merged.items()]
+    lines = [Line(account, amount if side == DEBIT else ZERO, amount if side == CREDIT else ZERO, description,
+                  dimensions)
+             for (account, side, dimensions), (amount, description) in merged.items()]
     lines.sort(key=lambda line: line.debit == 0)  # debits first, order otherwise kept
     debit, credit = entry_totals(lines)
     if debit != credit or debit == 0:

@@ -84,6 +84,7 @@ class EntryLineRecord(TypedDict, total=False):
     debit: Decimal
     credit: Decimal
     lineDescription: str | None
+    dimensions: list[dict[str, int]]  # cost centres [{dimensionId, valueId}], only when any
 
 
 class EntryRecord(TypedDict, total=False):
@@ -118,6 +119,7 @@ class PostingRecord(TypedDict, total=False):
     reference: str | None
     debit: Decimal
     credit: Decimal
+    dimensionValueIds: list[int]  # its line's cost centres' value ids, only when any
 
 
 class PartnerRecord(TypedDict, total=False):

@@ -170,6 +170,8 @@ CODES: dict[str, str] = {
     # issue 43: core
     "MODE_MISMATCH": "A real payment through a gateway in test mode, or a test payment through one in production.",
     "GATEWAY_UNAVAILABLE": "The payment gateway's provider did not answer in time; nothing was decided: retry.",
+    # issue 44: budgets
+    "BUDGET_NAME_TAKEN": "Another budget of the same year already has that name.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

@@ -200,6 +200,8 @@ CODES: dict[str, str] = {
     # issue 43: core
     "MODE_MISMATCH": "Un pago real por una pasarela en modo de prueba, o un pago de prueba por una en producción.",
     "GATEWAY_UNAVAILABLE": "El proveedor de la pasarela de pago no respondió a tiempo; no se decidió nada: inténtelo de nuevo.",
+    # issue 44: budgets
+    "BUDGET_NAME_TAKEN": "Otro presupuesto del mismo año ya tiene ese nombre.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

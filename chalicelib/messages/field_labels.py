@@ -231,6 +231,10 @@ EN: dict[str, str] = {
     'errorsLimit': 'Problems per page',
     'errorsCursor': 'Problems page',
     'language': 'Language',
+    # issue 44: lines
+    'dimensions': 'Cost centres',
+    'dimensionId': 'Dimension',
+    'valueId': 'Dimension value',
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
 }
@@ -458,6 +462,10 @@ ES: dict[str, str] = {
     'errorsLimit': 'Problemas por página',
     'errorsCursor': 'Página de problemas',
     'language': 'Idioma',
+    # issue 44: lines
+    'dimensions': 'Centros de costo',
+    'dimensionId': 'Dimensión',
+    'valueId': 'Valor de la dimensión',
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
 }

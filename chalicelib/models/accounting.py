@@ -146,6 +146,7 @@ class EntryLineInput(RequestModel):
     debit: Money = Decimal("0.00")
     credit: Money = Decimal("0.00")
     line_description: Optional[ShortText] = None
+    dimensions: Optional[LineDimensions] = None
 
 
 class EntryCreate(RequestModel):
@@ -169,6 +170,7 @@ class EntryLine(ResponseModel):
     debit: Decimal
     credit: Decimal
     line_description: Optional[str] = None
+    dimensions: List[LineDimensionView] = Field([], description="The line's cost centres (carried to its posting).")
 
 
 class EntrySource(ResponseModel):

@@ -7,7 +7,7 @@ from chalicelib.domain import accounting
 from chalicelib.domain.accounting import AUTOMATIC, DRAFT, MANUAL, Line
 from chalicelib.domain.records import EntryRecord
 from chalicelib.errors import DocumentTooLarge, ValidationFailed
-from chalicelib.services.accounting import chart, control_accounts
+from chalicelib.services.accounting import chart, control_accounts, dimensions
 from chalicelib.services.accounting.posting import (
     INVALID_ACCOUNT,
     EntryStateError,
@@ -40,8 +40,12 @@ def entry_writes(command: Command, fields: dict[str, Any], *,
     """The entry's one transaction, not committed (the opening-balances import adds its unit's
     marker). `controls_allowed`: control accounts this caller may post (the opening balances of the
     tax accounts, whose subledger, the tax books, starts at the changeover)."""
-    lines = [Line(line["chartOfAccountId"], line["debit"], line["credit"], line.get("lineDescription"))
-             for line in fields["lines"]]
+    dimension_items = dimensions.dimension_items(command.table, command.company_id) \
+        if any(line.get("dimensions") for line in fields["lines"]) else []
+    lines = [Line(line["chartOfAccountId"], line["debit"], line["credit"], line.get("lineDescription"),
+                  accounting.dimensions_of(dimensions.checked_line_dimensions(
+                      dimension_items, line.get("dimensions"), f"lines[{index}].dimensions")))
+             for index, line in enumerate(fields["lines"])]
     accounting.check_lines(lines)
     if accounting.posting_write_count(lines) + _ENTRY_OVERHEAD > MAX_ITEMS:
         raise DocumentTooLarge(f"An entry posts at most {MAX_ITEMS - _ENTRY_OVERHEAD} records (one per line "

@@ -106,8 +106,7 @@ def entry_item(company_id: int, entry_id: int, *, date: str, description: str | 
             **keys.entry_index(company_id, date, entry_id),
             "itemType": keys.JOURNAL_ENTRY, "id": entry_id, "date": date, "description": description,
             "reference": reference, "status": status, "entryType": entry_type,
-            "lines": [{"chartOfAccountId": line.account_id, "debit": line.debit, "credit": line.credit,
-                       "lineDescription": line.description} for line in lines],
+            "lines": [stored_line(line) for line in lines],
             "totalDebit": debit, "totalCredit": credit,
             "source": source.as_item() if source else None, "reversalOf": reversal_of,
             "version": 1, "createdAt": now, "updatedAt": now}
@@ -116,9 +115,20 @@ def entry_item(company_id: int, entry_id: int, *, date: str, description: str | 
     return {name: value for name, value in item.items() if value is not None}
 
 
+def stored_line(line: Line) -> dict[str, Any]:
+    """An entry's line as stored: its cost centres only when it has any."""
+    stored: dict[str, Any] = {"chartOfAccountId": line.account_id, "debit": line.debit, "credit": line.credit,
+                              "lineDescription": line.description}
+    if line.dimensions:
+        stored["dimensions"] = [{"dimensionId": dimension_id, "valueId": value_id}
+                                for dimension_id, value_id in line.dimensions]
+    return stored
+
+
 def entry_lines(entry: EntryRecord) -> list[Line]:
     return [Line(line["chartOfAccountId"], Decimal(line["debit"]), Decimal(line["credit"]),
-                 line.get("lineDescription")) for line in entry["lines"]]
+                 line.get("lineDescription"), accounting.dimensions_of(line.get("dimensions")))
+            for line in entry["lines"]]
 
 
 def get_entry(table: Table, company_id: int, entry_id: int) -> EntryRecord:
@@ -248,12 +258,15 @@ class JournalWrites:
         date, month, day = entry["date"], accounting.month_of(entry["date"]), accounting.day_of(entry["date"])
         entry_id = entry["id"]
         for index, line in enumerate(entry_lines(entry)):
-            self._postings.append({
+            posting = {
                 **keys.posting(self.company_id, line.account_id, date, entry_id, index),
                 "itemType": "POSTING", "accountId": line.account_id, "date": date,
                 "journalEntryId": entry_id, "line": index, "entryType": entry["entryType"],
                 "description": entry.get("description"), "lineDescription": line.description,
-                "reference": entry.get("reference"), "debit": line.debit, "credit": line.credit})
+                "reference": entry.get("reference"), "debit": line.debit, "credit": line.credit}
+            if line.dimensions:  # what the reports by cost centre filter and group on (dimension_reports.py)
+                posting["dimensionValueIds"] = accounting.dimension_value_ids(line.dimensions)
+            self._postings.append(posting)
             balance = self._balances.setdefault((line.account_id, month), [ZERO, ZERO, {}])
             balance[0] += line.debit
             balance[1] += line.credit

@@ -5,6 +5,7 @@ from chalicelib.store.keys.access import *  # noqa: F403
 from chalicelib.store.keys.accounting import *  # noqa: F403
 from chalicelib.store.keys.banking import *  # noqa: F403
 from chalicelib.store.keys.base import *  # noqa: F403
+from chalicelib.store.keys.budgets import *  # noqa: F403
 from chalicelib.store.keys.dimensions import *  # noqa: F403
 from chalicelib.store.keys.documents import *  # noqa: F403
 from chalicelib.store.keys.gateways import *  # noqa: F403
