@@ -176,7 +176,10 @@ def budget_against_actual(console, accounts: dict[str, int]) -> None:
     page.fill(f"tr[data-account='6104'] input[data-month='{month}']", "200")
     screens(console, "budget-editor")
     page.click("#budget-save")
+    page.wait_for_function("() => location.hash.startsWith('#/budgets/') && location.hash !== '#/budgets/new'"
+                           " || document.querySelector('#budget-form .error-box')")
     console.wait_loaded()
+    assert not page.locator("#budget-form .error-box").count(), page.inner_text("#budget-form .form-error")
     budget = read(console, "/budgets")["budgets"][0]
     assert (budget["name"], budget["year"], budget["lineCount"]) == ("Presupuesto anual", year, 13)
     route = f"/budgets/{budget['id']}"

@@ -1678,7 +1678,7 @@ export default {
   "mend.bva.budget": "Budget",
   "mend.bva.actual": "Actual",
   "mend.bva.variance": "Variance",
-  "mend.bva.percentage": "Variance %",
+  "mend.bva.percentage": "Var. %",
   "mend.bva.yearToDate": "Year to date",
   "mend.bva.noBudget": "No budget",
   "mend.bva.noRows": "Neither budget nor movements in the period.",

@@ -1678,7 +1678,7 @@ export default {
   "mend.bva.budget": "Presupuesto",
   "mend.bva.actual": "Real",
   "mend.bva.variance": "Variación",
-  "mend.bva.percentage": "% variación",
+  "mend.bva.percentage": "% var.",
   "mend.bva.yearToDate": "Acumulado del año",
   "mend.bva.noBudget": "Sin presupuesto",
   "mend.bva.noRows": "Ni presupuesto ni movimientos en el período.",

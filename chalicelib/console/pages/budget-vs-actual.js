@@ -4,8 +4,8 @@
 // coloured by whether it favours the result (more income, less cost or expense).
 import { api } from "../api.js";
 import { h } from "../dom.js";
-import { money, number } from "../format.js";
-import { t } from "../i18n.js";
+import { money } from "../format.js";
+import { locale, t } from "../i18n.js";
 import { section } from "../ui.js";
 import { monthName } from "./budgets.js";
 import { loadDimensions, valueOptions } from "./dimension-filters.js";
@@ -25,7 +25,7 @@ function cell(row, field, type) {
   const value = row[field];
   if (field.endsWith("ercentage")) {
     return h("td", { class: "num", "data-field": field }, value === null || value === undefined ? t("common.none")
-      : `${number(value, 2)} %`);
+      : `${new Intl.NumberFormat(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(value))} %`);
   }
   const coloured = field.endsWith("ariance") ? varianceClass(type, value) : "";
   return h("td", { class: `num ${coloured}`.trim(), "data-field": field }, money(value));
@@ -36,15 +36,15 @@ function comparisonTable(r) {
   const heads = (fields) => fields.map((field) => h("th", { scope: "col", class: "num" }, t(`mend.bva.${field.replace("yearToDate", "").toLowerCase()}`)));
   return h("div", { class: "table-scroll" }, h("table", { class: "grid report budget-report", id: "budget-vs-actual" },
     h("thead", {},
-      h("tr", {}, h("th", { scope: "col", rowspan: 2 }, t("rep.code")), h("th", { scope: "col", rowspan: 2 }, t("rep.account")),
+      h("tr", {}, h("th", { scope: "col", rowspan: 2 }, t("rep.account")),
         h("th", { scope: "colgroup", colspan: 4, class: "group" }, `${month} ${r.year}`),
         h("th", { scope: "colgroup", colspan: 4, class: "group" }, t("mend.bva.yearToDate"))),
       h("tr", {}, heads(FIGURES), heads(YEAR_TO_DATE))),
     h("tbody", {}, r.rows.length ? r.rows.map((row) => h("tr", { "data-account": row.code },
-      h("td", {}, h("a", { href: `#/accounting/ledger?chartOfAccountId=${row.chartOfAccountId}` }, row.code)),
-      h("td", {}, row.name), [...FIGURES, ...YEAR_TO_DATE].map((field) => cell(row, field, row.type))))
-      : h("tr", {}, h("td", { class: "empty", colspan: 10 }, t("mend.bva.noRows")))),
-    h("tfoot", {}, h("tr", { "data-totals": "" }, h("td"), h("td", {}, t("rep.totals")),
+      h("td", { class: "budget-account" }, h("a", { href: `#/accounting/ledger?chartOfAccountId=${row.chartOfAccountId}` },
+        row.code), ` · ${row.name}`), [...FIGURES, ...YEAR_TO_DATE].map((field) => cell(row, field, row.type))))
+      : h("tr", {}, h("td", { class: "empty", colspan: 9 }, t("mend.bva.noRows")))),
+    h("tfoot", {}, h("tr", { "data-totals": "" }, h("td", {}, t("rep.totals")),
       [...FIGURES, ...YEAR_TO_DATE].map((field) => cell(r.totals, field, null))))));
 }
 

@@ -75,18 +75,18 @@ export async function editor(ctx) {
   // what is typed stays in `rows` as it is typed: adding or removing a row redraws without losing it
   const draw = () => replace(grid, rows.length ? h("table", { class: "grid report budget-grid", id: "budget-grid" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("mend.bud.account")),
-      MONTHS.map((month) => h("th", { scope: "col", class: "num" }, monthName(month))), h("th"))),
+      MONTHS.map((month) => h("th", { scope: "col", class: "num" }, monthName(month))))),
     h("tbody", {}, rows.map((row, index) => h("tr", { "data-account": byId.get(row.chartOfAccountId)?.code,
       "data-value": row.valueId || undefined },
     h("th", { scope: "row", class: "budget-account" }, accountLabel(byId.get(row.chartOfAccountId) || { code: "?", name: "" }),
-      row.valueId ? h("small", { class: "cell-note" }, valueNames.get(String(row.valueId))) : null),
+      row.valueId ? h("small", { class: "cell-note" }, valueNames.get(String(row.valueId))) : null,
+      h("span", { class: "row-actions" },
+        button(t("mend.bud.repeat"), () => { MONTHS.forEach((m) => { row.amounts[m] = row.amounts[1] ?? ""; }); draw(); }, "small"),
+        button(t("mend.bud.remove"), () => { rows.splice(index, 1); draw(); }, "small danger"))),
     MONTHS.map((month) => h("td", { class: "field budget-cell" }, h("input", { type: "number", step: "0.01", min: "0",
       class: "budget-amount", id: `budget-${index}-${month}`, "data-month": month, value: row.amounts[month] ?? "",
       "aria-label": `${byId.get(row.chartOfAccountId)?.code} ${monthName(month, "long")}`,
-      oninput: (event) => { row.amounts[month] = event.target.value; } }))),
-    h("td", { class: "actions" },
-      button(t("mend.bud.repeat"), () => { MONTHS.forEach((m) => { row.amounts[m] = row.amounts[1] ?? ""; }); draw(); }),
-      button(t("mend.bud.remove"), () => { rows.splice(index, 1); draw(); }, "danger"))))))
+      oninput: (event) => { row.amounts[month] = event.target.value; } })))))))
     : h("p", { class: "empty" }, t("mend.bud.noRows")));
 
   const add = () => {
