@@ -32,6 +32,7 @@ from chalicelib.api import (
     users,
     webhooks,
 )
+from chalicelib.api import revaluations  # issue 44: reval
 from chalicelib.api.application import ThreadSafeChalice
 from chalicelib.api.routing import add_method_fallbacks
 from chalicelib.auth.authorizer import authorize
@@ -52,6 +53,7 @@ for module in (auth, company, partners, products, documents, exchange_rates, inv
                budgets,
                openapi, console):
     app.register_blueprint(module.blueprint)
+app.register_blueprint(revaluations.blueprint)  # issue 44: reval
 for blueprint in countries.blueprints():
     app.register_blueprint(blueprint)
 add_method_fallbacks(app)

@@ -158,4 +158,6 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "GATEWAY_UNAVAILABLE": (503, "the payment gateway's provider did not answer in time; nothing was decided: retry"),
     # issue 44: budgets
     "BUDGET_NAME_TAKEN": (409, "another budget of the same year already has the name (names differ in more than case)"),
+    # issue 44: reval
+    "REVALUATION_EXISTS": (409, "a revaluation of that date exists already (`details` name its id): GET /revaluations/{id} answers it"),
 }

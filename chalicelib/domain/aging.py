@@ -28,9 +28,17 @@ def open_amounts(movements: Iterable[Mapping[str, Any]]) -> dict[int, Decimal]:
     the partner's balance moved when the note was confirmed)."""
     totals: dict[int, Decimal] = {}
     for movement in movements:
-        document_id = int(movement["documentId"])
-        totals[document_id] = totals.get(document_id, ZERO) + Decimal(movement["charge"]) - Decimal(movement["credit"])
+        for document_id, amount in _base_changes(movement):
+            totals[document_id] = totals.get(document_id, ZERO) + amount
     return {document_id: amount for document_id, amount in totals.items() if amount}
+
+
+def _base_changes(movement: Mapping[str, Any]) -> list[tuple[int, Decimal]]:
+    """(document, change in the company's currency) of one movement: a month-end revaluation's
+    (issue 44) names each document it revalued under `revaluedDocuments` (id -> change)."""
+    if movement.get("revaluedDocuments") is not None:
+        return [(int(document_id), Decimal(amount)) for document_id, amount in movement["revaluedDocuments"].items()]
+    return [(int(movement["documentId"]), Decimal(movement["charge"]) - Decimal(movement["credit"]))]
 
 
 def open_in_currency(movements: Iterable[Mapping[str, Any]]) -> dict[int, Decimal]:
@@ -38,6 +46,8 @@ def open_in_currency(movements: Iterable[Mapping[str, Any]]) -> dict[int, Decima
     movements carry `amountInCurrency` (signed as the movement); the others are in the company's."""
     totals: dict[int, Decimal] = {}
     for movement in movements:
+        if movement.get("revaluedDocuments") is not None:
+            continue   # a revaluation moves the company's currency only
         document_id = int(movement["documentId"])
         signed = Decimal(movement["charge"]) - Decimal(movement["credit"])
         if movement.get("amountInCurrency") is not None:
@@ -49,7 +59,8 @@ def open_in_currency(movements: Iterable[Mapping[str, Any]]) -> dict[int, Decima
 def partner_row(as_of: str, partner: Mapping[str, Any], open_documents: list[tuple[Mapping[str, Any], Decimal]],
                 in_currency: Mapping[int, Decimal] | None = None) -> dict[str, Any]:
     """`open` is in the company's currency (what the buckets add); a document's `openInCurrency`
-    in its own `currency`."""
+    (also `foreignPending`) in its own `currency`; the partner's `currency` and `foreignPending`
+    when its open documents share one currency (else null: amounts in two currencies do not add)."""
     row: dict[str, Any] = {"businessPartnerId": int(partner["id"]), "name": partner.get("name", ""),
                            "taxId": partner.get("taxId"), **dict.fromkeys(BUCKETS, ZERO), "total": ZERO,
                            "documents": []}
@@ -64,6 +75,12 @@ def partner_row(as_of: str, partner: Mapping[str, Any], open_documents: list[tup
                                                         - datetime.date.fromisoformat(due)).days), "bucket": column,
                                  "open": amount, "currency": document.get("currency"),
                                  "openInCurrency": (in_currency or {}).get(int(document["id"]), amount)})
+    for document in row["documents"]:
+        document["foreignPending"] = document["openInCurrency"]
+    currencies = {document["currency"] for document in row["documents"]}
+    single = len(currencies) == 1 and None not in currencies
+    row["currency"] = currencies.pop() if single else None
+    row["foreignPending"] = sum((document["openInCurrency"] for document in row["documents"]), ZERO) if single else None
     return row
 
 

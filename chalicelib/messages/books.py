@@ -49,6 +49,16 @@ BOOK_TEXTS: dict[str, dict[str, str]] = {
         # issue 43: books
         "gateway_fee": "Comisión de la pasarela {gateway} sobre el pago {payment}",
         "gateway_payout": "Liquidación de la pasarela {gateway}",
+        # issue 44: reval
+        "revaluation": "Diferencial cambiario no realizado al {date} ({rates})",
+        "revaluation_movement": "Diferencial cambiario no realizado al {date}",
+        "revaluation_reversal": "Reversión del diferencial cambiario no realizado al {date}",
+        "revaluation_partner": "Diferencial cambiario no realizado: {kind} {name}",
+        "revaluation_bank": "Diferencial cambiario no realizado: cuenta bancaria {name}",
+        "revaluation_gain": "Ganancia cambiaria no realizada al {date}",
+        "revaluation_loss": "Pérdida cambiaria no realizada al {date}",
+        "revaluation_receivable": "cliente",
+        "revaluation_payable": "proveedor",
     },
 }
 

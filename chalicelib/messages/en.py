@@ -172,6 +172,8 @@ CODES: dict[str, str] = {
     "GATEWAY_UNAVAILABLE": "The payment gateway's provider did not answer in time; nothing was decided: retry.",
     # issue 44: budgets
     "BUDGET_NAME_TAKEN": "Another budget of the same year already has that name.",
+    # issue 44: reval
+    "REVALUATION_EXISTS": "A revaluation of this date exists already.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

@@ -202,6 +202,8 @@ CODES: dict[str, str] = {
     "GATEWAY_UNAVAILABLE": "El proveedor de la pasarela de pago no respondió a tiempo; no se decidió nada: inténtelo de nuevo.",
     # issue 44: budgets
     "BUDGET_NAME_TAKEN": "Otro presupuesto del mismo año ya tiene ese nombre.",
+    # issue 44: reval
+    "REVALUATION_EXISTS": "Ya existe una revaluación de esta fecha.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

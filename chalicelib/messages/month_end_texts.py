@@ -22,4 +22,18 @@ MONTH_END_PHRASES: dict[str, str] = {
     "no such dimension value": "no existe ese valor de dimensión",
     "the budget is of another year": "el presupuesto es de otro año",
     "the year has several budgets: name one": "el año tiene varios presupuestos: indique uno",
+    # reval (month-end revaluation)
+    "A revaluation of this date exists already.": "Ya existe una revaluación de esta fecha.",
+    "A revaluation of this date was just recorded.": "Se acaba de registrar una revaluación de esta fecha.",
+    "Revaluation {} already revalues {}.": "La revaluación {0} ya revalúa el {1}.",
+    "revaluation {} already revalues {}": "la revaluación {0} ya revalúa el {1}",
+    "{} is the company's own currency: nothing in it is revalued":
+        "{0} es la moneda de la empresa: nada en ella se revalúa",
+    "no exchange rate of {} is recorded on or before {}: record one with POST /exchange-rates":
+        "no hay tipo de cambio de {0} registrado en o antes del {1}: registre uno con POST /exchange-rates",
+    "Revaluing {} items on {} would change {} records in one transaction, more than {}; revalue fewer currencies "
+    "(`currencies`) on another date, or settle small items first.":
+        "Revaluar {0} partidas el {1} cambiaría {2} registros en una transacción, más de {3}; revalúe menos monedas "
+        "(`currencies`) en otra fecha, o liquide primero las partidas pequeñas.",
+    "Revaluation not found.": "No se encontró la revaluación.",
 }

@@ -112,6 +112,8 @@ class AgedDocument(ResponseModel):
                                       "currency")
     currency: Optional[str] = Field(None, description="the document's currency")
     open_in_currency: Optional[Decimal] = Field(None, description="`open` in the document's currency")
+    foreign_pending: Optional[Decimal] = Field(None, description="what it leaves owed in its own `currency` "
+                                                                 "(`openInCurrency`; issue 44)")
 
 
 class AgedBuckets(ResponseModel):
@@ -127,6 +129,9 @@ class AgedPartner(AgedBuckets):
     business_partner_id: int
     name: str
     tax_id: Optional[str] = None
+    currency: Optional[str] = Field(None, description="the currency of its open documents when they share one")
+    foreign_pending: Optional[Decimal] = Field(None, description="what they leave owed in that `currency` (null when "
+                                                                 "they are in more than one)")
     documents: List[AgedDocument]
 
 

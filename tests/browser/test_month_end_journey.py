@@ -87,14 +87,14 @@ def revalue_a_dollar_bank(console, accounts: dict[str, int], tag: str) -> None:
     assert [dec(shown_amount) for shown_amount in
             [cells.nth(i).inner_text() for i in (3, 5, 6)]] == [Decimal("24500.00"), Decimal("24800.00"), Decimal("300.00")]
     assert shown(page, "#reval-gain strong") == [Decimal("300.00")] and shown(page, "#reval-loss strong") == [0]
-    assert read(console, "/revaluations")["revaluations"] == []  # a preview writes nothing
+    assert read(console, "/revaluations")["data"] == []  # a preview writes nothing
     screens(console, "revaluation-preview")
 
     page.click("#revaluation-post")
     console.confirm()
     page.wait_for_selector("#reval-entries")
     console.wait_loaded()
-    made = read(console, "/revaluations")["revaluations"]
+    made = read(console, "/revaluations")["data"]
     assert [(r["date"], r["reversalDate"], dec(r["totalGain"])) for r in made] == [
         (REVALUED_AT, REVERSED_AT, Decimal("300.00"))]
     for entry_id in (made[0]["journalEntryId"], made[0]["reversalJournalEntryId"]):

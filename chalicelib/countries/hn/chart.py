@@ -128,6 +128,9 @@ ACCOUNTS: tuple[tuple[str, str, str, str | None], ...] = (
     ("65", "Impuesto sobre la renta", EXPENSE, "6"),
     ("6501", "Impuesto sobre la renta del ejercicio", EXPENSE, "65"),
     ("6502", "Aportación solidaria", EXPENSE, "65"),
+    # reval: month-end revaluation of foreign-currency items (NIIF para PYMES 30.9, issue 44)
+    ("4205", "Diferencial cambiario no realizado a favor", INCOME, "42"),
+    ("6304", "Diferencial cambiario no realizado en contra", EXPENSE, "63"),
 )
 
 # Where the income statement (NIIF para PYMES, Sección 5) places an income, cost or expense
@@ -144,6 +147,7 @@ STATEMENT_SECTIONS: dict[str, str] = {
     "63": "financial_costs",         # interest, bank charges and the exchange loss (fx_loss)
     "64": "other_expenses",
     "65": "income_tax",
+    "4205": "financial_income",      # reval: the unrealised exchange gain (fx_unrealized_gain)
 }
 
 # (operation type, document type or None for the general rule, account code)
@@ -176,4 +180,7 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
     ("withholding", "104", "210202"),
     ("withholding", "106", "210202"),
     ("withholding", "11", "210202"),
+    # reval: month-end revaluation, reversed the next day (issue 44)
+    ("fx_unrealized_gain", None, "4205"),
+    ("fx_unrealized_loss", None, "6304"),
 )

@@ -141,6 +141,9 @@ ACCOUNTS: tuple[tuple[str, str, str, str | None], ...] = (
     ("5202", "Diferencial cambiario a favor", INCOME, "52"),
     ("5203", "Otros ingresos", INCOME, "52"),
     ("5204", "Sobrantes de inventario", INCOME, "52"),
+    # reval: month-end revaluation of foreign-currency items (NIIF para PYMES 30.9, issue 44)
+    ("430104", "Diferencial cambiario no realizado en contra", EXPENSE, "4301"),
+    ("5205", "Diferencial cambiario no realizado a favor", INCOME, "52"),
 )
 
 # Where the income statement (NIIF para PYMES, Sección 5) places an income, cost or expense
@@ -156,6 +159,7 @@ STATEMENT_SECTIONS: dict[str, str] = {
     "52": "other_income",
     "5201": "financial_income",
     "5202": "financial_income",      # the exchange gain (fx_gain) is a financial item
+    "5205": "financial_income",      # reval: the unrealised exchange gain (fx_unrealized_gain)
 }
 
 # (operation type, document type or None for the general rule, account code): one for each of the
@@ -192,4 +196,7 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
     ("withholding", "104", "210602"),
     ("withholding", "106", "210602"),
     ("withholding", "11", "210602"),
+    # reval: month-end revaluation, reversed the next day (issue 44)
+    ("fx_unrealized_gain", None, "5205"),
+    ("fx_unrealized_loss", None, "430104"),
 )

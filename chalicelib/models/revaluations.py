@@ -1,0 +1,57 @@
+"""Month-end revaluation of foreign-currency items (issue 44): the request and the answer."""
+from decimal import Decimal
+from typing import List, Literal, Optional
+
+from pydantic import Field
+
+from chalicelib.models.base import Currency, Date, RequestModel, ResponseModel
+
+
+class RevaluationCreate(RequestModel):
+    date: Date = Field(description="the reporting date (a month's last day): the items open at its end are "
+                                   "revalued, the entry dated it, its reversal the next day")
+    currencies: Optional[List[Currency]] = Field(None, min_length=1, max_length=10,
+                                                 description="only these foreign currencies (default: every one "
+                                                             "an open item or bank account is in)")
+    dry_run: bool = Field(False, description="answer what would be posted (200) and write nothing")
+
+
+class RevaluationRate(ResponseModel):
+    currency: str
+    rate: Decimal = Field(description="the company's rate on or before the date (POST /exchange-rates)")
+
+
+class RevaluationLine(ResponseModel):
+    kind: Literal["receivable", "payable", "customerAdvance", "supplierAdvance", "bank"]
+    partner_id: Optional[int] = None
+    partner_name: Optional[str] = None
+    bank_account_id: Optional[int] = None
+    bank_account_name: Optional[str] = None
+    document_id: Optional[int] = None
+    document_number: Optional[str] = None
+    currency: str
+    foreign_amount: Decimal = Field(description="open (or held) at the date in `currency`")
+    booked_amount: Decimal = Field(description="what the books carry for it at the date, in the company's currency")
+    rate: Decimal
+    revalued_amount: Decimal = Field(description="`foreignAmount` x `rate`, to the cent")
+    difference: Decimal = Field(description="the unrealised gain (positive) or loss (negative)")
+
+
+class Revaluation(ResponseModel):
+    id: Optional[int] = Field(None, description="null on a dry run")
+    date: str
+    reversal_date: str = Field(description="the day after `date`: the reversal's date")
+    currencies: List[str]
+    rates: List[RevaluationRate] = []
+    journal_entry_id: Optional[int] = Field(None, description="null on a dry run or when nothing differs")
+    reversal_journal_entry_id: Optional[int] = None
+    total_gain: Decimal
+    total_loss: Decimal
+    net_difference: Decimal = Field(description="totalGain - totalLoss")
+    lines: List[RevaluationLine]
+    created_at: Optional[str] = None
+
+
+class RevaluationList(ResponseModel):
+    data: List[Revaluation]
+    total: int
