@@ -14,7 +14,7 @@ from decimal import Decimal
 from urllib.parse import urlencode
 
 from tests.browser.conftest import created, fresh_company, read, shot_without_notices
-from tests.browser.reports_support import dec, month_start, shown, switch_language, today
+from tests.browser.reports_support import dec, month_start, number, shown, switch_language, today
 from tests.browser.test_year_close_journey import account_ids
 
 REVALUED_AT, REVERSED_AT = "2025-10-31", "2025-11-01"
@@ -84,8 +84,8 @@ def revalue_a_dollar_bank(console, accounts: dict[str, int], tag: str) -> None:
     assert row.count() == 1
     cells = row.first.locator("td")
     assert bank["name"] in cells.nth(0).inner_text()
-    assert [dec(shown_amount) for shown_amount in
-            [cells.nth(i).inner_text() for i in (3, 5, 6)]] == [Decimal("24500.00"), Decimal("24800.00"), Decimal("300.00")]
+    assert [number(cells.nth(i).inner_text()) for i in (1, 2, 3, 4, 5)] == [
+        Decimal("1000.00"), Decimal("24500.00"), Decimal("24.80"), Decimal("24800.00"), Decimal("300.00")]
     assert shown(page, "#reval-gain strong") == [Decimal("300.00")] and shown(page, "#reval-loss strong") == [0]
     assert read(console, "/revaluations")["data"] == []  # a preview writes nothing
     screens(console, "revaluation-preview")

@@ -34,7 +34,6 @@ const signed = (amount) => h("span", { class: `difference ${Number(amount) < 0 ?
 export function revaluationLines(answer) {
   const lines = tableView({ rows: answer.lines, empty: t("mend.reval.nothing"), columns: [
     { label: t("mend.reval.holder"), value: holderCell },
-    { label: t("mend.reval.currency"), value: (l) => l.currency },
     { label: t("mend.reval.foreignAmount"), class: "num", value: (l) => money(l.foreignAmount, l.currency) },
     { label: t("mend.reval.bookedAmount"), class: "num", value: (l) => money(l.bookedAmount) },
     { label: t("mend.reval.rate"), class: "num", value: (l) => exchangeRate(l.rate) },
@@ -96,6 +95,11 @@ export async function revaluations(ctx) {
         await refresh();
       }
     } catch (error) {
+      // that month end is revalued already: said once, in the page's words (the list shows it)
+      if (error.code === "REVALUATION_EXISTS") {
+        error.message = t("mend.reval.exists", { date: date(asked.date) });
+        error.details = [];
+      }
       showErrors(form, error);
     } finally {
       form.querySelectorAll("button").forEach((node) => { node.disabled = false; });
