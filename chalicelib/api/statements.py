@@ -37,6 +37,18 @@ def income_statement(call: Call) -> Any:
     return report_answer(call, report, statements.income_statement_table)
 
 
+@endpoint(blueprint, "GET", "/reports/cash-flow", summary="Statement of cash flows of a period (NIIF para PYMES, "
+          "indirect method): operating, investing and financing activities; opening + net flow = closing cash",
+          tag=REPORTS, query="chalicelib.models.cash_flow:CashFlowQuery", response="chalicelib.models.cash_flow:CashFlow",
+          exports=REPORT_TYPES)
+def cash_flow(call: Call) -> Any:
+    from chalicelib.services.accounting import cash_flow
+
+    query = call.query
+    report = cash_flow.cash_flow_statement(call.command.table, call.principal.company_id, query.start_date,
+                                           query.end_date, query.compare_start_date, query.compare_end_date)
+    return report_answer(call, report, cash_flow.cash_flow_table)
+
 
 
 @endpoint(blueprint, "GET", "/reports/aged-receivables", summary="What each customer owes at a date, by days past "

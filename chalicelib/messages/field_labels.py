@@ -237,6 +237,8 @@ EN: dict[str, str] = {
     'valueId': 'Dimension value',
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
+    # issue 44: cashflow
+    'cashFlowCategory': 'Cash-flow statement category',
 }
 
 ES: dict[str, str] = {
@@ -468,4 +470,6 @@ ES: dict[str, str] = {
     'valueId': 'Valor de la dimensión',
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
+    # issue 44: cashflow
+    'cashFlowCategory': 'Categoría en el estado de flujos de efectivo',
 }

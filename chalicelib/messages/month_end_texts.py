@@ -36,4 +36,6 @@ MONTH_END_PHRASES: dict[str, str] = {
         "Revaluar {0} partidas el {1} cambiaría {2} registros en una transacción, más de {3}; revalúe menos monedas "
         "(`currencies`) en otra fecha, o liquide primero las partidas pequeñas.",
     "Revaluation not found.": "No se encontró la revaluación.",
+    # cashflow (the statement of cash flows)
+    "only an asset account can be cash": "solo una cuenta de activo puede ser efectivo",
 }

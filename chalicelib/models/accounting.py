@@ -41,6 +41,13 @@ StatementSectionName = Literal["revenue", "cost_of_sales", "operating_expenses",
 STATEMENT_SECTION_HELP = ("Where the income statement places an income, cost or expense account (NIIF para PYMES); "
                           "unset: the place the country's standard chart gives its code, else its parent's place, else "
                           "by type (income: revenue, cost: cost_of_sales, expense: operating_expenses).")
+CashFlowCategory = Literal["cash", "operating", "investing", "financing"]
+CASH_FLOW_CATEGORY_HELP = ("Where the statement of cash flows places the account (NIIF para PYMES, Sección 7): cash "
+                           "(an asset: the cash and bank accounts the statement explains), operating, investing or "
+                           "financing; unset: the bank accounts' ledgers and the cash/bank rules' accounts are cash, "
+                           "else the place the country's standard chart gives its code, else its parent's, else by "
+                           "type (asset and liability: operating, equity: financing; income, cost and expense are in "
+                           "the net result, moved to investing or financing only when set).")
 EntryStatus = Literal["posted", "draft", "reversed"]
 EntryType = Literal["automatic", "manual", "reversal"]
 
@@ -55,6 +62,7 @@ class AccountCreate(RequestModel):
     description: Optional[LongText] = None
     is_active: bool = True
     statement_section: Optional[StatementSectionName] = Field(None, description=STATEMENT_SECTION_HELP)
+    cash_flow_category: Optional[CashFlowCategory] = Field(None, description=CASH_FLOW_CATEGORY_HELP)
 
 
 class AccountUpdate(RequestModel):
@@ -66,6 +74,7 @@ class AccountUpdate(RequestModel):
     description: Optional[LongText] = None
     is_active: bool = None  # type: ignore[assignment]
     statement_section: Optional[StatementSectionName] = Field(None, description="null: placed again by default")
+    cash_flow_category: Optional[CashFlowCategory] = Field(None, description="null: placed again by default")
     version: Optional[int] = Field(None, ge=1)
 
 
@@ -78,6 +87,7 @@ class Account(ResponseModel):
     description: Optional[str] = None
     is_active: bool
     statement_section: Optional[StatementSectionName] = Field(None, description=STATEMENT_SECTION_HELP)
+    cash_flow_category: Optional[CashFlowCategory] = Field(None, description=CASH_FLOW_CATEGORY_HELP)
     normal_balance: Literal["debit", "credit"]
     has_postings: bool
     version: int

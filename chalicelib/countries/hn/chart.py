@@ -184,3 +184,21 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
     ("fx_unrealized_gain", None, "4205"),
     ("fx_unrealized_loss", None, "6304"),
 )
+
+# Where the statement of cash flows (NIIF para PYMES, Sección 7, indirect method) places a balance
+# sheet account (domain/cash_flow.py's places); a sub-account follows its parent. Current assets and
+# liabilities are working capital (operating), non-current assets investing, loans and equity
+# financing; accumulated depreciation and amortisation and provisions moved no cash (non_cash: an
+# adjustment to the net result).
+CASH_FLOW_CATEGORIES: dict[str, str] = {
+    "11": "operating",
+    "1101": "cash",
+    "12": "investing",
+    "120106": "non_cash",
+    "120202": "non_cash",
+    "21": "operating",
+    "2105": "financing",             # short-term bank loans
+    "22": "financing",
+    "2202": "non_cash",              # the provision for employee benefits is accrued, not paid
+    "3": "financing",
+}

@@ -200,3 +200,18 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
     ("fx_unrealized_gain", None, "5205"),
     ("fx_unrealized_loss", None, "430104"),
 )
+
+# Where the statement of cash flows (NIIF para PYMES, Sección 7, indirect method) places a balance
+# sheet account (see the Honduran chart's CASH_FLOW_CATEGORIES): a sub-account follows its parent.
+CASH_FLOW_CATEGORIES: dict[str, str] = {
+    "11": "operating",
+    "1101": "cash",
+    "12": "investing",
+    "120106": "non_cash",
+    "120202": "non_cash",
+    "21": "operating",
+    "2101": "financing",             # bank loans and overdrafts
+    "22": "financing",
+    "2202": "non_cash",              # the provision for severance is accrued, not paid
+    "3": "financing",
+}

@@ -129,6 +129,8 @@ def _check_statement_section(account: dict[str, Any]) -> None:
     if account.get("statementSection") is not None and account["type"] not in statements.RESULT_TYPES:
         raise ValidationFailed.for_field("statementSection", "only income, cost and expense accounts have a place "
                                                              "in the income statement")
+    if account.get("cashFlowCategory") == "cash" and account["type"] != accounting.ASSET:
+        raise ValidationFailed.for_field("cashFlowCategory", "only an asset account can be cash")
 
 
 def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:

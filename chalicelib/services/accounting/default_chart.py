@@ -7,7 +7,7 @@ from importlib import import_module
 from typing import Any
 
 from chalicelib import countries
-from chalicelib.domain import statements
+from chalicelib.domain import cash_flow, statements
 from chalicelib.domain.accounting import CONTROLLED_OPERATIONS
 from chalicelib.errors import ApiError
 from chalicelib.services.accounting import account_determination, chart, control_accounts
@@ -46,6 +46,13 @@ def standard_sections(country: str) -> dict[str, tuple[str, str, bool]]:
         else:
             sections[code] = (account_type, statements.SECTION_BY_TYPE[account_type], False)
     return sections
+
+
+def standard_cash_flow_places(country: str) -> dict[str, tuple[str, str, bool]]:
+    """Where the country's standard chart places its balance sheet accounts in the statement of
+    cash flows: code -> (type, place, whether the chart names it in `CASH_FLOW_CATEGORIES`)."""
+    module = import_module(countries.pack(country).chart_module)
+    return cash_flow.standard_places(module.ACCOUNTS, getattr(module, "CASH_FLOW_CATEGORIES", {}))
 
 
 def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any], Transaction]:

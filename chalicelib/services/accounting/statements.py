@@ -32,17 +32,8 @@ def balance_sheet(table: Table, company_id: int, date: str | None, compare_date:
 
 def income_statement(table: Table, company_id: int, start_date: str | None, end_date: str | None,
                      compare_start: str | None, compare_end: str | None) -> dict[str, Any]:
-    end_date = end_date or accounts.today_of(table, company_id)
-    start_date = start_date or f"{end_date[:4]}-01-01"
-    periods = [("startDate", start_date, end_date)]
-    if (compare_start is None) != (compare_end is None):
-        missing = "compareEndDate" if compare_end is None else "compareStartDate"
-        raise ValidationFailed.for_field(missing, "send both comparison dates (from and to) together")
-    if compare_start is not None and compare_end is not None:
-        periods.append(("compareStartDate", compare_start, compare_end))
-    for field, start, end in periods:
-        if start > end:
-            raise ValidationFailed.for_field(field, "must not be after its end date")
+    periods = report_periods(table, company_id, start_date, end_date, compare_start, compare_end)
+    _, start_date, end_date = periods[0]
     months = month_balances_through(table, company_id, max(end for _, _, end in periods))
     years = fiscal_years.list_fiscal_years(table, company_id)
     columns = [_without_closing(table, company_id, years, start, end, {
@@ -55,6 +46,24 @@ def income_statement(table: Table, company_id: int, start_date: str | None, end_
     for name, value in report.items():  # sections (trees) and figures, in the statement's order
         answer.update({name: _section(value)} if isinstance(value, dict) else _figure(name, value))
     return answer
+
+
+def report_periods(table: Table, company_id: int, start_date: str | None, end_date: str | None,
+                   compare_start: str | None, compare_end: str | None) -> list[tuple[str, str, str]]:
+    """A period report's columns as (field, start, end): the period (default: the year to
+    date) and the comparison period when both its dates are sent."""
+    end_date = end_date or accounts.today_of(table, company_id)
+    start_date = start_date or f"{end_date[:4]}-01-01"
+    periods = [("startDate", start_date, end_date)]
+    if (compare_start is None) != (compare_end is None):
+        missing = "compareEndDate" if compare_end is None else "compareStartDate"
+        raise ValidationFailed.for_field(missing, "send both comparison dates (from and to) together")
+    if compare_start is not None and compare_end is not None:
+        periods.append(("compareStartDate", compare_start, compare_end))
+    for field, start, end in periods:
+        if start > end:
+            raise ValidationFailed.for_field(field, "must not be after its end date")
+    return periods
 
 
 def _without_closing(table: Table, company_id: int, years: list[dict[str, Any]], start: str, end: str,

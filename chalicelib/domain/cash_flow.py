@@ -1,0 +1,155 @@
+"""The statement of cash flows by the indirect method (NIIF para PYMES, Sección 7): the period's
+net result, adjusted by what moved no cash (depreciation, provisions) and by the changes in
+working capital, gives the operating flow; the changes in non-current assets, the investing flow;
+in loans and equity, the financing flow.
+
+Why it always balances: every entry's debits equal its credits, so over any period the change in
+the cash accounts (debit less credit) is the sum over every other account of its credits less
+debits. The net result is that sum over the income, cost and expense accounts; each other
+account's credits less debits is exactly one line below. So opening cash + the net flow = closing
+cash on any books whose entries balance, whatever the accounts' places."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Iterable, Mapping
+
+from chalicelib.domain.accounting import ASSET, EQUITY, LIABILITY, ZERO
+from chalicelib.domain.statements import RESULT_TYPES, Movements, result
+
+# an account's place (`cashFlowCategory` names the first four; NON_CASH is the standard charts'
+# place for accumulated depreciation and amortisation and for provisions: an operating item that
+# moved no cash, shown among the adjustments to the net result)
+CASH = "cash"
+OPERATING = "operating"
+INVESTING = "investing"
+FINANCING = "financing"
+NON_CASH = "non_cash"
+CATEGORIES = (CASH, OPERATING, INVESTING, FINANCING)
+DEFAULT_BY_TYPE = {ASSET: OPERATING, LIABILITY: OPERATING, EQUITY: FINANCING}
+
+# the lines' keys: the net result, an adjustment (no cash moved), a change in working capital, a
+# change in an investing or financing account
+NET_RESULT = "netResult"
+ADJUSTMENT = "adjustment"
+WORKING_CAPITAL = "workingCapital"
+NET_RESULT_LABEL = "Resultado neto del periodo"
+
+
+def placements(accounts: Iterable[Mapping[str, Any]], cash_ids: set[int],
+               standard: Mapping[str, tuple[str, str, bool]]) -> dict[int, str]:
+    """Each account's place in the statement: its own `cashFlowCategory`; else cash when it is a
+    bank account's ledger or the cash/bank determination rules' account (`cash_ids`); else the
+    place the country's standard chart names for its code (`standard`: code -> (type, place,
+    named)), the types agreeing; else its parent's; else the standard chart's place for its code
+    however it got there; else by type (asset and liability: operating, equity: financing).
+    Income, cost and expense accounts are in the net result: operating unless their own
+    `cashFlowCategory` moves them to investing or financing (a gain on selling equipment,
+    interest paid as financing)."""
+    by_id = {int(a["id"]): a for a in accounts}
+    placed: dict[int, str] = {}
+
+    def place(account_id: int, seen: frozenset[int]) -> str:
+        if account_id in placed:
+            return placed[account_id]
+        account = by_id[account_id]
+        standard_type, standard_place, named = standard.get(account["code"], (None, None, False))
+        in_standard = standard_type == account["type"]
+        parent = account.get("parentId")
+        parent = int(parent) if parent is not None else None
+        own = account.get("cashFlowCategory")
+        if account["type"] in RESULT_TYPES:
+            found = own if own in (INVESTING, FINANCING) else OPERATING
+        elif own:
+            found = own
+        elif account_id in cash_ids:
+            found = CASH
+        elif in_standard and named:
+            found = standard_place
+        elif parent in by_id and parent not in seen:
+            found = place(parent, seen | {account_id})
+        elif in_standard:
+            found = standard_place
+        else:
+            found = DEFAULT_BY_TYPE[account["type"]]
+        placed[account_id] = found
+        return found
+
+    for account_id in by_id:
+        place(account_id, frozenset())
+    return placed
+
+
+def standard_places(chart: Iterable[tuple[str, str, str, str | None]],
+                    named: Mapping[str, str]) -> dict[str, tuple[str, str, bool]]:
+    """A country's standard chart (code, name, type, parent code; parents first) and the places
+    it names (`CASH_FLOW_CATEGORIES`) as code -> (type, place, named): an account the chart does
+    not name follows its parent, a top account its type."""
+    places: dict[str, tuple[str, str, bool]] = {}
+    for code, _, account_type, parent_code in chart:
+        if account_type in RESULT_TYPES:
+            continue
+        if code in named:
+            places[code] = (account_type, named[code], True)
+        elif parent_code in places:
+            places[code] = (account_type, places[parent_code][1], False)
+        else:
+            places[code] = (account_type, DEFAULT_BY_TYPE[account_type], False)
+    return places
+
+
+def _cash(place: Mapping[int, str], balances: Mapping[int, Movements]) -> Decimal:
+    return sum((moved.debit - moved.credit for account, moved in balances.items() if place.get(account) == CASH),
+               ZERO)
+
+
+def statement(accounts: list[Mapping[str, Any]], place: Mapping[int, str],
+              columns: list[tuple[Mapping[int, Movements], Mapping[int, Movements], Mapping[int, Movements]]]
+              ) -> dict[str, Any]:
+    """Per column (the period's movements, the balances before it, the balances at its end):
+    the three sections' lines and totals, the net flow, the cash at either end and whether
+    opening cash + net flow = closing cash. An account absent from the chart (it cannot be
+    deleted once posted to) is a working-capital line. Lines are in code order; an account
+    whose figures are all zero has none."""
+    by_id = {int(a["id"]): a for a in accounts}
+    count = range(len(columns))
+    net = [result(accounts, period) for period, _, _ in columns]
+    sections: dict[str, list[dict[str, Any]]] = {OPERATING: [], INVESTING: [], FINANCING: []}
+    sections[OPERATING].append({"key": NET_RESULT, "label": NET_RESULT_LABEL, "chartOfAccountId": None,
+                                "code": None, "amounts": net})
+    adjustments: list[dict[str, Any]] = []
+    moved = sorted({account for period, _, _ in columns for account in period},
+                   key=lambda account: (by_id[account]["code"] if account in by_id else "", account))
+    for account_id in moved:
+        account = by_id.get(account_id, {"code": "", "name": "", "type": ASSET})
+        where = place.get(account_id, OPERATING)
+        if where == CASH:
+            continue
+        amounts = [columns[i][0].get(account_id, Movements()) for i in count]
+        change = [m.credit - m.debit for m in amounts]  # what it brought in: a liability's rise, an asset's fall
+        if not any(change):
+            continue
+        def line(key: str, figures: list[Decimal], account_id: int = account_id,
+                 account: Mapping[str, Any] = account) -> dict[str, Any]:
+            return {"key": key, "label": account["name"], "chartOfAccountId": account_id,
+                    "code": account["code"] or None, "amounts": figures}
+
+        if account["type"] in RESULT_TYPES:
+            if where in (INVESTING, FINANCING):  # already in the net result: out of operating, into its section
+                adjustments.append(line(ADJUSTMENT, [-c for c in change]))
+                sections[where].append(line(where, change))
+        elif where == NON_CASH:
+            adjustments.append(line(ADJUSTMENT, change))
+        elif where in (INVESTING, FINANCING):
+            sections[where].append(line(where, change))
+        else:
+            sections[OPERATING].append(line(WORKING_CAPITAL, change))
+    sections[OPERATING][1:1] = adjustments  # adjustments come right after the net result
+    totals = {name: [sum((ln["amounts"][i] for ln in lines), ZERO) for i in count]
+              for name, lines in sections.items()}
+    flow = [totals[OPERATING][i] + totals[INVESTING][i] + totals[FINANCING][i] for i in count]
+    opening = [_cash(place, before) for _, before, _ in columns]
+    closing = [_cash(place, through) for _, _, through in columns]
+    return {"netResult": net,
+            **{name: {"lines": lines, "totals": totals[name]} for name, lines in sections.items()},
+            "netCashFlow": flow, "openingCash": opening, "closingCash": closing,
+            "balanced": [opening[i] + flow[i] == closing[i] for i in count]}
