@@ -14,6 +14,7 @@ from chalicelib.api import (
     company_exports,
     console,
     credits,
+    dimensions,
     documents,
     exchange_rates,
     gateway_payouts,
@@ -50,7 +51,7 @@ for module in (auth, company, partners, products, documents, exchange_rates, inv
                gateway_payouts,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
                company_exports, bank_statements, statement_lines, bank_rules,
-               budgets,
+               budgets, dimensions,
                openapi, console):
     app.register_blueprint(module.blueprint)
 app.register_blueprint(revaluations.blueprint)  # issue 44: reval

@@ -292,6 +292,11 @@ EXAMPLES: dict[str, Example] = {
         statement_line(w, then="ignore") + "/unignore", {}),
     # issue 43: books
     "/payments/gateways/{id}/payouts": lambda w: gateway_payout(w),
+    # issue 44: dims (the world's company makes two dimensions of its five here)
+    "/dimensions": lambda w: ("/dimensions", {"name": f"Sucursal {w.serial()}", "values": [{"name": "Centro"}]}),
+    "/dimensions/{dimensionId}/values": lambda w: (
+        f"/dimensions/{w.created('/dimensions', {'name': f'Proyecto {w.serial()}'})['id']}/values",
+        {"code": "A", "name": "Edificio A"}),
 }
 
 

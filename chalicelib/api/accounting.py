@@ -101,12 +101,15 @@ def ledger(call: Call) -> Any:
                           query.end_date, query.limit, query.cursor)
 
 
-@endpoint(blueprint, "GET", "/journal-entries/trial-balance", summary="Trial balance at a date", tag=JOURNAL,
+@endpoint(blueprint, "GET", "/journal-entries/trial-balance", summary="Trial balance at a date (of one cost centre, "
+          "or by a dimension's values)", tag=JOURNAL,
           query=M + "TrialBalanceQuery", response=M + "TrialBalance")
 def trial_balance(call: Call) -> Any:
     from chalicelib.services.accounting import reports
 
-    return reports.trial_balance(call.command.table, call.principal.company_id, call.query.date)
+    query = call.query
+    return reports.trial_balance(call.command.table, call.principal.company_id, query.date, query.dimension_value_id,
+                                 query.group_by_dimension_id)
 
 
 @endpoint(blueprint, "GET", "/journal-entries/{id}", summary="One journal entry", tag=JOURNAL,

@@ -32,5 +32,7 @@ TAG_DESCRIPTIONS = {
                        "books with suggestions, bank rules, and reconciliation against the statement",
     "Budgets": "Monthly budgets per account and cost centre, several a year (scenarios); budget against actual is "
                "among the reports",
+    "Cost centres": "Dimensions (branch, project, department...) and their values, which journal and document "
+                    "lines carry and the income statement and trial balance filter and group by",
     "Meta": "This document",
 }

@@ -26,14 +26,16 @@ def balance_sheet(call: Call) -> Any:
 
 
 @endpoint(blueprint, "GET", "/reports/income-statement", summary="Income statement of a period (NIIF para "
-          "PYMES): gross margin, operating result, result before tax, net result", tag=REPORTS, query=M + "IncomeStatementQuery",
+          "PYMES): gross margin, operating result, result before tax, net result; of one cost centre, or by a "
+          "dimension's values", tag=REPORTS, query=M + "IncomeStatementQuery",
           response=M + "IncomeStatement", exports=REPORT_TYPES)
 def income_statement(call: Call) -> Any:
     from chalicelib.services.accounting import statements
 
     query = call.query
     report = statements.income_statement(call.command.table, call.principal.company_id, query.start_date,
-                                         query.end_date, query.compare_start_date, query.compare_end_date)
+                                         query.end_date, query.compare_start_date, query.compare_end_date,
+                                         query.dimension_value_id, query.group_by_dimension_id)
     return report_answer(call, report, statements.income_statement_table)
 
 

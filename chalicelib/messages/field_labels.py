@@ -239,6 +239,13 @@ EN: dict[str, str] = {
     **GATEWAY_LABELS_EN,
     # issue 44: cashflow
     'cashFlowCategory': 'Cash-flow statement category',
+    # issue 44: dims
+    'dimensionId': 'Dimension',
+    'valueId': 'Dimension value',
+    'values': 'Values',
+    'values[]': 'Value',
+    'dimensionValueId': 'Dimension value',
+    'groupByDimensionId': 'Group by dimension',
 }
 
 ES: dict[str, str] = {
@@ -472,4 +479,11 @@ ES: dict[str, str] = {
     **GATEWAY_LABELS_ES,
     # issue 44: cashflow
     'cashFlowCategory': 'Categoría en el estado de flujos de efectivo',
+    # issue 44: dims
+    'dimensionId': 'Dimensión',
+    'valueId': 'Valor de la dimensión',
+    'values': 'Valores',
+    'values[]': 'Valor',
+    'dimensionValueId': 'Valor de la dimensión',
+    'groupByDimensionId': 'Agrupar por dimensión',
 }

@@ -18,6 +18,7 @@ from chalicelib.models.base import (
     ResponseModel,
     ShortText,
 )
+from chalicelib.models.dimensions import DIMENSION_VALUE_FILTER, GROUP_BY_DIMENSION, ByDimension, DimensionColumn
 
 AccountType = Literal["asset", "liability", "equity", "income", "cost", "expense"]
 AccountCode = Annotated[str, StringConstraints(min_length=1, max_length=30, pattern=r"^[0-9A-Za-z][0-9A-Za-z.\-]*$")]
@@ -262,9 +263,11 @@ class Ledger(ResponseModel):
 
 class TrialBalanceQuery(RequestModel):
     date: Optional[Date] = Field(None, description="Default: today (UTC).")
+    dimension_value_id: Optional[QueryId] = Field(None, description=DIMENSION_VALUE_FILTER)
+    group_by_dimension_id: Optional[QueryId] = Field(None, description=GROUP_BY_DIMENSION)
 
 
-class TrialBalanceRow(ResponseModel):
+class TrialBalanceRow(ByDimension):
     chart_of_account_id: int
     code: str
     name: str
@@ -274,15 +277,27 @@ class TrialBalanceRow(ResponseModel):
     balance: Decimal
     debit_balance: Decimal
     credit_balance: Decimal
+    debit_by_dimension: Optional[List[Decimal]] = None
+    credit_by_dimension: Optional[List[Decimal]] = None
+    balance_by_dimension: Optional[List[Decimal]] = None
 
 
-class TrialBalance(ResponseModel):
+class TrialBalance(ByDimension):
+    """Asked by a dimension (`groupByDimensionId`), each row's and the totals' debits and credits
+    also come by its values (`…ByDimension`: one amount per `dimensionColumns` entry, adding up)."""
     date: str
+    dimension_value_id: Optional[int] = Field(None, description="only the postings carrying this value (asked)")
+    dimension_value_name: Optional[str] = None
+    group_by_dimension_id: Optional[int] = Field(None, description="a column per value of this dimension (asked)")
+    group_by_dimension_name: Optional[str] = None
+    dimension_columns: Optional[List[DimensionColumn]] = None
     accounts: List[TrialBalanceRow]
     total_debit: Decimal
     total_credit: Decimal
     total_debit_balance: Decimal
     total_credit_balance: Decimal
+    total_debit_by_dimension: Optional[List[Decimal]] = None
+    total_credit_by_dimension: Optional[List[Decimal]] = None
 
 
 # --- accounting periods --------------------------------------------------------------------------

@@ -5,7 +5,8 @@ from typing import List, Literal, Optional
 
 from pydantic import Field
 
-from chalicelib.models.base import Date, RequestModel, ResponseModel
+from chalicelib.models.base import Date, QueryId, RequestModel, ResponseModel
+from chalicelib.models.dimensions import DIMENSION_VALUE_FILTER, GROUP_BY_DIMENSION, ByDimension, DimensionColumn
 
 
 class BalanceSheetQuery(RequestModel):
@@ -18,21 +19,26 @@ class IncomeStatementQuery(RequestModel):
     end_date: Optional[Date] = Field(None, description="Default: today (UTC); not before startDate.")
     compare_start_date: Optional[Date] = Field(None, description="A second column: send both compare dates.")
     compare_end_date: Optional[Date] = None
+    dimension_value_id: Optional[QueryId] = Field(None, description=DIMENSION_VALUE_FILTER)
+    group_by_dimension_id: Optional[QueryId] = Field(None, description=GROUP_BY_DIMENSION + " Not with a "
+                                                     "comparison.")
 
 
-class StatementAccount(ResponseModel):
+class StatementAccount(ByDimension):
     """An account with its sub-accounts; its balance includes theirs (on the section's normal side)."""
     chart_of_account_id: int
     code: str
     name: str
     balance: Decimal
     compare_balance: Optional[Decimal] = None
+    balance_by_dimension: Optional[List[Decimal]] = None
     accounts: List[StatementAccount]
 
 
-class StatementSection(ResponseModel):
+class StatementSection(ByDimension):
     total: Decimal
     compare_total: Optional[Decimal] = None
+    total_by_dimension: Optional[List[Decimal]] = None
     accounts: List[StatementAccount] = Field(description="the top of the chart's tree; accounts that never moved "
                                                           "are left out")
 
@@ -55,32 +61,45 @@ class BalanceSheet(ResponseModel):
     balanced: bool = Field(description="assets = liabilities + equity in every column")
 
 
-class IncomeStatement(ResponseModel):
+class IncomeStatement(ByDimension):
     """NIIF para PYMES' income statement (Sección 5), expenses by function: each income, cost and
     expense account in the section its `statementSection` (or its default place) names, its
-    figures on the section's side (income sections credit less debit, the others debit less credit)."""
+    figures on the section's side (income sections credit less debit, the others debit less credit).
+    Asked by a dimension (`groupByDimensionId`), every balance, total and figure also comes by its
+    values (`balanceByDimension`, `totalByDimension`, `grossMarginByDimension`...: one amount per
+    `dimensionColumns` entry, adding up to the figure)."""
     start_date: str
     end_date: str
     compare_start_date: Optional[str] = None
     compare_end_date: Optional[str] = None
+    dimension_value_id: Optional[int] = Field(None, description="only the postings carrying this value (asked)")
+    dimension_value_name: Optional[str] = None
+    group_by_dimension_id: Optional[int] = Field(None, description="a column per value of this dimension (asked)")
+    group_by_dimension_name: Optional[str] = None
+    dimension_columns: Optional[List[DimensionColumn]] = None
     revenue: StatementSection = Field(description="ingresos de actividades ordinarias")
     cost_of_sales: StatementSection
     gross_margin: Decimal = Field(description="revenue - costOfSales")
     compare_gross_margin: Optional[Decimal] = None
+    gross_margin_by_dimension: Optional[List[Decimal]] = None
     expenses: StatementSection = Field(description="operating expenses (administration and selling)")
     operating_result: Decimal = Field(description="grossMargin - expenses")
     compare_operating_result: Optional[Decimal] = None
+    operating_result_by_dimension: Optional[List[Decimal]] = None
     other_income: StatementSection
     other_expenses: StatementSection
     financial_income: StatementSection = Field(description="interest earned and exchange gains")
     financial_costs: StatementSection = Field(description="interest, bank charges and exchange losses")
     financial_result: Decimal = Field(description="financialIncome - financialCosts")
     compare_financial_result: Optional[Decimal] = None
+    financial_result_by_dimension: Optional[List[Decimal]] = None
     result_before_tax: Decimal = Field(description="operatingResult + otherIncome - otherExpenses + financialResult")
     compare_result_before_tax: Optional[Decimal] = None
+    result_before_tax_by_dimension: Optional[List[Decimal]] = None
     income_tax: StatementSection
     net_result: Decimal = Field(description="resultBeforeTax - incomeTax")
     compare_net_result: Optional[Decimal] = None
+    net_result_by_dimension: Optional[List[Decimal]] = None
 
 
 # the period of every country's tax books (the books themselves are the packs' models)

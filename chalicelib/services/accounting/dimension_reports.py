@@ -4,10 +4,13 @@ absent when none), never from balance items of their own: the books' transaction
 are. One Query per account partition over [start, end]."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping
 
 from chalicelib.domain.statements import Movements
+from chalicelib.errors import ValidationFailed
+from chalicelib.services.accounting import dimensions
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
@@ -78,3 +81,59 @@ def grouped_movements(table: Table, company_id: int, account_ids: Iterable[int],
         return min(mine) if mine else UNASSIGNED
 
     return _summed(table, company_id, account_ids, start, end, group_of)
+
+
+# --- what a report asks of cost centres (dimensionValueId, groupByDimensionId) --------------------
+
+@dataclass(frozen=True)
+class Selection:
+    """A report's cost centres: only the postings carrying `value_id` (when given) and, when
+    `dimension_id` is given, a column per value of that dimension (`value_ids`, in id order) and a
+    last one for the postings carrying none of them ("unassigned"), adding up to the whole."""
+    value_id: int | None
+    dimension_id: int | None
+    value_ids: tuple[int, ...] = ()
+    columns: tuple[dict[str, Any], ...] = ()
+    value_name: str | None = None
+    dimension_name: str | None = None
+
+    def answer(self) -> dict[str, Any]:
+        """What a report answers of it (absent from the default answers)."""
+        return {"dimensionValueId": self.value_id, "dimensionValueName": self.value_name,
+                "groupByDimensionId": self.dimension_id, "groupByDimensionName": self.dimension_name,
+                "dimensionColumns": list(self.columns) if self.grouped else None}
+
+    @property
+    def grouped(self) -> bool:
+        return self.dimension_id is not None
+
+
+def selection(table: Table, company_id: int, value_id: int | None, dimension_id: int | None) -> Selection | None:
+    """None when the report asks for neither (the default answer, from the monthly balances alone).
+    A value or dimension the company does not have is a 400 naming the query field."""
+    if value_id is None and dimension_id is None:
+        return None
+    items = dimensions.dimension_items(table, company_id)
+    values = dimensions.values_by_id(items)
+    if value_id is not None and int(value_id) not in values:
+        raise ValidationFailed.for_field("dimensionValueId", "no such dimension value")
+    value_name = None if value_id is None else str(values[int(value_id)]["name"])
+    if dimension_id is None:
+        return Selection(int(value_id), None, value_name=value_name)  # type: ignore[arg-type]
+    dimension = dimensions.dimensions_by_id(items).get(int(dimension_id))
+    if dimension is None:
+        raise ValidationFailed.for_field("groupByDimensionId", "no such dimension")
+    own = [values[key] for key in sorted(values) if int(values[key]["dimensionId"]) == int(dimension_id)]
+    columns = tuple({"valueId": int(value["id"]), "code": value.get("code"), "name": value["name"],
+                     "isActive": value.get("isActive", True)} for value in own)
+    unassigned = {"valueId": None, "code": None, "name": None, "isActive": True}
+    return Selection(None if value_id is None else int(value_id), int(dimension_id),
+                     tuple(int(value["id"]) for value in own), columns + (unassigned,), value_name,
+                     str(dimension["name"]))
+
+
+def group_columns(table: Table, company_id: int, account_ids: Iterable[int], start: str, end: str,
+                  chosen: Selection) -> list[dict[int, Movements]]:
+    """The grouped dimension's columns of [start, end] in `chosen.columns`' order, the unassigned last."""
+    groups = grouped_movements(table, company_id, account_ids, start, end, chosen.value_ids, chosen.value_id)
+    return [groups.get(value_id, {}) for value_id in chosen.value_ids] + [groups.get(UNASSIGNED, {})]

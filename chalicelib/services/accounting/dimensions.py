@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from chalicelib.errors import ValidationFailed
+from chalicelib import clock
+from chalicelib.errors import Conflict, NotFound, ValidationFailed
+from chalicelib.services import records
+from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
 
 
 def dimension_items(table: Table, company_id: int) -> list[dict[str, Any]]:
@@ -52,3 +56,196 @@ def checked_line_dimensions(items: list[dict[str, Any]], requested: Iterable[Map
 def value_ids(line_dimensions: Iterable[Mapping[str, Any]] | None) -> list[int]:
     """What a posting carries of its line's dimensions: the value ids, in dimension order."""
     return [int(pair["valueId"]) for pair in sorted(line_dimensions or (), key=lambda pair: int(pair["dimensionId"]))]
+
+
+# --- managing dimensions and their values (GET/POST/PUT /dimensions) ------------------------------
+# No DELETE: postings keep the value ids they carry, so a dimension or value is made inactive.
+# Names are unique per company (values: names and codes per dimension), blind to case, each held
+# by a unique-value item; the count of dimensions is an item of the partition whose condition
+# keeps it at MAX_DIMENSIONS whatever the concurrent creators.
+
+LABEL, VALUE_LABEL = "Dimension", "Dimension value"
+_NAME_KIND, _VALUE_NAME_KIND, _VALUE_CODE_KIND = "DIMENSION_NAME", "DIMENSION_VALUE_NAME", "DIMENSION_VALUE_CODE"
+
+
+def _folded(text: str) -> str:
+    return " ".join(str(text).split()).casefold()
+
+
+def _name_key(company_id: int, name: str) -> keys.Key:
+    return keys.unique_value(company_id, _NAME_KIND, _folded(name))
+
+
+def _value_name_key(company_id: int, dimension_id: int, name: str) -> keys.Key:
+    return keys.unique_value(company_id, _VALUE_NAME_KIND, f"{dimension_id}#{_folded(name)}")
+
+
+def _value_code_key(company_id: int, dimension_id: int, code: str) -> keys.Key:
+    return keys.unique_value(company_id, _VALUE_CODE_KIND, f"{dimension_id}#{_folded(code)}")
+
+
+def _name_taken(name: str) -> Conflict:
+    return Conflict(f"Another dimension is already named {name!r}.", code="DIMENSION_NAME_TAKEN",
+                    details=[{"field": "name", "message": "already used by another dimension"}])
+
+
+def _value_taken(field: str, text: str, where: str | None = None) -> Conflict:
+    message = (f"Another value of the dimension is already named {text!r}." if field == "name"
+               else f"Another value of the dimension already has the code {text!r}.")
+    return Conflict(message, code="DIMENSION_VALUE_TAKEN",
+                    details=[{"field": where or field, "message": "already used by another value of the dimension"}])
+
+
+def _limit_reached() -> Conflict:
+    return Conflict(f"A company has at most {keys.MAX_DIMENSIONS} dimensions: make one inactive and reuse it.",
+                    code="DIMENSION_LIMIT_REACHED",
+                    details=[{"field": "name", "message": f"at most {keys.MAX_DIMENSIONS} dimensions per company"}])
+
+
+def value_view(item: Mapping[str, Any]) -> dict[str, Any]:
+    return {"id": int(item["id"]), "dimensionId": int(item["dimensionId"]), "code": item.get("code"),
+            "name": item["name"], "isActive": item.get("isActive", True), "version": item["version"],
+            "createdAt": item["createdAt"], "updatedAt": item["updatedAt"]}
+
+
+def view(dimension: Mapping[str, Any], values: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    return {"id": int(dimension["id"]), "name": dimension["name"], "isActive": dimension.get("isActive", True),
+            "values": [value_view(value) for value in values if int(value["dimensionId"]) == int(dimension["id"])],
+            "version": dimension["version"], "createdAt": dimension["createdAt"], "updatedAt": dimension["updatedAt"]}
+
+
+def list_dimensions(table: Table, company_id: int) -> list[dict[str, Any]]:
+    """Every dimension of the company with its values (active or not), in creation order."""
+    items = dimension_items(table, company_id)
+    values = list(values_by_id(items).values())
+    return [view(dimension, values) for _, dimension in sorted(dimensions_by_id(items).items())]
+
+
+def get_dimension(table: Table, company_id: int, dimension_id: int) -> dict[str, Any]:
+    items = dimension_items(table, company_id)
+    dimension = dimensions_by_id(items).get(int(dimension_id))
+    if dimension is None:
+        raise NotFound(f"{LABEL} not found.")
+    return view(dimension, values_by_id(items).values())
+
+
+def _new_value(command: Command, dimension_id: int, fields: Mapping[str, Any], now: str) -> dict[str, Any]:
+    value_id = command.table.next_id(keys.id_sequence(command.company_id, keys.DIMENSION_VALUE))
+    return {**keys.dimension_value(command.company_id, dimension_id, value_id), "itemType": keys.DIMENSION_VALUE,
+            "id": value_id, "dimensionId": dimension_id, "name": fields["name"],
+            **({"code": fields["code"]} if fields.get("code") is not None else {}),
+            "isActive": fields.get("isActive", True), "version": 1, "createdAt": now, "updatedAt": now}
+
+
+def _reserve_value(transaction: Transaction, company_id: int, value: Mapping[str, Any], where: str = "") -> None:
+    dimension_id = int(value["dimensionId"])
+    transaction.put_new({**_value_name_key(company_id, dimension_id, value["name"]), "valueId": value["id"]},
+                        on_fail=_value_taken("name", value["name"], f"{where}name"))
+    if value.get("code") is not None:
+        transaction.put_new({**_value_code_key(company_id, dimension_id, value["code"]), "valueId": value["id"]},
+                            on_fail=_value_taken("code", value["code"], f"{where}code"))
+
+
+def _check_distinct(values: list[Mapping[str, Any]]) -> None:
+    """The values sent together differ in name and code (the guards would only say "taken")."""
+    for field in ("name", "code"):
+        seen: set[str] = set()
+        for position, value in enumerate(values):
+            if value.get(field) is None:
+                continue
+            if _folded(value[field]) in seen:
+                raise ValidationFailed.for_field(f"values[{position}].{field}", "the same as another value sent")
+            seen.add(_folded(value[field]))
+
+
+def create_dimension(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    """A dimension (and the values sent with it) in one transaction."""
+    table, company_id = command.table, command.company_id
+    if len(dimensions_by_id(dimension_items(table, company_id))) >= keys.MAX_DIMENSIONS:
+        raise _limit_reached()
+    requested = list(fields.get("values") or [])
+    _check_distinct(requested)
+    dimension_id = table.next_id(keys.id_sequence(company_id, keys.DIMENSION))
+    now = clock.now_iso()
+    dimension = {**keys.dimension(company_id, dimension_id), "itemType": keys.DIMENSION, "id": dimension_id,
+                 "name": fields["name"], "isActive": fields.get("isActive", True), "version": 1,
+                 "createdAt": now, "updatedAt": now}
+    transaction = command.transaction()
+    transaction.put_new(dimension)
+    transaction.update(keys.dimension_count(company_id), "ADD #count :one",
+                       condition="attribute_not_exists(#count) OR #count < :max",
+                       names={"#count": "dimensionCount"}, values={":one": 1, ":max": keys.MAX_DIMENSIONS},
+                       on_fail=_limit_reached())
+    transaction.put_new({**_name_key(company_id, fields["name"]), "dimensionId": dimension_id},
+                        on_fail=_name_taken(fields["name"]))
+    values = [_new_value(command, dimension_id, value, now) for value in requested]
+    for position, value in enumerate(values):
+        transaction.put_new(value)
+        _reserve_value(transaction, company_id, value, f"values[{position}].")
+    return command.commit(transaction, view(dimension, values))
+
+
+def update_dimension(command: Command, dimension_id: int, changes: dict[str, Any],
+                     expected_version: int | None) -> dict[str, Any]:
+    """Sparse: `name`, `isActive` (no DELETE: inactive, its values stay on the postings)."""
+    table, company_id = command.table, command.company_id
+    items = dimension_items(table, company_id)
+    current = dimensions_by_id(items).get(int(dimension_id))
+    if current is None:
+        raise NotFound(f"{LABEL} not found.")
+    for required in ("name", "isActive"):
+        if required in changes and changes[required] is None:
+            raise ValidationFailed.for_field(required, "required")
+    renamed = "name" in changes and _folded(changes["name"]) != _folded(current["name"])
+
+    def add_effects(transaction: Transaction, _: dict[str, Any]) -> None:
+        if renamed:
+            transaction.put_new({**_name_key(company_id, changes["name"]), "dimensionId": int(dimension_id)},
+                                on_fail=_name_taken(changes["name"]))
+            transaction.delete(_name_key(company_id, current["name"]))
+
+    updated = records.update_item(command, keys.dimension(company_id, int(dimension_id)), dict(current), changes,
+                                  expected_version, add_effects)
+    return view(updated, values_by_id(items).values())
+
+
+def add_value(command: Command, dimension_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    table, company_id = command.table, command.company_id
+    if table.get(keys.dimension(company_id, int(dimension_id))) is None:
+        raise NotFound(f"{LABEL} not found.")
+    value = _new_value(command, int(dimension_id), fields, clock.now_iso())
+    transaction = command.transaction()
+    transaction.require(keys.dimension(company_id, int(dimension_id)), NotFound(f"{LABEL} not found."))
+    transaction.put_new(value)
+    _reserve_value(transaction, company_id, value)
+    return command.commit(transaction, value_view(value))
+
+
+def update_value(command: Command, dimension_id: int, value_id: int, changes: dict[str, Any],
+                 expected_version: int | None) -> dict[str, Any]:
+    """Sparse: `name`, `code` (null removes it), `isActive`."""
+    table, company_id = command.table, command.company_id
+    key = keys.dimension_value(company_id, int(dimension_id), int(value_id))
+    current = table.get(key)
+    if current is None:
+        raise NotFound(f"{VALUE_LABEL} not found.")
+    for required in ("name", "isActive"):
+        if required in changes and changes[required] is None:
+            raise ValidationFailed.for_field(required, "required")
+    renamed = "name" in changes and _folded(changes["name"]) != _folded(current["name"])
+    old_code, new_code = current.get("code"), changes.get("code", current.get("code"))
+    recoded = (None if old_code is None else _folded(old_code)) != (None if new_code is None else _folded(new_code))
+
+    def add_effects(transaction: Transaction, _: dict[str, Any]) -> None:
+        if renamed:
+            transaction.put_new({**_value_name_key(company_id, int(dimension_id), changes["name"]),
+                                 "valueId": int(value_id)}, on_fail=_value_taken("name", changes["name"]))
+            transaction.delete(_value_name_key(company_id, int(dimension_id), current["name"]))
+        if recoded:
+            if new_code is not None:
+                transaction.put_new({**_value_code_key(company_id, int(dimension_id), new_code),
+                                     "valueId": int(value_id)}, on_fail=_value_taken("code", new_code))
+            if old_code is not None:
+                transaction.delete(_value_code_key(company_id, int(dimension_id), old_code))
+
+    return value_view(records.update_item(command, key, current, changes, expected_version, add_effects))

@@ -18,6 +18,7 @@ from chalicelib.store.listing import decode_cursor, encode_cursor, invalid_curso
 from chalicelib.store.table import Table
 
 _POSTINGS_END = "~"  # sorts after every digit and '#': the upper bound of a day's postings
+_BEGINNING = "0001-01-01"  # before any posting: a trial balance is of everything up to its date
 
 
 def _is_date(text: str) -> bool:
@@ -147,27 +148,56 @@ def month_balances_through(table: Table, company_id: int, date: str) -> dict[int
     return by_account
 
 
-def trial_balance(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
+def trial_balance(table: Table, company_id: int, date: str | None, dimension_value_id: int | None = None,
+                  group_by_dimension_id: int | None = None) -> dict[str, Any]:
     """Per account with movements up to `date` (default: today): total debits, total credits and the balance on
     its normal side; the debit and credit totals of a balanced ledger are equal. One Query of
-    the monthly balances up to the month of `date` and one of the chart."""
+    the monthly balances up to the month of `date` and one of the chart. `dimension_value_id`:
+    only the postings carrying that value; `group_by_dimension_id`: the figures also by that
+    dimension's values and the unassigned (`…ByDimension`), adding up to the row's. Both read
+    the postings of every account up to `date` (dimension_reports)."""
+    from chalicelib.services.accounting import dimension_reports
+
     date = date or today_of(table, company_id)
+    chosen = dimension_reports.selection(table, company_id, dimension_value_id, group_by_dimension_id)
     by_account = month_balances_through(table, company_id, date)
+    account_ids = [int(account_id) for account_id in by_account]
+    if chosen is None or chosen.value_id is None:
+        whole = {int(account_id): accounting.totals_through(months, date) for account_id, months in by_account.items()}
+    else:
+        whole = {account_id: (moved.debit, moved.credit) for account_id, moved in dimension_reports.tagged_movements(
+            table, company_id, account_ids, _BEGINNING, date, chosen.value_id).items()}
+    groups = (dimension_reports.group_columns(table, company_id, account_ids, _BEGINNING, date, chosen)
+              if chosen is not None and chosen.grouped else None)
     rows = []
     total_debit = total_credit = ZERO
-    accounts = {item["id"]: item for item in chart.all_accounts(table, company_id)}
-    for account_id, months in by_account.items():
-        debit, credit = accounting.totals_through(months, date)
+    accounts = {int(item["id"]): item for item in chart.all_accounts(table, company_id)}
+    for account_id, (debit, credit) in whole.items():
         if debit == 0 and credit == 0:
             continue
         account = accounts.get(account_id) or {"code": "", "name": "", "type": accounting.ASSET}
         balance = accounting.natural_balance(account["type"], debit, credit)
-        rows.append({"chartOfAccountId": account_id, "code": account["code"], "name": account["name"],
-                     "type": account["type"], "debit": debit, "credit": credit, "balance": balance,
-                     "debitBalance": max(debit - credit, ZERO), "creditBalance": max(credit - debit, ZERO)})
+        row = {"chartOfAccountId": account_id, "code": account["code"], "name": account["name"],
+               "type": account["type"], "debit": debit, "credit": credit, "balance": balance,
+               "debitBalance": max(debit - credit, ZERO), "creditBalance": max(credit - debit, ZERO)}
+        if groups is not None:
+            moved = [group.get(account_id) for group in groups]
+            row.update({"debitByDimension": [m.debit if m else ZERO for m in moved],
+                        "creditByDimension": [m.credit if m else ZERO for m in moved],
+                        "balanceByDimension": [accounting.natural_balance(account["type"], m.debit, m.credit)
+                                               if m else ZERO for m in moved]})
+        rows.append(row)
         total_debit += debit
         total_credit += credit
     rows.sort(key=lambda row: row["code"])
-    return {"date": date, "accounts": rows, "totalDebit": total_debit, "totalCredit": total_credit,
-            "totalDebitBalance": sum((row["debitBalance"] for row in rows), ZERO),
-            "totalCreditBalance": sum((row["creditBalance"] for row in rows), ZERO)}
+    answer = {"date": date, "accounts": rows, "totalDebit": total_debit, "totalCredit": total_credit,
+              "totalDebitBalance": sum((row["debitBalance"] for row in rows), ZERO),
+              "totalCreditBalance": sum((row["creditBalance"] for row in rows), ZERO)}
+    if chosen is not None:
+        answer.update(chosen.answer())
+    if groups is not None:
+        answer["totalDebitByDimension"] = [sum((row["debitByDimension"][i] for row in rows), ZERO)
+                                           for i in range(len(groups))]
+        answer["totalCreditByDimension"] = [sum((row["creditByDimension"][i] for row in rows), ZERO)
+                                            for i in range(len(groups))]
+    return answer

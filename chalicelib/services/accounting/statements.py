@@ -8,7 +8,7 @@ from chalicelib.domain import accounting, statements
 from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.domain.statements import Movements
 from chalicelib.errors import ValidationFailed
-from chalicelib.services.accounting import chart, default_chart, fiscal_years
+from chalicelib.services.accounting import chart, default_chart, dimension_reports, fiscal_years
 from chalicelib.services.accounting.reports import month_balances_through
 from chalicelib.services.identity import accounts
 from chalicelib.store.table import Table
@@ -31,20 +31,45 @@ def balance_sheet(table: Table, company_id: int, date: str | None, compare_date:
 
 
 def income_statement(table: Table, company_id: int, start_date: str | None, end_date: str | None,
-                     compare_start: str | None, compare_end: str | None) -> dict[str, Any]:
+                     compare_start: str | None, compare_end: str | None, dimension_value_id: int | None = None,
+                     group_by_dimension_id: int | None = None) -> dict[str, Any]:
+    """The default answer reads the monthly balances alone. `dimension_value_id`: only the postings
+    carrying that value (read from the postings); `group_by_dimension_id`: besides the whole, a
+    column per value of that dimension and one for the postings carrying none, adding up to it
+    (`…ByDimension`, in `dimensionColumns`' order)."""
+    if compare_start is not None and compare_end is not None and group_by_dimension_id is not None:
+        raise ValidationFailed.for_field("groupByDimensionId", "group by a dimension or compare two periods, not both")
     periods = report_periods(table, company_id, start_date, end_date, compare_start, compare_end)
     _, start_date, end_date = periods[0]
+    chosen = dimension_reports.selection(table, company_id, dimension_value_id, group_by_dimension_id)
     months = month_balances_through(table, company_id, max(end for _, _, end in periods))
+    chart_accounts = chart.all_accounts(table, company_id)
+    result_ids = [int(account["id"]) for account in chart_accounts
+                  if account["type"] in statements.RESULT_TYPES and int(account["id"]) in months]
     years = fiscal_years.list_fiscal_years(table, company_id)
-    columns = [_without_closing(table, company_id, years, start, end, {
-        account: through_end - before for account, through_end, before in _spans(months, start, end)})
-        for _, start, end in periods]
+    if chosen is None or chosen.value_id is None:
+        columns = [_without_closing(table, company_id, years, start, end, {
+            account: through_end - before for account, through_end, before in _spans(months, start, end)})
+            for _, start, end in periods]
+    else:  # the closing entries carry no value: nothing to leave out
+        columns = [dimension_reports.tagged_movements(table, company_id, result_ids, start, end, chosen.value_id)
+                   for _, start, end in periods]
+    groups_from = None
+    if chosen is not None and chosen.grouped:
+        groups_from = len(columns)
+        groups = dimension_reports.group_columns(table, company_id, result_ids, start_date, end_date, chosen)
+        if chosen.value_id is None:
+            groups[-1] = _without_closing(table, company_id, years, start_date, end_date, dict(groups[-1]))
+        columns += groups
     standard = default_chart.standard_sections(accounts.company_country(table, company_id))
-    report = statements.income_statement(chart.all_accounts(table, company_id), columns, standard)
+    report = statements.income_statement(chart_accounts, columns, standard)
     answer: dict[str, Any] = {"startDate": start_date, "endDate": end_date, "compareStartDate": compare_start,
                               "compareEndDate": compare_end}
+    if chosen is not None:
+        answer.update(chosen.answer())
     for name, value in report.items():  # sections (trees) and figures, in the statement's order
-        answer.update({name: _section(value)} if isinstance(value, dict) else _figure(name, value))
+        answer.update({name: _section(value, groups_from)} if isinstance(value, dict)
+                      else _figure(name, value, groups_from))
     return answer
 
 
@@ -86,18 +111,25 @@ def _spans(months: dict[int, list[accounting.MonthBalance]], start: str, end: st
                Movements(*accounting.totals_through(balances, before)))
 
 
-def _figure(name: str, values: list[Any]) -> dict[str, Any]:
-    """A figure and its comparison column: {name: first, compareName: second or null}."""
-    return {name: values[0], f"compare{name[0].upper()}{name[1:]}": values[1] if len(values) > 1 else None}
+def _figure(name: str, values: list[Any], groups_from: int | None = None) -> dict[str, Any]:
+    """A figure and its comparison column: {name: first, compareName: second or null}; from
+    `groups_from` on, the columns of a dimension's values ({name}ByDimension)."""
+    plain = values if groups_from is None else values[:groups_from]
+    figure = {name: plain[0], f"compare{name[0].upper()}{name[1:]}": plain[1] if len(plain) > 1 else None}
+    if groups_from is not None:
+        figure[f"{name}ByDimension"] = values[groups_from:]
+    return figure
 
 
-def _section(section: dict[str, Any]) -> dict[str, Any]:
-    return {**_figure("total", section["totals"]), "accounts": [_node(node) for node in section["accounts"]]}
+def _section(section: dict[str, Any], groups_from: int | None = None) -> dict[str, Any]:
+    return {**_figure("total", section["totals"], groups_from),
+            "accounts": [_node(node, groups_from) for node in section["accounts"]]}
 
 
-def _node(node: dict[str, Any]) -> dict[str, Any]:
+def _node(node: dict[str, Any], groups_from: int | None = None) -> dict[str, Any]:
     return {"chartOfAccountId": node["chartOfAccountId"], "code": node["code"], "name": node["name"],
-            **_figure("balance", node["amounts"]), "accounts": [_node(child) for child in node["accounts"]]}
+            **_figure("balance", node["amounts"], groups_from),
+            "accounts": [_node(child, groups_from) for child in node["accounts"]]}
 
 
 # --- as tables, for the CSV, XLSX and PDF exports -------------------------------------------------
@@ -119,58 +151,78 @@ def balance_sheet_table(report: dict[str, Any]) -> ReportTable:
 
 
 def income_statement_table(report: dict[str, Any]) -> ReportTable:
+    """By a dimension: a column per value, the unassigned and the total."""
     compare = report["compareStartDate"] is not None
+    grouped = report.get("dimensionColumns") is not None
     period = f"Del {_day(report['startDate'])} al {_day(report['endDate'])}"
     subtitle = period + (f", comparado con el {_day(report['compareStartDate'])} al "
                          f"{_day(report['compareEndDate'])}" if compare else "")
+    if report.get("dimensionValueName"):
+        subtitle += f"; solo {report['dimensionValueName']}"
+    if grouped:
+        subtitle += f"; por {report['groupByDimensionName']}"
     columns = [f"{report['startDate']} a {report['endDate']}"] + (
         [f"{report['compareStartDate']} a {report['compareEndDate']}"] if compare else [])
     table = _table("Estado de resultados", subtitle, columns,
-                   f"estado-de-resultados-{report['startDate']}-{report['endDate']}", heading="Periodo")
-    _section_rows(table, "INGRESOS DE ACTIVIDADES ORDINARIAS", report["revenue"], compare)
-    _section_rows(table, "COSTO DE VENTAS", report["costOfSales"], compare)
-    _figure_row(table, "Utilidad bruta", report, "grossMargin", compare, emphasis=True)
-    _section_rows(table, "GASTOS DE OPERACIÓN", report["expenses"], compare)
-    _figure_row(table, "Resultado de operación", report, "operatingResult", compare, emphasis=True)
-    _section_rows(table, "OTROS INGRESOS", report["otherIncome"], compare)
-    _section_rows(table, "OTROS GASTOS", report["otherExpenses"], compare)
-    _section_rows(table, "INGRESOS FINANCIEROS", report["financialIncome"], compare)
-    _section_rows(table, "COSTOS FINANCIEROS", report["financialCosts"], compare)
-    _figure_row(table, "Resultado financiero", report, "financialResult", compare, emphasis=True)
-    _figure_row(table, "Resultado antes de impuestos", report, "resultBeforeTax", compare, emphasis=True)
-    _section_rows(table, "IMPUESTO SOBRE LA RENTA", report["incomeTax"], compare)
-    _figure_row(table, "Resultado neto", report, "netResult", compare, emphasis=True)
+                   f"estado-de-resultados-{report['startDate']}-{report['endDate']}", heading="Periodo",
+                   grouped=report.get("dimensionColumns"))
+    shape = "grouped" if grouped else compare
+    _section_rows(table, "INGRESOS DE ACTIVIDADES ORDINARIAS", report["revenue"], shape)
+    _section_rows(table, "COSTO DE VENTAS", report["costOfSales"], shape)
+    _figure_row(table, "Utilidad bruta", report, "grossMargin", shape, emphasis=True)
+    _section_rows(table, "GASTOS DE OPERACIÓN", report["expenses"], shape)
+    _figure_row(table, "Resultado de operación", report, "operatingResult", shape, emphasis=True)
+    _section_rows(table, "OTROS INGRESOS", report["otherIncome"], shape)
+    _section_rows(table, "OTROS GASTOS", report["otherExpenses"], shape)
+    _section_rows(table, "INGRESOS FINANCIEROS", report["financialIncome"], shape)
+    _section_rows(table, "COSTOS FINANCIEROS", report["financialCosts"], shape)
+    _figure_row(table, "Resultado financiero", report, "financialResult", shape, emphasis=True)
+    _figure_row(table, "Resultado antes de impuestos", report, "resultBeforeTax", shape, emphasis=True)
+    _section_rows(table, "IMPUESTO SOBRE LA RENTA", report["incomeTax"], shape)
+    _figure_row(table, "Resultado neto", report, "netResult", shape, emphasis=True)
     return table
 
 
-def _table(title: str, subtitle: str, dates: list[str], filename: str, heading: str = "Saldo al") -> ReportTable:
-    return ReportTable(title, subtitle, (Column("Código"), Column("Cuenta", weight=4),
-                                         *(Column(f"{heading} {date}", "amount") for date in dates)),
-                       filename=filename)
+def _table(title: str, subtitle: str, dates: list[str], filename: str, heading: str = "Saldo al",
+           grouped: list[dict[str, Any]] | None = None) -> ReportTable:
+    amounts = ([Column(_column_label(column), "amount") for column in grouped] + [Column("Total", "amount")]
+               if grouped is not None else [Column(f"{heading} {date}", "amount") for date in dates])
+    return ReportTable(title, subtitle, (Column("Código"), Column("Cuenta", weight=4), *amounts), filename=filename)
 
 
-def _section_rows(table: ReportTable, title: str, section: dict[str, Any], compare: bool, closing: bool = True) -> None:
-    table.add("", title, *([None, None] if compare else [None]), emphasis=True)
+def _column_label(column: dict[str, Any]) -> str:
+    """A dimension value's column: its code and name; the postings without one: "Sin asignar"."""
+    if column["valueId"] is None:
+        return "Sin asignar"
+    return f"{column['code']} {column['name']}" if column.get("code") else str(column["name"])
+
+
+# `shape`: False (one column), True (with its comparison) or "grouped" (a column per dimension value and the total)
+def _section_rows(table: ReportTable, title: str, section: dict[str, Any], shape: bool | str,
+                  closing: bool = True) -> None:
+    table.add("", title, *([None] * len(_values(section, "total", shape))), emphasis=True)
 
     def account_rows(node: dict[str, Any], level: int) -> None:
-        table.add(node["code"], node["name"], *_values(node, "balance", compare), level=level)
+        table.add(node["code"], node["name"], *_values(node, "balance", shape), level=level)
         for child in node["accounts"]:
             account_rows(child, level + 1)
 
     for node in section["accounts"]:
         account_rows(node, 1)
     if closing:
-        _figure_row(table, f"Total {title.lower()}", section, "total", compare, emphasis=True)
+        _figure_row(table, f"Total {title.lower()}", section, "total", shape, emphasis=True)
 
 
-def _figure_row(table: ReportTable, label: str, source: dict[str, Any], name: str, compare: bool,
+def _figure_row(table: ReportTable, label: str, source: dict[str, Any], name: str, shape: bool | str,
                 emphasis: bool = False, level: int = 0) -> None:
-    table.add("", label, *_values(source, name, compare), emphasis=emphasis, level=level)
+    table.add("", label, *_values(source, name, shape), emphasis=emphasis, level=level)
 
 
-def _values(source: dict[str, Any], name: str, compare: bool) -> list[Any]:
+def _values(source: dict[str, Any], name: str, shape: bool | str) -> list[Any]:
+    if shape == "grouped":
+        return [amount(value) for value in source[f"{name}ByDimension"]] + [amount(source[name])]
     values = [amount(source[name])]
-    if compare:
+    if shape:
         values.append(amount(source[f"compare{name[0].upper()}{name[1:]}"]))
     return values
 

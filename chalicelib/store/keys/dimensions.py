@@ -20,3 +20,8 @@ def dimension(company_id: int, dimension_id: int) -> Key:
 def dimension_value(company_id: int, dimension_id: int, value_id: int) -> Key:
     """Beside its dimension: the dimension's values sort right after it."""
     return {"PK": dimensions_partition(company_id), "SK": f"D#{sortable_id(dimension_id)}#V#{sortable_id(value_id)}"}
+
+
+def dimension_count(company_id: int) -> Key:
+    """How many dimensions the company made (none is ever deleted): its condition keeps them at MAX_DIMENSIONS."""
+    return {"PK": dimensions_partition(company_id), "SK": "COUNT"}
