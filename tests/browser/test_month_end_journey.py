@@ -224,4 +224,28 @@ def income_statement_by_cost_centre(console, centres: dict[str, dict]) -> None:
     report = read(console, f"/reports/income-statement?{urlencode(query)}")
     # Tegucigalpa: the sale of 1,000 only (the expense was San Pedro Sula's)
     assert shown(page, "#income-statement tr[data-figure='netResult'] td.num") == [dec(report["netResult"])] == [1000]
+    assert "Tegucigalpa" in page.inner_text("#content h2")
     screens(console, "income-statement-cost-centre", f"/reports/income-statement?{urlencode(query)}")
+
+    # by Sucursal: Tegucigalpa 1,000, San Pedro Sula -150, nothing unassigned: 850 in all
+    dimension_id = centres["TGU"]["dimensionId"]
+    page.select_option("#f-dimensionValueId", "")
+    page.select_option("#f-groupByDimensionId", str(dimension_id))
+    page.click(".report-filters button[type=submit]")
+    console.wait_loaded()
+    assert not page.locator(".form-error .error-box").count(), page.inner_text(".form-error")
+    headings = page.locator("#income-statement thead th.num").all_text_contents()
+    assert headings == ["TGU · Tegucigalpa", "SPS · San Pedro Sula", "Sin asignar", "Total"], headings
+    assert shown(page, "#income-statement tr[data-figure='netResult'] td.num") == [1000, -150, 0, 850]
+    assert shown(page, "#income-statement tr[data-account='410101'] td.num") == [1000, 0, 0, 1000]
+    grouped = {**base, "groupByDimensionId": dimension_id}
+    screens(console, "income-statement-by-dimension", f"/reports/income-statement?{urlencode(grouped)}")
+
+    # the trial balance by Sucursal: each column's debits and credits, then the whole
+    route = f"/accounting/trial-balance?{urlencode({'date': today().isoformat(), 'groupByDimensionId': dimension_id})}"
+    console.goto(route)
+    assert shown(page, "#trial-balance tr[data-account='410101'] td.num") == [0, 1000, 0, 0, 0, 0, 0, 1000]
+    assert shown(page, "#trial-balance tr[data-account='6104'] td.num") == [0, 0, 150, 0, 0, 0, 150, 0]
+    answer = read(console, f"/journal-entries/trial-balance?{route.split('?')[1]}")
+    assert shown(page, "#trial-balance tfoot td.num")[-2:] == [dec(answer["totalDebit"]), dec(answer["totalCredit"])]
+    screens(console, "trial-balance-by-dimension", route)

@@ -1686,5 +1686,8 @@ export default {
   "mend.dim.groupBy": "Columns by dimension",
   "mend.dim.unassigned": "Unassigned",
   "mend.dim.total": "Total",
+  "mend.dim.groupedBy": "by {dimension}",
+  "mend.dim.debit": "Debit",
+  "mend.dim.credit": "Credit",
   "mend.dim.filtered": "Only movements of {value}"
 };

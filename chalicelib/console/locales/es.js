@@ -1686,5 +1686,8 @@ export default {
   "mend.dim.groupBy": "Columnas por dimensión",
   "mend.dim.unassigned": "Sin asignar",
   "mend.dim.total": "Total",
+  "mend.dim.groupedBy": "por {dimension}",
+  "mend.dim.debit": "Debe",
+  "mend.dim.credit": "Haber",
   "mend.dim.filtered": "Solo movimientos de {value}"
 };

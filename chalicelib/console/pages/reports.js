@@ -11,6 +11,7 @@ import { date, documentName, documentTypeName, money, today } from "../format.js
 import { daysCount } from "../payment-status.js";
 import { locale, t } from "../i18n.js";
 import { exportButtons, formView, pageHeader, section, showErrors, withQuery } from "../ui.js";
+import { dimensionFields, dimensionHeadings, dimensionSubtitle, loadDimensions } from "./dimension-filters.js";
 
 // --- periods ---------------------------------------------------------------------------------------
 
@@ -75,10 +76,11 @@ export const amountColumn = (field, label) => ({ field, label: t(label), amount:
 
 // The rows of a statement: headings, each account under its parent (indented), totals; each
 // with its balance and, when compared, the comparison's.
-export function statementTable(id, headings, lines) {
+// `grouped`: a column per cost centre (the API's `…ByDimension`) before the whole.
+export function statementTable(id, headings, lines, grouped = false) {
   const compared = headings.length > 1;
-  const values = (source, name) => [money(source[name]),
-    compared ? money(source[`compare${name[0].toUpperCase()}${name.slice(1)}`]) : null].filter((v) => v !== null);
+  const values = (source, name) => (grouped ? [...source[`${name}ByDimension`], source[name]].map((value) => money(value)) : [money(source[name]),
+    compared ? money(source[`compare${name[0].toUpperCase()}${name.slice(1)}`]) : null].filter((v) => v !== null));
   const rows = [];
   const accounts = (nodes, level) => {
     for (const node of nodes) {
@@ -139,19 +141,24 @@ const INCOME_STATEMENT = {
   get fields() {
     return [dateField("startDate", true), dateField("endDate", true), dateField("compareStartDate"), dateField("compareEndDate")];
   },
+  load: async () => ({ fields: dimensionFields(await loadDimensions()) }),  // issue 44: by cost centre
   defaults: () => ({ startDate: `${today().slice(0, 4)}-01-01`, endDate: today() }),
   query: (r) => ({ startDate: r.startDate, endDate: r.endDate, compareStartDate: r.compareStartDate,
-                   compareEndDate: r.compareEndDate }),
+                   compareEndDate: r.compareEndDate, dimensionValueId: r.dimensionValueId,
+                   groupByDimensionId: r.groupByDimensionId }),
   file: (r) => `estado-de-resultados-${r.startDate}-${r.endDate}${r.compareStartDate
-    ? `-vs-${r.compareStartDate}-${r.compareEndDate}` : ""}`,
+    ? `-vs-${r.compareStartDate}-${r.compareEndDate}` : ""}${r.dimensionValueId ? `-cc-${r.dimensionValueId}` : ""}${
+    r.groupByDimensionId ? `-por-dimension-${r.groupByDimensionId}` : ""}`,
   draw(r) {
     const column = (from, to) => t("rep.periodColumn", { from: date(from), to: date(to) });
     const compared = Boolean(r.compareStartDate);
-    const headings = [column(r.startDate, r.endDate), ...(compared ? [column(r.compareStartDate, r.compareEndDate)] : [])];
-    const subtitle = compared
+    const grouped = Boolean(r.dimensionColumns);
+    const headings = grouped ? dimensionHeadings(r.dimensionColumns)
+      : [column(r.startDate, r.endDate), ...(compared ? [column(r.compareStartDate, r.compareEndDate)] : [])];
+    const subtitle = [compared
       ? t("rep.periodCompared", { from: date(r.startDate), to: date(r.endDate), cfrom: date(r.compareStartDate),
                                   cto: date(r.compareEndDate) })
-      : t("rep.period", { from: date(r.startDate), to: date(r.endDate) });
+      : t("rep.period", { from: date(r.startDate), to: date(r.endDate) }), dimensionSubtitle(r)];
     return section(subtitle, statementTable("income-statement", headings, [
       { heading: t("rep.revenue"), accounts: r.revenue.accounts },
       { label: t("rep.totalRevenue"), source: r.revenue, name: "total", figure: "revenue.total" },
@@ -172,7 +179,7 @@ const INCOME_STATEMENT = {
       { heading: t("rep.incomeTax"), accounts: r.incomeTax.accounts },
       { label: t("rep.totalIncomeTax"), source: r.incomeTax, name: "total", figure: "incomeTax.total" },
       { label: t("rep.netResult"), source: r, name: "netResult", figure: "netResult", strong: true },
-    ]));
+    ], grouped));
   },
 };
 
