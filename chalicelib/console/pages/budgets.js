@@ -130,7 +130,7 @@ export async function editor(ctx) {
       showErrors(form, error);
     }
   });
-  ctx.root.append(pageHeader(creating ? t("mend.bud.new") : t("mend.bud.edit", { name: budget.name }),
+  ctx.root.append(pageHeader(creating ? t("mend.bud.new") : t("mend.bud.edit", { name: budget.name, year: budget.year }),
     h("a", { href: "#/budgets" }, t("mend.bud.back")),
     creating ? null : h("a", { href: `#/reports/budget-vs-actual?year=${budget.year}&month=12&budgetId=${budget.id}` },
       t("mend.bud.compare"))),

@@ -16,9 +16,13 @@ function row(attributes, label, amounts, className) {
     amounts.map((amount) => h("td", { class: "num" }, money(amount))));
 }
 
+// the lines that are no account, in the console's language (the API names them in Spanish)
+const NAMED_LINES = ["netResult"];
+
 function lineLabel(line) {
   const account = line.code ? h("a", { href: `#/accounting/ledger?chartOfAccountId=${line.chartOfAccountId}` }, line.code) : null;
-  return [account, account ? " · " : null, line.label];
+  const label = !line.chartOfAccountId && NAMED_LINES.includes(line.key) ? t(`mend.cf.line.${line.key}`) : line.label;
+  return [account, account ? " · " : null, label];
 }
 
 function cashFlowTable(r) {
