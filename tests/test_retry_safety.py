@@ -297,6 +297,9 @@ EXAMPLES: dict[str, Example] = {
     "/dimensions/{dimensionId}/values": lambda w: (
         f"/dimensions/{w.created('/dimensions', {'name': f'Proyecto {w.serial()}'})['id']}/values",
         {"code": "A", "name": "Edificio A"}),
+    # issue 44: budgets (its own name each time: names are unique within a year)
+    "/budgets": lambda w: ("/budgets", {"name": f"Presupuesto {w.serial()}", "year": 2026, "lines": [
+        {"chartOfAccountId": w.account("6199"), "month": 3, "amount": "125.50"}]}),
 }
 
 

@@ -55,6 +55,9 @@ def percentage(variance: Decimal, budget: Decimal) -> Decimal | None:
 
 
 def figures(budget: Decimal, actual: Decimal, ytd_budget: Decimal, ytd_actual: Decimal) -> dict[str, Any]:
+    """To the cent (DynamoDB answers 1100 for 1100.00)."""
+    budget, actual, ytd_budget, ytd_actual = (amount.quantize(CENT) for amount in (budget, actual, ytd_budget,
+                                                                                  ytd_actual))
     variance, ytd_variance = actual - budget, ytd_actual - ytd_budget
     return {"budget": budget, "actual": actual, "variance": variance, "percentage": percentage(variance, budget),
             "yearToDateBudget": ytd_budget, "yearToDateActual": ytd_actual, "yearToDateVariance": ytd_variance,

@@ -244,8 +244,11 @@ EN: dict[str, str] = {
     'valueId': 'Dimension value',
     'values': 'Values',
     'values[]': 'Value',
-    'dimensionValueId': 'Dimension value',
     'groupByDimensionId': 'Group by dimension',
+    # issue 44: budgets
+    'budgetId': 'Budget',
+    'year': 'Year',
+    'dimensionValueId': 'Cost centre',
 }
 
 ES: dict[str, str] = {
@@ -484,6 +487,9 @@ ES: dict[str, str] = {
     'valueId': 'Valor de la dimensión',
     'values': 'Valores',
     'values[]': 'Valor',
-    'dimensionValueId': 'Valor de la dimensión',
     'groupByDimensionId': 'Agrupar por dimensión',
+    # issue 44: budgets
+    'budgetId': 'Presupuesto',
+    'year': 'Año',
+    'dimensionValueId': 'Centro de costo',
 }

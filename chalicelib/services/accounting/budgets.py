@@ -171,13 +171,15 @@ def update_budget(command: Command, budget_id: int, changes: dict[str, Any],
 
 
 def delete_budget(command: Command, budget_id: int) -> dict[str, Any]:
-    """The header (it must still be there), its lines and its name's reservation, together."""
+    """The header, its lines and its name's reservation, together, under the version read: a
+    concurrent rename makes the command run again (the reservation freed is the name's of now)."""
     table, company_id = command.table, command.company_id
     header = table.get(keys.budget(company_id, budget_id))
     if header is None:
         raise _not_found()
     transaction = command.transaction()
-    transaction.delete(keys.budget(company_id, budget_id), condition="attribute_exists(PK)", on_fail=_not_found())
+    transaction.delete(keys.budget(company_id, budget_id), condition="#version = :version",
+                       names={"#version": "version"}, values={":version": header["version"]})
     transaction.delete(keys.budget_lines(company_id, budget_id))
     transaction.delete(keys.budget_name(company_id, int(header["year"]), header["name"]))
     return command.commit(transaction, {"id": budget_id, "deleted": True})
