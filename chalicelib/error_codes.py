@@ -156,12 +156,12 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     # issue 43: core
     "MODE_MISMATCH": (400, "a real payment through a gateway in test mode, or a test payment through one in production (a notification's decision: recorded, answered 200)"),
     "GATEWAY_UNAVAILABLE": (503, "the payment gateway's provider did not answer in time; nothing was decided: retry"),
-    # issue 44: budgets
-    # issue 44: reval
-    "REVALUATION_EXISTS": (409, "a revaluation of that date exists already (`details` name its id): GET /revaluations/{id} answers it"),
     # issue 44: dims
     "DIMENSION_LIMIT_REACHED": (409, "a company has at most 5 dimensions: make one inactive and reuse it"),
     "DIMENSION_NAME_TAKEN": (409, "another dimension already has this name (names are unique per company, blind to case)"),
     "DIMENSION_VALUE_TAKEN": (409, "another value of the dimension already has this name or code (`details` names which)"),
+    # issue 44: budgets
     "BUDGET_NAME_TAKEN": (409, "another budget of the same year already has that name (names differ in more than case)"),
+    # issue 44: reval
+    "REVALUATION_EXISTS": (409, "a revaluation of this date exists already: `details` name its id, GET /revaluations/{id} answers it"),
 }

@@ -240,8 +240,6 @@ EN: dict[str, str] = {
     # issue 44: cashflow
     'cashFlowCategory': 'Cash-flow statement category',
     # issue 44: dims
-    'dimensionId': 'Dimension',
-    'valueId': 'Dimension value',
     'values': 'Values',
     'values[]': 'Value',
     'groupByDimensionId': 'Group by dimension',
@@ -249,6 +247,9 @@ EN: dict[str, str] = {
     'budgetId': 'Budget',
     'year': 'Year',
     'dimensionValueId': 'Cost centre',
+    # issue 44: reval
+    'currencies': 'Currencies',
+    'currencies[]': 'Currency',
 }
 
 ES: dict[str, str] = {
@@ -483,8 +484,6 @@ ES: dict[str, str] = {
     # issue 44: cashflow
     'cashFlowCategory': 'Categoría en el estado de flujos de efectivo',
     # issue 44: dims
-    'dimensionId': 'Dimensión',
-    'valueId': 'Valor de la dimensión',
     'values': 'Valores',
     'values[]': 'Valor',
     'groupByDimensionId': 'Agrupar por dimensión',
@@ -492,4 +491,7 @@ ES: dict[str, str] = {
     'budgetId': 'Presupuesto',
     'year': 'Año',
     'dimensionValueId': 'Centro de costo',
+    # issue 44: reval
+    'currencies': 'Monedas',
+    'currencies[]': 'Moneda',
 }
