@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 
 from tests.documents_support import Shop
 from tests.support import Books
+from tests.test_call_budget import calls, measure  # noqa: F401  (calls is a fixture)
 
 PERIOD = "startDate=2026-01-01&endDate=2026-01-31&compareStartDate=2025-12-01&compareEndDate=2025-12-31"
 
@@ -55,11 +57,14 @@ def _a_month(api, company) -> Books:
 
 
 def test_a_month_worked_by_hand_with_its_comparison(api, company_a):
-    report = _report(_a_month(api, company_a))
+    books = _a_month(api, company_a)
+    report = _report(books)
     assert (report["startDate"], report["endDate"], report["compareStartDate"], report["compareEndDate"]) == (
         "2026-01-01", "2026-01-31", "2025-12-01", "2025-12-31")
     # net result: January 10,000 of sales - 400 of depreciation = 9,600; December 5,000 - 2,000 rent = 3,000
     assert (report["netResult"], report["compareNetResult"]) == (9600, 3000)
+    income = books.api.get(f"/reports/income-statement?{PERIOD}", key=books.key).json  # the same figure
+    assert (income["netResult"], income["compareNetResult"]) == (9600, 3000)
     operating = report["operatingActivities"]
     assert _lines(operating) == [
         ("netResult", None, 9600, 3000),
@@ -124,6 +129,17 @@ def test_an_accounts_own_category_moves_its_line_and_the_statement_still_balance
     made = api.post("/chart-of-accounts", {"code": "1910", "name": "Caja de la sucursal", "type": "asset",
                                            "cashFlowCategory": "cash"}, key=books.key)
     assert (made.status, made.json["cashFlowCategory"]) == (201, "cash"), made.text
+
+
+def test_a_statement_costs_a_fixed_number_of_reads_whatever_the_books_hold(api, calls, company_a):  # noqa: F811
+    books = Books(api, company_a)
+    for month in range(1, 13):
+        for _ in range(3):
+            books.entry(f"2026-{month:02d}-15", ("110103", 10, 0), ("3101", 0, 10))
+    # the balances, the chart, the year locks, the rules and the bank accounts; the company (its country)
+    assert measure(calls, lambda: api.get("/reports/cash-flow?startDate=2026-01-01&endDate=2026-12-31"
+                                          "&compareStartDate=2025-01-01&compareEndDate=2025-12-31",
+                                          key=books.key)) == Counter({"Query": 5, "GetItem": 1})
 
 
 def test_bad_periods_are_400_and_another_company_sees_only_its_books(api, company_a, company_b):
