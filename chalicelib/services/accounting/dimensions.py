@@ -65,7 +65,6 @@ def value_ids(line_dimensions: Iterable[Mapping[str, Any]] | None) -> list[int]:
 # keeps it at MAX_DIMENSIONS whatever the concurrent creators.
 
 LABEL, VALUE_LABEL = "Dimension", "Dimension value"
-_NAME_KIND, _VALUE_NAME_KIND, _VALUE_CODE_KIND = "DIMENSION_NAME", "DIMENSION_VALUE_NAME", "DIMENSION_VALUE_CODE"
 
 
 def _folded(text: str) -> str:
@@ -73,15 +72,15 @@ def _folded(text: str) -> str:
 
 
 def _name_key(company_id: int, name: str) -> keys.Key:
-    return keys.unique_value(company_id, _NAME_KIND, _folded(name))
+    return keys.dimension_name(company_id, _folded(name))
 
 
 def _value_name_key(company_id: int, dimension_id: int, name: str) -> keys.Key:
-    return keys.unique_value(company_id, _VALUE_NAME_KIND, f"{dimension_id}#{_folded(name)}")
+    return keys.dimension_value_name(company_id, dimension_id, _folded(name))
 
 
 def _value_code_key(company_id: int, dimension_id: int, code: str) -> keys.Key:
-    return keys.unique_value(company_id, _VALUE_CODE_KIND, f"{dimension_id}#{_folded(code)}")
+    return keys.dimension_value_code(company_id, dimension_id, _folded(code))
 
 
 def _name_taken(name: str) -> Conflict:
@@ -90,10 +89,12 @@ def _name_taken(name: str) -> Conflict:
 
 
 def _value_taken(field: str, text: str, where: str | None = None) -> Conflict:
-    message = (f"Another value of the dimension is already named {text!r}." if field == "name"
-               else f"Another value of the dimension already has the code {text!r}.")
-    return Conflict(message, code="DIMENSION_VALUE_TAKEN",
-                    details=[{"field": where or field, "message": "already used by another value of the dimension"}])
+    details = [{"field": where or field, "message": "already used by another value of the dimension"}]
+    if field == "name":
+        return Conflict(f"Another value of the dimension is already named {text!r}.", code="DIMENSION_VALUE_TAKEN",
+                        details=details)
+    return Conflict(f"Another value of the dimension already has the code {text!r}.", code="DIMENSION_VALUE_TAKEN",
+                    details=details)
 
 
 def _limit_reached() -> Conflict:
