@@ -19,7 +19,6 @@ MONTH_END_PHRASES: dict[str, str] = {
         "otra línea tiene la misma cuenta, mes y dimensiones",
     "too large for one budget (400 KB): split it into budgets":
         "demasiado grande para un presupuesto (400 KB): divídalo en varios presupuestos",
-    "no such dimension value": "no existe ese valor de dimensión",
     "the budget is of another year": "el presupuesto es de otro año",
     "the year has several budgets: name one": "el año tiene varios presupuestos: indique uno",
     # reval (month-end revaluation)
