@@ -52,6 +52,8 @@ for module in (auth, company, partners, products, documents, exchange_rates, inv
                gateway_payouts,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
                company_exports, bank_statements, statement_lines, bank_rules, dimensions, budgets, attachments,
+               company_exports, bank_statements, statement_lines, bank_rules,
+               budgets, dimensions,
                openapi, console):
     app.register_blueprint(module.blueprint)
 app.register_blueprint(revaluations.blueprint)  # issue 44: reval

@@ -44,6 +44,10 @@ const ROUTES = [
   ["/reports/iva-sales-consumers", "reports", "ivaConsumers"],
   ["/reports/iva-sales-taxpayers", "reports", "ivaTaxpayers"],
   ["/reports/iva-purchases", "reports", "ivaPurchases"],
+  ["/reports/cash-flow", "cash-flow", "cashFlow"],
+  ["/reports/budget-vs-actual", "budget-vs-actual", "render"],
+  ["/budgets", "budgets", "list"],
+  ["/budgets/:id", "budgets", "editor"],
   ["/banking", "banking", "list"],
   ["/banking/:id", "banking", "detail"],
   ["/banking/:id/statements", "bank-statements", "render"],
@@ -77,6 +81,7 @@ const NAVIGATION = [
     ["records.dim.title", "/settings/cost-centres"]] },
   // a third element names the one country whose companies have that report
   { title: "nav.reports", items: [["nav.balanceSheet", "/reports/balance-sheet"], ["nav.incomeStatement", "/reports/income-statement"],
+    ["mend.nav.cashFlow", "/reports/cash-flow"], ["mend.nav.budgetVsActual", "/reports/budget-vs-actual"], ["mend.nav.budgets", "/budgets"],
     ["nav.agedReceivables", "/reports/aged-receivables"], ["nav.agedPayables", "/reports/aged-payables"],
     ["nav.salesBook", "/reports/sales-book", "HN"], ["nav.purchaseBook", "/reports/purchase-book", "HN"],
     ["nav.isvSummary", "/reports/isv-summary", "HN"], ["nav.ivaConsumers", "/reports/iva-sales-consumers", "SV"],

@@ -173,6 +173,10 @@ CODES: dict[str, str] = {
     # issue 44: attachments
     "ATTACHMENT_LIMIT_REACHED": "The record has 10 attachments, the most it takes: delete one first.",
     "ATTACHMENT_RECORD_NOT_DRAFT": "Only a draft's attachments can be deleted: a document or journal entry in draft, a statement line not matched.",
+    # issue 44: budgets
+    "BUDGET_NAME_TAKEN": "Another budget of the same year already has that name.",
+    # issue 44: reval
+    "REVALUATION_EXISTS": "A revaluation of this date exists already.",
     # issue 44: dims
     "DIMENSION_LIMIT_REACHED": "A company has at most 5 dimensions: make one inactive and reuse it.",
     "DIMENSION_NAME_TAKEN": "Another dimension already has this name.",

@@ -203,6 +203,10 @@ CODES: dict[str, str] = {
     # issue 44: attachments
     "ATTACHMENT_LIMIT_REACHED": "El registro ya tiene 10 adjuntos, el máximo: elimine uno primero.",
     "ATTACHMENT_RECORD_NOT_DRAFT": "Solo se pueden eliminar los adjuntos de un borrador: un documento o una partida en borrador, una línea del estado de cuenta sin conciliar.",
+    # issue 44: budgets
+    "BUDGET_NAME_TAKEN": "Otro presupuesto del mismo año ya tiene ese nombre.",
+    # issue 44: reval
+    "REVALUATION_EXISTS": "Ya existe una revaluación de esta fecha.",
     # issue 44: dims
     "DIMENSION_LIMIT_REACHED": "Una empresa tiene como máximo 5 dimensiones: desactive una y reutilícela.",
     "DIMENSION_NAME_TAKEN": "Otra dimensión ya tiene ese nombre.",

@@ -1,5 +1,6 @@
 // Accounting: the chart of accounts as a tree, an account's ledger, the trial balance at a date,
-// the accounting periods (close and reopen) and, on the same page, the fiscal years (the closing
+// the accounting periods (close and reopen) and, on the same page, the month-end revaluation
+// (pages/revaluations.js) and the fiscal years (the closing
 // entry on December 31, and its reversal when a year is reopened).
 import { ApiError, api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
@@ -10,6 +11,8 @@ import {
   act, badge, button, confirmAction, definitionList, describeError, formDialog, formView, loadInto, pageHeader, section,
   showErrors, tableView, toast, withQuery,
 } from "../ui.js";
+import { dimensionFields, dimensionSubtitle, loadDimensions, trialBalanceByDimension } from "./dimension-filters.js";
+import { revaluations } from "./revaluations.js";
 
 const TYPES = ["asset", "liability", "equity", "income", "cost", "expense"];
 
@@ -161,10 +164,17 @@ export async function ledger(ctx) {
 
 export async function trialBalance(ctx) {
   const at = ctx.query.date || today();
-  const answer = await api.get("/journal-entries/trial-balance", { date: at });
-  const filters = formView({ className: "inline", submitLabel: t("acc.show"), values: { date: at },
-    fields: [{ name: "date", label: t("acc.atDate"), type: "date", required: true }],
+  // issue 44: one cost centre's postings, or a column per value of a dimension
+  const asked = { date: at, dimensionValueId: ctx.query.dimensionValueId, groupByDimensionId: ctx.query.groupByDimensionId };
+  const [answer, dimensions] = await Promise.all([api.get("/journal-entries/trial-balance", asked), loadDimensions()]);
+  const filters = formView({ className: "inline report-filters", submitLabel: t("acc.show"), values: asked,
+    fields: [{ name: "date", label: t("acc.atDate"), type: "date", required: true }, ...dimensionFields(dimensions)],
     onSubmit: async (data) => ctx.navigate(withQuery("/accounting/trial-balance", data)) });
+  if (answer.dimensionColumns) {
+    ctx.root.append(pageHeader(t("acc.trial")), section(null, filters),
+      section([`${t("acc.atDate")} ${date(answer.date)}`, dimensionSubtitle(answer)], trialBalanceByDimension(answer)));
+    return;
+  }
   const table = tableView({ rows: answer.accounts, columns: [
     { label: t("acc.code"), value: (r) => h("a", { href: `#/accounting/ledger?chartOfAccountId=${r.chartOfAccountId}&endDate=${answer.date}` }, r.code) },
     { label: t("acc.name"), value: (r) => r.name },
@@ -174,7 +184,7 @@ export async function trialBalance(ctx) {
   ] });
   const balanced = Number(answer.totalDebit) === Number(answer.totalCredit);
   ctx.root.append(pageHeader(t("acc.trial")), section(null, filters),
-    section(`${t("acc.atDate")} ${date(answer.date)}`,
+    section([`${t("acc.atDate")} ${date(answer.date)}`, dimensionSubtitle(answer)],
       withFooter(table, [[t("acc.totals")], [""], [money(answer.totalDebit), "num"], [money(answer.totalCredit), "num"], [""]]),
       h("p", { id: "trial-status" }, h("span", { class: `badge badge-${balanced ? "completed" : "failed"}` },
         t(balanced ? "acc.balanced" : "acc.unbalanced")),
@@ -183,6 +193,7 @@ export async function trialBalance(ctx) {
 
 export async function periods(ctx) {
   await periodList(ctx);
+  await revaluations(ctx);
   await fiscalYears(ctx);
 }
 

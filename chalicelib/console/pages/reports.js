@@ -11,6 +11,7 @@ import { date, documentName, documentTypeName, money, today } from "../format.js
 import { daysCount } from "../payment-status.js";
 import { locale, t } from "../i18n.js";
 import { exportButtons, formView, pageHeader, section, showErrors, withQuery } from "../ui.js";
+import { dimensionFields, dimensionHeadings, dimensionSubtitle, loadDimensions } from "./dimension-filters.js";
 
 // --- periods ---------------------------------------------------------------------------------------
 
@@ -21,18 +22,22 @@ function lastDay(month) {
   return new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10);
 }
 
-const dateField = (name, required = false) => ({ name, label: t(`rep.${name}`), type: "date", required });
+export const dateField = (name, required = false) => ({ name, label: t(`rep.${name}`), type: "date", required });
 
 // --- the page every report shares ------------------------------------------------------------------
 
 // One report's page: its filters (the address keeps them), the answer drawn, the downloads.
 // report: {path, route, title, fields, defaults() -> query, query(answer) -> the query that gave
 //          it, file(answer) -> file name without extension, draw(answer) -> nodes}
-async function reportPage(ctx, report) {
-  const asked = Object.fromEntries(report.fields.map((field) => [field.name, ctx.query[field.name] || ""]));
+// report.load?() -> {fields?, ...}: what the page reads before its filters (more filters, choices)
+//          and hands to draw(answer, loaded).
+export async function reportPage(ctx, report) {
+  const loaded = report.load ? await report.load() : {};
+  const fields = [...report.fields, ...(loaded.fields || [])];
+  const asked = Object.fromEntries(fields.map((field) => [field.name, ctx.query[field.name] || ""]));
   const query = Object.values(asked).some(Boolean) ? asked : { ...asked, ...report.defaults() };
   const filters = formView({ className: "inline report-filters", submitLabel: t("rep.show"), values: query,
-    fields: report.fields, onSubmit: async (data) => ctx.navigate(withQuery(report.route, data)) });
+    fields, onSubmit: async (data) => ctx.navigate(withQuery(report.route, data)) });
   const actions = h("div", { class: "page-actions downloads" });
   ctx.root.append(pageHeader(t(report.title), actions), section(null, filters));
   let answer;
@@ -42,18 +47,18 @@ async function reportPage(ctx, report) {
     showErrors(filters, error);  // a date the route refuses is named beside its field
     return;
   }
-  for (const field of report.fields) {  // the dates the route chose when one was left out
+  for (const field of fields) {  // the dates the route chose when one was left out
     const value = report.query(answer)[field.name];
     if (value && filters.elements[field.name]) filters.elements[field.name].value = value;
   }
   append(actions, [h("span", { class: "help" }, `${t("rep.download")}:`),
     exportButtons(report.path, report.query(answer), report.file(answer), (extension) => `rep.${extension}`)]);
-  append(ctx.root, [report.draw(answer)]);
+  append(ctx.root, [report.draw(answer, loaded)]);
 }
 
 // A table: columns [{label, value(row) -> node|text, amount?}], rows with their data attributes,
 // a totals row.
-function grid({ id, columns, rows, attributes, foot, empty, className }) {
+export function grid({ id, columns, rows, attributes, foot, empty, className }) {
   if (!rows.length && empty) return h("p", { class: "empty", id }, empty);
   const cells = (row, tag) => columns.map((column) => h(tag, { class: column.amount ? "num" : column.class,
     "data-field": column.field }, column.value(row)));
@@ -65,16 +70,17 @@ function grid({ id, columns, rows, attributes, foot, empty, className }) {
       class: columns[i].amount ? "num" : undefined, "data-field": columns[i].field }, cell)))) : null));
 }
 
-const amountColumn = (field, label) => ({ field, label: t(label), amount: true, value: (row) => money(row[field]) });
+export const amountColumn = (field, label) => ({ field, label: t(label), amount: true, value: (row) => money(row[field]) });
 
 // --- statements ------------------------------------------------------------------------------------
 
 // The rows of a statement: headings, each account under its parent (indented), totals; each
 // with its balance and, when compared, the comparison's.
-function statementTable(id, headings, lines) {
+// `grouped`: a column per cost centre (the API's `…ByDimension`) before the whole.
+export function statementTable(id, headings, lines, grouped = false) {
   const compared = headings.length > 1;
-  const values = (source, name) => [money(source[name]),
-    compared ? money(source[`compare${name[0].toUpperCase()}${name.slice(1)}`]) : null].filter((v) => v !== null);
+  const values = (source, name) => (grouped ? [...source[`${name}ByDimension`], source[name]].map((value) => money(value)) : [money(source[name]),
+    compared ? money(source[`compare${name[0].toUpperCase()}${name.slice(1)}`]) : null].filter((v) => v !== null));
   const rows = [];
   const accounts = (nodes, level) => {
     for (const node of nodes) {
@@ -135,19 +141,24 @@ const INCOME_STATEMENT = {
   get fields() {
     return [dateField("startDate", true), dateField("endDate", true), dateField("compareStartDate"), dateField("compareEndDate")];
   },
+  load: async () => ({ fields: dimensionFields(await loadDimensions()) }),  // issue 44: by cost centre
   defaults: () => ({ startDate: `${today().slice(0, 4)}-01-01`, endDate: today() }),
   query: (r) => ({ startDate: r.startDate, endDate: r.endDate, compareStartDate: r.compareStartDate,
-                   compareEndDate: r.compareEndDate }),
+                   compareEndDate: r.compareEndDate, dimensionValueId: r.dimensionValueId,
+                   groupByDimensionId: r.groupByDimensionId }),
   file: (r) => `estado-de-resultados-${r.startDate}-${r.endDate}${r.compareStartDate
-    ? `-vs-${r.compareStartDate}-${r.compareEndDate}` : ""}`,
+    ? `-vs-${r.compareStartDate}-${r.compareEndDate}` : ""}${r.dimensionValueId ? `-cc-${r.dimensionValueId}` : ""}${
+    r.groupByDimensionId ? `-por-dimension-${r.groupByDimensionId}` : ""}`,
   draw(r) {
     const column = (from, to) => t("rep.periodColumn", { from: date(from), to: date(to) });
     const compared = Boolean(r.compareStartDate);
-    const headings = [column(r.startDate, r.endDate), ...(compared ? [column(r.compareStartDate, r.compareEndDate)] : [])];
-    const subtitle = compared
+    const grouped = Boolean(r.dimensionColumns);
+    const headings = grouped ? dimensionHeadings(r.dimensionColumns)
+      : [column(r.startDate, r.endDate), ...(compared ? [column(r.compareStartDate, r.compareEndDate)] : [])];
+    const subtitle = [compared
       ? t("rep.periodCompared", { from: date(r.startDate), to: date(r.endDate), cfrom: date(r.compareStartDate),
                                   cto: date(r.compareEndDate) })
-      : t("rep.period", { from: date(r.startDate), to: date(r.endDate) });
+      : t("rep.period", { from: date(r.startDate), to: date(r.endDate) }), dimensionSubtitle(r)];
     return section(subtitle, statementTable("income-statement", headings, [
       { heading: t("rep.revenue"), accounts: r.revenue.accounts },
       { label: t("rep.totalRevenue"), source: r.revenue, name: "total", figure: "revenue.total" },
@@ -168,7 +179,7 @@ const INCOME_STATEMENT = {
       { heading: t("rep.incomeTax"), accounts: r.incomeTax.accounts },
       { label: t("rep.totalIncomeTax"), source: r.incomeTax, name: "total", figure: "incomeTax.total" },
       { label: t("rep.netResult"), source: r, name: "netResult", figure: "netResult", strong: true },
-    ]));
+    ], grouped));
   },
 };
 

@@ -12,6 +12,6 @@ from chalicelib.store.keys.documents import *  # noqa: F403
 from chalicelib.store.keys.gateways import *  # noqa: F403
 from chalicelib.store.keys.imports import *  # noqa: F403
 from chalicelib.store.keys.outbound import *  # noqa: F403
+from chalicelib.store.keys.revaluations import *  # noqa: F403
 from chalicelib.store.keys.scheduled import *  # noqa: F403
 from chalicelib.store.keys.statements import *  # noqa: F403
-from chalicelib.store.keys.revaluations import *  # noqa: F403
