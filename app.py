@@ -28,13 +28,13 @@ from chalicelib.api import (
     payments,
     printing,
     products,
+    revaluations,
     scheduled_invoices,
     statement_lines,
     statements,
     users,
     webhooks,
 )
-from chalicelib.api import revaluations  # issue 44: reval
 from chalicelib.api.application import ThreadSafeChalice
 from chalicelib.api.routing import add_method_fallbacks
 from chalicelib.auth.authorizer import authorize
@@ -52,11 +52,9 @@ for module in (auth, company, partners, products, documents, exchange_rates, inv
                gateway_payouts,
                banking, credits, accounting, statements, printing, scheduled_invoices, api_keys, users, webhooks, imports,
                company_exports, bank_statements, statement_lines, bank_rules, dimensions, budgets, attachments,
-               company_exports, bank_statements, statement_lines, bank_rules,
-               budgets, dimensions,
+               revaluations,
                openapi, console):
     app.register_blueprint(module.blueprint)
-app.register_blueprint(revaluations.blueprint)  # issue 44: reval
 for blueprint in countries.blueprints():
     app.register_blueprint(blueprint)
 add_method_fallbacks(app)

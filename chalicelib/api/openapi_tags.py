@@ -36,10 +36,6 @@ TAG_DESCRIPTIONS = {
                     "lines carry and the income statement and trial balance filter and group by",
     "Budgets": "Monthly budgets per account and cost centre, several a year (scenarios); budget against actual is "
                "among the reports",
-    "Budgets": "Monthly budgets per account and cost centre, several a year (scenarios); budget against actual is "
-               "among the reports",
-    "Cost centres": "Dimensions (branch, project, department...) and their values, which journal and document "
-                    "lines carry and the income statement and trial balance filter and group by",
     "Revaluations": "Month-end revaluation of foreign-currency receivables, payables and bank balances (NIIF para "
                     "PYMES 30.9): the unrealised difference posted on the day and reversed the next",
     "Meta": "This document",

@@ -181,10 +181,6 @@ CODES: dict[str, str] = {
     "DIMENSION_LIMIT_REACHED": "A company has at most 5 dimensions: make one inactive and reuse it.",
     "DIMENSION_NAME_TAKEN": "Another dimension already has this name.",
     "DIMENSION_VALUE_TAKEN": "Another value of the dimension already has this name or code.",
-    # issue 44: budgets
-    "BUDGET_NAME_TAKEN": "Another budget of the same year already has that name.",
-    # issue 44: reval
-    "REVALUATION_EXISTS": "A revaluation of this date exists already.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

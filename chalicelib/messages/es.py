@@ -211,10 +211,6 @@ CODES: dict[str, str] = {
     "DIMENSION_LIMIT_REACHED": "Una empresa tiene como máximo 5 dimensiones: desactive una y reutilícela.",
     "DIMENSION_NAME_TAKEN": "Otra dimensión ya tiene ese nombre.",
     "DIMENSION_VALUE_TAKEN": "Otro valor de la dimensión ya tiene ese nombre o código.",
-    # issue 44: budgets
-    "BUDGET_NAME_TAKEN": "Otro presupuesto del mismo año ya tiene ese nombre.",
-    # issue 44: reval
-    "REVALUATION_EXISTS": "Ya existe una revaluación de esta fecha.",
 }
 
 # issue 42: fiximport. The last "or" of a list of choices pydantic writes (literal_error's `expected`)

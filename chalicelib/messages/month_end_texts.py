@@ -62,19 +62,4 @@ MONTH_END_PHRASES: dict[str, str] = {
         "Revaluar {0} partidas el {1} cambiaría {2} registros en una transacción, más de {3}; revalúe menos monedas "
         "(`currencies`) en otra fecha, o liquide primero las partidas pequeñas.",
     "Revaluation not found.": "No se encontró la revaluación.",
-    # cashflow (the statement of cash flows)
-    "only an asset account can be cash": "solo una cuenta de activo puede ser efectivo",
-    # dims: managing dimensions and the reports by cost centre
-    "already used by another dimension": "ya la usa otra dimensión",
-    "already used by another value of the dimension": "ya lo usa otro valor de la dimensión",
-    "at most {} dimensions per company": "como máximo {0} dimensiones por empresa",
-    "A company has at most {} dimensions: make one inactive and reuse it.":
-        "Una empresa tiene como máximo {0} dimensiones: desactive una y reutilícela.",
-    "Another dimension is already named {}.": "Ya hay otra dimensión llamada {0}.",
-    "Another value of the dimension is already named {}.": "Ya hay otro valor de la dimensión llamado {0}.",
-    "Another value of the dimension already has the code {}.": "Otro valor de la dimensión ya tiene el código {0}.",
-    "the same as another value sent": "igual al de otro valor enviado",
-    "no such dimension value": "no existe ese valor de dimensión",
-    "no such dimension": "no existe esa dimensión",
-    "group by a dimension or compare two periods, not both": "agrupe por una dimensión o compare dos periodos, no ambas cosas",
 }

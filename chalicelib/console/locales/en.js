@@ -1650,7 +1650,7 @@ export default {
   "records.dim.valueCode": "Code",
   "records.dim.valueCodeHelp": "Optional: a short code (CC-01).",
   "records.dim.valueCreated": "Value added.",
-  "records.dim.valueName": "Name"
+  "records.dim.valueName": "Name",
   "mend.nav.cashFlow": "Cash flow",
   "mend.nav.budgetVsActual": "Budget vs. actual",
   "mend.nav.budgets": "Budgets",

@@ -1650,7 +1650,7 @@ export default {
   "records.dim.valueCode": "Código",
   "records.dim.valueCodeHelp": "Opcional: un código corto (CC-01).",
   "records.dim.valueCreated": "Valor agregado.",
-  "records.dim.valueName": "Nombre"
+  "records.dim.valueName": "Nombre",
   "mend.nav.cashFlow": "Flujo de efectivo",
   "mend.nav.budgetVsActual": "Presupuesto vs. real",
   "mend.nav.budgets": "Presupuestos",
