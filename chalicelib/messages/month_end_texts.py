@@ -30,8 +30,6 @@ MONTH_END_PHRASES: dict[str, str] = {
     "the same as another value sent": "igual al de otro valor enviado",
     "no such dimension value": "no existe ese valor de dimensión",
     "no such dimension": "no existe esa dimensión",
-    "a dimension's columns and a comparison cannot be asked together":
-        "no se pueden pedir juntas las columnas de una dimensión y una comparación",
     # budgets
     "Budget not found.": "No se encontró el presupuesto.",
     "The year has no budget.": "El año no tiene presupuesto.",
@@ -41,8 +39,6 @@ MONTH_END_PHRASES: dict[str, str] = {
         "la cuenta tiene subcuentas: presupueste sus subcuentas",
     "the same account, month and dimensions are on another line":
         "la misma cuenta, mes y dimensiones están en otra línea",
-    "another line has the same account, month and dimensions":
-        "otra línea tiene la misma cuenta, mes y dimensiones",
     "too large for one budget (400 KB): split it into budgets":
         "demasiado grande para un presupuesto (400 KB): divídalo en varios presupuestos",
     "the budget is of another year": "el presupuesto es de otro año",
