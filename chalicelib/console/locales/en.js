@@ -1743,5 +1743,10 @@ export default {
   "mend.dim.groupedBy": "by {dimension}",
   "mend.dim.debit": "Debit",
   "mend.dim.credit": "Credit",
-  "mend.dim.filtered": "Only movements of {value}"
+  "mend.dim.filtered": "Only movements of {value}",
+  // issue 44: fix-reval (a revaluation posted in parts)
+  "status.posting": "Posting",
+  "mend.reval.status": "Status",
+  "mend.reval.unfinished": "Stopped half-way: what is posted balances; finish it to post the rest.",
+  "mend.reval.finish": "Finish"
 };
