@@ -1744,7 +1744,6 @@ export default {
   "mend.dim.debit": "Debit",
   "mend.dim.credit": "Credit",
   "mend.dim.filtered": "Only movements of {value}",
-  // issue 44: fix-reval (a revaluation posted in parts)
   "status.posting": "Posting",
   "mend.reval.status": "Status",
   "mend.reval.unfinished": "Stopped half-way: what is posted balances; finish it to post the rest.",

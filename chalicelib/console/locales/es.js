@@ -1744,7 +1744,6 @@ export default {
   "mend.dim.debit": "Debe",
   "mend.dim.credit": "Haber",
   "mend.dim.filtered": "Solo movimientos de {value}",
-  // issue 44: fix-reval (a revaluation posted in parts)
   "status.posting": "En registro",
   "mend.reval.status": "Estado",
   "mend.reval.unfinished": "Quedó a medias: lo registrado cuadra; termínela para registrar el resto.",
