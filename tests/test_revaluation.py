@@ -257,7 +257,8 @@ def test_forty_customers_are_revalued_in_chunks(shop):
     assert len(done["journalEntryIds"]) == len(done["reversalJournalEntryIds"]) == 4
     assert (done["journalEntryId"], done["reversalJournalEntryId"]) == \
            (done["journalEntryIds"][0], done["reversalJournalEntryIds"][0])
-    for entry_id, reversal_id, gain in zip(done["journalEntryIds"], done["reversalJournalEntryIds"], CHUNK_GAINS):
+    for entry_id, reversal_id, gain in zip(done["journalEntryIds"], done["reversalJournalEntryIds"], CHUNK_GAINS,
+                                           strict=True):
         # each chunk balances by itself: its customers' gains debited, their sum credited to 4205
         assert entry_totals(shop, entry_id) == {"110201": (gain, 0), "4205": (0, gain)}
         assert entry_totals(shop, reversal_id) == {"110201": (0, gain), "4205": (gain, 0)}
@@ -294,7 +295,7 @@ def test_a_revaluation_stopped_after_its_first_chunk_is_finished_by_asking_again
     finished = revalue(shop)
     assert (finished["id"], finished["status"]) == (stopped["id"], "posted")
     assert finished["journalEntryIds"][0] == stopped["journalEntryIds"][0] and len(finished["journalEntryIds"]) == 4
-    for entry_id, gain in zip(finished["journalEntryIds"], CHUNK_GAINS):
+    for entry_id, gain in zip(finished["journalEntryIds"], CHUNK_GAINS, strict=True):
         assert entry_totals(shop, entry_id) == {"110201": (gain, 0), "4205": (0, gain)}
     # nothing twice: 28,910.00 + 354.00 = 29,264.00
     assert_books_whole(shop, "29264.00")
