@@ -270,8 +270,14 @@ def test_forty_customers_are_revalued_in_chunks(shop):
     assert shop.api.get(f"/revaluations/{done['id']}", key=shop.key).json == done
 
 
-def test_a_revaluation_stopped_after_its_first_chunk_is_finished_by_asking_again(api, shop, monkeypatch):
+def test_a_revaluation_stopped_after_its_first_chunk_is_finished_by_asking_again(api, table, company_a, shop,
+                                                                                   monkeypatch):
+    from chalicelib.auth.principal import API_KEY, Principal
     from chalicelib.services.accounting import revaluation_chunks
+    from chalicelib.services.accounting.posting import load_rules
+    from chalicelib.services.commands import Command
+    from chalicelib.store import keys
+    from chalicelib.store.transaction import LostRace
 
     forty_customers(shop)
     write_chunk = revaluation_chunks.write_chunk
@@ -290,6 +296,14 @@ def test_a_revaluation_stopped_after_its_first_chunk_is_finished_by_asking_again
     assert D(str(stopped["totalGain"])) == D("354.00") and len(stopped["journalEntryIds"]) == 1
     assert entry_totals(shop, stopped["journalEntryIds"][0]) == {"110201": (D("62.40"), 0), "4205": (0, D("62.40"))}
     # half-way and still whole: 28,910.00 + 62.40 = 28,972.40 on 110201 and in the customers' ledgers
+    assert_books_whole(shop, "28972.40")
+    # a request that read the record before chunk 0 was written (chunksPosted 0) writes nothing: it
+    # loses the race (the route then runs it again from the record as it is)
+    stale = {**table.get(keys.revaluation(company_a.company_id, MONTH_END)), "chunksPosted": 0,
+             "journalEntryIds": [], "reversalJournalEntryIds": []}
+    command = Command(Principal(API_KEY, company_a.company_id, company_a.user_id, "owner"), table)
+    with pytest.raises(LostRace):
+        write_chunk(command, load_rules(table, company_a.company_id), stale, 0, lambda record: record)
     assert_books_whole(shop, "28972.40")
 
     finished = revalue(shop)

@@ -59,7 +59,5 @@ MONTH_END_PHRASES: dict[str, str] = {
         "transacción.",
     "A chunk of the revaluation of {} would change {} records, more than {}.":
         "Una parte de la revaluación del {0} cambiaría {1} registros, más de {2}.",
-    "The revaluation of {} is being posted by another request: read it again.":
-        "Otra solicitud está registrando la revaluación del {0}: vuelva a consultarla.",
     "Revaluation not found.": "No se encontró la revaluación.",
 }

@@ -16,7 +16,7 @@ from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.domain import revaluation as rules
 from chalicelib.domain.accounting import AUTOMATIC, POSTED, REVERSAL, ZERO
-from chalicelib.errors import DocumentTooLarge, VersionConflict
+from chalicelib.errors import DocumentTooLarge
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, entry_item, next_entry_id
 from chalicelib.services.commands import Command
@@ -107,8 +107,7 @@ def write_chunk(command: Command, rule_list: list[Any], record: dict[str, Any], 
         values.update({":posted": POSTED_STATUS, ":now": now})
     transaction.update(keys.revaluation(company_id, record["date"]), "SET " + ", ".join(sets),
                        condition="#status = :posting AND chunksPosted = :seen", names={"#status": "status"},
-                       values=values, on_fail=VersionConflict(
-                           f"The revaluation of {record['date']} is being posted by another request: read it again."))
+                       values=values)   # failed: a lost race, the command runs again from the record as it is
     if len(transaction.operations) + 1 > MAX_ITEMS:   # the plan counts high: never reached
         raise DocumentTooLarge(f"A chunk of the revaluation of {record['date']} would change "
                                f"{len(transaction.operations) + 1} records, more than {MAX_ITEMS}.")
