@@ -1747,5 +1747,8 @@ export default {
   "status.posting": "En registro",
   "mend.reval.status": "Estado",
   "mend.reval.unfinished": "Quedó a medias: lo registrado cuadra; termínela para registrar el resto.",
-  "mend.reval.finish": "Terminar"
+  "mend.reval.finish": "Terminar",
+  "mend.cf.line.adjustment": "Diferencial cambiario no realizado del efectivo",
+  "mend.cf.exchangeRateEffect": "Efecto de las variaciones en las tasas de cambio sobre el efectivo",
+  "mend.cf.checkWithEffect": "Efectivo inicial {opening} + flujo neto {flow} + efecto cambiario {effect} = efectivo final {closing}"
 };
