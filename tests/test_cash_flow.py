@@ -11,6 +11,8 @@ from collections import Counter
 from tests.documents_support import Shop
 from tests.support import Books
 from tests.test_call_budget import calls, measure  # noqa: F401  (calls is a fixture)
+from tests.test_revaluation import MONTH_END, revalue
+from tests.test_revaluation import shop as dollar_books  # noqa: F401  (a fixture: USD at 24.50, 24.80 on 30 Nov)
 
 PERIOD = "startDate=2026-01-01&endDate=2026-01-31&compareStartDate=2025-12-01&compareEndDate=2025-12-31"
 
@@ -136,10 +138,11 @@ def test_a_statement_costs_a_fixed_number_of_reads_whatever_the_books_hold(api, 
     for month in range(1, 13):
         for _ in range(3):
             books.entry(f"2026-{month:02d}-15", ("110103", 10, 0), ("3101", 0, 10))
-    # the balances, the chart, the year locks, the rules and the bank accounts; the company (its country)
+    # the balances, the chart, the year locks, the rules, the bank accounts and the revaluations; the
+    # company (its country)
     assert measure(calls, lambda: api.get("/reports/cash-flow?startDate=2026-01-01&endDate=2026-12-31"
                                           "&compareStartDate=2025-01-01&compareEndDate=2025-12-31",
-                                          key=books.key)) == Counter({"Query": 5, "GetItem": 1})
+                                          key=books.key)) == Counter({"Query": 6, "GetItem": 1})
 
 
 def test_bad_periods_are_400_and_another_company_sees_only_its_books(api, company_a, company_b):
@@ -205,3 +208,56 @@ def test_the_statement_exports_as_csv_xlsx_and_pdf(api, company_a):
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.body)).pages)
     assert "Estado de flujos de efectivo" in text and "método indirecto" in text
     assert "Efectivo al final del periodo" in text and ("66,000.00" in text or "66000.00" in text)
+
+
+def test_a_revalued_dollar_bank_shows_the_exchange_rate_effect_apart_from_operating(api, dollar_books):  # noqa: F811
+    """NIIF para PYMES 7.13: the month-end revaluation moves the dollar bank's ledger with no cash
+    flowing; its gain is in the net result, taken out of operating and shown as the effect."""
+    shop = dollar_books
+    shop.books.accounts["3101"] = shop.created("/chart-of-accounts", {"code": "3101", "name": "Capital social",
+                                                                      "type": "equity"})["id"]
+    bank = shop.created("/bank-accounts", {"name": "Cuenta en dólares", "currency": "USD", "openingBalance": 0,
+                                           "openingBalanceDate": "2026-11-01",
+                                           "chartOfAccountId": shop.books["110104"]})
+    deposit = api.post(f"/bank-accounts/{bank['id']}/transactions", {   # the owners pay in USD 1,000.00
+        "type": "deposit", "amount": "1000.00", "transactionDate": "2026-11-03",
+        "chartOfAccountId": shop.books["3101"]}, key=shop.key)
+    assert deposit.status == 201, deposit.text   # at 24.50: Dr 110104 24,500.00 / Cr 3101 24,500.00
+    done = revalue(shop)   # 30 Nov at 24.80: 1,000.00 x 24.80 = 24,800.00 - 24,500.00 = +300.00
+    assert [(line["kind"], line["difference"]) for line in done["lines"]] == [("bank", 300)]
+    # November, compared with December (the reversal on the 1st: Dr 4205 300 / Cr 110104 300)
+    report = _report(shop.books, f"startDate=2026-11-01&endDate={MONTH_END}"
+                                 "&compareStartDate=2026-12-01&compareEndDate=2026-12-31")
+    # net result: November the 300.00 gained; December the reversal's -300.00
+    assert (report["netResult"], report["compareNetResult"]) == (300, -300)
+    operating = report["operatingActivities"]
+    assert _lines(operating) == [("netResult", None, 300, -300),
+                                 ("adjustment", None, -300, 300)]   # the exchange difference moved no cash
+    assert operating["lines"][1]["label"] == "Diferencial cambiario no realizado del efectivo"
+    assert (operating["total"], operating["compareTotal"]) == (0, 0)   # 300 - 300; -300 + 300
+    assert _lines(report["financingActivities"]) == [("financing", "3101", 24500, 0)]
+    # net flow: November 0 + 0 + 24,500 = 24,500; December nothing moved: 0
+    assert (report["netCashFlow"], report["compareNetCashFlow"]) == (24500, 0)
+    # the effect: the revaluation on November's last day counts there, its reversal on 1 December
+    # (the day after) in December: +300.00 and -300.00
+    assert (report["exchangeRateEffect"], report["compareExchangeRateEffect"]) == (300, -300)
+    # November: 0 + 24,500 + 300 = 24,800.00 (USD 1,000.00 at 24.80); December: 24,800 + 0 - 300 = 24,500.00
+    assert (report["openingCash"], report["closingCash"]) == (0, 24800)
+    assert (report["compareOpeningCash"], report["compareClosingCash"]) == (24800, 24500)
+    assert report["balanced"] is True
+    # a period ending the day before the revaluation has no effect; one holding both days, +300 - 300 = 0
+    before = _report(shop.books, "startDate=2026-11-01&endDate=2026-11-29")
+    both = _report(shop.books, "startDate=2026-11-01&endDate=2026-12-31")
+    assert (before["exchangeRateEffect"], both["exchangeRateEffect"]) == (0, 0)
+    assert [line["key"] for line in both["operatingActivities"]["lines"]] == ["netResult"]   # 300 - 300 = 0
+    assert (both["closingCash"], both["balanced"]) == (24500, True)
+    # the exports show the line between the net flow and the opening cash
+    answer = api.http.request("GET", f"/reports/cash-flow?startDate=2026-11-01&endDate={MONTH_END}", body=b"",
+                              headers={"authorization": f"Bearer {shop.key}", "accept": "text/csv"})
+    rows = list(csv.reader(io.StringIO(answer.body.decode("utf-8-sig"))))
+    assert rows[2:4] == [["", "Resultado neto del periodo", "300.00"],
+                         ["", "Ajustes por partidas que no representan movimientos de efectivo", ""]]
+    assert rows[-4:] == [["", "Aumento (disminución) neto del efectivo", "24500.00"],
+                         ["", "Efecto de las variaciones en las tasas de cambio sobre el efectivo", "300.00"],
+                         ["", "Efectivo al inicio del periodo", "0.00"],
+                         ["", "Efectivo al final del periodo", "24800.00"]]

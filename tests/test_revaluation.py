@@ -200,21 +200,121 @@ def test_no_rate_or_a_closed_day_is_refused_and_writes_nothing(api, shop, compan
     assert balance_on(shop, "110201", MONTH_END) == D("24500.00")
 
 
-def test_too_many_partners_for_one_transaction_is_refused_whole(api, shop):
-    """18 customers with a dollar invoice each: per customer a line in the entry and one in its
-    reversal (2 postings), a ledger movement on each day (2) and its months' totals (2): 18 x 6 =
-    108 records before the entries, the balances and the locks, past DynamoDB's 100. Refused,
-    naming the count; nothing written; the dry run still answers what it would post."""
-    for number in range(18):
+def forty_customers(shop: Shop) -> None:
+    """Cliente 00 .. Cliente 39 (the plan's order: by name), customer k with a dollar invoice of
+    USD (10 + k).00 at 24.50. In USD: 40 x 10 + (0 + ... + 39) = 400 + 780 = 1,180.00; booked
+    1,180.00 x 24.50 = 28,910.00."""
+    for number in range(40):
         customer = shop.created("/business-partners", {"name": f"Cliente {number:02d}", "type": "customer"})["id"]
-        shop.document("01", [(shop.untaxed, 1, D("10.00"))], currency="USD", partner=customer)
-    refused = revalue(shop, 400)
-    assert refused["code"] == "DOCUMENT_TOO_LARGE" and "18 items" in refused["message"], refused
-    assert api.get("/revaluations", key=shop.key).json["total"] == 0
-    assert balance_on(shop, "110201", MONTH_END) == D("4410.00")    # 18 x 10.00 x 24.50, as booked
-    dry = revalue(shop, 200, dryRun=True)
-    # each 10.00 x 24.80 = 248.00 - 245.00 = 3.00; 18 x 3.00 = 54.00
-    assert len(dry["lines"]) == 18 and D(str(dry["totalGain"])) == D("54.00")
+        shop.document("01", [(shop.untaxed, 1, D(10 + number))], currency="USD", partner=customer)
+
+
+# A chunk of n customers (one receivable account, 4205 for the gain, 6304 for the loss: 3
+# accounts; the date in November, its reversal in December: 2 months; one year) writes
+# 2 entries + 2 x (n + 2) postings + 3 x 2 month balances + 3 account guards + 2 day counts
+# + 1 year lock + 1 books lock + n x (2 movements + 2 month totals) + 1 record + 1 Idempotency-Key
+# = 6n + 21 <= 100: n = 13 (99). 40 customers: chunks of 13, 13, 13 and 1.
+# Each customer gains (10 + k) x (24.80 - 24.50) = (10 + k) x 0.30:
+#   k 0..12:  13 x 10 + (0 + ... + 12) = 130 + 78 = 208 USD -> 62.40
+#   k 13..25: 130 + (13 + ... + 25) = 130 + 247 = 377 USD   -> 113.10
+#   k 26..38: 130 + (26 + ... + 38) = 130 + 416 = 546 USD   -> 163.80
+#   k 39:     49 USD                                         -> 14.70
+#   in all 1,180 USD x 0.30 = 354.00 = 62.40 + 113.10 + 163.80 + 14.70
+CHUNK_GAINS = [D("62.40"), D("113.10"), D("163.80"), D("14.70")]
+
+
+def entry_totals(shop: Shop, entry_id: int) -> dict[str, tuple[Decimal, Decimal]]:
+    """code -> (debit, credit) summed over an entry's lines (a line per customer on 110201)."""
+    entry = shop.api.get(f"/journal-entries/{entry_id}", key=shop.key).json
+    codes = {account_id: code for code, account_id in shop.books.accounts.items()}
+    summed: dict[str, tuple[Decimal, Decimal]] = {}
+    for line in entry["lines"]:
+        debit, credit = summed.get(codes[line["chartOfAccountId"]], (D(0), D(0)))
+        summed[codes[line["chartOfAccountId"]]] = (debit + D(str(line["debit"])), credit + D(str(line["credit"])))
+    return summed
+
+
+def receivables_by_partner(shop: Shop, date: str) -> Decimal:
+    """The customers' ledgers at `date`, summed (aging reads them)."""
+    aged = shop.api.get(f"/reports/aged-receivables?date={date}", key=shop.key).json
+    return sum((D(str(row["total"])) for row in aged["partners"]), D(0))
+
+
+def assert_books_whole(shop: Shop, receivable_at_month_end: str) -> None:
+    """Trial balance zero on both days; the customers' ledgers equal 110201 on both; on the 1st
+    everything is back at the booked 28,910.00."""
+    for day, receivable in ((MONTH_END, D(receivable_at_month_end)), (FIRST, D("28910.00"))):
+        assert_balanced(shop, day)
+        assert balance_on(shop, "110201", day) == receivable == receivables_by_partner(shop, day)
+
+
+def test_forty_customers_are_revalued_in_chunks(shop):
+    forty_customers(shop)
+    assert balance_on(shop, "110201", MONTH_END) == D("28910.00")
+    done = revalue(shop)
+    assert done["status"] == "posted" and len(done["lines"]) == 40
+    assert (D(str(done["totalGain"])), D(str(done["totalLoss"]))) == (D("354.00"), 0)
+    assert len(done["journalEntryIds"]) == len(done["reversalJournalEntryIds"]) == 4
+    assert (done["journalEntryId"], done["reversalJournalEntryId"]) == \
+           (done["journalEntryIds"][0], done["reversalJournalEntryIds"][0])
+    for entry_id, reversal_id, gain in zip(done["journalEntryIds"], done["reversalJournalEntryIds"], CHUNK_GAINS,
+                                           strict=True):
+        # each chunk balances by itself: its customers' gains debited, their sum credited to 4205
+        assert entry_totals(shop, entry_id) == {"110201": (gain, 0), "4205": (0, gain)}
+        assert entry_totals(shop, reversal_id) == {"110201": (0, gain), "4205": (gain, 0)}
+    entry = shop.api.get(f"/journal-entries/{done['journalEntryIds'][1]}", key=shop.key).json
+    assert entry["description"].endswith("parte 2 de 4") and entry["date"] == MONTH_END
+    # 28,910.00 + 354.00 = 29,264.00 = 1,180.00 x 24.80
+    assert_books_whole(shop, "29264.00")
+    assert balance_on(shop, "4205", MONTH_END) == D("354.00") and balance_on(shop, "4205", FIRST) == 0
+    assert shop.api.get(f"/revaluations/{done['id']}", key=shop.key).json == done
+
+
+def test_a_revaluation_stopped_after_its_first_chunk_is_finished_by_asking_again(api, table, company_a, shop,
+                                                                                   monkeypatch):
+    from chalicelib.auth.principal import API_KEY, Principal
+    from chalicelib.services.accounting import revaluation_chunks
+    from chalicelib.services.accounting.posting import load_rules
+    from chalicelib.services.commands import Command
+    from chalicelib.store import keys
+    from chalicelib.store.transaction import LostRace
+
+    forty_customers(shop)
+    write_chunk = revaluation_chunks.write_chunk
+
+    def stopping(command, rule_list, record, number, answer):
+        if number == 1:
+            raise RuntimeError("the Lambda stopped")   # after chunk 0 committed
+        return write_chunk(command, rule_list, record, number, answer)
+
+    monkeypatch.setattr(revaluation_chunks, "write_chunk", stopping)
+    revalue(shop, 500)   # what the client sees of a Lambda that stopped
+    monkeypatch.setattr(revaluation_chunks, "write_chunk", write_chunk)
+    stopped, = api.get("/revaluations", key=shop.key).json["data"]
+    # the plan is whole (40 lines, 354.00), one chunk posted: 62.40
+    assert stopped["status"] == "posting" and len(stopped["lines"]) == 40
+    assert D(str(stopped["totalGain"])) == D("354.00") and len(stopped["journalEntryIds"]) == 1
+    assert entry_totals(shop, stopped["journalEntryIds"][0]) == {"110201": (D("62.40"), 0), "4205": (0, D("62.40"))}
+    # half-way and still whole: 28,910.00 + 62.40 = 28,972.40 on 110201 and in the customers' ledgers
+    assert_books_whole(shop, "28972.40")
+    # a request that read the record before chunk 0 was written (chunksPosted 0) writes nothing: it
+    # loses the race (the route then runs it again from the record as it is)
+    stale = {**table.get(keys.revaluation(company_a.company_id, MONTH_END)), "chunksPosted": 0,
+             "journalEntryIds": [], "reversalJournalEntryIds": []}
+    command = Command(Principal(API_KEY, company_a.company_id, company_a.user_id, "owner"), table)
+    with pytest.raises(LostRace):
+        write_chunk(command, load_rules(table, company_a.company_id), stale, 0, lambda record: record)
+    assert_books_whole(shop, "28972.40")
+
+    finished = revalue(shop)
+    assert (finished["id"], finished["status"]) == (stopped["id"], "posted")
+    assert finished["journalEntryIds"][0] == stopped["journalEntryIds"][0] and len(finished["journalEntryIds"]) == 4
+    for entry_id, gain in zip(finished["journalEntryIds"], CHUNK_GAINS, strict=True):
+        assert entry_totals(shop, entry_id) == {"110201": (gain, 0), "4205": (0, gain)}
+    # nothing twice: 28,910.00 + 354.00 = 29,264.00
+    assert_books_whole(shop, "29264.00")
+    assert balance_on(shop, "4205", MONTH_END) == D("354.00")
+    assert revalue(shop, 409)["code"] == "REVALUATION_EXISTS"
 
 
 def test_a_seller_may_read_but_not_revalue(api, table, shop, company_a):

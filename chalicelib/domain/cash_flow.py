@@ -7,7 +7,10 @@ Why it always balances: every entry's debits equal its credits, so over any peri
 the cash accounts (debit less credit) is the sum over every other account of its credits less
 debits. The net result is that sum over the income, cost and expense accounts; each other
 account's credits less debits is exactly one line below. So opening cash + the net flow = closing
-cash on any books whose entries balance, whatever the accounts' places."""
+cash on any books whose entries balance, whatever the accounts' places. The month-end
+revaluation of foreign cash (and its reversal) moves the cash accounts with no cash flowing
+(NIIF para PYMES 7.13, NIC 7.28): that effect is taken out of operating (the gain or loss is in
+the net result) and shown apart, so opening cash + net flow + the effect = closing cash."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -33,6 +36,8 @@ NET_RESULT = "netResult"
 ADJUSTMENT = "adjustment"
 WORKING_CAPITAL = "workingCapital"
 NET_RESULT_LABEL = "Resultado neto del periodo"
+EXCHANGE_RATE_LABEL = "Diferencial cambiario no realizado del efectivo"
+REVALUATION_POSTED = "posted"  # a revaluation's status once all its entries are written
 
 
 def placements(accounts: Iterable[Mapping[str, Any]], cash_ids: set[int],
@@ -102,21 +107,50 @@ def _cash(place: Mapping[int, str], balances: Mapping[int, Movements]) -> Decima
                ZERO)
 
 
+def exchange_rate_effect(revaluations: Iterable[Mapping[str, Any]], bank_ledgers: Mapping[int, int],
+                         place: Mapping[int, str], start: str, end: str) -> Decimal:
+    """What the posted month-end revaluations moved the cash accounts by between `start` and
+    `end` (both included): a bank line's difference (a gain debits the bank's ledger) on the
+    revaluation's date, its opposite on the reversal's (the next day). `bank_ledgers`: bank
+    account id -> its ledger account. A revaluation still `posting` is left out: its request,
+    sent again, finishes it (until then the statement says it does not balance)."""
+    effect = ZERO
+    for revaluation in revaluations:
+        if revaluation.get("status") != REVALUATION_POSTED:
+            continue
+        for line in revaluation.get("lines") or ():
+            ledger = bank_ledgers.get(int(line["bankAccountId"])) if line.get("bankAccountId") is not None else None
+            if ledger is None or place.get(ledger) != CASH:
+                continue
+            difference = Decimal(line["difference"])
+            if start <= revaluation["date"] <= end:
+                effect += difference
+            if start <= revaluation["reversalDate"] <= end:
+                effect -= difference
+    return effect
+
+
 def statement(accounts: list[Mapping[str, Any]], place: Mapping[int, str],
-              columns: list[tuple[Mapping[int, Movements], Mapping[int, Movements], Mapping[int, Movements]]]
-              ) -> dict[str, Any]:
+              columns: list[tuple[Mapping[int, Movements], Mapping[int, Movements], Mapping[int, Movements]]],
+              exchange_effects: list[Decimal] | None = None) -> dict[str, Any]:
     """Per column (the period's movements, the balances before it, the balances at its end):
-    the three sections' lines and totals, the net flow, the cash at either end and whether
-    opening cash + net flow = closing cash. An account absent from the chart (it cannot be
-    deleted once posted to) is a working-capital line. Lines are in code order; an account
-    whose figures are all zero has none."""
+    the three sections' lines and totals, the net flow, the exchange-rate effect on cash
+    (`exchange_effects`, per column: the revaluations' movements on the cash accounts, already
+    inside the net result and so taken out of operating by an adjustment line), the cash at
+    either end and whether opening cash + net flow + the effect = closing cash. An account
+    absent from the chart (it cannot be deleted once posted to) is a working-capital line.
+    Lines are in code order; an account whose figures are all zero has none."""
     by_id = {int(a["id"]): a for a in accounts}
     count = range(len(columns))
     net = [result(accounts, period) for period, _, _ in columns]
     sections: dict[str, list[dict[str, Any]]] = {OPERATING: [], INVESTING: [], FINANCING: []}
     sections[OPERATING].append({"key": NET_RESULT, "label": NET_RESULT_LABEL, "chartOfAccountId": None,
                                 "code": None, "amounts": net})
+    effects = list(exchange_effects) if exchange_effects is not None else [ZERO for _ in count]
     adjustments: list[dict[str, Any]] = []
+    if any(effects):
+        adjustments.append({"key": ADJUSTMENT, "label": EXCHANGE_RATE_LABEL, "chartOfAccountId": None, "code": None,
+                            "amounts": [-effect for effect in effects]})
     moved = sorted({account for period, _, _ in columns for account in period},
                    key=lambda account: (by_id[account]["code"] if account in by_id else "", account))
     for account_id in moved:
@@ -151,5 +185,5 @@ def statement(accounts: list[Mapping[str, Any]], place: Mapping[int, str],
     closing = [_cash(place, through) for _, _, through in columns]
     return {"netResult": net,
             **{name: {"lines": lines, "totals": totals[name]} for name, lines in sections.items()},
-            "netCashFlow": flow, "openingCash": opening, "closingCash": closing,
-            "balanced": [opening[i] + flow[i] == closing[i] for i in count]}
+            "netCashFlow": flow, "exchangeRateEffect": effects, "openingCash": opening, "closingCash": closing,
+            "balanced": [opening[i] + flow[i] + effects[i] == closing[i] for i in count]}

@@ -51,6 +51,9 @@ BOOK_TEXTS: dict[str, dict[str, str]] = {
         "gateway_payout": "Liquidación de la pasarela {gateway}",
         # issue 44: reval
         "revaluation": "Diferencial cambiario no realizado al {date} ({rates})",
+        "revaluation_part": "Diferencial cambiario no realizado al {date} ({rates}), parte {part} de {parts}",
+        "revaluation_reversal_part": "Reversión del diferencial cambiario no realizado al {date}, parte {part} de "
+                                     "{parts}",
         "revaluation_movement": "Diferencial cambiario no realizado al {date}",
         "revaluation_reversal": "Reversión del diferencial cambiario no realizado al {date}",
         "revaluation_partner": "Diferencial cambiario no realizado: {kind} {name}",

@@ -53,9 +53,11 @@ MONTH_END_PHRASES: dict[str, str] = {
         "{0} es la moneda de la empresa: nada en ella se revalúa",
     "no exchange rate of {} is recorded on or before {}: record one with POST /exchange-rates":
         "no hay tipo de cambio de {0} registrado en o antes del {1}: registre uno con POST /exchange-rates",
-    "Revaluing {} items on {} would change {} records in one transaction, more than {}; revalue fewer currencies "
-    "(`currencies`) on another date, or settle small items first.":
-        "Revaluar {0} partidas el {1} cambiaría {2} registros en una transacción, más de {3}; revalúe menos monedas "
-        "(`currencies`) en otra fecha, o liquide primero las partidas pequeñas.",
+    # fix-reval (a revaluation posted in chunks)
+    "One partner's or bank's revaluation on {} alone would change more than {} records in one transaction.":
+        "La revaluación de un solo cliente, proveedor o banco el {0} cambiaría más de {1} registros en una "
+        "transacción.",
+    "A chunk of the revaluation of {} would change {} records, more than {}.":
+        "Una parte de la revaluación del {0} cambiaría {1} registros, más de {2}.",
     "Revaluation not found.": "No se encontró la revaluación.",
 }

@@ -17,8 +17,9 @@ class CashFlowQuery(IncomeStatementQuery):
 class CashFlowLine(ResponseModel):
     key: Literal["netResult", "adjustment", "workingCapital", "investing", "financing"] = Field(
         description="netResult: the period's net result (the income statement's); adjustment: what moved no cash "
-                    "(depreciation, provisions) or a result account placed in investing or financing, taken out of "
-                    "operating; workingCapital: the change in a current asset or liability; investing, financing: "
+                    "(depreciation, provisions), a result account placed in investing or financing, or the unrealised "
+                    "exchange difference on foreign cash (no account: the month-end revaluations' effect, shown apart "
+                    "as exchangeRateEffect), taken out of operating; workingCapital: the change in a current asset or liability; investing, financing: "
                     "the change in an account of that section")
     label: str
     chart_of_account_id: Optional[int] = None
@@ -51,8 +52,13 @@ class CashFlow(ResponseModel):
                                                               "dividends")
     net_cash_flow: Decimal = Field(description="the three sections' totals")
     compare_net_cash_flow: Optional[Decimal] = None
+    exchange_rate_effect: Decimal = Field(description="the effect of exchange-rate changes on cash (NIIF para PYMES "
+                                                      "7.13): what the month-end revaluations and their reversals dated "
+                                                      "in the period moved the cash accounts by, no cash flowing")
+    compare_exchange_rate_effect: Optional[Decimal] = None
     opening_cash: Decimal = Field(description="the cash accounts' balance the day before the period")
     closing_cash: Decimal = Field(description="the cash accounts' balance at the period's end")
     compare_opening_cash: Optional[Decimal] = None
     compare_closing_cash: Optional[Decimal] = None
-    balanced: bool = Field(description="openingCash + netCashFlow = closingCash in every column")
+    balanced: bool = Field(description="openingCash + netCashFlow + exchangeRateEffect = closingCash in every "
+                                       "column")

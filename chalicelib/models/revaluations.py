@@ -43,8 +43,17 @@ class Revaluation(ResponseModel):
     reversal_date: str = Field(description="the day after `date`: the reversal's date")
     currencies: List[str]
     rates: List[RevaluationRate] = []
-    journal_entry_id: Optional[int] = Field(None, description="null on a dry run or when nothing differs")
-    reversal_journal_entry_id: Optional[int] = None
+    status: Optional[Literal["posting", "posted"]] = Field(
+        None, description="`posting` while its chunks are written (a request that stopped half-way: the same POST "
+                          "again finishes it), then `posted`; null on a dry run")
+    journal_entry_id: Optional[int] = Field(None, description="the first of `journalEntryIds`: null on a dry run or "
+                                                              "when nothing differs")
+    reversal_journal_entry_id: Optional[int] = Field(None, description="the first of `reversalJournalEntryIds`")
+    journal_entry_ids: List[int] = Field([], description="the entries dated `date`, one per chunk (a transaction "
+                                                         "holds at most 100 records: a large company's revaluation "
+                                                         "posts in several balanced parts)")
+    reversal_journal_entry_ids: List[int] = Field([], description="their reversals dated `reversalDate`, in the "
+                                                                  "same order")
     total_gain: Decimal
     total_loss: Decimal
     net_difference: Decimal = Field(description="totalGain - totalLoss")

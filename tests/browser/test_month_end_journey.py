@@ -50,6 +50,7 @@ def test_a_month_end_close(console, demo, stack):
     with fresh_company(console, demo, f"Cierre de mes {tag} S.A."):
         accounts = account_ids(console)
         revalue_a_dollar_bank(console, accounts, tag)
+        cash_flow_of_the_revalued_month(console)
         centres = cost_centres(console)
         day = today().isoformat()
         # the month's book: a loan of 5,000 in cash; a computer bought for 2,000; a sale of 1,000 in
@@ -155,6 +156,30 @@ def cash_flow_of_the_month(console) -> None:
     assert "badge-completed" in page.locator("#report-status .badge").get_attribute("class")
     assert page.locator(".downloads .download-pdf").count() == 1
     screens(console, "cash-flow", route)
+
+
+def cash_flow_of_the_revalued_month(console) -> None:
+    """October 2025 against November: the revaluation moved the dollar bank with no cash flowing
+    (NIIF para PYMES 7.13): its effect is a line of its own, out of operating."""
+    page = console.page
+    query = {"startDate": "2025-10-01", "endDate": REVALUED_AT, "compareStartDate": REVERSED_AT,
+             "compareEndDate": "2025-11-30"}
+    route = f"/reports/cash-flow?{urlencode(query)}"
+    console.goto(route)
+    # October: the bank opened with USD 1,000.00 at 24.50 = 24,500.00 (financing: the opening equity);
+    # the 300.00 gained on the 31st is in the result and taken out again (operating 300 - 300 = 0);
+    # the effect +300.00: 0 + 24,500 + 300 = 24,800.00. November: the reversal on the 1st (result
+    # -300, adjustment +300), the effect -300.00: 24,800 + 0 - 300 = 24,500.00
+    expected = {"operatingActivities.total": [0, 0], "financingActivities.total": [24500, 0],
+                "netCashFlow": [24500, 0], "exchangeRateEffect": [300, -300], "openingCash": [0, 24800],
+                "closingCash": [24800, 24500]}
+    for figure, amounts in expected.items():
+        assert shown(page, f"#cash-flow tr[data-figure='{figure}'] td.num") == [Decimal(a) for a in amounts], figure
+    assert shown(page, "#cash-flow tr[data-line='adjustment'] td.num") == [Decimal(-300), Decimal(300)]
+    assert page.locator("#cash-flow tr[data-line='adjustment'] td").first.inner_text() == (
+        "Diferencial cambiario no realizado del efectivo")
+    assert "badge-completed" in page.locator("#report-status .badge").get_attribute("class")
+    screens(console, "cash-flow-exchange-effect", route)
 
 
 # --- the budget ------------------------------------------------------------------------------------

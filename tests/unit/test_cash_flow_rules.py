@@ -95,15 +95,18 @@ CHARTS = st.lists(st.tuples(st.sampled_from(TYPES), CATEGORY, st.sampled_from(("
 AMOUNTS = st.decimals(min_value=D("0.01"), max_value=D("99999.99"), places=2)
 
 
+ENTRIES = st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7), AMOUNTS, st.booleans()), max_size=12)
+
+
 @settings(max_examples=200, deadline=None, database=None)
-@given(chart=CHARTS, entries=st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7), AMOUNTS, st.booleans()),
-                                       min_size=1, max_size=12),
-       cash_ids=st.sets(st.integers(0, 7), max_size=3))
-def test_random_books_always_balance_and_every_change_is_in_one_line(chart, entries, cash_ids):
+@given(chart=CHARTS, entries=ENTRIES.filter(bool), revaluations=ENTRIES, cash_ids=st.sets(st.integers(0, 7), max_size=3))
+def test_random_books_always_balance_and_every_change_is_in_one_line(chart, entries, revaluations, cash_ids):
     """Random accounts (types, own places, standard codes, parents) and random balanced entries,
-    each before or in the period: the statement balances, and each account outside cash has its
-    change (credits less debits) in exactly one line, but a result account moved to investing or
-    financing: its adjustment and its line cancel out."""
+    each before or in the period, some of them revaluations (their movements on the cash accounts
+    in the period are the exchange-rate effect): the statement balances (opening + net flow +
+    effect = closing), and each account outside cash has its change (credits less debits) in
+    exactly one line, but a result account moved to investing or financing: its adjustment and
+    its line cancel out."""
     accounts = []
     for index, (account_type, category, code, under_previous) in enumerate(chart):
         parent = index - 1 if under_previous and index and chart[index - 1][0] == account_type else None
@@ -114,15 +117,20 @@ def test_random_books_always_balance_and_every_change_is_in_one_line(chart, entr
     count = len(accounts)
     before: dict[int, Movements] = {}
     period: dict[int, Movements] = {}
-    for debit, credit, amount, in_period in entries:
+    for debit, credit, amount, in_period in entries + revaluations:
         debit, credit = debit % count, credit % count
         moved = period if in_period else before
         moved[debit] = Movements(moved.get(debit, Movements()).debit + amount, moved.get(debit, Movements()).credit)
         moved[credit] = Movements(moved.get(credit, Movements()).debit, moved.get(credit, Movements()).credit + amount)
     place = cash_flow.placements(accounts, cash_ids, cash_flow.standard_places(hn_chart.ACCOUNTS,
                                                                                 hn_chart.CASH_FLOW_CATEGORIES))
-    report = cash_flow.statement(accounts, place, [(period, before, _through(before, period))])
-    assert report["balanced"] == [True]
+    effect = sum((amount * ((place[debit % count] == "cash") - (place[credit % count] == "cash"))
+                  for debit, credit, amount, in_period in revaluations if in_period), D(0))
+    report = cash_flow.statement(accounts, place, [(period, before, _through(before, period))], [effect])
+    assert report["balanced"] == [True] and report["exchangeRateEffect"] == [effect]
+    assert report["openingCash"][0] + report["netCashFlow"][0] + effect == report["closingCash"][0]
+    unnamed = [line["amounts"] for line in report["operating"]["lines"][1:] if line["chartOfAccountId"] is None]
+    assert unnamed == ([[-effect]] if effect else [])   # taken out of operating: the result holds it
     lines = [line for name in ("operating", "investing", "financing") for line in report[name]["lines"]]
     assert report["netCashFlow"][0] == sum((line["amounts"][0] for line in lines), D(0))
     by_account: dict[int, list[Decimal]] = {}
@@ -139,3 +147,32 @@ def test_random_books_always_balance_and_every_change_is_in_one_line(chart, entr
             assert found == ([-change, change] if place[account["id"]] in ("investing", "financing") else [])
         else:
             assert found == [change]
+
+
+def test_the_exchange_rate_effect_counts_the_revaluations_and_reversals_dated_in_the_period():
+    """Bank 7's ledger is account 70 (cash); bank 8's, 80, was moved to operating by its own
+    category: its revaluation is a working-capital line, no effect. A revaluation still posting
+    is left out."""
+    place = {70: "cash", 80: "operating"}
+    ledgers = {7: 70, 8: 80}
+    revaluations = [
+        {"date": "2026-10-31", "reversalDate": "2026-11-01", "status": "posted",
+         "lines": [{"kind": "bank", "bankAccountId": 7, "difference": "-50.00"},
+                   {"kind": "receivable", "partnerId": 3, "difference": "999.00"}]},
+        {"date": "2026-11-30", "reversalDate": "2026-12-01", "status": "posted",
+         "lines": [{"kind": "bank", "bankAccountId": 7, "difference": "300.00"},
+                   {"kind": "bank", "bankAccountId": 8, "difference": "40.00"}]},
+        {"date": "2026-11-15", "reversalDate": "2026-11-16", "status": "posting",
+         "lines": [{"kind": "bank", "bankAccountId": 7, "difference": "1000.00"}]},
+    ]
+
+    def effect(start, end):
+        return cash_flow.exchange_rate_effect(revaluations, ledgers, place, start, end)
+
+    # November: October's reversal on the 1st (-(-50) = +50) and the 30th's +300 = 350.00
+    assert effect("2026-11-01", "2026-11-30") == D("350.00")
+    # December: the 1st's reversal of the 300 = -300.00
+    assert effect("2026-12-01", "2026-12-31") == D("-300.00")
+    # October alone: its -50; October and November: -50 + 50 + 300 = 300.00
+    assert (effect("2026-10-01", "2026-10-31"), effect("2026-10-01", "2026-11-30")) == (D("-50.00"), D("300.00"))
+    assert effect("2026-11-02", "2026-11-29") == 0   # neither a revaluation's day nor a reversal's

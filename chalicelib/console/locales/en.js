@@ -1743,5 +1743,12 @@ export default {
   "mend.dim.groupedBy": "by {dimension}",
   "mend.dim.debit": "Debit",
   "mend.dim.credit": "Credit",
-  "mend.dim.filtered": "Only movements of {value}"
+  "mend.dim.filtered": "Only movements of {value}",
+  "status.posting": "Posting",
+  "mend.reval.status": "Status",
+  "mend.reval.unfinished": "Stopped half-way: what is posted balances; finish it to post the rest.",
+  "mend.reval.finish": "Finish",
+  "mend.cf.line.adjustment": "Unrealised exchange difference on cash",
+  "mend.cf.exchangeRateEffect": "Effect of exchange rate changes on cash",
+  "mend.cf.checkWithEffect": "Opening cash {opening} + net flow {flow} + exchange effect {effect} = closing cash {closing}"
 };

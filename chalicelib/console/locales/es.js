@@ -1743,5 +1743,12 @@ export default {
   "mend.dim.groupedBy": "por {dimension}",
   "mend.dim.debit": "Debe",
   "mend.dim.credit": "Haber",
-  "mend.dim.filtered": "Solo movimientos de {value}"
+  "mend.dim.filtered": "Solo movimientos de {value}",
+  "status.posting": "En registro",
+  "mend.reval.status": "Estado",
+  "mend.reval.unfinished": "Quedó a medias: lo registrado cuadra; termínela para registrar el resto.",
+  "mend.reval.finish": "Terminar",
+  "mend.cf.line.adjustment": "Diferencial cambiario no realizado del efectivo",
+  "mend.cf.exchangeRateEffect": "Efecto de las variaciones en las tasas de cambio sobre el efectivo",
+  "mend.cf.checkWithEffect": "Efectivo inicial {opening} + flujo neto {flow} + efecto cambiario {effect} = efectivo final {closing}"
 };

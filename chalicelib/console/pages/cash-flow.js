@@ -1,7 +1,9 @@
 // issue 44: console-reports. The cash-flow statement (indirect method, NIIF para PYMES section 7):
 // the operating, investing and financing activities with their lines and totals, the net flow,
-// the opening and closing cash and the check that opening + net flow = closing; a comparison
-// period as a second column; the downloads as the other reports. Figures are the API's.
+// the effect of exchange-rate changes on cash (the month-end revaluations of foreign banks: shown
+// when there is one), the opening and closing cash and the check that opening + net flow + effect =
+// closing; a comparison period as a second column; the downloads as the other reports. Figures are
+// the API's.
 import { h } from "../dom.js";
 import { date, money, today } from "../format.js";
 import { t } from "../i18n.js";
@@ -16,8 +18,12 @@ function row(attributes, label, amounts, className) {
     amounts.map((amount) => h("td", { class: "num" }, money(amount))));
 }
 
-// the lines that are no account, in the console's language (the API names them in Spanish)
-const NAMED_LINES = ["netResult"];
+// the lines that are no account, in the console's language (the API names them in Spanish): the
+// net result and the adjustment for the unrealised exchange difference on cash
+const NAMED_LINES = ["netResult", "adjustment"];
+
+const hasExchangeEffect = (r) => Number(r.exchangeRateEffect) !== 0
+  || (r.compareExchangeRateEffect != null && Number(r.compareExchangeRateEffect) !== 0);
 
 function lineLabel(line) {
   const account = line.code ? h("a", { href: `#/accounting/ledger?chartOfAccountId=${line.chartOfAccountId}` }, line.code) : null;
@@ -45,6 +51,10 @@ function cashFlowTable(r) {
   }
   rows.push(row({ "data-figure": "netCashFlow" }, t("mend.cf.netCashFlow"), pair(r.netCashFlow, r.compareNetCashFlow),
     "statement-total strong"));
+  if (hasExchangeEffect(r)) {
+    rows.push(row({ "data-figure": "exchangeRateEffect" }, t("mend.cf.exchangeRateEffect"),
+      pair(r.exchangeRateEffect, r.compareExchangeRateEffect)));
+  }
   rows.push(row({ "data-figure": "openingCash" }, t("mend.cf.openingCash"), pair(r.openingCash, r.compareOpeningCash)));
   rows.push(row({ "data-figure": "closingCash" }, t("mend.cf.closingCash"), pair(r.closingCash, r.compareClosingCash),
     "statement-total strong"));
@@ -73,7 +83,8 @@ const CASH_FLOW = {
     return [
       h("p", { id: "report-status" }, h("span", { class: `badge badge-${r.balanced ? "completed" : "failed"}` },
         t(r.balanced ? "mend.cf.balanced" : "mend.cf.unbalanced")),
-      " ", h("span", { class: "help" }, t("mend.cf.check", { opening: money(r.openingCash), flow: money(r.netCashFlow),
+      " ", h("span", { class: "help" }, t(hasExchangeEffect(r) ? "mend.cf.checkWithEffect" : "mend.cf.check", {
+        opening: money(r.openingCash), flow: money(r.netCashFlow), effect: money(r.exchangeRateEffect),
         closing: money(r.closingCash) }))),
       section(subtitle, h("p", { class: "help" }, t("mend.cf.method"), " ",
         h("strong", { id: "cash-flow-net-result" }, money(r.netResult))), cashFlowTable(r)),

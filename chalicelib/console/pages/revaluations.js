@@ -1,12 +1,14 @@
 // issue 44: console-reports. The month-end revaluation, a card of the periods page: a date (a month
 // end) and the foreign currencies; "Vista previa" asks the API for a dry run (nothing written) and
 // shows its lines and totals, "Registrar" posts it (the entry on that day and its reversal on the
-// next); under them the revaluations made, each with its two entries. Figures are the API's.
+// next; a large company's in several parts, each an entry and its reversal); under them the
+// revaluations made, each with its entries, and one left half-posted (`posting`) finished by
+// posting its date again. Figures are the API's.
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { companyCurrency, date, dateTime, exchangeRate, money } from "../format.js";
 import { ACCOUNTING_ROLES, CURRENCIES, t } from "../i18n.js";
-import { confirmAction, loadInto, showErrors, tableView, toast } from "../ui.js";
+import { badge, confirmAction, loadInto, showErrors, tableView, toast } from "../ui.js";
 
 // the last day of the month before today's: the usual month end to revalue
 function lastMonthEnd() {
@@ -15,6 +17,9 @@ function lastMonthEnd() {
 }
 
 const entryLink = (id) => (id ? h("a", { href: `#/accounting/entries/${id}`, class: "entry-link" }, `#${id}`) : "");
+// a revaluation's entries (one per part) or their reversals, older answers naming only the first
+const entryLinks = (ids, first) => (ids && ids.length ? ids : [first]).filter(Boolean)
+  .flatMap((id, index) => (index ? [", ", entryLink(id)] : [entryLink(id)]));
 
 // Whose balance a line revalues: the partner (and its document) or the bank account.
 function holderCell(line) {
@@ -87,8 +92,9 @@ export async function revaluations(ctx) {
       replace(result, h("h3", {}, dryRun ? t("mend.reval.previewOf", { date: date(answer.date) })
         : t("mend.reval.postedOf", { date: date(answer.date) })),
       dryRun ? h("p", { class: "help", id: "reval-dry-run" }, t("mend.reval.previewHelp"))
-        : h("p", { id: "reval-entries" }, t("mend.reval.entries"), " ", entryLink(answer.journalEntryId), " · ",
-          t("mend.reval.reversal"), " ", entryLink(answer.reversalJournalEntryId)),
+        : h("p", { id: "reval-entries" }, t("mend.reval.entries"), " ",
+          entryLinks(answer.journalEntryIds, answer.journalEntryId), " · ", t("mend.reval.reversal"), " ",
+          entryLinks(answer.reversalJournalEntryIds, answer.reversalJournalEntryId)),
       revaluationLines(answer));
       if (!dryRun) {
         toast(t("mend.reval.posted"));
@@ -106,6 +112,16 @@ export async function revaluations(ctx) {
     }
   }
 
+  // a revaluation stopped half-way (its parts balance, the rest is not posted): posting its date
+  // again finishes it on the plan it keeps
+  function statusCell(r) {
+    const status = r.status || "posted";
+    if (status !== "posting") return badge(status);
+    return [badge(status), h("small", { class: "cell-note" }, t("mend.reval.unfinished")),
+      canAct ? h("button", { type: "button", class: "reval-finish", "data-date": r.date,
+        onclick: () => { dateInput.value = r.date; send(false); } }, t("mend.reval.finish")) : null];
+  }
+
   const refresh = () => loadInto(list, async () => {
     const answer = await api.get("/revaluations");
     return h("div", { class: "table-scroll" }, tableView({ rows: answer.revaluations || answer.data || [],
@@ -115,8 +131,10 @@ export async function revaluations(ctx) {
         { label: t("mend.reval.totalGain"), class: "num", value: (r) => money(r.totalGain) },
         { label: t("mend.reval.totalLoss"), class: "num", value: (r) => money(r.totalLoss) },
         { label: t("mend.reval.net"), class: "num", value: (r) => signed(r.netDifference) },
-        { label: t("mend.reval.entries"), class: "nowrap", value: (r) => [entryLink(r.journalEntryId), " · ",
-          h("small", { class: "help" }, `${t("mend.reval.reversal")} `), entryLink(r.reversalJournalEntryId),
+        { label: t("mend.reval.status"), value: statusCell },
+        { label: t("mend.reval.entries"), value: (r) => [entryLinks(r.journalEntryIds, r.journalEntryId), " · ",
+          h("small", { class: "help" }, `${t("mend.reval.reversal")} `),
+          entryLinks(r.reversalJournalEntryIds, r.reversalJournalEntryId),
           h("small", { class: "cell-note" }, date(r.reversalDate))] },
         { label: t("mend.reval.createdAt"), value: (r) => dateTime(r.createdAt) },
       ] }));

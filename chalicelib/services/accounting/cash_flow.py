@@ -1,7 +1,8 @@
 """The statement of cash flows (indirect method, NIIF para PYMES Sección 7): the monthly balances
 up to the latest date asked, the chart, the year locks (closed years' closing entries are left
-out, as the income statement leaves them), the determination rules and the bank accounts (their
-ledgers are cash) — a fixed number of reads whatever the books hold."""
+out, as the income statement leaves them), the determination rules, the bank accounts (their
+ledgers are cash) and the month-end revaluations (their effect on foreign cash, shown apart) — a
+fixed number of reads whatever the books hold."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from chalicelib.domain import cash_flow
 from chalicelib.domain.report_table import ReportTable
 from chalicelib.services import records
-from chalicelib.services.accounting import chart, default_chart, fiscal_years
+from chalicelib.services.accounting import chart, default_chart, fiscal_years, revaluation
 from chalicelib.services.accounting.posting import rule_items
 from chalicelib.services.accounting.reports import month_balances_through
 from chalicelib.services.accounting.statements import (
@@ -30,9 +31,15 @@ SECTIONS = (("operatingActivities", cash_flow.OPERATING), ("investingActivities"
             ("financingActivities", cash_flow.FINANCING))
 
 
-def cash_account_ids(table: Table, company_id: int) -> set[int]:
+def bank_ledgers(table: Table, company_id: int) -> dict[int, int]:
+    """Each bank account's ledger account: bank account id -> chart of account id."""
+    return {int(item["id"]): int(item["chartOfAccountId"])
+            for item in records.small_records(table, company_id, keys.BANK_ACCOUNT)}
+
+
+def cash_account_ids(table: Table, company_id: int, ledgers: dict[int, int] | None = None) -> set[int]:
     """The bank accounts' ledger accounts and the cash and bank rules' accounts."""
-    banks = {int(item["chartOfAccountId"]) for item in records.small_records(table, company_id, keys.BANK_ACCOUNT)}
+    banks = set((bank_ledgers(table, company_id) if ledgers is None else ledgers).values())
     return banks | {int(rule["chartOfAccountId"]) for rule in rule_items(table, company_id)
                     if rule["operationType"] in CASH_OPERATIONS}
 
@@ -51,8 +58,11 @@ def cash_flow_statement(table: Table, company_id: int, start_date: str | None, e
                         {account: through for account, through, _ in spans}))
     every_account = chart.all_accounts(table, company_id)
     standard = default_chart.standard_cash_flow_places(accounts.company_country(table, company_id))
-    place = cash_flow.placements(every_account, cash_account_ids(table, company_id), standard)
-    report = cash_flow.statement(every_account, place, columns)
+    ledgers = bank_ledgers(table, company_id)
+    place = cash_flow.placements(every_account, cash_account_ids(table, company_id, ledgers), standard)
+    revaluations = revaluation.list_revaluations(table, company_id)
+    effects = [cash_flow.exchange_rate_effect(revaluations, ledgers, place, start, end) for _, start, end in periods]
+    report = cash_flow.statement(every_account, place, columns, effects)
     (_, start_date, end_date), compare = periods[0], periods[1:]
     answer: dict[str, Any] = {"startDate": start_date, "endDate": end_date,
                               "compareStartDate": compare[0][1] if compare else None,
@@ -62,7 +72,7 @@ def cash_flow_statement(table: Table, company_id: int, start_date: str | None, e
         answer[name] = {**_figure("total", report[section]["totals"]),
                         "lines": [{key: value for key, value in line.items() if key != "amounts"}
                                   | _figure("amount", line["amounts"]) for line in report[section]["lines"]]}
-    for name in ("netCashFlow", "openingCash", "closingCash"):
+    for name in ("netCashFlow", "exchangeRateEffect", "openingCash", "closingCash"):
         answer.update(_figure(name, report[name]))
     answer["balanced"] = all(report["balanced"])
     return answer
@@ -98,7 +108,9 @@ def cash_flow_table(report: dict[str, Any]) -> ReportTable:
             level = 2 if line["key"] in GROUPS else 1
             table.add(line["code"] or "", line["label"], *_values(line, "amount", compare), level=level)
         table.add("", total, *_values(section, "total", compare), emphasis=True)
-    for label, name in (("Aumento (disminución) neto del efectivo", "netCashFlow"),
+    effect = [("Efecto de las variaciones en las tasas de cambio sobre el efectivo", "exchangeRateEffect")] if (
+        report["exchangeRateEffect"] or report["compareExchangeRateEffect"]) else []
+    for label, name in (("Aumento (disminución) neto del efectivo", "netCashFlow"), *effect,
                         ("Efectivo al inicio del periodo", "openingCash"),
                         ("Efectivo al final del periodo", "closingCash")):
         table.add("", label, *_values(report, name, compare), emphasis=True)

@@ -1,9 +1,9 @@
 """Month-end revaluation (issue 44, NIIF para PYMES 30.9): every foreign-currency item open at a
 date (a document's receivable or payable as its partner's ledger leaves it at the date, a foreign
 bank account's balance against its ledger) translated at the company's rate for the date; the
-differences posted as one automatic entry dated the day and its reversal the next day, in one
-transaction with the revaluation record. The documents keep their `basePending` (a payment's
-realised difference stays exact); each partner's ledger gets a movement of its own (origin "R")
+differences posted as automatic entries dated the day and their reversals the next day, in as
+many transactions as the company's size needs (revaluation_chunks.py). The documents keep their
+`basePending` (a payment's realised difference stays exact); each partner's ledger gets a movement of its own (origin "R")
 on both days beside the control account's lines, so the subledgers equal their control accounts on
 every day (docs/decisions.md). Advances are taken in the company's currency only
 (domain/document_actions.py `_advance`): there are none in a foreign one to revalue."""
@@ -13,28 +13,26 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.domain import accounting
 from chalicelib.domain import aging as aging_rules
 from chalicelib.domain import revaluation as rules
-from chalicelib.domain.accounting import AUTOMATIC, POSTED, REVERSAL, ZERO
-from chalicelib.errors import ApiError, DocumentTooLarge, NotFound, ValidationFailed
-from chalicelib.messages.books import book_text
+from chalicelib.domain.accounting import ZERO
+from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.services import records
 from chalicelib.services.accounting import reports
-from chalicelib.services.accounting.posting import JournalWrites, Source, entry_item, next_entry_id, rule_items, rule_of
+from chalicelib.services.accounting import revaluation_chunks as chunks
+from chalicelib.services.accounting.posting import JournalWrites, rule_items, rule_of
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.banking.banking import MONEY_IN
 from chalicelib.services.commands import Command
-from chalicelib.services.sales_purchases import partner_ledger
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import MAX_ITEMS
 
 SIDES = ((keys.RECEIVABLE_SIDE, rules.RECEIVABLE, ("customer", "both"), "receivable"),
          (keys.PAYABLE_SIDE, rules.PAYABLE, ("supplier", "both"), "payable"))
-VIEW_FIELDS = ("id", "date", "reversalDate", "currencies", "rates", "journalEntryId", "reversalJournalEntryId",
-               "totalGain", "totalLoss", "netDifference", "lines", "createdAt")
+VIEW_FIELDS = ("id", "date", "reversalDate", "currencies", "rates", "status", "journalEntryId",
+               "reversalJournalEntryId", "journalEntryIds", "reversalJournalEntryIds", "totalGain", "totalLoss",
+               "netDifference", "lines", "createdAt")
 
 
 class RevaluationExists(ApiError):
@@ -114,6 +112,9 @@ def closing_rates(table: Table, company_id: int, date: str, currencies: list[str
 # --- the command ---------------------------------------------------------------------------------
 
 def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+    """The plan first (the record, status `posting`, every line at the date's rate and its
+    chunk), then its chunks (revaluation_chunks.py). A revaluation left `posting` (a chunk that
+    failed) is finished by the same request again, on its stored plan."""
     table, company_id, date = command.table, command.company_id, fields["date"]
     company = exchange_rates.company_of(table, company_id)
     own = exchange_rates.company_currency(company)
@@ -121,100 +122,50 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     if asked and own in asked:
         raise ValidationFailed.for_field("currencies", f"{own} is the company's own currency: nothing in it is revalued")
     existing = table.get(keys.revaluation(company_id, date))
-    if existing is not None:
+    if existing is not None and existing.get("status", chunks.POSTED_STATUS) == chunks.POSTED_STATUS:
         raise exists_error(existing)
     reversal_day = rules.reversal_date(date)
     writes = JournalWrites(company_id)
     writes.require_open(date)
     writes.require_open(reversal_day)
     writes.refuse_closed_now(table)
+    rule_list = [rule_of(item) for item in rule_items(table, company_id)]
+    if existing is not None:
+        if fields.get("dryRun"):
+            command.already_there = True   # the plan being posted, nothing written
+            return view(existing)
+        return _finish(command, rule_list, existing)
     items = [item for item in partner_items(table, company_id, date, own) + bank_items(table, company_id, date, own)
              if not asked or item["currency"] in asked]
     currencies = sorted(set(asked or ()) | {item["currency"] for item in items})
     rates = closing_rates(table, company_id, date, currencies)
-    lines = [rules.revalued(item, rates[item["currency"]]) for item in items]
+    account_of = chunks.account_resolver(rule_list)
+    lines = [{**rules.revalued(item, rates[item["currency"]]), "accountId": account_of(item)} for item in items]
     answer = {"date": date, "reversalDate": reversal_day, "currencies": currencies,
               "rates": [{"currency": currency, "rate": rate} for currency, rate in rates.items()],
-              **rules.totals(lines), "lines": [_line_view(line) for line in lines]}
+              **rules.totals(lines), "lines": lines}
     if fields.get("dryRun"):
         command.already_there = True   # nothing written: 200, not 201
-        return {**answer, "id": None, "journalEntryId": None, "reversalJournalEntryId": None, "createdAt": None}
-    revaluation_id = table.next_id(keys.id_sequence(company_id, keys.REVALUATION))
+        return {**view(answer), "id": None, "status": None, "createdAt": None}
+    parts = chunks.plan_chunks(lines, date, reversal_day)
+    record = {**keys.revaluation(company_id, date), "itemType": "REVALUATION",
+              "id": table.next_id(keys.id_sequence(company_id, keys.REVALUATION)), **answer,
+              "status": chunks.POSTING if parts else chunks.POSTED_STATUS, "chunkCount": parts, "chunksPosted": 0,
+              "journalEntryIds": [], "reversalJournalEntryIds": [], "createdAt": clock.now_iso()}
     transaction = command.transaction()
-    entry_id = reversal_id = None
-    if any(line["difference"] for line in lines):
-        entry_id, reversal_id = _post(table, writes, company_id, revaluation_id, date, reversal_day, lines, rates)
-        _partner_movements(transaction, company_id, revaluation_id, date, reversal_day, lines)
-    writes.apply(transaction)
-    record = {**keys.revaluation(company_id, date), "itemType": "REVALUATION", "id": revaluation_id, **answer,
-              "journalEntryId": entry_id, "reversalJournalEntryId": reversal_id, "createdAt": clock.now_iso()}
+    writes.apply(transaction)   # the date and the next day open
     transaction.put_new(_stored(record), on_fail=RevaluationExists("A revaluation of this date was just recorded."))
-    # the Idempotency-Key record is one more
-    if len(transaction.operations) + 1 > MAX_ITEMS:
-        raise DocumentTooLarge(f"Revaluing {len(lines)} items on {date} would change {len(transaction.operations) + 1} "
-                               f"records in one transaction, more than {MAX_ITEMS}; revalue fewer "
-                               "currencies (`currencies`) on another date, or settle small items first.")
-    return view(command.commit(transaction, record))
+    if not parts:   # nothing differs: the record alone
+        return command.commit(transaction, view(record))
+    Command(command.principal, table).commit(transaction, None)
+    return _finish(command, rule_list, record)
 
 
-def _post(table: Table, writes: JournalWrites, company_id: int, revaluation_id: int, date: str, reversal_day: str,
-          lines: list[dict[str, Any]], rates: dict[str, Decimal]) -> tuple[int, int]:
-    """The entry (a line per control account and partner or bank, the gains and the losses) and
-    its reversal the next day, both automatic with the revaluation as their source."""
-    rules_found = [rule_of(item) for item in rule_items(table, company_id)]
-
-    def account_of(line: dict[str, Any]) -> int:
-        if line["kind"] == rules.BANK:
-            return line["ledgerAccountId"]
-        return accounting.resolve_rule(rules_found, line["kind"], line.get("documentType")).account_id
-
-    def description(line: dict[str, Any]) -> str:
-        if line["kind"] == rules.BANK:
-            return book_text("revaluation_bank", name=line["bankAccountName"])
-        return book_text("revaluation_partner", kind=book_text(f"revaluation_{line['kind']}"), name=line["partnerName"])
-
-    groups = [(account, text, difference) for (account, text), difference in
-              rules.grouped(lines, lambda line: (account_of(line), description(line)))]
-    totals = rules.totals(lines)
-    entry_lines = rules.entry_lines(
-        groups, totals["totalGain"], totals["totalLoss"],
-        gain_account=accounting.resolve_rule(rules_found, "fx_unrealized_gain", None).account_id,
-        loss_account=accounting.resolve_rule(rules_found, "fx_unrealized_loss", None).account_id,
-        gain_text=book_text("revaluation_gain", date=date), loss_text=book_text("revaluation_loss", date=date))
-    source = Source("revaluation", revaluation_id)
-    rate_text = ", ".join(f"{currency} {rate}" for currency, rate in rates.items())
-    entry = entry_item(company_id, next_entry_id(table, company_id), date=date,
-                       description=book_text("revaluation", date=date, rates=rate_text), lines=entry_lines,
-                       status=POSTED, entry_type=AUTOMATIC, source=source)
-    writes.add_entry(entry)
-    reversal = entry_item(company_id, next_entry_id(table, company_id), date=reversal_day,
-                          description=book_text("revaluation_reversal", date=date),
-                          lines=accounting.reversal_lines(entry_lines), status=POSTED, entry_type=REVERSAL,
-                          source=source, reversal_of=entry["id"])
-    writes.add_entry(reversal)
-    return int(entry["id"]), int(reversal["id"])
-
-
-def _partner_movements(transaction: Any, company_id: int, revaluation_id: int, date: str, reversal_day: str,
-                       lines: list[dict[str, Any]]) -> None:
-    """A movement per partner and side on the day (each revalued document's change named) and
-    its opposite the next day: the partner's ledger moves as its control account does. The
-    partner's own balance (today's) is left alone: the two cancel."""
-    by_partner: dict[tuple[int, str], dict[str, Decimal]] = {}
-    for line in lines:
-        if line["kind"] == rules.BANK or not rules.ledger_change(line):
-            continue
-        side = keys.RECEIVABLE_SIDE if line["kind"] == rules.RECEIVABLE else keys.PAYABLE_SIDE
-        by_partner.setdefault((line["partnerId"], side), {})[str(line["documentId"])] = rules.ledger_change(line)
-    for (partner_id, side), documents in by_partner.items():
-        change = sum(documents.values(), ZERO)
-        for day, sign, text, version in ((date, 1, "revaluation_movement", 1),
-                                         (reversal_day, -1, "revaluation_reversal", 2)):
-            partner_ledger.record_movement(
-                transaction, company_id, partner_id=partner_id, side=side, date=day, amount=change * sign,
-                origin=keys.REVALUATION_ORIGIN, origin_id=revaluation_id, version=version,
-                details={"revaluationId": revaluation_id, "description": book_text(text, date=date),
-                         "revaluedDocuments": {document: amount * sign for document, amount in documents.items()}})
+def _finish(command: Command, rule_list: list[Any], record: dict[str, Any]) -> dict[str, Any]:
+    """The chunks not yet posted, one transaction each, in order."""
+    for number in range(int(record["chunksPosted"]), int(record["chunkCount"])):
+        record = chunks.write_chunk(command, rule_list, record, number, view)
+    return view(record)
 
 
 def _line_view(line: dict[str, Any]) -> dict[str, Any]:
@@ -233,8 +184,14 @@ def _stored(item: dict[str, Any]) -> dict[str, Any]:
 # --- reading -------------------------------------------------------------------------------------
 
 def view(item: dict[str, Any]) -> dict[str, Any]:
-    return {**{name: item.get(name) for name in VIEW_FIELDS},
-            "lines": [_line_view(line) for line in item.get("lines", [])]}
+    """A record before issue 44's chunks was posted whole, in one pair of entries."""
+    shown = {name: item.get(name) for name in VIEW_FIELDS}
+    shown["status"] = item.get("status", chunks.POSTED_STATUS) if "id" in item and item["id"] is not None else None
+    for many, first in (("journalEntryIds", "journalEntryId"), ("reversalJournalEntryIds", "reversalJournalEntryId")):
+        if shown[many] is None:
+            shown[many] = [item[first]] if item.get(first) is not None else []
+        shown[many] = [int(entry_id) for entry_id in shown[many]]
+    return {**shown, "lines": [_line_view(line) for line in item.get("lines", [])]}
 
 
 def list_revaluations(table: Table, company_id: int) -> list[dict[str, Any]]:
