@@ -64,7 +64,12 @@ def value_ids(line_dimensions: Iterable[Mapping[str, Any]] | None) -> list[int]:
 # by a unique-value item; the count of dimensions is an item of the partition whose condition
 # keeps it at MAX_DIMENSIONS whatever the concurrent creators.
 
-LABEL, VALUE_LABEL = "Dimension", "Dimension value"
+def _not_found() -> NotFound:
+    return NotFound("Dimension not found.")
+
+
+def _value_not_found() -> NotFound:
+    return NotFound("Dimension value not found.")
 
 
 def _folded(text: str) -> str:
@@ -126,7 +131,7 @@ def get_dimension(table: Table, company_id: int, dimension_id: int) -> dict[str,
     items = dimension_items(table, company_id)
     dimension = dimensions_by_id(items).get(int(dimension_id))
     if dimension is None:
-        raise NotFound(f"{LABEL} not found.")
+        raise _not_found()
     return view(dimension, values_by_id(items).values())
 
 
@@ -193,7 +198,7 @@ def update_dimension(command: Command, dimension_id: int, changes: dict[str, Any
     items = dimension_items(table, company_id)
     current = dimensions_by_id(items).get(int(dimension_id))
     if current is None:
-        raise NotFound(f"{LABEL} not found.")
+        raise _not_found()
     for required in ("name", "isActive"):
         if required in changes and changes[required] is None:
             raise ValidationFailed.for_field(required, "required")
@@ -213,10 +218,10 @@ def update_dimension(command: Command, dimension_id: int, changes: dict[str, Any
 def add_value(command: Command, dimension_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     if table.get(keys.dimension(company_id, int(dimension_id))) is None:
-        raise NotFound(f"{LABEL} not found.")
+        raise _not_found()
     value = _new_value(command, int(dimension_id), fields, clock.now_iso())
     transaction = command.transaction()
-    transaction.require(keys.dimension(company_id, int(dimension_id)), NotFound(f"{LABEL} not found."))
+    transaction.require(keys.dimension(company_id, int(dimension_id)), _not_found())
     transaction.put_new(value)
     _reserve_value(transaction, company_id, value)
     return command.commit(transaction, value_view(value))
@@ -229,7 +234,7 @@ def update_value(command: Command, dimension_id: int, value_id: int, changes: di
     key = keys.dimension_value(company_id, int(dimension_id), int(value_id))
     current = table.get(key)
     if current is None:
-        raise NotFound(f"{VALUE_LABEL} not found.")
+        raise _value_not_found()
     for required in ("name", "isActive"):
         if required in changes and changes[required] is None:
             raise ValidationFailed.for_field(required, "required")
