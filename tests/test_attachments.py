@@ -138,7 +138,9 @@ def test_a_file_name_keeps_no_path_nor_syntax(api, books, company_a):
     names = {r"C:\fakepath\Recibo de caja.jpg": "Recibo de caja.jpg",
              "../../etc/passwd": "passwd",
              'factura "marzo";\r\n.pdf': "factura _marzo__.pdf",
-             "Factura año 2026.pdf": "Factura año 2026.pdf"}
+             "Factura año 2026.pdf": "Factura año 2026.pdf",
+             # invisible format characters (Unicode Cf): the right-to-left override would show "fdp.exe.png"
+             "\u202egnp.exe.pdf": "gnp.exe.pdf", "reci\u200bbo\u2066.pdf": "recibo.pdf"}
     for sent, kept in names.items():
         created = attach(api, company_a.api_key, entry_id, file_name=sent, content_type="image/jpeg", size=3)
         assert created["fileName"] == kept, sent

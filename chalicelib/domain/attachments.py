@@ -22,10 +22,12 @@ _RESERVED = re.compile(r'["*:<>?|;\\/]')
 
 
 def safe_file_name(sent: str) -> str | None:
-    """The last part of a path (a browser may send C:\\fakepath\\x.pdf), NFC, without control or
-    reserved characters, spaces collapsed, at most MAX_FILE_NAME characters with its extension
-    kept; None when nothing usable is left (".", "..", blanks)."""
+    """The last part of a path (a browser may send C:\\fakepath\\x.pdf), NFC, without control
+    characters, invisible format ones (Unicode Cf: a right-to-left override shows "gnp.exe.pdf" as
+    "fdp.exe.png") or reserved ones, spaces collapsed, at most MAX_FILE_NAME characters with its
+    extension kept; None when nothing usable is left (".", "..", blanks)."""
     name = re.split(r"[\\/]", unicodedata.normalize("NFC", sent))[-1]
+    name = "".join(character for character in name if unicodedata.category(character) != "Cf")
     name = " ".join(_RESERVED.sub("_", _CONTROL.sub("", name)).split()).strip(". ")
     if not name or set(name) <= {"_"}:
         return None
