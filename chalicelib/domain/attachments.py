@@ -12,9 +12,11 @@ CONTENT_TYPES = ("application/pdf", "image/jpeg", "image/png", "application/xml"
 MAX_SIZE = 10 * 1024 * 1024  # 10 MB = 10,485,760 bytes, as Xero's
 MAX_PER_RECORD = 10
 MAX_FILE_NAME = 200
-# presigned links: short, the upload only long enough for a slow connection to send 10 MB
-UPLOAD_EXPIRES_S = 15 * 60
+# presigned links: short, the upload only long enough for a slow connection to send 10 MB (5 minutes:
+# 10 MB at 300 kbit/s); a pending attachment older than its link can no longer receive a file
+UPLOAD_EXPIRES_S = 5 * 60
 DOWNLOAD_EXPIRES_S = 15 * 60
+CLOCK_SKEW_S = 60  # between the API's clock and S3's, before a pending attachment past its link counts as abandoned
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # what a header or a file system could read as syntax: quotes, separators, reserved characters
