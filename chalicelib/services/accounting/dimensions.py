@@ -30,10 +30,12 @@ def dimensions_by_id(items: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[st
 
 
 def checked_line_dimensions(items: list[dict[str, Any]], requested: Iterable[Mapping[str, Any]] | None,
-                            field: str) -> list[dict[str, int]]:
+                            field: str, kept: frozenset[tuple[int, int]] = frozenset()) -> list[dict[str, int]]:
     """A line's `dimensions` ([{dimensionId, valueId}]) checked against the company's `items`
     (dimension_items, read once per command): each dimension exists and is active, each value is one
-    of its dimension's and active, at most one value per dimension. Answered in dimension order."""
+    of its dimension's and active, at most one value per dimension. Answered in dimension order.
+    `kept`: the pairs the stored record already carried (carried_pairs): one made inactive since
+    stays acceptable on it (a draft or budget saved again), never newly chosen."""
     if not requested:
         return []
     dimensions, values = dimensions_by_id(items), values_by_id(items)
@@ -41,16 +43,23 @@ def checked_line_dimensions(items: list[dict[str, Any]], requested: Iterable[Map
     for position, pair in enumerate(requested):
         where = f"{field}[{position}]"
         dimension_id, value_id = int(pair["dimensionId"]), int(pair["valueId"])
+        carried = (dimension_id, value_id) in kept
         dimension = dimensions.get(dimension_id)
-        if dimension is None or not dimension.get("isActive", True):
+        if dimension is None or not (dimension.get("isActive", True) or carried):
             raise ValidationFailed.for_field(f"{where}.dimensionId", "no such active dimension")
         value = values.get(value_id)
-        if value is None or int(value["dimensionId"]) != dimension_id or not value.get("isActive", True):
+        if value is None or int(value["dimensionId"]) != dimension_id or not (value.get("isActive", True) or carried):
             raise ValidationFailed.for_field(f"{where}.valueId", "not an active value of this dimension")
         if dimension_id in chosen:
             raise ValidationFailed.for_field(f"{where}.dimensionId", "one value per dimension on a line")
         chosen[dimension_id] = value_id
     return [{"dimensionId": dimension_id, "valueId": chosen[dimension_id]} for dimension_id in sorted(chosen)]
+
+
+def carried_pairs(lines: Iterable[Mapping[str, Any]] | None) -> frozenset[tuple[int, int]]:
+    """The (dimension, value) pairs a stored record's lines carry, for checked_line_dimensions' `kept`."""
+    return frozenset((int(pair["dimensionId"]), int(pair["valueId"]))
+                     for line in lines or () for pair in line.get("dimensions") or ())
 
 
 def value_ids(line_dimensions: Iterable[Mapping[str, Any]] | None) -> list[int]:
