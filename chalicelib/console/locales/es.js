@@ -1607,8 +1607,8 @@ export default {
   "records.att.deleted": "Adjunto eliminado.",
   "records.att.download": "Descargar",
   "records.att.empty": "El archivo está vacío.",
-  "records.att.deleteRule": "Se eliminan solo mientras el registro es un borrador.",
-  "records.att.deleteRuleLine": "Se eliminan solo mientras la línea no está conciliada.",
+  "records.att.deleteRule": "Un archivo guardado se elimina solo mientras el registro es un borrador; uno pendiente, siempre.",
+  "records.att.deleteRuleLine": "Un archivo guardado se elimina solo mientras la línea no está conciliada; uno pendiente, siempre.",
   "records.att.help": "PDF, JPEG, PNG o XML de hasta {max}: la factura escaneada del proveedor, el recibo, el XML del DTE.",
   "records.att.kb": "{size} KB",
   "records.att.lineTitle": "Adjuntos de la línea del {date} por {amount}",
@@ -1743,5 +1743,7 @@ export default {
   "mend.dim.groupedBy": "por {dimension}",
   "mend.dim.debit": "Debe",
   "mend.dim.credit": "Haber",
-  "mend.dim.filtered": "Solo movimientos de {value}"
+  "mend.dim.filtered": "Solo movimientos de {value}",
+  "fix.reval.noRates": "Aún no hay tipos de cambio registrados: se revalúa cada moneda extranjera que la empresa tenga, y cada una necesita su tipo de cambio (Tipos de cambio).",
+  "fix.dim.inactive": "{name} (inactiva)"
 };
