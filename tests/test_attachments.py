@@ -5,6 +5,7 @@ and never seen by another company."""
 from __future__ import annotations
 
 import os
+import re
 
 import boto3
 import pytest
@@ -98,9 +99,13 @@ def test_an_expired_upload_link_is_refused(api, books, company_a, monkeypatch):
     from infra.devstack import faithful_s3
 
     created = attach(api, company_a.api_key, draft_entry(books))
+    # the link lasts 5 minutes (300 seconds), not the download's 15
+    made, expires = (datetime.datetime.fromisoformat(created[name].replace("Z", "+00:00"))
+                     for name in ("createdAt", "uploadExpiresAt"))
+    assert 299 <= (expires - made).total_seconds() <= 301
     real = faithful_s3.refusal
-    # 15 minutes and one second later
-    later = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(minutes=15, seconds=1)
+    # 5 minutes and one second later
+    later = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(minutes=5, seconds=1)
     monkeypatch.setattr(faithful_s3, "refusal", lambda *args, **kw: real(*args, now=later))
     assert upload(created).status_code == 403
 
@@ -138,7 +143,9 @@ def test_a_file_name_keeps_no_path_nor_syntax(api, books, company_a):
     names = {r"C:\fakepath\Recibo de caja.jpg": "Recibo de caja.jpg",
              "../../etc/passwd": "passwd",
              'factura "marzo";\r\n.pdf': "factura _marzo__.pdf",
-             "Factura año 2026.pdf": "Factura año 2026.pdf"}
+             "Factura año 2026.pdf": "Factura año 2026.pdf",
+             # invisible format characters (Unicode Cf): the right-to-left override would show "fdp.exe.png"
+             "\u202egnp.exe.pdf": "gnp.exe.pdf", "reci\u200bbo\u2066.pdf": "recibo.pdf"}
     for sent, kept in names.items():
         created = attach(api, company_a.api_key, entry_id, file_name=sent, content_type="image/jpeg", size=3)
         assert created["fileName"] == kept, sent
@@ -169,6 +176,35 @@ def test_the_eleventh_attachment_of_a_record_is_refused(api, books, company_a):
     assert len(listed) == 10
 
 
+def test_announced_uploads_never_made_do_not_block_a_posted_record(api, books, company_a, monkeypatch):
+    import datetime
+
+    from chalicelib import clock
+
+    posted = books.entry("2026-11-02", ("110101", 10, 0), ("3101", 0, 10), description="Aporte")["id"]
+    made = [attach(api, company_a.api_key, posted, file_name=f"hoja {n}.png", content_type="image/png", size=n)
+            for n in range(1, 11)]
+    assert upload(made[0], body=b"x").status_code == 200  # 1 byte, as announced: the one uploaded
+    # a pending one (its file never arrived) goes even from a posted entry; the uploaded one stays
+    assert api.delete(f"/attachments/{made[1]['id']}", **web(api, company_a)).status == 204
+    assert api.delete(f"/attachments/{made[0]['id']}", **web(api, company_a)).json["code"] == (
+        "ATTACHMENT_RECORD_NOT_DRAFT")
+    attach(api, company_a.api_key, posted)  # 10 - 1 deleted + 1 = 10 again
+    # full while the links can still be used: 1 uploaded + 9 pending
+    assert attach(api, company_a.api_key, posted, expect=409)["code"] == "ATTACHMENT_LIMIT_REACHED"
+    # 6 minutes later (the 5-minute links and the 1-minute margin for clocks gone): the 9 pending ones
+    # are abandoned, removed to make room; 10 - 9 + 1 = 2 left, the uploaded one and the new one
+    later = clock.now() + datetime.timedelta(minutes=6, seconds=1)
+    monkeypatch.setattr(clock, "now", lambda: later)
+    new = attach(api, company_a.api_key, posted, file_name="recibo.pdf")
+    listed = api.get(f"/attachments?recordType=journalEntry&recordId={posted}", key=company_a.api_key).json["data"]
+    assert [(a["id"], a["status"]) for a in listed] == [(made[0]["id"], "uploaded"), (new["id"], "pending")]
+    # and the count followed: 8 more fit (2 + 8 = 10), the next does not (the new one's link is fresh)
+    for n in range(8):
+        attach(api, company_a.api_key, posted, file_name=f"otra {n}.pdf")
+    assert attach(api, company_a.api_key, posted, expect=409)["code"] == "ATTACHMENT_LIMIT_REACHED"
+
+
 def test_a_posted_entrys_attachment_stays_and_a_drafts_goes_with_its_file(api, books, company_a):
     posted = books.entry("2026-11-02", ("110101", 10, 0), ("3101", 0, 10), description="Aporte")["id"]
     kept = attach(api, company_a.api_key, posted)
@@ -180,8 +216,9 @@ def test_a_posted_entrys_attachment_stays_and_a_drafts_goes_with_its_file(api, b
     draft = draft_entry(books)
     gone = attach(api, company_a.api_key, draft)
     assert upload(gone).status_code == 200
-    object_key = f"companies/{company_a.company_id}/JE/{draft}/{gone['id']}"
-    assert object_key in stored_objects()
+    # the key: the id, then a random part of this attachment's own (16 hex digits)
+    [object_key] = [key for key in stored_objects() if key.startswith(f"companies/{company_a.company_id}/JE/{draft}/")]
+    assert re.fullmatch(rf"companies/{company_a.company_id}/JE/{draft}/{gone['id']}-[0-9a-f]{{16}}", object_key)
     reply = api.delete(f"/attachments/{gone['id']}", **web(api, company_a))
     assert (reply.status, reply.text) == (204, "")
     assert object_key not in stored_objects()
@@ -199,10 +236,14 @@ def test_a_document_takes_papers_deleted_only_while_draft(api, company_a):
     first = attach(api, company_a.api_key, draft["id"], "document", file_name="factura proveedor.pdf")
     second = attach(api, company_a.api_key, draft["id"], "document", file_name="factura.xml",
                     content_type="application/xml", size=5)
+    third = attach(api, company_a.api_key, draft["id"], "document", file_name="nunca subido.pdf")
     assert api.delete(f"/attachments/{first['id']}", **web(api, company_a)).status == 204
+    assert upload(second, body=b"<a/>\n").status_code == 200  # 5 bytes, as announced
     shop.action(draft["id"], "confirm")
     refused = api.delete(f"/attachments/{second['id']}", **web(api, company_a))
     assert (refused.status, refused.json["code"]) == (409, "ATTACHMENT_RECORD_NOT_DRAFT")
+    # a file that never arrived (pending) goes whatever the record's state
+    assert api.delete(f"/attachments/{third['id']}", **web(api, company_a)).status == 204
     assert attach(api, company_a.api_key, 999_999, "document", expect=404)["code"] == "NOT_FOUND"
 
 
@@ -218,6 +259,7 @@ def test_a_statement_line_takes_papers_deleted_only_while_not_matched(api, table
         company_a.company_id, account, matched_line)["PK"]}, "SK": {"S": keys.statement_line(
             company_a.company_id, account, matched_line)["SK"]}}, UpdateExpression="SET #s = :m",
         ExpressionAttributeNames={"#s": "status"}, ExpressionAttributeValues={":m": {"S": "matched"}})
+    assert upload(on_matched, body=b"\x89PNG").status_code == 200
     assert api.delete(f"/attachments/{on_matched['id']}", **web(api, company_a)).json["code"] == \
         "ATTACHMENT_RECORD_NOT_DRAFT"
     assert api.delete(f"/attachments/{on_open['id']}", **web(api, company_a)).status == 204

@@ -204,6 +204,24 @@ def test_a_cost_centre_compares_its_own_lines_with_its_own_postings(api, table, 
     assert unknown.status == 400 and unknown.json["details"][0]["field"] == "dimensionValueId"
 
 
+def test_a_budget_keeps_a_cost_centre_made_inactive_but_no_budget_newly_chooses_it(api, table, company_a, books):
+    centres = cost_centres(table, company_a.company_id, {"Sucursal": ["Centro", "Norte"]})
+    centre, north = pair(centres, "Sucursal", "Centro"), pair(centres, "Sucursal", "Norte")
+    budget = create(books, {"name": "Por sucursal", "year": 2026, "lines": [line(books, "410101", 1, "300.00", centre)]})
+    made_inactive = api.put(f"/dimensions/{centres['Sucursal']}/values/{centres['Centro']}", {"isActive": False},
+                            key=books.key)
+    assert made_inactive.status == 200, made_inactive.text
+    # saved again with its own Centro line and a new Norte one: accepted
+    lines = [line(books, "410101", 1, "350.00", centre), line(books, "410101", 2, "100.00", north)]
+    saved = api.put(f"/budgets/{budget['id']}", {"lines": lines}, key=books.key)
+    assert saved.status == 200, saved.text
+    assert [(x["month"], x["dimensions"]) for x in saved.json["lines"]] == [(1, [centre]), (2, [north])]
+    # another budget cannot choose it
+    refused = books.api.post("/budgets", {"name": "Otro", "year": 2026, "lines": [line(books, "410101", 1, "1", centre)]},
+                             key=books.key)
+    assert (refused.status, refused.json["details"][0]["field"]) == (400, "lines[0].dimensions[0].valueId")
+
+
 def test_which_budget_is_reported(api, books):
     assert books.api.get(f"{REPORT}?year=2026&month=1", key=books.key).status == 404  # no budget yet
     base = create(books, base_budget(books))

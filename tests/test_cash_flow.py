@@ -154,6 +154,10 @@ def test_bad_periods_are_400_and_another_company_sees_only_its_books(api, compan
         reply = api.get(f"/reports/cash-flow?{query}", key=books.key)
         assert (reply.status, reply.json["code"], reply.json["details"][0]["field"]) == (
             400, "VALIDATION_ERROR", field), query
+    # cash flow reads no cost centre: a dimension filter is refused as any unknown parameter, not ignored
+    for query, field in (("dimensionValueId=1", "dimensionValueId"), ("groupByDimensionId=1", "groupByDimensionId")):
+        reply = api.get(f"/reports/cash-flow?{query}", key=books.key)
+        assert (reply.status, reply.json["details"][0]["field"]) == (400, field), (query, reply.text)
     other = api.get("/reports/cash-flow?startDate=2026-01-01&endDate=2026-12-31", key=company_b.api_key).json
     assert (other["netCashFlow"], other["closingCash"], other["financingActivities"]["lines"]) == (0, 0, [])
     mine = _report(books, "startDate=2026-01-01&endDate=2026-12-31")

@@ -19,14 +19,31 @@ def test_index_is_served_with_security_headers(api):
     assert reply.header("Content-Type").startswith("text/html")
     policy = reply.header("Content-Security-Policy")
     assert "script-src 'self'" in policy and "default-src 'none'" in policy
-    # the one other origin: S3's, where the console PUTs an attachment (connect-src only)
+    # the one other origin: the attachments bucket, where the console PUTs an attachment (connect-src
+    # only), pinned to that bucket (path-style: S3's host, then the bucket), no other bucket of S3
     directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
     assert "unsafe-inline" not in policy
     assert {name for name, sources in directives.items() if "http" in sources} == {"connect-src"}
-    assert all(source in ("'self'", "http://127.0.0.1") or ".amazonaws.com" in source or source.startswith("http://127.0.0.1:")
-               for source in directives["connect-src"].split())
+    assert directives["connect-src"].split() == ["'self'", "https://s3.amazonaws.com/test-business-api-attachments/"]
     assert reply.header("X-Content-Type-Options") == "nosniff"
     assert '<script type="module" src="main.js">' in reply.text
+
+
+def test_the_policy_admits_the_presigned_upload_addresses_of_its_bucket_only(aws):
+    import boto3
+    from botocore.config import Config
+
+    from chalicelib.store.attachments import AttachmentObjects, get_attachment_objects
+
+    bucket = get_attachment_objects()
+    prefix = bucket.upload_prefix()
+    assert bucket.upload_url("companies/1/JE/7/3-x", "application/pdf", 10, 300).startswith(prefix)
+    assert not "https://s3.amazonaws.com/another-bucket/x".startswith(prefix)
+    # the local stack: its moto endpoint, then the bucket
+    local = AttachmentObjects(boto3.client("s3", endpoint_url="http://127.0.0.1:5001", config=Config(
+        s3={"addressing_style": "path"}, signature_version="s3v4")), "dev-attachments")
+    assert local.upload_prefix() == "http://127.0.0.1:5001/dev-attachments/"
+    assert local.upload_url("k", "image/png", 1, 300).startswith(local.upload_prefix())
 
 
 def test_app_without_slash_redirects_so_relative_assets_resolve(api):

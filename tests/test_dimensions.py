@@ -102,6 +102,12 @@ def test_another_companys_dimension_and_values_are_404(api, company_a, company_b
     # a value asked for under another dimension is not found either
     project = create(api, company_a.api_key, {"name": "Proyecto"})
     assert api.put(f"/dimensions/{project['id']}/values/{value}", {"name": "X"}, key=company_a.api_key).status == 404
+    # said in the caller's language, the record named in Spanish too (not "registro (Dimension)")
+    spanish = {"Accept-Language": "es"}
+    assert api.get(f"/dimensions/{branch['id']}", key=other, headers=spanish).json["message"] == (
+        "No se encontró la dimensión.")
+    assert api.put(f"/dimensions/{project['id']}/values/{value}", {"name": "X"}, key=company_a.api_key,
+                   headers=spanish).json["message"] == "No se encontró el valor de dimensión."
     assert api.get(f"/dimensions/{branch['id']}", key=company_a.api_key).json["values"][0]["name"] == "Tegucigalpa"
 
 

@@ -223,3 +223,30 @@ def test_the_biggest_document_with_cost_centres_stays_within_one_transaction(sho
     assert len(revenue) == size  # a posting per cost centre: 1.00 each
     assert {D(p["credit"]) for p in revenue} == {D("1.00")}
     assert shop.action(accepted["id"], "cancel", {"date": shop.default_date})["status"] == "cancelled"
+
+
+def test_a_value_made_inactive_stays_on_the_draft_that_holds_it_and_is_never_newly_chosen(shop, table, company_a,
+                                                                                        branches):
+    centro = pair(branches, "Sucursal", "Centro")
+    reply = shop.api.post("/documents", {"type": "01", "businessPartnerId": shop.customer, "date": shop.default_date,
+                                         "status": "draft", "lines": [free_line(30, [centro]), free_line(20)]},
+                          key=shop.key)
+    assert reply.status == 201, reply.text
+    draft = reply.json
+    made_inactive = shop.api.put(f"/dimensions/{branches['Sucursal']}/values/{branches['Centro']}",
+                                 {"isActive": False}, key=shop.key)
+    assert made_inactive.status == 200, made_inactive.text
+    # the draft saved again with the line it kept: accepted (it already carried Centro)
+    edited = shop.api.put(f"/documents/{draft['id']}", {"lines": [free_line(35, [centro]), free_line(20)]},
+                          key=shop.key)
+    assert edited.status == 200, edited.text
+    assert [line.get("dimensions") for line in edited.json["lines"]] == [[centro], []]
+    # a new document cannot choose it
+    refused = shop.api.post("/documents", {"type": "01", "businessPartnerId": shop.customer, "date": shop.default_date,
+                                           "status": "draft", "lines": [free_line(10, [centro])]}, key=shop.key)
+    assert (refused.status, refused.json["details"][0]["field"]) == (400, "lines[0].dimensions[0].valueId")
+    # confirmed as it is: its revenue posts by Centro, 35.00, and 20.00 without a cost centre
+    confirmed = shop.action(draft["id"], "confirm")
+    revenue = entry_postings(table, company_a.company_id, shop.books["410101"], confirmed["journalEntryId"])
+    assert [(D(p["credit"]), p.get("dimensionValueIds")) for p in revenue] == [
+        (D("35.00"), [branches["Centro"]]), (D("20.00"), None)]

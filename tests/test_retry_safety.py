@@ -341,6 +341,7 @@ SHOWN_ONCE: dict[str, tuple[str, ...]] = {
     "/settings/webhooks": ("secret",),
     "/settings/users": ("invitationEmailSent",),
     "/settings/users/{id}/resend-invitation": ("invitationEmailSent",),
+    "/attachments": ("uploadUrl", "uploadExpiresAt"),  # a replay may come after the link expired
 }
 # A job run after the commit that created it, inside the request when no queue is configured (the
 # tests; deployed, the queue runs it and the first answer is the created job too): the replay answers

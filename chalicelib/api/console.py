@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from chalice import Blueprint, Response
 
 from chalicelib.api.routing import error_response
 from chalicelib.errors import NotFound
 from chalicelib.settings import get_settings
+from chalicelib.store.attachments import get_attachment_objects
 
 blueprint = Blueprint(__name__)
 
@@ -22,29 +22,25 @@ _MEDIA_TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; char
                 "css": "text/css; charset=utf-8", "svg": "image/svg+xml", "txt": "text/plain; charset=utf-8"}
 
 # No inline script or style, nothing from another origin; PDFs are previewed from blob: URLs. The one
-# other origin the console speaks to is S3's (connect-src): it PUTs an attachment to the presigned
-# address POST /attachments answers (pages/attachments.js), the file never passing through the API.
+# other origin the console speaks to is the attachments bucket (connect-src): it PUTs an attachment to
+# the presigned address POST /attachments answers (pages/attachments.js), the file never passing through the API.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-                           "connect-src 'self' {storage}; frame-src 'self' blob:; base-uri 'none'; form-action 'self'; "
+                           "connect-src 'self'{storage}; frame-src 'self' blob:; base-uri 'none'; form-action 'self'; "
                            "frame-ancestors 'none'")
 OTHER_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY",
                  "Cache-Control": "no-cache"}
 
 
-def storage_origins() -> str:
-    """Where a presigned upload address points: the local stack's S3 (moto, AWS_ENDPOINT_URL) or the
-    region's S3, path-style (store/files.py) or by the bucket's own host name."""
-    settings = get_settings()
-    if settings.aws_endpoint_url:
-        parts = urlsplit(settings.aws_endpoint_url)
-        return f"{parts.scheme}://{parts.netloc}"
-    region = settings.region
-    return (f"https://s3.{region}.amazonaws.com https://*.s3.{region}.amazonaws.com "
-            "https://s3.amazonaws.com https://*.s3.amazonaws.com")
+def storage_origins() -> list[str]:
+    """The attachments bucket only (its presigned addresses' prefix: the local stack's moto endpoint or
+    the region's S3, path-style, then the bucket), never S3 at large; nothing when no bucket is set."""
+    if not get_settings().attachments_bucket:
+        return []
+    return [get_attachment_objects().upload_prefix()]
 
 
 def security_headers() -> dict[str, str]:
-    return {"Content-Security-Policy": CONTENT_SECURITY_POLICY.format(storage=storage_origins()), **OTHER_HEADERS}
+    return {"Content-Security-Policy": CONTENT_SECURITY_POLICY.format(storage="".join(f" {origin}" for origin in storage_origins())), **OTHER_HEADERS}
 
 
 @lru_cache(maxsize=64)

@@ -41,4 +41,6 @@ export const CURRENCIES = ["HNL", "USD"];
 export const ROLES = ["owner", "admin", "accountant", "seller", "viewer"];
 // the roles with the accounting permission (chalicelib/domain/roles.py): the books' own actions
 export const ACCOUNTING_ROLES = ["owner", "admin", "accountant"];
+// the roles with the write permission: records (documents, entries, their papers), not the books' own actions
+export const WRITE_ROLES = ["owner", "admin", "accountant", "seller"];
 

@@ -12,9 +12,11 @@ CONTENT_TYPES = ("application/pdf", "image/jpeg", "image/png", "application/xml"
 MAX_SIZE = 10 * 1024 * 1024  # 10 MB = 10,485,760 bytes, as Xero's
 MAX_PER_RECORD = 10
 MAX_FILE_NAME = 200
-# presigned links: short, the upload only long enough for a slow connection to send 10 MB
-UPLOAD_EXPIRES_S = 15 * 60
+# presigned links: short, the upload only long enough for a slow connection to send 10 MB (5 minutes:
+# 10 MB at 300 kbit/s); a pending attachment older than its link can no longer receive a file
+UPLOAD_EXPIRES_S = 5 * 60
 DOWNLOAD_EXPIRES_S = 15 * 60
+CLOCK_SKEW_S = 60  # between the API's clock and S3's, before a pending attachment past its link counts as abandoned
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # what a header or a file system could read as syntax: quotes, separators, reserved characters
@@ -22,10 +24,12 @@ _RESERVED = re.compile(r'["*:<>?|;\\/]')
 
 
 def safe_file_name(sent: str) -> str | None:
-    """The last part of a path (a browser may send C:\\fakepath\\x.pdf), NFC, without control or
-    reserved characters, spaces collapsed, at most MAX_FILE_NAME characters with its extension
-    kept; None when nothing usable is left (".", "..", blanks)."""
+    """The last part of a path (a browser may send C:\\fakepath\\x.pdf), NFC, without control
+    characters, invisible format ones (Unicode Cf: a right-to-left override shows "gnp.exe.pdf" as
+    "fdp.exe.png") or reserved ones, spaces collapsed, at most MAX_FILE_NAME characters with its
+    extension kept; None when nothing usable is left (".", "..", blanks)."""
     name = re.split(r"[\\/]", unicodedata.normalize("NFC", sent))[-1]
+    name = "".join(character for character in name if unicodedata.category(character) != "Cf")
     name = " ".join(_RESERVED.sub("_", _CONTROL.sub("", name)).split()).strip(". ")
     if not name or set(name) <= {"_"}:
         return None

@@ -30,6 +30,8 @@ MONTH_END_PHRASES: dict[str, str] = {
     "the same as another value sent": "igual al de otro valor enviado",
     "no such dimension value": "no existe ese valor de dimensión",
     "no such dimension": "no existe esa dimensión",
+    "Dimension not found.": "No se encontró la dimensión.",
+    "Dimension value not found.": "No se encontró el valor de dimensión.",
     # budgets
     "Budget not found.": "No se encontró el presupuesto.",
     "The year has no budget.": "El año no tiene presupuesto.",

@@ -41,9 +41,11 @@ class Attachment(ResponseModel):
 
 
 class AttachmentUpload(Attachment):
-    upload_url: str = Field(description="a presigned PUT: send the file as the body with exactly this "
-                                        "Content-Type and Content-Length, before `uploadExpiresAt`")
-    upload_expires_at: str
+    upload_url: Optional[str] = Field(description="a presigned PUT (5 minutes): send the file as the body with "
+                                                  "exactly this Content-Type and Content-Length, before "
+                                                  "`uploadExpiresAt`. Shown once: null on an Idempotency-Key "
+                                                  "replay (delete the pending attachment and attach again)")
+    upload_expires_at: Optional[str] = None
 
 
 class AttachmentDownload(Attachment):

@@ -7,11 +7,12 @@ from typing import List, Literal, Optional
 from pydantic import Field
 
 from chalicelib.models.base import ResponseModel
-from chalicelib.models.statements import IncomeStatementQuery
+from chalicelib.models.statements import PeriodQuery
 
 
-class CashFlowQuery(IncomeStatementQuery):
-    """The period (default: the year to date) and an optional comparison period."""
+class CashFlowQuery(PeriodQuery):
+    """The period and an optional comparison period only: cash flow reads no cost centre (a dimension
+    filter is refused, not ignored)."""
 
 
 class CashFlowLine(ResponseModel):

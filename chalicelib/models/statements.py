@@ -14,11 +14,15 @@ class BalanceSheetQuery(RequestModel):
     compare_date: Optional[Date] = Field(None, description="A second column: the balances at this date.")
 
 
-class IncomeStatementQuery(RequestModel):
+class PeriodQuery(RequestModel):
+    """A period (default: the year to date) and an optional comparison period."""
     start_date: Optional[Date] = Field(None, description="Default: 1 January of endDate's year.")
     end_date: Optional[Date] = Field(None, description="Default: today (UTC); not before startDate.")
     compare_start_date: Optional[Date] = Field(None, description="A second column: send both compare dates.")
     compare_end_date: Optional[Date] = None
+
+
+class IncomeStatementQuery(PeriodQuery):
     dimension_value_id: Optional[QueryId] = Field(None, description=DIMENSION_VALUE_FILTER)
     group_by_dimension_id: Optional[QueryId] = Field(None, description=GROUP_BY_DIMENSION + " Not with a "
                                                      "comparison.")

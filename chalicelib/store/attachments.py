@@ -23,6 +23,11 @@ class AttachmentObjects:
             "put_object", Params={"Bucket": self.bucket, "Key": key, "ContentType": content_type,
                                   "ContentLength": size}, ExpiresIn=expires_in_s, HttpMethod="PUT")
 
+    def upload_prefix(self) -> str:
+        """Where every presigned address of this bucket points (path-style: the endpoint, then the
+        bucket): a CSP source that admits this bucket and no other."""
+        return f"{self.client.meta.endpoint_url}/{self.bucket}/"
+
     def download_url(self, key: str, content_type: str, disposition: str, expires_in_s: int) -> str:
         return self.client.generate_presigned_url(
             "get_object", Params={"Bucket": self.bucket, "Key": key, "ResponseContentType": content_type,

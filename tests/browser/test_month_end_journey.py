@@ -62,12 +62,34 @@ def test_a_month_end_close(console, demo, stack):
         cash_flow_of_the_month(console)
         budget_against_actual(console, accounts)
         income_statement_by_cost_centre(console, centres)
+        budgets_past_one_page(console, accounts)
+
+
+def budgets_past_one_page(console, accounts: dict[str, int]) -> None:
+    """1 budget + 50 = 51, 50 a page: page 2 shows the one left."""
+    page = console.page
+    for n in range(50):
+        created(console, "/budgets", {"name": f"Escenario {n:02d}", "year": 2030, "lines": [
+            {"chartOfAccountId": accounts["410101"], "month": 1, "amount": n + 1}]})
+    console.goto("/budgets")
+    assert page.locator("#budgets tbody tr").count() == 50
+    assert page.inner_text("#budgets .pager span") == "Página 1 de 2 · 51 registros"
+    page.locator("#budgets .pager button").nth(1).click()
+    console.wait_loaded()
+    page.wait_for_selector("#budgets .pager span:has-text('Página 2 de 2')")
+    assert page.locator("#budgets tbody tr").count() == 1
+    shot_without_notices(console, "budgets-page-2-es-1280")
 
 
 # --- the revaluation -------------------------------------------------------------------------------
 
 def revalue_a_dollar_bank(console, accounts: dict[str, int], tag: str) -> None:
     page = console.page
+    # no rate recorded yet: no currency offered (an HNL or USD box would only be refused for want of a
+    # rate); the API revalues whatever the company holds
+    console.goto("/accounting/periods")
+    page.wait_for_selector("#reval-no-rates")
+    assert page.locator("#revaluation-form input[name=currencies]").count() == 0
     for day, rate in (("2025-10-01", "24.50"), (REVALUED_AT, "24.80")):
         created(console, "/exchange-rates", {"currency": "USD", "date": day, "rate": rate})
     bank = created(console, "/bank-accounts", {
@@ -77,8 +99,13 @@ def revalue_a_dollar_bank(console, accounts: dict[str, int], tag: str) -> None:
             "code": "110105", "name": "Bancos en dólares", "type": "asset", "parentId": accounts["1101"]})["id"]})
     console.goto("/accounting/periods")
     page.fill("#f-revaluation-date", REVALUED_AT)
+    # the one currency with rates (USD), kept: no `currencies` sent, the API takes every one held
+    assert [box.get_attribute("value") for box in page.locator("#revaluation-form input[name=currencies]").all()] == [
+        "USD"]
     assert page.locator("#revaluation-form input[name=currencies][value=USD]").is_checked()
-    page.click("#revaluation-preview")
+    with page.expect_request(lambda r: r.url.endswith("/revaluations") and r.method == "POST") as asked:
+        page.click("#revaluation-preview")
+    assert asked.value.post_data_json == {"date": REVALUED_AT, "dryRun": True}
     page.wait_for_selector("#reval-dry-run")
     # USD 1,000.00 booked at 24.50 = 24,500.00; at 24.80 = 24,800.00: 300.00 gained
     row = page.locator("#reval-lines tbody tr")

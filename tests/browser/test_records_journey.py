@@ -256,3 +256,53 @@ def test_a_bank_line_carries_its_receipt(console, demo, stack, tmp_path):
         page.locator("dialog button.icon").click()
         switch_language(console, "es")
     assert not console.errors
+
+
+def test_a_viewer_only_reads_papers_and_an_upload_never_made_leaves_a_posted_entry(console_factory, demo, stack):
+    """Upload and delete are shown to the roles that may write only (a viewer would get 403); a paper
+    whose file never arrived (pending) is deletable from a posted entry (a stored one is not)."""
+    from tests.browser.test_access_journey import accept, invitation_link, invite
+
+    owner = console_factory()
+    owner.login_to_company(demo["email"], demo["password"], demo["companyId"])
+    accounts = account_ids(owner)
+    entry = created(owner, "/journal-entries", {"date": today().isoformat(), "description": "Combustible",
+                                                "status": "posted", "lines": [
+                                                    {"chartOfAccountId": accounts["6203"], "debit": 80},
+                                                    {"chartOfAccountId": accounts["110101"], "credit": 80}]})
+    route = f"/accounting/entries/{entry['id']}"
+    created(owner, "/attachments", {"recordType": "journalEntry", "recordId": entry["id"],
+                                    "fileName": "nunca-llego.pdf", "contentType": "application/pdf",
+                                    "size": 100})
+    owner.goto(route)
+    row = owner.page.locator(".attachments tbody tr", has_text="nunca-llego.pdf")
+    row.wait_for()
+    assert row.locator("[data-status=pending]").count() == 1
+    shot(owner, "posted-entry-pending-paper-es-1280")
+    row.locator(".attachment-delete").click()
+    owner.confirm()
+    owner.page.locator(".attachments .empty").wait_for()
+    assert attachments_of(owner, "journalEntry", entry["id"]) == []
+
+    # a viewer: the list and the download, no upload, no delete
+    created(owner, "/attachments", {"recordType": "journalEntry", "recordId": entry["id"],
+                                    "fileName": "pendiente.pdf", "contentType": "application/pdf", "size": 100})
+    email = f"lector-{uuid.uuid4().hex[:8]}@example.com"
+    invite(owner, email, "Luis Lector", "viewer")
+    viewer = console_factory()
+    accept(viewer, invitation_link(stack[0], email), "clave-lector-123", "Luis Lector")
+    viewer.goto(route)
+    panel = viewer.page.locator(".attachments")
+    panel.locator("tbody tr", has_text="pendiente.pdf").wait_for()
+    assert panel.locator(".attachment-download").count() == 1
+    assert (panel.locator(".attachment-upload").count(), panel.locator(".attachment-file").count(),
+            panel.locator(".attachment-delete").count()) == (0, 0, 0)
+    for language in ("es", "en"):
+        switch_language(viewer, language)
+        viewer.goto(route)
+        panel.locator("tbody tr").first.wait_for()
+        for width in WIDTHS:
+            viewer.page.set_viewport_size({"width": width, "height": 860})
+            shot(viewer, f"viewer-entry-papers-{language}-{width}")
+    switch_language(viewer, "es")
+    assert not owner.errors and not viewer.errors

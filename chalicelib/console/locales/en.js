@@ -1607,8 +1607,8 @@ export default {
   "records.att.deleted": "Attachment deleted.",
   "records.att.download": "Download",
   "records.att.empty": "The file is empty.",
-  "records.att.deleteRule": "They can be deleted only while the record is a draft.",
-  "records.att.deleteRuleLine": "They can be deleted only while the line is not matched.",
+  "records.att.deleteRule": "A stored file can be deleted only while the record is a draft; a pending one, always.",
+  "records.att.deleteRuleLine": "A stored file can be deleted only while the line is not matched; a pending one, always.",
   "records.att.help": "PDF, JPEG, PNG or XML up to {max}: the supplier's scanned invoice, the receipt, the DTE's XML.",
   "records.att.kb": "{size} KB",
   "records.att.lineTitle": "Attachments of the line of {date} for {amount}",
@@ -1751,4 +1751,6 @@ export default {
   "mend.cf.line.adjustment": "Unrealised exchange difference on cash",
   "mend.cf.exchangeRateEffect": "Effect of exchange rate changes on cash",
   "mend.cf.checkWithEffect": "Opening cash {opening} + net flow {flow} + exchange effect {effect} = closing cash {closing}"
+  "fix.reval.noRates": "No exchange rates recorded yet: every foreign currency the company holds is revalued, and each needs its rate (Exchange rates).",
+  "fix.dim.inactive": "{name} (inactive)"
 };

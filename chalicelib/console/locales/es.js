@@ -1607,8 +1607,8 @@ export default {
   "records.att.deleted": "Adjunto eliminado.",
   "records.att.download": "Descargar",
   "records.att.empty": "El archivo está vacío.",
-  "records.att.deleteRule": "Se eliminan solo mientras el registro es un borrador.",
-  "records.att.deleteRuleLine": "Se eliminan solo mientras la línea no está conciliada.",
+  "records.att.deleteRule": "Un archivo guardado se elimina solo mientras el registro es un borrador; uno pendiente, siempre.",
+  "records.att.deleteRuleLine": "Un archivo guardado se elimina solo mientras la línea no está conciliada; uno pendiente, siempre.",
   "records.att.help": "PDF, JPEG, PNG o XML de hasta {max}: la factura escaneada del proveedor, el recibo, el XML del DTE.",
   "records.att.kb": "{size} KB",
   "records.att.lineTitle": "Adjuntos de la línea del {date} por {amount}",
@@ -1751,4 +1751,6 @@ export default {
   "mend.cf.line.adjustment": "Diferencial cambiario no realizado del efectivo",
   "mend.cf.exchangeRateEffect": "Efecto de las variaciones en las tasas de cambio sobre el efectivo",
   "mend.cf.checkWithEffect": "Efectivo inicial {opening} + flujo neto {flow} + efecto cambiario {effect} = efectivo final {closing}"
+  "fix.reval.noRates": "Aún no hay tipos de cambio registrados: se revalúa cada moneda extranjera que la empresa tenga, y cada una necesita su tipo de cambio (Tipos de cambio).",
+  "fix.dim.inactive": "{name} (inactiva)"
 };

@@ -3,12 +3,14 @@
 // sent) is announced to the API (POST /attachments), which answers a presigned address; the browser
 // then PUTs the file there itself, with the Content-Type the address was signed for, so the file
 // never passes through the API. Listed with name, size, date and status; downloaded from the
-// address GET /attachments/{id} answers (downloadUrl); deleted only while the record is a draft
-// (the API refuses otherwise: 409).
+// address GET /attachments/{id} answers (downloadUrl); a stored file deleted only while the record is
+// a draft (the API refuses otherwise: 409), one that never arrived (pending) whatever the record.
+// Uploading and deleting are offered to the roles that may write only (a viewer would get 403).
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { dateTime, number } from "../format.js";
-import { t } from "../i18n.js";
+import { WRITE_ROLES, t } from "../i18n.js";
+import { session } from "../main.js";
 import { act, button, describeError, errorBox, loadInto, openDialog, section, tableView, toast } from "../ui.js";
 
 export const MAX_BYTES = 10 * 1024 * 1024;
@@ -86,8 +88,8 @@ async function download(attachment) {
   }
 }
 
-// The panel. `editable`: the record is a draft (a statement line: not matched), so its files may
-// be deleted; adding one is always offered (the API decides).
+// The panel. `editable`: the record is a draft (a statement line: not matched), so its stored files
+// may be deleted; a pending one always may; adding one is offered to every writer (the API decides).
 // `compact`: in a dialog that names it already (a statement line's), without its own title and with
 // each file as a small block.
 export function attachmentsPanel({ recordType, recordId, editable, compact = false }) {
@@ -99,6 +101,7 @@ export function attachmentsPanel({ recordType, recordId, editable, compact = fal
     accept: ".pdf,.jpg,.jpeg,.png,.xml,application/pdf,image/jpeg,image/png,application/xml,text/xml" });
   const send = button(t("records.att.upload"), () => attach(), "primary attachment-upload");
   const count = h("span", { class: "help attachment-count" });
+  const canWrite = WRITE_ROLES.includes(session.me?.role);
   let rows = [];
 
   const refresh = () => loadInto(list, async () => {
@@ -113,7 +116,7 @@ export function attachmentsPanel({ recordType, recordId, editable, compact = fal
       { label: t("common.status"), value: statusView },
       { label: t("common.actions"), class: "actions", value: (a) => [
         button(t("records.att.download"), () => download(a), "attachment-download"),
-        editable ? button(t("common.delete"), () => act(t("records.att.deleteAsk", { name: a.fileName }),
+        canWrite && (editable || a.status === "pending") ? button(t("common.delete"), () => act(t("records.att.deleteAsk", { name: a.fileName }),
           () => api.del(`/attachments/${a.id}`), refresh, t("records.att.deleted")), "danger attachment-delete") : null,
       ] },
     ] }));
@@ -148,10 +151,11 @@ export function attachmentsPanel({ recordType, recordId, editable, compact = fal
     replace(chosen, file ? `${file.name} (${fileSize(file.size)})` : t("records.att.noFile"));
   });
   const element = section(compact ? null : t("records.att.title"),
-    h("div", { class: "attachment-form" }, picker,
-      h("label", { for: picker.id, class: "button-like attachment-label" }, t("records.att.choose")), chosen, send),
-    h("p", { class: "help" }, t("records.att.help", { max: fileSize(MAX_BYTES) }), " ",
-      recordType === "statementLine" ? t("records.att.deleteRuleLine") : t("records.att.deleteRule"), " ", count),
+    canWrite ? h("div", { class: "attachment-form" }, picker,
+      h("label", { for: picker.id, class: "button-like attachment-label" }, t("records.att.choose")), chosen, send) : null,
+    canWrite ? h("p", { class: "help" }, t("records.att.help", { max: fileSize(MAX_BYTES) }), " ",
+      recordType === "statementLine" ? t("records.att.deleteRuleLine") : t("records.att.deleteRule"), " ", count)
+      : h("p", { class: "help" }, count),
     problem, list);
   element.classList.add("attachments");
   if (compact) element.classList.add("compact");

@@ -5,7 +5,7 @@ import { api, listAll } from "../api.js";
 import { h, replace } from "../dom.js";
 import { dateTime } from "../format.js";
 import { ACCOUNTING_ROLES, locale, t } from "../i18n.js";
-import { act, button, loadInto, pageHeader, section, showErrors, tableView, toast } from "../ui.js";
+import { act, button, loadInto, pageHeader, pagerView, section, showErrors, tableView, toast } from "../ui.js";
 import { loadDimensions, valueOptions } from "./dimension-filters.js";
 
 const MONTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
@@ -16,9 +16,11 @@ const accountLabel = (a) => `${a.code} · ${a.name}`;
 export async function list(ctx) {
   const canAct = ACCOUNTING_ROLES.includes(ctx.session.me?.role);
   const body = h("div", { id: "budgets" });
+  const limit = 50;
+  let page = 1;
   const refresh = () => loadInto(body, async () => {
-    const answer = await api.get("/budgets", { limit: 100 });
-    return h("div", { class: "table-scroll" }, tableView({ rows: answer.budgets || answer.data || [], empty: t("mend.bud.none"),
+    const answer = await api.get("/budgets", { page, limit });
+    return [h("div", { class: "table-scroll" }, tableView({ rows: answer.budgets || answer.data || [], empty: t("mend.bud.none"),
       onRowClick: (b) => ctx.navigate(`/budgets/${b.id}`), columns: [
         { label: t("mend.bud.name"), value: (b) => h("a", { href: `#/budgets/${b.id}` }, b.name) },
         { label: t("mend.bud.year"), value: (b) => String(b.year) },
@@ -28,7 +30,9 @@ export async function list(ctx) {
           h("a", { href: `#/reports/budget-vs-actual?year=${b.year}&month=12&budgetId=${b.id}` }, t("mend.bud.compare")), " ",
           canAct ? button(t("common.delete"), () => act(t("mend.bud.deleteConfirm", { name: b.name }),
             () => api.del(`/budgets/${b.id}`), refresh, t("common.deleted")), "danger") : null] },
-      ] }));
+      ] })),
+    // past one page, as every list (crud.js)
+    answer.total > limit ? pagerView({ page, limit, total: answer.total, onPage: (next) => { page = next; refresh(); } }) : null];
   });
   ctx.root.append(pageHeader(t("mend.bud.title"),
     canAct ? button(t("mend.bud.new"), () => ctx.navigate("/budgets/new"), "primary") : null),
@@ -58,7 +62,11 @@ export async function editor(ctx) {
     listAll("/chart-of-accounts", "accounts"), loadDimensions()]);
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const values = valueOptions(dimensions);
-  const valueNames = new Map(values.map((option) => [String(option.value), option.label]));
+  // an inactive value stays on the rows that hold it (marked), never offered for a new row
+  const inactive = new Set(dimensions.flatMap((d) => (d.values || [])
+    .filter((v) => v.isActive === false || d.isActive === false).map((v) => String(v.id))));
+  const valueNames = new Map(values.map((option) => [String(option.value),
+    inactive.has(String(option.value)) ? t("fix.dim.inactive", { name: option.label }) : option.label]));
   const dimensionOf = new Map(dimensions.flatMap((d) => (d.values || []).map((v) => [String(v.id), d.id])));
   const rows = rowsOf(budget);
 
@@ -70,7 +78,7 @@ export async function editor(ctx) {
     h("option", { value: "" }, t("mend.bud.pickAccount")),
     [...accounts].sort((a, b) => a.code.localeCompare(b.code)).map((a) => h("option", { value: a.id }, accountLabel(a))));
   const valuePick = values.length ? h("select", { id: "f-add-value", "aria-label": t("mend.bud.costCentre") },
-    h("option", { value: "" }, t("mend.bud.noCostCentre")), values.map((o) => h("option", { value: o.value }, o.label))) : null;
+    h("option", { value: "" }, t("mend.bud.noCostCentre")), values.filter((o) => !inactive.has(String(o.value))).map((o) => h("option", { value: o.value }, o.label))) : null;
 
   // what is typed stays in `rows` as it is typed: adding or removing a row redraws without losing it
   const draw = () => replace(grid, rows.length ? h("table", { class: "grid report budget-grid", id: "budget-grid" },

@@ -9,10 +9,9 @@
 import { ApiError, api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { date, dateTime, number } from "../format.js";
-import { ACCOUNTING_ROLES, language, t } from "../i18n.js";
+import { ACCOUNTING_ROLES, WRITE_ROLES as WRITERS, language, t } from "../i18n.js";
 import { EXPORT_FORMATS, badge, describeError, downloadButton, pageHeader, section, tableView } from "../ui.js";
 
-const WRITERS = ["owner", "admin", "accountant", "seller"];
 const MANAGERS = ["owner", "admin"];
 // Who may import each kind (the API's permissions: WRITE, ACCOUNTING, MANAGE), in the order a
 // business moves in: its masters, then the open items and the stock, then the trial balance whose

@@ -18,21 +18,23 @@ export async function loadDimensions() {
 
 const valueLabel = (value) => (value.code ? `${value.code} · ${value.name}` : value.name);
 
-// A line's pickers. `initial`: the line's dimensions (a copied document's, say). An inactive
-// dimension is not offered, nor an inactive value unless the line already holds it.
+// A line's pickers. `initial`: the line's dimensions (a draft's or budget's own, a copied document's).
+// An inactive dimension or value is not offered unless the line already holds it; then it shows
+// "(inactiva)" and the API takes it back on the record that carried it (never newly chosen).
 export function dimensionPickers(dimensions, initial = []) {
   const held = new Map((initial || []).map((pair) => [Number(pair.dimensionId), Number(pair.valueId)]));
-  const active = dimensions.filter((dimension) => dimension.isActive !== false);
+  const active = dimensions.filter((dimension) => dimension.isActive !== false || held.has(Number(dimension.id)));
+  const inactiveLabel = (item, label) => (item.isActive === false ? t("fix.dim.inactive", { name: label }) : label);
   const selects = active.map((dimension) => {
     const current = held.get(Number(dimension.id));
     const values = (dimension.values || []).filter((value) => value.isActive !== false || Number(value.id) === current);
     return h("select", { "data-dimension": dimension.id, "aria-label": dimension.name, class: "dimension-select" },
       h("option", { value: "" }, t("records.dim.noValue")),
-      values.map((value) => h("option", { value: value.id, selected: Number(value.id) === current || undefined },
-        valueLabel(value))));
+      values.map((value) => h("option", { value: value.id, selected: Number(value.id) === current || undefined,
+        class: value.isActive === false ? "inactive-value" : undefined }, inactiveLabel(value, valueLabel(value)))));
   });
   const fields = active.map((dimension, index) => h("label", { class: "dimension-pick" },
-    h("span", { class: "dimension-name" }, dimension.name), selects[index]));
+    h("span", { class: "dimension-name" }, inactiveLabel(dimension, dimension.name)), selects[index]));
   const element = active.length
     ? h("div", { class: "field line-dims" }, h("span", { class: "help line-dims-title" }, t("records.dim.onLine")), fields)
     : null;

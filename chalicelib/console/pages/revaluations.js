@@ -61,9 +61,18 @@ function checkbox(code) {
     h("input", { type: "checkbox", name: "currencies", value: code, checked: true, "data-field": "currencies" }), ` ${code}`);
 }
 
+// The foreign currencies the company has recorded rates of: the only ones a revaluation can convert
+// (another would be refused for want of a rate), in the console's order.
+async function ratedCurrencies() {
+  const answer = await api.get("/exchange-rates").catch(() => ({}));
+  const rated = new Set((answer.exchangeRates || []).map((rate) => rate.currency));
+  return [...CURRENCIES, ...rated].filter((code, at, all) => rated.has(code) && code !== companyCurrency()
+    && all.indexOf(code) === at);
+}
+
 export async function revaluations(ctx) {
   const canAct = ACCOUNTING_ROLES.includes(ctx.session.me?.role);
-  const foreign = CURRENCIES.filter((code) => code !== companyCurrency());
+  const foreign = await ratedCurrencies();
   const list = h("div", { id: "revaluations" });
   const result = h("div", { id: "revaluation-result" });
   const dateInput = h("input", { type: "date", id: "f-revaluation-date", name: "date", "data-field": "date", required: true,
@@ -71,14 +80,19 @@ export async function revaluations(ctx) {
   const form = h("form", { class: "form reval-form", id: "revaluation-form", novalidate: true },
     h("div", { class: "field" }, h("label", { for: "f-revaluation-date" }, t("mend.reval.date")), dateInput,
       h("small", { class: "help" }, t("mend.reval.dateHelp"))),
-    h("fieldset", { class: "field reval-currencies" }, h("legend", {}, t("mend.reval.currencies")), foreign.map(checkbox)),
+    h("fieldset", { class: "field reval-currencies" }, h("legend", {}, t("mend.reval.currencies")),
+      foreign.length ? foreign.map(checkbox) : h("small", { class: "help", id: "reval-no-rates" }, t("fix.reval.noRates"))),
     h("div", { class: "form-error" }),
     h("div", { class: "form-actions" },
       h("button", { type: "button", id: "revaluation-preview", onclick: () => send(true) }, t("mend.reval.preview")),
       h("button", { type: "button", id: "revaluation-post", class: "primary", onclick: () => send(false) }, t("mend.reval.post"))));
   form.addEventListener("submit", (event) => { event.preventDefault(); send(true); });
-  const body = () => ({ date: dateInput.value,
-    currencies: [...form.querySelectorAll("input[name=currencies]:checked")].map((input) => input.value) });
+  // every offered currency kept: none sent, so the API revalues every currency the company holds
+  // (each needs its rate); fewer chosen: those only
+  const body = () => {
+    const chosen = [...form.querySelectorAll("input[name=currencies]:checked")].map((input) => input.value);
+    return chosen.length === foreign.length ? { date: dateInput.value } : { date: dateInput.value, currencies: chosen };
+  };
 
   async function send(dryRun) {
     const asked = body();

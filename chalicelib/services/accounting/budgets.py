@@ -64,10 +64,11 @@ def _view(header: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, Any]
 
 # --- checks --------------------------------------------------------------------------------------
 
-def checked_lines(table: Table, company_id: int, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def checked_lines(table: Table, company_id: int, lines: list[dict[str, Any]],
+                  kept: frozenset[tuple[int, int]] = frozenset()) -> list[dict[str, Any]]:
     """Each line's account is the company's, active and without sub-accounts (a parent's figures
     are its sub-accounts'); its cost centres are active values (services/accounting/dimensions.py);
-    each (account, month, dimensions) once. The chart and the dimensions are read once. An account
+    each (account, month, dimensions) once (`kept`: the stored budget's pairs, inactive ones acceptable). The chart and the dimensions are read once. An account
     refused is INVALID_ACCOUNT, as on a journal line."""
     accounts = {int(item["id"]): item for item in chart.all_accounts(table, company_id)}
     dimension_items = (dimensions.dimension_items(table, company_id)
@@ -88,7 +89,7 @@ def checked_lines(table: Table, company_id: int, lines: list[dict[str, Any]]) ->
         checked.append({"chartOfAccountId": int(account["id"]), "month": int(line["month"]),
                         "amount": line["amount"],
                         "dimensions": dimensions.checked_line_dimensions(dimension_items, line.get("dimensions"),
-                                                                         f"{field}.dimensions")})
+                                                                         f"{field}.dimensions", kept)})
     duplicate = budget_rules.first_duplicate(checked)
     if duplicate is not None:
         raise ValidationFailed.for_field(f"lines[{duplicate}]", "the same account, month and dimensions are on "
@@ -153,7 +154,8 @@ def update_budget(command: Command, budget_id: int, changes: dict[str, Any],
         raise VersionConflict()
     header_changes = {name: changes[name] for name in ("name", "year") if name in changes
                       and changes[name] != current[name]}
-    lines = checked_lines(table, company_id, changes["lines"]) if "lines" in changes else None
+    lines = checked_lines(table, company_id, changes["lines"], dimensions.carried_pairs(current["lines"])) \
+        if "lines" in changes else None
     if lines is not None and lines != current["lines"]:
         header_changes["lineCount"] = len(lines)
     else:

@@ -30,10 +30,12 @@ def dimensions_by_id(items: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[st
 
 
 def checked_line_dimensions(items: list[dict[str, Any]], requested: Iterable[Mapping[str, Any]] | None,
-                            field: str) -> list[dict[str, int]]:
+                            field: str, kept: frozenset[tuple[int, int]] = frozenset()) -> list[dict[str, int]]:
     """A line's `dimensions` ([{dimensionId, valueId}]) checked against the company's `items`
     (dimension_items, read once per command): each dimension exists and is active, each value is one
-    of its dimension's and active, at most one value per dimension. Answered in dimension order."""
+    of its dimension's and active, at most one value per dimension. Answered in dimension order.
+    `kept`: the pairs the stored record already carried (carried_pairs): one made inactive since
+    stays acceptable on it (a draft or budget saved again), never newly chosen."""
     if not requested:
         return []
     dimensions, values = dimensions_by_id(items), values_by_id(items)
@@ -41,16 +43,23 @@ def checked_line_dimensions(items: list[dict[str, Any]], requested: Iterable[Map
     for position, pair in enumerate(requested):
         where = f"{field}[{position}]"
         dimension_id, value_id = int(pair["dimensionId"]), int(pair["valueId"])
+        carried = (dimension_id, value_id) in kept
         dimension = dimensions.get(dimension_id)
-        if dimension is None or not dimension.get("isActive", True):
+        if dimension is None or not (dimension.get("isActive", True) or carried):
             raise ValidationFailed.for_field(f"{where}.dimensionId", "no such active dimension")
         value = values.get(value_id)
-        if value is None or int(value["dimensionId"]) != dimension_id or not value.get("isActive", True):
+        if value is None or int(value["dimensionId"]) != dimension_id or not (value.get("isActive", True) or carried):
             raise ValidationFailed.for_field(f"{where}.valueId", "not an active value of this dimension")
         if dimension_id in chosen:
             raise ValidationFailed.for_field(f"{where}.dimensionId", "one value per dimension on a line")
         chosen[dimension_id] = value_id
     return [{"dimensionId": dimension_id, "valueId": chosen[dimension_id]} for dimension_id in sorted(chosen)]
+
+
+def carried_pairs(lines: Iterable[Mapping[str, Any]] | None) -> frozenset[tuple[int, int]]:
+    """The (dimension, value) pairs a stored record's lines carry, for checked_line_dimensions' `kept`."""
+    return frozenset((int(pair["dimensionId"]), int(pair["valueId"]))
+                     for line in lines or () for pair in line.get("dimensions") or ())
 
 
 def value_ids(line_dimensions: Iterable[Mapping[str, Any]] | None) -> list[int]:
@@ -64,7 +73,12 @@ def value_ids(line_dimensions: Iterable[Mapping[str, Any]] | None) -> list[int]:
 # by a unique-value item; the count of dimensions is an item of the partition whose condition
 # keeps it at MAX_DIMENSIONS whatever the concurrent creators.
 
-LABEL, VALUE_LABEL = "Dimension", "Dimension value"
+def _not_found() -> NotFound:
+    return NotFound("Dimension not found.")
+
+
+def _value_not_found() -> NotFound:
+    return NotFound("Dimension value not found.")
 
 
 def _folded(text: str) -> str:
@@ -126,7 +140,7 @@ def get_dimension(table: Table, company_id: int, dimension_id: int) -> dict[str,
     items = dimension_items(table, company_id)
     dimension = dimensions_by_id(items).get(int(dimension_id))
     if dimension is None:
-        raise NotFound(f"{LABEL} not found.")
+        raise _not_found()
     return view(dimension, values_by_id(items).values())
 
 
@@ -193,7 +207,7 @@ def update_dimension(command: Command, dimension_id: int, changes: dict[str, Any
     items = dimension_items(table, company_id)
     current = dimensions_by_id(items).get(int(dimension_id))
     if current is None:
-        raise NotFound(f"{LABEL} not found.")
+        raise _not_found()
     for required in ("name", "isActive"):
         if required in changes and changes[required] is None:
             raise ValidationFailed.for_field(required, "required")
@@ -213,10 +227,10 @@ def update_dimension(command: Command, dimension_id: int, changes: dict[str, Any
 def add_value(command: Command, dimension_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     if table.get(keys.dimension(company_id, int(dimension_id))) is None:
-        raise NotFound(f"{LABEL} not found.")
+        raise _not_found()
     value = _new_value(command, int(dimension_id), fields, clock.now_iso())
     transaction = command.transaction()
-    transaction.require(keys.dimension(company_id, int(dimension_id)), NotFound(f"{LABEL} not found."))
+    transaction.require(keys.dimension(company_id, int(dimension_id)), _not_found())
     transaction.put_new(value)
     _reserve_value(transaction, company_id, value)
     return command.commit(transaction, value_view(value))
@@ -229,7 +243,7 @@ def update_value(command: Command, dimension_id: int, value_id: int, changes: di
     key = keys.dimension_value(company_id, int(dimension_id), int(value_id))
     current = table.get(key)
     if current is None:
-        raise NotFound(f"{VALUE_LABEL} not found.")
+        raise _value_not_found()
     for required in ("name", "isActive"):
         if required in changes and changes[required] is None:
             raise ValidationFailed.for_field(required, "required")

@@ -1,11 +1,14 @@
 """Attaching papers to a record: POST answers a presigned upload; reads ask S3 whether the file
-arrived (`status: pending|uploaded`) and answer a presigned download once it has; DELETE only while
-the record is a draft (a document or journal entry `draft`, a statement line not matched), the item
-first (under that condition, in one transaction) and then the object."""
+arrived (`status: pending|uploaded`) and answer a presigned download once it has; DELETE of an
+uploaded file only while the record is a draft (a document or journal entry `draft`, a statement line
+not matched), of a pending one (no file arrived) whatever the record; the item first (under that
+condition, in one transaction) and then the object. A pending attachment older than its upload link
+(abandoned: no file can arrive any more) is removed when it would keep a record at its limit."""
 from __future__ import annotations
 
 import datetime
 import logging
+import secrets
 from typing import Any
 
 from chalicelib import clock
@@ -16,6 +19,7 @@ from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.attachments import get_attachment_objects
 from chalicelib.store.table import Table
+from chalicelib.store.transaction import Transaction
 
 log = logging.getLogger(__name__)
 PENDING, UPLOADED = "pending", "uploaded"
@@ -80,16 +84,20 @@ def _expiry(seconds: int) -> str:
 
 
 def _object_key(company_id: int, item: dict[str, Any]) -> str:
-    """Built from the caller's company, never stored: an item copied into another company (a restored
-    archive) can only name that company's objects."""
-    return keys.attachment_object_key(company_id, item["recordType"], int(item["recordId"]), int(item["id"]))
+    """Built from the caller's company, never stored whole: an item copied into another company (a
+    restored archive) can only name that company's objects."""
+    return keys.attachment_object_key(company_id, item["recordType"], int(item["recordId"]), int(item["id"]),
+                                      item.get("objectToken"))
+
+
+def _arrived(company_id: int, item: dict[str, Any]) -> bool:
+    return get_attachment_objects().uploaded_size(_object_key(company_id, item)) is not None
 
 
 def _view(company_id: int, item: dict[str, Any]) -> dict[str, Any]:
     """The attachment with whether its file arrived (S3's length is the signed one: S3 took no other)."""
     view = {name: item[name] for name in _STORED}
-    arrived = get_attachment_objects().uploaded_size(_object_key(company_id, item))
-    view["status"] = UPLOADED if arrived is not None else PENDING
+    view["status"] = UPLOADED if _arrived(company_id, item) else PENDING
     return view
 
 
@@ -104,10 +112,9 @@ def create_attachment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     record = _existing_record(table, company_id, record_type, record_id)
     bank_account_id = int(record["PK"].rsplit("#", 1)[1]) if record_type == "statementLine" else None
     attachment_id = table.next_id(keys.id_sequence(company_id, keys.ATTACHMENT))
-    object_key = keys.attachment_object_key(company_id, record_type, record_id, attachment_id)
     item = {**keys.attachment(company_id, record_type, record_id, attachment_id), "itemType": keys.ATTACHMENT,
             "id": attachment_id, "recordType": record_type, "recordId": record_id, "fileName": file_name,
-            "contentType": fields["contentType"], "size": int(fields["size"]),
+            "contentType": fields["contentType"], "size": int(fields["size"]), "objectToken": secrets.token_hex(8),
             "createdAt": clock.now_iso(), "createdBy": command.principal.user_id}
     if bank_account_id is not None:
         item["bankAccountId"] = bank_account_id
@@ -116,16 +123,43 @@ def create_attachment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     transaction.put_new(item)
     transaction.put_new({**keys.attachment_pointer(company_id, attachment_id), "recordType": record_type,
                          "recordId": record_id})
-    transaction.update(keys.attachment_count(company_id, record_type, record_id), "ADD #count :one",
+    abandoned = _abandoned_when_full(table, company_id, record_type, record_id)
+    for stale in abandoned:
+        _delete_items(transaction, company_id, stale)
+    transaction.update(keys.attachment_count(company_id, record_type, record_id), "ADD #count :change",
                        condition="attribute_not_exists(#count) OR #count < :most",
-                       names={"#count": "count"}, values={":one": 1, ":most": rules.MAX_PER_RECORD},
+                       names={"#count": "count"},
+                       values={":change": 1 - len(abandoned), ":most": rules.MAX_PER_RECORD + len(abandoned)},
                        on_fail=ApiError("A record takes at most 10 attachments: delete one "
                                         "first.", code="ATTACHMENT_LIMIT_REACHED"))
-    upload_url = get_attachment_objects().upload_url(object_key, item["contentType"], item["size"],
-                                                     rules.UPLOAD_EXPIRES_S)
-    result = {**{name: item[name] for name in _STORED}, "status": PENDING, "uploadUrl": upload_url,
-              "uploadExpiresAt": _expiry(rules.UPLOAD_EXPIRES_S)}
-    return command.commit(transaction, result)
+    upload_url = get_attachment_objects().upload_url(_object_key(company_id, item), item["contentType"],
+                                                     item["size"], rules.UPLOAD_EXPIRES_S)
+    answer = {**{name: item[name] for name in _STORED}, "status": PENDING}
+    # the link is shown once, as an API key's secret: an Idempotency-Key replay answers it null (by
+    # then it may have expired); the client deletes the pending attachment and attaches again
+    result = {**answer, "uploadUrl": upload_url, "uploadExpiresAt": _expiry(rules.UPLOAD_EXPIRES_S)}
+    return command.commit(transaction, result, replay={**answer, "uploadUrl": None, "uploadExpiresAt": None})
+
+
+def _abandoned_when_full(table: Table, company_id: int, record_type: str, record_id: int) -> list[dict[str, Any]]:
+    """When the record holds its limit: its pending attachments older than an upload link (theirs has
+    expired, no file can arrive any more), so that announced uploads never made block it for ever."""
+    count = table.get(keys.attachment_count(company_id, record_type, record_id))
+    if count is None or int(count.get("count", 0)) < rules.MAX_PER_RECORD:
+        return []
+    links_made_after = clock.now() - datetime.timedelta(seconds=rules.UPLOAD_EXPIRES_S + rules.CLOCK_SKEW_S)
+    items = table.query_all(partition=("PK", keys.record_attachments_partition(company_id, record_type, record_id)),
+                            sort_prefix=("SK", keys.ATTACHMENT_SORT_PREFIX), consistent=True)
+    return [item for item in items
+            if clock.parse_iso(item["createdAt"]) < links_made_after and not _arrived(company_id, item)]
+
+
+def _delete_items(transaction: Transaction, company_id: int, item: dict[str, Any]) -> None:
+    """The attachment's item (still there: a concurrent delete fails the transaction) and its pointer."""
+    record_type, record_id, attachment_id = item["recordType"], int(item["recordId"]), int(item["id"])
+    transaction.delete(keys.attachment(company_id, record_type, record_id, attachment_id),
+                       condition="attribute_exists(PK)", on_fail=_not_found())
+    transaction.delete(keys.attachment_pointer(company_id, attachment_id))
 
 
 def _stored(table: Table, company_id: int, attachment_id: int) -> dict[str, Any]:
@@ -158,22 +192,27 @@ def get_attachment(table: Table, company_id: int, attachment_id: int) -> dict[st
 
 
 def delete_attachment(command: Command, attachment_id: int) -> None:
+    """An uploaded file only from a draft; a pending one (its file never arrived: an upload that failed
+    or was abandoned) whatever the record, so announced uploads never made cannot block it."""
     table, company_id = command.table, command.company_id
     item = _stored(table, company_id, attachment_id)
     record_type, record_id = item["recordType"], int(item["recordId"])
     bank_account_id = int(item["bankAccountId"]) if item.get("bankAccountId") is not None else None
-    condition, values = _draft_condition(record_type)
     transaction = command.transaction()
-    transaction.check(_item_key(company_id, record_type, record_id, bank_account_id), condition, names={"#status": "status"}, values=values,
-                      on_fail=ApiError("Only a draft's attachments can be deleted (a document or journal entry in "
-                                       "draft, a statement line not matched).", code="ATTACHMENT_RECORD_NOT_DRAFT"))
-    transaction.delete(keys.attachment(company_id, record_type, record_id, attachment_id),
-                       condition="attribute_exists(PK)", on_fail=_not_found())
-    transaction.delete(keys.attachment_pointer(company_id, attachment_id))
+    if _arrived(company_id, item):
+        condition, values = _draft_condition(record_type)
+        transaction.check(_item_key(company_id, record_type, record_id, bank_account_id), condition,
+                          names={"#status": "status"}, values=values,
+                          on_fail=ApiError("Only a draft's attachments can be deleted (a document or journal entry "
+                                           "in draft, a statement line not matched).",
+                                           code="ATTACHMENT_RECORD_NOT_DRAFT"))
+    _delete_items(transaction, company_id, item)
     transaction.update(keys.attachment_count(company_id, record_type, record_id), "ADD #count :minus",
                        names={"#count": "count"}, values={":minus": -1})
     command.commit(transaction, None)
-    try:  # after the commit: a failed delete leaves bytes behind, never an entry without its papers
+    # after the commit: a failed delete leaves bytes behind, never an entry without its papers; a pending
+    # one's file arriving meanwhile goes too (the caller asked it gone; versioning keeps its bytes)
+    try:
         get_attachment_objects().delete(_object_key(company_id, item))
     except Exception:
         log.exception("attachment %s: its object was not deleted", attachment_id)

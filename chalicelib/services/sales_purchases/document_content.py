@@ -37,6 +37,8 @@ class Context:
     source: DocumentRecord | None
     # the products' stock positions (services/inventory/stock_moves.py), read with them
     positions: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # the stored draft's (dimension, value) pairs: one made inactive since stays acceptable on it
+    kept_dimensions: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def company_id(self) -> int:
@@ -175,7 +177,7 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
                   "taxTreatment": treatment, "subtotal": line_amounts.subtotal, "tax": line_amounts.tax,
                   "total": line_amounts.total}
         line_dimensions = dimensions.checked_line_dimensions(dimension_items, line.get("dimensions"),
-                                                             f"lines[{index}].dimensions")
+                                                             f"lines[{index}].dimensions", context.kept_dimensions)
         if line_dimensions:  # stored only when any: its revenue or expense posts by them
             priced["dimensions"] = line_dimensions
         lines.append(priced)

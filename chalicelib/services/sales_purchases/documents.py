@@ -20,7 +20,7 @@ from chalicelib.domain.roles import ACCOUNTING, may
 from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
-from chalicelib.services.accounting import book_corrections
+from chalicelib.services.accounting import book_corrections, dimensions
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.commands import Command
@@ -288,6 +288,7 @@ def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[
     document = get_document(command.table, command.company_id, document_id)
     kind = document_rules.KINDS[document["type"]]
     context = load_context(command.table, command.company_id, kind, _as_fields(document), strict=strict)
+    context.kept_dimensions = dimensions.carried_pairs(document["lines"])
     return document, context
 
 
@@ -318,6 +319,7 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
     if "exoneration" not in changes and "sourceDocumentId" in changes and follows_source_exoneration(kind):
         fields["exoneration"] = None  # taken again from the note's new invoice
     context = load_context(command.table, command.company_id, kind, fields)
+    context.kept_dimensions = dimensions.carried_pairs(current["lines"])
     # the draft's own rate sent back with its date and currency is not a new one: checked when it
     # was set; at another date or in another currency it is checked again against the tolerance
     rate_sent = "exchangeRate" in changes and not (

@@ -32,7 +32,11 @@ def attachment_pointer(company_id: int, attachment_id: int) -> Key:
     return {"PK": f"C#{company_id}#{ATTACHMENT}ID", "SK": sortable_id(attachment_id)}
 
 
-def attachment_object_key(company_id: int, record_type: str, record_id: int, attachment_id: int) -> str:
+def attachment_object_key(company_id: int, record_type: str, record_id: int, attachment_id: int,
+                          token: str | None = None) -> str:
     """The S3 object's key in the attachments bucket: the company first (never another's), no file
-    name (the name is metadata, handed back in the download's Content-Disposition)."""
-    return f"companies/{company_id}/{ATTACHED_KINDS[record_type]}/{record_id}/{attachment_id}"
+    name (the name is metadata, handed back in the download's Content-Disposition); the id then the
+    attachment's random token (none on attachments made before it), so no upload link of a deleted
+    attachment names a key anything reads."""
+    suffix = f"{attachment_id}-{token}" if token else f"{attachment_id}"
+    return f"companies/{company_id}/{ATTACHED_KINDS[record_type]}/{record_id}/{suffix}"
