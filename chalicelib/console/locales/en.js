@@ -1750,7 +1750,7 @@ export default {
   "mend.reval.finish": "Finish",
   "mend.cf.line.adjustment": "Unrealised exchange difference on cash",
   "mend.cf.exchangeRateEffect": "Effect of exchange rate changes on cash",
-  "mend.cf.checkWithEffect": "Opening cash {opening} + net flow {flow} + exchange effect {effect} = closing cash {closing}"
+  "mend.cf.checkWithEffect": "Opening cash {opening} + net flow {flow} + exchange effect {effect} = closing cash {closing}",
   "fix.reval.noRates": "No exchange rates recorded yet: every foreign currency the company holds is revalued, and each needs its rate (Exchange rates).",
   "fix.dim.inactive": "{name} (inactive)"
 };

@@ -1750,7 +1750,7 @@ export default {
   "mend.reval.finish": "Terminar",
   "mend.cf.line.adjustment": "Diferencial cambiario no realizado del efectivo",
   "mend.cf.exchangeRateEffect": "Efecto de las variaciones en las tasas de cambio sobre el efectivo",
-  "mend.cf.checkWithEffect": "Efectivo inicial {opening} + flujo neto {flow} + efecto cambiario {effect} = efectivo final {closing}"
+  "mend.cf.checkWithEffect": "Efectivo inicial {opening} + flujo neto {flow} + efecto cambiario {effect} = efectivo final {closing}",
   "fix.reval.noRates": "Aún no hay tipos de cambio registrados: se revalúa cada moneda extranjera que la empresa tenga, y cada una necesita su tipo de cambio (Tipos de cambio).",
   "fix.dim.inactive": "{name} (inactiva)"
 };
