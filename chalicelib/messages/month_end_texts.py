@@ -45,7 +45,8 @@ MONTH_END_PHRASES: dict[str, str] = {
         "demasiado grande para un presupuesto (400 KB): divídalo en varios presupuestos",
     "the budget is of another year": "el presupuesto es de otro año",
     "the year has several budgets: name one": "el año tiene varios presupuestos: indique uno",
-    "group by a dimension or compare two periods, not both": "agrupe por una dimensión o compare dos periodos, no ambas cosas",
+    "a dimension's columns and a comparison period cannot be asked together":
+        "no se pueden pedir juntas las columnas de una dimensión y un periodo de comparación",
     # reval (month-end revaluation)
     "A revaluation of this date exists already.": "Ya existe una revaluación de esta fecha.",
     "A revaluation of this date was just recorded.": "Se acaba de registrar una revaluación de esta fecha.",

@@ -1072,6 +1072,7 @@ export default {
   "status.open": "Open",
   "status.pending": "Pending",
   "status.posted": "Posted",
+  "status.uploaded": "Uploaded",
   "status.queued": "Queued",
   "status.refused": "Refused",
   "status.rejected": "Rejected",

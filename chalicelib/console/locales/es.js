@@ -1072,6 +1072,7 @@ export default {
   "status.open": "Abierto",
   "status.pending": "Pendiente",
   "status.posted": "Contabilizada",
+  "status.uploaded": "Subido",
   "status.queued": "En cola",
   "status.refused": "Rechazada",
   "status.rejected": "Rechazado",

@@ -38,7 +38,7 @@ def income_statement(table: Table, company_id: int, start_date: str | None, end_
     column per value of that dimension and one for the postings carrying none, adding up to it
     (`…ByDimension`, in `dimensionColumns`' order)."""
     if compare_start is not None and compare_end is not None and group_by_dimension_id is not None:
-        raise ValidationFailed.for_field("groupByDimensionId", "group by a dimension or compare two periods, not both")
+        raise ValidationFailed.for_field("groupByDimensionId", "a dimension's columns and a comparison period cannot be asked together")
     periods = report_periods(table, company_id, start_date, end_date, compare_start, compare_end)
     _, start_date, end_date = periods[0]
     chosen = dimension_reports.selection(table, company_id, dimension_value_id, group_by_dimension_id)
