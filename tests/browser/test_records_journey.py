@@ -190,6 +190,9 @@ def test_cost_centres_on_lines_and_a_pdf_behind_the_invoice(console, demo, stack
         page.locator(".dimension-card", has_text="Sucursal").locator("tbody tr", has_text="Centro").locator(
             ".toggle-value").click()
         console.confirm()
+        # the card is drawn again from the answer: the value's button is no longer the red one
+        page.locator(".dimension-card", has_text="Sucursal").locator("tbody tr", has_text="Centro").locator(
+            ".toggle-value:not(.danger)").wait_for()
         branch = next(d for d in dimensions_of(console) if d["name"] == "Sucursal")
         assert {v["name"]: v["isActive"] for v in branch["values"]} == {"Centro": False, "Zona Norte": True}
         for name in ("Departamento", "Vehículo", "Cliente"):  # 2 + 3 = 5, the most a company has
