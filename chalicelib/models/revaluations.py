@@ -2,7 +2,7 @@
 from decimal import Decimal
 from typing import List, Literal, Optional
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from chalicelib.models.base import Currency, Date, RequestModel, ResponseModel
 
@@ -13,7 +13,7 @@ class RevaluationCreate(RequestModel):
     currencies: Optional[List[Currency]] = Field(None, min_length=1, max_length=10,
                                                  description="only these foreign currencies (default: every one "
                                                              "an open item or bank account is in)")
-    dry_run: bool = Field(False, description="answer what would be posted (200) and write nothing")
+    dry_run: StrictBool = Field(False, description="answer what would be posted (200) and write nothing (true or false only: \"no\" is refused, not taken for a real revaluation)")
 
 
 class RevaluationRate(ResponseModel):

@@ -24,6 +24,7 @@ from chalicelib.services.accounting.posting import JournalWrites, rule_items, ru
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.banking.banking import MONEY_IN
 from chalicelib.services.commands import Command
+from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
@@ -116,6 +117,10 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     chunk), then its chunks (revaluation_chunks.py). A revaluation left `posting` (a chunk that
     failed) is finished by the same request again, on its stored plan."""
     table, company_id, date = command.table, command.company_id, fields["date"]
+    today = accounts.today_of(table, company_id)
+    if date > today:   # no closing rate is known yet: the latest one would stand in for it
+        raise ValidationFailed.for_field("date", f"must not be after today ({today}): a month end is revalued once "
+                                                 "it has come")
     company = exchange_rates.company_of(table, company_id)
     own = exchange_rates.company_currency(company)
     asked = fields.get("currencies")
