@@ -25,6 +25,10 @@ NOW = datetime.datetime(2026, 12, 10, 18, 0, tzinfo=datetime.timezone.utc)
 
 @pytest.fixture
 def shop(api, company_a, monkeypatch) -> Shop:
+    return revaluation_shop(api, company_a, monkeypatch)
+
+
+def revaluation_shop(api, company_a, monkeypatch) -> Shop:
     from chalicelib import clock
 
     monkeypatch.setattr(clock, "now", lambda: NOW)

@@ -6,13 +6,31 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from tests.documents_support import Shop
 from tests.test_journal import period
-from tests.test_revaluation import (CHUNK_GAINS, FIRST, MONTH_END, assert_balanced, assert_books_whole, balance_on,
-                                    dollar_invoice, entry_totals, forty_customers, revalue, shop,  # noqa: F401
-                                    statement_closing)
+from tests.test_revaluation import (
+    CHUNK_GAINS,
+    FIRST,
+    MONTH_END,
+    assert_balanced,
+    assert_books_whole,
+    balance_on,
+    dollar_invoice,
+    entry_totals,
+    forty_customers,
+    revaluation_shop,
+    revalue,
+    statement_closing,
+)
 
 D = Decimal
+
+
+@pytest.fixture
+def shop(api, company_a, monkeypatch) -> Shop:
+    return revaluation_shop(api, company_a, monkeypatch)
 
 
 def void(shop: Shop, revaluation_id: int, expect: int = 200, **headers):

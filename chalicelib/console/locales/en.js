@@ -1747,5 +1747,12 @@ export default {
   "status.posting": "Posting",
   "mend.reval.status": "Status",
   "mend.reval.unfinished": "Stopped half-way: what is posted balances; finish it to post the rest.",
-  "mend.reval.finish": "Finish"
+  "mend.reval.finish": "Finish",
+  "status.voided": "Voided",
+  "status.voiding": "Voiding",
+  "mend.reval.void": "Void",
+  "mend.reval.voidConfirm": "Void the revaluation of {date}? Its entries and their reversals are reversed on their own dates and the date can be revalued again.",
+  "mend.reval.voided": "Revaluation voided: the date can be revalued again.",
+  "mend.reval.stale": "Out of date: something dated on or before it was posted afterwards. Void it and revalue the date again.",
+  "mend.reval.unfinishedVoid": "The void stopped half-way: what is undone balances; void it again to finish."
 };

@@ -1747,5 +1747,12 @@ export default {
   "status.posting": "En registro",
   "mend.reval.status": "Estado",
   "mend.reval.unfinished": "Quedó a medias: lo registrado cuadra; termínela para registrar el resto.",
-  "mend.reval.finish": "Terminar"
+  "mend.reval.finish": "Terminar",
+  "status.voided": "Anulada",
+  "status.voiding": "En anulación",
+  "mend.reval.void": "Anular",
+  "mend.reval.voidConfirm": "¿Anular la revaluación del {date}? Sus partidas y sus reversiones se revierten en sus propias fechas y la fecha se puede revaluar de nuevo.",
+  "mend.reval.voided": "Revaluación anulada: la fecha se puede revaluar de nuevo.",
+  "mend.reval.stale": "Desactualizada: después se registró algo con fecha igual o anterior. Anúlela y revalúe la fecha de nuevo.",
+  "mend.reval.unfinishedVoid": "La anulación quedó a medias: lo deshecho cuadra; anúlela de nuevo para terminar."
 };

@@ -16,7 +16,7 @@ from chalicelib import clock
 from chalicelib.domain import aging as aging_rules
 from chalicelib.domain import revaluation as rules
 from chalicelib.domain.accounting import ZERO
-from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.services import records
 from chalicelib.services.accounting import reports
 from chalicelib.services.accounting import revaluation_chunks as chunks
