@@ -126,14 +126,14 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     asked = fields.get("currencies")
     if asked and own in asked:
         raise ValidationFailed.for_field("currencies", f"{own} is the company's own currency: nothing in it is revalued")
-    existing = table.get(keys.revaluation(company_id, date))
-    if existing is not None and existing.get("status", chunks.POSTED_STATUS) != chunks.POSTING:
-        raise exists_error(existing)   # posted, or being voided (a voided one has left the date's key)
     reversal_day = rules.reversal_date(date)
     writes = JournalWrites(company_id)
     writes.require_open(date)
     writes.require_open(reversal_day)
-    writes.refuse_closed_now(table)
+    writes.refuse_closed_now(table)   # first: a closed day is closed whatever was revalued on it
+    existing = table.get(keys.revaluation(company_id, date))
+    if existing is not None and existing.get("status", chunks.POSTED_STATUS) != chunks.POSTING:
+        raise exists_error(existing)   # posted, or being voided (a voided one has left the date's key)
     rule_list = [rule_of(item) for item in rule_items(table, company_id)]
     if existing is not None:
         if fields.get("dryRun"):
