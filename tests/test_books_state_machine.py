@@ -331,8 +331,8 @@ def test_books_stay_consistent(api, table, monkeypatch):
             self.revalued.discard(date)
             undone = reply.json["voidJournalEntryIds"]
             assert len(undone) == (2 if made["journalEntryId"] else 0)
-            for original, void_id, day in zip((made["journalEntryId"], made["reversalJournalEntryId"]), undone,
-                                              (date, following)):
+            for original, void_id, day in zip((made["journalEntryId"], made["reversalJournalEntryId"])[:len(undone)],
+                                              undone, (date, following)[:len(undone)], strict=True):
                 entry = self.entries[original]
                 entry["status"] = "reversed"
                 self.entries[void_id] = {"date": day, "status": "posted", "automatic": True,
