@@ -289,6 +289,7 @@ def test_books_stay_consistent(api, table, monkeypatch):
                 return
             assert reply.status == 201, reply.text
             self.revalued.add(date)
+            self.revaluations = {**getattr(self, "revaluations", {}), date: reply.json}
             held = sum((amount for day, amount in self.fx_deposits if day <= date), Decimal("0"))
             booked = self.ledger_on("110104", date)
             revalued = round_money(held * self.FX_RECORDED)
@@ -312,6 +313,30 @@ def test_books_stay_consistent(api, table, monkeypatch):
                 assert trial["totalDebit"] == trial["totalCredit"]
                 rows = {row["code"]: Decimal(str(row["balance"])) for row in trial["accounts"]}
                 assert rows.get("110104", Decimal("0")) == self.ledger_on("110104", day)
+
+        # A revaluation voided (fix-reval2): refused while either of its days is closed; else its
+        # entry reversed on its date and its reversal on the next day (the pair nets to nothing on
+        # every day from the date on, so the ledger is as if never revalued) and its date free again.
+        @precondition(lambda self: getattr(self, "revalued", None))
+        @rule(data=st.data())
+        def void_revaluation(self, data):
+            date = data.draw(st.sampled_from(sorted(self.revalued)))
+            made = self.revaluations[date]
+            following = made["reversalDate"]
+            reply = api.post(f"/revaluations/{made['id']}/void", {}, key=self.key)
+            if self.is_closed(date) or self.is_closed(following):
+                assert reply.status == 400 and reply.json["code"] == "PERIOD_CLOSED", reply.text
+                return
+            assert reply.status == 200 and reply.json["status"] == "voided", reply.text
+            self.revalued.discard(date)
+            undone = reply.json["voidJournalEntryIds"]
+            assert len(undone) == (2 if made["journalEntryId"] else 0)
+            for original, void_id, day in zip((made["journalEntryId"], made["reversalJournalEntryId"])[:len(undone)],
+                                              undone, (date, following)[:len(undone)], strict=True):
+                entry = self.entries[original]
+                entry["status"] = "reversed"
+                self.entries[void_id] = {"date": day, "status": "posted", "automatic": True,
+                                         "lines": [(code, credit, debit) for code, debit, credit in entry["lines"]]}
 
         def ledger_on(self, code: str, date: str) -> Decimal:
             """The model's balance of an asset account at the end of `date`."""

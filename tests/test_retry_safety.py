@@ -193,6 +193,9 @@ EXAMPLES: dict[str, Example] = {
     # issue 44: reval (a date with nothing open: the record alone, its date its own)
     "/revaluations": lambda w: ("/revaluations", {
         "date": (datetime.date(2019, 1, 1) + datetime.timedelta(days=w.serial())).isoformat()}),
+    # fix-reval2: an empty revaluation of a date of its own, voided (the record moved off its date)
+    "/revaluations/{id}/void": lambda w: ("/revaluations/%d/void" % w.created("/revaluations", {
+        "date": (datetime.date(2018, 1, 1) + datetime.timedelta(days=w.serial())).isoformat()})["id"], {}),
     "/business-partners/{id}/opening-balance": lambda w: (
         f"/business-partners/{w.shop.customer}/opening-balance", {"date": "2026-10-31", "amount": "1500.00",
                                                                   "dueDate": "2026-10-15", "reference": "FAC-0991"}),

@@ -4,6 +4,7 @@ day and reversed on the 1st; the documents keep their own rate, so a payment's r
 difference is what it always was. Every figure worked by hand in the comments."""
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 
 import pytest
@@ -17,8 +18,20 @@ D = Decimal
 MONTH_END, FIRST = "2026-11-30", "2026-12-01"
 
 
+# The clock on 10 December 2026 (a revaluation of a day yet to come is refused): 30 November and
+# the payments of early December are in the past.
+NOW = datetime.datetime(2026, 12, 10, 18, 0, tzinfo=datetime.timezone.utc)
+
+
 @pytest.fixture
-def shop(api, company_a) -> Shop:
+def shop(api, company_a, monkeypatch) -> Shop:
+    return revaluation_shop(api, company_a, monkeypatch)
+
+
+def revaluation_shop(api, company_a, monkeypatch) -> Shop:
+    from chalicelib import clock
+
+    monkeypatch.setattr(clock, "now", lambda: NOW)
     shop = dollar_shop(api, company_a)
     # the standard charts' unrealised accounts, with their rules (without them: 4202 / 6303)
     for code, name, kind, operation in (("4205", "Diferencial cambiario no realizado a favor", "income",
@@ -121,7 +134,8 @@ def test_a_dollar_receivable_revalued_reversed_and_paid(shop):
     # listed and read back
     listed = shop.api.get("/revaluations", key=shop.key).json
     assert [item["id"] for item in listed["data"]] == [done["id"]] and listed["total"] == 1
-    assert shop.api.get(f"/revaluations/{done['id']}", key=shop.key).json == done
+    # the payment is dated 5 December, after the 30th: the revaluation is still current (not stale)
+    assert shop.api.get(f"/revaluations/{done['id']}", key=shop.key).json == {**done, "stale": False}
 
 
 def test_a_payable_and_a_bank_balance_in_one_entry_after_a_dry_run(shop):
@@ -267,7 +281,7 @@ def test_forty_customers_are_revalued_in_chunks(shop):
     # 28,910.00 + 354.00 = 29,264.00 = 1,180.00 x 24.80
     assert_books_whole(shop, "29264.00")
     assert balance_on(shop, "4205", MONTH_END) == D("354.00") and balance_on(shop, "4205", FIRST) == 0
-    assert shop.api.get(f"/revaluations/{done['id']}", key=shop.key).json == done
+    assert shop.api.get(f"/revaluations/{done['id']}", key=shop.key).json == {**done, "stale": False}
 
 
 def test_a_revaluation_stopped_after_its_first_chunk_is_finished_by_asking_again(api, table, company_a, shop,
@@ -324,3 +338,26 @@ def test_a_seller_may_read_but_not_revalue(api, table, shop, company_a):
     assert (refused.status, refused.json["code"]) == (403, "PERMISSION_DENIED"), refused.text
     assert api.get("/revaluations", cookie=cookie).json["total"] == 0
     assert balance_on(shop, "110201", MONTH_END) == D("24500.00")     # nothing posted
+
+
+def test_a_date_yet_to_come_is_refused_naming_date(shop):
+    dollar_invoice(shop)
+    # today is 2026-12-10 (Honduras: 12:00 that day); 2027-06-30 has no closing rate yet, and
+    # before the fix it was revalued at 24.90 (the latest) with a 201
+    refused = shop.api.post("/revaluations", {"date": "2027-06-30"}, key=shop.key)
+    assert (refused.status, refused.json["details"][0]["field"]) == (400, "date"), refused.text
+    spanish = shop.api.post("/revaluations", {"date": "2026-12-11"}, key=shop.key, headers={"Accept-Language": "es"})
+    assert spanish.status == 400 and spanish.json["details"][0]["message"].startswith("no debe ser posterior a hoy")
+    assert shop.api.get("/revaluations", key=shop.key).json["total"] == 0
+    # today itself may be revalued: 1,000 x 24.90 - 24,500 = 400.00
+    assert D(str(revalue(shop, date="2026-12-10")["totalGain"])) == D("400.00")
+
+
+@pytest.mark.parametrize("said", ["yes", "no", "true", 1, 0])
+def test_dry_run_takes_only_true_or_false(shop, said):
+    dollar_invoice(shop)
+    # "no" was taken for true by a lax bool? pydantic took "no" as False: a real revaluation posted
+    refused = shop.api.post("/revaluations", {"date": MONTH_END, "dryRun": said}, key=shop.key)
+    assert (refused.status, refused.json["details"][0]["field"]) == (400, "dryRun"), refused.text
+    assert shop.api.get("/revaluations", key=shop.key).json["total"] == 0
+    assert balance_on(shop, "110201", MONTH_END) == D("24500.00")

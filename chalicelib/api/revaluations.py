@@ -37,3 +37,13 @@ def get_revaluation(call: Call) -> Any:
     from chalicelib.services.accounting import revaluation
 
     return revaluation.get_revaluation(call.command.table, call.principal.company_id, call.ids["id"])
+
+
+@endpoint(blueprint, "POST", "/revaluations/{id}/void", summary="Void a revaluation: its entries and their reversals "
+          "reversed on their own days, its partners' ledger movements undone, its date free for a new one "
+          "(idempotent: a voided one answers as it is)", tag=TAG, response=M + "Revaluation", status=200,
+          permission=ACCOUNTING)
+def void_revaluation(call: Call) -> Any:
+    from chalicelib.services.accounting import revaluation
+
+    return revaluation.void_revaluation(call.command, call.ids["id"])

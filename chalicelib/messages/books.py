@@ -62,6 +62,8 @@ BOOK_TEXTS: dict[str, dict[str, str]] = {
         "revaluation_loss": "Pérdida cambiaria no realizada al {date}",
         "revaluation_receivable": "cliente",
         "revaluation_payable": "proveedor",
+        # issue 44: fix-reval2
+        "revaluation_void": "Anulación del diferencial cambiario no realizado al {date}",
     },
 }
 

@@ -63,4 +63,7 @@ MONTH_END_PHRASES: dict[str, str] = {
     "A chunk of the revaluation of {} would change {} records, more than {}.":
         "Una parte de la revaluación del {0} cambiaría {1} registros, más de {2}.",
     "Revaluation not found.": "No se encontró la revaluación.",
+    # fix-reval2 (void, a date yet to come)
+    "must not be after today ({}): a month end is revalued once it has come":
+        "no debe ser posterior a hoy ({0}): un cierre de mes se revalúa cuando ha llegado",
 }

@@ -2,7 +2,7 @@
 from decimal import Decimal
 from typing import List, Literal, Optional
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from chalicelib.models.base import Currency, Date, RequestModel, ResponseModel
 
@@ -13,7 +13,7 @@ class RevaluationCreate(RequestModel):
     currencies: Optional[List[Currency]] = Field(None, min_length=1, max_length=10,
                                                  description="only these foreign currencies (default: every one "
                                                              "an open item or bank account is in)")
-    dry_run: bool = Field(False, description="answer what would be posted (200) and write nothing")
+    dry_run: StrictBool = Field(False, description="answer what would be posted (200) and write nothing (true or false only: \"no\" is refused, not taken for a real revaluation)")
 
 
 class RevaluationRate(ResponseModel):
@@ -43,9 +43,11 @@ class Revaluation(ResponseModel):
     reversal_date: str = Field(description="the day after `date`: the reversal's date")
     currencies: List[str]
     rates: List[RevaluationRate] = []
-    status: Optional[Literal["posting", "posted"]] = Field(
+    status: Optional[Literal["posting", "posted", "voiding", "voided"]] = Field(
         None, description="`posting` while its chunks are written (a request that stopped half-way: the same POST "
-                          "again finishes it), then `posted`; null on a dry run")
+                          "again finishes it), then `posted`; `voiding` while POST /revaluations/{id}/void undoes "
+                          "it (stopped half-way: the same void again finishes it), then `voided` (its date free "
+                          "for a new one); null on a dry run")
     journal_entry_id: Optional[int] = Field(None, description="the first of `journalEntryIds`: null on a dry run or "
                                                               "when nothing differs")
     reversal_journal_entry_id: Optional[int] = Field(None, description="the first of `reversalJournalEntryIds`")
@@ -59,6 +61,13 @@ class Revaluation(ResponseModel):
     net_difference: Decimal = Field(description="totalGain - totalLoss")
     lines: List[RevaluationLine]
     created_at: Optional[str] = None
+    voided_at: Optional[str] = None
+    void_journal_entry_ids: List[int] = Field([], description="the entries that reversed it when voided: per part, "
+                                                              "the entry's on `date` and its reversal's on "
+                                                              "`reversalDate`")
+    stale: Optional[bool] = Field(None, description="GET /revaluations/{id} of a posted one only: true when something "
+                                                    "dated on or before its date was posted after it (a payment, an "
+                                                    "invoice, a bank line): void it and revalue the date again")
 
 
 class RevaluationList(ResponseModel):

@@ -2,7 +2,7 @@
 a dollar bank account opened with USD 1,000.00 at 24.50 is revalued on the periods page at
 October 31, 2025 (24.80): the preview shows the line and the 300.00 gained before anything is
 written, "Registrar" posts the entry and its reversal (both linked from the list), the same date
-again is refused beside the form. Then a month of entries (a loan, a computer bought, a sale and an
+again is refused beside the form; "Anular" voids it and the date is revalued again. Then a month of entries (a loan, a computer bought, a sale and an
 expense, the last two each for a cost centre) read in the cash-flow statement, a budget typed in
 the budget grid read against the actuals, and the income statement filtered by a cost centre and
 grouped by its dimension. Every page in Spanish and in English, at 1280 and 390 px wide (the
@@ -137,6 +137,23 @@ def revalue_a_dollar_bank(console, accounts: dict[str, int], tag: str) -> None:
     page.wait_for_selector("#revaluation-form .error-box")
     assert page.locator("#revaluation-form [data-code=REVALUATION_EXISTS]").count() == 1
     shot_without_notices(console, "revaluation-refused-es")
+    # "Anular" (after a confirmation): the entry and its reversal reversed on their own days, the
+    # bank's ledger back at 24,500.00 on the 31st, the date free; revalued again: 300.00 once more
+    page.click(f"#revaluations .reval-void[data-id='{made[0]['id']}']")
+    console.confirm()
+    page.wait_for_selector("#revaluations .badge-voided")
+    console.wait_loaded()
+    voided, = read(console, "/revaluations")["data"]
+    assert voided["status"] == "voided" and len(voided["voidJournalEntryIds"]) == 2
+    assert page.locator("#revaluations .reval-void").count() == 0
+    screens(console, "revaluation-voided", "/accounting/periods")
+    page.fill("#f-revaluation-date", REVALUED_AT)
+    page.click("#revaluation-post")
+    console.confirm()
+    page.wait_for_selector("#reval-entries")
+    console.wait_loaded()
+    assert sorted((r["status"], dec(r["totalGain"])) for r in read(console, "/revaluations")["data"]) == [
+        ("posted", Decimal("300.00")), ("voided", Decimal("300.00"))]
     # November 30 (the reversal brought the bank back to 24,500.00): the English preview
     switch_language(console, "en")
     page.fill("#f-revaluation-date", "2025-11-30")

@@ -1753,5 +1753,12 @@ export default {
   "mend.cf.exchangeRateEffect": "Effect of exchange rate changes on cash",
   "mend.cf.checkWithEffect": "Opening cash {opening} + net flow {flow} + exchange effect {effect} = closing cash {closing}",
   "fix.reval.noRates": "No exchange rates recorded yet: every foreign currency the company holds is revalued, and each needs its rate (Exchange rates).",
-  "fix.dim.inactive": "{name} (inactive)"
+  "fix.dim.inactive": "{name} (inactive)",
+  "status.voided": "Voided",
+  "status.voiding": "Voiding",
+  "mend.reval.void": "Void",
+  "mend.reval.voidConfirm": "Void the revaluation of {date}? Its entries and their reversals are reversed on their own dates and the date can be revalued again.",
+  "mend.reval.voided": "Revaluation voided: the date can be revalued again.",
+  "mend.reval.stale": "Out of date: something dated on or before it was posted afterwards. Void it and revalue the date again.",
+  "mend.reval.unfinishedVoid": "The void stopped half-way: what is undone balances; void it again to finish."
 };

@@ -1753,5 +1753,12 @@ export default {
   "mend.cf.exchangeRateEffect": "Efecto de las variaciones en las tasas de cambio sobre el efectivo",
   "mend.cf.checkWithEffect": "Efectivo inicial {opening} + flujo neto {flow} + efecto cambiario {effect} = efectivo final {closing}",
   "fix.reval.noRates": "Aún no hay tipos de cambio registrados: se revalúa cada moneda extranjera que la empresa tenga, y cada una necesita su tipo de cambio (Tipos de cambio).",
-  "fix.dim.inactive": "{name} (inactiva)"
+  "fix.dim.inactive": "{name} (inactiva)",
+  "status.voided": "Anulada",
+  "status.voiding": "En anulación",
+  "mend.reval.void": "Anular",
+  "mend.reval.voidConfirm": "¿Anular la revaluación del {date}? Sus partidas y sus reversiones se revierten en sus propias fechas y la fecha se puede revaluar de nuevo.",
+  "mend.reval.voided": "Revaluación anulada: la fecha se puede revaluar de nuevo.",
+  "mend.reval.stale": "Desactualizada: después se registró algo con fecha igual o anterior. Anúlela y revalúe la fecha de nuevo.",
+  "mend.reval.unfinishedVoid": "La anulación quedó a medias: lo deshecho cuadra; anúlela de nuevo para terminar."
 };

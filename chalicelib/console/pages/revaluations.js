@@ -3,12 +3,12 @@
 // shows its lines and totals, "Registrar" posts it (the entry on that day and its reversal on the
 // next; a large company's in several parts, each an entry and its reversal); under them the
 // revaluations made, each with its entries, and one left half-posted (`posting`) finished by
-// posting its date again. Figures are the API's.
+// posting its date again; "Anular" voids one (fix-reval2). Figures are the API's.
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { companyCurrency, date, dateTime, exchangeRate, money } from "../format.js";
 import { ACCOUNTING_ROLES, CURRENCIES, t } from "../i18n.js";
-import { badge, confirmAction, loadInto, showErrors, tableView, toast } from "../ui.js";
+import { badge, confirmAction, describeError, loadInto, showErrors, tableView, toast } from "../ui.js";
 
 // the last day of the month before today's: the usual month end to revalue
 function lastMonthEnd() {
@@ -128,12 +128,29 @@ export async function revaluations(ctx) {
 
   // a revaluation stopped half-way (its parts balance, the rest is not posted): posting its date
   // again finishes it on the plan it keeps
+  // and any not voided can be voided (a payment dated on or before it registered later leaves it
+  // out of date): its entries reversed on their own days, its date free to be revalued again
   function statusCell(r) {
     const status = r.status || "posted";
-    if (status !== "posting") return badge(status);
-    return [badge(status), h("small", { class: "cell-note" }, t("mend.reval.unfinished")),
-      canAct ? h("button", { type: "button", class: "reval-finish", "data-date": r.date,
-        onclick: () => { dateInput.value = r.date; send(false); } }, t("mend.reval.finish")) : null];
+    const note = { posting: "mend.reval.unfinished", voiding: "mend.reval.unfinishedVoid" }[status];
+    return [badge(status), note ? h("small", { class: "cell-note" }, t(note)) : null,
+      canAct && status === "posting" ? h("button", { type: "button", class: "reval-finish", "data-date": r.date,
+        onclick: () => { dateInput.value = r.date; send(false); } }, t("mend.reval.finish")) : null,
+      canAct && status !== "voided" ? h("button", { type: "button", class: "reval-void danger", "data-id": r.id,
+        onclick: (event) => voidOne(r, event.currentTarget) }, t("mend.reval.void")) : null];
+  }
+
+  async function voidOne(r, button) {
+    if (!(await confirmAction(t("mend.reval.voidConfirm", { date: date(r.date) })))) return;
+    button.disabled = true;
+    try {
+      await api.post(`/revaluations/${r.id}/void`, {});
+      toast(t("mend.reval.voided"));
+      await refresh();
+    } catch (error) {
+      button.disabled = false;
+      toast(describeError(error), "error");   // a closed period: said in the API's words
+    }
   }
 
   const refresh = () => loadInto(list, async () => {

@@ -16,7 +16,7 @@ from chalicelib import clock
 from chalicelib.domain import aging as aging_rules
 from chalicelib.domain import revaluation as rules
 from chalicelib.domain.accounting import ZERO
-from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.services import records
 from chalicelib.services.accounting import reports
 from chalicelib.services.accounting import revaluation_chunks as chunks
@@ -24,6 +24,7 @@ from chalicelib.services.accounting.posting import JournalWrites, rule_items, ru
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.banking.banking import MONEY_IN
 from chalicelib.services.commands import Command
+from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
@@ -32,7 +33,7 @@ SIDES = ((keys.RECEIVABLE_SIDE, rules.RECEIVABLE, ("customer", "both"), "receiva
          (keys.PAYABLE_SIDE, rules.PAYABLE, ("supplier", "both"), "payable"))
 VIEW_FIELDS = ("id", "date", "reversalDate", "currencies", "rates", "status", "journalEntryId",
                "reversalJournalEntryId", "journalEntryIds", "reversalJournalEntryIds", "totalGain", "totalLoss",
-               "netDifference", "lines", "createdAt")
+               "netDifference", "lines", "createdAt", "voidedAt", "voidJournalEntryIds")
 
 
 class RevaluationExists(ApiError):
@@ -116,19 +117,23 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     chunk), then its chunks (revaluation_chunks.py). A revaluation left `posting` (a chunk that
     failed) is finished by the same request again, on its stored plan."""
     table, company_id, date = command.table, command.company_id, fields["date"]
+    today = accounts.today_of(table, company_id)
+    if date > today:   # no closing rate is known yet: the latest one would stand in for it
+        raise ValidationFailed.for_field("date", f"must not be after today ({today}): a month end is revalued once "
+                                                 "it has come")
     company = exchange_rates.company_of(table, company_id)
     own = exchange_rates.company_currency(company)
     asked = fields.get("currencies")
     if asked and own in asked:
         raise ValidationFailed.for_field("currencies", f"{own} is the company's own currency: nothing in it is revalued")
-    existing = table.get(keys.revaluation(company_id, date))
-    if existing is not None and existing.get("status", chunks.POSTED_STATUS) == chunks.POSTED_STATUS:
-        raise exists_error(existing)
     reversal_day = rules.reversal_date(date)
     writes = JournalWrites(company_id)
     writes.require_open(date)
     writes.require_open(reversal_day)
-    writes.refuse_closed_now(table)
+    writes.refuse_closed_now(table)   # first: a closed day is closed whatever was revalued on it
+    existing = table.get(keys.revaluation(company_id, date))
+    if existing is not None and existing.get("status", chunks.POSTED_STATUS) != chunks.POSTING:
+        raise exists_error(existing)   # posted, or being voided (a voided one has left the date's key)
     rule_list = [rule_of(item) for item in rule_items(table, company_id)]
     if existing is not None:
         if fields.get("dryRun"):
@@ -187,9 +192,10 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
     """A record before issue 44's chunks was posted whole, in one pair of entries."""
     shown = {name: item.get(name) for name in VIEW_FIELDS}
     shown["status"] = item.get("status", chunks.POSTED_STATUS) if "id" in item and item["id"] is not None else None
-    for many, first in (("journalEntryIds", "journalEntryId"), ("reversalJournalEntryIds", "reversalJournalEntryId")):
+    for many, first in (("journalEntryIds", "journalEntryId"), ("reversalJournalEntryIds", "reversalJournalEntryId"),
+                        ("voidJournalEntryIds", None)):
         if shown[many] is None:
-            shown[many] = [item[first]] if item.get(first) is not None else []
+            shown[many] = [item[first]] if first and item.get(first) is not None else []
         shown[many] = [int(entry_id) for entry_id in shown[many]]
     return {**shown, "lines": [_line_view(line) for line in item.get("lines", [])]}
 
@@ -201,7 +207,33 @@ def list_revaluations(table: Table, company_id: int) -> list[dict[str, Any]]:
 
 
 def get_revaluation(table: Table, company_id: int, revaluation_id: int) -> dict[str, Any]:
-    for item in table.query_all(partition=("PK", keys.revaluations_partition(company_id)), consistent=True):
-        if int(item["id"]) == revaluation_id:
-            return view(item)
-    raise NotFound("Revaluation not found.")
+    """With `stale` for a posted one: whether the books at its date still carry what it posted."""
+    from chalicelib.services.accounting.revaluation_void import stored_record
+
+    item = stored_record(table, company_id, revaluation_id)
+    stale = is_stale(table, company_id, item) if item.get("status", chunks.POSTED_STATUS) == chunks.POSTED_STATUS \
+        else None
+    return {**view(item), "stale": stale}
+
+
+def is_stale(table: Table, company_id: int, record: dict[str, Any]) -> bool:
+    """Revalued again at its own rates, the items open at its date differ by nothing while the books
+    are as it left them (each line's booked amount then is its revalued one); a posting dated on
+    or before the date and made after it (a payment, an invoice, a bank line) leaves a difference
+    in a currency it revalued.
+    It reads what a dry run reads, for one revaluation (GET by id only, not the list)."""
+    own = exchange_rates.company_currency(exchange_rates.company_of(table, company_id))
+    rates = {rate["currency"]: Decimal(rate["rate"]) for rate in record.get("rates", [])}
+    for item in partner_items(table, company_id, record["date"], own) + bank_items(table, company_id,
+                                                                                  record["date"], own):
+        if item["currency"] not in rates:
+            continue   # a currency it did not revalue (not asked, or nothing of it open then): not its concern
+        if rules.revalued(item, rates[item["currency"]])["difference"]:
+            return True
+    return False
+
+
+def void_revaluation(command: Command, revaluation_id: int) -> dict[str, Any]:
+    from chalicelib.services.accounting import revaluation_void
+
+    return {**revaluation_void.void(command, revaluation_id, view), "stale": None}

@@ -25,14 +25,14 @@ from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS
 
-POSTING, POSTED_STATUS = "posting", "posted"
+POSTING, POSTED_STATUS, VOIDING, VOIDED = "posting", "posted", "voiding", "voided"
 
 
 def subledger_of(line: dict[str, Any]) -> tuple[Any, ...]:
     """The ledger a line moves beside its control account: a partner's side, or a bank's."""
     if line["kind"] == rules.BANK:
         return ("bank", line["bankAccountId"])
-    return ("partner", line["partnerId"], _side(line))
+    return ("partner", line["partnerId"], side_of(line))
 
 
 def chunk_item_count(lines: list[dict[str, Any]], date: str, reversal_day: str) -> int:
@@ -94,7 +94,7 @@ def write_chunk(command: Command, rule_list: list[Any], record: dict[str, Any], 
     entry_id, reversal_id = _post(table, writes, company_id, record, lines, rule_list, number, parts)
     transaction = command.transaction()
     writes.apply(transaction)
-    _partner_movements(transaction, company_id, record, lines)
+    partner_movements(transaction, company_id, record, lines)
     now = clock.now_iso()
     sets = ["chunksPosted = :next", "journalEntryIds = list_append(journalEntryIds, :entry)",
             "reversalJournalEntryIds = list_append(reversalJournalEntryIds, :reversal)",
@@ -158,22 +158,26 @@ def _post(table: Table, writes: JournalWrites, company_id: int, record: dict[str
     return int(entry["id"]), int(reversal["id"])
 
 
-def _partner_movements(transaction: Any, company_id: int, record: dict[str, Any], lines: list[dict[str, Any]]) -> None:
+def partner_movements(transaction: Any, company_id: int, record: dict[str, Any], lines: list[dict[str, Any]], *,
+                      voiding: bool = False) -> None:
     """A movement per partner and side on the day (each revalued document's change named) and
     its opposite the next day: the partner's ledger moves as its control account does. The
     partner's own balance (today's) is left alone: the two cancel. A partner is in one chunk
-    only, so its movements' keys (origin "R", the revaluation, 1 or 2) are written once."""
+    only, so its movements' keys (origin "R", the revaluation, 1 or 2) are written once;
+    `voiding`: their opposites (versions 3 and 4), on the same days."""
     date, reversal_day, revaluation_id = record["date"], record["reversalDate"], int(record["id"])
+    undo, shift = (-1, 2) if voiding else (1, 0)
     by_partner: dict[tuple[int, str], dict[str, Decimal]] = {}
     for line in lines:
         if line["kind"] == rules.BANK or not rules.ledger_change(line):
             continue
-        by_partner.setdefault((int(line["partnerId"]), _side(line)), {})[str(line["documentId"])] = \
+        by_partner.setdefault((int(line["partnerId"]), side_of(line)), {})[str(line["documentId"])] = \
             rules.ledger_change(line)
     for (partner_id, side), documents in by_partner.items():
         change = sum(documents.values(), ZERO)
-        for day, sign, text, version in ((date, 1, "revaluation_movement", 1),
-                                         (reversal_day, -1, "revaluation_reversal", 2)):
+        texts = ("revaluation_void", "revaluation_void") if voiding else ("revaluation_movement",
+                                                                          "revaluation_reversal")
+        for day, sign, text, version in ((date, undo, texts[0], 1 + shift), (reversal_day, -undo, texts[1], 2 + shift)):
             partner_ledger.record_movement(
                 transaction, company_id, partner_id=partner_id, side=side, date=day, amount=change * sign,
                 origin=keys.REVALUATION_ORIGIN, origin_id=revaluation_id, version=version,
@@ -181,5 +185,5 @@ def _partner_movements(transaction: Any, company_id: int, record: dict[str, Any]
                          "revaluedDocuments": {document: amount * sign for document, amount in documents.items()}})
 
 
-def _side(line: dict[str, Any]) -> str:
+def side_of(line: dict[str, Any]) -> str:
     return keys.RECEIVABLE_SIDE if line["kind"] == rules.RECEIVABLE else keys.PAYABLE_SIDE

@@ -16,3 +16,9 @@ def revaluations_partition(company_id: int) -> str:
 
 def revaluation(company_id: int, date: str) -> Key:
     return {"PK": revaluations_partition(company_id), "SK": f"R#{date}"}
+
+
+def voided_revaluation(company_id: int, date: str, revaluation_id: int) -> Key:
+    """A voided revaluation, moved off its date's key (a new one of the date may be posted) and
+    still listed with the others."""
+    return {"PK": revaluations_partition(company_id), "SK": f"V#{date}#{revaluation_id}"}
