@@ -17,7 +17,8 @@ from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
 from chalicelib.domain.accounting import ASSET, EQUITY, LIABILITY, ZERO
-from chalicelib.domain.statements import RESULT_TYPES, Movements, result
+from chalicelib.domain.statements import RESULT_TYPES, Movements, chart_placements, result
+from chalicelib.domain.statements import standard_places as standard_places_by_type
 
 # an account's place (`cashFlowCategory` names the first four; NON_CASH is the standard charts'
 # place for accumulated depreciation and amortisation and for provisions: an operating item that
@@ -43,63 +44,27 @@ REVALUATION_POSTED = "posted"  # a revaluation's status once all its entries are
 def placements(accounts: Iterable[Mapping[str, Any]], cash_ids: set[int],
                standard: Mapping[str, tuple[str, str, bool]]) -> dict[int, str]:
     """Each account's place in the statement: its own `cashFlowCategory`; else cash when it is a
-    bank account's ledger or the cash/bank determination rules' account (`cash_ids`); else the
-    place the country's standard chart names for its code (`standard`: code -> (type, place,
-    named)), the types agreeing; else its parent's; else the standard chart's place for its code
-    however it got there; else by type (asset and liability: operating, equity: financing).
-    Income, cost and expense accounts are in the net result: operating unless their own
-    `cashFlowCategory` moves them to investing or financing (a gain on selling equipment,
-    interest paid as financing)."""
-    by_id = {int(a["id"]): a for a in accounts}
-    placed: dict[int, str] = {}
-
-    def place(account_id: int, seen: frozenset[int]) -> str:
-        if account_id in placed:
-            return placed[account_id]
-        account = by_id[account_id]
-        standard_type, standard_place, named = standard.get(account["code"], (None, None, False))
-        in_standard = standard_type == account["type"]
-        parent = account.get("parentId")
-        parent = int(parent) if parent is not None else None
+    bank account's ledger or the cash/bank determination rules' account (`cash_ids`); else as
+    `chart_placements` places it (the standard chart, its parent, by type: asset and liability
+    operating, equity financing). Income, cost and expense accounts are in the net result:
+    operating unless their own `cashFlowCategory` moves them to investing or financing (a gain on
+    selling equipment, interest paid as financing)."""
+    def own_place(account: Mapping[str, Any]) -> str | None:
         own = account.get("cashFlowCategory")
         if account["type"] in RESULT_TYPES:
-            found = own if own in (INVESTING, FINANCING) else OPERATING
-        elif own:
-            found = own
-        elif account_id in cash_ids:
-            found = CASH
-        elif in_standard and named:
-            found = standard_place
-        elif parent in by_id and parent not in seen:
-            found = place(parent, seen | {account_id})
-        elif in_standard:
-            found = standard_place
-        else:
-            found = DEFAULT_BY_TYPE[account["type"]]
-        placed[account_id] = found
-        return found
+            return own if own in (INVESTING, FINANCING) else OPERATING
+        if own:
+            return own
+        return CASH if int(account["id"]) in cash_ids else None
 
-    for account_id in by_id:
-        place(account_id, frozenset())
-    return placed
+    return chart_placements(accounts, standard, own_place, DEFAULT_BY_TYPE)
 
 
 def standard_places(chart: Iterable[tuple[str, str, str, str | None]],
                     named: Mapping[str, str]) -> dict[str, tuple[str, str, bool]]:
-    """A country's standard chart (code, name, type, parent code; parents first) and the places
-    it names (`CASH_FLOW_CATEGORIES`) as code -> (type, place, named): an account the chart does
-    not name follows its parent, a top account its type."""
-    places: dict[str, tuple[str, str, bool]] = {}
-    for code, _, account_type, parent_code in chart:
-        if account_type in RESULT_TYPES:
-            continue
-        if code in named:
-            places[code] = (account_type, named[code], True)
-        elif parent_code in places:
-            places[code] = (account_type, places[parent_code][1], False)
-        else:
-            places[code] = (account_type, DEFAULT_BY_TYPE[account_type], False)
-    return places
+    """A country's standard chart and the places it names (`CASH_FLOW_CATEGORIES`) for its balance
+    sheet accounts: code -> (type, place, named)."""
+    return standard_places_by_type(chart, named, DEFAULT_BY_TYPE)
 
 
 def _cash(place: Mapping[int, str], balances: Mapping[int, Movements]) -> Decimal:

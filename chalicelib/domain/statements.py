@@ -47,39 +47,69 @@ def _debit_side(debit: Decimal, credit: Decimal) -> Decimal:
 def placements(accounts: Iterable[Mapping[str, Any]],
                standard: Mapping[str, tuple[str, str, bool]]) -> dict[int, str]:
     """Each income, cost or expense account's section of the income statement: its own
-    `statementSection`; else the section the country's standard chart names for its code
-    (`standard`: code -> (type, section, named)), the types agreeing; else its parent's; else
-    the standard chart's place for its code however it got there; else its type's (income:
-    revenue, cost: cost of sales, expense: operating expenses). So a chart imported before
-    accounts had a place, or built by hand on the standard codes, reads as the standard chart
-    places it, and a sub-account follows the account it hangs under."""
-    by_id = {int(a["id"]): a for a in accounts if a["type"] in RESULT_TYPES}
+    `statementSection`, else as `chart_placements` places it (the standard chart, its parent, its
+    type: income revenue, cost cost of sales, expense operating expenses). So a chart imported
+    before accounts had a place, or built by hand on the standard codes, reads as the standard
+    chart places it, and a sub-account follows the account it hangs under."""
+    return chart_placements([a for a in accounts if a["type"] in RESULT_TYPES], standard,
+                            lambda account: account.get("statementSection") or None, SECTION_BY_TYPE)
+
+
+def chart_placements(accounts: Iterable[Mapping[str, Any]], standard: Mapping[str, tuple[str, str, bool]],
+                     own_place: Callable[[Mapping[str, Any]], str | None],
+                     by_type: Mapping[str, str]) -> dict[int, str]:
+    """Where a statement places each of `accounts` (the income statement its sections, the
+    statement of cash flows its activities): the place the account gives itself (`own_place`);
+    else the place the country's standard chart names for its code (`standard`: code -> (type,
+    place, named)), the types agreeing; else its parent's (among `accounts`); else the standard
+    chart's place for its code however it got there; else its type's (`by_type`)."""
+    by_id = {int(a["id"]): a for a in accounts}
     placed: dict[int, str] = {}
 
     def place(account_id: int, seen: frozenset[int]) -> str:
         if account_id in placed:
             return placed[account_id]
         account = by_id[account_id]
-        standard_type, standard_section, named = standard.get(account["code"], (None, None, False))
+        standard_type, standard_place, named = standard.get(account["code"], (None, None, False))
         in_standard = standard_type == account["type"]
         parent = account.get("parentId")
         parent = int(parent) if parent is not None else None
-        if account.get("statementSection"):
-            found = account["statementSection"]
+        own = own_place(account)
+        if own:
+            found = own
         elif in_standard and named:
-            found = standard_section
+            found = standard_place
         elif parent in by_id and parent not in seen:
             found = place(parent, seen | {account_id})
         elif in_standard:
-            found = standard_section
+            found = standard_place
         else:
-            found = SECTION_BY_TYPE[account["type"]]
+            found = by_type[account["type"]]
         placed[account_id] = found
         return found
 
     for account_id in by_id:
         place(account_id, frozenset())
     return placed
+
+
+def standard_places(chart: Iterable[tuple[str, str, str, str | None]], named: Mapping[str, str],
+                    by_type: Mapping[str, str]) -> dict[str, tuple[str, str, bool]]:
+    """A country's standard chart (code, name, type, parent code; parents first) and the places a
+    statement names for its codes (`named`) as code -> (type, place, named), for the accounts of
+    the types `by_type` places: an account the chart does not name follows its parent, a top
+    account its type."""
+    places: dict[str, tuple[str, str, bool]] = {}
+    for code, _, account_type, parent_code in chart:
+        if account_type not in by_type:
+            continue
+        if code in named:
+            places[code] = (account_type, named[code], True)
+        elif parent_code in places:
+            places[code] = (account_type, places[parent_code][1], False)
+        else:
+            places[code] = (account_type, by_type[account_type], False)
+    return places
 
 
 def section(accounts: Iterable[Mapping[str, Any]], account_type: str,

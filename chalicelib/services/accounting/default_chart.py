@@ -34,18 +34,8 @@ def standard_sections(country: str) -> dict[str, tuple[str, str, bool]]:
     income statement: code -> (type, section, whether the chart names it in `STATEMENT_SECTIONS`
     rather than the account following its parent or its type)."""
     module = import_module(countries.pack(country).chart_module)
-    named = getattr(module, "STATEMENT_SECTIONS", {})
-    sections: dict[str, tuple[str, str, bool]] = {}
-    for code, _, account_type, parent_code in module.ACCOUNTS:  # parents come before their sub-accounts
-        if account_type not in statements.RESULT_TYPES:
-            continue
-        if code in named:
-            sections[code] = (account_type, named[code], True)
-        elif parent_code in sections:
-            sections[code] = (account_type, sections[parent_code][1], False)
-        else:
-            sections[code] = (account_type, statements.SECTION_BY_TYPE[account_type], False)
-    return sections
+    return statements.standard_places(module.ACCOUNTS, getattr(module, "STATEMENT_SECTIONS", {}),
+                                      statements.SECTION_BY_TYPE)
 
 
 def standard_cash_flow_places(country: str) -> dict[str, tuple[str, str, bool]]:
