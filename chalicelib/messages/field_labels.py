@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from chalicelib.messages.bank_statement_labels import BANK_STATEMENTS_EN, BANK_STATEMENTS_ES
 from chalicelib.messages.gateway_texts import GATEWAY_LABELS_EN, GATEWAY_LABELS_ES
+from chalicelib.messages.month_end_texts import MONTH_END_LABELS_EN, MONTH_END_LABELS_ES
 
 EN: dict[str, str] = {
     'Idempotency-Key': 'Idempotency key (Idempotency-Key header)',
@@ -231,30 +232,9 @@ EN: dict[str, str] = {
     'errorsLimit': 'Problems per page',
     'errorsCursor': 'Problems page',
     'language': 'Language',
-    # issue 44: lines
-    'dimensions': 'Cost centres',
-    'dimensionId': 'Dimension',
-    'valueId': 'Dimension value',
     **BANK_STATEMENTS_EN,
     **GATEWAY_LABELS_EN,
-    # issue 44: cashflow
-    'cashFlowCategory': 'Cash-flow statement category',
-    # issue 44: dims
-    'values': 'Values',
-    'values[]': 'Value',
-    'groupByDimensionId': 'Group by dimension',
-    # issue 44: attachments
-    'recordType': 'Kind of record',
-    'recordId': 'Record',
-    'contentType': 'File type',
-    'size': 'File size (bytes)',
-    # issue 44: budgets
-    'budgetId': 'Budget',
-    'year': 'Year',
-    'dimensionValueId': 'Cost centre',
-    # issue 44: reval
-    'currencies': 'Currencies',
-    'currencies[]': 'Currency',
+    **MONTH_END_LABELS_EN,
 }
 
 ES: dict[str, str] = {
@@ -480,28 +460,7 @@ ES: dict[str, str] = {
     'errorsLimit': 'Problemas por página',
     'errorsCursor': 'Página de problemas',
     'language': 'Idioma',
-    # issue 44: lines
-    'dimensions': 'Centros de costo',
-    'dimensionId': 'Dimensión',
-    'valueId': 'Valor de la dimensión',
     **BANK_STATEMENTS_ES,
     **GATEWAY_LABELS_ES,
-    # issue 44: cashflow
-    'cashFlowCategory': 'Categoría en el estado de flujos de efectivo',
-    # issue 44: dims
-    'values': 'Valores',
-    'values[]': 'Valor',
-    'groupByDimensionId': 'Agrupar por dimensión',
-    # issue 44: attachments
-    'recordType': 'Tipo de registro',
-    'recordId': 'Registro',
-    'contentType': 'Tipo de archivo',
-    'size': 'Tamaño del archivo (bytes)',
-    # issue 44: budgets
-    'budgetId': 'Presupuesto',
-    'year': 'Año',
-    'dimensionValueId': 'Centro de costo',
-    # issue 44: reval
-    'currencies': 'Monedas',
-    'currencies[]': 'Moneda',
+    **MONTH_END_LABELS_ES,
 }

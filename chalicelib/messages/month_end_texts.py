@@ -1,6 +1,7 @@
 """Month-end under NIIF para PYMES in the catalogue (issue 44): the Spanish of what revaluation,
 the cash-flow statement, budgets, cost centres (dimensions), attachments and revenue by treatment
-answer. messages/es.py takes them into PHRASES. One section per part, in the order of the issue."""
+answer, and the labels of the fields their requests name. messages/es.py takes the phrases into
+PHRASES, field_labels.py the labels. One section per part."""
 from __future__ import annotations
 
 MONTH_END_PHRASES: dict[str, str] = {
@@ -66,4 +67,43 @@ MONTH_END_PHRASES: dict[str, str] = {
     # fix-reval2 (void, a date yet to come)
     "must not be after today ({}): a month end is revalued once it has come":
         "no debe ser posterior a hoy ({0}): un cierre de mes se revalúa cuando ha llegado",
+}
+
+# the fields issue 44's requests name, as a person names them (messages/field_labels.py takes them in)
+MONTH_END_LABELS_EN: dict[str, str] = {
+    'dimensions': 'Cost centres',
+    'dimensionId': 'Dimension',
+    'valueId': 'Dimension value',
+    'cashFlowCategory': 'Cash-flow statement category',
+    'values': 'Values',
+    'values[]': 'Value',
+    'groupByDimensionId': 'Group by dimension',
+    'recordType': 'Kind of record',
+    'recordId': 'Record',
+    'contentType': 'File type',
+    'size': 'File size (bytes)',
+    'budgetId': 'Budget',
+    'year': 'Year',
+    'dimensionValueId': 'Cost centre',
+    'currencies': 'Currencies',
+    'currencies[]': 'Currency',
+}
+
+MONTH_END_LABELS_ES: dict[str, str] = {
+    'dimensions': 'Centros de costo',
+    'dimensionId': 'Dimensión',
+    'valueId': 'Valor de la dimensión',
+    'cashFlowCategory': 'Categoría en el estado de flujos de efectivo',
+    'values': 'Valores',
+    'values[]': 'Valor',
+    'groupByDimensionId': 'Agrupar por dimensión',
+    'recordType': 'Tipo de registro',
+    'recordId': 'Registro',
+    'contentType': 'Tipo de archivo',
+    'size': 'Tamaño del archivo (bytes)',
+    'budgetId': 'Presupuesto',
+    'year': 'Año',
+    'dimensionValueId': 'Centro de costo',
+    'currencies': 'Monedas',
+    'currencies[]': 'Moneda',
 }
