@@ -40,8 +40,9 @@ def get_attachment(call: Call) -> Any:
     return attachments.get_attachment(call.command.table, call.principal.company_id, call.ids["id"])
 
 
-@endpoint(blueprint, "DELETE", "/attachments/{id}", summary="Delete an attachment and its file, only while its "
-          "record is a draft (a document or journal entry in draft, a statement line not matched)", tag=TAG,
+@endpoint(blueprint, "DELETE", "/attachments/{id}", summary="Delete an attachment and its file: an uploaded one "
+          "only while its record is a draft (a document or journal entry in draft, a statement line not matched), "
+          "one whose file never arrived (`pending`) always", tag=TAG,
           status=204)
 def delete_attachment(call: Call) -> Any:
     from chalicelib.services.attachments import attachments
