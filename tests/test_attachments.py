@@ -135,7 +135,10 @@ def test_the_api_refuses_what_the_bucket_does_not_take(api, books, company_a, fi
 def test_the_largest_file_and_every_type_are_taken(api, books, company_a):
     entry_id = draft_entry(books)
     for content_type in ("application/pdf", "image/jpeg", "image/png", "application/xml", "text/xml"):
-        attach(api, company_a.api_key, entry_id, content_type=content_type, size=10_485_760)
+        created = attach(api, company_a.api_key, entry_id, content_type=content_type, size=10_485_760)
+        # 10 MB exactly (10 x 1,048,576 bytes), signed into its upload link
+        assert (created["contentType"], created["size"], created["uploadUrl"] is not None) == (
+            content_type, 10_485_760, True)
 
 
 def test_a_file_name_keeps_no_path_nor_syntax(api, books, company_a):
