@@ -3,7 +3,7 @@ JSON {"message", "code", "details"?}. An error names its code only: its HTTP sta
 code's in the one table (chalicelib/error_codes.py), read where the error becomes a response."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from chalicelib.error_codes import ERROR_CODES
 
@@ -49,7 +49,7 @@ class ValidationFailed(ApiError):
     message = "The request is invalid."
 
     @classmethod
-    def for_field(cls, field: str, message: str, *, code: str | None = None) -> "ValidationFailed":
+    def for_field(cls, field: str, message: str, *, code: str | None = None) -> Self:
         return cls(f"{field}: {message}", code=code, details=[{"field": field, "message": message}])
 
 

@@ -161,7 +161,7 @@ def lines_from_movements(movements: Iterable[Movement], account_for: Callable[[M
     """`account_for` resolves a movement that names no account. Rounds each movement half-up to cents, drops zeros, merges movements that land on the
     same account, side and cost centres (`dimensions`), and checks that the result balances. An unbalanced set of
     movements is the caller's bug, not the user's: it raises ValueError."""
-    merged: dict[tuple[int, str, Dimensions], list] = {}
+    merged: dict[tuple[int, str, Dimensions], list[Any]] = {}
     for movement in movements:
         if movement.side not in (DEBIT, CREDIT):
             raise ValueError(f"unknown side {movement.side!r}")

@@ -85,4 +85,4 @@ def partner_row(as_of: str, partner: Mapping[str, Any], open_documents: list[tup
 
 
 def _due(document: Mapping[str, Any]) -> str:
-    return document.get("dueDate") or document["date"]
+    return str(document.get("dueDate") or document["date"])

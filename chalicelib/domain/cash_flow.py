@@ -50,7 +50,7 @@ def placements(accounts: Iterable[Mapping[str, Any]], cash_ids: set[int],
     operating unless their own `cashFlowCategory` moves them to investing or financing (a gain on
     selling equipment, interest paid as financing)."""
     def own_place(account: Mapping[str, Any]) -> str | None:
-        own = account.get("cashFlowCategory")
+        own: str | None = account.get("cashFlowCategory")
         if account["type"] in RESULT_TYPES:
             return own if own in (INVESTING, FINANCING) else OPERATING
         if own:

@@ -89,7 +89,7 @@ def lines_in_base(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     the tax is what the entry posted (the tax total at the rate) and the bases what it left,
     each shared over the lines to the cent."""
     rate = rate_of(document)
-    lines = document["lines"]
+    lines: list[Mapping[str, Any]] = document["lines"]
     if rate == 1 or not lines:
         return lines
     tax = in_base(Decimal(document["taxTotal"]), rate)

@@ -34,7 +34,7 @@ def _country_refusal(action: str, document: dict[str, Any]) -> Refusal:
     """What a country objects to, after the core's status checks: an electronic document is undone
     at its tax authority (countries/interface.py `action_refusal`)."""
     for pack in countries.packs():
-        refused = pack.hooks.action_refusal(action, document)
+        refused: Refusal = pack.hooks.action_refusal(action, document)
         if refused is not None:
             return refused
     return None

@@ -17,7 +17,7 @@ import unicodedata
 import zipfile
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from chalicelib.domain.import_rows import Column, Row, RowError
 
@@ -147,7 +147,7 @@ def text_records(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
         start = reader.line_num + 1
 
 
-class _Unreadable(list):
+class _Unreadable(list[Any]):
     """A CSV record the reader could not finish: a quote opened and never closed, or text after one."""
 
 
@@ -169,7 +169,7 @@ def _xlsx_records(content: bytes) -> tuple[Iterator[tuple[int, list[str]]], list
     return iter(workbook_records(content)), []
 
 
-def workbook_records(content: bytes, as_text: bool = True, leading_rows: int = 0) -> list[tuple[int, list]]:
+def workbook_records(content: bytes, as_text: bool = True, leading_rows: int = 0) -> list[tuple[int, list[Any]]]:
     """The first sheet's rows, numbered from 1, each cell as the text a person sees (`as_text`) or
     as openpyxl reads it (a number, a datetime, a text or None); read within the limits above, the
     `leading_rows` before the heading (a bank statement's header block) on top of them.
@@ -207,7 +207,8 @@ def workbook_records(content: bytes, as_text: bool = True, leading_rows: int = 0
     return rows
 
 
-def _limited(numbered: Iterable[tuple[int, tuple]], leading_rows: int = 0) -> Iterator[tuple[int, tuple]]:
+def _limited(numbered: Iterable[tuple[int, Sequence[Any]]],
+             leading_rows: int = 0) -> Iterator[tuple[int, Sequence[Any]]]:
     """The sheet's rows up to one past the limit of non-blank ones (the leading rows and the heading
     on top): enough for a reader to tell a file is too long; a row past that is the marker of a
     sheet too long (never a silent end: a reader counting otherwise refuses it, never takes a part).
@@ -315,9 +316,9 @@ def _places(line: int, headings: list[str], columns: tuple[Column, ...],
             mapping: dict[str, str | None]) -> tuple[dict[int, str], list[RowError]]:
     """Each heading's position -> the column it fills, and the problems of the heading line."""
     by_key: dict[str, Column] = {}
-    for column in columns:
-        for name in (column.name, column.spanish, *column.aliases):
-            by_key.setdefault(heading_key(name), column)
+    for known in columns:
+        for name in (known.name, known.spanish, *known.aliases):
+            by_key.setdefault(heading_key(name), known)
     mapped = {heading_key(heading): target for heading, target in mapping.items()}
     places: dict[int, str] = {}
     seen: dict[str, str] = {}   # a heading's key -> the heading as written
@@ -362,7 +363,7 @@ def _names(columns: tuple[Column, ...]) -> str:
     return ", ".join(column.name for column in columns)
 
 
-def record_problem(line: int, cells: list) -> RowError | None:
+def record_problem(line: int, cells: list[Any]) -> RowError | None:
     """What makes a record of `text_records`/`workbook_records` unreadable (a quote not closed, a
     cell too long, a sheet too long), else None."""
     return _unreadable(line, cells) if isinstance(cells, _Unreadable) else None

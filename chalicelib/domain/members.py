@@ -64,7 +64,7 @@ def is_active_owner(member: dict[str, Any]) -> bool:
 
 def owner_delta(before: dict[str, Any] | None, after: dict[str, Any] | None) -> int:
     """+1, -1 or 0: how the change moves the company's `activeOwnerCount`."""
-    return int(bool(after) and is_active_owner(after)) - int(bool(before) and is_active_owner(before))
+    return int(after is not None and is_active_owner(after)) - int(before is not None and is_active_owner(before))
 
 
 class LastOwner(ApiError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from chalicelib.domain.accounting import ZERO, Line, round_money
 from chalicelib.domain.currency import in_base
@@ -60,7 +60,7 @@ def entry_lines(groups: Iterable[tuple[int, str, Decimal]], gain: Decimal, loss:
     return lines
 
 
-def grouped(lines: Iterable[Mapping[str, Any]], key) -> list[tuple[Any, Decimal]]:
+def grouped(lines: Iterable[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], Any]) -> list[tuple[Any, Decimal]]:
     """Lines' differences summed by `key(line)`, in the order each key first appears."""
     sums: dict[Any, Decimal] = {}
     for line in lines:

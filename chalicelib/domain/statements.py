@@ -70,8 +70,8 @@ def chart_placements(accounts: Iterable[Mapping[str, Any]], standard: Mapping[st
         if account_id in placed:
             return placed[account_id]
         account = by_id[account_id]
-        standard_type, standard_place, named = standard.get(account["code"], (None, None, False))
-        in_standard = standard_type == account["type"]
+        standard_type, standard_place, named = standard.get(account["code"], ("", "", False))
+        in_standard = bool(standard_type) and standard_type == account["type"]
         parent = account.get("parentId")
         parent = int(parent) if parent is not None else None
         own = own_place(account)

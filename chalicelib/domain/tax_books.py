@@ -28,7 +28,8 @@ def book_sign(document: Mapping[str, Any]) -> int:
 def reversed_later(document: Mapping[str, Any]) -> bool:
     """A document cancelled in a later month than its own: its books show it through the two
     corrections its cancellation recorded, not as it is now."""
-    return document["status"] == "cancelled" and document.get("reversalDate", document["date"])[:7] != document["date"][:7]
+    return bool(document["status"] == "cancelled"
+                and document.get("reversalDate", document["date"])[:7] != document["date"][:7])
 
 
 def condensed_lines(lines: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

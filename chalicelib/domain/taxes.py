@@ -10,6 +10,7 @@ The tax books put each line in the column its treatment names."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any, Mapping
 
 from chalicelib import countries
 from chalicelib.errors import ValidationFailed
@@ -51,9 +52,9 @@ def line_treatment(requested: str | None, requested_rate: Decimal | None, fallba
     return rate, TAXED if rate else EXEMPT
 
 
-def treatment_of(line: dict) -> str:
+def treatment_of(line: Mapping[str, Any]) -> str:
     """A stored line's treatment (lines stored before treatments were recorded: by their rate)."""
-    return line.get("taxTreatment") or (TAXED if Decimal(line["taxRate"]) else EXEMPT)
+    return str(line.get("taxTreatment") or (TAXED if Decimal(line["taxRate"]) else EXEMPT))
 
 
 # Honduras: an exonerated buyer's registers (Acuerdo 481-2017 Art. 10 num. 8), on its documents and

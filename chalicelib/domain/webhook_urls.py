@@ -181,8 +181,9 @@ def parse_ipv4_host(host: str) -> ipaddress.IPv4Address | None:
         parts.pop()
     if not parts or _ipv4_number(parts[-1]) is None:
         return None
-    numbers = [_ipv4_number(part) for part in parts]
-    if len(numbers) > 4 or any(n is None for n in numbers):
+    read = [_ipv4_number(part) for part in parts]
+    numbers = [n for n in read if n is not None]
+    if len(read) > 4 or len(numbers) < len(read):
         raise ValueError("invalid IPv4 address")
     *head, last = numbers
     if any(n > 255 for n in head) or last >= 256 ** (5 - len(numbers)):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import Any
 
 from chalicelib.domain.bank_statements import ParsedStatement, StatementInvalid, StatementLine
 from chalicelib.domain.statement_formats.common import iso_date, plain_amount, statement, too_many_lines
@@ -40,15 +41,16 @@ class _Reader:
     def __init__(self, namespace: str):
         self.ns = {"c": namespace}
 
-    def all(self, element, path: str) -> list:
-        return element.xpath(path, namespaces=self.ns)
+    def all(self, element: Any, path: str) -> list[Any]:
+        found: list[Any] = element.xpath(path, namespaces=self.ns)
+        return found
 
-    def text(self, element, path: str) -> str | None:
+    def text(self, element: Any, path: str) -> str | None:
         found = self.all(element, path)
         texts = [str(item if isinstance(item, str) else item.text or "").strip() for item in found]
         return next((text for text in texts if text), None)
 
-    def statement(self, root) -> ParsedStatement:
+    def statement(self, root: Any) -> ParsedStatement:
         statements = self.all(root, "c:BkToCstmrStmt/c:Stmt")
         if len(statements) != 1:
             raise StatementInvalid(f"the CAMT.053 file holds {len(statements)} statements: export one statement "
@@ -67,7 +69,7 @@ class _Reader:
             period_start=_day(start, 0, "FrDtTm") if start else None,
             period_end=_day(end, 0, "ToDtTm") if end else None)
 
-    def line(self, number: int, entry, currency: str | None) -> StatementLine | None:
+    def line(self, number: int, entry: Any, currency: str | None) -> StatementLine | None:
         status = self.text(entry, "c:Sts/c:Cd") or self.text(entry, "c:Sts")
         if status and status.upper() != "BOOK":
             return None
@@ -92,7 +94,7 @@ class _Reader:
             reference=None if reference == _NOT_PROVIDED else reference,
             bank_id=self.text(entry, "c:AcctSvcrRef") or self.text(entry, "c:NtryRef"))
 
-    def signed(self, element, number: int, name: str) -> Decimal:
+    def signed(self, element: Any, number: int, name: str) -> Decimal:
         amount = plain_amount(self.text(element, f"c:{name}"), number, name)
         direction = self.text(element, "c:CdtDbtInd")
         if direction not in ("CRDT", "DBIT"):
@@ -100,7 +102,7 @@ class _Reader:
                                    "CdtDbtInd")
         return -amount if direction == "DBIT" else amount
 
-    def balance(self, stmt, codes: tuple[str, ...]) -> Decimal | None:
+    def balance(self, stmt: Any, codes: tuple[str, ...]) -> Decimal | None:
         for code in codes:
             for bal in self.all(stmt, "c:Bal"):
                 if (self.text(bal, "c:Tp/c:CdOrPrtry/c:Cd") or "").upper() == code:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import Any, Callable
 
 from chalicelib.domain.bank_statements import ParsedStatement, StatementInvalid, StatementLine
 from chalicelib.domain.statement_formats.common import cents, iso_date, statement, too_many_lines
@@ -31,10 +32,10 @@ def parse(content: bytes) -> ParsedStatement:
     if not re.search(r"(?:^|\n|\{4:\n?):20:", text):  # another format read as MT940: nothing in it is a tag
         raise StatementInvalid("the file is not an MT940 statement: it has no :20: tag", 0, ":20:")
     _check_lines(text)
-    balances: list[tuple[str, object]] = []
+    balances: list[tuple[str, Any]] = []
 
-    def keep(kind: str):
-        def processor(transactions, tag, tag_dict, result):
+    def keep(kind: str) -> Callable[..., Any]:
+        def processor(transactions: Any, tag: Any, tag_dict: Any, result: dict[str, Any]) -> dict[str, Any]:
             balances.append((kind, next(iter(result.values()))))
             return result
         return processor
@@ -83,7 +84,7 @@ def _yymmdd(text: str, number: int, tag: str) -> None:
     iso_date(2000 + int(text[:2]), int(text[2:4]), int(text[4:6]), text, number, tag)
 
 
-def _line(number: int, data: dict) -> StatementLine | None:
+def _line(number: int, data: dict[str, Any]) -> StatementLine | None:
     amount = cents(Decimal(data["amount"].amount), str(data["amount"].amount), number, ":61:")
     if amount == 0:
         return None
@@ -95,7 +96,7 @@ def _line(number: int, data: dict) -> StatementLine | None:
         reference=next((text for text in references if text.upper() not in ("", _NO_REFERENCE)), None))
 
 
-def _balance(balance, tag: str) -> Decimal:
+def _balance(balance: Any, tag: str) -> Decimal:
     return cents(Decimal(balance.amount.amount), str(balance.amount.amount), 0, tag)
 
 

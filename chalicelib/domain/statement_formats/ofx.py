@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import re
 from decimal import Decimal
+from typing import Any
 
 from chalicelib.domain.bank_statements import ParsedStatement, StatementInvalid, StatementLine
 from chalicelib.domain.statement_formats.common import compact_date, plain_amount, statement, too_many_lines
@@ -41,7 +42,7 @@ def parse(content: bytes) -> ParsedStatement:
     return _statement(found[0])
 
 
-def _statement(stmtrs) -> ParsedStatement:
+def _statement(stmtrs: Any) -> ParsedStatement:
     entries = stmtrs.findall("BANKTRANLIST/STMTTRN")
     too_many_lines(len(entries))
     lines = []
@@ -67,6 +68,6 @@ def _statement(stmtrs) -> ParsedStatement:
                      period_end=compact_date(end, 0, "DTEND") if end else None)
 
 
-def _text(element, path: str) -> str | None:
+def _text(element: Any, path: str) -> str | None:
     found = element.find(path)
     return None if found is None or not (found.text or "").strip() else found.text.strip()

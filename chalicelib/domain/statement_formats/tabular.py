@@ -15,9 +15,10 @@ import re
 from datetime import date, datetime
 from decimal import Decimal
 from itertools import pairwise
+from typing import Any, Iterable
 
 from chalicelib.domain import import_files
-from chalicelib.domain.bank_statements import ColumnMapping, ParsedStatement, StatementInvalid, StatementLine
+from chalicelib.domain.bank_statements import ColumnMapping, Format, ParsedStatement, StatementInvalid, StatementLine
 from chalicelib.domain.import_files import ImportFileInvalid, heading_key
 from chalicelib.domain.statement_formats.common import MAX_LINES, cents, iso_date, money, statement, too_many_lines
 
@@ -95,7 +96,7 @@ class _Columns:
                 raise StatementInvalid(f"the heading {heading} is written twice", line, heading)
             self.places[name] = (found[0], heading)
 
-    def cell(self, cells: list, name: str | None) -> tuple[object, str | None]:
+    def cell(self, cells: list[Any], name: str | None) -> tuple[object, str | None]:
         """A row's value under a mapped column (None: blank) and that column's heading."""
         if name is None:
             return None, None
@@ -106,23 +107,23 @@ class _Columns:
         return value, heading
 
 
-def _statement(format, records, mapping: ColumnMapping) -> ParsedStatement:
+def _statement(format: Format, records: Iterable[tuple[int, list[Any]]], mapping: ColumnMapping) -> ParsedStatement:
     _check_mapping(mapping)
-    records = iter(records)
+    rows_left = iter(records)
     for _ in range(mapping.skip_rows):
-        line, cells = next(records, (0, None))
+        line, cells = next(rows_left, (0, None))
         if cells is None:
             break
         _readable(line, cells)
-    line, headings = next(((line, cells) for line, cells in records if _readable(line, cells)), (0, None))
+    line, headings = next(((line, cells) for line, cells in rows_left if _readable(line, cells)), (0, None))
     if headings is None:
         raise StatementInvalid(f"the file has no heading row after the {mapping.skip_rows} rows skipped", 0,
                                "skipRows")
     columns = _Columns(mapping, line, [_text_of(cell) for cell in headings])
     lines: list[StatementLine] = []
-    waiting: tuple[int, str] | None = None  # a row without a date but with an amount: a summary, if nothing follows
+    waiting: tuple[int, str | None] | None = None  # a row without a date but with an amount: a summary, if nothing follows
     rows = 0
-    for line, cells in records:
+    for line, cells in rows_left:
         if not _readable(line, cells):
             continue
         rows += 1
@@ -162,7 +163,7 @@ def _check_mapping(mapping: ColumnMapping) -> None:
     _date_pattern(mapping.date_format)
 
 
-def _readable(line: int, cells: list) -> bool:
+def _readable(line: int, cells: list[Any]) -> bool:
     """Whether the record holds text; an unreadable one (a quote never closed) is refused."""
     problem = import_files.record_problem(line, cells)
     if problem is not None:
@@ -220,7 +221,7 @@ def _date(value: object, date_format: str, line: int, column: str | None) -> str
 
 # ---- amounts
 
-def _amount(columns: _Columns, cells: list, mapping: ColumnMapping, line: int) -> Decimal | None:
+def _amount(columns: _Columns, cells: list[Any], mapping: ColumnMapping, line: int) -> Decimal | None:
     """The line's signed amount (positive: money in), None when its cells are blank."""
     if mapping.amount_column:
         value, heading = columns.cell(cells, mapping.amount_column)
@@ -270,7 +271,7 @@ def _written(text: str) -> tuple[bool, str | None, str] | None:
     layout = _FIGURE.match(text)
     if layout is None:
         return None
-    tokens = {"currency": [], "mark": [], "sign": [], "open": [], "close": []}
+    tokens: dict[str, list[str]] = {"currency": [], "mark": [], "sign": [], "open": [], "close": []}
     for part, allowed in ((layout["before"], ("currency", "mark", "sign", "open")),
                           (layout["after"], ("currency", "mark", "sign", "close"))):
         position, part = 0, part.strip()
@@ -294,21 +295,26 @@ def _written(text: str) -> tuple[bool, str | None, str] | None:
 # ---- balances
 
 def _balances(lines: list[StatementLine], column: str | None) -> tuple[Decimal | None, Decimal | None]:
-    if column is None or not lines or any(line.balance is None for line in lines):
+    balances = [line.balance for line in lines]
+    if column is None or not lines or None in balances:
         return None, None
-    forward = _break(lines)
+    known = [(line, balance) for line, balance in zip(lines, balances) if balance is not None]
+    forward = _break(known)
     if forward is None:
-        return lines[0].balance - lines[0].amount, lines[-1].balance
-    if _break(lines[::-1]) is None:  # newest first: the earliest line is the last one
-        return lines[-1].balance - lines[-1].amount, lines[0].balance
-    previous, line = forward
-    raise StatementInvalid(f"the balance {money(line.balance)} is not the previous line's balance "
-                           f"{money(previous.balance)} plus this line's amount {money(line.amount)}", line.line, column)
+        return known[0][1] - known[0][0].amount, known[-1][1]
+    if _break(known[::-1]) is None:  # newest first: the earliest line is the last one
+        return known[-1][1] - known[-1][0].amount, known[0][1]
+    (_, previous_balance), (line, balance) = forward
+    raise StatementInvalid(f"the balance {money(balance)} is not the previous line's balance "
+                           f"{money(previous_balance)} plus this line's amount {money(line.amount)}", line.line, column)
 
 
-def _break(lines: list[StatementLine]) -> tuple[StatementLine, StatementLine] | None:
-    """The first line whose balance does not follow from the one before it, with that one."""
+Balanced = tuple[StatementLine, Decimal]
+
+
+def _break(lines: list[Balanced]) -> tuple[Balanced, Balanced] | None:
+    """The first line (with its balance) whose balance does not follow from the one before it, with that one."""
     for previous, line in pairwise(lines):
-        if previous.balance + line.amount != line.balance:
+        if previous[1] + line[0].amount != line[1]:
             return previous, line
     return None
