@@ -32,11 +32,12 @@ browser:
 run: $(RUN_STAMP)
 	$(BIN)/python -m infra.devstack.local $(ARGS)
 
-## Lint, then the whole suite (unit, service/API, deployment template, local stack smoke, the console in
+## Lint, the type check (pyproject.toml [tool.mypy]), then the whole suite (unit, service/API, deployment template, local stack smoke, the console in
 ## Chromium), one worker per core (each with its own embedded moto, and its own local stack and Chromium if it runs browser tests);
 ## an idle worker takes queued tests from a busy one (worksteal), so the long journeys do not leave one core waiting.
 test: $(DEV_STAMP) browser
 	$(BIN)/ruff check app.py chalicelib infra tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 ## A long fuzzing run of the whole API against a local stack: FUZZ_EXAMPLES cases per operation

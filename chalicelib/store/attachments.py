@@ -19,9 +19,10 @@ class AttachmentObjects:
 
     def upload_url(self, key: str, content_type: str, size: int, expires_in_s: int) -> str:
         """A PUT of exactly this type and length: both are signed headers."""
-        return self.client.generate_presigned_url(
+        url: str = self.client.generate_presigned_url(
             "put_object", Params={"Bucket": self.bucket, "Key": key, "ContentType": content_type,
                                   "ContentLength": size}, ExpiresIn=expires_in_s, HttpMethod="PUT")
+        return url
 
     def upload_prefix(self) -> str:
         """Where every presigned address of this bucket points (path-style: the endpoint, then the
@@ -29,9 +30,10 @@ class AttachmentObjects:
         return f"{self.client.meta.endpoint_url}/{self.bucket}/"
 
     def download_url(self, key: str, content_type: str, disposition: str, expires_in_s: int) -> str:
-        return self.client.generate_presigned_url(
+        url: str = self.client.generate_presigned_url(
             "get_object", Params={"Bucket": self.bucket, "Key": key, "ResponseContentType": content_type,
                                   "ResponseContentDisposition": disposition}, ExpiresIn=expires_in_s)
+        return url
 
     def uploaded_size(self, key: str) -> int | None:
         """The object's length once uploaded, else None (not yet, or deleted)."""

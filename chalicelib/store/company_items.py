@@ -23,7 +23,8 @@ LEASE_FAMILY = "LEASE"
 
 def belongs_to(item: dict[str, Any], company_id: int) -> bool:
     """Whether a typed item is one of the company's."""
-    partition, sort = item["PK"]["S"], item["SK"]["S"]
+    partition: str = item["PK"]["S"]
+    sort: str = item["SK"]["S"]
     if under_company(partition, company_id):
         return True
     if partition.startswith("USER#"):
@@ -71,7 +72,8 @@ def family(item: dict[str, Any], company_id: int) -> str:
     """The kind of a company item, from its partition: `C#{c}#DOC#5` -> DOC, `C#{c}#CHART` -> CHART;
     under the company's own partition `C#{c}`, from the sort key: COMPANY, SEQ, COUNT, DOCSEQ, ...;
     a counter's lease (`...#LEASE`) -> LEASE."""
-    partition, sort = item["PK"]["S"], item["SK"]["S"]
+    partition: str = item["PK"]["S"]
+    sort: str = item["SK"]["S"]
     prefix = keys.company_prefix(company_id)
     if partition == prefix:
         return sort.split("#")[0]

@@ -26,7 +26,8 @@ class Files:
 
     def get(self, key: str) -> bytes:
         try:
-            return self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+            content: bytes = self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+            return content
         except ClientError as error:
             if error.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
                 raise FileMissing(key) from error
@@ -40,7 +41,8 @@ class Files:
         params: dict[str, Any] = {"Bucket": self.bucket, "Key": key}
         if download_name:
             params["ResponseContentDisposition"] = f'attachment; filename="{download_name}"'
-        return self.client.generate_presigned_url("get_object", Params=params, ExpiresIn=expires_in_s)
+        url: str = self.client.generate_presigned_url("get_object", Params=params, ExpiresIn=expires_in_s)
+        return url
 
 
 def make_s3_client() -> Any:

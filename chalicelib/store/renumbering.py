@@ -31,6 +31,7 @@ class Renumbering(ABC):
 
     operation: int
     counter: dict[str, str]
+    number: int  # the number the transaction holds now
 
     @abstractmethod
     def retake(self, table: Table, left: int | None) -> tuple[dict[str, str], dict[str, Any]] | None:

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache, wraps
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
 
 import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
@@ -114,7 +114,8 @@ def translate_call_error(error: ClientError) -> Exception:
         return throttled()
     if details.get("Code") == "ValidationException" and "size" in str(details.get("Message", "")).lower():
         return too_large()
-    return error
+    unknown: Exception = error
+    return unknown
 
 
 def _refused_start(error: ClientError) -> ValidationFailed | None:
@@ -131,11 +132,15 @@ def invalid_cursor() -> ValidationFailed:
     return ValidationFailed.for_field("cursor", "invalid or expired cursor")
 
 
-def _answered(call: Callable[..., Any]) -> Callable[..., Any]:
+_Parameters = ParamSpec("_Parameters")
+_Answer = TypeVar("_Answer")
+
+
+def _answered(call: Callable[_Parameters, _Answer]) -> Callable[_Parameters, _Answer]:
     """A single call to DynamoDB: its errors translated; a write that met a transaction in flight
     on its item (TransactionConflictException, which the SDK does not retry) is sent again."""
     @wraps(call)
-    def answered(*args: Any, **kwargs: Any) -> Any:
+    def answered(*args: _Parameters.args, **kwargs: _Parameters.kwargs) -> _Answer:
         for attempt in range(CONFLICT_ATTEMPTS):
             try:
                 return call(*args, **kwargs)

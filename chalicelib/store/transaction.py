@@ -354,7 +354,8 @@ class Transaction(MergedWrites):
                 return too_large()
             if "TransactionConflict" in codes:
                 return LostRace()
-            return error
+            unknown: Exception = error
+            return unknown
         if code in ("TransactionConflictException", "TransactionInProgressException"):
             return LostRace()
         return translate_call_error(error)
