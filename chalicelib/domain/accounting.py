@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+# money's constants and rounding live in domain/money.py; many modules read them from here
+from chalicelib.domain.money import CENT as CENT
+from chalicelib.domain.money import ZERO as ZERO
+from chalicelib.domain.money import round_money as round_money
 from chalicelib.errors import ApiError, ValidationFailed
 
 ASSET, LIABILITY, EQUITY, INCOME, COST, EXPENSE = "asset", "liability", "equity", "income", "cost", "expense"
@@ -43,13 +47,6 @@ CONTROLLED_OPERATIONS = {"receivable": "the customers' balances", "payable": "th
 
 OPEN, CLOSED = "open", "closed"
 
-ZERO = Decimal("0.00")
-CENT = Decimal("0.01")
-
-
-def round_money(amount: Decimal) -> Decimal:
-    """Half-up to cents, the rounding of every amount the books carry."""
-    return Decimal(amount).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def normal_side(account_type: str) -> str:

@@ -18,10 +18,10 @@ undone takes out more than what is left is worth."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Iterable, Sequence
 
-from chalicelib.domain.accounting import CENT, ZERO, round_money
+from chalicelib.domain.accounting import ZERO, round_money
 
 UNIT_COST_PLACES = Decimal("0.000001")
 SHOWN_COST_PLACES = Decimal("0.0001")
@@ -167,22 +167,3 @@ def _settled(after: Position, value: Decimal, revaluation: Decimal) -> Change:
         revaluation += after.value - target
         after = Position(after.quantity, target, after.unit_cost)
     return Change(after, value, revaluation)
-
-
-def split(amount: Decimal, weights: Sequence[Decimal]) -> list[Decimal]:
-    """`amount` shared in proportion to `weights`, in cents that add up to it exactly (largest
-    remainders). Equal shares when the weights add up to nothing."""
-    amount = round_money(amount)
-    if not weights:
-        return []
-    total = sum((Decimal(w) for w in weights), ZERO)
-    if total == 0:
-        weights, total = [Decimal(1)] * len(weights), Decimal(len(weights))
-    exact = [amount * Decimal(w) / total for w in weights]
-    shares = [e.quantize(CENT, rounding=ROUND_DOWN) for e in exact]
-    left = int((amount - sum(shares, ZERO)) / CENT)
-    order = sorted(range(len(shares)), key=lambda i: exact[i] - shares[i], reverse=left > 0)
-    step = CENT if left > 0 else -CENT
-    for i in order[:abs(left)]:
-        shares[i] += step
-    return shares

@@ -9,8 +9,7 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_money
-from chalicelib.domain.costing import split
-from chalicelib.domain.money import MAX_AMOUNT
+from chalicelib.domain.money import MAX_AMOUNT, split
 from chalicelib.errors import ValidationFailed
 
 # how far (in percent of the company's recorded rate) a rate sent by someone without the

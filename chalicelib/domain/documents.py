@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Sequence
 
-from chalicelib.domain import costing
+from chalicelib.domain import money
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Dimensions, Movement, round_money
 from chalicelib.domain.document_types import BOTH, PURCHASES, SALES
 from chalicelib.domain.money import MAX_AMOUNT
@@ -235,7 +235,7 @@ def entry_movements(kind: Kind, *, total: Decimal, tax: Decimal, stocked_subtota
     stay with the other sales' returns.
 
     `lines` (issue 44): the revenue, or the expense, is shared over the lines that make it by
-    (operation, cost centres) in proportion to their subtotals, to the cent (costing.split): an exempt
+    (operation, cost centres) in proportion to their subtotals, to the cent (money.split): an exempt
     line's revenue is `revenue_exempt`, an exonerated one's `revenue_exonerated`. A sales credit note's
     returns stay on `revenue` (the returns account, whatever the treatment, as an export's do), split
     by cost centre only. Without `lines`, one movement each, as before."""
@@ -289,7 +289,7 @@ def shared(whole: Movement, lines: Sequence[LineShare],
         groups[group] = groups.get(group, ZERO) + line.weight
     if not groups:
         return [signed_movement(whole.operation, whole.side, whole.amount)]
-    parts = costing.split(whole.amount, list(groups.values()))
+    parts = money.split(whole.amount, list(groups.values()))
     return [signed_movement(operation, whole.side, part, dimensions)
             for (operation, dimensions), part in zip(groups, parts, strict=True)]
 

@@ -9,8 +9,8 @@ import datetime
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping
 
-from chalicelib.domain.accounting import ZERO, Line, round_money
-from chalicelib.domain.currency import in_base
+from chalicelib.domain.accounting import ZERO, Line
+from chalicelib.domain.money import Money
 
 RECEIVABLE, PAYABLE, CUSTOMER_ADVANCE, SUPPLIER_ADVANCE, BANK = (
     "receivable", "payable", "customerAdvance", "supplierAdvance", "bank")
@@ -23,15 +23,17 @@ def reversal_date(date: str) -> str:
     return (datetime.date.fromisoformat(date) + datetime.timedelta(days=1)).isoformat()
 
 
-def revalued(item: Mapping[str, Any], rate: Decimal) -> dict[str, Any]:
-    """`item` (kind, currency, foreignAmount, bookedAmount, ...) at `rate`: `revaluedAmount` is
-    the foreign amount at the rate to the cent; `difference` is the gain (positive) or loss
-    (negative): an asset worth more is a gain, a debt grown larger a loss."""
-    foreign, booked = Decimal(item["foreignAmount"]), Decimal(item["bookedAmount"])
-    revalued_amount = in_base(foreign, rate)
+def revalued(item: Mapping[str, Any], rate: Decimal, own_currency: str) -> dict[str, Any]:
+    """`item` (kind, currency, foreignAmount, bookedAmount in `own_currency`, ...) at `rate`:
+    `revaluedAmount` is the foreign amount at the rate to the cent; `difference` is the gain
+    (positive) or loss (negative): an asset worth more is a gain, a debt grown larger a loss."""
+    foreign = Money(Decimal(item["foreignAmount"]), item["currency"])
+    booked = Money(Decimal(item["bookedAmount"]), own_currency)
+    revalued_amount = foreign.at(Decimal(rate), own_currency)
     change = revalued_amount - booked
     difference = change if item["kind"] in ASSET_KINDS else -change
-    return {**item, "rate": Decimal(rate), "revaluedAmount": revalued_amount, "difference": round_money(difference)}
+    return {**item, "rate": Decimal(rate), "revaluedAmount": revalued_amount.amount,
+            "difference": difference.rounded().amount}
 
 
 def ledger_change(line: Mapping[str, Any]) -> Decimal:

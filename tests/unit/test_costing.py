@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chalicelib.domain import costing
-from chalicelib.domain.costing import Position, issue, receive, split, take_out
+from chalicelib.domain.costing import Position, issue, receive, take_out
+from chalicelib.domain.money import split
 
 
 def test_receipts_average_and_issues_take_the_average():

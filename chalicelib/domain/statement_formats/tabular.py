@@ -298,7 +298,7 @@ def _balances(lines: list[StatementLine], column: str | None) -> tuple[Decimal |
     balances = [line.balance for line in lines]
     if column is None or not lines or None in balances:
         return None, None
-    known = [(line, balance) for line, balance in zip(lines, balances) if balance is not None]
+    known = [(line, balance) for line, balance in zip(lines, balances, strict=True) if balance is not None]
     forward = _break(known)
     if forward is None:
         return known[0][1] - known[0][0].amount, known[-1][1]

@@ -145,7 +145,7 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     currencies = sorted(set(asked or ()) | {item["currency"] for item in items})
     rates = closing_rates(table, company_id, date, currencies)
     account_of = chunks.account_resolver(rule_list)
-    lines = [{**rules.revalued(item, rates[item["currency"]]), "accountId": account_of(item)} for item in items]
+    lines = [{**rules.revalued(item, rates[item["currency"]], own), "accountId": account_of(item)} for item in items]
     answer = {"date": date, "reversalDate": reversal_day, "currencies": currencies,
               "rates": [{"currency": currency, "rate": rate} for currency, rate in rates.items()],
               **rules.totals(lines), "lines": lines}
@@ -228,7 +228,7 @@ def is_stale(table: Table, company_id: int, record: dict[str, Any]) -> bool:
                                                                                   record["date"], own):
         if item["currency"] not in rates:
             continue   # a currency it did not revalue (not asked, or nothing of it open then): not its concern
-        if rules.revalued(item, rates[item["currency"]])["difference"]:
+        if rules.revalued(item, rates[item["currency"]], own)["difference"]:
             return True
     return False
 

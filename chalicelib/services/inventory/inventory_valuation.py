@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.domain import accounting, costing
+from chalicelib.domain import accounting, costing, money
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.services import records
@@ -66,7 +66,7 @@ def _shares(quantity: Decimal, value: Decimal, by_warehouse: dict[int, Decimal]
     stocked = sorted((warehouse_id, held) for warehouse_id, held in by_warehouse.items() if held)
     if not quantity or not stocked:
         return [(None, quantity, value)] if value else []
-    values = costing.split(value, [held for _, held in stocked])
+    values = money.split(value, [held for _, held in stocked])
     return [(warehouse_id, held, share) for (warehouse_id, held), share in zip(stocked, values, strict=True)]
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from chalicelib.domain import costing, currency, taxes
+from chalicelib.domain import currency, money, taxes
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CENT, ZERO, dimensions_of, round_money
 from chalicelib.domain.documents import NONE
@@ -80,7 +80,7 @@ def _incoming_values(context: Context, document: DocumentRecord, moves: list[dic
     # stocked lines together converted once and shared to the cent (the entry's figure exactly)
     rate = currency.rate_of(document)
     subtotals = [Decimal(lines[move["line"]]["subtotal"]) for move in moves]
-    shares = costing.split(currency.in_base(sum(subtotals, ZERO), rate), subtotals)
+    shares = money.split(currency.in_base(sum(subtotals, ZERO), rate), subtotals)
     values = {move["line"]: share for move, share in zip(moves, shares, strict=True)}
     if context.kind.code == document_rules.IMPORT and moves:
         stocked = {move["line"] for move in moves}
@@ -89,7 +89,7 @@ def _incoming_values(context: Context, document: DocumentRecord, moves: list[dic
         weights = [values[move["line"]] for move in moves]
         if sum(weights, ZERO) == 0:
             weights = [abs(Decimal(move["quantity"])) for move in moves]
-        for move, share in zip(moves, costing.split(landed, weights), strict=True):
+        for move, share in zip(moves, money.split(landed, weights), strict=True):
             values[move["line"]] += share
     return values
 
