@@ -2,7 +2,7 @@
 JSON, chosen by the first value of the request's Accept header."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from chalicelib.domain.report_table import ReportTable
 
@@ -13,7 +13,7 @@ REPORT_TYPES = (CSV, XLSX, PDF)
 EXTENSIONS = {CSV: "csv", XLSX: "xlsx", PDF: "pdf"}
 
 
-def writer(media_type: str) -> Callable[[ReportTable, dict], bytes]:
+def writer(media_type: str) -> Callable[[ReportTable, dict[str, Any]], bytes]:
     """The writer of a media type, imported on first use (XlsxWriter and fpdf2 stay out of a
     cold start)."""
     if media_type == CSV:

@@ -107,7 +107,7 @@ def _placed(spanish: str, parts: tuple[str, ...]) -> str:
 
 
 def _kind_text(lang: str, kind: str, context: Mapping[str, Any]) -> str | None:
-    template = catalogue(lang).KINDS.get(kind)
+    template: str | None = catalogue(lang).KINDS.get(kind)
     if template is None:
         return None
     shown = {name: _shown(value) for name, value in context.items()}
@@ -150,7 +150,7 @@ def field_label(lang: str, field: str) -> str:
     its number counted from 1 ("lines[0].quantity": "Line 1, quantity"), a dotted one by the
     longest end the catalogue knows ("dte.receptor.nit": "Receiver's NIT"). A path the catalogue
     does not know is answered as it came (tests/test_field_labels.py keeps that from happening)."""
-    labels = catalogue(lang).FIELD_LABELS
+    labels: dict[str, str] = catalogue(lang).FIELD_LABELS
     whole = re.sub(r"\[\d+\]", "", field)
     if whole == field and field in labels:
         return labels[field]
@@ -210,7 +210,7 @@ def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = N
     else:
         english_tail = f"{first['field']}: {first.get('message')}" if first is not None else None
         message = phrase(message) or catalogue(lang).CODES.get(body["code"]) or catalogue(lang).CODES["BAD_REQUEST"]
-        if english_tail and message.endswith(english_tail):  # a phrase that ends quoting its first detail
+        if first is not None and english_tail and message.endswith(english_tail):  # a phrase that ends quoting its first detail
             message = (f"{message[:-len(english_tail)]}{field_label(lang, str(first['field']))}: "
                        f"{translated[0]['message']}")
     localized = {**body, "message": message}

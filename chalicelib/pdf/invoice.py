@@ -5,7 +5,7 @@ fiscal legends. Any document type prints with it; the CAI block appears when its
 from a CAI range."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from chalicelib import countries
 from chalicelib.pdf import content, text
@@ -161,5 +161,5 @@ def _totals(sheet: Sheet, company: Mapping[str, Any], partner: Mapping[str, Any]
 
 def _paragraph_height(sheet: Sheet, paragraph: str, size: float, bold: bool, line_height: float) -> float:
     sheet.use(size, bold)
-    lines = sheet.multi_cell(0, line_height, text.printable(paragraph), dry_run=True, output="LINES")
+    lines = cast(list[str], sheet.multi_cell(0, line_height, text.printable(paragraph), dry_run=True, output="LINES"))
     return len(lines) * line_height

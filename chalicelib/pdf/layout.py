@@ -4,7 +4,7 @@ and whose column titles repeat on each page."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence, Union
+from typing import Callable, Sequence, Union, cast
 
 from fpdf import FPDF
 from fpdf.enums import MethodReturnValue, XPos, YPos
@@ -148,4 +148,6 @@ class Table:
     def _wrapped(self, width: float, text: str) -> list[str]:
         if "\n" not in text and self.sheet.get_string_width(text) <= width - 2 * self.sheet.c_margin:
             return [text]
-        return self.sheet.multi_cell(width, self.line_height, text, dry_run=True, output=MethodReturnValue.LINES)
+        # fpdf2 types the answer of every `output` at once; LINES answers the lines
+        return cast(list[str], self.sheet.multi_cell(width, self.line_height, text, dry_run=True,
+                                                     output=MethodReturnValue.LINES))

@@ -17,7 +17,8 @@ SATURDAY = 5
 
 @lru_cache(maxsize=1)
 def _calendar() -> dict[str, Any]:
-    return json.loads(CALENDAR.read_text(encoding="utf-8"))
+    calendar: dict[str, Any] = json.loads(CALENDAR.read_text(encoding="utf-8"))
+    return calendar
 
 
 def easter(year: int) -> dt.date:
@@ -35,7 +36,7 @@ def easter(year: int) -> dt.date:
 
 def computed_days_off(year: int) -> dict[str, str]:
     """The year's weekdays and holidays off by the calendar's rules: each date with its name."""
-    rules, days = _calendar()["rules"], {}
+    rules, days = _calendar()["rules"], dict[str, str]()
     for kind in ("asuetos", "publicEmployeesVacations"):
         for month_day, name in rules[kind].get("fixed", {}).items():
             days.setdefault(f"{year}-{month_day}", name)

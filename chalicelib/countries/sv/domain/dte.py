@@ -74,7 +74,7 @@ def is_codigo_generacion(value: Any) -> bool:
 def check_codigo_generacion(value: Any) -> str:
     if not is_codigo_generacion(value):
         raise ValueError(f"codigoGeneracion must be an uppercase UUID v4, not {value!r}")
-    return value
+    return str(value)
 
 
 def point_of_sale(document_number: str) -> str:

@@ -41,12 +41,14 @@ ABROAD = "00"  # CAT-012/013: "Otro (Para extranjeros)"
 def catalogue(name: str, edition: str | None = None) -> dict[str, Any]:
     """A catalogue as saved: the legacy formats' (edition None), or the 2026 formats' (EDITION_2026)."""
     files = FILES_2026 if edition == EDITION_2026 else FILES
-    return json.loads((FOLDER / files[name]).read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = json.loads((FOLDER / files[name]).read_text(encoding="utf-8"))
+    return loaded
 
 
 def codes(name: str, edition: str | None = None) -> dict[str, str]:
     """A flat catalogue's codes and their values."""
-    return catalogue(name, edition)["codes"]
+    found: dict[str, str] = catalogue(name, edition)["codes"]
+    return found
 
 
 @lru_cache(maxsize=None)
@@ -205,7 +207,7 @@ def problems(sent: Mapping[str, Any], format_key: str | None = None) -> list[dic
     identification = sent.get("identificacion") or {}
     key = format_key or identification.get("tipoDte")
     try:
-        edition = dte_formats.edition_of(key, identification.get("version"))
+        edition = dte_formats.edition_of(str(key), identification.get("version"))
     except (TypeError, ValueError):
         edition = None  # a version no format has: the schema's problem
     if edition == EDITION_2026:

@@ -98,7 +98,7 @@ def dte_edition(dte: Mapping[str, Any]) -> str:
 def schema(format_key: str, version: int | None = None) -> dict[str, Any]:
     """The saved schema of `format_key` in `version` (None: the legacy edition's)."""
     edition = edition_of(format_key, version)
-    loaded = json.loads((SCHEMAS / FORMATS[edition][format_key][0]).read_text(encoding="utf-8"),
+    loaded: dict[str, Any] = json.loads((SCHEMAS / FORMATS[edition][format_key][0]).read_text(encoding="utf-8"),
                         parse_float=Decimal)  # multipleOf 0.01 is exact on decimals only
     return _without_old_municipios(loaded) if edition == LEGACY else loaded
 

@@ -47,13 +47,13 @@ def follows_manual(dte: Mapping[str, Any] | None) -> bool:
     """Whether a stored DTE is invalidated by all these rules: one issued in the 2026 edition. A
     legacy DTE keeps its anulacion v2 event and its replacement rules, but the authority applies
     the windows and the blocking documents to it too (`applies_windows`)."""
-    return bool(dte) and "tipoDte" in dte and dte_formats.dte_edition(dte) == dte_formats.EDITION_2026
+    return dte is not None and "tipoDte" in dte and dte_formats.dte_edition(dte) == dte_formats.EDITION_2026
 
 
 def applies_windows(dte: Mapping[str, Any] | None) -> bool:
     """Whether the windows and blocking documents apply: to any DTE the authority sealed, whatever
     its edition (the manual applies by the event's transmission date, not the DTE's schema)."""
-    return bool(dte) and "tipoDte" in dte
+    return dte is not None and "tipoDte" in dte
 
 
 def needs_replacement(tipo_dte: str, motive: int) -> bool:
@@ -105,7 +105,7 @@ def counted_blockers_refusal(document: Mapping[str, Any]) -> ApiError | None:
     `validatedDebitNotes` (countries/sv/services/dte.py `count_validated_debit_note`)."""
     tipo = (document.get("dte") or {}).get("tipoDte")
     notes = int(document.get("validatedDebitNotes") or 0)
-    if NOTA_DEBITO not in BLOCKED_BY.get(tipo, frozenset()) or notes <= 0:
+    if NOTA_DEBITO not in BLOCKED_BY.get(str(tipo), frozenset()) or notes <= 0:
         return None
     return ApiError(f"{notes} debit note(s) the tax authority validated against this DTE must be invalidated first.",
                     code="DTE_INVALIDATION_BLOCKED",

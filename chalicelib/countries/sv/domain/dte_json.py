@@ -49,7 +49,7 @@ _CENTS, _PRICE = Decimal("0.01"), Decimal("0.00000001")
 
 def ambiente(company: Mapping[str, Any]) -> str:
     """The authority's environment the company issues in: 00 test, 01 production (its setting)."""
-    return (company.get("dteIssuer") or {}).get("environment", "00")
+    return str((company.get("dteIssuer") or {}).get("environment", "00"))
 
 
 def digits(value: Any) -> str:

@@ -6,7 +6,7 @@ hooks)."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from chalicelib.countries.interface import PrintedFigures
 from chalicelib.countries.sv.domain import dte_formats, dte_json
@@ -83,7 +83,7 @@ def draft_figures(document: Mapping[str, Any], partner: Mapping[str, Any] | None
     return _printed(tipo, items, summary)
 
 
-def _printed(tipo: str, items: list[Mapping[str, Any]], summary: Mapping[str, Any]) -> PrintedFigures:
+def _printed(tipo: str, items: Sequence[Mapping[str, Any]], summary: Mapping[str, Any]) -> PrintedFigures:
     lines = [(str(item.get("descripcion") or ""), Decimal(item["cantidad"]), Decimal(item["precioUni"]),
               Decimal(item.get("montoDescu") or 0),
               sum((Decimal(item.get(column) or 0) for column in ("ventaNoSuj", "ventaExenta", "ventaGravada")), ZERO))

@@ -65,7 +65,7 @@ def _identity(document: Mapping[str, Any], partner: Mapping[str, Any] | None) ->
     dte = document.get("dte") or {}
     return {"documentId": int(document["id"]), "date": document["date"], "type": document["type"],
             # a DTE by the authority's name of its type (a 03 is a "Comprobante de crédito fiscal", not a "Factura")
-            "typeName": TITLES.get(dte.get("tipoDte")) or KINDS[document["type"]].name,
+            "typeName": TITLES.get(str(dte.get("tipoDte"))) or KINDS[document["type"]].name,
             "number": dte.get("numeroControl") or document.get("number"),
             "codigoGeneracion": dte.get("codigoGeneracion"), "businessPartnerId": int(document["businessPartnerId"]),
             "partnerNrc": (partner or {}).get("nrc"), "partnerName": (partner or {}).get("name", ""),
