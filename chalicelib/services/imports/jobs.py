@@ -24,7 +24,7 @@ from chalicelib.store import keys
 from chalicelib.store.files import get_files
 from chalicelib.store.listing import partition_page
 from chalicelib.store.repositories import imports as stored_imports
-from chalicelib.store.repositories.imports import DONE, FAILED, IMPORTING, READY, VALIDATING  # noqa: F401 (the statuses as the services name them)
+from chalicelib.store.repositories.imports import VALIDATING
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
 

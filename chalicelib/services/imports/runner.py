@@ -19,11 +19,11 @@ from chalicelib.domain.import_rows import Row, RowError
 from chalicelib.errors import ApiError
 from chalicelib.observability import logger
 from chalicelib.services.imports import kinds
-from chalicelib.services.imports.jobs import DONE, FAILED, IMPORTING, READY, VALIDATING
 from chalicelib.services.imports.kinds import Checked, ImportContext
 from chalicelib.store import keys
 from chalicelib.store.files import FileMissing, get_files
 from chalicelib.store.repositories import imports as stored_imports
+from chalicelib.store.repositories.imports import DONE, FAILED, IMPORTING, READY, VALIDATING
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
