@@ -70,7 +70,7 @@ class PartnersKind:
         home = accounts.company_country(table, company_id)
         holders = partners.tax_id_holders(table, company_id)
         conditions: dict[int, bool] = {}
-        first_of: dict[tuple[str, str], int] = {}
+        first_of: dict[str, int] = {}
         errors: list[RowError] = []
         creates: list[row_checks.Entry] = []
         updating: list[tuple[int, dict[str, Any], int]] = []
@@ -92,7 +92,7 @@ class PartnersKind:
                 except ApiError as refused:
                     errors += row_checks.refusal(row, refused, "taxId")
                     continue
-                reservation = keys.pair(partners.tax_id_key(company_id, fields["taxId"]))
+                reservation = keys.pair(partners.tax_id_key(company_id, fields["taxId"]))[1]  # holders are by its sort key
                 if (repeated := row_checks.repeated(first_of, reservation, row, "taxId")) is not None:
                     errors.append(repeated)
                     continue
