@@ -136,8 +136,8 @@ def _active_member(table: Table, user_id: int, company_id: int) -> tuple[dict[st
     found: dict[Any, dict[str, Any]] = table.batch_get(
         [keys.user(user_id), keys.membership(company_id, user_id)])
     user_key, member_key = keys.user(user_id), keys.membership(company_id, user_id)
-    user = found.get((user_key["PK"], user_key["SK"]))
-    member = found.get((member_key["PK"], member_key["SK"]))
+    user = found.get(keys.pair(user_key))
+    member = found.get(keys.pair(member_key))
     if not user or not user.get("isActive") or not member or not member.get("isActive"):
         return None
     return user, member

@@ -12,6 +12,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.errors import IdempotencyKeyReused, ValidationFailed
 from chalicelib.store import keys
+from chalicelib.store.repositories.idempotency import remember_answer
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -59,7 +60,4 @@ def record(transaction: Transaction, company_id: int, request: Request, status: 
     item = {**keys.idempotency(company_id, request.key), "fingerprint": request.fingerprint,
             "status": status, "body": body, "createdAt": clock.now_iso(),
             "expiresAt": now + RETENTION_SECONDS}
-    # A concurrent twin that commits first makes this condition fail: the command is then
-    # run again and finds the stored answer to replay.
-    transaction.put(item, condition="attribute_not_exists(PK) OR expiresAt <= :now",
-                    values={":now": now})
+    remember_answer(transaction, item, now)

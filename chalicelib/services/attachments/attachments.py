@@ -18,6 +18,7 @@ from chalicelib.services import records
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.attachments import get_attachment_objects
+from chalicelib.store.repositories import attachments as stored
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -41,8 +42,7 @@ def _statement_line_key(table: Table, company_id: int, line_id: int) -> keys.Key
     """A line's key from its id alone (ids are the company's): among its few bank accounts' lines."""
     accounts = records.small_records(table, company_id, keys.BANK_ACCOUNT)
     candidates = [keys.statement_line(company_id, int(account["id"]), line_id) for account in accounts]
-    found = table.batch_get(candidates, fields=("PK", "SK")) if candidates else {}
-    return next((key for key in candidates if keys.pair(key) in found), None)
+    return stored.first_existing(table, candidates)
 
 
 def _item_key(company_id: int, record_type: str, record_id: int, bank_account_id: int | None) -> keys.Key:
@@ -67,14 +67,6 @@ def _existing_record(table: Table, company_id: int, record_type: str, record_id:
     if key is None:
         raise _record_not_found(record_type)
     return key
-
-
-def _draft_condition(record_type: str) -> tuple[str, dict[str, Any]]:
-    """What `draft` means for the record, as a condition on its item; a record gone (a draft
-    document deleted) leaves its papers deletable."""
-    if record_type == "statementLine":
-        return "attribute_not_exists(PK) OR #status <> :matched", {":matched": "matched"}
-    return "attribute_not_exists(PK) OR #status = :draft", {":draft": "draft"}
 
 
 # --- answers -------------------------------------------------------------------------------------------
@@ -110,7 +102,7 @@ def create_attachment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     if file_name is None:
         raise ValidationFailed.for_field("fileName", "must name a file")
     record = _existing_record(table, company_id, record_type, record_id)
-    bank_account_id = int(record["PK"].rsplit("#", 1)[1]) if record_type == "statementLine" else None
+    bank_account_id = stored.bank_account_of(record) if record_type == "statementLine" else None
     attachment_id = table.next_id(keys.id_sequence(company_id, keys.ATTACHMENT))
     item = {**keys.attachment(company_id, record_type, record_id, attachment_id), "itemType": keys.ATTACHMENT,
             "id": attachment_id, "recordType": record_type, "recordId": record_id, "fileName": file_name,
@@ -126,12 +118,10 @@ def create_attachment(command: Command, fields: dict[str, Any]) -> dict[str, Any
     abandoned = _abandoned_when_full(table, company_id, record_type, record_id)
     for stale in abandoned:
         _delete_items(transaction, company_id, stale)
-    transaction.update(keys.attachment_count(company_id, record_type, record_id), "ADD #count :change",
-                       condition="attribute_not_exists(#count) OR #count < :most",
-                       names={"#count": "count"},
-                       values={":change": 1 - len(abandoned), ":most": rules.MAX_PER_RECORD + len(abandoned)},
-                       on_fail=ApiError("A record takes at most 10 attachments: delete one "
-                                        "first.", code="ATTACHMENT_LIMIT_REACHED"))
+    stored.count_on_record(transaction, company_id, record_type, record_id, 1 - len(abandoned),
+                           at_most=rules.MAX_PER_RECORD + len(abandoned),
+                           on_full=ApiError("A record takes at most 10 attachments: delete one "
+                                            "first.", code="ATTACHMENT_LIMIT_REACHED"))
     upload_url = get_attachment_objects().upload_url(_object_key(company_id, item), item["contentType"],
                                                      item["size"], rules.UPLOAD_EXPIRES_S)
     answer = {**{name: item[name] for name in _STORED}, "status": PENDING}
@@ -148,8 +138,7 @@ def _abandoned_when_full(table: Table, company_id: int, record_type: str, record
     if count is None or int(count.get("count", 0)) < rules.MAX_PER_RECORD:
         return []
     links_made_after = clock.now() - datetime.timedelta(seconds=rules.UPLOAD_EXPIRES_S + rules.CLOCK_SKEW_S)
-    items = table.query_all(partition=("PK", keys.record_attachments_partition(company_id, record_type, record_id)),
-                            sort_prefix=("SK", keys.ATTACHMENT_SORT_PREFIX), consistent=True)
+    items = stored.of_record(table, company_id, record_type, record_id)
     return [item for item in items
             if clock.parse_iso(item["createdAt"]) < links_made_after and not _arrived(company_id, item)]
 
@@ -157,9 +146,7 @@ def _abandoned_when_full(table: Table, company_id: int, record_type: str, record
 def _delete_items(transaction: Transaction, company_id: int, item: dict[str, Any]) -> None:
     """The attachment's item (still there: a concurrent delete fails the transaction) and its pointer."""
     record_type, record_id, attachment_id = item["recordType"], int(item["recordId"]), int(item["id"])
-    transaction.delete(keys.attachment(company_id, record_type, record_id, attachment_id),
-                       condition="attribute_exists(PK)", on_fail=_not_found())
-    transaction.delete(keys.attachment_pointer(company_id, attachment_id))
+    stored.delete(transaction, company_id, record_type, record_id, attachment_id, _not_found())
 
 
 def _stored(table: Table, company_id: int, attachment_id: int) -> dict[str, Any]:
@@ -174,8 +161,7 @@ def _stored(table: Table, company_id: int, attachment_id: int) -> dict[str, Any]
 def list_attachments(table: Table, company_id: int, record_type: str, record_id: int) -> dict[str, Any]:
     """The record's attachments, oldest first (at most 10: one Query)."""
     _existing_record(table, company_id, record_type, record_id)
-    items = table.query_all(partition=("PK", keys.record_attachments_partition(company_id, record_type, record_id)),
-                            sort_prefix=("SK", keys.ATTACHMENT_SORT_PREFIX), consistent=True)
+    items = stored.of_record(table, company_id, record_type, record_id)
     return {"data": [_view(company_id, item) for item in items]}
 
 
@@ -200,15 +186,12 @@ def delete_attachment(command: Command, attachment_id: int) -> None:
     bank_account_id = int(item["bankAccountId"]) if item.get("bankAccountId") is not None else None
     transaction = command.transaction()
     if _arrived(company_id, item):
-        condition, values = _draft_condition(record_type)
-        transaction.check(_item_key(company_id, record_type, record_id, bank_account_id), condition,
-                          names={"#status": "status"}, values=values,
-                          on_fail=ApiError("Only a draft's attachments can be deleted (a document or journal entry "
+        stored.require_draft(transaction, _item_key(company_id, record_type, record_id, bank_account_id), record_type,
+                             ApiError("Only a draft's attachments can be deleted (a document or journal entry "
                                            "in draft, a statement line not matched).",
                                            code="ATTACHMENT_RECORD_NOT_DRAFT"))
     _delete_items(transaction, company_id, item)
-    transaction.update(keys.attachment_count(company_id, record_type, record_id), "ADD #count :minus",
-                       names={"#count": "count"}, values={":minus": -1})
+    stored.count_on_record(transaction, company_id, record_type, record_id, -1)
     command.commit(transaction, None)
     # after the commit: a failed delete leaves bytes behind, never an entry without its papers; a pending
     # one's file arriving meanwhile goes too (the caller asked it gone; versioning keeps its bytes)

@@ -12,6 +12,7 @@ from chalicelib.errors import Conflict, NotFound, ValidationFailed
 from chalicelib.services.commands import Command
 from chalicelib.services.records import update_item
 from chalicelib.store import keys
+from chalicelib.store.repositories import users as stored_users
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -66,12 +67,9 @@ def count_owners(transaction: Transaction, company_id: int, delta: int) -> None:
     """Keeps the company's `activeOwnerCount` in the membership change's own transaction; the
     condition on a decrement is what makes the last active owner impossible to lose."""
     if delta > 0:
-        transaction.update(keys.company(company_id), "ADD activeOwnerCount :one", condition="attribute_exists(PK)",
-                           values={":one": 1}, on_fail=NotFound("Company not found."))
+        stored_users.gain_active_owner(transaction, company_id, NotFound("Company not found."))
     elif delta < 0:
-        transaction.update(keys.company(company_id), "ADD activeOwnerCount :minus",
-                           condition="activeOwnerCount > :one", values={":minus": -1, ":one": 1},
-                           on_fail=LastOwner())
+        stored_users.lose_active_owner(transaction, company_id, LastOwner())
 
 
 def create_company(table: Table, owner_user_id: int, fields: dict[str, Any]) -> dict[str, Any]:
@@ -187,19 +185,15 @@ def has_posted(table: Table, company_id: int) -> bool:
     commits its entry at its end) passes both reads, and that first posting then stands in the
     old currency or country. The window is that whole command, its retries included, and only
     while nothing has posted yet."""
-    for partition in (keys.balances_partition(company_id), keys.stock_positions_partition(company_id)):
-        found, _ = table.query(partition=("PK", partition), limit=1, consistent=True)
-        if found:
-            return True
-    return False
+    return any(stored_users.any_item_in(table, partition)
+               for partition in (keys.balances_partition(company_id), keys.stock_positions_partition(company_id)))
 
 
 def user_companies(table: Table, user_id: int) -> list[dict[str, Any]]:
     """Every company a user belongs to (active membership), with name and role, by name: one
     Query of the user's links and BatchGets of 50 companies with their memberships. An accounting
     firm keeping 500 clients' books reads 10 of them, a few hundred milliseconds."""
-    links = table.query_all(partition=("PK", keys.user(user_id)["PK"]),
-                            sort_prefix=("SK", keys.USER_COMPANY_LINK_PREFIX), consistent=True)
+    links = stored_users.company_links(table, user_id)
     memberships: list[dict[str, Any]] = []
     company_ids = [link["companyId"] for link in links]
     found = table.batch_get([key for cid in company_ids for key in (keys.company(cid), keys.membership(cid, user_id))])

@@ -7,11 +7,12 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.auth.secrets import new_key_id, new_key_secret, sha256_hex
 from chalicelib.domain import members
-from chalicelib.domain.roles import ADMIN, API_KEY_ROLES, OWNER
+from chalicelib.domain.roles import ADMIN, API_KEY_ROLES
 from chalicelib.errors import Forbidden, NotFound, ValidationFailed
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import audit
 from chalicelib.store import keys
+from chalicelib.store.repositories import api_keys as stored_keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -64,14 +65,7 @@ def create_key(command: Command, name: str, expires_at: str | None) -> dict[str,
 
 
 def list_keys(table: Table, company_id: int) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    start = None
-    while True:
-        batch, start = table.query(partition=("GSI1PK", keys.collection_partition(company_id, keys.API_KEY)),
-                                   index="GSI1", start_key=start, forward=False)
-        found.extend(view(item) for item in batch)
-        if start is None:
-            return found
+    return [view(item) for item in stored_keys.newest_first(table, company_id)]
 
 
 def revoke_key(command: Command, key_id: str) -> dict[str, Any]:
@@ -84,12 +78,11 @@ def revoke_key(command: Command, key_id: str) -> dict[str, Any]:
     if item.get("revokedAt"):
         return view(item)
     revoked = {**item, "revokedAt": clock.now_iso()}
-    transaction = command.transaction().update(
-        keys.api_key(key_id), "SET revokedAt = :now", condition="companyId = :company",
-        values={":now": revoked["revokedAt"], ":company": command.company_id}, on_fail=_NOT_FOUND)
+    transaction = command.transaction()
+    stored_keys.revoke(transaction, key_id, command.company_id, revoked["revokedAt"], _NOT_FOUND)
     if command.principal.role == ADMIN:  # the key's user made an owner meanwhile: refused all the same
-        transaction.check(key_user, "attribute_not_exists(PK) OR #role <> :owner", names={"#role": "role"},
-                          values={":owner": OWNER}, on_fail=Forbidden(members.KEY_OF_AN_OWNER, code="PERMISSION_DENIED"))
+        stored_keys.require_not_an_owner(transaction, command.company_id, item["userId"],
+                                         Forbidden(members.KEY_OF_AN_OWNER, code="PERMISSION_DENIED"))
     _audit(command, transaction, "api_key.revoked", item, {"revokedAt": revoked["revokedAt"]})
     return command.commit(transaction, view(revoked))
 

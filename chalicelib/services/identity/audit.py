@@ -8,7 +8,8 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.auth.principal import Principal
 from chalicelib.store import keys
-from chalicelib.store.listing import BASE_TABLE, Page, list_range
+from chalicelib.store.listing import Page
+from chalicelib.store.repositories.users import audit_entries_newest_first
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -39,8 +40,6 @@ def record(transaction: Transaction, company_id: int, actor: dict[str, Any], act
 def list_entries(table: Table, company_id: int, page: int, limit: int, cursor: str | None) -> Page:
     """Newest first; `total` from the count kept with the entries."""
     counter = table.get(keys.entity_count(company_id, keys.AUDIT)) or {}
-    listed = list_range(table, partition=keys.audit_partition(company_id), low=None, high=None, filters={},
-                        page=page, limit=limit, cursor=cursor, descending=True,
-                        total=int(counter.get("total", 0)), index=BASE_TABLE)
+    listed = audit_entries_newest_first(table, company_id, page, limit, cursor, int(counter.get("total", 0)))
     return Page(items=[{name: item.get(name) for name in _VIEW_FIELDS} for item in listed.items],
                 total=listed.total, page=listed.page, limit=listed.limit, next_cursor=listed.next_cursor)

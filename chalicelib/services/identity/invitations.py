@@ -16,6 +16,8 @@ from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts, audit, login_limit, sessions, users
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
+from chalicelib.store.repositories import invitations as stored_invitations
+from chalicelib.store.repositories import users as stored_users
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -100,9 +102,7 @@ def resend(command: Command, user_id: int) -> dict[str, Any]:
                "updatedAt": invitation["createdAt"]}
     transaction = command.transaction()
     # a concurrent resend, acceptance or change runs this again on what the membership became
-    transaction.update_fields(keys.membership(company_id, user_id), changes, member["version"],
-                              also_require="#status = :invited", names={"#status": "status"},
-                              values={":invited": members.INVITED})
+    stored_invitations.renew_pending(transaction, company_id, user_id, changes, member["version"])
     transaction.put_new(invitation)
     actor = audit.actor_of(table, principal)
     audit.record(transaction, company_id, actor, "invitation.resent", target_type="user", target_id=user_id,
@@ -139,23 +139,15 @@ def accept(table: Table, token: str, password: str, name: str | None,
 
     now = clock.now_iso()
     transaction = Transaction(table)
-    transaction.update(keys.invitation(token_hash), "SET usedAt = :now",
-                       condition="attribute_exists(PK) AND attribute_not_exists(usedAt)",
-                       values={":now": now}, on_fail=InvitationRefused(InvitationRefused.USED))
+    stored_invitations.use(transaction, token_hash, now, InvitationRefused(InvitationRefused.USED))
     # a concurrent resend, change or removal runs this again, which then reports it
-    still_pending = {"also_require": "#status = :invited AND inviteTokenHash = :hash", "names": {"#status": "status"},
-                     "values": {":invited": members.INVITED, ":hash": token_hash}}
     if user_id == number:
         accepted = {"isActive": True, "status": members.ACTIVE, "acceptedAt": now, "updatedAt": now,
                     "inviteTokenHash": None, "inviteExpiresAt": None, "invitedName": None, "invitedEmail": None}
-        transaction.update_fields(keys.membership(company_id, user_id), accepted, member["version"],
-                                  **still_pending)
+        stored_invitations.accept_membership(transaction, company_id, user_id, accepted, member["version"], token_hash)
         became = {**member, **accepted}
     else:  # a known account: its own membership takes the invitation's number's place
-        transaction.delete(keys.membership(company_id, number),
-                           condition="#version = :version AND " + still_pending["also_require"],
-                           names={**still_pending["names"], "#version": "version"},
-                           values={**still_pending["values"], ":version": member["version"]})
+        stored_invitations.retire_invited_membership(transaction, company_id, number, member["version"], token_hash)
         became, link = accounts.membership_items(company_id, user_id, member["role"], acceptedAt=now,
                                                  invitedAt=member.get("invitedAt"),
                                                  invitedByUserId=member.get("invitedByUserId"))
@@ -189,7 +181,7 @@ def _sign_in_user(table: Table, transaction: Transaction, user: dict[str, Any], 
                            code="INVITATION_PASSWORD_WRONG",
                            details=[{"field": "password", "message": "not the account's current password"}])
         attempt.succeeded()
-        condition, values = "passwordHash = :seen", {":seen": current}
+        stored_users.sign_in_with_password(transaction, user["id"], fields, current)
     else:
         accounts.check_password_rules(password)
         fields["passwordHash"] = hash_password(password)
@@ -197,8 +189,7 @@ def _sign_in_user(table: Table, transaction: Transaction, user: dict[str, Any], 
             fields["name"] = name
         # two invitations of a new user accepted at once: the second runs again and must then
         # type the password the first one chose
-        condition, values = "attribute_not_exists(passwordHash)", {}
-    transaction.set_fields(keys.user(user["id"]), fields, condition=condition, values=values)
+        stored_users.set_first_password(transaction, user["id"], fields)
     return {**user, **fields}
 
 

@@ -31,6 +31,7 @@ from chalicelib.observability import logger
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.keys import Key
+from chalicelib.store.repositories import login_limits
 from chalicelib.store.table import Table
 
 ADDRESS = "ADDR"
@@ -73,8 +74,7 @@ def attempt(table: Table, email: str, source_address: str | None) -> Attempt:
     if failures >= free:
         wait = min(settings.login_max_delay_seconds, 2 ** (failures - free + 1))
         # one attempt at a time through an open gate, and it closes the gate behind itself
-        if not table.update_if(pair, "SET openAt = :open", condition="attribute_not_exists(openAt) OR openAt <= :now",
-                               values={":open": now + wait, ":now": now}):
+        if not login_limits.pass_gate(table, pair, now, now + wait):
             table.add(pair, "failures", amount=-1, expires_at=pair_expiry)
             if address is not None:
                 _give_back(table, address)

@@ -13,6 +13,8 @@ from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts, audit, login_limit
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
+from chalicelib.store.repositories import sessions as stored_sessions
+from chalicelib.store.repositories import users as stored_users
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -36,8 +38,9 @@ def login(table: Table, email: str, password: str, source_address: str | None = 
     preferred = user.get("lastCompanyId")
     company = next((c for c in companies if c["companyId"] == preferred), companies[0])
     token, session = new_session(user, company["companyId"])
-    Transaction(table).put_new(session).update(keys.user(user["id"]), "SET lastLoginAt = :now",
-                                               values={":now": session["createdAt"]}).commit()
+    transaction = Transaction(table).put_new(session)
+    stored_users.record_login(transaction, user["id"], session["createdAt"])
+    transaction.commit()
     return token, session_view(user, company["companyId"], company["role"], companies, session["expiresAt"])
 
 
@@ -72,11 +75,8 @@ def switch_company(table: Table, principal: Principal, company_id: int) -> dict[
         raise NotFound("Company not found.")
     transaction = Transaction(table)
     # since when the session is in the company: a removal from it later ends the session there
-    transaction.update(keys.session(principal.session_hash), "SET companyId = :company, companySince = :now",
-                       condition="attribute_exists(PK)", values={":company": company_id, ":now": clock.now_iso()},
-                       on_fail=SESSION_ENDED)
-    transaction.update(keys.user(principal.user_id), "SET lastCompanyId = :company",
-                       values={":company": company_id})
+    stored_sessions.move_to_company(transaction, principal.session_hash, company_id, clock.now_iso(), SESSION_ENDED)
+    stored_users.remember_last_company(transaction, principal.user_id, company_id)
     transaction.commit()
     user = table.get(keys.user(principal.user_id)) or {}
     session = table.get(keys.session(principal.session_hash))
@@ -102,14 +102,9 @@ def change_password(command: Command, current_password: str, new_password: str,
     transaction = command.transaction()
     # a concurrent change of the password makes this one run again, and find its current
     # password wrong
-    transaction.update(keys.user(principal.user_id),
-                       "SET passwordHash = :hash, sessionGeneration = :generation, updatedAt = :now",
-                       condition="passwordHash = :seen",
-                       values={":hash": hash_password(new_password), ":generation": generation,
-                               ":now": clock.now_iso(), ":seen": user["passwordHash"]})
-    transaction.update(keys.session(principal.session_hash or ""), "SET sessionGeneration = :generation",
-                       condition="attribute_exists(PK)", values={":generation": generation},
-                       on_fail=SESSION_ENDED)
+    stored_users.change_password(transaction, principal.user_id, user["passwordHash"], hash_password(new_password),
+                                 generation, clock.now_iso())
+    stored_sessions.keep_in_generation(transaction, principal.session_hash or "", generation, SESSION_ENDED)
     audit.record(transaction, principal.company_id, {"userId": principal.user_id, "email": user.get("email")},
                  "password.changed", target_type="user", target_id=principal.user_id, target_email=user.get("email"))
     return command.commit(transaction, {"passwordChanged": True})

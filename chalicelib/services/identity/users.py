@@ -12,7 +12,8 @@ from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts, api_keys, audit
 from chalicelib.services.records import update_item
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1
+from chalicelib.store.repositories import api_keys as stored_keys
+from chalicelib.store.repositories import users as stored_users
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -36,7 +37,7 @@ def view(member: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
 
 def list_users(table: Table, company_id: int) -> list[dict[str, Any]]:
     """The memberships with one Query of the company's member index, their users in BatchGets."""
-    found = table.query_all(partition=("GSI1PK", keys.members_partition(company_id)), index=GSI1)
+    found = stored_users.members_of(table, company_id)
     users = table.batch_get(keys.user(member["userId"]) for member in found)
     return [view(member, users.get(keys.pair(keys.user(member["userId"]))) or {}) for member in found]
 
@@ -93,12 +94,9 @@ def remove_member(command: Command, user_id: int) -> dict[str, Any]:
                if key["createdByUserId"] == user_id and key["status"] == "active"]
     now = clock.now_iso()
     for key_id in revoked:
-        transaction.update(keys.api_key(key_id), "SET revokedAt = :now, revokedBecause = :why",
-                           condition="attribute_not_exists(revokedAt)",
-                           values={":now": now, ":why": members.KEY_REVOKED_USER_REMOVED})
+        stored_keys.revoke_because(transaction, key_id, now, members.KEY_REVOKED_USER_REMOVED)
     # a concurrent change of the membership runs the removal again on what it became
-    transaction.delete(keys.membership(company_id, user_id), condition="#version = :version",
-                       names={"#version": "version"}, values={":version": member["version"]})
+    stored_users.remove_membership(transaction, company_id, user_id, member["version"])
     transaction.delete(keys.user_company_link(user_id, company_id))
     if members.status(member) == members.INVITED and member.get("invitedEmail"):  # the address may be invited again
         transaction.delete(keys.unique_value(company_id, members.INVITED_EMAIL, member["invitedEmail"]))

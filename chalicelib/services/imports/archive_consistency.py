@@ -20,6 +20,7 @@ from chalicelib.domain.import_rows import RowError
 from chalicelib.services.imports import company_archive
 from chalicelib.store import keys
 from chalicelib.store.company_items import counter_name
+from chalicelib.store.repositories import archives as stored_archives
 from chalicelib.store.table import from_attributes
 
 TORN = "the archive was taken while the company was writing: export it again"
@@ -38,7 +39,7 @@ def torn_problems(archive: company_archive.Archive) -> list[RowError]:
 def counter_problems(items: Iterable[dict[str, Any]], company_id: int, country: str | None) -> list[RowError]:
     """Each counter behind the records, named, with the number its records used."""
     records = [from_attributes(item) for item in items]
-    held = {(record["PK"], record["SK"]): record for record in records}
+    held = {keys.pair(record): record for record in records}
     problems = []
     highest_ids: dict[str, int] = defaultdict(int)
     for record in records:
@@ -47,15 +48,15 @@ def counter_problems(items: Iterable[dict[str, Any]], company_id: int, country: 
             highest_ids[kind] = max(highest_ids[kind], int(record["id"]))
     for kind, highest in sorted(highest_ids.items()):
         key = keys.id_sequence(company_id, kind)
-        taken = int((held.get((key["PK"], key["SK"])) or {}).get("value", 0))
+        taken = int((held.get(keys.pair(key)) or {}).get("value", 0))
         if taken < highest:
-            problems.append(_behind(key["SK"], taken, highest))
+            problems.append(_behind(stored_archives.sort_key_of(key), taken, highest))
     numbered: dict[tuple[tuple[str, str], ...], int] = defaultdict(int)
     pack = countries.pack(country)
     for record in records:
         if record.get("itemType") == keys.DOCUMENT and record.get("number") and "type" in record:
             for counters, number in _numbers_taken(company_id, record) + pack.hooks.numbers_taken(company_id, record):
-                found = tuple((counter["PK"], counter["SK"]) for counter in counters)
+                found = tuple(keys.pair(counter) for counter in counters)
                 numbered[found] = max(numbered[found], number)
     for counters, highest in sorted(numbered.items()):
         counter = next((held[key] for key in counters if key in held), None)
@@ -79,9 +80,8 @@ def _sequence_kind(record: dict[str, Any], company_id: int) -> str | None:
             and not str(record_id).isdigit():
         return None
     kind = _RECORD_TYPES.get(item_type, item_type)
-    shaped = (record["PK"], record["SK"]) in (
-        tuple(keys.entity(company_id, item_type, int(record_id)).values()),
-        tuple(keys.small_record(company_id, item_type, int(record_id)).values()))
+    shaped = keys.pair(record) in (keys.pair(keys.entity(company_id, item_type, int(record_id))),
+                                   keys.pair(keys.small_record(company_id, item_type, int(record_id))))
     return kind if shaped or kind != item_type else None
 
 

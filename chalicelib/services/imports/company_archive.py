@@ -27,6 +27,7 @@ from chalicelib.domain.import_rows import RowError
 from chalicelib.exports.csv_writer import as_text
 from chalicelib.store import keys
 from chalicelib.store.company_items import LEASE_FAMILY, family
+from chalicelib.store.repositories import archives as stored_archives
 from chalicelib.store.table import from_attributes
 
 FORMAT = "business-api/company-archive/1"
@@ -69,7 +70,7 @@ class Archive:
 def archived(item: dict[str, Any], company_id: int, now_epoch: int) -> dict[str, Any] | None:
     """The item as the archive holds it (its secrets removed), or None when it stays out."""
     kind = family(item, company_id)
-    if kind in EXCLUDED_FAMILIES or (kind in ("SEQ", "COUNT") and item["SK"]["S"].split("#")[-1] in JOB_KINDS):
+    if kind in EXCLUDED_FAMILIES or (kind in ("SEQ", "COUNT") and stored_archives.last_part_of_sort_key(item) in JOB_KINDS):
         return None
     if "expiresAt" in item and "N" in item["expiresAt"] and int(Decimal(item["expiresAt"]["N"])) <= now_epoch:
         return None

@@ -24,8 +24,8 @@ from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.company_items import family, scan_company
 from chalicelib.store.files import get_files
+from chalicelib.store.repositories import archives as stored_archives
 from chalicelib.store.table import Table, make_client
-from chalicelib.store.transaction import Transaction
 
 LINK_SECONDS = 3600  # a download link lasts an hour; GET /exports/{id} makes a new one
 EXPORT_KIND = keys.EXPORT_JOB
@@ -74,12 +74,11 @@ def start_export(command: Command) -> dict[str, Any]:
 def _export_under_way(table: Table, company_id: int) -> dict[str, Any] | None:
     """The newest export, while it is pending or running and younger than the worker's longest run
     (an older one stopped: a new export may start)."""
-    newest, _ = table.query(partition=("PK", keys.export_jobs_partition(company_id)), forward=False, limit=1,
-                            consistent=True)
-    if not newest or newest[0]["status"] not in ("pending", "running"):
+    newest = stored_archives.newest_export(table, company_id)
+    if not newest or newest["status"] not in ("pending", "running"):
         return None
-    started = clock.parse_iso(str(newest[0]["createdAt"]))
-    return newest[0] if (clock.now() - started).total_seconds() < UNDER_WAY_SECONDS else None
+    started = clock.parse_iso(str(newest["createdAt"]))
+    return newest if (clock.now() - started).total_seconds() < UNDER_WAY_SECONDS else None
 
 
 def get_export(table: Table, company_id: int, export_id: int, with_link: bool = True) -> dict[str, Any]:
@@ -139,7 +138,5 @@ def _consistent_items(table: Table, company_id: int, country: str | None) -> lis
 
 
 def _set(table: Table, key: dict[str, str], changes: dict[str, Any]) -> None:
-    transaction = Transaction(table)
-    transaction.set_fields(key, changes, condition="attribute_exists(PK)")
-    transaction.commit()
+    stored_archives.set_on_existing(table, key, changes)
 

@@ -33,11 +33,12 @@ from chalicelib.services.imports import archive_consistency, company_archive
 from chalicelib.services.imports.kinds import MAX_TRANSACTION_ITEMS, Checked, ImportContext
 from chalicelib.store import keys
 from chalicelib.store.company_items import family, holds_records, moved, outside, under_company
+from chalicelib.store.repositories import archives as stored_archives
 from chalicelib.store.table import Table, from_attributes, to_attributes
 from chalicelib.store.transaction import Transaction
 
 # the company item's attributes that are the new company's own: never the archive's
-IDENTITY = ("PK", "SK", "itemType", "id", "name", "ownerUserId", "activeOwnerCount", "createdAt", "version")
+IDENTITY = (*stored_archives.KEY_ATTRIBUTES, "itemType", "id", "name", "ownerUserId", "activeOwnerCount", "createdAt", "version")
 UNIT_BYTES = 3_000_000  # a transaction carries at most 4 MB
 FIRST_UNIT = "items-000001"
 STAMP = "importJob"  # the import job that wrote a record: never the source company's
@@ -84,7 +85,7 @@ class CompanyKind:
         return Checked([], plan)
 
     def apply(self, context: ImportContext, plan: Plan) -> dict[str, int]:
-        starting = {(key["PK"], key["SK"]) for key in accounts.default_branch_and_warehouse_keys(context.company_id)}
+        starting = {keys.pair(key) for key in accounts.default_branch_and_warehouse_keys(context.company_id)}
         # the audit trail's count: the new company's own entries (its creation, its first key) are counted there
         # already, so the archive's entries add to it
         audit_count = keys.entity_count(context.company_id, keys.AUDIT)
@@ -95,13 +96,13 @@ class CompanyKind:
             if unit == plan.units[0][0]:
                 _guard(transaction, context)
             for item in items:
-                if (item["PK"]["S"], item["SK"]["S"]) in starting:  # branch 1, warehouse 1: POST /companies made them
+                if stored_archives.typed_key(item) in starting:  # branch 1, warehouse 1: POST /companies made them
                     transaction.put_typed(item)
                     continue
-                if (item["PK"]["S"], item["SK"]["S"]) == (audit_count["PK"], audit_count["SK"]):
+                if stored_archives.typed_key(item) == keys.pair(audit_count):
                     transaction.increment(audit_count, "total", int(from_attributes(item).get("total", 0)))
                     continue
-                transaction.put_typed(item, condition="attribute_not_exists(PK)", on_fail=Conflict(
+                stored_archives.restore(transaction, item, Conflict(
                     "The company already holds a record the archive restores: an archive is restored into a new, "
                     "empty company."))
             context.mark_done(transaction, unit)
@@ -124,9 +125,9 @@ class CompanyKind:
 
 def _guard(transaction: Transaction, context: ImportContext) -> None:
     """The company taken by this job's restore, in the transaction of its first writes."""
-    transaction.put({**keys.company_restore_guard(context.company_id), "itemType": "RESTORE", "jobId": context.job_id,
-                     "at": clock.now_iso()}, condition="attribute_not_exists(PK) OR jobId = :job",
-                    values={":job": context.job_id}, on_fail=Conflict(
+    stored_archives.take_for_restore(
+        transaction, {**keys.company_restore_guard(context.company_id), "itemType": "RESTORE", "jobId": context.job_id,
+                      "at": clock.now_iso()}, context.job_id, Conflict(
                         "Another restore is running or ran into this company: an archive is restored into a new, "
                         "empty company."))
 
@@ -137,8 +138,8 @@ def _foreign_items(archive: company_archive.Archive) -> list[RowError]:
     errors = []
     for kind, items in sorted(archive.items.items()):
         for line, item in enumerate(items, start=1):
-            if not isinstance(item, dict) or "S" not in item.get("PK", {}) or "S" not in item.get("SK", {}) \
-                    or not under_company(item["PK"]["S"], archive.company_id) or family(item, archive.company_id) != kind \
+            if not stored_archives.has_typed_key(item) \
+                    or not under_company(stored_archives.typed_key(item)[0], archive.company_id) or family(item, archive.company_id) != kind \
                     or kind in company_archive.EXCLUDED_FAMILIES:
                 errors.append(RowError(line, None, f"items/{kind}.jsonl: an item that is not one of company "
                                                    f"{archive.company_id}'s records"))
@@ -164,11 +165,11 @@ def _plan(archive: company_archive.Archive, company_id: int) -> tuple[Plan, list
                 placed = {name: value for name, value in moved(item, old, company_id).items() if name != STAMP}
                 wrong = outside(placed, company_id)
             except (KeyError, ValueError, IndexError, TypeError, AttributeError):
-                wrong = ["GSI1PK", "GSI2PK"]  # a cross-company index whose sort key its function cannot read
+                wrong = list(stored_archives.CROSS_COMPANY_INDEX_PARTITIONS)  # a cross-company index whose sort key its function cannot read
             if wrong:
-                errors.append(RowError(line, None, f"items/{kind}.jsonl: the item {item['PK']['S']} / {item['SK']['S']} "
+                errors.append(RowError(line, None, f"items/{kind}.jsonl: the item {' / '.join(stored_archives.typed_key(item))} "
                                                    f"would be written outside this company ({', '.join(wrong)})"))
-            elif kind == "COMPANY" and item["SK"]["S"] == keys.company(old)["SK"]:
+            elif kind == "COMPANY" and stored_archives.typed_sort_key(item) == stored_archives.sort_key_of(keys.company(old)):
                 company = placed
             else:
                 ordered.append(placed)

@@ -23,10 +23,11 @@ from chalicelib.services.imports.kinds import ImportContext
 from chalicelib.store import keys
 from chalicelib.store.files import get_files
 from chalicelib.store.listing import partition_page
+from chalicelib.store.repositories import imports as stored_imports
+from chalicelib.store.repositories.imports import VALIDATING
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
 
-VALIDATING, READY, IMPORTING, DONE, FAILED = "validating", "ready", "importing", "done", "failed"
 # the largest file taken, decoded (the contract's 4 MB), and its request body: that file in base64
 # (4/3 of it) with the JSON around it
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -175,11 +176,7 @@ def run_job(command: Command, job_id: int, queue: QueueGetter = get_jobs_queue) 
     table, company_id = command.table, command.company_id
     job = _job(table, company_id, job_id)
     check_permission(command.principal, PERMISSIONS[job["kind"]])
-    started = table.update_if(
-        keys.import_job(company_id, job_id), "SET #s = :importing, dryRun = :false REMOVE finishedAt, stopped",
-        condition="#s = :ready OR (#s = :failed AND stopped = :true)", names={"#s": "status"},
-        values={":importing": IMPORTING, ":false": False, ":ready": READY, ":failed": FAILED, ":true": True})
-    if not started:
+    if not stored_imports.start_importing(table, keys.import_job(company_id, job_id)):
         raise ApiError(f"The import's status is {job['status']}: only a dry run that found no problem (ready), or an import "
                        "stopped by a fault, can be run.", code="IMPORT_NOT_READY")
     if job.get("stopped"):
@@ -218,9 +215,8 @@ def job_view(job: dict[str, Any], errors: list[dict[str, Any]], next_cursor: str
 def mark_unit_done(transaction: Transaction, context: ImportContext, unit: str) -> None:
     """In the unit's own transaction: it lands with its marker or not at all. A marker there
     already fails the transaction (the unit landed before): nothing is written twice."""
-    transaction.put({**keys.import_unit(context.company_id, context.job_id, unit), "itemType": "IMPORT_UNIT",
-                     "at": clock.now_iso(), "expiresAt": clock.epoch_seconds() + UNIT_MARKER_DAYS * 86400},
-                    condition="attribute_not_exists(PK)")
+    transaction.put_new({**keys.import_unit(context.company_id, context.job_id, unit), "itemType": "IMPORT_UNIT",
+                         "at": clock.now_iso(), "expiresAt": clock.epoch_seconds() + UNIT_MARKER_DAYS * 86400})
 
 
 def unit_done(context: ImportContext, unit: str) -> bool:

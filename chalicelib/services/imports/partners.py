@@ -92,7 +92,7 @@ class PartnersKind:
                 except ApiError as refused:
                     errors += row_checks.refusal(row, refused, "taxId")
                     continue
-                reservation = partners.tax_id_key(company_id, fields["taxId"])["SK"]
+                reservation = keys.pair(partners.tax_id_key(company_id, fields["taxId"]))[1]  # holders are by its sort key
                 if (repeated := row_checks.repeated(first_of, reservation, row, "taxId")) is not None:
                     errors.append(repeated)
                     continue

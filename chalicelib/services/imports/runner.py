@@ -19,10 +19,11 @@ from chalicelib.domain.import_rows import Row, RowError
 from chalicelib.errors import ApiError
 from chalicelib.observability import logger
 from chalicelib.services.imports import kinds
-from chalicelib.services.imports.jobs import DONE, FAILED, IMPORTING, READY, VALIDATING
 from chalicelib.services.imports.kinds import Checked, ImportContext
 from chalicelib.store import keys
 from chalicelib.store.files import FileMissing, get_files
+from chalicelib.store.repositories import imports as stored_imports
+from chalicelib.store.repositories.imports import DONE, FAILED, IMPORTING, READY, VALIDATING
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
@@ -58,8 +59,7 @@ def run_import(table: Table, company_id: int, job_id: int) -> str:
     except ApiError as refusal:  # from the check (apply's are _run's): a rule, not a fault
         return _refused_by_rule(run, job, refusal)
     finally:
-        table.update_if(key, "REMOVE leaseHolder, leaseUntil", condition="leaseHolder = :me",
-                        values={":me": holder})
+        stored_imports.give_back_lease(table, key, holder)
 
 
 def _refused_by_rule(run: _Run, job: dict[str, Any], refusal: ApiError) -> str:
@@ -78,12 +78,7 @@ def _refused_by_rule(run: _Run, job: dict[str, Any], refusal: ApiError) -> str:
 
 def _take_lease(table: Table, key: keys.Key, holder: str) -> bool:
     now = clock.epoch_seconds()
-    return table.update_if(
-        key, "SET leaseHolder = :me, leaseUntil = :until",
-        condition="(#s = :validating OR #s = :importing) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)",
-        names={"#s": "status"},
-        values={":me": holder, ":until": now + LEASE_SECONDS, ":now": now, ":validating": VALIDATING,
-                ":importing": IMPORTING})
+    return stored_imports.take_lease(table, key, holder, now, now + LEASE_SECONDS)
 
 
 class _Run:
@@ -94,13 +89,7 @@ class _Run:
         self.reported: int | None = None
 
     def set(self, fields: dict[str, Any], remove: tuple[str, ...] = ()) -> None:
-        names = {f"#f{index}": name for index, name in enumerate(fields)}
-        values = {f":v{index}": value for index, value in enumerate(fields.values())}
-        update = "SET " + ", ".join(f"#f{index} = :v{index}" for index in range(len(fields)))
-        if remove:
-            update += " REMOVE " + ", ".join(remove)
-        if not self.table.update_if(self.key, update, condition="leaseHolder = :me", names=names,
-                                    values={**values, ":me": self.holder}):
+        if not stored_imports.set_while_held(self.table, self.key, self.holder, fields, remove):
             raise LeaseLost(self.key)
 
     def progress(self, rows: int) -> None:
@@ -228,12 +217,7 @@ def mark_stopped(table: Table, company_id: int, job_id: int, attempts: int) -> b
     """The worker's last receive of a job's message failed: the job is failed and `stopped` (it may
     be run again), unless another run holds it or it finished meanwhile. True when marked."""
     now = clock.epoch_seconds()
-    marked = table.update_if(
-        keys.import_job(company_id, job_id), "SET #s = :failed, stopped = :true, finishedAt = :at",
-        condition="(#s = :validating OR #s = :importing) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)",
-        names={"#s": "status"},
-        values={":failed": FAILED, ":true": True, ":at": clock.now_iso(), ":now": now, ":validating": VALIDATING,
-                ":importing": IMPORTING})
+    marked = stored_imports.stop_unheld(table, keys.import_job(company_id, job_id), now, clock.now_iso())
     if marked:
         notice = RowError(0, None, f"The import stopped before it finished: it failed {attempts} times in a row. "
                                    "Run it again to finish it: the rows that landed are not written twice.")

@@ -36,6 +36,7 @@ from chalicelib.services.integrations.providers import (
     gateway_unavailable,
 )
 from chalicelib.store import keys
+from chalicelib.store.repositories import gateways as stored_gateways
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -148,11 +149,8 @@ def refund_at_provider(command: Command, payment: dict[str, Any], reason: str) -
     if refund.reference:
         refunded["refundReference"] = refund.reference
     if refund.through_api:
-        note = Transaction(table)
-        note.set_fields(keys.document_payment(company_id, int(payment["documentId"]), int(payment["id"])), refunded,
-                        condition="attribute_exists(PK) AND #status <> :cancelled", names={"#status": "status"},
-                        values={":cancelled": "cancelled"})
-        note.commit()
+        stored_gateways.note_refund(table, keys.document_payment(company_id, int(payment["documentId"]),
+                                                                 int(payment["id"])), refunded)
     return refunded
 
 

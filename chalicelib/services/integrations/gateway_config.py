@@ -27,6 +27,7 @@ from chalicelib.services.payments import payment_setup
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import gateways as stored_gateways
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -124,8 +125,8 @@ def _check_method(table: Table, transaction: Transaction, company_id: int, provi
     if currency not in taken:
         raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {currency}; {provider} takes "
                                                             f"{', '.join(taken)}")
-    transaction.check(payment_setup.method_key(company_id, method_id), "isActive = :yes", values={":yes": True},
-                      on_fail=ValidationFailed.for_field("paymentMethodId", "must name an active payment method"))
+    stored_gateways.require_active(transaction, payment_setup.method_key(company_id, method_id),
+                                   ValidationFailed.for_field("paymentMethodId", "must name an active payment method"))
 
 
 def _check_fees(table: Table, company_id: int, gateway: dict[str, Any]) -> None:
@@ -201,7 +202,6 @@ def delete_gateway(command: Command, gateway_id: int) -> dict[str, Any]:
     if str(current.get("lastLinkExpiresAt", "")) > now:
         raise in_use
     transaction = command.transaction()
-    transaction.delete(gateway_key(command.company_id, gateway_id),
-                       condition="#v = :v AND (attribute_not_exists(lastLinkExpiresAt) OR lastLinkExpiresAt <= :now)",
-                       names={"#v": "version"}, values={":v": current["version"], ":now": now})
+    stored_gateways.delete_unless_links_may_be_paid(transaction, gateway_key(command.company_id, gateway_id),
+                                                    current["version"], now)
     return command.commit(transaction, {"id": gateway_id, "deleted": True})

@@ -42,6 +42,7 @@ from chalicelib.services.payments import payment_records
 from chalicelib.services.sales_purchases.documents import get_document
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, list_range
+from chalicelib.store.repositories import gateways as stored_gateways
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction, run_with_retries
 
@@ -249,7 +250,7 @@ def _record(table: Table, decision: dict[str, Any], decided: dict[str, Any] | No
         transaction.put_new(decision)
         transaction.increment(keys.gateway_decision_count(decision["companyId"], decision["gatewayId"]), "total")
     else:
-        transaction.put(decision, condition="#status = :pending", names={"#status": "status"}, values={":pending": PENDING})
+        stored_gateways.replace_pending_decision(transaction, decision, PENDING)
     if decision["status"] == PENDING:
         transaction.put({**pending_key, "itemType": "GATEWAY_PENDING", "companyId": decision["companyId"],
                          "provider": decision["provider"], "transactionId": decision["transactionId"],
@@ -325,8 +326,7 @@ def run_pending_rechecks(table: Table, limit: int = RECHECKS_PER_RUN, seconds: f
     summary = {"checked": 0, "decided": 0, "stillPending": 0, "failed": 0, "givenUp": 0}
     deadline, start = time.monotonic() + seconds, None
     while True:
-        items, start = table.query(partition=("PK", keys.GATEWAY_PENDING_PARTITION), limit=limit, consistent=True,
-                                   start_key=start)
+        items, start = stored_gateways.pending_page(table, limit, start)
         for item in items:
             if summary["checked"] >= limit or time.monotonic() > deadline:
                 return summary
@@ -359,7 +359,7 @@ def _failed_attempt(table: Table, item: dict[str, Any], attempts: int) -> bool:
     key = keys.gateway_pending(int(item["companyId"]), str(item["provider"]), str(item["transactionId"]),
                                str(item["since"]))
     if int(item.get("attempts", 0)) + 1 < attempts:
-        table.update_if(key, "ADD attempts :one", condition="attribute_exists(PK)", values={":one": 1})
+        stored_gateways.count_failed_recheck(table, key)
         return False
     logger.error("gateway notification left pending for a person's recheck: the hourly run gave up on it",
                  extra={"companyId": item["companyId"], "gatewayId": item["gatewayId"],

@@ -23,6 +23,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.integrations import gateway_config
 from chalicelib.services.payments import payment_setup
 from chalicelib.store import keys
+from chalicelib.store.repositories import gateways as stored_gateways
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -98,10 +99,8 @@ def hold_clearing_balance(transaction: Transaction, company_id: int, clearing: d
     held = Decimal(str(clearing.get("balance", 0)))
     if amount > held:
         raise _above_balance(field, held)
-    transaction.accumulate(banking.account_key(company_id, int(clearing["id"])), {"balance": Decimal(0)},
-                           condition="attribute_exists(PK) AND isActive = :yes AND balance >= :needed",
-                           values={":needed": amount, ":yes": True},
-                           on_fail=_above_balance(field, None))
+    stored_gateways.hold_for_payout(transaction, banking.account_key(company_id, int(clearing["id"])), amount,
+                                    _above_balance(field, None))
 
 
 def _above_balance(field: str, held: Decimal | None) -> ValidationFailed:

@@ -8,6 +8,7 @@ from typing import Any
 
 from chalicelib.domain.records import PaymentRecord
 from chalicelib.store import keys
+from chalicelib.store.repositories import payment_links as stored_links
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -20,12 +21,8 @@ def count_payment(transaction: Transaction, link: dict[str, Any], amount: Decima
     cancellation leaves it (the payment it names says it is cancelled; clearing it would race
     with a payment counted meanwhile)."""
     paid = Decimal(link.get("paidTotal", 0)) + amount
-    transaction.update(keys.payment_link(link["id"]),
-                       "SET paidTotal = :paid, #status = :status, lastPaymentId = :payment, #version = :next",
-                       condition="#version = :seen", names={"#status": "status", "#version": "version"},
-                       values={":paid": paid, ":status": PAID if paid >= Decimal(link["amount"]) else ACTIVE,
-                               ":payment": payment_id, ":next": link["version"] + 1,
-                               ":seen": link["version"]})
+    stored_links.count_payment(transaction, link["id"], link["version"], paid,
+                               PAID if paid >= Decimal(link["amount"]) else ACTIVE, payment_id)
 
 
 def give_back(table: Table, transaction: Transaction, payment: PaymentRecord) -> None:
@@ -36,6 +33,4 @@ def give_back(table: Table, transaction: Transaction, payment: PaymentRecord) ->
     link_id = payment.get("paymentLinkId")
     if not link_id or table.get(keys.payment_link(link_id)) is None:
         return
-    transaction.update(keys.payment_link(link_id), "ADD paidTotal :minus, #version :one SET #status = :active",
-                       condition="attribute_exists(PK)", names={"#status": "status", "#version": "version"},
-                       values={":minus": -Decimal(payment["amount"]), ":one": 1, ":active": ACTIVE})
+    stored_links.give_back(transaction, link_id, Decimal(payment["amount"]), ACTIVE)

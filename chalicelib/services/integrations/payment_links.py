@@ -30,6 +30,8 @@ from chalicelib.services.sales_purchases.documents import get_document
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import gateways as stored_gateways
+from chalicelib.store.repositories import payment_links as stored_links
 from chalicelib.store.table import Table
 
 GATEWAY_INACTIVE = ApiError("The payment gateway is inactive.", code="PAYMENT_GATEWAY_INACTIVE",
@@ -157,9 +159,8 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     transaction = command.transaction()
     transaction.put_new(link)
     # links are made in time order, so the newest expires last: the gateway stays while it may be paid
-    transaction.update(gateway_config.gateway_key(company_id, gateway["id"]), "SET lastLinkExpiresAt = :expires",
-                       condition="isActive = :yes", values={":expires": expires_at, ":yes": True},
-                       on_fail=GATEWAY_INACTIVE)
+    stored_gateways.keep_until_link_expires(transaction, gateway_config.gateway_key(company_id, gateway["id"]),
+                                            expires_at, GATEWAY_INACTIVE)
     return command.commit(transaction, link_view(link))
 
 
@@ -179,8 +180,7 @@ def document_links(table: Table, company_id: int, document_id: int, page: int, l
     """The document's links, newest first (the company's links by creation, filtered: a document
     has a handful, a company's links are read once)."""
     get_document(table, company_id, document_id)
-    mine = table.query_all(partition=("GSI1PK", keys.payment_links_partition(company_id)), index="GSI1",
-                           filters={"documentId": document_id}, forward=False)
+    mine = stored_links.of_document_newest_first(table, company_id, document_id)
     skip = (page - 1) * limit
     return Page(items=[link_view(item) for item in mine[skip:skip + limit]], total=len(mine), page=page, limit=limit,
                 next_cursor=None)

@@ -23,6 +23,7 @@ from chalicelib.services.integrations import webhook_http
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, partition_page
+from chalicelib.store.repositories import webhooks as stored_webhooks
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -106,8 +107,7 @@ def delete_webhook(command: Command, webhook_id: int) -> dict[str, Any]:
     """Its delivery records expire with their TTL; their history goes with the subscription."""
     _subscription(command.table, command.company_id, webhook_id)
     transaction = command.transaction()
-    transaction.delete(keys.small_record(command.company_id, keys.WEBHOOK, webhook_id),
-                       condition="attribute_exists(PK)", on_fail=NotFound("Webhook not found."))
+    stored_webhooks.delete_subscription(transaction, command.company_id, webhook_id, NotFound("Webhook not found."))
     return command.commit(transaction, {"id": webhook_id, "deleted": True})
 
 
@@ -183,11 +183,7 @@ def _send(table: Table, queue: DeliveryQueue, deliveries: list[dict[str, Any]]) 
     message again on the stream's retry: the deliverer skips a delivered record)."""
     queue.send_batch([{"companyId": int(d["companyId"]), "webhookId": int(d["webhookId"]), "deliveryId": d["id"]}
                       for d in deliveries])
-    transaction = Transaction(table)
-    for delivery in deliveries:
-        transaction.update(keys.webhook_delivery(int(delivery["companyId"]), int(delivery["webhookId"]), delivery["id"]),
-                           "SET enqueued = :yes", values={":yes": True})
-    transaction.commit()
+    stored_webhooks.mark_enqueued(table, deliveries)
 
 
 # --- delivery -----------------------------------------------------------------------------------------
@@ -205,8 +201,7 @@ def deliver(table: Table, queue: DeliveryQueue, message: dict[str, Any], *, rece
         return True  # done, or a message a redelivery has replaced
     subscription = table.get(keys.small_record(company_id, keys.WEBHOOK, webhook_id))
     if subscription is None or not subscription.get("isActive", True):
-        Transaction(table).update(key, "SET #status = :skipped", names={"#status": "status"},
-                                  values={":skipped": SKIPPED}).commit()
+        stored_webhooks.set_status(table, key, SKIPPED)
         return True
     settings = get_settings()
     body = delivery["body"].encode()
@@ -220,11 +215,7 @@ def deliver(table: Table, queue: DeliveryQueue, message: dict[str, Any], *, rece
     attempt = {"attempt": int(delivery.get("attemptCount", 0)) + 1, "at": clock.now_iso(),
                "statusCode": result.status, "durationMs": result.duration_ms, "error": result.error,
                "responseExcerpt": (result.response_excerpt or "")[:EXCERPT_CHARS] or None}
-    Transaction(table).update(
-        key, "SET attempts = list_append(if_not_exists(attempts, :none), :attempt), #status = :status, "
-             "lastAttemptAt = :at ADD attemptCount :one",
-        names={"#status": "status"},
-        values={":none": [], ":attempt": [attempt], ":status": status, ":at": attempt["at"], ":one": 1}).commit()
+    stored_webhooks.add_attempt(table, key, attempt, status)
     record_delivery(result.ok, result.duration_ms)
     if result.ok:
         return True
@@ -273,11 +264,8 @@ def redeliver(table: Table, queue: Callable[[], DeliveryQueue], company_id: int,
                        code="DELIVERY_IN_PROGRESS")
     generation = int(delivery.get("generation", 0)) + 1
     # a new generation: any message of an earlier one still on the queue is dropped unsent
-    Transaction(table).update(key, "SET #status = :pending, generation = :next", names={"#status": "status"},
-                              condition="#status = :seen", values={":pending": PENDING, ":next": generation,
-                                                                   ":seen": delivery["status"]},
-                              on_fail=ApiError("The delivery changed meanwhile; try again.",
-                                               code="DELIVERY_IN_PROGRESS")).commit()
+    stored_webhooks.start_generation(table, key, delivery["status"], PENDING, generation,
+                                     ApiError("The delivery changed meanwhile; try again.", code="DELIVERY_IN_PROGRESS"))
     queue().send({"companyId": company_id, "webhookId": webhook_id, "deliveryId": delivery_id,
                   "generation": generation})
     return delivery_view({**delivery, "status": PENDING})
