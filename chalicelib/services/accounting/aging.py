@@ -11,7 +11,8 @@ from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1
+from chalicelib.store.repositories import ledger as ledgers
+from chalicelib.store.repositories import reports as report_reads
 from chalicelib.store.table import Table
 
 SIDES = {"receivables": (keys.RECEIVABLE_SIDE, ("customer", "both"), "Antigüedad de saldos por cobrar"),
@@ -22,16 +23,11 @@ BUCKET_TITLES = ("Corriente", "1-30 días", "31-60 días", "61-90 días", "Más 
 def aged_balances(table: Table, company_id: int, which: str, date: str | None) -> dict[str, Any]:
     date = date or accounts.today_of(table, company_id)
     side, partner_types, _ = SIDES[which]
-    partners = [item for item in table.query_all(
-        partition=("GSI1PK", keys.collection_partition(company_id, keys.PARTNER)), index=GSI1)
-        if item.get("type") in partner_types]
+    partners = [item for item in report_reads.partners(table, company_id) if item.get("type") in partner_types]
     open_by_partner: dict[int, dict[int, Decimal]] = {}
     in_currency: dict[int, Decimal] = {}
     for partner in partners:
-        movements = table.query_all(
-            partition=("PK", keys.partner_ledger_partition(company_id, partner["id"], side)),
-            sort_range=("SK", keys.PARTNER_MOVEMENT_PREFIX, keys.day_end(keys.PARTNER_MOVEMENT_PREFIX + date)),
-            consistent=True)
+        movements = ledgers.partner_movements_through(table, company_id, partner["id"], side, date)
         if movements:
             open_by_partner[partner["id"]] = aging.open_amounts(movements)
             in_currency.update(aging.open_in_currency(movements))

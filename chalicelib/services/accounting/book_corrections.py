@@ -16,7 +16,8 @@ from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1
+from chalicelib.store.repositories import book_corrections as correction_store
+from chalicelib.store.repositories import reports as report_reads
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -45,8 +46,7 @@ def record_reversal(transaction: Transaction, company_id: int, document: Documen
 
 def period_corrections(table: Table, company_id: int, start_date: str, end_date: str) -> list[dict[str, Any]]:
     """One Query: the corrections dated in the period (mostly none)."""
-    return table.query_all(partition=("GSI1PK", keys.collection_partition(company_id, keys.BOOK_CORRECTION)),
-                           index=GSI1, sort_range=("GSI1SK", start_date, keys.day_end(end_date)))
+    return correction_store.dated_between(table, company_id, start_date, end_date)
 
 
 def period_documents(table: Table, company_id: int, start_date: str, end_date: str,
@@ -63,10 +63,8 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
         books = countries.pack(country)  # "The ISV books are for companies of Honduras (...)"
         raise ApiError(f"The {books.tax_label} books are for companies of {books.name} (the company's country is "
                        f"{countries.pack_of(company).code}).", code="REPORT_NOT_FOR_COUNTRY")
-    documents = [item for item in table.query_all(
-        partition=("GSI1PK", keys.collection_partition(company_id, keys.DOCUMENT)), index=GSI1,
-        sort_range=("GSI1SK", start_date, keys.day_end(end_date)))
-        if item["status"] in tax_books.BOOK_STATUSES and not tax_books.reversed_later(item)]
+    documents = [item for item in report_reads.documents_dated(table, company_id, start_date, end_date)
+                 if item["status"] in tax_books.BOOK_STATUSES and not tax_books.reversed_later(item)]
     # a document as booked before its reversal sorts before its later confirmation of the same day
     documents = period_corrections(table, company_id, start_date, end_date) + documents
     return sorted(documents, key=lambda item: (item["date"], item.get("number") or "", int(item["id"])))

@@ -14,6 +14,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.records import small_page
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import budgets as budget_store
 from chalicelib.store.table import MAX_ITEM_BYTES, Table, item_bytes
 from chalicelib.store.transaction import Transaction
 
@@ -34,7 +35,7 @@ def _name_taken(name: str, year: int) -> Conflict:
 
 def headers(table: Table, company_id: int) -> list[dict[str, Any]]:
     """Every budget of the company without its lines, by year then id: one Query of a small partition."""
-    found = table.query_all(partition=("PK", keys.budgets_partition(company_id)), consistent=True)
+    found = budget_store.headers(table, company_id)
     return sorted(found, key=lambda item: (int(item["year"]), int(item["id"])))
 
 
@@ -184,8 +185,7 @@ def delete_budget(command: Command, budget_id: int) -> dict[str, Any]:
     if header is None:
         raise _not_found()
     transaction = command.transaction()
-    transaction.delete(keys.budget(company_id, budget_id), condition="#version = :version",
-                       names={"#version": "version"}, values={":version": header["version"]})
+    budget_store.delete_as_read(transaction, company_id, budget_id, header["version"])
     transaction.delete(keys.budget_lines(company_id, budget_id))
     transaction.delete(keys.budget_name(company_id, int(header["year"]), header["name"]))
     return command.commit(transaction, {"id": budget_id, "deleted": True})

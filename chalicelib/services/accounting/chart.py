@@ -15,10 +15,11 @@ from chalicelib.services.accounting.posting import INVALID_ACCOUNT, invalid_acco
 from chalicelib.services.commands import Command
 from chalicelib.services.records import update_item
 from chalicelib.store import keys
+from chalicelib.store.repositories import accounts as chart_store
+from chalicelib.store.repositories.accounts import CODE_KIND
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
-CODE_KIND = "ACCOUNT_CODE"
 TREE_GUARD = "ACCOUNT_TREE"
 MAX_DEPTH = 12
 
@@ -71,8 +72,7 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
 def all_accounts(table: Table, company_id: int) -> list[dict[str, Any]]:
     """The whole chart in code order (one Query, strongly consistent, for a chart of a few
     thousand accounts)."""
-    return sorted(table.query_all(partition=("PK", keys.chart_partition(company_id)), consistent=True),
-                  key=lambda account: account["code"])
+    return sorted(chart_store.chart(table, company_id), key=lambda account: account["code"])
 
 
 def list_accounts(table: Table, company_id: int, *, account_type: str | None, is_active: bool | None,
@@ -98,9 +98,7 @@ def add_child(transaction: Transaction, company_id: int, parent_id: int, account
               delta: int = 1) -> None:
     """Counts a sub-account on its parent; the parent must still exist with the same type
     (checked before; a concurrent change makes the command run again)."""
-    transaction.update(account_key(company_id, parent_id), "ADD childCount :delta",
-                       condition="attribute_exists(PK) AND #type = :type",
-                       names={"#type": "type"}, values={":delta": delta, ":type": account_type})
+    chart_store.count_children(transaction, company_id, parent_id, account_type, delta)
 
 
 def check_parent(table: Table, company_id: int, parent_id: int, account_type: str,
@@ -158,11 +156,6 @@ def add_account(transaction: Transaction, company_id: int, item: dict[str, Any])
                         on_fail=code_taken(item["code"]))
 
 
-_NO_POSTINGS = "(attribute_not_exists(postingCount) OR postingCount = :zero)"
-_NO_CHILDREN = "(attribute_not_exists(childCount) OR childCount = :zero)"
-_NO_REFERENCES = "(attribute_not_exists(referenceCount) OR referenceCount = :zero)"
-
-
 def _has(item: dict[str, Any], counter: str) -> bool:
     return int(item.get(counter, 0)) > 0
 
@@ -188,7 +181,7 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
     changes = {name: value for name, value in changes.items() if current.get(name) != value}
     updated = {**current, **changes}
     _check_statement_section(updated)
-    conditions: list[str] = []
+    unused = {"postings": False, "children": False, "references": False}
     if "type" in changes:
         if _has(current, "postingCount"):
             raise has_postings_error()
@@ -197,18 +190,15 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
         if _has(current, "referenceCount"):
             # a bank ledger or a rule's account (a control account among them) keeps the type it was linked with
             raise in_use_error("point those at another account before changing its type")
-        conditions += [_NO_POSTINGS, _NO_CHILDREN, _NO_REFERENCES]
+        unused.update(postings=True, children=True, references=True)
     if changes.get("isActive") is False:
         if _has(current, "referenceCount"):
             raise in_use_error("point those at another account before deactivating it")
-        conditions.append(_NO_REFERENCES)
+        unused["references"] = True
     parent_moves = "parentId" in changes
     if updated.get("parentId") is not None and (parent_moves or "type" in changes):
         check_parent(table, company_id, updated["parentId"], updated["type"], account_id)
-    tree_version = None
-    if parent_moves:
-        found = table.get(keys.guard(company_id, TREE_GUARD))
-        tree_version = found["version"] if found else 0
+    tree_version = chart_store.tree_version(table, company_id, TREE_GUARD) if parent_moves else 0
 
     def add_effects(transaction: Transaction, _: dict[str, Any]) -> None:
         if "code" in changes:
@@ -217,19 +207,15 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
             transaction.delete(code_key(company_id, current["code"]))
         if parent_moves:
             # moving accounts around the tree one at a time keeps it free of cycles
-            transaction.update(keys.guard(company_id, TREE_GUARD), "ADD #version :one",
-                               condition="attribute_not_exists(#version) OR #version = :seen",
-                               names={"#version": "version"}, values={":one": 1, ":seen": tree_version})
+            chart_store.move_in_tree(transaction, company_id, TREE_GUARD, tree_version)
             if current.get("parentId") is not None:
-                transaction.update(account_key(company_id, current["parentId"]), "ADD childCount :minus",
-                                   values={":minus": -1})
+                chart_store.uncount_child(transaction, company_id, current["parentId"])
             if updated.get("parentId") is not None:
                 add_child(transaction, company_id, updated["parentId"], updated["type"])
         elif "type" in changes and updated.get("parentId") is not None:
-            transaction.check(account_key(company_id, updated["parentId"]), "#type = :type",
-                              names={"#type": "type"}, values={":type": updated["type"]})
+            chart_store.parent_keeps_type(transaction, company_id, updated["parentId"], updated["type"])
 
-    guard = (" AND ".join(conditions), {}, {":zero": 0}) if conditions else None
+    guard = chart_store.still_unused(**unused)
     return view(update_item(command, account_key(company_id, account_id), current, changes,
                             expected_version, add_effects, guard))
 
@@ -244,13 +230,10 @@ def delete_account(command: Command, account_id: int) -> dict[str, Any]:
     if _has(current, "referenceCount"):
         raise in_use_error("point those at another account before deleting it")
     transaction = command.transaction()
-    transaction.delete(account_key(company_id, account_id),
-                       condition=f"#version = :version AND {_NO_POSTINGS} AND {_NO_CHILDREN} AND {_NO_REFERENCES}",
-                       names={"#version": "version"}, values={":version": current["version"], ":zero": 0})
+    chart_store.delete_unused(transaction, company_id, account_id, current["version"])
     transaction.delete(code_key(company_id, current["code"]))
     if current.get("parentId") is not None:
-        transaction.update(account_key(company_id, current["parentId"]), "ADD childCount :minus",
-                           values={":minus": -1})
+        chart_store.uncount_child(transaction, company_id, current["parentId"])
     return command.commit(transaction, {"id": account_id, "deleted": True})
 
 
@@ -261,17 +244,10 @@ def add_reference(transaction: Transaction, company_id: int, account_id: int, de
     the account a subledger starts on; `postings`: the first ones, the subledger's opening entry
     in the same transaction, counted in this update since a transaction writes an item once)."""
     if delta > 0 and unposted:
-        transaction.update(account_key(company_id, account_id),
-                           "ADD referenceCount :delta" + (", postingCount :postings" if postings else ""),
-                           condition="attribute_exists(PK) AND isActive = :active AND " + _NO_POSTINGS,
-                           values={":delta": delta, ":active": True, ":zero": 0,
-                                   **({":postings": postings} if postings else {})},
-                           on_fail=ValidationFailed.for_field(field, "the account was deactivated or received postings "
-                                                              "meanwhile", code=INVALID_ACCOUNT))
+        chart_store.reference_unposted(transaction, company_id, account_id, delta, postings,
+                                       ValidationFailed.for_field(field, "the account was deactivated or received "
+                                                                  "postings meanwhile", code=INVALID_ACCOUNT))
     elif delta > 0:
-        transaction.update(account_key(company_id, account_id), "ADD referenceCount :delta",
-                           condition="attribute_exists(PK) AND isActive = :active",
-                           values={":delta": delta, ":active": True}, on_fail=invalid_account(field))
+        chart_store.reference_active(transaction, company_id, account_id, delta, invalid_account(field))
     elif delta < 0:
-        transaction.update(account_key(company_id, account_id), "ADD referenceCount :delta",
-                           condition="attribute_exists(PK)", values={":delta": delta})
+        chart_store.release_references(transaction, company_id, account_id, delta)

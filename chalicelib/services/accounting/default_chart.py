@@ -15,6 +15,7 @@ from chalicelib.services.accounting.posting import invalid_account, rule_items
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
+from chalicelib.store.repositories import accounts as chart_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -52,8 +53,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     which the caller commits last. An interrupted import is completed by running it again."""
     country = accounts.company_country(table, company_id)
     chart_accounts, chart_rules = standard_chart(country)
-    reserved = table.query_all(partition=("PK", chart.code_key(company_id, "")["PK"]), consistent=True)
-    ids_by_code = {item["SK"]: item["accountId"] for item in reserved}
+    ids_by_code = chart_store.reserved_codes(table, company_id)
     missing = [account for account in chart_accounts if account[0] not in ids_by_code]
     new_ids = _take_ids(table, keys.id_sequence(company_id, keys.CHART_ACCOUNT), len(missing))
     planned = []

@@ -11,10 +11,9 @@ from typing import Any, Callable, Iterable, Mapping
 from chalicelib.domain.statements import Movements
 from chalicelib.errors import ValidationFailed
 from chalicelib.services.accounting import dimensions
-from chalicelib.store import keys
+from chalicelib.store.repositories import ledger as ledgers
 from chalicelib.store.table import Table
 
-_POSTINGS_END = "~"  # sorts after every digit and '#': the upper bound of a day's postings
 UNASSIGNED = None  # the group of postings carrying no value of the dimension grouped by
 _SKIPPED = object()  # the group of a posting left out
 
@@ -25,9 +24,7 @@ def carried_values(posting: Mapping[str, Any]) -> set[int]:
 
 def account_postings(table: Table, company_id: int, account_id: int, start: str, end: str) -> list[dict[str, Any]]:
     """An account's postings dated within [start, end], strongly consistent."""
-    return table.query_all(partition=("PK", keys.account_partition(company_id, account_id)),
-                           sort_range=("SK", f"{keys.POSTING_PREFIX}{start}",
-                                       f"{keys.POSTING_PREFIX}{end}{_POSTINGS_END}"), consistent=True)
+    return ledgers.postings_between(table, company_id, account_id, start, end)
 
 
 def _summed(table: Table, company_id: int, account_ids: Iterable[int], start: str, end: str,

@@ -11,6 +11,7 @@ from chalicelib.errors import Conflict, NotFound, ValidationFailed
 from chalicelib.services import records
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
+from chalicelib.store.repositories import dimensions as dimension_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -18,7 +19,7 @@ from chalicelib.store.transaction import Transaction
 def dimension_items(table: Table, company_id: int) -> list[dict[str, Any]]:
     """Every dimension and value item of the company, dimensions each followed by their values:
     one strongly consistent Query of a small partition."""
-    return table.query_all(partition=("PK", keys.dimensions_partition(company_id)), consistent=True)
+    return dimension_store.items(table, company_id)
 
 
 def values_by_id(items: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:
@@ -187,10 +188,7 @@ def create_dimension(command: Command, fields: dict[str, Any]) -> dict[str, Any]
                  "createdAt": now, "updatedAt": now}
     transaction = command.transaction()
     transaction.put_new(dimension)
-    transaction.update(keys.dimension_count(company_id), "ADD #count :one",
-                       condition="attribute_not_exists(#count) OR #count < :max",
-                       names={"#count": "dimensionCount"}, values={":one": 1, ":max": keys.MAX_DIMENSIONS},
-                       on_fail=_limit_reached())
+    dimension_store.count_new(transaction, company_id, _limit_reached())
     transaction.put_new({**_name_key(company_id, fields["name"]), "dimensionId": dimension_id},
                         on_fail=_name_taken(fields["name"]))
     values = [_new_value(command, dimension_id, value, now) for value in requested]

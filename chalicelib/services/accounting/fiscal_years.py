@@ -32,12 +32,12 @@ from chalicelib.services.accounting.posting import (
     count_attribute,
     get_entry,
     load_rules,
-    lock_everywhere,
-    on_every_shard,
 )
 from chalicelib.services.accounting.reports import account_months
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
+from chalicelib.store.repositories import fiscal_years as year_store
+from chalicelib.store.repositories import journal as journal_entries
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -66,9 +66,8 @@ def fiscal_year(table: Table, company_id: int, year: int) -> dict[str, Any]:
 
 def list_fiscal_years(table: Table, company_id: int) -> list[dict[str, Any]]:
     """The years anything locked (a closed period or the year itself), newest first."""
-    items = [item for item in table.query_all(partition=("PK", keys.period_lock(company_id, "")["PK"]),
-                                              consistent=True) if item["SK"].isdigit()]  # not shards nor the books' lock
-    return [_view(item["SK"], item) for item in sorted(items, key=lambda item: item["SK"], reverse=True)]
+    return [_view(year, lock) for year, lock in sorted(year_store.year_locks(table, company_id), reverse=True,
+                                                        key=lambda found: found[0])]
 
 
 def _view(year: str, lock: dict[str, Any] | None) -> dict[str, Any]:
@@ -168,12 +167,11 @@ def _check_earlier_years_closed(table: Table, company_id: int, year: int) -> Non
     """Years close in order: every earlier year with a posted entry is closed first. The day
     counts (strongly consistent) say which years have one; a year with none is passed over."""
     closed = {item["year"] for item in list_fiscal_years(table, company_id) if item["status"] == CLOSED}
-    days = table.query_all(partition=("PK", keys.day_counts(company_id, "")["PK"]),
-                           sort_range=("SK", None, f"{year - 1}-12-31{keys.SHARD_SUFFIX_END}"), consistent=True)
+    days = journal_entries.day_counts_between(table, company_id, None, f"{year - 1}-12-31")
     posted = [count_attribute(status, kind) for status in (POSTED, REVERSED) for kind in accounting.ENTRY_TYPES]
     entries: Counter[int] = Counter()
-    for day in days:
-        entries[int(day["SK"][:4])] += sum(int(day.get(name, 0)) for name in posted)
+    for day, counts in days:
+        entries[int(day[:4])] += sum(int(counts.get(name, 0)) for name in posted)
     still_open = sorted(earlier for earlier, count in entries.items() if count > 0 and earlier not in closed)
     if still_open:
         raise FiscalYearRefused(f"Earlier years with postings are still open: {', '.join(map(str, still_open))}. "
@@ -181,20 +179,14 @@ def _check_earlier_years_closed(table: Table, company_id: int, year: int) -> Non
 
 
 def _books_closed_through(table: Table, company_id: int) -> str | None:
-    return (table.get(keys.books_lock(company_id)) or {}).get("closedThrough")
+    return year_store.books_closed_through(table, company_id)
 
 
 def _move_books_lock(transaction: Transaction, company_id: int, seen: str | None, through: str | None) -> None:
     """The books' lock to the newest closed year's last day (None: no year closed), on the
     value read: two years closing or reopening at once take turns."""
-    lock = keys.books_lock(company_id)
-    expression, values = ("SET closedThrough = :through", {":through": through}) if through else \
-        ("REMOVE closedThrough", {})
-    condition = "attribute_not_exists(closedThrough)" if seen is None else "closedThrough = :seen"
-    transaction.update(lock, expression, condition=condition,
-                       values={**values, **({":seen": seen} if seen is not None else {})} or None,
-                       on_fail=VersionConflict("Another fiscal year was closed or reopened meanwhile: try again."))
-    on_every_shard(transaction, lock, expression, values or None)
+    year_store.move_books_lock(transaction, company_id, seen, through,
+                               VersionConflict("Another fiscal year was closed or reopened meanwhile: try again."))
 
 
 def _set_lock(command: Command, company_id: int, year: str, state: dict[str, Any], status: str, *,
@@ -208,21 +200,7 @@ def _set_lock(command: Command, company_id: int, year: str, state: dict[str, Any
         writes.apply(transaction)
     if books is not None:
         _move_books_lock(transaction, company_id, *books)
-    values: dict[str, Any] = {":status": status, ":next": state["version"] + 1, ":seen": state["version"]}
-    sets = ["yearStatus = :status", "yearVersion = :next"]
-    for index, (name, value) in enumerate(fields.items()):
-        sets.append(f"{name} = :f{index}")
-        values[f":f{index}"] = value
-    expression = "SET " + ", ".join(sets)
-    if yearClosed:
-        expression += ", yearClosed = :yes"
-        values[":yes"] = True
-        lock_everywhere(transaction, company_id, year, "SET yearClosed = :yes", {":yes": True})
-    elif yearClosed is False:
-        expression += " REMOVE yearClosed"
-        lock_everywhere(transaction, company_id, year, "REMOVE yearClosed")
-    transaction.update(keys.period_lock(company_id, year), expression,
-                       condition="attribute_not_exists(yearVersion) OR yearVersion = :seen", values=values)
+    year_store.record_year_state(transaction, company_id, year, status, state["version"], fields, yearClosed)
     changed = {**state, **fields, "status": status, "version": state["version"] + 1}
     return command.commit(transaction, changed)
 

@@ -8,10 +8,10 @@ from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import CLOSED, OPEN
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
-from chalicelib.services.accounting.posting import lock_everywhere
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, list_collection
+from chalicelib.store.repositories import periods as period_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -65,10 +65,7 @@ def create_period(command: Command, name: str, start_date: str, end_date: str) -
     transaction.increment(keys.entity_count(company_id, keys.ACCOUNTING_PERIOD), "total",
                           also_set=keys.entity_count_index(company_id, keys.ACCOUNTING_PERIOD))
     ranges = [*guard["ranges"], {"id": period_id, "startDate": start_date, "endDate": end_date}]
-    transaction.update(keys.guard(company_id, PERIODS_GUARD), "SET #ranges = :ranges, #version = :next",
-                       condition="attribute_not_exists(#version) OR #version = :seen",
-                       names={"#ranges": "ranges", "#version": "version"}, values={":ranges": ranges, ":next": guard["version"] + 1,
-                               ":seen": guard["version"]})
+    period_store.record_ranges(transaction, company_id, PERIODS_GUARD, ranges, guard["version"])
     return command.commit(transaction, item)
 
 
@@ -94,12 +91,10 @@ def _change_status(command: Command, period_id: int, expected: str, status: str)
                               {"status": status, "updatedAt": now,
                                "closedAt" if status == CLOSED else "reopenedAt": now},
                               period["version"])
-    _lock_days(transaction, company_id, period, "ADD" if status == CLOSED else "DELETE")
+    _lock_days(transaction, company_id, period, closing=status == CLOSED)
     return command.commit(transaction, changed)
 
 
-def _lock_days(transaction: Transaction, company_id: int, period: dict[str, Any], action: str) -> None:
+def _lock_days(transaction: Transaction, company_id: int, period: dict[str, Any], *, closing: bool) -> None:
     for year, days in accounting.days_by_year(period["startDate"], period["endDate"]).items():
-        transaction.update(keys.period_lock(company_id, year), f"{action} closedDays :days",
-                           values={":days": days})
-        lock_everywhere(transaction, company_id, year, f"{action} closedDays :days", {":days": days})
+        (period_store.close_days if closing else period_store.reopen_days)(transaction, company_id, year, days)

@@ -29,6 +29,8 @@ from chalicelib.domain.records import EntryRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.store import keys
+from chalicelib.store.repositories import accounts, fiscal_years, periods
+from chalicelib.store.repositories import journal as journal_entries
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -280,18 +282,7 @@ class JournalWrites:
         for entry in self._puts:
             transaction.put_new(entry)
         for entry, status, also in self._status_changes:
-            names = {"#status": "status", "#version": "version"}
-            values: dict[str, Any] = {":from": entry["status"], ":to": status,
-                                      ":expected": entry["version"], ":next": entry["version"] + 1}
-            assignments = ["#status = :to", "#version = :next"]
-            for position, (name, value) in enumerate(also.items()):
-                names[f"#a{position}"] = name
-                values[f":a{position}"] = value
-                assignments.append(f"#a{position} = :a{position}")
-            # a concurrent post or reversal of the same entry makes the command run again
-            transaction.update(keys.entity(self.company_id, keys.JOURNAL_ENTRY, entry["id"]),
-                               "SET " + ", ".join(assignments),
-                               condition="#status = :from AND #version = :expected", names=names, values=values)
+            journal_entries.change_status(transaction, self.company_id, entry, status, also)
         for posting in self._postings:
             transaction.put(posting)
         for (account_id, month), (debit, credit, days) in self._balances.items():
@@ -307,12 +298,7 @@ class JournalWrites:
                                   f"A date of this operation in {year} falls in a closed accounting period or "
                                   "fiscal year.",
                                   details=[{"field": "date", "message": IN_CLOSED_PERIOD}])
-            # NOT binds before AND, AND before OR: only the parentheses DynamoDB does not call redundant
-            open_on_each = " AND ".join(f"NOT contains(closedDays, :d{i})" for i in range(len(ordered)))
-            transaction.check(keys.period_lock(self.company_id, year),
-                              f"attribute_not_exists(yearClosed) AND (attribute_not_exists(closedDays) OR "
-                              f"{open_on_each})",
-                              values={f":d{i}": day for i, day in enumerate(ordered)}, on_fail=closed, shardable=True)
+            periods.require_days_open(transaction, self.company_id, year, ordered, closed)
 
     def _check_books_lock(self, transaction: Transaction) -> None:
         """Nothing dated on or before the newest closed year's last day, whichever year the date
@@ -322,9 +308,7 @@ class JournalWrites:
         first = min(f"{year}-{min(days)}" for year, days in self._dated.items())
         closed = PeriodClosed(f"{first} falls on or before the last day of a closed fiscal year.",
                               details=[{"field": "date", "message": IN_CLOSED_YEAR}])
-        transaction.check(keys.books_lock(self.company_id),
-                          "attribute_not_exists(closedThrough) OR closedThrough < :first",
-                          values={":first": first}, on_fail=closed, shardable=True)
+        fiscal_years.require_after_closed_years(transaction, self.company_id, first, closed)
 
     def _guard_accounts(self, transaction: Transaction) -> None:
         """Each account posted to must exist and be active, and once it has a posting its type is
@@ -345,9 +329,7 @@ class JournalWrites:
                 raise invalid_account(field)
             if int(account.get("postingCount", 0)) > 0:
                 continue
-            transaction.update(wanted[account_id], "ADD postingCount :n",
-                               condition="attribute_exists(PK) AND isActive = :active",
-                               values={":n": postings, ":active": True}, on_fail=invalid_account(field))
+            accounts.count_first_postings(transaction, self.company_id, account_id, postings, invalid_account(field))
 
     def _add_balance(self, transaction: Transaction, account_id: int, month: str, debit: Decimal,
                      credit: Decimal, days: dict[str, list[Decimal]]) -> None:
@@ -366,21 +348,6 @@ def add_month_totals(transaction: Transaction, key: keys.Key, month: str, debit:
     transaction.accumulate(key, additions, sets={"month": month, **also}, shardable=True)
 
 
-def lock_everywhere(transaction: Transaction, company_id: int, year: str, expression: str,
-                    values: dict[str, Any] | None = None) -> None:
-    """What the dated writes check of a year's lock (`closedDays`, `yearClosed`) changed on every
-    shard of it alike: a check that went to a shard finds the same lock."""
-    on_every_shard(transaction, keys.period_lock(company_id, year), expression, values)
-
-
-def on_every_shard(transaction: Transaction, lock: keys.Key, expression: str,
-                   values: dict[str, Any] | None = None) -> None:
-    """A lock the dated writes check (a year's, the books'), changed alike on each of its shards
-    beside the item itself (keys.shards)."""
-    for key in keys.shards(lock)[1:]:
-        transaction.update(key, expression, values=values)
-
-
 # --- reading balances back -----------------------------------------------------------------------
 
 def month_balance(item: dict[str, Any]) -> accounting.MonthBalance:
@@ -395,7 +362,7 @@ def month_balance(item: dict[str, Any]) -> accounting.MonthBalance:
 def rule_items(table: Table, company_id: int) -> list[dict[str, Any]]:
     """Every determination rule of the company: one Query of a partition bounded by operation
     type x document type."""
-    return table.query_all(partition=("PK", keys.determination_rules_partition(company_id)), consistent=True)
+    return accounts.determination_rules(table, company_id)
 
 
 def load_rules(table: Table, company_id: int) -> list[Rule]:

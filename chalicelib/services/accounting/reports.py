@@ -14,10 +14,9 @@ from chalicelib.services.accounting import chart
 from chalicelib.services.accounting.posting import month_balance
 from chalicelib.services.identity.accounts import today_of
 from chalicelib.store import keys
-from chalicelib.store.listing import decode_cursor, encode_cursor, invalid_cursor
+from chalicelib.store.repositories import ledger as ledgers
 from chalicelib.store.table import Table
 
-_POSTINGS_END = "~"  # sorts after every digit and '#': the upper bound of a day's postings
 _BEGINNING = "0001-01-01"  # before any posting: a trial balance is of everything up to its date
 
 
@@ -83,9 +82,7 @@ def account_and_months(table: Table, company_id: int, account_id: int, through: 
 
 def account_months(table: Table, company_id: int, account_id: int, through_month: str) -> list[accounting.MonthBalance]:
     """One account's monthly balances up to a month, strongly consistent."""
-    return [month_balance(item) for item in table.query_all(
-        partition=("PK", keys.balances_partition(company_id)),
-        sort_range=("SK", *keys.account_balances_range(account_id, through_month)), consistent=True)]
+    return [month_balance(item) for item in ledgers.account_months(table, company_id, account_id, through_month)]
 
 
 def balance_at(table: Table, company_id: int, account_id: int, date: str) -> Decimal:
@@ -107,34 +104,13 @@ def dated_page(table: Table, partition: str, prefix: str, start_date: str, end_d
     """One page of a ledger's dated items (sort keys `{prefix}{date}#...`) in [start_date,
     end_date], the debit and credit totals before its first item (from the monthly balances,
     plus the same day's earlier items when a cursor starts mid-day) and the next page's cursor."""
-    low, high = f"{prefix}{start_date}", f"{prefix}{end_date}{_POSTINGS_END}"
-    start_key = None
-    running_debit, running_credit = accounting.totals_through(months, accounting.previous_day(start_date))
-    if cursor:
-        start_key = decode_cursor(cursor, partition_attribute="PK", partition=partition, attributes=("PK", "SK"))
-        after = start_key["SK"]
-        day = after[len(prefix):len(prefix) + 10]
-        if not (low <= after <= high) or not _is_date(day) or after[len(prefix) + 10:len(prefix) + 11] != "#":
-            raise invalid_cursor()
-        running_debit, running_credit = accounting.totals_through(months, accounting.previous_day(day))
-        # the cursor's own item ended the previous page: it counts
-        for earlier in table.query_all(partition=("PK", partition), sort_range=("SK", f"{prefix}{day}", after),
-                                       consistent=True):
-            debit, credit = amounts(earlier)
-            running_debit, running_credit = running_debit + debit, running_credit + credit
-    items: list[dict[str, Any]] = []
-    more = False
-    while True:
-        batch, start_key = table.query(partition=("PK", partition), sort_range=("SK", low, high),
-                                       limit=limit + 1 - len(items), start_key=start_key, consistent=True)
-        items.extend(batch)
-        if len(items) > limit:
-            more, items = True, items[:limit]
-            break
-        if start_key is None:
-            break
-    next_cursor = encode_cursor(keys.item_key(partition, items[-1]["SK"])) if more and items else None
-    return items, (running_debit, running_credit), next_cursor
+    page = ledgers.dated_page(table, partition, prefix, start_date, end_date, limit, cursor, _is_date)
+    running_debit, running_credit = accounting.totals_through(
+        months, accounting.previous_day(page.resumed_on or start_date))
+    for earlier in page.earlier_that_day:
+        debit, credit = amounts(earlier)
+        running_debit, running_credit = running_debit + debit, running_credit + credit
+    return page.items, (running_debit, running_credit), page.next_cursor
 
 
 def month_balances_through(table: Table, company_id: int, date: str) -> dict[int, list[accounting.MonthBalance]]:
@@ -142,7 +118,7 @@ def month_balances_through(table: Table, company_id: int, date: str) -> dict[int
     of the company's balances, whatever the number of postings (the posting engine keeps them in
     the posting's transaction), so a report never sees part of a posting."""
     by_account: dict[int, list[accounting.MonthBalance]] = {}
-    for item in table.query_all(partition=("PK", keys.balances_partition(company_id)), consistent=True):
+    for item in ledgers.every_month_balance(table, company_id):
         if item["month"] <= date[:7]:
             by_account.setdefault(item["accountId"], []).append(month_balance(item))
     return by_account

@@ -26,7 +26,9 @@ from chalicelib.services.banking.banking import MONEY_IN
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1
+from chalicelib.store.repositories import ledger as ledgers
+from chalicelib.store.repositories import reports as report_reads
+from chalicelib.store.repositories import revaluations as revaluation_store
 from chalicelib.store.table import Table
 
 SIDES = ((keys.RECEIVABLE_SIDE, rules.RECEIVABLE, ("customer", "both"), "receivable"),
@@ -52,18 +54,14 @@ def exists_error(existing: dict[str, Any]) -> RevaluationExists:
 def partner_items(table: Table, company_id: int, date: str, own: str) -> list[dict[str, Any]]:
     """Per foreign-currency document open at the end of `date`: its partner, what is open in its
     currency and in the company's (its ledger's movements up to the date; aging reads them so)."""
-    partners = [item for item in table.query_all(
-        partition=("GSI1PK", keys.collection_partition(company_id, keys.PARTNER)), index=GSI1)
-        if item.get("type") in ("customer", "supplier", "both")]   # not the count item
+    partners = [item for item in report_reads.partners(table, company_id)
+                if item.get("type") in ("customer", "supplier", "both")]
     found = []
     for partner in sorted(partners, key=lambda item: (item.get("name", ""), item["id"])):
         for side, kind, types, _ in SIDES:
             if partner.get("type") not in types:
                 continue
-            movements = table.query_all(
-                partition=("PK", keys.partner_ledger_partition(company_id, partner["id"], side)),
-                sort_range=("SK", keys.PARTNER_MOVEMENT_PREFIX, keys.day_end(keys.PARTNER_MOVEMENT_PREFIX + date)),
-                consistent=True)
+            movements = ledgers.partner_movements_through(table, company_id, partner["id"], side, date)
             own_movements = {int(movement["documentId"]): movement for movement in movements
                              if movement.get("currency") and movement.get("documentId") is not None}
             booked = aging_rules.open_amounts(movements)
@@ -86,8 +84,7 @@ def bank_items(table: Table, company_id: int, date: str, own: str) -> list[dict[
     for account in sorted(records.small_records(table, company_id, keys.BANK_ACCOUNT), key=lambda item: item["id"]):
         if not account.get("currency") or account["currency"] == own:
             continue
-        later = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account["id"])),
-                                sort_range=("SK", rules.reversal_date(date), None), consistent=True)
+        later = report_reads.bank_transactions_from(table, company_id, account["id"], rules.reversal_date(date))
         held = Decimal(account.get("balance", 0)) - sum(
             (Decimal(item["amount"]) if item["direction"] == MONEY_IN else -Decimal(item["amount"]) for item in later), ZERO)
         if (account.get("openingBalanceDate") or "") > date:
@@ -202,7 +199,7 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
 
 def list_revaluations(table: Table, company_id: int) -> list[dict[str, Any]]:
     """Newest date first (one Query of a small partition)."""
-    items = table.query_all(partition=("PK", keys.revaluations_partition(company_id)), consistent=True)
+    items = revaluation_store.every_record(table, company_id)
     return [view(item) for item in sorted(items, key=lambda item: item["date"], reverse=True)]
 
 

@@ -22,6 +22,7 @@ from chalicelib.services.accounting.posting import JournalWrites, Source, entry_
 from chalicelib.services.commands import Command
 from chalicelib.services.sales_purchases import partner_ledger
 from chalicelib.store import keys
+from chalicelib.store.repositories import revaluations as revaluation_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS
 
@@ -96,18 +97,9 @@ def write_chunk(command: Command, rule_list: list[Any], record: dict[str, Any], 
     writes.apply(transaction)
     partner_movements(transaction, company_id, record, lines)
     now = clock.now_iso()
-    sets = ["chunksPosted = :next", "journalEntryIds = list_append(journalEntryIds, :entry)",
-            "reversalJournalEntryIds = list_append(reversalJournalEntryIds, :reversal)",
-            "journalEntryId = if_not_exists(journalEntryId, :first)",
-            "reversalJournalEntryId = if_not_exists(reversalJournalEntryId, :firstReversal)"]
-    values: dict[str, Any] = {":next": number + 1, ":seen": number, ":posting": POSTING, ":entry": [entry_id],
-                              ":reversal": [reversal_id], ":first": entry_id, ":firstReversal": reversal_id}
-    if last:
-        sets += ["#status = :posted", "postedAt = :now"]
-        values.update({":posted": POSTED_STATUS, ":now": now})
-    transaction.update(keys.revaluation(company_id, record["date"]), "SET " + ", ".join(sets),
-                       condition="#status = :posting AND chunksPosted = :seen", names={"#status": "status"},
-                       values=values)   # failed: a lost race, the command runs again from the record as it is
+    # failed: a lost race, the command runs again from the record as it is
+    revaluation_store.record_chunk_posted(transaction, company_id, record["date"], number, entry_id, reversal_id,
+                                          posting=POSTING, posted=POSTED_STATUS if last else None, now=now)
     if len(transaction.operations) + 1 > MAX_ITEMS:   # the plan counts high: never reached
         raise DocumentTooLarge(f"A chunk of the revaluation of {record['date']} would change "
                                f"{len(transaction.operations) + 1} records, more than {MAX_ITEMS}.")

@@ -18,12 +18,13 @@ from chalicelib.services.accounting import revaluation_chunks as chunks
 from chalicelib.services.accounting.posting import JournalWrites, get_entry
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
+from chalicelib.store.repositories import revaluations as revaluation_store
 from chalicelib.store.table import Table
 
 
 def stored_record(table: Table, company_id: int, revaluation_id: int) -> dict[str, Any]:
     """The record as stored (its plan, its progress), under its date's key or a voided one."""
-    for item in table.query_all(partition=("PK", keys.revaluations_partition(company_id)), consistent=True):
+    for item in revaluation_store.every_record(table, company_id):
         if int(item["id"]) == revaluation_id:
             return item
     raise NotFound("Revaluation not found.")
@@ -52,12 +53,8 @@ def _start(command: Command, record: dict[str, Any]) -> dict[str, Any]:
     status = record.get("status", chunks.POSTED_STATUS)
     posted = len(record.get("journalEntryIds") or ([record["journalEntryId"]] if record.get("journalEntryId") else []))
     transaction = command.transaction()
-    transaction.update(keys.revaluation(command.company_id, record["date"]),
-                       "SET #status = :voiding, chunksVoided = :zero, chunksToVoid = :posted, voidJournalEntryIds = :none",
-                       condition="(#status = :was OR attribute_not_exists(#status)) AND chunksPosted = :posted"
-                       if "chunksPosted" in record else "(#status = :was OR attribute_not_exists(#status))",
-                       names={"#status": "status"},
-                       values={":voiding": chunks.VOIDING, ":zero": 0, ":posted": posted, ":none": [], ":was": status})
+    revaluation_store.start_voiding(transaction, command.company_id, record["date"], was=status, voiding=chunks.VOIDING,
+                                    posted_chunks=posted, chunked="chunksPosted" in record)
     Command(command.principal, command.table).commit(transaction, None)
     return {**record, "status": chunks.VOIDING, "chunksVoided": 0, "chunksToVoid": posted, "voidJournalEntryIds": []}
 
@@ -81,10 +78,7 @@ def void_chunk(command: Command, record: dict[str, Any], number: int) -> dict[st
     lines = [line for line in record["lines"] if int(line.get("chunk", 0)) == number and line.get("difference")]
     chunks.partner_movements(transaction, company_id, record, lines, voiding=True)
     new_ids = [int(entry["id"]) for entry in undone]
-    transaction.update(keys.revaluation(company_id, record["date"]),
-                       "SET chunksVoided = :next, voidJournalEntryIds = list_append(voidJournalEntryIds, :ids)",
-                       condition="#status = :voiding AND chunksVoided = :seen", names={"#status": "status"},
-                       values={":next": number + 1, ":seen": number, ":voiding": chunks.VOIDING, ":ids": new_ids})
+    revaluation_store.record_chunk_voided(transaction, company_id, record["date"], number, chunks.VOIDING, new_ids)
     Command(command.principal, table).commit(transaction, None)
     return {**record, "chunksVoided": number + 1, "voidJournalEntryIds": [*record["voidJournalEntryIds"], *new_ids]}
 
@@ -95,8 +89,6 @@ def _retire(command: Command, record: dict[str, Any], answer: Any) -> dict[str, 
     voided = {**record, **keys.voided_revaluation(company_id, record["date"], int(record["id"])),
               "status": chunks.VOIDED, "voidedAt": clock.now_iso()}
     transaction = command.transaction()
-    transaction.delete(keys.revaluation(company_id, record["date"]),
-                       condition="#status = :voiding AND chunksVoided = :done", names={"#status": "status"},
-                       values={":voiding": chunks.VOIDING, ":done": int(record["chunksToVoid"])})
-    transaction.put_new(voided)
+    revaluation_store.retire(transaction, company_id, record["date"], chunks.VOIDING, int(record["chunksToVoid"]),
+                             voided)
     return command.commit(transaction, answer(voided))

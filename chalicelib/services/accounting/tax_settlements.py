@@ -26,6 +26,7 @@ from chalicelib.services.banking import bank_transactions, banking, exchange_rat
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import tax_settlements as settlement_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -110,10 +111,7 @@ def _advance_guard(transaction: Transaction, company_id: int, previous: str | No
     settlement recorded in between (the same month's, twice at once) makes this one refused."""
     overlap = SettlementRefused("Another tax settlement was recorded meanwhile; send this one again.", code=OVERLAP,
                                 details=[{"field": "periodEnd", "message": "another settlement was recorded meanwhile"}])
-    transaction.update(keys.guard(company_id, _GUARD), "SET lastDate = :date, lastPeriodEnd = :end",
-                       condition="lastDate = :seen" if previous else "attribute_not_exists(lastDate)",
-                       values={":date": date, ":end": period_end, **({":seen": previous} if previous else {})},
-                       on_fail=overlap)
+    settlement_store.advance(transaction, company_id, _GUARD, previous, date, period_end, overlap)
 
 
 def _figures_fields(figures: SettlementFigures) -> dict[str, Decimal]:
