@@ -24,6 +24,7 @@ _INVALIDATION_NAMES = {"#dte": "dte", "#status": "status", "#version": "version"
 def pending_transmissions(table: Table, partition: str, older_than: str, limit: int) -> list[dict[str, Any]]:
     """Up to `limit` of the unanswered transmissions of one pending partition
     (keys.dte_pending_partitions) whose last attempt was before `older_than`, the oldest first."""
+    found: list[dict[str, Any]]
     found, _ = table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", None, older_than),
                            limit=limit)
     return found
@@ -123,6 +124,7 @@ def forget_pending_invalidation(transaction: Transaction, company_id: int, docum
 
 def open_lots(table: Table, partition: str, limit: int) -> list[dict[str, Any]]:
     """Up to `limit` open lots of one partition (keys.dte_open_lot_partitions), the oldest first."""
+    found: list[dict[str, Any]]
     found, _ = table.query(partition=("GSI1PK", partition), index=GSI1, limit=limit)
     return found
 

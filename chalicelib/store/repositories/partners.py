@@ -44,6 +44,7 @@ def open_documents(table: Table, company_id: int, partner_id: int, side: str, *,
     before `due_before`; sort keys `{dueDate}#{id}`), strongly consistent."""
     partition = ("PK", keys.open_documents_partition(company_id, partner_id, side))
     if limit is not None:
+        items: list[dict[str, Any]]
         items, _ = table.query(partition=partition, limit=limit, consistent=True)
         return items
     return table.query_all(partition=partition, sort_range=("SK", None, due_before), consistent=True)
