@@ -12,8 +12,9 @@ from chalicelib.services import search
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, list_collection
+from chalicelib.store.repositories import records as record_store
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import Transaction
+from chalicelib.store.transaction import Guard, Transaction
 
 # Adds what a kind needs to the transaction (reservations, existence checks) given the
 # company, the new item and, for updates, the item before the change.
@@ -157,10 +158,10 @@ def add_record_update(transaction: Transaction, company_id: int, kind: RecordKin
 def update_item(command: Command, key: keys.Key, current: dict[str, Any], changes: dict[str, Any],
                 expected_version: int | None,
                 add_effects: Callable[[Transaction, dict[str, Any]], None] | None = None,
-                guard: tuple[str, dict[str, str], dict[str, Any]] | None = None) -> dict[str, Any]:
+                guard: Guard | None = None) -> dict[str, Any]:
     """Sparse update of a versioned item. `expected_version` (If-Match or the body's `version`)
     makes a stale write a 409; without it a concurrent writer only makes the command run
-    again on fresh data. `guard` (condition, names, values) is a further condition the caller
+    again on fresh data. `guard` (a repository's Guard) is a further condition the caller
     has already checked on `current`: when it fails, a concurrent change made it false, and
     the command runs again to report it precisely."""
     if expected_version is not None and expected_version != current["version"]:
@@ -169,10 +170,9 @@ def update_item(command: Command, key: keys.Key, current: dict[str, Any], change
     if not changes:
         return current
     transaction = command.transaction()
-    condition, names, values = guard or (None, None, None)
     transaction.update_fields(key, changes, current["version"],
                               on_fail=VersionConflict() if expected_version is not None and not guard else None,
-                              also_require=condition, names=names, values=values)
+                              guard=guard)
     if add_effects:
         add_effects(transaction, updated)
     return command.commit(transaction, updated)
@@ -183,7 +183,7 @@ def update_item(command: Command, key: keys.Key, current: dict[str, Any], change
 # which is also how a document finds its branch, range or warehouse.
 
 def small_records(table: Table, company_id: int, kind: str) -> list[dict[str, Any]]:
-    return table.query_all(partition=("PK", keys.small_collection(company_id, kind)), consistent=True)
+    return record_store.small_collection(table, company_id, kind)
 
 
 def get_small_record(table: Table, company_id: int, kind: str, record_id: int, label: str) -> dict[str, Any]:

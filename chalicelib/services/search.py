@@ -9,7 +9,8 @@ from typing import Any
 
 from chalicelib.domain import search as search_rules
 from chalicelib.store import keys
-from chalicelib.store.listing import Page, decode_cursor, encode_cursor, invalid_cursor
+from chalicelib.store.listing import Page
+from chalicelib.store.repositories import search as search_index
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -36,11 +37,10 @@ def find(table: Table, company_id: int, kind: str, query: str, page: int, limit:
     or the ids after `cursor`) and the cursor of the next. A query without a letter or a digit
     finds nothing."""
     partition = keys.search_partition(company_id, kind)
-    after = _after(cursor, partition) if cursor else None
+    after = search_index.id_after(cursor, partition) if cursor else None
 
     def beginning(word: str) -> set[int]:
-        return {item["id"] for item in table.query_all(partition=("PK", partition), sort_prefix=("SK", word),
-                                                        consistent=True)}
+        return search_index.ids_beginning(table, partition, word)
 
     ids: set[int] = set()
     for position, word in enumerate(search_rules.query_words(query)):
@@ -59,15 +59,6 @@ def find(table: Table, company_id: int, kind: str, query: str, page: int, limit:
     wanted_keys = [keys.entity(company_id, kind, record_id) for record_id in wanted]
     found_items = table.batch_get(wanted_keys)
     items = [found_items[keys.pair(key)] for key in wanted_keys if keys.pair(key) in found_items]
-    next_cursor = encode_cursor(keys.item_key(partition, keys.sortable_id(wanted[-1]))) if more else None
+    next_cursor = search_index.cursor_after(partition, wanted[-1]) if more else None
     return Page(items=items, total=len(ordered), page=page, limit=limit, next_cursor=next_cursor)
 
-
-def _after(cursor: str, partition: str) -> int:
-    """The id a search cursor was issued after: its sort key is the id as `find` writes it, so a
-    cursor forged in the caller's own partition with another sort key is an invalid cursor."""
-    after = keys.parse_sortable_id(decode_cursor(cursor, partition_attribute="PK", partition=partition,
-                                                 attributes=("PK", "SK"))["SK"])
-    if after is None:
-        raise invalid_cursor()
-    return after

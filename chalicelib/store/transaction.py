@@ -6,7 +6,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, NamedTuple, TypeVar
 
 from botocore.exceptions import ClientError
 
@@ -57,6 +57,14 @@ T = TypeVar("T")
 class LostRace(Exception):
     """Another writer got there first (a version, counter or transaction conflict): the whole
     command is loaded and built again."""
+
+
+class Guard(NamedTuple):
+    """A further condition on a versioned update (`update_fields(..., guard=)`), built by a repository
+    (store/repositories): what a command checked on the item as read, with its names and values."""
+    condition: str
+    names: dict[str, str]
+    values: dict[str, Any]
 
 
 @dataclass
@@ -131,11 +139,14 @@ class Transaction(MergedWrites):
     def update_fields(self, key: Key, changes: dict[str, Any], expected_version: int, *,
                       on_fail: ApiError | None = None, also_require: str | None = None,
                       names: dict[str, str] | None = None,
-                      values: dict[str, Any] | None = None) -> "Transaction":
+                      values: dict[str, Any] | None = None, guard: Guard | None = None) -> "Transaction":
         """Sets (or removes, for None) only the changed attributes and bumps `version`, so that
         counters kept on the same item by other commands are never overwritten.
         `also_require` adds a condition (with its `names` and `values`) to the version check with
-        AND: parenthesize any OR inside it (DynamoDB refuses redundant parentheses)."""
+        AND: parenthesize any OR inside it (DynamoDB refuses redundant parentheses); `guard` gives
+        the three at once."""
+        if guard is not None:
+            also_require, names, values = guard
         condition = "#version = :expectedVersion"
         if also_require:
             condition += f" AND {also_require}"

@@ -16,6 +16,7 @@ from chalicelib.services.accounting import reports
 from chalicelib.services.accounting.posting import month_balance
 from chalicelib.services.sales_purchases import partners
 from chalicelib.store import keys
+from chalicelib.store.repositories import partners as partner_store
 from chalicelib.store.table import Table
 
 SIDES = {"client": (keys.RECEIVABLE_SIDE, "receivableBalance", "openReceivables", ("customer", "both")),
@@ -34,8 +35,7 @@ def _partner(table: Table, company_id: int, side_name: str, partner_id: int) -> 
 def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> dict[str, Any]:
     side, balance_field, count_attribute, _ = SIDES[side_name]
     partner = _partner(table, company_id, side_name, partner_id)
-    open_items, _ = table.query(partition=("PK", keys.open_documents_partition(company_id, partner_id, side)),
-                                limit=SHOWN_DOCUMENTS, consistent=True)
+    open_items = partner_store.open_documents(table, company_id, partner_id, side, limit=SHOWN_DOCUMENTS)
     company = table.get(keys.company(company_id)) or {}
     today = clock.company_today(company)
     shown = open_items[:SHOWN_DOCUMENTS]
@@ -43,7 +43,7 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
         if shown else {}
     documents = []
     for item in shown:
-        document = found.get((keys.document(company_id, item["documentId"])["PK"], keys.DOCUMENT))
+        document = found.get(keys.pair(keys.document(company_id, item["documentId"])))
         if document is None:
             continue
         documents.append({"id": document["id"], "type": document["type"], "number": document.get("number"),
@@ -75,10 +75,8 @@ def statement(table: Table, company_id: int, side_name: str, partner_id: int, st
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after the end date")
     partition = keys.partner_ledger_partition(company_id, partner_id, side)
-    months = [month_balance(item) for item in table.query_all(
-        partition=("PK", partition), sort_range=("SK", keys.PARTNER_BALANCE_PREFIX,
-                                                 f"{keys.PARTNER_BALANCE_PREFIX}{end_date[:7]}{keys.SHARD_SUFFIX_END}"),
-        consistent=True)]
+    months = [month_balance(item) for item in partner_store.ledger_months(table, company_id, partner_id, side,
+                                                                          end_date)]
     opening_charges, opening_credits = totals_through(months, previous_day(start_date))
     closing_charges, closing_credits = totals_through(months, end_date)
     items, (charges_before, credits_before), next_cursor = reports.dated_page(

@@ -6,7 +6,8 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.errors import ValidationFailed
 from chalicelib.services.sales_purchases import document_search, payment_status
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1, GSI2, Page, list_range
+from chalicelib.store.listing import Page
+from chalicelib.store.repositories import documents as document_store
 from chalicelib.store.table import Table
 
 
@@ -14,9 +15,7 @@ def document_total(table: Table, company_id: int, *, document_type: str | None =
                    start_date: str | None = None, end_date: str | None = None, partner_id: int | None = None) -> int:
     """How many documents match: the sum of the per-day counts of the date range (the company's, or
     the partner's), one strongly consistent Query of small items."""
-    counts = table.query_all(partition=("PK", keys.day_counts(company_id, "", partner_id)["PK"]),
-                             sort_range=("SK", start_date or "0000", f"{end_date or '9999'}{keys.SHARD_SUFFIX_END}"),
-                             consistent=True)
+    counts = document_store.day_counts_between(table, company_id, partner_id, start_date, end_date)
     wanted = {f"{s}_{t}" for s in document_rules.DOCUMENT_STATUSES for t in document_rules.KINDS
               if (status is None or s == status) and (document_type is None or t == document_type)}
     return sum(int(day.get(name, 0)) for day in counts for name in wanted)
@@ -54,9 +53,5 @@ def _listed(table: Table, company_id: int, *, document_type: str | None, status:
     total = document_total(table, company_id, document_type=document_type, status=status, start_date=start_date,
                            end_date=end_date, partner_id=partner_id)
     high = keys.day_end(end_date) if end_date else None
-    if partner_id is not None:
-        return list_range(table, partition=keys.partner_documents_partition(company_id, partner_id), low=start_date,
-                          high=high, filters=filters, page=page, limit=limit, cursor=cursor, descending=True,
-                          total=total, index=GSI2)
-    return list_range(table, partition=keys.collection_partition(company_id, keys.DOCUMENT), low=start_date, high=high,
-                      filters=filters, page=page, limit=limit, cursor=cursor, descending=True, total=total, index=GSI1)
+    return document_store.page_between(table, company_id, partner_id=partner_id, low=start_date, high=high,
+                                       filters=filters, page=page, limit=limit, cursor=cursor, total=total)

@@ -15,6 +15,7 @@ from chalicelib.services import document_names
 from chalicelib.services.sales_purchases import partner_ledger
 from chalicelib.services.sales_purchases.document_content import Context, today
 from chalicelib.store import keys
+from chalicelib.store.repositories import partners as partner_store
 
 if TYPE_CHECKING:  # the plan is the document command's; it calls these with it
     from chalicelib.services.sales_purchases.documents import Plan
@@ -45,20 +46,11 @@ def move_partner_balance(plan: Plan, document: DocumentRecord, sign: int, date: 
         details={"documentId": document["id"], "documentType": kind.code, "number": document.get("number"),
                  "description": label if sign > 0 else book_text("document_reversal", label=label),
                  **currency_details(document, Decimal(document["total"]) * kind.balance * sign)})
-    condition = "attribute_exists(PK)"
-    values: dict[str, Any] = {":amount": amount}
-    on_fail = None
-    if ceiling is not None:
-        condition += " AND (attribute_not_exists(#balance) OR #balance <= :ceiling)"
-        values[":ceiling"] = ceiling
-        on_fail = document_rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
-    names = {"#balance": balance_attribute(kind)}
-    expression = "ADD #balance :amount"
-    if kind.balance > 0:
-        names["#open"], values[":open"] = open_count_attribute(kind), sign
-        expression += ", #open :open"
-    plan.transaction.update(keys.entity(context.company_id, keys.PARTNER, partner_id), expression,
-                            condition=condition, names=names, values=values, on_fail=on_fail)
+    partner_store.move_balance(
+        plan.transaction, context.company_id, partner_id, balance=balance_attribute(kind), amount=amount,
+        open_count=open_count_attribute(kind) if kind.balance > 0 else None, open_change=sign, ceiling=ceiling,
+        over_ceiling=document_rules.credit_limit_exceeded("The customer's balance would exceed its credit limit.")
+        if ceiling is not None else None)
     if kind.balance > 0:
         if sign > 0:
             plan.transaction.put(open_document_item(context.company_id, document))
@@ -110,10 +102,8 @@ def open_document_item(company_id: int, document: DocumentRecord) -> dict[str, A
 
 
 def oldest_open_due_date(context: Context) -> str | None:
-    items, _ = context.table.query(
-        partition=("PK", keys.open_documents_partition(context.company_id, int(context.partner["id"]),
-                                                        keys.RECEIVABLE_SIDE)),
-        limit=1, consistent=True)
+    items = partner_store.open_documents(context.table, context.company_id, int(context.partner["id"]),
+                                         keys.RECEIVABLE_SIDE, limit=1)
     return items[0]["dueDate"] if items else None
 
 

@@ -33,7 +33,7 @@ from chalicelib.services.sales_purchases.documents import (
     load_existing,
     now_fields,
 )
-from chalicelib.store import keys
+from chalicelib.store.repositories import documents as document_store
 
 
 def reverse(plan: Plan, document: DocumentRecord, date: str) -> dict[str, Any]:
@@ -153,9 +153,7 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
     document = get_document(command.table, command.company_id, document_id)
     kind = document_rules.KINDS[document["type"]]
     actions.require("delete", document)
-    payments, _ = command.table.query(partition=("PK", keys.document(command.company_id, document_id)["PK"]),
-                                      sort_prefix=("SK", keys.DOCUMENT_PAYMENT_PREFIX), limit=1, consistent=True)
-    if payments:  # cancelled advances stay on record with their bank transactions: so does the draft
+    if document_store.has_payments_on_record(command.table, command.company_id, document_id):  # cancelled advances stay on record with their bank transactions: so does the draft
         raise document_rules.DocumentStateError("The draft has payments on record (cancelled ones too); cancel it instead.",
                                        code="DOCUMENT_HAS_PAYMENTS")
     context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
@@ -164,6 +162,5 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
     plan.count(document, -1)
     transaction = plan.finish()
     document_search.index_supplier_number(transaction, command.company_id, document, {"id": document_id})
-    transaction.delete(keys.document(command.company_id, document_id), condition="#v = :v AND #s = :draft",
-                       names={"#v": "version", "#s": "status"}, values={":v": document["version"], ":draft": DRAFT})
+    document_store.delete_draft(transaction, command.company_id, document_id, document["version"], DRAFT)
     return command.commit(transaction, {"id": document_id, "deleted": True})

@@ -16,7 +16,9 @@ from chalicelib.errors import ValidationFailed
 from chalicelib.services import search
 from chalicelib.services.sales_purchases import payment_status
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI2, GSI3, Page
+from chalicelib.store.listing import Page
+from chalicelib.store.repositories import documents as document_store
+from chalicelib.store.repositories import search as search_index
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -53,12 +55,10 @@ def _by_number(table: Table, company_id: int, query: str) -> set[int]:
     term = keys.number_term(query)
     if term is None:
         return set()
-    partition = keys.search_partition(company_id, keys.DOCUMENT)
-    own = table.query_all(partition=("GSI3PK", partition), index=GSI3, sort_prefix=("GSI3SK", term))
-    suppliers = table.query_all(partition=("PK", partition), sort_prefix=("SK", term), consistent=True)
+    own, suppliers = search_index.documents_numbered(table, company_id, term)
     if len(own) + len(suppliers) > MAX_FOUND:
         raise _too_broad(f"{MAX_FOUND} documents")
-    return {int(item["GSI3SK"].split("#")[1]) for item in own} | {item["id"] for item in suppliers}
+    return set(own) | set(suppliers)
 
 
 def _numbered(document: DocumentRecord, query: str) -> bool:
@@ -75,8 +75,7 @@ def _of_partners(table: Table, company_id: int, query: str) -> list[dict[str, An
         raise _too_broad(f"{MAX_PARTNERS} business partners")
     documents: list[dict[str, Any]] = []
     for partner in partners.items:
-        documents.extend(table.query_all(
-            partition=("GSI2PK", keys.partner_documents_partition(company_id, partner["id"])), index=GSI2))
+        documents.extend(document_store.of_partner(table, company_id, partner["id"]))
         if len(documents) > MAX_FOUND:
             raise _too_broad(f"{MAX_FOUND} documents")
     return documents

@@ -35,6 +35,7 @@ from chalicelib.services.sales_purchases.document_content import (
 )
 from chalicelib.services.sales_purchases.document_partners import credit_control, move_partner_balance
 from chalicelib.store import keys
+from chalicelib.store.repositories import documents as document_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
@@ -137,10 +138,8 @@ def credit_source(plan: Plan, document: DocumentRecord, sign: int) -> None:
     amount = Decimal(document["total"]) * sign
     if sign > 0 and amount > Decimal(source.get("total", 0)) - Decimal(source.get("creditedTotal", 0)):
         raise over_credited(source)
-    plan.transaction.update(keys.document(plan.context.company_id, document["sourceDocumentId"]),
-                            "ADD #credited :amount, #version :one", condition="#version = :seen",
-                            names={"#credited": "creditedTotal", "#version": "version"},
-                            values={":amount": amount, ":one": 1, ":seen": int(source.get("version", 0))})
+    document_store.add_credited(plan.transaction, plan.context.company_id, document["sourceDocumentId"], amount,
+                                int(source.get("version", 0)))
 
 
 
@@ -246,14 +245,14 @@ def commit(command: Command, plan: Plan, document: DocumentRecord, *, new: bool 
         transaction.put_new(stored)
     else:
         assert previous is not None
-        transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": previous["version"]})
+        document_store.replace_as_read(transaction, stored, previous["version"])
     confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
     _check_size(plan, confirming=confirming)
     return command.commit(transaction, view(stored, plan.context.company, command.principal, plan.warnings))
 
 
 def _stored(document: DocumentRecord) -> dict[str, Any]:
-    company_id = int(document["PK"].split("#")[1])
+    company_id = document_store.company_of(document)
     document = {**document, **keys.document_index(company_id, document["date"], document["id"]),
                 **keys.partner_document_index(company_id, document["businessPartnerId"], document["date"],
                                               document["id"]),

@@ -15,13 +15,13 @@ from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.renumbering import Renumbering
+from chalicelib.store.repositories import fiscal_ranges
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 # Numbers of types without a CAI range: establishment of the branch, this emission point.
 SEQUENCE_EMISSION_POINT = "001"
 NO_BRANCH_CODE = "000"
-CAI_GUARD = "CAI"
 
 
 class NumberingError(ApiError):
@@ -103,8 +103,7 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
     if int(candidate["nextNumber"]) > candidate["rangeEnd"] + 1:
         raise ValidationFailed.for_field("rangeEnd", f"numbers up to {int(candidate['nextNumber']) - 1} "
                                                      "were already issued")
-    guard = table.get(keys.guard(company_id, CAI_GUARD))
-    version = guard["version"] if guard else 0
+    version = fiscal_ranges.range_changes_turn(table, company_id)
     country = _country(table, company_id)
     other = _overlap(country, records.small_records(table, company_id, keys.CAI_RANGE), candidate)
     if other is not None:
@@ -119,8 +118,7 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
         raise NumberingError(f"Numbers up to {issued} of type {candidate['documentType']} were already issued without "
                              "a CAI range; start the range after them.", code="CAI_RANGE_OVERLAP",
                              details=[{"field": "rangeStart", "message": f"must be above {issued}"}])
-    transaction.put({**keys.guard(company_id, CAI_GUARD), "version": version + 1},
-                    condition="attribute_not_exists(PK) OR version = :v", values={":v": version})
+    fiscal_ranges.take_range_changes_turn(transaction, company_id, version)
 
 
 def _country(table: Table, company_id: int) -> str:
@@ -195,12 +193,9 @@ def assign_number(transaction: Transaction, table: Table, company: dict[str, Any
                            document, branch_code, segment, series)
     sequence = table.get(keys.document_sequence(company_id, document_type))
     next_number = int(sequence["nextNumber"]) if sequence else 1
-    if sequence is None:
-        transaction.update(keys.document_sequence(company_id, document_type), "SET nextNumber = :after",
-                           condition="attribute_not_exists(nextNumber)", values={":after": next_number + 1})
-    else:
-        transaction.update(keys.document_sequence(company_id, document_type), "SET nextNumber = :after",
-                           condition="nextNumber = :n", values={":n": next_number, ":after": next_number + 1})
+    fiscal_ranges.take_sequence_number(transaction, keys.document_sequence(company_id, document_type), next_number,
+                                       first=sequence is None)
+    if sequence is not None:
         transaction.take_number(_NextNumber(keys.document_sequence(company_id, document_type), next_number,
                                             branch_code, SEQUENCE_EMISSION_POINT, segment, None))
     return Number(format_number(branch_code, SEQUENCE_EMISSION_POINT, segment, next_number), None)
@@ -240,7 +235,7 @@ class _NextNumber(Renumbering):
             return {}, {}
         old, new = self.format(self.number), self.format(number)
         self.number = number
-        return {old: new, old.replace("-", ""): new.replace("-", "")}, {":n": number, ":after": number + 1}
+        return {old: new, old.replace("-", ""): new.replace("-", "")}, fiscal_ranges.numbered_values(number)
 
 
 def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str, Any]],
@@ -267,10 +262,7 @@ def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str
         raise NumberingError("The CAI range has no numbers left.", code="CAI_EXHAUSTED", details=field)
     chosen = usable[0]
     number = int(chosen["nextNumber"])
-    transaction.update(keys.small_record(company_id, keys.CAI_RANGE, chosen["id"]),
-                       "SET nextNumber = :after ADD #version :one",
-                       condition="nextNumber = :n AND rangeEnd >= :n AND isActive = :yes", names={"#version": "version"},
-                       values={":n": number, ":after": number + 1, ":one": 1, ":yes": True})
+    fiscal_ranges.take_range_number(transaction, keys.small_record(company_id, keys.CAI_RANGE, chosen["id"]), number)
     transaction.take_number(_NextNumber(keys.small_record(company_id, keys.CAI_RANGE, chosen["id"]), number,
                                         branch_code, chosen["emissionPoint"], segment, chosen))
     cai = {"cai": chosen["cai"], "rangeId": chosen["id"], "emissionPoint": chosen["emissionPoint"],

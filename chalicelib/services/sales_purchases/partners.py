@@ -18,6 +18,8 @@ from chalicelib.services.identity import accounts
 from chalicelib.services.payments import payment_setup
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import partners as partner_store
+from chalicelib.store.repositories import records as record_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -73,8 +75,7 @@ def tax_id_reservation(company_id: int, tax_id: str, partner_id: int, import_job
 def tax_id_holders(table: Table, company_id: int) -> dict[str, dict[str, Any]]:
     """Every reserved tax id of the company, by its reservation's sort key (one Query: an import
     checks thousands of rows against them)."""
-    partition = tax_id_key(company_id, "x")["PK"]
-    return {item["SK"]: item for item in table.query_all(partition=("PK", partition), consistent=True)}
+    return record_store.reservations_like(table, tax_id_key(company_id, "x"))
 
 
 def stored_tax_id(typed: str, country: str) -> str:
@@ -107,7 +108,7 @@ def _reserve_tax_id(transaction: Transaction, company_id: int, item: dict[str, A
         # only its own: a partner from before its reservation may share the id with the one holding it
         held = transaction.table.get(tax_id_key(company_id, old))
         if held is not None and held["partnerId"] == item["id"]:
-            transaction.delete(tax_id_key(company_id, old), condition="partnerId = :me", values={":me": item["id"]})
+            partner_store.release_tax_id(transaction, tax_id_key(company_id, old), item["id"])
 
 
 def _checked_tax_id(table: Table, company_id: int, fields: dict[str, Any],

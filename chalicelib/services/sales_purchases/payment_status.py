@@ -18,7 +18,9 @@ from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.errors import ValidationFailed
 from chalicelib.services.identity.accounts import today_of
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1, GSI2, MAX_PAGE_DEPTH, Page
+from chalicelib.store.listing import MAX_PAGE_DEPTH, Page
+from chalicelib.store.repositories import documents as document_store
+from chalicelib.store.repositories import partners as partner_store
 from chalicelib.store.table import Table
 
 SIDE_OPEN_COUNTS = ((keys.RECEIVABLE_SIDE, "openReceivables"), (keys.PAYABLE_SIDE, "openPayables"))
@@ -34,16 +36,14 @@ def _overdue_candidates(table: Table, company_id: int, today: str, partner_id: i
     if partner_id is not None:
         partners = [table.get(keys.entity(company_id, keys.PARTNER, partner_id)) or {"id": partner_id}]
     else:
-        partners = table.query_all(partition=("GSI1PK", keys.collection_partition(company_id, keys.PARTNER)),
-                                   index=GSI1)
+        partners = partner_store.every_partner(table, company_id)
     ids: set[int] = set()
     for partner in partners:
         for side, open_count in SIDE_OPEN_COUNTS:
             if partner_id is None and not int(partner.get(open_count, 0)):
                 continue
             # the open documents by due date, those due before today (sort keys `{dueDate}#{id}`)
-            due = table.query_all(partition=("PK", keys.open_documents_partition(company_id, int(partner["id"]), side)),
-                                  sort_range=("SK", None, today), consistent=True)
+            due = partner_store.open_documents(table, company_id, int(partner["id"]), side, due_before=today)
             ids.update(int(item["documentId"]) for item in due)
     found = table.batch_get(keys.document(company_id, document_id) for document_id in sorted(ids))
     return list(found.values())
@@ -52,12 +52,8 @@ def _overdue_candidates(table: Table, company_id: int, today: str, partner_id: i
 def _range_candidates(table: Table, company_id: int, *, start_date: str | None, end_date: str | None,
                       partner_id: int | None) -> list[dict[str, Any]]:
     high = keys.day_end(end_date) if end_date else None
-    if partner_id is not None:
-        partition, index = keys.partner_documents_partition(company_id, partner_id), GSI2
-    else:
-        partition, index = keys.collection_partition(company_id, keys.DOCUMENT), GSI1
-    return table.query_all(partition=(f"{index}PK", partition), index=index,
-                           sort_range=(f"{index}SK", start_date, high), filters={"status": CONFIRMED})
+    return document_store.dated_between(table, company_id, partner_id=partner_id, low=start_date, high=high,
+                                        filters={"status": CONFIRMED})
 
 
 def list_by_payment_status(table: Table, company_id: int, wanted: str, *, filters: dict[str, Any],

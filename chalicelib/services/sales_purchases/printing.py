@@ -19,7 +19,8 @@ from chalicelib.services.accounting.posting import get_entry
 from chalicelib.services.commands import Command
 from chalicelib.services.sales_purchases import documents
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1, Page, list_range
+from chalicelib.store.listing import Page
+from chalicelib.store.repositories import documents as document_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace
 
@@ -178,7 +179,7 @@ def _record_sending(command: Command, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def view_sending(item: dict[str, Any]) -> dict[str, Any]:
-    shown = {name: value for name, value in item.items() if name not in ("PK", "SK", "GSI1PK", "GSI1SK", "itemType")}
+    shown = {name: value for name, value in item.items() if name not in keys.INDEX_ATTRIBUTES and name != "itemType"}
     shown.setdefault("attachments", [item["attachment"]])  # recorded when a sending had one attachment
     return shown
 
@@ -188,8 +189,7 @@ def list_sendings(table: Table, company_id: int, document_id: int, page: int, li
     """A document's sendings, newest first."""
     documents.get_document(table, company_id, document_id)
     counter = table.get(keys.document_sending_count(company_id, document_id)) or {}
-    listed = list_range(table, partition=keys.document_sendings_partition(company_id, document_id), low=None,
-                        high=None, filters={}, page=page, limit=limit, cursor=cursor, descending=True,
-                        total=int(counter.get("total", 0)), index=GSI1)
+    listed = document_store.sendings_page(table, company_id, document_id, page, limit, cursor,
+                                          int(counter.get("total", 0)))
     return Page(items=[view_sending(item) for item in listed.items], total=listed.total, page=listed.page,
                 limit=listed.limit, next_cursor=listed.next_cursor)

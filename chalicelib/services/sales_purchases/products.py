@@ -14,6 +14,7 @@ from chalicelib.services.identity import accounts
 from chalicelib.services.inventory import stock_moves
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import records as record_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -85,13 +86,12 @@ def new_product_fields(fields: dict[str, Any], country: str) -> dict[str, Any]:
 
 def code_reservation(company_id: int, code: str) -> str:
     """The sort key of a code's reservation: codes are one whatever their case."""
-    return code_key(company_id, code)["SK"]
+    return record_store.reservation_name(code_key(company_id, code))
 
 
 def code_holders(table: Table, company_id: int) -> dict[str, dict[str, Any]]:
     """Every reserved product code of the company, by code_reservation (one Query)."""
-    partition = code_key(company_id, "x")["PK"]
-    return {item["SK"]: item for item in table.query_all(partition=("PK", partition), consistent=True)}
+    return record_store.reservations_like(table, code_key(company_id, "x"))
 
 
 def add_product_batch(transaction: Transaction, company_id: int, items: list[dict[str, Any]]) -> None:

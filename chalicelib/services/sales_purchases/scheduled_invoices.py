@@ -23,7 +23,8 @@ from chalicelib.services.commands import Command
 from chalicelib.services.payments import payment_setup
 from chalicelib.services.sales_purchases import document_content, documents
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI2, Page
+from chalicelib.store.listing import Page
+from chalicelib.store.repositories import scheduled_invoices as schedule_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction, run_with_retries
 
@@ -33,7 +34,6 @@ SALES_INVOICE = "01"
 CATCH_UP_LIMIT = 31
 # Changing these moves the runs: the next one is computed again from today.
 _RESCHEDULING = ("frequency", "interval", "startDate")
-_DUE_INDEX = ("GSI2PK", "GSI2SK")
 
 
 def schedule_key(company_id: int, schedule_id: int) -> keys.Key:
@@ -164,9 +164,7 @@ def _first_run_from(recurrence: schedules.Recurrence, date: str) -> str | None:
 
 def _due_index(schedule: dict[str, Any]) -> dict[str, Any]:
     """The due index attributes of an active schedule with a run ahead; None (removed) otherwise."""
-    if not schedule.get("isActive", True) or schedule.get("nextRunDate") is None:
-        return dict.fromkeys(_DUE_INDEX)
-    return keys.schedule_due_index(schedule["companyId"], schedule["id"], schedule["nextRunDate"])
+    return schedule_store.due_index(schedule)
 
 
 def _latest_today() -> str:
@@ -193,7 +191,7 @@ def run_due(table: Table) -> dict[str, int]:
     issued_today: dict[int, bool] = {}
     high = keys.day_end(_latest_today())  # after the company and schedule ids of the day
     for partition in keys.schedule_due_partitions():
-        for schedule in table.query_all(partition=("GSI2PK", partition), index=GSI2, sort_range=("GSI2SK", None, high)):
+        for schedule in schedule_store.due_through(table, partition, high):
             try:
                 company_id = schedule["companyId"]
                 if company_id not in todays:
@@ -203,7 +201,8 @@ def run_due(table: Table) -> dict[str, int]:
                         company, SALES_INVOICE)
                 outcome = _run_schedule(table, schedule, todays[company_id], issued_today[company_id])
             except Exception:  # reading it failed (throttled, malformed): the others still run
-                logger.exception("scheduled invoice not run", extra={"schedule": schedule.get("SK")})
+                logger.exception("scheduled invoice not run",
+                                 extra={"companyId": schedule.get("companyId"), "schedule": schedule.get("id")})
                 outcome = {"failed": 1, "errored": 1}
             for name, count in outcome.items():
                 summary[name] = summary.get(name, 0) + count
@@ -259,8 +258,8 @@ def _make_invoice(command: Command, schedule: dict[str, Any], run_date: str, dat
 
         def advance_schedule(transaction: Transaction, invoice: DocumentRecord) -> None:
             changes.update(lastDocumentId=invoice["id"], **document_names.names(invoice, "lastDocument"))
-            transaction.update_fields(key, changes, current["version"], also_require="#next = :run",
-                                      names={"#next": "nextRunDate"}, values={":run": run_date})
+            transaction.update_fields(key, changes, current["version"],
+                                      guard=schedule_store.still_waiting_for(run_date))
 
         documents.create_document(command, _invoice_fields(current, dated), extra_writes=advance_schedule)
         advanced = {name: value for name, value in {**current, **changes}.items() if value is not None}
@@ -294,12 +293,9 @@ def _record_failure(command: Command, schedule: dict[str, Any], run_date: str, c
     logger.warning("scheduled invoice not made", extra={**_ids(schedule, run_date), "code": code, "reason": message})
     company_id, schedule_id = schedule["companyId"], schedule["id"]
     transaction = command.transaction()
-    transaction.update(schedule_key(company_id, schedule_id),
-                       "SET lastError = :error, updatedAt = :now ADD #version :one", condition="nextRunDate = :run",
-                       names={"#version": "version"},
-                       values={":error": {"code": code, "message": message, "at": clock.now_iso(),
-                                          **({"details": details} if details else {})},
-                               ":now": clock.now_iso(), ":one": 1, ":run": run_date})
+    schedule_store.record_failure(transaction, schedule_key(company_id, schedule_id), run_date,
+                                  {"code": code, "message": message, "at": clock.now_iso(),
+                                   **({"details": details} if details else {})}, clock.now_iso())
     try:
         transaction.commit()
     except LostRace:

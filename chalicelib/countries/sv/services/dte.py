@@ -25,7 +25,8 @@ from chalicelib.observability import logger
 from chalicelib.services.banking import exchange_rates
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1
+from chalicelib.store.repositories import documents as document_store
+from chalicelib.store.repositories import electronic_documents as dte_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction, run_with_retries
 
@@ -96,8 +97,7 @@ def retry_pending_dte(table: Table, transmitter: DteTransmitter | None = None, *
     cutoff = clock.iso(clock.now() - _dt.timedelta(seconds=min_age_seconds))
     late = clock.iso(clock.now() - dte_rules.AUTHORITY_WINDOW)
     tally: Counter[str] = Counter()
-    shards = [table.query(partition=("GSI1PK", partition), index=GSI1, sort_range=("GSI1SK", None, cutoff),
-                          limit=batch)[0] for partition in keys.dte_pending_partitions()]
+    shards = [dte_store.pending_transmissions(table, partition, cutoff, batch) for partition in keys.dte_pending_partitions()]
     everything = [transmission for pending in shards for transmission in pending]
     # still pending past the authority's window: what the DTE alarm counts
     overdue = sum(transmission["createdAt"] < late for transmission in everything)
@@ -144,10 +144,9 @@ def _retry(table: Table, transmitter: DteTransmitter, transmission: dict[str, An
 def _postpone(table: Table, company_id: int, document_id: int) -> None:
     now = clock.now_iso()
     try:
-        Transaction(table).update(keys.dte_transmission(company_id, document_id), "SET GSI1SK = :since",
-                                  condition="#status = :pending", names={"#status": "status"},
-                                  values={":since": keys.dte_pending_index(company_id, document_id, now)["GSI1SK"],
-                                          ":pending": PENDING}).commit()
+        transaction = Transaction(table)
+        dte_store.postpone_transmission(transaction, company_id, document_id, now, PENDING)
+        transaction.commit()
     except LostRace:  # answered meanwhile
         pass
 
@@ -229,11 +228,7 @@ def _record(table: Table, company_id: int, document_id: int,
         _update_transmission(transaction, company_id, document_id, dte, sent(transmission) if callable(sent) else sent)
         # the whole `dte` is written: on the document as read (the hourly run may have declared it
         # in contingency meanwhile), else read again
-        transaction.update(document_key, "SET #dte = :dte, #updated = :now ADD #version :one",
-                           condition="#dte.#status = :pending AND #version = :read",
-                           names={"#dte": "dte", "#status": "status", "#updated": "updatedAt", "#version": "version"},
-                           values={":dte": dte, ":now": now, ":one": 1, ":pending": PENDING,
-                                   ":read": document["version"]})
+        dte_store.record_dte(transaction, company_id, document_id, dte, now, document["version"], PENDING)
         if dte["status"] == dte_rules.ACCEPTED:
             outbox.emit(transaction, outbox.DOCUMENT_DTE_ACCEPTED, company_id, "document", document_id,
                         document_rules.event_data({**document, **changes}))
@@ -251,10 +246,7 @@ def count_validated_debit_note(transaction: Transaction, company_id: int, docume
     read. Its version moves: no command holding an older copy overwrites the count."""
     if document.get("dte", {}).get("tipoDte") != dte_rules.NOTA_DEBITO or document.get("sourceDocumentId") is None:
         return
-    transaction.update(keys.document(company_id, int(document["sourceDocumentId"])),
-                       "ADD #notes :sign, #version :one",
-                       names={"#notes": "validatedDebitNotes", "#version": "version"},
-                       values={":sign": sign, ":one": 1})
+    document_store.add_validated_debit_notes(transaction, company_id, int(document["sourceDocumentId"]), sign)
 
 
 def _update_transmission(transaction: Transaction, company_id: int, document_id: int, dte: dict[str, Any],
@@ -262,19 +254,4 @@ def _update_transmission(transaction: Transaction, company_id: int, document_id:
     """An answered transmission leaves the pending index, keeping what was sent; an unanswered one
     moves to its back (its last attempt), so transmissions that keep failing never hide the ones
     behind them."""
-    assignments = ["#status = :status", "attempts = :attempts", "lastAttemptAt = :at"]
-    values: dict[str, Any] = {":status": dte["status"], ":attempts": dte["attempts"], ":at": dte["lastAttemptAt"],
-                              ":pending": PENDING}
-    names = {"#status": "status"}
-    if dte["status"] == PENDING:
-        assignments += ["lastError = :error", "GSI1SK = :since"]
-        values[":error"] = dte["lastError"]
-        values[":since"] = keys.dte_pending_index(company_id, document_id, dte["lastAttemptAt"])["GSI1SK"]
-        removals = ""
-    else:
-        removals = " REMOVE GSI1PK, GSI1SK, lastError, lotJws"  # a lot's JWS lives on in `sent`
-        if sent is not None:
-            assignments.append("#sent = :sent")
-            names["#sent"], values[":sent"] = "sent", sent
-    transaction.update(keys.dte_transmission(company_id, document_id), "SET " + ", ".join(assignments) + removals,
-                       condition="#status = :pending", names=names, values=values)
+    dte_store.record_attempt(transaction, company_id, document_id, dte, PENDING, sent)

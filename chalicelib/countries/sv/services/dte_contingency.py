@@ -29,6 +29,7 @@ from chalicelib.countries.sv.services import dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
 from chalicelib.observability import logger
 from chalicelib.store import keys
+from chalicelib.store.repositories import electronic_documents as dte_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
 
@@ -135,13 +136,7 @@ def _declare(table: Table, company: dict[str, Any], documents: list[dict[str, An
         transaction = Transaction(table)
         together = documents[start:start + DECLARED_TOGETHER]
         for document in together:
-            transaction.update(keys.document(company["id"], document["id"]),
-                               "SET #dte.#contingency = :contingency, #updated = :now ADD #version :one",
-                               condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency)",
-                               names={"#dte": "dte", "#contingency": "contingency", "#status": "status",
-                                      "#updated": "updatedAt", "#version": "version"},
-                               values={":contingency": contingency, ":now": contingency["declaredAt"], ":one": 1,
-                                       ":pending": dte_rules.PENDING})
+            dte_store.declare_contingency(transaction, company["id"], document["id"], contingency, dte_rules.PENDING)
         try:
             transaction.commit()
         except LostRace:  # answered or declared meanwhile: the next run sees what is left
@@ -198,8 +193,7 @@ def _event(table: Table, company: dict[str, Any], codigo: str, documents: list[d
         return None
     if frozen is not None:
         _update_each(table, company["id"], codigo, documents,
-                     "SET #dte.#contingency.#issuer = :issuer, #updated = :now", {"#issuer": "eventIssuer"},
-                     {":issuer": dte_contingency_event.declared_issuer(company), ":now": clock.now_iso()})
+                     {"eventIssuer": dte_contingency_event.declared_issuer(company)}, clock.now_iso())
     return event
 
 
@@ -207,23 +201,19 @@ def _record_seal(table: Table, company_id: int, codigo: str, seal: str, received
                  documents: list[dict[str, Any]]) -> None:
     """Records the event's seal on its DTEs (a run that stops half-way leaves the rest waiting for
     the next, which records the seal already received: `_company`)."""
-    _update_each(table, company_id, codigo, documents,
-                 "SET #dte.#contingency.#seal = :seal, #dte.#contingency.#received = :at, #updated = :at",
-                 {"#seal": "eventSeal", "#received": "eventReceivedAt"}, {":seal": seal, ":at": received_at})
+    _update_each(table, company_id, codigo, documents, {"eventSeal": seal, "eventReceivedAt": received_at},
+                 received_at)
 
 
-def _update_each(table: Table, company_id: int, codigo: str, documents: list[dict[str, Any]], expression: str,
-                 names: dict[str, str], values: dict[str, Any]) -> None:
-    """Applies `expression` to the contingency of each of the event's DTEs still pending,
+def _update_each(table: Table, company_id: int, codigo: str, documents: list[dict[str, Any]],
+                 changes: dict[str, Any], updated_at: str) -> None:
+    """Sets `changes` in the contingency of each of the event's DTEs still pending,
     `DECLARED_TOGETHER` per transaction (an event of up to 1,000 DTEs exceeds one). Each update is
     conditioned on its own document, so a transaction lost to a race (a DTE answered meanwhile) is
     applied one document at a time."""
     def update(transaction: Transaction, document: dict[str, Any]) -> None:
-        transaction.update(keys.document(company_id, document["id"]), f"{expression} ADD #version :one",
-                           condition="#dte.#status = :pending AND #dte.#contingency.#event = :codigo",
-                           names={"#dte": "dte", "#contingency": "contingency", "#event": "eventCodigo",
-                                  "#status": "status", "#updated": "updatedAt", "#version": "version", **names},
-                           values={":one": 1, ":pending": dte_rules.PENDING, ":codigo": codigo, **values})
+        dte_store.update_contingency(transaction, company_id, document["id"], codigo, changes, updated_at,
+                                     dte_rules.PENDING)
 
     for start in range(0, len(documents), DECLARED_TOGETHER):
         together = documents[start:start + DECLARED_TOGETHER]

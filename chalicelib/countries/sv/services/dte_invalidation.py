@@ -11,7 +11,7 @@ details."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib import clock, countries, jsoncodec
 from chalicelib.countries.sv.domain import dte as dte_rules
@@ -24,8 +24,8 @@ from chalicelib.observability import logger
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.sales_purchases import document_reversals, documents
-from chalicelib.store import keys
-from chalicelib.store.listing import GSI2
+from chalicelib.store.repositories import documents as document_store
+from chalicelib.store.repositories import electronic_documents as dte_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
 
@@ -107,25 +107,21 @@ def _record_pending(table: Table, company_id: int, document: dict[str, Any], pen
     and the authority answers it as it did. Only where no other request recorded its event."""
     if (document.get("dte") or {}).get(dte_rules.PENDING_INVALIDATION) == pending:
         return
-    _update_pending(table, company_id, document["id"], "SET #dte.#pending = :pending",
-                    "attribute_not_exists(#dte.#pending)", {":pending": pending})
+    _update_pending(table, lambda transaction: dte_store.record_pending_invalidation(
+        transaction, company_id, document["id"], dte_rules.PENDING_INVALIDATION, pending, dte_rules.ACCEPTED))
 
 
 def _forget_pending(table: Table, company_id: int, document_id: int, codigo: str) -> None:
     """The authority refused the event: nothing of it is there. Only this request's record goes."""
-    _update_pending(table, company_id, document_id, "REMOVE #dte.#pending", "#dte.#pending.#codigo = :codigo",
-                    {":codigo": codigo})
+    _update_pending(table, lambda transaction: dte_store.forget_pending_invalidation(
+        transaction, company_id, document_id, dte_rules.PENDING_INVALIDATION, codigo, dte_rules.ACCEPTED))
 
 
-def _update_pending(table: Table, company_id: int, document_id: int, update: str, condition: str,
-                    values: dict[str, Any]) -> None:
+def _update_pending(table: Table, write: Callable[[Transaction], None]) -> None:
+    transaction = Transaction(table)
+    write(transaction)
     try:
-        Transaction(table).update(
-            keys.document(company_id, document_id), f"{update} ADD #version :one",
-            condition=f"#dte.#status = :accepted AND {condition}",
-            names={"#dte": "dte", "#pending": dte_rules.PENDING_INVALIDATION, "#version": "version", "#status": "status",
-                   **({"#codigo": "codigoGeneracion"} if "#codigo" in condition else {})},
-            values={":one": 1, ":accepted": dte_rules.ACCEPTED, **values}).commit()
+        transaction.commit()
     except LostRace:
         raise ServiceUnavailable("Another request is invalidating this document; send it again.",
                                  code="CONCURRENT_UPDATE") from None
@@ -209,10 +205,8 @@ def related_documents(table: Table, company_id: int, document: dict[str, Any]) -
     """The DTEs issued against the document (its notes, a return): the partner's documents from
     its date whose source it is, each as the rules read it. The window bounds the read: a DTE is
     invalidated within weeks (at most three months) of its date."""
-    found = table.query_all(partition=("GSI2PK", keys.partner_documents_partition(company_id,
-                                                                                  document["businessPartnerId"])),
-                            index=GSI2, sort_range=("GSI2SK", document["date"], None),
-                            filters={"sourceDocumentId": document["id"]})
+    found = document_store.dated_between(table, company_id, partner_id=document["businessPartnerId"],
+                                         low=document["date"], filters={"sourceDocumentId": document["id"]})
     return [{"id": item["id"], "number": item.get("number"), "tipoDte": item["dte"]["tipoDte"],
              "status": item["dte"].get("status"), "codigoGeneracion": item["dte"].get("codigoGeneracion")}
             for item in found if (item.get("dte") or {}).get("tipoDte")]

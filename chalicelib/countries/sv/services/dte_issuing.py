@@ -16,6 +16,7 @@ from chalicelib.countries.sv.domain.dte import PENDING
 from chalicelib.countries.sv.services import dte_return, dte_signing
 from chalicelib.errors import ValidationFailed
 from chalicelib.store import keys
+from chalicelib.store.repositories import fiscal_ranges
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -137,10 +138,8 @@ def _next_control_number(transaction: Transaction, table: Table, company_id: int
         # whose numbers any point may have carried
         legacy = table.get(keys.dte_control_sequence(company_id, tipo_dte))
         number = int(legacy["nextNumber"]) if legacy else 1
-        transaction.update(key, "SET nextNumber = :after", condition="attribute_not_exists(nextNumber)",
-                           values={":after": number + 1})
+        fiscal_ranges.take_sequence_number(transaction, key, number, first=True)
         return number
     number = int(sequence["nextNumber"])
-    transaction.update(key, "SET nextNumber = :after", condition="nextNumber = :n",
-                       values={":n": number, ":after": number + 1})
+    fiscal_ranges.take_sequence_number(transaction, key, number, first=False)
     return number

@@ -33,7 +33,7 @@ from chalicelib.countries.sv.services import dte_contingency, dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Lot, LotRefused, TransmissionFailed
 from chalicelib.observability import logger
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1
+from chalicelib.store.repositories import electronic_documents as dte_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, Transaction
 
@@ -47,8 +47,6 @@ SENDING, RECEIVED, CLOSED, REFUSED = "sending", "received", "closed", "refused"
 # already (countries/sv/services/dte.py).
 Recorder = Callable[[Table, int, int, DteResult], "dict[str, Any] | None"]
 # a DTE's lot, as a document's updates name it when it joins or leaves one
-_DOCUMENT_LOT_NAMES = {"#dte": "dte", "#contingency": "contingency", "#lot": "lotId", "#status": "status",
-                       "#updated": "updatedAt", "#version": "version"}
 
 
 def ready(dte: dict[str, Any]) -> bool:
@@ -92,11 +90,7 @@ def _record_lot(table: Table, company: dict[str, Any], documents: list[dict[str,
         "documents": [{"id": document["id"], "codigoGeneracion": document["dte"]["codigoGeneracion"],
                        "tipoDte": document["dte"]["tipoDte"]} for document in documents]})
     for document in documents:
-        transaction.update(keys.document(company_id, document["id"]),
-                           "SET #dte.#contingency.#lot = :lot, #updated = :now ADD #version :one",
-                           condition="#dte.#status = :pending AND attribute_not_exists(#dte.#contingency.#lot)",
-                           names=_DOCUMENT_LOT_NAMES,
-                           values={":lot": id_envio, ":now": now, ":one": 1, ":pending": dte_rules.PENDING})
+        dte_store.put_in_lot(transaction, company_id, document["id"], id_envio, now, dte_rules.PENDING)
     try:
         transaction.commit()
     except LostRace:  # answered or put in a lot meanwhile: the next run sees what is left
@@ -110,7 +104,7 @@ def advance(table: Table, transmitter: DteTransmitter, record: Recorder) -> dict
     sent and how many of their DTEs were recorded accepted or rejected."""
     tally: Counter[str] = Counter()
     for partition in keys.dte_open_lot_partitions():
-        found, _ = table.query(partition=("GSI1PK", partition), index=GSI1, limit=LOTS_PER_RUN)
+        found = dte_store.open_lots(table, partition, LOTS_PER_RUN)
         for entry in found:
             try:
                 tally.update(_advance(table, transmitter, record, entry["companyId"], entry["idEnvio"]))
@@ -182,16 +176,13 @@ def _send(table: Table, transmitter: DteTransmitter, issuer: Lot, lot: dict[str,
         _release(table, company_id, issuer.id_envio, documents, refusal.observations)
         return None
     now = clock.now_iso()
-    transaction = Transaction(table).update(keys.dte_lot(company_id, issuer.id_envio),
-                                            "SET #status = :received, codigoLote = :code, sentAt = :now",
-                                            condition="#status = :sending", names={"#status": "status"},
-                                            values={":received": RECEIVED, ":code": codigo_lote, ":now": now,
-                                                    ":sending": SENDING})
+    transaction = Transaction(table)
+    dte_store.lot_received(transaction, company_id, issuer.id_envio, codigo_lote, now, sending=SENDING,
+                           received=RECEIVED)
     # each DTE's JWS as the lot carried it, for its receiver (GET /documents/{id}/dte) once answered:
     # signed again later it could differ (a new key); at most 99 + the lot: one transaction
     for document, jws in zip(documents, signed, strict=True):
-        transaction.update(keys.dte_transmission(company_id, document["id"]), "SET lotJws = :jws",
-                           values={":jws": jws})
+        dte_store.keep_lot_jws(transaction, company_id, document["id"], jws)
     try:
         transaction.commit()
     except LostRace:  # another run sent it meanwhile (the same lot: the same code)
@@ -205,17 +196,10 @@ def _release(table: Table, company_id: int, id_envio: str, documents: list[dict[
     again as the same lot it would be refused again (or, by an authority that refuses an idEnvio
     it has seen, for ever), and a DTE in a lot is sent in no other way."""
     now = clock.now_iso()
-    transaction = Transaction(table).update(
-        keys.dte_lot(company_id, id_envio),
-        "SET #status = :refused, closedAt = :now, observations = :observations REMOVE GSI1PK, GSI1SK",
-        condition="#status = :sending", names={"#status": "status"},
-        values={":refused": REFUSED, ":now": now, ":observations": observations, ":sending": SENDING})
+    transaction = Transaction(table)
+    dte_store.lot_refused(transaction, company_id, id_envio, observations, now, sending=SENDING, refused=REFUSED)
     for document in documents:
-        transaction.update(keys.document(company_id, document["id"]),
-                           "REMOVE #dte.#contingency.#lot SET #updated = :now ADD #version :one",
-                           condition="#dte.#status = :pending AND #dte.#contingency.#lot = :lot",
-                           names=_DOCUMENT_LOT_NAMES,
-                           values={":lot": id_envio, ":now": now, ":one": 1, ":pending": dte_rules.PENDING})
+        dte_store.take_out_of_lot(transaction, company_id, document["id"], id_envio, now, dte_rules.PENDING)
     try:
         transaction.commit()
     except LostRace:  # another run sent or released it meanwhile: the next run sees what is left
@@ -224,9 +208,8 @@ def _release(table: Table, company_id: int, id_envio: str, documents: list[dict[
 
 def _close(table: Table, company_id: int, id_envio: str) -> None:
     try:
-        Transaction(table).update(keys.dte_lot(company_id, id_envio),
-                                  "SET #status = :closed, closedAt = :now REMOVE GSI1PK, GSI1SK",
-                                  condition="#status <> :closed", names={"#status": "status"},
-                                  values={":closed": CLOSED, ":now": clock.now_iso()}).commit()
+        transaction = Transaction(table)
+        dte_store.close_lot(transaction, company_id, id_envio, clock.now_iso(), CLOSED)
+        transaction.commit()
     except LostRace:  # closed meanwhile by another run
         pass

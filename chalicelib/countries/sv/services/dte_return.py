@@ -18,6 +18,7 @@ from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.countries.sv.services import dte_signing
 from chalicelib.errors import ValidationFailed
 from chalicelib.store import keys
+from chalicelib.store.repositories import electronic_documents as dte_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -98,9 +99,4 @@ def sealed_on(source: dict[str, Any]) -> _dt.date | None:
 def _write_returned(transaction: Transaction, key: dict[str, Any], kept: dict[str, Any] | None,
                     notes: dict[str, Any]) -> None:
     """Written on what was read: a concurrent return of the same source makes the command run again."""
-    if kept is None:
-        transaction.put({**key, "itemType": RETURNS_ITEM, "notes": notes, "changes": 1},
-                        condition="attribute_not_exists(PK)")
-        return
-    transaction.update(key, "SET notes = :notes, changes = :after", condition="changes = :seen",
-                       values={":notes": notes, ":after": int(kept["changes"]) + 1, ":seen": int(kept["changes"])})
+    dte_store.write_returns(transaction, key, kept, notes, RETURNS_ITEM)
