@@ -27,7 +27,7 @@ def test_lempiras_never_add_to_dollars():
     with pytest.raises(CurrencyMismatch):
         Money(D("1.00"), "HNL") - Money(D("1.00"), "USD")
     with pytest.raises(CurrencyMismatch):
-        Money(D("1.00"), "HNL") < Money(D("1.00"), "USD")
+        assert Money(D("1.00"), "HNL") < Money(D("1.00"), "USD")
     with pytest.raises(CurrencyMismatch):
         total([Money(D("1.00"), "USD")], "HNL")
     assert Money(D("1.00"), "HNL") != Money(D("1.00"), "USD")   # equal figures, other money
