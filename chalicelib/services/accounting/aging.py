@@ -12,7 +12,7 @@ from chalicelib.domain.report_table import Column, ReportTable, amount
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.repositories import ledger as ledgers
-from chalicelib.store.repositories import reports as report_reads
+from chalicelib.store.repositories import partners as partner_store
 from chalicelib.store.table import Table
 
 SIDES = {"receivables": (keys.RECEIVABLE_SIDE, ("customer", "both"), "Antigüedad de saldos por cobrar"),
@@ -23,7 +23,7 @@ BUCKET_TITLES = ("Corriente", "1-30 días", "31-60 días", "61-90 días", "Más 
 def aged_balances(table: Table, company_id: int, which: str, date: str | None) -> dict[str, Any]:
     date = date or accounts.today_of(table, company_id)
     side, partner_types, _ = SIDES[which]
-    partners = [item for item in report_reads.partners(table, company_id) if item.get("type") in partner_types]
+    partners = [item for item in partner_store.every_partner(table, company_id) if item.get("type") in partner_types]
     open_by_partner: dict[int, dict[int, Decimal]] = {}
     in_currency: dict[int, Decimal] = {}
     for partner in partners:

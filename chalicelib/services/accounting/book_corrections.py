@@ -17,7 +17,7 @@ from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.repositories import book_corrections as correction_store
-from chalicelib.store.repositories import reports as report_reads
+from chalicelib.store.repositories import documents as document_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -63,7 +63,7 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
         books = countries.pack(country)  # "The ISV books are for companies of Honduras (...)"
         raise ApiError(f"The {books.tax_label} books are for companies of {books.name} (the company's country is "
                        f"{countries.pack_of(company).code}).", code="REPORT_NOT_FOR_COUNTRY")
-    documents = [item for item in report_reads.documents_dated(table, company_id, start_date, end_date)
+    documents = [item for item in document_store.dated_between(table, company_id, low=start_date, high=keys.day_end(end_date))
                  if item["status"] in tax_books.BOOK_STATUSES and not tax_books.reversed_later(item)]
     # a document as booked before its reversal sorts before its later confirmation of the same day
     documents = period_corrections(table, company_id, start_date, end_date) + documents

@@ -27,6 +27,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.repositories import ledger as ledgers
+from chalicelib.store.repositories import partners as partner_store
 from chalicelib.store.repositories import reports as report_reads
 from chalicelib.store.repositories import revaluations as revaluation_store
 from chalicelib.store.table import Table
@@ -54,7 +55,7 @@ def exists_error(existing: dict[str, Any]) -> RevaluationExists:
 def partner_items(table: Table, company_id: int, date: str, own: str) -> list[dict[str, Any]]:
     """Per foreign-currency document open at the end of `date`: its partner, what is open in its
     currency and in the company's (its ledger's movements up to the date; aging reads them so)."""
-    partners = [item for item in report_reads.partners(table, company_id)
+    partners = [item for item in partner_store.every_partner(table, company_id)
                 if item.get("type") in ("customer", "supplier", "both")]
     found = []
     for partner in sorted(partners, key=lambda item: (item.get("name", ""), item["id"])):

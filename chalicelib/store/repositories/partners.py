@@ -14,8 +14,9 @@ from chalicelib.store.transaction import Transaction
 
 
 def every_partner(table: Table, company_id: int) -> list[dict[str, Any]]:
-    """Every partner of the company (the collection index: it may lag)."""
-    return table.query_all(partition=("GSI1PK", keys.collection_partition(company_id, keys.PARTNER)), index=GSI1)
+    """Every partner of the company (the collection index: it may lag; the count item left out)."""
+    return [item for item in table.query_all(partition=("GSI1PK", keys.collection_partition(company_id, keys.PARTNER)),
+                                             index=GSI1) if item.get("GSI1SK") != keys.COUNT_SORT_KEY]
 
 
 def move_balance(transaction: Transaction, company_id: int, partner_id: int, *, balance: str, amount: Decimal,
