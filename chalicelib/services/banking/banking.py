@@ -170,7 +170,7 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
 
     # no transaction may slip in between: the guard re-checks the count the decision used
     return records.update_item(command, account_key(company_id, account_id), current, changes, expected_version,
-                               relink, guard=("transactionCount = :seen", {}, {":seen": int(current.get("transactionCount", 0))}))
+                               relink, guard=bank_accounts.no_transaction_since(int(current.get("transactionCount", 0))))
 
 
 def _in_use() -> BankRuleBroken:
