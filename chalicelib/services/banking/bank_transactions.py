@@ -23,12 +23,13 @@ from chalicelib.services.banking.banking import (
     MONEY_IN,
     MONEY_OUT,
     REVERSED_TYPE,
-    account_key,
     get_account,
 )
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import bank_accounts
+from chalicelib.store.repositories import bank_transactions as bank_transaction_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -65,15 +66,9 @@ def add_transaction(transaction: Transaction, company_id: int, account: dict[str
     transaction.put_new({name: value for name, value in item.items() if value is not None})
     transaction.put_new({**keys.bank_transaction_pointer(company_id, account["id"], tx_id),
                          "itemType": keys.BANK_TRANSACTION_POINTER, "transactionDate": date})
-    values: dict[str, Any] = {}
-    condition = "attribute_exists(PK)"
-    if require_active:
-        condition, values[":yes"] = condition + " AND isActive = :yes", True
-    # several transactions of one command (a line paying several documents) move the account once
-    transaction.accumulate(account_key(company_id, account["id"]),
-                           {"balance": amount if direction == MONEY_IN else -amount, "transactionCount": 1},
-                           condition=condition, values=values,
-                           on_fail=ValidationFailed.for_field("bankAccountId", "the bank account is inactive"))
+    bank_accounts.move_balance(transaction, company_id, account["id"], amount if direction == MONEY_IN else -amount,
+                               require_active=require_active,
+                               on_fail=ValidationFailed.for_field("bankAccountId", "the bank account is inactive"))
     return {name: value for name, value in item.items() if value is not None}
 
 
@@ -81,8 +76,7 @@ def list_transactions(table: Table, company_id: int, account_id: int, page: int,
     """Newest first; `total` is the account's own count."""
     account = get_account(table, company_id, account_id)
     skip = (page - 1) * limit
-    items, _ = table.query(partition=("PK", keys.bank_transactions_partition(company_id, account_id)), forward=False,
-                           limit=skip + limit, consistent=True)
+    items = bank_transaction_store.newest_of_account(table, company_id, account_id, skip + limit)
     return Page(items=document_names.completed(table, company_id, items[skip:skip + limit]),
                 total=int(account.get("transactionCount", 0)), page=page,
                 limit=limit, next_cursor=None)
@@ -192,14 +186,8 @@ def mark_reversed(transaction: Transaction, company_id: int, item: Mapping[str, 
     reconciliation clears it alone), in the command's one update of it: freed of the statement
     line `freed_line` (which must still hold it), else held by none; `unreconciled`: still not
     reconciled."""
-    update, values = "SET reversedBy = :reversal", {":reversal": reversal_id}
-    if freed_line is None:
-        condition = "attribute_exists(PK) AND attribute_not_exists(statementLineId)"
-    else:
-        update, condition, values[":line"] = update + " REMOVE statementLineId", "statementLineId = :line", freed_line
-    if unreconciled:
-        condition, values[":no"] = condition + " AND reconciled = :no", False
-    transaction.update(transaction_key(company_id, item), update, condition=condition, values=values, on_fail=on_fail)
+    bank_transaction_store.mark_reversed(transaction, transaction_key(company_id, item), reversal_id,
+                                         freed_line=freed_line, unreconciled=unreconciled, on_fail=on_fail)
 
 
 def _in_company_currency(command: Command, account: dict[str, Any], amount: Decimal, date: str,

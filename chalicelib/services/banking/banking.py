@@ -18,6 +18,7 @@ from chalicelib.services.banking import exchange_rates
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import bank_accounts
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -34,8 +35,7 @@ class BankRuleBroken(ApiError):
     """A refusal of this use case: each raise names its code."""
 
 
-def account_key(company_id: int, account_id: int) -> keys.Key:
-    return keys.small_record(company_id, keys.BANK_ACCOUNT, account_id)
+account_key = bank_accounts.account_key
 
 
 def list_accounts(table: Table, company_id: int, page: int, limit: int) -> Page:
@@ -170,7 +170,7 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
 
     # no transaction may slip in between: the guard re-checks the count the decision used
     return records.update_item(command, account_key(company_id, account_id), current, changes, expected_version,
-                               relink, guard=("transactionCount = :seen", {}, {":seen": int(current.get("transactionCount", 0))}))
+                               relink, guard=bank_accounts.no_transaction_since(int(current.get("transactionCount", 0))))
 
 
 def _in_use() -> BankRuleBroken:
@@ -184,10 +184,7 @@ def delete_account(command: Command, account_id: int) -> dict[str, Any]:
     if _has_transactions(current) or int(current.get("reconciliationCount", 0)) > 0:
         raise _in_use()
     transaction = command.transaction()
-    transaction.delete(account_key(command.company_id, account_id),
-                       condition="transactionCount = :zero AND (attribute_not_exists(reconciliationCount) "
-                                 "OR reconciliationCount = :zero)",
-                       values={":zero": 0}, on_fail=_in_use())
+    bank_accounts.delete_unused(transaction, command.company_id, account_id, _in_use())
     chart.add_reference(transaction, command.company_id, current["chartOfAccountId"], -1, "chartOfAccountId")
     if current.get("openingJournalEntryId") is not None:
         # its opening balance leaves the ledger with it

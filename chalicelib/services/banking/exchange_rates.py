@@ -17,6 +17,7 @@ from chalicelib.errors import ValidationFailed
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
+from chalicelib.store.repositories import exchange_rates as exchange_rate_store
 from chalicelib.store.table import Table
 
 ONE = Decimal("1")
@@ -42,7 +43,7 @@ def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     if existing is None:
         transaction.put_new(item)
     else:
-        transaction.put(item, condition="#v = :v", names={"#v": "version"}, values={":v": existing["version"]})
+        exchange_rate_store.replace(transaction, item, int(existing["version"]))
         command.already_there = True
     return view(command.commit(transaction, item))
 
@@ -52,8 +53,7 @@ def list_rates(table: Table, company_id: int, currency: str | None, start_date: 
     """Newest first."""
     if start_date and end_date and start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after the end date")
-    partition = keys.exchange_rate(company_id, "", "")["PK"]
-    items = table.query_all(partition=("PK", partition), consistent=True)
+    items = exchange_rate_store.all_of_company(table, company_id)
     chosen = [item for item in items if (currency is None or item["currency"] == currency)
               and (start_date is None or item["date"] >= start_date) and (end_date is None or item["date"] <= end_date)]
     return [view(item) for item in sorted(chosen, key=lambda item: (item["date"], item["currency"]), reverse=True)]
@@ -65,10 +65,8 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
 
 def rate_on(table: Table, company_id: int, currency: str, date: str) -> Decimal | None:
     """The newest rate of `currency` on or before `date` (one Query), None without one."""
-    items, _ = table.query(partition=("PK", keys.exchange_rates_partition(company_id)),
-                           sort_range=("SK", *keys.exchange_rates_through(currency, date)), limit=1, forward=False,
-                           consistent=True)
-    return Decimal(items[0]["rate"]) if items else None
+    found = exchange_rate_store.newest_through(table, company_id, currency, date)
+    return Decimal(found["rate"]) if found else None
 
 
 def rate_for(table: Table, company: dict[str, Any], currency: str | None, date: str, given: Decimal | None,

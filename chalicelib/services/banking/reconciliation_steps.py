@@ -2,7 +2,7 @@
 statement's month), in steps that can be re-run:
 
 1. the draft is marked `completing` (a token) under its version: from then on nothing changes or
-   deletes it (reconciliations.NOT_COMPLETING) and its cleared list is fixed;
+   deletes it (store/repositories/reconciliations.py) and its cleared list is fixed;
 2. the cleared transactions are claimed in chunks of MAX_CLEARED, each chunk one transaction
    under `reconciled = false OR reconciliationId = this` and a check that the draft still carries
    the token;
@@ -24,9 +24,9 @@ from chalicelib import clock
 from chalicelib.services.banking import cleared_transactions, reconciliations
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
+from chalicelib.store.repositories import bank_transactions as bank_transaction_store
+from chalicelib.store.repositories import reconciliations as reconciliation_store
 from chalicelib.store.transaction import Transaction
-
-MARKED = "#status = :draft AND completing = :token"
 
 
 def _mark(command: Command, reconciliation: dict[str, Any]) -> str:
@@ -34,12 +34,8 @@ def _mark(command: Command, reconciliation: dict[str, Any]) -> str:
     matches); a lost race (a change meanwhile) runs the whole command again."""
     token = uuid.uuid4().hex
     transaction = Transaction(command.table)
-    transaction.update(_key(command, reconciliation),
-                       "SET completing = :token, completingSince = :now",
-                       condition="#version = :seen AND #status = :draft AND attribute_not_exists(completing)",
-                       names={"#version": "version", "#status": "status"},
-                       values={":token": token, ":now": clock.now_iso(), ":seen": reconciliation["version"],
-                               ":draft": reconciliations.DRAFT})
+    reconciliation_store.mark_completing(transaction, _key(command, reconciliation), reconciliation["version"], token,
+                                         clock.now_iso())
     transaction.commit()
     return token
 
@@ -67,8 +63,7 @@ def claim_chunk(command: Command, reconciliation: dict[str, Any], token: str,
     for index, item in chunk:
         reconciliations.claim(transaction, command.company_id, int(reconciliation["bankAccountId"]),
                               int(reconciliation["id"]), index, item, lines.get(int(item["id"])))
-    transaction.check(_key(command, reconciliation), MARKED, names={"#status": "status"},
-                      values={":draft": reconciliations.DRAFT, ":token": token})
+    reconciliation_store.require_marked(transaction, _key(command, reconciliation), token)
     transaction.commit()
 
 
@@ -81,15 +76,12 @@ def release(command: Command, account_id: int, reconciliation_id: int) -> None:
     current = table.get(key)
     if current is None or not current.get("completing"):
         return
-    if not table.update_if(key, "REMOVE completing, completingSince", condition=MARKED,
-                           names={"#status": "status"},
-                           values={":draft": reconciliations.DRAFT, ":token": current["completing"]}):
+    if not reconciliation_store.unmark(table, key, current["completing"]):
         return
     ids = [int(tx_id) for tx_id in current["clearedTransactionIds"]]
     for tx_id, item in cleared_transactions.account_transactions(table, command.company_id, account_id, ids).items():
         if item.get("reconciled") and item.get("reconciliationId") == reconciliation_id:
-            table.update_if(keys.bank_transaction(command.company_id, account_id, item["transactionDate"], tx_id),
-                            "SET reconciled = :no REMOVE reconciliationId",
-                            condition="reconciliationId = :this AND reconciled = :yes",
-                            values={":no": False, ":yes": True, ":this": reconciliation_id})
+            bank_transaction_store.release_claim(
+                table, keys.bank_transaction(command.company_id, account_id, item["transactionDate"], tx_id),
+                reconciliation_id)
 

@@ -30,10 +30,14 @@ from chalicelib.services.banking.cleared_transactions import ReconciliationRefus
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import bank_accounts
+from chalicelib.store.repositories import bank_transactions as bank_transaction_store
+from chalicelib.store.repositories import reconciliations as reconciliation_store
+from chalicelib.store.repositories import statements as statement_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS
 
-DRAFT, COMPLETED = "draft", "completed"
+DRAFT, COMPLETED = reconciliation_store.DRAFT, reconciliation_store.COMPLETED
 # Completing writes one item per cleared transaction besides the reconciliation, the account and
 # the Idempotency-Key record: 95 keeps two items of DynamoDB's 100 spare (models/banking.py says
 # the same to the request model, which takes at most that many ids in a list sent). More (a
@@ -70,7 +74,7 @@ def _load(table: Table, company_id: int, account_id: int,
     account_key = banking.account_key(company_id, account_id)
     key = keys.reconciliation(company_id, account_id, reconciliation_id)
     found = table.batch_get([account_key, key])
-    account = found.get((account_key["PK"], account_key["SK"]))
+    account = found.get(keys.pair(account_key))
     if account is None:
         raise NotFound("Bank account not found.")
     reconciliation = found.get(keys.pair(key))
@@ -83,8 +87,7 @@ def list_reconciliations(table: Table, company_id: int, account_id: int, page: i
     """Newest first; `total` is the account's own count."""
     account = banking.get_account(table, company_id, account_id)
     skip = (page - 1) * limit
-    items, _ = table.query(partition=("PK", keys.reconciliations_partition(company_id, account_id)), forward=False,
-                           limit=skip + limit, consistent=True)
+    items = reconciliation_store.newest_of_account(table, company_id, account_id, skip + limit)
     return Page(items=[view(item, account) for item in items[skip:skip + limit]],
                 total=int(account.get("reconciliationCount", 0)), page=page, limit=limit, next_cursor=None)
 
@@ -107,10 +110,6 @@ def _require_not_completing(reconciliation: dict[str, Any]) -> None:
     if reconciliation.get("completing"):
         raise ReconciliationRefused("The reconciliation is being completed: complete it again to finish.",
                                     code="INVALID_RECONCILIATION_STATUS")
-
-
-# what a change or delete of a draft requires of the stored item (a completion in steps marks it)
-NOT_COMPLETING = "#status = :draft AND attribute_not_exists(completing)"
 
 
 def _check_statement_date(account: dict[str, Any], statement_date: str) -> None:
@@ -143,8 +142,7 @@ def _from_statement(table: Table, company_id: int, account_id: int, fields: dict
             raise ValidationFailed.for_field("statementBalance", "the statement states no closing balance: send it")
         fields["statementBalance"] = Decimal(statement["closingBalance"])
     if fields.get("clearedTransactionIds") is None:
-        lines = table.query_all(partition=("PK", keys.statement_lines_partition(company_id, account_id)),
-                                filters={"statementId": statement_id, "status": "matched"}, consistent=True)
+        lines = statement_store.lines_of_statement(table, company_id, account_id, statement_id, "matched")
         named: dict[int, int] = {}   # each transaction by the line naming it, in the lines' order
         for line in sorted(lines, key=lambda line: (line["date"], int(line["id"]))):
             for tx_id in (line.get("match") or {}).get("transactionIds") or []:
@@ -191,9 +189,8 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
         item["clearedLines"] = {str(tx_id): line_id for tx_id, line_id in lines.items() if tx_id in ids}
     transaction = command.transaction()
     transaction.put_new(item)
-    transaction.update(banking.account_key(company_id, account_id), "ADD reconciliationCount :one",
-                       condition="attribute_exists(PK)", values={":one": 1},
-                       on_fail=NotFound("Bank account not found."))
+    bank_accounts.count_reconciliations(transaction, company_id, account_id, 1,
+                                        on_missing=NotFound("Bank account not found."))
     return command.commit(transaction, view(item, account))
 
 
@@ -217,7 +214,7 @@ def update_reconciliation(command: Command, account_id: int, reconciliation_id: 
         changes["clearedTransactionIds"] = ids
     updated = records.update_item(command, keys.reconciliation(company_id, account_id, reconciliation_id), current,
                                   changes, expected_version,
-                                  guard=(NOT_COMPLETING, {"#status": "status"}, {":draft": DRAFT}))
+                                  guard=reconciliation_store.unmarked_draft())
     return view(updated, account)
 
 
@@ -241,15 +238,11 @@ def claim(transaction: Any, company_id: int, account_id: int, reconciliation_id:
     """A cleared transaction becomes this reconciliation's: unless another reconciliation has it
     (a re-run of a completion in steps finds its own claims). `line`: the statement line it must
     still back (an unmatch meanwhile loses the race: the command runs again and names it)."""
-    values = {":yes": True, ":no": False, ":reconciliation": reconciliation_id}
-    condition, on_fail = "reconciled = :no OR reconciliationId = :reconciliation", clearing.transaction_reconciled(
+    on_fail = None if line is not None else clearing.transaction_reconciled(
         [{"field": f"clearedTransactionIds[{index}]", "message": "already reconciled"}])
-    if line is not None:
-        condition, values[":line"], on_fail = ("(reconciled = :no AND statementLineId = :line) "
-                                               "OR reconciliationId = :reconciliation"), line, None
-    transaction.update(keys.bank_transaction(company_id, account_id, item["transactionDate"], item["id"]),
-                       "SET reconciled = :yes, reconciliationId = :reconciliation",
-                       condition=condition, values=values, on_fail=on_fail)
+    bank_transaction_store.claim_for_reconciliation(
+        transaction, keys.bank_transaction(company_id, account_id, item["transactionDate"], item["id"]),
+        reconciliation_id, line_id=line, on_fail=on_fail)
 
 
 def complete_reconciliation(command: Command, account_id: int, reconciliation_id: int,
@@ -286,20 +279,13 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
         lines = cleared_lines(current)
         for index, item in enumerate(items):
             claim(transaction, company_id, account_id, reconciliation_id, index, item, lines.get(int(item["id"])))
-        still, values = NOT_COMPLETING, {":draft": DRAFT}
-    else:
-        still, values = "#status = :draft AND completing = :token", {":draft": DRAFT, ":token": token}
     changes = {"status": COMPLETED, "openingBalance": opening, "clearedBalance": cleared, "difference": difference,
                "clearedTotal": total, "completedAt": now, "updatedAt": now, "completing": None}
-    transaction.update_fields(keys.reconciliation(company_id, account_id, reconciliation_id), changes,
-                              current["version"], also_require=still, names={"#status": "status"}, values=values)
-    # SET under a condition on the value read (ADD would need the attribute, which accounts from
-    # before reconciliations lack): the same effect, and the difference checked above still holds
-    transaction.update(
-        banking.account_key(company_id, account_id), "SET reconciledBalance = :new, lastReconciliationDate = :date",
-        condition="(reconciledBalance = :seen OR (attribute_not_exists(reconciledBalance) AND openingBalance = :seen))"
-                  " AND (attribute_not_exists(lastReconciliationDate) OR lastReconciliationDate <= :date)",
-        values={":new": cleared, ":seen": opening, ":date": statement_date})
+    reconciliation_store.complete(transaction, keys.reconciliation(company_id, account_id, reconciliation_id), changes,
+                                  current["version"], token)
+    # the difference checked above still holds: the balance it was computed from is required
+    bank_accounts.move_reconciled_balance(transaction, company_id, account_id, seen=opening, new=cleared,
+                                          statement_date=statement_date)
     completed = {name: value for name, value in {**current, **changes, "version": current["version"] + 1}.items()
                  if value is not None}
     return command.commit(transaction, completed)
@@ -315,10 +301,7 @@ def delete_reconciliation(command: Command, account_id: int, reconciliation_id: 
     if expected_version is not None and expected_version != current["version"]:
         raise VersionConflict()
     transaction = command.transaction()
-    transaction.delete(keys.reconciliation(company_id, account_id, reconciliation_id),
-                       condition="#version = :seen AND " + NOT_COMPLETING,
-                       names={"#version": "version", "#status": "status"},
-                       values={":seen": current["version"], ":draft": DRAFT})
-    transaction.update(banking.account_key(company_id, account_id), "ADD reconciliationCount :minus",
-                       condition="attribute_exists(PK)", values={":minus": -1})
+    reconciliation_store.delete_draft(transaction, keys.reconciliation(company_id, account_id, reconciliation_id),
+                                      current["version"])
+    bank_accounts.count_reconciliations(transaction, company_id, account_id, -1)
     return command.commit(transaction, {"id": reconciliation_id, "deleted": True})

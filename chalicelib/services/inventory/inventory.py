@@ -9,7 +9,8 @@ from chalicelib.services import records
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory.stock_moves import movements_after, quantities_on
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1, Page
+from chalicelib.store.listing import Page
+from chalicelib.store.repositories import stock
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -55,7 +56,7 @@ def list_stock(table: Table, company_id: int, *, product_id: int | None, warehou
         position = table.get(keys.stock_position(company_id, product_id))
         positions = [position] if position else []
     else:
-        positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
+        positions = stock.positions(table, company_id)
     later = movements_after(table, company_id, date, positions) if date else {}
     levels = [{"productId": position["productId"], "warehouseId": warehouse, "quantity": quantity}
               for position in positions
@@ -70,11 +71,5 @@ def list_movements(table: Table, company_id: int, *, product_id: int | None, sta
     The range is read whole for an exact `total`: narrow it with the dates."""
     if start_date and end_date and start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after the end date")
-    high = keys.day_end(end_date) if end_date else None
-    if product_id is not None:
-        criteria: dict[str, Any] = {"partition": ("PK", keys.product_movements_partition(company_id, product_id)),
-                                    "consistent": True, "sort_range": ("SK", start_date, high)}
-    else:
-        criteria = {"partition": ("GSI1PK", keys.stock_movements_partition(company_id)), "index": GSI1,
-                    "sort_range": ("GSI1SK", start_date, high)}
-    return records.small_page(table.query_all(**criteria), page, limit)
+    return records.small_page(stock.movements_between(table, company_id, product_id, start_date, end_date), page,
+                              limit)

@@ -20,13 +20,14 @@ from chalicelib.services.accounting import reports
 from chalicelib.services.accounting.posting import rule_items
 from chalicelib.services.inventory.stock_moves import movements_after, position_of, quantities_on
 from chalicelib.store import keys
+from chalicelib.store.repositories import stock
 from chalicelib.store.table import Table
 
 
 def valuation(table: Table, company_id: int, date: str | None) -> dict[str, Any]:
     if date is None:  # today where the company is, as adjustments and documents are dated
         date = clock.company_today(table.get(keys.company(company_id)))
-    positions = table.query_all(partition=("PK", keys.stock_positions_partition(company_id)), consistent=True)
+    positions = stock.positions(table, company_id)
     later = movements_after(table, company_id, date, positions)
     held: dict[int, tuple[Decimal, Decimal, dict[int, Decimal]]] = {}
     for position in positions:

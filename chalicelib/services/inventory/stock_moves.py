@@ -24,6 +24,7 @@ from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.services import document_names
 from chalicelib.store import keys
+from chalicelib.store.repositories import stock
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -84,9 +85,7 @@ def movements_after(table: Table, company_id: int, date: str, positions: Iterabl
     """The movements dated after `date` of the products these stored positions hold, date order:
     one Query each for the products that moved after it (strongly consistent, unlike an index of
     every product's movements), none for today."""
-    return {position["productId"]: table.query_all(
-        partition=("PK", keys.product_movements_partition(company_id, position["productId"])),
-        sort_range=("SK", keys.day_end(date), None), consistent=True)
+    return {position["productId"]: stock.movements_after(table, company_id, position["productId"], date)
         for position in positions if (position.get("lastMovementDate") or "") > date}
 
 
@@ -279,8 +278,8 @@ class StockWrites:
 
     def _movement(self, product_id: int, warehouse_id: int, signed: Decimal, value: Decimal, unit_cost: Decimal, *,
                   date: str, origin: Origin, line: int, kind: str, revaluation: Decimal = ZERO) -> None:
-        key = keys.stock_movement(self.company_id, product_id, date, origin.sort_part, line)
-        item = {**key, **keys.movement_index(self.company_id, key["SK"], product_id), "itemType": "STOCK_MOVEMENT",
+        item = {**stock.movement_keys(self.company_id, product_id, date, origin.sort_part, line),
+                "itemType": "STOCK_MOVEMENT",
                 "productId": product_id, "warehouseId": warehouse_id, "quantity": signed, "date": date, "kind": kind,
                 "unitCost": unit_cost, "value": value, **origin.fields}
         if revaluation:
@@ -309,9 +308,4 @@ class StockWrites:
                    "value": position.value, "unitCost": position.unit_cost,
                    "warehouses": {str(warehouse): quantity for warehouse, quantity in sorted(tracked.warehouses.items())},
                    "lastMovementDate": tracked.last_date, "sequence": (seen or 0) + 1, "updatedAt": clock.now_iso()}
-        key = keys.stock_position(self.company_id, product_id)
-        if seen is None:
-            transaction.set_fields(key, changes, condition="attribute_not_exists(#seq)", names={"#seq": "sequence"})
-        else:
-            transaction.set_fields(key, changes, condition="#seq = :seen", names={"#seq": "sequence"},
-                                   values={":seen": seen})
+        stock.write_position(transaction, self.company_id, product_id, changes, seen)

@@ -34,6 +34,7 @@ from chalicelib.services.sales_purchases.documents import (
     get_document,
 )
 from chalicelib.store import keys
+from chalicelib.store.repositories import payments as payment_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -46,9 +47,7 @@ def change_advances(transaction: Transaction, company_id: int, document: Documen
                      amount: Decimal) -> None:
     """A quote's or order's advances received (`advancesTotal`) or applied (`advancesApplied`),
     on the version read: what was available stays true."""
-    transaction.update(keys.document(company_id, document["id"]), "ADD #attribute :amount, #version :one",
-                       condition="#version = :seen", names={"#attribute": attribute, "#version": "version"},
-                       values={":amount": amount, ":one": 1, ":seen": document["version"]})
+    payment_store.add_to_advances(transaction, company_id, document["id"], document["version"], attribute, amount)
 
 
 def register_advance(command: Command, order: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from chalicelib.services.sales_purchases.document_partners import (
     side_of,
 )
 from chalicelib.store import keys
+from chalicelib.store.repositories import payments as payment_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -61,14 +62,8 @@ def take(transaction: Transaction, company_id: int, document: DocumentRecord, am
           paid: bool, base: Decimal) -> None:
     """`pending` down by `amount` and `basePending` (the company's currency) by `base` (and
     `paidTotal` up, for the document paid), on the version read."""
-    expression = "ADD pending :minus, #version :one" + (", paidTotal :amount" if paid else "") + \
-        " SET basePending = :base"
-    values: dict[str, Any] = {":minus": -amount, ":one": 1, ":seen": document["version"],
-                              ":base": currency.base_pending(document) - base}
-    if paid:
-        values[":amount"] = amount
-    transaction.update(keys.document(company_id, document["id"]), expression, condition="#version = :seen",
-                       names={"#version": "version"}, values=values)
+    payment_store.take_pending(transaction, company_id, document["id"], document["version"], amount=amount,
+                               base_pending=currency.base_pending(document) - base, paid=paid)
 
 
 def positive(amount: Decimal) -> Decimal:
@@ -148,9 +143,9 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
     payment.update(exchangeRate=rate, baseAmount=money)
     # the method's state as read decides: a change meanwhile re-runs (checked once per command)
     if not transaction.touches(payment_setup.method_key(company_id, method["id"])):
-        transaction.check(payment_setup.method_key(company_id, method["id"]), "isActive = :yes",
-                          values={":yes": True}, on_fail=PaymentRefused("The payment method is inactive.",
-                                                                        code="PAYMENT_METHOD_INACTIVE"))
+        payment_store.require_method_active(transaction, payment_setup.method_key(company_id, method["id"]),
+                                            PaymentRefused("The payment method is inactive.",
+                                                           code="PAYMENT_METHOD_INACTIVE"))
     money_side = (Movement("bank", DEBIT if money_in else CREDIT, money, account_id=account["chartOfAccountId"])
                   if account else Movement("cash", DEBIT if money_in else CREDIT, money))
     entry = writes.automatic_entry(table, load_rules(table, company_id),
@@ -266,7 +261,7 @@ def method_payment(command: Command, transaction: Transaction, writes: JournalWr
                   fields=fields, sender=command.principal, statement_line_id=statement_line_id)
     condition = payment_setup.condition_key(company_id, int(condition_id)) if terms is not None else None
     if condition is not None and not transaction.touches(condition):
-        transaction.check(condition, "#type = :type", names={"#type": "type"}, values={":type": terms})
+        payment_store.require_condition_type(transaction, condition, terms)
     settle(transaction, company_id, kind, document, amount, settled, payment, date)
     if before_keep is not None:
         before_keep(payment)

@@ -10,6 +10,7 @@ from chalicelib.services import records
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import payments as payment_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -66,17 +67,14 @@ def delete_condition(command: Command, condition_id: int) -> dict[str, Any]:
     if int(current.get("referenceCount", 0)):
         raise in_use
     transaction = command.transaction()
-    transaction.delete(condition_key(command.company_id, condition_id),
-                       condition="attribute_not_exists(referenceCount) OR referenceCount = :zero",
-                       values={":zero": 0}, on_fail=in_use)
+    payment_store.delete_unused_condition(transaction, condition_key(command.company_id, condition_id), in_use)
     return command.commit(transaction, {"id": condition_id, "deleted": True})
 
 
 def reference_condition(transaction: Transaction, company_id: int, condition_id: int, delta: int) -> None:
     """A partner starts (+1) or stops (-1) using a condition, in the partner's transaction."""
-    transaction.update(condition_key(company_id, condition_id), "ADD referenceCount :delta",
-                       condition="attribute_exists(PK)", values={":delta": delta},
-                       on_fail=ValidationFailed.for_field("paymentConditionId", "no such payment condition"))
+    payment_store.reference_condition(transaction, condition_key(company_id, condition_id), delta,
+                                      ValidationFailed.for_field("paymentConditionId", "no such payment condition"))
 
 
 def due_days(table: Table, company_id: int, condition_id: int) -> int:
@@ -125,6 +123,5 @@ def delete_method(command: Command, method_id: int) -> dict[str, Any]:
     """Web app only."""
     current = get_method(command.table, command.company_id, method_id)
     transaction = command.transaction()
-    transaction.delete(method_key(command.company_id, method_id), condition="#v = :v", names={"#v": "version"},
-                       values={":v": current["version"]})
+    payment_store.delete_method(transaction, method_key(command.company_id, method_id), current["version"])
     return command.commit(transaction, {"id": method_id, "deleted": True})

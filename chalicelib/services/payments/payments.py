@@ -57,6 +57,7 @@ from chalicelib.services.sales_purchases.documents import (
 )
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import payments as payment_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -64,8 +65,7 @@ _REVERSED_TYPE = {"payment_doc": "payment_doc", "transfer_in": "transfer_out", "
 
 def list_payments(table: Table, company_id: int, document_id: int, page: int, limit: int) -> Page:
     get_document(table, company_id, document_id)
-    items = table.query_all(partition=("PK", keys.document(company_id, document_id)["PK"]),
-                            sort_prefix=("SK", keys.DOCUMENT_PAYMENT_PREFIX), consistent=True)
+    items = payment_store.of_document(table, company_id, document_id)
     skip = (page - 1) * limit
     return Page(items=items[skip:skip + limit], total=len(items), page=page, limit=limit, next_cursor=None)
 
@@ -170,8 +170,8 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         payment.update(kind=WITHHOLDING, withholdingDocumentId=certificate["id"], journalEntryId=entry["id"],
                        appliedBase=applied)
     if terms is not None:
-        transaction.check(payment_setup.condition_key(company_id, int(condition_id)), "#type = :type",
-                          names={"#type": "type"}, values={":type": terms})
+        payment_store.require_condition_type(transaction, payment_setup.condition_key(company_id, int(condition_id)),
+                                             terms)
     settle(transaction, company_id, kind, document, amount, settled, payment, date)
     return record(command, transaction, writes, payment)
 
@@ -217,8 +217,7 @@ def confirm_into(transaction: Transaction, company_id: int, payment: PaymentReco
     """A pending payment confirmed, with its event, in the caller's transaction (a statement line
     matched to its bank transaction confirms it too)."""
     confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": payment["version"] + 1}
-    transaction.put(confirmed, condition="#v = :v AND #s = :pending", names={"#v": "version", "#s": "status"},
-                    values={":v": payment["version"], ":pending": PENDING})
+    payment_store.replace(transaction, confirmed, payment["version"], while_status=PENDING)
     outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, company_id, "payment", payment["id"], event_data(confirmed))
     return confirmed
 
@@ -341,5 +340,5 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
         gateway_books.reverse_fee_into(command, transaction, writes, payment, cancelled, date,
                                        book_text("payment_reversal_reference", reason=reason)[:200])
     link_payments.give_back(table, transaction, payment)
-    transaction.put(cancelled, condition="#v = :v", names={"#v": "version"}, values={":v": payment["version"]})
+    payment_store.replace(transaction, cancelled, payment["version"])
     return cancelled

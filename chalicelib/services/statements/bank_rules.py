@@ -16,6 +16,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts as company_accounts
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import statements as statement_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import LostRace, run_with_retries
 
@@ -108,8 +109,7 @@ def delete_rule(command: Command, rule_id: int) -> dict[str, Any]:
     """Lines it matched keep their `ruleId` (history)."""
     get_rule(command.table, command.company_id, rule_id)
     transaction = command.transaction()
-    transaction.delete(keys.small_record(command.company_id, keys.BANK_RULE, rule_id),
-                       condition="attribute_exists(PK)", on_fail=NotFound(f"{LABEL} not found."))
+    statement_store.delete_rule(transaction, command.company_id, rule_id, NotFound(f"{LABEL} not found."))
     return command.commit(transaction, {"id": rule_id, "deleted": True})
 
 

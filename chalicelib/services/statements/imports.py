@@ -36,6 +36,7 @@ from chalicelib.services.statements import bank_rules, mapping
 from chalicelib.services.statements.lines import UNMATCHED, count_changes
 from chalicelib.services.statements.lines import statement_view as view
 from chalicelib.store import keys
+from chalicelib.store.repositories import statements as statement_store
 from chalicelib.store.table import MAX_ITEM_BYTES, item_bytes
 from chalicelib.store.transaction import LostRace, run_with_retries
 
@@ -127,7 +128,8 @@ def _check_each_line_fits(command: Command, account_id: int, statement: ParsedSt
     try:
         for line, identity in pending:
             check_text_lengths(line, columns)
-            item = _line_item(command.company_id, account_id, largest_id, largest_id, line, identity["SK"])
+            item = _line_item(command.company_id, account_id, largest_id, largest_id, line,
+                              statement_store.line_identity(identity))
             if item_bytes(item) > MAX_ITEM_BYTES:
                 raise StatementInvalid(f"the line is larger than the {MAX_ITEM_BYTES // 1024} KB a record holds",
                                        line.line)
@@ -182,7 +184,8 @@ def _store_chunk(command: Command, account_id: int, statement: dict[str, Any],
         if not chunk:
             return []
         transaction = command.transaction()
-        items = [_line_item(command.company_id, account_id, statement["id"], line_id, line, identity["SK"])
+        items = [_line_item(command.company_id, account_id, statement["id"], line_id, line,
+                            statement_store.line_identity(identity))
                  for line_id, line, identity in chunk]
         for line_item, (_, _, identity) in zip(items, chunk, strict=True):
             transaction.put_new(line_item)
@@ -190,8 +193,8 @@ def _store_chunk(command: Command, account_id: int, statement: dict[str, Any],
         if first:
             transaction.put_new({**statement, "linesImported": len(items)})
         else:
-            transaction.update(keys.bank_statement(command.company_id, account_id, statement["id"]),
-                               "ADD linesImported :n", values={":n": len(items)})
+            statement_store.count_lines_imported(transaction, command.company_id, account_id, statement["id"],
+                                                 len(items))
         transaction.add_counts(keys.statement_line_counts(command.company_id, account_id),
                                count_changes(statement["id"], None, UNMATCHED, len(items),
                                              statements=1 if first else 0))
@@ -225,9 +228,9 @@ def _finish(command: Command, account_id: int, statement: dict[str, Any], *, imp
     def commit() -> dict[str, Any]:
         transaction = command.transaction()
         if written:
-            transaction.set_fields(keys.bank_statement(command.company_id, account_id, statement["id"]),
-                                   {"status": IMPORTED, "linesSkipped": skipped, "linesAutoMatched": auto_matched},
-                                   condition="attribute_exists(PK)")
+            statement_store.finish_statement(transaction, command.company_id, account_id, statement["id"],
+                                             {"status": IMPORTED, "linesSkipped": skipped,
+                                              "linesAutoMatched": auto_matched})
         else:  # nothing new: the statement is written here, with the account's count of statements
             transaction.put_new(final)
             transaction.add_counts(keys.statement_line_counts(command.company_id, account_id), {"statements": 1})

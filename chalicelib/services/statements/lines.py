@@ -9,7 +9,8 @@ from chalicelib.errors import NotFound
 from chalicelib.services.banking import banking
 from chalicelib.services.statements import suggestions
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1, GSI2, Page, list_range
+from chalicelib.store.listing import Page
+from chalicelib.store.repositories import statements as statement_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -52,12 +53,7 @@ def count_status_change(transaction: Transaction, company_id: int, line: dict[st
 
 def line_counts(table: Table, company_id: int, account_id: int) -> Counter[str]:
     """The account's counts, its shards added up (one Query)."""
-    key = keys.statement_line_counts(company_id, account_id)
-    items, _ = table.query(partition=("PK", key["PK"]), sort_prefix=("SK", key["SK"]), consistent=True)
-    counts: Counter[str] = Counter()
-    for item in items:
-        counts.update({name: int(value) for name, value in item.items() if name not in ("PK", "SK")})
-    return counts
+    return statement_store.line_counts(table, company_id, account_id)
 
 
 # --- lines ----------------------------------------------------------------------------------------
@@ -70,11 +66,8 @@ def list_lines(table: Table, company_id: int, account_id: int, *, status: str | 
     counts = line_counts(table, company_id, account_id)
     counted = status or ALL
     total = counts[keys.line_count_name(counted, statement_id)]
-    partition = keys.statement_line_index(company_id, account_id, status or UNMATCHED, "", 0)
-    index = GSI1 if status else GSI2
-    listed = list_range(table, partition=partition[f"{index}PK"], low=None, high=None,
-                        filters={"statementId": statement_id} if statement_id is not None else {},
-                        page=page, limit=limit, cursor=cursor, descending=False, total=total, index=index)
+    listed = statement_store.lines_page(table, company_id, account_id, status=status, statement_id=statement_id,
+                                        page=page, limit=limit, cursor=cursor, total=total)
     return Page(items=with_suggestions(table, company_id, account, listed.items), total=total, page=listed.page,
                 limit=listed.limit, next_cursor=listed.next_cursor)
 
@@ -109,8 +102,7 @@ def list_statements(table: Table, company_id: int, account_id: int, page: int, l
     """Newest first; `total` from the account's counts."""
     banking.get_account(table, company_id, account_id)
     skip = (page - 1) * limit
-    items, _ = table.query(partition=("PK", keys.statements_partition(company_id, account_id)), forward=False,
-                           limit=skip + limit, consistent=True)
+    items = statement_store.newest_statements(table, company_id, account_id, skip + limit)
     total = line_counts(table, company_id, account_id)[STATEMENTS]
     return Page(items=[statement_view(item) for item in items[skip:skip + limit]], total=total, page=page,
                 limit=limit, next_cursor=None)

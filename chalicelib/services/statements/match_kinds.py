@@ -29,6 +29,7 @@ from chalicelib.services.payments import payments
 from chalicelib.services.payments.payment_records import CANCELLED, PENDING, active_method, method_payment, payable_kind
 from chalicelib.services.sales_purchases.documents import get_document
 from chalicelib.store import keys
+from chalicelib.store.repositories import bank_transactions as bank_transaction_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -109,10 +110,7 @@ def to_transaction(command: Command, transaction: Transaction, account: dict[str
             payments.confirm_into(transaction, company_id, payment)
             match["confirmedPaymentId"] = payment["id"]
     # a reversal meanwhile marks it: the loser is told it is taken (its line is then freed again)
-    transaction.update(_transaction_key(company_id, item), "SET statementLineId = :line",
-                       condition="attribute_exists(PK) AND attribute_not_exists(statementLineId) "
-                                 "AND attribute_not_exists(reversedBy)",
-                       values={":line": line["id"]}, on_fail=already_matched())
+    bank_transaction_store.match_to_line(transaction, _transaction_key(company_id, item), line["id"], already_matched())
     return match
 
 
@@ -224,10 +222,8 @@ def to_transfer(command: Command, transaction: Transaction, writes: JournalWrite
                                 CLEARING_WINDOW_DAYS if clearing else TRANSFER_WINDOW_DAYS)
     if waiting is not None:
         this_side, other_side = waiting
-        transaction.update(_transaction_key(command.company_id, this_side), "SET statementLineId = :line",
-                           condition="attribute_exists(PK) AND attribute_not_exists(statementLineId) "
-                                     "AND attribute_not_exists(reversedBy)",
-                           values={":line": line["id"]}, on_fail=already_matched())
+        bank_transaction_store.match_to_line(transaction, _transaction_key(command.company_id, this_side), line["id"],
+                                             already_matched())
         return {"kind": "transfer", "transactionIds": [int(this_side["id"])], "transferToAccountId": other_id,
                 "otherTransactionId": int(other_side["id"]), "journalEntryId": int(this_side["journalEntryId"]),
                 "existingTransfer": True}
@@ -261,16 +257,14 @@ def _waiting_transfer(table: Table, company_id: int, account_id: int, other_id: 
     amount = Decimal(line["amount"])
     wanted_type = "transfer_in" if amount > 0 else "transfer_out"
     low, high = _day(line["date"], -window), _day(line["date"], window)
-    mine = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account_id)),
-                           sort_range=("SK", low, keys.day_end(high)), consistent=True)
+    mine = bank_transaction_store.dated_between(table, company_id, account_id, low, high)
     candidates = sorted((item for item in mine if item.get("type") == wanted_type and bank_transactions.signed(item) == amount
                          and item.get("statementLineId") is None and not bank_transactions.is_reversal_pair(item)
                          and item.get("journalEntryId") is not None),
                         key=lambda item: (abs(_days_between(item["transactionDate"], line["date"])), int(item["id"])))
     for item in candidates:
-        theirs = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, other_id)),
-                                 sort_range=("SK", item["transactionDate"], keys.day_end(item["transactionDate"])),
-                                 consistent=True)
+        theirs = bank_transaction_store.dated_between(table, company_id, other_id, item["transactionDate"],
+                                                      item["transactionDate"])
         for other in theirs:
             if other.get("journalEntryId") == item["journalEntryId"] and other.get("type") == banking.REVERSED_TYPE[
                     wanted_type] and not bank_transactions.is_reversal_pair(other):
@@ -330,6 +324,5 @@ def undo(command: Command, transaction: Transaction, writes: JournalWrites, line
             bank_transactions.mark_reversed(transaction, company_id, item, reversed_by[int(item["id"])], freed_line=line["id"],
                                   unreconciled=True, on_fail=_reconciled())
         else:
-            transaction.update(_transaction_key(company_id, item), "REMOVE statementLineId",
-                               condition="statementLineId = :line AND reconciled = :no",
-                               values={":line": line["id"], ":no": False}, on_fail=_reconciled())
+            bank_transaction_store.free_of_line(transaction, _transaction_key(company_id, item), line["id"],
+                                                _reconciled())

@@ -1,8 +1,8 @@
 """Acting on a statement line: match (to a bank transaction, to documents it pays, to a new bank
 transaction, to a transfer between own accounts), unmatch, ignore and restore. Each one command,
 one transaction: the line changes status under a condition on its version and status, and what
-the match touches is written beside it (a transaction matched under `attribute_not_exists(
-statementLineId)`), so of two racing commands exactly one lands and the other gets the precise 409
+the match touches is written beside it (a transaction matched only while no line holds it:
+store/repositories/bank_transactions.match_to_line), so of two racing commands exactly one lands and the other gets the precise 409
 of the condition it broke. What each kind builds and undoes: services/statements/match_kinds.py."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.services.statements import bank_rules, match_kinds
 from chalicelib.services.statements.lines import IGNORED, MATCHED, UNMATCHED, count_status_change, get_line
-from chalicelib.store import keys
+from chalicelib.store.repositories import statements as statement_store
 from chalicelib.store.transaction import Transaction
 
 
@@ -48,11 +48,8 @@ def _line_moved(transaction: Transaction, company_id: int, line: dict[str, Any],
     that changed it meanwhile makes this one's transaction fail with the refusal of the status it
     required. Answers the line as it will be stored."""
     count_status_change(transaction, company_id, line, status)   # before: the line's update stays the last operation
-    changes = {"status": status, "match": match,
-               **keys.statement_line_index(company_id, line["bankAccountId"], status, line["date"], line["id"])}
-    transaction.update_fields(keys.statement_line(company_id, line["bankAccountId"], line["id"]), changes,
-                              line["version"], also_require="#status = :from", names={"#status": "status"},
-                              values={":from": line["status"]}, on_fail=_REFUSAL[line["status"]]())
+    changes = statement_store.move_line(transaction, company_id, line, status, {"match": match},
+                                        _REFUSAL[line["status"]]())
     moved = {**line, **changes, "version": line["version"] + 1}
     return {name: value for name, value in moved.items() if value is not None}
 

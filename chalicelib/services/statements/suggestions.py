@@ -41,7 +41,8 @@ from chalicelib.services.integrations import gateway_payouts
 from chalicelib.services.payments.payment_records import CANCELLED, PENDING
 from chalicelib.services.statements import bank_rules
 from chalicelib.store import keys
-from chalicelib.store.listing import GSI1
+from chalicelib.store.repositories import bank_transactions as bank_transaction_store
+from chalicelib.store.repositories import payments as payment_store
 from chalicelib.store.table import Table
 
 # what a document's candidate reads of it (document_names.names: its number, a DTE's control
@@ -111,8 +112,7 @@ def _open_transactions(table: Table, company_id: int, account_id: int, dates: li
     """The account's transactions within the window of the lines' dates, not matched nor
     reconciled, of an amount (signed) some line has."""
     low, high = _day(min(dates), -WINDOW_DAYS), _day(max(dates), WINDOW_DAYS)
-    items = table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account_id)),
-                            sort_range=("SK", low, keys.day_end(high)), consistent=True)
+    items = bank_transaction_store.dated_between(table, company_id, account_id, low, high)
     return [item for item in items if not item.get("statementLineId") and not item.get("reconciled")
             and not is_reversal_pair(item) and bank_transactions.signed(item) in amounts]
 
@@ -137,8 +137,7 @@ def _open_documents(table: Table, company_id: int, account: dict[str, Any], dire
     `pending` (written before it did)."""
     sides = [keys.RECEIVABLE_SIDE if money_in else keys.PAYABLE_SIDE for money_in in sorted(directions, reverse=True)]
     indexed = [item for side in sides
-               for item in table.query_all(partition=("GSI1PK", keys.open_documents_of_company(company_id, side)),
-                                           index=GSI1)]
+               for item in payment_store.open_documents(table, company_id, side)]
     documents = [{**item, "id": int(item["documentId"]), _INDEXED: True} for item in indexed if "pending" in item]
     wanted = [keys.document(company_id, int(item["documentId"])) for item in indexed if "pending" not in item]
     if wanted:
