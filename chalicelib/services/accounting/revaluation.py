@@ -26,9 +26,9 @@ from chalicelib.services.banking.banking import MONEY_IN
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
+from chalicelib.store.repositories import bank_transactions as bank_transaction_store
 from chalicelib.store.repositories import ledger as ledgers
 from chalicelib.store.repositories import partners as partner_store
-from chalicelib.store.repositories import reports as report_reads
 from chalicelib.store.repositories import revaluations as revaluation_store
 from chalicelib.store.table import Table
 
@@ -85,7 +85,7 @@ def bank_items(table: Table, company_id: int, date: str, own: str) -> list[dict[
     for account in sorted(records.small_records(table, company_id, keys.BANK_ACCOUNT), key=lambda item: item["id"]):
         if not account.get("currency") or account["currency"] == own:
             continue
-        later = report_reads.bank_transactions_from(table, company_id, account["id"], rules.reversal_date(date))
+        later = bank_transaction_store.dated_from(table, company_id, account["id"], rules.reversal_date(date))
         held = Decimal(account.get("balance", 0)) - sum(
             (Decimal(item["amount"]) if item["direction"] == MONEY_IN else -Decimal(item["amount"]) for item in later), ZERO)
         if (account.get("openingBalanceDate") or "") > date:

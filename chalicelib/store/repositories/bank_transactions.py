@@ -25,6 +25,12 @@ def dated_between(table: Table, company_id: int, account_id: int, first_day: str
                            sort_range=("SK", first_day, keys.day_end(last_day)), consistent=True)
 
 
+def dated_from(table: Table, company_id: int, account_id: int, first_day: str) -> list[dict[str, Any]]:
+    """The account's transactions dated `first_day` or later, by date."""
+    return table.query_all(partition=("PK", keys.bank_transactions_partition(company_id, account_id)),
+                           sort_range=("SK", first_day, None), consistent=True)
+
+
 def match_to_line(transaction: Transaction, key: keys.Key, line_id: int, on_fail: ApiError) -> None:
     """The transaction now backs statement line `line_id`: it must exist, back no line yet and not
     be reversed (a reversal meanwhile marks it: the loser is told it is taken)."""
