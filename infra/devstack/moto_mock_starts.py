@@ -1,0 +1,69 @@
+"""What a test pays before its first request: the suite starts a new moto mock and a new table for
+each test (nothing of one test's AWS is another's), about 150 ms on a busy machine, of which moto
+and botocore spend most rebuilding what is the same every time. Kept for the process instead:
+
+1. boto3's default session: moto replaces it at every mock start (so that a client made inside a
+   mock never holds credentials read from a real account outside it); a new session then builds
+   its components again before its first client (~40 ms). The tests' credentials are moto's fake
+   ones inside and outside the mocks, so the session is kept (moto's own `reset_boto3_session`
+   setting).
+2. moto's URL callbacks: each start builds ~1,300 `responses` callbacks, one per URL pattern of
+   every emulated service and HTTP method, all alike; they are built once and registered again.
+3. The table as the template makes it (`table_as_made`): created through the API the first time,
+   then a copy of that empty table is put in the new mock's backend, dated now.
+The mock still starts empty each time (every backend reset), and a test's table is its own."""
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+_installed = False
+_tables: dict[tuple[str, str, str], Any] = {}  # (account, region, name) -> the empty table as made
+
+
+def install() -> None:
+    global _installed
+    if _installed:
+        return
+    from moto.core import models
+    from moto.core.config import default_user_config
+
+    default_user_config.setdefault("core", {})["reset_boto3_session"] = False
+    enable_patching, callbacks = models.MockAWS._enable_patching, []
+
+    def enable_patching_again(self: Any, reset: bool = True) -> None:
+        if not callbacks:
+            enable_patching(self, reset)
+            callbacks.extend(models.responses_mock.registered())
+            return
+        models.botocore_stubber.enabled = True
+        if reset:
+            self.reset()
+        models.responses_mock.start()
+        for callback in callbacks:
+            models.responses_mock.add(callback)
+
+    models.MockAWS._enable_patching = enable_patching_again  # type: ignore[method-assign]
+    _installed = True
+
+
+def table_as_made(table_name: str, create: Callable[[], None], region: str) -> None:
+    """Inside a mock with no such table: the table `create()` makes (the same `create` each time in
+    a process), made by it the first time and copied from that first one, still empty, afterwards."""
+    from moto.core import DEFAULT_ACCOUNT_ID
+    from moto.core.utils import utcnow
+    from moto.dynamodb.models import dynamodb_backends
+
+    key = (DEFAULT_ACCOUNT_ID, region, table_name)
+    backend = dynamodb_backends[DEFAULT_ACCOUNT_ID][region]
+    if key not in _tables:
+        create()
+        _tables[key] = copy.deepcopy(backend.tables[table_name])
+    table = backend.tables[table_name] = copy.deepcopy(_tables[key])
+    # made now, as DescribeTable and the stream's label say
+    table.created_at = utcnow()
+    if table.latest_stream_label:
+        table.latest_stream_label = table.created_at.isoformat()
+    if table.stream_shard is not None:
+        table.stream_shard.created_on = table.created_at
