@@ -63,8 +63,7 @@ def _faithful_moto() -> None:
     faithful_s3.install()  # presigned URLs refused as S3 does: another signed header, expired
 
 
-moto_speedups.install()
-moto_overheads.install()
+moto_speedups.install()  # (and moto_overheads)
 _faithful_moto()
 
 
