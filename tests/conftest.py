@@ -25,7 +25,7 @@ from chalicelib.store.attachments import reset_attachment_objects  # noqa: E402
 from chalicelib.store.files import reset_files  # noqa: E402
 from chalicelib.store.table import get_table, reset_table  # noqa: E402
 from infra.deploy.resources import create_attachments_bucket, create_bucket, create_table  # noqa: E402
-from infra.devstack import faithful_dynamodb, faithful_s3, moto_speedups  # noqa: E402
+from infra.devstack import faithful_dynamodb, faithful_s3, moto_overheads, moto_speedups  # noqa: E402
 from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
@@ -63,7 +63,7 @@ def _faithful_moto() -> None:
     faithful_s3.install()  # presigned URLs refused as S3 does: another signed header, expired
 
 
-moto_speedups.install()
+moto_speedups.install()  # (and moto_overheads)
 _faithful_moto()
 
 
@@ -148,7 +148,9 @@ def aws(monkeypatch):
     faithful_dynamodb.reset()
     transaction.forget_contention()  # counters of an earlier test's table, same names
     with mock_aws():
-        create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
+        table_name = os.environ["TABLE_NAME"]  # (made once per process, then copied: moto_overheads)
+        moto_overheads.table_as_made(table_name, lambda: create_table(boto3.client("dynamodb"), table_name),
+                                       os.environ["AWS_DEFAULT_REGION"])
         yield
     faithful_dynamodb.reset()
     reset_settings()

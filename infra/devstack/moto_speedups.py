@@ -35,13 +35,16 @@
    reads and single-item writes are plain JSON already (attribute values as {"S": ...}), so they
    are written with json.dumps: botocore parses from them what it parses from the shape walk's
    (binary values in base64, no nulls), except a whole number of capacity units read as 2, not
-   2.0. Batch and transactional writes keep moto's writer."""
+   2.0. Batch and transactional writes keep moto's writer.
+6. What moto rebuilds alike for every mock start and every call: infra/devstack/moto_overheads.py."""
 from __future__ import annotations
 
 import bisect
 import copy
 import threading
 from typing import Any
+
+from infra.devstack import moto_overheads
 
 _installed = False
 
@@ -104,6 +107,7 @@ def install() -> None:
         return
     _keep_parsed_botocore_files()
     _write_item_answers_as_json()
+    moto_overheads.install()
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodb.models.table import Table
 
