@@ -47,7 +47,7 @@ def create_account(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/chart-of-accounts/{id}", summary="Update an account (sparse)", tag=CHART,
-          body=M + "AccountUpdate", response=M + "Account", permission=ACCOUNTING)
+          body=M + "AccountUpdate", response=M + "Account", permission=ACCOUNTING, versioned=True)
 def update_account(call: Call) -> Any:
     from chalicelib.services.accounting import chart
 
@@ -70,11 +70,12 @@ def delete_account(call: Call) -> Any:
 def import_default_chart(call: Call) -> Any:
     from chalicelib import messages
     from chalicelib.services.accounting import default_chart
+    from chalicelib.services.commands import shown
 
-    result = default_chart.import_for_command(call.command)
     lang = messages.language(call.headers)
-    return {**result, "rulesSkipped": [{**rule, "reason": messages.stored_phrase(rule["reason"], lang)}
-                                       for rule in result.get("rulesSkipped", [])]}
+    return shown(default_chart.import_for_command(call.command), lambda result: {
+        **result, "rulesSkipped": [{**rule, "reason": messages.stored_phrase(rule["reason"], lang)}
+                                   for rule in result.get("rulesSkipped", [])]})
 
 
 # --- journal entries -----------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def create_rule(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", ONE, summary="Update a bank rule (sparse; conditions and action replace whole)",
-          tag=TAG, body=M + "BankRuleUpdate", response=M + "BankRule")
+          tag=TAG, body=M + "BankRuleUpdate", response=M + "BankRule", versioned=True)
 def update_rule(call: Call) -> Any:
     from chalicelib.services.statements import bank_rules
 

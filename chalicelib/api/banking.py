@@ -40,7 +40,7 @@ def create_account(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/bank-accounts/{accountId}", summary="Update a bank account (sparse)", tag=TAG,
-          body=M + "BankAccountUpdate", response=M + "BankAccount", permission=MANAGE)
+          body=M + "BankAccountUpdate", response=M + "BankAccount", permission=MANAGE, versioned=True)
 def update_account(call: Call) -> Any:
     from chalicelib.services.banking import banking
 
@@ -116,7 +116,7 @@ def create_reconciliation(call: Call) -> Any:
 
 @endpoint(blueprint, "PATCH", RECONCILIATION, summary="Update a draft reconciliation (sparse; "
           "clearedTransactionIds replaces the list)", tag=TAG, body=M + "ReconciliationUpdate",
-          response=M + "Reconciliation", permission=ACCOUNTING)
+          response=M + "Reconciliation", permission=ACCOUNTING, versioned=True)
 def update_reconciliation(call: Call) -> Any:
     from chalicelib.services.banking import reconciliations
 
@@ -126,7 +126,7 @@ def update_reconciliation(call: Call) -> Any:
 
 @endpoint(blueprint, "POST", RECONCILIATION + "/complete", summary="Complete a draft whose cleared balance equals "
           "the statement balance: its transactions become reconciled", tag=TAG, response=M + "Reconciliation",
-          status=200, permission=ACCOUNTING)
+          status=200, permission=ACCOUNTING, versioned=True)
 def complete_reconciliation(call: Call) -> Any:
     from chalicelib.services.banking import reconciliations
 
@@ -135,7 +135,7 @@ def complete_reconciliation(call: Call) -> Any:
 
 
 @endpoint(blueprint, "DELETE", RECONCILIATION, summary="Delete a draft reconciliation (web app only)", tag=TAG,
-          response="chalicelib.models.accounting:Deleted", access=Access.WEB_SESSION, permission=ACCOUNTING)
+          response="chalicelib.models.accounting:Deleted", access=Access.WEB_SESSION, permission=ACCOUNTING, versioned=True)
 def delete_reconciliation(call: Call) -> Any:
     from chalicelib.services.banking import reconciliations
 

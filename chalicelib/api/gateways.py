@@ -65,7 +65,7 @@ def create_gateway(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", BASE + "/{id}", summary="Update a payment gateway (sparse; `secret` rotates it)", tag=TAG,
-          body=M + "GatewayUpdate", response=M + "Gateway", permission=MANAGE)
+          body=M + "GatewayUpdate", response=M + "Gateway", permission=MANAGE, versioned=True)
 def update_gateway(call: Call) -> Any:
     from chalicelib.services.integrations import gateway_config
 

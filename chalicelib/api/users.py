@@ -40,7 +40,7 @@ def resend_invitation(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", USER, summary="Change a user's role or access (If-Match: version)", tag=TAG,
-          body=M + "UserUpdate", response=M + "CompanyUser", **WEB)
+          body=M + "UserUpdate", response=M + "CompanyUser", **WEB, versioned=True)
 def update_user(call: Call) -> Any:
     from chalicelib.services.identity import users
 

@@ -41,7 +41,7 @@ def create_webhook(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", BASE + "/{id}", summary="Update a webhook subscription (sparse)", tag=TAG,
-          body=M + "WebhookUpdate", response=M + "Webhook", **WEB)
+          body=M + "WebhookUpdate", response=M + "Webhook", **WEB, versioned=True)
 def update_webhook(call: Call) -> Any:
     from chalicelib.services.integrations import webhooks
 

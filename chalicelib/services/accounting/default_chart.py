@@ -12,7 +12,7 @@ from chalicelib.domain.accounting import CONTROLLED_OPERATIONS
 from chalicelib.errors import ApiError
 from chalicelib.services.accounting import account_determination, chart, control_accounts
 from chalicelib.services.accounting.posting import invalid_account, rule_items
-from chalicelib.services.commands import Command
+from chalicelib.services.commands import Command, Existing
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.table import Table
@@ -157,8 +157,8 @@ def _create_batch(transaction: Transaction, company_id: int, batch: list[dict[st
     return transaction
 
 
-def import_for_command(command: Command) -> dict[str, Any]:
+def import_for_command(command: Command) -> dict[str, Any] | Existing[dict[str, Any]]:
     result, transaction = import_default_chart(command.table, command.company_id)
     if not result["accountsCreated"] and not result["rulesCreated"]:
-        command.already_there = True
+        return command.commit(transaction, Existing(result))
     return command.commit(transaction, result)

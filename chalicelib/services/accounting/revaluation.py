@@ -23,7 +23,7 @@ from chalicelib.services.accounting import revaluation_chunks as chunks
 from chalicelib.services.accounting.posting import JournalWrites, rule_items, rule_of
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.banking.banking import MONEY_IN
-from chalicelib.services.commands import Command
+from chalicelib.services.commands import Command, Existing
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
@@ -112,7 +112,7 @@ def closing_rates(table: Table, company_id: int, date: str, currencies: list[str
 
 # --- the command ---------------------------------------------------------------------------------
 
-def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any] | Existing[dict[str, Any]]:
     """The plan first (the record, status `posting`, every line at the date's rate and its
     chunk), then its chunks (revaluation_chunks.py). A revaluation left `posting` (a chunk that
     failed) is finished by the same request again, on its stored plan."""
@@ -137,8 +137,7 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     rule_list = [rule_of(item) for item in rule_items(table, company_id)]
     if existing is not None:
         if fields.get("dryRun"):
-            command.already_there = True   # the plan being posted, nothing written
-            return view(existing)
+            return Existing(view(existing))   # the plan being posted, nothing written: 200
         return _finish(command, rule_list, existing)
     items = [item for item in partner_items(table, company_id, date, own) + bank_items(table, company_id, date, own)
              if not asked or item["currency"] in asked]
@@ -150,8 +149,7 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
               "rates": [{"currency": currency, "rate": rate} for currency, rate in rates.items()],
               **rules.totals(lines), "lines": lines}
     if fields.get("dryRun"):
-        command.already_there = True   # nothing written: 200, not 201
-        return {**view(answer), "id": None, "status": None, "createdAt": None}
+        return Existing({**view(answer), "id": None, "status": None, "createdAt": None})   # nothing written: 200
     parts = chunks.plan_chunks(lines, date, reversal_day)
     record = {**keys.revaluation(company_id, date), "itemType": "REVALUATION",
               "id": table.next_id(keys.id_sequence(company_id, keys.REVALUATION)), **answer,

@@ -14,7 +14,7 @@ from chalicelib.auth.principal import Principal
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain.roles import ACCOUNTING, may
 from chalicelib.errors import ValidationFailed
-from chalicelib.services.commands import Command
+from chalicelib.services.commands import Command, Existing, shown
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.table import Table
@@ -26,7 +26,7 @@ def company_currency(company: dict[str, Any]) -> str:
     return company.get("currency") or countries.pack_of(company).currency
 
 
-def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any] | Existing[dict[str, Any]]:
     """Upsert: a second rate for the same currency and date replaces the first (200)."""
     table, company_id = command.table, command.company_id
     own = company_currency(table.get(keys.company(company_id)) or {})
@@ -43,8 +43,7 @@ def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         transaction.put_new(item)
     else:
         transaction.put(item, condition="#v = :v", names={"#v": "version"}, values={":v": existing["version"]})
-        command.already_there = True
-    return view(command.commit(transaction, item))
+    return shown(command.commit(transaction, item if existing is None else Existing(item)), view)
 
 
 def list_rates(table: Table, company_id: int, currency: str | None, start_date: str | None,
