@@ -111,7 +111,8 @@ def _notification(call: Call, provider: str) -> Any:
     from chalicelib.store.table import get_table
 
     # the signature covers the exact bytes sent, not the JSON parsed from them
-    raw_body = blueprint.current_request.raw_body or b""
+    sent = blueprint.current_request.raw_body or b""
+    raw_body = sent.encode() if isinstance(sent, str) else sent
     check_body_size(raw_body)
     return gateway_notifications.receive_notification(get_table(), provider, raw_body, call.headers)
 

@@ -13,7 +13,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TypedDict
 
 from chalice import Blueprint, CustomAuthorizer, Response
 
@@ -60,6 +60,15 @@ GATEWAY_AUTHORIZER = CustomAuthorizer(
     "RequestAuthorizer", header="Authorization", ttl_seconds=0,
     authorizer_uri="arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/"
                    "arn:aws:lambda:us-east-1:000000000000:function:authorizer/invocations")
+
+class Guard(TypedDict):
+    """Who may call a route (endpoint's `access` and `permission`), shared by a module's routes."""
+    access: Access
+    permission: str
+
+
+# The routes only a manager signed in to the web app may call (users, webhooks).
+WEB_MANAGERS: Guard = {"access": Access.WEB_SESSION, "permission": MANAGE}
 
 JSON_HEADERS = {"Content-Type": "application/json"}
 FORM = "application/x-www-form-urlencoded"

@@ -5,12 +5,12 @@ from typing import Any
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import MANAGE, Access, Call, endpoint, page_body
+from chalicelib.api.routing import WEB_MANAGERS, Call, endpoint, page_body
 
 blueprint = Blueprint(__name__)
 TAG = "Settings: users"
 M = "chalicelib.models.users:"
-WEB = {"access": Access.WEB_SESSION, "permission": MANAGE}
+WEB = WEB_MANAGERS
 USER = "/settings/users/{id}"
 
 

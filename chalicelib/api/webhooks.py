@@ -6,13 +6,13 @@ from typing import Any
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import MANAGE, Access, Call, endpoint, page_body
+from chalicelib.api.routing import WEB_MANAGERS, Call, endpoint, page_body
 
 blueprint = Blueprint(__name__)
 TAG = "Webhooks"
 M = "chalicelib.models.webhooks:"
 BASE = "/settings/webhooks"
-WEB = {"access": Access.WEB_SESSION, "permission": MANAGE}
+WEB = WEB_MANAGERS
 
 
 @endpoint(blueprint, "GET", BASE, summary="List webhook subscriptions", tag=TAG,
