@@ -5,18 +5,15 @@ says whether an item is already written. Transaction (store/transaction.py) hold
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping, Self
 
 from chalicelib.errors import ApiError
 from chalicelib.store.keys import Key
 from chalicelib.store.table import to_attributes
 
-if TYPE_CHECKING:
-    from chalicelib.store.transaction import Transaction
-
 
 class MergedWrites:
-    def add_counts(self, key: Key, counts: Mapping[str, int]) -> "Transaction":
+    def add_counts(self, key: Key, counts: Mapping[str, int]) -> Self:
         """Adds to counters on an item, one ADD however many parts of the command count on it (a
         transaction may not touch an item twice); an item whose counts add up to nothing is not
         written."""
@@ -38,7 +35,7 @@ class MergedWrites:
     def accumulate(self, key: Key, adds: Mapping[str, Any], *, sets: Mapping[str, Any] | None = None,
                    condition: str | None = None, names: dict[str, str] | None = None,
                    values: dict[str, Any] | None = None, on_fail: ApiError | None = None,
-                   shardable: bool = False) -> "Transaction":
+                   shardable: bool = False) -> Self:
         """ADDs numbers on an item (and SETs `sets` beside them), merged with what the command
         already added to the same item: DynamoDB refuses two operations on one item in a
         transaction, so N payments into one bank account (or of one partner) update it once, by

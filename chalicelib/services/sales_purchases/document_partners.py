@@ -17,7 +17,7 @@ from chalicelib.services.sales_purchases.document_content import Context, today
 from chalicelib.store import keys
 
 if TYPE_CHECKING:  # the plan is the document command's; it calls these with it
-    from chalicelib.services.sales_purchases.documents import Plan
+    from chalicelib.services.sales_purchases.document_plan import Plan
 
 
 def balance_attribute(kind: Kind) -> str:
