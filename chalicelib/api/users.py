@@ -60,6 +60,6 @@ def remove_user(call: Call) -> Any:
 def audit_log(call: Call) -> Any:
     from chalicelib.services.identity import audit
 
-    page = audit.list_entries(call.command.table, call.principal.company_id, call.query.page, call.query.limit,
+    page = audit.list_audit_entries(call.command.table, call.principal.company_id, call.query.page, call.query.limit,
                               call.query.cursor)
     return page_body("entries", page)

@@ -52,7 +52,7 @@ class Command:
         what a replay answers when the result itself must not be stored (a secret)."""
         if self.idempotency is not None and self.render is not None:
             status, body = self.render(result if replay is None else replay)
-            idempotency.record(transaction, self.company_id, self.idempotency, status, body)
+            idempotency.record_answer(transaction, self.company_id, self.idempotency, status, body)
         transaction.commit()
         if isinstance(result, Existing):
             return cast(T, Existing(transaction.rewritten(result.value)))

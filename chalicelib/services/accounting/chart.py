@@ -40,7 +40,7 @@ def account_key(company_id: int, account_id: int) -> keys.Key:
     return keys.chart_account(company_id, account_id)
 
 
-def code_key(company_id: int, code: str) -> keys.Key:
+def account_code_key(company_id: int, code: str) -> keys.Key:
     return keys.unique_value(company_id, CODE_KIND, code)
 
 
@@ -63,7 +63,7 @@ def active_account_named_by(table: Table, company_id: int, account_id: int, fiel
     return item
 
 
-def view(item: dict[str, Any]) -> dict[str, Any]:
+def account_view(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, "normalBalance": accounting.normal_side(item["type"]),
             "hasPostings": int(item.get("postingCount", 0)) > 0}
 
@@ -143,7 +143,7 @@ def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     add_account(transaction, company_id, item)
     if item.get("parentId") is not None:
         add_child(transaction, company_id, item["parentId"], item["type"])
-    return command.commit(transaction, view(item))
+    return command.commit(transaction, account_view(item))
 
 
 def next_account_id(table: Table, company_id: int) -> int:
@@ -154,7 +154,7 @@ def add_account(transaction: Transaction, company_id: int, item: dict[str, Any])
     """A new account and its code's reservation (its parent counts it apart: add_child, or an
     import's parent made in the same transaction with its childCount)."""
     transaction.put_new(item)
-    transaction.put_new({**code_key(company_id, item["code"]), "accountId": item["id"]},
+    transaction.put_new({**account_code_key(company_id, item["code"]), "accountId": item["id"]},
                         on_fail=code_taken(item["code"]))
 
 
@@ -212,9 +212,9 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
 
     def add_effects(transaction: Transaction, _: dict[str, Any]) -> None:
         if "code" in changes:
-            transaction.put_new({**code_key(company_id, changes["code"]), "accountId": account_id},
+            transaction.put_new({**account_code_key(company_id, changes["code"]), "accountId": account_id},
                                 on_fail=code_taken(changes["code"]))
-            transaction.delete(code_key(company_id, current["code"]))
+            transaction.delete(account_code_key(company_id, current["code"]))
         if parent_moves:
             # moving accounts around the tree one at a time keeps it free of cycles
             transaction.update(keys.guard(company_id, TREE_GUARD), "ADD #version :one",
@@ -230,7 +230,7 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
                               names={"#type": "type"}, values={":type": updated["type"]})
 
     guard = (" AND ".join(conditions), {}, {":zero": 0}) if conditions else None
-    return view(update_item(command, account_key(company_id, account_id), current, changes,
+    return account_view(update_item(command, account_key(company_id, account_id), current, changes,
                             expected_version, add_effects, guard))
 
 
@@ -247,7 +247,7 @@ def delete_account(command: Command, account_id: int) -> dict[str, Any]:
     transaction.delete(account_key(company_id, account_id),
                        condition=f"#version = :version AND {_NO_POSTINGS} AND {_NO_CHILDREN} AND {_NO_REFERENCES}",
                        names={"#version": "version"}, values={":version": current["version"], ":zero": 0})
-    transaction.delete(code_key(company_id, current["code"]))
+    transaction.delete(account_code_key(company_id, current["code"]))
     if current.get("parentId") is not None:
         transaction.update(account_key(company_id, current["parentId"]), "ADD childCount :minus",
                            values={":minus": -1})

@@ -52,7 +52,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     which the caller commits last. An interrupted import is completed by running it again."""
     country = accounts.company_country(table, company_id)
     chart_accounts, chart_rules = standard_chart(country)
-    reserved = table.query_all(partition=("PK", chart.code_key(company_id, "")["PK"]), consistent=True)
+    reserved = table.query_all(partition=("PK", chart.account_code_key(company_id, "")["PK"]), consistent=True)
     ids_by_code = {item["SK"]: item["accountId"] for item in reserved}
     missing = [account for account in chart_accounts if account[0] not in ids_by_code]
     new_ids = _take_ids(table, keys.id_sequence(company_id, keys.CHART_ACCOUNT), len(missing))
@@ -151,7 +151,7 @@ def _create_batch(transaction: Transaction, company_id: int, batch: list[dict[st
         transaction.put_new(chart.new_account_item(company_id, account["id"], fields,
                                                    child_count=children_in_batch.get(account["id"], 0)))
         # a concurrent import took the code first: running again skips it (and answers 200)
-        transaction.put_new({**chart.code_key(company_id, account["code"]), "accountId": account["id"]})
+        transaction.put_new({**chart.account_code_key(company_id, account["code"]), "accountId": account["id"]})
     for parent_id, count in children_outside.items():
         chart.add_child(transaction, company_id, parent_id, parent_types[parent_id], count)
     return transaction

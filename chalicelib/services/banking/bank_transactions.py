@@ -23,8 +23,8 @@ from chalicelib.services.banking.banking import (
     MONEY_IN,
     MONEY_OUT,
     REVERSED_TYPE,
-    account_key,
-    get_account,
+    bank_account_key,
+    get_bank_account,
 )
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
@@ -70,7 +70,7 @@ def add_transaction(transaction: Transaction, company_id: int, account: dict[str
     if require_active:
         condition, values[":yes"] = condition + " AND isActive = :yes", True
     # several transactions of one command (a line paying several documents) move the account once
-    transaction.accumulate(account_key(company_id, account["id"]),
+    transaction.accumulate(bank_account_key(company_id, account["id"]),
                            {"balance": amount if direction == MONEY_IN else -amount, "transactionCount": 1},
                            condition=condition, values=values,
                            on_fail=ValidationFailed.for_field("bankAccountId", "the bank account is inactive"))
@@ -79,7 +79,7 @@ def add_transaction(transaction: Transaction, company_id: int, account: dict[str
 
 def list_transactions(table: Table, company_id: int, account_id: int, page: int, limit: int) -> Page:
     """Newest first; `total` is the account's own count."""
-    account = get_account(table, company_id, account_id)
+    account = get_bank_account(table, company_id, account_id)
     skip = (page - 1) * limit
     items, _ = table.query(partition=("PK", keys.bank_transactions_partition(company_id, account_id)), forward=False,
                            limit=skip + limit, consistent=True)
@@ -95,7 +95,7 @@ def _positive(amount: Decimal) -> Decimal:
 
 
 def _active_account(table: Table, company_id: int, account_id: int, field: str) -> dict[str, Any]:
-    account = get_account(table, company_id, account_id)
+    account = get_bank_account(table, company_id, account_id)
     if not account.get("isActive", True):
         raise ValidationFailed.for_field(field, "the bank account is inactive")
     return account
@@ -166,7 +166,7 @@ def reverse_into(command: Command, transaction: Transaction, writes: JournalWrit
         if entry_id is not None and int(entry_id) not in reversed_entries:
             reversal = writes.reverse(table, get_entry(table, company_id, int(entry_id)), date)
             reversed_entries[int(entry_id)] = reversal["id"]
-        account = get_account(table, company_id, int(item["bankAccountId"]))
+        account = get_bank_account(table, company_id, int(item["bankAccountId"]))
         reversals.append(add_transaction(
             transaction, company_id, account, tx_id=next_transaction_id(table, company_id),
             tx_type=REVERSED_TYPE[item["type"]], amount=Decimal(item["amount"]), date=date, reference=reference,

@@ -43,7 +43,7 @@ def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any] | Ex
         transaction.put_new(item)
     else:
         transaction.put(item, condition="#v = :v", names={"#v": "version"}, values={":v": existing["version"]})
-    return shown(command.commit(transaction, item if existing is None else Existing(item)), view)
+    return shown(command.commit(transaction, item if existing is None else Existing(item)), exchange_rate_view)
 
 
 def list_rates(table: Table, company_id: int, currency: str | None, start_date: str | None,
@@ -55,10 +55,10 @@ def list_rates(table: Table, company_id: int, currency: str | None, start_date: 
     items = table.query_all(partition=("PK", partition), consistent=True)
     chosen = [item for item in items if (currency is None or item["currency"] == currency)
               and (start_date is None or item["date"] >= start_date) and (end_date is None or item["date"] <= end_date)]
-    return [view(item) for item in sorted(chosen, key=lambda item: (item["date"], item["currency"]), reverse=True)]
+    return [exchange_rate_view(item) for item in sorted(chosen, key=lambda item: (item["date"], item["currency"]), reverse=True)]
 
 
-def view(item: dict[str, Any]) -> dict[str, Any]:
+def exchange_rate_view(item: dict[str, Any]) -> dict[str, Any]:
     return {name: item.get(name) for name in ("currency", "date", "rate", "companyCurrency", "createdAt", "updatedAt")}
 
 

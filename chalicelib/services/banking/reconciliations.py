@@ -49,7 +49,7 @@ def reconciled_balance(account: dict[str, Any]) -> Decimal:
     return Decimal(account.get("reconciledBalance", account["openingBalance"]))
 
 
-def view(reconciliation: dict[str, Any], account: dict[str, Any]) -> dict[str, Any]:
+def reconciliation_view(reconciliation: dict[str, Any], account: dict[str, Any]) -> dict[str, Any]:
     """The figures of a draft follow the account (its reconciled balance moves when another
     reconciliation completes); a completed reconciliation keeps the ones it was completed with."""
     if reconciliation["status"] == COMPLETED:
@@ -67,7 +67,7 @@ def _not_found() -> NotFound:
 def _load(table: Table, company_id: int, account_id: int,
           reconciliation_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The account and the reconciliation, read together."""
-    account_key = banking.account_key(company_id, account_id)
+    account_key = banking.bank_account_key(company_id, account_id)
     key = keys.reconciliation(company_id, account_id, reconciliation_id)
     found = table.batch_get([account_key, key])
     account = found.get((account_key["PK"], account_key["SK"]))
@@ -81,17 +81,17 @@ def _load(table: Table, company_id: int, account_id: int,
 
 def list_reconciliations(table: Table, company_id: int, account_id: int, page: int, limit: int) -> Page:
     """Newest first; `total` is the account's own count."""
-    account = banking.get_account(table, company_id, account_id)
+    account = banking.get_bank_account(table, company_id, account_id)
     skip = (page - 1) * limit
     items, _ = table.query(partition=("PK", keys.reconciliations_partition(company_id, account_id)), forward=False,
                            limit=skip + limit, consistent=True)
-    return Page(items=[view(item, account) for item in items[skip:skip + limit]],
+    return Page(items=[reconciliation_view(item, account) for item in items[skip:skip + limit]],
                 total=int(account.get("reconciliationCount", 0)), page=page, limit=limit, next_cursor=None)
 
 
 def get_reconciliation(table: Table, company_id: int, account_id: int, reconciliation_id: int) -> dict[str, Any]:
     account, reconciliation = _load(table, company_id, account_id, reconciliation_id)
-    return view(reconciliation, account)
+    return reconciliation_view(reconciliation, account)
 
 
 # --- checks ------------------------------------------------------------------------------------------
@@ -169,7 +169,7 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
     """`statementId`: from an imported statement (_from_statement); otherwise statementDate and
     statementBalance are required."""
     table, company_id = command.table, command.company_id
-    account = banking.get_account(table, company_id, account_id)
+    account = banking.get_bank_account(table, company_id, account_id)
     if fields.get("statementId") is not None:
         fields = _from_statement(table, company_id, account_id, fields)
     for required in ("statementDate", "statementBalance"):
@@ -191,10 +191,10 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
         item["clearedLines"] = {str(tx_id): line_id for tx_id, line_id in lines.items() if tx_id in ids}
     transaction = command.transaction()
     transaction.put_new(item)
-    transaction.update(banking.account_key(company_id, account_id), "ADD reconciliationCount :one",
+    transaction.update(banking.bank_account_key(company_id, account_id), "ADD reconciliationCount :one",
                        condition="attribute_exists(PK)", values={":one": 1},
                        on_fail=NotFound("Bank account not found."))
-    return command.commit(transaction, view(item, account))
+    return command.commit(transaction, reconciliation_view(item, account))
 
 
 def update_reconciliation(command: Command, account_id: int, reconciliation_id: int, changes: dict[str, Any],
@@ -218,7 +218,7 @@ def update_reconciliation(command: Command, account_id: int, reconciliation_id: 
     updated = records.update_item(command, keys.reconciliation(company_id, account_id, reconciliation_id), current,
                                   changes, expected_version,
                                   guard=(NOT_COMPLETING, {"#status": "status"}, {":draft": DRAFT}))
-    return view(updated, account)
+    return reconciliation_view(updated, account)
 
 
 def _figures(account: dict[str, Any], reconciliation: dict[str, Any], total: Decimal) -> tuple[Decimal, Decimal, Decimal]:
@@ -296,7 +296,7 @@ def complete_reconciliation(command: Command, account_id: int, reconciliation_id
     # SET under a condition on the value read (ADD would need the attribute, which accounts from
     # before reconciliations lack): the same effect, and the difference checked above still holds
     transaction.update(
-        banking.account_key(company_id, account_id), "SET reconciledBalance = :new, lastReconciliationDate = :date",
+        banking.bank_account_key(company_id, account_id), "SET reconciledBalance = :new, lastReconciliationDate = :date",
         condition="(reconciledBalance = :seen OR (attribute_not_exists(reconciledBalance) AND openingBalance = :seen))"
                   " AND (attribute_not_exists(lastReconciliationDate) OR lastReconciliationDate <= :date)",
         values={":new": cleared, ":seen": opening, ":date": statement_date})
@@ -319,6 +319,6 @@ def delete_reconciliation(command: Command, account_id: int, reconciliation_id: 
                        condition="#version = :seen AND " + NOT_COMPLETING,
                        names={"#version": "version", "#status": "status"},
                        values={":seen": current["version"], ":draft": DRAFT})
-    transaction.update(banking.account_key(company_id, account_id), "ADD reconciliationCount :minus",
+    transaction.update(banking.bank_account_key(company_id, account_id), "ADD reconciliationCount :minus",
                        condition="attribute_exists(PK)", values={":minus": -1})
     return command.commit(transaction, {"id": reconciliation_id, "deleted": True})

@@ -110,7 +110,7 @@ def change_password(command: Command, current_password: str, new_password: str,
     transaction.update(keys.session(principal.session_hash or ""), "SET sessionGeneration = :generation",
                        condition="attribute_exists(PK)", values={":generation": generation},
                        on_fail=SESSION_ENDED)
-    audit.record(transaction, principal.company_id, {"userId": principal.user_id, "email": user.get("email")},
+    audit.record_audit(transaction, principal.company_id, {"userId": principal.user_id, "email": user.get("email")},
                  "password.changed", target_type="user", target_id=principal.user_id, target_email=user.get("email"))
     return command.commit(transaction, {"passwordChanged": True})
 

@@ -216,7 +216,7 @@ def commit(command: Command, plan: Plan, document: DocumentRecord, *, new: bool 
         transaction.put(stored, condition="#v = :v", names={"#v": "version"}, values={":v": previous["version"]})
     confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
     _check_size(plan, confirming=confirming)
-    return command.commit(transaction, view(stored, plan.context.company, command.principal, plan.warnings))
+    return command.commit(transaction, document_view(stored, plan.context.company, command.principal, plan.warnings))
 
 
 def _stored(document: DocumentRecord) -> dict[str, Any]:
@@ -228,7 +228,7 @@ def _stored(document: DocumentRecord) -> dict[str, Any]:
     return {name: value for name, value in document.items() if value is not None}
 
 
-def view(item: dict[str, Any], company: dict[str, Any], principal: Principal,
+def document_view(item: dict[str, Any], company: dict[str, Any], principal: Principal,
          warnings: list[str] | None = None) -> dict[str, Any]:
     """The document as answered: `allowedActions` for this caller (an opening balance's `cancel`
     only with the accounting permission, which its command demands)."""
@@ -248,7 +248,7 @@ def shown_document(table: Table, principal: Principal, document_id: int) -> dict
     if item is None:
         raise _not_found()
     company = found.get(keys.pair(keys.company(company_id))) or {}
-    return view(item, company, principal)
+    return document_view(item, company, principal)
 
 
 def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:

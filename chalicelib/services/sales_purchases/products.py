@@ -29,7 +29,7 @@ PRODUCT = records.RecordKind(
     event_data=_event_data, search_fields=("code", "name"))
 
 
-def code_key(company_id: int, code: str) -> keys.Key:
+def product_code_key(company_id: int, code: str) -> keys.Key:
     return keys.unique_value(company_id, "PRODUCT_CODE", code.casefold())
 
 
@@ -40,9 +40,9 @@ def _reserve_code(transaction: Transaction, company_id: int, item: dict[str, Any
     taken = Conflict(f"Another product already uses the code {item['code']!r}.", code="DUPLICATE_CODE",
                      details=[{"field": "code", "message": "already used by another product"}])
     stamp = {"importJob": item["importJob"]} if before is None and item.get("importJob") is not None else {}
-    transaction.put_new({**code_key(company_id, item["code"]), "productId": item["id"], **stamp}, on_fail=taken)
+    transaction.put_new({**product_code_key(company_id, item["code"]), "productId": item["id"], **stamp}, on_fail=taken)
     if before is not None:
-        transaction.delete(code_key(company_id, before["code"]))
+        transaction.delete(product_code_key(company_id, before["code"]))
 
 
 def get_product(table: Table, company_id: int, product_id: int) -> dict[str, Any]:
@@ -85,12 +85,12 @@ def new_product_fields(fields: dict[str, Any], country: str) -> dict[str, Any]:
 
 def code_reservation(company_id: int, code: str) -> str:
     """The sort key of a code's reservation: codes are one whatever their case."""
-    return code_key(company_id, code)["SK"]
+    return product_code_key(company_id, code)["SK"]
 
 
 def code_holders(table: Table, company_id: int) -> dict[str, dict[str, Any]]:
     """Every reserved product code of the company, by code_reservation (one Query)."""
-    partition = code_key(company_id, "x")["PK"]
+    partition = product_code_key(company_id, "x")["PK"]
     return {item["SK"]: item for item in table.query_all(partition=("PK", partition), consistent=True)}
 
 
