@@ -22,7 +22,7 @@ class Plan:
     transaction: Transaction
     journal: JournalWrites
     stock: StockWrites
-    counts: dict[tuple[str, int], Counter] = field(default_factory=lambda: defaultdict(Counter))
+    counts: dict[tuple[str, int], Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     warnings: list[str] = field(default_factory=list)
 
     @classmethod
