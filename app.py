@@ -36,7 +36,7 @@ from chalicelib.api import (
     webhooks,
 )
 from chalicelib.api.application import ThreadSafeChalice
-from chalicelib.api.routing import add_method_fallbacks
+from chalicelib.api.routing import add_method_fallbacks, declare_binary_types
 from chalicelib.auth.authorizer import authorize
 from chalicelib.events.handlers import (
     IMPORT_QUEUE_ARN_PLACEHOLDER,
@@ -58,6 +58,7 @@ for module in (auth, company, partners, products, documents, exchange_rates, inv
 for blueprint in countries.blueprints():
     app.register_blueprint(blueprint)
 add_method_fallbacks(app)
+declare_binary_types(app)
 
 
 @app.lambda_function(name="authorizer")

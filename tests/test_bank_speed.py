@@ -102,7 +102,7 @@ def suggested(shop: Shop, table, account_id: int, rows) -> list[list[dict]]:
     company_id = shop.company.company_id
     ids = put_lines(table, company_id, account_id, rows)
     page = [statement_lines.get_line(table, company_id, account_id, line_id) for line_id in ids]
-    answer = suggestions.suggest(table, company_id, banking.get_account(table, company_id, account_id), page)
+    answer = suggestions.suggest(table, company_id, banking.get_bank_account(table, company_id, account_id), page)
     return [answer[line_id] for line_id in ids]
 
 

@@ -143,7 +143,7 @@ def suggested(shop: Shop, table, account_id: int, rows) -> dict[int, list[dict]]
     company_id = shop.company.company_id
     ids = put_lines(table, company_id, account_id, rows)
     page = [statement_lines.get_line(table, company_id, account_id, line_id) for line_id in ids]
-    answer = suggestions.suggest(table, company_id, banking.get_account(table, company_id, account_id), page)
+    answer = suggestions.suggest(table, company_id, banking.get_bank_account(table, company_id, account_id), page)
     return [answer[line_id] for line_id in ids]
 
 
@@ -304,7 +304,7 @@ def test_a_page_of_suggestions_costs_a_fixed_number_of_calls(shop, table):
     shop.created(f"/payments/documents/{purchase['id']}/payments", {
         "paymentMethodId": transfer["id"], "amount": 100, "paymentDate": "2026-11-05"})   # 130.00 left
     company_id = shop.company.company_id
-    stored_account = banking.get_account(table, company_id, account["id"])
+    stored_account = banking.get_bank_account(table, company_id, account["id"])
     # 150 more open invoices of 999.00 (index items as confirming writes them), due after the
     # lines: never a candidate, and never read (their documents are not even in the table)
     template = {"type": "01", "date": "2026-12-01", "dueDate": "2026-12-01", "pending": D("999.00"),

@@ -189,7 +189,7 @@ def test_a_bank_account_does_not_leave_a_ledger_holding_a_balance(api, table, sh
     shop.created("/journal-entries", entry(shop, "110104", "410101", "40.00", status="posted"))
     bank = shop.created("/bank-accounts", {"name": "Viejo", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
                                            "chartOfAccountId": shop.books["110103"]})
-    key = banking.account_key(company_a.company_id, bank["id"])   # linked as the old code allowed
+    key = banking.bank_account_key(company_a.company_id, bank["id"])   # linked as the old code allowed
     table.client.update_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},
                              UpdateExpression="SET chartOfAccountId = :held",
                              ExpressionAttributeValues={":held": {"N": str(held["id"])}})

@@ -157,13 +157,13 @@ def test_the_clearing_balance_is_checked_again_in_the_payouts_transaction(shop, 
 
     first = payout(shop, card.gateway["id"], {"bankAccountId": card.bank["id"], "amount": "600.00",
                                               "payoutDate": days_on(2)})
-    real = gateway_payouts.banking.get_account
+    real = gateway_payouts.banking.get_bank_account
 
     def as_read_before(table, company_id, account_id):
         account = real(table, company_id, account_id)
         return {**account, "balance": NET} if account_id == first["fromAccountId"] else account
 
-    monkeypatch.setattr(gateway_payouts.banking, "get_account", as_read_before)
+    monkeypatch.setattr(gateway_payouts.banking, "get_bank_account", as_read_before)
     refused = payout(shop, card.gateway["id"], {"bankAccountId": card.bank["id"], "amount": "1097.96",
                                                 "payoutDate": days_on(2)}, expect=400)
     assert [detail["field"] for detail in refused["details"]] == ["amount"]
@@ -195,13 +195,13 @@ def test_the_clearing_balance_is_checked_again_in_the_matchs_transaction(shop, t
     # a payout of 600.00 entered meanwhile: the match read 1,097.96, 497.96 is left
     payout(shop, card.gateway["id"], {"bankAccountId": card.bank["id"], "amount": "600.00", "payoutDate": days_on(2)})
     line, = lines(shop, table, card.bank["id"], (days_on(40), "1097.96", "PIXELPAY", None))
-    real = match_kinds.banking.get_account
+    real = match_kinds.banking.get_bank_account
 
     def as_read_before(table_, company_id, account_id):
         account = real(table_, company_id, account_id)
         return {**account, "balance": NET} if account_id == card.clearing["id"] else account
 
-    monkeypatch.setattr(match_kinds.banking, "get_account", as_read_before)
+    monkeypatch.setattr(match_kinds.banking, "get_bank_account", as_read_before)
     refused = act(shop, card.bank["id"], line, "match", {"transferToAccountId": card.clearing["id"]}, expect=400)
     monkeypatch.undo()
     assert [detail["field"] for detail in refused["details"]] == ["transferToAccountId"]

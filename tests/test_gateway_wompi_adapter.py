@@ -40,9 +40,9 @@ EXPIRES = dt.datetime(2099, 1, 31, 18, 0, tzinfo=dt.timezone.utc)
 @pytest.fixture
 def adapter():
     reset_settings()  # the stand-ins' URLs, set by the session fixture
-    wompi_provider.forget_tokens()
+    wompi_provider.forget_wompi_tokens()
     yield adapter_for("wompi")
-    wompi_provider.forget_tokens()
+    wompi_provider.forget_wompi_tokens()
 
 
 @pytest.fixture

@@ -58,7 +58,7 @@ def test_secrets_written_in_plaintext_still_work_and_the_migration_seals_them(ap
             "secret": {"S": secret}, "version": {"N": "1"}})
     for key, purpose, secret in legacy.values():  # read as they are
         assert sealing.opened_text(table.get(key), company_id, purpose) == secret
-    assert gateways.view(table.get(legacy["gateway"][0]))["secretFingerprint"] == "sha256:" + hashlib.sha256(
+    assert gateways.gateway_view(table.get(legacy["gateway"][0]))["secretFingerprint"] == "sha256:" + hashlib.sha256(
         legacy["gateway"][2].encode()).hexdigest()[:12]
 
     assert seal_plain_secrets(table) == 2
@@ -67,7 +67,7 @@ def test_secrets_written_in_plaintext_still_work_and_the_migration_seals_them(ap
         stored = table.get(key)
         assert "secret" not in stored and secret not in json.dumps(stored, default=str)
         assert sealing.opened_text(stored, company_id, purpose) == secret  # opened the same
-    gateway = gateways.view(table.get(legacy["gateway"][0]))
+    gateway = gateways.gateway_view(table.get(legacy["gateway"][0]))
     assert gateway["hasSecret"] and gateway["secretFingerprint"].startswith("sha256:")
     # bound to its company and purpose: another company cannot open it
     import pytest

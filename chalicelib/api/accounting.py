@@ -27,7 +27,7 @@ def list_accounts(call: Call) -> Any:
     items, total = chart.list_accounts(call.command.table, call.principal.company_id,
                                        account_type=call.query.type, is_active=call.query.is_active,
                                        page=call.query.page, limit=call.query.limit)
-    return dict(accounts=[chart.view(item) for item in items], total=total, page=call.query.page,
+    return dict(accounts=[chart.account_view(item) for item in items], total=total, page=call.query.page,
                 limit=call.query.limit)
 
 
@@ -35,7 +35,7 @@ def list_accounts(call: Call) -> Any:
 def get_account(call: Call) -> Any:
     from chalicelib.services.accounting import chart
 
-    return chart.view(chart.get_account(call.command.table, call.principal.company_id, call.ids["id"]))
+    return chart.account_view(chart.get_account(call.command.table, call.principal.company_id, call.ids["id"]))
 
 
 @endpoint(blueprint, "POST", "/chart-of-accounts", summary="Create an account", tag=CHART,
@@ -47,7 +47,7 @@ def create_account(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/chart-of-accounts/{id}", summary="Update an account (sparse)", tag=CHART,
-          body=M + "AccountUpdate", response=M + "Account", permission=ACCOUNTING)
+          body=M + "AccountUpdate", response=M + "Account", permission=ACCOUNTING, versioned=True)
 def update_account(call: Call) -> Any:
     from chalicelib.services.accounting import chart
 
@@ -70,11 +70,12 @@ def delete_account(call: Call) -> Any:
 def import_default_chart(call: Call) -> Any:
     from chalicelib import messages
     from chalicelib.services.accounting import default_chart
+    from chalicelib.services.commands import shown
 
-    result = default_chart.import_for_command(call.command)
     lang = messages.language(call.headers)
-    return {**result, "rulesSkipped": [{**rule, "reason": messages.stored_phrase(rule["reason"], lang)}
-                                       for rule in result.get("rulesSkipped", [])]}
+    return shown(default_chart.import_for_command(call.command), lambda result: {
+        **result, "rulesSkipped": [{**rule, "reason": messages.stored_phrase(rule["reason"], lang)}
+                                   for rule in result.get("rulesSkipped", [])]})
 
 
 # --- journal entries -----------------------------------------------------------------------------
@@ -286,4 +287,4 @@ def get_tax_settlement(call: Call) -> Any:
 def create_tax_settlement(call: Call) -> Any:
     from chalicelib.services.accounting import tax_settlements
 
-    return tax_settlements.settle(call.command, call.body.model_dump(by_alias=True))
+    return tax_settlements.settle_taxes(call.command, call.body.model_dump(by_alias=True))

@@ -20,7 +20,7 @@ ONE = BASE + "/{ruleId}"
 def list_rules(call: Call) -> Any:
     from chalicelib.services.statements import bank_rules
 
-    return page_body("bankRules", bank_rules.list_rules(call.command.table, call.principal.company_id,
+    return page_body("bankRules", bank_rules.list_bank_rules(call.command.table, call.principal.company_id,
                                                         call.query.page, call.query.limit))
 
 
@@ -40,7 +40,7 @@ def create_rule(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", ONE, summary="Update a bank rule (sparse; conditions and action replace whole)",
-          tag=TAG, body=M + "BankRuleUpdate", response=M + "BankRule")
+          tag=TAG, body=M + "BankRuleUpdate", response=M + "BankRule", versioned=True)
 def update_rule(call: Call) -> Any:
     from chalicelib.services.statements import bank_rules
 

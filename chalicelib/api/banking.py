@@ -19,7 +19,7 @@ PAGE = "chalicelib.models.base:PageQuery"
 def list_accounts(call: Call) -> Any:
     from chalicelib.services.banking import banking
 
-    return page_body("bankAccounts", banking.list_accounts(call.command.table, call.principal.company_id,
+    return page_body("bankAccounts", banking.list_bank_accounts(call.command.table, call.principal.company_id,
                                                            call.query.page, call.query.limit))
 
 
@@ -28,7 +28,7 @@ def list_accounts(call: Call) -> Any:
 def get_account(call: Call) -> Any:
     from chalicelib.services.banking import banking
 
-    return banking.get_account(call.command.table, call.principal.company_id, call.ids["accountId"])
+    return banking.get_bank_account(call.command.table, call.principal.company_id, call.ids["accountId"])
 
 
 @endpoint(blueprint, "POST", "/bank-accounts", summary="Create a bank account", tag=TAG,
@@ -36,15 +36,15 @@ def get_account(call: Call) -> Any:
 def create_account(call: Call) -> Any:
     from chalicelib.services.banking import banking
 
-    return banking.create_account(call.command, call.body.model_dump(by_alias=True))
+    return banking.create_bank_account(call.command, call.body.model_dump(by_alias=True))
 
 
 @endpoint(blueprint, "PUT", "/bank-accounts/{accountId}", summary="Update a bank account (sparse)", tag=TAG,
-          body=M + "BankAccountUpdate", response=M + "BankAccount", permission=MANAGE)
+          body=M + "BankAccountUpdate", response=M + "BankAccount", permission=MANAGE, versioned=True)
 def update_account(call: Call) -> Any:
     from chalicelib.services.banking import banking
 
-    return banking.update_account(call.command, call.ids["accountId"], call.changes(), call.expected_version())
+    return banking.update_bank_account(call.command, call.ids["accountId"], call.changes(), call.expected_version())
 
 
 @endpoint(blueprint, "DELETE", "/bank-accounts/{accountId}", summary="Delete a bank account without transactions (web app "
@@ -53,7 +53,7 @@ def update_account(call: Call) -> Any:
 def delete_account(call: Call) -> Any:
     from chalicelib.services.banking import banking
 
-    return banking.delete_account(call.command, call.ids["accountId"])
+    return banking.delete_bank_account(call.command, call.ids["accountId"])
 
 
 @endpoint(blueprint, "GET", "/bank-accounts/{accountId}/transactions", summary="Transactions of a bank account, "
@@ -116,7 +116,7 @@ def create_reconciliation(call: Call) -> Any:
 
 @endpoint(blueprint, "PATCH", RECONCILIATION, summary="Update a draft reconciliation (sparse; "
           "clearedTransactionIds replaces the list)", tag=TAG, body=M + "ReconciliationUpdate",
-          response=M + "Reconciliation", permission=ACCOUNTING)
+          response=M + "Reconciliation", permission=ACCOUNTING, versioned=True)
 def update_reconciliation(call: Call) -> Any:
     from chalicelib.services.banking import reconciliations
 
@@ -126,7 +126,7 @@ def update_reconciliation(call: Call) -> Any:
 
 @endpoint(blueprint, "POST", RECONCILIATION + "/complete", summary="Complete a draft whose cleared balance equals "
           "the statement balance: its transactions become reconciled", tag=TAG, response=M + "Reconciliation",
-          status=200, permission=ACCOUNTING)
+          status=200, permission=ACCOUNTING, versioned=True)
 def complete_reconciliation(call: Call) -> Any:
     from chalicelib.services.banking import reconciliations
 
@@ -135,7 +135,7 @@ def complete_reconciliation(call: Call) -> Any:
 
 
 @endpoint(blueprint, "DELETE", RECONCILIATION, summary="Delete a draft reconciliation (web app only)", tag=TAG,
-          response="chalicelib.models.accounting:Deleted", access=Access.WEB_SESSION, permission=ACCOUNTING)
+          response="chalicelib.models.accounting:Deleted", access=Access.WEB_SESSION, permission=ACCOUNTING, versioned=True)
 def delete_reconciliation(call: Call) -> Any:
     from chalicelib.services.banking import reconciliations
 

@@ -45,7 +45,7 @@ def create_budget(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", ONE, summary="Update a budget (sparse; `lines` replaces the whole list)", tag=TAG,
-          body=M + "BudgetUpdate", response=M + "Budget", permission=ACCOUNTING)
+          body=M + "BudgetUpdate", response=M + "Budget", permission=ACCOUNTING, versioned=True)
 def update_budget(call: Call) -> Any:
     from chalicelib.services.accounting import budgets
 

@@ -19,7 +19,7 @@ def get_current_company(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/companies/{id}", summary="Update the company (sparse)", tag=TAG,
-          body=M + "CompanyUpdate", response=M + "Company", permission=MANAGE)
+          body=M + "CompanyUpdate", response=M + "Company", permission=MANAGE, versioned=True)
 def update_company(call: Call) -> Any:
     company = accounts.update_company(call.command, call.ids["id"], call.changes(), call.expected_version())
     return company

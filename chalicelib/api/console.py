@@ -53,7 +53,7 @@ def _serve(folder: str, name: str) -> Response:
     """`name` is one file name (no separator can pass the pattern), inside one known folder."""
     match = _ASSET_NAME.match(name)
     content = _read(f"{folder}{name}") if match else None
-    if content is None:
+    if match is None or content is None:
         return error_response(NotFound("No such file in the console."))
     return Response(body=content.decode("utf-8"), status_code=200,
                     headers={"Content-Type": _MEDIA_TYPES[match.group(1)], **security_headers()})

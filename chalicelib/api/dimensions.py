@@ -42,7 +42,7 @@ def create_dimension(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", ONE, summary="Rename a dimension or make it inactive (sparse, versioned)", tag=TAG,
-          body=M + "DimensionUpdate", response=M + "Dimension", permission=ACCOUNTING)
+          body=M + "DimensionUpdate", response=M + "Dimension", permission=ACCOUNTING, versioned=True)
 def update_dimension(call: Call) -> Any:
     from chalicelib.services.accounting import dimensions
 
@@ -59,7 +59,7 @@ def add_value(call: Call) -> Any:
 
 @endpoint(blueprint, "PUT", ONE + "/values/{valueId}", summary="Rename, recode or make inactive a dimension's value "
           "(sparse, versioned)", tag=TAG, body=M + "DimensionValueUpdate", response=M + "DimensionValue",
-          permission=ACCOUNTING)
+          permission=ACCOUNTING, versioned=True)
 def update_value(call: Call) -> Any:
     from chalicelib.services.accounting import dimensions
 

@@ -53,7 +53,7 @@ def create_document(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/documents/{id}", summary="Update a draft document (sparse)", tag=TAG,
-          body=M + "DocumentUpdate", response=M + "Document")
+          body=M + "DocumentUpdate", response=M + "Document", versioned=True)
 def update_document(call: Call) -> Any:
     from chalicelib.services.sales_purchases import documents
 

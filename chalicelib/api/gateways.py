@@ -65,7 +65,7 @@ def create_gateway(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", BASE + "/{id}", summary="Update a payment gateway (sparse; `secret` rotates it)", tag=TAG,
-          body=M + "GatewayUpdate", response=M + "Gateway", permission=MANAGE)
+          body=M + "GatewayUpdate", response=M + "Gateway", permission=MANAGE, versioned=True)
 def update_gateway(call: Call) -> Any:
     from chalicelib.services.integrations import gateway_config
 
@@ -111,7 +111,8 @@ def _notification(call: Call, provider: str) -> Any:
     from chalicelib.store.table import get_table
 
     # the signature covers the exact bytes sent, not the JSON parsed from them
-    raw_body = blueprint.current_request.raw_body or b""
+    sent = blueprint.current_request.raw_body or b""
+    raw_body = sent.encode() if isinstance(sent, str) else sent
     check_body_size(raw_body)
     return gateway_notifications.receive_notification(get_table(), provider, raw_body, call.headers)
 

@@ -43,7 +43,7 @@ def create_branch(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/branch/{id}", summary="Update a branch (sparse)", tag=FISCAL, body=M + "BranchUpdate",
-          response=M + "Branch", permission=MANAGE)
+          response=M + "Branch", permission=MANAGE, versioned=True)
 def update_branch(call: Call) -> Any:
     from chalicelib.services.sales_purchases import fiscal
 
@@ -74,7 +74,7 @@ def create_range(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/cai/{id}", summary="Update a CAI range (sparse)", tag=FISCAL, body=M + "CaiRangeUpdate",
-          response=M + "CaiRange", permission=MANAGE)
+          response=M + "CaiRange", permission=MANAGE, versioned=True)
 def update_range(call: Call) -> Any:
     from chalicelib.services.sales_purchases import fiscal
 
@@ -106,7 +106,7 @@ def create_warehouse(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/warehouses/{id}", summary="Update a warehouse (sparse)", tag=INVENTORY,
-          body=M + "WarehouseUpdate", response=M + "Warehouse", permission=MANAGE)
+          body=M + "WarehouseUpdate", response=M + "Warehouse", permission=MANAGE, versioned=True)
 def update_warehouse(call: Call) -> Any:
     from chalicelib.services.inventory import inventory
 

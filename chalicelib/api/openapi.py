@@ -69,10 +69,11 @@ def build_document() -> dict[str, Any]:
 
     inputs: list[tuple[type[BaseModel], Any]] = []
     for spec in ROUTES:
-        if spec.body is not None:
-            inputs.append((spec.body_model, "validation"))
-        if spec.response is not None:
-            inputs.append((spec.response_model, "serialization"))
+        body_model, response_model = spec.body_model, spec.response_model
+        if body_model is not None:
+            inputs.append((body_model, "validation"))
+        if response_model is not None:
+            inputs.append((response_model, "serialization"))
     refs, definitions = models_json_schema(list(dict.fromkeys(inputs)),
                                            ref_template="#/components/schemas/{model}",
                                            schema_generator=schema_generator())
@@ -138,9 +139,10 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
     parameters = [{"name": name, "in": "path", "required": True,
                    "schema": {"type": "string"} if name in spec.string_ids else {"type": "integer"}}
                   for name in spec.path_parameters]
-    if spec.query is not None:
-        properties = spec.query_model.model_json_schema()["properties"]
-        for name, field in spec.query_model.model_fields.items():
+    query_model = spec.query_model
+    if query_model is not None:
+        properties = query_model.model_json_schema()["properties"]
+        for name, field in query_model.model_fields.items():
             alias = field.alias or name
             parameters.append({"name": alias, "in": "query", "required": field.is_required(),
                                "schema": _query_schema(properties[alias])})
@@ -165,11 +167,12 @@ def _operation(spec: RouteSpec, refs: dict[Any, Any]) -> dict[str, Any]:
                            "schema": {"type": "string", "pattern": f"^ *{re.escape(spec.produces)} *(;[^,]*)?(,.*)?$"}})
     if parameters:
         operation["parameters"] = parameters
-    if spec.body is not None and (spec.body_model.model_fields or spec.body_model.model_config.get("extra") == "allow"):
+    body_model = spec.body_model
+    if body_model is not None and (body_model.model_fields or body_model.model_config.get("extra") == "allow"):
         # no body at all reads as {} (routing.handle): a body of optional fields may be left out
-        required = any(field.is_required() for field in spec.body_model.model_fields.values())
+        required = any(field.is_required() for field in body_model.model_fields.values())
         operation["requestBody"] = {"required": required, "content": {
-            media_type: {"schema": refs[(spec.body_model, "validation")]}
+            media_type: {"schema": refs[(body_model, "validation")]}
             for media_type in spec.raw_body_types or ("application/json",)}}
     success: dict[str, Any] = {"description": "Success"}
     if spec.produces is not None:

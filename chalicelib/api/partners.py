@@ -35,7 +35,7 @@ def create_partner(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/business-partners/{id}", summary="Update a business partner (sparse)",
-          tag=TAG, body=M + "PartnerUpdate", response=M + "Partner")
+          tag=TAG, body=M + "PartnerUpdate", response=M + "Partner", versioned=True)
 def update_partner(call: Call) -> Any:
     return partners.update_partner(call.command, call.ids["id"], call.changes(),
                                                           call.expected_version())

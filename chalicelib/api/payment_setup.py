@@ -41,7 +41,7 @@ def create_condition(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/payment-conditions/{id}", summary="Update a payment condition (sparse)", tag=TAG,
-          body=M + "ConditionUpdate", response=M + "Condition", permission=MANAGE)
+          body=M + "ConditionUpdate", response=M + "Condition", permission=MANAGE, versioned=True)
 def update_condition(call: Call) -> Any:
     from chalicelib.services.payments import payment_setup
 
@@ -81,7 +81,7 @@ def create_method(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/payments/methods/{id}", summary="Update a payment method (sparse)", tag=TAG,
-          body=M + "MethodUpdate", response=M + "Method", permission=MANAGE)
+          body=M + "MethodUpdate", response=M + "Method", permission=MANAGE, versioned=True)
 def update_method(call: Call) -> Any:
     from chalicelib.services.payments import payment_setup
 

@@ -34,7 +34,7 @@ def create_product(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/products/{id}", summary="Update a product (sparse)", tag=TAG,
-          body=M + "ProductUpdate", response=M + "Product")
+          body=M + "ProductUpdate", response=M + "Product", versioned=True)
 def update_product(call: Call) -> Any:
     return products.update_product(call.command, call.ids["id"], call.changes(),
                                                           call.expected_version())

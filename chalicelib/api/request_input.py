@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from chalicelib import jsoncodec
+from chalicelib.api.route_spec import MAX_BODY_BYTES, RouteSpec
 from chalicelib.auth.policy import COMPANY_FIELDS
 from chalicelib.errors import ApiError, MalformedJson, NotFound, ValidationFailed
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
-
-    from chalicelib.api.routing import RouteSpec
 
 
 def without_company(values: Any) -> Any:
@@ -19,13 +18,6 @@ def without_company(values: Any) -> Any:
     if not isinstance(values, dict):
         return values
     return {name: value for name, value in values.items() if name not in COMPANY_FIELDS}
-
-
-# The largest body read: well above any request's need (a chart of accounts, a statement), and it
-# bounds the memory and time one request may take before anything is checked. (Bodies above 6 MB
-# never reach the function: Lambda's invocation limit, answered 5xx by API Gateway.) A route that
-# takes a file (POST /imports) states its own, larger limit (RouteSpec.max_body_bytes).
-MAX_BODY_BYTES = 1024 * 1024
 
 
 def check_body_size(raw: bytes | None, limit: int = MAX_BODY_BYTES) -> None:
@@ -55,7 +47,7 @@ def plain_number(raw: str, max_digits: int | None = 12) -> int | None:
     return int(raw)
 
 
-def path_ids(spec: "RouteSpec", values: Mapping[str, str]) -> dict[str, Any]:
+def path_ids(spec: RouteSpec, values: Mapping[str, str]) -> dict[str, Any]:
     """Numeric ids in paths; anything else cannot name a resource, so it is a 404."""
     ids: dict[str, Any] = {}
     for name in spec.path_parameters:
@@ -82,7 +74,7 @@ def validate(model: type[BaseModel], data: Any, location: str) -> Any:
         return model.model_validate(data)
     except ValidationError as error:
         found = error.errors(include_url=False)
-        details = [{"field": issue_field(issue["loc"]) or location, "message": issue_message(issue)} for issue in found]
+        details = [{"field": issue_field(issue["loc"]) or location, "message": issue_message(dict(issue))} for issue in found]
         first = details[0]
         failure = ValidationFailed(f"{first['field']}: {first['message']}", details=details)
         failure.issues = [(issue["type"], issue.get("ctx") or {}) for issue in found]

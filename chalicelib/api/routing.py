@@ -9,18 +9,16 @@ Handlers stay thin: they call one service function and return what it gives."""
 from __future__ import annotations
 
 import functools
-import importlib
 import re
 import time
 import uuid
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Type, Union
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, TypedDict
 
 from chalice import Blueprint, CustomAuthorizer, Response
 
 from chalicelib import jsoncodec, messages
 from chalicelib.api.request_input import (
-    MAX_BODY_BYTES,
     check_body_size,
     parse_json,
     path_ids,
@@ -28,6 +26,7 @@ from chalicelib.api.request_input import (
     validate,
     without_company,
 )
+from chalicelib.api.route_spec import MAX_BODY_BYTES, ModelRef, RouteSpec
 from chalicelib.auth.authenticate import authenticate
 from chalicelib.auth.policy import (
     Access,
@@ -48,13 +47,10 @@ from chalicelib.errors import (
 )
 from chalicelib.observability import logger, record_request, traced
 from chalicelib.services import idempotency
-from chalicelib.services.commands import Command
+from chalicelib.services.commands import Command, Existing
 from chalicelib.settings import get_settings
 from chalicelib.store.table import get_table
 from chalicelib.store.transaction import run_with_retries
-
-if TYPE_CHECKING:  # pydantic is imported by the first request that validates, not by a cold start
-    from pydantic import BaseModel
 
 __all__ = ["Access", "Call", "ROUTES", "RouteSpec", "endpoint", "READ", "WRITE", "MANAGE", "ACCOUNTING"]
 
@@ -65,79 +61,21 @@ GATEWAY_AUTHORIZER = CustomAuthorizer(
     authorizer_uri="arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/"
                    "arn:aws:lambda:us-east-1:000000000000:function:authorizer/invocations")
 
+class Guard(TypedDict):
+    """Who may call a route (endpoint's `access` and `permission`), shared by a module's routes."""
+    access: Access
+    permission: str
+
+
+# The routes only a manager signed in to the web app may call (users, webhooks).
+WEB_MANAGERS: Guard = {"access": Access.WEB_SESSION, "permission": MANAGE}
+
 JSON_HEADERS = {"Content-Type": "application/json"}
 FORM = "application/x-www-form-urlencoded"
-_PATH_PARAMETER = re.compile(r"{(\w+)}")
 
 
 # The body of a POST that takes no fields: only `{}` or nothing.
 EMPTY_BODY = "chalicelib.models.base:EmptyBody"
-
-# A model is a class, or "module:Class" imported on first use: a cold Lambda then pays only for
-# the models of the routes it serves (see infra/bench/imports.py for the import-time budget).
-ModelRef = Union[Type["BaseModel"], str]
-
-
-@functools.lru_cache(maxsize=None)
-def _import_model(reference: str) -> type[BaseModel]:
-    module, name = reference.split(":")
-    return getattr(importlib.import_module(module), name)
-
-
-def resolve_model(reference: ModelRef | None) -> type[BaseModel] | None:
-    return _import_model(reference) if isinstance(reference, str) else reference
-
-
-@dataclass(frozen=True)
-class RouteSpec:
-    method: str
-    path: str
-    summary: str
-    tag: str
-    body: ModelRef | None
-    query: ModelRef | None
-    response: ModelRef | None
-    status: int
-    access: Access
-    permission: str
-    idempotent: bool
-    string_ids: tuple[str, ...] = ()
-    # The body names a company on purpose (switch-company): no COMPANY_MISMATCH check.
-    names_company: bool = False
-    # A binary media type the route answers instead of JSON (a PDF): its handler returns a
-    # Response with those bytes; errors stay JSON.
-    produces: str | None = None
-    # Media types the route also answers, besides JSON, when the first Accept value asks for one
-    # (a report as CSV, XLSX or PDF: api/exports.py).
-    exports: tuple[str, ...] = ()
-    # The business metric a success of this route counts (DocumentsCreated, ...); not a replay.
-    counts: str | None = None
-    # Other success statuses, with the same body: a create-or-update POST answers 200 when the
-    # record was there already (the service sets command.already_there: success_status).
-    also_answers: tuple[int, ...] = ()
-    # The handler reads the expected version (If-Match or the body's `version`): set on registering.
-    versioned: bool = False
-    # The largest body taken (413 REQUEST_TOO_LARGE above it): 1 MB, more for a route taking a file.
-    max_body_bytes: int = MAX_BODY_BYTES
-    # The media types a route reads from the raw body itself (a provider's notification, signed
-    # over its exact bytes, maybe a form): the pipeline checks the size and the type, not JSON.
-    raw_body_types: tuple[str, ...] = ()
-
-    @property
-    def body_model(self) -> type[BaseModel] | None:
-        return resolve_model(self.body)
-
-    @property
-    def query_model(self) -> type[BaseModel] | None:
-        return resolve_model(self.query)
-
-    @property
-    def response_model(self) -> type[BaseModel] | None:
-        return resolve_model(self.response)
-
-    @property
-    def path_parameters(self) -> list[str]:
-        return _PATH_PARAMETER.findall(self.path)
 
 
 ROUTES: list[RouteSpec] = []
@@ -145,20 +83,36 @@ ROUTES: list[RouteSpec] = []
 
 @dataclass
 class Call:
-    """What a handler gets: the caller, the validated input and the command to run with."""
+    """What a handler gets: the caller, the validated input and the command to run with. A
+    public route has no caller: only its handler may not ask for one (a bug, answered 500)."""
     spec: RouteSpec
-    principal: Principal | None
     headers: Mapping[str, str]
     body: Any
     query: Any
     ids: dict[str, Any]
-    command: Command | None
+    caller: Principal | None = None
+    caller_command: Command | None = None
     response_headers: dict[str, str] = field(default_factory=dict)
     # the client's address as API Gateway (or chalice's local gateway) saw it
     source_address: str | None = None
 
+    @property
+    def principal(self) -> Principal:
+        if self.caller is None:
+            raise RuntimeError(f"{self.spec.method} {self.spec.path} is public: it has no caller")
+        return self.caller
+
+    @property
+    def command(self) -> Command:
+        if self.caller_command is None:
+            raise RuntimeError(f"{self.spec.method} {self.spec.path} is public: it runs no command")
+        return self.caller_command
+
     def expected_version(self) -> int | None:
-        """Optimistic concurrency: the body's `version`, else an If-Match header."""
+        """Optimistic concurrency: the body's `version`, else an If-Match header. Only a route
+        declared `versioned` reads it (the OpenAPI document names If-Match for those)."""
+        if not self.spec.versioned:
+            raise RuntimeError(f"{self.spec.method} {self.spec.path} reads a version: declare it versioned=True")
         version = getattr(self.body, "version", None)
         if version is not None:
             return int(version)
@@ -187,7 +141,7 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
              names_company: bool = False, produces: str | None = None,
              exports: tuple[str, ...] = (), counts: str | None = None,
              also_answers: tuple[int, ...] = (), max_body_bytes: int = MAX_BODY_BYTES,
-             raw_body_types: tuple[str, ...] = ()) -> Callable[..., Any]:
+             raw_body_types: tuple[str, ...] = (), versioned: bool = False) -> Callable[..., Any]:
     spec = RouteSpec(
         method=method, path=path, summary=summary, tag=tag,
         body=body if body is not None or method not in ("POST", "PUT", "PATCH") else EMPTY_BODY,
@@ -195,34 +149,30 @@ def endpoint(blueprint: Blueprint, method: str, path: str, *, summary: str, tag:
         access=access, permission=permission or (READ if method == "GET" else WRITE),
         idempotent=(method == "POST") if idempotent is None else idempotent, string_ids=string_ids,
         names_company=names_company, produces=produces, exports=exports, counts=counts, also_answers=also_answers,
-        max_body_bytes=max_body_bytes, raw_body_types=raw_body_types)
+        max_body_bytes=max_body_bytes, raw_body_types=raw_body_types, versioned=versioned)
 
     def register(handler: Callable[[Call], Any]) -> Callable[[Call], Any]:
-        registered = replace(spec, versioned="expected_version" in handler.__code__.co_names)
-        ROUTES.append(registered)
+        ROUTES.append(spec)
 
         @functools.wraps(handler)
-        def view(**path_values: str) -> Response:
-            return handle(registered, handler, blueprint.current_request, path_values)
+        def route_view(**path_values: str) -> Response:
+            return handle(spec, handler, blueprint.current_request, path_values)
 
-        authorizer = None if registered.access is Access.PUBLIC else GATEWAY_AUTHORIZER
-        blueprint.route(path, methods=[method], authorizer=authorizer, content_types=_ANY_CONTENT)(view)
-        for media_type in ([produces] if produces else []) + [t for t in exports if not t.startswith("text/")]:
-            _declare_binary_type(blueprint, media_type)
+        authorizer = None if spec.access is Access.PUBLIC else GATEWAY_AUTHORIZER
+        blueprint.route(path, methods=[method], authorizer=authorizer, content_types=_ANY_CONTENT)(route_view)
         return handler
 
     return register
 
 
-def _declare_binary_type(blueprint: Blueprint, media_type: str) -> None:
+def declare_binary_types(app: Any) -> None:
     """Chalice base64-encodes a body, and the packaged API Gateway (binaryMediaTypes) decodes
-    it, only for the app's `api.binary_types`: the blueprint adds the type to the app it is
-    registered on (Chalice's deferred registrations are the blueprints' hook for that)."""
-    def add(app: Any, _options: dict[str, Any]) -> None:
-        if media_type not in app.api.binary_types:
-            app.api.binary_types.append(media_type)
-
-    blueprint._deferred_registrations.append(add)
+    it, only for the app's `api.binary_types`: every media type a route answers as bytes (a PDF,
+    an XLSX) is added once the app has its routes."""
+    for spec in ROUTES:
+        for media_type in spec.binary_types:
+            if media_type not in app.api.binary_types:
+                app.api.binary_types.append(media_type)
 
 
 def check_accepts(media_type: str, headers: Mapping[str, str]) -> None:
@@ -302,17 +252,19 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
         check_permission(principal, spec.permission)
         check_rate_limit(principal, settings, table)
     query_values = dict(request.query_params or {})
+    raw_body: Any = None   # a route reading its raw body parses it itself
     if spec.raw_body_types:
-        raw_body = _raw_body_checked(spec, request.raw_body, headers)
+        _check_raw_body(spec, request.raw_body, headers)
     else:
         raw_body = parse_json(request.raw_body, headers, spec.max_body_bytes)
     if principal is not None and not spec.names_company:
         check_company_scope(principal, query_values, raw_body)
         query_values, raw_body = without_company(query_values), without_company(raw_body)
     ids = path_ids(spec, path_values)
-    query = validate(spec.query_model, query_values, "query") if spec.query else None
-    body = validate(spec.body_model, {} if raw_body is None else raw_body, "body") \
-        if spec.body and not spec.raw_body_types else None
+    query_model = spec.query_model
+    query = validate(query_model, query_values, "query") if query_model is not None else None
+    body_model = None if spec.raw_body_types else spec.body_model
+    body = validate(body_model, {} if raw_body is None else raw_body, "body") if body_model is not None else None
     if spec.produces is not None:
         check_accepts(spec.produces, headers)
 
@@ -324,10 +276,10 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
             path = (request.context or {}).get("path") or spec.path
             idempotency_request = idempotency.Request(
                 key, idempotency.fingerprint(spec.method, path, raw_body))
-        command = Command(principal, table, idempotency_request)
-        command.render = lambda result, command=command: (success_status(spec, command), render_body(spec, result))
+        command = Command(principal, table, idempotency_request, render=functools.partial(answer, spec))
     source_address = ((request.context or {}).get("identity") or {}).get("sourceIp")
-    call = Call(spec, principal, headers, body, query, ids, command, source_address=source_address)
+    call = Call(spec, headers, body, query, ids, caller=principal, caller_command=command,
+                source_address=source_address)
 
     def attempt() -> Response:
         if idempotency_request is not None and principal is not None:
@@ -336,18 +288,16 @@ def _run(spec: RouteSpec, handler: Callable[[Call], Any], request: Any, headers:
                 return Response(body=stored.body, status_code=stored.status,
                                 headers={**JSON_HEADERS, "Idempotent-Replayed": "true"})
         call.response_headers = {}
-        if command is not None:
-            command.already_there = False
         result = handler(call)
         if isinstance(result, Response):
             return result
-        return Response(body=render_body(spec, result), status_code=success_status(spec, command),
-                        headers={**JSON_HEADERS, **call.response_headers})
+        status, body = answer(spec, result)
+        return Response(body=body, status_code=status, headers={**JSON_HEADERS, **call.response_headers})
 
     return run_with_retries(attempt)
 
 
-def _raw_body_checked(spec: RouteSpec, raw: bytes | None, headers: Mapping[str, str]) -> None:
+def _check_raw_body(spec: RouteSpec, raw: bytes | None, headers: Mapping[str, str]) -> None:
     """A route reading its raw body: its size, and a media type it reads (none sent: JSON)."""
     check_body_size(raw, spec.max_body_bytes)
     content_type = headers.get("content-type", "").split(";")[0].strip().lower()
@@ -355,19 +305,22 @@ def _raw_body_checked(spec: RouteSpec, raw: bytes | None, headers: Mapping[str, 
         raise ApiError("Send the body as application/json or application/x-www-form-urlencoded."
                        if FORM in spec.raw_body_types else "Send the body as application/json.",
                        code="UNSUPPORTED_MEDIA_TYPE")
-    return None
 
 
-def success_status(spec: RouteSpec, command: Command | None) -> int:
-    """A create-or-update POST that found its record there already answers 200, not 201."""
-    return 200 if command is not None and command.already_there else spec.status
+def answer(spec: RouteSpec, result: Any) -> tuple[int, str]:
+    """The status and JSON body a handler's result answers. A create-or-update POST whose
+    service says the record was there already (Existing) answers 200, not 201."""
+    if isinstance(result, Existing):
+        return 200, render_body(spec, result.value)
+    return spec.status, render_body(spec, result)
 
 
 def render_body(spec: RouteSpec, result: Any) -> str:
     if hasattr(result, "model_dump"):  # a pydantic model already
         return jsoncodec.dumps(result.model_dump(by_alias=True))
-    if spec.response is not None:
-        return jsoncodec.dumps(spec.response_model.model_validate(result).model_dump(by_alias=True))
+    model = spec.response_model
+    if model is not None:
+        return jsoncodec.dumps(model.model_validate(result).model_dump(by_alias=True))
     return jsoncodec.dumps(result)
 
 
@@ -391,12 +344,12 @@ def add_method_fallbacks(app: Any) -> None:
             def not_allowed(call: Call, allowed: str = allowed) -> Any:
                 raise MethodNotAllowed(headers={"Allow": allowed})
 
-            def view(_spec: RouteSpec = spec, _handler: Any = not_allowed, **path_values: str) -> Response:
+            def refusal(_spec: RouteSpec = spec, _handler: Any = not_allowed, **path_values: str) -> Response:
                 return handle(_spec, _handler, app.current_request, path_values)
 
             authorizer = None if spec.access is Access.PUBLIC else GATEWAY_AUTHORIZER
             app.route(path, methods=[method], authorizer=authorizer, content_types=_ANY_CONTENT,
-                      name=f"method_not_allowed_{method}_{path}")(view)
+                      name=f"method_not_allowed_{method}_{path}")(refusal)
 
 
 def page_body(field_name: str, page: Any) -> dict[str, Any]:

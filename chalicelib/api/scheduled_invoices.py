@@ -48,7 +48,7 @@ def create_schedule(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", "/scheduled-invoices/{id}", summary="Update a scheduled invoice (sparse)", tag=TAG,
-          body=M + "ScheduledInvoiceUpdate", response=M + "ScheduledInvoice")
+          body=M + "ScheduledInvoiceUpdate", response=M + "ScheduledInvoice", versioned=True)
 def update_schedule(call: Call) -> Any:
     from chalicelib.services.sales_purchases import scheduled_invoices
 

@@ -5,12 +5,12 @@ from typing import Any
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import MANAGE, Access, Call, endpoint, page_body
+from chalicelib.api.routing import WEB_MANAGERS, Call, endpoint, page_body
 
 blueprint = Blueprint(__name__)
 TAG = "Settings: users"
 M = "chalicelib.models.users:"
-WEB = {"access": Access.WEB_SESSION, "permission": MANAGE}
+WEB = WEB_MANAGERS
 USER = "/settings/users/{id}"
 
 
@@ -40,7 +40,7 @@ def resend_invitation(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", USER, summary="Change a user's role or access (If-Match: version)", tag=TAG,
-          body=M + "UserUpdate", response=M + "CompanyUser", **WEB)
+          body=M + "UserUpdate", response=M + "CompanyUser", **WEB, versioned=True)
 def update_user(call: Call) -> Any:
     from chalicelib.services.identity import users
 
@@ -60,6 +60,6 @@ def remove_user(call: Call) -> Any:
 def audit_log(call: Call) -> Any:
     from chalicelib.services.identity import audit
 
-    page = audit.list_entries(call.command.table, call.principal.company_id, call.query.page, call.query.limit,
+    page = audit.list_audit_entries(call.command.table, call.principal.company_id, call.query.page, call.query.limit,
                               call.query.cursor)
     return page_body("entries", page)

@@ -6,13 +6,13 @@ from typing import Any
 
 from chalice import Blueprint
 
-from chalicelib.api.routing import MANAGE, Access, Call, endpoint, page_body
+from chalicelib.api.routing import WEB_MANAGERS, Call, endpoint, page_body
 
 blueprint = Blueprint(__name__)
 TAG = "Webhooks"
 M = "chalicelib.models.webhooks:"
 BASE = "/settings/webhooks"
-WEB = {"access": Access.WEB_SESSION, "permission": MANAGE}
+WEB = WEB_MANAGERS
 
 
 @endpoint(blueprint, "GET", BASE, summary="List webhook subscriptions", tag=TAG,
@@ -41,7 +41,7 @@ def create_webhook(call: Call) -> Any:
 
 
 @endpoint(blueprint, "PUT", BASE + "/{id}", summary="Update a webhook subscription (sparse)", tag=TAG,
-          body=M + "WebhookUpdate", response=M + "Webhook", **WEB)
+          body=M + "WebhookUpdate", response=M + "Webhook", **WEB, versioned=True)
 def update_webhook(call: Call) -> Any:
     from chalicelib.services.integrations import webhooks
 

@@ -55,7 +55,7 @@ def find_answer(table: Table, company_id: int, request: Request) -> StoredAnswer
     return StoredAnswer(status=int(record["status"]), body=record["body"])
 
 
-def record(transaction: Transaction, company_id: int, request: Request, status: int, body: str) -> None:
+def record_answer(transaction: Transaction, company_id: int, request: Request, status: int, body: str) -> None:
     now = clock.epoch_seconds()
     item = {**keys.idempotency(company_id, request.key), "fingerprint": request.fingerprint,
             "status": status, "body": body, "createdAt": clock.now_iso(),

@@ -4,21 +4,42 @@ item go out as one update, at the first part's position; move_last_to orders the
 says whether an item is already written. Transaction (store/transaction.py) holds the state."""
 from __future__ import annotations
 
+import random
 from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Self
 
 from chalicelib.errors import ApiError
-from chalicelib.store.keys import Key
+from chalicelib.store.keys import SHARDS, Key
 from chalicelib.store.table import to_attributes
 
 if TYPE_CHECKING:
     from chalicelib.store.renumbering import Renumbering
-    from chalicelib.store.transaction import _Operation
+
+
+@dataclass
+class Operation:
+    """One request of the transaction, with the API error its failed condition means."""
+    request: dict[str, Any]
+    on_fail: ApiError | None
+    # a hot item that may go to a shard of its own (keys.shard) when another transaction has it
+    # in flight: its sort key as built
+    shardable_sort_key: str | None = None
+
+    def home(self) -> tuple[str, str]:
+        """The item itself, whichever shard the request now names."""
+        return next(iter(self.request.values()))["Key"]["PK"]["S"], str(self.shardable_sort_key)
+
+    def spread(self) -> None:
+        """To a shard of the item, chosen at random, for the resubmission."""
+        assert self.shardable_sort_key is not None
+        key = next(iter(self.request.values()))["Key"]
+        key["SK"] = {"S": f"{self.shardable_sort_key}#{random.randrange(1, SHARDS)}"}
 
 
 class MergedWrites:
     # Transaction's state and its one write these merges go through (store/transaction.py)
-    operations: list[_Operation]
+    operations: list[Operation]
     renumbering: Renumbering | None
     _counted: dict[tuple[str, str], tuple[int, Counter[str]]]
     _accumulated: dict[tuple[str, str], tuple[Any, ...]]

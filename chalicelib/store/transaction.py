@@ -2,7 +2,6 @@
 says which API error its failed condition means, so CancellationReasons map to precise 4xx."""
 from __future__ import annotations
 
-import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -11,8 +10,8 @@ from typing import Any, Callable, NamedTuple, TypeVar
 from botocore.exceptions import ClientError
 
 from chalicelib.errors import ApiError, DocumentTooLarge, ServiceUnavailable
-from chalicelib.store.keys import SHARDS, Key
-from chalicelib.store.merged_writes import MergedWrites
+from chalicelib.store.keys import Key
+from chalicelib.store.merged_writes import MergedWrites, Operation
 from chalicelib.store.renumbering import Renumbering, rewrite, substitute
 from chalicelib.store.table import (
     THROTTLING_REASONS,
@@ -68,28 +67,9 @@ class Guard(NamedTuple):
 
 
 @dataclass
-class _Operation:
-    request: dict[str, Any]
-    on_fail: ApiError | None
-    # a hot item that may go to a shard of its own (keys.shard) when another transaction has it
-    # in flight: its sort key as built
-    shardable_sort_key: str | None = None
-
-    def home(self) -> tuple[str, str]:
-        """The item itself, whichever shard the request now names."""
-        return next(iter(self.request.values()))["Key"]["PK"]["S"], str(self.shardable_sort_key)
-
-    def spread(self) -> None:
-        """To a shard of the item, chosen at random, for the resubmission."""
-        assert self.shardable_sort_key is not None
-        key = next(iter(self.request.values()))["Key"]
-        key["SK"] = {"S": f"{self.shardable_sort_key}#{random.randrange(1, SHARDS)}"}
-
-
-@dataclass
 class Transaction(MergedWrites):
     table: Table
-    operations: list[_Operation] = field(default_factory=list)
+    operations: list[Operation] = field(default_factory=list)
     renumbering: Renumbering | None = None
     # what retaking the number changed in the request, in order: `rewritten` makes the
     # command's own result say the same
@@ -116,7 +96,7 @@ class Transaction(MergedWrites):
             request["ExpressionAttributeNames"] = names
         if values:
             request["ExpressionAttributeValues"] = to_values(values)
-        self.operations.append(_Operation({kind: request}, on_fail))
+        self.operations.append(Operation({kind: request}, on_fail))
 
     def put(self, item: dict[str, Any], *, condition: str | None = None,
             names: dict[str, str] | None = None, values: dict[str, Any] | None = None,
@@ -129,7 +109,7 @@ class Transaction(MergedWrites):
         """Puts an item given in DynamoDB's typed form (`{"S": ...}`), as read raw: written back
         exactly (a restored archive's items)."""
         request = {"TableName": self.table.name, "Item": item, **({"ConditionExpression": condition} if condition else {})}
-        self.operations.append(_Operation({"Put": request}, on_fail))
+        self.operations.append(Operation({"Put": request}, on_fail))
         return self
 
     def put_new(self, item: dict[str, Any], *, on_fail: ApiError | None = None) -> "Transaction":

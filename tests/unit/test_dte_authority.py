@@ -12,7 +12,11 @@ import pytest
 
 from chalicelib import clock
 from chalicelib.countries.sv.domain import dte
-from chalicelib.countries.sv.services.dte_authority import HttpDteTransmitter, TransmissionFailed, forget_tokens
+from chalicelib.countries.sv.services.dte_authority import (
+    HttpDteTransmitter,
+    TransmissionFailed,
+    forget_authority_tokens,
+)
 from infra.devstack.dte_authority import StandInAuthority, seal_of, serve
 from tests.dte_keys import FORGERS_KEY
 from tests.unit.dte_fixtures import CODIGO, PUBLIC_KEY, SV, factura, line, submitted
@@ -37,10 +41,10 @@ def authority(at):
     stand_in.register(NIT, PASSWORD, PUBLIC_KEY)
     server, url = serve(stand_in)
     stand_in.url = url
-    forget_tokens()
+    forget_authority_tokens()
     yield stand_in
     server.shutdown()
-    forget_tokens()
+    forget_authority_tokens()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from chalicelib import clock
 from chalicelib.countries.sv.domain import dte_formats, dte_invalidation_event, dte_json
 from chalicelib.countries.sv.services import dte_signing
 from chalicelib.countries.sv.services.dte import Submission
-from chalicelib.countries.sv.services.dte_authority import HttpDteTransmitter, forget_tokens
+from chalicelib.countries.sv.services.dte_authority import HttpDteTransmitter, forget_authority_tokens
 from infra.devstack.dte_authority import StandInAuthority, seal_of, serve
 from tests.dte_keys import SIGNING_KEY
 from tests.unit.dte_fixtures import CODIGO, OTHER_CODIGO, PUBLIC_KEY, factura
@@ -31,10 +31,10 @@ def authority(monkeypatch):
     stand_in = StandInAuthority()
     stand_in.register(NIT, PASSWORD, PUBLIC_KEY)
     server, stand_in.url = serve(stand_in)
-    forget_tokens()
+    forget_authority_tokens()
     yield stand_in
     server.shutdown()
-    forget_tokens()
+    forget_authority_tokens()
 
 
 @pytest.fixture

@@ -165,3 +165,96 @@ def test_the_check_sees_each_way_of_naming_a_country():
                'countries.pack(company["country"])', 'text = "El Salvador: a customer abroad (not SV)"',
                'name = "SVG"', 'word = "shn"']
     assert [source for source in allowed if offences(source)] == []
+
+
+def _imported_on_loading(module: Module) -> list[str]:
+    """The modules it imports when it is loaded: the module's own statements (an `if
+    TYPE_CHECKING:` block included, a type checker follows it), not those inside a function."""
+    def loaded(nodes: list[ast.stmt]) -> list[ast.stmt]:
+        found: list[ast.stmt] = []
+        for node in nodes:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if not hasattr(node, "body"):
+                found.append(node)
+            for name in ("body", "orelse", "finalbody"):
+                found += loaded(getattr(node, name, []))
+            for handler in getattr(node, "handlers", []):
+                found += loaded(handler.body)
+        return found
+
+    return imports(Module(module.path, module.name, ast.Module(body=loaded(module.tree.body), type_ignores=[])))
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                elif target in stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return found
+
+
+def test_no_import_circle():
+    """Two modules importing each other (at loading, or for types) are one module split in two,
+    or want a third for what they share (api/route_spec.py, services/sales_purchases/document_plan.py,
+    the DTE's shared codes in countries/sv/domain/dte.py)."""
+    graph = {module.name: {target for target in _imported_on_loading(module)
+                           if target in known_modules() and target != module.name} for module in modules()}
+    assert circles(graph) == []
+
+
+def test_the_circle_check_finds_circles():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+    def loaded(source: str) -> list[str]:
+        return _imported_on_loading(Module("chalicelib/services/example.py", "chalicelib.services.example",
+                                           ast.parse(source)))
+
+    assert loaded("import typing\nif typing.TYPE_CHECKING:\n    from chalicelib.api import routing") \
+        == ["typing", "chalicelib.api.routing"]
+    assert loaded("def later():\n    from chalicelib.api import routing") == []
+
+
+def test_no_public_service_function_name_twice():
+    """A use case's name says which one it is: no two service modules (core or pack) define the same
+    public function (`view` of what? `record` of what?), so a reader, a grep and a stack trace
+    land on one place."""
+    defined: dict[str, list[str]] = {}
+    for module in modules():
+        if layer_of(module.name) != LAYERS.index("services"):
+            continue
+        for node in module.tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_"):
+                defined.setdefault(node.name, []).append(module.path)
+    assert {name: paths for name, paths in defined.items() if len(paths) > 1} == {}

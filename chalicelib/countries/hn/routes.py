@@ -31,9 +31,9 @@ def purchase_book(call: Call) -> Any:
 def _book(call: Call, which: str) -> Any:
     from chalicelib.countries.hn.services import isv_books
 
-    report = isv_books.book(call.command.table, call.principal.company_id, which, call.query.start_date,
+    report = isv_books.isv_book(call.command.table, call.principal.company_id, which, call.query.start_date,
                             call.query.end_date)
-    return report_answer(call, report, isv_books.book_table(isv_books.BOOKS[which][0]))
+    return report_answer(call, report, isv_books.isv_book_table(isv_books.BOOKS[which][0]))
 
 
 @endpoint(blueprint, "GET", "/reports/isv-summary", summary="Honduras: a month's ISV figures (output and input "

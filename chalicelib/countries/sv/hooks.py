@@ -51,7 +51,7 @@ class SalvadoranHooks(DocumentHooks):
               document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> dict[str, Any]:
         from chalicelib.countries.sv.services import dte_issuing
 
-        return dte_issuing.issue(transaction, table, company, partner, document, products, source)
+        return dte_issuing.issue_dte(transaction, table, company, partner, document, products, source)
 
     def issue_items(self, company: Mapping[str, Any], document_type: str) -> int:
         from chalicelib.countries.sv.services import dte_issuing

@@ -104,6 +104,6 @@ def iva_purchases(call: Call) -> Any:
 def _iva_book(call: Call, which: str) -> Any:
     from chalicelib.countries.sv.services import iva_books
 
-    report = iva_books.book(call.command.table, call.principal.company_id, which, call.query.start_date,
+    report = iva_books.iva_book(call.command.table, call.principal.company_id, which, call.query.start_date,
                             call.query.end_date)
-    return report_answer(call, report, iva_books.book_table(which))
+    return report_answer(call, report, iva_books.iva_book_table(which))

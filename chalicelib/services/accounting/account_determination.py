@@ -8,7 +8,7 @@ from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.accounting.posting import invalid_account, load_rules, rule_items
-from chalicelib.services.commands import Command
+from chalicelib.services.commands import Command, Existing
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
@@ -32,7 +32,8 @@ def rule_item(company_id: int, rule_id: int, operation: str, document_type: str 
     return {name: value for name, value in item.items() if value is not None}
 
 
-def upsert_rule(command: Command, operation: str, document_type: str | None, account_id: int) -> dict[str, Any]:
+def upsert_rule(command: Command, operation: str, document_type: str | None,
+                account_id: int) -> dict[str, Any] | Existing[dict[str, Any]]:
     """Creates the rule for (documentType, operationType) or points it at another account.
     Answers 201 when it created the rule, 200 when it changed or kept it."""
     company_id, table = command.company_id, command.table
@@ -43,9 +44,8 @@ def upsert_rule(command: Command, operation: str, document_type: str | None, acc
     key = keys.determination_rule(company_id, operation, document_type)
     current = table.get(key)
     if current is not None:
-        command.already_there = True
         if current["chartOfAccountId"] == account_id:
-            return current
+            return Existing(current)
     # a subledger's rule: its new account must start empty, its old one be left with nothing of it
     must_be_empty = control_accounts.check_rule_account(table, company_id, operation, current, account)
     transaction = command.transaction()
@@ -60,7 +60,7 @@ def upsert_rule(command: Command, operation: str, document_type: str | None, acc
                                   current["version"])
         chart.add_reference(transaction, company_id, current["chartOfAccountId"], -1, "chartOfAccountId")
     chart.add_reference(transaction, company_id, account_id, 1, "chartOfAccountId", unposted=must_be_empty)
-    return command.commit(transaction, rule)
+    return command.commit(transaction, rule if current is None else Existing(rule))
 
 
 def resolve(table: Table, company_id: int, operation: str, document_type: str | None) -> dict[str, Any]:

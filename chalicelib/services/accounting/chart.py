@@ -41,7 +41,7 @@ def account_key(company_id: int, account_id: int) -> keys.Key:
     return keys.chart_account(company_id, account_id)
 
 
-def code_key(company_id: int, code: str) -> keys.Key:
+def account_code_key(company_id: int, code: str) -> keys.Key:
     return keys.unique_value(company_id, CODE_KIND, code)
 
 
@@ -64,7 +64,7 @@ def active_account_named_by(table: Table, company_id: int, account_id: int, fiel
     return item
 
 
-def view(item: dict[str, Any]) -> dict[str, Any]:
+def account_view(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, "normalBalance": accounting.normal_side(item["type"]),
             "hasPostings": int(item.get("postingCount", 0)) > 0}
 
@@ -141,7 +141,7 @@ def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     add_account(transaction, company_id, item)
     if item.get("parentId") is not None:
         add_child(transaction, company_id, item["parentId"], item["type"])
-    return command.commit(transaction, view(item))
+    return command.commit(transaction, account_view(item))
 
 
 def next_account_id(table: Table, company_id: int) -> int:
@@ -152,7 +152,7 @@ def add_account(transaction: Transaction, company_id: int, item: dict[str, Any])
     """A new account and its code's reservation (its parent counts it apart: add_child, or an
     import's parent made in the same transaction with its childCount)."""
     transaction.put_new(item)
-    transaction.put_new({**code_key(company_id, item["code"]), "accountId": item["id"]},
+    transaction.put_new({**account_code_key(company_id, item["code"]), "accountId": item["id"]},
                         on_fail=code_taken(item["code"]))
 
 
@@ -202,9 +202,9 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
 
     def add_effects(transaction: Transaction, _: dict[str, Any]) -> None:
         if "code" in changes:
-            transaction.put_new({**code_key(company_id, changes["code"]), "accountId": account_id},
+            transaction.put_new({**account_code_key(company_id, changes["code"]), "accountId": account_id},
                                 on_fail=code_taken(changes["code"]))
-            transaction.delete(code_key(company_id, current["code"]))
+            transaction.delete(account_code_key(company_id, current["code"]))
         if parent_moves:
             # moving accounts around the tree one at a time keeps it free of cycles
             chart_store.move_in_tree(transaction, company_id, TREE_GUARD, tree_version)
@@ -216,7 +216,7 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
             chart_store.parent_keeps_type(transaction, company_id, updated["parentId"], updated["type"])
 
     guard = chart_store.still_unused(**unused)
-    return view(update_item(command, account_key(company_id, account_id), current, changes,
+    return account_view(update_item(command, account_key(company_id, account_id), current, changes,
                             expected_version, add_effects, guard))
 
 
@@ -231,7 +231,7 @@ def delete_account(command: Command, account_id: int) -> dict[str, Any]:
         raise in_use_error("point those at another account before deleting it")
     transaction = command.transaction()
     chart_store.delete_unused(transaction, company_id, account_id, current["version"])
-    transaction.delete(code_key(company_id, current["code"]))
+    transaction.delete(account_code_key(company_id, current["code"]))
     if current.get("parentId") is not None:
         chart_store.uncount_child(transaction, company_id, current["parentId"])
     return command.commit(transaction, {"id": account_id, "deleted": True})

@@ -12,7 +12,7 @@ from chalicelib.domain.accounting import CONTROLLED_OPERATIONS
 from chalicelib.errors import ApiError
 from chalicelib.services.accounting import account_determination, chart, control_accounts
 from chalicelib.services.accounting.posting import invalid_account, rule_items
-from chalicelib.services.commands import Command
+from chalicelib.services.commands import Command, Existing
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.repositories import accounts as chart_store
@@ -151,14 +151,14 @@ def _create_batch(transaction: Transaction, company_id: int, batch: list[dict[st
         transaction.put_new(chart.new_account_item(company_id, account["id"], fields,
                                                    child_count=children_in_batch.get(account["id"], 0)))
         # a concurrent import took the code first: running again skips it (and answers 200)
-        transaction.put_new({**chart.code_key(company_id, account["code"]), "accountId": account["id"]})
+        transaction.put_new({**chart.account_code_key(company_id, account["code"]), "accountId": account["id"]})
     for parent_id, count in children_outside.items():
         chart.add_child(transaction, company_id, parent_id, parent_types[parent_id], count)
     return transaction
 
 
-def import_for_command(command: Command) -> dict[str, Any]:
+def import_for_command(command: Command) -> dict[str, Any] | Existing[dict[str, Any]]:
     result, transaction = import_default_chart(command.table, command.company_id)
     if not result["accountsCreated"] and not result["rulesCreated"]:
-        command.already_there = True
+        return command.commit(transaction, Existing(result))
     return command.commit(transaction, result)

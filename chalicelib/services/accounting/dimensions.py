@@ -124,7 +124,7 @@ def value_view(item: Mapping[str, Any]) -> dict[str, Any]:
             "createdAt": item["createdAt"], "updatedAt": item["updatedAt"]}
 
 
-def view(dimension: Mapping[str, Any], values: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def dimension_view(dimension: Mapping[str, Any], values: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return {"id": int(dimension["id"]), "name": dimension["name"], "isActive": dimension.get("isActive", True),
             "values": [value_view(value) for value in values if int(value["dimensionId"]) == int(dimension["id"])],
             "version": dimension["version"], "createdAt": dimension["createdAt"], "updatedAt": dimension["updatedAt"]}
@@ -134,7 +134,7 @@ def list_dimensions(table: Table, company_id: int) -> list[dict[str, Any]]:
     """Every dimension of the company with its values (active or not), in creation order."""
     items = dimension_items(table, company_id)
     values = list(values_by_id(items).values())
-    return [view(dimension, values) for _, dimension in sorted(dimensions_by_id(items).items())]
+    return [dimension_view(dimension, values) for _, dimension in sorted(dimensions_by_id(items).items())]
 
 
 def get_dimension(table: Table, company_id: int, dimension_id: int) -> dict[str, Any]:
@@ -142,7 +142,7 @@ def get_dimension(table: Table, company_id: int, dimension_id: int) -> dict[str,
     dimension = dimensions_by_id(items).get(int(dimension_id))
     if dimension is None:
         raise _not_found()
-    return view(dimension, values_by_id(items).values())
+    return dimension_view(dimension, values_by_id(items).values())
 
 
 def _new_value(command: Command, dimension_id: int, fields: Mapping[str, Any], now: str) -> dict[str, Any]:
@@ -195,7 +195,7 @@ def create_dimension(command: Command, fields: dict[str, Any]) -> dict[str, Any]
     for position, value in enumerate(values):
         transaction.put_new(value)
         _reserve_value(transaction, company_id, value, f"values[{position}].")
-    return command.commit(transaction, view(dimension, values))
+    return command.commit(transaction, dimension_view(dimension, values))
 
 
 def update_dimension(command: Command, dimension_id: int, changes: dict[str, Any],
@@ -219,7 +219,7 @@ def update_dimension(command: Command, dimension_id: int, changes: dict[str, Any
 
     updated = records.update_item(command, keys.dimension(company_id, int(dimension_id)), dict(current), changes,
                                   expected_version, add_effects)
-    return view(updated, values_by_id(items).values())
+    return dimension_view(updated, values_by_id(items).values())
 
 
 def add_value(command: Command, dimension_id: int, fields: dict[str, Any]) -> dict[str, Any]:

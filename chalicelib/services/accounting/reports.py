@@ -55,7 +55,7 @@ def ledger(table: Table, company_id: int, account_id: int, start_date: str | Non
     balances = accounting.running_balances(account_type, opening,
                                            ((p["debit"], p["credit"]) for p in postings))
     return {
-        "account": chart.view(account),
+        "account": chart.account_view(account),
         "startDate": start_date, "endDate": end_date,
         "openingBalance": accounting.natural_balance(account_type, opening_debit, opening_credit),
         "totalDebit": closing_debit - opening_debit, "totalCredit": closing_credit - opening_credit,

@@ -23,7 +23,7 @@ from chalicelib.services.accounting import revaluation_chunks as chunks
 from chalicelib.services.accounting.posting import JournalWrites, rule_items, rule_of
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.banking.banking import MONEY_IN
-from chalicelib.services.commands import Command
+from chalicelib.services.commands import Command, Existing
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.repositories import bank_transactions as bank_transaction_store
@@ -110,7 +110,7 @@ def closing_rates(table: Table, company_id: int, date: str, currencies: list[str
 
 # --- the command ---------------------------------------------------------------------------------
 
-def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any] | Existing[dict[str, Any]]:
     """The plan first (the record, status `posting`, every line at the date's rate and its
     chunk), then its chunks (revaluation_chunks.py). A revaluation left `posting` (a chunk that
     failed) is finished by the same request again, on its stored plan."""
@@ -135,8 +135,7 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     rule_list = [rule_of(item) for item in rule_items(table, company_id)]
     if existing is not None:
         if fields.get("dryRun"):
-            command.already_there = True   # the plan being posted, nothing written
-            return view(existing)
+            return Existing(revaluation_view(existing))   # the plan being posted, nothing written: 200
         return _finish(command, rule_list, existing)
     items = [item for item in partner_items(table, company_id, date, own) + bank_items(table, company_id, date, own)
              if not asked or item["currency"] in asked]
@@ -148,8 +147,7 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
               "rates": [{"currency": currency, "rate": rate} for currency, rate in rates.items()],
               **rules.totals(lines), "lines": lines}
     if fields.get("dryRun"):
-        command.already_there = True   # nothing written: 200, not 201
-        return {**view(answer), "id": None, "status": None, "createdAt": None}
+        return Existing({**revaluation_view(answer), "id": None, "status": None, "createdAt": None})   # nothing written: 200
     parts = chunks.plan_chunks(lines, date, reversal_day)
     record = {**keys.revaluation(company_id, date), "itemType": "REVALUATION",
               "id": table.next_id(keys.id_sequence(company_id, keys.REVALUATION)), **answer,
@@ -159,7 +157,7 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     writes.apply(transaction)   # the date and the next day open
     transaction.put_new(_stored(record), on_fail=RevaluationExists("A revaluation of this date was just recorded."))
     if not parts:   # nothing differs: the record alone
-        return command.commit(transaction, view(record))
+        return command.commit(transaction, revaluation_view(record))
     Command(command.principal, table).commit(transaction, None)
     return _finish(command, rule_list, record)
 
@@ -167,8 +165,8 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
 def _finish(command: Command, rule_list: list[Any], record: dict[str, Any]) -> dict[str, Any]:
     """The chunks not yet posted, one transaction each, in order."""
     for number in range(int(record["chunksPosted"]), int(record["chunkCount"])):
-        record = chunks.write_chunk(command, rule_list, record, number, view)
-    return view(record)
+        record = chunks.write_chunk(command, rule_list, record, number, revaluation_view)
+    return revaluation_view(record)
 
 
 def _line_view(line: dict[str, Any]) -> dict[str, Any]:
@@ -186,7 +184,7 @@ def _stored(item: dict[str, Any]) -> dict[str, Any]:
 
 # --- reading -------------------------------------------------------------------------------------
 
-def view(item: dict[str, Any]) -> dict[str, Any]:
+def revaluation_view(item: dict[str, Any]) -> dict[str, Any]:
     """A record before issue 44's chunks was posted whole, in one pair of entries."""
     shown = {name: item.get(name) for name in VIEW_FIELDS}
     shown["status"] = item.get("status", chunks.POSTED_STATUS) if "id" in item and item["id"] is not None else None
@@ -201,7 +199,7 @@ def view(item: dict[str, Any]) -> dict[str, Any]:
 def list_revaluations(table: Table, company_id: int) -> list[dict[str, Any]]:
     """Newest date first (one Query of a small partition)."""
     items = revaluation_store.every_record(table, company_id)
-    return [view(item) for item in sorted(items, key=lambda item: item["date"], reverse=True)]
+    return [revaluation_view(item) for item in sorted(items, key=lambda item: item["date"], reverse=True)]
 
 
 def get_revaluation(table: Table, company_id: int, revaluation_id: int) -> dict[str, Any]:
@@ -211,7 +209,7 @@ def get_revaluation(table: Table, company_id: int, revaluation_id: int) -> dict[
     item = stored_record(table, company_id, revaluation_id)
     stale = is_stale(table, company_id, item) if item.get("status", chunks.POSTED_STATUS) == chunks.POSTED_STATUS \
         else None
-    return {**view(item), "stale": stale}
+    return {**revaluation_view(item), "stale": stale}
 
 
 def is_stale(table: Table, company_id: int, record: dict[str, Any]) -> bool:
@@ -234,4 +232,4 @@ def is_stale(table: Table, company_id: int, record: dict[str, Any]) -> bool:
 def void_revaluation(command: Command, revaluation_id: int) -> dict[str, Any]:
     from chalicelib.services.accounting import revaluation_void
 
-    return {**revaluation_void.void(command, revaluation_id, view), "stale": None}
+    return {**revaluation_void.void(command, revaluation_id, revaluation_view), "stale": None}

@@ -33,7 +33,7 @@ def subledger_of(line: dict[str, Any]) -> tuple[Any, ...]:
     """The ledger a line moves beside its control account: a partner's side, or a bank's."""
     if line["kind"] == rules.BANK:
         return ("bank", line["bankAccountId"])
-    return ("partner", line["partnerId"], side_of(line))
+    return ("partner", line["partnerId"], revalued_side(line))
 
 
 def chunk_item_count(lines: list[dict[str, Any]], date: str, reversal_day: str) -> int:
@@ -163,7 +163,7 @@ def partner_movements(transaction: Any, company_id: int, record: dict[str, Any],
     for line in lines:
         if line["kind"] == rules.BANK or not rules.ledger_change(line):
             continue
-        by_partner.setdefault((int(line["partnerId"]), side_of(line)), {})[str(line["documentId"])] = \
+        by_partner.setdefault((int(line["partnerId"]), revalued_side(line)), {})[str(line["documentId"])] = \
             rules.ledger_change(line)
     for (partner_id, side), documents in by_partner.items():
         change = sum(documents.values(), ZERO)
@@ -177,5 +177,5 @@ def partner_movements(transaction: Any, company_id: int, record: dict[str, Any],
                          "revaluedDocuments": {document: amount * sign for document, amount in documents.items()}})
 
 
-def side_of(line: dict[str, Any]) -> str:
+def revalued_side(line: dict[str, Any]) -> str:
     return keys.RECEIVABLE_SIDE if line["kind"] == rules.RECEIVABLE else keys.PAYABLE_SIDE

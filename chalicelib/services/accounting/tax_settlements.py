@@ -52,7 +52,7 @@ def get_settlement(table: Table, company_id: int, settlement_id: int) -> dict[st
     return item
 
 
-def settle(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+def settle_taxes(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     date, period_end = fields["date"], fields["periodEnd"]
     if date < period_end:
@@ -146,7 +146,7 @@ def _paying_account(command: Command, bank_account_id: int | None, figures: Sett
     if bank_account_id is None:
         raise ValidationFailed.for_field("bankAccountId", f"required: {figures.payment} is to be paid")
     try:
-        bank = banking.get_account(command.table, command.company_id, bank_account_id)
+        bank = banking.get_bank_account(command.table, command.company_id, bank_account_id)
     except ApiError:
         raise ValidationFailed.for_field("bankAccountId", "no such bank account") from None
     if not bank.get("isActive", True):

@@ -23,7 +23,7 @@ from chalicelib.services.banking.banking import (
     MONEY_IN,
     MONEY_OUT,
     REVERSED_TYPE,
-    get_account,
+    get_bank_account,
 )
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
@@ -74,7 +74,7 @@ def add_transaction(transaction: Transaction, company_id: int, account: dict[str
 
 def list_transactions(table: Table, company_id: int, account_id: int, page: int, limit: int) -> Page:
     """Newest first; `total` is the account's own count."""
-    account = get_account(table, company_id, account_id)
+    account = get_bank_account(table, company_id, account_id)
     skip = (page - 1) * limit
     items = bank_transaction_store.newest_of_account(table, company_id, account_id, skip + limit)
     return Page(items=document_names.completed(table, company_id, items[skip:skip + limit]),
@@ -89,7 +89,7 @@ def _positive(amount: Decimal) -> Decimal:
 
 
 def _active_account(table: Table, company_id: int, account_id: int, field: str) -> dict[str, Any]:
-    account = get_account(table, company_id, account_id)
+    account = get_bank_account(table, company_id, account_id)
     if not account.get("isActive", True):
         raise ValidationFailed.for_field(field, "the bank account is inactive")
     return account
@@ -160,7 +160,7 @@ def reverse_into(command: Command, transaction: Transaction, writes: JournalWrit
         if entry_id is not None and int(entry_id) not in reversed_entries:
             reversal = writes.reverse(table, get_entry(table, company_id, int(entry_id)), date)
             reversed_entries[int(entry_id)] = reversal["id"]
-        account = get_account(table, company_id, int(item["bankAccountId"]))
+        account = get_bank_account(table, company_id, int(item["bankAccountId"]))
         reversals.append(add_transaction(
             transaction, company_id, account, tx_id=next_transaction_id(table, company_id),
             tx_type=REVERSED_TYPE[item["type"]], amount=Decimal(item["amount"]), date=date, reference=reference,

@@ -35,14 +35,14 @@ class BankRuleBroken(ApiError):
     """A refusal of this use case: each raise names its code."""
 
 
-account_key = bank_accounts.account_key
+bank_account_key = bank_accounts.account_key
 
 
-def list_accounts(table: Table, company_id: int, page: int, limit: int) -> Page:
+def list_bank_accounts(table: Table, company_id: int, page: int, limit: int) -> Page:
     return records.small_page(records.small_records(table, company_id, keys.BANK_ACCOUNT), page, limit)
 
 
-def get_account(table: Table, company_id: int, account_id: int) -> dict[str, Any]:
+def get_bank_account(table: Table, company_id: int, account_id: int) -> dict[str, Any]:
     return records.get_small_record(table, company_id, keys.BANK_ACCOUNT, account_id, "Bank account")
 
 
@@ -55,7 +55,7 @@ def _check_ledger_account(table: Table, company_id: int, ledger_id: int) -> dict
     return ledger
 
 
-def create_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+def create_bank_account(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     """The linked ledger account counts the bank account as a reference (it cannot be
     deactivated or deleted while linked). The opening balance, the balance before the first
     transaction, reaches the ledger in the same transaction: an automatic entry against the
@@ -133,10 +133,10 @@ def _has_transactions(account: dict[str, Any]) -> bool:
     return int(account.get("transactionCount", 0)) > 0
 
 
-def update_account(command: Command, account_id: int, changes: dict[str, Any],
+def update_bank_account(command: Command, account_id: int, changes: dict[str, Any],
                    expected_version: int | None) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
-    current = get_account(table, company_id, account_id)
+    current = get_bank_account(table, company_id, account_id)
     fixed = [name for name in ("chartOfAccountId", "openingBalance", "openingBalanceDate", "currency")
              if name in changes and changes[name] != current.get(name)]
     if fixed and _has_transactions(current):
@@ -169,7 +169,7 @@ def update_account(command: Command, account_id: int, changes: dict[str, Any],
         writes.apply(transaction)
 
     # no transaction may slip in between: the guard re-checks the count the decision used
-    return records.update_item(command, account_key(company_id, account_id), current, changes, expected_version,
+    return records.update_item(command, bank_account_key(company_id, account_id), current, changes, expected_version,
                                relink, guard=bank_accounts.no_transaction_since(int(current.get("transactionCount", 0))))
 
 
@@ -178,9 +178,9 @@ def _in_use() -> BankRuleBroken:
                           code="BANK_ACCOUNT_IN_USE")
 
 
-def delete_account(command: Command, account_id: int) -> dict[str, Any]:
+def delete_bank_account(command: Command, account_id: int) -> dict[str, Any]:
     """Web app only, and only an account without transactions or reconciliations."""
-    current = get_account(command.table, command.company_id, account_id)
+    current = get_bank_account(command.table, command.company_id, account_id)
     if _has_transactions(current) or int(current.get("reconciliationCount", 0)) > 0:
         raise _in_use()
     transaction = command.transaction()

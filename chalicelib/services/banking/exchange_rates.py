@@ -14,7 +14,7 @@ from chalicelib.auth.principal import Principal
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain.roles import ACCOUNTING, may
 from chalicelib.errors import ValidationFailed
-from chalicelib.services.commands import Command
+from chalicelib.services.commands import Command, Existing, shown
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.repositories import exchange_rates as exchange_rate_store
@@ -27,7 +27,7 @@ def company_currency(company: dict[str, Any]) -> str:
     return company.get("currency") or countries.pack_of(company).currency
 
 
-def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any] | Existing[dict[str, Any]]:
     """Upsert: a second rate for the same currency and date replaces the first (200)."""
     table, company_id = command.table, command.company_id
     own = company_currency(table.get(keys.company(company_id)) or {})
@@ -44,8 +44,7 @@ def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         transaction.put_new(item)
     else:
         exchange_rate_store.replace(transaction, item, int(existing["version"]))
-        command.already_there = True
-    return view(command.commit(transaction, item))
+    return shown(command.commit(transaction, item if existing is None else Existing(item)), exchange_rate_view)
 
 
 def list_rates(table: Table, company_id: int, currency: str | None, start_date: str | None,
@@ -56,10 +55,10 @@ def list_rates(table: Table, company_id: int, currency: str | None, start_date: 
     items = exchange_rate_store.all_of_company(table, company_id)
     chosen = [item for item in items if (currency is None or item["currency"] == currency)
               and (start_date is None or item["date"] >= start_date) and (end_date is None or item["date"] <= end_date)]
-    return [view(item) for item in sorted(chosen, key=lambda item: (item["date"], item["currency"]), reverse=True)]
+    return [exchange_rate_view(item) for item in sorted(chosen, key=lambda item: (item["date"], item["currency"]), reverse=True)]
 
 
-def view(item: dict[str, Any]) -> dict[str, Any]:
+def exchange_rate_view(item: dict[str, Any]) -> dict[str, Any]:
     return {name: item.get(name) for name in ("currency", "date", "rate", "companyCurrency", "createdAt", "updatedAt")}
 
 

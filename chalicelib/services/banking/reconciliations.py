@@ -53,7 +53,7 @@ def reconciled_balance(account: dict[str, Any]) -> Decimal:
     return Decimal(account.get("reconciledBalance", account["openingBalance"]))
 
 
-def view(reconciliation: dict[str, Any], account: dict[str, Any]) -> dict[str, Any]:
+def reconciliation_view(reconciliation: dict[str, Any], account: dict[str, Any]) -> dict[str, Any]:
     """The figures of a draft follow the account (its reconciled balance moves when another
     reconciliation completes); a completed reconciliation keeps the ones it was completed with."""
     if reconciliation["status"] == COMPLETED:
@@ -71,7 +71,7 @@ def _not_found() -> NotFound:
 def _load(table: Table, company_id: int, account_id: int,
           reconciliation_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The account and the reconciliation, read together."""
-    account_key = banking.account_key(company_id, account_id)
+    account_key = banking.bank_account_key(company_id, account_id)
     key = keys.reconciliation(company_id, account_id, reconciliation_id)
     found = table.batch_get([account_key, key])
     account = found.get(keys.pair(account_key))
@@ -85,16 +85,16 @@ def _load(table: Table, company_id: int, account_id: int,
 
 def list_reconciliations(table: Table, company_id: int, account_id: int, page: int, limit: int) -> Page:
     """Newest first; `total` is the account's own count."""
-    account = banking.get_account(table, company_id, account_id)
+    account = banking.get_bank_account(table, company_id, account_id)
     skip = (page - 1) * limit
     items = reconciliation_store.newest_of_account(table, company_id, account_id, skip + limit)
-    return Page(items=[view(item, account) for item in items[skip:skip + limit]],
+    return Page(items=[reconciliation_view(item, account) for item in items[skip:skip + limit]],
                 total=int(account.get("reconciliationCount", 0)), page=page, limit=limit, next_cursor=None)
 
 
 def get_reconciliation(table: Table, company_id: int, account_id: int, reconciliation_id: int) -> dict[str, Any]:
     account, reconciliation = _load(table, company_id, account_id, reconciliation_id)
-    return view(reconciliation, account)
+    return reconciliation_view(reconciliation, account)
 
 
 # --- checks ------------------------------------------------------------------------------------------
@@ -167,7 +167,7 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
     """`statementId`: from an imported statement (_from_statement); otherwise statementDate and
     statementBalance are required."""
     table, company_id = command.table, command.company_id
-    account = banking.get_account(table, company_id, account_id)
+    account = banking.get_bank_account(table, company_id, account_id)
     if fields.get("statementId") is not None:
         fields = _from_statement(table, company_id, account_id, fields)
     for required in ("statementDate", "statementBalance"):
@@ -191,7 +191,7 @@ def create_reconciliation(command: Command, account_id: int, fields: dict[str, A
     transaction.put_new(item)
     bank_accounts.count_reconciliations(transaction, company_id, account_id, 1,
                                         on_missing=NotFound("Bank account not found."))
-    return command.commit(transaction, view(item, account))
+    return command.commit(transaction, reconciliation_view(item, account))
 
 
 def update_reconciliation(command: Command, account_id: int, reconciliation_id: int, changes: dict[str, Any],
@@ -215,7 +215,7 @@ def update_reconciliation(command: Command, account_id: int, reconciliation_id: 
     updated = records.update_item(command, keys.reconciliation(company_id, account_id, reconciliation_id), current,
                                   changes, expected_version,
                                   guard=reconciliation_store.unmarked_draft())
-    return view(updated, account)
+    return reconciliation_view(updated, account)
 
 
 def _figures(account: dict[str, Any], reconciliation: dict[str, Any], total: Decimal) -> tuple[Decimal, Decimal, Decimal]:

@@ -58,14 +58,14 @@ def create_key(command: Command, name: str, expires_at: str | None) -> dict[str,
     item, secret, transaction = issue_key(command.table, command.company_id,
                                           command.principal.user_id, name, expires_at)
     _audit(command, transaction, "api_key.created", item, {"expiresAt": item["keyExpiresAt"]})
-    created = view(item) | {"secret": secret, "key": f"{item['id']}:{secret}"}
+    created = api_key_view(item) | {"secret": secret, "key": f"{item['id']}:{secret}"}
     # The secret is stored only as its hash: an Idempotency-Key replay names the key it created
     # but cannot show the secret again.
-    return command.commit(transaction, created, replay=view(item) | {"secret": None, "key": None})
+    return command.commit(transaction, created, replay=api_key_view(item) | {"secret": None, "key": None})
 
 
 def list_keys(table: Table, company_id: int) -> list[dict[str, Any]]:
-    return [view(item) for item in stored_keys.newest_first(table, company_id)]
+    return [api_key_view(item) for item in stored_keys.newest_first(table, company_id)]
 
 
 def revoke_key(command: Command, key_id: str) -> dict[str, Any]:
@@ -76,7 +76,7 @@ def revoke_key(command: Command, key_id: str) -> dict[str, Any]:
     if not members.may_revoke_key_of(command.principal.role, command.table.get(key_user)):
         raise Forbidden(members.KEY_OF_AN_OWNER, code="PERMISSION_DENIED")
     if item.get("revokedAt"):
-        return view(item)
+        return api_key_view(item)
     revoked = {**item, "revokedAt": clock.now_iso()}
     transaction = command.transaction()
     stored_keys.revoke(transaction, key_id, command.company_id, revoked["revokedAt"], _NOT_FOUND)
@@ -84,16 +84,16 @@ def revoke_key(command: Command, key_id: str) -> dict[str, Any]:
         stored_keys.require_not_an_owner(transaction, command.company_id, item["userId"],
                                          Forbidden(members.KEY_OF_AN_OWNER, code="PERMISSION_DENIED"))
     _audit(command, transaction, "api_key.revoked", item, {"revokedAt": revoked["revokedAt"]})
-    return command.commit(transaction, view(revoked))
+    return command.commit(transaction, api_key_view(revoked))
 
 
 def _audit(command: Command, transaction: Transaction, action: str, item: dict[str, Any],
            changes: dict[str, Any]) -> None:
-    audit.record(transaction, command.company_id, audit.actor_of(command.table, command.principal), action,
+    audit.record_audit(transaction, command.company_id, audit.actor_of(command.table, command.principal), action,
                  target_type="api_key", target_id=item["id"], changes={"name": item["name"], **changes})
 
 
-def view(item: dict[str, Any]) -> dict[str, Any]:
+def api_key_view(item: dict[str, Any]) -> dict[str, Any]:
     if item.get("revokedAt"):
         status = "revoked"
     elif item.get("keyExpiresAt") and item["keyExpiresAt"] <= clock.now_iso():

@@ -25,7 +25,7 @@ def actor_of(table: Table, principal: Principal) -> dict[str, Any]:
     return {"userId": principal.user_id, "email": user.get("email")}
 
 
-def record(transaction: Transaction, company_id: int, actor: dict[str, Any], action: str, *,
+def record_audit(transaction: Transaction, company_id: int, actor: dict[str, Any], action: str, *,
            target_type: str, target_id: Any, target_email: str | None = None,
            changes: dict[str, Any] | None = None) -> None:
     """`changes` names the changed fields with their new (or from/to) values: never a secret."""
@@ -37,7 +37,7 @@ def record(transaction: Transaction, company_id: int, actor: dict[str, Any], act
     transaction.increment(keys.entity_count(company_id, keys.AUDIT), "total")
 
 
-def list_entries(table: Table, company_id: int, page: int, limit: int, cursor: str | None) -> Page:
+def list_audit_entries(table: Table, company_id: int, page: int, limit: int, cursor: str | None) -> Page:
     """Newest first; `total` from the count kept with the entries."""
     counter = table.get(keys.entity_count(company_id, keys.AUDIT)) or {}
     listed = audit_entries_newest_first(table, company_id, page, limit, cursor, int(counter.get("total", 0)))

@@ -78,9 +78,9 @@ def invite(command: Command, email: str, name: str, role: str) -> dict[str, Any]
                         on_fail=accounts.already_member())
     transaction.put_new(invitation)
     actor = audit.actor_of(table, principal)
-    audit.record(transaction, company_id, actor, "user.invited", target_type="user", target_id=number,
+    audit.record_audit(transaction, company_id, actor, "user.invited", target_type="user", target_id=number,
                  target_email=email, changes={"role": role})
-    answer = users.view(member, {}) | {"invitationExpiresAt": invitation["inviteExpiresAt"],
+    answer = users.user_view(member, {}) | {"invitationExpiresAt": invitation["inviteExpiresAt"],
                                        "invitationEmailSent": None}
     # the answer carries no token (it is in the e-mail only): a replay shows the same, and
     # cannot say whether the e-mail went out
@@ -105,10 +105,10 @@ def resend(command: Command, user_id: int) -> dict[str, Any]:
     stored_invitations.renew_pending(transaction, company_id, user_id, changes, member["version"])
     transaction.put_new(invitation)
     actor = audit.actor_of(table, principal)
-    audit.record(transaction, company_id, actor, "invitation.resent", target_type="user", target_id=user_id,
+    audit.record_audit(transaction, company_id, actor, "invitation.resent", target_type="user", target_id=user_id,
                  target_email=user.get("email"))
     updated = {**member, **changes, "version": member["version"] + 1}
-    answer = users.view(updated, {}) | {"invitationExpiresAt": invitation["inviteExpiresAt"],
+    answer = users.user_view(updated, {}) | {"invitationExpiresAt": invitation["inviteExpiresAt"],
                                           "invitationEmailSent": None}
     command.commit(transaction, answer)
     return answer | {"invitationEmailSent": _send(table, company_id, actor, user, member["role"], token,
@@ -159,7 +159,7 @@ def accept(table: Table, token: str, password: str, name: str | None,
     user = _sign_in_user(table, transaction, user, password, name, company_id, now, source_address)
     session_token, session = sessions.new_session(user, company_id)
     transaction.put_new(session)
-    audit.record(transaction, company_id, {"userId": user_id, "email": user.get("email")}, "invitation.accepted",
+    audit.record_audit(transaction, company_id, {"userId": user_id, "email": user.get("email")}, "invitation.accepted",
                  target_type="user", target_id=user_id, target_email=user.get("email"),
                  changes={"role": member["role"]})
     transaction.commit()

@@ -105,7 +105,7 @@ def change_password(command: Command, current_password: str, new_password: str,
     stored_users.change_password(transaction, principal.user_id, user["passwordHash"], hash_password(new_password),
                                  generation, clock.now_iso())
     stored_sessions.keep_in_generation(transaction, principal.session_hash or "", generation, SESSION_ENDED)
-    audit.record(transaction, principal.company_id, {"userId": principal.user_id, "email": user.get("email")},
+    audit.record_audit(transaction, principal.company_id, {"userId": principal.user_id, "email": user.get("email")},
                  "password.changed", target_type="user", target_id=principal.user_id, target_email=user.get("email"))
     return command.commit(transaction, {"passwordChanged": True})
 

@@ -20,7 +20,7 @@ from chalicelib.store.transaction import Transaction
 _NOT_FOUND = NotFound("User not found.")
 
 
-def view(member: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
+def user_view(member: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
     """Until they accept, an invited person is what the inviting company supplied (the e-mail and
     the name it gave, under the invitation's own number): their account, its name and its activity
     elsewhere are none of this company's business. (Invitations from before `invitedName` was kept
@@ -39,7 +39,7 @@ def list_users(table: Table, company_id: int) -> list[dict[str, Any]]:
     """The memberships with one Query of the company's member index, their users in BatchGets."""
     found = stored_users.members_of(table, company_id)
     users = table.batch_get(keys.user(member["userId"]) for member in found)
-    return [view(member, users.get(keys.pair(keys.user(member["userId"]))) or {}) for member in found]
+    return [user_view(member, users.get(keys.pair(keys.user(member["userId"]))) or {}) for member in found]
 
 
 def get_member(table: Table, company_id: int, user_id: int) -> dict[str, Any]:
@@ -70,12 +70,12 @@ def update_member(command: Command, user_id: int, changes: dict[str, Any],
         accounts.count_owners(transaction, company_id, members.owner_delta(member, updated))
         changed = {name: {"from": member.get(name), "to": updated.get(name)} for name in ("role", "isActive")
                    if member.get(name) != updated.get(name)}
-        audit.record(transaction, company_id, actor, "user.updated", target_type="user", target_id=user_id,
+        audit.record_audit(transaction, company_id, actor, "user.updated", target_type="user", target_id=user_id,
                      target_email=user.get("email") or member.get("invitedEmail"), changes=changed)
 
     updated = update_item(command, keys.membership(company_id, user_id), member, changes, expected_version,
                           add_effects)
-    return view(updated, user)
+    return user_view(updated, user)
 
 
 def remove_member(command: Command, user_id: int) -> dict[str, Any]:
@@ -101,7 +101,7 @@ def remove_member(command: Command, user_id: int) -> dict[str, Any]:
     if members.status(member) == members.INVITED and member.get("invitedEmail"):  # the address may be invited again
         transaction.delete(keys.unique_value(company_id, members.INVITED_EMAIL, member["invitedEmail"]))
     accounts.count_owners(transaction, company_id, members.owner_delta(member, None))
-    audit.record(transaction, company_id, audit.actor_of(command.table, command.principal), "user.removed",
+    audit.record_audit(transaction, company_id, audit.actor_of(command.table, command.principal), "user.removed",
                  target_type="user", target_id=user_id, target_email=user.get("email") or member.get("invitedEmail"),
                  changes={"role": member["role"], "status": members.status(member), "revokedApiKeys": revoked})
     return command.commit(transaction, {"id": user_id, "deleted": True})

@@ -131,7 +131,7 @@ class ChartKind:
                 if entry.parent_code in ids:
                     parent_id = ids[entry.parent_code]
                 elif entry.parent_code is not None:
-                    reservation = table.get(chart.code_key(company_id, entry.parent_code))
+                    reservation = table.get(chart.account_code_key(company_id, entry.parent_code))
                     parent_id = int(reservation["accountId"])  # checked: in the chart or landed in an earlier unit
                     outside[(parent_id, entry.fields["type"])] += 1
                 item = chart.new_account_item(company_id, ids[entry.fields["code"]], {**entry.fields, "parentId": parent_id},
@@ -142,7 +142,7 @@ class ChartKind:
             context.mark_done(transaction, unit.name)
             transaction.commit()
 
-        created = row_checks.land(context, plan.creates, create)
+        created = row_checks.land_rows(context, plan.creates, create)
         # an update sets what the row says: written again, it changes nothing (no marker needed)
         command = Command(Principal.acting_for(company_id, "import"), table)
         for done, (account_id, changes) in enumerate(plan.updates, start=1):

@@ -37,7 +37,7 @@ _log = logging.getLogger(__name__)
 UNDER_WAY_SECONDS = 15 * 60 + 300
 
 
-def view(item: dict[str, Any], with_link: bool = True) -> dict[str, Any]:
+def export_view(item: dict[str, Any], with_link: bool = True) -> dict[str, Any]:
     done = item["status"] == "done"
     return {"id": item["id"], "status": item["status"], "createdAt": item["createdAt"],
             "finishedAt": item.get("finishedAt"), "counts": item.get("counts"),
@@ -51,7 +51,7 @@ def start_export(command: Command) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     under_way = _export_under_way(table, company_id)
     if under_way is not None:
-        return view(under_way, with_link=False)
+        return export_view(under_way, with_link=False)
     export_id = table.next_id(keys.id_sequence(company_id, EXPORT_KIND))
     object_key = keys.export_archive_object(company_id, export_id)
     item = {**keys.export_job(company_id, export_id), "itemType": EXPORT_KIND, "id": export_id, "status": "pending",
@@ -59,7 +59,7 @@ def start_export(command: Command) -> dict[str, Any]:
             "fileName": object_key.rsplit("/", 1)[-1]}
     transaction = command.transaction()
     transaction.put_new(item)
-    command.commit(transaction, view(item, with_link=False))
+    command.commit(transaction, export_view(item, with_link=False))
     queue_url = get_settings().import_queue_url
     if queue_url:
         DeliveryQueue(make_client("sqs"), queue_url).send({"job": "export", "companyId": company_id, "id": export_id})
@@ -85,7 +85,7 @@ def get_export(table: Table, company_id: int, export_id: int, with_link: bool = 
     item = table.get(keys.export_job(company_id, export_id))
     if item is None:
         raise NotFound("Export not found.")
-    return view(item, with_link)
+    return export_view(item, with_link)
 
 
 def run_export(table: Table, company_id: int, export_id: int) -> dict[str, Any]:

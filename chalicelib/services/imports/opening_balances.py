@@ -146,7 +146,7 @@ class OpeningBalances:
         changeover, equity_id, posted_controls, units = plan
         command = opening_cells.command_for(context)
         # this job's entries and their lines
-        return opening_cells.land(context, units, lambda unit: _post(context, command, changeover, equity_id,
+        return opening_cells.land_openings(context, units, lambda unit: _post(context, command, changeover, equity_id,
                                                                      posted_controls, unit))
 
 

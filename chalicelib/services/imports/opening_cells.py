@@ -109,7 +109,7 @@ class OpeningUnit:
 U = TypeVar("U", bound=OpeningUnit)
 
 
-def land(context: ImportContext, units: Sequence[U], write: Callable[[U], None]) -> dict[str, int]:
+def land_openings(context: ImportContext, units: Sequence[U], write: Callable[[U], None]) -> dict[str, int]:
     """Writes each unit not done yet (`write`: its transaction with context.mark_done, committed; a
     rule's refusal names the unit's rows) and counts the units ("created") and their lines this job
     landed, those of an earlier run of it included."""

@@ -38,9 +38,9 @@ class StockUnit(opening_cells.OpeningUnit):
 def _products_by_code(context: ImportContext, codes: set[str]) -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
     """Code as written -> (the product, its stock position or None)."""
     company_id, table = context.company_id, context.table
-    reserved = table.batch_get([products.code_key(company_id, code) for code in codes])
+    reserved = table.batch_get([products.product_code_key(company_id, code) for code in codes])
     ids = {code: int(found["productId"]) for code in codes
-           if (found := reserved.get(keys.pair(products.code_key(company_id, code))))}
+           if (found := reserved.get(keys.pair(products.product_code_key(company_id, code))))}
     wanted = [key for product_id in set(ids.values())
               for key in (keys.entity(company_id, keys.PRODUCT, product_id), keys.stock_position(company_id, product_id))]
     stored = table.batch_get(wanted)
@@ -125,7 +125,7 @@ class OpeningStock:
             context.mark_done(transaction, unit.unit)
             command.commit(transaction, adjustment)
 
-        return opening_cells.land(context, units, write)  # this job's adjustments and their lines
+        return opening_cells.land_openings(context, units, write)  # this job's adjustments and their lines
 
 
 KIND = OpeningStock()

@@ -109,7 +109,7 @@ def units(entries: list[Any], line: Callable[[Any], int], size: Callable[[Any], 
     return grouped
 
 
-def land(context: ImportContext, planned: list[Unit], write: Callable[[Unit], None], landed: int = 0) -> int:
+def land_rows(context: ImportContext, planned: list[Unit], write: Callable[[Unit], None], landed: int = 0) -> int:
     """Writes each unit not done yet (`write`: its transaction, with context.mark_done, committed)
     and reports the rows landed so far, those of units found done included (a run again skips
     them); answers that count."""
@@ -166,7 +166,7 @@ def land_plan(context: ImportContext, plan: Plan, add_creates: Callable[[Transac
             transaction.commit()
         return write
 
-    created = land(context, plan.creates, writer(add_creates))
-    updated = land(context, plan.updates, writer(lambda transaction, entries: add_update(transaction, *entries)),
+    created = land_rows(context, plan.creates, writer(add_creates))
+    updated = land_rows(context, plan.updates, writer(lambda transaction, entries: add_update(transaction, *entries)),
                    created) - created
     return {"created": created, "updated": updated}

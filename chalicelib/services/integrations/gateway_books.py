@@ -54,7 +54,7 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
         return {}
     table = command.table
     fee = fee_for(Decimal(payment["amount"]), terms)
-    account = banking.get_account(table, command.company_id, int(payment["bankAccountId"]))
+    account = banking.get_bank_account(table, command.company_id, int(payment["bankAccountId"]))
     reference = payment.get("gatewayTransactionId") or payment.get("reference")
     item = bank_transactions.manual_into(
         command, transaction, writes, account,

@@ -44,7 +44,7 @@ def gateway_key(company_id: int, gateway_id: int) -> keys.Key:
     return keys.small_record(company_id, keys.PAYMENT_GATEWAY, gateway_id)
 
 
-def view(item: dict[str, Any], clearing: dict[str, Any] | None = None) -> dict[str, Any]:
+def gateway_view(item: dict[str, Any], clearing: dict[str, Any] | None = None) -> dict[str, Any]:
     """A gateway as answered: never its secret, not even part of it; a fingerprint (kept when it
     was sealed) tells which one is set. `clearing`: its clearing bank account, when known."""
     legacy = str(item.get("secret") or "")  # written before secrets were sealed
@@ -87,7 +87,7 @@ def clearing_account(table: Table, company_id: int, gateway: dict[str, Any]) -> 
     """The bank account of the gateway's payment method, or None (a legacy gateway's method may have none)."""
     try:
         method = payment_setup.get_method(table, company_id, gateway["paymentMethodId"])
-        return banking.get_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
+        return banking.get_bank_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
     except NotFound:
         return None
 
@@ -99,12 +99,12 @@ def list_gateways(table: Table, company_id: int, page: int, limit: int) -> Page:
 
     def clearing(item: dict[str, Any]) -> dict[str, Any] | None:
         return banks.get((methods.get(item.get("paymentMethodId")) or {}).get("bankAccountId"))
-    return dataclasses.replace(listed, items=[view(item, clearing(item)) for item in listed.items])
+    return dataclasses.replace(listed, items=[gateway_view(item, clearing(item)) for item in listed.items])
 
 
 def get_gateway(table: Table, company_id: int, gateway_id: int) -> dict[str, Any]:
     gateway = stored(table, company_id, gateway_id)
-    return view(gateway, clearing_account(table, company_id, gateway))
+    return gateway_view(gateway, clearing_account(table, company_id, gateway))
 
 
 def _check_method(table: Table, transaction: Transaction, company_id: int, provider: str, method_id: int) -> None:
@@ -120,7 +120,7 @@ def _check_method(table: Table, transaction: Transaction, company_id: int, provi
     if not method.get("bankAccountId"):
         raise ValidationFailed.for_field("paymentMethodId", "must have a bank account: the gateway's clearing account, "
                                                             "where its payments wait for the provider's payout")
-    currency = banking.get_account(table, company_id, method["bankAccountId"]).get("currency")
+    currency = banking.get_bank_account(table, company_id, method["bankAccountId"]).get("currency")
     taken = adapter_for(provider).currencies
     if currency not in taken:
         raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {currency}; {provider} takes "
@@ -167,7 +167,7 @@ def create_gateway(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     _check(table, transaction, company_id, fields)
     item = records.new_small_record(table, company_id, keys.PAYMENT_GATEWAY, sealed_secret(company_id, fields))
     transaction.put_new(item)
-    return command.commit(transaction, view(item, clearing_account(table, company_id, item)))
+    return command.commit(transaction, gateway_view(item, clearing_account(table, company_id, item)))
 
 
 def update_gateway(command: Command, gateway_id: int, changes: dict[str, Any],
@@ -188,7 +188,7 @@ def update_gateway(command: Command, gateway_id: int, changes: dict[str, Any],
         _check(table, transaction, company_id, merged, changes)
     updated = records.update_item(command, gateway_key(company_id, gateway_id), current, changes, expected_version,
                                   effects)
-    return view(updated, clearing_account(table, company_id, updated))
+    return gateway_view(updated, clearing_account(table, company_id, updated))
 
 
 def delete_gateway(command: Command, gateway_id: int) -> dict[str, Any]:

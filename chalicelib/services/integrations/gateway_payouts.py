@@ -49,7 +49,7 @@ def clearing_accounts(table: Table, company_id: int) -> list[tuple[dict[str, Any
     if not by_account:
         return []
     accounts = {int(item["id"]): item for item in table.batch_get(
-        [banking.account_key(company_id, each) for each in sorted(by_account)]).values()}
+        [banking.bank_account_key(company_id, each) for each in sorted(by_account)]).values()}
     return [(gateway, accounts[account_id]) for account_id, gateway in by_account.items() if account_id in accounts]
 
 
@@ -63,7 +63,7 @@ def record_payout(command: Command, gateway_id: int, fields: dict[str, Any]) -> 
     if clearing is None:
         raise ValidationFailed.for_field("gatewayId", "the gateway's payment method moves no bank account")
     clearing_id = int(clearing["id"])
-    target = banking.get_account(table, company_id, fields["bankAccountId"])  # another company's: 404
+    target = banking.get_bank_account(table, company_id, fields["bankAccountId"])  # another company's: 404
     if target["id"] == clearing_id:
         raise ValidationFailed.for_field("bankAccountId", "must differ from the gateway's clearing account")
     amount = Decimal(fields["amount"])
@@ -99,7 +99,7 @@ def hold_clearing_balance(transaction: Transaction, company_id: int, clearing: d
     held = Decimal(str(clearing.get("balance", 0)))
     if amount > held:
         raise _above_balance(field, held)
-    stored_gateways.hold_for_payout(transaction, banking.account_key(company_id, int(clearing["id"])), amount,
+    stored_gateways.hold_for_payout(transaction, banking.bank_account_key(company_id, int(clearing["id"])), amount,
                                     _above_balance(field, None))
 
 

@@ -43,14 +43,14 @@ class _AlreadyThere(ApiError):
 
 # --- subscriptions ----------------------------------------------------------------------------------
 
-def view(item: dict[str, Any]) -> dict[str, Any]:
+def webhook_view(item: dict[str, Any]) -> dict[str, Any]:
     """A subscription as listed: never its secret."""
     return {name: value for name, value in item.items() if name not in ("secret", "sealedSecret")}
 
 
 def list_webhooks(table: Table, company_id: int, page: int, limit: int) -> Page:
     found = records.small_page(records.small_records(table, company_id, keys.WEBHOOK), page, limit)
-    return Page(items=[view(item) for item in found.items], total=found.total, page=page, limit=limit,
+    return Page(items=[webhook_view(item) for item in found.items], total=found.total, page=page, limit=limit,
                         next_cursor=None)
 
 
@@ -59,7 +59,7 @@ def _subscription(table: Table, company_id: int, webhook_id: int) -> dict[str, A
 
 
 def get_webhook(table: Table, company_id: int, webhook_id: int) -> dict[str, Any]:
-    return view(_subscription(table, company_id, webhook_id))
+    return webhook_view(_subscription(table, company_id, webhook_id))
 
 
 # how subscription URLs are resolved when they are saved (tests put a fake resolver here)
@@ -88,7 +88,7 @@ def create_webhook(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
         "sealedSecret": sealing.seal_text(secret, command.company_id, SECRET_PURPOSE)})
     transaction = command.transaction()
     transaction.put_new(item)
-    return command.commit(transaction, {**view(item), "secret": secret}, replay={**view(item), "secret": None})
+    return command.commit(transaction, {**webhook_view(item), "secret": secret}, replay={**webhook_view(item), "secret": None})
 
 
 def update_webhook(command: Command, webhook_id: int, changes: dict[str, Any],
@@ -100,7 +100,7 @@ def update_webhook(command: Command, webhook_id: int, changes: dict[str, Any],
         changes = {**changes, "events": list(dict.fromkeys(changes["events"]))}
     updated = records.update_item(command, keys.small_record(command.company_id, keys.WEBHOOK, webhook_id), current,
                                   changes, expected_version)
-    return view(updated)
+    return webhook_view(updated)
 
 
 def delete_webhook(command: Command, webhook_id: int) -> dict[str, Any]:

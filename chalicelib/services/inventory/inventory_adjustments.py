@@ -139,10 +139,10 @@ def _unit_cost_added(reason: str, line: dict[str, Any], position: costing.Positi
 
 
 def get_adjustment(table: Table, company_id: int, adjustment_id: int) -> dict[str, Any]:
-    return stock_records.get_record(table, company_id, keys.INVENTORY_ADJUSTMENT, adjustment_id,
+    return stock_records.get_stock_record(table, company_id, keys.INVENTORY_ADJUSTMENT, adjustment_id,
                                     "Inventory adjustment")
 
 
 def list_adjustments(table: Table, company_id: int, *, page: int, limit: int, cursor: str | None) -> Page:
-    return stock_records.list_records(table, company_id, keys.INVENTORY_ADJUSTMENT, page=page, limit=limit,
+    return stock_records.list_stock_records(table, company_id, keys.INVENTORY_ADJUSTMENT, page=page, limit=limit,
                                       cursor=cursor)

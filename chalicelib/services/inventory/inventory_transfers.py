@@ -57,9 +57,9 @@ def create_transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def get_transfer(table: Table, company_id: int, transfer_id: int) -> dict[str, Any]:
-    return stock_records.get_record(table, company_id, keys.INVENTORY_TRANSFER, transfer_id, "Inventory transfer")
+    return stock_records.get_stock_record(table, company_id, keys.INVENTORY_TRANSFER, transfer_id, "Inventory transfer")
 
 
 def list_transfers(table: Table, company_id: int, *, page: int, limit: int, cursor: str | None) -> Page:
-    return stock_records.list_records(table, company_id, keys.INVENTORY_TRANSFER, page=page, limit=limit,
+    return stock_records.list_stock_records(table, company_id, keys.INVENTORY_TRANSFER, page=page, limit=limit,
                                       cursor=cursor)

@@ -63,14 +63,14 @@ def put_record(transaction: Transaction, company_id: int, kind: str, record: dic
     transaction.increment(keys.entity_count(company_id, kind), "total")
 
 
-def list_records(table: Table, company_id: int, kind: str, *, page: int, limit: int, cursor: str | None) -> Page:
+def list_stock_records(table: Table, company_id: int, kind: str, *, page: int, limit: int, cursor: str | None) -> Page:
     """Newest first (by date, then id); `total` from the count kept with them."""
     counted = table.get(keys.entity_count(company_id, kind)) or {}
     return list_range(table, partition=keys.collection_partition(company_id, kind), low=None, high=None, filters={},
                       page=page, limit=limit, cursor=cursor, descending=True, total=int(counted.get("total", 0)))
 
 
-def get_record(table: Table, company_id: int, kind: str, record_id: int, label: str) -> dict[str, Any]:
+def get_stock_record(table: Table, company_id: int, kind: str, record_id: int, label: str) -> dict[str, Any]:
     item = table.get(keys.entity(company_id, kind, record_id))
     if item is None:
         raise NotFound(f"{label} not found.")

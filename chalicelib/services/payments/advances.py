@@ -26,8 +26,8 @@ from chalicelib.services.payments.payment_records import (
     payable_kind,
     payment_date,
     positive,
-    record,
-    settle,
+    record_payment,
+    settle_document,
     within_pending,
 )
 from chalicelib.services.sales_purchases.documents import (
@@ -81,7 +81,7 @@ def register_advance(command: Command, order: dict[str, Any], fields: dict[str, 
                    description=book_text("advance", document=document_label(order)), fields=fields,
                    sender=command.principal)
     change_advances(transaction, company_id, order, "advancesTotal", amount)
-    return record(command, transaction, writes, payment)
+    return record_payment(command, transaction, writes, payment)
 
 
 def advance_source(table: Table, company_id: int, source_id: int, document: DocumentRecord | None = None,
@@ -164,7 +164,7 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
     payment.update(kind=ADVANCE, sourceDocumentId=source["id"], journalEntryId=entry["id"])
     change_advances(transaction, company_id, source, "advancesApplied", amount)
     payment["settledBase"] = amount   # advances are in the company's currency (see register_advance)
-    settle(transaction, company_id, kind, document, amount, amount, payment, date)
-    return record(command, transaction, writes, payment)
+    settle_document(transaction, company_id, kind, document, amount, amount, payment, date)
+    return record_payment(command, transaction, writes, payment)
 
 

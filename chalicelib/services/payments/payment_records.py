@@ -29,7 +29,7 @@ from chalicelib.services.sales_purchases.document_partners import (
     open_count_attribute,
     open_document_item,
     open_document_key,
-    side_of,
+    partner_side,
 )
 from chalicelib.store import keys
 from chalicelib.store.repositories import payments as payment_store
@@ -131,7 +131,7 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
     from what `other_side` carried is an exchange gain or loss. `sender` sent the fields. A
     payment made by matching a statement line: its bank transaction carries the line's id."""
     company_id, amount = writes.company_id, Decimal(payment["amount"])
-    account = banking.get_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
+    account = banking.get_bank_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
     if account is not None and account.get("currency") != document.get("currency"):
         raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {account.get('currency')}, "
                                                             f"the document in {document.get('currency')}")
@@ -179,7 +179,7 @@ def balance_change(kind: document_rules.Kind, payment: PaymentRecord) -> Decimal
     return -settled * kind.balance
 
 
-def settle(transaction: Transaction, company_id: int, kind: document_rules.Kind, document: DocumentRecord, amount: Decimal,
+def settle_document(transaction: Transaction, company_id: int, kind: document_rules.Kind, document: DocumentRecord, amount: Decimal,
             settled: Decimal, payment: PaymentRecord, date: str, *, undo: bool = False) -> None:
     """The document's pending down by `amount` and its company-currency pending by `settled`
     (`undo`: both back up, when `payment` is cancelled on `date`), the partner's balance with it
@@ -199,7 +199,7 @@ def settle(transaction: Transaction, company_id: int, kind: document_rules.Kind,
     if change:
         label = f"{_KIND_LABEL[payment['kind']]} {document_label(document)}"
         partner_ledger.record_movement(
-            transaction, company_id, partner_id=document["businessPartnerId"], side=side_of(kind), date=date,
+            transaction, company_id, partner_id=document["businessPartnerId"], side=partner_side(kind), date=date,
             amount=change, origin=partner_ledger.PAYMENT_ORIGIN, origin_id=payment["id"],
             version=int(payment.get("version", 0)) + 1,
             details={"documentId": document["id"], "documentType": kind.code, "number": document.get("number"),
@@ -215,7 +215,7 @@ def settle(transaction: Transaction, company_id: int, kind: document_rules.Kind,
         transaction.put(open_document_item(company_id, {**document, "pending": pending - amount}))
 
 
-def record(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord) -> dict[str, Any]:
+def record_payment(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord) -> dict[str, Any]:
     writes.apply(transaction)
     keep(transaction, command.company_id, payment)
     return command.commit(transaction, payment)
@@ -225,7 +225,7 @@ def keep(transaction: Transaction, company_id: int, payment: PaymentRecord) -> N
     """The payment item and its event (the entry's writes are the caller's, applied once)."""
     payment.update(version=1, createdAt=clock.now_iso())
     transaction.put_new({name: value for name, value in payment.items() if value is not None})
-    outbox.emit(transaction, outbox.PAYMENT_CREATED, company_id, "payment", payment["id"], event_data(payment))
+    outbox.emit(transaction, outbox.PAYMENT_CREATED, company_id, "payment", payment["id"], payment_event_data(payment))
 
 
 def method_payment(command: Command, transaction: Transaction, writes: JournalWrites, document: DocumentRecord,
@@ -262,7 +262,7 @@ def method_payment(command: Command, transaction: Transaction, writes: JournalWr
     condition = payment_setup.condition_key(company_id, int(condition_id)) if terms is not None else None
     if condition is not None and not transaction.touches(condition):
         payment_store.require_condition_type(transaction, condition, terms)
-    settle(transaction, company_id, kind, document, amount, settled, payment, date)
+    settle_document(transaction, company_id, kind, document, amount, settled, payment, date)
     if before_keep is not None:
         before_keep(payment)
     keep(transaction, company_id, payment)
@@ -297,7 +297,7 @@ def move_partner(transaction: Transaction, company_id: int, kind: document_rules
                             open_count_attribute(kind): open_delta})
 
 
-def event_data(payment: PaymentRecord) -> dict[str, Any]:
+def payment_event_data(payment: PaymentRecord) -> dict[str, Any]:
     return {"id": payment["id"], "documentId": payment["documentId"], "kind": payment["kind"],
             "amount": payment["amount"], "status": payment["status"], "paymentDate": payment["paymentDate"]}
 

@@ -39,16 +39,16 @@ from chalicelib.services.payments.payment_records import (
     PaymentRefused,
     active_method,
     document_label,
-    event_data,
     method_payment,
     new_payment,
     pay_by_method,
     payable_kind,
     payment_date,
+    payment_event_data,
     positive,
-    record,
+    record_payment,
     require_cash_terms_met,
-    settle,
+    settle_document,
     take,
     within_pending,
 )
@@ -172,8 +172,8 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     if terms is not None:
         payment_store.require_condition_type(transaction, payment_setup.condition_key(company_id, int(condition_id)),
                                              terms)
-    settle(transaction, company_id, kind, document, amount, settled, payment, date)
-    return record(command, transaction, writes, payment)
+    settle_document(transaction, company_id, kind, document, amount, settled, payment, date)
+    return record_payment(command, transaction, writes, payment)
 
 
 def _register_refund(command: Command, note: DocumentRecord, kind: document_rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
@@ -200,8 +200,8 @@ def _register_refund(command: Command, note: DocumentRecord, kind: document_rule
     pay_by_method(table, transaction, writes, payment, note, method, money_in=document_rules.money_comes_in(kind),
                    other_side=partner_side, description=book_text("refund", document=document_label(note)),
                    fields=fields, sender=command.principal)
-    settle(transaction, company_id, kind, note, amount, settled, payment, date)
-    return record(command, transaction, writes, payment)
+    settle_document(transaction, company_id, kind, note, amount, settled, payment, date)
+    return record_payment(command, transaction, writes, payment)
 
 
 def confirm_payment(command: Command, document_id: int, payment_id: int) -> dict[str, Any]:
@@ -218,7 +218,7 @@ def confirm_into(transaction: Transaction, company_id: int, payment: PaymentReco
     matched to its bank transaction confirms it too)."""
     confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": payment["version"] + 1}
     payment_store.replace(transaction, confirmed, payment["version"], while_status=PENDING)
-    outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, company_id, "payment", payment["id"], event_data(confirmed))
+    outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, company_id, "payment", payment["id"], payment_event_data(confirmed))
     return confirmed
 
 
@@ -317,7 +317,7 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
         change_advances(transaction, company_id, get_document(table, company_id, payment["sourceDocumentId"]),
                          "advancesApplied", -amount)
     if payment.get("bankTransactionId") is not None:
-        account = banking.get_account(table, company_id, payment["bankAccountId"])
+        account = banking.get_bank_account(table, company_id, payment["bankAccountId"])
         original = banking.MONEY_IN if document_rules.money_comes_in(kind) else banking.MONEY_OUT
         bank_tx = bank_transactions.add_transaction(
             transaction, company_id, account, tx_id=bank_transactions.next_transaction_id(table, company_id),
@@ -334,7 +334,7 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
     if received_advance:
         change_advances(transaction, company_id, document, "advancesTotal", -amount)
     else:
-        settle(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
+        settle_document(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
                 date, undo=True)
     if not keep_fee:
         gateway_books.reverse_fee_into(command, transaction, writes, payment, cancelled, date,

@@ -18,7 +18,7 @@ from chalicelib.store import keys
 from chalicelib.store.repositories import partners as partner_store
 
 if TYPE_CHECKING:  # the plan is the document command's; it calls these with it
-    from chalicelib.services.sales_purchases.documents import Plan
+    from chalicelib.services.sales_purchases.document_plan import Plan
 
 
 def balance_attribute(kind: Kind) -> str:
@@ -40,7 +40,7 @@ def move_partner_balance(plan: Plan, document: DocumentRecord, sign: int, date: 
     # the partner's balance is in the company's currency, as its control account
     amount = currency.base_total(document) * kind.balance * sign
     partner_ledger.record_movement(
-        plan.transaction, context.company_id, partner_id=partner_id, side=side_of(kind), date=date,
+        plan.transaction, context.company_id, partner_id=partner_id, side=partner_side(kind), date=date,
         amount=amount, origin=partner_ledger.DOCUMENT_ORIGIN,
         origin_id=document["id"], version=document["version"],
         details={"documentId": document["id"], "documentType": kind.code, "number": document.get("number"),
@@ -72,12 +72,12 @@ def open_count_attribute(kind: Kind) -> str:
     return "openReceivables" if kind.sales else "openPayables"
 
 
-def side_of(kind: Kind) -> str:
+def partner_side(kind: Kind) -> str:
     return keys.RECEIVABLE_SIDE if kind.sales else keys.PAYABLE_SIDE
 
 
 def open_document_key(company_id: int, document: DocumentRecord) -> keys.Key:
-    return keys.open_document(company_id, document["businessPartnerId"], side_of(document_rules.KINDS[document["type"]]),
+    return keys.open_document(company_id, document["businessPartnerId"], partner_side(document_rules.KINDS[document["type"]]),
                               document["dueDate"], document["id"])
 
 
@@ -92,7 +92,7 @@ def open_document_item(company_id: int, document: DocumentRecord) -> dict[str, A
     paid off, in those transactions. `document` holds its `pending` after the transaction. The
     number stays under `number`, so a number retaken at commit follows (store/renumbering.py);
     `numeroControl` is the authority's number where there is one (document_names.names)."""
-    side = side_of(document_rules.KINDS[document["type"]])
+    side = partner_side(document_rules.KINDS[document["type"]])
     copied = {name: document.get(name) for name in INDEXED_FIELDS if document.get(name) is not None}
     control = document_names.names(document)["documentNumeroControl"]
     return {**open_document_key(company_id, document), "itemType": "OPEN_DOCUMENT", "documentId": document["id"],

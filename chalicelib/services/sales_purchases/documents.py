@@ -3,8 +3,6 @@ fiscal number, stock changes and movements, automatic journal entry, partner bal
 counts, outbox events and Idempotency-Key record: all of it commits or none of it does."""
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable
 
@@ -21,10 +19,9 @@ from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, Vers
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting import book_corrections, dimensions
-from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
+from chalicelib.services.accounting.posting import Source, load_rules
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.commands import Command
-from chalicelib.services.inventory.stock_moves import StockWrites
 from chalicelib.services.sales_purchases import document_goods, document_search, fiscal, payment_status
 from chalicelib.services.sales_purchases.document_content import (
     Context,
@@ -34,6 +31,7 @@ from chalicelib.services.sales_purchases.document_content import (
     over_credited,
 )
 from chalicelib.services.sales_purchases.document_partners import credit_control, move_partner_balance
+from chalicelib.services.sales_purchases.document_plan import Plan
 from chalicelib.store import keys
 from chalicelib.store.repositories import documents as document_store
 from chalicelib.store.table import Table
@@ -58,37 +56,6 @@ def get_document(table: Table, company_id: int, document_id: int) -> DocumentRec
 
 
 # --- the effects of confirming and reversing ---------------------------------------------------------
-
-@dataclass
-class Plan:
-    """One command's writes, gathered and then added to its one transaction."""
-    context: Context
-    transaction: Transaction
-    journal: JournalWrites
-    stock: StockWrites
-    counts: dict[tuple[str, int], Counter] = field(default_factory=lambda: defaultdict(Counter))
-    warnings: list[str] = field(default_factory=list)
-
-    @classmethod
-    def start(cls, command: Command, context: Context) -> "Plan":
-        stock = StockWrites(command.company_id, bool(context.company.get("allowNegativeStock")), command.table)
-        stock.know(context.positions.keys() | context.products.keys(), context.positions, context.products)
-        return cls(context, command.transaction(), JournalWrites(command.company_id), stock)
-
-    def count(self, document: DocumentRecord, delta: int) -> None:
-        self.counts[(document["date"], document["businessPartnerId"])][f"{document['status']}_{document['type']}"] += delta
-
-    def finish(self) -> Transaction:
-        self.journal.apply(self.transaction)
-        self.stock.apply(self.transaction)
-        company_id = self.context.company_id
-        # per day, for the company and for the partner (no count of all days: it would be 2 more
-        # items in every transaction; a list without dates sums the days, as the journal's does)
-        for (date, partner_id), counts in self.counts.items():
-            self.transaction.add_counts(keys.day_counts(company_id, date), counts)
-            self.transaction.add_counts(keys.day_counts(company_id, date, partner_id), counts)
-        return self.transaction
-
 
 def _confirm(plan: Plan, document: DocumentRecord) -> dict[str, Any]:
     """Confirming: the number, the credit checks, stock, the entry and the partner balance.
@@ -248,7 +215,7 @@ def commit(command: Command, plan: Plan, document: DocumentRecord, *, new: bool 
         document_store.replace_as_read(transaction, stored, previous["version"])
     confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
     _check_size(plan, confirming=confirming)
-    return command.commit(transaction, view(stored, plan.context.company, command.principal, plan.warnings))
+    return command.commit(transaction, document_view(stored, plan.context.company, command.principal, plan.warnings))
 
 
 def _stored(document: DocumentRecord) -> dict[str, Any]:
@@ -260,7 +227,7 @@ def _stored(document: DocumentRecord) -> dict[str, Any]:
     return {name: value for name, value in document.items() if value is not None}
 
 
-def view(item: dict[str, Any], company: dict[str, Any], principal: Principal,
+def document_view(item: dict[str, Any], company: dict[str, Any], principal: Principal,
          warnings: list[str] | None = None) -> dict[str, Any]:
     """The document as answered: `allowedActions` for this caller (an opening balance's `cancel`
     only with the accounting permission, which its command demands)."""
@@ -280,7 +247,7 @@ def shown_document(table: Table, principal: Principal, document_id: int) -> dict
     if item is None:
         raise _not_found()
     company = found.get(keys.pair(keys.company(company_id))) or {}
-    return view(item, company, principal)
+    return document_view(item, company, principal)
 
 
 def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:

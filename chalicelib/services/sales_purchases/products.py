@@ -30,7 +30,7 @@ PRODUCT = records.RecordKind(
     event_data=_event_data, search_fields=("code", "name"))
 
 
-def code_key(company_id: int, code: str) -> keys.Key:
+def product_code_key(company_id: int, code: str) -> keys.Key:
     return keys.unique_value(company_id, "PRODUCT_CODE", code.casefold())
 
 
@@ -41,9 +41,9 @@ def _reserve_code(transaction: Transaction, company_id: int, item: dict[str, Any
     taken = Conflict(f"Another product already uses the code {item['code']!r}.", code="DUPLICATE_CODE",
                      details=[{"field": "code", "message": "already used by another product"}])
     stamp = {"importJob": item["importJob"]} if before is None and item.get("importJob") is not None else {}
-    transaction.put_new({**code_key(company_id, item["code"]), "productId": item["id"], **stamp}, on_fail=taken)
+    transaction.put_new({**product_code_key(company_id, item["code"]), "productId": item["id"], **stamp}, on_fail=taken)
     if before is not None:
-        transaction.delete(code_key(company_id, before["code"]))
+        transaction.delete(product_code_key(company_id, before["code"]))
 
 
 def get_product(table: Table, company_id: int, product_id: int) -> dict[str, Any]:
@@ -86,12 +86,12 @@ def new_product_fields(fields: dict[str, Any], country: str) -> dict[str, Any]:
 
 def code_reservation(company_id: int, code: str) -> str:
     """The sort key of a code's reservation: codes are one whatever their case."""
-    return record_store.reservation_name(code_key(company_id, code))
+    return record_store.reservation_name(product_code_key(company_id, code))
 
 
 def code_holders(table: Table, company_id: int) -> dict[str, dict[str, Any]]:
     """Every reserved product code of the company, by code_reservation (one Query)."""
-    return record_store.reservations_like(table, code_key(company_id, "x"))
+    return record_store.reservations_like(table, product_code_key(company_id, "x"))
 
 
 def add_product_batch(transaction: Transaction, company_id: int, items: list[dict[str, Any]]) -> None:

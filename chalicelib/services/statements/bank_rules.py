@@ -43,7 +43,7 @@ def rules_for_account(rules: list[dict[str, Any]], account_id: int) -> list[dict
     return [rule for rule in rules if rule.get("bankAccountId") is None or int(rule["bankAccountId"]) == account_id]
 
 
-def list_rules(table: Table, company_id: int, page: int, limit: int) -> Page:
+def list_bank_rules(table: Table, company_id: int, page: int, limit: int) -> Page:
     return records.small_page(all_rules(table, company_id), page, limit)
 
 

@@ -98,7 +98,7 @@ def import_statement(command: Command, account_id: int, fields: dict[str, Any]) 
     (bad base64, too large, unreadable, unbalanced, another currency, no mapping) come before
     anything is written."""
     table, company_id = command.table, command.company_id
-    account = banking.get_account(table, company_id, account_id)
+    account = banking.get_bank_account(table, company_id, account_id)
     statement = read_statement(command, account, fields)
     _checked(statement, account)
     pending = list(zip(statement.lines, (keys.statement_line_identity(company_id, account_id, identity)

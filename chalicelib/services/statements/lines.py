@@ -62,7 +62,7 @@ def list_lines(table: Table, company_id: int, account_id: int, *, status: str | 
                page: int, limit: int, cursor: str | None) -> Page:
     """By date (then id), oldest first; of one status (GSI1) or all (GSI2), of one statement
     when asked. The page's unmatched lines carry their suggestions."""
-    account = banking.get_account(table, company_id, account_id)
+    account = banking.get_bank_account(table, company_id, account_id)
     counts = line_counts(table, company_id, account_id)
     counted = status or ALL
     total = counts[keys.line_count_name(counted, statement_id)]
@@ -74,7 +74,7 @@ def list_lines(table: Table, company_id: int, account_id: int, *, status: str | 
 
 def read_line(table: Table, company_id: int, account_id: int, line_id: int) -> dict[str, Any]:
     """One line as answered: with its suggestions while unmatched."""
-    account = banking.get_account(table, company_id, account_id)
+    account = banking.get_bank_account(table, company_id, account_id)
     return with_suggestions(table, company_id, account, [get_line(table, company_id, account_id, line_id)])[0]
 
 
@@ -100,7 +100,7 @@ def statement_view(statement: dict[str, Any]) -> dict[str, Any]:
 
 def list_statements(table: Table, company_id: int, account_id: int, page: int, limit: int) -> Page:
     """Newest first; `total` from the account's counts."""
-    banking.get_account(table, company_id, account_id)
+    banking.get_bank_account(table, company_id, account_id)
     skip = (page - 1) * limit
     items = statement_store.newest_statements(table, company_id, account_id, skip + limit)
     total = line_counts(table, company_id, account_id)[STATEMENTS]
@@ -109,7 +109,7 @@ def list_statements(table: Table, company_id: int, account_id: int, page: int, l
 
 
 def get_statement(table: Table, company_id: int, account_id: int, statement_id: int) -> dict[str, Any]:
-    banking.get_account(table, company_id, account_id)
+    banking.get_bank_account(table, company_id, account_id)
     item = table.get(keys.bank_statement(company_id, account_id, statement_id))
     if item is None:
         raise NotFound("Bank statement not found.")

@@ -58,22 +58,22 @@ def saved_column_mapping(table: Table, company_id: int, account_id: int) -> Colu
     return column_mapping(saved) if saved else None
 
 
-def view(item: dict[str, Any]) -> dict[str, Any]:
+def mapping_view(item: dict[str, Any]) -> dict[str, Any]:
     return {**{name: item.get(name) for name in FIELDS}, "skipRows": int(item.get("skipRows", 0)), "bankAccountId": item["bankAccountId"],
             "version": item["version"], "updatedAt": item["updatedAt"]}
 
 
 def get_mapping(table: Table, company_id: int, account_id: int) -> dict[str, Any]:
-    banking.get_account(table, company_id, account_id)
+    banking.get_bank_account(table, company_id, account_id)
     saved = _saved(table, company_id, account_id)
     if saved is None:
         raise NotFound("No statement mapping is saved for this bank account.")
-    return view(saved)
+    return mapping_view(saved)
 
 
 def put_mapping(command: Command, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     """Saves (replaces) the account's mapping."""
-    banking.get_account(command.table, command.company_id, account_id)
+    banking.get_bank_account(command.table, command.company_id, account_id)
     mapping = checked(fields)
     current = _saved(command.table, command.company_id, account_id)
     item = {**keys.statement_mapping(command.company_id, account_id), "itemType": keys.STATEMENT_MAPPING,
@@ -81,7 +81,7 @@ def put_mapping(command: Command, account_id: int, fields: dict[str, Any]) -> di
             "updatedAt": clock.now_iso()}
     transaction = command.transaction()
     transaction.put(item)  # a PUT replaces: the last one sent is the mapping
-    return command.commit(transaction, view(item))
+    return command.commit(transaction, mapping_view(item))
 
 
 def preview(command: Command, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
@@ -89,7 +89,7 @@ def preview(command: Command, account_id: int, fields: dict[str, Any]) -> dict[s
     PREVIEW_LINES lines answered: nothing stored, nothing checked beyond reading."""
     from chalicelib.services.statements.imports import read_statement
 
-    account = banking.get_account(command.table, command.company_id, account_id)
+    account = banking.get_bank_account(command.table, command.company_id, account_id)
     statement = read_statement(command, account, fields, fields.get("mapping"))
     return {"format": statement.format, "currency": statement.currency,
             "openingBalance": statement.opening_balance, "closingBalance": statement.closing_balance,

@@ -213,7 +213,7 @@ def to_transfer(command: Command, transaction: Transaction, writes: JournalWrite
     if other_id == account["id"]:
         raise ValidationFailed.for_field("transferToAccountId", "must be another bank account")
     try:
-        other = banking.get_account(table, company_id, other_id)
+        other = banking.get_bank_account(table, company_id, other_id)
     except NotFound:
         raise ValidationFailed.for_field("transferToAccountId", "no such bank account") from None
     outgoing = amount < 0

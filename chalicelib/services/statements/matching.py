@@ -57,7 +57,7 @@ def _line_moved(transaction: Transaction, company_id: int, line: dict[str, Any],
 def _account_and_line(command: Command, account_id: int, line_id: int,
                       status: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The account (another company's: 404) and its line, which must be in `status`."""
-    account = banking.get_account(command.table, command.company_id, account_id)
+    account = banking.get_bank_account(command.table, command.company_id, account_id)
     line = get_line(command.table, command.company_id, account_id, line_id)
     if line["status"] != status:
         raise _REFUSAL[status]()
@@ -90,7 +90,7 @@ def match_line(command: Command, account_id: int, line_id: int, body: dict[str, 
     transaction.move_last_to(position)
     writes.apply(transaction)
     outbox.emit(transaction, outbox.STATEMENT_LINE_MATCHED, command.company_id, "statement_line", line_id,
-                event_data(matched))
+                match_event_data(matched))
     return command.commit(transaction, matched)
 
 
@@ -134,7 +134,7 @@ def _moved_alone(command: Command, line: dict[str, Any], status: str) -> dict[st
     return command.commit(transaction, _line_moved(transaction, command.company_id, line, status, None))
 
 
-def event_data(line: dict[str, Any]) -> dict[str, Any]:
+def match_event_data(line: dict[str, Any]) -> dict[str, Any]:
     """The company's own: the line, its statement and account, what the match matched or made."""
     match = line["match"]
     data = {"id": line["id"], "statementId": line["statementId"], "bankAccountId": line["bankAccountId"],

@@ -18,7 +18,7 @@ BOOKS = {"sales": ("Libro de ventas", tax_books.SALES_BOOK_TYPES),
          "purchases": ("Libro de compras", tax_books.PURCHASE_BOOK_TYPES)}
 
 
-def book(table: Table, company_id: int, which: str, start_date: str, end_date: str) -> dict[str, Any]:
+def isv_book(table: Table, company_id: int, which: str, start_date: str, end_date: str) -> dict[str, Any]:
     _, types = BOOKS[which]
     documents = [item for item in period_documents(table, company_id, start_date, end_date, COUNTRY)
                  if item["type"] in types]
@@ -38,7 +38,7 @@ def registers(row: dict[str, Any]) -> str:
     return "; ".join(f"{label} {row[name]}" for name, label in REGISTER_LABELS.items() if row.get(name))
 
 
-def book_table(title: str):
+def isv_book_table(title: str):
     def as_table(report: dict[str, Any]) -> ReportTable:
         start, end = report["startDate"], report["endDate"]
         table = ReportTable(title, f"Del {start} al {end}", (

@@ -7,6 +7,7 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Mapping
 
 from chalicelib.domain import taxes
@@ -254,3 +255,27 @@ def _attempted(dte: dict[str, Any], at: str) -> dict[str, Any]:
 
 # issue 40: returns (the return event's name, CAT-002 18, as printed and as the books read it)
 TITLES["18"] = "Evento de retorno"
+
+# What every DTE's JSON shares (dte_json.py builds the sales documents; dte_fex.py, dte_return.py
+# and dte_purchases.py their own types): the catalogues' codes and the amounts' places.
+UNIT, GOODS, SERVICES, BOTH = 59, 1, 2, 3   # CAT-014 unit (59: unidad), CAT-011 item types
+CASH, CREDIT = 1, 2                         # CAT-016 condicionOperacion
+CENTS, PRICE = Decimal("0.01"), Decimal("0.00000001")   # amounts; a unit price's 8 places
+
+
+def observations(document: Mapping[str, Any]) -> str | None:
+    """A 2026 DTE's resumen.observaciones: the document's notes (up to the formats' 3,000
+    characters), as sales_body sends them."""
+    return str(document.get("notes") or "")[:3000] or None
+
+
+# issue 40: fixa
+def item_price(sale: Decimal, discount: Decimal, quantity: Decimal) -> Decimal:
+    """A 2026 factura's (and return event's) precioUni: the line's amount with its discount back,
+    per unit, to 8 decimals half up (the manual's rounding, section XXI), so that cantidad x
+    precioUni - montoDescu is the line's amount within the authority's 0.01 per line (its holgura,
+    pp. 53-54). The price x 1.13 rounded on its own drifts: 1 x 3.805 is 3.81 + 0.50 IVA = 4.31 sold,
+    against 3.805 x 1.13 = 4.29965."""
+    if not quantity:
+        return Decimal(0)
+    return ((sale + discount) / quantity).quantize(PRICE, rounding=ROUND_HALF_UP)

@@ -18,18 +18,18 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Mapping
 
-from chalicelib.countries.sv.domain.dte_formats import EDITION_2026, dte_edition
-from chalicelib.countries.sv.domain.dte_json import (
-    _CENTS,
-    _PRICE,
+from chalicelib.countries.sv.domain.dte import (
     BOTH,
     CASH,
+    CENTS,
     CREDIT,
     GOODS,
+    PRICE,
     SERVICES,
     UNIT,
     observations,
 )
+from chalicelib.countries.sv.domain.dte_formats import EDITION_2026, dte_edition
 from chalicelib.domain.amount_words import amount_in_words
 
 EXPORT_TRIBUTE = "C3"  # CAT-015: IVA on exports, 0 %
@@ -100,10 +100,10 @@ def export_invoice(document: Mapping[str, Any], identification: dict[str, Any]) 
     kinds = dte.get("items") or [{"codigo": None, "tipoItem": BOTH}] * len(document["lines"])
     items, total, discounts = [], Decimal(0), Decimal(0)
     for number, (line, kind) in enumerate(zip(document["lines"], kinds, strict=True), start=1):
-        sale, discount = Decimal(line["subtotal"]), Decimal(line.get("discount") or 0).quantize(_CENTS)
+        sale, discount = Decimal(line["subtotal"]), Decimal(line.get("discount") or 0).quantize(CENTS)
         items.append({"numItem": number, "cantidad": Decimal(line["quantity"]), "codigo": kind["codigo"],
                       "uniMedida": UNIT, "descripcion": line.get("description") or "",
-                      "precioUni": Decimal(line["unitPrice"]).quantize(_PRICE), "montoDescu": discount,
+                      "precioUni": Decimal(line["unitPrice"]).quantize(PRICE), "montoDescu": discount,
                       "ventaGravada": sale, "tributos": [EXPORT_TRIBUTE], "noGravado": Decimal(0)})
         total += sale
         discounts += discount

@@ -12,19 +12,28 @@ CAT-022 receiver's document (36 NIT, 13 DUI)."""
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any, Mapping
 
 from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_catalogues
 from chalicelib.countries.sv.domain.dte import (
+    BOTH,
+    CASH,
+    CENTS,
+    CREDIT,
     CREDITO_FISCAL,
     EXPORTACION,
     FACTURA,
+    GOODS,
     NOTA_CREDITO,
     NOTA_DEBITO,
+    PRICE,
     RETENCION,
+    SERVICES,
     SUJETO_EXCLUIDO,
+    UNIT,
+    item_price,
 )
 from chalicelib.countries.sv.domain.dte_formats import (
     EDITION_2026,
@@ -39,12 +48,9 @@ from chalicelib.domain.amount_words import amount_in_words
 ELECTRONIC = 2  # CAT-007: the related document is a DTE, named by its generation code
 # The Ministerio's public page where anyone checks a DTE; the printed version's QR code links to it.
 PUBLIC_CONSULTATION = "https://admin.factura.gob.sv/consultaPublica"
-UNIT, GOODS, SERVICES, BOTH = 59, 1, 2, 3
 IVA_TRIBUTE = {"codigo": "20", "descripcion": "Impuesto al Valor Agregado 13%"}
-CASH, CREDIT = 1, 2
 NIT_DOCUMENT, DUI_DOCUMENT = "36", "13"
 _DIGITS = re.compile(r"\D")
-_CENTS, _PRICE = Decimal("0.01"), Decimal("0.00000001")
 
 
 def ambiente(company: Mapping[str, Any]) -> str:
@@ -116,7 +122,7 @@ def withheld(purchase: Mapping[str, Any], certificate: Mapping[str, Any]) -> dic
     taxed = [line for line in purchase["lines"] if taxes.treatment_of(line) == taxes.TAXED]
     base = sum((Decimal(line["subtotal"]) for line in taxed), Decimal(0))
     withheld_iva = Decimal(certificate["total"])
-    code = next((code for rate, code in WITHHOLDING_CODES.items() if (base * rate).quantize(_CENTS) == withheld_iva),
+    code = next((code for rate, code in WITHHOLDING_CODES.items() if (base * rate).quantize(CENTS) == withheld_iva),
                 "C9")
     number = str(purchase.get("supplierDocumentNumber") or purchase.get("number") or "").upper()
     source_tipo = (purchase.get("dte") or {}).get("tipoDte")
@@ -236,11 +242,11 @@ def sales_body(document: Mapping[str, Any], tipo: str, kinds: list[Mapping[str, 
         subtotal, tax = Decimal(line["subtotal"]), Decimal(line["tax"])
         gross_up = 1 + rate if factura else Decimal(1)  # a factura's prices include the IVA
         sale = subtotal + tax if factura else subtotal
-        item_discount = (discount * gross_up).quantize(_CENTS)
+        item_discount = (discount * gross_up).quantize(CENTS)
         if factura and edition == EDITION_2026:
             price = item_price(sale, item_discount, quantity)
         else:  # the legacy edition as it always was: a DTE rebuilt for delivery is signed to the same bytes
-            price = (Decimal(line["unitPrice"]) * gross_up).quantize(_PRICE)
+            price = (Decimal(line["unitPrice"]) * gross_up).quantize(PRICE)
         columns = {"ventaNoSuj": Decimal(0), "ventaExenta": Decimal(0), "ventaGravada": Decimal(0)}
         column = {taxes.TAXED: "ventaGravada", taxes.NON_SUBJECT: "ventaNoSuj"}.get(treatment, "ventaExenta")
         columns[column] = sale
@@ -332,19 +338,4 @@ def _declared(tipo_dte: str, section: str | None, values: dict[str, Any], versio
 
 
 # issue 40: purchases
-def observations(document: Mapping[str, Any]) -> str | None:
-    """A 2026 DTE's resumen.observaciones: the document's notes (up to the formats' 3,000
-    characters), as sales_body sends them."""
-    return str(document.get("notes") or "")[:3000] or None
 
-
-# issue 40: fixa
-def item_price(sale: Decimal, discount: Decimal, quantity: Decimal) -> Decimal:
-    """A 2026 factura's (and return event's) precioUni: the line's amount with its discount back,
-    per unit, to 8 decimals half up (the manual's rounding, section XXI), so that cantidad x
-    precioUni - montoDescu is the line's amount within the authority's 0.01 per line (its holgura,
-    pp. 53-54). The price x 1.13 rounded on its own drifts: 1 x 3.805 is 3.81 + 0.50 IVA = 4.31 sold,
-    against 3.805 x 1.13 = 4.29965."""
-    if not quantity:
-        return Decimal(0)
-    return ((sale + discount) / quantity).quantize(_PRICE, rounding=ROUND_HALF_UP)

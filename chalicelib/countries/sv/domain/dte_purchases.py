@@ -15,7 +15,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Mapping
 
-from chalicelib.countries.sv.domain.dte_json import _CENTS, observations
+from chalicelib.countries.sv.domain.dte import CENTS, observations
 from chalicelib.domain.amount_words import amount_in_words
 
 IVA_RATE = Decimal("0.13")  # El Salvador's one IVA rate: what a retention's base generates
@@ -29,7 +29,7 @@ def retention(document: Mapping[str, Any], identification: dict[str, Any]) -> di
     base, withheld = Decimal(related["montoSujetoGrav"]), Decimal(related["ivaRetenido"])
     # a certificate stored before the purchase's own IVA was kept with it: the base at 13 %
     generated = Decimal(related["ivaGenerado"]) if related.get("ivaGenerado") is not None else \
-        (base * IVA_RATE).quantize(_CENTS)
+        (base * IVA_RATE).quantize(CENTS)
     item = {"numItem": 1, "tipoDte": related["tipoDte"], "tipoGeneracion": int(related["tipoDoc"]),
             "numeroDocumento": related["numDocumento"], "fechaEmision": related["fechaEmision"],
             "montoSujetoGrav": base, "codigoRetencionMH": related["codigoRetencionMH"], "ivaRetenido": withheld,

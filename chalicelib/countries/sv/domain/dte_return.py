@@ -23,9 +23,8 @@ import datetime as _dt
 from decimal import Decimal
 from typing import Any, Mapping
 
-from chalicelib.countries.sv.domain.dte import EXPORTACION, FACTURA, SUJETO_EXCLUIDO
+from chalicelib.countries.sv.domain.dte import EXPORTACION, FACTURA, SUJETO_EXCLUIDO, item_price
 from chalicelib.countries.sv.domain.dte_formats import EDITION_2026, RETORNO, dte_edition, version_of
-from chalicelib.countries.sv.domain.dte_json import item_price
 from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.schedules import add_months

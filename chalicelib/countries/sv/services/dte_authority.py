@@ -122,7 +122,7 @@ _tokens: dict[tuple[str, int, str], tuple[str, float]] = {}
 _tokens_lock = threading.Lock()
 
 
-def forget_tokens(company_id: int | None = None) -> None:
+def forget_authority_tokens(company_id: int | None = None) -> None:
     """Forgets the tokens kept (of one company: its password changed)."""
     with _tokens_lock:
         for key in [key for key in _tokens if company_id is None or key[1] == company_id]:

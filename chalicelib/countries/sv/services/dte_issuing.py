@@ -28,7 +28,7 @@ def transaction_items(company: dict[str, Any], document_type: str) -> int:
     return 2 if dte_rules.issues_dte(company, document_type) or dte_return.may_apply(company, document_type) else 0
 
 
-def issue(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],
+def issue_dte(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],
           document: dict[str, Any], products: dict[int, dict[str, Any]] | None = None,
           source: dict[str, Any] | None = None) -> dict[str, Any]:
     """Makes a numbered document being confirmed a DTE when it is one: returns the document's new
@@ -37,7 +37,7 @@ def issue(transaction: Transaction, table: Table, company: dict[str, Any], partn
     first: a document the authority's schema refuses is a 400 naming the field (`dte.<path>`),
     and nothing is stored."""
     if dte_return.applies(document, source):  # issue 40: returns (a note of a 2026 FE or FEX is event 18)
-        return dte_return.issue(transaction, table, company, document, source)
+        return dte_return.issue_return(transaction, table, company, document, source)
     tipo_dte = _tipo(company, partner, document, source)
     if tipo_dte is None:
         return {}

@@ -36,7 +36,7 @@ def may_apply(company: dict[str, Any], document_type: str) -> bool:
     return company.get("country") == dte_rules.DTE_COUNTRY and document_type in dte_return.RETURNED_BY
 
 
-def issue(transaction: Transaction, table: Table, company: dict[str, Any], document: dict[str, Any],
+def issue_return(transaction: Transaction, table: Table, company: dict[str, Any], document: dict[str, Any],
           source: dict[str, Any]) -> dict[str, Any]:
     """The note's new fields (its code and pending `dte`), with the transmission and the source's
     returns added to its transaction; refused (400) past the 3 months from the source's generation

@@ -11,7 +11,7 @@ from typing import Any
 from chalicelib import clock, jsoncodec
 from chalicelib.auth import sealing
 from chalicelib.countries.sv.domain.dte_json import digits
-from chalicelib.countries.sv.services.dte_authority import forget_tokens
+from chalicelib.countries.sv.services.dte_authority import forget_authority_tokens
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
@@ -101,7 +101,7 @@ def store_password(command: Command, company_id: int, password: str) -> dict[str
     transaction = command.transaction()
     transaction.put(item)
     answer = command.commit(transaction, {"user": user, "updatedAt": item["updatedAt"]})
-    forget_tokens(company_id)  # the old password's token (in this function's memory)
+    forget_authority_tokens(company_id)  # the old password's token (in this function's memory)
     return answer
 
 

@@ -15,7 +15,7 @@ TITLES = {"consumers": "Libro de ventas a consumidor final", "taxpayers": "Libro
           "purchases": "Libro de compras"}
 
 
-def book(table: Table, company_id: int, which: str, start_date: str, end_date: str) -> dict[str, Any]:
+def iva_book(table: Table, company_id: int, which: str, start_date: str, end_date: str) -> dict[str, Any]:
     documents = period_documents(table, company_id, start_date, end_date, country="SV")
     types = iva_books.PURCHASE_TYPES if which == "purchases" else iva_books.SALES_TYPES
     documents = [item for item in documents if item["type"] in types]
@@ -45,7 +45,7 @@ def book(table: Table, company_id: int, which: str, start_date: str, end_date: s
     return {**report, "rows": rows, "totals": iva_books.totals(rows, names)}
 
 
-def book_table(which: str) -> Callable[[dict[str, Any]], ReportTable]:
+def iva_book_table(which: str) -> Callable[[dict[str, Any]], ReportTable]:
     title = TITLES[which]
     amounts = {"consumers": (("Exentas", "exempt"), ("No sujetas", "nonSubject"), ("Gravadas (IVA incluido)", "taxed"),
                              ("Exportaciones", "exports"), ("IVA incluido", "iva"), ("Total", "total")),

@@ -34,7 +34,7 @@ _tokens: dict[tuple[str, str, str], tuple[str, float]] = {}  # (id url, App ID, 
 _tokens_lock = threading.Lock()
 
 
-def forget_tokens() -> None:
+def forget_wompi_tokens() -> None:
     """Drops every cached token (tests; a process keeps them for their lifetime)."""
     with _tokens_lock:
         _tokens.clear()
