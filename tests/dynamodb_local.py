@@ -36,17 +36,23 @@ INSTALLED = ROOT / ".venv" / "dynamodb-local" / "node_modules" / "dynamo-db-loca
 STARTUP_SECONDS = 30
 FAULTS = "fault injection and index lag reach only moto (faithful_dynamodb patches moto's handlers)"
 # Whole files (or single tests) that cannot run on DynamoDB Local, and why.
+OUTCOMES = "tests/test_store_outcomes.py::test_"
 MOTO_ONLY = {
-    "tests/test_faithful_dynamodb.py": FAULTS,
+    "tests/test_faithful_dynamodb.py": "tests of the faithful layer over moto itself",
     "tests/test_index_lag.py": FAULTS,
     "tests/test_hot_item_shards.py": FAULTS,
-    "tests/test_store_outcomes.py": FAULTS,
-    "tests/test_retry_safety.py": FAULTS,
-    "tests/test_migrations.py": FAULTS,
-    "tests/test_capacity_units.py": "counts capacity through moto's handlers",
+    f"{OUTCOMES}a_conflict_with_a_transaction_in_flight_sends_the_transaction_again": FAULTS,
+    f"{OUTCOMES}a_record_past_400_kb_is_refused_with_400_and_changes_nothing": FAULTS,
+    f"{OUTCOMES}a_throttled_transaction_answers_503_with_retry_after_and_changes_nothing": FAULTS,
+    f"{OUTCOMES}a_throttled_read_answers_503_with_retry_after": FAULTS,
+    f"{OUTCOMES}a_single_write_that_meets_a_transaction_in_flight_is_sent_again": FAULTS,
+    f"{OUTCOMES}a_command_that_keeps_losing_answers_503_concurrent_update_with_retry_after": FAULTS,
+    "tests/test_migrations.py::test_year_locks_from_before_shards_are_copied_to_every_shard": FAULTS,
     "tests/test_moto_speedups.py": "compares moto with and without its speed-ups",
     "tests/test_setup_snapshots.py": "snapshots are moto's table contents",
     "tests/test_local_state.py": "the local stack's persistence of moto's table",
+    "tests/test_admin_cli.py::test_a_company_restored_from_a_point_in_time_copy_gets_every_item_back_and_"
+    "nothing_else_changes": "DynamoDB Local has no point-in-time recovery",
 }
 _tables = itertools.count(1)
 
@@ -72,7 +78,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     for item in items:
         path = item.path.relative_to(ROOT).as_posix()
-        reason = MOTO_ONLY.get(path) or MOTO_ONLY.get(f"{path}::{item.name}")
+        reason = MOTO_ONLY.get(path) or MOTO_ONLY.get(f"{path}::{item.originalname}")
         if reason:
             item.add_marker(pytest.mark.moto_only(reason))
         marker = item.get_closest_marker("moto_only")
