@@ -181,8 +181,8 @@ def _unreachable(*_: object, **__: object) -> None:
 def dynamodb_table(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
                    dynamodb_endpoint: str | None) -> Iterator[EngineTable]:
     if dynamodb_endpoint:
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        monkeypatch.setenv("TABLE_NAME", f"test-{worker}-{next(_tables)}")
+        # the process in the name: two runs may share one DYNAMODB_ENDPOINT
+        monkeypatch.setenv("TABLE_NAME", f"test-{os.getpid()}-{next(_tables)}")
         for hook in ("inject", "configure", "control_time"):  # (`behaving` goes through `configure`)
             monkeypatch.setattr(faithful_dynamodb, hook, _unreachable)
     table = EngineTable(dynamodb_endpoint, request.node.get_closest_marker("reads_table_stream") is not None)
