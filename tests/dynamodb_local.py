@@ -119,9 +119,10 @@ def _answering(endpoint: str, process: subprocess.Popen[bytes] | None) -> None:
             time.sleep(0.1)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def dynamodb_endpoint(pytestconfig: pytest.Config) -> Iterator[str | None]:
-    """DynamoDB Local's address for this test process (None: moto)."""
+    """DynamoDB Local's address for this test process (None: moto); first, so that a module's own table
+    (tests/test_retry_safety.py's `world`) is made there too, under a name of this process."""
     if not on_dynamodb_local(pytestconfig):
         yield None
         return
@@ -135,10 +136,11 @@ def dynamodb_endpoint(pytestconfig: pytest.Config) -> Iterator[str | None]:
              "-inMemory", "-port", str(port)], cwd=jar.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             preexec_fn=_ended_with_this_process)
         endpoint = f"http://127.0.0.1:{port}"
-    saved = {name: os.environ.get(name) for name in ("AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_DYNAMODB_STREAMS")}
+    saved = {name: os.environ.get(name)
+             for name in ("AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_DYNAMODB_STREAMS", "TABLE_NAME")}
     try:
         _answering(endpoint, process)
-        os.environ.update(dict.fromkeys(saved, endpoint))
+        os.environ.update(dict.fromkeys(saved, endpoint), TABLE_NAME=f"test-{os.getpid()}-0")
         yield endpoint
     finally:
         for name, value in saved.items():
