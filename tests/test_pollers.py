@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 
 import boto3
+import pytest
 from chalice import Chalice, Rate
 
 from infra.deploy.resources import create_queues
@@ -15,6 +17,7 @@ def wait_for(event, seconds=20):
     assert event.wait(seconds), "handler was not invoked in time"
 
 
+@pytest.mark.reads_table_stream
 def test_stream_queue_and_schedule_handlers_are_invoked(table):
     app = Chalice("throwaway")
     seen = {"stream": [], "sqs": [], "schedule": 0}
@@ -39,8 +42,10 @@ def test_stream_queue_and_schedule_handlers_are_invoked(table):
     dynamodb, sqs = table.client, boto3.client("sqs")
     queues = create_queues(sqs, "test")
     stream_arn = dynamodb.describe_table(TableName=table.name)["Table"]["LatestStreamArn"]
-    # moto's in-process mock matches the streams endpoint only with its trailing slash
-    streams = boto3.client("dynamodbstreams", endpoint_url="https://streams.dynamodb.us-east-1.amazonaws.com/")
+    # moto's in-process mock matches the streams endpoint only with its trailing slash (DynamoDB Local's
+    # own: tests/dynamodb_local.py)
+    streams = boto3.client("dynamodbstreams", endpoint_url=os.environ.get(
+        "AWS_ENDPOINT_URL_DYNAMODB_STREAMS", "https://streams.dynamodb.us-east-1.amazonaws.com/"))
     pollers = Pollers(app, dynamodb_streams=streams, sqs=sqs,
                       table_stream_arn=stream_arn, schedule_override_seconds=0.2, log=print).start()
     try:
