@@ -9,7 +9,7 @@ import base64
 import datetime as _dt
 import zlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from chalicelib import countries, jsoncodec
 from chalicelib.countries.sv.domain import dte as dte_rules
@@ -65,7 +65,7 @@ def delivered_if_any(table: Table, company_id: int, document: dict[str, Any]) ->
         return None
 
 
-def _delivery_of(table: Table, company_id: int, document: dict[str, Any]) -> Delivery:
+def _delivery_of(table: Table, company_id: int, document: Mapping[str, Any]) -> Delivery:
     dte = document.get("dte")
     if not dte:
         raise NotFound("This document is not an El Salvador DTE.")
@@ -89,7 +89,7 @@ def receiver_file(payload: bytes, jws: str, answer: dict[str, Any]) -> bytes:
     return payload.rstrip()[:-1] + b"," + appended[1:].encode("utf-8")
 
 
-def _rebuilt(table: Table, company_id: int, document: dict[str, Any]) -> Delivery:
+def _rebuilt(table: Table, company_id: int, document: Mapping[str, Any]) -> Delivery:
     """A DTE answered before what was sent was kept: built again from what was issued (kept on the
     document) and signed again (the signature is deterministic: the same key gives the same bytes).
     Its issuer and receiver were kept as maps, which DynamoDB gives back in an order of its own:
