@@ -1,6 +1,7 @@
 """Typed records at the store boundary (issue 29 item 4): what the table answers has its ids,
-versions and other integer fields as int, and its money, quantities and rates as Decimal with the
-places they were written with (so no answer changes by a digit)."""
+versions and other integer fields as int, and its money, quantities and rates as Decimal; an amount
+at its cents whatever DynamoDB trimmed (issue 45: 115.00 comes back 115 from DynamoDB), so no answer
+changes by a digit between the write and the read."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -20,9 +21,9 @@ from tests.documents_support import Shop
 D = Decimal
 
 STORED = {"PK": "T#typed", "SK": "DOC", "id": 15, "version": 3, "businessPartnerId": 7,
-          "sourceDocumentId": D("8.00"),  # written with places: not a whole-number write, left as written
-          "total": D("115.00"), "pending": D("7"),  # money stays Decimal, also when whole
-          "lines": [{"productId": 4, "quantity": D("2"), "unitPrice": D("57.50"), "taxRate": D("0.15")}],
+          "sourceDocumentId": D("8.00"),  # DynamoDB keeps 8: an integer field, read as int
+          "total": D("115.00"), "pending": D("7"),  # money stays Decimal, also when whole, at its cents
+          "lines": [{"productId": 4, "quantity": D("2"), "unitPrice": D("57.5"), "taxRate": D("0.15")}],
           "source": {"type": "document", "id": 15}, "reversalEntryIds": [D("9")]}
 
 
@@ -32,10 +33,12 @@ def assert_typed(item: dict) -> None:
     line = item["lines"][0]
     assert type(line["productId"]) is int and line["productId"] == 4
     assert type(item["source"]["id"]) is int
-    # Decimals keep their type and places: 115.00 and 57.50 are answered with their cents
-    assert [(type(value), str(value)) for value in (item["total"], item["pending"], item["sourceDocumentId"],
+    assert type(item["sourceDocumentId"]) is int and item["sourceDocumentId"] == 8
+    # amounts at their cents (115.00 trimmed to 115 by DynamoDB, 7 written whole: 7.00); a quantity,
+    # a price and a rate have no places of their own: kept as written, which DynamoDB trims
+    assert [(type(value), str(value)) for value in (item["total"], item["pending"],
                                                      line["quantity"], line["unitPrice"], line["taxRate"])] == \
-        [(D, "115.00"), (D, "7"), (D, "8.00"), (D, "2"), (D, "57.50"), (D, "0.15")]
+        [(D, "115.00"), (D, "7.00"), (D, "2"), (D, "57.5"), (D, "0.15")]
     assert item["reversalEntryIds"] == [D("9")] and type(item["reversalEntryIds"][0]) is D  # not an integer field
 
 

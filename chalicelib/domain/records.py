@@ -1,13 +1,28 @@
 """The records services read from the table, typed: documents and their lines, payments, journal
 entries and their postings, partners. Ints are ints (the store reads every field annotated `int`
-here, and every id and version, as int: store/table.py); money, quantities and rates stay Decimal.
+here, and every id and version, as int: store/table.py); money, quantities and rates stay Decimal,
+an amount (`Amount`) read at its cents: DynamoDB trims numbers (115.00 comes back 115), so the store
+gives each field annotated with its `Places` at least those places again (115.00), and a record's
+answer is the same when it is written and when it is read.
 The records are the stored items (camelCase, as the API answers them), so these are TypedDicts over
 them rather than classes of their own; `total=False` since older items lack later fields.
 The key attributes (PK, SK, GSI...) are on every item and left out."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, TypedDict, get_type_hints
+from typing import Annotated, Any, TypedDict, get_args, get_type_hints
+
+
+@dataclass(frozen=True)
+class Places:
+    """The decimal places a number field is written with (quantized to them before it is stored)."""
+    places: int
+
+
+# money the books carry: rounded to cents when written (domain/accounting.py round_money, the
+# request models' Money)
+Amount = Annotated[Decimal, Places(2)]
 
 
 class LineRecord(TypedDict, total=False):
@@ -16,12 +31,12 @@ class LineRecord(TypedDict, total=False):
     description: str
     quantity: Decimal
     unitPrice: Decimal
-    discount: Decimal
+    discount: Amount
     taxRate: Decimal
     taxTreatment: str
-    subtotal: Decimal
-    tax: Decimal
-    total: Decimal
+    subtotal: Amount
+    tax: Amount
+    total: Amount
 
 
 class DocumentRecord(TypedDict, total=False):
@@ -40,13 +55,13 @@ class DocumentRecord(TypedDict, total=False):
     currency: str
     exchangeRate: Decimal | None
     lines: list[LineRecord]
-    subtotal: Decimal
-    taxTotal: Decimal
-    total: Decimal
-    baseTotal: Decimal
-    paidTotal: Decimal
-    pending: Decimal
-    advancesTotal: Decimal
+    subtotal: Amount
+    taxTotal: Amount
+    total: Amount
+    baseTotal: Amount
+    paidTotal: Amount
+    pending: Amount
+    advancesTotal: Amount
     withholding: dict[str, Any] | None
     dte: dict[str, Any] | None
     version: int
@@ -61,8 +76,8 @@ class PaymentRecord(TypedDict, total=False):
     businessPartnerId: int
     kind: str
     status: str
-    amount: Decimal
-    baseAmount: Decimal
+    amount: Amount
+    baseAmount: Amount
     exchangeRate: Decimal
     paymentDate: str
     journalEntryId: int | None
@@ -81,8 +96,8 @@ class PaymentRecord(TypedDict, total=False):
 class EntryLineRecord(TypedDict, total=False):
     """A journal entry's line (stored inside the entry)."""
     chartOfAccountId: int
-    debit: Decimal
-    credit: Decimal
+    debit: Amount
+    credit: Amount
     lineDescription: str | None
     dimensions: list[dict[str, int]]  # cost centres [{dimensionId, valueId}], only when any
 
@@ -96,8 +111,8 @@ class EntryRecord(TypedDict, total=False):
     status: str
     entryType: str
     lines: list[EntryLineRecord]
-    totalDebit: Decimal
-    totalCredit: Decimal
+    totalDebit: Amount
+    totalCredit: Amount
     source: dict[str, Any] | None
     reversalOf: int | None
     reversedBy: int | None
@@ -117,8 +132,8 @@ class PostingRecord(TypedDict, total=False):
     description: str | None
     lineDescription: str | None
     reference: str | None
-    debit: Decimal
-    credit: Decimal
+    debit: Amount
+    credit: Amount
     dimensionValueIds: list[int]  # its line's cost centres' value ids, only when any
 
 
@@ -130,10 +145,10 @@ class PartnerRecord(TypedDict, total=False):
     email: str | None
     country: str | None
     paymentConditionId: int | None
-    credit_limit: Decimal | None
+    credit_limit: Amount | None
     credit_block_days: int | None
-    receivableBalance: Decimal
-    payableBalance: Decimal
+    receivableBalance: Amount
+    payableBalance: Amount
     isActive: bool
     version: int
     createdAt: str
@@ -152,7 +167,50 @@ INTEGER_FIELDS = frozenset(name for record in RECORDS for name, annotation in ge
                            if _annotated_int(annotation))
 
 
+def _places(annotation: Any) -> int | None:
+    for part in (annotation, *get_args(annotation)):
+        declared = [meta.places for meta in getattr(part, "__metadata__", ()) if isinstance(meta, Places)]
+        if declared:
+            return declared[0]
+    return None
+
+
+def _field_places() -> dict[str, int]:
+    found: dict[str, int] = {}
+    for record in RECORDS:
+        for name, annotation in get_type_hints(record, include_extras=True).items():
+            places = _places(annotation)
+            if places is not None and found.setdefault(name, places) != places:
+                raise TypeError(f"{name} is declared with {found[name]} and {places} places")
+    return found
+
+
+# the places of each field declared with them (by name, in every record: one name, one scale)
+FIELD_PLACES = _field_places()
+
+
+def places_of(name: str) -> int | None:
+    """The places a stored number field is written with, None when it has none of its own
+    (a quantity, a price or a rate keeps what it was written with, trimmed as DynamoDB keeps it)."""
+    return FIELD_PLACES.get(name)
+
+
 def integer_field(name: str) -> bool:
     """Whether a stored attribute holds an integer by definition: an id ("id", "...Id"), a version,
     or a field a record above declares `int`."""
     return name in INTEGER_FIELDS or name == "id" or name.endswith("Id")
+
+
+def as_declared(name: str, number: Decimal) -> Decimal | int:
+    """A stored number as its field declares it, whatever DynamoDB trimmed: an integer field's
+    whole number as int, an amount with its places at least (more are kept: 0.125 stays), any
+    other number as it comes."""
+    if not number.is_finite():
+        return number
+    if integer_field(name):
+        return int(number) if number == number.to_integral_value() else number
+    places = places_of(name)
+    exponent = number.as_tuple().exponent
+    if places is not None and isinstance(exponent, int) and exponent > -places:
+        return number.quantize(Decimal(1).scaleb(-places))
+    return number

@@ -15,7 +15,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from chalicelib.domain.records import integer_field
+from chalicelib.domain.records import as_declared
 from chalicelib.errors import DocumentTooLarge, ServiceUnavailable, ValidationFailed
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
@@ -65,21 +65,17 @@ def to_attributes(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def from_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
-    """An item as the services read it: DynamoDB answers every number as Decimal; an attribute that
-    holds an integer by definition (an id, a version: domain/records.py) comes back as int."""
+    """An item as the services read it: DynamoDB answers every number as Decimal, trimmed (115.00
+    comes back 115); an attribute that holds an integer by definition (an id, a version:
+    domain/records.py) comes back as int, an amount at its places (115.00)."""
     return {name: _typed(name, _deserializer.deserialize(value)) for name, value in attributes.items()}
 
 
 def _typed(name: str, value: Any) -> Any:
     # By name at every depth, so a line's `productId` is an int too; a map kept from another system
     # (an authority's or a gateway's answer) gets the same reading, which JSON writes identically.
-    # Only a number written without a fraction ("5", never "5.00") becomes an int: a Decimal
-    # written with places keeps them, so no answer changes by a digit.
     if isinstance(value, Decimal):
-        if not integer_field(name) or not value.is_finite():
-            return value
-        exponent = value.as_tuple().exponent
-        return int(value) if isinstance(exponent, int) and exponent >= 0 else value
+        return as_declared(name, value)
     if isinstance(value, dict):
         return {key: _typed(key, item) for key, item in value.items()}
     if isinstance(value, list):

@@ -21,6 +21,7 @@ plays what DynamoDB documents around it:
   TransactionCanceledException with `ThrottlingError` reasons) and conflicts.
 - Items over 400 KB: moto refuses them with a ValidationException; inside a transaction the
   refusal becomes a cancellation with a `ValidationError` reason, as DynamoDB answers it.
+- Values as DynamoDB keeps them: numbers trimmed, maps in no order (infra/devstack/faithful_values.py).
 - `call_latency_s` adds network and service time to every call, outside the lock: half before
   and half after, except a TransactWriteItems, which holds its items in flight for the middle
   half of it. The contention benchmark's simulated 10 ms.
@@ -39,6 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator
 
+from infra.devstack import faithful_values
 from infra.devstack.faithful_index_lag import IndexLag
 from infra.devstack.faithful_index_lag import identity as item_identity
 
@@ -346,6 +348,8 @@ def install() -> None:
     if _installed:
         return
     from moto.dynamodb.responses import DynamoHandler
+
+    faithful_values.install()
 
     for method_name, (operation, behave) in _OPERATIONS.items():
         setattr(DynamoHandler, method_name, _faithful(getattr(DynamoHandler, method_name), operation, behave))

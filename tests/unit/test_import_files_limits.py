@@ -160,5 +160,6 @@ def test_the_archives_tables_write_a_formula_as_text():
     content, _ = company_archive.build({"id": 7, "name": "Siete", "country": "HN"}, [partner], "2026-01-01")
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         lines = archive.read("partners.csv").decode("utf-8-sig").splitlines()
-    # id, name, type, taxId, email, phone, receivableBalance (a number: -5 stays a number), payableBalance, isActive
-    assert lines[1] == """1,"'=HYPERLINK(""http://evil.example"",""Pagar"")",customer,,'@x,'+504 2222-3333,-5,,true"""
+    # id, name, type, taxId, email, phone, receivableBalance (a number: -5 stays a number, an amount at its
+    # cents: -5.00), payableBalance, isActive
+    assert lines[1] == """1,"'=HYPERLINK(""http://evil.example"",""Pagar"")",customer,,'@x,'+504 2222-3333,-5.00,,true"""

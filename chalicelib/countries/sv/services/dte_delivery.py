@@ -9,11 +9,11 @@ import base64
 import datetime as _dt
 import zlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from chalicelib import countries, jsoncodec
 from chalicelib.countries.sv.domain import dte as dte_rules
-from chalicelib.countries.sv.domain import dte_json
+from chalicelib.countries.sv.domain import dte_formats, dte_json
 from chalicelib.countries.sv.services import dte_signing
 from chalicelib.errors import ApiError, NotFound
 from chalicelib.store import keys
@@ -65,7 +65,7 @@ def delivered_if_any(table: Table, company_id: int, document: dict[str, Any]) ->
         return None
 
 
-def _delivery_of(table: Table, company_id: int, document: dict[str, Any]) -> Delivery:
+def _delivery_of(table: Table, company_id: int, document: Mapping[str, Any]) -> Delivery:
     dte = document.get("dte")
     if not dte:
         raise NotFound("This document is not an El Salvador DTE.")
@@ -89,20 +89,54 @@ def receiver_file(payload: bytes, jws: str, answer: dict[str, Any]) -> bytes:
     return payload.rstrip()[:-1] + b"," + appended[1:].encode("utf-8")
 
 
-def _rebuilt(table: Table, company_id: int, document: dict[str, Any]) -> Delivery:
+def _rebuilt(table: Table, company_id: int, document: Mapping[str, Any]) -> Delivery:
     """A DTE answered before what was sent was kept: built again from what was issued (kept on the
-    document) and signed again (the signature is deterministic: the same key gives the same bytes)."""
+    document) and signed again (the signature is deterministic: the same key gives the same bytes).
+    Its issuer and receiver were kept as maps, which DynamoDB gives back in an order of its own:
+    they are put back in the order they were built in, the format's (`_in_built_order`)."""
     dte = document["dte"]
     if "emisor" not in dte:  # issued before the authority's formats: it was never sent
         raise NotTransmitted("This DTE was issued before the tax authority's formats and was never sent to it.")
     company = table.get(keys.company(company_id)) or {}
-    sent = dte_json.authority_document(document, dte_json.ambiente(company))
+    sent = _in_built_order(dte_json.authority_document(document, dte_json.ambiente(company)))
     jws = dte_signing.sign(table, company_id, sent)
     answer = {"estado": "PROCESADO" if dte.get("selloRecepcion") else "RECHAZADO",
               "codigoGeneracion": dte["codigoGeneracion"], "selloRecibido": dte.get("selloRecepcion"),
               "fhProcesamiento": _processed_at(dte.get("transmittedAt")),
               "observaciones": list(dte.get("observations") or [])}
     return Delivery(dte["codigoGeneracion"], jws, receiver_file(jsoncodec.dumps(sent).encode("utf-8"), jws, answer))
+
+
+# the parts of a DTE that come from maps kept on the document, not built again
+_KEPT_PARTS = ("emisor", "receptor", "documentoRelacionado")
+
+
+def _in_built_order(sent: dict[str, Any]) -> dict[str, Any]:
+    """`sent` with the fields of its kept maps in the order of its format's schema, the order the
+    issuer and receiver are built in (dte_json): the bytes signed again are the bytes signed once."""
+    identification = sent.get("identificacion") or {}
+    version = identification.get("version")
+    try:
+        declared = dte_formats.schema(identification["tipoDte"], None if version is None else int(version))
+    except (KeyError, TypeError, ValueError):
+        return sent
+    properties = declared.get("properties") or {}
+    return {name: _ordered(value, properties.get(name) or {}) if name in _KEPT_PARTS else value
+            for name, value in sent.items()}
+
+
+def _ordered(value: Any, declared: dict[str, Any]) -> Any:
+    """A JSON value with each object's fields in the order its schema declares them (undeclared
+    ones after, by name)."""
+    for variant in (declared, *declared.get("anyOf", ()), *declared.get("oneOf", ())):
+        if isinstance(value, dict) and variant.get("properties"):
+            order = list(variant["properties"])
+            rank = {name: position for position, name in enumerate(order)}
+            return {name: _ordered(value[name], variant["properties"].get(name) or {})
+                    for name in sorted(value, key=lambda name: (rank.get(name, len(order)), name))}
+        if isinstance(value, list) and isinstance(variant.get("items"), dict):
+            return [_ordered(item, variant["items"]) for item in value]
+    return value
 
 
 def _processed_at(moment: str | None) -> str | None:
