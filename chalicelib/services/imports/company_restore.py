@@ -167,7 +167,8 @@ def _plan(archive: company_archive.Archive, company_id: int) -> tuple[Plan, list
             except (KeyError, ValueError, IndexError, TypeError, AttributeError):
                 wrong = list(stored_archives.CROSS_COMPANY_INDEX_PARTITIONS)  # a cross-company index whose sort key its function cannot read
             if wrong:
-                errors.append(RowError(line, None, f"items/{kind}.jsonl: the item {' / '.join(stored_archives.typed_key(item))} "
+                partition, sort = stored_archives.typed_key(item)
+                errors.append(RowError(line, None, f"items/{kind}.jsonl: the item {partition} / {sort} "
                                                    f"would be written outside this company ({', '.join(wrong)})"))
             elif kind == "COMPANY" and stored_archives.typed_sort_key(item) == stored_archives.sort_key_of(keys.company(old)):
                 company = placed
