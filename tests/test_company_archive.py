@@ -14,6 +14,7 @@ from decimal import Decimal
 
 import boto3
 import pytest
+from boto3.dynamodb.types import TypeDeserializer
 
 from chalicelib.services.imports.company_restore import KIND
 from chalicelib.services.imports.kinds import ImportContext
@@ -23,6 +24,12 @@ from chalicelib.store.files import get_files, reset_files
 from chalicelib.store.transaction import Transaction
 from tests.company_archive_support import busy_shop, secret_looking_names
 from tests.support import ORIGIN, make_company
+
+_DESERIALIZER = TypeDeserializer()
+
+
+def _values(item: dict) -> dict:
+    return {name: _DESERIALIZER.deserialize(value) for name, value in item.items()}
 
 D = Decimal
 BUCKET = "business-api-files-test"
@@ -227,7 +234,8 @@ def test_an_interrupted_restore_run_again_lands_every_item_once(api, table, file
     again = KIND.check_archive(context(table, new), content)  # the job again: not refused as "not empty"
     assert again.errors == []
     KIND.apply(context(table, new), again.plan)
-    archived = {(i["PK"]["S"], i["SK"]["S"]): i for unit in again.plan.units for i in unit[1]}
-    stored = {(i["PK"]["S"], i["SK"]["S"]): i for i in scan_company(table, new.company_id)}
-    assert {key: stored[key] for key in archived} == archived  # each item as the archive holds it
+    archived = {(i["PK"]["S"], i["SK"]["S"]): _values(i) for unit in again.plan.units for i in unit[1]}
+    stored = {(i["PK"]["S"], i["SK"]["S"]): _values(i) for i in scan_company(table, new.company_id)}
+    # each item as the archive holds it (as values: DynamoDB keeps 22.50 as 22.5)
+    assert {key: stored[key] for key in archived} == archived
     assert reports(api, new.api_key) == reports(api, company_a.api_key)
