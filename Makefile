@@ -23,7 +23,7 @@ ON_DYNAMODB_LOCAL := tests/test_store.py tests/test_typed_records.py tests/test_
 	tests/test_users.py::test_invite_accept_and_list \
 	tests/test_import_partners.py::test_update_mode_updates_the_existing_partner_with_the_rows_columns
 
-.PHONY: install install-dev browser dynamodb-local run test test-dynamodb fuzz bench package sdk clean
+.PHONY: install install-dev browser dynamodb-local messages run test test-dynamodb fuzz bench package sdk clean
 
 # pip below 26.3: chalice packages with pip and requires that (chalice 1.34).
 $(RUN_STAMP): requirements.txt infra/devstack/requirements.txt
@@ -54,28 +54,36 @@ $(DYNAMODB_LOCAL_STAMP):
 
 dynamodb-local: $(DYNAMODB_LOCAL_STAMP)
 
+## The gettext catalogues compiled (chalicelib/messages/locale/*/LC_MESSAGES/api.po -> api.mo, which the API reads).
+CATALOGUES := $(wildcard chalicelib/messages/locale/*/LC_MESSAGES/api.po)
+COMPILED := $(CATALOGUES:.po=.mo)
+%.mo: %.po $(RUN_STAMP)
+	$(BIN)/pybabel compile -q -i $< -o $@
+
+messages: $(COMPILED)
+
 ## Local stack: embedded moto + the API on http://127.0.0.1:8000 (ARGS=--fresh wipes .local/).
-run: $(RUN_STAMP)
+run: $(RUN_STAMP) $(COMPILED)
 	$(BIN)/python -m infra.devstack.local $(ARGS)
 
 ## Lint, the type check (pyproject.toml [tool.mypy]), then the whole suite (unit, service/API, deployment template, local stack smoke, the console in
 ## Chromium), one worker per core (each with its own embedded moto, and its own local stack and Chromium if it runs browser tests);
 ## an idle worker takes queued tests from a busy one (worksteal), so the long journeys do not leave one core waiting.
 ## Then the store's tests and a journey per business context again, on DynamoDB Local.
-test: $(DEV_STAMP) browser $(DYNAMODB_LOCAL_STAMP)
+test: $(DEV_STAMP) browser $(DYNAMODB_LOCAL_STAMP) $(COMPILED)
 	$(BIN)/ruff check app.py chalicelib infra tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 	$(BIN)/python -m pytest -q -n auto --dynamodb=local $(ON_DYNAMODB_LOCAL)
 
 ## Every test that does not inject faults into moto, with the tests' table on DynamoDB Local (one per worker).
-test-dynamodb: $(DEV_STAMP) browser $(DYNAMODB_LOCAL_STAMP)
+test-dynamodb: $(DEV_STAMP) browser $(DYNAMODB_LOCAL_STAMP) $(COMPILED)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal --dynamodb=local
 
 ## A long fuzzing run of the whole API against a local stack: FUZZ_EXAMPLES cases per operation
 ## (default 100, about 8 minutes on 2 cores), a new seed each run (printed; FUZZ_SEED=<seed> replays it).
 ## Then the share of each operation's positive cases the service refused (build/fuzz-outcomes.jsonl).
-fuzz: $(DEV_STAMP)
+fuzz: $(DEV_STAMP) $(COMPILED)
 	@mkdir -p build && rm -f build/fuzz-outcomes.jsonl; \
 	seed=$${FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; echo "FUZZ_SEED=$$seed"; \
 	FUZZ_SEED=$$seed FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-100} FUZZ_OUTCOMES=build/fuzz-outcomes.jsonl \
@@ -83,11 +91,11 @@ fuzz: $(DEV_STAMP)
 	$(BIN)/python -m tests.fuzz_report build/fuzz-outcomes.jsonl | head -25; exit $$status
 
 ## Benchmarks: import time and DynamoDB calls per request (not part of `make test`; they build on its fixtures).
-bench: $(DEV_STAMP)
+bench: $(DEV_STAMP) $(COMPILED)
 	$(BIN)/python -m infra.bench $(ARGS)
 
 ## CloudFormation/SAM template for deployment, written to build/ (minified: CloudFormation takes 1 MB at most).
-package: $(RUN_STAMP)
+package: $(RUN_STAMP) $(COMPILED)
 	rm -rf build && AWS_DEFAULT_REGION=$${AWS_DEFAULT_REGION:-us-east-1} \
 		$(BIN)/chalice package --merge-template infra/deploy/resources.json build
 	$(BIN)/python -m infra.deploy.resources minify build/sam.json
@@ -95,7 +103,7 @@ package: $(RUN_STAMP)
 ## Typed clients from the OpenAPI document as the app builds it (no server), in build/sdk/: the Python client
 ## (openapi-python-client, which must take the whole document without a warning) and, with Node.js, the
 ## TypeScript types (openapi-typescript through npx) with README.md's request bodies compiled against them.
-sdk: $(DEV_STAMP)
+sdk: $(DEV_STAMP) $(COMPILED)
 	$(BIN)/python -m infra.deploy.sdk build/sdk
 
 clean:

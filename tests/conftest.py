@@ -68,6 +68,22 @@ moto_speedups.install()  # (and moto_overheads)
 _faithful_moto()
 
 
+def _compiled_catalogues() -> None:
+    """The gettext catalogues as `make` compiles them (make messages), for a pytest run without make."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    from chalicelib.messages.catalogues import LOCALES
+    for source in LOCALES.glob("*/LC_MESSAGES/*.po"):
+        compiled = source.with_suffix(".mo")
+        if not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime:
+            with source.open("rb") as po, compiled.open("wb") as mo:
+                write_mo(mo, read_po(po))
+
+
+_compiled_catalogues()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def dte_authority_server():
     """El Salvador's tax authority, played by the stand-in (infra/devstack/dte_authority.py) on a port of

@@ -86,7 +86,7 @@ def test_a_sellers_payment_at_a_rate_of_a_million_is_refused_and_books_nothing(s
     # 100 x 1,000,000 = 100,000,000.00 into the bank against 2,500.00 off the receivable: the gain
     # of 99,997,500.00 it booked. 1,000,000 is 3,999,900 % away from 25.00 (5 % allows 23.75..26.25)
     answer = refused(pay(shop, seller, sale.json["id"], method, "100.00", "1000000"))
-    assert answer["details"][0]["message"] == ("must be between 23.75 and 26.25: within 5 % of the company's rate "
+    assert answer["details"][0]["message"] == ("must be between 23.75 and 26.25: within 5 percent of the company's rate "
                                                "25 of USD on 2026-11-05; only a user with the accounting permission "
                                                "may send another")
     # nothing written: still USD 100 pending, 2,500.00 receivable, no gain, nothing in the bank
@@ -240,7 +240,7 @@ def test_the_refusal_speaks_spanish(shop, seller):
         headers={"Accept-Language": "es"}, **seller)
     answer = refused(reply)
     assert answer["details"][0]["message"] == (
-        "debe estar entre 23.275 y 25.725: dentro del 5 % del tipo de cambio de la empresa, 24.5, de USD al "
+        "debe estar entre 23.275 y 25.725: dentro del 5 por ciento del tipo de cambio de la empresa, 24.5, de USD al "
         "2026-11-05; solo un usuario con permiso de contabilidad puede enviar otro")
 
 

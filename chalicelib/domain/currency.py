@@ -61,7 +61,7 @@ def check_sent_rate(sent: Decimal, recorded: Decimal | None, tolerance: Decimal,
         low, high = accepted_range(recorded, tolerance)
         if low <= Decimal(sent) <= high:
             return
-        problem = (f"must be between {_plain(low)} and {_plain(high)}: within {_plain(tolerance)} % of the company's "
+        problem = (f"must be between {_plain(low)} and {_plain(high)}: within {_plain(tolerance)} percent of the company's "
                    f"rate {_plain(recorded)} of {currency} on {date}; only a user with the accounting permission may "
                    f"send another")
     raise ValidationFailed(f"{field}: {problem}", code="EXCHANGE_RATE_OUT_OF_RANGE",

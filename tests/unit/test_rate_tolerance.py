@@ -36,7 +36,7 @@ def test_a_rate_outside_it_is_refused_naming_the_field(sent):
         check(sent, "24.50")
     assert refused.value.code == "EXCHANGE_RATE_OUT_OF_RANGE"
     assert refused.value.details == [{"field": "exchangeRate", "message": (
-        "must be between 23.275 and 25.725: within 5 % of the company's rate 24.5 of USD on 2026-11-05; only a user "
+        "must be between 23.275 and 25.725: within 5 percent of the company's rate 24.5 of USD on 2026-11-05; only a user "
         "with the accounting permission may send another")}]
 
 
