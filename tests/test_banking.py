@@ -155,3 +155,20 @@ def test_payment_methods_link_to_the_companys_bank_accounts_only(api, books, com
                       key=company_b.api_key)
     assert stolen.status == 404
     assert api.get("/bank-accounts", key=company_b.api_key).json["total"] == 0
+
+
+def test_a_bank_account_and_a_product_answer_the_same_money_on_get_as_on_post(api, books):
+    """DynamoDB keeps 1000.50 as 1000.5 (the tests' emulator too: infra/devstack/faithful_values.py):
+    the store reads money at its cents, so the GET answers, as text, what the POST did."""
+    created = books.api.post("/bank-accounts", {"name": "Cuenta en dólares", "openingBalance": "1000.50",
+                                                "openingBalanceDate": "2026-11-01",
+                                                "chartOfAccountId": books["110103"]}, key=books.key)
+    assert created.status == 201, created.text
+    read = api.get(f"/bank-accounts/{created.json['id']}", key=books.key)
+    for name in ("openingBalance", "balance", "reconciledBalance"):
+        assert f'"{name}":1000.50' in created.text.replace(" ", "") and f'"{name}":1000.50' in read.text.replace(" ", "")
+    product = api.post("/products", {"code": "P-1", "name": "Café", "unitPrice": "10.50", "cost": "4.00"},
+                       key=books.key)
+    assert product.status == 201, product.text
+    again = api.get(f"/products/{product.json['id']}", key=books.key)
+    assert '"cost":4.00' in product.text.replace(" ", "") and '"cost":4.00' in again.text.replace(" ", "")

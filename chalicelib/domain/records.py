@@ -155,7 +155,32 @@ class PartnerRecord(TypedDict, total=False):
     updatedAt: str
 
 
-RECORDS = (DocumentRecord, LineRecord, PaymentRecord, EntryRecord, EntryLineRecord, PostingRecord, PartnerRecord)
+class StoredMoney(TypedDict, total=False):
+    """The other stored money fields the API answers (a bank account's, a reconciliation's, a product's
+    reference cost, a document's pending in the company's currency and what credit notes took off it,
+    revaluations' figures): read at their cents, as they were written, so that
+    a record's GET answers what its POST did though DynamoDB keeps 1000.50 as 1000.5. (A document
+    line's unit price and a quantity take up to 4 places as sent: they are not here.)"""
+    openingBalance: Amount
+    balance: Amount
+    reconciledBalance: Amount
+    statementBalance: Amount
+    clearedBalance: Amount
+    difference: Amount
+    basePending: Amount
+    creditedTotal: Amount
+    settledBase: Amount
+    cost: Amount
+    foreignAmount: Amount
+    bookedAmount: Amount
+    revaluedAmount: Amount
+    totalGain: Amount
+    totalLoss: Amount
+    netDifference: Amount
+
+
+RECORDS = (DocumentRecord, LineRecord, PaymentRecord, EntryRecord, EntryLineRecord, PostingRecord, PartnerRecord,
+           StoredMoney)
 
 
 def _annotated_int(annotation: Any) -> bool:
