@@ -36,8 +36,8 @@ from chalicelib.services.accounting.posting import (
 from chalicelib.services.accounting.reports import account_months
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
+from chalicelib.store.repositories import day_counts
 from chalicelib.store.repositories import fiscal_years as year_store
-from chalicelib.store.repositories import journal as journal_entries
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -167,7 +167,7 @@ def _check_earlier_years_closed(table: Table, company_id: int, year: int) -> Non
     """Years close in order: every earlier year with a posted entry is closed first. The day
     counts (strongly consistent) say which years have one; a year with none is passed over."""
     closed = {item["year"] for item in list_fiscal_years(table, company_id) if item["status"] == CLOSED}
-    days = journal_entries.day_counts_between(table, company_id, None, f"{year - 1}-12-31")
+    days = day_counts.between(table, company_id, None, f"{year - 1}-12-31")
     posted = [count_attribute(status, kind) for status in (POSTED, REVERSED) for kind in accounting.ENTRY_TYPES]
     entries: Counter[int] = Counter()
     for day, counts in days:

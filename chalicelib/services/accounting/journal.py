@@ -21,7 +21,7 @@ from chalicelib.services.accounting.posting import (
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, list_range
-from chalicelib.store.repositories import journal as journal_entries
+from chalicelib.store.repositories import day_counts
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
@@ -122,7 +122,7 @@ def list_entries(table: Table, company_id: int, *, start_date: str | None, end_d
     """Newest first. `total` is exact for any filter: it sums the per-day counts of the range."""
     if start_date and end_date and start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after the end date")
-    counts = journal_entries.day_counts_between(table, company_id, start_date, end_date)
+    counts = day_counts.between(table, company_id, start_date, end_date)
     wanted = {count_attribute(s, t) for s in accounting.ENTRY_STATUSES for t in accounting.ENTRY_TYPES
               if (status is None or s == status) and (entry_type is None or t == entry_type)}
     total = sum(int(day.get(name, 0)) for _, day in counts for name in wanted)

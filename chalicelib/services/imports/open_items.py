@@ -21,7 +21,7 @@ from chalicelib.services.imports import opening_cells, row_checks
 from chalicelib.services.imports.kinds import Checked, ImportContext, refused_rows
 from chalicelib.services.sales_purchases import opening_balances, partners
 from chalicelib.store import keys
-from chalicelib.store.repositories import imports as stored_imports
+from chalicelib.store.repositories import documents as document_store
 
 COLUMNS = (
     Column("partnerTaxId", "RTN o NIT del socio", True, "08011999123456", aliases=("RTN", "NIT", "taxId")),
@@ -67,7 +67,7 @@ def _partners_by_tax_id(context: ImportContext, tax_ids: set[str]) -> dict[str, 
 
 def _stored_numbers(context: ImportContext, partner_id: int) -> set[tuple[str, str]]:
     """(side, documentNumber casefolded) of the partner's opening documents not cancelled."""
-    documents = stored_imports.partner_documents(context.table, context.company_id, partner_id)
+    documents = document_store.of_partner(context.table, context.company_id, partner_id)
     sides = {code: side for side, code in _OPENING_TYPES.items()}
     return {(sides[document["type"]], str(document.get("reference") or "").casefold()) for document in documents
             if document.get("type") in sides and document.get("status") != document_rules.CANCELLED}

@@ -28,6 +28,7 @@ from chalicelib.settings import get_settings
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.repositories import gateways as stored_gateways
+from chalicelib.store.repositories import payments as payment_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
@@ -125,8 +126,8 @@ def _check_method(table: Table, transaction: Transaction, company_id: int, provi
     if currency not in taken:
         raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {currency}; {provider} takes "
                                                             f"{', '.join(taken)}")
-    stored_gateways.require_active(transaction, payment_setup.method_key(company_id, method_id),
-                                   ValidationFailed.for_field("paymentMethodId", "must name an active payment method"))
+    payment_store.require_method_active(transaction, payment_setup.method_key(company_id, method_id),
+                                        ValidationFailed.for_field("paymentMethodId", "must name an active payment method"))
 
 
 def _check_fees(table: Table, company_id: int, gateway: dict[str, Any]) -> None:

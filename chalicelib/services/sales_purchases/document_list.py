@@ -7,6 +7,7 @@ from chalicelib.errors import ValidationFailed
 from chalicelib.services.sales_purchases import document_search, payment_status
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
+from chalicelib.store.repositories import day_counts
 from chalicelib.store.repositories import documents as document_store
 from chalicelib.store.table import Table
 
@@ -15,10 +16,10 @@ def document_total(table: Table, company_id: int, *, document_type: str | None =
                    start_date: str | None = None, end_date: str | None = None, partner_id: int | None = None) -> int:
     """How many documents match: the sum of the per-day counts of the date range (the company's, or
     the partner's), one strongly consistent Query of small items."""
-    counts = document_store.day_counts_between(table, company_id, partner_id, start_date, end_date)
+    counts = day_counts.between(table, company_id, start_date, end_date, partner_id)
     wanted = {f"{s}_{t}" for s in document_rules.DOCUMENT_STATUSES for t in document_rules.KINDS
               if (status is None or s == status) and (document_type is None or t == document_type)}
-    return sum(int(day.get(name, 0)) for day in counts for name in wanted)
+    return sum(int(day.get(name, 0)) for _, day in counts for name in wanted)
 
 
 def list_documents(table: Table, company_id: int, *, document_type: str | None, status: str | None,

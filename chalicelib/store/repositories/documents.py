@@ -46,15 +46,6 @@ def page_between(table: Table, company_id: int, *, partner_id: int | None, low: 
                       cursor=cursor, descending=True, total=total, index=index)
 
 
-def day_counts_between(table: Table, company_id: int, partner_id: int | None, start_date: str | None,
-                       end_date: str | None) -> list[dict[str, Any]]:
-    """The per-day count items (by status and type) of the date range, the company's or the
-    partner's: one strongly consistent Query of small items."""
-    return table.query_all(partition=("PK", keys.day_counts(company_id, "", partner_id)["PK"]),
-                           sort_range=("SK", start_date or "0000", f"{end_date or '9999'}{keys.SHARD_SUFFIX_END}"),
-                           consistent=True)
-
-
 def has_payments_on_record(table: Table, company_id: int, document_id: int) -> bool:
     """Whether any payment (a cancelled one too) was ever recorded on the document."""
     payments, _ = table.query(partition=("PK", keys.document(company_id, document_id)["PK"]),

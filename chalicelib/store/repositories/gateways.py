@@ -11,11 +11,6 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 
-def require_active(transaction: Transaction, key: keys.Key, on_inactive: ApiError) -> None:
-    """The item (a payment method) still active when this commits."""
-    transaction.check(key, "isActive = :yes", values={":yes": True}, on_fail=on_inactive)
-
-
 def delete_unless_links_may_be_paid(transaction: Transaction, gateway: keys.Key, seen_version: int,
                                     last_link_expired_by: str) -> None:
     """The gateway, as read, whose newest link expired by `last_link_expired_by` (none may still be

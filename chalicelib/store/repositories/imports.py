@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalicelib.store import keys
 from chalicelib.store.keys import Key
-from chalicelib.store.listing import GSI2
 from chalicelib.store.table import Table
 
 # an import job's statuses as stored
@@ -52,8 +50,3 @@ def start_importing(table: Table, job: Key) -> bool:
         job, "SET #s = :importing, dryRun = :false REMOVE finishedAt, stopped",
         condition="#s = :ready OR (#s = :failed AND stopped = :true)", names={"#s": "status"},
         values={":importing": IMPORTING, ":false": False, ":ready": READY, ":failed": FAILED, ":true": True}))
-
-
-def partner_documents(table: Table, company_id: int, partner_id: int) -> list[dict[str, Any]]:
-    """Every document of the partner (its index partition), for an import's opening balances."""
-    return table.query_all(partition=("GSI2PK", keys.partner_documents_partition(company_id, partner_id)), index=GSI2)

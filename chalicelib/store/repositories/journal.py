@@ -5,18 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib.store import keys
-from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
-
-
-def day_counts_between(table: Table, company_id: int, first: str | None,
-                       last: str | None) -> list[tuple[str, dict[str, Any]]]:
-    """(day, counts) of each day from `first` to `last` (either open), shards included (a day may
-    come more than once: add them up), strongly consistent."""
-    found = table.query_all(partition=("PK", keys.day_counts(company_id, "")["PK"]),
-                            sort_range=("SK", first, f"{last}{keys.SHARD_SUFFIX_END}" if last else None),
-                            consistent=True)
-    return [(str(item["SK"])[:10], item) for item in found]
 
 
 def change_status(transaction: Transaction, company_id: int, entry: dict[str, Any], status: str,
