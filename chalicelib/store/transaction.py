@@ -126,6 +126,8 @@ class Transaction(MergedWrites):
         AND: parenthesize any OR inside it (DynamoDB refuses redundant parentheses); `guard` gives
         the three at once."""
         if guard is not None:
+            if also_require or names or values:
+                raise ValueError("a guard brings its own condition, names and values")
             also_require, names, values = guard
         condition = "#version = :expectedVersion"
         if also_require:

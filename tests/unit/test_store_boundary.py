@@ -36,6 +36,12 @@ def dynamodb_speaking(source: str) -> list[tuple[int, str]]:
                 found.append((node.lineno, f"attribute {node.value!r}"))
         elif isinstance(node, ast.keyword) and node.arg in STORE_ARGUMENTS:
             found.append((node.value.lineno, f"{node.arg}= given to the store"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("split", "rsplit") \
+                and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value == "#":
+            found.append((node.lineno, "a key read apart (split on '#')"))
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) \
+                and getattr(node.value.func, "attr", getattr(node.value.func, "id", None)) == "pair":
+            found.append((node.lineno, "a key read apart (keys.pair(...)[i])"))
         elif isinstance(node, (ast.ImportFrom,)) and node.module == "chalicelib.store.listing" and any(
                 re.fullmatch(r"GSI\d+", alias.name) for alias in node.names):
             found.append((node.lineno, "an index imported"))
@@ -55,15 +61,19 @@ def test_the_check_hears_each_way_of_speaking_dynamodb():
         'expression = "SET " + ", ".join(assignments)': 1,
         'expression = "REMOVE #f0"': 1,
         'table.query_all(partition=("GSI1PK", partition), index=GSI1)': 2,
-        'number = int(document["PK"].split("#")[1])': 1,
+        'number = int(document["PK"].split("#")[1])': 2,
         'from chalicelib.store.listing import GSI1': 1,
         'request = {"ConditionExpression": text}': 1,
         'transaction.update_fields(key, changes, version, also_require="x")': 1,
+        'family = keys.small_collection(0, kind).split("#")[-1]': 1,
+        'bank = int(record["PK"].rsplit("#", 1)[1])': 2,
+        'reservation = keys.pair(key)[1]': 1,
     }
     for source, expected in spoken.items():
         assert len(dynamodb_speaking(source)) == expected, (source, dynamodb_speaking(source))
     plain = ['message = "Set the account: the amount must be positive"', 'label = "ADD a line"',
              'text = f"{code} = {name}"', 'phrase = "and or not"', 'url = "https://x/#/a?b=c"',
-             'transaction.update_fields(key, changes, version)', 'note = "Partner: PK"', 'method = "DELETE"']
+             'transaction.update_fields(key, changes, version)', 'note = "Partner: PK"', 'method = "DELETE"',
+             'words = text.split(" ")', 'first, second = keys.pair(key)']
     for source in plain:
         assert dynamodb_speaking(source) == [], source

@@ -25,7 +25,6 @@ from typing import Any, Iterable
 
 from chalicelib.domain.import_rows import RowError
 from chalicelib.exports.csv_writer import as_text
-from chalicelib.store import keys
 from chalicelib.store.company_items import LEASE_FAMILY, family
 from chalicelib.store.repositories import archives as stored_archives
 from chalicelib.store.table import from_attributes
@@ -46,7 +45,7 @@ SECRET_ATTRIBUTES = frozenset({"secret", "sealedSecret", "sealedKey", "sealedPas
 # a webhook subscription without its signing secret would send unsigned deliveries, a card gateway
 # without its secret could verify no notification (issue 43): both arrive inactive
 WEBHOOK_FAMILY = "WEBHOOKS"
-PAUSED_WITHOUT_SECRET = frozenset({WEBHOOK_FAMILY, keys.small_collection(0, keys.PAYMENT_GATEWAY).split("#")[-1]})
+PAUSED_WITHOUT_SECRET = frozenset({WEBHOOK_FAMILY, stored_archives.PAYMENT_GATEWAY_FAMILY})
 
 
 class ArchiveInvalid(Exception):

@@ -16,6 +16,7 @@ from chalicelib.services.imports.kinds import Checked, ImportContext
 from chalicelib.services.payments import payment_setup
 from chalicelib.services.sales_purchases import partners
 from chalicelib.store import keys
+from chalicelib.store.repositories import records as record_store
 from chalicelib.store.transaction import Transaction
 
 COLUMNS = (
@@ -92,7 +93,7 @@ class PartnersKind:
                 except ApiError as refused:
                     errors += row_checks.refusal(row, refused, "taxId")
                     continue
-                reservation = keys.pair(partners.tax_id_key(company_id, fields["taxId"]))[1]  # holders are by its sort key
+                reservation = record_store.reservation_name(partners.tax_id_key(company_id, fields["taxId"]))  # holders are by it
                 if (repeated := row_checks.repeated(first_of, reservation, row, "taxId")) is not None:
                     errors.append(repeated)
                     continue

@@ -13,6 +13,8 @@ from chalicelib.store.transaction import Transaction
 KEY_ATTRIBUTES = ("PK", "SK")
 # the partitions of a typed item's indexes that may name other companies (named when unreadable)
 CROSS_COMPANY_INDEX_PARTITIONS = ("GSI1PK", "GSI2PK")
+# the family (store/company_items.py `family`) of the company's card gateways
+PAYMENT_GATEWAY_FAMILY = keys.small_collection(0, keys.PAYMENT_GATEWAY).split("#")[-1]
 
 
 def typed_key(item: dict[str, Any]) -> tuple[str, str]:
