@@ -12,6 +12,7 @@ from chalicelib.errors import Conflict, NotFound, ValidationFailed
 from chalicelib.services.commands import Command
 from chalicelib.services.records import update_item
 from chalicelib.store import keys
+from chalicelib.store.repositories import ledger
 from chalicelib.store.repositories import users as stored_users
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
@@ -185,8 +186,7 @@ def has_posted(table: Table, company_id: int) -> bool:
     commits its entry at its end) passes both reads, and that first posting then stands in the
     old currency or country. The window is that whole command, its retries included, and only
     while nothing has posted yet."""
-    return any(stored_users.any_item_in(table, partition)
-               for partition in (keys.balances_partition(company_id), keys.stock_positions_partition(company_id)))
+    return ledger.anything_posted(table, company_id)
 
 
 def user_companies(table: Table, user_id: int) -> list[dict[str, Any]]:

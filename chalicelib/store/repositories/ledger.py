@@ -80,3 +80,14 @@ def dated_page(table: Table, partition: str, prefix: str, start: str, end: str, 
             break
     next_cursor = encode_cursor(keys.item_key(partition, items[-1]["SK"])) if more and items else None
     return DatedPage(items, resumed_on, earlier, next_cursor)
+
+
+def anything_posted(table: Table, company_id: int) -> bool:
+    """Whether the company's books or stock hold anything yet: a balance or a stock position is the
+    first trace of any posting, and neither is ever deleted (two strongly consistent Queries of one
+    item each)."""
+    for partition in (keys.balances_partition(company_id), keys.stock_positions_partition(company_id)):
+        found, _ = table.query(partition=("PK", partition), limit=1, consistent=True)
+        if found:
+            return True
+    return False

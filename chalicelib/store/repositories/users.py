@@ -21,12 +21,6 @@ def company_links(table: Table, user_id: int) -> list[dict[str, Any]]:
                            sort_prefix=("SK", keys.USER_COMPANY_LINK_PREFIX), consistent=True)
 
 
-def any_item_in(table: Table, partition: str) -> bool:
-    """Whether a partition holds any item (one strongly consistent Query of one item)."""
-    found, _ = table.query(partition=("PK", partition), limit=1, consistent=True)
-    return bool(found)
-
-
 def gain_active_owner(transaction: Transaction, company_id: int, on_missing: ApiError) -> None:
     transaction.update(keys.company(company_id), "ADD activeOwnerCount :one", condition="attribute_exists(PK)",
                        values={":one": 1}, on_fail=on_missing)
