@@ -90,7 +90,20 @@ class PaymentRecord(TypedDict, total=False):
     reference: str | None
     notes: str | None
     paymentLinkId: str  # only a gateway's payment, through its link, has it
+    gatewayId: int  # a gateway's payment: its gateway and the provider's transaction
+    gatewayTransactionId: str
+    bankTransactionType: str  # the type of the bank transaction it made, when it moved a bank account
+    # what it took off the receivable or payable, and off the note or certificate it applies, in the
+    # company's currency (kept as written: older payments lack them and settle at `amount`)
+    settledBase: Decimal
+    appliedBase: Decimal
     version: int
+    createdAt: str
+    confirmedAt: str
+    cancelledAt: str
+    cancelReason: str
+    reversalEntryId: int
+    reversalBankTransactionId: int
 
 
 class EntryLineRecord(TypedDict, total=False):

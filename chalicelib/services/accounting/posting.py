@@ -134,7 +134,7 @@ def entry_lines(entry: EntryRecord) -> list[Line]:
 
 
 def get_entry(table: Table, company_id: int, entry_id: int) -> EntryRecord:
-    entry = table.get(keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id))
+    entry = journal_entries.entry(table, company_id, entry_id)
     if entry is None:
         raise NotFound("Journal entry not found.")
     return entry

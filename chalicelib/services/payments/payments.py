@@ -71,7 +71,7 @@ def list_payments(table: Table, company_id: int, document_id: int, page: int, li
 
 
 def get_payment(table: Table, company_id: int, document_id: int, payment_id: int) -> PaymentRecord:
-    item = table.get(keys.document_payment(company_id, document_id, payment_id))
+    item = payment_store.payment(table, company_id, document_id, payment_id)
     if item is None:
         raise NotFound("Payment not found.")
     return item

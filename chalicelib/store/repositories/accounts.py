@@ -8,7 +8,7 @@ from typing import Any
 from chalicelib.errors import ApiError
 from chalicelib.store import keys
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import Transaction
+from chalicelib.store.transaction import Guard, Transaction
 
 CODE_KIND = "ACCOUNT_CODE"
 # an account none of these point at: no postings, no sub-accounts, no rule or bank account
@@ -17,10 +17,6 @@ _UNUSED = {"postings": "(attribute_not_exists(postingCount) OR postingCount = :z
            "references": "(attribute_not_exists(referenceCount) OR referenceCount = :zero)"}
 _EXISTS = "attribute_exists(PK)"
 _ACTIVE = f"{_EXISTS} AND isActive = :active"
-
-# what records.update_item adds to its version check: (condition, names, values)
-Guard = tuple[str, dict[str, str], dict[str, Any]]
-
 
 def chart(table: Table, company_id: int) -> list[dict[str, Any]]:
     """Every account of the company: one strongly consistent Query of the chart's partition."""
@@ -74,7 +70,7 @@ def still_unused(*, postings: bool = False, children: bool = False, references: 
     nothing checked)."""
     wanted = [_UNUSED[name] for name, asked in (("postings", postings), ("children", children),
                                                 ("references", references)) if asked]
-    return (" AND ".join(wanted), {}, {":zero": 0}) if wanted else None
+    return Guard(" AND ".join(wanted), {}, {":zero": 0}) if wanted else None
 
 
 def delete_unused(transaction: Transaction, company_id: int, account_id: int, version: int) -> None:

@@ -4,11 +4,10 @@ reconciliation) and its removal while unused."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 from chalicelib.errors import ApiError
 from chalicelib.store import keys
-from chalicelib.store.transaction import Transaction
+from chalicelib.store.transaction import Guard, Transaction
 
 
 def account_key(company_id: int, account_id: int) -> keys.Key:
@@ -27,10 +26,10 @@ def move_balance(transaction: Transaction, company_id: int, account_id: int, sig
                            condition=condition, values=values, on_fail=on_fail)
 
 
-def no_transaction_since(seen_count: int) -> tuple[str, dict[str, str], dict[str, Any]]:
+def no_transaction_since(seen_count: int) -> Guard:
     """The guard (condition, names, values) of a change decided on the account's transaction count
     as read: no transaction may slip in between (services/records.update_item's `guard`)."""
-    return "transactionCount = :seen", {}, {":seen": seen_count}
+    return Guard("transactionCount = :seen", {}, {":seen": seen_count})
 
 
 def delete_unused(transaction: Transaction, company_id: int, account_id: int, on_fail: ApiError) -> None:

@@ -2,11 +2,17 @@
 that list totals and the fiscal years' order read."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from chalicelib.domain.records import EntryRecord
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
+
+
+def entry(table: Table, company_id: int, entry_id: int) -> EntryRecord | None:
+    """The stored journal entry, as its record (the store reads each field at its declared type)."""
+    return cast("EntryRecord | None", table.get(keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id)))
 
 
 def day_counts_between(table: Table, company_id: int, first: str | None,

@@ -5,8 +5,9 @@ documents that owe, read."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
+from chalicelib.domain.records import PaymentRecord
 from chalicelib.errors import ApiError
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
@@ -14,6 +15,11 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 _VERSION = {"#version": "version"}
+
+
+def payment(table: Table, company_id: int, document_id: int, payment_id: int) -> PaymentRecord | None:
+    """The stored payment, as its record (the store reads each field at its declared type)."""
+    return cast("PaymentRecord | None", table.get(keys.document_payment(company_id, document_id, payment_id)))
 
 
 def of_document(table: Table, company_id: int, document_id: int) -> list[dict[str, Any]]:
