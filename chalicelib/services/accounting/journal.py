@@ -71,7 +71,7 @@ def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[in
     found = table.batch_get([chart.account_key(company_id, account_id) for account_id in wanted])
     problems = []
     for index, line in enumerate(lines):
-        account = found.get(tuple(chart.account_key(company_id, line.account_id).values()))
+        account = found.get(keys.pair(chart.account_key(company_id, line.account_id)))
         field = f"lines[{index}].chartOfAccountId"
         if account is None:
             problems.append({"field": field, "message": "no such account"})

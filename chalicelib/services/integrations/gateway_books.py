@@ -110,7 +110,7 @@ def fee_comes_back(table: Table, company_id: int, payment: dict[str, Any]) -> bo
     made in the provider's panel (Wompi; a gateway deleted since) keeps it: processors keep their
     fee on a refund, and Wompi documents nothing else (docs/gateways.md)."""
     if payment.get("refundedThrough"):
-        return payment["refundedThrough"] == THROUGH_API
+        return bool(payment["refundedThrough"] == THROUGH_API)
     gateway = table.get(gateway_config.gateway_key(company_id, int(payment["gatewayId"])))
     return gateway is not None and adapter_for(gateway["provider"]).refunds_through_api
 

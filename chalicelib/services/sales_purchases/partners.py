@@ -173,8 +173,8 @@ def add_partner_batch(transaction: Transaction, company_id: int, items: list[dic
         payment_setup.reference_condition(transaction, company_id, condition_id, uses)
 
 
-def add_partner_update(transaction: Transaction, company_id: int, current: dict[str, Any],
+def add_partner_update(transaction: Transaction, company_id: int, current: Mapping[str, Any],
                        changes: dict[str, Any]) -> dict[str, Any] | None:
     """An import's update of one partner, written as update_partner writes it (no event); None
     when the row changes nothing."""
-    return records.add_record_update(transaction, company_id, PARTNER, current, changes, _partner_effects)
+    return records.add_record_update(transaction, company_id, PARTNER, dict(current), changes, _partner_effects)

@@ -36,7 +36,7 @@ def issue_dte(transaction: Transaction, table: Table, company: dict[str, Any], p
     transaction. The DTE is built in the authority's format and checked against its schema
     first: a document the authority's schema refuses is a 400 naming the field (`dte.<path>`),
     and nothing is stored."""
-    if dte_return.applies(document, source):  # issue 40: returns (a note of a 2026 FE or FEX is event 18)
+    if source is not None and dte_return.applies(document, source):  # issue 40: returns (a note of a 2026 FE or FEX is event 18)
         return dte_return.issue_return(transaction, table, company, document, source)
     tipo_dte = _tipo(company, partner, document, source)
     if tipo_dte is None:
@@ -113,6 +113,7 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
     if source is not None and tipo_dte in dte_rules.NOTE_TYPES.values():
         dte["related"] = dte_json.related(source)
     elif tipo_dte == dte_rules.RETENCION:
+        assert source is not None  # a certificate is issued on the purchase it withholds from (_tipo)
         dte["related"] = dte_json.withheld(source, document)
     problems = dte_formats.schema_problems(dte_json.authority_document({**document, "dte": dte}, dte_json.ambiente(company)))
     if tipo_dte == dte_rules.SUJETO_EXCLUIDO:
