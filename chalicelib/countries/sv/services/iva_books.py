@@ -30,6 +30,7 @@ def iva_book(table: Table, company_id: int, which: str, start_date: str, end_dat
     for item in found.values():
         (partners if item.get("itemType") == keys.PARTNER else sources)[item["id"]] = item
     report: dict[str, Any] = {"startDate": start_date, "endDate": end_date}
+    names: tuple[str, ...]
     if which == "consumers":
         rows = iva_books.consumer_days(item for item in documents if not iva_books.for_taxpayers(item, sources))
         names = iva_books.CONSUMER_AMOUNTS
