@@ -31,7 +31,7 @@ from chalicelib.store.transaction import MAX_ITEMS, Transaction
 _ENTRY_OVERHEAD = 7
 
 
-def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+def create_entry(command: Command, fields: dict[str, Any]) -> EntryRecord:
     transaction, entry = entry_writes(command, fields)
     return command.commit(transaction, entry)
 

@@ -14,6 +14,7 @@ from chalicelib.domain import search as search_rules
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.services import search
+from chalicelib.services.identity import accounts
 from chalicelib.services.sales_purchases import payment_status
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -91,6 +92,6 @@ def find_documents(table: Table, company_id: int, query: str, *, filters: dict[s
     wanted = [keys.entity(company_id, keys.DOCUMENT, document_id)
               for document_id in sorted(_by_number(table, company_id, query) - set(by_id))]
     by_id.update({item["id"]: item for item in table.batch_get(wanted).values() if _numbered(item, query)})
-    today = payment_status.today_of(table, company_id) if paid else ""
+    today = accounts.today_of(table, company_id) if paid else ""
     return payment_status.paged(list(by_id.values()), paid, today, filters=filters, start_date=start_date,
                                 end_date=end_date, partner_id=partner_id, page=page, limit=limit)

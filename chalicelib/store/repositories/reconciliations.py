@@ -7,7 +7,7 @@ from typing import Any
 
 from chalicelib.store import keys
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import Transaction
+from chalicelib.store.transaction import Guard, Transaction
 
 DRAFT, COMPLETED = "draft", "completed"
 # a draft no completion in steps marks: what a change or delete requires of the stored item
@@ -25,10 +25,10 @@ def newest_of_account(table: Table, company_id: int, account_id: int, limit: int
     return items
 
 
-def unmarked_draft() -> tuple[str, dict[str, str], dict[str, Any]]:
+def unmarked_draft() -> Guard:
     """The guard (condition, names, values) of a change to a draft: still a draft no completion
     in steps marks (services/records.update_item's `guard`)."""
-    return _NOT_COMPLETING, dict(_STATUS), {":draft": DRAFT}
+    return Guard(_NOT_COMPLETING, dict(_STATUS), {":draft": DRAFT})
 
 
 def mark_completing(transaction: Transaction, key: keys.Key, seen_version: int, token: str, now: str) -> None:
