@@ -6,7 +6,8 @@ gives each field annotated with its `Places` at least those places again (115.00
 answer is the same when it is written and when it is read.
 The records are the stored items (camelCase, as the API answers them), so these are TypedDicts over
 them rather than classes of their own; `total=False` since older items lack later fields.
-The key attributes (PK, SK, GSI...) are on every item and left out."""
+A record built to be written carries its key (`StoredItem`: PK, SK, itemType); the index
+attributes (GSI...) the store adds are left out."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,6 +24,13 @@ class Places:
 # money the books carry: rounded to cents when written (domain/accounting.py round_money, the
 # request models' Money)
 Amount = Annotated[Decimal, Places(2)]
+
+
+class StoredItem(TypedDict, total=False):
+    """The key an item is written under (store/keys) and what kind of item it is."""
+    PK: str
+    SK: str
+    itemType: str
 
 
 class LineRecord(TypedDict, total=False):
@@ -62,6 +70,7 @@ class DocumentRecord(TypedDict, total=False):
     paidTotal: Amount
     pending: Amount
     advancesTotal: Amount
+    advancesApplied: Decimal  # what invoices took of the advances (read as written: not yet given its places)
     withholding: dict[str, Any] | None
     dte: dict[str, Any] | None
     version: int
@@ -69,7 +78,7 @@ class DocumentRecord(TypedDict, total=False):
     updatedAt: str
 
 
-class PaymentRecord(TypedDict, total=False):
+class PaymentRecord(StoredItem, total=False):
     """A payment applied to a document (in the document's partition)."""
     id: int
     documentId: int
@@ -97,6 +106,17 @@ class PaymentRecord(TypedDict, total=False):
     # company's currency (kept as written: older payments lack them and settle at `amount`)
     settledBase: Decimal
     appliedBase: Decimal
+    # a gateway's payment: the provider's fee (a withdrawal from the clearing account and its
+    # entry), that withdrawal's reversal when cancelled, and how the provider refunded it
+    gatewayFee: Decimal
+    gatewayFeeTax: Decimal
+    feeTransactionId: int
+    feeJournalEntryId: int | None
+    feeReversalTransactionId: int
+    feeReversalEntryId: int | None
+    refundedThrough: str
+    refundReference: str
+    refundedAt: str
     version: int
     createdAt: str
     confirmedAt: str

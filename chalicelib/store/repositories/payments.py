@@ -56,7 +56,7 @@ def add_to_advances(transaction: Transaction, company_id: int, document_id: int,
                        values={":amount": amount, ":one": 1, ":seen": seen_version})
 
 
-def replace(transaction: Transaction, payment: dict[str, Any], seen_version: int, *,
+def replace(transaction: Transaction, payment: PaymentRecord, seen_version: int, *,
             while_status: str | None = None) -> None:
     """The payment written as it now is, on the version read (and, with `while_status`, still in
     that status)."""
