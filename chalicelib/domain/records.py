@@ -45,6 +45,7 @@ class LineRecord(TypedDict, total=False):
     subtotal: Amount
     tax: Amount
     total: Amount
+    dimensions: list[dict[str, int]]  # cost centres [{dimensionId, valueId}], only when any
 
 
 class DocumentRecord(TypedDict, total=False):
@@ -52,6 +53,7 @@ class DocumentRecord(TypedDict, total=False):
     type: str
     status: str
     number: str | None
+    supplierDocumentNumber: str | None  # a purchase: the number its supplier gave it
     businessPartnerId: int
     date: str
     dueDate: str
@@ -72,6 +74,9 @@ class DocumentRecord(TypedDict, total=False):
     advancesTotal: Amount
     advancesApplied: Decimal  # what invoices took of the advances (read as written: not yet given its places)
     withholding: dict[str, Any] | None
+    exoneration: dict[str, Any] | None  # Honduras: the registers that excuse its ISV
+    stockMoves: list[dict[str, Any]]  # the goods its confirmation moved, undone exactly by a reversal
+    creditedTotal: Decimal  # what credit notes took off it (read as written)
     dte: dict[str, Any] | None
     version: int
     createdAt: str

@@ -21,7 +21,12 @@ def company_of(document: Mapping[str, Any]) -> int:
 
 def document(table: Table, company_id: int, document_id: int) -> DocumentRecord | None:
     """The stored document, as its record (the store reads each field at its declared type)."""
-    return cast("DocumentRecord | None", table.get(keys.document(company_id, document_id)))
+    return as_document(table.get(keys.document(company_id, document_id)))
+
+
+def as_document(item: dict[str, Any] | None) -> DocumentRecord | None:
+    """A document item read otherwise (a BatchGetItem, a query), as its record."""
+    return cast("DocumentRecord | None", item)
 
 
 def _dated_index(company_id: int, partner_id: int | None) -> tuple[str, str]:

@@ -16,7 +16,12 @@ from chalicelib.store.transaction import Transaction
 
 def partner(table: Table, company_id: int, partner_id: int) -> PartnerRecord | None:
     """The stored partner, as its record (the store reads each field at its declared type)."""
-    return cast("PartnerRecord | None", table.get(keys.entity(company_id, keys.PARTNER, partner_id)))
+    return as_partner(table.get(keys.entity(company_id, keys.PARTNER, partner_id)))
+
+
+def as_partner(item: dict[str, Any] | None) -> PartnerRecord | None:
+    """A partner item read otherwise (a BatchGetItem, a query), as its record."""
+    return cast("PartnerRecord | None", item)
 
 
 def every_partner(table: Table, company_id: int) -> list[dict[str, Any]]:
