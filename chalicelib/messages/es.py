@@ -1240,6 +1240,7 @@ PHRASES: dict[str, str] = {
     "the archive's files are not those its manifest lists": "los archivos del respaldo no son los que lista su manifiesto",
     "{}: its checksum does not match the manifest": "{0}: su suma de verificación no coincide con el manifiesto",
     "{}: {} items, the manifest says {}": "{0}: {1} registros, el manifiesto dice {2}",
+    "{}: not JSON Lines of typed items": "{0}: no son líneas JSON de registros con tipo",
     "the balances' debits {} differ from their credits {}": "el debe de los saldos, {0}, difiere de su haber, {1}",
     "account {}: its postings (debit {}, credit {}) differ from its balances (debit {}, credit {})":
         "cuenta {0}: sus movimientos (debe {1}, haber {2}) difieren de sus saldos (debe {3}, haber {4})",

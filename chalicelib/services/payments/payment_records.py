@@ -106,9 +106,8 @@ def payment_date(table: Table, company_id: int, document: DocumentRecord, fields
 def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amount: Decimal, date: str,
                  fields: dict[str, Any]) -> PaymentRecord:
     document_id = document["id"]
-    key = keys.document_payment(company_id, document_id, payment_id)
     payment: PaymentRecord = {
-        "PK": key["PK"], "SK": key["SK"], "itemType": "PAYMENT", "id": payment_id,
+        **payment_store.new_item(company_id, document_id, payment_id), "id": payment_id,
         "documentId": document_id, "amount": amount, "paymentDate": date, "status": CONFIRMED,
         "reference": fields.get("reference"), "notes": fields.get("notes"),
         "businessPartnerId": document["businessPartnerId"]}
