@@ -1,5 +1,7 @@
 """The Chalice app: blueprints, the 405 fallbacks and the Lambda entry points. No logic here."""
-from chalice import Rate
+from typing import Any
+
+from chalice.app import CloudWatchEvent, DynamoDBEvent, Rate, SQSEvent
 
 from chalicelib import countries
 from chalicelib.api import (
@@ -62,7 +64,7 @@ declare_binary_types(app)
 
 
 @app.lambda_function(name="authorizer")
-def authorizer(event, context):
+def authorizer(event: dict[str, Any], context: Any) -> dict[str, Any]:
     with traced("## authorizer"):
         return authorize(event, get_table())
 
@@ -73,7 +75,7 @@ def authorizer(event, context):
 # says what latency that gives).
 @app.on_dynamodb_record(stream_arn=STREAM_ARN_PLACEHOLDER, name="webhook_fanout", batch_size=100,
                         maximum_batching_window_in_seconds=0)
-def webhook_fanout(event):
+def webhook_fanout(event: DynamoDBEvent) -> None:
     from chalicelib.events.handlers import fan_out_records
 
     with traced("## webhook_fanout"):
@@ -82,7 +84,7 @@ def webhook_fanout(event):
 
 @app.on_sqs_message(queue_arn=WEBHOOK_QUEUE_ARN_PLACEHOLDER, name="webhook_deliverer", batch_size=1,
                     maximum_batching_window_in_seconds=0)
-def webhook_deliverer(event):
+def webhook_deliverer(event: SQSEvent) -> dict[str, list[dict[str, str]]]:
     from chalicelib.events.handlers import deliver_messages
 
     with traced("## webhook_deliverer"):
@@ -93,7 +95,7 @@ def webhook_deliverer(event):
 # (after the visibility timeout, six times the function's 900 s) up to its redrive's four receives.
 @app.on_sqs_message(queue_arn=IMPORT_QUEUE_ARN_PLACEHOLDER, name="import_worker", batch_size=1,
                     maximum_batching_window_in_seconds=0)
-def import_worker(event):
+def import_worker(event: SQSEvent) -> None:
     from chalicelib.services.imports.worker import run_messages
 
     with traced("## import_worker"):
@@ -101,7 +103,7 @@ def import_worker(event):
 
 
 @app.schedule(Rate(1, unit=Rate.HOURS), name="scheduled_invoices")
-def scheduled_invoices_run(event):
+def scheduled_invoices_run(event: CloudWatchEvent) -> dict[str, Any]:
     from chalicelib.events.handlers import run_scheduled_invoices
 
     with traced("## scheduled_invoices"):

@@ -21,7 +21,8 @@ DEFAULT = "HN"  # a company created without a country, and the items written bef
 @lru_cache(maxsize=None)
 def pack(code: str | None) -> "CountryPack":
     """The pack of a country; an unknown or missing code is the default country's."""
-    return import_module(PACKAGES.get(code or DEFAULT, PACKAGES[DEFAULT])).PACK
+    found: CountryPack = import_module(PACKAGES.get(code or DEFAULT, PACKAGES[DEFAULT])).PACK
+    return found
 
 
 def pack_of(company: Mapping[str, Any] | None) -> "CountryPack":

@@ -14,7 +14,7 @@ the net result) and shown apart, so opening cash + net flow + the effect = closi
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from chalicelib.domain.accounting import ASSET, EQUITY, LIABILITY, ZERO
 from chalicelib.domain.statements import RESULT_TYPES, Movements, chart_placements, result
@@ -95,8 +95,8 @@ def exchange_rate_effect(revaluations: Iterable[Mapping[str, Any]], bank_ledgers
     return effect
 
 
-def statement(accounts: list[Mapping[str, Any]], place: Mapping[int, str],
-              columns: list[tuple[Mapping[int, Movements], Mapping[int, Movements], Mapping[int, Movements]]],
+def statement(accounts: Sequence[Mapping[str, Any]], place: Mapping[int, str],
+              columns: Sequence[tuple[Mapping[int, Movements], Mapping[int, Movements], Mapping[int, Movements]]],
               exchange_effects: list[Decimal] | None = None) -> dict[str, Any]:
     """Per column (the period's movements, the balances before it, the balances at its end):
     the three sections' lines and totals, the net flow, the exchange-rate effect on cash

@@ -9,6 +9,7 @@ what the type takes: `pay` what an invoice or debit note owes, `refund` what a c
 advances a quote or order holds onto a document that owes (POST .../apply-advances-from-source)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Callable
 
@@ -30,7 +31,7 @@ from chalicelib.errors import ApiError
 Refusal = ApiError | None
 
 
-def _country_refusal(action: str, document: dict[str, Any]) -> Refusal:
+def _country_refusal(action: str, document: Mapping[str, Any]) -> Refusal:
     """What a country objects to, after the core's status checks: an electronic document is undone
     at its tax authority (countries/interface.py `action_refusal`)."""
     for pack in countries.packs():
@@ -40,14 +41,14 @@ def _country_refusal(action: str, document: dict[str, Any]) -> Refusal:
     return None
 
 
-def _advances(document: dict[str, Any]) -> Refusal:
+def _advances(document: Mapping[str, Any]) -> Refusal:
     if Decimal(document.get("advancesTotal", 0)) > 0:
         return DocumentStateError(f"The document holds advances of {document['advancesTotal']}; cancel those "
                                   "payments first.", code="DOCUMENT_HAS_PAYMENTS")
     return None
 
 
-def untouched(document: dict[str, Any]) -> Refusal:
+def untouched(document: Mapping[str, Any]) -> Refusal:
     """Undoing a confirmation needs the document untouched by payments and credit notes."""
     if Decimal(document.get("paidTotal", 0)) != 0 or Decimal(document.get("pending", 0)) != Decimal(document["total"]):
         return has_payments()
@@ -57,17 +58,17 @@ def untouched(document: dict[str, Any]) -> Refusal:
     return None
 
 
-def _update(document: dict[str, Any]) -> Refusal:
+def _update(document: Mapping[str, Any]) -> Refusal:
     if document["status"] != DRAFT:
         return DocumentNotEditable(f"Only a draft can be edited; this document is {document['status']}.")
     return None
 
 
-def _confirm(document: dict[str, Any]) -> Refusal:
+def _confirm(document: Mapping[str, Any]) -> Refusal:
     return wrong_status("confirmed", document["status"], DRAFT) if document["status"] != DRAFT else None
 
 
-def _delete(document: dict[str, Any]) -> Refusal:
+def _delete(document: Mapping[str, Any]) -> Refusal:
     """From the document alone: a draft's payments on record (cancelled advances) are read by the command."""
     if document["status"] != DRAFT:
         return DocumentStateError("Only a draft can be deleted; cancel or credit a confirmed document.",
@@ -75,7 +76,7 @@ def _delete(document: dict[str, Any]) -> Refusal:
     return _advances(document)
 
 
-def _cancel(document: dict[str, Any]) -> Refusal:
+def _cancel(document: Mapping[str, Any]) -> Refusal:
     if document["status"] == DRAFT:  # a draft that will never be confirmed
         return _advances(document)
     kind = KINDS[document["type"]]
@@ -86,7 +87,7 @@ def _cancel(document: dict[str, Any]) -> Refusal:
     return _country_refusal("cancel", document) or untouched(document)
 
 
-def _unconfirm(document: dict[str, Any]) -> Refusal:
+def _unconfirm(document: Mapping[str, Any]) -> Refusal:
     if not KINDS[document["type"]].unconfirmable:
         return DocumentStateError(f"Only purchase invoices (103) can be unconfirmed, not type {document['type']}.",
                                   code="DOCUMENT_NOT_UNCONFIRMABLE")
@@ -95,13 +96,13 @@ def _unconfirm(document: dict[str, Any]) -> Refusal:
     return _country_refusal("unconfirm", document) or untouched(document)
 
 
-def _invalidate(document: dict[str, Any]) -> Refusal:
+def _invalidate(document: Mapping[str, Any]) -> Refusal:
     """Only a country whose documents its tax authority receives invalidates them: its pack refuses
     every document it cannot invalidate."""
     return _country_refusal("invalidate", document)
 
 
-def payment_refusal(document: dict[str, Any], refundable: bool = False) -> str | None:
+def payment_refusal(document: Mapping[str, Any], refundable: bool = False) -> str | None:
     """Why money cannot settle the document: only a confirmed one that owes (an invoice, a debit
     note) or, when `refundable`, a credit note whose rest is refunded."""
     kind = KINDS[document["type"]]
@@ -114,13 +115,13 @@ def payment_refusal(document: dict[str, Any], refundable: bool = False) -> str |
     return None
 
 
-def _pay(document: dict[str, Any]) -> Refusal:
+def _pay(document: Mapping[str, Any]) -> Refusal:
     problem = payment_refusal(document) or (
         "Nothing is pending on this document." if Decimal(document.get("pending", 0)) <= 0 else None)
     return DocumentStateError(problem, code="DOCUMENT_NOT_PAYABLE") if problem else None
 
 
-def _refund(document: dict[str, Any]) -> Refusal:
+def _refund(document: Mapping[str, Any]) -> Refusal:
     """A credit note's rest (what no document it corrects took) back in money."""
     kind = KINDS[document["type"]]
     if kind.balance >= 0:
@@ -136,7 +137,7 @@ def _refund(document: dict[str, Any]) -> Refusal:
     return None
 
 
-def _advance(document: dict[str, Any], company_currency: str) -> Refusal:
+def _advance(document: Mapping[str, Any], company_currency: str) -> Refusal:
     """Money on a quote, order or delivery before its invoice, in the company's currency, until
     the advances reach its total (a draft takes them too)."""
     kind = KINDS[document["type"]]
@@ -157,7 +158,7 @@ def _advance(document: dict[str, Any], company_currency: str) -> Refusal:
     return None
 
 
-def _apply_advances(document: dict[str, Any]) -> Refusal:
+def _apply_advances(document: Mapping[str, Any]) -> Refusal:
     """A document that owes takes advances from a quote or order of its partner (its own source
     unless the request names another): whether that one holds any is the command's to read."""
     problem = payment_refusal(document)
@@ -168,7 +169,7 @@ def _apply_advances(document: dict[str, Any]) -> Refusal:
     return None
 
 
-def _always(document: dict[str, Any]) -> Refusal:
+def _always(document: Mapping[str, Any]) -> Refusal:
     return None
 
 
@@ -182,7 +183,7 @@ ACTIONS = tuple(RULES)
 _READS_CURRENCY = {"advance"}
 
 
-def refusal(action: str, document: dict[str, Any], company_currency: str | None = None) -> Refusal:
+def refusal(action: str, document: Mapping[str, Any], company_currency: str | None = None) -> Refusal:
     if action in _READS_CURRENCY:
         if company_currency is None:
             raise ValueError(f"the rule of {action} reads the company's currency")
@@ -190,14 +191,14 @@ def refusal(action: str, document: dict[str, Any], company_currency: str | None 
     return RULES[action](document)
 
 
-def require(action: str, document: dict[str, Any], company_currency: str | None = None) -> None:
+def require(action: str, document: Mapping[str, Any], company_currency: str | None = None) -> None:
     """Raises the action's refusal: what its command checks, the rule `allowedActions` shows."""
     refused = refusal(action, document, company_currency)
     if refused is not None:
         raise refused
 
 
-def allowed_actions(document: dict[str, Any], company_currency: str, *, records_openings: bool = False) -> list[str]:
+def allowed_actions(document: Mapping[str, Any], company_currency: str, *, records_openings: bool = False) -> list[str]:
     """The actions whose refusal is None, in RULES' order. The commands also read what the
     document does not record: `delete` is refused for a draft with payments on record,
     `applyAdvances` when the quote or order holds no advance left, and every action by the

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chalicelib.domain import money
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Dimensions, Movement, round_money
@@ -370,7 +370,7 @@ def credit_blocked(days: int, tolerated: int) -> ApiError:
 
 # --- events --------------------------------------------------------------------------------------
 
-def event_data(document: dict[str, Any]) -> dict[str, Any]:
+def event_data(document: Mapping[str, Any]) -> dict[str, Any]:
     return {"IdFactura": int(document["id"]), "type": document["type"],
             "number": plain_number(document.get("number")), "total": document["total"],
             "businessPartnerId": int(document["businessPartnerId"]),

@@ -6,7 +6,8 @@ gives each field annotated with its `Places` at least those places again (115.00
 answer is the same when it is written and when it is read.
 The records are the stored items (camelCase, as the API answers them), so these are TypedDicts over
 them rather than classes of their own; `total=False` since older items lack later fields.
-The key attributes (PK, SK, GSI...) are on every item and left out."""
+A record built to be written carries its key (`StoredItem`: PK, SK, itemType); the index
+attributes (GSI...) the store adds are left out."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,6 +26,13 @@ class Places:
 Amount = Annotated[Decimal, Places(2)]
 
 
+class StoredItem(TypedDict, total=False):
+    """The key an item is written under (store/keys) and what kind of item it is."""
+    PK: str
+    SK: str
+    itemType: str
+
+
 class LineRecord(TypedDict, total=False):
     """A document's line (stored inside the document)."""
     productId: int | None
@@ -37,6 +45,7 @@ class LineRecord(TypedDict, total=False):
     subtotal: Amount
     tax: Amount
     total: Amount
+    dimensions: list[dict[str, int]]  # cost centres [{dimensionId, valueId}], only when any
 
 
 class DocumentRecord(TypedDict, total=False):
@@ -44,6 +53,7 @@ class DocumentRecord(TypedDict, total=False):
     type: str
     status: str
     number: str | None
+    supplierDocumentNumber: str | None  # a purchase: the number its supplier gave it
     businessPartnerId: int
     date: str
     dueDate: str
@@ -62,14 +72,18 @@ class DocumentRecord(TypedDict, total=False):
     paidTotal: Amount
     pending: Amount
     advancesTotal: Amount
+    advancesApplied: Decimal  # what invoices took of the advances (read as written: not yet given its places)
     withholding: dict[str, Any] | None
+    exoneration: dict[str, Any] | None  # Honduras: the registers that excuse its ISV
+    stockMoves: list[dict[str, Any]]  # the goods its confirmation moved, undone exactly by a reversal
+    creditedTotal: Decimal  # what credit notes took off it (read as written)
     dte: dict[str, Any] | None
     version: int
     createdAt: str
     updatedAt: str
 
 
-class PaymentRecord(TypedDict, total=False):
+class PaymentRecord(StoredItem, total=False):
     """A payment applied to a document (in the document's partition)."""
     id: int
     documentId: int
@@ -90,7 +104,31 @@ class PaymentRecord(TypedDict, total=False):
     reference: str | None
     notes: str | None
     paymentLinkId: str  # only a gateway's payment, through its link, has it
+    gatewayId: int  # a gateway's payment: its gateway and the provider's transaction
+    gatewayTransactionId: str
+    bankTransactionType: str  # the type of the bank transaction it made, when it moved a bank account
+    # what it took off the receivable or payable, and off the note or certificate it applies, in the
+    # company's currency (kept as written: older payments lack them and settle at `amount`)
+    settledBase: Decimal
+    appliedBase: Decimal
+    # a gateway's payment: the provider's fee (a withdrawal from the clearing account and its
+    # entry), that withdrawal's reversal when cancelled, and how the provider refunded it
+    gatewayFee: Decimal
+    gatewayFeeTax: Decimal
+    feeTransactionId: int
+    feeJournalEntryId: int | None
+    feeReversalTransactionId: int
+    feeReversalEntryId: int | None
+    refundedThrough: str
+    refundReference: str
+    refundedAt: str
     version: int
+    createdAt: str
+    confirmedAt: str
+    cancelledAt: str
+    cancelReason: str
+    reversalEntryId: int
+    reversalBankTransactionId: int
 
 
 class EntryLineRecord(TypedDict, total=False):

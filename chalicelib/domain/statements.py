@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chalicelib.domain.accounting import ASSET, COST, EQUITY, EXPENSE, INCOME, LIABILITY, ZERO, natural_balance
 
@@ -119,7 +119,7 @@ def section(accounts: Iterable[Mapping[str, Any]], account_type: str,
                  lambda debit, credit: natural_balance(account_type, debit, credit))
 
 
-def _tree(members: list[Mapping[str, Any]], columns: list[Mapping[int, Movements]],
+def _tree(members: list[Mapping[str, Any]], columns: Sequence[Mapping[int, Movements]],
           balance: Callable[[Decimal, Decimal], Decimal]) -> dict[str, Any]:
     """`members` as a tree in code order: each node's `amounts` (one per column, `balance` of its
     movements) include its sub-accounts' in the tree; an account whose parent is not a member
@@ -158,7 +158,7 @@ def result(accounts: Iterable[Mapping[str, Any]], movements: Mapping[int, Moveme
     return total
 
 
-def balance_sheet(accounts: list[Mapping[str, Any]], columns: list[tuple[Mapping[int, Movements],
+def balance_sheet(accounts: Sequence[Mapping[str, Any]], columns: Sequence[tuple[Mapping[int, Movements],
                                                                          Mapping[int, Movements]]]) -> dict[str, Any]:
     """Per column, (movements up to the date, movements before 1 January of its year). The
     year's result and the earlier years' (not yet closed into an equity account) belong to
@@ -175,7 +175,7 @@ def balance_sheet(accounts: list[Mapping[str, Any]], columns: list[tuple[Mapping
             "balanced": [assets["totals"][i] == liabilities_and_equity[i] for i in range(len(columns))]}
 
 
-def income_statement(accounts: list[Mapping[str, Any]], columns: list[Mapping[int, Movements]],
+def income_statement(accounts: Sequence[Mapping[str, Any]], columns: Sequence[Mapping[int, Movements]],
                      standard: Mapping[str, tuple[str, str, bool]]) -> dict[str, Any]:
     """Per column (the movements of a period), NIIF para PYMES' income statement: revenue less
     cost of sales is the gross margin; less operating expenses, the operating result; with other

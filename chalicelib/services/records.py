@@ -2,6 +2,7 @@
 list, each write one transaction carrying its outbox event."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -111,9 +112,9 @@ def count_records(transaction: Transaction, company_id: int, kind: RecordKind, a
 
 def update_record(command: Command, kind: RecordKind, record_id: int, changes: dict[str, Any],
                   expected_version: int | None, extra: ExtraOperations | None = None,
-                  current: dict[str, Any] | None = None) -> dict[str, Any]:
+                  current: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """`current`: the record as the caller already read it."""
-    current = current or get_record(command.table, command.company_id, kind, record_id)
+    current = dict(current) if current else get_record(command.table, command.company_id, kind, record_id)
 
     def add_effects(transaction: Transaction, updated: dict[str, Any]) -> None:
         _update_effects(transaction, command.company_id, kind, current, updated, extra)

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache, wraps
-from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Mapping, ParamSpec, TypeVar
 
 import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
@@ -60,7 +60,7 @@ def _value_bytes(value: Any) -> int:
     return 3 + sum(1 + _value_bytes(inner) for inner in value)
 
 
-def to_attributes(item: dict[str, Any]) -> dict[str, Any]:
+def to_attributes(item: Mapping[str, Any]) -> dict[str, Any]:
     return {name: _serializer.serialize(value) for name, value in item.items() if value is not None}
 
 

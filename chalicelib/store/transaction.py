@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple, TypeVar
+from typing import Any, Callable, Mapping, NamedTuple, TypeVar
 
 from botocore.exceptions import ClientError
 
@@ -85,7 +85,7 @@ class Transaction(MergedWrites):
         renumbering.operation = len(self.operations) - 1
         self.renumbering = renumbering
 
-    def _expression(self, kind: str, key_or_item: dict[str, Any], *, condition: str | None,
+    def _expression(self, kind: str, key_or_item: Mapping[str, Any], *, condition: str | None,
                     names: dict[str, str] | None, values: dict[str, Any] | None,
                     on_fail: ApiError | None, extra: dict[str, Any] | None = None) -> None:
         request: dict[str, Any] = {"TableName": self.table.name, **(extra or {})}
@@ -98,7 +98,7 @@ class Transaction(MergedWrites):
             request["ExpressionAttributeValues"] = to_values(values)
         self.operations.append(Operation({kind: request}, on_fail))
 
-    def put(self, item: dict[str, Any], *, condition: str | None = None,
+    def put(self, item: Mapping[str, Any], *, condition: str | None = None,
             names: dict[str, str] | None = None, values: dict[str, Any] | None = None,
             on_fail: ApiError | None = None) -> "Transaction":
         self._expression("Put", item, condition=condition, names=names, values=values, on_fail=on_fail)
@@ -112,7 +112,7 @@ class Transaction(MergedWrites):
         self.operations.append(Operation({"Put": request}, on_fail))
         return self
 
-    def put_new(self, item: dict[str, Any], *, on_fail: ApiError | None = None) -> "Transaction":
+    def put_new(self, item: Mapping[str, Any], *, on_fail: ApiError | None = None) -> "Transaction":
         """Creates an item that must not exist yet (a fresh id, a reserved unique value)."""
         return self.put(item, condition="attribute_not_exists(PK)", on_fail=on_fail)
 
@@ -137,7 +137,7 @@ class Transaction(MergedWrites):
                                values={":expectedVersion": expected_version, **(values or {})},
                                on_fail=on_fail)
 
-    def set_fields(self, key: Key, changes: dict[str, Any], *, condition: str | None = None,
+    def set_fields(self, key: Key, changes: Mapping[str, Any], *, condition: str | None = None,
                    names: dict[str, str] | None = None, values: dict[str, Any] | None = None,
                    on_fail: ApiError | None = None) -> "Transaction":
         """Sets (or removes, for None) exactly these attributes, under `condition`."""

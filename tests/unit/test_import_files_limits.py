@@ -150,6 +150,16 @@ def test_an_archive_expanding_past_128_mb_is_refused_before_its_files_are_read(m
     assert phrase("the archive expands to more than 128 MB: a restore reads at most that")
 
 
+def test_an_archive_file_that_is_not_json_lines_is_refused_as_such():
+    # its checksum matches the manifest (the archive was made so): only its text is wrong. The
+    # refusal is the archive's own (ArchiveInvalid carrying a RowError), as every other of read's
+    content = _archive({"items/BP.jsonl": b"not json\n"})
+    with pytest.raises(company_archive.ArchiveInvalid) as refused:
+        company_archive.read(content)
+    assert refused.value.error == RowError(0, None, "items/BP.jsonl: not JSON Lines of typed items")
+    assert phrase("items/BP.jsonl: not JSON Lines of typed items")
+
+
 def test_the_archives_tables_write_a_formula_as_text():
     # a partner named "=HYPERLINK(...)" (and a phone "+504...", an email "@x") would run as a formula when
     # the partners.csv is opened in a spreadsheet: each starts with a quote, as every CSV export's text

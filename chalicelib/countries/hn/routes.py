@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalice import Blueprint
+from chalice.app import Blueprint
 
 from chalicelib.api.exports import report_answer
 from chalicelib.api.routing import Call, endpoint

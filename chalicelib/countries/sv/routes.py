@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chalice import Blueprint, Response
+from chalice.app import Blueprint, Response
 
 from chalicelib.api.exports import report_answer
 from chalicelib.api.routing import MANAGE, Call, endpoint

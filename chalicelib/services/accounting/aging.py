@@ -4,7 +4,7 @@ partner of its ledger up to the date, and BatchGets of the documents left open."
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib.domain import aging
 from chalicelib.domain.accounting import ZERO
@@ -46,7 +46,7 @@ def aged_balances(table: Table, company_id: int, which: str, date: str | None) -
     return {"date": date, "partners": rows, "totals": totals}
 
 
-def aged_table(which: str):
+def aged_table(which: str) -> Callable[[dict[str, Any]], ReportTable]:
     def as_table(report: dict[str, Any]) -> ReportTable:
         table = ReportTable(SIDES[which][2], f"Al {report['date']}", (
             Column("RTN"), Column("Socio", weight=4), *(Column(title, "amount") for title in BUCKET_TITLES),

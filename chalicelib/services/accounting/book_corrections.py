@@ -7,6 +7,7 @@ month, a document needs none: it shows as cancelled (or, back to draft, not at a
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Mapping
 from typing import Any
 
 from chalicelib import countries
@@ -32,7 +33,8 @@ def record_reversal(transaction: Transaction, company_id: int, document: Documen
     if document["type"] not in tax_books.BOOK_TYPES or reversal_date[:7] == document["date"][:7]:
         return
     document_id, version = document["id"], document["version"]
-    kept = {name: document[name] for name in _KEPT if document.get(name) is not None}
+    stored: Mapping[str, Any] = document
+    kept = {name: stored[name] for name in _KEPT if stored.get(name) is not None}
     # kept in the company's currency, as the books read them (no rate: already converted)
     kept["lines"] = tax_books.condensed_lines(currency.lines_in_base(document))
     kept["total"] = currency.base_total(document)

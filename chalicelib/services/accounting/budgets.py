@@ -153,7 +153,7 @@ def update_budget(command: Command, budget_id: int, changes: dict[str, Any],
     current = get_budget(table, company_id, budget_id)
     if expected_version is not None and expected_version != current["version"]:
         raise VersionConflict()
-    header_changes = {name: changes[name] for name in ("name", "year") if name in changes
+    header_changes: dict[str, Any] = {name: changes[name] for name in ("name", "year") if name in changes
                       and changes[name] != current[name]}
     lines = checked_lines(table, company_id, changes["lines"], dimensions.carried_pairs(current["lines"])) \
         if "lines" in changes else None

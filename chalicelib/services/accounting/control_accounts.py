@@ -119,7 +119,7 @@ def check_rule_account(table: Table, company_id: int, operation: str, current: d
     if current is not None and int(current["chartOfAccountId"]) not in own | {int(account["id"])}:
         left = table.get(keys.chart_account(company_id, int(current["chartOfAccountId"])))
         balance = reports.balance_of(table, company_id, left) if left else accounting.ZERO
-        if balance != 0:
+        if left and balance != 0:
             _has_balance(field, left, balance, subledger)
     return fresh
 

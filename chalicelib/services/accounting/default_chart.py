@@ -4,6 +4,7 @@ already in the chart and rules already set are left as they are."""
 from __future__ import annotations
 
 from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 from chalicelib import countries
@@ -23,10 +24,18 @@ from chalicelib.store.transaction import Transaction
 _ACCOUNTS_PER_TRANSACTION = 30
 
 
+def _chart_of(country: str) -> ModuleType:
+    """The module of the country's standard chart (ACCOUNTS, RULES and where the statements place them)."""
+    name = countries.pack(country).chart_module
+    if name is None:
+        raise ValueError(f"the pack of {country} has no standard chart")
+    return import_module(name)
+
+
 def standard_chart(country: str) -> tuple[tuple[tuple[str, str, str, str | None], ...],
                                           tuple[tuple[str, str | None, str], ...]]:
     """The accounts and rules of the country's standard chart."""
-    module = import_module(countries.pack(country).chart_module)
+    module = _chart_of(country)
     return module.ACCOUNTS, module.RULES
 
 
@@ -34,7 +43,7 @@ def standard_sections(country: str) -> dict[str, tuple[str, str, bool]]:
     """Where the country's standard chart places its income, cost and expense accounts in the
     income statement: code -> (type, section, whether the chart names it in `STATEMENT_SECTIONS`
     rather than the account following its parent or its type)."""
-    module = import_module(countries.pack(country).chart_module)
+    module = _chart_of(country)
     return statements.standard_places(module.ACCOUNTS, getattr(module, "STATEMENT_SECTIONS", {}),
                                       statements.SECTION_BY_TYPE)
 
@@ -42,7 +51,7 @@ def standard_sections(country: str) -> dict[str, tuple[str, str, bool]]:
 def standard_cash_flow_places(country: str) -> dict[str, tuple[str, str, bool]]:
     """Where the country's standard chart places its balance sheet accounts in the statement of
     cash flows: code -> (type, place, whether the chart names it in `CASH_FLOW_CATEGORIES`)."""
-    module = import_module(countries.pack(country).chart_module)
+    module = _chart_of(country)
     return cash_flow.standard_places(module.ACCOUNTS, getattr(module, "CASH_FLOW_CATEGORIES", {}))
 
 
@@ -56,7 +65,7 @@ def import_default_chart(table: Table, company_id: int) -> tuple[dict[str, Any],
     ids_by_code = chart_store.reserved_codes(table, company_id)
     missing = [account for account in chart_accounts if account[0] not in ids_by_code]
     new_ids = _take_ids(table, keys.id_sequence(company_id, keys.CHART_ACCOUNT), len(missing))
-    planned = []
+    planned: list[dict[str, Any]] = []
     for (code, name, account_type, parent_code), account_id in zip(missing, new_ids, strict=True):
         ids_by_code[code] = account_id
         planned.append({"id": account_id, "code": code, "name": name, "type": account_type,

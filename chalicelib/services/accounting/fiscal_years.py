@@ -117,9 +117,9 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
                                            movements=movements)
             entry_ids.append(entry["id"])
         last = not rest
+        closed: dict[str, Any] = {"closedAt": clock.now_iso()} if last else {}
         state = _set_lock(command if last else Command(command.principal, table), company_id, name, state,
-                          CLOSED if last else CLOSING, writes=writes, closingEntryIds=entry_ids,
-                          **({"closedAt": clock.now_iso()} if last else {}))
+                          CLOSED if last else CLOSING, writes=writes, closingEntryIds=entry_ids, **closed)
         if last:
             return state
 
@@ -233,9 +233,10 @@ def reopen_year(command: Command, year: int) -> dict[str, Any]:
                            book_text("year_reopening", year=name))
             reversed_ids.append(pending[-1])
         last = len(pending) <= 1
+        reopened: dict[str, Any] = {"reopenedAt": clock.now_iso()} if last else {}
         state = _set_lock(command if last else Command(command.principal, table), company_id, name, state,
                           OPEN if last else REOPENING, writes=writes, yearClosed=False if last else None,
-                          reopeningEntryIds=reversed_ids, **({"reopenedAt": clock.now_iso()} if last else {}))
+                          reopeningEntryIds=reversed_ids, **reopened)
         if last:
             return state
 
@@ -252,8 +253,8 @@ def closing_movements(table: Table, company_id: int, years: list[dict[str, Any]]
         entry_ids = item["closingEntryIds"]
         for entry_id in entry_ids:
             entry = get_entry(table, company_id, entry_id)
-            entries = [entry] + ([get_entry(table, company_id, entry["reversedBy"])]
-                                 if entry.get("reversedBy") is not None else [])
+            reversal_id = entry.get("reversedBy")
+            entries = [entry] + ([get_entry(table, company_id, reversal_id)] if reversal_id is not None else [])
             for one in entries:
                 for line in one["lines"]:
                     account_id = line["chartOfAccountId"]

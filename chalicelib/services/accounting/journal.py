@@ -31,7 +31,7 @@ from chalicelib.store.transaction import MAX_ITEMS, Transaction
 _ENTRY_OVERHEAD = 7
 
 
-def create_entry(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
+def create_entry(command: Command, fields: dict[str, Any]) -> EntryRecord:
     transaction, entry = entry_writes(command, fields)
     return command.commit(transaction, entry)
 
@@ -71,7 +71,7 @@ def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[in
     found = table.batch_get([chart.account_key(company_id, account_id) for account_id in wanted])
     problems = []
     for index, line in enumerate(lines):
-        account = found.get(tuple(chart.account_key(company_id, line.account_id).values()))
+        account = found.get(keys.pair(chart.account_key(company_id, line.account_id)))
         field = f"lines[{index}].chartOfAccountId"
         if account is None:
             problems.append({"field": field, "message": "no such account"})

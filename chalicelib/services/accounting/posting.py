@@ -134,7 +134,7 @@ def entry_lines(entry: EntryRecord) -> list[Line]:
 
 
 def get_entry(table: Table, company_id: int, entry_id: int) -> EntryRecord:
-    entry = table.get(keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id))
+    entry = journal_entries.entry(table, company_id, entry_id)
     if entry is None:
         raise NotFound("Journal entry not found.")
     return entry
@@ -159,7 +159,7 @@ class JournalWrites:
         self._balances: dict[tuple[int, str], list[Any]] = {}
         # account -> (postings added, field to blame when the account is missing or inactive)
         self._accounts: dict[int, list[Any]] = {}
-        self._day_counts: dict[str, Counter] = defaultdict(Counter)
+        self._day_counts: dict[str, Counter[str]] = defaultdict(Counter)
         self._dated: dict[str, set[str]] = defaultdict(set)
         # accounts the command has already read (strongly consistent), by id
         self._read_accounts: dict[int, dict[str, Any]] = {}

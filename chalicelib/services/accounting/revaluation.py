@@ -186,7 +186,7 @@ def _stored(item: dict[str, Any]) -> dict[str, Any]:
 
 def revaluation_view(item: dict[str, Any]) -> dict[str, Any]:
     """A record before issue 44's chunks was posted whole, in one pair of entries."""
-    shown = {name: item.get(name) for name in VIEW_FIELDS}
+    shown: dict[str, Any] = {name: item.get(name) for name in VIEW_FIELDS}
     shown["status"] = item.get("status", chunks.POSTED_STATUS) if "id" in item and item["id"] is not None else None
     for many, first in (("journalEntryIds", "journalEntryId"), ("reversalJournalEntryIds", "reversalJournalEntryId"),
                         ("voidJournalEntryIds", None)):

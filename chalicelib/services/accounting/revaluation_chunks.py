@@ -9,6 +9,7 @@ any chunk the trial balance is zero and every subledger equals its control accou
 chunk makes the record `posted` and carries the Idempotency-Key answer."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Callable
 
@@ -55,7 +56,7 @@ def chunk_item_count(lines: list[dict[str, Any]], date: str, reversal_day: str) 
 def plan_chunks(lines: list[dict[str, Any]], date: str, reversal_day: str) -> int:
     """Each line with a difference given its `chunk` (0, 1, ...): whole subledgers, in the plan's
     order, as many as fit in one transaction. Answers the number of chunks."""
-    chunk, taken = 0, []
+    chunk, taken = 0, list[dict[str, Any]]()
     by_subledger: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for line in lines:
         if line["difference"]:
@@ -120,7 +121,7 @@ def _post(table: Table, writes: JournalWrites, company_id: int, record: dict[str
     losses) and its reversal the next day, both automatic with the revaluation as their source."""
     date, reversal_day = record["date"], record["reversalDate"]
 
-    def description(line: dict[str, Any]) -> str:
+    def description(line: Mapping[str, Any]) -> str:
         if line["kind"] == rules.BANK:
             return book_text("revaluation_bank", name=line["bankAccountName"])
         return book_text("revaluation_partner", kind=book_text(f"revaluation_{line['kind']}"), name=line["partnerName"])

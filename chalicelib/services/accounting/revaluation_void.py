@@ -9,7 +9,7 @@ its date's key (status `voided`): the date is free for a new revaluation, the vo
 listed. Refused while either day is in a closed period."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib import clock
 from chalicelib.errors import NotFound
@@ -30,7 +30,8 @@ def stored_record(table: Table, company_id: int, revaluation_id: int) -> dict[st
     raise NotFound("Revaluation not found.")
 
 
-def void(command: Command, revaluation_id: int, answer: Any) -> dict[str, Any]:
+def void(command: Command, revaluation_id: int,
+         answer: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
     """`answer(record)` is the view the route returns (and the Idempotency-Key stores)."""
     table, company_id = command.table, command.company_id
     record = stored_record(table, company_id, revaluation_id)

@@ -2,6 +2,7 @@
 latest date asked, and the chart) whatever the number of documents and entries."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from chalicelib.domain import accounting, statements
@@ -104,7 +105,8 @@ def _movements(months: dict[int, list[accounting.MonthBalance]], date: str) -> d
     return {account: Movements(*accounting.totals_through(balances, date)) for account, balances in months.items()}
 
 
-def _spans(months: dict[int, list[accounting.MonthBalance]], start: str, end: str):
+def _spans(months: dict[int, list[accounting.MonthBalance]], start: str,
+           end: str) -> Iterator[tuple[int, Movements, Movements]]:
     before = accounting.previous_day(start)
     for account, balances in months.items():
         yield (account, Movements(*accounting.totals_through(balances, end)),

@@ -137,7 +137,7 @@ def update_bank_account(command: Command, account_id: int, changes: dict[str, An
                    expected_version: int | None) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     current = get_bank_account(table, company_id, account_id)
-    fixed = [name for name in ("chartOfAccountId", "openingBalance", "openingBalanceDate", "currency")
+    fixed: list[str] = [name for name in ("chartOfAccountId", "openingBalance", "openingBalanceDate", "currency")
              if name in changes and changes[name] != current.get(name)]
     if fixed and _has_transactions(current):
         raise BankRuleBroken(f"{fixed[0]} cannot change once the account has transactions.", code="BANK_ACCOUNT_IN_USE",
@@ -147,7 +147,7 @@ def update_bank_account(command: Command, account_id: int, changes: dict[str, An
         changes = {**changes, "balance": changes["openingBalance"], "reconciledBalance": changes["openingBalance"]}
     new_ledger = changes.get("chartOfAccountId")
     moves = new_ledger is not None and new_ledger != current["chartOfAccountId"]
-    if moves:
+    if moves and new_ledger is not None:
         ledger = _check_ledger_account(table, company_id, new_ledger)
         # what the old ledger holds would stay behind, no bank account's any more (an opening
         # balance posted there included: set it to 0 first)
@@ -162,7 +162,7 @@ def update_bank_account(command: Command, account_id: int, changes: dict[str, An
             writes.know_accounts({ledger["id"]: {**ledger, "postingCount": 1}})
 
     def relink(transaction: Transaction, _: dict[str, Any]) -> None:
-        if moves:
+        if moves and new_ledger is not None:
             chart.add_reference(transaction, company_id, new_ledger, 1, "chartOfAccountId", unposted=True,
                                 postings=1 if opening is not None else 0)
             chart.add_reference(transaction, company_id, current["chartOfAccountId"], -1, "chartOfAccountId")

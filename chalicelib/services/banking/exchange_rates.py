@@ -6,6 +6,7 @@ tolerance of its recorded one unless the sender has the accounting permission
 (domain/currency.check_sent_rate)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -23,7 +24,7 @@ from chalicelib.store.table import Table
 ONE = Decimal("1")
 
 
-def company_currency(company: dict[str, Any]) -> str:
+def company_currency(company: Mapping[str, Any]) -> str:
     return company.get("currency") or countries.pack_of(company).currency
 
 

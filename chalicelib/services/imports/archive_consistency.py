@@ -58,11 +58,11 @@ def counter_problems(items: Iterable[dict[str, Any]], company_id: int, country: 
             for counters, number in _numbers_taken(company_id, record) + pack.hooks.numbers_taken(company_id, record):
                 found = tuple(keys.pair(counter) for counter in counters)
                 numbered[found] = max(numbered[found], number)
-    for counters, highest in sorted(numbered.items()):
-        counter = next((held[key] for key in counters if key in held), None)
+    for pairs, highest in sorted(numbered.items()):
+        counter = next((held[pair] for pair in pairs if pair in held), None)
         following = int(counter.get("nextNumber", 0)) if counter else 0
         if following <= highest:
-            problems.append(_behind(counter_name(*counters[0], company_id), following, highest))
+            problems.append(_behind(counter_name(*pairs[0], company_id), following, highest))
     return problems
 
 
@@ -76,7 +76,8 @@ def _sequence_kind(record: dict[str, Any], company_id: int) -> str | None:
     """The id sequence a record's id came from: that of its itemType, when the record is an entity
     (`C#{c}#{kind}#{id}` / kind), a small record (`C#{c}#{kind}S` / its sortable id) or a payment."""
     item_type, record_id = record.get("itemType"), record.get("id")
-    if not isinstance(item_type, str) or item_type in _NOT_NUMBERED or not isinstance(record_id, (int, float)) \
+    if not isinstance(item_type, str) or item_type in _NOT_NUMBERED or record_id is None \
+            or not isinstance(record_id, (int, float)) \
             and not str(record_id).isdigit():
         return None
     kind = _RECORD_TYPES.get(item_type, item_type)

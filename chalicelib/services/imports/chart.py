@@ -108,7 +108,7 @@ class ChartKind:
         parent = next((other for other in existing.values() if other["id"] == account.get("parentId")), None)
         if (parent_code or None) != (parent["code"] if parent else None):
             return [RowError(row.line, "parentCode", "an existing account keeps its place in the chart: move it there")]
-        changes = {name: body[name] for name in ("name", "type", "description") if name in body}
+        changes: dict[str, Any] = {name: body[name] for name in ("name", "type", "description") if name in body}
         if changes.get("type", account["type"]) != account["type"]:
             refused = _type_change_refused(account)
             if refused is not None:
@@ -132,7 +132,9 @@ class ChartKind:
                     parent_id = ids[entry.parent_code]
                 elif entry.parent_code is not None:
                     reservation = table.get(chart.account_code_key(company_id, entry.parent_code))
-                    parent_id = int(reservation["accountId"])  # checked: in the chart or landed in an earlier unit
+                    if reservation is None:  # checked: in the chart or landed in an earlier unit
+                        raise LookupError(f"the parent account {entry.parent_code} is gone")
+                    parent_id = int(reservation["accountId"])
                     outside[(parent_id, entry.fields["type"])] += 1
                 item = chart.new_account_item(company_id, ids[entry.fields["code"]], {**entry.fields, "parentId": parent_id},
                                               child_count=in_unit[entry.fields["code"]])

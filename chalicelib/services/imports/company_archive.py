@@ -188,7 +188,7 @@ def read(content: bytes) -> Archive:
         try:
             items = [_binary(json.loads(line), _bytes) for line in data.decode("utf-8").splitlines() if line]
         except (ValueError, TypeError, AttributeError) as error:
-            raise ArchiveInvalid(f"{path}: not JSON Lines of typed items") from error
+            raise ArchiveInvalid(RowError(0, None, f"{path}: not JSON Lines of typed items")) from error
         if len(items) != entry.get("count"):
             raise ArchiveInvalid(RowError(0, None, f"{path}: {len(items)} items, the manifest says {entry.get('count')}"))
         result.items[path[len(ITEMS_FOLDER):-len(".jsonl")]] = items

@@ -119,4 +119,5 @@ TABLE_KINDS = tuple(name for name in KINDS if name != "company")  # those with a
 
 
 def kind(name: str) -> ImportKind:
-    return importlib.import_module(KINDS[name]).KIND
+    found: ImportKind = importlib.import_module(KINDS[name]).KIND
+    return found

@@ -22,6 +22,7 @@ from chalicelib.services.imports.kinds import Checked, ImportContext, refused_ro
 from chalicelib.services.sales_purchases import opening_balances, partners
 from chalicelib.store import keys
 from chalicelib.store.repositories import documents as document_store
+from chalicelib.store.transaction import Transaction
 
 COLUMNS = (
     Column("partnerTaxId", "RTN o NIT del socio", True, "08011999123456", aliases=("RTN", "NIT", "taxId")),
@@ -178,10 +179,12 @@ class OpenItems:
         landed = 0
         for item in plan:
             if not context.is_done(item.unit):
+                def mark_landed(transaction: Transaction, _document: dict[str, Any], unit: str = item.unit) -> None:
+                    context.mark_done(transaction, unit)
+
                 with refused_rows([item.line]):
-                    opening_balances.record_opening_balance(
-                        command, item.partner_id, item.fields,
-                        extra_writes=lambda transaction, _document, unit=item.unit: context.mark_done(transaction, unit))
+                    opening_balances.record_opening_balance(command, item.partner_id, item.fields,
+                                                            extra_writes=mark_landed)
             landed += 1
             context.progress(landed)
         return {"created": landed}

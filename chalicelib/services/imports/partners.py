@@ -123,7 +123,7 @@ class PartnersKind:
             partners.add_partner_batch(transaction, company_id, items)
 
         def add_update(transaction: Transaction, entry: row_checks.Entry) -> None:
-            current = partners.get_partner(table, company_id, int(entry.existing["id"]))  # as it is now
+            current = partners.get_partner(table, company_id, int(entry.updated["id"]))  # as it is now
             partners.add_partner_update(transaction, company_id, current, {**entry.fields, "importJob": context.job_id})
 
         return row_checks.land_plan(context, plan, add_creates, add_update)

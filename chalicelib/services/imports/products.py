@@ -109,7 +109,7 @@ class ProductsKind:
             products.add_product_batch(transaction, company_id, items)
 
         def add_update(transaction: Transaction, entry: row_checks.Entry) -> None:
-            current = table.get(keys.entity(company_id, keys.PRODUCT, int(entry.existing["id"]))) or entry.existing
+            current = table.get(keys.entity(company_id, keys.PRODUCT, int(entry.updated["id"]))) or entry.updated
             products.add_product_update(transaction, company_id, current, {**entry.fields, "importJob": context.job_id})
 
         return row_checks.land_plan(context, plan, add_creates, add_update)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, TypeGuard, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -130,7 +130,7 @@ def repeated(first_of: dict[Any, int], key: Any, row: Row, column: str) -> RowEr
     return None
 
 
-def held_by_another(holder: dict[str, Any] | None, context: ImportContext) -> bool:
+def held_by_another(holder: dict[str, Any] | None, context: ImportContext) -> TypeGuard[dict[str, Any]]:
     """A natural key the company already holds, not by this job (what a run again landed is its own)."""
     return holder is not None and holder.get("importJob") != context.job_id
 
@@ -146,6 +146,13 @@ class Entry:
     line: int
     fields: dict[str, Any]                  # the record's fields as its POST stores them
     existing: dict[str, Any] | None = None  # update mode: the record the row updates
+
+    @property
+    def updated(self) -> dict[str, Any]:
+        """The record an update row changes (update mode's entries carry it)."""
+        if self.existing is None:
+            raise ValueError(f"line {self.line} creates a record: it updates none")
+        return self.existing
 
 
 @dataclass

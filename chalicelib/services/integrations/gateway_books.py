@@ -21,6 +21,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain.gateway_fees import fee_for
 from chalicelib.domain.gateways import ProviderNotification
+from chalicelib.domain.records import PaymentRecord
 from chalicelib.errors import ApiError
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites
@@ -43,7 +44,7 @@ from chalicelib.store.transaction import Transaction
 # what a cancelled gateway payment records of its refund (refundedThrough)
 THROUGH_API, THROUGH_PANEL = "api", "panel"
 def book_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, gateway: dict[str, Any],
-                  payment: dict[str, Any]) -> dict[str, Any]:
+                  payment: PaymentRecord) -> PaymentRecord:
     """The provider's fee on `payment` (built into `transaction` by method_payment with the
     gateway's method: its `before_keep`, or after it), in the same transaction: a withdrawal of fee + tax from the clearing
     bank account (the payment's own `bankAccountId`) with its one entry, Dr fee expense, Dr tax
@@ -54,7 +55,10 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
         return {}
     table = command.table
     fee = fee_for(Decimal(payment["amount"]), terms)
-    account = banking.get_bank_account(table, command.company_id, int(payment["bankAccountId"]))
+    account_id = payment.get("bankAccountId")
+    if account_id is None:
+        raise ValueError("a gateway's payment method moves its clearing bank account (gateway_config)")
+    account = banking.get_bank_account(table, command.company_id, account_id)
     reference = payment.get("gatewayTransactionId") or payment.get("reference")
     item = bank_transactions.manual_into(
         command, transaction, writes, account,
@@ -63,7 +67,7 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
         field="feeAccountId", tax=fee.tax,
         description=book_text("gateway_fee", gateway=gateway.get("name") or gateway.get("provider"),
                               payment=payment["id"]))
-    booked = {"gatewayFee": fee.fee, "gatewayFeeTax": fee.tax, "feeTransactionId": item["id"],
+    booked: PaymentRecord = {"gatewayFee": fee.fee, "gatewayFeeTax": fee.tax, "feeTransactionId": item["id"],
               "feeJournalEntryId": item["journalEntryId"]}
     payment.update(booked)
     key = keys.document_payment(command.company_id, int(payment["documentId"]), int(payment["id"]))
@@ -81,16 +85,16 @@ def fee_matched() -> FeeMatched:
                       "unmatch that line first.")
 
 
-def reverse_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, payment: dict[str, Any],
-                     cancelled: dict[str, Any], date: str, reference: str | None) -> None:
+def reverse_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord,
+                     cancelled: PaymentRecord, date: str, reference: str | None) -> None:
     """The fee withdrawal of a cancelled gateway payment undone on `date` with the payment (its
     entry reversed, a deposit back into the clearing account), in the cancellation's
     transaction: the provider gives its fee back on a void. Noted on `cancelled`. A withdrawal
     a statement line holds is refused while building (FeeMatched), and again at commit."""
-    if payment.get("feeTransactionId") is None:
+    account_id, tx_id = payment.get("bankAccountId"), payment.get("feeTransactionId")
+    if tx_id is None or account_id is None:  # a fee withdrawal is made from the payment's bank account
         return
     table, company_id = command.table, command.company_id
-    account_id, tx_id = int(payment["bankAccountId"]), int(payment["feeTransactionId"])
     pointer = table.get(keys.bank_transaction_pointer(company_id, account_id, tx_id))
     item = table.get(keys.bank_transaction(company_id, account_id, pointer["transactionDate"], tx_id)) \
         if pointer is not None else None
@@ -101,10 +105,10 @@ def reverse_fee_into(command: Command, transaction: Transaction, writes: Journal
     reversal, = bank_transactions.reverse_into(command, transaction, writes, [item], date, reference)
     bank_transactions.mark_reversed(transaction, company_id, item, reversal["id"], freed_line=None, unreconciled=False,
                                     on_fail=fee_matched())
-    cancelled.update(feeReversalTransactionId=reversal["id"], feeReversalEntryId=reversal.get("journalEntryId"))
+    cancelled.update({"feeReversalTransactionId": reversal["id"], "feeReversalEntryId": reversal.get("journalEntryId")})
 
 
-def fee_comes_back(table: Table, company_id: int, payment: dict[str, Any]) -> bool:
+def fee_comes_back(table: Table, company_id: int, payment: PaymentRecord) -> bool:
     """Whether cancelling the gateway payment gives the provider's fee back, known before the
     provider is called: a void through its API (PixelPay) does, the sale never settling; a refund
     made in the provider's panel (Wompi; a gateway deleted since) keeps it: processors keep their
@@ -117,7 +121,7 @@ def fee_comes_back(table: Table, company_id: int, payment: dict[str, Any]) -> bo
 
 # --- refunds at the provider ------------------------------------------------------------------------
 
-def refund_at_provider(command: Command, payment: dict[str, Any], reason: str) -> dict[str, Any]:
+def refund_at_provider(command: Command, payment: PaymentRecord, reason: str) -> PaymentRecord:
     """The provider's refund of a gateway payment being cancelled, BEFORE the books' transaction
     (the caller has built it: a refusal of the books never leaves money refunded): the fields
     the cancelled payment records (`refundedThrough` api|panel, `refundReference`, `refundedAt`).
@@ -129,7 +133,12 @@ def refund_at_provider(command: Command, payment: dict[str, Any], reason: str) -
     the provider refuses the second void: its status call then telling the transaction is no
     longer approved, the void is taken as done."""
     if payment.get("refundedThrough"):
-        return {name: payment[name] for name in ("refundedThrough", "refundReference", "refundedAt") if name in payment}
+        noted: PaymentRecord = {"refundedThrough": payment["refundedThrough"]}
+        if "refundReference" in payment:
+            noted["refundReference"] = payment["refundReference"]
+        if "refundedAt" in payment:
+            noted["refundedAt"] = payment["refundedAt"]
+        return noted
     table, company_id = command.table, command.company_id
     gateway = table.get(gateway_config.gateway_key(company_id, int(payment["gatewayId"])))
     if gateway is None:  # deleted since: nothing can call the provider; the money goes back in its panel
@@ -145,7 +154,7 @@ def refund_at_provider(command: Command, payment: dict[str, Any], reason: str) -
         if not _voided_already(adapter, access, gateway["provider"], link_id, transaction_id):
             raise
         refund = Refund(through_api=True)
-    refunded = {"refundedThrough": THROUGH_API if refund.through_api else THROUGH_PANEL, "refundedAt": clock.now_iso()}
+    refunded: PaymentRecord = {"refundedThrough": THROUGH_API if refund.through_api else THROUGH_PANEL, "refundedAt": clock.now_iso()}
     if refund.reference:
         refunded["refundReference"] = refund.reference
     if refund.through_api:

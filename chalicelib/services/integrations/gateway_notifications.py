@@ -23,6 +23,7 @@ from chalicelib import clock
 from chalicelib.auth.principal import Principal
 from chalicelib.domain import gateways as gateway_rules
 from chalicelib.domain.gateways import ProviderNotification
+from chalicelib.domain.records import PaymentRecord
 from chalicelib.errors import ApiError, NotFound
 from chalicelib.observability import logger
 from chalicelib.services import document_names
@@ -273,7 +274,7 @@ def _book(context: _Context, confirmation: Confirmation, decided: dict[str, Any]
     transaction, writes = command.transaction(), JournalWrites(company_id)
     transaction_id = context.notification.transaction_id
 
-    def with_fee(payment: dict[str, Any]) -> None:
+    def with_fee(payment: PaymentRecord) -> None:
         payment.update(gateway_books.book_fee_into(command, transaction, writes, gateway, payment))
     payment = payment_records.method_payment(
         command, transaction, writes, document, kind, method,

@@ -13,6 +13,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import gateways as gateway_rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.services import document_names
@@ -60,7 +61,7 @@ def link_view(link: dict[str, Any]) -> dict[str, Any]:
             "qrCode": qr_code(url), "createdAt": link.get("createdAt")}
 
 
-def _collectable(table: Table, company_id: int, document_id: int) -> dict[str, Any]:
+def _collectable(table: Table, company_id: int, document_id: int) -> DocumentRecord:
     """A confirmed sales document that is owed (01, 113, 07) with something pending."""
     document = get_document(table, company_id, document_id)
     kind = KINDS[document["type"]]
@@ -108,7 +109,7 @@ def _check_currency(table: Table, company_id: int, gateway: dict[str, Any], curr
                                                                  f"the document is in {currency}"}])
 
 
-def _customer(table: Table, company_id: int, document: dict[str, Any]) -> tuple[str | None, str | None]:
+def _customer(table: Table, company_id: int, document: DocumentRecord) -> tuple[str | None, str | None]:
     partner = table.get(keys.entity(company_id, keys.PARTNER, document["businessPartnerId"])) or {}
     return partner.get("name"), partner.get("email")
 

@@ -106,16 +106,17 @@ def _adjusted_line(stock: StockWrites, totals: _Totals, reason: str, warehouse_i
         raise ValidationFailed.for_field(sent, f"an opening stock only adds: {held:f} are already on hand")
     if reason == DAMAGE and change > 0:
         raise ValidationFailed.for_field(sent, f"damage only takes away: {held:f} are on hand")
-    where = {"date": date, "origin": origin, "line": index, "field": f"{field}.quantity", "kind": "adjustment"}
     before = stock.position(product_id)
     unit_cost, value = ZERO, ZERO
     if change > 0:  # at the date's average: the cost the goods carried then
         unit_cost = _unit_cost_added(reason, line, stock.priced_on(product_id), field)
-        moved = stock.receive(product_id, warehouse_id, change, round_money(change * unit_cost), **where)
+        moved = stock.receive(product_id, warehouse_id, change, round_money(change * unit_cost), date=date,
+                              origin=origin, line=index, field=f"{field}.quantity", kind="adjustment")
         totals.added += moved.value
         totals.revaluation += moved.revaluation
     elif change < 0:
-        moved = stock.issue_on(product_id, warehouse_id, -change, **where)
+        moved = stock.issue_on(product_id, warehouse_id, -change, date=date, origin=origin, line=index,
+                               field=f"{field}.quantity", kind="adjustment")
         unit_cost = moved.value / -change
         totals.removed += moved.value
         # taken at a past day's average, the goods can leave today's position below nothing: what

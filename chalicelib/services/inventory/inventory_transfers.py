@@ -31,11 +31,13 @@ def create_transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     stock = StockWrites(company_id, bool(company.get("allowNegativeStock")), table)
     stock.know(products, positions, products)
     transfer_id = table.next_id(keys.id_sequence(company_id, keys.INVENTORY_TRANSFER))
-    lines = []
+    lines: list[dict[str, Any]] = []
+    moved = ZERO
     for index, line in enumerate(fields["lines"]):
         product_id, quantity = int(line["productId"]), Decimal(line["quantity"])
         stock.transfer(product_id, source, destination, quantity, date=date, transfer_id=transfer_id, line=index,
                        field=f"lines[{index}].quantity")
+        moved += quantity
         lines.append({"productId": product_id, "quantity": quantity,
                       "unitCost": stock.position(product_id).shown_average})
     transfer = {"id": transfer_id, "fromWarehouseId": source, "toWarehouseId": destination, "date": date,
@@ -49,7 +51,7 @@ def create_transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     stock.apply(transaction)
     outbox.emit(transaction, outbox.INVENTORY_TRANSFER_CREATED, company_id, "inventory_transfer", transfer_id,
                 {"id": transfer_id, "fromWarehouseId": source, "toWarehouseId": destination, "date": date,
-                 "quantity": sum((line["quantity"] for line in lines), ZERO)})
+                 "quantity": moved})
     if len(transaction.operations) + 1 > MAX_ITEMS:
         raise DocumentTooLarge(f"The transfer would change more than {MAX_ITEMS} records in one transaction; split "
                                "its lines into several transfers.")

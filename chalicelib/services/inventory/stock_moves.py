@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 from chalicelib import clock
 from chalicelib.domain import costing
-from chalicelib.domain.accounting import ZERO
+from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
@@ -232,7 +232,7 @@ class StockWrites:
         """Goods change warehouse: the company holds what it held, at the same average; the two
         movements carry the goods' value out and in."""
         position = self.position(product_id)
-        value = costing.round_money(quantity * position.average_cost)
+        value = round_money(quantity * position.average_cost)
         for leg, warehouse_id, signed in ((keys.TRANSFER_OUT, from_warehouse, -quantity),
                                           (keys.TRANSFER_IN, to_warehouse, quantity)):
             origin = Origin(keys.transfer_stock_origin(transfer_id, leg), {"transferId": transfer_id})

@@ -23,7 +23,9 @@ def load_goods(table: Table, company_id: int, lines: list[dict[str, Any]]
     company = found.get(keys.pair(keys.company(company_id)))
     if company is None:
         raise NotFound("Company not found.")
-    problems, first_line, products = [], {}, {}
+    problems: list[dict[str, str]] = []
+    first_line: dict[int, int] = {}
+    products: dict[int, dict[str, Any]] = {}
     for index, product_id in enumerate(product_ids):
         field = f"lines[{index}].productId"
         product = found.get(keys.pair(keys.entity(company_id, keys.PRODUCT, product_id)))

@@ -9,7 +9,7 @@ from typing import Any
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
-from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
@@ -50,7 +50,7 @@ def change_advances(transaction: Transaction, company_id: int, document: Documen
     payment_store.add_to_advances(transaction, company_id, document["id"], document["version"], attribute, amount)
 
 
-def register_advance(command: Command, order: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+def register_advance(command: Command, order: DocumentRecord, fields: dict[str, Any]) -> PaymentRecord:
     """Money on a quote or order before its invoice: bank or cash vs the customer-advance
     (liability) or supplier-advance (asset) account. The partner's balance does not move until
     an invoice applies the advance. Together, advances never exceed the order's total."""
@@ -117,7 +117,7 @@ def advance_availability(table: Table, company_id: int, source_id: int) -> dict[
             "available": received - applied}
 
 
-def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -> PaymentRecord:
     """An invoice takes advance from its quote or order (its own `sourceDocumentId` unless
     another is named): all that is available up to its pending total unless `amount` says
     less. The entry moves the money from the advance account onto the receivable or payable."""
@@ -161,7 +161,7 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
                                    description=book_text("advance_application", source=document_label(source),
                                                          document=document_label(document)),
                                    movements=movements)
-    payment.update(kind=ADVANCE, sourceDocumentId=source["id"], journalEntryId=entry["id"])
+    payment.update({"kind": ADVANCE, "sourceDocumentId": source["id"], "journalEntryId": entry["id"]})
     change_advances(transaction, company_id, source, "advancesApplied", amount)
     payment["settledBase"] = amount   # advances are in the company's currency (see register_advance)
     settle_document(transaction, company_id, kind, document, amount, amount, payment, date)

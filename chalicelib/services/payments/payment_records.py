@@ -107,7 +107,7 @@ def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amou
                  fields: dict[str, Any]) -> PaymentRecord:
     document_id = document["id"]
     payment: PaymentRecord = {
-        **keys.document_payment(company_id, document_id, payment_id), "itemType": "PAYMENT", "id": payment_id,
+        **payment_store.new_item(company_id, document_id, payment_id), "id": payment_id,
         "documentId": document_id, "amount": amount, "paymentDate": date, "status": CONFIRMED,
         "reference": fields.get("reference"), "notes": fields.get("notes"),
         "businessPartnerId": document["businessPartnerId"]}
@@ -117,7 +117,7 @@ def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amou
         payment["paymentLinkId"] = fields["paymentLinkId"]
     if fields.get("gatewayTransactionId"):
         # a card gateway's payment (issue 43): its gateway and the provider's transaction
-        payment.update(gatewayId=fields["gatewayId"], gatewayTransactionId=fields["gatewayTransactionId"])
+        payment.update({"gatewayId": fields["gatewayId"], "gatewayTransactionId": fields["gatewayTransactionId"]})
     return payment
 
 
@@ -140,7 +140,7 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
                                    payment["paymentDate"], fields.get("exchangeRate"), sender=sender) \
         if document.get("exchangeRate") is not None else Decimal(1)
     money = currency.converted(amount, rate, "exchangeRate")
-    payment.update(exchangeRate=rate, baseAmount=money)
+    payment.update({"exchangeRate": rate, "baseAmount": money})
     # the method's state as read decides: a change meanwhile re-runs (checked once per command)
     if not transaction.touches(payment_setup.method_key(company_id, method["id"])):
         payment_store.require_method_active(transaction, payment_setup.method_key(company_id, method["id"]),
@@ -156,8 +156,8 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
                                                                             other_side.amount)])
     # a statement line the payment is matched to is the bank's own word: nothing left to confirm
     pending = method.get("requiresConfirmation") and statement_line_id is None
-    payment.update(kind=payment.get("kind", METHOD), paymentMethodId=method["id"], journalEntryId=entry["id"],
-                   status=PENDING if pending else CONFIRMED)
+    payment.update({"kind": payment.get("kind", METHOD), "paymentMethodId": method["id"], "journalEntryId": entry["id"],
+                   "status": PENDING if pending else CONFIRMED})
     if account is not None:
         tx_type = ("transfer_in" if money_in else "transfer_out") if method.get("isCashMethod") else "payment_doc"
         bank_tx = bank_transactions.add_transaction(
@@ -165,8 +165,8 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
             direction=banking.MONEY_IN if money_in else banking.MONEY_OUT, amount=amount, date=payment["paymentDate"],
             reference=payment.get("reference"), journal_entry_id=entry["id"], document=document,
             payment_id=payment["id"], statement_line_id=statement_line_id)
-        payment.update(bankTransactionId=bank_tx["id"], bankAccountId=account["id"],
-                       bankTransactionType=tx_type)
+        payment.update({"bankTransactionId": bank_tx["id"], "bankAccountId": account["id"],
+                       "bankTransactionType": tx_type})
 
 
 def balance_change(kind: document_rules.Kind, payment: PaymentRecord) -> Decimal:
@@ -215,7 +215,8 @@ def settle_document(transaction: Transaction, company_id: int, kind: document_ru
         transaction.put(open_document_item(company_id, {**document, "pending": pending - amount}))
 
 
-def record_payment(command: Command, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord) -> dict[str, Any]:
+def record_payment(command: Command, transaction: Transaction, writes: JournalWrites,
+                   payment: PaymentRecord) -> PaymentRecord:
     writes.apply(transaction)
     keep(transaction, command.company_id, payment)
     return command.commit(transaction, payment)
@@ -223,7 +224,7 @@ def record_payment(command: Command, transaction: Transaction, writes: JournalWr
 
 def keep(transaction: Transaction, company_id: int, payment: PaymentRecord) -> None:
     """The payment item and its event (the entry's writes are the caller's, applied once)."""
-    payment.update(version=1, createdAt=clock.now_iso())
+    payment.update({"version": 1, "createdAt": clock.now_iso()})
     transaction.put_new({name: value for name, value in payment.items() if value is not None})
     outbox.emit(transaction, outbox.PAYMENT_CREATED, company_id, "payment", payment["id"], payment_event_data(payment))
 
@@ -259,9 +260,10 @@ def method_payment(command: Command, transaction: Transaction, writes: JournalWr
     pay_by_method(table, transaction, writes, payment, document, method, money_in=document_rules.money_comes_in(kind),
                   other_side=partner_side, description=book_text("payment", document=document_label(document)),
                   fields=fields, sender=command.principal, statement_line_id=statement_line_id)
-    condition = payment_setup.condition_key(company_id, int(condition_id)) if terms is not None else None
-    if condition is not None and not transaction.touches(condition):
-        payment_store.require_condition_type(transaction, condition, terms)
+    if terms is not None and condition_id is not None:
+        condition = payment_setup.condition_key(company_id, condition_id)
+        if not transaction.touches(condition):
+            payment_store.require_condition_type(transaction, condition, terms)
     settle_document(transaction, company_id, kind, document, amount, settled, payment, date)
     if before_keep is not None:
         before_keep(payment)
@@ -271,7 +273,8 @@ def method_payment(command: Command, transaction: Transaction, writes: JournalWr
 
 def condition_type(table: Table, company_id: int, condition_id: int) -> str | None:
     try:
-        return payment_setup.get_condition(table, company_id, condition_id)["type"]
+        terms: str = payment_setup.get_condition(table, company_id, condition_id)["type"]
+        return terms
     except NotFound:  # deleted since: the document's terms are no longer known
         return None
 

@@ -71,14 +71,14 @@ def list_payments(table: Table, company_id: int, document_id: int, page: int, li
 
 
 def get_payment(table: Table, company_id: int, document_id: int, payment_id: int) -> PaymentRecord:
-    item = table.get(keys.document_payment(company_id, document_id, payment_id))
+    item = payment_store.payment(table, company_id, document_id, payment_id)
     if item is None:
         raise NotFound("Payment not found.")
     return item
 
 
 def _applied_document(table: Table, company_id: int, document: DocumentRecord, applied_id: int, field: str,
-                      wanted_type: str, amount: Decimal) -> dict[str, Any]:
+                      wanted_type: str, amount: Decimal) -> DocumentRecord:
     """The credit note or certificate a payment applies: confirmed, of the right type and
     partner, with enough left."""
     try:
@@ -96,14 +96,14 @@ def _applied_document(table: Table, company_id: int, document: DocumentRecord, a
         problem = f"only {applied['pending']} of it is left to apply"
     elif applied.get("currency") != document.get("currency"):
         problem = f"it is in {applied.get('currency')}, the document in {document.get('currency')}"
-    elif (applied.get("withholding") or {}).get("side") not in (None, document_rules.KINDS[document["type"]].module):
-        problem = f"it certifies a withholding on {applied['withholding']['side']}, not on this document's side"
+    elif (side := (applied.get("withholding") or {}).get("side")) not in (None, document_rules.KINDS[document["type"]].module):
+        problem = f"it certifies a withholding on {side}, not on this document's side"
     if problem:
         raise ValidationFailed.for_field(field, problem)
     return applied
 
 
-def register_payment(command: Command, document_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+def register_payment(command: Command, document_id: int, fields: dict[str, Any]) -> PaymentRecord:
     table, company_id = command.table, command.company_id
     document = get_document(table, company_id, document_id)
     if document["type"] in document_rules.ADVANCE_OPERATION:
@@ -156,7 +156,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
             payment["journalEntryId"] = entry["id"]
         else:
             writes.require_open(date)
-        payment.update(kind=CREDIT_NOTE, creditNoteId=note["id"], appliedBase=applied)
+        payment.update({"kind": CREDIT_NOTE, "creditNoteId": note["id"], "appliedBase": applied})
     else:
         certificate = _applied_document(table, company_id, document, fields["withholdingDocumentId"],
                                         "withholdingDocumentId", "05", amount)
@@ -167,16 +167,17 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
                                        description=book_text("withholding", document=document_label(document)),
                                        movements=[withheld, partner_side,
                                                   *currency.exchange_difference(withheld.side, applied, settled)])
-        payment.update(kind=WITHHOLDING, withholdingDocumentId=certificate["id"], journalEntryId=entry["id"],
-                       appliedBase=applied)
-    if terms is not None:
-        payment_store.require_condition_type(transaction, payment_setup.condition_key(company_id, int(condition_id)),
+        payment.update({"kind": WITHHOLDING, "withholdingDocumentId": certificate["id"], "journalEntryId": entry["id"],
+                       "appliedBase": applied})
+    if terms is not None and condition_id is not None:
+        payment_store.require_condition_type(transaction, payment_setup.condition_key(company_id, condition_id),
                                              terms)
     settle_document(transaction, company_id, kind, document, amount, settled, payment, date)
     return record_payment(command, transaction, writes, payment)
 
 
-def _register_refund(command: Command, note: DocumentRecord, kind: document_rules.Kind, fields: dict[str, Any]) -> dict[str, Any]:
+def _register_refund(command: Command, note: DocumentRecord, kind: document_rules.Kind,
+                     fields: dict[str, Any]) -> PaymentRecord:
     """What a credit note leaves unapplied goes back in money: out to the customer (06), in from
     the supplier (105). The entry undoes the note's effect on the receivable or payable, and the
     partner's balance comes back up by the amount."""
@@ -193,7 +194,7 @@ def _register_refund(command: Command, note: DocumentRecord, kind: document_rule
     date = payment_date(table, company_id, note, fields)
     payment = new_payment(company_id, note, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date, fields)
     settled = currency.relief(note, amount)
-    payment.update(kind=REFUND, settledBase=settled)
+    payment.update({"kind": REFUND, "settledBase": settled})
     transaction = command.transaction()
     writes = JournalWrites(company_id)
     partner_side = Movement("receivable", DEBIT, settled) if kind.sales else Movement("payable", CREDIT, settled)
@@ -204,7 +205,7 @@ def _register_refund(command: Command, note: DocumentRecord, kind: document_rule
     return record_payment(command, transaction, writes, payment)
 
 
-def confirm_payment(command: Command, document_id: int, payment_id: int) -> dict[str, Any]:
+def confirm_payment(command: Command, document_id: int, payment_id: int) -> PaymentRecord:
     payment = get_payment(command.table, command.company_id, document_id, payment_id)
     if payment["status"] != PENDING:
         raise PaymentRefused(f"Only a pending payment can be confirmed; this one is {payment['status']}.",
@@ -216,14 +217,14 @@ def confirm_payment(command: Command, document_id: int, payment_id: int) -> dict
 def confirm_into(transaction: Transaction, company_id: int, payment: PaymentRecord) -> PaymentRecord:
     """A pending payment confirmed, with its event, in the caller's transaction (a statement line
     matched to its bank transaction confirms it too)."""
-    confirmed = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": payment["version"] + 1}
+    confirmed: PaymentRecord = {**payment, "status": CONFIRMED, "confirmedAt": clock.now_iso(), "version": payment["version"] + 1}
     payment_store.replace(transaction, confirmed, payment["version"], while_status=PENDING)
     outbox.emit(transaction, outbox.PAYMENT_CONFIRMED, company_id, "payment", payment["id"], payment_event_data(confirmed))
     return confirmed
 
 
 def cancel_payment(command: Command, document_id: int, payment_id: int, reason: str,
-                   date: str | None = None) -> dict[str, Any]:
+                   date: str | None = None) -> PaymentRecord:
     """From pending or confirmed: the entry reversed, the bank transaction reversed, the
     document's pending (and the applied note's, certificate's or advance's) restored. An
     advance received on an order can be cancelled only while it is still available. A card
@@ -256,9 +257,9 @@ def _matched_refusal() -> PaymentRefused:
 
 def _original_transaction(command: Command, payment: PaymentRecord) -> dict[str, Any] | None:
     """The payment's bank transaction (none: it moved no bank account, or predates the pointers)."""
-    if payment.get("bankTransactionId") is None:
+    account_id, tx_id = payment.get("bankAccountId"), payment.get("bankTransactionId")
+    if tx_id is None or account_id is None:  # the bank transaction is the payment's bank account's
         return None
-    account_id, tx_id = int(payment["bankAccountId"]), int(payment["bankTransactionId"])
     pointer = command.table.get(keys.bank_transaction_pointer(command.company_id, account_id, tx_id))
     if pointer is None:
         return None
@@ -302,10 +303,10 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
         if received - applied < amount:
             raise PaymentRefused(f"Invoices already took {applied} of this document's advances; cancel those "
                                  "applications first.", code="ADVANCE_ALREADY_APPLIED")
-    cancelled = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
+    cancelled: PaymentRecord = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
                  "version": payment["version"] + 1}
-    if payment.get("journalEntryId") is not None:
-        reversal = writes.reverse(table, get_entry(table, company_id, payment["journalEntryId"]), date)
+    if (entry_id := payment.get("journalEntryId")) is not None:
+        reversal = writes.reverse(table, get_entry(table, company_id, entry_id), date)
         cancelled["reversalEntryId"] = reversal["id"]
     else:
         writes.require_open(date)
@@ -313,19 +314,20 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
     if applied_id is not None:
         take(transaction, company_id, get_document(table, company_id, int(applied_id)), -amount, paid=False,
               base=-Decimal(payment.get("appliedBase", amount)))
-    if payment.get("sourceDocumentId") is not None:
-        change_advances(transaction, company_id, get_document(table, company_id, payment["sourceDocumentId"]),
+    if (source_id := payment.get("sourceDocumentId")) is not None:
+        change_advances(transaction, company_id, get_document(table, company_id, source_id),
                          "advancesApplied", -amount)
-    if payment.get("bankTransactionId") is not None:
-        account = banking.get_bank_account(table, company_id, payment["bankAccountId"])
-        original = banking.MONEY_IN if document_rules.money_comes_in(kind) else banking.MONEY_OUT
+    bank_tx_id, account_id = payment.get("bankTransactionId"), payment.get("bankAccountId")
+    if bank_tx_id is not None and account_id is not None:  # a bank transaction moves the payment's bank account
+        account = banking.get_bank_account(table, company_id, account_id)
+        moved = banking.MONEY_IN if document_rules.money_comes_in(kind) else banking.MONEY_OUT
         bank_tx = bank_transactions.add_transaction(
             transaction, company_id, account, tx_id=bank_transactions.next_transaction_id(table, company_id),
             tx_type=_REVERSED_TYPE[payment.get("bankTransactionType", "payment_doc")],
-            direction=banking.MONEY_OUT if original == banking.MONEY_IN else banking.MONEY_IN,
+            direction=banking.MONEY_OUT if moved == banking.MONEY_IN else banking.MONEY_IN,
             amount=amount, date=date, reference=book_text("payment_reversal_reference", reason=reason)[:200], journal_entry_id=cancelled.get(
                 "reversalEntryId"), document=document, payment_id=payment_id, require_active=False,
-            reverses=int(payment["bankTransactionId"]))
+            reverses=bank_tx_id)
         cancelled["reversalBankTransactionId"] = bank_tx["id"]
         original = _original_transaction(command, payment)
         if original is not None:

@@ -4,6 +4,7 @@ open-document index; the statement reads the partner's own ledger (monthly total
 of movements). Both cost the same few calls however long the partner's history."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -11,6 +12,7 @@ from chalicelib import clock
 from chalicelib.domain import currency
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import previous_day, totals_through
+from chalicelib.domain.records import PartnerRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting import reports
 from chalicelib.services.accounting.posting import month_balance
@@ -25,7 +27,7 @@ SIDES = {"client": (keys.RECEIVABLE_SIDE, "receivableBalance", "openReceivables"
 SHOWN_DOCUMENTS = 100
 
 
-def _partner(table: Table, company_id: int, side_name: str, partner_id: int) -> dict[str, Any]:
+def _partner(table: Table, company_id: int, side_name: str, partner_id: int) -> PartnerRecord:
     partner = partners.get_partner(table, company_id, partner_id)
     if partner["type"] not in SIDES[side_name][3]:
         raise NotFound(f"No {side_name} with that id.")
@@ -51,14 +53,15 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
                           "pending": document["pending"], "currency": document.get("currency"),
                           "exchangeRate": currency.rate_of(document), "basePending": currency.base_pending(document),
                           "overdueDays": document_rules.overdue_days([document["dueDate"]], today)})
-    balance = Decimal(partner.get(balance_field, 0))
+    by_side: Mapping[str, Any] = partner  # the side's attributes, named by SIDES
+    balance = Decimal(by_side.get(balance_field, 0))
     limit = partner.get("credit_limit")
     return {"businessPartnerId": partner_id, "name": partner["name"], "pendingBalance": balance,
             "credit_limit": limit, "available": (Decimal(limit) - balance) if limit is not None else None,
             "credit_block_days": partner.get("credit_block_days"),
             "overdueDays": document_rules.overdue_days([item["dueDate"] for item in open_items[:1]], today),
             "oldestDueDate": open_items[0]["dueDate"] if open_items else None,
-            "pendingDocumentCount": int(partner.get(count_attribute, 0)), "pendingDocuments": documents}
+            "pendingDocumentCount": int(by_side.get(count_attribute, 0)), "pendingDocuments": documents}
 
 
 def statement(table: Table, company_id: int, side_name: str, partner_id: int, start_date: str | None,

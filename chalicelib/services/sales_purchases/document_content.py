@@ -23,6 +23,8 @@ from chalicelib.services.banking import exchange_rates
 from chalicelib.services.inventory import stock_moves
 from chalicelib.services.payments import payment_setup
 from chalicelib.store import keys
+from chalicelib.store.repositories import documents as document_store
+from chalicelib.store.repositories import partners as partner_store
 from chalicelib.store.table import Table
 
 # --- what a document needs around it ----------------------------------------------------------------
@@ -32,7 +34,7 @@ class Context:
     table: Table
     company: dict[str, Any]
     kind: Kind
-    partner: PartnerRecord
+    partner: PartnerRecord | None  # None only when read without checks (strict=False) and gone
     products: dict[int, dict[str, Any]]
     source: DocumentRecord | None
     # the products' stock positions (services/inventory/stock_moves.py), read with them
@@ -43,6 +45,13 @@ class Context:
     @property
     def company_id(self) -> int:
         return int(self.company["id"])
+
+    @property
+    def checked_partner(self) -> PartnerRecord:
+        """The document's partner, as a strict load checked it exists."""
+        if self.partner is None:
+            raise ValueError("the document's partner was not found: load the context strictly")
+        return self.partner
 
 
 def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, Any], *, strict: bool = True) -> Context:
@@ -61,9 +70,8 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
 
     def lookup(key: keys.Key) -> dict[str, Any] | None:
         return found.get(keys.pair(key))
-
     problems: list[dict[str, str]] = []
-    partner = lookup(partner_key)
+    partner = partner_store.as_partner(lookup(partner_key))
     if partner is None:
         problems.append({"field": "businessPartnerId", "message": "no such business partner"})
     elif not partner.get("isActive", True):
@@ -85,7 +93,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
             products[product["id"]] = product
     source = None
     if fields.get("sourceDocumentId") is not None:
-        source = lookup(keys.document(company_id, fields["sourceDocumentId"]))
+        source = document_store.as_document(lookup(keys.document(company_id, fields["sourceDocumentId"])))
         problem = _source_problem(kind, source, fields)
         if problem:
             problems.append({"field": "sourceDocumentId", "message": problem})
@@ -229,7 +237,7 @@ def document_content(context: Context, fields: dict[str, Any], *, sender: Princi
     (None: the rate is the document's own, kept)."""
     table = context.table
     date = fields.get("date") or today(context)
-    due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.partner,
+    due_date, condition_id = _due_date(table, context.company_id, date, {**fields, "date": date}, context.checked_partner,
                                        context.kind)
     lines, totals = priced_lines(context, fields)
     # a note, or an invoice from an order, is in its source's currency unless it says otherwise

@@ -26,7 +26,8 @@ def stock_lines(context: Context, document: DocumentRecord) -> list[dict[str, An
         return []
     moves = []
     for index, line in enumerate(document["lines"]):
-        product = context.products.get(line.get("productId")) if line.get("productId") is not None else None
+        product_id = line.get("productId")
+        product = context.products.get(product_id) if product_id is not None else None
         if product is None or product.get("type", "product") != "product" or not product.get("trackInventory", True):
             continue
         if document.get("warehouseId") is None:

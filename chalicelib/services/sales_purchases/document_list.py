@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from chalicelib.domain import documents as document_rules
 from chalicelib.errors import ValidationFailed
+from chalicelib.services.identity import accounts
 from chalicelib.services.sales_purchases import document_search, payment_status
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -30,7 +31,7 @@ def list_documents(table: Table, company_id: int, *, document_type: str | None, 
     listed = _listed(table, company_id, document_type=document_type, status=status, start_date=start_date,
                      end_date=end_date, partner_id=partner_id, page=page, limit=limit, cursor=cursor, query=query,
                      paid=paid)
-    today = payment_status.today_of(table, company_id)
+    today = accounts.today_of(table, company_id)
     return Page(items=[payment_status.with_payment_status(item, today) for item in listed.items], total=listed.total,
                 page=listed.page, limit=listed.limit, next_cursor=listed.next_cursor)
 

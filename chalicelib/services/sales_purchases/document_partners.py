@@ -102,7 +102,7 @@ def open_document_item(company_id: int, document: DocumentRecord) -> dict[str, A
 
 
 def oldest_open_due_date(context: Context) -> str | None:
-    items = partner_store.open_documents(context.table, context.company_id, int(context.partner["id"]),
+    items = partner_store.open_documents(context.table, context.company_id, int(context.checked_partner["id"]),
                                          keys.RECEIVABLE_SIDE, limit=1)
     return items[0]["dueDate"] if items else None
 
@@ -113,7 +113,7 @@ def credit_control(plan: Plan, document: DocumentRecord) -> Decimal | None:
     context = plan.context
     if not (context.kind.sales and context.kind.balance > 0) or context.kind.opening:
         return None
-    partner = context.partner
+    partner = context.checked_partner
     tolerated = partner.get("credit_block_days")
     if tolerated is not None:
         oldest = oldest_open_due_date(context)

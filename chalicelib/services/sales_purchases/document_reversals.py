@@ -24,8 +24,8 @@ from chalicelib.services.inventory.stock_moves import StockWrites
 from chalicelib.services.sales_purchases import document_goods, document_search
 from chalicelib.services.sales_purchases.document_content import Context, today
 from chalicelib.services.sales_purchases.document_partners import move_partner_balance
+from chalicelib.services.sales_purchases.document_plan import Plan
 from chalicelib.services.sales_purchases.documents import (
-    Plan,
     commit,
     credit_source,
     emit,

@@ -8,12 +8,13 @@ found and one BatchGetItem per 100 documents the number matched: it grows with w
 a query that finds too much asks for more letters instead."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chalicelib.domain import search as search_rules
-from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.services import search
+from chalicelib.services.identity import accounts
 from chalicelib.services.sales_purchases import payment_status
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
@@ -27,16 +28,19 @@ MAX_PARTNERS = 20
 MAX_FOUND = 2000
 
 
-def supplier_number_items(company_id: int, document: DocumentRecord | None) -> dict[tuple[str, str], dict[str, Any]]:
+def supplier_number_items(company_id: int,
+                          document: Mapping[str, Any] | None) -> dict[tuple[str, str], dict[str, Any]]:
     """The index item of a purchase's supplier number, by key ({} without one). The document's
     own number needs no item: GSI3 finds it (keys.document_number_index)."""
     number = (document or {}).get("supplierDocumentNumber")
-    key = keys.supplier_number_term(company_id, number, document["id"]) if number and document else None
+    if not number or not document:
+        return {}
+    key = keys.supplier_number_term(company_id, number, document["id"])
     return {keys.pair(key): {**key, "id": document["id"]}} if key else {}
 
 
-def index_supplier_number(transaction: Transaction, company_id: int, before: dict[str, Any] | None,
-                          after: dict[str, Any]) -> None:
+def index_supplier_number(transaction: Transaction, company_id: int, before: Mapping[str, Any] | None,
+                          after: Mapping[str, Any]) -> None:
     """The purchase's supplier-number item as the number now is: a new one put, an old one taken out."""
     old, new = supplier_number_items(company_id, before), supplier_number_items(company_id, after)
     for key in sorted(set(new) - set(old)):
@@ -61,7 +65,7 @@ def _by_number(table: Table, company_id: int, query: str) -> set[int]:
     return set(own) | set(suppliers)
 
 
-def _numbered(document: DocumentRecord, query: str) -> bool:
+def _numbered(document: Mapping[str, Any], query: str) -> bool:
     """The index found the document by the number's last digits; the number typed must also be
     in one of its numbers whole, separators aside ("01-00000123" is not 001-001-103-00000123)."""
     typed = "".join(search_rules.words(query))
@@ -91,6 +95,6 @@ def find_documents(table: Table, company_id: int, query: str, *, filters: dict[s
     wanted = [keys.entity(company_id, keys.DOCUMENT, document_id)
               for document_id in sorted(_by_number(table, company_id, query) - set(by_id))]
     by_id.update({item["id"]: item for item in table.batch_get(wanted).values() if _numbered(item, query)})
-    today = payment_status.today_of(table, company_id) if paid else ""
+    today = accounts.today_of(table, company_id) if paid else ""
     return payment_status.paged(list(by_id.values()), paid, today, filters=filters, start_date=start_date,
                                 end_date=end_date, partner_id=partner_id, page=page, limit=limit)

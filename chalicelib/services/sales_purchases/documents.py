@@ -49,7 +49,7 @@ def _not_found() -> NotFound:
 
 
 def get_document(table: Table, company_id: int, document_id: int) -> DocumentRecord:
-    item = table.get(keys.document(company_id, document_id))
+    item = document_store.document(table, company_id, document_id)
     if item is None:
         raise _not_found()
     return item

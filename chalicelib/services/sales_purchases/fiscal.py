@@ -3,7 +3,7 @@ takes inside its own transaction when it is confirmed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib import countries
 from chalicelib.domain.document_types import DOCUMENT_TYPES, number_segment
@@ -213,14 +213,15 @@ class _NextNumber(Renumbering):
     def __init__(self, key: keys.Key, number: int, branch_code: str, emission_point: str, segment: str,
                  cai_range: dict[str, Any] | None) -> None:
         self.counter, self.number = key, number
-        self.format = lambda n: format_number(branch_code, emission_point, segment, n)
+        self.format: Callable[[int], str] = lambda n: format_number(branch_code, emission_point, segment, n)
         # what the command chose the range by: any change and the command runs again
         self.terms = {name: cai_range.get(name) for name in _RANGE_TERMS} if cai_range else None
+        self.range_end = int(cai_range["rangeEnd"]) if cai_range else None
 
     def retake(self, table: Table, left: int | None) -> tuple[dict[str, str], dict[str, Any]] | None:
         if left is not None and left >= self.number:
             number = left
-            if self.terms is not None and number > int(self.terms["rangeEnd"]):
+            if self.range_end is not None and number > self.range_end:
                 return None
         else:
             counter = table.get(self.counter)

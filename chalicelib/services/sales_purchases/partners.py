@@ -4,6 +4,7 @@ supplier is one partner of type "both"."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -112,13 +113,13 @@ def _reserve_tax_id(transaction: Transaction, company_id: int, item: dict[str, A
 
 
 def _checked_tax_id(table: Table, company_id: int, fields: dict[str, Any],
-                    current: dict[str, Any] | None = None) -> dict[str, Any]:
+                    current: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The fields with the tax id as its country's pack keeps it (a partner abroad: as typed),
     refused when it is none of that country's forms or another partner has it."""
     typed = fields.get("taxId")
     if not typed:
         if "taxId" not in fields and fields.get("country") and (current or {}).get("taxId"):
-            stored_tax_id(str(current["taxId"]), fields["country"])  # moved abroad or home: its id must fit there
+            stored_tax_id(str((current or {})["taxId"]), fields["country"])  # moved abroad or home: its id must fit there
         return fields
     country = fields.get("country") or (current or {}).get("country") or accounts.company_country(table, company_id)
     tax_id = stored_tax_id(typed, country)
@@ -129,7 +130,10 @@ def _checked_tax_id(table: Table, company_id: int, fields: dict[str, Any],
 
 
 def get_partner(table: Table, company_id: int, partner_id: int) -> PartnerRecord:
-    return records.get_record(table, company_id, PARTNER, partner_id)
+    partner = partner_store.partner(table, company_id, partner_id)
+    if partner is None:
+        raise PARTNER.not_found()
+    return partner
 
 
 def list_partners(table: Table, company_id: int, page: int, limit: int, cursor: str | None,
@@ -169,8 +173,8 @@ def add_partner_batch(transaction: Transaction, company_id: int, items: list[dic
         payment_setup.reference_condition(transaction, company_id, condition_id, uses)
 
 
-def add_partner_update(transaction: Transaction, company_id: int, current: dict[str, Any],
+def add_partner_update(transaction: Transaction, company_id: int, current: Mapping[str, Any],
                        changes: dict[str, Any]) -> dict[str, Any] | None:
     """An import's update of one partner, written as update_partner writes it (no event); None
     when the row changes nothing."""
-    return records.add_record_update(transaction, company_id, PARTNER, current, changes, _partner_effects)
+    return records.add_record_update(transaction, company_id, PARTNER, dict(current), changes, _partner_effects)

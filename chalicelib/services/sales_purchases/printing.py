@@ -72,7 +72,7 @@ def _document_renderer(template: catalog.ReportTemplate) -> Callable[..., bytes]
 Record = dict[str, Any]
 
 
-def _document_parts(table: Table, company_id: int, document_id: int) -> tuple[Record, Record, Record]:
+def _document_parts(table: Table, company_id: int, document_id: int) -> tuple[Record, Record, DocumentRecord]:
     """The company, the partner and the document: one GetItem and one BatchGetItem."""
     document = documents.get_document(table, company_id, document_id)
     partner_key = keys.entity(company_id, keys.PARTNER, document["businessPartnerId"])

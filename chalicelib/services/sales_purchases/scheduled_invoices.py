@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+from collections.abc import Mapping
 from typing import Any
 
 from chalicelib import clock, countries
 from chalicelib.auth.principal import Principal
 from chalicelib.domain import schedules
-from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.observability import logger
 from chalicelib.services import document_names, records
@@ -197,8 +197,8 @@ def run_due(table: Table) -> dict[str, int]:
                 if company_id not in todays:
                     company = table.get(keys.company(company_id))
                     todays[company_id] = _today(company) if company else None
-                    issued_today[company_id] = bool(company) and countries.pack_of(company).hooks.issues_electronically(
-                        company, SALES_INVOICE)
+                    issued_today[company_id] = bool(company and countries.pack_of(company).hooks.issues_electronically(
+                        company, SALES_INVOICE))
                 outcome = _run_schedule(table, schedule, todays[company_id], issued_today[company_id])
             except Exception:  # reading it failed (throttled, malformed): the others still run
                 logger.exception("scheduled invoice not run",
@@ -256,7 +256,7 @@ def _make_invoice(command: Command, schedule: dict[str, Any], run_date: str, dat
             return None
         changes = _advance(current, run_date)
 
-        def advance_schedule(transaction: Transaction, invoice: DocumentRecord) -> None:
+        def advance_schedule(transaction: Transaction, invoice: Mapping[str, Any]) -> None:
             changes.update(lastDocumentId=invoice["id"], **document_names.names(invoice, "lastDocument"))
             transaction.update_fields(key, changes, current["version"],
                                       guard=schedule_store.still_waiting_for(run_date))

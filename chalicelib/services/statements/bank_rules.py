@@ -5,6 +5,7 @@ inactive) fails only the lines it is applied to, each in its own transaction."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from chalicelib.domain import bank_rules as rule_domain
@@ -122,7 +123,7 @@ def line_command(command: Command) -> Command:
     return Command(principal=command.principal, table=command.table)
 
 
-def creation(rule: dict[str, Any], line: dict[str, Any]) -> dict[str, Any]:
+def creation(rule: Mapping[str, Any], line: dict[str, Any]) -> dict[str, Any]:
     """What a rule creates for a line, as the match's `create` takes it: the action, described by
     the line's own description when the rule gives none."""
     return {"description": str(line.get("description") or rule["name"])[:200], **rule["action"]}
@@ -152,8 +153,10 @@ def apply_auto_rules(command: Command, account: dict[str, Any], lines: list[dict
             # a race lost here is the line's alone: its match is loaded and run again, and after
             # the last attempt (ServiceUnavailable, an ApiError) the line stays unmatched; it
             # never escapes to the import, whose own retry would import the file again
-            run_with_retries(lambda line_id=int(line["id"]), body=body:
-                             matching.match_line(line_command(command), account_id, line_id, body))
+            def match(line_id: int = int(line["id"]), body: dict[str, Any] = body) -> dict[str, Any]:
+                return matching.match_line(line_command(command), account_id, line_id, body)
+
+            run_with_retries(match)
         except (ApiError, LostRace) as refused:
             log.info("bank rule %s not applied to line %s: %s", rule["id"], line["id"], refused)
             continue

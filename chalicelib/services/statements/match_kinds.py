@@ -302,7 +302,8 @@ def undo(command: Command, transaction: Transaction, writes: JournalWrites, line
                 continue
             payments.cancel_into(command, transaction, writes, payment, reason, date, freed_line=line["id"],
                                  on_fail=_reconciled())
-            freed_by_payment.add(int(payment["bankTransactionId"]))
+            if (bank_tx_id := payment.get("bankTransactionId")) is not None:  # a matched payment moved the bank
+                freed_by_payment.add(bank_tx_id)
     elif match["kind"] == "create":
         reversals = bank_transactions.reverse_into(command, transaction, writes, mine, date, reason)
         reversed_by = {int(item["id"]): reversal["id"] for item, reversal in zip(mine, reversals, strict=True)}

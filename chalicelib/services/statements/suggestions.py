@@ -28,7 +28,7 @@ from collections import defaultdict
 from datetime import date as Date
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from chalicelib.domain import bank_matching as matching
 from chalicelib.domain import bank_rules as rule_matching
@@ -267,13 +267,13 @@ def _clearing_accounts(table: Table, company_id: int, account: dict[str, Any],
 
 def _payouts(line: Line, clearing: list[tuple[dict[str, Any], dict[str, Any]]]) -> Iterable[Scored]:
     for gateway, account in clearing:
-        scored = matching.payout_score(line, gateway_payouts.PROVIDER_NAMES.get(gateway.get("provider"), ()),
+        scored = matching.payout_score(line, gateway_payouts.PROVIDER_NAMES.get(gateway.get("provider") or "", ()),
                                        Decimal(str(account.get("balance", 0))), (int(account["id"]), int(gateway["id"])))
         if scored is not None:
             yield scored
 
 
-def _with_rule(suggestions: list[dict[str, Any]], rule: dict[str, Any]) -> list[dict[str, Any]]:
+def _with_rule(suggestions: list[dict[str, Any]], rule: Mapping[str, Any]) -> list[dict[str, Any]]:
     proposed = {"kind": matching.RULE, "score": matching.RULE_SCORE, "reasons": [matching.RULE],
                 "ruleId": int(rule["id"])}
     better = [each for each in suggestions if each["score"] >= matching.RULE_SCORE]

@@ -3,18 +3,30 @@
 over the version read, a draft deleted only while a draft, a credit note adding to its source."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1, GSI2, Page, list_range
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 
-def company_of(document: dict[str, Any]) -> int:
+def company_of(document: Mapping[str, Any]) -> int:
     """The company a stored document belongs to, from its key."""
     return int(document["PK"].split("#")[1])
+
+
+def document(table: Table, company_id: int, document_id: int) -> DocumentRecord | None:
+    """The stored document, as its record (the store reads each field at its declared type)."""
+    return as_document(table.get(keys.document(company_id, document_id)))
+
+
+def as_document(item: dict[str, Any] | None) -> DocumentRecord | None:
+    """A document item read otherwise (a BatchGetItem, a query), as its record."""
+    return cast("DocumentRecord | None", item)
 
 
 def _dated_index(company_id: int, partner_id: int | None) -> tuple[str, str]:

@@ -2,6 +2,7 @@
 and payouts through them (services/integrations/gateway_*.py)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -47,7 +48,7 @@ def count_failed_recheck(table: Table, pending: keys.Key) -> None:
     table.update_if(pending, "ADD attempts :one", condition="attribute_exists(PK)", values={":one": 1})
 
 
-def note_refund(table: Table, payment: keys.Key, refunded: dict[str, Any]) -> None:
+def note_refund(table: Table, payment: keys.Key, refunded: Mapping[str, Any]) -> None:
     """How a payment was refunded, on the payment unless it is gone or cancelled."""
     note = Transaction(table)
     note.set_fields(payment, refunded, condition="attribute_exists(PK) AND #status <> :cancelled",

@@ -1,11 +1,18 @@
-"""Journal entries: their status moves and the per-day counts of entries (by status and type)
-that list totals and the fiscal years' order read."""
+"""Journal entries: an entry read as its record, and its status moves (the per-day counts of
+entries are day_counts.py's)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from chalicelib.domain.records import EntryRecord
 from chalicelib.store import keys
+from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
+
+
+def entry(table: Table, company_id: int, entry_id: int) -> EntryRecord | None:
+    """The stored journal entry, as its record (the store reads each field at its declared type)."""
+    return cast("EntryRecord | None", table.get(keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id)))
 
 
 def change_status(transaction: Transaction, company_id: int, entry: dict[str, Any], status: str,

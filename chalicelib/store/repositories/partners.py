@@ -4,13 +4,24 @@ reservations."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
+from chalicelib.domain.records import PartnerRecord
 from chalicelib.errors import ApiError
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
+
+
+def partner(table: Table, company_id: int, partner_id: int) -> PartnerRecord | None:
+    """The stored partner, as its record (the store reads each field at its declared type)."""
+    return as_partner(table.get(keys.entity(company_id, keys.PARTNER, partner_id)))
+
+
+def as_partner(item: dict[str, Any] | None) -> PartnerRecord | None:
+    """A partner item read otherwise (a BatchGetItem, a query), as its record."""
+    return cast("PartnerRecord | None", item)
 
 
 def every_partner(table: Table, company_id: int) -> list[dict[str, Any]]:

@@ -5,8 +5,9 @@ documents that owe, read."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
+from chalicelib.domain.records import PaymentRecord
 from chalicelib.errors import ApiError
 from chalicelib.store import keys
 from chalicelib.store.listing import GSI1
@@ -14,6 +15,18 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 _VERSION = {"#version": "version"}
+
+
+def payment(table: Table, company_id: int, document_id: int, payment_id: int) -> PaymentRecord | None:
+    """The stored payment, as its record (the store reads each field at its declared type)."""
+    return cast("PaymentRecord | None", table.get(keys.document_payment(company_id, document_id, payment_id)))
+
+
+def new_item(company_id: int, document_id: int, payment_id: int) -> PaymentRecord:
+    """What a new payment's record starts with: the key it is written under (in its document's
+    partition) and its item type."""
+    key = keys.document_payment(company_id, document_id, payment_id)
+    return {"PK": key["PK"], "SK": key["SK"], "itemType": "PAYMENT"}
 
 
 def of_document(table: Table, company_id: int, document_id: int) -> list[dict[str, Any]]:
@@ -50,7 +63,7 @@ def add_to_advances(transaction: Transaction, company_id: int, document_id: int,
                        values={":amount": amount, ":one": 1, ":seen": seen_version})
 
 
-def replace(transaction: Transaction, payment: dict[str, Any], seen_version: int, *,
+def replace(transaction: Transaction, payment: PaymentRecord, seen_version: int, *,
             while_status: str | None = None) -> None:
     """The payment written as it now is, on the version read (and, with `while_status`, still in
     that status)."""

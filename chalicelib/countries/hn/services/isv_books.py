@@ -3,7 +3,7 @@ date index, so a month reads only that month) and one BatchGet of their partners
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, Callable
 
 from chalicelib.countries.hn.domain import isv_books
 from chalicelib.domain import accounting, tax_books
@@ -38,7 +38,7 @@ def registers(row: dict[str, Any]) -> str:
     return "; ".join(f"{label} {row[name]}" for name, label in REGISTER_LABELS.items() if row.get(name))
 
 
-def isv_book_table(title: str):
+def isv_book_table(title: str) -> Callable[[dict[str, Any]], ReportTable]:
     def as_table(report: dict[str, Any]) -> ReportTable:
         start, end = report["startDate"], report["endDate"]
         table = ReportTable(title, f"Del {start} al {end}", (

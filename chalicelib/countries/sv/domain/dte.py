@@ -55,7 +55,7 @@ TITLES = {FACTURA: "Factura", CREDITO_FISCAL: "Comprobante de crédito fiscal", 
           RETENCION: "Comprobante de retención", EXPORTACION: "Factura de exportación"}
 
 
-def issues_dte(company: dict[str, Any], document_type: str) -> bool:
+def issues_dte(company: Mapping[str, Any], document_type: str) -> bool:
     """Whether the type may be a DTE for the company (a note is one when its source is a 03, a
     purchase when its supplier has no NRC)."""
     return company.get("country") == DTE_COUNTRY and (
@@ -169,7 +169,7 @@ class DteResult:
     answer: dict[str, Any] = field(default_factory=dict)
 
 
-def check_export(partner: dict[str, Any], lines: list[dict[str, Any]]) -> None:
+def check_export(partner: Mapping[str, Any], lines: list[dict[str, Any]]) -> None:
     """Refuses a sales invoice with export lines that cannot be a factura de exportación: an
     export invoice carries export lines only, to a customer abroad."""
     exported = [taxes.treatment_of(line) == taxes.EXPORT for line in lines]
@@ -184,11 +184,11 @@ def check_export(partner: dict[str, Any], lines: list[dict[str, Any]]) -> None:
                                                               "customer's country (ISO 3166 code, not SV)")
 
 
-def is_abroad(partner: dict[str, Any]) -> bool:
+def is_abroad(partner: Mapping[str, Any]) -> bool:
     return bool(partner.get("country")) and partner["country"] != DTE_COUNTRY
 
 
-def tipo_dte(document_type: str, partner: dict[str, Any], source: dict[str, Any] | None = None,
+def tipo_dte(document_type: str, partner: Mapping[str, Any], source: Mapping[str, Any] | None = None,
              withholding: dict[str, Any] | None = None, lines: list[dict[str, Any]] | None = None,
              chosen: str | None = None) -> str | None:
     """The authority's type of one of our documents, None when it is not a DTE: a sales invoice

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from chalicelib import clock
@@ -60,7 +61,7 @@ def configured_transmitter(table: Table, attempts: int | None = None) -> DteTran
 
 # --- transmitting: after the confirming transaction committed -----------------------------------
 
-def transmit_confirmed(table: Table, company: dict[str, Any], document: dict[str, Any],
+def transmit_confirmed(table: Table, company: Mapping[str, Any], document: dict[str, Any],
                        transmitter: DteTransmitter | None = None) -> dict[str, Any]:
     """Sends a just-confirmed document's pending DTE and returns the document as the answer left
     it. Never raises: the document is confirmed whatever happens here (and an exception would
@@ -151,7 +152,7 @@ def _postpone(table: Table, company_id: int, document_id: int) -> None:
         pass
 
 
-def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
+def _transmit(table: Table, company: Mapping[str, Any], document: dict[str, Any],
               transmitter: DteTransmitter) -> dict[str, Any] | None:
     company_id, document_id = company["id"], document["id"]
     if "emisor" not in document["dte"]:
@@ -182,7 +183,7 @@ def _transmit(table: Table, company: dict[str, Any], document: dict[str, Any],
                    sent=dte_delivery.kept(submission.documento, result.answer))
 
 
-def _submission(table: Table, company: dict[str, Any], document: dict[str, Any]) -> Submission:
+def _submission(table: Table, company: Mapping[str, Any], document: dict[str, Any]) -> Submission:
     """The DTE in the authority's format, signed with the company's key."""
     sent = dte_json.authority_document(document, dte_json.ambiente(company))
     identification = sent["identificacion"]

@@ -43,7 +43,7 @@ AUTHORITY_UNAVAILABLE = 1  # CAT-005: "No disponibilidad de sistema del MH"
 def waiting_for_event(dte: dict[str, Any]) -> bool:
     """In contingency and not yet reported: not to be sent."""
     contingency = dte.get("contingency")
-    return bool(contingency) and not contingency.get("eventSeal")
+    return bool(contingency) and not (contingency or {}).get("eventSeal")
 
 
 def held(dte: dict[str, Any], transmission: dict[str, Any]) -> bool:
@@ -197,7 +197,7 @@ def _event(table: Table, company: dict[str, Any], codigo: str, documents: list[d
     return event
 
 
-def _record_seal(table: Table, company_id: int, codigo: str, seal: str, received_at: str,
+def _record_seal(table: Table, company_id: int, codigo: str, seal: str | None, received_at: str,
                  documents: list[dict[str, Any]]) -> None:
     """Records the event's seal on its DTEs (a run that stops half-way leaves the rest waiting for
     the next, which records the seal already received: `_company`)."""

@@ -55,7 +55,7 @@ def delivery(table: Table, company_id: int, document_id: int) -> Delivery:
     return _delivery_of(table, company_id, documents.get_document(table, company_id, document_id))
 
 
-def delivered_if_any(table: Table, company_id: int, document: dict[str, Any]) -> Delivery | None:
+def delivered_if_any(table: Table, company_id: int, document: Mapping[str, Any]) -> Delivery | None:
     """The DTE to hand over with the document (an e-mail), None while there is none to hand."""
     if not document.get("dte"):
         return None

@@ -10,6 +10,7 @@ again, whatever its body; when it refuses, the record goes and its observations 
 details."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Callable
 
@@ -19,6 +20,7 @@ from chalicelib.countries.sv.domain import dte_formats, dte_invalidation_event, 
 from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.countries.sv.services import dte, dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, NotFound, ServiceUnavailable, ValidationFailed
 from chalicelib.observability import logger
 from chalicelib.services.commands import Command
@@ -42,18 +44,19 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
         if refused is not None:
             raise refused
     document_reversals.check_invalidatable(document)  # before the authority invalidates anything
+    issued: dict[str, Any] = document.get("dte") or {}  # an invalidatable document is a DTE
     company = accounts.get_company(table, company_id)
     country = company.get("country", "SV")
     if pending is None:
         date, time = clock.today_in(country), clock.local_time_in(country)
         if by_manual:
-            date, time = manual.event_moment(document["dte"]["tipoDte"], document["date"], document["dte"]["horEmi"],
+            date, time = manual.event_moment(issued["tipoDte"], document["date"], issued["horEmi"],
                                              manual.local(clock.now(), _offset()))
         pending = {"codigoGeneracion": dte_rules.new_codigo_generacion(), "date": date, "time": time,
                    "fields": fields}
     fields = jsoncodec.loads(jsoncodec.dumps(pending["fields"]))  # read back from the table: ids as ints again
     replacing = _replacement(command, document, fields, by_manual)
-    replacement = replacing["dte"] if replacing else None
+    replacement = replacing.get("dte") if replacing else None
     ambiente = dte_json.ambiente(company)
     if by_manual:
         sent = dte_invalidation_event.event(document, fields, pending["codigoGeneracion"], pending["date"],
@@ -68,7 +71,7 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
         raise ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "
                                f"{details[0]['message']}", details=details)
     submission = Submission(company_id=company_id, nit=sent["emisor"]["nit"], ambiente=ambiente,
-                            tipo_dte=document["dte"]["tipoDte"],
+                            tipo_dte=issued["tipoDte"],
                             version=sent["identificacion"]["version"], codigo_generacion=pending["codigoGeneracion"],
                             documento=dte_signing.sign(table, company_id, sent))
     _record_pending(table, company_id, document, pending)
@@ -100,7 +103,7 @@ def _invalidated(document: dict[str, Any], record: dict[str, Any]) -> dict[str, 
     return {"dte": {**kept, "status": dte_rules.INVALIDATED, "invalidation": record}}
 
 
-def _record_pending(table: Table, company_id: int, document: dict[str, Any], pending: dict[str, Any]) -> None:
+def _record_pending(table: Table, company_id: int, document: Mapping[str, Any], pending: dict[str, Any]) -> None:
     """Records the event on the document before it is sent, in a transaction of its own: an
     accepted invalidation whose answer was lost, or whose reversal then failed (a payment
     registered meanwhile), is completed by sending the request again, which sends the same event,
@@ -127,8 +130,8 @@ def _update_pending(table: Table, write: Callable[[Transaction], None]) -> None:
                                  code="CONCURRENT_UPDATE") from None
 
 
-def _replacement(command: Command, document: dict[str, Any], fields: dict[str, Any],
-                 by_manual: bool = False) -> dict[str, Any] | None:
+def _replacement(command: Command, document: Mapping[str, Any], fields: dict[str, Any],
+                 by_manual: bool = False) -> DocumentRecord | None:
     """The DTE that replaces the invalidated one (an accepted one, answered whole): for a legacy DTE
     type 1 names it, of the same customer; for a 2026 one the manual says when (its rules checked
     before: manual_refusal), of the same type."""
@@ -149,7 +152,7 @@ def _replacement(command: Command, document: dict[str, Any], fields: dict[str, A
         problem = "a document does not replace itself"
     elif (replacement.get("dte") or {}).get("status") != dte_rules.ACCEPTED:
         problem = "must be a DTE the tax authority accepted"
-    elif by_manual and replacement["dte"].get("tipoDte") != tipo:  # pages 14-17: "la nueva factura", "el nuevo CCFE"
+    elif by_manual and (replacement.get("dte") or {}).get("tipoDte") != tipo:  # pages 14-17: "la nueva factura", "el nuevo CCFE"
         problem = f"must be a DTE of type {tipo}, as the one it replaces"
     elif not by_manual and replacement["businessPartnerId"] != document["businessPartnerId"]:
         # the manual's first reason is an error in the customer's identification: a 2026 DTE's replacement
@@ -164,14 +167,14 @@ def _offset() -> int:
     return countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours
 
 
-def _rescinded_replaced(document: dict[str, Any], fields: dict[str, Any]) -> ApiError | None:
+def _rescinded_replaced(document: Mapping[str, Any], fields: dict[str, Any]) -> ApiError | None:
     """A legacy DTE's event: a rescinded operation (motive 2) names no replacement either."""
     if int(fields["invalidationType"]) != manual.RESCINDED or fields.get("replacementDocumentId") is None:
         return None
     return manual.replacement_refusal((document.get("dte") or {}).get("tipoDte", ""), manual.RESCINDED, True)
 
 
-def manual_refusal(table: Table, company_id: int, document: dict[str, Any], fields: dict[str, Any]) -> ApiError | None:
+def manual_refusal(table: Table, company_id: int, document: Mapping[str, Any], fields: dict[str, Any]) -> ApiError | None:
     """What the Manual Funcional V2.0 refuses in invalidating this DTE now. Whatever its edition (the
     authority applies them by the event's transmission date): its window and the documents against
     it the authority validated (read here: the document does not record a return event). A 2026
@@ -191,7 +194,7 @@ def manual_refusal(table: Table, company_id: int, document: dict[str, Any], fiel
     return manual.replacement_refusal(tipo, int(fields["invalidationType"]), fields.get("replacementDocumentId") is not None)
 
 
-def _may_be_blocked(document: dict[str, Any]) -> bool:
+def _may_be_blocked(document: Mapping[str, Any]) -> bool:
     """Whether documents against it are worth reading: only some types are blocked, and an FE, FEX
     or FSE only by a return event, which is a credit note of it (its `creditedTotal`): a factura to
     the final consumer, whose partner holds the most documents, is not read for nothing."""
@@ -201,7 +204,7 @@ def _may_be_blocked(document: dict[str, Any]) -> bool:
     return manual.BLOCKED_BY[tipo] != {manual.RETORNO} or Decimal(document.get("creditedTotal") or 0) != 0
 
 
-def related_documents(table: Table, company_id: int, document: dict[str, Any]) -> list[dict[str, Any]]:
+def related_documents(table: Table, company_id: int, document: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The DTEs issued against the document (its notes, a return): the partner's documents from
     its date whose source it is, each as the rules read it. The window bounds the read: a DTE is
     invalidated within weeks (at most three months) of its date."""

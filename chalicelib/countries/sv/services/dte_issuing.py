@@ -6,6 +6,7 @@ type and point of sale) and a pending transmission; countries/sv/services/dte.py
 transaction committed."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -21,23 +22,24 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 
-def transaction_items(company: dict[str, Any], document_type: str) -> int:
+def transaction_items(company: Mapping[str, Any], document_type: str) -> int:
     """Items issuing adds to the confirming transaction: the transmission and the control
     number's sequence."""
     # issue 40: returns (a purchase credit note of an FSE is a return event: its transmission and returns)
     return 2 if dte_rules.issues_dte(company, document_type) or dte_return.may_apply(company, document_type) else 0
 
 
-def issue_dte(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],
-          document: dict[str, Any], products: dict[int, dict[str, Any]] | None = None,
-          source: dict[str, Any] | None = None) -> dict[str, Any]:
+def issue_dte(transaction: Transaction, table: Table, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+          document: Mapping[str, Any], products: Mapping[int, Mapping[str, Any]] | None = None,
+          source: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Makes a numbered document being confirmed a DTE when it is one: returns the document's new
     fields (none otherwise) and adds the pending transmission and the control number to its
     transaction. The DTE is built in the authority's format and checked against its schema
     first: a document the authority's schema refuses is a 400 naming the field (`dte.<path>`),
     and nothing is stored."""
-    if dte_return.applies(document, source):  # issue 40: returns (a note of a 2026 FE or FEX is event 18)
+    if source is not None and dte_return.applies(document, source):  # issue 40: returns (a note of a 2026 FE or FEX is event 18)
         return dte_return.issue_return(transaction, table, company, document, source)
+    partner = _receiver(partner)
     tipo_dte = _tipo(company, partner, document, source)
     if tipo_dte is None:
         return {}
@@ -60,10 +62,18 @@ def issue_dte(transaction: Transaction, table: Table, company: dict[str, Any], p
     return {"codigoGeneracion": codigo, "dte": dte}
 
 
-def check_format(table: Table, company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
-                 products: dict[int, dict[str, Any]] | None = None) -> None:
+def _receiver(partner: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The partner a DTE names (every document has one: document_content loads it)."""
+    if partner is None:
+        raise ValueError("a document issued as a DTE names its partner")
+    return partner
+
+
+def check_format(table: Table, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+                 document: Mapping[str, Any], products: Mapping[int, Mapping[str, Any]] | None = None) -> None:
     """What issuing the document as a DTE would refuse (the credentials, the authority's format),
     writing nothing and taking no number: for what makes documents later (a scheduled invoice)."""
+    partner = _receiver(partner)
     tipo_dte = _tipo(company, partner, document, None)
     if tipo_dte is None:
         return
@@ -74,7 +84,7 @@ def check_format(table: Table, company: dict[str, Any], partner: dict[str, Any],
              dte_rules.numero_control(tipo_dte, number, 1, _establishment_type_2026(company, document)))
 
 
-def _establishment_type_2026(company: dict[str, Any], document: dict[str, Any]) -> str | None:
+def _establishment_type_2026(company: Mapping[str, Any], document: Mapping[str, Any]) -> str | None:
     """The type of the establishment issuing the document when the company issues it in the 2026
     formats (their numeroControl carries its letter), refused when they have none for it; None in
     the legacy edition."""
@@ -83,8 +93,8 @@ def _establishment_type_2026(company: dict[str, Any], document: dict[str, Any]) 
     return dte_rules.checked_establishment_type(company.get("dteIssuer"), document["number"])
 
 
-def _tipo(company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
-          source: dict[str, Any] | None) -> str | None:
+def _tipo(company: Mapping[str, Any], partner: Mapping[str, Any], document: Mapping[str, Any],
+          source: Mapping[str, Any] | None) -> str | None:
     if not dte_rules.issues_dte(company, document["type"]):
         return None
     if document["type"] in dte_rules.DTE_TYPES:
@@ -97,8 +107,8 @@ def _tipo(company: dict[str, Any], partner: dict[str, Any], document: dict[str, 
     return tipo_dte
 
 
-def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[str, Any],
-             products: dict[int, dict[str, Any]] | None, source: dict[str, Any] | None, tipo_dte: str, codigo: str,
+def _checked(company: Mapping[str, Any], partner: Mapping[str, Any], document: Mapping[str, Any],
+             products: Mapping[int, Mapping[str, Any]] | None, source: Mapping[str, Any] | None, tipo_dte: str, codigo: str,
              numero: str) -> dict[str, Any]:
     """The document's `dte` (its codes, the issuer and receiver as they are now, the time of issue,
     what each line is), once its DTE passed the authority's schema; else a 400 naming each field."""
@@ -113,6 +123,7 @@ def _checked(company: dict[str, Any], partner: dict[str, Any], document: dict[st
     if source is not None and tipo_dte in dte_rules.NOTE_TYPES.values():
         dte["related"] = dte_json.related(source)
     elif tipo_dte == dte_rules.RETENCION:
+        assert source is not None  # a certificate is issued on the purchase it withholds from (_tipo)
         dte["related"] = dte_json.withheld(source, document)
     problems = dte_formats.schema_problems(dte_json.authority_document({**document, "dte": dte}, dte_json.ambiente(company)))
     if tipo_dte == dte_rules.SUJETO_EXCLUIDO:

@@ -53,7 +53,7 @@ def ready(dte: dict[str, Any]) -> bool:
     """Reported in a contingency event the authority received, and in no lot yet."""
     contingency = dte.get("contingency")
     return (bool(contingency) and not dte_contingency.waiting_for_event(dte)
-            and not contingency.get("lotId"))
+            and not (contingency or {}).get("lotId"))
 
 
 def form(table: Table, transmissions: list[dict[str, Any]]) -> int:

@@ -9,6 +9,7 @@ and the IVA book move as for any credit note (services/sales_purchases/documents
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Mapping
 from typing import Any
 
 from chalicelib import clock, countries
@@ -25,19 +26,19 @@ from chalicelib.store.transaction import Transaction
 RETURNS_ITEM = "DTE_RETURNS"
 
 
-def applies(document: dict[str, Any], source: dict[str, Any] | None) -> bool:
+def applies(document: Mapping[str, Any], source: Mapping[str, Any] | None) -> bool:
     """A sales credit note of a 2026 FE or FEX, a purchase credit note of a 2026 FSE: its DTE is
     the return event."""
     return dte_return.is_return(source, document["type"])
 
 
-def may_apply(company: dict[str, Any], document_type: str) -> bool:
+def may_apply(company: Mapping[str, Any], document_type: str) -> bool:
     """Whether a document of the type may be a return event (its transaction's items count it)."""
     return company.get("country") == dte_rules.DTE_COUNTRY and document_type in dte_return.RETURNED_BY
 
 
-def issue_return(transaction: Transaction, table: Table, company: dict[str, Any], document: dict[str, Any],
-          source: dict[str, Any]) -> dict[str, Any]:
+def issue_return(transaction: Transaction, table: Table, company: Mapping[str, Any], document: Mapping[str, Any],
+          source: Mapping[str, Any]) -> dict[str, Any]:
     """The note's new fields (its code and pending `dte`), with the transmission and the source's
     returns added to its transaction; refused (400) past the 3 months from the source's generation
     date or beyond the source's lines."""
@@ -78,7 +79,7 @@ def live_returns(table: Table, company_id: int, source_id: int) -> list[int]:
     return sorted(int(note_id) for note_id in _live(table, company_id, notes))
 
 
-def _live(table: Table, company_id: int, notes: dict[str, Any]) -> set[str]:
+def _live(table: Table, company_id: int, notes: Mapping[str, Any]) -> set[str]:
     """Of the returns on record, those that stand: an invalidated one gave its lines back (its
     invalidation reverses the note like a cancellation), with nothing to write here."""
     if not notes:
@@ -88,7 +89,7 @@ def _live(table: Table, company_id: int, notes: dict[str, Any]) -> set[str]:
             if dte_return.is_live(found.get(keys.pair(keys.document(company_id, int(note_id)))))}
 
 
-def sealed_on(source: dict[str, Any]) -> _dt.date | None:
+def sealed_on(source: Mapping[str, Any]) -> _dt.date | None:
     """The date, in El Salvador, the source obtained its seal (None: not sealed)."""
     dte = source.get("dte") or {}
     if dte.get("status") != dte_rules.ACCEPTED or not dte.get("acceptedAt"):
@@ -96,7 +97,7 @@ def sealed_on(source: dict[str, Any]) -> _dt.date | None:
     return manual.sealed_at(dte, countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours).date()
 
 
-def _write_returned(transaction: Transaction, key: dict[str, Any], kept: dict[str, Any] | None,
+def _write_returned(transaction: Transaction, key: dict[str, str], kept: dict[str, Any] | None,
                     notes: dict[str, Any]) -> None:
     """Written on what was read: a concurrent return of the same source makes the command run again."""
     dte_store.write_returns(transaction, key, kept, notes, RETURNS_ITEM)

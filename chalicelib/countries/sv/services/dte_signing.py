@@ -51,9 +51,10 @@ def store_key(command: Command, company_id: int, private_pem: str) -> dict[str, 
         key = RSAKey.import_key(private_pem)
     except Exception:  # whatever the parser says, the answer is the same
         raise ValidationFailed.for_field("privateKey", "not an RSA private key in PEM") from None
-    if not key.is_private:
+    private = key.private_key
+    if not key.is_private or private is None:
         raise ValidationFailed.for_field("privateKey", "a public key: send the private key")
-    bits = key.private_key.key_size
+    bits = private.key_size
     if bits < MIN_BITS:
         raise ValidationFailed.for_field("privateKey", f"the key has {bits} bits; at least {MIN_BITS}")
     public_pem = key.as_pem(private=False).decode("ascii")

@@ -25,10 +25,12 @@ def iva_book(table: Table, company_id: int, which: str, start_date: str, end_dat
     wanted_partners = sorted({item["businessPartnerId"] for item in documents})
     found = table.batch_get([*(keys.entity(company_id, keys.PARTNER, partner_id) for partner_id in wanted_partners),
                              *(keys.document(company_id, source_id) for source_id in wanted_sources)])
-    partners, sources = {}, dict(in_period)
+    partners: dict[int, dict[str, Any]] = {}
+    sources = dict(in_period)
     for item in found.values():
         (partners if item.get("itemType") == keys.PARTNER else sources)[item["id"]] = item
     report: dict[str, Any] = {"startDate": start_date, "endDate": end_date}
+    names: tuple[str, ...]
     if which == "consumers":
         rows = iva_books.consumer_days(item for item in documents if not iva_books.for_taxpayers(item, sources))
         names = iva_books.CONSUMER_AMOUNTS
@@ -47,7 +49,7 @@ def iva_book(table: Table, company_id: int, which: str, start_date: str, end_dat
 
 def iva_book_table(which: str) -> Callable[[dict[str, Any]], ReportTable]:
     title = TITLES[which]
-    amounts = {"consumers": (("Exentas", "exempt"), ("No sujetas", "nonSubject"), ("Gravadas (IVA incluido)", "taxed"),
+    amounts: tuple[tuple[str, str], ...] = {"consumers": (("Exentas", "exempt"), ("No sujetas", "nonSubject"), ("Gravadas (IVA incluido)", "taxed"),
                              ("Exportaciones", "exports"), ("IVA incluido", "iva"), ("Total", "total")),
                "taxpayers": (("Exentas", "exempt"), ("No sujetas", "nonSubject"), ("Gravadas", "taxed"),
                              ("Débito fiscal", "iva"), ("Total", "total")),
@@ -55,6 +57,7 @@ def iva_book_table(which: str) -> Callable[[dict[str, Any]], ReportTable]:
                              ("Gravadas internas", "taxedInternal"), ("Import. gravadas", "taxedImports"),
                              ("Crédito fiscal", "iva"), ("Sujetos excluidos", "excludedSubject"),
                              ("Total", "total"))}[which]
+    texts: tuple[tuple[Column, str], ...]
     if which == "consumers":
         texts = ((Column("Fecha", weight=14), "date"), (Column("Del No.", weight=30), "fromNumber"),
                  (Column("Al No.", weight=30), "toNumber"), (Column("Docs.", weight=8), "documents"))

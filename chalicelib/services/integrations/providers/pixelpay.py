@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 from chalicelib import clock
 from chalicelib.domain import pixelpay as formats
+from chalicelib.domain.gateways import ProviderNotification as Notification
 from chalicelib.domain.gateways import SignatureRefused
 from chalicelib.errors import ValidationFailed
 from chalicelib.services.integrations.providers import (
@@ -18,7 +19,6 @@ from chalicelib.services.integrations.providers import (
     CheckoutRequest,
     Confirmation,
     GatewayAccess,
-    Notification,
     ProviderError,
     Refund,
     http,
@@ -28,7 +28,7 @@ from chalicelib.settings import get_settings
 
 class PixelPayAdapter:
     provider = formats.PROVIDER
-    currencies = formats.CURRENCIES
+    currencies: tuple[str, ...] = formats.CURRENCIES
     refunds_through_api = True  # its void (/api/v2/transaction/void)
 
     def create_checkout(self, access: GatewayAccess, request: CheckoutRequest) -> Checkout:

@@ -42,7 +42,7 @@ def forget_wompi_tokens() -> None:
 
 class WompiAdapter:
     provider = WOMPI
-    currencies = ("USD",)
+    currencies: tuple[str, ...] = ("USD",)
     refunds_through_api = False  # no refund API: made in Wompi's panel
 
     # --- a link ---------------------------------------------------------------------------------
