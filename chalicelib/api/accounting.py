@@ -116,9 +116,9 @@ def trial_balance(call: Call) -> Any:
 @endpoint(blueprint, "GET", "/journal-entries/{id}", summary="One journal entry", tag=JOURNAL,
           response=M + "JournalEntry")
 def get_entry(call: Call) -> Any:
-    from chalicelib.services.accounting import journal
+    from chalicelib.services.accounting import posting
 
-    return journal.get_entry(call.command.table, call.principal.company_id, call.ids["id"])
+    return posting.get_entry(call.command.table, call.principal.company_id, call.ids["id"])
 
 
 @endpoint(blueprint, "POST", "/journal-entries", summary="Create a manual entry (draft unless status posted)",

@@ -12,7 +12,7 @@ from chalice import Chalice
 class ThreadSafeChalice(Chalice):
     _per_thread = threading.local()
 
-    @property  # type: ignore[override]
+    @property
     def current_request(self) -> Any:
         return getattr(self._per_thread, "request", None)
 
@@ -20,7 +20,7 @@ class ThreadSafeChalice(Chalice):
     def current_request(self, value: Any) -> None:
         self._per_thread.request = value
 
-    @property  # type: ignore[override]
+    @property
     def lambda_context(self) -> Any:
         return getattr(self._per_thread, "context", None)
 

@@ -28,7 +28,7 @@ def login(call: Call) -> Any:
     return _logged_in(call, token, view)
 
 
-def _logged_in(call: Call, token: str, view: dict) -> Any:
+def _logged_in(call: Call, token: str, view: dict[str, Any]) -> Any:
     call.response_headers["Set-Cookie"] = _cookie(token, get_settings().session_ttl_hours * 3600)
     return view
 
@@ -48,7 +48,7 @@ def accept_invitation(call: Call) -> Any:
           tag=TAG, body="chalicelib.models.users:PasswordChangeRequest",
           response="chalicelib.models.users:PasswordChanged", status=200, access=Access.WEB_SESSION, permission=READ,
           idempotent=False)
-def change_password(call: Call) -> dict:
+def change_password(call: Call) -> dict[str, Any]:
     return sessions.change_password(call.command, call.body.current_password, call.body.new_password,
                                     call.source_address)
 

@@ -128,7 +128,7 @@ class Call:
 
     def changes(self) -> dict[str, Any]:
         """The fields a sparse update sends, by their JSON names, without `version`."""
-        sent = self.body.model_dump(by_alias=True, exclude_unset=True)
+        sent: dict[str, Any] = self.body.model_dump(by_alias=True, exclude_unset=True)
         sent.pop("version", None)
         return sent
 

@@ -5,10 +5,11 @@ from pydantic import Field, StringConstraints
 from typing_extensions import Annotated
 
 from chalicelib.domain.attachments import CONTENT_TYPES, MAX_SIZE
-from chalicelib.models.base import EntityId, QueryId, RequestModel, ResponseModel, whole_number
+from chalicelib.models.base import FROM_JSON_NUMBER, EntityId, OneOf, QueryId, RequestModel, ResponseModel, WholeNumber
 
 RecordType = Literal["document", "journalEntry", "statementLine"]
-ContentType = Literal[CONTENT_TYPES]  # type: ignore[valid-type]
+ContentType = Annotated[str, OneOf(CONTENT_TYPES)]
+Size = Annotated[WholeNumber, Field(ge=1, le=MAX_SIZE), FROM_JSON_NUMBER]
 AttachmentStatus = Literal["pending", "uploaded"]
 
 
@@ -19,7 +20,7 @@ class AttachmentCreate(RequestModel):
         description="kept without its path (the last part), control and reserved characters; at most 200 "
                     "characters, extension kept; the download's name")
     content_type: ContentType = Field(description="PDF, JPEG, PNG or XML: the upload must send this Content-Type")
-    size: whole_number(ge=1, le=MAX_SIZE) = Field(  # type: ignore[valid-type]
+    size: Size = Field(
         description="bytes, at most 10 MB (10,485,760): the upload must send exactly this Content-Length")
 
 

@@ -4,12 +4,13 @@ from typing import Annotated, List, Literal, Optional
 
 from pydantic import Field, StringConstraints
 
-from chalicelib.domain.bank_statements import DATE_FORMATS, FORMATS
+from chalicelib.domain.bank_statements import DATE_FORMATS, Format
 from chalicelib.models.base import (
     NOT_BLANK_PATTERN,
     ListEnvelope,
     ListQuery,
     Name,
+    OneOf,
     QueryId,
     RequestModel,
     ResponseModel,
@@ -85,7 +86,7 @@ class StatementLineList(ListEnvelope):
 
 # issue 42: imports ------------------------------------------------------------------------------
 
-StatementFormat = Literal[FORMATS]  # type: ignore[valid-type]
+StatementFormat = Format
 # strings, not enums: a client generator names enum members by their letters, and "DD/MM/YYYY" and
 # "DD-MM-YYYY" would be one name (the service checks them against DATE_FORMATS)
 DateFormat = Annotated[str, StringConstraints(min_length=6, max_length=10), Field(
@@ -114,7 +115,7 @@ class StatementMapping(RequestModel):
     """How the bank's CSV/XLSX download reads; columns named by their heading text (case-, accent-
     and space-blind). Either `amountColumn` (signed: positive is money in) or both `debitColumn`
     and `creditColumn`."""
-    encoding: Optional[Literal[ENCODINGS]] = Field(  # type: ignore[valid-type]
+    encoding: Optional[Annotated[str, OneOf(ENCODINGS)]] = Field(
         None, description="detected when absent (byte order marks, UTF-8, else cp1252)")
     delimiter: Optional[OneCharacter] = Field(None, description="detected when absent; one of , ; | or a tab")
     skip_rows: int = Field(0, ge=0, le=100, description="rows before the table's heading row")

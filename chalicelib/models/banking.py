@@ -155,10 +155,11 @@ class ReconciliationCreate(RequestModel):
     # not sent: from the statement (null is refused, as elsewhere)
     statement_date: Date = Field(None, description="closing date of the bank statement")  # type: ignore[assignment]
     statement_balance: SignedMoney = Field(None, description="closing balance of the bank statement")  # type: ignore[assignment]
-    cleared_transaction_ids: ClearedIds = Field(  # type: ignore[assignment]
-        None, description="transactions of this account the statement shows (at most "
-                          f"{MAX_CLEARED_TRANSACTIONS} sent; a statement's may be more), none dated after "
-                          "statementDate")
+    cleared_transaction_ids: ClearedIds = Field(
+        None,  # type: ignore[arg-type]
+        description="transactions of this account the statement shows (at most "
+                    f"{MAX_CLEARED_TRANSACTIONS} sent; a statement's may be more), none dated after "
+                    "statementDate")
 
 
 class ReconciliationUpdate(RequestModel):

@@ -1,18 +1,44 @@
 """Shared pydantic building blocks: camelCase JSON, unknown fields rejected, Decimal money."""
 
 import datetime
+from collections.abc import Iterable
 from decimal import Decimal
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Optional
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    Strict,
+    StringConstraints,
+)
 from pydantic.alias_generators import to_camel
+from pydantic_core import core_schema
 
 from chalicelib import countries, jsoncodec
 from chalicelib.domain.mail import MAIL_ADDRESS_PATTERN
 from chalicelib.domain.money import MAX_AMOUNT
 
+
+class OneOf:
+    """A text field's metadata: one of values known only when the modules load (the packs'
+    currencies, the import kinds). Validated and documented as a Literal of them would be (the
+    same core schema: the same errors, the same enum in the document), while the type checker
+    sees the `str` it is."""
+
+    def __init__(self, values: Iterable[str]) -> None:
+        self.values = tuple(values)
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.literal_schema(list(self.values))
+
+
 # the packs' own currencies: a company keeps its books in one and may trade in the others
-Currency = Literal[tuple(sorted({pack.currency for pack in countries.packs()}))]  # type: ignore[valid-type]
+CURRENCIES = tuple(sorted({pack.currency for pack in countries.packs()}))
+Currency = Annotated[str, OneOf(CURRENCIES)]
 
 
 # defer_build: a model's validator is built on first use, so a cold Lambda pays only for the
@@ -51,13 +77,12 @@ Email = Annotated[str, StringConstraints(max_length=254, pattern=r"^[^@\s\x85]+@
 MailAddress = Annotated[str, StringConstraints(max_length=254, pattern=MAIL_ADDRESS_PATTERN)]
 
 
-def whole_number(**bounds: int) -> Any:
-    """An integer field: a JSON number without a fraction, never a string or a boolean. The
-    bounds come before the conversion so that the JSON schema shows them as minimum/maximum."""
-    return Annotated[int, Strict(), Field(**bounds), BeforeValidator(jsoncodec.whole_number)]
-
-
-EntityId = whole_number(ge=1, le=10**12)
+# An integer field: a JSON number without a fraction, never a string or a boolean, written
+# Annotated[WholeNumber, Field(<bounds>), FROM_JSON_NUMBER]: the bounds come before the conversion
+# so that the JSON schema shows them as minimum/maximum.
+WholeNumber = Annotated[int, Strict()]
+FROM_JSON_NUMBER = BeforeValidator(jsoncodec.whole_number)
+EntityId = Annotated[WholeNumber, Field(ge=1, le=10**12), FROM_JSON_NUMBER]
 # An id in a query string arrives as text.
 QueryId = Annotated[int, Field(ge=1, le=10**12)]
 

@@ -10,6 +10,7 @@ from pydantic import Field
 from chalicelib.domain.budgets import MAX_BUDGET_LINES
 from chalicelib.models.accounting import LineDimensions, LineDimensionView
 from chalicelib.models.base import (
+    FROM_JSON_NUMBER,
     EntityId,
     ListEnvelope,
     Money,
@@ -18,11 +19,11 @@ from chalicelib.models.base import (
     QueryId,
     RequestModel,
     ResponseModel,
-    whole_number,
+    WholeNumber,
 )
 
-BudgetYear = whole_number(ge=1900, le=2999)
-BudgetMonth = whole_number(ge=1, le=12)
+BudgetYear = Annotated[WholeNumber, Field(ge=1900, le=2999), FROM_JSON_NUMBER]
+BudgetMonth = Annotated[WholeNumber, Field(ge=1, le=12), FROM_JSON_NUMBER]
 QueryYear = Annotated[int, Field(ge=1900, le=2999)]
 QueryMonth = Annotated[int, Field(ge=1, le=12)]
 

@@ -6,9 +6,9 @@ from pydantic import Field
 from chalicelib import countries
 from chalicelib.countries.models import DteIssuer, DteIssuerInfo
 from chalicelib.domain.currency import DEFAULT_TOLERANCE_PERCENT
-from chalicelib.models.base import Currency, Email, LongText, Name, RequestModel, ResponseModel, ShortText
+from chalicelib.models.base import Currency, Email, LongText, Name, OneOf, RequestModel, ResponseModel, ShortText
 
-Country = Literal[countries.CODES]  # type: ignore[valid-type]
+Country = Annotated[str, OneOf(countries.CODES)]
 CreditLimitPolicy = Literal["off", "warn", "block"]
 # issue 39: rates
 TolerancePercent = Annotated[Decimal, Field(
@@ -20,7 +20,7 @@ TolerancePercent = Annotated[Decimal, Field(
 
 class CompanyFields(RequestModel):
     tax_id: Optional[ShortText] = None
-    country: Country = countries.DEFAULT  # type: ignore[assignment]
+    country: Country = countries.DEFAULT
     currency: Optional[Currency] = None
     address: Optional[LongText] = None
     email: Optional[Email] = None

@@ -23,6 +23,7 @@ from chalicelib.models.base import (
     ListQuery,
     LongText,
     Money,
+    OneOf,
     QueryId,
     RequestModel,
     ResponseModel,
@@ -42,7 +43,7 @@ PAYMENT_STATUS_DESCRIPTION = (
     "and due before today; not a credit note, which is applied), `partially_paid` (0 < pending < total), "
     "`unpaid`; null for a draft or cancelled document and for types that carry no balance (quotes, orders, "
     "deliveries, withholding certificates)")
-TaxTreatment = Annotated[Literal[TAX_TREATMENTS], Field(  # type: ignore[valid-type]
+TaxTreatment = Annotated[str, OneOf(TAX_TREATMENTS), Field(
     description="why a line carries no tax: `exempt`, `exonerated` (the buyer's exoneration, Honduras), "
                 "`nonSubject` (El Salvador's no sujetas) or `export` (rate 0); `taxed` otherwise. "
                 "Default: by the rate")]
@@ -88,7 +89,7 @@ Lines = Annotated[List[LineInput], Field(min_length=1, max_length=MAX_LINES)]
 
 
 class DocumentCreate(RequestModel):
-    model_config = ConfigDict(json_schema_extra={"allOf": creation_rules_schema()})
+    model_config = ConfigDict(json_schema_extra={"allOf": [*creation_rules_schema()]})
 
     type: DocumentType
     business_partner_id: EntityId

@@ -2,6 +2,7 @@ from decimal import Decimal
 from typing import Annotated, List, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.config import JsonDict
 
 from chalicelib.domain.gateways import MIN_SECRET_LENGTH
 from chalicelib.domain.money import MAX_AMOUNT
@@ -133,9 +134,9 @@ class PaymentLinkList(ListEnvelope):
 
 
 # what the providers' parsers (domain/pixelpay.py, domain/wompi.py) take, stated for the document
-_VISIBLE_TEXT = {"type": "string", "pattern": "^[\\x21-\\x7e]{1,200}$"}
+_VISIBLE_TEXT: JsonDict = {"type": "string", "pattern": "^[\\x21-\\x7e]{1,200}$"}
 # PixelPay sends numbers; a decimal text is taken too. Integers and texts are exact in any client.
-_PIXELPAY_AMOUNT = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": int(MAX_AMOUNT)},
+_PIXELPAY_AMOUNT: JsonDict = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": int(MAX_AMOUNT)},
                               {"type": "string", "pattern": "^\\d{1,12}(\\.\\d{1,2})?$"}]}
 
 

@@ -4,13 +4,13 @@ from typing import Annotated, Dict, List, Literal, Optional
 
 from pydantic import Field, StrictBool, StringConstraints
 
-from chalicelib.models.base import Date, Name, RequestModel, ResponseModel
+from chalicelib.models.base import Date, Name, OneOf, RequestModel, ResponseModel
 from chalicelib.services.imports.jobs import MAX_REQUEST_BYTES
 from chalicelib.services.imports.kinds import KINDS, TABLE_KINDS
 
 BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$|^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)$"
-ImportKindName = Literal[tuple(KINDS)]  # type: ignore[valid-type]
-TemplateKindName = Literal[tuple(TABLE_KINDS)]  # type: ignore[valid-type]
+ImportKindName = Annotated[str, OneOf(KINDS)]
+TemplateKindName = Annotated[str, OneOf(TABLE_KINDS)]
 JobStatus = Literal["validating", "ready", "importing", "done", "failed"]
 Heading = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 FieldName = Annotated[str, StringConstraints(min_length=1, max_length=100)]

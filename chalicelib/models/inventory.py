@@ -5,6 +5,7 @@ from pydantic import AfterValidator, Field, StringConstraints
 
 from chalicelib.models.accounting import DocumentType
 from chalicelib.models.base import (
+    FROM_JSON_NUMBER,
     Date,
     EntityId,
     ListEnvelope,
@@ -14,11 +15,11 @@ from chalicelib.models.base import (
     QueryId,
     RequestModel,
     ResponseModel,
-    whole_number,
+    WholeNumber,
 )
 
 ThreeDigits = Annotated[str, StringConstraints(pattern=r"^\d{3}$")]
-FiscalNumber = whole_number(ge=1, le=99_999_999)
+FiscalNumber = Annotated[WholeNumber, Field(ge=1, le=99_999_999), FROM_JSON_NUMBER]
 
 
 def _upper(value: str) -> str:

@@ -12,6 +12,7 @@ from chalicelib.countries.models import (
     SalvadoranAddressRules,
 )
 from chalicelib.models.base import (
+    FROM_JSON_NUMBER,
     Date,
     Email,
     EntityId,
@@ -25,10 +26,11 @@ from chalicelib.models.base import (
     ResponseModel,
     SearchText,
     ShortText,
-    whole_number,
+    WholeNumber,
 )
 
 PartnerType = Literal["customer", "supplier", "both"]
+CreditBlockDays = Annotated[WholeNumber, Field(ge=0, le=3650), FROM_JSON_NUMBER]
 Country = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$"), Field(
     description="ISO 3166-1 alpha-2 code of the partner's country (default: the company's). El Salvador: a "
                 "customer abroad (not SV) whose invoice lines are all `export` gets a factura de exportación "
@@ -58,7 +60,7 @@ class PartnerCreate(SalvadoranAddressRules, RequestModel):
     address: Optional[LongText] = None
     payment_condition_id: Optional[EntityId] = None
     credit_limit: Optional[Money] = Field(None, alias="credit_limit")
-    credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
+    credit_block_days: Optional[CreditBlockDays] = Field(None, alias="credit_block_days")
     is_active: bool = True
 
 
@@ -82,7 +84,7 @@ class PartnerUpdate(SalvadoranAddressRules, RequestModel):
     address: Optional[LongText] = None
     payment_condition_id: Optional[EntityId] = None
     credit_limit: Optional[Money] = Field(None, alias="credit_limit")
-    credit_block_days: Optional[whole_number(ge=0, le=3650)] = Field(None, alias="credit_block_days")
+    credit_block_days: Optional[CreditBlockDays] = Field(None, alias="credit_block_days")
     is_active: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 

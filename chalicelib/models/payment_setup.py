@@ -1,14 +1,24 @@
-from typing import List, Literal, Optional
+from typing import Annotated, List, Literal, Optional
 
 from pydantic import ConfigDict, Field
+from pydantic.config import JsonDict
 
-from chalicelib.models.base import EntityId, ListEnvelope, Name, RequestModel, ResponseModel, whole_number
+from chalicelib.models.base import (
+    FROM_JSON_NUMBER,
+    EntityId,
+    ListEnvelope,
+    Name,
+    RequestModel,
+    ResponseModel,
+    WholeNumber,
+)
 
 ConditionType = Literal["cash", "credit"]
+CreditDays = Annotated[WholeNumber, Field(ge=0, le=3650), FROM_JSON_NUMBER]
 
 
 # creditDays: at least 1 on a credit condition, 0 or absent on a cash one (services.payments.payment_setup)
-_CREDIT_DAYS_RULE = {"allOf": [
+_CREDIT_DAYS_RULE: JsonDict = {"allOf": [
     {"if": {"required": ["type"], "properties": {"type": {"const": "credit"}}},
      "then": {"required": ["creditDays"], "properties": {"creditDays": {"type": "integer", "minimum": 1}}}},
     {"if": {"required": ["type"], "properties": {"type": {"const": "cash"}}},
@@ -20,7 +30,7 @@ class ConditionCreate(RequestModel):
 
     name: Name
     type: ConditionType
-    credit_days: Optional[whole_number(ge=0, le=3650)] = Field(None,
+    credit_days: Optional[CreditDays] = Field(None,
                                        description="days until a document's due date; credit conditions only")
     is_active: bool = True
 
@@ -28,7 +38,7 @@ class ConditionCreate(RequestModel):
 class ConditionUpdate(RequestModel):  # creditDays is checked against the stored type when type is not sent
     name: Name = None  # type: ignore[assignment]
     type: ConditionType = None  # type: ignore[assignment]
-    credit_days: Optional[whole_number(ge=0, le=3650)] = None
+    credit_days: Optional[CreditDays] = None
     is_active: bool = None  # type: ignore[assignment]
     version: Optional[int] = Field(None, ge=1)
 

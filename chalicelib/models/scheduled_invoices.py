@@ -1,13 +1,22 @@
 from decimal import Decimal
-from typing import List, Literal, Optional
+from typing import Annotated, List, Literal, Optional
 
 from pydantic import Field
 
 from chalicelib.models.accounting import LineDimensionView
-from chalicelib.models.base import Date, EntityId, ListEnvelope, RequestModel, ResponseModel, whole_number
+from chalicelib.models.base import (
+    FROM_JSON_NUMBER,
+    Date,
+    EntityId,
+    ListEnvelope,
+    RequestModel,
+    ResponseModel,
+    WholeNumber,
+)
 from chalicelib.models.documents import Lines
 
 Frequency = Literal["daily", "weekly", "monthly"]
+Interval = Annotated[WholeNumber, Field(ge=1, le=366), FROM_JSON_NUMBER]
 
 
 class ScheduledInvoiceCreate(RequestModel):
@@ -15,7 +24,7 @@ class ScheduledInvoiceCreate(RequestModel):
     lines: Lines
     payment_condition_id: Optional[EntityId] = None
     frequency: Frequency
-    interval: whole_number(ge=1, le=366) = Field(1, description="days, weeks or months between two runs")
+    interval: Interval = Field(1, description="days, weeks or months between two runs")
     start_date: Date = Field(description="the first run; monthly schedules keep its day of the month")
     end_date: Optional[Date] = Field(None, description="no run after this date")
     is_active: bool = True
@@ -27,7 +36,7 @@ class ScheduledInvoiceUpdate(RequestModel):
     lines: Lines = None  # type: ignore[assignment]
     payment_condition_id: Optional[EntityId] = None
     frequency: Frequency = None  # type: ignore[assignment]
-    interval: whole_number(ge=1, le=366) = None
+    interval: Interval = None  # type: ignore[assignment]
     start_date: Date = None  # type: ignore[assignment]
     end_date: Optional[Date] = None
     is_active: bool = None  # type: ignore[assignment]

@@ -4,6 +4,7 @@ from decimal import Decimal
 from typing import Annotated, List, Literal, Optional
 
 from pydantic import ConfigDict, Field, model_validator
+from pydantic.config import JsonDict
 
 from chalicelib.models.base import (
     Date,
@@ -52,7 +53,7 @@ class AdjustmentLineInput(RequestModel):
         return self
 
 
-def _lines_of_reason(reason: str, line_rule: dict) -> dict:
+def _lines_of_reason(reason: str, line_rule: JsonDict) -> JsonDict:
     return {"if": {"required": ["reason"], "properties": {"reason": {"const": reason}}},
             "then": {"properties": {"lines": {"items": line_rule}}}}
 

@@ -7,13 +7,13 @@ documentNumber), against the file and the partner's opening documents already st
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any
 
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.errors import ValidationFailed
-from chalicelib.models.base import Currency
+from chalicelib.models.base import CURRENCIES
 from chalicelib.models.partners import OpeningBalanceCreate
 from chalicelib.services.accounting import posting
 from chalicelib.services.banking import exchange_rates
@@ -38,7 +38,6 @@ COLUMNS = (
 SIDES = {"customer": "receivable", "cliente": "receivable", "supplier": "payable", "proveedor": "payable"}
 _PARTNER_SIDES = {"customer": {"receivable"}, "supplier": {"payable"}, "both": {"receivable", "payable"}}
 # the currencies the API takes (POST /documents' `currency`): a document in another is refused
-CURRENCIES = tuple(get_args(Currency))
 _OPENING_TYPES = {"receivable": document_rules.OPENING_RECEIVABLE, "payable": document_rules.OPENING_PAYABLE}
 
 
