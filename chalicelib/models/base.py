@@ -3,7 +3,7 @@
 import datetime
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Mapping, Optional
 
 from pydantic import (
     AfterValidator,
@@ -142,7 +142,7 @@ def issue_field(location: tuple[Any, ...]) -> str:
     return path
 
 
-def issue_message(issue: dict[str, Any]) -> str:
+def issue_message(issue: Mapping[str, Any]) -> str:
     """A pydantic issue's problem in the API's words (a detail's message)."""
     if issue["type"] == "extra_forbidden":
         return "unknown field"
