@@ -21,13 +21,6 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 
-def transaction_items(company: dict[str, Any], document_type: str) -> int:
-    """Items issuing adds to the confirming transaction: the transmission and the control
-    number's sequence."""
-    # issue 40: returns (a purchase credit note of an FSE is a return event: its transmission and returns)
-    return 2 if dte_rules.issues_dte(company, document_type) or dte_return.may_apply(company, document_type) else 0
-
-
 def issue_dte(transaction: Transaction, table: Table, company: dict[str, Any], partner: dict[str, Any],
           document: dict[str, Any], products: dict[int, dict[str, Any]] | None = None,
           source: dict[str, Any] | None = None) -> dict[str, Any]:
