@@ -146,21 +146,27 @@ def _check_confirmable(command: Command, context: Context, draft: DocumentRecord
     refused now for another reason (stock short, a credit limit, no number range, a date an
     electronic document may not carry), there is nothing to count yet: the confirmation counts."""
     rehearsal = Plan.rehearsal(command, context)
-    rehearsal.count(draft, -1)
-    confirming = now_fields(draft)
     try:
-        confirmed = {**confirming, **_confirm(rehearsal, confirming)}
+        transaction = _planned_confirmation(rehearsal, draft)
     except DocumentTooLarge:
         raise
     except ApiError:
         return
-    rehearsal.count(confirmed, 1)
-    emit(rehearsal, outbox.DOCUMENT_CONFIRMED, confirmed)
-    transaction = rehearsal.finish()
-    stored = _stored(confirmed)
-    document_search.index_supplier_number(transaction, command.company_id, _stored(draft), stored)
-    transaction.put(stored)
     _refuse_past_limit(rehearsal, len(transaction.operations) + 1, confirming=True)
+
+
+def _planned_confirmation(plan: Plan, draft: DocumentRecord) -> Transaction:
+    """The draft's confirmation as confirm_document writes it, on `plan`'s transaction."""
+    plan.count(draft, -1)
+    confirming = now_fields(draft)
+    confirmed = {**confirming, **_confirm(plan, confirming)}
+    plan.count(confirmed, 1)
+    emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
+    transaction = plan.finish()
+    stored = _stored(confirmed)
+    document_search.index_supplier_number(transaction, plan.context.company_id, _stored(draft), stored)
+    transaction.put(stored)
+    return transaction
 
 
 # --- commands ----------------------------------------------------------------------------------------
