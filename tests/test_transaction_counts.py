@@ -68,3 +68,39 @@ def test_counting_a_draft_takes_no_entry_number(api, table, company_a):
     assert int((table.get(counter) or {}).get("value", 0)) == before
     confirmed = shop.action(draft["id"], "confirm")
     assert confirmed["journalEntryId"] == before + 1
+
+
+def test_a_sales_draft_takes_as_many_lines_as_its_confirmation(api, company_a):
+    """Confirming a sale of n products (each its own line, the accounts already posted to) writes:
+    the number's counter (1); the partner's ledger movement, month total, balance and open
+    document (4); the confirmed event (1; a sale made confirmed has its created event too: 2);
+    the entry (1), its 5 postings (receivable, revenue, tax, cost of sales, inventory) and their
+    5 month balances, no guard (posted to); the day's count, shared by the journal and the
+    documents (1), and the partner's (1); the books' and the year's lock checks (2); a stock
+    movement and a position per product (2n); the document (1); the Idempotency-Key record (1).
+    A sale (01) in Honduras is neither cancelled nor unconfirmed: no room kept for undoing it.
+    Made confirmed: 24 + 2n <= 100, so 38 products; as a draft, confirmed later: 23 + 2n <= 100,
+    38 too (39: 101). The prediction it replaces counted a guard per account and a stock
+    revaluation for every sale where stock may go below zero: 31 + 2n, 34 products for a draft."""
+    from tests.documents_support import Shop
+
+    shop = Shop(api, company_a)
+    api.put(f"/companies/{company_a.company_id}", {"allowNegativeStock": True}, key=shop.key)
+    products = [shop.created("/products", {"code": f"M-{n}", "name": f"Producto {n}", "cost": 5})["id"]
+                for n in range(39)]
+    shop.document("01", [(products[0], 1, 10)])  # the five accounts posted to
+
+    def sale(count: int, **fields):
+        return api.post("/documents", {"type": "01", "businessPartnerId": shop.customer, "date": "2026-11-02",
+                                       "lines": [{"productId": p, "quantity": 1, "unitPrice": 10}
+                                                 for p in products[:count]], **fields}, key=shop.key)
+
+    for fields in ({}, {"status": "draft"}):
+        refused = sale(39, **fields)
+        assert (refused.status, refused.json["code"]) == (400, "DOCUMENT_TOO_LARGE")
+    assert sale(38).status == 201
+    draft = sale(38, status="draft")
+    assert draft.status == 201, draft.text
+    confirmed = api.post(f"/documents/{draft.json['id']}/confirm", key=shop.key,
+                         headers={"idempotency-key": "confirm-largest"})
+    assert confirmed.status == 200 and confirmed.json["status"] == "confirmed", confirmed.text
