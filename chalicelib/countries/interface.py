@@ -78,11 +78,6 @@ class DocumentHooks:
         document's changed fields."""
         return {}
 
-    def issue_items(self, company: Mapping[str, Any], document_type: str) -> int:
-        """Items issuing adds to the confirming transaction; more than 0 also means the document
-        can be undone (invalidated) once issued."""
-        return 0
-
     def after_commit(self, table: Any, company: Mapping[str, Any], document: dict[str, Any]) -> dict[str, Any]:
         """A just-confirmed document once committed (sent to the authority): the document answered."""
         return document

@@ -132,13 +132,6 @@ def account_totals(lines: Iterable[Line]) -> dict[int, tuple[Decimal, Decimal]]:
     return totals
 
 
-def posting_write_count(lines: Sequence[Line]) -> int:
-    """Items a posted entry writes beside the entry itself: one posting per line, and per
-    account its monthly balance and its guard (exists, active, posting count). Lines of one account
-    split by cost centre are postings of their own but share the account's balance and guard."""
-    return len(lines) + 2 * len({line.account_id for line in lines})
-
-
 # --- automatic entries ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -305,17 +305,6 @@ def signed_movement(operation: str, side: str, amount: Decimal, dimensions: Dime
     return swapped(movement) if amount < 0 else movement
 
 
-def entry_item_count(movements: Sequence[Movement]) -> int:
-    """Items an automatic entry of these movements writes at most: the entry, its day count,
-    the period checks (the year's lock, the books' lock), per account (at most one per operation)
-    a balance and a guard, and a posting per operation, side and cost centres (lines of one account
-    apart by cost centre are postings of their own: lines_from_movements)."""
-    if not movements:
-        return 0
-    postings = {(movement.operation, movement.side, movement.dimensions) for movement in movements}
-    return 4 + 2 * len({movement.operation for movement in movements}) + len(postings)
-
-
 def swapped(movement: Movement) -> Movement:
     return Movement(movement.operation, CREDIT if movement.side == DEBIT else DEBIT, movement.amount,
                     movement.description, movement.account_id, movement.dimensions)

@@ -151,8 +151,3 @@ def test_period_days_by_year_and_overlap():
     assert accounting.overlaps("2026-01-01", "2026-01-31", "2026-01-31", "2026-02-28")
     assert not accounting.overlaps("2026-01-01", "2026-01-31", "2026-02-01", "2026-02-28")
     assert accounting.previous_day("2026-03-01") == "2026-02-28"
-
-
-def test_posting_write_count():
-    lines = [Line(1, D("1"), D("0")), Line(1, D("1"), D("0")), Line(2, D("0"), D("2"))]
-    assert accounting.posting_write_count(lines) == 3 + 2 * 2

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from chalicelib.countries.sv.domain import dte
 from chalicelib.countries.sv.domain.dte import DteResult
-from chalicelib.countries.sv.services.dte_issuing import transaction_items
 from tests.unit.dte_fixtures import CODIGO, SV, factura
 
 
@@ -58,7 +57,6 @@ def test_only_sales_invoices_notes_purchases_and_certificates_of_el_salvador_com
     assert dte.tipo_dte("103", {"name": "Juan"}) == dte.tipo_dte("11", {"name": "Juan"}) == "14"
     assert dte.tipo_dte("103", {"name": "Empresa", "nrc": "1-0"}) is None
     assert not dte.issues_dte({"country": "HN"}, "01") and not dte.issues_dte({}, "01")
-    assert transaction_items(SV, "01") == 2 and transaction_items({"country": "HN"}, "01") == 0
 
 
 def pending_document(**fields) -> dict:

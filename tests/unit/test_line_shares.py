@@ -1,5 +1,5 @@
 """A document's revenue and expense shared over its lines by (operation, cost centres), to the
-cent (domain/documents.py `shared`), and what its entry writes (`entry_item_count`)."""
+cent (domain/documents.py `shared`)."""
 from __future__ import annotations
 
 from decimal import Decimal as D
@@ -47,12 +47,3 @@ def test_a_purchase_shares_only_its_lines_not_in_stock():
                                       moves_stock=True, lines=lines)
     assert [(m.operation, m.amount, m.dimensions) for m in movements if m.operation in ("inventory", "expense")] == [
         ("inventory", D("500.00"), ()), ("expense", D("30.00"), CENTRO), ("expense", D("20.00"), NORTE)]
-
-
-def test_the_entry_size_counts_a_posting_per_cost_centre():
-    plain = [Movement("receivable", DEBIT, D(3)), Movement("revenue", CREDIT, D(3))]
-    split = [Movement("receivable", DEBIT, D(3)), Movement("revenue", CREDIT, D(1), dimensions=CENTRO),
-             Movement("revenue", CREDIT, D(2), dimensions=NORTE)]
-    # 4 + per operation a balance and a guard (2 x 2) + a posting each: 2 -> 10; 3 -> 11
-    assert rules.entry_item_count(plain) == 10
-    assert rules.entry_item_count(split) == 11

@@ -53,11 +53,6 @@ class SalvadoranHooks(DocumentHooks):
 
         return dte_issuing.issue_dte(transaction, table, company, partner, document, products, source)
 
-    def issue_items(self, company: Mapping[str, Any], document_type: str) -> int:
-        from chalicelib.countries.sv.services import dte_issuing
-
-        return dte_issuing.transaction_items(company, document_type)
-
     def after_commit(self, table: Any, company: Mapping[str, Any], document: dict[str, Any]) -> dict[str, Any]:
         if not document.get("dte"):  # nothing to send: the DTE machinery stays unloaded
             return document

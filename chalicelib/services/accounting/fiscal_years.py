@@ -43,7 +43,7 @@ from chalicelib.store.transaction import Transaction
 
 OPEN, CLOSING, CLOSED, REOPENING = "open", "closing", "closed", "reopening"
 RESULT_TYPES = (accounting.INCOME, accounting.COST, accounting.EXPENSE)
-# per line: its posting, its account's month balance and guard (posting_write_count); beside
+# per line: its posting, its account's month balance and guard (at most); beside
 # them the entry, its day count, the lock item and its shards and the Idempotency-Key record
 CLOSING_LINES = 25
 SOURCE_KIND = "year_close"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib.domain import accounting
-from chalicelib.domain.accounting import AUTOMATIC, DRAFT, MANUAL, Line
+from chalicelib.domain.accounting import AUTOMATIC, DRAFT, MANUAL, POSTED, Line
 from chalicelib.domain.records import EntryRecord
 from chalicelib.errors import DocumentTooLarge, ValidationFailed
 from chalicelib.services.accounting import chart, control_accounts, dimensions
@@ -25,11 +25,6 @@ from chalicelib.store.repositories import day_counts
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import MAX_ITEMS, Transaction
 
-# Beside its postings, reversing an entry writes the reversal, the original's new status, two
-# day counts, the period checks (the year's lock, the books' lock) and the Idempotency-Key
-# record: an entry must leave room for that, or it could be posted but never reversed.
-_ENTRY_OVERHEAD = 7
-
 
 def create_entry(command: Command, fields: dict[str, Any]) -> EntryRecord:
     transaction, entry = entry_writes(command, fields)
@@ -48,20 +43,43 @@ def entry_writes(command: Command, fields: dict[str, Any], *,
                       dimension_items, line.get("dimensions"), f"lines[{index}].dimensions")))
              for index, line in enumerate(fields["lines"])]
     accounting.check_lines(lines)
-    if accounting.posting_write_count(lines) + _ENTRY_OVERHEAD > MAX_ITEMS:
-        raise DocumentTooLarge(f"An entry posts at most {MAX_ITEMS - _ENTRY_OVERHEAD} records (one per line "
-                               "and two per account); split it into several entries.")
     accounts = _check_accounts(command.table, command.company_id, lines)
     _refuse_control_accounts(command.table, command.company_id, lines, controls_allowed)
     entry = entry_item(command.company_id, next_entry_id(command.table, command.company_id),
                        date=fields["date"], description=fields.get("description"), lines=lines,
                        status=fields.get("status") or DRAFT, entry_type=MANUAL, reference=fields.get("reference"))
+    refuse_unless_postable_and_reversible(command.table, command.company_id, entry, accounts)
     writes = JournalWrites(command.company_id)
     writes.know_accounts(accounts)
     writes.add_entry(entry)
     transaction = command.transaction()
     writes.apply(transaction)
     return transaction, entry
+
+
+def refuse_unless_postable_and_reversible(table: Table, company_id: int, entry: EntryRecord,
+                                          accounts: dict[int, dict[str, Any]]) -> None:
+    """An entry is refused when posting it, or reversing it afterwards, would write more than one
+    transaction takes: both counted from their writes planned now and never submitted (rehearsed
+    JournalWrites), each with the Idempotency-Key record its request may carry. The reversal's
+    date is not known yet: it is planned on the costliest one, in the next year (another day
+    count, another year's period check); by then each account has a posting, so it guards none."""
+    posted: EntryRecord = {**entry, "status": POSTED}
+    posting = JournalWrites(company_id, rehearsal=True)
+    posting.know_accounts(accounts)
+    posting.add_entry(posted)
+    reversing = JournalWrites(company_id, rehearsal=True)
+    reversing.know_accounts({account_id: {**account, "postingCount": 1} for account_id, account in accounts.items()})
+    reversing.reverse(table, posted, f"{int(entry['date'][:4]) + 1}-01-01")
+    if max(_items(table, posting), _items(table, reversing)) > MAX_ITEMS:
+        raise DocumentTooLarge(f"An entry posts at most {MAX_ITEMS} records (one per line "
+                               "and two per account); split it into several entries.")
+
+
+def _items(table: Table, writes: JournalWrites) -> int:
+    transaction = Transaction(table)
+    writes.apply(transaction)
+    return len(transaction.operations) + 1  # the Idempotency-Key record
 
 
 def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[int, dict[str, Any]]:

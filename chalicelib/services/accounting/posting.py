@@ -146,12 +146,17 @@ def next_entry_id(table: Table, company_id: int) -> int:
 
 # --- what a command does to the books ------------------------------------------------------------
 
+PROVISIONAL_ENTRY_ID = 0  # a rehearsed entry's id: ids start at 1
+
 class JournalWrites:
-    def __init__(self, company_id: int, *, period_checks: bool = True) -> None:
+    def __init__(self, company_id: int, *, period_checks: bool = True, rehearsal: bool = False) -> None:
         """`period_checks` off: the year close's own entries, whose command writes the year's lock
-        item itself (a transaction cannot both check and write one item)."""
+        item itself (a transaction cannot both check and write one item). `rehearsal`: writes
+        planned only to be counted, never submitted: their entries take a provisional id, no
+        number of the journal's counter."""
         self.company_id = company_id
         self._period_checks = period_checks
+        self._rehearsal = rehearsal
         self._puts: list[dict[str, Any]] = []
         self._status_changes: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         self._postings: list[dict[str, Any]] = []
@@ -193,7 +198,7 @@ class JournalWrites:
                                   code="ENTRY_NOT_POSTED")
         if date < entry["date"]:
             raise ValidationFailed.for_field("date", f"a reversal cannot be dated before the entry ({entry['date']})")
-        reversal_id = next_entry_id(table, self.company_id)
+        reversal_id = self._new_entry_id(table)
         reversal = entry_item(
             self.company_id, reversal_id, date=date,
             description=description or (
@@ -214,7 +219,7 @@ class JournalWrites:
             return accounting.resolve_rule(rules, movement.operation, source.document_type).account_id
 
         lines = accounting.lines_from_movements(movements, account_for)
-        entry = entry_item(self.company_id, next_entry_id(table, self.company_id), date=date,
+        entry = entry_item(self.company_id, self._new_entry_id(table), date=date,
                            description=description, lines=lines, status=POSTED, entry_type=AUTOMATIC,
                            source=source)
         self.add_entry(entry)
@@ -244,6 +249,9 @@ class JournalWrites:
                                details=[{"field": "date", "message": IN_CLOSED_PERIOD}])
 
     # internals
+
+    def _new_entry_id(self, table: Table) -> int:
+        return PROVISIONAL_ENTRY_ID if self._rehearsal else next_entry_id(table, self.company_id)
 
     def _change_status(self, entry: EntryRecord, status: str, also: dict[str, Any]) -> dict[str, Any]:
         changed = {**entry, "status": status, **also, "version": entry["version"] + 1,

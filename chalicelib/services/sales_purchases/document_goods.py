@@ -9,7 +9,7 @@ from typing import Any
 
 from chalicelib.domain import currency, money, taxes
 from chalicelib.domain import documents as document_rules
-from chalicelib.domain.accounting import CENT, ZERO, dimensions_of, round_money
+from chalicelib.domain.accounting import ZERO, dimensions_of, round_money
 from chalicelib.domain.documents import NONE
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
@@ -131,24 +131,6 @@ def entry_movements(context: Context, document: DocumentRecord, moves: list[dict
         lines=[document_rules.LineShare(Decimal(line["subtotal"]), taxes.treatment_of(line),
                                         dimensions_of(line.get("dimensions")), index in stocked)
                for index, line in enumerate(document["lines"])])
-
-
-def likely_goods_value(context: Context, draft: dict[str, Any], moves: list[dict[str, Any]]) -> GoodsValue:
-    """The goods are valued when they move: for a draft's size, a value that makes the entry post to
-    every account it could (a purchase's goods at their amounts, landed costs included; a sale's at
-    a cost; a purchase return's at a cost other than what the supplier credits), and a revaluation
-    where stock may go below zero."""
-    if not moves:
-        return GoodsValue(ZERO, ZERO)
-    kind = context.kind
-    revaluation = CENT if context.company.get("allowNegativeStock") else ZERO
-    if kind.sales or kind.stock == document_rules.OUT:
-        return GoodsValue(CENT, revaluation)
-    stocked = {move["line"] for move in moves}
-    lines = draft["lines"]
-    value = sum((Decimal(line["subtotal"]) for i, line in enumerate(lines)
-                 if i in stocked or kind.code == document_rules.IMPORT), ZERO)
-    return GoodsValue(value, revaluation)
 
 
 def goods_back(stock: StockWrites, document: DocumentRecord, moves: list[dict[str, Any]], date: str) -> Decimal:

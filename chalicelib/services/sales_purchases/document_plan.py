@@ -24,12 +24,20 @@ class Plan:
     stock: StockWrites
     counts: dict[tuple[str, int], Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     warnings: list[str] = field(default_factory=list)
+    # the confirmation issued the document electronically (it can be invalidated: undone)
+    issued_electronically: bool = False
 
     @classmethod
-    def start(cls, command: Command, context: Context) -> "Plan":
+    def start(cls, command: Command, context: Context, *, rehearsal: bool = False) -> "Plan":
         stock = StockWrites(command.company_id, bool(context.company.get("allowNegativeStock")), command.table)
         stock.know(context.positions.keys() | context.products.keys(), context.positions, context.products)
-        return cls(context, command.transaction(), JournalWrites(command.company_id), stock)
+        return cls(context, command.transaction(), JournalWrites(command.company_id, rehearsal=rehearsal), stock)
+
+    @classmethod
+    def rehearsal(cls, command: Command, context: Context) -> "Plan":
+        """A plan built only to be counted, never submitted: its entries take provisional ids (no
+        number of the journal's counter); fiscal and control numbers are taken only at commit."""
+        return cls.start(command, context, rehearsal=True)
 
     def count(self, document: DocumentRecord, delta: int) -> None:
         self.counts[(document["date"], document["businessPartnerId"])][f"{document['status']}_{document['type']}"] += delta

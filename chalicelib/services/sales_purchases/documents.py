@@ -15,7 +15,7 @@ from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.domain.roles import ACCOUNTING, may
-from chalicelib.errors import DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
+from chalicelib.errors import ApiError, DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting import book_corrections, dimensions
@@ -68,9 +68,11 @@ def _confirm(plan: Plan, document: DocumentRecord) -> dict[str, Any]:
     if not document.get("number"):
         number = fiscal.assign_number(plan.transaction, context.table, context.company, document)
         changes.update(number=number.number, cai=number.cai)
-    changes.update(countries.pack_of(context.company).hooks.issue(
+    issued = countries.pack_of(context.company).hooks.issue(
         plan.transaction, context.table, context.company, context.partner, {**document, **changes}, context.products,
-        context.source))
+        context.source)
+    plan.issued_electronically = bool(issued)
+    changes.update(issued)
     ceiling = credit_control(plan, document)
     numbered = {**document, **changes}
     moves = document_goods.stock_lines(context, document)
@@ -111,44 +113,60 @@ def credit_source(plan: Plan, document: DocumentRecord, sign: int) -> None:
 
 
 
-# Undoing a confirmation can write more items than the confirmation did: the original entry's
-# new status, a day count and a period check for the reversal's own date, the books' two
-# corrections when it reverses in a later month, and for goods an entry revaluing the stock
-# (domain/costing.py): the entry, its two postings, and cost of sales' balance and guard (the
-# reversal already touches inventory; both entries share the reversal's date).
+# Undoing a confirmation can write more items than the confirmation did, and how many depends on
+# when and at what cost it happens, not known when confirming: the original entry's new status, a
+# day count and a period check for the reversal's own date, the books' two corrections when it
+# reverses in a later month, and for goods an entry revaluing the stock (domain/costing.py): the
+# entry, its two postings, and cost of sales' balance and guard (the reversal already touches
+# inventory; both entries share the reversal's date). Kept as room beside the confirmation's count.
 _REVERSAL_MARGIN = 3 + book_corrections.ITEMS_PER_REVERSAL
 REVALUATION_ITEMS = 5
 
 
-def _check_size(plan: Plan, draft: dict[str, Any] | None = None, *, confirming: bool = True) -> None:
-    """A draft is refused when its confirmation could not fit one transaction; a confirmed
-    document when its own writes do not (checked again when committing). Documents that can
-    be cancelled, unconfirmed or invalidated must leave room for that too."""
+def _check_size(plan: Plan, *, confirming: bool = True) -> None:
+    """A confirmed document is refused when its own writes (the plan's transaction, counted, with
+    the Idempotency-Key record) do not fit one transaction; one that can be cancelled,
+    unconfirmed or invalidated (issued electronically) must leave room for that too."""
+    _refuse_past_limit(plan, len(plan.transaction.operations) + 1, confirming=confirming)
+
+
+def _refuse_past_limit(plan: Plan, items: int, *, confirming: bool) -> None:
     kind = plan.context.kind
-    issue_items = countries.pack_of(plan.context.company).hooks.issue_items(plan.context.company, kind.code)
-    if draft is not None:
-        moves = document_goods.stock_lines(plan.context, draft)
-        movements = document_goods.entry_movements(plan.context, draft, moves,
-                                                    document_goods.likely_goods_value(plan.context, draft, moves))
-        entry_items = document_rules.entry_item_count(movements)
-        # the document, its four list counts, the event and the Idempotency-Key record; the
-        # partner (its movement, month total and open-document item), the number, a credit
-        # note's source and the period checks (the year's lock, the books' lock) when there are any; an
-        # electronic document's items (El Salvador's DTE)
-        needed = (7 + 3 * bool(kind.balance) + (kind.balance > 0) + (not draft.get("number"))
-                  + issue_items
-                  + (kind.balance < 0 and draft.get("sourceDocumentId") is not None)
-                  + len(moves) + len({m["productId"] for m in moves})
-                  + (entry_items or 2 * bool(moves or kind.balance)))
-    else:
-        needed = len(plan.transaction.operations) + 1
-    # an electronic document of any type can be invalidated: reversed like a cancellation
-    undoable = kind.cancellable or kind.unconfirmable or issue_items
-    if confirming and undoable:
-        needed += _REVERSAL_MARGIN + (REVALUATION_ITEMS if kind.stock else 0)
-    if needed > MAX_ITEMS:
+    if confirming and (kind.cancellable or kind.unconfirmable or plan.issued_electronically):
+        items += _REVERSAL_MARGIN + (REVALUATION_ITEMS if kind.stock else 0)
+    if items > MAX_ITEMS:
         raise DocumentTooLarge("The document's effects (stock items, movements and journal postings) would exceed "
                                f"{MAX_ITEMS} records in one transaction; split it into several documents.")
+
+
+def _check_confirmable(command: Command, context: Context, draft: DocumentRecord) -> None:
+    """A draft is refused when its confirmation could not fit one transaction: the confirmation is
+    planned now as confirm_document would plan it (a rehearsal: its entry takes no number of the
+    journal's counter, and it is never submitted) and its items counted. When confirming would be
+    refused now for another reason (stock short, a credit limit, no number range, a date an
+    electronic document may not carry), there is nothing to count yet: the confirmation counts."""
+    rehearsal = Plan.rehearsal(command, context)
+    try:
+        transaction = _planned_confirmation(rehearsal, draft)
+    except DocumentTooLarge:
+        raise
+    except ApiError:
+        return
+    _refuse_past_limit(rehearsal, len(transaction.operations) + 1, confirming=True)
+
+
+def _planned_confirmation(plan: Plan, draft: DocumentRecord) -> Transaction:
+    """The draft's confirmation as confirm_document writes it, on `plan`'s transaction."""
+    plan.count(draft, -1)
+    confirming = now_fields(draft)
+    confirmed = {**confirming, **_confirm(plan, confirming)}
+    plan.count(confirmed, 1)
+    emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
+    transaction = plan.finish()
+    stored = _stored(confirmed)
+    document_search.index_supplier_number(transaction, plan.context.company_id, _stored(draft), stored)
+    transaction.put(stored)
+    return transaction
 
 
 # --- commands ----------------------------------------------------------------------------------------
@@ -191,7 +209,7 @@ def create_document(command: Command, fields: dict[str, Any], *,
     if status == CONFIRMED:
         document.update(_confirm(plan, document))
     else:
-        _check_size(plan, document)
+        _check_confirmable(command, context, document)
     plan.count(document, 1)
     emit(plan, outbox.DOCUMENT_CREATED, document)
     if status == CONFIRMED:
@@ -300,8 +318,8 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
         raise ValidationFailed.for_field("lines", "the exoneration is removed: send the lines again, "
                                                   "with the tax they carry without it")
     _keep_advances(current, updated)
+    _check_confirmable(command, context, updated)
     plan = Plan.start(command, context)
-    _check_size(plan, updated)
     plan.count(current, -1)
     plan.count(updated, 1)
     return commit(command, plan, updated, previous=current)

@@ -22,13 +22,6 @@ from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 
-def transaction_items(company: Mapping[str, Any], document_type: str) -> int:
-    """Items issuing adds to the confirming transaction: the transmission and the control
-    number's sequence."""
-    # issue 40: returns (a purchase credit note of an FSE is a return event: its transmission and returns)
-    return 2 if dte_rules.issues_dte(company, document_type) or dte_return.may_apply(company, document_type) else 0
-
-
 def issue_dte(transaction: Transaction, table: Table, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
           document: Mapping[str, Any], products: Mapping[int, Mapping[str, Any]] | None = None,
           source: Mapping[str, Any] | None = None) -> dict[str, Any]:

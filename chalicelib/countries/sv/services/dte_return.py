@@ -32,11 +32,6 @@ def applies(document: Mapping[str, Any], source: Mapping[str, Any] | None) -> bo
     return dte_return.is_return(source, document["type"])
 
 
-def may_apply(company: Mapping[str, Any], document_type: str) -> bool:
-    """Whether a document of the type may be a return event (its transaction's items count it)."""
-    return company.get("country") == dte_rules.DTE_COUNTRY and document_type in dte_return.RETURNED_BY
-
-
 def issue_return(transaction: Transaction, table: Table, company: Mapping[str, Any], document: Mapping[str, Any],
           source: Mapping[str, Any]) -> dict[str, Any]:
     """The note's new fields (its code and pending `dte`), with the transmission and the source's
