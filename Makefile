@@ -58,7 +58,7 @@ dynamodb-local: $(DYNAMODB_LOCAL_STAMP)
 CATALOGUES := $(wildcard chalicelib/messages/locale/*/LC_MESSAGES/api.po)
 COMPILED := $(CATALOGUES:.po=.mo)
 %.mo: %.po $(RUN_STAMP)
-	$(BIN)/pybabel compile -q -i $< -o $@
+	$(BIN)/pybabel compile -i $< -o $@
 
 messages: $(COMPILED)
 
