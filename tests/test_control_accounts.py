@@ -182,14 +182,14 @@ def test_a_bank_account_takes_only_an_empty_ledger_and_leaves_one_only_empty(api
 def test_a_bank_account_does_not_leave_a_ledger_holding_a_balance(api, table, shop, company_a):
     """A bank account made before this rule on a ledger already holding 40.00 (written straight to the
     table, as the old code allowed): moving it would leave the 40.00 behind, no bank account's."""
-    from chalicelib.services.banking import banking
+    from chalicelib.store.repositories import bank_accounts
 
     held = shop.created("/chart-of-accounts", {"code": "110104", "name": "Banco viejo", "type": "asset"})
     shop.books.accounts["110104"] = held["id"]
     shop.created("/journal-entries", entry(shop, "110104", "410101", "40.00", status="posted"))
     bank = shop.created("/bank-accounts", {"name": "Viejo", "openingBalance": 0, "openingBalanceDate": "2026-11-01",
                                            "chartOfAccountId": shop.books["110103"]})
-    key = banking.bank_account_key(company_a.company_id, bank["id"])   # linked as the old code allowed
+    key = bank_accounts.account_key(company_a.company_id, bank["id"])   # linked as the old code allowed
     table.client.update_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},
                              UpdateExpression="SET chartOfAccountId = :held",
                              ExpressionAttributeValues={":held": {"N": str(held["id"])}})

@@ -274,9 +274,9 @@ def test_an_overdrawn_statement_and_the_opening_balance_followed(api, books, tab
     assert D(str(account(books, checking)["reconciledBalance"])) == D("-50.00")
 
     # an account written before reconciliations existed has reconciled nothing: its opening balance
-    from chalicelib.services.banking import banking
+    from chalicelib.store.repositories import bank_accounts
     legacy = bank_account(books, "Antigua", code="110101", opening="300.00")["id"]
-    key = banking.bank_account_key(company_a.company_id, legacy)
+    key = bank_accounts.account_key(company_a.company_id, legacy)
     table.client.update_item(TableName=table.name, Key={"PK": {"S": key["PK"]}, "SK": {"S": key["SK"]}},
                              UpdateExpression="REMOVE reconciledBalance")
     assert "reconciledBalance" not in table.get(key)

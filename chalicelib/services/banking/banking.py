@@ -35,9 +35,6 @@ class BankRuleBroken(ApiError):
     """A refusal of this use case: each raise names its code."""
 
 
-bank_account_key = bank_accounts.account_key
-
-
 def list_bank_accounts(table: Table, company_id: int, page: int, limit: int) -> Page:
     return records.small_page(records.small_records(table, company_id, keys.BANK_ACCOUNT), page, limit)
 
@@ -169,7 +166,7 @@ def update_bank_account(command: Command, account_id: int, changes: dict[str, An
         writes.apply(transaction)
 
     # no transaction may slip in between: the guard re-checks the count the decision used
-    return records.update_item(command, bank_account_key(company_id, account_id), current, changes, expected_version,
+    return records.update_item(command, bank_accounts.account_key(company_id, account_id), current, changes, expected_version,
                                relink, guard=bank_accounts.no_transaction_since(int(current.get("transactionCount", 0))))
 
 

@@ -71,7 +71,7 @@ def _not_found() -> NotFound:
 def _load(table: Table, company_id: int, account_id: int,
           reconciliation_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The account and the reconciliation, read together."""
-    account_key = banking.bank_account_key(company_id, account_id)
+    account_key = bank_accounts.account_key(company_id, account_id)
     key = keys.reconciliation(company_id, account_id, reconciliation_id)
     found = table.batch_get([account_key, key])
     account = found.get(keys.pair(account_key))

@@ -23,6 +23,7 @@ from chalicelib.services.commands import Command
 from chalicelib.services.integrations import gateway_config
 from chalicelib.services.payments import payment_setup
 from chalicelib.store import keys
+from chalicelib.store.repositories import bank_accounts
 from chalicelib.store.repositories import gateways as stored_gateways
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
@@ -49,7 +50,7 @@ def clearing_accounts(table: Table, company_id: int) -> list[tuple[dict[str, Any
     if not by_account:
         return []
     accounts = {int(item["id"]): item for item in table.batch_get(
-        [banking.bank_account_key(company_id, each) for each in sorted(by_account)]).values()}
+        [bank_accounts.account_key(company_id, each) for each in sorted(by_account)]).values()}
     return [(gateway, accounts[account_id]) for account_id, gateway in by_account.items() if account_id in accounts]
 
 
@@ -99,7 +100,7 @@ def hold_clearing_balance(transaction: Transaction, company_id: int, clearing: d
     held = Decimal(str(clearing.get("balance", 0)))
     if amount > held:
         raise _above_balance(field, held)
-    stored_gateways.hold_for_payout(transaction, banking.bank_account_key(company_id, int(clearing["id"])), amount,
+    stored_gateways.hold_for_payout(transaction, bank_accounts.account_key(company_id, int(clearing["id"])), amount,
                                     _above_balance(field, None))
 
 
