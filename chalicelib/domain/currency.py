@@ -8,8 +8,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Mapping
 
-from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_money
-from chalicelib.domain.money import MAX_AMOUNT, split
+from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
+from chalicelib.domain.money import MAX_AMOUNT, Money
 from chalicelib.errors import ValidationFailed
 
 # how far (in percent of the company's recorded rate) a rate sent by someone without the
@@ -18,21 +18,35 @@ DEFAULT_TOLERANCE_PERCENT = Decimal("5")
 HUNDRED = Decimal("100")
 
 
-def in_base(amount: Decimal, rate: Decimal) -> Decimal:
-    """An amount in the company's currency, to the cent (half up)."""
-    return round_money(Decimal(amount) * Decimal(rate))
+def money_of(record: Mapping[str, Any], field: str, own: str) -> Money:
+    """`field` of a stored document (or of what settles it) in the document's currency: records
+    keep a Decimal beside a currency field, and one stored before currencies is in the company's
+    `own` (it was booked one to one). Absent, it is nothing."""
+    value = record.get(field)
+    return document_money(record, Decimal(value) if value is not None else ZERO, own)
 
 
-def converted(amount: Decimal, rate: Decimal, field: str) -> Decimal:
+def document_money(document: Mapping[str, Any], amount: Decimal, own: str) -> Money:
+    """`amount` in `document`'s currency (the company's `own` for one stored before currencies)."""
+    return Money(Decimal(amount), document.get("currency") or own)
+
+
+def in_base(amount: Money, rate: Decimal, own: str) -> Money:
+    """`amount` in the company's currency `own`, to the cent (half up): `Money.at`, the only way
+    between two currencies."""
+    return amount.at(Decimal(rate), own)
+
+
+def converted(amount: Money, rate: Decimal, own: str, field: str) -> Money:
     """`in_base`, refused (naming `field`, the rate that set it) when the amount in the company's
     currency would pass the money limit (the books never carry what no money field may), or when
     an amount of money comes to nothing (USD 0.01 at 0.05: an entry of 0.00 moves no account)."""
-    base = in_base(amount, rate)
-    if base > MAX_AMOUNT:
-        raise ValidationFailed.for_field(field, f"at this rate the amount in the company's currency ({base}) "
+    base = in_base(amount, rate, own)
+    if base.amount > MAX_AMOUNT:
+        raise ValidationFailed.for_field(field, f"at this rate the amount in the company's currency ({base.amount}) "
                                                 f"would exceed {MAX_AMOUNT}")
-    if base == ZERO and Decimal(amount) != ZERO:
-        raise ValidationFailed.for_field(field, f"at this rate {amount} comes to 0.00 in the company's currency")
+    if base.amount == ZERO and amount.amount != ZERO:
+        raise ValidationFailed.for_field(field, f"at this rate {amount.amount} comes to 0.00 in the company's currency")
     return base
 
 
@@ -77,48 +91,63 @@ def rate_of(document: Mapping[str, Any]) -> Decimal:
     return Decimal(document.get("exchangeRate") or 1)
 
 
-def base_total(document: Mapping[str, Any]) -> Decimal:
-    """What the books carry for the document (documents made before currencies: its total)."""
-    return Decimal(document["baseTotal"]) if document.get("baseTotal") is not None else \
-        in_base(Decimal(document["total"]), rate_of(document))
+def base_total(document: Mapping[str, Any], own: str) -> Money:
+    """What the books carry for the document, in the company's currency `own` (documents made
+    before currencies: its total)."""
+    if document.get("baseTotal") is not None:
+        return Money(Decimal(document["baseTotal"]), own)
+    return in_base(money_of(document, "total", own), rate_of(document), own)
 
 
-def lines_in_base(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The document's lines with their base and tax in the company's currency (the tax books):
-    the tax is what the entry posted (the tax total at the rate) and the bases what it left,
-    each shared over the lines to the cent."""
+def lines_in_base(document: Mapping[str, Any], own: str) -> list[Mapping[str, Any]]:
+    """The document's lines with their base and tax in the company's currency `own` (the tax
+    books): the tax is what the entry posted (the tax total at the rate) and the bases what it
+    left, each shared over the lines to the cent."""
     rate = rate_of(document)
     lines: list[Mapping[str, Any]] = document["lines"]
     if rate == 1 or not lines:
         return lines
-    tax = in_base(Decimal(document["taxTotal"]), rate)
-    taxes = split(tax, [Decimal(line["tax"]) for line in lines])
-    bases = split(base_total(document) - tax, [Decimal(line["subtotal"]) for line in lines])
-    return [{**line, "subtotal": base, "tax": line_tax} for line, base, line_tax in zip(lines, bases, taxes, strict=True)]
+    tax = in_base(money_of(document, "taxTotal", own), rate, own)
+    taxes = tax.split([Decimal(line["tax"]) for line in lines])
+    bases = (base_total(document, own) - tax).split([Decimal(line["subtotal"]) for line in lines])
+    return [{**line, "subtotal": base.amount, "tax": line_tax.amount}
+            for line, base, line_tax in zip(lines, bases, taxes, strict=True)]
 
 
-def base_pending(document: Mapping[str, Any]) -> Decimal:
+def base_pending(document: Mapping[str, Any], own: str) -> Money:
+    """What is pending of the document, in the company's currency `own`."""
     if document.get("basePending") is not None:
-        return Decimal(document["basePending"])
-    return in_base(Decimal(document.get("pending", 0)), rate_of(document))
+        return Money(Decimal(document["basePending"]), own)
+    return in_base(money_of(document, "pending", own), rate_of(document), own)
 
 
-def relief(document: Mapping[str, Any], amount: Decimal) -> Decimal:
-    """What settling `amount` (document currency) takes off the receivable or payable: at the
-    document's rate, and all that is left when it settles the whole pending (so a document
-    paid in parts leaves no cent behind in the books)."""
-    if Decimal(amount) == Decimal(document["pending"]):
-        return base_pending(document)
-    return in_base(amount, rate_of(document))
+def relief(document: Mapping[str, Any], amount: Money, own: str) -> Money:
+    """What settling `amount` (the document's currency) takes off the receivable or payable, in
+    the company's currency `own`: at the document's rate, and all that is left when it settles
+    the whole pending (so a document paid in parts leaves no cent behind in the books)."""
+    if amount == money_of(document, "pending", own):
+        return base_pending(document, own)
+    return in_base(amount, rate_of(document), own)
 
 
-def exchange_difference(money_side: str, money_base: Decimal, partner_base: Decimal) -> list[Movement]:
+def exchange_difference(money_side: str, money_base: Money, partner_base: Money) -> list[Movement]:
     """The movement that balances an entry whose money moved `money_base` on `money_side` while
-    the partner's account moved `partner_base` on the other: more money in than the receivable
-    carried (or less out than the payable) is a gain; the reverse a loss."""
-    difference = round_money(money_base - partner_base)
-    if difference == ZERO:
+    the partner's account moved `partner_base` on the other, both in the company's currency: more
+    money in than the receivable carried (or less out than the payable) is a gain; the reverse a
+    loss."""
+    difference = (money_base - partner_base).rounded()
+    if not difference:
         return []
     other_side = CREDIT if money_side == DEBIT else DEBIT
-    side = other_side if difference > 0 else money_side
-    return [Movement("fx_gain" if side == CREDIT else "fx_loss", side, abs(difference))]
+    side = other_side if difference.amount > 0 else money_side
+    return [Movement("fx_gain" if side == CREDIT else "fx_loss", side, abs(difference).amount)]
+
+
+def as_booked(document: Mapping[str, Any], own: str) -> dict[str, Any]:
+    """The document as the tax books carry it: its lines and total in the company's currency `own`
+    (`lines_in_base`, `base_total`), no rate left to apply (a book correction is stored so)."""
+    booked = {name: value for name, value in document.items() if name not in ("exchangeRate", "baseTotal")}
+    booked["total"] = base_total(document, own).amount
+    if document.get("lines") is not None:
+        booked["lines"] = lines_in_base(document, own)
+    return booked

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from chalicelib import countries
 from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
-from chalicelib.domain.currency import base_total, in_base
+from chalicelib.domain.currency import base_total, in_base, money_of
 from chalicelib.domain.document_types import PURCHASES
 from chalicelib.domain.documents import CANCELLED, DRAFT, KINDS
 from chalicelib.pdf import text
@@ -133,8 +133,8 @@ def company_currency_rows(document: Mapping[str, Any], company: Mapping[str, Any
         return []
     tax = countries.pack_of(company).tax_label
     return [("Tipo de cambio", f"1 {currency(document, company)} = {rate.normalize():f} {own}"),
-            (f"Total en {own}", text.money(base_total(document))),
-            (f"{tax} en {own}", text.money(in_base(Decimal(document["taxTotal"]), rate)))]
+            (f"Total en {own}", text.money(base_total(document, own).amount)),
+            (f"{tax} en {own}", text.money(in_base(money_of(document, "taxTotal", own), rate, own).amount))]
 
 
 def currency(document: Mapping[str, Any], company: Mapping[str, Any]) -> str:

@@ -15,6 +15,7 @@ from chalicelib.domain import currency, tax_books
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.services.banking import exchange_rates
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
 from chalicelib.store.repositories import book_corrections as correction_store
@@ -29,15 +30,17 @@ _KEPT = ("id", "type", "number", "cai", "businessPartnerId", "total", "currency"
          "supplierCai", "dte", "sourceDocumentId")
 
 
-def record_reversal(transaction: Transaction, company_id: int, document: DocumentRecord, reversal_date: str) -> None:
+def record_reversal(transaction: Transaction, company_id: int, document: DocumentRecord, reversal_date: str, *,
+                    own: str) -> None:
+    """`own`: the company's currency, the books'."""
     if document["type"] not in tax_books.BOOK_TYPES or reversal_date[:7] == document["date"][:7]:
         return
     document_id, version = document["id"], document["version"]
     stored: Mapping[str, Any] = document
     kept = {name: stored[name] for name in _KEPT if stored.get(name) is not None}
     # kept in the company's currency, as the books read them (no rate: already converted)
-    kept["lines"] = tax_books.condensed_lines(currency.lines_in_base(document))
-    kept["total"] = currency.base_total(document)
+    booked = currency.as_booked(document, own)
+    kept.update(lines=tax_books.condensed_lines(booked["lines"]), total=booked["total"])
     for role, status, date in (("booked", CONFIRMED, document["date"]),
                                ("reversal", tax_books.REVERSAL, reversal_date)):
         transaction.put_new({**keys.book_correction(company_id, document_id, version, role),
@@ -61,6 +64,7 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
     if _dt.date.fromisoformat(end_date) - _dt.date.fromisoformat(start_date) > _dt.timedelta(days=MAX_BOOK_DAYS):
         raise ValidationFailed.for_field("endDate", f"a book spans at most {MAX_BOOK_DAYS} days (books are monthly)")
     company = accounts.get_company(table, company_id)
+    own = exchange_rates.company_currency(company)
     if countries.pack_of(company).code != country:
         books = countries.pack(country)  # "The ISV books are for companies of Honduras (...)"
         raise ApiError(f"The {books.tax_label} books are for companies of {books.name} (the company's country is "
@@ -69,4 +73,6 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
                  if item["status"] in tax_books.BOOK_STATUSES and not tax_books.reversed_later(item)]
     # a document as booked before its reversal sorts before its later confirmation of the same day
     documents = period_corrections(table, company_id, start_date, end_date) + documents
-    return sorted(documents, key=lambda item: (item["date"], item.get("number") or "", int(item["id"])))
+    # as the books carry them: in the company's currency, converted here once
+    return sorted((currency.as_booked(item, own) for item in documents),
+                  key=lambda item: (item["date"], item.get("number") or "", int(item["id"])))

@@ -11,6 +11,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.domain.currency import converted
+from chalicelib.domain.money import Money
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.messages.books import book_text, with_reference
 from chalicelib.services import document_names
@@ -195,9 +196,12 @@ def _in_company_currency(command: Command, account: dict[str, Any], amount: Deci
     """A bank account in a foreign currency holds that currency; its ledger account, in the
     books, moves by the amount at the day's rate (`exchangeRate` when sent, by the caller)."""
     table = command.table
-    rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, command.company_id), account.get("currency"),
-                                   date, fields.get("exchangeRate"), sender=command.principal)
-    return converted(amount, rate, "exchangeRate")
+    company = exchange_rates.company_of(table, command.company_id)
+    own = exchange_rates.company_currency(company)
+    rate = exchange_rates.rate_for(table, company, account.get("currency"), date, fields.get("exchangeRate"),
+                                   sender=command.principal)
+    held = Money(amount, account.get("currency") or own)
+    return converted(held, rate, own, "exchangeRate").amount
 
 
 def transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:

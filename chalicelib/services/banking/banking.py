@@ -9,6 +9,7 @@ from typing import Any
 
 from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
 from chalicelib.domain.currency import converted
+from chalicelib.domain.money import Money
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.services import records
@@ -112,9 +113,11 @@ def _opening_writes(command: Command, fields: Mapping[str, Any], amount: Decimal
         raise ValidationFailed.for_field("openingBalance", "no determination rule for `opening_balance_equity`: set "
                                                            "one (the equity account the opening balance is brought "
                                                            "against) or open the account at 0", code=RULE_MISSING)
-    rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, company_id), fields.get("currency"),
-                                   fields["openingBalanceDate"], None, sender=None)
-    base = converted(abs(amount), rate, "openingBalance")
+    company = exchange_rates.company_of(table, company_id)
+    own = exchange_rates.company_currency(company)
+    rate = exchange_rates.rate_for(table, company, fields.get("currency"), fields["openingBalanceDate"], None,
+                                   sender=None)
+    base = converted(Money(abs(amount), fields.get("currency") or own), rate, own, "openingBalance").amount
     money_in = amount > 0
 
     def post(bank_id: int) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.import_rows import Column, Row, RowError
+from chalicelib.domain.money import Money
 from chalicelib.errors import ValidationFailed
 from chalicelib.models.base import CURRENCIES
 from chalicelib.models.partners import OpeningBalanceCreate
@@ -74,17 +75,17 @@ def _stored_numbers(context: ImportContext, partner_id: int) -> set[tuple[str, s
 
 
 def _refused_by_the_write(row: Row, when: str, due: str | None, amount: Any, number: str | None, side: str,
-                          rate: Any) -> list[RowError]:
+                          rate: Any, currency: str, own: str) -> list[RowError]:
     """What the opening balance's own rules refuse of a row otherwise right: the API's request model
     (the amount's limit, the reference's length) and the amount in the company's currency at the rate
-    (over the money limit, or nothing)."""
+    (over the money limit, or nothing): `amount` is in `currency`, the company's is `own`."""
     _, problems = row_checks.validated(OpeningBalanceCreate, row, {
         "date": when, "amount": str(amount), "dueDate": due, "reference": number, "side": side})
     # the request's `reference` is this file's documentNumber
     problems = [RowError(p.row, "documentNumber" if p.column == "reference" else p.column, p.message) for p in problems]
     if rate is not None and not problems:
         try:
-            currency_rules.converted(amount, rate, "exchangeRate")
+            currency_rules.converted(Money(amount, currency), rate, own, "exchangeRate")
         except ValidationFailed as refused:
             problems += row_checks.refusal(row, refused, "exchangeRate")
     return problems
@@ -148,7 +149,7 @@ class OpenItems:
             if when:
                 dated.append((row.line, when))
             if not problems and when and amount is not None and side is not None:
-                problems += _refused_by_the_write(row, when, due, amount, number, side, rate)
+                problems += _refused_by_the_write(row, when, due, amount, number, side, rate, currency, own_currency)
             if problems or partner is None or side is None or number is None:
                 errors.extend(problems)
                 continue

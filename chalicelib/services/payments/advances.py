@@ -9,6 +9,7 @@ from typing import Any
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
+from chalicelib.domain.money import Money
 from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
@@ -19,6 +20,7 @@ from chalicelib.services.payments.payment_records import (
     ADVANCE,
     PaymentRefused,
     active_method,
+    books_company,
     condition_type,
     document_label,
     new_payment,
@@ -56,7 +58,8 @@ def register_advance(command: Command, order: DocumentRecord, fields: dict[str, 
     an invoice applies the advance. Together, advances never exceed the order's total."""
     table, company_id = command.table, command.company_id
     kind = document_rules.KINDS[order["type"]]
-    own = exchange_rates.company_currency(exchange_rates.company_of(table, company_id))
+    company = books_company(table, company_id)
+    own = exchange_rates.company_currency(company)
     actions.require("advance", order, own)  # not cancelled, in the company's currency, room left
     for other in ("creditNoteId", "withholdingDocumentId"):
         if fields.get(other) is not None:
@@ -71,13 +74,13 @@ def register_advance(command: Command, order: DocumentRecord, fields: dict[str, 
         raise PaymentRefused(f"Advances on this {kind.name.lower()} may not exceed its total {order['total']}; "
                              f"{room} is left.", code="AMOUNT_EXCEEDS_PENDING",
                              details=[{"field": "amount", "message": f"at most {room}"}])
-    date = payment_date(table, company_id, order, fields)
+    date = payment_date(company, order, fields)
     payment = new_payment(company_id, order, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date, fields)
     payment["kind"] = ADVANCE
     transaction = command.transaction()
     writes = JournalWrites(company_id)
     held = Movement(document_rules.ADVANCE_OPERATION[kind.code], CREDIT if kind.sales else DEBIT, amount)
-    pay_by_method(table, transaction, writes, payment, order, method, money_in=kind.sales, other_side=held,
+    pay_by_method(table, transaction, writes, payment, order, method, company=company, money_in=kind.sales, other_side=held,
                    description=book_text("advance", document=document_label(order)), fields=fields,
                    sender=command.principal)
     change_advances(transaction, company_id, order, "advancesTotal", amount)
@@ -148,7 +151,8 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
         # a part would leave the rest unpayable: cash terms take one payment of the whole
         raise PaymentRefused("A cash document takes its whole pending from the advance, or one payment.",
                              code="CASH_CONDITION_UNMET", details=[{"field": "amount", "message": f"must be {pending}"}])
-    date = payment_date(table, company_id, {**document, "date": max(document["date"], source["date"])}, fields)
+    company = books_company(table, company_id)
+    date = payment_date(company, {**document, "date": max(document["date"], source["date"])}, fields)
     payment = new_payment(company_id, document, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date,
                            fields)
     transaction = command.transaction()
@@ -164,7 +168,8 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
     payment.update({"kind": ADVANCE, "sourceDocumentId": source["id"], "journalEntryId": entry["id"]})
     change_advances(transaction, company_id, source, "advancesApplied", amount)
     payment["settledBase"] = amount   # advances are in the company's currency (see register_advance)
-    settle_document(transaction, company_id, kind, document, amount, amount, payment, date)
+    settle_document(transaction, company_id, kind, document, amount,
+                    Money(amount, exchange_rates.company_currency(company)), payment, date)
     return record_payment(command, transaction, writes, payment)
 
 

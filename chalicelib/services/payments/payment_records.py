@@ -4,6 +4,7 @@ currency), the document's pending and the partner's balance, the checks of amoun
 terms. services/payments/payments.py and services/payments/advances.py are the commands built on them."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Callable
 
@@ -14,6 +15,7 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.domain.document_actions import payment_refusal
 from chalicelib.domain.documents import CONFIRMED
+from chalicelib.domain.money import Money
 from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
@@ -21,7 +23,6 @@ from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import bank_transactions, banking, exchange_rates
 from chalicelib.services.commands import Command
-from chalicelib.services.identity import accounts
 from chalicelib.services.payments import payment_setup
 from chalicelib.services.sales_purchases import partner_ledger
 from chalicelib.services.sales_purchases.document_partners import (
@@ -59,11 +60,12 @@ def payable_kind(document: DocumentRecord, refundable: bool = False) -> document
 
 
 def take(transaction: Transaction, company_id: int, document: DocumentRecord, amount: Decimal,
-          paid: bool, base: Decimal) -> None:
-    """`pending` down by `amount` and `basePending` (the company's currency) by `base` (and
+          paid: bool, base: Money) -> None:
+    """`pending` down by `amount` and `basePending` by `base` (the company's currency) (and
     `paidTotal` up, for the document paid), on the version read."""
+    base_pending = currency.base_pending(document, base.currency) - base
     payment_store.take_pending(transaction, company_id, document["id"], document["version"], amount=amount,
-                               base_pending=currency.base_pending(document) - base, paid=paid)
+                               base_pending=base_pending.amount, paid=paid)
 
 
 def positive(amount: Decimal) -> Decimal:
@@ -96,8 +98,13 @@ def document_label(document: DocumentRecord) -> str:
     return str(document.get("number") or document["id"])
 
 
-def payment_date(table: Table, company_id: int, document: DocumentRecord, fields: dict[str, Any]) -> str:
-    date = fields.get("paymentDate") or max(clock.today_in(accounts.company_country(table, company_id)), document["date"])
+def books_company(table: Table, company_id: int) -> dict[str, Any]:
+    """The company a payment is booked for (its currency, its country's clock): read once a command."""
+    return exchange_rates.company_of(table, company_id)
+
+
+def payment_date(company: Mapping[str, Any], document: DocumentRecord, fields: dict[str, Any]) -> str:
+    date = fields.get("paymentDate") or max(clock.company_today(company), document["date"])
     if date < document["date"]:
         raise ValidationFailed.for_field("paymentDate", f"must not be before the document's date {document['date']}")
     return date
@@ -122,38 +129,41 @@ def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amou
 
 
 def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites, payment: PaymentRecord,
-                   document: DocumentRecord, method: dict[str, Any], *, money_in: bool, other_side: Movement,
+                   document: DocumentRecord, method: dict[str, Any], *, company: dict[str, Any],
+                   money_in: bool, other_side: Movement,
                    description: str, fields: dict[str, Any], sender: Principal,
                    statement_line_id: int | None = None) -> None:
     """Money through a payment method: the cash or bank side of the entry and, when the method
     has a bank account, the bank transaction in the spec's direction. Money in a foreign
     currency moves at the payment date's rate (`exchangeRate` when sent): what it differs by
-    from what `other_side` carried is an exchange gain or loss. `sender` sent the fields. A
+    from what `other_side` carried (in the company's currency) is an exchange gain or loss.
+    `company` is the one booking it (read once). `sender` sent the fields. A
     payment made by matching a statement line: its bank transaction carries the line's id."""
     company_id, amount = writes.company_id, Decimal(payment["amount"])
+    own = exchange_rates.company_currency(company)
     account = banking.get_bank_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
     if account is not None and account.get("currency") != document.get("currency"):
         raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {account.get('currency')}, "
                                                             f"the document in {document.get('currency')}")
     # a document stored before currencies had a rate was booked one to one: it is settled so
-    rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, company_id), document.get("currency"),
-                                   payment["paymentDate"], fields.get("exchangeRate"), sender=sender) \
+    rate = exchange_rates.rate_for(table, company, document.get("currency"), payment["paymentDate"],
+                                   fields.get("exchangeRate"), sender=sender) \
         if document.get("exchangeRate") is not None else Decimal(1)
-    money = currency.converted(amount, rate, "exchangeRate")
-    payment.update({"exchangeRate": rate, "baseAmount": money})
+    money = currency.converted(currency.document_money(document, amount, own), rate, own, "exchangeRate")
+    payment.update({"exchangeRate": rate, "baseAmount": money.amount})
     # the method's state as read decides: a change meanwhile re-runs (checked once per command)
     if not transaction.touches(payment_setup.method_key(company_id, method["id"])):
         payment_store.require_method_active(transaction, payment_setup.method_key(company_id, method["id"]),
                                             PaymentRefused("The payment method is inactive.",
                                                            code="PAYMENT_METHOD_INACTIVE"))
-    money_side = (Movement("bank", DEBIT if money_in else CREDIT, money, account_id=account["chartOfAccountId"])
-                  if account else Movement("cash", DEBIT if money_in else CREDIT, money))
+    money_side = (Movement("bank", DEBIT if money_in else CREDIT, money.amount, account_id=account["chartOfAccountId"])
+                  if account else Movement("cash", DEBIT if money_in else CREDIT, money.amount))
     entry = writes.automatic_entry(table, load_rules(table, company_id),
                                    source=Source("payment", payment["id"], document["type"]),
                                    date=payment["paymentDate"], description=description,
                                    movements=[money_side, other_side,
                                               *currency.exchange_difference(money_side.side, money,
-                                                                            other_side.amount)])
+                                                                            Money(other_side.amount, own))])
     # a statement line the payment is matched to is the bank's own word: nothing left to confirm
     pending = method.get("requiresConfirmation") and statement_line_id is None
     payment.update({"kind": payment.get("kind", METHOD), "paymentMethodId": method["id"], "journalEntryId": entry["id"],
@@ -180,7 +190,7 @@ def balance_change(kind: document_rules.Kind, payment: PaymentRecord) -> Decimal
 
 
 def settle_document(transaction: Transaction, company_id: int, kind: document_rules.Kind, document: DocumentRecord, amount: Decimal,
-            settled: Decimal, payment: PaymentRecord, date: str, *, undo: bool = False) -> None:
+            settled: Money, payment: PaymentRecord, date: str, *, undo: bool = False) -> None:
     """The document's pending down by `amount` and its company-currency pending by `settled`
     (`undo`: both back up, when `payment` is cancelled on `date`), the partner's balance with it
     (and its ledger), and the open-document index and count when the document stops or starts
@@ -249,15 +259,18 @@ def method_payment(command: Command, transaction: Transaction, writes: JournalWr
                              details=[{"field": field, "message": f"at most {pending}"}])
     condition_id = document.get("paymentConditionId")
     terms = require_cash_terms_met(table, company_id, document, amount)
-    date = payment_date(table, company_id, document, fields)
+    company = books_company(table, company_id)
+    own = exchange_rates.company_currency(company)
+    date = payment_date(company, document, fields)
     payment = new_payment(company_id, document, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date,
                           fields)
     sales = kind.sales
     # what the payment takes off the receivable or payable, in the company's currency at the document's rate
-    settled = currency.relief(document, amount)
-    payment["settledBase"] = settled
-    partner_side = Movement("receivable" if sales else "payable", CREDIT if sales else DEBIT, settled)
-    pay_by_method(table, transaction, writes, payment, document, method, money_in=document_rules.money_comes_in(kind),
+    settled = currency.relief(document, currency.document_money(document, amount, own), own)
+    payment["settledBase"] = settled.amount
+    partner_side = Movement("receivable" if sales else "payable", CREDIT if sales else DEBIT, settled.amount)
+    pay_by_method(table, transaction, writes, payment, document, method, company=company,
+                  money_in=document_rules.money_comes_in(kind),
                   other_side=partner_side, description=book_text("payment", document=document_label(document)),
                   fields=fields, sender=command.principal, statement_line_id=statement_line_id)
     if terms is not None and condition_id is not None:

@@ -13,15 +13,15 @@ from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import CREDIT, DEBIT, Movement
 from chalicelib.domain.documents import CONFIRMED
+from chalicelib.domain.money import Money
 from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.domain.roles import MANAGE, may
 from chalicelib.errors import ApiError, Forbidden, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
-from chalicelib.services.banking import bank_transactions, banking
+from chalicelib.services.banking import bank_transactions, banking, exchange_rates
 from chalicelib.services.commands import Command
-from chalicelib.services.identity import accounts
 from chalicelib.services.integrations import gateway_books, link_payments
 from chalicelib.services.payments import payment_setup
 from chalicelib.services.payments.advances import (
@@ -38,6 +38,7 @@ from chalicelib.services.payments.payment_records import (
     WITHHOLDING,
     PaymentRefused,
     active_method,
+    books_company,
     document_label,
     method_payment,
     new_payment,
@@ -128,25 +129,27 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
     within_pending(amount, Decimal(document["pending"]))
     condition_id = document.get("paymentConditionId")
     terms = require_cash_terms_met(table, company_id, document, amount)
-    date = payment_date(table, company_id, document, fields)
+    company = books_company(table, company_id)
+    own = exchange_rates.company_currency(company)
+    date = payment_date(company, document, fields)
     payment_id = table.next_id(keys.id_sequence(company_id, "PAY"))
     transaction = command.transaction()
     writes = JournalWrites(company_id)
     sales = kind.sales
     # what the payment takes off the receivable or payable, in the company's currency at the document's rate
-    settled = currency.relief(document, amount)
-    partner_side = Movement("receivable" if sales else "payable", CREDIT if sales else DEBIT, settled)
+    settled = currency.relief(document, currency.document_money(document, amount, own), own)
+    partner_side = Movement("receivable" if sales else "payable", CREDIT if sales else DEBIT, settled.amount)
     payment = new_payment(company_id, document, payment_id, amount, date, fields)
-    payment["settledBase"] = settled
+    payment["settledBase"] = settled.amount
     source = Source("payment", payment_id, kind.code)
     if fields.get("creditNoteId") is not None:
         note = _applied_document(table, company_id, document, fields["creditNoteId"], "creditNoteId",
                                  CREDIT_NOTE_TYPE[sales], amount)
-        applied = currency.relief(note, amount)
+        applied = currency.relief(note, currency.document_money(note, amount, own), own)
         take(transaction, company_id, note, amount, paid=False, base=applied)
         # the note's entry already moved the receivable or payable; what is left is the difference
         # between the rates of the note and of the document it settles
-        note_side = Movement(partner_side.operation, DEBIT if sales else CREDIT, applied)
+        note_side = Movement(partner_side.operation, DEBIT if sales else CREDIT, applied.amount)
         difference = currency.exchange_difference(note_side.side, applied, settled)
         if difference:
             entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
@@ -156,19 +159,19 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
             payment["journalEntryId"] = entry["id"]
         else:
             writes.require_open(date)
-        payment.update({"kind": CREDIT_NOTE, "creditNoteId": note["id"], "appliedBase": applied})
+        payment.update({"kind": CREDIT_NOTE, "creditNoteId": note["id"], "appliedBase": applied.amount})
     else:
         certificate = _applied_document(table, company_id, document, fields["withholdingDocumentId"],
                                         "withholdingDocumentId", "05", amount)
-        applied = currency.relief(certificate, amount)
+        applied = currency.relief(certificate, currency.document_money(certificate, amount, own), own)
         take(transaction, company_id, certificate, amount, paid=False, base=applied)
-        withheld = Movement("withholding", DEBIT if sales else CREDIT, applied)
+        withheld = Movement("withholding", DEBIT if sales else CREDIT, applied.amount)
         entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
                                        description=book_text("withholding", document=document_label(document)),
                                        movements=[withheld, partner_side,
                                                   *currency.exchange_difference(withheld.side, applied, settled)])
         payment.update({"kind": WITHHOLDING, "withholdingDocumentId": certificate["id"], "journalEntryId": entry["id"],
-                       "appliedBase": applied})
+                       "appliedBase": applied.amount})
     if terms is not None and condition_id is not None:
         payment_store.require_condition_type(transaction, payment_setup.condition_key(company_id, condition_id),
                                              terms)
@@ -191,14 +194,17 @@ def _register_refund(command: Command, note: DocumentRecord, kind: document_rule
     method = active_method(table, company_id, fields)
     amount = positive(fields["amount"])
     within_pending(amount, Decimal(note["pending"]))
-    date = payment_date(table, company_id, note, fields)
+    company = books_company(table, company_id)
+    own = exchange_rates.company_currency(company)
+    date = payment_date(company, note, fields)
     payment = new_payment(company_id, note, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date, fields)
-    settled = currency.relief(note, amount)
-    payment.update({"kind": REFUND, "settledBase": settled})
+    settled = currency.relief(note, currency.document_money(note, amount, own), own)
+    payment.update({"kind": REFUND, "settledBase": settled.amount})
     transaction = command.transaction()
     writes = JournalWrites(company_id)
-    partner_side = Movement("receivable", DEBIT, settled) if kind.sales else Movement("payable", CREDIT, settled)
-    pay_by_method(table, transaction, writes, payment, note, method, money_in=document_rules.money_comes_in(kind),
+    partner_side = Movement("receivable" if kind.sales else "payable", DEBIT if kind.sales else CREDIT, settled.amount)
+    pay_by_method(table, transaction, writes, payment, note, method, company=company,
+                   money_in=document_rules.money_comes_in(kind),
                    other_side=partner_side, description=book_text("refund", document=document_label(note)),
                    fields=fields, sender=command.principal)
     settle_document(transaction, company_id, kind, note, amount, settled, payment, date)
@@ -294,7 +300,9 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
     document = get_document(table, company_id, document_id)
     kind = document_rules.KINDS[document["type"]]
     amount = Decimal(payment["amount"])
-    date = date or max(clock.today_in(accounts.company_country(table, company_id)), payment["paymentDate"])
+    company = books_company(table, company_id)
+    own = exchange_rates.company_currency(company)
+    date = date or max(clock.company_today(company), payment["paymentDate"])
     if date < payment["paymentDate"]:
         raise ValidationFailed.for_field("date", f"must not be before the payment's date {payment['paymentDate']}")
     received_advance = kind.code in document_rules.ADVANCE_OPERATION
@@ -312,8 +320,9 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
         writes.require_open(date)
     applied_id = payment.get("creditNoteId") or payment.get("withholdingDocumentId")
     if applied_id is not None:
+        # a payment made before bases were kept was booked one to one
         take(transaction, company_id, get_document(table, company_id, int(applied_id)), -amount, paid=False,
-              base=-Decimal(payment.get("appliedBase", amount)))
+              base=-Money(Decimal(payment.get("appliedBase", amount)), own))
     if (source_id := payment.get("sourceDocumentId")) is not None:
         change_advances(transaction, company_id, get_document(table, company_id, source_id),
                          "advancesApplied", -amount)
@@ -336,8 +345,8 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
     if received_advance:
         change_advances(transaction, company_id, document, "advancesTotal", -amount)
     else:
-        settle_document(transaction, company_id, kind, document, amount, Decimal(payment.get("settledBase", amount)), payment,
-                date, undo=True)
+        settle_document(transaction, company_id, kind, document, amount,
+                        Money(Decimal(payment.get("settledBase", amount)), own), payment, date, undo=True)
     if not keep_fee:
         gateway_books.reverse_fee_into(command, transaction, writes, payment, cancelled, date,
                                        book_text("payment_reversal_reference", reason=reason)[:200])

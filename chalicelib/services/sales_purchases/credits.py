@@ -16,6 +16,7 @@ from chalicelib.domain.records import PartnerRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting import reports
 from chalicelib.services.accounting.posting import month_balance
+from chalicelib.services.banking import exchange_rates
 from chalicelib.services.sales_purchases import partners
 from chalicelib.store import keys
 from chalicelib.store.repositories import partners as partner_store
@@ -39,7 +40,7 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
     partner = _partner(table, company_id, side_name, partner_id)
     open_items = partner_store.open_documents(table, company_id, partner_id, side, limit=SHOWN_DOCUMENTS)
     company = table.get(keys.company(company_id)) or {}
-    today = clock.company_today(company)
+    today, own = clock.company_today(company), exchange_rates.company_currency(company)
     shown = open_items[:SHOWN_DOCUMENTS]
     found = table.batch_get([keys.document(company_id, item["documentId"]) for item in shown]) \
         if shown else {}
@@ -51,7 +52,7 @@ def summary(table: Table, company_id: int, side_name: str, partner_id: int) -> d
         documents.append({"id": document["id"], "type": document["type"], "number": document.get("number"),
                           "date": document["date"], "dueDate": document["dueDate"], "total": document["total"],
                           "pending": document["pending"], "currency": document.get("currency"),
-                          "exchangeRate": currency.rate_of(document), "basePending": currency.base_pending(document),
+                          "exchangeRate": currency.rate_of(document), "basePending": currency.base_pending(document, own).amount,
                           "overdueDays": document_rules.overdue_days([document["dueDate"]], today)})
     by_side: Mapping[str, Any] = partner  # the side's attributes, named by SIDES
     balance = Decimal(by_side.get(balance_field, 0))

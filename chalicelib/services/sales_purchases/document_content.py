@@ -16,6 +16,7 @@ from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
+from chalicelib.domain.money import Money
 from chalicelib.domain.records import DocumentRecord, PartnerRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting import dimensions
@@ -45,6 +46,11 @@ class Context:
     @property
     def company_id(self) -> int:
         return int(self.company["id"])
+
+    @property
+    def own_currency(self) -> str:
+        """The company's currency: the books' (a document in another converts at its rate)."""
+        return exchange_rates.company_currency(self.company)
 
     @property
     def checked_partner(self) -> PartnerRecord:
@@ -241,8 +247,7 @@ def document_content(context: Context, fields: dict[str, Any], *, sender: Princi
                                        context.kind)
     lines, totals = priced_lines(context, fields)
     # a note, or an invoice from an order, is in its source's currency unless it says otherwise
-    currency = fields.get("currency") or (context.source or {}).get("currency") or \
-        exchange_rates.company_currency(context.company)
+    currency = fields.get("currency") or (context.source or {}).get("currency") or context.own_currency
     if kind_needs_source_currency(context.kind) and context.source is not None and \
             context.source.get("currency") and context.source["currency"] != currency:
         raise ValidationFailed.for_field("currency", f"must be the source document's currency "
@@ -253,7 +258,8 @@ def document_content(context: Context, fields: dict[str, Any], *, sender: Princi
             # an opening balance is settled as it comes, whatever terms the partner trades on now
             "paymentConditionId": None if context.kind.opening else condition_id, **_place(table, context, fields),
             "currency": currency, "exchangeRate": rate,
-            "baseTotal": currency_rules.converted(totals.total, rate, "exchangeRate"),
+            "baseTotal": currency_rules.converted(Money(totals.total, currency), rate, context.own_currency,
+                                                  "exchangeRate").amount,
             "notes": fields.get("notes"), "reference": fields.get("reference"),
             "sourceDocumentId": fields.get("sourceDocumentId"), "lines": lines, "subtotal": totals.subtotal,
             "taxTotal": totals.tax_total, "total": totals.total, "taxBases": totals.by_rate,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from chalicelib.domain import currency, money, taxes
+from chalicelib.domain import currency, taxes
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO, dimensions_of, round_money
 from chalicelib.domain.documents import NONE
@@ -79,19 +79,19 @@ def _incoming_values(context: Context, document: DocumentRecord, moves: list[dic
             move["productId"], context_average(context, move["productId"]))) for move in moves}
     # stock is valued in the company's currency: a purchase in another comes in at its rate, the
     # stocked lines together converted once and shared to the cent (the entry's figure exactly)
-    rate = currency.rate_of(document)
+    rate, own = currency.rate_of(document), context.own_currency
     subtotals = [Decimal(lines[move["line"]]["subtotal"]) for move in moves]
-    shares = money.split(currency.in_base(sum(subtotals, ZERO), rate), subtotals)
-    values = {move["line"]: share for move, share in zip(moves, shares, strict=True)}
+    in_books = currency.in_base(currency.document_money(document, sum(subtotals, ZERO), own), rate, own)
+    values = {move["line"]: share.amount for move, share in zip(moves, in_books.split(subtotals), strict=True)}
     if context.kind.code == document_rules.IMPORT and moves:
         stocked = {move["line"] for move in moves}
-        landed = currency.in_base(sum((Decimal(line["subtotal"]) for i, line in enumerate(lines) if i not in stocked),
-                                      ZERO), rate)
+        others = sum((Decimal(line["subtotal"]) for i, line in enumerate(lines) if i not in stocked), ZERO)
+        landed = currency.in_base(currency.document_money(document, others, own), rate, own)
         weights = [values[move["line"]] for move in moves]
         if sum(weights, ZERO) == 0:
             weights = [abs(Decimal(move["quantity"])) for move in moves]
-        for move, share in zip(moves, money.split(landed, weights), strict=True):
-            values[move["line"]] += share
+        for move, share in zip(moves, landed.split(weights), strict=True):
+            values[move["line"]] += share.amount
     return values
 
 
@@ -120,12 +120,13 @@ def entry_movements(context: Context, document: DocumentRecord, moves: list[dict
     stocked_subtotal = sum((Decimal(line["subtotal"]) for i, line in enumerate(document["lines"]) if i in stocked), ZERO)
     # the books in the company's currency: the total and tax at the document's rate, the stocked
     # goods as they came in; the other lines take what is left, rounding difference included
-    rate = currency.rate_of(document)
-    total, tax = currency.base_total(document), currency.in_base(Decimal(document["taxTotal"]), rate)
-    stocked_base = currency.in_base(stocked_subtotal, rate)
+    rate, own = currency.rate_of(document), context.own_currency
+    total = currency.base_total(document, own)
+    tax = currency.in_base(currency.money_of(document, "taxTotal", own), rate, own)
+    stocked_base = currency.in_base(currency.document_money(document, stocked_subtotal, own), rate, own)
     return document_rules.entry_movements(
-        context.kind, total=total, tax=tax, stocked_subtotal=stocked_base,
-        other_subtotal=total - tax - stocked_base,
+        context.kind, total=total.amount, tax=tax.amount, stocked_subtotal=stocked_base.amount,
+        other_subtotal=(total - tax - stocked_base).amount,
         stock_value=goods.value, revaluation=goods.revaluation, moves_stock=bool(moves),
         export=all(taxes.treatment_of(line) == taxes.EXPORT for line in document["lines"]),
         lines=[document_rules.LineShare(Decimal(line["subtotal"]), taxes.treatment_of(line),

@@ -38,7 +38,7 @@ def move_partner_balance(plan: Plan, document: DocumentRecord, sign: int, date: 
     partner_id = document["businessPartnerId"]
     label = f"{kind.name} {document.get('number') or document['id']}"
     # the partner's balance is in the company's currency, as its control account
-    amount = currency.base_total(document) * kind.balance * sign
+    amount = currency.base_total(document, context.own_currency).amount * kind.balance * sign
     partner_ledger.record_movement(
         plan.transaction, context.company_id, partner_id=partner_id, side=partner_side(kind), date=date,
         amount=amount, origin=partner_ledger.DOCUMENT_ORIGIN,
@@ -123,7 +123,7 @@ def credit_control(plan: Plan, document: DocumentRecord) -> Decimal | None:
     policy = context.company.get("creditLimitPolicy", "off")
     limit = partner.get("credit_limit")
     limit = Decimal(limit) if limit is not None else None
-    total = currency.base_total(document)   # the limit and balance are in the company's currency
+    total = currency.base_total(document, context.own_currency).amount   # the limit and balance are in the company's currency
     warning = document_rules.credit_warning(policy, limit, Decimal(partner.get("receivableBalance", 0)), total)
     if warning:
         plan.warnings.append(warning)

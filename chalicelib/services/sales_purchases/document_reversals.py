@@ -47,7 +47,8 @@ def reverse(plan: Plan, document: DocumentRecord, date: str) -> dict[str, Any]:
     if moves or plan.context.kind.balance:
         plan.journal.require_open(date)
     credit_source(plan, document, -1)
-    book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date)
+    book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date,
+                                     own=plan.context.own_currency)
     changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "basePending": ZERO, "journalEntryId": None,
                                "reversalDate": date}
     reversal_ids = []

@@ -90,7 +90,7 @@ def _confirm(plan: Plan, document: DocumentRecord) -> dict[str, Any]:
             description=book_text("document", kind=kind.name, number=changes.get("number") or document.get("number")), movements=movements)
         changes["journalEntryId"] = entry["id"]
     changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
-    changes["basePending"] = currency.base_total(document) if kind.owed else ZERO
+    changes["basePending"] = currency.base_total(document, context.own_currency).amount if kind.owed else ZERO
     move_partner_balance(plan, {**document, **changes}, 1, document["date"], ceiling)
     changes["stockMoves"] = moves
     return changes
@@ -356,8 +356,9 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
                                        None, sender=None)
     # always converted again: a draft saved before the money limit bound base amounts may carry
     # a base total past it
-    confirmed.update(exchangeRate=rate, baseTotal=currency.converted(Decimal(confirmed["total"]), Decimal(rate),
-                                                                     "exchangeRate"))
+    own = context.own_currency
+    confirmed.update(exchangeRate=rate, baseTotal=currency.converted(currency.money_of(confirmed, "total", own),
+                                                                     Decimal(rate), own, "exchangeRate").amount)
     confirmed.update(_confirm(plan, confirmed))
     plan.count(confirmed, 1)
     emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
-from chalicelib.domain import currency, taxes
+from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.document_types import PURCHASES
 from chalicelib.domain.documents import KINDS, WITHHOLDING_CERTIFICATE
@@ -17,14 +17,15 @@ AMOUNTS = ("exempt", "exonerated", "taxed15", "taxed18", "isv15", "isv18", "tota
 
 
 def book_row(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A purchase is entered under the supplier's number and CAI (what the supplier printed), when
+    """`document` as booked (domain/currency.as_booked: in the company's currency, a dollar
+    invoice's lempiras). A purchase is entered under the supplier's number and CAI (what the supplier printed), when
     the document records them; `internalNumber` is ours either way."""
     kind = KINDS[document["type"]]
     sign = book_sign(document)
     amounts = dict.fromkeys(AMOUNTS, ZERO)
     cancelled = document["status"] == "cancelled"
-    if not cancelled:   # in the company's currency: a dollar invoice's lempiras
-        for line in currency.lines_in_base(document):
+    if not cancelled:
+        for line in document["lines"]:
             rate, base, tax = Decimal(line["taxRate"]), Decimal(line["subtotal"]), Decimal(line["tax"])
             treatment = taxes.treatment_of(line)
             if treatment == taxes.EXONERATED:
@@ -37,7 +38,7 @@ def book_row(document: Mapping[str, Any], partner: Mapping[str, Any] | None) -> 
             else:
                 amounts["taxed15"] += base
                 amounts["isv15"] += tax
-        amounts["total"] = currency.base_total(document)
+        amounts["total"] = Decimal(document["total"])
     purchase = kind.module == PURCHASES
     cai = (document.get("supplierCai") if purchase else (document.get("cai") or {}).get("cai"))
     number = (document.get("supplierDocumentNumber") if purchase else None) or document.get("number")
@@ -56,7 +57,7 @@ def book_totals(rows: Iterable[Mapping[str, Any]]) -> dict[str, Decimal]:
 
 def withheld(documents: Iterable[Mapping[str, Any]], tax: str, side: str) -> Decimal:
     """The total of the confirmed withholding certificates (05) for `tax` on `side` among
-    `documents`."""
-    return sum((currency.base_total(item) for item in documents
+    `documents` (as booked)."""
+    return sum((Decimal(item["total"]) for item in documents
                 if item["type"] == WITHHOLDING_CERTIFICATE and item["status"] == "confirmed"
                 and (item.get("withholding") or {}) == {"tax": tax, "side": side}), ZERO)

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping
 
 from chalicelib.countries.sv.domain.dte import CREDITO_FISCAL, DTE_TYPES, FACTURA, TITLES
 from chalicelib.countries.sv.domain.dte_formats import RETORNO
-from chalicelib.domain import currency, taxes
+from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import KINDS
 from chalicelib.domain.tax_books import PURCHASE_BOOK_TYPES, SALES_BOOK_TYPES, book_sign
@@ -54,7 +54,7 @@ def _by_treatment(document: Mapping[str, Any]) -> dict[str, Decimal]:
     split = dict.fromkeys((taxes.EXEMPT, taxes.NON_SUBJECT, taxes.EXPORT, taxes.TAXED, "iva"), ZERO)
     if document["status"] == "cancelled":
         return split
-    for line in currency.lines_in_base(document):   # in the company's currency
+    for line in document["lines"]:   # as booked (domain/currency.as_booked): in the company's currency
         treatment = taxes.treatment_of(line)
         split[taxes.EXEMPT if treatment == taxes.EXONERATED else treatment] += Decimal(line["subtotal"])
         split["iva"] += Decimal(line["tax"])
