@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from chalicelib.domain import currency
+from chalicelib.domain.money import Money
 from chalicelib.errors import ValidationFailed
 
 D = Decimal
@@ -54,21 +55,29 @@ def test_the_tolerance_is_the_companys_or_five_percent():
     assert currency.tolerance_percent({"exchangeRateTolerancePercent": 0}) == D("0")
 
 
+def usd(amount: str) -> Money:
+    return Money(D(amount), "USD")
+
+
+def hnl(amount: str) -> Money:
+    return Money(D(amount), "HNL")
+
+
 def test_a_conversion_stays_within_the_money_limit():
     # 999,999.99 x 1,000,000 = 999,999,990,000.00; 1,000,000.00 x 1,000,000 = 1,000,000,000,000.00 > 999,999,999,999.99
-    assert currency.converted(D("999999.99"), D("1000000"), "exchangeRate") == D("999999990000.00")
+    assert currency.converted(usd("999999.99"), D("1000000"), "HNL", "exchangeRate") == hnl("999999990000.00")
     # 999,999,999,999.99 x 1.000001 = 1,000,000,999,999.989999... -> past the limit
     for amount, rate in (("1000000.00", "1000000"), ("999999999999.99", "1.000001")):
         with pytest.raises(ValidationFailed) as refused:
-            currency.converted(D(amount), D(rate), "exchangeRate")
+            currency.converted(usd(amount), D(rate), "HNL", "exchangeRate")
         assert refused.value.details[0]["field"] == "exchangeRate"
 
 
 def test_money_that_comes_to_nothing_is_refused():
     # 0.01 x 0.05 = 0.0005 -> 0.00: a deposit of it answered 500 (an entry of nothing); 0.01 x 0.5 = 0.005 -> 0.01
     with pytest.raises(ValidationFailed) as refused:
-        currency.converted(D("0.01"), D("0.05"), "exchangeRate")
+        currency.converted(usd("0.01"), D("0.05"), "HNL", "exchangeRate")
     assert refused.value.details == [{"field": "exchangeRate",
                                       "message": "at this rate 0.01 comes to 0.00 in the company's currency"}]
-    assert currency.converted(D("0.01"), D("0.5"), "exchangeRate") == D("0.01")
-    assert currency.converted(D("0"), D("0.05"), "exchangeRate") == D("0.00")   # a document of nothing stays one
+    assert currency.converted(usd("0.01"), D("0.5"), "HNL", "exchangeRate") == hnl("0.01")
+    assert currency.converted(usd("0"), D("0.05"), "HNL", "exchangeRate") == hnl("0.00")   # a document of nothing stays one
