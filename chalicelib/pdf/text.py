@@ -77,6 +77,6 @@ def date(iso_date: str | None) -> str:
     return f"{day}/{month}/{year}"
 
 
-def percent(rate: Any) -> str:
+def percent(fraction: Any) -> str:
     """0.15 -> "15 %"."""
-    return f"{(Decimal(rate) * 100).normalize():f} %"
+    return f"{(Decimal(fraction) * 100).normalize():f} %"

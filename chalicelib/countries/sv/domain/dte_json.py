@@ -122,7 +122,7 @@ def withheld(purchase: Mapping[str, Any], certificate: Mapping[str, Any]) -> dic
     taxed = [line for line in purchase["lines"] if taxes.treatment_of(line) == taxes.TAXED]
     base = sum((Decimal(line["subtotal"]) for line in taxed), Decimal(0))
     withheld_iva = Decimal(certificate["total"])
-    code = next((code for rate, code in WITHHOLDING_CODES.items() if (base * rate).quantize(CENTS) == withheld_iva),
+    code = next((code for share, code in WITHHOLDING_CODES.items() if (base * share).quantize(CENTS) == withheld_iva),
                 "C9")
     number = str(purchase.get("supplierDocumentNumber") or purchase.get("number") or "").upper()
     source_tipo = (purchase.get("dte") or {}).get("tipoDte")
