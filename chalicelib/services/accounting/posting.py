@@ -25,7 +25,7 @@ from chalicelib.domain.accounting import (
     Movement,
     Rule,
 )
-from chalicelib.domain.records import EntryRecord
+from chalicelib.domain.records import EntryChanges, EntryLineRecord, EntryRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.store import keys
@@ -104,23 +104,28 @@ def entry_item(company_id: int, entry_id: int, *, date: str, description: str | 
                reversal_of: int | None = None) -> EntryRecord:
     debit, credit = accounting.entry_totals(lines)
     now = clock.now_iso()
-    item = {**keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id),
-            **keys.entry_index(company_id, date, entry_id),
-            "itemType": keys.JOURNAL_ENTRY, "id": entry_id, "date": date, "description": description,
-            "reference": reference, "status": status, "entryType": entry_type,
-            "lines": [stored_line(line) for line in lines],
-            "totalDebit": debit, "totalCredit": credit,
-            "source": source.as_item() if source else None, "reversalOf": reversal_of,
-            "version": 1, "createdAt": now, "updatedAt": now}
+    entry: EntryRecord = {"itemType": keys.JOURNAL_ENTRY, "id": entry_id, "date": date, "status": status,
+                          "entryType": entry_type, "lines": [stored_line(line) for line in lines],
+                          "totalDebit": debit, "totalCredit": credit, "version": 1, "createdAt": now,
+                          "updatedAt": now}
+    # None is not stored: an entry without a description, reference, source or reversal has none
+    if description is not None:
+        entry["description"] = description
+    if reference is not None:
+        entry["reference"] = reference
+    if source is not None:
+        entry["source"] = source.as_item()
+    if reversal_of is not None:
+        entry["reversalOf"] = reversal_of
     if status == POSTED:
-        item["postedAt"] = now
-    return {name: value for name, value in item.items() if value is not None}
+        entry["postedAt"] = now
+    return entry
 
 
-def stored_line(line: Line) -> dict[str, Any]:
+def stored_line(line: Line) -> EntryLineRecord:
     """An entry's line as stored: its cost centres only when it has any."""
-    stored: dict[str, Any] = {"chartOfAccountId": line.account_id, "debit": line.debit, "credit": line.credit,
-                              "lineDescription": line.description}
+    stored: EntryLineRecord = {"chartOfAccountId": line.account_id, "debit": line.debit, "credit": line.credit,
+                               "lineDescription": line.description}
     if line.dimensions:
         stored["dimensions"] = [{"dimensionId": dimension_id, "valueId": value_id}
                                 for dimension_id, value_id in line.dimensions]
@@ -157,8 +162,8 @@ class JournalWrites:
         self.company_id = company_id
         self._period_checks = period_checks
         self._rehearsal = rehearsal
-        self._puts: list[dict[str, Any]] = []
-        self._status_changes: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
+        self._puts: list[EntryRecord] = []
+        self._status_changes: list[tuple[EntryRecord, str, EntryChanges]] = []
         self._postings: list[dict[str, Any]] = []
         # (account, month) -> [debit, credit, {day: [debit, credit]}]
         self._balances: dict[tuple[int, str], list[Any]] = {}
@@ -180,7 +185,7 @@ class JournalWrites:
         if entry["status"] == POSTED:
             self._post_lines(entry, line_field)
 
-    def post_draft(self, entry: EntryRecord) -> dict[str, Any]:
+    def post_draft(self, entry: EntryRecord) -> EntryRecord:
         if entry["status"] != DRAFT:
             raise EntryStateError(f"Only a draft can be posted; this entry is {entry['status']}.",
                                   code="ENTRY_NOT_DRAFT")
@@ -190,7 +195,7 @@ class JournalWrites:
         return posted
 
     def reverse(self, table: Table, entry: EntryRecord, date: str,
-                description: str | None = None) -> dict[str, Any]:
+                description: str | None = None) -> EntryRecord:
         """A `reversal` entry with the lines swapped, posted on `date`; the original becomes
         `reversed` (its own postings stay: they happened)."""
         if entry["status"] != POSTED:
@@ -212,7 +217,7 @@ class JournalWrites:
         return reversal
 
     def automatic_entry(self, table: Table, rules: list[Rule], *, source: Source, date: str,
-                        description: str, movements: Iterable[Movement]) -> dict[str, Any]:
+                        description: str, movements: Iterable[Movement]) -> EntryRecord:
         """A posted `automatic` entry from semantic movements, accounts resolved through the
         determination rules (most specific first) unless a movement names its account."""
         def account_for(movement: Movement) -> int:
@@ -253,9 +258,9 @@ class JournalWrites:
     def _new_entry_id(self, table: Table) -> int:
         return PROVISIONAL_ENTRY_ID if self._rehearsal else next_entry_id(table, self.company_id)
 
-    def _change_status(self, entry: EntryRecord, status: str, also: dict[str, Any]) -> dict[str, Any]:
-        changed = {**entry, "status": status, **also, "version": entry["version"] + 1,
-                   "updatedAt": clock.now_iso()}
+    def _change_status(self, entry: EntryRecord, status: str, also: EntryChanges) -> EntryRecord:
+        changed: EntryRecord = {**entry, "status": status, **also, "version": entry["version"] + 1,
+                                "updatedAt": clock.now_iso()}
         self._status_changes.append((entry, status, {**also, "updatedAt": changed["updatedAt"]}))
         self._count(entry["date"], entry["status"], entry["entryType"], -1)
         self._count(entry["date"], status, entry["entryType"], 1)
@@ -268,7 +273,7 @@ class JournalWrites:
         date, month, day = entry["date"], accounting.month_of(entry["date"]), accounting.day_of(entry["date"])
         entry_id = entry["id"]
         for index, line in enumerate(entry_lines(entry)):
-            posting = {
+            posting: dict[str, Any] = {
                 **keys.posting(self.company_id, line.account_id, date, entry_id, index),
                 "itemType": "POSTING", "accountId": line.account_id, "date": date,
                 "journalEntryId": entry_id, "line": index, "entryType": entry["entryType"],
@@ -288,7 +293,7 @@ class JournalWrites:
 
     def apply(self, transaction: Transaction) -> None:
         for entry in self._puts:
-            transaction.put_new(entry)
+            journal_entries.put_new_entry(transaction, self.company_id, entry)
         for entry, status, also in self._status_changes:
             journal_entries.change_status(transaction, self.company_id, entry, status, also)
         for posting in self._postings:
