@@ -92,7 +92,7 @@ class DocumentRecord(StoredItem, total=False):
     creditedTotal: Decimal  # what credit notes took off it (read as written)
     dte: dict[str, Any] | None
     reversalDate: str  # undone: the date its reversal is booked on
-    reversalEntryIds: list[int]
+    reversalEntryIds: list[int | Decimal]  # written as ints, read as numbers (not an integer field)
     version: int
     createdAt: str
     updatedAt: str
