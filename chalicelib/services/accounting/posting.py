@@ -8,6 +8,7 @@ account, per date and per year before they are added."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterable
@@ -20,7 +21,6 @@ from chalicelib.domain.accounting import (
     POSTED,
     REVERSAL,
     REVERSED,
-    ZERO,
     Line,
     Movement,
     Rule,
@@ -153,6 +153,14 @@ def next_entry_id(table: Table, company_id: int) -> int:
 
 PROVISIONAL_ENTRY_ID = 0  # a rehearsed entry's id: ids start at 1
 
+
+@dataclass
+class AccountUse:
+    """The postings a command adds to an account; its first line's field, blamed if the account is not usable."""
+    postings: int
+    line_field: str
+
+
 class JournalWrites:
     def __init__(self, company_id: int, *, period_checks: bool = True, rehearsal: bool = False) -> None:
         """`period_checks` off: the year close's own entries, whose command writes the year's lock
@@ -165,10 +173,8 @@ class JournalWrites:
         self._puts: list[EntryRecord] = []
         self._status_changes: list[tuple[EntryRecord, str, EntryChanges]] = []
         self._postings: list[dict[str, Any]] = []
-        # (account, month) -> [debit, credit, {day: [debit, credit]}]
-        self._balances: dict[tuple[int, str], list[Any]] = {}
-        # account -> (postings added, field to blame when the account is missing or inactive)
-        self._accounts: dict[int, list[Any]] = {}
+        self._balances: dict[tuple[int, str], accounting.MonthMoves] = {}  # by (account, month)
+        self._accounts: dict[int, AccountUse] = {}
         self._day_counts: dict[str, Counter[str]] = defaultdict(Counter)
         self._dated: dict[str, set[str]] = defaultdict(set)
         # accounts the command has already read (strongly consistent), by id
@@ -282,14 +288,10 @@ class JournalWrites:
             if line.dimensions:  # what the reports by cost centre filter and group on (dimension_reports.py)
                 posting["dimensionValueIds"] = accounting.dimension_value_ids(line.dimensions)
             self._postings.append(posting)
-            balance = self._balances.setdefault((line.account_id, month), [ZERO, ZERO, {}])
-            balance[0] += line.debit
-            balance[1] += line.credit
-            by_day = balance[2].setdefault(day, [ZERO, ZERO])
-            by_day[0] += line.debit
-            by_day[1] += line.credit
-            guard = self._accounts.setdefault(line.account_id, [0, f"{line_field}[{index}].chartOfAccountId"])
-            guard[0] += 1
+            moves = self._balances.setdefault((line.account_id, month), accounting.MonthMoves())
+            moves.add(day, line.debit, line.credit)
+            self._accounts.setdefault(line.account_id,
+                                      AccountUse(0, f"{line_field}[{index}].chartOfAccountId")).postings += 1
 
     def apply(self, transaction: Transaction) -> None:
         for entry in self._puts:
@@ -298,8 +300,8 @@ class JournalWrites:
             journal_entries.change_status(transaction, self.company_id, entry, status, also)
         for posting in self._postings:
             transaction.put(posting)
-        for (account_id, month), (debit, credit, days) in self._balances.items():
-            self._add_balance(transaction, account_id, month, debit, credit, days)
+        for (account_id, month), moves in self._balances.items():
+            self._add_balance(transaction, account_id, month, moves)
         self._guard_accounts(transaction)
         for date, counts in self._day_counts.items():
             transaction.add_counts(keys.day_counts(self.company_id, date), counts)
@@ -336,7 +338,8 @@ class JournalWrites:
         wanted = {account_id: keys.chart_account(self.company_id, account_id) for account_id in self._accounts}
         unread = [key for account_id, key in wanted.items() if account_id not in self._read_accounts]
         found = transaction.table.batch_get(unread) if unread else {}
-        for account_id, (postings, field) in self._accounts.items():
+        for account_id, use in self._accounts.items():
+            postings, field = use.postings, use.line_field
             account = self._read_accounts.get(account_id) or found.get(keys.pair(wanted[account_id]))
             if account is None or not account.get("isActive"):
                 raise invalid_account(field)
@@ -344,14 +347,13 @@ class JournalWrites:
                 continue
             accounts.count_first_postings(transaction, self.company_id, account_id, postings, invalid_account(field))
 
-    def _add_balance(self, transaction: Transaction, account_id: int, month: str, debit: Decimal,
-                     credit: Decimal, days: dict[str, list[Decimal]]) -> None:
-        add_month_totals(transaction, keys.account_month_balance(self.company_id, account_id, month), month, debit,
-                         credit, days, {"accountId": account_id, "itemType": "BALANCE"})
+    def _add_balance(self, transaction: Transaction, account_id: int, month: str, moves: accounting.MonthMoves) -> None:
+        add_month_totals(transaction, keys.account_month_balance(self.company_id, account_id, month), month,
+                         moves.debit, moves.credit, moves.days, {"accountId": account_id, "itemType": "BALANCE"})
 
 
 def add_month_totals(transaction: Transaction, key: keys.Key, month: str, debit: Decimal, credit: Decimal,
-                     days: dict[str, Any], also: dict[str, Any]) -> None:
+                     days: Mapping[str, tuple[Decimal, Decimal]], also: dict[str, Any]) -> None:
     """A month's debit and credit totals and its per-day figures ("DD" -> (debit, credit)) added
     to a balance item in one update, `also` set on it: what `month_balance` reads back."""
     additions: dict[str, Any] = {"debit": debit, "credit": credit}

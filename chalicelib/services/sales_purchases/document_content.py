@@ -181,10 +181,10 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[LineRec
         description = line.get("description") or (product["name"] if product else None)
         if not description:
             raise ValidationFailed.for_field(f"lines[{index}].description", "required for a line without a product")
-        priced: LineRecord = {"productId": line.get("productId"), "description": description, "quantity": line["quantity"],
-                              "unitPrice": line["unitPrice"], "discount": round_money(discount), "taxRate": rate,
-                              "taxTreatment": treatment, "subtotal": line_amounts.subtotal, "tax": line_amounts.tax,
-                              "total": line_amounts.total}
+        priced: LineRecord = {"productId": line.get("productId"), "description": description,
+                              "quantity": line["quantity"], "unitPrice": line["unitPrice"],
+                              "discount": round_money(discount), "taxRate": rate, "taxTreatment": treatment,
+                              "subtotal": line_amounts.subtotal, "tax": line_amounts.tax, "total": line_amounts.total}
         line_dimensions = dimensions.checked_line_dimensions(dimension_items, line.get("dimensions"),
                                                              f"lines[{index}].dimensions", context.kept_dimensions)
         if line_dimensions:  # stored only when any: its revenue or expense posts by them
