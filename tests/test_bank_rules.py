@@ -8,7 +8,7 @@ import pytest
 
 from chalicelib.auth.principal import API_KEY, Principal
 from chalicelib.services.commands import Command
-from chalicelib.services.statements import bank_rules, matching
+from chalicelib.services.statements import auto_rules, matching
 from chalicelib.store import keys
 from tests.statement_lines_support import put_lines
 from tests.support import ORIGIN
@@ -174,7 +174,7 @@ def test_auto_rules_apply_the_first_in_priority_to_their_account_only(api, table
     lines = [table.get({"PK": f"C#{company_a.company_id}#BANKLINE#{checking}", "SK": f"{i:012d}"}) for i in ids]
     command = Command(principal=_principal(company_a), table=table)
     account = api.get(f"/bank-accounts/{checking}", key=books.key).json
-    created = bank_rules.apply_auto_rules(command, account, lines)
+    created = auto_rules.apply_auto_rules(command, account, lines)
     assert calls == [(checking, ids[0], narrow["id"]), (checking, ids[1], broad["id"]),
                      (checking, ids[3], narrow["id"])]
     assert created == 2  # the fourth failed
@@ -206,7 +206,7 @@ def test_an_auto_create_rule_creates_the_commission_with_its_tax_and_not_on_anot
         ("2026-11-06", "-57.50", "COMISIÓN MANEJO CUENTA", "COM-11"), ("2026-11-07", "80.00", "Depósito", None)])
     lines = [table.get(keys.statement_line(company_a.company_id, checking["id"], i)) for i in (fee, deposit)]
     owner = Command(principal=_principal(company_a), table=table)
-    assert bank_rules.apply_auto_rules(owner, checking, lines) == 1  # the savings rule does not touch checking
+    assert auto_rules.apply_auto_rules(owner, checking, lines) == 1  # the savings rule does not touch checking
     def stored(line_id):  # the lines' GET route is another helper's: the stored line
         return table.get(keys.statement_line(company_a.company_id, checking["id"], line_id))
 
@@ -218,7 +218,7 @@ def test_an_auto_create_rule_creates_the_commission_with_its_tax_and_not_on_anot
     assert balance_of(shop, checking["id"]) == D("942.50")  # 1,000.00 - 57.50
     assert stored(deposit)["status"] == "unmatched"
     # run again (a re-delivered import): the matched line refuses, nothing is created twice
-    assert bank_rules.apply_auto_rules(owner, checking, lines) == 0
+    assert auto_rules.apply_auto_rules(owner, checking, lines) == 0
     assert balance_of(shop, checking["id"]) == D("942.50")
 
 

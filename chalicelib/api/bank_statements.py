@@ -65,9 +65,9 @@ def put_mapping(call: Call) -> Any:
           "lines): stores nothing", tag=TAG, body=M + "StatementPreviewRequest", response=M + "StatementPreview",
           status=200, idempotent=False, max_body_bytes=MAX_REQUEST_BYTES)
 def preview(call: Call) -> Any:
-    from chalicelib.services.statements import mapping
+    from chalicelib.services.statements import imports
 
-    return mapping.preview(call.command, call.ids["accountId"], call.body.model_dump(by_alias=True))
+    return imports.preview_statement(call.command, call.ids["accountId"], call.body.model_dump(by_alias=True))
 
 
 @endpoint(blueprint, "GET", LINES, summary="The account's statement lines by date, of one status or all; unmatched "

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Mapping
 
+from chalicelib.domain.records import DocumentRecord
+
 
 class DocumentHooks:
     """The points of a document's life where a country acts. The defaults do nothing.
@@ -73,7 +75,7 @@ class DocumentHooks:
         scheduled invoice's content is checked before its first run)."""
 
     def issue(self, transaction: Any, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
-              document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> dict[str, Any]:
+              document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> DocumentRecord:
         """Confirming a numbered document: its electronic issue's writes on `transaction` and the
         document's changed fields."""
         return {}

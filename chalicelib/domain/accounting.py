@@ -4,7 +4,7 @@ balances accumulated by month and day, and accounting-period arithmetic."""
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -238,6 +238,20 @@ class MonthBalance:
     debit: Decimal
     credit: Decimal
     days: dict[str, tuple[Decimal, Decimal]]
+
+
+@dataclass
+class MonthMoves:
+    """What a command adds to an account's month (written as a MonthBalance is read back)."""
+    debit: Decimal = ZERO
+    credit: Decimal = ZERO
+    days: dict[str, tuple[Decimal, Decimal]] = field(default_factory=dict)
+
+    def add(self, day: str, debit: Decimal, credit: Decimal) -> None:
+        self.debit += debit
+        self.credit += credit
+        day_debit, day_credit = self.days.get(day, (ZERO, ZERO))
+        self.days[day] = (day_debit + debit, day_credit + credit)
 
 
 def totals_through(months: Iterable[MonthBalance], date: str) -> tuple[Decimal, Decimal]:

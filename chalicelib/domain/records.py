@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Annotated, Any, TypedDict, get_args, get_type_hints
+from typing import Annotated, Any, NotRequired, TypedDict, get_args, get_type_hints
 
 
 @dataclass(frozen=True)
@@ -48,12 +48,19 @@ class LineRecord(TypedDict, total=False):
     dimensions: list[dict[str, int]]  # cost centres [{dimensionId, valueId}], only when any
 
 
-class DocumentRecord(TypedDict, total=False):
+class DocumentRecord(StoredItem, total=False):
+    """A sales or purchase document as stored (a document built by a command carries its key), and
+    the fields a command changes on one: total=False, since older items lack later fields and a
+    change names only what it sets. None is not stored (services/sales_purchases/documents._stored)."""
     id: int
     type: str
     status: str
+    capture: str | None  # "automatic": a POS sale captured as a draft
     number: str | None
+    cai: dict[str, Any] | None  # Honduras: the CAI range its number came from
+    codigoGeneracion: str | None  # El Salvador: its DTE's generation code
     supplierDocumentNumber: str | None  # a purchase: the number its supplier gave it
+    supplierCai: str | None
     businessPartnerId: int
     date: str
     dueDate: str
@@ -62,25 +69,36 @@ class DocumentRecord(TypedDict, total=False):
     branchId: int | None
     warehouseId: int | None
     journalEntryId: int | None
+    notes: str | None
+    reference: str | None
     currency: str
     exchangeRate: Decimal | None
     lines: list[LineRecord]
     subtotal: Amount
     taxTotal: Amount
     total: Amount
+    taxBases: dict[str, Decimal]  # the taxable base per rate
     baseTotal: Amount
     paidTotal: Amount
     pending: Amount
+    basePending: Amount
     advancesTotal: Amount
     advancesApplied: Decimal  # what invoices took of the advances (read as written: not yet given its places)
     withholding: dict[str, Any] | None
     exoneration: dict[str, Any] | None  # Honduras: the registers that excuse its ISV
+    export: dict[str, Any] | None  # El Salvador: a factura de exportación's terms
+    dteType: str | None  # El Salvador: the DTE type chosen for a sales invoice
     stockMoves: list[dict[str, Any]]  # the goods its confirmation moved, undone exactly by a reversal
     creditedTotal: Decimal  # what credit notes took off it (read as written)
     dte: dict[str, Any] | None
+    reversalDate: str  # undone: the date its reversal is booked on
+    reversalEntryIds: list[int | Decimal]  # written as ints, read as numbers (not an integer field)
     version: int
     createdAt: str
     updatedAt: str
+    confirmedAt: str | None
+    cancelledAt: str
+    cancelReason: str | None
 
 
 class PaymentRecord(StoredItem, total=False):
@@ -140,24 +158,35 @@ class EntryLineRecord(TypedDict, total=False):
     dimensions: list[dict[str, int]]  # cost centres [{dimensionId, valueId}], only when any
 
 
-class EntryRecord(TypedDict, total=False):
-    """A journal entry; `source` names what made it ({type, id, documentType})."""
+class EntryRecord(TypedDict):
+    """A journal entry; `source` names what made it ({type, id, documentType}). Every entry has had
+    the required keys since the first; None is not stored (an entry without a description has
+    none). Its key and its place in the by-date index are the store's to add when it is written
+    (store/repositories/journal.put_new_entry)."""
+    itemType: str
     id: int
     date: str
-    description: str | None
-    reference: str | None
+    description: NotRequired[str | None]
+    reference: NotRequired[str | None]
     status: str
     entryType: str
     lines: list[EntryLineRecord]
     totalDebit: Amount
     totalCredit: Amount
-    source: dict[str, Any] | None
-    reversalOf: int | None
-    reversedBy: int | None
+    source: NotRequired[dict[str, Any] | None]
+    reversalOf: NotRequired[int | None]
+    reversedBy: NotRequired[int | None]
     version: int
     createdAt: str
     updatedAt: str
+    postedAt: NotRequired[str]
+
+
+class EntryChanges(TypedDict, total=False):
+    """What a status move sets on an entry besides its status and version."""
     postedAt: str
+    reversedBy: int
+    updatedAt: str
 
 
 class PostingRecord(TypedDict, total=False):
@@ -231,11 +260,11 @@ INTEGER_FIELDS = frozenset(name for record in RECORDS for name, annotation in ge
 
 
 def _places(annotation: Any) -> int | None:
-    for part in (annotation, *get_args(annotation)):
-        declared = [meta.places for meta in getattr(part, "__metadata__", ()) if isinstance(meta, Places)]
-        if declared:
-            return declared[0]
-    return None
+    """The places an annotation declares, looked for through its wrappers (`NotRequired[...]`, `... | None`)."""
+    declared = [meta.places for meta in getattr(annotation, "__metadata__", ()) if isinstance(meta, Places)]
+    if declared:
+        return declared[0]
+    return next((places for part in get_args(annotation) if (places := _places(part)) is not None), None)
 
 
 def _field_places() -> dict[str, int]:

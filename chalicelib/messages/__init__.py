@@ -10,8 +10,10 @@ import re
 from functools import lru_cache
 from typing import Any, Mapping
 
-ENGLISH, SPANISH = "en", "es"
-LANGUAGES = (ENGLISH, SPANISH)
+from chalicelib.messages.languages import ENGLISH as ENGLISH
+from chalicelib.messages.languages import LANGUAGES as LANGUAGES
+from chalicelib.messages.languages import SPANISH as SPANISH
+
 # where a Spanish phrase puts the English one's n-th filled-in part, and, after ":", the gender
 # an API value placed there agrees with (es.VALUES); literal braces such as "{id}" in a path are
 # left alone

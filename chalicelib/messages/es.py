@@ -6,11 +6,11 @@ console's Spanish (cliente o proveedor, partida, catálogo de cuentas, ejercicio
 método de pago, rango CAI, anular); DTE matters speak of Hacienda (El Salvador's tax authority)."""
 from __future__ import annotations
 
-from chalicelib.messages import SPANISH
 from chalicelib.messages.catalogues import translations
 
 # catalogue(lang).FIELD_LABELS: both languages' labels live side by side in field_labels.py
 from chalicelib.messages.field_labels import ES as FIELD_LABELS  # noqa: F401
+from chalicelib.messages.languages import SPANISH
 
 CODES: dict[str, str] = {
     "BAD_REQUEST": "El servicio no puede procesar la solicitud.",

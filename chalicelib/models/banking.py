@@ -137,7 +137,7 @@ def _signed_cents(amount: Decimal) -> Decimal:
 # A statement balance may be negative (an overdrawn account).
 SignedMoney = Annotated[Decimal, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT, decimal_places=2, allow_inf_nan=False),
                         AfterValidator(_signed_cents)]
-# services/banking/reconciliations.py:MAX_CLEARED: completing writes one item per cleared transaction
+# services/banking/cleared_transactions.py:MAX_CLEARED: completing writes one item per cleared transaction
 MAX_CLEARED_TRANSACTIONS = 95
 ClearedIds = Annotated[List[EntityId], Field(max_length=MAX_CLEARED_TRANSACTIONS)]
 

@@ -108,7 +108,7 @@ def _refuse_control_accounts(table: Table, company_id: int, lines: list[Line],
                             if line.account_id not in allowed])
 
 
-def post_entry(command: Command, entry_id: int) -> dict[str, Any]:
+def post_entry(command: Command, entry_id: int) -> EntryRecord:
     entry = get_entry(command.table, command.company_id, entry_id)
     if entry["status"] == DRAFT:  # a rule or bank account may have made a line's account a control account since
         _refuse_control_accounts(command.table, command.company_id, entry_lines(entry))
@@ -120,7 +120,7 @@ def post_entry(command: Command, entry_id: int) -> dict[str, Any]:
 
 
 def reverse_entry(command: Command, entry_id: int, date: str | None,
-                  description: str | None) -> dict[str, Any]:
+                  description: str | None) -> EntryRecord:
     entry = get_entry(command.table, command.company_id, entry_id)
     if entry["entryType"] == AUTOMATIC or entry.get("source"):
         # a reversal of an automatic entry carries its source too: reversing it again would

@@ -8,6 +8,7 @@ account, per date and per year before they are added."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterable
@@ -20,12 +21,11 @@ from chalicelib.domain.accounting import (
     POSTED,
     REVERSAL,
     REVERSED,
-    ZERO,
     Line,
     Movement,
     Rule,
 )
-from chalicelib.domain.records import EntryRecord
+from chalicelib.domain.records import EntryChanges, EntryLineRecord, EntryRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.store import keys
@@ -104,23 +104,28 @@ def entry_item(company_id: int, entry_id: int, *, date: str, description: str | 
                reversal_of: int | None = None) -> EntryRecord:
     debit, credit = accounting.entry_totals(lines)
     now = clock.now_iso()
-    item = {**keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id),
-            **keys.entry_index(company_id, date, entry_id),
-            "itemType": keys.JOURNAL_ENTRY, "id": entry_id, "date": date, "description": description,
-            "reference": reference, "status": status, "entryType": entry_type,
-            "lines": [stored_line(line) for line in lines],
-            "totalDebit": debit, "totalCredit": credit,
-            "source": source.as_item() if source else None, "reversalOf": reversal_of,
-            "version": 1, "createdAt": now, "updatedAt": now}
+    entry: EntryRecord = {"itemType": keys.JOURNAL_ENTRY, "id": entry_id, "date": date, "status": status,
+                          "entryType": entry_type, "lines": [stored_line(line) for line in lines],
+                          "totalDebit": debit, "totalCredit": credit, "version": 1, "createdAt": now,
+                          "updatedAt": now}
+    # None is not stored: an entry without a description, reference, source or reversal has none
+    if description is not None:
+        entry["description"] = description
+    if reference is not None:
+        entry["reference"] = reference
+    if source is not None:
+        entry["source"] = source.as_item()
+    if reversal_of is not None:
+        entry["reversalOf"] = reversal_of
     if status == POSTED:
-        item["postedAt"] = now
-    return {name: value for name, value in item.items() if value is not None}
+        entry["postedAt"] = now
+    return entry
 
 
-def stored_line(line: Line) -> dict[str, Any]:
+def stored_line(line: Line) -> EntryLineRecord:
     """An entry's line as stored: its cost centres only when it has any."""
-    stored: dict[str, Any] = {"chartOfAccountId": line.account_id, "debit": line.debit, "credit": line.credit,
-                              "lineDescription": line.description}
+    stored: EntryLineRecord = {"chartOfAccountId": line.account_id, "debit": line.debit, "credit": line.credit,
+                               "lineDescription": line.description}
     if line.dimensions:
         stored["dimensions"] = [{"dimensionId": dimension_id, "valueId": value_id}
                                 for dimension_id, value_id in line.dimensions]
@@ -148,6 +153,14 @@ def next_entry_id(table: Table, company_id: int) -> int:
 
 PROVISIONAL_ENTRY_ID = 0  # a rehearsed entry's id: ids start at 1
 
+
+@dataclass
+class AccountUse:
+    """The postings a command adds to an account; its first line's field, blamed if the account is not usable."""
+    postings: int
+    line_field: str
+
+
 class JournalWrites:
     def __init__(self, company_id: int, *, period_checks: bool = True, rehearsal: bool = False) -> None:
         """`period_checks` off: the year close's own entries, whose command writes the year's lock
@@ -157,13 +170,11 @@ class JournalWrites:
         self.company_id = company_id
         self._period_checks = period_checks
         self._rehearsal = rehearsal
-        self._puts: list[dict[str, Any]] = []
-        self._status_changes: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
+        self._puts: list[EntryRecord] = []
+        self._status_changes: list[tuple[EntryRecord, str, EntryChanges]] = []
         self._postings: list[dict[str, Any]] = []
-        # (account, month) -> [debit, credit, {day: [debit, credit]}]
-        self._balances: dict[tuple[int, str], list[Any]] = {}
-        # account -> (postings added, field to blame when the account is missing or inactive)
-        self._accounts: dict[int, list[Any]] = {}
+        self._balances: dict[tuple[int, str], accounting.MonthMoves] = {}  # by (account, month)
+        self._accounts: dict[int, AccountUse] = {}
         self._day_counts: dict[str, Counter[str]] = defaultdict(Counter)
         self._dated: dict[str, set[str]] = defaultdict(set)
         # accounts the command has already read (strongly consistent), by id
@@ -180,7 +191,7 @@ class JournalWrites:
         if entry["status"] == POSTED:
             self._post_lines(entry, line_field)
 
-    def post_draft(self, entry: EntryRecord) -> dict[str, Any]:
+    def post_draft(self, entry: EntryRecord) -> EntryRecord:
         if entry["status"] != DRAFT:
             raise EntryStateError(f"Only a draft can be posted; this entry is {entry['status']}.",
                                   code="ENTRY_NOT_DRAFT")
@@ -190,7 +201,7 @@ class JournalWrites:
         return posted
 
     def reverse(self, table: Table, entry: EntryRecord, date: str,
-                description: str | None = None) -> dict[str, Any]:
+                description: str | None = None) -> EntryRecord:
         """A `reversal` entry with the lines swapped, posted on `date`; the original becomes
         `reversed` (its own postings stay: they happened)."""
         if entry["status"] != POSTED:
@@ -212,7 +223,7 @@ class JournalWrites:
         return reversal
 
     def automatic_entry(self, table: Table, rules: list[Rule], *, source: Source, date: str,
-                        description: str, movements: Iterable[Movement]) -> dict[str, Any]:
+                        description: str, movements: Iterable[Movement]) -> EntryRecord:
         """A posted `automatic` entry from semantic movements, accounts resolved through the
         determination rules (most specific first) unless a movement names its account."""
         def account_for(movement: Movement) -> int:
@@ -253,9 +264,9 @@ class JournalWrites:
     def _new_entry_id(self, table: Table) -> int:
         return PROVISIONAL_ENTRY_ID if self._rehearsal else next_entry_id(table, self.company_id)
 
-    def _change_status(self, entry: EntryRecord, status: str, also: dict[str, Any]) -> dict[str, Any]:
-        changed = {**entry, "status": status, **also, "version": entry["version"] + 1,
-                   "updatedAt": clock.now_iso()}
+    def _change_status(self, entry: EntryRecord, status: str, also: EntryChanges) -> EntryRecord:
+        changed: EntryRecord = {**entry, "status": status, **also, "version": entry["version"] + 1,
+                                "updatedAt": clock.now_iso()}
         self._status_changes.append((entry, status, {**also, "updatedAt": changed["updatedAt"]}))
         self._count(entry["date"], entry["status"], entry["entryType"], -1)
         self._count(entry["date"], status, entry["entryType"], 1)
@@ -268,7 +279,7 @@ class JournalWrites:
         date, month, day = entry["date"], accounting.month_of(entry["date"]), accounting.day_of(entry["date"])
         entry_id = entry["id"]
         for index, line in enumerate(entry_lines(entry)):
-            posting = {
+            posting: dict[str, Any] = {
                 **keys.posting(self.company_id, line.account_id, date, entry_id, index),
                 "itemType": "POSTING", "accountId": line.account_id, "date": date,
                 "journalEntryId": entry_id, "line": index, "entryType": entry["entryType"],
@@ -277,24 +288,20 @@ class JournalWrites:
             if line.dimensions:  # what the reports by cost centre filter and group on (dimension_reports.py)
                 posting["dimensionValueIds"] = accounting.dimension_value_ids(line.dimensions)
             self._postings.append(posting)
-            balance = self._balances.setdefault((line.account_id, month), [ZERO, ZERO, {}])
-            balance[0] += line.debit
-            balance[1] += line.credit
-            by_day = balance[2].setdefault(day, [ZERO, ZERO])
-            by_day[0] += line.debit
-            by_day[1] += line.credit
-            guard = self._accounts.setdefault(line.account_id, [0, f"{line_field}[{index}].chartOfAccountId"])
-            guard[0] += 1
+            moves = self._balances.setdefault((line.account_id, month), accounting.MonthMoves())
+            moves.add(day, line.debit, line.credit)
+            self._accounts.setdefault(line.account_id,
+                                      AccountUse(0, f"{line_field}[{index}].chartOfAccountId")).postings += 1
 
     def apply(self, transaction: Transaction) -> None:
         for entry in self._puts:
-            transaction.put_new(entry)
+            journal_entries.put_new_entry(transaction, self.company_id, entry)
         for entry, status, also in self._status_changes:
             journal_entries.change_status(transaction, self.company_id, entry, status, also)
         for posting in self._postings:
             transaction.put(posting)
-        for (account_id, month), (debit, credit, days) in self._balances.items():
-            self._add_balance(transaction, account_id, month, debit, credit, days)
+        for (account_id, month), moves in self._balances.items():
+            self._add_balance(transaction, account_id, month, moves)
         self._guard_accounts(transaction)
         for date, counts in self._day_counts.items():
             transaction.add_counts(keys.day_counts(self.company_id, date), counts)
@@ -331,7 +338,8 @@ class JournalWrites:
         wanted = {account_id: keys.chart_account(self.company_id, account_id) for account_id in self._accounts}
         unread = [key for account_id, key in wanted.items() if account_id not in self._read_accounts]
         found = transaction.table.batch_get(unread) if unread else {}
-        for account_id, (postings, field) in self._accounts.items():
+        for account_id, use in self._accounts.items():
+            postings, field = use.postings, use.line_field
             account = self._read_accounts.get(account_id) or found.get(keys.pair(wanted[account_id]))
             if account is None or not account.get("isActive"):
                 raise invalid_account(field)
@@ -339,14 +347,13 @@ class JournalWrites:
                 continue
             accounts.count_first_postings(transaction, self.company_id, account_id, postings, invalid_account(field))
 
-    def _add_balance(self, transaction: Transaction, account_id: int, month: str, debit: Decimal,
-                     credit: Decimal, days: dict[str, list[Decimal]]) -> None:
-        add_month_totals(transaction, keys.account_month_balance(self.company_id, account_id, month), month, debit,
-                         credit, days, {"accountId": account_id, "itemType": "BALANCE"})
+    def _add_balance(self, transaction: Transaction, account_id: int, month: str, moves: accounting.MonthMoves) -> None:
+        add_month_totals(transaction, keys.account_month_balance(self.company_id, account_id, month), month,
+                         moves.debit, moves.credit, moves.days, {"accountId": account_id, "itemType": "BALANCE"})
 
 
 def add_month_totals(transaction: Transaction, key: keys.Key, month: str, debit: Decimal, credit: Decimal,
-                     days: dict[str, Any], also: dict[str, Any]) -> None:
+                     days: Mapping[str, tuple[Decimal, Decimal]], also: dict[str, Any]) -> None:
     """A month's debit and credit totals and its per-day figures ("DD" -> (debit, credit)) added
     to a balance item in one update, `also` set on it: what `month_balance` reads back."""
     additions: dict[str, Any] = {"debit": debit, "credit": credit}

@@ -9,7 +9,11 @@ from typing import Any
 
 from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
 from chalicelib.domain.currency import converted
+<<<<<<< HEAD
 from chalicelib.domain.money import Money
+=======
+from chalicelib.domain.records import EntryRecord
+>>>>>>> i46-circles
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.services import records
@@ -120,7 +124,7 @@ def _opening_writes(command: Command, fields: Mapping[str, Any], amount: Decimal
     base = converted(Money(abs(amount), fields.get("currency") or own), rate, own, "openingBalance").amount
     money_in = amount > 0
 
-    def post(bank_id: int) -> dict[str, Any]:
+    def post(bank_id: int) -> EntryRecord:
         return writes.automatic_entry(
             table, rules, source=Source("bank_account", bank_id), date=fields["openingBalanceDate"],
             description=book_text("opening_balance_reference", reference=fields["name"]),

@@ -1,6 +1,7 @@
 """The transactions a reconciliation clears: read by id from the account, checked (the account's,
 dated by the statement, not reconciled elsewhere, a reversal never without what it reverses) and
-added up, money in + and money out -. services/banking/reconciliations.py uses them."""
+added up, money in + and money out -; claimed when it completes (`claim`, at most MAX_CLEARED in one
+transaction). services/banking/reconciliations.py and reconciliation_steps.py use them."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -9,9 +10,16 @@ from typing import Any
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.services.banking import bank_transactions
 from chalicelib.store import keys
+from chalicelib.store.repositories import bank_transactions as bank_transaction_store
 from chalicelib.store.table import Table
+from chalicelib.store.transaction import MAX_ITEMS
 
 ZERO = Decimal("0.00")
+# Completing writes one item per cleared transaction besides the reconciliation, the account and
+# the Idempotency-Key record: 95 keeps two items of DynamoDB's 100 spare (models/banking.py says
+# the same to the request model, which takes at most that many ids in a list sent). More (a
+# statement's matched lines) complete in steps of this many.
+MAX_CLEARED = MAX_ITEMS - 5
 # a draft made from a statement: every transaction of its matched lines (a busy account's month or
 # two); the ids stay well inside an item's 400 KB
 MAX_FROM_STATEMENT = 5000
@@ -104,3 +112,21 @@ def get_each(table: Table, wanted: dict[int, keys.Key]) -> dict[int, dict[str, A
 def transaction_reconciled(details: list[dict[str, str]]) -> ReconciliationRefused:
     return ReconciliationRefused(f"{details[0]['field']}: the transaction is already reconciled.",
                                  code="BANK_TRANSACTION_RECONCILED", details=details)
+
+
+def cleared_lines(reconciliation: dict[str, Any]) -> dict[int, int]:
+    """A draft made from a statement: each cleared transaction's line (stored with string keys),
+    which it must still back when the draft completes."""
+    return {int(tx_id): int(line_id) for tx_id, line_id in (reconciliation.get("clearedLines") or {}).items()}
+
+
+def claim(transaction: Any, company_id: int, account_id: int, reconciliation_id: int, index: int,
+          item: dict[str, Any], line: int | None = None) -> None:
+    """A cleared transaction becomes this reconciliation's: unless another reconciliation has it
+    (a re-run of a completion in steps finds its own claims). `line`: the statement line it must
+    still back (an unmatch meanwhile loses the race: the command runs again and names it)."""
+    on_fail = None if line is not None else transaction_reconciled(
+        [{"field": f"clearedTransactionIds[{index}]", "message": "already reconciled"}])
+    bank_transaction_store.claim_for_reconciliation(
+        transaction, keys.bank_transaction(company_id, account_id, item["transactionDate"], item["id"]),
+        reconciliation_id, line_id=line, on_fail=on_fail)

@@ -21,7 +21,7 @@ import uuid
 from typing import Any
 
 from chalicelib import clock
-from chalicelib.services.banking import cleared_transactions, reconciliations
+from chalicelib.services.banking import cleared_transactions
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.repositories import bank_transactions as bank_transaction_store
@@ -50,8 +50,8 @@ def claim_in_steps(command: Command, reconciliation: dict[str, Any], items: list
     reconciliation_id = int(reconciliation["id"])
     pending = [(index, item) for index, item in enumerate(items) if item.get("reconciliationId") != reconciliation_id
                or not item.get("reconciled")]
-    for start in range(0, len(pending), reconciliations.MAX_CLEARED):
-        claim_chunk(command, reconciliation, token, pending[start:start + reconciliations.MAX_CLEARED])
+    for start in range(0, len(pending), cleared_transactions.MAX_CLEARED):
+        claim_chunk(command, reconciliation, token, pending[start:start + cleared_transactions.MAX_CLEARED])
     return token
 
 
@@ -59,10 +59,10 @@ def claim_chunk(command: Command, reconciliation: dict[str, Any], token: str,
                 chunk: list[tuple[int, dict[str, Any]]]) -> None:
     """One step: a chunk claimed while the draft carries the token (else the command runs again)."""
     transaction = Transaction(command.table)
-    lines = reconciliations.cleared_lines(reconciliation)
+    lines = cleared_transactions.cleared_lines(reconciliation)
     for index, item in chunk:
-        reconciliations.claim(transaction, command.company_id, int(reconciliation["bankAccountId"]),
-                              int(reconciliation["id"]), index, item, lines.get(int(item["id"])))
+        cleared_transactions.claim(transaction, command.company_id, int(reconciliation["bankAccountId"]),
+                                   int(reconciliation["id"]), index, item, lines.get(int(item["id"])))
     reconciliation_store.require_marked(transaction, _key(command, reconciliation), token)
     transaction.commit()
 

@@ -26,23 +26,16 @@ from chalicelib.errors import ApiError, NotFound, ValidationFailed, VersionConfl
 from chalicelib.services import records
 from chalicelib.services.banking import bank_transactions, banking
 from chalicelib.services.banking import cleared_transactions as clearing
-from chalicelib.services.banking.cleared_transactions import ReconciliationRefused
+from chalicelib.services.banking.cleared_transactions import MAX_CLEARED, ReconciliationRefused, claim, cleared_lines
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page
 from chalicelib.store.repositories import bank_accounts
-from chalicelib.store.repositories import bank_transactions as bank_transaction_store
 from chalicelib.store.repositories import reconciliations as reconciliation_store
 from chalicelib.store.repositories import statements as statement_store
 from chalicelib.store.table import Table
-from chalicelib.store.transaction import MAX_ITEMS
 
 DRAFT, COMPLETED = reconciliation_store.DRAFT, reconciliation_store.COMPLETED
-# Completing writes one item per cleared transaction besides the reconciliation, the account and
-# the Idempotency-Key record: 95 keeps two items of DynamoDB's 100 spare (models/banking.py says
-# the same to the request model, which takes at most that many ids in a list sent). More (a
-# statement's matched lines) complete in steps of this many.
-MAX_CLEARED = MAX_ITEMS - 5
 ZERO = Decimal("0.00")
 
 
@@ -157,12 +150,6 @@ def _from_statement(table: Table, company_id: int, account_id: int, fields: dict
     return fields
 
 
-def cleared_lines(reconciliation: dict[str, Any]) -> dict[int, int]:
-    """A draft made from a statement: each cleared transaction's line (stored with string keys),
-    which it must still back when the draft completes."""
-    return {int(tx_id): int(line_id) for tx_id, line_id in (reconciliation.get("clearedLines") or {}).items()}
-
-
 def create_reconciliation(command: Command, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
     """`statementId`: from an imported statement (_from_statement); otherwise statementDate and
     statementBalance are required."""
@@ -231,18 +218,6 @@ def _figures(account: dict[str, Any], reconciliation: dict[str, Any], total: Dec
             details=[{"field": "difference",
                       "message": f"{difference} (the bank statement's balance less the cleared balance); must be 0"}])
     return opening, cleared, difference
-
-
-def claim(transaction: Any, company_id: int, account_id: int, reconciliation_id: int, index: int,
-          item: dict[str, Any], line: int | None = None) -> None:
-    """A cleared transaction becomes this reconciliation's: unless another reconciliation has it
-    (a re-run of a completion in steps finds its own claims). `line`: the statement line it must
-    still back (an unmatch meanwhile loses the race: the command runs again and names it)."""
-    on_fail = None if line is not None else clearing.transaction_reconciled(
-        [{"field": f"clearedTransactionIds[{index}]", "message": "already reconciled"}])
-    bank_transaction_store.claim_for_reconciliation(
-        transaction, keys.bank_transaction(company_id, account_id, item["transactionDate"], item["id"]),
-        reconciliation_id, line_id=line, on_fail=on_fail)
 
 
 def complete_reconciliation(command: Command, account_id: int, reconciliation_id: int,

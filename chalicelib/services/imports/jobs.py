@@ -1,5 +1,5 @@
-"""Import jobs: making one from an uploaded file, reading them, running a dry run for real, and the
-markers of the units a run landed (kinds.py's ImportContext.mark_done/is_done).
+"""Import jobs: making one from an uploaded file, reading them, running a dry run for real. (The
+markers of the units a run landed are kinds.py's: ImportContext.mark_done/is_done.)
 
 A job's file is kept in the files bucket (store/files.py) and the job item says where; the work
 itself (services/imports/runner.py) runs on the jobs queue, or in the request when no queue is
@@ -19,7 +19,6 @@ from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events.queue import DeliveryQueue, get_jobs_queue
 from chalicelib.services.commands import Command
 from chalicelib.services.imports import kinds
-from chalicelib.services.imports.kinds import ImportContext
 from chalicelib.store import keys
 from chalicelib.store.files import get_files
 from chalicelib.store.listing import partition_page
@@ -36,8 +35,6 @@ ERRORS_LIMIT = 100
 MAX_FILE_PROBLEMS = 100  # a 400's details: the file's problems (each undecodable line one) beyond are not named
 PERMISSIONS = {"partners": WRITE, "products": WRITE, "chart": ACCOUNTING, "opening-balances": ACCOUNTING,
                "open-items": ACCOUNTING, "opening-stock": ACCOUNTING, "company": MANAGE}
-# a unit's marker outlives any run again of its job (the job's file is kept 7 days)
-UNIT_MARKER_DAYS = 30
 _DATA_URL = re.compile(r"^data:[^,]{0,200};base64,")
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 QueueGetter = Callable[[], "DeliveryQueue | None"]
@@ -209,19 +206,6 @@ def job_view(job: dict[str, Any], errors: list[dict[str, Any]], next_cursor: str
                         **({"issue": error["issue"]} if error.get("issue") else {})}
                        for error in errors],
             "errorsNextCursor": next_cursor}
-
-
-# --- the units a run landed (kinds.py: ImportContext.mark_done / is_done) --------------------------
-def mark_unit_done(transaction: Transaction, context: ImportContext, unit: str) -> None:
-    """In the unit's own transaction: it lands with its marker or not at all. A marker there
-    already fails the transaction (the unit landed before): nothing is written twice."""
-    transaction.put_new({**keys.import_unit(context.company_id, context.job_id, unit), "itemType": "IMPORT_UNIT",
-                         "at": clock.now_iso(), "expiresAt": clock.epoch_seconds() + UNIT_MARKER_DAYS * 86400})
-
-
-def unit_done(context: ImportContext, unit: str) -> bool:
-    """Strongly consistent: a unit committed a moment ago reads as done."""
-    return context.table.get(keys.import_unit(context.company_id, context.job_id, unit), consistent=True) is not None
 
 
 def _table_kind(name: str) -> Any:

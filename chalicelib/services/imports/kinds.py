@@ -21,14 +21,18 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
+from chalicelib import clock
 from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.errors import ApiError
+from chalicelib.store import keys
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
 # DynamoDB's limit is 100 items a transaction; a unit leaves room for the job's own progress item
 # and the unit's done-marker (context.mark_done)
 MAX_TRANSACTION_ITEMS = 98
+# a unit's marker outlives any run again of its job (the job's file is kept 7 days)
+UNIT_MARKER_DAYS = 30
 
 
 def _no_progress(rows: int) -> None:
@@ -50,13 +54,15 @@ class ImportContext:
 
     def mark_done(self, transaction: Transaction, unit: str) -> None:
         """Adds to the unit's transaction the marker that it landed (condition: not there yet), so that
-        a run again skips it: `is_done(unit)` answers True once that transaction committed."""
-        from chalicelib.services.imports import jobs
-        jobs.mark_unit_done(transaction, self, unit)
+        a run again skips it: `is_done(unit)` answers True once that transaction committed. In the
+        unit's own transaction, it lands with its marker or not at all; a marker there already fails
+        the transaction (the unit landed before): nothing is written twice."""
+        transaction.put_new({**keys.import_unit(self.company_id, self.job_id, unit), "itemType": "IMPORT_UNIT",
+                             "at": clock.now_iso(), "expiresAt": clock.epoch_seconds() + UNIT_MARKER_DAYS * 86400})
 
     def is_done(self, unit: str) -> bool:
-        from chalicelib.services.imports import jobs
-        return jobs.unit_done(self, unit)
+        """Strongly consistent: a unit committed a moment ago reads as done."""
+        return self.table.get(keys.import_unit(self.company_id, self.job_id, unit), consistent=True) is not None
 
 
 @dataclass

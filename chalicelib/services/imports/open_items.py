@@ -6,6 +6,7 @@ One document a transaction (a unit: its marker commits with it). Natural key: (p
 documentNumber), against the file and the partner's opening documents already stored."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,7 +180,7 @@ class OpenItems:
         landed = 0
         for item in plan:
             if not context.is_done(item.unit):
-                def mark_landed(transaction: Transaction, _document: dict[str, Any], unit: str = item.unit) -> None:
+                def mark_landed(transaction: Transaction, _document: Mapping[str, Any], unit: str = item.unit) -> None:
                     context.mark_done(transaction, unit)
 
                 with refused_rows([item.line]):

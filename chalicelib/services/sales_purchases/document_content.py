@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 from chalicelib import clock, countries
 from chalicelib.auth.principal import Principal
@@ -16,8 +16,12 @@ from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
+<<<<<<< HEAD
 from chalicelib.domain.money import Money
 from chalicelib.domain.records import DocumentRecord, PartnerRecord
+=======
+from chalicelib.domain.records import DocumentRecord, LineRecord, PartnerRecord
+>>>>>>> i46-circles
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting import dimensions
 from chalicelib.services.banking import exchange_rates
@@ -161,8 +165,9 @@ def check_content(table: Table, company_id: int, document_type: str, fields: dic
     return context.company
 
 
-def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], document_rules.Totals]:
-    lines, amounts = [], []
+def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[LineRecord], document_rules.Totals]:
+    lines: list[LineRecord] = []
+    amounts = []
     country = countries.pack_of(context.company).code
     # the company's cost centres, read once for all the lines (and only when a line names one)
     dimension_items = dimensions.dimension_items(context.table, context.company_id) \
@@ -186,10 +191,10 @@ def priced_lines(context: Context, fields: dict[str, Any]) -> tuple[list[dict[st
         description = line.get("description") or (product["name"] if product else None)
         if not description:
             raise ValidationFailed.for_field(f"lines[{index}].description", "required for a line without a product")
-        priced = {"productId": line.get("productId"), "description": description, "quantity": line["quantity"],
-                  "unitPrice": line["unitPrice"], "discount": round_money(discount), "taxRate": rate,
-                  "taxTreatment": treatment, "subtotal": line_amounts.subtotal, "tax": line_amounts.tax,
-                  "total": line_amounts.total}
+        priced: LineRecord = {"productId": line.get("productId"), "description": description,
+                              "quantity": line["quantity"], "unitPrice": line["unitPrice"],
+                              "discount": round_money(discount), "taxRate": rate, "taxTreatment": treatment,
+                              "subtotal": line_amounts.subtotal, "tax": line_amounts.tax, "total": line_amounts.total}
         line_dimensions = dimensions.checked_line_dimensions(dimension_items, line.get("dimensions"),
                                                              f"lines[{index}].dimensions", context.kept_dimensions)
         if line_dimensions:  # stored only when any: its revenue or expense posts by them
@@ -218,11 +223,14 @@ def _due_date(table: Table, company_id: int, date: str, fields: dict[str, Any], 
     return (_dt.date.fromisoformat(date) + _dt.timedelta(days=days)).isoformat(), condition_id
 
 
-def _place(table: Table, context: Context, fields: dict[str, Any]) -> dict[str, Any]:
+_PLACES: tuple[tuple[Literal["branchId", "warehouseId"], str, str], ...] = (
+    ("branchId", keys.BRANCH, "defaultBranchId"), ("warehouseId", keys.WAREHOUSE, "defaultWarehouseId"))
+
+
+def _place(table: Table, context: Context, fields: dict[str, Any]) -> DocumentRecord:
     """Branch and warehouse: the ones named (they must exist), else the company's defaults."""
-    placed = {}
-    for name, kind, default in (("branchId", keys.BRANCH, "defaultBranchId"),
-                                ("warehouseId", keys.WAREHOUSE, "defaultWarehouseId")):
+    placed: DocumentRecord = {}
+    for name, kind, default in _PLACES:
         value = fields.get(name)
         if value is None:
             fallback = context.company.get(default)
@@ -237,7 +245,7 @@ def _place(table: Table, context: Context, fields: dict[str, Any]) -> dict[str, 
     return placed
 
 
-def document_content(context: Context, fields: dict[str, Any], *, sender: Principal | None) -> dict[str, Any]:
+def document_content(context: Context, fields: dict[str, Any], *, sender: Principal | None) -> DocumentRecord:
     """The stored fields of a document from its request fields: lines with their amounts,
     totals, dates, place and the fiscal fields of its type. `sender` sent its `exchangeRate`
     (None: the rate is the document's own, kept)."""
@@ -266,13 +274,15 @@ def document_content(context: Context, fields: dict[str, Any], *, sender: Princi
             **_fiscal_fields(context, fields)}
 
 
-def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
+def _fiscal_fields(context: Context, fields: dict[str, Any]) -> DocumentRecord:
     """The supplier's own number and CAI (purchases, for the purchase book) and a withholding
     certificate's tax and side: refused on a type they do not describe."""
     kind = context.kind
-    chosen: dict[str, Any] = {"supplierDocumentNumber": None, "supplierCai": None, "withholding": None,
+    chosen: DocumentRecord = {"supplierDocumentNumber": None, "supplierCai": None, "withholding": None,
                               "export": None, "dteType": None}
-    for name in ("supplierDocumentNumber", "supplierCai"):
+    supplier_fields: tuple[Literal["supplierDocumentNumber", "supplierCai"], ...] = ("supplierDocumentNumber",
+                                                                                   "supplierCai")
+    for name in supplier_fields:
         if fields.get(name) is not None:
             if kind.module != PURCHASES:
                 raise ValidationFailed.for_field(name, f"only purchase documents carry it, not a {kind.name}")

@@ -36,7 +36,7 @@ from chalicelib.services.sales_purchases.documents import (
 from chalicelib.store.repositories import documents as document_store
 
 
-def reverse(plan: Plan, document: DocumentRecord, date: str) -> dict[str, Any]:
+def reverse(plan: Plan, document: DocumentRecord, date: str) -> DocumentRecord:
     """Undoing a confirmation: stock back at the value it moved at, the entry reversed (with an
     entry revaluing the stock when what is left could not carry the difference), the partner
     balance back."""
@@ -47,13 +47,19 @@ def reverse(plan: Plan, document: DocumentRecord, date: str) -> dict[str, Any]:
     if moves or plan.context.kind.balance:
         plan.journal.require_open(date)
     credit_source(plan, document, -1)
+<<<<<<< HEAD
     book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date,
                                      own=plan.context.own_currency)
     changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "basePending": ZERO, "journalEntryId": None,
+=======
+    book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date)
+    changes: DocumentRecord = {"stockMoves": [], "pending": ZERO, "basePending": ZERO, "journalEntryId": None,
+>>>>>>> i46-circles
                                "reversalDate": date}
     reversal_ids = []
-    if document.get("journalEntryId") is not None:
-        entry = get_entry(plan.context.table, plan.context.company_id, document["journalEntryId"])
+    entry_id = document.get("journalEntryId")
+    if entry_id is not None:
+        entry = get_entry(plan.context.table, plan.context.company_id, entry_id)
         reversal_ids.append(int(plan.journal.reverse(plan.context.table, entry, date)["id"]))
     if revaluation:
         kind = plan.context.kind
@@ -75,14 +81,15 @@ def reversal_date(context: Context, document: DocumentRecord, date: str | None) 
 
 
 def _undone(command: Command, context: Context, document: DocumentRecord, date: str | None,
-            **outcome: Any) -> tuple[Plan, dict[str, Any]]:
+            outcome: DocumentRecord) -> tuple[Plan, DocumentRecord]:
     """What every way of undoing a confirmation shares: the plan with the reversal (stock, entry,
     partner balance, book corrections) and the document as it ends (`outcome`: its new status and
     what records it), counted in its new state."""
     plan = Plan.start(command, context)
     plan.count(document, -1)
     undone = now_fields(document)
-    undone.update(reverse(plan, undone, reversal_date(context, document, date)), **outcome)
+    undone.update(reverse(plan, undone, reversal_date(context, document, date)))
+    undone.update(outcome)
     plan.count(undone, 1)
     return plan, undone
 
@@ -90,7 +97,7 @@ def _undone(command: Command, context: Context, document: DocumentRecord, date: 
 def unconfirm_document(command: Command, document_id: int, date: str | None = None) -> dict[str, Any]:
     document, context = load_existing(command, document_id, strict=False)
     actions.require("unconfirm", document)
-    plan, draft = _undone(command, context, document, date, status=DRAFT, confirmedAt=None)
+    plan, draft = _undone(command, context, document, date, {"status": DRAFT, "confirmedAt": None})
     return commit(command, plan, draft, previous=document)
 
 
@@ -104,8 +111,8 @@ def cancel_document(command: Command, document_id: int, date: str | None = None,
     actions.require("cancel", document)
     if document["status"] == DRAFT:
         return _abandon_draft(command, context, document, reason)
-    plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
-                              cancelReason=reason)
+    plan, cancelled = _undone(command, context, document, date,
+                              {"status": CANCELLED, "cancelledAt": clock.now_iso(), "cancelReason": reason})
     emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
     return commit(command, plan, cancelled, previous=document)
 
@@ -117,16 +124,17 @@ def check_invalidatable(document: DocumentRecord) -> None:
 
 
 def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
-                        marked: Callable[[dict[str, Any]], dict[str, Any]],
-                        along: Callable[[dict[str, Any], Any], None] | None = None) -> dict[str, Any]:
+                        marked: Callable[[DocumentRecord], DocumentRecord],
+                        along: Callable[[DocumentRecord, Any], None] | None = None) -> dict[str, Any]:
     """The tax authority accepted the invalidation of the document's electronic record (El Salvador's
     DTE): reversed like a cancellation (stock, entry, partner balance), whatever its type, with the
     fields `marked` gives the document as read here (its record invalidated: the country's pack knows how)
     and what `along` adds to the same transaction (the document as read, the transaction)."""
     document, context = load_existing(command, document_id, strict=False)
     check_invalidatable(document)  # again: a payment may have come while the authority answered
-    plan, cancelled = _undone(command, context, document, date, status=CANCELLED, cancelledAt=clock.now_iso(),
-                              cancelReason=reason, **marked(document))
+    plan, cancelled = _undone(command, context, document, date,
+                              {"status": CANCELLED, "cancelledAt": clock.now_iso(), "cancelReason": reason,
+                               **marked(document)})
     if along is not None:
         along(document, plan.transaction)
     emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
@@ -141,7 +149,8 @@ def _abandon_draft(command: Command, context: Context, document: DocumentRecord,
     confirmed or edited again."""
     plan = Plan.start(command, context)
     plan.count(document, -1)
-    cancelled = {**now_fields(document), "status": CANCELLED, "cancelledAt": clock.now_iso(), "cancelReason": reason}
+    cancelled: DocumentRecord = {**now_fields(document), "status": CANCELLED, "cancelledAt": clock.now_iso(),
+                                 "cancelReason": reason}
     plan.count(cancelled, 1)
     emit(plan, outbox.DOCUMENT_CANCELLED, cancelled)
     return commit(command, plan, cancelled, previous=document)

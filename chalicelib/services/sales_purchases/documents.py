@@ -3,6 +3,7 @@ fiscal number, stock changes and movements, automatic journal entry, partner bal
 counts, outbox events and Idempotency-Key record: all of it commits or none of it does."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Callable
 
@@ -57,24 +58,24 @@ def get_document(table: Table, company_id: int, document_id: int) -> DocumentRec
 
 # --- the effects of confirming and reversing ---------------------------------------------------------
 
-def _confirm(plan: Plan, document: DocumentRecord) -> dict[str, Any]:
+def _confirm(plan: Plan, document: DocumentRecord) -> DocumentRecord:
     """Confirming: the number, the credit checks, stock, the entry and the partner balance.
     Returns the document's changed fields."""
     context, kind = plan.context, plan.context.kind
     country = countries.pack_of(context.company).code
     for index, line in enumerate(document["lines"]):  # a draft priced before the company changed country
         taxes.check_rate_for_country(country, Decimal(line["taxRate"]), f"lines[{index}].taxRate")
-    changes: dict[str, Any] = {"status": CONFIRMED, "confirmedAt": clock.now_iso()}
+    changes: DocumentRecord = {"status": CONFIRMED, "confirmedAt": clock.now_iso()}
     if not document.get("number"):
         number = fiscal.assign_number(plan.transaction, context.table, context.company, document)
-        changes.update(number=number.number, cai=number.cai)
+        changes["number"], changes["cai"] = number.number, number.cai
     issued = countries.pack_of(context.company).hooks.issue(
         plan.transaction, context.table, context.company, context.partner, {**document, **changes}, context.products,
         context.source)
     plan.issued_electronically = bool(issued)
     changes.update(issued)
     ceiling = credit_control(plan, document)
-    numbered = {**document, **changes}
+    numbered: DocumentRecord = {**document, **changes}
     moves = document_goods.stock_lines(context, document)
     goods = document_goods.move_goods(plan.stock, context, numbered, moves)
     movements = document_goods.entry_movements(context, document, moves, goods)
@@ -101,13 +102,14 @@ def credit_source(plan: Plan, document: DocumentRecord, sign: int) -> None:
     total. The check is made on the source as read, and the write is conditioned on the
     source's version, so a concurrent note or change of the source makes the command run again;
     the source's version moves too, so it cannot be unconfirmed or cancelled meanwhile."""
-    if plan.context.kind.balance >= 0 or document.get("sourceDocumentId") is None:
+    source_id = document.get("sourceDocumentId")
+    if plan.context.kind.balance >= 0 or source_id is None:
         return
     source = plan.context.source or {}
     amount = Decimal(document["total"]) * sign
     if sign > 0 and amount > Decimal(source.get("total", 0)) - Decimal(source.get("creditedTotal", 0)):
         raise over_credited(source)
-    document_store.add_credited(plan.transaction, plan.context.company_id, document["sourceDocumentId"], amount,
+    document_store.add_credited(plan.transaction, plan.context.company_id, source_id, amount,
                                 int(source.get("version", 0)))
 
 
@@ -159,7 +161,7 @@ def _planned_confirmation(plan: Plan, draft: DocumentRecord) -> Transaction:
     """The draft's confirmation as confirm_document writes it, on `plan`'s transaction."""
     plan.count(draft, -1)
     confirming = now_fields(draft)
-    confirmed = {**confirming, **_confirm(plan, confirming)}
+    confirmed: DocumentRecord = {**confirming, **_confirm(plan, confirming)}
     plan.count(confirmed, 1)
     emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
     transaction = plan.finish()
@@ -177,7 +179,7 @@ def _initial_status(kind: Kind, fields: dict[str, Any]) -> str:
             raise ValidationFailed.for_field("capture", "automatic capture applies to types 103, 105 and 106")
         return DRAFT
     if fields.get("status"):
-        return fields["status"]
+        return str(fields["status"])
     return DRAFT if kind.starts_draft else CONFIRMED
 
 
@@ -186,12 +188,12 @@ def emit(plan: Plan, event: str, document: DocumentRecord) -> None:
                 document_rules.event_data(document))
 
 
-def now_fields(document: DocumentRecord) -> dict[str, Any]:
+def now_fields(document: DocumentRecord) -> DocumentRecord:
     return {**document, "version": document["version"] + 1, "updatedAt": clock.now_iso()}
 
 
 def create_document(command: Command, fields: dict[str, Any], *,
-                    extra_writes: Callable[[Transaction, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                    extra_writes: Callable[[Transaction, DocumentRecord], None] | None = None) -> dict[str, Any]:
     """`extra_writes` adds the caller's own writes to the document's one transaction, given the new
     document (a scheduled invoice's advance: both commit or neither does)."""
     table, company_id = command.table, command.company_id
@@ -201,10 +203,10 @@ def create_document(command: Command, fields: dict[str, Any], *,
     content = document_content(context, fields, sender=command.principal)
     document_id = table.next_id(keys.id_sequence(company_id, keys.DOCUMENT))
     now = clock.now_iso()
-    document = {**keys.document(company_id, document_id), "itemType": keys.DOCUMENT, "id": document_id,
-                "type": kind.code, "status": DRAFT, **content, "capture": fields.get("capture"),
-                "paidTotal": ZERO, "pending": ZERO, "number": None, "cai": None, "codigoGeneracion": None,
-                "version": 1, "createdAt": now, "updatedAt": now}
+    document: DocumentRecord = {**document_store.new_document(company_id, document_id),
+                                "type": kind.code, "status": DRAFT, **content, "capture": fields.get("capture"),
+                                "paidTotal": ZERO, "pending": ZERO, "number": None, "cai": None,
+                                "codigoGeneracion": None, "version": 1, "createdAt": now, "updatedAt": now}
     plan = Plan.start(command, context)
     if status == CONFIRMED:
         document.update(_confirm(plan, document))
@@ -238,11 +240,11 @@ def commit(command: Command, plan: Plan, document: DocumentRecord, *, new: bool 
 
 def _stored(document: DocumentRecord) -> dict[str, Any]:
     company_id = document_store.company_of(document)
-    document = {**document, **keys.document_index(company_id, document["date"], document["id"]),
-                **keys.partner_document_index(company_id, document["businessPartnerId"], document["date"],
-                                              document["id"]),
-                **keys.document_number_index(company_id, document.get("number"), document["id"])}
-    return {name: value for name, value in document.items() if value is not None}
+    item = {**document, **keys.document_index(company_id, document["date"], document["id"]),
+            **keys.partner_document_index(company_id, document["businessPartnerId"], document["date"],
+                                          document["id"]),
+            **keys.document_number_index(company_id, document.get("number"), document["id"])}
+    return {name: value for name, value in item.items() if value is not None}
 
 
 def document_view(item: dict[str, Any], company: dict[str, Any], principal: Principal,
@@ -268,7 +270,7 @@ def shown_document(table: Table, principal: Principal, document_id: int) -> dict
     return document_view(item, company, principal)
 
 
-def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[dict[str, Any], Context]:
+def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[DocumentRecord, Context]:
     document = get_document(command.table, command.company_id, document_id)
     kind = document_rules.KINDS[document["type"]]
     context = load_context(command.table, command.company_id, kind, _as_fields(document), strict=strict)
@@ -279,8 +281,8 @@ def load_existing(command: Command, document_id: int, *, strict: bool) -> tuple[
 _ID_FIELDS = ("businessPartnerId", "sourceDocumentId", "paymentConditionId", "branchId", "warehouseId")
 
 
-def _as_fields(document: DocumentRecord) -> dict[str, Any]:
-    """A stored document's references as request fields (the store reads ids as int)."""
+def _as_fields(document: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored document's (or the request's fields') references as request fields (the store reads ids as int)."""
     return {**{name: document.get(name) for name in _ID_FIELDS}, "lines": [dict(line) for line in document["lines"]]}
 
 
@@ -310,7 +312,7 @@ def update_document(command: Command, document_id: int, changes: dict[str, Any],
         _same_number(changes["exchangeRate"], current.get("exchangeRate"))
         and str(fields.get("date")) == str(current.get("date"))
         and fields.get("currency") == current.get("currency"))
-    updated = {**now_fields(current),
+    updated: DocumentRecord = {**now_fields(current),
                **document_content(context, fields, sender=command.principal if rate_sent else None)}
     if current.get("exoneration") and not updated.get("exoneration") and "lines" not in changes:
         # its lines' treatment came from the registers: kept, they would be a sale without ISV
@@ -357,8 +359,9 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     # always converted again: a draft saved before the money limit bound base amounts may carry
     # a base total past it
     own = context.own_currency
-    confirmed.update(exchangeRate=rate, baseTotal=currency.converted(currency.money_of(confirmed, "total", own),
-                                                                     Decimal(rate), own, "exchangeRate").amount)
+    confirmed["exchangeRate"] = rate
+    confirmed["baseTotal"] = currency.converted(currency.money_of(confirmed, "total", own), Decimal(rate), own,
+                                                "exchangeRate").amount
     confirmed.update(_confirm(plan, confirmed))
     plan.count(confirmed, 1)
     emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)

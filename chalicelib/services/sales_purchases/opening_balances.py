@@ -5,6 +5,7 @@ statements and the credit summary; its entry puts the amount on the receivable o
 against the `opening_balance_equity` rule's account. Cancelled like a note while unpaid."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from chalicelib.domain import documents as document_rules
@@ -19,7 +20,8 @@ _TYPE_OF_SIDE = {"receivable": document_rules.OPENING_RECEIVABLE, "payable": doc
 
 
 def record_opening_balance(command: Command, partner_id: int, fields: dict[str, Any], *,
-                           extra_writes: Callable[[Transaction, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                           extra_writes: Callable[[Transaction, Mapping[str, Any]], None] | None = None
+                           ) -> dict[str, Any]:
     """`fields` may also carry `currency` and `exchangeRate` (the open-items import: a document in
     its own currency, the receivable in the company's at that rate); `extra_writes` joins the
     caller's writes to the document's one transaction (an import unit's done-marker)."""

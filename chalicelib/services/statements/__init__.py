@@ -1,6 +1,6 @@
 """Bank statements: imported (imports.py), their lines listed with suggestions (lines.py,
 suggestions.py), matched, unmatched or ignored one command at a time (matching.py), proposed and
-created by the company's bank rules (bank_rules.py).
+created by the company's bank rules (bank_rules.py; applied after an import: auto_rules.py).
 
 A line, as stored (store/keys/statements.py):
     {id, bankAccountId, statementId, date, amount (signed: + is money in), description,

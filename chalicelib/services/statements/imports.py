@@ -13,7 +13,9 @@ file, two imports of it at once, a crash half-way):
 - each chunk also adds its lines to the statement's `linesImported` and to the account's line
   counts, so that whatever committed is counted, and nothing else.
 So after a crash, importing the file again lands every line the crash left out, once, and none
-twice: the statement of the broken import stays `importing` with the lines it did land."""
+twice: the statement of the broken import stays `importing` with the lines it did land.
+
+A preview (preview_statement) reads a file as an import would and stores nothing."""
 from __future__ import annotations
 
 from typing import Any
@@ -32,7 +34,7 @@ from chalicelib.events import outbox
 from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
 from chalicelib.services.imports.jobs import decoded_content
-from chalicelib.services.statements import bank_rules, mapping
+from chalicelib.services.statements import auto_rules, mapping
 from chalicelib.services.statements.lines import UNMATCHED, count_changes
 from chalicelib.services.statements.lines import statement_view as view
 from chalicelib.store import keys
@@ -45,6 +47,7 @@ IMPORTING, IMPORTED = "importing", "imported"
 # account's line counts with them, and the idempotency record and the event in the last one
 LINES_PER_TRANSACTION = 48
 CHUNK_ATTEMPTS = 25
+PREVIEW_LINES = 20  # a preview answers the file's first lines
 
 
 class StatementRefused(ApiError):
@@ -80,6 +83,21 @@ def read_statement(command: Command, account: dict[str, Any], fields: dict[str, 
         raise refused(problem) from None
 
 
+def preview_statement(command: Command, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """The file read as an import would read it (the mapping sent, else the saved one), its first
+    PREVIEW_LINES lines answered: nothing stored, nothing checked beyond reading."""
+    account = banking.get_bank_account(command.table, command.company_id, account_id)
+    statement = read_statement(command, account, fields, fields.get("mapping"))
+    return {"format": statement.format, "currency": statement.currency,
+            "openingBalance": statement.opening_balance, "closingBalance": statement.closing_balance,
+            "periodStart": statement.period_start or min((line.date for line in statement.lines), default=None),
+            "periodEnd": statement.period_end or max((line.date for line in statement.lines), default=None),
+            "lineCount": len(statement.lines),
+            "lines": [{"line": line.line, "date": line.date, "amount": line.amount, "description": line.description,
+                       "reference": line.reference, "balance": line.balance}
+                      for line in statement.lines[:PREVIEW_LINES]]}
+
+
 def _checked(statement: ParsedStatement, account: dict[str, Any]) -> None:
     try:
         statement_formats.check_balances(statement)
@@ -113,7 +131,7 @@ def import_statement(command: Command, account_id: int, fields: dict[str, Any]) 
     for start in range(0, len(numbered), LINES_PER_TRANSACTION):
         stored.extend(_store_chunk(command, account_id, item, numbered[start:start + LINES_PER_TRANSACTION],
                                    first=not stored))
-    auto_matched = bank_rules.apply_auto_rules(command, account, stored) if stored else 0
+    auto_matched = auto_rules.apply_auto_rules(command, account, stored) if stored else 0
     return _finish(command, account_id, item, imported=len(stored), skipped=len(statement.lines) - len(stored),
                    auto_matched=auto_matched, written=bool(stored))
 

@@ -1,5 +1,5 @@
-"""A bank account's CSV/XLSX column mapping (how its bank's download reads), and the preview of a
-file read with it, which stores nothing."""
+"""A bank account's CSV/XLSX column mapping (how its bank's download reads); a file read with it,
+storing nothing, is imports.preview_statement."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,7 +12,6 @@ from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.table import Table
 
-PREVIEW_LINES = 20
 ENCODINGS = ("utf-8", "utf-8-sig", "cp1252", "latin-1", "utf-16")
 DELIMITERS = (",", ";", "\t", "|")
 DECIMAL_SEPARATORS = (".", ",")
@@ -83,19 +82,3 @@ def put_mapping(command: Command, account_id: int, fields: dict[str, Any]) -> di
     transaction.put(item)  # a PUT replaces: the last one sent is the mapping
     return command.commit(transaction, mapping_view(item))
 
-
-def preview(command: Command, account_id: int, fields: dict[str, Any]) -> dict[str, Any]:
-    """The file read as an import would read it (the mapping sent, else the saved one), its first
-    PREVIEW_LINES lines answered: nothing stored, nothing checked beyond reading."""
-    from chalicelib.services.statements.imports import read_statement
-
-    account = banking.get_bank_account(command.table, command.company_id, account_id)
-    statement = read_statement(command, account, fields, fields.get("mapping"))
-    return {"format": statement.format, "currency": statement.currency,
-            "openingBalance": statement.opening_balance, "closingBalance": statement.closing_balance,
-            "periodStart": statement.period_start or min((line.date for line in statement.lines), default=None),
-            "periodEnd": statement.period_end or max((line.date for line in statement.lines), default=None),
-            "lineCount": len(statement.lines),
-            "lines": [{"line": line.line, "date": line.date, "amount": line.amount, "description": line.description,
-                       "reference": line.reference, "balance": line.balance}
-                      for line in statement.lines[:PREVIEW_LINES]]}

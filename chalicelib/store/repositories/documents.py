@@ -19,6 +19,12 @@ def company_of(document: Mapping[str, Any]) -> int:
     return int(document["PK"].split("#")[1])
 
 
+def new_document(company_id: int, document_id: int) -> DocumentRecord:
+    """A new document's key and kind: what a command builds the document on."""
+    key = keys.document(company_id, document_id)
+    return {"PK": key["PK"], "SK": key["SK"], "itemType": keys.DOCUMENT, "id": document_id}
+
+
 def document(table: Table, company_id: int, document_id: int) -> DocumentRecord | None:
     """The stored document, as its record (the store reads each field at its declared type)."""
     return as_document(table.get(keys.document(company_id, document_id)))

@@ -2,6 +2,7 @@
 entries are day_counts.py's)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from chalicelib.domain.records import EntryRecord
@@ -15,8 +16,14 @@ def entry(table: Table, company_id: int, entry_id: int) -> EntryRecord | None:
     return cast("EntryRecord | None", table.get(keys.entity(company_id, keys.JOURNAL_ENTRY, entry_id)))
 
 
-def change_status(transaction: Transaction, company_id: int, entry: dict[str, Any], status: str,
-                  also: dict[str, Any]) -> None:
+def put_new_entry(transaction: Transaction, company_id: int, entry: EntryRecord) -> None:
+    """A new entry, under its key and in the company's entries by date (GSI1)."""
+    transaction.put_new({**keys.entity(company_id, keys.JOURNAL_ENTRY, entry["id"]),
+                         **keys.entry_index(company_id, entry["date"], entry["id"]), **entry})
+
+
+def change_status(transaction: Transaction, company_id: int, entry: EntryRecord, status: str,
+                  also: Mapping[str, Any]) -> None:
     """The entry from the status and version read to `status` (and `also` set): a concurrent post
     or reversal of the same entry makes the command run again."""
     names = {"#status": "status", "#version": "version"}

@@ -13,6 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
+from chalicelib.countries.sv.domain.dte_editions import EDITION_2026, edition_of
+
 FOLDER = Path(__file__).resolve().parent / "dte_catalogues"
 # The municipal division is one whatever the format: CAT-013 (with each municipio's districts) is the July
 # 2026 catalogue's for both editions.
@@ -33,7 +35,6 @@ FILES_2026 = {"CAT-019": FILES["CAT-019"], **{
         ("CAT-022", "tipo-documento-identificacion"), ("CAT-024", "motivo-invalidacion"),
         ("CAT-027", "recinto-fiscal"), ("CAT-028", "regimen"), ("CAT-029", "tipo-persona"), ("CAT-031", "incoterms"),
         ("CAT-032", "domicilio-fiscal"), ("CAT-033", "tipo-regimen"))}}
-EDITION_2026 = "2026"  # dte_formats.EDITION_2026 (which imports this module)
 ABROAD = "00"  # CAT-012/013: "Otro (Para extranjeros)"
 
 
@@ -202,12 +203,10 @@ def problems(sent: Mapping[str, Any], format_key: str | None = None) -> list[dic
     judge. A format of the 2026 edition (by the version its identificacion declares) is checked against
     the 2026 catalogues, the distrito within its municipio included; a legacy DTE as before, a legacy
     event not at all."""
-    from chalicelib.countries.sv.domain import dte_formats  # it imports this module
-
     identification = sent.get("identificacion") or {}
     key = format_key or identification.get("tipoDte")
     try:
-        edition = dte_formats.edition_of(str(key), identification.get("version"))
+        edition = edition_of(str(key), identification.get("version"))
     except (TypeError, ValueError):
         edition = None  # a version no format has: the schema's problem
     if edition == EDITION_2026:

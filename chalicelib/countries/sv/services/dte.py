@@ -240,7 +240,8 @@ def _record(table: Table, company_id: int, document_id: int,
     return run_with_retries(attempt, attempts=RECORD_ATTEMPTS)
 
 
-def count_validated_debit_note(transaction: Transaction, company_id: int, document: dict[str, Any], sign: int) -> None:
+def count_validated_debit_note(transaction: Transaction, company_id: int, document: Mapping[str, Any],
+                               sign: int) -> None:
     """A debit note the authority validated blocks its crédito fiscal's invalidation until it is
     invalidated itself (domain/dte_invalidation_rules.py BLOCKED_BY): its source counts them in
     `validatedDebitNotes`, as a credit note's in `creditedTotal`, so `allowedActions` knows without a

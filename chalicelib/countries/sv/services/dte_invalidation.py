@@ -97,9 +97,9 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
         along=lambda document, transaction: dte.count_validated_debit_note(transaction, company_id, document, -1))
 
 
-def _invalidated(document: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+def _invalidated(document: DocumentRecord, record: dict[str, Any]) -> DocumentRecord:
     """The document's DTE as the accepted invalidation leaves it (the pending event answered)."""
-    kept = {name: value for name, value in document["dte"].items() if name != dte_rules.PENDING_INVALIDATION}
+    kept = {name: value for name, value in (document.get("dte") or {}).items() if name != dte_rules.PENDING_INVALIDATION}
     return {"dte": {**kept, "status": dte_rules.INVALIDATED, "invalidation": record}}
 
 

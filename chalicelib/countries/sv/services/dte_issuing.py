@@ -15,6 +15,7 @@ from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_fex, dte_formats, dte_json
 from chalicelib.countries.sv.domain.dte import PENDING
 from chalicelib.countries.sv.services import dte_return, dte_signing
+from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.store import keys
 from chalicelib.store.repositories import fiscal_ranges
@@ -24,7 +25,7 @@ from chalicelib.store.transaction import Transaction
 
 def issue_dte(transaction: Transaction, table: Table, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
           document: Mapping[str, Any], products: Mapping[int, Mapping[str, Any]] | None = None,
-          source: Mapping[str, Any] | None = None) -> dict[str, Any]:
+          source: Mapping[str, Any] | None = None) -> DocumentRecord:
     """Makes a numbered document being confirmed a DTE when it is one: returns the document's new
     fields (none otherwise) and adds the pending transmission and the control number to its
     transaction. The DTE is built in the authority's format and checked against its schema

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from chalicelib import jsoncodec
-from chalicelib.services.integrations.providers import ProviderUnavailable
+from chalicelib.services.integrations.providers.interface import ProviderUnavailable
 from chalicelib.settings import get_settings
 
 MAX_ANSWER_BYTES = 1024 * 1024

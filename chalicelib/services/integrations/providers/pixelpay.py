@@ -12,7 +12,8 @@ from chalicelib.domain import pixelpay as formats
 from chalicelib.domain.gateways import ProviderNotification as Notification
 from chalicelib.domain.gateways import SignatureRefused
 from chalicelib.errors import ValidationFailed
-from chalicelib.services.integrations.providers import (
+from chalicelib.services.integrations.providers import http
+from chalicelib.services.integrations.providers.interface import (
     PRODUCTION,
     TEST,
     Checkout,
@@ -21,7 +22,6 @@ from chalicelib.services.integrations.providers import (
     GatewayAccess,
     ProviderError,
     Refund,
-    http,
 )
 from chalicelib.settings import get_settings
 

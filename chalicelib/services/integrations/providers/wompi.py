@@ -14,7 +14,8 @@ from typing import Mapping
 from chalicelib import clock
 from chalicelib.domain import wompi as formats
 from chalicelib.domain.gateways import ProviderNotification
-from chalicelib.services.integrations.providers import (
+from chalicelib.services.integrations.providers import http
+from chalicelib.services.integrations.providers.interface import (
     WOMPI,
     Checkout,
     CheckoutRequest,
@@ -22,7 +23,6 @@ from chalicelib.services.integrations.providers import (
     GatewayAccess,
     ProviderError,
     Refund,
-    http,
 )
 from chalicelib.settings import get_settings
 
