@@ -9,11 +9,8 @@ from typing import Any
 
 from chalicelib.domain.accounting import ASSET, CREDIT, DEBIT, Movement
 from chalicelib.domain.currency import converted
-<<<<<<< HEAD
 from chalicelib.domain.money import Money
-=======
 from chalicelib.domain.records import EntryRecord
->>>>>>> i46-circles
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.services import records

@@ -16,12 +16,8 @@ from chalicelib.domain import taxes
 from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
-<<<<<<< HEAD
 from chalicelib.domain.money import Money
-from chalicelib.domain.records import DocumentRecord, PartnerRecord
-=======
 from chalicelib.domain.records import DocumentRecord, LineRecord, PartnerRecord
->>>>>>> i46-circles
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.services.accounting import dimensions
 from chalicelib.services.banking import exchange_rates

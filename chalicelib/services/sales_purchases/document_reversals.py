@@ -47,14 +47,9 @@ def reverse(plan: Plan, document: DocumentRecord, date: str) -> DocumentRecord:
     if moves or plan.context.kind.balance:
         plan.journal.require_open(date)
     credit_source(plan, document, -1)
-<<<<<<< HEAD
     book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date,
                                      own=plan.context.own_currency)
-    changes: dict[str, Any] = {"stockMoves": [], "pending": ZERO, "basePending": ZERO, "journalEntryId": None,
-=======
-    book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date)
     changes: DocumentRecord = {"stockMoves": [], "pending": ZERO, "basePending": ZERO, "journalEntryId": None,
->>>>>>> i46-circles
                                "reversalDate": date}
     reversal_ids = []
     entry_id = document.get("journalEntryId")
