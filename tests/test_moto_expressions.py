@@ -233,9 +233,10 @@ def test_an_update_past_the_limit_in_a_transaction_cancels_it(client):
 if __name__ == "__main__":
     if sys.argv[1:2] != ["plain"]:
         raise SystemExit("usage: python -m tests.test_moto_expressions plain")
-    from infra.devstack import faithful_dynamodb, moto_expressions, moto_item_size, moto_speedups
+    from infra.devstack import faithful_dynamodb, moto_expressions, moto_item_size, moto_reads, moto_speedups
 
-    moto_expressions.install = moto_item_size.install = lambda: None  # moto's own size and expressions
+    # moto's own sizes, expressions and copies
+    moto_expressions.install = moto_item_size.install = moto_reads.install = lambda: None
     moto_speedups.install()
     faithful_dynamodb.install()
     json.dump(run(cases()), sys.stdout)

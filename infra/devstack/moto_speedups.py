@@ -38,7 +38,8 @@
    2.0. Batch and transactional writes keep moto's writer.
 6. What moto rebuilds alike for every mock start and every call: infra/devstack/moto_overheads.py.
 7. The 400 KB limit weighed once per write (infra/devstack/moto_item_size.py) and update
-   expressions parsed once and validated without moto's repeated walks (moto_expressions.py)."""
+   expressions parsed once and validated without moto's repeated walks (moto_expressions.py);
+   Query and Scan answer without a deep copy of their items (moto_reads.py)."""
 from __future__ import annotations
 
 import bisect
@@ -46,7 +47,7 @@ import copy
 import threading
 from typing import Any
 
-from infra.devstack import moto_expressions, moto_item_size, moto_overheads
+from infra.devstack import moto_expressions, moto_item_size, moto_overheads, moto_reads
 
 _installed = False
 
@@ -112,6 +113,7 @@ def install() -> None:
     moto_overheads.install()
     moto_item_size.install()
     moto_expressions.install()
+    moto_reads.install()
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodb.models.table import Table
 
