@@ -36,7 +36,10 @@
    are written with json.dumps: botocore parses from them what it parses from the shape walk's
    (binary values in base64, no nulls), except a whole number of capacity units read as 2, not
    2.0. Batch and transactional writes keep moto's writer.
-6. What moto rebuilds alike for every mock start and every call: infra/devstack/moto_overheads.py."""
+6. What moto rebuilds alike for every mock start and every call: infra/devstack/moto_overheads.py.
+7. The 400 KB limit weighed once per write (infra/devstack/moto_item_size.py) and update
+   expressions parsed once and validated without moto's repeated walks (moto_expressions.py);
+   Query and Scan answer without a deep copy of their items (moto_reads.py)."""
 from __future__ import annotations
 
 import bisect
@@ -44,7 +47,7 @@ import copy
 import threading
 from typing import Any
 
-from infra.devstack import moto_overheads
+from infra.devstack import moto_expressions, moto_item_size, moto_overheads, moto_reads
 
 _installed = False
 
@@ -108,6 +111,9 @@ def install() -> None:
     _keep_parsed_botocore_files()
     _write_item_answers_as_json()
     moto_overheads.install()
+    moto_item_size.install()
+    moto_expressions.install()
+    moto_reads.install()
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodb.models.table import Table
 
