@@ -249,3 +249,20 @@ def test_the_clients_events_see_the_direct_calls(direct):
         ("before", "DescribeTable"), ("after", "DescribeTable")]
     # botocore's own handler gave the transaction its idempotency token, sent with it
     assert len(sent) == 1 and b'"ClientRequestToken":"' in sent[0][1]
+
+
+def test_only_the_store_s_dynamodb_client_is_served_directly_and_never_on_dynamodb_local(aws):
+    from types import SimpleNamespace
+
+    from chalicelib.store.table import make_client
+    from tests.conftest import pytest_configure
+
+    assert isinstance(make_client("dynamodb"), DirectDynamoDB)
+    assert not isinstance(make_client("sqs"), DirectDynamoDB)
+    on_local = SimpleNamespace(getoption=lambda name: "local")
+    try:
+        pytest_configure(on_local)  # --dynamodb=local: botocore all the way, as deployed
+        assert type(make_client("dynamodb")).__module__ == "botocore.client"
+    finally:
+        pytest_configure(SimpleNamespace(getoption=lambda name: "moto"))
+    assert isinstance(make_client("dynamodb"), DirectDynamoDB)

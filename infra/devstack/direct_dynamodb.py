@@ -46,8 +46,8 @@ WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "Tr
 
 class DirectDynamoDB:
     """The real client (`delegate`) for everything but the item calls, which reach moto's handler
-    directly. `after_write(operation)` runs after each write answered (the local stack wakes its
-    stream pollers)."""
+    directly. `after_write(operation)` runs once each write is answered, refused or not (the local
+    stack wakes its stream pollers, as it does for a write that reaches it over HTTP)."""
 
     def __init__(self, delegate: Any, after_write: Callable[[str], None] | None = None) -> None:
         self._delegate = delegate
@@ -94,11 +94,11 @@ class DirectDynamoDB:
             http, parsed = self._send(operation_model, request_dict, binary)
         meta.events.emit(f"after-call.{self._service_id}.{operation_name}", http_response=http, parsed=parsed,
                          model=operation_model, context=request_context)
+        if self._after_write is not None and operation_name in WRITES:
+            self._after_write(operation_name)
         if http.status_code >= 300:
             error_code = request_context.get("error_code_override") or parsed.get("Error", {}).get("Code")
             raise self._delegate.exceptions.from_code(error_code)(parsed, operation_name)
-        if self._after_write is not None and operation_name in WRITES:
-            self._after_write(operation_name)
         return parsed
 
     def _request_dict(self, operation_model: Any, api_params: dict[str, Any],
@@ -190,7 +190,7 @@ def _base64(value: Any, binary: list[bool]) -> str:
 
 def _moto_parsed(operation_model: Any, body: bytes) -> Any:
     from moto.core.parse import PROTOCOL_PARSERS
-    from moto.core.responses import get_service_model
+    from moto.core.utils import get_service_model
     from moto.dynamodb.responses import DynamoHandler
 
     moto_operation = get_service_model("dynamodb").operation_model(operation_model.name)
