@@ -251,7 +251,7 @@ def test_the_clients_events_see_the_direct_calls(direct):
     assert len(sent) == 1 and b'"ClientRequestToken":"' in sent[0][1]
 
 
-def test_only_the_store_s_dynamodb_client_is_served_directly_and_never_on_dynamodb_local(aws):
+def test_only_the_store_s_dynamodb_client_is_served_directly_and_never_on_dynamodb_local(aws, request):
     from types import SimpleNamespace
 
     from chalicelib.store.table import make_client
@@ -264,5 +264,5 @@ def test_only_the_store_s_dynamodb_client_is_served_directly_and_never_on_dynamo
         pytest_configure(on_local)  # --dynamodb=local: botocore all the way, as deployed
         assert type(make_client("dynamodb")).__module__ == "botocore.client"
     finally:
-        pytest_configure(SimpleNamespace(getoption=lambda name: "moto"))
+        pytest_configure(request.config)
     assert isinstance(make_client("dynamodb"), DirectDynamoDB)
