@@ -322,7 +322,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from chalicelib.settings import get_settings, reset_settings
     from chalicelib.store.table import make_client, serve_in_process
-    from infra.devstack.direct_dynamodb import DirectDynamoDB
     from infra.deploy.resources import (
         create_attachments_bucket,
         create_bucket,
@@ -330,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         create_table,
         verify_mail_sender,
     )
+    from infra.devstack.direct_dynamodb import DirectDynamoDB
     from infra.devstack.gateway import LocalApiGateway
     from infra.devstack.pollers import Pollers
 
