@@ -68,6 +68,16 @@ moto_speedups.install()  # (and moto_overheads)
 _faithful_moto()
 
 
+def pytest_configure(config):
+    """On moto, the store's DynamoDB client hands its item calls to moto's handler in this process
+    (infra/devstack/direct_dynamodb.py); on DynamoDB Local every call goes through botocore."""
+    from chalicelib.store.table import serve_in_process
+    from infra.devstack.direct_dynamodb import DirectDynamoDB
+    from tests.dynamodb_local import on_dynamodb_local
+
+    serve_in_process("dynamodb", None if on_dynamodb_local(config) else DirectDynamoDB)
+
+
 def _compiled_catalogues() -> None:
     """The gettext catalogues as `make` compiles them (make messages), for a pytest run without make."""
     from babel.messages.mofile import write_mo

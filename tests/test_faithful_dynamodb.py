@@ -25,9 +25,11 @@ def reasons(error: ClientError) -> list[str]:
     return [reason["Code"] for reason in error.response["CancellationReasons"]]
 
 
-@pytest.fixture
-def client(table):
-    return table.client
+@pytest.fixture(params=["direct", "botocore"])
+def client(request, table):
+    """The store's client: the direct path to moto's handler (infra/devstack/direct_dynamodb.py) the
+    suite runs on, and botocore's wire path beneath it; the layer answers both alike."""
+    return table.client if request.param == "direct" else table.client._delegate
 
 
 def in_flight(client, transact_items: list[dict], hold_s: float = 30) -> threading.Thread:

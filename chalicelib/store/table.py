@@ -382,11 +382,26 @@ class Lease:
     released: bool = False
 
 
+# Where the emulator runs in this process (the tests, the local stack), what stands in for a service's
+# client, made from the real one (infra/devstack/direct_dynamodb.py); nothing deployed sets it.
+_in_process: dict[str, Callable[[Any], Any]] = {}
+
+
+def serve_in_process(service: str, client_for: Callable[[Any], Any] | None) -> None:
+    """From now on `make_client(service)` answers `client_for(the botocore client)`; None: the client."""
+    if client_for is None:
+        _in_process.pop(service, None)
+    else:
+        _in_process[service] = client_for
+
+
 def make_client(service: str) -> Any:
     settings = get_settings()
-    return boto3.client(service, region_name=settings.region, endpoint_url=settings.aws_endpoint_url,
-                        config=Config(retries={"max_attempts": 4, "mode": "standard"},
-                                      connect_timeout=3, read_timeout=10))
+    client = boto3.client(service, region_name=settings.region, endpoint_url=settings.aws_endpoint_url,
+                          config=Config(retries={"max_attempts": 4, "mode": "standard"},
+                                        connect_timeout=3, read_timeout=10))
+    client_for = _in_process.get(service)
+    return client if client_for is None else client_for(client)
 
 
 @lru_cache(maxsize=1)

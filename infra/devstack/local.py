@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 
     from chalicelib.settings import get_settings, reset_settings
-    from chalicelib.store.table import make_client
+    from chalicelib.store.table import make_client, serve_in_process
     from infra.deploy.resources import (
         create_attachments_bucket,
         create_bucket,
@@ -329,9 +329,13 @@ def main(argv: list[str] | None = None) -> int:
         create_table,
         verify_mail_sender,
     )
+    from infra.devstack.direct_dynamodb import DirectDynamoDB
     from infra.devstack.gateway import LocalApiGateway
     from infra.devstack.pollers import Pollers
 
+    # the app's item calls straight to this process's moto (its tables, streams and persistence alike)
+    serve_in_process("dynamodb", lambda client: DirectDynamoDB(
+        client, after_write=lambda _operation: moto_app.wakeups.notify("dynamodb")))
     table_name = os.environ["TABLE_NAME"]
     dynamodb = make_client("dynamodb")
     create_table(dynamodb, table_name)
