@@ -11,6 +11,7 @@ from pydantic_core._pydantic_core import list_all_errors
 from chalicelib import messages
 from chalicelib.error_codes import ERROR_CODES
 from chalicelib.messages import en, es
+from chalicelib.messages.phrases import Phrase
 from tests.error_codes import raised_phrases
 
 SPANISH = {"Accept-Language": "es"}
@@ -63,7 +64,8 @@ def test_the_language_is_the_supported_one_the_caller_prefers(header, expected):
 
 
 def test_a_phrase_keeps_what_the_service_filled_in():
-    english = "Another product already uses the code P-001."
+    english = Phrase("Another product already uses the code {}.", "P-001")
+    assert english == "Another product already uses the code P-001."  # its English, as a str
     assert messages.phrase(english) == es.PHRASES["Another product already uses the code {}."].replace("{0}", "P-001")
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -304,7 +305,7 @@ def check_url(url: str, allow_insecure: bool) -> ParsedUrl:
     if ip is not None:
         reason = blocked_address(ip, allow_loopback=allow_insecure)
         if reason:
-            refusal = AddressNotAllowed.for_field("url", f"the address is not allowed ({reason})")
+            refusal = AddressNotAllowed.for_field("url", Phrase("the address is not allowed ({})", reason))
             refusal.reason = reason
             raise refusal
         if isinstance(ip, ipaddress.IPv6Address) and ip.scope_id:

@@ -13,6 +13,7 @@ from typing import Any
 
 from chalicelib.domain import search as search_rules
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import search
 from chalicelib.services.identity import accounts
 from chalicelib.services.sales_purchases import payment_status
@@ -50,7 +51,7 @@ def index_supplier_number(transaction: Transaction, company_id: int, before: Map
 
 
 def _too_broad(what: str) -> ValidationFailed:
-    return ValidationFailed.for_field("q", f"finds more than {what}: type more of the number or the name")
+    return ValidationFailed.for_field("q", Phrase("finds more than {}: type more of the number or the name", what))
 
 
 def _by_number(table: Table, company_id: int, query: str) -> set[int]:

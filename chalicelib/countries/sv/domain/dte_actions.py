@@ -12,6 +12,7 @@ from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.domain.document_actions import Refusal, untouched
 from chalicelib.domain.documents import CONFIRMED, DocumentStateError
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 
 def _dte_status(document: Mapping[str, Any]) -> str | None:
@@ -55,5 +56,4 @@ def _receiver_refused(document: Mapping[str, Any]) -> Refusal:
     if not problems:
         return None
     details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
-    return ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "
-                            f"{details[0]['message']}", details=details)
+    return ValidationFailed(Phrase("The tax authority's format refuses this invalidation: {}: {}", details[0]['field'], details[0]['message']), details=details)

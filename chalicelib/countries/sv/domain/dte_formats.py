@@ -20,6 +20,7 @@ from chalicelib.countries.sv.domain.dte import (
     RETENCION,
     SUJETO_EXCLUIDO,
 )
+from chalicelib.messages.phrases import Phrase
 
 INVALIDATION, CONTINGENCY = "anulacion", "contingencia"
 # The return event (evento de retorno, CAT-002 18): an FE, FEX or FSE's goods returned or money refunded.
@@ -140,8 +141,7 @@ def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> l
     try:
         validator = _validator(key, None if declared is None else int(declared))
     except (TypeError, ValueError, KeyError):
-        return [{"field": "identificacion.version", "message": f"{declared!r} is not a version of the authority's "
-                                                                f"formats for {key}"}]
+        return [{"field": "identificacion.version", "message": Phrase("{} is not a version of the authority's formats for {}", repr(declared), key)}]
     problems: list[dict[str, str]] = []
     for error in sorted(validator.iter_errors(sent), key=lambda error: list(map(str, error.absolute_path))):
         path = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in error.absolute_path)
@@ -218,10 +218,9 @@ def _with_remedy(path: str, what: str) -> str:
 
 def _message(error: Any) -> str:
     if error.instance is None or error.validator == "required":
-        what = "missing" if error.instance is None else \
-            f"{error.message.removesuffix(' is a required property')} is missing"
+        what = 'missing' if error.instance is None else Phrase("{} is missing", error.message.removesuffix(' is a required property'))
     elif error.validator in ("pattern", "enum", "const", "type", "minLength", "maxLength", "format"):
-        what = f"{error.instance!r} is not in the authority's format ({error.validator} {error.validator_value!r})"
+        what = Phrase("{} is not in the authority's format ({} {})", repr(error.instance), error.validator, repr(error.validator_value))
     else:
         what = error.message
     return _with_remedy(".".join(str(part) for part in error.absolute_path), what)
