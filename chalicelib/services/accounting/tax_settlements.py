@@ -71,8 +71,7 @@ def settle_taxes(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
                                  reports.balance_at(table, company_id, purchases_account, period_end),
                                  sum(withholdings.values(), ZERO))
     if not figures.settles_anything:
-        raise SettlementRefused(f"On {period_end} the tax accounts hold nothing to settle: no output tax is owed"
-                                + (" and no withholding is owed." if fields.get("includeWithholdings") else "."),
+        raise SettlementRefused(Phrase("On {} the tax accounts hold nothing to settle: no output tax is owed and no withholding is owed.", period_end) if fields.get('includeWithholdings') else Phrase("On {} the tax accounts hold nothing to settle: no output tax is owed.", period_end),
                                 code=NOTHING_TO_SETTLE,
                                 details=[{"field": "periodEnd", "message": "no tax is owed at this date"}])
     bank = _paying_account(command, fields.get("bankAccountId"), figures)

@@ -60,8 +60,7 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
             problems.append((index, f"dated {item['transactionDate']}, after statementDate"))
         elif item.get("reconciled") and (claimed_by is None or item.get("reconciliationId") != claimed_by):
             by = item.get("reconciliationId")
-            reconciled.append({"field": f"{field}[{index}]", "message": "already reconciled"
-                               + (f" by reconciliation {int(by)}" if by is not None else "")})
+            reconciled.append({"field": f"{field}[{index}]", "message": Phrase("already reconciled by reconciliation {}", int(by)) if by is not None else "already reconciled"})
         elif lines and tx_id in lines and item.get("statementLineId") != lines[tx_id]:
             problem = (Phrase("no longer matched to statement line {}: remove it from the draft or match the line again", lines[tx_id]))
             problems.append((index, problem))

@@ -135,8 +135,7 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
     else:
         amount = min(available, pending)
         if amount <= 0:
-            raise PaymentRefused("Nothing to apply: " + ("the document is paid." if pending <= 0 else
-                                                          "no advance is available on the source document."),
+            raise PaymentRefused("Nothing to apply: the document is paid." if pending <= 0 else "Nothing to apply: no advance is available on the source document.",
                                  code="ADVANCE_NOT_AVAILABLE" if pending > 0 else "AMOUNT_EXCEEDS_PENDING")
     if amount > available:
         raise PaymentRefused(Phrase("Only {} of advance is available on document {}.", available, document_label(source)),

@@ -37,8 +37,7 @@ def _invalidate(document: Mapping[str, Any]) -> Refusal:
     dte_status = _dte_status(document)
     if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
         return DocumentStateError(
-            "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
-            f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
+            Phrase("Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one is {}, its DTE {}.", document['status'], dte_status) if dte_status else Phrase("Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one is {}.", document['status']))
     if manual.applies_windows(document.get("dte")):  # the Manual Funcional V2.0's window, as of now (the service reads the rest)
         refused = manual.refusal_now(document["dte"], clock.now(),
                                      countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)

@@ -213,7 +213,7 @@ def for_supplier(message: str) -> str:
 def _with_remedy(path: str, what: str) -> str:
     source = next((_REMEDIES[field] for field in sorted(_REMEDIES, key=len, reverse=True)
                    if path == field or path.startswith(field + ".")), None)
-    return f"{what}: {source}" if source else what
+    return Phrase("{}: {}", what, source) if source else what
 
 
 def _message(error: Any) -> str:
