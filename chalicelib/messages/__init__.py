@@ -167,13 +167,15 @@ def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = N
     return localized
 
 
-def stored_failure(code: str, message: str, at: str, details: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def stored_failure(code: str, message: str, at: str, details: list[dict[str, Any]] | None = None, *,
+                   said: str | None = None) -> dict[str, Any]:
     """An error as a background run stores it for a later reader: {"code", "message" (the API's
     English), "at", "details"?} with each message's id and parts kept beside it ("phrase",
-    messages/phrases.py `stored`)."""
+    messages/phrases.py `stored`); `said`, when the stored message dates it ("<date>: <said>"), is
+    the message whose id is kept."""
     kept: list[dict[str, Any]] = [{**detail, "phrase": stored(detail["message"])}
                                   if isinstance(detail.get("message"), str) else detail for detail in details or []]
-    return {"code": code, "message": str.__str__(message), "phrase": stored(message), "at": at,
+    return {"code": code, "message": str.__str__(message), "phrase": stored(message if said is None else said), "at": at,
             **({"details": kept} if kept else {})}
 
 

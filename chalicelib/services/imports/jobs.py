@@ -206,7 +206,8 @@ def job_view(job: dict[str, Any], errors: list[dict[str, Any]], next_cursor: str
     (validation kind and context) for the route to answer it in the reader's language."""
     return {**job_summary(job),
             "errors": [{"row": error["row"], "column": error.get("column"), "message": error["message"],
-                        **({"issue": error["issue"]} if error.get("issue") else {})}
+                        **({"issue": error["issue"]} if error.get("issue") else {}),
+                        **({"phrase": error["phrase"]} if error.get("phrase") else {})}
                        for error in errors],
             "errorsNextCursor": next_cursor}
 
