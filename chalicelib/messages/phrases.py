@@ -40,7 +40,8 @@ class Phrase(str):
         made.parts = kept
         return made
 
-    def __getnewargs__(self) -> tuple[str, ...]:  # copy and pickle make it again from its id and parts
+    # copy and pickle make it again from its id and parts (str's own gives its rendering alone)
+    def __getnewargs__(self) -> tuple[str, ...]:  # type: ignore[override]
         return (self.template, *self.parts)
 
     def __repr__(self) -> str:

@@ -82,7 +82,7 @@ def unpaired_reversals(table: Table, company_id: int, account_id: int, items: di
                 if bank_transactions.is_reversal_pair(item)}
     outside = account_transactions(table, company_id, account_id,
                                    {other for other in partners.values() if other not in first_seen})
-    problems = []
+    problems: list[tuple[int, str]] = []
     for tx_id, other in partners.items():
         if other in first_seen or outside.get(other, {}).get("reconciled"):
             continue

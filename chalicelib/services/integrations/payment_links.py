@@ -66,7 +66,7 @@ def _collectable(table: Table, company_id: int, document_id: int) -> DocumentRec
     """A confirmed sales document that is owed (01, 113, 07) with something pending."""
     document = get_document(table, company_id, document_id)
     kind = KINDS[document["type"]]
-    problem = None
+    problem: str | None = None
     if not (kind.sales and kind.balance > 0):
         problem = Phrase("a payment link collects a sales document a customer owes; this one is {} ({})", kind.code, kind.name)
     elif document["status"] != CONFIRMED:

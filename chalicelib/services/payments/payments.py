@@ -86,7 +86,7 @@ def _applied_document(table: Table, company_id: int, document: DocumentRecord, a
         applied = get_document(table, company_id, applied_id)
     except NotFound:
         raise ValidationFailed.for_field(field, "no such document") from None
-    problem = None
+    problem: str | None = None
     if applied["type"] != wanted_type:
         problem = Phrase("must be a document of type {}", wanted_type)
     elif applied["status"] != CONFIRMED:
