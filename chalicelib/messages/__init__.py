@@ -1,9 +1,9 @@
 """Errors in the caller's language. The API speaks English unless `Accept-Language` prefers
 Spanish (the console sends its own language). One catalogue per language (`en`, `es`): a message
 per error code, a template per validation kind (pydantic's error types), and, for Spanish, the
-service's own English phrases with their Spanish wording (`PHRASES`, templates whose `{}` are
-the parts the service fills in). tests/test_error_catalogue.py checks every code, kind and phrase
-the source can raise has both."""
+service's own messages by id (phrases.py: a `Phrase`'s id is its English template, `{}` where a
+part is filled in; the gettext catalogue holds its Spanish). tests/test_error_catalogue.py checks
+every code, kind and message id the source can raise has both."""
 from __future__ import annotations
 
 import re
