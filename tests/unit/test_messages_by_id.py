@@ -144,3 +144,10 @@ def test_a_background_failure_is_stored_with_its_id_and_read_in_the_readers_lang
     legacy = {"code": "CONFLICT", "message": "2026-03-01: Another product already uses the code P-9.", "at": "x"}
     # one stored before ids, with parts: no guessing from its English, the code's message answers
     assert stored_error(legacy, "es")["message"] == "2026-03-01: " + es.CODES["CONFLICT"]  # type: ignore[index]
+
+
+def test_a_part_written_in_english_words_is_a_phrase_too():
+    """"encuentra más de 500 documents" was answered before: a part in words is a Phrase of its own."""
+    too_broad = Phrase("finds more than {}: type more of the number or the name", Phrase("{} documents", 500))
+    assert too_broad == "finds more than 500 documents: type more of the number or the name"
+    assert translated(too_broad, "es") == "encuentra más de 500 documentos: escriba más del número o del nombre"

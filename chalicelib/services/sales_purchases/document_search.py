@@ -62,7 +62,7 @@ def _by_number(table: Table, company_id: int, query: str) -> set[int]:
         return set()
     own, suppliers = search_index.documents_numbered(table, company_id, term)
     if len(own) + len(suppliers) > MAX_FOUND:
-        raise _too_broad(f"{MAX_FOUND} documents")
+        raise _too_broad(Phrase("{} documents", MAX_FOUND))
     return set(own) | set(suppliers)
 
 
@@ -77,12 +77,12 @@ def _numbered(document: Mapping[str, Any], query: str) -> bool:
 def _of_partners(table: Table, company_id: int, query: str) -> list[dict[str, Any]]:
     partners = search.find(table, company_id, keys.PARTNER, query, 1, MAX_PARTNERS, None)
     if partners.total > MAX_PARTNERS:
-        raise _too_broad(f"{MAX_PARTNERS} business partners")
+        raise _too_broad(Phrase("{} business partners", MAX_PARTNERS))
     documents: list[dict[str, Any]] = []
     for partner in partners.items:
         documents.extend(document_store.of_partner(table, company_id, partner["id"]))
         if len(documents) > MAX_FOUND:
-            raise _too_broad(f"{MAX_FOUND} documents")
+            raise _too_broad(Phrase("{} documents", MAX_FOUND))
     return documents
 
 
