@@ -157,7 +157,7 @@ def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = N
         message = (translated(message, lang) or catalogue(lang).CODES.get(body["code"])
                    or catalogue(lang).CODES["BAD_REQUEST"])
         if first is not None and quoting:  # a phrase that ends quoting its first detail
-            tail = f"{first['field']}: {in_language(str(first.get('message')), lang)}"
+            tail = f"{first['field']}: {in_language(first.get('message') or '', lang)}"
             if message.endswith(tail):
                 message = (f"{message[:-len(tail)]}{field_label(lang, str(first['field']))}: "
                            f"{in_translation[0]['message']}")

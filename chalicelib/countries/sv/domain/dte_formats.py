@@ -204,9 +204,8 @@ _SUPPLIER_REMEDIES = {"set the customer's NIT": "set the supplier's NIT",
 
 def for_supplier(message: str) -> str:
     """A receptor's problem ("<what>: <remedy>") as a purchase's DTE says it: of the supplier."""
-    for customer, supplier in _SUPPLIER_REMEDIES.items():
-        if message.endswith(f": {customer}"):
-            return f"{message[:-len(customer)]}{supplier}"
+    if isinstance(message, Phrase) and message.template == "{}: {}" and message.parts[1] in _SUPPLIER_REMEDIES:
+        return Phrase("{}: {}", message.parts[0], _SUPPLIER_REMEDIES[message.parts[1]])
     return message
 
 
