@@ -210,8 +210,12 @@ def resolve_rule(rules: Iterable[Rule], operation: str, document_type: str | Non
         return resolve_rule(rules, FALLBACK_OPERATIONS[operation], document_type)
     if general is None:
         raise RuleMissing(
-            Phrase("No account determination rule for operation {} for document type {}.", operation, document_type) if document_type else Phrase("No account determination rule for operation {}.", operation),
-            details=[{"field": "operationType", "message": Phrase("no rule for {} for document type {}", operation, document_type) if document_type else Phrase("no rule for {}", operation)}])
+            Phrase("No account determination rule for operation {} for document type {}.",
+                   operation, document_type) if document_type else
+                    Phrase("No account determination rule for operation {}.", operation),
+            details=[{"field": "operationType", "message": Phrase("no rule for {} for document type {}",
+                                                                  operation, document_type) if document_type else
+                    Phrase("no rule for {}", operation)}])
     return general
 
 

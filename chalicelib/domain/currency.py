@@ -30,9 +30,11 @@ def converted(amount: Decimal, rate: Decimal, field: str) -> Decimal:
     an amount of money comes to nothing (USD 0.01 at 0.05: an entry of 0.00 moves no account)."""
     base = in_base(amount, rate)
     if base > MAX_AMOUNT:
-        raise ValidationFailed.for_field(field, Phrase("at this rate the amount in the company's currency ({}) would exceed {}", base, MAX_AMOUNT))
+        raise ValidationFailed.for_field(field, Phrase("at this rate the amount in the company's currency ({}) would "
+                                                       "exceed {}", base, MAX_AMOUNT))
     if base == ZERO and Decimal(amount) != ZERO:
-        raise ValidationFailed.for_field(field, Phrase("at this rate {} comes to 0.00 in the company's currency", amount))
+        raise ValidationFailed.for_field(field, Phrase("at this rate {} comes to 0.00 in the company's currency",
+                                                       amount))
     return base
 
 
@@ -55,12 +57,15 @@ def check_sent_rate(sent: Decimal, recorded: Decimal | None, tolerance: Decimal,
     if keeps_books:
         return
     if recorded is None:
-        problem = (Phrase("no exchange rate of {} is recorded on or before {}: only a user with the accounting permission may send one (or record it with POST /exchange-rates)", currency, date))
+        problem = (Phrase("no exchange rate of {} is recorded on or before {}: only a user with the accounting "
+                          "permission may send one (or record it with POST /exchange-rates)", currency, date))
     else:
         low, high = accepted_range(recorded, tolerance)
         if low <= Decimal(sent) <= high:
             return
-        problem = (Phrase("must be between {} and {}: within {} percent of the company's rate {} of {} on {}; only a user with the accounting permission may send another", _plain(low), _plain(high), _plain(tolerance), _plain(recorded), currency, date))
+        problem = (Phrase("must be between {} and {}: within {} percent of the company's rate {} of {} on {}; only a "
+                          "user with the accounting permission may send another",
+                          _plain(low), _plain(high), _plain(tolerance), _plain(recorded), currency, date))
     raise ValidationFailed(Phrase("{}: {}", field, problem), code="EXCHANGE_RATE_OUT_OF_RANGE",
                            details=[{"field": field, "message": problem}])
 

@@ -142,7 +142,9 @@ class DocumentNotEditable(ApiError):
 
 
 def not_cancellable(kind: Kind) -> DocumentStateError:
-    return DocumentStateError(Phrase("Documents of type {} ({}) cannot be cancelled once confirmed; only credit and debit notes (06, 07, 105, 106) and imports (104) can (any draft can).", kind.code, kind.name),
+    return DocumentStateError(Phrase("Documents of type {} ({}) cannot be cancelled once confirmed; only credit and "
+                                     "debit notes (06, 07, 105, 106) and imports (104) can (any draft can).",
+                                     kind.code, kind.name),
                               code="DOCUMENT_NOT_CANCELLABLE")
 
 
@@ -350,10 +352,13 @@ def credit_limit_exceeded(message: str) -> ApiError:
 def credit_blocked(days: int, tolerated: int) -> ApiError:
     # Said as an accountant reads it: the customer's own block (its `credit_block_days`) is a number
     # of days, not a field name
-    return ApiError(Phrase("The customer has documents {} days overdue, more than the {} days its credit block tolerates: collect them (or change the customer's credit block) to invoice it.", days, tolerated),
+    return ApiError(Phrase("The customer has documents {} days overdue, more than the {} days its credit block "
+                           "tolerates: collect them (or change the customer's credit block) to invoice it.",
+                           days, tolerated),
                     code="CREDIT_BLOCKED",
                     details=[{"field": "businessPartnerId",
-                              "message": Phrase("has documents overdue more than {} days (the customer's credit block)", tolerated)}])
+                              "message": Phrase("has documents overdue more than {} days (the customer's credit block)",
+                                                tolerated)}])
 
 
 # --- events --------------------------------------------------------------------------------------

@@ -88,10 +88,12 @@ def mismatch(*, asked: Decimal, currency: str, mode: str, paid: Decimal, paid_cu
     real money only through a gateway in production mode, test money only in test mode. The
     refusal is recorded with its code, never raised."""
     if paid_currency.upper() != currency.upper():
-        return ApiError(Phrase("The payment is in {}, the link in {}.", paid_currency, currency), code="CURRENCY_MISMATCH")
+        return ApiError(Phrase("The payment is in {}, the link in {}.",
+                               paid_currency, currency), code="CURRENCY_MISMATCH")
     paid, asked = Decimal(paid).quantize(CENT), Decimal(asked).quantize(CENT)
     if paid != asked:
-        return ApiError(Phrase("The payment of {} is not the {} the link asks for.", paid, asked), code="AMOUNT_MISMATCH")
+        return ApiError(Phrase("The payment of {} is not the {} the link asks for.",
+                               paid, asked), code="AMOUNT_MISMATCH")
     if live != (mode == PRODUCTION):
         return ApiError(Phrase("A payment of live={} through a gateway in {} mode.", live, mode), code="MODE_MISMATCH")
     return None

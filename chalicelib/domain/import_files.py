@@ -189,7 +189,9 @@ def workbook_records(content: bytes, as_text: bool = True, leading_rows: int = 0
         raise ImportFileInvalid(RowError(0, None, "the file is a ZIP archive, not an XLSX workbook: save it as CSV "
                                                   "UTF-8 or XLSX"))
     if expanded > MAX_WORKBOOK_BYTES:
-        raise ImportFileInvalid(RowError(0, None, Phrase("the XLSX workbook expands to more than {} MB: keep only the sheet to import, or save it as CSV UTF-8", MAX_WORKBOOK_BYTES // (1024 * 1024))))
+        raise ImportFileInvalid(RowError(0, None, Phrase("the XLSX workbook expands to more than {} MB: keep only the "
+                                                         "sheet to import, or save it as CSV UTF-8",
+                                                         MAX_WORKBOOK_BYTES // (1024 * 1024))))
     import openpyxl  # only when a workbook comes: it stays out of a cold start
 
     try:
@@ -265,7 +267,8 @@ def _rows(records: Iterator[tuple[int, list[str]]], columns: tuple[Column, ...],
         if not _has_text(cells):
             continue
         if len(rows) == MAX_ROWS:
-            errors.append(RowError(0, None, Phrase("the file has more than {} rows: split it into files of at most {}", MAX_ROWS, MAX_ROWS)))
+            errors.append(RowError(0, None, Phrase("the file has more than {} rows: split it into files of at most {}",
+                                                   MAX_ROWS, MAX_ROWS)))
             break
         rows.append(Row(line, _values(line, cells, headings, places, errors)))
         if len(errors) < MAX_ERRORS:
@@ -289,13 +292,15 @@ def _values(line: int, cells: list[str], headings: list[str], places: dict[int, 
             continue
         if len(text) > MAX_CELL_CHARS:
             if len(errors) < MAX_ERRORS:
-                errors.append(RowError(line, places.get(index), Phrase("the cell in column {} has more than {} characters", index + 1, MAX_CELL_CHARS)))
+                errors.append(RowError(line, places.get(index),
+                        Phrase("the cell in column {} has more than {} characters", index + 1, MAX_CELL_CHARS)))
         elif index in places:
             values[places[index]] = text
         elif index >= len(headings) or not headings[index].strip():
             unnamed.append(index + 1)
     if unnamed and len(errors) < MAX_ERRORS:
-        errors.append(RowError(line, None, Phrase("a value in column {} has no heading: name the column in the heading line or leave its cells blank", unnamed[0])))
+        errors.append(RowError(line, None, Phrase("a value in column {} has no heading: name the column in the heading "
+                                                  "line or leave its cells blank", unnamed[0])))
     return values
 
 
@@ -304,7 +309,8 @@ def _too_wide(cells: list[str]) -> bool:
 
 
 def _wide(line: int) -> RowError:
-    return RowError(line, None, Phrase("the line has values past column {}: a table has at most {} columns", MAX_CELLS, MAX_CELLS))
+    return RowError(line, None, Phrase("the line has values past column {}: a table has at most {} columns",
+                                       MAX_CELLS, MAX_CELLS))
 
 
 def _places(line: int, headings: list[str], columns: tuple[Column, ...],
@@ -334,19 +340,23 @@ def _places(line: int, headings: list[str], columns: tuple[Column, ...],
                 continue  # mapped to nothing: the caller chose to leave it out
             column = by_key.get(heading_key(target))
             if column is None:
-                errors.append(RowError(line, heading, Phrase("the mapping gives {} to {}, which is not a column of this import: {}", heading, target, _names(columns))))
+                errors.append(RowError(line, heading, Phrase("the mapping gives {} to {}, which is not a column of "
+                                                             "this import: {}", heading, target, _names(columns))))
                 continue
         else:
             column = by_key.get(key)
             if column is None:
-                errors.append(RowError(line, heading, Phrase("unknown column {}: the columns are {} (map it to one, or to nothing to leave it out)", heading, _names(columns))))
+                errors.append(RowError(line, heading, Phrase("unknown column {}: the columns are {} (map it to one, or "
+                                                             "to nothing to leave it out)", heading, _names(columns))))
                 continue
         if column.name in taken:
-            errors.append(RowError(line, column.name, Phrase("{} and {} both fill the column {}: keep one", taken[column.name], heading, column.name)))
+            errors.append(RowError(line, column.name, Phrase("{} and {} both fill the column {}: keep one",
+                                                             taken[column.name], heading, column.name)))
             continue
         taken[column.name] = heading
         places[index] = column.name
-    errors.extend(RowError(line, column.name, Phrase("the required column {} ({}) is missing", column.name, column.spanish))
+    errors.extend(RowError(line, column.name, Phrase("the required column {} ({}) is missing",
+                                                     column.name, column.spanish))
                   for column in columns if column.required and column.name not in taken)
     return places, errors
 
@@ -369,8 +379,11 @@ def _unreadable(line: int, cells: _Unreadable) -> RowError:
     if isinstance(cells, _TooLong):
         return RowError(line, None, Phrase("a cell on this line has more than {} characters", MAX_CELL_CHARS))
     if isinstance(cells, _TooManyRows):
-        return RowError(0, None, Phrase("the file has more than {} rows: split it into files of at most {}", MAX_ROWS, MAX_ROWS))
+        return RowError(0, None, Phrase("the file has more than {} rows: split it into files of at most {}",
+                                        MAX_ROWS, MAX_ROWS))
     if isinstance(cells, _TooManyLines):
-        return RowError(0, None, Phrase("the sheet has more than {} rows, blank ones counted: delete the rows below the data, or split it into files of at most {} rows", MAX_ROWS + 1 + BLANK_ROWS_MARGIN, MAX_ROWS))
+        return RowError(0, None, Phrase("the sheet has more than {} rows, blank ones counted: delete the rows below "
+                                        "the data, or split it into files of at most {} rows",
+                                        MAX_ROWS + 1 + BLANK_ROWS_MARGIN, MAX_ROWS))
     return RowError(line, None, "a quote opened on this line is not closed, or text follows a closing quote: write "
                                 "a quote inside a quoted cell as two quotes")

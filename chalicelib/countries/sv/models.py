@@ -60,7 +60,8 @@ def checked_district(district: Any, info: ValidationInfo) -> Any:
         raise ValueError("send the district with its department")
     department = info.data["department"]
     if dte_catalogues.district_municipio(department, district) is None:
-        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-008 for department {}", repr(district), department))
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-008 for department {}",
+                                repr(district), department))
     # an address read back (its municipio and district) may be sent again as it was
     municipality = info.data.get("municipality")
     if municipality is not None and not dte_catalogues.names_place(department, municipality, district):

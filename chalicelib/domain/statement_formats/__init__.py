@@ -76,4 +76,5 @@ def check_balances(statement: ParsedStatement) -> None:
     total = statement.opening_balance + sum((line.amount for line in statement.lines), Decimal(0))
     if total != statement.closing_balance:
         raise StatementInvalid(
-            Phrase("the opening balance {} and the lines add up to {} but the closing balance is {}: a difference of {}", money(statement.opening_balance), money(total), money(statement.closing_balance), money(abs(statement.closing_balance - total))))
+            Phrase("the opening balance {} and the lines add up to {} but the closing balance is {}: a difference of {}",
+                   money(statement.opening_balance), money(total), money(statement.closing_balance), money(abs(statement.closing_balance - total))))

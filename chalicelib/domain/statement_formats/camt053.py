@@ -34,7 +34,8 @@ def parse(content: bytes) -> ParsedStatement:
     root = tree.getroot()
     namespace = etree.QName(root).namespace or ""
     if not NAMESPACE.match(namespace) or etree.QName(root).localname != "Document":
-        raise StatementInvalid(Phrase("the XML is not a CAMT.053 bank statement (its namespace is {})", namespace or 'none'))
+        raise StatementInvalid(Phrase("the XML is not a CAMT.053 bank statement (its namespace is {})",
+                                      namespace or 'none'))
     return _Reader(namespace).statement(root)
 
 
@@ -54,7 +55,8 @@ class _Reader:
     def statement(self, root: Any) -> ParsedStatement:
         statements = self.all(root, "c:BkToCstmrStmt/c:Stmt")
         if len(statements) != 1:
-            raise StatementInvalid(Phrase("the CAMT.053 file holds {} statements: export one statement per file", len(statements)))
+            raise StatementInvalid(Phrase("the CAMT.053 file holds {} statements: export one statement per file",
+                                          len(statements)))
         stmt = statements[0]
         currency = self.text(stmt, "c:Acct/c:Ccy") or self.text(stmt, "c:Bal/c:Amt/@Ccy")
         entries = self.all(stmt, "c:Ntry")
@@ -76,7 +78,8 @@ class _Reader:
         amount = self.signed(entry, number, "Amt")
         entry_currency = self.text(entry, "c:Amt/@Ccy")
         if currency and entry_currency and entry_currency.upper() != currency.upper():
-            raise StatementInvalid(Phrase("the entry is in {}, the statement in {}", entry_currency, currency), number, "Ccy")
+            raise StatementInvalid(Phrase("the entry is in {}, the statement in {}",
+                                          entry_currency, currency), number, "Ccy")
         if amount == 0:
             return None
         booked = self.text(entry, "c:BookgDt/c:Dt") or self.text(entry, "c:BookgDt/c:DtTm")
@@ -98,7 +101,8 @@ class _Reader:
         amount = plain_amount(self.text(element, f"c:{name}"), number, name)
         direction = self.text(element, "c:CdtDbtInd")
         if direction not in ("CRDT", "DBIT"):
-            raise StatementInvalid(Phrase("the credit or debit mark {} is neither CRDT nor DBIT", direction or ''), number,
+            raise StatementInvalid(Phrase("the credit or debit mark {} is neither CRDT nor DBIT",
+                                          direction or ''), number,
                                    "CdtDbtInd")
         return -amount if direction == "DBIT" else amount
 

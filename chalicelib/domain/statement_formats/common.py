@@ -20,7 +20,8 @@ def cents(value: Decimal, text: str, line: int, column: str | None) -> Decimal:
     if not value.is_finite():
         raise StatementInvalid(Phrase("the amount {} is not a number", text), line, column)
     if abs(value) > MAX_AMOUNT:
-        raise StatementInvalid(Phrase("the amount {} is past the largest amount {}", text, money(MAX_AMOUNT)), line, column)
+        raise StatementInvalid(Phrase("the amount {} is past the largest amount {}",
+                                      text, money(MAX_AMOUNT)), line, column)
     quantized = value.quantize(CENT)
     if quantized != value:
         raise StatementInvalid(Phrase("the amount {} has more than two decimals", text), line, column)
@@ -64,7 +65,8 @@ def money(value: Decimal) -> str:
 
 def too_many_lines(count: int) -> None:
     if count > MAX_LINES:
-        raise StatementInvalid(Phrase("the statement has more than {} lines: split it into files of at most {} lines", MAX_LINES, MAX_LINES))
+        raise StatementInvalid(Phrase("the statement has more than {} lines: split it into files of at most {} lines",
+                                      MAX_LINES, MAX_LINES))
 
 
 def statement(format: Format, lines: list[StatementLine], *, currency: str | None = None,
@@ -77,15 +79,18 @@ def statement(format: Format, lines: list[StatementLine], *, currency: str | Non
     too_many_lines(len(lines))
     # a balance worked out from the lines (OFX's opening, a balance column's less its line) is bound too
     if opening_balance is not None and abs(opening_balance) > MAX_AMOUNT:
-        raise StatementInvalid(Phrase("the opening balance {} is past the largest amount {}", money(opening_balance), money(MAX_AMOUNT)))
+        raise StatementInvalid(Phrase("the opening balance {} is past the largest amount {}",
+                                      money(opening_balance), money(MAX_AMOUNT)))
     if closing_balance is not None and abs(closing_balance) > MAX_AMOUNT:
-        raise StatementInvalid(Phrase("the closing balance {} is past the largest amount {}", money(closing_balance), money(MAX_AMOUNT)))
+        raise StatementInvalid(Phrase("the closing balance {} is past the largest amount {}",
+                                      money(closing_balance), money(MAX_AMOUNT)))
     if not lines:
         raise StatementInvalid("the statement has no lines with an amount")
     seen: dict[str, int] = {}
     for line in lines:
         if line.bank_id and line.bank_id in seen:
-            raise StatementInvalid(Phrase("the bank's id {} of this entry is also entry {}'s", line.bank_id, seen[line.bank_id]),
+            raise StatementInvalid(Phrase("the bank's id {} of this entry is also entry {}'s",
+                                          line.bank_id, seen[line.bank_id]),
                                    line.line, id_field)
         if line.bank_id:
             seen[line.bank_id] = line.line

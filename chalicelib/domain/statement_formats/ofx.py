@@ -38,7 +38,8 @@ def parse(content: bytes) -> ParsedStatement:
         raise StatementInvalid("the OFX file cannot be read: it holds no OFX tags", 0)
     found = [element for element in root.iter() if element.tag in _STATEMENTS]
     if len(found) != 1:
-        raise StatementInvalid(Phrase("the OFX file holds {} account statements: export one account's statement per file", len(found)))
+        raise StatementInvalid(Phrase("the OFX file holds {} account statements: export one account's statement per "
+                                      "file", len(found)))
     return _statement(found[0])
 
 

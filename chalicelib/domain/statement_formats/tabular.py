@@ -185,7 +185,8 @@ def _text_of(value: object) -> str:
 def _date_pattern(date_format: str) -> re.Pattern[str]:
     parts = _DATE_PART.findall(date_format or "")
     if sorted(part[:2] for part in parts) != ["DD", "MM", "YY"]:
-        raise StatementInvalid(Phrase("the date format {} is not made of DD, MM and YYYY or YY (e.g. DD/MM/YYYY)", date_format),
+        raise StatementInvalid(Phrase("the date format {} is not made of DD, MM and YYYY or YY (e.g. DD/MM/YYYY)",
+                                      date_format),
                                0, "dateFormat")
     pattern, position = "", 0
     for match in _DATE_PART.finditer(date_format):
@@ -260,8 +261,10 @@ def _number(value: object, mapping: ColumnMapping, line: int, column: str | None
         raise StatementInvalid(Phrase("the amount {} is not a number written {}", text, example), line, column)
     if mark is not None and side is not None and (mark in _DEBIT_MARKS) != (side == "debit"):
         if side == "debit":
-            raise StatementInvalid(Phrase("the amount {} is marked {}, money in, in the debit column", text, mark), line, column)
-        raise StatementInvalid(Phrase("the amount {} is marked {}, money out, in the credit column", text, mark), line, column)
+            raise StatementInvalid(Phrase("the amount {} is marked {}, money in, in the debit column",
+                                          text, mark), line, column)
+        raise StatementInvalid(Phrase("the amount {} is marked {}, money out, in the credit column",
+                                      text, mark), line, column)
     number = Decimal(f"{whole.replace(separator, '') if separator else whole}.{fraction or '0'}")
     return cents(-number if negative or mark in _DEBIT_MARKS else number, text, line, column)
 
@@ -306,7 +309,8 @@ def _balances(lines: list[StatementLine], column: str | None) -> tuple[Decimal |
     if _break(known[::-1]) is None:  # newest first: the earliest line is the last one
         return known[-1][1] - known[-1][0].amount, known[0][1]
     (_, previous_balance), (line, balance) = forward
-    raise StatementInvalid(Phrase("the balance {} is not the previous line's balance {} plus this line's amount {}", money(balance), money(previous_balance), money(line.amount)), line.line, column)
+    raise StatementInvalid(Phrase("the balance {} is not the previous line's balance {} plus this line's amount {}",
+                                  money(balance), money(previous_balance), money(line.amount)), line.line, column)
 
 
 Balanced = tuple[StatementLine, Decimal]

@@ -60,11 +60,13 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after the end date")
     if _dt.date.fromisoformat(end_date) - _dt.date.fromisoformat(start_date) > _dt.timedelta(days=MAX_BOOK_DAYS):
-        raise ValidationFailed.for_field("endDate", Phrase("a book spans at most {} days (books are monthly)", MAX_BOOK_DAYS))
+        raise ValidationFailed.for_field("endDate", Phrase("a book spans at most {} days (books are monthly)",
+                                                           MAX_BOOK_DAYS))
     company = accounts.get_company(table, company_id)
     if countries.pack_of(company).code != country:
         books = countries.pack(country)  # "The ISV books are for companies of Honduras (...)"
-        raise ApiError(Phrase("The {} books are for companies of {} (the company's country is {}).", books.tax_label, books.name, countries.pack_of(company).code), code="REPORT_NOT_FOR_COUNTRY")
+        raise ApiError(Phrase("The {} books are for companies of {} (the company's country is {}).",
+                              books.tax_label, books.name, countries.pack_of(company).code), code="REPORT_NOT_FOR_COUNTRY")
     documents = [item for item in document_store.dated_between(table, company_id, low=start_date, high=keys.day_end(end_date))
                  if item["status"] in tax_books.BOOK_STATUSES and not tax_books.reversed_later(item)]
     # a document as booked before its reversal sorts before its later confirmation of the same day

@@ -107,16 +107,19 @@ def _name_taken(name: str) -> Conflict:
 def _value_taken(field: str, text: str, where: str | None = None) -> Conflict:
     details = [{"field": where or field, "message": "already used by another value of the dimension"}]
     if field == "name":
-        return Conflict(Phrase("Another value of the dimension is already named {}.", repr(text)), code="DIMENSION_VALUE_TAKEN",
+        return Conflict(Phrase("Another value of the dimension is already named {}.",
+                               repr(text)), code="DIMENSION_VALUE_TAKEN",
                         details=details)
-    return Conflict(Phrase("Another value of the dimension already has the code {}.", repr(text)), code="DIMENSION_VALUE_TAKEN",
+    return Conflict(Phrase("Another value of the dimension already has the code {}.",
+                           repr(text)), code="DIMENSION_VALUE_TAKEN",
                     details=details)
 
 
 def _limit_reached() -> Conflict:
     return Conflict(Phrase("A company has at most {} dimensions: make one inactive and reuse it.", keys.MAX_DIMENSIONS),
                     code="DIMENSION_LIMIT_REACHED",
-                    details=[{"field": "name", "message": Phrase("at most {} dimensions per company", keys.MAX_DIMENSIONS)}])
+                    details=[{"field": "name", "message": Phrase("at most {} dimensions per company",
+                                                                 keys.MAX_DIMENSIONS)}])
 
 
 def value_view(item: Mapping[str, Any]) -> dict[str, Any]:

@@ -151,8 +151,10 @@ def _check_closable(table: Table, company_id: int, rules: list[Any], left: list[
                 if not accounts[account_id].get("isActive", True)]
     if inactive:
         raise ValidationFailed(
-            Phrase("Account {} is inactive: the closing entry posts to it. Activate it to close the year.", inactive[0]['code']),
-            code=INVALID_ACCOUNT, details=[{"field": "chartOfAccountId", "message": Phrase("account {} is inactive", a['code'])}
+            Phrase("Account {} is inactive: the closing entry posts to it. Activate it to close the year.",
+                   inactive[0]['code']),
+            code=INVALID_ACCOUNT, details=[{"field": "chartOfAccountId", "message":
+                    Phrase("account {} is inactive", a['code'])}
                                            for a in inactive])
 
 
@@ -160,7 +162,8 @@ def _check_ended(table: Table, company_id: int, year: int) -> None:
     """A year closes once its last day is over where the company is."""
     today, next_year = clock.company_today(table.get(keys.company(company_id)) or {}), f"{year + 1}-01-01"
     if next_year > today:
-        raise FiscalYearRefused(Phrase("The fiscal year {} has not ended: it can be closed from {} (today is {}).", year, next_year, today), code="FISCAL_YEAR_NOT_ENDED")
+        raise FiscalYearRefused(Phrase("The fiscal year {} has not ended: it can be closed from {} (today is {}).",
+                                       year, next_year, today), code="FISCAL_YEAR_NOT_ENDED")
 
 
 def _check_earlier_years_closed(table: Table, company_id: int, year: int) -> None:
@@ -174,7 +177,8 @@ def _check_earlier_years_closed(table: Table, company_id: int, year: int) -> Non
         entries[int(day[:4])] += sum(int(counts.get(name, 0)) for name in posted)
     still_open = sorted(earlier for earlier, count in entries.items() if count > 0 and earlier not in closed)
     if still_open:
-        raise FiscalYearRefused(Phrase("Earlier years with postings are still open: {}. Close them first, oldest first.", ', '.join(map(str, still_open))), code="FISCAL_YEAR_ORDER")
+        raise FiscalYearRefused(Phrase("Earlier years with postings are still open: {}. Close them first, oldest first.",
+                                       ', '.join(map(str, still_open))), code="FISCAL_YEAR_ORDER")
 
 
 def _books_closed_through(table: Table, company_id: int) -> str | None:
@@ -210,11 +214,13 @@ def reopen_year(command: Command, year: int) -> dict[str, Any]:
     table, company_id, name = command.table, command.company_id, _checked_year(year)
     state = fiscal_year(table, company_id, year)
     if state["status"] not in (CLOSED, CLOSING, REOPENING):
-        raise FiscalYearRefused(Phrase("The fiscal year {} is {}; only a closed year is reopened.", year, state['status']))
+        raise FiscalYearRefused(Phrase("The fiscal year {} is {}; only a closed year is reopened.",
+                                       year, state['status']))
     years = list_fiscal_years(table, company_id)   # newest first
     later = [item for item in years if item["year"] > year and item["status"] != OPEN]
     if later:
-        raise FiscalYearRefused(Phrase("The fiscal year {} is {}: reopen it first.", later[0]['year'], later[0]['status']),
+        raise FiscalYearRefused(Phrase("The fiscal year {} is {}: reopen it first.",
+                                       later[0]['year'], later[0]['status']),
                                 code="FISCAL_YEAR_ORDER")
     if state["status"] in (CLOSED, CLOSING):
         # the books' lock back to the newest earlier closed year first: the year's own lock

@@ -73,7 +73,8 @@ def refuse_unless_postable_and_reversible(table: Table, company_id: int, entry: 
     reversing.know_accounts({account_id: {**account, "postingCount": 1} for account_id, account in accounts.items()})
     reversing.reverse(table, posted, f"{int(entry['date'][:4]) + 1}-01-01")
     if max(_items(table, posting), _items(table, reversing)) > MAX_ITEMS:
-        raise DocumentTooLarge(Phrase("An entry posts at most {} records (one per line and two per account); split it into several entries.", MAX_ITEMS))
+        raise DocumentTooLarge(Phrase("An entry posts at most {} records (one per line and two per account); split it "
+                                      "into several entries.", MAX_ITEMS))
 
 
 def _items(table: Table, writes: JournalWrites) -> int:

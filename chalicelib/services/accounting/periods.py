@@ -55,7 +55,8 @@ def create_period(command: Command, name: str, start_date: str, end_date: str) -
         if accounting.overlaps(start_date, end_date, other["startDate"], other["endDate"]):
             raise PeriodRuleBroken(
                 Phrase("The period overlaps period {} ({} to {}).", other['id'], other['startDate'], other['endDate']),
-                code="PERIOD_OVERLAP", details=[{"field": "startDate", "message": Phrase("overlaps period {}", other['id'])}])
+                code="PERIOD_OVERLAP", details=[{"field": "startDate", "message":
+                        Phrase("overlaps period {}", other['id'])}])
     period_id = table.next_id(keys.id_sequence(company_id, keys.ACCOUNTING_PERIOD))
     now = clock.now_iso()
     item = {**period_key(company_id, period_id), **keys.period_index(company_id, start_date, period_id),

@@ -198,7 +198,8 @@ class JournalWrites:
             raise EntryStateError(Phrase("Only a posted entry can be reversed; this entry is {}.", entry['status']),
                                   code="ENTRY_NOT_POSTED")
         if date < entry["date"]:
-            raise ValidationFailed.for_field("date", Phrase("a reversal cannot be dated before the entry ({})", entry['date']))
+            raise ValidationFailed.for_field("date", Phrase("a reversal cannot be dated before the entry ({})",
+                                                            entry['date']))
         reversal_id = self._new_entry_id(table)
         reversal = entry_item(
             self.company_id, reversal_id, date=date,
@@ -302,7 +303,9 @@ class JournalWrites:
         self._check_books_lock(transaction)
         for year, days in self._dated.items():
             ordered = sorted(days)
-            closed = PeriodClosed(Phrase("{}-{} falls in a closed accounting period or fiscal year.", year, ordered[0]) if len(ordered) == 1 else Phrase("A date of this operation in {} falls in a closed accounting period or fiscal year.", year),
+            closed = PeriodClosed(Phrase("{}-{} falls in a closed accounting period or fiscal year.",
+                                         year, ordered[0]) if len(ordered) == 1 else
+                    Phrase("A date of this operation in {} falls in a closed accounting period or fiscal year.", year),
                                   details=[{"field": "date", "message": IN_CLOSED_PERIOD}])
             periods.require_days_open(transaction, self.company_id, year, ordered, closed)
 

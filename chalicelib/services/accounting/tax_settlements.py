@@ -62,8 +62,10 @@ def settle_taxes(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     previous = guard.get("lastDate")
     if previous and period_end < previous:
         raise SettlementRefused(
-            Phrase("The previous tax settlement is dated {}: a settlement's period ends on or after it, so that nothing is settled twice.", previous), code=OVERLAP,
-            details=[{"field": "periodEnd", "message": Phrase("must be on or after {}, the previous settlement's date", previous)}])
+            Phrase("The previous tax settlement is dated {}: a settlement's period ends on or after it, so that "
+                   "nothing is settled twice.", previous), code=OVERLAP,
+            details=[{"field": "periodEnd", "message": Phrase("must be on or after {}, the previous settlement's date",
+                                                              previous)}])
     sales_account = _rule_account(table, company_id, "tax_sales")
     purchases_account = _rule_account(table, company_id, "tax_purchases")
     withholdings = _withholdings_owed(table, company_id, period_end) if fields.get("includeWithholdings") else {}
@@ -71,7 +73,10 @@ def settle_taxes(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
                                  reports.balance_at(table, company_id, purchases_account, period_end),
                                  sum(withholdings.values(), ZERO))
     if not figures.settles_anything:
-        raise SettlementRefused(Phrase("On {} the tax accounts hold nothing to settle: no output tax is owed and no withholding is owed.", period_end) if fields.get('includeWithholdings') else Phrase("On {} the tax accounts hold nothing to settle: no output tax is owed.", period_end),
+        raise SettlementRefused(Phrase("On {} the tax accounts hold nothing to settle: no output tax is owed and no "
+                                       "withholding is owed.",
+                                       period_end) if fields.get('includeWithholdings') else
+                Phrase("On {} the tax accounts hold nothing to settle: no output tax is owed.", period_end),
                                 code=NOTHING_TO_SETTLE,
                                 details=[{"field": "periodEnd", "message": "no tax is owed at this date"}])
     bank = _paying_account(command, fields.get("bankAccountId"), figures)
@@ -152,5 +157,6 @@ def _paying_account(command: Command, bank_account_id: int | None, figures: Sett
         raise ValidationFailed.for_field("bankAccountId", "the bank account is inactive")
     own = exchange_rates.company_currency(exchange_rates.company_of(command.table, command.company_id))
     if bank.get("currency") not in (None, own):
-        raise ValidationFailed.for_field("bankAccountId", Phrase("must be in the company's own currency {}, not {}", own, bank['currency']))
+        raise ValidationFailed.for_field("bankAccountId", Phrase("must be in the company's own currency {}, not {}",
+                                                                 own, bank['currency']))
     return bank

@@ -138,7 +138,8 @@ def update_bank_account(command: Command, account_id: int, changes: dict[str, An
     fixed: list[str] = [name for name in ("chartOfAccountId", "openingBalance", "openingBalanceDate", "currency")
              if name in changes and changes[name] != current.get(name)]
     if fixed and _has_transactions(current):
-        raise BankRuleBroken(Phrase("{} cannot change once the account has transactions.", fixed[0]), code="BANK_ACCOUNT_IN_USE",
+        raise BankRuleBroken(Phrase("{} cannot change once the account has transactions.",
+                                    fixed[0]), code="BANK_ACCOUNT_IN_USE",
                              details=[{"field": fixed[0], "message": "the account has transactions"}])
     if "openingBalance" in changes:
         # no transactions, so nothing reconciled either: both balances are the opening balance

@@ -42,7 +42,8 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
     balance a statement on money the bank never moved."""
     field = "clearedTransactionIds"
     if len(ids) > MAX_FROM_STATEMENT:
-        raise ValidationFailed.for_field(field, Phrase("at most {} transactions per reconciliation", MAX_FROM_STATEMENT))
+        raise ValidationFailed.for_field(field, Phrase("at most {} transactions per reconciliation",
+                                                       MAX_FROM_STATEMENT))
     problems: list[tuple[int, str]] = []
     first_seen: dict[int, int] = {}
     for index, tx_id in enumerate(ids):
@@ -60,9 +61,12 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
             problems.append((index, f"dated {item['transactionDate']}, after statementDate"))
         elif item.get("reconciled") and (claimed_by is None or item.get("reconciliationId") != claimed_by):
             by = item.get("reconciliationId")
-            reconciled.append({"field": f"{field}[{index}]", "message": Phrase("already reconciled by reconciliation {}", int(by)) if by is not None else "already reconciled"})
+            reconciled.append({"field": f"{field}[{index}]", "message":
+                    Phrase("already reconciled by reconciliation {}",
+                           int(by)) if by is not None else "already reconciled"})
         elif lines and tx_id in lines and item.get("statementLineId") != lines[tx_id]:
-            problem = (Phrase("no longer matched to statement line {}: remove it from the draft or match the line again", lines[tx_id]))
+            problem = (Phrase("no longer matched to statement line {}: remove it from the draft or match the line again",
+                              lines[tx_id]))
             problems.append((index, problem))
     problems.extend(unpaired_reversals(table, company_id, account_id, items, first_seen))
     if problems:

@@ -34,7 +34,8 @@ def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any] | Ex
     table, company_id = command.table, command.company_id
     own = company_currency(table.get(keys.company(company_id)) or {})
     if fields["currency"] == own:
-        raise ValidationFailed.for_field("currency", Phrase("{} is the company's own currency: its rate is always 1", own))
+        raise ValidationFailed.for_field("currency", Phrase("{} is the company's own currency: its rate is always 1",
+                                                            own))
     key = keys.exchange_rate(company_id, fields["currency"], fields["date"])
     existing = table.get(key)
     now = clock.now_iso()
@@ -79,7 +80,8 @@ def rate_for(table: Table, company: dict[str, Any], currency: str | None, date: 
     own = company_currency(company)
     if currency is None or currency == own:
         if given is not None and Decimal(given) != ONE:
-            raise ValidationFailed.for_field(field, Phrase("must be 1 (or left out) for the company's own currency {}", own))
+            raise ValidationFailed.for_field(field, Phrase("must be 1 (or left out) for the company's own currency {}",
+                                                           own))
         return ONE
     if given is not None:
         if sender is not None:
@@ -90,7 +92,8 @@ def rate_for(table: Table, company: dict[str, Any], currency: str | None, date: 
         return Decimal(given)
     found = rate_on(table, company["id"], currency, date)
     if found is None:
-        raise ValidationFailed.for_field(field, Phrase("required: no exchange rate of {} on or before {}; send it, or record one with POST /exchange-rates", currency, date))
+        raise ValidationFailed.for_field(field, Phrase("required: no exchange rate of {} on or before {}; send it, or "
+                                                       "record one with POST /exchange-rates", currency, date))
     return found
 
 

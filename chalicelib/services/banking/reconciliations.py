@@ -102,7 +102,8 @@ def get_reconciliation(table: Table, company_id: int, account_id: int, reconcili
 
 def _require_draft(reconciliation: dict[str, Any], action: str) -> None:
     if reconciliation["status"] != DRAFT:
-        raise ReconciliationRefused(Phrase("Only a draft reconciliation can be {}; this one is {}.", action, reconciliation['status']), code="INVALID_RECONCILIATION_STATUS")
+        raise ReconciliationRefused(Phrase("Only a draft reconciliation can be {}; this one is {}.",
+                                           action, reconciliation['status']), code="INVALID_RECONCILIATION_STATUS")
 
 
 def _require_not_completing(reconciliation: dict[str, Any]) -> None:
@@ -116,10 +117,12 @@ def _check_statement_date(account: dict[str, Any], statement_date: str) -> None:
     """Statements follow one another: none before the account opened or before the last
     completed one (re-checked in the completing transaction)."""
     if statement_date < account["openingBalanceDate"]:
-        raise ValidationFailed.for_field("statementDate", Phrase("must not be before the account's opening balance date ({})", account['openingBalanceDate']))
+        raise ValidationFailed.for_field("statementDate", Phrase("must not be before the account's opening balance "
+                                                                 "date ({})", account['openingBalanceDate']))
     last = account.get("lastReconciliationDate")
     if last and statement_date < last:
-        raise ValidationFailed.for_field("statementDate", Phrase("must not be before the statement date of the last completed reconciliation ({})", last))
+        raise ValidationFailed.for_field("statementDate", Phrase("must not be before the statement date of the last "
+                                                                 "completed reconciliation ({})", last))
 
 
 # --- commands ----------------------------------------------------------------------------------------
@@ -224,10 +227,12 @@ def _figures(account: dict[str, Any], reconciliation: dict[str, Any], total: Dec
     difference = statement - cleared
     if difference != 0:
         raise ReconciliationRefused(
-            Phrase("The cleared balance {} differs from the statement balance {} by {}.", cleared, statement, difference),
+            Phrase("The cleared balance {} differs from the statement balance {} by {}.",
+                   cleared, statement, difference),
             code="RECONCILIATION_UNBALANCED",
             details=[{"field": "difference",
-                      "message": Phrase("{} (the bank statement's balance less the cleared balance); must be 0", difference)}])
+                      "message": Phrase("{} (the bank statement's balance less the cleared balance); must be 0",
+                                        difference)}])
     return opening, cleared, difference
 
 

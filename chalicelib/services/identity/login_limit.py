@@ -112,7 +112,8 @@ def _count_address(table: Table, source_address: str, now: int) -> AddressCount:
         _give_back(table, counted)
         raise RateLimited("Too many failed logins for this address; retry later.",
                           headers={"Retry-After": str(max(1, math.ceil(start + length - now)))},
-                          details=[{"field": "sourceAddress", "message": Phrase("{} failed logins per {} s", limit, length)}])
+                          details=[{"field": "sourceAddress", "message":
+                                  Phrase("{} failed logins per {} s", limit, length)}])
     return counted
 
 

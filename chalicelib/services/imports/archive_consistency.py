@@ -69,7 +69,8 @@ def counter_problems(items: Iterable[dict[str, Any]], company_id: int, country: 
 
 def _behind(name: str, value: int, used: int) -> RowError:
     # TORN's words written out: the catalogue's test reads the phrase here
-    return RowError(0, None, Phrase("the counter {} is at {}, behind the archive's records, which used {}: the archive was taken while the company was writing: export it again", name, value, used))
+    return RowError(0, None, Phrase("the counter {} is at {}, behind the archive's records, which used {}: the archive "
+                                    "was taken while the company was writing: export it again", name, value, used))
 
 
 def _sequence_kind(record: dict[str, Any], company_id: int) -> str | None:

@@ -174,12 +174,14 @@ def read(content: bytes) -> Archive:
     # the sizes the files declare bound what reading them yields (zipfile stops there: a file
     # longer than it says fails its CRC), so the archive is measured before any is read
     if sum(info.file_size for info in archive.infolist()) > MAX_EXPANDED_BYTES:
-        raise ArchiveInvalid(RowError(0, None, Phrase("the archive expands to more than {} MB: a restore reads at most that", MAX_EXPANDED_BYTES // (1024 * 1024))))
+        raise ArchiveInvalid(RowError(0, None, Phrase("the archive expands to more than {} MB: a restore reads at most "
+                                                      "that", MAX_EXPANDED_BYTES // (1024 * 1024))))
     for path, entry in sorted(listed.items()):
         try:
             data = archive.read(path)
         except (zipfile.BadZipFile, OSError, EOFError) as error:
-            raise ArchiveInvalid(RowError(0, None, Phrase("{}: its checksum does not match the manifest", path))) from error
+            raise ArchiveInvalid(RowError(0, None, Phrase("{}: its checksum does not match the manifest",
+                                                          path))) from error
         if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
             raise ArchiveInvalid(RowError(0, None, Phrase("{}: its checksum does not match the manifest", path)))
         if not path.startswith(ITEMS_FOLDER):
@@ -189,7 +191,8 @@ def read(content: bytes) -> Archive:
         except (ValueError, TypeError, AttributeError) as error:
             raise ArchiveInvalid(RowError(0, None, Phrase("{}: not JSON Lines of typed items", path))) from error
         if len(items) != entry.get("count"):
-            raise ArchiveInvalid(RowError(0, None, Phrase("{}: {} items, the manifest says {}", path, len(items), entry.get('count'))))
+            raise ArchiveInvalid(RowError(0, None, Phrase("{}: {} items, the manifest says {}",
+                                                          path, len(items), entry.get('count'))))
         result.items[path[len(ITEMS_FOLDER):-len(".jsonl")]] = items
     return result
 
@@ -212,11 +215,14 @@ def books_problems(archive: Archive) -> list[RowError]:
     problems = []
     debits, credits = sum(b[0] for b in balances.values()), sum(b[1] for b in balances.values())
     if debits != credits:
-        problems.append(RowError(0, None, Phrase("the balances' debits {} differ from their credits {}", debits, credits)))
+        problems.append(RowError(0, None, Phrase("the balances' debits {} differ from their credits {}",
+                                                 debits, credits)))
     for account in sorted(set(balances) | set(postings)):
         (posted_debit, posted_credit), (debit, credit) = postings[account], balances[account]
         if (posted_debit, posted_credit) != (debit, credit):
-            problems.append(RowError(0, None, Phrase("account {}: its postings (debit {}, credit {}) differ from its balances (debit {}, credit {})", account, posted_debit, posted_credit, debit, credit)))
+            problems.append(RowError(0, None, Phrase("account {}: its postings (debit {}, credit {}) differ from its "
+                                                     "balances (debit {}, credit {})",
+                                                     account, posted_debit, posted_credit, debit, credit)))
     return problems
 
 

@@ -129,7 +129,8 @@ def decoded_content(text: str) -> bytes:
 
 
 def too_large() -> ApiError:
-    return ApiError(Phrase("The file is larger than {} MB; split it into smaller files.", MAX_FILE_BYTES // (1024 * 1024)),
+    return ApiError(Phrase("The file is larger than {} MB; split it into smaller files.",
+                           MAX_FILE_BYTES // (1024 * 1024)),
                     code="PAYLOAD_TOO_LARGE")
 
 
@@ -178,7 +179,8 @@ def run_job(command: Command, job_id: int, queue: QueueGetter = get_jobs_queue) 
     job = _job(table, company_id, job_id)
     check_permission(command.principal, PERMISSIONS[job["kind"]])
     if not stored_imports.start_importing(table, keys.import_job(company_id, job_id)):
-        raise ApiError(Phrase("The import's status is {}: only a dry run that found no problem (ready), or an import stopped by a fault, can be run.", job['status']), code="IMPORT_NOT_READY")
+        raise ApiError(Phrase("The import's status is {}: only a dry run that found no problem (ready), or an import "
+                              "stopped by a fault, can be run.", job['status']), code="IMPORT_NOT_READY")
     if job.get("stopped"):
         from chalicelib.services.imports import runner
 

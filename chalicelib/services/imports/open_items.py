@@ -112,7 +112,8 @@ class OpenItems:
             values = row.values
             partner = found.get(values.get("partnerTaxId", ""))
             if values.get("partnerTaxId") and partner is None:
-                problems.append(RowError(row.line, "partnerTaxId", Phrase("no business partner has the tax id {}", values['partnerTaxId'])))
+                problems.append(RowError(row.line, "partnerTaxId",
+                        Phrase("no business partner has the tax id {}", values['partnerTaxId'])))
             elif partner is not None and not partner.get("isActive", True):
                 problems.append(RowError(row.line, "partnerTaxId", "the business partner is inactive"))
             side = SIDES.get((values.get("side") or "").casefold())
@@ -138,13 +139,17 @@ class OpenItems:
             currency = (values.get("currency") or own_currency).upper()
             rate = opening_cells.number(row, "exchangeRate", problems)
             if currency not in CURRENCIES:
-                problems.append(RowError(row.line, "currency", Phrase("is not one of the currencies {}: {}", ', '.join(CURRENCIES), currency)))
+                problems.append(RowError(row.line, "currency",
+                        Phrase("is not one of the currencies {}: {}", ', '.join(CURRENCIES), currency)))
             elif currency == own_currency:
                 if rate is not None and rate != 1:
-                    problems.append(RowError(row.line, "exchangeRate", Phrase("must be 1 (or left out) for the company's own currency {}", own_currency)))
+                    problems.append(RowError(row.line, "exchangeRate",
+                            Phrase("must be 1 (or left out) for the company's own currency {}", own_currency)))
                 rate = None
             elif rate is None or rate <= 0:
-                problems.append(RowError(row.line, "exchangeRate", Phrase("required for a document in {}: how many {} one {} was worth", currency, own_currency, currency)))
+                problems.append(RowError(row.line, "exchangeRate",
+                        Phrase("required for a document in {}: how many {} one {} was worth",
+                               currency, own_currency, currency)))
             if when:
                 dated.append((row.line, when))
             if not problems and when and amount is not None and side is not None:
@@ -155,14 +160,16 @@ class OpenItems:
             partner_id = int(partner["id"])
             unit = _unit(partner_id, side, number)
             if unit in first_line:
-                errors.append(RowError(row.line, "documentNumber", Phrase("repeats the open item of line {}", first_line[unit])))
+                errors.append(RowError(row.line, "documentNumber",
+                        Phrase("repeats the open item of line {}", first_line[unit])))
                 continue
             first_line[unit] = row.line
             if not context.is_done(unit):  # landed by this job: not a duplicate
                 if partner_id not in stored:
                     stored[partner_id] = _stored_numbers(context, partner_id)
                 if (side, number.casefold()) in stored[partner_id]:
-                    errors.append(RowError(row.line, "documentNumber", Phrase("the partner already has the opening document {}", number)))
+                    errors.append(RowError(row.line, "documentNumber",
+                            Phrase("the partner already has the opening document {}", number)))
                     continue
             items.append(OpenItem(row.line, unit, partner_id, side, {
                 "side": side, "date": when, "dueDate": due or when, "amount": amount, "reference": number,

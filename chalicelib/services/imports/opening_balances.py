@@ -82,7 +82,8 @@ class OpeningBalances:
             elif account is None:
                 problems.append(RowError(row.line, "accountCode", Phrase("no account has the code {}", code)))
             elif int(account.get("childCount", 0)) > 0:
-                problems.append(RowError(row.line, "accountCode", Phrase("account {} has sub-accounts: give the balances of those", code)))
+                problems.append(RowError(row.line, "accountCode",
+                        Phrase("account {} has sub-accounts: give the balances of those", code)))
             elif not account.get("isActive", True):
                 problems.append(RowError(row.line, "accountCode", Phrase("account {} is inactive", code)))
             debit = opening_cells.money(row, "debit", problems) or ZERO
@@ -92,17 +93,21 @@ class OpeningBalances:
                     problems.append(RowError(row.line, column, "must not be negative"))
             total_debit, total_credit = total_debit + debit, total_credit + credit
             if code in first_line:
-                problems.append(RowError(row.line, "accountCode", Phrase("repeats the account of line {}", first_line[code])))
+                problems.append(RowError(row.line, "accountCode",
+                        Phrase("repeats the account of line {}", first_line[code])))
             if problems or account is None or code is None:
                 errors.extend(problems)
                 continue
             first_line[code] = row.line
             if int(account["id"]) == equity_id and debit != credit:
-                errors.append(RowError(row.line, "accountCode", Phrase("account {} is the opening balance equity account, which the import balances: leave it out", code)))
+                errors.append(RowError(row.line, "accountCode",
+                        Phrase("account {} is the opening balance equity account, which the import balances: leave it "
+                               "out", code)))
                 continue
             figures.append((row, account, debit, credit))
         if total_debit != total_credit:
-            errors.append(RowError(0, None, Phrase("the trial balance does not balance: debits {}, credits {}", _amount_text(total_debit), _amount_text(total_credit))))
+            errors.append(RowError(0, None, Phrase("the trial balance does not balance: debits {}, credits {}",
+                                                   _amount_text(total_debit), _amount_text(total_credit))))
         if changeover is None or errors:
             return Checked(errors, None)
         books = reports.month_balances_through(table, company_id, changeover)
@@ -118,13 +123,17 @@ class OpeningBalances:
             if int(account["id"]) in compared:
                 said, there = accounting.natural_balance(account["type"], debit, credit), held(account)
                 if said != there:
-                    errors.append(RowError(row.line, "accountCode", Phrase("account {} {}: the file says {}, the books hold {} from the open items, the opening stock and the bank accounts (import those first)", account['code'], account['name'], _amount_text(said), _amount_text(there))))
+                    errors.append(RowError(row.line, "accountCode",
+                            Phrase("account {} {}: the file says {}, the books hold {} from the open items, the "
+                                   "opening stock and the bank accounts (import those first)",
+                                   account['code'], account['name'], _amount_text(said), _amount_text(there))))
             elif debit != credit:
                 to_post.append((row, account, debit, credit))
         for account_id in compared:
             account = next((a for a in accounts.values() if int(a["id"]) == account_id), None)
             if account is not None and account_id not in in_file and held(account):
-                errors.append(RowError(0, "accountCode", Phrase("account {} {}: the file says 0.00, the books hold {}", account['code'], account['name'], _amount_text(held(account)))))
+                errors.append(RowError(0, "accountCode", Phrase("account {} {}: the file says 0.00, the books hold {}",
+                                                                account['code'], account['name'], _amount_text(held(account)))))
         units = []
         for number, piece in opening_cells.chunks(to_post, LINES_PER_ENTRY):
             unit = opening_cells.OpeningUnit(f"opening-balances/{number}", [
@@ -132,7 +141,9 @@ class OpeningBalances:
                  "credit": max(credit - debit, ZERO)} for _, account, debit, credit in piece],
                 tuple(row.line for row, _, _, _ in piece))
             if not context.is_done(unit.unit):  # landed by this job: its balances are its own
-                errors.extend(RowError(row.line, "accountCode", Phrase("account {} already holds {} at the changeover date", account['code'], _amount_text(held(account))))
+                errors.extend(RowError(row.line, "accountCode",
+                        Phrase("account {} already holds {} at the changeover date",
+                               account['code'], _amount_text(held(account))))
                               for row, account, _, _ in piece if held(account))
             units.append(unit)
         return Checked(errors, None if errors else (changeover, equity_id, posted_controls, units))

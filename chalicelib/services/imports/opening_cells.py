@@ -44,9 +44,11 @@ def refuse_closed_changeover(context: ImportContext, changeover: str | None, err
         return
     why = posting.closed_dates(context.table, context.company_id, [changeover]).get(changeover)
     if why == posting.IN_CLOSED_PERIOD:
-        errors.append(RowError(0, "date", Phrase("the changeover date {} falls in a closed accounting period or fiscal year", changeover)))
+        errors.append(RowError(0, "date", Phrase("the changeover date {} falls in a closed accounting period or fiscal "
+                                                 "year", changeover)))
     elif why == posting.IN_CLOSED_YEAR:
-        errors.append(RowError(0, "date", Phrase("the changeover date {} falls on or before the last day of a closed fiscal year", changeover)))
+        errors.append(RowError(0, "date", Phrase("the changeover date {} falls on or before the last day of a closed "
+                                                 "fiscal year", changeover)))
 
 
 def _cell(row: Row, column: str, errors: list[RowError], required: bool) -> str | None:

@@ -75,7 +75,9 @@ class OpeningStock:
             elif not product.get("isActive", True):
                 problems.append(RowError(row.line, "productCode", Phrase("the product {} is inactive", code)))
             elif product.get("type", "product") != "product" or not product.get("trackInventory", True):
-                problems.append(RowError(row.line, "productCode", Phrase("the product {} does not keep stock: it is a service or does not track inventory", code)))
+                problems.append(RowError(row.line, "productCode",
+                        Phrase("the product {} does not keep stock: it is a service or does not track inventory",
+                               code)))
             warehouse_id = None
             text = row.values.get("warehouseId")
             if text is None:
@@ -97,7 +99,8 @@ class OpeningStock:
                 continue
             natural = (int(product["id"]), warehouse_id)
             if natural in first_line:
-                errors.append(RowError(row.line, "productCode", Phrase("repeats the product and warehouse of line {}", first_line[natural])))
+                errors.append(RowError(row.line, "productCode",
+                        Phrase("repeats the product and warehouse of line {}", first_line[natural])))
                 continue
             first_line[natural] = row.line
             by_warehouse.setdefault(warehouse_id, []).append((row, {"productId": int(product["id"]), "quantity": quantity,
@@ -109,7 +112,8 @@ class OpeningStock:
                 unit = StockUnit(f"opening-stock/{warehouse_id}/{number}", [line for _, line, _ in piece],
                                  tuple(row.line for row, _, _ in piece), warehouse_id)
                 if not context.is_done(unit.unit):  # landed by this job: its stock is its own
-                    errors.extend(RowError(row.line, "quantity", Phrase("the warehouse already holds {} of the product", format(held, 'f')))
+                    errors.extend(RowError(row.line, "quantity",
+                            Phrase("the warehouse already holds {} of the product", format(held, 'f')))
                                   for row, _, held in piece if held)
                 units.append(unit)
         return Checked(errors, None if errors else (changeover, units))

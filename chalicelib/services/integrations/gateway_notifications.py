@@ -294,7 +294,8 @@ def _deferred(error: ApiError, context: _Context) -> ApiError:
     logger.error("gateway payment not booked: the company's setup refuses it; kept pending until it is fixed",
                  extra={"companyId": context.company_id, "linkId": context.link["id"], "code": error.code,
                         "transactionId": context.notification.transaction_id})
-    return ApiError(Phrase("The payment cannot be registered yet ({}: {}); send it again later.", error.code, error.message),
+    return ApiError(Phrase("The payment cannot be registered yet ({}: {}); send it again later.",
+                           error.code, error.message),
                     code="PAYMENT_DEFERRED")
 
 

@@ -68,7 +68,8 @@ def _collectable(table: Table, company_id: int, document_id: int) -> DocumentRec
     kind = KINDS[document["type"]]
     problem: str | None = None
     if not (kind.sales and kind.balance > 0):
-        problem = Phrase("a payment link collects a sales document a customer owes; this one is {} ({})", kind.code, kind.name)
+        problem = Phrase("a payment link collects a sales document a customer owes; this one is {} ({})",
+                         kind.code, kind.name)
     elif document["status"] != CONFIRMED:
         problem = Phrase("only a confirmed document can be paid; this one is {}", document['status'])
     elif Decimal(document["pending"]) <= 0:
@@ -98,13 +99,18 @@ def _check_currency(table: Table, company_id: int, gateway: dict[str, Any], curr
     clearing = gateway_config.clearing_account(table, company_id, gateway)
     held = clearing.get("currency") if clearing else None
     if held != currency:
-        raise ApiError(Phrase("The gateway cannot collect this document: its clearing account is in {}, the document in {}.", held, currency), code="CURRENCY_MISMATCH",
+        raise ApiError(Phrase("The gateway cannot collect this document: its clearing account is in {}, the document "
+                              "in {}.", held, currency), code="CURRENCY_MISMATCH",
                        details=[{"field": "gatewayId",
-                                 "message": Phrase("its clearing account is in {}, the document in {}", held, currency)}])
+                                 "message": Phrase("its clearing account is in {}, the document in {}",
+                                                   held, currency)}])
     takes = adapter_for(gateway["provider"]).currencies
     if currency not in takes:
-        raise ApiError(Phrase("The gateway cannot collect this document: {} takes {}, the document is in {}.", gateway['provider'], ', '.join(takes), currency), code="CURRENCY_MISMATCH",
-                       details=[{"field": "gatewayId", "message": Phrase("{} takes {}, the document is in {}", gateway['provider'], ', '.join(takes), currency)}])
+        raise ApiError(Phrase("The gateway cannot collect this document: {} takes {}, the document is in {}.",
+                              gateway['provider'], ', '.join(takes), currency), code="CURRENCY_MISMATCH",
+                       details=[{"field": "gatewayId", "message":
+                               Phrase("{} takes {}, the document is in {}",
+                                      gateway['provider'], ', '.join(takes), currency)}])
 
 
 def _customer(table: Table, company_id: int, document: DocumentRecord) -> tuple[str | None, str | None]:

@@ -88,7 +88,9 @@ def adjustment_writes(command: Command, fields: dict[str, Any], *, room: int = 1
                 {"id": adjustment_id, "warehouseId": warehouse_id, "date": date, "reason": reason,
                  "totalValue": adjustment["totalValue"], "journalEntryId": entry_id})
     if len(transaction.operations) + room > MAX_ITEMS:
-        raise DocumentTooLarge(Phrase("The adjustment would change more than {} records in one transaction; split its lines into several adjustments (a count line that matches the stock writes nothing).", MAX_ITEMS))
+        raise DocumentTooLarge(Phrase("The adjustment would change more than {} records in one transaction; split its "
+                                      "lines into several adjustments (a count line that matches the stock writes "
+                                      "nothing).", MAX_ITEMS))
     return transaction, adjustment
 
 
@@ -102,7 +104,8 @@ def _adjusted_line(stock: StockWrites, totals: _Totals, reason: str, warehouse_i
         raise ValidationFailed.for_field(f"{field}.quantity", "must not be zero")
     sent = f"{field}.countedQuantity" if counted is not None else f"{field}.quantity"
     if reason == OPENING and change < 0:
-        raise ValidationFailed.for_field(sent, Phrase("an opening stock only adds: {} are already on hand", format(held, 'f')))
+        raise ValidationFailed.for_field(sent, Phrase("an opening stock only adds: {} are already on hand",
+                                                      format(held, 'f')))
     if reason == DAMAGE and change > 0:
         raise ValidationFailed.for_field(sent, Phrase("damage only takes away: {} are on hand", format(held, 'f')))
     before = stock.position(product_id)

@@ -54,7 +54,8 @@ def create_transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
                 {"id": transfer_id, "fromWarehouseId": source, "toWarehouseId": destination, "date": date,
                  "quantity": moved})
     if len(transaction.operations) + 1 > MAX_ITEMS:
-        raise DocumentTooLarge(Phrase("The transfer would change more than {} records in one transaction; split its lines into several transfers.", MAX_ITEMS))
+        raise DocumentTooLarge(Phrase("The transfer would change more than {} records in one transaction; split its "
+                                      "lines into several transfers.", MAX_ITEMS))
     return command.commit(transaction, transfer)
 
 

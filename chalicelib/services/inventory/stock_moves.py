@@ -273,7 +273,9 @@ class StockWrites:
             return
         day, left = short
         name = self._names.get(product_id, "")
-        raise InsufficientStock(Phrase("Not enough stock of product {} ({}) in warehouse {} on {}: taking {} away on {} leaves {} then.", product_id, name, warehouse_id, day, format(-signed, 'f'), date, format(left, 'f')),
+        raise InsufficientStock(Phrase("Not enough stock of product {} ({}) in warehouse {} on {}: taking {} away on "
+                                       "{} leaves {} then.",
+                                       product_id, name, warehouse_id, day, format(-signed, 'f'), date, format(left, 'f')),
                                 details=[{"field": field, "message": "insufficient stock"}])
 
     def _movement(self, product_id: int, warehouse_id: int, signed: Decimal, value: Decimal, unit_cost: Decimal, *,

@@ -31,7 +31,8 @@ def load_goods(table: Table, company_id: int, lines: list[dict[str, Any]]
         field = f"lines[{index}].productId"
         product = found.get(keys.pair(keys.entity(company_id, keys.PRODUCT, product_id)))
         if product_id in first_line:
-            problems.append({"field": field, "message": Phrase("the product is on another line (lines[{}])", first_line[product_id])})
+            problems.append({"field": field, "message": Phrase("the product is on another line (lines[{}])",
+                                                               first_line[product_id])})
         elif product is None:
             problems.append({"field": field, "message": "no such product"})
         elif not product.get("isActive", True):

@@ -69,7 +69,8 @@ def register_advance(command: Command, order: DocumentRecord, fields: dict[str, 
     received, _ = advances(order)
     room = Decimal(order["total"]) - received
     if amount > room:
-        raise PaymentRefused(Phrase("Advances on this {} may not exceed its total {}; {} is left.", kind.name.lower(), order['total'], room), code="AMOUNT_EXCEEDS_PENDING",
+        raise PaymentRefused(Phrase("Advances on this {} may not exceed its total {}; {} is left.",
+                                    kind.name.lower(), order['total'], room), code="AMOUNT_EXCEEDS_PENDING",
                              details=[{"field": "amount", "message": Phrase("at most {}", room)}])
     date = payment_date(table, company_id, order, fields)
     payment = new_payment(company_id, order, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date, fields)
@@ -138,15 +139,18 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
             raise PaymentRefused("Nothing to apply: the document is paid." if pending <= 0 else "Nothing to apply: no advance is available on the source document.",
                                  code="ADVANCE_NOT_AVAILABLE" if pending > 0 else "AMOUNT_EXCEEDS_PENDING")
     if amount > available:
-        raise PaymentRefused(Phrase("Only {} of advance is available on document {}.", available, document_label(source)),
-                             code="ADVANCE_NOT_AVAILABLE", details=[{"field": "amount", "message": Phrase("at most {}", available)}])
+        raise PaymentRefused(Phrase("Only {} of advance is available on document {}.",
+                                    available, document_label(source)),
+                             code="ADVANCE_NOT_AVAILABLE", details=[{"field": "amount", "message":
+                                     Phrase("at most {}", available)}])
     within_pending(amount, pending)
     condition_id = document.get("paymentConditionId")
     if condition_id is not None and condition_type(table, company_id, int(condition_id)) == "cash" \
             and amount != pending:
         # a part would leave the rest unpayable: cash terms take one payment of the whole
         raise PaymentRefused("A cash document takes its whole pending from the advance, or one payment.",
-                             code="CASH_CONDITION_UNMET", details=[{"field": "amount", "message": Phrase("must be {}", pending)}])
+                             code="CASH_CONDITION_UNMET", details=[{"field": "amount", "message":
+                                     Phrase("must be {}", pending)}])
     date = payment_date(table, company_id, {**document, "date": max(document["date"], source["date"])}, fields)
     payment = new_payment(company_id, document, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date,
                            fields)

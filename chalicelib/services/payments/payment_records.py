@@ -83,13 +83,15 @@ def require_cash_terms_met(table: Table, company_id: int, document: DocumentReco
     total = Decimal(document["total"])
     if amount != total or Decimal(document["pending"]) != total:
         raise PaymentRefused("A cash document is paid once, for its whole total.", code="CASH_CONDITION_UNMET",
-                             details=[{"field": "amount", "message": Phrase("must be {}, with no earlier payment", total)}])
+                             details=[{"field": "amount", "message":
+                                     Phrase("must be {}, with no earlier payment", total)}])
     return terms
 
 
 def within_pending(amount: Decimal, pending: Decimal) -> None:
     if amount > pending:
-        raise PaymentRefused(Phrase("The amount {} exceeds the pending total {}.", amount, pending), code="AMOUNT_EXCEEDS_PENDING",
+        raise PaymentRefused(Phrase("The amount {} exceeds the pending total {}.",
+                                    amount, pending), code="AMOUNT_EXCEEDS_PENDING",
                              details=[{"field": "amount", "message": Phrase("at most {}", pending)}])
 
 
@@ -100,7 +102,8 @@ def document_label(document: DocumentRecord) -> str:
 def payment_date(table: Table, company_id: int, document: DocumentRecord, fields: dict[str, Any]) -> str:
     date = fields.get("paymentDate") or max(clock.today_in(accounts.company_country(table, company_id)), document["date"])
     if date < document["date"]:
-        raise ValidationFailed.for_field("paymentDate", Phrase("must not be before the document's date {}", document['date']))
+        raise ValidationFailed.for_field("paymentDate", Phrase("must not be before the document's date {}",
+                                                               document['date']))
     return date
 
 
@@ -134,7 +137,8 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
     company_id, amount = writes.company_id, Decimal(payment["amount"])
     account = banking.get_bank_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
     if account is not None and account.get("currency") != document.get("currency"):
-        raise ValidationFailed.for_field("paymentMethodId", Phrase("its bank account is in {}, the document in {}", account.get('currency'), document.get('currency')))
+        raise ValidationFailed.for_field("paymentMethodId", Phrase("its bank account is in {}, the document in {}",
+                                                                   account.get('currency'), document.get('currency')))
     # a document stored before currencies had a rate was booked one to one: it is settled so
     rate = exchange_rates.rate_for(table, exchange_rates.company_of(table, company_id), document.get("currency"),
                                    payment["paymentDate"], fields.get("exchangeRate"), sender=sender) \
@@ -245,7 +249,8 @@ def method_payment(command: Command, transaction: Transaction, writes: JournalWr
         raise ValidationFailed.for_field(field, "must be greater than 0")
     pending = Decimal(document["pending"])
     if amount > pending:
-        raise PaymentRefused(Phrase("The amount {} exceeds the pending total {}.", amount, pending), code="AMOUNT_EXCEEDS_PENDING",
+        raise PaymentRefused(Phrase("The amount {} exceeds the pending total {}.",
+                                    amount, pending), code="AMOUNT_EXCEEDS_PENDING",
                              details=[{"field": field, "message": Phrase("at most {}", pending)}])
     condition_id = document.get("paymentConditionId")
     terms = require_cash_terms_met(table, company_id, document, amount)

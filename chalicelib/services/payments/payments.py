@@ -297,12 +297,14 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
     amount = Decimal(payment["amount"])
     date = date or max(clock.today_in(accounts.company_country(table, company_id)), payment["paymentDate"])
     if date < payment["paymentDate"]:
-        raise ValidationFailed.for_field("date", Phrase("must not be before the payment's date {}", payment['paymentDate']))
+        raise ValidationFailed.for_field("date", Phrase("must not be before the payment's date {}",
+                                                        payment['paymentDate']))
     received_advance = kind.code in document_rules.ADVANCE_OPERATION
     if received_advance:
         received, applied = advances(document)
         if received - applied < amount:
-            raise PaymentRefused(Phrase("Invoices already took {} of this document's advances; cancel those applications first.", applied), code="ADVANCE_ALREADY_APPLIED")
+            raise PaymentRefused(Phrase("Invoices already took {} of this document's advances; cancel those "
+                                        "applications first.", applied), code="ADVANCE_ALREADY_APPLIED")
     cancelled: PaymentRecord = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
                  "version": payment["version"] + 1}
     if (entry_id := payment.get("journalEntryId")) is not None:

@@ -80,7 +80,8 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
     elif not document_rules.partner_suits(kind, partner["type"]):
         wanted_type = "customer" if kind.sales else "supplier"
         problems.append({"field": "businessPartnerId",
-                         "message": Phrase("a {} document needs a {}; this partner is a {}", kind.module, wanted_type, partner['type'])})
+                         "message": Phrase("a {} document needs a {}; this partner is a {}",
+                                           kind.module, wanted_type, partner['type'])})
     products: dict[int, dict[str, Any]] = {}
     for index, line in enumerate(fields["lines"]):
         if line.get("productId") is None:
@@ -225,7 +226,8 @@ def _place(table: Table, context: Context, fields: dict[str, Any]) -> dict[str, 
             continue
         item = table.get(keys.small_record(context.company_id, kind, value))
         if item is None:
-            raise ValidationFailed.for_field(name, Phrase("no such {}", 'branch' if kind == keys.BRANCH else 'warehouse'))
+            raise ValidationFailed.for_field(name, Phrase("no such {}",
+                                                          'branch' if kind == keys.BRANCH else 'warehouse'))
         if not item.get("isActive", True):
             raise ValidationFailed.for_field(name, "inactive")
         placed[name] = value
@@ -246,7 +248,8 @@ def document_content(context: Context, fields: dict[str, Any], *, sender: Princi
         exchange_rates.company_currency(context.company)
     if kind_needs_source_currency(context.kind) and context.source is not None and \
             context.source.get("currency") and context.source["currency"] != currency:
-        raise ValidationFailed.for_field("currency", Phrase("must be the source document's currency {}", context.source['currency']))
+        raise ValidationFailed.for_field("currency", Phrase("must be the source document's currency {}",
+                                                            context.source['currency']))
     rate = exchange_rates.rate_for(table, context.company, currency, date, fields.get("exchangeRate"), sender=sender)
     return {"exoneration": exoneration(context, fields),
             "businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
@@ -274,22 +277,28 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> dict[str, Any]:
     withholding = fields.get("withholding")
     if withholding is not None:
         if kind.code != document_rules.WITHHOLDING_CERTIFICATE:
-            raise ValidationFailed.for_field("withholding", Phrase("only a withholding certificate (05) carries it, not a {}", kind.name))
+            raise ValidationFailed.for_field("withholding", Phrase("only a withholding certificate (05) carries it, "
+                                                                   "not a {}", kind.name))
         pack = countries.pack_of(context.company)
         if withholding["tax"] in {each.sales_tax for each in countries.packs()} and withholding["tax"] != pack.sales_tax:
-            raise ValidationFailed.for_field("withholding.tax", Phrase("{} is not a tax of {}", withholding['tax'], pack.code))
+            raise ValidationFailed.for_field("withholding.tax",
+                    Phrase("{} is not a tax of {}", withholding['tax'], pack.code))
         partner_type = (context.partner or {}).get("type")
         wanted = "customer" if withholding["side"] == SALES else "supplier"
         if partner_type not in (wanted, "both"):
-            raise ValidationFailed.for_field("withholding.side", Phrase("a withholding on {} is with a {}; this partner is a {}", withholding['side'], wanted, partner_type))
+            raise ValidationFailed.for_field("withholding.side",
+                    Phrase("a withholding on {} is with a {}; this partner is a {}",
+                           withholding['side'], wanted, partner_type))
         chosen["withholding"] = {"tax": withholding["tax"], "side": withholding["side"]}
     if fields.get("export") is not None:
         if not countries.pack_of(context.company).hooks.takes_export(context.company, kind.code):
-            raise ValidationFailed.for_field("export", Phrase("only an El Salvador sales invoice carries it, not a {}", kind.name))
+            raise ValidationFailed.for_field("export", Phrase("only an El Salvador sales invoice carries it, not a {}",
+                                                              kind.name))
         chosen["export"] = {name: value for name, value in fields["export"].items() if value is not None}
     if fields.get("dteType") is not None:
         if not countries.pack_of(context.company).hooks.takes_electronic_type(context.company, kind.code):
-            raise ValidationFailed.for_field("dteType", Phrase("only an El Salvador sales invoice carries it, not a {}", kind.name))
+            raise ValidationFailed.for_field("dteType", Phrase("only an El Salvador sales invoice carries it, not a {}",
+                                                               kind.name))
         chosen["dteType"] = fields["dteType"]
     return chosen
 
@@ -310,7 +319,8 @@ def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | Non
         raise ValidationFailed.for_field("exoneration", Phrase("only sales documents carry it, not a {}", kind.name))
     pack = countries.pack_of(context.company)
     if not pack.hooks.takes_exonerations():
-        raise ValidationFailed.for_field("exoneration", Phrase("exonerations are Honduran; the company is in {}", pack.code))
+        raise ValidationFailed.for_field("exoneration", Phrase("exonerations are Honduran; the company is in {}",
+                                                               pack.code))
     registers = {name: given[name] for name in taxes.EXONERATION_FIELDS if given.get(name)}
     if not registers:
         raise ValidationFailed.for_field("exoneration", "give at least one of the exempt purchase order's, the "
@@ -335,7 +345,9 @@ def exonerated_treatment(line: dict[str, Any], requested_rate: Decimal | None, f
 
 
 def over_credited(source: DocumentRecord) -> ValidationFailed:
-    return ValidationFailed.for_field("lines", Phrase("credit notes may not exceed their document's total {} (already credited: {})", source.get('total'), source.get('creditedTotal', 0)))
+    return ValidationFailed.for_field("lines", Phrase("credit notes may not exceed their document's total {} (already "
+                                                      "credited: {})",
+                                                      source.get('total'), source.get('creditedTotal', 0)))
 
 
 def today(context: Context) -> str:

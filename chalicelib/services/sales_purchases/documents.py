@@ -136,7 +136,9 @@ def _refuse_past_limit(plan: Plan, items: int, *, confirming: bool) -> None:
     if confirming and (kind.cancellable or kind.unconfirmable or plan.issued_electronically):
         items += _REVERSAL_MARGIN + (REVALUATION_ITEMS if kind.stock else 0)
     if items > MAX_ITEMS:
-        raise DocumentTooLarge(Phrase("The document's effects (stock items, movements and journal postings) would exceed {} records in one transaction; split it into several documents.", MAX_ITEMS))
+        raise DocumentTooLarge(Phrase("The document's effects (stock items, movements and journal postings) would "
+                                      "exceed {} records in one transaction; split it into several documents.",
+                                      MAX_ITEMS))
 
 
 def _check_confirmable(command: Command, context: Context, draft: DocumentRecord) -> None:
@@ -337,11 +339,13 @@ def _keep_advances(current: DocumentRecord, updated: DocumentRecord) -> None:
         return
     for name in ("businessPartnerId", "currency"):
         if str(updated.get(name)) != str(current.get(name)):
-            raise document_rules.DocumentStateError(Phrase("The document holds advances of {}; its {} cannot change.", received, name),
+            raise document_rules.DocumentStateError(Phrase("The document holds advances of {}; its {} cannot change.",
+                                                           received, name),
                                            code="DOCUMENT_HAS_PAYMENTS", details=[{"field": name,
                                                                                    "message": "the document holds advances"}])
     if Decimal(updated["total"]) < received:
-        raise ValidationFailed.for_field("lines", Phrase("the total may not fall below the advances received ({})", received))
+        raise ValidationFailed.for_field("lines", Phrase("the total may not fall below the advances received ({})",
+                                                         received))
 
 
 def confirm_document(command: Command, document_id: int) -> dict[str, Any]:

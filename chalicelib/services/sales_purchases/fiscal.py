@@ -102,19 +102,23 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
     if candidate["rangeEnd"] < candidate["rangeStart"]:
         raise ValidationFailed.for_field("rangeEnd", "must not be below the range's first number")
     if int(candidate["nextNumber"]) > candidate["rangeEnd"] + 1:
-        raise ValidationFailed.for_field("rangeEnd", Phrase("numbers up to {} were already issued", int(candidate['nextNumber']) - 1))
+        raise ValidationFailed.for_field("rangeEnd", Phrase("numbers up to {} were already issued",
+                                                            int(candidate['nextNumber']) - 1))
     version = fiscal_ranges.range_changes_turn(table, company_id)
     country = _country(table, company_id)
     other = _overlap(country, records.small_records(table, company_id, keys.CAI_RANGE), candidate)
     if other is not None:
-        raise NumberingError(Phrase("The range overlaps CAI range {} ({}-{}) of the same branch, emission point and type.", other['id'], other['rangeStart'], other['rangeEnd']), code="CAI_RANGE_OVERLAP",
+        raise NumberingError(Phrase("The range overlaps CAI range {} ({}-{}) of the same branch, emission point and "
+                                    "type.",
+                                    other['id'], other['rangeStart'], other['rangeEnd']), code="CAI_RANGE_OVERLAP",
                              details=[{"field": "rangeStart", "message": Phrase("overlaps range {}", other['id'])}])
     segment = number_segment(country, candidate["documentType"])
     sequences = [table.get(keys.document_sequence(company_id, document_type)) for document_type in DOCUMENT_TYPES
                  if number_segment(country, document_type) == segment]
     issued = max((int(sequence["nextNumber"]) - 1 for sequence in sequences if sequence), default=0)
     if candidate["emissionPoint"] == SEQUENCE_EMISSION_POINT and int(candidate["rangeStart"]) <= issued:
-        raise NumberingError(Phrase("Numbers up to {} of type {} were already issued without a CAI range; start the range after them.", issued, candidate['documentType']), code="CAI_RANGE_OVERLAP",
+        raise NumberingError(Phrase("Numbers up to {} of type {} were already issued without a CAI range; start the "
+                                    "range after them.", issued, candidate['documentType']), code="CAI_RANGE_OVERLAP",
                              details=[{"field": "rangeStart", "message": Phrase("must be above {}", issued)}])
     fiscal_ranges.take_range_changes_turn(transaction, company_id, version)
 
@@ -246,8 +250,12 @@ def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str
         points = ", ".join(sorted({str(item["emissionPoint"]) for item in series}))
         series_name = f"{branch_code}-PPP-{segment}"
         if points:
-            raise NumberingError(Phrase("No active CAI range for document type {} (series {}) at branch {}, emission point {}: register an authorized range (POST /cai) before issuing it.", document['type'], series_name, branch_code, points), code="CAI_MISSING", details=field)
-        raise NumberingError(Phrase("No active CAI range for document type {} (series {}) at branch {}, at any emission point: register an authorized range (POST /cai) before issuing it.", document['type'], series_name, branch_code), code="CAI_MISSING", details=field)
+            raise NumberingError(Phrase("No active CAI range for document type {} (series {}) at branch {}, emission "
+                                        "point {}: register an authorized range (POST /cai) before issuing it.",
+                                        document['type'], series_name, branch_code, points), code="CAI_MISSING", details=field)
+        raise NumberingError(Phrase("No active CAI range for document type {} (series {}) at branch {}, at any "
+                                    "emission point: register an authorized range (POST /cai) before issuing it.",
+                                    document['type'], series_name, branch_code), code="CAI_MISSING", details=field)
     current = [item for item in ranges if item["deadline"] >= document["date"]]
     if not current:
         raise NumberingError("The CAI range's issue deadline has passed.", code="CAI_EXPIRED", details=field)

@@ -30,7 +30,8 @@ def record_opening_balance(command: Command, partner_id: int, fields: dict[str, 
         raise ValidationFailed.for_field("side", "required for a partner that is both customer and supplier: "
                                                  "receivable (the customer owes) or payable (the company owes)")
     if partner["type"] != "both" and side != _SIDE_OF_PARTNER[partner["type"]]:
-        raise ValidationFailed.for_field("side", Phrase("this partner is a {}: its opening balance is {}", partner['type'], _SIDE_OF_PARTNER[partner['type']]))
+        raise ValidationFailed.for_field("side", Phrase("this partner is a {}: its opening balance is {}",
+                                                        partner['type'], _SIDE_OF_PARTNER[partner['type']]))
     reference = fields.get("reference")
     return documents.create_document(command, {
         "type": _TYPE_OF_SIDE[side], "status": document_rules.CONFIRMED, "businessPartnerId": partner_id,

@@ -65,7 +65,8 @@ def list_by_payment_status(table: Table, company_id: int, wanted: str, *, filter
     if cursor:
         raise ValidationFailed.for_field("cursor", "a list filtered by payment status is paged by page number, not by cursor")
     if page * limit > MAX_PAGE_DEPTH:
-        raise ValidationFailed.for_field("page", Phrase("page * limit may not exceed {} in a list filtered by payment status", MAX_PAGE_DEPTH))
+        raise ValidationFailed.for_field("page", Phrase("page * limit may not exceed {} in a list filtered by payment "
+                                                        "status", MAX_PAGE_DEPTH))
     today = today_of(table, company_id)
     if wanted == rules.OVERDUE:
         candidates = _overdue_candidates(table, company_id, today, partner_id)

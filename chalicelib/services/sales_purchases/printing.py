@@ -49,7 +49,8 @@ def find_template(template_id: int | None, resource: str) -> catalog.ReportTempl
         raise ApiError(Phrase("There is no report template {}; GET /report-templates lists them.", template_id),
                        code="REPORT_TEMPLATE_NOT_FOUND", details=_template_detail("no such report template"))
     if template.resource != resource:
-        raise ApiError(Phrase("Report template {} ({}) prints a {}, not a {}.", template_id, template.key, template.resource, resource),
+        raise ApiError(Phrase("Report template {} ({}) prints a {}, not a {}.",
+                              template_id, template.key, template.resource, resource),
                        code="REPORT_TEMPLATE_MISMATCH",
                        details=_template_detail(f"prints a {template.resource}, not a {resource}"))
     return template
@@ -115,7 +116,8 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     """Renders the document with the template, e-mails it as an attachment and records the
     sending. SES refusing the message changes nothing (a 4xx/5xx JSON error)."""
     if fields.get("sendFrom", EMAIL_CHANNEL) != EMAIL_CHANNEL:
-        raise ApiError(Phrase("Documents can only be sent by e-mail (\"{}\"), not \"{}\".", EMAIL_CHANNEL, fields['sendFrom']), code="CHANNEL_UNSUPPORTED",
+        raise ApiError(Phrase("Documents can only be sent by e-mail (\"{}\"), not \"{}\".",
+                              EMAIL_CHANNEL, fields['sendFrom']), code="CHANNEL_UNSUPPORTED",
                        details=[{"field": "sendFrom", "message": Phrase("only \"{}\" is supported", EMAIL_CHANNEL)}])
     template = find_template(fields.get("templateId"), catalog.DOCUMENT)
     company_id, document_id = command.company_id, int(fields["documentId"])

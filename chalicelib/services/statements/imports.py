@@ -88,7 +88,8 @@ def _checked(statement: ParsedStatement, account: dict[str, Any]) -> None:
         raise refused(problem) from None
     if statement.currency and statement.currency.upper() != account.get("currency", "HNL"):
         raise ValidationFailed.for_field(
-            "content", Phrase("the file is in {}; the bank account is in {}", statement.currency.upper(), account.get('currency', 'HNL')), code="STATEMENT_CURRENCY_MISMATCH")
+            "content", Phrase("the file is in {}; the bank account is in {}",
+                              statement.currency.upper(), account.get('currency', 'HNL')), code="STATEMENT_CURRENCY_MISMATCH")
     if not statement.lines:
         raise ValidationFailed.for_field("content", "the file has no statement lines")
 
@@ -131,7 +132,8 @@ def _check_each_line_fits(command: Command, account_id: int, statement: ParsedSt
             item = _line_item(command.company_id, account_id, largest_id, largest_id, line,
                               statement_store.line_identity(identity))
             if item_bytes(item) > MAX_ITEM_BYTES:
-                raise StatementInvalid(Phrase("the line is larger than the {} KB a record holds", MAX_ITEM_BYTES // 1024),
+                raise StatementInvalid(Phrase("the line is larger than the {} KB a record holds",
+                                              MAX_ITEM_BYTES // 1024),
                                        line.line)
     except StatementInvalid as problem:
         raise refused(problem) from None

@@ -37,7 +37,11 @@ def _invalidate(document: Mapping[str, Any]) -> Refusal:
     dte_status = _dte_status(document)
     if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
         return DocumentStateError(
-            Phrase("Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one is {}, its DTE {}.", document['status'], dte_status) if dte_status else Phrase("Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one is {}.", document['status']))
+            Phrase("Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; "
+                   "this one is {}, its DTE {}.",
+                   document['status'], dte_status) if dte_status else
+                    Phrase("Only a confirmed El Salvador document whose DTE the tax authority accepted can be "
+                           "invalidated; this one is {}.", document['status']))
     if manual.applies_windows(document.get("dte")):  # the Manual Funcional V2.0's window, as of now (the service reads the rest)
         refused = manual.refusal_now(document["dte"], clock.now(),
                                      countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)
@@ -55,4 +59,5 @@ def _receiver_refused(document: Mapping[str, Any]) -> Refusal:
     if not problems:
         return None
     details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
-    return ValidationFailed(Phrase("The tax authority's format refuses this invalidation: {}: {}", details[0]['field'], details[0]['message']), details=details)
+    return ValidationFailed(Phrase("The tax authority's format refuses this invalidation: {}: {}",
+                                   details[0]['field'], details[0]['message']), details=details)

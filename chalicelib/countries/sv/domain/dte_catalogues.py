@@ -222,7 +222,8 @@ def _problems(sent: Mapping[str, Any], fields: tuple[tuple[str, str], ...], edit
     for path, name in fields:
         for field, value in _values(sent, path):
             if value is not None and not isinstance(value, bool) and str(value) not in codes(name, edition):
-                found.append({"field": field, "message": Phrase("{} is not in the authority's catalogue {}", repr(value), name)})
+                found.append({"field": field, "message": Phrase("{} is not in the authority's catalogue {}",
+                                                                repr(value), name)})
     for party in ("emisor", "receptor"):
         place = (sent.get(party) or {}).get("direccion")
         if isinstance(place, Mapping) and place.get("departamento") is not None:
@@ -233,12 +234,16 @@ def _problems(sent: Mapping[str, Any], fields: tuple[tuple[str, str], ...], edit
 def _place_problems(path: str, place: Mapping[str, Any], edition: str | None) -> list[dict[str, str]]:
     department, code = str(place["departamento"]), str(place.get("municipio"))
     if department not in codes("CAT-012", edition):
-        return [{"field": f"{path}.departamento", "message": Phrase("{} is not in the authority's catalogue CAT-012", repr(department))}]
+        return [{"field": f"{path}.departamento", "message":
+                Phrase("{} is not in the authority's catalogue CAT-012", repr(department))}]
     if (department, code) not in _municipios():
-        return [{"field": f"{path}.municipio", "message": Phrase("{} is not in the authority's catalogue CAT-013 for department {}", repr(code), department)}]
+        return [{"field": f"{path}.municipio", "message": Phrase("{} is not in the authority's catalogue CAT-013 for "
+                                                                 "department {}", repr(code), department)}]
     district = place.get("distrito")
     if edition == EDITION_2026 and district is not None and str(district) not in districts(department, code):
-        return [{"field": f"{path}.distrito", "message": Phrase("{} is not in the authority's catalogue CAT-008 for municipio {} of department {}", repr(str(district)), code, department)}]
+        return [{"field": f"{path}.distrito", "message": Phrase("{} is not in the authority's catalogue CAT-008 for "
+                                                                "municipio {} of department {}",
+                                                                repr(str(district)), code, department)}]
     return []
 
 

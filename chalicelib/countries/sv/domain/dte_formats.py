@@ -141,7 +141,8 @@ def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> l
     try:
         validator = _validator(key, None if declared is None else int(declared))
     except (TypeError, ValueError, KeyError):
-        return [{"field": "identificacion.version", "message": Phrase("{} is not a version of the authority's formats for {}", repr(declared), key)}]
+        return [{"field": "identificacion.version", "message":
+                Phrase("{} is not a version of the authority's formats for {}", repr(declared), key)}]
     problems: list[dict[str, str]] = []
     for error in sorted(validator.iter_errors(sent), key=lambda error: list(map(str, error.absolute_path))):
         path = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in error.absolute_path)
@@ -217,9 +218,11 @@ def _with_remedy(path: str, what: str) -> str:
 
 def _message(error: Any) -> str:
     if error.instance is None or error.validator == "required":
-        what = 'missing' if error.instance is None else Phrase("{} is missing", error.message.removesuffix(' is a required property'))
+        what = 'missing' if error.instance is None else Phrase("{} is missing",
+                                                               error.message.removesuffix(' is a required property'))
     elif error.validator in ("pattern", "enum", "const", "type", "minLength", "maxLength", "format"):
-        what = Phrase("{} is not in the authority's format ({} {})", repr(error.instance), error.validator, repr(error.validator_value))
+        what = Phrase("{} is not in the authority's format ({} {})",
+                      repr(error.instance), error.validator, repr(error.validator_value))
     else:
         what = error.message
     return _with_remedy(".".join(str(part) for part in error.absolute_path), what)

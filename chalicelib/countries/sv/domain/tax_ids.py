@@ -38,5 +38,6 @@ def normalized_tax_id(typed: str, field: str = "taxId") -> str:
     name, check = ("NIT", nit_check_digit(digits[:13])) if len(digits) == NIT_DIGITS \
         else ("DUI", dui_check_digit(digits[:8]))
     if int(digits[-1]) != check:
-        raise ValidationFailed.for_field(field, Phrase("the check digit does not match the other digits of the {}", name))
+        raise ValidationFailed.for_field(field, Phrase("the check digit does not match the other digits of the {}",
+                                                       name))
     return digits

@@ -69,7 +69,8 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     problems = dte_formats.schema_problems(sent, dte_formats.INVALIDATION)
     if problems:
         details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
-        raise ValidationFailed(Phrase("The tax authority's format refuses this invalidation: {}: {}", details[0]['field'], details[0]['message']), details=details)
+        raise ValidationFailed(Phrase("The tax authority's format refuses this invalidation: {}: {}",
+                                      details[0]['field'], details[0]['message']), details=details)
     submission = Submission(company_id=company_id, nit=sent["emisor"]["nit"], ambiente=ambiente,
                             tipo_dte=issued["tipoDte"],
                             version=sent["identificacion"]["version"], codigo_generacion=pending["codigoGeneracion"],
@@ -190,7 +191,8 @@ def manual_refusal(table: Table, company_id: int, document: Mapping[str, Any], f
     if refused is not None or not manual.follows_manual(dte):
         return refused or _rescinded_replaced(document, fields)
     if len(fields.get("reason") or "") > manual.REASON_LENGTH:
-        return ValidationFailed.for_field("reason", Phrase("at most {} characters in the 2026 formats", manual.REASON_LENGTH))
+        return ValidationFailed.for_field("reason", Phrase("at most {} characters in the 2026 formats",
+                                                           manual.REASON_LENGTH))
     return manual.replacement_refusal(tipo, int(fields["invalidationType"]), fields.get("replacementDocumentId") is not None)
 
 

@@ -40,7 +40,8 @@ def issue_dte(transaction: Transaction, table: Table, company: Mapping[str, Any]
     company_id, document_id = company["id"], document["id"]
     today = clock.today_in(dte_rules.DTE_COUNTRY)
     if document["date"] != today:  # the authority receives a DTE dated the day it is issued, and no other
-        raise ValidationFailed.for_field("date", Phrase("an El Salvador DTE is dated the day it is issued: {}, not {}", today, document['date']))
+        raise ValidationFailed.for_field("date", Phrase("an El Salvador DTE is dated the day it is issued: {}, not {}",
+                                                        today, document['date']))
     dte_signing.require_credentials(table, company_id)
     # the establishment's letter first: a type the 2026 formats cannot name is refused before a number is taken
     kind = _establishment_type_2026(company, document)
@@ -127,7 +128,8 @@ def _checked(company: Mapping[str, Any], partner: Mapping[str, Any], document: M
         problems = [{**problem, "message": dte_formats.for_supplier(problem["message"])} for problem in problems]
     if problems:
         details = [{"field": f"dte.{problem['field']}", "message": problem["message"]} for problem in problems]
-        raise ValidationFailed(Phrase("The tax authority's format refuses this document: {}: {}", details[0]['field'], details[0]['message']), details=details)
+        raise ValidationFailed(Phrase("The tax authority's format refuses this document: {}: {}",
+                                      details[0]['field'], details[0]['message']), details=details)
     return dte
 
 

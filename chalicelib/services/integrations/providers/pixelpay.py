@@ -62,7 +62,8 @@ class PixelPayAdapter:
                            json_body=formats.status_body(test_mode, notification.transaction_id),
                            headers=formats.auth_headers(access.key_id, access.secret))
         if answer.status not in (200, 402):  # 402: PaymentDeclined, still a result
-            raise ProviderError(Phrase("PixelPay refused the status call (HTTP {}): {}", answer.status, formats.answer_message(answer.body)))
+            raise ProviderError(Phrase("PixelPay refused the status call (HTTP {}): {}",
+                                       answer.status, formats.answer_message(answer.body)))
         try:
             reading = formats.read_status(answer.body)
         except formats.StatusUnreadable as missing:
@@ -89,7 +90,8 @@ class PixelPayAdapter:
                                                        access.user_email, access.secret),
                            headers=formats.auth_headers(access.key_id, access.secret, access.user_email))
         if answer.status != 200 or not _succeeded(answer.body):
-            raise ProviderError(Phrase("PixelPay refused the void (HTTP {}): {}", answer.status, formats.answer_message(answer.body)))
+            raise ProviderError(Phrase("PixelPay refused the void (HTTP {}): {}",
+                                       answer.status, formats.answer_message(answer.body)))
         return Refund(through_api=True, reference=transaction_id)
 
 

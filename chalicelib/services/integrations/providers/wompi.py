@@ -82,9 +82,11 @@ class WompiAdapter:
         try:
             transaction = formats.read_transaction(answer.body)
         except formats.TransactionUnreadable as unreadable:  # its field's name only: no English inside Spanish
-            raise ProviderError(Phrase("Wompi answered a transaction this service cannot read: {}", unreadable.field)) from None
+            raise ProviderError(Phrase("Wompi answered a transaction this service cannot read: {}",
+                                       unreadable.field)) from None
         if transaction.transaction_id != notification.transaction_id:
-            raise ProviderError(Phrase("Wompi answered a transaction this service cannot read: {}", transaction.transaction_id))
+            raise ProviderError(Phrase("Wompi answered a transaction this service cannot read: {}",
+                                       transaction.transaction_id))
         return Confirmation(transaction_id=transaction.transaction_id, approved=transaction.approved,
                             amount=transaction.amount, currency=formats.CURRENCY, paid_at=transaction.paid_at,
                             live=transaction.live, authorization=transaction.authorization,
