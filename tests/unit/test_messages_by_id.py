@@ -151,3 +151,16 @@ def test_a_part_written_in_english_words_is_a_phrase_too():
     too_broad = Phrase("finds more than {}: type more of the number or the name", Phrase("{} documents", 500))
     assert too_broad == "finds more than 500 documents: type more of the number or the name"
     assert translated(too_broad, "es") == "encuentra más de 500 documentos: escriba más del número o del nombre"
+
+
+def test_a_place_the_catalogues_refuse_is_named_in_the_readers_words():
+    """"department '99' no está en el catálogo CAT-012" was answered before: the part is a Phrase too."""
+    import pytest
+
+    from chalicelib.countries.sv.domain import dte_catalogues
+
+    with pytest.raises(ValueError) as refused:
+        dte_catalogues.address("99", "01")
+    said = refused.value.args[0]
+    assert said == "department '99' is not in the authority's catalogue CAT-012"
+    assert translated(said, "es") == "el departamento '99' no está en el catálogo CAT-012 de Hacienda"

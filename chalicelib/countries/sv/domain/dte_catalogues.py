@@ -79,11 +79,12 @@ def address(department: str, code: str) -> tuple[str, str | None]:
     """A Salvadoran address's (municipio, district) under the 2024 division: a pre-2024 municipio
     code names the district it became. ValueError naming what is not in the catalogues."""
     if department not in codes("CAT-012"):
-        raise ValueError(f"department {department!r} is not in the authority's catalogue CAT-012")
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-012",
+                                Phrase("department {}", repr(department))))
     current = municipio(department, code)
     if current is None:
-        raise ValueError(f"municipality {code!r} is not in the authority's catalogue CAT-013 for department "
-                         f"{department}")
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-013 for department {}",
+                                Phrase("municipality {}", repr(code)), department))
     return current, None if current == code else code
 
 
@@ -105,10 +106,12 @@ def district_address(department: str, district: str) -> tuple[str, str]:
     place had as a municipio before 2024): (the 2024 municipio it lies in, the district). ValueError
     naming what is not in the catalogues."""
     if department not in codes("CAT-012"):
-        raise ValueError(f"department {department!r} is not in the authority's catalogue CAT-012")
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-012",
+                                Phrase("department {}", repr(department))))
     current = district_municipio(department, district)
     if current is None:
-        raise ValueError(f"{district!r} is not in the authority's catalogue CAT-008 for department {department}")
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-008 for department {}", repr(district),
+                                department))
     return current, district
 
 
@@ -165,7 +168,7 @@ def address_schema() -> dict[str, Any]:
 def check_code(name: str, code: Any) -> str:
     """The code, if its flat catalogue has it; ValueError otherwise."""
     if str(code) not in codes(name):
-        raise ValueError(f"{code!r} is not in the authority's catalogue {name}")
+        raise ValueError(Phrase("{} is not in the authority's catalogue {}", repr(code), name))
     return str(code)
 
 
