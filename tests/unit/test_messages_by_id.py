@@ -164,3 +164,15 @@ def test_a_place_the_catalogues_refuse_is_named_in_the_readers_words():
     said = refused.value.args[0]
     assert said == "department '99' is not in the authority's catalogue CAT-012"
     assert translated(said, "es") == "el departamento '99' no está en el catálogo CAT-012 de Hacienda"
+
+
+def test_each_phrase_written_has_a_part_for_each_place():
+    """A Phrase whose template and parts disagree raises when made: none is written so."""
+    wrong = []
+    for path in sorted(CHALICELIB.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Phrase" and node.args
+                    and isinstance(node.args[0], ast.Constant) and not any(isinstance(a, ast.Starred) for a in node.args)
+                    and str(node.args[0].value).count("{}") != len(node.args) - 1):
+                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert wrong == []
