@@ -61,13 +61,35 @@ def _messages_given(tree: ast.Module, sinks: set[str], in_models: bool) -> list[
     return [node for node in found if node is not None]
 
 
+def _wrappers(trees: dict[pathlib.Path, ast.Module], sinks: set[str]) -> dict[str, int]:
+    """Functions that hand a parameter on as an error's message (`_refuse(message)` ->
+    `for_field("url", message)`): name -> the parameter's position."""
+    found: dict[str, int] = {}
+    for tree in trees.values():
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            names = [argument.arg for argument in function.args.args if argument.arg not in ("self", "cls")]
+            for node in _messages_given(function, sinks, False):  # type: ignore[arg-type]
+                for given in ([node.body, node.orelse] if isinstance(node, ast.IfExp) else [node]):
+                    if isinstance(given, ast.Name) and given.id in names:
+                        found[function.name] = names.index(given.id)
+    return found
+
+
 def test_no_message_is_given_to_an_error_as_english_glued_at_run_time():
     trees = {path: ast.parse(path.read_text()) for path in sorted(CHALICELIB.rglob("*.py"))}
     sinks = SINKS | _error_classes(trees)
+    wrappers = _wrappers(trees, sinks)
+    assert {"_refuse", "invalid_account", "_template_detail"} <= set(wrappers)  # the walk finds them
+    handed = [call.args[wrappers[name]] for tree in trees.values() for call in ast.walk(tree)
+              if isinstance(call, ast.Call) and (name := getattr(call.func, "id", None) or getattr(call.func, "attr", ""))
+              in wrappers and len(call.args) > wrappers[name]]
     glued = [f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)[:80]}"
              for path, tree in trees.items()
              for node in _messages_given(tree, sinks, "models" in path.parts or path.stem == "models")
              if _english_built(node)]
+    glued += [f"{ast.unparse(node)[:80]}" for node in handed if _english_built(node)]
     assert glued == []  # write Phrase("<template with {}>", part, ...): its id is the template
 
 

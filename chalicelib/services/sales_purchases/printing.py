@@ -52,7 +52,7 @@ def find_template(template_id: int | None, resource: str) -> catalog.ReportTempl
         raise ApiError(Phrase("Report template {} ({}) prints a {}, not a {}.",
                               template_id, template.key, template.resource, resource),
                        code="REPORT_TEMPLATE_MISMATCH",
-                       details=_template_detail(f"prints a {template.resource}, not a {resource}"))
+                       details=_template_detail(Phrase("prints a {}, not a {}", template.resource, resource)))
     return template
 
 
