@@ -146,7 +146,7 @@ def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = N
             message = _labelled(message, str(first["field"]), str(first.get("message")), lang)
         return {**body, "message": message}
     issues = list(issues or []) + [None] * (len(details) - len(issues or []))
-    in_translation = [{**detail, "message": detail_text(lang, detail.get("message", ""), issue)}
+    in_translation = [{**detail, "message": detail_text(lang, _text(detail.get("message")), issue)}
                       if isinstance(detail, dict) and "message" in detail else detail
                       for detail, issue in zip(details, issues, strict=False)]
     if first is not None and message.startswith(f"{first['field']}:"):
@@ -165,6 +165,11 @@ def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = N
     if in_translation:
         localized["details"] = in_translation
     return localized
+
+
+def _text(value: Any) -> str:
+    """A detail's message as given (a Phrase keeps its id), anything else as text."""
+    return value if isinstance(value, str) else "" if value is None else str(value)
 
 
 def stored_failure(code: str, message: str, at: str, details: list[dict[str, Any]] | None = None, *,
