@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Self
 
 from chalicelib.error_codes import ERROR_CODES
+from chalicelib.messages.phrases import Phrase
 
 
 class ApiError(Exception):
@@ -50,7 +51,8 @@ class ValidationFailed(ApiError):
 
     @classmethod
     def for_field(cls, field: str, message: str, *, code: str | None = None) -> Self:
-        return cls(f"{field}: {message}", code=code, details=[{"field": field, "message": message}])
+        # "<field>: <problem>": the field is named as a person knows it when the answer is written
+        return cls(Phrase("{}: {}", field, message), code=code, details=[{"field": field, "message": message}])
 
 
 class MalformedJson(ApiError):

@@ -75,6 +75,8 @@ def _templates(value: ast.expr | None, constants: dict[str, str]) -> list[str]:
         return []
     if isinstance(value, ast.Constant):
         return [value.value] if isinstance(value.value, str) else []
+    if _is_phrase(value):
+        return [value.args[0].value]  # its id: the template (chalicelib/messages/phrases.py)
     if isinstance(value, ast.JoinedStr):
         return ["".join(part.value if isinstance(part, ast.Constant) else "{}" for part in value.values)]
     if isinstance(value, ast.IfExp):
@@ -85,6 +87,21 @@ def _templates(value: ast.expr | None, constants: dict[str, str]) -> list[str]:
     if isinstance(value, ast.Name) and value.id in constants:
         return [constants[value.id]]
     return []
+
+
+def _is_phrase(node: ast.AST) -> bool:
+    """`Phrase("<template>", part, ...)`: a message by its id."""
+    return (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Phrase" and bool(node.args)
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+
+
+def phrase_templates() -> set[str]:
+    """Every message id chalicelib writes as a Phrase (the keyword extraction xgettext and
+    `pybabel extract -k Phrase` do), those with no words of their own ("{}: {}") left out."""
+    found = set()
+    for path in sorted((ROOT / "chalicelib").rglob("*.py")):
+        found.update(node.args[0].value for node in ast.walk(ast.parse(path.read_text())) if _is_phrase(node))
+    return {template for template in found if any(char.isalpha() for char in template)}
 
 
 def raised_phrases() -> set[str]:
@@ -140,7 +157,8 @@ def raised_phrases() -> set[str]:
                 names = [key.value for key in node.keys if isinstance(key, ast.Constant)]
                 if _is_detail(names):
                     found.update(_templates(node.values[names.index("message")], constants))
-    return {phrase for phrase in found if phrase.strip()}
+    return {phrase for phrase in found if phrase.strip() and any(char.isalpha() for char in phrase)
+            } | phrase_templates()
 
 
 def _field_parameters(modules: list) -> dict[str, int]:

@@ -11,7 +11,8 @@ from pydantic_core._pydantic_core import list_all_errors
 from chalicelib import messages
 from chalicelib.error_codes import ERROR_CODES
 from chalicelib.messages import en, es
-from tests.error_codes import raised_phrases
+from chalicelib.messages.phrases import Phrase
+from tests.error_codes import phrase_templates, raised_phrases, stored_dte_errors
 
 SPANISH = {"Accept-Language": "es"}
 
@@ -63,7 +64,8 @@ def test_the_language_is_the_supported_one_the_caller_prefers(header, expected):
 
 
 def test_a_phrase_keeps_what_the_service_filled_in():
-    english = "Another product already uses the code P-001."
+    english = Phrase("Another product already uses the code {}.", "P-001")
+    assert english == "Another product already uses the code P-001."  # its English, as a str
     assert messages.phrase(english) == es.PHRASES["Another product already uses the code {}."].replace("{0}", "P-001")
 
 
@@ -109,3 +111,10 @@ def test_a_message_the_catalogue_does_not_know_falls_back_to_its_code_in_spanish
     error = ApiError("Some brand new English sentence.", code="CAI_EXHAUSTED")
     assert error.body("es") == {"message": es.CODES["CAI_EXHAUSTED"], "code": "CAI_EXHAUSTED"}
     assert error.body() == {"message": "Some brand new English sentence.", "code": "CAI_EXHAUSTED"}
+
+
+def test_every_message_is_extracted_by_its_id_and_a_dte_stores_only_literals():
+    """The Phrase templates are the message ids (keyword extraction, as `pybabel extract -k Phrase`);
+    a DTE's stored `lastError` is always a literal, so its English is its id."""
+    assert len(phrase_templates()) > 300 and phrase_templates() <= raised_phrases()
+    assert {reason for reason in stored_dte_errors() if "{}" in reason} == set()

@@ -9,6 +9,7 @@ import re
 
 from chalicelib.errors import ValidationFailed
 from chalicelib.messages import en, es, field_label
+from chalicelib.messages.phrases import Phrase
 from tests.error_codes import named_fields
 
 SPANISH = {"Accept-Language": "es"}
@@ -83,8 +84,8 @@ def test_a_model_refusal_names_the_line_and_the_field(api, company_a):
 def test_a_refusal_ending_with_its_detail_names_the_field_there():
     """The tax authority's format quoting its first problem: the quote names the field in words."""
     problem = {"field": "documento", "message": "is required"}
-    refusal = ValidationFailed("The tax authority's format refuses this invalidation: documento: is required",
-                               details=[problem])
+    refusal = ValidationFailed(Phrase("The tax authority's format refuses this invalidation: {}: {}", "documento",
+                                      "is required"), details=[problem])  # a message by its id (issue 45)
     assert refusal.body("en")["message"] == "The tax authority's format refuses this invalidation: Document: is required"
     assert refusal.body("en")["details"] == [problem]
     spanish = refusal.body("es")

@@ -54,8 +54,10 @@ def test_a_model_problem_keeps_its_kind_and_a_service_phrase_is_read_by_the_cata
     # as stored: {"type", "context"}
     assert stored_problem("Input should be a valid decimal", {"type": "decimal_parsing", "context": {}}, "es") == (
         "debe ser un número decimal válido")
-    assert stored_problem("is not a number: 12,5x", None, "es") == "no es un número: 12,5x"
-    assert stored_problem("is not a number: 12,5x", None, "en") == "is not a number: 12,5x"
+    # a service's phrase is stored with its id and parts (issue 45), and read by that id
+    kept = {"id": "is not a number: {}", "parts": ["12,5x"]}
+    assert stored_problem("is not a number: 12,5x", None, "es", kept) == "no es un número: 12,5x"
+    assert stored_problem("is not a number: 12,5x", None, "en", kept) == "is not a number: 12,5x"
 
 
 def test_a_damaged_company_archive_reads_in_spanish(api, company_a):

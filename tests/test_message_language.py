@@ -11,8 +11,9 @@ import re
 
 from chalicelib import messages
 from chalicelib.messages import es
+from chalicelib.messages.phrases import Phrase
 from tests.documents_support import Shop
-from tests.error_codes import _source_modules, raised_phrases, stored_dte_errors
+from tests.error_codes import _is_phrase, _source_modules, raised_phrases, stored_dte_errors
 
 SPANISH = {"Accept-Language": "es"}
 
@@ -58,10 +59,10 @@ def _part_samples(part: ast.expr, module_prose: dict[str, list[str]], local_pros
     return samples or [NEUTRAL]
 
 
-def _filled_messages() -> dict[str, set[str]]:
-    """Each template the source raises -> its messages with the parts filled in with samples."""
+def _filled_messages() -> dict[str, set[Phrase]]:
+    """Each template the source raises -> its messages (Phrases) with the parts filled in with samples."""
     templates = raised_phrases()
-    filled: dict[str, set[str]] = {}
+    filled: dict[str, set[Phrase]] = {}
     for _path, _module, tree, _constants in _source_modules():
         module_prose = {node.targets[0].id: _prose(node.value) for node in tree.body
                         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
@@ -70,17 +71,16 @@ def _filled_messages() -> dict[str, set[str]]:
                            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
                            and function is not tree}
             for node in ast.walk(function):
-                if not isinstance(node, ast.JoinedStr):
+                if not _is_phrase(node):
                     continue
-                template = "".join(p.value if isinstance(p, ast.Constant) else "{}" for p in node.values)
-                if template not in templates or not re.search("[A-Za-z]", template):
+                template = node.args[0].value
+                if template not in templates:
                     continue  # all filled in ("{}: {}"): a message re-written from its detail, walked as that
-                messages_of = [""]
-                for part in node.values:
-                    options = ([part.value] if isinstance(part, ast.Constant)
-                               else _part_samples(part.value, module_prose, local_prose))
-                    messages_of = [done + option for done in messages_of for option in options][:20]
-                filled.setdefault(template, set()).update(messages_of)
+                combinations: list[list[str]] = [[]]
+                for part in node.args[1:]:
+                    options = _part_samples(part, module_prose, local_prose)
+                    combinations = [done + [option] for done in combinations for option in options][:20]
+                filled.setdefault(template, set()).update(Phrase(template, *parts) for parts in combinations)
     return filled
 
 
@@ -94,7 +94,7 @@ def test_every_message_the_source_raises_answers_spanish_throughout():
     half_english = {}
     for filled in _filled_messages().values():
         for english in filled:
-            spanish = messages.phrase(english)
+            spanish = messages.translated(english, "es")
             if spanish is not None and _english_words(spanish):
                 half_english[english] = spanish
     assert half_english == {}
@@ -180,12 +180,12 @@ def test_a_status_placed_in_a_spanish_sentence_is_spanish(api, company_a):
 
 
 def test_a_value_the_catalogue_does_not_know_is_placed_as_it_came():
-    assert messages.phrase("Only a draft reconciliation can be completed; this one is completed.") == (
+    assert messages.phrase(Phrase("Only a draft reconciliation can be {}; this one is {}.", "completed", "completed")) == (
         "Solo una conciliación en borrador puede ser completada; esta está completada.")
-    assert messages.phrase("The fiscal year 2026 is closing; only an open year is closed.") == (
+    assert messages.phrase(Phrase("The fiscal year {} is {}; only an open year is closed.", 2026, "closing")) == (
         "El ejercicio fiscal 2026 está en cierre; solo se cierra un ejercicio abierto.")
     # a status the catalogue does not know yet is placed as the API answers it, never dropped
-    assert messages.phrase("the document is archived") == "el documento está archived"
+    assert messages.phrase(Phrase("the document is {}", "archived")) == "el documento está archived"
 
 
 def test_every_reason_a_dte_can_store_as_its_last_error_has_its_spanish():
@@ -196,5 +196,5 @@ def test_every_reason_a_dte_can_store_as_its_last_error_has_its_spanish():
     # the walk follows both ways a reason is written: a text, and a caught refusal's message
     assert {"the tax authority did not answer", "The company's DTE signing key is gone: upload it again."} <= reasons
     untranslated = {reason: spanish for reason in reasons
-                    if (spanish := messages.phrase(reason)) is None or _english_words(spanish)}
+                    if (spanish := messages.translated(Phrase(reason, *[NEUTRAL] * reason.count("{}")), "es")) is None or _english_words(spanish)}
     assert untranslated == {}

@@ -74,8 +74,10 @@ def import_default_chart(call: Call) -> Any:
 
     lang = messages.language(call.headers)
     return shown(default_chart.import_for_command(call.command), lambda result: {
-        **result, "rulesSkipped": [{**rule, "reason": messages.stored_phrase(rule["reason"], lang)}
-                                   for rule in result.get("rulesSkipped", [])]})
+        **result, "rulesSkipped": [
+            {**{name: value for name, value in rule.items() if name != "reasonPhrase"},  # the reason's id, kept for this
+             "reason": messages.stored_phrase(rule["reason"], lang, rule.get("reasonPhrase"))}
+            for rule in result.get("rulesSkipped", [])]})
 
 
 # --- journal entries -----------------------------------------------------------------------------

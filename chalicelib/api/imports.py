@@ -21,7 +21,8 @@ TEMPLATE_TYPES = (CSV, XLSX)
 def _in_language(job: dict[str, Any], call: Call) -> dict[str, Any]:
     lang = messages.language(call.headers)
     return {**job, "errors": [{"row": error["row"], "column": error["column"],
-                               "message": messages.stored_problem(error["message"], error.get("issue"), lang)}
+                               "message": messages.stored_problem(error["message"], error.get("issue"), lang,
+                                                                  error.get("phrase"))}
                               for error in job["errors"]]}
 
 

@@ -8,6 +8,7 @@ from chalicelib import jsoncodec
 from chalicelib.api.route_spec import MAX_BODY_BYTES, RouteSpec
 from chalicelib.auth.policy import COMPANY_FIELDS
 from chalicelib.errors import ApiError, MalformedJson, NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -22,7 +23,7 @@ def without_company(values: Any) -> Any:
 
 def check_body_size(raw: bytes | None, limit: int = MAX_BODY_BYTES) -> None:
     if raw and len(raw) > limit:
-        raise ApiError(f"The request body is larger than {limit // 1024} KB.", code="REQUEST_TOO_LARGE")
+        raise ApiError(Phrase("The request body is larger than {} KB.", limit // 1024), code="REQUEST_TOO_LARGE")
 
 
 def parse_json(raw: bytes | None, headers: Mapping[str, str], limit: int = MAX_BODY_BYTES) -> Any:
@@ -64,7 +65,7 @@ def path_ids(spec: RouteSpec, values: Mapping[str, str]) -> dict[str, Any]:
 
 def validate(model: type[BaseModel], data: Any, location: str) -> Any:
     if not isinstance(data, dict):
-        raise ValidationFailed(f"The {location} must be a JSON object.",
+        raise ValidationFailed(Phrase("The {} must be a JSON object.", location),
                                details=[{"field": location, "message": "must be a JSON object"}])
     from pydantic import ValidationError
 
@@ -76,6 +77,6 @@ def validate(model: type[BaseModel], data: Any, location: str) -> Any:
         found = error.errors(include_url=False)
         details = [{"field": issue_field(issue["loc"]) or location, "message": issue_message(dict(issue))} for issue in found]
         first = details[0]
-        failure = ValidationFailed(f"{first['field']}: {first['message']}", details=details)
+        failure = ValidationFailed(Phrase("{}: {}", first['field'], first['message']), details=details)
         failure.issues = [(issue["type"], issue.get("ctx") or {}) for issue in found]
         raise failure from None

@@ -45,6 +45,7 @@ from chalicelib.errors import (
     Unauthorized,
     ValidationFailed,
 )
+from chalicelib.messages.phrases import Phrase
 from chalicelib.observability import logger, record_request, traced
 from chalicelib.services import idempotency
 from chalicelib.services.commands import Command, Existing
@@ -181,7 +182,7 @@ def check_accepts(media_type: str, headers: Mapping[str, str]) -> None:
     client would get base64 text), and Chalice refuses it without one. 406 in every layer."""
     first = (headers.get("accept") or "").split(",")[0].split(";")[0].strip().lower()
     if first != media_type:
-        raise ApiError(f"This route answers {media_type}: send the header Accept: {media_type}.",
+        raise ApiError(Phrase("This route answers {}: send the header Accept: {}.", media_type, media_type),
                        code="NOT_ACCEPTABLE")
 
 

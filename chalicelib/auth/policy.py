@@ -11,6 +11,7 @@ from chalicelib import clock
 from chalicelib.auth.principal import API_KEY, Principal
 from chalicelib.domain.roles import may
 from chalicelib.errors import Forbidden, RateLimited
+from chalicelib.messages.phrases import Phrase
 from chalicelib.settings import Settings
 from chalicelib.store import keys
 from chalicelib.store.table import Table
@@ -70,7 +71,7 @@ def check_access(method: str, access: Access, principal: Principal) -> None:
 
 def check_permission(principal: Principal, permission: str) -> None:
     if not may(principal.role, permission):
-        raise Forbidden(f"Your role ({principal.role}) may not do this.", code="PERMISSION_DENIED")
+        raise Forbidden(Phrase("Your role ({}) may not do this.", principal.role), code="PERMISSION_DENIED")
 
 
 def check_company_scope(principal: Principal, query: Mapping[str, str],
@@ -98,4 +99,4 @@ def check_rate_limit(principal: Principal, settings: Settings, table: Table) -> 
         retry_after = max(1, math.ceil(window_start + window - now))
         raise RateLimited(headers={"Retry-After": str(retry_after)},
                           details=[{"field": "limit",
-                                    "message": f"{settings.rate_limit_requests} requests per {window} s"}])
+                                    "message": Phrase("{} requests per {} s", settings.rate_limit_requests, window)}])

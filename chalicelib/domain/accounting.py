@@ -13,6 +13,7 @@ from chalicelib.domain.money import CENT as CENT
 from chalicelib.domain.money import ZERO as ZERO
 from chalicelib.domain.money import round_money as round_money
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 ASSET, LIABILITY, EQUITY, INCOME, COST, EXPENSE = "asset", "liability", "equity", "income", "cost", "expense"
 ACCOUNT_TYPES = (ASSET, LIABILITY, EQUITY, INCOME, COST, EXPENSE)
@@ -110,13 +111,13 @@ def check_lines(lines: Sequence[Line]) -> None:
             problems.append({"field": f"lines[{index}]",
                              "message": "a line carries either a debit or a credit, greater than zero"})
     if problems:
-        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", details=problems)
+        raise ValidationFailed(Phrase("{}: {}", problems[0]['field'], problems[0]['message']), details=problems)
     if not any(line.debit > 0 for line in lines) or not any(line.credit > 0 for line in lines):
         raise ValidationFailed.for_field("lines", "at least one debit line and one credit line")
     debit, credit = entry_totals(lines)
     if debit != credit:
-        raise UnbalancedEntry(f"Debits ({debit}) and credits ({credit}) differ by {abs(debit - credit)}.",
-                              details=[{"field": "lines", "message": f"debits {debit} != credits {credit}"}])
+        raise UnbalancedEntry(Phrase("Debits ({}) and credits ({}) differ by {}.", debit, credit, abs(debit - credit)),
+                              details=[{"field": "lines", "message": Phrase("debits {} != credits {}", debit, credit)}])
 
 
 def reversal_lines(lines: Iterable[Line]) -> list[Line]:
@@ -209,10 +210,12 @@ def resolve_rule(rules: Iterable[Rule], operation: str, document_type: str | Non
         return resolve_rule(rules, FALLBACK_OPERATIONS[operation], document_type)
     if general is None:
         raise RuleMissing(
-            f"No account determination rule for operation {operation} for document type {document_type}."
-            if document_type else f"No account determination rule for operation {operation}.",
-            details=[{"field": "operationType", "message": f"no rule for {operation} for document type {document_type}"
-                      if document_type else f"no rule for {operation}"}])
+            Phrase("No account determination rule for operation {} for document type {}.",
+                   operation, document_type) if document_type else
+                    Phrase("No account determination rule for operation {}.", operation),
+            details=[{"field": "operationType", "message": Phrase("no rule for {} for document type {}",
+                                                                  operation, document_type) if document_type else
+                    Phrase("no rule for {}", operation)}])
     return general
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
+from chalicelib.messages.phrases import Phrase
+
 Format = Literal["csv", "xlsx", "ofx", "camt053", "mt940"]
 FORMATS: tuple[Format, ...] = ("csv", "xlsx", "ofx", "camt053", "mt940")
 
@@ -81,13 +83,13 @@ def check_text_lengths(line: StatementLine, columns: dict[str, str]) -> None:
     """StatementInvalid naming the line and the column (`columns`: a field's column in the file,
     by the field's name) of the first text of `line` past its limit."""
     if len(line.description or "") > MAX_DESCRIPTION:
-        raise StatementInvalid(f"the description has more than {MAX_DESCRIPTION} characters", line.line,
+        raise StatementInvalid(Phrase("the description has more than {} characters", MAX_DESCRIPTION), line.line,
                                columns.get("description", "description"))
     if len(line.reference or "") > MAX_REFERENCE:
-        raise StatementInvalid(f"the reference has more than {MAX_REFERENCE} characters", line.line,
+        raise StatementInvalid(Phrase("the reference has more than {} characters", MAX_REFERENCE), line.line,
                                columns.get("reference", "reference"))
     if len(line.bank_id or "") > MAX_BANK_ID:
-        raise StatementInvalid(f"the bank's id has more than {MAX_BANK_ID} characters", line.line,
+        raise StatementInvalid(Phrase("the bank's id has more than {} characters", MAX_BANK_ID), line.line,
                                columns.get("bank_id", "bankId"))
 
 

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.domain.money import MAX_AMOUNT, Money
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 # how far (in percent of the company's recorded rate) a rate sent by someone without the
 # accounting permission may stray: a bank's rate of the day, not a different price
@@ -43,10 +44,11 @@ def converted(amount: Money, rate: Decimal, own: str, field: str) -> Money:
     an amount of money comes to nothing (USD 0.01 at 0.05: an entry of 0.00 moves no account)."""
     base = in_base(amount, rate, own)
     if base.amount > MAX_AMOUNT:
-        raise ValidationFailed.for_field(field, f"at this rate the amount in the company's currency ({base.amount}) "
-                                                f"would exceed {MAX_AMOUNT}")
+        raise ValidationFailed.for_field(field, Phrase("at this rate the amount in the company's currency ({}) would "
+                                                       "exceed {}", base.amount, MAX_AMOUNT))
     if base.amount == ZERO and amount.amount != ZERO:
-        raise ValidationFailed.for_field(field, f"at this rate {amount.amount} comes to 0.00 in the company's currency")
+        raise ValidationFailed.for_field(field, Phrase("at this rate {} comes to 0.00 in the company's currency",
+                                                       amount.amount))
     return base
 
 
@@ -69,16 +71,16 @@ def check_sent_rate(sent: Decimal, recorded: Decimal | None, tolerance: Decimal,
     if keeps_books:
         return
     if recorded is None:
-        problem = (f"no exchange rate of {currency} is recorded on or before {date}: only a user with the accounting "
-                   f"permission may send one (or record it with POST /exchange-rates)")
+        problem = (Phrase("no exchange rate of {} is recorded on or before {}: only a user with the accounting "
+                          "permission may send one (or record it with POST /exchange-rates)", currency, date))
     else:
         low, high = accepted_range(recorded, tolerance)
         if low <= Decimal(sent) <= high:
             return
-        problem = (f"must be between {_plain(low)} and {_plain(high)}: within {_plain(tolerance)} percent of the company's "
-                   f"rate {_plain(recorded)} of {currency} on {date}; only a user with the accounting permission may "
-                   f"send another")
-    raise ValidationFailed(f"{field}: {problem}", code="EXCHANGE_RATE_OUT_OF_RANGE",
+        problem = (Phrase("must be between {} and {}: within {} percent of the company's rate {} of {} on {}; only a "
+                          "user with the accounting permission may send another",
+                          _plain(low), _plain(high), _plain(tolerance), _plain(recorded), currency, date))
+    raise ValidationFailed(Phrase("{}: {}", field, problem), code="EXCHANGE_RATE_OUT_OF_RANGE",
                            details=[{"field": field, "message": problem}])
 
 

@@ -27,6 +27,7 @@ from chalicelib.domain.documents import (
     wrong_status,
 )
 from chalicelib.errors import ApiError
+from chalicelib.messages.phrases import Phrase
 
 Refusal = ApiError | None
 
@@ -43,8 +44,8 @@ def _country_refusal(action: str, document: Mapping[str, Any]) -> Refusal:
 
 def _advances(document: Mapping[str, Any]) -> Refusal:
     if Decimal(document.get("advancesTotal", 0)) > 0:
-        return DocumentStateError(f"The document holds advances of {document['advancesTotal']}; cancel those "
-                                  "payments first.", code="DOCUMENT_HAS_PAYMENTS")
+        return DocumentStateError(Phrase("The document holds advances of {}; cancel those payments first.",
+                                         document['advancesTotal']), code="DOCUMENT_HAS_PAYMENTS")
     return None
 
 
@@ -60,7 +61,7 @@ def untouched(document: Mapping[str, Any]) -> Refusal:
 
 def _update(document: Mapping[str, Any]) -> Refusal:
     if document["status"] != DRAFT:
-        return DocumentNotEditable(f"Only a draft can be edited; this document is {document['status']}.")
+        return DocumentNotEditable(Phrase("Only a draft can be edited; this document is {}.", document['status']))
     return None
 
 
@@ -89,7 +90,8 @@ def _cancel(document: Mapping[str, Any]) -> Refusal:
 
 def _unconfirm(document: Mapping[str, Any]) -> Refusal:
     if not KINDS[document["type"]].unconfirmable:
-        return DocumentStateError(f"Only purchase invoices (103) can be unconfirmed, not type {document['type']}.",
+        return DocumentStateError(Phrase("Only purchase invoices (103) can be unconfirmed, not type {}.",
+                                         document['type']),
                                   code="DOCUMENT_NOT_UNCONFIRMABLE")
     if document["status"] != CONFIRMED:
         return wrong_status("unconfirmed", document["status"], CONFIRMED)
@@ -125,7 +127,8 @@ def _refund(document: Mapping[str, Any]) -> Refusal:
     """A credit note's rest (what no document it corrects took) back in money."""
     kind = KINDS[document["type"]]
     if kind.balance >= 0:
-        return DocumentStateError(f"Only a credit note (06, 105) is refunded, not type {kind.code} ({kind.name}).",
+        return DocumentStateError(Phrase("Only a credit note (06, 105) is refunded, not type {} ({}).",
+                                         kind.code, kind.name),
                                   code="DOCUMENT_NOT_PAYABLE")
     problem = payment_refusal(document, refundable=True)
     if problem:
@@ -142,19 +145,19 @@ def _advance(document: Mapping[str, Any], company_currency: str) -> Refusal:
     the advances reach its total (a draft takes them too)."""
     kind = KINDS[document["type"]]
     if kind.code not in ADVANCE_OPERATION:
-        return DocumentStateError(f"Only quotes, orders and deliveries (100, 101, 102, 112) take advances, not type "
-                                  f"{kind.code} ({kind.name}).", code="DOCUMENT_NOT_PAYABLE")
+        return DocumentStateError(Phrase("Only quotes, orders and deliveries (100, 101, 102, 112) take advances, not "
+                                         "type {} ({}).", kind.code, kind.name), code="DOCUMENT_NOT_PAYABLE")
     if document["status"] == CANCELLED:
         return DocumentStateError("A cancelled document takes no advance.", code="DOCUMENT_NOT_PAYABLE")
     if (document.get("currency") or company_currency) != company_currency:
-        return DocumentStateError(f"Advances are taken in the company's currency; this {kind.name.lower()} is in "
-                                  f"{document.get('currency')}: invoice it and pay the invoice.",
+        return DocumentStateError(Phrase("Advances are taken in the company's currency; this {} is in {}: invoice it "
+                                         "and pay the invoice.", kind.name.lower(), document.get('currency')),
                                   code="DOCUMENT_NOT_PAYABLE")
     room = Decimal(document["total"]) - Decimal(document.get("advancesTotal", 0))
     if room <= 0:
-        return DocumentStateError(f"Advances on this {kind.name.lower()} may not exceed its total {document['total']}; "
-                                  f"{max(room, Decimal(0))} is left.", code="AMOUNT_EXCEEDS_PENDING",
-                                  details=[{"field": "amount", "message": f"at most {max(room, Decimal(0))}"}])
+        return DocumentStateError(Phrase("Advances on this {} may not exceed its total {}; {} is left.",
+                                         kind.name.lower(), document['total'], max(room, Decimal(0))), code="AMOUNT_EXCEEDS_PENDING",
+                                  details=[{"field": "amount", "message": Phrase("at most {}", max(room, Decimal(0)))}])
     return None
 
 

@@ -12,6 +12,7 @@ from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Dimensions, Moveme
 from chalicelib.domain.document_types import BOTH, PURCHASES, SALES
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 DRAFT, CONFIRMED, CANCELLED = "draft", "confirmed", "cancelled"
 DOCUMENT_STATUSES = (DRAFT, CONFIRMED, CANCELLED)
@@ -141,8 +142,9 @@ class DocumentNotEditable(ApiError):
 
 
 def not_cancellable(kind: Kind) -> DocumentStateError:
-    return DocumentStateError(f"Documents of type {kind.code} ({kind.name}) cannot be cancelled once confirmed; "
-                              "only credit and debit notes (06, 07, 105, 106) and imports (104) can (any draft can).",
+    return DocumentStateError(Phrase("Documents of type {} ({}) cannot be cancelled once confirmed; only credit and "
+                                     "debit notes (06, 07, 105, 106) and imports (104) can (any draft can).",
+                                     kind.code, kind.name),
                               code="DOCUMENT_NOT_CANCELLABLE")
 
 
@@ -152,7 +154,7 @@ def has_payments() -> DocumentStateError:
 
 
 def wrong_status(action: str, status: str, needed: str) -> DocumentStateError:
-    return DocumentStateError(f"Only a {needed} document can be {action}; this one is {status}.")
+    return DocumentStateError(Phrase("Only a {} document can be {}; this one is {}.", needed, action, status))
 
 
 # --- lines and totals ----------------------------------------------------------------------------
@@ -173,9 +175,9 @@ def line_amounts(quantity: Decimal, unit_price: Decimal, discount: Decimal, tax_
     tax is the rate on that, rounded half-up on the line."""
     gross = round_money(quantity * unit_price)
     if gross > MAX_AMOUNT:
-        raise ValidationFailed.for_field(f"{field}.quantity", f"the line amount may not exceed {MAX_AMOUNT}")
+        raise ValidationFailed.for_field(f"{field}.quantity", Phrase("the line amount may not exceed {}", MAX_AMOUNT))
     if discount > gross:
-        raise ValidationFailed.for_field(f"{field}.discount", f"must not exceed the line amount {gross}")
+        raise ValidationFailed.for_field(f"{field}.discount", Phrase("must not exceed the line amount {}", gross))
     subtotal = gross - round_money(discount)
     return LineAmounts(subtotal, round_money(subtotal * tax_rate))
 
@@ -198,7 +200,7 @@ def document_totals(lines: Iterable[tuple[LineAmounts, Decimal]]) -> Totals:
         name = str(rate.normalize()) if rate else "0"
         by_rate[name] = by_rate.get(name, ZERO) + amounts.subtotal
     if subtotal + tax > MAX_AMOUNT:
-        raise ValidationFailed.for_field("lines", f"the document total may not exceed {MAX_AMOUNT}")
+        raise ValidationFailed.for_field("lines", Phrase("the document total may not exceed {}", MAX_AMOUNT))
     return Totals(subtotal, tax, subtotal + tax, by_rate)
 
 
@@ -350,11 +352,13 @@ def credit_limit_exceeded(message: str) -> ApiError:
 def credit_blocked(days: int, tolerated: int) -> ApiError:
     # Said as an accountant reads it: the customer's own block (its `credit_block_days`) is a number
     # of days, not a field name
-    return ApiError(f"The customer has documents {days} days overdue, more than the {tolerated} days its "
-                    "credit block tolerates: collect them (or change the customer's credit block) to invoice it.",
+    return ApiError(Phrase("The customer has documents {} days overdue, more than the {} days its credit block "
+                           "tolerates: collect them (or change the customer's credit block) to invoice it.",
+                           days, tolerated),
                     code="CREDIT_BLOCKED",
                     details=[{"field": "businessPartnerId",
-                              "message": f"has documents overdue more than {tolerated} days (the customer's credit block)"}])
+                              "message": Phrase("has documents overdue more than {} days (the customer's credit block)",
+                                                tolerated)}])
 
 
 # --- events --------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 
 from chalicelib import jsoncodec
 from chalicelib.errors import ApiError, MalformedJson, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 MIN_SECRET_LENGTH = 16
 # how long after a link expires a notification of a payment made in time may still arrive
@@ -87,12 +88,14 @@ def mismatch(*, asked: Decimal, currency: str, mode: str, paid: Decimal, paid_cu
     real money only through a gateway in production mode, test money only in test mode. The
     refusal is recorded with its code, never raised."""
     if paid_currency.upper() != currency.upper():
-        return ApiError(f"The payment is in {paid_currency}, the link in {currency}.", code="CURRENCY_MISMATCH")
+        return ApiError(Phrase("The payment is in {}, the link in {}.",
+                               paid_currency, currency), code="CURRENCY_MISMATCH")
     paid, asked = Decimal(paid).quantize(CENT), Decimal(asked).quantize(CENT)
     if paid != asked:
-        return ApiError(f"The payment of {paid} is not the {asked} the link asks for.", code="AMOUNT_MISMATCH")
+        return ApiError(Phrase("The payment of {} is not the {} the link asks for.",
+                               paid, asked), code="AMOUNT_MISMATCH")
     if live != (mode == PRODUCTION):
-        return ApiError(f"A payment of live={live} through a gateway in {mode} mode.", code="MODE_MISMATCH")
+        return ApiError(Phrase("A payment of live={} through a gateway in {} mode.", live, mode), code="MODE_MISMATCH")
     return None
 
 

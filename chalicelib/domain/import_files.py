@@ -20,6 +20,7 @@ from decimal import Decimal
 from typing import Any, Iterable, Iterator, Sequence
 
 from chalicelib.domain.import_rows import Column, Row, RowError
+from chalicelib.messages.phrases import Phrase
 
 MAX_ROWS = 20_000  # rows of data, the heading not counted
 # what reading a file may cost, whatever it holds (a 4 MB XLSX can expand to gigabytes):
@@ -188,9 +189,9 @@ def workbook_records(content: bytes, as_text: bool = True, leading_rows: int = 0
         raise ImportFileInvalid(RowError(0, None, "the file is a ZIP archive, not an XLSX workbook: save it as CSV "
                                                   "UTF-8 or XLSX"))
     if expanded > MAX_WORKBOOK_BYTES:
-        raise ImportFileInvalid(RowError(0, None, f"the XLSX workbook expands to more than "
-                                                  f"{MAX_WORKBOOK_BYTES // (1024 * 1024)} MB: keep only the sheet "
-                                                  "to import, or save it as CSV UTF-8"))
+        raise ImportFileInvalid(RowError(0, None, Phrase("the XLSX workbook expands to more than {} MB: keep only the "
+                                                         "sheet to import, or save it as CSV UTF-8",
+                                                         MAX_WORKBOOK_BYTES // (1024 * 1024))))
     import openpyxl  # only when a workbook comes: it stays out of a cold start
 
     try:
@@ -266,8 +267,8 @@ def _rows(records: Iterator[tuple[int, list[str]]], columns: tuple[Column, ...],
         if not _has_text(cells):
             continue
         if len(rows) == MAX_ROWS:
-            errors.append(RowError(0, None, f"the file has more than {MAX_ROWS} rows: split it into files of at most "
-                                            f"{MAX_ROWS}"))
+            errors.append(RowError(0, None, Phrase("the file has more than {} rows: split it into files of at most {}",
+                                                   MAX_ROWS, MAX_ROWS)))
             break
         rows.append(Row(line, _values(line, cells, headings, places, errors)))
         if len(errors) < MAX_ERRORS:
@@ -291,15 +292,15 @@ def _values(line: int, cells: list[str], headings: list[str], places: dict[int, 
             continue
         if len(text) > MAX_CELL_CHARS:
             if len(errors) < MAX_ERRORS:
-                errors.append(RowError(line, places.get(index), f"the cell in column {index + 1} has more than "
-                                                                f"{MAX_CELL_CHARS} characters"))
+                errors.append(RowError(line, places.get(index),
+                        Phrase("the cell in column {} has more than {} characters", index + 1, MAX_CELL_CHARS)))
         elif index in places:
             values[places[index]] = text
         elif index >= len(headings) or not headings[index].strip():
             unnamed.append(index + 1)
     if unnamed and len(errors) < MAX_ERRORS:
-        errors.append(RowError(line, None, f"a value in column {unnamed[0]} has no heading: name the column in the "
-                                           "heading line or leave its cells blank"))
+        errors.append(RowError(line, None, Phrase("a value in column {} has no heading: name the column in the heading "
+                                                  "line or leave its cells blank", unnamed[0])))
     return values
 
 
@@ -308,8 +309,8 @@ def _too_wide(cells: list[str]) -> bool:
 
 
 def _wide(line: int) -> RowError:
-    return RowError(line, None, f"the line has values past column {MAX_CELLS}: a table has at most {MAX_CELLS} "
-                                "columns")
+    return RowError(line, None, Phrase("the line has values past column {}: a table has at most {} columns",
+                                       MAX_CELLS, MAX_CELLS))
 
 
 def _places(line: int, headings: list[str], columns: tuple[Column, ...],
@@ -330,7 +331,7 @@ def _places(line: int, headings: list[str], columns: tuple[Column, ...],
         if not key:
             continue
         if key in seen:
-            errors.append(RowError(line, heading, f"the heading {heading} is written twice"))
+            errors.append(RowError(line, heading, Phrase("the heading {} is written twice", heading)))
             continue
         seen[key] = heading
         if key in mapped:
@@ -339,22 +340,23 @@ def _places(line: int, headings: list[str], columns: tuple[Column, ...],
                 continue  # mapped to nothing: the caller chose to leave it out
             column = by_key.get(heading_key(target))
             if column is None:
-                errors.append(RowError(line, heading, f"the mapping gives {heading} to {target}, which is not a "
-                                                      f"column of this import: {_names(columns)}"))
+                errors.append(RowError(line, heading, Phrase("the mapping gives {} to {}, which is not a column of "
+                                                             "this import: {}", heading, target, _names(columns))))
                 continue
         else:
             column = by_key.get(key)
             if column is None:
-                errors.append(RowError(line, heading, f"unknown column {heading}: the columns are {_names(columns)} "
-                                                      "(map it to one, or to nothing to leave it out)"))
+                errors.append(RowError(line, heading, Phrase("unknown column {}: the columns are {} (map it to one, or "
+                                                             "to nothing to leave it out)", heading, _names(columns))))
                 continue
         if column.name in taken:
-            errors.append(RowError(line, column.name, f"{taken[column.name]} and {heading} both fill the column "
-                                                      f"{column.name}: keep one"))
+            errors.append(RowError(line, column.name, Phrase("{} and {} both fill the column {}: keep one",
+                                                             taken[column.name], heading, column.name)))
             continue
         taken[column.name] = heading
         places[index] = column.name
-    errors.extend(RowError(line, column.name, f"the required column {column.name} ({column.spanish}) is missing")
+    errors.extend(RowError(line, column.name, Phrase("the required column {} ({}) is missing",
+                                                     column.name, column.spanish))
                   for column in columns if column.required and column.name not in taken)
     return places, errors
 
@@ -375,12 +377,13 @@ def _has_text(cells: list[str]) -> bool:
 
 def _unreadable(line: int, cells: _Unreadable) -> RowError:
     if isinstance(cells, _TooLong):
-        return RowError(line, None, f"a cell on this line has more than {MAX_CELL_CHARS} characters")
+        return RowError(line, None, Phrase("a cell on this line has more than {} characters", MAX_CELL_CHARS))
     if isinstance(cells, _TooManyRows):
-        return RowError(0, None, f"the file has more than {MAX_ROWS} rows: split it into files of at most {MAX_ROWS}")
+        return RowError(0, None, Phrase("the file has more than {} rows: split it into files of at most {}",
+                                        MAX_ROWS, MAX_ROWS))
     if isinstance(cells, _TooManyLines):
-        return RowError(0, None, f"the sheet has more than {MAX_ROWS + 1 + BLANK_ROWS_MARGIN} rows, blank ones "
-                                 "counted: delete the rows below the data, or split it into files of at most "
-                                 f"{MAX_ROWS} rows")
+        return RowError(0, None, Phrase("the sheet has more than {} rows, blank ones counted: delete the rows below "
+                                        "the data, or split it into files of at most {} rows",
+                                        MAX_ROWS + 1 + BLANK_ROWS_MARGIN, MAX_ROWS))
     return RowError(line, None, "a quote opened on this line is not closed, or text follows a closing quote: write "
                                 "a quote inside a quoted cell as two quotes")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from chalicelib.messages.phrases import Phrase, stored
+
 
 @dataclass(frozen=True)
 class Column:
@@ -27,10 +29,12 @@ class Row:
 class RowError:
     row: int            # the file's line; 0 when the problem is the file's as a whole
     column: str | None  # the column's name (the API field), None for the row or file as a whole
-    message: str        # English; a phrase of messages/es.py, translated when read
+    message: str        # English: a Phrase (or a literal, its own id), translated by its id when read
     # a problem the API's model found (pydantic's English): its validation kind and context as
     # text, so that it is read in the reader's language as the API's own details are
     issue: tuple[str, dict[str, str]] | None = field(default=None, compare=False)
 
     def as_json(self) -> dict[str, object]:
-        return {"row": self.row, "column": self.column, "message": self.message}
+        """As stored: the English, and the message's id and parts beside it (messages/phrases.py)."""
+        return {"row": self.row, "column": self.column, "message": str.__str__(self.message),
+                **({"phrase": stored(self.message)} if isinstance(self.message, Phrase) else {})}

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from chalicelib import countries
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 ZERO_RATE = Decimal("0")
 ALL_RATES = tuple(sorted({rate for pack in countries.packs() for rate in pack.tax_rates}))
@@ -33,8 +34,8 @@ def check_tax_rate(rate: Decimal) -> Decimal:
 def check_rate_for_country(country: str, rate: Decimal, field: str) -> Decimal:
     rates = countries.pack(country).tax_rates
     if rate not in rates:
-        raise ValidationFailed.for_field(field, f"must be one of {', '.join(str(r.normalize()) for r in rates)} "
-                                                f"for a company in {country}")
+        raise ValidationFailed.for_field(field, Phrase("must be one of {} for a company in {}",
+                                                       ', '.join((str(r.normalize()) for r in rates)), country))
     return rate
 
 
@@ -44,7 +45,8 @@ def line_treatment(requested: str | None, requested_rate: Decimal | None, fallba
     used); `taxed` needs a rate above 0; no treatment is `taxed` or `exempt` by the rate."""
     if requested in ZERO_TREATMENTS:
         if requested_rate:
-            raise ValidationFailed.for_field(f"{field}.taxRate", f"a line {requested} carries no tax: its tax rate is 0")
+            raise ValidationFailed.for_field(f"{field}.taxRate",
+                    Phrase("a line {} carries no tax: its tax rate is 0", requested))
         return ZERO_RATE, requested
     rate = fallback_rate if requested_rate is None else requested_rate
     if requested == TAXED and not rate:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -238,7 +239,7 @@ def _check_host(host: str, allow_insecure: bool) -> tuple[str, ipaddress.IPv4Add
             raise _refuse("the host must not be localhost")
         return name, None
     if any(name == suffix or name.endswith("." + suffix) for suffix in _BLOCKED_NAME_SUFFIXES):
-        raise _refuse(f"the host must be a public name (not {name})")
+        raise _refuse(Phrase("the host must be a public name (not {})", name))
     if len(labels) < 2 and not allow_insecure:
         raise _refuse("the host must be a fully qualified domain name")
     return name, None
@@ -256,7 +257,7 @@ def check_url(url: str, allow_insecure: bool) -> ParsedUrl:
     if not isinstance(url, str) or not url:
         raise _refuse("must be a URL")
     if len(url) > MAX_URL_LENGTH:
-        raise _refuse(f"must be at most {MAX_URL_LENGTH} characters")
+        raise _refuse(Phrase("must be at most {} characters", MAX_URL_LENGTH))
     if any(ch <= " " or ch == "\x7f" for ch in url):
         raise _refuse("must not contain spaces or control characters")
     if "#" in url:
@@ -304,7 +305,7 @@ def check_url(url: str, allow_insecure: bool) -> ParsedUrl:
     if ip is not None:
         reason = blocked_address(ip, allow_loopback=allow_insecure)
         if reason:
-            refusal = AddressNotAllowed.for_field("url", f"the address is not allowed ({reason})")
+            refusal = AddressNotAllowed.for_field("url", Phrase("the address is not allowed ({})", reason))
             refusal.reason = reason
             raise refusal
         if isinstance(ip, ipaddress.IPv6Address) and ip.scope_id:

@@ -18,6 +18,7 @@ from chalicelib import jsoncodec
 from chalicelib.domain.gateways import ProviderNotification, SignatureRefused, json_object
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 PROVIDER = "wompi"
 CURRENCY = "USD"
@@ -158,7 +159,7 @@ def verify_webhook(secret: str, raw_body: bytes, headers: Mapping[str, str]) -> 
     """401 SIGNATURE_REQUIRED without `wompi_hash`, INVALID_SIGNATURE unless it signs these bytes."""
     sent = (header(headers, SIGNATURE_HEADER) or "").strip()
     if not sent:
-        raise SignatureRefused(f"The {SIGNATURE_HEADER} header is required.", code="SIGNATURE_REQUIRED")
+        raise SignatureRefused(Phrase("The {} header is required.", SIGNATURE_HEADER), code="SIGNATURE_REQUIRED")
     if not secret or not _HEX_SHA256.fullmatch(sent) or \
             not hmac.compare_digest(webhook_signature(secret, raw_body), sent.lower()):
         raise SignatureRefused()
@@ -253,7 +254,7 @@ def _amount(value: Any, field: str) -> Decimal:
         raise ValidationFailed.for_field(field, "required: a number")
     amount = Decimal(value)
     if not 0 < amount <= MAX_AMOUNT:
-        raise ValidationFailed.for_field(field, f"must be greater than 0 and at most {MAX_AMOUNT}")
+        raise ValidationFailed.for_field(field, Phrase("must be greater than 0 and at most {}", MAX_AMOUNT))
     return amount.quantize(CENT)
 
 

@@ -1,24 +1,20 @@
 """Errors in the caller's language. The API speaks English unless `Accept-Language` prefers
 Spanish (the console sends its own language). One catalogue per language (`en`, `es`): a message
 per error code, a template per validation kind (pydantic's error types), and, for Spanish, the
-service's own English phrases with their Spanish wording (`PHRASES`, templates whose `{}` are
-the parts the service fills in). tests/test_error_catalogue.py checks every code, kind and phrase
-the source can raise has both."""
+service's own messages by id (phrases.py: a `Phrase`'s id is its English template, `{}` where a
+part is filled in; the gettext catalogue holds its Spanish). tests/test_error_catalogue.py checks
+every code, kind and message id the source can raise has both."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, Mapping
 
 from chalicelib.messages.languages import ENGLISH as ENGLISH
 from chalicelib.messages.languages import LANGUAGES as LANGUAGES
 from chalicelib.messages.languages import SPANISH as SPANISH
+from chalicelib.messages.phrases import Phrase, from_stored, in_language, stored, translated
 
-# where a Spanish phrase puts the English one's n-th filled-in part, and, after ":", the gender
-# an API value placed there agrees with (es.VALUES); literal braces such as "{id}" in a path are
-# left alone
-_PLACE = re.compile(r"\{(\d)(?::([mf]))?\}")
-_CONTRACTION = re.compile(r"\b(de|a) el\b")
+__all__ = ["ENGLISH", "SPANISH", "LANGUAGES", "Phrase", "stored", "from_stored", "in_language", "translated"]
 _RANGE = re.compile(r"^\s*([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*$")
 
 
@@ -48,64 +44,10 @@ def catalogue(lang: str) -> Any:
     return en
 
 
-@lru_cache(maxsize=1)
-def _phrase_patterns() -> list[tuple[re.Pattern[str], str]]:
-    """Spanish PHRASES as patterns, the most specific (most literal text) first."""
-    from chalicelib.messages import es
-
-    patterns = []
-    for english, spanish in es.PHRASES.items():
-        parts = english.split("{}")
-        if not any(char.isalpha() for char in "".join(parts)):
-            continue  # all filled in ("{}: {}"): it would match any sentence; the first detail's rule covers it
-        pattern = re.compile("(.+?)".join(re.escape(part) for part in parts) + r"\Z", re.DOTALL)
-        patterns.append((len(english) - 2 * (len(parts) - 1), pattern, spanish))
-    return [(pattern, spanish) for _size, pattern, spanish in sorted(patterns, key=lambda p: -p[0])]
-
-
-def phrase(english: str) -> str | None:
-    """The Spanish of one of the service's English phrases, its filled-in parts kept; None when
-    the catalogue does not know it. "<what>: <remedy>" (a DTE's field problems, one ": ") is
-    written from its two parts when both are known, before the whole is tried: a template ending
-    in a filled-in part, or in ")" as a remedy may, would take the English remedy as a part. A
-    phrase the catalogue holds as it is comes first: its parts could each match a broader template
-    ("required" + "{} to {} characters") and answer half English."""
-    from chalicelib.messages import es
-
-    exact = es.PHRASES.get(english)
-    if exact is not None and "{}" not in english:
-        return exact
-    what, separator, remedy = english.partition(": ")
-    if separator and ": " not in remedy:
-        parts = _whole_phrase(what), _whole_phrase(remedy)
-        if None not in parts:
-            return f"{parts[0]}: {parts[1]}"
-    return _whole_phrase(english)
-
-
-def _whole_phrase(english: str) -> str | None:
-    for pattern, spanish in _phrase_patterns():
-        match = pattern.match(english)
-        if match:
-            return _placed(spanish, match.groups())
-    return None
-
-
-def _placed(spanish: str, parts: tuple[str, ...]) -> str:
-    """The Spanish template with the English one's parts in their places; a part that is itself one
-    of the service's phrases (a refusal quoting its detail, a subledger named in words) is placed in
-    Spanish too, and so is an API value where the place names its gender ("esta partida está
-    {0:f}": posted -> contabilizada), so no English rides inside a Spanish sentence."""
-    from chalicelib.messages import es
-
-    def part(place: re.Match[str]) -> str:
-        text, gender = parts[int(place.group(1))], place.group(2)
-        if gender and text in es.VALUES:
-            return es.VALUES[text][gender == "f"]
-        return _whole_phrase(text) or text
-    # a part that starts with "el" contracts with the "de" or "a" before it ("de el valor" -> "del valor";
-    # "de El Salvador", a name, keeps its capital and stays apart)
-    return _CONTRACTION.sub(lambda match: "del" if match.group(1) == "de" else "al", _PLACE.sub(part, spanish))
+def phrase(text: str) -> str | None:
+    """The Spanish of one of the service's messages, by its id (a Phrase's template, its parts
+    placed; a literal is its own id); None when the catalogue does not hold it."""
+    return translated(text, SPANISH)
 
 
 def _kind_text(lang: str, kind: str, context: Mapping[str, Any]) -> str | None:
@@ -140,7 +82,7 @@ def detail_text(lang: str, message: str, issue: tuple[str, Mapping[str, Any]] | 
         text = _kind_text(lang, kind, context)
         if text is not None:
             return text
-    return phrase(message) or catalogue(lang).KINDS["value_error"].format()
+    return translated(message, lang) or catalogue(lang).KINDS["value_error"].format()
 
 
 _SEGMENT = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
@@ -204,41 +146,67 @@ def localized_body(body: dict[str, Any], lang: str, issues: list[Any] | None = N
             message = _labelled(message, str(first["field"]), str(first.get("message")), lang)
         return {**body, "message": message}
     issues = list(issues or []) + [None] * (len(details) - len(issues or []))
-    translated = [{**detail, "message": detail_text(lang, str(detail.get("message", "")), issue)}
-                  if isinstance(detail, dict) and "message" in detail else detail
-                  for detail, issue in zip(details, issues, strict=False)]
+    in_translation = [{**detail, "message": detail_text(lang, _text(detail.get("message")), issue)}
+                      if isinstance(detail, dict) and "message" in detail else detail
+                      for detail, issue in zip(details, issues, strict=False)]
     if first is not None and message.startswith(f"{first['field']}:"):
-        message = f"{field_label(lang, str(first['field']))}: {translated[0]['message']}"
+        message = f"{field_label(lang, str(first['field']))}: {in_translation[0]['message']}"
     else:
         english_tail = f"{first['field']}: {first.get('message')}" if first is not None else None
-        message = phrase(message) or catalogue(lang).CODES.get(body["code"]) or catalogue(lang).CODES["BAD_REQUEST"]
-        if first is not None and english_tail and message.endswith(english_tail):  # a phrase that ends quoting its first detail
-            message = (f"{message[:-len(english_tail)]}{field_label(lang, str(first['field']))}: "
-                       f"{translated[0]['message']}")
+        quoting = first is not None and english_tail is not None and message.endswith(english_tail)
+        message = (translated(message, lang) or catalogue(lang).CODES.get(body["code"])
+                   or catalogue(lang).CODES["BAD_REQUEST"])
+        if first is not None and quoting:  # a phrase that ends quoting its first detail
+            tail = f"{first['field']}: {in_language(first.get('message') or '', lang)}"
+            if message.endswith(tail):
+                message = (f"{message[:-len(tail)]}{field_label(lang, str(first['field']))}: "
+                           f"{in_translation[0]['message']}")
     localized = {**body, "message": message}
-    if translated:
-        localized["details"] = translated
+    if in_translation:
+        localized["details"] = in_translation
     return localized
 
 
+def _text(value: Any) -> str:
+    """A detail's message as given (a Phrase keeps its id), anything else as text."""
+    return value if isinstance(value, str) else "" if value is None else str(value)
+
+
+def stored_failure(code: str, message: str, at: str, details: list[dict[str, Any]] | None = None, *,
+                   said: str | None = None) -> dict[str, Any]:
+    """An error as a background run stores it for a later reader: {"code", "message" (the API's
+    English), "at", "details"?} with each message's id and parts kept beside it ("phrase",
+    messages/phrases.py `stored`); `said`, when the stored message dates it ("<date>: <said>"), is
+    the message whose id is kept."""
+    kept: list[dict[str, Any]] = [{**detail, "phrase": stored(detail["message"])}
+                                  if isinstance(detail.get("message"), str) else detail for detail in details or []]
+    return {"code": code, "message": str.__str__(message), "phrase": stored(message if said is None else said), "at": at,
+            **({"details": kept} if kept else {})}
+
+
 def stored_error(error: Mapping[str, Any] | None, lang: str) -> dict[str, Any] | None:
-    """An error a background run stored in the API's English ({"code", "message" (perhaps after its
-    run's "<date>: "), "at", "details"?}) as its reader sees it: the message in `lang`, fields named
-    as a person knows them; the details stay stored, not shown."""
+    """An error a background run stored (`stored_failure`; {"code", "message" (perhaps after its
+    run's "<date>: "), "at", "details"?}) as its reader sees it: the message in `lang`, by its id,
+    fields named as a person knows them; the details stay stored, not shown. One stored before ids
+    answers its exact catalogue entry, else its English."""
     if not error:
         return None
     dated = re.match(r"(\d{4}-\d{2}-\d{2}): (.*)", error["message"], re.DOTALL)
     prefix, message = (f"{dated.group(1)}: ", dated.group(2)) if dated else ("", error["message"])
-    body = {"code": error["code"], "message": message, **({"details": error["details"]} if error.get("details") else {})}
+    details = [{key: from_stored(value, detail.get("phrase")) if key == "message" else value
+                for key, value in detail.items() if key != "phrase"} for detail in error.get("details") or []]
+    body = {"code": error["code"], "message": from_stored(message, error.get("phrase")),
+            **({"details": details} if details else {})}
     return {"code": error["code"], "message": prefix + localized_body(body, lang)["message"], "at": error["at"]}
 
 
-def stored_phrase(text: str | None, lang: str) -> str | None:
+def stored_phrase(text: str | None, lang: str, kept: Mapping[str, Any] | None = None) -> str | None:
     """A phrase a background step stored in the API's English (why a DTE's transmission got no
-    answer) as its reader sees it: its Spanish when the catalogue knows it, else as it was stored."""
+    answer), with its id and parts (`kept`, messages/phrases.py `stored`), as its reader sees it: in
+    `lang` by its id, else as it was stored."""
     if not text or lang == ENGLISH:
         return text
-    return phrase(text) or text
+    return in_language(from_stored(text, kept), lang)
 
 
 def stored_issue(kind: str, context: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
@@ -250,12 +218,14 @@ def stored_issue(kind: str, context: Mapping[str, Any]) -> tuple[str, dict[str, 
     return kind, {name: _shown(value) for name, value in context.items()}
 
 
-def stored_problem(message: str, issue: Mapping[str, Any] | None, lang: str) -> str:
-    """A problem stored in English as its reader sees it: one the API's model found (its `issue`:
-    {"type", "context"}) as the API answers that detail (`detail_text`), else the phrase."""
+def stored_problem(message: str, issue: Mapping[str, Any] | None, lang: str,
+                   kept: Mapping[str, Any] | None = None) -> str:
+    """A problem stored in English (its id and parts `kept` beside it) as its reader sees it: one
+    the API's model found (its `issue`: {"type", "context"}) as the API answers that detail
+    (`detail_text`), else the phrase by its id."""
     if issue:
-        return detail_text(lang, message, (str(issue["type"]), issue.get("context") or {}))
-    return stored_phrase(message, lang) or message
+        return detail_text(lang, from_stored(message, kept), (str(issue["type"]), issue.get("context") or {}))
+    return stored_phrase(message, lang, kept) or message
 
 
 def _labelled(message: str, field: str, problem: str, lang: str) -> str:

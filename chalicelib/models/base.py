@@ -21,6 +21,7 @@ from pydantic_core import core_schema
 from chalicelib import countries, jsoncodec
 from chalicelib.domain.mail import MAIL_ADDRESS_PATTERN
 from chalicelib.domain.money import MAX_AMOUNT
+from chalicelib.messages.phrases import Phrase
 
 
 class OneOf:
@@ -148,5 +149,8 @@ def issue_message(issue: Mapping[str, Any]) -> str:
         return "unknown field"
     if issue["type"] == "missing":
         return "required"
+    error = (issue.get("ctx") or {}).get("error")
+    if issue["type"] == "value_error" and isinstance(error, ValueError) and error.args and isinstance(error.args[0], Phrase):
+        return error.args[0]  # a validator's own phrase, by its id (messages/phrases.py)
     message = str(issue["msg"])
     return message.removeprefix("Value error, ")

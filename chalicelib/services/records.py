@@ -9,6 +9,7 @@ from typing import Any, Callable
 from chalicelib import clock
 from chalicelib.errors import NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import search
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
@@ -35,7 +36,7 @@ class RecordKind:
     search_fields: tuple[str, ...] = ()
 
     def not_found(self) -> NotFound:
-        return NotFound(f"{self.label} not found.")
+        return NotFound(Phrase("{} not found.", self.label))
 
 
 def get_record(table: Table, company_id: int, kind: RecordKind, record_id: int) -> dict[str, Any]:
@@ -190,7 +191,7 @@ def small_records(table: Table, company_id: int, kind: str) -> list[dict[str, An
 def get_small_record(table: Table, company_id: int, kind: str, record_id: int, label: str) -> dict[str, Any]:
     item = table.get(keys.small_record(company_id, kind, record_id))
     if item is None:
-        raise NotFound(f"{label} not found.")
+        raise NotFound(Phrase("{} not found.", label))
     return item
 
 
@@ -226,7 +227,7 @@ def keep_default_active(table: Table, company_id: int, default_field: str, recor
     if changes.get("isActive") is False:
         company = table.get(keys.company(company_id)) or {}
         if company.get(default_field) is not None and int(company[default_field]) == record_id:
-            raise ValidationFailed.for_field("isActive", f"the company's default {label} stays active")
+            raise ValidationFailed.for_field("isActive", Phrase("the company's default {} stays active", label))
 
 
 def require_reference(transaction: Transaction, company_id: int, kind: str, item: dict[str, Any], field: str,
@@ -235,4 +236,4 @@ def require_reference(transaction: Transaction, company_id: int, kind: str, item
     the item's own transaction."""
     if item.get(field) is not None:
         transaction.require(keys.small_record(company_id, kind, int(item[field])),
-                            ValidationFailed.for_field(field, f"no such {label}"))
+                            ValidationFailed.for_field(field, Phrase("no such {}", label)))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.store.keys import COUNT_SORT_KEY, Key
 from chalicelib.store.table import Table, invalid_cursor
 
@@ -76,7 +77,7 @@ def _starting_point(cursor: str | None, partition: str, page: int, limit: int,
                              attributes=index_key(index)), 0
     if page * limit > MAX_PAGE_DEPTH:
         raise ValidationFailed.for_field(
-            "page", f"page * limit may not exceed {MAX_PAGE_DEPTH}; use cursor to go deeper")
+            "page", Phrase("page * limit may not exceed {}; use cursor to go deeper", MAX_PAGE_DEPTH))
     return None, (page - 1) * limit
 
 

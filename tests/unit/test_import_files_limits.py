@@ -147,7 +147,7 @@ def test_an_archive_expanding_past_128_mb_is_refused_before_its_files_are_read(m
     assert refused.value.error == RowError(0, None, "the archive expands to more than 1 MB: a restore reads at most "
                                                     "that")
     assert opened == [company_archive.MANIFEST]  # the items never read
-    assert phrase("the archive expands to more than 128 MB: a restore reads at most that")
+    assert phrase(refused.value.error.message)  # read in Spanish by its id
 
 
 def test_an_archive_file_that_is_not_json_lines_is_refused_as_such():
@@ -157,7 +157,7 @@ def test_an_archive_file_that_is_not_json_lines_is_refused_as_such():
     with pytest.raises(company_archive.ArchiveInvalid) as refused:
         company_archive.read(content)
     assert refused.value.error == RowError(0, None, "items/BP.jsonl: not JSON Lines of typed items")
-    assert phrase("items/BP.jsonl: not JSON Lines of typed items")
+    assert phrase(refused.value.error.message)  # read in Spanish by its id
 
 
 def test_the_archives_tables_write_a_formula_as_text():

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Dict, List, Literal, Optional
 from pydantic import ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from chalicelib.countries.sv.domain import dte_catalogues, dte_formats
+from chalicelib.messages.phrases import Phrase
 from chalicelib.models.base import Date, EntityId, RequestModel, ResponseModel
 
 Department = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-4])$"), Field(
@@ -59,7 +60,8 @@ def checked_district(district: Any, info: ValidationInfo) -> Any:
         raise ValueError("send the district with its department")
     department = info.data["department"]
     if dte_catalogues.district_municipio(department, district) is None:
-        raise ValueError(f"{district!r} is not in the authority's catalogue CAT-008 for department {department}")
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-008 for department {}",
+                                repr(district), department))
     # an address read back (its municipio and district) may be sent again as it was
     municipality = info.data.get("municipality")
     if municipality is not None and not dte_catalogues.names_place(department, municipality, district):

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from chalicelib.domain.bank_statements import FORMATS, ColumnMapping, Format, ParsedStatement, StatementInvalid
 from chalicelib.domain.statement_formats.common import MAX_LINES, money
+from chalicelib.messages.phrases import Phrase
 
 __all__ = ["MAX_LINES", "check_balances", "detect", "parse"]
 
@@ -46,7 +47,7 @@ def parse(file_name: str, content: bytes, format: Format | None = None,
         raise StatementInvalid("the file is empty")
     format = format or detect(file_name, content)
     if format not in FORMATS:
-        raise StatementInvalid(f"unknown format {format}: the formats are {', '.join(FORMATS)}", 0, "format")
+        raise StatementInvalid(Phrase("unknown format {}: the formats are {}", format, ', '.join(FORMATS)), 0, "format")
     if format in ("csv", "xlsx"):
         if mapping is None:
             raise StatementInvalid("a CSV or XLSX statement is read with the bank account's column mapping: save it "
@@ -75,6 +76,5 @@ def check_balances(statement: ParsedStatement) -> None:
     total = statement.opening_balance + sum((line.amount for line in statement.lines), Decimal(0))
     if total != statement.closing_balance:
         raise StatementInvalid(
-            f"the opening balance {money(statement.opening_balance)} and the lines add up to {money(total)} but the "
-            f"closing balance is {money(statement.closing_balance)}: a difference of "
-            f"{money(abs(statement.closing_balance - total))}")
+            Phrase("the opening balance {} and the lines add up to {} but the closing balance is {}: a difference of {}",
+                   money(statement.opening_balance), money(total), money(statement.closing_balance), money(abs(statement.closing_balance - total))))

@@ -13,6 +13,7 @@ from typing import Any
 
 from chalicelib.domain.bank_statements import ParsedStatement, StatementInvalid, StatementLine
 from chalicelib.domain.statement_formats.common import iso_date, plain_amount, statement, too_many_lines
+from chalicelib.messages.phrases import Phrase
 
 NAMESPACE = re.compile(r"^urn:iso:std:iso:20022:tech:xsd:camt\.053\.001\.(\d{2})$")
 _DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
@@ -27,13 +28,14 @@ def parse(content: bytes) -> ParsedStatement:
     try:
         tree = etree.fromstring(content, parser).getroottree()
     except etree.XMLSyntaxError as error:
-        raise StatementInvalid(f"the XML is not well formed (its line {error.lineno})") from None
+        raise StatementInvalid(Phrase("the XML is not well formed (its line {})", error.lineno)) from None
     if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
         raise StatementInvalid("the XML declares a DOCTYPE: a CAMT.053 statement has none")
     root = tree.getroot()
     namespace = etree.QName(root).namespace or ""
     if not NAMESPACE.match(namespace) or etree.QName(root).localname != "Document":
-        raise StatementInvalid(f"the XML is not a CAMT.053 bank statement (its namespace is {namespace or 'none'})")
+        raise StatementInvalid(Phrase("the XML is not a CAMT.053 bank statement (its namespace is {})",
+                                      namespace or 'none'))
     return _Reader(namespace).statement(root)
 
 
@@ -53,8 +55,8 @@ class _Reader:
     def statement(self, root: Any) -> ParsedStatement:
         statements = self.all(root, "c:BkToCstmrStmt/c:Stmt")
         if len(statements) != 1:
-            raise StatementInvalid(f"the CAMT.053 file holds {len(statements)} statements: export one statement "
-                                   "per file")
+            raise StatementInvalid(Phrase("the CAMT.053 file holds {} statements: export one statement per file",
+                                          len(statements)))
         stmt = statements[0]
         currency = self.text(stmt, "c:Acct/c:Ccy") or self.text(stmt, "c:Bal/c:Amt/@Ccy")
         entries = self.all(stmt, "c:Ntry")
@@ -76,7 +78,8 @@ class _Reader:
         amount = self.signed(entry, number, "Amt")
         entry_currency = self.text(entry, "c:Amt/@Ccy")
         if currency and entry_currency and entry_currency.upper() != currency.upper():
-            raise StatementInvalid(f"the entry is in {entry_currency}, the statement in {currency}", number, "Ccy")
+            raise StatementInvalid(Phrase("the entry is in {}, the statement in {}",
+                                          entry_currency, currency), number, "Ccy")
         if amount == 0:
             return None
         booked = self.text(entry, "c:BookgDt/c:Dt") or self.text(entry, "c:BookgDt/c:DtTm")
@@ -98,7 +101,8 @@ class _Reader:
         amount = plain_amount(self.text(element, f"c:{name}"), number, name)
         direction = self.text(element, "c:CdtDbtInd")
         if direction not in ("CRDT", "DBIT"):
-            raise StatementInvalid(f"the credit or debit mark {direction or ''} is neither CRDT nor DBIT", number,
+            raise StatementInvalid(Phrase("the credit or debit mark {} is neither CRDT nor DBIT",
+                                          direction or ''), number,
                                    "CdtDbtInd")
         return -amount if direction == "DBIT" else amount
 
@@ -113,5 +117,5 @@ class _Reader:
 def _day(text: str | None, number: int, name: str) -> str:
     match = _DAY.match((text or "").strip())
     if not match:
-        raise StatementInvalid(f"the date {text or ''} is not a date written YYYY-MM-DD", number, name)
+        raise StatementInvalid(Phrase("the date {} is not a date written YYYY-MM-DD", text or ''), number, name)
     return iso_date(int(match[1]), int(match[2]), int(match[3]), text or "", number, name)

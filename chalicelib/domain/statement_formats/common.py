@@ -7,6 +7,7 @@ from decimal import Decimal, InvalidOperation
 
 from chalicelib.domain.bank_statements import Format, ParsedStatement, StatementInvalid, StatementLine
 from chalicelib.domain.money import MAX_AMOUNT
+from chalicelib.messages.phrases import Phrase
 
 MAX_LINES = 20_000
 CENT = Decimal("0.01")
@@ -17,12 +18,13 @@ def cents(value: Decimal, text: str, line: int, column: str | None) -> Decimal:
     so is an amount past the one money limit (MAX_AMOUNT: no line or balance is ever larger, and
     quantizing a figure of more than 28 digits would fail)."""
     if not value.is_finite():
-        raise StatementInvalid(f"the amount {text} is not a number", line, column)
+        raise StatementInvalid(Phrase("the amount {} is not a number", text), line, column)
     if abs(value) > MAX_AMOUNT:
-        raise StatementInvalid(f"the amount {text} is past the largest amount {money(MAX_AMOUNT)}", line, column)
+        raise StatementInvalid(Phrase("the amount {} is past the largest amount {}",
+                                      text, money(MAX_AMOUNT)), line, column)
     quantized = value.quantize(CENT)
     if quantized != value:
-        raise StatementInvalid(f"the amount {text} has more than two decimals", line, column)
+        raise StatementInvalid(Phrase("the amount {} has more than two decimals", text), line, column)
     return quantized
 
 
@@ -36,7 +38,7 @@ def plain_amount(text: str | None, line: int, column: str) -> Decimal:
     except InvalidOperation:
         value = Decimal("NaN")
     if not value.is_finite():
-        raise StatementInvalid(f"the amount {text or ''} is not a number", line, column)
+        raise StatementInvalid(Phrase("the amount {} is not a number", text or ''), line, column)
     return cents(value, written, line, column)
 
 
@@ -44,7 +46,7 @@ def iso_date(year: int, month: int, day: int, text: str, line: int, column: str 
     try:
         return date(year, month, day).isoformat()
     except ValueError:
-        raise StatementInvalid(f"the date {text} is not a day of the calendar", line, column) from None
+        raise StatementInvalid(Phrase("the date {} is not a day of the calendar", text), line, column) from None
 
 
 def compact_date(text: str | None, line: int, column: str) -> str:
@@ -52,7 +54,7 @@ def compact_date(text: str | None, line: int, column: str) -> str:
     never moved to another zone (20260310200000[-6:CST] is 10 March where the bank is)."""
     written = (text or "").strip()
     if len(written) < 8 or not written[:8].isdigit():
-        raise StatementInvalid(f"the date {written} is not a date written YYYYMMDD", line, column)
+        raise StatementInvalid(Phrase("the date {} is not a date written YYYYMMDD", written), line, column)
     return iso_date(int(written[:4]), int(written[4:6]), int(written[6:8]), written, line, column)
 
 
@@ -63,8 +65,8 @@ def money(value: Decimal) -> str:
 
 def too_many_lines(count: int) -> None:
     if count > MAX_LINES:
-        raise StatementInvalid(f"the statement has more than {MAX_LINES} lines: split it into files of at most "
-                               f"{MAX_LINES} lines")
+        raise StatementInvalid(Phrase("the statement has more than {} lines: split it into files of at most {} lines",
+                                      MAX_LINES, MAX_LINES))
 
 
 def statement(format: Format, lines: list[StatementLine], *, currency: str | None = None,
@@ -77,17 +79,18 @@ def statement(format: Format, lines: list[StatementLine], *, currency: str | Non
     too_many_lines(len(lines))
     # a balance worked out from the lines (OFX's opening, a balance column's less its line) is bound too
     if opening_balance is not None and abs(opening_balance) > MAX_AMOUNT:
-        raise StatementInvalid(f"the opening balance {money(opening_balance)} is past the largest amount "
-                               f"{money(MAX_AMOUNT)}")
+        raise StatementInvalid(Phrase("the opening balance {} is past the largest amount {}",
+                                      money(opening_balance), money(MAX_AMOUNT)))
     if closing_balance is not None and abs(closing_balance) > MAX_AMOUNT:
-        raise StatementInvalid(f"the closing balance {money(closing_balance)} is past the largest amount "
-                               f"{money(MAX_AMOUNT)}")
+        raise StatementInvalid(Phrase("the closing balance {} is past the largest amount {}",
+                                      money(closing_balance), money(MAX_AMOUNT)))
     if not lines:
         raise StatementInvalid("the statement has no lines with an amount")
     seen: dict[str, int] = {}
     for line in lines:
         if line.bank_id and line.bank_id in seen:
-            raise StatementInvalid(f"the bank's id {line.bank_id} of this entry is also entry {seen[line.bank_id]}'s",
+            raise StatementInvalid(Phrase("the bank's id {} of this entry is also entry {}'s",
+                                          line.bank_id, seen[line.bank_id]),
                                    line.line, id_field)
         if line.bank_id:
             seen[line.bank_id] = line.line

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from chalicelib.domain.bank_statements import ParsedStatement, StatementInvalid, StatementLine
 from chalicelib.domain.statement_formats.common import cents, iso_date, statement, too_many_lines
+from chalicelib.messages.phrases import Phrase
 
 _NO_REFERENCE = "NONREF"
 # what a :61: starts with (value date, entry date, mark, funds code, amount, transaction type): the
@@ -68,8 +69,8 @@ def parse(content: bytes) -> ParsedStatement:
 def _check_lines(text: str) -> None:
     for tag, value in _BALANCE_TAGS.findall(text):
         if not _BALANCE.match(value.strip()):
-            raise StatementInvalid(f"the balance {tag} is not a D or C mark, a date, a currency and an amount (e.g. "
-                                   "C260228HNL10000,00)", 0, tag)
+            raise StatementInvalid(Phrase("the balance {} is not a D or C mark, a date, a currency and an amount (e.g. "
+                                          "C260228HNL10000,00)", tag), 0, tag)
         _yymmdd(value.strip()[1:7], 0, tag)
     for number, value in enumerate(re.findall(r"(?:^|\n):61:([^\n]*(?:\n[^:\n][^\n]*)?)", text), start=1):
         if not _LINE.match(value):
@@ -108,4 +109,5 @@ def _unreadable(text: str, error: RuntimeError) -> StatementInvalid:
     if field == ":61:" and isinstance(value, str):
         position = text.find(value)
         number = text.count(":61:", 0, position if position >= 0 else len(text))
-    return StatementInvalid(f"the MT940 field {field} cannot be read: {str(value or '')[:60]}", number, field)
+    return StatementInvalid(Phrase("the MT940 field {} cannot be read: {}",
+                                   field, str(value or '')[:60]), number, field)

@@ -14,6 +14,7 @@ from typing import Any
 
 from chalicelib.domain.bank_statements import ParsedStatement, StatementInvalid, StatementLine
 from chalicelib.domain.statement_formats.common import compact_date, plain_amount, statement, too_many_lines
+from chalicelib.messages.phrases import Phrase
 
 _V1_HEADER = (b"OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\nSECURITY:NONE\r\nENCODING:USASCII\r\n"
               b"CHARSET:1252\r\nCOMPRESSION:NONE\r\nOLDFILEUID:NONE\r\nNEWFILEUID:NONE\r\n\r\n")
@@ -37,8 +38,8 @@ def parse(content: bytes) -> ParsedStatement:
         raise StatementInvalid("the OFX file cannot be read: it holds no OFX tags", 0)
     found = [element for element in root.iter() if element.tag in _STATEMENTS]
     if len(found) != 1:
-        raise StatementInvalid(f"the OFX file holds {len(found)} account statements: export one account's "
-                               "statement per file")
+        raise StatementInvalid(Phrase("the OFX file holds {} account statements: export one account's statement per "
+                                      "file", len(found)))
     return _statement(found[0])
 
 

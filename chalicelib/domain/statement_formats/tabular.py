@@ -21,6 +21,7 @@ from chalicelib.domain import import_files
 from chalicelib.domain.bank_statements import ColumnMapping, Format, ParsedStatement, StatementInvalid, StatementLine
 from chalicelib.domain.import_files import ImportFileInvalid, heading_key
 from chalicelib.domain.statement_formats.common import MAX_LINES, cents, iso_date, money, statement, too_many_lines
+from chalicelib.messages.phrases import Phrase
 
 _DATE_PART = re.compile(r"YYYY|YY|DD|MM")
 # what may stand before or after the figure, never inside it: a currency's sign or code (L, Lps., $,
@@ -67,10 +68,10 @@ def _text(content: bytes, encoding: str | None) -> str:
     try:
         return content.decode("utf-8-sig" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding)
     except LookupError:
-        raise StatementInvalid(f"unknown encoding {encoding}", 0, "encoding") from None
+        raise StatementInvalid(Phrase("unknown encoding {}", encoding), 0, "encoding") from None
     except UnicodeDecodeError as error:
         line = content[:error.start].count(b"\n") + 1
-        raise StatementInvalid(f"the line has bytes that are not {encoding} text", line, "encoding") from None
+        raise StatementInvalid(Phrase("the line has bytes that are not {} text", encoding), line, "encoding") from None
 
 
 # ---- the table
@@ -90,10 +91,10 @@ class _Columns:
                 continue
             found = keys.get(heading_key(name), [])
             if not found:
-                raise StatementInvalid(f"the column {name} is not in the heading row", line, name)
+                raise StatementInvalid(Phrase("the column {} is not in the heading row", name), line, name)
             heading = headings[found[0]].strip()
             if len(found) > 1:  # which of them is meant cannot be told (another heading repeated is no matter)
-                raise StatementInvalid(f"the heading {heading} is written twice", line, heading)
+                raise StatementInvalid(Phrase("the heading {} is written twice", heading), line, heading)
             self.places[name] = (found[0], heading)
 
     def cell(self, cells: list[Any], name: str | None) -> tuple[object, str | None]:
@@ -117,7 +118,7 @@ def _statement(format: Format, records: Iterable[tuple[int, list[Any]]], mapping
         _readable(line, cells)
     line, headings = next(((line, cells) for line, cells in rows_left if _readable(line, cells)), (0, None))
     if headings is None:
-        raise StatementInvalid(f"the file has no heading row after the {mapping.skip_rows} rows skipped", 0,
+        raise StatementInvalid(Phrase("the file has no heading row after the {} rows skipped", mapping.skip_rows), 0,
                                "skipRows")
     columns = _Columns(mapping, line, [_text_of(cell) for cell in headings])
     lines: list[StatementLine] = []
@@ -154,7 +155,7 @@ def _check_mapping(mapping: ColumnMapping) -> None:
         raise StatementInvalid("the mapping names neither an amount column nor both a debit and a credit column", 0,
                                "amountColumn")
     if mapping.skip_rows < 0 or mapping.skip_rows > MAX_LINES:
-        raise StatementInvalid(f"the rows to skip must be between 0 and {MAX_LINES}", 0, "skipRows")
+        raise StatementInvalid(Phrase("the rows to skip must be between 0 and {}", MAX_LINES), 0, "skipRows")
     if mapping.decimal_separator not in (".", ","):
         raise StatementInvalid("the decimal separator is a point or a comma", 0, "decimalSeparator")
     if mapping.thousands_separator == mapping.decimal_separator:
@@ -184,7 +185,8 @@ def _text_of(value: object) -> str:
 def _date_pattern(date_format: str) -> re.Pattern[str]:
     parts = _DATE_PART.findall(date_format or "")
     if sorted(part[:2] for part in parts) != ["DD", "MM", "YY"]:
-        raise StatementInvalid(f"the date format {date_format} is not made of DD, MM and YYYY or YY (e.g. DD/MM/YYYY)",
+        raise StatementInvalid(Phrase("the date format {} is not made of DD, MM and YYYY or YY (e.g. DD/MM/YYYY)",
+                                      date_format),
                                0, "dateFormat")
     pattern, position = "", 0
     for match in _DATE_PART.finditer(date_format):
@@ -216,7 +218,7 @@ def _date(value: object, date_format: str, line: int, column: str | None) -> str
     iso = _ISO.match(text) if not isinstance(value, str) else None
     if iso:
         return iso_date(int(iso[1]), int(iso[2]), int(iso[3]), text, line, column)
-    raise StatementInvalid(f"the date {text} is not a date written {date_format}", line, column)
+    raise StatementInvalid(Phrase("the date {} is not a date written {}", text, date_format), line, column)
 
 
 # ---- amounts
@@ -241,7 +243,7 @@ def _number(value: object, mapping: ColumnMapping, line: int, column: str | None
     a currency's sign or code and a DR or CR mark only around the figure (DR: money out). In a debit
     or credit column (`side`) a mark saying the other is refused: which one is meant cannot be told."""
     if isinstance(value, bool):
-        raise StatementInvalid(f"the amount {value} is not a number", line, column)
+        raise StatementInvalid(Phrase("the amount {} is not a number", value), line, column)
     if isinstance(value, int | float | Decimal):
         return cents(Decimal(_text_of(value)), _text_of(value), line, column)
     text = _text_of(value)
@@ -249,18 +251,20 @@ def _number(value: object, mapping: ColumnMapping, line: int, column: str | None
     example = f"1{separator}234{mapping.decimal_separator}56"
     written = _written(text)
     if written is None:
-        raise StatementInvalid(f"the amount {text} is not a number written {example}", line, column)
+        raise StatementInvalid(Phrase("the amount {} is not a number written {}", text, example), line, column)
     negative, mark, figure = written
     whole, _, fraction = figure.partition(mapping.decimal_separator)
     thousands = re.escape(separator)
     grouped = rf"\d{{1,3}}(?:{thousands}\d{{3}})+" if thousands else r"\d+"
     if not re.fullmatch(rf"(?:\d+|{grouped})", whole) or (fraction and not fraction.isdigit()) or (
             mapping.decimal_separator in figure and not fraction):
-        raise StatementInvalid(f"the amount {text} is not a number written {example}", line, column)
+        raise StatementInvalid(Phrase("the amount {} is not a number written {}", text, example), line, column)
     if mark is not None and side is not None and (mark in _DEBIT_MARKS) != (side == "debit"):
         if side == "debit":
-            raise StatementInvalid(f"the amount {text} is marked {mark}, money in, in the debit column", line, column)
-        raise StatementInvalid(f"the amount {text} is marked {mark}, money out, in the credit column", line, column)
+            raise StatementInvalid(Phrase("the amount {} is marked {}, money in, in the debit column",
+                                          text, mark), line, column)
+        raise StatementInvalid(Phrase("the amount {} is marked {}, money out, in the credit column",
+                                      text, mark), line, column)
     number = Decimal(f"{whole.replace(separator, '') if separator else whole}.{fraction or '0'}")
     return cents(-number if negative or mark in _DEBIT_MARKS else number, text, line, column)
 
@@ -305,8 +309,8 @@ def _balances(lines: list[StatementLine], column: str | None) -> tuple[Decimal |
     if _break(known[::-1]) is None:  # newest first: the earliest line is the last one
         return known[-1][1] - known[-1][0].amount, known[0][1]
     (_, previous_balance), (line, balance) = forward
-    raise StatementInvalid(f"the balance {money(balance)} is not the previous line's balance "
-                           f"{money(previous_balance)} plus this line's amount {money(line.amount)}", line.line, column)
+    raise StatementInvalid(Phrase("the balance {} is not the previous line's balance {} plus this line's amount {}",
+                                  money(balance), money(previous_balance), money(line.amount)), line.line, column)
 
 
 Balanced = tuple[StatementLine, Decimal]

@@ -6,6 +6,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.domain import accounting
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.accounting.posting import invalid_account, load_rules, rule_items
 from chalicelib.services.commands import Command, Existing
@@ -40,7 +41,8 @@ def upsert_rule(command: Command, operation: str, document_type: str | None,
     account = table.get(chart.account_key(company_id, account_id))
     if account is None or not account.get("isActive"):
         raise invalid_account("chartOfAccountId",
-                              "no such account" if account is None else f"account {account['code']} is inactive")
+                              "no such account" if account is None else
+                                      Phrase("account {} is inactive", account['code']))
     key = keys.determination_rule(company_id, operation, document_type)
     current = table.get(key)
     if current is not None:

@@ -15,6 +15,7 @@ from chalicelib.domain import currency, tax_books
 from chalicelib.domain.documents import CONFIRMED
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
@@ -62,13 +63,14 @@ def period_documents(table: Table, company_id: int, start_date: str, end_date: s
     if start_date > end_date:
         raise ValidationFailed.for_field("startDate", "must not be after the end date")
     if _dt.date.fromisoformat(end_date) - _dt.date.fromisoformat(start_date) > _dt.timedelta(days=MAX_BOOK_DAYS):
-        raise ValidationFailed.for_field("endDate", f"a book spans at most {MAX_BOOK_DAYS} days (books are monthly)")
+        raise ValidationFailed.for_field("endDate", Phrase("a book spans at most {} days (books are monthly)",
+                                                           MAX_BOOK_DAYS))
     company = accounts.get_company(table, company_id)
     own = exchange_rates.company_currency(company)
     if countries.pack_of(company).code != country:
         books = countries.pack(country)  # "The ISV books are for companies of Honduras (...)"
-        raise ApiError(f"The {books.tax_label} books are for companies of {books.name} (the company's country is "
-                       f"{countries.pack_of(company).code}).", code="REPORT_NOT_FOR_COUNTRY")
+        raise ApiError(Phrase("The {} books are for companies of {} (the company's country is {}).",
+                              books.tax_label, books.name, countries.pack_of(company).code), code="REPORT_NOT_FOR_COUNTRY")
     documents = [item for item in document_store.dated_between(table, company_id, low=start_date, high=keys.day_end(end_date))
                  if item["status"] in tax_books.BOOK_STATUSES and not tax_books.reversed_later(item)]
     # a document as booked before its reversal sorts before its later confirmation of the same day

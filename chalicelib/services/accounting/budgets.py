@@ -8,6 +8,7 @@ from typing import Any
 from chalicelib import clock, jsoncodec
 from chalicelib.domain import budgets as budget_rules
 from chalicelib.errors import Conflict, NotFound, ValidationFailed, VersionConflict
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import chart, dimensions
 from chalicelib.services.accounting.posting import invalid_account
 from chalicelib.services.commands import Command
@@ -27,7 +28,7 @@ def _not_found() -> NotFound:
 
 
 def _name_taken(name: str, year: int) -> Conflict:
-    return Conflict(f"Another budget of {year} is already named {name!r}.", code="BUDGET_NAME_TAKEN",
+    return Conflict(Phrase("Another budget of {} is already named {}.", year, repr(name)), code="BUDGET_NAME_TAKEN",
                     details=[{"field": "name", "message": "already used by another budget of the year"}])
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain import accounting, statements
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting.posting import INVALID_ACCOUNT, invalid_account
 from chalicelib.services.commands import Command
 from chalicelib.services.records import update_item
@@ -29,7 +30,7 @@ class AccountRuleBroken(ApiError):
 
 
 def code_taken(code: str) -> AccountRuleBroken:
-    return AccountRuleBroken(f"Another account already uses the code {code!r}.", code="ACCOUNT_CODE_TAKEN",
+    return AccountRuleBroken(Phrase("Another account already uses the code {}.", repr(code)), code="ACCOUNT_CODE_TAKEN",
                              details=[{"field": "code", "message": "already used by another account"}])
 
 
@@ -109,7 +110,7 @@ def check_parent(table: Table, company_id: int, parent_id: int, account_type: st
     if parent is None:
         raise ValidationFailed.for_field("parentId", "no such account")
     if parent["type"] != account_type:
-        raise ValidationFailed.for_field("parentId", f"a sub-account has its parent's type ({parent['type']})")
+        raise ValidationFailed.for_field("parentId", Phrase("a sub-account has its parent's type ({})", parent['type']))
     levels = 1
     while parent is not None:
         if account_id is not None and parent["id"] == account_id:
@@ -118,7 +119,7 @@ def check_parent(table: Table, company_id: int, parent_id: int, account_type: st
             break
         levels += 1
         if levels >= MAX_DEPTH:
-            raise ValidationFailed.for_field("parentId", f"the chart is at most {MAX_DEPTH} levels deep")
+            raise ValidationFailed.for_field("parentId", Phrase("the chart is at most {} levels deep", MAX_DEPTH))
         parent = table.get(account_key(company_id, parent["parentId"]))
 
 
@@ -166,11 +167,11 @@ def has_postings_error() -> AccountRuleBroken:
 
 
 def has_children_error(action: str) -> AccountRuleBroken:
-    return AccountRuleBroken(f"The account has sub-accounts: {action}.", code="ACCOUNT_HAS_CHILDREN")
+    return AccountRuleBroken(Phrase("The account has sub-accounts: {}.", action), code="ACCOUNT_HAS_CHILDREN")
 
 
 def in_use_error(action: str) -> AccountRuleBroken:
-    return AccountRuleBroken(f"The account is used by determination rules or bank accounts: {action}.",
+    return AccountRuleBroken(Phrase("The account is used by determination rules or bank accounts: {}.", action),
                              code="ACCOUNT_IN_USE")
 
 

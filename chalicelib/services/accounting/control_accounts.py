@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import CONTROLLED_OPERATIONS
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.accounting import reports
 from chalicelib.services.accounting.posting import rule_items
@@ -51,11 +52,12 @@ def control_accounts(table: Table, company_id: int, rules: list[dict[str, Any]] 
 def refuse_control_accounts(table: Table, company_id: int, fields: Iterable[tuple[str, int]]) -> None:
     """400 CONTROL_ACCOUNT naming every field (path, account id) that points at a control account."""
     controlled = control_accounts(table, company_id)
-    problems = [{"field": field, "message": f"is a control account behind {controlled[int(account_id)]}: only "
-                                            "documents, payments, adjustments and opening balances move it"}
+    problems = [{"field": field, "message": Phrase("is a control account behind {}: only documents, payments, "
+                                                   "adjustments and opening balances move it",
+                                                   controlled[int(account_id)])}
                 for field, account_id in fields if int(account_id) in controlled]
     if problems:
-        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", code=CONTROL_ACCOUNT,
+        raise ValidationFailed(Phrase("{}: {}", problems[0]['field'], problems[0]['message']), code=CONTROL_ACCOUNT,
                                details=problems)
 
 
@@ -69,8 +71,9 @@ def check_bank_ledger(table: Table, company_id: int, ledger: dict[str, Any], fie
     rules = rule_items(table, company_id)
     controlled = control_accounts(table, company_id, rules)
     if int(ledger["id"]) in controlled:
-        raise ValidationFailed.for_field(field, f"is a control account behind {controlled[int(ledger['id'])]}: a bank account needs a "
-                       "ledger account of its own", code=CONTROL_ACCOUNT)
+        raise ValidationFailed.for_field(field, Phrase("is a control account behind {}: a bank account needs a ledger "
+                                                       "account of its own",
+                                                       controlled[int(ledger['id'])]), code=CONTROL_ACCOUNT)
     _refuse_a_rules_account(field, rules, int(ledger["id"]), None)
     if _has_postings(ledger):
         raise ValidationFailed.for_field(field, "has postings: a bank account's ledger account starts empty, so that it equals the "
@@ -100,9 +103,9 @@ def check_rule_account(table: Table, company_id: int, operation: str, current: d
         # what this rule posts would move a control account unseen by its subledger
         controlled = control_accounts(table, company_id, rules)
         if int(account["id"]) in controlled:
-            raise ValidationFailed.for_field(field, f"is a control account behind {controlled[int(account['id'])]}: "
-                                                    f"what the {operation} rule posts would move it without its "
-                                                    "subledger", code=CONTROL_ACCOUNT)
+            raise ValidationFailed.for_field(field, Phrase("is a control account behind {}: what the {} rule posts "
+                                                           "would move it without its subledger",
+                                                           controlled[int(account['id'])], operation), code=CONTROL_ACCOUNT)
         return False
     subledger = CONTROLLED_OPERATIONS[operation]
     own = {int(rule["chartOfAccountId"]) for rule in rules if rule["operationType"] == operation}
@@ -110,12 +113,13 @@ def check_rule_account(table: Table, company_id: int, operation: str, current: d
     if fresh:
         controlled = control_accounts(table, company_id, rules)
         if int(account["id"]) in controlled:
-            raise ValidationFailed.for_field(field, f"is a control account behind {controlled[int(account['id'])]}: the account of "
-                           f"{subledger} stands behind nothing else", code=CONTROL_ACCOUNT)
+            raise ValidationFailed.for_field(field, Phrase("is a control account behind {}: the account of {} stands "
+                                                           "behind nothing else",
+                                                           controlled[int(account['id'])], subledger), code=CONTROL_ACCOUNT)
         _refuse_a_rules_account(field, rules, int(account["id"]), operation)
         if _has_postings(account):
-            raise ValidationFailed.for_field(field, f"has postings: the account of {subledger} starts empty, so that it equals its "
-                           "subledger", code=HAS_POSTINGS)
+            raise ValidationFailed.for_field(field, Phrase("has postings: the account of {} starts empty, so that it "
+                                                           "equals its subledger", subledger), code=HAS_POSTINGS)
     if current is not None and int(current["chartOfAccountId"]) not in own | {int(account["id"])}:
         left = table.get(keys.chart_account(company_id, int(current["chartOfAccountId"])))
         balance = reports.balance_of(table, company_id, left) if left else accounting.ZERO
@@ -130,14 +134,15 @@ def _refuse_a_rules_account(field: str, rules: list[dict[str, Any]], account_id:
     for rule in rules:
         if (int(rule["chartOfAccountId"]) == account_id and rule["operationType"] not in _POSTS_NOTHING
                 and rule["operationType"] != operation):
-            raise ValidationFailed.for_field(field, f"is the account of the {rule['operationType']} rule: what that "
-                                                    "rule posts would move a control account without its subledger",
+            raise ValidationFailed.for_field(field, Phrase("is the account of the {} rule: what that rule posts would "
+                                                           "move a control account without its subledger",
+                                                           rule['operationType']),
                                              code=CONTROL_ACCOUNT)
 
 
 def _has_balance(field: str, account: dict[str, Any], balance: Decimal, subledger: str) -> None:
     raise ControlAccountRefused(
-        f"Account {account['code']} still holds {accounting.round_money(balance)} of {subledger}; it can be "
-        "left only once nothing is left on it.", code=HAS_BALANCE,
-        details=[{"field": field, "message": f"account {account['code']} still holds "
-                                             f"{accounting.round_money(balance)}"}])
+        Phrase("Account {} still holds {} of {}; it can be left only once nothing is left on it.",
+               account['code'], accounting.round_money(balance), subledger), code=HAS_BALANCE,
+        details=[{"field": field, "message": Phrase("account {} still holds {}",
+                                                    account['code'], accounting.round_money(balance))}])

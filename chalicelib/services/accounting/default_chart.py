@@ -11,6 +11,7 @@ from chalicelib import countries
 from chalicelib.domain import cash_flow, statements
 from chalicelib.domain.accounting import CONTROLLED_OPERATIONS
 from chalicelib.errors import ApiError
+from chalicelib.messages.phrases import Phrase, stored
 from chalicelib.services.accounting import account_determination, chart, control_accounts
 from chalicelib.services.accounting.posting import invalid_account, rule_items
 from chalicelib.services.commands import Command, Existing
@@ -109,13 +110,13 @@ def _fit_rules(table: Table, company_id: int, wanted: list[tuple[str, str | None
             continue
         try:
             if not account.get("isActive"):
-                raise invalid_account("chartOfAccountId", f"account {account['code']} is inactive")
+                raise invalid_account("chartOfAccountId", Phrase("account {} is inactive", account['code']))
             control_accounts.check_rule_account(table, company_id, operation, None, account)
         except ApiError as refusal:
             reason = refusal.details[0]["message"] if refusal.details else refusal.message
             skipped.append({"operationType": operation, "documentType": document_type,
                             "chartOfAccountId": int(account["id"]), "accountCode": account["code"],
-                            "code": refusal.code, "reason": reason})
+                            "code": refusal.code, "reason": reason, "reasonPhrase": stored(reason)})
         else:
             fit.append((operation, document_type, code))
     return fit, skipped

@@ -8,6 +8,7 @@ from typing import Any, Iterable, Mapping
 
 from chalicelib import clock
 from chalicelib.errors import Conflict, NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
@@ -99,23 +100,26 @@ def _value_code_key(company_id: int, dimension_id: int, code: str) -> keys.Key:
 
 
 def _name_taken(name: str) -> Conflict:
-    return Conflict(f"Another dimension is already named {name!r}.", code="DIMENSION_NAME_TAKEN",
+    return Conflict(Phrase("Another dimension is already named {}.", repr(name)), code="DIMENSION_NAME_TAKEN",
                     details=[{"field": "name", "message": "already used by another dimension"}])
 
 
 def _value_taken(field: str, text: str, where: str | None = None) -> Conflict:
     details = [{"field": where or field, "message": "already used by another value of the dimension"}]
     if field == "name":
-        return Conflict(f"Another value of the dimension is already named {text!r}.", code="DIMENSION_VALUE_TAKEN",
+        return Conflict(Phrase("Another value of the dimension is already named {}.",
+                               repr(text)), code="DIMENSION_VALUE_TAKEN",
                         details=details)
-    return Conflict(f"Another value of the dimension already has the code {text!r}.", code="DIMENSION_VALUE_TAKEN",
+    return Conflict(Phrase("Another value of the dimension already has the code {}.",
+                           repr(text)), code="DIMENSION_VALUE_TAKEN",
                     details=details)
 
 
 def _limit_reached() -> Conflict:
-    return Conflict(f"A company has at most {keys.MAX_DIMENSIONS} dimensions: make one inactive and reuse it.",
+    return Conflict(Phrase("A company has at most {} dimensions: make one inactive and reuse it.", keys.MAX_DIMENSIONS),
                     code="DIMENSION_LIMIT_REACHED",
-                    details=[{"field": "name", "message": f"at most {keys.MAX_DIMENSIONS} dimensions per company"}])
+                    details=[{"field": "name", "message": Phrase("at most {} dimensions per company",
+                                                                 keys.MAX_DIMENSIONS)}])
 
 
 def value_view(item: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from chalicelib.domain import accounting
 from chalicelib.domain.accounting import CREDIT, DEBIT, POSTED, REVERSED, ZERO, Movement
 from chalicelib.errors import ApiError, NotFound, ValidationFailed, VersionConflict
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import chart
 from chalicelib.services.accounting.posting import (
     INVALID_ACCOUNT,
@@ -56,7 +57,7 @@ class FiscalYearRefused(ApiError):
 
 def _checked_year(year: int) -> str:
     if not FIRST_YEAR <= year <= LAST_YEAR:  # like an id in a path: no such year
-        raise NotFound(f"No fiscal year {year}: years run from {FIRST_YEAR} to {LAST_YEAR}.")
+        raise NotFound(Phrase("No fiscal year {}: years run from {} to {}.", year, FIRST_YEAR, LAST_YEAR))
     return str(year)
 
 
@@ -86,7 +87,7 @@ def close_year(command: Command, year: int) -> dict[str, Any]:
     table, company_id, name = command.table, command.company_id, _checked_year(year)
     state = fiscal_year(table, company_id, year)
     if state["status"] not in (OPEN, CLOSING):
-        raise FiscalYearRefused(f"The fiscal year {year} is {state['status']}; only an open year is closed.")
+        raise FiscalYearRefused(Phrase("The fiscal year {} is {}; only an open year is closed.", year, state['status']))
     result_accounts = {a["id"]: a for a in chart.all_accounts(table, company_id) if a["type"] in RESULT_TYPES}
     rules = load_rules(table, company_id)
     if state["status"] == OPEN:
@@ -150,8 +151,10 @@ def _check_closable(table: Table, company_id: int, rules: list[Any], left: list[
                 if not accounts[account_id].get("isActive", True)]
     if inactive:
         raise ValidationFailed(
-            f"Account {inactive[0]['code']} is inactive: the closing entry posts to it. Activate it to close the year.",
-            code=INVALID_ACCOUNT, details=[{"field": "chartOfAccountId", "message": f"account {a['code']} is inactive"}
+            Phrase("Account {} is inactive: the closing entry posts to it. Activate it to close the year.",
+                   inactive[0]['code']),
+            code=INVALID_ACCOUNT, details=[{"field": "chartOfAccountId", "message":
+                    Phrase("account {} is inactive", a['code'])}
                                            for a in inactive])
 
 
@@ -159,8 +162,8 @@ def _check_ended(table: Table, company_id: int, year: int) -> None:
     """A year closes once its last day is over where the company is."""
     today, next_year = clock.company_today(table.get(keys.company(company_id)) or {}), f"{year + 1}-01-01"
     if next_year > today:
-        raise FiscalYearRefused(f"The fiscal year {year} has not ended: it can be closed from {next_year} "
-                                f"(today is {today}).", code="FISCAL_YEAR_NOT_ENDED")
+        raise FiscalYearRefused(Phrase("The fiscal year {} has not ended: it can be closed from {} (today is {}).",
+                                       year, next_year, today), code="FISCAL_YEAR_NOT_ENDED")
 
 
 def _check_earlier_years_closed(table: Table, company_id: int, year: int) -> None:
@@ -174,8 +177,8 @@ def _check_earlier_years_closed(table: Table, company_id: int, year: int) -> Non
         entries[int(day[:4])] += sum(int(counts.get(name, 0)) for name in posted)
     still_open = sorted(earlier for earlier, count in entries.items() if count > 0 and earlier not in closed)
     if still_open:
-        raise FiscalYearRefused(f"Earlier years with postings are still open: {', '.join(map(str, still_open))}. "
-                                "Close them first, oldest first.", code="FISCAL_YEAR_ORDER")
+        raise FiscalYearRefused(Phrase("Earlier years with postings are still open: {}. Close them first, oldest first.",
+                                       ', '.join(map(str, still_open))), code="FISCAL_YEAR_ORDER")
 
 
 def _books_closed_through(table: Table, company_id: int) -> str | None:
@@ -211,11 +214,13 @@ def reopen_year(command: Command, year: int) -> dict[str, Any]:
     table, company_id, name = command.table, command.company_id, _checked_year(year)
     state = fiscal_year(table, company_id, year)
     if state["status"] not in (CLOSED, CLOSING, REOPENING):
-        raise FiscalYearRefused(f"The fiscal year {year} is {state['status']}; only a closed year is reopened.")
+        raise FiscalYearRefused(Phrase("The fiscal year {} is {}; only a closed year is reopened.",
+                                       year, state['status']))
     years = list_fiscal_years(table, company_id)   # newest first
     later = [item for item in years if item["year"] > year and item["status"] != OPEN]
     if later:
-        raise FiscalYearRefused(f"The fiscal year {later[0]['year']} is {later[0]['status']}: reopen it first.",
+        raise FiscalYearRefused(Phrase("The fiscal year {} is {}: reopen it first.",
+                                       later[0]['year'], later[0]['status']),
                                 code="FISCAL_YEAR_ORDER")
     if state["status"] in (CLOSED, CLOSING):
         # the books' lock back to the newest earlier closed year first: the year's own lock

@@ -7,6 +7,7 @@ from chalicelib.domain import accounting
 from chalicelib.domain.accounting import AUTOMATIC, DRAFT, MANUAL, POSTED, Line
 from chalicelib.domain.records import EntryRecord
 from chalicelib.errors import DocumentTooLarge, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import chart, control_accounts, dimensions
 from chalicelib.services.accounting.posting import (
     INVALID_ACCOUNT,
@@ -72,8 +73,8 @@ def refuse_unless_postable_and_reversible(table: Table, company_id: int, entry: 
     reversing.know_accounts({account_id: {**account, "postingCount": 1} for account_id, account in accounts.items()})
     reversing.reverse(table, posted, f"{int(entry['date'][:4]) + 1}-01-01")
     if max(_items(table, posting), _items(table, reversing)) > MAX_ITEMS:
-        raise DocumentTooLarge(f"An entry posts at most {MAX_ITEMS} records (one per line "
-                               "and two per account); split it into several entries.")
+        raise DocumentTooLarge(Phrase("An entry posts at most {} records (one per line and two per account); split it "
+                                      "into several entries.", MAX_ITEMS))
 
 
 def _items(table: Table, writes: JournalWrites) -> int:
@@ -94,9 +95,9 @@ def _check_accounts(table: Table, company_id: int, lines: list[Line]) -> dict[in
         if account is None:
             problems.append({"field": field, "message": "no such account"})
         elif not account.get("isActive", False):
-            problems.append({"field": field, "message": f"account {account['code']} is inactive"})
+            problems.append({"field": field, "message": Phrase("account {} is inactive", account['code'])})
     if problems:
-        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", code=INVALID_ACCOUNT,
+        raise ValidationFailed(Phrase("{}: {}", problems[0]['field'], problems[0]['message']), code=INVALID_ACCOUNT,
                                details=problems)
     return {account["id"]: account for account in found.values()}
 

@@ -8,6 +8,7 @@ from chalicelib import clock
 from chalicelib.domain import accounting
 from chalicelib.domain.accounting import CLOSED, OPEN
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, list_collection
@@ -48,13 +49,14 @@ def create_period(command: Command, name: str, start_date: str, end_date: str) -
     if start_date > end_date:
         raise ValidationFailed.for_field("endDate", "must not be before the start date")
     if int(end_date[:4]) - int(start_date[:4]) >= MAX_YEARS:
-        raise ValidationFailed.for_field("endDate", f"a period spans at most {MAX_YEARS} calendar years")
+        raise ValidationFailed.for_field("endDate", Phrase("a period spans at most {} calendar years", MAX_YEARS))
     guard = table.get(keys.guard(company_id, PERIODS_GUARD)) or {"version": 0, "ranges": []}
     for other in guard["ranges"]:
         if accounting.overlaps(start_date, end_date, other["startDate"], other["endDate"]):
             raise PeriodRuleBroken(
-                f"The period overlaps period {other['id']} ({other['startDate']} to {other['endDate']}).",
-                code="PERIOD_OVERLAP", details=[{"field": "startDate", "message": f"overlaps period {other['id']}"}])
+                Phrase("The period overlaps period {} ({} to {}).", other['id'], other['startDate'], other['endDate']),
+                code="PERIOD_OVERLAP", details=[{"field": "startDate", "message":
+                        Phrase("overlaps period {}", other['id'])}])
     period_id = table.next_id(keys.id_sequence(company_id, keys.ACCOUNTING_PERIOD))
     now = clock.now_iso()
     item = {**period_key(company_id, period_id), **keys.period_index(company_id, start_date, period_id),
@@ -81,7 +83,7 @@ def _change_status(command: Command, period_id: int, expected: str, status: str)
     company_id = command.company_id
     period = get_period(command.table, company_id, period_id)
     if period["status"] != expected:
-        raise PeriodRuleBroken(f"The period is already {period['status']}.",
+        raise PeriodRuleBroken(Phrase("The period is already {}.", period['status']),
                                code="PERIOD_NOT_OPEN" if status == CLOSED else "PERIOD_NOT_CLOSED")
     now = clock.now_iso()
     changed = {**period, "status": status, "version": period["version"] + 1, "updatedAt": now,

@@ -28,6 +28,7 @@ from chalicelib.domain.accounting import (
 from chalicelib.domain.records import EntryChanges, EntryLineRecord, EntryRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.store import keys
 from chalicelib.store.repositories import accounts, fiscal_years, periods
 from chalicelib.store.repositories import journal as journal_entries
@@ -72,7 +73,7 @@ def closed_dates(table: Table, company_id: int, dates: Iterable[str]) -> dict[st
 
 
 def invalid_account(field: str, message: str = "the account does not exist or is inactive") -> ValidationFailed:
-    return ValidationFailed(f"{field}: {message}", code=INVALID_ACCOUNT,
+    return ValidationFailed(Phrase("{}: {}", field, message), code=INVALID_ACCOUNT,
                             details=[{"field": field, "message": message}])
 
 
@@ -193,7 +194,7 @@ class JournalWrites:
 
     def post_draft(self, entry: EntryRecord) -> EntryRecord:
         if entry["status"] != DRAFT:
-            raise EntryStateError(f"Only a draft can be posted; this entry is {entry['status']}.",
+            raise EntryStateError(Phrase("Only a draft can be posted; this entry is {}.", entry['status']),
                                   code="ENTRY_NOT_DRAFT")
         posted = self._change_status(entry, POSTED, {"postedAt": clock.now_iso()})
         self.require_open(entry["date"])
@@ -205,10 +206,11 @@ class JournalWrites:
         """A `reversal` entry with the lines swapped, posted on `date`; the original becomes
         `reversed` (its own postings stay: they happened)."""
         if entry["status"] != POSTED:
-            raise EntryStateError(f"Only a posted entry can be reversed; this entry is {entry['status']}.",
+            raise EntryStateError(Phrase("Only a posted entry can be reversed; this entry is {}.", entry['status']),
                                   code="ENTRY_NOT_POSTED")
         if date < entry["date"]:
-            raise ValidationFailed.for_field("date", f"a reversal cannot be dated before the entry ({entry['date']})")
+            raise ValidationFailed.for_field("date", Phrase("a reversal cannot be dated before the entry ({})",
+                                                            entry['date']))
         reversal_id = self._new_entry_id(table)
         reversal = entry_item(
             self.company_id, reversal_id, date=date,
@@ -253,10 +255,10 @@ class JournalWrites:
         if refused:
             first = min(refused)
             if refused[first] == IN_CLOSED_YEAR:
-                raise PeriodClosed(f"{first} falls on or before the last day of a closed fiscal year.",
+                raise PeriodClosed(Phrase("{} falls on or before the last day of a closed fiscal year.", first),
                                    details=[{"field": "date", "message": IN_CLOSED_YEAR}])
             year, day = first[:4], first[5:]   # apply's own words
-            raise PeriodClosed(f"{year}-{day} falls in a closed accounting period or fiscal year.",
+            raise PeriodClosed(Phrase("{}-{} falls in a closed accounting period or fiscal year.", year, day),
                                details=[{"field": "date", "message": IN_CLOSED_PERIOD}])
 
     # internals
@@ -308,10 +310,9 @@ class JournalWrites:
         self._check_books_lock(transaction)
         for year, days in self._dated.items():
             ordered = sorted(days)
-            closed = PeriodClosed(f"{year}-{ordered[0]} falls in a closed accounting period or fiscal year."
-                                  if len(ordered) == 1 else
-                                  f"A date of this operation in {year} falls in a closed accounting period or "
-                                  "fiscal year.",
+            closed = PeriodClosed(Phrase("{}-{} falls in a closed accounting period or fiscal year.",
+                                         year, ordered[0]) if len(ordered) == 1 else
+                    Phrase("A date of this operation in {} falls in a closed accounting period or fiscal year.", year),
                                   details=[{"field": "date", "message": IN_CLOSED_PERIOD}])
             periods.require_days_open(transaction, self.company_id, year, ordered, closed)
 
@@ -321,7 +322,7 @@ class JournalWrites:
         if not self._dated:
             return
         first = min(f"{year}-{min(days)}" for year, days in self._dated.items())
-        closed = PeriodClosed(f"{first} falls on or before the last day of a closed fiscal year.",
+        closed = PeriodClosed(Phrase("{} falls on or before the last day of a closed fiscal year.", first),
                               details=[{"field": "date", "message": IN_CLOSED_YEAR}])
         fiscal_years.require_after_closed_years(transaction, self.company_id, first, closed)
 

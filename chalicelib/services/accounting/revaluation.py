@@ -17,6 +17,7 @@ from chalicelib.domain import aging as aging_rules
 from chalicelib.domain import revaluation as rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.accounting import reports
 from chalicelib.services.accounting import revaluation_chunks as chunks
@@ -45,9 +46,10 @@ class RevaluationExists(ApiError):
 
 
 def exists_error(existing: dict[str, Any]) -> RevaluationExists:
-    return RevaluationExists(f"Revaluation {int(existing['id'])} already revalues {existing['date']}.",
-                             details=[{"field": "date", "message": f"revaluation {int(existing['id'])} already "
-                                                                   f"revalues {existing['date']}"}])
+    return RevaluationExists(Phrase("Revaluation {} already revalues {}.", int(existing['id']), existing['date']),
+                             details=[{"field": "date", "message":
+                                     Phrase("revaluation {} already revalues {}",
+                                            int(existing['id']), existing['date'])}])
 
 
 # --- what is open at the date --------------------------------------------------------------------
@@ -103,8 +105,9 @@ def closing_rates(table: Table, company_id: int, date: str, currencies: list[str
     rates = {currency: exchange_rates.rate_on(table, company_id, currency, date) for currency in currencies}
     missing = sorted(currency for currency, rate in rates.items() if rate is None)
     if missing:
-        raise ValidationFailed.for_field("currencies", f"no exchange rate of {', '.join(missing)} is recorded on or "
-                                                       f"before {date}: record one with POST /exchange-rates")
+        raise ValidationFailed.for_field("currencies", Phrase("no exchange rate of {} is recorded on or before {}: "
+                                                              "record one with POST /exchange-rates",
+                                                              ', '.join(missing), date))
     return rates  # type: ignore[return-value]
 
 
@@ -117,13 +120,14 @@ def revalue(command: Command, fields: dict[str, Any]) -> dict[str, Any] | Existi
     table, company_id, date = command.table, command.company_id, fields["date"]
     today = accounts.today_of(table, company_id)
     if date > today:   # no closing rate is known yet: the latest one would stand in for it
-        raise ValidationFailed.for_field("date", f"must not be after today ({today}): a month end is revalued once "
-                                                 "it has come")
+        raise ValidationFailed.for_field("date", Phrase("must not be after today ({}): a month end is revalued once it "
+                                                        "has come", today))
     company = exchange_rates.company_of(table, company_id)
     own = exchange_rates.company_currency(company)
     asked = fields.get("currencies")
     if asked and own in asked:
-        raise ValidationFailed.for_field("currencies", f"{own} is the company's own currency: nothing in it is revalued")
+        raise ValidationFailed.for_field("currencies", Phrase("{} is the company's own currency: nothing in it is "
+                                                              "revalued", own))
     reversal_day = rules.reversal_date(date)
     writes = JournalWrites(company_id)
     writes.require_open(date)

@@ -19,6 +19,7 @@ from chalicelib.domain import revaluation as rules
 from chalicelib.domain.accounting import AUTOMATIC, POSTED, REVERSAL, ZERO
 from chalicelib.errors import DocumentTooLarge
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting.posting import JournalWrites, Source, entry_item, next_entry_id
 from chalicelib.services.commands import Command
 from chalicelib.services.sales_purchases import partner_ledger
@@ -65,8 +66,8 @@ def plan_chunks(lines: list[dict[str, Any]], date: str, reversal_day: str) -> in
         if taken and chunk_item_count(taken + group, date, reversal_day) > MAX_ITEMS:
             chunk, taken = chunk + 1, []
         if chunk_item_count(group, date, reversal_day) > MAX_ITEMS:
-            raise DocumentTooLarge(f"One partner's or bank's revaluation on {date} alone would change more than "
-                                   f"{MAX_ITEMS} records in one transaction.")
+            raise DocumentTooLarge(Phrase("One partner's or bank's revaluation on {} alone would change more than {} "
+                                          "records in one transaction.", date, MAX_ITEMS))
         taken.extend(group)
         for line in group:
             line["chunk"] = chunk
@@ -102,8 +103,8 @@ def write_chunk(command: Command, rule_list: list[Any], record: dict[str, Any], 
     revaluation_store.record_chunk_posted(transaction, company_id, record["date"], number, entry_id, reversal_id,
                                           posting=POSTING, posted=POSTED_STATUS if last else None, now=now)
     if len(transaction.operations) + 1 > MAX_ITEMS:   # the plan counts high: never reached
-        raise DocumentTooLarge(f"A chunk of the revaluation of {record['date']} would change "
-                               f"{len(transaction.operations) + 1} records, more than {MAX_ITEMS}.")
+        raise DocumentTooLarge(Phrase("A chunk of the revaluation of {} would change {} records, more than {}.",
+                                      record['date'], len(transaction.operations) + 1, MAX_ITEMS))
     changed = {**record, "chunksPosted": number + 1,
                "journalEntryIds": [*record["journalEntryIds"], entry_id],
                "reversalJournalEntryIds": [*record["reversalJournalEntryIds"], reversal_id],

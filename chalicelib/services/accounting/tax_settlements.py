@@ -19,6 +19,7 @@ from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement
 from chalicelib.domain.tax_settlements import SettlementFigures, settlement_figures
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.accounting import account_determination, reports
 from chalicelib.services.accounting.posting import JournalWrites, Source, rule_items
@@ -56,14 +57,15 @@ def settle_taxes(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     table, company_id = command.table, command.company_id
     date, period_end = fields["date"], fields["periodEnd"]
     if date < period_end:
-        raise ValidationFailed.for_field("date", f"must not be before the period's end ({period_end})")
+        raise ValidationFailed.for_field("date", Phrase("must not be before the period's end ({})", period_end))
     guard = table.get(keys.guard(company_id, _GUARD)) or {}
     previous = guard.get("lastDate")
     if previous and period_end < previous:
         raise SettlementRefused(
-            f"The previous tax settlement is dated {previous}: a settlement's period ends on or after it, so that "
-            "nothing is settled twice.", code=OVERLAP,
-            details=[{"field": "periodEnd", "message": f"must be on or after {previous}, the previous settlement's date"}])
+            Phrase("The previous tax settlement is dated {}: a settlement's period ends on or after it, so that "
+                   "nothing is settled twice.", previous), code=OVERLAP,
+            details=[{"field": "periodEnd", "message": Phrase("must be on or after {}, the previous settlement's date",
+                                                              previous)}])
     sales_account = _rule_account(table, company_id, "tax_sales")
     purchases_account = _rule_account(table, company_id, "tax_purchases")
     withholdings = _withholdings_owed(table, company_id, period_end) if fields.get("includeWithholdings") else {}
@@ -71,8 +73,10 @@ def settle_taxes(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
                                  reports.balance_at(table, company_id, purchases_account, period_end),
                                  sum(withholdings.values(), ZERO))
     if not figures.settles_anything:
-        raise SettlementRefused(f"On {period_end} the tax accounts hold nothing to settle: no output tax is owed"
-                                + (" and no withholding is owed." if fields.get("includeWithholdings") else "."),
+        raise SettlementRefused(Phrase("On {} the tax accounts hold nothing to settle: no output tax is owed and no "
+                                       "withholding is owed.",
+                                       period_end) if fields.get('includeWithholdings') else
+                Phrase("On {} the tax accounts hold nothing to settle: no output tax is owed.", period_end),
                                 code=NOTHING_TO_SETTLE,
                                 details=[{"field": "periodEnd", "message": "no tax is owed at this date"}])
     bank = _paying_account(command, fields.get("bankAccountId"), figures)
@@ -144,7 +148,7 @@ def _paying_account(command: Command, bank_account_id: int | None, figures: Sett
     if figures.payment == 0:
         return None
     if bank_account_id is None:
-        raise ValidationFailed.for_field("bankAccountId", f"required: {figures.payment} is to be paid")
+        raise ValidationFailed.for_field("bankAccountId", Phrase("required: {} is to be paid", figures.payment))
     try:
         bank = banking.get_bank_account(command.table, command.company_id, bank_account_id)
     except ApiError:
@@ -153,6 +157,6 @@ def _paying_account(command: Command, bank_account_id: int | None, figures: Sett
         raise ValidationFailed.for_field("bankAccountId", "the bank account is inactive")
     own = exchange_rates.company_currency(exchange_rates.company_of(command.table, command.company_id))
     if bank.get("currency") not in (None, own):
-        raise ValidationFailed.for_field("bankAccountId", f"must be in the company's own currency {own}, not "
-                                                          f"{bank['currency']}")
+        raise ValidationFailed.for_field("bankAccountId", Phrase("must be in the company's own currency {}, not {}",
+                                                                 own, bank['currency']))
     return bank

@@ -13,6 +13,7 @@ from chalicelib.domain.money import Money
 from chalicelib.domain.records import EntryRecord
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
@@ -141,7 +142,8 @@ def update_bank_account(command: Command, account_id: int, changes: dict[str, An
     fixed: list[str] = [name for name in ("chartOfAccountId", "openingBalance", "openingBalanceDate", "currency")
              if name in changes and changes[name] != current.get(name)]
     if fixed and _has_transactions(current):
-        raise BankRuleBroken(f"{fixed[0]} cannot change once the account has transactions.", code="BANK_ACCOUNT_IN_USE",
+        raise BankRuleBroken(Phrase("{} cannot change once the account has transactions.",
+                                    fixed[0]), code="BANK_ACCOUNT_IN_USE",
                              details=[{"field": fixed[0], "message": "the account has transactions"}])
     if "openingBalance" in changes:
         # no transactions, so nothing reconciled either: both balances are the opening balance

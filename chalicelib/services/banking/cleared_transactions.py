@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.banking import bank_transactions
 from chalicelib.store import keys
 from chalicelib.store.repositories import bank_transactions as bank_transaction_store
@@ -49,7 +50,8 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
     balance a statement on money the bank never moved."""
     field = "clearedTransactionIds"
     if len(ids) > MAX_FROM_STATEMENT:
-        raise ValidationFailed.for_field(field, f"at most {MAX_FROM_STATEMENT} transactions per reconciliation")
+        raise ValidationFailed.for_field(field, Phrase("at most {} transactions per reconciliation",
+                                                       MAX_FROM_STATEMENT))
     problems: list[tuple[int, str]] = []
     first_seen: dict[int, int] = {}
     for index, tx_id in enumerate(ids):
@@ -67,16 +69,17 @@ def cleared_transactions(table: Table, company_id: int, account_id: int, ids: li
             problems.append((index, f"dated {item['transactionDate']}, after statementDate"))
         elif item.get("reconciled") and (claimed_by is None or item.get("reconciliationId") != claimed_by):
             by = item.get("reconciliationId")
-            reconciled.append({"field": f"{field}[{index}]", "message": "already reconciled"
-                               + (f" by reconciliation {int(by)}" if by is not None else "")})
+            reconciled.append({"field": f"{field}[{index}]", "message":
+                    Phrase("already reconciled by reconciliation {}",
+                           int(by)) if by is not None else "already reconciled"})
         elif lines and tx_id in lines and item.get("statementLineId") != lines[tx_id]:
-            problem = (f"no longer matched to statement line {lines[tx_id]}: remove it from the draft or match the "
-                       "line again")
+            problem = (Phrase("no longer matched to statement line {}: remove it from the draft or match the line again",
+                              lines[tx_id]))
             problems.append((index, problem))
     problems.extend(unpaired_reversals(table, company_id, account_id, items, first_seen))
     if problems:
         details = [{"field": f"{field}[{index}]", "message": message} for index, message in sorted(problems)]
-        raise ValidationFailed(f"{details[0]['field']}: {details[0]['message']}", details=details)
+        raise ValidationFailed(Phrase("{}: {}", details[0]['field'], details[0]['message']), details=details)
     if reconciled:
         raise transaction_reconciled(reconciled)
     ordered = [items[tx_id] for tx_id in first_seen]
@@ -91,14 +94,14 @@ def unpaired_reversals(table: Table, company_id: int, account_id: int, items: di
                 if bank_transactions.is_reversal_pair(item)}
     outside = account_transactions(table, company_id, account_id,
                                    {other for other in partners.values() if other not in first_seen})
-    problems = []
+    problems: list[tuple[int, str]] = []
     for tx_id, other in partners.items():
         if other in first_seen or outside.get(other, {}).get("reconciled"):
             continue
         if items[tx_id].get("reversedBy") is not None:
-            problem = f"reversed by transaction {other}: clear both or neither"
+            problem = Phrase("reversed by transaction {}: clear both or neither", other)
         else:
-            problem = f"the reversal of transaction {other}: clear both or neither"
+            problem = Phrase("the reversal of transaction {}: clear both or neither", other)
         problems.append((first_seen[tx_id], problem))
     return problems
 
@@ -110,7 +113,7 @@ def get_each(table: Table, wanted: dict[int, keys.Key]) -> dict[int, dict[str, A
 
 
 def transaction_reconciled(details: list[dict[str, str]]) -> ReconciliationRefused:
-    return ReconciliationRefused(f"{details[0]['field']}: the transaction is already reconciled.",
+    return ReconciliationRefused(Phrase("{}: the transaction is already reconciled.", details[0]['field']),
                                  code="BANK_TRANSACTION_RECONCILED", details=details)
 
 

@@ -15,6 +15,7 @@ from chalicelib.auth.principal import Principal
 from chalicelib.domain import currency as currency_rules
 from chalicelib.domain.roles import ACCOUNTING, may
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.commands import Command, Existing, shown
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
@@ -33,7 +34,8 @@ def record_rate(command: Command, fields: dict[str, Any]) -> dict[str, Any] | Ex
     table, company_id = command.table, command.company_id
     own = company_currency(table.get(keys.company(company_id)) or {})
     if fields["currency"] == own:
-        raise ValidationFailed.for_field("currency", f"{own} is the company's own currency: its rate is always 1")
+        raise ValidationFailed.for_field("currency", Phrase("{} is the company's own currency: its rate is always 1",
+                                                            own))
     key = keys.exchange_rate(company_id, fields["currency"], fields["date"])
     existing = table.get(key)
     now = clock.now_iso()
@@ -78,7 +80,8 @@ def rate_for(table: Table, company: dict[str, Any], currency: str | None, date: 
     own = company_currency(company)
     if currency is None or currency == own:
         if given is not None and Decimal(given) != ONE:
-            raise ValidationFailed.for_field(field, f"must be 1 (or left out) for the company's own currency {own}")
+            raise ValidationFailed.for_field(field, Phrase("must be 1 (or left out) for the company's own currency {}",
+                                                           own))
         return ONE
     if given is not None:
         if sender is not None:
@@ -89,8 +92,8 @@ def rate_for(table: Table, company: dict[str, Any], currency: str | None, date: 
         return Decimal(given)
     found = rate_on(table, company["id"], currency, date)
     if found is None:
-        raise ValidationFailed.for_field(field, f"required: no exchange rate of {currency} on or before {date}; "
-                                                f"send it, or record one with POST /exchange-rates")
+        raise ValidationFailed.for_field(field, Phrase("required: no exchange rate of {} on or before {}; send it, or "
+                                                       "record one with POST /exchange-rates", currency, date))
     return found
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from chalicelib import clock
 from chalicelib.errors import ApiError, NotFound, ValidationFailed, VersionConflict
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.banking import bank_transactions, banking
 from chalicelib.services.banking import cleared_transactions as clearing
@@ -94,8 +95,8 @@ def get_reconciliation(table: Table, company_id: int, account_id: int, reconcili
 
 def _require_draft(reconciliation: dict[str, Any], action: str) -> None:
     if reconciliation["status"] != DRAFT:
-        raise ReconciliationRefused(f"Only a draft reconciliation can be {action}; this one is "
-                                    f"{reconciliation['status']}.", code="INVALID_RECONCILIATION_STATUS")
+        raise ReconciliationRefused(Phrase("Only a draft reconciliation can be {}; this one is {}.",
+                                           action, reconciliation['status']), code="INVALID_RECONCILIATION_STATUS")
 
 
 def _require_not_completing(reconciliation: dict[str, Any]) -> None:
@@ -109,12 +110,12 @@ def _check_statement_date(account: dict[str, Any], statement_date: str) -> None:
     """Statements follow one another: none before the account opened or before the last
     completed one (re-checked in the completing transaction)."""
     if statement_date < account["openingBalanceDate"]:
-        raise ValidationFailed.for_field("statementDate", "must not be before the account's opening balance date "
-                                                          f"({account['openingBalanceDate']})")
+        raise ValidationFailed.for_field("statementDate", Phrase("must not be before the account's opening balance "
+                                                                 "date ({})", account['openingBalanceDate']))
     last = account.get("lastReconciliationDate")
     if last and statement_date < last:
-        raise ValidationFailed.for_field("statementDate", "must not be before the statement date of the last "
-                                                          f"completed reconciliation ({last})")
+        raise ValidationFailed.for_field("statementDate", Phrase("must not be before the statement date of the last "
+                                                                 "completed reconciliation ({})", last))
 
 
 # --- commands ----------------------------------------------------------------------------------------
@@ -213,10 +214,12 @@ def _figures(account: dict[str, Any], reconciliation: dict[str, Any], total: Dec
     difference = statement - cleared
     if difference != 0:
         raise ReconciliationRefused(
-            f"The cleared balance {cleared} differs from the statement balance {statement} by {difference}.",
+            Phrase("The cleared balance {} differs from the statement balance {} by {}.",
+                   cleared, statement, difference),
             code="RECONCILIATION_UNBALANCED",
             details=[{"field": "difference",
-                      "message": f"{difference} (the bank statement's balance less the cleared balance); must be 0"}])
+                      "message": Phrase("{} (the bank statement's balance less the cleared balance); must be 0",
+                                        difference)}])
     return opening, cleared, difference
 
 

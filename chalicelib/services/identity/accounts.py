@@ -9,6 +9,7 @@ from chalicelib.domain.currency import DEFAULT_TOLERANCE_PERCENT
 from chalicelib.domain.members import ACTIVE, LastOwner, owner_delta
 from chalicelib.domain.roles import OWNER, ROLES
 from chalicelib.errors import Conflict, NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.commands import Command
 from chalicelib.services.records import update_item
 from chalicelib.store import keys
@@ -31,7 +32,7 @@ MIN_PASSWORD_LENGTH = 8
 
 def check_password_rules(password: str, field: str = "password") -> None:
     if not MIN_PASSWORD_LENGTH <= len(password) <= 200:
-        raise ValidationFailed.for_field(field, f"{MIN_PASSWORD_LENGTH} to 200 characters")
+        raise ValidationFailed.for_field(field, Phrase("{} to 200 characters", MIN_PASSWORD_LENGTH))
 
 
 def create_user(table: Table, email: str, password: str, name: str | None = None) -> dict[str, Any]:
@@ -130,7 +131,7 @@ def create_company_for(command: Command, fields: dict[str, Any]) -> dict[str, An
 
 def add_member(table: Table, company_id: int, user_id: int, role: str) -> None:
     if role not in ROLES:
-        raise ValidationFailed.for_field("role", f"one of {', '.join(ROLES)}")
+        raise ValidationFailed.for_field("role", Phrase("one of {}", ', '.join(ROLES)))
     transaction = Transaction(table)
     transaction.require(keys.user(user_id), NotFound("User not found."))
     member, link = membership_items(company_id, user_id, role)
@@ -163,7 +164,7 @@ def update_company(command: Command, company_id: int, changes: dict[str, Any],
         current, changes)
     fixed = [name for name in FIXED_ONCE_POSTED if name in changes and changes[name] != current.get(name)]
     if fixed and has_posted(command.table, company_id):
-        raise Conflict(f"{fixed[0]}: {FIXED_DETAIL}", code="COMPANY_HAS_POSTINGS",
+        raise Conflict(Phrase("{}: {}", fixed[0], FIXED_DETAIL), code="COMPANY_HAS_POSTINGS",
                        details=[{"field": name, "message": FIXED_DETAIL} for name in fixed])
     return update_item(command, keys.company(company_id), current, changes, expected_version)
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from chalicelib import clock
 from chalicelib.errors import RateLimited
+from chalicelib.messages.phrases import Phrase
 from chalicelib.observability import logger
 from chalicelib.settings import get_settings
 from chalicelib.store import keys
@@ -81,7 +82,7 @@ def attempt(table: Table, email: str, source_address: str | None) -> Attempt:
             retry = max(1, int((table.get(pair) or {}).get("openAt", now + 1)) - now)
             raise RateLimited("Too many failed logins for this e-mail from this address; retry later.",
                               headers={"Retry-After": str(retry)},
-                              details=[{"field": "email", "message": f"retry in {retry} s"}])
+                              details=[{"field": "email", "message": Phrase("retry in {} s", retry)}])
     return Attempt(table, pair, address)
 
 
@@ -111,7 +112,8 @@ def _count_address(table: Table, source_address: str, now: int) -> AddressCount:
         _give_back(table, counted)
         raise RateLimited("Too many failed logins for this address; retry later.",
                           headers={"Retry-After": str(max(1, math.ceil(start + length - now)))},
-                          details=[{"field": "sourceAddress", "message": f"{limit} failed logins per {length} s"}])
+                          details=[{"field": "sourceAddress", "message":
+                                  Phrase("{} failed logins per {} s", limit, length)}])
     return counted
 
 

@@ -17,6 +17,7 @@ from typing import Any, Iterable
 
 from chalicelib import countries
 from chalicelib.domain.import_rows import RowError
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.imports import company_archive
 from chalicelib.store import keys
 from chalicelib.store.company_items import counter_name
@@ -68,8 +69,8 @@ def counter_problems(items: Iterable[dict[str, Any]], company_id: int, country: 
 
 def _behind(name: str, value: int, used: int) -> RowError:
     # TORN's words written out: the catalogue's test reads the phrase here
-    return RowError(0, None, f"the counter {name} is at {value}, behind the archive's records, which used {used}: "
-                             "the archive was taken while the company was writing: export it again")
+    return RowError(0, None, Phrase("the counter {} is at {}, behind the archive's records, which used {}: the archive "
+                                    "was taken while the company was writing: export it again", name, value, used))
 
 
 def _sequence_kind(record: dict[str, Any], company_id: int) -> str | None:

@@ -13,6 +13,7 @@ from typing import Any
 from chalicelib.auth.principal import Principal
 from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.errors import ApiError
+from chalicelib.messages.phrases import Phrase
 from chalicelib.models.accounting import AccountCreate
 from chalicelib.services.accounting import chart
 from chalicelib.services.commands import Command
@@ -114,7 +115,7 @@ class ChartKind:
             if refused is not None:
                 return [RowError(row.line, "type", refused.message)]
             if parent is not None and parent["type"] != changes["type"]:
-                return [RowError(row.line, "type", f"a sub-account has its parent's type ({parent['type']})")]
+                return [RowError(row.line, "type", Phrase("a sub-account has its parent's type ({})", parent['type']))]
         updates.append((int(account["id"]), changes))
         return []
 

@@ -25,6 +25,7 @@ from typing import Any, Iterable
 
 from chalicelib.domain.import_rows import RowError
 from chalicelib.exports.csv_writer import as_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.store.company_items import LEASE_FAMILY, family
 from chalicelib.store.repositories import archives as stored_archives
 from chalicelib.store.table import from_attributes
@@ -149,7 +150,7 @@ def check_container(content: bytes) -> None:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
             archive.getinfo(MANIFEST)
     except (zipfile.BadZipFile, KeyError) as error:
-        raise ArchiveInvalid(RowError(0, None, f"not a company archive (a ZIP with {MANIFEST})")) from error
+        raise ArchiveInvalid(RowError(0, None, Phrase("not a company archive (a ZIP with {})", MANIFEST))) from error
 
 
 def read(content: bytes) -> Archive:
@@ -160,9 +161,9 @@ def read(content: bytes) -> Archive:
             raise ValueError("the manifest is too large")
         manifest = json.loads(archive.read(MANIFEST))
     except (zipfile.BadZipFile, KeyError, ValueError) as error:
-        raise ArchiveInvalid(RowError(0, None, f"not a company archive (a ZIP with {MANIFEST})")) from error
+        raise ArchiveInvalid(RowError(0, None, Phrase("not a company archive (a ZIP with {})", MANIFEST))) from error
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ArchiveInvalid(RowError(0, None, f"not a company archive of format {FORMAT}"))
+        raise ArchiveInvalid(RowError(0, None, Phrase("not a company archive of format {}", FORMAT)))
     listed = manifest.get("files")
     if not isinstance(listed, dict) or manifest.get("checksum") != _checksum(listed):
         raise ArchiveInvalid(RowError(0, None, "the manifest's checksum does not match its files"))
@@ -173,24 +174,25 @@ def read(content: bytes) -> Archive:
     # the sizes the files declare bound what reading them yields (zipfile stops there: a file
     # longer than it says fails its CRC), so the archive is measured before any is read
     if sum(info.file_size for info in archive.infolist()) > MAX_EXPANDED_BYTES:
-        raise ArchiveInvalid(RowError(0, None, f"the archive expands to more than "
-                                               f"{MAX_EXPANDED_BYTES // (1024 * 1024)} MB: a restore reads at "
-                                               "most that"))
+        raise ArchiveInvalid(RowError(0, None, Phrase("the archive expands to more than {} MB: a restore reads at most "
+                                                      "that", MAX_EXPANDED_BYTES // (1024 * 1024))))
     for path, entry in sorted(listed.items()):
         try:
             data = archive.read(path)
         except (zipfile.BadZipFile, OSError, EOFError) as error:
-            raise ArchiveInvalid(RowError(0, None, f"{path}: its checksum does not match the manifest")) from error
+            raise ArchiveInvalid(RowError(0, None, Phrase("{}: its checksum does not match the manifest",
+                                                          path))) from error
         if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
-            raise ArchiveInvalid(RowError(0, None, f"{path}: its checksum does not match the manifest"))
+            raise ArchiveInvalid(RowError(0, None, Phrase("{}: its checksum does not match the manifest", path)))
         if not path.startswith(ITEMS_FOLDER):
             continue
         try:
             items = [_binary(json.loads(line), _bytes) for line in data.decode("utf-8").splitlines() if line]
         except (ValueError, TypeError, AttributeError) as error:
-            raise ArchiveInvalid(RowError(0, None, f"{path}: not JSON Lines of typed items")) from error
+            raise ArchiveInvalid(RowError(0, None, Phrase("{}: not JSON Lines of typed items", path))) from error
         if len(items) != entry.get("count"):
-            raise ArchiveInvalid(RowError(0, None, f"{path}: {len(items)} items, the manifest says {entry.get('count')}"))
+            raise ArchiveInvalid(RowError(0, None, Phrase("{}: {} items, the manifest says {}",
+                                                          path, len(items), entry.get('count'))))
         result.items[path[len(ITEMS_FOLDER):-len(".jsonl")]] = items
     return result
 
@@ -213,13 +215,14 @@ def books_problems(archive: Archive) -> list[RowError]:
     problems = []
     debits, credits = sum(b[0] for b in balances.values()), sum(b[1] for b in balances.values())
     if debits != credits:
-        problems.append(RowError(0, None, f"the balances' debits {debits} differ from their credits {credits}"))
+        problems.append(RowError(0, None, Phrase("the balances' debits {} differ from their credits {}",
+                                                 debits, credits)))
     for account in sorted(set(balances) | set(postings)):
         (posted_debit, posted_credit), (debit, credit) = postings[account], balances[account]
         if (posted_debit, posted_credit) != (debit, credit):
-            problems.append(RowError(0, None, f"account {account}: its postings (debit {posted_debit}, credit "
-                                              f"{posted_credit}) differ from its balances (debit {debit}, "
-                                              f"credit {credit})"))
+            problems.append(RowError(0, None, Phrase("account {}: its postings (debit {}, credit {}) differ from its "
+                                                     "balances (debit {}, credit {})",
+                                                     account, posted_debit, posted_credit, debit, credit)))
     return problems
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain.import_rows import Row, RowError
 from chalicelib.errors import Conflict
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.identity import accounts
 from chalicelib.services.imports import archive_consistency, company_archive
 from chalicelib.services.imports.kinds import MAX_TRANSACTION_ITEMS, Checked, ImportContext
@@ -71,12 +72,12 @@ class CompanyKind:
         errors += archive_consistency.torn_problems(archive)
         target = context.table.get(keys.company(context.company_id))
         if target is None or target.get("country") != archive.manifest.get("country"):
-            errors.append(RowError(0, None, f"the archive is of a company of {archive.manifest.get('country')}, "
-                                            f"this company is of {(target or {}).get('country')}"))
+            errors.append(RowError(0, None, Phrase("the archive is of a company of {}, this company is of {}",
+                                                   archive.manifest.get('country'), (target or {}).get('country'))))
         guard = context.table.get(keys.company_restore_guard(context.company_id))
         if guard is not None and int(guard["jobId"]) != context.job_id:
-            errors.append(RowError(0, None, f"another restore (import {guard['jobId']}) is running or ran into this "
-                                            "company: an archive is restored into a new, empty company"))
+            errors.append(RowError(0, None, Phrase("another restore (import {}) is running or ran into this company: "
+                                                   "an archive is restored into a new, empty company", guard['jobId'])))
         elif guard is None and not context.is_done(FIRST_UNIT) and not is_empty(context.table, context.company_id):
             errors.append(RowError(0, None, "this company already has records: an archive is restored into a "
                                             "new, empty company"))
@@ -141,8 +142,8 @@ def _foreign_items(archive: company_archive.Archive) -> list[RowError]:
             if not stored_archives.has_typed_key(item) \
                     or not under_company(stored_archives.typed_key(item)[0], archive.company_id) or family(item, archive.company_id) != kind \
                     or kind in company_archive.EXCLUDED_FAMILIES:
-                errors.append(RowError(line, None, f"items/{kind}.jsonl: an item that is not one of company "
-                                                   f"{archive.company_id}'s records"))
+                errors.append(RowError(line, None, Phrase("items/{}.jsonl: an item that is not one of company {}'s "
+                                                          "records", kind, archive.company_id)))
                 break
     return errors
 
@@ -168,8 +169,9 @@ def _plan(archive: company_archive.Archive, company_id: int) -> tuple[Plan, list
                 wrong = list(stored_archives.CROSS_COMPANY_INDEX_PARTITIONS)  # a cross-company index whose sort key its function cannot read
             if wrong:
                 partition, sort = stored_archives.typed_key(item)
-                errors.append(RowError(line, None, f"items/{kind}.jsonl: the item {partition} / {sort} "
-                                                   f"would be written outside this company ({', '.join(wrong)})"))
+                errors.append(RowError(line, None, Phrase("items/{}.jsonl: the item {} / {} would be written outside "
+                                                          "this company ({})",
+                                                          kind, partition, sort, ', '.join(wrong))))
             elif kind == "COMPANY" and stored_archives.typed_sort_key(item) == stored_archives.sort_key_of(keys.company(old)):
                 company = placed
             else:

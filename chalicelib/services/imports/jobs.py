@@ -17,6 +17,7 @@ from chalicelib.auth.policy import check_permission
 from chalicelib.domain.roles import ACCOUNTING, MANAGE, WRITE
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events.queue import DeliveryQueue, get_jobs_queue
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.commands import Command
 from chalicelib.services.imports import kinds
 from chalicelib.store import keys
@@ -125,7 +126,8 @@ def decoded_content(text: str) -> bytes:
 
 
 def too_large() -> ApiError:
-    return ApiError(f"The file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; split it into smaller files.",
+    return ApiError(Phrase("The file is larger than {} MB; split it into smaller files.",
+                           MAX_FILE_BYTES // (1024 * 1024)),
                     code="PAYLOAD_TOO_LARGE")
 
 
@@ -174,8 +176,8 @@ def run_job(command: Command, job_id: int, queue: QueueGetter = get_jobs_queue) 
     job = _job(table, company_id, job_id)
     check_permission(command.principal, PERMISSIONS[job["kind"]])
     if not stored_imports.start_importing(table, keys.import_job(company_id, job_id)):
-        raise ApiError(f"The import's status is {job['status']}: only a dry run that found no problem (ready), or an import "
-                       "stopped by a fault, can be run.", code="IMPORT_NOT_READY")
+        raise ApiError(Phrase("The import's status is {}: only a dry run that found no problem (ready), or an import "
+                              "stopped by a fault, can be run.", job['status']), code="IMPORT_NOT_READY")
     if job.get("stopped"):
         from chalicelib.services.imports import runner
 
@@ -203,14 +205,15 @@ def job_view(job: dict[str, Any], errors: list[dict[str, Any]], next_cursor: str
     (validation kind and context) for the route to answer it in the reader's language."""
     return {**job_summary(job),
             "errors": [{"row": error["row"], "column": error.get("column"), "message": error["message"],
-                        **({"issue": error["issue"]} if error.get("issue") else {})}
+                        **({"issue": error["issue"]} if error.get("issue") else {}),
+                        **({"phrase": error["phrase"]} if error.get("phrase") else {})}
                        for error in errors],
             "errorsNextCursor": next_cursor}
 
 
 def _table_kind(name: str) -> Any:
     if name not in kinds.TABLE_KINDS:
-        raise NotFound(f"No import template of that kind: the kinds are {', '.join(kinds.TABLE_KINDS)}.")
+        raise NotFound(Phrase("No import template of that kind: the kinds are {}.", ', '.join(kinds.TABLE_KINDS)))
     return kinds.kind(name)
 
 

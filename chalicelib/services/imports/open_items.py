@@ -15,6 +15,7 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.domain.money import Money
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.models.base import CURRENCIES
 from chalicelib.models.partners import OpeningBalanceCreate
 from chalicelib.services.accounting import posting
@@ -113,7 +114,8 @@ class OpenItems:
             values = row.values
             partner = found.get(values.get("partnerTaxId", ""))
             if values.get("partnerTaxId") and partner is None:
-                problems.append(RowError(row.line, "partnerTaxId", f"no business partner has the tax id {values['partnerTaxId']}"))
+                problems.append(RowError(row.line, "partnerTaxId",
+                        Phrase("no business partner has the tax id {}", values['partnerTaxId'])))
             elif partner is not None and not partner.get("isActive", True):
                 problems.append(RowError(row.line, "partnerTaxId", "the business partner is inactive"))
             side = SIDES.get((values.get("side") or "").casefold())
@@ -130,7 +132,7 @@ class OpenItems:
             when = opening_cells.day(row, "date", problems, required=True)
             due = opening_cells.day(row, "dueDate", problems)
             if when and changeover and when > changeover:
-                problems.append(RowError(row.line, "date", f"is after the changeover date {changeover}"))
+                problems.append(RowError(row.line, "date", Phrase("is after the changeover date {}", changeover)))
             if when and due and due < when:
                 problems.append(RowError(row.line, "dueDate", "is before the document's date"))
             amount = opening_cells.money(row, "amount", problems, required=True)
@@ -139,14 +141,17 @@ class OpenItems:
             currency = (values.get("currency") or own_currency).upper()
             rate = opening_cells.number(row, "exchangeRate", problems)
             if currency not in CURRENCIES:
-                problems.append(RowError(row.line, "currency", f"is not one of the currencies {', '.join(CURRENCIES)}: "
-                                                               f"{currency}"))
+                problems.append(RowError(row.line, "currency",
+                        Phrase("is not one of the currencies {}: {}", ', '.join(CURRENCIES), currency)))
             elif currency == own_currency:
                 if rate is not None and rate != 1:
-                    problems.append(RowError(row.line, "exchangeRate", f"must be 1 (or left out) for the company's own currency {own_currency}"))
+                    problems.append(RowError(row.line, "exchangeRate",
+                            Phrase("must be 1 (or left out) for the company's own currency {}", own_currency)))
                 rate = None
             elif rate is None or rate <= 0:
-                problems.append(RowError(row.line, "exchangeRate", f"required for a document in {currency}: how many {own_currency} one {currency} was worth"))
+                problems.append(RowError(row.line, "exchangeRate",
+                        Phrase("required for a document in {}: how many {} one {} was worth",
+                               currency, own_currency, currency)))
             if when:
                 dated.append((row.line, when))
             if not problems and when and amount is not None and side is not None:
@@ -157,14 +162,16 @@ class OpenItems:
             partner_id = int(partner["id"])
             unit = _unit(partner_id, side, number)
             if unit in first_line:
-                errors.append(RowError(row.line, "documentNumber", f"repeats the open item of line {first_line[unit]}"))
+                errors.append(RowError(row.line, "documentNumber",
+                        Phrase("repeats the open item of line {}", first_line[unit])))
                 continue
             first_line[unit] = row.line
             if not context.is_done(unit):  # landed by this job: not a duplicate
                 if partner_id not in stored:
                     stored[partner_id] = _stored_numbers(context, partner_id)
                 if (side, number.casefold()) in stored[partner_id]:
-                    errors.append(RowError(row.line, "documentNumber", f"the partner already has the opening document {number}"))
+                    errors.append(RowError(row.line, "documentNumber",
+                            Phrase("the partner already has the opening document {}", number)))
                     continue
             items.append(OpenItem(row.line, unit, partner_id, side, {
                 "side": side, "date": when, "dueDate": due or when, "amount": amount, "reference": number,

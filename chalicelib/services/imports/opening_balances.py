@@ -16,6 +16,7 @@ from chalicelib.domain import accounting
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import account_determination, chart, control_accounts, journal, reports
 from chalicelib.services.accounting.posting import rule_items
 from chalicelib.services.commands import Command
@@ -79,11 +80,12 @@ class OpeningBalances:
             if code is None:
                 problems.append(RowError(row.line, "accountCode", "required"))
             elif account is None:
-                problems.append(RowError(row.line, "accountCode", f"no account has the code {code}"))
+                problems.append(RowError(row.line, "accountCode", Phrase("no account has the code {}", code)))
             elif int(account.get("childCount", 0)) > 0:
-                problems.append(RowError(row.line, "accountCode", f"account {code} has sub-accounts: give the balances of those"))
+                problems.append(RowError(row.line, "accountCode",
+                        Phrase("account {} has sub-accounts: give the balances of those", code)))
             elif not account.get("isActive", True):
-                problems.append(RowError(row.line, "accountCode", f"account {code} is inactive"))
+                problems.append(RowError(row.line, "accountCode", Phrase("account {} is inactive", code)))
             debit = opening_cells.money(row, "debit", problems) or ZERO
             credit = opening_cells.money(row, "credit", problems) or ZERO
             for column, value in (("debit", debit), ("credit", credit)):
@@ -91,19 +93,21 @@ class OpeningBalances:
                     problems.append(RowError(row.line, column, "must not be negative"))
             total_debit, total_credit = total_debit + debit, total_credit + credit
             if code in first_line:
-                problems.append(RowError(row.line, "accountCode", f"repeats the account of line {first_line[code]}"))
+                problems.append(RowError(row.line, "accountCode",
+                        Phrase("repeats the account of line {}", first_line[code])))
             if problems or account is None or code is None:
                 errors.extend(problems)
                 continue
             first_line[code] = row.line
             if int(account["id"]) == equity_id and debit != credit:
-                errors.append(RowError(row.line, "accountCode", f"account {code} is the opening balance equity account, "
-                                                                "which the import balances: leave it out"))
+                errors.append(RowError(row.line, "accountCode",
+                        Phrase("account {} is the opening balance equity account, which the import balances: leave it "
+                               "out", code)))
                 continue
             figures.append((row, account, debit, credit))
         if total_debit != total_credit:
-            errors.append(RowError(0, None, f"the trial balance does not balance: debits {_amount_text(total_debit)}, "
-                                            f"credits {_amount_text(total_credit)}"))
+            errors.append(RowError(0, None, Phrase("the trial balance does not balance: debits {}, credits {}",
+                                                   _amount_text(total_debit), _amount_text(total_credit))))
         if changeover is None or errors:
             return Checked(errors, None)
         books = reports.month_balances_through(table, company_id, changeover)
@@ -119,16 +123,17 @@ class OpeningBalances:
             if int(account["id"]) in compared:
                 said, there = accounting.natural_balance(account["type"], debit, credit), held(account)
                 if said != there:
-                    errors.append(RowError(row.line, "accountCode", f"account {account['code']} {account['name']}: the file "
-                                           f"says {_amount_text(said)}, the books hold {_amount_text(there)} from "
-                                           "the open items, the opening stock and the bank accounts (import those first)"))
+                    errors.append(RowError(row.line, "accountCode",
+                            Phrase("account {} {}: the file says {}, the books hold {} from the open items, the "
+                                   "opening stock and the bank accounts (import those first)",
+                                   account['code'], account['name'], _amount_text(said), _amount_text(there))))
             elif debit != credit:
                 to_post.append((row, account, debit, credit))
         for account_id in compared:
             account = next((a for a in accounts.values() if int(a["id"]) == account_id), None)
             if account is not None and account_id not in in_file and held(account):
-                errors.append(RowError(0, "accountCode", f"account {account['code']} {account['name']}: the file says "
-                                       f"0.00, the books hold {_amount_text(held(account))}"))
+                errors.append(RowError(0, "accountCode", Phrase("account {} {}: the file says 0.00, the books hold {}",
+                                                                account['code'], account['name'], _amount_text(held(account)))))
         units = []
         for number, piece in opening_cells.chunks(to_post, LINES_PER_ENTRY):
             unit = opening_cells.OpeningUnit(f"opening-balances/{number}", [
@@ -136,8 +141,9 @@ class OpeningBalances:
                  "credit": max(credit - debit, ZERO)} for _, account, debit, credit in piece],
                 tuple(row.line for row, _, _, _ in piece))
             if not context.is_done(unit.unit):  # landed by this job: its balances are its own
-                errors.extend(RowError(row.line, "accountCode", f"account {account['code']} already holds "
-                                                                f"{_amount_text(held(account))} at the changeover date")
+                errors.extend(RowError(row.line, "accountCode",
+                        Phrase("account {} already holds {} at the changeover date",
+                               account['code'], _amount_text(held(account))))
                               for row, account, _, _ in piece if held(account))
             units.append(unit)
         return Checked(errors, None if errors else (changeover, equity_id, posted_controls, units))

@@ -13,6 +13,7 @@ from chalicelib.auth.principal import SYSTEM_USER_ID, Principal
 from chalicelib.domain.accounting import round_money
 from chalicelib.domain.import_rows import Row, RowError
 from chalicelib.domain.roles import ACCOUNTANT
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import posting
 from chalicelib.services.commands import Command
 from chalicelib.services.imports.kinds import ImportContext, refused_rows
@@ -43,11 +44,11 @@ def refuse_closed_changeover(context: ImportContext, changeover: str | None, err
         return
     why = posting.closed_dates(context.table, context.company_id, [changeover]).get(changeover)
     if why == posting.IN_CLOSED_PERIOD:
-        errors.append(RowError(0, "date", f"the changeover date {changeover} falls in a closed accounting period "
-                                          "or fiscal year"))
+        errors.append(RowError(0, "date", Phrase("the changeover date {} falls in a closed accounting period or fiscal "
+                                                 "year", changeover)))
     elif why == posting.IN_CLOSED_YEAR:
-        errors.append(RowError(0, "date", f"the changeover date {changeover} falls on or before the last day of a "
-                                          "closed fiscal year"))
+        errors.append(RowError(0, "date", Phrase("the changeover date {} falls on or before the last day of a closed "
+                                                 "fiscal year", changeover)))
 
 
 def _cell(row: Row, column: str, errors: list[RowError], required: bool) -> str | None:
@@ -69,7 +70,7 @@ def number(row: Row, column: str, errors: list[RowError], *, required: bool = Fa
     except InvalidOperation:
         value = None
     if value is None or not value.is_finite():
-        errors.append(RowError(row.line, column, f"is not a number: {text}"))
+        errors.append(RowError(row.line, column, Phrase("is not a number: {}", text)))
         return None
     return value
 
@@ -78,7 +79,7 @@ def money(row: Row, column: str, errors: list[RowError], *, required: bool = Fal
     """A cell's amount in cents: a number with at most two decimals."""
     value = number(row, column, errors, required=required)
     if value is not None and value != round_money(value):
-        errors.append(RowError(row.line, column, f"has more than two decimals: {row.values[column]}"))
+        errors.append(RowError(row.line, column, Phrase("has more than two decimals: {}", row.values[column])))
         return None
     return value
 
@@ -94,7 +95,7 @@ def day(row: Row, column: str, errors: list[RowError], *, required: bool = False
             return date(int(year_part), int(month_part), int(day_part)).isoformat()
         return date.fromisoformat(text[:10]).isoformat()
     except ValueError:
-        errors.append(RowError(row.line, column, f"is not a date (YYYY-MM-DD or DD/MM/YYYY): {text}"))
+        errors.append(RowError(row.line, column, Phrase("is not a date (YYYY-MM-DD or DD/MM/YYYY): {}", text)))
         return None
 
 

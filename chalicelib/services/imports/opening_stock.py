@@ -11,6 +11,7 @@ from typing import Any
 
 from chalicelib.domain.import_rows import Column, Row, RowError
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.imports import opening_cells
 from chalicelib.services.imports.kinds import Checked, ImportContext
@@ -70,20 +71,21 @@ class OpeningStock:
             if code is None:
                 problems.append(RowError(row.line, "productCode", "required"))
             elif product is None:
-                problems.append(RowError(row.line, "productCode", f"no product has the code {code}"))
+                problems.append(RowError(row.line, "productCode", Phrase("no product has the code {}", code)))
             elif not product.get("isActive", True):
-                problems.append(RowError(row.line, "productCode", f"the product {code} is inactive"))
+                problems.append(RowError(row.line, "productCode", Phrase("the product {} is inactive", code)))
             elif product.get("type", "product") != "product" or not product.get("trackInventory", True):
-                problems.append(RowError(row.line, "productCode", f"the product {code} does not keep stock: it is a service "
-                                                                  "or does not track inventory"))
+                problems.append(RowError(row.line, "productCode",
+                        Phrase("the product {} does not keep stock: it is a service or does not track inventory",
+                               code)))
             warehouse_id = None
             text = row.values.get("warehouseId")
             if text is None:
                 problems.append(RowError(row.line, "warehouseId", "required"))
             elif not text.isdigit() or int(text) not in warehouses:
-                problems.append(RowError(row.line, "warehouseId", f"no such warehouse: {text}"))
+                problems.append(RowError(row.line, "warehouseId", Phrase("no such warehouse: {}", text)))
             elif not warehouses[int(text)].get("isActive", True):
-                problems.append(RowError(row.line, "warehouseId", f"the warehouse {text} is inactive"))
+                problems.append(RowError(row.line, "warehouseId", Phrase("the warehouse {} is inactive", text)))
             else:
                 warehouse_id = int(text)
             quantity = opening_cells.number(row, "quantity", problems, required=True)
@@ -97,7 +99,8 @@ class OpeningStock:
                 continue
             natural = (int(product["id"]), warehouse_id)
             if natural in first_line:
-                errors.append(RowError(row.line, "productCode", f"repeats the product and warehouse of line {first_line[natural]}"))
+                errors.append(RowError(row.line, "productCode",
+                        Phrase("repeats the product and warehouse of line {}", first_line[natural])))
                 continue
             first_line[natural] = row.line
             by_warehouse.setdefault(warehouse_id, []).append((row, {"productId": int(product["id"]), "quantity": quantity,
@@ -109,7 +112,8 @@ class OpeningStock:
                 unit = StockUnit(f"opening-stock/{warehouse_id}/{number}", [line for _, line, _ in piece],
                                  tuple(row.line for row, _, _ in piece), warehouse_id)
                 if not context.is_done(unit.unit):  # landed by this job: its stock is its own
-                    errors.extend(RowError(row.line, "quantity", f"the warehouse already holds {held:f} of the product")
+                    errors.extend(RowError(row.line, "quantity",
+                            Phrase("the warehouse already holds {} of the product", format(held, 'f')))
                                   for row, _, held in piece if held)
                 units.append(unit)
         return Checked(errors, None if errors else (changeover, units))

@@ -13,6 +13,7 @@ from chalicelib.domain import search as search_rules
 from chalicelib.domain.import_rows import Row, RowError
 from chalicelib.errors import ApiError
 from chalicelib.messages import stored_issue
+from chalicelib.messages.phrases import Phrase
 from chalicelib.models.base import issue_field, issue_message
 from chalicelib.services.imports.kinds import MAX_TRANSACTION_ITEMS, ImportContext
 from chalicelib.store import keys
@@ -125,7 +126,7 @@ def repeated(first_of: dict[Any, int], key: Any, row: Row, column: str) -> RowEr
     """A natural key the file already had on an earlier row (named on `column`); else None, and
     the key is recorded as this row's."""
     if key in first_of:
-        return RowError(row.line, column, f"repeats the value of row {first_of[key]}")
+        return RowError(row.line, column, Phrase("repeats the value of row {}", first_of[key]))
     first_of[key] = row.line
     return None
 

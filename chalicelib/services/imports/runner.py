@@ -17,6 +17,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain.import_rows import Row, RowError
 from chalicelib.errors import ApiError
+from chalicelib.messages.phrases import Phrase
 from chalicelib.observability import logger
 from chalicelib.services.imports import kinds
 from chalicelib.services.imports.kinds import Checked, ImportContext
@@ -182,9 +183,9 @@ def _refused(run: _Run, company_id: int, job_id: int, kind: Any, error: ApiError
     problems = [RowError(line, detail.get("field") if detail.get("field") in columns else None, detail["message"])
                 for line in lines for detail in details]
     landed = run.reported or 0
-    notice = RowError(0, None, f"The import stopped at rows a rule refused after the check: someone changed the "
-                               f"records meanwhile. The {landed} rows before them landed and stay: import the "
-                               "others in a new file.")
+    notice = RowError(0, None, Phrase("The import stopped at rows a rule refused after the check: someone changed the "
+                                      "records meanwhile. The {} rows before them landed and stay: import the others "
+                                      "in a new file.", landed))
     store_errors(run.table, company_id, job_id, [notice, *problems][:MAX_STORED_ERRORS])
     invalid = len(set(lines) - {0})
     run.set({"status": FAILED, "valid": rows - invalid, "invalid": invalid, "processed": landed,
@@ -219,8 +220,8 @@ def mark_stopped(table: Table, company_id: int, job_id: int, attempts: int) -> b
     now = clock.epoch_seconds()
     marked = stored_imports.stop_unheld(table, keys.import_job(company_id, job_id), now, clock.now_iso())
     if marked:
-        notice = RowError(0, None, f"The import stopped before it finished: it failed {attempts} times in a row. "
-                                   "Run it again to finish it: the rows that landed are not written twice.")
+        notice = RowError(0, None, Phrase("The import stopped before it finished: it failed {} times in a row. Run it "
+                                          "again to finish it: the rows that landed are not written twice.", attempts))
         Transaction(table).put({**stop_notice(company_id, job_id), "itemType": "IMPORT_ERROR",
                                 **notice.as_json()}).commit()
     return marked

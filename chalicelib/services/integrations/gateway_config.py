@@ -17,6 +17,7 @@ from chalicelib.domain import pixelpay, taxes
 from chalicelib.domain.accounting import EXPENSE
 from chalicelib.domain.gateway_fees import FeeTerms
 from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.banking import banking
@@ -124,8 +125,8 @@ def _check_method(table: Table, transaction: Transaction, company_id: int, provi
     currency = banking.get_bank_account(table, company_id, method["bankAccountId"]).get("currency")
     taken = adapter_for(provider).currencies
     if currency not in taken:
-        raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {currency}; {provider} takes "
-                                                            f"{', '.join(taken)}")
+        raise ValidationFailed.for_field("paymentMethodId", Phrase("its bank account is in {}; {} takes {}",
+                                                                   currency, provider, ', '.join(taken)))
     payment_store.require_method_active(transaction, payment_setup.method_key(company_id, method_id),
                                         ValidationFailed.for_field("paymentMethodId", "must name an active payment method"))
 
@@ -176,8 +177,8 @@ def update_gateway(command: Command, gateway_id: int, changes: dict[str, Any],
     table, company_id = command.table, command.company_id
     current = stored(table, company_id, gateway_id)
     if current.get("provider") not in PROVIDERS:
-        raise ValidationFailed.for_field("provider", f"{current.get('provider')} is a retired format: create a PixelPay "
-                                                     "or Wompi gateway instead")
+        raise ValidationFailed.for_field("provider", Phrase("{} is a retired format: create a PixelPay or Wompi "
+                                                            "gateway instead", current.get('provider')))
     moved = [name for name in _SECRET_BOUND if name in changes and changes[name] != current.get(name)]
     if moved and changes.get("secret") is None:
         raise ValidationFailed.for_field("secret", "required again when the endpoint, the mode or the Key ID "

@@ -25,6 +25,7 @@ from chalicelib.domain import gateways as gateway_rules
 from chalicelib.domain.gateways import ProviderNotification
 from chalicelib.domain.records import PaymentRecord
 from chalicelib.errors import ApiError, NotFound
+from chalicelib.messages.phrases import Phrase
 from chalicelib.observability import logger
 from chalicelib.services import document_names
 from chalicelib.services.accounting.posting import JournalWrites
@@ -208,7 +209,7 @@ def _refusal(context: _Context, confirmation: Confirmation) -> ApiError | None:
     link, gateway = context.link, context.gateway
     paid_at = _paid_at(context, confirmation)
     if gateway_rules.link_expired(clock.parse_iso(str(link["linkExpiresAt"])), paid_at):
-        return ApiError(f"The payment link expired at {link['linkExpiresAt']}, before the payment.",
+        return ApiError(Phrase("The payment link expired at {}, before the payment.", link['linkExpiresAt']),
                         code="PAYMENT_LINK_EXPIRED")
     asked = Decimal(link["amount"]) - Decimal(link.get("paidTotal", 0))
     return gateway_rules.mismatch(asked=asked, currency=link["currency"], mode=gateway.get("mode", "test"),
@@ -293,7 +294,8 @@ def _deferred(error: ApiError, context: _Context) -> ApiError:
     logger.error("gateway payment not booked: the company's setup refuses it; kept pending until it is fixed",
                  extra={"companyId": context.company_id, "linkId": context.link["id"], "code": error.code,
                         "transactionId": context.notification.transaction_id})
-    return ApiError(f"The payment cannot be registered yet ({error.code}: {error.message}); send it again later.",
+    return ApiError(Phrase("The payment cannot be registered yet ({}: {}); send it again later.",
+                           error.code, error.message),
                     code="PAYMENT_DEFERRED")
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from chalicelib.errors import ValidationFailed
 from chalicelib.messages.books import book_text, with_reference
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.banking import bank_transactions, banking
@@ -107,4 +108,4 @@ def hold_clearing_balance(transaction: Transaction, company_id: int, clearing: d
 def _above_balance(field: str, held: Decimal | None) -> ValidationFailed:
     if held is None:
         return ValidationFailed.for_field(field, "more than the gateway's clearing account holds")
-    return ValidationFailed.for_field(field, f"at most {held}, what the gateway's clearing account holds")
+    return ValidationFailed.for_field(field, Phrase("at most {}, what the gateway's clearing account holds", held))

@@ -16,6 +16,7 @@ from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import document_names
 from chalicelib.services.commands import Command
 from chalicelib.services.integrations import gateway_config
@@ -65,15 +66,16 @@ def _collectable(table: Table, company_id: int, document_id: int) -> DocumentRec
     """A confirmed sales document that is owed (01, 113, 07) with something pending."""
     document = get_document(table, company_id, document_id)
     kind = KINDS[document["type"]]
-    problem = None
+    problem: str | None = None
     if not (kind.sales and kind.balance > 0):
-        problem = f"a payment link collects a sales document a customer owes; this one is {kind.code} ({kind.name})"
+        problem = Phrase("a payment link collects a sales document a customer owes; this one is {} ({})",
+                         kind.code, kind.name)
     elif document["status"] != CONFIRMED:
-        problem = f"only a confirmed document can be paid; this one is {document['status']}"
+        problem = Phrase("only a confirmed document can be paid; this one is {}", document['status'])
     elif Decimal(document["pending"]) <= 0:
         problem = "nothing is pending on this document"
     if problem:
-        raise payment_records.PaymentRefused(f"The document cannot be collected: {problem}.",
+        raise payment_records.PaymentRefused(Phrase("The document cannot be collected: {}.", problem),
                                              code="DOCUMENT_NOT_PAYABLE",
                                              details=[{"field": "documentId", "message": problem}])
     return document
@@ -97,16 +99,18 @@ def _check_currency(table: Table, company_id: int, gateway: dict[str, Any], curr
     clearing = gateway_config.clearing_account(table, company_id, gateway)
     held = clearing.get("currency") if clearing else None
     if held != currency:
-        raise ApiError(f"The gateway cannot collect this document: its clearing account is in {held}, the document "
-                       f"in {currency}.", code="CURRENCY_MISMATCH",
+        raise ApiError(Phrase("The gateway cannot collect this document: its clearing account is in {}, the document "
+                              "in {}.", held, currency), code="CURRENCY_MISMATCH",
                        details=[{"field": "gatewayId",
-                                 "message": f"its clearing account is in {held}, the document in {currency}"}])
+                                 "message": Phrase("its clearing account is in {}, the document in {}",
+                                                   held, currency)}])
     takes = adapter_for(gateway["provider"]).currencies
     if currency not in takes:
-        raise ApiError(f"The gateway cannot collect this document: {gateway['provider']} takes {', '.join(takes)}, "
-                       f"the document is in {currency}.", code="CURRENCY_MISMATCH",
-                       details=[{"field": "gatewayId", "message": f"{gateway['provider']} takes {', '.join(takes)}, "
-                                                                 f"the document is in {currency}"}])
+        raise ApiError(Phrase("The gateway cannot collect this document: {} takes {}, the document is in {}.",
+                              gateway['provider'], ', '.join(takes), currency), code="CURRENCY_MISMATCH",
+                       details=[{"field": "gatewayId", "message":
+                               Phrase("{} takes {}, the document is in {}",
+                                      gateway['provider'], ', '.join(takes), currency)}])
 
 
 def _customer(table: Table, company_id: int, document: DocumentRecord) -> tuple[str | None, str | None]:

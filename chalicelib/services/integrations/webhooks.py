@@ -16,6 +16,7 @@ from chalicelib.domain import webhooks as webhook_rules
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.events.queue import DeliveryQueue
+from chalicelib.messages.phrases import Phrase
 from chalicelib.observability import record_delivery
 from chalicelib.services import records
 from chalicelib.services.commands import Command
@@ -74,7 +75,7 @@ def _checked_url(url: str) -> str:
     try:
         webhook_http.resolve_and_check(parsed.host, parsed.port, allow_insecure, resolver=resolve_host)
     except webhook_http.BlockedAddress as blocked:
-        raise ValidationFailed.for_field("url", f"the name resolves to a {blocked.reason} address") from None
+        raise ValidationFailed.for_field("url", Phrase("the name resolves to a {} address", blocked.reason)) from None
     except webhook_http.UnresolvableHost:
         pass
     return parsed.url

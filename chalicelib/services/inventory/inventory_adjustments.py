@@ -16,6 +16,7 @@ from chalicelib.domain.accounting import CREDIT, DEBIT, ZERO, Movement, round_mo
 from chalicelib.errors import DocumentTooLarge, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory import stock_records
@@ -87,9 +88,9 @@ def adjustment_writes(command: Command, fields: dict[str, Any], *, room: int = 1
                 {"id": adjustment_id, "warehouseId": warehouse_id, "date": date, "reason": reason,
                  "totalValue": adjustment["totalValue"], "journalEntryId": entry_id})
     if len(transaction.operations) + room > MAX_ITEMS:
-        raise DocumentTooLarge(f"The adjustment would change more than {MAX_ITEMS} records in one transaction; split "
-                               "its lines into several adjustments (a count line that matches the stock writes "
-                               "nothing).")
+        raise DocumentTooLarge(Phrase("The adjustment would change more than {} records in one transaction; split its "
+                                      "lines into several adjustments (a count line that matches the stock writes "
+                                      "nothing).", MAX_ITEMS))
     return transaction, adjustment
 
 
@@ -103,9 +104,10 @@ def _adjusted_line(stock: StockWrites, totals: _Totals, reason: str, warehouse_i
         raise ValidationFailed.for_field(f"{field}.quantity", "must not be zero")
     sent = f"{field}.countedQuantity" if counted is not None else f"{field}.quantity"
     if reason == OPENING and change < 0:
-        raise ValidationFailed.for_field(sent, f"an opening stock only adds: {held:f} are already on hand")
+        raise ValidationFailed.for_field(sent, Phrase("an opening stock only adds: {} are already on hand",
+                                                      format(held, 'f')))
     if reason == DAMAGE and change > 0:
-        raise ValidationFailed.for_field(sent, f"damage only takes away: {held:f} are on hand")
+        raise ValidationFailed.for_field(sent, Phrase("damage only takes away: {} are on hand", format(held, 'f')))
     before = stock.position(product_id)
     unit_cost, value = ZERO, ZERO
     if change > 0:  # at the date's average: the cost the goods carried then

@@ -9,6 +9,7 @@ from chalicelib import clock
 from chalicelib.domain.accounting import ZERO
 from chalicelib.errors import DocumentTooLarge, ValidationFailed
 from chalicelib.events import outbox
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.commands import Command
 from chalicelib.services.inventory import stock_records
@@ -53,8 +54,8 @@ def create_transfer(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
                 {"id": transfer_id, "fromWarehouseId": source, "toWarehouseId": destination, "date": date,
                  "quantity": moved})
     if len(transaction.operations) + 1 > MAX_ITEMS:
-        raise DocumentTooLarge(f"The transfer would change more than {MAX_ITEMS} records in one transaction; split "
-                               "its lines into several transfers.")
+        raise DocumentTooLarge(Phrase("The transfer would change more than {} records in one transaction; split its "
+                                      "lines into several transfers.", MAX_ITEMS))
     return command.commit(transaction, transfer)
 
 

@@ -22,6 +22,7 @@ from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.money import MAX_AMOUNT
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import document_names
 from chalicelib.store import keys
 from chalicelib.store.repositories import stock
@@ -244,7 +245,7 @@ class StockWrites:
                 origin: Origin, line: int, field: str, kind: str) -> costing.Change:
         tracked = self._of(product_id)
         if change.value > MAX_AMOUNT:
-            raise ValidationFailed.for_field(field, f"the goods' value may not exceed {MAX_AMOUNT}")
+            raise ValidationFailed.for_field(field, Phrase("the goods' value may not exceed {}", MAX_AMOUNT))
         net = change.position.value - tracked.position.value
         self._move(product_id, warehouse_id, signed, date, field)
         tracked.position = change.position
@@ -272,8 +273,9 @@ class StockWrites:
             return
         day, left = short
         name = self._names.get(product_id, "")
-        raise InsufficientStock(f"Not enough stock of product {product_id} ({name}) in warehouse {warehouse_id} on "
-                                f"{day}: taking {-signed:f} away on {date} leaves {left:f} then.",
+        raise InsufficientStock(Phrase("Not enough stock of product {} ({}) in warehouse {} on {}: taking {} away on "
+                                       "{} leaves {} then.",
+                                       product_id, name, warehouse_id, day, format(-signed, 'f'), date, format(left, 'f')),
                                 details=[{"field": field, "message": "insufficient stock"}])
 
     def _movement(self, product_id: int, warehouse_id: int, signed: Decimal, value: Decimal, unit_cost: Decimal, *,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.inventory.stock_moves import position_keys
 from chalicelib.store import keys
 from chalicelib.store.listing import Page, list_range
@@ -30,7 +31,8 @@ def load_goods(table: Table, company_id: int, lines: list[dict[str, Any]]
         field = f"lines[{index}].productId"
         product = found.get(keys.pair(keys.entity(company_id, keys.PRODUCT, product_id)))
         if product_id in first_line:
-            problems.append({"field": field, "message": f"the product is on another line (lines[{first_line[product_id]}])"})
+            problems.append({"field": field, "message": Phrase("the product is on another line (lines[{}])",
+                                                               first_line[product_id])})
         elif product is None:
             problems.append({"field": field, "message": "no such product"})
         elif not product.get("isActive", True):
@@ -42,7 +44,7 @@ def load_goods(table: Table, company_id: int, lines: list[dict[str, Any]]
             products[product_id] = product
         first_line.setdefault(product_id, index)
     if problems:
-        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", details=problems)
+        raise ValidationFailed(Phrase("{}: {}", problems[0]['field'], problems[0]['message']), details=problems)
     positions = {item["productId"]: item for key in position_keys(company_id, products)
                  if (item := found.get(keys.pair(key))) is not None}
     return company, products, positions
@@ -75,5 +77,5 @@ def list_stock_records(table: Table, company_id: int, kind: str, *, page: int, l
 def get_stock_record(table: Table, company_id: int, kind: str, record_id: int, label: str) -> dict[str, Any]:
     item = table.get(keys.entity(company_id, kind, record_id))
     if item is None:
-        raise NotFound(f"{label} not found.")
+        raise NotFound(Phrase("{} not found.", label))
     return item

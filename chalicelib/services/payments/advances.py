@@ -13,6 +13,7 @@ from chalicelib.domain.money import Money
 from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.commands import Command
@@ -71,9 +72,9 @@ def register_advance(command: Command, order: DocumentRecord, fields: dict[str, 
     received, _ = advances(order)
     room = Decimal(order["total"]) - received
     if amount > room:
-        raise PaymentRefused(f"Advances on this {kind.name.lower()} may not exceed its total {order['total']}; "
-                             f"{room} is left.", code="AMOUNT_EXCEEDS_PENDING",
-                             details=[{"field": "amount", "message": f"at most {room}"}])
+        raise PaymentRefused(Phrase("Advances on this {} may not exceed its total {}; {} is left.",
+                                    kind.name.lower(), order['total'], room), code="AMOUNT_EXCEEDS_PENDING",
+                             details=[{"field": "amount", "message": Phrase("at most {}", room)}])
     date = payment_date(company, order, fields)
     payment = new_payment(company_id, order, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date, fields)
     payment["kind"] = ADVANCE
@@ -106,7 +107,7 @@ def advance_source(table: Table, company_id: int, source_id: int, document: Docu
         elif source["businessPartnerId"] != document["businessPartnerId"]:
             problem = "belongs to another business partner"
         elif source.get("currency") != document.get("currency"):
-            problem = f"it is in {source.get('currency')}, the document in {document.get('currency')}"
+            problem = Phrase("it is in {}, the document in {}", source.get('currency'), document.get('currency'))
         if problem:
             raise ValidationFailed.for_field(field, problem)
     return source
@@ -138,19 +139,21 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
     else:
         amount = min(available, pending)
         if amount <= 0:
-            raise PaymentRefused("Nothing to apply: " + ("the document is paid." if pending <= 0 else
-                                                          "no advance is available on the source document."),
+            raise PaymentRefused("Nothing to apply: the document is paid." if pending <= 0 else "Nothing to apply: no advance is available on the source document.",
                                  code="ADVANCE_NOT_AVAILABLE" if pending > 0 else "AMOUNT_EXCEEDS_PENDING")
     if amount > available:
-        raise PaymentRefused(f"Only {available} of advance is available on document {document_label(source)}.",
-                             code="ADVANCE_NOT_AVAILABLE", details=[{"field": "amount", "message": f"at most {available}"}])
+        raise PaymentRefused(Phrase("Only {} of advance is available on document {}.",
+                                    available, document_label(source)),
+                             code="ADVANCE_NOT_AVAILABLE", details=[{"field": "amount", "message":
+                                     Phrase("at most {}", available)}])
     within_pending(amount, pending)
     condition_id = document.get("paymentConditionId")
     if condition_id is not None and condition_type(table, company_id, int(condition_id)) == "cash" \
             and amount != pending:
         # a part would leave the rest unpayable: cash terms take one payment of the whole
         raise PaymentRefused("A cash document takes its whole pending from the advance, or one payment.",
-                             code="CASH_CONDITION_UNMET", details=[{"field": "amount", "message": f"must be {pending}"}])
+                             code="CASH_CONDITION_UNMET", details=[{"field": "amount", "message":
+                                     Phrase("must be {}", pending)}])
     company = books_company(table, company_id)
     date = payment_date(company, {**document, "date": max(document["date"], source["date"])}, fields)
     payment = new_payment(company_id, document, table.next_id(keys.id_sequence(company_id, "PAY")), amount, date,

@@ -20,6 +20,7 @@ from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import bank_transactions, banking, exchange_rates
 from chalicelib.services.commands import Command
@@ -84,14 +85,16 @@ def require_cash_terms_met(table: Table, company_id: int, document: DocumentReco
     total = Decimal(document["total"])
     if amount != total or Decimal(document["pending"]) != total:
         raise PaymentRefused("A cash document is paid once, for its whole total.", code="CASH_CONDITION_UNMET",
-                             details=[{"field": "amount", "message": f"must be {total}, with no earlier payment"}])
+                             details=[{"field": "amount", "message":
+                                     Phrase("must be {}, with no earlier payment", total)}])
     return terms
 
 
 def within_pending(amount: Decimal, pending: Decimal) -> None:
     if amount > pending:
-        raise PaymentRefused(f"The amount {amount} exceeds the pending total {pending}.", code="AMOUNT_EXCEEDS_PENDING",
-                             details=[{"field": "amount", "message": f"at most {pending}"}])
+        raise PaymentRefused(Phrase("The amount {} exceeds the pending total {}.",
+                                    amount, pending), code="AMOUNT_EXCEEDS_PENDING",
+                             details=[{"field": "amount", "message": Phrase("at most {}", pending)}])
 
 
 def document_label(document: DocumentRecord) -> str:
@@ -106,7 +109,8 @@ def books_company(table: Table, company_id: int) -> dict[str, Any]:
 def payment_date(company: Mapping[str, Any], document: DocumentRecord, fields: dict[str, Any]) -> str:
     date = fields.get("paymentDate") or max(clock.company_today(company), document["date"])
     if date < document["date"]:
-        raise ValidationFailed.for_field("paymentDate", f"must not be before the document's date {document['date']}")
+        raise ValidationFailed.for_field("paymentDate", Phrase("must not be before the document's date {}",
+                                                               document['date']))
     return date
 
 
@@ -143,8 +147,8 @@ def pay_by_method(table: Table, transaction: Transaction, writes: JournalWrites,
     own = exchange_rates.company_currency(company)
     account = banking.get_bank_account(table, company_id, method["bankAccountId"]) if method.get("bankAccountId") else None
     if account is not None and account.get("currency") != document.get("currency"):
-        raise ValidationFailed.for_field("paymentMethodId", f"its bank account is in {account.get('currency')}, "
-                                                            f"the document in {document.get('currency')}")
+        raise ValidationFailed.for_field("paymentMethodId", Phrase("its bank account is in {}, the document in {}",
+                                                                   account.get('currency'), document.get('currency')))
     # a document stored before currencies had a rate was booked one to one: it is settled so
     rate = exchange_rates.rate_for(table, company, document.get("currency"), payment["paymentDate"],
                                    fields.get("exchangeRate"), sender=sender) \
@@ -255,8 +259,9 @@ def method_payment(command: Command, transaction: Transaction, writes: JournalWr
         raise ValidationFailed.for_field(field, "must be greater than 0")
     pending = Decimal(document["pending"])
     if amount > pending:
-        raise PaymentRefused(f"The amount {amount} exceeds the pending total {pending}.", code="AMOUNT_EXCEEDS_PENDING",
-                             details=[{"field": field, "message": f"at most {pending}"}])
+        raise PaymentRefused(Phrase("The amount {} exceeds the pending total {}.",
+                                    amount, pending), code="AMOUNT_EXCEEDS_PENDING",
+                             details=[{"field": field, "message": Phrase("at most {}", pending)}])
     condition_id = document.get("paymentConditionId")
     terms = require_cash_terms_met(table, company_id, document, amount)
     company = books_company(table, company_id)

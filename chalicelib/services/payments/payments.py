@@ -19,6 +19,7 @@ from chalicelib.domain.roles import MANAGE, may
 from chalicelib.errors import ApiError, Forbidden, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.services.banking import bank_transactions, banking, exchange_rates
 from chalicelib.services.commands import Command
@@ -86,19 +87,19 @@ def _applied_document(table: Table, company_id: int, document: DocumentRecord, a
         applied = get_document(table, company_id, applied_id)
     except NotFound:
         raise ValidationFailed.for_field(field, "no such document") from None
-    problem = None
+    problem: str | None = None
     if applied["type"] != wanted_type:
-        problem = f"must be a document of type {wanted_type}"
+        problem = Phrase("must be a document of type {}", wanted_type)
     elif applied["status"] != CONFIRMED:
-        problem = f"the document is {applied['status']}"
+        problem = Phrase("the document is {}", applied['status'])
     elif applied["businessPartnerId"] != document["businessPartnerId"]:
         problem = "belongs to another business partner"
     elif Decimal(applied["pending"]) < amount:
-        problem = f"only {applied['pending']} of it is left to apply"
+        problem = Phrase("only {} of it is left to apply", applied['pending'])
     elif applied.get("currency") != document.get("currency"):
-        problem = f"it is in {applied.get('currency')}, the document in {document.get('currency')}"
+        problem = Phrase("it is in {}, the document in {}", applied.get('currency'), document.get('currency'))
     elif (side := (applied.get("withholding") or {}).get("side")) not in (None, document_rules.KINDS[document["type"]].module):
-        problem = f"it certifies a withholding on {side}, not on this document's side"
+        problem = Phrase("it certifies a withholding on {}, not on this document's side", side)
     if problem:
         raise ValidationFailed.for_field(field, problem)
     return applied
@@ -214,7 +215,7 @@ def _register_refund(command: Command, note: DocumentRecord, kind: document_rule
 def confirm_payment(command: Command, document_id: int, payment_id: int) -> PaymentRecord:
     payment = get_payment(command.table, command.company_id, document_id, payment_id)
     if payment["status"] != PENDING:
-        raise PaymentRefused(f"Only a pending payment can be confirmed; this one is {payment['status']}.",
+        raise PaymentRefused(Phrase("Only a pending payment can be confirmed; this one is {}.", payment['status']),
                              code="INVALID_PAYMENT_STATUS")
     transaction = command.transaction()
     return command.commit(transaction, confirm_into(transaction, command.company_id, payment))
@@ -304,13 +305,14 @@ def cancel_into(command: Command, transaction: Transaction, writes: JournalWrite
     own = exchange_rates.company_currency(company)
     date = date or max(clock.company_today(company), payment["paymentDate"])
     if date < payment["paymentDate"]:
-        raise ValidationFailed.for_field("date", f"must not be before the payment's date {payment['paymentDate']}")
+        raise ValidationFailed.for_field("date", Phrase("must not be before the payment's date {}",
+                                                        payment['paymentDate']))
     received_advance = kind.code in document_rules.ADVANCE_OPERATION
     if received_advance:
         received, applied = advances(document)
         if received - applied < amount:
-            raise PaymentRefused(f"Invoices already took {applied} of this document's advances; cancel those "
-                                 "applications first.", code="ADVANCE_ALREADY_APPLIED")
+            raise PaymentRefused(Phrase("Invoices already took {} of this document's advances; cancel those "
+                                        "applications first.", applied), code="ADVANCE_ALREADY_APPLIED")
     cancelled: PaymentRecord = {**payment, "status": CANCELLED, "cancelReason": reason, "cancelledAt": clock.now_iso(),
                  "version": payment["version"] + 1}
     if (entry_id := payment.get("journalEntryId")) is not None:

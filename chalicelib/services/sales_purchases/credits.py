@@ -14,6 +14,7 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import previous_day, totals_through
 from chalicelib.domain.records import PartnerRecord
 from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import reports
 from chalicelib.services.accounting.posting import month_balance
 from chalicelib.services.banking import exchange_rates
@@ -31,7 +32,7 @@ SHOWN_DOCUMENTS = 100
 def _partner(table: Table, company_id: int, side_name: str, partner_id: int) -> PartnerRecord:
     partner = partners.get_partner(table, company_id, partner_id)
     if partner["type"] not in SIDES[side_name][3]:
-        raise NotFound(f"No {side_name} with that id.")
+        raise NotFound(Phrase("No {} with that id.", side_name))
     return partner
 
 

@@ -19,6 +19,7 @@ from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
 from chalicelib.domain.money import Money
 from chalicelib.domain.records import DocumentRecord, LineRecord, PartnerRecord
 from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import dimensions
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.inventory import stock_moves
@@ -85,7 +86,8 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
     elif not document_rules.partner_suits(kind, partner["type"]):
         wanted_type = "customer" if kind.sales else "supplier"
         problems.append({"field": "businessPartnerId",
-                         "message": f"a {kind.module} document needs a {wanted_type}; this partner is a {partner['type']}"})
+                         "message": Phrase("a {} document needs a {}; this partner is a {}",
+                                           kind.module, wanted_type, partner['type'])})
     products: dict[int, dict[str, Any]] = {}
     for index, line in enumerate(fields["lines"]):
         if line.get("productId") is None:
@@ -106,7 +108,7 @@ def load_context(table: Table, company_id: int, kind: Kind, fields: dict[str, An
     elif kind.source_required:
         problems.append(SOURCE_REQUIRED[kind.code])
     if problems and strict:
-        raise ValidationFailed(f"{problems[0]['field']}: {problems[0]['message']}", details=problems)
+        raise ValidationFailed(Phrase("{}: {}", problems[0]['field'], problems[0]['message']), details=problems)
     company = lookup(keys.company(company_id))
     if company is None:
         raise NotFound("Company not found.")
@@ -234,7 +236,8 @@ def _place(table: Table, context: Context, fields: dict[str, Any]) -> DocumentRe
             continue
         item = table.get(keys.small_record(context.company_id, kind, value))
         if item is None:
-            raise ValidationFailed.for_field(name, f"no such {'branch' if kind == keys.BRANCH else 'warehouse'}")
+            raise ValidationFailed.for_field(name, Phrase("no such {}",
+                                                          'branch' if kind == keys.BRANCH else 'warehouse'))
         if not item.get("isActive", True):
             raise ValidationFailed.for_field(name, "inactive")
         placed[name] = value
@@ -254,8 +257,8 @@ def document_content(context: Context, fields: dict[str, Any], *, sender: Princi
     currency = fields.get("currency") or (context.source or {}).get("currency") or context.own_currency
     if kind_needs_source_currency(context.kind) and context.source is not None and \
             context.source.get("currency") and context.source["currency"] != currency:
-        raise ValidationFailed.for_field("currency", f"must be the source document's currency "
-                                                     f"{context.source['currency']}")
+        raise ValidationFailed.for_field("currency", Phrase("must be the source document's currency {}",
+                                                            context.source['currency']))
     rate = exchange_rates.rate_for(table, context.company, currency, date, fields.get("exchangeRate"), sender=sender)
     return {"exoneration": exoneration(context, fields),
             "businessPartnerId": fields["businessPartnerId"], "date": date, "dueDate": due_date,
@@ -281,29 +284,33 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> DocumentRecord:
     for name in supplier_fields:
         if fields.get(name) is not None:
             if kind.module != PURCHASES:
-                raise ValidationFailed.for_field(name, f"only purchase documents carry it, not a {kind.name}")
+                raise ValidationFailed.for_field(name, Phrase("only purchase documents carry it, not a {}", kind.name))
             chosen[name] = fields[name]
     withholding = fields.get("withholding")
     if withholding is not None:
         if kind.code != document_rules.WITHHOLDING_CERTIFICATE:
-            raise ValidationFailed.for_field("withholding", f"only a withholding certificate (05) carries it, "
-                                                            f"not a {kind.name}")
+            raise ValidationFailed.for_field("withholding", Phrase("only a withholding certificate (05) carries it, "
+                                                                   "not a {}", kind.name))
         pack = countries.pack_of(context.company)
         if withholding["tax"] in {each.sales_tax for each in countries.packs()} and withholding["tax"] != pack.sales_tax:
-            raise ValidationFailed.for_field("withholding.tax", f"{withholding['tax']} is not a tax of {pack.code}")
+            raise ValidationFailed.for_field("withholding.tax",
+                    Phrase("{} is not a tax of {}", withholding['tax'], pack.code))
         partner_type = (context.partner or {}).get("type")
         wanted = "customer" if withholding["side"] == SALES else "supplier"
         if partner_type not in (wanted, "both"):
-            raise ValidationFailed.for_field("withholding.side", f"a withholding on {withholding['side']} is "
-                                                                 f"with a {wanted}; this partner is a {partner_type}")
+            raise ValidationFailed.for_field("withholding.side",
+                    Phrase("a withholding on {} is with a {}; this partner is a {}",
+                           withholding['side'], wanted, partner_type))
         chosen["withholding"] = {"tax": withholding["tax"], "side": withholding["side"]}
     if fields.get("export") is not None:
         if not countries.pack_of(context.company).hooks.takes_export(context.company, kind.code):
-            raise ValidationFailed.for_field("export", f"only an El Salvador sales invoice carries it, not a {kind.name}")
+            raise ValidationFailed.for_field("export", Phrase("only an El Salvador sales invoice carries it, not a {}",
+                                                              kind.name))
         chosen["export"] = {name: value for name, value in fields["export"].items() if value is not None}
     if fields.get("dteType") is not None:
         if not countries.pack_of(context.company).hooks.takes_electronic_type(context.company, kind.code):
-            raise ValidationFailed.for_field("dteType", f"only an El Salvador sales invoice carries it, not a {kind.name}")
+            raise ValidationFailed.for_field("dteType", Phrase("only an El Salvador sales invoice carries it, not a {}",
+                                                               kind.name))
         chosen["dteType"] = fields["dteType"]
     return chosen
 
@@ -321,10 +328,11 @@ def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | Non
         return {name: inherited[name] for name in taxes.EXONERATION_FIELDS if inherited.get(name)} if inherited else None
     kind = context.kind
     if kind.module != SALES or kind.opening:
-        raise ValidationFailed.for_field("exoneration", f"only sales documents carry it, not a {kind.name}")
+        raise ValidationFailed.for_field("exoneration", Phrase("only sales documents carry it, not a {}", kind.name))
     pack = countries.pack_of(context.company)
     if not pack.hooks.takes_exonerations():
-        raise ValidationFailed.for_field("exoneration", f"exonerations are Honduran; the company is in {pack.code}")
+        raise ValidationFailed.for_field("exoneration", Phrase("exonerations are Honduran; the company is in {}",
+                                                               pack.code))
     registers = {name: given[name] for name in taxes.EXONERATION_FIELDS if given.get(name)}
     if not registers:
         raise ValidationFailed.for_field("exoneration", "give at least one of the exempt purchase order's, the "
@@ -349,8 +357,9 @@ def exonerated_treatment(line: dict[str, Any], requested_rate: Decimal | None, f
 
 
 def over_credited(source: DocumentRecord) -> ValidationFailed:
-    return ValidationFailed.for_field("lines", f"credit notes may not exceed their document's total {source.get('total')} "
-                                               f"(already credited: {source.get('creditedTotal', 0)})")
+    return ValidationFailed.for_field("lines", Phrase("credit notes may not exceed their document's total {} (already "
+                                                      "credited: {})",
+                                                      source.get('total'), source.get('creditedTotal', 0)))
 
 
 def today(context: Context) -> str:

@@ -17,6 +17,7 @@ from chalicelib.domain.roles import ACCOUNTING
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import book_corrections
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.services.commands import Command
@@ -41,7 +42,7 @@ def reverse(plan: Plan, document: DocumentRecord, date: str) -> DocumentRecord:
     entry revaluing the stock when what is left could not carry the difference), the partner
     balance back."""
     if date < document["date"]:
-        raise ValidationFailed.for_field("date", f"must not be before the document's date {document['date']}")
+        raise ValidationFailed.for_field("date", Phrase("must not be before the document's date {}", document['date']))
     moves = document.get("stockMoves") or []
     revaluation = document_goods.goods_back(plan.stock, document, moves, date)
     if moves or plan.context.kind.balance:

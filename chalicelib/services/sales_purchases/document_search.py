@@ -13,6 +13,7 @@ from typing import Any
 
 from chalicelib.domain import search as search_rules
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import search
 from chalicelib.services.identity import accounts
 from chalicelib.services.sales_purchases import payment_status
@@ -50,7 +51,7 @@ def index_supplier_number(transaction: Transaction, company_id: int, before: Map
 
 
 def _too_broad(what: str) -> ValidationFailed:
-    return ValidationFailed.for_field("q", f"finds more than {what}: type more of the number or the name")
+    return ValidationFailed.for_field("q", Phrase("finds more than {}: type more of the number or the name", what))
 
 
 def _by_number(table: Table, company_id: int, query: str) -> set[int]:
@@ -61,7 +62,7 @@ def _by_number(table: Table, company_id: int, query: str) -> set[int]:
         return set()
     own, suppliers = search_index.documents_numbered(table, company_id, term)
     if len(own) + len(suppliers) > MAX_FOUND:
-        raise _too_broad(f"{MAX_FOUND} documents")
+        raise _too_broad(Phrase("{} documents", MAX_FOUND))
     return set(own) | set(suppliers)
 
 
@@ -76,12 +77,12 @@ def _numbered(document: Mapping[str, Any], query: str) -> bool:
 def _of_partners(table: Table, company_id: int, query: str) -> list[dict[str, Any]]:
     partners = search.find(table, company_id, keys.PARTNER, query, 1, MAX_PARTNERS, None)
     if partners.total > MAX_PARTNERS:
-        raise _too_broad(f"{MAX_PARTNERS} business partners")
+        raise _too_broad(Phrase("{} business partners", MAX_PARTNERS))
     documents: list[dict[str, Any]] = []
     for partner in partners.items:
         documents.extend(document_store.of_partner(table, company_id, partner["id"]))
         if len(documents) > MAX_FOUND:
-            raise _too_broad(f"{MAX_FOUND} documents")
+            raise _too_broad(Phrase("{} documents", MAX_FOUND))
     return documents
 
 

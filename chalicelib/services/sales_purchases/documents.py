@@ -19,6 +19,7 @@ from chalicelib.domain.roles import ACCOUNTING, may
 from chalicelib.errors import ApiError, DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import book_corrections, dimensions
 from chalicelib.services.accounting.posting import Source, load_rules
 from chalicelib.services.banking import exchange_rates
@@ -137,8 +138,9 @@ def _refuse_past_limit(plan: Plan, items: int, *, confirming: bool) -> None:
     if confirming and (kind.cancellable or kind.unconfirmable or plan.issued_electronically):
         items += _REVERSAL_MARGIN + (REVALUATION_ITEMS if kind.stock else 0)
     if items > MAX_ITEMS:
-        raise DocumentTooLarge("The document's effects (stock items, movements and journal postings) would exceed "
-                               f"{MAX_ITEMS} records in one transaction; split it into several documents.")
+        raise DocumentTooLarge(Phrase("The document's effects (stock items, movements and journal postings) would "
+                                      "exceed {} records in one transaction; split it into several documents.",
+                                      MAX_ITEMS))
 
 
 def _check_confirmable(command: Command, context: Context, draft: DocumentRecord) -> None:
@@ -339,11 +341,13 @@ def _keep_advances(current: DocumentRecord, updated: DocumentRecord) -> None:
         return
     for name in ("businessPartnerId", "currency"):
         if str(updated.get(name)) != str(current.get(name)):
-            raise document_rules.DocumentStateError(f"The document holds advances of {received}; its {name} cannot change.",
+            raise document_rules.DocumentStateError(Phrase("The document holds advances of {}; its {} cannot change.",
+                                                           received, name),
                                            code="DOCUMENT_HAS_PAYMENTS", details=[{"field": name,
                                                                                    "message": "the document holds advances"}])
     if Decimal(updated["total"]) < received:
-        raise ValidationFailed.for_field("lines", f"the total may not fall below the advances received ({received})")
+        raise ValidationFailed.for_field("lines", Phrase("the total may not fall below the advances received ({})",
+                                                         received))
 
 
 def confirm_document(command: Command, document_id: int) -> dict[str, Any]:

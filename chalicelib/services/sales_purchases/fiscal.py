@@ -10,6 +10,7 @@ from chalicelib.domain.document_types import DOCUMENT_TYPES, number_segment
 from chalicelib.domain.documents import format_number
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, Conflict, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
@@ -49,7 +50,7 @@ def create_branch(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     transaction = command.transaction()
     transaction.put_new(branch)
     transaction.put_new(reservation, on_fail=Conflict(
-        f"Another branch already uses the establishment code {branch['code']}.", code="DUPLICATE_CODE",
+        Phrase("Another branch already uses the establishment code {}.", branch['code']), code="DUPLICATE_CODE",
         details=[{"field": "code", "message": "already used by another branch"}]))
     return command.commit(transaction, branch)
 
@@ -101,23 +102,24 @@ def _check_range(table: Table, company_id: int, candidate: dict[str, Any], trans
     if candidate["rangeEnd"] < candidate["rangeStart"]:
         raise ValidationFailed.for_field("rangeEnd", "must not be below the range's first number")
     if int(candidate["nextNumber"]) > candidate["rangeEnd"] + 1:
-        raise ValidationFailed.for_field("rangeEnd", f"numbers up to {int(candidate['nextNumber']) - 1} "
-                                                     "were already issued")
+        raise ValidationFailed.for_field("rangeEnd", Phrase("numbers up to {} were already issued",
+                                                            int(candidate['nextNumber']) - 1))
     version = fiscal_ranges.range_changes_turn(table, company_id)
     country = _country(table, company_id)
     other = _overlap(country, records.small_records(table, company_id, keys.CAI_RANGE), candidate)
     if other is not None:
-        raise NumberingError(f"The range overlaps CAI range {other['id']} ({other['rangeStart']}-{other['rangeEnd']}) "
-                             "of the same branch, emission point and type.", code="CAI_RANGE_OVERLAP",
-                             details=[{"field": "rangeStart", "message": f"overlaps range {other['id']}"}])
+        raise NumberingError(Phrase("The range overlaps CAI range {} ({}-{}) of the same branch, emission point and "
+                                    "type.",
+                                    other['id'], other['rangeStart'], other['rangeEnd']), code="CAI_RANGE_OVERLAP",
+                             details=[{"field": "rangeStart", "message": Phrase("overlaps range {}", other['id'])}])
     segment = number_segment(country, candidate["documentType"])
     sequences = [table.get(keys.document_sequence(company_id, document_type)) for document_type in DOCUMENT_TYPES
                  if number_segment(country, document_type) == segment]
     issued = max((int(sequence["nextNumber"]) - 1 for sequence in sequences if sequence), default=0)
     if candidate["emissionPoint"] == SEQUENCE_EMISSION_POINT and int(candidate["rangeStart"]) <= issued:
-        raise NumberingError(f"Numbers up to {issued} of type {candidate['documentType']} were already issued without "
-                             "a CAI range; start the range after them.", code="CAI_RANGE_OVERLAP",
-                             details=[{"field": "rangeStart", "message": f"must be above {issued}"}])
+        raise NumberingError(Phrase("Numbers up to {} of type {} were already issued without a CAI range; start the "
+                                    "range after them.", issued, candidate['documentType']), code="CAI_RANGE_OVERLAP",
+                             details=[{"field": "rangeStart", "message": Phrase("must be above {}", issued)}])
     fiscal_ranges.take_range_changes_turn(transaction, company_id, version)
 
 
@@ -248,12 +250,12 @@ def _from_range(transaction: Transaction, company_id: int, ranges: list[dict[str
         points = ", ".join(sorted({str(item["emissionPoint"]) for item in series}))
         series_name = f"{branch_code}-PPP-{segment}"
         if points:
-            raise NumberingError(f"No active CAI range for document type {document['type']} (series {series_name}) at "
-                                 f"branch {branch_code}, emission point {points}: register an authorized range "
-                                 "(POST /cai) before issuing it.", code="CAI_MISSING", details=field)
-        raise NumberingError(f"No active CAI range for document type {document['type']} (series {series_name}) at "
-                             f"branch {branch_code}, at any emission point: register an authorized range (POST /cai) "
-                             "before issuing it.", code="CAI_MISSING", details=field)
+            raise NumberingError(Phrase("No active CAI range for document type {} (series {}) at branch {}, emission "
+                                        "point {}: register an authorized range (POST /cai) before issuing it.",
+                                        document['type'], series_name, branch_code, points), code="CAI_MISSING", details=field)
+        raise NumberingError(Phrase("No active CAI range for document type {} (series {}) at branch {}, at any "
+                                    "emission point: register an authorized range (POST /cai) before issuing it.",
+                                    document['type'], series_name, branch_code), code="CAI_MISSING", details=field)
     current = [item for item in ranges if item["deadline"] >= document["date"]]
     if not current:
         raise NumberingError("The CAI range's issue deadline has passed.", code="CAI_EXPIRED", details=field)

@@ -11,6 +11,7 @@ from typing import Any, Callable
 from chalicelib.domain import documents as document_rules
 from chalicelib.errors import ValidationFailed
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.commands import Command
 from chalicelib.services.sales_purchases import documents, partners
 from chalicelib.store.transaction import Transaction
@@ -31,8 +32,8 @@ def record_opening_balance(command: Command, partner_id: int, fields: dict[str, 
         raise ValidationFailed.for_field("side", "required for a partner that is both customer and supplier: "
                                                  "receivable (the customer owes) or payable (the company owes)")
     if partner["type"] != "both" and side != _SIDE_OF_PARTNER[partner["type"]]:
-        raise ValidationFailed.for_field("side", f"this partner is a {partner['type']}: its opening balance is "
-                                                 f"{_SIDE_OF_PARTNER[partner['type']]}")
+        raise ValidationFailed.for_field("side", Phrase("this partner is a {}: its opening balance is {}",
+                                                        partner['type'], _SIDE_OF_PARTNER[partner['type']]))
     reference = fields.get("reference")
     return documents.create_document(command, {
         "type": _TYPE_OF_SIDE[side], "status": document_rules.CONFIRMED, "businessPartnerId": partner_id,

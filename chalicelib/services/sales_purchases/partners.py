@@ -13,6 +13,7 @@ from chalicelib.domain import search as search_rules
 from chalicelib.domain.records import PartnerRecord
 from chalicelib.errors import Conflict
 from chalicelib.events import outbox
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
@@ -91,10 +92,10 @@ def _tax_id_taken(tax_id: str, owner: int | None) -> Conflict:
     """`owner`: the partner that has it (None: one that took it meanwhile)."""
     details = [{"field": "taxId", "message": "already used by another business partner"}]
     if owner is None:
-        return Conflict(f"Another business partner already has the tax id {tax_id}: a customer that is also a "
-                        "supplier is one partner of type both.", code="DUPLICATE_TAX_ID", details=details)
-    return Conflict(f"Business partner {owner} already has the tax id {tax_id}: a customer that is also a supplier "
-                    "is one partner of type both.", code="DUPLICATE_TAX_ID", details=details)
+        return Conflict(Phrase("Another business partner already has the tax id {}: a customer that is also a supplier "
+                               "is one partner of type both.", tax_id), code="DUPLICATE_TAX_ID", details=details)
+    return Conflict(Phrase("Business partner {} already has the tax id {}: a customer that is also a supplier is one "
+                           "partner of type both.", owner, tax_id), code="DUPLICATE_TAX_ID", details=details)
 
 
 def _reserve_tax_id(transaction: Transaction, company_id: int, item: dict[str, Any],

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from chalicelib.domain import payment_status as rules
 from chalicelib.domain.documents import CONFIRMED, KINDS
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.identity.accounts import today_of
 from chalicelib.store import keys
 from chalicelib.store.listing import MAX_PAGE_DEPTH, Page
@@ -64,7 +65,8 @@ def list_by_payment_status(table: Table, company_id: int, wanted: str, *, filter
     if cursor:
         raise ValidationFailed.for_field("cursor", "a list filtered by payment status is paged by page number, not by cursor")
     if page * limit > MAX_PAGE_DEPTH:
-        raise ValidationFailed.for_field("page", f"page * limit may not exceed {MAX_PAGE_DEPTH} in a list filtered by payment status")
+        raise ValidationFailed.for_field("page", Phrase("page * limit may not exceed {} in a list filtered by payment "
+                                                        "status", MAX_PAGE_DEPTH))
     today = today_of(table, company_id)
     if wanted == rules.OVERDUE:
         candidates = _overdue_candidates(table, company_id, today, partner_id)

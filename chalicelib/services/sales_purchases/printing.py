@@ -11,6 +11,7 @@ from chalicelib import clock, countries
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, NotFound
 from chalicelib.events import mail
+from chalicelib.messages.phrases import Phrase
 from chalicelib.observability import logger
 from chalicelib.pdf import catalog, content
 from chalicelib.services import idempotency
@@ -45,12 +46,13 @@ def find_template(template_id: int | None, resource: str) -> catalog.ReportTempl
         return catalog.DEFAULTS[resource]
     template = catalog.TEMPLATES.get(template_id)
     if template is None:
-        raise ApiError(f"There is no report template {template_id}; GET /report-templates lists them.",
+        raise ApiError(Phrase("There is no report template {}; GET /report-templates lists them.", template_id),
                        code="REPORT_TEMPLATE_NOT_FOUND", details=_template_detail("no such report template"))
     if template.resource != resource:
-        raise ApiError(f"Report template {template_id} ({template.key}) prints a {template.resource}, not a {resource}.",
+        raise ApiError(Phrase("Report template {} ({}) prints a {}, not a {}.",
+                              template_id, template.key, template.resource, resource),
                        code="REPORT_TEMPLATE_MISMATCH",
-                       details=_template_detail(f"prints a {template.resource}, not a {resource}"))
+                       details=_template_detail(Phrase("prints a {}, not a {}", template.resource, resource)))
     return template
 
 
@@ -114,9 +116,9 @@ def send_document(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     """Renders the document with the template, e-mails it as an attachment and records the
     sending. SES refusing the message changes nothing (a 4xx/5xx JSON error)."""
     if fields.get("sendFrom", EMAIL_CHANNEL) != EMAIL_CHANNEL:
-        raise ApiError(f"Documents can only be sent by e-mail (\"{EMAIL_CHANNEL}\"), not "
-                       f"\"{fields['sendFrom']}\".", code="CHANNEL_UNSUPPORTED",
-                       details=[{"field": "sendFrom", "message": f"only \"{EMAIL_CHANNEL}\" is supported"}])
+        raise ApiError(Phrase("Documents can only be sent by e-mail (\"{}\"), not \"{}\".",
+                              EMAIL_CHANNEL, fields['sendFrom']), code="CHANNEL_UNSUPPORTED",
+                       details=[{"field": "sendFrom", "message": Phrase("only \"{}\" is supported", EMAIL_CHANNEL)}])
     template = find_template(fields.get("templateId"), catalog.DOCUMENT)
     company_id, document_id = command.company_id, int(fields["documentId"])
     company, partner, document = _document_parts(command.table, company_id, document_id)

@@ -8,6 +8,7 @@ from chalicelib import countries
 from chalicelib.domain import taxes
 from chalicelib.errors import Conflict
 from chalicelib.events import outbox
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
@@ -38,7 +39,7 @@ def _reserve_code(transaction: Transaction, company_id: int, item: dict[str, Any
                   before: dict[str, Any] | None) -> None:
     if before is not None and before["code"].casefold() == item["code"].casefold():
         return
-    taken = Conflict(f"Another product already uses the code {item['code']!r}.", code="DUPLICATE_CODE",
+    taken = Conflict(Phrase("Another product already uses the code {}.", repr(item['code'])), code="DUPLICATE_CODE",
                      details=[{"field": "code", "message": "already used by another product"}])
     stamp = {"importJob": item["importJob"]} if before is None and item.get("importJob") is not None else {}
     transaction.put_new({**product_code_key(company_id, item["code"]), "productId": item["id"], **stamp}, on_fail=taken)

@@ -17,6 +17,7 @@ from chalicelib import clock, countries
 from chalicelib.auth.principal import Principal
 from chalicelib.domain import schedules
 from chalicelib.errors import ApiError, ValidationFailed
+from chalicelib.messages import stored_failure
 from chalicelib.observability import logger
 from chalicelib.services import document_names, records
 from chalicelib.services.commands import Command
@@ -228,12 +229,12 @@ def _run_schedule(table: Table, schedule: dict[str, Any], today: str | None, iss
         try:
             advanced = _make_invoice(command, schedule, run_date, today if issued_today else run_date)
         except ApiError as error:
-            _record_failure(command, schedule, run_date, error.code, f"{run_date}: {error.message}", error.details)
+            _record_failure(command, schedule, run_date, error.code, error.message, error.details)
             return {"created": created, "failed": 1}
         except Exception:  # a bug must not stop the other schedules: logged whole, recorded plainly
             logger.exception("scheduled invoice failed", extra=_ids(schedule, run_date))
             _record_failure(command, schedule, run_date, "INTERNAL_ERROR",
-                            f"{run_date}: an internal error stopped this run; it is retried at the next run.")
+                            "an internal error stopped this run; it is retried at the next run.")
             return {"created": created, "failed": 1, "errored": 1}
         if advanced is None:  # another run made it
             return {"created": created, "skipped": 1}
@@ -288,14 +289,15 @@ def _invoice_fields(schedule: dict[str, Any], dated: str) -> dict[str, Any]:
 def _record_failure(command: Command, schedule: dict[str, Any], run_date: str, code: str, message: str,
                     details: list[dict[str, Any]] | None = None) -> None:
     """lastError on the schedule, which stays due: the next hourly run tries the date again. Kept in the
-    API's English with its details, so a reader gets it in their language (messages.stored_error).
-    Written only while the schedule still waits for that date; a failure to record is logged."""
+    API's English ("<run date>: <message>") with its details and the message's id and parts, so a reader
+    gets it in their language (messages.stored_failure, stored_error). Written only while the schedule
+    still waits for that date; a failure to record is logged."""
     logger.warning("scheduled invoice not made", extra={**_ids(schedule, run_date), "code": code, "reason": message})
     company_id, schedule_id = schedule["companyId"], schedule["id"]
     transaction = command.transaction()
     schedule_store.record_failure(transaction, schedule_key(company_id, schedule_id), run_date,
-                                  {"code": code, "message": message, "at": clock.now_iso(),
-                                   **({"details": details} if details else {})}, clock.now_iso())
+                                  stored_failure(code, f"{run_date}: {message}", clock.now_iso(), details, said=message),
+                                  clock.now_iso())
     try:
         transaction.commit()
     except LostRace:

@@ -8,6 +8,7 @@ from typing import Any
 
 from chalicelib.domain import taxes
 from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.accounting import chart, control_accounts
 from chalicelib.services.commands import Command
@@ -105,6 +106,6 @@ def delete_rule(command: Command, rule_id: int) -> dict[str, Any]:
     """Lines it matched keep their `ruleId` (history)."""
     get_rule(command.table, command.company_id, rule_id)
     transaction = command.transaction()
-    statement_store.delete_rule(transaction, command.company_id, rule_id, NotFound(f"{LABEL} not found."))
+    statement_store.delete_rule(transaction, command.company_id, rule_id, NotFound(Phrase("{} not found.", LABEL)))
     return command.commit(transaction, {"id": rule_id, "deleted": True})
 

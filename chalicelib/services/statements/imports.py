@@ -31,6 +31,7 @@ from chalicelib.domain.bank_statements import (
 )
 from chalicelib.errors import ApiError, ValidationFailed
 from chalicelib.events import outbox
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
 from chalicelib.services.imports.jobs import decoded_content
@@ -105,8 +106,8 @@ def _checked(statement: ParsedStatement, account: dict[str, Any]) -> None:
         raise refused(problem) from None
     if statement.currency and statement.currency.upper() != account.get("currency", "HNL"):
         raise ValidationFailed.for_field(
-            "content", f"the file is in {statement.currency.upper()}; the bank account is in "
-                       f"{account.get('currency', 'HNL')}", code="STATEMENT_CURRENCY_MISMATCH")
+            "content", Phrase("the file is in {}; the bank account is in {}",
+                              statement.currency.upper(), account.get('currency', 'HNL')), code="STATEMENT_CURRENCY_MISMATCH")
     if not statement.lines:
         raise ValidationFailed.for_field("content", "the file has no statement lines")
 
@@ -149,7 +150,8 @@ def _check_each_line_fits(command: Command, account_id: int, statement: ParsedSt
             item = _line_item(command.company_id, account_id, largest_id, largest_id, line,
                               statement_store.line_identity(identity))
             if item_bytes(item) > MAX_ITEM_BYTES:
-                raise StatementInvalid(f"the line is larger than the {MAX_ITEM_BYTES // 1024} KB a record holds",
+                raise StatementInvalid(Phrase("the line is larger than the {} KB a record holds",
+                                              MAX_ITEM_BYTES // 1024),
                                        line.line)
     except StatementInvalid as problem:
         raise refused(problem) from None

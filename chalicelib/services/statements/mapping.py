@@ -7,6 +7,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain.bank_statements import DATE_FORMATS, ColumnMapping
 from chalicelib.errors import NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.banking import banking
 from chalicelib.services.commands import Command
 from chalicelib.store import keys
@@ -37,7 +38,7 @@ def checked(fields: dict[str, Any]) -> dict[str, Any]:
     for name, allowed in (("dateFormat", DATE_FORMATS), ("delimiter", DELIMITERS),
                           ("decimalSeparator", DECIMAL_SEPARATORS), ("thousandsSeparator", THOUSANDS_SEPARATORS)):
         if fields.get(name) is not None and fields[name] not in allowed:
-            raise ValidationFailed.for_field(name, f"must be one of {' '.join(allowed)}")
+            raise ValidationFailed.for_field(name, Phrase("must be one of {}", ' '.join(allowed)))
     if fields.get("decimalSeparator") and fields.get("decimalSeparator") == fields.get("thousandsSeparator"):
         raise ValidationFailed.for_field("thousandsSeparator", "must differ from the decimal separator")
     return {name: value for name, value in fields.items() if name in FIELDS and value is not None}

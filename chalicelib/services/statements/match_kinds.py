@@ -19,6 +19,7 @@ from chalicelib.domain import documents as document_rules
 from chalicelib.domain import taxes
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services import records
 from chalicelib.services.accounting.posting import JournalWrites
 from chalicelib.services.banking import bank_transactions, banking
@@ -99,7 +100,8 @@ def to_transaction(command: Command, transaction: Transaction, account: dict[str
         raise _reversed()
     amount = _line_amount(line)
     if bank_transactions.signed(item) != amount:
-        raise ValidationFailed.for_field("transactionId", f"the transaction moves {bank_transactions.signed(item)}, the line {amount}",
+        raise ValidationFailed.for_field("transactionId", Phrase("the transaction moves {}, the line {}",
+                                                                 bank_transactions.signed(item), amount),
                                          code=MISMATCH)
     match: dict[str, Any] = {"kind": "transaction", "transactionIds": [tx_id]}
     if item.get("paymentId") is not None and item.get("documentId") is not None:
@@ -136,13 +138,13 @@ def to_documents(command: Command, transaction: Transaction, writes: JournalWrit
     amount = _line_amount(line)
     total = sum((Decimal(str(part["amount"])) for part in wanted), Decimal(0))
     if total != abs(amount):
-        raise ValidationFailed.for_field("documents", f"the documents' amounts add up to {total}, the line to "
-                                                      f"{abs(amount)}", code=MISMATCH)
+        raise ValidationFailed.for_field("documents", Phrase("the documents' amounts add up to {}, the line to {}",
+                                                             total, abs(amount)), code=MISMATCH)
     first_seen: dict[int, int] = {}
     for index, part in enumerate(wanted):
         if part["documentId"] in first_seen:
             raise ValidationFailed.for_field(f"documents[{index}].documentId",
-                                             f"already named in documents[{first_seen[part['documentId']]}]")
+                                             Phrase("already named in documents[{}]", first_seen[part['documentId']]))
         first_seen[part["documentId"]] = index
     method = _method_for(table, company_id, account, method_id)
     money_in = amount > 0
@@ -161,10 +163,11 @@ def to_documents(command: Command, transaction: Transaction, writes: JournalWrit
             raise ValidationFailed.for_field(f"{field}.documentId", "money in pays sales documents, money out "
                                                                     "purchase documents: the line goes the other way")
         if document.get("currency") != account.get("currency"):
-            raise ValidationFailed.for_field(f"{field}.documentId", f"it is in {document.get('currency')}, the "
-                                                                    f"bank account in {account.get('currency')}")
+            raise ValidationFailed.for_field(f"{field}.documentId",
+                    Phrase("it is in {}, the bank account in {}", document.get('currency'), account.get('currency')))
         if line["date"] < document["date"]:
-            raise ValidationFailed.for_field(f"{field}.documentId", f"dated {document['date']}, after the line")
+            raise ValidationFailed.for_field(f"{field}.documentId",
+                    Phrase("dated {}, after the line", document['date']))
         payment = method_payment(command, transaction, writes, document, kind, method,
                                  {"paymentMethodId": method["id"], "amount": Decimal(str(part["amount"])),
                                   "paymentDate": line["date"], "reference": line.get("reference")},

@@ -12,6 +12,7 @@ from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.domain.document_actions import Refusal, untouched
 from chalicelib.domain.documents import CONFIRMED, DocumentStateError
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 
 def _dte_status(document: Mapping[str, Any]) -> str | None:
@@ -36,8 +37,11 @@ def _invalidate(document: Mapping[str, Any]) -> Refusal:
     dte_status = _dte_status(document)
     if document["status"] != CONFIRMED or dte_status != dte_rules.ACCEPTED:
         return DocumentStateError(
-            "Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; this one "
-            f"is {document['status']}" + (f", its DTE {dte_status}." if dte_status else "."))
+            Phrase("Only a confirmed El Salvador document whose DTE the tax authority accepted can be invalidated; "
+                   "this one is {}, its DTE {}.",
+                   document['status'], dte_status) if dte_status else
+                    Phrase("Only a confirmed El Salvador document whose DTE the tax authority accepted can be "
+                           "invalidated; this one is {}.", document['status']))
     if manual.applies_windows(document.get("dte")):  # the Manual Funcional V2.0's window, as of now (the service reads the rest)
         refused = manual.refusal_now(document["dte"], clock.now(),
                                      countries.pack(dte_rules.DTE_COUNTRY).utc_offset_hours)
@@ -55,5 +59,5 @@ def _receiver_refused(document: Mapping[str, Any]) -> Refusal:
     if not problems:
         return None
     details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
-    return ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "
-                            f"{details[0]['message']}", details=details)
+    return ValidationFailed(Phrase("The tax authority's format refuses this invalidation: {}: {}",
+                                   details[0]['field'], details[0]['message']), details=details)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from chalicelib.countries.sv.domain.dte_editions import EDITION_2026, edition_of
+from chalicelib.messages.phrases import Phrase
 
 FOLDER = Path(__file__).resolve().parent / "dte_catalogues"
 # The municipal division is one whatever the format: CAT-013 (with each municipio's districts) is the July
@@ -78,11 +79,12 @@ def address(department: str, code: str) -> tuple[str, str | None]:
     """A Salvadoran address's (municipio, district) under the 2024 division: a pre-2024 municipio
     code names the district it became. ValueError naming what is not in the catalogues."""
     if department not in codes("CAT-012"):
-        raise ValueError(f"department {department!r} is not in the authority's catalogue CAT-012")
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-012",
+                                Phrase("department {}", repr(department))))
     current = municipio(department, code)
     if current is None:
-        raise ValueError(f"municipality {code!r} is not in the authority's catalogue CAT-013 for department "
-                         f"{department}")
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-013 for department {}",
+                                Phrase("municipality {}", repr(code)), department))
     return current, None if current == code else code
 
 
@@ -104,10 +106,12 @@ def district_address(department: str, district: str) -> tuple[str, str]:
     place had as a municipio before 2024): (the 2024 municipio it lies in, the district). ValueError
     naming what is not in the catalogues."""
     if department not in codes("CAT-012"):
-        raise ValueError(f"department {department!r} is not in the authority's catalogue CAT-012")
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-012",
+                                Phrase("department {}", repr(department))))
     current = district_municipio(department, district)
     if current is None:
-        raise ValueError(f"{district!r} is not in the authority's catalogue CAT-008 for department {department}")
+        raise ValueError(Phrase("{} is not in the authority's catalogue CAT-008 for department {}", repr(district),
+                                department))
     return current, district
 
 
@@ -164,7 +168,7 @@ def address_schema() -> dict[str, Any]:
 def check_code(name: str, code: Any) -> str:
     """The code, if its flat catalogue has it; ValueError otherwise."""
     if str(code) not in codes(name):
-        raise ValueError(f"{code!r} is not in the authority's catalogue {name}")
+        raise ValueError(Phrase("{} is not in the authority's catalogue {}", repr(code), name))
     return str(code)
 
 
@@ -219,7 +223,8 @@ def _problems(sent: Mapping[str, Any], fields: tuple[tuple[str, str], ...], edit
     for path, name in fields:
         for field, value in _values(sent, path):
             if value is not None and not isinstance(value, bool) and str(value) not in codes(name, edition):
-                found.append({"field": field, "message": f"{value!r} is not in the authority's catalogue {name}"})
+                found.append({"field": field, "message": Phrase("{} is not in the authority's catalogue {}",
+                                                                repr(value), name)})
     for party in ("emisor", "receptor"):
         place = (sent.get(party) or {}).get("direccion")
         if isinstance(place, Mapping) and place.get("departamento") is not None:
@@ -230,15 +235,16 @@ def _problems(sent: Mapping[str, Any], fields: tuple[tuple[str, str], ...], edit
 def _place_problems(path: str, place: Mapping[str, Any], edition: str | None) -> list[dict[str, str]]:
     department, code = str(place["departamento"]), str(place.get("municipio"))
     if department not in codes("CAT-012", edition):
-        return [{"field": f"{path}.departamento", "message": f"{department!r} is not in the authority's catalogue "
-                                                             f"CAT-012"}]
+        return [{"field": f"{path}.departamento", "message":
+                Phrase("{} is not in the authority's catalogue CAT-012", repr(department))}]
     if (department, code) not in _municipios():
-        return [{"field": f"{path}.municipio", "message": f"{code!r} is not in the authority's catalogue CAT-013 "
-                                                          f"for department {department}"}]
+        return [{"field": f"{path}.municipio", "message": Phrase("{} is not in the authority's catalogue CAT-013 for "
+                                                                 "department {}", repr(code), department)}]
     district = place.get("distrito")
     if edition == EDITION_2026 and district is not None and str(district) not in districts(department, code):
-        return [{"field": f"{path}.distrito", "message": f"{str(district)!r} is not in the authority's catalogue "
-                                                         f"CAT-008 for municipio {code} of department {department}"}]
+        return [{"field": f"{path}.distrito", "message": Phrase("{} is not in the authority's catalogue CAT-008 for "
+                                                                "municipio {} of department {}",
+                                                                repr(str(district)), code, department)}]
     return []
 
 

@@ -22,6 +22,7 @@ from chalicelib.countries.sv.domain.dte_editions import (
     is_format,
     version_of,
 )
+from chalicelib.messages.phrases import Phrase
 
 # the editions (dte_editions.py, which dte_catalogues.py shares) are named here too, where the
 # formats' users look for them
@@ -104,8 +105,8 @@ def schema_problems(sent: Mapping[str, Any], format_key: str | None = None) -> l
     try:
         validator = _validator(key, None if declared is None else int(declared))
     except (TypeError, ValueError, KeyError):
-        return [{"field": "identificacion.version", "message": f"{declared!r} is not a version of the authority's "
-                                                                f"formats for {key}"}]
+        return [{"field": "identificacion.version", "message":
+                Phrase("{} is not a version of the authority's formats for {}", repr(declared), key)}]
     problems: list[dict[str, str]] = []
     for error in sorted(validator.iter_errors(sent), key=lambda error: list(map(str, error.absolute_path))):
         path = ".".join(f"[{part}]" if isinstance(part, int) else str(part) for part in error.absolute_path)
@@ -168,24 +169,24 @@ _SUPPLIER_REMEDIES = {"set the customer's NIT": "set the supplier's NIT",
 
 def for_supplier(message: str) -> str:
     """A receptor's problem ("<what>: <remedy>") as a purchase's DTE says it: of the supplier."""
-    for customer, supplier in _SUPPLIER_REMEDIES.items():
-        if message.endswith(f": {customer}"):
-            return f"{message[:-len(customer)]}{supplier}"
+    if isinstance(message, Phrase) and message.template == "{}: {}" and message.parts[1] in _SUPPLIER_REMEDIES:
+        return Phrase("{}: {}", message.parts[0], _SUPPLIER_REMEDIES[message.parts[1]])
     return message
 
 
 def _with_remedy(path: str, what: str) -> str:
     source = next((_REMEDIES[field] for field in sorted(_REMEDIES, key=len, reverse=True)
                    if path == field or path.startswith(field + ".")), None)
-    return f"{what}: {source}" if source else what
+    return Phrase("{}: {}", what, source) if source else what
 
 
 def _message(error: Any) -> str:
     if error.instance is None or error.validator == "required":
-        what = "missing" if error.instance is None else \
-            f"{error.message.removesuffix(' is a required property')} is missing"
+        what = 'missing' if error.instance is None else Phrase("{} is missing",
+                                                               error.message.removesuffix(' is a required property'))
     elif error.validator in ("pattern", "enum", "const", "type", "minLength", "maxLength", "format"):
-        what = f"{error.instance!r} is not in the authority's format ({error.validator} {error.validator_value!r})"
+        what = Phrase("{} is not in the authority's format ({} {})",
+                      repr(error.instance), error.validator, repr(error.validator_value))
     else:
         what = error.message
     return _with_remedy(".".join(str(part) for part in error.absolute_path), what)

@@ -21,6 +21,7 @@ from chalicelib.countries.sv.domain.dte import (
 )
 from chalicelib.domain.schedules import add_months
 from chalicelib.errors import ApiError
+from chalicelib.messages.phrases import Phrase
 
 # CAT-024, the motive (tipoAnulacion): 1 an error in the DTE, 2 the operation rescinded, 3 another (page 13)
 ERROR, RESCINDED, OTHER = 1, 2, 3
@@ -64,8 +65,8 @@ def needs_replacement(tipo_dte: str, motive: int) -> bool:
 
 def replacement_refusal(tipo_dte: str, motive: int, replacement_given: bool) -> ApiError | None:
     if needs_replacement(tipo_dte, motive) and not replacement_given:
-        return ApiError(f"Motive {motive} invalidates a DTE of type {tipo_dte} only once the document that replaces "
-                        "it is issued and accepted: name that document.",
+        return ApiError(Phrase("Motive {} invalidates a DTE of type {} only once the document that replaces it is "
+                               "issued and accepted: name that document.", motive, tipo_dte),
                         code="DTE_INVALIDATION_REPLACEMENT_REQUIRED",
                         details=[{"field": "replacementDocumentId", "message": "required: issue the replacement first"}])
     if replacement_given and motive == RESCINDED:
@@ -73,10 +74,10 @@ def replacement_refusal(tipo_dte: str, motive: int, replacement_given: bool) -> 
                         code="DTE_INVALIDATION_REPLACEMENT_NOT_ALLOWED",
                         details=[{"field": "replacementDocumentId", "message": "must be null for motive 2"}])
     if replacement_given and not needs_replacement(tipo_dte, motive):
-        return ApiError(f"A DTE of type {tipo_dte} is invalidated first and issued again after: its invalidation "
-                        "names no replacing document.", code="DTE_INVALIDATION_REPLACEMENT_NOT_ALLOWED",
+        return ApiError(Phrase("A DTE of type {} is invalidated first and issued again after: its invalidation names "
+                               "no replacing document.", tipo_dte), code="DTE_INVALIDATION_REPLACEMENT_NOT_ALLOWED",
                         details=[{"field": "replacementDocumentId",
-                                  "message": f"must be null for a DTE of type {tipo_dte}"}])
+                                  "message": Phrase("must be null for a DTE of type {}", tipo_dte)}])
     return None
 
 
@@ -92,10 +93,11 @@ def blocked_refusal(tipo_dte: str, related: Iterable[Mapping[str, Any]]) -> ApiE
     if not found:
         return None
     names = ", ".join(_name(document) for document in found)
-    return ApiError(f"Documents the tax authority validated against this DTE must be invalidated first: {names}.",
+    return ApiError(Phrase("Documents the tax authority validated against this DTE must be invalidated first: {}.",
+                           names),
                     code="DTE_INVALIDATION_BLOCKED",
                     details=[{"field": "documentId", "documentId": document.get("id"),
-                              "message": f"invalidate DTE {document['tipoDte']} {_name(document)} first"}
+                              "message": Phrase("invalidate DTE {} {} first", document['tipoDte'], _name(document))}
                              for document in found])
 
 
@@ -107,7 +109,8 @@ def counted_blockers_refusal(document: Mapping[str, Any]) -> ApiError | None:
     notes = int(document.get("validatedDebitNotes") or 0)
     if NOTA_DEBITO not in BLOCKED_BY.get(str(tipo), frozenset()) or notes <= 0:
         return None
-    return ApiError(f"{notes} debit note(s) the tax authority validated against this DTE must be invalidated first.",
+    return ApiError(Phrase("{} debit note(s) the tax authority validated against this DTE must be invalidated first.",
+                           notes),
                     code="DTE_INVALIDATION_BLOCKED",
                     details=[{"field": "validatedDebitNotes", "message": "invalidate its debit notes first"}])
 
@@ -134,13 +137,15 @@ def window_refusal(tipo_dte: str, sealed_at: dt.datetime, now: dt.datetime) -> A
     if now <= last:
         return None
     details = [{"field": "dte.acceptedAt",
-                "message": f"sealed {sealed_at.isoformat(sep=' ')}: the last moment was {last.isoformat(sep=' ')}"}]
+                "message": Phrase("sealed {}: the last moment was {}",
+                                  sealed_at.isoformat(sep=' '), last.isoformat(sep=' '))}]
     if tipo_dte in THREE_MONTHS:
-        return ApiError(f"A DTE of type {tipo_dte} is invalidated within three months of its seal: the time ended "
-                        f"{last.date().isoformat()} at 23:59:59.", code="DTE_INVALIDATION_WINDOW_CLOSED",
+        return ApiError(Phrase("A DTE of type {} is invalidated within three months of its seal: the time ended {} at "
+                               "23:59:59.", tipo_dte, last.date().isoformat()), code="DTE_INVALIDATION_WINDOW_CLOSED",
                         details=details)
-    return ApiError(f"A DTE of type {tipo_dte} is invalidated by the 10th business day of the month after its seal: "
-                    f"the time ended {last.date().isoformat()} at 23:59:59.", code="DTE_INVALIDATION_WINDOW_CLOSED",
+    return ApiError(Phrase("A DTE of type {} is invalidated by the 10th business day of the month after its seal: the "
+                           "time ended {} at 23:59:59.",
+                           tipo_dte, last.date().isoformat()), code="DTE_INVALIDATION_WINDOW_CLOSED",
                     details=details)
 
 

@@ -29,6 +29,7 @@ from chalicelib.domain import taxes
 from chalicelib.domain.amount_words import amount_in_words
 from chalicelib.domain.schedules import add_months
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 RETURNABLE = (FACTURA, EXPORTACION, SUJETO_EXCLUIDO)
 # Which of our credit notes returns which DTEs: a sales credit note (06) the FE and FEX we issued; a
@@ -80,9 +81,9 @@ def check_window(source: Mapping[str, Any], sealed_on: _dt.date | None, date: st
     months = window_months(source)
     last = window_end(min(sealed_on, _dt.date.fromisoformat(str(source["date"]))), months)
     if _dt.date.fromisoformat(date) > last:
-        raise ValidationFailed.for_field("sourceDocumentId", f"a return event is issued within {months} months of "
-                                                             f"its DTE's generation date: the last day was "
-                                                             f"{last.isoformat()}", code=WINDOW_CLOSED)
+        raise ValidationFailed.for_field("sourceDocumentId",
+                Phrase("a return event is issued within {} months of its DTE's generation date: the last day was {}",
+                       months, last.isoformat()), code=WINDOW_CLOSED)
 
 
 def returned_lines(lines: list[Mapping[str, Any]], source_lines: list[Mapping[str, Any]],
@@ -135,8 +136,8 @@ def _priced(position: int, line: Mapping[str, Any], source_lines: list[Mapping[s
               and _same_tax(line, source_lines[index])]
     if not priced:  # a unit returned is worth at most what it was sold at, with the same tax
         highest = max(Decimal(source_lines[index]["unitPrice"]) for index in candidates)
-        raise ValidationFailed.for_field(f"lines[{position}].unitPrice", f"a return is at most the DTE's price "
-                                                                         f"and tax rate: {highest}",
+        raise ValidationFailed.for_field(f"lines[{position}].unitPrice",
+                Phrase("a return is at most the DTE's price and tax rate: {}", highest),
                                          code=EXCEEDS_DOCUMENT)
     return priced
 
@@ -152,13 +153,12 @@ def _exceeds(position: int, quantity: Decimal, left: list[tuple[Decimal, Decimal
     note, has used up the cents: 3 x 0.35 + 13 % = 1.19 sold, returned one at a time 0.40 each)."""
     most = max(units for units, _ in left)
     if quantity > most:
-        return ValidationFailed.for_field(f"lines[{position}].quantity", f"the returns would exceed the DTE's line: "
-                                                                         f"{most} left to return",
+        return ValidationFailed.for_field(f"lines[{position}].quantity",
+                Phrase("the returns would exceed the DTE's line: {} left to return", most),
                                           code=EXCEEDS_DOCUMENT)
     value = max(amount for units, amount in left if units >= quantity)
-    return ValidationFailed.for_field(f"lines[{position}].unitPrice", f"the returns would exceed the amount of the "
-                                                                      f"DTE's line, tax included: {value} left to "
-                                                                      f"return",
+    return ValidationFailed.for_field(f"lines[{position}].unitPrice",
+            Phrase("the returns would exceed the amount of the DTE's line, tax included: {} left to return", value),
                                       code=EXCEEDS_DOCUMENT)
 
 

@@ -14,6 +14,7 @@ for it is published, so none is applied."""
 from __future__ import annotations
 
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 
 NIT_DIGITS, DUI_DIGITS = 14, 9
 
@@ -37,5 +38,6 @@ def normalized_tax_id(typed: str, field: str = "taxId") -> str:
     name, check = ("NIT", nit_check_digit(digits[:13])) if len(digits) == NIT_DIGITS \
         else ("DUI", dui_check_digit(digits[:8]))
     if int(digits[-1]) != check:
-        raise ValidationFailed.for_field(field, f"the check digit does not match the other digits of the {name}")
+        raise ValidationFailed.for_field(field, Phrase("the check digit does not match the other digits of the {}",
+                                                       name))
     return digits

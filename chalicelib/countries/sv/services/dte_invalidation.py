@@ -22,6 +22,7 @@ from chalicelib.countries.sv.services import dte, dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ApiError, NotFound, ServiceUnavailable, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.observability import logger
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
@@ -68,8 +69,8 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
     problems = dte_formats.schema_problems(sent, dte_formats.INVALIDATION)
     if problems:
         details = [{"field": f"invalidation.{problem['field']}", "message": problem["message"]} for problem in problems]
-        raise ValidationFailed(f"The tax authority's format refuses this invalidation: {details[0]['field']}: "
-                               f"{details[0]['message']}", details=details)
+        raise ValidationFailed(Phrase("The tax authority's format refuses this invalidation: {}: {}",
+                                      details[0]['field'], details[0]['message']), details=details)
     submission = Submission(company_id=company_id, nit=sent["emisor"]["nit"], ambiente=ambiente,
                             tipo_dte=issued["tipoDte"],
                             version=sent["identificacion"]["version"], codigo_generacion=pending["codigoGeneracion"],
@@ -153,7 +154,7 @@ def _replacement(command: Command, document: Mapping[str, Any], fields: dict[str
     elif (replacement.get("dte") or {}).get("status") != dte_rules.ACCEPTED:
         problem = "must be a DTE the tax authority accepted"
     elif by_manual and (replacement.get("dte") or {}).get("tipoDte") != tipo:  # pages 14-17: "la nueva factura", "el nuevo CCFE"
-        problem = f"must be a DTE of type {tipo}, as the one it replaces"
+        problem = Phrase("must be a DTE of type {}, as the one it replaces", tipo)
     elif not by_manual and replacement["businessPartnerId"] != document["businessPartnerId"]:
         # the manual's first reason is an error in the customer's identification: a 2026 DTE's replacement
         # may name another customer
@@ -190,7 +191,8 @@ def manual_refusal(table: Table, company_id: int, document: Mapping[str, Any], f
     if refused is not None or not manual.follows_manual(dte):
         return refused or _rescinded_replaced(document, fields)
     if len(fields.get("reason") or "") > manual.REASON_LENGTH:
-        return ValidationFailed.for_field("reason", f"at most {manual.REASON_LENGTH} characters in the 2026 formats")
+        return ValidationFailed.for_field("reason", Phrase("at most {} characters in the 2026 formats",
+                                                           manual.REASON_LENGTH))
     return manual.replacement_refusal(tipo, int(fields["invalidationType"]), fields.get("replacementDocumentId") is not None)
 
 

@@ -17,6 +17,7 @@ from chalicelib.countries.sv.domain.dte import PENDING
 from chalicelib.countries.sv.services import dte_return, dte_signing
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.store import keys
 from chalicelib.store.repositories import fiscal_ranges
 from chalicelib.store.table import Table
@@ -40,8 +41,8 @@ def issue_dte(transaction: Transaction, table: Table, company: Mapping[str, Any]
     company_id, document_id = company["id"], document["id"]
     today = clock.today_in(dte_rules.DTE_COUNTRY)
     if document["date"] != today:  # the authority receives a DTE dated the day it is issued, and no other
-        raise ValidationFailed.for_field("date", f"an El Salvador DTE is dated the day it is issued: {today}, "
-                                                 f"not {document['date']}")
+        raise ValidationFailed.for_field("date", Phrase("an El Salvador DTE is dated the day it is issued: {}, not {}",
+                                                        today, document['date']))
     dte_signing.require_credentials(table, company_id)
     # the establishment's letter first: a type the 2026 formats cannot name is refused before a number is taken
     kind = _establishment_type_2026(company, document)
@@ -128,8 +129,8 @@ def _checked(company: Mapping[str, Any], partner: Mapping[str, Any], document: M
         problems = [{**problem, "message": dte_formats.for_supplier(problem["message"])} for problem in problems]
     if problems:
         details = [{"field": f"dte.{problem['field']}", "message": problem["message"]} for problem in problems]
-        raise ValidationFailed(f"The tax authority's format refuses this document: {details[0]['field']}: "
-                               f"{details[0]['message']}", details=details)
+        raise ValidationFailed(Phrase("The tax authority's format refuses this document: {}: {}",
+                                      details[0]['field'], details[0]['message']), details=details)
     return dte
 
 

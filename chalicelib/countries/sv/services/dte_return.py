@@ -19,6 +19,7 @@ from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.countries.sv.services import dte_signing
 from chalicelib.domain.records import DocumentRecord
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.store import keys
 from chalicelib.store.repositories import electronic_documents as dte_store
 from chalicelib.store.table import Table
@@ -41,8 +42,8 @@ def issue_return(transaction: Transaction, table: Table, company: Mapping[str, A
     company_id = company["id"]
     today = clock.today_in(dte_rules.DTE_COUNTRY)
     if document["date"] != today:  # the event's date is the day it is applied (the manual's "fecha del evento")
-        raise ValidationFailed.for_field("date", f"an El Salvador DTE is dated the day it is issued: {today}, "
-                                                 f"not {document['date']}")
+        raise ValidationFailed.for_field("date", Phrase("an El Salvador DTE is dated the day it is issued: {}, not {}",
+                                                        today, document['date']))
     dte_return.check_window(source, sealed_on(source), document["date"])
     dte_signing.require_credentials(table, company_id)
     returns_key = keys.dte_returns(company_id, int(source["id"]))
@@ -56,8 +57,8 @@ def issue_return(transaction: Transaction, table: Table, company: Mapping[str, A
                                            dte_formats.RETORNO)
     if problems:
         details = [{"field": f"dte.{problem['field']}", "message": problem["message"]} for problem in problems]
-        raise ValidationFailed(f"The tax authority's format refuses this document: {details[0]['field']}: "
-                               f"{details[0]['message']}", details=details)
+        raise ValidationFailed(Phrase("The tax authority's format refuses this document: {}: {}",
+                                      details[0]['field'], details[0]['message']), details=details)
     codigo, now = dte["codigoGeneracion"], clock.now_iso()
     transaction.put_new({**keys.dte_transmission(company_id, document["id"]),
                          **keys.dte_pending_index(company_id, document["id"], now), "itemType": "DTE",

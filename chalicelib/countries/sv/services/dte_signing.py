@@ -13,6 +13,7 @@ from chalicelib.auth import sealing
 from chalicelib.countries.sv.domain.dte_json import digits
 from chalicelib.countries.sv.services.dte_authority import forget_authority_tokens
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.commands import Command
 from chalicelib.services.identity import accounts
 from chalicelib.store import keys
@@ -56,7 +57,7 @@ def store_key(command: Command, company_id: int, private_pem: str) -> dict[str, 
         raise ValidationFailed.for_field("privateKey", "a public key: send the private key")
     bits = private.key_size
     if bits < MIN_BITS:
-        raise ValidationFailed.for_field("privateKey", f"the key has {bits} bits; at least {MIN_BITS}")
+        raise ValidationFailed.for_field("privateKey", Phrase("the key has {} bits; at least {}", bits, MIN_BITS))
     public_pem = key.as_pem(private=False).decode("ascii")
     item = {**keys.dte_signing_key(company_id), "itemType": "DTE_SIGNING_KEY",
             "sealedKey": sealing.seal(key.as_pem(private=True), _context(company_id)), "publicKey": public_pem,

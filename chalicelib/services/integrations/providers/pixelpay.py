@@ -12,6 +12,7 @@ from chalicelib.domain import pixelpay as formats
 from chalicelib.domain.gateways import ProviderNotification as Notification
 from chalicelib.domain.gateways import SignatureRefused
 from chalicelib.errors import ValidationFailed
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.integrations.providers import http
 from chalicelib.services.integrations.providers.interface import (
     PRODUCTION,
@@ -61,12 +62,12 @@ class PixelPayAdapter:
                            json_body=formats.status_body(test_mode, notification.transaction_id),
                            headers=formats.auth_headers(access.key_id, access.secret))
         if answer.status not in (200, 402):  # 402: PaymentDeclined, still a result
-            raise ProviderError(f"PixelPay refused the status call (HTTP {answer.status}): "
-                                f"{formats.answer_message(answer.body)}")
+            raise ProviderError(Phrase("PixelPay refused the status call (HTTP {}): {}",
+                                       answer.status, formats.answer_message(answer.body)))
         try:
             reading = formats.read_status(answer.body)
         except formats.StatusUnreadable as missing:
-            raise ProviderError(f"PixelPay's status answer lacks {missing}: nothing is confirmed.") from None
+            raise ProviderError(Phrase("PixelPay's status answer lacks {}: nothing is confirmed.", missing)) from None
         if reading.payment_uuid not in (None, notification.transaction_id) or \
                 reading.order_id not in (None, notification.link_id):
             raise ProviderError("PixelPay's status answer is about another transaction: nothing is confirmed.")
@@ -89,8 +90,8 @@ class PixelPayAdapter:
                                                        access.user_email, access.secret),
                            headers=formats.auth_headers(access.key_id, access.secret, access.user_email))
         if answer.status != 200 or not _succeeded(answer.body):
-            raise ProviderError(f"PixelPay refused the void (HTTP {answer.status}): "
-                                f"{formats.answer_message(answer.body)}")
+            raise ProviderError(Phrase("PixelPay refused the void (HTTP {}): {}",
+                                       answer.status, formats.answer_message(answer.body)))
         return Refund(through_api=True, reference=transaction_id)
 
 

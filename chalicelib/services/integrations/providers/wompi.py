@@ -14,6 +14,7 @@ from typing import Mapping
 from chalicelib import clock
 from chalicelib.domain import wompi as formats
 from chalicelib.domain.gateways import ProviderNotification
+from chalicelib.messages.phrases import Phrase
 from chalicelib.services.integrations.providers import http
 from chalicelib.services.integrations.providers.interface import (
     WOMPI,
@@ -81,9 +82,11 @@ class WompiAdapter:
         try:
             transaction = formats.read_transaction(answer.body)
         except formats.TransactionUnreadable as unreadable:  # its field's name only: no English inside Spanish
-            raise ProviderError(f"Wompi answered a transaction this service cannot read: {unreadable.field}") from None
+            raise ProviderError(Phrase("Wompi answered a transaction this service cannot read: {}",
+                                       unreadable.field)) from None
         if transaction.transaction_id != notification.transaction_id:
-            raise ProviderError(f"Wompi answered a transaction this service cannot read: {transaction.transaction_id}")
+            raise ProviderError(Phrase("Wompi answered a transaction this service cannot read: {}",
+                                       transaction.transaction_id))
         return Confirmation(transaction_id=transaction.transaction_id, approved=transaction.approved,
                             amount=transaction.amount, currency=formats.CURRENCY, paid_at=transaction.paid_at,
                             live=transaction.live, authorization=transaction.authorization,
@@ -142,5 +145,5 @@ def _drop(access: GatewayAccess, token: str) -> None:
 def _refused(answer: http.Answer, *, credentials: bool = False) -> ProviderError:
     said = "; ".join(formats.error_messages(answer.body)) or f"HTTP {answer.status}"
     if credentials:
-        return ProviderError(f"Wompi refused the App ID and API Secret: {said}")
-    return ProviderError(f"Wompi refused the request: {said}")
+        return ProviderError(Phrase("Wompi refused the App ID and API Secret: {}", said))
+    return ProviderError(Phrase("Wompi refused the request: {}", said))
