@@ -19,11 +19,11 @@ DEFAULT_TOLERANCE_PERCENT = Decimal("5")
 HUNDRED = Decimal("100")
 
 
-def money_of(record: Mapping[str, Any], field: str, own: str) -> Money:
-    """`field` of a stored document (or of what settles it) in the document's currency: records
-    keep a Decimal beside a currency field, and one stored before currencies is in the company's
+def money_of(record: Mapping[str, Any], attribute: str, own: str) -> Money:
+    """`attribute` of a stored document (or of what settles it) in the document's currency: records
+    keep a Decimal beside a currency attribute, and one stored before currencies is in the company's
     `own` (it was booked one to one). Absent, it is nothing."""
-    value = record.get(field)
+    value = record.get(attribute)
     return document_money(record, Decimal(value) if value is not None else ZERO, own)
 
 
