@@ -158,14 +158,21 @@ def dollar_shop(api: ApiClient, company: CompanyFixture) -> "Shop":
     """A shop that trades in dollars too: the exchange gain and loss accounts with their rules, and
     110104, the ledger a dollar bank account takes (empty: a bank's ledger starts with nothing)."""
     shop = Shop(api, company)
-    for code, name, kind, operation in (("4202", "Diferencial cambiario a favor", "income", "fx_gain"),
-                                        ("6303", "Diferencial cambiario en contra", "expense", "fx_loss"),
-                                        ("110104", "Banco dólares", "asset", None)):
-        account = shop.created("/chart-of-accounts", {"code": code, "name": name, "type": kind})
-        shop.books.accounts[code] = account["id"]
-        if operation:
-            shop.created("/account-determination-rules", {"operationType": operation,
-                                                          "chartOfAccountId": account["id"]})
+
+    def dollar_accounts() -> dict[str, int]:
+        made = {}
+        for code, name, kind, operation in (("4202", "Diferencial cambiario a favor", "income", "fx_gain"),
+                                            ("6303", "Diferencial cambiario en contra", "expense", "fx_loss"),
+                                            ("110104", "Banco dólares", "asset", None)):
+            made[code] = shop.created("/chart-of-accounts", {"code": code, "name": name, "type": kind})["id"]
+            if operation:
+                shop.created("/account-determination-rules", {"operationType": operation,
+                                                              "chartOfAccountId": made[code]})
+        return made
+
+    # restored like the shop when this process made them on the same table before
+    shop.books.accounts.update(remembered(get_settings().table_name, ("dollar accounts", company.company_id),
+                                          dollar_accounts))
     return shop
 
 

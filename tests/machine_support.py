@@ -49,4 +49,4 @@ class ReadsOncePerCheck(RuleBasedStateMachine):
 
     def check_invariants(self, *args: Any, **kwargs: Any) -> None:
         with self.reads.checking():
-            super().check_invariants(*args, **kwargs)  # type: ignore[misc]
+            super().check_invariants(*args, **kwargs)
