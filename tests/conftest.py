@@ -2,8 +2,10 @@
 client behind the local API Gateway emulation, and companies with their credentials."""
 from __future__ import annotations
 
+import json
 import os
 import warnings
+from pathlib import Path
 
 import boto3
 import pytest
@@ -32,26 +34,24 @@ warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
 pytest_plugins = ("tests.dynamodb_local",)  # --dynamodb=local: the table on DynamoDB Local
 
 
-# About how long one test of these files takes (seconds, one core): the slowest are run first, so
-# that under `-n auto --dist worksteal` no worker is left alone with a long test at the end (a
-# worker gets a contiguous half of the list and an idle one steals from the tail of another's).
-# Whole files keep their tests together and in order (module fixtures, the browser tests' shared
-# demo company); every other test counts 0 and keeps its place.
-EXPECTED_SECONDS = (("tests/test_readme_walkthrough.py", 60), ("_state_machine.py", 40),
-                    ("_local_stack.py", 15), ("tests/test_payment_concurrency_http.py", 15),
-                    ("tests/test_public_openapi.py", 10), ("tests/test_bank_statement_reconciliation.py", 10),
-                    ("tests/browser/", 10), ("tests/test_fuzz_contract.py", 2))
+# About how long one test of each slow file takes (seconds, from a `--durations=0` run of the
+# whole suite: tests/expected_seconds.json, rebuilt by `python -m infra.bench.suite_order <log>`):
+# the slowest are run first, so that under `-n auto --dist worksteal` no worker is left alone with
+# a long test at the end (a worker gets a contiguous half of the list and an idle one steals from
+# the tail of another's). Whole files keep their tests together and in order (module fixtures, the
+# browser tests' shared demo company); every other test counts 0 and keeps its place.
+EXPECTED_SECONDS: dict[str, int] = json.loads((Path(__file__).parent / "expected_seconds.json").read_text())
 
 
-def expected_seconds(path: str) -> int:
-    return next((seconds for pattern, seconds in EXPECTED_SECONDS if pattern in path), 0)
+def expected_seconds(nodeid: str) -> int:
+    return EXPECTED_SECONDS.get(nodeid.split("::")[0], 0)
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in item.path.as_posix():
             item.add_marker(pytest.mark.browser)
-    items.sort(key=lambda item: -expected_seconds(item.path.as_posix()))  # (stable: ties keep their order)
+    items.sort(key=lambda item: -expected_seconds(item.nodeid))  # (stable: ties keep their order)
 
 
 def _faithful_moto() -> None:

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from chalicelib import clock
+from chalicelib.countries.sv.services.dte_authority import forget_authority_tokens
 from chalicelib.settings import get_settings
 from infra.devstack.dte_authority import register_taxpayer
 from tests.dte_keys import SIGNING_KEY
@@ -55,21 +56,23 @@ class Shop:
         """`inventory`: with the accounts and rules inventory adjustments post to;
         `standard_chart`: the country's standard chart imported instead of a small one."""
         self.api, self.key, self.company = api, company.api_key, company
-        if country == "SV":  # registers at the stand-in authority too: built as written each time
-            self._build(api, company, range_size, deadline, country, inventory, standard_chart)
-            return
-        # a Honduran shop is requests on the table only: restored when this process built the same
-        # one on the same table before (tests/setup_snapshots.py)
+        # a shop is requests on the table: restored when this process built the same one on the
+        # same table before (tests/setup_snapshots.py)
         fields, accounts = remembered(get_settings().table_name, (
-            "shop", company.company_id, company.api_key, range_size, deadline, inventory, standard_chart),
-            lambda: self._build_kept(api, company, range_size, deadline, inventory, standard_chart))
+            "shop", company.company_id, company.api_key, range_size, deadline, country, inventory, standard_chart),
+            lambda: self._build_kept(api, company, range_size, deadline, country, inventory, standard_chart))
         vars(self).update(fields)
         self.books = Books.of(api, company, accounts)
+        if country == "SV":  # and outside the table, as when built: the stand-in authority knows its key and
+            # password (registered again: idempotent), this process keeps no log-in token of an earlier password
+            register_taxpayer(os.environ["DTE_AUTHORITY_URL"], SV_COMPANY_NIT.replace("-", ""), AUTHORITY_PASSWORD,
+                              self.public_key)
+            forget_authority_tokens(company.company_id)
 
-    def _build_kept(self, api: ApiClient, company: CompanyFixture, range_size: int, deadline: str, inventory: bool,
-                    standard_chart: bool) -> tuple[dict[str, Any], dict[str, int]]:
+    def _build_kept(self, api: ApiClient, company: CompanyFixture, range_size: int, deadline: str, country: str,
+                    inventory: bool, standard_chart: bool) -> tuple[dict[str, Any], dict[str, int]]:
         """What a restored shop needs: its fields but the client's, and the chart's ids."""
-        self._build(api, company, range_size, deadline, "HN", inventory, standard_chart)
+        self._build(api, company, range_size, deadline, country, inventory, standard_chart)
         return ({name: value for name, value in vars(self).items() if name not in ("api", "books", "company")},
                 self.books.accounts)
 
@@ -85,7 +88,8 @@ class Shop:
             reply = api.put(f"/companies/{company.company_id}/dte-signing-key", {"privateKey": SIGNING_KEY},
                             key=self.key)
             assert reply.status == 200, reply.text
-            register_at_authority(api, company, reply.json["publicKey"])
+            self.public_key = reply.json["publicKey"]
+            register_at_authority(api, company, self.public_key)
         self.books = Books(api, company) if standard_chart else Books(
             api, company, full=False, chart=INVENTORY_CHART if inventory else DOCUMENT_CHART,
             rules=INVENTORY_RULES if inventory else DOCUMENT_RULES)
@@ -154,14 +158,21 @@ def dollar_shop(api: ApiClient, company: CompanyFixture) -> "Shop":
     """A shop that trades in dollars too: the exchange gain and loss accounts with their rules, and
     110104, the ledger a dollar bank account takes (empty: a bank's ledger starts with nothing)."""
     shop = Shop(api, company)
-    for code, name, kind, operation in (("4202", "Diferencial cambiario a favor", "income", "fx_gain"),
-                                        ("6303", "Diferencial cambiario en contra", "expense", "fx_loss"),
-                                        ("110104", "Banco dólares", "asset", None)):
-        account = shop.created("/chart-of-accounts", {"code": code, "name": name, "type": kind})
-        shop.books.accounts[code] = account["id"]
-        if operation:
-            shop.created("/account-determination-rules", {"operationType": operation,
-                                                          "chartOfAccountId": account["id"]})
+
+    def dollar_accounts() -> dict[str, int]:
+        made = {}
+        for code, name, kind, operation in (("4202", "Diferencial cambiario a favor", "income", "fx_gain"),
+                                            ("6303", "Diferencial cambiario en contra", "expense", "fx_loss"),
+                                            ("110104", "Banco dólares", "asset", None)):
+            made[code] = shop.created("/chart-of-accounts", {"code": code, "name": name, "type": kind})["id"]
+            if operation:
+                shop.created("/account-determination-rules", {"operationType": operation,
+                                                              "chartOfAccountId": made[code]})
+        return made
+
+    # restored like the shop when this process made them on the same table before
+    shop.books.accounts.update(remembered(get_settings().table_name, ("dollar accounts", company.company_id),
+                                          dollar_accounts))
     return shop
 
 

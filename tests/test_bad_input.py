@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import app  # noqa: F401  (declaring the routes fills ROUTES)
 from chalicelib.api.routing import ROUTES
+from tests.setup_snapshots import remembered
 from tests.support import ORIGIN
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(min_value=-10 ** 30, max_value=10 ** 30),
@@ -27,8 +28,9 @@ def field_names(spec):
 
 @pytest.mark.parametrize("spec", [s for s in ROUTES if s.path != "/auth/logout"],
                          ids=lambda s: f"{s.method} {s.path}")
-def test_route_never_answers_500(api, company_a, spec):
-    cookie = api.login(company_a.email)
+def test_route_never_answers_500(api, table, company_a, spec):
+    # the same session for every route: logged in (scrypt) once in this process, then restored
+    cookie = remembered(table.name, ("session", company_a.email), lambda: api.login(company_a.email))
 
     @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
     @given(body=st.dictionaries(st.sampled_from(field_names(spec)), VALUES, max_size=6),

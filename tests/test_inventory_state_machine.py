@@ -16,18 +16,19 @@ past date, and the model's value; the trial balance balances."""
 from __future__ import annotations
 
 import datetime
-import itertools
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import invariant, precondition, rule, run_state_machine_as_test
 
 from infra.deploy.resources import create_table
 from tests.documents_support import CAI_SERIES
-from tests.support import INVENTORY_CHART, INVENTORY_RULES, Books, make_company
+from tests.machine_support import CheckReads, ReadsOncePerCheck
+from tests.setup_snapshots import remembered
+from tests.support import INVENTORY_CHART, INVENTORY_RULES, Books, CompanyFixture, make_company
 
 CENT = Decimal("0.01")
 DATES = ("2026-10-06", "2026-10-20", "2026-11-04", "2026-11-19")
@@ -36,7 +37,6 @@ TODAY = max(datetime.date.today().isoformat(), "2026-11-20")
 WAREHOUSES = (1, 2)
 QUANTITIES = st.integers(1, 12).map(Decimal)
 PRICES = st.decimals(min_value=Decimal("0.50"), max_value=Decimal("400"), places=2)
-_companies = itertools.count(1)
 
 
 def money(amount: Decimal) -> Decimal:
@@ -119,24 +119,21 @@ class Moved:
 
 @pytest.mark.parametrize("negative", [False, True], ids=["no-negative-stock", "negative-stock-allowed"])
 def test_stock_value_stays_the_books(api, table, negative):
-    class InventoryMachine(RuleBasedStateMachine):
+    api = CheckReads(api)  # the invariants' reads made once per step (tests/machine_support.py)
+
+    class InventoryMachine(ReadsOncePerCheck):
+        reads = api
+
         def __init__(self) -> None:
             super().__init__()
             table.client.delete_table(TableName=table.name)
             create_table(table.client, table.name)
-            number = next(_companies)
-            company = make_company(table, f"Bodegas {number}", f"owner{number}@bodegas.hn")
+            # every example starts from the same set-up: made through the API the first time in
+            # this process, then restored into the fresh table (tests/setup_snapshots.py)
+            company, accounts, self.customer, self.supplier, self.products = remembered(
+                table.name, "inventory machine", self.set_up)
             self.key = company.api_key
-            self.books = Books(api, company, full=False, chart=INVENTORY_CHART, rules=INVENTORY_RULES)
-            self.customer = self.created("/business-partners", {"name": "Cliente", "type": "customer"})["id"]
-            self.supplier = self.created("/business-partners", {"name": "Proveedor", "type": "supplier"})["id"]
-            self.products = [self.created("/products", {"code": f"P-{n}", "name": f"Producto {n}", "unitPrice": 100,
-                                                        "cost": 40, "taxRate": 0.15})["id"] for n in (1, 2)]
-            for document_type in CAI_SERIES:  # every series SAR numbers
-                self.created("/cai", {"cai": "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A", "branchId": 1,
-                                      "emissionPoint": "001", "documentType": document_type, "rangeStart": 1,
-                                      "rangeEnd": 10000, "deadline": "2099-12-31"})
-            assert self.created("/warehouses", {"name": "Bodega 2"})["id"] == 2
+            self.books = Books.of(api, company, accounts)
             if negative:
                 reply = api.put(f"/companies/{company.company_id}", {"allowNegativeStock": True}, key=self.key)
                 assert reply.status == 200, reply.text
@@ -144,6 +141,21 @@ def test_stock_value_stays_the_books(api, table, negative):
             self.docs: dict[int, Moved] = {}
             # by product, the movements logged whose days the stock at a date was read for
             self.checked = {product: 0 for product in self.products}
+
+        def set_up(self) -> tuple[CompanyFixture, dict[str, int], int, int, list[int]]:
+            company = make_company(table, "Bodegas S. de R.L.", "owner@bodegas.hn")
+            self.key = company.api_key
+            books = Books(api, company, full=False, chart=INVENTORY_CHART, rules=INVENTORY_RULES)
+            customer = self.created("/business-partners", {"name": "Cliente", "type": "customer"})["id"]
+            supplier = self.created("/business-partners", {"name": "Proveedor", "type": "supplier"})["id"]
+            products = [self.created("/products", {"code": f"P-{n}", "name": f"Producto {n}", "unitPrice": 100,
+                                                   "cost": 40, "taxRate": 0.15})["id"] for n in (1, 2)]
+            for document_type in CAI_SERIES:  # every series SAR numbers
+                self.created("/cai", {"cai": "35A4E1-6C8E5B-2F49A3-0C6F26-2C3E5A-0A", "branchId": 1,
+                                      "emissionPoint": "001", "documentType": document_type, "rangeStart": 1,
+                                      "rangeEnd": 10000, "deadline": "2099-12-31"})
+            assert self.created("/warehouses", {"name": "Bodega 2"})["id"] == 2
+            return company, books.accounts, customer, supplier, products
 
         def created(self, path: str, body: dict) -> dict:
             reply = api.post(path, body, key=self.key)

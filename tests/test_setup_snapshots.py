@@ -4,14 +4,18 @@ item for item the one the requests left, and the same requests made again leave 
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 
 import pytest
 
+from chalicelib.countries.sv.services.dte_authority import _tokens as authority_tokens
 from infra.deploy.resources import create_table
 from infra.devstack import faithful_dynamodb
 from tests import setup_snapshots
-from tests.documents_support import Shop
+from tests.documents_support import SV_COMPANY_NIT, Shop
+from tests.dte_support import consumer_of, invoice
 from tests.support import make_company
 
 # what differs between two builds of one set-up: random or read from the clock
@@ -65,6 +69,27 @@ def test_a_restored_shop_is_the_built_one_item_for_item(api, table):
     again.document("103", [(again.product, 5, 60)])
     invoice = again.document("01", [(again.product, 2, 100)])
     assert invoice["number"] == "001-001-01-00000001" and again.stock() == 3
+
+
+def test_a_restored_salvadoran_shop_is_known_again_to_the_authority_outside_the_table(api, table, dte_authority):
+    """An SV shop also registers its key and password at the authority (the stand-in, outside the
+    table), and setting the password forgets the log-in tokens this process kept: restored, it
+    registers again and forgets them, and its invoice is received and sealed."""
+    setup_snapshots._kept.clear()
+    built = Shop(api, make_company(table, "Snap S.A.", "owner@snap.hn"), country="SV")
+    after_build = items(table)
+
+    fresh(table)
+    dte_authority.taxpayers.clear()  # an authority that never heard of it
+    key = (os.environ["DTE_AUTHORITY_URL"], built.company.company_id, SV_COMPANY_NIT.replace("-", ""))
+    authority_tokens[key] = ("Bearer an-earlier-test's", time.monotonic() + 3600)  # a token this process kept
+    restored_before = setup_snapshots.counts["restored"]
+    again = Shop(api, make_company(table, "Snap S.A.", "owner@snap.hn"), country="SV")
+    assert setup_snapshots.counts["restored"] == restored_before + 2  # the company and the shop
+    assert items(table) == after_build and shop_fields(again) == shop_fields(built)
+    assert list(dte_authority.taxpayers) == [SV_COMPANY_NIT.replace("-", "")] and key not in authority_tokens
+    issued = invoice(again, consumer_of(again))
+    assert issued["dte"]["status"] == "accepted" and issued["dte"]["selloRecepcion"]
 
 
 def test_the_same_requests_again_leave_the_same_items(api, table, monkeypatch):
