@@ -195,6 +195,18 @@ def test_a_purchase_return_leaves_at_the_average_and_the_difference_goes_to_cost
     assert costs(shop) == (18, D("2700.00"), D("150.0000"))
 
 
+def test_part_of_a_sale_returned_comes_back_at_its_share_of_the_cost_to_the_cent(shop):
+    shop.document("103", [(shop.product, 5, D("31.16"))])  # 5 x 31.16 = 155.80
+    shop.document("103", [(shop.product, 1, D("31.15"))])  # + 31.15: 6 units worth 186.95
+    sale = shop.document("01", [(shop.product, 6, 50)])  # all 6 leave with all the value: 186.95
+    assert costs(shop)[:2] == (0, 0)
+    note = shop.document("06", [(shop.product, 3, 50)], sourceDocumentId=sale["id"])
+    # 3 of the 6 come back at 3 x 186.95 / 6 = 560.85 / 6 = 93.475 -> 93.48 (half-up); a unit cost
+    # first (186.95 / 6 = 31.158333...) would make 3 x 31.158333... = 93.474999... -> 93.47
+    assert shop.entry_lines(note["journalEntryId"])["110501"] == (D("93.48"), 0)
+    assert costs(shop)[:2] == (3, D("93.48"))
+
+
 def test_goods_sold_short_take_the_cost_of_the_goods_that_arrive(shop):
     shop.api.put(f"/companies/{shop.company.company_id}", {"allowNegativeStock": True}, key=shop.key)
     sale = shop.document("01", [(shop.product, 5, 100)])

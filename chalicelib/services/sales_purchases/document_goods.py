@@ -74,9 +74,9 @@ def _incoming_values(context: Context, document: DocumentRecord, moves: list[dic
     """What each line's goods come in at, by line."""
     lines = document["lines"]
     if context.kind.sales:  # goods returned: at the cost they left at
-        left = _unit_costs_out(context.source or {})
-        return {move["line"]: round_money(abs(Decimal(move["quantity"])) * left.get(
-            move["productId"], context_average(context, move["productId"]))) for move in moves}
+        left = _costs_out(context.source or {})
+        return {move["line"]: _returned_value(abs(Decimal(move["quantity"])), left.get(move["productId"]),
+                                              context_average(context, move["productId"])) for move in moves}
     # stock is valued in the company's currency: a purchase in another comes in at its rate, the
     # stocked lines together converted once and shared to the cent (the entry's figure exactly)
     rate, own = currency.rate_of(document), context.own_currency
@@ -95,16 +95,23 @@ def _incoming_values(context: Context, document: DocumentRecord, moves: list[dic
     return values
 
 
-def _unit_costs_out(source: DocumentRecord) -> dict[int, Decimal]:
-    """The cost per unit at which each product left on a sales invoice."""
-    quantities: dict[int, Decimal] = {}
-    costs: dict[int, Decimal] = {}
+def _costs_out(source: DocumentRecord) -> dict[int, tuple[Decimal, Decimal]]:
+    """(quantity, cost) of each product that left on a sales invoice."""
+    left: dict[int, tuple[Decimal, Decimal]] = {}
     for move in source.get("stockMoves") or []:
-        product_id = move["productId"]
-        quantities[product_id] = quantities.get(product_id, ZERO) + abs(Decimal(move["quantity"]))
-        costs[product_id] = costs.get(product_id, ZERO) + Decimal(move.get("cost", 0))
-    return {product_id: costs[product_id] / quantities[product_id] for product_id in quantities
-            if quantities[product_id]}
+        quantity, cost = left.get(move["productId"], (ZERO, ZERO))
+        left[move["productId"]] = (quantity + abs(Decimal(move["quantity"])), cost + Decimal(move.get("cost", 0)))
+    return {product_id: out for product_id, out in left.items() if out[0]}
+
+
+def _returned_value(quantity: Decimal, left: tuple[Decimal, Decimal] | None, average: Decimal) -> Decimal:
+    """Goods returned at their share of what they left at, multiplied before it is divided: 3 of 6
+    units that left at 186.95 come back at 3 x 186.95 / 6 = 93.475 -> 93.48 (a unit cost first,
+    31.158333..., would make 93.474999... -> 93.47)."""
+    if left is None:
+        return round_money(quantity * average)
+    sold, cost = left
+    return round_money(quantity * cost / sold)
 
 
 def context_average(context: Context, product_id: int) -> Decimal:
