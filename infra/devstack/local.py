@@ -83,6 +83,7 @@ def start_moto(port: int) -> tuple[Any, EmulatedAws]:
     moto_speedups.install()
     faithful_dynamodb.install()
     faithful_s3.install()
+    _moto_modules_listed_once()
     from werkzeug.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per moto call is noise
@@ -90,6 +91,15 @@ def start_moto(port: int) -> tuple[Any, EmulatedAws]:
     server = make_server("127.0.0.1", port, app, threaded=True, request_handler=MotoRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True, name="moto").start()
     return server, app
+
+
+def _moto_modules_listed_once() -> None:
+    """moto's server finds a request's service by host among moto's own packages, which it lists
+    from the disk (a listdir and some 110 stats) twice per request: listed once instead."""
+    from moto import backends
+
+    modules = tuple(backends.list_of_moto_modules())
+    backends.list_of_moto_modules = lambda: modules  # type: ignore[assignment]
 
 
 def configure_environment(port: int, moto_port: int) -> None:
