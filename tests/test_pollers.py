@@ -126,3 +126,48 @@ def test_an_idle_queue_is_looked_at_by_one_receiver_and_a_returning_message_stil
         wait_for(delivered, 3)
     finally:
         pollers.stop()
+
+
+class StreamWithoutAws:
+    """A DynamoDB stream's calls the stream poller makes, counted; `end_shard` makes the next read
+    answer as a shard that has ended (no next iterator)."""
+
+    def __init__(self) -> None:
+        self.listings = self.reads = 0
+        self.ended = False
+
+    def describe_stream(self, StreamArn):
+        self.listings += 1
+        return {"StreamDescription": {"Shards": [{"ShardId": "shard-1"}]}}
+
+    def get_shard_iterator(self, **_):
+        return {"ShardIterator": "it-0"}
+
+    def get_records(self, ShardIterator, Limit):
+        self.reads += 1
+        if self.ended:
+            self.ended = False
+            return {"Records": []}
+        return {"Records": [], "NextShardIterator": f"it-{self.reads}"}
+
+
+def test_the_stream_poller_lists_the_shards_once_until_one_ends():
+    """An idle stream is read every second, its shards listed once (they last for hours), again at
+    once when a shard has ended."""
+    app = Chalice("throwaway")
+
+    @app.on_dynamodb_record(stream_arn="arn:aws:dynamodb:us-east-1:123456789012:table/x/stream/1")
+    def on_record(event):
+        pass
+
+    stream = StreamWithoutAws()
+    pollers = Pollers(app, dynamodb_streams=stream, sqs=None, table_stream_arn="arn:stream", log=print,
+                      wakeups=Wakeups()).start()
+    try:
+        threading.Event().wait(2.5)
+        assert stream.listings == 1 and stream.reads >= 3, (stream.listings, stream.reads)
+        stream.ended = True
+        threading.Event().wait(2.2)
+        assert stream.listings == 2, stream.listings
+    finally:
+        pollers.stop()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import threading
+import time
 import traceback
 import uuid
 from typing import Any, Callable
@@ -30,6 +31,9 @@ FIRST_SCHEDULE_DELAY_S = 2.0
 # core for as long as the test session kept the stack.
 IDLE_RECHECK_S = 1.0
 HELPER_RECHECK_S = 30.0
+# The stream's shards are listed again this often (and whenever one has ended), not at every look:
+# a table's stream keeps its shard for hours.
+SHARDS_RECHECK_S = 30.0
 # Lambda runs many deliverers at once for a busy queue; locally, this many threads receive from
 # each queue (each handles one batch at a time, like one concurrent invocation).
 QUEUE_CONCURRENCY = 8
@@ -147,19 +151,24 @@ class Pollers:
     def _poll_stream(self, source: DynamoDBEventConfig) -> None:
         iterators: dict[str, str] = {}
         signal = self._signal("dynamodb")
+        listed_at = -SHARDS_RECHECK_S
         while not self.stop_event.is_set():
             if signal is not None:
                 signal.clear()  # before reading: a write from now on wakes the next wait
             try:
-                shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
-                for shard in shards:
-                    if shard["ShardId"] not in iterators:
-                        iterators[shard["ShardId"]] = self.streams.get_shard_iterator(
-                            StreamArn=self.stream_arn, ShardId=shard["ShardId"],
-                            ShardIteratorType="LATEST")["ShardIterator"]
+                if time.monotonic() - listed_at >= SHARDS_RECHECK_S:
+                    shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
+                    listed_at = time.monotonic()
+                    for shard in shards:
+                        if shard["ShardId"] not in iterators:
+                            iterators[shard["ShardId"]] = self.streams.get_shard_iterator(
+                                StreamArn=self.stream_arn, ShardId=shard["ShardId"],
+                                ShardIteratorType="LATEST")["ShardIterator"]
                 busy = False
                 for shard_id, iterator in list(iterators.items()):
                     response = self.streams.get_records(ShardIterator=iterator, Limit=source.batch_size)
+                    if not response.get("NextShardIterator"):
+                        listed_at = -SHARDS_RECHECK_S  # the shard ended: its successor is listed at once
                     iterators[shard_id] = response.get("NextShardIterator") or iterator
                     records = response.get("Records", [])
                     busy = busy or len(records) >= source.batch_size
