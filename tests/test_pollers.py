@@ -171,3 +171,31 @@ def test_the_stream_poller_lists_the_shards_once_until_one_ends():
         assert stream.listings == 2, stream.listings
     finally:
         pollers.stop()
+
+
+def test_a_full_receive_wakes_the_other_receivers_to_share_the_work():
+    """Thirty messages back at once without a send: the first receiver takes ten (a full receive),
+    wakes the others, and they deliver side by side (one receiver alone: 30 x 0.3 s = 9 s)."""
+    app = Chalice("throwaway")
+    delivered: list[str] = []
+    done = threading.Event()
+
+    @app.on_sqs_message(queue="WebhookDeliveriesQueue", batch_size=1)
+    def on_message(event):
+        threading.Event().wait(0.3)  # a slow delivery
+        for record in event:
+            delivered.append(record.body)
+        if len(delivered) == 30:
+            done.set()
+
+    queue = QueueWithoutAws()
+    pollers = Pollers(app, dynamodb_streams=None, sqs=queue, table_stream_arn=None, log=print,
+                      wakeups=Wakeups()).start()
+    try:
+        threading.Event().wait(0.5)  # each receiver's first look, then they wait
+        for number in range(30):
+            queue.appear(f"m{number}")
+        wait_for(done, 6.5)
+    finally:
+        pollers.stop()
+    assert sorted(delivered) == sorted(f"m{number}" for number in range(30))

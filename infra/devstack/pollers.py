@@ -25,12 +25,13 @@ _UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 FIRST_SCHEDULE_DELAY_S = 2.0
 # With wake-ups, an idle poller still looks this often (a write the signal missed, a message whose
 # visibility timeout ended); without them it sleeps its own short interval. Of a queue's receivers
-# only the first looks at that pace: the others wait for a send, or for the first to find messages
-# (it wakes them), and look only every HELPER_RECHECK_S meanwhile. Eight receivers per queue each
-# looking every second were 16 calls a second to the emulator from an idle stack, about 6 % of a
-# core for as long as the test session kept the stack.
+# only the first looks at that pace: the others wait for a send, or for a receive that came back
+# full (it wakes them: more may wait), and look only every HELPER_RECHECK_S meanwhile. Eight
+# receivers per queue each looking every second were 16 calls a second to the emulator from an
+# idle stack, about 6 % of a core for as long as the test session kept the stack.
 IDLE_RECHECK_S = 1.0
 HELPER_RECHECK_S = 30.0
+RECEIVE_AT_MOST = 10  # SQS's own maximum per receive
 # The stream's shards are listed again this often (and whenever one has ended), not at every look:
 # a table's stream keeps its shard for hours.
 SHARDS_RECHECK_S = 30.0
@@ -207,14 +208,14 @@ class Pollers:
                 # no long poll: moto would wait holding the stack's lock, stalling every other call.
                 # Ten at a time, handed to the handler in batches of its batch size (Lambda's
                 # pollers also receive more than one invocation takes).
-                messages = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10,
+                messages = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=RECEIVE_AT_MOST,
                                                     AttributeNames=["All"], MessageAttributeNames=["All"],
                                                     WaitTimeSeconds=0).get("Messages", [])
                 if not messages:
                     self._idle(signal, 0.2, recheck_s)
                     continue
-                if self.wakeups is not None:  # there may be more: the waiting receivers look too
-                    self.wakeups.notify("sqs")
+                if self.wakeups is not None and len(messages) == RECEIVE_AT_MOST:
+                    self.wakeups.notify("sqs")  # a full receive: more may wait, the other receivers look too
                 for start in range(0, len(messages), source.batch_size):
                     self._deliver_batch(source, url, arn, messages[start:start + source.batch_size])
             except Exception:
