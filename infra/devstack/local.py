@@ -36,7 +36,6 @@ TABLE_NAME = "business-api-local"
 QUEUE_PREFIX = "local"
 DEMO_EMAIL = "demo@example.com"
 DEMO_COMPANY = "Demo Company S. de R.L."
-_DYNAMODB_WRITES = ("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems")
 # a message becomes receivable: sent, or its visibility timeout changed (a retry's back-off)
 _SQS_SENDS = ("SendMessage", "SendMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch")
 
@@ -44,13 +43,15 @@ _SQS_SENDS = ("SendMessage", "SendMessageBatch", "ChangeMessageVisibility", "Cha
 class EmulatedAws:
     """moto's WSGI app as the stack serves it: DynamoDB calls through the faithful layer
     (concurrent, transactions in flight conflict as DynamoDB's do), every other service's call
-    whole under the emulator's lock (moto is not thread-safe); and the pollers woken by writes."""
+    whole under the emulator's lock (moto is not thread-safe); and the pollers woken by messages
+    sent and by the table's stream records (wherever the write came from: _wake_on_stream_records)."""
 
     def __init__(self, app: Any) -> None:
         from infra.devstack.pollers import Wakeups
 
         self.app = app
         self.wakeups = Wakeups()
+        _wake_on_stream_records(self.wakeups)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
         from infra.devstack.faithful_dynamodb import emulator_lock
@@ -61,9 +62,7 @@ class EmulatedAws:
         else:
             with emulator_lock:
                 body = self._serve(environ, start_response)
-        if target.startswith("DynamoDB_") and target.endswith(_DYNAMODB_WRITES):
-            self.wakeups.notify("dynamodb")
-        elif target.startswith("AmazonSQS.") and target.endswith(_SQS_SENDS):
+        if target.startswith("AmazonSQS.") and target.endswith(_SQS_SENDS):
             self.wakeups.notify("sqs")
         return [body]
 
@@ -74,6 +73,21 @@ class EmulatedAws:
         finally:
             if hasattr(result, "close"):
                 result.close()
+
+
+def _wake_on_stream_records(wakeups: Any) -> None:
+    """The stream poller is woken where moto adds a record to the table's stream, not by the HTTP
+    call that wrote: a write that reaches moto another way (in process, without HTTP) wakes it too
+    instead of waiting for its next look a second later."""
+    from moto.dynamodb.models.table import StreamShard
+
+    add = StreamShard.add
+
+    def add_and_wake(self: Any, old: Any, new: Any) -> None:
+        add(self, old, new)
+        wakeups.notify("dynamodb")
+
+    StreamShard.add = add_and_wake  # type: ignore[method-assign]
 
 
 def start_moto(port: int) -> tuple[Any, EmulatedAws]:
