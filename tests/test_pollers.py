@@ -199,3 +199,20 @@ def test_a_full_receive_wakes_the_other_receivers_to_share_the_work():
     finally:
         pollers.stop()
     assert sorted(delivered) == sorted(f"m{number}" for number in range(30))
+
+
+@pytest.mark.reads_table_stream
+def test_a_write_in_process_wakes_the_stream_poller(table, monkeypatch):
+    """The local stack wakes its stream poller where moto adds the stream record, so a write that
+    reaches moto without the stack's HTTP endpoint (an in-process client) wakes it as well."""
+    from moto.dynamodb.models.table import StreamShard
+
+    from infra.devstack import local
+
+    monkeypatch.setattr(StreamShard, "add", StreamShard.add)  # put back after the test
+    wakeups = Wakeups()
+    signal = wakeups.subscribe("dynamodb")
+    local._wake_on_stream_records(wakeups)
+    assert not signal.is_set()
+    table.client.put_item(TableName=table.name, Item={"PK": {"S": "C#1#EVT"}, "SK": {"S": "t#2"}})
+    assert signal.is_set()
