@@ -10,7 +10,7 @@ import pytest
 from chalice import Chalice, Rate
 
 from infra.deploy.resources import create_queues
-from infra.devstack.pollers import QUEUE_CONCURRENCY, Pollers, Wakeups, schedule_seconds
+from infra.devstack.pollers import QUEUE_CONCURRENCY, Pollers, Wakeups, schedule_seconds, wake_on_stream_records
 
 
 def wait_for(event, seconds=20):
@@ -207,12 +207,10 @@ def test_a_write_in_process_wakes_the_stream_poller(table, monkeypatch):
     reaches moto without the stack's HTTP endpoint (an in-process client) wakes it as well."""
     from moto.dynamodb.models.table import StreamShard
 
-    from infra.devstack import local
-
     monkeypatch.setattr(StreamShard, "add", StreamShard.add)  # put back after the test
     wakeups = Wakeups()
     signal = wakeups.subscribe("dynamodb")
-    local._wake_on_stream_records(wakeups)
+    wake_on_stream_records(wakeups)
     assert not signal.is_set()
     table.client.put_item(TableName=table.name, Item={"PK": {"S": "C#1#EVT"}, "SK": {"S": "t#2"}})
     assert signal.is_set()

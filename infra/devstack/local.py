@@ -44,14 +44,14 @@ class EmulatedAws:
     """moto's WSGI app as the stack serves it: DynamoDB calls through the faithful layer
     (concurrent, transactions in flight conflict as DynamoDB's do), every other service's call
     whole under the emulator's lock (moto is not thread-safe); and the pollers woken by messages
-    sent and by the table's stream records (wherever the write came from: _wake_on_stream_records)."""
+    sent and by the table's stream records (wherever the write came from)."""
 
     def __init__(self, app: Any) -> None:
-        from infra.devstack.pollers import Wakeups
+        from infra.devstack.pollers import Wakeups, wake_on_stream_records
 
         self.app = app
         self.wakeups = Wakeups()
-        _wake_on_stream_records(self.wakeups)
+        wake_on_stream_records(self.wakeups)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
         from infra.devstack.faithful_dynamodb import emulator_lock
@@ -75,29 +75,14 @@ class EmulatedAws:
                 result.close()
 
 
-def _wake_on_stream_records(wakeups: Any) -> None:
-    """The stream poller is woken where moto adds a record to the table's stream, not by the HTTP
-    call that wrote: a write that reaches moto another way (in process, without HTTP) wakes it too
-    instead of waiting for its next look a second later."""
-    from moto.dynamodb.models.table import StreamShard
-
-    add = StreamShard.add
-
-    def add_and_wake(self: Any, old: Any, new: Any) -> None:
-        add(self, old, new)
-        wakeups.notify("dynamodb")
-
-    StreamShard.add = add_and_wake  # type: ignore[method-assign]
-
-
 def start_moto(port: int) -> tuple[Any, EmulatedAws]:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
 
-    from infra.devstack import faithful_dynamodb, faithful_s3, moto_speedups
+    from infra.devstack import faithful_dynamodb, faithful_s3, moto_overheads, moto_speedups
     moto_speedups.install()
     faithful_dynamodb.install()
     faithful_s3.install()
-    _moto_modules_listed_once()
+    moto_overheads.list_moto_modules_once()
     from werkzeug.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per moto call is noise
@@ -105,15 +90,6 @@ def start_moto(port: int) -> tuple[Any, EmulatedAws]:
     server = make_server("127.0.0.1", port, app, threaded=True, request_handler=MotoRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True, name="moto").start()
     return server, app
-
-
-def _moto_modules_listed_once() -> None:
-    """moto's server finds a request's service by host among moto's own packages, which it lists
-    from the disk (a listdir and some 110 stats) twice per request: listed once instead."""
-    from moto import backends
-
-    modules = tuple(backends.list_of_moto_modules())
-    backends.list_of_moto_modules = lambda: modules  # type: ignore[assignment]
 
 
 def configure_environment(port: int, moto_port: int) -> None:

@@ -66,6 +66,21 @@ class Wakeups:
             self.notify(kind)
 
 
+def wake_on_stream_records(wakeups: Wakeups) -> None:
+    """Wakes the stream poller where moto adds a record to a table's stream, not after the HTTP
+    call that wrote: a write that reaches moto another way (in process, without HTTP) wakes it
+    too, instead of waiting for its next look a second later."""
+    from moto.dynamodb.models.table import StreamShard
+
+    add = StreamShard.add
+
+    def add_and_wake(self: Any, old: Any, new: Any) -> None:
+        add(self, old, new)
+        wakeups.notify("dynamodb")
+
+    StreamShard.add = add_and_wake  # type: ignore[method-assign]
+
+
 def _context(name: str) -> LambdaContext:
     return LambdaContext(function_name=name, memory_size=512, max_runtime_ms=900_000)
 
