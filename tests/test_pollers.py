@@ -10,7 +10,7 @@ import pytest
 from chalice import Chalice, Rate
 
 from infra.deploy.resources import create_queues
-from infra.devstack.pollers import Pollers, schedule_seconds
+from infra.devstack.pollers import QUEUE_CONCURRENCY, Pollers, Wakeups, schedule_seconds, wake_on_stream_records
 
 
 def wait_for(event, seconds=20):
@@ -71,3 +71,146 @@ def test_schedule_intervals():
     assert schedule_seconds("rate(1 hour)", None) == 3600
     assert schedule_seconds("cron(0 6 * * ? *)", None) == 60
     assert schedule_seconds("rate(1 day)", 2.0) == 2.0
+
+
+class QueueWithoutAws:
+    """An SQS client's calls the queue pollers make, counted; `appear` puts a message on the queue
+    without a send (as one whose visibility timeout ended comes back), so no wake-up tells of it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.messages: list[dict] = []
+        self.receives = 0
+
+    def list_queues(self):
+        return {"QueueUrls": ["http://sqs/123456789012/test-WebhookDeliveriesQueue"]}
+
+    def get_queue_attributes(self, QueueUrl, AttributeNames):
+        return {"Attributes": {"QueueArn": "arn:aws:sqs:us-east-1:123456789012:test-WebhookDeliveriesQueue"}}
+
+    def receive_message(self, **_):
+        with self.lock:
+            self.receives += 1
+            taken, self.messages = self.messages[:10], self.messages[10:]
+        return {"Messages": taken}
+
+    def delete_message(self, **_):
+        pass
+
+    def appear(self, body: str) -> None:
+        with self.lock:
+            self.messages.append({"MessageId": body, "ReceiptHandle": body, "Body": body})
+
+
+def test_an_idle_queue_is_looked_at_by_one_receiver_and_a_returning_message_still_arrives():
+    """Of a queue's eight receivers only the first looks again every second while nothing is sent
+    (eight every second made an idle local stack spend ~6 % of a core); a message that comes back
+    without a send (its visibility timeout ended) is still found within about a second."""
+    app = Chalice("throwaway")
+    delivered = threading.Event()
+
+    @app.on_sqs_message(queue="WebhookDeliveriesQueue")
+    def on_message(event):
+        delivered.set()
+
+    queue = QueueWithoutAws()
+    pollers = Pollers(app, dynamodb_streams=None, sqs=queue, table_stream_arn=None, log=print,
+                      wakeups=Wakeups()).start()
+    try:
+        threading.Event().wait(0.5)  # each receiver's first look
+        first_looks = queue.receives
+        threading.Event().wait(2.2)
+        # the first receiver's two or three looks, none of the seven others'
+        assert first_looks == QUEUE_CONCURRENCY and queue.receives - first_looks <= 3, queue.receives
+        queue.appear("came back")
+        wait_for(delivered, 3)
+    finally:
+        pollers.stop()
+
+
+class StreamWithoutAws:
+    """A DynamoDB stream's calls the stream poller makes, counted; `end_shard` makes the next read
+    answer as a shard that has ended (no next iterator)."""
+
+    def __init__(self) -> None:
+        self.listings = self.reads = 0
+        self.ended = False
+
+    def describe_stream(self, StreamArn):
+        self.listings += 1
+        return {"StreamDescription": {"Shards": [{"ShardId": "shard-1"}]}}
+
+    def get_shard_iterator(self, **_):
+        return {"ShardIterator": "it-0"}
+
+    def get_records(self, ShardIterator, Limit):
+        self.reads += 1
+        if self.ended:
+            self.ended = False
+            return {"Records": []}
+        return {"Records": [], "NextShardIterator": f"it-{self.reads}"}
+
+
+def test_the_stream_poller_lists_the_shards_once_until_one_ends():
+    """An idle stream is read every second, its shards listed once (they last for hours), again at
+    once when a shard has ended."""
+    app = Chalice("throwaway")
+
+    @app.on_dynamodb_record(stream_arn="arn:aws:dynamodb:us-east-1:123456789012:table/x/stream/1")
+    def on_record(event):
+        pass
+
+    stream = StreamWithoutAws()
+    pollers = Pollers(app, dynamodb_streams=stream, sqs=None, table_stream_arn="arn:stream", log=print,
+                      wakeups=Wakeups()).start()
+    try:
+        threading.Event().wait(2.5)
+        assert stream.listings == 1 and stream.reads >= 3, (stream.listings, stream.reads)
+        stream.ended = True
+        threading.Event().wait(2.2)
+        assert stream.listings == 2, stream.listings
+    finally:
+        pollers.stop()
+
+
+def test_a_full_receive_wakes_the_other_receivers_to_share_the_work():
+    """Thirty messages back at once without a send: the first receiver takes ten (a full receive),
+    wakes the others, and they deliver side by side (one receiver alone: 30 x 0.3 s = 9 s)."""
+    app = Chalice("throwaway")
+    delivered: list[str] = []
+    done = threading.Event()
+
+    @app.on_sqs_message(queue="WebhookDeliveriesQueue", batch_size=1)
+    def on_message(event):
+        threading.Event().wait(0.3)  # a slow delivery
+        for record in event:
+            delivered.append(record.body)
+        if len(delivered) == 30:
+            done.set()
+
+    queue = QueueWithoutAws()
+    pollers = Pollers(app, dynamodb_streams=None, sqs=queue, table_stream_arn=None, log=print,
+                      wakeups=Wakeups()).start()
+    try:
+        threading.Event().wait(0.5)  # each receiver's first look, then they wait
+        for number in range(30):
+            queue.appear(f"m{number}")
+        wait_for(done, 6.5)
+    finally:
+        pollers.stop()
+    assert sorted(delivered) == sorted(f"m{number}" for number in range(30))
+
+
+@pytest.mark.reads_table_stream
+def test_a_write_in_process_wakes_the_stream_poller(table, monkeypatch):
+    """The local stack wakes its stream poller where moto adds the stream record, so a write that
+    reaches moto without the stack's HTTP endpoint (an in-process client) wakes it as well."""
+    from moto.dynamodb.models.table import StreamShard
+
+    monkeypatch.setattr(StreamShard, "add", StreamShard.add)  # put back after the test
+    wakeups = Wakeups()
+    signal = wakeups.subscribe("dynamodb")
+    wake_on_stream_records(wakeups)
+    assert not signal.is_set()
+    table.client.put_item(TableName=table.name, Item={"PK": {"S": "C#1#EVT"}, "SK": {"S": "t#2"}})
+    assert signal.is_set()

@@ -36,7 +36,6 @@ TABLE_NAME = "business-api-local"
 QUEUE_PREFIX = "local"
 DEMO_EMAIL = "demo@example.com"
 DEMO_COMPANY = "Demo Company S. de R.L."
-_DYNAMODB_WRITES = ("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems")
 # a message becomes receivable: sent, or its visibility timeout changed (a retry's back-off)
 _SQS_SENDS = ("SendMessage", "SendMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch")
 
@@ -44,13 +43,15 @@ _SQS_SENDS = ("SendMessage", "SendMessageBatch", "ChangeMessageVisibility", "Cha
 class EmulatedAws:
     """moto's WSGI app as the stack serves it: DynamoDB calls through the faithful layer
     (concurrent, transactions in flight conflict as DynamoDB's do), every other service's call
-    whole under the emulator's lock (moto is not thread-safe); and the pollers woken by writes."""
+    whole under the emulator's lock (moto is not thread-safe); and the pollers woken by messages
+    sent and by the table's stream records (wherever the write came from)."""
 
     def __init__(self, app: Any) -> None:
-        from infra.devstack.pollers import Wakeups
+        from infra.devstack.pollers import Wakeups, wake_on_stream_records
 
         self.app = app
         self.wakeups = Wakeups()
+        wake_on_stream_records(self.wakeups)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
         from infra.devstack.faithful_dynamodb import emulator_lock
@@ -61,9 +62,7 @@ class EmulatedAws:
         else:
             with emulator_lock:
                 body = self._serve(environ, start_response)
-        if target.startswith("DynamoDB_") and target.endswith(_DYNAMODB_WRITES):
-            self.wakeups.notify("dynamodb")
-        elif target.startswith("AmazonSQS.") and target.endswith(_SQS_SENDS):
+        if target.startswith("AmazonSQS.") and target.endswith(_SQS_SENDS):
             self.wakeups.notify("sqs")
         return [body]
 
@@ -79,10 +78,11 @@ class EmulatedAws:
 def start_moto(port: int) -> tuple[Any, EmulatedAws]:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
 
-    from infra.devstack import faithful_dynamodb, faithful_s3, moto_speedups
+    from infra.devstack import faithful_dynamodb, faithful_s3, moto_overheads, moto_speedups
     moto_speedups.install()
     faithful_dynamodb.install()
     faithful_s3.install()
+    moto_overheads.list_moto_modules_once()
     from werkzeug.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per moto call is noise

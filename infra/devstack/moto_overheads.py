@@ -146,3 +146,12 @@ def table_as_made(table_name: str, create: Callable[[], None], region: str) -> N
         table.latest_stream_label = table.created_at.isoformat()
     if table.stream_shard is not None:
         table.stream_shard.created_on = table.created_at
+
+
+def list_moto_modules_once() -> None:
+    """For moto's server (the local stack): it finds a request's service by host among moto's own
+    packages, which it lists from the disk (a listdir and some 110 stats) twice per request."""
+    from moto import backends
+
+    modules = tuple(backends.list_of_moto_modules())
+    backends.list_of_moto_modules = lambda: modules  # type: ignore[assignment]

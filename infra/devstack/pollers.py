@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import threading
+import time
 import traceback
 import uuid
 from typing import Any, Callable
@@ -23,8 +24,17 @@ _UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 # is not left waiting for an hour), then once per its interval.
 FIRST_SCHEDULE_DELAY_S = 2.0
 # With wake-ups, an idle poller still looks this often (a write the signal missed, a message whose
-# visibility timeout ended); without them it sleeps its own short interval.
+# visibility timeout ended); without them it sleeps its own short interval. Of a queue's receivers
+# only the first looks at that pace: the others wait for a send, or for a receive that came back
+# full (it wakes them: more may wait), and look only every HELPER_RECHECK_S meanwhile. Eight
+# receivers per queue each looking every second were 16 calls a second to the emulator from an
+# idle stack, about 6 % of a core for as long as the test session kept the stack.
 IDLE_RECHECK_S = 1.0
+HELPER_RECHECK_S = 30.0
+RECEIVE_AT_MOST = 10  # SQS's own maximum per receive
+# The stream's shards are listed again this often (and whenever one has ended), not at every look:
+# a table's stream keeps its shard for hours.
+SHARDS_RECHECK_S = 30.0
 # Lambda runs many deliverers at once for a busy queue; locally, this many threads receive from
 # each queue (each handles one batch at a time, like one concurrent invocation).
 QUEUE_CONCURRENCY = 8
@@ -54,6 +64,22 @@ class Wakeups:
     def notify_all(self) -> None:
         for kind in list(self._signals):
             self.notify(kind)
+
+
+def wake_on_stream_records(wakeups: Wakeups) -> None:
+    """Wakes the stream poller where moto adds a record to a table's stream, not after the HTTP
+    call that wrote: a write that reaches moto another way (in process, without HTTP) wakes it
+    too, instead of waiting for its next look a second later."""
+    from moto.dynamodb.models.table import StreamShard
+
+    add = getattr(StreamShard.add, "unwoken", StreamShard.add)  # (once: a second call replaces the first)
+
+    def add_and_wake(self: Any, old: Any, new: Any) -> None:
+        add(self, old, new)
+        wakeups.notify("dynamodb")
+
+    add_and_wake.unwoken = add  # type: ignore[attr-defined]
+    StreamShard.add = add_and_wake  # type: ignore[method-assign]
 
 
 def _context(name: str) -> LambdaContext:
@@ -104,7 +130,7 @@ class Pollers:
                 target = self._poll_stream
             elif isinstance(source, SQSEventConfig):
                 for index in range(1, QUEUE_CONCURRENCY):
-                    thread = threading.Thread(target=self._poll_queue, args=(source,), daemon=True,
+                    thread = threading.Thread(target=self._poll_queue, args=(source, HELPER_RECHECK_S), daemon=True,
                                               name=f"poller-{source.name}-{index}")
                     thread.start()
                     self.threads.append(thread)
@@ -128,12 +154,12 @@ class Pollers:
     def _signal(self, kind: str) -> threading.Event | None:
         return self.wakeups.subscribe(kind) if self.wakeups is not None else None
 
-    def _idle(self, signal: threading.Event | None, fallback_s: float) -> None:
-        """Waits for the next write (or IDLE_RECHECK_S); without wake-ups, `fallback_s`."""
+    def _idle(self, signal: threading.Event | None, fallback_s: float, recheck_s: float = IDLE_RECHECK_S) -> None:
+        """Waits for the next write (or `recheck_s`); without wake-ups, `fallback_s`."""
         if signal is None:
             self.stop_event.wait(fallback_s)
         else:
-            signal.wait(IDLE_RECHECK_S)
+            signal.wait(recheck_s)
 
     def _invoke(self, name: str, event: dict[str, Any]) -> Any:
         return self._handler(name)(event, _context(name))
@@ -142,19 +168,24 @@ class Pollers:
     def _poll_stream(self, source: DynamoDBEventConfig) -> None:
         iterators: dict[str, str] = {}
         signal = self._signal("dynamodb")
+        listed_at = -SHARDS_RECHECK_S
         while not self.stop_event.is_set():
             if signal is not None:
                 signal.clear()  # before reading: a write from now on wakes the next wait
             try:
-                shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
-                for shard in shards:
-                    if shard["ShardId"] not in iterators:
-                        iterators[shard["ShardId"]] = self.streams.get_shard_iterator(
-                            StreamArn=self.stream_arn, ShardId=shard["ShardId"],
-                            ShardIteratorType="LATEST")["ShardIterator"]
+                if time.monotonic() - listed_at >= SHARDS_RECHECK_S:
+                    shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
+                    listed_at = time.monotonic()
+                    for shard in shards:
+                        if shard["ShardId"] not in iterators:
+                            iterators[shard["ShardId"]] = self.streams.get_shard_iterator(
+                                StreamArn=self.stream_arn, ShardId=shard["ShardId"],
+                                ShardIteratorType="LATEST")["ShardIterator"]
                 busy = False
                 for shard_id, iterator in list(iterators.items()):
                     response = self.streams.get_records(ShardIterator=iterator, Limit=source.batch_size)
+                    if not response.get("NextShardIterator"):
+                        listed_at = -SHARDS_RECHECK_S  # the shard ended: its successor is listed at once
                     iterators[shard_id] = response.get("NextShardIterator") or iterator
                     records = response.get("Records", [])
                     busy = busy or len(records) >= source.batch_size
@@ -177,7 +208,7 @@ class Pollers:
                 return url
         return None
 
-    def _poll_queue(self, source: SQSEventConfig) -> None:
+    def _poll_queue(self, source: SQSEventConfig, recheck_s: float = IDLE_RECHECK_S) -> None:
         url = arn = None
         signal = self._signal("sqs")
         while not self.stop_event.is_set():
@@ -193,12 +224,14 @@ class Pollers:
                 # no long poll: moto would wait holding the stack's lock, stalling every other call.
                 # Ten at a time, handed to the handler in batches of its batch size (Lambda's
                 # pollers also receive more than one invocation takes).
-                messages = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10,
+                messages = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=RECEIVE_AT_MOST,
                                                     AttributeNames=["All"], MessageAttributeNames=["All"],
                                                     WaitTimeSeconds=0).get("Messages", [])
                 if not messages:
-                    self._idle(signal, 0.2)
+                    self._idle(signal, 0.2, recheck_s)
                     continue
+                if self.wakeups is not None and len(messages) == RECEIVE_AT_MOST:
+                    self.wakeups.notify("sqs")  # a full receive: more may wait, the other receivers look too
                 for start in range(0, len(messages), source.batch_size):
                     self._deliver_batch(source, url, arn, messages[start:start + source.batch_size])
             except Exception:
