@@ -257,6 +257,21 @@ def test_a_dollar_purchase_whose_rounded_parts_leave_a_cent_is_booked_not_refuse
     assert shop.entry_lines(two["journalEntryId"]) == {"110501": (D("490.49"), 0), "210101": (0, D("490.49"))}
 
 
+def test_a_dollar_draft_confirmed_after_the_company_took_dollars_as_its_own_is_refused_naming_the_rate(shop):
+    draft = shop.created("/documents", {"type": "01", "status": "draft", "businessPartnerId": shop.customer,
+                                        "date": "2026-11-02", "currency": "USD", "exchangeRate": "24.50",
+                                        "lines": [{"productId": shop.product, "quantity": 1, "unitPrice": 100}]})
+    # a draft posts nothing, so the company may still change its currency
+    moved = shop.api.put(f"/companies/{shop.company.company_id}", {"currency": "USD"}, key=shop.key)
+    assert moved.status == 200, moved.text
+    reply = shop.api.post(f"/documents/{draft['id']}/confirm", {}, key=shop.key)
+    # the draft's 24.50 would turn dollars into dollars: refused as a rate sent for the own currency is
+    assert reply.status == 400 and reply.json["code"] == "VALIDATION_ERROR", reply.text
+    assert reply.json["details"] == [{"field": "exchangeRate",
+                                      "message": "must be 1 (or left out) for the company's own currency USD"}]
+    assert shop.api.get(f"/documents/{draft['id']}", key=shop.key).json["status"] == "draft"
+
+
 def test_a_dollar_document_stored_before_rates_is_settled_as_it_was_booked(shop, table):
     """Before currencies had rates a USD document was booked one to one: paying it now at the
     day's rate would invent a gain; it is settled one to one too."""

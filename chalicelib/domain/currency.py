@@ -41,7 +41,12 @@ def in_base(amount: Money, rate: Decimal, own: str) -> Money:
 def converted(amount: Money, rate: Decimal, own: str, field: str) -> Money:
     """`in_base`, refused (naming `field`, the rate that set it) when the amount in the company's
     currency would pass the money limit (the books never carry what no money field may), or when
-    an amount of money comes to nothing (USD 0.01 at 0.05: an entry of 0.00 moves no account)."""
+    an amount of money comes to nothing (USD 0.01 at 0.05: an entry of 0.00 moves no account), or
+    when an amount already in the company's currency carries a rate other than 1 (a draft in dollars
+    whose company has since taken dollars as its own)."""
+    if amount.currency == own and Decimal(rate) != 1:
+        raise ValidationFailed.for_field(field, Phrase("must be 1 (or left out) for the company's own currency {}",
+                                                       own))
     base = in_base(amount, rate, own)
     if base.amount > MAX_AMOUNT:
         raise ValidationFailed.for_field(field, Phrase("at this rate the amount in the company's currency ({}) would "

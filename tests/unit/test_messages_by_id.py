@@ -198,3 +198,17 @@ def test_each_phrase_written_has_a_part_for_each_place():
                     and str(node.args[0].value).count("{}") != len(node.args) - 1):
                 wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert wrong == []
+
+
+def test_no_f_string_writes_a_catalogued_message_without_its_id():
+    """An f-string whose template is a msgid of the catalogue is a message a person reads that
+    lost its id on the way (kept in a variable before reaching an error: a chart import's `broken`):
+    it would answer English to a Spanish reader. It must be a Phrase."""
+    written = {}
+    for path in sorted(CHALICELIB.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) for v in node.values):
+                template = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+                if template in es.PHRASES:
+                    written[template] = f"{path.relative_to(ROOT)}:{node.lineno}"
+    assert written == {}

@@ -168,7 +168,8 @@ def _place(new: dict[str, Entry], existing: dict[str, dict[str, Any]], job_id: i
 
     errors: list[RowError] = []
     for entry in new.values():
-        seen, depth, code, broken = {entry.fields["code"]}, 1, entry.parent_code, None
+        seen, depth, code = {entry.fields["code"]}, 1, entry.parent_code
+        broken: str | None = None
         account_type = entry.fields["type"]
         while code is not None:
             parent = new.get(code)
@@ -178,7 +179,7 @@ def _place(new: dict[str, Entry], existing: dict[str, dict[str, Any]], job_id: i
                     break
                 seen.add(code)
                 if code == entry.parent_code and parent.fields["type"] != account_type:
-                    broken = f"a sub-account has its parent's type ({parent.fields['type']})"
+                    broken = Phrase("a sub-account has its parent's type ({})", parent.fields["type"])
                     break
                 depth, code = depth + 1, parent.parent_code
                 continue
@@ -187,12 +188,12 @@ def _place(new: dict[str, Entry], existing: dict[str, dict[str, Any]], job_id: i
                 broken = "no such account"  # not in the file nor in the chart
                 break
             if code == entry.parent_code and account["type"] != account_type:
-                broken = f"a sub-account has its parent's type ({account['type']})"
+                broken = Phrase("a sub-account has its parent's type ({})", account["type"])
                 break
             depth += chart_depth(account)
             break
         if broken is None and depth > chart.MAX_DEPTH:
-            broken = f"the chart is at most {chart.MAX_DEPTH} levels deep"
+            broken = Phrase("the chart is at most {} levels deep", chart.MAX_DEPTH)
         if broken is not None:
             errors.append(RowError(entry.line, "parentCode", broken))
         entry.depth = depth
