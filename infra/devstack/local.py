@@ -331,11 +331,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     from infra.devstack.direct_dynamodb import DirectDynamoDB
     from infra.devstack.gateway import LocalApiGateway
+    from infra.devstack.in_process_aws import without_the_wire
     from infra.devstack.pollers import Pollers
 
-    # the app's item calls straight to this process's moto (its tables, streams and persistence alike)
+    # this process's own AWS calls to its moto without the socket (infra/devstack/in_process_aws.py), and
+    # the app's item calls more directly still (its tables, streams and persistence alike)
+    wireless = without_the_wire(moto_app)
+    for service in ("sqs", "s3", "ses", "dynamodbstreams", "kms"):
+        serve_in_process(service, wireless)
     serve_in_process("dynamodb", lambda client: DirectDynamoDB(
-        client, after_write=lambda _operation: moto_app.wakeups.notify("dynamodb")))
+        wireless(client), after_write=lambda _operation: moto_app.wakeups.notify("dynamodb")))
     table_name = os.environ["TABLE_NAME"]
     dynamodb = make_client("dynamodb")
     create_table(dynamodb, table_name)
