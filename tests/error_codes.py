@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import importlib
 import pathlib
 import re
@@ -33,14 +34,31 @@ def _resolve(module: object, func: ast.expr) -> object:
     return None
 
 
+@functools.cache
+def _parsed_source() -> tuple[tuple[pathlib.Path, ast.Module, tuple[ast.AST, ...]], ...]:
+    """Each module of chalicelib parsed once per test process: its path, its syntax tree and the tree's
+    nodes in `ast.walk`'s order (the walks below only read them)."""
+    return tuple((path, tree, tuple(ast.walk(tree)))
+                 for path in sorted((ROOT / "chalicelib").rglob("*.py")) for tree in [ast.parse(path.read_text())])
+
+
 def _source_modules():
     """Each module of chalicelib: its path, the module, its syntax tree and its string constants."""
-    for path in sorted((ROOT / "chalicelib").rglob("*.py")):
-        tree = ast.parse(path.read_text())
+    for path, tree, _nodes in _parsed_source():
         constants = {node.targets[0].id: node.value.value for node in tree.body
                      if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                      and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
         yield path, importlib.import_module(_module_name(path)), tree, constants
+
+
+def _nodes(tree: ast.Module) -> tuple[ast.AST, ...]:
+    """`tuple(ast.walk(tree))` of a module's tree from _parsed_source, walked once."""
+    return _nodes_by_tree()[id(tree)]
+
+
+@functools.cache
+def _nodes_by_tree() -> dict[int, tuple[ast.AST, ...]]:
+    return {id(tree): nodes for _path, tree, nodes in _parsed_source()}
 
 
 def raised_codes() -> set[str]:
@@ -51,7 +69,7 @@ def raised_codes() -> set[str]:
 
     found: set[str] = set()
     for _path, module, tree, constants in _source_modules():
-        for node in ast.walk(tree):
+        for node in _nodes(tree):
             if isinstance(node, ast.ClassDef):
                 cls = getattr(module, node.name, None)
                 if isinstance(cls, type) and issubclass(cls, ApiError):
@@ -99,8 +117,8 @@ def phrase_templates() -> set[str]:
     """Every message id chalicelib writes as a Phrase (the keyword extraction xgettext and
     `pybabel extract -k Phrase` do), those with no words of their own ("{}: {}") left out."""
     found = set()
-    for path in sorted((ROOT / "chalicelib").rglob("*.py")):
-        found.update(node.args[0].value for node in ast.walk(ast.parse(path.read_text())) if _is_phrase(node))
+    for _path, _tree, nodes in _parsed_source():
+        found.update(node.args[0].value for node in nodes if _is_phrase(node))
     return {template for template in found if any(char.isalpha() for char in template)}
 
 
@@ -119,7 +137,7 @@ def raised_phrases() -> set[str]:
     for path, module, tree, constants in _source_modules():
         # the request models: chalicelib/models/ and a country pack's models.py
         in_models = "models" in path.relative_to(ROOT).parts or path.stem == "models"
-        for node in ast.walk(tree):
+        for node in _nodes(tree):
             if isinstance(node, ast.ClassDef):
                 cls = getattr(module, node.name, None)
                 if not (isinstance(cls, type) and issubclass(cls, ApiError)):
@@ -165,7 +183,7 @@ def _field_parameters(modules: list) -> dict[str, int]:
     """Functions that take the field a refusal names as a parameter called `field`: name -> its position."""
     found = {}
     for _path, _module, tree, _constants in modules:
-        for node in ast.walk(tree):
+        for node in _nodes(tree):
             if isinstance(node, ast.FunctionDef):
                 names = [a.arg for a in node.args.args if a.arg not in ("self", "cls")]
                 if "field" in names:
@@ -195,7 +213,7 @@ def named_fields() -> set[str]:
     takes_field = {"for_field": 0, "invalid_account": 0, **_field_parameters(modules)}
     found: set[str] = set()
     for _path, _module, tree, constants in modules:
-        for node in ast.walk(tree):
+        for node in _nodes(tree):
             if isinstance(node, ast.Call):
                 name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
                 keywords = {k.arg: k.value for k in node.keywords}
@@ -239,17 +257,18 @@ def named_fields() -> set[str]:
     return {field for field in found if field.strip() and not field.startswith(("#", "CAT-"))}
 
 
-def _raised_messages(cls: type) -> set[str]:
+@functools.cache
+def _raised_messages(cls: type) -> frozenset[str]:
     """Every message the source raises `cls` (or a subclass) with, as a template."""
     found: set[str] = set()
     for _path, module, tree, constants in _source_modules():
-        for node in ast.walk(tree):
+        for node in _nodes(tree):
             if isinstance(node, ast.Call):
                 called = _resolve(module, node.func)
                 if isinstance(called, type) and issubclass(called, cls):
                     keywords = {k.arg: k.value for k in node.keywords}
                     found.update(_templates(node.args[0] if node.args else keywords.get("message"), constants))
-    return found
+    return frozenset(found)
 
 
 def stored_dte_errors() -> set[str]:
@@ -261,8 +280,12 @@ def stored_dte_errors() -> set[str]:
 
     found: set[str] = set()
     for _path, module, tree, constants in _source_modules():
-        for function in ast.walk(tree):
+        if not any(_calls_unanswered(node) for node in _nodes(tree)):
+            continue
+        for function in _nodes(tree):
             if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            if not any(_calls_unanswered(node) for node in ast.walk(function)):
                 continue
             # each assignment with the refusal its `except ... as <name>` caught, where it is in one
             assigned: dict[str, list[tuple[ast.expr, dict[str, object]]]] = {}
@@ -273,8 +296,7 @@ def stored_dte_errors() -> set[str]:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     assigned.setdefault(node.targets[0].id, []).append((node.value, catching.get(id(node), {})))
             for call in ast.walk(function):
-                name = getattr(call.func, "id", None) or getattr(call.func, "attr", None) if isinstance(call, ast.Call) else None
-                if name != "unanswered":
+                if not _calls_unanswered(call):
                     continue
                 keywords = {k.arg: k.value for k in call.keywords}
                 reason = call.args[1] if len(call.args) > 1 else keywords.get("error")
@@ -287,3 +309,7 @@ def stored_dte_errors() -> set[str]:
                         texts = _templates(source, constants)
                     found.update(texts or {f"<unfollowed {ast.unparse(source)}>"})
     return found
+
+
+def _calls_unanswered(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and (getattr(node.func, "id", None) or getattr(node.func, "attr", None)) == "unanswered"

@@ -21,9 +21,10 @@ WIDTHS = (1280, 390)
 
 
 def shots(console, name: str) -> None:
-    """The page in both languages at both widths (once the last notice has gone)."""
+    """The page in both languages at both widths, without the notices (read before; a notice stays
+    four seconds, which the journey would otherwise wait out before each page's pictures)."""
     page = console.page
-    page.wait_for_selector("#toasts .toast", state="detached")
+    page.evaluate("document.querySelectorAll('#toasts .toast').forEach((note) => note.remove())")
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 860})
         for language in ("es", "en"):
