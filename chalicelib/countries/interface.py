@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Mapping
 
-from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.records import DocumentChanges
 
 
 class DocumentHooks:
@@ -75,7 +75,7 @@ class DocumentHooks:
         scheduled invoice's content is checked before its first run)."""
 
     def issue(self, transaction: Any, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
-              document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> DocumentRecord:
+              document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> DocumentChanges:
         """Confirming a numbered document: its electronic issue's writes on `transaction` and the
         document's changed fields."""
         return {}

@@ -48,12 +48,10 @@ class LineRecord(TypedDict, total=False):
     dimensions: list[dict[str, int]]  # cost centres [{dimensionId, valueId}], only when any
 
 
-class DocumentRecord(StoredItem, total=False):
-    """A sales or purchase document as stored (a document built by a command carries its key), and
-    the fields a command changes on one: total=False, since older items lack later fields and a
-    change names only what it sets. None is not stored (services/sales_purchases/documents._stored)."""
-    id: int
-    type: str
+class DocumentChanges(StoredItem, total=False):
+    """The fields a command sets on a sales or purchase document (a change names only what it
+    sets), and with DocumentIdentity's a whole document: total=False, since older items lack later
+    fields. None is not stored (services/sales_purchases/documents._stored)."""
     status: str
     capture: str | None  # "automatic": a POS sale captured as a draft
     number: str | None
@@ -94,11 +92,21 @@ class DocumentRecord(StoredItem, total=False):
     reversalDate: str  # undone: the date its reversal is booked on
     reversalEntryIds: list[int | Decimal]  # written as ints, read as numbers (not an integer field)
     version: int
-    createdAt: str
     updatedAt: str
     confirmedAt: str | None
     cancelledAt: str
     cancelReason: str | None
+
+
+class DocumentIdentity(TypedDict):
+    """What every document has had since the first and no command changes."""
+    id: int
+    type: str
+    createdAt: str
+
+
+class DocumentRecord(DocumentIdentity, DocumentChanges):
+    """A sales or purchase document as stored (a document built by a command carries its key)."""
 
 
 class PaymentRecord(StoredItem, total=False):

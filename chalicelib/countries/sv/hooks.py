@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from chalicelib.countries.interface import DocumentHooks
-from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.records import DocumentChanges
 
 
 class SalvadoranHooks(DocumentHooks):
@@ -49,7 +49,7 @@ class SalvadoranHooks(DocumentHooks):
         dte_issuing.check_format(table, company, partner, document, products)
 
     def issue(self, transaction: Any, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
-              document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> DocumentRecord:
+              document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> DocumentChanges:
         from chalicelib.countries.sv.services import dte_issuing
 
         return dte_issuing.issue_dte(transaction, table, company, partner, document, products, source)

@@ -17,7 +17,7 @@ from chalicelib.domain.accounting import ZERO, round_money
 from chalicelib.domain.document_types import PURCHASES, SALES
 from chalicelib.domain.documents import CANCELLED, CONFIRMED, Kind
 from chalicelib.domain.money import Money
-from chalicelib.domain.records import DocumentRecord, LineRecord, PartnerRecord
+from chalicelib.domain.records import DocumentChanges, DocumentRecord, LineRecord, PartnerRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.messages.phrases import Phrase
 from chalicelib.services.accounting import dimensions
@@ -225,9 +225,9 @@ _PLACES: tuple[tuple[Literal["branchId", "warehouseId"], str, str], ...] = (
     ("branchId", keys.BRANCH, "defaultBranchId"), ("warehouseId", keys.WAREHOUSE, "defaultWarehouseId"))
 
 
-def _place(table: Table, context: Context, fields: dict[str, Any]) -> DocumentRecord:
+def _place(table: Table, context: Context, fields: dict[str, Any]) -> DocumentChanges:
     """Branch and warehouse: the ones named (they must exist), else the company's defaults."""
-    placed: DocumentRecord = {}
+    placed: DocumentChanges = {}
     for name, kind, default in _PLACES:
         value = fields.get(name)
         if value is None:
@@ -244,7 +244,7 @@ def _place(table: Table, context: Context, fields: dict[str, Any]) -> DocumentRe
     return placed
 
 
-def document_content(context: Context, fields: dict[str, Any], *, sender: Principal | None) -> DocumentRecord:
+def document_content(context: Context, fields: dict[str, Any], *, sender: Principal | None) -> DocumentChanges:
     """The stored fields of a document from its request fields: lines with their amounts,
     totals, dates, place and the fiscal fields of its type. `sender` sent its `exchangeRate`
     (None: the rate is the document's own, kept)."""
@@ -254,7 +254,7 @@ def document_content(context: Context, fields: dict[str, Any], *, sender: Princi
                                        context.kind)
     lines, totals = priced_lines(context, fields)
     # a note, or an invoice from an order, is in its source's currency unless it says otherwise
-    currency = fields.get("currency") or (context.source or {}).get("currency") or context.own_currency
+    currency = fields.get("currency") or (context.source and context.source.get("currency")) or context.own_currency
     if kind_needs_source_currency(context.kind) and context.source is not None and \
             context.source.get("currency") and context.source["currency"] != currency:
         raise ValidationFailed.for_field("currency", Phrase("must be the source document's currency {}",
@@ -273,11 +273,11 @@ def document_content(context: Context, fields: dict[str, Any], *, sender: Princi
             **_fiscal_fields(context, fields)}
 
 
-def _fiscal_fields(context: Context, fields: dict[str, Any]) -> DocumentRecord:
+def _fiscal_fields(context: Context, fields: dict[str, Any]) -> DocumentChanges:
     """The supplier's own number and CAI (purchases, for the purchase book) and a withholding
     certificate's tax and side: refused on a type they do not describe."""
     kind = context.kind
-    chosen: DocumentRecord = {"supplierDocumentNumber": None, "supplierCai": None, "withholding": None,
+    chosen: DocumentChanges = {"supplierDocumentNumber": None, "supplierCai": None, "withholding": None,
                               "export": None, "dteType": None}
     supplier_fields: tuple[Literal["supplierDocumentNumber", "supplierCai"], ...] = ("supplierDocumentNumber",
                                                                                    "supplierCai")
@@ -323,7 +323,7 @@ def exoneration(context: Context, fields: dict[str, Any]) -> dict[str, str | Non
     without ISV, so it credits or charges none either."""
     given = fields.get("exoneration")
     if given is None:
-        source = context.source or {}
+        source: DocumentChanges = context.source if context.source is not None else {}
         inherited = follows_source_exoneration(context.kind) and source.get("exoneration")
         return {name: inherited[name] for name in taxes.EXONERATION_FIELDS if inherited.get(name)} if inherited else None
     kind = context.kind
@@ -356,7 +356,7 @@ def exonerated_treatment(line: dict[str, Any], requested_rate: Decimal | None, f
     return requested or taxes.EXONERATED
 
 
-def over_credited(source: DocumentRecord) -> ValidationFailed:
+def over_credited(source: DocumentChanges) -> ValidationFailed:
     return ValidationFailed.for_field("lines", Phrase("credit notes may not exceed their document's total {} (already "
                                                       "credited: {})",
                                                       source.get('total'), source.get('creditedTotal', 0)))

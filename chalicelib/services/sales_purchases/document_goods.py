@@ -11,7 +11,7 @@ from chalicelib.domain import currency, taxes
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO, dimensions_of, round_money
 from chalicelib.domain.documents import NONE
-from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.records import DocumentChanges, DocumentRecord
 from chalicelib.errors import ValidationFailed
 from chalicelib.services.inventory import stock_moves
 from chalicelib.services.inventory.stock_moves import StockWrites, document_origin
@@ -74,7 +74,7 @@ def _incoming_values(context: Context, document: DocumentRecord, moves: list[dic
     """What each line's goods come in at, by line."""
     lines = document["lines"]
     if context.kind.sales:  # goods returned: at the cost they left at
-        left = _costs_out(context.source or {})
+        left = _costs_out(context.source if context.source is not None else {})
         return {move["line"]: _returned_value(abs(Decimal(move["quantity"])), left.get(move["productId"]),
                                               context_average(context, move["productId"])) for move in moves}
     # stock is valued in the company's currency: a purchase in another comes in at its rate, the
@@ -95,7 +95,7 @@ def _incoming_values(context: Context, document: DocumentRecord, moves: list[dic
     return values
 
 
-def _costs_out(source: DocumentRecord) -> dict[int, tuple[Decimal, Decimal]]:
+def _costs_out(source: DocumentChanges) -> dict[int, tuple[Decimal, Decimal]]:
     """(quantity, cost) of each product that left on a sales invoice."""
     left: dict[int, tuple[Decimal, Decimal]] = {}
     for move in source.get("stockMoves") or []:

@@ -12,7 +12,7 @@ from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CANCELLED, DRAFT
-from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.records import DocumentChanges, DocumentRecord
 from chalicelib.domain.roles import ACCOUNTING
 from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
@@ -37,7 +37,7 @@ from chalicelib.services.sales_purchases.documents import (
 from chalicelib.store.repositories import documents as document_store
 
 
-def reverse(plan: Plan, document: DocumentRecord, date: str) -> DocumentRecord:
+def reverse(plan: Plan, document: DocumentRecord, date: str) -> DocumentChanges:
     """Undoing a confirmation: stock back at the value it moved at, the entry reversed (with an
     entry revaluing the stock when what is left could not carry the difference), the partner
     balance back."""
@@ -50,7 +50,7 @@ def reverse(plan: Plan, document: DocumentRecord, date: str) -> DocumentRecord:
     credit_source(plan, document, -1)
     book_corrections.record_reversal(plan.transaction, plan.context.company_id, document, date,
                                      own=plan.context.own_currency)
-    changes: DocumentRecord = {"stockMoves": [], "pending": ZERO, "basePending": ZERO, "journalEntryId": None,
+    changes: DocumentChanges = {"stockMoves": [], "pending": ZERO, "basePending": ZERO, "journalEntryId": None,
                                "reversalDate": date}
     reversal_ids = []
     entry_id = document.get("journalEntryId")
@@ -77,15 +77,14 @@ def reversal_date(context: Context, document: DocumentRecord, date: str | None) 
 
 
 def _undone(command: Command, context: Context, document: DocumentRecord, date: str | None,
-            outcome: DocumentRecord) -> tuple[Plan, DocumentRecord]:
+            outcome: DocumentChanges) -> tuple[Plan, DocumentRecord]:
     """What every way of undoing a confirmation shares: the plan with the reversal (stock, entry,
     partner balance, book corrections) and the document as it ends (`outcome`: its new status and
     what records it), counted in its new state."""
     plan = Plan.start(command, context)
     plan.count(document, -1)
     undone = now_fields(document)
-    undone.update(reverse(plan, undone, reversal_date(context, document, date)))
-    undone.update(outcome)
+    undone = {**undone, **reverse(plan, undone, reversal_date(context, document, date)), **outcome}
     plan.count(undone, 1)
     return plan, undone
 
@@ -120,7 +119,7 @@ def check_invalidatable(document: DocumentRecord) -> None:
 
 
 def invalidate_document(command: Command, document_id: int, date: str | None, reason: str | None,
-                        marked: Callable[[DocumentRecord], DocumentRecord],
+                        marked: Callable[[DocumentRecord], DocumentChanges],
                         along: Callable[[DocumentRecord, Any], None] | None = None) -> dict[str, Any]:
     """The tax authority accepted the invalidation of the document's electronic record (El Salvador's
     DTE): reversed like a cancellation (stock, entry, partner balance), whatever its type, with the

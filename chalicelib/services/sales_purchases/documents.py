@@ -14,7 +14,7 @@ from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO
 from chalicelib.domain.documents import CONFIRMED, DRAFT, Kind
-from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.records import DocumentChanges, DocumentRecord
 from chalicelib.domain.roles import ACCOUNTING, may
 from chalicelib.errors import ApiError, DocumentTooLarge, NotFound, ValidationFailed, VersionConflict
 from chalicelib.events import outbox
@@ -59,14 +59,14 @@ def get_document(table: Table, company_id: int, document_id: int) -> DocumentRec
 
 # --- the effects of confirming and reversing ---------------------------------------------------------
 
-def _confirm(plan: Plan, document: DocumentRecord) -> DocumentRecord:
+def _confirm(plan: Plan, document: DocumentRecord) -> DocumentChanges:
     """Confirming: the number, the credit checks, stock, the entry and the partner balance.
     Returns the document's changed fields."""
     context, kind = plan.context, plan.context.kind
     country = countries.pack_of(context.company).code
     for index, line in enumerate(document["lines"]):  # a draft priced before the company changed country
         taxes.check_rate_for_country(country, Decimal(line["taxRate"]), f"lines[{index}].taxRate")
-    changes: DocumentRecord = {"status": CONFIRMED, "confirmedAt": clock.now_iso()}
+    changes: DocumentChanges = {"status": CONFIRMED, "confirmedAt": clock.now_iso()}
     if not document.get("number"):
         number = fiscal.assign_number(plan.transaction, context.table, context.company, document)
         changes["number"], changes["cai"] = number.number, number.cai
@@ -106,7 +106,7 @@ def credit_source(plan: Plan, document: DocumentRecord, sign: int) -> None:
     source_id = document.get("sourceDocumentId")
     if plan.context.kind.balance >= 0 or source_id is None:
         return
-    source = plan.context.source or {}
+    source: DocumentChanges = plan.context.source if plan.context.source is not None else {}
     amount = Decimal(document["total"]) * sign
     if sign > 0 and amount > Decimal(source.get("total", 0)) - Decimal(source.get("creditedTotal", 0)):
         raise over_credited(source)
@@ -205,13 +205,13 @@ def create_document(command: Command, fields: dict[str, Any], *,
     content = document_content(context, fields, sender=command.principal)
     document_id = table.next_id(keys.id_sequence(company_id, keys.DOCUMENT))
     now = clock.now_iso()
-    document: DocumentRecord = {**document_store.new_document(company_id, document_id),
-                                "type": kind.code, "status": DRAFT, **content, "capture": fields.get("capture"),
+    document: DocumentRecord = {**document_store.new_document(company_id, document_id, kind.code, now),
+                                "status": DRAFT, **content, "capture": fields.get("capture"),
                                 "paidTotal": ZERO, "pending": ZERO, "number": None, "cai": None,
-                                "codigoGeneracion": None, "version": 1, "createdAt": now, "updatedAt": now}
+                                "codigoGeneracion": None, "version": 1, "updatedAt": now}
     plan = Plan.start(command, context)
     if status == CONFIRMED:
-        document.update(_confirm(plan, document))
+        document = {**document, **_confirm(plan, document)}
     else:
         _check_confirmable(command, context, document)
     plan.count(document, 1)
@@ -366,7 +366,7 @@ def confirm_document(command: Command, document_id: int) -> dict[str, Any]:
     confirmed["exchangeRate"] = rate
     confirmed["baseTotal"] = currency.converted(currency.money_of(confirmed, "total", own), Decimal(rate), own,
                                                 "exchangeRate").amount
-    confirmed.update(_confirm(plan, confirmed))
+    confirmed = {**confirmed, **_confirm(plan, confirmed)}
     plan.count(confirmed, 1)
     emit(plan, outbox.DOCUMENT_CONFIRMED, confirmed)
     return countries.pack_of(context.company).hooks.after_commit(command.table, context.company,

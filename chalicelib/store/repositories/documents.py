@@ -19,10 +19,11 @@ def company_of(document: Mapping[str, Any]) -> int:
     return int(document["PK"].split("#")[1])
 
 
-def new_document(company_id: int, document_id: int) -> DocumentRecord:
-    """A new document's key and kind: what a command builds the document on."""
+def new_document(company_id: int, document_id: int, document_type: str, created_at: str) -> DocumentRecord:
+    """A new document's key, kind and identity: what a command builds the document on."""
     key = keys.document(company_id, document_id)
-    return {"PK": key["PK"], "SK": key["SK"], "itemType": keys.DOCUMENT, "id": document_id}
+    return {"PK": key["PK"], "SK": key["SK"], "itemType": keys.DOCUMENT, "id": document_id, "type": document_type,
+            "createdAt": created_at}
 
 
 def document(table: Table, company_id: int, document_id: int) -> DocumentRecord | None:

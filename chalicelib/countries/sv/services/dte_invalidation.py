@@ -20,7 +20,7 @@ from chalicelib.countries.sv.domain import dte_formats, dte_invalidation_event, 
 from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.countries.sv.services import dte, dte_signing
 from chalicelib.countries.sv.services.dte_authority import DteTransmitter, Submission
-from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.records import DocumentChanges, DocumentRecord
 from chalicelib.errors import ApiError, NotFound, ServiceUnavailable, ValidationFailed
 from chalicelib.messages.phrases import Phrase
 from chalicelib.observability import logger
@@ -98,7 +98,7 @@ def invalidate(command: Command, document_id: int, fields: dict[str, Any],
         along=lambda document, transaction: dte.count_validated_debit_note(transaction, company_id, document, -1))
 
 
-def _invalidated(document: DocumentRecord, record: dict[str, Any]) -> DocumentRecord:
+def _invalidated(document: DocumentRecord, record: dict[str, Any]) -> DocumentChanges:
     """The document's DTE as the accepted invalidation leaves it (the pending event answered)."""
     kept = {name: value for name, value in (document.get("dte") or {}).items() if name != dte_rules.PENDING_INVALIDATION}
     return {"dte": {**kept, "status": dte_rules.INVALIDATED, "invalidation": record}}

@@ -15,7 +15,7 @@ from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_fex, dte_formats, dte_json
 from chalicelib.countries.sv.domain.dte import PENDING
 from chalicelib.countries.sv.services import dte_return, dte_signing
-from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.records import DocumentChanges
 from chalicelib.errors import ValidationFailed
 from chalicelib.messages.phrases import Phrase
 from chalicelib.store import keys
@@ -26,7 +26,7 @@ from chalicelib.store.transaction import Transaction
 
 def issue_dte(transaction: Transaction, table: Table, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
           document: Mapping[str, Any], products: Mapping[int, Mapping[str, Any]] | None = None,
-          source: Mapping[str, Any] | None = None) -> DocumentRecord:
+          source: Mapping[str, Any] | None = None) -> DocumentChanges:
     """Makes a numbered document being confirmed a DTE when it is one: returns the document's new
     fields (none otherwise) and adds the pending transmission and the control number to its
     transaction. The DTE is built in the authority's format and checked against its schema

@@ -17,7 +17,7 @@ from chalicelib.countries.sv.domain import dte as dte_rules
 from chalicelib.countries.sv.domain import dte_formats, dte_json, dte_return
 from chalicelib.countries.sv.domain import dte_invalidation_rules as manual
 from chalicelib.countries.sv.services import dte_signing
-from chalicelib.domain.records import DocumentRecord
+from chalicelib.domain.records import DocumentChanges
 from chalicelib.errors import ValidationFailed
 from chalicelib.messages.phrases import Phrase
 from chalicelib.store import keys
@@ -35,7 +35,7 @@ def applies(document: Mapping[str, Any], source: Mapping[str, Any] | None) -> bo
 
 
 def issue_return(transaction: Transaction, table: Table, company: Mapping[str, Any], document: Mapping[str, Any],
-          source: Mapping[str, Any]) -> DocumentRecord:
+          source: Mapping[str, Any]) -> DocumentChanges:
     """The note's new fields (its code and pending `dte`), with the transmission and the source's
     returns added to its transaction; refused (400) past the 3 months from the source's generation
     date or beyond the source's lines."""
