@@ -72,6 +72,25 @@ def test_an_invoice_created_confirmed_is_issued_and_accepted_as_a_dte(shop, cust
     assert_accepted(second)
 
 
+def test_its_journal_entry_names_it_by_its_numero_de_control_not_by_the_internal_number(shop, customer):
+    """An accountant knows a DTE by its número de control (the EEE-PPP-TT-N number is the
+    service's own, printed nowhere): the entry its confirmation posts says which one it is."""
+    created = invoice(shop, customer)
+    entry = shop.api.get(f"/journal-entries/{created['journalEntryId']}", key=shop.key)
+    assert entry.status == 200, entry.text
+    # the books' "{kind} {number}": the invoice's kind, then DTE-01-{0001 0001}-{1, 15 digits}
+    assert entry.json["description"] == "Factura DTE-01-00010001-000000000000001"
+    assert created["number"] not in entry.json["description"]
+    # so does its payment's entry ("Pago {document}"), and the customer's statement names it so too
+    cash = shop.created("/payments/methods", {"name": "Efectivo", "isCashMethod": True})
+    paid = shop.created(f"/payments/documents/{created['id']}/payments", {"paymentMethodId": cash["id"], "amount": 10})
+    payment_entry = shop.api.get(f"/journal-entries/{paid['journalEntryId']}", key=shop.key).json
+    assert payment_entry["description"] == "Pago DTE-01-00010001-000000000000001"
+    statement = shop.api.get(f"/credits/client/{customer}/statement", key=shop.key)
+    assert statement.status == 200, statement.text
+    assert [m["description"] for m in statement.json["movements"]][0] == "Factura DTE-01-00010001-000000000000001"
+
+
 def test_a_draft_becomes_a_dte_when_it_is_confirmed(shop, customer, table):
     draft = invoice(shop, customer, status="draft")
     assert draft["dte"] is None and draft["codigoGeneracion"] is None

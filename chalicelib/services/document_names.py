@@ -21,6 +21,13 @@ def names(document: Mapping[str, Any], prefix: str = "document") -> dict[str, An
             f"{prefix}NumeroControl": issuer.hooks.printed_number(document)}
 
 
+def known_as(document: Mapping[str, Any]) -> str:
+    """How a person knows a document, in the books and on a statement: by its authority's number where
+    its country's authority numbers it (El Salvador's número de control: the EEE-PPP-TT-N number is the
+    service's own, printed nowhere), else by its fiscal number, else (a draft) by its id."""
+    return names(document)["documentNumeroControl"] or str(document.get("number") or document["id"])
+
+
 def completed(table: Table, company_id: int, items: Iterable[dict[str, Any]], id_field: str = "documentId",
               prefix: str = "document") -> list[dict[str, Any]]:
     """`items` with their documents' names: those stored with the link are kept; the rest (written

@@ -21,6 +21,7 @@ from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.messages.phrases import Phrase
+from chalicelib.services import document_names
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import bank_transactions, banking, exchange_rates
 from chalicelib.services.commands import Command
@@ -98,7 +99,7 @@ def within_pending(amount: Decimal, pending: Decimal) -> None:
 
 
 def document_label(document: DocumentRecord) -> str:
-    return str(document.get("number") or document["id"])
+    return document_names.known_as(document)
 
 
 def books_company(table: Table, company_id: int) -> dict[str, Any]:

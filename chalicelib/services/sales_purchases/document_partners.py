@@ -36,7 +36,7 @@ def move_partner_balance(plan: Plan, document: DocumentRecord, sign: int, date: 
     if not kind.balance:
         return
     partner_id = document["businessPartnerId"]
-    label = f"{kind.name} {document.get('number') or document['id']}"
+    label = f"{kind.name} {document_names.known_as(document)}"
     # the partner's balance is in the company's currency, as its control account
     amount = currency.base_total(document, context.own_currency).amount * kind.balance * sign
     partner_ledger.record_movement(

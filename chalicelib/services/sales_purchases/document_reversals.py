@@ -18,6 +18,7 @@ from chalicelib.errors import ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.messages.phrases import Phrase
+from chalicelib.services import document_names
 from chalicelib.services.accounting import book_corrections
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.services.commands import Command
@@ -63,7 +64,7 @@ def reverse(plan: Plan, document: DocumentRecord, date: str) -> DocumentChanges:
             plan.context.table, load_rules(plan.context.table, plan.context.company_id),
             source=Source("document", document["id"], kind.code), date=date,
             description=book_text("inventory_revaluation_reversal", kind=kind.name,
-                                  number=document.get("number") or document["id"]),
+                                  number=document_names.known_as(document)),
             movements=document_rules.revaluation_movements(revaluation))
         reversal_ids.append(entry["id"])
     if reversal_ids:

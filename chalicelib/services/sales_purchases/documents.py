@@ -20,6 +20,7 @@ from chalicelib.errors import ApiError, DocumentTooLarge, NotFound, ValidationFa
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.messages.phrases import Phrase
+from chalicelib.services import document_names
 from chalicelib.services.accounting import book_corrections, dimensions
 from chalicelib.services.accounting.posting import Source, load_rules
 from chalicelib.services.banking import exchange_rates
@@ -89,7 +90,8 @@ def _confirm(plan: Plan, document: DocumentRecord) -> DocumentChanges:
         entry = plan.journal.automatic_entry(
             context.table, load_rules(context.table, context.company_id),
             source=Source("document", document["id"], kind.code), date=document["date"],
-            description=book_text("document", kind=kind.name, number=changes.get("number") or document.get("number")), movements=movements)
+            description=book_text("document", kind=kind.name, number=document_names.known_as(numbered)),
+            movements=movements)
         changes["journalEntryId"] = entry["id"]
     changes["pending"] = Decimal(document["total"]) if kind.owed else ZERO
     changes["basePending"] = currency.base_total(document, context.own_currency).amount if kind.owed else ZERO
