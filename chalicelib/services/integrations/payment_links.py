@@ -143,7 +143,7 @@ def generate_link(command: Command, fields: dict[str, Any]) -> dict[str, Any]:
     expires_at = clock.iso(expires)
     settings = get_settings()
     name, email = _customer(table, company_id, document)
-    label = payment_records.document_label(document)
+    label = document_names.known_as(document)
     try:
         checkout = adapter_for(gateway["provider"]).create_checkout(
             access,

@@ -14,6 +14,7 @@ from chalicelib.domain.records import DocumentRecord, PaymentRecord
 from chalicelib.errors import NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.messages.phrases import Phrase
+from chalicelib.services import document_names
 from chalicelib.services.accounting.posting import JournalWrites, Source, load_rules
 from chalicelib.services.banking import exchange_rates
 from chalicelib.services.commands import Command
@@ -23,7 +24,6 @@ from chalicelib.services.payments.payment_records import (
     active_method,
     books_company,
     condition_type,
-    document_label,
     new_payment,
     pay_by_method,
     payable_kind,
@@ -82,7 +82,7 @@ def register_advance(command: Command, order: DocumentRecord, fields: dict[str, 
     writes = JournalWrites(company_id)
     held = Movement(document_rules.ADVANCE_OPERATION[kind.code], CREDIT if kind.sales else DEBIT, amount)
     pay_by_method(table, transaction, writes, payment, order, method, company=company, money_in=kind.sales, other_side=held,
-                   description=book_text("advance", document=document_label(order)), fields=fields,
+                   description=book_text("advance", document=document_names.known_as(order)), fields=fields,
                    sender=command.principal)
     change_advances(transaction, company_id, order, "advancesTotal", amount)
     return record_payment(command, transaction, writes, payment)
@@ -143,7 +143,7 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
                                  code="ADVANCE_NOT_AVAILABLE" if pending > 0 else "AMOUNT_EXCEEDS_PENDING")
     if amount > available:
         raise PaymentRefused(Phrase("Only {} of advance is available on document {}.",
-                                    available, document_label(source)),
+                                    available, document_names.known_as(source)),
                              code="ADVANCE_NOT_AVAILABLE", details=[{"field": "amount", "message":
                                      Phrase("at most {}", available)}])
     within_pending(amount, pending)
@@ -165,8 +165,8 @@ def apply_advances(command: Command, document_id: int, fields: dict[str, Any]) -
                  [Movement("payable", DEBIT, amount), Movement(operation, CREDIT, amount)])
     entry = writes.automatic_entry(table, load_rules(table, company_id),
                                    source=Source("payment", payment["id"], kind.code), date=date,
-                                   description=book_text("advance_application", source=document_label(source),
-                                                         document=document_label(document)),
+                                   description=book_text("advance_application", source=document_names.known_as(source),
+                                                         document=document_names.known_as(document)),
                                    movements=movements)
     payment.update({"kind": ADVANCE, "sourceDocumentId": source["id"], "journalEntryId": entry["id"]})
     change_advances(transaction, company_id, source, "advancesApplied", amount)

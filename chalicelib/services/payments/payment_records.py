@@ -98,10 +98,6 @@ def within_pending(amount: Decimal, pending: Decimal) -> None:
                              details=[{"field": "amount", "message": Phrase("at most {}", pending)}])
 
 
-def document_label(document: DocumentRecord) -> str:
-    return document_names.known_as(document)
-
-
 def books_company(table: Table, company_id: int) -> dict[str, Any]:
     """The company a payment is booked for (its currency, its country's clock): read once a command."""
     return exchange_rates.company_of(table, company_id)
@@ -212,7 +208,7 @@ def settle_document(transaction: Transaction, company_id: int, kind: document_ru
     if change or open_delta:
         move_partner(transaction, company_id, kind, document, change, open_delta)
     if change:
-        label = f"{_KIND_LABEL[payment['kind']]} {document_label(document)}"
+        label = f"{_KIND_LABEL[payment['kind']]} {document_names.known_as(document)}"
         partner_ledger.record_movement(
             transaction, company_id, partner_id=document["businessPartnerId"], side=partner_side(kind), date=date,
             amount=change, origin=partner_ledger.PAYMENT_ORIGIN, origin_id=payment["id"],
@@ -277,7 +273,7 @@ def method_payment(command: Command, transaction: Transaction, writes: JournalWr
     partner_side = Movement("receivable" if sales else "payable", CREDIT if sales else DEBIT, settled.amount)
     pay_by_method(table, transaction, writes, payment, document, method, company=company,
                   money_in=document_rules.money_comes_in(kind),
-                  other_side=partner_side, description=book_text("payment", document=document_label(document)),
+                  other_side=partner_side, description=book_text("payment", document=document_names.known_as(document)),
                   fields=fields, sender=command.principal, statement_line_id=statement_line_id)
     if terms is not None and condition_id is not None:
         condition = payment_setup.condition_key(company_id, condition_id)

@@ -20,6 +20,7 @@ from chalicelib.errors import ApiError, Forbidden, NotFound, ValidationFailed
 from chalicelib.events import outbox
 from chalicelib.messages.books import book_text
 from chalicelib.messages.phrases import Phrase
+from chalicelib.services import document_names
 from chalicelib.services.accounting.posting import JournalWrites, Source, get_entry, load_rules
 from chalicelib.services.banking import bank_transactions, banking, exchange_rates
 from chalicelib.services.commands import Command
@@ -40,7 +41,6 @@ from chalicelib.services.payments.payment_records import (
     PaymentRefused,
     active_method,
     books_company,
-    document_label,
     method_payment,
     new_payment,
     pay_by_method,
@@ -154,8 +154,8 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         difference = currency.exchange_difference(note_side.side, applied, settled)
         if difference:
             entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
-                                           description=book_text("exchange_difference_credit_note", note=document_label(note),
-                                                                   document=document_label(document)),
+                                           description=book_text("exchange_difference_credit_note", note=document_names.known_as(note),
+                                                                   document=document_names.known_as(document)),
                                            movements=[note_side, partner_side, *difference])
             payment["journalEntryId"] = entry["id"]
         else:
@@ -168,7 +168,7 @@ def register_payment(command: Command, document_id: int, fields: dict[str, Any])
         take(transaction, company_id, certificate, amount, paid=False, base=applied)
         withheld = Movement("withholding", DEBIT if sales else CREDIT, applied.amount)
         entry = writes.automatic_entry(table, load_rules(table, company_id), source=source, date=date,
-                                       description=book_text("withholding", document=document_label(document)),
+                                       description=book_text("withholding", document=document_names.known_as(document)),
                                        movements=[withheld, partner_side,
                                                   *currency.exchange_difference(withheld.side, applied, settled)])
         payment.update({"kind": WITHHOLDING, "withholdingDocumentId": certificate["id"], "journalEntryId": entry["id"],
@@ -206,7 +206,7 @@ def _register_refund(command: Command, note: DocumentRecord, kind: document_rule
     partner_side = Movement("receivable" if kind.sales else "payable", DEBIT if kind.sales else CREDIT, settled.amount)
     pay_by_method(table, transaction, writes, payment, note, method, company=company,
                    money_in=document_rules.money_comes_in(kind),
-                   other_side=partner_side, description=book_text("refund", document=document_label(note)),
+                   other_side=partner_side, description=book_text("refund", document=document_names.known_as(note)),
                    fields=fields, sender=command.principal)
     settle_document(transaction, company_id, kind, note, amount, settled, payment, date)
     return record_payment(command, transaction, writes, payment)
