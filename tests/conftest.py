@@ -27,7 +27,7 @@ from chalicelib.store.attachments import reset_attachment_objects  # noqa: E402
 from chalicelib.store.files import reset_files  # noqa: E402
 from chalicelib.store.table import get_table, reset_table  # noqa: E402
 from infra.deploy.resources import create_attachments_bucket, create_bucket  # noqa: E402
-from infra.devstack import faithful_dynamodb, faithful_s3, moto_speedups  # noqa: E402
+from infra.devstack import faithful_dynamodb, faithful_s3, memory_dynamodb, moto_speedups  # noqa: E402
 from tests.support import ApiClient, CompanyFixture, make_company  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*CustomAuthorizer.*")
@@ -68,14 +68,26 @@ moto_speedups.install()  # (and moto_overheads)
 _faithful_moto()
 
 
-def pytest_configure(config):
-    """On moto, the store's DynamoDB client hands its item calls to moto's handler in this process
-    (infra/devstack/direct_dynamodb.py); on DynamoDB Local every call goes through botocore."""
-    from chalicelib.store.table import serve_in_process
+# Whether the DynamoDB clients made now answer from memory (infra/devstack/memory_dynamodb.py):
+# set by `aws` for the test it serves, off otherwise (a module's own table is moto's).
+_in_memory = {"on": False}
+
+
+def _engine_client(client):
     from infra.devstack.direct_dynamodb import DirectDynamoDB
+    from infra.devstack.memory_dynamodb import MemoryDynamoDB
+
+    return MemoryDynamoDB(client) if _in_memory["on"] else DirectDynamoDB(client)
+
+
+def pytest_configure(config):
+    """Off DynamoDB Local, the store's DynamoDB client answers its item calls in this process: from
+    memory for a test where the emulator adds nothing, else from moto's handler (infra/devstack/
+    direct_dynamodb.py); on DynamoDB Local every call goes through botocore."""
+    from chalicelib.store.table import serve_in_process
     from tests.dynamodb_local import on_dynamodb_local
 
-    serve_in_process("dynamodb", None if on_dynamodb_local(config) else DirectDynamoDB)
+    serve_in_process("dynamodb", None if on_dynamodb_local(config) else _engine_client)
 
 
 def _compiled_catalogues() -> None:
@@ -166,18 +178,34 @@ def later(monkeypatch):
     return move
 
 
+def _faults_unreachable(*_, **__):
+    pytest.fail("this test injects faults or index lag, which reach only moto: mark it "
+                "`emulator` (its table is then moto's, not the in-memory engine's)")
+
+
 @pytest.fixture
-def aws(monkeypatch, dynamodb_table):
+def aws(request, monkeypatch, dynamodb_table):
+    from tests.dynamodb_local import serves_from_memory
+
     reset_settings()
     reset_table()
     reset_files()
     reset_attachment_objects()
     faithful_dynamodb.reset()
+    memory_dynamodb.reset()
     transaction.forget_contention()  # counters of an earlier test's table, same names
-    with mock_aws():
-        dynamodb_table.create()
-        yield
+    _in_memory["on"] = dynamodb_table.endpoint is None and serves_from_memory(request.node)
+    if _in_memory["on"]:
+        for hook in ("inject", "configure", "control_time"):  # (`behaving` goes through `configure`)
+            monkeypatch.setattr(faithful_dynamodb, hook, _faults_unreachable)
+    try:
+        with mock_aws():
+            dynamodb_table.create()
+            yield
+    finally:
+        _in_memory["on"] = False
     faithful_dynamodb.reset()
+    memory_dynamodb.reset()
     reset_settings()
     reset_table()
     reset_files()

@@ -59,13 +59,15 @@ _tables = itertools.count(1)
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--dynamodb", choices=("moto", "local"), default=None,
-                     help="the engine behind the tests' table: moto (default) or DynamoDB Local "
-                          "(also DYNAMODB=local, or DYNAMODB_ENDPOINT=<url of one running>)")
+                     help="the engine behind the tests' table: by default the in-memory engine, and moto for "
+                          "the tests marked emulator, moto_only or reads_table_stream; moto for every test; or "
+                          "DynamoDB Local (also DYNAMODB=local, or DYNAMODB_ENDPOINT=<url of one running>)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "moto_only(reason): skipped on DynamoDB Local (--dynamodb=local)")
     config.addinivalue_line("markers", "reads_table_stream: the table gets its stream on DynamoDB Local too")
+    config.addinivalue_line("markers", "emulator(reason): the test's table is moto's, not the in-memory engine's")
 
 
 def on_dynamodb_local(config: pytest.Config) -> bool:
@@ -73,16 +75,27 @@ def on_dynamodb_local(config: pytest.Config) -> bool:
     return chosen == "local" or (chosen is None and bool(os.environ.get("DYNAMODB_ENDPOINT")))
 
 
+def on_moto_only(config: pytest.Config) -> bool:
+    return (config.getoption("--dynamodb") or os.environ.get("DYNAMODB")) == "moto"
+
+
+def serves_from_memory(item: pytest.Item) -> bool:
+    """Whether the test's table is the in-memory engine's (infra/devstack/memory_dynamodb.py): unless
+    it needs the emulator (its faults, index lag, streams, conflicts, own state) or moto was chosen."""
+    if on_moto_only(item.config):
+        return False
+    return not any(item.get_closest_marker(name) for name in ("emulator", "moto_only", "reads_table_stream"))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not on_dynamodb_local(config):
-        return
+    local = on_dynamodb_local(config)
     for item in items:
         path = item.path.relative_to(ROOT).as_posix()
         reason = MOTO_ONLY.get(path) or MOTO_ONLY.get(f"{path}::{item.originalname}")
         if reason:
             item.add_marker(pytest.mark.moto_only(reason))
         marker = item.get_closest_marker("moto_only")
-        if marker:
+        if marker and local:
             item.add_marker(pytest.mark.skip(reason=f"moto only: {marker.args[0] if marker.args else ''}"))
 
 

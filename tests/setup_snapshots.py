@@ -64,12 +64,32 @@ def _clock_key() -> str:
     return clock.now().strftime("%Y-%m-%dT%H")
 
 
+def _memory_table(moto_table: Any) -> Any | None:
+    """The in-memory engine's table of this name, when it serves the test (tests/conftest.py)."""
+    from infra.devstack import memory_dynamodb
+    from tests import conftest
+
+    if not conftest._in_memory["on"]:
+        return None
+    return memory_dynamodb.ENGINE.table(moto_table.name, lambda TableName: {"Table": moto_table.describe(
+        base_key="Table")["Table"]})
+
+
 def _content(moto_table: Any) -> bytes:
-    return pickle.dumps(dict(moto_table.items), protocol=pickle.HIGHEST_PROTOCOL)
+    """The table's items, pickled; the engine's name first (an empty table of either engine is no
+    start for the other's set-ups: each keeps its items in its own form)."""
+    memory = _memory_table(moto_table)
+    engine, items = (b"memory:", memory.items) if memory is not None else (b"moto:", moto_table.items)
+    return engine + pickle.dumps(dict(items), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _restore(moto_table: Any, content: bytes) -> None:
-    moto_table.items = defaultdict(dict, pickle.loads(content))
+    memory = _memory_table(moto_table)
+    items = pickle.loads(content[content.index(b":") + 1:])
+    if memory is not None:
+        memory.replace_items(items)
+        return
+    moto_table.items = defaultdict(dict, items)
     if hasattr(moto_table, "_index_groups"):  # moto_speedups' sorted partitions of the old content
         del moto_table._index_groups
 
@@ -82,7 +102,7 @@ def remembered(table_name: str, what: Hashable, build: Callable[[], T]) -> T:
     if moto_table is None or not _faithful_layer_is_plain():
         return build()
     before = hashlib.sha256(_content(moto_table)).hexdigest()
-    if not moto_table.items:
+    if not (_memory_table(moto_table) or moto_table).items:
         _starts.add(before)
     key = (what, before, _clock_key(), get_settings())  # (settings read from the environment: a test's own too)
     if key in _kept:

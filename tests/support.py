@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from chalice.test import Client, HTTPResponse, TestHTTPClient
 
 from chalicelib import jsoncodec
@@ -11,6 +12,10 @@ from chalicelib.services.identity import accounts, api_keys
 from chalicelib.settings import get_settings
 from infra.devstack.gateway import MISSING_ROUTE, gateway_response
 from tests.setup_snapshots import remembered
+
+# A test that races writers against one another keeps the emulator: its transactions in flight conflict,
+# where the in-memory engine (infra/devstack/memory_dynamodb.py) answers one call at a time.
+RACES = pytest.mark.emulator("races writers: on the emulator, transactions in flight conflict")
 
 ORIGIN = "http://localhost:8000"
 PASSWORD = "correct horse battery"

@@ -10,6 +10,8 @@ from tests.bank_matching_support import D, act, balance_of, bank_account, check_
 from tests.documents_support import Shop
 from tests.race_support import hold_at_commit
 
+pytestmark = pytest.mark.emulator("races writers: on the emulator, transactions in flight conflict")
+
 
 @pytest.fixture
 def shop(api, company_a) -> Shop:

@@ -15,7 +15,7 @@ from chalicelib.domain import statement_formats
 from chalicelib.domain.bank_statements import StatementInvalid
 from chalicelib.services.statements import imports
 from tests.documents_support import outbox_payloads
-from tests.support import ORIGIN
+from tests.support import ORIGIN, RACES
 from tests.test_reconciliations import bank_account, opened_books
 from tests.users_support import member, scan
 
@@ -337,6 +337,7 @@ def test_the_import_announces_statement_imported(books, account, table, company_
 
 # --- races and crashes ----------------------------------------------------------------------------
 
+@RACES
 def test_a_concurrent_double_import_lands_each_line_once(books, account):
     rows = "".join(f"{day:02d}/11/2026,Depósito {day},D{day},,{day}.00,\r\n" for day in range(1, 29))
     rows += "".join(f"28/11/2026,Pago {n},P{n},{n}.00,,\r\n" for n in range(1, 73))  # 100 lines: 3 chunks

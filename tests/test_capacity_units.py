@@ -104,6 +104,7 @@ def test_index_writes_follow_the_index_keys():
     assert index_writes(None, {**item, "SK": {"S": "D"}}, keys_only) == [("put", 1)]
 
 
+@pytest.mark.emulator("the meter reads the items before and after through a client of its own (the benchmark's)")
 def test_the_meter_prices_a_real_transaction_from_the_items(table):
     """A 1.5 KB item in GSI1, a counter and a ConditionCheck, in one TransactWriteItems."""
     meter = CapacityMeter(table.client, boto3.client("dynamodb"))

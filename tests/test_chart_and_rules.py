@@ -7,7 +7,7 @@ import pytest
 
 from chalicelib.domain.accounting import ACCOUNT_TYPES, OPERATION_TYPES
 from chalicelib.services.identity import accounts as users
-from tests.support import ORIGIN, Books
+from tests.support import ORIGIN, RACES, Books
 
 
 @pytest.fixture
@@ -171,6 +171,7 @@ def test_the_tree_is_bounded_so_no_deep_move_makes_a_cycle(api, company_a, books
     assert api.get(f"/chart-of-accounts/{chain[0]}", key=company_a.api_key).json["parentId"] is None
 
 
+@RACES
 def test_concurrent_imports_all_succeed_and_create_each_account_once(api, company_a):
     from concurrent.futures import ThreadPoolExecutor
 
@@ -239,6 +240,7 @@ def test_only_an_account_s_first_postings_write_its_chart_item(api, table, compa
     assert books.ledger("110101")["closingBalance"] == 15
 
 
+@RACES
 def test_an_account_s_first_posting_and_its_deletion_never_both_happen(api, monkeypatch, company_a, books):
     from tests.race_support import hold_at_commit
 
@@ -256,6 +258,7 @@ def test_an_account_s_first_posting_and_its_deletion_never_both_happen(api, monk
     assert books.trial_balance()["accounts"] == []  # nothing posted, to the deleted account or any
 
 
+@RACES
 def test_a_posting_beside_a_deactivation_of_an_account_with_postings_is_as_if_it_came_first(
         api, monkeypatch, company_a, books):
     from tests.race_support import hold_at_commit

@@ -12,7 +12,7 @@ import pytest
 
 from chalicelib import clock
 from tests.documents_support import Shop
-from tests.support import ORIGIN
+from tests.support import ORIGIN, RACES
 from tests.users_support import member
 
 D = Decimal
@@ -151,6 +151,7 @@ def test_reopening_goes_newest_first_past_a_year_never_closed(api, shop):
 
 
 # issue 39: fixbooks
+@RACES
 def test_a_close_racing_the_reopen_of_an_earlier_year_is_refused(api, shop, monkeypatch):
     """2025 closed; 2026's close checks that 2025 is closed, and 2025 is reopened before the close
     writes its lock: the books' lock it read (2025-12-31) has moved, so 2026 does not close past

@@ -8,6 +8,8 @@ import pytest
 
 from chalicelib.store import keys
 
+pytestmark = pytest.mark.emulator("races writers: on the emulator, transactions in flight conflict")
+
 THREADS = 8
 PER_THREAD = 5
 

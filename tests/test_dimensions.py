@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from chalicelib.services.identity import accounts as users
-from tests.support import ORIGIN
+from tests.support import ORIGIN, RACES
 
 
 def create(api, key, body, expect=201):
@@ -127,6 +127,7 @@ def test_a_seller_reads_dimensions_but_does_not_change_them(api, table, company_
     assert api.get(f"/dimensions/{branch['id']}", key=company_a.api_key).json["name"] == "Sucursal"
 
 
+@RACES
 def test_the_count_item_refuses_a_sixth_dimension_a_concurrent_creator_would_make(api, table, company_a):
     """Two creators who both read four dimensions: the first one's count makes the second's condition
     (count < 5) fail, whatever it read. Played here by the count alone at five over four dimensions."""

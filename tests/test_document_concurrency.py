@@ -11,8 +11,12 @@ from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from typing import Any
 
+import pytest
+
 from chalicelib.store import keys
 from tests.documents_support import Shop
+
+pytestmark = pytest.mark.emulator("races writers: on the emulator, transactions in flight conflict")
 
 CONCURRENT = 20
 

@@ -29,7 +29,7 @@ from tests.dte_support import (
     taxpayer_of,
     transmission,
 )
-from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, Books
+from tests.support import DOCUMENT_CHART, DOCUMENT_RULES, RACES, Books
 
 
 @pytest.fixture
@@ -263,6 +263,7 @@ def test_why_a_transmission_got_no_answer_reads_in_the_callers_language(dte_auth
     assert confirmed.json["dte"]["lastError"] == "Hacienda no respondió"
 
 
+@RACES
 def test_a_concurrent_retry_that_answered_first_wins_and_the_other_records_nothing(dte_authority, shop, customer,
                                                                                   table):
     dte_authority.faults(unavailable=True)

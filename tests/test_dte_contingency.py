@@ -14,6 +14,7 @@ from chalicelib.countries.sv.services.dte_authority import Lot
 from infra.devstack.dte_authority import seal_of
 from tests.documents_support import SV_ISSUER, Shop
 from tests.dte_support import assert_delivered_as_received
+from tests.support import RACES
 
 RESPONSIBLE = {"name": "Marta Ruiz", "documentType": "13", "documentNumber": "01234567-8"}
 
@@ -108,6 +109,7 @@ def test_an_event_whose_answer_was_lost_is_sent_again_as_the_same_event(dte_auth
         "selloRecibido"]
 
 
+@RACES
 def test_an_overdue_dte_is_never_sent_late_and_never_hides_the_others(dte_authority, shop, table, later, monkeypatch):
     from chalicelib.countries.sv.services import dte_contingency
     from chalicelib.store import keys
@@ -242,6 +244,7 @@ def test_a_contingency_goes_as_one_lot_whose_answers_are_recorded_once_each(dte_
              ].count("document.dte_accepted") for document in answered] == [1, 1, 0]
 
 
+@RACES
 def test_two_polls_at_once_record_each_answer_once(dte_authority, shop, table, later, monkeypatch):
     from chalicelib.countries.sv.services import dte_lots
     from tests.dte_support import events

@@ -19,6 +19,7 @@ from chalicelib.store import keys
 from infra.devstack.dte_authority import _seal
 from tests.documents_support import SV_ISSUER, Shop
 from tests.dte_support import assert_delivered_as_received, consumer_of, printed, transmission
+from tests.support import RACES
 
 D = Decimal
 
@@ -331,6 +332,7 @@ def test_a_return_drafted_then_confirmed_and_sent_again_once_the_authority_answe
     assert dte_authority.registered[sent["codigoGeneracion"]]["tipoDte"] == "18"
 
 
+@RACES
 def test_returns_sent_all_at_once_never_pass_the_fe_line(shop, cup, table, dte_authority):
     import threading
     from concurrent.futures import ThreadPoolExecutor

@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 
 from tests.documents_support import Shop, dollar_shop
+from tests.support import RACES
 from tests.test_printing import pdf_text, print_pdf
 
 D = Decimal
@@ -177,6 +178,7 @@ def test_a_honduran_invoice_in_dollars_prints_the_rate_and_the_lempiras(shop):
     assert "Total en HNL" in text and "2,817.50" in text and "ISV en HNL" in text and "367.50" in text
 
 
+@RACES
 def test_concurrent_dollar_payments_at_different_rates_never_overpay_nor_leave_a_cent(shop):
     """Twenty quarters of a USD 460.00 invoice at 24.50 (11,270.00), each at its own rate: exactly
     four win; the receivable is emptied to the cent; what the bank got beyond 11,270.00 is the gain."""
@@ -207,6 +209,7 @@ def test_concurrent_dollar_payments_at_different_rates_never_overpay_nor_leave_a
     assert D(str(shop.partner(shop.customer)["receivableBalance"])) == 0
 
 
+@RACES
 def test_concurrent_refunds_of_one_credit_note_never_give_back_more_than_it_credits(shop):
     cash = shop.created("/payments/methods", {"name": "Efectivo"})
     invoice = shop.document("01", [(shop.service, 4, 100)])                                  # 460.00

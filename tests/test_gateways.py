@@ -34,7 +34,7 @@ from tests.gateway_support import (
     pending,
     post,
 )
-from tests.support import ORIGIN
+from tests.support import ORIGIN, RACES
 
 D = Decimal
 
@@ -338,6 +338,7 @@ def test_a_status_call_that_times_out_leaves_it_pending_and_a_retry_completes_it
     assert counter["total"] == 3
 
 
+@RACES
 def test_two_notifications_of_one_transaction_at_once_book_exactly_one_payment(api, shop, table, pixelpay):
     gateway = new_pixelpay_gateway(shop)
     invoice = shop.document("01", [(shop.service, 1, 100)])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 
 from chalicelib.store import keys
-from tests.support import ORIGIN
+from tests.support import ORIGIN, RACES
 
 PARTNER = {"name": "Cliente", "type": "customer"}
 
@@ -66,6 +66,7 @@ def test_invalid_key_is_400(api, company_a):
     assert reply.json["details"][0]["field"] == "Idempotency-Key"
 
 
+@RACES
 def test_concurrent_twins_create_once(api, company_a):
     replies = []
 

@@ -14,6 +14,8 @@ import pytest
 
 from tests.documents_support import Shop
 
+pytestmark = pytest.mark.emulator("races writers: on the emulator, transactions in flight conflict")
+
 
 @pytest.fixture
 def shop(api, company_a) -> Shop:

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from tests.documents_support import Shop, outbox_payloads
-from tests.support import ORIGIN
+from tests.support import ORIGIN, RACES
 
 D = Decimal
 
@@ -160,6 +160,7 @@ def test_payment_rules(api, shop):
     assert missing_reason.status == 400 and missing_reason.json["details"][0]["field"] == "reason"
 
 
+@RACES
 def test_concurrent_payments_never_overpay(shop):
     cash = shop.created("/payments/methods", {"name": "Efectivo"})
     invoice = shop.document("01", [(shop.service, 4, 100)])  # 460.00

@@ -13,7 +13,7 @@ from chalicelib.countries.sv.services import dte_signing
 from chalicelib.countries.sv.services.dte import retry_pending_dte
 from tests.documents_support import Shop
 from tests.dte_support import transmission
-from tests.support import ORIGIN, PASSWORD
+from tests.support import ORIGIN, PASSWORD, RACES
 from tests.users_support import accept, invite, mailed_token, member, remove, session_of, update, users_by_email
 
 # --- 1. a DTE that cannot be built or signed is a bug, not an authority that did not answer ---
@@ -124,6 +124,7 @@ def _login(api, email_address, password):
     return api.post("/auth/login", {"email": email_address, "password": password}, origin=ORIGIN)
 
 
+@RACES
 def test_a_burst_of_wrong_passwords_gets_at_most_the_limit_of_checks(api, company_a, monkeypatch):
     from chalicelib.services.identity import sessions
 

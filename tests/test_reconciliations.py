@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from tests.documents_support import Shop
-from tests.support import OPENING_CHART, OPENING_RULES, ORIGIN, Books, CompanyFixture
+from tests.support import OPENING_CHART, OPENING_RULES, ORIGIN, RACES, Books, CompanyFixture
 
 D = Decimal
 OPENED = "2026-11-01"
@@ -370,6 +370,7 @@ def meet_before_commit(monkeypatch):
     return install
 
 
+@RACES
 def test_two_drafts_clearing_one_transaction_completed_at_once_let_exactly_one_win(api, books, meet_before_commit):
     checking = bank_account(books)["id"]
     deposit = move(books, checking, "deposit", "75.00", "2026-11-03")
@@ -385,6 +386,7 @@ def test_two_drafts_clearing_one_transaction_completed_at_once_let_exactly_one_w
     assert D(str(account(books, checking)["reconciledBalance"])) == D("1075.00")  # counted once
 
 
+@RACES
 def test_two_balanced_drafts_on_one_opening_balance_cannot_both_complete(api, books, meet_before_commit):
     """Each balances against the same reconciled balance; once one completes, the other's
     difference is no longer zero (the account's condition catches it, the retry reports it)."""
@@ -404,6 +406,7 @@ def test_two_balanced_drafts_on_one_opening_balance_cannot_both_complete(api, bo
     assert sum(reconciled_flags(books, checking).values()) == 1
 
 
+@RACES
 def test_many_concurrent_completions_of_one_transaction(api, books):
     checking = bank_account(books)["id"]
     deposit = move(books, checking, "deposit", "5.00", "2026-11-03")

@@ -16,6 +16,7 @@ from chalicelib.services.sales_purchases import scheduled_invoices as service
 from chalicelib.store import keys
 from chalicelib.store.transaction import Transaction
 from tests.documents_support import CAI, Shop
+from tests.support import RACES
 
 
 @pytest.fixture
@@ -234,6 +235,7 @@ def test_a_run_makes_the_due_invoice_through_the_documents_service_and_advances(
     assert len(invoices(shop, created["id"])) == 1
 
 
+@RACES
 def test_a_stale_read_of_the_index_makes_no_second_invoice(shop, table, at):
     created = schedule(shop)
     at("2026-01-31T18:00")
@@ -245,6 +247,7 @@ def test_a_stale_read_of_the_index_makes_no_second_invoice(shop, table, at):
     assert len(invoices(shop, created["id"])) == 1 and get(shop, created["id"])["version"] == 2
 
 
+@RACES
 def test_concurrent_runs_make_one_invoice_per_due_date(shop, table, at, monkeypatch):
     created = schedule(shop, frequency="daily", startDate="2026-01-20")
     other = schedule(shop, frequency="weekly", startDate="2026-01-16")

@@ -10,7 +10,7 @@ from decimal import Decimal as D
 import pytest
 
 from tests.documents_support import Shop
-from tests.support import ORIGIN
+from tests.support import ORIGIN, RACES
 from tests.test_inventory_concurrency import all_at_once
 from tests.test_inventory_costing import balance_at, costs, transfer, valuation
 from tests.test_stock_at_a_date import stock_at
@@ -117,6 +117,7 @@ def test_undoing_a_purchase_on_its_date_may_not_leave_the_sale_of_its_goods_shor
         [(chair, 1, 40)], [(chair, 1, 0)], [(chair, 1, 0)]]
 
 
+@RACES
 def test_back_dated_sales_racing_cannot_together_leave_a_later_day_short(shop):
     """Each sale alone fits; two together would leave the 20th short. They race: each reads the
     position, then the later movements; the position's write is conditioned on its sequence, so

@@ -9,6 +9,8 @@ from chalicelib.store import keys
 from chalicelib.store.listing import decode_cursor, encode_cursor
 from chalicelib.store.transaction import LostRace, Transaction, run_with_retries
 
+pytestmark = pytest.mark.emulator("the store calls DynamoDB itself: on the emulator (and on DynamoDB Local)")
+
 
 def test_commit_is_all_or_nothing(table):
     transaction = Transaction(table)

@@ -9,6 +9,7 @@ import pytest
 
 from infra.devstack import faithful_dynamodb
 from tests.documents_support import Shop
+from tests.support import RACES
 
 
 @pytest.fixture
@@ -89,6 +90,7 @@ def test_a_command_that_keeps_losing_answers_503_concurrent_update_with_retry_af
     assert documents(shop) == 0
 
 
+@RACES
 def test_a_number_retaken_at_commit_is_the_one_stored_answered_replayed_and_posted(shop, monkeypatch):
     """Invoices racing for one CAI range: the losers retake the next number into the transaction
     they built (store/transaction.py Renumbering). Every trace of a number agrees: the answer, the

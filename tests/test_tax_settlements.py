@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from tests.documents_support import Shop
-from tests.support import ORIGIN
+from tests.support import ORIGIN, RACES
 from tests.users_support import member
 
 D = Decimal
@@ -232,6 +232,7 @@ def test_refusals_name_their_field_and_change_nothing(api, shop):
     assert settle(shop, {"date": "2026-12-01", "periodEnd": "2026-10-31", "bankAccountId": bank["id"]}).status == 201
 
 
+@RACES
 def test_two_settlements_of_october_at_once_pay_it_once(api, monkeypatch, shop):
     from tests.race_support import hold_at_commit
 

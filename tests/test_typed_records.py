@@ -18,6 +18,8 @@ from chalicelib.store.table import from_attributes, to_attributes
 from chalicelib.store.transaction import Transaction
 from tests.documents_support import Shop
 
+pytestmark = pytest.mark.emulator("the store calls DynamoDB itself: on the emulator (and on DynamoDB Local)")
+
 D = Decimal
 
 STORED = {"PK": "T#typed", "SK": "DOC", "id": 15, "version": 3, "businessPartnerId": 7,

@@ -8,7 +8,7 @@ import pytest
 
 from chalicelib.services.identity import users as users_service
 from chalicelib.store import keys
-from tests.support import ORIGIN, PASSWORD
+from tests.support import ORIGIN, PASSWORD, RACES
 from tests.users_support import USERS, accept, invite, mailed_token, member, remove, update, users_by_email
 
 
@@ -102,6 +102,7 @@ def test_the_last_active_owner_cannot_be_demoted_deactivated_or_removed(api, tab
     assert update(api, owner, company_a.user_id, {"role": "admin"}).json["role"] == "admin"
 
 
+@RACES
 def test_two_owners_demoting_each_other_at_once_leave_exactly_one(api, table, company_a, monkeypatch):
     other_id, other = member(api, table, company_a, "co-owner@alpha.hn", "owner")
     owner = api.login(company_a.email)
