@@ -30,19 +30,8 @@ from typing import Any
 
 from infra.devstack.direct_dynamodb import DirectDynamoDB
 from infra.devstack.faithful_values import shuffled
-from infra.devstack.memory_expressions import (
-    ExpressionError,
-    Parsed,
-    Scope,
-    bytes_of,
-    holds,
-    parse_condition,
-    parse_projection,
-    parse_update,
-    projected,
-    sort_value,
-    stored,
-)
+from infra.devstack.memory_expressions import Scope, bytes_of, holds, projected, sort_value, stored
+from infra.devstack.memory_parsing import ExpressionError, Parsed, parse_condition, parse_projection, parse_update
 from infra.devstack.moto_item_size import LIMIT as ITEM_LIMIT
 
 PAGE_BYTES = 1024 * 1024  # a Query or Scan stops reading at 1 MB

@@ -22,7 +22,8 @@ from infra.devstack.memory_dynamodb import (
     scope_of,
     segment_of,
 )
-from infra.devstack.memory_expressions import Parsed, apply_update, checked_paths, copied, holds, sort_value
+from infra.devstack.memory_expressions import apply_update, checked_paths, copied, holds, sort_value
+from infra.devstack.memory_parsing import Parsed
 from infra.devstack.moto_item_size import LIMIT as ITEM_LIMIT
 
 _CONDITION_FAILED = "The conditional request failed"
