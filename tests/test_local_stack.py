@@ -38,7 +38,8 @@ def call(method, url, body=None, headers=None):
 
 
 class Stack:
-    def __init__(self, state_dir: Path, fresh: bool, env: dict[str, str] | None = None) -> None:
+    def __init__(self, state_dir: Path, fresh: bool, env: dict[str, str] | None = None,
+                 table_in_memory: bool = False) -> None:
         self.port, self.moto_port, self.authority_port = free_port(), free_port(), free_port()
         self.pixelpay_port, self.wompi_port = free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -51,7 +52,8 @@ class Stack:
         command = [sys.executable, "-m", "infra.devstack.local", "--port", str(self.port), "--moto-port",
                    str(self.moto_port), "--dte-authority-port", str(self.authority_port),
                    "--pixelpay-port", str(self.pixelpay_port), "--wompi-port", str(self.wompi_port),
-                   "--state-dir", str(state_dir)] + (["--fresh"] if fresh else [])
+                   "--state-dir", str(state_dir)] + (["--fresh"] if fresh else []) + (
+                   ["--table-in-memory"] if table_in_memory else [])
         self.log = open(state_dir.parent / f"stack-{self.port}.log", "w")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -80,11 +82,12 @@ class Stack:
 
 
 @contextlib.contextmanager
-def fresh_stack(tmp_path: Path, env: dict[str, str] | None = None):
-    """A fresh local stack, ready: (stack, credentials); stopped afterwards."""
+def fresh_stack(tmp_path: Path, env: dict[str, str] | None = None, table_in_memory: bool = False):
+    """A fresh local stack, ready: (stack, credentials); stopped afterwards. `table_in_memory`: its
+    table in memory, not in moto (faster; no stream, so no webhook is fanned out)."""
     state = tmp_path / "state"
     state.mkdir()
-    stack = Stack(state, fresh=True, env=env)
+    stack = Stack(state, fresh=True, env=env, table_in_memory=table_in_memory)
     try:
         yield stack, stack.wait_ready()
     finally:

@@ -292,6 +292,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pixelpay-port", type=int, default=int(os.environ.get("PIXELPAY_PORT", 8003)))
     parser.add_argument("--wompi-port", type=int, default=int(os.environ.get("WOMPI_PORT", 8004)))
     parser.add_argument("--state-dir", default=str(ROOT / ".local"))
+    parser.add_argument("--table-in-memory", action="store_true",
+                        help="the table's items in memory (infra/devstack/memory_dynamodb.py), not in moto: no "
+                             "stream (no webhook is fanned out), nothing saved; for the test suite's short-lived "
+                             "stacks whose journeys need neither")
     args = parser.parse_args(argv)
 
     state = Path(args.state_dir)
@@ -339,7 +343,10 @@ def main(argv: list[str] | None = None) -> int:
     wireless = without_the_wire(moto_app)
     for service in ("sqs", "s3", "ses", "dynamodbstreams", "kms"):
         serve_in_process(service, wireless)
-    serve_in_process("dynamodb", lambda client: DirectDynamoDB(
+    from infra.devstack.memory_dynamodb import MemoryDynamoDB
+
+    engine = MemoryDynamoDB if args.table_in_memory else DirectDynamoDB
+    serve_in_process("dynamodb", lambda client: engine(
         wireless(client), after_write=lambda _operation: moto_app.wakeups.notify("dynamodb")))
     table_name = os.environ["TABLE_NAME"]
     dynamodb = make_client("dynamodb")

@@ -27,13 +27,27 @@ def chromium_path() -> str:
     return found
 
 
+def _browser_stack(tmp_path_factory, table_in_memory: bool):
+    standins = {name: os.environ[name] for name in ("PIXELPAY_URL", "PIXELPAY_SANDBOX_URL", "WOMPI_API_URL",
+                                                     "WOMPI_ID_URL")}
+    return fresh_stack(tmp_path_factory.mktemp("browser-stack"), {"LOG_INVITATION_LINKS": "1", **standins},
+                       table_in_memory=table_in_memory)
+
+
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory, gateway_standin_servers):
     """(stack, credentials) of a fresh local stack shared by the browser tests. Its card gateways are
-    this session's stand-ins (tests/conftest.py), which the tests drive in Python (faults, payments)."""
-    standins = {name: os.environ[name] for name in ("PIXELPAY_URL", "PIXELPAY_SANDBOX_URL", "WOMPI_API_URL",
-                                                     "WOMPI_ID_URL")}
-    with fresh_stack(tmp_path_factory.mktemp("browser-stack"), {"LOG_INVITATION_LINKS": "1", **standins}) as running:
+    this session's stand-ins (tests/conftest.py), which the tests drive in Python (faults, payments).
+    Its table is in memory (the console's journeys need none of the emulator's behaviour), so it has
+    no stream: a journey that sees a webhook delivered takes `stack_with_stream`."""
+    with _browser_stack(tmp_path_factory, table_in_memory=True) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def stack_with_stream(tmp_path_factory, gateway_standin_servers):
+    """A stack as `make run` starts it (moto's table, whose stream fans webhooks out)."""
+    with _browser_stack(tmp_path_factory, table_in_memory=False) as running:
         yield running
 
 

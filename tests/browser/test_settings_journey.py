@@ -11,7 +11,7 @@ import threading
 import time
 import uuid
 
-from tests.browser.conftest import account_id, api_call, bank_ledger
+from tests.browser.conftest import Console, account_id, api_call, bank_ledger
 
 
 def test_api_key_secret_is_shown_once_works_and_is_revoked(console, demo, stack):
@@ -74,8 +74,11 @@ class Receiver(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_webhook_test_and_partner_event_reach_a_local_receiver(console, demo, stack):
-    base, page = stack[0].base, console.page
+def test_webhook_test_and_partner_event_reach_a_local_receiver(browser, stack_with_stream, request):
+    """On a stack whose table has its stream (the partner's event is fanned out from it)."""
+    (stack, demo), console = stack_with_stream, Console(browser, stack_with_stream[0].base, request.node.name)
+    request.addfinalizer(console.close)
+    base, page = stack.base, console.page
     Receiver.received = []
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
     threading.Thread(target=server.serve_forever, daemon=True).start()
