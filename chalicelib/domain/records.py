@@ -109,17 +109,22 @@ class DocumentRecord(DocumentIdentity, DocumentChanges):
     """A sales or purchase document as stored (a document built by a command carries its key)."""
 
 
-class PaymentRecord(StoredItem, total=False):
-    """A payment applied to a document (in the document's partition)."""
+class PaymentIdentity(TypedDict):
+    """What every payment has had since the first, from when it is built (payment_records.new_payment)."""
     id: int
     documentId: int
-    businessPartnerId: int
-    kind: str
     status: str
     amount: Amount
+    paymentDate: str
+
+
+class PaymentChanges(StoredItem, total=False):
+    """What a command sets on a payment besides its identity (a fee booked, a cancellation, a refund
+    noted); with PaymentIdentity's a whole payment: total=False, since older items lack later fields."""
+    businessPartnerId: int
+    kind: str
     baseAmount: Amount
     exchangeRate: Decimal
-    paymentDate: str
     journalEntryId: int | None
     paymentMethodId: int | None
     bankAccountId: int | None
@@ -155,6 +160,10 @@ class PaymentRecord(StoredItem, total=False):
     cancelReason: str
     reversalEntryId: int
     reversalBankTransactionId: int
+
+
+class PaymentRecord(PaymentIdentity, PaymentChanges):
+    """A payment applied to a document (in the document's partition)."""
 
 
 class EntryLineRecord(TypedDict, total=False):
@@ -197,25 +206,30 @@ class EntryChanges(TypedDict, total=False):
     updatedAt: str
 
 
-class PostingRecord(TypedDict, total=False):
-    """One line of an entry in its account's ledger partition."""
+class PostingRecord(TypedDict):
+    """One line of an entry in its account's ledger partition (services/accounting/posting.py)."""
     accountId: int
     journalEntryId: int
     line: int
     date: str
     entryType: str
-    description: str | None
-    lineDescription: str | None
-    reference: str | None
+    description: NotRequired[str | None]
+    lineDescription: NotRequired[str | None]
+    reference: NotRequired[str | None]
     debit: Amount
     credit: Amount
-    dimensionValueIds: list[int]  # its line's cost centres' value ids, only when any
+    dimensionValueIds: NotRequired[list[int]]  # its line's cost centres' value ids, only when any
 
 
-class PartnerRecord(TypedDict, total=False):
+class PartnerIdentity(TypedDict):
+    """What every business partner has had since the first."""
     id: int
     name: str
     type: str
+
+
+class PartnerRecord(PartnerIdentity, total=False):
+    """A business partner as stored: total=False past its identity, since older items lack later fields."""
     taxId: str | None
     email: str | None
     country: str | None

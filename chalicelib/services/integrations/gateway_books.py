@@ -21,7 +21,7 @@ from typing import Any
 from chalicelib import clock
 from chalicelib.domain.gateway_fees import fee_for
 from chalicelib.domain.gateways import ProviderNotification
-from chalicelib.domain.records import PaymentRecord
+from chalicelib.domain.records import PaymentChanges, PaymentRecord
 from chalicelib.errors import ApiError
 from chalicelib.messages.books import book_text
 from chalicelib.services.accounting.posting import JournalWrites
@@ -44,7 +44,7 @@ from chalicelib.store.transaction import Transaction
 # what a cancelled gateway payment records of its refund (refundedThrough)
 THROUGH_API, THROUGH_PANEL = "api", "panel"
 def book_fee_into(command: Command, transaction: Transaction, writes: JournalWrites, gateway: dict[str, Any],
-                  payment: PaymentRecord) -> PaymentRecord:
+                  payment: PaymentRecord) -> PaymentChanges:
     """The provider's fee on `payment` (built into `transaction` by method_payment with the
     gateway's method: its `before_keep`, or after it), in the same transaction: a withdrawal of fee + tax from the clearing
     bank account (the payment's own `bankAccountId`) with its one entry, Dr fee expense, Dr tax
@@ -67,9 +67,11 @@ def book_fee_into(command: Command, transaction: Transaction, writes: JournalWri
         field="feeAccountId", tax=fee.tax,
         description=book_text("gateway_fee", gateway=gateway.get("name") or gateway.get("provider"),
                               payment=payment["id"]))
-    booked: PaymentRecord = {"gatewayFee": fee.fee, "gatewayFeeTax": fee.tax, "feeTransactionId": item["id"],
-              "feeJournalEntryId": item["journalEntryId"]}
-    payment.update(booked)
+    payment.update({"gatewayFee": fee.fee, "gatewayFeeTax": fee.tax, "feeTransactionId": item["id"],
+                    "feeJournalEntryId": item["journalEntryId"]})
+    booked: PaymentChanges = {"gatewayFee": payment["gatewayFee"], "gatewayFeeTax": payment["gatewayFeeTax"],
+                              "feeTransactionId": payment["feeTransactionId"],
+                              "feeJournalEntryId": payment["feeJournalEntryId"]}
     key = keys.document_payment(command.company_id, int(payment["documentId"]), int(payment["id"]))
     if transaction.touches(key):   # the payment's item is already in the transaction: it carries them too
         transaction.amend_put(key, booked)
@@ -121,7 +123,7 @@ def fee_comes_back(table: Table, company_id: int, payment: PaymentRecord) -> boo
 
 # --- refunds at the provider ------------------------------------------------------------------------
 
-def refund_at_provider(command: Command, payment: PaymentRecord, reason: str) -> PaymentRecord:
+def refund_at_provider(command: Command, payment: PaymentRecord, reason: str) -> PaymentChanges:
     """The provider's refund of a gateway payment being cancelled, BEFORE the books' transaction
     (the caller has built it: a refusal of the books never leaves money refunded): the fields
     the cancelled payment records (`refundedThrough` api|panel, `refundReference`, `refundedAt`).
@@ -133,7 +135,7 @@ def refund_at_provider(command: Command, payment: PaymentRecord, reason: str) ->
     the provider refuses the second void: its status call then telling the transaction is no
     longer approved, the void is taken as done."""
     if payment.get("refundedThrough"):
-        noted: PaymentRecord = {"refundedThrough": payment["refundedThrough"]}
+        noted: PaymentChanges = {"refundedThrough": payment["refundedThrough"]}
         if "refundReference" in payment:
             noted["refundReference"] = payment["refundReference"]
         if "refundedAt" in payment:
@@ -154,7 +156,7 @@ def refund_at_provider(command: Command, payment: PaymentRecord, reason: str) ->
         if not _voided_already(adapter, access, gateway["provider"], link_id, transaction_id):
             raise
         refund = Refund(through_api=True)
-    refunded: PaymentRecord = {"refundedThrough": THROUGH_API if refund.through_api else THROUGH_PANEL, "refundedAt": clock.now_iso()}
+    refunded: PaymentChanges = {"refundedThrough": THROUGH_API if refund.through_api else THROUGH_PANEL, "refundedAt": clock.now_iso()}
     if refund.reference:
         refunded["refundReference"] = refund.reference
     if refund.through_api:

@@ -275,8 +275,8 @@ def _book(context: _Context, confirmation: Confirmation, decided: dict[str, Any]
     transaction, writes = command.transaction(), JournalWrites(company_id)
     transaction_id = context.notification.transaction_id
 
-    def with_fee(payment: PaymentRecord) -> None:
-        payment.update(gateway_books.book_fee_into(command, transaction, writes, gateway, payment))
+    def with_fee(payment: PaymentRecord) -> None:  # (book_fee_into sets the fee's fields on the payment)
+        gateway_books.book_fee_into(command, transaction, writes, gateway, payment)
     payment = payment_records.method_payment(
         command, transaction, writes, document, kind, method,
         {"paymentMethodId": gateway["paymentMethodId"], "amount": confirmation.amount, "reference": transaction_id,

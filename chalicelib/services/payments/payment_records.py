@@ -115,8 +115,7 @@ def new_payment(company_id: int, document: DocumentRecord, payment_id: int, amou
                  fields: dict[str, Any]) -> PaymentRecord:
     document_id = document["id"]
     payment: PaymentRecord = {
-        **payment_store.new_item(company_id, document_id, payment_id), "id": payment_id,
-        "documentId": document_id, "amount": amount, "paymentDate": date, "status": CONFIRMED,
+        **payment_store.new_record(company_id, document_id, payment_id, status=CONFIRMED, amount=amount, date=date),
         "reference": fields.get("reference"), "notes": fields.get("notes"),
         "businessPartnerId": document["businessPartnerId"]}
     if fields.get("paymentLinkId"):

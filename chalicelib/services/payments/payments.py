@@ -252,7 +252,7 @@ def cancel_payment(command: Command, document_id: int, payment_id: int, reason: 
         # commit could make read now: the locks of its dates), before they record it
         writes.refuse_closed_now(command.table)
         refunded = gateway_books.refund_at_provider(command, payment, reason)
-        cancelled.update(refunded)
+        cancelled = {**cancelled, **refunded}
         transaction.amend_put(keys.document_payment(command.company_id, document_id, payment_id), refunded)
     return command.commit(transaction, cancelled)
 

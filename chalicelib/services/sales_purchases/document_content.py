@@ -295,7 +295,7 @@ def _fiscal_fields(context: Context, fields: dict[str, Any]) -> DocumentChanges:
         if withholding["tax"] in {each.sales_tax for each in countries.packs()} and withholding["tax"] != pack.sales_tax:
             raise ValidationFailed.for_field("withholding.tax",
                     Phrase("{} is not a tax of {}", withholding['tax'], pack.code))
-        partner_type = (context.partner or {}).get("type")
+        partner_type = context.partner["type"] if context.partner else None
         wanted = "customer" if withholding["side"] == SALES else "supplier"
         if partner_type not in (wanted, "both"):
             raise ValidationFailed.for_field("withholding.side",

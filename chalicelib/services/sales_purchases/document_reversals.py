@@ -162,7 +162,7 @@ def delete_document(command: Command, document_id: int) -> dict[str, Any]:
     if document_store.has_payments_on_record(command.table, command.company_id, document_id):  # cancelled advances stay on record with their bank transactions: so does the draft
         raise document_rules.DocumentStateError("The draft has payments on record (cancelled ones too); cancel it instead.",
                                        code="DOCUMENT_HAS_PAYMENTS")
-    context = Context(command.table, {"id": command.company_id}, kind, {}, {}, None)
+    context = Context(command.table, {"id": command.company_id}, kind, None, {}, None)
     plan = Plan(context, command.transaction(), JournalWrites(command.company_id),
                 StockWrites(command.company_id, True))
     plan.count(document, -1)

@@ -22,11 +22,13 @@ def payment(table: Table, company_id: int, document_id: int, payment_id: int) ->
     return cast("PaymentRecord | None", table.get(keys.document_payment(company_id, document_id, payment_id)))
 
 
-def new_item(company_id: int, document_id: int, payment_id: int) -> PaymentRecord:
-    """What a new payment's record starts with: the key it is written under (in its document's
-    partition) and its item type."""
+def new_record(company_id: int, document_id: int, payment_id: int, *, status: str, amount: Decimal,
+               date: str) -> PaymentRecord:
+    """What a new payment's record starts with: its identity, the key it is written under (in its
+    document's partition) and its item type."""
     key = keys.document_payment(company_id, document_id, payment_id)
-    return {"PK": key["PK"], "SK": key["SK"], "itemType": "PAYMENT"}
+    return {"PK": key["PK"], "SK": key["SK"], "itemType": "PAYMENT", "id": payment_id, "documentId": document_id,
+            "status": status, "amount": amount, "paymentDate": date}
 
 
 def of_document(table: Table, company_id: int, document_id: int) -> list[dict[str, Any]]:
