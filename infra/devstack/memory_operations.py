@@ -72,7 +72,6 @@ def _planned_update(table: MemoryTable, params: dict[str, Any], parsed: dict[str
     key = table.key_of(params["Key"])
     old = table.items.get(key)
     scope = scope_of(params)
-    checked_paths(parsed["UpdateExpression"].tree, scope, table.key_names())
     new = copied(old) if old is not None else dict(params["Key"])
     touched = apply_update(parsed["UpdateExpression"].tree, new, scope)
     table.check_index_keys(new)
@@ -312,7 +311,7 @@ def transact_write_items(engine: MemoryEngine, params: dict[str, Any], describe:
     if len(operations) > _MAX_TRANSACTION_ITEMS:
         raise _invalid("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: "
                        "Member must have length less than or equal to 100")
-    planned: list[tuple[MemoryTable, ItemKey, dict[str, Any] | None, dict[str, Any], str]] = []
+    planned: list[tuple[MemoryTable, ItemKey, dict[str, Any] | None, dict[str, Any], dict[str, Parsed], str]] = []
     for operation in operations:
         kind, body = next(iter(operation.items()))
         table = engine.table(body["TableName"], describe)
@@ -321,15 +320,16 @@ def transact_write_items(engine: MemoryEngine, params: dict[str, Any], describe:
             key = table.key_of_item(new_item(body))
         else:
             key = table.key_of(body["Key"])
-        planned.append((table, key, table.items.get(key), body, kind))
+        if "UpdateExpression" in parsed:  # (refused before any condition is evaluated, as UpdateItem's)
+            checked_paths(parsed["UpdateExpression"].tree, scope_of(body), table.key_names())
+        planned.append((table, key, table.items.get(key), body, parsed, kind))
     if len({(table.name, key) for table, key, *_ in planned}) != len(planned):
         raise _invalid("Transaction request cannot include multiple operations on one item")
     if remembered_token(engine, params.get("ClientRequestToken"), operations):
         return {}
     reasons: list[dict[str, Any]] = []
     writes: list[tuple[MemoryTable, ItemKey, dict[str, Any] | None]] = []
-    for table, key, old, body, kind in planned:
-        parsed = parsed_expressions(body)
+    for table, key, old, body, parsed, kind in planned:
         if not condition_holds(body, parsed, old):
             reason: dict[str, Any] = {"Code": "ConditionalCheckFailed", "Message": _CONDITION_FAILED}
             if old is not None and body.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD":
