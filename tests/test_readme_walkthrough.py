@@ -4,7 +4,10 @@ seeds), twice in a row on the same stack: it reads the stack's address from BASE
 from the answers it gets, and leaves nothing in the folder it runs from. Each curl's status is the
 line the README's own `curl` function prints; every one must succeed but those the README itself
 says are refused. Its documents are dated in November 2026 and age: it runs again months later, on a
-stack whose clock starts then (DEVSTACK_NOW) and a shell whose `date` reads the same clock."""
+stack whose clock starts then (DEVSTACK_NOW) and a shell whose `date` reads the same clock. The runs in a
+row keep the stack's table in memory (`--table-in-memory`: the README's calls answer alike on both
+engines, tests/test_memory_dynamodb.py compares them); the later run's stack is moto's, as `make run`
+starts it."""
 from __future__ import annotations
 
 import os
@@ -116,13 +119,14 @@ def expected_calls(script: str) -> int:
     return total
 
 
-def run_on_fresh_stack(tmp_path: Path, runs: tuple[str, ...], day: str | None = None) -> None:
+def run_on_fresh_stack(tmp_path: Path, runs: tuple[str, ...], day: str | None = None, *, in_memory: bool) -> None:
     """The walkthrough, once per run, on a fresh stack (whose clock starts at `day`, if given)."""
     script = walkthrough()
     curls = expected_calls(script)
     assert curls > 100  # the whole walkthrough, not an empty extraction
     path = with_python3_itself(tmp_path / "python", shell_clock_at(day, tmp_path / "bin") if day else os.environ["PATH"])
-    with fresh_stack(tmp_path, env={shifted_clock.VARIABLE: day} if day else None) as (stack, credentials):
+    with fresh_stack(tmp_path, env={shifted_clock.VARIABLE: day} if day else None,
+                     table_in_memory=in_memory) as (stack, credentials):
         checkout = tmp_path / "checkout"  # stands for the clone: the walkthrough reads .local/ there
         checkout.mkdir()
         (checkout / ".local").symlink_to(stack.state_dir)
@@ -142,14 +146,14 @@ def run_on_fresh_stack(tmp_path: Path, runs: tuple[str, ...], day: str | None = 
 
 
 def test_the_readme_walkthrough_runs_twice_against_one_local_stack(tmp_path):
-    run_on_fresh_stack(tmp_path, ("first", "second"))
+    run_on_fresh_stack(tmp_path, ("first", "second"), in_memory=True)
 
 
 def test_the_readme_walkthrough_runs_months_after_its_dates(tmp_path):
     """Its November invoices are ten months old: none blocks its later sales (the customer with a
     credit block has paid what it owed), the reconciliation of 30 November clears only what was
     dated by then, its CAI range, API key and schedule run to dates of the year after today's."""
-    run_on_fresh_stack(tmp_path, ("months later",), day=LATER)
+    run_on_fresh_stack(tmp_path, ("months later",), day=LATER, in_memory=False)
 
 
 def test_the_shell_clock_reads_the_stacks_day(tmp_path):

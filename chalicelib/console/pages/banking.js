@@ -2,7 +2,7 @@
 // account with its transactions, manual deposits and withdrawals and its reconciliations.
 import { api, listAll } from "../api.js";
 import { crudPage } from "../crud.js";
-import { h, replace } from "../dom.js";
+import { append, h, replace } from "../dom.js";
 import { date, dateTime, linkedDocumentName, money, today } from "../format.js";
 import { t } from "../i18n.js";
 import {
@@ -88,7 +88,8 @@ export async function detail(ctx) {
   }, () => { toast(t("bank.recorded")); ctx.refresh(); });
   const transactions = h("div", {});
   const reconciliations = h("div", {});
-  ctx.root.append(
+  // dom.js's append leaves out what is absent (no clearing card without a gateway); the DOM's writes "null"
+  append(ctx.root, [
     pageHeader(account.name, h("a", { href: `#/banking/${id}/statements`, class: "button-like", id: "open-statements" },
       t("stmt.open")), button(t("bank.manual"), manual, "primary"),
       button(t("bank.newReconciliation"), () => reconciliationDialog(account, null, ctx.refresh))),
@@ -108,7 +109,7 @@ export async function detail(ctx) {
     ])),
     section(t("bank.transactions"), transactions),
     section(t("bank.reconciliations"), reconciliations),
-    h("p", {}, h("a", { href: "#/banking" }, t("common.back"))));
+    h("p", {}, h("a", { href: "#/banking" }, t("common.back")))]);
   // a reconciliation just started from a statement (bank-statements.js) opens at once, once: closing
   // the dialog refreshes the page at the same address
   if (ctx.query.reconciliation && !opened.has(ctx.query.reconciliation)) {
