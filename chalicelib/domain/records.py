@@ -33,19 +33,21 @@ class StoredItem(TypedDict, total=False):
     itemType: str
 
 
-class LineRecord(TypedDict, total=False):
-    """A document's line (stored inside the document)."""
-    productId: int | None
+class LineRecord(TypedDict):
+    """A document's line (stored inside the document): priced, with its description, on every line since
+    the first (document_content.priced_lines); its tax treatment since the exemptions, its cost centres
+    only when any."""
+    productId: NotRequired[int | None]
     description: str
     quantity: Decimal
     unitPrice: Decimal
     discount: Amount
     taxRate: Decimal
-    taxTreatment: str
+    taxTreatment: NotRequired[str]
     subtotal: Amount
     tax: Amount
     total: Amount
-    dimensions: list[dict[str, int]]  # cost centres [{dimensionId, valueId}], only when any
+    dimensions: NotRequired[list[dict[str, int]]]  # cost centres [{dimensionId, valueId}], only when any
 
 
 class DocumentChanges(StoredItem, total=False):
@@ -166,13 +168,14 @@ class PaymentRecord(PaymentIdentity, PaymentChanges):
     """A payment applied to a document (in the document's partition)."""
 
 
-class EntryLineRecord(TypedDict, total=False):
-    """A journal entry's line (stored inside the entry)."""
+class EntryLineRecord(TypedDict):
+    """A journal entry's line (stored inside the entry): its account and both sides on every line since
+    the first (posting.stored_line); None is not stored."""
     chartOfAccountId: int
     debit: Amount
     credit: Amount
-    lineDescription: str | None
-    dimensions: list[dict[str, int]]  # cost centres [{dimensionId, valueId}], only when any
+    lineDescription: NotRequired[str | None]
+    dimensions: NotRequired[list[dict[str, int]]]  # cost centres [{dimensionId, valueId}], only when any
 
 
 class EntryRecord(TypedDict):

@@ -253,6 +253,7 @@ function rateControls(form, onRate) {
     const mine = ++ticket;
     recorded = null;
     replace(hint);
+    delete hint.dataset.rate;  // the hint says no rate until this date's answer arrives
     onRate();
     if (!foreign) return;
     const day = dateInput.value || today();
