@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import boto3
@@ -69,7 +70,7 @@ _faithful_moto()
 
 
 # Whether the DynamoDB clients made now answer from memory (infra/devstack/memory_dynamodb.py):
-# set by `aws` for the test it serves, off otherwise (a module's own table is moto's).
+# set by `table_engine` for the test (or the module's table) it serves, off otherwise.
 _in_memory = {"on": False}
 
 
@@ -183,10 +184,24 @@ def _faults_unreachable(*_, **__):
                 "`emulator` (its table is then moto's, not the in-memory engine's)")
 
 
-@pytest.fixture
-def aws(request, monkeypatch, dynamodb_table):
+@contextmanager
+def table_engine(node: pytest.Item | pytest.Module, monkeypatch: pytest.MonkeyPatch, *, on_dynamodb_local: bool):
+    """The in-memory engine for the DynamoDB clients made inside, unless the test (or module) needs the
+    emulator or the table is DynamoDB Local's (tests/dynamodb_local.serves_from_memory)."""
     from tests.dynamodb_local import serves_from_memory
 
+    _in_memory["on"] = not on_dynamodb_local and serves_from_memory(node)
+    if _in_memory["on"]:
+        for hook in ("inject", "configure", "control_time"):  # (`behaving` goes through `configure`)
+            monkeypatch.setattr(faithful_dynamodb, hook, _faults_unreachable)
+    try:
+        yield
+    finally:
+        _in_memory["on"] = False
+
+
+@pytest.fixture
+def aws(request, monkeypatch, dynamodb_table):
     reset_settings()
     reset_table()
     reset_files()
@@ -194,16 +209,10 @@ def aws(request, monkeypatch, dynamodb_table):
     faithful_dynamodb.reset()
     memory_dynamodb.reset()
     transaction.forget_contention()  # counters of an earlier test's table, same names
-    _in_memory["on"] = dynamodb_table.endpoint is None and serves_from_memory(request.node)
-    if _in_memory["on"]:
-        for hook in ("inject", "configure", "control_time"):  # (`behaving` goes through `configure`)
-            monkeypatch.setattr(faithful_dynamodb, hook, _faults_unreachable)
-    try:
-        with mock_aws():
-            dynamodb_table.create()
-            yield
-    finally:
-        _in_memory["on"] = False
+    with table_engine(request.node, monkeypatch, on_dynamodb_local=dynamodb_table.endpoint is not None), \
+            mock_aws():
+        dynamodb_table.create()
+        yield
     faithful_dynamodb.reset()
     memory_dynamodb.reset()
     reset_settings()

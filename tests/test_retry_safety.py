@@ -28,7 +28,9 @@ from chalicelib.services.integrations import webhooks
 from chalicelib.settings import get_settings, reset_settings
 from chalicelib.store.table import get_table, reset_table
 from infra.deploy.resources import create_attachments_bucket, create_bucket, create_table, verify_mail_sender
+from tests.conftest import table_engine
 from tests.documents_support import CAI, Shop
+from tests.dynamodb_local import on_dynamodb_local
 from tests.support import ORIGIN, ApiClient, Reply, make_company
 from tests.users_support import scan
 
@@ -358,12 +360,13 @@ NEVER_SHOWN = {"/payments/gateways": "gwa_secret_0123456789abcdefXYZ1"}
 
 
 @pytest.fixture(scope="module")
-def world():
+def world(request):
     """conftest's `aws`, `api`, `company_a` and `ses`, once for the module."""
     reset_settings()
     reset_table()
     mail.reset_mailer()
-    with mock_aws(), pytest.MonkeyPatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch, \
+            table_engine(request.node, patch, on_dynamodb_local=on_dynamodb_local(request.config)), mock_aws():
         # webhook URLs resolve from a fixed table: never the machine's DNS
         patch.setattr(webhooks, "resolve_host", lambda host, port, **_: [(2, 1, 6, "", ("93.184.216.34", port))])
         create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
