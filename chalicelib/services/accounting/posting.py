@@ -25,12 +25,12 @@ from chalicelib.domain.accounting import (
     Movement,
     Rule,
 )
-from chalicelib.domain.records import EntryChanges, EntryLineRecord, EntryRecord
+from chalicelib.domain.records import EntryChanges, EntryLineRecord, EntryRecord, PostingRecord
 from chalicelib.errors import ApiError, NotFound, ValidationFailed
 from chalicelib.messages.books import book_text
 from chalicelib.messages.phrases import Phrase
 from chalicelib.store import keys
-from chalicelib.store.repositories import accounts, fiscal_years, periods
+from chalicelib.store.repositories import accounts, fiscal_years, ledger, periods
 from chalicelib.store.repositories import journal as journal_entries
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
@@ -173,7 +173,7 @@ class JournalWrites:
         self._rehearsal = rehearsal
         self._puts: list[EntryRecord] = []
         self._status_changes: list[tuple[EntryRecord, str, EntryChanges]] = []
-        self._postings: list[dict[str, Any]] = []
+        self._postings: list[PostingRecord] = []
         self._balances: dict[tuple[int, str], accounting.MonthMoves] = {}  # by (account, month)
         self._accounts: dict[int, AccountUse] = {}
         self._day_counts: dict[str, Counter[str]] = defaultdict(Counter)
@@ -281,9 +281,8 @@ class JournalWrites:
         date, month, day = entry["date"], accounting.month_of(entry["date"]), accounting.day_of(entry["date"])
         entry_id = entry["id"]
         for index, line in enumerate(entry_lines(entry)):
-            posting: dict[str, Any] = {
-                **keys.posting(self.company_id, line.account_id, date, entry_id, index),
-                "itemType": "POSTING", "accountId": line.account_id, "date": date,
+            posting: PostingRecord = {
+                "accountId": line.account_id, "date": date,
                 "journalEntryId": entry_id, "line": index, "entryType": entry["entryType"],
                 "description": entry.get("description"), "lineDescription": line.description,
                 "reference": entry.get("reference"), "debit": line.debit, "credit": line.credit}
@@ -301,7 +300,7 @@ class JournalWrites:
         for entry, status, also in self._status_changes:
             journal_entries.change_status(transaction, self.company_id, entry, status, also)
         for posting in self._postings:
-            transaction.put(posting)
+            ledger.put_posting(transaction, self.company_id, posting)
         for (account_id, month), moves in self._balances.items():
             self._add_balance(transaction, account_id, month, moves)
         self._guard_accounts(transaction)

@@ -26,6 +26,7 @@ from typing import Any, Iterable
 from chalicelib.domain.import_rows import RowError
 from chalicelib.exports.csv_writer import as_text
 from chalicelib.messages.phrases import Phrase
+from chalicelib.store import keys
 from chalicelib.store.company_items import LEASE_FAMILY, family
 from chalicelib.store.repositories import archives as stored_archives
 from chalicelib.store.table import from_attributes
@@ -209,7 +210,7 @@ def books_problems(archive: Archive) -> list[RowError]:
     postings: dict[int, list[Decimal]] = defaultdict(lambda: [Decimal(0), Decimal(0)])
     for item in archive.items.get("ACCT", []):
         plain = from_attributes(item)
-        if plain.get("itemType") == "POSTING":
+        if plain.get("itemType") == keys.POSTING:
             postings[int(plain["accountId"])][0] += Decimal(plain.get("debit", 0))
             postings[int(plain["accountId"])][1] += Decimal(plain.get("credit", 0))
     problems = []

@@ -44,6 +44,7 @@ def legacy_account(company_id: int, account_id: int) -> Key:
 # the sort keys of balances before issue 14 (in the account's partition): infra/ops/migrations.py
 LEGACY_ACCOUNT_BALANCE_PREFIX = "BAL#"
 POSTING_PREFIX = "P#"
+POSTING = "POSTING"  # a posting's itemType
 
 
 def account_month_balance(company_id: int, account_id: int, month: str) -> Key:

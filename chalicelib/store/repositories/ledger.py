@@ -5,11 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from chalicelib.domain.records import PostingRecord
 from chalicelib.store import keys
 from chalicelib.store.listing import decode_cursor, encode_cursor
 from chalicelib.store.table import Table, invalid_cursor
+from chalicelib.store.transaction import Transaction
 
 _DAY_END = "~"  # sorts after every digit and '#': the upper bound of a day's items
+
+
+def put_posting(transaction: Transaction, company_id: int, posting: PostingRecord) -> None:
+    """A posting in its account's partition, ordered by date, entry and line."""
+    transaction.put({**keys.posting(company_id, posting["accountId"], posting["date"], posting["journalEntryId"],
+                                    posting["line"]), "itemType": keys.POSTING, **posting})
 
 
 def postings_between(table: Table, company_id: int, account_id: int, start: str, end: str) -> list[dict[str, Any]]:
