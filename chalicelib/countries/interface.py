@@ -8,9 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from chalicelib.domain.records import DocumentChanges
+
+if TYPE_CHECKING:  # (the store and the mail are imported by the packs' hooks only when they run)
+    from chalicelib.errors import ApiError
+    from chalicelib.events.mail import Attachment
+    from chalicelib.store.table import Table
+    from chalicelib.store.transaction import Transaction
 
 
 class DocumentHooks:
@@ -69,18 +75,18 @@ class DocumentHooks:
         check asks it (services/imports/archive_consistency.py): each counter must be past them."""
         return []
 
-    def check_issue(self, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+    def check_issue(self, table: Table, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
                     document: Mapping[str, Any], products: Mapping[int, Any]) -> None:
         """Raises what issuing the document electronically would refuse, writing nothing (a
         scheduled invoice's content is checked before its first run)."""
 
-    def issue(self, transaction: Any, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+    def issue(self, transaction: Transaction, table: Table, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
               document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> DocumentChanges:
         """Confirming a numbered document: its electronic issue's writes on `transaction` and the
         document's changed fields."""
         return {}
 
-    def after_commit(self, table: Any, company: Mapping[str, Any], document: dict[str, Any]) -> dict[str, Any]:
+    def after_commit(self, table: Table, company: Mapping[str, Any], document: dict[str, Any]) -> dict[str, Any]:
         """A just-confirmed document once committed (sent to the authority): the document answered."""
         return document
 
@@ -97,20 +103,20 @@ class DocumentHooks:
         (`dteType`: El Salvador's factura or crédito fiscal)."""
         return False
 
-    def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
+    def action_refusal(self, action: str, document: Mapping[str, Any]) -> ApiError | None:
         """Why the country refuses `cancel`, `unconfirm` or `invalidate` of a document, asked after
         the core's status checks (an ApiError; None: no objection). Every pack is asked: a pack
         answers for the documents it issued and, for `invalidate` (only an electronic document is
         invalidated), for every document."""
         return None
 
-    def hourly(self, table: Any) -> tuple[dict[str, Any], dict[str, int]]:
+    def hourly(self, table: Table) -> tuple[dict[str, Any], dict[str, int]]:
         """The country's hourly work after the scheduled invoices (the transmissions still
         unanswered): its summaries by name and the counts the alarms watch."""
         return {}, {}
 
-    def mail_attachments(self, table: Any, company: Mapping[str, Any], document: Mapping[str, Any],
-                         pdf: bytes) -> tuple[Any, ...] | None:
+    def mail_attachments(self, table: Table, company: Mapping[str, Any], document: Mapping[str, Any],
+                         pdf: bytes) -> tuple[Attachment, ...] | None:
         """What send-document attaches instead of the PDF alone (None: the PDF)."""
         return None
 

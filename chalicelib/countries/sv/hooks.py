@@ -4,10 +4,16 @@ retries, the DTE handed over with the e-mail and its printed version. The DTE ma
 inside each hook, on first use (a Honduran request never loads it)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from chalicelib.countries.interface import DocumentHooks
 from chalicelib.domain.records import DocumentChanges
+
+if TYPE_CHECKING:  # (the store and the mail are imported by the packs' hooks only when they run)
+    from chalicelib.errors import ApiError
+    from chalicelib.events.mail import Attachment
+    from chalicelib.store.table import Table
+    from chalicelib.store.transaction import Transaction
 
 
 class SalvadoranHooks(DocumentHooks):
@@ -42,19 +48,19 @@ class SalvadoranHooks(DocumentHooks):
         return [((keys.dte_control_sequence(company_id, tipo, dte.point_of_sale(str(number))),
                   keys.dte_control_sequence(company_id, tipo)), int(control[-15:]))]
 
-    def check_issue(self, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+    def check_issue(self, table: Table, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
                     document: Mapping[str, Any], products: Mapping[int, Any]) -> None:
         from chalicelib.countries.sv.services import dte_issuing
 
         dte_issuing.check_format(table, company, partner, document, products)
 
-    def issue(self, transaction: Any, table: Any, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
+    def issue(self, transaction: Transaction, table: Table, company: Mapping[str, Any], partner: Mapping[str, Any] | None,
               document: Mapping[str, Any], products: Mapping[int, Any], source: Mapping[str, Any] | None) -> DocumentChanges:
         from chalicelib.countries.sv.services import dte_issuing
 
         return dte_issuing.issue_dte(transaction, table, company, partner, document, products, source)
 
-    def after_commit(self, table: Any, company: Mapping[str, Any], document: dict[str, Any]) -> dict[str, Any]:
+    def after_commit(self, table: Table, company: Mapping[str, Any], document: dict[str, Any]) -> dict[str, Any]:
         if not document.get("dte"):  # nothing to send: the DTE machinery stays unloaded
             return document
         from chalicelib.countries.sv.services import dte
@@ -74,19 +80,19 @@ class SalvadoranHooks(DocumentHooks):
     def takes_electronic_type(self, company: Mapping[str, Any], document_type: str) -> bool:
         return self.takes_export(company, document_type)
 
-    def action_refusal(self, action: str, document: Mapping[str, Any]) -> Any:
+    def action_refusal(self, action: str, document: Mapping[str, Any]) -> ApiError | None:
         from chalicelib.countries.sv.domain import dte_actions
 
         return dte_actions.refusal(action, document)
 
-    def hourly(self, table: Any) -> tuple[dict[str, Any], dict[str, int]]:
+    def hourly(self, table: Table) -> tuple[dict[str, Any], dict[str, int]]:
         from chalicelib.countries.sv.services import dte
 
         retries = dte.retry_pending_dte(table)
         return {"dteRetries": retries}, {"DteTransmissionsOverdue": retries.get("overdue", 0)}
 
-    def mail_attachments(self, table: Any, company: Mapping[str, Any], document: Mapping[str, Any],
-                         pdf: bytes) -> tuple[Any, ...] | None:
+    def mail_attachments(self, table: Table, company: Mapping[str, Any], document: Mapping[str, Any],
+                         pdf: bytes) -> tuple[Attachment, ...] | None:
         if not document.get("dte"):
             return None
         from chalicelib.countries.sv.services import dte_delivery
