@@ -104,3 +104,12 @@ def test_a_sales_draft_takes_as_many_lines_as_its_confirmation(api, company_a):
     confirmed = api.post(f"/documents/{draft.json['id']}/confirm", key=shop.key,
                          headers={"idempotency-key": "confirm-largest"})
     assert confirmed.status == 200 and confirmed.json["status"] == "confirmed", confirmed.text
+
+
+def test_an_undoing_is_counted_in_the_month_after_the_documents():
+    """The room kept for undoing a document counts its tax books' corrections as written in another
+    month than the document's: the first day of the next (December's is January's of the next year)."""
+    from chalicelib.services.sales_purchases.documents import _a_later_month
+
+    assert [_a_later_month(day) for day in ("2026-01-31", "2026-11-02", "2026-12-15")] == \
+        ["2026-02-01", "2026-12-01", "2027-01-01"]

@@ -24,7 +24,6 @@ from chalicelib.store.repositories import documents as document_store
 from chalicelib.store.table import Table
 from chalicelib.store.transaction import Transaction
 
-ITEMS_PER_REVERSAL = 2
 STATUS_LABELS = {"cancelled": "ANULADO", tax_books.REVERSAL: "REVERSIÓN"}
 MAX_BOOK_DAYS = 366  # one answer of a bounded size (a Lambda answers at most 6 MB)
 _KEPT = ("id", "type", "number", "cai", "businessPartnerId", "total", "currency", "supplierDocumentNumber",

@@ -120,25 +120,41 @@ def credit_source(plan: Plan, document: DocumentRecord, sign: int) -> None:
 
 # Undoing a confirmation can write more items than the confirmation did, and how many depends on
 # when and at what cost it happens, not known when confirming: the original entry's new status, a
-# day count and a period check for the reversal's own date, the books' two corrections when it
-# reverses in a later month, and for goods an entry revaluing the stock (domain/costing.py): the
-# entry, its two postings, and cost of sales' balance and guard (the reversal already touches
-# inventory; both entries share the reversal's date). Kept as room beside the confirmation's count.
-_REVERSAL_MARGIN = 3 + book_corrections.ITEMS_PER_REVERSAL
+# day count and a period check for the reversal's own date (3), the tax books' corrections when it
+# reverses in a later month (counted: `_undo_room`), and for goods an entry revaluing the stock
+# (domain/costing.py): the entry, its two postings, and cost of sales' balance and guard (the reversal
+# already touches inventory; both entries share the reversal's date). Kept as room beside the
+# confirmation's count.
+_UNDO_ITEMS = 3
 REVALUATION_ITEMS = 5
 
 
-def _check_size(plan: Plan, *, confirming: bool = True) -> None:
+def _check_size(plan: Plan, document: DocumentRecord, *, confirming: bool = True) -> None:
     """A confirmed document is refused when its own writes (the plan's transaction, counted, with
     the Idempotency-Key record) do not fit one transaction; one that can be cancelled,
     unconfirmed or invalidated (issued electronically) must leave room for that too."""
-    _refuse_past_limit(plan, len(plan.transaction.operations) + 1, confirming=confirming)
+    _refuse_past_limit(plan, document, len(plan.transaction.operations) + 1, confirming=confirming)
 
 
-def _refuse_past_limit(plan: Plan, items: int, *, confirming: bool) -> None:
+def _undo_room(plan: Plan, document: DocumentRecord) -> int:
+    """What undoing `document` may write beyond what its confirmation wrote, at its costliest: in a later
+    month, so the tax books' corrections are written (planned on a transaction never submitted and
+    counted), and with a stock revaluation for goods."""
+    corrections = Transaction(plan.context.table)
+    book_corrections.record_reversal(corrections, plan.context.company_id, document, _a_later_month(document["date"]),
+                                     own=plan.context.own_currency)
+    return _UNDO_ITEMS + len(corrections.operations) + (REVALUATION_ITEMS if plan.context.kind.stock else 0)
+
+
+def _a_later_month(date: str) -> str:
+    year, month = int(date[:4]), int(date[5:7])
+    return f"{year + month // 12:04d}-{month % 12 + 1:02d}-01"
+
+
+def _refuse_past_limit(plan: Plan, document: DocumentRecord, items: int, *, confirming: bool) -> None:
     kind = plan.context.kind
     if confirming and (kind.cancellable or kind.unconfirmable or plan.issued_electronically):
-        items += _REVERSAL_MARGIN + (REVALUATION_ITEMS if kind.stock else 0)
+        items += _undo_room(plan, document)
     if items > MAX_ITEMS:
         raise DocumentTooLarge(Phrase("The document's effects (stock items, movements and journal postings) would "
                                       "exceed {} records in one transaction; split it into several documents.",
@@ -153,16 +169,17 @@ def _check_confirmable(command: Command, context: Context, draft: DocumentRecord
     electronic document may not carry), there is nothing to count yet: the confirmation counts."""
     rehearsal = Plan.rehearsal(command, context)
     try:
-        transaction = _planned_confirmation(rehearsal, draft)
+        transaction, confirmed = _planned_confirmation(rehearsal, draft)
     except DocumentTooLarge:
         raise
     except ApiError:
         return
-    _refuse_past_limit(rehearsal, len(transaction.operations) + 1, confirming=True)
+    _refuse_past_limit(rehearsal, confirmed, len(transaction.operations) + 1, confirming=True)
 
 
-def _planned_confirmation(plan: Plan, draft: DocumentRecord) -> Transaction:
-    """The draft's confirmation as confirm_document writes it, on `plan`'s transaction."""
+def _planned_confirmation(plan: Plan, draft: DocumentRecord) -> tuple[Transaction, DocumentRecord]:
+    """The draft's confirmation as confirm_document writes it, on `plan`'s transaction, and the document
+    confirmed."""
     plan.count(draft, -1)
     confirming = now_fields(draft)
     confirmed: DocumentRecord = {**confirming, **_confirm(plan, confirming)}
@@ -172,7 +189,7 @@ def _planned_confirmation(plan: Plan, draft: DocumentRecord) -> Transaction:
     stored = _stored(confirmed)
     document_search.index_supplier_number(transaction, plan.context.company_id, _stored(draft), stored)
     transaction.put(stored)
-    return transaction
+    return transaction, confirmed
 
 
 # --- commands ----------------------------------------------------------------------------------------
@@ -238,7 +255,7 @@ def commit(command: Command, plan: Plan, document: DocumentRecord, *, new: bool 
         assert previous is not None
         document_store.replace_as_read(transaction, stored, previous["version"])
     confirming = document["status"] == CONFIRMED and (previous is None or previous["status"] != CONFIRMED)
-    _check_size(plan, confirming=confirming)
+    _check_size(plan, document, confirming=confirming)
     return command.commit(transaction, document_view(stored, plan.context.company, command.principal, plan.warnings))
 
 
