@@ -4,6 +4,8 @@ posting or confirmation would hold, planned now and never submitted. Each figure
 hand below from what the plan writes."""
 from __future__ import annotations
 
+from decimal import Decimal as D
+
 from chalicelib.store import keys
 
 
@@ -106,10 +108,23 @@ def test_a_sales_draft_takes_as_many_lines_as_its_confirmation(api, company_a):
     assert confirmed.status == 200 and confirmed.json["status"] == "confirmed", confirmed.text
 
 
-def test_an_undoing_is_counted_in_the_month_after_the_documents():
-    """The room kept for undoing a document counts its tax books' corrections as written in another
-    month than the document's: the first day of the next (December's is January's of the next year)."""
-    from chalicelib.services.sales_purchases.documents import _a_later_month
 
-    assert [_a_later_month(day) for day in ("2026-01-31", "2026-11-02", "2026-12-15")] == \
-        ["2026-02-01", "2026-12-01", "2027-01-01"]
+def test_the_room_kept_for_undoing_counts_the_books_corrections_it_would_write():
+    """An undoing may come in a later month, and then writes the tax books' two corrections (the
+    document as booked and its reversal), counted on a transaction never submitted; beside them 3 items
+    (the entry's status, the reversal date's day count and period check) and, for goods, 5 for a stock
+    revaluation. An import (104: goods, in the books) keeps 3 + 2 + 5 = 10; a purchase debit note (106:
+    no goods, in the books) 3 + 2 = 5; a customer's opening balance (900: neither) 3."""
+    from types import SimpleNamespace
+
+    from chalicelib.domain.documents import KINDS
+    from chalicelib.services.sales_purchases.documents import _undo_room
+
+    def room(document_type: str) -> int:
+        context = SimpleNamespace(table=SimpleNamespace(name="t"), company_id=1, own_currency="HNL",
+                                  kind=KINDS[document_type])
+        document = {"id": 7, "type": document_type, "version": 2, "date": "2026-12-15", "total": D("115.00"),
+                    "lines": [{"taxRate": D("0.15"), "subtotal": D("100.00"), "tax": D("15.00")}]}
+        return _undo_room(SimpleNamespace(context=context), document)
+
+    assert [room("104"), room("106"), room("900")] == [3 + 2 + 5, 3 + 2, 3]

@@ -3,13 +3,14 @@ fiscal number, stock changes and movements, automatic journal entry, partner bal
 counts, outbox events and Idempotency-Key record: all of it commits or none of it does."""
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Callable
 
 from chalicelib import clock, countries
 from chalicelib.auth.principal import Principal
-from chalicelib.domain import currency, taxes
+from chalicelib.domain import currency, schedules, taxes
 from chalicelib.domain import document_actions as actions
 from chalicelib.domain import documents as document_rules
 from chalicelib.domain.accounting import ZERO
@@ -141,14 +142,10 @@ def _undo_room(plan: Plan, document: DocumentRecord) -> int:
     month, so the tax books' corrections are written (planned on a transaction never submitted and
     counted), and with a stock revaluation for goods."""
     corrections = Transaction(plan.context.table)
-    book_corrections.record_reversal(corrections, plan.context.company_id, document, _a_later_month(document["date"]),
+    later = schedules.add_months(dt.date.fromisoformat(document["date"]), 1).isoformat()
+    book_corrections.record_reversal(corrections, plan.context.company_id, document, later,
                                      own=plan.context.own_currency)
     return _UNDO_ITEMS + len(corrections.operations) + (REVALUATION_ITEMS if plan.context.kind.stock else 0)
-
-
-def _a_later_month(date: str) -> str:
-    year, month = int(date[:4]), int(date[5:7])
-    return f"{year + month // 12:04d}-{month % 12 + 1:02d}-01"
 
 
 def _refuse_past_limit(plan: Plan, document: DocumentRecord, items: int, *, confirming: bool) -> None:
